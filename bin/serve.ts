@@ -1,0 +1,36 @@
+/** `npm start`: the whole API on this machine, on real components, no AWS account needed. */
+import { startLocalStack } from '../lib/local/runtime';
+import { ffmpegPath, ffprobePath } from '../functions/media/binaries';
+
+async function main(): Promise<void> {
+  ffmpegPath();
+  ffprobePath();
+  const port = Number(process.env.PORT ?? 3000);
+  const stack = await startLocalStack({ port, log: (line) => console.log(line) });
+  console.log(`Reaction Studio API on ${stack.apiUrl}  (data in ${stack.dataDir})`);
+  if (stack.demo) {
+    console.log('');
+    console.log(`Created account "demo" (plan pro, id ${stack.demo.accountId}). Its API key, shown only this once:`);
+    console.log(`  ${stack.demo.key}`);
+    console.log('');
+    console.log(`Try: curl -H "Authorization: Bearer ${stack.demo.key}" ${stack.apiUrl}/usage`);
+  }
+  console.log('Ctrl-C stops everything.');
+  const shutdown = (signal: string) => {
+    console.log(`\n${signal}: stopping...`);
+    stack.stop().then(
+      () => process.exit(0),
+      (error) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error) => {
+  console.error(`Could not start the local stack: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,44 @@
+/**
+ * AWS SDK clients, created once per process (Lambda reuses them across invocations). Locally the
+ * same clients point at DynamoDB Local and s3rver through the *_ENDPOINT variables.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { config } from '../config';
+
+let documentClient: DynamoDBDocumentClient | undefined;
+let s3Client: S3Client | undefined;
+
+const localCredentials = (id: string) => ({ accessKeyId: id, secretAccessKey: id });
+
+export function dynamo(): DynamoDBDocumentClient {
+  if (!documentClient) {
+    const endpoint = config.dynamoEndpoint;
+    const client = new DynamoDBClient({
+      region: config.region,
+      ...(endpoint ? { endpoint, credentials: localCredentials('local') } : {}),
+    });
+    documentClient = DynamoDBDocumentClient.from(client, {
+      marshallOptions: { removeUndefinedValues: true },
+    });
+  }
+  return documentClient;
+}
+
+export function s3(): S3Client {
+  if (!s3Client) {
+    const endpoint = config.s3Endpoint;
+    s3Client = new S3Client({
+      region: config.region,
+      ...(endpoint ? { endpoint, forcePathStyle: true, credentials: localCredentials('S3RVER') } : {}),
+    });
+  }
+  return s3Client;
+}
+
+/** Tests and the local runtime swap endpoints at run time; this drops the cached clients. */
+export function resetClients(): void {
+  documentClient = undefined;
+  s3Client = undefined;
+}

@@ -1,0 +1,19 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws-clients';
+import { config } from '../../config';
+import { keys } from './keys';
+
+/** Positive integer ids from an atomic counter per entity type (DESIGN §2). */
+export async function nextId(entity: string): Promise<number> {
+  const out = await dynamo().send(
+    new UpdateCommand({
+      TableName: config.tableName,
+      Key: keys.counter(entity),
+      UpdateExpression: 'ADD #v :one',
+      ExpressionAttributeNames: { '#v': 'value' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(out.Attributes?.value);
+}

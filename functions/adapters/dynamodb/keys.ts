@@ -1,0 +1,33 @@
+/**
+ * Single-table key design. Everything an account owns lives in its partition (`ACCOUNT#<id>`), so a
+ * foreign id simply is not found there. Items that must be reached without knowing the account
+ * (an API key by its hash, a key by its id, global id counters, rate windows) get their own partitions.
+ */
+
+/** Fixed-width ids sort numerically inside a partition, so newest-first is a reverse Query. */
+export const padId = (id: number) => String(id).padStart(12, '0');
+
+export const keys = {
+  account: (accountId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: 'PROFILE' }),
+  accountPartition: (accountId: number) => `ACCOUNT#${accountId}`,
+
+  apiKeyByHash: (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
+  apiKeyOfAccount: (accountId: number, keyId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `APIKEY#${padId(keyId)}` }),
+  apiKeyIdIndex: (keyId: number) => `KEYID#${keyId}`,
+
+  product: (accountId: number, productId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `PRODUCT#${padId(productId)}` }),
+  productPrefix: 'PRODUCT#',
+
+  counter: (name: string) => ({ pk: `COUNTER#${name}`, sk: 'COUNTER' }),
+  rateWindow: (bucket: string, windowStart: number) => ({ pk: `RATE#${bucket}`, sk: `W#${windowStart}` }),
+
+  allowancePeriod: (accountId: number, period: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `ALLOWANCE#${period}` }),
+  allowanceEntry: (accountId: number, jobId: number, chargeNumber: number) => ({
+    pk: `ACCOUNT#${accountId}`,
+    sk: `CHARGE#${padId(jobId)}#${chargeNumber}`,
+  }),
+
+  seedMarker: (name: string) => ({ pk: `SEED#${name}`, sk: 'SEED' }),
+};
+
+export const GSI1 = 'gsi1';

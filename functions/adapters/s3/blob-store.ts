@@ -1,0 +1,66 @@
+/** Media objects in the bucket (s3rver locally): files in and out, presigned playback, prefix deletes. */
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { s3 } from '../aws-clients';
+import { config } from '../../config';
+
+/** Playback links live a day: long enough to watch and share, short enough to expire leaks. */
+export const PLAYBACK_URL_TTL_S = 24 * 60 * 60;
+
+export async function putFile(key: string, path: string, contentType: string): Promise<void> {
+  const { size } = await stat(path);
+  await s3().send(
+    new PutObjectCommand({
+      Bucket: config.bucketName,
+      Key: key,
+      Body: createReadStream(path),
+      ContentLength: size,
+      ContentType: contentType,
+    }),
+  );
+}
+
+export async function getToFile(key: string, path: string): Promise<void> {
+  const out = await s3().send(new GetObjectCommand({ Bucket: config.bucketName, Key: key }));
+  await pipeline(out.Body as Readable, createWriteStream(path));
+}
+
+export async function deleteKeys(keys: string[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 1000) {
+    const batch = keys.slice(i, i + 1000);
+    if (batch.length === 0) continue;
+    await s3().send(
+      new DeleteObjectsCommand({ Bucket: config.bucketName, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+    );
+  }
+}
+
+export async function deletePrefix(prefix: string): Promise<void> {
+  let token: string | undefined;
+  do {
+    const out = await s3().send(new ListObjectsV2Command({ Bucket: config.bucketName, Prefix: prefix, ContinuationToken: token }));
+    await deleteKeys((out.Contents ?? []).map((o) => o.Key!).filter(Boolean));
+    token = out.IsTruncated ? out.NextContinuationToken : undefined;
+  } while (token);
+}
+
+export async function listKeys(prefix: string): Promise<string[]> {
+  const out = await s3().send(new ListObjectsV2Command({ Bucket: config.bucketName, Prefix: prefix }));
+  return (out.Contents ?? []).map((o) => o.Key!).filter(Boolean);
+}
+
+export async function playbackUrl(key: string, now = new Date()): Promise<{ url: string; expiresAt: string }> {
+  const url = await getSignedUrl(s3(), new GetObjectCommand({ Bucket: config.bucketName, Key: key }), {
+    expiresIn: PLAYBACK_URL_TTL_S,
+  });
+  return { url, expiresAt: new Date(now.getTime() + PLAYBACK_URL_TTL_S * 1000).toISOString() };
+}

@@ -1,0 +1,31 @@
+/** GET /usage: the plan, this month's allowance and the saved-reaction library (DESIGN §2 shapes). */
+import type { Operation } from '../http/api-types';
+import { ok } from '../http/respond';
+import { getAccount } from '../adapters/dynamodb/accounts';
+import { periodUsage } from '../adapters/dynamodb/allowance-ledger';
+import { countLibrary } from '../adapters/dynamodb/library';
+import { billingPeriodOf } from '../domain/billing-period';
+import { planOf } from '../domain/plans';
+import { notFound } from '../domain/errors';
+
+const get: Operation = async (request) => {
+  const accountId = request.principal.accountId;
+  const account = await getAccount(accountId);
+  if (!account) throw notFound('Account');
+  const plan = planOf(account.plan);
+  const period = billingPeriodOf(new Date());
+  const [usage, libraryUsed] = await Promise.all([periodUsage(accountId, period.id), countLibrary(accountId)]);
+  return ok({
+    plan: { name: account.plan, monthly_allowance: plan.monthlyVideos, library_cap: plan.libraryCap },
+    period: { start: period.start, end: period.end },
+    allowance: {
+      limit: plan.monthlyVideos,
+      used: usage.used,
+      reserved: usage.reserved,
+      remaining: Math.max(0, plan.monthlyVideos - usage.used - usage.reserved),
+    },
+    library: { used: libraryUsed, cap: plan.libraryCap, remaining: Math.max(0, plan.libraryCap - libraryUsed) },
+  });
+};
+
+export const usageOperations = { get };

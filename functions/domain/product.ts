@@ -1,0 +1,71 @@
+/** The product record and how it is shown to clients (DESIGN §2 record shapes). */
+
+export type DemoStatus = 'processing' | 'ready' | 'failed';
+
+export interface DemoVideo {
+  status: DemoStatus;
+  /** The upload as received, kept until the canonical copy exists. */
+  original_key: string;
+  /** The canonical encoding (DESIGN §3), once normalised. */
+  key?: string;
+  duration_s?: number;
+  width?: number;
+  height?: number;
+  size_bytes?: number;
+  error?: { code: string; message: string };
+}
+
+export interface Product {
+  id: number;
+  account_id: number;
+  name: string;
+  description: string | null;
+  demo: DemoVideo | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DemoVideoView {
+  status: DemoStatus;
+  url: string | null;
+  url_expires_at: string | null;
+  duration_s: number | null;
+  width: number | null;
+  height: number | null;
+  error: { code: string; message: string } | null;
+}
+
+export interface ProductView {
+  id: number;
+  name: string;
+  description: string | null;
+  demo_video: DemoVideoView | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function productView(product: Product, playable?: { url: string; expiresAt: string }): ProductView {
+  const demo = product.demo;
+  return {
+    id: product.id,
+    name: product.name,
+    description: product.description,
+    demo_video: demo
+      ? {
+          status: demo.status,
+          url: playable?.url ?? null,
+          url_expires_at: playable?.expiresAt ?? null,
+          duration_s: demo.duration_s ?? null,
+          width: demo.width ?? null,
+          height: demo.height ?? null,
+          error: demo.error ?? null,
+        }
+      : null,
+    created_at: product.created_at,
+    updated_at: product.updated_at,
+  };
+}
+
+export const productObjectPrefix = (accountId: number, productId: number) => `accounts/${accountId}/products/${productId}/`;
+export const demoOriginalKey = (accountId: number, productId: number) => `${productObjectPrefix(accountId, productId)}demo-original`;
+export const demoCanonicalKey = (accountId: number, productId: number) => `${productObjectPrefix(accountId, productId)}demo.mp4`;

@@ -1,0 +1,5 @@
+import { createApiHandler } from '../http/api-handler';
+import { metaOperations } from '../api/meta';
+
+/** Also API Gateway's `$default` route: the request-context middleware answers 404/405 there. */
+export const handler = createApiHandler(metaOperations);

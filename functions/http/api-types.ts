@@ -1,0 +1,35 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { RouteDefinition, Scope } from '../routes';
+
+export type ApiEvent = APIGatewayProxyEventV2;
+export type ApiResult = APIGatewayProxyStructuredResultV2 & { headers?: Record<string, string> };
+
+/** Who is calling. A browser session (the studio, later) resolves to the same shape as an API key. */
+export interface Principal {
+  accountId: number;
+  scopes: readonly Scope[];
+  credential: { kind: 'api_key'; keyId: number } | { kind: 'session'; sessionId: string };
+}
+
+/** What the middlewares learn about a request, handed to the operation. */
+export interface ApiRequest {
+  event: ApiEvent;
+  route: RouteDefinition;
+  requestId: string;
+  pathParameters: Record<string, string>;
+  query: Record<string, string | undefined>;
+  principal?: Principal;
+  /** Response headers middlewares want on whatever the operation answers (rate-limit headers, ...). */
+  responseHeaders: Record<string, string>;
+}
+
+export interface AuthenticatedRequest extends ApiRequest {
+  principal: Principal;
+}
+
+export type Operation = (request: AuthenticatedRequest) => Promise<ApiResult>;
+export type PublicOperation = (request: ApiRequest) => Promise<ApiResult>;
+
+export interface ApiContext extends Context {
+  api?: ApiRequest;
+}

@@ -1,0 +1,67 @@
+/**
+ * Finds the principal behind a request. Credential resolvers are tried in order; an API key is the
+ * only one today, and a session-cookie resolver for the studio slots in beside it. Every lookup is a
+ * strongly consistent read with no cache, so revocation takes effect on the very next request.
+ */
+import type middy from '@middy/core';
+import { AppError } from '../../domain/errors';
+import { hashKey, isWellFormedKey } from '../../domain/api-keys';
+import { findApiKeyByHash, touchApiKey } from '../../adapters/dynamodb/api-keys';
+import type { ApiContext, ApiEvent, ApiResult, Principal } from '../api-types';
+import { logger } from '../logger';
+
+/** Answers `undefined` when the request carries no credential of its kind. */
+export type CredentialResolver = (event: ApiEvent) => Promise<Principal | undefined>;
+
+const unauthorized = (message: string) => new AppError('unauthorized', message);
+
+export const bearerApiKey: CredentialResolver = async (event) => {
+  const header = event.headers?.authorization;
+  if (header === undefined) return undefined;
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  if (!match || !isWellFormedKey(match[1]!)) {
+    throw unauthorized('Malformed Authorization header: expected "Bearer <API key>"');
+  }
+  const hash = hashKey(match[1]!);
+  const record = await findApiKeyByHash(hash);
+  if (!record) throw unauthorized('Unknown API key');
+  if (record.revoked_at) throw unauthorized('This API key has been revoked');
+  // Best effort: a failed bookkeeping write must not fail the caller's request.
+  touchApiKey(record, hash).catch((error) => logger.warn('could not record key use', { error }));
+  return { accountId: record.account_id, scopes: record.scopes, credential: { kind: 'api_key', keyId: record.id } };
+};
+
+export const DEFAULT_RESOLVERS: readonly CredentialResolver[] = [bearerApiKey];
+
+export function authenticate(
+  resolvers: readonly CredentialResolver[] = DEFAULT_RESOLVERS,
+): middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+  return {
+    before: async (request) => {
+      const api = request.context.api!;
+      if (api.route.auth === 'none') return;
+      for (const resolve of resolvers) {
+        const principal = await resolve(request.event);
+        if (principal) {
+          api.principal = principal;
+          return;
+        }
+      }
+      throw unauthorized('Missing API key: send "Authorization: Bearer <API key>"');
+    },
+  };
+}
+
+/** Runs after the rate limit, so a request refused for scope still counts as a request. */
+export function requireScopes(): middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+  return {
+    before: (request) => {
+      const { route, principal } = request.context.api!;
+      if (!principal) return;
+      const missing = route.scopes.filter((scope) => !principal.scopes.includes(scope));
+      if (missing.length > 0) {
+        throw new AppError('forbidden', `This API key lacks the scope(s) this call needs: ${missing.join(', ')}`);
+      }
+    },
+  };
+}

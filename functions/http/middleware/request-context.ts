@@ -1,0 +1,53 @@
+/**
+ * Resolves the route of the event (from API Gateway's routeKey, or by matching the path for the
+ * `$default` catch-all), fixes the request id, and stamps `x-request-id` on every response.
+ */
+import type middy from '@middy/core';
+import { randomUUID } from 'node:crypto';
+import { matchRoute, routeByKey } from '../../routes';
+import { AppError } from '../../domain/errors';
+import type { ApiContext, ApiEvent, ApiRequest, ApiResult } from '../api-types';
+import { logger } from '../logger';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+export function requestContext(): middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+  return {
+    before: (request) => {
+      const event = request.event;
+      const requestId = event.requestContext?.requestId || randomUUID();
+      logger.appendKeys({ request_id: requestId });
+      const api: ApiRequest = {
+        event,
+        route: undefined as never,
+        requestId,
+        pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+        query: event.queryStringParameters ?? {},
+        responseHeaders: { [REQUEST_ID_HEADER]: requestId },
+      };
+      request.context.api = api;
+      const byKey = event.routeKey && event.routeKey !== '$default' ? routeByKey(event.routeKey) : undefined;
+      if (byKey) {
+        api.route = byKey;
+        return;
+      }
+      const match = matchRoute(event.requestContext?.http?.method ?? 'GET', event.rawPath ?? '/');
+      if (match.kind === 'not_found') throw new AppError('not_found', `No route for ${event.rawPath}`);
+      if (match.kind === 'method_not_allowed') {
+        throw new AppError('method_not_allowed', `Method ${event.requestContext.http.method} is not allowed here`, {
+          headers: { allow: match.allow.join(', ') },
+        });
+      }
+      api.route = match.route;
+      api.pathParameters = match.pathParameters;
+    },
+    after: (request) => stamp(request),
+    onError: (request) => stamp(request),
+  };
+}
+
+function stamp(request: middy.Request<ApiEvent, ApiResult, Error, ApiContext>): void {
+  if (!request.response) return;
+  request.response.headers = { ...(request.context.api?.responseHeaders ?? {}), ...(request.response.headers ?? {}) };
+  logger.resetKeys();
+}

@@ -1,0 +1,40 @@
+/** Path and query parameters shared by every resource: integer ids and page-based pagination. */
+import { badRequest } from '../domain/errors';
+import type { ApiRequest } from './api-types';
+
+const POSITIVE_INTEGER = /^[1-9][0-9]{0,14}$/;
+
+export function idParam(request: ApiRequest, name = 'id'): number {
+  const raw = request.pathParameters[name];
+  if (raw === undefined || !POSITIVE_INTEGER.test(raw)) throw badRequest(`Path parameter ${name} must be a positive integer`);
+  return Number(raw);
+}
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+}
+
+export const PER_PAGE_DEFAULT = 20;
+export const PER_PAGE_MAX = 100;
+/** Offsets beyond this are refused rather than scanned. */
+export const PAGE_MAX = 100_000;
+
+export function pageParams(request: ApiRequest): PageRequest {
+  return {
+    page: boundedInt(request.query.page, 'page', 1, 1, PAGE_MAX),
+    perPage: boundedInt(request.query.per_page, 'per_page', PER_PAGE_DEFAULT, 1, PER_PAGE_MAX),
+  };
+}
+
+function boundedInt(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^[0-9]{1,9}$/.test(raw)) throw badRequest(`Query parameter ${name} must be an integer from ${min} to ${max}`);
+  const value = Number(raw);
+  if (value < min || value > max) throw badRequest(`Query parameter ${name} must be an integer from ${min} to ${max}`);
+  return value;
+}
+
+export function pageMeta(page: PageRequest, total: number) {
+  return { page: page.page, per_page: page.perPage, total };
+}

@@ -1,0 +1,175 @@
+/**
+ * The route table: the one list of endpoints. The CDK stack turns each entry into an HTTP API route
+ * wired to its group's Lambda; the local server matches requests against the same entries.
+ */
+
+export const API_PREFIX = '/api/v1';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Scope = 'read' | 'write' | 'publish';
+
+/**
+ * What one Lambda function needs from the infrastructure. The CDK stack grants exactly this and
+ * nothing more, so this object is the one place where a group's permissions are decided.
+ */
+export interface FunctionNeeds {
+  /** Path of the handler module from the repository root. */
+  entry: string;
+  description: string;
+  /** Every authenticated group writes the table: the rate-limit counter and the key's last use. */
+  table: 'readwrite' | 'read' | 'none';
+  bucket: 'readwrite' | 'read' | 'none';
+  /** Background functions this one starts asynchronously; `env` names the variable holding the function name. */
+  invokes?: readonly { worker: string; env: string }[];
+  /** Gets the ffmpeg/ffprobe layer and FFMPEG_PATH / FFPROBE_PATH. */
+  ffmpeg?: boolean;
+  memoryMb?: number;
+  /** API functions stay under API Gateway's 30 s integration limit. */
+  timeoutS?: number;
+}
+
+/** A handler group is one Lambda function (one bundle) serving several operations. */
+export const HANDLER_GROUPS = {
+  meta: {
+    entry: 'functions/handlers/meta.ts',
+    description: 'liveness and the fallback for unknown routes',
+    table: 'none',
+    bucket: 'none',
+  },
+  products: {
+    entry: 'functions/handlers/products.ts',
+    description: 'products and their demo videos',
+    table: 'readwrite',
+    bucket: 'readwrite',
+    invokes: [{ worker: 'normalise-demo', env: 'NORMALISE_FUNCTION_NAME' }],
+    // ffprobe validates an upload before the request is answered; 1769 MB is one full vCPU.
+    ffmpeg: true,
+    memoryMb: 1769,
+    timeoutS: 29,
+  },
+  usage: {
+    entry: 'functions/handlers/usage.ts',
+    description: 'plan and allowance usage',
+    table: 'readwrite',
+    bucket: 'none',
+  },
+} as const satisfies Record<string, FunctionNeeds>;
+
+export type HandlerGroup = keyof typeof HANDLER_GROUPS;
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** Path relative to API_PREFIX, with `{name}` path parameters as API Gateway writes them. */
+  path: string;
+  group: HandlerGroup;
+  operation: string;
+  /** `none` routes skip authentication and the rate limit. */
+  auth: 'none' | 'required';
+  scopes: readonly Scope[];
+  /** The largest request body the route accepts; the local server refuses larger ones before reading them. */
+  maxBodyBytes: number;
+}
+
+const KB = 1024;
+const MB = 1024 * KB;
+/** Room for multipart framing and the text fields around an upload. */
+const MULTIPART_OVERHEAD = 1 * MB;
+const JSON_BODY_LIMIT = 256 * KB;
+
+export const DEMO_VIDEO_MAX_BYTES = 50 * MB;
+
+function route(
+  method: HttpMethod,
+  path: string,
+  group: HandlerGroup,
+  operation: string,
+  options: Partial<Pick<RouteDefinition, 'auth' | 'scopes' | 'maxBodyBytes'>> = {},
+): RouteDefinition {
+  const defaultScope: Scope = method === 'GET' ? 'read' : 'write';
+  return {
+    method,
+    path,
+    group,
+    operation,
+    auth: options.auth ?? 'required',
+    scopes: options.scopes ?? (options.auth === 'none' ? [] : [defaultScope]),
+    maxBodyBytes: options.maxBodyBytes ?? JSON_BODY_LIMIT,
+  };
+}
+
+export const ROUTES: readonly RouteDefinition[] = [
+  route('GET', '/', 'meta', 'liveness', { auth: 'none' }),
+
+  route('GET', '/products', 'products', 'list'),
+  route('POST', '/products', 'products', 'create', { maxBodyBytes: DEMO_VIDEO_MAX_BYTES + MULTIPART_OVERHEAD }),
+  route('GET', '/products/{id}', 'products', 'get'),
+  route('PATCH', '/products/{id}', 'products', 'update'),
+  route('PUT', '/products/{id}', 'products', 'update'),
+  route('DELETE', '/products/{id}', 'products', 'remove'),
+
+  route('GET', '/usage', 'usage', 'get'),
+];
+
+/** API Gateway's route key for an entry, e.g. `GET /api/v1/products/{id}`. */
+export function routeKey(r: Pick<RouteDefinition, 'method' | 'path'>): string {
+  return `${r.method} ${fullPath(r.path)}`;
+}
+
+export function fullPath(path: string): string {
+  return path === '/' ? API_PREFIX : `${API_PREFIX}${path}`;
+}
+
+export type RouteMatch =
+  | { kind: 'matched'; route: RouteDefinition; pathParameters: Record<string, string> }
+  | { kind: 'method_not_allowed'; allow: HttpMethod[] }
+  | { kind: 'not_found' };
+
+interface CompiledPath {
+  path: string;
+  pattern: RegExp;
+  names: string[];
+}
+
+const compiled: CompiledPath[] = [...new Set(ROUTES.map((r) => r.path))].map((path) => {
+  const names: string[] = [];
+  const source = fullPath(path)
+    .split('/')
+    .map((segment) => {
+      const param = /^\{(\w+)\}$/.exec(segment);
+      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(param[1]!);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { path, pattern: new RegExp(`^${source}$`), names };
+});
+
+/** Matches a request path (trailing slash ignored) the way API Gateway would, plus 405 detection. */
+export function matchRoute(method: string, rawPath: string): RouteMatch {
+  const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
+  for (const candidate of compiled) {
+    const m = candidate.pattern.exec(path);
+    if (!m) continue;
+    const pathParameters: Record<string, string> = {};
+    candidate.names.forEach((name, i) => {
+      pathParameters[name] = safeDecode(m[i + 1]!);
+    });
+    const forPath = ROUTES.filter((r) => r.path === candidate.path);
+    const found = forPath.find((r) => r.method === method.toUpperCase());
+    if (found) return { kind: 'matched', route: found, pathParameters };
+    return { kind: 'method_not_allowed', allow: forPath.map((r) => r.method) };
+  }
+  return { kind: 'not_found' };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export function routeByKey(key: string): RouteDefinition | undefined {
+  return ROUTES.find((r) => routeKey(r) === key);
+}

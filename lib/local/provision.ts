@@ -1,0 +1,65 @@
+/** Creates the table and the bucket when absent, with the same schema the CDK stack deploys. */
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { TABLE_SCHEMA } from '../table-schema';
+
+const credentials = (id: string) => ({ accessKeyId: id, secretAccessKey: id });
+
+/** Returns true when the table was created now (a first start). */
+export async function ensureTable(endpoint: string, tableName: string): Promise<boolean> {
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: credentials('local') });
+  try {
+    try {
+      await client.send(new DescribeTableCommand({ TableName: tableName }));
+      return false;
+    } catch (error) {
+      if (!(error instanceof ResourceNotFoundException)) throw error;
+    }
+    const { partitionKey, sortKey, globalIndexes, ttlAttribute } = TABLE_SCHEMA;
+    const attributes = new Set<string>([partitionKey, sortKey, ...globalIndexes.flatMap((g) => [g.partitionKey, g.sortKey])]);
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+        KeySchema: [
+          { AttributeName: partitionKey, KeyType: 'HASH' },
+          { AttributeName: sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: globalIndexes.map((g) => ({
+          IndexName: g.name,
+          KeySchema: [
+            { AttributeName: g.partitionKey, KeyType: 'HASH' },
+            { AttributeName: g.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      }),
+    );
+    await client.send(
+      new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: ttlAttribute, Enabled: true } }),
+    );
+    return true;
+  } finally {
+    client.destroy();
+  }
+}
+
+export async function ensureBucket(endpoint: string, bucket: string): Promise<void> {
+  const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: credentials('S3RVER') });
+  try {
+    try {
+      await client.send(new HeadBucketCommand({ Bucket: bucket }));
+    } catch {
+      await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    }
+  } finally {
+    client.destroy();
+  }
+}

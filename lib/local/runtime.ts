@@ -1,0 +1,149 @@
+/**
+ * The local twin of the AWS stack: DynamoDB Local and s3rver as child processes, the table and bucket
+ * provisioned like the stack's, the same handlers behind a Node HTTP server, background work in
+ * process. Used by `npm start`, by the CLI, by the end-to-end tests and by the benchmarks.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { API_PREFIX } from '../../functions/routes';
+import { resetClients, dynamo } from '../../functions/adapters/aws-clients';
+import { installBackgroundTasks, dispatchTask } from '../../functions/ports/background-tasks';
+import type { Product } from '../../functions/domain/product';
+import { startDynamoDbLocal } from './dynamodb-local';
+import { startS3Local } from './s3-local';
+import { ensureBucket, ensureTable } from './provision';
+import { createLocalApiServer } from './http-server';
+import { inProcessTasks, type InProcessTasks } from './in-process-tasks';
+import { seedDemoAccount, type SeededDemo } from './seed';
+import { freePort } from './ports';
+import { LOCAL_BUCKET, LOCAL_TABLE, clearRuntimeState, dataDirOf, readRuntimeState, writeRuntimeState } from './runtime-state';
+import type { ManagedChild } from './child-process';
+
+export interface LocalStackOptions {
+  dataDir?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  /** Serve HTTP; the CLI only needs the stores. */
+  http?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface LocalStack {
+  baseUrl: string;
+  apiUrl: string;
+  dataDir: string;
+  dynamoEndpoint: string;
+  s3Endpoint: string;
+  /** Set on the first start only: the demo key is shown once. */
+  demo?: SeededDemo;
+  tasks: InProcessTasks;
+  stop(): Promise<void>;
+}
+
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const dataDir = dataDirOf(options.dataDir);
+  const log = options.log ?? (() => undefined);
+  mkdirSync(dataDir, { recursive: true });
+  const running = readRuntimeState(dataDir);
+  if (running) throw new Error(`A local stack is already running on ${dataDir} (pid ${running.pid}, ${running.apiUrl})`);
+
+  const children: ManagedChild[] = [];
+  const stopChildren = () => Promise.all(children.map((c) => c.stop()));
+  try {
+    const [dynamoPort, s3Port] = [await freePort(), await freePort()];
+    const [db, blobs] = await Promise.all([
+      startDynamoDbLocal({ dbPath: join(dataDir, 'dynamodb'), port: dynamoPort }).then((r) => (children.push(r.child), r)),
+      startS3Local({ directory: join(dataDir, 's3'), port: s3Port }).then((r) => (children.push(r.child), r)),
+    ]);
+    log(`DynamoDB Local on ${db.endpoint}, s3rver on ${blobs.endpoint}`);
+
+    Object.assign(process.env, {
+      TABLE_NAME: LOCAL_TABLE,
+      BUCKET_NAME: LOCAL_BUCKET,
+      DYNAMODB_ENDPOINT: db.endpoint,
+      S3_ENDPOINT: blobs.endpoint,
+      AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+    });
+    resetClients();
+    await ensureTable(db.endpoint, LOCAL_TABLE);
+    await ensureBucket(blobs.endpoint, LOCAL_BUCKET);
+
+    const tasks = inProcessTasks((error, task) => log(`background task ${task.type} failed: ${String(error)}`));
+    installBackgroundTasks(tasks);
+    const demo = await seedDemoAccount();
+    await resumeInterruptedWork(log);
+
+    let baseUrl = '';
+    let closeServer = async () => {};
+    if (options.http !== false) {
+      const server = createLocalApiServer();
+      const host = options.host ?? '127.0.0.1';
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(options.port ?? 3000, host, () => resolve());
+      });
+      baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
+      closeServer = () =>
+        new Promise((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+    }
+    const apiUrl = baseUrl ? `${baseUrl}${API_PREFIX}` : '';
+    writeRuntimeState(dataDir, {
+      pid: process.pid,
+      apiUrl,
+      dynamoEndpoint: db.endpoint,
+      s3Endpoint: blobs.endpoint,
+      tableName: LOCAL_TABLE,
+      bucketName: LOCAL_BUCKET,
+    });
+
+    let stopping: Promise<void> | undefined;
+    return {
+      baseUrl,
+      apiUrl,
+      dataDir,
+      dynamoEndpoint: db.endpoint,
+      s3Endpoint: blobs.endpoint,
+      demo,
+      tasks,
+      stop: () =>
+        (stopping ??= (async () => {
+          await closeServer();
+          await Promise.race([tasks.idle(), new Promise((r) => setTimeout(r, 10_000))]);
+          installBackgroundTasks(undefined);
+          clearRuntimeState(dataDir);
+          await stopChildren();
+          resetClients();
+        })()),
+    };
+  } catch (error) {
+    await stopChildren();
+    throw error;
+  }
+}
+
+/** Demo normalisations cut off by the last shutdown are started again. */
+async function resumeInterruptedWork(log: (line: string) => void): Promise<void> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await dynamo().send(
+      new ScanCommand({
+        TableName: LOCAL_TABLE,
+        FilterExpression: '#type = :product AND demo.#status = :processing',
+        ExpressionAttributeNames: { '#type': 'type', '#status': 'status' },
+        ExpressionAttributeValues: { ':product': 'product', ':processing': 'processing' },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of (out.Items ?? []) as Product[]) {
+      log(`resuming demo normalisation of product ${item.id}`);
+      await dispatchTask({ type: 'normalise-demo', accountId: item.account_id, productId: item.id, originalKey: item.demo!.original_key });
+    }
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+}

@@ -1,0 +1,42 @@
+/** s3rver, an S3-compatible server on loopback, run as a child; objects are plain files under DATA_DIR. */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
+import { startChild, type ManagedChild } from './child-process';
+import { waitFor } from './ports';
+
+export async function startS3Local(options: { directory: string; port: number }): Promise<{ child: ManagedChild; endpoint: string }> {
+  mkdirSync(options.directory, { recursive: true });
+  const bin = require.resolve('s3rver/bin/s3rver.js');
+  const child = startChild('s3rver', process.execPath, [
+    bin,
+    '--directory',
+    resolve(options.directory),
+    '--address',
+    '127.0.0.1',
+    '--port',
+    String(options.port),
+    '--silent',
+    '--no-vhost-buckets',
+  ]);
+  const endpoint = `http://127.0.0.1:${options.port}`;
+  const client = new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+  try {
+    await waitFor('s3rver', async () => {
+      if (child.process.exitCode !== null) throw new Error(`it exited: ${child.output()}`);
+      await client.send(new ListBucketsCommand({}));
+      return true;
+    });
+  } catch (error) {
+    await child.stop();
+    throw error;
+  } finally {
+    client.destroy();
+  }
+  return { child, endpoint };
+}
