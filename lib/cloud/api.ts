@@ -1,0 +1,114 @@
+/**
+ * The HTTP API: one Lambda per handler group, one route per entry of the route table, and `$default`
+ * sent to the meta group, which answers unknown paths (404) and known paths with another method (405)
+ * in the error envelope.
+ */
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  HttpApi,
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import {
+  API_PREFIX,
+  fullPath,
+  HANDLER_GROUPS,
+  ROUTES,
+  routeKey,
+  type HandlerGroup,
+  type RouteDefinition,
+} from '../../functions/routes';
+import { constructId, ServiceFunction } from './service-function';
+
+/**
+ * A stage-wide backstop against floods; the contract's per-account limit (120 a minute, counted in
+ * DynamoDB) is enforced by the handlers.
+ */
+export const STAGE_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
+
+export interface ApiProps {
+  table: dynamodb.ITable;
+  bucket: s3.IBucket;
+  ffmpegLayer: lambda.ILayerVersion;
+  workers: Readonly<Record<string, lambda.IFunction>>;
+}
+
+export class Api extends Construct {
+  readonly httpApi: HttpApi;
+  readonly functions: Record<HandlerGroup, lambda.IFunction>;
+  /** The base URL clients use, API prefix included. */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+
+    const groups = Object.keys(HANDLER_GROUPS) as HandlerGroup[];
+    const functions = {} as Record<HandlerGroup, lambda.IFunction>;
+    const integrations = {} as Record<HandlerGroup, HttpLambdaIntegration>;
+    for (const group of groups) {
+      const fn = new ServiceFunction(this, `${constructId(group)}Handler`, { ...props, needs: HANDLER_GROUPS[group] }).fn;
+      functions[group] = fn;
+      integrations[group] = new HttpLambdaIntegration(`${constructId(group)}Integration`, fn);
+    }
+    this.functions = functions;
+
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      description: 'Reaction Studio public API',
+      createDefaultStage: false,
+      defaultIntegration: integrations.meta,
+    });
+
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    new HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: STAGE_THROTTLE,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTime',
+            routeKey: '$context.routeKey',
+            path: '$context.path',
+            status: '$context.status',
+            responseLength: '$context.responseLength',
+            latencyMs: '$context.responseLatency',
+            integrationStatus: '$context.integrationStatus',
+            integrationError: '$context.integrationErrorMessage',
+          }),
+        ),
+      },
+    });
+
+    for (const route of ROUTES) {
+      new HttpRoute(this, routeConstructId(route), {
+        httpApi: this.httpApi,
+        routeKey: HttpRouteKey.with(fullPath(route.path), HttpMethod[route.method]),
+        integration: integrations[route.group],
+      });
+    }
+
+    this.url = `${this.httpApi.apiEndpoint}${API_PREFIX}`;
+  }
+}
+
+/** `GET /api/v1/products/{id}` -> `Route GET api v1 products {id}` (construct ids may not hold `/`). */
+function routeConstructId(route: RouteDefinition): string {
+  return `Route ${routeKey(route).replace(/\//g, ' ').replace(/\s+/g, ' ')}`;
+}

@@ -1,0 +1,64 @@
+/**
+ * How a Lambda bundle is built, in one place. The stack hands it to NodejsFunction (which runs the
+ * project's own esbuild, no Docker) and the bundle-size benchmark hands it to `esbuild.build()`, so
+ * the figure the README quotes is the bundle that ships.
+ *
+ * Only types are imported from esbuild and aws-cdk-lib: a script can load this module without
+ * paying for aws-cdk-lib.
+ */
+import type { BuildOptions } from 'esbuild';
+import type { BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+
+export const LAMBDA_BUNDLE = {
+  /** Lambda's runtime is nodejs22.x whatever Node runs the build. */
+  target: 'node22',
+  platform: 'node',
+  format: 'cjs',
+  minify: true,
+  sourcemap: false,
+  /**
+   * Nothing external: the AWS SDK v3 clients are bundled at the versions package-lock.json pins
+   * instead of whatever SDK the Lambda runtime happens to carry this month.
+   */
+  external: [] as readonly string[],
+  /**
+   * Prefer packages' ES module builds: esbuild can tree-shake them, which takes about a third off a
+   * handler bundle using the AWS SDK clients (and its cold load time with it). The output is still CJS.
+   */
+  mainFields: ['module', 'main'] as readonly string[],
+} as const;
+
+/** Options for a plain `esbuild.build()` that produce the same bundle NodejsFunction does. */
+export function lambdaEsbuildOptions(entry: string, outfile: string): BuildOptions {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    target: LAMBDA_BUNDLE.target,
+    platform: LAMBDA_BUNDLE.platform,
+    format: LAMBDA_BUNDLE.format,
+    minify: LAMBDA_BUNDLE.minify,
+    sourcemap: LAMBDA_BUNDLE.sourcemap,
+    external: [...LAMBDA_BUNDLE.external],
+    mainFields: [...LAMBDA_BUNDLE.mainFields],
+    logLevel: 'warning',
+  };
+}
+
+/**
+ * The same options as NodejsFunction's `bundling` props. NodejsFunction always bundles for the node
+ * platform and derives nothing else from the runtime once `target` is given.
+ */
+export function lambdaBundlingProps(): BundlingOptions {
+  return {
+    target: LAMBDA_BUNDLE.target,
+    // OutputFormat is a string enum whose CJS member is 'cjs'; a type-only import keeps aws-cdk-lib out.
+    format: LAMBDA_BUNDLE.format as OutputFormat,
+    minify: LAMBDA_BUNDLE.minify,
+    sourceMap: LAMBDA_BUNDLE.sourcemap,
+    externalModules: [...LAMBDA_BUNDLE.external],
+    mainFields: [...LAMBDA_BUNDLE.mainFields],
+    forceDockerBundling: false,
+    logLevel: 'warning' as BundlingOptions['logLevel'],
+  };
+}

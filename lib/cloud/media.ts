@@ -1,0 +1,30 @@
+/** The one media bucket: uploads, normalised demos, reaction clips, finished videos, posters. */
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+
+/** Scratch objects (e.g. an upload waiting for normalisation) live under this prefix for a day at most. */
+export const TMP_PREFIX = 'tmp/';
+
+export class MediaStore extends Construct {
+  readonly bucket: s3.Bucket;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+
+    this.bucket = new s3.Bucket(this, 'Bucket', {
+      // Media is only ever handed out through presigned GET URLs.
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      versioned: false,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [
+        { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        { id: 'expire-tmp', prefix: TMP_PREFIX, expiration: Duration.days(1) },
+      ],
+    });
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * One Lambda function built from its declared needs (functions/routes.ts `FunctionNeeds`): the
+ * bundle, the layer, the environment and exactly the grants the declaration asks for.
+ */
+import * as path from 'node:path';
+import { Duration, RemovalPolicy, Size } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import type { FunctionNeeds } from '../../functions/routes';
+import { lambdaBundlingProps } from './bundling';
+import { FFMPEG_ENV } from './ffmpeg-layer';
+
+export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+export const SERVICE_NAME = 'reaction-studio';
+
+const DEFAULT_MEMORY_MB = 512;
+const DEFAULT_TIMEOUT_S = 10;
+
+export interface ServiceFunctionNeeds extends FunctionNeeds {
+  /** /tmp size; Lambda gives 512 MB unless asked. */
+  ephemeralStorageMb?: number;
+}
+
+export interface ServiceFunctionProps {
+  needs: ServiceFunctionNeeds;
+  table: dynamodb.ITable;
+  bucket: s3.IBucket;
+  ffmpegLayer: lambda.ILayerVersion;
+  /** The functions this one may start, by worker name; must hold every `needs.invokes` target. */
+  workers?: Readonly<Record<string, lambda.IFunction>>;
+}
+
+export class ServiceFunction extends Construct {
+  readonly fn: nodejs.NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    const { needs, table, bucket } = props;
+
+    const logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    this.fn = new nodejs.NodejsFunction(this, 'Function', {
+      entry: path.join(PROJECT_ROOT, needs.entry),
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+      description: needs.description,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      // The ffmpeg/ffprobe binaries are x86-64; every function uses the same architecture so any of
+      // them can take the layer.
+      architecture: lambda.Architecture.X86_64,
+      memorySize: needs.memoryMb ?? DEFAULT_MEMORY_MB,
+      timeout: Duration.seconds(needs.timeoutS ?? DEFAULT_TIMEOUT_S),
+      ...(needs.ephemeralStorageMb ? { ephemeralStorageSize: Size.mebibytes(needs.ephemeralStorageMb) } : {}),
+      bundling: lambdaBundlingProps(),
+      layers: needs.ffmpeg ? [props.ffmpegLayer] : [],
+      logGroup,
+      environment: {
+        // Names grant nothing; the grants below decide what the function may touch.
+        TABLE_NAME: table.tableName,
+        BUCKET_NAME: bucket.bucketName,
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        ...(needs.ffmpeg ? FFMPEG_ENV : {}),
+      },
+    });
+
+    if (needs.table === 'readwrite') table.grantReadWriteData(this.fn);
+    else if (needs.table === 'read') table.grantReadData(this.fn);
+
+    if (needs.bucket === 'readwrite') bucket.grantReadWrite(this.fn);
+    else if (needs.bucket === 'read') bucket.grantRead(this.fn);
+
+    for (const { worker, env } of needs.invokes ?? []) {
+      const target = props.workers?.[worker];
+      if (!target) throw new Error(`${needs.entry} invokes unknown worker "${worker}"`);
+      this.fn.addEnvironment(env, target.functionName);
+      target.grantInvoke(this.fn);
+    }
+  }
+}
+
+/** `normalise-demo` -> `NormaliseDemo`, for readable construct and logical ids. */
+export function constructId(name: string): string {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+}

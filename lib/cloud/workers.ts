@@ -1,0 +1,43 @@
+/** Background functions: started asynchronously by API functions, never behind a route. */
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { constructId, ServiceFunction, type ServiceFunctionNeeds } from './service-function';
+
+export const WORKERS = {
+  'normalise-demo': {
+    entry: 'functions/workers/normalise-demo.ts',
+    description: 'normalises an uploaded demo video to the output encoding, once',
+    table: 'readwrite',
+    bucket: 'readwrite',
+    ffmpeg: true,
+    // CPU scales with memory (one vCPU per 1769 MB): ffmpeg gets about 1.7. The source (up to 50 MB) and its
+    // normalised copy are both written to /tmp.
+    memoryMb: 3008,
+    timeoutS: 15 * 60,
+    ephemeralStorageMb: 2048,
+  },
+} as const satisfies Record<string, ServiceFunctionNeeds>;
+
+export type WorkerName = keyof typeof WORKERS;
+
+export interface WorkersProps {
+  table: dynamodb.ITable;
+  bucket: s3.IBucket;
+  ffmpegLayer: lambda.ILayerVersion;
+}
+
+export class Workers extends Construct {
+  readonly functions: Record<WorkerName, lambda.IFunction>;
+
+  constructor(scope: Construct, id: string, props: WorkersProps) {
+    super(scope, id);
+    const functions: Partial<Record<WorkerName, lambda.IFunction>> = {};
+    for (const [name, needs] of Object.entries(WORKERS) as [WorkerName, ServiceFunctionNeeds][]) {
+      functions[name] = new ServiceFunction(this, constructId(name), { ...props, needs }).fn;
+    }
+    this.functions = functions as Record<WorkerName, lambda.IFunction>;
+  }
+}
+

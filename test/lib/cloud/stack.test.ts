@@ -1,0 +1,421 @@
+/**
+ * The synthesised CloudFormation template, read as the specification of what `cdk deploy` creates.
+ * The stack is built once (every function is bundled with esbuild on the way).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { HANDLER_GROUPS, ROUTES, routeKey, type HandlerGroup } from '../../../functions/routes';
+import { ReactionStudioStack } from '../../../lib/cloud/reaction-studio-stack';
+import { WORKERS, type WorkerName } from '../../../lib/cloud/workers';
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+interface Resource {
+  Type: string;
+  Properties: Json;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+}
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: Json;
+}
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const GROUPS = Object.keys(HANDLER_GROUPS) as HandlerGroup[];
+
+let outdir: string;
+let stack: ReactionStudioStack;
+let template: Template;
+let resources: Record<string, Resource>;
+
+beforeAll(() => {
+  // The same feature flags as `cdk synth`, so the template under test is the one that deploys.
+  const { context } = JSON.parse(fs.readFileSync(path.join(ROOT, 'cdk.json'), 'utf8')) as { context: object };
+  outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'reaction-studio-cdk-'));
+  const app = new App({ context, outdir });
+  stack = new ReactionStudioStack(app, 'ReactionStudioTest');
+  template = Template.fromStack(stack);
+  resources = template.toJSON().Resources as Record<string, Resource>;
+}, 180_000);
+
+afterAll(() => {
+  if (outdir) fs.rmSync(outdir, { recursive: true, force: true });
+});
+
+// ---- helpers: read the template the way a reviewer would ----
+
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+
+const logicalId = (fn: { node: { defaultChild?: unknown } }) =>
+  Stack.of(stack).getLogicalId(fn.node.defaultChild as CfnFunction);
+
+const groupFunctionId = (group: HandlerGroup) => logicalId(stack.api.functions[group]);
+const workerFunctionId = (worker: WorkerName) => logicalId(stack.workers.functions[worker]);
+
+function functionProps(id: string): Json {
+  const fn = resources[id];
+  expect(fn?.Type).toBe('AWS::Lambda::Function');
+  return fn!.Properties;
+}
+
+/** Every statement of every policy attached to the function's role. */
+function statementsOf(functionId: string): Statement[] {
+  const roleId = functionProps(functionId).Role['Fn::GetAtt'][0] as string;
+  return ofType('AWS::IAM::Policy')
+    .filter(([, p]) => (p.Properties.Roles as Json[]).some((r) => r.Ref === roleId))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
+}
+
+const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+const resourcesOf = (s: Statement): Json[] => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]);
+
+function allowedActions(functionId: string, service: string): string[] {
+  return statementsOf(functionId)
+    .filter((s) => s.Effect === 'Allow')
+    .flatMap(actionsOf)
+    .filter((a) => a.startsWith(`${service}:`));
+}
+
+/** The logical ids a statement's resources point at (through Ref or Fn::GetAtt, however deep). */
+function referencedIds(value: Json): string[] {
+  if (Array.isArray(value)) return value.flatMap(referencedIds);
+  if (value && typeof value === 'object') {
+    if (typeof value.Ref === 'string') return [value.Ref];
+    if (Array.isArray(value['Fn::GetAtt'])) return [value['Fn::GetAtt'][0]];
+    return Object.values(value).flatMap(referencedIds);
+  }
+  return [];
+}
+
+const singleId = (type: string) => {
+  const found = ofType(type);
+  expect(found).toHaveLength(1);
+  return found[0]![0];
+};
+
+/** The function a route's integration calls. */
+function routeTargetFunction(route: Json): string {
+  const join = route.Properties.Target['Fn::Join'][1] as Json[];
+  expect(join[0]).toBe('integrations/');
+  const integration = resources[join[1].Ref as string]!;
+  expect(integration.Type).toBe('AWS::ApiGatewayV2::Integration');
+  expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+  return integration.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
+}
+
+function routeWithKey(key: string): Json {
+  const found = ofType('AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties.RouteKey === key);
+  expect(found).toHaveLength(1);
+  return found[0]![1];
+}
+
+// ---- the HTTP API ----
+
+describe('the HTTP API', () => {
+  test.each(ROUTES.map((r) => [routeKey(r), r.group] as const))('%s is routed to the %s function', (key, group) => {
+    expect(routeTargetFunction(routeWithKey(key))).toBe(groupFunctionId(group));
+  });
+
+  test('$default is routed to the meta function, which answers 404 and 405', () => {
+    expect(routeTargetFunction(routeWithKey('$default'))).toBe(groupFunctionId('meta'));
+  });
+
+  test('there are no routes beyond the route table and $default', () => {
+    expect(ofType('AWS::ApiGatewayV2::Route')).toHaveLength(ROUTES.length + 1);
+  });
+
+  test('each handler group has one function and one integration', () => {
+    const integrationTargets = ofType('AWS::ApiGatewayV2::Integration').map(
+      ([, i]) => i.Properties.IntegrationUri['Fn::GetAtt'][0] as string,
+    );
+    expect(integrationTargets.sort()).toEqual(GROUPS.map(groupFunctionId).sort());
+  });
+
+  test('one auto-deployed $default stage, throttled as a backstop, with access logs', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
+      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [Match.anyValue(), 'Arn'] } },
+    });
+  });
+
+  test('API Gateway may invoke each function only from its own API', () => {
+    const apiId = singleId('AWS::ApiGatewayV2::Api');
+    const permissions = ofType('AWS::Lambda::Permission');
+    expect(permissions.length).toBeGreaterThan(0);
+    for (const [, p] of permissions) {
+      expect(p.Properties.Principal).toBe('apigateway.amazonaws.com');
+      expect(referencedIds(p.Properties.SourceArn)).toContain(apiId);
+    }
+  });
+});
+
+// ---- functions ----
+
+describe('Lambda functions', () => {
+  test('there is one function per handler group and per worker, and no others', () => {
+    const expected = [...GROUPS.map(groupFunctionId), ...(Object.keys(WORKERS) as WorkerName[]).map(workerFunctionId)];
+    expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual(expected.sort());
+  });
+
+  test('every function runs nodejs22.x on x86_64', () => {
+    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+      expect(fn.Properties.Runtime).toBe('nodejs22.x');
+      expect(fn.Properties.Architectures).toEqual(['x86_64']);
+    }
+  });
+
+  test('every function knows the table, the bucket and the service name', () => {
+    const tableId = singleId('AWS::DynamoDB::Table');
+    const bucketId = singleId('AWS::S3::Bucket');
+    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+      expect(fn.Properties.Environment.Variables).toMatchObject({
+        TABLE_NAME: { Ref: tableId },
+        BUCKET_NAME: { Ref: bucketId },
+        POWERTOOLS_SERVICE_NAME: 'reaction-studio',
+      });
+    }
+  });
+
+  test.each(GROUPS)('the %s function answers within API Gateway\'s 30 s integration timeout', (group) => {
+    expect(functionProps(groupFunctionId(group)).Timeout).toBeLessThanOrEqual(29);
+  });
+
+  test('the products function has the memory and time to probe an upload', () => {
+    const props = functionProps(groupFunctionId('products'));
+    expect(props.MemorySize).toBeGreaterThanOrEqual(1024);
+    expect(props.Timeout).toBe(29);
+  });
+
+  test('the normalise-demo worker: 3008 MB, 15 minutes, 2048 MB of /tmp', () => {
+    expect(functionProps(workerFunctionId('normalise-demo'))).toMatchObject({
+      MemorySize: 3008,
+      Timeout: 900,
+      EphemeralStorage: { Size: 2048 },
+    });
+  });
+});
+
+describe('the ffmpeg layer', () => {
+  const usesFfmpeg = (id: string) => {
+    const props = functionProps(id);
+    return { layers: props.Layers ?? [], env: props.Environment.Variables as Record<string, unknown> };
+  };
+
+  test('is built for nodejs22.x on x86_64', () => {
+    template.hasResourceProperties('AWS::Lambda::LayerVersion', {
+      CompatibleRuntimes: ['nodejs22.x'],
+      CompatibleArchitectures: ['x86_64'],
+    });
+  });
+
+  test('holds bin/ffmpeg and bin/ffprobe, executable by anyone (Lambda does not run as root)', () => {
+    const staged = fs
+      .readdirSync(outdir)
+      .filter((d) => d.startsWith('asset.'))
+      .map((d) => path.join(outdir, d, 'bin'))
+      .filter((bin) => fs.existsSync(path.join(bin, 'ffmpeg')));
+    expect(staged).toHaveLength(1);
+    for (const name of ['ffmpeg', 'ffprobe']) {
+      const stat = fs.statSync(path.join(staged[0]!, name));
+      expect(stat.size).toBeGreaterThan(1_000_000);
+      expect(stat.mode & 0o555).toBe(0o555);
+    }
+  });
+
+  test('the products function and the normalise-demo worker get the layer and its paths', () => {
+    const layerId = singleId('AWS::Lambda::LayerVersion');
+    for (const id of [groupFunctionId('products'), workerFunctionId('normalise-demo')]) {
+      const { layers, env } = usesFfmpeg(id);
+      expect(layers).toEqual([{ Ref: layerId }]);
+      expect(env).toMatchObject({ FFMPEG_PATH: '/opt/bin/ffmpeg', FFPROBE_PATH: '/opt/bin/ffprobe' });
+    }
+  });
+
+  test('functions that do not run ffmpeg do not carry it', () => {
+    for (const group of GROUPS.filter((g) => !('ffmpeg' in HANDLER_GROUPS[g]))) {
+      const { layers, env } = usesFfmpeg(groupFunctionId(group));
+      expect(layers).toEqual([]);
+      expect(env).not.toHaveProperty('FFMPEG_PATH');
+    }
+  });
+});
+
+// ---- data and media ----
+
+describe('the table', () => {
+  test('is on-demand, with point-in-time recovery and TTL on expires_at', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+    });
+  });
+
+  test('has keys pk/sk (strings) and one GSI gsi1 on gsi1pk/gsi1sk', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: Match.arrayWith([
+        { AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'sk', AttributeType: 'S' },
+        { AttributeName: 'gsi1pk', AttributeType: 'S' },
+        { AttributeName: 'gsi1sk', AttributeType: 'S' },
+      ]),
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'gsi1',
+          KeySchema: [
+            { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+            { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+    });
+  });
+
+  test('survives the deletion of the stack', () => {
+    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+});
+
+describe('the media bucket', () => {
+  test('blocks every kind of public access', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+    });
+  });
+
+  test('encrypts objects with S3-managed keys', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+    });
+  });
+
+  test('refuses requests that are not over TLS', () => {
+    const bucketId = singleId('AWS::S3::Bucket');
+    const [, policy] = ofType('AWS::S3::BucketPolicy')[0]!;
+    expect(policy.Properties.Bucket).toEqual({ Ref: bucketId });
+    const statements = policy.Properties.PolicyDocument.Statement as Json[];
+    expect(statements).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Deny',
+        Action: 's3:*',
+        Principal: { AWS: '*' },
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      }),
+    );
+  });
+
+  test('is not versioned and survives the deletion of the stack', () => {
+    const [, bucket] = ofType('AWS::S3::Bucket')[0]!;
+    expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
+    expect(bucket.DeletionPolicy).toBe('Retain');
+  });
+
+  test('aborts stale multipart uploads and expires tmp/ after a day', () => {
+    const [, bucket] = ofType('AWS::S3::Bucket')[0]!;
+    const rules = bucket.Properties.LifecycleConfiguration.Rules as Json[];
+    expect(rules).toContainEqual(
+      expect.objectContaining({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+    );
+    const abort = rules.find((r) => r.AbortIncompleteMultipartUpload);
+    expect(abort.Prefix).toBeUndefined();
+    expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', Prefix: 'tmp/', ExpirationInDays: 1 }));
+  });
+});
+
+// ---- least privilege ----
+
+describe('permissions', () => {
+  test.each(GROUPS)('the %s function has exactly the table and bucket access its group declares', (group) => {
+    const id = groupFunctionId(group);
+    const needs = HANDLER_GROUPS[group];
+    expect(allowedActions(id, 'dynamodb').length > 0).toBe(needs.table !== 'none');
+    expect(allowedActions(id, 's3').length > 0).toBe(needs.bucket !== 'none');
+    const writes = (a: string) => /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/.test(a);
+    expect(allowedActions(id, 'dynamodb').some(writes)).toBe(needs.table === 'readwrite');
+  });
+
+  test('the meta function has no DynamoDB or S3 permissions', () => {
+    const id = groupFunctionId('meta');
+    expect(allowedActions(id, 'dynamodb')).toEqual([]);
+    expect(allowedActions(id, 's3')).toEqual([]);
+  });
+
+  test('the usage function writes the table (rate limit, key last use) but cannot touch the bucket', () => {
+    const id = groupFunctionId('usage');
+    expect(allowedActions(id, 'dynamodb')).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:Query']));
+    expect(allowedActions(id, 's3')).toEqual([]);
+  });
+
+  test('the products function may start the normalise-demo worker and no other function', () => {
+    const id = groupFunctionId('products');
+    const worker = workerFunctionId('normalise-demo');
+    const lambdaStatements = statementsOf(id).filter((s) => actionsOf(s).some((a) => a.startsWith('lambda:')));
+    expect(lambdaStatements.length).toBeGreaterThan(0);
+    for (const s of lambdaStatements) {
+      expect(actionsOf(s)).toEqual(['lambda:InvokeFunction']);
+      expect(resourcesOf(s)).not.toContain('*');
+      expect(new Set(referencedIds(s.Resource))).toEqual(new Set([worker]));
+    }
+    expect(functionProps(id).Environment.Variables.NORMALISE_FUNCTION_NAME).toEqual({ Ref: worker });
+  });
+
+  test('no other function may invoke a function', () => {
+    const others = [
+      ...GROUPS.filter((g) => g !== 'products').map(groupFunctionId),
+      ...(Object.keys(WORKERS) as WorkerName[]).map(workerFunctionId),
+    ];
+    for (const id of others) expect(allowedActions(id, 'lambda')).toEqual([]);
+  });
+
+  test('no policy grants DynamoDB or S3 actions on every resource', () => {
+    for (const [, policy] of ofType('AWS::IAM::Policy')) {
+      for (const s of policy.Properties.PolicyDocument.Statement as Statement[]) {
+        if (!actionsOf(s).some((a) => /^(dynamodb|s3):/.test(a) || a === '*')) continue;
+        expect(resourcesOf(s)).not.toContain('*');
+        const ids = referencedIds(s.Resource);
+        expect(ids.length).toBeGreaterThan(0);
+        for (const ref of ids) expect(['AWS::DynamoDB::Table', 'AWS::S3::Bucket']).toContain(resources[ref]?.Type);
+      }
+    }
+  });
+
+  test('no statement allows every action', () => {
+    for (const [, policy] of ofType('AWS::IAM::Policy')) {
+      for (const s of policy.Properties.PolicyDocument.Statement as Statement[]) {
+        expect(actionsOf(s).filter((a) => a === '*' || a.endsWith(':*'))).toEqual([]);
+      }
+    }
+  });
+});
+
+describe('outputs', () => {
+  test('ApiUrl is the API endpoint with the /api/v1 prefix', () => {
+    const apiId = singleId('AWS::ApiGatewayV2::Api');
+    template.hasOutput('ApiUrl', {
+      Value: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }, '/api/v1']] },
+    });
+  });
+
+  test('TableName and BucketName name the stack\'s table and bucket', () => {
+    template.hasOutput('TableName', { Value: { Ref: singleId('AWS::DynamoDB::Table') } });
+    template.hasOutput('BucketName', { Value: { Ref: singleId('AWS::S3::Bucket') } });
+  });
+});
