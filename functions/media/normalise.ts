@@ -1,0 +1,105 @@
+/**
+ * Re-encodes an accepted demo video, once, into the canonical encoding, so that every finished video
+ * is just "reaction segment + this file" joined by stream copy (DESIGN §3).
+ */
+import { randomUUID } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import { AppError } from '../domain/errors';
+import { fileArg, runFfmpeg } from './binaries';
+import {
+  canonicalEncodeArgs,
+  canonicalFrameCount,
+  canonicalLength,
+  canonicalMismatches,
+  canonicalSilence,
+  fitToCanonicalFrame,
+  toCanonicalAudio,
+} from './canonical-encoding';
+import { probeMedia, type MediaProbe } from './probe';
+
+export interface NormaliseResult {
+  durationS: number;
+  width: number;
+  height: number;
+  sizeBytes: number;
+}
+
+/**
+ * Where the picture ends, on the file's own clock (ffmpeg shifts input so the earliest stream starts
+ * at 0): a video track that starts late still ends at start + duration.
+ */
+function videoEndS(media: MediaProbe): number | null {
+  const v = media.video;
+  if (v?.durationS && v.durationS > 0) return Math.max(0, (v.startS ?? 0) - (media.startS ?? 0)) + v.durationS;
+  return media.durationS && media.durationS > 0 ? media.durationS : null;
+}
+
+/** The full ffmpeg argument list (exported so tests and benchmarks can show what is run). */
+export function normaliseArgs(inputPath: string, outputPath: string, media: MediaProbe, frames: number): string[] {
+  const video = media.video;
+  if (!video) throw new Error('normaliseArgs needs a video stream');
+  const length = canonicalLength(frames);
+  const audioChain = media.audio ? `[0:${media.audio.index}]${toCanonicalAudio()}` : canonicalSilence();
+  const graph = [
+    `[0:${video.index}]${fitToCanonicalFrame()},${length.video}[v]`,
+    `${audioChain},${length.audio}[a]`,
+  ].join(';');
+  return [
+    '-v', 'error',
+    '-i', fileArg(inputPath),
+    '-filter_complex', graph,
+    '-map', '[v]',
+    '-map', '[a]',
+    ...canonicalEncodeArgs(),
+    '-y', fileArg(outputPath),
+  ];
+}
+
+/**
+ * Writes the canonical encoding of `inputPath` to `outputPath` and returns what was written, read back
+ * with ffprobe. The output appears only when complete (written beside it, then renamed); on failure
+ * nothing is left behind. An input ffprobe cannot read is the user's problem (AppError invalid_media);
+ * an ffmpeg failure is reported as the MediaToolError, with ffmpeg's stderr tail.
+ */
+export async function normaliseVideo(
+  inputPath: string,
+  outputPath: string,
+  options: { timeoutMs?: number } = {},
+): Promise<NormaliseResult> {
+  const probed = await probeMedia(inputPath);
+  if (!probed.ok) {
+    if (probed.reason === 'tool_unavailable') throw new Error(`cannot normalise video: ${probed.detail}`);
+    // ffprobe's words name our temp paths: they go to the cause (logs), not to the client.
+    throw new AppError('invalid_media', 'demo_video could not be read (truncated or damaged?); export the video again and re-upload it', {
+      cause: new Error(probed.detail),
+    });
+  }
+  const media = probed.media;
+  const endS = videoEndS(media);
+  if (!media.video || endS === null) {
+    throw new AppError('invalid_media', 'demo_video has no playable video stream');
+  }
+
+  const partial = `${outputPath}.${randomUUID()}.partial`;
+  try {
+    await runFfmpeg(normaliseArgs(inputPath, partial, media, canonicalFrameCount(endS)), {
+      timeoutMs: options.timeoutMs ?? 10 * 60_000,
+    });
+    const written = await probeMedia(partial);
+    if (!written.ok) throw new Error(`normalised output is unreadable: ${written.detail}`);
+    // A mismatch here would break every later stream-copy join, so it fails now, loudly.
+    const problems = canonicalMismatches(written.media);
+    if (problems.length > 0) throw new Error(`normalised output is not canonical: ${problems.join('; ')}`);
+    await fsp.rename(partial, outputPath);
+    const out = written.media;
+    return {
+      durationS: out.durationS ?? 0,
+      width: out.video?.displayWidth ?? 0,
+      height: out.video?.displayHeight ?? 0,
+      sizeBytes: (await fsp.stat(outputPath)).size,
+    };
+  } catch (error) {
+    await fsp.rm(partial, { force: true });
+    throw error;
+  }
+}
