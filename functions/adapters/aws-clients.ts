@@ -31,7 +31,16 @@ export function s3(): S3Client {
     const endpoint = config.s3Endpoint;
     s3Client = new S3Client({
       region: config.region,
-      ...(endpoint ? { endpoint, forcePathStyle: true, credentials: localCredentials('S3RVER') } : {}),
+      // s3rver predates the SDK's default streaming checksums (aws-chunked bodies) and would store the framing.
+      ...(endpoint
+        ? {
+            endpoint,
+            forcePathStyle: true,
+            credentials: localCredentials('S3RVER'),
+            requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+            responseChecksumValidation: 'WHEN_REQUIRED' as const,
+          }
+        : {}),
     });
   }
   return s3Client;
@@ -39,6 +48,8 @@ export function s3(): S3Client {
 
 /** Tests and the local runtime swap endpoints at run time; this drops the cached clients. */
 export function resetClients(): void {
+  documentClient?.destroy();
+  s3Client?.destroy();
   documentClient = undefined;
   s3Client = undefined;
 }

@@ -146,11 +146,15 @@ async function parseMultipart(
         fail(new AppError('payload_too_large', `${rule.label ?? name} is larger than ${Math.round(rule.maxBytes / 1024 / 1024)} MB`)),
       );
       writes.push(
-        pipeline(stream, createWriteStream(path)).then(() => {
-          if (file.size > rule.maxBytes) {
-            fail(new AppError('payload_too_large', `${rule.label ?? name} is larger than ${Math.round(rule.maxBytes / 1024 / 1024)} MB`));
-          }
-        }),
+        pipeline(stream, createWriteStream(path)).then(
+          () => {
+            if (file.size > rule.maxBytes) {
+              fail(new AppError('payload_too_large', `${rule.label ?? name} is larger than ${Math.round(rule.maxBytes / 1024 / 1024)} MB`));
+            }
+          },
+          // The form ended inside this file: the parser reports it too; never leave this unhandled.
+          () => fail(badRequest('Malformed or truncated multipart/form-data body')),
+        ),
       );
     });
     parser.on('filesLimit', () => fail(badRequest('Too many files in the request')));
@@ -160,6 +164,7 @@ async function parseMultipart(
       await pipeline(Readable.from([raw]), parser);
       await Promise.all(writes);
     } catch {
+      await Promise.allSettled(writes);
       throw failure ?? badRequest('Malformed or truncated multipart/form-data body');
     }
     if (failure) throw failure;

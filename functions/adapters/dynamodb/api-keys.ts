@@ -43,6 +43,8 @@ export async function createApiKey(accountId: number, scopes: readonly Scope[], 
     last_used_at: null,
     revoked_at: null,
   };
+  // Timestamps not yet set stay absent, so `if_not_exists` can tell "never" from a value.
+  const { last_used_at: _never, revoked_at: _notYet, ...stored } = record;
   await dynamo().send(
     new TransactWriteCommand({
       TransactItems: [
@@ -56,7 +58,7 @@ export async function createApiKey(accountId: number, scopes: readonly Scope[], 
         {
           Put: {
             TableName: config.tableName,
-            Item: { ...keys.apiKeyByHash(material.hash), type: 'apikey_lookup', ...record },
+            Item: { ...keys.apiKeyByHash(material.hash), type: 'apikey_lookup', ...stored },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -69,7 +71,7 @@ export async function createApiKey(accountId: number, scopes: readonly Scope[], 
               gsi1sk: 'APIKEY',
               type: 'apikey',
               hash: material.hash,
-              ...record,
+              ...stored,
             },
           },
         },

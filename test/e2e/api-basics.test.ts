@@ -1,0 +1,55 @@
+import { request as httpRequest } from 'node:http';
+import { apiClient, expectError, startTestStack, type TestStack } from '../support/local-stack';
+
+let t: TestStack;
+beforeAll(async () => {
+  t = await startTestStack();
+});
+afterAll(() => t?.stop());
+
+describe('the API root and unknown routes', () => {
+  test('GET / answers the API name and version without a key', async () => {
+    const res = await apiClient(t.stack.apiUrl).get('/');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ name: 'Reaction Studio API', version: 'v1' });
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  test('an unknown path is 404 not_found in the envelope', async () => {
+    expectError(await apiClient(t.stack.apiUrl).get('/no-such-thing'), 404, 'not_found');
+    expectError(await apiClient(t.stack.baseUrl).get('/'), 404, 'not_found');
+  });
+
+  test('a known path with another method is 405 with an Allow header', async () => {
+    const res = await apiClient(t.stack.apiUrl).send('DELETE', '/products');
+    expectError(res, 405, 'method_not_allowed');
+    expect(res.headers.get('allow')).toBe('GET, POST');
+  });
+
+  test('a 10 MB header is refused with a 4xx in the envelope', async () => {
+    const { status, body } = await rawRequest(t.stack.baseUrl, '/api/v1/usage', { 'x-huge': 'a'.repeat(10 * 1024 * 1024) });
+    expect(status).toBe(431);
+    expect(JSON.parse(body)).toEqual({ error: 'Request headers are too large', code: 'headers_too_large' });
+  });
+
+  test('every response carries a request id, errors included', async () => {
+    const ids = new Set<string>();
+    for (const path of ['/', '/nope', '/usage']) {
+      const res = await apiClient(t.stack.apiUrl).get(path);
+      ids.add(res.headers.get('x-request-id')!);
+    }
+    expect(ids.size).toBe(3);
+  });
+});
+
+function rawRequest(baseUrl: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${baseUrl}${path}`, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

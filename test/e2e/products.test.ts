@@ -1,0 +1,210 @@
+import { readFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { listKeys } from '../../functions/adapters/s3/blob-store';
+import { probeMedia } from '../../functions/media/probe';
+import { makeFixture, makeTempDir } from '../support/media-fixtures';
+import { expectError, startTestStack, type ApiClient, type TestStack } from '../support/local-stack';
+
+let t: TestStack;
+beforeAll(async () => {
+  t = await startTestStack();
+});
+afterAll(() => t?.stop());
+
+async function multipart(api: ApiClient, path: string, fields: Record<string, string>, file?: { name: string; path: string }) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  if (file) form.append(file.name, new Blob([await readFile(file.path)]), 'clip.mp4');
+  return api.send('POST', path, { body: form });
+}
+
+describe('creating products', () => {
+  test('from JSON, with name and description, answers 201 and the record', async () => {
+    const { api } = await t.newAccount();
+    const res = await api.post('/products', { name: 'Glow Serum', description: 'Vitamin C serum' });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toEqual({
+      id: expect.any(Number),
+      name: 'Glow Serum',
+      description: 'Vitamin C serum',
+      demo_video: null,
+      created_at: expect.stringMatching(/Z$/),
+      updated_at: expect.stringMatching(/Z$/),
+    });
+  });
+
+  test('from a form-encoded body', async () => {
+    const { api } = await t.newAccount();
+    const res = await api.send('POST', '/products', {
+      body: 'name=Form+Product&description=made+with+%26',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ name: 'Form Product', description: 'made with &' });
+  });
+
+  test('from multipart without a demo video', async () => {
+    const { api } = await t.newAccount();
+    const res = await multipart(api, '/products', { name: 'Multipart Product' });
+    expect(res.status).toBe(201);
+    expect(res.body.data.demo_video).toBeNull();
+  });
+
+  test.each([
+    ['a missing name', { description: 'x' }],
+    ['an empty name', { name: '   ' }],
+    ['a name that is not a string', { name: 42 }],
+    ['a description that is not a string', { name: 'ok', description: ['x'] }],
+    ['an unknown field', { name: 'ok', colour: 'red' }],
+    ['a demo_video sent as JSON', { name: 'ok', demo_video: 'https://example.com/a.mp4' }],
+    ['a name over 200 characters', { name: 'x'.repeat(201) }],
+  ])('%s is 400 bad_request and creates nothing', async (_label, body) => {
+    const { api } = await t.newAccount();
+    expectError(await api.post('/products', body), 400, 'bad_request');
+    expect((await api.get('/products')).body.meta.total).toBe(0);
+  });
+
+  test('malformed JSON is 400, a JSON array is 400, an unknown content type is 415', async () => {
+    const { api } = await t.newAccount();
+    expectError(await api.send('POST', '/products', { body: '{"name": ', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+    expectError(await api.send('POST', '/products', { body: '["x"]', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+    expectError(await api.send('POST', '/products', { body: 'name=x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expect((await api.get('/products')).body.meta.total).toBe(0);
+  });
+});
+
+describe('reading, updating and deleting products', () => {
+  test('GET by id; a non-integer id is 400; an unknown id is 404', async () => {
+    const { api } = await t.newAccount();
+    const { id } = (await api.post('/products', { name: 'One' })).body.data;
+    expect((await api.get(`/products/${id}`)).body.data.name).toBe('One');
+    for (const bad of ['abc', '1.5', '-1', '0', '1e3', '99999999999999999999']) {
+      expectError(await api.get(`/products/${bad}`), 400, 'bad_request');
+    }
+    expectError(await api.get('/products/987654'), 404, 'not_found');
+  });
+
+  test('PATCH and PUT change the given fields; null clears the description; an empty update is 400', async () => {
+    const { api } = await t.newAccount();
+    const { id } = (await api.post('/products', { name: 'Before', description: 'desc' })).body.data;
+    const patched = await api.patch(`/products/${id}`, { name: 'After' });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toMatchObject({ name: 'After', description: 'desc' });
+    const put = await api.put(`/products/${id}`, { description: null });
+    expect(put.body.data).toMatchObject({ name: 'After', description: null });
+    expectError(await api.patch(`/products/${id}`, {}), 400, 'bad_request');
+    expectError(await api.patch(`/products/${id}`, { name: 7 }), 400, 'bad_request');
+    expect((await api.get(`/products/${id}`)).body.data.name).toBe('After');
+  });
+
+  test('DELETE answers {id, deleted: true}, then the product is gone', async () => {
+    const { api } = await t.newAccount();
+    const { id } = (await api.post('/products', { name: 'Doomed' })).body.data;
+    const res = await api.delete(`/products/${id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { id, deleted: true } });
+    expectError(await api.get(`/products/${id}`), 404, 'not_found');
+    expectError(await api.delete(`/products/${id}`), 404, 'not_found');
+  });
+});
+
+describe('listing products', () => {
+  test('is paginated newest first with meta {page, per_page, total}; a page past the end is empty', async () => {
+    const { api } = await t.newAccount();
+    for (const name of ['p1', 'p2', 'p3']) await api.post('/products', { name });
+    const first = await api.get('/products?per_page=2');
+    expect(first.body.data.map((p: { name: string }) => p.name)).toEqual(['p3', 'p2']);
+    expect(first.body.meta).toEqual({ page: 1, per_page: 2, total: 3 });
+    const second = await api.get('/products?per_page=2&page=2');
+    expect(second.body.data.map((p: { name: string }) => p.name)).toEqual(['p1']);
+    const past = await api.get('/products?per_page=2&page=9');
+    expect(past.body).toEqual({ data: [], meta: { page: 9, per_page: 2, total: 3 } });
+    expect((await api.get('/products')).body.meta).toEqual({ page: 1, per_page: 20, total: 3 });
+  });
+
+  test.each(['per_page=0', 'per_page=101', 'per_page=abc', 'page=0', 'page=-1', 'page=1.5', 'per_page='])(
+    '%s is 400 bad_request',
+    async (query) => {
+      const { api } = await t.newAccount();
+      expectError(await api.get(`/products?${query}`), 400, 'bad_request');
+    },
+  );
+});
+
+describe('demo videos', () => {
+  test('a vertical MP4 is accepted, normalised in the background to 1080x1920 and then playable', async () => {
+    const { api } = await t.newAccount();
+    const res = await multipart(api, '/products', { name: 'With demo' }, { name: 'demo_video', path: await makeFixture('vertical-mp4') });
+    expect(res.status).toBe(201);
+    expect(res.body.data.demo_video).toMatchObject({ status: 'processing', url: null });
+
+    await t.stack.tasks.idle();
+    const ready = (await api.get(`/products/${res.body.data.id}`)).body.data.demo_video;
+    expect(ready).toMatchObject({ status: 'ready', width: 1080, height: 1920, url: expect.stringMatching(/^http/) });
+    expect(ready.duration_s).toBeCloseTo(2, 1);
+
+    const download = await fetch(ready.url);
+    expect(download.status).toBe(200);
+    const dir = await makeTempDir();
+    const file = join(dir, 'demo.mp4');
+    await writeFile(file, Buffer.from(await download.arrayBuffer()));
+    const probe = await probeMedia(file);
+    expect(probe.ok && probe.media.video).toMatchObject({ codec: 'h264', width: 1080, height: 1920 });
+  });
+
+  test('a clip that is vertical only through its rotation metadata is accepted', async () => {
+    const { api } = await t.newAccount();
+    const res = await multipart(api, '/products', { name: 'Rotated' }, { name: 'demo_video', path: await makeFixture('rotated-mp4') });
+    expect(res.status).toBe(201);
+  });
+
+  test.each([
+    ['horizontal-mp4', 422, 'invalid_media'],
+    ['truncated-mp4', 422, 'invalid_media'],
+    ['audio-only-m4a', 422, 'invalid_media'],
+    ['png-as-mp4', 415, 'unsupported_media_type'],
+    ['random-bytes', 415, 'unsupported_media_type'],
+  ] as const)('a %s upload is %i %s and leaves no record and no object', async (kind, status, code) => {
+    const { accountId, api } = await t.newAccount();
+    const res = await multipart(api, '/products', { name: 'Rejected' }, { name: 'demo_video', path: await makeFixture(kind) });
+    expectError(res, status, code);
+    expect((await api.get('/products')).body.meta.total).toBe(0);
+    expect(await listKeys(`accounts/${accountId}/`)).toEqual([]);
+  });
+
+  test('a body over the route limit is 413 before it is read; a file over 50 MB is 413', async () => {
+    const { accountId, api } = await t.newAccount();
+    const huge = await api.send('POST', '/products', {
+      body: Buffer.alloc(60 * 1024 * 1024),
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+    }).catch((error) => ({ status: 0, error }));
+    // Either we read the 413, or the server closed the socket while the client was still sending.
+    if (huge.status !== 0) expect(huge.status).toBe(413);
+
+    const dir = await makeTempDir();
+    const big = join(dir, 'big.mp4');
+    await writeFile(big, Buffer.alloc(50 * 1024 * 1024 + 10));
+    expectError(await multipart(api, '/products', { name: 'Big' }, { name: 'demo_video', path: big }), 413, 'payload_too_large');
+    expect((await api.get('/products')).body.meta.total).toBe(0);
+    expect(await listKeys(`accounts/${accountId}/`)).toEqual([]);
+  });
+
+  test('a truncated multipart body is 400 and creates nothing', async () => {
+    const { api } = await t.newAccount();
+    const boundary = 'XyZ';
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nHalf\r\n--${boundary}\r\nContent-Disposition: form-data; name="demo_video"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n\0\0\0 ftypisom`;
+    const res = await api.send('POST', '/products', { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    expectError(res, 400, 'bad_request');
+    expect((await api.get('/products')).body.meta.total).toBe(0);
+  });
+
+  test('deleting a product removes its objects', async () => {
+    const { accountId, api } = await t.newAccount();
+    const res = await multipart(api, '/products', { name: 'Gone soon' }, { name: 'demo_video', path: await makeFixture('vertical-mp4') });
+    await t.stack.tasks.idle();
+    expect(await listKeys(`accounts/${accountId}/products/${res.body.data.id}/`)).not.toEqual([]);
+    expect((await api.delete(`/products/${res.body.data.id}`)).status).toBe(200);
+    expect(await listKeys(`accounts/${accountId}/`)).toEqual([]);
+  });
+});
