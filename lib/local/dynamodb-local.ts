@@ -7,8 +7,8 @@ import { startChild, type ManagedChild } from './child-process';
 import { waitFor } from './ports';
 
 /** DynamoDB Local is a Java program: say so plainly instead of failing with ENOENT. */
-export function checkJava(): void {
-  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
+export function checkJava(env: NodeJS.ProcessEnv = process.env): void {
+  const probe = spawnSync('java', ['-version'], { encoding: 'utf8', env });
   if (probe.error) {
     throw new Error(
       'Java was not found on the PATH. The local runtime runs DynamoDB Local, which needs Java 17 or newer: install it (e.g. `apt-get install openjdk-17-jre-headless`) and try again.',

@@ -114,7 +114,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       stop: () =>
         (stopping ??= (async () => {
           await closeServer();
-          await Promise.race([tasks.idle(), new Promise((r) => setTimeout(r, 10_000))]);
+          // Unfinished work is resumed by the next start; do not wait on it forever.
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([tasks.idle(), new Promise((r) => (timer = setTimeout(r, 10_000)))]);
+          clearTimeout(timer);
           installBackgroundTasks(undefined);
           clearRuntimeState(dataDir);
           await stopChildren();

@@ -1,0 +1,43 @@
+import { HANDLER_GROUPS, ROUTES, fullPath, matchRoute, routeByKey, routeKey } from '../../functions/routes';
+
+describe('the route table', () => {
+  test('every route key is unique and resolves back to its route', () => {
+    const keys = ROUTES.map(routeKey);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const route of ROUTES) expect(routeByKey(routeKey(route))).toBe(route);
+  });
+
+  test('every route belongs to a declared handler group', () => {
+    for (const route of ROUTES) expect(Object.keys(HANDLER_GROUPS)).toContain(route.group);
+  });
+
+  test('GET / lives at the version prefix, with or without a trailing slash', () => {
+    expect(fullPath('/')).toBe('/api/v1');
+    for (const path of ['/api/v1', '/api/v1/']) {
+      const match = matchRoute('GET', path);
+      expect(match.kind === 'matched' && match.route.operation).toBe('liveness');
+    }
+  });
+
+  test('path parameters are extracted and decoded', () => {
+    const match = matchRoute('PATCH', '/api/v1/products/42');
+    expect(match).toMatchObject({ kind: 'matched', pathParameters: { id: '42' } });
+  });
+
+  test('a known path with an unknown method lists the allowed ones; an unknown path is not found', () => {
+    expect(matchRoute('DELETE', '/api/v1/products')).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'POST'] });
+    expect(matchRoute('GET', '/api/v1/nothing')).toEqual({ kind: 'not_found' });
+    expect(matchRoute('GET', '/api/v2/products')).toEqual({ kind: 'not_found' });
+  });
+
+  test('writes need the write scope and reads the read scope; only GET / is public', () => {
+    for (const route of ROUTES) {
+      if (route.path === '/') {
+        expect(route.auth).toBe('none');
+        continue;
+      }
+      expect(route.auth).toBe('required');
+      expect(route.scopes).toEqual([route.method === 'GET' ? 'read' : 'write']);
+    }
+  });
+});
