@@ -1,5 +1,5 @@
 /** zod parsing that fails as a 400 naming each offending field. */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { badRequest } from '../domain/errors';
 
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what = 'request'): z.infer<S> {

@@ -17,10 +17,12 @@ export const LAMBDA_BUNDLE = {
   minify: true,
   sourcemap: false,
   /**
-   * Nothing external: the AWS SDK v3 clients are bundled at the versions package-lock.json pins
-   * instead of whatever SDK the Lambda runtime happens to carry this month.
+   * The AWS SDK v3 comes with the Lambda Node.js runtime (all clients and lib packages), so bundles
+   * leave it out, as NodejsFunction does by default: bundled, the SDK alone takes a handler that
+   * touches DynamoDB and S3 past 450 KB. The versions package-lock.json pins are what the tests and
+   * the local runtime use; the runtime's SDK is newer than every feature the code relies on.
    */
-  external: [] as readonly string[],
+  external: ['@aws-sdk/*'] as readonly string[],
   /**
    * Prefer packages' ES module builds: esbuild can tree-shake them, which takes about a third off a
    * handler bundle using the AWS SDK clients (and its cold load time with it). The output is still CJS.

@@ -1,6 +1,7 @@
 /**
  * Page-number pagination over one partition's sort-key prefix, newest first. DynamoDB has no offset,
- * so earlier pages are skipped reading keys only; the total is a COUNT over the same prefix.
+ * so earlier pages are skipped reading keys only. When the page reaches the end of the list the total
+ * is known from what was read; only otherwise does a COUNT over the prefix run.
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws-clients';
@@ -23,28 +24,39 @@ export async function pageOfPrefix(
     ExpressionAttributeValues: { ':pk': partition, ':prefix': prefix },
     ScanIndexForward: false,
   };
-  const [items, total] = await Promise.all([readPage(base, (page - 1) * perPage, perPage), countAll(base)]);
-  return { items, total };
+  const offset = (page - 1) * perPage;
+  const read = await readPage(base, offset, perPage);
+  const total = read.reachedEnd ? read.skipped + read.items.length : await countAll(base);
+  return { items: read.items, total };
 }
 
-async function readPage(base: QueryCommandInput, offset: number, perPage: number): Promise<Record<string, unknown>[]> {
+interface PageRead {
+  items: Record<string, unknown>[];
+  skipped: number;
+  /** Nothing follows this page, so skipped + items is the total. */
+  reachedEnd: boolean;
+}
+
+async function readPage(base: QueryCommandInput, offset: number, perPage: number): Promise<PageRead> {
   let startKey: Record<string, unknown> | undefined;
-  let toSkip = offset;
-  while (toSkip > 0) {
+  let skipped = 0;
+  while (skipped < offset) {
     const out = await dynamo().send(
-      new QueryCommand({ ...base, ProjectionExpression: 'pk, sk', Limit: toSkip, ExclusiveStartKey: startKey }),
+      new QueryCommand({ ...base, ProjectionExpression: 'pk, sk', Limit: offset - skipped, ExclusiveStartKey: startKey }),
     );
-    toSkip -= out.Items?.length ?? 0;
+    skipped += out.Items?.length ?? 0;
     startKey = out.LastEvaluatedKey;
-    if (!startKey) return [];
+    if (!startKey) return { items: [], skipped, reachedEnd: true };
   }
   const items: Record<string, unknown>[] = [];
+  // One extra item tells whether anything follows the page without a second round trip.
   do {
-    const out = await dynamo().send(new QueryCommand({ ...base, Limit: perPage - items.length, ExclusiveStartKey: startKey }));
+    const out = await dynamo().send(new QueryCommand({ ...base, Limit: perPage + 1 - items.length, ExclusiveStartKey: startKey }));
     items.push(...(out.Items ?? []));
     startKey = out.LastEvaluatedKey;
-  } while (startKey && items.length < perPage);
-  return items;
+  } while (startKey && items.length <= perPage);
+  const reachedEnd = items.length <= perPage && !startKey;
+  return { items: items.slice(0, perPage), skipped, reachedEnd };
 }
 
 async function countAll(base: QueryCommandInput): Promise<number> {

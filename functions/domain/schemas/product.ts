@@ -1,5 +1,5 @@
 /** Product inputs (API.md §2) as zod schemas: validation and types come from here. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const name = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 const description = z.string({ error: 'must be a string' }).trim().max(2000, 'must be at most 2000 characters');

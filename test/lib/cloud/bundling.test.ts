@@ -1,4 +1,5 @@
 /** The Lambda bundle is defined once; the stack and the benchmark must build the same thing. */
+import { isBuiltin } from 'node:module';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LAMBDA_BUNDLE, lambdaBundlingProps, lambdaEsbuildOptions } from '../../../lib/cloud/bundling';
 
@@ -11,10 +12,17 @@ describe('Lambda bundling options', () => {
     expect(cdk).toMatchObject({ target: 'node22', format: OutputFormat.CJS, minify: true, sourceMap: false });
   });
 
-  test('keep nothing external, so the AWS SDK clients ship at the pinned versions', () => {
-    expect(esbuild.external).toEqual([]);
-    // An empty list, not undefined: NodejsFunction would otherwise leave @aws-sdk/* to the runtime.
-    expect(cdk.externalModules).toEqual([]);
+  test('leave only the AWS SDK v3 out, which the Lambda Node.js runtime ships', () => {
+    expect(esbuild.external).toEqual(['@aws-sdk/*']);
+    expect(cdk.externalModules).toEqual(['@aws-sdk/*']);
+  });
+
+  test('a handler bundle needs nothing at run time but Node built-ins and the AWS SDK', async () => {
+    const { build } = await import('esbuild');
+    const out = await build({ ...lambdaEsbuildOptions('functions/handlers/products.ts', 'out/products.js'), write: false, metafile: true });
+    const externals = Object.values(out.metafile!.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
+    const unexpected = externals.filter((path) => !path.startsWith('@aws-sdk/') && !isBuiltin(path));
+    expect(unexpected).toEqual([]);
   });
 
   test('never fall back to Docker', () => {
