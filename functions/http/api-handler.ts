@@ -1,16 +1,14 @@
 /**
- * Builds a handler group's Lambda entry point: the middlewares every endpoint shares, then a dispatch
- * on the resolved route's operation. Handler modules only parse, call the domain and answer.
+ * Builds a handler group's Lambda entry point: the middlewares every authenticated endpoint shares,
+ * then a dispatch on the resolved route's operation. Handler modules only parse, call and answer.
  */
 import middy from '@middy/core';
-import type { ApiContext, ApiEvent, ApiResult, AuthenticatedRequest, Operation, PublicOperation } from './api-types';
+import type { ApiContext, ApiEvent, ApiResult } from './api-types';
 import { requestContext } from './middleware/request-context';
 import { errorEnvelope } from './middleware/error-envelope';
 import { authenticate, requireScopes } from './middleware/authenticate';
 import { rateLimit } from './middleware/rate-limit';
-import { AppError } from '../domain/errors';
-
-export type OperationTable = Record<string, Operation | { public: PublicOperation }>;
+import { dispatchTo, type OperationTable } from './dispatch';
 
 export function createApiHandler(operations: OperationTable) {
   return middy<ApiEvent, ApiResult, Error, ApiContext>()
@@ -19,12 +17,5 @@ export function createApiHandler(operations: OperationTable) {
     .use(authenticate())
     .use(rateLimit())
     .use(requireScopes())
-    .handler(async (_event, context) => {
-      const api = context.api!;
-      const operation = operations[api.route.operation];
-      // A route served by another group reached this one: only possible through misconfiguration.
-      if (!operation) throw new AppError('not_found', `No route for ${api.event.rawPath}`);
-      if ('public' in operation) return operation.public(api);
-      return operation(api as AuthenticatedRequest);
-    });
+    .handler(dispatchTo(operations));
 }

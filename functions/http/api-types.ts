@@ -21,6 +21,8 @@ export interface ApiRequest {
   principal?: Principal;
   /** Response headers middlewares want on whatever the operation answers (rate-limit headers, ...). */
   responseHeaders: Record<string, string>;
+  /** Bookkeeping writes that must finish before the invocation ends (Lambda freezes what is left). */
+  pending: Promise<unknown>[];
 }
 
 export interface AuthenticatedRequest extends ApiRequest {

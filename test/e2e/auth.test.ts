@@ -1,4 +1,4 @@
-import { createApiKey, revokeApiKey } from '../../functions/adapters/dynamodb/api-keys';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../functions/adapters/dynamodb/api-keys';
 import { apiClient, expectError, startTestStack, type TestStack } from '../support/local-stack';
 
 let t: TestStack;
@@ -37,6 +37,16 @@ describe('authentication', () => {
     expect(res.body.error).toMatch(/revoked/);
     // The account's other key is untouched.
     expect((await api.get('/products')).status).toBe(200);
+  });
+
+  test("a key's last use is recorded by the time the response arrives; the raw key is never stored", async () => {
+    const { accountId, api, key } = await t.newAccount();
+    expect((await listApiKeys(accountId))[0]!.last_used_at).toBeNull();
+    const before = Date.now();
+    await api.get('/usage');
+    const [record] = await listApiKeys(accountId);
+    expect(Date.parse(record!.last_used_at!)).toBeGreaterThanOrEqual(before - 1000);
+    expect(JSON.stringify(record)).not.toContain(key);
   });
 
   test('a key without the write scope may read but gets 403 forbidden on writes', async () => {

@@ -10,12 +10,15 @@ import { findApiKeyByHash, touchApiKey } from '../../adapters/dynamodb/api-keys'
 import type { ApiContext, ApiEvent, ApiResult, Principal } from '../api-types';
 import { logger } from '../logger';
 
-/** Answers `undefined` when the request carries no credential of its kind. */
-export type CredentialResolver = (event: ApiEvent) => Promise<Principal | undefined>;
+/**
+ * Answers `undefined` when the request carries no credential of its kind. Bookkeeping it wants done
+ * (the key's last use) goes into `pending`, which the request settles before it ends.
+ */
+export type CredentialResolver = (event: ApiEvent, pending: Promise<unknown>[]) => Promise<Principal | undefined>;
 
 const unauthorized = (message: string) => new AppError('unauthorized', message);
 
-export const bearerApiKey: CredentialResolver = async (event) => {
+export const bearerApiKey: CredentialResolver = async (event, pending) => {
   const header = event.headers?.authorization;
   if (header === undefined) return undefined;
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
@@ -26,8 +29,8 @@ export const bearerApiKey: CredentialResolver = async (event) => {
   const record = await findApiKeyByHash(hash);
   if (!record) throw unauthorized('Unknown API key');
   if (record.revoked_at) throw unauthorized('This API key has been revoked');
-  // Best effort: a failed bookkeeping write must not fail the caller's request.
-  touchApiKey(record, hash).catch((error) => logger.warn('could not record key use', { error }));
+  // Best effort, alongside the request: a failed bookkeeping write must not fail the caller's request.
+  pending.push(touchApiKey(record, hash).catch((error) => logger.warn('could not record key use', { error })));
   return { accountId: record.account_id, scopes: record.scopes, credential: { kind: 'api_key', keyId: record.id } };
 };
 
@@ -41,7 +44,7 @@ export function authenticate(
       const api = request.context.api!;
       if (api.route.auth === 'none') return;
       for (const resolve of resolvers) {
-        const principal = await resolve(request.event);
+        const principal = await resolve(request.event, api.pending);
         if (principal) {
           api.principal = principal;
           return;

@@ -24,6 +24,7 @@ export function requestContext(): middy.MiddlewareObj<ApiEvent, ApiResult, Error
         pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
         query: event.queryStringParameters ?? {},
         responseHeaders: { [REQUEST_ID_HEADER]: requestId },
+        pending: [],
       };
       request.context.api = api;
       const byKey = event.routeKey && event.routeKey !== '$default' ? routeByKey(event.routeKey) : undefined;
@@ -41,13 +42,16 @@ export function requestContext(): middy.MiddlewareObj<ApiEvent, ApiResult, Error
       api.route = match.route;
       api.pathParameters = match.pathParameters;
     },
-    after: (request) => stamp(request),
-    onError: (request) => stamp(request),
+    after: (request) => finish(request),
+    onError: (request) => finish(request),
   };
 }
 
-function stamp(request: middy.Request<ApiEvent, ApiResult, Error, ApiContext>): void {
-  if (!request.response) return;
-  request.response.headers = { ...(request.context.api?.responseHeaders ?? {}), ...(request.response.headers ?? {}) };
+async function finish(request: middy.Request<ApiEvent, ApiResult, Error, ApiContext>): Promise<void> {
+  const api = request.context.api;
+  if (api?.pending.length) await Promise.allSettled(api.pending);
+  if (request.response) {
+    request.response.headers = { ...(api?.responseHeaders ?? {}), ...(request.response.headers ?? {}) };
+  }
   logger.resetKeys();
 }

@@ -25,6 +25,13 @@ describe('Lambda bundling options', () => {
     expect(unexpected).toEqual([]);
   });
 
+  test('the public handler (GET /, 404/405) loads no AWS SDK at all, so it starts fastest', async () => {
+    const { build } = await import('esbuild');
+    const out = await build({ ...lambdaEsbuildOptions('functions/handlers/meta.ts', 'out/meta.js'), write: false, metafile: true });
+    const externals = Object.values(out.metafile!.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
+    expect(externals.filter((path) => path.startsWith('@aws-sdk/'))).toEqual([]);
+  });
+
   test('never fall back to Docker', () => {
     expect(cdk.forceDockerBundling).toBe(false);
   });

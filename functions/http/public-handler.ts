@@ -1,0 +1,13 @@
+/**
+ * The entry point for routes that need no credential (GET /, and the `$default` catch-all that
+ * answers 404/405). It imports nothing of the store, so its Lambda starts without loading the SDK.
+ */
+import middy from '@middy/core';
+import type { ApiContext, ApiEvent, ApiResult, PublicOperation } from './api-types';
+import { requestContext } from './middleware/request-context';
+import { errorEnvelope } from './middleware/error-envelope';
+import { dispatchTo } from './dispatch';
+
+export function createPublicHandler(operations: Record<string, { public: PublicOperation }>) {
+  return middy<ApiEvent, ApiResult, Error, ApiContext>().use(requestContext()).use(errorEnvelope()).handler(dispatchTo(operations));
+}
