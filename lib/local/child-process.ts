@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { waitFor } from './ports';
 
 export interface ManagedChild {
   name: string;
@@ -31,4 +32,20 @@ export function startChild(name: string, command: string, args: string[], option
       clearTimeout(timer);
     },
   };
+}
+
+/** Waits until `probe` succeeds against a child we just started; stops it if it never does. */
+export async function whenReady(child: ManagedChild, probe: () => Promise<unknown>, cleanup: () => void): Promise<void> {
+  try {
+    await waitFor(child.name, async () => {
+      if (child.process.exitCode !== null) throw new Error(`it exited: ${child.output()}`);
+      await probe();
+      return true;
+    });
+  } catch (error) {
+    await child.stop();
+    throw error;
+  } finally {
+    cleanup();
+  }
 }

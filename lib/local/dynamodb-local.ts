@@ -3,8 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { startChild, type ManagedChild } from './child-process';
-import { waitFor } from './ports';
+import { startChild, whenReady, type ManagedChild } from './child-process';
 
 /** DynamoDB Local is a Java program: say so plainly instead of failing with ENOENT. */
 export function checkJava(env: NodeJS.ProcessEnv = process.env): void {
@@ -50,17 +49,6 @@ export async function startDynamoDbLocal(options: { dbPath?: string; port: numbe
   const child = startChild('DynamoDB Local', 'java', args, { cwd: jarDir });
   const endpoint = `http://127.0.0.1:${options.port}`;
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  try {
-    await waitFor('DynamoDB Local', async () => {
-      if (child.process.exitCode !== null) throw new Error(`it exited: ${child.output()}`);
-      await client.send(new ListTablesCommand({}));
-      return true;
-    });
-  } catch (error) {
-    await child.stop();
-    throw error;
-  } finally {
-    client.destroy();
-  }
+  await whenReady(child, () => client.send(new ListTablesCommand({})), () => client.destroy());
   return { child, endpoint };
 }

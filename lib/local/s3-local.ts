@@ -2,8 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
-import { startChild, type ManagedChild } from './child-process';
-import { waitFor } from './ports';
+import { startChild, whenReady, type ManagedChild } from './child-process';
 
 export async function startS3Local(options: { directory: string; port: number }): Promise<{ child: ManagedChild; endpoint: string }> {
   mkdirSync(options.directory, { recursive: true });
@@ -26,17 +25,6 @@ export async function startS3Local(options: { directory: string; port: number })
     forcePathStyle: true,
     credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
   });
-  try {
-    await waitFor('s3rver', async () => {
-      if (child.process.exitCode !== null) throw new Error(`it exited: ${child.output()}`);
-      await client.send(new ListBucketsCommand({}));
-      return true;
-    });
-  } catch (error) {
-    await child.stop();
-    throw error;
-  } finally {
-    client.destroy();
-  }
+  await whenReady(child, () => client.send(new ListBucketsCommand({})), () => client.destroy());
   return { child, endpoint };
 }

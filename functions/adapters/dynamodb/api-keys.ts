@@ -10,6 +10,7 @@ import type { Scope } from '../../routes';
 import { generateKeyMaterial } from '../../domain/api-keys';
 import { GSI1, keys } from './keys';
 import { nextId } from './ids';
+import { allOfPrefix } from './pagination';
 
 export interface ApiKeyRecord {
   id: number;
@@ -89,21 +90,7 @@ export async function findApiKeyByHash(hash: string): Promise<ApiKeyRecord | und
 }
 
 export async function listApiKeys(accountId: number): Promise<ApiKeyRecord[]> {
-  const items: ApiKeyRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: config.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.accountPartition(accountId), ':prefix': 'APIKEY#' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(out.Items ?? []).map(toRecord));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  return (await allOfPrefix(keys.accountPartition(accountId), 'APIKEY#')).map(toRecord);
 }
 
 /** Returns false when no such key exists. Revoking twice keeps the first revocation time. */

@@ -18,12 +18,7 @@ export async function pageOfPrefix(
   page: number,
   perPage: number,
 ): Promise<PageSlice<Record<string, unknown>>> {
-  const base: QueryCommandInput = {
-    TableName: config.tableName,
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': partition, ':prefix': prefix },
-    ScanIndexForward: false,
-  };
+  const base: QueryCommandInput = { ...prefixQuery(partition, prefix), ScanIndexForward: false };
   const offset = (page - 1) * perPage;
   const read = await readPage(base, offset, perPage);
   const total = read.reachedEnd ? read.skipped + read.items.length : await countAll(base);
@@ -57,6 +52,28 @@ async function readPage(base: QueryCommandInput, offset: number, perPage: number
   } while (startKey && items.length <= perPage);
   const reachedEnd = items.length <= perPage && !startKey;
   return { items: items.slice(0, perPage), skipped, reachedEnd };
+}
+
+/** Every item under a sort-key prefix, oldest first (for small sets: an account's keys). */
+export async function allOfPrefix(partition: string, prefix: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await dynamo().send(new QueryCommand({ ...prefixQuery(partition, prefix), ExclusiveStartKey: startKey }));
+    items.push(...(out.Items ?? []));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+export const countOfPrefix = (partition: string, prefix: string) => countAll(prefixQuery(partition, prefix));
+
+function prefixQuery(partition: string, prefix: string): QueryCommandInput {
+  return {
+    TableName: config.tableName,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': partition, ':prefix': prefix },
+  };
 }
 
 async function countAll(base: QueryCommandInput): Promise<number> {
