@@ -74,7 +74,8 @@ const KB = 1024;
 const MB = 1024 * KB;
 /** Room for multipart framing and the text fields around an upload. */
 const MULTIPART_OVERHEAD = 1 * MB;
-const JSON_BODY_LIMIT = 256 * KB;
+/** JSON and form bodies; only multipart uploads may be larger. */
+export const JSON_BODY_LIMIT = 256 * KB;
 
 export const DEMO_VIDEO_MAX_BYTES = 50 * MB;
 

@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, badRequest } from '../domain/errors';
 import type { ApiEvent } from './api-types';
+import { JSON_BODY_LIMIT } from '../routes';
 
 export type BodyKind = 'json' | 'form' | 'multipart';
 
@@ -53,6 +54,9 @@ export async function readBody(event: ApiEvent, options: BodyOptions): Promise<P
       'unsupported_media_type',
       `Content-Type ${mediaType || '(none)'} is not accepted here; send ${describe(options.accept)}`,
     );
+  }
+  if (kind !== 'multipart' && raw.length > JSON_BODY_LIMIT) {
+    throw new AppError('payload_too_large', `A ${kind} body may be at most ${JSON_BODY_LIMIT / 1024} KB`);
   }
   if (kind === 'json') return { kind, fields: parseJson(raw), files: {}, cleanup: nothingToClean };
   if (kind === 'form') return { kind, fields: parseForm(raw.toString('utf8')), files: {}, cleanup: nothingToClean };

@@ -190,6 +190,29 @@ describe('demo videos', () => {
     expect(await listKeys(`accounts/${accountId}/`)).toEqual([]);
   });
 
+  test('a JSON body over 256 KB is 413; repeated or unknown file parts are 400', async () => {
+    const { api } = await t.newAccount();
+    expectError(await api.post('/products', { name: 'x', description: 'y'.repeat(300 * 1024) }), 413, 'payload_too_large');
+
+    const clip = await makeFixture('vertical-mp4');
+    const twice = new FormData();
+    twice.append('name', 'Twice');
+    twice.append('demo_video', new Blob([await readFile(clip)]), 'a.mp4');
+    twice.append('demo_video', new Blob([await readFile(clip)]), 'b.mp4');
+    expectError(await api.send('POST', '/products', { body: twice }), 400, 'bad_request');
+
+    const stray = new FormData();
+    stray.append('name', 'Stray');
+    stray.append('poster', new Blob([await readFile(clip)]), 'p.jpg');
+    expectError(await api.send('POST', '/products', { body: stray }), 400, 'bad_request');
+
+    const named = new FormData();
+    named.append('name', 'One');
+    named.append('name', 'Two');
+    expectError(await api.send('POST', '/products', { body: named }), 400, 'bad_request');
+    expect((await api.get('/products')).body.meta.total).toBe(0);
+  });
+
   test('a truncated multipart body is 400 and creates nothing', async () => {
     const { api } = await t.newAccount();
     const boundary = 'XyZ';
