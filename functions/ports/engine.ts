@@ -1,0 +1,132 @@
+/**
+ * The generation engine port: everything generative the service asks for (DESIGN §4). The job
+ * pipeline and the avatar/hook endpoints only talk to this interface; configuration picks an adapter
+ * per capability (`local` by default, offline and deterministic for a seed; hosted ones over HTTP).
+ *
+ * Results are files already in the blob store (the caller names the key), plus what the caller needs
+ * to record. Failures are `EngineError`s: a code, a message a user can act on, and whether a retry
+ * may succeed.
+ */
+
+/** A file the engine wrote to the blob store at the key the caller gave. */
+export interface StoredFile {
+  key: string;
+  contentType: string;
+  sizeBytes: number;
+}
+
+/**
+ * An avatar as the engines need it. `rig` is engine-private data kept with the avatar so that later
+ * reactions can animate it (for the local engine: the illustrated avatar's parts, or a photo's face
+ * landmarks); other engines ignore what they did not write.
+ */
+export interface AvatarRef {
+  id: number;
+  source: 'prompt' | 'upload';
+  imageKey: string;
+  width: number;
+  height: number;
+  prompt?: string | null;
+  rig?: unknown;
+}
+
+export interface GeneratedAvatar {
+  image: StoredFile;
+  width: number;
+  height: number;
+  seed: number;
+  /** Engine-private data to store with the avatar (see AvatarRef.rig). */
+  rig?: unknown;
+  engine: string;
+}
+
+export interface ReactionClip {
+  /** Canonical encoding (DESIGN §3): 1080x1920, 30 fps, H.264 high, AAC 48 kHz stereo (silent). */
+  video: StoredFile;
+  durationS: number;
+  width: number;
+  height: number;
+  fps: number;
+  seed: number;
+  /** What the engine understood the reaction to be, e.g. `shocked`, for display and debugging. */
+  emotion: string | null;
+  engine: string;
+}
+
+export type HookFormat = 'pov' | 'question' | 'curiosity_gap' | 'challenge' | 'confession' | 'listicle' | 'before_after' | 'warning' | 'social_proof' | 'story';
+
+export interface HookIdea {
+  text: string;
+  format: HookFormat;
+}
+
+export interface ProductBrief {
+  id: number;
+  name: string;
+  description: string | null;
+}
+
+export interface GenerationOptions {
+  /** Same seed, same inputs → same output (for engines that can promise it). */
+  seed: number;
+  /** Where the result goes in the blob store. */
+  outputKey: string;
+  /** Aborts a long generation (a Task timeout, a deleted job). */
+  signal?: AbortSignal;
+}
+
+export interface AvatarEngine {
+  readonly name: string;
+  avatarFromPrompt(prompt: string, options: GenerationOptions): Promise<GeneratedAvatar>;
+  /** Prepares an uploaded (already validated and re-encoded) image for animation: computes its rig. */
+  rigForUpload?(imageKey: string, options: { signal?: AbortSignal }): Promise<unknown>;
+}
+
+export interface ReactionEngine {
+  readonly name: string;
+  reactionFromPrompt(avatar: AvatarRef, prompt: string, options: GenerationOptions): Promise<ReactionClip>;
+  /** `referenceKey` is a clip in the blob store (uploaded, or fetched from an allowed link). */
+  reactionFromMotion(avatar: AvatarRef, referenceKey: string, options: GenerationOptions): Promise<ReactionClip>;
+}
+
+export interface HookEngine {
+  readonly name: string;
+  hookIdeas(product: ProductBrief, options: { seed: number; count: number; signal?: AbortSignal }): Promise<HookIdea[]>;
+}
+
+export type EngineErrorCode =
+  /** The input cannot be used (no usable face where one is required, a corrupt reference clip...). */
+  | 'invalid_input'
+  /** The provider refused the content (safety filters). */
+  | 'content_rejected'
+  /** The provider is rate limiting or temporarily down. */
+  | 'provider_unavailable'
+  /** The provider took longer than we allow. */
+  | 'provider_timeout'
+  /** The provider answered something that breaks its documented contract. */
+  | 'provider_error'
+  /** Our credentials for the provider are missing or refused. */
+  | 'provider_auth'
+  /** Cancelled by the caller. */
+  | 'cancelled'
+  /** A bug or an unexpected failure inside the engine. */
+  | 'engine_failure';
+
+export class EngineError extends Error {
+  readonly code: EngineErrorCode;
+  readonly retryable: boolean;
+
+  constructor(code: EngineErrorCode, message: string, options: { retryable?: boolean; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'EngineError';
+    this.code = code;
+    this.retryable = options.retryable ?? (code === 'provider_unavailable' || code === 'provider_timeout');
+  }
+}
+
+export function isEngineError(error: unknown): error is EngineError {
+  return error instanceof EngineError;
+}
+
+/** Output rules of a reaction clip (issue: 3-5 s, 1080x1920, 30 fps). */
+export const REACTION_CLIP = { minS: 3, maxS: 5, defaultS: 4, width: 1080, height: 1920, fps: 30 } as const;
