@@ -47,6 +47,23 @@ export const HANDLER_GROUPS = {
     memoryMb: 1769,
     timeoutS: 29,
   },
+  avatars: {
+    entry: 'functions/handlers/avatars.ts',
+    description: 'avatars: prompt-generated (local engine inline, hosted in the background) or uploaded',
+    table: 'readwrite',
+    bucket: 'readwrite',
+    invokes: [{ worker: 'generate-avatar', env: 'GENERATE_AVATAR_FUNCTION_NAME' }],
+    // sharp re-encodes uploads and rasterises generated portraits within the request.
+    memoryMb: 1769,
+    timeoutS: 29,
+  },
+  hooks: {
+    entry: 'functions/handlers/hooks.ts',
+    description: 'hook caption ideas',
+    table: 'readwrite',
+    bucket: 'none',
+    timeoutS: 29,
+  },
   usage: {
     entry: 'functions/handlers/usage.ts',
     description: 'plan and allowance usage',
@@ -78,6 +95,7 @@ const MULTIPART_OVERHEAD = 1 * MB;
 export const JSON_BODY_LIMIT = 256 * KB;
 
 export const DEMO_VIDEO_MAX_BYTES = 50 * MB;
+export const AVATAR_UPLOAD_MAX_BYTES = 10 * MB;
 
 function route(
   method: HttpMethod,
@@ -107,6 +125,13 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('PATCH', '/products/{id}', 'products', 'update'),
   route('PUT', '/products/{id}', 'products', 'update'),
   route('DELETE', '/products/{id}', 'products', 'remove'),
+
+  route('GET', '/avatars', 'avatars', 'list'),
+  route('POST', '/avatars', 'avatars', 'create', { maxBodyBytes: AVATAR_UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD }),
+  route('GET', '/avatars/{id}', 'avatars', 'get'),
+  route('DELETE', '/avatars/{id}', 'avatars', 'remove'),
+
+  route('POST', '/hooks', 'hooks', 'create'),
 
   route('GET', '/usage', 'usage', 'get'),
 ];

@@ -36,7 +36,8 @@ export class AppError extends Error {
     this.name = 'AppError';
     this.code = code;
     this.status = ERROR_CODES[code];
-    this.expose = this.status < 500;
+    // A busy upstream is worth telling: the client should retry, not report a bug.
+    this.expose = this.status < 500 || code === 'upstream_unavailable';
     this.headers = options.headers ?? {};
   }
 }

@@ -64,7 +64,11 @@ export function normaliseArgs(inputPath: string, outputPath: string, media: Medi
 export async function normaliseVideo(
   inputPath: string,
   outputPath: string,
-  options: { timeoutMs?: number } = {},
+  options: {
+    timeoutMs?: number;
+    /** Keeps at most this many seconds from the start (e.g. a generated reaction clip cut to 5 s). */
+    maxDurationS?: number;
+  } = {},
 ): Promise<NormaliseResult> {
   const probed = await probeMedia(inputPath);
   if (!probed.ok) {
@@ -82,7 +86,8 @@ export async function normaliseVideo(
 
   const partial = `${outputPath}.${randomUUID()}.partial`;
   try {
-    await runFfmpeg(normaliseArgs(inputPath, partial, media, canonicalFrameCount(endS)), {
+    const keepS = options.maxDurationS !== undefined ? Math.min(endS, options.maxDurationS) : endS;
+    await runFfmpeg(normaliseArgs(inputPath, partial, media, canonicalFrameCount(keepS)), {
       timeoutMs: options.timeoutMs ?? 10 * 60_000,
     });
     const written = await probeMedia(partial);

@@ -3,7 +3,9 @@
  * worker Lambda; locally the runtime installs an in-process runner that calls the same worker.
  */
 
-export type BackgroundTask = { type: 'normalise-demo'; accountId: number; productId: number; originalKey: string };
+export type BackgroundTask =
+  | { type: 'normalise-demo'; accountId: number; productId: number; originalKey: string }
+  | { type: 'generate-avatar'; accountId: number; avatarId: number };
 
 export interface BackgroundTasks {
   dispatch(task: BackgroundTask): Promise<void>;

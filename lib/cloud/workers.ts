@@ -18,6 +18,14 @@ export const WORKERS = {
     timeoutS: 15 * 60,
     ephemeralStorageMb: 2048,
   },
+  'generate-avatar': {
+    entry: 'functions/workers/generate-avatar.ts',
+    description: 'generates a prompt avatar with a hosted engine, which may outlast a request',
+    table: 'readwrite',
+    bucket: 'readwrite',
+    memoryMb: 1024,
+    timeoutS: 5 * 60,
+  },
 } as const satisfies Record<string, ServiceFunctionNeeds>;
 
 export type WorkerName = keyof typeof WORKERS;

@@ -4,6 +4,7 @@
  */
 import type { BackgroundTask, BackgroundTasks } from '../../functions/ports/background-tasks';
 import { normaliseDemo } from '../../functions/workers/normalise-demo';
+import { generateAvatar } from '../../functions/workers/generate-avatar';
 
 export interface InProcessTasks extends BackgroundTasks {
   /** Resolves once every dispatched task has finished. */
@@ -12,6 +13,7 @@ export interface InProcessTasks extends BackgroundTasks {
 
 const WORKERS: { [K in BackgroundTask['type']]: (task: Extract<BackgroundTask, { type: K }>) => Promise<void> } = {
   'normalise-demo': normaliseDemo,
+  'generate-avatar': generateAvatar,
 };
 
 export function inProcessTasks(onError: (error: unknown, task: BackgroundTask) => void): InProcessTasks {

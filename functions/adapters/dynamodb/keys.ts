@@ -18,6 +18,9 @@ export const keys = {
   product: (accountId: number, productId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `PRODUCT#${padId(productId)}` }),
   productPrefix: 'PRODUCT#',
 
+  avatar: (accountId: number, avatarId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `AVATAR#${padId(avatarId)}` }),
+  avatarPrefix: 'AVATAR#',
+
   counter: (name: string) => ({ pk: `COUNTER#${name}`, sk: 'COUNTER' }),
   rateWindow: (bucket: string, windowStart: number) => ({ pk: `RATE#${bucket}`, sk: `W#${windowStart}` }),
 

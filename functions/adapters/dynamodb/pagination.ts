@@ -54,12 +54,18 @@ async function readPage(base: QueryCommandInput, offset: number, perPage: number
   return { items: items.slice(0, perPage), skipped, reachedEnd };
 }
 
-/** Every item under a sort-key prefix, oldest first (for small sets: an account's keys). */
-export async function allOfPrefix(partition: string, prefix: string): Promise<Record<string, unknown>[]> {
+/** Every item under a sort-key prefix (for sets listed whole: an account's keys, avatars, reactions). */
+export async function allOfPrefix(
+  partition: string,
+  prefix: string,
+  order: { newestFirst?: boolean } = {},
+): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await dynamo().send(new QueryCommand({ ...prefixQuery(partition, prefix), ExclusiveStartKey: startKey }));
+    const out = await dynamo().send(
+      new QueryCommand({ ...prefixQuery(partition, prefix), ScanIndexForward: !order.newestFirst, ExclusiveStartKey: startKey }),
+    );
     items.push(...(out.Items ?? []));
     startKey = out.LastEvaluatedKey;
   } while (startKey);

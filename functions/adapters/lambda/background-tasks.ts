@@ -5,6 +5,7 @@ import type { BackgroundTask, BackgroundTasks } from '../../ports/background-tas
 /** Which worker function runs each task type; the stack passes the names in. */
 const FUNCTION_ENV: Record<BackgroundTask['type'], string> = {
   'normalise-demo': 'NORMALISE_FUNCTION_NAME',
+  'generate-avatar': 'GENERATE_AVATAR_FUNCTION_NAME',
 };
 
 export function lambdaBackgroundTasks(client = new LambdaClient({})): BackgroundTasks {

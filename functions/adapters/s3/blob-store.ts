@@ -29,6 +29,10 @@ export async function putFile(key: string, path: string, contentType: string): P
   );
 }
 
+export async function putBuffer(key: string, data: Buffer, contentType: string): Promise<void> {
+  await s3().send(new PutObjectCommand({ Bucket: config.bucketName, Key: key, Body: data, ContentType: contentType }));
+}
+
 export async function getToFile(key: string, path: string): Promise<void> {
   const out = await s3().send(new GetObjectCommand({ Bucket: config.bucketName, Key: key }));
   await pipeline(out.Body as Readable, createWriteStream(path));

@@ -1,4 +1,4 @@
-import { consume } from '../../../../functions/adapters/dynamodb/rate-limiter';
+import { consume, consumeAll } from '../../../../functions/adapters/dynamodb/rate-limiter';
 import { startTestTable } from '../../../support/dynamodb';
 
 let table: { stop(): Promise<void> };
@@ -50,3 +50,26 @@ describe('the shared rate limiter', () => {
     expect((await consume(rule, T0 + 15_000 + 60_000)).allowed).toBe(true);
   });
 });
+
+describe('several windows at once (the AI-helper backstops)', () => {
+  const minute = (bucket: string, limit: number) => ({ bucket: `${bucket}-min`, limit, windowMs: MINUTE });
+  const day = (bucket: string, limit: number) => ({ bucket: `${bucket}-day`, limit, windowMs: 24 * 60 * MINUTE });
+
+  test('a request counts against every window or none: refused by the day, it leaves the minute untouched', async () => {
+    const rules = [minute('both', 5), day('both', 3)];
+    const decisions = [];
+    for (let i = 0; i < 5; i++) decisions.push(await consumeAll(rules, T0 + i));
+    expect(decisions.map((d) => d.every((r) => r.allowed))).toEqual([true, true, true, false, false]);
+    const refused = decisions[3]!;
+    expect(refused[1]!.retryAfterS).toBeGreaterThan(60 * 60);
+    // The minute window only saw the three admitted requests: two more would fit there.
+    expect((await consume({ ...rules[0]! }, T0 + 10)).remaining).toBe(1);
+  });
+
+  test('concurrent requests never pass the tighter window', async () => {
+    const rules = [minute('race', 4), day('race', 100)];
+    const results = await Promise.all(Array.from({ length: 12 }, () => consumeAll(rules, T0 + 2000)));
+    expect(results.filter((r) => r.every((d) => d.allowed))).toHaveLength(4);
+  });
+});
+

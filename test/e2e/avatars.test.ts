@@ -1,0 +1,166 @@
+import sharp from 'sharp';
+import { listKeys } from '../../functions/adapters/s3/blob-store';
+import { expectError, startTestStack, type ApiClient, type TestStack } from '../support/local-stack';
+
+let t: TestStack;
+beforeAll(async () => {
+  t = await startTestStack();
+});
+afterAll(() => t?.stop());
+
+function upload(api: ApiClient, bytes: Buffer, filename = 'me.jpg', extra: Record<string, string> = {}) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(extra)) form.append(k, v);
+  form.append('image', new Blob([bytes]), filename);
+  return api.send('POST', '/avatars', { body: form });
+}
+
+const solid = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 120, b: 90 } } });
+
+async function expectNothingStored(accountId: number, api: ApiClient) {
+  expect((await api.get('/avatars')).body.data).toEqual([]);
+  expect(await listKeys(`accounts/${accountId}/`)).toEqual([]);
+}
+
+describe('uploading an avatar image', () => {
+  test.each([
+    ['a JPG', () => solid(400, 500).jpeg().toBuffer(), 'image/jpeg'],
+    ['a PNG', () => solid(400, 400).png().toBuffer(), 'image/png'],
+    ['a WEBP', () => solid(600, 400).webp().toBuffer(), 'image/webp'],
+  ])('%s is accepted, stored and playable', async (_label, make, contentType) => {
+    const { api } = await t.newAccount();
+    const res = await upload(api, await make());
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ source: 'upload', status: 'ready', prompt: null, image_url: expect.stringMatching(/^http/) });
+    const image = await fetch(res.body.data.image_url);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe(contentType);
+  });
+
+  test('the type comes from the bytes: a PNG named photo.jpg is a PNG', async () => {
+    const { api } = await t.newAccount();
+    const res = await upload(api, await solid(400, 400).png().toBuffer(), 'photo.jpg');
+    expect(res.status).toBe(201);
+    expect((await fetch(res.body.data.image_url)).headers.get('content-type')).toBe('image/png');
+  });
+
+  test('metadata is stripped and the EXIF orientation applied', async () => {
+    const { api } = await t.newAccount();
+    const tagged = await solid(400, 600)
+      .jpeg()
+      .withExif({ IFD0: { Artist: 'Secret Person', Copyright: 'GPS 48.85,2.35' } })
+      .toBuffer();
+    expect((await sharp(tagged).metadata()).exif).toBeDefined();
+    const rotated = await sharp(tagged).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    const res = await upload(api, rotated);
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ width: 600, height: 400 });
+    const stored = Buffer.from(await (await fetch(res.body.data.image_url)).arrayBuffer());
+    const meta = await sharp(stored).metadata();
+    expect(meta.exif).toBeUndefined();
+    expect(meta.orientation ?? 1).toBe(1);
+    expect(stored.includes(Buffer.from('Secret Person'))).toBe(false);
+  });
+
+  test.each([
+    ['a GIF', () => solid(400, 400).gif().toBuffer(), 415, 'unsupported_media_type'],
+    ['a text file named .png', async () => Buffer.from('hello, not an image'), 415, 'unsupported_media_type'],
+    ['an empty file', async () => Buffer.alloc(0), 422, 'invalid_media'],
+    ['an image smaller than 340x340', () => solid(339, 800).png().toBuffer(), 422, 'invalid_media'],
+    ['a truncated JPG', async () => (await solid(800, 800).jpeg({ quality: 95 }).toBuffer()).subarray(0, 3000), 422, 'invalid_media'],
+    ['a CMYK JPG', () => solid(400, 400).toColourspace('cmyk').jpeg().toBuffer(), 422, 'invalid_media'],
+    ['a decompression bomb (100 megapixels, few bytes)', () => solid(10_000, 10_000).png({ compressionLevel: 9 }).toBuffer(), 422, 'invalid_media'],
+    [
+      'an animated WEBP',
+      async () => sharp([await solid(400, 400).png().toBuffer(), await solid(400, 400).negate().png().toBuffer()], { join: { animated: true } }).webp().toBuffer(),
+      422,
+      'invalid_media',
+    ],
+  ] as const)('%s is refused and leaves nothing behind', async (_label, make, status, code) => {
+    const { accountId, api } = await t.newAccount();
+    expectError(await upload(api, Buffer.from(await make())), status, code);
+    await expectNothingStored(accountId, api);
+  });
+
+  test('an image over 10 MB is 413', async () => {
+    const { accountId, api } = await t.newAccount();
+    const big = Buffer.concat([await solid(400, 400).png().toBuffer(), Buffer.alloc(10 * 1024 * 1024)]);
+    expectError(await upload(api, big), 413, 'payload_too_large');
+    await expectNothingStored(accountId, api);
+  });
+
+  test('prompt and image together are 400', async () => {
+    const { api } = await t.newAccount();
+    expectError(await upload(api, await solid(400, 400).png().toBuffer(), 'a.png', { prompt: 'a woman' }), 400, 'bad_request');
+  });
+
+  test('uploads do not count against the AI-helper budget', async () => {
+    const { api } = await t.newAccount({ plan: 'free' });
+    const png = await solid(400, 400).png().toBuffer();
+    for (let i = 0; i < 7; i++) expect((await upload(api, png)).status).toBe(201);
+  });
+});
+
+describe('listing, reading and deleting avatars', () => {
+  test('the full list newest first without meta; GET by id; DELETE removes record and image', async () => {
+    const { accountId, api } = await t.newAccount();
+    const png = await solid(400, 400).png().toBuffer();
+    const first = (await upload(api, png)).body.data;
+    const second = (await upload(api, png)).body.data;
+    const listed = await api.get('/avatars');
+    expect(listed.body.meta).toBeUndefined();
+    expect(listed.body.data.map((a: { id: number }) => a.id)).toEqual([second.id, first.id]);
+    expect((await api.get(`/avatars/${first.id}`)).body.data.id).toBe(first.id);
+    expectError(await api.get('/avatars/abc'), 400, 'bad_request');
+
+    expect((await api.delete(`/avatars/${first.id}`)).body).toEqual({ data: { id: first.id, deleted: true } });
+    expectError(await api.get(`/avatars/${first.id}`), 404, 'not_found');
+    expect(await listKeys(`accounts/${accountId}/avatars/${first.id}/`)).toEqual([]);
+    expect(await listKeys(`accounts/${accountId}/avatars/${second.id}/`)).not.toEqual([]);
+  });
+
+  test("another account's avatar is 404", async () => {
+    const owner = await t.newAccount();
+    const stranger = await t.newAccount();
+    const avatar = (await upload(owner.api, await solid(400, 400).png().toBuffer())).body.data;
+    expectError(await stranger.api.get(`/avatars/${avatar.id}`), 404, 'not_found');
+    expectError(await stranger.api.delete(`/avatars/${avatar.id}`), 404, 'not_found');
+  });
+});
+
+describe('generating an avatar from a prompt', () => {
+  test('the local engine answers 201 with a ready portrait', async () => {
+    const { api } = await t.newAccount();
+    const res = await api.post('/avatars', { prompt: 'a bald man with glasses and a grey beard' });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ source: 'prompt', status: 'ready', prompt: 'a bald man with glasses and a grey beard' });
+    const image = await fetch(res.body.data.image_url);
+    expect(image.status).toBe(200);
+    const meta = await sharp(Buffer.from(await image.arrayBuffer())).metadata();
+    expect(meta.width).toBeGreaterThanOrEqual(512);
+  });
+
+  test.each([
+    ['an empty prompt', { prompt: '' }],
+    ['a blank prompt', { prompt: '    ' }],
+    ['a pure-emoji prompt', { prompt: '😱😱😱🔥' }],
+    ['a huge prompt', { prompt: 'a person '.repeat(200) }],
+    ['a prompt that is not a string', { prompt: 42 }],
+    ['no prompt at all', {}],
+    ['an unknown field', { prompt: 'a woman', style: 'anime' }],
+  ])('%s is 400 and does not use the AI-helper budget', async (_label, body) => {
+    const { accountId, api } = await t.newAccount({ plan: 'free' });
+    for (let i = 0; i < 6; i++) expectError(await api.post('/avatars', body), 400, 'bad_request');
+    await expectNothingStored(accountId, api);
+  });
+
+  test('prompt generations share the AI-helper budget with hooks', async () => {
+    const { api } = await t.newAccount({ plan: 'free' });
+    const product = (await api.post('/products', { name: 'Shared' })).body.data;
+    for (let i = 0; i < 3; i++) expect((await api.post('/hooks', { product_id: product.id })).status).toBe(200);
+    expect((await api.post('/avatars', { prompt: 'a smiling woman with curly red hair' })).status).toBe(201);
+    expect((await api.post('/avatars', { prompt: 'a teenager with a cap' })).status).toBe(201);
+    expectError(await api.post('/avatars', { prompt: 'an old man' }), 429, 'rate_limited');
+  });
+});
