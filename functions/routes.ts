@@ -23,6 +23,8 @@ export interface FunctionNeeds {
   invokes?: readonly { worker: string; env: string }[];
   /** Gets the ffmpeg/ffprobe layer and FFMPEG_PATH / FFPROBE_PATH. */
   ffmpeg?: boolean;
+  /** Gets the native-modules layer (sharp, Skia canvas), which its bundle then leaves external. */
+  native?: boolean;
   memoryMb?: number;
   /** API functions stay under API Gateway's 30 s integration limit. */
   timeoutS?: number;
@@ -54,6 +56,7 @@ export const HANDLER_GROUPS = {
     bucket: 'readwrite',
     invokes: [{ worker: 'generate-avatar', env: 'GENERATE_AVATAR_FUNCTION_NAME' }],
     // sharp re-encodes uploads and rasterises generated portraits within the request.
+    native: true,
     memoryMb: 1769,
     timeoutS: 29,
   },

@@ -40,6 +40,7 @@ export interface ApiProps {
   table: dynamodb.ITable;
   bucket: s3.IBucket;
   ffmpegLayer: lambda.ILayerVersion;
+  nativeLayer: lambda.ILayerVersion;
   workers: Readonly<Record<string, lambda.IFunction>>;
 }
 

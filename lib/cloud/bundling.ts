@@ -30,8 +30,21 @@ export const LAMBDA_BUNDLE = {
   mainFields: ['module', 'main'] as readonly string[],
 } as const;
 
+/**
+ * Packages that load native code, which esbuild cannot bundle: functions that use them keep them
+ * external and get them from the native-modules layer (lib/cloud/native-modules-layer.ts).
+ */
+export const NATIVE_MODULES = ['sharp', '@napi-rs/canvas'] as const;
+
+export interface BundleVariant {
+  /** The function has the native-modules layer. */
+  native?: boolean;
+}
+
+const externalsFor = (variant: BundleVariant) => [...LAMBDA_BUNDLE.external, ...(variant.native ? NATIVE_MODULES : [])];
+
 /** Options for a plain `esbuild.build()` that produce the same bundle NodejsFunction does. */
-export function lambdaEsbuildOptions(entry: string, outfile: string): BuildOptions {
+export function lambdaEsbuildOptions(entry: string, outfile: string, variant: BundleVariant = {}): BuildOptions {
   return {
     entryPoints: [entry],
     outfile,
@@ -41,7 +54,7 @@ export function lambdaEsbuildOptions(entry: string, outfile: string): BuildOptio
     format: LAMBDA_BUNDLE.format,
     minify: LAMBDA_BUNDLE.minify,
     sourcemap: LAMBDA_BUNDLE.sourcemap,
-    external: [...LAMBDA_BUNDLE.external],
+    external: externalsFor(variant),
     mainFields: [...LAMBDA_BUNDLE.mainFields],
     logLevel: 'warning',
   };
@@ -51,14 +64,14 @@ export function lambdaEsbuildOptions(entry: string, outfile: string): BuildOptio
  * The same options as NodejsFunction's `bundling` props. NodejsFunction always bundles for the node
  * platform and derives nothing else from the runtime once `target` is given.
  */
-export function lambdaBundlingProps(): BundlingOptions {
+export function lambdaBundlingProps(variant: BundleVariant = {}): BundlingOptions {
   return {
     target: LAMBDA_BUNDLE.target,
     // OutputFormat is a string enum whose CJS member is 'cjs'; a type-only import keeps aws-cdk-lib out.
     format: LAMBDA_BUNDLE.format as OutputFormat,
     minify: LAMBDA_BUNDLE.minify,
     sourceMap: LAMBDA_BUNDLE.sourcemap,
-    externalModules: [...LAMBDA_BUNDLE.external],
+    externalModules: externalsFor(variant),
     mainFields: [...LAMBDA_BUNDLE.mainFields],
     forceDockerBundling: false,
     logLevel: 'warning' as BundlingOptions['logLevel'],

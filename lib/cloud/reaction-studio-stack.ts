@@ -1,9 +1,11 @@
-/** The whole service on AWS: data, media, the ffmpeg layer, background workers and the HTTP API. */
+/** The whole service on AWS: data, media, the ffmpeg and native-modules layers, background workers and the HTTP API. */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Api } from './api';
 import { DataStore } from './data';
 import { FfmpegLayer } from './ffmpeg-layer';
+import { NativeModulesLayer } from './native-modules-layer';
+import { PROJECT_ROOT } from './service-function';
 import { MediaStore } from './media';
 import { Workers } from './workers';
 
@@ -19,7 +21,8 @@ export class ReactionStudioStack extends Stack {
     this.data = new DataStore(this, 'Data');
     this.media = new MediaStore(this, 'Media');
     const { layer: ffmpegLayer } = new FfmpegLayer(this, 'Ffmpeg');
-    const shared = { table: this.data.table, bucket: this.media.bucket, ffmpegLayer };
+    const { layer: nativeLayer } = new NativeModulesLayer(this, 'NativeModules', { projectRoot: PROJECT_ROOT });
+    const shared = { table: this.data.table, bucket: this.media.bucket, ffmpegLayer, nativeLayer };
 
     this.workers = new Workers(this, 'Workers', shared);
     this.api = new Api(this, 'Api', { ...shared, workers: this.workers.functions });

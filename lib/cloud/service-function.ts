@@ -30,6 +30,7 @@ export interface ServiceFunctionProps {
   table: dynamodb.ITable;
   bucket: s3.IBucket;
   ffmpegLayer: lambda.ILayerVersion;
+  nativeLayer: lambda.ILayerVersion;
   /** The functions this one may start, by worker name; must hold every `needs.invokes` target. */
   workers?: Readonly<Record<string, lambda.IFunction>>;
 }
@@ -59,8 +60,8 @@ export class ServiceFunction extends Construct {
       memorySize: needs.memoryMb ?? DEFAULT_MEMORY_MB,
       timeout: Duration.seconds(needs.timeoutS ?? DEFAULT_TIMEOUT_S),
       ...(needs.ephemeralStorageMb ? { ephemeralStorageSize: Size.mebibytes(needs.ephemeralStorageMb) } : {}),
-      bundling: lambdaBundlingProps(),
-      layers: needs.ffmpeg ? [props.ffmpegLayer] : [],
+      bundling: lambdaBundlingProps({ native: needs.native }),
+      layers: [...(needs.ffmpeg ? [props.ffmpegLayer] : []), ...(needs.native ? [props.nativeLayer] : [])],
       logGroup,
       environment: {
         // Names grant nothing; the grants below decide what the function may touch.

@@ -34,6 +34,7 @@ export interface WorkersProps {
   table: dynamodb.ITable;
   bucket: s3.IBucket;
   ffmpegLayer: lambda.ILayerVersion;
+  nativeLayer: lambda.ILayerVersion;
 }
 
 export class Workers extends Construct {

@@ -113,7 +113,10 @@ export function pinnedLookup(addresses: readonly VettedAddress[]): LookupFunctio
 
 /** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
 function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
@@ -281,16 +284,21 @@ export function createDirectMediaResolver(options: DirectMediaResolverOptions = 
       try {
         request = transport(requestOptions);
       } catch (error) {
+        // Our wiring, not the network: e.g. a plain-http transport handed these https-only options.
         clearTimeout(timer);
-        reject(error);
+        reject(new EngineError('engine_failure', 'The reference download could not be started', { cause: error }));
         return;
       }
       request.on('timeout', () => kill(unavailable(`The reference link's server stopped sending data for ${seconds(settings.idleTimeoutMs)}; try again later.`)));
       request.once('response', (response) => {
         clearTimeout(timer);
+        // A reset before the body is piped must not become an uncaught 'error': pipeline() still sees
+        // the stream's errored state when it attaches.
+        response.on('error', () => undefined);
         resolve(response);
       });
-      request.once('error', (error) => {
+      // `on`, not `once`: a request aborted after its response can emit again, and must not crash us.
+      request.on('error', (error) => {
         clearTimeout(timer);
         reject(error);
       });
@@ -332,6 +340,8 @@ export function createDirectMediaResolver(options: DirectMediaResolverOptions = 
         throw unavailable('The reference download was cut short; try again later.');
       }
       const durationS = await probeDuration(partial, resolveOptions.maxDurationS);
+      // ffprobe does not listen to the signal: a cancel or deadline during the probe is honoured here.
+      signal.throwIfAborted();
       await fsp.rename(partial, destinationPath);
       return {
         path: destinationPath,

@@ -1,0 +1,79 @@
+/**
+ * A Lambda layer with the npm packages esbuild cannot bundle because they load native code: sharp
+ * (libvips) and @napi-rs/canvas (Skia). They are copied from node_modules with their installed
+ * dependencies (for linux x64, the platform packages npm chose), under nodejs/node_modules, where
+ * the Lambda Node.js runtime resolves them. Functions that use them keep them external.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DockerImage } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import { NATIVE_MODULES } from './bundling';
+
+interface InstalledPackage {
+  name: string;
+  dir: string;
+  version: string;
+}
+
+/** The packages and everything they depend on that npm installed here (optional platform packages included). */
+export function nativeModuleClosure(roots: readonly string[], projectRoot: string): InstalledPackage[] {
+  const found = new Map<string, InstalledPackage>();
+  const visit = (name: string, fromDir: string, optional: boolean) => {
+    if (found.has(name)) return;
+    let packageJson: string;
+    try {
+      packageJson = require.resolve(`${name}/package.json`, { paths: [fromDir] });
+    } catch {
+      if (optional) return; // another platform's binary
+      throw new Error(`${name} is not installed; the native-modules layer is built from node_modules (run npm install on linux x64)`);
+    }
+    const manifest = JSON.parse(fs.readFileSync(packageJson, 'utf8')) as {
+      version: string;
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
+    const dir = path.dirname(packageJson);
+    found.set(name, { name, dir, version: manifest.version });
+    for (const dep of Object.keys(manifest.dependencies ?? {})) visit(dep, dir, false);
+    for (const dep of Object.keys(manifest.optionalDependencies ?? {})) visit(dep, dir, true);
+  };
+  for (const root of roots) visit(root, projectRoot, false);
+  return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export class NativeModulesLayer extends Construct {
+  readonly layer: lambda.LayerVersion;
+
+  constructor(scope: Construct, id: string, props: { projectRoot: string }) {
+    super(scope, id);
+    const packages = nativeModuleClosure(NATIVE_MODULES, props.projectRoot);
+    // Versions decide whether the layer changed; hashing 60 MB of binaries on every synth would not.
+    const assetHash = packages.map((p) => `${p.name}@${p.version}`).join(';');
+
+    const code = lambda.Code.fromAsset(props.projectRoot, {
+      assetHash,
+      bundling: {
+        image: DockerImage.fromRegistry('local-staging-only'),
+        local: {
+          tryBundle(outputDir: string): boolean {
+            for (const p of packages) {
+              const target = path.join(outputDir, 'nodejs', 'node_modules', p.name);
+              fs.mkdirSync(path.dirname(target), { recursive: true });
+              fs.cpSync(p.dir, target, { recursive: true, dereference: true });
+            }
+            return true;
+          },
+        },
+      },
+    });
+
+    this.layer = new lambda.LayerVersion(this, 'Layer', {
+      code,
+      description: `native npm packages: ${packages.map((p) => `${p.name}@${p.version}`).join(', ')}`.slice(0, 256),
+      compatibleRuntimes: [lambda.Runtime.NODEJS_22_X],
+      compatibleArchitectures: [lambda.Architecture.X86_64],
+    });
+  }
+}
