@@ -1,0 +1,220 @@
+/**
+ * The hosted fal.ai adapters behind the engine port (DESIGN §4):
+ *
+ * - avatar from a prompt: FLUX.1 schnell (`fal-ai/flux/schnell`), 768x1344 portrait PNG, seed passed
+ *   through, safety checker on (a flagged image is `content_rejected`);
+ * - reaction from a prompt: Kling 2.6 pro image-to-video, the avatar as the start image, 5 s, no
+ *   generated audio;
+ * - reaction from motion: Kling 2.6 standard motion control, the avatar animated by the reference
+ *   clip, framing kept from the image, the clip's sound dropped.
+ *
+ * Results are downloaded from fal's CDN and stored at the caller's key: images as they are, videos
+ * in the canonical encoding, cut to 5 s (shorter than 3 s is refused as a provider error).
+ */
+import * as path from 'node:path';
+import * as z from 'zod';
+import {
+  EngineError,
+  type AvatarEngine,
+  type AvatarRef,
+  type GeneratedAvatar,
+  type GenerationOptions,
+  type ReactionClip,
+  type ReactionEngine,
+} from '../../../ports/engine';
+import type { Emotion } from '../local/animation';
+import { falApiKey, type SecretProvider } from '../credentials';
+import type { BackoffPolicy } from '../http-retry';
+import { falSettingsFromEnv, type FalSettings } from './config';
+import { FalQueueClient } from './queue-client';
+import { imageInputUrl, objectInputUrl, storeImage, storeReactionClip, withTempDir } from './media';
+
+export const FAL_ENGINE_NAME = 'fal';
+
+/** Portrait, close to 9:16, a size FLUX handles natively (multiples of 64). */
+export const AVATAR_IMAGE_SIZE = { width: 768, height: 1344 } as const;
+
+const FalFile = z.looseObject({ url: z.string().min(1), content_type: z.string().nullish() });
+
+export const FluxOutput = z.looseObject({
+  images: z
+    .array(FalFile.extend({ width: z.number().nullish(), height: z.number().nullish() }))
+    .min(1, 'no image in the answer'),
+  seed: z.number().nullish(),
+  has_nsfw_concepts: z.array(z.boolean()).nullish(),
+});
+
+export const KlingOutput = z.looseObject({
+  video: FalFile.extend({ file_name: z.string().nullish(), file_size: z.number().nullish() }),
+});
+
+export interface FalEngineOptions {
+  settings?: Partial<FalSettings>;
+  apiKey?: SecretProvider;
+  backoff?: Partial<BackoffPolicy>;
+  /** Reuse a client (tests); otherwise one is made from the settings. */
+  client?: FalQueueClient;
+}
+
+function resolve(options: FalEngineOptions): { settings: FalSettings; client: FalQueueClient } {
+  const settings = { ...falSettingsFromEnv(), ...options.settings };
+  const client =
+    options.client ??
+    new FalQueueClient({
+      queueUrl: settings.queueUrl,
+      apiKey: options.apiKey ?? falApiKey(),
+      requestTimeoutMs: settings.requestTimeoutMs,
+      pollIntervalMs: settings.pollIntervalMs,
+      webhookUrl: settings.webhookUrl,
+      backoff: { maxAttempts: settings.maxAttempts, ...options.backoff },
+    });
+  return { settings, client };
+}
+
+/** fal seeds are unsigned 32-bit integers; ours pass through unchanged when they already are. */
+export function falSeed(seed: number): number {
+  const whole = Math.trunc(Number.isFinite(seed) ? seed : 0);
+  return ((whole % 2 ** 32) + 2 ** 32) % 2 ** 32;
+}
+
+function clean(text: string, max: number): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, max);
+}
+
+/** The FLUX prompt: the user's words, framed for an avatar that a video model can animate. */
+export function avatarPrompt(prompt: string): string {
+  return `${clean(prompt, 800)}. Vertical portrait, head and upper body, facing the camera, face fully visible and well lit, neutral expression, simple uncluttered background, sharp focus.`;
+}
+
+/** The Kling image-to-video prompt built from the user's reaction prompt. */
+export function reactionPrompt(prompt: string): string {
+  return `The person in the image reacts: ${clean(prompt, 1200)}. A vivid, natural facial reaction that builds quickly and holds; expressive eyes, brows and mouth; head and shoulders stay in frame; same person, clothes and background as the image; steady phone camera, vertical framing.`;
+}
+
+export const REACTION_NEGATIVE_PROMPT = 'blur, distort, and low quality, text, watermark, extra people, face deformation';
+
+const EMOTION_WORDS: ReadonlyArray<[Emotion, RegExp]> = [
+  ['mind_blown', /mind[\s-]?blow|🤯|explod/i],
+  ['shocked', /shock|surpris|astonish|stunned|gasp|\bomg\b|\bwow\b|😱|😮/i],
+  ['laughing', /laugh|\blol\b|hilarious|funny|giggl|😂|🤣/i],
+  ['crying', /\bcr(y|ies|ying)\b|tears|\bsob|weep|😭|😢/i],
+  ['disgusted', /disgust|gross|\bew+\b|yuck|revolt|🤢/i],
+  ['skeptical', /skeptic|sceptic|doubt|suspicious|unconvinced|side[\s-]?eye|🤨/i],
+  ['in_love', /\blove|heart|adore|crush|😍|🥰/i],
+  ['angry', /angry|\bmad\b|furious|rage|annoyed|😡|😠/i],
+  ['excited', /excit|hype|thrill|\byay\b|ecstatic|pumped|🤩/i],
+  ['happy', /happy|smil|joy|glad|delight|pleased|😊|🙂/i],
+];
+
+/** What the reaction prompt asks for, in the local engine's vocabulary (for display); null if unclear. */
+export function emotionOf(prompt: string): Emotion | null {
+  for (const [emotion, pattern] of EMOTION_WORDS) if (pattern.test(prompt)) return emotion;
+  return null;
+}
+
+export function createFalAvatarEngine(options: FalEngineOptions = {}): AvatarEngine {
+  const { settings, client } = resolve(options);
+  return {
+    name: FAL_ENGINE_NAME,
+    async avatarFromPrompt(prompt: string, generation: GenerationOptions): Promise<GeneratedAvatar> {
+      const seed = falSeed(generation.seed);
+      const { output } = await client.run(settings.avatarModel, {
+        input: {
+          prompt: avatarPrompt(prompt),
+          image_size: AVATAR_IMAGE_SIZE,
+          num_inference_steps: 4,
+          seed,
+          num_images: 1,
+          enable_safety_checker: true,
+          output_format: 'png',
+        },
+        output: FluxOutput,
+        timeoutMs: settings.imageTimeoutMs,
+        signal: generation.signal,
+      });
+      if (output.has_nsfw_concepts?.some(Boolean)) {
+        throw new EngineError('content_rejected', "flagged by the provider's safety filter (the generated image was marked unsafe); try a different prompt");
+      }
+      const first = output.images[0]!;
+      return withTempDir('fal-avatar-', async (dir) => {
+        const file = path.join(dir, 'avatar');
+        await client.download(first.url, file, {
+          maxBytes: settings.maxImageBytes,
+          timeoutMs: settings.downloadTimeoutMs,
+          signal: generation.signal,
+          describe: 'result image',
+        });
+        const stored = await storeImage(file, generation.outputKey);
+        return {
+          image: stored.image,
+          width: stored.width,
+          height: stored.height,
+          seed: typeof output.seed === 'number' ? output.seed : seed,
+          engine: FAL_ENGINE_NAME,
+        };
+      });
+    },
+  };
+}
+
+export function createFalReactionEngine(options: FalEngineOptions = {}): ReactionEngine {
+  const { settings, client } = resolve(options);
+
+  async function generate(
+    model: string,
+    input: Record<string, unknown>,
+    generation: GenerationOptions,
+    emotion: string | null,
+  ): Promise<ReactionClip> {
+    const { output } = await client.run(model, {
+      input,
+      output: KlingOutput,
+      timeoutMs: settings.timeoutMs,
+      signal: generation.signal,
+    });
+    return withTempDir('fal-reaction-', async (dir) => {
+      const source = path.join(dir, 'provider-video');
+      await client.download(output.video.url, source, {
+        maxBytes: settings.maxVideoBytes,
+        timeoutMs: settings.downloadTimeoutMs,
+        signal: generation.signal,
+        describe: 'result video',
+      });
+      const clip = await storeReactionClip(source, dir, generation.outputKey, generation.signal);
+      return { ...clip, seed: generation.seed, emotion, engine: FAL_ENGINE_NAME };
+    });
+  }
+
+  return {
+    name: FAL_ENGINE_NAME,
+    async reactionFromPrompt(avatar: AvatarRef, prompt: string, generation: GenerationOptions): Promise<ReactionClip> {
+      const input = {
+        prompt: reactionPrompt(prompt),
+        start_image_url: await imageInputUrl(avatar.imageKey, settings.inlineImageMaxBytes),
+        duration: '5',
+        negative_prompt: REACTION_NEGATIVE_PROMPT,
+        generate_audio: false,
+      };
+      return generate(settings.imageToVideoModel, input, generation, emotionOf(prompt));
+    },
+    async reactionFromMotion(avatar: AvatarRef, referenceKey: string, generation: GenerationOptions): Promise<ReactionClip> {
+      const input = {
+        image_url: await imageInputUrl(avatar.imageKey, settings.inlineImageMaxBytes),
+        video_url: await objectInputUrl(referenceKey),
+        character_orientation: 'image',
+        keep_original_sound: false,
+      };
+      return generate(settings.motionModel, input, generation, null);
+    },
+  };
+}
+
+/** The avatar engine configured from the environment (see ./config.ts). */
+export function falAvatarEngine(options: FalEngineOptions = {}): AvatarEngine {
+  return createFalAvatarEngine(options);
+}
+
+/** The reaction engine configured from the environment (see ./config.ts). */
+export function falReactionEngine(options: FalEngineOptions = {}): ReactionEngine {
+  return createFalReactionEngine(options);
+}

@@ -1,0 +1,140 @@
+/**
+ * Files in and out of fal.ai. Inputs are our own blob-store objects handed over as presigned URLs
+ * (or, for small images when configured, data: URIs); outputs live on fal's CDN and may expire, so
+ * they are downloaded (size-capped while streaming), checked, converted where needed and copied to
+ * our blob store at the caller's key.
+ */
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import sharp from 'sharp';
+import { AppError } from '../../../domain/errors';
+import { canonicalFrameCount, CANONICAL } from '../../../media/canonical-encoding';
+import { MediaToolError } from '../../../media/binaries';
+import { normaliseVideo } from '../../../media/normalise';
+import { probeMedia } from '../../../media/probe';
+import { EngineError, REACTION_CLIP, type StoredFile } from '../../../ports/engine';
+import { getToFile, playbackUrl, putFile } from '../../s3/blob-store';
+import { abortReason } from '../http-retry';
+
+export type ImageType = 'image/png' | 'image/jpeg' | 'image/webp';
+
+/** The image type from its first bytes; null when not PNG, JPEG or WebP. */
+export function sniffImageType(head: Uint8Array): ImageType | null {
+  const b = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, 16));
+  if (b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
+  if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  return null;
+}
+
+async function readHead(file: string, bytes = 16): Promise<Buffer> {
+  const handle = await fsp.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function withTempDir<T>(prefix: string, task: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), prefix));
+  try {
+    return await task(dir);
+  } finally {
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * How fal gets one of our images: a presigned GET URL, or a data: URI when it is at most
+ * `inlineMaxBytes` (useful when the blob store is not reachable from the internet, e.g. s3rver).
+ */
+export async function imageInputUrl(key: string, inlineMaxBytes: number): Promise<string> {
+  if (inlineMaxBytes > 0) {
+    const inline = await withTempDir('fal-in-', async (dir) => {
+      const file = path.join(dir, 'image');
+      await getToFile(key, file);
+      const { size } = await fsp.stat(file);
+      if (size > inlineMaxBytes) return null;
+      const bytes = await fsp.readFile(file);
+      const type = sniffImageType(bytes);
+      return type ? `data:${type};base64,${bytes.toString('base64')}` : null;
+    });
+    if (inline) return inline;
+  }
+  return (await playbackUrl(key)).url;
+}
+
+/** A presigned GET URL of one of our objects (reference clips are never inlined). */
+export async function objectInputUrl(key: string): Promise<string> {
+  return (await playbackUrl(key)).url;
+}
+
+/** Checks a downloaded image and stores it at `key`; returns what was stored and its size. */
+export async function storeImage(file: string, key: string): Promise<{ image: StoredFile; width: number; height: number }> {
+  const contentType = sniffImageType(await readHead(file));
+  if (!contentType) throw new EngineError('provider_error', 'The provider returned an image that is not PNG, JPEG or WebP');
+  let width: number | undefined;
+  let height: number | undefined;
+  try {
+    ({ width, height } = await sharp(file).metadata());
+  } catch (error) {
+    throw new EngineError('provider_error', 'The provider returned an image that cannot be read', { cause: error });
+  }
+  if (!width || !height) throw new EngineError('provider_error', 'The provider returned an image without a size');
+  const { size } = await fsp.stat(file);
+  await putFile(key, file, contentType);
+  return { image: { key, contentType, sizeBytes: size }, width, height };
+}
+
+export interface StoredClip {
+  video: StoredFile;
+  durationS: number;
+  width: number;
+  height: number;
+  fps: number;
+}
+
+/**
+ * Turns a provider's video into a reaction clip: readable, at least 3 s (whole canonical frames),
+ * normalised to the canonical encoding and cut to at most 5 s, then stored at `key`.
+ */
+export async function storeReactionClip(source: string, workDir: string, key: string, signal?: AbortSignal): Promise<StoredClip> {
+  const probed = await probeMedia(source);
+  if (!probed.ok) {
+    if (probed.reason === 'tool_unavailable') throw new EngineError('engine_failure', `cannot inspect the provider's video: ${probed.detail}`);
+    throw new EngineError('provider_error', 'The provider returned a video that cannot be read', { cause: new Error(probed.detail) });
+  }
+  const media = probed.media;
+  if (!media.video) throw new EngineError('provider_error', 'The provider returned a file with no video stream');
+  const lengthS = media.video.durationS ?? media.durationS ?? 0;
+  if (canonicalFrameCount(lengthS) < REACTION_CLIP.minS * CANONICAL.fps) {
+    throw new EngineError(
+      'provider_error',
+      `The provider returned a ${lengthS.toFixed(2)} s clip; reaction clips must be ${REACTION_CLIP.minS}-${REACTION_CLIP.maxS} s`,
+    );
+  }
+  const output = path.join(workDir, 'reaction.mp4');
+  let result;
+  try {
+    result = await normaliseVideo(source, output, { maxDurationS: REACTION_CLIP.maxS, timeoutMs: 5 * 60_000 });
+  } catch (error) {
+    if (error instanceof AppError) throw new EngineError('provider_error', 'The provider returned a video that cannot be read', { cause: error });
+    if (error instanceof MediaToolError && error.kind !== 'spawn') {
+      throw new EngineError('provider_error', "The provider's video could not be converted to the canonical encoding", { cause: error });
+    }
+    throw new EngineError('engine_failure', `converting the provider's video failed: ${(error as Error).message}`, { cause: error });
+  }
+  if (signal?.aborted) throw abortReason(signal);
+  await putFile(key, output, 'video/mp4');
+  return {
+    video: { key, contentType: 'video/mp4', sizeBytes: result.sizeBytes },
+    durationS: canonicalFrameCount(Math.min(lengthS, REACTION_CLIP.maxS)) / CANONICAL.fps,
+    width: result.width,
+    height: result.height,
+    fps: CANONICAL.fps,
+  };
+}

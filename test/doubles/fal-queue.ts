@@ -1,0 +1,365 @@
+/**
+ * A fal.ai queue API double over real HTTP on loopback (reference notes §1), with state:
+ *
+ *   POST /{model_id}[/{subpath}]                 submit → IN_QUEUE, with status/response/cancel URLs
+ *   GET  /queue-api/{app}/requests/{id}/status   IN_QUEUE → IN_PROGRESS → COMPLETED over successive polls
+ *   GET  /queue-api/{app}/requests/{id}          the model output (400 "still in progress" before that)
+ *   PUT  /queue-api/{app}/requests/{id}/cancel   CANCELLATION_REQUESTED / ALREADY_COMPLETED
+ *   GET  /media/{id}.{mp4|png}                   the generated file (a real MP4 or PNG made with ffmpeg)
+ *
+ * The status/result URLs deliberately live under /queue-api/, not where a client would guess them
+ * (`/{app}/requests/{id}/status` answers 405), so a client that builds them fails. Every queue call
+ * needs `Authorization: Key <key>` (401 otherwise). Faults are injectable per route: delays, any
+ * status with Retry-After or X-Fal-Error-Type, malformed bodies, dropped connections; job scripts set
+ * the status sequence, the result (422 details, NSFW flags) and which media file is served.
+ */
+import { randomUUID } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileArg, runFfmpeg } from '../../functions/media/binaries';
+
+export type FalRoute = 'submit' | 'status' | 'result' | 'cancel' | 'media';
+
+export interface FalFault {
+  route: FalRoute;
+  /** How many requests it applies to (default 1). */
+  times?: number;
+  /** Wait before answering (a slow provider); with no status, the normal answer follows. */
+  delayMs?: number;
+  status?: number;
+  headers?: Record<string, string>;
+  /** An object is sent as JSON, a string as is (e.g. malformed JSON). */
+  body?: unknown;
+  /** Drop the connection without an answer. */
+  destroy?: boolean;
+}
+
+export type FalMedia = 'video-6s' | 'video-2s' | 'video-4s' | 'png' | 'missing' | 'not-media';
+
+export interface FalJobScript {
+  /** Status per poll, the last one repeating. Default IN_QUEUE, IN_PROGRESS, COMPLETED. */
+  statuses: string[];
+  /** Which file the result URL serves. Default: png for flux models, video-6s otherwise. */
+  media?: FalMedia;
+  /** FLUX: has_nsfw_concepts of the result. */
+  nsfw?: boolean;
+  /** Replace the result answer entirely. */
+  result?: { status: number; body: unknown; headers?: Record<string, string> };
+  /** Submit answers this instead of accepting the job (e.g. a 422 validation detail). */
+  submitAnswer?: { status: number; body: unknown; headers?: Record<string, string> };
+  /** Drop a field from the submit answer (contract break). */
+  omitFromSubmit?: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  body: string;
+  json: unknown;
+}
+
+export interface DoubleJob {
+  id: string;
+  app: string;
+  endpoint: string;
+  input: Record<string, unknown>;
+  webhookUrl: string | null;
+  polls: number;
+  completed: boolean;
+  cancelled: boolean;
+  script: FalJobScript;
+  /** What fetching the input's http(s) URLs gave (status and size), when `fetchInputs` is on. */
+  inputFetches: Record<string, { status: number; bytes: number; contentType: string | null }>;
+}
+
+export interface FalDouble {
+  baseUrl: string;
+  key: string;
+  requests: RecordedRequest[];
+  jobs: Map<string, DoubleJob>;
+  /** Queue a fault for the next matching request(s). */
+  fault(fault: FalFault): void;
+  /** The script for jobs submitted from now on (merged over the defaults). */
+  script(script: Partial<FalJobScript>): void;
+  /** Fetch the input's URL fields at submit, as fal would (proves presigned URLs work). */
+  fetchInputs(on: boolean): void;
+  /** Completes a job now, whatever its script says. */
+  complete(requestId: string): void;
+  /** The body fal would POST to the job's webhook. */
+  webhookBody(requestId: string, status?: 'OK' | 'ERROR'): Record<string, unknown>;
+  /** Requests matching a route. */
+  calls(route: FalRoute): RecordedRequest[];
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const DEFAULT_STATUSES = ['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED'];
+
+const MEDIA_DIR = path.join(os.tmpdir(), 'reaction-studio-fal-double');
+const mediaFiles = new Map<string, Promise<string>>();
+
+/** Small vertical test media made once per machine with the project's ffmpeg (lavfi sources). */
+function mediaFile(kind: Exclude<FalMedia, 'missing' | 'not-media'>): Promise<string> {
+  let pending = mediaFiles.get(kind);
+  if (!pending) {
+    pending = (async () => {
+      const recipes: Record<string, { ext: string; args: string[] }> = {
+        'video-6s': { ext: 'mp4', args: ['-f', 'lavfi', '-i', 'testsrc2=s=360x640:r=30:d=6', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mp4'] },
+        'video-4s': { ext: 'mp4', args: ['-f', 'lavfi', '-i', 'testsrc2=s=360x640:r=24:d=4', '-f', 'lavfi', '-i', 'sine=f=330:d=4', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-f', 'mp4'] },
+        'video-2s': { ext: 'mp4', args: ['-f', 'lavfi', '-i', 'testsrc2=s=360x640:r=30:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mp4'] },
+        png: { ext: 'png', args: ['-f', 'lavfi', '-i', 'testsrc2=s=768x1344:r=1:d=1', '-frames:v', '1', '-c:v', 'png', '-f', 'image2'] },
+      };
+      const recipe = recipes[kind]!;
+      const file = path.join(MEDIA_DIR, `${kind}-v1.${recipe.ext}`);
+      if (await fsp.stat(file).then((s) => s.size > 0, () => false)) return file;
+      await fsp.mkdir(MEDIA_DIR, { recursive: true });
+      const partial = `${file}.${process.pid}.${randomUUID()}.partial.${recipe.ext}`;
+      try {
+        await runFfmpeg(['-v', 'error', ...recipe.args, '-y', fileArg(partial)], { timeoutMs: 60_000 });
+        await fsp.rename(partial, file);
+      } finally {
+        await fsp.rm(partial, { force: true });
+      }
+      return file;
+    })();
+    mediaFiles.set(kind, pending);
+    pending.catch(() => mediaFiles.delete(kind));
+  }
+  return pending;
+}
+
+function appOf(endpoint: string): string {
+  return endpoint.split('/').slice(0, 2).join('/');
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(text);
+}
+
+export async function startFalDouble(options: { key?: string } = {}): Promise<FalDouble> {
+  const key = options.key ?? 'fal-test-key';
+  const requests: RecordedRequest[] = [];
+  const jobs = new Map<string, DoubleJob>();
+  let faults: Array<FalFault & { left: number }> = [];
+  let script: Partial<FalJobScript> = {};
+  let fetchInputs = false;
+  let baseUrl = '';
+
+  const routeOf = (method: string, pathname: string): FalRoute | null => {
+    if (pathname.startsWith('/media/')) return 'media';
+    if (pathname.startsWith('/queue-api/')) {
+      if (method === 'PUT' && pathname.endsWith('/cancel')) return 'cancel';
+      if (method === 'GET' && pathname.endsWith('/status')) return 'status';
+      if (method === 'GET') return 'result';
+      return null;
+    }
+    return method === 'POST' ? 'submit' : null;
+  };
+
+  const jobFrom = (pathname: string): DoubleJob | undefined => {
+    const match = /\/requests\/([^/]+)/.exec(pathname);
+    return match ? jobs.get(match[1]!) : undefined;
+  };
+
+  const output = (job: DoubleJob): unknown => {
+    const media = job.script.media ?? (job.endpoint.includes('flux') ? 'png' : 'video-6s');
+    const ext = media === 'png' ? 'png' : 'mp4';
+    const url = `${baseUrl}/media/${job.id}.${ext}`;
+    if (media === 'png') {
+      return {
+        images: [{ url, width: 768, height: 1344, content_type: 'image/png' }],
+        seed: job.input.seed ?? 42,
+        has_nsfw_concepts: [job.script.nsfw ?? false],
+        timings: { inference: 0.3 },
+        prompt: job.input.prompt,
+      };
+    }
+    return { video: { url, content_type: 'video/mp4', file_name: `${job.id}.mp4`, file_size: 12345 } };
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', baseUrl);
+    const body = await readBody(req);
+    let json: unknown;
+    try {
+      json = body ? JSON.parse(body) : undefined;
+    } catch {
+      json = undefined;
+    }
+    const method = req.method ?? 'GET';
+    requests.push({ method, path: url.pathname, query: url.searchParams, headers: req.headers, body, json });
+    const route = routeOf(method, url.pathname);
+    if (!route) return send(res, 405, { detail: 'Method Not Allowed' });
+
+    const fault = faults.find((f) => f.route === route && f.left > 0);
+    if (fault) {
+      fault.left -= 1;
+      if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs).unref());
+      if (fault.destroy) {
+        req.socket.destroy();
+        return;
+      }
+      if (fault.status !== undefined) return send(res, fault.status, fault.body ?? '', fault.headers);
+    }
+
+    if (route === 'media') {
+      const match = /^\/media\/([^/.]+)\.(mp4|png)$/.exec(url.pathname);
+      const job = match ? jobs.get(match[1]!) : undefined;
+      const media = job?.script.media ?? (job?.endpoint.includes('flux') ? 'png' : 'video-6s');
+      if (!job || media === 'missing') return send(res, 404, { detail: 'Not Found' });
+      if (media === 'not-media') return send(res, 200, 'this is not a video at all', { 'content-type': 'video/mp4' });
+      const bytes = await fsp.readFile(await mediaFile(media));
+      res.writeHead(200, { 'content-type': media === 'png' ? 'image/png' : 'video/mp4', 'content-length': String(bytes.length) });
+      res.end(bytes);
+      return;
+    }
+
+    if (req.headers.authorization !== `Key ${key}`) {
+      return send(res, 401, { detail: 'Invalid or missing API key. Use the header: Authorization: Key <FAL_KEY>' });
+    }
+
+    if (route === 'submit') {
+      const endpoint = url.pathname.replace(/^\/+/, '');
+      const jobScript: FalJobScript = { statuses: DEFAULT_STATUSES, ...script };
+      if (jobScript.submitAnswer) return send(res, jobScript.submitAnswer.status, jobScript.submitAnswer.body, jobScript.submitAnswer.headers);
+      if (typeof json !== 'object' || json === null) return send(res, 422, { detail: [{ loc: ['body'], msg: 'Input should be an object', type: 'model_attributes_type' }] });
+      const id = randomUUID();
+      const app = appOf(endpoint);
+      const job: DoubleJob = {
+        id,
+        app,
+        endpoint,
+        input: json as Record<string, unknown>,
+        webhookUrl: url.searchParams.get('fal_webhook'),
+        polls: 0,
+        completed: false,
+        cancelled: false,
+        script: jobScript,
+        inputFetches: {},
+      };
+      jobs.set(id, job);
+      if (fetchInputs) {
+        for (const [field, value] of Object.entries(job.input)) {
+          if (typeof value !== 'string' || !/^https?:/.test(value)) continue;
+          const got = await fetch(value).catch(() => null);
+          const bytes = got ? (await got.arrayBuffer()).byteLength : 0;
+          job.inputFetches[field] = { status: got?.status ?? 0, bytes, contentType: got?.headers.get('content-type') ?? null };
+        }
+      }
+      const root = `${baseUrl}/queue-api/${app}/requests/${id}`;
+      const answer: Record<string, unknown> = {
+        request_id: id,
+        gateway_request_id: id,
+        status: 'IN_QUEUE',
+        queue_position: 3,
+        status_url: `${root}/status`,
+        response_url: root,
+        cancel_url: `${root}/cancel`,
+      };
+      if (jobScript.omitFromSubmit) delete answer[jobScript.omitFromSubmit];
+      return send(res, 200, answer);
+    }
+
+    const job = jobFrom(url.pathname);
+    if (!job) return send(res, 404, { detail: 'Request not found' });
+
+    if (route === 'cancel') {
+      if (job.completed) return send(res, 400, { status: 'ALREADY_COMPLETED' });
+      job.cancelled = true;
+      return send(res, 202, { status: 'CANCELLATION_REQUESTED' });
+    }
+
+    if (route === 'status') {
+      if (job.cancelled) return send(res, 200, { status: 'CANCELED' });
+      const statuses = job.script.statuses;
+      const status = job.completed ? 'COMPLETED' : statuses[Math.min(job.polls, statuses.length - 1)]!;
+      job.polls += 1;
+      if (status === 'COMPLETED') job.completed = true;
+      const extra =
+        status === 'IN_QUEUE'
+          ? { queue_position: Math.max(0, 3 - job.polls) }
+          : status === 'IN_PROGRESS'
+            ? { logs: [{ message: `step ${job.polls}`, level: 'INFO', timestamp: new Date().toISOString() }] }
+            : {};
+      return send(res, 200, { status, request_id: job.id, response_url: `${baseUrl}/queue-api/${job.app}/requests/${job.id}`, ...extra });
+    }
+
+    // result
+    const settled = job.completed || job.script.statuses.some((s, i) => i < job.polls && !['IN_QUEUE', 'IN_PROGRESS'].includes(s));
+    if (!settled) return send(res, 400, { detail: 'Request is still in progress' });
+    if (job.script.result) return send(res, job.script.result.status, job.script.result.body, job.script.result.headers);
+    return send(res, 200, output(job));
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) send(res, 500, { detail: `double failed: ${String(error)}` });
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Warm the media cache so the first test does not pay for ffmpeg inside its timeouts.
+  await Promise.all([mediaFile('png'), mediaFile('video-6s'), mediaFile('video-2s'), mediaFile('video-4s')]);
+
+  return {
+    baseUrl,
+    key,
+    requests,
+    jobs,
+    fault(fault) {
+      faults.push({ ...fault, left: fault.times ?? 1 });
+    },
+    script(next) {
+      script = { ...script, ...next };
+    },
+    fetchInputs(on) {
+      fetchInputs = on;
+    },
+    complete(requestId) {
+      const job = jobs.get(requestId);
+      if (!job) throw new Error(`no job ${requestId}`);
+      job.completed = true;
+    },
+    webhookBody(requestId, status = 'OK') {
+      const job = jobs.get(requestId);
+      return {
+        request_id: requestId,
+        gateway_request_id: requestId,
+        status,
+        payload: status === 'OK' && job ? output(job) : { detail: [{ loc: ['body'], msg: 'generation failed', type: 'runtime_error' }] },
+        error: status === 'OK' ? null : 'Invalid status code: 422',
+      };
+    },
+    calls(route) {
+      return requests.filter((r) => routeOf(r.method, r.path) === route);
+    },
+    reset() {
+      requests.length = 0;
+      jobs.clear();
+      faults = [];
+      script = {};
+      fetchInputs = false;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

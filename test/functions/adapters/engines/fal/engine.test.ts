@@ -1,0 +1,261 @@
+/**
+ * The fal.ai adapters behind the engine port, end to end on loopback: the queue double generates,
+ * s3rver is the blob store. Inputs reach the double as presigned URLs it can fetch; results are
+ * copied into the bucket (videos in the canonical encoding, cut to 5 s).
+ */
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import type { ChildProcess } from 'node:child_process';
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import sharp from 'sharp';
+import { resetClients, s3 } from '../../../../../functions/adapters/aws-clients';
+import { resetCredentialCache, type SecretProvider } from '../../../../../functions/adapters/engines/credentials';
+import {
+  createFalAvatarEngine,
+  createFalReactionEngine,
+  falAvatarEngine,
+  type FalEngineOptions,
+} from '../../../../../functions/adapters/engines/fal/engine';
+import { getToFile, putFile } from '../../../../../functions/adapters/s3/blob-store';
+import { canonicalMismatches } from '../../../../../functions/media/canonical-encoding';
+import { probeMedia } from '../../../../../functions/media/probe';
+import { EngineError, type AvatarRef } from '../../../../../functions/ports/engine';
+import { ensureBucket } from '../../../../../lib/local/provision';
+import { freePort } from '../../../../../lib/local/ports';
+import { startS3Local } from '../../../../../lib/local/s3-local';
+import { startFalDouble, type FalDouble } from '../../../../doubles/fal-queue';
+import { makeFixture } from '../../../../support/media-fixtures';
+
+const BUCKET = 'fal-engine-test';
+const AVATAR_KEY = 'avatars/1/image.png';
+const REFERENCE_KEY = 'references/1/clip.mp4';
+
+let double: FalDouble;
+let s3rver: { stop(): Promise<void>; process: ChildProcess };
+let workDir: string;
+let avatarBytes: number;
+let referenceBytes: number;
+const savedEnv = { ...process.env };
+
+const avatar: AvatarRef = { id: 1, source: 'prompt', imageKey: AVATAR_KEY, width: 768, height: 1344, prompt: 'a chef' };
+
+function options(overrides: Partial<FalEngineOptions['settings']> = {}): FalEngineOptions {
+  const apiKey: SecretProvider = { get: async () => double.key, invalidate: () => undefined };
+  return {
+    settings: { queueUrl: double.baseUrl, pollIntervalMs: 5, requestTimeoutMs: 5_000, ...overrides },
+    apiKey,
+    backoff: { sleep: async () => undefined },
+  };
+}
+
+async function exists(key: string): Promise<boolean> {
+  try {
+    await s3().send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function failure(promise: Promise<unknown>): Promise<EngineError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof EngineError)) throw new Error(`expected an EngineError, got ${String(error)}`);
+  return error;
+}
+
+beforeAll(async () => {
+  workDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'fal-engine-test-'));
+  const port = await freePort();
+  const [started, fal] = await Promise.all([startS3Local({ directory: path.join(workDir, 's3'), port }), startFalDouble()]);
+  s3rver = { stop: () => started.child.stop(), process: started.child.process };
+  double = fal;
+  process.env.BUCKET_NAME = BUCKET;
+  process.env.S3_ENDPOINT = started.endpoint;
+  resetClients();
+  await ensureBucket(started.endpoint, BUCKET);
+
+  const avatarFile = path.join(workDir, 'avatar.png');
+  await sharp({ create: { width: 768, height: 1344, channels: 3, background: { r: 200, g: 160, b: 120 } } }).png().toFile(avatarFile);
+  avatarBytes = (await fsp.stat(avatarFile)).size;
+  await putFile(AVATAR_KEY, avatarFile, 'image/png');
+  const reference = await makeFixture('vertical-mp4');
+  referenceBytes = (await fsp.stat(reference)).size;
+  await putFile(REFERENCE_KEY, reference, 'video/mp4');
+});
+
+afterAll(async () => {
+  process.env = savedEnv;
+  resetClients();
+  await double?.close();
+  await s3rver?.stop();
+  await fsp.rm(workDir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  double.reset();
+});
+
+describe('avatar from a prompt (FLUX schnell)', () => {
+  it('asks for a portrait PNG with the seed and stores the image at the output key', async () => {
+    const result = await createFalAvatarEngine(options()).avatarFromPrompt('a cheerful chef with a red bandana', {
+      seed: 1234,
+      outputKey: 'avatars/2/image.png',
+    });
+    expect(result).toEqual({
+      image: { key: 'avatars/2/image.png', contentType: 'image/png', sizeBytes: expect.any(Number) },
+      width: 768,
+      height: 1344,
+      seed: 1234,
+      engine: 'fal',
+    });
+    const [submit] = double.calls('submit');
+    expect(submit!.path).toBe('/fal-ai/flux/schnell');
+    expect(submit!.json).toMatchObject({
+      prompt: expect.stringContaining('a cheerful chef with a red bandana'),
+      image_size: { width: 768, height: 1344 },
+      seed: 1234,
+      num_images: 1,
+      output_format: 'png',
+      enable_safety_checker: true,
+    });
+    const head = await s3().send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'avatars/2/image.png' }));
+    expect(head.ContentType).toBe('image/png');
+    expect(head.ContentLength).toBe(result.image.sizeBytes);
+  });
+
+  it('an image flagged NSFW is content_rejected and nothing is stored', async () => {
+    double.script({ nsfw: true });
+    const error = await failure(createFalAvatarEngine(options()).avatarFromPrompt('something', { seed: 1, outputKey: 'avatars/3/image.png' }));
+    expect(error.code).toBe('content_rejected');
+    expect(await exists('avatars/3/image.png')).toBe(false);
+    expect(double.calls('media')).toHaveLength(0);
+  });
+
+  it('is configured from the environment (FAL_QUEUE_URL, FAL_KEY, FAL_POLL_INTERVAL_MS)', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { FAL_QUEUE_URL: double.baseUrl, FAL_KEY: double.key, FAL_POLL_INTERVAL_MS: '5' });
+    resetCredentialCache();
+    try {
+      const result = await falAvatarEngine().avatarFromPrompt('a pirate', { seed: 9, outputKey: 'avatars/4/image.png' });
+      expect(result.image.key).toBe('avatars/4/image.png');
+    } finally {
+      process.env = saved;
+      resetCredentialCache();
+    }
+  });
+});
+
+describe('reaction from a prompt (Kling 2.6 image-to-video)', () => {
+  it('animates the avatar from a presigned URL and stores a canonical clip cut to 5 s', async () => {
+    double.fetchInputs(true);
+    const clip = await createFalReactionEngine(options()).reactionFromPrompt(avatar, 'totally shocked by the price', {
+      seed: 77,
+      outputKey: 'reactions/1.mp4',
+    });
+    expect(clip).toEqual({
+      video: { key: 'reactions/1.mp4', contentType: 'video/mp4', sizeBytes: expect.any(Number) },
+      durationS: 5,
+      width: 1080,
+      height: 1920,
+      fps: 30,
+      seed: 77,
+      emotion: 'shocked',
+      engine: 'fal',
+    });
+
+    const [submit] = double.calls('submit');
+    expect(submit!.path).toBe('/fal-ai/kling-video/v2.6/pro/image-to-video');
+    expect(submit!.json).toMatchObject({
+      prompt: expect.stringContaining('totally shocked by the price'),
+      start_image_url: expect.stringContaining('X-Amz-Signature='),
+      duration: '5',
+      generate_audio: false,
+    });
+    const job = [...double.jobs.values()][0]!;
+    expect(job.inputFetches.start_image_url).toEqual({ status: 200, bytes: avatarBytes, contentType: 'image/png' });
+
+    const local = path.join(workDir, 'reaction-1.mp4');
+    await getToFile('reactions/1.mp4', local);
+    const probed = await probeMedia(local);
+    if (!probed.ok) throw new Error(probed.detail);
+    expect(canonicalMismatches(probed.media)).toEqual([]);
+    expect(probed.media.video!.durationS).toBeCloseTo(5, 1);
+  });
+
+  it('a provider clip under 3 s is provider_error and nothing is stored', async () => {
+    double.script({ media: 'video-2s' });
+    const error = await failure(createFalReactionEngine(options()).reactionFromPrompt(avatar, 'laughing', { seed: 1, outputKey: 'reactions/2.mp4' }));
+    expect(error.code).toBe('provider_error');
+    expect(error.message).toContain('3-5 s');
+    expect(await exists('reactions/2.mp4')).toBe(false);
+  });
+
+  it('a result whose video URL is 404 is provider_error and nothing is stored', async () => {
+    double.script({ media: 'missing' });
+    const error = await failure(createFalReactionEngine(options()).reactionFromPrompt(avatar, 'laughing', { seed: 1, outputKey: 'reactions/3.mp4' }));
+    expect(error.code).toBe('provider_error');
+    expect(await exists('reactions/3.mp4')).toBe(false);
+  });
+
+  it('a result that is not a video is provider_error', async () => {
+    double.script({ media: 'not-media' });
+    const error = await failure(createFalReactionEngine(options()).reactionFromPrompt(avatar, 'laughing', { seed: 1, outputKey: 'reactions/4.mp4' }));
+    expect(error.code).toBe('provider_error');
+    expect(error.message).toContain('cannot be read');
+  });
+
+  it('a video over the size cap is refused while downloading', async () => {
+    const error = await failure(
+      createFalReactionEngine(options({ maxVideoBytes: 2_000 })).reactionFromPrompt(avatar, 'laughing', { seed: 1, outputKey: 'reactions/5.mp4' }),
+    );
+    expect(error.code).toBe('provider_error');
+    expect(error.message).toContain('larger than');
+    expect(await exists('reactions/5.mp4')).toBe(false);
+  });
+});
+
+describe('reaction from motion (Kling 2.6 motion control)', () => {
+  it('sends the avatar and the reference clip as presigned URLs and stores the canonical clip', async () => {
+    double.fetchInputs(true);
+    double.script({ media: 'video-4s' });
+    const clip = await createFalReactionEngine(options()).reactionFromMotion(avatar, REFERENCE_KEY, { seed: 5, outputKey: 'reactions/6.mp4' });
+    expect(clip).toMatchObject({ durationS: 4, width: 1080, height: 1920, fps: 30, seed: 5, emotion: null, engine: 'fal' });
+
+    const [submit] = double.calls('submit');
+    expect(submit!.path).toBe('/fal-ai/kling-video/v2.6/standard/motion-control');
+    expect(submit!.json).toEqual({
+      image_url: expect.stringContaining('X-Amz-Signature='),
+      video_url: expect.stringContaining('X-Amz-Signature='),
+      character_orientation: 'image',
+      keep_original_sound: false,
+    });
+    const job = [...double.jobs.values()][0]!;
+    expect(job.inputFetches.image_url).toMatchObject({ status: 200, bytes: avatarBytes });
+    expect(job.inputFetches.video_url).toMatchObject({ status: 200, bytes: referenceBytes });
+
+    const local = path.join(workDir, 'reaction-6.mp4');
+    await getToFile('reactions/6.mp4', local);
+    const probed = await probeMedia(local);
+    if (!probed.ok) throw new Error(probed.detail);
+    expect(canonicalMismatches(probed.media)).toEqual([]);
+  });
+
+  it('small avatar images can go inline as data: URIs (FAL_INLINE_IMAGE_MAX_BYTES)', async () => {
+    double.script({ result: { status: 422, body: { detail: [{ loc: ['body', 'video_url'], msg: 'too short', type: 'value_error' }] } } });
+    const error = await failure(
+      createFalReactionEngine(options({ inlineImageMaxBytes: 10 * 1024 * 1024 })).reactionFromMotion(avatar, REFERENCE_KEY, {
+        seed: 5,
+        outputKey: 'reactions/7.mp4',
+      }),
+    );
+    expect(error.code).toBe('invalid_input');
+    const body = double.calls('submit')[0]!.json as Record<string, string>;
+    expect(body.image_url).toMatch(/^data:image\/png;base64,/);
+    expect(Buffer.from(body.image_url!.split(',')[1]!, 'base64').length).toBe(avatarBytes);
+    expect(body.video_url).toContain('X-Amz-Signature=');
+  });
+});
