@@ -39,7 +39,8 @@ export async function avatarEngine(): Promise<AvatarEngine> {
 export async function reactionEngine(): Promise<ReactionEngine> {
   if (overrides.reaction) return overrides.reaction;
   if (engineChoice('reaction') === 'fal') return (await import('./fal/engine')).falReactionEngine();
-  return (await import('./local/engine')).createLocalEngine();
+  // Reactions animate photos and follow reference clips: the face module (tfjs) comes along only here.
+  return (await import('./local/engine')).createLocalEngineWithFaces();
 }
 
 export async function hookEngine(): Promise<HookEngine> {

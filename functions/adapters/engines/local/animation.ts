@@ -34,6 +34,23 @@ export interface CameraPose {
 export interface ReactionFrame {
   face: FacePose;
   camera: CameraPose;
+  /**
+   * What the frame means, when it was made from an emotion (absent for motion taken from a reference
+   * clip). Renderers that can draw emotion-specific details (heart eyes, tears, a burst behind the
+   * head) use it; the others animate from the numbers above alone.
+   */
+  expression?: ExpressionHint;
+}
+
+export interface ExpressionHint {
+  emotion: Emotion;
+  /** 0 = not showing yet, 1 = the emotion at full strength. */
+  intensity: number;
+  /**
+   * A second beat of the same emotion, where the curve has one: dizzy eyes after a mind-blown peak,
+   * an eye roll in a skeptical hold, a retch in a disgusted one. Renderers without one ignore it.
+   */
+  alternate?: boolean;
 }
 
 export const NEUTRAL_FACE: FacePose = { mouthOpen: 0, smile: 0, browRaise: 0, eyeOpen: 1, headYaw: 0, headPitch: 0, headRoll: 0 };

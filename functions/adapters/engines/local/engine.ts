@@ -1,0 +1,256 @@
+/**
+ * The `local` engine (DESIGN §4): avatars and reaction clips made on the CPU, offline, deterministic
+ * for a seed. It dispatches on the avatar's rig: illustrated avatars (made here from a prompt) are
+ * drawn by the illustrated renderer; photo avatars (uploads) by the photo renderer of `./face`,
+ * handed in as a dependency. Reactions come from a prompt (an emotion's expression curve) or from a
+ * reference clip (a MotionSource turns its landmarks into frames); both drive the same renderers.
+ *
+ * Every method renders into a private temp dir and puts the result in the blob store as its last
+ * step; the temp dir is removed whatever happens.
+ */
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  EngineError,
+  REACTION_CLIP,
+  type AvatarEngine,
+  type AvatarRef,
+  type GeneratedAvatar,
+  type GenerationOptions,
+  type ReactionClip,
+  type ReactionEngine,
+} from '../../../ports/engine';
+import type { Emotion, ReactionFrame } from './animation';
+import { rigFromPrompt } from './avatar-prompt';
+import { emotionFromPrompt } from './emotion-prompt';
+import { reactionFrames } from './expression-curve';
+import type { EncodeStats } from './frame-encoder';
+import { renderAvatarPng } from './illustrated-avatar';
+import { prepareIllustratedScene } from './illustrated-renderer';
+import { isIllustratedRig, type IllustratedRig } from './illustrated-rig';
+import { renderClipToFile, type FrameRenderer } from './reaction-clip';
+
+/** Side of the square portrait made from a prompt. */
+export const AVATAR_SIZE = 1024;
+
+/** Draws photo avatars (the `./face` module): the frames' numbers applied to a warped photo. */
+export interface PhotoRenderer {
+  /** `imagePath` is the avatar's image on local disk; `rig` what `rigFromImage` computed (or null). */
+  prepare(imagePath: string, rig: unknown, options: { width: number; height: number; signal?: AbortSignal }): Promise<FrameRenderer>;
+  /** The rig of an uploaded image (face landmarks), for AvatarEngine.rigForUpload. */
+  rigFromImage?(imagePath: string, options: { signal?: AbortSignal }): Promise<unknown>;
+}
+
+/** Turns a reference clip into frames (face landmarks → poses), at `fps`, at most `maxFrames`. */
+export interface MotionSource {
+  framesFromReference(videoPath: string, fps: number, maxFrames: number, options?: { signal?: AbortSignal }): Promise<ReactionFrame[]>;
+}
+
+/** The blob store, as files (functions/adapters/s3/blob-store.ts). */
+export interface BlobFiles {
+  putFile(key: string, filePath: string, contentType: string): Promise<void>;
+  getToFile(key: string, filePath: string): Promise<void>;
+}
+
+export interface LocalEngineDeps {
+  photo?: PhotoRenderer;
+  motion?: MotionSource;
+  /** Default: the S3 blob store. */
+  blobs?: BlobFiles;
+  /** Where temp dirs go (default: the OS temp dir). */
+  tmpDir?: string;
+  /** Upper bound on one clip's encode (default 2 minutes). */
+  renderTimeoutMs?: number;
+}
+
+export type LocalEngine = AvatarEngine & ReactionEngine & { readonly name: 'local' };
+
+const ENGINE = 'local';
+
+export function createLocalEngine(deps: LocalEngineDeps = {}): LocalEngine {
+  const blobs = (): Promise<BlobFiles> => (deps.blobs ? Promise.resolve(deps.blobs) : import('../../s3/blob-store'));
+  const tempDir = <T>(work: (dir: string) => Promise<T>) => withTempDir(deps.tmpDir ?? os.tmpdir(), work);
+
+  async function rendererFor(avatar: AvatarRef, frames: readonly ReactionFrame[], dir: string, options: GenerationOptions): Promise<FrameRenderer> {
+    if (isIllustratedRig(avatar.rig)) {
+      return guard(() => prepareIllustratedScene(avatar.rig as IllustratedRig, frames, { seed: options.seed }), 'preparing the avatar failed');
+    }
+    if (isRigOfKind(avatar.rig, 'illustrated')) {
+      throw new EngineError('invalid_input', 'this avatar cannot be animated: its stored description is damaged; create the avatar again');
+    }
+    // Anything else is a photo: an upload, with or without its landmarks.
+    const photo = deps.photo;
+    if (!photo) {
+      throw new EngineError('invalid_input', 'photo avatars cannot be animated by this server yet; use an avatar made from a prompt');
+    }
+    const image = path.join(dir, 'avatar-image');
+    await fetchBlob(await blobs(), avatar.imageKey, image, 'the avatar image');
+    checkAborted(options.signal);
+    return photo.prepare(image, avatar.rig ?? null, { width: REACTION_CLIP.width, height: REACTION_CLIP.height, signal: options.signal });
+  }
+
+  async function renderAndStore(avatar: AvatarRef, frames: ReactionFrame[], options: GenerationOptions, emotion: Emotion | null): Promise<ReactionClip> {
+    checkAborted(options.signal);
+    return tempDir(async (dir) => {
+      const renderer = await rendererFor(avatar, frames, dir, options);
+      checkAborted(options.signal);
+      const file = path.join(dir, 'reaction.mp4');
+      await renderClipToFile(renderer, frames, file, { signal: options.signal, timeoutMs: deps.renderTimeoutMs });
+      const { size } = await fsp.stat(file);
+      checkAborted(options.signal);
+      await storeBlob(await blobs(), options.outputKey, file, 'video/mp4');
+      return {
+        video: { key: options.outputKey, contentType: 'video/mp4', sizeBytes: size },
+        durationS: frames.length / REACTION_CLIP.fps,
+        width: REACTION_CLIP.width,
+        height: REACTION_CLIP.height,
+        fps: REACTION_CLIP.fps,
+        seed: options.seed,
+        emotion,
+        engine: ENGINE,
+      };
+    });
+  }
+
+  const engine: LocalEngine = {
+    name: ENGINE,
+
+    async avatarFromPrompt(prompt: string, options: GenerationOptions): Promise<GeneratedAvatar> {
+      checkAborted(options.signal);
+      const rig = rigFromPrompt(prompt, options.seed);
+      const png = await guard(() => renderAvatarPng(rig, AVATAR_SIZE), 'drawing the avatar failed');
+      checkAborted(options.signal);
+      return tempDir(async (dir) => {
+        const file = path.join(dir, 'avatar.png');
+        await fsp.writeFile(file, png);
+        await storeBlob(await blobs(), options.outputKey, file, 'image/png');
+        return {
+          image: { key: options.outputKey, contentType: 'image/png', sizeBytes: png.length },
+          width: AVATAR_SIZE,
+          height: AVATAR_SIZE,
+          seed: options.seed,
+          rig,
+          engine: ENGINE,
+        };
+      });
+    },
+
+    async reactionFromPrompt(avatar: AvatarRef, prompt: string, options: GenerationOptions): Promise<ReactionClip> {
+      const read = emotionFromPrompt(prompt);
+      const frames = reactionFrames({ emotion: read.emotion, intensity: read.intensity, durationS: read.durationS, seed: options.seed });
+      return renderAndStore(avatar, frames, options, read.emotion);
+    },
+
+    async reactionFromMotion(avatar: AvatarRef, referenceKey: string, options: GenerationOptions): Promise<ReactionClip> {
+      const motion = deps.motion;
+      if (!motion) {
+        throw new EngineError('invalid_input', 'reactions that copy a reference clip are not available on this server yet; describe the reaction in a prompt instead');
+      }
+      checkAborted(options.signal);
+      const frames = await tempDir(async (dir) => {
+        const reference = path.join(dir, 'reference');
+        await fetchBlob(await blobs(), referenceKey, reference, 'the reference clip');
+        checkAborted(options.signal);
+        return motion.framesFromReference(reference, REACTION_CLIP.fps, REACTION_CLIP.maxS * REACTION_CLIP.fps, { signal: options.signal });
+      });
+      if (frames.length === 0) {
+        throw new EngineError('invalid_input', 'no usable face motion was found in the reference clip; use a clip where one face is clearly visible');
+      }
+      return renderAndStore(avatar, fitToClipLength(frames), options, null);
+    },
+  };
+
+  if (deps.photo?.rigFromImage) {
+    const rigFromImage = deps.photo.rigFromImage.bind(deps.photo);
+    engine.rigForUpload = (imageKey, options) =>
+      tempDir(async (dir) => {
+        const image = path.join(dir, 'upload');
+        await fetchBlob(await blobs(), imageKey, image, 'the uploaded image');
+        checkAborted(options.signal);
+        return rigFromImage(image, options);
+      });
+  }
+  return engine;
+}
+
+/**
+ * The engine with the photo side (`./face`: photo avatars, upload rigs, motion from reference clips)
+ * wired in. Importing `./face` loads no tfjs; the face model loads on the first detection.
+ */
+export async function createLocalEngineWithFaces(deps: Omit<LocalEngineDeps, 'photo' | 'motion'> = {}): Promise<LocalEngine> {
+  const face = await import('./face');
+  return createLocalEngine({ ...deps, photo: face.photoRenderer, motion: face.motionSource });
+}
+
+/**
+ * Motion from a clip shorter than the shortest reaction holds its last pose to the minimum length
+ * (a reaction that stops dead reads as a glitch); a longer one was already cut by the MotionSource.
+ */
+export function fitToClipLength(frames: ReactionFrame[]): ReactionFrame[] {
+  const min = REACTION_CLIP.minS * REACTION_CLIP.fps;
+  const max = REACTION_CLIP.maxS * REACTION_CLIP.fps;
+  const out = frames.slice(0, max);
+  while (out.length < min) out.push(out[out.length - 1]!);
+  return out;
+}
+
+/** Renders a prompt's reaction for an illustrated rig to a local file: the engine minus the blob store. */
+export async function renderPromptReactionToFile(
+  rig: IllustratedRig,
+  prompt: string,
+  outputPath: string,
+  options: { seed: number; signal?: AbortSignal; timeoutMs?: number },
+): Promise<{ emotion: Emotion; durationS: number; frames: ReactionFrame[]; stats: EncodeStats }> {
+  const read = emotionFromPrompt(prompt);
+  const frames = reactionFrames({ emotion: read.emotion, intensity: read.intensity, durationS: read.durationS, seed: options.seed });
+  const scene = await prepareIllustratedScene(rig, frames, { seed: options.seed });
+  const stats = await renderClipToFile(scene, frames, outputPath, { signal: options.signal, timeoutMs: options.timeoutMs });
+  return { emotion: read.emotion, durationS: frames.length / REACTION_CLIP.fps, frames, stats };
+}
+
+function isRigOfKind(rig: unknown, kind: string): boolean {
+  return !!rig && typeof rig === 'object' && (rig as { kind?: unknown }).kind === kind;
+}
+
+function checkAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new EngineError('cancelled', 'the generation was cancelled', { retryable: false });
+}
+
+async function guard<T>(work: () => Promise<T>, what: string): Promise<T> {
+  try {
+    return await work();
+  } catch (cause) {
+    if (cause instanceof EngineError) throw cause;
+    throw new EngineError('engine_failure', `${what}; try again`, { retryable: true, cause });
+  }
+}
+
+async function withTempDir<T>(parent: string, work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await fsp.mkdtemp(path.join(parent, 'rs-local-engine-'));
+  try {
+    return await work(dir);
+  } finally {
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function storeBlob(blobs: BlobFiles, key: string, file: string, contentType: string): Promise<void> {
+  try {
+    await blobs.putFile(key, file, contentType);
+  } catch (cause) {
+    throw new EngineError('engine_failure', 'the result could not be stored; try again', { retryable: true, cause });
+  }
+}
+
+async function fetchBlob(blobs: BlobFiles, key: string, file: string, what: string): Promise<void> {
+  try {
+    await blobs.getToFile(key, file);
+  } catch (cause) {
+    const name = (cause as { name?: string } | null)?.name;
+    if (name === 'NoSuchKey' || name === 'NotFound') {
+      throw new EngineError('invalid_input', `${what} is missing from storage; upload it again`, { cause });
+    }
+    throw new EngineError('engine_failure', `${what} could not be read from storage; try again`, { retryable: true, cause });
+  }
+}

@@ -1,0 +1,55 @@
+import { DEFAULT_EMOTION, durationFromPrompt, emotionFromPrompt } from '../../../../../functions/adapters/engines/local/emotion-prompt';
+
+describe('the emotion a reaction prompt asks for', () => {
+  test.each([
+    ["OMG I can't believe this price", 'shocked'],
+    ['jaw drop, speechless', 'shocked'],
+    ['lol this is hilarious', 'laughing'],
+    ['cracking up 😂', 'laughing'],
+    ["so hyped, let's go!", 'excited'],
+    ['tears, heartbroken', 'crying'],
+    ['ew gross, disgusting', 'disgusted'],
+    ['this blew my mind', 'mind_blown'],
+    ['🤯', 'mind_blown'],
+    ['hmm, not convinced', 'skeptical'],
+    ['really? sure...', 'skeptical'],
+    ["I'm obsessed, heart eyes", 'in_love'],
+    ['furious and annoyed', 'angry'],
+    ['happy smile', 'happy'],
+    ['great product, but shocked by the price', 'shocked'],
+    ['really excited about this', 'excited'],
+  ])('%s → %s', (prompt, emotion) => {
+    expect(emotionFromPrompt(prompt).emotion).toBe(emotion);
+  });
+
+  test('with nothing to go on, the reaction is the archetypal one: shocked', () => {
+    expect(DEFAULT_EMOTION).toBe('shocked');
+    for (const prompt of ['', 'the new blender', '🧃', 'x'.repeat(10_000)]) {
+      const read = emotionFromPrompt(prompt);
+      expect(read.emotion).toBe('shocked');
+      expect(read.matched).toEqual([]);
+    }
+  });
+
+  test('a negated feeling is not that feeling', () => {
+    expect(emotionFromPrompt('not happy at all').emotion).not.toBe('happy');
+  });
+
+  test('how strongly: mild words soften, capitals and exclamations strengthen', () => {
+    const mild = emotionFromPrompt('slightly surprised').intensity;
+    const plain = emotionFromPrompt('surprised').intensity;
+    const strong = emotionFromPrompt('EXTREMELY surprised!!!').intensity;
+    expect(mild).toBeLessThan(plain);
+    expect(plain).toBeLessThan(strong);
+    expect(strong).toBeLessThanOrEqual(1);
+  });
+
+  test('duration: 4 s unless asked, within 3-5 s, whole frames', () => {
+    expect(durationFromPrompt('shocked')).toBe(4);
+    expect(durationFromPrompt('shocked for 5 seconds')).toBe(5);
+    expect(durationFromPrompt('3.5s of laughing')).toBe(3.5);
+    expect(durationFromPrompt('10 sec')).toBe(5);
+    expect(durationFromPrompt('a 1s gasp')).toBe(3);
+    expect(durationFromPrompt('4.01 seconds') * 30).toBeCloseTo(120, 6);
+  });
+});

@@ -1,0 +1,183 @@
+
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import sharp from 'sharp';
+import { resetClients } from '../../../../../functions/adapters/aws-clients';
+import { getToFile, putFile } from '../../../../../functions/adapters/s3/blob-store';
+import { CALM_FACE } from '../../../../../functions/adapters/engines/local/expression-curve';
+import { createLocalEngine, type BlobFiles, type MotionSource } from '../../../../../functions/adapters/engines/local/engine';
+import { isIllustratedRig } from '../../../../../functions/adapters/engines/local/illustrated-rig';
+import { REST_CAMERA, type ReactionFrame } from '../../../../../functions/adapters/engines/local/animation';
+import { EngineError, type AvatarRef } from '../../../../../functions/ports/engine';
+import { canonicalMismatches } from '../../../../../functions/media/canonical-encoding';
+import { probeMedia } from '../../../../../functions/media/probe';
+import { ensureBucket } from '../../../../../lib/local/provision';
+import { freePort } from '../../../../../lib/local/ports';
+import { startS3Local } from '../../../../../lib/local/s3-local';
+
+const BUCKET = 'local-engine-test';
+const savedEnv = { ...process.env };
+let workDir: string;
+let tmpDir: string;
+let stopS3: () => Promise<void>;
+
+beforeAll(async () => {
+  workDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'local-engine-test-'));
+  tmpDir = path.join(workDir, 'engine-tmp');
+  await fsp.mkdir(tmpDir);
+  const started = await startS3Local({ directory: path.join(workDir, 's3'), port: await freePort() });
+  stopS3 = () => started.child.stop();
+  process.env.BUCKET_NAME = BUCKET;
+  process.env.S3_ENDPOINT = started.endpoint;
+  resetClients();
+  await ensureBucket(started.endpoint, BUCKET);
+}, 60_000);
+
+afterAll(async () => {
+  process.env = savedEnv;
+  resetClients();
+  await stopS3?.();
+  await fsp.rm(workDir, { recursive: true, force: true });
+});
+
+const leftovers = async () => fsp.readdir(tmpDir);
+
+function avatarFrom(rig: unknown, imageKey = 'avatars/1.png'): AvatarRef {
+  return { id: 1, source: 'prompt', imageKey, width: 1024, height: 1024, prompt: 'x', rig };
+}
+
+describe('the local engine against the blob store (s3rver)', () => {
+  const engine = () => createLocalEngine({ tmpDir });
+
+  test('an avatar from a prompt is a 1024² PNG in the bucket, with a rig to animate it; same seed, same bytes', async () => {
+    const avatar = await engine().avatarFromPrompt('bald man with glasses and a beard', { seed: 12, outputKey: 'avatars/a.png' });
+    const again = await engine().avatarFromPrompt('bald man with glasses and a beard', { seed: 12, outputKey: 'avatars/b.png' });
+    expect(avatar).toMatchObject({ width: 1024, height: 1024, seed: 12, engine: 'local', image: { key: 'avatars/a.png', contentType: 'image/png' } });
+    expect(isIllustratedRig(avatar.rig)).toBe(true);
+    const a = path.join(workDir, 'a.png');
+    const b = path.join(workDir, 'b.png');
+    await getToFile('avatars/a.png', a);
+    await getToFile('avatars/b.png', b);
+    const bytes = await fsp.readFile(a);
+    expect(bytes.length).toBe(avatar.image.sizeBytes);
+    expect(bytes.equals(await fsp.readFile(b))).toBe(true);
+    expect((await sharp(bytes).metadata()).width).toBe(1024);
+    expect(await leftovers()).toEqual([]);
+  });
+
+  test('a reaction from a prompt is a canonical 4 s clip in the bucket', async () => {
+    const avatar = await engine().avatarFromPrompt('woman with curly red hair', { seed: 5, outputKey: 'avatars/r.png' });
+    const clip = await engine().reactionFromPrompt(avatarFrom(avatar.rig), 'lmao this is hilarious', { seed: 5, outputKey: 'reactions/r.mp4' });
+    expect(clip).toMatchObject({ durationS: 4, width: 1080, height: 1920, fps: 30, seed: 5, emotion: 'laughing', engine: 'local', video: { key: 'reactions/r.mp4', contentType: 'video/mp4' } });
+    const file = path.join(workDir, 'r.mp4');
+    await getToFile('reactions/r.mp4', file);
+    const probed = await probeMedia(file);
+    if (!probed.ok) throw new Error(probed.detail);
+    expect(canonicalMismatches(probed.media)).toEqual([]);
+    expect(probed.media.video!.frameCount).toBe(120);
+    expect((await fsp.stat(file)).size).toBe(clip.video.sizeBytes);
+    expect(await leftovers()).toEqual([]);
+  }, 60_000);
+});
+
+/** In-memory blob store, to test the engine's own decisions without S3. */
+function memoryBlobs(): BlobFiles & { objects: Map<string, Buffer> } {
+  const objects = new Map<string, Buffer>();
+  return {
+    objects,
+    async putFile(key, file) {
+      objects.set(key, await fsp.readFile(file));
+    },
+    async getToFile(key, file) {
+      const body = objects.get(key);
+      if (!body) throw Object.assign(new Error('no such key'), { name: 'NoSuchKey' });
+      await fsp.writeFile(file, body);
+    },
+  };
+}
+
+describe('the local engine\'s choices', () => {
+  const rig = () => createLocalEngine({ tmpDir, blobs: memoryBlobs() }).avatarFromPrompt('a person', { seed: 1, outputKey: 'a.png' }).then((a) => a.rig);
+
+  test('a photo avatar without the photo renderer is refused as invalid input, naming what works', async () => {
+    const engine = createLocalEngine({ tmpDir, blobs: memoryBlobs() });
+    const error = await engine.reactionFromPrompt({ ...avatarFrom({ kind: 'photo-face' }), source: 'upload' }, 'shocked', { seed: 1, outputKey: 'x.mp4' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EngineError);
+    expect((error as EngineError).code).toBe('invalid_input');
+    expect((error as EngineError).message).toMatch(/prompt/);
+    expect(await leftovers()).toEqual([]);
+  });
+
+  test('a damaged illustrated rig is invalid input', async () => {
+    const engine = createLocalEngine({ tmpDir, blobs: memoryBlobs() });
+    const damaged = { ...(await rig() as object), options: { top: ['nope'] } };
+    const error = await engine.reactionFromPrompt(avatarFrom(damaged), 'shocked', { seed: 1, outputKey: 'x.mp4' }).catch((e: unknown) => e);
+    expect((error as EngineError).code).toBe('invalid_input');
+  });
+
+  test('a reaction from motion without a motion source is invalid input', async () => {
+    const engine = createLocalEngine({ tmpDir, blobs: memoryBlobs() });
+    const error = await engine.reactionFromMotion(avatarFrom(await rig()), 'refs/1.mp4', { seed: 1, outputKey: 'x.mp4' }).catch((e: unknown) => e);
+    expect((error as EngineError).code).toBe('invalid_input');
+  });
+
+  test('motion from a reference clip drives the illustrated avatar; a short clip is held to the 3 s minimum', async () => {
+    const blobs = memoryBlobs();
+    blobs.objects.set('refs/1.mp4', Buffer.from('not really a video: the motion source below is a double'));
+    const seen: Array<{ fps: number; maxFrames: number; bytes: number }> = [];
+    const motion: MotionSource = {
+      async framesFromReference(file, fps, maxFrames) {
+        seen.push({ fps, maxFrames, bytes: (await fsp.stat(file)).size });
+        // One second of a mouth opening wide.
+        return Array.from({ length: 30 }, (_, i): ReactionFrame => ({ face: { ...CALM_FACE, mouthOpen: i / 29, eyeOpen: 1 + i / 60 }, camera: REST_CAMERA }));
+      },
+    };
+    const engine = createLocalEngine({ tmpDir, blobs, motion });
+    const clip = await engine.reactionFromMotion(avatarFrom(await rig()), 'refs/1.mp4', { seed: 1, outputKey: 'reactions/m.mp4' });
+    expect(seen).toEqual([{ fps: 30, maxFrames: 150, bytes: blobs.objects.get('refs/1.mp4')!.length }]);
+    expect(clip).toMatchObject({ durationS: 3, emotion: null, engine: 'local' });
+    const file = path.join(workDir, 'm.mp4');
+    await fsp.writeFile(file, blobs.objects.get('reactions/m.mp4')!);
+    const probed = await probeMedia(file);
+    if (!probed.ok) throw new Error(probed.detail);
+    expect(probed.media.video!.frameCount).toBe(90);
+    expect(await leftovers()).toEqual([]);
+  }, 60_000);
+
+  test('a missing reference clip is invalid input, and nothing is left behind', async () => {
+    const motion: MotionSource = { framesFromReference: async () => [] };
+    const engine = createLocalEngine({ tmpDir, blobs: memoryBlobs(), motion });
+    const error = await engine.reactionFromMotion(avatarFrom(await rig()), 'refs/missing.mp4', { seed: 1, outputKey: 'x.mp4' }).catch((e: unknown) => e);
+    expect((error as EngineError).code).toBe('invalid_input');
+    expect((error as EngineError).message).toMatch(/reference clip/);
+    expect(await leftovers()).toEqual([]);
+  });
+
+  test('a cancelled generation rejects as cancelled and stores nothing', async () => {
+    const blobs = memoryBlobs();
+    const engine = createLocalEngine({ tmpDir, blobs });
+    const avatarRig = await rig();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 400);
+    const error = await engine.reactionFromPrompt(avatarFrom(avatarRig), 'shocked', { seed: 1, outputKey: 'reactions/c.mp4', signal: controller.signal }).catch((e: unknown) => e);
+    expect((error as EngineError).code).toBe('cancelled');
+    expect(blobs.objects.has('reactions/c.mp4')).toBe(false);
+    expect(await leftovers()).toEqual([]);
+  });
+
+  test('a store that fails is a retryable engine failure', async () => {
+    const engine = createLocalEngine({
+      tmpDir,
+      blobs: { putFile: async () => Promise.reject(new Error('connection reset')), getToFile: async () => undefined },
+    });
+    const error = await engine.avatarFromPrompt('a person', { seed: 1, outputKey: 'a.png' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'engine_failure', retryable: true });
+    expect(await leftovers()).toEqual([]);
+  });
+
+  test('the S3 blob store functions fit the engine\'s BlobFiles shape', () => {
+    const files: BlobFiles = { putFile, getToFile };
+    expect(typeof files.putFile).toBe('function');
+  });
+});
