@@ -5,7 +5,7 @@
 import type { BackgroundTask } from '../ports/background-tasks';
 import { isEngineError } from '../ports/engine';
 import { getAvatar, settleAvatar } from '../adapters/dynamodb/avatars';
-import { avatarEngine } from '../adapters/engines/registry';
+import { avatarEngine } from '../adapters/engines/avatar-engine';
 import { deleteKeys } from '../adapters/s3/blob-store';
 import { avatarImageKey } from '../domain/avatar';
 import { logger } from '../http/logger';

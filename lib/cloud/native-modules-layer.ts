@@ -22,10 +22,8 @@ export function nativeModuleClosure(roots: readonly string[], projectRoot: strin
   const found = new Map<string, InstalledPackage>();
   const visit = (name: string, fromDir: string, optional: boolean) => {
     if (found.has(name)) return;
-    let packageJson: string;
-    try {
-      packageJson = require.resolve(`${name}/package.json`, { paths: [fromDir] });
-    } catch {
+    const packageJson = findPackageJson(name, fromDir);
+    if (!packageJson) {
       if (optional) return; // another platform's binary
       throw new Error(`${name} is not installed; the native-modules layer is built from node_modules (run npm install on linux x64)`);
     }
@@ -41,6 +39,15 @@ export function nativeModuleClosure(roots: readonly string[], projectRoot: strin
   };
   for (const root of roots) visit(root, projectRoot, false);
   return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Node's own lookup, done by hand: packages with an `exports` map may not export package.json. */
+function findPackageJson(name: string, fromDir: string): string | undefined {
+  for (let dir = fromDir; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', name, 'package.json');
+    if (fs.existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
+  }
 }
 
 export class NativeModulesLayer extends Construct {

@@ -23,6 +23,7 @@ export const WORKERS = {
     description: 'generates a prompt avatar with a hosted engine, which may outlast a request',
     table: 'readwrite',
     bucket: 'readwrite',
+    native: true,
     memoryMb: 1024,
     timeoutS: 5 * 60,
   },

@@ -175,15 +175,6 @@ export function createLocalEngine(deps: LocalEngineDeps = {}): LocalEngine {
 }
 
 /**
- * The engine with the photo side (`./face`: photo avatars, upload rigs, motion from reference clips)
- * wired in. Importing `./face` loads no tfjs; the face model loads on the first detection.
- */
-export async function createLocalEngineWithFaces(deps: Omit<LocalEngineDeps, 'photo' | 'motion'> = {}): Promise<LocalEngine> {
-  const face = await import('./face');
-  return createLocalEngine({ ...deps, photo: face.photoRenderer, motion: face.motionSource });
-}
-
-/**
  * Motion from a clip shorter than the shortest reaction holds its last pose to the minimum length
  * (a reaction that stops dead reads as a glitch); a longer one was already cut by the MotionSource.
  */
