@@ -40,6 +40,8 @@ interface BundleTarget {
   name: string;
   kind: 'api' | 'worker';
   entry: string;
+  /** Native modules come from a layer, so the bundle leaves them out (and cold init loads them from node_modules). */
+  native: boolean;
 }
 
 interface BundleFigures extends BundleTarget {
@@ -56,8 +58,8 @@ interface BundleFigures extends BundleTarget {
 
 export function bundleTargets(): BundleTarget[] {
   return [
-    ...Object.entries(HANDLER_GROUPS).map(([name, needs]) => ({ name, kind: 'api' as const, entry: needs.entry })),
-    ...Object.entries(WORKERS).map(([name, needs]) => ({ name, kind: 'worker' as const, entry: needs.entry })),
+    ...Object.entries(HANDLER_GROUPS).map(([name, needs]) => ({ name, kind: 'api' as const, entry: needs.entry, native: 'native' in needs && needs.native })),
+    ...Object.entries(WORKERS).map(([name, needs]) => ({ name, kind: 'worker' as const, entry: needs.entry, native: 'native' in needs && needs.native })),
   ];
 }
 
@@ -88,7 +90,7 @@ export async function runBundles(options: BundleOptions): Promise<SectionResult>
 async function bundle(target: BundleTarget): Promise<Pick<BundleFigures, 'file' | 'sizeKb' | 'byPackage'>> {
   // NodejsFunction writes index.js into an asset folder; one folder per function here too.
   const file = join(OUT_DIR, `${target.kind}-${target.name}`, 'index.js');
-  const result = await build({ ...lambdaEsbuildOptions(join(ROOT, target.entry), file), metafile: true });
+  const result = await build({ ...lambdaEsbuildOptions(join(ROOT, target.entry), file, { native: target.native }), metafile: true });
   writeFileSync(join(OUT_DIR, `${target.kind}-${target.name}.meta.json`), JSON.stringify(result.metafile));
   return { file, sizeKb: statSync(file).size / 1024, byPackage: byPackage(result.metafile, file) };
 }

@@ -55,7 +55,7 @@ export interface HumanInstance {
   load(config?: Record<string, unknown>): Promise<void>;
   init(): Promise<void>;
   detect(input: HumanTensor, config?: Record<string, unknown>): Promise<HumanResult>;
-  models: { loaded?: () => string[] } & Record<string, unknown>;
+  models: { list?: () => { name: string; loaded: boolean; size: number }[] } & Record<string, unknown>;
 }
 
 interface HumanModule {
@@ -164,7 +164,12 @@ function fileModelHandler(url: string) {
   };
 }
 
+/** The tfjs modules each router was registered with (two routers for one URL make tfjs refuse). */
+const routed = new WeakSet<object>();
+
 function registerFileRouter(tf: HumanTf): void {
+  if (routed.has(tf.io)) return;
+  routed.add(tf.io);
   tf.io.registerLoadRouter((url) => {
     const first = Array.isArray(url) ? url[0] : url;
     return typeof first === 'string' && first.startsWith(FILE_SCHEME) ? fileModelHandler(first) : null;
@@ -173,13 +178,17 @@ function registerFileRouter(tf: HumanTf): void {
 
 const REQUIRED_MODELS = ['blazeface', 'facemesh', 'iris'] as const;
 
-async function loadHuman(): Promise<HumanInstance> {
+/**
+ * Loads a new human instance (uncached: use getHuman). `modelDir`/`wasmDir` default to the installed
+ * packages; tests point them elsewhere to check the failure path.
+ */
+export async function loadHuman(dirs: { modelDir?: string; wasmDir?: string } = {}): Promise<HumanInstance> {
   let mod: HumanModule;
   let wasmDir: string;
   let modelDir: string;
   try {
-    wasmDir = path.dirname(packageFile('@tensorflow/tfjs-backend-wasm', 'dist/tfjs-backend-wasm-simd.wasm'));
-    modelDir = humanModelDir();
+    wasmDir = dirs.wasmDir ?? path.dirname(packageFile('@tensorflow/tfjs-backend-wasm', 'dist/tfjs-backend-wasm-simd.wasm'));
+    modelDir = dirs.modelDir ?? humanModelDir();
     // By path, on purpose (see the header); a computed path also keeps bundlers from inlining tfjs.
     const entry = packageFile('@vladmandic/human', 'dist/human.node-wasm.js');
     mod = require(entry) as HumanModule;
@@ -188,12 +197,17 @@ async function loadHuman(): Promise<HumanInstance> {
   }
   const human = new mod.Human(humanConfig(modelDir, wasmDir));
   registerFileRouter(human.tf);
-  // human logs its own model load errors with console.log and carries on; mute it and check instead.
+  // human logs its own model load errors with console.log ("<time> Human: ...") and carries on:
+  // those lines are kept for the error below, everything else passes through.
   const originalLog = console.log;
   const captured: string[] = [];
   console.log = (...args: unknown[]) => {
-    captured.push(args.map((a) => (a instanceof Error ? a.message : String(a))).join(' '));
+    if (args[1] === 'Human:') captured.push(args.slice(2).map((a) => (a instanceof Error ? a.message : String(a))).join(' '));
+    else originalLog(...args);
   };
+  // The WASM runtime (emscripten) installs process-wide 'uncaughtException'/'unhandledRejection'
+  // listeners that rethrow; they would change how the whole process handles errors, so they go.
+  const before = { uncaughtException: process.listeners('uncaughtException'), unhandledRejection: process.listeners('unhandledRejection') };
   try {
     await human.init();
     if (human.tf.getBackend() !== 'wasm') throw new Error(`tfjs backend is ${human.tf.getBackend()}, not wasm`);
@@ -202,20 +216,35 @@ async function loadHuman(): Promise<HumanInstance> {
     throw new EngineError('engine_failure', `The face landmark models could not be loaded: ${(cause as Error).message}`, { cause });
   } finally {
     console.log = originalLog;
+    const emitter = process as NodeJS.EventEmitter;
+    for (const event of ['uncaughtException', 'unhandledRejection']) {
+      const known = before[event as keyof typeof before] as unknown[];
+      for (const listener of emitter.listeners(event) as ((...args: unknown[]) => void)[]) {
+        if (!known.includes(listener) && /throw (ex|reason)\b/.test(String(listener))) emitter.off(event, listener);
+      }
+    }
   }
   const loaded = modelsLoaded(human);
   const missing = REQUIRED_MODELS.filter((name) => !loaded.includes(name));
   if (missing.length > 0) {
-    const detail = captured.filter((line) => /error/i.test(line)).slice(-2).join('; ');
+    const detail = captured
+      .filter((line) => /error/i.test(line))
+      .slice(-2)
+
+      .join('; ');
     throw new EngineError('engine_failure', `The face landmark models could not be loaded (missing: ${missing.join(', ')})${detail ? `: ${detail}` : ''}`);
   }
   return human;
 }
 
-/** Names of the models human holds in memory (human 3.x: `models.loaded()`). */
+/**
+ * Names of the models human holds with their weights. (human's own `models.loaded()` also counts a
+ * model whose files could not be read: it keeps an empty shell, so the weights' size is the test.)
+ */
 export function modelsLoaded(human: HumanInstance): string[] {
-  const fn = human.models.loaded;
-  return typeof fn === 'function' ? fn.call(human.models).map((name) => name.replace(/\.json$/, '')) : [];
+  const fn = human.models.list;
+  if (typeof fn !== 'function') return [];
+  return fn.call(human.models).filter((m) => m.loaded && m.size > 0).map((m) => m.name.replace(/\.json$/, ''));
 }
 
 let pending: Promise<HumanInstance> | null = null;
