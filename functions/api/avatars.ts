@@ -13,7 +13,7 @@ import { createAvatarFromPrompt, createAvatarFromUpload } from '../domain/schema
 import { avatarImageKey, avatarObjectPrefix, avatarView, type Avatar } from '../domain/avatar';
 import * as avatars from '../adapters/dynamodb/avatars';
 import { deleteKeys, deletePrefix, playbackUrl, putBuffer } from '../adapters/s3/blob-store';
-import { avatarEngine, avatarGenerationIsInline } from '../adapters/engines/avatar-engine';
+import { avatarGenerationIsInline, inlineAvatarEngine } from '../adapters/engines/avatar-engine';
 import { newSeed } from '../adapters/engines/seeded-random';
 import { dispatchTask } from '../ports/background-tasks';
 import { AVATAR_IMAGE_RULES, prepareAvatarImage } from '../media/image-upload';
@@ -92,7 +92,7 @@ const create: Operation = async (request) => {
       }
       return accepted(await present(pending));
     }
-    const engine = await avatarEngine();
+    const engine = await inlineAvatarEngine();
     const outputKey = avatarImageKey(accountId, id, 'png');
     let made;
     try {

@@ -18,3 +18,12 @@ export async function avatarEngine(): Promise<AvatarEngine> {
 export function avatarGenerationIsInline(): boolean {
   return override ? override.name === 'local' : engineChoice('avatar') === 'local';
 }
+
+/**
+ * The engine that generates within a request: only ever the local one, so the API function does not
+ * bundle the hosted adapters (the background worker does).
+ */
+export async function inlineAvatarEngine(): Promise<AvatarEngine> {
+  if (override) return override;
+  return (await import('./local/engine')).createLocalEngine();
+}

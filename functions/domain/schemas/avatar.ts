@@ -1,12 +1,14 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** A prompt must describe someone: words, not only emoji or punctuation, and not an essay. */
 export const avatarPrompt = z
   .string({ error: 'must be a string' })
-  .trim()
-  .min(3, 'must be at least 3 characters')
-  .max(1000, 'must be at most 1000 characters')
-  .refine((text) => (text.match(/\p{L}/gu)?.length ?? 0) >= 3, 'must describe the person in words, not only emoji or symbols');
+  .check(
+    z.trim(),
+    z.minLength(3, 'must be at least 3 characters'),
+    z.maxLength(1000, 'must be at most 1000 characters'),
+    z.refine((text) => (text.match(/\p{L}/gu)?.length ?? 0) >= 3, 'must describe the person in words, not only emoji or symbols'),
+  );
 
 export const createAvatarFromPrompt = z.strictObject({ prompt: avatarPrompt });
 /** The multipart form: the image arrives as a file part, so no text field is allowed beside it. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { idField } from './common';
 
 export const hookRequest = z.strictObject({ product_id: idField });

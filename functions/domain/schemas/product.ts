@@ -1,23 +1,27 @@
 /** Product inputs (API.md §2) as zod schemas: validation and types come from here. */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
-const name = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
-const description = z.string({ error: 'must be a string' }).trim().max(2000, 'must be at most 2000 characters');
+const name = z
+  .string({ error: 'must be a string' })
+  .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters'));
+const description = z.string({ error: 'must be a string' }).check(z.trim(), z.maxLength(2000, 'must be at most 2000 characters'));
 
 export const createProductInput = z.strictObject({
   name,
-  description: description.optional(),
+  description: z.optional(description),
 });
 
 export const updateProductInput = z
   .strictObject({
-    name: name.optional(),
+    name: z.optional(name),
     /** `null` clears the description. */
-    description: description.nullable().optional(),
+    description: z.optional(z.nullable(description)),
   })
-  .refine((v) => v.name !== undefined || v.description !== undefined, {
-    message: 'send at least one of name, description',
-  });
+  .check(
+    z.refine((v) => v.name !== undefined || v.description !== undefined, {
+      message: 'send at least one of name, description',
+    }),
+  );
 
 export type CreateProductInput = z.infer<typeof createProductInput>;
 export type UpdateProductInput = z.infer<typeof updateProductInput>;

@@ -18,7 +18,7 @@ import {
   ConverseCommand,
   type ConverseCommandOutput,
 } from '@aws-sdk/client-bedrock-runtime';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { config, optionalEnv } from '../../../config';
 import { EngineError, isEngineError, type HookEngine, type HookFormat, type HookIdea, type ProductBrief } from '../../../ports/engine';
 import { abortReason, backoffDelayMs, backoffPolicy, withDeadline, type BackoffPolicy } from '../http-retry';

@@ -12,7 +12,7 @@
  * in the canonical encoding, cut to 5 s (shorter than 3 s is refused as a provider error).
  */
 import * as path from 'node:path';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   EngineError,
   type AvatarEngine,
@@ -34,18 +34,18 @@ export const FAL_ENGINE_NAME = 'fal';
 /** Portrait, close to 9:16, a size FLUX handles natively (multiples of 64). */
 export const AVATAR_IMAGE_SIZE = { width: 768, height: 1344 } as const;
 
-const FalFile = z.looseObject({ url: z.string().min(1), content_type: z.string().nullish() });
+const FalFile = z.looseObject({ url: z.string().check(z.minLength(1)), content_type: z.nullish(z.string()) });
 
 export const FluxOutput = z.looseObject({
   images: z
-    .array(FalFile.extend({ width: z.number().nullish(), height: z.number().nullish() }))
-    .min(1, 'no image in the answer'),
-  seed: z.number().nullish(),
-  has_nsfw_concepts: z.array(z.boolean()).nullish(),
+    .array(z.extend(FalFile, { width: z.nullish(z.number()), height: z.nullish(z.number()) }))
+    .check(z.minLength(1, 'no image in the answer')),
+  seed: z.nullish(z.number()),
+  has_nsfw_concepts: z.nullish(z.array(z.boolean())),
 });
 
 export const KlingOutput = z.looseObject({
-  video: FalFile.extend({ file_name: z.string().nullish(), file_size: z.number().nullish() }),
+  video: z.extend(FalFile, { file_name: z.nullish(z.string()), file_size: z.nullish(z.number()) }),
 });
 
 export interface FalEngineOptions {

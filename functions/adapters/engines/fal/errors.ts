@@ -4,18 +4,25 @@
  * an `X-Fal-Error-Type` header (reference notes §1). Messages name the input in the user's terms
  * (the prompt, the avatar image, the reference clip) and keep the provider's own words, shortened.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
 import { EngineError } from '../../../ports/engine';
 
+/**
+ * zod's English messages ("Invalid input: expected string, received undefined"), which zod/mini
+ * does not load by itself: passed per parse so contract failures read as they always did.
+ */
+export const ENGLISH_ERRORS: z.core.$ZodErrorMap = en().localeError;
+
 const DetailItem = z.looseObject({
-  loc: z.array(z.union([z.string(), z.number()])).optional(),
-  msg: z.string().optional(),
-  type: z.string().optional(),
+  loc: z.optional(z.array(z.union([z.string(), z.number()]))),
+  msg: z.optional(z.string()),
+  type: z.optional(z.string()),
 });
 
 const ErrorBody = z.looseObject({
-  detail: z.union([z.array(DetailItem), z.string()]).optional(),
-  error_type: z.string().optional(),
+  detail: z.optional(z.union([z.array(DetailItem), z.string()])),
+  error_type: z.optional(z.string()),
 });
 
 type DetailEntry = z.infer<typeof DetailItem>;
@@ -110,7 +117,7 @@ export function falHttpError({ status, headers, bodyText, describe }: FalHttpFai
 }
 
 /** Turns a zod failure into a provider_error that says which fields broke the contract. */
-export function contractError(describe: string, issues: z.ZodError | string): EngineError {
+export function contractError(describe: string, issues: z.core.$ZodError | string): EngineError {
   const text = typeof issues === 'string' ? issues : issues.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
   return new EngineError('provider_error', `The generation provider's ${describe} answer broke its contract (${shorten(text, 200)})`);
 }

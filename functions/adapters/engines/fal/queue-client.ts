@@ -16,7 +16,7 @@ import { rm } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { EngineError, isEngineError } from '../../../ports/engine';
 import type { SecretProvider } from '../credentials';
 import {
@@ -27,26 +27,26 @@ import {
   withDeadline,
   type BackoffPolicy,
 } from '../http-retry';
-import { contractError, falHttpError } from './errors';
+import { ENGLISH_ERRORS, contractError, falHttpError } from './errors';
 import { awaitFalWebhook } from './webhook';
 
 const SubmitAnswer = z.looseObject({
-  request_id: z.string().min(1),
-  gateway_request_id: z.string().nullish(),
-  status: z.string().optional(),
+  request_id: z.string().check(z.minLength(1)),
+  gateway_request_id: z.nullish(z.string()),
+  status: z.optional(z.string()),
   status_url: z.url({ protocol: /^https?$/ }),
   response_url: z.url({ protocol: /^https?$/ }),
   cancel_url: z.url({ protocol: /^https?$/ }),
-  queue_position: z.number().nullish(),
+  queue_position: z.nullish(z.number()),
 });
 
-const LogLine = z.looseObject({ message: z.string().optional() });
+const LogLine = z.looseObject({ message: z.optional(z.string()) });
 
 const StatusAnswer = z.looseObject({
-  status: z.string().min(1),
-  queue_position: z.number().nullish(),
-  logs: z.array(LogLine).nullish(),
-  response_url: z.string().nullish(),
+  status: z.string().check(z.minLength(1)),
+  queue_position: z.nullish(z.number()),
+  logs: z.nullish(z.array(LogLine)),
+  response_url: z.nullish(z.string()),
 });
 
 export type FalSubmission = z.infer<typeof SubmitAnswer>;
@@ -74,8 +74,8 @@ export interface FalClientOptions {
 
 export interface FalRunOptions<T> {
   input: Record<string, unknown>;
-  /** The model's output schema. */
-  output: z.ZodType<T>;
+  /** The model's output schema (any zod schema, mini or classic). */
+  output: z.core.$ZodType<T>;
   /** Overall limit: submit, queue, run and result. */
   timeoutMs: number;
   signal?: AbortSignal;
@@ -213,7 +213,7 @@ export class FalQueueClient {
 
   private async fetchOutput<T>(
     submitted: FalSubmission,
-    schema: z.ZodType<T>,
+    schema: z.core.$ZodType<T>,
     key: string,
     signal: AbortSignal,
     mayBeRunning: boolean,
@@ -341,14 +341,14 @@ export class FalQueueClient {
   }
 }
 
-function parseAnswer<T>(answer: Answer, schema: z.ZodType<T>, describe: string): T {
+function parseAnswer<T>(answer: Answer, schema: z.core.$ZodType<T>, describe: string): T {
   let json: unknown;
   try {
     json = JSON.parse(answer.text);
   } catch {
     throw contractError(describe, `malformed JSON (${answer.text.slice(0, 40).replace(/\s+/g, ' ')}…)`);
   }
-  const parsed = schema.safeParse(json);
+  const parsed = z.safeParse(schema, json, { error: ENGLISH_ERRORS });
   if (!parsed.success) throw contractError(describe, parsed.error);
   return parsed.data;
 }

@@ -8,14 +8,15 @@
  *
  * Idempotent per request_id: a redelivery is acknowledged and does nothing.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { ENGLISH_ERRORS } from './errors';
 
 export const FalWebhookSchema = z.looseObject({
-  request_id: z.string().min(1).max(200),
-  gateway_request_id: z.string().max(200).nullish(),
+  request_id: z.string().check(z.minLength(1), z.maxLength(200)),
+  gateway_request_id: z.nullish(z.string().check(z.maxLength(200))),
   status: z.enum(['OK', 'ERROR']),
-  payload: z.unknown().optional(),
-  error: z.string().nullish(),
+  payload: z.optional(z.unknown()),
+  error: z.nullish(z.string()),
 });
 
 export type FalWebhook = z.infer<typeof FalWebhookSchema>;
@@ -54,7 +55,7 @@ export function handleFalWebhook(body: unknown): FalWebhookOutcome {
       return { ok: false, error: 'webhook body is not JSON' };
     }
   }
-  const parsed = FalWebhookSchema.safeParse(value);
+  const parsed = FalWebhookSchema.safeParse(value, { error: ENGLISH_ERRORS });
   if (!parsed.success) {
     return { ok: false, error: `webhook body is not a fal.ai completion: ${z.prettifyError(parsed.error)}` };
   }
