@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { awayFromMinuteBoundary } from '../support/clock';
 import { listKeys } from '../../functions/adapters/s3/blob-store';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '../support/local-stack';
 
@@ -158,6 +159,7 @@ describe('generating an avatar from a prompt', () => {
   test('prompt generations share the AI-helper budget with hooks', async () => {
     const { api } = await t.newAccount({ plan: 'free' });
     const product = (await api.post('/products', { name: 'Shared' })).body.data;
+    await awayFromMinuteBoundary();
     for (let i = 0; i < 3; i++) expect((await api.post('/hooks', { product_id: product.id })).status).toBe(200);
     expect((await api.post('/avatars', { prompt: 'a smiling woman with curly red hair' })).status).toBe(201);
     expect((await api.post('/avatars', { prompt: 'a teenager with a cap' })).status).toBe(201);

@@ -1,3 +1,4 @@
+import { awayFromMinuteBoundary } from '../support/clock';
 import { createApiKey } from '../../functions/adapters/dynamodb/api-keys';
 import { apiClient, expectError, startTestStack, type TestStack } from '../support/local-stack';
 
@@ -13,6 +14,7 @@ describe('the per-account rate limit', () => {
     const second = apiClient(t.stack.apiUrl, (await createApiKey(accountId, ['read'])).key);
     const clients = [api, second];
     // Concurrent requests from two keys: the shared counter must admit exactly 120.
+    await awayFromMinuteBoundary();
     const responses = await Promise.all(Array.from({ length: 130 }, (_, i) => clients[i % 2]!.get('/usage')));
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(120);
@@ -31,6 +33,7 @@ describe('the per-account rate limit', () => {
 
   test('one account exhausting its limit does not slow another', async () => {
     const busy = await t.newAccount();
+    await awayFromMinuteBoundary();
     await Promise.all(Array.from({ length: 121 }, () => busy.api.get('/usage')));
     expect((await busy.api.get('/usage')).status).toBe(429);
     const quiet = await t.newAccount();

@@ -32,26 +32,37 @@ export interface RateDecision {
   retryAfterS?: number;
 }
 
-/** Past windows no longer change, so an instance reads each one once. */
+/**
+ * Past windows no longer change, so an instance reads each one once; but right after a window ends,
+ * requests admitted in its last moments may still be landing in it, so it is read afresh until then.
+ */
 const previousCounts = new Map<string, number>();
 const MAX_CACHED = 10_000;
+const SETTLE_MS = 2_000;
 
-async function previousWindowCount(bucket: string, previousStart: number): Promise<number> {
+async function previousWindowCount(bucket: string, previousStart: number, windowMs: number, now: number): Promise<number> {
   const cacheKey = `${bucket}@${previousStart}`;
   const cached = previousCounts.get(cacheKey);
   if (cached !== undefined) return cached;
   const out = await dynamo().send(
-    new GetCommand({ TableName: config.tableName, Key: keys.rateWindow(bucket, previousStart), ProjectionExpression: 'c' }),
+    new GetCommand({
+      TableName: config.tableName,
+      Key: keys.rateWindow(bucket, previousStart),
+      ProjectionExpression: 'c',
+      ConsistentRead: true,
+    }),
   );
   const count = Number(out.Item?.c ?? 0);
-  if (previousCounts.size >= MAX_CACHED) previousCounts.clear();
-  previousCounts.set(cacheKey, count);
+  if (now - (previousStart + windowMs) >= SETTLE_MS) {
+    if (previousCounts.size >= MAX_CACHED) previousCounts.clear();
+    previousCounts.set(cacheKey, count);
+  }
   return count;
 }
 
 export async function consume(rule: RateLimitRule, now = Date.now()): Promise<RateDecision> {
   const position = windowPosition(now, rule.windowMs);
-  const previous = await previousWindowCount(rule.bucket, position.windowStart - rule.windowMs);
+  const previous = await previousWindowCount(rule.bucket, position.windowStart - rule.windowMs, rule.windowMs, now);
   const maxCurrent = maxCurrentCountForAdmission(rule.limit, previous, position.elapsed);
   const resetS = Math.ceil(((1 - position.elapsed) * rule.windowMs) / 1000);
   const refuse = (current: number): RateDecision => ({
@@ -99,7 +110,7 @@ export async function consume(rule: RateLimitRule, now = Date.now()): Promise<Ra
 
 async function currentWindowCount(bucket: string, windowStart: number): Promise<number> {
   const out = await dynamo().send(
-    new GetCommand({ TableName: config.tableName, Key: keys.rateWindow(bucket, windowStart), ProjectionExpression: 'c' }),
+    new GetCommand({ TableName: config.tableName, Key: keys.rateWindow(bucket, windowStart), ProjectionExpression: 'c', ConsistentRead: true }),
   );
   return Number(out.Item?.c ?? 0);
 }
@@ -112,7 +123,7 @@ export async function consumeAll(rules: readonly RateLimitRule[], now = Date.now
   const plans = await Promise.all(
     rules.map(async (rule) => {
       const position = windowPosition(now, rule.windowMs);
-      const previous = await previousWindowCount(rule.bucket, position.windowStart - rule.windowMs);
+      const previous = await previousWindowCount(rule.bucket, position.windowStart - rule.windowMs, rule.windowMs, now);
       return { rule, position, previous, maxCurrent: maxCurrentCountForAdmission(rule.limit, previous, position.elapsed) };
     }),
   );

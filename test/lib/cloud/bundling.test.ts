@@ -1,7 +1,9 @@
 /** The Lambda bundle is defined once; the stack and the benchmark must build the same thing. */
 import { isBuiltin } from 'node:module';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LAMBDA_BUNDLE, lambdaBundlingProps, lambdaEsbuildOptions } from '../../../lib/cloud/bundling';
+import { LAMBDA_BUNDLE, NATIVE_MODULES, lambdaBundlingProps, lambdaEsbuildOptions } from '../../../lib/cloud/bundling';
+import { HANDLER_GROUPS } from '../../../functions/routes';
+import { WORKERS } from '../../../lib/cloud/workers';
 
 describe('Lambda bundling options', () => {
   const esbuild = lambdaEsbuildOptions('functions/handlers/meta.ts', 'out/index.js');
@@ -17,12 +19,16 @@ describe('Lambda bundling options', () => {
     expect(cdk.externalModules).toEqual(['@aws-sdk/*']);
   });
 
-  test('a handler bundle needs nothing at run time but Node built-ins and the AWS SDK', async () => {
+  test.each([
+    ...Object.values(HANDLER_GROUPS).map((needs) => [needs.entry, needs as { native?: boolean }] as const),
+    ...Object.values(WORKERS).map((needs) => [needs.entry, needs as { native?: boolean }] as const),
+  ])('%s needs nothing at run time but Node built-ins, the AWS SDK and (with the layer) its native modules', async (entry, needs) => {
     const { build } = await import('esbuild');
-    const out = await build({ ...lambdaEsbuildOptions('functions/handlers/products.ts', 'out/products.js'), write: false, metafile: true });
+    const out = await build({ ...lambdaEsbuildOptions(entry, 'out/index.js', { native: needs.native }), write: false, metafile: true });
     const externals = Object.values(out.metafile!.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
-    const unexpected = externals.filter((path) => !path.startsWith('@aws-sdk/') && !isBuiltin(path));
-    expect(unexpected).toEqual([]);
+    const provided = (path: string) =>
+      isBuiltin(path) || path.startsWith('@aws-sdk/') || (needs.native === true && (NATIVE_MODULES as readonly string[]).includes(path));
+    expect(externals.filter((path) => !provided(path))).toEqual([]);
   });
 
   test('the public handler (GET /, 404/405) loads no AWS SDK at all, so it starts fastest', async () => {

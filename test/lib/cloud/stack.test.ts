@@ -92,6 +92,11 @@ function referencedIds(value: Json): string[] {
   return [];
 }
 
+const layerIdByDescription = (pattern: RegExp) => {
+  const found = ofType('AWS::Lambda::LayerVersion').filter(([, r]) => pattern.test(String(r.Properties.Description)));
+  expect(found).toHaveLength(1);
+  return found[0]![0];
+};
 const singleId = (type: string) => {
   const found = ofType(type);
   expect(found).toHaveLength(1);
@@ -231,19 +236,44 @@ describe('the ffmpeg layer', () => {
   });
 
   test('the products function and the normalise-demo worker get the layer and its paths', () => {
-    const layerId = singleId('AWS::Lambda::LayerVersion');
+    const layerId = layerIdByDescription(/ffmpeg/);
     for (const id of [groupFunctionId('products'), workerFunctionId('normalise-demo')]) {
       const { layers, env } = usesFfmpeg(id);
-      expect(layers).toEqual([{ Ref: layerId }]);
+      expect(layers).toContainEqual({ Ref: layerId });
       expect(env).toMatchObject({ FFMPEG_PATH: '/opt/bin/ffmpeg', FFPROBE_PATH: '/opt/bin/ffprobe' });
     }
   });
 
   test('functions that do not run ffmpeg do not carry it', () => {
+    const layerId = layerIdByDescription(/ffmpeg/);
     for (const group of GROUPS.filter((g) => !('ffmpeg' in HANDLER_GROUPS[g]))) {
       const { layers, env } = usesFfmpeg(groupFunctionId(group));
-      expect(layers).toEqual([]);
+      expect(layers).not.toContainEqual({ Ref: layerId });
       expect(env).not.toHaveProperty('FFMPEG_PATH');
+    }
+  });
+});
+
+describe('the native-modules layer', () => {
+  const layersOf = (id: string) => (functionProps(id).Layers ?? []) as unknown[];
+
+  test('holds sharp and the Skia canvas with their linux x64 binaries', () => {
+    const id = layerIdByDescription(/native npm packages/);
+    const description = ofType('AWS::Lambda::LayerVersion').find(([lid]) => lid === id)![1].Properties.Description as string;
+    for (const name of ['sharp@', '@img/sharp-linux-x64@', '@img/sharp-libvips-linux-x64@', '@napi-rs/canvas@', '@napi-rs/canvas-linux-x64-gnu@']) {
+      expect(description).toContain(name);
+    }
+  });
+
+  test('goes exactly to the functions that declare native needs', () => {
+    const id = layerIdByDescription(/native npm packages/);
+    for (const group of GROUPS) {
+      const wants = 'native' in HANDLER_GROUPS[group] && HANDLER_GROUPS[group].native === true;
+      expect({ group, has: layersOf(groupFunctionId(group)).some((l) => JSON.stringify(l) === JSON.stringify({ Ref: id })) }).toEqual({ group, has: wants });
+    }
+    for (const worker of Object.keys(WORKERS) as WorkerName[]) {
+      const needs = WORKERS[worker] as { native?: boolean };
+      expect({ worker, has: layersOf(workerFunctionId(worker)).some((l) => JSON.stringify(l) === JSON.stringify({ Ref: id })) }).toEqual({ worker, has: needs.native === true });
     }
   });
 });
@@ -377,9 +407,21 @@ describe('permissions', () => {
     expect(functionProps(id).Environment.Variables.NORMALISE_FUNCTION_NAME).toEqual({ Ref: worker });
   });
 
-  test('no other function may invoke a function', () => {
+  test('the avatars function may start the generate-avatar worker and no other function', () => {
+    const id = groupFunctionId('avatars');
+    const worker = workerFunctionId('generate-avatar');
+    const lambdaStatements = statementsOf(id).filter((s) => actionsOf(s).some((a) => a.startsWith('lambda:')));
+    expect(lambdaStatements.length).toBeGreaterThan(0);
+    for (const s of lambdaStatements) {
+      expect(actionsOf(s)).toEqual(['lambda:InvokeFunction']);
+      expect(new Set(referencedIds(s.Resource))).toEqual(new Set([worker]));
+    }
+    expect(functionProps(id).Environment.Variables.GENERATE_AVATAR_FUNCTION_NAME).toEqual({ Ref: worker });
+  });
+
+  test('no function that declares no invocations may invoke a function', () => {
     const others = [
-      ...GROUPS.filter((g) => g !== 'products').map(groupFunctionId),
+      ...GROUPS.filter((g) => !('invokes' in HANDLER_GROUPS[g])).map(groupFunctionId),
       ...(Object.keys(WORKERS) as WorkerName[]).map(workerFunctionId),
     ];
     for (const id of others) expect(allowedActions(id, 'lambda')).toEqual([]);
