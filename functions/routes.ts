@@ -25,6 +25,10 @@ export interface FunctionNeeds {
   ffmpeg?: boolean;
   /** Gets the native-modules layer (sharp, Skia canvas), which its bundle then leaves external. */
   native?: boolean;
+  /** Generation capabilities it calls: it gets their engine settings and the hosted adapters' grants. */
+  engines?: readonly ('avatar' | 'reaction' | 'hooks')[];
+  /** Capabilities whose configured engine it only needs to know (to pick inline or background work). */
+  engineChoices?: readonly ('avatar' | 'reaction' | 'hooks')[];
   memoryMb?: number;
   /** API functions stay under API Gateway's 30 s integration limit. */
   timeoutS?: number;
@@ -55,6 +59,8 @@ export const HANDLER_GROUPS = {
     table: 'readwrite',
     bucket: 'readwrite',
     invokes: [{ worker: 'generate-avatar', env: 'GENERATE_AVATAR_FUNCTION_NAME' }],
+    // Reads AVATAR_ENGINE to decide between inline (local) and background (hosted) generation.
+    engineChoices: ['avatar'],
     // sharp re-encodes uploads and rasterises generated portraits within the request.
     native: true,
     memoryMb: 1769,
@@ -65,6 +71,7 @@ export const HANDLER_GROUPS = {
     description: 'hook caption ideas',
     table: 'readwrite',
     bucket: 'none',
+    engines: ['hooks'],
     timeoutS: 29,
   },
   usage: {

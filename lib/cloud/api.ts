@@ -19,6 +19,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import type { EngineConfig } from './engine-config';
 import {
   API_PREFIX,
   fullPath,
@@ -41,6 +42,7 @@ export interface ApiProps {
   bucket: s3.IBucket;
   ffmpegLayer: lambda.ILayerVersion;
   nativeLayer: lambda.ILayerVersion;
+  engines: EngineConfig;
   workers: Readonly<Record<string, lambda.IFunction>>;
 }
 

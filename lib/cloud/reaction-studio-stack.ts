@@ -5,6 +5,7 @@ import { Api } from './api';
 import { DataStore } from './data';
 import { FfmpegLayer } from './ffmpeg-layer';
 import { NativeModulesLayer } from './native-modules-layer';
+import { engineConfigFromContext } from './engine-config';
 import { PROJECT_ROOT } from './service-function';
 import { MediaStore } from './media';
 import { Workers } from './workers';
@@ -22,7 +23,8 @@ export class ReactionStudioStack extends Stack {
     this.media = new MediaStore(this, 'Media');
     const { layer: ffmpegLayer } = new FfmpegLayer(this, 'Ffmpeg');
     const { layer: nativeLayer } = new NativeModulesLayer(this, 'NativeModules', { projectRoot: PROJECT_ROOT });
-    const shared = { table: this.data.table, bucket: this.media.bucket, ffmpegLayer, nativeLayer };
+    const engines = engineConfigFromContext(this);
+    const shared = { table: this.data.table, bucket: this.media.bucket, ffmpegLayer, nativeLayer, engines };
 
     this.workers = new Workers(this, 'Workers', shared);
     this.api = new Api(this, 'Api', { ...shared, workers: this.workers.functions });

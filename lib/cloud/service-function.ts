@@ -13,6 +13,7 @@ import { Construct } from 'constructs';
 import type { FunctionNeeds } from '../../functions/routes';
 import { lambdaBundlingProps } from './bundling';
 import { FFMPEG_ENV } from './ffmpeg-layer';
+import { applyEngineChoices, applyEngineConfig, type EngineConfig } from './engine-config';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 export const SERVICE_NAME = 'reaction-studio';
@@ -31,6 +32,7 @@ export interface ServiceFunctionProps {
   bucket: s3.IBucket;
   ffmpegLayer: lambda.ILayerVersion;
   nativeLayer: lambda.ILayerVersion;
+  engines: EngineConfig;
   /** The functions this one may start, by worker name; must hold every `needs.invokes` target. */
   workers?: Readonly<Record<string, lambda.IFunction>>;
 }
@@ -77,6 +79,9 @@ export class ServiceFunction extends Construct {
 
     if (needs.bucket === 'readwrite') bucket.grantReadWrite(this.fn);
     else if (needs.bucket === 'read') bucket.grantRead(this.fn);
+
+    applyEngineChoices(this.fn, needs.engineChoices ?? [], props.engines);
+    applyEngineConfig(this.fn, needs.engines ?? [], props.engines);
 
     for (const { worker, env } of needs.invokes ?? []) {
       const target = props.workers?.[worker];

@@ -3,6 +3,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import type { EngineConfig } from './engine-config';
 import { constructId, ServiceFunction, type ServiceFunctionNeeds } from './service-function';
 
 export const WORKERS = {
@@ -24,6 +25,7 @@ export const WORKERS = {
     table: 'readwrite',
     bucket: 'readwrite',
     native: true,
+    engines: ['avatar'],
     memoryMb: 1024,
     timeoutS: 5 * 60,
   },
@@ -36,6 +38,7 @@ export interface WorkersProps {
   bucket: s3.IBucket;
   ffmpegLayer: lambda.ILayerVersion;
   nativeLayer: lambda.ILayerVersion;
+  engines: EngineConfig;
 }
 
 export class Workers extends Construct {
