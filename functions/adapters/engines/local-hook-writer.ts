@@ -4,7 +4,7 @@
  * description says it does, so no two products get the same list.
  */
 import type { HookEngine, HookFormat, HookIdea, ProductBrief } from '../../ports/engine';
-import { seededRandom } from './seeded-random';
+import { hashSeed, randomFrom, type Random } from './local/seeded-random';
 
 export const HOOK_MAX_CHARS = 100;
 
@@ -106,13 +106,13 @@ const TEMPLATES: Record<HookFormat, Template[]> = {
 export const HOOK_FORMATS = Object.keys(TEMPLATES) as HookFormat[];
 
 export function writeHooks(product: ProductBrief, seed: number, count: number): HookIdea[] {
-  const random = seededRandom(seed ^ hashText(`${product.name}\n${product.description ?? ''}`));
+  const random = randomFrom(hashSeed(seed, product.name, product.description ?? ''));
   const traits = productTraits(product);
-  const formats = random.shuffle([...HOOK_FORMATS]);
+  const formats = shuffle(random, [...HOOK_FORMATS]);
   const ideas: HookIdea[] = [];
   const seen = new Set<string>();
   // Round-robin over shuffled formats so the list stays varied; a format runs out when its templates do.
-  const remaining = new Map(formats.map((f) => [f, random.shuffle([...TEMPLATES[f]])]));
+  const remaining = new Map(formats.map((f) => [f, shuffle(random, [...TEMPLATES[f]])]));
   while (ideas.length < count && [...remaining.values()].some((list) => list.length > 0)) {
     for (const format of formats) {
       const template = remaining.get(format)!.shift();
@@ -167,10 +167,12 @@ function lowerFirst(text: string): string {
   return /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
 }
 
-function hashText(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
+function shuffle<T>(random: Random, items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random.next() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
 }
 
 export function localHookEngine(): HookEngine {
