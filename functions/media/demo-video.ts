@@ -7,6 +7,7 @@ import { open } from 'node:fs/promises';
 import { AppError } from '../domain/errors';
 import { fileArg, MediaToolError, runFfmpeg } from './binaries';
 import { probeMedia, type MediaProbe } from './probe';
+import { readFileHead } from './file-head';
 
 export type DemoContainer = 'mp4' | 'mov' | 'avi';
 
@@ -74,16 +75,6 @@ export function sniffContainer(head: Buffer): SniffResult {
   return { refused: 'a file of unrecognised type' };
 }
 
-async function readHead(path: string, bytes = 512): Promise<Buffer> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
 
 function probeAgrees(container: DemoContainer, media: MediaProbe): boolean {
   return container === 'avi' ? media.formatNames.includes('avi') : media.formatNames.includes('mov') || media.formatNames.includes('mp4');
@@ -114,7 +105,7 @@ export async function inspectDemoVideo(path: string, options: { field?: string }
   const field = options.field ?? 'demo_video';
   const invalid = (message: string) => new AppError('invalid_media', `${field} ${message}`);
 
-  const sniffed = sniffContainer(await readHead(path));
+  const sniffed = sniffContainer(await readFileHead(path));
   if ('refused' in sniffed) {
     throw new AppError('unsupported_media_type', `${field} must be ${ACCEPTED}; got ${sniffed.refused}`);
   }

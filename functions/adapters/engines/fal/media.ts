@@ -16,6 +16,7 @@ import { probeMedia } from '../../../media/probe';
 import { EngineError, REACTION_CLIP, type StoredFile } from '../../../ports/engine';
 import { getToFile, playbackUrl, putFile } from '../../s3/blob-store';
 import { abortReason } from '../http-retry';
+import { readFileHead } from '../../../media/file-head';
 
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/webp';
 
@@ -28,16 +29,6 @@ export function sniffImageType(head: Uint8Array): ImageType | null {
   return null;
 }
 
-async function readHead(file: string, bytes = 16): Promise<Buffer> {
-  const handle = await fsp.open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
 
 export async function withTempDir<T>(prefix: string, task: (dir: string) => Promise<T>): Promise<T> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), prefix));
@@ -75,7 +66,7 @@ export async function objectInputUrl(key: string): Promise<string> {
 
 /** Checks a downloaded image and stores it at `key`; returns what was stored and its size. */
 export async function storeImage(file: string, key: string): Promise<{ image: StoredFile; width: number; height: number }> {
-  const contentType = sniffImageType(await readHead(file));
+  const contentType = sniffImageType(await readFileHead(file, 16));
   if (!contentType) throw new EngineError('provider_error', 'The provider returned an image that is not PNG, JPEG or WebP');
   let width: number | undefined;
   let height: number | undefined;
