@@ -87,7 +87,11 @@ export function createLocalEngine(deps: LocalEngineDeps = {}): LocalEngine {
     const image = path.join(dir, 'avatar-image');
     await fetchBlob(await blobs(), avatar.imageKey, image, 'the avatar image');
     checkAborted(options.signal);
-    return photo.prepare(image, avatar.rig ?? null, { width: REACTION_CLIP.width, height: REACTION_CLIP.height, signal: options.signal });
+    // An avatar stored without landmarks (an upload not yet rigged, a hosted engine's image) gets them
+    // now: without them the photo renderer could only move the camera.
+    const rig = avatar.rig ?? (photo.rigFromImage ? await photo.rigFromImage(image, { signal: options.signal }) : null);
+    checkAborted(options.signal);
+    return photo.prepare(image, rig ?? null, { width: REACTION_CLIP.width, height: REACTION_CLIP.height, signal: options.signal });
   }
 
   async function renderAndStore(avatar: AvatarRef, frames: ReactionFrame[], options: GenerationOptions, emotion: Emotion | null): Promise<ReactionClip> {

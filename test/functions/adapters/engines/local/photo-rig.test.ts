@@ -1,0 +1,61 @@
+/** Photo avatars stored without landmarks get them when they are first animated. */
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { createLocalEngine, type PhotoRenderer } from '../../../../../functions/adapters/engines/local/engine';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rs-photo-rig-'));
+  await writeFile(join(dir, 'avatar.png'), await sharp({ create: { width: 400, height: 400, channels: 3, background: '#c96' } }).png().toBuffer());
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const blobs = {
+  putFile: (key: string, file: string) => copyFile(file, join(dir, key.replaceAll('/', '_'))),
+  getToFile: (key: string, file: string) => copyFile(join(dir, key), file),
+};
+
+function recordingRenderer(): PhotoRenderer & { rigsPrepared: unknown[]; rigCalls: number } {
+  const recorder = {
+    rigsPrepared: [] as unknown[],
+    rigCalls: 0,
+    async rigFromImage() {
+      recorder.rigCalls++;
+      return { kind: 'photo-face', version: 1 };
+    },
+    async prepare(_image: string, rig: unknown, options: { width: number; height: number }) {
+      recorder.rigsPrepared.push(rig);
+      return { width: options.width, height: options.height, drawFrame: (ctx: { fillStyle: string; fillRect: (...a: number[]) => void }) => {
+        ctx.fillStyle = '#224';
+        ctx.fillRect(0, 0, options.width, options.height);
+      } };
+    },
+  };
+  return recorder as never;
+}
+
+describe('animating a photo avatar', () => {
+  test('an avatar without a rig has its landmarks computed before rendering', async () => {
+    const photo = recordingRenderer();
+    const engine = createLocalEngine({ photo, blobs, tmpDir: dir });
+    const avatar = { id: 1, source: 'upload' as const, imageKey: 'avatar.png', width: 400, height: 400 };
+    const clip = await engine.reactionFromPrompt(avatar, 'shocked', { seed: 1, outputKey: 'out/a.mp4' });
+    expect(clip.durationS).toBeGreaterThanOrEqual(3);
+    expect(photo.rigCalls).toBe(1);
+    expect(photo.rigsPrepared).toEqual([{ kind: 'photo-face', version: 1 }]);
+  }, 60_000);
+
+  test('an avatar whose rig is stored is not analysed again', async () => {
+    const photo = recordingRenderer();
+    const engine = createLocalEngine({ photo, blobs, tmpDir: dir });
+    const stored = { kind: 'photo-face', version: 1, stored: true };
+    await engine.reactionFromPrompt({ id: 2, source: 'upload', imageKey: 'avatar.png', width: 400, height: 400, rig: stored }, 'laughing', {
+      seed: 2,
+      outputKey: 'out/b.mp4',
+    });
+    expect(photo.rigCalls).toBe(0);
+    expect(photo.rigsPrepared).toEqual([stored]);
+  }, 60_000);
+});
