@@ -238,8 +238,16 @@ function covers(m: [number, number, number, number, number, number], prepared: P
   return true;
 }
 
+/**
+ * How far (pixels, any point) a frame's points may be from those last drawn and still reuse that
+ * drawing. A quarter pixel is below what the bilinear warp resolves visibly, yet a slow hold moves
+ * less than that per frame about a quarter of the time: those frames skip the warp (the camera still
+ * moves them). Measured from the last drawn points, so a slow drift never accumulates.
+ */
+const REUSE_TOLERANCE_PX = 0.25;
+
 function samePoints(a: Float32Array, b: Float32Array): boolean {
-  for (let i = 0; i < a.length; i++) if (Math.abs(a[i]! - b[i]!) > 0.02) return false;
+  for (let i = 0; i < a.length; i++) if (Math.abs(a[i]! - b[i]!) > REUSE_TOLERANCE_PX) return false;
   return true;
 }
 
