@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ReactionClip } from '../functions/ports/engine';
 import { fmt, flag, median, type SectionResult, type Target } from './report';
+import { DEFAULT_SAMPLE_FPS } from '../functions/adapters/engines/local/face/reference-motion';
 
 export interface EngineLocalOptions {
   /** Measured reactions (after one warm-up). */
@@ -406,7 +407,7 @@ function summarise(m: Measured): SectionResult {
       'Node draws frame n+1 while ffmpeg encodes frame n: wall ≈ max(Node, ffmpeg) + pipeline fill, when both cores are free.',
       m.faces.skipped ??
         `motion: a ${m.faces.referenceS} s 540x960 reference clip of a real face (sway, punch-in, ±4° roll; made in ${fmt(m.faces.referenceClipMs, 0)} ms, not counted), ` +
-          'analysed by human (10 samples/s, short side 360) inside the wall; its warm-up also loaded human. Node CPU there includes the analysis, ffmpeg CPU its decode; peak RSS is the whole process (human and its models included).',
+          `analysed by human (${DEFAULT_SAMPLE_FPS} samples/s, short side 360) inside the wall; its warm-up also loaded human.` + ' Node CPU there includes the analysis, ffmpeg CPU its decode; peak RSS is the whole process (human and its models included).',
       ...(m.faces.skipped
         ? []
         : [

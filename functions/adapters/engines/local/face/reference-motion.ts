@@ -39,7 +39,7 @@ export interface ReferenceMotionResult {
 }
 
 /** Samples per second: enough for a reaction's timing (a blink still shows, smoothed), at 40% less analysis than 10. */
-const DEFAULT_SAMPLE_FPS = 6;
+export const DEFAULT_SAMPLE_FPS = 6;
 
 const NO_FACE_MESSAGE = 'No face found in the reference clip; use a clip where one person faces the camera';
 
