@@ -31,6 +31,13 @@ import { prepareIllustratedScene } from './illustrated-renderer';
 import { isIllustratedRig, type IllustratedRig } from './illustrated-rig';
 import { renderClipToFile, type FrameRenderer } from './reaction-clip';
 
+/**
+ * Photo frames are drawn at two thirds of the output size and scaled up by ffmpeg, which has CPU to
+ * spare while Node draws: per frame the warp, the camera transform and the canvas read-back all
+ * scale with pixels, and uploads are rarely sharper than this once the face is framed.
+ */
+export const PHOTO_RENDER_SIZE = { width: 720, height: 1280 } as const;
+
 /** Side of the square portrait made from a prompt. */
 export const AVATAR_SIZE = 1024;
 
@@ -91,7 +98,7 @@ export function createLocalEngine(deps: LocalEngineDeps = {}): LocalEngine {
     // now: without them the photo renderer could only move the camera.
     const rig = avatar.rig ?? (photo.rigFromImage ? await photo.rigFromImage(image, { signal: options.signal }) : null);
     checkAborted(options.signal);
-    return photo.prepare(image, rig ?? null, { width: REACTION_CLIP.width, height: REACTION_CLIP.height, signal: options.signal });
+    return photo.prepare(image, rig ?? null, { ...PHOTO_RENDER_SIZE, signal: options.signal });
   }
 
   async function renderAndStore(avatar: AvatarRef, frames: ReactionFrame[], options: GenerationOptions, emotion: Emotion | null): Promise<ReactionClip> {
