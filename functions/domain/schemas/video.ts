@@ -1,0 +1,100 @@
+/**
+ * POST /videos input (API.md §4, DESIGN §2). The shape is one strict object; which fields a method
+ * needs, and which it must not get, is checked after parsing so the message names the field.
+ */
+import * as z from 'zod/mini';
+import { badRequest } from '../errors';
+import { HOOK_POSITIONS, HOOK_SIZES, JOB_DEFAULTS, JOB_LIMITS, JOB_METHODS, JOB_MODES, type JobMethod } from '../jobs';
+import { idField } from './common';
+import { checkReferenceUrl } from '../reference-url';
+
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(', ')}` });
+
+const text = (max: number) =>
+  z.string({ error: 'must be a string' }).check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`));
+
+export const VIDEO_SOURCES = ['link', 'upload'] as const;
+
+export const createVideoInput = z.strictObject({
+  product_id: idField,
+  method: oneOf(JOB_METHODS),
+  mode: z.optional(oneOf(JOB_MODES)),
+  hook_text: z.optional(text(JOB_LIMITS.hookTextMaxChars)),
+  hook_position: z.optional(oneOf(HOOK_POSITIONS)),
+  hook_size: z.optional(oneOf(HOOK_SIZES)),
+  prompt: z.optional(text(1000)),
+  avatar_id: z.optional(idField),
+  video_source: z.optional(oneOf(VIDEO_SOURCES)),
+  reference_url: z.optional(z.string({ error: 'must be a string' })),
+  reaction_id: z.optional(idField),
+});
+
+export type CreateVideoInput = z.infer<typeof createVideoInput>;
+
+/** What each method requires and allows beside the common fields. */
+const METHOD_FIELDS: Record<JobMethod, { required: readonly string[]; allowed: readonly string[] }> = {
+  prompt: { required: ['prompt'], allowed: ['prompt', 'avatar_id'] },
+  motion: { required: ['avatar_id', 'video_source'], allowed: ['avatar_id', 'video_source', 'reference_url', 'reference_video'] },
+  reuse: { required: ['reaction_id'], allowed: ['reaction_id'] },
+};
+const METHOD_SPECIFIC = ['prompt', 'avatar_id', 'video_source', 'reference_url', 'reference_video', 'reaction_id'] as const;
+
+export interface VideoRequest {
+  productId: number;
+  method: JobMethod;
+  mode: (typeof JOB_MODES)[number];
+  hookText: string | null;
+  hookPosition: (typeof HOOK_POSITIONS)[number];
+  hookSize: (typeof HOOK_SIZES)[number];
+  prompt: string | null;
+  avatarId: number | null;
+  videoSource: (typeof VIDEO_SOURCES)[number] | null;
+  referenceUrl: string | null;
+  reactionId: number | null;
+}
+
+/**
+ * Checks the per-method rules. `hasReferenceVideo` says whether a `reference_video` file part came
+ * with the request (multipart only).
+ */
+export function videoRequestOf(input: CreateVideoInput, hasReferenceVideo: boolean): VideoRequest {
+  const given = new Set<string>(METHOD_SPECIFIC.filter((field) => field !== 'reference_video' && input[field] !== undefined));
+  if (hasReferenceVideo) given.add('reference_video');
+  const rules = METHOD_FIELDS[input.method];
+  const foreign = [...given].filter((field) => !rules.allowed.includes(field));
+  if (foreign.length > 0) throw badRequest(`Invalid video request: ${foreign.join(', ')} cannot be used with method=${input.method}`);
+  const missing = rules.required.filter((field) => !given.has(field));
+  if (missing.length > 0) throw badRequest(`Invalid video request: method=${input.method} needs ${missing.join(' and ')}`);
+
+  if (input.method === 'motion') {
+    if (input.video_source === 'link' && input.reference_url === undefined) {
+      throw badRequest('Invalid video request: video_source=link needs reference_url');
+    }
+    if (input.video_source === 'link' && hasReferenceVideo) {
+      throw badRequest('Invalid video request: reference_video is for video_source=upload; with link send reference_url');
+    }
+    if (input.video_source === 'upload' && !hasReferenceVideo) {
+      throw badRequest('Invalid video request: video_source=upload needs a reference_video file (multipart/form-data)');
+    }
+    if (input.video_source === 'upload' && input.reference_url !== undefined) {
+      throw badRequest('Invalid video request: reference_url is for video_source=link');
+    }
+    // Only https links on the short-video hosts' allow-list, refused when the request arrives.
+    if (input.reference_url !== undefined) checkReferenceUrl(input.reference_url, { field: 'reference_url' });
+  }
+
+  return {
+    productId: input.product_id,
+    method: input.method,
+    mode: input.mode ?? JOB_DEFAULTS.mode,
+    hookText: input.hook_text ?? null,
+    hookPosition: input.hook_position ?? JOB_DEFAULTS.hookPosition,
+    hookSize: input.hook_size ?? JOB_DEFAULTS.hookSize,
+    prompt: input.prompt ?? null,
+    avatarId: input.avatar_id ?? null,
+    videoSource: input.video_source ?? null,
+    referenceUrl: input.reference_url ?? null,
+    reactionId: input.reaction_id ?? null,
+  };
+}
