@@ -351,30 +351,8 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
   // ---- Eyes. Closed: the upper lid comes down onto the lower one (which rises a little). Wide:
   // the upper lid lifts, the lower one drops a little. Lid corners stay.
   for (const eye of eyes) {
-    const lower = eye.lower0.map((i) => [fu[i]!, fv[i]!] as [number, number]).sort((p, q) => p[0] - q[0]);
-    const lowerAt = (u: number) => {
-      if (u <= lower[0]![0]) return lower[0]![1];
-      for (let k = 1; k < lower.length; k++) {
-        const [u1, v1] = lower[k]!;
-        if (u <= u1) {
-          const [u0, v0] = lower[k - 1]!;
-          return v0 + ((v1 - v0) * (u - u0)) / Math.max(1e-6, u1 - u0);
-        }
-      }
-      return lower[lower.length - 1]![1];
-    };
-    const upperRing = eye.upper0.map((i) => [fu[i]!, fv[i]!] as [number, number]).sort((p, q) => p[0] - q[0]);
-    const upperAt = (u: number) => {
-      if (u <= upperRing[0]![0]) return upperRing[0]![1];
-      for (let k = 1; k < upperRing.length; k++) {
-        const [u1, v1] = upperRing[k]!;
-        if (u <= u1) {
-          const [u0, v0] = upperRing[k - 1]!;
-          return v0 + ((v1 - v0) * (u - u0)) / Math.max(1e-6, u1 - u0);
-        }
-      }
-      return upperRing[upperRing.length - 1]![1];
-    };
+    const lowerAt = polyline(eye.lower0.map((i) => [fu[i]!, fv[i]!]));
+    const upperAt = polyline(eye.upper0.map((i) => [fu[i]!, fv[i]!]));
     const uOuter = fu[eye.outer]!, uInner = fu[eye.inner]!;
     const eyeW = Math.max(1, Math.abs(uInner - uOuter));
     const centreGap = Math.max(eyeW * 0.12, lowerAt((uOuter + uInner) / 2) - upperAt((uOuter + uInner) / 2));
