@@ -40,6 +40,7 @@ const SECTIONS: readonly Section[] = [
     title: 'Lambda bundles: size and cold init',
     run: (s, log) => runBundles({ initRuns: s.initRuns, log }),
   },
+  { name: 'compose', title: 'Compose: caption segment + stream-copy join vs a full re-encode', run: (_s, log) => import('./compose').then((m) => m.runCompose({ ...m.COMPOSE_DEFAULTS, log })) },
   { name: 'engine', title: 'Local engine: avatar, and 4 s reactions from a prompt, from motion and of a photo', run: (_s, log) => import('./engine-local').then((m) => m.runEngineLocal({ ...m.ENGINE_LOCAL_DEFAULTS, log })) },
 ];
 

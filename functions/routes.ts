@@ -29,6 +29,8 @@ export interface FunctionNeeds {
   engines?: readonly ('avatar' | 'reaction' | 'hooks')[];
   /** Capabilities whose configured engine it only needs to know (to pick inline or background work). */
   engineChoices?: readonly ('avatar' | 'reaction' | 'hooks')[];
+  /** What it asks of the job state machine: start executions, send preview decisions back. */
+  jobs?: readonly ('start' | 'decide')[];
   memoryMb?: number;
   /** API functions stay under API Gateway's 30 s integration limit. */
   timeoutS?: number;
@@ -74,6 +76,24 @@ export const HANDLER_GROUPS = {
     engines: ['hooks'],
     timeoutS: 29,
   },
+  videos: {
+    entry: 'functions/handlers/videos.ts',
+    description: 'video jobs (create, poll, approve, regenerate) and finished videos',
+    table: 'readwrite',
+    bucket: 'readwrite',
+    jobs: ['start', 'decide'],
+    // ffprobe checks an uploaded reference clip before the job is accepted.
+    ffmpeg: true,
+    memoryMb: 1769,
+    timeoutS: 29,
+  },
+  reactions: {
+    entry: 'functions/handlers/reactions.ts',
+    description: 'the saved-reaction library',
+    table: 'readwrite',
+    bucket: 'readwrite',
+    timeoutS: 29,
+  },
   usage: {
     entry: 'functions/handlers/usage.ts',
     description: 'plan and allowance usage',
@@ -106,6 +126,8 @@ export const JSON_BODY_LIMIT = 256 * KB;
 
 export const DEMO_VIDEO_MAX_BYTES = 50 * MB;
 export const AVATAR_UPLOAD_MAX_BYTES = 10 * MB;
+/** An uploaded motion reference (method=motion, video_source=upload): the same cap as a linked one. */
+export const REFERENCE_VIDEO_MAX_BYTES = 100 * MB;
 
 function route(
   method: HttpMethod,
@@ -140,6 +162,19 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('POST', '/avatars', 'avatars', 'create', { maxBodyBytes: AVATAR_UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD }),
   route('GET', '/avatars/{id}', 'avatars', 'get'),
   route('DELETE', '/avatars/{id}', 'avatars', 'remove'),
+
+  route('GET', '/reactions', 'reactions', 'list'),
+  route('POST', '/reactions', 'reactions', 'create'),
+  route('GET', '/reactions/{id}', 'reactions', 'get'),
+  route('DELETE', '/reactions/{id}', 'reactions', 'remove'),
+
+  route('GET', '/videos', 'videos', 'list'),
+  route('POST', '/videos', 'videos', 'create', { maxBodyBytes: REFERENCE_VIDEO_MAX_BYTES + MULTIPART_OVERHEAD }),
+  route('GET', '/videos/{id}', 'videos', 'get'),
+  route('DELETE', '/videos/{id}', 'videos', 'remove'),
+  route('GET', '/videos/jobs/{id}', 'videos', 'getJob'),
+  route('POST', '/videos/jobs/{id}/approve', 'videos', 'approve'),
+  route('POST', '/videos/jobs/{id}/regenerate', 'videos', 'regenerate', { maxBodyBytes: REFERENCE_VIDEO_MAX_BYTES + MULTIPART_OVERHEAD }),
 
   route('POST', '/hooks', 'hooks', 'create'),
 

@@ -61,3 +61,173 @@ export function assertCanRegenerate(job: JobState): void {
  */
 export const chargeNumberOfJob = () => 1;
 export const chargeNumberOfRegeneration = (regenerationsBefore: number) => regenerationsBefore + 2;
+
+/**
+ * Where a job is, for clients polling it. Each stage has the progress it starts at; progress is only
+ * ever raised (a regenerated preview keeps the progress it had), so a client's bar never goes back.
+ */
+export const JOB_STAGES = {
+  queued: 0,
+  preparing: 5,
+  generating_reaction: 15,
+  rendering_preview: 60,
+  awaiting_approval: 70,
+  composing: 80,
+  finalizing: 95,
+  done: 100,
+  failed: 100,
+} as const;
+export type JobStage = keyof typeof JOB_STAGES;
+
+/** Failure codes a job can end with (`error.code`), each with what the user can do about it. */
+export const JOB_ERROR_CODES = {
+  input_deleted: 'A product, avatar or saved reaction the job uses was deleted while it ran; create a new job',
+  invalid_input: 'An input could not be used (for example no usable face, or an unreadable reference clip)',
+  content_rejected: 'The generation provider refused the content; change the prompt or the reference',
+  generation_failed: 'The reaction could not be generated after retries; try again later',
+  generation_timeout: 'Generating the reaction took longer than allowed; try again later',
+  reference_unavailable: 'The reference clip could not be downloaded from its link',
+  render_failed: 'The video could not be rendered; try again, and report the job id if it persists',
+  preview_expired: 'The preview was not approved or regenerated in time; create a new job',
+  timeout: 'A pipeline step took longer than allowed; try again later',
+  internal_error: 'Something failed on our side; try again, and report the job id if it persists',
+} as const;
+export type JobErrorCode = keyof typeof JOB_ERROR_CODES;
+
+export interface JobError {
+  code: JobErrorCode;
+  message: string;
+}
+
+export interface CaptionSpec {
+  text: string;
+  position: HookPosition;
+  size: HookSize;
+}
+
+/** The reaction clip of the current round (a generation, or the saved clip of a reuse job). */
+export interface JobReaction {
+  key: string;
+  duration_s: number;
+  emotion: string | null;
+  engine: string;
+  seed: number;
+}
+
+/** The captioned reaction segment made for the preview; approve reuses it when the caption is unchanged. */
+export interface JobPreview {
+  key: string;
+  duration_s: number;
+  caption: CaptionSpec | null;
+}
+
+export interface Job {
+  id: number;
+  account_id: number;
+  status: JobStatus;
+  stage: JobStage;
+  progress: number;
+  method: JobMethod;
+  mode: JobMode;
+  product_id: number;
+  avatar_id: number | null;
+  reaction_id: number | null;
+  prompt: string | null;
+  video_source: 'link' | 'upload' | null;
+  reference_url: string | null;
+  /** The reference clip in the blob store (an upload, or the link once downloaded). */
+  reference_key: string | null;
+  hook_text: string | null;
+  hook_position: HookPosition;
+  hook_size: HookSize;
+  /** Seed of the next generation; a regeneration draws a new one. */
+  seed: number;
+  regenerations: number;
+  charged_units: number;
+  reaction: JobReaction | null;
+  preview: JobPreview | null;
+  preview_expires_at: string | null;
+  video_id: number | null;
+  error: JobError | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The unit a job's current round is reserved under: 1, then one more per regeneration. */
+export const currentChargeNumber = (job: Pick<Job, 'regenerations'>) =>
+  job.regenerations === 0 ? chargeNumberOfJob() : chargeNumberOfRegeneration(job.regenerations - 1);
+
+export const captionOf = (job: Pick<Job, 'hook_text' | 'hook_position' | 'hook_size'>): CaptionSpec | null =>
+  job.hook_text ? { text: job.hook_text, position: job.hook_position, size: job.hook_size } : null;
+
+export const sameCaption = (a: CaptionSpec | null, b: CaptionSpec | null) =>
+  a === b || (a !== null && b !== null && a.text === b.text && a.position === b.position && a.size === b.size);
+
+export const jobObjectPrefix = (accountId: number, jobId: number) => `accounts/${accountId}/jobs/${jobId}/`;
+
+/** Object keys of one round (`round` = regenerations so far), so a retry overwrites its own files only. */
+export const jobObjectKeys = (accountId: number, jobId: number, round: number) => {
+  const prefix = jobObjectPrefix(accountId, jobId);
+  return {
+    reference: `${prefix}reference-${round}`,
+    reaction: `${prefix}reaction-${round}.mp4`,
+    preview: `${prefix}preview-${round}.mp4`,
+  };
+};
+
+export interface JobView {
+  id: number;
+  status: JobStatus;
+  stage: JobStage;
+  progress: number;
+  method: JobMethod;
+  mode: JobMode;
+  product_id: number;
+  avatar_id: number | null;
+  reaction_id: number | null;
+  prompt: string | null;
+  video_source: 'link' | 'upload' | null;
+  reference_url: string | null;
+  hook_text: string | null;
+  hook_position: HookPosition;
+  hook_size: HookSize;
+  preview_url: string | null;
+  preview_url_expires_at: string | null;
+  preview_expires_at: string | null;
+  video_id: number | null;
+  charged_units: number;
+  regenerations: number;
+  error: JobError | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function jobView(job: Job, preview?: { url: string; expiresAt: string }): JobView {
+  const showPreview = job.status === 'preview_ready' && preview;
+  return {
+    id: job.id,
+    status: job.status,
+    stage: job.stage,
+    progress: job.progress,
+    method: job.method,
+    mode: job.mode,
+    product_id: job.product_id,
+    avatar_id: job.avatar_id,
+    reaction_id: job.reaction_id,
+    prompt: job.prompt,
+    video_source: job.video_source,
+    reference_url: job.reference_url,
+    hook_text: job.hook_text,
+    hook_position: job.hook_position,
+    hook_size: job.hook_size,
+    preview_url: showPreview ? preview.url : null,
+    preview_url_expires_at: showPreview ? preview.expiresAt : null,
+    preview_expires_at: job.status === 'preview_ready' ? job.preview_expires_at : null,
+    video_id: job.video_id,
+    charged_units: job.charged_units,
+    regenerations: job.regenerations,
+    error: job.error,
+    created_at: job.created_at,
+    updated_at: job.updated_at,
+  };
+}

@@ -18,6 +18,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { EngineConfig } from './engine-config';
 import {
@@ -44,6 +45,8 @@ export interface ApiProps {
   nativeLayer: lambda.ILayerVersion;
   engines: EngineConfig;
   workers: Readonly<Record<string, lambda.IFunction>>;
+  /** The job state machine: groups whose `jobs` ask for it may start executions or answer task tokens. */
+  stateMachine: sfn.IStateMachine;
 }
 
 export class Api extends Construct {

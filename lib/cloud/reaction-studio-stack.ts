@@ -1,9 +1,13 @@
-/** The whole service on AWS: data, media, the ffmpeg and native-modules layers, background workers and the HTTP API. */
+/**
+ * The whole service on AWS: data, media, the ffmpeg and native-modules layers, background workers,
+ * the video job pipeline (state machine and its functions) and the HTTP API.
+ */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Api } from './api';
 import { DataStore } from './data';
 import { FfmpegLayer } from './ffmpeg-layer';
+import { JobPipeline } from './job-pipeline';
 import { NativeModulesLayer } from './native-modules-layer';
 import { engineConfigFromContext } from './engine-config';
 import { PROJECT_ROOT } from './service-function';
@@ -14,6 +18,7 @@ export class ReactionStudioStack extends Stack {
   readonly data: DataStore;
   readonly media: MediaStore;
   readonly workers: Workers;
+  readonly jobs: JobPipeline;
   readonly api: Api;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
@@ -27,10 +32,20 @@ export class ReactionStudioStack extends Stack {
     const shared = { table: this.data.table, bucket: this.media.bucket, ffmpegLayer, nativeLayer, engines };
 
     this.workers = new Workers(this, 'Workers', shared);
-    this.api = new Api(this, 'Api', { ...shared, workers: this.workers.functions });
+    // The pipeline does not depend on the API; the API functions are granted on its state machine.
+    this.jobs = new JobPipeline(this, 'Jobs', shared);
+    this.api = new Api(this, 'Api', {
+      ...shared,
+      workers: this.workers.functions,
+      stateMachine: this.jobs.stateMachine,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (prefix included)' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.media.bucket.bucketName });
+    new CfnOutput(this, 'JobStateMachineArn', {
+      value: this.jobs.stateMachine.stateMachineArn,
+      description: 'The video job state machine (one execution per job, named job-<account>-<job>)',
+    });
   }
 }

@@ -9,6 +9,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { FunctionNeeds } from '../../functions/routes';
 import { lambdaBundlingProps } from './bundling';
@@ -35,7 +36,12 @@ export interface ServiceFunctionProps {
   engines: EngineConfig;
   /** The functions this one may start, by worker name; must hold every `needs.invokes` target. */
   workers?: Readonly<Record<string, lambda.IFunction>>;
+  /** The job state machine; required when `needs.jobs` asks for anything. */
+  stateMachine?: sfn.IStateMachine;
 }
+
+/** The environment variable holding the job state machine's ARN, for functions that start executions. */
+export const JOB_STATE_MACHINE_ENV = 'JOB_STATE_MACHINE_ARN';
 
 export class ServiceFunction extends Construct {
   readonly fn: nodejs.NodejsFunction;
@@ -43,6 +49,9 @@ export class ServiceFunction extends Construct {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     const { needs, table, bucket } = props;
+    const jobs = needs.jobs ?? [];
+    // Checked before anything is bundled.
+    if (jobs.length > 0 && !props.stateMachine) throw new Error(`${needs.entry} needs the job state machine`);
 
     const logGroup = new logs.LogGroup(this, 'Logs', {
       retention: logs.RetentionDays.ONE_MONTH,
@@ -89,6 +98,14 @@ export class ServiceFunction extends Construct {
       this.fn.addEnvironment(env, target.functionName);
       target.grantInvoke(this.fn);
     }
+
+    const { stateMachine } = props;
+    if (stateMachine && jobs.includes('start')) {
+      this.fn.addEnvironment(JOB_STATE_MACHINE_ENV, stateMachine.stateMachineArn);
+      stateMachine.grantStartExecution(this.fn);
+    }
+    // Task tokens are authorised against the state machine whose execution issued them.
+    if (stateMachine && jobs.includes('decide')) stateMachine.grantTaskResponse(this.fn);
   }
 }
 

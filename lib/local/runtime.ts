@@ -10,12 +10,14 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { API_PREFIX } from '../../functions/routes';
 import { resetClients, dynamo } from '../../functions/adapters/aws-clients';
 import { installBackgroundTasks, dispatchTask } from '../../functions/ports/background-tasks';
+import { installJobRunner } from '../../functions/ports/job-runner';
 import type { Product } from '../../functions/domain/product';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { startS3Local } from './s3-local';
 import { ensureBucket, ensureTable } from './provision';
 import { createLocalApiServer } from './http-server';
 import { inProcessTasks, type InProcessTasks } from './in-process-tasks';
+import { createLocalJobRunner, type LocalJobRunner } from './job-runner';
 import { seedDemoAccount, type SeededDemo } from './seed';
 import { freePort } from './ports';
 import { LOCAL_BUCKET, LOCAL_TABLE, clearRuntimeState, dataDirOf, readRuntimeState, writeRuntimeState } from './runtime-state';
@@ -40,6 +42,8 @@ export interface LocalStack {
   /** Set on the first start only: the demo key is shown once. */
   demo?: SeededDemo;
   tasks: InProcessTasks;
+  /** The video jobs' state machine, run in process. */
+  jobs: LocalJobRunner;
   stop(): Promise<void>;
 }
 
@@ -52,6 +56,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
   const children: ManagedChild[] = [];
   const stopChildren = () => Promise.all(children.map((c) => c.stop()));
+  let jobs: LocalJobRunner | undefined;
   try {
     const [dynamoPort, s3Port] = [await freePort(), await freePort()];
     const [db, blobs] = await Promise.all([
@@ -73,8 +78,16 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     const tasks = inProcessTasks((error, task) => log(`background task ${task.type} failed: ${String(error)}`));
     installBackgroundTasks(tasks);
+    jobs = createLocalJobRunner({
+      // The pipeline (ffmpeg, engines) loads on the first step, not with the stack.
+      runStep: async (payload, context) => (await import('../../functions/pipeline/run-step')).runPipelineStep(payload, context),
+      log,
+    });
+    installJobRunner(jobs);
     const demo = await seedDemoAccount();
     await resumeInterruptedWork(log);
+    const resumed = await jobs.resumeActiveJobs();
+    if (resumed > 0) log(`resumed ${resumed} video job${resumed === 1 ? '' : 's'} at their recorded states`);
 
     let baseUrl = '';
     let closeServer = async () => {};
@@ -103,6 +116,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     });
 
     let stopping: Promise<void> | undefined;
+    const runner = jobs;
     return {
       baseUrl,
       apiUrl,
@@ -111,9 +125,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       s3Endpoint: blobs.endpoint,
       demo,
       tasks,
+      jobs: runner,
       stop: () =>
         (stopping ??= (async () => {
           await closeServer();
+          // Executions are aborted, not failed: the next start re-enters each job where it was.
+          await runner.stop();
+          installJobRunner(undefined);
           // Unfinished work is resumed by the next start; do not wait on it forever.
           let timer: NodeJS.Timeout | undefined;
           await Promise.race([tasks.idle(), new Promise((r) => (timer = setTimeout(r, 10_000)))]);
@@ -125,6 +143,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         })()),
     };
   } catch (error) {
+    await jobs?.stop();
+    installJobRunner(undefined);
     await stopChildren();
     throw error;
   }

@@ -30,6 +30,24 @@ export const keys = {
     sk: `CHARGE#${padId(jobId)}#${chargeNumber}`,
   }),
 
+  job: (accountId: number, jobId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `JOB#${padId(jobId)}` }),
+  jobPrefix: 'JOB#',
+  /**
+   * Jobs not yet done or failed sit in a sparse index (gsi1), so a restarted local runner, or an
+   * operator, finds every job still in flight without scanning the table.
+   */
+  activeJobsIndex: 'ACTIVE_JOBS',
+  jobIdempotency: (accountId: number, keyHash: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `IDEMPOTENCY#${keyHash}` }),
+
+  video: (accountId: number, videoId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `VIDEO#${padId(videoId)}` }),
+  videoPrefix: 'VIDEO#',
+
+  reaction: (accountId: number, reactionId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `REACTION#${padId(reactionId)}` }),
+  reactionPrefix: 'REACTION#',
+  /** One saved reaction per job: this marker makes the save idempotent and race-free. */
+  reactionOfJob: (accountId: number, jobId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `SAVEDFROM#${padId(jobId)}` }),
+  libraryCounter: (accountId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: 'LIBRARY' }),
+
   seedMarker: (name: string) => ({ pk: `SEED#${name}`, sk: 'SEED' }),
 };
 

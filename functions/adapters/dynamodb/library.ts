@@ -1,9 +1,15 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws-clients';
+import { config } from '../../config';
 import { keys } from './keys';
-import { countOfPrefix } from './pagination';
 
-export const REACTION_PREFIX = 'REACTION#';
-
-/** Saved reactions in the account's library (the video-jobs work adds them). */
-export function countLibrary(accountId: number): Promise<number> {
-  return countOfPrefix(keys.accountPartition(accountId), REACTION_PREFIX);
+/**
+ * Saved reactions in the account's library, read from the counter that saves are admitted by
+ * (adapters/dynamodb/reactions.ts), so GET /usage and the cap never disagree.
+ */
+export async function countLibrary(accountId: number): Promise<number> {
+  const out = await dynamo().send(
+    new GetCommand({ TableName: config.tableName, Key: keys.libraryCounter(accountId), ConsistentRead: true }),
+  );
+  return Math.max(0, Number(out.Item?.count ?? 0));
 }

@@ -1,5 +1,6 @@
 /** Media objects in the bucket (s3rver locally): files in and out, presigned playback, prefix deletes. */
 import {
+  CopyObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   ListObjectsV2Command,
@@ -31,6 +32,13 @@ export async function putFile(key: string, path: string, contentType: string): P
 
 export async function putBuffer(key: string, data: Buffer, contentType: string): Promise<void> {
   await s3().send(new PutObjectCommand({ Bucket: config.bucketName, Key: key, Body: data, ContentType: contentType }));
+}
+
+/** A server-side copy: the bytes never pass through the caller, and the content type is kept. */
+export async function copyObject(fromKey: string, toKey: string): Promise<void> {
+  // CopySource is "bucket/key" URL-encoded; the slashes between key segments stay literal.
+  const source = `${config.bucketName}/${fromKey.split('/').map(encodeURIComponent).join('/')}`;
+  await s3().send(new CopyObjectCommand({ Bucket: config.bucketName, Key: toKey, CopySource: source }));
 }
 
 export async function getToFile(key: string, path: string): Promise<void> {

@@ -98,3 +98,51 @@ export function videoRequestOf(input: CreateVideoInput, hasReferenceVideo: boole
     reactionId: input.reaction_id ?? null,
   };
 }
+
+/** POST /videos/jobs/{id}/approve: caption overrides; `hook_text: null` removes the caption. */
+export const approveVideoInput = z.strictObject({
+  hook_text: z.optional(z.nullable(text(JOB_LIMITS.hookTextMaxChars))),
+  hook_position: z.optional(oneOf(HOOK_POSITIONS)),
+  hook_size: z.optional(oneOf(HOOK_SIZES)),
+});
+export type ApproveVideoInput = z.infer<typeof approveVideoInput>;
+
+/** POST /videos/jobs/{id}/regenerate: changed inputs of the job's own method (reference_video is a file part). */
+export const regenerateVideoInput = z.strictObject({
+  prompt: z.optional(text(1000)),
+  avatar_id: z.optional(idField),
+  video_source: z.optional(oneOf(VIDEO_SOURCES)),
+  reference_url: z.optional(z.string({ error: 'must be a string' })),
+});
+export type RegenerateVideoInput = z.infer<typeof regenerateVideoInput>;
+
+export interface RegenerateChanges {
+  prompt?: string;
+  avatarId?: number;
+  /** A new source: a link to fetch, or an uploaded clip (the file part). */
+  reference?: { source: 'link'; url: string } | { source: 'upload' };
+}
+
+/** Which changes a regenerate may carry for the job's method; anything else is a 400 naming the field. */
+export function regenerateChangesOf(method: JobMethod, input: RegenerateVideoInput, hasReferenceVideo: boolean): RegenerateChanges {
+  const given = Object.keys(input).filter((field) => input[field as keyof RegenerateVideoInput] !== undefined);
+  if (hasReferenceVideo) given.push('reference_video');
+  const allowed = method === 'prompt' ? ['prompt'] : method === 'motion' ? ['avatar_id', 'video_source', 'reference_url', 'reference_video'] : [];
+  const foreign = given.filter((field) => !allowed.includes(field));
+  if (foreign.length > 0) throw badRequest(`Invalid regenerate request: ${foreign.join(', ')} cannot be changed on a ${method} job`);
+  const changes: RegenerateChanges = {};
+  if (input.prompt !== undefined) changes.prompt = input.prompt;
+  if (input.avatar_id !== undefined) changes.avatarId = input.avatar_id;
+  const source = input.video_source ?? (input.reference_url !== undefined ? 'link' : hasReferenceVideo ? 'upload' : undefined);
+  if (source === 'link') {
+    if (hasReferenceVideo) throw badRequest('Invalid regenerate request: reference_video is for video_source=upload; with link send reference_url');
+    if (input.reference_url === undefined) throw badRequest('Invalid regenerate request: video_source=link needs reference_url');
+    checkReferenceUrl(input.reference_url, { field: 'reference_url' });
+    changes.reference = { source: 'link', url: input.reference_url };
+  } else if (source === 'upload') {
+    if (input.reference_url !== undefined) throw badRequest('Invalid regenerate request: reference_url is for video_source=link');
+    if (!hasReferenceVideo) throw badRequest('Invalid regenerate request: video_source=upload needs a reference_video file (multipart/form-data)');
+    changes.reference = { source: 'upload' };
+  }
+  return changes;
+}

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { PIPELINE_FUNCTIONS, type PipelineFunction } from '../../../functions/pipeline/steps';
 import { HANDLER_GROUPS, ROUTES, routeKey, type HandlerGroup } from '../../../functions/routes';
 import { ReactionStudioStack } from '../../../lib/cloud/reaction-studio-stack';
 import { WORKERS, type WorkerName } from '../../../lib/cloud/workers';
@@ -27,6 +28,7 @@ interface Statement {
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const GROUPS = Object.keys(HANDLER_GROUPS) as HandlerGroup[];
+const PIPELINE = Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[];
 
 let outdir: string;
 let stack: ReactionStudioStack;
@@ -56,6 +58,7 @@ const logicalId = (fn: { node: { defaultChild?: unknown } }) =>
 
 const groupFunctionId = (group: HandlerGroup) => logicalId(stack.api.functions[group]);
 const workerFunctionId = (worker: WorkerName) => logicalId(stack.workers.functions[worker]);
+const pipelineFunctionId = (name: PipelineFunction) => logicalId(stack.jobs.functions[name]);
 
 function functionProps(id: string): Json {
   const fn = resources[id];
@@ -165,8 +168,12 @@ describe('the HTTP API', () => {
 // ---- functions ----
 
 describe('Lambda functions', () => {
-  test('there is one function per handler group and per worker, and no others', () => {
-    const expected = [...GROUPS.map(groupFunctionId), ...(Object.keys(WORKERS) as WorkerName[]).map(workerFunctionId)];
+  test('there is one function per handler group, per worker and per pipeline function, and no others', () => {
+    const expected = [
+      ...GROUPS.map(groupFunctionId),
+      ...(Object.keys(WORKERS) as WorkerName[]).map(workerFunctionId),
+      ...PIPELINE.map(pipelineFunctionId),
+    ];
     expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual(expected.sort());
   });
 
@@ -235,9 +242,15 @@ describe('the ffmpeg layer', () => {
     }
   });
 
-  test('the products function and the normalise-demo worker get the layer and its paths', () => {
+  test('the functions that run ffmpeg get the layer and its paths', () => {
     const layerId = layerIdByDescription(/ffmpeg/);
-    for (const id of [groupFunctionId('products'), workerFunctionId('normalise-demo')]) {
+    const withFfmpeg = [
+      ...GROUPS.filter((g) => 'ffmpeg' in HANDLER_GROUPS[g]).map(groupFunctionId),
+      workerFunctionId('normalise-demo'),
+      pipelineFunctionId('render'),
+    ];
+    expect(withFfmpeg).toContain(groupFunctionId('products'));
+    for (const id of withFfmpeg) {
       const { layers, env } = usesFfmpeg(id);
       expect(layers).toContainEqual({ Ref: layerId });
       expect(env).toMatchObject({ FFMPEG_PATH: '/opt/bin/ffmpeg', FFPROBE_PATH: '/opt/bin/ffprobe' });
@@ -274,6 +287,10 @@ describe('the native-modules layer', () => {
     for (const worker of Object.keys(WORKERS) as WorkerName[]) {
       const needs = WORKERS[worker] as { native?: boolean };
       expect({ worker, has: layersOf(workerFunctionId(worker)).some((l) => JSON.stringify(l) === JSON.stringify({ Ref: id })) }).toEqual({ worker, has: needs.native === true });
+    }
+    for (const name of PIPELINE) {
+      const needs = PIPELINE_FUNCTIONS[name] as { native?: boolean };
+      expect({ name, has: layersOf(pipelineFunctionId(name)).some((l) => JSON.stringify(l) === JSON.stringify({ Ref: id })) }).toEqual({ name, has: needs.native === true });
     }
   });
 });
@@ -423,6 +440,7 @@ describe('permissions', () => {
     const others = [
       ...GROUPS.filter((g) => !('invokes' in HANDLER_GROUPS[g])).map(groupFunctionId),
       ...(Object.keys(WORKERS) as WorkerName[]).map(workerFunctionId),
+      ...PIPELINE.map(pipelineFunctionId),
     ];
     for (const id of others) expect(allowedActions(id, 'lambda')).toEqual([]);
   });
@@ -448,6 +466,83 @@ describe('permissions', () => {
   });
 });
 
+// ---- the job pipeline ----
+
+describe('the job state machine', () => {
+  const stateMachineId = () => singleId('AWS::StepFunctions::StateMachine');
+
+  test('is one Standard state machine whose Tasks call the two pipeline functions', () => {
+    const sm = resources[stateMachineId()]!;
+    expect(sm.Properties.StateMachineType).toBe('STANDARD');
+    const substitutions = sm.Properties.DefinitionSubstitutions as Record<string, Json>;
+    expect(Object.keys(substitutions).sort()).toEqual(PIPELINE.map((f) => PIPELINE_FUNCTIONS[f].substitution).sort());
+    for (const name of PIPELINE) {
+      expect(substitutions[PIPELINE_FUNCTIONS[name].substitution]).toEqual({ 'Fn::GetAtt': [pipelineFunctionId(name), 'Arn'] });
+    }
+  });
+
+  test('its role may invoke exactly the two pipeline functions', () => {
+    const roleId = resources[stateMachineId()]!.Properties.RoleArn['Fn::GetAtt'][0] as string;
+    const statements = ofType('AWS::IAM::Policy')
+      .filter(([, p]) => (p.Properties.Roles as Json[]).some((r) => r.Ref === roleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
+    const invoke = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('lambda:')));
+    expect(invoke.length).toBeGreaterThan(0);
+    for (const s of invoke) {
+      expect(actionsOf(s)).toEqual(['lambda:InvokeFunction']);
+      expect(resourcesOf(s)).not.toContain('*');
+      expect(new Set(referencedIds(s.Resource))).toEqual(new Set(PIPELINE.map(pipelineFunctionId)));
+    }
+  });
+
+  test('the render function: layers, memory, timeout and /tmp for clips', () => {
+    const props = functionProps(pipelineFunctionId('render'));
+    expect(props.Layers).toEqual(
+      expect.arrayContaining([{ Ref: layerIdByDescription(/ffmpeg/) }, { Ref: layerIdByDescription(/native npm packages/) }]),
+    );
+    expect(props.MemorySize).toBe(PIPELINE_FUNCTIONS.render.memoryMb);
+    expect(props.Timeout).toBe(PIPELINE_FUNCTIONS.render.timeoutS);
+    expect(props.EphemeralStorage.Size).toBeGreaterThanOrEqual(4096);
+  });
+
+  test('the videos function may start executions and answer task tokens of that state machine', () => {
+    const id = groupFunctionId('videos');
+    const statesStatements = statementsOf(id).filter((s) => actionsOf(s).some((a) => a.startsWith('states:')));
+    expect(allowedActions(id, 'states')).toEqual(
+      expect.arrayContaining(['states:StartExecution', 'states:SendTaskSuccess', 'states:SendTaskFailure']),
+    );
+    for (const s of statesStatements) {
+      expect(resourcesOf(s)).not.toContain('*');
+      expect(referencedIds(s.Resource)).toEqual([stateMachineId()]);
+    }
+    expect(functionProps(id).Environment.Variables.JOB_STATE_MACHINE_ARN).toEqual({ Ref: stateMachineId() });
+  });
+
+  test.each(GROUPS.filter((g) => 'jobs' in HANDLER_GROUPS[g]))('the %s function gets exactly what its jobs declaration asks', (group) => {
+    const id = groupFunctionId(group);
+    const jobs = (HANDLER_GROUPS[group] as { jobs: readonly string[] }).jobs;
+    const actions = allowedActions(id, 'states');
+    expect(actions.includes('states:StartExecution')).toBe(jobs.includes('start'));
+    expect(actions.includes('states:SendTaskSuccess')).toBe(jobs.includes('decide'));
+    expect('JOB_STATE_MACHINE_ARN' in functionProps(id).Environment.Variables).toBe(jobs.includes('start'));
+    expect(actions.filter((a) => !/^states:(StartExecution|SendTask(Success|Failure|Heartbeat))$/.test(a))).toEqual([]);
+  });
+
+  test('no other function has any Step Functions permission or knows the state machine', () => {
+    const declared = (g: HandlerGroup) => 'jobs' in HANDLER_GROUPS[g];
+    expect(GROUPS.filter(declared)).toContain('videos');
+    const others = [
+      ...GROUPS.filter((g) => !declared(g)).map(groupFunctionId),
+      ...(Object.keys(WORKERS) as WorkerName[]).map(workerFunctionId),
+      ...PIPELINE.map(pipelineFunctionId),
+    ];
+    for (const id of others) {
+      expect({ id, actions: allowedActions(id, 'states') }).toEqual({ id, actions: [] });
+      expect(functionProps(id).Environment.Variables).not.toHaveProperty('JOB_STATE_MACHINE_ARN');
+    }
+  });
+});
+
 describe('outputs', () => {
   test('ApiUrl is the API endpoint with the /api/v1 prefix', () => {
     const apiId = singleId('AWS::ApiGatewayV2::Api');
@@ -459,5 +554,9 @@ describe('outputs', () => {
   test('TableName and BucketName name the stack\'s table and bucket', () => {
     template.hasOutput('TableName', { Value: { Ref: singleId('AWS::DynamoDB::Table') } });
     template.hasOutput('BucketName', { Value: { Ref: singleId('AWS::S3::Bucket') } });
+  });
+
+  test('JobStateMachineArn is the job state machine', () => {
+    template.hasOutput('JobStateMachineArn', { Value: { Ref: singleId('AWS::StepFunctions::StateMachine') } });
   });
 });

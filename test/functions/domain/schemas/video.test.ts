@@ -1,5 +1,5 @@
 import { AppError } from '../../../../functions/domain/errors';
-import { createVideoInput, videoRequestOf } from '../../../../functions/domain/schemas/video';
+import { approveVideoInput, createVideoInput, regenerateChangesOf, regenerateVideoInput, videoRequestOf } from '../../../../functions/domain/schemas/video';
 import { parseInput } from '../../../../functions/http/validate';
 
 const parse = (body: Record<string, unknown>, hasReferenceVideo = false) =>
@@ -72,5 +72,50 @@ describe('POST /videos fields', () => {
     expect(badRequestOf(() => parse({ product_id: 1, method: 'motion', avatar_id: 2, video_source: 'upload' }))).toMatch(/needs a reference_video file/);
     expect(badRequestOf(() => parse({ product_id: 1, method: 'motion', avatar_id: 2, video_source: 'link', reference_url: 'https://www.tiktok.com/v/1' }, true))).toMatch(/reference_video is for video_source=upload/);
     expect(badRequestOf(() => parse({ product_id: 1, method: 'prompt', prompt: 'x' }, true))).toMatch(/reference_video cannot be used with method=prompt/);
+  });
+});
+
+describe('regenerate input', () => {
+  const changes = (method: 'prompt' | 'motion' | 'reuse', fields: Record<string, unknown>, file = false) =>
+    regenerateChangesOf(method, regenerateVideoInput.parse(fields), file);
+
+  it('takes a new prompt on a prompt job, and nothing at all (same inputs, new seed)', () => {
+    expect(changes('prompt', { prompt: 'laughing hard' })).toEqual({ prompt: 'laughing hard' });
+    expect(changes('prompt', {})).toEqual({});
+  });
+
+  it('refuses inputs of another method, naming them', () => {
+    expect(() => changes('prompt', { avatar_id: 3 })).toThrow(/avatar_id cannot be changed on a prompt job/);
+    expect(() => changes('motion', { prompt: 'x' })).toThrow(/prompt cannot be changed on a motion job/);
+    expect(() => changes('prompt', {}, true)).toThrow(/reference_video cannot be changed/);
+  });
+
+  it('swaps a motion job to a new link or a new upload, inferring the source when it is left out', () => {
+    expect(changes('motion', { reference_url: 'https://www.tiktok.com/@a/video/1.mp4' })).toEqual({
+      reference: { source: 'link', url: 'https://www.tiktok.com/@a/video/1.mp4' },
+    });
+    expect(changes('motion', { video_source: 'upload' }, true)).toEqual({ reference: { source: 'upload' } });
+    expect(changes('motion', {}, true)).toEqual({ reference: { source: 'upload' } });
+    expect(changes('motion', { avatar_id: '7' })).toEqual({ avatarId: 7 });
+  });
+
+  it('holds the same source rules as POST /videos', () => {
+    expect(() => changes('motion', { video_source: 'link' })).toThrow(/needs reference_url/);
+    expect(() => changes('motion', { video_source: 'upload' })).toThrow(/needs a reference_video file/);
+    expect(() => changes('motion', { video_source: 'upload', reference_url: 'https://www.tiktok.com/x.mp4' }, true)).toThrow(/reference_url is for video_source=link/);
+    expect(() => changes('motion', { reference_url: 'http://127.0.0.1/x.mp4' })).toThrow();
+  });
+});
+
+describe('approve input', () => {
+  it('accepts caption overrides, null to drop the caption, and nothing else', () => {
+    expect(approveVideoInput.parse({ hook_text: 'New hook', hook_position: 'bottom', hook_size: 'large' })).toEqual({
+      hook_text: 'New hook',
+      hook_position: 'bottom',
+      hook_size: 'large',
+    });
+    expect(approveVideoInput.parse({ hook_text: null })).toEqual({ hook_text: null });
+    expect(approveVideoInput.safeParse({ hook_text: 'x'.repeat(101) }).success).toBe(false);
+    expect(approveVideoInput.safeParse({ prompt: 'again' }).success).toBe(false);
   });
 });

@@ -1,0 +1,325 @@
+/**
+ * Video jobs: POST /videos, GET /videos/jobs/{id}, approve and regenerate. The endpoints check and
+ * record; the state machine does the work. Every write that could be left half-done (a reservation,
+ * an uploaded clip, the job record) is undone when a later step of the same request fails.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import type { AuthenticatedRequest, Operation } from '../http/api-types';
+import { readBody, type ParsedBody } from '../http/body';
+import { parseInput } from '../http/validate';
+import { idParam } from '../http/params';
+import { accepted, ok } from '../http/respond';
+import { AppError, badRequest, conflict, notFound } from '../domain/errors';
+import {
+  approveVideoInput,
+  createVideoInput,
+  regenerateChangesOf,
+  regenerateVideoInput,
+  videoRequestOf,
+  type VideoRequest,
+} from '../domain/schemas/video';
+import {
+  assertCanApprove,
+  assertCanRegenerate,
+  chargeNumberOfJob,
+  chargeNumberOfRegeneration,
+  jobObjectKeys,
+  jobView,
+  type Job,
+} from '../domain/jobs';
+import { billingPeriodOf } from '../domain/billing-period';
+import { planOf } from '../domain/plans';
+import { REFERENCE_VIDEO_MAX_BYTES } from '../routes';
+import { getAccount } from '../adapters/dynamodb/accounts';
+import { getProduct } from '../adapters/dynamodb/products';
+import { getAvatar } from '../adapters/dynamodb/avatars';
+import { getReaction } from '../adapters/dynamodb/reactions';
+import { release, reserve, type ChargeRef } from '../adapters/dynamodb/allowance-ledger';
+import {
+  deleteNewJob,
+  getIdempotency,
+  getJob,
+  newJobId,
+  putNewJob,
+  updateJob,
+  type StoredJob,
+} from '../adapters/dynamodb/jobs';
+import { deleteKeys, playbackUrl, putFile } from '../adapters/s3/blob-store';
+import { newSeed } from '../adapters/engines/seeded-random';
+import { inspectReferenceVideo, referenceContentType } from '../media/reference-video';
+import { jobRunner, TaskTokenInvalid } from '../ports/job-runner';
+
+const REFERENCE_FILE = { reference_video: { maxBytes: REFERENCE_VIDEO_MAX_BYTES, label: 'reference_video' } };
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+async function present(job: Job) {
+  const preview = job.status === 'preview_ready' && job.preview ? await playbackUrl(job.preview.key) : undefined;
+  return jobView(job, preview);
+}
+
+const getJobOperation: Operation = async (request) => {
+  const job = await getJob(request.principal.accountId, idParam(request));
+  if (!job) throw notFound('Job');
+  return ok(await present(job));
+};
+
+const create: Operation = async (request) => {
+  const idempotencyKey = idempotencyKeyOf(request);
+  const body = await readBody(request.event, { accept: ['json', 'form', 'multipart'], files: REFERENCE_FILE });
+  try {
+    const input = parseInput(createVideoInput, body.fields, 'video request');
+    const upload = body.files.reference_video;
+    const videoRequest = videoRequestOf(input, upload !== undefined);
+    const accountId = request.principal.accountId;
+
+    const idempotency = idempotencyKey ? { keyHash: sha256(idempotencyKey), requestHash: await requestHash(body) } : undefined;
+    if (idempotency) {
+      const earlier = await getIdempotency(accountId, idempotency.keyHash);
+      if (earlier) return accepted(await present(await sameRequestJob(accountId, earlier, idempotency.requestHash)));
+    }
+
+    await checkReferencedRecords(accountId, videoRequest);
+    const reference = upload ? await inspectReferenceVideo(upload.path) : undefined;
+
+    const account = await getAccount(accountId);
+    if (!account) throw notFound('Account');
+    const now = new Date();
+    const jobId = await newJobId();
+    const unit: ChargeRef = { accountId, jobId, chargeNumber: chargeNumberOfJob() };
+    await reserve(unit, billingPeriodOf(now).id, planOf(account.plan).monthlyVideos, now);
+
+    const referenceKey = upload && reference ? jobObjectKeys(accountId, jobId, 0).reference : null;
+    const job = newJob(accountId, jobId, videoRequest, referenceKey, now);
+    const undo = async () => {
+      await release(unit).catch(() => undefined);
+      if (referenceKey) await deleteKeys([referenceKey]).catch(() => undefined);
+    };
+    try {
+      if (upload && referenceKey && reference) await putFile(referenceKey, upload.path, referenceContentType(reference.container));
+      const written = await putNewJob(job, idempotency);
+      if (!written.created) {
+        // A concurrent request with the same key won: this one gives everything back and answers with its job.
+        await undo();
+        return accepted(await present(await sameRequestJob(accountId, written.existing, idempotency!.requestHash)));
+      }
+    } catch (error) {
+      await undo();
+      throw error;
+    }
+    try {
+      await (await jobRunner()).start({ account_id: accountId, job_id: jobId, job: { mode: job.mode, method: job.method } });
+    } catch (error) {
+      await deleteNewJob(accountId, jobId, idempotency?.keyHash).catch(() => undefined);
+      await undo();
+      throw new AppError('upstream_unavailable', 'The job could not be started; nothing was charged. Retry in a moment', {
+        cause: error,
+        headers: { 'retry-after': '5' },
+      });
+    }
+    return accepted(await present(job));
+  } finally {
+    await body.cleanup();
+  }
+};
+
+const approve: Operation = async (request) => {
+  const accountId = request.principal.accountId;
+  const jobId = idParam(request);
+  const body = await readBody(request.event, { accept: ['json', 'form'] });
+  const input = parseInput(approveVideoInput, body.fields, 'approve request');
+  const job = await getJob(accountId, jobId);
+  if (!job) throw notFound('Job');
+  assertCanApprove(job);
+  const token = pendingToken(job);
+  const moved = await updateJob(
+    accountId,
+    jobId,
+    {
+      status: 'processing',
+      stage: 'composing',
+      task_token: null,
+      resume_at: 'Compose',
+      ...(input.hook_text !== undefined ? { hook_text: input.hook_text } : {}),
+      ...(input.hook_position !== undefined ? { hook_position: input.hook_position } : {}),
+      ...(input.hook_size !== undefined ? { hook_size: input.hook_size } : {}),
+    },
+    { statusIn: ['preview_ready'], taskToken: token },
+  );
+  // Another approve or regenerate moved it first: this one must not resume the machine a second time.
+  if (!moved) throw conflict('The job is no longer at preview_ready (it was approved or regenerated meanwhile)');
+  await sendDecision(token, { action: 'approve' });
+  return accepted(await present(moved));
+};
+
+const regenerate: Operation = async (request) => {
+  const accountId = request.principal.accountId;
+  const jobId = idParam(request);
+  const body = await readBody(request.event, { accept: ['json', 'form', 'multipart'], files: REFERENCE_FILE });
+  try {
+    const input = parseInput(regenerateVideoInput, body.fields, 'regenerate request');
+    const upload = body.files.reference_video;
+    const job = await getJob(accountId, jobId);
+    if (!job) throw notFound('Job');
+    assertCanRegenerate(job);
+    const changes = regenerateChangesOf(job.method, input, upload !== undefined);
+    if (changes.avatarId !== undefined) await requireReadyAvatar(accountId, changes.avatarId);
+    const reference = upload ? await inspectReferenceVideo(upload.path) : undefined;
+    const token = pendingToken(job);
+
+    const account = await getAccount(accountId);
+    if (!account) throw notFound('Account');
+    const now = new Date();
+    const round = job.regenerations + 1;
+    const unit: ChargeRef = { accountId, jobId, chargeNumber: chargeNumberOfRegeneration(job.regenerations) };
+    await reserve(unit, billingPeriodOf(now).id, planOf(account.plan).monthlyVideos, now);
+
+    const referenceKey = upload && reference ? jobObjectKeys(accountId, jobId, round).reference : undefined;
+    const undo = async () => {
+      await release(unit).catch(() => undefined);
+      if (referenceKey) await deleteKeys([referenceKey]).catch(() => undefined);
+    };
+    let moved: StoredJob | undefined;
+    try {
+      if (upload && referenceKey && reference) await putFile(referenceKey, upload.path, referenceContentType(reference.container));
+      moved = await updateJob(
+        accountId,
+        jobId,
+        {
+          status: 'queued',
+          stage: 'queued',
+          regenerations: round,
+          seed: newSeed(),
+          reaction: null,
+          preview: null,
+          preview_expires_at: null,
+          task_token: null,
+          resume_at: 'GenerateReaction',
+          ...(changes.prompt !== undefined ? { prompt: changes.prompt } : {}),
+          ...(changes.avatarId !== undefined ? { avatar_id: changes.avatarId } : {}),
+          ...(changes.reference?.source === 'link' ? { video_source: 'link' as const, reference_url: changes.reference.url, reference_key: null } : {}),
+          ...(changes.reference?.source === 'upload' ? { video_source: 'upload' as const, reference_url: null, reference_key: referenceKey! } : {}),
+        },
+        { statusIn: ['preview_ready'], taskToken: token },
+      );
+    } catch (error) {
+      await undo();
+      throw error;
+    }
+    if (!moved) {
+      await undo();
+      throw conflict('The job is no longer at preview_ready (it was approved or regenerated meanwhile)');
+    }
+    await sendDecision(token, { action: 'regenerate', regenerations: round });
+    return accepted(await present(moved));
+  } finally {
+    await body.cleanup();
+  }
+};
+
+function newJob(accountId: number, id: number, request: VideoRequest, referenceKey: string | null, now: Date): StoredJob {
+  const at = now.toISOString();
+  return {
+    id,
+    account_id: accountId,
+    status: 'queued',
+    stage: 'queued',
+    progress: 0,
+    method: request.method,
+    mode: request.mode,
+    product_id: request.productId,
+    avatar_id: request.avatarId,
+    reaction_id: request.reactionId,
+    prompt: request.prompt,
+    video_source: request.videoSource,
+    reference_url: request.referenceUrl,
+    reference_key: referenceKey,
+    hook_text: request.hookText,
+    hook_position: request.hookPosition,
+    hook_size: request.hookSize,
+    seed: newSeed(),
+    regenerations: 0,
+    charged_units: 0,
+    reaction: null,
+    preview: null,
+    preview_expires_at: null,
+    video_id: null,
+    error: null,
+    created_at: at,
+    updated_at: at,
+    task_token: null,
+    resume_at: 'Start',
+    output: null,
+  };
+}
+
+/** Foreign or unknown ids in the body are 404 naming the field; inputs not usable yet are 409. */
+async function checkReferencedRecords(accountId: number, request: VideoRequest): Promise<void> {
+  const product = await getProduct(accountId, request.productId);
+  if (!product) throw notFound(`product_id: Product ${request.productId}`);
+  if (product.demo?.status === 'processing') {
+    throw conflict(`The demo video of product ${product.id} is still being prepared; retry when its demo_video.status is ready`);
+  }
+  if (product.demo?.status === 'failed') {
+    throw conflict(`The demo video of product ${product.id} could not be processed (${product.demo.error?.message ?? 'unknown error'}); create the product again with another demo`);
+  }
+  if (request.avatarId !== null) await requireReadyAvatar(accountId, request.avatarId);
+  if (request.reactionId !== null && !(await getReaction(accountId, request.reactionId))) {
+    throw notFound(`reaction_id: Saved reaction ${request.reactionId}`);
+  }
+}
+
+async function requireReadyAvatar(accountId: number, avatarId: number): Promise<void> {
+  const avatar = await getAvatar(accountId, avatarId);
+  if (!avatar) throw notFound(`avatar_id: Avatar ${avatarId}`);
+  if (avatar.status === 'processing') throw conflict(`Avatar ${avatarId} is still being generated; retry when its status is ready`);
+  if (avatar.status === 'failed') throw conflict(`Avatar ${avatarId} failed to generate; create another avatar`);
+}
+
+function pendingToken(job: StoredJob): string {
+  // preview_ready is shown by the same write that stores the token, so a missing one is a bug.
+  if (!job.task_token) throw conflict('The job is not waiting for a decision yet; retry in a moment');
+  return job.task_token;
+}
+
+async function sendDecision(token: string, decision: Parameters<Awaited<ReturnType<typeof jobRunner>>['sendDecision']>[1]): Promise<void> {
+  try {
+    await (await jobRunner()).sendDecision(token, decision);
+  } catch (error) {
+    // The wait ended (the preview expired) between our read and now; the machine fails the job itself.
+    if (error instanceof TaskTokenInvalid) throw conflict('The preview is no longer waiting for a decision (it expired); create a new job');
+    throw error;
+  }
+}
+
+function idempotencyKeyOf(request: AuthenticatedRequest): string | undefined {
+  const raw = request.event.headers?.['idempotency-key'];
+  if (raw === undefined) return undefined;
+  if (!IDEMPOTENCY_KEY.test(raw)) throw badRequest('Idempotency-Key must be 1-255 visible ASCII characters (a UUID is a good choice)');
+  return raw;
+}
+
+async function sameRequestJob(accountId: number, earlier: { job_id: number; request_hash: string }, requestHash: string): Promise<StoredJob> {
+  if (earlier.request_hash !== requestHash) {
+    throw conflict('This Idempotency-Key was already used with a different request; use a new key for a new video');
+  }
+  const job = await getJob(accountId, earlier.job_id);
+  if (!job) throw notFound('Job');
+  return job;
+}
+
+/** What makes two requests "the same": their fields and the bytes of any file, not the multipart framing. */
+async function requestHash(body: ParsedBody): Promise<string> {
+  const hash = createHash('sha256');
+  const sorted = Object.keys(body.fields).sort().map((key) => [key, body.fields[key]]);
+  hash.update(JSON.stringify(sorted));
+  for (const name of Object.keys(body.files).sort()) {
+    hash.update(`\0file:${name}\0`);
+    for await (const chunk of createReadStream(body.files[name]!.path)) hash.update(chunk as Buffer);
+  }
+  return hash.digest('hex');
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export const videoJobOperations = { create, getJob: getJobOperation, approve, regenerate };

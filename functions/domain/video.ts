@@ -1,0 +1,51 @@
+/** The finished video record and how clients see it (DESIGN §2 record shapes). */
+
+export interface Video {
+  id: number;
+  account_id: number;
+  job_id: number;
+  product_id: number;
+  key: string;
+  poster_key: string;
+  duration_s: number;
+  width: number;
+  height: number;
+  size_bytes: number;
+  created_at: string;
+}
+
+export interface VideoView {
+  id: number;
+  job_id: number;
+  product_id: number;
+  url: string;
+  url_expires_at: string;
+  thumbnail_url: string;
+  duration_s: number;
+  width: number;
+  height: number;
+  size_bytes: number;
+  created_at: string;
+}
+
+export function videoView(video: Video, playable: { url: string; expiresAt: string }, poster: { url: string }): VideoView {
+  return {
+    id: video.id,
+    job_id: video.job_id,
+    product_id: video.product_id,
+    url: playable.url,
+    url_expires_at: playable.expiresAt,
+    thumbnail_url: poster.url,
+    duration_s: video.duration_s,
+    width: video.width,
+    height: video.height,
+    size_bytes: video.size_bytes,
+    created_at: video.created_at,
+  };
+}
+
+export const videoObjectPrefix = (accountId: number, videoId: number) => `accounts/${accountId}/videos/${videoId}/`;
+export const videoObjectKeys = (accountId: number, videoId: number) => ({
+  video: `${videoObjectPrefix(accountId, videoId)}video.mp4`,
+  poster: `${videoObjectPrefix(accountId, videoId)}poster.jpg`,
+});

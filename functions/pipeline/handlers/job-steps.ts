@@ -1,0 +1,3 @@
+import { pipelineHandler } from '../lambda-handler';
+
+export const handler = pipelineHandler('steps');

@@ -1,0 +1,89 @@
+/**
+ * What every step starts with: the job as it is now, and the inputs it still has. Steps re-read the
+ * job instead of trusting the execution's input, so a job that was failed, or an input deleted,
+ * meanwhile is seen.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getJob, updateJob, type JobChanges, type StoredJob } from '../adapters/dynamodb/jobs';
+import { getProduct } from '../adapters/dynamodb/products';
+import { getAvatar } from '../adapters/dynamodb/avatars';
+import { getReaction } from '../adapters/dynamodb/reactions';
+import { isFinal, JOB_STAGES, type JobStage } from '../domain/jobs';
+import type { Product } from '../domain/product';
+import type { Avatar } from '../domain/avatar';
+import type { SavedReaction } from '../domain/reaction';
+import { inputDeleted, PipelineError } from './errors';
+import { STATE_OF_STEP, type PipelineStep, type StepPayload } from './steps';
+
+/** The job, or undefined when it already ended (a late retry or a duplicate delivery: nothing to do). */
+export async function activeJob(payload: StepPayload): Promise<StoredJob | undefined> {
+  const job = await getJob(payload.account_id, payload.job_id);
+  if (!job) throw new PipelineError('internal_error', `Job ${payload.job_id} does not exist`);
+  return isFinal(job.status) ? undefined : job;
+}
+
+/**
+ * Records that the job entered a step: its stage, a progress that only rises, and the ASL state a
+ * restarted local runner re-enters. `processing` unless the step sets otherwise.
+ */
+export async function enterStep(
+  job: StoredJob,
+  step: PipelineStep,
+  stage: JobStage,
+  changes: JobChanges = {},
+): Promise<StoredJob> {
+  const updated = await updateJob(
+    job.account_id,
+    job.id,
+    {
+      status: 'processing',
+      stage,
+      progress: Math.max(job.progress, JOB_STAGES[stage]),
+      resume_at: STATE_OF_STEP[step],
+      ...changes,
+    },
+    { statusIn: ['queued', 'processing', 'preview_ready'] },
+  );
+  if (!updated) throw new PipelineError('internal_error', `Job ${job.id} ended while ${step} was starting`);
+  return updated;
+}
+
+export async function saveProgress(job: StoredJob, changes: JobChanges): Promise<StoredJob> {
+  const updated = await updateJob(job.account_id, job.id, changes, { statusIn: ['queued', 'processing', 'preview_ready'] });
+  if (!updated) throw new PipelineError('internal_error', `Job ${job.id} ended while it was being worked on`);
+  return updated;
+}
+
+export interface JobInputs {
+  product: Product;
+  avatar: Avatar | null;
+  reaction: SavedReaction | null;
+}
+
+/** The records the job names, each still there; a deleted one fails the job (input_deleted). */
+export async function requireInputs(job: StoredJob): Promise<JobInputs> {
+  const [product, avatar, reaction] = await Promise.all([
+    getProduct(job.account_id, job.product_id),
+    job.avatar_id === null ? null : getAvatar(job.account_id, job.avatar_id),
+    job.reaction_id === null ? null : getReaction(job.account_id, job.reaction_id),
+  ]);
+  if (!product) throw inputDeleted(`Product ${job.product_id}`);
+  if (job.avatar_id !== null && !avatar) throw inputDeleted(`Avatar ${job.avatar_id}`);
+  if (job.reaction_id !== null && !reaction) throw inputDeleted(`Saved reaction ${job.reaction_id}`);
+  if (avatar && avatar.status !== 'ready') {
+    throw new PipelineError('invalid_input', `Avatar ${avatar.id} is ${avatar.status}; use a ready avatar`);
+  }
+  return { product, avatar: avatar ?? null, reaction: reaction ?? null };
+}
+
+/** A private scratch directory for one step, removed whatever happens. */
+export async function withScratch<T>(use: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'job-'));
+  try {
+    return await use(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * AwaitDecision (waitForTaskToken): the job shows preview_ready and keeps the token approve and
+ * regenerate send back. Re-entered after a local restart with a new token, it keeps the deadline
+ * the preview was first given.
+ */
+import { JOB_LIMITS, JOB_STAGES } from '../../domain/jobs';
+import { optionalEnv } from '../../config';
+import { activeJob, saveProgress } from '../job-context';
+import { PipelineError } from '../errors';
+import { STATE_OF_STEP, type StepPayload } from '../steps';
+
+/** Seconds a preview waits; the ASL's TimeoutSeconds is the AWS bound, this one can only be shorter (local tries). */
+export function previewExpirySeconds(): number {
+  const configured = Number(optionalEnv('PREVIEW_EXPIRY_SECONDS'));
+  const max = JOB_LIMITS.previewExpiryDays * 24 * 3600;
+  return Number.isFinite(configured) && configured > 0 ? Math.min(configured, max) : max;
+}
+
+export async function awaitDecision(payload: StepPayload, now = new Date()): Promise<{ expires_at: string } | undefined> {
+  if (!payload.task_token) throw new PipelineError('internal_error', 'await_decision needs a task token');
+  const job = await activeJob(payload);
+  if (!job) return undefined;
+  const expiresAt =
+    job.status === 'preview_ready' && job.preview_expires_at
+      ? job.preview_expires_at
+      : new Date(now.getTime() + previewExpirySeconds() * 1000).toISOString();
+  await saveProgress(job, {
+    status: 'preview_ready',
+    stage: 'awaiting_approval',
+    progress: Math.max(job.progress, JOB_STAGES.awaiting_approval),
+    task_token: payload.task_token,
+    preview_expires_at: expiresAt,
+    resume_at: STATE_OF_STEP.await_decision,
+  });
+  return { expires_at: expiresAt };
+}

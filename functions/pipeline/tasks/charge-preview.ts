@@ -1,0 +1,12 @@
+/** ChargePreview: a preview is what the unit pays for, so it is charged when it is ready. */
+import { activeJob, saveProgress } from '../job-context';
+import { chargeCurrentRound } from './charges';
+import type { StepPayload } from '../steps';
+import { STATE_OF_STEP } from '../steps';
+
+export async function chargePreview(payload: StepPayload): Promise<void> {
+  const job = await activeJob(payload);
+  if (!job) return;
+  await saveProgress(job, { resume_at: STATE_OF_STEP.charge_preview });
+  await saveProgress(job, { charged_units: await chargeCurrentRound(job) });
+}

@@ -1,0 +1,57 @@
+/**
+ * Compose: the finished MP4. Only the reaction segment is encoded (with its caption); the product's
+ * normalised demo joins it by stream copy (DESIGN §3). An approved preview whose caption was not
+ * overridden is reused as the segment, so approving encodes nothing.
+ */
+import { join } from 'node:path';
+import { getToFile, putFile } from '../../adapters/s3/blob-store';
+import { newVideoId } from '../../adapters/dynamodb/jobs';
+import { captionOf, sameCaption } from '../../domain/jobs';
+import { videoObjectKeys } from '../../domain/video';
+import { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from '../../media/compose';
+import { activeJob, enterStep, requireInputs, saveProgress, withScratch } from '../job-context';
+import { PipelineError, toPipelineError } from '../errors';
+import type { StepPayload } from '../steps';
+
+export async function compose(payload: StepPayload): Promise<void> {
+  let job = await activeJob(payload);
+  if (!job) return;
+  const { product } = await requireInputs(job);
+  // The id is taken once and kept on the job, so a retried compose overwrites its own files.
+  job = await enterStep(job, 'compose', 'composing', job.output ? {} : { output: null });
+  const videoId = job.output?.video_id ?? (await newVideoId());
+  const reaction = job.reaction;
+  if (!reaction) throw new PipelineError('internal_error', `Job ${job.id} reached composition without a reaction clip`);
+  const demo = product.demo?.status === 'ready' && product.demo.key ? { key: product.demo.key, durationS: product.demo.duration_s ?? 0 } : null;
+  const keys = videoObjectKeys(job.account_id, videoId);
+  const caption = captionOf(job);
+  const reusablePreview = job.preview && sameCaption(job.preview.caption, caption) ? job.preview : null;
+
+  const output = await withScratch(async (dir) => {
+    try {
+      const segmentPath = join(dir, 'segment.mp4');
+      let segmentDurationS: number;
+      if (reusablePreview) {
+        await getToFile(reusablePreview.key, segmentPath);
+        segmentDurationS = reusablePreview.duration_s;
+      } else {
+        await getToFile(reaction.key, join(dir, 'reaction.mp4'));
+        segmentDurationS = (await captionSegment({ reactionPath: join(dir, 'reaction.mp4'), caption, outputPath: segmentPath })).durationS;
+      }
+      if (demo) await getToFile(demo.key, join(dir, 'demo.mp4'));
+      const joined = await joinWithDemo({
+        segmentPath,
+        segmentDurationS,
+        demo: demo ? { path: join(dir, 'demo.mp4'), durationS: demo.durationS } : null,
+        outputPath: join(dir, 'video.mp4'),
+      });
+      await posterJpeg({ videoPath: join(dir, 'video.mp4'), atS: posterTimeS(segmentDurationS), outputPath: join(dir, 'poster.jpg') });
+      await putFile(keys.video, join(dir, 'video.mp4'), 'video/mp4');
+      await putFile(keys.poster, join(dir, 'poster.jpg'), 'image/jpeg');
+      return { video_id: videoId, key: keys.video, poster_key: keys.poster, duration_s: joined.durationS, size_bytes: joined.sizeBytes };
+    } catch (error) {
+      throw toPipelineError(error, 'render_failed');
+    }
+  });
+  await saveProgress(job, { output });
+}

@@ -1,0 +1,43 @@
+/**
+ * Finalize: charge (auto jobs; a preview was charged when it became ready), then record the video
+ * and mark the job done together, then drop the job's working files. A crash between the charge and
+ * the record re-runs this step, and the charge is idempotent.
+ */
+import { deletePrefix } from '../../adapters/s3/blob-store';
+import { finishJobWithVideo } from '../../adapters/dynamodb/jobs';
+import { CANONICAL } from '../../media/canonical-encoding';
+import { jobObjectPrefix } from '../../domain/jobs';
+import { activeJob, enterStep } from '../job-context';
+import { PipelineError } from '../errors';
+import { chargeCurrentRound } from './charges';
+import type { StepPayload } from '../steps';
+
+export async function finalize(payload: StepPayload, now = new Date()): Promise<void> {
+  let job = await activeJob(payload);
+  if (!job) return;
+  job = await enterStep(job, 'finalize', 'finalizing');
+  const output = job.output;
+  if (!output) throw new PipelineError('internal_error', `Job ${job.id} reached Finalize without a composed video`);
+  const chargedUnits = job.mode === 'auto' ? await chargeCurrentRound(job) : job.charged_units;
+  const finished = await finishJobWithVideo(
+    job,
+    {
+      id: output.video_id,
+      account_id: job.account_id,
+      job_id: job.id,
+      product_id: job.product_id,
+      key: output.key,
+      poster_key: output.poster_key,
+      duration_s: output.duration_s,
+      width: CANONICAL.width,
+      height: CANONICAL.height,
+      size_bytes: output.size_bytes,
+      created_at: now.toISOString(),
+    },
+    chargedUnits,
+    now,
+  );
+  if (!finished) throw new PipelineError('internal_error', `Job ${job.id} could not be marked done`);
+  // The saved-reaction copies live apart; these are the job's own intermediates.
+  await deletePrefix(jobObjectPrefix(job.account_id, job.id));
+}

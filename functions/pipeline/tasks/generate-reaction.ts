@@ -1,0 +1,78 @@
+/**
+ * GenerateReaction: the round's reaction clip from the engine. Prompt jobs without an avatar get a
+ * person drawn from the prompt first; motion jobs with a link fetch the reference clip once per round.
+ */
+import { join } from 'node:path';
+import { putFile } from '../../adapters/s3/blob-store';
+import { avatarEngine } from '../../adapters/engines/avatar-engine';
+import { reactionEngine } from '../../adapters/engines/reaction-engine';
+import { referenceResolver } from '../../adapters/reference/reference-resolver';
+import { REFERENCE_CLIP_LIMITS } from '../../ports/reference-resolver';
+import type { AvatarRef } from '../../ports/engine';
+import { jobObjectKeys } from '../../domain/jobs';
+import type { StoredJob } from '../../adapters/dynamodb/jobs';
+import type { Avatar } from '../../domain/avatar';
+import { activeJob, enterStep, requireInputs, saveProgress, withScratch } from '../job-context';
+import { PipelineError, toPipelineError } from '../errors';
+import type { StepPayload } from '../steps';
+
+export async function generateReaction(payload: StepPayload, signal?: AbortSignal): Promise<void> {
+  let job = await activeJob(payload);
+  if (!job) return;
+  const { avatar } = await requireInputs(job);
+  job = await enterStep(job, 'generate_reaction', 'generating_reaction', { reaction: null, preview: null });
+  const keys = jobObjectKeys(job.account_id, job.id, job.regenerations);
+  try {
+    const engine = await reactionEngine();
+    const options = { seed: job.seed, outputKey: keys.reaction, signal };
+    const clip =
+      job.method === 'motion'
+        ? await engine.reactionFromMotion(avatarRefOf(requireAvatar(job, avatar)), await referenceKeyOf(job, signal), options)
+        : await engine.reactionFromPrompt(await avatarForPrompt(job, avatar, signal), job.prompt ?? '', options);
+    await saveProgress(job, {
+      reaction: { key: clip.video.key, duration_s: clip.durationS, emotion: clip.emotion, engine: clip.engine, seed: clip.seed },
+    });
+  } catch (error) {
+    throw toPipelineError(error, 'generation_failed');
+  }
+}
+
+function requireAvatar(job: StoredJob, avatar: Avatar | null): Avatar {
+  if (!avatar) throw new PipelineError('invalid_input', `Job ${job.id} has no avatar to animate`);
+  return avatar;
+}
+
+function avatarRefOf(avatar: Avatar): AvatarRef {
+  if (!avatar.image_key || avatar.width === null || avatar.height === null) {
+    throw new PipelineError('invalid_input', `Avatar ${avatar.id} has no image yet; wait until it is ready`);
+  }
+  return { id: avatar.id, source: avatar.source, imageKey: avatar.image_key, width: avatar.width, height: avatar.height, prompt: avatar.prompt, rig: avatar.rig };
+}
+
+/** Without avatar_id the engine picks the person from the prompt (DESIGN §2): a portrait is drawn for this job. */
+async function avatarForPrompt(job: StoredJob, avatar: Avatar | null, signal?: AbortSignal): Promise<AvatarRef> {
+  if (avatar) return avatarRefOf(avatar);
+  const made = await (await avatarEngine()).avatarFromPrompt(job.prompt ?? '', {
+    seed: job.seed,
+    outputKey: `${jobObjectKeys(job.account_id, job.id, job.regenerations).reaction}.avatar.png`,
+    signal,
+  });
+  return { id: 0, source: 'prompt', imageKey: made.image.key, width: made.width, height: made.height, prompt: job.prompt, rig: made.rig };
+}
+
+/** The uploaded clip, or the linked one fetched now (size and duration capped while downloading). */
+async function referenceKeyOf(job: StoredJob, signal?: AbortSignal): Promise<string> {
+  if (job.reference_key) return job.reference_key;
+  if (!job.reference_url) throw new PipelineError('invalid_input', `Job ${job.id} has no reference clip`);
+  const key = jobObjectKeys(job.account_id, job.id, job.regenerations).reference;
+  await withScratch(async (dir) => {
+    const resolved = await referenceResolver().resolve(job.reference_url!, {
+      ...REFERENCE_CLIP_LIMITS,
+      destinationPath: join(dir, 'reference'),
+      signal,
+    });
+    await putFile(key, resolved.path, resolved.contentType || 'video/mp4');
+  });
+  await saveProgress(job, { reference_key: key });
+  return key;
+}

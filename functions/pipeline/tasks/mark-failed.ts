@@ -1,0 +1,30 @@
+/**
+ * MarkFailed: the error is recorded first (a re-run keeps it), then reserved units are released and
+ * the job's files removed, and only then is the job final, so an interruption anywhere in between is
+ * finished by the next run.
+ */
+import { deleteKeys, deletePrefix } from '../../adapters/s3/blob-store';
+import { getJob, updateJob } from '../../adapters/dynamodb/jobs';
+import { isFinal, jobObjectPrefix } from '../../domain/jobs';
+import { jobErrorOf } from '../errors';
+import { STATE_OF_STEP, type StepPayload } from '../steps';
+import { releaseReserved } from './charges';
+
+export async function markFailed(payload: StepPayload): Promise<void> {
+  let job = await getJob(payload.account_id, payload.job_id);
+  if (!job || isFinal(job.status)) return;
+  const error = job.error ?? jobErrorOf(payload.failure);
+  job =
+    (await updateJob(job.account_id, job.id, { error, resume_at: STATE_OF_STEP.mark_failed, task_token: null }, { statusIn: ['queued', 'processing', 'preview_ready'] })) ??
+    job;
+  const chargedUnits = await releaseReserved(job);
+  await deletePrefix(jobObjectPrefix(job.account_id, job.id));
+  // A composed video that never got its record would be orphaned.
+  if (job.output) await deleteKeys([job.output.key, job.output.poster_key]);
+  await updateJob(
+    job.account_id,
+    job.id,
+    { status: 'failed', stage: 'failed', charged_units: chargedUnits, resume_at: null, output: null },
+    { statusIn: ['queued', 'processing', 'preview_ready'] },
+  );
+}

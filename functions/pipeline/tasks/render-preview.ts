@@ -1,0 +1,30 @@
+/** RenderPreview: the captioned reaction segment, playable alone at preview_url. */
+import { join } from 'node:path';
+import { getToFile, putFile } from '../../adapters/s3/blob-store';
+import { captionOf, jobObjectKeys } from '../../domain/jobs';
+import { captionSegment } from '../../media/compose';
+import { activeJob, enterStep, requireInputs, saveProgress, withScratch } from '../job-context';
+import { PipelineError, toPipelineError } from '../errors';
+import type { StepPayload } from '../steps';
+
+export async function renderPreview(payload: StepPayload): Promise<void> {
+  let job = await activeJob(payload);
+  if (!job) return;
+  await requireInputs(job);
+  job = await enterStep(job, 'render_preview', 'rendering_preview');
+  const reaction = job.reaction;
+  if (!reaction) throw new PipelineError('internal_error', `Job ${job.id} reached the preview without a reaction clip`);
+  const key = jobObjectKeys(job.account_id, job.id, job.regenerations).preview;
+  const caption = captionOf(job);
+  const durationS = await withScratch(async (dir) => {
+    try {
+      await getToFile(reaction.key, join(dir, 'reaction.mp4'));
+      const segment = await captionSegment({ reactionPath: join(dir, 'reaction.mp4'), caption, outputPath: join(dir, 'preview.mp4') });
+      await putFile(key, join(dir, 'preview.mp4'), 'video/mp4');
+      return segment.durationS;
+    } catch (error) {
+      throw toPipelineError(error, 'render_failed');
+    }
+  });
+  await saveProgress(job, { preview: { key, duration_s: durationS, caption } });
+}

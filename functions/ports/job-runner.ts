@@ -1,0 +1,35 @@
+/**
+ * Runs video jobs through the state machine. On AWS: Step Functions (StartExecution named after the
+ * job, so a repeated start is a no-op; SendTaskSuccess for preview decisions). Locally the runtime
+ * installs the runner that executes the same ASL in process.
+ */
+import type { JobDecision, JobExecutionInput } from '../pipeline/steps';
+
+export interface JobRunner {
+  /** Starts the job's execution; starting a job that already has one changes nothing. */
+  start(input: JobExecutionInput): Promise<void>;
+  /** Resumes an execution waiting at AwaitDecision. Throws TaskTokenInvalid when the wait is gone. */
+  sendDecision(taskToken: string, decision: JobDecision): Promise<void>;
+}
+
+/** The token no longer belongs to a waiting execution (it expired, or the job was failed meanwhile). */
+export class TaskTokenInvalid extends Error {
+  constructor(message = 'The job is no longer waiting for a decision') {
+    super(message);
+    this.name = 'TaskTokenInvalid';
+  }
+}
+
+let installed: JobRunner | undefined;
+
+export function installJobRunner(runner: JobRunner | undefined): void {
+  installed = runner;
+}
+
+export async function jobRunner(): Promise<JobRunner> {
+  if (!installed) {
+    const { stepFunctionsJobRunner } = await import('../adapters/stepfunctions/job-runner');
+    installed = stepFunctionsJobRunner();
+  }
+  return installed;
+}

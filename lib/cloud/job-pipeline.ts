@@ -1,0 +1,96 @@
+/**
+ * The video job pipeline on AWS: the two pipeline Lambdas (functions/pipeline/steps.ts) and the
+ * Standard state machine built from the one ASL file, each Task's `FunctionName` substituted with
+ * the ARN of the function that runs it. The local runner reads the same file and the same
+ * substitution names.
+ *
+ * The state machine's role may invoke exactly the two pipeline functions. The pipeline functions
+ * themselves get no Step Functions permission: `await_decision` only stores the task token it is
+ * handed, and the API (approve, regenerate) sends it back.
+ */
+import * as path from 'node:path';
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { JOB_STATE_MACHINE_FILE, PIPELINE_FUNCTIONS, type PipelineFunction } from '../../functions/pipeline/steps';
+import type { EngineConfig } from './engine-config';
+import { constructId, PROJECT_ROOT, ServiceFunction, type ServiceFunctionNeeds } from './service-function';
+
+/**
+ * /tmp for the functions that handle clips. The render function holds the avatar, the reference or
+ * generated reaction clip, the normalised demo (up to 50 MB in, larger once decoded frames are
+ * spilled), the captioned segment and the joined output at once; 4 GiB leaves room for all of them.
+ */
+export const PIPELINE_EPHEMERAL_STORAGE_MB: Partial<Record<PipelineFunction, number>> = {
+  render: 4096,
+};
+
+export interface JobPipelineProps {
+  table: dynamodb.ITable;
+  bucket: s3.IBucket;
+  ffmpegLayer: lambda.ILayerVersion;
+  nativeLayer: lambda.ILayerVersion;
+  engines: EngineConfig;
+  /** X-Ray tracing of executions (off unless asked: it costs per trace). */
+  tracing?: boolean;
+}
+
+export class JobPipeline extends Construct {
+  readonly stateMachine: sfn.StateMachine;
+  readonly functions: Record<PipelineFunction, lambda.IFunction>;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: JobPipelineProps) {
+    super(scope, id);
+    const { tracing, ...shared } = props;
+
+    const functions: Partial<Record<PipelineFunction, lambda.IFunction>> = {};
+    for (const [name, needs] of Object.entries(PIPELINE_FUNCTIONS) as [PipelineFunction, ServiceFunctionNeeds][]) {
+      const ephemeralStorageMb = PIPELINE_EPHEMERAL_STORAGE_MB[name];
+      functions[name] = new ServiceFunction(this, `${constructId(name)}Function`, {
+        ...shared,
+        needs: { ...needs, ...(ephemeralStorageMb ? { ephemeralStorageMb } : {}) },
+      }).fn;
+    }
+    this.functions = functions as Record<PipelineFunction, lambda.IFunction>;
+
+    // Step Functions writes its logs through CloudWatch Logs vended delivery; a group under this
+    // prefix keeps the log group's resource policy from growing with every state machine.
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      logGroupName: `/aws/vendedlogs/states/${Stack.of(this).stackName}-video-job`,
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    const substitutions: Record<string, string> = {};
+    for (const [name, { substitution }] of Object.entries(PIPELINE_FUNCTIONS) as [
+      PipelineFunction,
+      { substitution: string },
+    ][]) {
+      substitutions[substitution] = this.functions[name].functionArn;
+    }
+
+    this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
+      // Task tokens (the preview wait) and waits of up to 30 days need a Standard workflow.
+      stateMachineType: sfn.StateMachineType.STANDARD,
+      definitionBody: sfn.DefinitionBody.fromFile(path.join(PROJECT_ROOT, JOB_STATE_MACHINE_FILE)),
+      definitionSubstitutions: substitutions,
+      comment: 'Reaction Studio video job lifecycle',
+      logs: {
+        destination: this.logGroup,
+        level: sfn.LogLevel.ERROR,
+        // Execution data holds task tokens and job inputs; errors are enough to find a failed job.
+        includeExecutionData: false,
+      },
+      tracingEnabled: tracing ?? false,
+    });
+
+    // The definition comes from a file, so CDK derives no grants from it: the role may invoke the
+    // two pipeline functions (and their versions) and nothing else.
+    for (const fn of Object.values(this.functions)) fn.grantInvoke(this.stateMachine);
+  }
+}

@@ -1,0 +1,601 @@
+/**
+ * The local twin of Step Functions for video jobs (DESIGN §1): the ONE ASL file, executed in process by
+ * `aws-local-stepfunctions`, its Task states mapped to the same pipeline handlers the Lambda functions
+ * run. It gives the semantics the AWS path has: one execution per job, Retry/Catch as written, a fresh
+ * task token per AwaitDecision that approve/regenerate send back, States.Timeout when a preview is left
+ * undecided, and, since this process can die, re-entry at the state recorded on the job.
+ *
+ * The library is driven with a COPY of the definition, because of how it keeps time: it arms one
+ * `setTimeout` per Task (60 s when TimeoutSeconds is absent) and one for the execution, and Node's
+ * timers overflow past 2^31-1 ms (≈24.8 days) and then fire at once. So the copy gives every Task the
+ * largest timeout a timer can hold and has no execution timeout, and this runner enforces each Task's
+ * own TimeoutSeconds itself: from the moment the step really starts (a render step queued for a CPU
+ * slot is not yet late), and, for AwaitDecision, up to the preview's expiry, with chained, unref'd
+ * timers that can wait for months.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import { TaskTokenInvalid, type JobRunner } from '../../functions/ports/job-runner';
+import {
+  JOB_STATE_MACHINE_FILE,
+  PIPELINE_FUNCTIONS,
+  PIPELINE_STEPS,
+  type JobDecision,
+  type JobExecutionInput,
+  type PipelineFunction,
+  type StepPayload,
+  type TaskFailure,
+} from '../../functions/pipeline/steps';
+
+// aws-local-stepfunctions 3 calls Promise.withResolvers (Node 22); keep Node 20 working too.
+const promiseStatics = Promise as unknown as { withResolvers?: () => unknown };
+promiseStatics.withResolvers ??= function withResolvers<T>() {
+  let resolve!: (value: T | PromiseLike<T>) => void;
+  let reject!: (reason?: unknown) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+};
+
+const REPO_ROOT = resolve(__dirname, '..', '..');
+
+/** The longest delay one Node timer can hold. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+/** The Task timeout the copy hands the library: as long as its single timer can wait. */
+const LIBRARY_TASK_TIMEOUT_S = Math.floor(MAX_TIMER_MS / 1000);
+
+const LAMBDA_INVOKE = 'arn:aws:states:::lambda:invoke';
+const LAMBDA_INVOKE_WAIT = 'arn:aws:states:::lambda:invoke.waitForTaskToken';
+/** What `$$.Task.Token` resolves to; each wait swaps it for a fresh token. */
+const TOKEN_PLACEHOLDER = 'local-task-token-placeholder';
+
+/** The FunctionName a pipeline function gets in the local copy of the definition. */
+export const localFunctionName = (fn: PipelineFunction) => `local:${fn}`;
+
+/** The failure handed to mark_failed when a job is re-entered at MarkFailed after a restart. */
+export const INTERRUPTED_FAILURE: TaskFailure = {
+  Error: 'Job.Failed',
+  Cause: JSON.stringify({ code: 'internal_error', message: 'The job was interrupted while failing' }),
+};
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** What resumeActiveJobs reads; the DynamoDB adapter by default. */
+export interface LocalJobStore {
+  listActiveJobs(): Promise<{ accountId: number; jobId: number }[]>;
+  getJob(
+    accountId: number,
+    jobId: number,
+  ): Promise<
+    | {
+        status: string;
+        mode: JobExecutionInput['job']['mode'];
+        method: JobExecutionInput['job']['method'];
+        resume_at?: string | null;
+        preview_expires_at?: string | null;
+      }
+    | undefined
+  >;
+}
+
+export interface LocalJobRunnerOptions {
+  /**
+   * Runs one pipeline step, as the Lambda function would (functions/pipeline/run-step.ts). `only` is
+   * the function the state invokes; `signal` aborts when the Task times out or the runner stops (on
+   * AWS the function's own timeout ends the work).
+   */
+  runStep(payload: StepPayload, options: { signal: AbortSignal; only: PipelineFunction }): Promise<unknown>;
+  /** The ASL file, absolute or relative to the repository root. */
+  definitionPath?: string;
+  log?: (line: string) => void;
+  /** How many steps of the `render` function run at once (ffmpeg uses every core). Default 2. */
+  renderConcurrency?: number;
+  /**
+   * Milliseconds between retries instead of the ASL's backoff (tests): one number for every state, or
+   * per state name as aws-local-stepfunctions takes them.
+   */
+  retryIntervalOverrides?: number | Record<string, number | number[]>;
+  /** Wraps each step call (fault injection in tests). */
+  wrapStep?: (payload: StepPayload, call: () => Promise<unknown>) => Promise<unknown>;
+  /** Where resumeActiveJobs finds the jobs in flight. Default: the DynamoDB adapter. */
+  store?: LocalJobStore;
+  /** How long stop() waits for steps already running to return. Default 10 s. */
+  stopGraceMs?: number;
+}
+
+export interface LocalJobRunner extends JobRunner {
+  /** Re-enters every job not done or failed at its recorded state; returns how many were started. */
+  resumeActiveJobs(): Promise<number>;
+  /** Resolves once no execution is doing anything but waiting at AwaitDecision. */
+  idle(): Promise<void>;
+  /** Aborts every execution without touching the jobs (the next start resumes them). */
+  stop(): Promise<void>;
+  /** Tokens of the waits pending now (diagnostics and tests). */
+  pendingTokens(): string[];
+}
+
+/** The Task states of the definition, as the runner needs them. */
+interface TaskInfo {
+  fn: PipelineFunction;
+  step: string;
+  waitsForToken: boolean;
+  /** The state's own TimeoutSeconds; undefined: none (AWS's default is ~3 years). */
+  timeoutS?: number;
+}
+
+export interface LocalDefinition {
+  definition: StateMachineDefinition;
+  tasks: Record<string, TaskInfo>;
+}
+
+/**
+ * Reads the ASL file and prepares the copy the library runs: substitutions filled with local function
+ * names, the library's timers neutralised (see the module comment), and each Task checked against
+ * PIPELINE_STEPS so the file and the step table cannot drift apart unnoticed.
+ */
+export function loadLocalDefinition(definitionPath: string = JOB_STATE_MACHINE_FILE): LocalDefinition {
+  const file = isAbsolute(definitionPath) ? definitionPath : resolve(REPO_ROOT, definitionPath);
+  const substitutions = new Map<string, PipelineFunction>(
+    Object.entries(PIPELINE_FUNCTIONS).map(([fn, spec]) => [spec.substitution, fn as PipelineFunction]),
+  );
+  const text = readFileSync(file, 'utf8').replace(/\$\{(\w+)\}/g, (_, name: string) => {
+    const fn = substitutions.get(name);
+    if (!fn) throw new Error(`${file}: no pipeline function has the substitution \${${name}}`);
+    return localFunctionName(fn);
+  });
+  const definition = JSON.parse(text) as StateMachineDefinition & { TimeoutSeconds?: number };
+  // The execution limit is AWS's; locally an execution ends with its process anyway.
+  delete definition.TimeoutSeconds;
+
+  const functionOfName = new Map(
+    (Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[]).map((fn) => [localFunctionName(fn), fn]),
+  );
+  const tasks: Record<string, TaskInfo> = {};
+  for (const [name, state] of Object.entries(definition.States)) {
+    if (state.Type !== 'Task') continue;
+    const where = `${file}: state ${name}`;
+    if (state.Resource !== LAMBDA_INVOKE && state.Resource !== LAMBDA_INVOKE_WAIT) {
+      throw new Error(`${where}: the local runner runs only ${LAMBDA_INVOKE}[.waitForTaskToken] Tasks, not ${state.Resource}`);
+    }
+    if (state.TimeoutSecondsPath || 'HeartbeatSeconds' in state) {
+      throw new Error(`${where}: TimeoutSecondsPath and HeartbeatSeconds are not supported by the local runner`);
+    }
+    const params = state.Parameters as { FunctionName?: string; Payload?: { step?: string } } | undefined;
+    const fn = functionOfName.get(params?.FunctionName ?? '');
+    const step = params?.Payload?.step;
+    if (!fn || !step) throw new Error(`${where}: Parameters need a FunctionName substitution and a Payload.step`);
+    const expected = PIPELINE_STEPS[step as keyof typeof PIPELINE_STEPS];
+    if (expected !== fn) {
+      throw new Error(`${where}: step ${step} runs in the ${expected ?? '(unknown)'} function, not ${fn}`);
+    }
+    tasks[name] = { fn, step, waitsForToken: state.Resource === LAMBDA_INVOKE_WAIT, timeoutS: state.TimeoutSeconds };
+    state.TimeoutSeconds = LIBRARY_TASK_TIMEOUT_S;
+  }
+  return { definition, tasks };
+}
+
+/** The definition entered at `startAt`, without the states it can no longer reach (ASL forbids those). */
+export function reachableFrom(definition: StateMachineDefinition, startAt: string): StateMachineDefinition {
+  if (!definition.States[startAt]) throw new Error(`The state machine has no state ${startAt}`);
+  const reached = new Set<string>();
+  const visit = (name: string | undefined) => {
+    if (!name || reached.has(name)) return;
+    reached.add(name);
+    const state = definition.States[name] as {
+      Next?: string;
+      Default?: string;
+      Choices?: { Next: string }[];
+      Catch?: { Next: string }[];
+    };
+    visit(state.Next);
+    visit(state.Default);
+    for (const rule of state.Choices ?? []) visit(rule.Next);
+    for (const catcher of state.Catch ?? []) visit(catcher.Next);
+  };
+  visit(startAt);
+  return {
+    ...definition,
+    StartAt: startAt,
+    States: Object.fromEntries(Object.entries(definition.States).filter(([name]) => reached.has(name))),
+  };
+}
+
+/**
+ * Calls `onFire` at `atMs` (epoch ms), however far away: one unref'd timer at a time, each at most
+ * MAX_TIMER_MS. Returns a handle to move the deadline earlier or cancel it.
+ */
+export function deadlineTimer(atMs: number, onFire: () => void): { tighten(atMs: number): void; cancel(): void } {
+  let deadline = atMs;
+  let timer: NodeJS.Timeout | undefined;
+  let done = false;
+  const arm = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (done || deadline === Infinity) return;
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      done = true;
+      onFire();
+      return;
+    }
+    timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
+    timer.unref();
+  };
+  arm();
+  return {
+    tighten(atMs) {
+      if (done || !(atMs < deadline)) return;
+      deadline = atMs;
+      arm();
+    },
+    cancel() {
+      done = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
+
+/** What a Task fails with: the name is the ASL Error (Retry and Catch match it), the message the Cause. */
+function taskError(name: string, cause: string): Error {
+  const error = new Error(cause);
+  error.name = name;
+  return error;
+}
+
+/**
+ * A step's error as the lambda:invoke integration reports it: Error is the function's errorType (the
+ * thrown error's name), Cause the function's error payload as JSON, exactly what mark_failed gets on AWS.
+ */
+function stepError(error: unknown): Error {
+  const e = error instanceof Error ? error : new Error(String(error));
+  const errorType = e.name || 'Error';
+  const cause = JSON.stringify({ errorType, errorMessage: e.message, trace: (e.stack ?? '').split('\n') });
+  return taskError(errorType, cause);
+}
+
+const ABORTED = 'Local.ExecutionStopped';
+
+function replacePlaceholder(value: Json, token: string): Json {
+  if (value === TOKEN_PLACEHOLDER) return token;
+  if (Array.isArray(value)) return value.map((v) => replacePlaceholder(v, token));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replacePlaceholder(v, token)]));
+  }
+  return value;
+}
+
+const toJson = (value: unknown): Json => (value === undefined ? null : (JSON.parse(JSON.stringify(value)) as Json));
+
+interface Execution {
+  key: string;
+  label: string;
+  controller: AbortController;
+  abort?: () => void;
+  stopped: boolean;
+  /** False only while parked at AwaitDecision, waiting for a decision. */
+  busy: boolean;
+  /** Resumed at AwaitDecision: the preview's recorded expiry bounds the first wait. */
+  firstWaitDeadline?: number;
+  /** Becomes true once the first wait is parked or the execution moves past it (resume). */
+  settled: Promise<void>;
+  markSettled: () => void;
+  done: Promise<void>;
+}
+
+interface Wait {
+  exec: Execution;
+  resolve: (decision: Json) => void;
+}
+
+class Slots {
+  private used = 0;
+  private readonly queue: (() => void)[] = [];
+  constructor(private readonly size: number) {}
+
+  /** Resolves with a release function once a slot is free; rejects if `signal` aborts first. */
+  acquire(signal: AbortSignal): Promise<() => void> {
+    return new Promise((resolvePromise, reject) => {
+      if (signal.aborted) return reject(taskError(ABORTED, 'The local job runner stopped'));
+      const grant = () => {
+        signal.removeEventListener('abort', onAbort);
+        this.used++;
+        let released = false;
+        resolvePromise(() => {
+          if (released) return;
+          released = true;
+          this.used--;
+          this.queue.shift()?.();
+        });
+      };
+      const onAbort = () => {
+        const at = this.queue.indexOf(grant);
+        if (at >= 0) this.queue.splice(at, 1);
+        reject(taskError(ABORTED, 'The local job runner stopped'));
+      };
+      if (this.used < this.size) return grant();
+      this.queue.push(grant);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}
+
+/** Rejects when the execution is stopped, so no Task promise outlives stop(). */
+function untilStopped(exec: Execution): Promise<never> {
+  return new Promise((_, reject) => {
+    const fail = () => reject(taskError(ABORTED, 'The local job runner stopped'));
+    if (exec.controller.signal.aborted) return fail();
+    exec.controller.signal.addEventListener('abort', fail, { once: true });
+  });
+}
+
+/** StateMachine objects keep no per-run state: one per distinct definition, shared by runners. */
+const machineCache = new Map<string, StateMachine>();
+function machineOf(definition: StateMachineDefinition, validate: boolean): StateMachine {
+  const key = JSON.stringify(definition);
+  let machine = machineCache.get(key);
+  if (!machine) {
+    machine = new StateMachine(definition, { validationOptions: { noValidate: !validate } });
+    machineCache.set(key, machine);
+  }
+  return machine;
+}
+
+export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRunner {
+  const log = options.log ?? (() => undefined);
+  const { definition, tasks } = loadLocalDefinition(options.definitionPath);
+  const renderSlots = new Slots(Math.max(1, options.renderConcurrency ?? 2));
+  const stopGraceMs = options.stopGraceMs ?? 10_000;
+
+  let retryIntervalOverrides: Record<string, number | number[]> | undefined;
+  if (typeof options.retryIntervalOverrides === 'number') {
+    const ms = options.retryIntervalOverrides;
+    retryIntervalOverrides = Object.fromEntries(Object.keys(tasks).map((name) => [name, ms]));
+  } else {
+    retryIntervalOverrides = options.retryIntervalOverrides;
+  }
+
+  // A copy with another StartAt is still valid ASL once the states it cannot reach are left out: it
+  // re-enters the machine where the job was. The whole definition is validated once (slow: ~0.3 s).
+  machineOf(definition, true);
+  const machineFrom = (startAt: string) =>
+    startAt === definition.StartAt ? machineOf(definition, true) : machineOf(reachableFrom(definition, startAt), false);
+
+  const executions = new Map<string, Execution>();
+  /** Jobs whose execution ended in this process: like an execution name on AWS, never started again. */
+  const ended = new Set<string>();
+  const waits = new Map<string, Wait>();
+  const inflight = new Set<Promise<unknown>>();
+  let idleWaiters: (() => void)[] = [];
+  let stopped = false;
+
+  const notify = () => {
+    if ([...executions.values()].some((e) => e.busy)) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const resolveIdle of waiters) resolveIdle();
+  };
+
+  /** Calls the step; its signal aborts with `abort()` or when the execution is stopped. */
+  const callStep = (exec: Execution, fn: PipelineFunction, payload: StepPayload) => {
+    const controller = new AbortController();
+    const onStop = () => controller.abort(taskError(ABORTED, 'The local job runner stopped'));
+    exec.controller.signal.addEventListener('abort', onStop, { once: true });
+    const call = () => options.runStep(payload, { signal: controller.signal, only: fn });
+    const running = Promise.resolve().then(() => (options.wrapStep ? options.wrapStep(payload, call) : call()));
+    inflight.add(running);
+    const forget = () => {
+      inflight.delete(running);
+      exec.controller.signal.removeEventListener('abort', onStop);
+    };
+    running.then(forget, forget);
+    return { running, abort: (reason: Error) => controller.abort(reason) };
+  };
+
+  /** A lambda:invoke Task: the step, its timeout counted from when it starts, the Lambda-shaped result. */
+  async function invoke(exec: Execution, stateName: string, task: TaskInfo, payload: StepPayload): Promise<Json> {
+    const release = task.fn === 'render' ? await renderSlots.acquire(exec.controller.signal) : () => undefined;
+    const { running: step, abort } = callStep(exec, task.fn, payload);
+    step.then(release, release);
+    let timer: ReturnType<typeof deadlineTimer> | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      if (task.timeoutS === undefined) return;
+      timer = deadlineTimer(Date.now() + task.timeoutS * 1000, () => {
+        const error = taskError('States.Timeout', `${stateName} did not finish within ${task.timeoutS} s`);
+        reject(error);
+        abort(error);
+      });
+    });
+    try {
+      const result = await Promise.race([
+        step.catch((error: unknown) => {
+          throw stepError(error);
+        }),
+        timedOut,
+        untilStopped(exec),
+      ]);
+      return { ExecutedVersion: '$LATEST', Payload: toJson(result), StatusCode: 200 };
+    } finally {
+      timer?.cancel();
+    }
+  }
+
+  /**
+   * A waitForTaskToken Task: a fresh token, the step called with it, then the decision sent back with
+   * that token, or States.Timeout at the state's TimeoutSeconds or the preview's `expires_at`.
+   */
+  async function awaitToken(exec: Execution, stateName: string, task: TaskInfo, payload: StepPayload): Promise<Json> {
+    const token = `local-${randomUUID()}`;
+    let deadline = task.timeoutS === undefined ? Infinity : Date.now() + task.timeoutS * 1000;
+    if (exec.firstWaitDeadline !== undefined) deadline = Math.min(deadline, exec.firstWaitDeadline);
+    exec.firstWaitDeadline = undefined;
+
+    let settle!: { resolve: (decision: Json) => void; reject: (error: Error) => void };
+    const decided = new Promise<Json>((resolveWait, rejectWait) => (settle = { resolve: resolveWait, reject: rejectWait }));
+    // Registered before the step runs: on AWS the token is valid as soon as it exists.
+    waits.set(token, { exec, resolve: (decision) => settle.resolve(decision) });
+    const timer = deadlineTimer(deadline, () => {
+      if (!waits.delete(token)) return;
+      exec.busy = true;
+      settle.reject(taskError('States.Timeout', `${stateName}: no decision before the deadline`));
+    });
+    try {
+      // A deadline already past (a preview that expired while the process was down) calls no step.
+      if (!waits.has(token)) return await decided;
+      callStep(exec, task.fn, replacePlaceholder(payload as unknown as Json, token) as unknown as StepPayload).running.then(
+        (result) => {
+          const expiresAt = (result as { expires_at?: unknown } | null | undefined)?.expires_at;
+          if (typeof expiresAt === 'string' && !Number.isNaN(Date.parse(expiresAt))) timer.tighten(Date.parse(expiresAt));
+          if (waits.has(token)) {
+            exec.busy = false;
+            exec.markSettled();
+            notify();
+          }
+        },
+        (error: unknown) => {
+          if (!waits.delete(token)) return;
+          settle.reject(stepError(error));
+        },
+      );
+      return await Promise.race([decided, untilStopped(exec)]);
+    } finally {
+      waits.delete(token);
+      timer.cancel();
+      exec.busy = true;
+    }
+  }
+
+  function launch(input: JobExecutionInput & { failure?: TaskFailure }, startAt: string, firstWaitDeadline?: number): void {
+    const key = `${input.account_id}/${input.job_id}`;
+    let markSettled!: () => void;
+    const exec: Execution = {
+      key,
+      label: `job ${input.job_id} (account ${input.account_id})`,
+      controller: new AbortController(),
+      stopped: false,
+      busy: true,
+      firstWaitDeadline,
+      settled: new Promise<void>((r) => (markSettled = r)),
+      markSettled: () => markSettled(),
+      done: Promise.resolve(),
+    };
+    executions.set(key, exec);
+
+    const handlers = Object.fromEntries(
+      Object.entries(tasks).map(([stateName, task]) => [
+        stateName,
+        async (raw: unknown): Promise<Json> => {
+          if (exec.controller.signal.aborted) throw taskError(ABORTED, 'The local job runner stopped');
+          const payload = (raw as { Payload: StepPayload }).Payload;
+          return task.waitsForToken ? awaitToken(exec, stateName, task, payload) : invoke(exec, stateName, task, payload);
+        },
+      ]),
+    );
+    log(`${exec.label}: execution started at ${startAt}`);
+    const execution = machineFrom(startAt).run(input as never, {
+      overrides: { taskResourceLocalHandlers: handlers as never, retryIntervalOverrides },
+      context: { Task: { Token: TOKEN_PLACEHOLDER } },
+    });
+    exec.abort = execution.abort;
+    exec.done = execution.result.then(
+      () => log(`${exec.label}: execution succeeded`),
+      (error: unknown) => {
+        if (exec.stopped) return log(`${exec.label}: execution stopped; the next start resumes it`);
+        const failure = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+        const name = failure instanceof Error ? failure.name : 'Error';
+        const cause = failure instanceof Error ? failure.message : String(failure);
+        log(`${exec.label}: execution failed with ${name}: ${cause}`);
+      },
+    ).finally(() => {
+      executions.delete(key);
+      if (!exec.stopped) ended.add(key);
+      exec.markSettled();
+      notify();
+    });
+  }
+
+  return {
+    async start(input) {
+      if (stopped) throw new Error('The local job runner is stopped');
+      const key = `${input.account_id}/${input.job_id}`;
+      if (executions.has(key) || ended.has(key)) return;
+      launch(input, definition.StartAt);
+    },
+
+    async sendDecision(taskToken, decision: JobDecision) {
+      const wait = waits.get(taskToken);
+      if (!wait) throw new TaskTokenInvalid();
+      waits.delete(taskToken);
+      wait.exec.busy = true;
+      wait.resolve(toJson(decision));
+    },
+
+    async resumeActiveJobs() {
+      if (stopped) throw new Error('The local job runner is stopped');
+      const store = options.store ?? (await import('../../functions/adapters/dynamodb/jobs'));
+      let resumed = 0;
+      const settling: Promise<void>[] = [];
+      for (const { accountId, jobId } of await store.listActiveJobs()) {
+        const key = `${accountId}/${jobId}`;
+        if (executions.has(key) || ended.has(key)) continue;
+        const job = await store.getJob(accountId, jobId);
+        if (!job || job.status === 'done' || job.status === 'failed') continue;
+        const input: JobExecutionInput & { failure?: TaskFailure } = {
+          account_id: accountId,
+          job_id: jobId,
+          job: { mode: job.mode, method: job.method },
+        };
+        let startAt = job.resume_at ?? definition.StartAt;
+        if (!tasks[startAt]) {
+          log(`job ${jobId} (account ${accountId}): recorded state ${startAt} is not a Task of the machine; failing it`);
+          startAt = 'MarkFailed';
+          input.failure = {
+            Error: 'Job.Failed',
+            Cause: JSON.stringify({ code: 'internal_error', message: 'The job could not be resumed after a restart' }),
+          };
+        } else if (startAt === 'MarkFailed') {
+          input.failure = INTERRUPTED_FAILURE;
+        }
+        const expires = startAt === 'AwaitDecision' && job.preview_expires_at ? Date.parse(job.preview_expires_at) : NaN;
+        launch(input, startAt, Number.isNaN(expires) ? undefined : expires);
+        resumed++;
+        // A preview waiting for a decision gets its new token before the API serves approve again.
+        if (startAt === 'AwaitDecision') settling.push(executions.get(key)?.settled ?? Promise.resolve());
+      }
+      if (settling.length > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([Promise.all(settling), new Promise((r) => (timer = setTimeout(r, 30_000).unref()))]);
+        clearTimeout(timer);
+      }
+      return resumed;
+    },
+
+    idle() {
+      if (![...executions.values()].some((e) => e.busy)) return Promise.resolve();
+      return new Promise<void>((resolveIdle) => idleWaiters.push(resolveIdle));
+    },
+
+    async stop() {
+      stopped = true;
+      const running = [...executions.values()];
+      for (const exec of running) {
+        exec.stopped = true;
+        exec.controller.abort();
+        exec.abort?.();
+      }
+      await Promise.all(running.map((e) => e.done));
+      // Steps already running finish their write (or fail) before the stores go away; not forever.
+      if (inflight.size > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          Promise.allSettled([...inflight]),
+          new Promise((r) => (timer = setTimeout(r, stopGraceMs).unref())),
+        ]);
+        clearTimeout(timer);
+      }
+      notify();
+    },
+
+    pendingTokens: () => [...waits.keys()],
+  };
+}

@@ -1,0 +1,193 @@
+/**
+ * Finished videos through the local HTTP server: list, fetch (playable url), delete. Videos are
+ * seeded as the pipeline's Finalize step stores them (record + MP4 + poster), so no job has to run.
+ */
+import { readFile } from 'node:fs/promises';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import sharp from 'sharp';
+import { dynamo } from '../../functions/adapters/aws-clients';
+import { config } from '../../functions/config';
+import { keys } from '../../functions/adapters/dynamodb/keys';
+import { nextId } from '../../functions/adapters/dynamodb/ids';
+import { listKeys, putBuffer, putFile } from '../../functions/adapters/s3/blob-store';
+import { videoObjectKeys, videoObjectPrefix, type Video } from '../../functions/domain/video';
+import { makeFixture } from '../support/media-fixtures';
+import { expectError, startTestStack, type TestStack } from '../support/local-stack';
+
+let t: TestStack;
+let videoPath: string;
+let videoBytes: Buffer;
+let posterBytes: Buffer;
+beforeAll(async () => {
+  [t, videoPath, posterBytes] = await Promise.all([
+    startTestStack(),
+    makeFixture('vertical-mp4'),
+    sharp({ create: { width: 108, height: 192, channels: 3, background: { r: 30, g: 90, b: 200 } } }).jpeg().toBuffer(),
+  ]);
+  videoBytes = await readFile(videoPath);
+});
+afterAll(() => t?.stop());
+
+async function seedVideo(accountId: number): Promise<Video> {
+  const id = await nextId('video');
+  const objects = videoObjectKeys(accountId, id);
+  await Promise.all([putFile(objects.video, videoPath, 'video/mp4'), putBuffer(objects.poster, posterBytes, 'image/jpeg')]);
+  const video: Video = {
+    id,
+    account_id: accountId,
+    job_id: 1000 + id,
+    product_id: 7,
+    key: objects.video,
+    poster_key: objects.poster,
+    duration_s: 2,
+    width: 720,
+    height: 1280,
+    size_bytes: videoBytes.length,
+    created_at: new Date().toISOString(),
+  };
+  await dynamo().send(new PutCommand({ TableName: config.tableName, Item: { ...keys.video(accountId, id), type: 'video', ...video } }));
+  return video;
+}
+
+async function download(url: string) {
+  const response = await fetch(url);
+  return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()), type: response.headers.get('content-type') };
+}
+
+const ids = (res: { body: { data: { id: number }[] } }) => res.body.data.map((v) => v.id);
+
+describe('listing finished videos', () => {
+  test('pages newest first with page, per_page and total; a page past the end is empty', async () => {
+    const { accountId, api } = await t.newAccount();
+    const seeded: number[] = [];
+    for (let i = 0; i < 5; i++) seeded.push((await seedVideo(accountId)).id);
+    const newestFirst = [...seeded].reverse();
+
+    const first = await api.get('/videos?per_page=2');
+    expect(first.status).toBe(200);
+    expect(ids(first)).toEqual(newestFirst.slice(0, 2));
+    expect(first.body.meta).toEqual({ page: 1, per_page: 2, total: 5 });
+
+    const third = await api.get('/videos?page=3&per_page=2');
+    expect(ids(third)).toEqual(newestFirst.slice(4));
+    expect(third.body.meta).toEqual({ page: 3, per_page: 2, total: 5 });
+
+    const past = await api.get('/videos?page=4&per_page=2');
+    expect(past.status).toBe(200);
+    expect(past.body.data).toEqual([]);
+    expect(past.body.meta).toEqual({ page: 4, per_page: 2, total: 5 });
+
+    const whole = await api.get('/videos');
+    expect(ids(whole)).toEqual(newestFirst);
+    expect(whole.body.meta).toEqual({ page: 1, per_page: 20, total: 5 });
+  });
+
+  test('each listed video carries a playable url', async () => {
+    const { accountId, api } = await t.newAccount();
+    await seedVideo(accountId);
+    const [listed] = (await api.get('/videos')).body.data;
+    expect((await download(listed.url)).bytes.equals(videoBytes)).toBe(true);
+  });
+
+  test('an account with no videos gets an empty page with meta', async () => {
+    const { api } = await t.newAccount();
+    const res = await api.get('/videos');
+    expect(res.body).toEqual({ data: [], meta: { page: 1, per_page: 20, total: 0 } });
+  });
+
+  test('another account’s videos are not listed', async () => {
+    const owner = await t.newAccount();
+    const stranger = await t.newAccount();
+    await seedVideo(owner.accountId);
+    expect((await stranger.api.get('/videos')).body.meta.total).toBe(0);
+  });
+
+  test.each(['page=0', 'page=x', 'per_page=0', 'per_page=101'])('?%s is a 400', async (query) => {
+    const { api } = await t.newAccount();
+    expectError(await api.get(`/videos?${query}`), 400, 'bad_request');
+  });
+});
+
+describe('fetching a finished video', () => {
+  test('answers the record with a url that serves the MP4 and a thumbnail_url that serves the poster', async () => {
+    const { accountId, api } = await t.newAccount();
+    const video = await seedVideo(accountId);
+    const res = await api.get(`/videos/${video.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      id: video.id,
+      job_id: video.job_id,
+      product_id: 7,
+      url: expect.stringMatching(/^http/),
+      url_expires_at: expect.stringMatching(/Z$/),
+      thumbnail_url: expect.stringMatching(/^http/),
+      duration_s: 2,
+      width: 720,
+      height: 1280,
+      size_bytes: videoBytes.length,
+      created_at: video.created_at,
+    });
+    expect(Date.parse(res.body.data.url_expires_at)).toBeGreaterThan(Date.now() + 3600_000);
+
+    const playable = await download(res.body.data.url);
+    expect(playable.status).toBe(200);
+    expect(playable.type).toBe('video/mp4');
+    expect(playable.bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    expect(playable.bytes.equals(videoBytes)).toBe(true);
+
+    const poster = await download(res.body.data.thumbnail_url);
+    expect(poster.status).toBe(200);
+    expect(poster.type).toBe('image/jpeg');
+    expect((await sharp(poster.bytes).metadata()).format).toBe('jpeg');
+  });
+
+  test('an unknown id, or another account’s, is a 404', async () => {
+    const owner = await t.newAccount();
+    const stranger = await t.newAccount();
+    const video = await seedVideo(owner.accountId);
+    expectError(await stranger.api.get(`/videos/${video.id}`), 404, 'not_found');
+    expectError(await owner.api.get('/videos/987654321'), 404, 'not_found');
+  });
+
+  test.each(['abc', '1.5', '-3', '0'])('id %s is a 400', async (id) => {
+    const { api } = await t.newAccount();
+    expectError(await api.get(`/videos/${id}`), 400, 'bad_request');
+  });
+});
+
+describe('deleting a finished video', () => {
+  test('removes the record, the MP4 and the poster', async () => {
+    const { accountId, api } = await t.newAccount();
+    const video = await seedVideo(accountId);
+    const kept = await seedVideo(accountId);
+    const { url } = (await api.get(`/videos/${video.id}`)).body.data;
+
+    const res = await api.delete(`/videos/${video.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ id: video.id, deleted: true });
+
+    expectError(await api.get(`/videos/${video.id}`), 404, 'not_found');
+    expectError(await api.delete(`/videos/${video.id}`), 404, 'not_found');
+    expect(await listKeys(videoObjectPrefix(accountId, video.id))).toEqual([]);
+    expect((await download(url)).status).toBe(404);
+
+    const listed = await api.get('/videos');
+    expect(ids(listed)).toEqual([kept.id]);
+    expect(listed.body.meta.total).toBe(1);
+    expect(await listKeys(videoObjectPrefix(accountId, kept.id))).toHaveLength(2);
+  });
+
+  test('another account’s video is a 404 and survives', async () => {
+    const owner = await t.newAccount();
+    const stranger = await t.newAccount();
+    const video = await seedVideo(owner.accountId);
+    expectError(await stranger.api.delete(`/videos/${video.id}`), 404, 'not_found');
+    expect((await owner.api.get(`/videos/${video.id}`)).status).toBe(200);
+    expect(await listKeys(videoObjectPrefix(owner.accountId, video.id))).toHaveLength(2);
+  });
+
+  test('a non-integer id is a 400', async () => {
+    const { api } = await t.newAccount();
+    expectError(await api.delete('/videos/abc'), 400, 'bad_request');
+  });
+});

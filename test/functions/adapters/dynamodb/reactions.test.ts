@@ -1,0 +1,178 @@
+import {
+  deleteReaction,
+  getReaction,
+  getReactionIdForJob,
+  listReactions,
+  newReactionId,
+  saveReactionFromJob,
+} from '../../../../functions/adapters/dynamodb/reactions';
+import { countLibrary } from '../../../../functions/adapters/dynamodb/library';
+import { AppError } from '../../../../functions/domain/errors';
+import { reactionClipKey, type SavedReaction } from '../../../../functions/domain/reaction';
+import { startTestTable } from '../../../support/dynamodb';
+
+let table: { stop(): Promise<void> };
+beforeAll(async () => {
+  table = await startTestTable();
+});
+afterAll(() => table?.stop());
+
+let nextAccount = 2000;
+const freshAccount = () => nextAccount++;
+
+async function reactionFrom(accountId: number, jobId: number): Promise<SavedReaction> {
+  const id = await newReactionId();
+  return {
+    id,
+    account_id: accountId,
+    job_id: jobId,
+    method: 'prompt',
+    avatar_id: null,
+    prompt: 'shocked by the price',
+    clip_key: reactionClipKey(accountId, id),
+    duration_s: 4,
+    emotion: 'shocked',
+    created_at: new Date().toISOString(),
+  };
+}
+
+describe('the saved-reaction library', () => {
+  test('a saved reaction is stored, found by its job, and counted', async () => {
+    const accountId = freshAccount();
+    const reaction = await reactionFrom(accountId, 1);
+    expect(await saveReactionFromJob(reaction, 3)).toEqual({ created: true });
+    expect(await getReaction(accountId, reaction.id)).toEqual(reaction);
+    expect(await getReactionIdForJob(accountId, 1)).toBe(reaction.id);
+    expect(await countLibrary(accountId)).toBe(1);
+  });
+
+  test('an empty library counts zero and lists nothing', async () => {
+    const accountId = freshAccount();
+    expect(await countLibrary(accountId)).toBe(0);
+    expect(await listReactions(accountId)).toEqual([]);
+    expect(await getReactionIdForJob(accountId, 1)).toBeUndefined();
+  });
+
+  test('a job is saved once: a second save answers the first reaction and takes no slot', async () => {
+    const accountId = freshAccount();
+    const first = await reactionFrom(accountId, 5);
+    const second = await reactionFrom(accountId, 5);
+    await saveReactionFromJob(first, 3);
+    expect(await saveReactionFromJob(second, 3)).toEqual({ created: false, existingId: first.id });
+    expect(await getReaction(accountId, second.id)).toBeUndefined();
+    expect(await countLibrary(accountId)).toBe(1);
+  });
+
+  test('a repeat save of a saved job is answered even when the library is full', async () => {
+    const accountId = freshAccount();
+    const first = await reactionFrom(accountId, 1);
+    await saveReactionFromJob(first, 1);
+    expect(await saveReactionFromJob(await reactionFrom(accountId, 1), 1)).toEqual({ created: false, existingId: first.id });
+  });
+
+  test('concurrent saves of one job make one reaction', async () => {
+    const accountId = freshAccount();
+    const attempts = await Promise.all(Array.from({ length: 6 }, () => reactionFrom(accountId, 42)));
+    const outcomes = await Promise.all(attempts.map((r) => saveReactionFromJob(r, 10)));
+    const winners = outcomes.filter((o) => o.created);
+    expect(winners).toHaveLength(1);
+    const winnerId = await getReactionIdForJob(accountId, 42);
+    for (const o of outcomes) if (!o.created) expect(o.existingId).toBe(winnerId);
+    expect((await listReactions(accountId)).map((r) => r.id)).toEqual([winnerId]);
+    expect(await countLibrary(accountId)).toBe(1);
+  });
+
+  test('the cap holds under concurrency: 10 parallel saves from different jobs with cap 3 keep exactly 3', async () => {
+    const accountId = freshAccount();
+    const attempts = await Promise.all(Array.from({ length: 10 }, (_, i) => reactionFrom(accountId, 100 + i)));
+    const results = await Promise.allSettled(attempts.map((r) => saveReactionFromJob(r, 3)));
+    const saved = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+    expect(saved).toHaveLength(3);
+    expect(refused).toHaveLength(7);
+    for (const r of refused) {
+      expect(r.reason).toBeInstanceOf(AppError);
+      expect(r.reason).toMatchObject({ status: 402, code: 'library_full' });
+      expect(r.reason.message).toMatch(/3 of 3/);
+      expect(r.reason.message).toMatch(/delete a saved reaction/);
+    }
+    expect(await listReactions(accountId)).toHaveLength(3);
+    expect(await countLibrary(accountId)).toBe(3);
+  });
+
+  test('a refused save leaves no reaction and no job marker behind', async () => {
+    const accountId = freshAccount();
+    await saveReactionFromJob(await reactionFrom(accountId, 1), 1);
+    const refused = await reactionFrom(accountId, 2);
+    await expect(saveReactionFromJob(refused, 1)).rejects.toMatchObject({ code: 'library_full' });
+    expect(await getReaction(accountId, refused.id)).toBeUndefined();
+    expect(await getReactionIdForJob(accountId, 2)).toBeUndefined();
+  });
+
+  test('deleting a reaction frees its slot and its job, and returns the record', async () => {
+    const accountId = freshAccount();
+    const kept = await reactionFrom(accountId, 1);
+    const dropped = await reactionFrom(accountId, 2);
+    await saveReactionFromJob(kept, 2);
+    await saveReactionFromJob(dropped, 2);
+    await expect(saveReactionFromJob(await reactionFrom(accountId, 3), 2)).rejects.toMatchObject({ code: 'library_full' });
+
+    expect(await deleteReaction(accountId, dropped.id)).toEqual(dropped);
+    expect(await getReaction(accountId, dropped.id)).toBeUndefined();
+    expect(await getReactionIdForJob(accountId, 2)).toBeUndefined();
+    expect(await countLibrary(accountId)).toBe(1);
+
+    expect(await saveReactionFromJob(await reactionFrom(accountId, 3), 2)).toEqual({ created: true });
+    // The job a deleted reaction came from can be saved again.
+    await deleteReaction(accountId, kept.id);
+    expect(await saveReactionFromJob(await reactionFrom(accountId, 1), 2)).toEqual({ created: true });
+    expect(await countLibrary(accountId)).toBe(2);
+  });
+
+  test('deleting an unknown reaction, or one twice, changes nothing', async () => {
+    const accountId = freshAccount();
+    const reaction = await reactionFrom(accountId, 1);
+    await saveReactionFromJob(reaction, 3);
+    expect(await deleteReaction(accountId, 999_999)).toBeUndefined();
+    const outcomes = await Promise.all([deleteReaction(accountId, reaction.id), deleteReaction(accountId, reaction.id)]);
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    expect(await deleteReaction(accountId, reaction.id)).toBeUndefined();
+    expect(await countLibrary(accountId)).toBe(0);
+  });
+
+  test('another account sees none of it', async () => {
+    const owner = freshAccount();
+    const stranger = freshAccount();
+    const reaction = await reactionFrom(owner, 1);
+    await saveReactionFromJob(reaction, 3);
+    expect(await getReaction(stranger, reaction.id)).toBeUndefined();
+    expect(await getReactionIdForJob(stranger, 1)).toBeUndefined();
+    expect(await deleteReaction(stranger, reaction.id)).toBeUndefined();
+    expect(await countLibrary(stranger)).toBe(0);
+    expect(await countLibrary(owner)).toBe(1);
+  });
+
+  test('the list is the whole library, newest first', async () => {
+    const accountId = freshAccount();
+    const saved: number[] = [];
+    for (let job = 1; job <= 4; job++) {
+      const reaction = await reactionFrom(accountId, job);
+      await saveReactionFromJob(reaction, 10);
+      saved.push(reaction.id);
+    }
+    expect((await listReactions(accountId)).map((r) => r.id)).toEqual(saved.reverse());
+  });
+
+  test('the counter agrees with the records after a mix of saves, repeats, refusals and deletes', async () => {
+    const accountId = freshAccount();
+    const jobs = Array.from({ length: 8 }, (_, i) => i + 1);
+    await Promise.allSettled(
+      [...jobs, ...jobs].map(async (job) => saveReactionFromJob(await reactionFrom(accountId, job), 5)),
+    );
+    const afterSaves = await listReactions(accountId);
+    expect(afterSaves).toHaveLength(5);
+    await Promise.all(afterSaves.slice(0, 2).map((r) => deleteReaction(accountId, r.id)));
+    expect(await countLibrary(accountId)).toBe((await listReactions(accountId)).length);
+    expect(await countLibrary(accountId)).toBe(3);
+  });
+});

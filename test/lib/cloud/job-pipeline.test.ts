@@ -1,0 +1,291 @@
+/**
+ * The job pipeline construct on its own: the two pipeline functions and the Standard state machine
+ * built from the ASL file. Layers are stand-ins (their ARNs are all a function sees of them), so only
+ * the two pipeline handlers are bundled. The whole stack's wiring (API grants, outputs) is in
+ * stack.test.ts.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { App, Stack, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import {
+  JOB_STATE_MACHINE_FILE,
+  PIPELINE_FUNCTIONS,
+  PIPELINE_STEPS,
+  STATE_OF_STEP,
+  type PipelineFunction,
+  type PipelineStep,
+} from '../../../functions/pipeline/steps';
+import { DEFAULT_BEDROCK_HOOKS_MODEL, type EngineConfig } from '../../../lib/cloud/engine-config';
+import { JobPipeline, PIPELINE_EPHEMERAL_STORAGE_MB } from '../../../lib/cloud/job-pipeline';
+import { ServiceFunction } from '../../../lib/cloud/service-function';
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+interface Resource {
+  Type: string;
+  Properties: Json;
+}
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: Json;
+}
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const FUNCTIONS = Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[];
+const FFMPEG_LAYER_ARN = 'arn:aws:lambda:us-east-1:123456789012:layer:ffmpeg:1';
+const NATIVE_LAYER_ARN = 'arn:aws:lambda:us-east-1:123456789012:layer:native:1';
+const ENGINES: EngineConfig = {
+  avatar: 'local',
+  reaction: 'local',
+  hooks: 'local',
+  bedrockModelId: DEFAULT_BEDROCK_HOOKS_MODEL,
+};
+
+let outdir: string;
+let stack: Stack;
+let pipeline: JobPipeline;
+let resources: Record<string, Resource>;
+
+function buildStack(app: App, id: string) {
+  const s = new Stack(app, id);
+  const table = new dynamodb.Table(s, 'Table', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING } });
+  const bucket = new s3.Bucket(s, 'Bucket');
+  const ffmpegLayer = lambda.LayerVersion.fromLayerVersionArn(s, 'Ffmpeg', FFMPEG_LAYER_ARN);
+  const nativeLayer = lambda.LayerVersion.fromLayerVersionArn(s, 'Native', NATIVE_LAYER_ARN);
+  return { stack: s, table, bucket, ffmpegLayer, nativeLayer, engines: ENGINES };
+}
+
+beforeAll(() => {
+  const { context } = JSON.parse(fs.readFileSync(path.join(ROOT, 'cdk.json'), 'utf8')) as { context: object };
+  outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'reaction-studio-jobs-'));
+  const app = new App({ context, outdir });
+  const { stack: s, ...shared } = buildStack(app, 'JobPipelineTest');
+  stack = s;
+  pipeline = new JobPipeline(stack, 'Jobs', shared);
+  resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+}, 180_000);
+
+afterAll(() => {
+  if (outdir) fs.rmSync(outdir, { recursive: true, force: true });
+});
+
+// ---- helpers ----
+
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const functionId = (name: PipelineFunction) =>
+  stack.getLogicalId(pipeline.functions[name].node.defaultChild as lambda.CfnFunction);
+const functionProps = (name: PipelineFunction): Json => resources[functionId(name)]!.Properties;
+
+function stateMachine(): [string, Resource] {
+  const found = ofType('AWS::StepFunctions::StateMachine');
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+/** Every statement of every policy attached to a role. */
+function statementsOfRole(roleId: string): Statement[] {
+  return ofType('AWS::IAM::Policy')
+    .filter(([, p]) => (p.Properties.Roles as Json[]).some((r) => r.Ref === roleId))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
+}
+const roleOfFunction = (name: PipelineFunction) => functionProps(name).Role['Fn::GetAtt'][0] as string;
+const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+const resourcesOf = (s: Statement): Json[] => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]);
+
+function referencedIds(value: Json): string[] {
+  if (Array.isArray(value)) return value.flatMap(referencedIds);
+  if (value && typeof value === 'object') {
+    if (typeof value.Ref === 'string') return [value.Ref];
+    if (Array.isArray(value['Fn::GetAtt'])) return [value['Fn::GetAtt'][0]];
+    return Object.values(value).flatMap(referencedIds);
+  }
+  return [];
+}
+
+/** The definition CloudFormation hands Step Functions: the staged asset, as uploaded. */
+function stagedDefinition(): string {
+  const [, sm] = stateMachine();
+  const key = sm.Properties.DefinitionS3Location.Key as string;
+  return fs.readFileSync(path.join(outdir, `asset.${key}`), 'utf8');
+}
+
+/** `${Name}` placeholders in the definition text. */
+const placeholders = (text: string) => [...new Set([...text.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]!))];
+
+const ARN_MARKER = 'arn:test:function:';
+
+/** The definition after CloudFormation's substitution, each function ARN written as a marker naming its logical id. */
+function substitutedDefinition(): Json {
+  const [, sm] = stateMachine();
+  const substitutions = sm.Properties.DefinitionSubstitutions as Record<string, Json>;
+  const text = stagedDefinition().replace(/\$\{(\w+)\}/g, (whole, name: string) => {
+    const value = substitutions[name];
+    if (value === undefined) return whole;
+    expect(value).toEqual({ 'Fn::GetAtt': [expect.any(String), 'Arn'] });
+    return `${ARN_MARKER}${value['Fn::GetAtt'][0]}`;
+  });
+  return JSON.parse(text);
+}
+
+const taskStates = (definition: Json) =>
+  Object.entries(definition.States as Record<string, Json>).filter(([, state]) => state.Type === 'Task');
+
+// ---- the state machine ----
+
+describe('the job state machine', () => {
+  test('is one Standard state machine', () => {
+    const [, sm] = stateMachine();
+    expect(sm.Properties.StateMachineType).toBe('STANDARD');
+  });
+
+  test('is deployed from the ASL file, unchanged', () => {
+    const [, sm] = stateMachine();
+    expect(sm.Properties.DefinitionString).toBeUndefined();
+    expect(stagedDefinition()).toBe(fs.readFileSync(path.join(ROOT, JOB_STATE_MACHINE_FILE), 'utf8'));
+  });
+
+  test('substitutes each pipeline function ARN, and every placeholder the file uses', () => {
+    const [, sm] = stateMachine();
+    const substitutions = sm.Properties.DefinitionSubstitutions as Record<string, Json>;
+    expect(Object.keys(substitutions).sort()).toEqual(FUNCTIONS.map((f) => PIPELINE_FUNCTIONS[f].substitution).sort());
+    for (const name of FUNCTIONS) {
+      expect(substitutions[PIPELINE_FUNCTIONS[name].substitution]).toEqual({ 'Fn::GetAtt': [functionId(name), 'Arn'] });
+    }
+    expect(placeholders(stagedDefinition()).sort()).toEqual(Object.keys(substitutions).sort());
+  });
+
+  test('after substitution parses as JSON with the same states as the ASL file', () => {
+    const asl = JSON.parse(fs.readFileSync(path.join(ROOT, JOB_STATE_MACHINE_FILE), 'utf8')) as Json;
+    const definition = substitutedDefinition();
+    expect(definition.StartAt).toBe(asl.StartAt);
+    expect(Object.keys(definition.States).sort()).toEqual(Object.keys(asl.States).sort());
+    expect(JSON.stringify(definition)).not.toMatch(/\$\{/);
+  });
+
+  test('every Task invokes one of the two pipeline functions, the one that runs its step', () => {
+    const ids = new Map(FUNCTIONS.map((f) => [`${ARN_MARKER}${functionId(f)}`, f]));
+    const tasks = taskStates(substitutedDefinition());
+    expect(tasks.length).toBeGreaterThan(0);
+    const used = new Set<PipelineFunction>();
+    for (const [name, state] of tasks) {
+      expect({ name, resource: state.Resource }).toEqual({ name, resource: expect.stringMatching(/^arn:aws:states:::lambda:invoke/) });
+      const fn = ids.get(state.Parameters.FunctionName);
+      expect({ name, fn }).toEqual({ name, fn: expect.any(String) });
+      const step = state.Parameters.Payload.step as PipelineStep;
+      expect({ name, fn: PIPELINE_STEPS[step] }).toEqual({ name, fn });
+      expect({ step, state: STATE_OF_STEP[step] }).toEqual({ step, state: name });
+      used.add(fn!);
+    }
+    expect([...used].sort()).toEqual([...FUNCTIONS].sort());
+  });
+
+  test('every Task state has a Retry and a Catch', () => {
+    for (const [name, state] of taskStates(substitutedDefinition())) {
+      expect({ name, retries: (state.Retry ?? []).length > 0 }).toEqual({ name, retries: true });
+      expect({ name, catches: (state.Catch ?? []).length > 0 }).toEqual({ name, catches: true });
+    }
+  });
+
+  test('AwaitDecision waits for the task token it hands the steps function, for at most about 30 days', () => {
+    const state = substitutedDefinition().States.AwaitDecision as Json;
+    expect(state.Type).toBe('Task');
+    expect(state.Resource).toMatch(/\.waitForTaskToken$/);
+    expect(state.Parameters.FunctionName).toBe(`${ARN_MARKER}${functionId('steps')}`);
+    expect(state.Parameters.Payload['task_token.$']).toBe('$$.Task.Token');
+    expect(state.TimeoutSeconds).toBeGreaterThanOrEqual(29 * 24 * 3600);
+    expect(state.TimeoutSeconds).toBeLessThanOrEqual(31 * 24 * 3600);
+  });
+
+  test('logs errors, without execution data, to its own log group', () => {
+    const [, sm] = stateMachine();
+    const logGroupId = stack.getLogicalId(pipeline.logGroup.node.defaultChild as CfnElement);
+    expect(sm.Properties.LoggingConfiguration).toEqual({
+      Level: 'ERROR',
+      IncludeExecutionData: false,
+      Destinations: [{ CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': [logGroupId, 'Arn'] } } }],
+    });
+    expect(resources[logGroupId]!.Properties.LogGroupName).toMatch(/^\/aws\/vendedlogs\/states\//);
+  });
+
+  test('is not traced unless asked', () => {
+    const [, sm] = stateMachine();
+    expect(sm.Properties.TracingConfiguration?.Enabled ?? false).toBe(false);
+  });
+});
+
+describe('the state machine role', () => {
+  const roleId = () => stateMachine()[1].Properties.RoleArn['Fn::GetAtt'][0] as string;
+
+  test('may invoke exactly the two pipeline functions (and their versions), nothing by wildcard', () => {
+    const invoke = statementsOfRole(roleId()).filter((s) => actionsOf(s).some((a) => a.startsWith('lambda:')));
+    expect(invoke.length).toBeGreaterThan(0);
+    for (const s of invoke) {
+      expect(s.Effect).toBe('Allow');
+      expect(actionsOf(s)).toEqual(['lambda:InvokeFunction']);
+      expect(resourcesOf(s)).not.toContain('*');
+      expect(new Set(referencedIds(s.Resource))).toEqual(new Set(FUNCTIONS.map(functionId)));
+    }
+  });
+
+  test('has no data, media or Step Functions permissions', () => {
+    const actions = statementsOfRole(roleId()).flatMap(actionsOf);
+    expect(actions.filter((a) => /^(dynamodb|s3|states):/.test(a) || a === '*')).toEqual([]);
+  });
+});
+
+// ---- the pipeline functions ----
+
+describe('the pipeline functions', () => {
+  test('are the two declared ones, both on nodejs22.x', () => {
+    expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual(FUNCTIONS.map(functionId).sort());
+    for (const name of FUNCTIONS) expect(functionProps(name).Runtime).toBe('nodejs22.x');
+  });
+
+  test('the render function: ffmpeg and native layers, memory, timeout and /tmp from its needs', () => {
+    const needs = PIPELINE_FUNCTIONS.render;
+    const props = functionProps('render');
+    expect(props.Layers).toEqual(expect.arrayContaining([FFMPEG_LAYER_ARN, NATIVE_LAYER_ARN]));
+    expect(props.MemorySize).toBe(needs.memoryMb);
+    expect(props.Timeout).toBe(needs.timeoutS);
+    expect(PIPELINE_EPHEMERAL_STORAGE_MB.render).toBeGreaterThanOrEqual(4096);
+    expect(props.EphemeralStorage).toEqual({ Size: PIPELINE_EPHEMERAL_STORAGE_MB.render });
+    expect(props.Environment.Variables).toMatchObject({ FFMPEG_PATH: '/opt/bin/ffmpeg', REACTION_ENGINE: 'local' });
+  });
+
+  test.each(FUNCTIONS)('the %s function carries exactly the layers it declares', (name) => {
+    const needs = PIPELINE_FUNCTIONS[name] as { ffmpeg?: boolean; native?: boolean };
+    const expected = [...(needs.ffmpeg ? [FFMPEG_LAYER_ARN] : []), ...(needs.native ? [NATIVE_LAYER_ARN] : [])];
+    expect((functionProps(name).Layers ?? []).sort()).toEqual(expected.sort());
+  });
+
+  test('the steps function: the default /tmp and its own timeout', () => {
+    const props = functionProps('steps');
+    expect(props.EphemeralStorage).toBeUndefined();
+    expect(props.Timeout).toBe(PIPELINE_FUNCTIONS.steps.timeoutS);
+  });
+
+  test.each(FUNCTIONS)('the %s function reads and writes the table and the bucket, and calls neither Step Functions nor Lambda', (name) => {
+    const actions = statementsOfRole(roleOfFunction(name)).flatMap(actionsOf);
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 's3:PutObject']));
+    expect(actions.filter((a) => /^(states|lambda):/.test(a))).toEqual([]);
+  });
+});
+
+describe('ServiceFunction and the job state machine', () => {
+  test('a function that asks for jobs without a state machine is refused before it is bundled', () => {
+    const app = new App();
+    const shared = buildStack(app, 'Refused');
+    expect(
+      () =>
+        new ServiceFunction(shared.stack, 'Fn', {
+          ...shared,
+          needs: { entry: 'functions/does-not-exist.ts', description: 'x', table: 'none', bucket: 'none', jobs: ['start'] },
+        }),
+    ).toThrow(/needs the job state machine/);
+  });
+});

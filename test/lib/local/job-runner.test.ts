@@ -1,0 +1,463 @@
+/**
+ * The local job runner drives the real ASL file (statemachines/video-job.asl.json) with fake pipeline
+ * steps: the order of the steps, task tokens, Retry/Catch, the preview deadline, resume, stop, and the
+ * render concurrency.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import {
+  INTERRUPTED_FAILURE,
+  MAX_TIMER_MS,
+  createLocalJobRunner,
+  deadlineTimer,
+  type LocalJobRunner,
+  type LocalJobRunnerOptions,
+  type LocalJobStore,
+} from '../../../lib/local/job-runner';
+import { TaskTokenInvalid } from '../../../functions/ports/job-runner';
+import { JOB_STATE_MACHINE_FILE, type JobExecutionInput, type StepPayload } from '../../../functions/pipeline/steps';
+
+const ROOT = resolve(__dirname, '..', '..', '..');
+const DAY_S = 24 * 3600;
+
+const auto = (job_id: number, method: JobExecutionInput['job']['method'] = 'prompt'): JobExecutionInput => ({
+  account_id: 1,
+  job_id,
+  job: { mode: 'auto', method },
+});
+const preview = (job_id: number): JobExecutionInput => ({ account_id: 1, job_id, job: { mode: 'preview', method: 'prompt' } });
+
+const inAnHour = () => new Date(Date.now() + 3600_000).toISOString();
+
+function namedError(name: string, message: string): Error {
+  const error = new Error(message);
+  error.name = name;
+  return error;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function eventually(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await sleep(5);
+  }
+}
+
+/** A runner over fake steps; `behave` overrides a step's answer (return undefined for the default). */
+function harness(
+  behave: (payload: StepPayload, attempt: number, signal: AbortSignal) => unknown = () => undefined,
+  options: Partial<LocalJobRunnerOptions> = {},
+) {
+  const calls: StepPayload[] = [];
+  const contexts: { signal: AbortSignal; only: string }[] = [];
+  const lines: string[] = [];
+  const attempts = new Map<string, number>();
+  const runner = createLocalJobRunner({
+    retryIntervalOverrides: 0,
+    log: (line) => lines.push(line),
+    ...options,
+    async runStep(payload, context) {
+      calls.push(payload);
+      contexts.push(context);
+      const key = `${payload.job_id}/${payload.step}`;
+      const attempt = (attempts.get(key) ?? 0) + 1;
+      attempts.set(key, attempt);
+      const answer = await behave(payload, attempt, context.signal);
+      if (answer !== undefined) return answer;
+      return payload.step === 'await_decision' ? { expires_at: inAnHour() } : { ok: true };
+    },
+  });
+  runners.push(runner);
+  return {
+    runner,
+    calls,
+    contexts,
+    lines,
+    steps: (jobId: number) => calls.filter((c) => c.job_id === jobId).map((c) => c.step),
+    last: (jobId: number, step: string) => [...calls].reverse().find((c) => c.job_id === jobId && c.step === step),
+  };
+}
+
+/** A copy of the real ASL with some states changed. */
+function definitionWith(change: (definition: { States: Record<string, Record<string, unknown>> } & Record<string, unknown>) => void) {
+  const definition = JSON.parse(readFileSync(join(ROOT, JOB_STATE_MACHINE_FILE), 'utf8'));
+  change(definition);
+  const file = join(tmpDir, `definition-${Math.random().toString(36).slice(2)}.asl.json`);
+  writeFileSync(file, JSON.stringify(definition));
+  return file;
+}
+
+let tmpDir: string;
+let runners: LocalJobRunner[] = [];
+beforeAll(() => {
+  tmpDir = mkdtempSync(join(tmpdir(), 'job-runner-'));
+});
+afterAll(() => rmSync(tmpDir, { recursive: true, force: true }));
+afterEach(async () => {
+  await Promise.all(runners.map((r) => r.stop()));
+  runners = [];
+});
+
+describe('the local job runner', () => {
+  test('an auto job visits Start, GenerateReaction, Compose, Finalize in order and succeeds', async () => {
+    const h = harness();
+    await h.runner.start(auto(1));
+    await h.runner.idle();
+    expect(h.steps(1)).toEqual(['prepare', 'generate_reaction', 'compose', 'finalize']);
+    expect(h.calls[0]).toEqual({ step: 'prepare', account_id: 1, job_id: 1 });
+    expect(h.contexts.map((c) => c.only)).toEqual(['steps', 'render', 'render', 'steps']);
+    expect(h.lines.join('\n')).toMatch(/job 1 \(account 1\): execution succeeded/);
+  });
+
+  test('a reuse job skips GenerateReaction', async () => {
+    const h = harness();
+    await h.runner.start(auto(2, 'reuse'));
+    await h.runner.idle();
+    expect(h.steps(2)).toEqual(['prepare', 'compose', 'finalize']);
+  });
+
+  test('a preview job waits at AwaitDecision with a token; approve resumes into Compose and Finalize', async () => {
+    const h = harness();
+    await h.runner.start(preview(3));
+    await h.runner.idle();
+    expect(h.steps(3)).toEqual(['prepare', 'generate_reaction', 'render_preview', 'charge_preview', 'await_decision']);
+    const token = h.last(3, 'await_decision')!.task_token!;
+    expect(token).toMatch(/^local-[0-9a-f-]{36}$/);
+    expect(h.runner.pendingTokens()).toEqual([token]);
+
+    await h.runner.sendDecision(token, { action: 'approve' });
+    await h.runner.idle();
+    expect(h.steps(3).slice(5)).toEqual(['compose', 'finalize']);
+    expect(h.lines.join('\n')).toMatch(/job 3 .*execution succeeded/);
+    await expect(h.runner.sendDecision(token, { action: 'approve' })).rejects.toBeInstanceOf(TaskTokenInvalid);
+  });
+
+  test('regenerate loops back through GenerateReaction with a new token; the old one is refused', async () => {
+    const h = harness();
+    await h.runner.start(preview(4));
+    await h.runner.idle();
+    const first = h.last(4, 'await_decision')!.task_token!;
+
+    await h.runner.sendDecision(first, { action: 'regenerate', regenerations: 1 });
+    await h.runner.idle();
+    expect(h.steps(4).slice(5)).toEqual(['generate_reaction', 'render_preview', 'charge_preview', 'await_decision']);
+    const second = h.last(4, 'await_decision')!.task_token!;
+    expect(second).not.toBe(first);
+    expect(h.runner.pendingTokens()).toEqual([second]);
+    await expect(h.runner.sendDecision(first, { action: 'approve' })).rejects.toBeInstanceOf(TaskTokenInvalid);
+    await expect(h.runner.sendDecision('local-made-up', { action: 'approve' })).rejects.toBeInstanceOf(TaskTokenInvalid);
+
+    await h.runner.sendDecision(second, { action: 'approve' });
+    await h.runner.idle();
+    expect(h.steps(4).slice(-2)).toEqual(['compose', 'finalize']);
+  });
+
+  test('a regeneration past the cap goes to MarkFailed through DecisionRefused', async () => {
+    const h = harness();
+    await h.runner.start(preview(5));
+    await h.runner.idle();
+    await h.runner.sendDecision(h.last(5, 'await_decision')!.task_token!, { action: 'regenerate', regenerations: 21 });
+    await h.runner.idle();
+    expect(h.steps(5).slice(-1)).toEqual(['mark_failed']);
+    expect(JSON.parse(h.last(5, 'mark_failed')!.failure!.Cause!)).toMatchObject({ code: 'internal_error' });
+  });
+
+  test('a Job.Retryable error is retried: the step sees a second call', async () => {
+    const h = harness((p, attempt) => {
+      if (p.step === 'generate_reaction' && attempt === 1) throw namedError('Job.Retryable', 'provider busy');
+    });
+    await h.runner.start(auto(6));
+    await h.runner.idle();
+    expect(h.steps(6)).toEqual(['prepare', 'generate_reaction', 'generate_reaction', 'compose', 'finalize']);
+  });
+
+  test('retries run out after MaxAttempts, then MarkFailed gets the last error', async () => {
+    const h = harness((p) => {
+      if (p.step === 'prepare') throw namedError('Job.Retryable', 'still busy');
+    });
+    await h.runner.start(auto(7));
+    await h.runner.idle();
+    expect(h.steps(7)).toEqual(['prepare', 'prepare', 'prepare', 'prepare', 'mark_failed']);
+    expect(h.last(7, 'mark_failed')!.failure!.Error).toBe('Job.Retryable');
+  });
+
+  test('a Job.Failed error goes to MarkFailed with Error and the Lambda-shaped Cause; the execution ends failed', async () => {
+    const message = JSON.stringify({ code: 'generation_failed', message: 'The engine refused the prompt' });
+    const h = harness((p) => {
+      if (p.step === 'generate_reaction') throw namedError('Job.Failed', message);
+    });
+    await h.runner.start(auto(8));
+    await h.runner.idle();
+    expect(h.steps(8)).toEqual(['prepare', 'generate_reaction', 'mark_failed']);
+    const failure = h.last(8, 'mark_failed')!.failure!;
+    expect(failure.Error).toBe('Job.Failed');
+    const cause = JSON.parse(failure.Cause!);
+    expect(cause).toMatchObject({ errorType: 'Job.Failed', errorMessage: message });
+    expect(Array.isArray(cause.trace)).toBe(true);
+    expect(h.lines.join('\n')).toMatch(/job 8 .*execution failed with JobFailed/);
+  });
+
+  test('when MarkFailed itself keeps failing the execution ends in FailureNotRecorded', async () => {
+    const h = harness((p) => {
+      if (p.step === 'prepare') throw namedError('Job.Failed', 'gone');
+      if (p.step === 'mark_failed') throw new Error('table unavailable');
+    });
+    await h.runner.start(auto(9));
+    await h.runner.idle();
+    expect(h.steps(9).filter((s) => s === 'mark_failed')).toHaveLength(6);
+    expect(h.lines.join('\n')).toMatch(/job 9 .*failed with JobFailureNotRecorded/);
+  });
+
+  test('an expires_at already past ends the wait in PreviewExpired, then MarkFailed', async () => {
+    const h = harness((p) => (p.step === 'await_decision' ? { expires_at: new Date(Date.now() - 1000).toISOString() } : undefined));
+    await h.runner.start(preview(10));
+    await h.runner.idle();
+    expect(h.steps(10).slice(-2)).toEqual(['await_decision', 'mark_failed']);
+    const failure = h.last(10, 'mark_failed')!.failure!;
+    expect(failure.Error).toBe('Job.Failed');
+    expect(JSON.parse(failure.Cause!)).toMatchObject({ code: 'preview_expired' });
+    const token = h.last(10, 'await_decision')!.task_token!;
+    await expect(h.runner.sendDecision(token, { action: 'approve' })).rejects.toBeInstanceOf(TaskTokenInvalid);
+  });
+
+  test('an expires_at in the near future: the job waits, then expires', async () => {
+    const h = harness((p) => (p.step === 'await_decision' ? { expires_at: new Date(Date.now() + 300).toISOString() } : undefined));
+    await h.runner.start(preview(11));
+    await h.runner.idle();
+    expect(h.steps(11).slice(-1)).toEqual(['await_decision']);
+    expect(h.runner.pendingTokens()).toHaveLength(1);
+    await eventually(() => h.steps(11).includes('mark_failed'));
+    expect(JSON.parse(h.last(11, 'mark_failed')!.failure!.Cause!)).toMatchObject({ code: 'preview_expired' });
+    expect(h.runner.pendingTokens()).toEqual([]);
+  });
+
+  test("AwaitDecision's own TimeoutSeconds still applies without expires_at", async () => {
+    const definitionPath = definitionWith((d) => {
+      d.States.AwaitDecision!.TimeoutSeconds = 1;
+    });
+    const h = harness((p) => (p.step === 'await_decision' ? {} : undefined), { definitionPath });
+    await h.runner.start(preview(12));
+    await h.runner.idle();
+    expect(h.runner.pendingTokens()).toHaveLength(1);
+    await eventually(() => h.steps(12).includes('mark_failed'));
+    expect(JSON.parse(h.last(12, 'mark_failed')!.failure!.Cause!)).toMatchObject({ code: 'preview_expired' });
+  });
+
+  test('a 31-day TimeoutSeconds (past what one Node timer holds) does not fire at once', async () => {
+    const definitionPath = definitionWith((d) => {
+      d.TimeoutSeconds = 40 * DAY_S;
+      d.States.AwaitDecision!.TimeoutSeconds = 31 * DAY_S;
+    });
+    const h = harness((p) => (p.step === 'await_decision' ? {} : undefined), { definitionPath });
+    await h.runner.start(preview(13));
+    await h.runner.idle();
+    await sleep(200);
+    expect(h.steps(13).slice(-1)).toEqual(['await_decision']);
+    await h.runner.sendDecision(h.runner.pendingTokens()[0]!, { action: 'approve' });
+    await h.runner.idle();
+    expect(h.steps(13).slice(-2)).toEqual(['compose', 'finalize']);
+  });
+
+  test('deadlineTimer chains timers for deadlines months away', () => {
+    jest.useFakeTimers();
+    try {
+      const fired = jest.fn();
+      deadlineTimer(Date.now() + 40 * DAY_S * 1000, fired);
+      jest.advanceTimersByTime(MAX_TIMER_MS + 1000);
+      expect(fired).not.toHaveBeenCalled();
+      jest.advanceTimersByTime(39 * DAY_S * 1000 - MAX_TIMER_MS - 1000);
+      expect(fired).not.toHaveBeenCalled();
+      jest.advanceTimersByTime(DAY_S * 1000);
+      expect(fired).toHaveBeenCalledTimes(1);
+
+      const tightened = jest.fn();
+      const timer = deadlineTimer(Date.now() + 30 * DAY_S * 1000, tightened);
+      timer.tighten(Date.now() + 1000);
+      jest.advanceTimersByTime(1000);
+      expect(tightened).toHaveBeenCalledTimes(1);
+
+      const cancelled = jest.fn();
+      deadlineTimer(Date.now() + 1000, cancelled).cancel();
+      jest.advanceTimersByTime(2000);
+      expect(cancelled).not.toHaveBeenCalled();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  test('start() twice for the same job runs one execution, and an ended job is not started again', async () => {
+    const h = harness();
+    await Promise.all([h.runner.start(auto(14)), h.runner.start(auto(14))]);
+    await h.runner.start(auto(14));
+    await h.runner.idle();
+    expect(h.steps(14)).toEqual(['prepare', 'generate_reaction', 'compose', 'finalize']);
+    await h.runner.start(auto(14));
+    await h.runner.idle();
+    expect(h.steps(14)).toHaveLength(4);
+  });
+
+  describe('resumeActiveJobs', () => {
+    type StoredJob = NonNullable<Awaited<ReturnType<LocalJobStore['getJob']>>>;
+    const storeOf = (jobs: Record<number, StoredJob>): LocalJobStore => ({
+      listActiveJobs: async () => Object.keys(jobs).map((id) => ({ accountId: 1, jobId: Number(id) })),
+      getJob: async (_accountId, jobId) => jobs[jobId],
+    });
+
+    test('re-enters each job at its recorded state', async () => {
+      const store = storeOf({
+        20: { status: 'processing', mode: 'auto', method: 'prompt', resume_at: 'Compose' },
+        21: { status: 'preview_ready', mode: 'preview', method: 'prompt', resume_at: 'AwaitDecision', preview_expires_at: inAnHour() },
+        22: { status: 'processing', mode: 'auto', method: 'motion', resume_at: 'MarkFailed' },
+        23: { status: 'queued', mode: 'auto', method: 'reuse', resume_at: null },
+        24: { status: 'done', mode: 'auto', method: 'prompt', resume_at: 'Finalize' },
+      });
+      const h = harness(undefined, { store });
+      await expect(h.runner.resumeActiveJobs()).resolves.toBe(4);
+      // The resumed preview already has its new token when resume returns: approve works at once.
+      const token = h.last(21, 'await_decision')!.task_token!;
+      expect(h.runner.pendingTokens()).toContain(token);
+      await h.runner.idle();
+
+      expect(h.steps(20)).toEqual(['compose', 'finalize']);
+      expect(h.steps(21)).toEqual(['await_decision']);
+      expect(h.steps(22)).toEqual(['mark_failed']);
+      expect(h.last(22, 'mark_failed')!.failure).toEqual(INTERRUPTED_FAILURE);
+      expect(h.steps(23)).toEqual(['prepare', 'compose', 'finalize']);
+      expect(h.steps(24)).toEqual([]);
+
+      await h.runner.sendDecision(token, { action: 'approve' });
+      await h.runner.idle();
+      expect(h.steps(21)).toEqual(['await_decision', 'compose', 'finalize']);
+    });
+
+    test('a preview that expired while the process was down goes to PreviewExpired without a new wait', async () => {
+      const store = storeOf({
+        25: {
+          status: 'preview_ready',
+          mode: 'preview',
+          method: 'prompt',
+          resume_at: 'AwaitDecision',
+          preview_expires_at: new Date(Date.now() - 60_000).toISOString(),
+        },
+      });
+      const h = harness(undefined, { store });
+      await h.runner.resumeActiveJobs();
+      await h.runner.idle();
+      expect(h.steps(25)).toEqual(['mark_failed']);
+      expect(JSON.parse(h.last(25, 'mark_failed')!.failure!.Cause!)).toMatchObject({ code: 'preview_expired' });
+    });
+
+    test('skips jobs already running here; an unknown recorded state fails the job', async () => {
+      const store = storeOf({
+        26: { status: 'preview_ready', mode: 'preview', method: 'prompt', resume_at: 'AwaitDecision', preview_expires_at: inAnHour() },
+        27: { status: 'processing', mode: 'auto', method: 'prompt', resume_at: 'NoSuchState' },
+      });
+      const h = harness(undefined, { store });
+      await h.runner.start(preview(26));
+      await h.runner.idle();
+      await expect(h.runner.resumeActiveJobs()).resolves.toBe(1);
+      await h.runner.idle();
+      expect(h.steps(26).filter((s) => s === 'await_decision')).toHaveLength(1);
+      expect(h.steps(27)).toEqual(['mark_failed']);
+    });
+  });
+
+  test('stop() aborts running and waiting executions without MarkFailed; later steps are not called', async () => {
+    let release!: () => void;
+    const blocked = new Promise<void>((r) => (release = r));
+    const h = harness(
+      async (p) => {
+        if (p.step === 'generate_reaction' && p.job_id === 30) await blocked;
+        return undefined;
+      },
+      { stopGraceMs: 50 },
+    );
+    await h.runner.start(auto(30));
+    await h.runner.start(preview(31));
+    await eventually(() => h.steps(30).includes('generate_reaction') && h.runner.pendingTokens().length === 1);
+    const token = h.runner.pendingTokens()[0]!;
+
+    const blockedSignal = h.contexts[h.calls.findIndex((c) => c.job_id === 30 && c.step === 'generate_reaction')]!.signal;
+    expect(blockedSignal.aborted).toBe(false);
+    await h.runner.stop();
+    expect(blockedSignal.aborted).toBe(true);
+    release();
+    await sleep(50);
+    expect(h.calls.map((c) => c.step)).not.toContain('mark_failed');
+    expect(h.steps(30)).toEqual(['prepare', 'generate_reaction']);
+    await expect(h.runner.sendDecision(token, { action: 'approve' })).rejects.toBeInstanceOf(TaskTokenInvalid);
+    await expect(h.runner.start(auto(32))).rejects.toThrow(/stopped/);
+    expect(h.lines.join('\n')).toMatch(/job 30 .*stopped/);
+    await h.runner.idle();
+  });
+
+  test('render-function steps never exceed the concurrency; queueing does not count against a Task timeout', async () => {
+    const definitionPath = definitionWith((d) => {
+      d.States.GenerateReaction!.TimeoutSeconds = 1;
+    });
+    let running = 0;
+    let peak = 0;
+    const h = harness(
+      async (p) => {
+        if (p.step !== 'generate_reaction' && p.step !== 'compose') return undefined;
+        running++;
+        peak = Math.max(peak, running);
+        await sleep(p.step === 'generate_reaction' ? 400 : 50);
+        running--;
+        return undefined;
+      },
+      { definitionPath, renderConcurrency: 2 },
+    );
+    const ids = [40, 41, 42, 43, 44, 45];
+    await Promise.all(ids.map((id) => h.runner.start(auto(id))));
+    await h.runner.idle();
+    expect(peak).toBe(2);
+    for (const id of ids) expect(h.steps(id)).toEqual(['prepare', 'generate_reaction', 'compose', 'finalize']);
+  });
+
+  test('a step running past its TimeoutSeconds fails with States.Timeout', async () => {
+    const definitionPath = definitionWith((d) => {
+      d.States.Compose!.TimeoutSeconds = 1;
+    });
+    let composeSignal: AbortSignal | undefined;
+    const h = harness(
+      async (p, _attempt, signal) => {
+        if (p.step !== 'compose') return undefined;
+        composeSignal = signal;
+        await sleep(1500);
+        return undefined;
+      },
+      { definitionPath },
+    );
+    await h.runner.start(auto(50));
+    await h.runner.idle();
+    expect(h.steps(50)).toEqual(['prepare', 'generate_reaction', 'compose', 'mark_failed']);
+    expect(h.last(50, 'mark_failed')!.failure!.Error).toBe('States.Timeout');
+    // The step is told to stop, as a Lambda would be ended at its timeout.
+    expect(composeSignal?.aborted).toBe(true);
+    expect((composeSignal?.reason as Error).name).toBe('States.Timeout');
+  });
+
+  test('wrapStep sees every step call', async () => {
+    const wrapped: string[] = [];
+    const h = harness(undefined, {
+      wrapStep: (payload, call) => {
+        wrapped.push(payload.step);
+        return call();
+      },
+    });
+    await h.runner.start(auto(60, 'reuse'));
+    await h.runner.idle();
+    expect(wrapped).toEqual(['prepare', 'compose', 'finalize']);
+  });
+
+  test('a definition whose Task names the wrong function for its step is refused', () => {
+    const definitionPath = definitionWith((d) => {
+      (d.States.Compose!.Parameters as { FunctionName: string }).FunctionName = '${JobStepsFunctionArn}';
+    });
+    expect(() => createLocalJobRunner({ runStep: async () => ({}), definitionPath })).toThrow(/compose runs in the render function/);
+  });
+});
