@@ -112,6 +112,8 @@ export interface JobReaction {
   emotion: string | null;
   engine: string;
   seed: number;
+  /** The caption the engine burnt in (auto jobs), making the clip the finished segment; null if clean. */
+  captioned?: CaptionSpec | null;
 }
 
 /** The captioned reaction segment made for the preview; approve reuses it when the caption is unchanged. */

@@ -51,6 +51,15 @@ export interface ReactionClip {
   /** What the engine understood the reaction to be, e.g. `shocked`, for display and debugging. */
   emotion: string | null;
   engine: string;
+  /** The caption burnt into the clip (see GenerationOptions.caption), or null for a clean clip. */
+  captioned?: CaptionOverlay | null;
+}
+
+/** A hook caption an engine may burn in while it encodes (DESIGN §3 caption rules). */
+export interface CaptionOverlay {
+  text: string;
+  position: 'top' | 'middle' | 'bottom';
+  size: 'small' | 'medium' | 'large';
 }
 
 export type HookFormat = 'pov' | 'question' | 'curiosity_gap' | 'challenge' | 'confession' | 'listicle' | 'before_after' | 'warning' | 'social_proof' | 'story';
@@ -73,6 +82,11 @@ export interface GenerationOptions {
   outputKey: string;
   /** Aborts a long generation (a Task timeout, a deleted job). */
   signal?: AbortSignal;
+  /**
+   * Burn this caption in, if the engine encodes the clip itself: then the clip is the finished
+   * segment and is encoded once. Engines that cannot ignore it and return `captioned: null`.
+   */
+  caption?: CaptionOverlay | null;
 }
 
 export interface AvatarEngine {

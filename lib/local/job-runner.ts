@@ -271,13 +271,15 @@ interface Execution {
   key: string;
   label: string;
   controller: AbortController;
+  /** Rejects once the execution is stopped (one abort listener per execution, not one per Task). */
+  whenStopped: Promise<never>;
   abort?: () => void;
   stopped: boolean;
   /** False only while parked at AwaitDecision, waiting for a decision. */
   busy: boolean;
   /** Resumed at AwaitDecision: the preview's recorded expiry bounds the first wait. */
   firstWaitDeadline?: number;
-  /** Becomes true once the first wait is parked or the execution moves past it (resume). */
+  /** Resolves once the execution first parks at AwaitDecision, or ends (resume waits on it). */
   settled: Promise<void>;
   markSettled: () => void;
   done: Promise<void>;
@@ -321,13 +323,7 @@ class Slots {
 }
 
 /** Rejects when the execution is stopped, so no Task promise outlives stop(). */
-function untilStopped(exec: Execution): Promise<never> {
-  return new Promise((_, reject) => {
-    const fail = () => reject(taskError(ABORTED, 'The local job runner stopped'));
-    if (exec.controller.signal.aborted) return fail();
-    exec.controller.signal.addEventListener('abort', fail, { once: true });
-  });
-}
+const untilStopped = (exec: Execution): Promise<never> => exec.whenStopped;
 
 /** StateMachine objects keep no per-run state: one per distinct definition, shared by runners. */
 const machineCache = new Map<string, StateMachine>();
@@ -468,10 +464,16 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
   function launch(input: JobExecutionInput & { failure?: TaskFailure }, startAt: string, firstWaitDeadline?: number): void {
     const key = `${input.account_id}/${input.job_id}`;
     let markSettled!: () => void;
+    const controller = new AbortController();
+    const whenStopped = new Promise<never>((_, reject) =>
+      controller.signal.addEventListener('abort', () => reject(taskError(ABORTED, 'The local job runner stopped')), { once: true }),
+    );
+    whenStopped.catch(() => undefined);
     const exec: Execution = {
       key,
       label: `job ${input.job_id} (account ${input.account_id})`,
-      controller: new AbortController(),
+      controller,
+      whenStopped,
       stopped: false,
       busy: true,
       firstWaitDeadline,

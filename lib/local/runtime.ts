@@ -86,7 +86,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     installJobRunner(jobs);
     const demo = await seedDemoAccount();
     await resumeInterruptedWork(log);
-    const resumed = await jobs.resumeActiveJobs();
+    // Only a serving stack works jobs off; the CLI opens the stores briefly and must not start renders.
+    const resumed = options.http === false ? 0 : await jobs.resumeActiveJobs();
     if (resumed > 0) log(`resumed ${resumed} video job${resumed === 1 ? '' : 's'} at their recorded states`);
 
     let baseUrl = '';

@@ -245,7 +245,7 @@ function endLeftBehind(): void {
 }
 
 describe('npm start killed with SIGKILL, then started again on the same DATA_DIR', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'rs-durable-'));
+  let dataDir: string;
   let service: Service | undefined;
   let api: ApiClient;
   let productId: number;
@@ -253,6 +253,7 @@ describe('npm start killed with SIGKILL, then started again on the same DATA_DIR
   const refusals: string[] = [];
 
   beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'rs-durable-'));
     service = await startService(dataDir);
     expect(service.demoKey).toBeDefined();
     demoKey = service.demoKey!;
@@ -265,7 +266,7 @@ describe('npm start killed with SIGKILL, then started again on the same DATA_DIR
   afterAll(async () => {
     if (service) await stopService(service);
     endLeftBehind();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
   /** Points `api` at the service after a restart (new port); the key is the same. */
@@ -515,7 +516,7 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
 
   test('Task retries of charge_preview and finalize after they did their work never charge twice', async () => {
     const calls = new Map<string, number>();
-    installRunner({
+    const runner = installRunner({
       wrapStep: async (payload: StepPayload, call) => {
         const key = `${payload.job_id}/${payload.step}`;
         const n = (calls.get(key) ?? 0) + 1;
@@ -540,6 +541,8 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
 
     expect((await preview.api.post(`/videos/jobs/${previewId}/approve`, {})).status).toBe(202);
     expect((await waitForStatus(preview.accountId, previewId, ['done', 'failed'])).status).toBe('done');
+    // Finalize's retry comes after the job already shows done.
+    await runner.idle();
 
     expect(calls.get(`${autoId}/finalize`)).toBe(2);
     expect(calls.get(`${previewId}/charge_preview`)).toBe(2);

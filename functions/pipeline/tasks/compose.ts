@@ -25,15 +25,22 @@ export async function compose(payload: StepPayload): Promise<void> {
   const demo = product.demo?.status === 'ready' && product.demo.key ? { key: product.demo.key, durationS: product.demo.duration_s ?? 0 } : null;
   const keys = videoObjectKeys(job.account_id, videoId);
   const caption = captionOf(job);
-  const reusablePreview = job.preview && sameCaption(job.preview.caption, caption) ? job.preview : null;
+  // A segment already made with this caption is joined as it is: the engine's clip (canonical, with
+  // the caption burnt in for auto jobs, or clean when there is no caption) or the approved preview.
+  // Only otherwise is the reaction encoded here.
+  const readySegment = sameCaption(reaction.captioned ?? null, caption)
+      ? { key: reaction.key, duration_s: reaction.duration_s }
+      : job.preview && sameCaption(job.preview.caption, caption)
+        ? job.preview
+        : null;
 
   const output = await withScratch(async (dir) => {
     try {
       const segmentPath = join(dir, 'segment.mp4');
       let segmentDurationS: number;
-      if (reusablePreview) {
-        await getToFile(reusablePreview.key, segmentPath);
-        segmentDurationS = reusablePreview.duration_s;
+      if (readySegment) {
+        await getToFile(readySegment.key, segmentPath);
+        segmentDurationS = readySegment.duration_s;
       } else {
         await getToFile(reaction.key, join(dir, 'reaction.mp4'));
         segmentDurationS = (await captionSegment({ reactionPath: join(dir, 'reaction.mp4'), caption, outputPath: segmentPath })).durationS;

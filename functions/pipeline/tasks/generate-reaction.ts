@@ -9,7 +9,7 @@ import { reactionEngine } from '../../adapters/engines/reaction-engine';
 import { referenceResolver } from '../../adapters/reference/reference-resolver';
 import { REFERENCE_CLIP_LIMITS } from '../../ports/reference-resolver';
 import type { AvatarRef } from '../../ports/engine';
-import { jobObjectKeys } from '../../domain/jobs';
+import { captionOf, jobObjectKeys } from '../../domain/jobs';
 import type { StoredJob } from '../../adapters/dynamodb/jobs';
 import type { Avatar } from '../../domain/avatar';
 import { activeJob, enterStep, requireInputs, saveProgress, withScratch } from '../job-context';
@@ -24,13 +24,22 @@ export async function generateReaction(payload: StepPayload, signal?: AbortSigna
   const keys = jobObjectKeys(job.account_id, job.id, job.regenerations);
   try {
     const engine = await reactionEngine();
-    const options = { seed: job.seed, outputKey: keys.reaction, signal };
+    // An auto job's clip is its finished segment: the caption is burnt in while the engine encodes, so
+    // the reaction is encoded once. A preview's clip stays clean: it may be saved, reused or re-captioned.
+    const options = { seed: job.seed, outputKey: keys.reaction, signal, caption: job.mode === 'auto' ? captionOf(job) : null };
     const clip =
       job.method === 'motion'
         ? await engine.reactionFromMotion(avatarRefOf(requireAvatar(job, avatar)), await referenceKeyOf(job, signal), options)
         : await engine.reactionFromPrompt(await avatarForPrompt(job, avatar, signal), job.prompt ?? '', options);
     await saveProgress(job, {
-      reaction: { key: clip.video.key, duration_s: clip.durationS, emotion: clip.emotion, engine: clip.engine, seed: clip.seed },
+      reaction: {
+        key: clip.video.key,
+        duration_s: clip.durationS,
+        emotion: clip.emotion,
+        engine: clip.engine,
+        seed: clip.seed,
+        captioned: clip.captioned ?? null,
+      },
     });
   } catch (error) {
     throw toPipelineError(error, 'generation_failed');

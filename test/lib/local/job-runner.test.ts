@@ -155,6 +155,24 @@ describe('the local job runner', () => {
     expect(h.steps(4).slice(-2)).toEqual(['compose', 'finalize']);
   });
 
+  test('twenty regenerations of one job each issue a new token, then approve finishes it', async () => {
+    const h = harness();
+    await h.runner.start(preview(15));
+    await h.runner.idle();
+    const tokens = new Set<string>();
+    for (let round = 1; round <= 20; round++) {
+      const token = h.runner.pendingTokens()[0]!;
+      tokens.add(token);
+      await h.runner.sendDecision(token, { action: 'regenerate', regenerations: round });
+      await h.runner.idle();
+    }
+    expect(tokens.size).toBe(20);
+    await h.runner.sendDecision(h.runner.pendingTokens()[0]!, { action: 'approve' });
+    await h.runner.idle();
+    expect(h.steps(15).slice(-2)).toEqual(['compose', 'finalize']);
+    expect(h.steps(15).filter((s) => s === 'generate_reaction')).toHaveLength(21);
+  });
+
   test('a regeneration past the cap goes to MarkFailed through DecisionRefused', async () => {
     const h = harness();
     await h.runner.start(preview(5));

@@ -30,6 +30,7 @@ import { renderAvatarPng } from './illustrated-avatar';
 import { prepareIllustratedScene } from './illustrated-renderer';
 import { isIllustratedRig, type IllustratedRig } from './illustrated-rig';
 import { renderClipToFile, type FrameRenderer } from './reaction-clip';
+import { renderCaptionPng } from '../../../media/caption';
 
 /**
  * Photo frames are drawn at two thirds of the output size and scaled up by ffmpeg, which has CPU to
@@ -107,7 +108,10 @@ export function createLocalEngine(deps: LocalEngineDeps = {}): LocalEngine {
       const renderer = await rendererFor(avatar, frames, dir, options);
       checkAborted(options.signal);
       const file = path.join(dir, 'reaction.mp4');
-      await renderClipToFile(renderer, frames, file, { signal: options.signal, timeoutMs: deps.renderTimeoutMs });
+      const caption = options.caption?.text.trim() ? options.caption : null;
+      const overlayPath = caption ? path.join(dir, 'caption.png') : undefined;
+      if (caption && overlayPath) await fsp.writeFile(overlayPath, (await renderCaptionPng(caption)).png);
+      await renderClipToFile(renderer, frames, file, { signal: options.signal, timeoutMs: deps.renderTimeoutMs, overlayPath });
       const { size } = await fsp.stat(file);
       checkAborted(options.signal);
       await storeBlob(await blobs(), options.outputKey, file, 'video/mp4');
@@ -120,6 +124,7 @@ export function createLocalEngine(deps: LocalEngineDeps = {}): LocalEngine {
         seed: options.seed,
         emotion,
         engine: ENGINE,
+        captioned: caption,
       };
     });
   }

@@ -29,6 +29,8 @@ export interface EncodeFramesOptions {
   /** Returns frame `index` as width × height × 4 bytes of RGBA (opaque, so premultiplied is the same). */
   frame: (index: number) => Uint8Array;
   signal?: AbortSignal;
+  /** A full-frame RGBA PNG laid over every frame after scaling (the burnt-in caption). */
+  overlayPath?: string;
   /** ffmpeg is killed past this (default 2 minutes: a 5 s clip takes seconds). */
   timeoutMs?: number;
 }
@@ -48,10 +50,14 @@ const QUEUED_FRAMES = 3;
 const STDERR_TAIL_BYTES = 8 * 1024;
 
 /** The ffmpeg arguments (exported so tests and the benchmark can show what runs). */
-export function encodeArgs(outputPath: string, frameCount: number, width: number, height: number): string[] {
+export function encodeArgs(outputPath: string, frameCount: number, width: number, height: number, overlayPath?: string): string[] {
   const length = canonicalLength(frameCount);
+  // The overlay goes on after scaling, at full size, so text stays sharp on frames drawn smaller.
+  const video = overlayPath
+    ? `[0:v]${fitToCanonicalFrame()}[base];[base][1:v]overlay=0:0:eof_action=repeat,format=${CANONICAL.video.pixFmt},${length.video}[v]`
+    : `[0:v]${fitToCanonicalFrame()},${length.video}[v]`;
   const graph = [
-    `[0:v]${fitToCanonicalFrame()},${length.video}[v]`,
+    video,
     `${canonicalSilence()},${toCanonicalAudio()},${length.audio}[a]`,
   ].join(';');
   return [
@@ -63,6 +69,7 @@ export function encodeArgs(outputPath: string, frameCount: number, width: number
     '-s', `${width}x${height}`,
     '-framerate', String(CANONICAL.fps),
     '-i', 'pipe:0',
+    ...(overlayPath ? ['-i', fileArg(overlayPath)] : []),
     '-filter_complex', graph,
     '-map', '[v]',
     '-map', '[a]',
@@ -87,7 +94,7 @@ export function encodeFrames(options: EncodeFramesOptions): Promise<EncodeStats>
   }
 
   return new Promise<EncodeStats>((resolve, reject) => {
-    const child = spawn(binary, encodeArgs(options.outputPath, options.frameCount, width, height), { stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn(binary, encodeArgs(options.outputPath, options.frameCount, width, height, options.overlayPath), { stdio: ['pipe', 'ignore', 'pipe'] });
     let stderr = Buffer.alloc(0);
     let failure: EngineError | null = null;
     let exited = false;

@@ -20,6 +20,8 @@ export interface FrameRenderer {
 
 export interface RenderClipOptions {
   signal?: AbortSignal;
+  /** See EncodeFramesOptions.overlayPath. */
+  overlayPath?: string;
   timeoutMs?: number;
 }
 
@@ -38,6 +40,7 @@ export async function renderClipToFile(
     height: renderer.height,
     signal: options.signal,
     timeoutMs: options.timeoutMs,
+    overlayPath: options.overlayPath,
     frame: (index) => {
       ctx.save();
       renderer.drawFrame(ctx, frames[index]!, index);
