@@ -42,6 +42,7 @@ const SECTIONS: readonly Section[] = [
   },
   { name: 'compose', title: 'Compose: caption segment + stream-copy join vs a full re-encode', run: (_s, log) => import('./compose').then((m) => m.runCompose({ ...m.COMPOSE_DEFAULTS, log })) },
   { name: 'engine', title: 'Local engine: avatar, and 4 s reactions from a prompt, from motion and of a photo', run: (_s, log) => import('./engine-local').then((m) => m.runEngineLocal({ ...m.ENGINE_LOCAL_DEFAULTS, log })) },
+  { name: 'job', title: 'Video job: POST /videos to done on the local stack (4 s reaction + 15 s demo)', run: (_s, log) => import('./video-job').then((m) => m.runVideoJob({ ...m.VIDEO_JOB_DEFAULTS, log })) },
 ];
 
 function parseSettings(): { only: Section[]; settings: Settings } {

@@ -177,32 +177,13 @@ export const jobObjectKeys = (accountId: number, jobId: number, round: number) =
   };
 };
 
-export interface JobView {
-  id: number;
-  status: JobStatus;
-  stage: JobStage;
-  progress: number;
-  method: JobMethod;
-  mode: JobMode;
-  product_id: number;
-  avatar_id: number | null;
-  reaction_id: number | null;
-  prompt: string | null;
-  video_source: 'link' | 'upload' | null;
-  reference_url: string | null;
-  hook_text: string | null;
-  hook_position: HookPosition;
-  hook_size: HookSize;
-  preview_url: string | null;
-  preview_url_expires_at: string | null;
-  preview_expires_at: string | null;
-  video_id: number | null;
-  charged_units: number;
-  regenerations: number;
-  error: JobError | null;
-  created_at: string;
-  updated_at: string;
-}
+/** What clients see: the record without the pipeline's own fields, plus the preview's playable link. */
+export type JobView = Pick<
+  Job,
+  | 'id' | 'status' | 'stage' | 'progress' | 'method' | 'mode' | 'product_id' | 'avatar_id' | 'reaction_id' | 'prompt'
+  | 'video_source' | 'reference_url' | 'hook_text' | 'hook_position' | 'hook_size' | 'preview_expires_at' | 'video_id'
+  | 'charged_units' | 'regenerations' | 'error' | 'created_at' | 'updated_at'
+> & { preview_url: string | null; preview_url_expires_at: string | null };
 
 export function jobView(job: Job, preview?: { url: string; expiresAt: string }): JobView {
   const showPreview = job.status === 'preview_ready' && preview;

@@ -11,6 +11,7 @@ import { GlobalFonts, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { CANONICAL } from './canonical-encoding';
+import { CAPTION_FONTS } from './caption-fonts';
 
 export type CaptionPosition = 'top' | 'middle' | 'bottom';
 export type CaptionSize = 'small' | 'medium' | 'large';
@@ -94,9 +95,8 @@ function registerFonts(): { text: string; emoji: string } {
       }
       return `"${family}"`;
     });
-  const text = register(fontFiles('@fontsource/montserrat', /^montserrat-.+-800-normal\.woff2$/), 'Caption Text');
-  // The .woff2 files of this package render nothing in Skia; the .woff ones carry the colour glyphs.
-  const emoji = register(fontFiles('@fontsource/noto-color-emoji', /^noto-color-emoji-.+-400-normal\.woff$/), 'Caption Emoji');
+  const text = register(fontFiles(CAPTION_FONTS.text.packageName, CAPTION_FONTS.text.files), 'Caption Text');
+  const emoji = register(fontFiles(CAPTION_FONTS.emoji.packageName, CAPTION_FONTS.emoji.files), 'Caption Emoji');
   // Emoji last in the text list too: a symbol Montserrat lacks still draws rather than as a box.
   fonts = { text: [...text, ...emoji].join(', '), emoji: emoji.join(', ') };
   return fonts;

@@ -113,7 +113,7 @@ function remuxArgs(inputPath: string, outputPath: string): string[] {
   ];
 }
 
-/** ffmpeg arguments for the segment encode (exported so the benchmark runs exactly this). */
+/** The full ffmpeg argument list of the segment encode (exported so tests and tools can show what is run). */
 export function captionSegmentArgs(input: {
   reactionPath: string;
   reaction: MediaProbe;
@@ -203,8 +203,8 @@ export async function captionSegment(input: CaptionSegmentInput): Promise<Captio
 
 /**
  * The finished video: segment then demo, joined by stream copy (no pixel is re-encoded), +faststart.
- * Without a demo the segment alone is remuxed (+faststart, nothing re-encoded). A demo that is not canonical (made
- * before a change to CANONICAL) is refused: the copy would produce a file players choke on.
+ * Without a demo the segment alone is remuxed. A demo that is not canonical (made before a change to
+ * CANONICAL) is refused: the copy would produce a file players choke on.
  */
 export async function joinWithDemo(input: JoinInput): Promise<JoinResult> {
   const timeoutMs = input.timeoutMs ?? 2 * 60_000;

@@ -8,6 +8,7 @@
  */
 import type { BuildOptions } from 'esbuild';
 import type { BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { CAPTION_FONTS } from '../../functions/media/caption-fonts';
 
 export const LAMBDA_BUNDLE = {
   /** Lambda's runtime is nodejs22.x whatever Node runs the build. */
@@ -35,6 +36,9 @@ export const LAMBDA_BUNDLE = {
  * external and get them from the native-modules layer (lib/cloud/native-modules-layer.ts).
  */
 export const NATIVE_MODULES = ['sharp', '@napi-rs/canvas'] as const;
+
+/** Caption fonts ship in the same layer: esbuild cannot bundle font files (see caption-fonts.ts). */
+export const FONT_PACKAGES = Object.values(CAPTION_FONTS).map((font) => ({ name: font.packageName, files: font.files }));
 
 export interface BundleVariant {
   /** The function has the native-modules layer. */

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { NATIVE_MODULES } from './bundling';
+import { FONT_PACKAGES, NATIVE_MODULES } from './bundling';
 
 interface InstalledPackage {
   name: string;
@@ -56,8 +56,9 @@ export class NativeModulesLayer extends Construct {
   constructor(scope: Construct, id: string, props: { projectRoot: string }) {
     super(scope, id);
     const packages = nativeModuleClosure(NATIVE_MODULES, props.projectRoot);
+    const fonts = FONT_PACKAGES.map((font) => ({ ...font, ...nativeModuleClosure([font.name], props.projectRoot)[0]! }));
     // Versions decide whether the layer changed; hashing 60 MB of binaries on every synth would not.
-    const assetHash = packages.map((p) => `${p.name}@${p.version}`).join(';');
+    const assetHash = [...packages, ...fonts].map((p) => `${p.name}@${p.version}`).join(';');
 
     const code = lambda.Code.fromAsset(props.projectRoot, {
       assetHash,
@@ -69,6 +70,14 @@ export class NativeModulesLayer extends Construct {
               const target = path.join(outputDir, 'nodejs', 'node_modules', p.name);
               fs.mkdirSync(path.dirname(target), { recursive: true });
               fs.cpSync(p.dir, target, { recursive: true, dereference: true });
+            }
+            for (const font of fonts) {
+              const target = path.join(outputDir, 'nodejs', 'node_modules', font.name);
+              fs.mkdirSync(path.join(target, 'files'), { recursive: true });
+              fs.copyFileSync(path.join(font.dir, 'package.json'), path.join(target, 'package.json'));
+              for (const file of fs.readdirSync(path.join(font.dir, 'files')).filter((f) => font.files.test(f))) {
+                fs.copyFileSync(path.join(font.dir, 'files', file), path.join(target, 'files', file));
+              }
             }
             return true;
           },

@@ -80,7 +80,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     installBackgroundTasks(tasks);
     jobs = createLocalJobRunner({
       // The pipeline (ffmpeg, engines) loads on the first step, not with the stack.
-      runStep: async (payload, context) => (await import('../../functions/pipeline/run-step')).runPipelineStep(payload, context),
+      runStep: async (payload, context) => (await import('../../functions/pipeline/local-steps')).runPipelineStep(payload, context),
       log,
     });
     installJobRunner(jobs);

@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createLocalJobRunner, type LocalJobRunner, type LocalJobRunnerOptions, type LocalJobStore } from '../../lib/local/job-runner';
 import { installJobRunner } from '../../functions/ports/job-runner';
-import { runPipelineStep } from '../../functions/pipeline/run-step';
+import { runPipelineStep } from '../../functions/pipeline/local-steps';
 import { enterStep } from '../../functions/pipeline/job-context';
 import { chargeCurrentRound } from '../../functions/pipeline/tasks/charges';
 import { JOB_STATE_MACHINE_FILE, type StepPayload } from '../../functions/pipeline/steps';
@@ -38,6 +38,16 @@ const ROOT = resolve(__dirname, '..', '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** True when `promise` settles within `ms`; the timer is cleared either way. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 const PROMPT = 'shocked by how cheap it is';
 const HOOK = 'Wait for it… 😱';
@@ -206,7 +216,7 @@ async function crash(service: Service): Promise<{ pid: number; command: string }
   const tree = descendants(service.proc.pid!).filter((pid) => pid !== service.servePid);
   process.kill(service.servePid, 'SIGKILL');
   // The tsx wrapper exits with its child.
-  const gone = await Promise.race([service.exited.then(() => true), sleep(10_000).then(() => false)]);
+  const gone = await within(service.exited, 10_000);
   if (!gone) service.proc.kill('SIGKILL');
   await service.exited;
   services.delete(service);
@@ -225,7 +235,7 @@ async function stopService(service: Service): Promise<void> {
     } catch {
       // Already gone.
     }
-    const gone = await Promise.race([service.exited.then(() => true), sleep(30_000).then(() => false)]);
+    const gone = await within(service.exited, 30_000);
     if (!gone) {
       for (const pid of descendants(service.proc.pid!)) leftBehind.add(pid);
       service.proc.kill('SIGKILL');
@@ -448,7 +458,7 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
     const created = await api.post('/videos', autoJob(productId));
     expect(created.status).toBe(202);
     const jobId = created.body.data.id as number;
-    await Promise.race([crashedAt, sleep(120_000).then(() => Promise.reject(new Error('Finalize was never reached')))]);
+    if (!(await within(crashedAt, 120_000))) throw new Error('Finalize was never reached');
     await doomed.stop();
 
     const leftOver = await getJob(accountId, jobId);

@@ -173,7 +173,7 @@ describe('POST /videos, method prompt, mode auto', () => {
         product_id: product.id,
         method: 'prompt',
         prompt: 'shocked by how good this serum is',
-        hook_text: 'Wait for it',
+        hook_text: 'Wait for it... you need this',
         hook_position: 'top',
       });
       expect(res.status).toBe(202);
@@ -190,7 +190,7 @@ describe('POST /videos, method prompt, mode auto', () => {
         avatar_id: null,
         reaction_id: null,
         prompt: 'shocked by how good this serum is',
-        hook_text: 'Wait for it',
+        hook_text: 'Wait for it... you need this',
         hook_position: 'top',
         hook_size: 'medium',
         preview_url: null,
@@ -224,6 +224,7 @@ describe('POST /videos, method prompt, mode auto', () => {
       expect(futureIso(video.url_expires_at)).toBe(true);
 
       const mp4 = await fetchTo(video.url, 'video.mp4');
+      expect(mp4.contentType).toBe('video/mp4');
       expect(mp4.bytes.length).toBe(video.size_bytes);
       const media = await probe(mp4.file);
       expectCanonical(media);
@@ -251,7 +252,7 @@ describe('POST /videos, method prompt, mode auto', () => {
     'without a demo: the video is the reaction alone (3-5 s), canonical',
     async () => {
       const { api, product } = await freshAccount();
-      const res = await api.post('/videos', { product_id: product.id, method: 'prompt', prompt: 'laughing so hard', hook_text: 'No way', hook_position: 'bottom' });
+      const res = await api.post('/videos', { product_id: product.id, method: 'prompt', prompt: 'laughing so hard', hook_text: 'Now look at this one', hook_position: 'bottom' });
       expect(res.status).toBe(202);
       const { job, observed } = await waitForJob(api, res.body.data.id, ['done']);
       expectProgressNeverDecreases(observed);
@@ -279,7 +280,7 @@ describe('mode preview, approve and regenerate', () => {
         method: 'prompt',
         mode: 'preview',
         prompt: 'mind blown by this gadget',
-        hook_text: 'Wait for it',
+        hook_text: 'Wait for it... you need this',
         hook_position: 'top',
       });
       expect(res.status).toBe(202);
@@ -297,14 +298,17 @@ describe('mode preview, approve and regenerate', () => {
       const previewFrame = await frameAt(preview.file, 1);
       expectCaptionIn(previewFrame, 'top');
 
-      const approved = await api.post(`/videos/jobs/${job.id}/approve`, { hook_text: 'Now look at this', hook_position: 'bottom' });
+      const approved = await api.post(`/videos/jobs/${job.id}/approve`, { hook_text: 'Now look at this one', hook_position: 'bottom' });
       expect(approved.status).toBe(202);
-      expect(approved.body.data).toMatchObject({ id: job.id, hook_text: 'Now look at this', hook_position: 'bottom' });
+      expect(approved.body.data).toMatchObject({ id: job.id, hook_text: 'Now look at this one', hook_position: 'bottom' });
       expect(['queued', 'processing', 'done']).toContain(approved.body.data.status);
+      // Once approved it is no longer waiting: a second decision is a conflict.
+      expectError(await api.post(`/videos/jobs/${job.id}/approve`, {}), 409, 'conflict');
+      expectError(await api.post(`/videos/jobs/${job.id}/regenerate`, { prompt: 'laughing' }), 409, 'conflict');
 
       const { job: done } = await waitForJob(api, job.id, ['done'], { observed });
       expectProgressNeverDecreases(observed);
-      expect(done).toMatchObject({ status: 'done', video_id: expect.any(Number), charged_units: 1, hook_text: 'Now look at this', hook_position: 'bottom', preview_url: null });
+      expect(done).toMatchObject({ status: 'done', video_id: expect.any(Number), charged_units: 1, hook_text: 'Now look at this one', hook_position: 'bottom', preview_url: null });
 
       const video = await getVideo(api, done.video_id);
       const mp4 = await fetchTo(video.url, 'video.mp4');
@@ -434,7 +438,14 @@ describe('save and reuse a reaction', () => {
     'a preview is saved with POST /reactions; a reuse job (auto) replays it with no generation, clip + demo long, and is charged; a reuse preview cannot be regenerated but approves',
     async () => {
       const { api, product } = demoReuse;
-      const source = await api.post('/videos', { product_id: product.id, method: 'prompt', mode: 'preview', prompt: 'excited about this lamp', hook_text: 'Look' });
+      const source = await api.post('/videos', {
+        product_id: product.id,
+        method: 'prompt',
+        mode: 'preview',
+        prompt: 'excited about this lamp',
+        hook_text: 'Wait for it... you need this',
+        hook_position: 'top',
+      });
       expect(source.status).toBe(202);
       const sourceJob = (await waitForJob(api, source.body.data.id, ['preview_ready'])).job;
 
@@ -449,7 +460,7 @@ describe('save and reuse a reaction', () => {
       expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
 
       // Reuse, auto: no generation stage; the video is the saved clip, captioned, joined to the demo.
-      const reuse = await api.post('/videos', { product_id: product.id, method: 'reuse', reaction_id: reaction.id, hook_text: 'Again', hook_position: 'middle' });
+      const reuse = await api.post('/videos', { product_id: product.id, method: 'reuse', reaction_id: reaction.id, hook_text: 'Now look at this one', hook_position: 'bottom' });
       expect(reuse.status).toBe(202);
       expect(reuse.body.data).toMatchObject({ method: 'reuse', reaction_id: reaction.id, prompt: null, avatar_id: null });
       const { job: reused, observed } = await waitForJob(api, reuse.body.data.id, ['done'], { intervalMs: 300 });
@@ -460,6 +471,8 @@ describe('save and reuse a reaction', () => {
       expect(Math.abs(video.duration_s - (reaction.duration_s + product.demo_video.duration_s))).toBeLessThanOrEqual(DURATION_SLACK_S);
       const mp4 = await fetchTo(video.url, 'reuse.mp4');
       expectCanonical(await probe(mp4.file));
+      // The saved clip is the uncaptioned reaction: the reuse shows its own hook only, not the source's.
+      expectCaptionIn(await frameAt(mp4.file, 1), 'bottom');
       expect(await usage(api)).toMatchObject({ used: 2, reserved: 0 });
 
       // Reuse, preview: a captioned preview of the saved clip; regenerate is 409; approve finishes it.

@@ -1,3 +1,4 @@
 import { pipelineHandler } from '../lambda-handler';
+import { RENDER_STEPS } from '../render-steps';
 
-export const handler = pipelineHandler('render');
+export const handler = pipelineHandler(RENDER_STEPS);

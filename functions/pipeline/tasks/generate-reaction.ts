@@ -8,7 +8,7 @@ import { avatarEngine } from '../../adapters/engines/avatar-engine';
 import { reactionEngine } from '../../adapters/engines/reaction-engine';
 import { referenceResolver } from '../../adapters/reference/reference-resolver';
 import { REFERENCE_CLIP_LIMITS } from '../../ports/reference-resolver';
-import type { AvatarRef } from '../../ports/engine';
+import { isEngineError, type AvatarRef } from '../../ports/engine';
 import { captionOf, jobObjectKeys } from '../../domain/jobs';
 import type { StoredJob } from '../../adapters/dynamodb/jobs';
 import type { Avatar } from '../../domain/avatar';
@@ -75,11 +75,16 @@ async function referenceKeyOf(job: StoredJob, signal?: AbortSignal): Promise<str
   if (!job.reference_url) throw new PipelineError('invalid_input', `Job ${job.id} has no reference clip`);
   const key = jobObjectKeys(job.account_id, job.id, job.regenerations).reference;
   await withScratch(async (dir) => {
-    const resolved = await referenceResolver().resolve(job.reference_url!, {
-      ...REFERENCE_CLIP_LIMITS,
-      destinationPath: join(dir, 'reference'),
-      signal,
-    });
+    let resolved;
+    try {
+      resolved = await referenceResolver().resolve(job.reference_url!, { ...REFERENCE_CLIP_LIMITS, destinationPath: join(dir, 'reference'), signal });
+    } catch (error) {
+      // A link the user must change keeps its own advice; network trouble is retried, then reported as such.
+      if (isEngineError(error) && error.code !== 'invalid_input' && error.code !== 'cancelled') {
+        throw new PipelineError('reference_unavailable', `The reference clip could not be downloaded: ${error.message}`, { retryable: error.retryable, cause: error });
+      }
+      throw error;
+    }
     await putFile(key, resolved.path, resolved.contentType || 'video/mp4');
   });
   await saveProgress(job, { reference_key: key });

@@ -194,6 +194,16 @@ describe('captionSegment', () => {
     expect(captionPixels(await frameAt(out, 1), [0, H]).white).toBe(0);
   });
 
+  it('brings a reaction clip that is not canonical (another engine, 720x1280, 44.1 kHz mono) to the canonical encoding', async () => {
+    const out = path.join(dir, 'segment-foreign.mp4');
+    const result = await captionSegment({ reactionPath: await makeFixture('vertical-mp4'), caption: { text: 'Hook', position: 'middle', size: 'small' }, outputPath: out });
+    expect(result.durationS).toBe(2);
+    const media = await probe(out);
+    expect(canonicalMismatches(media)).toEqual([]);
+    expect(media.video?.frameCount).toBe(2 * CANONICAL.fps);
+    expect(captionPixels(await frameAt(out, 1), THIRDS.middle).white).toBeGreaterThan(500);
+  });
+
   it('leaves nothing but its output in the folder', async () => {
     await segment;
     const names = await fsp.readdir(dir);

@@ -1,0 +1,9 @@
+/**
+ * The font files captions are drawn with, found by module resolution (never fetched). One list for
+ * the renderer and for the Lambda layer that ships them (esbuild cannot bundle font files). The
+ * emoji package's .woff2 files render nothing in Skia; its .woff ones carry the colour glyphs.
+ */
+export const CAPTION_FONTS = {
+  text: { packageName: '@fontsource/montserrat', files: /^montserrat-.+-800-normal\.woff2$/ },
+  emoji: { packageName: '@fontsource/noto-color-emoji', files: /^noto-color-emoji-.+-400-normal\.woff$/ },
+} as const;
