@@ -29,6 +29,8 @@ export interface FunctionNeeds {
   engines?: readonly ('avatar' | 'reaction' | 'hooks')[];
   /** Capabilities whose configured engine it only needs to know (to pick inline or background work). */
   engineChoices?: readonly ('avatar' | 'reaction' | 'hooks')[];
+  /** Uses the key that encrypts social-provider credentials (KMS on AWS, a key file locally). */
+  connectionKey?: 'encrypt-decrypt' | 'decrypt';
   /** What it asks of the job state machine: start executions, send preview decisions back. */
   jobs?: readonly ('start' | 'decide')[];
   memoryMb?: number;
@@ -92,6 +94,23 @@ export const HANDLER_GROUPS = {
     description: 'the saved-reaction library',
     table: 'readwrite',
     bucket: 'readwrite',
+    timeoutS: 29,
+  },
+  social: {
+    entry: 'functions/handlers/social.ts',
+    description: 'social connections, channel sync and posts through the scheduling providers',
+    table: 'readwrite',
+    // Presigned URLs of finished videos are handed to the providers.
+    bucket: 'read',
+    connectionKey: 'encrypt-decrypt',
+    timeoutS: 29,
+  },
+  analytics: {
+    entry: 'functions/handlers/analytics.ts',
+    description: 'analytics cached from the scheduling providers',
+    table: 'readwrite',
+    bucket: 'none',
+    connectionKey: 'decrypt',
     timeoutS: 29,
   },
   usage: {
@@ -177,6 +196,19 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('POST', '/videos/jobs/{id}/regenerate', 'videos', 'regenerate', { maxBodyBytes: REFERENCE_VIDEO_MAX_BYTES + MULTIPART_OVERHEAD }),
 
   route('POST', '/hooks', 'hooks', 'create'),
+
+  route('GET', '/social/connections', 'social', 'listConnections'),
+  // First-party: the studio (or a script) connects a provider with the account's key for it.
+  route('PUT', '/social/connections/{provider}', 'social', 'connect', { scopes: ['publish'] }),
+  route('DELETE', '/social/connections/{provider}', 'social', 'disconnect', { scopes: ['publish'] }),
+  route('POST', '/social/accounts/sync', 'social', 'syncAccounts', { scopes: ['publish'] }),
+  route('GET', '/social/posts', 'social', 'listPosts'),
+  route('POST', '/social/posts', 'social', 'createPost', { scopes: ['publish'] }),
+  route('GET', '/social/posts/{id}', 'social', 'getPost'),
+  route('DELETE', '/social/posts/{id}', 'social', 'deletePost', { scopes: ['publish'] }),
+
+  route('GET', '/analytics', 'analytics', 'overview'),
+  route('POST', '/analytics/sync', 'analytics', 'sync'),
 
   route('GET', '/usage', 'usage', 'get'),
 ];

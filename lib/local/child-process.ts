@@ -9,7 +9,10 @@ export interface ManagedChild {
   stop(): Promise<void>;
 }
 
-/** Starts a service process we own: its output is kept for diagnosis and it dies with us. */
+/**
+ * Starts a service process we own: its output is kept for diagnosis and stop() ends it. A stack killed
+ * with SIGKILL cannot: runtime-state records the pids and the next start stops them.
+ */
 export function startChild(name: string, command: string, args: string[], options: SpawnOptions = {}): ManagedChild {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
   const lines: string[] = [];

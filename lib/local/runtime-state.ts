@@ -36,3 +36,44 @@ export function readRuntimeState(dataDir: string): RuntimeState | undefined {
     return undefined;
   }
 }
+
+const childrenFile = (dataDir: string) => join(dataDir, 'children.json');
+
+/**
+ * The service processes of a running stack. A stack killed with SIGKILL cannot stop them, so the next
+ * start finds them here and stops them before it starts its own.
+ */
+export function recordChildren(dataDir: string, pids: number[]): void {
+  writeFileSync(childrenFile(dataDir), JSON.stringify({ parent: process.pid, pids }));
+}
+
+export function clearChildren(dataDir: string): void {
+  rmSync(childrenFile(dataDir), { force: true });
+}
+
+/** Stops the children a dead stack left running; returns how many. Only processes whose command line names this data dir are touched (a pid may have been reused). */
+export function reapOrphanedChildren(dataDir: string): number {
+  if (!existsSync(childrenFile(dataDir))) return 0;
+  let reaped = 0;
+  try {
+    const { pids } = JSON.parse(readFileSync(childrenFile(dataDir), 'utf8')) as { pids: number[] };
+    for (const pid of pids) {
+      let cmdline = '';
+      try {
+        cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        continue;
+      }
+      if (!cmdline.includes(dataDir)) continue;
+      try {
+        process.kill(pid, 'SIGKILL');
+        reaped++;
+      } catch {
+        // Already gone.
+      }
+    }
+  } finally {
+    clearChildren(dataDir);
+  }
+  return reaped;
+}

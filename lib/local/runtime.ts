@@ -20,7 +20,7 @@ import { inProcessTasks, type InProcessTasks } from './in-process-tasks';
 import { createLocalJobRunner, type LocalJobRunner } from './job-runner';
 import { seedDemoAccount, type SeededDemo } from './seed';
 import { freePort } from './ports';
-import { LOCAL_BUCKET, LOCAL_TABLE, clearRuntimeState, dataDirOf, readRuntimeState, writeRuntimeState } from './runtime-state';
+import { LOCAL_BUCKET, LOCAL_TABLE, clearChildren, clearRuntimeState, reapOrphanedChildren, recordChildren, dataDirOf, readRuntimeState, writeRuntimeState } from './runtime-state';
 import type { ManagedChild } from './child-process';
 
 export interface LocalStackOptions {
@@ -53,6 +53,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   mkdirSync(dataDir, { recursive: true });
   const running = readRuntimeState(dataDir);
   if (running) throw new Error(`A local stack is already running on ${dataDir} (pid ${running.pid}, ${running.apiUrl})`);
+  const reaped = reapOrphanedChildren(dataDir);
+  if (reaped > 0) log(`stopped ${reaped} service process${reaped === 1 ? '' : 'es'} left running by a stack that was killed`);
 
   const children: ManagedChild[] = [];
   const stopChildren = () => Promise.all(children.map((c) => c.stop()));
@@ -64,6 +66,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       startS3Local({ directory: join(dataDir, 's3'), port: s3Port }).then((r) => (children.push(r.child), r)),
     ]);
     log(`DynamoDB Local on ${db.endpoint}, s3rver on ${blobs.endpoint}`);
+    recordChildren(dataDir, children.map((c) => c.process.pid).filter((pid): pid is number => pid !== undefined));
 
     Object.assign(process.env, {
       TABLE_NAME: LOCAL_TABLE,
@@ -140,6 +143,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
           installBackgroundTasks(undefined);
           clearRuntimeState(dataDir);
           await stopChildren();
+          clearChildren(dataDir);
           resetClients();
         })()),
     };

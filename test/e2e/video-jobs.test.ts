@@ -19,7 +19,7 @@ import { listKeys } from '../../functions/adapters/s3/blob-store';
 import { overrideReferenceResolver } from '../../functions/adapters/reference/reference-resolver';
 import { createDirectMediaResolver, type HostLookup, type HttpsTransport } from '../../functions/adapters/reference/direct-media-resolver';
 import { JOB_STAGES } from '../../functions/domain/jobs';
-import { makeTempDir } from '../support/media-fixtures';
+import { makeFixture, makeTempDir } from '../support/media-fixtures';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '../support/local-stack';
 import {
   THIRDS,
@@ -244,6 +244,8 @@ describe('POST /videos, method prompt, mode auto', () => {
 
       expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
       expect((await api.get(`/videos/jobs/${job.id}`)).body.data.charged_units).toBe(1);
+      // The job's working files (reaction clip, generated avatar) are gone once the video exists.
+      expect(await listKeys(`accounts/${demoAuto.accountId}/jobs/${job.id}/`)).toEqual([]);
     },
     JOB_TEST_MS,
   );
@@ -288,6 +290,8 @@ describe('mode preview, approve and regenerate', () => {
       const observed: Observation[] = [];
       const { job } = await waitForJob(api, res.body.data.id, ['preview_ready'], { observed });
       expect(job).toMatchObject({ status: 'preview_ready', preview_url: expect.stringMatching(/^https?:\/\//), video_id: null, charged_units: 1, regenerations: 0, error: null });
+      // A preview waits for a decision until a deadline in the future (DESIGN §2: it then expires).
+      expect(futureIso(job.preview_expires_at)).toBe(true);
       expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
 
       const preview = await fetchTo(job.preview_url, 'preview.mp4');
@@ -413,6 +417,12 @@ describe('method motion', () => {
       expectCanonical(firstMedia);
       expect(firstMedia.durationS!).toBeCloseTo(3.5, 1);
 
+      // Changes a motion job cannot take are 400 and reserve nothing.
+      expectError(await api.post(`/videos/jobs/${id}/regenerate`, { prompt: 'laughing' }), 400, 'bad_request');
+      expectError(await api.post(`/videos/jobs/${id}/regenerate`, { video_source: 'link', reference_url: 'https://evil.example.com/v.mp4' }), 400, 'bad_request');
+      expectError(await api.post(`/videos/jobs/${id}/regenerate`, { video_source: 'upload' }), 400, 'bad_request');
+      expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
+
       const regenerated = await postMultipart(api, `/videos/jobs/${id}/regenerate`, {}, { reference_video: faceLong });
       expect(regenerated.status).toBe(202);
       expect(regenerated.body.data).toMatchObject({ id, status: 'queued', regenerations: 1, video_source: 'upload' });
@@ -428,6 +438,29 @@ describe('method motion', () => {
       const video = await getVideo(api, done.video_id);
       expect(video.duration_s).toBeCloseTo(4.5, 1);
       expect(await usage(api)).toMatchObject({ used: 2, reserved: 0 });
+    },
+    JOB_TEST_MS,
+  );
+});
+
+describe('a motion reference that cannot drive a reaction', () => {
+  test(
+    'an uploaded clip with no face fails the job with invalid_input, releases the unit and leaves no job objects',
+    async () => {
+      const { api, accountId, product } = await freshAccount();
+      const avatar = await readyAvatar(api);
+      const res = await postMultipart(
+        api,
+        '/videos',
+        { product_id: String(product.id), method: 'motion', avatar_id: String(avatar.id), video_source: 'upload' },
+        { reference_video: await makeFixture('vertical-mp4') },
+      );
+      expect(res.status).toBe(202);
+      const { job, observed } = await waitForJob(api, res.body.data.id, ['failed']);
+      expectProgressNeverDecreases(observed);
+      expect(job).toMatchObject({ status: 'failed', video_id: null, charged_units: 0, error: { code: 'invalid_input', message: expect.stringMatching(/face/i) } });
+      expect(await usage(api)).toMatchObject({ used: 0, reserved: 0 });
+      expect(await listKeys(`accounts/${accountId}/jobs/${job.id}/`)).toEqual([]);
     },
     JOB_TEST_MS,
   );
@@ -455,6 +488,11 @@ describe('save and reuse a reaction', () => {
       expect(reaction).toMatchObject({ id: expect.any(Number), job_id: sourceJob.id, method: 'prompt', clip_url: expect.stringMatching(/^https?:\/\//), duration_s: expect.any(Number) });
       expect(reaction.duration_s).toBeGreaterThanOrEqual(REACTION_MIN_S);
       expect(reaction.duration_s).toBeLessThanOrEqual(REACTION_MAX_S);
+      // Another account cannot name this reaction: 404 naming the field.
+      const stranger = await freshAccount();
+      const foreign = await stranger.api.post('/videos', { product_id: stranger.product.id, method: 'reuse', reaction_id: reaction.id });
+      expectError(foreign, 404, 'not_found');
+      expect(foreign.body.error).toContain('reaction_id');
       // The source job is unchanged by the save.
       expect((await api.get(`/videos/jobs/${sourceJob.id}`)).body.data.status).toBe('preview_ready');
       expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
@@ -546,11 +584,14 @@ describe('allowance (402 allowance_exhausted)', () => {
       const second = await api.post('/videos', reuse);
       const third = await api.post('/videos', reuse);
       expect([second.status, third.status]).toEqual([202, 202]);
-      expect(await usage(api)).toMatchObject({ used: 1, reserved: 2, remaining: 0 });
+      // The reuse jobs have nothing to generate: either may already be charged, so count both kinds.
+      const full = await usage(api);
+      expect({ units: full.used + full.reserved, remaining: full.remaining }).toEqual({ units: 3, remaining: 0 });
 
       const fourth = await api.post('/videos', reuse);
       expectError(fourth, 402, 'allowance_exhausted');
-      expect(await usage(api)).toMatchObject({ used: 1, reserved: 2, remaining: 0 });
+      const after402 = await usage(api);
+      expect({ units: after402.used + after402.reserved, remaining: after402.remaining }).toEqual({ units: 3, remaining: 0 });
 
       await Promise.all([waitForJob(api, second.body.data.id, ['preview_ready']), waitForJob(api, third.body.data.id, ['preview_ready'])]);
       expect(await usage(api)).toMatchObject({ used: 3, reserved: 0, remaining: 0 });
@@ -640,6 +681,10 @@ describe('unknown or foreign ids (404) and invalid input (400)', () => {
     // A field of another method sent as a file part: reference_video on a prompt job.
     const fileOnPrompt = await postMultipart(api, '/videos', { product_id: String(product.id), method: 'prompt', prompt: 'wow' }, { reference_video: faceShort });
     expectError(fileOnPrompt, 400, 'bad_request');
+    // An Idempotency-Key that is not 1-255 visible ASCII characters.
+    for (const key of ['has space', 'x'.repeat(256)]) {
+      expectError(await api.send('POST', '/videos', { json: { product_id: product.id, method: 'prompt', prompt: 'wow' }, headers: { 'idempotency-key': key } }), 400, 'bad_request');
+    }
     for (const bad of ['abc', '1.5', '0', '-3']) {
       expectError(await api.get(`/videos/jobs/${bad}`), 400, 'bad_request');
       expectError(await api.post(`/videos/jobs/${bad}/approve`, {}), 400, 'bad_request');
@@ -674,6 +719,18 @@ describe('Idempotency-Key', () => {
       expect(replay.body.data).toMatchObject({ id: job.id, status: 'done', video_id: job.video_id });
       expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
       expect((await api.get('/videos')).body.meta.total).toBe(1);
+
+      // Two identical requests racing with a new key: still one job and one unit.
+      const racedKey = randomUUID();
+      const raced = await Promise.all([0, 1].map(() => api.send('POST', '/videos', { json: body, headers: { 'idempotency-key': racedKey } })));
+      expect(raced.map((r) => r.status)).toEqual([202, 202]);
+      expect(raced[1]!.body.data.id).toBe(raced[0]!.body.data.id);
+      expect(raced[0]!.body.data.id).not.toBe(job.id);
+      const racing = await usage(api);
+      expect(racing.used + racing.reserved).toBe(2);
+      await waitForJob(api, raced[0]!.body.data.id, ['done']);
+      expect(await usage(api)).toMatchObject({ used: 2, reserved: 0 });
+      expect((await api.get('/videos')).body.meta.total).toBe(2);
     },
     JOB_TEST_MS,
   );
@@ -691,7 +748,7 @@ describe('an input deleted while the job runs', () => {
 
       const { job, observed } = await waitForJob(api, id, ['failed']);
       expectProgressNeverDecreases(observed);
-      expect(job).toMatchObject({ status: 'failed', video_id: null, charged_units: 0, error: { code: 'input_deleted', message: expect.any(String) } });
+      expect(job).toMatchObject({ status: 'failed', stage: 'failed', video_id: null, charged_units: 0, error: { code: 'input_deleted', message: expect.any(String) } });
       expect(job.error.message.length).toBeGreaterThan(10);
       expect(await usage(api)).toMatchObject({ used: 0, reserved: 0 });
       expect(await listKeys(`accounts/${accountId}/jobs/${id}/`)).toEqual([]);

@@ -48,6 +48,10 @@ export const keys = {
   reactionOfJob: (accountId: number, jobId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `SAVEDFROM#${padId(jobId)}` }),
   libraryCounter: (accountId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: 'LIBRARY' }),
 
+  /** One per (account, social provider): the sealed provider key and its cached channels. */
+  connection: (accountId: number, provider: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `CONNECTION#${provider}` }),
+  connectionPrefix: 'CONNECTION#',
+
   seedMarker: (name: string) => ({ pk: `SEED#${name}`, sk: 'SEED' }),
 };
 

@@ -70,9 +70,15 @@ export async function listKeys(prefix: string): Promise<string[]> {
   return (out.Contents ?? []).map((o) => o.Key!).filter(Boolean);
 }
 
-export async function playbackUrl(key: string, now = new Date()): Promise<{ url: string; expiresAt: string }> {
-  const url = await getSignedUrl(s3(), new GetObjectCommand({ Bucket: config.bucketName, Key: key }), {
-    expiresIn: PLAYBACK_URL_TTL_S,
-  });
-  return { url, expiresAt: new Date(now.getTime() + PLAYBACK_URL_TTL_S * 1000).toISOString() };
+/** SigV4 presigned URLs cannot live longer than 7 days. */
+export const PRESIGNED_URL_MAX_TTL_S = 7 * 24 * 60 * 60;
+
+/**
+ * A presigned GET URL, 24 h by default. `ttlS` lets a caller ask longer (a scheduled post's media is
+ * fetched by the provider at its time), capped at the 7 days SigV4 allows.
+ */
+export async function playbackUrl(key: string, now = new Date(), ttlS = PLAYBACK_URL_TTL_S): Promise<{ url: string; expiresAt: string }> {
+  const expiresIn = Math.max(1, Math.min(PRESIGNED_URL_MAX_TTL_S, Math.floor(ttlS)));
+  const url = await getSignedUrl(s3(), new GetObjectCommand({ Bucket: config.bucketName, Key: key }), { expiresIn });
+  return { url, expiresAt: new Date(now.getTime() + expiresIn * 1000).toISOString() };
 }

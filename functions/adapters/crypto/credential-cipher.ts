@@ -1,0 +1,277 @@
+/**
+ * Envelope encryption of provider credentials (ports/credential-cipher.ts).
+ *
+ * Every record gets its own 256-bit data key; the credentials are sealed with it by AES-256-GCM here
+ * in Node, and only the wrapped data key is stored beside them:
+ * - on AWS (`CONNECTION_KEY_ID`): KMS `GenerateDataKey` makes and wraps the data key, `Decrypt`
+ *   unwraps it. Both carry the encryption context `{account_id, provider}`, which KMS checks (and
+ *   CloudTrail records), and which the IAM grants require.
+ * - locally (`CONNECTION_KEY_FILE`): a 32-byte key file, created with mode 0600 on first use, wraps
+ *   the data key with AES-256-GCM instead; the record keeps the same shape.
+ * The context is also the GCM additional data of both layers, so a record copied to another account
+ * or provider fails to open whichever way it was wrapped. Plaintext and keys are never logged, and
+ * data keys are zeroed once used.
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { constants as fsConstants } from 'node:fs';
+import { link, mkdir, open, readFile, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
+import { config } from '../../config';
+import {
+  CredentialCipherError,
+  type CipherContext,
+  type CredentialCipher,
+  type SealedSecret,
+} from '../../ports/credential-cipher';
+
+const ALG = 'AES-256-GCM' as const;
+const KEY_BYTES = 32;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/** The KMS encryption context (string values only) for a record's owner. */
+export function kmsEncryptionContext(context: CipherContext): Record<string, string> {
+  return { account_id: String(context.accountId), provider: context.provider };
+}
+
+/** GCM additional data: the record's header and its owner, in a fixed order. */
+function additionalData(kek: SealedSecret['kek'], context: CipherContext): Buffer {
+  return Buffer.from(JSON.stringify(['v1', ALG, kek, String(context.accountId), context.provider]), 'utf8');
+}
+
+function gcmSeal(key: Uint8Array, plaintext: Buffer, aad: Buffer): { iv: Buffer; tag: Buffer; ciphertext: Buffer } {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(aad);
+  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return { iv, tag: cipher.getAuthTag(), ciphertext };
+}
+
+function gcmOpen(key: Uint8Array, parts: { iv: Buffer; tag: Buffer; ciphertext: Buffer }, aad: Buffer, what: string): Buffer {
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, parts.iv, { authTagLength: TAG_BYTES });
+    decipher.setAAD(aad);
+    decipher.setAuthTag(parts.tag);
+    return Buffer.concat([decipher.update(parts.ciphertext), decipher.final()]);
+  } catch (error) {
+    throw new CredentialCipherError('refused', `${what} failed authentication (altered, or sealed for another owner or key)`, {
+      cause: error,
+    });
+  }
+}
+
+function decodeField(sealed: SealedSecret, field: 'encrypted_key' | 'iv' | 'tag' | 'ciphertext'): Buffer {
+  const value = sealed[field];
+  if (typeof value !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) {
+    throw new CredentialCipherError('malformed', `sealed credentials: ${field} is not base64`);
+  }
+  return Buffer.from(value, 'base64');
+}
+
+/** Checks the header and splits the record into its binary parts. */
+function unpack(sealed: SealedSecret, kek: SealedSecret['kek']) {
+  if (!sealed || typeof sealed !== 'object' || sealed.v !== 1 || sealed.alg !== ALG) {
+    throw new CredentialCipherError('malformed', 'sealed credentials: unknown version or algorithm');
+  }
+  if (sealed.kek !== kek) {
+    throw new CredentialCipherError('malformed', `sealed credentials were wrapped by ${String(sealed.kek)}, this service uses ${kek}`);
+  }
+  const parts = {
+    encryptedKey: decodeField(sealed, 'encrypted_key'),
+    iv: decodeField(sealed, 'iv'),
+    tag: decodeField(sealed, 'tag'),
+    ciphertext: decodeField(sealed, 'ciphertext'),
+  };
+  if (parts.iv.length !== IV_BYTES || parts.tag.length !== TAG_BYTES) {
+    throw new CredentialCipherError('malformed', 'sealed credentials: bad iv or tag length');
+  }
+  return parts;
+}
+
+function pack(kek: SealedSecret['kek'], encryptedKey: Uint8Array, sealed: { iv: Buffer; tag: Buffer; ciphertext: Buffer }): SealedSecret {
+  return {
+    v: 1,
+    alg: ALG,
+    kek,
+    encrypted_key: Buffer.from(encryptedKey).toString('base64'),
+    iv: sealed.iv.toString('base64'),
+    tag: sealed.tag.toString('base64'),
+    ciphertext: sealed.ciphertext.toString('base64'),
+  };
+}
+
+// ---- AWS: KMS wraps the data key ----
+
+export interface KmsCipherOptions {
+  /** Key id, ARN or alias of the symmetric KMS key. */
+  keyId: string;
+  client?: KMSClient;
+}
+
+let sharedKms: KMSClient | undefined;
+const kmsClient = () => (sharedKms ??= new KMSClient({ region: config.region }));
+
+const KMS_REFUSALS = new Set(['InvalidCiphertextException', 'IncorrectKeyException']);
+
+export function kmsCredentialCipher(options: KmsCipherOptions): CredentialCipher {
+  const client = () => options.client ?? kmsClient();
+  return {
+    kind: 'kms',
+    async seal(plaintext, context) {
+      const out = await client().send(
+        new GenerateDataKeyCommand({ KeyId: options.keyId, KeySpec: 'AES_256', EncryptionContext: kmsEncryptionContext(context) }),
+      );
+      if (!out.Plaintext || out.Plaintext.length !== KEY_BYTES || !out.CiphertextBlob) {
+        throw new Error('KMS GenerateDataKey returned no usable data key');
+      }
+      const dataKey = out.Plaintext;
+      try {
+        return pack('kms', out.CiphertextBlob, gcmSeal(dataKey, Buffer.from(plaintext, 'utf8'), additionalData('kms', context)));
+      } finally {
+        dataKey.fill(0);
+      }
+    },
+    async open(sealed, context) {
+      const parts = unpack(sealed, 'kms');
+      let dataKey: Uint8Array | undefined;
+      try {
+        const out = await client().send(
+          new DecryptCommand({
+            CiphertextBlob: parts.encryptedKey,
+            // Pinning the key: a blob wrapped under any other key is refused rather than decrypted.
+            KeyId: options.keyId,
+            EncryptionContext: kmsEncryptionContext(context),
+          }),
+        );
+        dataKey = out.Plaintext;
+      } catch (error) {
+        if (KMS_REFUSALS.has((error as Error).name)) {
+          throw new CredentialCipherError('refused', 'KMS refused to unwrap the data key (altered, or sealed for another owner or key)', {
+            cause: error,
+          });
+        }
+        throw error;
+      }
+      if (!dataKey || dataKey.length !== KEY_BYTES) throw new Error('KMS Decrypt returned no usable data key');
+      try {
+        return gcmOpen(dataKey, parts, additionalData('kms', context), 'sealed credentials').toString('utf8');
+      } finally {
+        dataKey.fill(0);
+      }
+    },
+  };
+}
+
+// ---- local: a key file wraps the data key ----
+
+const fileKeys = new Map<string, Promise<Buffer>>();
+
+/**
+ * Reads the key file, creating it (0600, in a 0700 folder) when it does not exist. A new key is
+ * written to a private temp file and hard-linked into place, so a concurrent reader (the local server
+ * and the CLI share the file) sees either no file or the whole key, and two creators agree on one.
+ */
+async function loadOrCreateKeyFile(path: string): Promise<Buffer> {
+  const existing = await readKeyFile(path);
+  if (existing) return existing;
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const handle = await open(temp, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL, 0o600);
+  try {
+    const key = randomBytes(KEY_BYTES);
+    await handle.writeFile(key);
+    await handle.sync();
+    key.fill(0);
+  } finally {
+    await handle.close();
+  }
+  try {
+    await link(temp, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+  const key = await readKeyFile(path);
+  if (!key) throw new Error(`connection key file ${path} could not be created`);
+  return key;
+}
+
+async function readKeyFile(path: string): Promise<Buffer | undefined> {
+  let key: Buffer;
+  try {
+    key = await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  if (key.length !== KEY_BYTES) {
+    key.fill(0);
+    throw new Error(`connection key file ${path} must hold exactly ${KEY_BYTES} bytes`);
+  }
+  return key;
+}
+
+export function fileCredentialCipher(path: string): CredentialCipher {
+  const fileKey = () => {
+    let loading = fileKeys.get(path);
+    if (!loading) {
+      loading = loadOrCreateKeyFile(path);
+      // A failed read is not cached: the next call tries again.
+      loading.catch(() => fileKeys.delete(path));
+      fileKeys.set(path, loading);
+    }
+    return loading;
+  };
+  return {
+    kind: 'file',
+    async seal(plaintext, context) {
+      const aad = additionalData('file', context);
+      const dataKey = randomBytes(KEY_BYTES);
+      try {
+        const wrapped = gcmSeal(await fileKey(), dataKey, aad);
+        const encryptedKey = Buffer.concat([wrapped.iv, wrapped.tag, wrapped.ciphertext]);
+        return pack('file', encryptedKey, gcmSeal(dataKey, Buffer.from(plaintext, 'utf8'), aad));
+      } finally {
+        dataKey.fill(0);
+      }
+    },
+    async open(sealed, context) {
+      const parts = unpack(sealed, 'file');
+      if (parts.encryptedKey.length !== IV_BYTES + TAG_BYTES + KEY_BYTES) {
+        throw new CredentialCipherError('malformed', 'sealed credentials: bad wrapped key length');
+      }
+      const aad = additionalData('file', context);
+      const wrapped = {
+        iv: parts.encryptedKey.subarray(0, IV_BYTES),
+        tag: parts.encryptedKey.subarray(IV_BYTES, IV_BYTES + TAG_BYTES),
+        ciphertext: parts.encryptedKey.subarray(IV_BYTES + TAG_BYTES),
+      };
+      const dataKey = gcmOpen(await fileKey(), wrapped, aad, 'wrapped data key');
+      try {
+        return gcmOpen(dataKey, parts, aad, 'sealed credentials').toString('utf8');
+      } finally {
+        dataKey.fill(0);
+      }
+    },
+  };
+}
+
+// ---- choice by environment ----
+
+/** `CONNECTION_KEY_FILE` set: the local key file; otherwise KMS with `CONNECTION_KEY_ID`. */
+export function credentialCipher(env: NodeJS.ProcessEnv = process.env): CredentialCipher {
+  const file = env.CONNECTION_KEY_FILE || undefined;
+  if (file) return fileCredentialCipher(file);
+  const keyId = env.CONNECTION_KEY_ID || undefined;
+  if (!keyId) throw new Error('environment variable CONNECTION_KEY_ID (AWS) or CONNECTION_KEY_FILE (local) is not set');
+  return kmsCredentialCipher({ keyId });
+}
+
+/** Forgets cached key files and the KMS client (tests switch environments). */
+export function resetCredentialCipher(): void {
+  fileKeys.clear();
+  sharedKms?.destroy();
+  sharedKms = undefined;
+}

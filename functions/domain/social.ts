@@ -1,0 +1,67 @@
+/** Social publishing (DESIGN §5): provider connections and how they are shown to clients. */
+import type { Channel, ProviderName } from '../ports/social-provider';
+import { SOCIAL_PROVIDERS } from '../ports/social-provider';
+import type { SealedSecret } from '../ports/credential-cipher';
+
+export const isProviderName = (value: unknown): value is ProviderName =>
+  typeof value === 'string' && (SOCIAL_PROVIDERS as readonly string[]).includes(value);
+
+/**
+ * `active`: the last call with the stored key worked. `error`: the provider refused the stored key
+ * (revoked or rotated upstream); the owner must connect again (PUT /social/connections/{provider}).
+ */
+export type ConnectionStatus = 'active' | 'error';
+
+/** One per (account, provider). The credentials stay sealed; only the repository opens them, on request. */
+export interface Connection {
+  account_id: number;
+  provider: ProviderName;
+  status: ConnectionStatus;
+  credentials: SealedSecret;
+  /** The last characters of the provider key, for the owner to recognise it; null for short keys. */
+  key_hint: string | null;
+  /** The channels as the provider last listed them. */
+  channels: Channel[];
+  connected_at: string;
+  synced_at: string;
+  updated_at: string;
+  last_error: { code: string; message: string; at: string } | null;
+  /** Changes on every connect, so a sync that raced a reconnect cannot overwrite the new key's channels. */
+  generation: string;
+}
+
+export interface ConnectionView {
+  provider: ProviderName;
+  status: ConnectionStatus;
+  key_hint: string | null;
+  channels: { id: string; platform: string; name: string; username: string | null; active: boolean }[];
+  connected_at: string;
+  synced_at: string;
+  last_error: { code: string; message: string; at: string } | null;
+}
+
+export function connectionView(connection: Connection): ConnectionView {
+  return {
+    provider: connection.provider,
+    status: connection.status,
+    key_hint: connection.key_hint,
+    channels: connection.channels.map(channelView),
+    connected_at: connection.connected_at,
+    synced_at: connection.synced_at,
+    last_error: connection.last_error,
+  };
+}
+
+export const channelView = (c: Channel) => ({ id: c.id, platform: c.platform, name: c.name, username: c.username, active: c.active });
+
+/** Shows at most the last 4 characters, and only of keys long enough that 4 reveal little. */
+export function keyHint(apiKey: string): string | null {
+  return apiKey.length >= 16 ? `…${apiKey.slice(-4)}` : null;
+}
+
+/** Channel ids that appeared and disappeared between two listings. */
+export function channelChanges(before: readonly Channel[], after: readonly Channel[]): { added: string[]; removed: string[] } {
+  const was = new Set(before.map((c) => c.id));
+  const now = new Set(after.map((c) => c.id));
+  return { added: [...now].filter((id) => !was.has(id)), removed: [...was].filter((id) => !now.has(id)) };
+}

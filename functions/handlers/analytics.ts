@@ -1,0 +1,4 @@
+import { createApiHandler } from '../http/api-handler';
+import { analyticsOperations } from '../api/analytics';
+
+export const handler = createApiHandler(analyticsOperations);

@@ -1,0 +1,146 @@
+/** The connections repository against DynamoDB Local, with the key-file cipher. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../../../../functions/adapters/aws-clients';
+import { resetCredentialCipher } from '../../../../functions/adapters/crypto/credential-cipher';
+import {
+  deleteConnection,
+  getConnection,
+  listConnections,
+  markConnectionError,
+  putConnection,
+  updateChannels,
+} from '../../../../functions/adapters/dynamodb/connections';
+import { keys } from '../../../../functions/adapters/dynamodb/keys';
+import { connectionView } from '../../../../functions/domain/social';
+import type { Channel } from '../../../../functions/ports/social-provider';
+import { startTestTable } from '../../../support/dynamodb';
+
+const API_KEY = 'ayr_live_ABCDEFGHIJKLMNOP1234';
+const TIKTOK: Channel = { id: 'pk1:tiktok', platform: 'tiktok', name: 'Acme on TikTok', username: 'acme', active: true };
+const YOUTUBE: Channel = { id: 'pk1:youtube', platform: 'youtube', name: 'Acme', username: null, active: true };
+
+let table: { stop(): Promise<void> };
+let dir: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'rs-connections-'));
+  process.env.CONNECTION_KEY_FILE = join(dir, 'secrets', 'connection.key');
+  resetCredentialCipher();
+  table = await startTestTable();
+});
+afterAll(async () => {
+  await table?.stop();
+  delete process.env.CONNECTION_KEY_FILE;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let nextAccount = 5000;
+const freshAccount = () => nextAccount++;
+const rawItem = async (accountId: number, provider: string) =>
+  (await dynamo().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: keys.connection(accountId, provider) }))).Item!;
+
+describe('the connections repository', () => {
+  test('stores the credentials sealed: the item never holds the key, and opening it needs asking', async () => {
+    const accountId = freshAccount();
+    const { connection, created } = await putConnection({
+      accountId,
+      provider: 'provider_a',
+      credentials: { apiKey: API_KEY, profileKey: 'PROFILE-KEY-9' },
+      channels: [TIKTOK],
+    });
+    expect(created).toBe(true);
+    expect(connection).toMatchObject({ status: 'active', channels: [TIKTOK], key_hint: '…1234', last_error: null });
+
+    const item = await rawItem(accountId, 'provider_a');
+    expect(item).toMatchObject({ type: 'connection', sk: 'CONNECTION#provider_a', credentials: { kek: 'file', alg: 'AES-256-GCM' } });
+    expect(JSON.stringify(item)).not.toContain(API_KEY);
+    expect(JSON.stringify(item)).not.toContain('PROFILE-KEY-9');
+
+    const plain = await getConnection(accountId, 'provider_a');
+    expect(plain).toMatchObject({ provider: 'provider_a', channels: [TIKTOK] });
+    expect(plain).not.toHaveProperty('apiKey');
+
+    const opened = await getConnection(accountId, 'provider_a', { credentials: true });
+    expect(opened?.credentials).toEqual({ apiKey: API_KEY, profileKey: 'PROFILE-KEY-9' });
+    expect(opened?.connection.channels).toEqual([TIKTOK]);
+  });
+
+  test('a second put replaces the connection (created false) with a new generation', async () => {
+    const accountId = freshAccount();
+    const first = await putConnection({ accountId, provider: 'provider_b', credentials: { apiKey: 'pfm_first_key' }, channels: [] });
+    const second = await putConnection({ accountId, provider: 'provider_b', credentials: { apiKey: 'pfm_second_key' }, channels: [YOUTUBE] });
+    expect(second.created).toBe(false);
+    expect(second.connection.generation).not.toBe(first.connection.generation);
+    expect((await getConnection(accountId, 'provider_b', { credentials: true }))?.credentials).toEqual({ apiKey: 'pfm_second_key' });
+  });
+
+  test('short keys get no hint', async () => {
+    const { connection } = await putConnection({ accountId: freshAccount(), provider: 'provider_b', credentials: { apiKey: 'short123' }, channels: [] });
+    expect(connection.key_hint).toBeNull();
+  });
+
+  test('lists an account\'s connections only, in provider order', async () => {
+    const accountId = freshAccount();
+    await putConnection({ accountId, provider: 'provider_b', credentials: { apiKey: 'pfm_key_1234' }, channels: [YOUTUBE] });
+    await putConnection({ accountId, provider: 'provider_a', credentials: { apiKey: 'ayr_key_1234' }, channels: [TIKTOK] });
+    await putConnection({ accountId: freshAccount(), provider: 'provider_a', credentials: { apiKey: 'someone_else' }, channels: [] });
+    expect((await listConnections(accountId)).map((c) => c.provider)).toEqual(['provider_a', 'provider_b']);
+    expect(await listConnections(freshAccount())).toEqual([]);
+  });
+
+  test('updateChannels stores a new listing and heals an errored connection, on the same generation only', async () => {
+    const accountId = freshAccount();
+    const { connection } = await putConnection({ accountId, provider: 'provider_a', credentials: { apiKey: API_KEY }, channels: [TIKTOK] });
+    const errored = await markConnectionError(accountId, 'provider_a', connection.generation, { code: 'provider_refused_key', message: 'x' });
+    expect(errored).toMatchObject({ status: 'error', last_error: { code: 'provider_refused_key', message: 'x', at: expect.any(String) } });
+
+    const later = new Date(Date.parse(connection.synced_at) + 60_000);
+    const updated = await updateChannels(accountId, 'provider_a', connection.generation, [YOUTUBE], later);
+    expect(updated).toMatchObject({ status: 'active', last_error: null, channels: [YOUTUBE], synced_at: later.toISOString() });
+    expect(updated?.connected_at).toBe(connection.connected_at);
+
+    expect(await updateChannels(accountId, 'provider_a', 'another-generation', [TIKTOK])).toBeUndefined();
+    expect(await markConnectionError(accountId, 'provider_a', 'another-generation', { code: 'c', message: 'm' })).toBeUndefined();
+    expect((await getConnection(accountId, 'provider_a'))?.channels).toEqual([YOUTUBE]);
+    // Nothing is created for a provider that is not connected.
+    expect(await updateChannels(accountId, 'provider_b', connection.generation, [TIKTOK])).toBeUndefined();
+    expect(await getConnection(accountId, 'provider_b')).toBeUndefined();
+  });
+
+  test('deleteConnection returns what it removed, then nothing', async () => {
+    const accountId = freshAccount();
+    await putConnection({ accountId, provider: 'provider_b', credentials: { apiKey: 'pfm_key_5678' }, channels: [] });
+    expect(await deleteConnection(accountId, 'provider_b')).toMatchObject({ provider: 'provider_b' });
+    expect(await deleteConnection(accountId, 'provider_b')).toBeUndefined();
+    expect(await getConnection(accountId, 'provider_b', { credentials: true })).toBeUndefined();
+  });
+
+  test('a sealed record copied into another account does not open there', async () => {
+    const owner = freshAccount();
+    const thief = freshAccount();
+    await putConnection({ accountId: owner, provider: 'provider_a', credentials: { apiKey: API_KEY }, channels: [] });
+    const item = await rawItem(owner, 'provider_a');
+    await dynamo().send(
+      new PutCommand({ TableName: process.env.TABLE_NAME, Item: { ...item, ...keys.connection(thief, 'provider_a'), account_id: thief } }),
+    );
+    await expect(getConnection(thief, 'provider_a', { credentials: true })).rejects.toMatchObject({ name: 'CredentialCipherError', kind: 'refused' });
+  });
+
+  test('the view shows channels and health, never credentials', async () => {
+    const accountId = freshAccount();
+    const { connection } = await putConnection({ accountId, provider: 'provider_a', credentials: { apiKey: API_KEY, profileKey: 'PK-1' }, channels: [TIKTOK] });
+    const view = connectionView(connection);
+    expect(view).toEqual({
+      provider: 'provider_a',
+      status: 'active',
+      key_hint: '…1234',
+      channels: [TIKTOK],
+      connected_at: connection.connected_at,
+      synced_at: connection.synced_at,
+      last_error: null,
+    });
+    expect(JSON.stringify(view)).not.toMatch(/credentials|ciphertext|generation|PK-1/);
+  });
+});
