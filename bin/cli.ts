@@ -1,16 +1,24 @@
 /**
- * Admin CLI (DESIGN §6): accounts and API keys. `--json` prints exactly one JSON object on stdout.
+ * Admin CLI (DESIGN §6): accounts, API keys and social connections. `--json` prints exactly one JSON
+ * object on stdout.
  *   accounts create --name NAME [--plan free|starter|pro|business]
  *   keys create --account N [--scopes read,write,publish]
  *   keys revoke --id N
  *   keys list --account N
+ *   connections set --account N --provider provider_a|provider_b --api-key KEY|- [--profile-key K]
+ *   connections list --account N
  * Targets the local stack through DATA_DIR, or a deployed one with --stack NAME (or STACK_NAME).
+ * A provider key is checked with the provider (as PUT /social/connections/{provider} does), stored
+ * sealed, and never printed; `--api-key -` reads it from stdin, keeping it out of the process list.
  */
 import { parseArgs } from 'node:util';
 import { createAccount, getAccount } from '../functions/adapters/dynamodb/accounts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../functions/adapters/dynamodb/api-keys';
 import { ALL_SCOPES, parseScopes } from '../functions/domain/api-keys';
 import { PLAN_NAMES, isPlanName } from '../functions/domain/plans';
+import { connectionInput, connectionView, credentialsOf, isProviderName } from '../functions/domain/social';
+import { SOCIAL_PROVIDERS, isProviderError, type ProviderCredentials, type ProviderName } from '../functions/ports/social-provider';
+import { listConnections, putConnection } from '../functions/adapters/dynamodb/connections';
 import { connectAdminTarget } from '../lib/admin/target';
 
 class UsageError extends Error {}
@@ -20,6 +28,8 @@ const USAGE = `usage: npm run cli -- <command> [options] [--json]
   keys create --account N [--scopes ${ALL_SCOPES.join(',')}]
   keys revoke --id N
   keys list --account N
+  connections set --account N --provider ${SOCIAL_PROVIDERS.join('|')} --api-key KEY|- [--profile-key KEY]
+  connections list --account N
 options: --data-dir DIR (default $DATA_DIR or .data), --stack NAME (a deployed stack; default $STACK_NAME)`;
 
 function positiveInt(value: string | undefined, flag: string): number {
@@ -37,13 +47,16 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       account: { type: 'string' },
       scopes: { type: 'string' },
       id: { type: 'string' },
+      provider: { type: 'string' },
+      'api-key': { type: 'string' },
+      'profile-key': { type: 'string' },
       json: { type: 'boolean' },
       'data-dir': { type: 'string' },
       stack: { type: 'string' },
     },
   });
   const command = positionals.join(' ');
-  const known = ['accounts create', 'keys create', 'keys revoke', 'keys list'];
+  const known = ['accounts create', 'keys create', 'keys revoke', 'keys list', 'connections set', 'connections list'];
   if (!known.includes(command)) throw new UsageError(command ? `unknown command: ${command}` : 'no command given');
 
   const plan = values.plan ?? 'free';
@@ -59,7 +72,9 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       throw new UsageError(`--scopes: ${(error as Error).message}`);
     }
   }
-  const accountArg = command.startsWith('keys') && command !== 'keys revoke' ? positiveInt(values.account, 'account') : 0;
+  const needsAccount = (command.startsWith('keys') && command !== 'keys revoke') || command.startsWith('connections');
+  const accountArg = needsAccount ? positiveInt(values.account, 'account') : 0;
+  const connection = command === 'connections set' ? await connectionArgs(values) : undefined;
   const idArg = command === 'keys revoke' ? positiveInt(values.id, 'id') : 0;
 
   const target = await connectAdminTarget({ stack: values.stack ?? process.env.STACK_NAME, dataDir: values['data-dir'] });
@@ -78,13 +93,65 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
         if (!(await revokeApiKey(idArg))) throw new Error(`key ${idArg} does not exist`);
         return { id: idArg, revoked: true };
       }
-      default: {
+      case 'keys list': {
         if (!(await getAccount(accountArg))) throw new Error(`account ${accountArg} does not exist`);
         return { keys: await listApiKeys(accountArg) };
+      }
+      case 'connections set': {
+        if (!(await getAccount(accountArg))) throw new Error(`account ${accountArg} does not exist`);
+        const { provider, credentials } = connection!;
+        const channels = await checkWithProvider(provider, credentials);
+        const stored = await putConnection({ accountId: accountArg, provider, credentials, channels });
+        const view = connectionView(stored.connection);
+        return { account: accountArg, provider, created: stored.created, status: view.status, key_hint: view.key_hint, channels: view.channels };
+      }
+      default: {
+        if (!(await getAccount(accountArg))) throw new Error(`account ${accountArg} does not exist`);
+        return { account: accountArg, connections: (await listConnections(accountArg)).map(connectionView) };
       }
     }
   } finally {
     await target.close();
+  }
+}
+
+/** The provider and credentials of `connections set`, checked like the endpoint's body. */
+async function connectionArgs(values: Record<string, string | boolean | undefined>): Promise<{ provider: ProviderName; credentials: ProviderCredentials }> {
+  const provider = values.provider;
+  if (!isProviderName(provider)) throw new UsageError(`--provider must be one of ${SOCIAL_PROVIDERS.join(', ')}`);
+  let apiKey = values['api-key'];
+  if (typeof apiKey !== 'string') throw new UsageError('--api-key is required (or --api-key - to read it from stdin)');
+  if (apiKey === '-') apiKey = await readStdin();
+  const profileKey = values['profile-key'];
+  const parsed = connectionInput.safeParse({ api_key: apiKey, ...(typeof profileKey === 'string' ? { profile_key: profileKey } : {}) });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UsageError(`--${String(issue.path[0] ?? 'api_key').replace('_', '-')} ${issue.message}`);
+  }
+  const credentials = credentialsOf(provider, parsed.data);
+  if (!credentials) throw new UsageError('--profile-key is only taken by provider_a');
+  return { provider, credentials };
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+/** The channels the key reaches; the provider's refusal, in words that never quote the key. */
+async function checkWithProvider(provider: ProviderName, credentials: ProviderCredentials) {
+  const { socialProvider } = await import('../functions/adapters/social/registry');
+  try {
+    return await socialProvider(provider).listChannels(credentials, { signal: AbortSignal.timeout(30_000) });
+  } catch (error) {
+    if (isProviderError(error) && ['auth', 'rejected', 'not_found'].includes(error.kind)) {
+      throw new Error(`the provider refused this key (${provider}); nothing was stored`);
+    }
+    if (isProviderError(error) || (error instanceof Error && /^(Abort|Timeout)Error$/.test(error.name))) {
+      throw new Error(`${provider} could not be reached (${isProviderError(error) ? error.kind : 'timeout'}); nothing was stored, try again later`);
+    }
+    throw error;
   }
 }
 

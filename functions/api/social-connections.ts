@@ -20,7 +20,7 @@ import { parseInput } from '../http/validate';
 import { created, ok } from '../http/respond';
 import { logger } from '../http/logger';
 import { badRequest, conflict, notFound } from '../domain/errors';
-import { channelChanges, connectionView, isProviderName } from '../domain/social';
+import { channelChanges, connectionInput, connectionView, credentialsOf, isProviderName } from '../domain/social';
 import { SOCIAL_PROVIDERS, isProviderError, type Channel, type ProviderCredentials, type ProviderName } from '../ports/social-provider';
 import { isCredentialCipherError } from '../ports/credential-cipher';
 import { socialProvider } from '../adapters/social/registry';
@@ -29,22 +29,6 @@ import { connectFirst, providerFailure, reconnect } from './provider-errors';
 
 /** Leaves room under API Gateway's 30 s for sealing and storing after the provider answers. */
 const PROVIDER_CALL_TIMEOUT_MS = 20_000;
-
-/** Keys travel in HTTP headers: printable ASCII only, so no key can break (or leak through) a header. */
-const secret = (min: number) =>
-  z
-    .string({ error: 'must be a string' })
-    .check(
-      z.trim(),
-      z.minLength(min, `must be ${min} to 512 characters`),
-      z.maxLength(512, `must be ${min} to 512 characters`),
-      z.regex(/^[\x21-\x7e]+$/, 'must be printable ASCII with no spaces'),
-    );
-
-const connectInput = z.strictObject({
-  api_key: secret(8),
-  profile_key: z.optional(secret(1)),
-});
 
 const syncInput = z.strictObject({
   provider: z.enum(SOCIAL_PROVIDERS, { error: `must be one of ${SOCIAL_PROVIDERS.join(', ')}` }),
@@ -69,13 +53,8 @@ const KEY_REFUSALS = new Set(['auth', 'rejected', 'not_found']);
 
 const connect: Operation = async (request) => {
   const provider = providerParam(request);
-  const input = parseInput(connectInput, await readFields(request), 'connection');
-  if (input.profile_key !== undefined && provider !== 'provider_a') {
-    throw badRequest('Invalid connection: profile_key is only taken by provider_a');
-  }
-  const credentials: ProviderCredentials = input.profile_key
-    ? { apiKey: input.api_key, profileKey: input.profile_key }
-    : { apiKey: input.api_key };
+  const credentials = credentialsOf(provider, parseInput(connectionInput, await readFields(request), 'connection'));
+  if (!credentials) throw badRequest('Invalid connection: profile_key is only taken by provider_a');
   const accountId = request.principal.accountId;
 
   let channels: Channel[];

@@ -200,13 +200,15 @@ const getPost: Operation = async (request) => {
 };
 
 /**
- * Whether a listed post may have moved on its own: publishing, or scheduled and its time has come.
+ * Whether a listed post may have moved on its own: publishing, or scheduled and its time has come
+ * (or it was sent to go out now).
  * Drafts and posts scheduled later change only by someone's hand, which GET /social/posts/{id} sees.
  */
 function movingOnItsOwn(post: Post, now: number): boolean {
   if (isFinalStatus(post.status)) return false;
   if (post.status === 'draft') return false;
-  if (post.status === 'scheduled') return post.schedule_at !== null && Date.parse(post.schedule_at) <= now;
+  // provider_a shows a post sent "now" as scheduled (pending) until it goes out.
+  if (post.status === 'scheduled') return post.schedule_at === null || Date.parse(post.schedule_at) <= now;
   return true;
 }
 
@@ -275,11 +277,27 @@ const deletePost: Operation = async (request) => {
       throw providerFailure(error, provider, 'the delete');
     }
   }
-  const gone = await posts.markDeleted(accountId, post.id, deletedResults(post.results));
+  const gone = await posts.markDeleted(accountId, post.id, await resultsAfterDelete(post, opened));
   if (!gone) throw notFound('Post');
   logger.info('post deleted', { provider, accountId, postId: post.id });
   return deleted(post.id);
 };
+
+/**
+ * Per-channel results once the provider took the delete. A delete may leave copies up (provider_a
+ * cannot remove published Instagram/TikTok copies), so the provider is asked what is left; when it
+ * cannot say (provider_b forgets deleted posts), what was published or waiting is taken as gone.
+ */
+async function resultsAfterDelete(post: Post, opened: Opened): Promise<Post['results']> {
+  try {
+    const after = await socialProvider(post.provider).getPost(opened.credentials, post.provider_post_id, { signal: AbortSignal.timeout(5_000) });
+    const merged = mergeResults(post.results, after.results);
+    // Whatever the provider still calls pending will never go out now.
+    return merged.map((r) => (r.status === 'pending' ? { ...r, status: 'deleted' } : r));
+  } catch {
+    return deletedResults(post.results);
+  }
+}
 
 function toChannelResult(r: Post['results'][number]) {
   return { channelId: r.account_id, platform: r.platform, status: r.status, url: r.url, error: r.error };

@@ -1,5 +1,6 @@
 /** Social publishing (DESIGN §5): provider connections and how they are shown to clients. */
-import type { Channel, ProviderName } from '../ports/social-provider';
+import * as z from 'zod/mini';
+import type { Channel, ProviderCredentials, ProviderName } from '../ports/social-provider';
 import { SOCIAL_PROVIDERS } from '../ports/social-provider';
 import type { SealedSecret } from '../ports/credential-cipher';
 
@@ -64,4 +65,30 @@ export function channelChanges(before: readonly Channel[], after: readonly Chann
   const was = new Set(before.map((c) => c.id));
   const now = new Set(after.map((c) => c.id));
   return { added: [...now].filter((id) => !was.has(id)), removed: [...was].filter((id) => !now.has(id)) };
+}
+
+/** Keys travel in HTTP headers: printable ASCII only, so no key can break (or leak through) a header. */
+const providerSecret = (min: number) =>
+  z
+    .string({ error: 'must be a string' })
+    .check(
+      z.trim(),
+      z.minLength(min, `must be ${min} to 512 characters`),
+      z.maxLength(512, `must be ${min} to 512 characters`),
+      z.regex(/^[\x21-\x7e]+$/, 'must be printable ASCII with no spaces'),
+    );
+
+/** PUT /social/connections/{provider} (and `cli connections set`). Messages never quote the value. */
+export const connectionInput = z.strictObject({
+  api_key: providerSecret(8),
+  /** provider_a only: the User Profile the key acts for. */
+  profile_key: z.optional(providerSecret(1)),
+});
+
+export type ConnectionInput = z.infer<typeof connectionInput>;
+
+/** The credentials a valid input stands for; undefined when it names a profile key the provider does not take. */
+export function credentialsOf(provider: ProviderName, input: ConnectionInput): ProviderCredentials | undefined {
+  if (input.profile_key === undefined) return { apiKey: input.api_key };
+  return provider === 'provider_a' ? { apiKey: input.api_key, profileKey: input.profile_key } : undefined;
 }

@@ -1,14 +1,18 @@
 /**
  * The one DynamoDB table of the single-table design. Its key schema (lib/table-schema.ts) is shared with
  * the local twin's DynamoDB Local table; item key shapes live in functions/adapters/dynamodb/keys.ts.
+ * Beside it, the KMS key that wraps the data keys of the social-provider credentials stored in it.
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '../table-schema';
 
 export class DataStore extends Construct {
   readonly table: dynamodb.Table;
+  /** Envelope encryption of provider credentials (functions/adapters/crypto/credential-cipher.ts). */
+  readonly connectionKey: kms.Key;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -31,5 +35,12 @@ export class DataStore extends Construct {
         projectionType: dynamodb.ProjectionType.ALL,
       });
     }
+
+    this.connectionKey = new kms.Key(this, 'ConnectionKey', {
+      description: 'Wraps the data keys that seal social-provider credentials (envelope encryption)',
+      enableKeyRotation: true,
+      // Records sealed under it outlive the stack with the table: losing the key would lose every connection.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
   }
 }

@@ -29,7 +29,14 @@ export class ReactionStudioStack extends Stack {
     const { layer: ffmpegLayer } = new FfmpegLayer(this, 'Ffmpeg');
     const { layer: nativeLayer } = new NativeModulesLayer(this, 'NativeModules', { projectRoot: PROJECT_ROOT });
     const engines = engineConfigFromContext(this);
-    const shared = { table: this.data.table, bucket: this.media.bucket, ffmpegLayer, nativeLayer, engines };
+    const shared = {
+      table: this.data.table,
+      bucket: this.media.bucket,
+      ffmpegLayer,
+      nativeLayer,
+      engines,
+      connectionKey: this.data.connectionKey,
+    };
 
     this.workers = new Workers(this, 'Workers', shared);
     // The pipeline does not depend on the API; the API functions are granted on its state machine.
@@ -43,6 +50,10 @@ export class ReactionStudioStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (prefix included)' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.media.bucket.bucketName });
+    new CfnOutput(this, 'ConnectionKeyArn', {
+      value: this.data.connectionKey.keyArn,
+      description: 'The KMS key sealing social-provider credentials (the admin CLI seals with it)',
+    });
     new CfnOutput(this, 'JobStateMachineArn', {
       value: this.jobs.stateMachine.stateMachineArn,
       description: 'The video job state machine (one execution per job, named job-<account>-<job>)',

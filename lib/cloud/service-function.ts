@@ -5,6 +5,8 @@
 import * as path from 'node:path';
 import { Duration, RemovalPolicy, Size } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -38,10 +40,30 @@ export interface ServiceFunctionProps {
   workers?: Readonly<Record<string, lambda.IFunction>>;
   /** The job state machine; required when `needs.jobs` asks for anything. */
   stateMachine?: sfn.IStateMachine;
+  /** The KMS key sealing provider credentials; required when `needs.connectionKey` asks for it. */
+  connectionKey?: kms.IKey;
 }
 
 /** The environment variable holding the job state machine's ARN, for functions that start executions. */
 export const JOB_STATE_MACHINE_ENV = 'JOB_STATE_MACHINE_ARN';
+
+/** The environment variable holding the connection key's ARN (the credential cipher's KMS mode). */
+export const CONNECTION_KEY_ENV = 'CONNECTION_KEY_ID';
+
+/** KMS actions per `connectionKey` need: sealing makes a data key, opening unwraps one. */
+export const CONNECTION_KEY_ACTIONS = {
+  'encrypt-decrypt': ['kms:GenerateDataKey', 'kms:Decrypt'],
+  decrypt: ['kms:Decrypt'],
+} as const;
+
+/**
+ * Every use must carry exactly the encryption context the cipher sets ({account_id, provider}), so the
+ * grant cannot serve as a general-purpose encrypt or decrypt oracle.
+ */
+export const CONNECTION_KEY_CONDITIONS = {
+  'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['account_id', 'provider'] },
+  Null: { 'kms:EncryptionContext:account_id': 'false', 'kms:EncryptionContext:provider': 'false' },
+};
 
 export class ServiceFunction extends Construct {
   readonly fn: nodejs.NodejsFunction;
@@ -52,6 +74,7 @@ export class ServiceFunction extends Construct {
     const jobs = needs.jobs ?? [];
     // Checked before anything is bundled.
     if (jobs.length > 0 && !props.stateMachine) throw new Error(`${needs.entry} needs the job state machine`);
+    if (needs.connectionKey && !props.connectionKey) throw new Error(`${needs.entry} needs the connection key`);
 
     const logGroup = new logs.LogGroup(this, 'Logs', {
       retention: logs.RetentionDays.ONE_MONTH,
@@ -106,6 +129,19 @@ export class ServiceFunction extends Construct {
     }
     // Task tokens are authorised against the state machine whose execution issued them.
     if (stateMachine && jobs.includes('decide')) stateMachine.grantTaskResponse(this.fn);
+
+    const { connectionKey } = props;
+    if (connectionKey && needs.connectionKey) {
+      this.fn.addEnvironment(CONNECTION_KEY_ENV, connectionKey.keyArn);
+      // An identity-policy grant: the key policy trusts the account, and a condition is possible here.
+      this.fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: [...CONNECTION_KEY_ACTIONS[needs.connectionKey]],
+          resources: [connectionKey.keyArn],
+          conditions: CONNECTION_KEY_CONDITIONS,
+        }),
+      );
+    }
   }
 }
 

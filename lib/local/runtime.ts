@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { API_PREFIX } from '../../functions/routes';
 import { resetClients, dynamo } from '../../functions/adapters/aws-clients';
+import { localConnectionKeyFile } from '../../functions/adapters/crypto/credential-cipher';
 import { installBackgroundTasks, dispatchTask } from '../../functions/ports/background-tasks';
 import { installJobRunner } from '../../functions/ports/job-runner';
 import type { Product } from '../../functions/domain/product';
@@ -22,6 +23,7 @@ import { seedDemoAccount, type SeededDemo } from './seed';
 import { freePort } from './ports';
 import { LOCAL_BUCKET, LOCAL_TABLE, clearChildren, clearRuntimeState, reapOrphanedChildren, recordChildren, dataDirOf, readRuntimeState, writeRuntimeState } from './runtime-state';
 import type { ManagedChild } from './child-process';
+import { startLocalSandboxes, type LocalSandboxes } from './sandboxes';
 
 export interface LocalStackOptions {
   dataDir?: string;
@@ -44,6 +46,8 @@ export interface LocalStack {
   tasks: InProcessTasks;
   /** The video jobs' state machine, run in process. */
   jobs: LocalJobRunner;
+  /** The social-provider sandboxes (DESIGN §5), started with a serving stack unless SOCIAL_SANDBOXES=off. */
+  sandboxes?: LocalSandboxes;
   stop(): Promise<void>;
 }
 
@@ -59,6 +63,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const children: ManagedChild[] = [];
   const stopChildren = () => Promise.all(children.map((c) => c.stop()));
   let jobs: LocalJobRunner | undefined;
+  let sandboxes: LocalSandboxes | undefined;
   try {
     const [dynamoPort, s3Port] = [await freePort(), await freePort()];
     const [db, blobs] = await Promise.all([
@@ -74,6 +79,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       DYNAMODB_ENDPOINT: db.endpoint,
       S3_ENDPOINT: blobs.endpoint,
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+      // Provider credentials are sealed with a key file here (KMS on AWS); the CLI uses the same file.
+      CONNECTION_KEY_FILE: localConnectionKeyFile(dataDir),
     });
     resetClients();
     await ensureTable(db.endpoint, LOCAL_TABLE);
@@ -96,6 +103,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     let baseUrl = '';
     let closeServer = async () => {};
     if (options.http !== false) {
+      sandboxes = await startLocalSandboxes({ dataDir, log, accountId: demo?.accountId });
       const server = createLocalApiServer();
       const host = options.host ?? '127.0.0.1';
       await new Promise<void>((resolve, reject) => {
@@ -130,6 +138,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       demo,
       tasks,
       jobs: runner,
+      sandboxes,
       stop: () =>
         (stopping ??= (async () => {
           await closeServer();
@@ -141,6 +150,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
           await Promise.race([tasks.idle(), new Promise((r) => (timer = setTimeout(r, 10_000)))]);
           clearTimeout(timer);
           installBackgroundTasks(undefined);
+          // After the background work: a task may still be talking to a provider.
+          await sandboxes?.stop();
           clearRuntimeState(dataDir);
           await stopChildren();
           clearChildren(dataDir);
@@ -148,6 +159,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         })()),
     };
   } catch (error) {
+    await sandboxes?.stop();
     await jobs?.stop();
     installJobRunner(undefined);
     await stopChildren();

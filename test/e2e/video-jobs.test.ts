@@ -18,19 +18,17 @@ import sharp from 'sharp';
 import { listKeys } from '../../functions/adapters/s3/blob-store';
 import { overrideReferenceResolver } from '../../functions/adapters/reference/reference-resolver';
 import { createDirectMediaResolver, type HostLookup, type HttpsTransport } from '../../functions/adapters/reference/direct-media-resolver';
-import { JOB_STAGES } from '../../functions/domain/jobs';
 import { makeFixture, makeTempDir } from '../support/media-fixtures';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '../support/local-stack';
 import {
-  THIRDS,
-  captionInkByThird,
-  changedPixels,
   download,
   expectCanonical,
   expectCaptionIn,
+  expectDifferenceOnlyIn,
   expectProgressNeverDecreases,
   faceReferenceClip,
   frameAt,
+  getWithRetry,
   postMultipart,
   probe,
   productWithDemo,
@@ -138,7 +136,7 @@ async function readyAvatar(api: ApiClient, prompt = 'a woman with curly hair and
 }
 
 const usage = async (api: ApiClient) => {
-  const res = await api.get('/usage');
+  const res = await getWithRetry(api, '/usage');
   expect(res.status).toBe(200);
   return res.body.data.allowance as { limit: number; used: number; reserved: number; remaining: number };
 };
@@ -152,17 +150,12 @@ async function fetchTo(url: string, name: string): Promise<{ file: string; bytes
 }
 
 async function getVideo(api: ApiClient, id: number) {
-  const res = await api.get(`/videos/${id}`);
+  const res = await getWithRetry(api, `/videos/${id}`);
   expect(res.status).toBe(200);
   return res.body.data;
 }
 
 const futureIso = (value: string) => ISO.test(value) && Date.parse(value) > Date.now();
-
-/** Every stage the API names is one of JOB_STAGES. */
-function expectKnownStages(observed: readonly Observation[]) {
-  for (const o of observed) expect(Object.keys(JOB_STAGES)).toContain(o.stage);
-}
 
 describe('POST /videos, method prompt, mode auto', () => {
   test(
@@ -173,7 +166,7 @@ describe('POST /videos, method prompt, mode auto', () => {
         product_id: product.id,
         method: 'prompt',
         prompt: 'shocked by how good this serum is',
-        hook_text: 'Wait for it... you need this',
+        hook_text: 'Wait for it... you will need this one',
         hook_position: 'top',
       });
       expect(res.status).toBe(202);
@@ -190,7 +183,7 @@ describe('POST /videos, method prompt, mode auto', () => {
         avatar_id: null,
         reaction_id: null,
         prompt: 'shocked by how good this serum is',
-        hook_text: 'Wait for it... you need this',
+        hook_text: 'Wait for it... you will need this one',
         hook_position: 'top',
         hook_size: 'medium',
         preview_url: null,
@@ -205,7 +198,6 @@ describe('POST /videos, method prompt, mode auto', () => {
 
       const { job, observed } = await waitForJob(api, created.id, ['done']);
       expectProgressNeverDecreases(observed);
-      expectKnownStages(observed);
       expect(job).toMatchObject({ id: created.id, status: 'done', stage: 'done', progress: 100, video_id: expect.any(Number), charged_units: 1, error: null, preview_url: null });
 
       const video = await getVideo(api, job.video_id);
@@ -240,7 +232,7 @@ describe('POST /videos, method prompt, mode auto', () => {
       const poster = await fetchTo(video.thumbnail_url, 'poster.jpg');
       expect(await sharp(poster.bytes).metadata()).toMatchObject({ format: 'jpeg', width: 1080, height: 1920 });
 
-      expectCaptionIn(await frameAt(mp4.file, 1), 'top');
+      await expectCaptionIn(await frameAt(mp4.file, 1), 'top');
 
       expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
       expect((await api.get(`/videos/jobs/${job.id}`)).body.data.charged_units).toBe(1);
@@ -254,7 +246,7 @@ describe('POST /videos, method prompt, mode auto', () => {
     'without a demo: the video is the reaction alone (3-5 s), canonical',
     async () => {
       const { api, product } = await freshAccount();
-      const res = await api.post('/videos', { product_id: product.id, method: 'prompt', prompt: 'laughing so hard', hook_text: 'Now look at this one', hook_position: 'bottom' });
+      const res = await api.post('/videos', { product_id: product.id, method: 'prompt', prompt: 'laughing so hard', hook_text: 'Now look at this one, seriously', hook_position: 'bottom' });
       expect(res.status).toBe(202);
       const { job, observed } = await waitForJob(api, res.body.data.id, ['done']);
       expectProgressNeverDecreases(observed);
@@ -265,7 +257,7 @@ describe('POST /videos, method prompt, mode auto', () => {
       const media = await probe(mp4.file);
       expectCanonical(media);
       expect(Math.abs(media.durationS! - video.duration_s)).toBeLessThanOrEqual(DURATION_SLACK_S);
-      expectCaptionIn(await frameAt(mp4.file, 1), 'bottom');
+      await expectCaptionIn(await frameAt(mp4.file, 1), 'bottom');
       expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
     },
     JOB_TEST_MS,
@@ -282,7 +274,7 @@ describe('mode preview, approve and regenerate', () => {
         method: 'prompt',
         mode: 'preview',
         prompt: 'mind blown by this gadget',
-        hook_text: 'Wait for it... you need this',
+        hook_text: 'Wait for it... you will need this one',
         hook_position: 'top',
       });
       expect(res.status).toBe(202);
@@ -300,11 +292,11 @@ describe('mode preview, approve and regenerate', () => {
       expect(previewMedia.durationS!).toBeGreaterThanOrEqual(REACTION_MIN_S - DURATION_SLACK_S);
       expect(previewMedia.durationS!).toBeLessThanOrEqual(REACTION_MAX_S + DURATION_SLACK_S);
       const previewFrame = await frameAt(preview.file, 1);
-      expectCaptionIn(previewFrame, 'top');
+      await expectCaptionIn(previewFrame, 'top');
 
-      const approved = await api.post(`/videos/jobs/${job.id}/approve`, { hook_text: 'Now look at this one', hook_position: 'bottom' });
+      const approved = await api.post(`/videos/jobs/${job.id}/approve`, { hook_text: 'Now look at this one, seriously', hook_position: 'bottom' });
       expect(approved.status).toBe(202);
-      expect(approved.body.data).toMatchObject({ id: job.id, hook_text: 'Now look at this one', hook_position: 'bottom' });
+      expect(approved.body.data).toMatchObject({ id: job.id, hook_text: 'Now look at this one, seriously', hook_position: 'bottom' });
       expect(['queued', 'processing', 'done']).toContain(approved.body.data.status);
       // Once approved it is no longer waiting: a second decision is a conflict.
       expectError(await api.post(`/videos/jobs/${job.id}/approve`, {}), 409, 'conflict');
@@ -312,7 +304,7 @@ describe('mode preview, approve and regenerate', () => {
 
       const { job: done } = await waitForJob(api, job.id, ['done'], { observed });
       expectProgressNeverDecreases(observed);
-      expect(done).toMatchObject({ status: 'done', video_id: expect.any(Number), charged_units: 1, hook_text: 'Now look at this one', hook_position: 'bottom', preview_url: null });
+      expect(done).toMatchObject({ status: 'done', video_id: expect.any(Number), charged_units: 1, hook_text: 'Now look at this one, seriously', hook_position: 'bottom', preview_url: null });
 
       const video = await getVideo(api, done.video_id);
       const mp4 = await fetchTo(video.url, 'video.mp4');
@@ -321,12 +313,9 @@ describe('mode preview, approve and regenerate', () => {
       // No demo: the finished video is the (re-captioned) reaction, as long as the preview.
       expect(Math.abs(media.durationS! - previewMedia.durationS!)).toBeLessThanOrEqual(DURATION_SLACK_S);
       const finalFrame = await frameAt(mp4.file, 1);
-      expectCaptionIn(finalFrame, 'bottom');
+      await expectCaptionIn(finalFrame, 'bottom');
       // Same reaction under both: the pictures differ where the caption left and where it went, not in between.
-      const moved = { top: changedPixels(previewFrame, finalFrame, THIRDS.top), middle: changedPixels(previewFrame, finalFrame, THIRDS.middle), bottom: changedPixels(previewFrame, finalFrame, THIRDS.bottom) };
-      expect(moved.top).toBeGreaterThan(2000);
-      expect(moved.bottom).toBeGreaterThan(2000);
-      expect(moved.middle).toBeLessThan(Math.min(moved.top, moved.bottom) / 10);
+      expectDifferenceOnlyIn(previewFrame, finalFrame, ['top', 'bottom']);
 
       expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
     },
@@ -476,7 +465,7 @@ describe('save and reuse a reaction', () => {
         method: 'prompt',
         mode: 'preview',
         prompt: 'excited about this lamp',
-        hook_text: 'Wait for it... you need this',
+        hook_text: 'Wait for it... you will need this one',
         hook_position: 'top',
       });
       expect(source.status).toBe(202);
@@ -498,7 +487,7 @@ describe('save and reuse a reaction', () => {
       expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
 
       // Reuse, auto: no generation stage; the video is the saved clip, captioned, joined to the demo.
-      const reuse = await api.post('/videos', { product_id: product.id, method: 'reuse', reaction_id: reaction.id, hook_text: 'Now look at this one', hook_position: 'bottom' });
+      const reuse = await api.post('/videos', { product_id: product.id, method: 'reuse', reaction_id: reaction.id, hook_text: 'Now look at this one, seriously', hook_position: 'bottom' });
       expect(reuse.status).toBe(202);
       expect(reuse.body.data).toMatchObject({ method: 'reuse', reaction_id: reaction.id, prompt: null, avatar_id: null });
       const { job: reused, observed } = await waitForJob(api, reuse.body.data.id, ['done'], { intervalMs: 300 });
@@ -510,7 +499,10 @@ describe('save and reuse a reaction', () => {
       const mp4 = await fetchTo(video.url, 'reuse.mp4');
       expectCanonical(await probe(mp4.file));
       // The saved clip is the uncaptioned reaction: the reuse shows its own hook only, not the source's.
-      expectCaptionIn(await frameAt(mp4.file, 1), 'bottom');
+      const reuseFrame = await frameAt(mp4.file, 1);
+      await expectCaptionIn(reuseFrame, 'bottom');
+      const clip = await fetchTo(reaction.clip_url, 'saved-clip.mp4');
+      expectDifferenceOnlyIn(await frameAt(clip.file, 1), reuseFrame, ['bottom']);
       expect(await usage(api)).toMatchObject({ used: 2, reserved: 0 });
 
       // Reuse, preview: a captioned preview of the saved clip; regenerate is 409; approve finishes it.

@@ -1,5 +1,16 @@
 import { HANDLER_GROUPS, ROUTES, fullPath, matchRoute, routeByKey, routeKey } from '../../functions/routes';
 
+/** Routes that publish or change what may be published on the account's social channels. */
+const PUBLISHING = new Set(
+  ([
+    ['PUT', '/social/connections/{provider}'],
+    ['DELETE', '/social/connections/{provider}'],
+    ['POST', '/social/accounts/sync'],
+    ['POST', '/social/posts'],
+    ['DELETE', '/social/posts/{id}'],
+  ] as const).map(([method, path]) => routeKey({ method, path })),
+);
+
 describe('the route table', () => {
   test('every route key is unique and resolves back to its route', () => {
     const keys = ROUTES.map(routeKey);
@@ -37,7 +48,15 @@ describe('the route table', () => {
         continue;
       }
       expect(route.auth).toBe('required');
+      if (PUBLISHING.has(routeKey(route))) continue;
       expect(route.scopes).toEqual([route.method === 'GET' ? 'read' : 'write']);
     }
+  });
+
+  test('acting on social channels needs the publish scope; reading posts and connections does not', () => {
+    for (const route of ROUTES.filter((r) => r.path.startsWith('/social'))) {
+      expect(route.scopes).toEqual([PUBLISHING.has(routeKey(route)) ? 'publish' : 'read']);
+    }
+    expect(PUBLISHING.size).toBe(5);
   });
 });

@@ -15,7 +15,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import { link, mkdir, open, readFile, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { config } from '../../config';
 import {
@@ -109,13 +109,20 @@ export interface KmsCipherOptions {
   client?: KMSClient;
 }
 
-let sharedKms: KMSClient | undefined;
-const kmsClient = () => (sharedKms ??= new KMSClient({ region: config.region }));
+const kmsClients = new Map<string, KMSClient>();
+/** The key's own region when its ARN names one (the admin CLI may run configured for another). */
+function kmsClient(keyId: string): KMSClient {
+  const arnRegion = /^arn:aws[\w-]*:kms:([a-z0-9-]+):/.exec(keyId)?.[1];
+  const region = arnRegion ?? config.region;
+  let client = kmsClients.get(region);
+  if (!client) kmsClients.set(region, (client = new KMSClient({ region })));
+  return client;
+}
 
 const KMS_REFUSALS = new Set(['InvalidCiphertextException', 'IncorrectKeyException']);
 
 export function kmsCredentialCipher(options: KmsCipherOptions): CredentialCipher {
-  const client = () => options.client ?? kmsClient();
+  const client = () => options.client ?? kmsClient(options.keyId);
   return {
     kind: 'kms',
     async seal(plaintext, context) {
@@ -260,6 +267,9 @@ export function fileCredentialCipher(path: string): CredentialCipher {
 
 // ---- choice by environment ----
 
+/** Where the local runtime and the admin CLI keep the key file, so both seal and open alike. */
+export const localConnectionKeyFile = (dataDir: string) => join(dataDir, 'secrets', 'connection.key');
+
 /** `CONNECTION_KEY_FILE` set: the local key file; otherwise KMS with `CONNECTION_KEY_ID`. */
 export function credentialCipher(env: NodeJS.ProcessEnv = process.env): CredentialCipher {
   const file = env.CONNECTION_KEY_FILE || undefined;
@@ -272,6 +282,6 @@ export function credentialCipher(env: NodeJS.ProcessEnv = process.env): Credenti
 /** Forgets cached key files and the KMS client (tests switch environments). */
 export function resetCredentialCipher(): void {
   fileKeys.clear();
-  sharedKms?.destroy();
-  sharedKms = undefined;
+  for (const client of kmsClients.values()) client.destroy();
+  kmsClients.clear();
 }

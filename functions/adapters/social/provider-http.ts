@@ -197,7 +197,7 @@ export class ProviderHttp {
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
         timedOut = true;
-        lastProblem = `no answer within ${Math.round(settings.deadlineMs / 1000)} s`;
+        lastProblem = `no answer within ${seconds(settings.deadlineMs)}`;
         break;
       }
       attempts++;
@@ -211,7 +211,7 @@ export class ProviderHttp {
       } catch (error) {
         this.checkCancelled(request);
         timedOut = timeout.aborted;
-        lastProblem = timedOut ? `no answer within ${Math.round(Math.min(settings.attemptTimeoutMs, remaining) / 1000)} s` : networkProblem(error);
+        lastProblem = timedOut ? `no answer within ${seconds(Math.min(settings.attemptTimeoutMs, remaining))}` : networkProblem(error);
         if (!repeatable || attempt + 1 >= settings.maxAttempts) break;
         const delay = backoffDelayMs(attempt, settings);
         if (Date.now() + delay >= deadline) break;
@@ -265,8 +265,9 @@ export class ProviderHttp {
   parse<T>(answer: ProviderAnswer, schema: z.core.$ZodType<T>, describe: string): T {
     const what = `${this.provider} ${describe}`;
     if (answer.json === undefined) {
-      const head = answer.text.slice(0, 40).replace(/\s+/g, ' ');
-      throw new ProviderError(this.provider, 'bad_response', `${what}: the answer is not JSON (${head ? `"${this.quote(head)}…"` : 'empty'})`, {
+      // Redacted before it is cut, so no part of a credential can survive the cut.
+      const head = this.quote(answer.text).slice(0, 40);
+      throw new ProviderError(this.provider, 'bad_response', `${what}: the answer is not JSON (${head ? `"${head}…"` : 'empty'})`, {
         status: answer.status,
       });
     }
@@ -311,6 +312,10 @@ export class ProviderHttp {
     if (isProviderError(signal.reason)) throw signal.reason;
     throw new ProviderError(this.provider, 'timeout', `${this.provider} ${request.describe} was cancelled`, { cause: signal.reason });
   }
+}
+
+function seconds(ms: number): string {
+  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${Number((ms / 1000).toFixed(2))} s`;
 }
 
 /** What went wrong on the wire, without anything of the request in it. */

@@ -1,0 +1,232 @@
+/**
+ * Analytics end to end: posts published through both provider sandboxes (started by the local
+ * runtime), synced with POST /analytics/sync and read back from the cache with GET /analytics.
+ */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../../functions/adapters/aws-clients';
+import { config } from '../../functions/config';
+import { keys } from '../../functions/adapters/dynamodb/keys';
+import { nextId } from '../../functions/adapters/dynamodb/ids';
+import { putBuffer, putFile } from '../../functions/adapters/s3/blob-store';
+import { videoObjectKeys, type Video } from '../../functions/domain/video';
+import type { ProviderName } from '../../functions/ports/social-provider';
+import type { SandboxControl } from '../../lib/local/sandboxes';
+import { makeFixture } from '../support/media-fixtures';
+import { expectError, startTestStack, type ApiClient, type TestStack } from '../support/local-stack';
+
+const HOUR = 60 * 60_000;
+const METRICS = ['views', 'likes', 'comments', 'shares', 'posts'] as const;
+
+let t: TestStack;
+let videoPath: string;
+const savedEnv: Record<string, string | undefined> = {};
+
+beforeAll(async () => {
+  for (const name of ['SOCIAL_SANDBOX_PUBLISH_DELAY_MS', 'PROVIDER_A_BASE_URL', 'PROVIDER_B_BASE_URL']) savedEnv[name] = process.env[name];
+  delete process.env.PROVIDER_A_BASE_URL;
+  delete process.env.PROVIDER_B_BASE_URL;
+  process.env.SOCIAL_SANDBOX_PUBLISH_DELAY_MS = '60000';
+  [t, videoPath] = await Promise.all([startTestStack(), makeFixture('vertical-mp4')]);
+  expect(t.stack.sandboxes?.active).toEqual({ provider_a: true, provider_b: true });
+}, 120_000);
+
+afterAll(async () => {
+  await t?.stop();
+  for (const [name, value] of Object.entries(savedEnv)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
+
+const control = (provider: ProviderName): SandboxControl =>
+  provider === 'provider_a' ? t.stack.sandboxes!.providerA.control : t.stack.sandboxes!.providerB.control;
+
+afterEach(() => {
+  for (const provider of ['provider_a', 'provider_b'] as const) {
+    control(provider).clearFaults();
+    control(provider).setNow(Date.now());
+  }
+});
+
+async function seedVideo(accountId: number): Promise<Video> {
+  const id = await nextId('video');
+  const objects = videoObjectKeys(accountId, id);
+  await Promise.all([putFile(objects.video, videoPath, 'video/mp4'), putBuffer(objects.poster, Buffer.from([0xff, 0xd8, 0xff, 0xd9]), 'image/jpeg')]);
+  const video: Video = {
+    id,
+    account_id: accountId,
+    job_id: 9000 + id,
+    product_id: 1,
+    key: objects.video,
+    poster_key: objects.poster,
+    duration_s: 2,
+    width: 720,
+    height: 1280,
+    size_bytes: 1000,
+    created_at: new Date().toISOString(),
+  };
+  await dynamo().send(new PutCommand({ TableName: config.tableName, Item: { ...keys.video(accountId, id), type: 'video', ...video } }));
+  return video;
+}
+
+let keySeq = 0;
+async function connect(api: ApiClient, accountId: number, provider: ProviderName): Promise<Record<string, string>> {
+  const key = `${provider === 'provider_a' ? 'sandbox_a_' : 'sandbox_b_'}analytics_${process.pid}_${++keySeq}_${accountId}`;
+  const res = await api.put(`/social/connections/${provider}`, { api_key: key });
+  expect([200, 201]).toContain(res.status);
+  return Object.fromEntries((res.body.data.channels as { id: string; platform: string; active: boolean }[]).filter((c) => c.active).map((c) => [c.platform, c.id]));
+}
+
+/** Sums a metric over a list of day rows or totals. */
+const sum = (rows: Record<string, number>[], metric: string) => rows.reduce((n, r) => n + r[metric]!, 0);
+
+function expectConsistent(overview: any, days: number) {
+  expect(overview.days).toBe(days);
+  expect(overview.daily).toHaveLength(days);
+  expect(overview.daily[0].date).toBe(overview.since);
+  expect(overview.daily[days - 1].date).toBe(overview.until);
+  expect(overview.until).toBe(new Date().toISOString().slice(0, 10));
+  for (const metric of METRICS) {
+    expect(sum(overview.daily, metric)).toBe(overview.totals[metric]);
+    expect(sum(overview.providers.map((p: any) => p.totals), metric)).toBe(overview.totals[metric]);
+  }
+}
+
+describe('days', () => {
+  test.each(['0', '366', '-1', '1.5', 'abc', '', '30d'])('?days=%s is a 400 on both endpoints', async (days) => {
+    const { api } = await t.newAccount();
+    expectError(await api.get(`/analytics?days=${days}`), 400, 'bad_request');
+    const sync = await api.post(`/analytics/sync?days=${days}`);
+    expectError(sync, 400, 'bad_request');
+    expect(sync.body.error).toContain('days');
+  });
+
+  test('default 30; 1 and 365 are accepted', async () => {
+    const { api } = await t.newAccount();
+    expect((await api.get('/analytics')).body.data.days).toBe(30);
+    expect((await api.get('/analytics?days=1')).body.data.days).toBe(1);
+    expect((await api.get('/analytics?days=365')).body.data.daily).toHaveLength(365);
+  });
+});
+
+describe('with nothing connected', () => {
+  test('GET /analytics: zeros, no providers, every day of the window', async () => {
+    const { api } = await t.newAccount();
+    const res = await api.get('/analytics?days=7');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ days: 7, totals: { views: 0, likes: 0, comments: 0, shares: 0, posts: 0 }, providers: [] });
+    expectConsistent(res.body.data, 7);
+  });
+
+  test('POST /analytics/sync: 200 with an empty provider list', async () => {
+    const { api } = await t.newAccount();
+    const res = await api.post('/analytics/sync?days=7');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ days: 7, synced_at: expect.any(String), providers: [], overview: expect.objectContaining({ days: 7, providers: [] }) });
+  });
+});
+
+describe('syncing published posts from both providers', () => {
+  test('sync pulls both in parallel, the overview adds them up, GET answers the same from the cache, failures are per provider', async () => {
+    const { accountId, api } = await t.newAccount();
+    const [a, b] = [await connect(api, accountId, 'provider_a'), await connect(api, accountId, 'provider_b')];
+    const video = await seedVideo(accountId);
+
+    // Connected, never synced: listed with no figures.
+    const before = (await api.get('/analytics?days=7')).body.data;
+    expect(before.providers).toEqual([
+      { provider: 'provider_a', synced_at: null, synced_days: null, covers_window: false, totals: { views: 0, likes: 0, comments: 0, shares: 0, posts: 0 }, daily: [] },
+      { provider: 'provider_b', synced_at: null, synced_days: null, covers_window: false, totals: { views: 0, likes: 0, comments: 0, shares: 0, posts: 0 }, daily: [] },
+    ]);
+
+    // Two posts that went out about two hours ago (sandbox clocks wound back while they are made).
+    for (const provider of ['provider_a', 'provider_b'] as const) control(provider).setNow(Date.now() - 2 * HOUR);
+    const posted = [
+      await api.post('/social/posts', { provider: 'provider_a', video_id: video.id, account_ids: [a.tiktok, a.youtube], caption: 'a' }),
+      await api.post('/social/posts', { provider: 'provider_b', video_id: video.id, account_ids: [b.tiktok, b.instagram], caption: 'b' }),
+    ];
+    expect(posted.map((r) => r.status)).toEqual([201, 201]);
+    for (const provider of ['provider_a', 'provider_b'] as const) control(provider).setNow(Date.now());
+
+    const synced = await api.post('/analytics/sync?days=7');
+    expect(synced.status).toBe(200);
+    expect(synced.body.data.providers).toEqual([
+      { provider: 'provider_a', status: 'ok' },
+      { provider: 'provider_b', status: 'ok' },
+    ]);
+    const overview = synced.body.data.overview;
+    expectConsistent(overview, 7);
+    expect(overview.totals.posts).toBe(2);
+    expect(overview.totals.views).toBeGreaterThan(0);
+    for (const p of overview.providers) {
+      expect(p).toMatchObject({ synced_at: synced.body.data.synced_at, synced_days: 7, covers_window: true });
+      expect(p.totals.posts).toBe(1);
+      expect(p.totals.views).toBeGreaterThan(0);
+    }
+
+    // GET reads the cache: the same figures, and no provider is asked.
+    for (const provider of ['provider_a', 'provider_b'] as const) control(provider).resetCounters();
+    const cached = await api.get('/analytics?days=7');
+    expect(cached.body.data).toEqual(overview);
+    expect(control('provider_a').count() + control('provider_b').count()).toBe(0);
+
+    // A wider window than was synced says so.
+    const wider = (await api.get('/analytics?days=30')).body.data;
+    expectConsistent(wider, 30);
+    expect(wider.totals).toEqual(overview.totals);
+    expect(wider.providers.map((p: any) => p.covers_window)).toEqual([false, false]);
+
+    // provider_b down: reported for it alone; its earlier figures stay; never a 500.
+    control('provider_b').outage(1000);
+    const partial = await api.post('/analytics/sync?days=7');
+    expect(partial.status).toBe(200);
+    expect(partial.body.data.providers).toEqual([
+      { provider: 'provider_a', status: 'ok' },
+      { provider: 'provider_b', status: 'failed', error: { code: 'upstream_unavailable', message: expect.stringContaining('provider_b') } },
+    ]);
+    const kept = partial.body.data.overview.providers.find((p: any) => p.provider === 'provider_b');
+    expect(kept.synced_at).toBe(synced.body.data.synced_at);
+    expect(kept.totals.posts).toBe(1);
+    control('provider_b').clearFaults();
+
+    // provider_a answering garbage, provider_b rate limiting: both reported, still 200.
+    control('provider_a').malformed(5, 'shape');
+    control('provider_b').rateLimit(10, 300);
+    const garbled = await api.post('/analytics/sync?days=7');
+    expect(garbled.status).toBe(200);
+    expect(garbled.body.data.providers).toEqual([
+      { provider: 'provider_a', status: 'failed', error: { code: 'upstream_unavailable', message: expect.any(String) } },
+      { provider: 'provider_b', status: 'failed', error: { code: 'rate_limited', message: expect.any(String) } },
+    ]);
+    control('provider_a').clearFaults();
+    control('provider_b').clearFaults();
+
+    // A disconnected provider drops out of the overview.
+    expect((await api.delete('/social/connections/provider_b')).status).toBe(200);
+    const after = (await api.get('/analytics?days=7')).body.data;
+    expect(after.providers.map((p: any) => p.provider)).toEqual(['provider_a']);
+    expectConsistent(after, 7);
+  });
+});
+
+describe('limits and scopes', () => {
+  test('POST /analytics/sync: 6 an hour per account, then 429 with Retry-After; refused and invalid requests do not count', async () => {
+    const { api } = await t.newAccount();
+    expectError(await api.post('/analytics/sync?days=0'), 400, 'bad_request');
+    for (let i = 0; i < 6; i++) expect((await api.post('/analytics/sync')).status).toBe(200);
+    const refused = await api.post('/analytics/sync');
+    expectError(refused, 429, 'rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expectError(await api.post('/analytics/sync'), 429, 'rate_limited');
+    // Reading the cache is not limited by it.
+    expect((await api.get('/analytics')).status).toBe(200);
+    // Another account has its own budget.
+    expect((await (await t.newAccount()).api.post('/analytics/sync')).status).toBe(200);
+  });
+
+  test('a read-only key reads the overview but cannot sync (403)', async () => {
+    const { api } = await t.newAccount({ scopes: ['read'] });
+    expect((await api.get('/analytics')).status).toBe(200);
+    expectError(await api.post('/analytics/sync'), 403, 'forbidden');
+  });
+});
