@@ -232,7 +232,7 @@ describe('POST /videos, method prompt, mode auto', () => {
       const poster = await fetchTo(video.thumbnail_url, 'poster.jpg');
       expect(await sharp(poster.bytes).metadata()).toMatchObject({ format: 'jpeg', width: 1080, height: 1920 });
 
-      await expectCaptionIn(await frameAt(mp4.file, 1), 'top');
+      await expectCaptionIn(await frameAt(mp4.file, 1), 'Wait for it... you will need this one', 'top');
 
       expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
       expect((await api.get(`/videos/jobs/${job.id}`)).body.data.charged_units).toBe(1);
@@ -257,7 +257,7 @@ describe('POST /videos, method prompt, mode auto', () => {
       const media = await probe(mp4.file);
       expectCanonical(media);
       expect(Math.abs(media.durationS! - video.duration_s)).toBeLessThanOrEqual(DURATION_SLACK_S);
-      await expectCaptionIn(await frameAt(mp4.file, 1), 'bottom');
+      await expectCaptionIn(await frameAt(mp4.file, 1), 'Now look at this one, seriously', 'bottom');
       expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
     },
     JOB_TEST_MS,
@@ -292,7 +292,7 @@ describe('mode preview, approve and regenerate', () => {
       expect(previewMedia.durationS!).toBeGreaterThanOrEqual(REACTION_MIN_S - DURATION_SLACK_S);
       expect(previewMedia.durationS!).toBeLessThanOrEqual(REACTION_MAX_S + DURATION_SLACK_S);
       const previewFrame = await frameAt(preview.file, 1);
-      await expectCaptionIn(previewFrame, 'top');
+      await expectCaptionIn(previewFrame, 'Wait for it... you will need this one', 'top');
 
       const approved = await api.post(`/videos/jobs/${job.id}/approve`, { hook_text: 'Now look at this one, seriously', hook_position: 'bottom' });
       expect(approved.status).toBe(202);
@@ -313,7 +313,7 @@ describe('mode preview, approve and regenerate', () => {
       // No demo: the finished video is the (re-captioned) reaction, as long as the preview.
       expect(Math.abs(media.durationS! - previewMedia.durationS!)).toBeLessThanOrEqual(DURATION_SLACK_S);
       const finalFrame = await frameAt(mp4.file, 1);
-      await expectCaptionIn(finalFrame, 'bottom');
+      await expectCaptionIn(finalFrame, 'Now look at this one, seriously', 'bottom');
       // Same reaction under both: the pictures differ where the caption left and where it went, not in between.
       expectDifferenceOnlyIn(previewFrame, finalFrame, ['top', 'bottom']);
 
@@ -500,7 +500,7 @@ describe('save and reuse a reaction', () => {
       expectCanonical(await probe(mp4.file));
       // The saved clip is the uncaptioned reaction: the reuse shows its own hook only, not the source's.
       const reuseFrame = await frameAt(mp4.file, 1);
-      await expectCaptionIn(reuseFrame, 'bottom');
+      await expectCaptionIn(reuseFrame, 'Now look at this one, seriously', 'bottom');
       const clip = await fetchTo(reaction.clip_url, 'saved-clip.mp4');
       expectDifferenceOnlyIn(await frameAt(clip.file, 1), reuseFrame, ['bottom']);
       expect(await usage(api)).toMatchObject({ used: 2, reserved: 0 });
