@@ -12,7 +12,7 @@
  * high-water mark, so sampling every 20 ms misses nothing but a child that lives under 20 ms).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +28,7 @@ import {
 import { captionSegment, joinWithDemo } from '../functions/media/compose';
 import { probeMedia } from '../functions/media/probe';
 import { flag, fmt, median, type SectionResult, type Target } from './report';
+import { childPids, vmHwmMb } from './proc-memory';
 
 export interface ComposeOptions {
   /** Measured runs of each design (the median is judged; the best is shown too). */
@@ -53,37 +54,7 @@ function childrenCpuS(): number {
   }
 }
 
-function childPids(): number[] {
-  try {
-    // The main thread forks every child (libuv spawns from the loop thread).
-    return readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    try {
-      return readdirSync('/proc')
-        .filter((n) => /^\d+$/.test(n))
-        .map(Number)
-        .filter((pid) => {
-          try {
-            const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-            return Number(s.slice(s.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
-          } catch {
-            return false;
-          }
-        });
-    } catch {
-      return [];
-    }
-  }
-}
 
-function vmHwmMb(pid: number): number {
-  try {
-    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
 
 interface Run {
   wallS: number;

@@ -17,12 +17,13 @@
  * The runtime's runner is swapped for one built the same way (same runStep, same defaults) whose
  * `wrapStep` only records each step's time.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { flag, fmt, median, type SectionResult, type Table, type Target } from './report';
+import { childPids, vmHwmMb } from './proc-memory';
 
 export interface VideoJobOptions {
   /** Measured auto jobs, after one warm-up job. */
@@ -44,27 +45,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---- /proc sampling -------------------------------------------------------------------------------
 
-function childPids(): number[] {
-  try {
-    return readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    try {
-      return readdirSync('/proc')
-        .filter((n) => /^\d+$/.test(n))
-        .map(Number)
-        .filter((pid) => {
-          try {
-            const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-            return Number(s.slice(s.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
-          } catch {
-            return false;
-          }
-        });
-    } catch {
-      return [];
-    }
-  }
-}
 
 const isFfmpeg = (pid: number) => {
   try {
@@ -74,14 +54,6 @@ const isFfmpeg = (pid: number) => {
   }
 };
 
-function vmHwmMb(pid: number): number {
-  try {
-    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
 
 // ---- the state machine's own event log ------------------------------------------------------------
 

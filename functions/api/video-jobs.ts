@@ -24,6 +24,7 @@ import {
   assertCanRegenerate,
   chargeNumberOfJob,
   chargeNumberOfRegeneration,
+  JOB_STAGES,
   jobObjectKeys,
   jobView,
   type Job,
@@ -138,6 +139,7 @@ const approve: Operation = async (request) => {
     {
       status: 'processing',
       stage: 'composing',
+      progress: Math.max(job.progress, JOB_STAGES.composing),
       task_token: null,
       resume_at: 'Compose',
       ...(input.hook_text !== undefined ? { hook_text: input.hook_text } : {}),

@@ -14,6 +14,7 @@ import { probeMedia, type MediaProbe } from '../../functions/media/probe';
 import { renderCaptionPng } from '../../functions/media/caption';
 import sharp from 'sharp';
 import { FIXTURE_DIR, makeFixture, type FixtureKind } from './media-fixtures';
+export { topLevelBoxes } from './mp4-boxes';
 import type { ApiClient, ApiResponse } from './local-stack';
 
 export const FRAME_W = 1080;
@@ -165,27 +166,6 @@ export function expectCanonical(media: MediaProbe): void {
   expect(media.audio).toMatchObject({ codec: 'aac', sampleRate: 48000, channels: 2 });
 }
 
-/** Top-level MP4 boxes in file order, walked from the head by their size fields. */
-export async function topLevelBoxes(file: string): Promise<string[]> {
-  const handle = await fsp.open(file, 'r');
-  try {
-    const { size } = await handle.stat();
-    const types: string[] = [];
-    const header = Buffer.alloc(16);
-    for (let offset = 0; offset + 8 <= size; ) {
-      await handle.read(header, 0, 16, offset);
-      let boxSize = header.readUInt32BE(0);
-      if (boxSize === 1) boxSize = Number(header.readBigUInt64BE(8));
-      else if (boxSize === 0) boxSize = size - offset;
-      types.push(header.toString('latin1', 4, 8));
-      if (boxSize < 8) break;
-      offset += boxSize;
-    }
-    return types;
-  } finally {
-    await handle.close();
-  }
-}
 
 /** One decoded frame as rgb24 at full size, the way a player shows it. */
 export async function frameAt(file: string, atS: number): Promise<Buffer> {

@@ -6,11 +6,11 @@
  * (= used + reserved) beside them and reservations are admitted by `committed < limit`.
  */
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws-clients';
 import { config } from '../../config';
 import { AppError } from '../../domain/errors';
 import { keys } from './keys';
+import { cancellationCodes } from './transactions';
 
 export type EntryState = 'reserved' | 'charged' | 'released';
 
@@ -147,9 +147,4 @@ export async function periodUsage(accountId: number, period: string): Promise<Pe
     new GetCommand({ TableName: config.tableName, Key: keys.allowancePeriod(accountId, period), ConsistentRead: true }),
   );
   return { used: Number(out.Item?.used ?? 0), reserved: Number(out.Item?.reserved ?? 0) };
-}
-
-function cancellationCodes(error: unknown): (string | undefined)[] | undefined {
-  if (!(error instanceof TransactionCanceledException)) return undefined;
-  return (error.CancellationReasons ?? []).map((r) => r.Code);
 }

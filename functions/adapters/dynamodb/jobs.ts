@@ -11,6 +11,7 @@ import { isFinal, JOB_STAGES, type Job, type JobStatus } from '../../domain/jobs
 import type { Video } from '../../domain/video';
 import { GSI1, keys, padId } from './keys';
 import { nextId } from './ids';
+import { cancellationCodes } from './transactions';
 import { pageOfPrefix } from './pagination';
 
 export const newJobId = () => nextId('job');
@@ -82,7 +83,7 @@ export async function putNewJob(
     await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
     return { created: true };
   } catch (error) {
-    if (idempotency && error instanceof TransactionCanceledException && error.CancellationReasons?.[1]?.Code === 'ConditionalCheckFailed') {
+    if (idempotency && cancellationCodes(error)?.[1] === 'ConditionalCheckFailed') {
       const existing = await getIdempotency(job.account_id, idempotency.keyHash);
       if (existing) return { created: false, existing };
     }

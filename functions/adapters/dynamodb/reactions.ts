@@ -4,12 +4,12 @@
  * whose condition is the cap. Counting items instead would let two concurrent saves both see room.
  */
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws-clients';
 import { config } from '../../config';
 import { AppError } from '../../domain/errors';
 import type { SavedReaction } from '../../domain/reaction';
 import { keys } from './keys';
+import { cancellationCodes } from './transactions';
 import { nextId } from './ids';
 import { allOfPrefix } from './pagination';
 
@@ -155,11 +155,6 @@ export async function deleteReaction(accountId: number, reactionId: number): Pro
       await pause(attempt);
     }
   }
-}
-
-function cancellationCodes(error: unknown): (string | undefined)[] | undefined {
-  if (!(error instanceof TransactionCanceledException)) return undefined;
-  return (error.CancellationReasons ?? []).map((r) => r.Code);
 }
 
 function toReaction(item: Record<string, unknown>): SavedReaction {
