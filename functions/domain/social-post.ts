@@ -195,24 +195,12 @@ export interface Post {
   updated_at: string;
 }
 
-export interface PostView {
-  id: number;
-  provider: ProviderName;
-  provider_post_id: string;
-  video_id: number;
-  account_ids: string[];
-  caption: string;
-  schedule_at: string | null;
-  draft: boolean;
-  status: PostStatus;
-  results: PostResult[];
+/** What the API answers: the record without its account, and whether its state is fresh. */
+export interface PostView extends Omit<Post, 'account_id'> {
   /** true when the provider could not be asked just now: status and results are as of refreshed_at. */
   stale: boolean;
   /** Why the state could not be refreshed (null unless stale). */
   stale_reason: { code: string; message: string } | null;
-  refreshed_at: string;
-  created_at: string;
-  updated_at: string;
 }
 
 export function postView(post: Post, stale: { code: string; message: string } | null = null): PostView {

@@ -39,7 +39,6 @@
  * with zeros.
  */
 import * as z from 'zod/mini';
-import { optionalEnv } from '../../config';
 import {
   ProviderError,
   isProviderError,
@@ -50,7 +49,6 @@ import {
   type Platform,
   type PostStatus,
   type ProviderAnalytics,
-  type ProviderCredentials,
   type ProviderPost,
   type SocialProvider,
 } from '../../ports/social-provider';
@@ -59,6 +57,8 @@ import {
   ProviderHttp,
   analyticsWindow,
   mapLimited,
+  platformNames,
+  providerClient,
   readMetrics,
   type ProviderAnswer,
   type ProviderHttpSettings,
@@ -68,27 +68,12 @@ import {
 export const PROVIDER_A_DEFAULT_BASE_URL = 'https://api.ayrshare.com/api';
 const NAME = 'provider_a';
 
-/** Ayrshare's network names → ours (both spellings of X accepted). */
-const FROM_AYRSHARE: Record<string, Platform> = {
-  tiktok: 'tiktok',
-  instagram: 'instagram',
-  youtube: 'youtube',
-  facebook: 'facebook',
-  twitter: 'x',
-  x: 'x',
-  linkedin: 'linkedin',
-  threads: 'threads',
-  pinterest: 'pinterest',
-  bluesky: 'bluesky',
-};
-
 export function ayrsharePlatform(platform: Platform): string {
   return platform === 'x' ? 'twitter' : platform;
 }
 
-export function fromAyrsharePlatform(name: string): Platform | undefined {
-  return Object.hasOwn(FROM_AYRSHARE, name.toLowerCase()) ? FROM_AYRSHARE[name.toLowerCase()] : undefined;
-}
+/** Ayrshare's network names → ours (both spellings of X accepted). */
+export const fromAyrsharePlatform = platformNames({ twitter: 'x' });
 
 /** Our channel id for a network of this connection. */
 export function providerAChannelId(platform: Platform): string {
@@ -298,14 +283,14 @@ export function providerADeleteRule(post: Pick<ProviderPost, 'status' | 'results
 export function createProviderA(options: ProviderAOptions = {}): SocialProvider {
   const concurrency = Math.max(1, options.analyticsConcurrency ?? 4);
 
-  const client = (credentials: ProviderCredentials): ProviderHttp =>
-    new ProviderHttp({
-      ...options.http,
-      provider: NAME,
-      baseUrl: options.baseUrl ?? optionalEnv('PROVIDER_A_BASE_URL') ?? PROVIDER_A_DEFAULT_BASE_URL,
-      apiKey: credentials.apiKey,
-      headers: credentials.profileKey ? { 'Profile-Key': credentials.profileKey } : undefined,
-    });
+  const client = providerClient({
+    provider: NAME,
+    baseUrl: options.baseUrl,
+    baseUrlEnv: 'PROVIDER_A_BASE_URL',
+    defaultBaseUrl: PROVIDER_A_DEFAULT_BASE_URL,
+    http: options.http,
+    headers: (credentials) => (credentials.profileKey ? { 'Profile-Key': credentials.profileKey } : undefined),
+  });
 
   return {
     name: NAME,

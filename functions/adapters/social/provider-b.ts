@@ -35,7 +35,6 @@
  * account whose feed is refused (400/404, e.g. no "feeds" permission) is skipped.
  */
 import * as z from 'zod/mini';
-import { optionalEnv } from '../../config';
 import {
   ProviderError,
   isProviderError,
@@ -46,11 +45,20 @@ import {
   type Platform,
   type PostStatus,
   type ProviderAnalytics,
-  type ProviderCredentials,
   type ProviderPost,
   type SocialProvider,
 } from '../../ports/social-provider';
-import { AnalyticsTally, ProviderHttp, analyticsWindow, mapLimited, providerMessage, readMetrics, type ProviderHttpSettings } from './provider-http';
+import {
+  AnalyticsTally,
+  analyticsWindow,
+  mapLimited,
+  platformNames,
+  providerClient,
+  providerMessage,
+  readMetrics,
+  type ProviderHttp,
+  type ProviderHttpSettings,
+} from './provider-http';
 
 export const PROVIDER_B_DEFAULT_BASE_URL = 'https://api.postforme.dev';
 const NAME = 'provider_b';
@@ -59,24 +67,8 @@ const MAX_PAGES = 50;
 const FEED_PAGE_LIMIT = 50;
 const MAX_FEED_PAGES = 20;
 
-const FROM_POST_FOR_ME: Record<string, Platform> = {
-  tiktok: 'tiktok',
-  tiktok_business: 'tiktok',
-  instagram: 'instagram',
-  youtube: 'youtube',
-  facebook: 'facebook',
-  x: 'x',
-  twitter: 'x',
-  linkedin: 'linkedin',
-  threads: 'threads',
-  pinterest: 'pinterest',
-  bluesky: 'bluesky',
-};
-
-export function fromPostForMePlatform(name: string): Platform | undefined {
-  const key = name.toLowerCase();
-  return Object.hasOwn(FROM_POST_FOR_ME, key) ? FROM_POST_FOR_ME[key] : undefined;
-}
+/** Post for Me's network names → ours (`tiktok_business` is our tiktok). */
+export const fromPostForMePlatform = platformNames({ tiktok_business: 'tiktok', twitter: 'x' });
 
 const Id = z.union([z.string(), z.number()]);
 
@@ -184,13 +176,13 @@ export function providerBDeleteRule(post: Pick<ProviderPost, 'status' | 'results
 export function createProviderB(options: ProviderBOptions = {}): SocialProvider {
   const concurrency = Math.max(1, options.analyticsConcurrency ?? 3);
 
-  const client = (credentials: ProviderCredentials): ProviderHttp =>
-    new ProviderHttp({
-      ...options.http,
-      provider: NAME,
-      baseUrl: options.baseUrl ?? optionalEnv('PROVIDER_B_BASE_URL') ?? PROVIDER_B_DEFAULT_BASE_URL,
-      apiKey: credentials.apiKey,
-    });
+  const client = providerClient({
+    provider: NAME,
+    baseUrl: options.baseUrl,
+    baseUrlEnv: 'PROVIDER_B_BASE_URL',
+    defaultBaseUrl: PROVIDER_B_DEFAULT_BASE_URL,
+    http: options.http,
+  });
 
   /** Every item of an offset-paginated list. */
   async function listAll<T>(

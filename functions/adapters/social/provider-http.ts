@@ -28,28 +28,34 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import { backoffDelayMs, parseRetryAfter } from '../engines/http-retry';
-import { ProviderError, isProviderError, type AnalyticsDay, type ProviderAnalytics, type ProviderName } from '../../ports/social-provider';
+import { backoffDelayMs, parseRetryAfter, type BackoffPolicy } from '../engines/http-retry';
+import { optionalEnv } from '../../config';
+import {
+  PLATFORMS,
+  ProviderError,
+  isProviderError,
+  type AnalyticsDay,
+  type Platform,
+  type ProviderAnalytics,
+  type ProviderCredentials,
+  type ProviderName,
+} from '../../ports/social-provider';
 
 const ENGLISH_ERRORS: z.core.$ZodErrorMap = en().localeError;
 const MAX_QUOTE = 240;
 
-export interface ProviderHttpSettings {
+/**
+ * The engines' backoff policy (attempts, "equal jitter" delays, the injectable `random` and `sleep`,
+ * so tests take no time) plus the two time limits. Only the policy's shape is shared: the defaults
+ * and the sleep are this file's, and its errors are ProviderErrors.
+ */
+export interface ProviderHttpSettings extends BackoffPolicy {
   /** Per attempt, the body read included. */
   attemptTimeoutMs: number;
   /** The whole call: every attempt and every wait between them. */
   deadlineMs: number;
-  /** Attempts in all, the first one included. */
-  maxAttempts: number;
-  /** First retry delay; doubles per retry up to `maxDelayMs` ("equal jitter": half fixed, half random). */
-  baseDelayMs: number;
-  maxDelayMs: number;
   /** A longer Retry-After is not waited for: the call fails as rate_limited. */
   maxRetryAfterMs: number;
-  /** Jitter source in [0, 1). */
-  random: () => number;
-  /** Waits `ms`; rejects when `signal` aborts. Injectable so tests take no time. */
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export const DEFAULT_PROVIDER_HTTP: ProviderHttpSettings = {
@@ -329,6 +335,39 @@ function networkProblem(error: unknown): string {
 
 export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
   return new ProviderHttp(options);
+}
+
+/**
+ * An adapter's client maker: one ProviderHttp per call, bound to that call's credentials. The base
+ * URL is the adapter's option, else the environment variable `baseUrlEnv` (read on every call, so
+ * the local sandboxes and tests can point it elsewhere), else the provider's public API.
+ */
+export function providerClient(options: {
+  provider: ProviderName;
+  baseUrl?: string;
+  baseUrlEnv: string;
+  defaultBaseUrl: string;
+  http?: Partial<ProviderHttpSettings>;
+  /** Per-connection headers (Ayrshare's Profile-Key); redacted like the key. */
+  headers?: (credentials: ProviderCredentials) => Record<string, string> | undefined;
+}): (credentials: ProviderCredentials) => ProviderHttp {
+  return (credentials) =>
+    new ProviderHttp({
+      ...options.http,
+      provider: options.provider,
+      baseUrl: options.baseUrl ?? optionalEnv(options.baseUrlEnv) ?? options.defaultBaseUrl,
+      apiKey: credentials.apiKey,
+      headers: options.headers?.(credentials),
+    });
+}
+
+/**
+ * A provider's network name (any case) → ours: each of our platform names as it is, plus the
+ * provider's own spellings in `aliases`; undefined for a network we do not publish to.
+ */
+export function platformNames(aliases: Readonly<Record<string, Platform>>): (name: string) => Platform | undefined {
+  const names = new Map<string, Platform>([...PLATFORMS.map((p): [string, Platform] => [p, p]), ...Object.entries(aliases)]);
+  return (name) => names.get(name.toLowerCase());
 }
 
 /** `worker` over `items`, at most `limit` at a time, results in input order; the first failure rejects. */

@@ -89,21 +89,30 @@
  */
 import {
   INVALID_JSON,
+  bearerToken,
   createSandboxClock,
   engagement,
+  findRoute,
   hashDigits,
   hashInt,
   hashToken,
   isAllowedMediaUrl,
   isRecord,
+  isSandboxKey,
   mediaReachable,
+  networkPost,
   parseIsoDate,
   randomToken,
+  sandboxControl,
+  sandboxOf,
   startSandboxServer,
   stateFile,
+  type Sandbox,
   type SandboxControl,
+  type SandboxOptions,
   type SandboxRequest,
   type SandboxResponse,
+  type SandboxRoute,
 } from './sandbox-kit';
 
 export const PROVIDER_A_KEY_PREFIX = 'sandbox_a_';
@@ -188,20 +197,13 @@ interface PersistedState {
   posts: StoredPost[];
 }
 
-export interface ProviderASandboxOptions {
-  /** 0 (default): a free port. */
-  port?: number;
+export interface ProviderASandboxOptions extends SandboxOptions {
   /** Delay between accepting an immediate post (or approving one) and its publishing. Default 2 000 ms. */
   publishDelayMs?: number;
-  /** Sandbox clock speed (2 = twice real time). Default 1. */
-  timeScale?: number;
   /** Platforms linked on a new profile. Default tiktok, instagram, youtube, facebook. */
   defaultPlatforms?: readonly string[];
   /** GET each media URL when a post is created; unreachable = 400 code 138. Default false. */
   checkMedia?: boolean;
-  /** Keep state in this JSON file across restarts (default: memory only). */
-  stateFile?: string;
-  log?: (line: string) => void;
 }
 
 export interface ProviderASandboxControl extends SandboxControl {
@@ -211,12 +213,9 @@ export interface ProviderASandboxControl extends SandboxControl {
   post(id: string): ProviderAPostView | undefined;
 }
 
-export interface ProviderASandbox {
+export interface ProviderASandbox extends Sandbox<ProviderASandboxControl> {
   /** Base URL to put in PROVIDER_A_BASE_URL: `http://127.0.0.1:<port>/api`. */
   url: string;
-  origin: string;
-  control: ProviderASandboxControl;
-  stop(): Promise<void>;
 }
 
 const CODES = {
@@ -244,7 +243,7 @@ function error(status: number, code: number, message: string, extra: Record<stri
   return { status, body: { action: extra.action ?? 'request', status: 'error', code, message, ...extra } };
 }
 
-const ROUTES: Array<[string, RegExp, string]> = [
+const ROUTES: SandboxRoute[] = [
   ['GET', /^\/api\/user\/?$/, 'GET /api/user'],
   ['POST', /^\/api\/post\/?$/, 'POST /api/post'],
   ['PATCH', /^\/api\/post\/?$/, 'PATCH /api/post'],
@@ -323,32 +322,8 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
   }
 
   function networkCopy(profile: StoredProfile, post: StoredPost, platform: string): { id: string; postUrl: string } {
-    const seed = `${post.id}:${platform}`;
-    const account = accountOf(profile, platform);
-    switch (platform) {
-      case 'tiktok': {
-        const id = hashDigits(seed, 19);
-        return { id, postUrl: `https://www.tiktok.com/@${account.username}/video/${id}` };
-      }
-      case 'instagram':
-        return { id: hashDigits(seed, 17), postUrl: `https://www.instagram.com/reel/${hashToken(seed, 11)}/` };
-      case 'youtube': {
-        const id = hashToken(seed, 11);
-        return { id, postUrl: `https://youtube.com/shorts/${id}` };
-      }
-      case 'facebook': {
-        const id = hashDigits(seed, 16);
-        return { id: `${account.id}_${id}`, postUrl: `https://www.facebook.com/${account.id}/videos/${id}` };
-      }
-      case 'twitter': {
-        const id = hashDigits(seed, 19);
-        return { id, postUrl: `https://x.com/${account.username}/status/${id}` };
-      }
-      default: {
-        const id = hashDigits(seed, 18);
-        return { id, postUrl: `${account.profileUrl}/posts/${id}` };
-      }
-    }
+    const copy = networkPost(platform, `${post.id}:${platform}`, accountOf(profile, platform));
+    return { id: copy.id, postUrl: copy.url };
   }
 
   // ----------------------------------------------------------------------------- lifecycle
@@ -742,21 +717,19 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
   }
 
   async function handle(req: SandboxRequest): Promise<SandboxResponse> {
-    const route = ROUTES.find(([method, pattern]) => method === req.method && pattern.test(req.path));
-    if (!route) {
+    const name = findRoute(ROUTES, req.method, req.path);
+    if (!name) {
       const known = ROUTES.some(([, pattern]) => pattern.test(req.path));
       return known ? error(405, CODES.methodNotAllowed, `${req.method} is not supported on ${req.path}.`) : error(404, CODES.unknownEndpoint, `Unknown endpoint: ${req.method} ${req.path}`);
     }
-    const auth = req.headers.authorization;
-    const apiKey = typeof auth === 'string' && /^Bearer\s+\S+$/i.test(auth) ? auth.replace(/^Bearer\s+/i, '') : null;
-    if (!apiKey || !apiKey.startsWith(PROVIDER_A_KEY_PREFIX) || apiKey.length <= PROVIDER_A_KEY_PREFIX.length) {
+    const apiKey = bearerToken(req.headers);
+    if (!isSandboxKey(apiKey, PROVIDER_A_KEY_PREFIX)) {
       return { status: 401, body: { status: 'error', code: CODES.badKey, message: apiKey ? 'API Key not valid.' : 'Missing API Key: send Authorization: Bearer <API Key>.' } };
     }
     const rawProfileKey = req.headers['profile-key'];
     const profileKey = typeof rawProfileKey === 'string' && rawProfileKey.trim() !== '' ? rawProfileKey.trim() : null;
     const profile = profileOf(apiKey, profileKey);
 
-    const name = route[2];
     if (name.startsWith('GET')) {
       if (name === 'GET /api/user') return user(profile);
       if (name === 'GET /api/history') return history(profile, req.url.searchParams);
@@ -786,7 +759,7 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
     basePath: '/api',
     clock,
     flavour: {
-      routeOf: (method, path) => ROUTES.find(([m, p]) => m === method && p.test(path))?.[2] ?? null,
+      routeOf: (method, path) => findRoute(ROUTES, method, path),
       unavailable: () => ({ status: 'error', code: 503, message: 'Service temporarily unavailable. Please try again.' }),
       rateLimited: (s) => ({ status: 'error', code: 429, message: `Too many requests. Retry after ${s} seconds.` }),
       internalError: () => ({ status: 'error', code: 500, message: 'Internal server error.' }),
@@ -817,33 +790,20 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
   };
 
   const control: ProviderASandboxControl = {
-    ...server.faults,
-    ...server.counters,
-    now: () => new Date(clock.now()),
-    advance: (ms) => clock.advance(ms),
-    setNow: (at) => clock.set(at),
-    failPlatform(platform, failure = {}) {
-      assertPlatform(platform);
-      settleAll();
-      failing.set(platform, {
-        code: failure.code ?? CODES.injectedFailure,
-        message: failure.message ?? `${capitalise(platform)} Error: the network rejected the post (sandbox: failPlatform).`,
-      });
-    },
-    restorePlatform(platform) {
-      settleAll();
-      if (platform === undefined) failing.clear();
-      else failing.delete(platform);
-    },
-    clearFaults() {
-      server.faults.clearFaults();
-      settleAll();
-      failing.clear();
-    },
-    reset() {
-      control.clearFaults();
-      server.counters.resetCounters();
-    },
+    ...sandboxControl({
+      server,
+      clock,
+      failing,
+      failure: (platform, given) => ({
+        code: given.code ?? CODES.injectedFailure,
+        message: given.message ?? `${capitalise(platform)} Error: the network rejected the post (sandbox: failPlatform).`,
+      }),
+      assertPlatform,
+      settleAll,
+      posts,
+      view,
+      persist,
+    }),
     linkPlatforms(apiKey, platforms, profileKey = null) {
       platforms.forEach(assertPlatform);
       settleAll();
@@ -851,22 +811,7 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
       dirty = true;
       persist();
     },
-    post(id) {
-      const post = posts.get(id);
-      if (!post) return undefined;
-      const v = view(post);
-      persist();
-      return v;
-    },
   };
 
-  return {
-    url: server.url,
-    origin: server.origin,
-    control,
-    stop: async () => {
-      persist();
-      await server.stop();
-    },
-  };
+  return sandboxOf(server, control, persist);
 }

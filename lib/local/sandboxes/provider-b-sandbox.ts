@@ -79,20 +79,29 @@
  */
 import {
   INVALID_JSON,
+  bearerToken,
   createSandboxClock,
   engagement,
+  findRoute,
   hashDigits,
   hashToken,
   isAllowedMediaUrl,
   isRecord,
+  isSandboxKey,
   mediaReachable,
+  networkPost,
   parseIsoDate,
   randomToken,
+  sandboxControl,
+  sandboxOf,
   startSandboxServer,
   stateFile,
+  type Sandbox,
   type SandboxControl,
+  type SandboxOptions,
   type SandboxRequest,
   type SandboxResponse,
+  type SandboxRoute,
 } from './sandbox-kit';
 
 export const PROVIDER_B_KEY_PREFIX = 'sandbox_b_';
@@ -184,20 +193,13 @@ interface PersistedState {
   results: StoredResult[];
 }
 
-export interface ProviderBSandboxOptions {
-  /** 0 (default): a free port. */
-  port?: number;
+export interface ProviderBSandboxOptions extends SandboxOptions {
   /** How long a post stays `processing`. Default 3 000 ms. */
   publishDelayMs?: number;
-  /** Sandbox clock speed (2 = twice real time). Default 1. */
-  timeScale?: number;
   /** Accounts of a new key. Default tiktok, instagram, youtube, facebook connected; x disconnected. */
   defaultAccounts?: ReadonlyArray<{ platform: string; status: 'connected' | 'disconnected' }>;
   /** GET each media URL when a post is created; unreachable = failed results. Default false. */
   checkMedia?: boolean;
-  /** Keep state in this JSON file across restarts (default: memory only). */
-  stateFile?: string;
-  log?: (line: string) => void;
 }
 
 export interface ProviderBSandboxControl extends SandboxControl {
@@ -211,12 +213,9 @@ export interface ProviderBSandboxControl extends SandboxControl {
   results(postId: string): ProviderBResult[];
 }
 
-export interface ProviderBSandbox {
+export interface ProviderBSandbox extends Sandbox<ProviderBSandboxControl> {
   /** Base URL to put in PROVIDER_B_BASE_URL: `http://127.0.0.1:<port>` (paths start /v1). */
   url: string;
-  origin: string;
-  control: ProviderBSandboxControl;
-  stop(): Promise<void>;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -224,7 +223,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const invalid = (errors: string[]): SandboxResponse => ({ status: 400, body: { statusCode: 400, message: 'Invalid Request', errors } });
 const fail = (status: number, message: string): SandboxResponse => ({ status, body: { statusCode: status, message } });
 
-const ROUTES: Array<[string, RegExp, string]> = [
+const ROUTES: SandboxRoute[] = [
   ['GET', /^\/v1\/social-accounts\/?$/, 'GET /v1/social-accounts'],
   ['GET', /^\/v1\/social-accounts\/[^/]+\/?$/, 'GET /v1/social-accounts/:id'],
   ['POST', /^\/v1\/social-accounts\/[^/]+\/disconnect\/?$/, 'POST /v1/social-accounts/:id/disconnect'],
@@ -323,32 +322,11 @@ export async function startProviderBSandbox(options: ProviderBSandboxOptions = {
   }
 
   function networkCopy(account: ProviderBAccount, postId: string): { id: string; url: string } {
-    const seed = `${postId}:${account.id}`;
-    switch (account.platform) {
-      case 'tiktok':
-      case 'tiktok_business': {
-        const id = hashDigits(seed, 19);
-        return { id, url: `https://www.tiktok.com/@${account.username}/video/${id}` };
-      }
-      case 'instagram':
-        return { id: hashDigits(seed, 17), url: `https://www.instagram.com/reel/${hashToken(seed, 11)}/` };
-      case 'youtube': {
-        const id = hashToken(seed, 11);
-        return { id, url: `https://youtube.com/shorts/${id}` };
-      }
-      case 'facebook': {
-        const id = hashDigits(seed, 16);
-        return { id: `${account.user_id}_${id}`, url: `https://www.facebook.com/${account.user_id}/videos/${id}` };
-      }
-      case 'x': {
-        const id = hashDigits(seed, 19);
-        return { id, url: `https://x.com/${account.username}/status/${id}` };
-      }
-      default: {
-        const id = hashDigits(seed, 18);
-        return { id, url: `https://www.${account.platform}.com/${account.username}/posts/${id}` };
-      }
-    }
+    return networkPost(account.platform, `${postId}:${account.id}`, {
+      id: account.user_id,
+      username: account.username,
+      profileUrl: `https://www.${account.platform}.com/${account.username}`,
+    });
   }
 
   // ----------------------------------------------------------------------------- lifecycle
@@ -684,16 +662,15 @@ export async function startProviderBSandbox(options: ProviderBSandboxOptions = {
   }
 
   async function handle(req: SandboxRequest): Promise<SandboxResponse> {
-    const route = ROUTES.find(([method, pattern]) => method === req.method && pattern.test(req.path));
+    const route = findRoute(ROUTES, req.method, req.path);
     if (!route) return { status: 404, body: { statusCode: 404, message: `Cannot ${req.method} ${req.path}`, error: 'Not Found' } };
-    const auth = req.headers.authorization;
-    const apiKey = typeof auth === 'string' && /^Bearer\s+\S+$/i.test(auth) ? auth.replace(/^Bearer\s+/i, '') : null;
-    if (!apiKey || !apiKey.startsWith(PROVIDER_B_KEY_PREFIX) || apiKey.length <= PROVIDER_B_KEY_PREFIX.length) return fail(401, 'Unauthorized');
+    const apiKey = bearerToken(req.headers);
+    if (!isSandboxKey(apiKey, PROVIDER_B_KEY_PREFIX)) return fail(401, 'Unauthorized');
     const owner = keyOf(apiKey);
     const segments = req.path.replace(/\/$/, '').split('/').map(decodeURIComponent);
     const id = segments[3] ?? '';
 
-    switch (route[2]) {
+    switch (route) {
       case 'GET /v1/social-accounts':
         return listAccounts(owner, req.url);
       case 'GET /v1/social-accounts/:id': {
@@ -742,7 +719,7 @@ export async function startProviderBSandbox(options: ProviderBSandboxOptions = {
     port: options.port,
     clock,
     flavour: {
-      routeOf: (method, path) => ROUTES.find(([m, p]) => m === method && p.test(path))?.[2] ?? null,
+      routeOf: (method, path) => findRoute(ROUTES, method, path),
       unavailable: () => ({ statusCode: 503, message: 'Service Unavailable' }),
       rateLimited: () => ({ statusCode: 429, message: 'Too Many Requests' }),
       internalError: () => ({ statusCode: 500, message: 'Internal Server Error' }),
@@ -765,30 +742,17 @@ export async function startProviderBSandbox(options: ProviderBSandboxOptions = {
   };
 
   const control: ProviderBSandboxControl = {
-    ...server.faults,
-    ...server.counters,
-    now: () => new Date(clock.now()),
-    advance: (ms) => clock.advance(ms),
-    setNow: (at) => clock.set(at),
-    failPlatform(platform, failure = {}) {
-      assertPlatform(platform);
-      settleAll();
-      failing.set(platform, failure.message ?? `${platform} rejected the post (sandbox: failPlatform).`);
-    },
-    restorePlatform(platform) {
-      settleAll();
-      if (platform === undefined) failing.clear();
-      else failing.delete(platform);
-    },
-    clearFaults() {
-      server.faults.clearFaults();
-      settleAll();
-      failing.clear();
-    },
-    reset() {
-      control.clearFaults();
-      server.counters.resetCounters();
-    },
+    ...sandboxControl({
+      server,
+      clock,
+      failing,
+      failure: (platform, given) => given.message ?? `${platform} rejected the post (sandbox: failPlatform).`,
+      assertPlatform,
+      settleAll,
+      posts,
+      view,
+      persist,
+    }),
     accounts: (apiKey) => keyOf(apiKey).accounts.map((a) => ({ ...a })),
     setAccountStatus(apiKey, accountIdOrPlatform, status) {
       settleAll();
@@ -798,13 +762,6 @@ export async function startProviderBSandbox(options: ProviderBSandboxOptions = {
       dirty = true;
       persist();
     },
-    post(id) {
-      const post = posts.get(id);
-      if (!post) return undefined;
-      const v = view(post);
-      persist();
-      return v;
-    },
     results(postId) {
       const post = posts.get(postId);
       if (post) settle(post);
@@ -813,13 +770,5 @@ export async function startProviderBSandbox(options: ProviderBSandboxOptions = {
     },
   };
 
-  return {
-    url: server.url,
-    origin: server.origin,
-    control,
-    stop: async () => {
-      persist();
-      await server.stop();
-    },
-  };
+  return sandboxOf(server, control, persist);
 }

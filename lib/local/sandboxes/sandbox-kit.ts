@@ -427,6 +427,145 @@ export async function startSandboxServer(options: {
   };
 }
 
+// ---------------------------------------------------------------------------------------- sandbox parts
+
+/** Options both sandboxes take. */
+export interface SandboxOptions {
+  /** 0 (default): a free port. */
+  port?: number;
+  /** Sandbox clock speed (2 = twice real time). Default 1. */
+  timeScale?: number;
+  /** Keep state in this JSON file across restarts (default: memory only). */
+  stateFile?: string;
+  log?: (line: string) => void;
+}
+
+/** A started sandbox: its base URL (what PROVIDER_X_BASE_URL takes), its origin and its control. */
+export interface Sandbox<C extends SandboxControl> {
+  url: string;
+  origin: string;
+  control: C;
+  stop(): Promise<void>;
+}
+
+/** A route table row: method, path pattern, route name (`GET /api/post/:id`). */
+export type SandboxRoute = readonly [method: string, pattern: RegExp, name: string];
+
+/** The name of the route a request matches, or null. */
+export function findRoute(routes: readonly SandboxRoute[], method: string, path: string): string | null {
+  return routes.find(([m, pattern]) => m === method && pattern.test(path))?.[2] ?? null;
+}
+
+/** The key of `Authorization: Bearer <key>`, or null when the header is missing or not a bearer. */
+export function bearerToken(headers: IncomingHttpHeaders): string | null {
+  const auth = headers.authorization;
+  return typeof auth === 'string' && /^Bearer\s+\S+$/i.test(auth) ? auth.replace(/^Bearer\s+/i, '') : null;
+}
+
+/** Whether a key is one of this sandbox's: the prefix and at least one character more. */
+export const isSandboxKey = (key: string | null, prefix: string): key is string => key !== null && key.startsWith(prefix) && key.length > prefix.length;
+
+/**
+ * A stable network post id and public URL for a published copy, shaped like each network's. The
+ * account is the copy's account on the network (its id, username, and profile URL for the others).
+ */
+export function networkPost(platform: string, seed: string, account: { id: string; username: string; profileUrl: string }): { id: string; url: string } {
+  switch (platform) {
+    case 'tiktok':
+    case 'tiktok_business': {
+      const id = hashDigits(seed, 19);
+      return { id, url: `https://www.tiktok.com/@${account.username}/video/${id}` };
+    }
+    case 'instagram':
+      return { id: hashDigits(seed, 17), url: `https://www.instagram.com/reel/${hashToken(seed, 11)}/` };
+    case 'youtube': {
+      const id = hashToken(seed, 11);
+      return { id, url: `https://youtube.com/shorts/${id}` };
+    }
+    case 'facebook': {
+      const id = hashDigits(seed, 16);
+      return { id: `${account.id}_${id}`, url: `https://www.facebook.com/${account.id}/videos/${id}` };
+    }
+    case 'twitter':
+    case 'x': {
+      const id = hashDigits(seed, 19);
+      return { id, url: `https://x.com/${account.username}/status/${id}` };
+    }
+    default: {
+      const id = hashDigits(seed, 18);
+      return { id, url: `${account.profileUrl}/posts/${id}` };
+    }
+  }
+}
+
+/**
+ * The control both sandboxes share: faults, counters and the clock from the server, failing
+ * platforms kept in `failing` (the value `failure` makes of what failPlatform was given), and
+ * `post(id)`, a post as the API would show it now. Every change of the platform flags first settles
+ * the posts due (`settleAll`), so they publish with the flags they were due under; `post` persists
+ * what settling it changed.
+ */
+export function sandboxControl<F, P, V>(parts: {
+  server: SandboxServer;
+  clock: SandboxClock;
+  failing: Map<string, F>;
+  failure(platform: string, given: { code?: number; message?: string }): F;
+  assertPlatform(platform: string): void;
+  settleAll(): void;
+  posts: Map<string, P>;
+  view(post: P): V;
+  persist(): void;
+}): SandboxControl & { post(id: string): V | undefined } {
+  const { server, clock, failing, settleAll } = parts;
+  const control: SandboxControl & { post(id: string): V | undefined } = {
+    ...server.faults,
+    ...server.counters,
+    now: () => new Date(clock.now()),
+    advance: (ms) => clock.advance(ms),
+    setNow: (at) => clock.set(at),
+    failPlatform(platform, failure = {}) {
+      parts.assertPlatform(platform);
+      settleAll();
+      failing.set(platform, parts.failure(platform, failure));
+    },
+    restorePlatform(platform) {
+      settleAll();
+      if (platform === undefined) failing.clear();
+      else failing.delete(platform);
+    },
+    clearFaults() {
+      server.faults.clearFaults();
+      settleAll();
+      failing.clear();
+    },
+    reset() {
+      control.clearFaults();
+      server.counters.resetCounters();
+    },
+    post(id) {
+      const post = parts.posts.get(id);
+      if (!post) return undefined;
+      const v = parts.view(post);
+      parts.persist();
+      return v;
+    },
+  };
+  return control;
+}
+
+/** The started sandbox: stopping it saves its state first. */
+export function sandboxOf<C extends SandboxControl>(server: SandboxServer, control: C, persist: () => void): Sandbox<C> {
+  return {
+    url: server.url,
+    origin: server.origin,
+    control,
+    stop: async () => {
+      persist();
+      await server.stop();
+    },
+  };
+}
+
 /** Parses an ISO-8601 date-time; null when it is not one. */
 export function parseIsoDate(value: string): number | null {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) return null;

@@ -3,102 +3,21 @@
  * sends (method, path, Authorization, Profile-Key, bodies), how answers map to channels, post
  * statuses and per-channel results, the delete rule, and the analytics roll-up.
  */
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createProviderA, providerADeleteRule } from '../../../../functions/adapters/social/provider-a';
 import { overrideSocialProvider, socialProvider } from '../../../../functions/adapters/social/registry';
-import {
-  ProviderError,
-  type Channel,
-  type ChannelResult,
-  type CreatePostInput,
-  type ProviderCredentials,
-  type SocialProvider,
-} from '../../../../functions/ports/social-provider';
+import type { Channel, ChannelResult, CreatePostInput, ProviderCredentials, SocialProvider } from '../../../../functions/ports/social-provider';
+import { routes, useLoopbackServer, type Reply } from '../../../support/loopback-server';
+import { providerFailure } from '../../../support/social-provider';
 
-interface Seen {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  headers: IncomingHttpHeaders;
-  body: unknown;
-}
-
-interface Reply {
-  status?: number;
-  body?: unknown;
-  raw?: string;
-  headers?: Record<string, string>;
-  delayMs?: number;
-}
-
-type Route = (request: Seen) => Reply | undefined;
-
-async function startServer() {
-  const seen: Seen[] = [];
-  const timers = new Set<NodeJS.Timeout>();
-  let route: Route = () => undefined;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const url = new URL(req.url ?? '/', 'http://loopback');
-      const request = { method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body: raw ? (JSON.parse(raw) as unknown) : undefined };
-      seen.push(request);
-      const reply = route(request) ?? { status: 404, body: { status: 'error', message: `no route for ${request.method} ${request.path}` } };
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        if (res.destroyed) return;
-        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-        res.end(reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body)));
-      }, reply.delayMs ?? 0);
-      timers.add(timer);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/api`,
-    seen,
-    route(next: Route) {
-      route = next;
-    },
-    reset() {
-      seen.length = 0;
-      route = () => undefined;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-    },
-    async close() {
-      for (const timer of timers) clearTimeout(timer);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/** One reply per "METHOD /path"; several replies are given in turn, the last repeating. */
-function routes(table: Record<string, Reply | Reply[] | ((request: Seen) => Reply)>): Route {
-  const counts = new Map<string, number>();
-  return (request) => {
-    const key = `${request.method} ${request.path}`;
-    const entry = table[key];
-    if (entry === undefined) return undefined;
-    if (typeof entry === 'function') return entry(request);
-    if (!Array.isArray(entry)) return entry;
-    const n = counts.get(key) ?? 0;
-    counts.set(key, n + 1);
-    return entry[Math.min(n, entry.length - 1)];
-  };
-}
+const server = useLoopbackServer({ notFound: (request) => ({ status: 404, body: { status: 'error', message: `no route for ${request.method} ${request.path}` } }) });
+/** The adapter's base URL: Ayrshare serves under /api. */
+const apiUrl = () => `${server.url}/api`;
 
 const KEY = 'AYR-API-KEY-0123456789ABCDEF';
 const PROFILE_KEY = 'PROFILE-7F3A-SECRET';
 const credentials: ProviderCredentials = { apiKey: KEY, profileKey: PROFILE_KEY };
 const NOW = new Date('2025-06-15T12:00:00Z');
 
-let server: Awaited<ReturnType<typeof startServer>>;
 let sleeps: number[];
 let provider: SocialProvider;
 
@@ -118,35 +37,16 @@ function input(overrides: Partial<CreatePostInput> = {}): CreatePostInput {
   };
 }
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof ProviderError)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  expect(error.provider).toBe('provider_a');
-  expect(error.message).not.toContain(KEY);
-  expect(error.message).not.toContain(PROFILE_KEY);
-  return error;
-}
+const failure = (promise: Promise<unknown>) => providerFailure(promise, { provider: 'provider_a', secrets: [KEY, PROFILE_KEY] });
 
 function result(platform: Channel['platform'], status: ChannelResult['status'], url: string | null = null, error: string | null = null): ChannelResult {
   return { channelId: `a:${platform}`, platform, status, url, error };
 }
 
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
 beforeEach(() => {
-  server.reset();
   sleeps = [];
   provider = createProviderA({
-    baseUrl: server.url,
+    baseUrl: apiUrl(),
     http: { attemptTimeoutMs: 1_000, maxAttempts: 3, random: () => 0, sleep: async (ms) => void sleeps.push(ms) },
   });
 });
@@ -160,7 +60,7 @@ describe('configuration', () => {
 
   it('the base URL comes from PROVIDER_A_BASE_URL, read on each call', async () => {
     server.route(routes({ 'GET /api/user': { body: { displayNames: [] } } }));
-    process.env.PROVIDER_A_BASE_URL = server.url;
+    process.env.PROVIDER_A_BASE_URL = apiUrl();
     await expect(createProviderA().listChannels(credentials)).resolves.toEqual([]);
     expect(server.seen.map((r) => r.path)).toEqual(['/api/user']);
   });
@@ -389,7 +289,7 @@ describe('createPost', () => {
   });
 
   it('a slow server is timeout', async () => {
-    provider = createProviderA({ baseUrl: server.url, http: { attemptTimeoutMs: 250, maxAttempts: 2, sleep: async () => undefined } });
+    provider = createProviderA({ baseUrl: apiUrl(), http: { attemptTimeoutMs: 250, maxAttempts: 2, sleep: async () => undefined } });
     server.route(routes({ 'POST /api/post': { delayMs: 3_000, body: { status: 'scheduled', id: 'late' } } }));
     expect((await failure(provider.createPost(credentials, input()))).kind).toBe('timeout');
   });

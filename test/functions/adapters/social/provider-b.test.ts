@@ -4,94 +4,12 @@
  * the external_id reconciliation, status and per-channel result mapping, the delete rule, and the
  * analytics roll-up over account feeds.
  */
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createProviderB, providerBDeleteRule } from '../../../../functions/adapters/social/provider-b';
-import {
-  ProviderError,
-  type Channel,
-  type ChannelResult,
-  type CreatePostInput,
-  type ProviderCredentials,
-  type SocialProvider,
-} from '../../../../functions/ports/social-provider';
+import type { Channel, ChannelResult, CreatePostInput, ProviderCredentials, SocialProvider } from '../../../../functions/ports/social-provider';
+import { routes, useLoopbackServer, type Reply, type Seen } from '../../../support/loopback-server';
+import { providerFailure } from '../../../support/social-provider';
 
-interface Seen {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  headers: IncomingHttpHeaders;
-  body: unknown;
-}
-
-interface Reply {
-  status?: number;
-  body?: unknown;
-  raw?: string;
-  headers?: Record<string, string>;
-  delayMs?: number;
-}
-
-type Route = (request: Seen) => Reply | undefined;
-
-async function startServer() {
-  const seen: Seen[] = [];
-  const timers = new Set<NodeJS.Timeout>();
-  let route: Route = () => undefined;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const url = new URL(req.url ?? '/', 'http://loopback');
-      const request = { method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body: raw ? (JSON.parse(raw) as unknown) : undefined };
-      seen.push(request);
-      const reply = route(request) ?? { status: 404, body: { statusCode: 404, message: `no route for ${request.method} ${request.path}` } };
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        if (res.destroyed) return;
-        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-        res.end(reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body)));
-      }, reply.delayMs ?? 0);
-      timers.add(timer);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    route(next: Route) {
-      route = next;
-    },
-    reset() {
-      seen.length = 0;
-      route = () => undefined;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-    },
-    async close() {
-      for (const timer of timers) clearTimeout(timer);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/** One reply per "METHOD /path"; several replies are given in turn, the last repeating. */
-function routes(table: Record<string, Reply | Reply[] | ((request: Seen) => Reply)>): Route {
-  const counts = new Map<string, number>();
-  return (request) => {
-    const key = `${request.method} ${request.path}`;
-    const entry = table[key];
-    if (entry === undefined) return undefined;
-    if (typeof entry === 'function') return entry(request);
-    if (!Array.isArray(entry)) return entry;
-    const n = counts.get(key) ?? 0;
-    counts.set(key, n + 1);
-    return entry[Math.min(n, entry.length - 1)];
-  };
-}
+const server = useLoopbackServer({ notFound: (request) => ({ status: 404, body: { statusCode: 404, message: `no route for ${request.method} ${request.path}` } }) });
 
 /** Post for Me's offset pagination over `items`, honouring ?limit&offset. */
 function paged(items: unknown[]): (request: Seen) => Reply {
@@ -108,7 +26,6 @@ const KEY = 'pfm_live_SECRET_abcdef0123456789';
 const credentials: ProviderCredentials = { apiKey: KEY };
 const NOW = new Date('2025-06-15T12:00:00Z');
 
-let server: Awaited<ReturnType<typeof startServer>>;
 let sleeps: number[];
 let provider: SocialProvider;
 
@@ -169,28 +86,9 @@ function result(channelId: string, platform: Channel['platform'], status: Channe
   return { channelId, platform, status, url, error };
 }
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof ProviderError)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  expect(error.provider).toBe('provider_b');
-  expect(error.message).not.toContain(KEY);
-  expect(error.message).not.toContain('tok_');
-  return error;
-}
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const failure = (promise: Promise<unknown>) => providerFailure(promise, { provider: 'provider_b', secrets: [KEY, 'tok_'] });
 
 beforeEach(() => {
-  server.reset();
   sleeps = [];
   provider = createProviderB({
     baseUrl: server.url,

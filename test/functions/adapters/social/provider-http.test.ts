@@ -3,8 +3,6 @@
  * sends, what it retries (and how long it would wait), how every failure maps to a ProviderError
  * kind, and that the API key never shows up in an error. Plus the analytics helpers.
  */
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as z from 'zod/mini';
 import {
   AnalyticsTally,
@@ -14,87 +12,16 @@ import {
   readMetrics,
   type ProviderHttpOptions,
 } from '../../../../functions/adapters/social/provider-http';
-import { ProviderError } from '../../../../functions/ports/social-provider';
+import type { ProviderError } from '../../../../functions/ports/social-provider';
+import { sequence, startLoopbackServer, useLoopbackServer, type Reply } from '../../../support/loopback-server';
+import { providerFailure } from '../../../support/social-provider';
 
-interface Seen {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  headers: IncomingHttpHeaders;
-  body: unknown;
-}
-
-interface Reply {
-  status?: number;
-  body?: unknown;
-  raw?: string;
-  headers?: Record<string, string>;
-  delayMs?: number;
-}
-
-type Route = (request: Seen) => Reply;
-
-async function startServer() {
-  const seen: Seen[] = [];
-  const timers = new Set<NodeJS.Timeout>();
-  let route: Route = () => ({ status: 404, body: { message: 'no route' } });
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const url = new URL(req.url ?? '/', 'http://loopback');
-      let body: unknown = raw || undefined;
-      try {
-        body = raw ? JSON.parse(raw) : undefined;
-      } catch {
-        // kept as text
-      }
-      const request = { method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body };
-      seen.push(request);
-      const reply = route(request);
-      const send = () => {
-        timers.delete(timer);
-        if (res.destroyed) return;
-        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-        res.end(reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body)));
-      };
-      const timer = setTimeout(send, reply.delayMs ?? 0);
-      timers.add(timer);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    route(next: Route) {
-      route = next;
-    },
-    reset() {
-      seen.length = 0;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-    },
-    async close() {
-      for (const timer of timers) clearTimeout(timer);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/** Replies in turn; the last one repeats. */
-function sequence(...replies: Reply[]): Route {
-  let n = 0;
-  return () => replies[Math.min(n++, replies.length - 1)]!;
-}
+const server = useLoopbackServer({ notFound: () => ({ status: 404, body: { message: 'no route' } }) });
 
 const KEY = 'sk_live_TOPSECRET_1234567890';
 const PROFILE = 'PROFILE-KEY-SECRET-42';
 const Ok = z.looseObject({ ok: z.boolean() });
 
-let server: Awaited<ReturnType<typeof startServer>>;
 let sleeps: number[];
 
 function client(overrides: Partial<ProviderHttpOptions> = {}): ProviderHttp {
@@ -115,27 +42,12 @@ function client(overrides: Partial<ProviderHttpOptions> = {}): ProviderHttp {
 }
 
 async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof ProviderError)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  expect(error.message).not.toContain(KEY);
-  expect(error.message).not.toContain(PROFILE);
+  const error = await providerFailure(promise, { secrets: [KEY, PROFILE] });
   expect(String(error.stack)).not.toContain(KEY);
   return error;
 }
 
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
 beforeEach(() => {
-  server.reset();
   sleeps = [];
 });
 
@@ -234,7 +146,7 @@ describe('retries', () => {
   });
 
   it('a refused connection is retried, then unavailable', async () => {
-    const closed = await startServer();
+    const closed = await startLoopbackServer();
     const url = closed.url;
     await closed.close();
     const error = await failure(client({ baseUrl: url }).request({ method: 'GET', path: '/x', describe: 'read' }, Ok));
