@@ -2,80 +2,36 @@
  * Analytics end to end: posts published through both provider sandboxes (started by the local
  * runtime), synced with POST /analytics/sync and read back from the cache with GET /analytics.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../../functions/adapters/aws-clients';
-import { config } from '../../functions/config';
-import { keys } from '../../functions/adapters/dynamodb/keys';
-import { nextId } from '../../functions/adapters/dynamodb/ids';
-import { putBuffer, putFile } from '../../functions/adapters/s3/blob-store';
-import { videoObjectKeys, type Video } from '../../functions/domain/video';
+import type { Video } from '../../functions/domain/video';
 import type { ProviderName } from '../../functions/ports/social-provider';
-import type { SandboxControl } from '../../lib/local/sandboxes';
 import { makeFixture } from '../support/media-fixtures';
-import { expectError, startTestStack, type ApiClient, type TestStack } from '../support/local-stack';
+import { expectError, type ApiClient } from '../support/local-stack';
+import { connectSandbox, seedFinishedVideo, startSandboxStack, type SandboxStack } from '../support/social';
 
 const HOUR = 60 * 60_000;
 const METRICS = ['views', 'likes', 'comments', 'shares', 'posts'] as const;
 
-let t: TestStack;
+let t: SandboxStack;
 let videoPath: string;
-const savedEnv: Record<string, string | undefined> = {};
 
 beforeAll(async () => {
-  for (const name of ['SOCIAL_SANDBOX_PUBLISH_DELAY_MS', 'PROVIDER_A_BASE_URL', 'PROVIDER_B_BASE_URL']) savedEnv[name] = process.env[name];
-  delete process.env.PROVIDER_A_BASE_URL;
-  delete process.env.PROVIDER_B_BASE_URL;
-  process.env.SOCIAL_SANDBOX_PUBLISH_DELAY_MS = '60000';
-  [t, videoPath] = await Promise.all([startTestStack(), makeFixture('vertical-mp4')]);
-  expect(t.stack.sandboxes?.active).toEqual({ provider_a: true, provider_b: true });
+  [t, videoPath] = await Promise.all([startSandboxStack(60_000), makeFixture('vertical-mp4')]);
 }, 120_000);
 
 afterAll(async () => {
   await t?.stop();
-  for (const [name, value] of Object.entries(savedEnv)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
 });
 
-const control = (provider: ProviderName): SandboxControl =>
-  provider === 'provider_a' ? t.stack.sandboxes!.providerA.control : t.stack.sandboxes!.providerB.control;
+const control = (provider: ProviderName) => t.control(provider);
 
-afterEach(() => {
-  for (const provider of ['provider_a', 'provider_b'] as const) {
-    control(provider).clearFaults();
-    control(provider).setNow(Date.now());
-  }
-});
+afterEach(() => t.resetSandboxes());
 
-async function seedVideo(accountId: number): Promise<Video> {
-  const id = await nextId('video');
-  const objects = videoObjectKeys(accountId, id);
-  await Promise.all([putFile(objects.video, videoPath, 'video/mp4'), putBuffer(objects.poster, Buffer.from([0xff, 0xd8, 0xff, 0xd9]), 'image/jpeg')]);
-  const video: Video = {
-    id,
-    account_id: accountId,
-    job_id: 9000 + id,
-    product_id: 1,
-    key: objects.video,
-    poster_key: objects.poster,
-    duration_s: 2,
-    width: 720,
-    height: 1280,
-    size_bytes: 1000,
-    created_at: new Date().toISOString(),
-  };
-  await dynamo().send(new PutCommand({ TableName: config.tableName, Item: { ...keys.video(accountId, id), type: 'video', ...video } }));
-  return video;
-}
+const seedVideo = (accountId: number): Promise<Video> =>
+  seedFinishedVideo(accountId, { videoPath, posterBytes: Buffer.from([0xff, 0xd8, 0xff, 0xd9]), sizeBytes: 1000, jobIdBase: 9000, productId: 1 });
 
-let keySeq = 0;
-async function connect(api: ApiClient, accountId: number, provider: ProviderName): Promise<Record<string, string>> {
-  const key = `${provider === 'provider_a' ? 'sandbox_a_' : 'sandbox_b_'}analytics_${process.pid}_${++keySeq}_${accountId}`;
-  const res = await api.put(`/social/connections/${provider}`, { api_key: key });
-  expect([200, 201]).toContain(res.status);
-  return Object.fromEntries((res.body.data.channels as { id: string; platform: string; active: boolean }[]).filter((c) => c.active).map((c) => [c.platform, c.id]));
-}
+/** The active channel id per platform of a fresh connection. */
+const connect = async (api: ApiClient, accountId: number, provider: ProviderName): Promise<Record<string, string>> =>
+  (await connectSandbox(api, accountId, provider, 'analytics')).channel;
 
 /** Sums a metric over a list of day rows or totals. */
 const sum = (rows: Record<string, number>[], metric: string) => rows.reduce((n, r) => n + r[metric]!, 0);

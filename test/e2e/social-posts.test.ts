@@ -4,87 +4,37 @@
  * finished videos seeded as the pipeline's Finalize step stores them (record + MP4 + poster).
  * Sandbox posts go out a minute after they are due, on the sandbox clock, which the tests move.
  */
-import { readFile } from 'node:fs/promises';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import sharp from 'sharp';
-import { dynamo } from '../../functions/adapters/aws-clients';
-import { config } from '../../functions/config';
-import { keys } from '../../functions/adapters/dynamodb/keys';
-import { nextId } from '../../functions/adapters/dynamodb/ids';
-import { putBuffer, putFile } from '../../functions/adapters/s3/blob-store';
 import { overrideSocialProvider, socialProvider } from '../../functions/adapters/social/registry';
-import { videoObjectKeys, type Video } from '../../functions/domain/video';
+import type { Video } from '../../functions/domain/video';
 import { ProviderError, type ProviderName, type SocialProvider } from '../../functions/ports/social-provider';
-import type { SandboxControl } from '../../lib/local/sandboxes';
-import { makeFixture } from '../support/media-fixtures';
-import { expectError, startTestStack, type ApiClient, type TestStack } from '../support/local-stack';
+import { expectError, type ApiClient } from '../support/local-stack';
+import { connectSandbox, finishedVideoFiles, seedFinishedVideo, startSandboxStack, type FinishedVideoFiles, type SandboxChannel, type SandboxStack } from '../support/social';
 
 const PUBLISH_DELAY_MS = 60_000;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-let t: TestStack;
-let videoPath: string;
-let videoBytes: Buffer;
-let posterBytes: Buffer;
-const savedEnv: Record<string, string | undefined> = {};
+let t: SandboxStack;
+let files: FinishedVideoFiles;
 
 beforeAll(async () => {
-  for (const name of ['SOCIAL_SANDBOX_PUBLISH_DELAY_MS', 'PROVIDER_A_BASE_URL', 'PROVIDER_B_BASE_URL']) savedEnv[name] = process.env[name];
-  // The stack's own sandboxes serve both providers, whatever an earlier suite in this worker left set.
-  delete process.env.PROVIDER_A_BASE_URL;
-  delete process.env.PROVIDER_B_BASE_URL;
-  process.env.SOCIAL_SANDBOX_PUBLISH_DELAY_MS = String(PUBLISH_DELAY_MS);
-  [t, videoPath, posterBytes] = await Promise.all([
-    startTestStack(),
-    makeFixture('vertical-mp4'),
-    sharp({ create: { width: 108, height: 192, channels: 3, background: { r: 200, g: 40, b: 90 } } }).jpeg().toBuffer(),
-  ]);
-  videoBytes = await readFile(videoPath);
-  expect(t.stack.sandboxes?.active).toEqual({ provider_a: true, provider_b: true });
+  [t, files] = await Promise.all([startSandboxStack(PUBLISH_DELAY_MS), finishedVideoFiles({ r: 200, g: 40, b: 90 })]);
 }, 120_000);
 
 afterAll(async () => {
   await t?.stop();
-  for (const [name, value] of Object.entries(savedEnv)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
 });
 
-const control = (provider: ProviderName): SandboxControl =>
-  provider === 'provider_a' ? t.stack.sandboxes!.providerA.control : t.stack.sandboxes!.providerB.control;
+const control = (provider: ProviderName) => t.control(provider);
 
 afterEach(() => {
-  for (const provider of ['provider_a', 'provider_b'] as const) {
-    control(provider).clearFaults();
-    control(provider).restorePlatform();
-    control(provider).setNow(Date.now());
-  }
+  t.resetSandboxes();
   overrideSocialProvider('provider_a', undefined);
   overrideSocialProvider('provider_b', undefined);
 });
 
-async function seedVideo(accountId: number): Promise<Video> {
-  const id = await nextId('video');
-  const objects = videoObjectKeys(accountId, id);
-  await Promise.all([putFile(objects.video, videoPath, 'video/mp4'), putBuffer(objects.poster, posterBytes, 'image/jpeg')]);
-  const video: Video = {
-    id,
-    account_id: accountId,
-    job_id: 5000 + id,
-    product_id: 1,
-    key: objects.video,
-    poster_key: objects.poster,
-    duration_s: 2,
-    width: 720,
-    height: 1280,
-    size_bytes: videoBytes.length,
-    created_at: new Date().toISOString(),
-  };
-  await dynamo().send(new PutCommand({ TableName: config.tableName, Item: { ...keys.video(accountId, id), type: 'video', ...video } }));
-  return video;
-}
+const seedVideo = (accountId: number): Promise<Video> =>
+  seedFinishedVideo(accountId, { videoPath: files.videoPath, posterBytes: files.posterBytes, sizeBytes: files.videoBytes.length, jobIdBase: 5000, productId: 1 });
 
 interface Publisher {
   accountId: number;
@@ -93,20 +43,14 @@ interface Publisher {
   video: Video;
   /** Active channel id per platform. */
   channel: Record<string, string>;
-  channels: { id: string; platform: string; active: boolean }[];
+  channels: SandboxChannel[];
 }
-
-let keySeq = 0;
 
 /** A fresh account connected to `provider` with its own sandbox key, and a finished video. */
 async function publisher(provider: ProviderName, options: { scopes?: ('read' | 'write' | 'publish')[] } = {}): Promise<Publisher> {
   const { accountId, api } = await t.newAccount(options.scopes ? { scopes: options.scopes } : {});
-  const apiKey = `${provider === 'provider_a' ? 'sandbox_a_' : 'sandbox_b_'}posts_${process.pid}_${++keySeq}_${accountId}`;
-  const connected = await api.put(`/social/connections/${provider}`, { api_key: apiKey });
-  expect([200, 201]).toContain(connected.status);
-  const channels = connected.body.data.channels as Publisher['channels'];
-  const channel = Object.fromEntries(channels.filter((c) => c.active).map((c) => [c.platform, c.id]));
-  return { accountId, api, apiKey, video: await seedVideo(accountId), channel, channels };
+  const connected = await connectSandbox(api, accountId, provider, 'posts');
+  return { accountId, api, ...connected, video: await seedVideo(accountId) };
 }
 
 const PROVIDERS = ['provider_a', 'provider_b'] as const;
@@ -168,7 +112,7 @@ describe.each(PROVIDERS)('POST /social/posts on %s', (provider) => {
     expect(upstream).toBeDefined();
     if (provider === 'provider_b') expect(upstream.external_id).toBe(String(post.id));
     const media = await fetch(mediaUrlOf(provider, upstream));
-    expect(Buffer.from(await media.arrayBuffer()).equals(videoBytes)).toBe(true);
+    expect(Buffer.from(await media.arrayBuffer()).equals(files.videoBytes)).toBe(true);
 
     const before = await p.api.get(`/social/posts/${post.id}`);
     expect(before.body.data.status).toBe(WAITING_NOW[provider]);

@@ -2,52 +2,21 @@
  * Finished videos through the local HTTP server: list, fetch (playable url), delete. Videos are
  * seeded as the pipeline's Finalize step stores them (record + MP4 + poster), so no job has to run.
  */
-import { readFile } from 'node:fs/promises';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
-import { dynamo } from '../../functions/adapters/aws-clients';
-import { config } from '../../functions/config';
-import { keys } from '../../functions/adapters/dynamodb/keys';
-import { nextId } from '../../functions/adapters/dynamodb/ids';
-import { listKeys, putBuffer, putFile } from '../../functions/adapters/s3/blob-store';
-import { videoObjectKeys, videoObjectPrefix, type Video } from '../../functions/domain/video';
-import { makeFixture } from '../support/media-fixtures';
+import { listKeys } from '../../functions/adapters/s3/blob-store';
+import { videoObjectPrefix, type Video } from '../../functions/domain/video';
 import { expectError, startTestStack, type TestStack } from '../support/local-stack';
+import { finishedVideoFiles, seedFinishedVideo, type FinishedVideoFiles } from '../support/social';
 
 let t: TestStack;
-let videoPath: string;
-let videoBytes: Buffer;
-let posterBytes: Buffer;
+let files: FinishedVideoFiles;
 beforeAll(async () => {
-  [t, videoPath, posterBytes] = await Promise.all([
-    startTestStack(),
-    makeFixture('vertical-mp4'),
-    sharp({ create: { width: 108, height: 192, channels: 3, background: { r: 30, g: 90, b: 200 } } }).jpeg().toBuffer(),
-  ]);
-  videoBytes = await readFile(videoPath);
+  [t, files] = await Promise.all([startTestStack(), finishedVideoFiles({ r: 30, g: 90, b: 200 })]);
 });
 afterAll(() => t?.stop());
 
-async function seedVideo(accountId: number): Promise<Video> {
-  const id = await nextId('video');
-  const objects = videoObjectKeys(accountId, id);
-  await Promise.all([putFile(objects.video, videoPath, 'video/mp4'), putBuffer(objects.poster, posterBytes, 'image/jpeg')]);
-  const video: Video = {
-    id,
-    account_id: accountId,
-    job_id: 1000 + id,
-    product_id: 7,
-    key: objects.video,
-    poster_key: objects.poster,
-    duration_s: 2,
-    width: 720,
-    height: 1280,
-    size_bytes: videoBytes.length,
-    created_at: new Date().toISOString(),
-  };
-  await dynamo().send(new PutCommand({ TableName: config.tableName, Item: { ...keys.video(accountId, id), type: 'video', ...video } }));
-  return video;
-}
+const seedVideo = (accountId: number): Promise<Video> =>
+  seedFinishedVideo(accountId, { videoPath: files.videoPath, posterBytes: files.posterBytes, sizeBytes: files.videoBytes.length, jobIdBase: 1000, productId: 7 });
 
 async function download(url: string) {
   const response = await fetch(url);
@@ -86,7 +55,7 @@ describe('listing finished videos', () => {
     const { accountId, api } = await t.newAccount();
     await seedVideo(accountId);
     const [listed] = (await api.get('/videos')).body.data;
-    expect((await download(listed.url)).bytes.equals(videoBytes)).toBe(true);
+    expect((await download(listed.url)).bytes.equals(files.videoBytes)).toBe(true);
   });
 
   test('an account with no videos gets an empty page with meta', async () => {
@@ -124,7 +93,7 @@ describe('fetching a finished video', () => {
       duration_s: 2,
       width: 720,
       height: 1280,
-      size_bytes: videoBytes.length,
+      size_bytes: files.videoBytes.length,
       created_at: video.created_at,
     });
     expect(Date.parse(res.body.data.url_expires_at)).toBeGreaterThan(Date.now() + 3600_000);
@@ -133,7 +102,7 @@ describe('fetching a finished video', () => {
     expect(playable.status).toBe(200);
     expect(playable.type).toBe('video/mp4');
     expect(playable.bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
-    expect(playable.bytes.equals(videoBytes)).toBe(true);
+    expect(playable.bytes.equals(files.videoBytes)).toBe(true);
 
     const poster = await download(res.body.data.thumbnail_url);
     expect(poster.status).toBe(200);

@@ -1,7 +1,8 @@
 /**
  * The JSON-over-fetch plumbing both scheduling-provider adapters share (DESIGN §5): one client per
- * operation, bound to one connection's credentials, plus the two small helpers both analytics
- * pulls need (bounded concurrency, a per-day tally).
+ * operation, bound to one connection's credentials (`providerClient` makes them), the mapping of a
+ * provider's network names to ours, plus the two small helpers both analytics pulls need (bounded
+ * concurrency, a per-day tally).
  *
  * Retries. Every attempt has its own timeout (default 10 s, body included) and the whole call, its
  * retries and waits included, an overall deadline (default 30 s): a wait that would end past the

@@ -1,7 +1,8 @@
 /**
  * What both social-provider sandboxes share: a loopback HTTP server with request counters and
  * injectable faults, a controllable clock, deterministic hashing for "random-looking" but stable
- * values, the media-URL rules, and an optional JSON state file.
+ * values, the media-URL rules, an optional JSON state file, and the parts of a sandbox that do not
+ * depend on the provider (route lookup, bearer-key check, network post URLs, the common control).
  *
  * Fault semantics (the same for both sandboxes; every request is counted first, faulted or not):
  *   drop(n)            the next n requests get their connection closed without an answer

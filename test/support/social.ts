@@ -1,0 +1,156 @@
+/**
+ * End-to-end helpers for the social suites: finished videos seeded as the pipeline's Finalize step
+ * stores them (record + MP4 + poster, so no job has to run), a local stack whose own provider
+ * sandboxes serve both providers, and connections made with sandbox keys.
+ */
+import { readFile } from 'node:fs/promises';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import sharp from 'sharp';
+import { dynamo } from '../../functions/adapters/aws-clients';
+import { config } from '../../functions/config';
+import { keys } from '../../functions/adapters/dynamodb/keys';
+import { nextId } from '../../functions/adapters/dynamodb/ids';
+import { putBuffer, putFile } from '../../functions/adapters/s3/blob-store';
+import { videoObjectKeys, type Video } from '../../functions/domain/video';
+import type { ProviderName } from '../../functions/ports/social-provider';
+import { PROVIDER_A_KEY_PREFIX, PROVIDER_B_KEY_PREFIX, type SandboxControl } from '../../lib/local/sandboxes';
+import { makeFixture } from './media-fixtures';
+import { startTestStack, type ApiClient, type TestStack } from './local-stack';
+
+// ---------------------------------------------------------------------------------------- videos
+
+export interface FinishedVideoFiles {
+  /** The fixture MP4 (vertical, 2 s). */
+  videoPath: string;
+  videoBytes: Buffer;
+  /** A one-colour JPEG poster. */
+  posterBytes: Buffer;
+}
+
+/** The MP4 and a poster of `background` colour, as the seeded videos use them. */
+export async function finishedVideoFiles(background: { r: number; g: number; b: number }): Promise<FinishedVideoFiles> {
+  const [videoPath, posterBytes] = await Promise.all([
+    makeFixture('vertical-mp4'),
+    sharp({ create: { width: 108, height: 192, channels: 3, background } }).jpeg().toBuffer(),
+  ]);
+  return { videoPath, videoBytes: await readFile(videoPath), posterBytes };
+}
+
+export interface SeededVideo {
+  videoPath: string;
+  posterBytes: Buffer;
+  /** The record's size_bytes. */
+  sizeBytes: number;
+  /** The record's job_id is this plus the video's id. */
+  jobIdBase: number;
+  productId: number;
+}
+
+/** A finished video of `accountId`, stored as Finalize stores one: MP4 and poster in the bucket, the record in the table. */
+export async function seedFinishedVideo(accountId: number, from: SeededVideo): Promise<Video> {
+  const id = await nextId('video');
+  const objects = videoObjectKeys(accountId, id);
+  await Promise.all([putFile(objects.video, from.videoPath, 'video/mp4'), putBuffer(objects.poster, from.posterBytes, 'image/jpeg')]);
+  const video: Video = {
+    id,
+    account_id: accountId,
+    job_id: from.jobIdBase + id,
+    product_id: from.productId,
+    key: objects.video,
+    poster_key: objects.poster,
+    duration_s: 2,
+    width: 720,
+    height: 1280,
+    size_bytes: from.sizeBytes,
+    created_at: new Date().toISOString(),
+  };
+  await dynamo().send(new PutCommand({ TableName: config.tableName, Item: { ...keys.video(accountId, id), type: 'video', ...video } }));
+  return video;
+}
+
+// ---------------------------------------------------------------------------------------- sandboxes
+
+export interface SandboxStack extends TestStack {
+  /** The control of the sandbox serving `provider`. */
+  control(provider: ProviderName): SandboxControl;
+  /** Both sandboxes back to normal: no faults, no failing platform, the clock at the real time. */
+  resetSandboxes(): void;
+}
+
+const SANDBOX_ENV = ['SOCIAL_SANDBOX_PUBLISH_DELAY_MS', 'PROVIDER_A_BASE_URL', 'PROVIDER_B_BASE_URL'];
+
+/**
+ * A local stack whose own sandboxes serve both providers, whatever an earlier suite in this worker
+ * left set (PROVIDER_A/B_BASE_URL are cleared), with SOCIAL_SANDBOX_PUBLISH_DELAY_MS at
+ * `publishDelayMs`. stop() puts those variables back as they were.
+ */
+export async function startSandboxStack(publishDelayMs: number): Promise<SandboxStack> {
+  const saved = SANDBOX_ENV.map((name) => [name, process.env[name]] as const);
+  const restoreEnv = () => {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+  delete process.env.PROVIDER_A_BASE_URL;
+  delete process.env.PROVIDER_B_BASE_URL;
+  process.env.SOCIAL_SANDBOX_PUBLISH_DELAY_MS = String(publishDelayMs);
+  let t: TestStack;
+  try {
+    t = await startTestStack();
+  } catch (error) {
+    restoreEnv();
+    throw error;
+  }
+  const stop = async () => {
+    await t.stop();
+    restoreEnv();
+  };
+  try {
+    expect(t.stack.sandboxes?.active).toEqual({ provider_a: true, provider_b: true });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const control = (provider: ProviderName): SandboxControl =>
+    provider === 'provider_a' ? t.stack.sandboxes!.providerA.control : t.stack.sandboxes!.providerB.control;
+  return {
+    ...t,
+    stop,
+    control,
+    resetSandboxes() {
+      for (const provider of ['provider_a', 'provider_b'] as const) {
+        control(provider).clearFaults();
+        control(provider).restorePlatform();
+        control(provider).setNow(Date.now());
+      }
+    },
+  };
+}
+
+export interface SandboxChannel {
+  id: string;
+  platform: string;
+  active: boolean;
+}
+
+let keySeq = 0;
+
+/**
+ * Connects `provider` for the account with a sandbox key of its own (`sandbox_a_<label>_…`, so each
+ * connection has its own upstream state): the key, the channels answered, and the active channel id
+ * per platform.
+ */
+export async function connectSandbox(
+  api: ApiClient,
+  accountId: number,
+  provider: ProviderName,
+  label: string,
+): Promise<{ apiKey: string; channels: SandboxChannel[]; channel: Record<string, string> }> {
+  const prefix = provider === 'provider_a' ? PROVIDER_A_KEY_PREFIX : PROVIDER_B_KEY_PREFIX;
+  const apiKey = `${prefix}${label}_${process.pid}_${++keySeq}_${accountId}`;
+  const connected = await api.put(`/social/connections/${provider}`, { api_key: apiKey });
+  expect([200, 201]).toContain(connected.status);
+  const channels = connected.body.data.channels as SandboxChannel[];
+  return { apiKey, channels, channel: Object.fromEntries(channels.filter((c) => c.active).map((c) => [c.platform, c.id])) };
+}
