@@ -399,6 +399,17 @@ describe('reading posts', () => {
     const fresh = await p.api.get(`/social/posts/${created.id}`);
     expect(fresh.body.data).toMatchObject({ stale: false, stale_reason: null });
   });
+  test('a provider slower than our refresh deadline: the stored post comes back, marked stale, instead of a hung request', async () => {
+    const p = await publisher('provider_b');
+    const created = (await createPost(p, 'provider_b')).body.data;
+    // Slower than the 8 s refresh deadline on every attempt: a fresh answer would only come after 12 s,
+    // so a stale one proves the request gave up at its deadline instead of hanging on the provider.
+    control('provider_b').slow(12_000);
+    const res = await p.api.get(`/social/posts/${created.id}`);
+    control('provider_b').slow(0);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: created.id, stale: true, stale_reason: { code: 'upstream_unavailable' } });
+  }, 30_000);
 });
 
 describe('DELETE /social/posts/{id}', () => {
