@@ -3,62 +3,31 @@
  * with rotation, used by exactly the functions whose group declares `connectionKey`, with exactly the
  * actions that need names, and only under the cipher's encryption context.
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { App, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
-import { PIPELINE_FUNCTIONS, type PipelineFunction } from '../../../functions/pipeline/steps';
 import { HANDLER_GROUPS, type FunctionNeeds, type HandlerGroup } from '../../../functions/routes';
-import { ReactionStudioStack } from '../../../lib/cloud/reaction-studio-stack';
+import { PIPELINE_FUNCTIONS, type PipelineFunction } from '../../../functions/pipeline/steps';
 import { WORKERS, type WorkerName } from '../../../lib/cloud/workers';
+import {
+  actionsOf,
+  logicalIdOf,
+  resourcesOfType,
+  roleStatements,
+  synthesiseStack,
+  type Json,
+  type Statement,
+  type Synthesised,
+} from '../../support/cdk-template';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-interface Resource {
-  Type: string;
-  Properties: Json;
-  DeletionPolicy?: string;
-  UpdateReplacePolicy?: string;
-}
-interface Statement {
-  Effect: string;
-  Action: string | string[];
-  Resource: Json;
-  Condition?: Json;
-}
-
-const ROOT = path.resolve(__dirname, '..', '..', '..');
 const GROUPS = Object.keys(HANDLER_GROUPS) as HandlerGroup[];
 
-let outdir: string;
-let stack: ReactionStudioStack;
-let template: Template;
-let resources: Record<string, Resource>;
-
+let synth: Synthesised;
 beforeAll(() => {
-  const { context } = JSON.parse(fs.readFileSync(path.join(ROOT, 'cdk.json'), 'utf8')) as { context: object };
-  outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'reaction-studio-cdk-kms-'));
-  const app = new App({ context, outdir });
-  stack = new ReactionStudioStack(app, 'ReactionStudioKmsTest');
-  template = Template.fromStack(stack);
-  resources = template.toJSON().Resources as Record<string, Resource>;
+  synth = synthesiseStack('ReactionStudioKmsTest');
 }, 300_000);
+afterAll(() => synth?.remove());
 
-afterAll(() => {
-  if (outdir) fs.rmSync(outdir, { recursive: true, force: true });
-});
-
-const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
-const logicalId = (fn: { node: { defaultChild?: unknown } }) => Stack.of(stack).getLogicalId(fn.node.defaultChild as CfnFunction);
-const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
-
-function statementsOf(functionId: string): Statement[] {
-  const roleId = resources[functionId]!.Properties.Role['Fn::GetAtt'][0] as string;
-  return ofType('AWS::IAM::Policy')
-    .filter(([, p]) => (p.Properties.Roles as Json[]).some((r) => r.Ref === roleId))
-    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
-}
+const ofType = (type: string) => resourcesOfType(synth.resources, type);
+const logicalId = (fn: { node: { defaultChild?: unknown } }) => logicalIdOf(synth.stack, fn);
+const statementsOf = (functionId: string) => roleStatements(synth.resources, functionId);
 
 const kmsStatements = (functionId: string) => statementsOf(functionId).filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')));
 
@@ -71,15 +40,15 @@ const keyId = () => {
 /** Every function of the stack with what it declared. */
 function allFunctions(): { name: string; id: string; needs: FunctionNeeds['connectionKey'] }[] {
   return [
-    ...GROUPS.map((g) => ({ name: `group ${g}`, id: logicalId(stack.api.functions[g]), needs: (HANDLER_GROUPS[g] as FunctionNeeds).connectionKey })),
+    ...GROUPS.map((g) => ({ name: `group ${g}`, id: logicalId(synth.stack.api.functions[g]), needs: (HANDLER_GROUPS[g] as FunctionNeeds).connectionKey })),
     ...(Object.keys(WORKERS) as WorkerName[]).map((w) => ({
       name: `worker ${w}`,
-      id: logicalId(stack.workers.functions[w]),
+      id: logicalId(synth.stack.workers.functions[w]),
       needs: (WORKERS[w] as FunctionNeeds).connectionKey,
     })),
     ...(Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[]).map((p) => ({
       name: `pipeline ${p}`,
-      id: logicalId(stack.jobs.functions[p]),
+      id: logicalId(synth.stack.jobs.functions[p]),
       needs: (PIPELINE_FUNCTIONS[p] as FunctionNeeds).connectionKey,
     })),
   ];
@@ -87,7 +56,7 @@ function allFunctions(): { name: string; id: string; needs: FunctionNeeds['conne
 
 describe('the connection key', () => {
   test('is one symmetric KMS key with automatic rotation that survives the deletion of the stack', () => {
-    const key = resources[keyId()]!;
+    const key = synth.resources[keyId()]!;
     expect(key.Properties).toMatchObject({ EnableKeyRotation: true });
     expect(key.Properties.KeySpec ?? 'SYMMETRIC_DEFAULT').toBe('SYMMETRIC_DEFAULT');
     expect(key.DeletionPolicy).toBe('Retain');
@@ -95,20 +64,20 @@ describe('the connection key', () => {
   });
 
   test('is named by a stack output, for the admin CLI', () => {
-    template.hasOutput('ConnectionKeyArn', { Value: { 'Fn::GetAtt': [keyId(), 'Arn'] } });
+    synth.template.hasOutput('ConnectionKeyArn', { Value: { 'Fn::GetAtt': [keyId(), 'Arn'] } });
   });
 
   test('the social function may make and unwrap data keys; the analytics function may only unwrap', () => {
     expect(HANDLER_GROUPS.social.connectionKey).toBe('encrypt-decrypt');
     expect(HANDLER_GROUPS.analytics.connectionKey).toBe('decrypt');
-    const social = kmsStatements(logicalId(stack.api.functions.social));
-    const analytics = kmsStatements(logicalId(stack.api.functions.analytics));
+    const social = kmsStatements(logicalId(synth.stack.api.functions.social));
+    const analytics = kmsStatements(logicalId(synth.stack.api.functions.analytics));
     expect(social.flatMap(actionsOf).sort()).toEqual(['kms:Decrypt', 'kms:GenerateDataKey']);
     expect(analytics.flatMap(actionsOf)).toEqual(['kms:Decrypt']);
   });
 
   test.each(['social', 'analytics'] as const)('the %s grant is on that key only, under the cipher\'s encryption context', (group) => {
-    const statements = kmsStatements(logicalId(stack.api.functions[group]));
+    const statements = kmsStatements(logicalId(synth.stack.api.functions[group]));
     expect(statements.length).toBeGreaterThan(0);
     for (const s of statements) {
       expect(s.Effect).toBe('Allow');
@@ -122,7 +91,7 @@ describe('the connection key', () => {
 
   test('functions that use the key are told its ARN', () => {
     for (const group of ['social', 'analytics'] as const) {
-      const env = resources[logicalId(stack.api.functions[group])]!.Properties.Environment.Variables;
+      const env = synth.resources[logicalId(synth.stack.api.functions[group])]!.Properties.Environment.Variables;
       expect(env.CONNECTION_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId(), 'Arn'] });
       expect(env).not.toHaveProperty('CONNECTION_KEY_FILE');
     }
@@ -133,7 +102,7 @@ describe('the connection key', () => {
     expect(others.length).toBeGreaterThan(5);
     for (const { name, id } of others) {
       expect({ name, kms: kmsStatements(id).flatMap(actionsOf) }).toEqual({ name, kms: [] });
-      expect({ name, env: resources[id]!.Properties.Environment.Variables.CONNECTION_KEY_ID }).toEqual({ name, env: undefined });
+      expect({ name, env: synth.resources[id]!.Properties.Environment.Variables.CONNECTION_KEY_ID }).toEqual({ name, env: undefined });
     }
   });
 

@@ -23,17 +23,7 @@ import {
 import { DEFAULT_BEDROCK_HOOKS_MODEL, type EngineConfig } from '../../../lib/cloud/engine-config';
 import { JobPipeline, PIPELINE_EPHEMERAL_STORAGE_MB } from '../../../lib/cloud/job-pipeline';
 import { ServiceFunction } from '../../../lib/cloud/service-function';
-
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-interface Resource {
-  Type: string;
-  Properties: Json;
-}
-interface Statement {
-  Effect: string;
-  Action: string | string[];
-  Resource: Json;
-}
+import { actionsOf, resourcesOf, resourcesOfType, type Json, type Resource, type Statement } from '../../support/cdk-template';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FUNCTIONS = Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[];
@@ -76,7 +66,7 @@ afterAll(() => {
 
 // ---- helpers ----
 
-const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const ofType = (type: string) => resourcesOfType(resources, type);
 const functionId = (name: PipelineFunction) =>
   stack.getLogicalId(pipeline.functions[name].node.defaultChild as lambda.CfnFunction);
 const functionProps = (name: PipelineFunction): Json => resources[functionId(name)]!.Properties;
@@ -94,8 +84,6 @@ function statementsOfRole(roleId: string): Statement[] {
     .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
 }
 const roleOfFunction = (name: PipelineFunction) => functionProps(name).Role['Fn::GetAtt'][0] as string;
-const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
-const resourcesOf = (s: Statement): Json[] => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]);
 
 function referencedIds(value: Json): string[] {
   if (Array.isArray(value)) return value.flatMap(referencedIds);

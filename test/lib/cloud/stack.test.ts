@@ -3,79 +3,49 @@
  * The stack is built once (every function is bundled with esbuild on the way).
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { App, Stack } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
-import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { Match } from 'aws-cdk-lib/assertions';
 import { PIPELINE_FUNCTIONS, type PipelineFunction } from '../../../functions/pipeline/steps';
 import { HANDLER_GROUPS, ROUTES, routeKey, type HandlerGroup } from '../../../functions/routes';
-import { ReactionStudioStack } from '../../../lib/cloud/reaction-studio-stack';
 import { WORKERS, type WorkerName } from '../../../lib/cloud/workers';
+import {
+  actionsOf,
+  logicalIdOf,
+  resourcesOf,
+  resourcesOfType,
+  roleStatements,
+  synthesiseStack,
+  type Json,
+  type Statement,
+  type Synthesised,
+} from '../../support/cdk-template';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-interface Resource {
-  Type: string;
-  Properties: Json;
-  DeletionPolicy?: string;
-  UpdateReplacePolicy?: string;
-}
-interface Statement {
-  Effect: string;
-  Action: string | string[];
-  Resource: Json;
-}
-
-const ROOT = path.resolve(__dirname, '..', '..', '..');
 const GROUPS = Object.keys(HANDLER_GROUPS) as HandlerGroup[];
 const PIPELINE = Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[];
 
-let outdir: string;
-let stack: ReactionStudioStack;
-let template: Template;
-let resources: Record<string, Resource>;
-
+let synth: Synthesised;
 beforeAll(() => {
-  // The same feature flags as `cdk synth`, so the template under test is the one that deploys.
-  const { context } = JSON.parse(fs.readFileSync(path.join(ROOT, 'cdk.json'), 'utf8')) as { context: object };
-  outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'reaction-studio-cdk-'));
-  const app = new App({ context, outdir });
-  stack = new ReactionStudioStack(app, 'ReactionStudioTest');
-  template = Template.fromStack(stack);
-  resources = template.toJSON().Resources as Record<string, Resource>;
+  synth = synthesiseStack('ReactionStudioTest');
 }, 180_000);
-
-afterAll(() => {
-  if (outdir) fs.rmSync(outdir, { recursive: true, force: true });
-});
+afterAll(() => synth?.remove());
 
 // ---- helpers: read the template the way a reviewer would ----
 
-const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const ofType = (type: string) => resourcesOfType(synth.resources, type);
+const logicalId = (fn: { node: { defaultChild?: unknown } }) => logicalIdOf(synth.stack, fn);
 
-const logicalId = (fn: { node: { defaultChild?: unknown } }) =>
-  Stack.of(stack).getLogicalId(fn.node.defaultChild as CfnFunction);
-
-const groupFunctionId = (group: HandlerGroup) => logicalId(stack.api.functions[group]);
-const workerFunctionId = (worker: WorkerName) => logicalId(stack.workers.functions[worker]);
-const pipelineFunctionId = (name: PipelineFunction) => logicalId(stack.jobs.functions[name]);
+const groupFunctionId = (group: HandlerGroup) => logicalId(synth.stack.api.functions[group]);
+const workerFunctionId = (worker: WorkerName) => logicalId(synth.stack.workers.functions[worker]);
+const pipelineFunctionId = (name: PipelineFunction) => logicalId(synth.stack.jobs.functions[name]);
 
 function functionProps(id: string): Json {
-  const fn = resources[id];
+  const fn = synth.resources[id];
   expect(fn?.Type).toBe('AWS::Lambda::Function');
   return fn!.Properties;
 }
 
-/** Every statement of every policy attached to the function's role. */
-function statementsOf(functionId: string): Statement[] {
-  const roleId = functionProps(functionId).Role['Fn::GetAtt'][0] as string;
-  return ofType('AWS::IAM::Policy')
-    .filter(([, p]) => (p.Properties.Roles as Json[]).some((r) => r.Ref === roleId))
-    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
-}
+const statementsOf = (functionId: string): Statement[] => roleStatements(synth.resources, functionId);
 
-const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
-const resourcesOf = (s: Statement): Json[] => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]);
 
 function allowedActions(functionId: string, service: string): string[] {
   return statementsOf(functionId)
@@ -110,7 +80,7 @@ const singleId = (type: string) => {
 function routeTargetFunction(route: Json): string {
   const join = route.Properties.Target['Fn::Join'][1] as Json[];
   expect(join[0]).toBe('integrations/');
-  const integration = resources[join[1].Ref as string]!;
+  const integration = synth.resources[join[1].Ref as string]!;
   expect(integration.Type).toBe('AWS::ApiGatewayV2::Integration');
   expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
   return integration.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
@@ -145,8 +115,8 @@ describe('the HTTP API', () => {
   });
 
   test('one auto-deployed $default stage, throttled as a backstop, with access logs', () => {
-    template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
-    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+    synth.template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    synth.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
       DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
@@ -222,7 +192,7 @@ describe('the ffmpeg layer', () => {
   };
 
   test('is built for nodejs22.x on x86_64', () => {
-    template.hasResourceProperties('AWS::Lambda::LayerVersion', {
+    synth.template.hasResourceProperties('AWS::Lambda::LayerVersion', {
       CompatibleRuntimes: ['nodejs22.x'],
       CompatibleArchitectures: ['x86_64'],
     });
@@ -230,9 +200,9 @@ describe('the ffmpeg layer', () => {
 
   test('holds bin/ffmpeg and bin/ffprobe, executable by anyone (Lambda does not run as root)', () => {
     const staged = fs
-      .readdirSync(outdir)
+      .readdirSync(synth.outdir)
       .filter((d) => d.startsWith('asset.'))
-      .map((d) => path.join(outdir, d, 'bin'))
+      .map((d) => path.join(synth.outdir, d, 'bin'))
       .filter((bin) => fs.existsSync(path.join(bin, 'ffmpeg')));
     expect(staged).toHaveLength(1);
     for (const name of ['ffmpeg', 'ffprobe']) {
@@ -299,7 +269,7 @@ describe('the native-modules layer', () => {
 
 describe('the table', () => {
   test('is on-demand, with point-in-time recovery and TTL on expires_at', () => {
-    template.hasResourceProperties('AWS::DynamoDB::Table', {
+    synth.template.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
@@ -307,7 +277,7 @@ describe('the table', () => {
   });
 
   test('has keys pk/sk (strings) and one GSI gsi1 on gsi1pk/gsi1sk', () => {
-    template.hasResourceProperties('AWS::DynamoDB::Table', {
+    synth.template.hasResourceProperties('AWS::DynamoDB::Table', {
       KeySchema: [
         { AttributeName: 'pk', KeyType: 'HASH' },
         { AttributeName: 'sk', KeyType: 'RANGE' },
@@ -332,13 +302,13 @@ describe('the table', () => {
   });
 
   test('survives the deletion of the stack', () => {
-    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    synth.template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
   });
 });
 
 describe('the media bucket', () => {
   test('blocks every kind of public access', () => {
-    template.hasResourceProperties('AWS::S3::Bucket', {
+    synth.template.hasResourceProperties('AWS::S3::Bucket', {
       PublicAccessBlockConfiguration: {
         BlockPublicAcls: true,
         BlockPublicPolicy: true,
@@ -349,7 +319,7 @@ describe('the media bucket', () => {
   });
 
   test('encrypts objects with S3-managed keys', () => {
-    template.hasResourceProperties('AWS::S3::Bucket', {
+    synth.template.hasResourceProperties('AWS::S3::Bucket', {
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
     });
   });
@@ -452,7 +422,7 @@ describe('permissions', () => {
         expect(resourcesOf(s)).not.toContain('*');
         const ids = referencedIds(s.Resource);
         expect(ids.length).toBeGreaterThan(0);
-        for (const ref of ids) expect(['AWS::DynamoDB::Table', 'AWS::S3::Bucket']).toContain(resources[ref]?.Type);
+        for (const ref of ids) expect(['AWS::DynamoDB::Table', 'AWS::S3::Bucket']).toContain(synth.resources[ref]?.Type);
       }
     }
   });
@@ -472,7 +442,7 @@ describe('the job state machine', () => {
   const stateMachineId = () => singleId('AWS::StepFunctions::StateMachine');
 
   test('is one Standard state machine whose Tasks call the two pipeline functions', () => {
-    const sm = resources[stateMachineId()]!;
+    const sm = synth.resources[stateMachineId()]!;
     expect(sm.Properties.StateMachineType).toBe('STANDARD');
     const substitutions = sm.Properties.DefinitionSubstitutions as Record<string, Json>;
     expect(Object.keys(substitutions).sort()).toEqual(PIPELINE.map((f) => PIPELINE_FUNCTIONS[f].substitution).sort());
@@ -482,7 +452,7 @@ describe('the job state machine', () => {
   });
 
   test('its role may invoke exactly the two pipeline functions', () => {
-    const roleId = resources[stateMachineId()]!.Properties.RoleArn['Fn::GetAtt'][0] as string;
+    const roleId = synth.resources[stateMachineId()]!.Properties.RoleArn['Fn::GetAtt'][0] as string;
     const statements = ofType('AWS::IAM::Policy')
       .filter(([, p]) => (p.Properties.Roles as Json[]).some((r) => r.Ref === roleId))
       .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
@@ -546,17 +516,17 @@ describe('the job state machine', () => {
 describe('outputs', () => {
   test('ApiUrl is the API endpoint with the /api/v1 prefix', () => {
     const apiId = singleId('AWS::ApiGatewayV2::Api');
-    template.hasOutput('ApiUrl', {
+    synth.template.hasOutput('ApiUrl', {
       Value: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }, '/api/v1']] },
     });
   });
 
   test('TableName and BucketName name the stack\'s table and bucket', () => {
-    template.hasOutput('TableName', { Value: { Ref: singleId('AWS::DynamoDB::Table') } });
-    template.hasOutput('BucketName', { Value: { Ref: singleId('AWS::S3::Bucket') } });
+    synth.template.hasOutput('TableName', { Value: { Ref: singleId('AWS::DynamoDB::Table') } });
+    synth.template.hasOutput('BucketName', { Value: { Ref: singleId('AWS::S3::Bucket') } });
   });
 
   test('JobStateMachineArn is the job state machine', () => {
-    template.hasOutput('JobStateMachineArn', { Value: { Ref: singleId('AWS::StepFunctions::StateMachine') } });
+    synth.template.hasOutput('JobStateMachineArn', { Value: { Ref: singleId('AWS::StepFunctions::StateMachine') } });
   });
 });
