@@ -74,7 +74,7 @@ const create: Operation = async (request) => {
     const videoRequest = videoRequestOf(input, upload !== undefined);
     const accountId = request.principal.accountId;
 
-    const idempotency = idempotencyKey ? { keyHash: sha256(idempotencyKey), requestHash: await requestHash(body) } : undefined;
+    const idempotency = idempotencyKey ? { keyHash: sha256(idempotencyKey), requestHash: await requestHash(videoRequest, body) } : undefined;
     if (idempotency) {
       const earlier = await getIdempotency(accountId, idempotency.keyHash);
       if (earlier) return accepted(await present(await sameRequestJob(accountId, earlier, idempotency.requestHash)));
@@ -310,11 +310,13 @@ async function sameRequestJob(accountId: number, earlier: { job_id: number; requ
   return job;
 }
 
-/** What makes two requests "the same": their fields and the bytes of any file, not the multipart framing. */
-async function requestHash(body: ParsedBody): Promise<string> {
+/**
+ * What makes two requests "the same": the request as understood (so JSON `5` and form `"5"`, or an
+ * omitted default and the default spelled out, agree) and the bytes of any file, not the framing.
+ */
+async function requestHash(request: VideoRequest, body: ParsedBody): Promise<string> {
   const hash = createHash('sha256');
-  const sorted = Object.keys(body.fields).sort().map((key) => [key, body.fields[key]]);
-  hash.update(JSON.stringify(sorted));
+  hash.update(JSON.stringify(request));
   for (const name of Object.keys(body.files).sort()) {
     hash.update(`\0file:${name}\0`);
     for await (const chunk of createReadStream(body.files[name]!.path)) hash.update(chunk as Buffer);

@@ -709,6 +709,14 @@ describe('Idempotency-Key', () => {
       const replay = await api.send('POST', '/videos', { json: body, headers: { 'idempotency-key': key } });
       expect(replay.status).toBe(202);
       expect(replay.body.data).toMatchObject({ id: job.id, status: 'done', video_id: job.video_id });
+      // The same request form-encoded, with the defaults spelled out, is still the same request.
+      const asForm = new URLSearchParams({ product_id: String(product.id), method: 'prompt', mode: 'auto', prompt: body.prompt, hook_text: body.hook_text, hook_size: 'medium' });
+      const formReplay = await api.send('POST', '/videos', {
+        body: asForm.toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': key },
+      });
+      expect(formReplay.status).toBe(202);
+      expect(formReplay.body.data.id).toBe(job.id);
       expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
       expect((await api.get('/videos')).body.meta.total).toBe(1);
 
@@ -745,6 +753,67 @@ describe('an input deleted while the job runs', () => {
       expect(await usage(api)).toMatchObject({ used: 0, reserved: 0 });
       expect(await listKeys(`accounts/${accountId}/jobs/${id}/`)).toEqual([]);
       expect((await api.get('/videos')).body.meta.total).toBe(0);
+    },
+    JOB_TEST_MS,
+  );
+
+  test(
+    'deleting the avatar while its job waits, or the saved reaction of a reuse job, fails each job with input_deleted and releases its unit',
+    async () => {
+      const { api, accountId, product } = await freshAccount();
+      const avatar = await readyAvatar(api, 'a man with a beard and a red hoodie');
+      const withAvatar = await api.post('/videos', { product_id: product.id, method: 'prompt', mode: 'preview', avatar_id: avatar.id, prompt: 'amazed' });
+      expect(withAvatar.status).toBe(202);
+      const preview = (await waitForJob(api, withAvatar.body.data.id, ['preview_ready'])).job;
+      const saved = await api.post('/reactions', { job_id: preview.id });
+      expect(saved.status).toBe(201);
+
+      // The avatar goes while the preview waits; it is needed again to generate, so the regenerate fails.
+      expect((await api.delete(`/avatars/${avatar.id}`)).status).toBe(200);
+      const regenerated = await api.post(`/videos/jobs/${preview.id}/regenerate`, {});
+      expect(regenerated.status).toBe(202);
+      const gone = (await waitForJob(api, preview.id, ['failed'])).job;
+      expect(gone).toMatchObject({ status: 'failed', error: { code: 'input_deleted', message: expect.stringContaining(`Avatar ${avatar.id}`) } });
+      // The first preview was delivered and stays charged; the regeneration's unit is given back.
+      expect(gone.charged_units).toBe(1);
+      expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
+
+      // A reuse preview waits for approval; its saved reaction goes meanwhile, and approving fails it.
+      const reuse = await api.post('/videos', { product_id: product.id, method: 'reuse', mode: 'preview', reaction_id: saved.body.data.id, hook_text: 'Again' });
+      expect(reuse.status).toBe(202);
+      await waitForJob(api, reuse.body.data.id, ['preview_ready']);
+      expect((await api.delete(`/reactions/${saved.body.data.id}`)).status).toBe(200);
+      expect((await api.post(`/videos/jobs/${reuse.body.data.id}/approve`, {})).status).toBe(202);
+      const reuseJob = (await waitForJob(api, reuse.body.data.id, ['failed', 'done'])).job;
+      expect(reuseJob).toMatchObject({ status: 'failed', video_id: null, error: { code: 'input_deleted', message: expect.stringContaining('Saved reaction') } });
+      // Its preview was delivered (charged); nothing more is taken or left reserved.
+      expect(await usage(api)).toMatchObject({ used: 2, reserved: 0 });
+      for (const id of [preview.id, reuseJob.id]) expect(await listKeys(`accounts/${accountId}/jobs/${id}/`)).toEqual([]);
+    },
+    JOB_TEST_MS,
+  );
+});
+
+describe('a preview nobody decides on', () => {
+  test(
+    'expires: the job fails with preview_expired, its preview charge stays, and approve is then a 409',
+    async () => {
+      const { api, accountId, product } = await freshAccount();
+      // The ASL waits 30 days; the local runner honours a shorter deadline given by this setting.
+      process.env.PREVIEW_EXPIRY_SECONDS = '3';
+      try {
+        const res = await api.post('/videos', { product_id: product.id, method: 'prompt', mode: 'preview', prompt: 'shocked' });
+        expect(res.status).toBe(202);
+        const ready = (await waitForJob(api, res.body.data.id, ['preview_ready'])).job;
+        expect(Date.parse(ready.preview_expires_at) - Date.parse(ready.updated_at)).toBeLessThanOrEqual(4000);
+        const expired = (await waitForJob(api, ready.id, ['failed'])).job;
+        expect(expired).toMatchObject({ status: 'failed', charged_units: 1, error: { code: 'preview_expired', message: expect.any(String) } });
+        expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
+        expectError(await api.post(`/videos/jobs/${ready.id}/approve`, {}), 409, 'conflict');
+        expect(await listKeys(`accounts/${accountId}/jobs/${ready.id}/`)).toEqual([]);
+      } finally {
+        delete process.env.PREVIEW_EXPIRY_SECONDS;
+      }
     },
     JOB_TEST_MS,
   );
