@@ -642,4 +642,32 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
     expect(await listKeys(jobObjectPrefix(accountId, jobId))).toEqual([]);
     expect(existsSync(definitionPath)).toBe(true);
   }, 120_000);
+  test('deleting the product while its reaction is being generated stops the generation and fails the job with input_deleted', async () => {
+    // An engine that only ends when it is aborted: without the input watch the job would wait for the Task timeout.
+    let seenSignal: AbortSignal | undefined;
+    const untilAborted: ReactionEngine = {
+      name: 'until-aborted-double',
+      reactionFromPrompt: (_avatar, _prompt, options) => {
+        seenSignal = options.signal;
+        return new Promise((_resolve, reject) => options.signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+      },
+      reactionFromMotion: () => new Promise(() => undefined),
+    };
+    overrideReactionEngine(untilAborted);
+    installRunner({ stopGraceMs: 100 });
+
+    const { accountId, api, productId } = await customer();
+    const created = await api.post('/videos', autoJob(productId));
+    expect(created.status).toBe(202);
+    const jobId = created.body.data.id as number;
+    await waitForStatus(accountId, jobId, ['processing'], 60_000);
+    while (!seenSignal) await new Promise((r) => setTimeout(r, 50));
+    expect((await api.delete(`/products/${productId}`)).status).toBe(200);
+
+    const failed = await waitForStatus(accountId, jobId, ['failed', 'done'], 60_000);
+    expect(failed).toMatchObject({ status: 'failed', error: { code: 'input_deleted', message: expect.stringContaining(`Product ${productId}`) } });
+    expect(seenSignal.aborted).toBe(true);
+    expect(await allowanceOf(api)).toMatchObject({ used: 0, reserved: 0 });
+    expect(await listKeys(jobObjectPrefix(accountId, jobId))).toEqual([]);
+  }, 120_000);
 });

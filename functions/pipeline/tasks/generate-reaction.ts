@@ -22,15 +22,16 @@ export async function generateReaction(payload: StepPayload, signal?: AbortSigna
   const { avatar } = await requireInputs(job);
   job = await enterStep(job, 'generate_reaction', 'generating_reaction', { reaction: null, preview: null });
   const keys = jobObjectKeys(job.account_id, job.id, job.regenerations);
+  const watch = watchInputs(job, signal);
   try {
     const engine = await reactionEngine();
     // An auto job's clip is its finished segment: the caption is burnt in while the engine encodes, so
     // the reaction is encoded once. A preview's clip stays clean: it may be saved, reused or re-captioned.
-    const options = { seed: job.seed, outputKey: keys.reaction, signal, caption: job.mode === 'auto' ? captionOf(job) : null };
+    const options = { seed: job.seed, outputKey: keys.reaction, signal: watch.signal, caption: job.mode === 'auto' ? captionOf(job) : null };
     const clip =
       job.method === 'motion'
-        ? await engine.reactionFromMotion(avatarRefOf(requireAvatar(job, avatar)), await referenceKeyOf(job, signal), options)
-        : await engine.reactionFromPrompt(await avatarForPrompt(job, avatar, signal), job.prompt ?? '', options);
+        ? await engine.reactionFromMotion(avatarRefOf(requireAvatar(job, avatar)), await referenceKeyOf(job, watch.signal), options)
+        : await engine.reactionFromPrompt(await avatarForPrompt(job, avatar, watch.signal), job.prompt ?? '', options);
     await saveProgress(job, {
       reaction: {
         key: clip.video.key,
@@ -42,8 +43,44 @@ export async function generateReaction(payload: StepPayload, signal?: AbortSigna
       },
     });
   } catch (error) {
-    throw toPipelineError(error, 'generation_failed');
+    // A generation stopped because an input was deleted says so, not "cancelled".
+    throw toPipelineError(watch.inputGone() ?? error, 'generation_failed');
+  } finally {
+    watch.stop();
   }
+}
+
+const INPUT_CHECK_MS = 2000;
+
+/**
+ * Generation is the long step: an input deleted meanwhile (the product, the avatar) stops it within a
+ * couple of seconds instead of letting it render to the end, and the job fails with input_deleted.
+ */
+function watchInputs(job: StoredJob, outer?: AbortSignal) {
+  const controller = new AbortController();
+  let gone: PipelineError | undefined;
+  // Stops with the step, and also when the step is abandoned (its signal fired but an engine ignores it).
+  const stop = () => {
+    clearInterval(timer);
+    outer?.removeEventListener('abort', onOuterAbort);
+  };
+  const onOuterAbort = () => {
+    stop();
+    controller.abort(outer?.reason);
+  };
+  const timer = setInterval(() => {
+    requireInputs(job).catch((error: unknown) => {
+      if (error instanceof PipelineError && error.code === 'input_deleted' && !gone) {
+        gone = error;
+        stop();
+        controller.abort(error);
+      }
+    });
+  }, INPUT_CHECK_MS);
+  timer.unref();
+  if (outer?.aborted) onOuterAbort();
+  else outer?.addEventListener('abort', onOuterAbort, { once: true });
+  return { signal: controller.signal, inputGone: () => gone, stop };
 }
 
 function requireAvatar(job: StoredJob, avatar: Avatar | null): Avatar {
