@@ -87,3 +87,16 @@ export async function withScratch<T>(use: (dir: string) => Promise<T>): Promise<
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * A step that failed on a missing file asks why: if one of the job's inputs was deleted meanwhile,
+ * that is the error the user should see (input_deleted), not the failure it caused.
+ */
+export async function blameDeletedInput(job: StoredJob, error: unknown): Promise<unknown> {
+  try {
+    await requireInputs(job);
+    return error;
+  } catch (gone) {
+    return gone instanceof PipelineError && gone.code === 'input_deleted' ? gone : error;
+  }
+}

@@ -9,7 +9,7 @@ import { newVideoId } from '../../adapters/dynamodb/jobs';
 import { captionOf, sameCaption } from '../../domain/jobs';
 import { videoObjectKeys } from '../../domain/video';
 import { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from '../../media/compose';
-import { activeJob, enterStep, requireInputs, saveProgress, withScratch } from '../job-context';
+import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '../job-context';
 import { PipelineError, toPipelineError } from '../errors';
 import type { StepPayload } from '../steps';
 
@@ -57,7 +57,7 @@ export async function compose(payload: StepPayload): Promise<void> {
       await putFile(keys.poster, join(dir, 'poster.jpg'), 'image/jpeg');
       return { video_id: videoId, key: keys.video, poster_key: keys.poster, duration_s: joined.durationS, size_bytes: joined.sizeBytes };
     } catch (error) {
-      throw toPipelineError(error, 'render_failed');
+      throw toPipelineError(await blameDeletedInput(job, error), 'render_failed');
     }
   });
   await saveProgress(job, { output });

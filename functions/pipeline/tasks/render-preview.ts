@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { getToFile, putFile } from '../../adapters/s3/blob-store';
 import { captionOf, jobObjectKeys } from '../../domain/jobs';
 import { captionSegment } from '../../media/compose';
-import { activeJob, enterStep, requireInputs, saveProgress, withScratch } from '../job-context';
+import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '../job-context';
 import { PipelineError, toPipelineError } from '../errors';
 import type { StepPayload } from '../steps';
 
@@ -23,7 +23,7 @@ export async function renderPreview(payload: StepPayload): Promise<void> {
       await putFile(key, join(dir, 'preview.mp4'), 'video/mp4');
       return segment.durationS;
     } catch (error) {
-      throw toPipelineError(error, 'render_failed');
+      throw toPipelineError(await blameDeletedInput(job, error), 'render_failed');
     }
   });
   await saveProgress(job, { preview: { key, duration_s: durationS, caption } });
