@@ -52,6 +52,16 @@ export function synthesiseStack(id: string): Synthesised {
   };
 }
 
+/** One synthesis for a test file: built before its tests, removed after. Read `.current` inside tests. */
+export function useSynthesisedStack(id: string, timeoutMs = 300_000): { readonly current: Synthesised } {
+  const holder = {} as { current: Synthesised };
+  beforeAll(() => {
+    holder.current = synthesiseStack(id);
+  }, timeoutMs);
+  afterAll(() => holder.current?.remove());
+  return holder;
+}
+
 export const resourcesOfType = (resources: Record<string, Resource>, type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 
 export const logicalIdOf = (stack: Stack, fn: { node: { defaultChild?: unknown } }) => stack.getLogicalId(fn.node.defaultChild as CfnFunction);

@@ -7,6 +7,6 @@ import { STATE_OF_STEP } from '../steps';
 export async function chargePreview(payload: StepPayload): Promise<void> {
   const job = await activeJob(payload);
   if (!job) return;
-  await saveProgress(job, { resume_at: STATE_OF_STEP.charge_preview });
-  await saveProgress(job, { charged_units: await chargeCurrentRound(job) });
+  // One write after the charge: a crash before it resumes at RenderPreview, and both steps repeat safely.
+  await saveProgress(job, { resume_at: STATE_OF_STEP.charge_preview, charged_units: await chargeCurrentRound(job) });
 }

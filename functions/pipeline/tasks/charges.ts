@@ -14,11 +14,11 @@ export async function chargeCurrentRound(job: StoredJob): Promise<number> {
 
 /** Gives back every unit still only reserved; charged ones stay (the preview was delivered). */
 export async function releaseReserved(job: StoredJob): Promise<number> {
-  for (const ref of refsOf(job)) {
-    const entry = await getEntry(ref);
-    if (entry?.state === 'reserved') await release(ref);
-  }
-  return countCharged(job);
+  // release() reads the entry and moves only a reservation: a charged or released unit is left as it
+  // is. One at a time: each release moves the same period counter.
+  let charged = 0;
+  for (const ref of refsOf(job)) if ((await release(ref)).state === 'charged') charged++;
+  return charged;
 }
 
 async function countCharged(job: StoredJob): Promise<number> {

@@ -11,23 +11,18 @@ import {
   logicalIdOf,
   resourcesOfType,
   roleStatements,
-  synthesiseStack,
+  useSynthesisedStack,
   type Json,
   type Statement,
-  type Synthesised,
 } from '../../support/cdk-template';
 
 const GROUPS = Object.keys(HANDLER_GROUPS) as HandlerGroup[];
 
-let synth: Synthesised;
-beforeAll(() => {
-  synth = synthesiseStack('ReactionStudioKmsTest');
-}, 300_000);
-afterAll(() => synth?.remove());
+const synthesis = useSynthesisedStack('ReactionStudioKmsTest');
 
-const ofType = (type: string) => resourcesOfType(synth.resources, type);
-const logicalId = (fn: { node: { defaultChild?: unknown } }) => logicalIdOf(synth.stack, fn);
-const statementsOf = (functionId: string) => roleStatements(synth.resources, functionId);
+const ofType = (type: string) => resourcesOfType(synthesis.current.resources, type);
+const logicalId = (fn: { node: { defaultChild?: unknown } }) => logicalIdOf(synthesis.current.stack, fn);
+const statementsOf = (functionId: string) => roleStatements(synthesis.current.resources, functionId);
 
 const kmsStatements = (functionId: string) => statementsOf(functionId).filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')));
 
@@ -40,15 +35,15 @@ const keyId = () => {
 /** Every function of the stack with what it declared. */
 function allFunctions(): { name: string; id: string; needs: FunctionNeeds['connectionKey'] }[] {
   return [
-    ...GROUPS.map((g) => ({ name: `group ${g}`, id: logicalId(synth.stack.api.functions[g]), needs: (HANDLER_GROUPS[g] as FunctionNeeds).connectionKey })),
+    ...GROUPS.map((g) => ({ name: `group ${g}`, id: logicalId(synthesis.current.stack.api.functions[g]), needs: (HANDLER_GROUPS[g] as FunctionNeeds).connectionKey })),
     ...(Object.keys(WORKERS) as WorkerName[]).map((w) => ({
       name: `worker ${w}`,
-      id: logicalId(synth.stack.workers.functions[w]),
+      id: logicalId(synthesis.current.stack.workers.functions[w]),
       needs: (WORKERS[w] as FunctionNeeds).connectionKey,
     })),
     ...(Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[]).map((p) => ({
       name: `pipeline ${p}`,
-      id: logicalId(synth.stack.jobs.functions[p]),
+      id: logicalId(synthesis.current.stack.jobs.functions[p]),
       needs: (PIPELINE_FUNCTIONS[p] as FunctionNeeds).connectionKey,
     })),
   ];
@@ -56,7 +51,7 @@ function allFunctions(): { name: string; id: string; needs: FunctionNeeds['conne
 
 describe('the connection key', () => {
   test('is one symmetric KMS key with automatic rotation that survives the deletion of the stack', () => {
-    const key = synth.resources[keyId()]!;
+    const key = synthesis.current.resources[keyId()]!;
     expect(key.Properties).toMatchObject({ EnableKeyRotation: true });
     expect(key.Properties.KeySpec ?? 'SYMMETRIC_DEFAULT').toBe('SYMMETRIC_DEFAULT');
     expect(key.DeletionPolicy).toBe('Retain');
@@ -64,20 +59,20 @@ describe('the connection key', () => {
   });
 
   test('is named by a stack output, for the admin CLI', () => {
-    synth.template.hasOutput('ConnectionKeyArn', { Value: { 'Fn::GetAtt': [keyId(), 'Arn'] } });
+    synthesis.current.template.hasOutput('ConnectionKeyArn', { Value: { 'Fn::GetAtt': [keyId(), 'Arn'] } });
   });
 
   test('the social function may make and unwrap data keys; the analytics function may only unwrap', () => {
     expect(HANDLER_GROUPS.social.connectionKey).toBe('encrypt-decrypt');
     expect(HANDLER_GROUPS.analytics.connectionKey).toBe('decrypt');
-    const social = kmsStatements(logicalId(synth.stack.api.functions.social));
-    const analytics = kmsStatements(logicalId(synth.stack.api.functions.analytics));
+    const social = kmsStatements(logicalId(synthesis.current.stack.api.functions.social));
+    const analytics = kmsStatements(logicalId(synthesis.current.stack.api.functions.analytics));
     expect(social.flatMap(actionsOf).sort()).toEqual(['kms:Decrypt', 'kms:GenerateDataKey']);
     expect(analytics.flatMap(actionsOf)).toEqual(['kms:Decrypt']);
   });
 
   test.each(['social', 'analytics'] as const)('the %s grant is on that key only, under the cipher\'s encryption context', (group) => {
-    const statements = kmsStatements(logicalId(synth.stack.api.functions[group]));
+    const statements = kmsStatements(logicalId(synthesis.current.stack.api.functions[group]));
     expect(statements.length).toBeGreaterThan(0);
     for (const s of statements) {
       expect(s.Effect).toBe('Allow');
@@ -91,7 +86,7 @@ describe('the connection key', () => {
 
   test('functions that use the key are told its ARN', () => {
     for (const group of ['social', 'analytics'] as const) {
-      const env = synth.resources[logicalId(synth.stack.api.functions[group])]!.Properties.Environment.Variables;
+      const env = synthesis.current.resources[logicalId(synthesis.current.stack.api.functions[group])]!.Properties.Environment.Variables;
       expect(env.CONNECTION_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId(), 'Arn'] });
       expect(env).not.toHaveProperty('CONNECTION_KEY_FILE');
     }
@@ -102,7 +97,7 @@ describe('the connection key', () => {
     expect(others.length).toBeGreaterThan(5);
     for (const { name, id } of others) {
       expect({ name, kms: kmsStatements(id).flatMap(actionsOf) }).toEqual({ name, kms: [] });
-      expect({ name, env: synth.resources[id]!.Properties.Environment.Variables.CONNECTION_KEY_ID }).toEqual({ name, env: undefined });
+      expect({ name, env: synthesis.current.resources[id]!.Properties.Environment.Variables.CONNECTION_KEY_ID }).toEqual({ name, env: undefined });
     }
   });
 

@@ -14,37 +14,32 @@ import {
   resourcesOf,
   resourcesOfType,
   roleStatements,
-  synthesiseStack,
+  useSynthesisedStack,
   type Json,
   type Statement,
-  type Synthesised,
 } from '../../support/cdk-template';
 
 const GROUPS = Object.keys(HANDLER_GROUPS) as HandlerGroup[];
 const PIPELINE = Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[];
 
-let synth: Synthesised;
-beforeAll(() => {
-  synth = synthesiseStack('ReactionStudioTest');
-}, 180_000);
-afterAll(() => synth?.remove());
+const synthesis = useSynthesisedStack('ReactionStudioTest');
 
 // ---- helpers: read the template the way a reviewer would ----
 
-const ofType = (type: string) => resourcesOfType(synth.resources, type);
-const logicalId = (fn: { node: { defaultChild?: unknown } }) => logicalIdOf(synth.stack, fn);
+const ofType = (type: string) => resourcesOfType(synthesis.current.resources, type);
+const logicalId = (fn: { node: { defaultChild?: unknown } }) => logicalIdOf(synthesis.current.stack, fn);
 
-const groupFunctionId = (group: HandlerGroup) => logicalId(synth.stack.api.functions[group]);
-const workerFunctionId = (worker: WorkerName) => logicalId(synth.stack.workers.functions[worker]);
-const pipelineFunctionId = (name: PipelineFunction) => logicalId(synth.stack.jobs.functions[name]);
+const groupFunctionId = (group: HandlerGroup) => logicalId(synthesis.current.stack.api.functions[group]);
+const workerFunctionId = (worker: WorkerName) => logicalId(synthesis.current.stack.workers.functions[worker]);
+const pipelineFunctionId = (name: PipelineFunction) => logicalId(synthesis.current.stack.jobs.functions[name]);
 
 function functionProps(id: string): Json {
-  const fn = synth.resources[id];
+  const fn = synthesis.current.resources[id];
   expect(fn?.Type).toBe('AWS::Lambda::Function');
   return fn!.Properties;
 }
 
-const statementsOf = (functionId: string): Statement[] => roleStatements(synth.resources, functionId);
+const statementsOf = (functionId: string): Statement[] => roleStatements(synthesis.current.resources, functionId);
 
 
 function allowedActions(functionId: string, service: string): string[] {
@@ -80,7 +75,7 @@ const singleId = (type: string) => {
 function routeTargetFunction(route: Json): string {
   const join = route.Properties.Target['Fn::Join'][1] as Json[];
   expect(join[0]).toBe('integrations/');
-  const integration = synth.resources[join[1].Ref as string]!;
+  const integration = synthesis.current.resources[join[1].Ref as string]!;
   expect(integration.Type).toBe('AWS::ApiGatewayV2::Integration');
   expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
   return integration.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
@@ -115,8 +110,8 @@ describe('the HTTP API', () => {
   });
 
   test('one auto-deployed $default stage, throttled as a backstop, with access logs', () => {
-    synth.template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
-    synth.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+    synthesis.current.template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    synthesis.current.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
       DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
@@ -192,7 +187,7 @@ describe('the ffmpeg layer', () => {
   };
 
   test('is built for nodejs22.x on x86_64', () => {
-    synth.template.hasResourceProperties('AWS::Lambda::LayerVersion', {
+    synthesis.current.template.hasResourceProperties('AWS::Lambda::LayerVersion', {
       CompatibleRuntimes: ['nodejs22.x'],
       CompatibleArchitectures: ['x86_64'],
     });
@@ -200,9 +195,9 @@ describe('the ffmpeg layer', () => {
 
   test('holds bin/ffmpeg and bin/ffprobe, executable by anyone (Lambda does not run as root)', () => {
     const staged = fs
-      .readdirSync(synth.outdir)
+      .readdirSync(synthesis.current.outdir)
       .filter((d) => d.startsWith('asset.'))
-      .map((d) => path.join(synth.outdir, d, 'bin'))
+      .map((d) => path.join(synthesis.current.outdir, d, 'bin'))
       .filter((bin) => fs.existsSync(path.join(bin, 'ffmpeg')));
     expect(staged).toHaveLength(1);
     for (const name of ['ffmpeg', 'ffprobe']) {
@@ -269,7 +264,7 @@ describe('the native-modules layer', () => {
 
 describe('the table', () => {
   test('is on-demand, with point-in-time recovery and TTL on expires_at', () => {
-    synth.template.hasResourceProperties('AWS::DynamoDB::Table', {
+    synthesis.current.template.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
@@ -277,7 +272,7 @@ describe('the table', () => {
   });
 
   test('has keys pk/sk (strings) and one GSI gsi1 on gsi1pk/gsi1sk', () => {
-    synth.template.hasResourceProperties('AWS::DynamoDB::Table', {
+    synthesis.current.template.hasResourceProperties('AWS::DynamoDB::Table', {
       KeySchema: [
         { AttributeName: 'pk', KeyType: 'HASH' },
         { AttributeName: 'sk', KeyType: 'RANGE' },
@@ -302,13 +297,13 @@ describe('the table', () => {
   });
 
   test('survives the deletion of the stack', () => {
-    synth.template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    synthesis.current.template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
   });
 });
 
 describe('the media bucket', () => {
   test('blocks every kind of public access', () => {
-    synth.template.hasResourceProperties('AWS::S3::Bucket', {
+    synthesis.current.template.hasResourceProperties('AWS::S3::Bucket', {
       PublicAccessBlockConfiguration: {
         BlockPublicAcls: true,
         BlockPublicPolicy: true,
@@ -319,7 +314,7 @@ describe('the media bucket', () => {
   });
 
   test('encrypts objects with S3-managed keys', () => {
-    synth.template.hasResourceProperties('AWS::S3::Bucket', {
+    synthesis.current.template.hasResourceProperties('AWS::S3::Bucket', {
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
     });
   });
@@ -422,7 +417,7 @@ describe('permissions', () => {
         expect(resourcesOf(s)).not.toContain('*');
         const ids = referencedIds(s.Resource);
         expect(ids.length).toBeGreaterThan(0);
-        for (const ref of ids) expect(['AWS::DynamoDB::Table', 'AWS::S3::Bucket']).toContain(synth.resources[ref]?.Type);
+        for (const ref of ids) expect(['AWS::DynamoDB::Table', 'AWS::S3::Bucket']).toContain(synthesis.current.resources[ref]?.Type);
       }
     }
   });
@@ -442,7 +437,7 @@ describe('the job state machine', () => {
   const stateMachineId = () => singleId('AWS::StepFunctions::StateMachine');
 
   test('is one Standard state machine whose Tasks call the two pipeline functions', () => {
-    const sm = synth.resources[stateMachineId()]!;
+    const sm = synthesis.current.resources[stateMachineId()]!;
     expect(sm.Properties.StateMachineType).toBe('STANDARD');
     const substitutions = sm.Properties.DefinitionSubstitutions as Record<string, Json>;
     expect(Object.keys(substitutions).sort()).toEqual(PIPELINE.map((f) => PIPELINE_FUNCTIONS[f].substitution).sort());
@@ -452,7 +447,7 @@ describe('the job state machine', () => {
   });
 
   test('its role may invoke exactly the two pipeline functions', () => {
-    const roleId = synth.resources[stateMachineId()]!.Properties.RoleArn['Fn::GetAtt'][0] as string;
+    const roleId = synthesis.current.resources[stateMachineId()]!.Properties.RoleArn['Fn::GetAtt'][0] as string;
     const statements = ofType('AWS::IAM::Policy')
       .filter(([, p]) => (p.Properties.Roles as Json[]).some((r) => r.Ref === roleId))
       .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
@@ -516,17 +511,17 @@ describe('the job state machine', () => {
 describe('outputs', () => {
   test('ApiUrl is the API endpoint with the /api/v1 prefix', () => {
     const apiId = singleId('AWS::ApiGatewayV2::Api');
-    synth.template.hasOutput('ApiUrl', {
+    synthesis.current.template.hasOutput('ApiUrl', {
       Value: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }, '/api/v1']] },
     });
   });
 
   test('TableName and BucketName name the stack\'s table and bucket', () => {
-    synth.template.hasOutput('TableName', { Value: { Ref: singleId('AWS::DynamoDB::Table') } });
-    synth.template.hasOutput('BucketName', { Value: { Ref: singleId('AWS::S3::Bucket') } });
+    synthesis.current.template.hasOutput('TableName', { Value: { Ref: singleId('AWS::DynamoDB::Table') } });
+    synthesis.current.template.hasOutput('BucketName', { Value: { Ref: singleId('AWS::S3::Bucket') } });
   });
 
   test('JobStateMachineArn is the job state machine', () => {
-    synth.template.hasOutput('JobStateMachineArn', { Value: { Ref: singleId('AWS::StepFunctions::StateMachine') } });
+    synthesis.current.template.hasOutput('JobStateMachineArn', { Value: { Ref: singleId('AWS::StepFunctions::StateMachine') } });
   });
 });
