@@ -9,6 +9,7 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  setupFiles: ['<rootDir>/test/support/quiet-logs.ts'],
   transform: { '^.+\\.ts$': swc, '^.+/node_modules/(@middy|@dicebear)/.+\\.js$': swc },
   transformIgnorePatterns: ['/node_modules/(?!(@middy|@dicebear)/)'],
   testTimeout: 60000,

@@ -1,7 +1,8 @@
 /**
  * Video jobs: POST /videos, GET /videos/jobs/{id}, approve and regenerate. The endpoints check and
- * record; the state machine does the work. Every write that could be left half-done (a reservation,
- * an uploaded clip, the job record) is undone when a later step of the same request fails.
+ * record; the state machine does the work. A job's allowance unit is written in the same transaction
+ * as the job (or its move to the next round), so a request never holds a unit it must remember to
+ * give back; an uploaded clip is removed when the write that would use it does not happen.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -36,20 +37,26 @@ import { getAccount } from '../adapters/dynamodb/accounts';
 import { getProduct } from '../adapters/dynamodb/products';
 import { getAvatar } from '../adapters/dynamodb/avatars';
 import { getReaction } from '../adapters/dynamodb/reactions';
-import { release, reserve, type ChargeRef } from '../adapters/dynamodb/allowance-ledger';
+import { reserveWith, withdrawWith, type ChargeRef, type Reservation } from '../adapters/dynamodb/allowance-ledger';
 import {
-  deleteNewJob,
+  deleteNewJobItems,
   getIdempotency,
   getJob,
+  IDEMPOTENCY_ITEM,
   newJobId,
-  putNewJob,
+  newJobItems,
+  restoreJobItem,
   updateJob,
+  updateJobItem,
+  type JobChanges,
   type StoredJob,
 } from '../adapters/dynamodb/jobs';
+import { transact, type TransactOutcome } from '../adapters/dynamodb/transactions';
 import { deleteKeys, playbackUrl, putFile } from '../adapters/s3/blob-store';
 import { newSeed } from '../adapters/engines/seeded-random';
 import { inspectReferenceVideo, referenceContentType } from '../media/reference-video';
 import { jobRunner, TaskTokenInvalid } from '../ports/job-runner';
+import type { JobDecision } from '../pipeline/steps';
 
 const REFERENCE_FILE = { reference_video: { maxBytes: REFERENCE_VIDEO_MAX_BYTES, label: 'reference_video' } };
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -83,36 +90,34 @@ const create: Operation = async (request) => {
     await checkReferencedRecords(accountId, videoRequest);
     const reference = upload ? await inspectReferenceVideo(upload.path) : undefined;
 
-    const account = await getAccount(accountId);
-    if (!account) throw notFound('Account');
     const now = new Date();
     const jobId = await newJobId();
-    const unit: ChargeRef = { accountId, jobId, chargeNumber: chargeNumberOfJob() };
-    await reserve(unit, billingPeriodOf(now).id, planOf(account.plan).monthlyVideos, now);
-
+    const unit = await reservationOf(accountId, { accountId, jobId, chargeNumber: chargeNumberOfJob() }, now);
     const referenceKey = upload && reference ? jobObjectKeys(accountId, jobId, 0).reference : null;
     const job = newJob(accountId, jobId, videoRequest, referenceKey, now);
-    const undo = async () => {
-      await release(unit).catch(() => undefined);
-      if (referenceKey) await deleteKeys([referenceKey]).catch(() => undefined);
-    };
-    try {
-      if (upload && referenceKey && reference) await putFile(referenceKey, upload.path, referenceContentType(reference.container));
-      const written = await putNewJob(job, idempotency);
-      if (!written.created) {
-        // A concurrent request with the same key won: this one gives everything back and answers with its job.
-        await undo();
-        return accepted(await present(await sameRequestJob(accountId, written.existing, idempotency!.requestHash)));
-      }
-    } catch (error) {
-      await undo();
+    const dropUpload = () => (referenceKey ? deleteKeys([referenceKey]).catch(() => undefined) : Promise.resolve());
+
+    if (upload && referenceKey && reference) await putFile(referenceKey, upload.path, referenceContentType(reference.container));
+    // The job, its Idempotency-Key and its unit are written together: none exists without the others.
+    const written = await reserveWith(unit, newJobItems(job, idempotency), now).catch(async (error) => {
+      await dropUpload();
       throw error;
+    });
+    if (!written.written) {
+      // A concurrent request with the same key won; this one wrote nothing and answers with its job.
+      await dropUpload();
+      if (!idempotency || !written.failed.includes(IDEMPOTENCY_ITEM)) throw new Error(`job ${jobId} could not be written`);
+      const earlier = await getIdempotency(accountId, idempotency.keyHash);
+      if (!earlier) throw conflict('A request with this Idempotency-Key is being settled; retry in a moment');
+      return accepted(await present(await sameRequestJob(accountId, earlier, idempotency.requestHash)));
     }
     try {
       await (await jobRunner()).start({ account_id: accountId, job_id: jobId, job: { mode: job.mode, method: job.method } });
     } catch (error) {
-      await deleteNewJob(accountId, jobId, idempotency?.keyHash).catch(() => undefined);
-      await undo();
+      // Undone only while the job has not moved: an execution that did start owns it from then on.
+      const undone = await withdrawWith(unit, deleteNewJobItems(accountId, jobId, idempotency?.keyHash));
+      if (!undone.written) return accepted(await present((await getJob(accountId, jobId)) ?? job));
+      await dropUpload();
       throw new AppError('upstream_unavailable', 'The job could not be started; nothing was charged. Retry in a moment', {
         cause: error,
         headers: { 'retry-after': '5' },
@@ -149,8 +154,8 @@ const approve: Operation = async (request) => {
     { statusIn: ['preview_ready'], taskToken: token },
   );
   // Another approve or regenerate moved it first: this one must not resume the machine a second time.
-  if (!moved) throw conflict('The job is no longer at preview_ready (it was approved or regenerated meanwhile)');
-  await sendDecision(token, { action: 'approve' });
+  if (!moved) throw conflict(NOT_WAITING);
+  await handOver(token, { action: 'approve' }, () => transact([restoreJobItem(job, { statusIn: ['processing'], taskToken: null, regenerations: job.regenerations })]));
   return accepted(await present(moved));
 };
 
@@ -169,55 +174,58 @@ const regenerate: Operation = async (request) => {
     const reference = upload ? await inspectReferenceVideo(upload.path) : undefined;
     const token = pendingToken(job);
 
-    const account = await getAccount(accountId);
-    if (!account) throw notFound('Account');
     const now = new Date();
     const round = job.regenerations + 1;
-    const unit: ChargeRef = { accountId, jobId, chargeNumber: chargeNumberOfRegeneration(job.regenerations) };
-    await reserve(unit, billingPeriodOf(now).id, planOf(account.plan).monthlyVideos, now);
-
+    const unit = await reservationOf(accountId, { accountId, jobId, chargeNumber: chargeNumberOfRegeneration(job.regenerations) }, now);
     const referenceKey = upload && reference ? jobObjectKeys(accountId, jobId, round).reference : undefined;
-    const undo = async () => {
-      await release(unit).catch(() => undefined);
-      if (referenceKey) await deleteKeys([referenceKey]).catch(() => undefined);
+    const dropUpload = () => (referenceKey ? deleteKeys([referenceKey]).catch(() => undefined) : Promise.resolve());
+    if (upload && referenceKey && reference) await putFile(referenceKey, upload.path, referenceContentType(reference.container));
+
+    const nextRound: JobChanges = {
+      status: 'queued',
+      stage: 'queued',
+      regenerations: round,
+      seed: newSeed(),
+      reaction: null,
+      preview: null,
+      preview_expires_at: null,
+      task_token: null,
+      resume_at: 'GenerateReaction',
+      ...(changes.prompt !== undefined ? { prompt: changes.prompt } : {}),
+      ...(changes.avatarId !== undefined ? { avatar_id: changes.avatarId } : {}),
+      ...(changes.reference?.source === 'link' ? { video_source: 'link' as const, reference_url: changes.reference.url, reference_key: null } : {}),
+      ...(changes.reference?.source === 'upload' ? { video_source: 'upload' as const, reference_url: null, reference_key: referenceKey! } : {}),
     };
-    let moved: StoredJob | undefined;
-    try {
-      if (upload && referenceKey && reference) await putFile(referenceKey, upload.path, referenceContentType(reference.container));
-      moved = await updateJob(
-        accountId,
-        jobId,
-        {
-          status: 'queued',
-          stage: 'queued',
-          regenerations: round,
-          seed: newSeed(),
-          reaction: null,
-          preview: null,
-          preview_expires_at: null,
-          task_token: null,
-          resume_at: 'GenerateReaction',
-          ...(changes.prompt !== undefined ? { prompt: changes.prompt } : {}),
-          ...(changes.avatarId !== undefined ? { avatar_id: changes.avatarId } : {}),
-          ...(changes.reference?.source === 'link' ? { video_source: 'link' as const, reference_url: changes.reference.url, reference_key: null } : {}),
-          ...(changes.reference?.source === 'upload' ? { video_source: 'upload' as const, reference_url: null, reference_key: referenceKey! } : {}),
-        },
-        { statusIn: ['preview_ready'], taskToken: token },
-      );
-    } catch (error) {
-      await undo();
-      throw error;
+    // The move to the next round and its unit are one write: of N concurrent regenerates exactly one
+    // moves the job and reserves; the others write nothing (409).
+    const moved = await reserveWith(unit, [updateJobItem(accountId, jobId, nextRound, { statusIn: ['preview_ready'], taskToken: token }, now)], now).catch(
+      async (error) => {
+        await dropUpload();
+        throw error;
+      },
+    );
+    if (!moved.written) {
+      await dropUpload();
+      throw conflict(NOT_WAITING);
     }
-    if (!moved) {
-      await undo();
-      throw conflict('The job is no longer at preview_ready (it was approved or regenerated meanwhile)');
-    }
-    await sendDecision(token, { action: 'regenerate', regenerations: round });
-    return accepted(await present(moved));
+    await handOver(token, { action: 'regenerate', regenerations: round }, async () => {
+      const undone = await withdrawWith(unit, [restoreJobItem(job, { statusIn: ['queued'], taskToken: null, regenerations: round })]);
+      if (undone.written) await dropUpload();
+      return undone;
+    });
+    return accepted(await present((await getJob(accountId, jobId)) ?? job));
   } finally {
     await body.cleanup();
   }
 };
+
+const NOT_WAITING = 'The job is no longer at preview_ready (it was approved or regenerated meanwhile)';
+
+async function reservationOf(accountId: number, ref: ChargeRef, now: Date): Promise<Reservation> {
+  const account = await getAccount(accountId);
+  if (!account) throw notFound('Account');
+  return { ref, period: billingPeriodOf(now).id, limit: planOf(account.plan).monthlyVideos };
+}
 
 function newJob(accountId: number, id: number, request: VideoRequest, referenceKey: string | null, now: Date): StoredJob {
   const at = now.toISOString();
@@ -284,13 +292,25 @@ function pendingToken(job: StoredJob): string {
   return job.task_token;
 }
 
-async function sendDecision(token: string, decision: Parameters<Awaited<ReturnType<typeof jobRunner>>['sendDecision']>[1]): Promise<void> {
+/**
+ * Sends the decision to the waiting execution. When the runner cannot be reached the job is put back
+ * at preview_ready with its token (and the request's unit taken back), so the client can retry;
+ * without that the job would wait, unreachable, until its preview expired.
+ */
+async function handOver(token: string, decision: JobDecision, undo: () => Promise<TransactOutcome>): Promise<void> {
   try {
     await (await jobRunner()).sendDecision(token, decision);
   } catch (error) {
     // The wait ended (the preview expired) between our read and now; the machine fails the job itself.
     if (error instanceof TaskTokenInvalid) throw conflict('The preview is no longer waiting for a decision (it expired); create a new job');
-    throw error;
+    const undone = await undo();
+    throw new AppError(
+      'upstream_unavailable',
+      undone.written
+        ? 'The decision could not be handed to the job pipeline; the job is back at preview_ready and nothing was charged. Retry in a moment'
+        : 'The decision could not be confirmed by the job pipeline; GET the job to see whether it moved',
+      { cause: error, headers: { 'retry-after': '5' } },
+    );
   }
 }
 

@@ -34,6 +34,18 @@ export const PIPELINE_FUNCTIONS = {
 
 export type PipelineFunction = keyof typeof PIPELINE_FUNCTIONS;
 
+/** Releases stranded allowance units and starts jobs written but never started (pipeline/sweeper.ts), on a schedule. */
+export const SWEEPER_FUNCTION = {
+  entry: 'functions/pipeline/handlers/sweeper.ts',
+  description: 'video job safety net: stranded allowance units, jobs never started',
+  table: 'readwrite',
+  bucket: 'none',
+  jobs: ['start'],
+  timeoutS: 300,
+} as const satisfies FunctionNeeds;
+
+export const SWEEP_INTERVAL_MINUTES = 15;
+
 /** Each `step` value the ASL sends in a Task payload, and the function that runs it. */
 export const PIPELINE_STEPS = {
   prepare: 'steps',

@@ -9,14 +9,22 @@
  * handed, and the API (approve, regenerate) sends it back.
  */
 import * as path from 'node:path';
-import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { JOB_STATE_MACHINE_FILE, PIPELINE_FUNCTIONS, type PipelineFunction } from '../../functions/pipeline/steps';
+import {
+  JOB_STATE_MACHINE_FILE,
+  PIPELINE_FUNCTIONS,
+  SWEEP_INTERVAL_MINUTES,
+  SWEEPER_FUNCTION,
+  type PipelineFunction,
+} from '../../functions/pipeline/steps';
 import type { EngineConfig } from './engine-config';
 import { constructId, PROJECT_ROOT, ServiceFunction, type ServiceFunctionNeeds } from './service-function';
 
@@ -43,6 +51,7 @@ export class JobPipeline extends Construct {
   readonly stateMachine: sfn.StateMachine;
   readonly functions: Record<PipelineFunction, lambda.IFunction>;
   readonly logGroup: logs.LogGroup;
+  readonly sweeper: lambda.IFunction;
 
   constructor(scope: Construct, id: string, props: JobPipelineProps) {
     super(scope, id);
@@ -92,5 +101,13 @@ export class JobPipeline extends Construct {
     // The definition comes from a file, so CDK derives no grants from it: the role may invoke the
     // two pipeline functions (and their versions) and nothing else.
     for (const fn of Object.values(this.functions)) fn.grantInvoke(this.stateMachine);
+
+    // No job or allowance unit may stay stranded: the sweeper runs on a schedule (it is idempotent).
+    this.sweeper = new ServiceFunction(this, 'SweeperFunction', { ...shared, needs: SWEEPER_FUNCTION, stateMachine: this.stateMachine }).fn;
+    new events.Rule(this, 'SweepSchedule', {
+      description: 'Runs the video job sweeper',
+      schedule: events.Schedule.rate(Duration.minutes(SWEEP_INTERVAL_MINUTES)),
+      targets: [new targets.LambdaFunction(this.sweeper, { retryAttempts: 2 })],
+    });
   }
 }

@@ -64,6 +64,8 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** What resumeActiveJobs reads; the DynamoDB adapter by default. */
 export interface LocalJobStore {
   listActiveJobs(): Promise<{ accountId: number; jobId: number }[]>;
+  /** Releases allowance units stranded by jobs that ended or never existed (functions/pipeline/sweeper.ts). */
+  sweepStrandedUnits?(): Promise<unknown>;
   getJob(
     accountId: number,
     jobId: number,
@@ -113,6 +115,15 @@ export interface LocalJobRunner extends JobRunner {
   stop(): Promise<void>;
   /** Tokens of the waits pending now (diagnostics and tests). */
   pendingTokens(): string[];
+}
+
+async function defaultStore(): Promise<LocalJobStore> {
+  const [jobs, { sweepStrandedWork }] = await Promise.all([
+    import('../../functions/adapters/dynamodb/jobs'),
+    import('../../functions/pipeline/sweeper'),
+  ]);
+  // Jobs written but never started need no sweep here: resuming every active job starts them.
+  return { listActiveJobs: jobs.listActiveJobs, getJob: jobs.getJob, sweepStrandedUnits: () => sweepStrandedWork() };
 }
 
 /** The Task states of the definition, as the runner needs them. */
@@ -534,7 +545,8 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
 
     async resumeActiveJobs() {
       if (stopped) throw new Error('The local job runner is stopped');
-      const store = options.store ?? (await import('../../functions/adapters/dynamodb/jobs'));
+      const store = options.store ?? (await defaultStore());
+      await store.sweepStrandedUnits?.();
       let resumed = 0;
       const settling: Promise<void>[] = [];
       for (const { accountId, jobId } of await store.listActiveJobs()) {

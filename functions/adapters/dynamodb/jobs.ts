@@ -11,7 +11,7 @@ import { isFinal, JOB_STAGES, type Job, type JobStatus } from '../../domain/jobs
 import type { Video } from '../../domain/video';
 import { GSI1, keys, padId } from './keys';
 import { nextId } from './ids';
-import { cancellationCodes } from './transactions';
+import type { TransactItem } from './transactions';
 import { pageOfPrefix } from './pagination';
 
 export const newJobId = () => nextId('job');
@@ -45,15 +45,18 @@ export interface IdempotencyRecord {
 
 const activeIndex = (job: Pick<Job, 'id' | 'account_id'>) => ({ gsi1pk: keys.activeJobsIndex, gsi1sk: `${padId(job.id)}#${job.account_id}` });
 
+export interface IdempotencyClaim {
+  keyHash: string;
+  requestHash: string;
+}
+
 /**
- * Writes a new job, and with an Idempotency-Key its record, in one transaction. Returns the job id
- * recorded under that key when another request got there first.
+ * The writes that create a job, and with an Idempotency-Key its record: item 0 is the job, item 1
+ * the key (refused when another request holds it). The caller writes them in one transaction with the
+ * job's allowance reservation.
  */
-export async function putNewJob(
-  job: StoredJob,
-  idempotency?: { keyHash: string; requestHash: string },
-): Promise<{ created: true } | { created: false; existing: IdempotencyRecord }> {
-  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+export function newJobItems(job: StoredJob, idempotency?: IdempotencyClaim): TransactItem[] {
+  const items: TransactItem[] = [
     {
       Put: {
         TableName: config.tableName,
@@ -79,17 +82,10 @@ export async function putNewJob(
       },
     });
   }
-  try {
-    await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
-    return { created: true };
-  } catch (error) {
-    if (idempotency && cancellationCodes(error)?.[1] === 'ConditionalCheckFailed') {
-      const existing = await getIdempotency(job.account_id, idempotency.keyHash);
-      if (existing) return { created: false, existing };
-    }
-    throw error;
-  }
+  return items;
 }
+
+export const IDEMPOTENCY_ITEM = 1;
 
 export async function getIdempotency(accountId: number, keyHash: string): Promise<IdempotencyRecord | undefined> {
   const out = await dynamo().send(
@@ -101,27 +97,52 @@ export async function getIdempotency(accountId: number, keyHash: string): Promis
   return { job_id: out.Item.job_id as number, request_hash: out.Item.request_hash as string };
 }
 
-/** Undoes putNewJob when the job could not be started (nothing half-written stays). */
-export async function deleteNewJob(accountId: number, jobId: number, idempotencyKeyHash?: string): Promise<void> {
-  await dynamo().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Delete: { TableName: config.tableName, Key: keys.job(accountId, jobId) } },
-        ...(idempotencyKeyHash
-          ? [
-              {
-                Delete: {
-                  TableName: config.tableName,
-                  Key: keys.jobIdempotency(accountId, idempotencyKeyHash),
-                  ConditionExpression: 'job_id = :job',
-                  ExpressionAttributeValues: { ':job': jobId },
-                },
-              },
-            ]
-          : []),
-      ],
-    }),
-  );
+/** The writes that undo newJobItems for a job that could not be started and has not moved yet. */
+export function deleteNewJobItems(accountId: number, jobId: number, idempotencyKeyHash?: string): TransactItem[] {
+  return [
+    {
+      Delete: {
+        TableName: config.tableName,
+        Key: keys.job(accountId, jobId),
+        ConditionExpression: '#status = :queued',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':queued': 'queued' },
+      },
+    },
+    ...(idempotencyKeyHash
+      ? [
+          {
+            Delete: {
+              TableName: config.tableName,
+              Key: keys.jobIdempotency(accountId, idempotencyKeyHash),
+              ConditionExpression: 'job_id = :job',
+              ExpressionAttributeValues: { ':job': jobId },
+            },
+          },
+        ]
+      : []),
+  ];
+}
+
+/**
+ * The write that puts a job back exactly as it was read (`snapshot`), if it is still as `condition`
+ * says: the undo of a decision whose hand-over to the state machine failed.
+ */
+export function restoreJobItem(snapshot: StoredJob, condition: JobCondition & { regenerations?: number }): TransactItem {
+  const guard = jobCondition(condition);
+  if (condition.regenerations !== undefined) {
+    guard.conditions.push('regenerations = :if_regenerations');
+    guard.values[':if_regenerations'] = condition.regenerations;
+  }
+  return {
+    Put: {
+      TableName: config.tableName,
+      Item: { ...keys.job(snapshot.account_id, snapshot.id), type: 'job', ...activeIndex(snapshot), ...snapshot },
+      ConditionExpression: guard.conditions.join(' AND '),
+      ...(Object.keys(guard.names).length ? { ExpressionAttributeNames: guard.names } : {}),
+      ...(Object.keys(guard.values).length ? { ExpressionAttributeValues: guard.values } : {}),
+    },
+  };
 }
 
 export async function getJob(accountId: number, jobId: number): Promise<StoredJob | undefined> {
@@ -134,8 +155,8 @@ export type JobChanges = Partial<Omit<StoredJob, 'id' | 'account_id' | 'created_
 export interface JobCondition {
   /** The update applies only while the job has one of these statuses. */
   statusIn?: readonly JobStatus[];
-  /** ...and only while this task token is the pending one. */
-  taskToken?: string;
+  /** ...and only while this task token is the pending one (null: while none is). */
+  taskToken?: string | null;
 }
 
 /**
@@ -149,8 +170,23 @@ export async function updateJob(
   condition: JobCondition = {},
   now = new Date(),
 ): Promise<StoredJob | undefined> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':updated_at': now.toISOString() };
+  try {
+    const out = await dynamo().send(new UpdateCommand({ ...jobUpdate(accountId, jobId, changes, condition, now), ReturnValues: 'ALL_NEW' }));
+    return toJob(out.Attributes!);
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
+/** The same change as updateJob, as an item of a transaction (refused when the condition fails). */
+export function updateJobItem(accountId: number, jobId: number, changes: JobChanges, condition: JobCondition, now = new Date()): TransactItem {
+  return { Update: jobUpdate(accountId, jobId, changes, condition, now) };
+}
+
+function jobUpdate(accountId: number, jobId: number, changes: JobChanges, condition: JobCondition, now: Date) {
+  const { conditions, names, values } = jobCondition(condition);
+  values[':updated_at'] = now.toISOString();
   const sets = ['updated_at = :updated_at'];
   const removes: string[] = [];
   for (const [field, value] of Object.entries({ ...changes, updated_at: undefined })) {
@@ -160,6 +196,19 @@ export async function updateJob(
     sets.push(`#${field} = :${field}`);
   }
   if (changes.status && isFinal(changes.status)) removes.push('gsi1pk', 'gsi1sk');
+  return {
+    TableName: config.tableName,
+    Key: keys.job(accountId, jobId),
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+function jobCondition(condition: JobCondition) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
   const conditions = ['attribute_exists(pk)'];
   if (condition.statusIn) {
     names['#status'] = 'status';
@@ -172,25 +221,9 @@ export async function updateJob(
   if (condition.taskToken !== undefined) {
     names['#task_token'] = 'task_token';
     values[':if_token'] = condition.taskToken;
-    conditions.push('#task_token = :if_token');
+    conditions.push(condition.taskToken === null ? '(attribute_not_exists(#task_token) OR #task_token = :if_token)' : '#task_token = :if_token');
   }
-  try {
-    const out = await dynamo().send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: keys.job(accountId, jobId),
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toJob(out.Attributes!);
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
-  }
+  return { conditions, names, values };
 }
 
 export async function listJobs(accountId: number, page: number, perPage: number) {

@@ -29,6 +29,8 @@ export const keys = {
     pk: `ACCOUNT#${accountId}`,
     sk: `CHARGE#${padId(jobId)}#${chargeNumber}`,
   }),
+  /** Units still only reserved sit in a sparse index (gsi1), so the sweeper finds those whose job ended without settling them. */
+  reservedUnitsIndex: 'RESERVED_UNITS',
 
   job: (accountId: number, jobId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `JOB#${padId(jobId)}` }),
   jobPrefix: 'JOB#',

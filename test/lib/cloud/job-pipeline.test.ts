@@ -17,6 +17,8 @@ import {
   PIPELINE_FUNCTIONS,
   PIPELINE_STEPS,
   STATE_OF_STEP,
+  SWEEP_INTERVAL_MINUTES,
+  SWEEPER_FUNCTION,
   type PipelineFunction,
   type PipelineStep,
 } from '../../../functions/pipeline/steps';
@@ -229,8 +231,9 @@ describe('the state machine role', () => {
 // ---- the pipeline functions ----
 
 describe('the pipeline functions', () => {
-  test('are the two declared ones, both on nodejs22.x', () => {
-    expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual(FUNCTIONS.map(functionId).sort());
+  test('are the two declared ones and the sweeper, all on nodejs22.x', () => {
+    const sweeperId = stack.getLogicalId(pipeline.sweeper.node.defaultChild as lambda.CfnFunction);
+    expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual([...FUNCTIONS.map(functionId), sweeperId].sort());
     for (const name of FUNCTIONS) expect(functionProps(name).Runtime).toBe('nodejs22.x');
   });
 
@@ -261,6 +264,27 @@ describe('the pipeline functions', () => {
     const actions = statementsOfRole(roleOfFunction(name)).flatMap(actionsOf);
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 's3:PutObject']));
     expect(actions.filter((a) => /^(states|lambda):/.test(a))).toEqual([]);
+  });
+});
+
+describe('the sweeper', () => {
+  const sweeperId = () => stack.getLogicalId(pipeline.sweeper.node.defaultChild as lambda.CfnFunction);
+
+  test(`runs every ${SWEEP_INTERVAL_MINUTES} minutes`, () => {
+    const rules = ofType('AWS::Events::Rule');
+    expect(rules).toHaveLength(1);
+    const [, rule] = rules[0]!;
+    expect(rule.Properties.ScheduleExpression).toBe(`rate(${SWEEP_INTERVAL_MINUTES} minutes)`);
+    expect(referencedIds(rule.Properties.Targets)).toEqual([sweeperId()]);
+  });
+
+  test('may start executions of the job machine and use the table, and nothing in the bucket', () => {
+    const props = resources[sweeperId()]!.Properties;
+    expect(props.Timeout).toBe(SWEEPER_FUNCTION.timeoutS);
+    expect(referencedIds(props.Environment.Variables.JOB_STATE_MACHINE_ARN)).toEqual([stateMachine()[0]]);
+    const actions = statementsOfRole(props.Role['Fn::GetAtt'][0] as string).flatMap(actionsOf);
+    expect(actions).toEqual(expect.arrayContaining(['states:StartExecution', 'dynamodb:UpdateItem', 'dynamodb:Query']));
+    expect(actions.filter((a) => /^s3:/.test(a))).toEqual([]);
   });
 });
 

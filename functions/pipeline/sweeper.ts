@@ -1,0 +1,45 @@
+/**
+ * The ledger's safety net. A unit is reserved in the same write as its job, and settled by the job's
+ * own steps; what can still strand one is a job that ended without its MarkFailed finishing (an
+ * execution that timed out or was stopped on AWS, a record removed by hand). Units reserved longer
+ * than a job can run whose job is gone or final are released here; units of jobs still in flight are
+ * left to the pipeline. A job written but never started (the process died between the write and the
+ * start) is started: starting is idempotent per job.
+ */
+import { release, reservedBefore } from '../adapters/dynamodb/allowance-ledger';
+import { getJob, listActiveJobs } from '../adapters/dynamodb/jobs';
+import { isFinal } from '../domain/jobs';
+import type { JobRunner } from '../ports/job-runner';
+import { logger } from '../http/logger';
+import { STATE_OF_STEP } from './steps';
+
+/** Longer than any job's generation, preview and compose Task timeouts put together. */
+export const SWEEP_GRACE_MS = 60 * 60 * 1000;
+
+export interface SweepReport {
+  released: number;
+  started: number;
+}
+
+export async function sweepStrandedWork(options: { runner?: JobRunner; now?: Date; graceMs?: number } = {}): Promise<SweepReport> {
+  const cutoff = new Date((options.now ?? new Date()).getTime() - (options.graceMs ?? SWEEP_GRACE_MS));
+  const report: SweepReport = { released: 0, started: 0 };
+  for await (const unit of reservedBefore(cutoff)) {
+    const job = await getJob(unit.accountId, unit.jobId);
+    if (job && !isFinal(job.status)) continue;
+    if ((await release(unit)).changed) {
+      report.released++;
+      logger.warn('released a stranded allowance unit', { ...unit, job_status: job?.status ?? 'missing' });
+    }
+  }
+  if (options.runner) {
+    for (const { accountId, jobId } of await listActiveJobs()) {
+      const job = await getJob(accountId, jobId);
+      if (!job || job.status !== 'queued' || job.resume_at !== STATE_OF_STEP.prepare) continue;
+      if (Date.parse(job.created_at) > cutoff.getTime()) continue;
+      await options.runner.start({ account_id: accountId, job_id: jobId, job: { mode: job.mode, method: job.method } });
+      report.started++;
+    }
+  }
+  return report;
+}
