@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { badRequest } from './errors';
-import { idField } from './schemas/common';
+import { idField, withoutControlCharacters } from './schemas/common';
 import {
   FINAL_POST_STATUSES,
   SOCIAL_PROVIDERS,
@@ -52,6 +52,7 @@ const channelIds = z
     z.string({ error: 'must be channel ids (strings)' }).check(
       z.minLength(1, 'must not contain an empty channel id'),
       z.maxLength(CHANNEL_ID_MAX, `must not contain a channel id longer than ${CHANNEL_ID_MAX} characters`),
+      withoutControlCharacters('line'),
     ),
     { error: 'must be a non-empty array of channel ids' },
   )
@@ -72,6 +73,7 @@ export const createPostInput = z.strictObject({
   caption: z.optional(
     z.string({ error: 'must be a string' }).check(
       z.refine((text: string) => captionLength(text) <= CAPTION_MAX, `must be at most ${CAPTION_MAX} characters`),
+      withoutControlCharacters('text'),
     ),
   ),
   schedule_at: z.optional(z.nullable(z.string({ error: 'must be an ISO 8601 date-time with a UTC offset, or null' }))),

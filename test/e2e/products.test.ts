@@ -59,6 +59,10 @@ describe('creating products', () => {
     ['an unknown field', { name: 'ok', colour: 'red' }],
     ['a demo_video sent as JSON', { name: 'ok', demo_video: 'https://example.com/a.mp4' }],
     ['a name over 200 characters', { name: 'x'.repeat(201) }],
+    ['a name with a NUL byte', { name: 'Glow\u0000serum' }],
+    ['a name with a right-to-left override', { name: 'Glow \u202Emurse' }],
+    ['a name with a line break', { name: 'Glow\nserum' }],
+    ['a description with a BEL', { name: 'ok', description: 'ding\u0007' }],
   ])('%s is 400 bad_request and creates nothing', async (_label, body) => {
     const { api } = await t.newAccount();
     expectError(await api.post('/products', body), 400, 'bad_request');

@@ -12,3 +12,24 @@ export const idField = z.union([
   ),
   z.pipe(z.string().check(z.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')), z.transform(Number)),
 ], { error: 'must be a positive integer' });
+
+/**
+ * Characters no text field takes: C0 and C1 controls (NUL, BEL, ESC... they corrupt logs, terminals
+ * and captions) and the bidirectional embedding, override and isolate controls (U+202A-U+202E,
+ * U+2066-U+2069), which make a caption or a name read otherwise than it was typed. Line breaks and
+ * tabs only where the field has lines.
+ */
+const HIDDEN_CONTROLS_IN_LINE = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u;
+const HIDDEN_CONTROLS_IN_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u;
+
+export const CONTROL_CHARACTERS_MESSAGE = {
+  line: 'must not contain line breaks, control characters or bidirectional override/isolate characters (U+202A-U+202E, U+2066-U+2069)',
+  text: 'must not contain control characters (line breaks and tabs are fine) or bidirectional override/isolate characters (U+202A-U+202E, U+2066-U+2069)',
+} as const;
+
+/** A check for a string field: `line` for one line of text (names, ids), `text` where line breaks are welcome. */
+export const withoutControlCharacters = (kind: 'line' | 'text') =>
+  z.refine<string>(
+    (value) => !(kind === 'line' ? HIDDEN_CONTROLS_IN_LINE : HIDDEN_CONTROLS_IN_TEXT).test(value),
+    CONTROL_CHARACTERS_MESSAGE[kind],
+  );

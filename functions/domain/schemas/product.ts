@@ -1,10 +1,18 @@
 /** Product inputs (API.md §2) as zod schemas: validation and types come from here. */
 import * as z from 'zod/mini';
+import { withoutControlCharacters } from './common';
 
 const name = z
   .string({ error: 'must be a string' })
-  .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters'));
-const description = z.string({ error: 'must be a string' }).check(z.trim(), z.maxLength(2000, 'must be at most 2000 characters'));
+  .check(
+    z.trim(),
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(200, 'must be at most 200 characters'),
+    withoutControlCharacters('line'),
+  );
+const description = z
+  .string({ error: 'must be a string' })
+  .check(z.trim(), z.maxLength(2000, 'must be at most 2000 characters'), withoutControlCharacters('text'));
 
 export const createProductInput = z.strictObject({
   name,

@@ -5,14 +5,17 @@
 import * as z from 'zod/mini';
 import { badRequest } from '../errors';
 import { HOOK_POSITIONS, HOOK_SIZES, JOB_DEFAULTS, JOB_LIMITS, JOB_METHODS, JOB_MODES, type JobMethod } from '../jobs';
-import { idField } from './common';
+import { idField, withoutControlCharacters } from './common';
 import { checkReferenceUrl } from '../reference-url';
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(', ')}` });
 
 const text = (max: number) =>
-  z.string({ error: 'must be a string' }).check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`));
+  z
+    .string({ error: 'must be a string' })
+    .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`), withoutControlCharacters('text'));
+const url = z.string({ error: 'must be a string' }).check(withoutControlCharacters('line'));
 
 export const VIDEO_SOURCES = ['link', 'upload'] as const;
 
@@ -26,7 +29,7 @@ export const createVideoInput = z.strictObject({
   prompt: z.optional(text(1000)),
   avatar_id: z.optional(idField),
   video_source: z.optional(oneOf(VIDEO_SOURCES)),
-  reference_url: z.optional(z.string({ error: 'must be a string' })),
+  reference_url: z.optional(url),
   reaction_id: z.optional(idField),
 });
 
@@ -112,7 +115,7 @@ export const regenerateVideoInput = z.strictObject({
   prompt: z.optional(text(1000)),
   avatar_id: z.optional(idField),
   video_source: z.optional(oneOf(VIDEO_SOURCES)),
-  reference_url: z.optional(z.string({ error: 'must be a string' })),
+  reference_url: z.optional(url),
 });
 export type RegenerateVideoInput = z.infer<typeof regenerateVideoInput>;
 
