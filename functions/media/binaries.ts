@@ -1,11 +1,13 @@
 /**
  * Where ffmpeg and ffprobe come from, and how they are run.
  *
- * Order of preference (DESIGN §1, §8): an explicit env var (the Lambda bundle or layer sets it), then
- * the PATH (a developer's own build), then the static binaries shipped in npm packages. Resolution
- * happens once per process: every media call needs it and the answer cannot change while we run.
+ * Order of preference (DESIGN §1, §8): an explicit env var (the Lambda layer sets it), else the
+ * binaries of Debian's `ffmpeg` package (the 5.1 branch of Debian 12, which gets security updates;
+ * `npm install` installs it, see bin/ensure-ffmpeg.sh). No PATH search: a stray old build on the PATH
+ * would decode untrusted uploads with years of missing demuxer fixes. Resolution happens once per
+ * process, and the version is checked then: every media call needs it and it cannot change while we run.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,30 +15,34 @@ import * as path from 'node:path';
 export interface BinarySpec {
   tool: 'ffmpeg' | 'ffprobe';
   envVar: 'FFMPEG_PATH' | 'FFPROBE_PATH';
+  /** The Debian package that installs `packagedPath`. */
   packageName: string;
-  fileName: string;
+  packagedPath: string;
 }
 
 export const FFMPEG: BinarySpec = {
   tool: 'ffmpeg',
   envVar: 'FFMPEG_PATH',
-  packageName: '@ffmpeg-installer/linux-x64',
-  fileName: 'ffmpeg',
+  packageName: 'ffmpeg',
+  packagedPath: '/usr/bin/ffmpeg',
 };
 
 export const FFPROBE: BinarySpec = {
   tool: 'ffprobe',
   envVar: 'FFPROBE_PATH',
-  packageName: '@ffprobe-installer/linux-x64',
-  fileName: 'ffprobe',
+  packageName: 'ffmpeg',
+  packagedPath: '/usr/bin/ffprobe',
 };
+
+/** The oldest branch still maintained with security fixes (Debian 12's); older builds are refused. */
+export const MIN_VERSION = { major: 5, minor: 1 } as const;
 
 export interface ResolveOptions {
   env?: NodeJS.ProcessEnv;
-  /** Where a copy goes when the shipped binary cannot be made executable in place. */
+  /** Where a copy goes when the binary cannot be made executable in place. */
   tmpDir?: string;
-  /** Directory holding the shipped binary; `null` means "no package installed". Default: require.resolve. */
-  packageDir?: string | null;
+  /** The packaged binary's path; `null` means "not installed". Default: the spec's packagedPath. */
+  packagedPath?: string | null;
   chmod?: (file: string, mode: number) => void;
 }
 
@@ -50,25 +56,8 @@ function isExecutableFile(file: string): boolean {
   }
 }
 
-function findOnPath(name: string, pathVar: string | undefined): string | null {
-  for (const dir of (pathVar ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return null;
-}
-
-function shippedPackageDir(packageName: string): string | null {
-  try {
-    return path.dirname(require.resolve(`${packageName}/package.json`));
-  } catch {
-    return null;
-  }
-}
-
 /**
- * npm may unpack a binary without its run bit (the ffprobe package does), and on Lambda the bundle
+ * A binary may be unpacked without its run bit (npm tarballs, zip assets), and on Lambda the code
  * lives on a read-only file system, so when chmod is refused we run a private copy from tmp instead.
  */
 export function ensureExecutable(
@@ -98,7 +87,10 @@ export function ensureExecutable(
   return copy;
 }
 
-/** Finds a binary without caching; throws an Error that says what to install or set. */
+const installHint = (spec: BinarySpec) =>
+  `set ${spec.envVar}, or install Debian's ${spec.packageName} package (npm install does it as root; else sudo apt-get install ${spec.packageName})`;
+
+/** Finds a binary without caching or running it; throws an Error that says what to install or set. */
 export function resolveBinary(spec: BinarySpec, options: ResolveOptions = {}): string {
   const env = options.env ?? process.env;
   const explicit = env[spec.envVar];
@@ -106,28 +98,50 @@ export function resolveBinary(spec: BinarySpec, options: ResolveOptions = {}): s
     if (isExecutableFile(explicit)) return explicit;
     throw new Error(`${spec.envVar} is set to ${explicit}, which is not an executable file`);
   }
-  const onPath = findOnPath(spec.tool, env.PATH);
-  if (onPath) return onPath;
-  const packageDir = options.packageDir === undefined ? shippedPackageDir(spec.packageName) : options.packageDir;
-  if (packageDir) {
-    const shipped = path.join(packageDir, spec.fileName);
-    if (fs.existsSync(shipped)) return ensureExecutable(shipped, options);
+  const packaged = options.packagedPath === undefined ? spec.packagedPath : options.packagedPath;
+  if (packaged && fs.existsSync(packaged)) return ensureExecutable(packaged, options);
+  throw new Error(`${spec.tool} not found at ${spec.packagedPath}: ${installHint(spec)}`);
+}
+
+/** Reads "ffmpeg version 5.1.9-0+deb12u1 ..." or "ffprobe version n7.1 ..."; null for a git snapshot. */
+export function parseToolVersion(banner: string): { major: number; minor: number; text: string } | null {
+  const match = /^ff\w+ version n?(\d+)\.(\d+)\S*/.exec(banner);
+  if (!match) return null;
+  return { major: Number(match[1]), minor: Number(match[2]), text: match[0].split(' ').pop()! };
+}
+
+/**
+ * Runs `<binary> -version` once and refuses a build older than MIN_VERSION or one that does not run
+ * (missing shared libraries, wrong architecture): better a clear error at start than a 500 per upload.
+ */
+export function checkBinary(spec: BinarySpec, binary: string): string {
+  let banner: string;
+  try {
+    banner = execFileSync(binary, ['-hide_banner', '-version'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim().split('\n').pop();
+    throw new Error(`${spec.tool} at ${binary} does not run (${stderr || (error as Error).message}): ${installHint(spec)}`);
   }
-  throw new Error(
-    `${spec.tool} not found: set ${spec.envVar}, put ${spec.tool} on the PATH, or install ${spec.packageName} (npm ci)`,
-  );
+  const version = parseToolVersion(banner);
+  // An unnumbered banner is a build from FFmpeg's main branch, newer than any release.
+  if (version && (version.major < MIN_VERSION.major || (version.major === MIN_VERSION.major && version.minor < MIN_VERSION.minor))) {
+    throw new Error(
+      `${spec.tool} at ${binary} is version ${version.text}, older than the ${MIN_VERSION.major}.${MIN_VERSION.minor} branch (no longer gets security fixes): ${installHint(spec)}`,
+    );
+  }
+  return binary;
 }
 
 let ffmpegCached: string | undefined;
 let ffprobeCached: string | undefined;
 
 export function ffmpegPath(): string {
-  ffmpegCached ??= resolveBinary(FFMPEG);
+  ffmpegCached ??= checkBinary(FFMPEG, resolveBinary(FFMPEG));
   return ffmpegCached;
 }
 
 export function ffprobePath(): string {
-  ffprobeCached ??= resolveBinary(FFPROBE);
+  ffprobeCached ??= checkBinary(FFPROBE, resolveBinary(FFPROBE));
   return ffprobeCached;
 }
 

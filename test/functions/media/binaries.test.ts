@@ -4,9 +4,11 @@ import {
   FFMPEG,
   FFPROBE,
   MediaToolError,
+  checkBinary,
   ensureExecutable,
   ffmpegPath,
   ffprobePath,
+  parseToolVersion,
   resolveBinary,
   runFfmpeg,
   runFfprobe,
@@ -31,16 +33,18 @@ async function script(name: string, body: string, mode = 0o755): Promise<string>
 }
 
 describe('finding ffmpeg and ffprobe', () => {
-  it('finds both tools on this machine, once per process', async () => {
+  it('finds both tools on this machine, once per process, at a maintained version', async () => {
     expect(ffmpegPath()).toBe(ffmpegPath());
     expect(ffprobePath()).toBe(ffprobePath());
     const { stdout } = await runFfprobe(['-version']);
-    expect(stdout).toMatch(/^ffprobe version/);
+    const version = parseToolVersion(stdout);
+    expect(version).not.toBeNull();
+    expect(version!.major * 100 + version!.minor).toBeGreaterThanOrEqual(501);
   });
 
-  it('prefers the env var over everything else', async () => {
+  it('prefers the env var over the packaged binary', async () => {
     const fake = await script('my-ffmpeg', 'echo fake');
-    expect(resolveBinary(FFMPEG, { env: { FFMPEG_PATH: fake, PATH: '/usr/bin' } })).toBe(fake);
+    expect(resolveBinary(FFMPEG, { env: { FFMPEG_PATH: fake } })).toBe(fake);
   });
 
   it('names the env var when it points at nothing usable', () => {
@@ -49,22 +53,37 @@ describe('finding ffmpeg and ffprobe', () => {
     );
   });
 
-  it('uses a binary of that name on the PATH before the npm package', async () => {
+  it('never searches the PATH: an old build there must not decode uploads', async () => {
     const bin = await makeTempDir('binaries-path-');
     await fsp.writeFile(path.join(bin, 'ffprobe'), '#!/bin/sh\n', { mode: 0o755 });
-    expect(resolveBinary(FFPROBE, { env: { PATH: `/no/such/dir:${bin}` } })).toBe(path.join(bin, 'ffprobe'));
+    expect(resolveBinary(FFPROBE, { env: { PATH: bin } })).toBe('/usr/bin/ffprobe');
     await fsp.rm(bin, { recursive: true });
   });
 
-  it('falls back to the binary shipped in the npm package', () => {
-    const resolved = resolveBinary(FFMPEG, { env: { PATH: '' } });
-    expect(resolved).toMatch(/@ffmpeg-installer[/\\]linux-x64[/\\]ffmpeg$/);
+  it("falls back to Debian's packaged binary", () => {
+    expect(resolveBinary(FFMPEG, { env: {} })).toBe('/usr/bin/ffmpeg');
   });
 
   it('says how to get the tool when it is nowhere', () => {
-    expect(() => resolveBinary(FFMPEG, { env: { PATH: '' }, packageDir: null })).toThrow(
-      'ffmpeg not found: set FFMPEG_PATH, put ffmpeg on the PATH, or install @ffmpeg-installer/linux-x64 (npm ci)',
+    expect(() => resolveBinary(FFMPEG, { env: {}, packagedPath: null })).toThrow(
+      "ffmpeg not found at /usr/bin/ffmpeg: set FFMPEG_PATH, or install Debian's ffmpeg package (npm install does it as root; else sudo apt-get install ffmpeg)",
     );
+  });
+
+  it('refuses at start a build older than the 5.1 branch, naming its version', async () => {
+    const old = await script('old-ffmpeg', 'echo "ffmpeg version 4.1 Copyright (c) 2000-2018 the FFmpeg developers"');
+    expect(() => checkBinary(FFMPEG, old)).toThrow(/is version 4\.1, older than the 5\.1 branch/);
+  });
+
+  it('refuses at start a binary that does not run, with its own words', async () => {
+    const broken = await script('broken-ffprobe', 'echo "error while loading shared libraries: libavformat.so.59" >&2; exit 127');
+    expect(() => checkBinary(FFPROBE, broken)).toThrow(/does not run \(error while loading shared libraries: libavformat\.so\.59\)/);
+  });
+
+  it('reads Debian, release and snapshot banners', () => {
+    expect(parseToolVersion('ffmpeg version 5.1.9-0+deb12u1 Copyright')).toMatchObject({ major: 5, minor: 1, text: '5.1.9-0+deb12u1' });
+    expect(parseToolVersion('ffprobe version n7.1 Copyright')).toMatchObject({ major: 7, minor: 1 });
+    expect(parseToolVersion('ffmpeg version N-113945-g0123abcd Copyright')).toBeNull();
   });
 
   it('gives a shipped binary without its run bit the run bit', async () => {
