@@ -3,11 +3,11 @@
  * name or declared content type, DESIGN §2), confirmed by ffprobe; then the usability rules: a real
  * video track, decodable from start to end, at most 180 s, at least 240 px a side, portrait.
  */
-import { open } from 'node:fs/promises';
 import { AppError } from '../domain/errors';
-import { fileArg, MediaToolError, runFfmpeg } from './binaries';
-import { probeMedia, type MediaProbe } from './probe';
+import { MediaToolError, runFfmpeg } from './binaries';
+import { probeMedia } from './probe';
 import { readFileHead } from './file-head';
+import { CONTAINER_LABELS, pinnedInput, sniffVideoContainer, SNIFF_BYTES, type Demuxer, type VideoContainer } from './video-container';
 
 export type DemoContainer = 'mp4' | 'mov' | 'avi';
 
@@ -28,63 +28,24 @@ export const DEMO_VIDEO_RULES = {
 } as const;
 
 const ACCEPTED = 'an MP4, MOV or AVI video';
+/** The README's demo formats; WebM is a reference-only container. */
+const DEMO_CONTAINERS: ReadonlySet<VideoContainer> = new Set(['mp4', 'mov', 'avi']);
 
-/** ISO-BMFF major brands of plain MP4 files (phones, editors, screen recorders, ffmpeg). */
-const MP4_BRANDS = new Set([
-  'isom', 'iso2', 'iso3', 'iso4', 'iso5', 'iso6', 'iso7', 'iso8', 'iso9',
-  'mp41', 'mp42', 'mp71', 'avc1', 'M4V ', 'M4VH', 'M4VP', 'M4A ', 'MSNV', 'XAVC', 'dash', 'f4v ', 'mmp4',
-]);
+export type SniffResult = { container: DemoContainer; demuxer: Demuxer } | { refused: string };
 
-/** Top-level atoms a QuickTime file may start with when it predates the `ftyp` box. */
-const LEGACY_QUICKTIME_ATOMS = new Set(['moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
-
-export type SniffResult = { container: DemoContainer } | { refused: string };
-
-const ascii = (bytes: Buffer, start: number, end: number) => bytes.subarray(start, end).toString('latin1');
-
-/** Names the format of a file's first bytes; pure, for the first 64 bytes or so. */
-export function sniffContainer(head: Buffer): SniffResult {
-  if (head.length === 0) return { refused: 'an empty file' };
-  if (head.length >= 12 && ascii(head, 4, 8) === 'ftyp') {
-    const brand = ascii(head, 8, 12);
-    if (brand === 'qt  ') return { container: 'mov' };
-    if (MP4_BRANDS.has(brand)) return { container: 'mp4' };
-    if (brand.startsWith('3g')) return { refused: 'a 3GP video' };
-    if (['heic', 'heix', 'mif1', 'msf1', 'avif'].includes(brand)) return { refused: 'a HEIF/AVIF image' };
-    return { refused: `an ISO media file of brand "${brand.trim()}"` };
-  }
-  if (head.length >= 12 && ascii(head, 0, 4) === 'RIFF') {
-    const form = ascii(head, 8, 12);
-    if (form === 'AVI ') return { container: 'avi' };
-    if (form === 'WAVE') return { refused: 'a WAV audio file' };
-    if (form === 'WEBP') return { refused: 'a WebP image' };
-    return { refused: 'a RIFF file that is not AVI' };
-  }
-  if (head.length >= 8 && LEGACY_QUICKTIME_ATOMS.has(ascii(head, 4, 8)) && head.readUInt32BE(0) >= 8) {
-    return { container: 'mov' };
-  }
-  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return { refused: 'a PNG image' };
-  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return { refused: 'a JPEG image' };
-  if (ascii(head, 0, 4) === 'GIF8') return { refused: 'a GIF image' };
-  if (head.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]))) return { refused: 'a WebM/Matroska video' };
-  if (ascii(head, 0, 3) === 'ID3' || (head[0] === 0xff && ((head[1] ?? 0) & 0xe0) === 0xe0)) return { refused: 'MP3 audio' };
-  if (ascii(head, 0, 4) === 'OggS') return { refused: 'an Ogg file' };
-  if (ascii(head, 0, 4) === 'fLaC') return { refused: 'FLAC audio' };
-  if (head[0] === 0x47 && head.length > 188 && head[188] === 0x47) return { refused: 'an MPEG-TS stream' };
-  if (ascii(head, 0, 5) === '%PDF-') return { refused: 'a PDF document' };
-  return { refused: 'a file of unrecognised type' };
-}
-
-
-function probeAgrees(container: DemoContainer, media: MediaProbe): boolean {
-  return container === 'avi' ? media.formatNames.includes('avi') : media.formatNames.includes('mov') || media.formatNames.includes('mp4');
+/** Pure: the demo-video verdict on a file's first bytes (video-container.ts, narrowed to MP4/MOV/AVI). */
+export function sniffDemoContainer(head: Buffer): SniffResult {
+  const sniffed = sniffVideoContainer(head);
+  if ('refused' in sniffed) return sniffed;
+  if (!DEMO_CONTAINERS.has(sniffed.container)) return { refused: CONTAINER_LABELS[sniffed.container] };
+  return { container: sniffed.container as DemoContainer, demuxer: sniffed.demuxer };
 }
 
 /** How many video frames ffmpeg decodes from `startS`; 0 when the data is missing or broken. */
-async function decodedFrames(path: string, streamIndex: number, startS: number): Promise<number> {
+async function decodedFrames(path: string, demuxer: Demuxer, streamIndex: number, startS: number): Promise<number> {
   try {
     const { stdout } = await runFfmpeg(
-      ['-v', 'error', '-ss', startS.toFixed(3), '-i', fileArg(path), '-map', `0:${streamIndex}`, '-frames:v', '1', '-f', 'framecrc', '-'],
+      ['-v', 'error', '-ss', startS.toFixed(3), ...pinnedInput(path, demuxer), '-map', `0:${streamIndex}`, '-frames:v', '1', '-f', 'framecrc', '-'],
       { timeoutMs: 30_000 },
     );
     return stdout.split('\n').filter((line) => line && !line.startsWith('#')).length;
@@ -105,22 +66,19 @@ export async function inspectDemoVideo(path: string, options: { field?: string }
   const field = options.field ?? 'demo_video';
   const invalid = (message: string) => new AppError('invalid_media', `${field} ${message}`);
 
-  const sniffed = sniffContainer(await readFileHead(path));
+  const sniffed = sniffDemoContainer(await readFileHead(path, SNIFF_BYTES));
   if ('refused' in sniffed) {
     throw new AppError('unsupported_media_type', `${field} must be ${ACCEPTED}; got ${sniffed.refused}`);
   }
-  const { container } = sniffed;
+  const { container, demuxer } = sniffed;
   const label = container.toUpperCase();
 
-  const probed = await probeMedia(path);
+  const probed = await probeMedia(path, { format: demuxer });
   if (!probed.ok) {
     if (probed.reason === 'tool_unavailable') throw new Error(`cannot inspect ${field}: ${probed.detail}`);
     throw invalid(`looks like ${label} but cannot be read (truncated or damaged?); export the video again and re-upload it`);
   }
   const media = probed.media;
-  if (!probeAgrees(container, media)) {
-    throw new AppError('unsupported_media_type', `${field} must be ${ACCEPTED}; its contents are ${media.formatNames[0] ?? 'unknown'}`);
-  }
 
   const video = media.video;
   if (!video) {
@@ -146,8 +104,8 @@ export async function inspectDemoVideo(path: string, options: { field?: string }
   // decode the first frame and one near the end.
   const relativeStartS = Math.max(0, (video.startS ?? 0) - (media.startS ?? 0));
   const [first, last] = await Promise.all([
-    decodedFrames(path, video.index, 0),
-    decodedFrames(path, video.index, Math.max(0, relativeStartS + durationS - 1)),
+    decodedFrames(path, demuxer, video.index, 0),
+    decodedFrames(path, demuxer, video.index, Math.max(0, relativeStartS + durationS - 1)),
   ]);
   if (first === 0 || last === 0) {
     throw invalid(

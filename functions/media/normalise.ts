@@ -16,6 +16,7 @@ import {
   toCanonicalAudio,
 } from './canonical-encoding';
 import { probeMedia, type MediaProbe } from './probe';
+import { pinnedInput, type Demuxer } from './video-container';
 
 export interface NormaliseResult {
   durationS: number;
@@ -34,8 +35,11 @@ function videoEndS(media: MediaProbe): number | null {
   return media.durationS && media.durationS > 0 ? media.durationS : null;
 }
 
-/** The full ffmpeg argument list (exported so tests and benchmarks can show what is run). */
-export function normaliseArgs(inputPath: string, outputPath: string, media: MediaProbe, frames: number): string[] {
+/**
+ * The full ffmpeg argument list (exported so tests and benchmarks can show what is run). The input is
+ * read with the demuxer ffprobe was pinned to: the upload is untrusted.
+ */
+export function normaliseArgs(inputPath: string, outputPath: string, media: MediaProbe, frames: number, demuxer: Demuxer): string[] {
   const video = media.video;
   if (!video) throw new Error('normaliseArgs needs a video stream');
   const length = canonicalLength(frames);
@@ -46,7 +50,7 @@ export function normaliseArgs(inputPath: string, outputPath: string, media: Medi
   ].join(';');
   return [
     '-v', 'error',
-    '-i', fileArg(inputPath),
+    ...pinnedInput(inputPath, demuxer),
     '-filter_complex', graph,
     '-map', '[v]',
     '-map', '[a]',
@@ -87,10 +91,10 @@ export async function normaliseVideo(
   const partial = `${outputPath}.${randomUUID()}.partial`;
   try {
     const keepS = options.maxDurationS !== undefined ? Math.min(endS, options.maxDurationS) : endS;
-    await runFfmpeg(normaliseArgs(inputPath, partial, media, canonicalFrameCount(keepS)), {
+    await runFfmpeg(normaliseArgs(inputPath, partial, media, canonicalFrameCount(keepS), probed.demuxer), {
       timeoutMs: options.timeoutMs ?? 10 * 60_000,
     });
-    const written = await probeMedia(partial);
+    const written = await probeMedia(partial, { format: 'mov' });
     if (!written.ok) throw new Error(`normalised output is unreadable: ${written.detail}`);
     // A mismatch here would break every later stream-copy join, so it fails now, loudly.
     const problems = canonicalMismatches(written.media);

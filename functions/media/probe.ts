@@ -3,7 +3,9 @@
  * callers must tell "the user's file is bad" (422) from "our tooling is broken" (500), so both come
  * back as data.
  */
-import { MediaToolError, fileArg, runFfprobe } from './binaries';
+import { MediaToolError, runFfprobe } from './binaries';
+import { readFileHead } from './file-head';
+import { pinnedInput, sniffVideoContainer, SNIFF_BYTES, type Demuxer } from './video-container';
 
 export interface VideoStreamInfo {
   index: number;
@@ -56,7 +58,7 @@ export type ProbeFailureReason =
   | 'tool_unavailable';
 
 export type ProbeResult =
-  | { ok: true; media: MediaProbe }
+  | { ok: true; media: MediaProbe; demuxer: Demuxer }
   | { ok: false; reason: ProbeFailureReason; detail: string };
 
 interface RawStream {
@@ -174,11 +176,28 @@ export function parseProbeOutput(raw: RawProbe): MediaProbe {
   };
 }
 
-export async function probeMedia(path: string, options: { timeoutMs?: number } = {}): Promise<ProbeResult> {
+/**
+ * Probes a file with one demuxer pinned: `format` when the caller has sniffed it already, else the one
+ * the file's first bytes name (video-container.ts). A file whose bytes name no accepted container is
+ * `unreadable` without ffprobe ever seeing it.
+ */
+export async function probeMedia(path: string, options: { timeoutMs?: number; format?: Demuxer } = {}): Promise<ProbeResult> {
+  let demuxer = options.format;
+  if (!demuxer) {
+    let head: Buffer;
+    try {
+      head = await readFileHead(path, SNIFF_BYTES);
+    } catch (error) {
+      return { ok: false, reason: 'unreadable', detail: error instanceof Error ? error.message : String(error) };
+    }
+    const sniffed = sniffVideoContainer(head);
+    if ('refused' in sniffed) return { ok: false, reason: 'unreadable', detail: `not a supported video container: ${sniffed.refused}` };
+    demuxer = sniffed.demuxer;
+  }
   let stdout: string;
   try {
     ({ stdout } = await runFfprobe(
-      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', fileArg(path)],
+      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...pinnedInput(path, demuxer)],
       { timeoutMs: options.timeoutMs ?? 30_000 },
     ));
   } catch (error) {
@@ -191,7 +210,7 @@ export async function probeMedia(path: string, options: { timeoutMs?: number } =
     return { ok: false, reason: 'tool_unavailable', detail: error instanceof Error ? error.message : String(error) };
   }
   try {
-    return { ok: true, media: parseProbeOutput(JSON.parse(stdout) as RawProbe) };
+    return { ok: true, media: parseProbeOutput(JSON.parse(stdout) as RawProbe), demuxer };
   } catch {
     return { ok: false, reason: 'unreadable', detail: 'ffprobe printed no readable description of the file' };
   }

@@ -1,26 +1,27 @@
 /**
- * An uploaded motion reference (`reference_video`): judged by its bytes and by ffprobe before the job
- * is accepted, with the same caps a linked clip gets while downloading.
+ * An uploaded motion reference (`reference_video`): judged by its bytes (MP4, MOV, WebM or AVI, as the
+ * README promises) and by ffprobe with that container's demuxer pinned, before the job is accepted,
+ * with the same caps a linked clip gets while downloading.
  */
 import { AppError } from '../domain/errors';
-import { sniffVideoContainer } from '../adapters/reference/media-sniff';
 import { REFERENCE_CLIP_LIMITS } from '../ports/reference-resolver';
 import { readFileHead } from './file-head';
 import { probeMedia } from './probe';
+import { sniffVideoContainer, SNIFF_BYTES, type VideoContainer } from './video-container';
 
 export interface ReferenceVideoInfo {
-  container: string;
+  container: VideoContainer;
   durationS: number;
 }
 
-const CONTENT_TYPES: Record<string, string> = { mp4: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm', avi: 'video/x-msvideo' };
+const CONTENT_TYPES: Record<VideoContainer, string> = { mp4: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm', avi: 'video/x-msvideo' };
 
-export const referenceContentType = (container: string) => CONTENT_TYPES[container] ?? 'application/octet-stream';
+export const referenceContentType = (container: string) => CONTENT_TYPES[container as VideoContainer] ?? 'application/octet-stream';
 
 export async function inspectReferenceVideo(path: string, field = 'reference_video'): Promise<ReferenceVideoInfo> {
-  const sniffed = sniffVideoContainer(await readFileHead(path));
-  if (!sniffed.video) throw new AppError('unsupported_media_type', `${field} must be a video (MP4, MOV, WEBM or AVI); got ${sniffed.looksLike}`);
-  const probed = await probeMedia(path);
+  const sniffed = sniffVideoContainer(await readFileHead(path, SNIFF_BYTES));
+  if ('refused' in sniffed) throw new AppError('unsupported_media_type', `${field} must be a video (MP4, MOV, WEBM or AVI); got ${sniffed.refused}`);
+  const probed = await probeMedia(path, { format: sniffed.demuxer });
   if (!probed.ok) {
     if (probed.reason === 'tool_unavailable') throw new Error(`cannot inspect ${field}: ${probed.detail}`);
     throw new AppError('invalid_media', `${field} cannot be read (truncated or damaged?); export the clip again and re-upload it`);

@@ -72,16 +72,17 @@ describe('judgeAddress: only public unicast addresses may be connected to', () =
 describe('sniffVideoContainer: the first bytes must be a video container', () => {
   const ftyp = (brand: string) => Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from(`ftyp${brand}`, 'latin1'), Buffer.alloc(20)]);
 
-  it('knows MP4, MOV, WebM, AVI, FLV and MPEG-TS', () => {
+  it('takes MP4, MOV, WebM and AVI, as uploads do; FLV and MPEG-TS are refused', () => {
     expect(sniffVideoContainer(ftyp('isom'))).toEqual({ video: true, container: 'mp4' });
     expect(sniffVideoContainer(ftyp('qt  '))).toEqual({ video: true, container: 'mov' });
-    expect(sniffVideoContainer(Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 1, 2]))).toEqual({ video: true, container: 'webm' });
+    const webm = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x82, 0x84]), Buffer.from('webm', 'latin1')]);
+    expect(sniffVideoContainer(webm)).toEqual({ video: true, container: 'webm' });
     expect(sniffVideoContainer(Buffer.from('RIFF\0\0\0\0AVI LIST', 'latin1'))).toEqual({ video: true, container: 'avi' });
-    expect(sniffVideoContainer(Buffer.from('FLV\x01\x05', 'latin1'))).toEqual({ video: true, container: 'flv' });
+    expect(sniffVideoContainer(Buffer.from('FLV\x01\x05', 'latin1'))).toEqual({ video: false, looksLike: 'an FLV video' });
     const ts = Buffer.alloc(376);
     ts[0] = 0x47;
     ts[188] = 0x47;
-    expect(sniffVideoContainer(ts)).toEqual({ video: true, container: 'mpegts' });
+    expect(sniffVideoContainer(ts)).toEqual({ video: false, looksLike: 'an MPEG-TS stream' });
   });
 
   it('names what a refused file looks like', () => {

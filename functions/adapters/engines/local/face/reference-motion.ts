@@ -12,8 +12,9 @@
  */
 import { spawn } from 'node:child_process';
 import { EngineError, REACTION_CLIP } from '../../../../ports/engine';
-import { ffmpegPath, fileArg } from '../../../../media/binaries';
+import { ffmpegPath } from '../../../../media/binaries';
 import { probeMedia } from '../../../../media/probe';
+import { pinnedInput, type Demuxer } from '../../../../media/video-container';
 import { NEUTRAL_FACE, REST_CAMERA, type ReactionFrame } from '../animation';
 import { detectInRgb, measureFace, type FaceMeasures } from './landmarks';
 
@@ -89,7 +90,7 @@ export async function analyseReference(videoPath: string, options: ReferenceMoti
   const height = portrait ? even(video.displayHeight * scale) : even(shortSide);
 
   const measures: (FaceMeasures | null)[] = [];
-  await decodeFrames(videoPath, { width, height, fps: sampleFps, durationS: analyseS + 0.5 / sampleFps, signal }, async (rgb) => {
+  await decodeFrames(videoPath, { demuxer: probe.demuxer, width, height, fps: sampleFps, durationS: analyseS + 0.5 / sampleFps, signal }, async (rgb) => {
     if (signal?.aborted) throw cancelled();
     const face = await detectInRgb(rgb, width, height, { signal, minFaceSize: 24 });
     measures.push(face ? measureFace(face.mesh) : null);
@@ -104,6 +105,8 @@ export async function analyseReference(videoPath: string, options: ReferenceMoti
 }
 
 interface DecodeOptions {
+  /** The demuxer ffprobe read the clip with: a reference is untrusted, ffmpeg must not guess. */
+  demuxer: Demuxer;
   width: number;
   height: number;
   fps: number;
@@ -120,7 +123,7 @@ async function decodeFrames(file: string, options: DecodeOptions, onFrame: (rgb:
   const args = [
     '-hide_banner', '-nostdin', '-v', 'error',
     '-t', options.durationS.toFixed(3),
-    '-i', fileArg(file),
+    ...pinnedInput(file, options.demuxer),
     '-map', '0:v:0',
     '-an', '-sn', '-dn',
     '-vf', `fps=${options.fps},scale=${options.width}:${options.height}:flags=bilinear,format=rgb24`,
