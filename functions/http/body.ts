@@ -2,6 +2,9 @@
  * Request bodies: JSON, form-encoded and multipart/form-data (API.md §1). API Gateway hands binary
  * and multipart bodies over base64-encoded. Files are streamed to a private temp folder with their
  * size limit enforced while writing; the caller removes them with `cleanup()`.
+ *
+ * Bodies come from anyone: whatever a body holds, reading it ends in fields or in a 4xx AppError,
+ * never in an unhandled stream error (which would take the whole process down) or a leftover file.
  */
 import Busboy from 'busboy';
 import { createWriteStream } from 'node:fs';
@@ -30,15 +33,22 @@ export interface ParsedBody {
   cleanup(): Promise<void>;
 }
 
+type FileRules = Record<string, { maxBytes: number; label?: string }>;
+
 export interface BodyOptions {
   accept: readonly BodyKind[];
   /** File fields this operation takes, with their size limits; any other file part is a 400. */
-  files?: Record<string, { maxBytes: number; label?: string }>;
+  files?: FileRules;
 }
 
 const MAX_FIELDS = 50;
 const MAX_FIELD_BYTES = 64 * 1024;
+/** No field of ours is longer; error messages name the field, so a 1 MB name must not reach one. */
+const MAX_FIELD_NAME_LENGTH = 100;
+/** Our inputs nest a few levels; deeper JSON would overflow the stack of whatever walks it later. */
+const MAX_JSON_DEPTH = 32;
 const nothingToClean = async () => {};
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 export async function readBody(event: ApiEvent, options: BodyOptions): Promise<ParsedBody> {
   const raw = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
@@ -46,20 +56,20 @@ export async function readBody(event: ApiEvent, options: BodyOptions): Promise<P
   const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
 
   if (raw.length === 0 && mediaType !== 'multipart/form-data') {
-    return { kind: 'empty', fields: {}, files: {}, cleanup: nothingToClean };
+    return { kind: 'empty', fields: newRecord(), files: newRecord(), cleanup: nothingToClean };
   }
   const kind = kindOf(mediaType);
   if (!kind || !options.accept.includes(kind)) {
     throw new AppError(
       'unsupported_media_type',
-      `Content-Type ${mediaType || '(none)'} is not accepted here; send ${describe(options.accept)}`,
+      `Content-Type ${mediaType.slice(0, MAX_FIELD_NAME_LENGTH) || '(none)'} is not accepted here; send ${describe(options.accept)}`,
     );
   }
   if (kind !== 'multipart' && raw.length > JSON_BODY_LIMIT) {
     throw new AppError('payload_too_large', `A ${kind} body may be at most ${JSON_BODY_LIMIT / 1024} KB`);
   }
-  if (kind === 'json') return { kind, fields: parseJson(raw), files: {}, cleanup: nothingToClean };
-  if (kind === 'form') return { kind, fields: parseForm(raw.toString('utf8')), files: {}, cleanup: nothingToClean };
+  if (kind === 'json') return { kind, fields: parseJson(raw), files: newRecord(), cleanup: nothingToClean };
+  if (kind === 'form') return { kind, fields: parseForm(raw), files: newRecord(), cleanup: nothingToClean };
   return parseMultipart(raw, contentType, options.files ?? {});
 }
 
@@ -75,106 +85,216 @@ function describe(kinds: readonly BodyKind[]): string {
   return kinds.map((k) => names[k]).join(', ');
 }
 
+/** Without a prototype, a field named `__proto__` is just an unknown field, not a prototype change. */
+function newRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+/** A lenient decoder would turn broken bytes into U+FFFD and store them; the client should hear of it. */
+function decodeUtf8(bytes: Uint8Array, what: string): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw badRequest(`${what} is not valid UTF-8`);
+  }
+}
+
 function parseJson(raw: Buffer): Record<string, unknown> {
+  const text = decodeUtf8(raw, 'Request body');
+  if (nestingDepth(text) > MAX_JSON_DEPTH) throw badRequest(`Request body is nested more than ${MAX_JSON_DEPTH} levels deep`);
   let value: unknown;
   try {
-    value = JSON.parse(raw.toString('utf8'));
+    value = JSON.parse(text);
   } catch {
     throw badRequest('Request body is not valid JSON');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw badRequest('Request body must be a JSON object');
   }
+  // JSON.parse makes `__proto__` an own key, harmless; only the names' length needs a check.
+  for (const name of Object.keys(value)) checkFieldName(name);
   return value as Record<string, unknown>;
 }
 
-function parseForm(text: string): Record<string, unknown> {
-  const fields: Record<string, unknown> = {};
-  for (const [name, value] of new URLSearchParams(text)) addField(fields, name, value);
+/** The deepest bracket nesting outside strings; a scan, so it cannot overflow on what it measures. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
+}
+
+function parseForm(raw: Buffer): Record<string, unknown> {
+  const fields = newRecord<unknown>();
+  for (const pair of decodeUtf8(raw, 'Request body').split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const name = formComponent(eq < 0 ? pair : pair.slice(0, eq));
+    addField(fields, name, formComponent(eq < 0 ? '' : pair.slice(eq + 1)));
+  }
   return fields;
 }
 
-function addField(fields: Record<string, unknown>, name: string, value: string): void {
+/**
+ * Percent-decoding as URLSearchParams does it (a `%` not followed by two hex digits stays as it is),
+ * except that the decoded bytes must be UTF-8 instead of silently becoming U+FFFD.
+ */
+function formComponent(encoded: string): string {
+  const bytes = Buffer.from(encoded.replace(/\+/g, ' '), 'utf8');
+  const out = Buffer.alloc(bytes.length);
+  let length = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const escaped = bytes[i] === 0x25 ? hexByte(bytes, i + 1) : undefined;
+    if (escaped === undefined) {
+      out[length++] = bytes[i]!;
+    } else {
+      out[length++] = escaped;
+      i += 2;
+    }
+  }
+  return decodeUtf8(out.subarray(0, length), 'A form field');
+}
+
+function hexByte(bytes: Buffer, at: number): number | undefined {
+  const text = bytes.toString('latin1', at, at + 2);
+  return /^[0-9a-fA-F]{2}$/.test(text) ? parseInt(text, 16) : undefined;
+}
+
+function checkFieldName(name: string | undefined): asserts name is string {
+  if (!name) throw badRequest('A field has no name');
+  if (name.length > MAX_FIELD_NAME_LENGTH) throw badRequest(`A field name is longer than ${MAX_FIELD_NAME_LENGTH} characters`);
+}
+
+function addField(fields: Record<string, unknown>, name: string | undefined, value: string): void {
+  checkFieldName(name);
   if (Object.hasOwn(fields, name)) throw badRequest(`Field ${name} is given more than once`);
   if (Object.keys(fields).length >= MAX_FIELDS) throw badRequest(`Too many fields (at most ${MAX_FIELDS})`);
   fields[name] = value;
 }
 
-async function parseMultipart(
-  raw: Buffer,
-  contentType: string,
-  allowedFiles: Record<string, { maxBytes: number; label?: string }>,
-): Promise<ParsedBody> {
+async function parseMultipart(raw: Buffer, contentType: string, rules: FileRules): Promise<ParsedBody> {
+  const parser = openMultipart(contentType, rules);
   const dir = await mkdtemp(join(tmpdir(), 'rs-upload-'));
   const cleanup = () => rm(dir, { recursive: true, force: true });
-  const largest = Math.max(0, ...Object.values(allowedFiles).map((f) => f.maxBytes));
-  const fields: Record<string, unknown> = {};
-  const files: Record<string, UploadedFile> = {};
   try {
-    let parser: Busboy.Busboy;
-    try {
-      parser = Busboy({
-        headers: { 'content-type': contentType },
-        limits: { fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, files: Object.keys(allowedFiles).length, fileSize: largest + 1 },
-      });
-    } catch {
-      throw badRequest('Malformed multipart/form-data: missing or invalid boundary');
-    }
-    const writes: Promise<void>[] = [];
-    let failure: AppError | undefined;
-    const fail = (error: AppError) => {
-      failure ??= error;
-    };
-
-    parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(badRequest(`Field ${name} is too long`));
-      try {
-        addField(fields, name, value);
-      } catch (error) {
-        fail(error as AppError);
-      }
-    });
-    parser.on('file', (name, stream, info) => {
-      const rule = allowedFiles[name];
-      if (!rule || files[name]) {
-        stream.resume();
-        return fail(badRequest(rule ? `File ${name} is given more than once` : `Unexpected file field ${name}`));
-      }
-      const path = join(dir, `${Object.keys(files).length}-${name}`);
-      const file: UploadedFile = { field: name, filename: info.filename ?? '', path, size: 0 };
-      files[name] = file;
-      stream.on('data', (chunk: Buffer) => {
-        file.size += chunk.length;
-      });
-      stream.on('limit', () =>
-        fail(new AppError('payload_too_large', `${rule.label ?? name} is larger than ${Math.round(rule.maxBytes / 1024 / 1024)} MB`)),
-      );
-      writes.push(
-        pipeline(stream, createWriteStream(path)).then(
-          () => {
-            if (file.size > rule.maxBytes) {
-              fail(new AppError('payload_too_large', `${rule.label ?? name} is larger than ${Math.round(rule.maxBytes / 1024 / 1024)} MB`));
-            }
-          },
-          // The form ended inside this file: the parser reports it too; never leave this unhandled.
-          () => fail(badRequest('Malformed or truncated multipart/form-data body')),
-        ),
-      );
-    });
-    parser.on('filesLimit', () => fail(badRequest('Too many files in the request')));
-    parser.on('fieldsLimit', () => fail(badRequest(`Too many fields (at most ${MAX_FIELDS})`)));
-
-    try {
-      await pipeline(Readable.from([raw]), parser);
-      await Promise.all(writes);
-    } catch {
-      await Promise.allSettled(writes);
-      throw failure ?? badRequest('Malformed or truncated multipart/form-data body');
-    }
-    if (failure) throw failure;
+    const { fields, files } = await collectParts(raw, parser, rules, dir);
     return { kind: 'multipart', fields, files, cleanup };
   } catch (error) {
     await cleanup();
     throw error;
   }
+}
+
+function openMultipart(contentType: string, rules: FileRules): Busboy.Busboy {
+  const fileCount = Object.keys(rules).length;
+  try {
+    return Busboy({
+      headers: { 'content-type': contentType },
+      // Browsers send file names as raw UTF-8 bytes.
+      defParamCharset: 'utf8',
+      limits: {
+        fields: MAX_FIELDS,
+        fieldSize: MAX_FIELD_BYTES,
+        files: fileCount,
+        fileSize: Math.max(0, ...Object.values(rules).map((f) => f.maxBytes)) + 1,
+        // Parts without a name or disposition are skipped by busboy; they must not be free either.
+        parts: MAX_FIELDS + fileCount,
+      },
+    });
+  } catch {
+    throw badRequest('Malformed multipart/form-data: missing or invalid boundary');
+  }
+}
+
+const truncatedBody = () => badRequest('Malformed or truncated multipart/form-data body');
+const tooLarge = (name: string, rule: FileRules[string]) =>
+  new AppError('payload_too_large', `${rule.label ?? name} is larger than ${Math.round(rule.maxBytes / 1024 / 1024)} MB`);
+
+/**
+ * Runs the body through busboy. The first problem found is the answer, but parsing goes on to the end
+ * so that every file stream is drained and every write has settled before the folder is removed.
+ */
+async function collectParts(raw: Buffer, parser: Busboy.Busboy, rules: FileRules, dir: string) {
+  const fields = newRecord<unknown>();
+  const files = newRecord<UploadedFile>();
+  const writes: Promise<unknown>[] = [];
+  let failure: unknown;
+  const fail = (error: unknown) => {
+    failure ??= error;
+  };
+
+  parser.on('field', (name, value, info) => {
+    try {
+      checkFieldName(name);
+      if (info.valueTruncated) throw badRequest(`Field ${name} is too long`);
+      if (Object.hasOwn(files, name)) throw badRequest(`Field ${name} is given more than once`);
+      // busboy decodes leniently; a replacement character here almost always was a broken byte.
+      if (value.includes('\uFFFD')) throw badRequest(`Field ${name} is not valid UTF-8`);
+      addField(fields, name, value);
+    } catch (error) {
+      fail(error);
+    }
+  });
+  parser.on('file', (name, stream, info) => {
+    // A file stream that errors (the form ends inside it) with no listener crashes the process.
+    stream.on('error', () => fail(truncatedBody()));
+    const refusal = fileRefusal(name, rules, fields, files);
+    if (refusal) {
+      fail(refusal);
+      stream.resume();
+      return;
+    }
+    const rule = rules[name]!;
+    const file: UploadedFile = { field: name, filename: info.filename ?? '', path: join(dir, `${Object.keys(files).length}`), size: 0 };
+    files[name] = file;
+    stream.on('data', (chunk: Buffer) => {
+      file.size += chunk.length;
+    });
+    stream.on('limit', () => fail(tooLarge(name, rule)));
+    writes.push(
+      pipeline(stream, createWriteStream(file.path)).then(
+        () => file.size > rule.maxBytes && fail(tooLarge(name, rule)),
+        // A broken form already failed through the stream's listener; what is left is our disk.
+        (error: unknown) => fail(stream.errored ? truncatedBody() : error),
+      ),
+    );
+  });
+  parser.on('filesLimit', () => fail(badRequest('Too many files in the request')));
+  parser.on('fieldsLimit', () => fail(badRequest(`Too many fields (at most ${MAX_FIELDS})`)));
+  parser.on('partsLimit', () => fail(badRequest('Too many parts in the request')));
+
+  try {
+    await pipeline(Readable.from([raw]), parser);
+  } catch {
+    fail(truncatedBody());
+  }
+  await Promise.allSettled(writes);
+  if (failure !== undefined) throw failure;
+  return { fields, files };
+}
+
+function fileRefusal(
+  name: string | undefined,
+  rules: FileRules,
+  fields: Record<string, unknown>,
+  files: Record<string, UploadedFile>,
+): AppError | undefined {
+  try {
+    checkFieldName(name);
+  } catch (error) {
+    return error as AppError;
+  }
+  // hasOwn: `rules['__proto__']` would otherwise find Object.prototype and take it for a rule.
+  if (!Object.hasOwn(rules, name)) return badRequest(`Unexpected file field ${name}`);
+  if (Object.hasOwn(files, name) || Object.hasOwn(fields, name)) return badRequest(`File ${name} is given more than once`);
+  return undefined;
 }
