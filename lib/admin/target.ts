@@ -10,8 +10,10 @@ import { localConnectionKeyFile } from '../../functions/adapters/crypto/credenti
 import { startDynamoDbLocal } from '../local/dynamodb-local';
 import { ensureTable } from '../local/provision';
 import { freePort } from '../local/ports';
-import { LOCAL_TABLE, dataDirOf, readRuntimeState } from '../local/runtime-state';
+import { LOCAL_TABLE, clearRuntimeState, dataDirOf, readRuntimeState, reapOrphanedChildren, type RuntimeState } from '../local/runtime-state';
 import { useRunningSandboxes } from '../local/sandboxes';
+import { acquireInstanceLock, type InstanceLock } from '../local/instance-lock';
+import { checkSecretFiles, prepareDataDir } from '../local/data-dir';
 
 export interface AdminTarget {
   description: string;
@@ -23,17 +25,56 @@ export async function connectAdminTarget(options: { stack?: string; dataDir?: st
   const dataDir = dataDirOf(options.dataDir);
   // The key file the local server seals provider credentials with: the CLI must seal alike.
   useConnectionKey({ file: localConnectionKeyFile(dataDir) });
-  const running = readRuntimeState(dataDir);
-  if (running) {
-    useTable(running.tableName, running.dynamoEndpoint);
-    // `connections set` checks keys with the same providers the server talks to (its sandboxes).
-    useRunningSandboxes(dataDir);
-    return { description: `local stack ${running.apiUrl}`, close: async () => undefined };
+  const running = await readRuntimeState(dataDir);
+  if (running) return useRunningStack(dataDir, running);
+
+  prepareDataDir(dataDir, (line) => console.error(line));
+  checkSecretFiles(dataDir);
+  const claimed = await claimDataDir(dataDir);
+  if ('apiUrl' in claimed) return useRunningStack(dataDir, claimed);
+  const lock = claimed;
+  try {
+    // The lock is ours: a runtime.json, or service processes, left here belong to a stack that died.
+    clearRuntimeState(dataDir);
+    reapOrphanedChildren(dataDir);
+    const db = await startDynamoDbLocal({ dbPath: join(dataDir, 'dynamodb'), port: await freePort() });
+    await ensureTable(db.endpoint, LOCAL_TABLE);
+    useTable(LOCAL_TABLE, db.endpoint);
+    return {
+      description: `local data in ${dataDir}`,
+      close: async () => {
+        await db.child.stop();
+        await lock.release();
+      },
+    };
+  } catch (error) {
+    await lock.release();
+    throw error;
   }
-  const db = await startDynamoDbLocal({ dbPath: join(dataDir, 'dynamodb'), port: await freePort() });
-  await ensureTable(db.endpoint, LOCAL_TABLE);
-  useTable(LOCAL_TABLE, db.endpoint);
-  return { description: `local data in ${dataDir}`, close: () => db.child.stop() };
+}
+
+function useRunningStack(dataDir: string, running: RuntimeState): AdminTarget {
+  useTable(running.tableName, running.dynamoEndpoint);
+  // `connections set` checks keys with the same providers the server talks to (its sandboxes).
+  useRunningSandboxes(dataDir);
+  return { description: `local stack ${running.apiUrl}`, close: async () => undefined };
+}
+
+/**
+ * The data dir's instance lock, so that no stack starts a second DynamoDB Local on the same files
+ * while this command works on them; or the stack that started meanwhile. Another admin command
+ * working offline is waited for (they are short) rather than failed.
+ */
+async function claimDataDir(dataDir: string, waitMs = 60_000): Promise<InstanceLock | RuntimeState> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const lock = await acquireInstanceLock(dataDir);
+    if (lock) return lock;
+    const running = await readRuntimeState(dataDir);
+    if (running) return running;
+    if (Date.now() > until) throw new Error(`the data dir ${dataDir} stayed in use by another process (a stack still starting, or another admin command)`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 async function connectDeployed(stackName: string): Promise<AdminTarget> {

@@ -1,8 +1,10 @@
 /** Where a running local stack says how to reach it, so the CLI can find it through the data dir. */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { isInstanceLockHeld } from './instance-lock';
 
 export interface RuntimeState {
+  /** The process running the stack; informative only (a pid outlives its process as a zombie, or is reused). */
   pid: number;
   apiUrl: string;
   dynamoEndpoint: string;
@@ -25,16 +27,23 @@ export function clearRuntimeState(dataDir: string): void {
   rmSync(stateFile(dataDir), { force: true });
 }
 
-/** The state of a stack that is still running, or undefined. */
-export function readRuntimeState(dataDir: string): RuntimeState | undefined {
-  if (!existsSync(stateFile(dataDir))) return undefined;
-  const state = JSON.parse(readFileSync(stateFile(dataDir), 'utf8')) as RuntimeState;
+/** What runtime.json says, whether or not its stack still runs (for messages); undefined if unreadable. */
+export function readRuntimeFile(dataDir: string): RuntimeState | undefined {
   try {
-    process.kill(state.pid, 0);
-    return state;
+    return JSON.parse(readFileSync(stateFile(dataDir), 'utf8')) as RuntimeState;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The state of a stack that is still running, or undefined. "Running" is decided by the data dir's
+ * instance lock, which dies with its holder; the runtime.json a killed stack leaves behind is ignored.
+ */
+export async function readRuntimeState(dataDir: string): Promise<RuntimeState | undefined> {
+  if (!existsSync(stateFile(dataDir))) return undefined;
+  if (!(await isInstanceLockHeld(dataDir))) return undefined;
+  return readRuntimeFile(dataDir);
 }
 
 const childrenFile = (dataDir: string) => join(dataDir, 'children.json');

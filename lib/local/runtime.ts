@@ -3,7 +3,6 @@
  * provisioned like the stack's, the same handlers behind a Node HTTP server, background work in
  * process. Used by `npm start`, by the CLI, by the end-to-end tests and by the benchmarks.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -21,7 +20,9 @@ import { inProcessTasks, type InProcessTasks } from './in-process-tasks';
 import { createLocalJobRunner, type LocalJobRunner } from './job-runner';
 import { seedDemoAccount, type SeededDemo } from './seed';
 import { freePort } from './ports';
-import { LOCAL_BUCKET, LOCAL_TABLE, clearChildren, clearRuntimeState, reapOrphanedChildren, recordChildren, dataDirOf, readRuntimeState, writeRuntimeState } from './runtime-state';
+import { LOCAL_BUCKET, LOCAL_TABLE, clearChildren, clearRuntimeState, reapOrphanedChildren, recordChildren, dataDirOf, readRuntimeFile, writeRuntimeState } from './runtime-state';
+import { acquireInstanceLock, type InstanceLock } from './instance-lock';
+import { checkSecretFiles, prepareDataDir } from './data-dir';
 import type { ManagedChild } from './child-process';
 import { startLocalSandboxes, type LocalSandboxes } from './sandboxes';
 
@@ -54,9 +55,28 @@ export interface LocalStack {
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const dataDir = dataDirOf(options.dataDir);
   const log = options.log ?? (() => undefined);
-  mkdirSync(dataDir, { recursive: true });
-  const running = readRuntimeState(dataDir);
-  if (running) throw new Error(`A local stack is already running on ${dataDir} (pid ${running.pid}, ${running.apiUrl})`);
+  prepareDataDir(dataDir, log);
+  // Taken before anything starts and held until stop(); the kernel drops it if this process dies.
+  const lock = await acquireInstanceLock(dataDir);
+  if (!lock) throw alreadyRunning(dataDir);
+  try {
+    return await startHoldingLock(dataDir, options, log, lock);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+function alreadyRunning(dataDir: string): Error {
+  const running = readRuntimeFile(dataDir);
+  const where = running?.apiUrl ? `: its API is ${running.apiUrl}` : ' (another process holds it: a stack still starting, or an admin command)';
+  return new Error(`A local stack is already running on ${dataDir}${where}. Stop it first, or use another DATA_DIR.`);
+}
+
+async function startHoldingLock(dataDir: string, options: LocalStackOptions, log: (line: string) => void, lock: InstanceLock): Promise<LocalStack> {
+  checkSecretFiles(dataDir);
+  // The lock is ours: a runtime.json, or service processes, left here belong to a stack that died.
+  clearRuntimeState(dataDir);
   const reaped = reapOrphanedChildren(dataDir);
   if (reaped > 0) log(`stopped ${reaped} service process${reaped === 1 ? '' : 'es'} left running by a stack that was killed`);
 
@@ -156,6 +176,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
           await stopChildren();
           clearChildren(dataDir);
           resetClients();
+          await lock.release();
         })()),
     };
   } catch (error) {
