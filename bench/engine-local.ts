@@ -6,7 +6,7 @@
  * target: the illustrated avatar driven by a reference clip (motion transfer: the clip is analysed
  * by human, then the same renderer draws it), and a photo avatar (a real face, stored as an upload
  * and rigged by rigForUpload) reacting to the same prompt. The reference clip is made here, offline,
- * from the real face (bench/reference-clip.ts); both cases are skipped when the sample is missing.
+ * from the real face (bench/reference-clip.ts); the bench fails when the sample is missing.
  *
  * Where the time goes: the clip is drawn by Skia in this process and encoded by ffmpeg in a child,
  * concurrently. CPU is read from /proc/self/stat: our own utime+stime, and cutime+cstime for the
@@ -218,13 +218,7 @@ const REFERENCE_S = 4;
 async function runFaceCases(input: FaceCaseInput): Promise<FaceCases> {
   const { dir, bucket, avatarRef, runs, log } = input;
   const { makeReferenceClip, realFacePng } = await import('./reference-clip');
-  const none: FaceCases = { skipped: null, referenceClipMs: NaN, referenceS: REFERENCE_S, motion: null, photo: null, rigMs: [], rigFound: false };
   const face = await realFacePng();
-  if (!face) {
-    const skipped = 'the sample image inside @vladmandic/human is missing: motion and photo cases skipped';
-    log(skipped);
-    return { ...none, skipped };
-  }
   const { createLocalEngineWithFaces } = await import('../functions/adapters/engines/local/engine-with-faces');
   const faceModule = await import('../functions/adapters/engines/local/face');
   const engine = await createLocalEngineWithFaces({ blobs: bucket, tmpDir: dir });

@@ -16,9 +16,9 @@ import { fileArg, runFfmpeg } from '../functions/media/binaries';
 /** human's own sample screenshot holds a small head-and-shoulders webcam photo. */
 export const HUMAN_SAMPLE = path.join(humanModelDir(), '..', 'assets', 'screenshot-faceid.jpg');
 
-/** A real face photo (600×600 PNG, upscaled from the sample), or null when the package lacks the file. */
-export async function realFacePng(): Promise<Buffer | null> {
-  if (!existsSync(HUMAN_SAMPLE)) return null;
+/** A real face photo (600×600 PNG, upscaled from the sample); throws when the package lacks the file. */
+export async function realFacePng(): Promise<Buffer> {
+  if (!existsSync(HUMAN_SAMPLE)) throw new Error(`the face sample ${HUMAN_SAMPLE} is missing from @vladmandic/human: reinstall it with npm install`);
   return sharp(HUMAN_SAMPLE).extract({ left: 14, top: 142, width: 140, height: 140 }).resize(600, 600).png().toBuffer();
 }
 

@@ -52,10 +52,7 @@ describe('human loader', () => {
       throw new Error('network is off in this test');
     }) as typeof fetch;
     try {
-      const started = performance.now();
       const [a, b] = await Promise.all([getHuman(), getHuman()]);
-      const ms = performance.now() - started;
-      console.log(`human loaded in ${ms.toFixed(0)} ms (backend ${a.tf.getBackend()}, models ${modelsLoaded(a).join(', ')})`);
       expect(a).toBe(b);
       expect(await getHuman()).toBe(a);
       expect(isHumanLoaded()).toBe(true);

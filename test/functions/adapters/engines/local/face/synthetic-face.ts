@@ -173,11 +173,4 @@ export function noFacePng(): Buffer {
   return c.toBuffer('image/png');
 }
 
-/** human's own sample screenshot (ships in its npm package) holds a head-and-shoulders photo. */
-export const HUMAN_SAMPLE = path.join(humanModelDir(), '..', 'assets', 'screenshot-faceid.jpg');
-
-/** A real face photo (600×600, upscaled from the sample), or null when the package lacks the file. */
-export async function realFacePng(): Promise<Buffer | null> {
-  if (!fs.existsSync(HUMAN_SAMPLE)) return null;
-  return sharp(HUMAN_SAMPLE).extract({ left: 14, top: 142, width: 140, height: 140 }).resize(600, 600).png().toBuffer();
-}
+export { HUMAN_SAMPLE, realFacePng } from '../../../../../../bench/reference-clip';
