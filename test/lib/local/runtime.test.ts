@@ -33,10 +33,10 @@ describe('the local runtime', () => {
     }
   });
 
-  test('refuses a second stack on the same data dir', async () => {
+  test('refuses a second stack on the same data dir, naming the running one', async () => {
     const t = await startTestStack();
     try {
-      await expect(startTestStack({ dataDir: t.dataDir })).rejects.toThrow(/already running/);
+      await expect(startTestStack({ dataDir: t.dataDir })).rejects.toThrow(`A local stack is already running on ${t.dataDir}: its API is ${t.stack.apiUrl}`);
     } finally {
       await t.stop();
     }
