@@ -2,6 +2,7 @@
  * The synthesised CloudFormation template, read as the specification of what `cdk deploy` creates.
  * The stack is built once (every function is bundled with esbuild on the way).
  */
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
@@ -193,18 +194,30 @@ describe('the ffmpeg layer', () => {
     });
   });
 
-  test('holds bin/ffmpeg and bin/ffprobe, executable by anyone (Lambda does not run as root)', () => {
-    const staged = fs
+  const stagedLayers = () =>
+    fs
       .readdirSync(synthesis.current.outdir)
       .filter((d) => d.startsWith('asset.'))
-      .map((d) => path.join(synthesis.current.outdir, d, 'bin'))
-      .filter((bin) => fs.existsSync(path.join(bin, 'ffmpeg')));
+      .map((d) => path.join(synthesis.current.outdir, d))
+      .filter((dir) => fs.existsSync(path.join(dir, 'bin', 'ffmpeg')));
+
+  test('holds bin/ffmpeg and bin/ffprobe, executable by anyone (Lambda does not run as root), that run with nothing from the machine', () => {
+    const staged = stagedLayers();
     expect(staged).toHaveLength(1);
     for (const name of ['ffmpeg', 'ffprobe']) {
-      const stat = fs.statSync(path.join(staged[0]!, name));
-      expect(stat.size).toBeGreaterThan(1_000_000);
-      expect(stat.mode & 0o555).toBe(0o555);
+      const wrapper = path.join(staged[0]!, 'bin', name);
+      expect(fs.statSync(wrapper).mode & 0o555).toBe(0o555);
+      expect(fs.statSync(path.join(staged[0]!, 'ffmpeg', 'libexec', name)).mode & 0o555).toBe(0o555);
+      // An empty environment and a foreign LD_LIBRARY_PATH: the layer's own loader and libraries only.
+      const banner = execFileSync(wrapper, ['-version'], { env: { LD_LIBRARY_PATH: '/nonexistent' }, encoding: 'utf8' });
+      expect(banner).toMatch(new RegExp(`^${name} version 5\\.1\\.`));
     }
+  });
+
+  test("fits in Lambda's 250 MB unzipped on its own (the figure a deploy checks, with the function and other layers)", () => {
+    const bytes = (dir: string): number =>
+      fs.readdirSync(dir, { withFileTypes: true }).reduce((sum, e) => sum + (e.isDirectory() ? bytes(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).size), 0);
+    expect(bytes(stagedLayers()[0]!)).toBeLessThan(250 * 1024 * 1024);
   });
 
   test('the functions that run ffmpeg get the layer and its paths', () => {
