@@ -34,6 +34,10 @@ const groupFunctionId = (group: HandlerGroup) => logicalId(synthesis.current.sta
 const workerFunctionId = (worker: WorkerName) => logicalId(synthesis.current.stack.workers.functions[worker]);
 const pipelineFunctionId = (name: PipelineFunction) => logicalId(synthesis.current.stack.jobs.functions[name]);
 
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(test), items.filter((item) => !test(item))];
+}
+
 function functionProps(id: string): Json {
   const fn = synthesis.current.resources[id];
   expect(fn?.Type).toBe('AWS::Lambda::Function');
@@ -120,10 +124,13 @@ describe('the HTTP API', () => {
     });
   });
 
-  test('API Gateway may invoke each function only from its own API', () => {
+  test('API Gateway may invoke each function only from its own API; the sweeper only its schedule may', () => {
     const apiId = singleId('AWS::ApiGatewayV2::Api');
-    const permissions = ofType('AWS::Lambda::Permission');
+    const sweeperId = logicalId(synthesis.current.stack.jobs.sweeper);
+    const [scheduled, permissions] = partition(ofType('AWS::Lambda::Permission'), ([, p]) => p.Properties.Principal === 'events.amazonaws.com');
     expect(permissions.length).toBeGreaterThan(0);
+    expect(scheduled.map(([, p]) => referencedIds(p.Properties.FunctionName))).toEqual([[sweeperId]]);
+    expect(referencedIds(scheduled[0]![1].Properties.SourceArn)).toEqual([singleId('AWS::Events::Rule')]);
     for (const [, p] of permissions) {
       expect(p.Properties.Principal).toBe('apigateway.amazonaws.com');
       expect(referencedIds(p.Properties.SourceArn)).toContain(apiId);
@@ -134,11 +141,12 @@ describe('the HTTP API', () => {
 // ---- functions ----
 
 describe('Lambda functions', () => {
-  test('there is one function per handler group, per worker and per pipeline function, and no others', () => {
+  test('there is one function per handler group, per worker and per pipeline function, the sweeper, and no others', () => {
     const expected = [
       ...GROUPS.map(groupFunctionId),
       ...(Object.keys(WORKERS) as WorkerName[]).map(workerFunctionId),
       ...PIPELINE.map(pipelineFunctionId),
+      logicalId(synthesis.current.stack.jobs.sweeper),
     ];
     expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual(expected.sort());
   });
