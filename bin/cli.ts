@@ -7,6 +7,7 @@
  *   keys list --account N
  *   connections set --account N --provider provider_a|provider_b --api-key KEY|- [--profile-key K]
  *   connections list --account N
+ *   counters recount --account N|--all [--collection products,videos,posts,avatars]
  * Targets the local stack through DATA_DIR, or a deployed one with --stack NAME (or STACK_NAME).
  * A provider key is checked with the provider (as PUT /social/connections/{provider} does), stored
  * sealed, and never printed; `--api-key -` reads it from stdin, keeping it out of the process list.
@@ -20,6 +21,8 @@ import { connectionInput, connectionView, credentialsOf, isProviderName } from '
 import { SOCIAL_PROVIDERS, isProviderError, type ProviderCredentials, type ProviderName } from '../functions/ports/social-provider';
 import { listConnections, putConnection } from '../functions/adapters/dynamodb/connections';
 import { connectAdminTarget } from '../lib/admin/target';
+import { recountAccount, recountAll } from '../lib/admin/recount';
+import { COLLECTION_NAMES, type CollectionName } from '../functions/adapters/dynamodb/collection-state';
 
 class UsageError extends Error {}
 
@@ -30,6 +33,7 @@ const USAGE = `usage: npm run cli -- <command> [options] [--json]
   keys list --account N
   connections set --account N --provider ${SOCIAL_PROVIDERS.join('|')} --api-key KEY|- [--profile-key KEY]
   connections list --account N
+  counters recount --account N|--all [--collection ${COLLECTION_NAMES.join(',')}]
 options: --data-dir DIR (default $DATA_DIR or .data), --stack NAME (a deployed stack; default $STACK_NAME)`;
 
 function positiveInt(value: string | undefined, flag: string): number {
@@ -53,10 +57,12 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       json: { type: 'boolean' },
       'data-dir': { type: 'string' },
       stack: { type: 'string' },
+      all: { type: 'boolean' },
+      collection: { type: 'string' },
     },
   });
   const command = positionals.join(' ');
-  const known = ['accounts create', 'keys create', 'keys revoke', 'keys list', 'connections set', 'connections list'];
+  const known = ['accounts create', 'keys create', 'keys revoke', 'keys list', 'connections set', 'connections list', 'counters recount'];
   if (!known.includes(command)) throw new UsageError(command ? `unknown command: ${command}` : 'no command given');
 
   const plan = values.plan ?? 'free';
@@ -72,10 +78,13 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       throw new UsageError(`--scopes: ${(error as Error).message}`);
     }
   }
-  const needsAccount = (command.startsWith('keys') && command !== 'keys revoke') || command.startsWith('connections');
+  const recountAllAccounts = command === 'counters recount' && values.all === true;
+  const needsAccount =
+    (command.startsWith('keys') && command !== 'keys revoke') || command.startsWith('connections') || (command === 'counters recount' && !recountAllAccounts);
   const accountArg = needsAccount ? positiveInt(values.account, 'account') : 0;
   const connection = command === 'connections set' ? await connectionArgs(values) : undefined;
   const idArg = command === 'keys revoke' ? positiveInt(values.id, 'id') : 0;
+  const collections = command === 'counters recount' ? collectionsArg(values.collection) : [];
 
   const target = await connectAdminTarget({ stack: values.stack ?? process.env.STACK_NAME, dataDir: values['data-dir'] });
   try {
@@ -105,6 +114,11 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
         const view = connectionView(stored.connection);
         return { account: accountArg, provider, created: stored.created, status: view.status, key_hint: view.key_hint, channels: view.channels };
       }
+      case 'counters recount': {
+        if (recountAllAccounts) return { accounts: await recountAll(collections) };
+        if (!(await getAccount(accountArg))) throw new Error(`account ${accountArg} does not exist`);
+        return { ...(await recountAccount(accountArg, collections)) };
+      }
       default: {
         if (!(await getAccount(accountArg))) throw new Error(`account ${accountArg} does not exist`);
         return { account: accountArg, connections: (await listConnections(accountArg)).map(connectionView) };
@@ -113,6 +127,14 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
   } finally {
     await target.close();
   }
+}
+
+function collectionsArg(raw: string | undefined): CollectionName[] {
+  if (raw === undefined) return [...COLLECTION_NAMES];
+  const names = raw.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(COLLECTION_NAMES as string[]).includes(name));
+  if (unknown.length || names.length === 0) throw new UsageError(`--collection must be among ${COLLECTION_NAMES.join(', ')}`);
+  return names as CollectionName[];
 }
 
 /** The provider and credentials of `connections set`, checked like the endpoint's body. */
@@ -129,7 +151,7 @@ async function connectionArgs(values: Record<string, string | boolean | undefine
     throw new UsageError(`--${String(issue.path[0] ?? 'api_key').replace('_', '-')} ${issue.message}`);
   }
   const credentials = credentialsOf(provider, parsed.data);
-  if (!credentials) throw new UsageError('--profile-key is only taken by provider_a');
+  if ('refused' in credentials) throw new UsageError(credentials.refused.replace('profile_key', '--profile-key'));
   return { provider, credentials };
 }
 

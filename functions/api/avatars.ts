@@ -18,6 +18,8 @@ import { newSeed } from '../adapters/engines/seeded-random';
 import { dispatchTask } from '../ports/background-tasks';
 import { AVATAR_IMAGE_RULES, prepareAvatarImage } from '../media/image-upload';
 import { admitAiHelper } from './ai-helpers';
+import { getAccount } from '../adapters/dynamodb/accounts';
+import { planOf } from '../domain/plans';
 import { engineFailureToAppError } from './engine-errors';
 
 async function present(avatar: Avatar) {
@@ -48,6 +50,18 @@ const list: Operation = async (request) => {
   return ok(await Promise.all(all.map(present)));
 };
 
+/**
+ * The plan's avatar cap, refused up front when already reached so that a full account spends no
+ * upload work, generation or AI-helper budget; the create's transaction enforces it under races.
+ */
+async function roomForAvatar(accountId: number): Promise<number> {
+  const account = await getAccount(accountId);
+  if (!account) throw notFound('Account');
+  const cap = planOf(account.plan).avatarCap;
+  if ((await avatars.countAvatars(accountId)) >= cap) throw avatars.avatarsFull(cap);
+  return cap;
+}
+
 const create: Operation = async (request) => {
   const body = await readBody(request.event, {
     accept: ['json', 'form', 'multipart'],
@@ -59,6 +73,7 @@ const create: Operation = async (request) => {
     if (upload) {
       if ('prompt' in body.fields) throw badRequest('Send either prompt (to generate) or image (to upload), not both');
       parseInput(createAvatarFromUpload, body.fields, 'avatar upload');
+      const cap = await roomForAvatar(accountId);
       // Checked and re-encoded before anything is written: a refused image leaves nothing behind.
       const image = await prepareAvatarImage(upload.path);
       const id = await avatars.newAvatarId();
@@ -66,7 +81,7 @@ const create: Operation = async (request) => {
       await putBuffer(key, image.data, image.contentType);
       const avatar = newAvatar(accountId, id, { source: 'upload', status: 'ready', image_key: key, width: image.width, height: image.height });
       try {
-        await avatars.putNewAvatar(avatar);
+        await avatars.putNewAvatar(avatar, cap);
       } catch (error) {
         await deleteKeys([key]).catch(() => undefined);
         throw error;
@@ -78,12 +93,13 @@ const create: Operation = async (request) => {
       throw badRequest('Send prompt (to generate an avatar) or an image file part named image (to upload one)');
     }
     const { prompt } = parseInput(createAvatarFromPrompt, body.fields, 'avatar');
+    const cap = await roomForAvatar(accountId);
     await admitAiHelper(accountId);
     const id = await avatars.newAvatarId();
     const seed = newSeed();
     if (!avatarGenerationIsInline()) {
       const pending = newAvatar(accountId, id, { source: 'prompt', status: 'processing', prompt, seed });
-      await avatars.putNewAvatar(pending);
+      await avatars.putNewAvatar(pending, cap);
       try {
         await dispatchTask({ type: 'generate-avatar', accountId, avatarId: id });
       } catch (error) {
@@ -113,7 +129,7 @@ const create: Operation = async (request) => {
       rig: made.rig,
     });
     try {
-      await avatars.putNewAvatar(avatar);
+      await avatars.putNewAvatar(avatar, cap);
     } catch (error) {
       await deleteKeys([made.image.key]).catch(() => undefined);
       throw error;

@@ -1,9 +1,10 @@
-/** GET /usage: the plan, this month's allowance and the saved-reaction library (DESIGN §2 shapes). */
+/** GET /usage: the plan, this month's allowance, the saved-reaction library and the avatars against their cap (DESIGN §2 shapes). */
 import type { Operation } from '../http/api-types';
 import { ok } from '../http/respond';
 import { getAccount } from '../adapters/dynamodb/accounts';
 import { periodUsage } from '../adapters/dynamodb/allowance-ledger';
 import { countLibrary } from '../adapters/dynamodb/library';
+import { countAvatars } from '../adapters/dynamodb/avatars';
 import { billingPeriodOf } from '../domain/billing-period';
 import { planOf } from '../domain/plans';
 import { notFound } from '../domain/errors';
@@ -14,9 +15,9 @@ const get: Operation = async (request) => {
   if (!account) throw notFound('Account');
   const plan = planOf(account.plan);
   const period = billingPeriodOf(new Date());
-  const [usage, libraryUsed] = await Promise.all([periodUsage(accountId, period.id), countLibrary(accountId)]);
+  const [usage, libraryUsed, avatarsUsed] = await Promise.all([periodUsage(accountId, period.id), countLibrary(accountId), countAvatars(accountId)]);
   return ok({
-    plan: { name: account.plan, monthly_allowance: plan.monthlyVideos, library_cap: plan.libraryCap },
+    plan: { name: account.plan, monthly_allowance: plan.monthlyVideos, library_cap: plan.libraryCap, avatar_cap: plan.avatarCap },
     period: { start: period.start, end: period.end },
     allowance: {
       limit: plan.monthlyVideos,
@@ -25,6 +26,7 @@ const get: Operation = async (request) => {
       remaining: Math.max(0, plan.monthlyVideos - usage.used - usage.reserved),
     },
     library: { used: libraryUsed, cap: plan.libraryCap, remaining: Math.max(0, plan.libraryCap - libraryUsed) },
+    avatars: { used: avatarsUsed, cap: plan.avatarCap, remaining: Math.max(0, plan.avatarCap - avatarsUsed) },
   });
 };
 

@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   unauthorized: 401,
   allowance_exhausted: 402,
   library_full: 402,
+  avatars_full: 402,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,

@@ -103,6 +103,27 @@ describe('uploading an avatar image', () => {
   });
 });
 
+describe("the plan's avatar cap", () => {
+  test('past the cap a new avatar is 402 avatars_full, before any generation; usage shows the count; a delete makes room', async () => {
+    const { api } = await t.newAccount({ plan: 'free' });
+    const cap = (await api.get('/usage')).body.data.avatars.cap;
+    const png = await solid(400, 400).png().toBuffer();
+    const made = [];
+    for (let i = 0; i < cap; i++) made.push((await upload(api, png)).body.data);
+    expect((await api.get('/usage')).body.data.avatars).toEqual({ used: cap, cap, remaining: 0 });
+
+    const refused = await upload(api, png);
+    expectError(refused, 402, 'avatars_full');
+    expect(refused.body.error).toContain(`at most ${cap} avatars`);
+    // Refused before the AI-helper budget is spent: the free plan allows 5 a minute.
+    for (let i = 0; i < 6; i++) expectError(await api.post('/avatars', { prompt: 'a smiling woman' }), 402, 'avatars_full');
+    expect((await api.get('/avatars')).body.data).toHaveLength(cap);
+
+    await api.delete(`/avatars/${made[0].id}`);
+    expect((await upload(api, png)).status).toBe(201);
+  });
+});
+
 describe('listing, reading and deleting avatars', () => {
   test('the full list newest first without meta; GET by id; DELETE removes record and image', async () => {
     const { accountId, api } = await t.newAccount();

@@ -50,6 +50,18 @@ describe('the admin CLI against a running local stack', () => {
     expectError(await api.get('/usage'), 401, 'unauthorized');
   });
 
+  test('counters recount counts each collection of an account from its items and says what the counter said', async () => {
+    const { accountId, api } = await t.newAccount();
+    for (const name of ['One', 'Two', 'Three']) expect((await api.post('/products', { name })).status).toBe(201);
+    const recounted = await cli(t.dataDir, 'counters', 'recount', '--account', String(accountId), '--collection', 'products,videos');
+    expect(recounted).toEqual({
+      code: 0,
+      json: { account: accountId, collections: { products: { before: 3, after: 3 }, videos: { before: null, after: 0 } } },
+    });
+    expect((await api.get('/products?per_page=2&page=2')).body.meta.total).toBe(3);
+    expect((await cli(t.dataDir, 'counters', 'recount', '--account', String(accountId), '--collection', 'jobs')).code).toBe(2);
+  });
+
   test('bad arguments exit non-zero with a JSON error', async () => {
     expect(await cli(t.dataDir, 'accounts', 'create')).toEqual({ code: 2, json: { error: '--name is required' } });
     expect((await cli(t.dataDir, 'accounts', 'create', '--name', 'x', '--plan', 'gold')).code).toBe(2);

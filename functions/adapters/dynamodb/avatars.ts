@@ -1,22 +1,48 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws-clients';
 import { config } from '../../config';
 import type { Avatar } from '../../domain/avatar';
+import { AppError } from '../../domain/errors';
 import { keys } from './keys';
 import { nextId } from './ids';
 import { allOfPrefix } from './pagination';
+import { createOne, deleteFromCollection } from './collection-counter';
+import { readCounter } from './collection-state';
+import { seedCollection } from './collection-seed';
 
 export const newAvatarId = () => nextId('avatar');
 
-export async function putNewAvatar(avatar: Avatar): Promise<void> {
-  await dynamo().send(
-    new PutCommand({
-      TableName: config.tableName,
-      Item: { ...keys.avatar(avatar.account_id, avatar.id), type: 'avatar', ...avatar },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
+/**
+ * Avatars are listed whole, so the plan caps them: the counter that admits a new one moves in the
+ * same transaction as it, so concurrent creates never pass the cap (402 `avatars_full`).
+ */
+export async function putNewAvatar(avatar: Avatar, cap: number): Promise<void> {
+  await createOne(
+    { accountId: avatar.account_id, collection: 'avatars' },
+    avatar.id,
+    {
+      Put: {
+        TableName: config.tableName,
+        Item: { ...keys.avatar(avatar.account_id, avatar.id), type: 'avatar', ...avatar },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    { limit: cap, refusal: () => avatarsFull(cap) },
   );
+}
+
+export function avatarsFull(cap: number): AppError {
+  return new AppError(
+    'avatars_full',
+    `This plan keeps at most ${cap} avatars and all ${cap} are in use; delete one (DELETE /avatars/{id}) or upgrade the plan to add more`,
+  );
+}
+
+/** The avatars counted against the cap (one read; a set never counted is counted once first). */
+export async function countAvatars(accountId: number): Promise<number> {
+  const state = await readCounter({ accountId, collection: 'avatars' });
+  return state.seeded ? state.count : (await seedCollection({ accountId, collection: 'avatars' })).count;
 }
 
 export async function getAvatar(accountId: number, avatarId: number): Promise<Avatar | undefined> {
@@ -31,11 +57,14 @@ export async function listAvatars(accountId: number): Promise<Avatar[]> {
   return (await allOfPrefix(keys.accountPartition(accountId), keys.avatarPrefix, { newestFirst: true })).map(toAvatar);
 }
 
+/** Returns the deleted record, or undefined when there was none (or a concurrent delete won). */
 export async function deleteAvatar(accountId: number, avatarId: number): Promise<Avatar | undefined> {
-  const out = await dynamo().send(
-    new DeleteCommand({ TableName: config.tableName, Key: keys.avatar(accountId, avatarId), ReturnValues: 'ALL_OLD' }),
-  );
-  return out.Attributes ? toAvatar(out.Attributes) : undefined;
+  const avatar = await getAvatar(accountId, avatarId);
+  if (!avatar) return undefined;
+  const removed = await deleteFromCollection({ accountId, collection: 'avatars' }, avatarId, {
+    Delete: { TableName: config.tableName, Key: keys.avatar(accountId, avatarId), ConditionExpression: 'attribute_exists(pk)' },
+  });
+  return removed ? avatar : undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws-clients';
 import { config } from '../../config';
 import { keys } from './keys';
@@ -16,4 +16,10 @@ export async function nextId(entity: string): Promise<number> {
     }),
   );
   return Number(out.Attributes?.value);
+}
+
+/** The last id handed out for `entity` (0 before the first): every id of it lies in 1..this. */
+export async function lastId(entity: string): Promise<number> {
+  const out = await dynamo().send(new GetCommand({ TableName: config.tableName, Key: keys.counter(entity), ConsistentRead: true }));
+  return Number(out.Item?.value ?? 0);
 }

@@ -3,8 +3,8 @@
  * writers (a retried step, a duplicate approve) cannot both move a job; the loser learns it lost.
  * Jobs in flight carry the sparse active-jobs index attributes, dropped when they end.
  */
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws-clients';
 import { config } from '../../config';
 import { isFinal, JOB_STAGES, type Job, type JobStatus } from '../../domain/jobs';
@@ -13,6 +13,7 @@ import { GSI1, keys, padId } from './keys';
 import { nextId } from './ids';
 import type { TransactItem } from './transactions';
 import { pageOfPrefix } from './pagination';
+import { putNewVideoWith } from './videos';
 
 export const newJobId = () => nextId('job');
 /** Videos are numbered apart from jobs; Compose takes the id before it uploads the files. */
@@ -262,43 +263,25 @@ function toJob(item: Record<string, unknown>): StoredJob {
  * processing (it already finished, or was failed meanwhile).
  */
 export async function finishJobWithVideo(job: StoredJob, video: Video, chargedUnits: number, now = new Date()): Promise<boolean> {
-  try {
-    await dynamo().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: config.tableName,
-              Item: { ...keys.video(video.account_id, video.id), type: 'video', ...video },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Update: {
-              TableName: config.tableName,
-              Key: keys.job(job.account_id, job.id),
-              UpdateExpression:
-                'SET #status = :done, stage = :done, progress = :full, video_id = :video, charged_units = :charged, updated_at = :now, ' +
-                'resume_at = :null, task_token = :null, #output = :null REMOVE gsi1pk, gsi1sk',
-              ConditionExpression: '#status = :processing',
-              ExpressionAttributeNames: { '#status': 'status', '#output': 'output' },
-              ExpressionAttributeValues: {
-                ':done': 'done',
-                ':processing': 'processing',
-                ':full': JOB_STAGES.done,
-                ':video': video.id,
-                ':charged': chargedUnits,
-                ':now': now.toISOString(),
-                ':null': null,
-              },
-            },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) return false;
-    throw error;
-  }
+  // The video's counter (meta.total of GET /videos) moves in the same transaction (collection-counter.ts).
+  return putNewVideoWith(video, {
+    Update: {
+      TableName: config.tableName,
+      Key: keys.job(job.account_id, job.id),
+      UpdateExpression:
+        'SET #status = :done, stage = :done, progress = :full, video_id = :video, charged_units = :charged, updated_at = :now, ' +
+        'resume_at = :null, task_token = :null, #output = :null REMOVE gsi1pk, gsi1sk',
+      ConditionExpression: '#status = :processing',
+      ExpressionAttributeNames: { '#status': 'status', '#output': 'output' },
+      ExpressionAttributeValues: {
+        ':done': 'done',
+        ':processing': 'processing',
+        ':full': JOB_STAGES.done,
+        ':video': video.id,
+        ':charged': chargedUnits,
+        ':now': now.toISOString(),
+        ':null': null,
+      },
+    },
+  });
 }

@@ -55,6 +55,19 @@ export const keys = {
   connectionPrefix: 'CONNECTION#',
 
   seedMarker: (name: string) => ({ pk: `SEED#${name}`, sk: 'SEED' }),
+
+  /**
+   * Per account and collection: the item count that lists answer as `meta.total` and caps are checked
+   * against, moved in the same transaction as every create and delete (collection-counter.ts).
+   */
+  collectionCounter: (accountId: number, collection: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `COUNT#${collection}` }),
+  /** Blocks of a collection's id range with their item counts, so a deep page is found without reading earlier items. */
+  collectionBlock: (accountId: number, collection: string, generation: number, start: number) => ({
+    pk: `ACCOUNT#${accountId}`,
+    sk: `${collectionBlockPrefix(collection, generation)}${padId(start)}`,
+  }),
 };
+
+export const collectionBlockPrefix = (collection: string, generation: number) => `BLOCK#${collection}#${String(generation).padStart(16, '0')}#`;
 
 export const GSI1 = 'gsi1';

@@ -74,7 +74,8 @@ export async function allOfPrefix(
 
 export const countOfPrefix = (partition: string, prefix: string) => countAll(prefixQuery(partition, prefix));
 
-function prefixQuery(partition: string, prefix: string): QueryCommandInput {
+/** A Query of the items of `partition` whose sort key starts with `prefix`. */
+export function prefixQuery(partition: string, prefix: string): QueryCommandInput {
   return {
     TableName: config.tableName,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',

@@ -2,7 +2,7 @@
  * Social posts in the account's partition (`POST#<id>`), so a foreign id is simply not found and
  * the list is a reverse Query, newest first. A post is written only once its provider accepted it.
  */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws-clients';
 import { config } from '../../config';
@@ -10,21 +10,25 @@ import type { Post, PostResult } from '../../domain/social-post';
 import type { PostStatus } from '../../ports/social-provider';
 import { keys, padId } from './keys';
 import { nextId } from './ids';
-import { pageOfPrefix, type PageSlice } from './pagination';
+import type { PageSlice } from './pagination';
+import { COLLECTIONS } from './collection-state';
+import { createOne } from './collection-counter';
+import { pageOfCollection } from './collection-pages';
 
-const POST_PREFIX = 'POST#';
+const POST_PREFIX = COLLECTIONS.posts.prefix;
 const postKey = (accountId: number, postId: number) => ({ pk: keys.accountPartition(accountId), sk: `${POST_PREFIX}${padId(postId)}` });
 
 export const newPostId = () => nextId('post');
 
+/** Posts are never removed (a deleted post stays listed as `deleted`), so only creates move the counter. */
 export async function putNewPost(post: Post): Promise<void> {
-  await dynamo().send(
-    new PutCommand({
+  await createOne({ accountId: post.account_id, collection: 'posts' }, post.id, {
+    Put: {
       TableName: config.tableName,
       Item: { ...postKey(post.account_id, post.id), type: 'post', ...post },
       ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+    },
+  });
 }
 
 export async function getPost(accountId: number, postId: number): Promise<Post | undefined> {
@@ -34,7 +38,7 @@ export async function getPost(accountId: number, postId: number): Promise<Post |
 
 /** One page, newest first. */
 export async function listPosts(accountId: number, page: number, perPage: number): Promise<PageSlice<Post>> {
-  const slice = await pageOfPrefix(keys.accountPartition(accountId), POST_PREFIX, page, perPage);
+  const slice = await pageOfCollection({ accountId, collection: 'posts' }, page, perPage);
   return { items: slice.items.map(toPost), total: slice.total };
 }
 

@@ -1,22 +1,24 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws-clients';
 import { config } from '../../config';
 import type { DemoVideo, Product } from '../../domain/product';
 import { keys } from './keys';
 import { nextId } from './ids';
-import { pageOfPrefix, type PageSlice } from './pagination';
+import type { PageSlice } from './pagination';
+import { createOne, deleteFromCollection } from './collection-counter';
+import { pageOfCollection } from './collection-pages';
 
 export const newProductId = () => nextId('product');
 
 export async function putNewProduct(product: Product): Promise<void> {
-  await dynamo().send(
-    new PutCommand({
+  await createOne({ accountId: product.account_id, collection: 'products' }, product.id, {
+    Put: {
       TableName: config.tableName,
       Item: { ...keys.product(product.account_id, product.id), type: 'product', ...product },
       ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+    },
+  });
 }
 
 export async function getProduct(accountId: number, productId: number): Promise<Product | undefined> {
@@ -27,7 +29,7 @@ export async function getProduct(accountId: number, productId: number): Promise<
 }
 
 export async function listProducts(accountId: number, page: number, perPage: number): Promise<PageSlice<Product>> {
-  const slice = await pageOfPrefix(keys.accountPartition(accountId), keys.productPrefix, page, perPage);
+  const slice = await pageOfCollection({ accountId, collection: 'products' }, page, perPage);
   return { items: slice.items.map(toProduct), total: slice.total };
 }
 
@@ -66,11 +68,14 @@ export async function updateProduct(
   }
 }
 
+/** Returns the deleted record, or undefined when there was none (or a concurrent delete won). */
 export async function deleteProduct(accountId: number, productId: number): Promise<Product | undefined> {
-  const out = await dynamo().send(
-    new DeleteCommand({ TableName: config.tableName, Key: keys.product(accountId, productId), ReturnValues: 'ALL_OLD' }),
-  );
-  return out.Attributes ? toProduct(out.Attributes) : undefined;
+  const product = await getProduct(accountId, productId);
+  if (!product) return undefined;
+  const removed = await deleteFromCollection({ accountId, collection: 'products' }, productId, {
+    Delete: { TableName: config.tableName, Key: keys.product(accountId, productId), ConditionExpression: 'attribute_exists(pk)' },
+  });
+  return removed ? product : undefined;
 }
 
 /**

@@ -1,10 +1,13 @@
 /** Finished videos. The pipeline's Finalize step writes them; the API reads and deletes them. */
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws-clients';
 import { config } from '../../config';
 import type { Video } from '../../domain/video';
 import { keys } from './keys';
-import { pageOfPrefix, type PageSlice } from './pagination';
+import type { PageSlice } from './pagination';
+import { createInCollection, deleteFromCollection } from './collection-counter';
+import { pageOfCollection } from './collection-pages';
+import type { TransactItem } from './transactions';
 
 export async function getVideo(accountId: number, videoId: number): Promise<Video | undefined> {
   const out = await dynamo().send(
@@ -15,16 +18,33 @@ export async function getVideo(accountId: number, videoId: number): Promise<Vide
 
 /** One page, newest first. */
 export async function listVideos(accountId: number, page: number, perPage: number): Promise<PageSlice<Video>> {
-  const slice = await pageOfPrefix(keys.accountPartition(accountId), keys.videoPrefix, page, perPage);
+  const slice = await pageOfCollection({ accountId, collection: 'videos' }, page, perPage);
   return { items: slice.items.map(toVideo), total: slice.total };
+}
+
+/**
+ * Stores a finished video together with `with` (Finalize: the job's move to done), and the counter.
+ * False when an item of `with` refused (the job already moved), and nothing was written.
+ */
+export async function putNewVideoWith(video: Video, withItem: TransactItem): Promise<boolean> {
+  const put: TransactItem = {
+    Put: {
+      TableName: config.tableName,
+      Item: { ...keys.video(video.account_id, video.id), type: 'video', ...video },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+  return (await createInCollection({ accountId: video.account_id, collection: 'videos' }, video.id, [put, withItem])).written;
 }
 
 /** Returns the deleted record (its object keys are the caller's to remove), or undefined when there was none. */
 export async function deleteVideo(accountId: number, videoId: number): Promise<Video | undefined> {
-  const out = await dynamo().send(
-    new DeleteCommand({ TableName: config.tableName, Key: keys.video(accountId, videoId), ReturnValues: 'ALL_OLD' }),
-  );
-  return out.Attributes ? toVideo(out.Attributes) : undefined;
+  const video = await getVideo(accountId, videoId);
+  if (!video) return undefined;
+  const removed = await deleteFromCollection({ accountId, collection: 'videos' }, videoId, {
+    Delete: { TableName: config.tableName, Key: keys.video(accountId, videoId), ConditionExpression: 'attribute_exists(pk)' },
+  });
+  return removed ? video : undefined;
 }
 
 function toVideo(item: Record<string, unknown>): Video {

@@ -1,0 +1,37 @@
+/**
+ * The operator's repair of collection counters (`npm run cli -- counters recount`): counts each
+ * collection from its items and swaps the count and a new set of page blocks in, safely beside live
+ * traffic (functions/adapters/dynamodb/collection-seed.ts). The only full read of a collection, so it
+ * is never on a request's path; run it after a restore, or with --all after first deploying counters.
+ */
+import { getAccount } from '../../functions/adapters/dynamodb/accounts';
+import { lastId } from '../../functions/adapters/dynamodb/ids';
+import { readCounter, type CollectionName } from '../../functions/adapters/dynamodb/collection-state';
+import { seedCollection } from '../../functions/adapters/dynamodb/collection-seed';
+
+export interface Recounted {
+  account: number;
+  /** Per collection: what the counter said (null: never counted) and the count now. */
+  collections: Record<string, { before: number | null; after: number }>;
+}
+
+export async function recountAccount(accountId: number, collections: readonly CollectionName[]): Promise<Recounted> {
+  const result: Recounted = { account: accountId, collections: {} };
+  for (const collection of collections) {
+    const ref = { accountId, collection };
+    const before = await readCounter(ref);
+    const after = await seedCollection(ref, { force: true });
+    result.collections[collection] = { before: before.seeded ? before.count : null, after: after.count };
+  }
+  return result;
+}
+
+/** Every account in id order (ids are dense from 1; deleted or missing ones are passed over). */
+export async function recountAll(collections: readonly CollectionName[]): Promise<Recounted[]> {
+  const results: Recounted[] = [];
+  const last = await lastId('account');
+  for (let accountId = 1; accountId <= last; accountId++) {
+    if (await getAccount(accountId)) results.push(await recountAccount(accountId, collections));
+  }
+  return results;
+}
