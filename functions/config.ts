@@ -26,6 +26,16 @@ export const config = {
   get s3Endpoint() {
     return optionalEnv('S3_ENDPOINT');
   },
+  /**
+   * Requests per rolling minute per account (the contract's 120). A local testing setting: load and
+   * scale runs raise it to fill an account quickly; deployed stacks do not set it.
+   */
+  get rateLimitPerMinute() {
+    const raw = optionalEnv('RATE_LIMIT_PER_MINUTE');
+    if (raw === undefined) return 120;
+    if (!/^[1-9][0-9]{0,8}$/.test(raw)) throw new Error(`RATE_LIMIT_PER_MINUTE must be a positive integer, not ${raw}`);
+    return Number(raw);
+  },
   get region() {
     return optionalEnv('AWS_REGION') ?? 'us-east-1';
   },
