@@ -5,7 +5,8 @@
  *   to the window and added up. No provider is called, so it is fast and never fails upstream.
  * - POST /analytics/sync asks every connected provider at once and stores what each answered. One
  *   provider failing is reported in its entry (`status: failed`, `error: {code, message}`) and keeps
- *   its earlier figures; the request still answers 200. No provider connected: 200 with an empty
+ *   its earlier figures; the request still answers 200. A provider that could read only some of its
+ *   channels is `ok` with `skipped_accounts`. No provider connected: 200 with an empty
  *   list. Syncs are limited per account (ANALYTICS_SYNC_LIMIT, sliding window, 429 with Retry-After),
  *   since each one spends the account's quota at every provider.
  */
@@ -49,7 +50,9 @@ async function admitSync(accountId: number): Promise<void> {
   });
 }
 
-type SyncOutcome = { provider: ProviderName; status: 'ok' } | { provider: ProviderName; status: 'failed'; error: { code: string; message: string } };
+type SyncOutcome =
+  | { provider: ProviderName; status: 'ok'; skipped_accounts?: { account_id: string; reason: string }[] }
+  | { provider: ProviderName; status: 'failed'; error: { code: string; message: string } };
 
 async function syncOne(accountId: number, provider: ProviderName, days: number, now: Date): Promise<SyncOutcome> {
   let opened: connections.OpenedConnection | undefined;
@@ -65,7 +68,9 @@ async function syncOne(accountId: number, provider: ProviderName, days: number, 
     const figures = await socialProvider(provider).analytics(opened.credentials, { days, now }, { signal: AbortSignal.timeout(SYNC_DEADLINE_MS) });
     const entry: CachedAnalytics = { provider, days, synced_at: now.toISOString(), totals: figures.totals, daily: figures.daily };
     await cache.putAnalytics(accountId, entry);
-    return { provider, status: 'ok' };
+    if (!figures.skipped?.length) return { provider, status: 'ok' };
+    // Some channels could not be read this time: the figures stand for the others, and say so.
+    return { provider, status: 'ok', skipped_accounts: figures.skipped.map((s) => ({ account_id: s.channelId, reason: s.reason })) };
   } catch (error) {
     const summary = failureSummary(error, provider, 'the analytics request');
     if (summary.code === 'internal_error') logger.error('analytics sync failed', { provider, accountId, error: error as Error });

@@ -54,7 +54,7 @@ const KEY_REFUSALS = new Set(['auth', 'rejected', 'not_found']);
 const connect: Operation = async (request) => {
   const provider = providerParam(request);
   const credentials = credentialsOf(provider, parseInput(connectionInput, await readFields(request), 'connection'));
-  if (!credentials) throw badRequest('Invalid connection: profile_key is only taken by provider_a');
+  if ('refused' in credentials) throw badRequest(`Invalid connection: ${credentials.refused}`);
   const accountId = request.principal.accountId;
 
   let channels: Channel[];

@@ -19,6 +19,7 @@ import { logger } from '../http/logger';
 import { conflict, notFound } from '../domain/errors';
 import {
   checkCaption,
+  checkXApp,
   createPostInput,
   deletedResults,
   isFinalStatus,
@@ -97,6 +98,7 @@ const createPost: Operation = async (request) => {
   const video = await getVideo(accountId, input.videoId);
   if (!video) throw notFound(`video_id: Video ${input.videoId}`);
   const channels = pickChannels(provider, input.accountIds, opened.connection.channels);
+  checkXApp(provider, channels, opened.credentials);
   checkCaption(input.caption, channels);
 
   const id = await posts.newPostId();

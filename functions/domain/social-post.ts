@@ -13,6 +13,7 @@ import {
   type ChannelResult,
   type Platform,
   type PostStatus,
+  type ProviderCredentials,
   type ProviderName,
   type ProviderPost,
 } from '../ports/social-provider';
@@ -121,12 +122,26 @@ export function parseScheduleAt(raw: string, now: Date): Date {
   return at;
 }
 
+/**
+ * Providers that refuse a post without text (Post for Me's `caption` is required and not empty). We
+ * ask for it rather than invent one: a made-up caption would be published under the owner's name.
+ */
+const CAPTION_REQUIRED: readonly ProviderName[] = ['provider_b'];
+
+function captionFor(provider: ProviderName, caption: string | undefined): string {
+  const text = caption ?? '';
+  if (CAPTION_REQUIRED.includes(provider) && text.trim() === '') {
+    throw badRequest(`Invalid post: caption: ${provider} requires a caption (some text to publish with the video)`);
+  }
+  return text;
+}
+
 export function postRequestOf(input: CreatePostInput, now: Date): PostRequest {
   return {
     provider: input.provider,
     videoId: input.video_id,
     accountIds: input.account_ids,
-    caption: input.caption ?? '',
+    caption: captionFor(input.provider, input.caption),
     scheduleAt: input.schedule_at ? parseScheduleAt(input.schedule_at, now) : null,
     draft: input.draft ?? false,
   };
@@ -147,6 +162,19 @@ export function pickChannels(provider: ProviderName, accountIds: readonly string
     throw badRequest(`Invalid post: account_ids: ${problems.join('; ')} (GET /social/connections lists the channels)`);
   }
   return accountIds.map((id) => byId.get(id)!);
+}
+
+/**
+ * provider_a (Ayrshare) refuses X operations without the owner's own X app: an X channel is refused
+ * here, before the call, with the fix, when the connection was made without one.
+ */
+export function checkXApp(provider: ProviderName, channels: readonly Channel[], credentials: Pick<ProviderCredentials, 'xApp'>): void {
+  if (provider !== 'provider_a' || credentials.xApp) return;
+  const x = channels.filter((c) => c.platform === 'x').map((c) => c.id);
+  if (x.length === 0) return;
+  throw badRequest(
+    `Invalid post: account_ids: ${x.join(', ')}: provider_a needs your X app for X channels; connect again with x_api_key and x_api_secret (PUT /social/connections/provider_a)`,
+  );
 }
 
 /** The strictest limit among the channels' networks, or null when the caption fits all of them. */

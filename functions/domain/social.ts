@@ -83,12 +83,25 @@ export const connectionInput = z.strictObject({
   api_key: providerSecret(8),
   /** provider_a only: the User Profile the key acts for. */
   profile_key: z.optional(providerSecret(1)),
+  /** provider_a only, both or neither: the owner's X app, which Ayrshare needs for X channels. */
+  x_api_key: z.optional(providerSecret(1)),
+  x_api_secret: z.optional(providerSecret(1)),
 });
 
 export type ConnectionInput = z.infer<typeof connectionInput>;
 
-/** The credentials a valid input stands for; undefined when it names a profile key the provider does not take. */
-export function credentialsOf(provider: ProviderName, input: ConnectionInput): ProviderCredentials | undefined {
-  if (input.profile_key === undefined) return { apiKey: input.api_key };
-  return provider === 'provider_a' ? { apiKey: input.api_key, profileKey: input.profile_key } : undefined;
+/**
+ * The credentials a valid input stands for, or what is wrong with it: a field the provider does not
+ * take (only provider_a takes a profile key and an X app), or half of the X app.
+ */
+export function credentialsOf(provider: ProviderName, input: ConnectionInput): ProviderCredentials | { refused: string } {
+  const extras = (['profile_key', 'x_api_key', 'x_api_secret'] as const).filter((field) => input[field] !== undefined);
+  if (provider !== 'provider_a' && extras.length > 0) return { refused: `${extras.join(', ')} ${extras.length > 1 ? 'are' : 'is'} only taken by provider_a` };
+  if ((input.x_api_key === undefined) !== (input.x_api_secret === undefined)) {
+    return { refused: 'x_api_key and x_api_secret: give both (your X app\'s API key and secret) or neither' };
+  }
+  const credentials: ProviderCredentials = { apiKey: input.api_key };
+  if (input.profile_key !== undefined) credentials.profileKey = input.profile_key;
+  if (input.x_api_key !== undefined && input.x_api_secret !== undefined) credentials.xApp = { apiKey: input.x_api_key, apiSecret: input.x_api_secret };
+  return credentials;
 }

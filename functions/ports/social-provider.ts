@@ -16,6 +16,11 @@ export interface ProviderCredentials {
   apiKey: string;
   /** provider_a only: the User Profile the key acts for (its `Profile-Key` header). */
   profileKey?: string;
+  /**
+   * provider_a only: the owner's own X app (consumer key and secret). Ayrshare has refused every X
+   * operation without them since 2026-03-31 (`X-Twitter-OAuth1-Api-Key` / `-Secret` headers).
+   */
+  xApp?: { apiKey: string; apiSecret: string };
 }
 
 /** One account on one network, reached through the provider (our `account_ids` are these ids). */
@@ -85,6 +90,8 @@ export interface ProviderAnalytics {
   totals: Omit<AnalyticsDay, 'date'>;
   /** One entry per day of the window that had activity, oldest first. */
   daily: AnalyticsDay[];
+  /** Channels whose figures could not be read this time (the others still count), with why. */
+  skipped?: { channelId: string; reason: string }[];
 }
 
 /** Whether the provider's delete rule allows removing a post in this state (checked before any call). */

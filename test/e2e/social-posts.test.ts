@@ -54,8 +54,11 @@ async function publisher(provider: ProviderName, options: { scopes?: ('read' | '
 }
 
 const PROVIDERS = ['provider_a', 'provider_b'] as const;
-/** What each provider shows while a post sent "now" waits to go out (Ayrshare: pending; Post for Me: processing). */
-const WAITING_NOW: Record<ProviderName, string> = { provider_a: 'scheduled', provider_b: 'publishing' };
+/**
+ * What each provider shows while a post sent "now" to TikTok and YouTube is going out: Ayrshare
+ * publishes YouTube at once and answers the TikTok copy `id: "pending"`; Post for Me is processing.
+ */
+const WAITING_NOW: Record<ProviderName, string> = { provider_a: 'publishing', provider_b: 'publishing' };
 
 async function createPost(p: Publisher, provider: ProviderName, fields: Record<string, unknown> = {}) {
   return p.api.post('/social/posts', {
@@ -97,8 +100,11 @@ describe.each(PROVIDERS)('POST /social/posts on %s', (provider) => {
       draft: false,
       status: WAITING_NOW[provider],
       results: [
+        // Pending until its network has processed it, then published with its URL (below).
         { account_id: p.channel.tiktok, platform: 'tiktok', status: 'pending', url: null, error: null },
-        { account_id: p.channel.youtube, platform: 'youtube', status: 'pending', url: null, error: null },
+        provider === 'provider_a'
+          ? { account_id: p.channel.youtube, platform: 'youtube', status: 'published', url: expect.stringMatching(/^https:\/\/youtube\.com\//), error: null }
+          : { account_id: p.channel.youtube, platform: 'youtube', status: 'pending', url: null, error: null },
       ],
       stale: false,
       stale_reason: null,
@@ -284,7 +290,7 @@ describe('POST /social/posts checks before the provider is asked', () => {
 
   test('a provider that is not connected is a 409 saying how to connect it', async () => {
     const p = await publisher('provider_a');
-    const res = await p.api.post('/social/posts', { provider: 'provider_b', video_id: p.video.id, account_ids: ['spc_1'] });
+    const res = await p.api.post('/social/posts', { provider: 'provider_b', video_id: p.video.id, account_ids: ['spc_1'], caption: 'Hi' });
     expectError(res, 409, 'conflict');
     expect(res.body.error).toContain('PUT /social/connections/provider_b');
   });
@@ -293,7 +299,7 @@ describe('POST /social/posts checks before the provider is asked', () => {
     const p = await publisher('provider_b');
     const stranger = await publisher('provider_b');
     for (const videoId of [stranger.video.id, 999_999_999]) {
-      const res = await p.api.post('/social/posts', { provider: 'provider_b', video_id: videoId, account_ids: [p.channel.tiktok] });
+      const res = await p.api.post('/social/posts', { provider: 'provider_b', video_id: videoId, account_ids: [p.channel.tiktok], caption: 'Hi' });
       expectError(res, 404, 'not_found');
       expect(res.body.error).toContain('video_id');
     }
@@ -308,11 +314,45 @@ describe('POST /social/posts checks before the provider is asked', () => {
       provider: 'provider_b',
       video_id: p.video.id,
       account_ids: [p.channel.tiktok, 'spc_nope', inactive.id, stranger.channel.youtube],
+      caption: 'Hi',
     });
     expectError(res, 400, 'bad_request');
     expect(res.body.error).toContain('account_ids');
     for (const id of ['spc_nope', inactive.id, stranger.channel.youtube]) expect(res.body.error).toContain(id);
     expect(res.body.error).not.toContain(p.channel.tiktok);
+  });
+
+  test('provider_b (Post for Me requires a caption) refuses an empty or missing caption with a 400 naming caption; provider_a takes it', async () => {
+    const p = await publisher('provider_b');
+    control('provider_b').resetCounters();
+    for (const caption of [undefined, '', '   ']) {
+      const res = await p.api.post('/social/posts', { provider: 'provider_b', video_id: p.video.id, account_ids: [p.channel.tiktok], ...(caption === undefined ? {} : { caption }) });
+      expectError(res, 400, 'bad_request');
+      expect(res.body.error).toMatch(/caption.*provider_b requires a caption/);
+    }
+    expect(control('provider_b').count(CREATE_ROUTE.provider_b)).toBe(0);
+    const a = await publisher('provider_a');
+    expect((await a.api.post('/social/posts', { provider: 'provider_a', video_id: a.video.id, account_ids: [a.channel.tiktok] })).status).toBe(201);
+  });
+
+  test('an X channel of provider_a needs the connection\'s X app: 400 naming it and the fix; with one, the X copy goes out', async () => {
+    const { accountId, api } = await t.newAccount();
+    const apiKey = `sandbox_a_x_${process.pid}_${accountId}`;
+    t.stack.sandboxes!.providerA.control.linkPlatforms(apiKey, ['twitter', 'facebook']);
+    expect([200, 201]).toContain((await api.put('/social/connections/provider_a', { api_key: apiKey })).status);
+    const video = await seedVideo(accountId);
+    control('provider_a').resetCounters();
+    const refused = await api.post('/social/posts', { provider: 'provider_a', video_id: video.id, account_ids: ['a:x', 'a:facebook'], caption: 'Hi' });
+    expectError(refused, 400, 'bad_request');
+    expect(refused.body.error).toMatch(/account_ids: a:x: .*x_api_key and x_api_secret/);
+    expect(control('provider_a').count(CREATE_ROUTE.provider_a)).toBe(0);
+
+    expectError(await api.put('/social/connections/provider_a', { api_key: apiKey, x_api_key: 'x-consumer-key' }), 400, 'bad_request');
+    expect((await api.put('/social/connections/provider_a', { api_key: apiKey, x_api_key: 'x-consumer-key', x_api_secret: 'x-consumer-secret' })).status).toBe(200);
+    const sent = await api.post('/social/posts', { provider: 'provider_a', video_id: video.id, account_ids: ['a:x'], caption: 'Hi' });
+    expect(sent.status).toBe(201);
+    expect(sent.body.data).toMatchObject({ status: 'published', results: [{ account_id: 'a:x', status: 'published', url: expect.stringMatching(/^https:\/\/x\.com\//) }] });
+    expect(JSON.stringify((await api.get('/social/connections')).body)).not.toContain('x-consumer-secret');
   });
 
   test('a caption over the strictest limit of the chosen channels is a 400 naming the network and limit', async () => {

@@ -170,8 +170,12 @@ async function conditionalUpdate(
 }
 
 function serialise(credentials: ProviderCredentials): string {
-  return JSON.stringify(credentials.profileKey ? { apiKey: credentials.apiKey, profileKey: credentials.profileKey } : { apiKey: credentials.apiKey });
+  const { apiKey, profileKey, xApp } = credentials;
+  return JSON.stringify({ apiKey, ...(profileKey ? { profileKey } : {}), ...(xApp ? { xApp: { apiKey: xApp.apiKey, apiSecret: xApp.apiSecret } } : {}) });
 }
+
+const isXApp = (value: unknown): value is { apiKey: string; apiSecret: string } =>
+  typeof value === 'object' && value !== null && typeof (value as { apiKey?: unknown }).apiKey === 'string' && typeof (value as { apiSecret?: unknown }).apiSecret === 'string';
 
 function deserialise(plaintext: string): ProviderCredentials {
   let value: unknown;
@@ -181,10 +185,18 @@ function deserialise(plaintext: string): ProviderCredentials {
     throw new CredentialCipherError('malformed', 'opened credentials are not JSON');
   }
   const record = value as Partial<ProviderCredentials> | null;
-  if (!record || typeof record.apiKey !== 'string' || (record.profileKey !== undefined && typeof record.profileKey !== 'string')) {
+  if (
+    !record ||
+    typeof record.apiKey !== 'string' ||
+    (record.profileKey !== undefined && typeof record.profileKey !== 'string') ||
+    (record.xApp !== undefined && !isXApp(record.xApp))
+  ) {
     throw new CredentialCipherError('malformed', 'opened credentials have an unexpected shape');
   }
-  return record.profileKey ? { apiKey: record.apiKey, profileKey: record.profileKey } : { apiKey: record.apiKey };
+  const credentials: ProviderCredentials = { apiKey: record.apiKey };
+  if (record.profileKey) credentials.profileKey = record.profileKey;
+  if (record.xApp) credentials.xApp = { apiKey: record.xApp.apiKey, apiSecret: record.xApp.apiSecret };
+  return credentials;
 }
 
 function toConnection(item: Record<string, unknown>): Connection {

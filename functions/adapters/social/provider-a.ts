@@ -1,5 +1,5 @@
 /**
- * provider_a: the Ayrshare-shaped scheduling API (reference/social-providers.md, "provider_a").
+ * provider_a: the Ayrshare-shaped scheduling API (README "Social publishing").
  *
  * Channels. An Ayrshare User Profile links at most one account per network, so within one
  * connection the network names the channel: our channel id is `a:<platform>` in our spelling
@@ -13,7 +13,14 @@
  * success → published, or partially_published when a channel failed; error → failed, or
  * partially_published when a channel was published; deleted → deleted; anything else is outside the
  * contract (bad_response). Per-channel results come from `postIds[]` (success → published with its
- * postUrl, deleted, error) and `errors[]` matched by platform.
+ * postUrl, deleted, error) and `errors[]` matched by platform. A post sent now is answered at once
+ * with its per-network outcome, except that a network which publishes asynchronously (TikTok) gets a
+ * copy with `id: "pending"` and no postUrl: that channel stays `pending` and the post `publishing`
+ * (not final, so it is refreshed) until every copy has its id and URL, or has failed.
+ *
+ * X. Ayrshare refuses X operations without the owner's own X app since 2026-03-31: when the
+ * connection has one, its key and secret go in `X-Twitter-OAuth1-Api-Key`/`-Secret` on every call
+ * (redacted from messages like the API key).
  *
  * Create. A top-level `status: "error"` (Ayrshare sends it with HTTP 200 or 400) with per-network
  * `errors[]` is a partial failure: those channels come back `failed` and the post keeps the others.
@@ -49,6 +56,7 @@ import {
   type Platform,
   type PostStatus,
   type ProviderAnalytics,
+  type ProviderCredentials,
   type ProviderPost,
   type SocialProvider,
 } from '../../ports/social-provider';
@@ -79,6 +87,23 @@ export const fromAyrsharePlatform = platformNames({ twitter: 'x' });
 export function providerAChannelId(platform: Platform): string {
   return `a:${platform}`;
 }
+
+/**
+ * The credential headers beside the key: the User Profile, and the owner's X app, sent on every call
+ * (as Ayrshare's own SDK does) since any call may touch an X copy: a post, its delete, its analytics.
+ */
+export function ayrshareHeaders(credentials: ProviderCredentials): Record<string, string> | undefined {
+  const headers: Record<string, string> = {};
+  if (credentials.profileKey) headers['Profile-Key'] = credentials.profileKey;
+  if (credentials.xApp) {
+    headers['X-Twitter-OAuth1-Api-Key'] = credentials.xApp.apiKey;
+    headers['X-Twitter-OAuth1-Api-Secret'] = credentials.xApp.apiSecret;
+  }
+  return Object.keys(headers).length > 0 ? headers : undefined;
+}
+
+/** Ayrshare's placeholder id for a copy its network is still processing (TikTok): not final yet. */
+const PROCESSING_ID = 'pending';
 
 /** Networks whose published posts Ayrshare cannot remove. */
 const UNDELETABLE_WHEN_PUBLISHED: readonly Platform[] = ['instagram', 'tiktok'];
@@ -193,6 +218,7 @@ function channelResults(
     const sent = outcome.postIds.find((p) => fromAyrsharePlatform(p.platform) === platform);
     const refused = outcome.errors.filter((e) => e.platform && fromAyrsharePlatform(e.platform) === platform);
     const sentStatus = sent?.status?.toLowerCase();
+    if (sent && sentStatus === 'success' && isProcessing(sent)) return { ...base, status: 'pending', url: null, error: null };
     if (sent && sentStatus === 'success') return { ...base, status: 'published', url: sent.postUrl ?? null, error: null };
     if (sent && sentStatus === 'deleted') return { ...base, status: 'deleted', url: sent.postUrl ?? null, error: null };
     if (refused.length || (sent && sentStatus === 'error')) {
@@ -201,6 +227,11 @@ function channelResults(
     }
     return { ...base, url: sent?.postUrl ?? null, ...fallback(platform) };
   });
+}
+
+/** A copy Ayrshare accepted whose network has not given it an id yet (TikTok publishes asynchronously). */
+function isProcessing(copy: AyrPostId): boolean {
+  return copy.id === null || copy.id === undefined || String(copy.id).trim().toLowerCase() === PROCESSING_ID;
 }
 
 /** The post's networks in our spelling: the ones asked for, then any the answer adds. */
@@ -217,6 +248,8 @@ function platformsOf(post: Pick<AyrPost, 'platforms' | 'postIds' | 'errors'>): P
 export function mapProviderAStatus(status: string, results: readonly ChannelResult[]): PostStatus | undefined {
   const anyFailed = results.some((r) => r.status === 'failed');
   const anyPublished = results.some((r) => r.status === 'published');
+  // Sent, but a copy is still being processed by its network: not final until every copy is.
+  const anyProcessing = results.some((r) => r.status === 'pending');
   switch (status.trim().toLowerCase()) {
     case 'pending':
     case 'scheduled':
@@ -227,8 +260,10 @@ export function mapProviderAStatus(status: string, results: readonly ChannelResu
     case 'processing':
       return 'publishing';
     case 'success':
+      if (anyProcessing) return 'publishing';
       return anyFailed ? 'partially_published' : 'published';
     case 'error':
+      if (anyProcessing) return 'publishing';
       return anyPublished ? 'partially_published' : 'failed';
     case 'deleted':
       return 'deleted';
@@ -289,7 +324,7 @@ export function createProviderA(options: ProviderAOptions = {}): SocialProvider 
     baseUrlEnv: 'PROVIDER_A_BASE_URL',
     defaultBaseUrl: PROVIDER_A_DEFAULT_BASE_URL,
     http: options.http,
-    headers: (credentials) => (credentials.profileKey ? { 'Profile-Key': credentials.profileKey } : undefined),
+    headers: ayrshareHeaders,
   });
 
   return {
@@ -352,9 +387,12 @@ export function createProviderA(options: ProviderAOptions = {}): SocialProvider 
         throw new ProviderError(NAME, 'rejected', `${NAME} create post was refused: ${said}`, { status: answer.status });
       }
       let status: PostStatus;
-      if (upstream === 'error') {
-        // Partial failure: the post lives on for the channels that were not refused.
-        status = results.some((r) => r.status === 'published') ? 'partially_published' : intended;
+      if (upstream === 'error' && intended !== 'publishing') {
+        // Refused on some networks up front: the post still waits (draft, schedule) for the others.
+        status = intended;
+      } else if (upstream === 'error') {
+        // Partial failure of a post sent now: final once no copy is still being processed.
+        status = mapProviderAStatus('error', results) ?? 'publishing';
       } else {
         const mapped = mapProviderAStatus(created.status, results);
         if (!mapped) throw new ProviderError(NAME, 'bad_response', `${NAME} create post: unknown post status "${http.quote(created.status).slice(0, 40)}"`);

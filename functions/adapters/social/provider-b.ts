@@ -1,6 +1,6 @@
 /**
- * provider_b: the Post for Me-shaped scheduling API (reference/social-providers.md, "provider_b"),
- * every path under /v1.
+ * provider_b: the Post for Me-shaped scheduling API (README "Social publishing"), every path
+ * under /v1.
  *
  * Channels are Post for Me's social accounts (`spc_…` ids, used as they are), listed with offset
  * pagination (`limit`/`offset`, following `meta.next`/`meta.total`; the `next` URL itself is never
@@ -25,14 +25,8 @@
  * refused before any call otherwise; an upstream 400 on delete is a `conflict` (only the id is sent,
  * so the refusal is about the post's state).
  *
- * Analytics: for every connected account, `GET /v1/social-account-feeds/{id}?expand=metrics`, paged
- * by `meta.cursor` while `has_more`; items are kept when `posted_at` is inside the window (there is
- * no date filter upstream) and summed per UTC day with METRIC_ALIASES (TikTok view_count/like_count/
- * comment_count/share_count; Instagram and YouTube views/likes/comments/shares; Facebook
- * media_views/reactions_total; X public_metrics). Paging stops early once a whole page is older than
- * the window (feeds list newest first) and after 20 pages per account. `posts` counts each
- * Post for Me post once (by social_post_id) and each post made outside Post for Me on its own. An
- * account whose feed is refused (400/404, e.g. no "feeds" permission) is skipped.
+ * Analytics: the feeds of every connected account (provider-b-feeds.ts), each account on its own:
+ * one account's failing feed skips that account, not the provider.
  */
 import * as z from 'zod/mini';
 import {
@@ -48,17 +42,8 @@ import {
   type ProviderPost,
   type SocialProvider,
 } from '../../ports/social-provider';
-import {
-  AnalyticsTally,
-  analyticsWindow,
-  mapLimited,
-  platformNames,
-  providerClient,
-  providerMessage,
-  readMetrics,
-  type ProviderHttp,
-  type ProviderHttpSettings,
-} from './provider-http';
+import { analyticsWindow, platformNames, providerClient, providerMessage, type ProviderHttp, type ProviderHttpSettings } from './provider-http';
+import { readAccountFeeds } from './provider-b-feeds';
 
 export const PROVIDER_B_DEFAULT_BASE_URL = 'https://api.postforme.dev';
 const NAME = 'provider_b';
@@ -102,18 +87,6 @@ const PostResult = z.looseObject({
   success: z.boolean(),
   error: z.optional(z.unknown()),
   platform_data: z.nullish(z.looseObject({ id: z.nullish(Id), url: z.nullish(z.string()) })),
-});
-
-const FeedItem = z.looseObject({
-  platform_post_id: z.nullish(Id),
-  social_post_id: z.nullish(z.string()),
-  posted_at: z.nullish(z.string()),
-  metrics: z.optional(z.unknown()),
-});
-
-const FeedPage = z.looseObject({
-  data: z.array(FeedItem),
-  meta: z.nullish(z.looseObject({ cursor: z.nullish(z.string()), has_more: z.nullish(z.boolean()), next: z.nullish(z.string()) })),
 });
 
 const DeleteAnswer = z.looseObject({ success: z.optional(z.boolean()) });
@@ -316,47 +289,15 @@ export function createProviderB(options: ProviderBOptions = {}): SocialProvider 
     async analytics(credentials, window, callOptions): Promise<ProviderAnalytics> {
       const http = client(credentials);
       const signal = callOptions?.signal;
-      const { from, to } = analyticsWindow(window);
       const accounts = (await listAccounts(http, signal)).filter((a) => a.status === 'connected' && fromPostForMePlatform(a.platform));
-      const tally = new AnalyticsTally();
-      await mapLimited(accounts, concurrency, async (account) => {
-        let cursor: string | undefined;
-        for (let n = 0; n < MAX_FEED_PAGES; n++) {
-          let page: z.infer<typeof FeedPage>;
-          try {
-            page = await http.request(
-              {
-                method: 'GET',
-                path: `/v1/social-account-feeds/${encodeURIComponent(account.id)}`,
-                query: { expand: 'metrics', limit: FEED_PAGE_LIMIT, cursor },
-                describe: 'account feed',
-                signal,
-              },
-              FeedPage,
-            );
-          } catch (error) {
-            if (isProviderError(error) && (error.kind === 'rejected' || error.kind === 'not_found')) return;
-            throw error;
-          }
-          let olderThanWindow = page.data.length > 0;
-          for (const item of page.data) {
-            const at = item.posted_at ? new Date(Date.parse(item.posted_at)) : undefined;
-            if (!at || Number.isNaN(at.getTime())) {
-              olderThanWindow = false;
-              continue;
-            }
-            if (at >= from) olderThanWindow = false;
-            if (at < from || at > to) continue;
-            const key = item.social_post_id ?? `${account.id}:${String(item.platform_post_id ?? at.toISOString())}`;
-            tally.add(at, readMetrics(item.metrics), key);
-          }
-          const meta = page.meta;
-          const more = meta?.has_more ?? Boolean(meta?.next);
-          if (!more || !meta?.cursor || meta.cursor === cursor || olderThanWindow || page.data.length === 0) return;
-          cursor = meta.cursor;
-        }
+      return readAccountFeeds(http, {
+        accountIds: accounts.map((a) => a.id),
+        window: analyticsWindow(window),
+        concurrency,
+        pageLimit: FEED_PAGE_LIMIT,
+        maxPages: MAX_FEED_PAGES,
+        signal,
       });
-      return tally.result();
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
- * provider_a sandbox: a loopback server that speaks Ayrshare's documented REST contract
- * (../shared/reference/social-providers.md, "provider_a: Ayrshare"), with state, so publishing can be
- * tried end to end with no Ayrshare account, and the adapter's tests run against real HTTP.
+ * provider_a sandbox: a loopback server that speaks Ayrshare's documented REST contract (checked with
+ * Ayrshare's own SDK, `social-media-api`, in test/contract), with state, so publishing can be tried
+ * end to end with no Ayrshare account, and the adapter's tests run against real HTTP.
  *
  * Base URL: `${url}` = `http://127.0.0.1:<port>/api` (like `https://api.ayrshare.com/api`).
  *
@@ -21,18 +21,22 @@
  *                                 (https, or http on loopback), isVideo?, scheduleDate? (ISO UTC, future),
  *                                 requiresApproval?, idempotencyKey?, youTubeOptions.title (required
  *                                 with youtube)}; tiktok/instagram/youtube need a media URL.
- *                                 → 200 {status, id, refId, post, platforms, postIds, errors,
- *                                 scheduleDate, type}: `status` is the post's own: "pending" (immediate
- *                                 but not out yet, as Ayrshare answers for networks that publish
- *                                 asynchronously, or scheduled), "awaiting approval", or, once it went
- *                                 out (publishDelayMs 0), "success" / "error" (partial failure: errors[]
- *                                 beside postIds[]). The same idempotencyKey (per profile) answers the
- *                                 same post again. Bad input: 400 {status:"error", code, message, errors?}.
+ *                                 → {status, id, refId, post, platforms, postIds, errors,
+ *                                 scheduleDate, type}. Sent now: it goes out at once, so `status` is
+ *                                 "success" with one postIds entry per network, or "error" (HTTP 400)
+ *                                 with errors[] beside the postIds that went out; a TikTok copy is
+ *                                 {platform, status:"success", id:"pending"} (no postUrl) until its
+ *                                 network has processed it, `publishDelayMs` later (an injected
+ *                                 failure then moves it to errors[] and the post to "error").
+ *                                 Scheduled: "scheduled" (GET shows "pending" until it goes out).
+ *                                 Held: "awaiting approval". The same idempotencyKey (per profile)
+ *                                 answers the same post again. Bad input: 400 {status:"error", code,
+ *                                 message, errors?}.
  *   GET    /post/:id, /history/:id  {id, status, post, platforms, mediaUrls, postIds:[{platform, status,
  *                                 id, postUrl}], errors:[{action, status, code, message, platform}],
  *                                 scheduleDate (null when immediate), created, type:"now"|"scheduled",
  *                                 requiresApproval, approved, refId, profileTitle}; 404 code 136.
- *   PATCH  /post                 {id, approved:true} releases an "awaiting approval" post (publishes at
+ *   PATCH|PUT /post              {id, approved:true} releases an "awaiting approval" post (publishes at
  *                                 once when its scheduleDate has passed); {id, scheduleDate?, post?}
  *                                 edits a post not sent yet. → {status:"success", id, ...}
  *   DELETE /post                 {id} | {bulk:[ids]} | {deleteAllScheduled:true}, optional
@@ -46,10 +50,17 @@
  *                                 post keeps its status until every copy is gone), 400 when nothing
  *                                 could be removed (every published copy is on Instagram/TikTok).
  *                                 Already deleted: 400 code 137. Unknown id: 404 code 136.
- *   GET    /history              ?lastDays (default 30, 0 = all) &status &limit (25, max 1000) &type
- *                                 (immediate|scheduled) &platforms (comma list) → {history:[post...],
- *                                 count, refId, lastUpdated, nextUpdate}; newest first; deleted posts
- *                                 only with status=deleted.
+ *   PUT    /post/retry           {id} of a post in status "error": its failed networks are tried
+ *                                 again (with this request's X headers) → the create answer; other
+ *                                 statuses 400, unknown 404.
+ *   GET    /history              ?lastDays (default 30, 0 = all; counted from when a post went out,
+ *                                 or is due to) &lastRecords (the newest N, instead of lastDays)
+ *                                 &status &limit (25, max 1000) &type (immediate|scheduled)
+ *                                 &platforms (comma list) → {history:[post...], count, refId,
+ *                                 lastUpdated, nextUpdate}; newest first; deleted posts only with
+ *                                 status=deleted.
+ *   GET    /history/:platform    what the network shows of the profile: {status:"success", platform,
+ *                                 posts:[{id, post, postUrl, created, ayrshareId}]}; not linked 400.
  *   POST   /analytics/post       {id, platforms?} (or {id:<network post id>, platforms:[one],
  *                                 searchPlatformId:true}) → {status:"success", id, <platform>:{id,
  *                                 postUrl, analytics:{...}, lastUpdated, nextUpdate}}; 400 code 302 when
@@ -57,12 +68,18 @@
  *                                 {status:"error", code:303, message}.
  *   POST   /analytics/social     {platforms} → {status:"success", <platform>:{analytics:{...}}}.
  *
+ * X (`twitter`): since 2026-03-31 Ayrshare needs the owner's X app on every X operation, as the
+ * headers X-Twitter-OAuth1-Api-Key and X-Twitter-OAuth1-Api-Secret. Without them an X copy fails
+ * (code 170, at publish, delete and analytics; a scheduled post remembers the headers it was created
+ * with), and GET /history/twitter is 400.
+ *
  * Post status: "pending" (scheduled or about to go out) → "success" (every platform published) or
  * "error" (at least one platform failed: a partial failure when postIds is not empty); "awaiting
  * approval" until PATCH approved; "deleted". postIds lists the platforms that published (status
  * "success", or "deleted" once removed); errors lists the platforms that failed.
- * Timing: an immediate post publishes `publishDelayMs` (default 2 000) after it was accepted; a
- * scheduled one at its scheduleDate; both on the sandbox clock (real time × timeScale + advance()).
+ * Timing: an immediate post goes out when accepted, a scheduled one at its scheduleDate, an approved
+ * one when approved (or at its scheduleDate); a TikTok copy is processed `publishDelayMs` (default
+ * 2 000) later; all on the sandbox clock (real time × timeScale + advance()).
  *
  * Analytics field names per network (they differ like the real networks'), all growing
  * deterministically with the time since publish (same post + same elapsed time = same numbers):
@@ -79,7 +96,8 @@
  * Error codes are the sandbox's own (Ayrshare's exact numbers are not all documented): 101 bad
  * parameters, 102 bad API key, 103 method not allowed, 104 unknown endpoint, 135 scheduleDate not in
  * the future, 136 post not found, 137 already deleted, 138 media URL unreachable, 139 approval state,
- * 156 platform not linked, 157 text too long for a platform, 199 injected platform failure, 301
+ * 156 platform not linked, 157 text too long for a platform, 170 X app headers missing, 199
+ * injected platform failure, 301
  * delete not supported by the network, 302 analytics before publish, 303 analytics of a deleted
  * copy, 429 rate limited, 500 internal, 503 unavailable.
  *
@@ -123,6 +141,9 @@ export const PROVIDER_A_PLATFORMS = ['bluesky', 'facebook', 'gmb', 'instagram', 
 export const PROVIDER_A_UNDELETABLE = ['instagram', 'tiktok'] as const;
 
 const NEEDS_MEDIA = new Set(['tiktok', 'instagram', 'youtube', 'snapchat']);
+/** Networks that publish asynchronously: Ayrshare answers their copy with `id: "pending"` first. */
+const PROCESSED_LATER = new Set(['tiktok']);
+const X_APP_HEADERS = ['x-twitter-oauth1-api-key', 'x-twitter-oauth1-api-secret'] as const;
 const TEXT_LIMITS: Record<string, number> = { twitter: 280, tiktok: 2200, instagram: 2200, threads: 500, bluesky: 300, linkedin: 3000, youtube: 5000, pinterest: 500, facebook: 63206 };
 const POST_STATUSES = ['pending', 'awaiting approval', 'success', 'error', 'deleted', 'paused', 'processing'] as const;
 
@@ -131,8 +152,9 @@ export type ProviderAPostStatus = 'pending' | 'awaiting approval' | 'success' | 
 export interface ProviderAPostId {
   platform: string;
   status: 'success' | 'deleted';
+  /** "pending" while the network is still processing the copy (TikTok); then no postUrl yet. */
   id: string;
-  postUrl: string;
+  postUrl?: string;
 }
 
 export interface ProviderAError {
@@ -189,6 +211,10 @@ interface StoredPost {
   /** Platform copies removed, with when (analytics stop growing there). */
   deletedAt: Record<string, number>;
   mediaOk: boolean;
+  /** Copies accepted but still processed by their network (TikTok), with when they finish. */
+  processing?: Record<string, number>;
+  /** Whether the request that created (or last retried) it carried the X app headers. */
+  xApp?: boolean;
 }
 
 interface PersistedState {
@@ -198,7 +224,7 @@ interface PersistedState {
 }
 
 export interface ProviderASandboxOptions extends SandboxOptions {
-  /** Delay between accepting an immediate post (or approving one) and its publishing. Default 2 000 ms. */
+  /** How long a TikTok copy stays `id: "pending"` after its post went out. Default 2 000 ms. */
   publishDelayMs?: number;
   /** Platforms linked on a new profile. Default tiktok, instagram, youtube, facebook. */
   defaultPlatforms?: readonly string[];
@@ -230,6 +256,7 @@ const CODES = {
   approval: 139,
   notLinked: 156,
   textTooLong: 157,
+  xAppMissing: 170,
   injectedFailure: 199,
   deleteUnsupported: 301,
   notPublished: 302,
@@ -247,9 +274,17 @@ const ROUTES: SandboxRoute[] = [
   ['GET', /^\/api\/user\/?$/, 'GET /api/user'],
   ['POST', /^\/api\/post\/?$/, 'POST /api/post'],
   ['PATCH', /^\/api\/post\/?$/, 'PATCH /api/post'],
+  // Ayrshare's own SDK updates with PUT: both verbs edit.
+  ['PUT', /^\/api\/post\/?$/, 'PUT /api/post'],
+  ['PUT', /^\/api\/post\/retry\/?$/, 'PUT /api/post/retry'],
   ['DELETE', /^\/api\/post\/?$/, 'DELETE /api/post'],
   ['GET', /^\/api\/post\/[^/]+\/?$/, 'GET /api/post/:id'],
   ['GET', /^\/api\/history\/?$/, 'GET /api/history'],
+  [
+    'GET',
+    new RegExp(`^/api/history/(${PROVIDER_A_PLATFORMS.join('|')})/?$`),
+    'GET /api/history/:platform',
+  ],
   ['GET', /^\/api\/history\/[^/]+\/?$/, 'GET /api/history/:id'],
   ['POST', /^\/api\/analytics\/post\/?$/, 'POST /api/analytics/post'],
   ['POST', /^\/api\/analytics\/social\/?$/, 'POST /api/analytics/social'],
@@ -321,6 +356,8 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
     };
   }
 
+  const X_APP_MESSAGE = 'X/Twitter requires your own X app: send X-Twitter-OAuth1-Api-Key and X-Twitter-OAuth1-Api-Secret.';
+
   function networkCopy(profile: StoredProfile, post: StoredPost, platform: string): { id: string; postUrl: string } {
     const copy = networkPost(platform, `${post.id}:${platform}`, accountOf(profile, platform));
     return { id: copy.id, postUrl: copy.url };
@@ -328,26 +365,71 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
 
   // ----------------------------------------------------------------------------- lifecycle
 
-  /** Moves a post along the sandbox clock: a due pending post publishes (failures per platform). */
+  /**
+   * Moves a post along the sandbox clock: a due post goes out to each network (failures per
+   * platform); a copy on a network that publishes asynchronously stays `id: "pending"` for
+   * `publishDelayMs`, then gets its id and URL, or fails (an injected failure is read then).
+   */
   function settle(post: StoredPost): StoredPost {
-    if (post.status !== 'pending' || post.publishAt === null || clock.now() < post.publishAt) return post;
-    const profile = profiles.get(post.profile)!;
-    const at = post.publishAt;
+    if (post.status === 'pending' && post.publishAt !== null && clock.now() >= post.publishAt) publish(post, post.publishAt);
+    for (const [platform, readyAt] of Object.entries(post.processing ?? {})) {
+      if (clock.now() < readyAt) continue;
+      delete post.processing![platform];
+      const copy = post.postIds.find((c) => c.platform === platform);
+      const failure = failing.get(platform);
+      if (failure) {
+        post.postIds = post.postIds.filter((c) => c !== copy);
+        post.errors.push({ action: 'post', status: 'error', code: failure.code, message: failure.message, platform });
+        post.status = 'error';
+      } else if (copy) {
+        Object.assign(copy, networkCopy(profiles.get(post.profile)!, post, platform));
+      }
+      dirty = true;
+    }
+    return post;
+  }
+
+  function publish(post: StoredPost, at: number): void {
     post.postIds = [];
     post.errors = [];
-    for (const platform of post.platforms) {
-      const failure = failing.get(platform);
-      const fail = (code: number, message: string) => post.errors.push({ action: 'post', status: 'error', code, message, platform });
-      if (!profile.platforms.includes(platform)) fail(CODES.notLinked, `${capitalise(platform)} is no longer linked to this profile.`);
-      else if (failure) fail(failure.code, failure.message);
-      else if (!post.mediaOk) fail(CODES.mediaUnreachable, 'The media URL could not be retrieved at publish time.');
-      else post.postIds.push({ platform, status: 'success', ...networkCopy(profile, post, platform) });
-    }
+    post.processing = {};
+    for (const platform of post.platforms) sendCopy(post, platform, at);
     post.status = post.errors.length > 0 ? 'error' : 'success';
     post.publishedAt = at;
     post.publishAt = null;
     dirty = true;
-    return post;
+  }
+
+  /** One network's copy goes out (or fails) at `at`. */
+  function sendCopy(post: StoredPost, platform: string, at: number): void {
+    const profile = profiles.get(post.profile)!;
+    const failure = failing.get(platform);
+    const fail = (code: number, message: string) => post.errors.push({ action: 'post', status: 'error', code, message, platform });
+    if (!profile.platforms.includes(platform)) fail(CODES.notLinked, `${capitalise(platform)} is no longer linked to this profile.`);
+    else if (platform === 'twitter' && !post.xApp) fail(CODES.xAppMissing, X_APP_MESSAGE);
+    else if (!post.mediaOk) fail(CODES.mediaUnreachable, 'The media URL could not be retrieved at publish time.');
+    else if (PROCESSED_LATER.has(platform)) {
+      post.postIds.push({ platform, status: 'success', id: 'pending' });
+      (post.processing ??= {})[platform] = at + publishDelayMs;
+    } else if (failure) fail(failure.code, failure.message);
+    else post.postIds.push({ platform, status: 'success', ...networkCopy(profile, post, platform) });
+  }
+
+  /** PUT /post/retry: a failed post's failed networks are tried again, with this request's X app. */
+  function retryPost(profile: StoredProfile, body: Record<string, unknown>, xApp: boolean): SandboxResponse {
+    if (typeof body.id !== 'string' || body.id === '') return error(400, CODES.badRequest, 'Missing parameter: id.', { action: 'retry' });
+    const post = findPost(profile, body.id);
+    if (!post) return error(404, CODES.notFound, `Post ID not found: ${body.id}`, { action: 'retry' });
+    if (post.status !== 'error') {
+      return error(400, CODES.badRequest, `Only a post in status "error" can be retried (this one is "${post.status}").`, { action: 'retry', id: post.id });
+    }
+    const failed = post.errors.map((e) => e.platform);
+    post.errors = [];
+    post.xApp = xApp;
+    for (const platform of failed) sendCopy(post, platform, clock.now());
+    post.status = post.errors.length > 0 ? 'error' : 'success';
+    dirty = true;
+    return createdAnswer(post);
   }
 
   function view(post: StoredPost): ProviderAPostView {
@@ -375,12 +457,13 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
 
   function createdAnswer(post: StoredPost): SandboxResponse {
     const v = view(post);
+    // A post sent now is answered with its outcome per network (an asynchronous network's copy with
+    // id "pending"); a scheduled one with "scheduled"; a held one with "awaiting approval".
+    const status = v.status === 'pending' ? 'scheduled' : v.status;
     return {
-      status: 200,
+      status: status === 'error' ? 400 : 200,
       body: {
-        // The post's own state: "pending" / "awaiting approval" until it goes out (Ayrshare answers
-        // "pending" for a post its network publishes asynchronously), then "success" or "error".
-        status: v.status,
+        status,
         id: v.id,
         refId: v.refId,
         post: v.post,
@@ -396,7 +479,7 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
 
   // ----------------------------------------------------------------------------- handlers
 
-  async function createPost(profile: StoredProfile, body: Record<string, unknown>): Promise<SandboxResponse> {
+  async function createPost(profile: StoredProfile, body: Record<string, unknown>, xApp: boolean): Promise<SandboxResponse> {
     const idemKey = body.idempotencyKey;
     if (idemKey !== undefined && (typeof idemKey !== 'string' || idemKey.length === 0 || idemKey.length > 255)) {
       return error(400, CODES.badRequest, 'idempotencyKey must be a string of 1 to 255 characters.', { action: 'post' });
@@ -477,12 +560,13 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
       approved: false,
       status: requiresApproval ? 'awaiting approval' : 'pending',
       created: now,
-      publishAt: requiresApproval ? null : (scheduleDate ?? now + publishDelayMs),
+      publishAt: requiresApproval ? null : (scheduleDate ?? now),
       publishedAt: null,
       postIds: [],
       errors: [],
       deletedAt: {},
       mediaOk,
+      xApp,
     };
     posts.set(post.id, post);
     if (typeof idemKey === 'string') profile.idempotency[idemKey] = post.id;
@@ -523,7 +607,7 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
       const now = clock.now();
       post.approved = true;
       post.status = 'pending';
-      post.publishAt = post.scheduleDate !== null && post.scheduleDate > now ? post.scheduleDate : now + publishDelayMs;
+      post.publishAt = post.scheduleDate !== null && post.scheduleDate > now ? post.scheduleDate : now;
       out.approved = true;
       dirty = true;
       settle(post);
@@ -532,7 +616,7 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
   }
 
   /** One id of a DELETE: what it did, as Ayrshare answers it. */
-  function deleteOne(profile: StoredProfile, id: unknown, manual: boolean): SandboxResponse {
+  function deleteOne(profile: StoredProfile, id: unknown, manual: boolean, xApp: boolean): SandboxResponse {
     if (typeof id !== 'string' || id === '') return error(400, CODES.badRequest, 'Missing parameter: id.', { action: 'delete' });
     const post = findPost(profile, id);
     if (!post) return error(404, CODES.notFound, `Post ID not found: ${id}`, { action: 'delete' });
@@ -550,7 +634,10 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
     let removed = 0;
     for (const copy of post.postIds) {
       if (copy.status === 'deleted') continue;
-      if ((PROVIDER_A_UNDELETABLE as readonly string[]).includes(copy.platform)) {
+      if (copy.platform === 'twitter' && !xApp) {
+        errors.push({ action: 'delete', status: 'error', code: CODES.xAppMissing, message: X_APP_MESSAGE, platform: copy.platform });
+        out[copy.platform] = { action: 'delete', status: 'error', code: CODES.xAppMissing, message: X_APP_MESSAGE, id: copy.id };
+      } else if ((PROVIDER_A_UNDELETABLE as readonly string[]).includes(copy.platform)) {
         const e: ProviderAError = {
           action: 'delete',
           status: 'error',
@@ -574,7 +661,7 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
     return { status: removed > 0 ? 200 : 400, body: { ...out, status: 'error', errors } };
   }
 
-  function deletePost(profile: StoredProfile, body: Record<string, unknown>): SandboxResponse {
+  function deletePost(profile: StoredProfile, body: Record<string, unknown>, xApp: boolean): SandboxResponse {
     const manual = body.markManualDeleted === true;
     if (body.deleteAllScheduled === true) {
       let deleted = 0;
@@ -592,11 +679,11 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
     }
     if (body.bulk !== undefined) {
       if (!Array.isArray(body.bulk) || body.bulk.length === 0) return error(400, CODES.badRequest, 'bulk must be a non-empty array of post IDs.', { action: 'delete' });
-      const results = body.bulk.map((id) => deleteOne(profile, id, manual));
+      const results = body.bulk.map((id) => deleteOne(profile, id, manual, xApp));
       const ok = results.every((r) => r.status === 200);
       return { status: ok ? 200 : 400, body: { status: ok ? 'success' : 'error', bulk: results.map((r) => r.body) } };
     }
-    return deleteOne(profile, body.id, manual);
+    return deleteOne(profile, body.id, manual, xApp);
   }
 
   function history(profile: StoredProfile, query: URLSearchParams): SandboxResponse {
@@ -609,6 +696,8 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
     };
     const lastDays = int('lastDays', 30, 0, 100_000);
     const limit = int('limit', 25, 1, 1000);
+    const lastRecords = int('lastRecords', 0, 1, 1000);
+    if (lastRecords === null) return error(400, CODES.badRequest, 'lastRecords must be an integer from 1 to 1000.', { action: 'history' });
     if (lastDays === null) return error(400, CODES.badRequest, 'lastDays must be a non-negative integer (0 = all).', { action: 'history' });
     if (limit === null) return error(400, CODES.badRequest, 'limit must be an integer from 1 to 1000.', { action: 'history' });
     const status = query.get('status');
@@ -617,18 +706,39 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
     if (type !== null && type !== 'immediate' && type !== 'scheduled') return error(400, CODES.badRequest, 'type must be immediate or scheduled.', { action: 'history' });
     const platforms = query.get('platforms')?.split(',').map((p) => p.trim()).filter(Boolean);
     const now = clock.now();
-    const since = lastDays === 0 ? Number.NEGATIVE_INFINITY : now - lastDays * 86_400_000;
+    // lastRecords (the newest N) replaces the day window; the window counts from when a post went
+    // out (or is due to), not from when it was created.
+    const since = lastRecords > 0 || lastDays === 0 ? Number.NEGATIVE_INFINITY : now - lastDays * 86_400_000;
     const found = [...posts.values()]
       .filter((p) => p.profile === profile.key)
       .map(settle)
-      .filter((p) => p.created >= since)
+      .filter((p) => publishDateOf(p) >= since)
       .filter((p) => (status ? p.status === status : p.status !== 'deleted'))
       .filter((p) => !type || (type === 'scheduled') === (p.scheduleDate !== null))
       .filter((p) => !platforms || p.platforms.some((x) => platforms.includes(x)))
-      .sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : -1))
-      .slice(0, limit)
+      .sort((a, b) => publishDateOf(b) - publishDateOf(a) || (a.id < b.id ? 1 : -1))
+      .slice(0, lastRecords > 0 ? lastRecords : limit)
       .map(view);
     return { status: 200, body: { history: found, count: found.length, refId: refIdOf(profile), lastUpdated: iso(now), nextUpdate: iso(now + 60_000) } };
+  }
+
+  const publishDateOf = (post: StoredPost) => post.publishedAt ?? post.scheduleDate ?? post.created;
+
+  /** GET /history/:platform: what the network itself shows of this profile (published copies only). */
+  function platformHistory(profile: StoredProfile, platform: string, xApp: boolean): SandboxResponse {
+    if (!profile.platforms.includes(platform)) return error(400, CODES.notLinked, `${capitalise(platform)} is not linked.`, { action: 'history', platform });
+    if (platform === 'twitter' && !xApp) return error(400, CODES.xAppMissing, X_APP_MESSAGE, { action: 'history', platform });
+    const now = clock.now();
+    const copies = [...posts.values()]
+      .filter((p) => p.profile === profile.key)
+      .map(settle)
+      .flatMap((p) =>
+        p.postIds
+          .filter((c) => c.platform === platform && c.status === 'success' && c.id !== 'pending')
+          .map((c) => ({ id: c.id, post: p.post, postUrl: c.postUrl, created: iso(p.publishedAt!), ayrshareId: p.id })),
+      )
+      .sort((x, y) => (x.created < y.created ? 1 : -1));
+    return { status: 200, body: { status: 'success', platform, posts: copies, lastUpdated: iso(now), nextUpdate: iso(now + 60_000) } };
   }
 
   function metricsOf(platform: string, post: StoredPost): Record<string, unknown> {
@@ -652,7 +762,7 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
     }
   }
 
-  function postAnalytics(profile: StoredProfile, body: Record<string, unknown>): SandboxResponse {
+  function postAnalytics(profile: StoredProfile, body: Record<string, unknown>, xApp: boolean): SandboxResponse {
     if (typeof body.id !== 'string' || body.id === '') return error(400, CODES.badRequest, 'Missing parameter: id.', { action: 'analytics' });
     let filter: string[] | undefined;
     if (body.platforms !== undefined) {
@@ -667,7 +777,7 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
       post = findPost(profile, body.id);
     }
     if (!post) return error(404, CODES.notFound, `Post ID not found: ${body.id}`, { action: 'analytics' });
-    const copies = post.postIds.filter((c) => !filter || filter.includes(c.platform));
+    const copies = post.postIds.filter((c) => (!filter || filter.includes(c.platform)) && c.id !== 'pending');
     if (post.publishedAt === null || copies.length === 0) return error(400, CODES.notPublished, 'No published post to get analytics for (not sent yet, or failed everywhere).', { action: 'analytics', id: post.id });
     const now = clock.now();
     const out: Record<string, unknown> = { status: 'success', id: post.id };
@@ -675,6 +785,8 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
       out[copy.platform] =
         copy.status === 'deleted'
           ? { status: 'error', code: CODES.copyDeleted, message: `The post was deleted on ${capitalise(copy.platform)}.`, id: copy.id }
+          : copy.platform === 'twitter' && !xApp
+          ? { status: 'error', code: CODES.xAppMissing, message: X_APP_MESSAGE, id: copy.id }
           : { id: copy.id, postUrl: copy.postUrl, analytics: metricsOf(copy.platform, post), lastUpdated: iso(now), nextUpdate: iso(now + 10 * 60_000) };
     }
     return { status: 200, body: out };
@@ -729,11 +841,16 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
     const rawProfileKey = req.headers['profile-key'];
     const profileKey = typeof rawProfileKey === 'string' && rawProfileKey.trim() !== '' ? rawProfileKey.trim() : null;
     const profile = profileOf(apiKey, profileKey);
+    const xApp = X_APP_HEADERS.every((name) => {
+      const value = req.headers[name];
+      return typeof value === 'string' && value.trim() !== '';
+    });
 
     if (name.startsWith('GET')) {
       if (name === 'GET /api/user') return user(profile);
       if (name === 'GET /api/history') return history(profile, req.url.searchParams);
       const id = decodeURIComponent(req.path.replace(/\/$/, '').split('/').pop()!);
+      if (name === 'GET /api/history/:platform') return platformHistory(profile, id, xApp);
       const post = findPost(profile, id);
       return post ? { status: 200, body: view(post) } : error(404, CODES.notFound, `Post ID not found: ${id}`, { action: 'get' });
     }
@@ -742,13 +859,16 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
     if (!body) return error(400, CODES.badRequest, 'The body must be a JSON object.');
     switch (name) {
       case 'POST /api/post':
-        return createPost(profile, body);
+        return createPost(profile, body, xApp);
       case 'PATCH /api/post':
+      case 'PUT /api/post':
         return patchPost(profile, body);
+      case 'PUT /api/post/retry':
+        return retryPost(profile, body, xApp);
       case 'DELETE /api/post':
-        return deletePost(profile, body);
+        return deletePost(profile, body, xApp);
       case 'POST /api/analytics/post':
-        return postAnalytics(profile, body);
+        return postAnalytics(profile, body, xApp);
       default:
         return socialAnalytics(profile, body);
     }

@@ -1,7 +1,7 @@
 /**
- * provider_b sandbox: a loopback server that speaks Post for Me's documented REST contract
- * (../shared/reference/social-providers.md, "provider_b: Post for Me"), with state, so publishing can
- * be tried end to end with no Post for Me account, and the adapter's tests run against real HTTP.
+ * provider_b sandbox: a loopback server that speaks Post for Me's REST contract (its docs and open
+ * server code; checked with its own SDK, `post-for-me`, in test/contract), with state, so publishing
+ * can be tried end to end with no Post for Me account, and the adapter's tests run against real HTTP.
  *
  * Base URL: `${url}` = `http://127.0.0.1:<port>` (like `https://api.postforme.dev`); paths start /v1.
  *
@@ -30,10 +30,12 @@
  *                                          status, scheduled_at, media, social_accounts:[account...],
  *                                          external_id, platform_configurations,
  *                                          account_configurations, created_at, updated_at}.
- *                                          Bad body / unknown account / media URL not https (http only
- *                                          on loopback): 400 {statusCode:400, message:"Invalid
- *                                          Request", errors:[string...]}.
- *   GET    /v1/social-posts               ?limit &offset &status &platform &social_account_id
+ *                                          Bad body (caption missing or "", scheduled_at not in the
+ *                                          future, an account id twice or unknown, media URL not https
+ *                                          (http only on loopback)): 400 {statusCode:400, message:
+ *                                          "Invalid Request", errors:[string...]}.
+ *   GET    /v1/social-posts               ?limit &offset &status (draft|scheduled|processing|
+ *                                          processed, else 400) &platform &social_account_id
  *                                          &external_id → {data, meta}
  *   GET    /v1/social-posts/{id}          404 {statusCode:404, message:"Post not found"}
  *   PUT    /v1/social-posts/{id}          full create body; processing/processed: 400 "Post has
@@ -54,7 +56,11 @@
  *                                          meta:{cursor (of the next page, or null), limit, next (URL
  *                                          or null), has_more}}; newest first; only successful copies
  *                                          published through the sandbox; metrics only with
- *                                          expand=metrics.
+ *                                          expand=metrics. Any failure (unknown or disconnected
+ *                                          account, `control.failFeed`) is a bare 500, as Post for
+ *                                          Me answers it; a key on an older plan
+ *                                          (`control.setLegacyPlan`) gets 401 "This feature requires
+ *                                          new_pricing plan" for every feed.
  *
  * Post status: draft (never processed; isDraft wins over scheduled_at) | scheduled (until
  * scheduled_at) | processing (from scheduled_at, or from creation when null/past, for
@@ -117,6 +123,7 @@ export const PROVIDER_B_DEFAULT_ACCOUNTS: ReadonlyArray<{ platform: string; stat
 const NEEDS_MEDIA = new Set(['tiktok', 'tiktok_business', 'instagram', 'youtube']);
 
 export type ProviderBPostStatus = 'draft' | 'scheduled' | 'processing' | 'processed';
+const POST_STATUSES: readonly ProviderBPostStatus[] = ['draft', 'scheduled', 'processing', 'processed'];
 
 export interface ProviderBAccount {
   id: string;
@@ -160,6 +167,10 @@ export interface ProviderBResult {
 interface StoredKey {
   apiKey: string;
   accounts: ProviderBAccount[];
+  /** An older plan without account feeds: every feed is 401 "requires new_pricing plan". */
+  legacyPlan?: boolean;
+  /** Accounts whose feed fails (the network's API is down for them): 500. */
+  failingFeeds?: string[];
 }
 
 interface StoredPost {
@@ -211,6 +222,10 @@ export interface ProviderBSandboxControl extends SandboxControl {
   post(id: string): ProviderBPostView | undefined;
   /** The per-account results of a post (empty until processed). */
   results(postId: string): ProviderBResult[];
+  /** Make one account's feed fail (500, as Post for Me answers any feed failure); `false` heals it. */
+  failFeed(apiKey: string, accountIdOrPlatform: string, failing?: boolean): void;
+  /** Put a key on an older plan without feeds (every feed 401 "requires new_pricing plan"). */
+  setLegacyPlan(apiKey: string, legacy: boolean): void;
 }
 
 export interface ProviderBSandbox extends Sandbox<ProviderBSandboxControl> {
@@ -417,10 +432,12 @@ export async function startProviderBSandbox(options: ProviderBSandboxOptions = {
     if (!isRecord(json)) return invalid(['body must be a JSON object']);
     const errors: string[] = [];
     if (typeof json.caption !== 'string') errors.push('caption must be a string');
+    else if (json.caption === '') errors.push('caption should not be empty');
     const accounts = json.social_accounts;
     if (!Array.isArray(accounts) || accounts.length === 0) errors.push('social_accounts must contain at least 1 elements');
     else if (!accounts.every((a) => typeof a === 'string')) errors.push('each value in social_accounts must be a string');
-    else for (const id of new Set(accounts as string[])) if (!owner.accounts.some((a) => a.id === id)) errors.push(`social account ${id} not found`);
+    else if (new Set(accounts).size !== accounts.length) errors.push("All social_accounts's elements must be unique");
+    else for (const id of accounts as string[]) if (!owner.accounts.some((a) => a.id === id)) errors.push(`social account ${id} not found`);
     const media = json.media ?? [];
     if (!Array.isArray(media)) errors.push('media must be an array');
     else
@@ -432,6 +449,7 @@ export async function startProviderBSandbox(options: ProviderBSandboxOptions = {
     if (json.scheduled_at !== undefined && json.scheduled_at !== null) {
       scheduledAt = typeof json.scheduled_at === 'string' ? parseIsoDate(json.scheduled_at) : null;
       if (scheduledAt === null) errors.push('scheduled_at must be a valid ISO 8601 date string');
+      else if (scheduledAt <= clock.now()) errors.push('scheduled_at must be in the future');
     }
     if (json.isDraft !== undefined && json.isDraft !== null && typeof json.isDraft !== 'boolean') errors.push('isDraft must be a boolean value');
     if (json.external_id !== undefined && json.external_id !== null && typeof json.external_id !== 'string') errors.push('external_id must be a string');
@@ -440,7 +458,7 @@ export async function startProviderBSandbox(options: ProviderBSandboxOptions = {
     if (errors.length > 0) return invalid(errors);
     return {
       caption: json.caption as string,
-      accountIds: [...new Set(accounts as string[])],
+      accountIds: [...(accounts as string[])],
       media: (media as Array<Record<string, unknown>>).map((m) => ({ ...m })),
       scheduledAt,
       isDraft: json.isDraft === true,
@@ -559,6 +577,8 @@ export async function startProviderBSandbox(options: ProviderBSandboxOptions = {
     if ('status' in page) return page;
     const q = url.searchParams;
     const [status, platform, accountId, externalId] = [multi(q, 'status'), multi(q, 'platform'), multi(q, 'social_account_id'), multi(q, 'external_id')];
+    const unknownStatus = status?.filter((s) => !(POST_STATUSES as readonly string[]).includes(s)) ?? [];
+    if (unknownStatus.length > 0) return invalid([`each value in status must be one of the following values: ${POST_STATUSES.join(', ')}`]);
     const items = [...posts.values()]
       .filter((p) => p.apiKey === owner.apiKey)
       .map(settle)
@@ -610,8 +630,11 @@ export async function startProviderBSandbox(options: ProviderBSandboxOptions = {
   }
 
   function feed(owner: StoredKey, accountId: string, url: URL): SandboxResponse {
+    // Post for Me's feed handler answers any failure (unknown account, expired token, the network's
+    // API down) with a bare 500, and a plan without feeds with a 401.
+    if (owner.legacyPlan) return fail(401, 'This feature requires new_pricing plan');
     const account = owner.accounts.find((a) => a.id === accountId);
-    if (!account) return fail(404, 'Social account not found');
+    if (!account || account.status !== 'connected' || owner.failingFeeds?.includes(account.id)) return fail(500, 'Internal server error');
     const q = url.searchParams;
     const rawLimit = q.get('limit');
     const limit = rawLimit === null || rawLimit === '' ? 50 : /^\d+$/.test(rawLimit) ? Number(rawLimit) : Number.NaN;
@@ -759,6 +782,20 @@ export async function startProviderBSandbox(options: ProviderBSandboxOptions = {
       const account = keyOf(apiKey).accounts.find((a) => a.id === accountIdOrPlatform || a.platform === accountIdOrPlatform);
       if (!account) throw new Error(`provider_b sandbox: no account ${accountIdOrPlatform} for that key`);
       account.status = status;
+      dirty = true;
+      persist();
+    },
+    failFeed(apiKey, accountIdOrPlatform, failing = true) {
+      const owner = keyOf(apiKey);
+      const account = owner.accounts.find((a) => a.id === accountIdOrPlatform || a.platform === accountIdOrPlatform);
+      if (!account) throw new Error(`provider_b sandbox: no account ${accountIdOrPlatform} for that key`);
+      const others = (owner.failingFeeds ?? []).filter((id) => id !== account.id);
+      owner.failingFeeds = failing ? [...others, account.id] : others;
+      dirty = true;
+      persist();
+    },
+    setLegacyPlan(apiKey, legacy) {
+      keyOf(apiKey).legacyPlan = legacy;
       dirty = true;
       persist();
     },

@@ -139,34 +139,90 @@ describe('provider_a sandbox (Ayrshare contract)', () => {
     expect((await create({ platforms: ['youtube'], youTubeOptions: { title: 'A title' } })).status).toBe(200);
   });
 
-  test('an immediate post is pending, then published per network after the publish delay', async () => {
+  test('an immediate post is answered with its outcome per network; a TikTok copy is id "pending" until processed', async () => {
     const res = await create({ platforms: ['tiktok', 'facebook', 'youtube'], youTubeOptions: { title: 'Reaction' } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(expect.objectContaining({ status: 'pending', id: expect.stringMatching(/^[A-Za-z0-9]{20}$/), postIds: [], errors: [], type: 'now' }));
+    expect(res.body).toEqual(expect.objectContaining({ status: 'success', id: expect.stringMatching(/^[A-Za-z0-9]{20}$/), errors: [], type: 'now' }));
+    expect(res.body.postIds).toEqual([
+      { platform: 'tiktok', status: 'success', id: 'pending' },
+      { platform: 'facebook', status: 'success', id: expect.stringMatching(/^\d+_\d+$/), postUrl: expect.stringMatching(/^https:\/\/www\.facebook\.com\//) },
+      { platform: 'youtube', status: 'success', id: expect.stringMatching(/^[A-Za-z0-9]{11}$/), postUrl: expect.stringMatching(/^https:\/\/youtube\.com\/shorts\//) },
+    ]);
     const id = res.body.id;
 
-    const pending = await api('GET', `/post/${id}`);
-    expect(pending.body).toEqual(
-      expect.objectContaining({ id, status: 'pending', post: 'Watch this', platforms: ['tiktok', 'facebook', 'youtube'], mediaUrls: [VIDEO], postIds: [], errors: [], scheduleDate: null, type: 'now' }),
+    const processing = await api('GET', `/post/${id}`);
+    expect(processing.body).toEqual(
+      expect.objectContaining({ id, status: 'success', post: 'Watch this', platforms: ['tiktok', 'facebook', 'youtube'], mediaUrls: [VIDEO], errors: [], scheduleDate: null, type: 'now' }),
     );
+    expect(processing.body.postIds[0]).toEqual({ platform: 'tiktok', status: 'success', id: 'pending' });
 
     a.control.advance(60_000);
     const done = await api('GET', `/post/${id}`);
     expect(done.body.status).toBe('success');
-    expect(done.body.postIds).toEqual([
-      { platform: 'tiktok', status: 'success', id: expect.stringMatching(/^\d{19}$/), postUrl: expect.stringMatching(/^https:\/\/www\.tiktok\.com\/@tests_tiktok\/video\/\d{19}$/) },
-      { platform: 'facebook', status: 'success', id: expect.stringMatching(/^\d+_\d+$/), postUrl: expect.stringMatching(/^https:\/\/www\.facebook\.com\//) },
-      { platform: 'youtube', status: 'success', id: expect.stringMatching(/^[A-Za-z0-9]{11}$/), postUrl: expect.stringMatching(/^https:\/\/youtube\.com\/shorts\//) },
-    ]);
+    expect(done.body.postIds[0]).toEqual({
+      platform: 'tiktok',
+      status: 'success',
+      id: expect.stringMatching(/^\d{19}$/),
+      postUrl: expect.stringMatching(/^https:\/\/www\.tiktok\.com\/@tests_tiktok\/video\/\d{19}$/),
+    });
+    expect(done.body.postIds.slice(1)).toEqual(processing.body.postIds.slice(1));
     expect((await api('GET', `/history/${id}`)).body).toEqual(done.body);
     expect((await api('GET', '/post/nope')).status).toBe(404);
     expect((await call(a.url, 'GET', `/post/${id}`, { key: 'sandbox_a_someone_else' })).status).toBe(404);
   });
 
+  test('a TikTok copy that fails while processing moves to errors[] and the post to "error"', async () => {
+    const res = await create({ platforms: ['tiktok', 'facebook'] });
+    a.control.failPlatform('tiktok', { code: 110, message: 'TikTok rejected the video.' });
+    a.control.advance(60_000);
+    const done = await api('GET', `/post/${res.body.id}`);
+    expect(done.body.status).toBe('error');
+    expect(done.body.postIds).toEqual([expect.objectContaining({ platform: 'facebook', status: 'success' })]);
+    expect(done.body.errors).toEqual([{ action: 'post', status: 'error', code: 110, message: 'TikTok rejected the video.', platform: 'tiktok' }]);
+  });
+
+  test('PUT /post/retry tries a failed post\'s failed networks again', async () => {
+    a.control.failPlatform('instagram');
+    const res = await create({ platforms: ['instagram', 'facebook'] });
+    expect(res.status).toBe(400);
+    expect((await api('PUT', '/post/retry', { json: { id: res.body.id } })).body.status).toBe('error');
+    a.control.restorePlatform();
+    const retried = await api('PUT', '/post/retry', { json: { id: res.body.id } });
+    expect(retried.status).toBe(200);
+    expect(retried.body).toEqual(expect.objectContaining({ status: 'success', id: res.body.id, errors: [] }));
+    expect(retried.body.postIds.map((c: { platform: string }) => c.platform).sort()).toEqual(['facebook', 'instagram']);
+    expect((await api('PUT', '/post/retry', { json: { id: res.body.id } })).status).toBe(400);
+    expect((await api('PUT', '/post/retry', { json: { id: 'nope' } })).status).toBe(404);
+    expect((await api('PUT', '/post/retry', { json: {} })).status).toBe(400);
+  });
+
+  test('X needs the owner\'s X app headers: without them the X copy fails (code 170), with them it goes out', async () => {
+    const X_KEY = 'sandbox_a_with_x';
+    a.control.linkPlatforms(X_KEY, ['twitter', 'facebook']);
+    const bare = await create({ platforms: ['twitter', 'facebook'] }, X_KEY);
+    expect(bare.status).toBe(400);
+    expect(bare.body.errors).toEqual([expect.objectContaining({ platform: 'twitter', code: 170, message: expect.stringContaining('X-Twitter-OAuth1-Api-Key') })]);
+    expect(bare.body.postIds).toEqual([expect.objectContaining({ platform: 'facebook', status: 'success' })]);
+    expect((await call(a.url, 'GET', '/history/twitter', { key: X_KEY })).status).toBe(400);
+
+    const xApp = { 'X-Twitter-OAuth1-Api-Key': 'x-consumer-key', 'X-Twitter-OAuth1-Api-Secret': 'x-consumer-secret' };
+    const sent = await call(a.url, 'POST', '/post', { key: X_KEY, headers: xApp, json: { post: 'Hi', platforms: ['twitter'] } });
+    expect(sent.status).toBe(200);
+    expect(sent.body.postIds).toEqual([expect.objectContaining({ platform: 'twitter', status: 'success', postUrl: expect.stringContaining('x.com') })]);
+    const history = await call(a.url, 'GET', '/history/twitter', { key: X_KEY, headers: xApp });
+    expect(history.body).toEqual(expect.objectContaining({ status: 'success', platform: 'twitter', posts: [expect.objectContaining({ id: sent.body.postIds[0].id, ayrshareId: sent.body.id })] }));
+    // Removing the X copy needs the headers too.
+    const refused = await call(a.url, 'DELETE', '/post', { key: X_KEY, json: { id: sent.body.id } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([expect.objectContaining({ platform: 'twitter', code: 170 })]);
+    expect((await call(a.url, 'DELETE', '/post', { key: X_KEY, headers: xApp, json: { id: sent.body.id } })).body.status).toBe('success');
+  });
+
   test('a scheduled post goes out at its scheduleDate on the sandbox clock', async () => {
     const scheduleDate = inOneHour(a.control.now());
     const res = await create({ platforms: ['facebook'], scheduleDate });
-    expect(res.body).toEqual(expect.objectContaining({ status: 'pending', scheduleDate, type: 'scheduled' }));
+    expect(res.body).toEqual(expect.objectContaining({ status: 'scheduled', scheduleDate, type: 'scheduled' }));
+    expect((await api('GET', `/post/${res.body.id}`)).body.status).toBe('pending');
     a.control.advance(58 * MINUTE);
     expect((await api('GET', `/post/${res.body.id}`)).body.status).toBe('pending');
     a.control.advance(3 * MINUTE);
@@ -183,10 +239,9 @@ describe('provider_a sandbox (Ayrshare contract)', () => {
     expect((await api('PATCH', '/post', { json: { id, approved: false } })).status).toBe(400);
     const approved = await api('PATCH', '/post', { json: { id, approved: true } });
     expect(approved.body).toEqual({ status: 'success', id, approved: true });
-    expect((await api('GET', `/post/${id}`)).body.status).toBe('pending');
-    expect((await api('PATCH', '/post', { json: { id, approved: true } })).status).toBe(400);
-    a.control.advance(60_000);
+    // Approved with no schedule: it goes out at once.
     expect((await api('GET', `/post/${id}`)).body.status).toBe('success');
+    expect((await api('PATCH', '/post', { json: { id, approved: true } })).status).toBe(400);
     expect((await api('PATCH', '/post', { json: { id: 'nope', approved: true } })).status).toBe(404);
   });
 
@@ -218,18 +273,16 @@ describe('provider_a sandbox (Ayrshare contract)', () => {
     expect((await api('GET', `/post/${dup.body.id}`)).body.errors).toEqual([expect.objectContaining({ code: 110, message: 'Status is a duplicate.' })]);
   });
 
-  test('an immediate post with no publish delay is answered published (or partially failed) at once', async () => {
-    const quick = await startProviderASandbox({ publishDelayMs: 0 });
-    try {
-      quick.control.failPlatform('tiktok');
-      const res = await call(quick.url, 'POST', '/post', { key: KEY, json: { post: '', platforms: ['tiktok', 'facebook'], mediaUrls: [VIDEO] } });
-      expect(res.status).toBe(200);
-      expect(res.body.status).toBe('error');
-      expect(res.body.postIds).toEqual([expect.objectContaining({ platform: 'facebook', status: 'success' })]);
-      expect(res.body.errors).toEqual([expect.objectContaining({ platform: 'tiktok' })]);
-    } finally {
-      await quick.stop();
-    }
+  test('lastRecords gives the newest N; the day window counts from when a post went out, not when it was made', async () => {
+    const scheduled = await create({ platforms: ['facebook'], scheduleDate: new Date(a.control.now().getTime() + 3 * 24 * 60 * MINUTE).toISOString().replace(/\.\d{3}Z$/, 'Z') });
+    a.control.advance(4 * 24 * 60 * MINUTE);
+    const recent = await create({ platforms: ['facebook'] });
+    // Made 4 days ago but published 1 day ago: inside lastDays=2.
+    const window = await api('GET', '/history?lastDays=2');
+    expect(window.body.history.map((p: { id: string }) => p.id)).toEqual([recent.body.id, scheduled.body.id]);
+    const newest = await api('GET', '/history?lastRecords=1&lastDays=0');
+    expect(newest.body.history.map((p: { id: string }) => p.id)).toEqual([recent.body.id]);
+    expect((await api('GET', '/history?lastRecords=zero')).status).toBe(400);
   });
 
   describe('DELETE /post (Ayrshare\'s rule)', () => {
@@ -334,7 +387,10 @@ describe('provider_a sandbox (Ayrshare contract)', () => {
   test('POST /analytics/post: per-network metrics with their own field names, growing with time since publish', async () => {
     const res = await create({ platforms: ['tiktok', 'instagram', 'youtube', 'facebook'], youTubeOptions: { title: 'T' } });
     const id = res.body.id;
-    const early = await api('POST', '/analytics/post', { json: { id } });
+    // The TikTok copy is still processing: no analytics for it yet.
+    expect((await api('POST', '/analytics/post', { json: { id } })).body.tiktok).toBeUndefined();
+    const scheduled = await create({ platforms: ['facebook'], scheduleDate: inOneHour(a.control.now()) });
+    const early = await api('POST', '/analytics/post', { json: { id: scheduled.body.id } });
     expect(early.status).toBe(400);
     expect(early.body.code).toBe(302);
 
@@ -543,6 +599,9 @@ describe('provider_b sandbox (Post for Me contract)', () => {
       { media: [{}] },
       { scheduled_at: 'next week' },
       { isDraft: 'yes' },
+      // Post for Me's own rules: a caption is required and not empty, a schedule is in the future, an account is named once.
+      { caption: '' },
+      { scheduled_at: '2020-01-01T00:00:00Z' },
     ];
     for (const body of bad) {
       const res = await create(body);
@@ -551,6 +610,36 @@ describe('provider_b sandbox (Post for Me contract)', () => {
     }
     expect((await api('POST', '/v1/social-posts', { raw: '{' })).status).toBe(400);
     expect((await create({}, 'sandbox_b_other')).status).toBe(400); // those accounts are not the other key's
+    const twice = await create({ social_accounts: [accountIds(b, KEY).tiktok, accountIds(b, KEY).tiktok] });
+    expect(twice.status).toBe(400);
+    expect(twice.body.errors).toEqual([expect.stringContaining('unique')]);
+  });
+
+  test('GET /v1/social-posts filters by status, and refuses a status outside the enum', async () => {
+    const key = 'sandbox_b_status_filter';
+    const own = accountIds(b, key);
+    const post = (extra: Record<string, unknown>) =>
+      call(b.url, 'POST', '/v1/social-posts', { key, json: { caption: 'Watch this', social_accounts: [own.tiktok], media: [{ url: VIDEO }], ...extra } });
+    const list = (query: string) => call(b.url, 'GET', `/v1/social-posts${query}`, { key });
+    const draft = await post({ isDraft: true });
+    const now = await post({});
+    expect((await list('?status=draft')).body.data.map((p: { id: string }) => p.id)).toEqual([draft.body.id]);
+    expect((await list('?status=draft,processing')).body.data.map((p: { id: string }) => p.id).sort()).toEqual([draft.body.id, now.body.id].sort());
+    expect((await list('?status=published')).status).toBe(400);
+  });
+
+  test('account feeds fail per account with a 500, and every feed is 401 on an older plan', async () => {
+    const mine = accountIds(b, KEY);
+    b.control.failFeed(KEY, 'tiktok');
+    expect((await api('GET', `/v1/social-account-feeds/${mine.tiktok}`)).status).toBe(500);
+    expect((await api('GET', `/v1/social-account-feeds/${mine.instagram}`)).status).toBe(200);
+    b.control.failFeed(KEY, 'tiktok', false);
+    expect((await api('GET', `/v1/social-account-feeds/${mine.tiktok}`)).status).toBe(200);
+    b.control.setLegacyPlan(KEY, true);
+    const legacy = await api('GET', `/v1/social-account-feeds/${mine.instagram}`);
+    expect(legacy.status).toBe(401);
+    expect(legacy.body).toEqual({ statusCode: 401, message: 'This feature requires new_pricing plan' });
+    b.control.setLegacyPlan(KEY, false);
   });
 
   test('a post published now: processing → processed, with one result per account', async () => {
@@ -697,8 +786,9 @@ describe('provider_b sandbox (Post for Me contract)', () => {
     expect(page2.body.meta.has_more).toBe(false);
     expect((await feedOf(mine.tiktok, `?social_post_id=${first.body.id}`)).body.data).toHaveLength(1);
     expect((await feedOf(mine.tiktok, '?cursor=garbage')).status).toBe(400);
-    expect((await feedOf('spc_nope')).status).toBe(404);
-    expect((await feedOf(accounts.tiktok)).status).toBe(404); // another key's account
+    // Post for Me answers any feed failure with a bare 500, an unknown account included.
+    expect((await feedOf('spc_nope')).status).toBe(500);
+    expect((await feedOf(accounts.tiktok)).status).toBe(500); // another key's account
   });
 
   test('fault injection and counters', async () => {

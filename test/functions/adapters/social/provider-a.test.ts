@@ -199,6 +199,61 @@ describe('createPost', () => {
     expect((server.seen[0]!.body as Record<string, unknown>).youTubeOptions).toEqual({ title: 'T'.repeat(100) });
   });
 
+  it('now, as Ayrshare answers it: success per network, a TikTok copy with id "pending" → publishing (not final), that channel pending', async () => {
+    server.route(
+      routes({
+        'POST /api/post': {
+          body: {
+            status: 'success',
+            id: 'ayr_tt',
+            postIds: [
+              { platform: 'twitter', status: 'success', id: '1789', postUrl: 'https://x.com/brand/status/1789' },
+              { platform: 'tiktok', status: 'success', id: 'pending' },
+            ],
+            errors: [],
+          },
+        },
+      }),
+    );
+    const post = await provider.createPost(credentials, input());
+    expect(post).toEqual({
+      providerPostId: 'ayr_tt',
+      status: 'publishing',
+      results: [result('x', 'published', 'https://x.com/brand/status/1789'), result('tiktok', 'pending')],
+    });
+  });
+
+  it('a copy still processing beside a refused one is publishing, not partially_published (final)', async () => {
+    server.route(
+      routes({
+        'POST /api/post': {
+          status: 400,
+          body: {
+            status: 'error',
+            id: 'ayr_mix',
+            postIds: [{ platform: 'tiktok', status: 'success', id: 'pending' }],
+            errors: [{ action: 'post', status: 'error', code: 110, message: 'Duplicate post', platform: 'twitter' }],
+          },
+        },
+      }),
+    );
+    const post = await provider.createPost(credentials, input());
+    expect(post.status).toBe('publishing');
+    expect(post.results).toEqual([result('x', 'failed', null, 'Duplicate post (code 110)'), result('tiktok', 'pending')]);
+  });
+
+  it('sends the owner\'s X app as X-Twitter-OAuth1-Api-Key/-Secret when the connection has one, and never quotes them', async () => {
+    const withX: ProviderCredentials = { ...credentials, xApp: { apiKey: 'X-CONSUMER-KEY-123', apiSecret: 'X-CONSUMER-SECRET-456' } };
+    server.route(routes({ 'POST /api/post': { status: 400, body: { status: 'error', code: 101, message: 'bad X-CONSUMER-SECRET-456 X-CONSUMER-KEY-123' } } }));
+    const error = await providerFailure(provider.createPost(withX, input()), { provider: 'provider_a', secrets: [KEY, PROFILE_KEY, 'X-CONSUMER-KEY-123', 'X-CONSUMER-SECRET-456'] });
+    expect(error.kind).toBe('rejected');
+    expect(server.seen[0]!.headers['x-twitter-oauth1-api-key']).toBe('X-CONSUMER-KEY-123');
+    expect(server.seen[0]!.headers['x-twitter-oauth1-api-secret']).toBe('X-CONSUMER-SECRET-456');
+    server.route(routes({ 'POST /api/post': { body: { status: 'scheduled', id: 'ayr_nox' } } }));
+    await provider.createPost(credentials, input({ scheduleAt: NOW }));
+    expect(server.seen[1]!.headers['x-twitter-oauth1-api-key']).toBeUndefined();
+  });
+
   it('partial failure (status error + errors[], HTTP 400): the refused channel fails, the rest is published', async () => {
     server.route(
       routes({
@@ -367,6 +422,37 @@ describe('getPost', () => {
     const failed = await provider.getPost(credentials, 'ayr_9');
     expect(failed.status).toBe('failed');
     expect(failed.results).toEqual([result('x', 'failed', null, 'Duplicate'), result('tiktok', 'failed', null, 'not posted')]);
+  });
+
+  it('refreshed until every copy is final: the TikTok copy pending, then published with its URL', async () => {
+    server.route(
+      routes({
+        'GET /api/post/ayr_9': [
+          answer('success', { type: 'now', postIds: [{ platform: 'twitter', status: 'success', id: '1', postUrl: 'https://x.com/b/status/1' }, { platform: 'tiktok', status: 'success', id: 'pending' }] }),
+          answer('success', {
+            type: 'now',
+            postIds: [
+              { platform: 'twitter', status: 'success', id: '1', postUrl: 'https://x.com/b/status/1' },
+              { platform: 'tiktok', status: 'success', id: '7301', postUrl: 'https://www.tiktok.com/@b/video/7301' },
+            ],
+          }),
+          answer('error', {
+            type: 'now',
+            postIds: [{ platform: 'twitter', status: 'success', id: '1', postUrl: 'https://x.com/b/status/1' }],
+            errors: [{ platform: 'tiktok', code: 110, message: 'TikTok rejected the video' }],
+          }),
+        ],
+      }),
+    );
+    const first = await provider.getPost(credentials, 'ayr_9');
+    expect(first).toEqual({ providerPostId: 'ayr_9', status: 'publishing', results: [result('x', 'published', 'https://x.com/b/status/1'), result('tiktok', 'pending')] });
+    const second = await provider.getPost(credentials, 'ayr_9');
+    expect(second.status).toBe('published');
+    expect(second.results[1]).toEqual(result('tiktok', 'published', 'https://www.tiktok.com/@b/video/7301'));
+    // Or the copy fails later: seen because the post was never taken as final.
+    const third = await provider.getPost(credentials, 'ayr_9');
+    expect(third.status).toBe('partially_published');
+    expect(third.results[1]).toEqual(result('tiktok', 'failed', null, 'TikTok rejected the video (code 110)'));
   });
 
   it('a deleted post shows its channels deleted; pending ones stay pending while scheduled', async () => {

@@ -472,16 +472,58 @@ describe('analytics', () => {
     expect(server.seen.filter((r) => r.path.startsWith('/v1/social-account-feeds/'))).toHaveLength(2);
   });
 
-  it('an account whose feed is refused is skipped; an auth failure is not', async () => {
+  it('an account whose feed is refused (404) is skipped, the others count', async () => {
     server.route((request) => {
       if (request.path === '/v1/social-accounts') return paged([account('spc_none', 'youtube'), account('spc_ig', 'instagram')])(request);
       return feedRoute(request);
     });
     const analytics = await provider.analytics(credentials, { days: 1, now: NOW });
     expect(analytics.totals.views).toBe(300);
+    expect(analytics.skipped).toEqual([{ channelId: 'spc_none', reason: expect.stringContaining('404') }]);
+  });
+
+  it('one account\'s failing feed (Post for Me answers any feed failure with a 500) skips that account, not the provider', async () => {
+    server.route((request) => {
+      if (request.path === '/v1/social-accounts') return paged([account('spc_tt', 'tiktok'), account('spc_ig', 'instagram')])(request);
+      if (request.path === '/v1/social-account-feeds/spc_tt') return { status: 500, body: { statusCode: 500, message: 'Internal server error' } };
+      return feedRoute(request);
+    });
+    const analytics = await provider.analytics(credentials, { days: 1, now: NOW });
+    expect(analytics.totals).toEqual({ views: 300, likes: 30, comments: 3, shares: 2, posts: 1 });
+    expect(analytics.skipped).toEqual([{ channelId: 'spc_tt', reason: expect.stringContaining('HTTP 500') }]);
+  });
+
+  it('an account whose feed fails after its first page is not half counted', async () => {
+    server.route((request) => {
+      if (request.path === '/v1/social-accounts') return paged([account('spc_tt', 'tiktok'), account('spc_ig', 'instagram')])(request);
+      if (request.path === '/v1/social-account-feeds/spc_tt' && request.query.get('cursor') === '1') return { status: 500, body: { statusCode: 500 } };
+      return feedRoute(request);
+    });
+    const analytics = await provider.analytics(credentials, { days: 7, now: NOW });
+    expect(analytics.totals.views).toBe(300);
+    expect(analytics.skipped?.map((s) => s.channelId)).toEqual(['spc_tt']);
+  });
+
+  it('every account failing is the provider failing (unavailable), with the first reason', async () => {
     server.route((request) =>
-      request.path === '/v1/social-accounts' ? paged([account('spc_ig', 'instagram')])(request) : { status: 401, body: { message: 'Unauthorized' } },
+      request.path === '/v1/social-accounts' ? paged([account('spc_tt', 'tiktok'), account('spc_ig', 'instagram')])(request) : { status: 500, body: { statusCode: 500 } },
     );
+    expect((await failure(provider.analytics(credentials, { days: 1, now: NOW }))).kind).toBe('unavailable');
+  });
+
+  it('a feed 401 "requires new_pricing plan" (older plans) is a plan limit per account, never a key to reconnect', async () => {
+    server.route((request) =>
+      request.path === '/v1/social-accounts'
+        ? paged([account('spc_ig', 'instagram')])(request)
+        : { status: 401, body: { statusCode: 401, message: 'This feature requires new_pricing plan' } },
+    );
+    const analytics = await provider.analytics(credentials, { days: 1, now: NOW });
+    expect(analytics.totals.posts).toBe(0);
+    expect(analytics.skipped).toEqual([{ channelId: 'spc_ig', reason: expect.stringMatching(/new_pricing plan.*plan that includes them/) }]);
+  });
+
+  it('a key refused while listing the accounts is still auth', async () => {
+    server.route(() => ({ status: 401, body: { message: 'Unauthorized' } }));
     expect((await failure(provider.analytics(credentials, { days: 1, now: NOW }))).kind).toBe('auth');
   });
 
