@@ -165,6 +165,38 @@ describe('syncing published posts from both providers', () => {
   });
 });
 
+describe('provider_b account feeds fail per account', () => {
+  test('one failing feed skips that channel (skipped_accounts), the others count; an older plan never asks to reconnect', async () => {
+    const { accountId, api } = await t.newAccount();
+    const { apiKey, channel } = await connectSandbox(api, accountId, 'provider_b', 'feeds');
+    const video = await seedVideo(accountId);
+    control('provider_b').setNow(Date.now() - 2 * HOUR);
+    const posted = await api.post('/social/posts', { provider: 'provider_b', video_id: video.id, account_ids: [channel.tiktok, channel.instagram], caption: 'b' });
+    expect(posted.status).toBe(201);
+    control('provider_b').setNow(Date.now());
+
+    t.stack.sandboxes!.providerB.control.failFeed(apiKey, 'tiktok');
+    const partial = await api.post('/analytics/sync?days=7');
+    expect(partial.status).toBe(200);
+    expect(partial.body.data.providers).toEqual([
+      { provider: 'provider_b', status: 'ok', skipped_accounts: [{ account_id: channel.tiktok, reason: expect.stringContaining('HTTP 500') }] },
+    ]);
+    expect(partial.body.data.overview.totals.posts).toBe(1);
+    expect(partial.body.data.overview.totals.views).toBeGreaterThan(0);
+
+    t.stack.sandboxes!.providerB.control.failFeed(apiKey, 'tiktok', false);
+    t.stack.sandboxes!.providerB.control.setLegacyPlan(apiKey, true);
+    const legacy = await api.post('/analytics/sync?days=7');
+    expect(legacy.body.data.providers[0]).toMatchObject({ provider: 'provider_b', status: 'ok' });
+    expect(legacy.body.data.providers[0].skipped_accounts.map((s: any) => s.reason)).toEqual(
+      expect.arrayContaining([expect.stringContaining('new_pricing plan')]),
+    );
+    const connection = (await api.get('/social/connections')).body.data.find((c: any) => c.provider === 'provider_b');
+    expect(connection.status).toBe('active');
+    t.stack.sandboxes!.providerB.control.setLegacyPlan(apiKey, false);
+  });
+});
+
 describe('limits and scopes', () => {
   test('POST /analytics/sync: 6 an hour per account, then 429 with Retry-After; refused and invalid requests do not count', async () => {
     const { api } = await t.newAccount();
