@@ -53,7 +53,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 export async function readBody(event: ApiEvent, options: BodyOptions): Promise<ParsedBody> {
   const raw = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
   const contentType = event.headers?.['content-type'] ?? '';
-  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
+  const mediaType = mediaTypeOf(contentType);
 
   if (raw.length === 0 && mediaType !== 'multipart/form-data') {
     return { kind: 'empty', fields: newRecord(), files: newRecord(), cleanup: nothingToClean };
@@ -71,6 +71,15 @@ export async function readBody(event: ApiEvent, options: BodyOptions): Promise<P
   if (kind === 'json') return { kind, fields: parseJson(raw), files: newRecord(), cleanup: nothingToClean };
   if (kind === 'form') return { kind, fields: parseForm(raw), files: newRecord(), cleanup: nothingToClean };
   return parseMultipart(raw, contentType, options.files ?? {});
+}
+
+/** The kind of body a Content-Type header announces; the local server sizes bodies by it. */
+export function bodyKindOf(contentType: string | undefined): BodyKind | undefined {
+  return kindOf(mediaTypeOf(contentType ?? ''));
+}
+
+function mediaTypeOf(contentType: string): string {
+  return contentType.split(';')[0]!.trim().toLowerCase();
 }
 
 function kindOf(mediaType: string): BodyKind | undefined {

@@ -1,15 +1,21 @@
 /**
- * The local HTTP entry: plays API Gateway's part. It matches the route table, enforces the route's
- * body limit while the body streams in (413 before the rest is read), builds the v2 event and calls
- * the handler group's Lambda entry point in-process.
+ * The local HTTP entry: plays API Gateway's part. It matches the route table, refuses what it can
+ * before reading a body (too large, a body kind the route cannot take, no valid key for a large
+ * body), builds the v2 event and calls the handler group's Lambda entry point in-process.
+ *
+ * Every answer, protocol errors included, is the contract's envelope with an x-request-id. A refusal
+ * sent while the client is still uploading keeps reading (and discarding) the upload, within bounds,
+ * before closing: closing at once makes clients fail with EPIPE/ECONNRESET and never read the answer.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Socket } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
-import { HANDLER_GROUPS, matchRoute, routeKey, type HandlerGroup } from '../../functions/routes';
-import { ERROR_CODES, type ErrorCode } from '../../functions/domain/errors';
+import { HANDLER_GROUPS, JSON_BODY_LIMIT, matchRoute, routeKey, type HandlerGroup, type RouteDefinition } from '../../functions/routes';
+import { ERROR_CODES, isAppError, type ErrorCode } from '../../functions/domain/errors';
+import { bodyKindOf } from '../../functions/http/body';
+import { resolvePrincipal } from '../../functions/http/middleware/authenticate';
 import { lambdaContext, toApiGatewayEvent, writeResult } from './apigw-event';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
@@ -27,46 +33,85 @@ function handlerOf(group: HandlerGroup): LambdaHandler {
   return handler;
 }
 
-/** Bodies of routes we do not know are never read; this is what API Gateway would accept at most. */
-const UNKNOWN_ROUTE_BODY_LIMIT = 0;
+/** A body larger than this is read only once its key is known to be good. */
+export const PRE_AUTH_BODY_BYTES = 64 * 1024;
 
-export function createLocalApiServer(): Server {
-  const server = createServer({ requestTimeout: 120_000, headersTimeout: 30_000 }, (request, response) => {
-    handle(request, response).catch((error) => {
-      console.error('local server: unexpected failure', error);
-      if (!response.headersSent) sendError(response, 'internal_error', 'Internal server error', randomUUID());
-      else response.destroy();
-    });
+/** After a refusal, how much of the rest of an upload is read (and for how long) so that the client gets to read the answer. */
+export interface DrainBounds {
+  maxBytes: number;
+  maxMs: number;
+}
+const DRAIN_BOUNDS: DrainBounds = { maxBytes: 128 * 1024 * 1024, maxMs: 30_000 };
+
+/** An answer in the envelope. Some statuses only the HTTP layer gives (408, 417) have no AppError code. */
+interface Refusal {
+  status: number;
+  code: string;
+  message: string;
+}
+
+const refusal = (code: ErrorCode, message: string): Refusal => ({ status: ERROR_CODES[code], code, message });
+const tooLarge = (limit: number) => refusal('payload_too_large', `Request body is larger than ${limit} bytes`);
+
+/** One exchange: what `refuse` needs to answer it. */
+interface Exchange {
+  request: IncomingMessage;
+  response: ServerResponse;
+  /** The client sent `Expect: 100-continue` and holds its body back until it hears `100 Continue`. */
+  awaitingContinue: boolean;
+  drain: DrainBounds;
+}
+
+export function createLocalApiServer(options: { drain?: Partial<DrainBounds> } = {}): Server {
+  const drain = { ...DRAIN_BOUNDS, ...options.drain };
+  const exchange = (request: IncomingMessage, response: ServerResponse, awaitingContinue: boolean): Exchange => ({
+    request,
+    response,
+    awaitingContinue,
+    drain,
   });
-  // Node answers oversized or malformed headers itself with a bare status; give them our envelope.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable) return socket.destroy();
-    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    const code: ErrorCode = tooLarge ? 'headers_too_large' : 'bad_request';
-    const body = JSON.stringify({ error: tooLarge ? 'Request headers are too large' : 'Malformed HTTP request', code });
-    socket.end(
-      `HTTP/1.1 ${ERROR_CODES[code]} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-        `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-        `x-request-id: ${randomUUID()}\r\nconnection: close\r\n\r\n${body}`,
-    );
-  });
+  const server = createServer({ requestTimeout: 120_000, headersTimeout: 30_000 }, (request, response) => serve(exchange(request, response, false)));
+  // With a listener Node leaves `100 Continue` to us: it is sent only once the early checks pass.
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => serve(exchange(request, response, true)));
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
+    refuse(exchange(request, response, false), {
+      status: 417,
+      code: 'expectation_failed',
+      message: `Expect: ${String(request.headers.expect).slice(0, 100)} is not supported; only 100-continue is`,
+    }),
+  );
+  server.on('clientError', answerProtocolError);
   return server;
 }
 
-async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const url = new URL(request.url ?? '/', 'http://localhost');
+function serve(exchange: Exchange): void {
+  handle(exchange).catch((error) => {
+    console.error('local server: unexpected failure', error);
+    if (!exchange.response.headersSent) refuse(exchange, refusal('internal_error', 'Internal server error'));
+    else exchange.response.destroy();
+  });
+}
+
+async function handle(exchange: Exchange): Promise<void> {
+  const { request, response } = exchange;
+  const url = parseTarget(request.url);
+  if (!url) return refuse(exchange, refusal('bad_request', 'Malformed request target'));
   const match = matchRoute(request.method ?? 'GET', url.pathname);
   const route = match.kind === 'matched' ? match.route : undefined;
-  const limit = route?.maxBodyBytes ?? UNKNOWN_ROUTE_BODY_LIMIT;
+  if (route) {
+    const early = await refusalBeforeBody(request, url, route);
+    if (early) return refuse(exchange, early);
+  }
+  if (exchange.awaitingContinue) {
+    response.writeContinue();
+    exchange.awaitingContinue = false;
+  }
 
-  const declared = Number(request.headers['content-length'] ?? NaN);
-  if (route && Number.isFinite(declared) && declared > limit) {
-    return refuseBody(request, response, 'payload_too_large', `Request body is larger than ${limit} bytes`);
-  }
-  const body = route ? await readLimited(request, limit) : await discard(request);
-  if (body === 'too_large') {
-    return refuseBody(request, response, 'payload_too_large', `Request body is larger than ${limit} bytes`);
-  }
+  // Unknown routes answer 404/405 without their body; Node discards it once the answer is sent.
+  const rule = route ? bodyRule(route, request.headers['content-type']) : undefined;
+  const body = rule ? await readLimited(request, rule.limit) : Buffer.alloc(0);
+  if (body === 'aborted') return;
+  if (body === 'too_large') return refuse(exchange, rule!.overflow);
 
   const event = toApiGatewayEvent(request, url, body, {
     routeKey: route ? routeKey(route) : '$default',
@@ -77,47 +122,131 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   writeResult(response, result);
 }
 
-function readLimited(request: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
-  return new Promise((resolvePromise, reject) => {
+function parseTarget(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? '/', 'http://localhost');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How much of a body the route may get. Bodies over JSON_BODY_LIMIT are only ever taken as multipart
+ * (functions/http/body.ts), so a larger one of another kind is refused without being read.
+ */
+function bodyRule(route: RouteDefinition, contentType: string | undefined): { limit: number; overflow: Refusal } {
+  const kind = bodyKindOf(contentType);
+  if (kind === 'multipart' || route.maxBodyBytes <= JSON_BODY_LIMIT) return { limit: route.maxBodyBytes, overflow: tooLarge(route.maxBodyBytes) };
+  if (kind) return { limit: JSON_BODY_LIMIT, overflow: tooLarge(JSON_BODY_LIMIT) };
+  return {
+    limit: JSON_BODY_LIMIT,
+    overflow: refusal('unsupported_media_type', `A body over ${JSON_BODY_LIMIT} bytes must be multipart/form-data`),
+  };
+}
+
+async function refusalBeforeBody(request: IncomingMessage, url: URL, route: RouteDefinition): Promise<Refusal | undefined> {
+  const rule = bodyRule(route, request.headers['content-type']);
+  const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
+  if (declared !== undefined && declared > rule.limit) return rule.overflow;
+  // A chunked body has no declared size: it may be large, so it counts as large.
+  const large = declared === undefined ? request.headers['transfer-encoding'] !== undefined : declared > PRE_AUTH_BODY_BYTES;
+  if (route.auth === 'none' || !large) return undefined;
+  try {
+    // The handler authenticates again (and records the key's use); this only decides whether to read.
+    await resolvePrincipal(toApiGatewayEvent(request, url, Buffer.alloc(0), { routeKey: routeKey(route) }), []);
+    return undefined;
+  } catch (error) {
+    if (isAppError(error) && error.expose) return { status: error.status, code: error.code, message: error.message };
+    throw error;
+  }
+}
+
+function readLimited(request: IncomingMessage, limit: number): Promise<Buffer | 'too_large' | 'aborted'> {
+  return new Promise((resolvePromise) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let done = false;
-    request.on('data', (chunk: Buffer) => {
-      if (done) return;
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        done = true;
+        request.off('data', onData);
         request.pause();
         resolvePromise('too_large');
         return;
       }
       chunks.push(chunk);
-    });
-    request.on('end', () => {
-      if (!done) resolvePromise(Buffer.concat(chunks));
-    });
-    request.on('error', reject);
+    };
+    request.on('data', onData);
+    request.once('end', () => resolvePromise(Buffer.concat(chunks)));
+    // The client went away (or sent a broken body, which `clientError` answers): nobody to answer here.
+    request.once('error', () => resolvePromise('aborted'));
+    request.once('close', () => request.complete || resolvePromise('aborted'));
   });
 }
 
-async function discard(request: IncomingMessage): Promise<Buffer> {
+/**
+ * Answers with `Connection: close`. A client that waits for `100 Continue` sends no body, so the
+ * connection closes at once; otherwise the answer goes out now and the connection ends after the rest
+ * of the upload has been read.
+ */
+function refuse(exchange: Exchange, problem: Refusal): void {
+  const { request, response } = exchange;
+  const { headers, body } = envelope(problem, randomUUID());
+  response.writeHead(problem.status, { ...headers, connection: 'close' });
+  if (request.complete || exchange.awaitingContinue) {
+    response.end(body);
+    return;
+  }
+  response.write(body);
+  drainThenEnd(exchange);
+}
+
+function drainThenEnd({ request, response, drain }: Exchange): void {
+  let drained = 0;
+  const giveUp = () => {
+    clearTimeout(timer);
+    response.destroy();
+  };
+  const timer = setTimeout(giveUp, drain.maxMs);
+  request.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > drain.maxBytes) giveUp();
+  });
+  request.once('end', () => {
+    clearTimeout(timer);
+    response.end();
+  });
+  request.once('close', () => clearTimeout(timer));
   request.resume();
-  return Buffer.alloc(0);
 }
 
-/** Answers at once and closes the connection so the client stops sending the rest. */
-function refuseBody(request: IncomingMessage, response: ServerResponse, code: ErrorCode, message: string): void {
-  response.setHeader('connection', 'close');
-  sendError(response, code, message, randomUUID());
-  response.on('finish', () => request.socket.destroySoon?.() ?? request.socket.end());
+function envelope(problem: Refusal, requestId: string): { headers: Record<string, string>; body: string } {
+  // As from the handlers: only a 500 carries the request id in its body.
+  const body = JSON.stringify({ error: problem.message, code: problem.code, ...(problem.status >= 500 ? { request_id: requestId } : {}) });
+  return {
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      'x-request-id': requestId,
+    },
+    body,
+  };
 }
 
-function sendError(response: ServerResponse, code: ErrorCode, message: string, requestId: string): void {
-  const body = JSON.stringify({ error: message, code });
-  response.writeHead(ERROR_CODES[code], {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(body)),
-    'x-request-id': requestId,
-  });
-  response.end(body);
+/** What Node would answer with a bare status line, in the envelope instead. */
+function protocolRefusal(error: NodeJS.ErrnoException): Refusal {
+  if (error.code === 'HPE_HEADER_OVERFLOW') return refusal('headers_too_large', 'Request headers are too large');
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: 'request_timeout', message: 'The request was not received in time' };
+  return refusal('bad_request', 'Malformed HTTP request');
+}
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+/** There is no response object here (or one whose request the parser gave up on): write to the socket. */
+function answerProtocolError(error: NodeJS.ErrnoException, socket: Socket): void {
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  if (!socket.writable || inFlight?.headersSent) return void socket.destroy();
+  const problem = protocolRefusal(error);
+  const { headers, body } = envelope(problem, randomUUID());
+  const head = Object.entries({ ...headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${problem.status} ${REASONS[problem.status]}\r\n${head.join('')}\r\n${body}`, () => socket.destroy());
 }

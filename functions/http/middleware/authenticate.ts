@@ -43,16 +43,25 @@ export function authenticate(
     before: async (request) => {
       const api = request.context.api!;
       if (api.route.auth === 'none') return;
-      for (const resolve of resolvers) {
-        const principal = await resolve(request.event, api.pending);
-        if (principal) {
-          api.principal = principal;
-          return;
-        }
-      }
-      throw unauthorized('Missing API key: send "Authorization: Bearer <API key>"');
+      api.principal = await resolvePrincipal(request.event, api.pending, resolvers);
     },
   };
+}
+
+/**
+ * The principal behind a request, or a 401. Also called by the local server before it reads a large
+ * body, so that an anonymous client cannot make it buffer one.
+ */
+export async function resolvePrincipal(
+  event: ApiEvent,
+  pending: Promise<unknown>[],
+  resolvers: readonly CredentialResolver[] = DEFAULT_RESOLVERS,
+): Promise<Principal> {
+  for (const resolve of resolvers) {
+    const principal = await resolve(event, pending);
+    if (principal) return principal;
+  }
+  throw unauthorized('Missing API key: send "Authorization: Bearer <API key>"');
 }
 
 /** Runs after the rate limit, so a request refused for scope still counts as a request. */

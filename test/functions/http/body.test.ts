@@ -30,7 +30,7 @@ function event(body: Buffer | string, contentType: string): APIGatewayProxyEvent
     headers: { 'content-type': contentType },
     body: Buffer.from(body).toString('base64'),
     isBase64Encoded: true,
-  } as APIGatewayProxyEventV2;
+  } as unknown as APIGatewayProxyEventV2;
 }
 
 const json = (text: string | Buffer) => readBody(event(text, 'application/json'), ALL);
