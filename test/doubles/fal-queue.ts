@@ -1,17 +1,23 @@
 /**
- * A fal.ai queue API double over real HTTP on loopback (reference notes §1), with state:
+ * A fal.ai queue API double over real HTTP on loopback, held to the wire of fal's own client
+ * (`@fal-ai/client`, driven against it in test/contract), with state:
  *
- *   POST /{model_id}[/{subpath}]                 submit → IN_QUEUE, with status/response/cancel URLs
- *   GET  /queue-api/{app}/requests/{id}/status   IN_QUEUE → IN_PROGRESS → COMPLETED over successive polls
- *   GET  /queue-api/{app}/requests/{id}          the model output (400 "still in progress" before that)
- *   PUT  /queue-api/{app}/requests/{id}/cancel   CANCELLATION_REQUESTED / ALREADY_COMPLETED
+ *   POST /{model_id}[/{subpath}]                 submit → 200 IN_QUEUE, with status/response/cancel URLs;
+ *                                                an unknown model is 404, a bad input 422 (fal-models.ts)
+ *   GET  /{owner}/{app}/requests/{id}/status     202 IN_QUEUE → 202 IN_PROGRESS → 200 COMPLETED over polls
+ *   GET  /{owner}/{app}/requests/{id}            the model output (400 "still in progress" before that)
+ *   PUT  /{owner}/{app}/requests/{id}/cancel     202 CANCELLATION_REQUESTED / 400 ALREADY_COMPLETED
  *   GET  /media/{id}.{mp4|png}                   the generated file (a real MP4 or PNG made with ffmpeg)
  *
- * The status/result URLs deliberately live under /queue-api/, not where a client would guess them
- * (`/{app}/requests/{id}/status` answers 405), so a client that builds them fails. Every queue call
+ * As on fal, the status/result/cancel paths hang off the app root (`fal-ai/kling-video`), never the
+ * model's subpath: `/fal-ai/kling-video/v2.6/.../requests/{id}/status` answers 405, so a client that
+ * builds them from the model id fails. Every queue answer carries `x-fal-request-id`. A cancelled
+ * request ends COMPLETED (fal's status enum has nothing else) with its result a 400. Every queue call
  * needs `Authorization: Key <key>` (401 otherwise). Faults are injectable per route: delays, any
  * status with Retry-After or X-Fal-Error-Type, malformed bodies, dropped connections; job scripts set
- * the status sequence, the result (422 details, NSFW flags) and which media file is served.
+ * the status sequence (any string: how a client meets a status outside the enum), the result (422
+ * details, NSFW flags) and which media file is served. With `fetchInputs` on, the inputs' URLs are
+ * fetched at submit as fal would, and a motion reference outside Kling's limits fails at the result.
  */
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
@@ -20,6 +26,9 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileArg, runFfmpeg } from '../../functions/media/binaries';
+import { probeMedia } from '../../functions/media/probe';
+import { sniffVideoContainer } from '../../functions/media/video-container';
+import { FAL_MODELS, inputErrors, motionReferenceErrors, type FieldError } from './fal-models';
 
 export type FalRoute = 'submit' | 'status' | 'result' | 'cancel' | 'media';
 
@@ -75,6 +84,8 @@ export interface DoubleJob {
   script: FalJobScript;
   /** What fetching the input's http(s) URLs gave (status and size), when `fetchInputs` is on. */
   inputFetches: Record<string, { status: number; bytes: number; contentType: string | null }>;
+  /** What running it found wrong with its inputs (a motion reference out of limits): the result is a 422. */
+  runErrors: FieldError[];
 }
 
 export interface FalDouble {
@@ -133,6 +144,22 @@ function mediaFile(kind: Exclude<FalMedia, 'missing' | 'not-media'>): Promise<st
   return pending;
 }
 
+/** The reference clip as fal's runner would see it: its container and duration (0 when unreadable). */
+async function clipOf(bytes: Buffer): Promise<{ durationS: number; container: string | null }> {
+  const sniffed = sniffVideoContainer(bytes.subarray(0, 512));
+  if ('refused' in sniffed) return { durationS: 0, container: null };
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'fal-double-clip-'));
+  try {
+    const file = path.join(dir, 'clip');
+    await fsp.writeFile(file, bytes);
+    const probed = await probeMedia(file, { format: sniffed.demuxer });
+    const durationS = probed.ok ? (probed.media.video?.durationS ?? probed.media.durationS ?? 0) : 0;
+    return { durationS, container: sniffed.container };
+  } finally {
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+}
+
 function appOf(endpoint: string): string {
   return endpoint.split('/').slice(0, 2).join('/');
 }
@@ -161,20 +188,26 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
   let fetchInputs = false;
   let baseUrl = '';
 
+  /** Only the app root (owner/app) has request paths: a deeper prefix is not a route. */
+  const REQUEST_PATH = /^\/([^/]+\/[^/]+)\/requests\/([^/]+)(\/status|\/cancel)?\/?$/;
+
   const routeOf = (method: string, pathname: string): FalRoute | null => {
     if (pathname.startsWith('/media/')) return 'media';
-    if (pathname.startsWith('/queue-api/')) {
-      if (method === 'PUT' && pathname.endsWith('/cancel')) return 'cancel';
-      if (method === 'GET' && pathname.endsWith('/status')) return 'status';
-      if (method === 'GET') return 'result';
+    const request = REQUEST_PATH.exec(pathname);
+    if (request) {
+      if (method === 'PUT' && request[3] === '/cancel') return 'cancel';
+      if (method === 'GET' && request[3] === '/status') return 'status';
+      if (method === 'GET' && !request[3]) return 'result';
       return null;
     }
+    if (pathname.includes('/requests/')) return null;
     return method === 'POST' ? 'submit' : null;
   };
 
   const jobFrom = (pathname: string): DoubleJob | undefined => {
-    const match = /\/requests\/([^/]+)/.exec(pathname);
-    return match ? jobs.get(match[1]!) : undefined;
+    const match = REQUEST_PATH.exec(pathname);
+    const job = match ? jobs.get(match[2]!) : undefined;
+    return job && job.app === match![1] ? job : undefined;
   };
 
   const output = (job: DoubleJob): unknown => {
@@ -238,7 +271,13 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
       const endpoint = url.pathname.replace(/^\/+/, '');
       const jobScript: FalJobScript = { statuses: DEFAULT_STATUSES, ...script };
       if (jobScript.submitAnswer) return send(res, jobScript.submitAnswer.status, jobScript.submitAnswer.body, jobScript.submitAnswer.headers);
-      if (typeof json !== 'object' || json === null) return send(res, 422, { detail: [{ loc: ['body'], msg: 'Input should be an object', type: 'model_attributes_type' }] });
+      const model = FAL_MODELS[endpoint];
+      if (!model) return send(res, 404, { detail: `Application "${endpoint}" not found` });
+      if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+        return send(res, 422, { detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'model_attributes_type' }] });
+      }
+      const invalid = inputErrors(model, json as Record<string, unknown>);
+      if (invalid.length > 0) return send(res, 422, { detail: invalid });
       const id = randomUUID();
       const app = appOf(endpoint);
       const job: DoubleJob = {
@@ -252,17 +291,19 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
         cancelled: false,
         script: jobScript,
         inputFetches: {},
+        runErrors: [],
       };
       jobs.set(id, job);
       if (fetchInputs) {
         for (const [field, value] of Object.entries(job.input)) {
           if (typeof value !== 'string' || !/^https?:/.test(value)) continue;
           const got = await fetch(value).catch(() => null);
-          const bytes = got ? (await got.arrayBuffer()).byteLength : 0;
-          job.inputFetches[field] = { status: got?.status ?? 0, bytes, contentType: got?.headers.get('content-type') ?? null };
+          const body = got ? Buffer.from(await got.arrayBuffer()) : Buffer.alloc(0);
+          job.inputFetches[field] = { status: got?.status ?? 0, bytes: body.length, contentType: got?.headers.get('content-type') ?? null };
+          if (field === 'video_url' && endpoint.endsWith('/motion-control')) job.runErrors.push(...motionReferenceErrors(job.input, await clipOf(body)));
         }
       }
-      const root = `${baseUrl}/queue-api/${app}/requests/${id}`;
+      const root = `${baseUrl}/${app}/requests/${id}`;
       const answer: Record<string, unknown> = {
         request_id: id,
         gateway_request_id: id,
@@ -273,20 +314,22 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
         cancel_url: `${root}/cancel`,
       };
       if (jobScript.omitFromSubmit) delete answer[jobScript.omitFromSubmit];
-      return send(res, 200, answer);
+      return send(res, 200, answer, { 'x-fal-request-id': id });
     }
 
     const job = jobFrom(url.pathname);
     if (!job) return send(res, 404, { detail: 'Request not found' });
 
+    const idHeader = { 'x-fal-request-id': job.id };
     if (route === 'cancel') {
       if (job.completed) return send(res, 400, { status: 'ALREADY_COMPLETED' });
       job.cancelled = true;
+      job.completed = true;
       return send(res, 202, { status: 'CANCELLATION_REQUESTED' });
     }
 
     if (route === 'status') {
-      if (job.cancelled) return send(res, 200, { status: 'CANCELED' });
+      if (job.cancelled) return send(res, 200, { status: 'COMPLETED', request_id: job.id, response_url: `${baseUrl}/${job.app}/requests/${job.id}` }, idHeader);
       const statuses = job.script.statuses;
       const status = job.completed ? 'COMPLETED' : statuses[Math.min(job.polls, statuses.length - 1)]!;
       job.polls += 1;
@@ -297,14 +340,18 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
           : status === 'IN_PROGRESS'
             ? { logs: [{ message: `step ${job.polls}`, level: 'INFO', timestamp: new Date().toISOString() }] }
             : {};
-      return send(res, 200, { status, request_id: job.id, response_url: `${baseUrl}/queue-api/${job.app}/requests/${job.id}`, ...extra });
+      // fal answers 202 while a request waits or runs, 200 once it is done.
+      const httpStatus = status === 'IN_QUEUE' || status === 'IN_PROGRESS' ? 202 : 200;
+      return send(res, httpStatus, { status, request_id: job.id, response_url: `${baseUrl}/${job.app}/requests/${job.id}`, ...extra }, idHeader);
     }
 
     // result
     const settled = job.completed || job.script.statuses.some((s, i) => i < job.polls && !['IN_QUEUE', 'IN_PROGRESS'].includes(s));
-    if (!settled) return send(res, 400, { detail: 'Request is still in progress' });
-    if (job.script.result) return send(res, job.script.result.status, job.script.result.body, job.script.result.headers);
-    return send(res, 200, output(job));
+    if (!settled) return send(res, 400, { detail: 'Request is still in progress' }, idHeader);
+    if (job.cancelled) return send(res, 400, { detail: 'Request was cancelled' }, idHeader);
+    if (job.script.result) return send(res, job.script.result.status, job.script.result.body, { ...idHeader, ...job.script.result.headers });
+    if (job.runErrors.length > 0) return send(res, 422, { detail: job.runErrors }, idHeader);
+    return send(res, 200, output(job), idHeader);
   }
 
   const server: Server = createServer((req, res) => {

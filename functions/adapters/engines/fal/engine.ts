@@ -6,7 +6,8 @@
  * - reaction from a prompt: Kling 2.6 pro image-to-video, the avatar as the start image, 5 s, no
  *   generated audio;
  * - reaction from motion: Kling 2.6 standard motion control, the avatar animated by the reference
- *   clip, framing kept from the image, the clip's sound dropped.
+ *   clip (first fitted to Kling's 3-10 s MP4/MOV, motion-reference.ts), framing kept from the image,
+ *   the clip's sound dropped.
  *
  * Results are downloaded from fal's CDN and stored at the caller's key: images as they are, videos
  * in the canonical encoding, cut to 5 s (shorter than 3 s is refused as a provider error).
@@ -28,6 +29,7 @@ import type { BackoffPolicy } from '../http-retry';
 import { falSettingsFromEnv, type FalSettings } from './config';
 import { FalQueueClient } from './queue-client';
 import { imageInputUrl, objectInputUrl, storeImage, storeReactionClip, withTempDir } from './media';
+import { fitMotionReference } from './motion-reference';
 
 export const FAL_ENGINE_NAME = 'fal';
 
@@ -198,9 +200,11 @@ export function createFalReactionEngine(options: FalEngineOptions = {}): Reactio
       return generate(settings.imageToVideoModel, input, generation, emotionOf(prompt));
     },
     async reactionFromMotion(avatar: AvatarRef, referenceKey: string, generation: GenerationOptions): Promise<ReactionClip> {
+      // Fitted to Kling's limits first: it would refuse the clip only after the user waited.
+      const reference = await withTempDir('fal-motion-reference-', (dir) => fitMotionReference(referenceKey, dir, `${generation.outputKey}.motion-reference.mp4`));
       const input = {
         image_url: await imageInputUrl(avatar.imageKey, settings.inlineImageMaxBytes),
-        video_url: await objectInputUrl(referenceKey),
+        video_url: await objectInputUrl(reference.key),
         character_orientation: 'image',
         keep_original_sound: false,
       };

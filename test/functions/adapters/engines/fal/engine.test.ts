@@ -20,6 +20,8 @@ import {
 import { getToFile, putFile } from '../../../../../functions/adapters/s3/blob-store';
 import { canonicalMismatches } from '../../../../../functions/media/canonical-encoding';
 import { probeMedia } from '../../../../../functions/media/probe';
+import { fileArg, runFfmpeg } from '../../../../../functions/media/binaries';
+import { mostActiveStart } from '../../../../../functions/adapters/engines/fal/motion-reference';
 import { EngineError, type AvatarRef } from '../../../../../functions/ports/engine';
 import { ensureBucket } from '../../../../../lib/local/provision';
 import { freePort } from '../../../../../lib/local/ports';
@@ -29,13 +31,18 @@ import { makeFixture } from '../../../../support/media-fixtures';
 
 const BUCKET = 'fal-engine-test';
 const AVATAR_KEY = 'avatars/1/image.png';
+/** A 2 s MP4: under Kling's 3 s minimum. */
 const REFERENCE_KEY = 'references/1/clip.mp4';
+/** 5 s: inside Kling's limits as it is. */
+const FITTING_KEY = 'references/1/fits.mp4';
+const LONG_KEY = 'references/1/long.mp4';
+const WEBM_KEY = 'references/1/clip.webm';
 
 let double: FalDouble;
 let s3rver: { stop(): Promise<void>; process: ChildProcess };
 let workDir: string;
 let avatarBytes: number;
-let referenceBytes: number;
+let fittingBytes: number;
 const savedEnv = { ...process.env };
 
 const avatar: AvatarRef = { id: 1, source: 'prompt', imageKey: AVATAR_KEY, width: 768, height: 1344, prompt: 'a chef' };
@@ -82,9 +89,16 @@ beforeAll(async () => {
   await sharp({ create: { width: 768, height: 1344, channels: 3, background: { r: 200, g: 160, b: 120 } } }).png().toFile(avatarFile);
   avatarBytes = (await fsp.stat(avatarFile)).size;
   await putFile(AVATAR_KEY, avatarFile, 'image/png');
-  const reference = await makeFixture('vertical-mp4');
-  referenceBytes = (await fsp.stat(reference)).size;
-  await putFile(REFERENCE_KEY, reference, 'video/mp4');
+  const fits = path.join(workDir, 'fits.mp4');
+  await runFfmpeg(['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=240x428:r=10:d=5', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mp4', '-y', fileArg(fits)]);
+  fittingBytes = (await fsp.stat(fits)).size;
+  const [short, long, webm] = await Promise.all([makeFixture('vertical-mp4'), makeFixture('long-mp4'), makeFixture('vertical-webm')]);
+  await Promise.all([
+    putFile(REFERENCE_KEY, short, 'video/mp4'),
+    putFile(FITTING_KEY, fits, 'video/mp4'),
+    putFile(LONG_KEY, long, 'video/mp4'),
+    putFile(WEBM_KEY, webm, 'video/webm'),
+  ]);
 });
 
 afterAll(async () => {
@@ -222,7 +236,7 @@ describe('reaction from motion (Kling 2.6 motion control)', () => {
   it('sends the avatar and the reference clip as presigned URLs and stores the canonical clip', async () => {
     double.fetchInputs(true);
     double.script({ media: 'video-4s' });
-    const clip = await createFalReactionEngine(options()).reactionFromMotion(avatar, REFERENCE_KEY, { seed: 5, outputKey: 'reactions/6.mp4' });
+    const clip = await createFalReactionEngine(options()).reactionFromMotion(avatar, FITTING_KEY, { seed: 5, outputKey: 'reactions/6.mp4' });
     expect(clip).toMatchObject({ durationS: 4, width: 1080, height: 1920, fps: 30, seed: 5, emotion: null, engine: 'fal' });
 
     const [submit] = double.calls('submit');
@@ -235,13 +249,61 @@ describe('reaction from motion (Kling 2.6 motion control)', () => {
     });
     const job = [...double.jobs.values()][0]!;
     expect(job.inputFetches.image_url).toMatchObject({ status: 200, bytes: avatarBytes });
-    expect(job.inputFetches.video_url).toMatchObject({ status: 200, bytes: referenceBytes });
+    // Inside Kling's limits already: the clip itself, untouched.
+    expect(job.inputFetches.video_url).toMatchObject({ status: 200, bytes: fittingBytes });
+    expect(await exists('reactions/6.mp4.motion-reference.mp4')).toBe(false);
 
     const local = path.join(workDir, 'reaction-6.mp4');
     await getToFile('reactions/6.mp4', local);
     const probed = await probeMedia(local);
     if (!probed.ok) throw new Error(probed.detail);
     expect(canonicalMismatches(probed.media)).toEqual([]);
+  });
+
+  describe('the reference clip fitted to Kling\'s 3-10 s MP4/MOV (the double refuses anything else with a 422, as fal does)', () => {
+    async function sentClip(key: string, outputKey: string) {
+      double.fetchInputs(true);
+      double.script({ media: 'video-4s' });
+      await createFalReactionEngine(options()).reactionFromMotion(avatar, key, { seed: 5, outputKey });
+      const local = path.join(workDir, `${path.basename(outputKey)}.sent.mp4`);
+      await getToFile(`${outputKey}.motion-reference.mp4`, local);
+      const probed = await probeMedia(local);
+      if (!probed.ok) throw new Error(probed.detail);
+      return { probed: probed.media, fetched: [...double.jobs.values()][0]!.inputFetches.video_url! };
+    }
+
+    it('a 2 s clip is looped up to 3 s', async () => {
+      const { probed, fetched } = await sentClip(REFERENCE_KEY, 'reactions/8.mp4');
+      expect(probed.formatNames).toContain('mp4');
+      expect(probed.video!.durationS).toBeCloseTo(3, 0);
+      expect(probed.audio).toBeNull();
+      expect(fetched.status).toBe(200);
+    });
+
+    it('a 3 minute clip is cut to a 10 s window', async () => {
+      const { probed } = await sentClip(LONG_KEY, 'reactions/9.mp4');
+      // The fixture has one frame a second, so the window may end a frame short of 10 s.
+      expect(probed.video!.durationS).toBeGreaterThanOrEqual(9);
+      expect(probed.video!.durationS).toBeLessThanOrEqual(10.05);
+    });
+
+    it('a WebM clip is re-encoded to MP4', async () => {
+      const { probed } = await sentClip(WEBM_KEY, 'reactions/10.mp4');
+      expect(probed.video!.codec).toBe('h264');
+      expect(probed.video!.durationS).toBeCloseTo(3, 0);
+    });
+
+    it('the window kept is the most active one (the most change between frames), the earliest among equals', () => {
+      const still = (from: number, to: number) => Array.from({ length: (to - from) * 2 }, (_, i) => [from + i / 2, 1] as [number, number]);
+      const burst = Array.from({ length: 10 }, (_, i) => [30 + i / 2, 40] as [number, number]);
+      expect(mostActiveStart([...still(0, 30), ...burst, ...still(35, 60)], 60, 10)).toBeGreaterThanOrEqual(25);
+      expect(mostActiveStart([...still(0, 30), ...burst, ...still(35, 60)], 60, 10)).toBeLessThanOrEqual(30);
+      expect(mostActiveStart(still(0, 60), 60, 10)).toBe(0);
+      // A burst at the very end: a full window that holds it.
+      const end = mostActiveStart([...still(0, 58), [58, 99], [59, 99]], 60, 10);
+      expect(end).toBeGreaterThan(49);
+      expect(end).toBeLessThanOrEqual(50);
+    });
   });
 
   it('small avatar images can go inline as data: URIs (FAL_INLINE_IMAGE_MAX_BYTES)', async () => {

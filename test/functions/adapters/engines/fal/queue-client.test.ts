@@ -92,11 +92,11 @@ describe('the queue lifecycle', () => {
 
   it('polls the returned status_url and fetches the returned response_url, never guessed paths', async () => {
     const { requestId } = await run(client());
-    const root = `/queue-api/fal-ai/kling-video/requests/${requestId}`;
+    const root = `/fal-ai/kling-video/requests/${requestId}`;
     expect(double.calls('status').map((r) => r.path)).toEqual([`${root}/status`, `${root}/status`, `${root}/status`]);
     expect(double.calls('result').map((r) => r.path)).toEqual([root]);
     // The subpath is not part of them, and nothing was sent where a client would guess.
-    expect(double.requests.some((r) => r.path.includes('/requests/') && !r.path.startsWith('/queue-api/'))).toBe(false);
+    expect(double.requests.some((r) => r.path.startsWith(`/${MOTION}/requests/`))).toBe(false);
     for (const r of [...double.calls('status'), ...double.calls('result')]) expect(r.headers.authorization).toBe(`Key ${double.key}`);
   });
 
@@ -108,8 +108,8 @@ describe('the queue lifecycle', () => {
         request_id: 'r1',
         status: 'IN_QUEUE',
         status_url: 'https://attacker.example/status',
-        response_url: `${double.baseUrl}/queue-api/x/requests/r1`,
-        cancel_url: `${double.baseUrl}/queue-api/x/requests/r1/cancel`,
+        response_url: `${double.baseUrl}/x/y/requests/r1`,
+        cancel_url: `${double.baseUrl}/x/y/requests/r1/cancel`,
       },
     });
     const error = await failure(run(client()));
@@ -278,7 +278,7 @@ describe('timeout and cancellation', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     const [cancel] = double.calls('cancel');
     const job = [...double.jobs.values()][0]!;
-    expect(cancel).toMatchObject({ method: 'PUT', path: `/queue-api/fal-ai/kling-video/requests/${job.id}/cancel` });
+    expect(cancel).toMatchObject({ method: 'PUT', path: `/fal-ai/kling-video/requests/${job.id}/cancel` });
     expect(cancel!.headers.authorization).toBe(`Key ${double.key}`);
     expect(job.cancelled).toBe(true);
   });
