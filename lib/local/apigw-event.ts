@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 
 /** API Gateway passes these as text; every other body arrives base64-encoded. */
@@ -25,7 +26,8 @@ export function toApiGatewayEvent(
   const cookies = request.headers.cookie?.split(';').map((c) => c.trim()).filter(Boolean);
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = query[name] === undefined ? value : `${query[name]},${value}`;
-  const isText = TEXT_TYPES.test(headers['content-type'] ?? '');
+  // Decoding broken UTF-8 as text would turn it into U+FFFD unseen; base64 lets the body reader refuse it.
+  const isText = TEXT_TYPES.test(headers['content-type'] ?? '') && isUtf8(body);
   const now = new Date();
   return {
     version: '2.0',
