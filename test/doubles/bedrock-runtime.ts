@@ -1,7 +1,9 @@
 /**
  * A Bedrock Runtime double over real HTTP/2 on loopback (cleartext h2c: the SDK's runtime client
  * only speaks HTTP/2, as the service does): `POST /model/{modelId}/converse` answering
- * the Converse JSON shape (reference notes §4), or errors the way the service sends them (status,
+ * the Converse JSON shape (driven with the SDK's own client in test/contract), refusing a request the
+ * service would (no messages, a bad role, a conversation not opened by the user: 400
+ * ValidationException), or errors the way the service sends them (status,
  * `x-amzn-ErrorType` header that the SDK reads, `{message}` body). Replies are scripted in order;
  * with none queued it answers like a well-behaved model: exactly the number of hooks the system
  * prompt asks for, about the product named in the user message.
@@ -84,6 +86,18 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** What Converse refuses before the model runs (a ValidationException), as the service words it. */
+function converseProblem(body: ConverseRequest['body']): string | null {
+  const messages = body.messages;
+  if (!Array.isArray(messages) || messages.length === 0) return 'The messages field is required and must not be empty.';
+  for (const [i, message] of messages.entries()) {
+    if (message.role !== 'user' && message.role !== 'assistant') return `messages.${i}.role: must be user or assistant.`;
+    if (!Array.isArray(message.content) || message.content.length === 0) return `messages.${i}.content: must not be empty.`;
+  }
+  if (messages[0]!.role !== 'user') return 'A conversation must start with a user message.';
+  return null;
+}
+
 export async function startBedrockDouble(): Promise<BedrockDouble> {
   const requests: ConverseRequest[] = [];
   let queue: BedrockReply[] = [];
@@ -142,6 +156,8 @@ export async function startBedrockDouble(): Promise<BedrockDouble> {
     }
     const request: ConverseRequest = { modelId: decodeURIComponent(match[1]!), headers: req.headers, body };
     requests.push(request);
+    const invalid = converseProblem(body);
+    if (invalid) return respond(res, request, { kind: 'error', type: 'ValidationException', status: 400, message: invalid });
     await respond(res, request, queue.shift() ?? { kind: 'hooks' });
   }
 
