@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import type { ProviderASandbox, ProviderBSandbox } from '../../lib/local/sandboxes';
 import { overrideSocialProvider } from '../../functions/adapters/social/registry';
 import { ProviderError, type SocialProvider } from '../../functions/ports/social-provider';
+import { logger } from '../../functions/http/logger';
 import { apiClient, expectError, startTestStack, type ApiClient, type ApiResponse, type TestStack } from '../support/local-stack';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -19,7 +20,10 @@ let sandbox: ProviderASandbox;
 let sandboxB: ProviderBSandbox;
 /** Every response body of the file, to prove no provider key ever comes back. */
 const seen: string[] = [];
-/** Everything the service logged meanwhile (the structured logger writes to stdout). */
+/**
+ * Everything the service logged meanwhile (the structured logger writes to stdout), kept here instead
+ * of printed: tests run with the logger silent, so this file turns it on for itself.
+ */
 const logged: string[] = [];
 let stdoutWrite: jest.SpyInstance | undefined;
 
@@ -28,15 +32,16 @@ beforeAll(async () => {
   expect(t.stack.sandboxes?.active).toEqual({ provider_a: true, provider_b: true });
   sandbox = t.stack.sandboxes!.providerA;
   sandboxB = t.stack.sandboxes!.providerB;
-  const original = process.stdout.write.bind(process.stdout);
-  stdoutWrite = jest.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: never[]) => {
+  logger.setLogLevel('INFO');
+  stdoutWrite = jest.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array) => {
     logged.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return original(chunk, ...rest);
+    return true;
   }) as typeof process.stdout.write);
 }, 120_000);
 
 afterAll(async () => {
   stdoutWrite?.mockRestore();
+  logger.setLogLevel((process.env.LOG_LEVEL as 'SILENT') ?? 'SILENT');
   overrideSocialProvider('provider_b', undefined);
   await t?.stop();
 });
