@@ -46,7 +46,7 @@ const DRAIN_BOUNDS: DrainBounds = { maxBytes: 128 * 1024 * 1024, maxMs: 30_000 }
 /** An answer in the envelope. Some statuses only the HTTP layer gives (408, 417) have no AppError code. */
 interface Refusal {
   status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
 }
 
@@ -74,11 +74,10 @@ export function createLocalApiServer(options: { drain?: Partial<DrainBounds> } =
   // With a listener Node leaves `100 Continue` to us: it is sent only once the early checks pass.
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => serve(exchange(request, response, true)));
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
-    refuse(exchange(request, response, false), {
-      status: 417,
-      code: 'expectation_failed',
-      message: `Expect: ${String(request.headers.expect).slice(0, 100)} is not supported; only 100-continue is`,
-    }),
+    refuse(
+      exchange(request, response, false),
+      refusal('expectation_failed', `Expect: ${String(request.headers.expect).slice(0, 100)} is not supported; only 100-continue is`),
+    ),
   );
   server.on('clientError', answerProtocolError);
   return server;
@@ -235,7 +234,7 @@ function envelope(problem: Refusal, requestId: string): { headers: Record<string
 /** What Node would answer with a bare status line, in the envelope instead. */
 function protocolRefusal(error: NodeJS.ErrnoException): Refusal {
   if (error.code === 'HPE_HEADER_OVERFLOW') return refusal('headers_too_large', 'Request headers are too large');
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: 'request_timeout', message: 'The request was not received in time' };
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return refusal('request_timeout', 'The request was not received in time');
   return refusal('bad_request', 'Malformed HTTP request');
 }
 
