@@ -12,7 +12,7 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws-clients';
 import { config } from '../../config';
 import { collectionBlockPrefix, keys, padId } from './keys';
-import { COLLECTIONS, readCounter, type Block, type CollectionRef } from './collection-state';
+import { BLOCK_SIZE, COLLECTIONS, readCounter, type Block, type CollectionRef } from './collection-state';
 import { pageOfPrefix, prefixQuery, type PageSlice } from './pagination';
 
 const LOWEST = padId(0);
@@ -26,18 +26,18 @@ export async function pageOfCollection(ref: CollectionRef, page: number, perPage
   const offset = (page - 1) * perPage;
   if (offset >= total) return { items: [], total };
   const wanted = Math.min(perPage, total - offset);
-  const blocks = (newestFirst: boolean) => blockCounts(ref, state.generation, newestFirst);
+  const locate = (newestFirst: boolean, position: number) => locateBlock(ref, state.generation, newestFirst, position);
 
   if (offset === 0) return { items: await readRange(ref, { newestFirst: true, from: HIGHEST, skip: 0, take: wanted }), total };
   // Positions counted from the oldest item: the page's oldest item sits at `fromOldest`.
   const fromOldest = total - offset - wanted;
   if (offset <= fromOldest) {
-    const at = await locate(blocks(true), offset);
+    const at = await locate(true, offset);
     // Newest first, block i spans ids from its start up to the next newer block's start - 1.
     const from = at.newer ? padId(at.newer.start - 1) : HIGHEST;
     return { items: await readRange(ref, { newestFirst: true, from, skip: at.skip, take: wanted }), total };
   }
-  const at = await locate(blocks(false), fromOldest);
+  const at = await locate(false, fromOldest);
   const items = await readRange(ref, { newestFirst: false, from: padId(at.block?.start ?? 0), skip: at.skip, take: wanted });
   return { items: items.reverse(), total };
 }
@@ -51,11 +51,11 @@ interface Location {
   skip: number;
 }
 
-/** The block holding the `position`-th item counted along `blocks`. */
-async function locate(blocks: AsyncIterable<Block>, position: number): Promise<Location> {
+/** The block holding the `position`-th item counted from one end. */
+async function locateBlock(ref: CollectionRef, generation: number, newestFirst: boolean, position: number): Promise<Location> {
   let passed = 0;
   let previous: Block | undefined;
-  for await (const block of blocks) {
+  for await (const block of blockCounts(ref, generation, newestFirst, () => position - passed)) {
     if (passed + block.count > position) return { block, newer: previous, skip: position - passed };
     passed += block.count;
     previous = block;
@@ -64,12 +64,15 @@ async function locate(blocks: AsyncIterable<Block>, position: number): Promise<L
   return { skip: position };
 }
 
-/** Block counts in order, fetched a few at a time: most pages need only the first ones. */
-async function* blockCounts(ref: CollectionRef, generation: number, newestFirst: boolean): AsyncGenerator<Block> {
+/**
+ * Block counts in order, fetched as many at a time as full blocks would need to pass the items
+ * `stillToPass` says are left (plus one): blocks thinned by deletes only cost another round.
+ */
+async function* blockCounts(ref: CollectionRef, generation: number, newestFirst: boolean, stillToPass: () => number): AsyncGenerator<Block> {
   const prefix = collectionBlockPrefix(ref.collection, generation);
   let startKey: Record<string, unknown> | undefined;
-  let limit = 4;
   do {
+    const limit = Math.min(1000, Math.floor(Math.max(0, stillToPass()) / BLOCK_SIZE) + 2);
     const out = await dynamo().send(
       new QueryCommand({
         ...prefixQuery(keys.accountPartition(ref.accountId), prefix),
@@ -82,7 +85,6 @@ async function* blockCounts(ref: CollectionRef, generation: number, newestFirst:
     );
     for (const item of out.Items ?? []) yield { start: Number(item.start), count: Math.max(0, Number(item.count)) };
     startKey = out.LastEvaluatedKey;
-    limit = Math.min(limit * 4, 1000);
   } while (startKey);
 }
 
