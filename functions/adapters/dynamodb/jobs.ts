@@ -12,7 +12,6 @@ import type { Video } from '../../domain/video';
 import { GSI1, keys, padId } from './keys';
 import { nextId } from './ids';
 import type { TransactItem } from './transactions';
-import { pageOfPrefix } from './pagination';
 import { putNewVideoWith } from './videos';
 
 export const newJobId = () => nextId('job');
@@ -225,11 +224,6 @@ function jobCondition(condition: JobCondition) {
     conditions.push(condition.taskToken === null ? '(attribute_not_exists(#task_token) OR #task_token = :if_token)' : '#task_token = :if_token');
   }
   return { conditions, names, values };
-}
-
-export async function listJobs(accountId: number, page: number, perPage: number) {
-  const slice = await pageOfPrefix(keys.accountPartition(accountId), keys.jobPrefix, page, perPage);
-  return { items: slice.items.map(toJob), total: slice.total };
 }
 
 /** Every job not yet done or failed, across accounts, oldest first. */
