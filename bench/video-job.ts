@@ -18,12 +18,13 @@
  * `wrapStep` only records each step's time.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { flag, fmt, median, type SectionResult, type Table, type Target } from './report';
 import { childPids, vmHwmMb } from './proc-memory';
+import { apiClient, productWithDemo } from './stack-client';
 
 export interface VideoJobOptions {
   /** Measured auto jobs, after one warm-up job. */
@@ -129,7 +130,6 @@ export async function runVideoJob(options: VideoJobOptions): Promise<SectionResu
   const { createApiKey } = await import('../functions/adapters/dynamodb/api-keys');
   const { ALL_SCOPES } = await import('../functions/domain/api-keys');
   const { getJob } = await import('../functions/adapters/dynamodb/jobs');
-  const { fileArg, runFfmpeg } = await import('../functions/media/binaries');
 
   const dir = await mkdtemp(join(tmpdir(), 'rs-bench-job-'));
   const tap = tapTransitions();
@@ -166,38 +166,9 @@ export async function runVideoJob(options: VideoJobOptions): Promise<SectionResu
     log(`local stack up in ${fmt((performance.now() - startedAt) / 1000, 1)} s at ${stack.apiUrl}`);
     const account = await createAccount('bench-jobs', 'pro');
     const { key } = await createApiKey(account.id, ALL_SCOPES);
-    const call = async (method: string, path: string, body?: unknown) => {
-      const init: RequestInit = { method, headers: { authorization: `Bearer ${key}` } };
-      if (body instanceof FormData) init.body = body;
-      else if (body !== undefined) {
-        init.body = JSON.stringify(body);
-        (init.headers as Record<string, string>)['content-type'] = 'application/json';
-      }
-      const res = await fetch(`${stack.apiUrl}${path}`, init);
-      return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
-    };
-
-    // A 15 s vertical demo with sound, uploaded and normalised before anything is timed.
-    const demoPath = join(dir, 'demo.mp4');
-    await runFfmpeg([
-      '-v', 'error',
-      '-f', 'lavfi', '-i', `testsrc2=s=720x1280:r=30:d=${options.demoS}`,
-      '-f', 'lavfi', '-i', `sine=f=440:r=48000:d=${options.demoS}`,
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '26', '-pix_fmt', 'yuv420p',
-      '-c:a', 'aac', '-b:a', '96k', '-movflags', '+faststart', '-y', fileArg(demoPath),
-    ], { timeoutMs: 5 * 60_000 });
-    const form = new FormData();
-    form.append('name', 'Glow serum');
-    form.append('demo_video', new Blob([await readFile(demoPath)]), 'demo.mp4');
-    const n0 = performance.now();
-    const created = await call('POST', '/products', form);
-    if (created.status !== 201) throw new Error(`POST /products answered ${created.status}: ${JSON.stringify(created.body)}`);
-    const productId = created.body.data.id as number;
-    await stack.tasks.idle();
-    const product = await call('GET', `/products/${productId}`);
-    const demo = product.body.data.demo_video;
-    if (demo?.status !== 'ready') throw new Error(`the demo was not normalised: ${JSON.stringify(demo)}`);
-    log(`demo: ${options.demoS} s 720x1280 uploaded and normalised to ${demo.width}x${demo.height}, ${fmt(demo.duration_s, 2)} s, in ${fmt((performance.now() - n0) / 1000, 1)} s`);
+    const call = apiClient(stack.apiUrl, key);
+    const { productId, demo, uploadS } = await productWithDemo(call, () => stack.tasks.idle(), dir, options.demoS);
+    log(`demo: ${options.demoS} s 720x1280 uploaded and normalised to ${demo.width}x${demo.height}, ${fmt(demo.duration_s, 2)} s, in ${fmt(uploadS, 1)} s`);
 
     /** Polls the record until `statuses`; returns when it was seen. */
     const waitFor = async (jobId: number, statuses: string[]) => {
