@@ -151,6 +151,11 @@ export interface Job {
   preview_expires_at: string | null;
   video_id: number | null;
   error: JobError | null;
+  /**
+   * The job's place in line for a render slot while it waits for one (1 = next), null otherwise; a
+   * client can tell a queue from a hang. Absent on records written before it existed.
+   */
+  queue_position?: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -183,7 +188,7 @@ export type JobView = Pick<
   | 'id' | 'status' | 'stage' | 'progress' | 'method' | 'mode' | 'product_id' | 'avatar_id' | 'reaction_id' | 'prompt'
   | 'video_source' | 'reference_url' | 'hook_text' | 'hook_position' | 'hook_size' | 'preview_expires_at' | 'video_id'
   | 'charged_units' | 'regenerations' | 'error' | 'created_at' | 'updated_at'
-> & { preview_url: string | null; preview_url_expires_at: string | null };
+> & { preview_url: string | null; preview_url_expires_at: string | null; queue_position: number | null };
 
 export function jobView(job: Job, preview?: { url: string; expiresAt: string }): JobView {
   const showPreview = job.status === 'preview_ready' && preview;
@@ -192,6 +197,7 @@ export function jobView(job: Job, preview?: { url: string; expiresAt: string }):
     status: job.status,
     stage: job.stage,
     progress: job.progress,
+    queue_position: isFinal(job.status) ? null : (job.queue_position ?? null),
     method: job.method,
     mode: job.mode,
     product_id: job.product_id,

@@ -12,6 +12,9 @@
  * own TimeoutSeconds itself: from the moment the step really starts (a render step queued for a CPU
  * slot is not yet late), and, for AwaitDecision, up to the preview's expiry, with chained, unref'd
  * timers that can wait for months.
+ *
+ * Render steps share a few CPU slots, granted oldest job first (render-slots.ts); a job waiting for
+ * one shows its place in line on its record (`queue_position`, queue-positions.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -28,6 +31,8 @@ import {
   type StepPayload,
   type TaskFailure,
 } from '../../functions/pipeline/steps';
+import { RenderSlots, type JobAge } from './render-slots';
+import { queuePositions } from './queue-positions';
 
 // aws-local-stepfunctions 3 calls Promise.withResolvers (Node 22); keep Node 20 working too.
 const promiseStatics = Promise as unknown as { withResolvers?: () => unknown };
@@ -76,9 +81,14 @@ export interface LocalJobStore {
         method: JobExecutionInput['job']['method'];
         resume_at?: string | null;
         preview_expires_at?: string | null;
+        /** The job's age in the render queue; without it, the order the runner started jobs in. */
+        created_at?: string;
+        queue_position?: number | null;
       }
     | undefined
   >;
+  /** Shows a job's place in the render queue on its record (null: not waiting). */
+  setQueuePosition?(accountId: number, jobId: number, position: number | null): Promise<unknown>;
 }
 
 export interface LocalJobRunnerOptions {
@@ -123,7 +133,14 @@ async function defaultStore(): Promise<LocalJobStore> {
     import('../../functions/pipeline/sweeper'),
   ]);
   // Jobs written but never started need no sweep here: resuming every active job starts them.
-  return { listActiveJobs: jobs.listActiveJobs, getJob: jobs.getJob, sweepStrandedUnits: () => sweepStrandedWork() };
+  return {
+    listActiveJobs: jobs.listActiveJobs,
+    getJob: jobs.getJob,
+    sweepStrandedUnits: () => sweepStrandedWork(),
+    // Only while the job is in flight: a late write must not touch a job that already ended.
+    setQueuePosition: (accountId, jobId, position) =>
+      jobs.updateJob(accountId, jobId, { queue_position: position }, { statusIn: ['queued', 'processing', 'preview_ready'] }),
+  };
 }
 
 /** The Task states of the definition, as the runner needs them. */
@@ -281,6 +298,15 @@ const toJson = (value: unknown): Json => (value === undefined ? null : (JSON.par
 interface Execution {
   key: string;
   label: string;
+  /** The job's place in the render queue, read from its record once it first has to wait. */
+  age?: Promise<JobAge>;
+  /** Tie-breaker when the record has no creation time: the order jobs were started in. */
+  startedAt: number;
+  /**
+   * The render slot of a render step that just succeeded, kept for the job's next Task: when that is
+   * a render step too (Compose after GenerateReaction), the job goes on without queueing again.
+   */
+  heldSlot?: () => void;
   controller: AbortController;
   /** Rejects once the execution is stopped (one abort listener per execution, not one per Task). */
   whenStopped: Promise<never>;
@@ -301,38 +327,6 @@ interface Wait {
   resolve: (decision: Json) => void;
 }
 
-class Slots {
-  private used = 0;
-  private readonly queue: (() => void)[] = [];
-  constructor(private readonly size: number) {}
-
-  /** Resolves with a release function once a slot is free; rejects if `signal` aborts first. */
-  acquire(signal: AbortSignal): Promise<() => void> {
-    return new Promise((resolvePromise, reject) => {
-      if (signal.aborted) return reject(taskError(ABORTED, 'The local job runner stopped'));
-      const grant = () => {
-        signal.removeEventListener('abort', onAbort);
-        this.used++;
-        let released = false;
-        resolvePromise(() => {
-          if (released) return;
-          released = true;
-          this.used--;
-          this.queue.shift()?.();
-        });
-      };
-      const onAbort = () => {
-        const at = this.queue.indexOf(grant);
-        if (at >= 0) this.queue.splice(at, 1);
-        reject(taskError(ABORTED, 'The local job runner stopped'));
-      };
-      if (this.used < this.size) return grant();
-      this.queue.push(grant);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-  }
-}
-
 /** Rejects when the execution is stopped, so no Task promise outlives stop(). */
 const untilStopped = (exec: Execution): Promise<never> => exec.whenStopped;
 
@@ -351,8 +345,18 @@ function machineOf(definition: StateMachineDefinition, validate: boolean): State
 export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRunner {
   const log = options.log ?? (() => undefined);
   const { definition, tasks } = loadLocalDefinition(options.definitionPath);
-  const renderSlots = new Slots(Math.max(1, options.renderConcurrency ?? 2));
   const stopGraceMs = options.stopGraceMs ?? 10_000;
+  let storeLoaded: Promise<LocalJobStore> | undefined;
+  const store = () => (storeLoaded ??= options.store ? Promise.resolve(options.store) : defaultStore());
+  const keyOf = (accountId: number, jobId: number) => `${accountId}/${jobId}`;
+  const positions = queuePositions(
+    async (key, position) => {
+      const [accountId, jobId] = key.split('/').map(Number) as [number, number];
+      await (await store()).setQueuePosition?.(accountId, jobId, position);
+    },
+    (key, error) => log(`job ${key}: queue position not recorded: ${String(error)}`),
+  );
+  const renderSlots = new RenderSlots(Math.max(1, options.renderConcurrency ?? 2), positions.set);
 
   let retryIntervalOverrides: Record<string, number | number[]> | undefined;
   if (typeof options.retryIntervalOverrides === 'number') {
@@ -399,11 +403,46 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
     return { running, abort: (reason: Error) => controller.abort(reason) };
   };
 
+  const ageFromRecord = (exec: Execution, accountId: number, jobId: number, createdAt: string | undefined): JobAge => {
+    const at = createdAt === undefined ? NaN : Date.parse(createdAt);
+    return { createdAtMs: Number.isNaN(at) ? exec.startedAt : at, accountId, jobId };
+  };
+
+  /** The job's age, read once per execution, and only when a step has to queue. */
+  const ageOf = (exec: Execution, accountId: number, jobId: number): Promise<JobAge> =>
+    (exec.age ??= store()
+      .then((s) => s.getJob(accountId, jobId))
+      .then(
+        (job) => ageFromRecord(exec, accountId, jobId, job?.created_at),
+        () => ageFromRecord(exec, accountId, jobId, undefined),
+      ));
+
+  /** A render slot, oldest job first; the record stops showing a queue position before the step runs. */
+  async function renderSlot(exec: Execution, payload: StepPayload): Promise<() => void> {
+    const age = renderSlots.full
+      ? await ageOf(exec, payload.account_id, payload.job_id)
+      : ageFromRecord(exec, payload.account_id, payload.job_id, undefined);
+    const release = await renderSlots.acquire(exec.key, age, exec.controller.signal);
+    await positions.settled(exec.key);
+    return release;
+  }
+
+  const releaseHeld = (exec: Execution) => {
+    const held = exec.heldSlot;
+    exec.heldSlot = undefined;
+    held?.();
+  };
+
   /** A lambda:invoke Task: the step, its timeout counted from when it starts, the Lambda-shaped result. */
   async function invoke(exec: Execution, stateName: string, task: TaskInfo, payload: StepPayload): Promise<Json> {
-    const release = task.fn === 'render' ? await renderSlots.acquire(exec.controller.signal) : () => undefined;
+    let release: () => void = () => undefined;
+    if (task.fn === 'render') {
+      release = exec.heldSlot ?? (await renderSlot(exec, payload));
+      exec.heldSlot = undefined;
+    }
     const { running: step, abort } = callStep(exec, task.fn, payload);
-    step.then(release, release);
+    // A failed step lets go at once: its retry may back off for seconds, and others can use the slot.
+    step.then(() => (task.fn === 'render' && !exec.stopped ? (exec.heldSlot = release) : release()), release);
     let timer: ReturnType<typeof deadlineTimer> | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       if (task.timeoutS === undefined) return;
@@ -472,8 +511,12 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
     }
   }
 
-  function launch(input: JobExecutionInput & { failure?: TaskFailure }, startAt: string, firstWaitDeadline?: number): void {
-    const key = `${input.account_id}/${input.job_id}`;
+  function launch(
+    input: JobExecutionInput & { failure?: TaskFailure },
+    startAt: string,
+    resumed?: { firstWaitDeadline?: number; createdAt?: string },
+  ): void {
+    const key = keyOf(input.account_id, input.job_id);
     let markSettled!: () => void;
     const controller = new AbortController();
     const whenStopped = new Promise<never>((_, reject) =>
@@ -483,15 +526,18 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
     const exec: Execution = {
       key,
       label: `job ${input.job_id} (account ${input.account_id})`,
+      startedAt: Date.now(),
       controller,
       whenStopped,
       stopped: false,
       busy: true,
-      firstWaitDeadline,
+      firstWaitDeadline: resumed?.firstWaitDeadline,
       settled: new Promise<void>((r) => (markSettled = r)),
       markSettled: () => markSettled(),
       done: Promise.resolve(),
     };
+    // A resumed job keeps the age on its record: after a restart it is still ahead of newer jobs.
+    if (resumed) exec.age = Promise.resolve(ageFromRecord(exec, input.account_id, input.job_id, resumed.createdAt));
     executions.set(key, exec);
 
     const handlers = Object.fromEntries(
@@ -499,6 +545,7 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
         stateName,
         async (raw: unknown): Promise<Json> => {
           if (exec.controller.signal.aborted) throw taskError(ABORTED, 'The local job runner stopped');
+          if (task.fn !== 'render') releaseHeld(exec);
           const payload = (raw as { Payload: StepPayload }).Payload;
           return task.waitsForToken ? awaitToken(exec, stateName, task, payload) : invoke(exec, stateName, task, payload);
         },
@@ -520,6 +567,7 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
         log(`${exec.label}: execution failed with ${name}: ${cause}`);
       },
     ).finally(() => {
+      releaseHeld(exec);
       executions.delete(key);
       if (!exec.stopped) ended.add(key);
       exec.markSettled();
@@ -530,7 +578,7 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
   return {
     async start(input) {
       if (stopped) throw new Error('The local job runner is stopped');
-      const key = `${input.account_id}/${input.job_id}`;
+      const key = keyOf(input.account_id, input.job_id);
       if (executions.has(key) || ended.has(key)) return;
       launch(input, definition.StartAt);
     },
@@ -545,15 +593,18 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
 
     async resumeActiveJobs() {
       if (stopped) throw new Error('The local job runner is stopped');
-      const store = options.store ?? (await defaultStore());
-      await store.sweepStrandedUnits?.();
+      const jobs = await store();
+      await jobs.sweepStrandedUnits?.();
       let resumed = 0;
       const settling: Promise<void>[] = [];
-      for (const { accountId, jobId } of await store.listActiveJobs()) {
-        const key = `${accountId}/${jobId}`;
+      for (const { accountId, jobId } of await jobs.listActiveJobs()) {
+        const key = keyOf(accountId, jobId);
         if (executions.has(key) || ended.has(key)) continue;
-        const job = await store.getJob(accountId, jobId);
+        const job = await jobs.getJob(accountId, jobId);
         if (!job || job.status === 'done' || job.status === 'failed') continue;
+        // A position left from before the restart is cleared; a job that has to wait again gets a new one.
+        positions.known(key, job.queue_position ?? null);
+        positions.set(key, null);
         const input: JobExecutionInput & { failure?: TaskFailure } = {
           account_id: accountId,
           job_id: jobId,
@@ -571,7 +622,7 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
           input.failure = INTERRUPTED_FAILURE;
         }
         const expires = startAt === 'AwaitDecision' && job.preview_expires_at ? Date.parse(job.preview_expires_at) : NaN;
-        launch(input, startAt, Number.isNaN(expires) ? undefined : expires);
+        launch(input, startAt, { firstWaitDeadline: Number.isNaN(expires) ? undefined : expires, createdAt: job.created_at });
         resumed++;
         // A preview waiting for a decision gets its new token before the API serves approve again.
         if (startAt === 'AwaitDecision') settling.push(executions.get(key)?.settled ?? Promise.resolve());

@@ -5,6 +5,8 @@ import {
   assertCanRegenerate,
   chargeNumberOfJob,
   chargeNumberOfRegeneration,
+  jobView,
+  type Job,
   type JobState,
 } from '../../../functions/domain/jobs';
 
@@ -60,5 +62,28 @@ describe('allowance unit numbering', () => {
   test('the job is unit 1 and each regeneration the next, so every unit has its own ledger entry', () => {
     expect(chargeNumberOfJob()).toBe(1);
     expect([0, 1, 2].map(chargeNumberOfRegeneration)).toEqual([2, 3, 4]);
+  });
+});
+
+describe('the job view', () => {
+  const job = (overrides: Partial<Job> = {}): Job => ({
+    id: 7, account_id: 1, status: 'processing', stage: 'preparing', progress: 5, method: 'prompt', mode: 'auto',
+    product_id: 1, avatar_id: null, reaction_id: null, prompt: 'wow', video_source: null, reference_url: null,
+    reference_key: null, hook_text: null, hook_position: 'top', hook_size: 'medium', seed: 1, regenerations: 0,
+    charged_units: 0, reaction: null, preview: null, preview_expires_at: null, video_id: null, error: null,
+    created_at: '2026-11-01T00:00:00.000Z', updated_at: '2026-11-01T00:00:00.000Z', ...overrides,
+  });
+
+  test('a job waiting for a render slot shows its place in line', () => {
+    expect(jobView(job({ queue_position: 3 })).queue_position).toBe(3);
+  });
+
+  test('a job not waiting, or stored before queue positions existed, shows null', () => {
+    expect(jobView(job({ queue_position: null })).queue_position).toBeNull();
+    expect(jobView(job()).queue_position).toBeNull();
+  });
+
+  test('a job that ended never shows a place in line', () => {
+    expect(jobView(job({ status: 'done', stage: 'done', queue_position: 2 })).queue_position).toBeNull();
   });
 });

@@ -81,6 +81,35 @@ function harness(
   };
 }
 
+type StoredJob = NonNullable<Awaited<ReturnType<LocalJobStore['getJob']>>>;
+
+/**
+ * Job records for the runner's store: created one second apart in id order (a lower id is older),
+ * with the queue positions the runner records on them.
+ */
+function recordsStore(jobs: Record<number, Partial<StoredJob>> = {}) {
+  const base = Date.parse('2026-11-01T00:00:00Z');
+  const records = new Map<number, StoredJob>();
+  const record = (jobId: number) => {
+    let job = records.get(jobId);
+    if (!job) {
+      job = { status: 'processing', mode: 'auto', method: 'prompt', created_at: new Date(base + jobId * 1000).toISOString(), ...jobs[jobId] };
+      records.set(jobId, job);
+    }
+    return job;
+  };
+  const positionWrites: [number, number | null][] = [];
+  const store: LocalJobStore = {
+    listActiveJobs: async () => Object.keys(jobs).map((id) => ({ accountId: 1, jobId: Number(id) })),
+    getJob: async (_accountId, jobId) => ({ ...record(jobId) }),
+    setQueuePosition: async (_accountId, jobId, position) => {
+      record(jobId).queue_position = position;
+      positionWrites.push([jobId, position]);
+    },
+  };
+  return { store, positionWrites, positionOf: (jobId: number) => record(jobId).queue_position ?? null };
+}
+
 /** A copy of the real ASL with some states changed. */
 function definitionWith(change: (definition: { States: Record<string, Record<string, unknown>> } & Record<string, unknown>) => void) {
   const definition = JSON.parse(readFileSync(join(ROOT, JOB_STATE_MACHINE_FILE), 'utf8'));
@@ -318,7 +347,6 @@ describe('the local job runner', () => {
   });
 
   describe('resumeActiveJobs', () => {
-    type StoredJob = NonNullable<Awaited<ReturnType<LocalJobStore['getJob']>>>;
     const storeOf = (jobs: Record<number, StoredJob>): LocalJobStore => ({
       listActiveJobs: async () => Object.keys(jobs).map((id) => ({ accountId: 1, jobId: Number(id) })),
       getJob: async (_accountId, jobId) => jobs[jobId],
@@ -427,13 +455,77 @@ describe('the local job runner', () => {
         running--;
         return undefined;
       },
-      { definitionPath, renderConcurrency: 2 },
+      { definitionPath, renderConcurrency: 2, store: recordsStore().store },
     );
     const ids = [40, 41, 42, 43, 44, 45];
     await Promise.all(ids.map((id) => h.runner.start(auto(id))));
     await h.runner.idle();
     expect(peak).toBe(2);
     for (const id of ids) expect(h.steps(id)).toEqual(['prepare', 'generate_reaction', 'compose', 'finalize']);
+  });
+
+  describe('render slots go to the oldest job first', () => {
+    const renderSteps = new Set(['generate_reaction', 'render_preview', 'compose']);
+
+    test('a job submitted first finishes before the jobs submitted after it, though they all want the slot', async () => {
+      const records = recordsStore();
+      const finished: number[] = [];
+      const shownWhileRendering: (number | null)[] = [];
+      const h = harness(
+        async (p) => {
+          if (renderSteps.has(p.step)) {
+            shownWhileRendering.push(records.positionOf(p.job_id));
+            await sleep(p.step === 'generate_reaction' ? 20 : 5);
+          }
+          if (p.step === 'finalize') finished.push(p.job_id);
+          return undefined;
+        },
+        { renderConcurrency: 1, store: records.store },
+      );
+      const ids = [70, 71, 72, 73, 74];
+      for (const id of ids) await h.runner.start(auto(id));
+      await h.runner.idle();
+
+      expect(finished).toEqual(ids);
+      // Each job's Compose went ahead of the newer jobs' generation.
+      const renders = h.calls.filter((c) => renderSteps.has(c.step)).map((c) => `${c.job_id} ${c.step}`);
+      expect(renders).toEqual(ids.flatMap((id) => [`${id} generate_reaction`, `${id} compose`]));
+      // Waiting showed on the records, and no step ran while its record still said it was waiting.
+      expect(records.positionWrites.some(([, position]) => position !== null)).toBe(true);
+      expect(shownWhileRendering.every((position) => position === null)).toBe(true);
+      for (const id of ids) expect(records.positionOf(id)).toBeNull();
+    });
+
+    test('a job resumed after a restart keeps its age: it goes before newer jobs already waiting', async () => {
+      const records = recordsStore({ 90: { status: 'processing', resume_at: 'GenerateReaction' } });
+      let releaseFirst!: () => void;
+      const firstHolds = new Promise<void>((r) => (releaseFirst = r));
+      const h = harness(
+        async (p) => {
+          if (p.step === 'generate_reaction' && p.job_id === 91) await firstHolds;
+          return undefined;
+        },
+        { renderConcurrency: 1, store: records.store },
+      );
+      await h.runner.start(auto(91));
+      await h.runner.start(auto(92));
+      await eventually(() => records.positionOf(92) === 1);
+      await h.runner.resumeActiveJobs();
+      await eventually(() => records.positionOf(90) === 1 && records.positionOf(92) === 2);
+      releaseFirst();
+      await h.runner.idle();
+      const generations = h.calls.filter((c) => c.step === 'generate_reaction').map((c) => c.job_id);
+      expect(generations).toEqual([91, 90, 92]);
+    });
+
+    test('a position left on a record by a stopped process is cleared when the job resumes', async () => {
+      const records = recordsStore({ 95: { status: 'processing', resume_at: 'Finalize', queue_position: 4 } });
+      const h = harness(undefined, { store: records.store });
+      await h.runner.resumeActiveJobs();
+      await h.runner.idle();
+      await eventually(() => records.positionOf(95) === null);
+      expect(h.steps(95)).toEqual(['finalize']);
+    });
   });
 
   test('a step running past its TimeoutSeconds fails with States.Timeout', async () => {
