@@ -32,7 +32,7 @@ export interface EngineLocalOptions {
 }
 
 export const ENGINE_LOCAL_DEFAULTS = { runs: 3, faceRuns: 2 } as const;
-export const ENGINE_LOCAL_TARGETS = { reactionWallS: 4 } as const;
+export const ENGINE_LOCAL_TARGETS = { reactionWallS: 4, ssimMin: 0.97 } as const;
 
 const AVATAR_PROMPT = 'woman with curly red hair, glasses and a green sweater';
 const REACTION_PROMPT = 'OMG no way, shocked by the price';
@@ -86,6 +86,8 @@ interface FaceCase {
   /** Per measured run, the part of the wall spent before rendering (motion: the reference analysis). */
   beforeRenderS: number[];
   warmUpWallS: number;
+  /** SSIM of a clip against the same frames drawn at full size. */
+  ssim?: number;
 }
 
 /** Runs `work` 1 + `runs` times (the first is a warm-up, logged but not kept). */
@@ -160,7 +162,8 @@ export async function runEngineLocal(options: EngineLocalOptions): Promise<Secti
     const read = emotionFromPrompt(REACTION_PROMPT);
     const frames = reactionFrames({ emotion: read.emotion, intensity: read.intensity, durationS: read.durationS, seed: 7 });
     const prepStart = performance.now();
-    const scene = await prepareIllustratedScene(avatar.rig as Parameters<typeof prepareIllustratedScene>[0], frames, { seed: 7 });
+    const { RENDER_SIZE } = await import('../functions/adapters/engines/local/engine');
+    const scene = await prepareIllustratedScene(avatar.rig as Parameters<typeof prepareIllustratedScene>[0], frames, { seed: 7, ...RENDER_SIZE });
     const prepareMs = performance.now() - prepStart;
     const canvas = createCanvas(scene.width, scene.height);
     const ctx = canvas.getContext('2d');
@@ -180,9 +183,13 @@ export async function runEngineLocal(options: EngineLocalOptions): Promise<Secti
     const n = frames.length;
     log(`Node-only pass: prepare ${fmt(prepareMs, 0)} ms, ${scene.expressions.length} expressions, draw ${fmt(drawMs / n, 2)} ms/frame, raster+read-back ${fmt(rasterMs / n, 2)} ms/frame`);
 
+    // The picture kept: the engine's clip of seed 7 (run 0) against the same frames drawn at full size.
+    const promptSsim = await ssimAgainstFullSize(avatar.rig, frames, 7, join(dir, 'reactions_0.mp4'), dir, 'prompt');
+    log(`SSIM, prompt reaction vs a full-size render: ${fmt(promptSsim, 4)}`);
+
     const faces = await runFaceCases({ dir, bucket, avatarRef, runs: options.faceRuns ?? ENGINE_LOCAL_DEFAULTS.faceRuns, log });
 
-    return summarise({ avatarMs, runs, prepareMs, drawMsPerFrame: drawMs / n, rasterMsPerFrame: rasterMs / n, frames: n, expressions: scene.expressions.length, faces });
+    return summarise({ promptSsim, avatarMs, runs, prepareMs, drawMsPerFrame: drawMs / n, rasterMsPerFrame: rasterMs / n, frames: n, expressions: scene.expressions.length, faces });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -215,6 +222,20 @@ const REFERENCE_S = 4;
  * Motion transfer onto the illustrated avatar, and the photo avatar from a prompt, through
  * createLocalEngineWithFaces. The first motion warm-up also pays for loading human and its models.
  */
+/**
+ * SSIM of an engine clip against the same frames drawn at the full 1080×1920 (the renderer's own
+ * default size; before frames were drawn smaller and scaled up by ffmpeg, this was the engine's clip).
+ */
+async function ssimAgainstFullSize(rig: unknown, frames: readonly import('../functions/adapters/engines/local/animation').ReactionFrame[], seed: number, clip: string, dir: string, name: string): Promise<number> {
+  const { prepareIllustratedScene } = await import('../functions/adapters/engines/local/illustrated-renderer');
+  const { renderClipToFile } = await import('../functions/adapters/engines/local/reaction-clip');
+  const { ssimOf } = await import('./ssim');
+  const reference = join(dir, `${name}-full-size.mp4`);
+  const scene = await prepareIllustratedScene(rig as Parameters<typeof prepareIllustratedScene>[0], frames, { seed });
+  await renderClipToFile(scene, frames, reference);
+  return ssimOf(clip, reference);
+}
+
 async function runFaceCases(input: FaceCaseInput): Promise<FaceCases> {
   const { dir, bucket, avatarRef, runs, log } = input;
   const { makeReferenceClip, realFacePng } = await import('./reference-clip');
@@ -237,10 +258,13 @@ async function runFaceCases(input: FaceCaseInput): Promise<FaceCases> {
   const source = faceModule.motionSource;
   const original = source.framesFromReference;
   let analysisS = NaN;
+  const motionFrames: Awaited<ReturnType<typeof original>>[] = [];
   source.framesFromReference = async (...args) => {
     const t0 = performance.now();
     try {
-      return await original.apply(source, args);
+      const frames = await original.apply(source, args);
+      motionFrames.push(frames);
+      return frames;
     } finally {
       analysisS = (performance.now() - t0) / 1000;
     }
@@ -265,6 +289,9 @@ async function runFaceCases(input: FaceCaseInput): Promise<FaceCases> {
   } finally {
     source.framesFromReference = original;
   }
+  const { fitToClipLength } = await import('../functions/adapters/engines/local/engine');
+  motion.ssim = await ssimAgainstFullSize(avatarRef.rig, fitToClipLength([...motionFrames[1]!]), 22, join(dir, 'motion_1.mp4'), dir, 'motion');
+  log(`SSIM, motion reaction vs a full-size render: ${fmt(motion.ssim, 4)}`);
 
   // The photo avatar: the real face stored as an upload. The engine does not rig an upload on its
   // own (a photo without a rig is animated by the camera only), so rigForUpload runs first, as the
@@ -295,6 +322,7 @@ async function runFaceCases(input: FaceCaseInput): Promise<FaceCases> {
 }
 
 interface Measured {
+  promptSsim: number;
   faces: FaceCases;
   avatarMs: number[];
   runs: ReactionRun[];
@@ -332,6 +360,11 @@ function summarise(m: Measured): SectionResult {
   const photoTarget: Target | null = photoFig ? { what: 'local photo reaction from prompt (4 s, 1080x1920) wall', value: photoFig.wall, max, unit: 's' } : null;
   if (motionTarget) targets.push(motionTarget);
   if (photoTarget) targets.push(photoTarget);
+  // A floor, judged as the SSIM lost (the bench's targets are ceilings).
+  const ssimLost = (what: string, ssim: number): Target => ({ what, value: 1 - ssim, max: 1 - ENGINE_LOCAL_TARGETS.ssimMin, unit: '' });
+  const ssimTargets = [ssimLost('SSIM lost, prompt reaction vs full-size render', m.promptSsim)];
+  if (motion?.ssim !== undefined) ssimTargets.push(ssimLost('SSIM lost, motion reaction vs full-size render', motion.ssim));
+  targets.push(...ssimTargets);
   const perFrame = (s: number) => fmt((s * 1000) / m.frames, 1);
   const skippedRow = (what: string): string[] => [what, 'skipped', `<= ${max}`, ''];
 
@@ -361,6 +394,8 @@ function summarise(m: Measured): SectionResult {
             ? ['photo reaction from prompt, wall (s)', fmt(photoFig.wall, 2), `<= ${max}`, flag(photoTarget)]
             : skippedRow('photo reaction from prompt, wall (s)'),
           ...(photoFig ? [['  rig for upload, once per upload (ms)', fmt(median(m.faces.rigMs.slice(1)), 0), '', m.faces.rigFound ? '' : 'no face']] : []),
+          ['SSIM, prompt reaction vs the same frames drawn at 1080x1920', fmt(m.promptSsim, 4), `>= ${ENGINE_LOCAL_TARGETS.ssimMin}`, flag(ssimTargets[0]!)],
+          ...(motion?.ssim !== undefined ? [['SSIM, motion reaction vs the same frames drawn at 1080x1920', fmt(motion.ssim, 4), `>= ${ENGINE_LOCAL_TARGETS.ssimMin}`, flag(ssimTargets[1]!)]] : []),
           ['reaction, best wall (s)', fmt(prompt.best, 2), '', ''],
           ['reaction, CPU Node (s)', fmt(nodeCpu, 2), '', ''],
           ['reaction, CPU ffmpeg (s)', fmt(ffmpegCpu, 2), '', ''],
@@ -409,6 +444,8 @@ function summarise(m: Measured): SectionResult {
           ]),
     ],
     data: {
+      promptSsim: m.promptSsim,
+      motionSsim: motion?.ssim,
       avatarMs: m.avatarMs,
       runs: m.runs,
       prepareMs: m.prepareMs,

@@ -33,11 +33,15 @@ import { renderClipToFile, type FrameRenderer } from './reaction-clip';
 import { renderCaptionPng } from '../../../media/caption';
 
 /**
- * Photo frames are drawn at two thirds of the output size and scaled up by ffmpeg, which has CPU to
- * spare while Node draws: per frame the warp, the camera transform and the canvas read-back all
- * scale with pixels, and uploads are rarely sharper than this once the face is framed.
+ * Frames are drawn at two thirds of the output size and scaled up by ffmpeg: per frame the raster,
+ * the warp (photos), the camera transform and the canvas read-back all scale with pixels, Node draws
+ * on one core, and the whole frame pipe carries 2.25 times fewer bytes. The illustrated scene is flat
+ * colour, gradients and smooth outlines, which a bicubic upscale keeps (SSIM against a full-size
+ * render ≥ 0.97, printed by `npm run bench -- --only engine`); uploads are rarely sharper than this
+ * once the face is framed.
  */
-export const PHOTO_RENDER_SIZE = { width: 720, height: 1280 } as const;
+export const RENDER_SIZE = { width: 720, height: 1280 } as const;
+export const PHOTO_RENDER_SIZE = RENDER_SIZE;
 
 /** Side of the square portrait made from a prompt. */
 export const AVATAR_SIZE = 1024;
@@ -82,7 +86,7 @@ export function createLocalEngine(deps: LocalEngineDeps = {}): LocalEngine {
 
   async function rendererFor(avatar: AvatarRef, frames: readonly ReactionFrame[], dir: string, options: GenerationOptions): Promise<FrameRenderer> {
     if (isIllustratedRig(avatar.rig)) {
-      return guard(() => prepareIllustratedScene(avatar.rig as IllustratedRig, frames, { seed: options.seed }), 'preparing the avatar failed');
+      return guard(() => prepareIllustratedScene(avatar.rig as IllustratedRig, frames, { seed: options.seed, ...RENDER_SIZE }), 'preparing the avatar failed');
     }
     if (isRigOfKind(avatar.rig, 'illustrated')) {
       throw new EngineError('invalid_input', 'this avatar cannot be animated: its stored description is damaged; create the avatar again');
@@ -211,7 +215,7 @@ export async function renderPromptReactionToFile(
 ): Promise<{ emotion: Emotion; durationS: number; frames: ReactionFrame[]; stats: EncodeStats }> {
   const read = emotionFromPrompt(prompt);
   const frames = reactionFrames({ emotion: read.emotion, intensity: read.intensity, durationS: read.durationS, seed: options.seed });
-  const scene = await prepareIllustratedScene(rig, frames, { seed: options.seed });
+  const scene = await prepareIllustratedScene(rig, frames, { seed: options.seed, ...RENDER_SIZE });
   const stats = await renderClipToFile(scene, frames, outputPath, { signal: options.signal, timeoutMs: options.timeoutMs });
   return { emotion: read.emotion, durationS: frames.length / REACTION_CLIP.fps, frames, stats };
 }

@@ -8,7 +8,8 @@
  *
  * Cost model: everything that does not change per frame is rasterised once in `prepare` (background,
  * mood tint, disc + body, one head bitmap per expression). A frame is then a blit, a few vector fills
- * (rays, accents) and two transformed bitmap draws, a few milliseconds of Skia at 1080×1920.
+ * (rays, accents) and two transformed bitmap draws, a few milliseconds of Skia at 1080×1920 (the
+ * engine draws at 720×1280 and lets ffmpeg scale up: engine.ts RENDER_SIZE).
  */
 import { createCanvas, loadImage, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { REACTION_CLIP } from '../../../ports/engine';
@@ -216,7 +217,9 @@ function drawBitmap(ctx: SKRSContext2D, bitmap: Bitmap, layout: SceneLayout, rs:
 
 function applyCamera(ctx: SKRSContext2D, layout: SceneLayout, frame: ReactionFrame): void {
   const { zoom, offsetX, offsetY, rotation } = frame.camera;
-  ctx.translate(layout.focusX + offsetX, layout.focusY + offsetY);
+  // Offsets are output pixels: a scene drawn smaller (and scaled up by the encoder) moves as far on screen.
+  const px = layout.width / REACTION_CLIP.width;
+  ctx.translate(layout.focusX + offsetX * px, layout.focusY + offsetY * px);
   ctx.rotate((rotation * Math.PI) / 180);
   ctx.scale(zoom, zoom);
   ctx.translate(-layout.focusX, -layout.focusY);
