@@ -21,11 +21,11 @@ let sandboxB: ProviderBSandbox;
 /** Every response body of the file, to prove no provider key ever comes back. */
 const seen: string[] = [];
 /**
- * Everything the service logged meanwhile (the structured logger writes to stdout), kept here instead
+ * Everything the service logged meanwhile (the structured logger writes to stdout and stderr), kept here instead
  * of printed: tests run with the logger silent, so this file turns it on for itself.
  */
 const logged: string[] = [];
-let stdoutWrite: jest.SpyInstance | undefined;
+let captures: jest.SpyInstance[] = [];
 
 beforeAll(async () => {
   t = await startTestStack();
@@ -33,14 +33,17 @@ beforeAll(async () => {
   sandbox = t.stack.sandboxes!.providerA;
   sandboxB = t.stack.sandboxes!.providerB;
   logger.setLogLevel('INFO');
-  stdoutWrite = jest.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array) => {
-    logged.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return true;
-  }) as typeof process.stdout.write);
+  // Warnings and errors go to stderr, the rest to stdout.
+  captures = [process.stdout, process.stderr].map((stream) =>
+    jest.spyOn(stream, 'write').mockImplementation(((chunk: string | Uint8Array) => {
+      logged.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      return true;
+    }) as typeof stream.write),
+  );
 }, 120_000);
 
 afterAll(async () => {
-  stdoutWrite?.mockRestore();
+  for (const capture of captures) capture.mockRestore();
   logger.setLogLevel((process.env.LOG_LEVEL as 'SILENT') ?? 'SILENT');
   overrideSocialProvider('provider_b', undefined);
   await t?.stop();
