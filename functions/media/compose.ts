@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { fileArg, runFfmpeg } from './binaries';
 import { renderCaptionPng, type CaptionBox, type CaptionSpec } from './caption';
+import { captionOverlayChains } from './caption-overlay';
 import {
   CANONICAL,
   canonicalConcatList,
@@ -81,18 +82,6 @@ async function writeVerified<T>(outputPath: string, make: (partial: string) => P
 }
 
 /**
- * The caption's pixels as a rectangle on the 4:2:0 grid: the overlay is cropped to it, so only those
- * pixels are blended per frame rather than the whole transparent 1080x1920 picture.
- */
-function evenRect(box: CaptionBox): CaptionBox {
-  const x0 = Math.floor(box.x / 2) * 2;
-  const y0 = Math.floor(box.y / 2) * 2;
-  const x1 = Math.min(CANONICAL.width, Math.ceil((box.x + box.width) / 2) * 2);
-  const y1 = Math.min(CANONICAL.height, Math.ceil((box.y + box.height) / 2) * 2);
-  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
-}
-
-/**
  * A canonical file copied into a fresh +faststart MP4 without touching a sample. A plain remux keeps
  * the AAC priming edit list (audio exactly as long as the video); the concat demuxer does not, which
  * is why a single file does not go through the join.
@@ -129,15 +118,7 @@ export function captionSegmentArgs(input: {
   const base = canonicalMismatches(reaction).length === 0 ? 'null' : fitToCanonicalFrame();
   const graph: string[] = [];
   if (caption) {
-    const r = evenRect(caption.box);
-    graph.push(
-      `[0:${video.index}]${base}[base]`,
-      // The PNG is RGB: convert it with the frame's own matrix (BT.709, limited range), or ffmpeg's
-      // BT.601 default would shift the colours of emoji against the video's.
-      `[1:v]crop=${r.width}:${r.height}:${r.x}:${r.y},scale=out_color_matrix=bt709:out_range=tv,format=yuva420p[cap]`,
-      // A single-picture input ends after one frame; eof_action=repeat keeps it over every frame.
-      `[base][cap]overlay=x=${r.x}:y=${r.y}:eof_action=repeat:format=yuv420,${length.video}[v]`,
-    );
+    graph.push(`[0:${video.index}]${base}[base]`, ...captionOverlayChains('[1:v]', caption.box, `${length.video}[v]`));
   } else {
     graph.push(`[0:${video.index}]${base},${length.video}[v]`);
   }

@@ -25,7 +25,7 @@ import type { Emotion, ReactionFrame } from './animation';
 import { rigFromPrompt } from './avatar-prompt';
 import { emotionFromPrompt } from './emotion-prompt';
 import { reactionFrames } from './expression-curve';
-import type { EncodeStats } from './frame-encoder';
+import type { CaptionOverlay, EncodeStats } from './frame-encoder';
 import { renderAvatarPng } from './illustrated-avatar';
 import { prepareIllustratedScene } from './illustrated-renderer';
 import { isIllustratedRig, type IllustratedRig } from './illustrated-rig';
@@ -113,9 +113,13 @@ export function createLocalEngine(deps: LocalEngineDeps = {}): LocalEngine {
       checkAborted(options.signal);
       const file = path.join(dir, 'reaction.mp4');
       const caption = options.caption?.text.trim() ? options.caption : null;
-      const overlayPath = caption ? path.join(dir, 'caption.png') : undefined;
-      if (caption && overlayPath) await fsp.writeFile(overlayPath, (await renderCaptionPng(caption)).png);
-      await renderClipToFile(renderer, frames, file, { signal: options.signal, timeoutMs: deps.renderTimeoutMs, overlayPath });
+      let overlay: CaptionOverlay | undefined;
+      if (caption) {
+        const image = await renderCaptionPng(caption);
+        overlay = { path: path.join(dir, 'caption.png'), box: image.box };
+        await fsp.writeFile(overlay.path, image.png);
+      }
+      await renderClipToFile(renderer, frames, file, { signal: options.signal, timeoutMs: deps.renderTimeoutMs, overlay });
       const { size } = await fsp.stat(file);
       checkAborted(options.signal);
       await storeBlob(await blobs(), options.outputKey, file, 'video/mp4');

@@ -11,6 +11,8 @@ import { spawn } from 'node:child_process';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EngineError } from '../../../ports/engine';
 import { ffmpegPath, fileArg } from '../../../media/binaries';
+import type { CaptionBox } from '../../../media/caption';
+import { captionOverlayChains } from '../../../media/caption-overlay';
 import {
   CANONICAL,
   canonicalEncodeArgs,
@@ -29,8 +31,8 @@ export interface EncodeFramesOptions {
   /** Returns frame `index` as width × height × 4 bytes of RGBA (opaque, so premultiplied is the same). */
   frame: (index: number) => Uint8Array;
   signal?: AbortSignal;
-  /** A full-frame RGBA PNG laid over every frame after scaling (the burnt-in caption). */
-  overlayPath?: string;
+  /** The burnt-in caption: a full-frame RGBA PNG laid over every frame after scaling, and where it draws. */
+  overlay?: CaptionOverlay;
   /** ffmpeg is killed past this (default 2 minutes: a 5 s clip takes seconds). */
   timeoutMs?: number;
 }
@@ -45,16 +47,21 @@ export interface EncodeStats {
   waitMs: number;
 }
 
+export interface CaptionOverlay {
+  path: string;
+  box: CaptionBox;
+}
+
 /** Frames allowed to wait in the pipe before drawing pauses: enough to keep x264 busy, little memory. */
 const QUEUED_FRAMES = 3;
 const STDERR_TAIL_BYTES = 8 * 1024;
 
 /** The ffmpeg arguments (exported so tests and the benchmark can show what runs). */
-export function encodeArgs(outputPath: string, frameCount: number, width: number, height: number, overlayPath?: string): string[] {
+export function encodeArgs(outputPath: string, frameCount: number, width: number, height: number, overlay?: CaptionOverlay): string[] {
   const length = canonicalLength(frameCount);
   // The overlay goes on after scaling, at full size, so text stays sharp on frames drawn smaller.
-  const video = overlayPath
-    ? `[0:v]${fitToCanonicalFrame()}[base];[base][1:v]overlay=0:0:eof_action=repeat,format=${CANONICAL.video.pixFmt},${length.video}[v]`
+  const video = overlay && overlay.box.width > 0
+    ? [`[0:v]${fitToCanonicalFrame()}[base]`, ...captionOverlayChains('[1:v]', overlay.box, `${length.video}[v]`)].join(';')
     : `[0:v]${fitToCanonicalFrame()},${length.video}[v]`;
   const graph = [
     video,
@@ -69,7 +76,7 @@ export function encodeArgs(outputPath: string, frameCount: number, width: number
     '-s', `${width}x${height}`,
     '-framerate', String(CANONICAL.fps),
     '-i', 'pipe:0',
-    ...(overlayPath ? ['-i', fileArg(overlayPath)] : []),
+    ...(overlay && overlay.box.width > 0 ? ['-i', fileArg(overlay.path)] : []),
     '-filter_complex', graph,
     '-map', '[v]',
     '-map', '[a]',
@@ -94,7 +101,7 @@ export function encodeFrames(options: EncodeFramesOptions): Promise<EncodeStats>
   }
 
   return new Promise<EncodeStats>((resolve, reject) => {
-    const child = spawn(binary, encodeArgs(options.outputPath, options.frameCount, width, height, options.overlayPath), { stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn(binary, encodeArgs(options.outputPath, options.frameCount, width, height, options.overlay), { stdio: ['pipe', 'ignore', 'pipe'] });
     let stderr = Buffer.alloc(0);
     let failure: EngineError | null = null;
     let exited = false;

@@ -5,7 +5,7 @@
  */
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import type { ReactionFrame } from './animation';
-import { encodeFrames, type EncodeStats } from './frame-encoder';
+import { encodeFrames, type CaptionOverlay, type EncodeStats } from './frame-encoder';
 
 /**
  * What every renderer (illustrated, photo) offers: draw frame `index` over the whole output,
@@ -20,8 +20,8 @@ export interface FrameRenderer {
 
 export interface RenderClipOptions {
   signal?: AbortSignal;
-  /** See EncodeFramesOptions.overlayPath. */
-  overlayPath?: string;
+  /** See EncodeFramesOptions.overlay. */
+  overlay?: CaptionOverlay;
   timeoutMs?: number;
 }
 
@@ -40,7 +40,7 @@ export async function renderClipToFile(
     height: renderer.height,
     signal: options.signal,
     timeoutMs: options.timeoutMs,
-    overlayPath: options.overlayPath,
+    overlay: options.overlay,
     frame: (index) => {
       ctx.save();
       renderer.drawFrame(ctx, frames[index]!, index);

@@ -139,3 +139,38 @@ describe('stopping a render', () => {
     expect((error as EngineError).code).toBe('engine_failure');
   });
 });
+
+describe('a caption burnt in while encoding', () => {
+  /** Solid 720×1280 frames (the render size), scaled up by the encoder. */
+  const solid = (rgb: [number, number, number]) => {
+    const frame = new Uint8Array(720 * 1280 * 4);
+    for (let i = 0; i < frame.length; i += 4) frame.set([...rgb, 255], i);
+    return frame;
+  };
+
+  test('lands where its box says, over frames drawn smaller, in the colours it was drawn in', async () => {
+    const { createCanvas } = await import('@napi-rs/canvas');
+    const caption = createCanvas(1080, 1920);
+    const ctx = caption.getContext('2d');
+    ctx.fillStyle = '#e02020';
+    ctx.fillRect(200, 300, 400, 200);
+    const png = path.join(dir, 'caption.png');
+    await fsp.writeFile(png, await caption.encode('png'));
+    const out = path.join(dir, 'captioned.mp4');
+    await encodeFrames({
+      outputPath: out,
+      frameCount: 10,
+      width: 720,
+      height: 1280,
+      frame: () => solid([32, 64, 160]),
+      overlay: { path: png, box: { x: 200, y: 300, width: 400, height: 200 } },
+    });
+    const frame = await frameAt(out, 5);
+    const pixel = (x: number, y: number) => [...frame.subarray((y * 270 + x) * 3, (y * 270 + x) * 3 + 3)];
+    const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]!) <= 10);
+    // Inside the box (quarter-size coordinates), the caption's red; outside it, the frame's blue.
+    expect(near(pixel(100, 100), [224, 32, 32])).toBe(true);
+    expect(near(pixel(20, 20), [32, 64, 160])).toBe(true);
+    expect(near(pixel(100, 200), [32, 64, 160])).toBe(true);
+  });
+});
