@@ -88,6 +88,7 @@ export async function runBurst(options: BurstOptions): Promise<SectionResult> {
         return p.body.data.id as number;
       });
       const doneAt = new Map<number, number>();
+      const createdAt = new Map<number, string>();
       while (doneAt.size < ids.length) {
         await sleep(options.pollMs);
         for (const id of ids) {
@@ -95,7 +96,10 @@ export async function runBurst(options: BurstOptions): Promise<SectionResult> {
           const job = await getJob(account.id, id);
           polls++;
           if (job?.status === 'failed') throw new Error(`job ${id} failed: ${JSON.stringify(job.error)}`);
-          if (job?.status === 'done') doneAt.set(id, performance.now());
+          if (job?.status === 'done') {
+            doneAt.set(id, performance.now());
+            createdAt.set(id, job.created_at);
+          }
           const position = (job as { queue_position?: number | null } | undefined)?.queue_position;
           if (typeof position === 'number') {
             waiting.queuedSeen++;
@@ -103,8 +107,9 @@ export async function runBurst(options: BurstOptions): Promise<SectionResult> {
           }
         }
       }
-      // Job ids are handed out in creation order (concurrent POSTs may land in any order).
-      return [...ids].sort((a, b) => a - b).map((id) => (doneAt.get(id)! - t0) / 1000);
+      // In the runner's order (creation time, then id): concurrent POSTs are created in any order.
+      const age = (id: number) => Date.parse(createdAt.get(id)!);
+      return [...ids].sort((a, b) => age(a) - age(b) || a - b).map((id) => (doneAt.get(id)! - t0) / 1000);
     };
 
     const [warmUpS] = await submit(1);

@@ -33,15 +33,16 @@ import { renderClipToFile, type FrameRenderer } from './reaction-clip';
 import { renderCaptionPng } from '../../../media/caption';
 
 /**
- * Frames are drawn at two thirds of the output size and scaled up by ffmpeg: per frame the raster,
- * the warp (photos), the camera transform and the canvas read-back all scale with pixels, Node draws
- * on one core, and the whole frame pipe carries 2.25 times fewer bytes. The illustrated scene is flat
- * colour, gradients and smooth outlines, which a bicubic upscale keeps (SSIM against a full-size
- * render ≥ 0.97, printed by `npm run bench -- --only engine`); uploads are rarely sharper than this
- * once the face is framed.
+ * Frames are drawn smaller than the output and scaled up by ffmpeg: per frame the raster, the warp
+ * (photos), the camera transform and the canvas read-back (Skia's copy out, ~3 ms a megapixel) all
+ * scale with pixels, Node draws on one core, and the frame pipe carries fewer bytes. The illustrated
+ * scene is flat colour, gradients and smooth outlines, which a bicubic upscale from half size keeps
+ * (SSIM against a full-size render ≥ 0.99, printed by `npm run bench -- --only engine`; the caption
+ * goes on after scaling, at full size). Photos keep two thirds: a real face loses detail sooner, and
+ * uploads are rarely sharper than that once the face is framed.
  */
-export const RENDER_SIZE = { width: 720, height: 1280 } as const;
-export const PHOTO_RENDER_SIZE = RENDER_SIZE;
+export const RENDER_SIZE = { width: 540, height: 960 } as const;
+export const PHOTO_RENDER_SIZE = { width: 720, height: 1280 } as const;
 
 /** Side of the square portrait made from a prompt. */
 export const AVATAR_SIZE = 1024;

@@ -9,7 +9,7 @@
  * Cost model: everything that does not change per frame is rasterised once in `prepare` (background,
  * mood tint, disc + body, one head bitmap per expression). A frame is then a blit, a few vector fills
  * (rays, accents) and two transformed bitmap draws, a few milliseconds of Skia at 1080×1920 (the
- * engine draws at 720×1280 and lets ffmpeg scale up: engine.ts RENDER_SIZE).
+ * engine draws smaller and lets ffmpeg scale up: engine.ts RENDER_SIZE).
  */
 import { createCanvas, loadImage, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { REACTION_CLIP } from '../../../ports/engine';

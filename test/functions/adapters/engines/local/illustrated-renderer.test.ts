@@ -33,7 +33,7 @@ describe('the illustrated scene at the render size', () => {
   // A camera far off centre, so a shift that did not follow the frame size would show.
   const moved: ReactionFrame[] = frames.map((f) => ({ ...f, camera: { ...f.camera, offsetX: 60, offsetY: -45 } }));
 
-  test('a frame drawn at two thirds of the output size matches the full-size frame, camera moves included', async () => {
+  test('a frame drawn at the render size matches the full-size frame, camera moves included', async () => {
     const index = 30;
     const full = await drawnAt({ width: 1080, height: 1920 }, moved, index);
     const small = await drawnAt(RENDER_SIZE, moved, index);

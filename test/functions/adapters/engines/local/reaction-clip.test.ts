@@ -141,7 +141,7 @@ describe('stopping a render', () => {
 });
 
 describe('a caption burnt in while encoding', () => {
-  /** Solid 720×1280 frames (the render size), scaled up by the encoder. */
+  /** Solid frames smaller than the output (a photo's render size), scaled up by the encoder. */
   const solid = (rgb: [number, number, number]) => {
     const frame = new Uint8Array(720 * 1280 * 4);
     for (let i = 0; i < frame.length; i += 4) frame.set([...rgb, 255], i);
