@@ -114,6 +114,8 @@ export interface JobReaction {
   seed: number;
   /** The caption the engine burnt in (auto jobs), making the clip the finished segment; null if clean. */
   captioned?: CaptionSpec | null;
+  /** The finished video's poster, made by the engine with the clip (auto jobs); Compose copies it. */
+  poster_key?: string | null;
 }
 
 /** The captioned reaction segment made for the preview; approve reuses it when the caption is unchanged. */
@@ -179,6 +181,7 @@ export const jobObjectKeys = (accountId: number, jobId: number, round: number) =
     reference: `${prefix}reference-${round}`,
     reaction: `${prefix}reaction-${round}.mp4`,
     preview: `${prefix}preview-${round}.mp4`,
+    poster: `${prefix}poster-${round}.jpg`,
   };
 };
 

@@ -11,6 +11,9 @@ import { promises as fsp } from 'node:fs';
 import { fileArg, runFfmpeg } from './binaries';
 import { renderCaptionPng, type CaptionBox, type CaptionSpec } from './caption';
 import { captionOverlayChains } from './caption-overlay';
+import { POSTER_ENCODE_ARGS, POSTER_FILTER } from './poster';
+
+export { posterTimeS } from './poster';
 import {
   CANONICAL,
   canonicalConcatList,
@@ -216,16 +219,7 @@ export async function joinWithDemo(input: JoinInput): Promise<JoinResult> {
   }
 }
 
-/** Where the poster frame is taken in the reaction segment: around its peak, ~60% in, on a frame. */
-export function posterTimeS(segmentDurationS: number): number {
-  return Math.floor(segmentDurationS * 0.6 * CANONICAL.fps) / CANONICAL.fps;
-}
-
-/**
- * A 1080x1920 JPEG of the frame at `atS`. The frame is turned to RGB with its own matrix (BT.709,
- * limited range) and from there to JPEG's full-range BT.601: converting YUV to YUV directly would
- * keep the 709 values and tint the poster.
- */
+/** A 1080x1920 JPEG of the frame at `atS` (see POSTER_FILTER for its colours). */
 export async function posterJpeg(input: PosterInput): Promise<{ sizeBytes: number }> {
   return writeVerified(
     input.outputPath,
@@ -234,13 +228,8 @@ export async function posterJpeg(input: PosterInput): Promise<{ sizeBytes: numbe
         '-v', 'error',
         '-ss', input.atS.toFixed(3),
         '-i', fileArg(input.videoPath),
-        '-frames:v', '1',
-        '-an',
-        '-vf', `scale=in_color_matrix=bt709:in_range=tv,format=rgb24,scale=${CANONICAL.width}:${CANONICAL.height}:out_color_matrix=bt601:out_range=pc,format=yuvj420p`,
-        '-c:v', 'mjpeg',
-        '-q:v', '3',
-        '-map_metadata', '-1',
-        '-f', 'image2',
+        '-vf', POSTER_FILTER,
+        ...POSTER_ENCODE_ARGS,
         '-y', fileArg(partial),
       ], { timeoutMs: input.timeoutMs ?? 60_000 });
     },

@@ -53,6 +53,8 @@ export interface ReactionClip {
   engine: string;
   /** The caption burnt into the clip (see GenerationOptions.caption), or null for a clean clip. */
   captioned?: CaptionOverlay | null;
+  /** The poster JPEG asked for with GenerationOptions.posterKey; absent when the engine makes none. */
+  poster?: StoredFile | null;
 }
 
 /** A hook caption an engine may burn in while it encodes (DESIGN §3 caption rules). */
@@ -87,6 +89,12 @@ export interface GenerationOptions {
    * segment and is encoded once. Engines that cannot ignore it and return `captioned: null`.
    */
   caption?: CaptionOverlay | null;
+  /**
+   * Where to put the finished video's poster (functions/media/poster.ts), for a clip that will open
+   * it as it is: an engine that encodes the clip itself writes it on the way, and Compose then has
+   * no frame to cut. Engines that cannot ignore it.
+   */
+  posterKey?: string;
 }
 
 export interface AvatarEngine {

@@ -4,7 +4,7 @@
  * overridden is reused as the segment, so approving encodes nothing.
  */
 import { join } from 'node:path';
-import { getToFile, putFile } from '../../adapters/s3/blob-store';
+import { copyObject, getToFile, putFile } from '../../adapters/s3/blob-store';
 import { newVideoId } from '../../adapters/dynamodb/jobs';
 import { captionOf, sameCaption } from '../../domain/jobs';
 import { videoObjectKeys } from '../../domain/video';
@@ -29,7 +29,7 @@ export async function compose(payload: StepPayload): Promise<void> {
   // the caption burnt in for auto jobs, or clean when there is no caption) or the approved preview.
   // Only otherwise is the reaction encoded here.
   const readySegment = sameCaption(reaction.captioned ?? null, caption)
-      ? { key: reaction.key, duration_s: reaction.duration_s }
+      ? { key: reaction.key, duration_s: reaction.duration_s, poster_key: reaction.poster_key ?? null }
       : job.preview && sameCaption(job.preview.caption, caption)
         ? job.preview
         : null;
@@ -52,9 +52,15 @@ export async function compose(payload: StepPayload): Promise<void> {
         demo: demo ? { path: join(dir, 'demo.mp4'), durationS: demo.durationS } : null,
         outputPath: join(dir, 'video.mp4'),
       });
-      await posterJpeg({ videoPath: join(dir, 'video.mp4'), atS: posterTimeS(segmentDurationS), outputPath: join(dir, 'poster.jpg') });
       await putFile(keys.video, join(dir, 'video.mp4'), 'video/mp4');
-      await putFile(keys.poster, join(dir, 'poster.jpg'), 'image/jpeg');
+      // The engine's poster is the same frame of the same segment, written while it was encoded.
+      const enginePoster = readySegment && 'poster_key' in readySegment ? readySegment.poster_key : null;
+      if (enginePoster) {
+        await copyObject(enginePoster, keys.poster);
+      } else {
+        await posterJpeg({ videoPath: join(dir, 'video.mp4'), atS: posterTimeS(segmentDurationS), outputPath: join(dir, 'poster.jpg') });
+        await putFile(keys.poster, join(dir, 'poster.jpg'), 'image/jpeg');
+      }
       return { video_id: videoId, key: keys.video, poster_key: keys.poster, duration_s: joined.durationS, size_bytes: joined.sizeBytes };
     } catch (error) {
       throw toPipelineError(await blameDeletedInput(job, error), 'render_failed');

@@ -27,7 +27,9 @@ export async function generateReaction(payload: StepPayload, signal?: AbortSigna
     const engine = await reactionEngine();
     // An auto job's clip is its finished segment: the caption is burnt in while the engine encodes, so
     // the reaction is encoded once. A preview's clip stays clean: it may be saved, reused or re-captioned.
-    const options = { seed: job.seed, outputKey: keys.reaction, signal: watch.signal, caption: job.mode === 'auto' ? captionOf(job) : null };
+    // ...and it opens the finished video as it is, so its poster can be written on the way too.
+    const auto = job.mode === 'auto';
+    const options = { seed: job.seed, outputKey: keys.reaction, signal: watch.signal, caption: auto ? captionOf(job) : null, posterKey: auto ? keys.poster : undefined };
     const clip =
       job.method === 'motion'
         ? await engine.reactionFromMotion(avatarRefOf(requireAvatar(job, avatar)), await referenceKeyOf(job, watch.signal), options)
@@ -40,6 +42,7 @@ export async function generateReaction(payload: StepPayload, signal?: AbortSigna
         engine: clip.engine,
         seed: clip.seed,
         captioned: clip.captioned ?? null,
+        poster_key: clip.poster?.key ?? null,
       },
     });
   } catch (error) {

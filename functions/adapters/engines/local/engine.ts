@@ -31,6 +31,7 @@ import { prepareIllustratedScene } from './illustrated-renderer';
 import { isIllustratedRig, type IllustratedRig } from './illustrated-rig';
 import { renderClipToFile, type FrameRenderer } from './reaction-clip';
 import { renderCaptionPng } from '../../../media/caption';
+import { posterFrameIndex } from '../../../media/poster';
 
 /**
  * Frames are drawn smaller than the output and scaled up by ffmpeg: per frame the raster, the warp
@@ -120,10 +121,16 @@ export function createLocalEngine(deps: LocalEngineDeps = {}): LocalEngine {
         overlay = { path: path.join(dir, 'caption.png'), box: image.box };
         await fsp.writeFile(overlay.path, image.png);
       }
-      await renderClipToFile(renderer, frames, file, { signal: options.signal, timeoutMs: deps.renderTimeoutMs, overlay });
+      const poster = options.posterKey ? { path: path.join(dir, 'poster.jpg'), frame: posterFrameIndex(frames.length) } : undefined;
+      await renderClipToFile(renderer, frames, file, { signal: options.signal, timeoutMs: deps.renderTimeoutMs, overlay, poster });
       const { size } = await fsp.stat(file);
       checkAborted(options.signal);
       await storeBlob(await blobs(), options.outputKey, file, 'video/mp4');
+      let posterFile: ReactionClip['poster'];
+      if (poster && options.posterKey) {
+        await storeBlob(await blobs(), options.posterKey, poster.path, 'image/jpeg');
+        posterFile = { key: options.posterKey, contentType: 'image/jpeg', sizeBytes: (await fsp.stat(poster.path)).size };
+      }
       return {
         video: { key: options.outputKey, contentType: 'video/mp4', sizeBytes: size },
         durationS: frames.length / REACTION_CLIP.fps,
@@ -134,6 +141,7 @@ export function createLocalEngine(deps: LocalEngineDeps = {}): LocalEngine {
         emotion,
         engine: ENGINE,
         captioned: caption,
+        poster: posterFile,
       };
     });
   }

@@ -13,6 +13,7 @@ import { EngineError } from '../../../ports/engine';
 import { ffmpegPath, fileArg } from '../../../media/binaries';
 import type { CaptionBox } from '../../../media/caption';
 import { captionOverlayChains } from '../../../media/caption-overlay';
+import { POSTER_ENCODE_ARGS, POSTER_FILTER } from '../../../media/poster';
 import {
   CANONICAL,
   canonicalEncodeArgs,
@@ -33,6 +34,8 @@ export interface EncodeFramesOptions {
   signal?: AbortSignal;
   /** The burnt-in caption: a full-frame RGBA PNG laid over every frame after scaling, and where it draws. */
   overlay?: CaptionOverlay;
+  /** Also write frame `frame` (after the caption) as the finished video's poster JPEG at `path`. */
+  poster?: PosterOutput;
   /** ffmpeg is killed past this (default 2 minutes: a 5 s clip takes seconds). */
   timeoutMs?: number;
 }
@@ -52,19 +55,34 @@ export interface CaptionOverlay {
   box: CaptionBox;
 }
 
+export interface PosterOutput {
+  path: string;
+  frame: number;
+}
+
 /** Frames allowed to wait in the pipe before drawing pauses: enough to keep x264 busy, little memory. */
 const QUEUED_FRAMES = 3;
 const STDERR_TAIL_BYTES = 8 * 1024;
 
 /** The ffmpeg arguments (exported so tests and the benchmark can show what runs). */
-export function encodeArgs(outputPath: string, frameCount: number, width: number, height: number, overlay?: CaptionOverlay): string[] {
+export function encodeArgs(
+  outputPath: string,
+  frameCount: number,
+  width: number,
+  height: number,
+  overlay?: CaptionOverlay,
+  poster?: PosterOutput,
+): string[] {
   const length = canonicalLength(frameCount);
+  const out = poster ? '[vall]' : '[v]';
   // The overlay goes on after scaling, at full size, so text stays sharp on frames drawn smaller.
   const video = overlay && overlay.box.width > 0
-    ? [`[0:v]${fitToCanonicalFrame()}[base]`, ...captionOverlayChains('[1:v]', overlay.box, `${length.video}[v]`)].join(';')
-    : `[0:v]${fitToCanonicalFrame()},${length.video}[v]`;
+    ? [`[0:v]${fitToCanonicalFrame()}[base]`, ...captionOverlayChains('[1:v]', overlay.box, `${length.video}${out}`)].join(';')
+    : `[0:v]${fitToCanonicalFrame()},${length.video}${out}`;
   const graph = [
     video,
+    // The poster branch keeps one frame and drops the rest, so it holds nothing back.
+    ...(poster ? [`[vall]split[v][pv]`, `[pv]select=eq(n\\,${poster.frame}),${POSTER_FILTER}[p]`] : []),
     `${canonicalSilence()},${toCanonicalAudio()},${length.audio}[a]`,
   ].join(';');
   return [
@@ -82,6 +100,7 @@ export function encodeArgs(outputPath: string, frameCount: number, width: number
     '-map', '[a]',
     ...canonicalEncodeArgs({ speed: 'rendered' }),
     '-y', fileArg(outputPath),
+    ...(poster ? ['-map', '[p]', ...POSTER_ENCODE_ARGS, '-y', fileArg(poster.path)] : []),
   ];
 }
 
@@ -101,7 +120,7 @@ export function encodeFrames(options: EncodeFramesOptions): Promise<EncodeStats>
   }
 
   return new Promise<EncodeStats>((resolve, reject) => {
-    const child = spawn(binary, encodeArgs(options.outputPath, options.frameCount, width, height, options.overlay), { stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn(binary, encodeArgs(options.outputPath, options.frameCount, width, height, options.overlay, options.poster), { stdio: ['pipe', 'ignore', 'pipe'] });
     let stderr = Buffer.alloc(0);
     let failure: EngineError | null = null;
     let exited = false;

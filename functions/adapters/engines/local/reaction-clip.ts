@@ -5,7 +5,7 @@
  */
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import type { ReactionFrame } from './animation';
-import { encodeFrames, type CaptionOverlay, type EncodeStats } from './frame-encoder';
+import { encodeFrames, type CaptionOverlay, type EncodeStats, type PosterOutput } from './frame-encoder';
 
 /**
  * What every renderer (illustrated, photo) offers: draw frame `index` over the whole output,
@@ -22,6 +22,8 @@ export interface RenderClipOptions {
   signal?: AbortSignal;
   /** See EncodeFramesOptions.overlay. */
   overlay?: CaptionOverlay;
+  /** See EncodeFramesOptions.poster. */
+  poster?: PosterOutput;
   timeoutMs?: number;
 }
 
@@ -41,6 +43,7 @@ export async function renderClipToFile(
     signal: options.signal,
     timeoutMs: options.timeoutMs,
     overlay: options.overlay,
+    poster: options.poster,
     frame: (index) => {
       ctx.save();
       renderer.drawFrame(ctx, frames[index]!, index);

@@ -9,7 +9,7 @@ import { reactionFrames, reactionTiming } from '../../../../../functions/adapter
 import { encodeFrames } from '../../../../../functions/adapters/engines/local/frame-encoder';
 import { prepareIllustratedScene } from '../../../../../functions/adapters/engines/local/illustrated-renderer';
 import { renderClipToFile } from '../../../../../functions/adapters/engines/local/reaction-clip';
-import { fileArg, runFfmpeg } from '../../../../../functions/media/binaries';
+import { fileArg, runFfmpeg, runFfprobe } from '../../../../../functions/media/binaries';
 import { canonicalEncodeArgs, canonicalMismatches } from '../../../../../functions/media/canonical-encoding';
 import { probeMedia } from '../../../../../functions/media/probe';
 
@@ -141,6 +141,20 @@ describe('stopping a render', () => {
 });
 
 describe('a caption burnt in while encoding', () => {
+  const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]!) <= 10);
+
+  /** A caption picture: a red block at (200, 300), 400×200, on a transparent 1080×1920 frame. */
+  const redCaption = async (name: string) => {
+    const { createCanvas } = await import('@napi-rs/canvas');
+    const caption = createCanvas(1080, 1920);
+    const ctx = caption.getContext('2d');
+    ctx.fillStyle = '#e02020';
+    ctx.fillRect(200, 300, 400, 200);
+    const png = path.join(dir, name);
+    await fsp.writeFile(png, await caption.encode('png'));
+    return png;
+  };
+
   /** Solid frames smaller than the output (a photo's render size), scaled up by the encoder. */
   const solid = (rgb: [number, number, number]) => {
     const frame = new Uint8Array(720 * 1280 * 4);
@@ -149,13 +163,7 @@ describe('a caption burnt in while encoding', () => {
   };
 
   test('lands where its box says, over frames drawn smaller, in the colours it was drawn in', async () => {
-    const { createCanvas } = await import('@napi-rs/canvas');
-    const caption = createCanvas(1080, 1920);
-    const ctx = caption.getContext('2d');
-    ctx.fillStyle = '#e02020';
-    ctx.fillRect(200, 300, 400, 200);
-    const png = path.join(dir, 'caption.png');
-    await fsp.writeFile(png, await caption.encode('png'));
+    const png = await redCaption('caption.png');
     const out = path.join(dir, 'captioned.mp4');
     await encodeFrames({
       outputPath: out,
@@ -167,10 +175,30 @@ describe('a caption burnt in while encoding', () => {
     });
     const frame = await frameAt(out, 5);
     const pixel = (x: number, y: number) => [...frame.subarray((y * 270 + x) * 3, (y * 270 + x) * 3 + 3)];
-    const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]!) <= 10);
     // Inside the box (quarter-size coordinates), the caption's red; outside it, the frame's blue.
     expect(near(pixel(100, 100), [224, 32, 32])).toBe(true);
     expect(near(pixel(20, 20), [32, 64, 160])).toBe(true);
     expect(near(pixel(100, 200), [32, 64, 160])).toBe(true);
+  });
+
+  test('the poster asked for is the chosen frame, caption on, as a 1080x1920 JPEG', async () => {
+    const png = await redCaption('caption-poster.png');
+    const poster = path.join(dir, 'poster.jpg');
+    const colours: [number, number, number][] = [[32, 64, 160], [40, 160, 60]];
+    await encodeFrames({
+      outputPath: path.join(dir, 'with-poster.mp4'),
+      frameCount: 10,
+      width: 720,
+      height: 1280,
+      frame: (index) => solid(colours[index === 6 ? 1 : 0]!),
+      overlay: { path: png, box: { x: 200, y: 300, width: 400, height: 200 } },
+      poster: { path: poster, frame: 6 },
+    });
+    const { stdout } = await runFfprobe(['-v', 'error', '-show_entries', 'stream=codec_name,width,height', '-of', 'csv=p=0', fileArg(poster)]);
+    expect(stdout.trim()).toBe('mjpeg,1080,1920');
+    const picture = await frameAt(poster, 0);
+    const pixel = (x: number, y: number) => [...picture.subarray((y * 270 + x) * 3, (y * 270 + x) * 3 + 3)];
+    expect(near(pixel(20, 20), [40, 160, 60])).toBe(true);
+    expect(near(pixel(100, 100), [224, 32, 32])).toBe(true);
   });
 });
