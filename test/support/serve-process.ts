@@ -1,5 +1,5 @@
 /**
- * `npm start` as a real process tree (tsx → node running bin/serve.ts → java and s3rver), started in
+ * `npm start` as a real process tree (npm → node running bin/serve.ts → java and s3rver), started in
  * a process group of its own so a test can kill all of it at once with SIGKILL, like an OOM kill, a
  * `docker kill`, or a terminal closing. Output is kept for failure messages, never printed.
  */
@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..', '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 
 export interface ServeProcess {
   apiUrl: string;
@@ -21,11 +20,23 @@ export interface ServeProcess {
   killGroup(): Promise<void>;
   /** Ctrl-C-like: SIGTERM to the process running bin/serve.ts; the group is killed if it lingers. */
   stop(): Promise<void>;
+  /** SIGTERM to npm itself, as a service manager or `docker stop` sends it; true once no process of the group is left. */
+  terminateLauncher(timeoutMs?: number): Promise<boolean>;
+}
+
+/** Whether any process of the group still exists (zombies included, so this waits for them to be reaped). */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export async function startServe(dataDir: string, options: { env?: NodeJS.ProcessEnv; readyTimeoutMs?: number } = {}): Promise<ServeProcess> {
   const began = Date.now();
-  const proc = spawn(TSX, [join(ROOT, 'bin', 'serve.ts')], {
+  const proc = spawn('npm', ['start', '--silent'], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,6 +81,14 @@ export async function startServe(dataDir: string, options: { env?: NodeJS.Proces
       const stopped = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 30_000)))]);
       clearTimeout(timer);
       if (!stopped) await killGroup();
+    },
+    async terminateLauncher(timeoutMs = 30_000) {
+      process.kill(proc.pid!, 'SIGTERM');
+      for (const until = Date.now() + timeoutMs; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+        if (!groupAlive(proc.pid!)) return true;
+      }
+      await killGroup();
+      return false;
     },
   };
 }
