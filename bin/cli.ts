@@ -5,7 +5,7 @@
  *   keys create --account N [--scopes read,write,publish]
  *   keys revoke --id N
  *   keys list --account N
- *   connections set --account N --provider provider_a|provider_b --api-key KEY|- [--profile-key K]
+ *   connections set --account N --provider provider_a|provider_b --api-key KEY|- [--profile-key K] [--x-api-key K --x-api-secret S]
  *   connections list --account N
  *   counters recount --account N|--all [--collection products,videos,posts,avatars]
  * Targets the local stack through DATA_DIR, or a deployed one with --stack NAME (or STACK_NAME).
@@ -31,7 +31,7 @@ const USAGE = `usage: npm run cli -- <command> [options] [--json]
   keys create --account N [--scopes ${ALL_SCOPES.join(',')}]
   keys revoke --id N
   keys list --account N
-  connections set --account N --provider ${SOCIAL_PROVIDERS.join('|')} --api-key KEY|- [--profile-key KEY]
+  connections set --account N --provider ${SOCIAL_PROVIDERS.join('|')} --api-key KEY|- [--profile-key KEY] [--x-api-key KEY --x-api-secret SECRET]
   connections list --account N
   counters recount --account N|--all [--collection ${COLLECTION_NAMES.join(',')}]
 options: --data-dir DIR (default $DATA_DIR or .data), --stack NAME (a deployed stack; default $STACK_NAME)`;
@@ -54,6 +54,8 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       provider: { type: 'string' },
       'api-key': { type: 'string' },
       'profile-key': { type: 'string' },
+      'x-api-key': { type: 'string' },
+      'x-api-secret': { type: 'string' },
       json: { type: 'boolean' },
       'data-dir': { type: 'string' },
       stack: { type: 'string' },
@@ -144,14 +146,17 @@ async function connectionArgs(values: Record<string, string | boolean | undefine
   let apiKey = values['api-key'];
   if (typeof apiKey !== 'string') throw new UsageError('--api-key is required (or --api-key - to read it from stdin)');
   if (apiKey === '-') apiKey = await readStdin();
-  const profileKey = values['profile-key'];
-  const parsed = connectionInput.safeParse({ api_key: apiKey, ...(typeof profileKey === 'string' ? { profile_key: profileKey } : {}) });
+  // The flags are the endpoint's fields with dashes: --profile-key is profile_key, --x-api-key x_api_key.
+  const optional = Object.fromEntries(
+    (['profile-key', 'x-api-key', 'x-api-secret'] as const).flatMap((flag) => (typeof values[flag] === 'string' ? [[flag.replaceAll('-', '_'), values[flag]]] : [])),
+  );
+  const parsed = connectionInput.safeParse({ api_key: apiKey, ...optional });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new UsageError(`--${String(issue.path[0] ?? 'api_key').replace('_', '-')} ${issue.message}`);
+    throw new UsageError(`--${String(issue.path[0] ?? 'api_key').replaceAll('_', '-')} ${issue.message}`);
   }
   const credentials = credentialsOf(provider, parsed.data);
-  if ('refused' in credentials) throw new UsageError(credentials.refused.replace('profile_key', '--profile-key'));
+  if ('refused' in credentials) throw new UsageError(credentials.refused.replace(/\b(profile_key|x_api_key|x_api_secret)\b/g, (field) => `--${field.replaceAll('_', '-')}`));
   return { provider, credentials };
 }
 

@@ -380,6 +380,20 @@ describe('npm run cli -- connections', () => {
     expect(set.stdout).not.toContain(key);
   });
 
+  test('--x-api-key and --x-api-secret store the owner\'s X app for provider_a, never printed; half of it exits 2', async () => {
+    const { accountId } = await account();
+    const base = ['connections', 'set', '--account', String(accountId), '--provider', 'provider_a', '--api-key', sandboxKey()];
+    const set = await cli([...base, '--x-api-key', 'x-app-key-123', '--x-api-secret', 'x-app-secret-456']);
+    expect(set).toMatchObject({ code: 0, json: { account: accountId, provider: 'provider_a' } });
+    expect(set.stdout + set.stderr).not.toMatch(/x-app-(key|secret)/);
+    const half = await cli([...base, '--x-api-key', 'x-app-key-123']);
+    expect(half.code).toBe(2);
+    expect(half.json.error).toMatch(/--x-api-key and --x-api-secret: give both/);
+    expect((await cli(['connections', 'set', '--account', String(accountId), '--provider', 'provider_b', '--api-key', sandboxKeyB(), '--x-api-key', 'k', '--x-api-secret', 's'])).json.error).toMatch(
+      /--x-api-key, --x-api-secret are only taken by provider_a/,
+    );
+  }, 180_000);
+
   test('set works for provider_b through its sandbox too', async () => {
     const { accountId } = await account();
     const key = sandboxKeyB();
