@@ -23,33 +23,62 @@ function hz(): number {
   return ticksPerSecond;
 }
 
-interface ProcStat {
+/** One process of this process's tree, as /proc/<pid>/stat and cmdline tell. */
+export interface TreeProcess {
   pid: number;
   ppid: number;
-  cpuS: number;
+  /** Its own CPU seconds (utime + stime). */
+  ownS: number;
+  /** The CPU seconds of the children it has reaped (cutime + cstime). */
+  reapedS: number;
+  /** The command line, spaces for NULs; '' when the process ended before it was read. */
+  cmdline: string;
 }
 
-function readStat(pid: number): ProcStat | undefined {
+function readStat(pid: number): Omit<TreeProcess, 'cmdline'> | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name is in parentheses and may hold spaces: the fields start after the last ')'.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    // fields[0] is field 3 (state): ppid is field 4, utime 14, stime 15.
-    return { pid, ppid: Number(fields[1]), cpuS: (Number(fields[11]) + Number(fields[12])) / hz() };
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    // f[0] is field 3 (state): ppid is field 4, utime 14, stime 15, cutime 16, cstime 17.
+    return { pid, ppid: Number(f[1]), ownS: (Number(f[11]) + Number(f[12])) / hz(), reapedS: (Number(f[13]) + Number(f[14])) / hz() };
   } catch {
     return undefined;
   }
 }
 
-function labelOf(pid: number, label: (pid: number, cmdline: string) => string): string {
+function cmdlineOf(pid: number): string {
   try {
-    return label(pid, readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '));
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
   } catch {
-    return `pid ${pid}`;
+    return '';
   }
 }
 
-function machineCpu(): CpuSnapshot['machine'] {
+/** This process and every descendant, parents before children; empty where /proc cannot be read. */
+export function processTree(): TreeProcess[] {
+  let stats: Omit<TreeProcess, 'cmdline'>[];
+  try {
+    stats = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .map((name) => readStat(Number(name)))
+      .filter((s): s is Omit<TreeProcess, 'cmdline'> => s !== undefined);
+  } catch {
+    return [];
+  }
+  const children = new Map<number, typeof stats>();
+  for (const s of stats) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s]);
+  const tree: TreeProcess[] = [];
+  const queue = stats.filter((s) => s.pid === process.pid);
+  while (queue.length) {
+    const s = queue.shift()!;
+    tree.push({ ...s, cmdline: cmdlineOf(s.pid) });
+    queue.push(...(children.get(s.pid) ?? []));
+  }
+  return tree;
+}
+
+export function machineCpu(): CpuSnapshot['machine'] {
   try {
     const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
     const [, ...values] = line.trim().split(/\s+/);
@@ -66,23 +95,7 @@ function machineCpu(): CpuSnapshot['machine'] {
 /** CPU seconds of this process and every descendant, labelled by `label(pid, cmdline)`. */
 export function snapshotCpu(label: (pid: number, cmdline: string) => string): CpuSnapshot {
   const processes = new Map<number, [string, number]>();
-  let stats: ProcStat[] = [];
-  try {
-    stats = readdirSync('/proc')
-      .filter((name) => /^\d+$/.test(name))
-      .map((name) => readStat(Number(name)))
-      .filter((s): s is ProcStat => s !== undefined);
-  } catch {
-    return { at: Date.now(), processes };
-  }
-  const children = new Map<number, ProcStat[]>();
-  for (const s of stats) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s]);
-  const queue = stats.filter((s) => s.pid === process.pid);
-  while (queue.length) {
-    const s = queue.shift()!;
-    processes.set(s.pid, [labelOf(s.pid, label), s.cpuS]);
-    queue.push(...(children.get(s.pid) ?? []));
-  }
+  for (const p of processTree()) processes.set(p.pid, [p.cmdline ? label(p.pid, p.cmdline) : `pid ${p.pid}`, p.ownS]);
   return { at: Date.now(), processes, machine: machineCpu() };
 }
 
