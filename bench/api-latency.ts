@@ -59,10 +59,10 @@ export async function runApiLatency(options: ApiLatencyOptions): Promise<Section
   const accounts = accountsNeeded(options);
   const dataDir = mkdtempSync(join(tmpdir(), 'rs-bench-'));
   // Loaded here, not at the top: `--only bundles` should not load the local stack at all.
-  const { startLocalStack } = await import('../lib/local/runtime');
-  const { createAccount } = await import('../functions/adapters/dynamodb/accounts');
-  const { createApiKey } = await import('../functions/adapters/dynamodb/api-keys');
-  const { ALL_SCOPES } = await import('../functions/domain/api-keys');
+  const { startLocalStack } = await import('#local/runtime');
+  const { createAccount } = await import('#adapters/dynamodb/accounts');
+  const { createApiKey } = await import('#adapters/dynamodb/api-keys');
+  const { ALL_SCOPES } = await import('#domain/api-keys');
 
   const startedAt = Date.now();
   const stack = await startLocalStack({ dataDir, port: 0, log: (line) => log(`stack: ${line}`) });

@@ -7,9 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { lambdaEsbuildOptions } from '../lib/cloud/bundling';
-import { HANDLER_GROUPS } from '../functions/routes';
-import { WORKERS } from '../lib/cloud/workers';
+import { lambdaEsbuildOptions } from '#cloud/bundling';
+import { HANDLER_GROUPS } from '#functions/routes';
+import { WORKERS } from '#cloud/workers';
 import { fmt, median, type SectionResult, type Target } from './report';
 
 export const BUNDLE_TARGETS = { sizeKb: 300, initMedianMs: 150 } as const;

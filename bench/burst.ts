@@ -61,11 +61,11 @@ interface Waiting {
 
 export async function runBurst(options: BurstOptions): Promise<SectionResult> {
   const { log } = options;
-  const { startLocalStack } = await import('../lib/local/runtime');
-  const { createAccount } = await import('../functions/adapters/dynamodb/accounts');
-  const { createApiKey } = await import('../functions/adapters/dynamodb/api-keys');
-  const { ALL_SCOPES } = await import('../functions/domain/api-keys');
-  const { getJob } = await import('../functions/adapters/dynamodb/jobs');
+  const { startLocalStack } = await import('#local/runtime');
+  const { createAccount } = await import('#adapters/dynamodb/accounts');
+  const { createApiKey } = await import('#adapters/dynamodb/api-keys');
+  const { ALL_SCOPES } = await import('#domain/api-keys');
+  const { getJob } = await import('#adapters/dynamodb/jobs');
 
   const dir = await mkdtemp(join(tmpdir(), 'rs-bench-burst-'));
   const stack = await startLocalStack({ dataDir: join(dir, 'data'), port: 0, log: () => undefined });

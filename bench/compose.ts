@@ -16,17 +16,17 @@ import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileArg, runFfmpeg } from '../functions/media/binaries';
-import { renderCaptionPng, type CaptionBox, type CaptionSpec } from '../functions/media/caption';
+import { fileArg, runFfmpeg } from '#media/binaries';
+import { renderCaptionPng, type CaptionBox, type CaptionSpec } from '#media/caption';
 import {
   CANONICAL,
   canonicalEncodeArgs,
   canonicalLength,
   canonicalSilence,
   toCanonicalAudio,
-} from '../functions/media/canonical-encoding';
-import { captionSegment, joinWithDemo } from '../functions/media/compose';
-import { probeMedia } from '../functions/media/probe';
+} from '#media/canonical-encoding';
+import { captionSegment, joinWithDemo } from '#media/compose';
+import { probeMedia } from '#media/probe';
 import { flag, fmt, median, type SectionResult, type Target } from './report';
 import { childPids, vmHwmMb } from './proc-memory';
 

@@ -19,9 +19,9 @@ import { copyFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { ReactionClip } from '../functions/ports/engine';
+import type { ReactionClip } from '#ports/engine';
 import { fmt, flag, median, type SectionResult, type Target } from './report';
-import { DEFAULT_SAMPLE_FPS } from '../functions/adapters/engines/local/face/reference-motion';
+import { DEFAULT_SAMPLE_FPS } from '#adapters/engines/local/face/reference-motion';
 
 export interface EngineLocalOptions {
   /** Measured reactions (after one warm-up). */
@@ -125,10 +125,10 @@ async function measureReactions(
 export async function runEngineLocal(options: EngineLocalOptions): Promise<SectionResult> {
   const { log } = options;
   // Loaded here: `--only api` should not load Skia, sharp and DiceBear.
-  const { createLocalEngine } = await import('../functions/adapters/engines/local/engine');
-  const { reactionFrames } = await import('../functions/adapters/engines/local/expression-curve');
-  const { emotionFromPrompt } = await import('../functions/adapters/engines/local/emotion-prompt');
-  const { prepareIllustratedScene } = await import('../functions/adapters/engines/local/illustrated-renderer');
+  const { createLocalEngine } = await import('#adapters/engines/local/engine');
+  const { reactionFrames } = await import('#adapters/engines/local/expression-curve');
+  const { emotionFromPrompt } = await import('#adapters/engines/local/emotion-prompt');
+  const { prepareIllustratedScene } = await import('#adapters/engines/local/illustrated-renderer');
   const { createCanvas } = await import('@napi-rs/canvas');
 
   const dir = await mkdtemp(join(tmpdir(), 'rs-bench-engine-'));
@@ -162,7 +162,7 @@ export async function runEngineLocal(options: EngineLocalOptions): Promise<Secti
     const read = emotionFromPrompt(REACTION_PROMPT);
     const frames = reactionFrames({ emotion: read.emotion, intensity: read.intensity, durationS: read.durationS, seed: 7 });
     const prepStart = performance.now();
-    const { RENDER_SIZE } = await import('../functions/adapters/engines/local/engine');
+    const { RENDER_SIZE } = await import('#adapters/engines/local/engine');
     const scene = await prepareIllustratedScene(avatar.rig as Parameters<typeof prepareIllustratedScene>[0], frames, { seed: 7, ...RENDER_SIZE });
     const prepareMs = performance.now() - prepStart;
     const canvas = createCanvas(scene.width, scene.height);
@@ -226,9 +226,9 @@ const REFERENCE_S = 4;
  * SSIM of an engine clip against the same frames drawn at the full 1080×1920 (the renderer's own
  * default size; before frames were drawn smaller and scaled up by ffmpeg, this was the engine's clip).
  */
-async function ssimAgainstFullSize(rig: unknown, frames: readonly import('../functions/adapters/engines/local/animation').ReactionFrame[], seed: number, clip: string, dir: string, name: string): Promise<number> {
-  const { prepareIllustratedScene } = await import('../functions/adapters/engines/local/illustrated-renderer');
-  const { renderClipToFile } = await import('../functions/adapters/engines/local/reaction-clip');
+async function ssimAgainstFullSize(rig: unknown, frames: readonly import('#adapters/engines/local/animation').ReactionFrame[], seed: number, clip: string, dir: string, name: string): Promise<number> {
+  const { prepareIllustratedScene } = await import('#adapters/engines/local/illustrated-renderer');
+  const { renderClipToFile } = await import('#adapters/engines/local/reaction-clip');
   const { ssimOf } = await import('./ssim');
   const reference = join(dir, `${name}-full-size.mp4`);
   const scene = await prepareIllustratedScene(rig as Parameters<typeof prepareIllustratedScene>[0], frames, { seed });
@@ -240,8 +240,8 @@ async function runFaceCases(input: FaceCaseInput): Promise<FaceCases> {
   const { dir, bucket, avatarRef, runs, log } = input;
   const { makeReferenceClip, realFacePng } = await import('./reference-clip');
   const face = await realFacePng();
-  const { createLocalEngineWithFaces } = await import('../functions/adapters/engines/local/engine-with-faces');
-  const faceModule = await import('../functions/adapters/engines/local/face');
+  const { createLocalEngineWithFaces } = await import('#adapters/engines/local/engine-with-faces');
+  const faceModule = await import('#adapters/engines/local/face/index');
   const engine = await createLocalEngineWithFaces({ blobs: bucket, tmpDir: dir });
 
   // The reference clip, made offline from the real face, stored like an upload.
@@ -289,7 +289,7 @@ async function runFaceCases(input: FaceCaseInput): Promise<FaceCases> {
   } finally {
     source.framesFromReference = original;
   }
-  const { fitToClipLength } = await import('../functions/adapters/engines/local/engine');
+  const { fitToClipLength } = await import('#adapters/engines/local/engine');
   motion.ssim = await ssimAgainstFullSize(avatarRef.rig, fitToClipLength([...motionFrames[1]!]), 22, join(dir, 'motion_1.mp4'), dir, 'motion');
   log(`SSIM, motion reaction vs a full-size render: ${fmt(motion.ssim, 4)}`);
 

@@ -12,8 +12,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROUTES } from '../functions/routes';
-import { hostileRequests, sendAll, tally, type HostileRequest } from '../test/support/hostile-requests';
+import { ROUTES } from '#functions/routes';
+import { hostileRequests, sendAll, tally, type HostileRequest } from '#test-support/hostile-requests';
 
 interface Target {
   port: number;
@@ -41,10 +41,10 @@ async function ownStack(log: (line: string) => void): Promise<Target> {
   // Read per request by the rate-limit middleware: set before the first one.
   process.env.RATE_LIMIT_PER_MINUTE = '1000000';
   const dataDir = mkdtempSync(join(tmpdir(), 'rs-hostile-'));
-  const { startLocalStack } = await import('../lib/local/runtime');
-  const { createAccount } = await import('../functions/adapters/dynamodb/accounts');
-  const { createApiKey } = await import('../functions/adapters/dynamodb/api-keys');
-  const { ALL_SCOPES } = await import('../functions/domain/api-keys');
+  const { startLocalStack } = await import('#local/runtime');
+  const { createAccount } = await import('#adapters/dynamodb/accounts');
+  const { createApiKey } = await import('#adapters/dynamodb/api-keys');
+  const { ALL_SCOPES } = await import('#domain/api-keys');
   const stack = await startLocalStack({ dataDir, port: 0 });
   const stop = async () => {
     await stack.stop();

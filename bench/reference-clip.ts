@@ -10,8 +10,8 @@ import { existsSync } from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import sharp from 'sharp';
-import { humanModelDir } from '../functions/adapters/engines/local/face/human-loader';
-import { fileArg, runFfmpeg } from '../functions/media/binaries';
+import { humanModelDir } from '#adapters/engines/local/face/human-loader';
+import { fileArg, runFfmpeg } from '#media/binaries';
 
 /** human's own sample screenshot holds a small head-and-shoulders webcam photo. */
 export const HUMAN_SAMPLE = path.join(humanModelDir(), '..', 'assets', 'screenshot-faceid.jpg');

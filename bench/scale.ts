@@ -49,7 +49,7 @@ export async function runScale(options: ScaleOptions): Promise<SectionResult> {
   const { log } = options;
   process.env.RATE_LIMIT_PER_MINUTE = String(1_000_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'rs-bench-scale-'));
-  const { startLocalStack } = await import('../lib/local/runtime');
+  const { startLocalStack } = await import('#local/runtime');
   const stack = await startLocalStack({ dataDir, port: 0, log: (line) => log(`stack: ${line}`) });
   const interrupted = () => void stack.stop().finally(() => process.exit(130));
   process.once('SIGINT', interrupted);
@@ -79,9 +79,9 @@ interface Filled {
 }
 
 async function fillAccount(apiUrl: string, size: number, o: ScaleOptions): Promise<Filled> {
-  const { createAccount } = await import('../functions/adapters/dynamodb/accounts');
-  const { createApiKey } = await import('../functions/adapters/dynamodb/api-keys');
-  const { ALL_SCOPES } = await import('../functions/domain/api-keys');
+  const { createAccount } = await import('#adapters/dynamodb/accounts');
+  const { createApiKey } = await import('#adapters/dynamodb/api-keys');
+  const { ALL_SCOPES } = await import('#domain/api-keys');
   const account = await createAccount(`scale-${size}`, 'pro');
   const { key } = await createApiKey(account.id, ALL_SCOPES);
   const started = Date.now();
@@ -108,9 +108,9 @@ async function timeLists(apiUrl: string, filled: Filled[], o: ScaleOptions): Pro
 }
 
 async function readUnitsOf(f: Filled, o: ScaleOptions) {
-  const { listProducts } = await import('../functions/adapters/dynamodb/products');
-  const { pageOfPrefix } = await import('../functions/adapters/dynamodb/pagination');
-  const { keys } = await import('../functions/adapters/dynamodb/keys');
+  const { listProducts } = await import('#adapters/dynamodb/products');
+  const { pageOfPrefix } = await import('#adapters/dynamodb/pagination');
+  const { keys } = await import('#adapters/dynamodb/keys');
   const legacy = (page: number) => pageOfPrefix(keys.accountPartition(f.accountId), keys.productPrefix, page, o.perPage);
   const current = (page: number) => listProducts(f.accountId, page, o.perPage);
   const legacyFirst = await readUnits(() => legacy(1));
@@ -155,10 +155,10 @@ async function fillThroughApi(apiUrl: string, key: string, count: number): Promi
 /** The same items POST /products stores, 25 to a batch, then the operator's recount over them. */
 async function fillInBatches(accountId: number, count: number): Promise<void> {
   const { BatchWriteCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { dynamo } = await import('../functions/adapters/aws-clients');
-  const { config } = await import('../functions/config');
-  const { keys } = await import('../functions/adapters/dynamodb/keys');
-  const { recountAccount } = await import('../lib/admin/recount');
+  const { dynamo } = await import('#adapters/aws-clients');
+  const { config } = await import('#functions/config');
+  const { keys } = await import('#adapters/dynamodb/keys');
+  const { recountAccount } = await import('#admin/recount');
   const reserved = await dynamo().send(
     new UpdateCommand({
       TableName: config.tableName,
@@ -201,7 +201,7 @@ async function fillInBatches(accountId: number, count: number): Promise<void> {
 
 /** Read units DynamoDB reports for everything `call` sends, and its wall time. */
 async function readUnits(call: () => Promise<unknown>): Promise<{ units: number; ms: number }> {
-  const { dynamo } = await import('../functions/adapters/aws-clients');
+  const { dynamo } = await import('#adapters/aws-clients');
   const client = dynamo();
   let units = 0;
   const name = 'benchConsumedCapacity';

@@ -122,14 +122,14 @@ interface JobRun {
 export async function runVideoJob(options: VideoJobOptions): Promise<SectionResult> {
   const { log } = options;
   // Loaded here: other sections should not load the pipeline.
-  const { startLocalStack } = await import('../lib/local/runtime');
-  const { createLocalJobRunner } = await import('../lib/local/job-runner');
-  const { installJobRunner } = await import('../functions/ports/job-runner');
-  const { runPipelineStep } = await import('../functions/pipeline/local-steps');
-  const { createAccount } = await import('../functions/adapters/dynamodb/accounts');
-  const { createApiKey } = await import('../functions/adapters/dynamodb/api-keys');
-  const { ALL_SCOPES } = await import('../functions/domain/api-keys');
-  const { getJob } = await import('../functions/adapters/dynamodb/jobs');
+  const { startLocalStack } = await import('#local/runtime');
+  const { createLocalJobRunner } = await import('#local/job-runner');
+  const { installJobRunner } = await import('#ports/job-runner');
+  const { runPipelineStep } = await import('#pipeline/local-steps');
+  const { createAccount } = await import('#adapters/dynamodb/accounts');
+  const { createApiKey } = await import('#adapters/dynamodb/api-keys');
+  const { ALL_SCOPES } = await import('#domain/api-keys');
+  const { getJob } = await import('#adapters/dynamodb/jobs');
 
   const dir = await mkdtemp(join(tmpdir(), 'rs-bench-job-'));
   const tap = tapTransitions();

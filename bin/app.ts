@@ -1,6 +1,6 @@
 /** The CDK app (`npm run synth`, `npm run deploy`): one stack, named by STACK_NAME. */
 import { App } from 'aws-cdk-lib';
-import { ReactionStudioStack } from '../lib/cloud/reaction-studio-stack';
+import { ReactionStudioStack } from '#cloud/reaction-studio-stack';
 
 const app = new App();
 

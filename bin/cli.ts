@@ -13,16 +13,16 @@
  * sealed, and never printed; `--api-key -` reads it from stdin, keeping it out of the process list.
  */
 import { parseArgs } from 'node:util';
-import { createAccount, getAccount } from '../functions/adapters/dynamodb/accounts';
-import { createApiKey, listApiKeys, revokeApiKey } from '../functions/adapters/dynamodb/api-keys';
-import { ALL_SCOPES, parseScopes } from '../functions/domain/api-keys';
-import { PLAN_NAMES, isPlanName } from '../functions/domain/plans';
-import { connectionInput, connectionView, credentialsOf, isProviderName } from '../functions/domain/social';
-import { SOCIAL_PROVIDERS, isProviderError, type ProviderCredentials, type ProviderName } from '../functions/ports/social-provider';
-import { listConnections, putConnection } from '../functions/adapters/dynamodb/connections';
-import { connectAdminTarget } from '../lib/admin/target';
-import { recountAccount, recountAll } from '../lib/admin/recount';
-import { COLLECTION_NAMES, type CollectionName } from '../functions/adapters/dynamodb/collection-state';
+import { createAccount, getAccount } from '#adapters/dynamodb/accounts';
+import { createApiKey, listApiKeys, revokeApiKey } from '#adapters/dynamodb/api-keys';
+import { ALL_SCOPES, parseScopes } from '#domain/api-keys';
+import { PLAN_NAMES, isPlanName } from '#domain/plans';
+import { connectionInput, connectionView, credentialsOf, isProviderName } from '#domain/social';
+import { SOCIAL_PROVIDERS, isProviderError, type ProviderCredentials, type ProviderName } from '#ports/social-provider';
+import { listConnections, putConnection } from '#adapters/dynamodb/connections';
+import { connectAdminTarget } from '#admin/target';
+import { recountAccount, recountAll } from '#admin/recount';
+import { COLLECTION_NAMES, type CollectionName } from '#adapters/dynamodb/collection-state';
 
 class UsageError extends Error {}
 
@@ -168,7 +168,7 @@ async function readStdin(): Promise<string> {
 
 /** The channels the key reaches; the provider's refusal, in words that never quote the key. */
 async function checkWithProvider(provider: ProviderName, credentials: ProviderCredentials) {
-  const { socialProvider } = await import('../functions/adapters/social/registry');
+  const { socialProvider } = await import('#adapters/social/registry');
   try {
     return await socialProvider(provider).listChannels(credentials, { signal: AbortSignal.timeout(30_000) });
   } catch (error) {

@@ -1,6 +1,6 @@
 /** `npm start`: the whole API on this machine, on real components, no AWS account needed. */
-import { startLocalStack } from '../lib/local/runtime';
-import { ffmpegPath, ffprobePath } from '../functions/media/binaries';
+import { startLocalStack } from '#local/runtime';
+import { ffmpegPath, ffprobePath } from '#media/binaries';
 
 async function main(): Promise<void> {
   ffmpegPath();

@@ -5,7 +5,7 @@
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
-import { config } from '../config';
+import { config } from '#functions/config';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 let s3Client: S3Client | undefined;

@@ -3,10 +3,10 @@
  * per-account budget per minute and per day. Both windows are counted in one transaction, so a
  * request refused by one does not use up the other, and concurrent requests cannot pass either.
  */
-import { AppError, notFound } from '../domain/errors';
-import { planOf } from '../domain/plans';
-import { getAccount } from '../adapters/dynamodb/accounts';
-import { consumeAll } from '../adapters/dynamodb/rate-limiter';
+import { AppError, notFound } from '#domain/errors';
+import { planOf } from '#domain/plans';
+import { getAccount } from '#adapters/dynamodb/accounts';
+import { consumeAll } from '#adapters/dynamodb/rate-limiter';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;

@@ -10,17 +10,17 @@
  *   list. Syncs are limited per account (ANALYTICS_SYNC_LIMIT, sliding window, 429 with Retry-After),
  *   since each one spends the account's quota at every provider.
  */
-import type { AuthenticatedRequest, Operation } from '../http/api-types';
-import { ok } from '../http/respond';
-import { logger } from '../http/logger';
-import { AppError } from '../domain/errors';
-import { ANALYTICS_SYNC_LIMIT, buildOverview, daysParam, type CachedAnalytics } from '../domain/analytics';
-import type { ProviderName } from '../ports/social-provider';
-import { isCredentialCipherError } from '../ports/credential-cipher';
-import { socialProvider } from '../adapters/social/registry';
-import * as connections from '../adapters/dynamodb/connections';
-import * as cache from '../adapters/dynamodb/analytics-cache';
-import { consume } from '../adapters/dynamodb/rate-limiter';
+import type { AuthenticatedRequest, Operation } from '#http/api-types';
+import { ok } from '#http/respond';
+import { logger } from '#http/logger';
+import { AppError } from '#domain/errors';
+import { ANALYTICS_SYNC_LIMIT, buildOverview, daysParam, type CachedAnalytics } from '#domain/analytics';
+import type { ProviderName } from '#ports/social-provider';
+import { isCredentialCipherError } from '#ports/credential-cipher';
+import { socialProvider } from '#adapters/social/registry';
+import * as connections from '#adapters/dynamodb/connections';
+import * as cache from '#adapters/dynamodb/analytics-cache';
+import { consume } from '#adapters/dynamodb/rate-limiter';
 import { failureSummary, reconnect } from './provider-errors';
 
 /** Every provider is asked in parallel; all answers are in before API Gateway's 30 s. */

@@ -3,23 +3,23 @@
  * (multipart `image`). The local engine generates within the request; a hosted one in the background,
  * the avatar answering `status: processing` (202) until then.
  */
-import type { Operation } from '../http/api-types';
-import { readBody } from '../http/body';
-import { parseInput } from '../http/validate';
-import { idParam } from '../http/params';
-import { accepted, created, deleted, ok } from '../http/respond';
-import { badRequest, notFound } from '../domain/errors';
-import { createAvatarFromPrompt, createAvatarFromUpload } from '../domain/schemas/avatar';
-import { avatarImageKey, avatarObjectPrefix, avatarView, type Avatar } from '../domain/avatar';
-import * as avatars from '../adapters/dynamodb/avatars';
-import { deleteKeys, deletePrefix, playbackUrl, putBuffer } from '../adapters/s3/blob-store';
-import { avatarGenerationIsInline, inlineAvatarEngine } from '../adapters/engines/avatar-engine';
-import { newSeed } from '../adapters/engines/seeded-random';
-import { dispatchTask } from '../ports/background-tasks';
-import { AVATAR_IMAGE_RULES, prepareAvatarImage } from '../media/image-upload';
+import type { Operation } from '#http/api-types';
+import { readBody } from '#http/body';
+import { parseInput } from '#http/validate';
+import { idParam } from '#http/params';
+import { accepted, created, deleted, ok } from '#http/respond';
+import { badRequest, notFound } from '#domain/errors';
+import { createAvatarFromPrompt, createAvatarFromUpload } from '#domain/schemas/avatar';
+import { avatarImageKey, avatarObjectPrefix, avatarView, type Avatar } from '#domain/avatar';
+import * as avatars from '#adapters/dynamodb/avatars';
+import { deleteKeys, deletePrefix, playbackUrl, putBuffer } from '#adapters/s3/blob-store';
+import { avatarGenerationIsInline, inlineAvatarEngine } from '#adapters/engines/avatar-engine';
+import { newSeed } from '#adapters/engines/seeded-random';
+import { dispatchTask } from '#ports/background-tasks';
+import { AVATAR_IMAGE_RULES, prepareAvatarImage } from '#media/image-upload';
 import { admitAiHelper } from './ai-helpers';
-import { getAccount } from '../adapters/dynamodb/accounts';
-import { planOf } from '../domain/plans';
+import { getAccount } from '#adapters/dynamodb/accounts';
+import { planOf } from '#domain/plans';
 import { engineFailureToAppError } from './engine-errors';
 
 async function present(avatar: Avatar) {

@@ -1,6 +1,6 @@
 /** How an engine failure inside a request reaches the client: actionable 4xx, or a 5xx that may be retried. */
-import { AppError } from '../domain/errors';
-import { isEngineError } from '../ports/engine';
+import { AppError } from '#domain/errors';
+import { isEngineError } from '#ports/engine';
 
 export function engineFailureToAppError(error: unknown, field: string): unknown {
   if (!isEngineError(error)) return error;

@@ -2,13 +2,13 @@
  * Finished videos: listed with pagination, fetched with a playable (presigned) url and its poster,
  * deleted with their objects. The job operations share the videos handler group beside these.
  */
-import type { Operation } from '../http/api-types';
-import { idParam, pageMeta, pageParams } from '../http/params';
-import { deleted, ok } from '../http/respond';
-import { notFound } from '../domain/errors';
-import { videoObjectPrefix, videoView, type Video } from '../domain/video';
-import * as videos from '../adapters/dynamodb/videos';
-import { deleteKeys, deletePrefix, playbackUrl } from '../adapters/s3/blob-store';
+import type { Operation } from '#http/api-types';
+import { idParam, pageMeta, pageParams } from '#http/params';
+import { deleted, ok } from '#http/respond';
+import { notFound } from '#domain/errors';
+import { videoObjectPrefix, videoView, type Video } from '#domain/video';
+import * as videos from '#adapters/dynamodb/videos';
+import { deleteKeys, deletePrefix, playbackUrl } from '#adapters/s3/blob-store';
 
 async function present(video: Video) {
   const [playable, poster] = await Promise.all([playbackUrl(video.key), playbackUrl(video.poster_key)]);

@@ -1,13 +1,13 @@
 /** POST /hooks: ten caption ideas for a product, from the configured hook engine. */
-import type { Operation } from '../http/api-types';
-import { readBody } from '../http/body';
-import { parseInput } from '../http/validate';
-import { ok } from '../http/respond';
-import { AppError, notFound } from '../domain/errors';
-import { HOOK_IDEAS_PER_REQUEST, HOOK_TEXT_MAX, hookRequest } from '../domain/schemas/hooks';
-import { getProduct } from '../adapters/dynamodb/products';
-import { hookEngine } from '../adapters/engines/hook-engine';
-import { newSeed } from '../adapters/engines/seeded-random';
+import type { Operation } from '#http/api-types';
+import { readBody } from '#http/body';
+import { parseInput } from '#http/validate';
+import { ok } from '#http/respond';
+import { AppError, notFound } from '#domain/errors';
+import { HOOK_IDEAS_PER_REQUEST, HOOK_TEXT_MAX, hookRequest } from '#domain/schemas/hooks';
+import { getProduct } from '#adapters/dynamodb/products';
+import { hookEngine } from '#adapters/engines/hook-engine';
+import { newSeed } from '#adapters/engines/seeded-random';
 import { admitAiHelper } from './ai-helpers';
 import { engineFailureToAppError } from './engine-errors';
 

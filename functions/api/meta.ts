@@ -1,7 +1,7 @@
 /** GET / (no auth) and the catch-all that turns unknown routes into 404/405 in the envelope. */
-import type { PublicOperation } from '../http/api-types';
-import { ok } from '../http/respond';
-import { API_PREFIX } from '../routes';
+import type { PublicOperation } from '#http/api-types';
+import { ok } from '#http/respond';
+import { API_PREFIX } from '#functions/routes';
 
 export const API_NAME = 'Reaction Studio API';
 export const API_VERSION = 'v1';

@@ -1,17 +1,17 @@
 /** Products: the subject of every reaction video, with an optional vertical demo clip. */
-import type { AuthenticatedRequest, Operation } from '../http/api-types';
-import { readBody } from '../http/body';
-import { parseInput } from '../http/validate';
-import { idParam, pageMeta, pageParams } from '../http/params';
-import { created, deleted, ok } from '../http/respond';
-import { notFound } from '../domain/errors';
-import { createProductInput, updateProductInput } from '../domain/schemas/product';
-import { demoOriginalKey, productObjectPrefix, productView, type Product } from '../domain/product';
-import { DEMO_VIDEO_MAX_BYTES } from '../routes';
-import * as products from '../adapters/dynamodb/products';
-import { deleteKeys, deletePrefix, playbackUrl, putFile } from '../adapters/s3/blob-store';
-import { dispatchTask } from '../ports/background-tasks';
-import { inspectDemoVideo } from '../media/demo-video';
+import type { AuthenticatedRequest, Operation } from '#http/api-types';
+import { readBody } from '#http/body';
+import { parseInput } from '#http/validate';
+import { idParam, pageMeta, pageParams } from '#http/params';
+import { created, deleted, ok } from '#http/respond';
+import { notFound } from '#domain/errors';
+import { createProductInput, updateProductInput } from '#domain/schemas/product';
+import { demoOriginalKey, productObjectPrefix, productView, type Product } from '#domain/product';
+import { DEMO_VIDEO_MAX_BYTES } from '#functions/routes';
+import * as products from '#adapters/dynamodb/products';
+import { deleteKeys, deletePrefix, playbackUrl, putFile } from '#adapters/s3/blob-store';
+import { dispatchTask } from '#ports/background-tasks';
+import { inspectDemoVideo } from '#media/demo-video';
 
 const CONTAINER_TYPES = { mp4: 'video/mp4', mov: 'video/quicktime', avi: 'video/x-msvideo' } as const;
 

@@ -3,8 +3,8 @@
  * user can fix is a 4xx saying what to do; the provider being down, slow, rate limited or talking
  * nonsense is a 429 or 503 with Retry-After. Provider trouble is never a 500.
  */
-import { AppError } from '../domain/errors';
-import { isProviderError, type ProviderError, type ProviderName } from '../ports/social-provider';
+import { AppError } from '#domain/errors';
+import { isProviderError, type ProviderError, type ProviderName } from '#ports/social-provider';
 
 const DEFAULT_RETRY_AFTER_S = 30;
 

@@ -4,21 +4,21 @@
  * capped per plan (402 library_full).
  */
 import * as z from 'zod/mini';
-import type { Operation } from '../http/api-types';
-import { readBody } from '../http/body';
-import { parseInput } from '../http/validate';
-import { idParam } from '../http/params';
-import { created, deleted, ok } from '../http/respond';
-import { conflict, notFound } from '../domain/errors';
-import { idField } from '../domain/schemas/common';
-import { planOf } from '../domain/plans';
-import { reactionClipKey, reactionObjectPrefix, savedReactionView, type SavedReaction } from '../domain/reaction';
-import type { Job } from '../domain/jobs';
-import { getAccount } from '../adapters/dynamodb/accounts';
-import { getJob } from '../adapters/dynamodb/jobs';
-import { countLibrary } from '../adapters/dynamodb/library';
-import * as reactions from '../adapters/dynamodb/reactions';
-import { copyObject, deleteKeys, deletePrefix, playbackUrl } from '../adapters/s3/blob-store';
+import type { Operation } from '#http/api-types';
+import { readBody } from '#http/body';
+import { parseInput } from '#http/validate';
+import { idParam } from '#http/params';
+import { created, deleted, ok } from '#http/respond';
+import { conflict, notFound } from '#domain/errors';
+import { idField } from '#domain/schemas/common';
+import { planOf } from '#domain/plans';
+import { reactionClipKey, reactionObjectPrefix, savedReactionView, type SavedReaction } from '#domain/reaction';
+import type { Job } from '#domain/jobs';
+import { getAccount } from '#adapters/dynamodb/accounts';
+import { getJob } from '#adapters/dynamodb/jobs';
+import { countLibrary } from '#adapters/dynamodb/library';
+import * as reactions from '#adapters/dynamodb/reactions';
+import { copyObject, deleteKeys, deletePrefix, playbackUrl } from '#adapters/s3/blob-store';
 
 const saveReactionInput = z.strictObject({ job_id: idField });
 

@@ -14,17 +14,17 @@
  * Provider keys are never echoed, logged or returned; only a short hint of long keys is shown.
  */
 import * as z from 'zod/mini';
-import type { AuthenticatedRequest, Operation } from '../http/api-types';
-import { readBody } from '../http/body';
-import { parseInput } from '../http/validate';
-import { created, ok } from '../http/respond';
-import { logger } from '../http/logger';
-import { badRequest, conflict, notFound } from '../domain/errors';
-import { channelChanges, connectionInput, connectionView, credentialsOf, isProviderName } from '../domain/social';
-import { SOCIAL_PROVIDERS, isProviderError, type Channel, type ProviderCredentials, type ProviderName } from '../ports/social-provider';
-import { isCredentialCipherError } from '../ports/credential-cipher';
-import { socialProvider } from '../adapters/social/registry';
-import * as connections from '../adapters/dynamodb/connections';
+import type { AuthenticatedRequest, Operation } from '#http/api-types';
+import { readBody } from '#http/body';
+import { parseInput } from '#http/validate';
+import { created, ok } from '#http/respond';
+import { logger } from '#http/logger';
+import { badRequest, conflict, notFound } from '#domain/errors';
+import { channelChanges, connectionInput, connectionView, credentialsOf, isProviderName } from '#domain/social';
+import { SOCIAL_PROVIDERS, isProviderError, type Channel, type ProviderCredentials, type ProviderName } from '#ports/social-provider';
+import { isCredentialCipherError } from '#ports/credential-cipher';
+import { socialProvider } from '#adapters/social/registry';
+import * as connections from '#adapters/dynamodb/connections';
 import { connectFirst, providerFailure, reconnect } from './provider-errors';
 
 /** Leaves room under API Gateway's 30 s for sealing and storing after the provider answers. */

@@ -10,13 +10,13 @@
  * - DELETE applies the provider's delete rule to the (refreshed) state before any upstream call (409
  *   naming the rule), then deletes upstream and keeps the record with status `deleted`.
  */
-import type { AuthenticatedRequest, Operation } from '../http/api-types';
-import { readBody } from '../http/body';
-import { parseInput } from '../http/validate';
-import { idParam, pageMeta, pageParams } from '../http/params';
-import { created, deleted, ok } from '../http/respond';
-import { logger } from '../http/logger';
-import { conflict, notFound } from '../domain/errors';
+import type { AuthenticatedRequest, Operation } from '#http/api-types';
+import { readBody } from '#http/body';
+import { parseInput } from '#http/validate';
+import { idParam, pageMeta, pageParams } from '#http/params';
+import { created, deleted, ok } from '#http/respond';
+import { logger } from '#http/logger';
+import { conflict, notFound } from '#domain/errors';
 import {
   checkCaption,
   checkXApp,
@@ -31,15 +31,15 @@ import {
   postRequestOf,
   postView,
   type Post,
-} from '../domain/social-post';
-import { isProviderError, type ProviderCredentials, type ProviderName, type ProviderPost } from '../ports/social-provider';
-import { isCredentialCipherError } from '../ports/credential-cipher';
-import type { Connection } from '../domain/social';
-import { socialProvider } from '../adapters/social/registry';
-import * as connections from '../adapters/dynamodb/connections';
-import * as posts from '../adapters/dynamodb/posts';
-import { getVideo } from '../adapters/dynamodb/videos';
-import { playbackUrl } from '../adapters/s3/blob-store';
+} from '#domain/social-post';
+import { isProviderError, type ProviderCredentials, type ProviderName, type ProviderPost } from '#ports/social-provider';
+import { isCredentialCipherError } from '#ports/credential-cipher';
+import type { Connection } from '#domain/social';
+import { socialProvider } from '#adapters/social/registry';
+import * as connections from '#adapters/dynamodb/connections';
+import * as posts from '#adapters/dynamodb/posts';
+import { getVideo } from '#adapters/dynamodb/videos';
+import { playbackUrl } from '#adapters/s3/blob-store';
 import { connectFirst, failureSummary, providerFailure, reconnect } from './provider-errors';
 
 /** Deadlines keep every answer under API Gateway's 30 s, whatever the provider does. */

@@ -1,13 +1,13 @@
 /** GET /usage: the plan, this month's allowance, the saved-reaction library and the avatars against their cap (DESIGN §2 shapes). */
-import type { Operation } from '../http/api-types';
-import { ok } from '../http/respond';
-import { getAccount } from '../adapters/dynamodb/accounts';
-import { periodUsage } from '../adapters/dynamodb/allowance-ledger';
-import { countLibrary } from '../adapters/dynamodb/library';
-import { countAvatars } from '../adapters/dynamodb/avatars';
-import { billingPeriodOf } from '../domain/billing-period';
-import { planOf } from '../domain/plans';
-import { notFound } from '../domain/errors';
+import type { Operation } from '#http/api-types';
+import { ok } from '#http/respond';
+import { getAccount } from '#adapters/dynamodb/accounts';
+import { periodUsage } from '#adapters/dynamodb/allowance-ledger';
+import { countLibrary } from '#adapters/dynamodb/library';
+import { countAvatars } from '#adapters/dynamodb/avatars';
+import { billingPeriodOf } from '#domain/billing-period';
+import { planOf } from '#domain/plans';
+import { notFound } from '#domain/errors';
 
 const get: Operation = async (request) => {
   const accountId = request.principal.accountId;

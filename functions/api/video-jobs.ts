@@ -6,12 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import type { AuthenticatedRequest, Operation } from '../http/api-types';
-import { readBody, type ParsedBody } from '../http/body';
-import { parseInput } from '../http/validate';
-import { idParam } from '../http/params';
-import { accepted, ok } from '../http/respond';
-import { AppError, badRequest, conflict, notFound } from '../domain/errors';
+import type { AuthenticatedRequest, Operation } from '#http/api-types';
+import { readBody, type ParsedBody } from '#http/body';
+import { parseInput } from '#http/validate';
+import { idParam } from '#http/params';
+import { accepted, ok } from '#http/respond';
+import { AppError, badRequest, conflict, notFound } from '#domain/errors';
 import {
   approveVideoInput,
   createVideoInput,
@@ -19,7 +19,7 @@ import {
   regenerateVideoInput,
   videoRequestOf,
   type VideoRequest,
-} from '../domain/schemas/video';
+} from '#domain/schemas/video';
 import {
   assertCanApprove,
   assertCanRegenerate,
@@ -29,15 +29,15 @@ import {
   jobObjectKeys,
   jobView,
   type Job,
-} from '../domain/jobs';
-import { billingPeriodOf } from '../domain/billing-period';
-import { planOf } from '../domain/plans';
-import { REFERENCE_VIDEO_MAX_BYTES } from '../routes';
-import { getAccount } from '../adapters/dynamodb/accounts';
-import { getProduct } from '../adapters/dynamodb/products';
-import { getAvatar } from '../adapters/dynamodb/avatars';
-import { getReaction } from '../adapters/dynamodb/reactions';
-import { reserveWith, withdrawWith, type ChargeRef, type Reservation } from '../adapters/dynamodb/allowance-ledger';
+} from '#domain/jobs';
+import { billingPeriodOf } from '#domain/billing-period';
+import { planOf } from '#domain/plans';
+import { REFERENCE_VIDEO_MAX_BYTES } from '#functions/routes';
+import { getAccount } from '#adapters/dynamodb/accounts';
+import { getProduct } from '#adapters/dynamodb/products';
+import { getAvatar } from '#adapters/dynamodb/avatars';
+import { getReaction } from '#adapters/dynamodb/reactions';
+import { reserveWith, withdrawWith, type ChargeRef, type Reservation } from '#adapters/dynamodb/allowance-ledger';
 import {
   deleteNewJobItems,
   getIdempotency,
@@ -50,13 +50,13 @@ import {
   updateJobItem,
   type JobChanges,
   type StoredJob,
-} from '../adapters/dynamodb/jobs';
-import { transact, type TransactOutcome } from '../adapters/dynamodb/transactions';
-import { deleteKeys, playbackUrl, putFile } from '../adapters/s3/blob-store';
-import { newSeed } from '../adapters/engines/seeded-random';
-import { inspectReferenceVideo, referenceContentType } from '../media/reference-video';
-import { jobRunner, TaskTokenInvalid } from '../ports/job-runner';
-import type { JobDecision } from '../pipeline/steps';
+} from '#adapters/dynamodb/jobs';
+import { transact, type TransactOutcome } from '#adapters/dynamodb/transactions';
+import { deleteKeys, playbackUrl, putFile } from '#adapters/s3/blob-store';
+import { newSeed } from '#adapters/engines/seeded-random';
+import { inspectReferenceVideo, referenceContentType } from '#media/reference-video';
+import { jobRunner, TaskTokenInvalid } from '#ports/job-runner';
+import type { JobDecision } from '#pipeline/steps';
 
 const REFERENCE_FILE = { reference_video: { maxBytes: REFERENCE_VIDEO_MAX_BYTES, label: 'reference_video' } };
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;

@@ -4,7 +4,7 @@
  * UTC calendar days; the window ends today and holds `days` days.
  */
 import { badRequest } from './errors';
-import type { AnalyticsDay, ProviderAnalytics, ProviderName } from '../ports/social-provider';
+import type { AnalyticsDay, ProviderAnalytics, ProviderName } from '#ports/social-provider';
 
 export const ANALYTICS_DAYS = { default: 30, min: 1, max: 365 } as const;
 

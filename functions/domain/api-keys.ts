@@ -3,7 +3,7 @@
  * slow password hash buys nothing for 256-bit random secrets and would cost every request.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Scope } from '../routes';
+import type { Scope } from '#functions/routes';
 
 export const ALL_SCOPES: readonly Scope[] = ['read', 'write', 'publish'];
 const KEY_PREFIX = 'rsk_';

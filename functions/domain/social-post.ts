@@ -16,7 +16,7 @@ import {
   type ProviderCredentials,
   type ProviderName,
   type ProviderPost,
-} from '../ports/social-provider';
+} from '#ports/social-provider';
 
 /**
  * Caption limits in characters, as each network publishes them for a post's text: TikTok video

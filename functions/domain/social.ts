@@ -1,8 +1,8 @@
 /** Social publishing (DESIGN §5): provider connections and how they are shown to clients. */
 import * as z from 'zod/mini';
-import type { Channel, ProviderCredentials, ProviderName } from '../ports/social-provider';
-import { SOCIAL_PROVIDERS } from '../ports/social-provider';
-import type { SealedSecret } from '../ports/credential-cipher';
+import type { Channel, ProviderCredentials, ProviderName } from '#ports/social-provider';
+import { SOCIAL_PROVIDERS } from '#ports/social-provider';
+import type { SealedSecret } from '#ports/credential-cipher';
 
 export const isProviderName = (value: unknown): value is ProviderName =>
   typeof value === 'string' && (SOCIAL_PROVIDERS as readonly string[]).includes(value);

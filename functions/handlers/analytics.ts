@@ -1,4 +1,4 @@
-import { createApiHandler } from '../http/api-handler';
-import { analyticsOperations } from '../api/analytics';
+import { createApiHandler } from '#http/api-handler';
+import { analyticsOperations } from '#api/analytics';
 
 export const handler = createApiHandler(analyticsOperations);

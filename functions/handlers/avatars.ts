@@ -1,4 +1,4 @@
-import { createApiHandler } from '../http/api-handler';
-import { avatarOperations } from '../api/avatars';
+import { createApiHandler } from '#http/api-handler';
+import { avatarOperations } from '#api/avatars';
 
 export const handler = createApiHandler(avatarOperations);

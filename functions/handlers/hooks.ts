@@ -1,4 +1,4 @@
-import { createApiHandler } from '../http/api-handler';
-import { hookOperations } from '../api/hooks';
+import { createApiHandler } from '#http/api-handler';
+import { hookOperations } from '#api/hooks';
 
 export const handler = createApiHandler(hookOperations);

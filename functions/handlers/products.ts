@@ -1,4 +1,4 @@
-import { createApiHandler } from '../http/api-handler';
-import { productOperations } from '../api/products';
+import { createApiHandler } from '#http/api-handler';
+import { productOperations } from '#api/products';
 
 export const handler = createApiHandler(productOperations);

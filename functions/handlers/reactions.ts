@@ -1,4 +1,4 @@
-import { createApiHandler } from '../http/api-handler';
-import { reactionOperations } from '../api/reactions';
+import { createApiHandler } from '#http/api-handler';
+import { reactionOperations } from '#api/reactions';
 
 export const handler = createApiHandler(reactionOperations);

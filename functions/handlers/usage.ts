@@ -1,4 +1,4 @@
-import { createApiHandler } from '../http/api-handler';
-import { usageOperations } from '../api/usage';
+import { createApiHandler } from '#http/api-handler';
+import { usageOperations } from '#api/usage';
 
 export const handler = createApiHandler(usageOperations);

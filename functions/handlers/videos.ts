@@ -1,5 +1,5 @@
-import { createApiHandler } from '../http/api-handler';
-import { videoJobOperations } from '../api/video-jobs';
-import { finishedVideoOperations } from '../api/finished-videos';
+import { createApiHandler } from '#http/api-handler';
+import { videoJobOperations } from '#api/video-jobs';
+import { finishedVideoOperations } from '#api/finished-videos';
 
 export const handler = createApiHandler({ ...finishedVideoOperations, ...videoJobOperations });

@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError, badRequest } from '../domain/errors';
+import { AppError, badRequest } from '#domain/errors';
 import type { ApiEvent } from './api-types';
-import { JSON_BODY_LIMIT } from '../routes';
+import { JSON_BODY_LIMIT } from '#functions/routes';
 
 export type BodyKind = 'json' | 'form' | 'multipart';
 

@@ -1,5 +1,5 @@
 import type { ApiContext, ApiEvent, ApiResult, AuthenticatedRequest, Operation, PublicOperation } from './api-types';
-import { AppError } from '../domain/errors';
+import { AppError } from '#domain/errors';
 
 export type OperationTable = Record<string, Operation | { public: PublicOperation }>;
 

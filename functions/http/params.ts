@@ -1,5 +1,5 @@
 /** Path and query parameters shared by every resource: integer ids and page-based pagination. */
-import { badRequest } from '../domain/errors';
+import { badRequest } from '#domain/errors';
 import type { ApiRequest } from './api-types';
 
 const POSITIVE_INTEGER = /^[1-9][0-9]{0,14}$/;

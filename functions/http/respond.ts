@@ -1,6 +1,6 @@
 /** Success and error bodies of the contract: `{data, meta?}` and `{error, code}`. */
 import type { ApiResult } from './api-types';
-import type { AppError } from '../domain/errors';
+import type { AppError } from '#domain/errors';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 

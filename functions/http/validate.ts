@@ -1,6 +1,6 @@
 /** zod parsing that fails as a 400 naming each offending field. */
 import type * as z from 'zod/mini';
-import { badRequest } from '../domain/errors';
+import { badRequest } from '#domain/errors';
 
 export function parseInput<S extends z.ZodMiniType>(schema: S, input: unknown, what = 'request'): z.infer<S> {
   const result = schema.safeParse(input);

@@ -3,7 +3,7 @@
  * name or declared content type, DESIGN §2), confirmed by ffprobe; then the usability rules: a real
  * video track, decodable from start to end, at most 180 s, at least 240 px a side, portrait.
  */
-import { AppError } from '../domain/errors';
+import { AppError } from '#domain/errors';
 import { MediaToolError, runFfmpeg } from './binaries';
 import { probeMedia } from './probe';
 import { readFileHead } from './file-head';

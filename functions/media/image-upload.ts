@@ -5,8 +5,8 @@
  */
 import sharp, { type Metadata } from 'sharp';
 import { stat } from 'node:fs/promises';
-import { AppError } from '../domain/errors';
-import { AVATAR_UPLOAD_MAX_BYTES } from '../routes';
+import { AppError } from '#domain/errors';
+import { AVATAR_UPLOAD_MAX_BYTES } from '#functions/routes';
 
 export const AVATAR_IMAGE_RULES = {
   maxBytes: AVATAR_UPLOAD_MAX_BYTES,

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import { AppError } from '../domain/errors';
+import { AppError } from '#domain/errors';
 import { fileArg, runFfmpeg } from './binaries';
 import {
   canonicalEncodeArgs,

@@ -3,8 +3,8 @@
  * README promises) and by ffprobe with that container's demuxer pinned, before the job is accepted,
  * with the same caps a linked clip gets while downloading.
  */
-import { AppError } from '../domain/errors';
-import { REFERENCE_CLIP_LIMITS } from '../ports/reference-resolver';
+import { AppError } from '#domain/errors';
+import { REFERENCE_CLIP_LIMITS } from '#ports/reference-resolver';
 import { readFileHead } from './file-head';
 import { probeMedia } from './probe';
 import { sniffVideoContainer, SNIFF_BYTES, type VideoContainer } from './video-container';

@@ -4,8 +4,8 @@
  * `{code, message}` the job will show, as JSON, because that is what reaches MarkFailed as the Cause
  * both on Lambda (inside the error envelope) and in the local runner.
  */
-import { JOB_ERROR_CODES, type JobError, type JobErrorCode } from '../domain/jobs';
-import { isEngineError, type EngineError } from '../ports/engine';
+import { JOB_ERROR_CODES, type JobError, type JobErrorCode } from '#domain/jobs';
+import { isEngineError, type EngineError } from '#ports/engine';
 import type { TaskFailure } from './steps';
 
 export const RETRYABLE_ERROR = 'Job.Retryable';

@@ -6,14 +6,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getJob, updateJob, type JobChanges, type StoredJob } from '../adapters/dynamodb/jobs';
-import { getProduct } from '../adapters/dynamodb/products';
-import { getAvatar } from '../adapters/dynamodb/avatars';
-import { getReaction } from '../adapters/dynamodb/reactions';
-import { isFinal, JOB_STAGES, type JobStage } from '../domain/jobs';
-import type { Product } from '../domain/product';
-import type { Avatar } from '../domain/avatar';
-import type { SavedReaction } from '../domain/reaction';
+import { getJob, updateJob, type JobChanges, type StoredJob } from '#adapters/dynamodb/jobs';
+import { getProduct } from '#adapters/dynamodb/products';
+import { getAvatar } from '#adapters/dynamodb/avatars';
+import { getReaction } from '#adapters/dynamodb/reactions';
+import { isFinal, JOB_STAGES, type JobStage } from '#domain/jobs';
+import type { Product } from '#domain/product';
+import type { Avatar } from '#domain/avatar';
+import type { SavedReaction } from '#domain/reaction';
 import { inputDeleted, PipelineError } from './errors';
 import { STATE_OF_STEP, type PipelineStep, type StepPayload } from './steps';
 

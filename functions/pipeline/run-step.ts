@@ -2,7 +2,7 @@
  * Runs one Task step from a function's table: the Lambda handlers pass their own table, the local
  * runner (local-steps.ts) the one of the step's function, so both paths call the same code.
  */
-import { logger } from '../http/logger';
+import { logger } from '#http/logger';
 import type { StepPayload } from './steps';
 import type { StepTable } from './step-tables';
 

@@ -4,7 +4,7 @@
  * (`statemachines/video-job.asl.json`) names each function through a substitution variable; CDK and
  * the local runner both read this module to fill them in, so the three cannot drift apart.
  */
-import type { FunctionNeeds } from '../routes';
+import type { FunctionNeeds } from '#functions/routes';
 
 export const JOB_STATE_MACHINE_FILE = 'statemachines/video-job.asl.json';
 

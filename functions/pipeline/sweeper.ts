@@ -6,11 +6,11 @@
  * left to the pipeline. A job written but never started (the process died between the write and the
  * start) is started: starting is idempotent per job.
  */
-import { release, reservedBefore } from '../adapters/dynamodb/allowance-ledger';
-import { getJob, listActiveJobs } from '../adapters/dynamodb/jobs';
-import { isFinal } from '../domain/jobs';
-import type { JobRunner } from '../ports/job-runner';
-import { logger } from '../http/logger';
+import { release, reservedBefore } from '#adapters/dynamodb/allowance-ledger';
+import { getJob, listActiveJobs } from '#adapters/dynamodb/jobs';
+import { isFinal } from '#domain/jobs';
+import type { JobRunner } from '#ports/job-runner';
+import { logger } from '#http/logger';
 import { STATE_OF_STEP } from './steps';
 
 /** Longer than any job's generation, preview and compose Task timeouts put together. */

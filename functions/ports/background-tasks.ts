@@ -19,7 +19,7 @@ export function installBackgroundTasks(tasks: BackgroundTasks | undefined): void
 
 export async function dispatchTask(task: BackgroundTask): Promise<void> {
   if (!installed) {
-    const { lambdaBackgroundTasks } = await import('../adapters/lambda/background-tasks');
+    const { lambdaBackgroundTasks } = await import('#adapters/lambda/background-tasks');
     installed = lambdaBackgroundTasks();
   }
   await installed.dispatch(task);

@@ -3,7 +3,7 @@
  * job, so a repeated start is a no-op; SendTaskSuccess for preview decisions). Locally the runtime
  * installs the runner that executes the same ASL in process.
  */
-import type { JobDecision, JobExecutionInput } from '../pipeline/steps';
+import type { JobDecision, JobExecutionInput } from '#pipeline/steps';
 
 export interface JobRunner {
   /** Starts the job's execution; starting a job that already has one changes nothing. */
@@ -28,7 +28,7 @@ export function installJobRunner(runner: JobRunner | undefined): void {
 
 export async function jobRunner(): Promise<JobRunner> {
   if (!installed) {
-    const { stepFunctionsJobRunner } = await import('../adapters/stepfunctions/job-runner');
+    const { stepFunctionsJobRunner } = await import('#adapters/stepfunctions/job-runner');
     installed = stepFunctionsJobRunner();
   }
   return installed;

@@ -2,13 +2,13 @@
  * Generates a prompt avatar in the background when the configured engine is hosted (it can take
  * longer than a request may), then records the result on the avatar.
  */
-import type { BackgroundTask } from '../ports/background-tasks';
-import { isEngineError } from '../ports/engine';
-import { getAvatar, settleAvatar } from '../adapters/dynamodb/avatars';
-import { avatarEngine } from '../adapters/engines/avatar-engine';
-import { deleteKeys } from '../adapters/s3/blob-store';
-import { avatarImageKey } from '../domain/avatar';
-import { logger } from '../http/logger';
+import type { BackgroundTask } from '#ports/background-tasks';
+import { isEngineError } from '#ports/engine';
+import { getAvatar, settleAvatar } from '#adapters/dynamodb/avatars';
+import { avatarEngine } from '#adapters/engines/avatar-engine';
+import { deleteKeys } from '#adapters/s3/blob-store';
+import { avatarImageKey } from '#domain/avatar';
+import { logger } from '#http/logger';
 
 type GenerateTask = Extract<BackgroundTask, { type: 'generate-avatar' }>;
 

@@ -5,12 +5,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BackgroundTask } from '../ports/background-tasks';
-import { getProduct, settleDemo } from '../adapters/dynamodb/products';
-import { deleteKeys, getToFile, putFile } from '../adapters/s3/blob-store';
-import { demoCanonicalKey } from '../domain/product';
-import { normaliseVideo } from '../media/normalise';
-import { logger } from '../http/logger';
+import type { BackgroundTask } from '#ports/background-tasks';
+import { getProduct, settleDemo } from '#adapters/dynamodb/products';
+import { deleteKeys, getToFile, putFile } from '#adapters/s3/blob-store';
+import { demoCanonicalKey } from '#domain/product';
+import { normaliseVideo } from '#media/normalise';
+import { logger } from '#http/logger';
 
 type NormaliseTask = Extract<BackgroundTask, { type: 'normalise-demo' }>;
 

@@ -4,10 +4,10 @@
  * traffic (functions/adapters/dynamodb/collection-seed.ts). The only full read of a collection, so it
  * is never on a request's path; run it after a restore, or with --all after first deploying counters.
  */
-import { getAccount } from '../../functions/adapters/dynamodb/accounts';
-import { lastId } from '../../functions/adapters/dynamodb/ids';
-import { readCounter, type CollectionName } from '../../functions/adapters/dynamodb/collection-state';
-import { seedCollection } from '../../functions/adapters/dynamodb/collection-seed';
+import { getAccount } from '#adapters/dynamodb/accounts';
+import { lastId } from '#adapters/dynamodb/ids';
+import { readCounter, type CollectionName } from '#adapters/dynamodb/collection-state';
+import { seedCollection } from '#adapters/dynamodb/collection-seed';
 
 export interface Recounted {
   account: number;

@@ -5,15 +5,15 @@
  */
 import { join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { resetClients } from '../../functions/adapters/aws-clients';
-import { localConnectionKeyFile } from '../../functions/adapters/crypto/credential-cipher';
-import { startDynamoDbLocal } from '../local/dynamodb-local';
-import { ensureTable } from '../local/provision';
-import { freePort } from '../local/ports';
-import { LOCAL_TABLE, clearRuntimeState, dataDirOf, readRuntimeState, reapOrphanedChildren, type RuntimeState } from '../local/runtime-state';
-import { useRunningSandboxes } from '../local/sandboxes';
-import { acquireInstanceLock, type InstanceLock } from '../local/instance-lock';
-import { checkSecretFiles, prepareDataDir } from '../local/data-dir';
+import { resetClients } from '#adapters/aws-clients';
+import { localConnectionKeyFile } from '#adapters/crypto/credential-cipher';
+import { startDynamoDbLocal } from '#local/dynamodb-local';
+import { ensureTable } from '#local/provision';
+import { freePort } from '#local/ports';
+import { LOCAL_TABLE, clearRuntimeState, dataDirOf, readRuntimeState, reapOrphanedChildren, type RuntimeState } from '#local/runtime-state';
+import { useRunningSandboxes } from '#local/sandboxes/index';
+import { acquireInstanceLock, type InstanceLock } from '#local/instance-lock';
+import { checkSecretFiles, prepareDataDir } from '#local/data-dir';
 
 export interface AdminTarget {
   description: string;

@@ -29,7 +29,7 @@ import {
   routeKey,
   type HandlerGroup,
   type RouteDefinition,
-} from '../../functions/routes';
+} from '#functions/routes';
 import { constructId, ServiceFunction } from './service-function';
 
 /**

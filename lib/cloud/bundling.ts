@@ -8,7 +8,7 @@
  */
 import type { BuildOptions } from 'esbuild';
 import type { BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { CAPTION_FONTS } from '../../functions/media/caption-fonts';
+import { CAPTION_FONTS } from '#media/caption-fonts';
 
 export const LAMBDA_BUNDLE = {
   /** Lambda's runtime is nodejs22.x whatever Node runs the build. */

@@ -7,7 +7,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
-import { TABLE_SCHEMA } from '../table-schema';
+import { TABLE_SCHEMA } from '#lib/table-schema';
 
 export class DataStore extends Construct {
   readonly table: dynamodb.Table;

@@ -8,7 +8,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secrets from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { ENGINE_SETTINGS, type EngineName } from '../../functions/adapters/engines/registry';
+import { ENGINE_SETTINGS, type EngineName } from '#adapters/engines/registry';
 
 export type EngineCapability = keyof typeof ENGINE_SETTINGS;
 

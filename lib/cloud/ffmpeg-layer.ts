@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { FFMPEG, FFPROBE, type BinarySpec } from '../../functions/media/binaries';
+import { FFMPEG, FFPROBE, type BinarySpec } from '#media/binaries';
 
 export const FFMPEG_ENV = {
   FFMPEG_PATH: '/opt/bin/ffmpeg',

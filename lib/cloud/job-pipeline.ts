@@ -24,7 +24,7 @@ import {
   SWEEP_INTERVAL_MINUTES,
   SWEEPER_FUNCTION,
   type PipelineFunction,
-} from '../../functions/pipeline/steps';
+} from '#pipeline/steps';
 import type { EngineConfig } from './engine-config';
 import { constructId, PROJECT_ROOT, ServiceFunction, type ServiceFunctionNeeds } from './service-function';
 

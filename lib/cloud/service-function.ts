@@ -13,7 +13,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import type { FunctionNeeds } from '../../functions/routes';
+import type { FunctionNeeds } from '#functions/routes';
 import { lambdaBundlingProps } from './bundling';
 import { FFMPEG_ENV } from './ffmpeg-layer';
 import { applyEngineChoices, applyEngineConfig, type EngineConfig } from './engine-config';

@@ -4,7 +4,7 @@
  * private to its owner.
  */
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
-import { localConnectionKeyFile } from '../../functions/adapters/crypto/credential-cipher';
+import { localConnectionKeyFile } from '#adapters/crypto/credential-cipher';
 
 const PRIVATE_DIR = 0o700;
 const GROUP_OR_OTHER = 0o077;

@@ -12,10 +12,10 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Socket } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
-import { HANDLER_GROUPS, JSON_BODY_LIMIT, matchRoute, routeKey, type HandlerGroup, type RouteDefinition } from '../../functions/routes';
-import { ERROR_CODES, isAppError, type ErrorCode } from '../../functions/domain/errors';
-import { bodyKindOf } from '../../functions/http/body';
-import { resolvePrincipal } from '../../functions/http/middleware/authenticate';
+import { HANDLER_GROUPS, JSON_BODY_LIMIT, matchRoute, routeKey, type HandlerGroup, type RouteDefinition } from '#functions/routes';
+import { ERROR_CODES, isAppError, type ErrorCode } from '#domain/errors';
+import { bodyKindOf } from '#http/body';
+import { resolvePrincipal } from '#http/middleware/authenticate';
 import { lambdaContext, toApiGatewayEvent, writeResult } from './apigw-event';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;

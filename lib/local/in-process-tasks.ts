@@ -2,9 +2,9 @@
  * Background tasks run in this process, one at a time (ffmpeg already uses every core), calling the
  * same worker the AWS wiring invokes asynchronously.
  */
-import type { BackgroundTask, BackgroundTasks } from '../../functions/ports/background-tasks';
-import { normaliseDemo } from '../../functions/workers/normalise-demo';
-import { generateAvatar } from '../../functions/workers/generate-avatar';
+import type { BackgroundTask, BackgroundTasks } from '#ports/background-tasks';
+import { normaliseDemo } from '#workers/normalise-demo';
+import { generateAvatar } from '#workers/generate-avatar';
 
 export interface InProcessTasks extends BackgroundTasks {
   /** Resolves once every dispatched task has finished. */

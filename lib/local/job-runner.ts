@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
-import { TaskTokenInvalid, type JobRunner } from '../../functions/ports/job-runner';
+import { TaskTokenInvalid, type JobRunner } from '#ports/job-runner';
 import {
   JOB_STATE_MACHINE_FILE,
   PIPELINE_FUNCTIONS,
@@ -30,7 +30,7 @@ import {
   type PipelineFunction,
   type StepPayload,
   type TaskFailure,
-} from '../../functions/pipeline/steps';
+} from '#pipeline/steps';
 import { RenderSlots, type JobAge } from './render-slots';
 import { queuePositions } from './queue-positions';
 
@@ -129,8 +129,8 @@ export interface LocalJobRunner extends JobRunner {
 
 async function defaultStore(): Promise<LocalJobStore> {
   const [jobs, { sweepStrandedWork }] = await Promise.all([
-    import('../../functions/adapters/dynamodb/jobs'),
-    import('../../functions/pipeline/sweeper'),
+    import('#adapters/dynamodb/jobs'),
+    import('#pipeline/sweeper'),
   ]);
   // Jobs written but never started need no sweep here: resuming every active job starts them.
   return {

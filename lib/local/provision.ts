@@ -7,7 +7,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { TABLE_SCHEMA } from '../table-schema';
+import { TABLE_SCHEMA } from '#lib/table-schema';
 
 const credentials = (id: string) => ({ accessKeyId: id, secretAccessKey: id });
 

@@ -6,12 +6,12 @@
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { API_PREFIX } from '../../functions/routes';
-import { resetClients, dynamo } from '../../functions/adapters/aws-clients';
-import { localConnectionKeyFile } from '../../functions/adapters/crypto/credential-cipher';
-import { installBackgroundTasks, dispatchTask } from '../../functions/ports/background-tasks';
-import { installJobRunner } from '../../functions/ports/job-runner';
-import type { Product } from '../../functions/domain/product';
+import { API_PREFIX } from '#functions/routes';
+import { resetClients, dynamo } from '#adapters/aws-clients';
+import { localConnectionKeyFile } from '#adapters/crypto/credential-cipher';
+import { installBackgroundTasks, dispatchTask } from '#ports/background-tasks';
+import { installJobRunner } from '#ports/job-runner';
+import type { Product } from '#domain/product';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { startS3Local } from './s3-local';
 import { ensureBucket, ensureTable } from './provision';
@@ -110,7 +110,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     installBackgroundTasks(tasks);
     jobs = createLocalJobRunner({
       // The pipeline (ffmpeg, engines) loads on the first step, not with the stack.
-      runStep: async (payload, context) => (await import('../../functions/pipeline/local-steps')).runPipelineStep(payload, context),
+      runStep: async (payload, context) => (await import('#pipeline/local-steps')).runPipelineStep(payload, context),
       log,
     });
     installJobRunner(jobs);

@@ -1,11 +1,11 @@
 /** The first start creates the `demo` account (plan pro) and one key, whose raw value is shown once. */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../../functions/adapters/aws-clients';
-import { config } from '../../functions/config';
-import { keys } from '../../functions/adapters/dynamodb/keys';
-import { createAccount } from '../../functions/adapters/dynamodb/accounts';
-import { createApiKey } from '../../functions/adapters/dynamodb/api-keys';
-import { ALL_SCOPES } from '../../functions/domain/api-keys';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
+import { keys } from '#adapters/dynamodb/keys';
+import { createAccount } from '#adapters/dynamodb/accounts';
+import { createApiKey } from '#adapters/dynamodb/api-keys';
+import { ALL_SCOPES } from '#domain/api-keys';
 
 export interface SeededDemo {
   accountId: number;

@@ -8,7 +8,7 @@
 import https from 'node:https';
 import net from 'node:net';
 import SocialMediaAPI from 'social-media-api';
-import { startProviderASandbox, type ProviderASandbox } from '../../lib/local/sandboxes';
+import { startProviderASandbox, type ProviderASandbox } from '#local/sandboxes/index';
 
 const KEY = 'sandbox_a_contract';
 const VIDEO = 'https://cdn.example.com/videos/reaction.mp4';

@@ -4,7 +4,7 @@
  * the hooks adapter makes, and the service errors it maps, must come through the SDK as from AWS.
  */
 import { BedrockRuntimeClient, ConverseCommand, InvokeModelCommand, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
-import { startBedrockDouble, type BedrockDouble } from '../doubles/bedrock-runtime';
+import { startBedrockDouble, type BedrockDouble } from '#test-doubles/bedrock-runtime';
 
 const MODEL = 'us.amazon.nova-lite-v1:0';
 

@@ -6,7 +6,7 @@
  * come through the client as it would from fal.
  */
 import { ApiError, ValidationError, createFalClient, type FalClient } from '@fal-ai/client';
-import { startFalDouble, type FalDouble } from '../doubles/fal-queue';
+import { startFalDouble, type FalDouble } from '#test-doubles/fal-queue';
 
 const MOTION = 'fal-ai/kling-video/v2.6/standard/motion-control';
 const FLUX = 'fal-ai/flux/schnell';

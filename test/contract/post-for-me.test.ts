@@ -4,7 +4,7 @@
  * errors the real service answers, must come through the SDK as they would from api.postforme.dev.
  */
 import PostForMe from 'post-for-me';
-import { startProviderBSandbox, type ProviderBSandbox } from '../../lib/local/sandboxes';
+import { startProviderBSandbox, type ProviderBSandbox } from '#local/sandboxes/index';
 
 const KEY = 'sandbox_b_contract';
 const VIDEO = 'https://cdn.example.com/videos/reaction.mp4';

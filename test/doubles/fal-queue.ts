@@ -25,9 +25,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileArg, runFfmpeg } from '../../functions/media/binaries';
-import { probeMedia } from '../../functions/media/probe';
-import { sniffVideoContainer } from '../../functions/media/video-container';
+import { fileArg, runFfmpeg } from '#media/binaries';
+import { probeMedia } from '#media/probe';
+import { sniffVideoContainer } from '#media/video-container';
 import { FAL_MODELS, inputErrors, motionReferenceErrors, type FieldError } from './fal-models';
 
 export type FalRoute = 'submit' | 'status' | 'result' | 'cancel' | 'media';

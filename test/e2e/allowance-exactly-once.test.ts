@@ -4,11 +4,11 @@
  * steps, DynamoDB Local and the local engine. Faults go in by wrapping the installed job runner.
  */
 import { randomUUID } from 'node:crypto';
-import { getJob } from '../../functions/adapters/dynamodb/jobs';
-import { getEntry } from '../../functions/adapters/dynamodb/allowance-ledger';
-import { installJobRunner, type JobRunner } from '../../functions/ports/job-runner';
-import { expectError, startTestStack, type ApiClient, type TestStack } from '../support/local-stack';
-import { waitForJob } from '../support/jobs';
+import { getJob } from '#adapters/dynamodb/jobs';
+import { getEntry } from '#adapters/dynamodb/allowance-ledger';
+import { installJobRunner, type JobRunner } from '#ports/job-runner';
+import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
+import { waitForJob } from '#test-support/jobs';
 
 const JOB_TEST_MS = 300_000;
 let t: TestStack;

@@ -2,11 +2,11 @@
  * Analytics end to end: posts published through both provider sandboxes (started by the local
  * runtime), synced with POST /analytics/sync and read back from the cache with GET /analytics.
  */
-import type { Video } from '../../functions/domain/video';
-import type { ProviderName } from '../../functions/ports/social-provider';
-import { makeFixture } from '../support/media-fixtures';
-import { expectError, type ApiClient } from '../support/local-stack';
-import { connectSandbox, seedFinishedVideo, startSandboxStack, type SandboxStack } from '../support/social';
+import type { Video } from '#domain/video';
+import type { ProviderName } from '#ports/social-provider';
+import { makeFixture } from '#test-support/media-fixtures';
+import { expectError, type ApiClient } from '#test-support/local-stack';
+import { connectSandbox, seedFinishedVideo, startSandboxStack, type SandboxStack } from '#test-support/social';
 
 const HOUR = 60 * 60_000;
 const METRICS = ['views', 'likes', 'comments', 'shares', 'posts'] as const;

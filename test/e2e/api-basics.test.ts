@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { apiClient, expectError, startTestStack, type TestStack } from '../support/local-stack';
+import { apiClient, expectError, startTestStack, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../../functions/adapters/aws-clients';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../functions/adapters/dynamodb/api-keys';
-import { apiClient, expectError, startTestStack, type TestStack } from '../support/local-stack';
+import { dynamo } from '#adapters/aws-clients';
+import { createApiKey, listApiKeys, revokeApiKey } from '#adapters/dynamodb/api-keys';
+import { apiClient, expectError, startTestStack, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
 beforeAll(async () => {

@@ -4,10 +4,10 @@
  * like a hosted one (it is not named `local`), so the API takes the background path.
  */
 import sharp from 'sharp';
-import { overrideAvatarEngine } from '../../functions/adapters/engines/avatar-engine';
-import { putBuffer } from '../../functions/adapters/s3/blob-store';
-import { EngineError, type AvatarEngine } from '../../functions/ports/engine';
-import { expectError, startTestStack, type TestStack } from '../support/local-stack';
+import { overrideAvatarEngine } from '#adapters/engines/avatar-engine';
+import { putBuffer } from '#adapters/s3/blob-store';
+import { EngineError, type AvatarEngine } from '#ports/engine';
+import { expectError, startTestStack, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
 /** Each generation waits at the gate until the test lets it through. */

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
-import { awayFromMinuteBoundary } from '../support/clock';
-import { listKeys } from '../../functions/adapters/s3/blob-store';
-import { expectError, startTestStack, type ApiClient, type TestStack } from '../support/local-stack';
+import { awayFromMinuteBoundary } from '#test-support/clock';
+import { listKeys } from '#adapters/s3/blob-store';
+import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
 beforeAll(async () => {

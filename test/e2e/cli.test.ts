@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { apiClient, expectError, startTestStack, type TestStack } from '../support/local-stack';
+import { apiClient, expectError, startTestStack, type TestStack } from '#test-support/local-stack';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '..', '..');

@@ -1,5 +1,5 @@
-import { awayFromMinuteBoundary } from '../support/clock';
-import { expectError, startTestStack, type TestStack } from '../support/local-stack';
+import { awayFromMinuteBoundary } from '#test-support/clock';
+import { expectError, startTestStack, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
 beforeAll(async () => {

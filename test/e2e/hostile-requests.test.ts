@@ -3,9 +3,9 @@
  * (test/support/hostile-requests.ts). Each answer is a 4xx in the envelope with a request id, never a
  * 5xx, never a bare status line, and the server is still there afterwards.
  */
-import { ROUTES } from '../../functions/routes';
-import { startTestStack, type TestStack } from '../support/local-stack';
-import { hostileRequests, problemWith, sendAll, tally } from '../support/hostile-requests';
+import { ROUTES } from '#functions/routes';
+import { startTestStack, type TestStack } from '#test-support/local-stack';
+import { hostileRequests, problemWith, sendAll, tally } from '#test-support/hostile-requests';
 
 let t: TestStack;
 const originalLimit = process.env.RATE_LIMIT_PER_MINUTE;

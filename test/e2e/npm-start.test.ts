@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isInstanceLockHeld } from '../../lib/local/instance-lock';
-import { startServe } from '../support/serve-process';
+import { isInstanceLockHeld } from '#local/instance-lock';
+import { startServe } from '#test-support/serve-process';
 
 test('SIGTERM to npm start stops the server and every child process, and frees the data dir', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'rs-npm-start-'));

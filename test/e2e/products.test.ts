@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { listKeys } from '../../functions/adapters/s3/blob-store';
-import { probeMedia } from '../../functions/media/probe';
-import { makeFixture, makeTempDir } from '../support/media-fixtures';
-import { expectError, startTestStack, type ApiClient, type TestStack } from '../support/local-stack';
+import { listKeys } from '#adapters/s3/blob-store';
+import { probeMedia } from '#media/probe';
+import { makeFixture, makeTempDir } from '#test-support/media-fixtures';
+import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
 beforeAll(async () => {

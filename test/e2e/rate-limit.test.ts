@@ -1,6 +1,6 @@
-import { awayFromMinuteBoundary } from '../support/clock';
-import { createApiKey } from '../../functions/adapters/dynamodb/api-keys';
-import { apiClient, expectError, startTestStack, type TestStack } from '../support/local-stack';
+import { awayFromMinuteBoundary } from '#test-support/clock';
+import { createApiKey } from '#adapters/dynamodb/api-keys';
+import { apiClient, expectError, startTestStack, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
 beforeAll(async () => {

@@ -4,14 +4,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../../functions/adapters/aws-clients';
-import { config } from '../../functions/config';
-import { keys } from '../../functions/adapters/dynamodb/keys';
-import { newJobId } from '../../functions/adapters/dynamodb/jobs';
-import { deleteKeys, listKeys, putFile } from '../../functions/adapters/s3/blob-store';
-import { jobObjectKeys, type Job, type JobStatus } from '../../functions/domain/jobs';
-import { makeFixture } from '../support/media-fixtures';
-import { expectError, startTestStack, type ApiClient, type TestStack } from '../support/local-stack';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
+import { keys } from '#adapters/dynamodb/keys';
+import { newJobId } from '#adapters/dynamodb/jobs';
+import { deleteKeys, listKeys, putFile } from '#adapters/s3/blob-store';
+import { jobObjectKeys, type Job, type JobStatus } from '#domain/jobs';
+import { makeFixture } from '#test-support/media-fixtures';
+import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
 let clipPath: string;

@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiClient, type ApiClient } from '../support/local-stack';
-import { getWithRetry, waitForJob } from '../support/jobs';
-import { startServe, type ServeProcess } from '../support/serve-process';
+import { apiClient, type ApiClient } from '#test-support/local-stack';
+import { getWithRetry, waitForJob } from '#test-support/jobs';
+import { startServe, type ServeProcess } from '#test-support/serve-process';
 
 const KILLS = 10;
 /** How long each start runs before the kill: jobs are caught queued, mid-render and finishing. */

@@ -6,11 +6,11 @@
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { ProviderASandbox, ProviderBSandbox } from '../../lib/local/sandboxes';
-import { overrideSocialProvider } from '../../functions/adapters/social/registry';
-import { ProviderError, type SocialProvider } from '../../functions/ports/social-provider';
-import { logger } from '../../functions/http/logger';
-import { apiClient, expectError, startTestStack, type ApiClient, type ApiResponse, type TestStack } from '../support/local-stack';
+import type { ProviderASandbox, ProviderBSandbox } from '#local/sandboxes/index';
+import { overrideSocialProvider } from '#adapters/social/registry';
+import { ProviderError, type SocialProvider } from '#ports/social-provider';
+import { logger } from '#http/logger';
+import { apiClient, expectError, startTestStack, type ApiClient, type ApiResponse, type TestStack } from '#test-support/local-stack';
 
 const ROOT = resolve(__dirname, '..', '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');

@@ -4,11 +4,11 @@
  * finished videos seeded as the pipeline's Finalize step stores them (record + MP4 + poster).
  * Sandbox posts go out a minute after they are due, on the sandbox clock, which the tests move.
  */
-import { overrideSocialProvider, socialProvider } from '../../functions/adapters/social/registry';
-import type { Video } from '../../functions/domain/video';
-import { ProviderError, type ProviderName, type SocialProvider } from '../../functions/ports/social-provider';
-import { expectError, type ApiClient } from '../support/local-stack';
-import { connectSandbox, finishedVideoFiles, seedFinishedVideo, startSandboxStack, type FinishedVideoFiles, type SandboxChannel, type SandboxStack } from '../support/social';
+import { overrideSocialProvider, socialProvider } from '#adapters/social/registry';
+import type { Video } from '#domain/video';
+import { ProviderError, type ProviderName, type SocialProvider } from '#ports/social-provider';
+import { expectError, type ApiClient } from '#test-support/local-stack';
+import { connectSandbox, finishedVideoFiles, seedFinishedVideo, startSandboxStack, type FinishedVideoFiles, type SandboxChannel, type SandboxStack } from '#test-support/social';
 
 const PUBLISH_DELAY_MS = 60_000;
 const MINUTE = 60_000;

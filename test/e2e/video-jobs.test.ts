@@ -15,11 +15,11 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import sharp from 'sharp';
-import { listKeys } from '../../functions/adapters/s3/blob-store';
-import { overrideReferenceResolver } from '../../functions/adapters/reference/reference-resolver';
-import { createDirectMediaResolver, type HostLookup, type HttpsTransport } from '../../functions/adapters/reference/direct-media-resolver';
-import { makeFixture, makeTempDir } from '../support/media-fixtures';
-import { expectError, startTestStack, type ApiClient, type TestStack } from '../support/local-stack';
+import { listKeys } from '#adapters/s3/blob-store';
+import { overrideReferenceResolver } from '#adapters/reference/reference-resolver';
+import { createDirectMediaResolver, type HostLookup, type HttpsTransport } from '#adapters/reference/direct-media-resolver';
+import { makeFixture, makeTempDir } from '#test-support/media-fixtures';
+import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 import {
   download,
   expectCanonical,
@@ -36,7 +36,7 @@ import {
   topLevelBoxes,
   waitForJob,
   type Observation,
-} from '../support/jobs';
+} from '#test-support/jobs';
 
 /** A job renders a 3-5 s reaction (and maybe a preview and a composition) on 2 shared cores. */
 const JOB_TEST_MS = 300_000;

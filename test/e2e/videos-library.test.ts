@@ -3,10 +3,10 @@
  * seeded as the pipeline's Finalize step stores them (record + MP4 + poster), so no job has to run.
  */
 import sharp from 'sharp';
-import { listKeys } from '../../functions/adapters/s3/blob-store';
-import { videoObjectPrefix, type Video } from '../../functions/domain/video';
-import { expectError, startTestStack, type TestStack } from '../support/local-stack';
-import { finishedVideoFiles, seedFinishedVideo, type FinishedVideoFiles } from '../support/social';
+import { listKeys } from '#adapters/s3/blob-store';
+import { videoObjectPrefix, type Video } from '#domain/video';
+import { expectError, startTestStack, type TestStack } from '#test-support/local-stack';
+import { finishedVideoFiles, seedFinishedVideo, type FinishedVideoFiles } from '#test-support/social';
 
 let t: TestStack;
 let files: FinishedVideoFiles;

@@ -1,4 +1,4 @@
-import { HANDLER_GROUPS, ROUTES, fullPath, matchRoute, routeByKey, routeKey } from '../../functions/routes';
+import { HANDLER_GROUPS, ROUTES, fullPath, matchRoute, routeByKey, routeKey } from '#functions/routes';
 
 /** Routes that publish or change what may be published on the account's social channels. */
 const PUBLISHING = new Set(

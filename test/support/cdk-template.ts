@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
-import { ReactionStudioStack } from '../../lib/cloud/reaction-studio-stack';
+import { ReactionStudioStack } from '#cloud/reaction-studio-stack';
 
 export type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 export interface Resource {

@@ -1,8 +1,8 @@
 /** Integration harness: an in-memory DynamoDB Local on a free port with the service's table. */
-import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
-import { ensureTable } from '../../lib/local/provision';
-import { freePort } from '../../lib/local/ports';
-import { resetClients } from '../../functions/adapters/aws-clients';
+import { startDynamoDbLocal } from '#local/dynamodb-local';
+import { ensureTable } from '#local/provision';
+import { freePort } from '#local/ports';
+import { resetClients } from '#adapters/aws-clients';
 
 export async function startTestTable(): Promise<{ stop(): Promise<void> }> {
   const db = await startDynamoDbLocal({ port: await freePort() });

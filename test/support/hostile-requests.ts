@@ -6,7 +6,7 @@
  * Requests go out over raw sockets: no HTTP client would send most of them.
  */
 import { connect } from 'node:net';
-import { fullPath, type RouteDefinition } from '../../functions/routes';
+import { fullPath, type RouteDefinition } from '#functions/routes';
 
 export interface Part {
   /** Left out: a part with no `name` parameter. */

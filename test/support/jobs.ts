@@ -7,11 +7,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { makeReferenceClip, realFacePng } from '../../bench/reference-clip';
-import { JOB_STAGES } from '../../functions/domain/jobs';
-import { fileArg, runFfmpeg } from '../../functions/media/binaries';
-import { probeMedia, type MediaProbe } from '../../functions/media/probe';
-import { renderCaptionPng } from '../../functions/media/caption';
+import { makeReferenceClip, realFacePng } from '#bench/reference-clip';
+import { JOB_STAGES } from '#domain/jobs';
+import { fileArg, runFfmpeg } from '#media/binaries';
+import { probeMedia, type MediaProbe } from '#media/probe';
+import { renderCaptionPng } from '#media/caption';
 import sharp from 'sharp';
 import { FIXTURE_DIR, makeFixture, type FixtureKind } from './media-fixtures';
 export { topLevelBoxes } from './mp4-boxes';

@@ -5,12 +5,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalStack, type LocalStack } from '../../lib/local/runtime';
-import { createAccount } from '../../functions/adapters/dynamodb/accounts';
-import { createApiKey } from '../../functions/adapters/dynamodb/api-keys';
-import { ALL_SCOPES } from '../../functions/domain/api-keys';
-import type { PlanName } from '../../functions/domain/plans';
-import type { Scope } from '../../functions/routes';
+import { startLocalStack, type LocalStack } from '#local/runtime';
+import { createAccount } from '#adapters/dynamodb/accounts';
+import { createApiKey } from '#adapters/dynamodb/api-keys';
+import { ALL_SCOPES } from '#domain/api-keys';
+import type { PlanName } from '#domain/plans';
+import type { Scope } from '#functions/routes';
 
 export interface TestStack {
   stack: LocalStack;

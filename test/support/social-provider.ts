@@ -1,5 +1,5 @@
 /** Assertions shared by the social provider adapter tests. */
-import { ProviderError, type ProviderName } from '../../functions/ports/social-provider';
+import { ProviderError, type ProviderName } from '#ports/social-provider';
 
 /**
  * The ProviderError a call rejects with (anything else fails the test), after checking it names the

@@ -6,14 +6,14 @@
 import { readFile } from 'node:fs/promises';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
-import { dynamo } from '../../functions/adapters/aws-clients';
-import { config } from '../../functions/config';
-import { keys } from '../../functions/adapters/dynamodb/keys';
-import { nextId } from '../../functions/adapters/dynamodb/ids';
-import { putBuffer, putFile } from '../../functions/adapters/s3/blob-store';
-import { videoObjectKeys, type Video } from '../../functions/domain/video';
-import type { ProviderName } from '../../functions/ports/social-provider';
-import { PROVIDER_A_KEY_PREFIX, PROVIDER_B_KEY_PREFIX, type SandboxControl } from '../../lib/local/sandboxes';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
+import { keys } from '#adapters/dynamodb/keys';
+import { nextId } from '#adapters/dynamodb/ids';
+import { putBuffer, putFile } from '#adapters/s3/blob-store';
+import { videoObjectKeys, type Video } from '#domain/video';
+import type { ProviderName } from '#ports/social-provider';
+import { PROVIDER_A_KEY_PREFIX, PROVIDER_B_KEY_PREFIX, type SandboxControl } from '#local/sandboxes/index';
 import { makeFixture } from './media-fixtures';
 import { startTestStack, type ApiClient, type TestStack } from './local-stack';
 

@@ -17,13 +17,13 @@ import { constants as fsConstants } from 'node:fs';
 import { link, mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
-import { config } from '../../config';
+import { config } from '#functions/config';
 import {
   CredentialCipherError,
   type CipherContext,
   type CredentialCipher,
   type SealedSecret,
-} from '../../ports/credential-cipher';
+} from '#ports/credential-cipher';
 
 const ALG = 'AES-256-GCM' as const;
 const KEY_BYTES = 32;

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
-import type { PlanName } from '../../domain/plans';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
+import type { PlanName } from '#domain/plans';
 import { keys } from './keys';
 import { nextId } from './ids';
 

@@ -11,9 +11,9 @@
  * sparse index until settled, so the sweeper finds any whose job ended without settling them.
  */
 import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
-import { AppError } from '../../domain/errors';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
+import { AppError } from '#domain/errors';
 import { GSI1, keys } from './keys';
 import { transact, type TransactItem, type TransactOutcome } from './transactions';
 

@@ -3,10 +3,10 @@
  * the account's partition). GET /analytics reads only this; POST /analytics/sync overwrites it.
  */
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
-import type { CachedAnalytics } from '../../domain/analytics';
-import type { ProviderName } from '../../ports/social-provider';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
+import type { CachedAnalytics } from '#domain/analytics';
+import type { ProviderName } from '#ports/social-provider';
 import { keys } from './keys';
 import { allOfPrefix } from './pagination';
 

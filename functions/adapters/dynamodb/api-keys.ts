@@ -4,10 +4,10 @@
  * strongly consistent read, so a revoked key fails on the very next request.
  */
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
-import type { Scope } from '../../routes';
-import { generateKeyMaterial } from '../../domain/api-keys';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
+import type { Scope } from '#functions/routes';
+import { generateKeyMaterial } from '#domain/api-keys';
 import { GSI1, keys } from './keys';
 import { nextId } from './ids';
 import { allOfPrefix } from './pagination';

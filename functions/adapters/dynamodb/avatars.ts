@@ -1,9 +1,9 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
-import type { Avatar } from '../../domain/avatar';
-import { AppError } from '../../domain/errors';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
+import type { Avatar } from '#domain/avatar';
+import { AppError } from '#domain/errors';
 import { keys } from './keys';
 import { nextId } from './ids';
 import { allOfPrefix } from './pagination';

@@ -17,8 +17,8 @@
  * meanwhile (`changes`), otherwise it starts again.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
 import { collectionBlockPrefix, keys, padId } from './keys';
 import { transact, type TransactItem, type TransactOutcome } from './transactions';
 import { BLOCK_SIZE, COLLECTIONS, readCounter, type CollectionRef, type CounterState } from './collection-state';

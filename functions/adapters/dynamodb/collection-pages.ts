@@ -9,8 +9,8 @@
  * a COUNT, until its first create or delete, or the operator's recount, counts it.
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
 import { collectionBlockPrefix, keys, padId } from './keys';
 import { BLOCK_SIZE, COLLECTIONS, readCounter, type Block, type CollectionRef } from './collection-state';
 import { pageOfPrefix, prefixQuery, type PageSlice } from './pagination';

@@ -9,8 +9,8 @@
  */
 import { BatchWriteCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
 import { collectionBlockPrefix, keys } from './keys';
 import { prefixQuery } from './pagination';
 import { BLOCK_SIZE, COLLECTIONS, readCounter, type Block, type CollectionRef, type CounterState } from './collection-state';

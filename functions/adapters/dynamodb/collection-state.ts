@@ -1,7 +1,7 @@
 /** What a collection's counter item says, and which collections have one (collection-counter.ts). */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
 import { keys } from './keys';
 
 export const COLLECTIONS = {

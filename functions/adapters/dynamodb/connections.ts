@@ -6,12 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
-import { credentialCipher } from '../crypto/credential-cipher';
-import { CredentialCipherError, type CredentialCipher, type SealedSecret } from '../../ports/credential-cipher';
-import type { Channel, ProviderCredentials, ProviderName } from '../../ports/social-provider';
-import { keyHint, type Connection, type ConnectionStatus } from '../../domain/social';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
+import { credentialCipher } from '#adapters/crypto/credential-cipher';
+import { CredentialCipherError, type CredentialCipher, type SealedSecret } from '#ports/credential-cipher';
+import type { Channel, ProviderCredentials, ProviderName } from '#ports/social-provider';
+import { keyHint, type Connection, type ConnectionStatus } from '#domain/social';
 import { keys } from './keys';
 import { allOfPrefix } from './pagination';
 

@@ -5,10 +5,10 @@
  */
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
-import { isFinal, JOB_STAGES, type Job, type JobStatus } from '../../domain/jobs';
-import type { Video } from '../../domain/video';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
+import { isFinal, JOB_STAGES, type Job, type JobStatus } from '#domain/jobs';
+import type { Video } from '#domain/video';
 import { GSI1, keys, padId } from './keys';
 import { nextId } from './ids';
 import type { TransactItem } from './transactions';

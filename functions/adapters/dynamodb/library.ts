@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
 import { keys } from './keys';
 
 /**

@@ -4,8 +4,8 @@
  * is known from what was read; only otherwise does a COUNT over the prefix run.
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
 
 export interface PageSlice<T> {
   items: T[];

@@ -4,10 +4,10 @@
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
-import type { Post, PostResult } from '../../domain/social-post';
-import type { PostStatus } from '../../ports/social-provider';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
+import type { Post, PostResult } from '#domain/social-post';
+import type { PostStatus } from '#ports/social-provider';
 import { keys, padId } from './keys';
 import { nextId } from './ids';
 import type { PageSlice } from './pagination';

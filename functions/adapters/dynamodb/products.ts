@@ -1,8 +1,8 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
-import type { DemoVideo, Product } from '../../domain/product';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
+import type { DemoVideo, Product } from '#domain/product';
 import { keys } from './keys';
 import { nextId } from './ids';
 import type { PageSlice } from './pagination';

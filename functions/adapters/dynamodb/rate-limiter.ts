@@ -5,15 +5,15 @@
  */
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
 import { keys } from './keys';
 import {
   maxCurrentCountForAdmission,
   msUntilAdmission,
   remainingAfter,
   windowPosition,
-} from '../../domain/sliding-window';
+} from '#domain/sliding-window';
 
 export interface RateLimitRule {
   /** What is being limited, e.g. `api:42` or `ai-minute:42`. */

@@ -4,10 +4,10 @@
  * whose condition is the cap. Counting items instead would let two concurrent saves both see room.
  */
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
-import { AppError } from '../../domain/errors';
-import type { SavedReaction } from '../../domain/reaction';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
+import { AppError } from '#domain/errors';
+import type { SavedReaction } from '#domain/reaction';
 import { keys } from './keys';
 import { cancellationCodes } from './transactions';
 import { nextId } from './ids';

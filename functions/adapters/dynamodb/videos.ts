@@ -1,8 +1,8 @@
 /** Finished videos. The pipeline's Finalize step writes them; the API reads and deletes them. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws-clients';
-import { config } from '../../config';
-import type { Video } from '../../domain/video';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
+import type { Video } from '#domain/video';
 import { keys } from './keys';
 import type { PageSlice } from './pagination';
 import { createInCollection, deleteFromCollection } from './collection-counter';

@@ -1,4 +1,4 @@
-import type { AvatarEngine } from '../../ports/engine';
+import type { AvatarEngine } from '#ports/engine';
 import { engineChoice } from './registry';
 
 let override: AvatarEngine | undefined;

@@ -12,8 +12,8 @@
  * refused is dropped at once (`invalidate`). Bedrock needs nothing here: the SDK's default chain.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { config, optionalEnv } from '../../config';
-import { EngineError } from '../../ports/engine';
+import { config, optionalEnv } from '#functions/config';
+import { EngineError } from '#ports/engine';
 
 export interface SecretProvider {
   /** The secret; an EngineError (`provider_auth`, or `provider_unavailable` when the store is down). */

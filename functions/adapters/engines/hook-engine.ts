@@ -1,4 +1,4 @@
-import type { HookEngine } from '../../ports/engine';
+import type { HookEngine } from '#ports/engine';
 import { engineChoice } from './registry';
 
 let override: HookEngine | undefined;

@@ -8,7 +8,7 @@
  * deadline passed). Everything here that stops because of that signal rethrows its reason, so the
  * right error reaches the caller from whichever await was pending.
  */
-import { EngineError, isEngineError } from '../../ports/engine';
+import { EngineError, isEngineError } from '#ports/engine';
 
 export interface BackoffPolicy {
   /** Attempts in all, the first one included (1 = no retry). */

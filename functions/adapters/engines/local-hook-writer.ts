@@ -3,7 +3,7 @@
  * seed. It is template-based, but every idea is built from the product's own name and what its
  * description says it does, so no two products get the same list.
  */
-import type { HookEngine, HookFormat, HookIdea, ProductBrief } from '../../ports/engine';
+import type { HookEngine, HookFormat, HookIdea, ProductBrief } from '#ports/engine';
 import { hashSeed, randomFrom, type Random } from './local/seeded-random';
 
 export const HOOK_MAX_CHARS = 100;

@@ -1,4 +1,4 @@
-import type { ReactionEngine } from '../../ports/engine';
+import type { ReactionEngine } from '#ports/engine';
 import { engineChoice } from './registry';
 
 let override: ReactionEngine | undefined;

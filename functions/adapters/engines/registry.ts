@@ -4,7 +4,7 @@
  * (avatar-engine.ts, reaction-engine.ts, hook-engine.ts) so a Lambda bundles only the engines of the
  * capability it serves.
  */
-import { optionalEnv } from '../../config';
+import { optionalEnv } from '#functions/config';
 
 export const ENGINE_SETTINGS = {
   avatar: { env: 'AVATAR_ENGINE', choices: ['local', 'fal'] },

@@ -1,6 +1,6 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { requiredEnv } from '../../config';
-import type { BackgroundTask, BackgroundTasks } from '../../ports/background-tasks';
+import { requiredEnv } from '#functions/config';
+import type { BackgroundTask, BackgroundTasks } from '#ports/background-tasks';
 
 /** Which worker function runs each task type; the stack passes the names in. */
 const FUNCTION_ENV: Record<BackgroundTask['type'], string> = {

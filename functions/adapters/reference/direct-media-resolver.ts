@@ -31,10 +31,10 @@ import * as https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { inspectReferenceUrl } from '../../domain/reference-url';
-import { probeMedia } from '../../media/probe';
-import { EngineError, isEngineError } from '../../ports/engine';
-import type { ReferenceResolver, ResolvedReference, ResolveReferenceOptions } from '../../ports/reference-resolver';
+import { inspectReferenceUrl } from '#domain/reference-url';
+import { probeMedia } from '#media/probe';
+import { EngineError, isEngineError } from '#ports/engine';
+import type { ReferenceResolver, ResolvedReference, ResolveReferenceOptions } from '#ports/reference-resolver';
 import { judgeAddress } from './address-policy';
 import { SNIFF_BYTES, sniffVideoContainer } from './media-sniff';
 

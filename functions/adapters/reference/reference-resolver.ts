@@ -1,4 +1,4 @@
-import type { ReferenceResolver } from '../../ports/reference-resolver';
+import type { ReferenceResolver } from '#ports/reference-resolver';
 import { createDirectMediaResolver } from './direct-media-resolver';
 
 let override: ReferenceResolver | undefined;

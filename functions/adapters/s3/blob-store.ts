@@ -11,8 +11,8 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { s3 } from '../aws-clients';
-import { config } from '../../config';
+import { s3 } from '#adapters/aws-clients';
+import { config } from '#functions/config';
 
 /** Playback links live a day: long enough to watch and share, short enough to expire leaks. */
 export const PLAYBACK_URL_TTL_S = 24 * 60 * 60;

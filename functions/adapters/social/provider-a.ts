@@ -59,7 +59,7 @@ import {
   type ProviderCredentials,
   type ProviderPost,
   type SocialProvider,
-} from '../../ports/social-provider';
+} from '#ports/social-provider';
 import {
   AnalyticsTally,
   ProviderHttp,

@@ -16,7 +16,7 @@
  * counts each Post for Me post once (by social_post_id) and each post made outside it on its own.
  */
 import * as z from 'zod/mini';
-import { ProviderError, isProviderError, type ProviderAnalytics } from '../../ports/social-provider';
+import { ProviderError, isProviderError, type ProviderAnalytics } from '#ports/social-provider';
 import { AnalyticsTally, mapLimited, readMetrics, type Metrics, type ProviderHttp } from './provider-http';
 
 const FeedItem = z.looseObject({

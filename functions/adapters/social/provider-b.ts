@@ -41,7 +41,7 @@ import {
   type ProviderAnalytics,
   type ProviderPost,
   type SocialProvider,
-} from '../../ports/social-provider';
+} from '#ports/social-provider';
 import { analyticsWindow, platformNames, providerClient, providerMessage, type ProviderHttp, type ProviderHttpSettings } from './provider-http';
 import { readAccountFeeds } from './provider-b-feeds';
 

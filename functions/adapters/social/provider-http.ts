@@ -29,8 +29,8 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import { backoffDelayMs, parseRetryAfter, type BackoffPolicy } from '../engines/http-retry';
-import { optionalEnv } from '../../config';
+import { backoffDelayMs, parseRetryAfter, type BackoffPolicy } from '#adapters/engines/http-retry';
+import { optionalEnv } from '#functions/config';
 import {
   PLATFORMS,
   ProviderError,
@@ -40,7 +40,7 @@ import {
   type ProviderAnalytics,
   type ProviderCredentials,
   type ProviderName,
-} from '../../ports/social-provider';
+} from '#ports/social-provider';
 
 const ENGLISH_ERRORS: z.core.$ZodErrorMap = en().localeError;
 const MAX_QUOTE = 240;

@@ -7,8 +7,8 @@ import {
   TaskDoesNotExist,
   TaskTimedOut,
 } from '@aws-sdk/client-sfn';
-import { requiredEnv } from '../../config';
-import { TaskTokenInvalid, type JobRunner } from '../../ports/job-runner';
+import { requiredEnv } from '#functions/config';
+import { TaskTokenInvalid, type JobRunner } from '#ports/job-runner';
 
 /** Execution names are unique per state machine for 90 days: one execution per job, ever. */
 export const executionName = (accountId: number, jobId: number) => `job-${accountId}-${jobId}`;

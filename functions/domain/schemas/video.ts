@@ -3,10 +3,10 @@
  * needs, and which it must not get, is checked after parsing so the message names the field.
  */
 import * as z from 'zod/mini';
-import { badRequest } from '../errors';
-import { HOOK_POSITIONS, HOOK_SIZES, JOB_DEFAULTS, JOB_LIMITS, JOB_METHODS, JOB_MODES, type JobMethod } from '../jobs';
+import { badRequest } from '#domain/errors';
+import { HOOK_POSITIONS, HOOK_SIZES, JOB_DEFAULTS, JOB_LIMITS, JOB_METHODS, JOB_MODES, type JobMethod } from '#domain/jobs';
 import { idField, withoutControlCharacters } from './common';
-import { checkReferenceUrl } from '../reference-url';
+import { checkReferenceUrl } from '#domain/reference-url';
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(', ')}` });

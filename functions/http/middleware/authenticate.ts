@@ -4,11 +4,11 @@
  * strongly consistent read with no cache, so revocation takes effect on the very next request.
  */
 import type middy from '@middy/core';
-import { AppError } from '../../domain/errors';
-import { hashKey, isWellFormedKey } from '../../domain/api-keys';
-import { findApiKeyByHash, touchApiKey } from '../../adapters/dynamodb/api-keys';
-import type { ApiContext, ApiEvent, ApiResult, Principal } from '../api-types';
-import { logger } from '../logger';
+import { AppError } from '#domain/errors';
+import { hashKey, isWellFormedKey } from '#domain/api-keys';
+import { findApiKeyByHash, touchApiKey } from '#adapters/dynamodb/api-keys';
+import type { ApiContext, ApiEvent, ApiResult, Principal } from '#http/api-types';
+import { logger } from '#http/logger';
 
 /**
  * Answers `undefined` when the request carries no credential of its kind. Bookkeeping it wants done

@@ -3,10 +3,10 @@
  * everything else becomes a 500 whose body holds only the request id, the cause going to the log.
  */
 import type middy from '@middy/core';
-import { AppError, isAppError } from '../../domain/errors';
-import type { ApiContext, ApiEvent, ApiResult } from '../api-types';
-import { errorResult } from '../respond';
-import { logger } from '../logger';
+import { AppError, isAppError } from '#domain/errors';
+import type { ApiContext, ApiEvent, ApiResult } from '#http/api-types';
+import { errorResult } from '#http/respond';
+import { logger } from '#http/logger';
 
 export function errorEnvelope(): middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
   return {

@@ -1,9 +1,9 @@
 /** 120 requests per rolling minute per account (locally RATE_LIMIT_PER_MINUTE), shared by all its keys and all instances (DESIGN §2). */
 import type middy from '@middy/core';
-import { AppError } from '../../domain/errors';
-import { consume, type RateDecision } from '../../adapters/dynamodb/rate-limiter';
-import type { ApiContext, ApiEvent, ApiResult } from '../api-types';
-import { config } from '../../config';
+import { AppError } from '#domain/errors';
+import { consume, type RateDecision } from '#adapters/dynamodb/rate-limiter';
+import type { ApiContext, ApiEvent, ApiResult } from '#http/api-types';
+import { config } from '#functions/config';
 
 export const API_RATE_LIMIT = { limit: 120, windowMs: 60_000 } as const;
 

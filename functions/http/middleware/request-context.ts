@@ -4,10 +4,10 @@
  */
 import type middy from '@middy/core';
 import { randomUUID } from 'node:crypto';
-import { matchRoute, routeByKey } from '../../routes';
-import { AppError } from '../../domain/errors';
-import type { ApiContext, ApiEvent, ApiRequest, ApiResult } from '../api-types';
-import { logger } from '../logger';
+import { matchRoute, routeByKey } from '#functions/routes';
+import { AppError } from '#domain/errors';
+import type { ApiContext, ApiEvent, ApiRequest, ApiResult } from '#http/api-types';
+import { logger } from '#http/logger';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 

@@ -1,4 +1,4 @@
-import { pipelineHandler } from '../lambda-handler';
-import { RENDER_STEPS } from '../render-steps';
+import { pipelineHandler } from '#pipeline/lambda-handler';
+import { RENDER_STEPS } from '#pipeline/render-steps';
 
 export const handler = pipelineHandler(RENDER_STEPS);

@@ -1,4 +1,4 @@
-import { pipelineHandler } from '../lambda-handler';
-import { BOOKKEEPING_STEPS } from '../bookkeeping-steps';
+import { pipelineHandler } from '#pipeline/lambda-handler';
+import { BOOKKEEPING_STEPS } from '#pipeline/bookkeeping-steps';
 
 export const handler = pipelineHandler(BOOKKEEPING_STEPS);

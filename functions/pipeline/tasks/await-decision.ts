@@ -3,11 +3,11 @@
  * regenerate send back. Re-entered after a local restart with a new token, it keeps the deadline
  * the preview was first given.
  */
-import { JOB_LIMITS, JOB_STAGES } from '../../domain/jobs';
-import { optionalEnv } from '../../config';
-import { activeJob, saveProgress } from '../job-context';
-import { PipelineError } from '../errors';
-import { STATE_OF_STEP, type StepPayload } from '../steps';
+import { JOB_LIMITS, JOB_STAGES } from '#domain/jobs';
+import { optionalEnv } from '#functions/config';
+import { activeJob, saveProgress } from '#pipeline/job-context';
+import { PipelineError } from '#pipeline/errors';
+import { STATE_OF_STEP, type StepPayload } from '#pipeline/steps';
 
 /** Seconds a preview waits; the ASL's TimeoutSeconds is the AWS bound, this one can only be shorter (local tries). */
 export function previewExpirySeconds(): number {

@@ -1,8 +1,8 @@
 /** ChargePreview: a preview is what the unit pays for, so it is charged when it is ready. */
-import { activeJob, saveProgress } from '../job-context';
+import { activeJob, saveProgress } from '#pipeline/job-context';
 import { chargeCurrentRound } from './charges';
-import type { StepPayload } from '../steps';
-import { STATE_OF_STEP } from '../steps';
+import type { StepPayload } from '#pipeline/steps';
+import { STATE_OF_STEP } from '#pipeline/steps';
 
 export async function chargePreview(payload: StepPayload): Promise<void> {
   const job = await activeJob(payload);

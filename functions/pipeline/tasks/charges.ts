@@ -1,7 +1,7 @@
 /** The job's allowance units in the ledger, numbered per round (see domain/jobs). */
-import { charge, getEntry, release, type ChargeRef } from '../../adapters/dynamodb/allowance-ledger';
-import { currentChargeNumber } from '../../domain/jobs';
-import type { StoredJob } from '../../adapters/dynamodb/jobs';
+import { charge, getEntry, release, type ChargeRef } from '#adapters/dynamodb/allowance-ledger';
+import { currentChargeNumber } from '#domain/jobs';
+import type { StoredJob } from '#adapters/dynamodb/jobs';
 
 const refsOf = (job: StoredJob): ChargeRef[] =>
   Array.from({ length: job.regenerations + 1 }, (_, i) => ({ accountId: job.account_id, jobId: job.id, chargeNumber: i + 1 }));

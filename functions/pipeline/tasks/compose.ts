@@ -4,14 +4,14 @@
  * overridden is reused as the segment, so approving encodes nothing.
  */
 import { join } from 'node:path';
-import { copyObject, getToFile, putFile } from '../../adapters/s3/blob-store';
-import { newVideoId } from '../../adapters/dynamodb/jobs';
-import { captionOf, sameCaption } from '../../domain/jobs';
-import { videoObjectKeys } from '../../domain/video';
-import { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from '../../media/compose';
-import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '../job-context';
-import { PipelineError, toPipelineError } from '../errors';
-import type { StepPayload } from '../steps';
+import { copyObject, getToFile, putFile } from '#adapters/s3/blob-store';
+import { newVideoId } from '#adapters/dynamodb/jobs';
+import { captionOf, sameCaption } from '#domain/jobs';
+import { videoObjectKeys } from '#domain/video';
+import { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from '#media/compose';
+import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
+import { PipelineError, toPipelineError } from '#pipeline/errors';
+import type { StepPayload } from '#pipeline/steps';
 
 export async function compose(payload: StepPayload): Promise<void> {
   let job = await activeJob(payload);

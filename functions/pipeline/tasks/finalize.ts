@@ -3,14 +3,14 @@
  * and mark the job done together, then drop the job's working files. A crash between the charge and
  * the record re-runs this step, and the charge is idempotent.
  */
-import { deletePrefix } from '../../adapters/s3/blob-store';
-import { finishJobWithVideo } from '../../adapters/dynamodb/jobs';
-import { CANONICAL } from '../../media/canonical-encoding';
-import { jobObjectPrefix } from '../../domain/jobs';
-import { activeJob, enterStep } from '../job-context';
-import { PipelineError } from '../errors';
+import { deletePrefix } from '#adapters/s3/blob-store';
+import { finishJobWithVideo } from '#adapters/dynamodb/jobs';
+import { CANONICAL } from '#media/canonical-encoding';
+import { jobObjectPrefix } from '#domain/jobs';
+import { activeJob, enterStep } from '#pipeline/job-context';
+import { PipelineError } from '#pipeline/errors';
 import { chargeCurrentRound } from './charges';
-import type { StepPayload } from '../steps';
+import type { StepPayload } from '#pipeline/steps';
 
 export async function finalize(payload: StepPayload, now = new Date()): Promise<void> {
   let job = await activeJob(payload);

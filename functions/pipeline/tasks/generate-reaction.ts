@@ -3,18 +3,18 @@
  * person drawn from the prompt first; motion jobs with a link fetch the reference clip once per round.
  */
 import { join } from 'node:path';
-import { putFile } from '../../adapters/s3/blob-store';
-import { avatarEngine } from '../../adapters/engines/avatar-engine';
-import { reactionEngine } from '../../adapters/engines/reaction-engine';
-import { referenceResolver } from '../../adapters/reference/reference-resolver';
-import { REFERENCE_CLIP_LIMITS } from '../../ports/reference-resolver';
-import { isEngineError, type AvatarRef } from '../../ports/engine';
-import { captionOf, jobObjectKeys } from '../../domain/jobs';
-import type { StoredJob } from '../../adapters/dynamodb/jobs';
-import type { Avatar } from '../../domain/avatar';
-import { activeJob, enterStep, requireInputs, saveProgress, withScratch } from '../job-context';
-import { PipelineError, toPipelineError } from '../errors';
-import type { StepPayload } from '../steps';
+import { putFile } from '#adapters/s3/blob-store';
+import { avatarEngine } from '#adapters/engines/avatar-engine';
+import { reactionEngine } from '#adapters/engines/reaction-engine';
+import { referenceResolver } from '#adapters/reference/reference-resolver';
+import { REFERENCE_CLIP_LIMITS } from '#ports/reference-resolver';
+import { isEngineError, type AvatarRef } from '#ports/engine';
+import { captionOf, jobObjectKeys } from '#domain/jobs';
+import type { StoredJob } from '#adapters/dynamodb/jobs';
+import type { Avatar } from '#domain/avatar';
+import { activeJob, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
+import { PipelineError, toPipelineError } from '#pipeline/errors';
+import type { StepPayload } from '#pipeline/steps';
 
 export async function generateReaction(payload: StepPayload, signal?: AbortSignal): Promise<void> {
   let job = await activeJob(payload);

@@ -3,11 +3,11 @@
  * the job's files removed, and only then is the job final, so an interruption anywhere in between is
  * finished by the next run.
  */
-import { deleteKeys, deletePrefix } from '../../adapters/s3/blob-store';
-import { getJob, updateJob } from '../../adapters/dynamodb/jobs';
-import { isFinal, jobObjectPrefix } from '../../domain/jobs';
-import { jobErrorOf } from '../errors';
-import { STATE_OF_STEP, type StepPayload } from '../steps';
+import { deleteKeys, deletePrefix } from '#adapters/s3/blob-store';
+import { getJob, updateJob } from '#adapters/dynamodb/jobs';
+import { isFinal, jobObjectPrefix } from '#domain/jobs';
+import { jobErrorOf } from '#pipeline/errors';
+import { STATE_OF_STEP, type StepPayload } from '#pipeline/steps';
 import { releaseReserved } from './charges';
 
 export async function markFailed(payload: StepPayload): Promise<void> {

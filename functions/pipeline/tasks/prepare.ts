@@ -1,6 +1,6 @@
 /** Start: queued → processing, once the inputs are known to exist. */
-import { activeJob, enterStep, requireInputs } from '../job-context';
-import type { StepPayload } from '../steps';
+import { activeJob, enterStep, requireInputs } from '#pipeline/job-context';
+import type { StepPayload } from '#pipeline/steps';
 
 export async function prepare(payload: StepPayload): Promise<void> {
   const job = await activeJob(payload);

@@ -1,11 +1,11 @@
 /** RenderPreview: the captioned reaction segment, playable alone at preview_url. */
 import { join } from 'node:path';
-import { getToFile, putFile } from '../../adapters/s3/blob-store';
-import { captionOf, jobObjectKeys } from '../../domain/jobs';
-import { captionSegment } from '../../media/compose';
-import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '../job-context';
-import { PipelineError, toPipelineError } from '../errors';
-import type { StepPayload } from '../steps';
+import { getToFile, putFile } from '#adapters/s3/blob-store';
+import { captionOf, jobObjectKeys } from '#domain/jobs';
+import { captionSegment } from '#media/compose';
+import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
+import { PipelineError, toPipelineError } from '#pipeline/errors';
+import type { StepPayload } from '#pipeline/steps';
 
 export async function renderPreview(payload: StepPayload): Promise<void> {
   let job = await activeJob(payload);

@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, resetClients } from '../../../functions/adapters/aws-clients';
-import { startDynamoDbLocal } from '../../../lib/local/dynamodb-local';
-import { ensureTable } from '../../../lib/local/provision';
-import { freePort } from '../../../lib/local/ports';
+import { dynamo, resetClients } from '#adapters/aws-clients';
+import { startDynamoDbLocal } from '#local/dynamodb-local';
+import { ensureTable } from '#local/provision';
+import { freePort } from '#local/ports';
 
 const ROUNDS = 6;
 const TABLE = 'durability-table';

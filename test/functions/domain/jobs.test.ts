@@ -1,4 +1,4 @@
-import { AppError } from '../../../functions/domain/errors';
+import { AppError } from '#domain/errors';
 import {
   JOB_LIMITS,
   assertCanApprove,
@@ -8,7 +8,7 @@ import {
   jobView,
   type Job,
   type JobState,
-} from '../../../functions/domain/jobs';
+} from '#domain/jobs';
 
 const preview = (overrides: Partial<JobState> = {}): JobState => ({ status: 'preview_ready', method: 'prompt', mode: 'preview', regenerations: 0, ...overrides });
 

@@ -1,11 +1,11 @@
-import { AppError } from '../../../functions/domain/errors';
+import { AppError } from '#domain/errors';
 import {
   REFERENCE_HOSTS,
   REFERENCE_URL_MAX_LENGTH,
   checkReferenceUrl,
   hostMatchesDomain,
   inspectReferenceUrl,
-} from '../../../functions/domain/reference-url';
+} from '#domain/reference-url';
 
 function refusal(raw: unknown): AppError {
   try {

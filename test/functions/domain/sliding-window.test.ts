@@ -1,4 +1,4 @@
-import { maxCurrentCountForAdmission, msUntilAdmission, remainingAfter, windowPosition } from '../../../functions/domain/sliding-window';
+import { maxCurrentCountForAdmission, msUntilAdmission, remainingAfter, windowPosition } from '#domain/sliding-window';
 
 describe('the sliding-window arithmetic', () => {
   test('the position of an instant inside its fixed window', () => {

@@ -1,5 +1,5 @@
-import { AppError } from '../../../functions/domain/errors';
-import { parseInput } from '../../../functions/http/validate';
+import { AppError } from '#domain/errors';
+import { parseInput } from '#http/validate';
 import {
   CAPTION_LIMITS,
   CAPTION_MAX,
@@ -13,9 +13,9 @@ import {
   pickChannels,
   postFieldsOfForm,
   type PostResult,
-} from '../../../functions/domain/social-post';
-import { ANALYTICS_DAYS, buildOverview, daysParam } from '../../../functions/domain/analytics';
-import type { Channel } from '../../../functions/ports/social-provider';
+} from '#domain/social-post';
+import { ANALYTICS_DAYS, buildOverview, daysParam } from '#domain/analytics';
+import type { Channel } from '#ports/social-provider';
 
 const NOW = new Date('2030-06-15T12:00:00Z');
 

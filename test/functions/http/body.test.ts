@@ -6,8 +6,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { readBody, type BodyOptions, type ParsedBody } from '../../../functions/http/body';
-import { multipartBody, type Part } from '../../support/hostile-requests';
+import { readBody, type BodyOptions, type ParsedBody } from '#http/body';
+import { multipartBody, type Part } from '#test-support/hostile-requests';
 
 const VIDEO = { reference_video: { maxBytes: 1000, label: 'The reference video' } };
 const ALL: BodyOptions = { accept: ['json', 'form', 'multipart'], files: VIDEO };

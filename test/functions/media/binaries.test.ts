@@ -12,8 +12,8 @@ import {
   resolveBinary,
   runFfmpeg,
   runFfprobe,
-} from '../../../functions/media/binaries';
-import { makeTempDir } from '../../support/media-fixtures';
+} from '#media/binaries';
+import { makeTempDir } from '#test-support/media-fixtures';
 
 let dir: string;
 

@@ -6,7 +6,7 @@ import {
   type CaptionPosition,
   type CaptionSize,
   type CaptionSpec,
-} from '../../../functions/media/caption';
+} from '#media/caption';
 
 const W = 1080;
 const H = 1920;

@@ -1,13 +1,13 @@
-import { topLevelBoxes } from '../../support/mp4-boxes';
+import { topLevelBoxes } from '#test-support/mp4-boxes';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import sharp from 'sharp';
-import { fileArg, runFfmpeg, runFfprobe } from '../../../functions/media/binaries';
-import { renderCaptionPng, type CaptionBox, type CaptionSpec } from '../../../functions/media/caption';
-import { CANONICAL, canonicalEncodeArgs, canonicalLength, canonicalMismatches, canonicalSilence } from '../../../functions/media/canonical-encoding';
-import { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from '../../../functions/media/compose';
-import { probeMedia, type MediaProbe } from '../../../functions/media/probe';
-import { makeFixture, makeTempDir } from '../../support/media-fixtures';
+import { fileArg, runFfmpeg, runFfprobe } from '#media/binaries';
+import { renderCaptionPng, type CaptionBox, type CaptionSpec } from '#media/caption';
+import { CANONICAL, canonicalEncodeArgs, canonicalLength, canonicalMismatches, canonicalSilence } from '#media/canonical-encoding';
+import { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from '#media/compose';
+import { probeMedia, type MediaProbe } from '#media/probe';
+import { makeFixture, makeTempDir } from '#test-support/media-fixtures';
 
 const W = CANONICAL.width;
 const H = CANONICAL.height;

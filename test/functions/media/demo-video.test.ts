@@ -1,6 +1,6 @@
-import { AppError } from '../../../functions/domain/errors';
-import { inspectDemoVideo, sniffDemoContainer } from '../../../functions/media/demo-video';
-import { makeFixture, type FixtureKind } from '../../support/media-fixtures';
+import { AppError } from '#domain/errors';
+import { inspectDemoVideo, sniffDemoContainer } from '#media/demo-video';
+import { makeFixture, type FixtureKind } from '#test-support/media-fixtures';
 
 async function refusal(kind: FixtureKind): Promise<AppError> {
   const error = await inspectDemoVideo(await makeFixture(kind)).then(

@@ -1,16 +1,16 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { AppError } from '../../../functions/domain/errors';
-import { fileArg, runFfmpeg, runFfprobe } from '../../../functions/media/binaries';
+import { AppError } from '#domain/errors';
+import { fileArg, runFfmpeg, runFfprobe } from '#media/binaries';
 import {
   CANONICAL,
   canonicalConcatList,
   canonicalJoinArgs,
   canonicalMismatches,
-} from '../../../functions/media/canonical-encoding';
-import { normaliseVideo } from '../../../functions/media/normalise';
-import { probeMedia, type MediaProbe } from '../../../functions/media/probe';
-import { makeFixture, makeTempDir, type FixtureKind } from '../../support/media-fixtures';
+} from '#media/canonical-encoding';
+import { normaliseVideo } from '#media/normalise';
+import { probeMedia, type MediaProbe } from '#media/probe';
+import { makeFixture, makeTempDir, type FixtureKind } from '#test-support/media-fixtures';
 
 let dir: string;
 const normalised = new Map<FixtureKind, Promise<string>>();

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import { parseProbeOutput, probeMedia, streamRotation, type MediaProbe } from '../../../functions/media/probe';
-import { makeFixture } from '../../support/media-fixtures';
+import { parseProbeOutput, probeMedia, streamRotation, type MediaProbe } from '#media/probe';
+import { makeFixture } from '#test-support/media-fixtures';
 
 async function probed(kind: Parameters<typeof makeFixture>[0]): Promise<MediaProbe> {
   const result = await probeMedia(await makeFixture(kind));

@@ -1,10 +1,10 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { AppError } from '../../../functions/domain/errors';
-import { fileArg, runFfmpeg } from '../../../functions/media/binaries';
-import { inspectDemoVideo } from '../../../functions/media/demo-video';
-import { inspectReferenceVideo } from '../../../functions/media/reference-video';
-import { makeTempDir } from '../../support/media-fixtures';
+import { AppError } from '#domain/errors';
+import { fileArg, runFfmpeg } from '#media/binaries';
+import { inspectDemoVideo } from '#media/demo-video';
+import { inspectReferenceVideo } from '#media/reference-video';
+import { makeTempDir } from '#test-support/media-fixtures';
 
 let dir: string;
 

@@ -1,5 +1,5 @@
-import { fileArg } from '../../../functions/media/binaries';
-import { pinnedInput, sniffVideoContainer } from '../../../functions/media/video-container';
+import { fileArg } from '#media/binaries';
+import { pinnedInput, sniffVideoContainer } from '#media/video-container';
 
 const ftyp = (brand: string) => Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from(`ftyp${brand}`, 'latin1'), Buffer.alloc(12)]);
 const riff = (form: string) => Buffer.concat([Buffer.from('RIFF'), Buffer.from([0, 1, 0, 0]), Buffer.from(form, 'latin1'), Buffer.alloc(8)]);

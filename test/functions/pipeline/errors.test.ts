@@ -1,5 +1,5 @@
-import { PipelineError, fromEngineError, jobErrorOf, toPipelineError } from '../../../functions/pipeline/errors';
-import { EngineError } from '../../../functions/ports/engine';
+import { PipelineError, fromEngineError, jobErrorOf, toPipelineError } from '#pipeline/errors';
+import { EngineError } from '#ports/engine';
 
 describe('pipeline errors', () => {
   it('names a failure so the ASL retries it or sends it straight to MarkFailed', () => {

@@ -1,9 +1,9 @@
-import { getEntry, periodUsage, reserveWith, type ChargeRef } from '../../../functions/adapters/dynamodb/allowance-ledger';
-import { newJobItems, updateJob, type StoredJob } from '../../../functions/adapters/dynamodb/jobs';
-import { SWEEP_GRACE_MS, sweepStrandedWork } from '../../../functions/pipeline/sweeper';
-import type { JobRunner } from '../../../functions/ports/job-runner';
-import type { JobExecutionInput } from '../../../functions/pipeline/steps';
-import { startTestTable } from '../../support/dynamodb';
+import { getEntry, periodUsage, reserveWith, type ChargeRef } from '#adapters/dynamodb/allowance-ledger';
+import { newJobItems, updateJob, type StoredJob } from '#adapters/dynamodb/jobs';
+import { SWEEP_GRACE_MS, sweepStrandedWork } from '#pipeline/sweeper';
+import type { JobRunner } from '#ports/job-runner';
+import type { JobExecutionInput } from '#pipeline/steps';
+import { startTestTable } from '#test-support/dynamodb';
 
 let table: { stop(): Promise<void> };
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 /** The Lambda bundle is defined once; the stack and the benchmark must build the same thing. */
 import { isBuiltin } from 'node:module';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LAMBDA_BUNDLE, NATIVE_MODULES, lambdaBundlingProps, lambdaEsbuildOptions } from '../../../lib/cloud/bundling';
-import { HANDLER_GROUPS } from '../../../functions/routes';
-import { WORKERS } from '../../../lib/cloud/workers';
+import { LAMBDA_BUNDLE, NATIVE_MODULES, lambdaBundlingProps, lambdaEsbuildOptions } from '#cloud/bundling';
+import { HANDLER_GROUPS } from '#functions/routes';
+import { WORKERS } from '#cloud/workers';
 
 describe('Lambda bundling options', () => {
   const esbuild = lambdaEsbuildOptions('functions/handlers/meta.ts', 'out/index.js');

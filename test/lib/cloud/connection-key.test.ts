@@ -3,9 +3,9 @@
  * with rotation, used by exactly the functions whose group declares `connectionKey`, with exactly the
  * actions that need names, and only under the cipher's encryption context.
  */
-import { HANDLER_GROUPS, type FunctionNeeds, type HandlerGroup } from '../../../functions/routes';
-import { PIPELINE_FUNCTIONS, type PipelineFunction } from '../../../functions/pipeline/steps';
-import { WORKERS, type WorkerName } from '../../../lib/cloud/workers';
+import { HANDLER_GROUPS, type FunctionNeeds, type HandlerGroup } from '#functions/routes';
+import { PIPELINE_FUNCTIONS, type PipelineFunction } from '#pipeline/steps';
+import { WORKERS, type WorkerName } from '#cloud/workers';
 import {
   actionsOf,
   logicalIdOf,
@@ -14,7 +14,7 @@ import {
   useSynthesisedStack,
   type Json,
   type Statement,
-} from '../../support/cdk-template';
+} from '#test-support/cdk-template';
 
 const GROUPS = Object.keys(HANDLER_GROUPS) as HandlerGroup[];
 

@@ -5,8 +5,8 @@ import * as path from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
-import { ReactionStudioStack } from '../../../lib/cloud/reaction-studio-stack';
-import { engineConfigFromContext } from '../../../lib/cloud/engine-config';
+import { ReactionStudioStack } from '#cloud/reaction-studio-stack';
+import { engineConfigFromContext } from '#cloud/engine-config';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FAL_SECRET = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:fal-key-AbCdEf';

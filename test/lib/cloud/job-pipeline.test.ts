@@ -21,11 +21,11 @@ import {
   SWEEPER_FUNCTION,
   type PipelineFunction,
   type PipelineStep,
-} from '../../../functions/pipeline/steps';
-import { DEFAULT_BEDROCK_HOOKS_MODEL, type EngineConfig } from '../../../lib/cloud/engine-config';
-import { JobPipeline, PIPELINE_EPHEMERAL_STORAGE_MB } from '../../../lib/cloud/job-pipeline';
-import { ServiceFunction } from '../../../lib/cloud/service-function';
-import { actionsOf, resourcesOf, resourcesOfType, type Json, type Resource, type Statement } from '../../support/cdk-template';
+} from '#pipeline/steps';
+import { DEFAULT_BEDROCK_HOOKS_MODEL, type EngineConfig } from '#cloud/engine-config';
+import { JobPipeline, PIPELINE_EPHEMERAL_STORAGE_MB } from '#cloud/job-pipeline';
+import { ServiceFunction } from '#cloud/service-function';
+import { actionsOf, resourcesOf, resourcesOfType, type Json, type Resource, type Statement } from '#test-support/cdk-template';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FUNCTIONS = Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[];

@@ -6,9 +6,9 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
-import { PIPELINE_FUNCTIONS, type PipelineFunction } from '../../../functions/pipeline/steps';
-import { HANDLER_GROUPS, ROUTES, routeKey, type HandlerGroup } from '../../../functions/routes';
-import { WORKERS, type WorkerName } from '../../../lib/cloud/workers';
+import { PIPELINE_FUNCTIONS, type PipelineFunction } from '#pipeline/steps';
+import { HANDLER_GROUPS, ROUTES, routeKey, type HandlerGroup } from '#functions/routes';
+import { WORKERS, type WorkerName } from '#cloud/workers';
 import {
   actionsOf,
   logicalIdOf,
@@ -18,7 +18,7 @@ import {
   useSynthesisedStack,
   type Json,
   type Statement,
-} from '../../support/cdk-template';
+} from '#test-support/cdk-template';
 
 const GROUPS = Object.keys(HANDLER_GROUPS) as HandlerGroup[];
 const PIPELINE = Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[];

@@ -2,10 +2,10 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeF
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { localConnectionKeyFile } from '../../../functions/adapters/crypto/credential-cipher';
-import { checkSecretFiles, prepareDataDir } from '../../../lib/local/data-dir';
-import { isInstanceLockHeld } from '../../../lib/local/instance-lock';
-import { startLocalStack } from '../../../lib/local/runtime';
+import { localConnectionKeyFile } from '#adapters/crypto/credential-cipher';
+import { checkSecretFiles, prepareDataDir } from '#local/data-dir';
+import { isInstanceLockHeld } from '#local/instance-lock';
+import { startLocalStack } from '#local/runtime';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 

@@ -8,9 +8,9 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { createLocalApiServer } from '../../../lib/local/http-server';
-import { generateKeyMaterial } from '../../../functions/domain/api-keys';
-import { multipartBody } from '../../support/hostile-requests';
+import { createLocalApiServer } from '#local/http-server';
+import { generateKeyMaterial } from '#domain/api-keys';
+import { multipartBody } from '#test-support/hostile-requests';
 
 process.env.TABLE_NAME = 'unit-table';
 const ddb = mockClient(DynamoDBDocumentClient);

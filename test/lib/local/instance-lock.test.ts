@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { acquireInstanceLock, instanceLockName, isInstanceLockHeld } from '../../../lib/local/instance-lock';
-import { readRuntimeState, type RuntimeState } from '../../../lib/local/runtime-state';
+import { acquireInstanceLock, instanceLockName, isInstanceLockHeld } from '#local/instance-lock';
+import { readRuntimeState, type RuntimeState } from '#local/runtime-state';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

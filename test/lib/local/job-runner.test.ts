@@ -14,9 +14,9 @@ import {
   type LocalJobRunner,
   type LocalJobRunnerOptions,
   type LocalJobStore,
-} from '../../../lib/local/job-runner';
-import { TaskTokenInvalid } from '../../../functions/ports/job-runner';
-import { JOB_STATE_MACHINE_FILE, type JobExecutionInput, type StepPayload } from '../../../functions/pipeline/steps';
+} from '#local/job-runner';
+import { TaskTokenInvalid } from '#ports/job-runner';
+import { JOB_STATE_MACHINE_FILE, type JobExecutionInput, type StepPayload } from '#pipeline/steps';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const DAY_S = 24 * 3600;

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { startTestStack, type TestStack } from '../../support/local-stack';
+import { startTestStack, type TestStack } from '#test-support/local-stack';
 
 interface ListeningSocket {
   address: string;

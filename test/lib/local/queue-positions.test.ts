@@ -1,5 +1,5 @@
 /** Queue positions on job records: written only when they change, one write in flight per job. */
-import { queuePositions } from '../../../lib/local/queue-positions';
+import { queuePositions } from '#local/queue-positions';
 
 function recorder() {
   const writes: [string, number | null][] = [];

@@ -1,5 +1,5 @@
 /** The render slots: a bounded number of steps at once, the free slot to the oldest job waiting. */
-import { RenderSlots, SlotsStopped, type JobAge } from '../../../lib/local/render-slots';
+import { RenderSlots, SlotsStopped, type JobAge } from '#local/render-slots';
 
 const age = (createdAtMs: number, jobId: number, accountId = 1): JobAge => ({ createdAtMs, accountId, jobId });
 const never = () => new AbortController().signal;

@@ -2,9 +2,9 @@ import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { checkJava } from '../../../lib/local/dynamodb-local';
-import { freePort } from '../../../lib/local/ports';
-import { apiClient, startTestStack } from '../../support/local-stack';
+import { checkJava } from '#local/dynamodb-local';
+import { freePort } from '#local/ports';
+import { apiClient, startTestStack } from '#test-support/local-stack';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 

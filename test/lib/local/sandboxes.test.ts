@@ -16,8 +16,8 @@ import {
   useRunningSandboxes,
   type ProviderASandbox,
   type ProviderBSandbox,
-} from '../../../lib/local/sandboxes';
-import { startTestStack } from '../../support/local-stack';
+} from '#local/sandboxes/index';
+import { startTestStack } from '#test-support/local-stack';
 
 interface Answer {
   status: number;

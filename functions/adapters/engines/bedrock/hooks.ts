@@ -19,9 +19,9 @@ import {
   type ConverseCommandOutput,
 } from '@aws-sdk/client-bedrock-runtime';
 import * as z from 'zod/mini';
-import { config, optionalEnv } from '../../../config';
-import { EngineError, isEngineError, type HookEngine, type HookFormat, type HookIdea, type ProductBrief } from '../../../ports/engine';
-import { abortReason, backoffDelayMs, backoffPolicy, withDeadline, type BackoffPolicy } from '../http-retry';
+import { config, optionalEnv } from '#functions/config';
+import { EngineError, isEngineError, type HookEngine, type HookFormat, type HookIdea, type ProductBrief } from '#ports/engine';
+import { abortReason, backoffDelayMs, backoffPolicy, withDeadline, type BackoffPolicy } from '#adapters/engines/http-retry';
 
 export const BEDROCK_ENGINE_NAME = 'bedrock';
 export const DEFAULT_HOOKS_MODEL_ID = 'us.amazon.nova-lite-v1:0';

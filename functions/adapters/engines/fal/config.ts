@@ -20,7 +20,7 @@
  * | FAL_I2V_MODEL | fal-ai/kling-video/v2.6/pro/image-to-video | reaction from a prompt |
  * | FAL_MOTION_MODEL | fal-ai/kling-video/v2.6/standard/motion-control | reaction from a reference clip |
  */
-import { optionalEnv } from '../../../config';
+import { optionalEnv } from '#functions/config';
 
 export const FAL_DEFAULTS = {
   queueUrl: 'https://queue.fal.run',

@@ -22,10 +22,10 @@ import {
   type GenerationOptions,
   type ReactionClip,
   type ReactionEngine,
-} from '../../../ports/engine';
-import type { Emotion } from '../local/animation';
-import { falApiKey, type SecretProvider } from '../credentials';
-import type { BackoffPolicy } from '../http-retry';
+} from '#ports/engine';
+import type { Emotion } from '#adapters/engines/local/animation';
+import { falApiKey, type SecretProvider } from '#adapters/engines/credentials';
+import type { BackoffPolicy } from '#adapters/engines/http-retry';
 import { falSettingsFromEnv, type FalSettings } from './config';
 import { FalQueueClient } from './queue-client';
 import { imageInputUrl, objectInputUrl, storeImage, storeReactionClip, withTempDir } from './media';

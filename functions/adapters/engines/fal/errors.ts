@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import { EngineError } from '../../../ports/engine';
+import { EngineError } from '#ports/engine';
 
 /**
  * zod's English messages ("Invalid input: expected string, received undefined"), which zod/mini

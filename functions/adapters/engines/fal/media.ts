@@ -8,15 +8,15 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import sharp from 'sharp';
-import { AppError } from '../../../domain/errors';
-import { canonicalFrameCount, CANONICAL } from '../../../media/canonical-encoding';
-import { MediaToolError } from '../../../media/binaries';
-import { normaliseVideo } from '../../../media/normalise';
-import { probeMedia } from '../../../media/probe';
-import { EngineError, REACTION_CLIP, type StoredFile } from '../../../ports/engine';
-import { getToFile, playbackUrl, putFile } from '../../s3/blob-store';
-import { abortReason } from '../http-retry';
-import { readFileHead } from '../../../media/file-head';
+import { AppError } from '#domain/errors';
+import { canonicalFrameCount, CANONICAL } from '#media/canonical-encoding';
+import { MediaToolError } from '#media/binaries';
+import { normaliseVideo } from '#media/normalise';
+import { probeMedia } from '#media/probe';
+import { EngineError, REACTION_CLIP, type StoredFile } from '#ports/engine';
+import { getToFile, playbackUrl, putFile } from '#adapters/s3/blob-store';
+import { abortReason } from '#adapters/engines/http-retry';
+import { readFileHead } from '#media/file-head';
 
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/webp';
 

@@ -13,12 +13,12 @@
  * A fitted clip is stored beside the round's output, so the job's clean-up removes it with the rest.
  */
 import * as path from 'node:path';
-import { readFileHead } from '../../../media/file-head';
-import { fileArg, runFfmpeg } from '../../../media/binaries';
-import { probeMedia } from '../../../media/probe';
-import { SNIFF_BYTES, sniffVideoContainer, type VideoContainer } from '../../../media/video-container';
-import { EngineError } from '../../../ports/engine';
-import { getToFile, putFile } from '../../s3/blob-store';
+import { readFileHead } from '#media/file-head';
+import { fileArg, runFfmpeg } from '#media/binaries';
+import { probeMedia } from '#media/probe';
+import { SNIFF_BYTES, sniffVideoContainer, type VideoContainer } from '#media/video-container';
+import { EngineError } from '#ports/engine';
+import { getToFile, putFile } from '#adapters/s3/blob-store';
 
 export interface MotionReferenceLimits {
   minS: number;

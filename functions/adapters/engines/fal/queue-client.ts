@@ -17,8 +17,8 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import * as z from 'zod/mini';
-import { EngineError, isEngineError } from '../../../ports/engine';
-import type { SecretProvider } from '../credentials';
+import { EngineError, isEngineError } from '#ports/engine';
+import type { SecretProvider } from '#adapters/engines/credentials';
 import {
   abortReason,
   abortableSleep,
@@ -26,7 +26,7 @@ import {
   fetchWithRetry,
   withDeadline,
   type BackoffPolicy,
-} from '../http-retry';
+} from '#adapters/engines/http-retry';
 import { ENGLISH_ERRORS, contractError, falHttpError } from './errors';
 import { awaitFalWebhook } from './webhook';
 

@@ -3,7 +3,7 @@
  * matching (emoji included), deterministic. When nothing matches, the reaction is `shocked`: the
  * archetypal reaction-video face, and the one a hook most often wants.
  */
-import { REACTION_CLIP } from '../../../ports/engine';
+import { REACTION_CLIP } from '#ports/engine';
 import type { Emotion } from './animation';
 import { promptWords } from './avatar-prompt';
 

@@ -20,7 +20,7 @@ import {
   type GenerationOptions,
   type ReactionClip,
   type ReactionEngine,
-} from '../../../ports/engine';
+} from '#ports/engine';
 import type { Emotion, ReactionFrame } from './animation';
 import { rigFromPrompt } from './avatar-prompt';
 import { emotionFromPrompt } from './emotion-prompt';
@@ -30,8 +30,8 @@ import { renderAvatarPng } from './illustrated-avatar';
 import { prepareIllustratedScene } from './illustrated-renderer';
 import { isIllustratedRig, type IllustratedRig } from './illustrated-rig';
 import { renderClipToFile, type FrameRenderer } from './reaction-clip';
-import { renderCaptionPng } from '../../../media/caption';
-import { posterFrameIndex } from '../../../media/poster';
+import { renderCaptionPng } from '#media/caption';
+import { posterFrameIndex } from '#media/poster';
 
 /**
  * Frames are drawn smaller than the output and scaled up by ffmpeg: per frame the raster, the warp
@@ -83,7 +83,7 @@ export type LocalEngine = AvatarEngine & ReactionEngine & { readonly name: 'loca
 const ENGINE = 'local';
 
 export function createLocalEngine(deps: LocalEngineDeps = {}): LocalEngine {
-  const blobs = (): Promise<BlobFiles> => (deps.blobs ? Promise.resolve(deps.blobs) : import('../../s3/blob-store'));
+  const blobs = (): Promise<BlobFiles> => (deps.blobs ? Promise.resolve(deps.blobs) : import('#adapters/s3/blob-store'));
   const tempDir = <T>(work: (dir: string) => Promise<T>) => withTempDir(deps.tmpDir ?? os.tmpdir(), work);
 
   async function rendererFor(avatar: AvatarRef, frames: readonly ReactionFrame[], dir: string, options: GenerationOptions): Promise<FrameRenderer> {

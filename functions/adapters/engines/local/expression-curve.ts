@@ -7,7 +7,7 @@
  * camera punches in on the peak, shakes for the big ones, and otherwise drifts like a hand-held
  * phone. A seed moves the timings and the motion a little, so two takes differ but each repeats.
  */
-import { REACTION_CLIP } from '../../../ports/engine';
+import { REACTION_CLIP } from '#ports/engine';
 import { NEUTRAL_FACE, type CameraPose, type Emotion, type FacePose, type ReactionFrame } from './animation';
 import { hashSeed, smoothNoise, streamFor } from './seeded-random';
 

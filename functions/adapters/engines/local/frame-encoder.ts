@@ -9,11 +9,11 @@
  */
 import { spawn } from 'node:child_process';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { EngineError } from '../../../ports/engine';
-import { ffmpegPath, fileArg } from '../../../media/binaries';
-import type { CaptionBox } from '../../../media/caption';
-import { captionOverlayChains } from '../../../media/caption-overlay';
-import { POSTER_ENCODE_ARGS, POSTER_FILTER } from '../../../media/poster';
+import { EngineError } from '#ports/engine';
+import { ffmpegPath, fileArg } from '#media/binaries';
+import type { CaptionBox } from '#media/caption';
+import { captionOverlayChains } from '#media/caption-overlay';
+import { POSTER_ENCODE_ARGS, POSTER_FILTER } from '#media/poster';
 import {
   CANONICAL,
   canonicalEncodeArgs,
@@ -21,7 +21,7 @@ import {
   canonicalSilence,
   fitToCanonicalFrame,
   toCanonicalAudio,
-} from '../../../media/canonical-encoding';
+} from '#media/canonical-encoding';
 
 export interface EncodeFramesOptions {
   outputPath: string;

@@ -12,7 +12,7 @@
  * engine draws smaller and lets ffmpeg scale up: engine.ts RENDER_SIZE).
  */
 import { createCanvas, loadImage, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
-import { REACTION_CLIP } from '../../../ports/engine';
+import { REACTION_CLIP } from '#ports/engine';
 import type { Emotion, ReactionFrame } from './animation';
 import type { FrameRenderer } from './reaction-clip';
 

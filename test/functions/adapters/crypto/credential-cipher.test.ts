@@ -10,8 +10,8 @@ import {
   fileCredentialCipher,
   kmsCredentialCipher,
   resetCredentialCipher,
-} from '../../../../functions/adapters/crypto/credential-cipher';
-import { CredentialCipherError, type SealedSecret } from '../../../../functions/ports/credential-cipher';
+} from '#adapters/crypto/credential-cipher';
+import { CredentialCipherError, type SealedSecret } from '#ports/credential-cipher';
 
 const SECRET = JSON.stringify({ apiKey: 'sk_live_0123456789abcdef', profileKey: 'PROFILE-42' });
 const OWNER = { accountId: 7, provider: 'provider_a' };

@@ -8,11 +8,11 @@ import {
   reserveWith,
   withdrawWith,
   type ChargeRef,
-} from '../../../../functions/adapters/dynamodb/allowance-ledger';
-import { config } from '../../../../functions/config';
-import { AppError } from '../../../../functions/domain/errors';
-import type { TransactItem } from '../../../../functions/adapters/dynamodb/transactions';
-import { startTestTable } from '../../../support/dynamodb';
+} from '#adapters/dynamodb/allowance-ledger';
+import { config } from '#functions/config';
+import { AppError } from '#domain/errors';
+import type { TransactItem } from '#adapters/dynamodb/transactions';
+import { startTestTable } from '#test-support/dynamodb';
 
 let table: { stop(): Promise<void> };
 beforeAll(async () => {

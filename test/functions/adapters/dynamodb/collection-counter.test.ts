@@ -1,17 +1,17 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../../../../functions/adapters/aws-clients';
-import { config } from '../../../../functions/config';
-import { keys } from '../../../../functions/adapters/dynamodb/keys';
-import { deleteProduct, listProducts, newProductId, putNewProduct } from '../../../../functions/adapters/dynamodb/products';
-import { countAvatars, deleteAvatar, newAvatarId, putNewAvatar } from '../../../../functions/adapters/dynamodb/avatars';
-import { allOfPrefix } from '../../../../functions/adapters/dynamodb/pagination';
-import { readCounter } from '../../../../functions/adapters/dynamodb/collection-state';
-import { seedCollection } from '../../../../functions/adapters/dynamodb/collection-seed';
-import { BLOCK_SIZE } from '../../../../functions/adapters/dynamodb/collection-state';
-import { AppError } from '../../../../functions/domain/errors';
-import type { Product } from '../../../../functions/domain/product';
-import type { Avatar } from '../../../../functions/domain/avatar';
-import { startTestTable } from '../../../support/dynamodb';
+import { dynamo } from '#adapters/aws-clients';
+import { config } from '#functions/config';
+import { keys } from '#adapters/dynamodb/keys';
+import { deleteProduct, listProducts, newProductId, putNewProduct } from '#adapters/dynamodb/products';
+import { countAvatars, deleteAvatar, newAvatarId, putNewAvatar } from '#adapters/dynamodb/avatars';
+import { allOfPrefix } from '#adapters/dynamodb/pagination';
+import { readCounter } from '#adapters/dynamodb/collection-state';
+import { seedCollection } from '#adapters/dynamodb/collection-seed';
+import { BLOCK_SIZE } from '#adapters/dynamodb/collection-state';
+import { AppError } from '#domain/errors';
+import type { Product } from '#domain/product';
+import type { Avatar } from '#domain/avatar';
+import { startTestTable } from '#test-support/dynamodb';
 
 let table: { stop(): Promise<void> };
 beforeAll(async () => {

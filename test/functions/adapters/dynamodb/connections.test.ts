@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../../../../functions/adapters/aws-clients';
-import { resetCredentialCipher } from '../../../../functions/adapters/crypto/credential-cipher';
+import { dynamo } from '#adapters/aws-clients';
+import { resetCredentialCipher } from '#adapters/crypto/credential-cipher';
 import {
   deleteConnection,
   getConnection,
@@ -12,11 +12,11 @@ import {
   markConnectionError,
   putConnection,
   updateChannels,
-} from '../../../../functions/adapters/dynamodb/connections';
-import { keys } from '../../../../functions/adapters/dynamodb/keys';
-import { connectionView } from '../../../../functions/domain/social';
-import type { Channel } from '../../../../functions/ports/social-provider';
-import { startTestTable } from '../../../support/dynamodb';
+} from '#adapters/dynamodb/connections';
+import { keys } from '#adapters/dynamodb/keys';
+import { connectionView } from '#domain/social';
+import type { Channel } from '#ports/social-provider';
+import { startTestTable } from '#test-support/dynamodb';
 
 const API_KEY = 'ayr_live_ABCDEFGHIJKLMNOP1234';
 const TIKTOK: Channel = { id: 'pk1:tiktok', platform: 'tiktok', name: 'Acme on TikTok', username: 'acme', active: true };

@@ -1,5 +1,5 @@
-import { consume, consumeAll } from '../../../../functions/adapters/dynamodb/rate-limiter';
-import { startTestTable } from '../../../support/dynamodb';
+import { consume, consumeAll } from '#adapters/dynamodb/rate-limiter';
+import { startTestTable } from '#test-support/dynamodb';
 
 let table: { stop(): Promise<void> };
 beforeAll(async () => {

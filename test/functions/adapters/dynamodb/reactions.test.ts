@@ -5,11 +5,11 @@ import {
   listReactions,
   newReactionId,
   saveReactionFromJob,
-} from '../../../../functions/adapters/dynamodb/reactions';
-import { countLibrary } from '../../../../functions/adapters/dynamodb/library';
-import { AppError } from '../../../../functions/domain/errors';
-import { reactionClipKey, type SavedReaction } from '../../../../functions/domain/reaction';
-import { startTestTable } from '../../../support/dynamodb';
+} from '#adapters/dynamodb/reactions';
+import { countLibrary } from '#adapters/dynamodb/library';
+import { AppError } from '#domain/errors';
+import { reactionClipKey, type SavedReaction } from '#domain/reaction';
+import { startTestTable } from '#test-support/dynamodb';
 
 let table: { stop(): Promise<void> };
 beforeAll(async () => {

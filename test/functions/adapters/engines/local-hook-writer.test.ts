@@ -1,4 +1,4 @@
-import { HOOK_FORMATS, productTraits, writeHooks } from '../../../../functions/adapters/engines/local-hook-writer';
+import { HOOK_FORMATS, productTraits, writeHooks } from '#adapters/engines/local-hook-writer';
 
 const serum = { id: 1, name: 'Glow Serum', description: 'A vitamin C serum that fades dark spots in 2 weeks.' };
 const app = { id: 2, name: 'FocusFlow', description: 'Productivity app that helps you finish deep work in 25 minute sprints' };

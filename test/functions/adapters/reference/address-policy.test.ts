@@ -1,5 +1,5 @@
-import { METADATA_ADDRESSES, judgeAddress } from '../../../../functions/adapters/reference/address-policy';
-import { sniffVideoContainer } from '../../../../functions/adapters/reference/media-sniff';
+import { METADATA_ADDRESSES, judgeAddress } from '#adapters/reference/address-policy';
+import { sniffVideoContainer } from '#adapters/reference/media-sniff';
 
 describe('judgeAddress: only public unicast addresses may be connected to', () => {
   it.each([

@@ -19,10 +19,10 @@ import {
   type DirectMediaResolverOptions,
   type HostLookup,
   type HttpsTransport,
-} from '../../../../functions/adapters/reference/direct-media-resolver';
-import { fileArg, runFfmpeg } from '../../../../functions/media/binaries';
-import { EngineError } from '../../../../functions/ports/engine';
-import type { ResolveReferenceOptions } from '../../../../functions/ports/reference-resolver';
+} from '#adapters/reference/direct-media-resolver';
+import { fileArg, runFfmpeg } from '#media/binaries';
+import { EngineError } from '#ports/engine';
+import type { ResolveReferenceOptions } from '#ports/reference-resolver';
 
 const CDN = 'v16m.tiktokcdn.com';
 const PUBLIC_IP = '93.184.216.34';

@@ -3,11 +3,11 @@
  * sends (method, path, Authorization, Profile-Key, bodies), how answers map to channels, post
  * statuses and per-channel results, the delete rule, and the analytics roll-up.
  */
-import { createProviderA, providerADeleteRule } from '../../../../functions/adapters/social/provider-a';
-import { overrideSocialProvider, socialProvider } from '../../../../functions/adapters/social/registry';
-import type { Channel, ChannelResult, CreatePostInput, ProviderCredentials, SocialProvider } from '../../../../functions/ports/social-provider';
-import { routes, useLoopbackServer, type Reply } from '../../../support/loopback-server';
-import { providerFailure } from '../../../support/social-provider';
+import { createProviderA, providerADeleteRule } from '#adapters/social/provider-a';
+import { overrideSocialProvider, socialProvider } from '#adapters/social/registry';
+import type { Channel, ChannelResult, CreatePostInput, ProviderCredentials, SocialProvider } from '#ports/social-provider';
+import { routes, useLoopbackServer, type Reply } from '#test-support/loopback-server';
+import { providerFailure } from '#test-support/social-provider';
 
 const server = useLoopbackServer({ notFound: (request) => ({ status: 404, body: { status: 'error', message: `no route for ${request.method} ${request.path}` } }) });
 /** The adapter's base URL: Ayrshare serves under /api. */

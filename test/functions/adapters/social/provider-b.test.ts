@@ -4,10 +4,10 @@
  * the external_id reconciliation, status and per-channel result mapping, the delete rule, and the
  * analytics roll-up over account feeds.
  */
-import { createProviderB, providerBDeleteRule } from '../../../../functions/adapters/social/provider-b';
-import type { Channel, ChannelResult, CreatePostInput, ProviderCredentials, SocialProvider } from '../../../../functions/ports/social-provider';
-import { routes, useLoopbackServer, type Reply, type Seen } from '../../../support/loopback-server';
-import { providerFailure } from '../../../support/social-provider';
+import { createProviderB, providerBDeleteRule } from '#adapters/social/provider-b';
+import type { Channel, ChannelResult, CreatePostInput, ProviderCredentials, SocialProvider } from '#ports/social-provider';
+import { routes, useLoopbackServer, type Reply, type Seen } from '#test-support/loopback-server';
+import { providerFailure } from '#test-support/social-provider';
 
 const server = useLoopbackServer({ notFound: (request) => ({ status: 404, body: { statusCode: 404, message: `no route for ${request.method} ${request.path}` } }) });
 

@@ -11,10 +11,10 @@ import {
   mapLimited,
   readMetrics,
   type ProviderHttpOptions,
-} from '../../../../functions/adapters/social/provider-http';
-import type { ProviderError } from '../../../../functions/ports/social-provider';
-import { sequence, startLoopbackServer, useLoopbackServer, type Reply } from '../../../support/loopback-server';
-import { providerFailure } from '../../../support/social-provider';
+} from '#adapters/social/provider-http';
+import type { ProviderError } from '#ports/social-provider';
+import { sequence, startLoopbackServer, useLoopbackServer, type Reply } from '#test-support/loopback-server';
+import { providerFailure } from '#test-support/social-provider';
 
 const server = useLoopbackServer({ notFound: () => ({ status: 404, body: { message: 'no route' } }) });
 

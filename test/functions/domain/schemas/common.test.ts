@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { createProductInput, updateProductInput } from '../../../../functions/domain/schemas/product';
-import { avatarPrompt } from '../../../../functions/domain/schemas/avatar';
-import { approveVideoInput, createVideoInput, regenerateVideoInput } from '../../../../functions/domain/schemas/video';
-import { createPostInput } from '../../../../functions/domain/social-post';
-import { parseInput } from '../../../../functions/http/validate';
+import { createProductInput, updateProductInput } from '#domain/schemas/product';
+import { avatarPrompt } from '#domain/schemas/avatar';
+import { approveVideoInput, createVideoInput, regenerateVideoInput } from '#domain/schemas/video';
+import { createPostInput } from '#domain/social-post';
+import { parseInput } from '#http/validate';
 
 const HIDDEN = {
   NUL: '\u0000',

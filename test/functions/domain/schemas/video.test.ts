@@ -1,6 +1,6 @@
-import { AppError } from '../../../../functions/domain/errors';
-import { approveVideoInput, createVideoInput, regenerateChangesOf, regenerateVideoInput, videoRequestOf } from '../../../../functions/domain/schemas/video';
-import { parseInput } from '../../../../functions/http/validate';
+import { AppError } from '#domain/errors';
+import { approveVideoInput, createVideoInput, regenerateChangesOf, regenerateVideoInput, videoRequestOf } from '#domain/schemas/video';
+import { parseInput } from '#http/validate';
 
 const parse = (body: Record<string, unknown>, hasReferenceVideo = false) =>
   videoRequestOf(parseInput(createVideoInput, body, 'video request'), hasReferenceVideo);

@@ -1,8 +1,8 @@
 /** The auth middleware against a mocked DynamoDB: what each credential problem answers. */
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { handler as usageHandler } from '../../../../functions/handlers/usage';
-import { generateKeyMaterial, hashKey } from '../../../../functions/domain/api-keys';
+import { handler as usageHandler } from '#handlers/usage';
+import { generateKeyMaterial, hashKey } from '#domain/api-keys';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 
 process.env.TABLE_NAME = 'unit-table';

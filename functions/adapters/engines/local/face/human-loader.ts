@@ -14,7 +14,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { EngineError } from '../../../../ports/engine';
+import { EngineError } from '#ports/engine';
 
 /** The part of human's API this engine uses (kept structural: the package's own types pull in DOM). */
 export interface HumanPoint extends Array<number> {

@@ -5,10 +5,10 @@
  *
  * Importing this module loads no tfjs: human and its models load on the first detection.
  */
-import { EngineError } from '../../../../ports/engine';
-import type { ReactionFrame } from '../animation';
-import type { MotionSource, PhotoRenderer } from '../engine';
-import type { FrameRenderer } from '../illustrated-renderer';
+import { EngineError } from '#ports/engine';
+import type { ReactionFrame } from '#adapters/engines/local/animation';
+import type { MotionSource, PhotoRenderer } from '#adapters/engines/local/engine';
+import type { FrameRenderer } from '#adapters/engines/local/illustrated-renderer';
 import { detectFace } from './landmarks';
 import { drawPhotoFrame, preparePhoto } from './photo-renderer';
 import { framesFromReference } from './reference-motion';

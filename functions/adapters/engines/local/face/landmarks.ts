@@ -6,7 +6,7 @@
  * "left"/"right" in the anchors mean the image's left and right (the viewer's), not the subject's.
  */
 import sharp, { type Metadata } from 'sharp';
-import { EngineError } from '../../../../ports/engine';
+import { EngineError } from '#ports/engine';
 import { withHuman, type HumanFaceResult, type HumanInstance } from './human-loader';
 
 export type Point2 = [number, number];

@@ -10,8 +10,8 @@
  */
 import { createCanvas, ImageData, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import sharp, { type Metadata } from 'sharp';
-import { EngineError, REACTION_CLIP } from '../../../../ports/engine';
-import type { CameraPose, FacePose, ReactionFrame } from '../animation';
+import { EngineError, REACTION_CLIP } from '#ports/engine';
+import type { CameraPose, FacePose, ReactionFrame } from '#adapters/engines/local/animation';
 import { isFaceRig, MESH, type FaceRig } from './landmarks';
 import { buildFaceModel, deform, rasterize, type FaceModel, type Rect } from './warp';
 

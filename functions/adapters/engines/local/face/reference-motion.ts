@@ -11,11 +11,11 @@
  * reaction clip's 3-5 s: longer clips are cut, shorter ones hold their last pose.
  */
 import { spawn } from 'node:child_process';
-import { EngineError, REACTION_CLIP } from '../../../../ports/engine';
-import { ffmpegPath } from '../../../../media/binaries';
-import { probeMedia } from '../../../../media/probe';
-import { pinnedInput, type Demuxer } from '../../../../media/video-container';
-import { NEUTRAL_FACE, REST_CAMERA, type ReactionFrame } from '../animation';
+import { EngineError, REACTION_CLIP } from '#ports/engine';
+import { ffmpegPath } from '#media/binaries';
+import { probeMedia } from '#media/probe';
+import { pinnedInput, type Demuxer } from '#media/video-container';
+import { NEUTRAL_FACE, REST_CAMERA, type ReactionFrame } from '#adapters/engines/local/animation';
 import { detectInRgb, measureFace, type FaceMeasures } from './landmarks';
 
 export interface ReferenceMotionOptions {

@@ -12,7 +12,7 @@
  *
  * All coordinates here are the caller's "base" pixels (the prepared picture the face sits in).
  */
-import type { FacePose } from '../animation';
+import type { FacePose } from '#adapters/engines/local/animation';
 import { delaunay } from './delaunay';
 import { MESH, type FaceRig } from './landmarks';
 

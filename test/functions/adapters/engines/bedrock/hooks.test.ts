@@ -2,15 +2,15 @@
  * The Bedrock Converse hook adapter against a loopback double over real HTTP (the real SDK signs
  * and sends; the double answers like the service).
  */
-import { EngineError, type HookEngine, type ProductBrief } from '../../../../../functions/ports/engine';
+import { EngineError, type HookEngine, type ProductBrief } from '#ports/engine';
 import {
   HOOK_FORMATS,
   bedrockHookEngine,
   createBedrockHookEngine,
   extractJson,
   parseHookIdeas,
-} from '../../../../../functions/adapters/engines/bedrock/hooks';
-import { startBedrockDouble, sampleHooks, type BedrockDouble } from '../../../../doubles/bedrock-runtime';
+} from '#adapters/engines/bedrock/hooks';
+import { startBedrockDouble, sampleHooks, type BedrockDouble } from '#test-doubles/bedrock-runtime';
 
 const product: ProductBrief = { id: 7, name: 'GlowMug', description: 'A self-heating mug that keeps coffee at 60 °C for three hours.' };
 

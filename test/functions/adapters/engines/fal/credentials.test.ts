@@ -7,8 +7,8 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { mockClient } from 'aws-sdk-client-mock';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { falKeyProvider } from '../../../../../functions/adapters/engines/credentials';
-import { EngineError } from '../../../../../functions/ports/engine';
+import { falKeyProvider } from '#adapters/engines/credentials';
+import { EngineError } from '#ports/engine';
 
 const ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:fal-key-AbCdEf';
 const secrets = mockClient(SecretsManagerClient);

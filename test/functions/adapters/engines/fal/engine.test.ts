@@ -9,25 +9,25 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import sharp from 'sharp';
-import { resetClients, s3 } from '../../../../../functions/adapters/aws-clients';
-import { resetCredentialCache, type SecretProvider } from '../../../../../functions/adapters/engines/credentials';
+import { resetClients, s3 } from '#adapters/aws-clients';
+import { resetCredentialCache, type SecretProvider } from '#adapters/engines/credentials';
 import {
   createFalAvatarEngine,
   createFalReactionEngine,
   falAvatarEngine,
   type FalEngineOptions,
-} from '../../../../../functions/adapters/engines/fal/engine';
-import { getToFile, putFile } from '../../../../../functions/adapters/s3/blob-store';
-import { canonicalMismatches } from '../../../../../functions/media/canonical-encoding';
-import { probeMedia } from '../../../../../functions/media/probe';
-import { fileArg, runFfmpeg } from '../../../../../functions/media/binaries';
-import { mostActiveStart } from '../../../../../functions/adapters/engines/fal/motion-reference';
-import { EngineError, type AvatarRef } from '../../../../../functions/ports/engine';
-import { ensureBucket } from '../../../../../lib/local/provision';
-import { freePort } from '../../../../../lib/local/ports';
-import { startS3Local } from '../../../../../lib/local/s3-local';
-import { startFalDouble, type FalDouble } from '../../../../doubles/fal-queue';
-import { makeFixture } from '../../../../support/media-fixtures';
+} from '#adapters/engines/fal/engine';
+import { getToFile, putFile } from '#adapters/s3/blob-store';
+import { canonicalMismatches } from '#media/canonical-encoding';
+import { probeMedia } from '#media/probe';
+import { fileArg, runFfmpeg } from '#media/binaries';
+import { mostActiveStart } from '#adapters/engines/fal/motion-reference';
+import { EngineError, type AvatarRef } from '#ports/engine';
+import { ensureBucket } from '#local/provision';
+import { freePort } from '#local/ports';
+import { startS3Local } from '#local/s3-local';
+import { startFalDouble, type FalDouble } from '#test-doubles/fal-queue';
+import { makeFixture } from '#test-support/media-fixtures';
 
 const BUCKET = 'fal-engine-test';
 const AVATAR_KEY = 'avatars/1/image.png';

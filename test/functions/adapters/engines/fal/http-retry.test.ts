@@ -6,8 +6,8 @@ import {
   isRetryableStatus,
   parseRetryAfter,
   withDeadline,
-} from '../../../../../functions/adapters/engines/http-retry';
-import { EngineError } from '../../../../../functions/ports/engine';
+} from '#adapters/engines/http-retry';
+import { EngineError } from '#ports/engine';
 
 describe('backoff', () => {
   const policy = { baseDelayMs: 100, maxDelayMs: 1_000 };

@@ -3,11 +3,11 @@
  * retries and their delays, error mapping, cancellation on abort and timeout, webhook hints.
  */
 import * as z from 'zod';
-import { EngineError } from '../../../../../functions/ports/engine';
-import type { SecretProvider } from '../../../../../functions/adapters/engines/credentials';
-import { FalQueueClient, type FalClientOptions, type FalQueueUpdate } from '../../../../../functions/adapters/engines/fal/queue-client';
-import { handleFalWebhook, resetFalWebhooks } from '../../../../../functions/adapters/engines/fal/webhook';
-import { startFalDouble, type FalDouble } from '../../../../doubles/fal-queue';
+import { EngineError } from '#ports/engine';
+import type { SecretProvider } from '#adapters/engines/credentials';
+import { FalQueueClient, type FalClientOptions, type FalQueueUpdate } from '#adapters/engines/fal/queue-client';
+import { handleFalWebhook, resetFalWebhooks } from '#adapters/engines/fal/webhook';
+import { startFalDouble, type FalDouble } from '#test-doubles/fal-queue';
 
 const MOTION = 'fal-ai/kling-video/v2.6/standard/motion-control';
 const Output = z.looseObject({ video: z.looseObject({ url: z.string() }) });

@@ -1,5 +1,5 @@
-import { promptWords, rigFromPrompt } from '../../../../../functions/adapters/engines/local/avatar-prompt';
-import { isIllustratedRig, SKIN_TONES, type IllustratedRig } from '../../../../../functions/adapters/engines/local/illustrated-rig';
+import { promptWords, rigFromPrompt } from '#adapters/engines/local/avatar-prompt';
+import { isIllustratedRig, SKIN_TONES, type IllustratedRig } from '#adapters/engines/local/illustrated-rig';
 
 const o = (rig: IllustratedRig) => rig.options;
 const LONG = ['longButNotTooLong', 'straight01', 'straight02', 'straightAndStrand', 'bob', 'curvy', 'bigHair', 'miaWallace'];

@@ -1,4 +1,4 @@
-import { DEFAULT_EMOTION, durationFromPrompt, emotionFromPrompt } from '../../../../../functions/adapters/engines/local/emotion-prompt';
+import { DEFAULT_EMOTION, durationFromPrompt, emotionFromPrompt } from '#adapters/engines/local/emotion-prompt';
 
 describe('the emotion a reaction prompt asks for', () => {
   test.each([

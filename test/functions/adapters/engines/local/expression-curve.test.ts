@@ -1,12 +1,12 @@
-import type { Emotion, ReactionFrame } from '../../../../../functions/adapters/engines/local/animation';
-import { partsForFrame, partsKey } from '../../../../../functions/adapters/engines/local/expression-parts';
+import type { Emotion, ReactionFrame } from '#adapters/engines/local/animation';
+import { partsForFrame, partsKey } from '#adapters/engines/local/expression-parts';
 import {
   CALM_FACE,
   CAMERA_LIMITS,
   FACE_LIMITS,
   reactionFrames,
   reactionTiming,
-} from '../../../../../functions/adapters/engines/local/expression-curve';
+} from '#adapters/engines/local/expression-curve';
 
 const EMOTIONS: Emotion[] = ['shocked', 'laughing', 'excited', 'crying', 'disgusted', 'mind_blown', 'skeptical', 'in_love', 'angry', 'happy'];
 const frames = (emotion: Emotion, seed = 1, durationS = 4) => reactionFrames({ emotion, intensity: 1, durationS, seed });

@@ -1,7 +1,7 @@
 
 import sharp from 'sharp';
-import { rigFromPrompt } from '../../../../../functions/adapters/engines/local/avatar-prompt';
-import { avatarLayers, avatarSvg, renderAvatarPng, splitAvataaarsBody } from '../../../../../functions/adapters/engines/local/illustrated-avatar';
+import { rigFromPrompt } from '#adapters/engines/local/avatar-prompt';
+import { avatarLayers, avatarSvg, renderAvatarPng, splitAvataaarsBody } from '#adapters/engines/local/illustrated-avatar';
 import {
   ACCESSORIES,
   CLOTHING,
@@ -9,7 +9,7 @@ import {
   TOPS,
   restingParts,
   type IllustratedRig,
-} from '../../../../../functions/adapters/engines/local/illustrated-rig';
+} from '#adapters/engines/local/illustrated-rig';
 
 describe('drawing an illustrated avatar', () => {
   test('the same seed gives byte-identical PNGs; another seed another picture', async () => {

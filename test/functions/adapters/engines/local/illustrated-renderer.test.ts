@@ -3,11 +3,11 @@
  * the same picture as at full size: every length follows the frame, the camera's offsets included.
  */
 import { createCanvas } from '@napi-rs/canvas';
-import { rigFromPrompt } from '../../../../../functions/adapters/engines/local/avatar-prompt';
-import { reactionFrames } from '../../../../../functions/adapters/engines/local/expression-curve';
-import { prepareIllustratedScene } from '../../../../../functions/adapters/engines/local/illustrated-renderer';
-import { RENDER_SIZE } from '../../../../../functions/adapters/engines/local/engine';
-import type { ReactionFrame } from '../../../../../functions/adapters/engines/local/animation';
+import { rigFromPrompt } from '#adapters/engines/local/avatar-prompt';
+import { reactionFrames } from '#adapters/engines/local/expression-curve';
+import { prepareIllustratedScene } from '#adapters/engines/local/illustrated-renderer';
+import { RENDER_SIZE } from '#adapters/engines/local/engine';
+import type { ReactionFrame } from '#adapters/engines/local/animation';
 
 const SMALL = { width: 270, height: 480 };
 

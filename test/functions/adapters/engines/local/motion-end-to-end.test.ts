@@ -8,12 +8,12 @@
 import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { makeReferenceClip, realFacePng } from '../../../../../bench/reference-clip';
-import type { LocalEngine } from '../../../../../functions/adapters/engines/local/engine';
-import { createLocalEngineWithFaces } from '../../../../../functions/adapters/engines/local/engine-with-faces';
-import { fileArg, runFfmpeg } from '../../../../../functions/media/binaries';
-import { probeMedia } from '../../../../../functions/media/probe';
-import { EngineError, type AvatarRef } from '../../../../../functions/ports/engine';
+import { makeReferenceClip, realFacePng } from '#bench/reference-clip';
+import type { LocalEngine } from '#adapters/engines/local/engine';
+import { createLocalEngineWithFaces } from '#adapters/engines/local/engine-with-faces';
+import { fileArg, runFfmpeg } from '#media/binaries';
+import { probeMedia } from '#media/probe';
+import { EngineError, type AvatarRef } from '#ports/engine';
 
 let dir: string;
 let bucketDir: string;

@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { createLocalEngine, type PhotoRenderer } from '../../../../../functions/adapters/engines/local/engine';
+import { createLocalEngine, type PhotoRenderer } from '#adapters/engines/local/engine';
 
 let dir: string;
 beforeAll(async () => {

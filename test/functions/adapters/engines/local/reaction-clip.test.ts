@@ -2,16 +2,16 @@
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EngineError } from '../../../../../functions/ports/engine';
-import { rigFromPrompt } from '../../../../../functions/adapters/engines/local/avatar-prompt';
-import { renderPromptReactionToFile } from '../../../../../functions/adapters/engines/local/engine';
-import { reactionFrames, reactionTiming } from '../../../../../functions/adapters/engines/local/expression-curve';
-import { encodeFrames } from '../../../../../functions/adapters/engines/local/frame-encoder';
-import { prepareIllustratedScene } from '../../../../../functions/adapters/engines/local/illustrated-renderer';
-import { renderClipToFile } from '../../../../../functions/adapters/engines/local/reaction-clip';
-import { fileArg, runFfmpeg, runFfprobe } from '../../../../../functions/media/binaries';
-import { canonicalEncodeArgs, canonicalMismatches } from '../../../../../functions/media/canonical-encoding';
-import { probeMedia } from '../../../../../functions/media/probe';
+import { EngineError } from '#ports/engine';
+import { rigFromPrompt } from '#adapters/engines/local/avatar-prompt';
+import { renderPromptReactionToFile } from '#adapters/engines/local/engine';
+import { reactionFrames, reactionTiming } from '#adapters/engines/local/expression-curve';
+import { encodeFrames } from '#adapters/engines/local/frame-encoder';
+import { prepareIllustratedScene } from '#adapters/engines/local/illustrated-renderer';
+import { renderClipToFile } from '#adapters/engines/local/reaction-clip';
+import { fileArg, runFfmpeg, runFfprobe } from '#media/binaries';
+import { canonicalEncodeArgs, canonicalMismatches } from '#media/canonical-encoding';
+import { probeMedia } from '#media/probe';
 
 let dir: string;
 beforeAll(async () => {

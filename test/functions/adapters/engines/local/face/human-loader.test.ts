@@ -1,24 +1,24 @@
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EngineError } from '../../../../../../functions/ports/engine';
+import { EngineError } from '#ports/engine';
 import {
   getHuman,
   humanConfig,
   humanModelDir,
   isHumanLoaded,
   modelsLoaded,
-} from '../../../../../../functions/adapters/engines/local/face/human-loader';
+} from '#adapters/engines/local/face/human-loader';
 
 // Before anything here loads tfjs: the WASM runtime's own process-wide error listeners must not stay.
 const listenersAtStart = [process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')];
 
 describe('human loader', () => {
   test('importing the face modules loads no tfjs (API handlers that never render stay light)', async () => {
-    await import('../../../../../../functions/adapters/engines/local/face/landmarks');
-    await import('../../../../../../functions/adapters/engines/local/face/photo-renderer');
-    await import('../../../../../../functions/adapters/engines/local/face/reference-motion');
-    await import('../../../../../../functions/adapters/engines/local/face');
+    await import('#adapters/engines/local/face/landmarks');
+    await import('#adapters/engines/local/face/photo-renderer');
+    await import('#adapters/engines/local/face/reference-motion');
+    await import('#adapters/engines/local/face/index');
     expect(isHumanLoaded()).toBe(false);
   });
 
@@ -73,7 +73,7 @@ describe('human loader', () => {
       // here already loaded them.
       let failure: unknown = null;
       await jest.isolateModulesAsync(async () => {
-        const fresh = await import('../../../../../../functions/adapters/engines/local/face/human-loader');
+        const fresh = await import('#adapters/engines/local/face/human-loader');
         failure = await fresh.loadHuman({ modelDir: empty }).then(
           () => null,
           (error: unknown) => error,

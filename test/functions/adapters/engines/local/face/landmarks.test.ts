@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { EngineError } from '../../../../../../functions/ports/engine';
+import { EngineError } from '#ports/engine';
 import {
   detectFace,
   isFaceRig,
@@ -7,7 +7,7 @@ import {
   MESH,
   unpackMesh,
   type FaceRig,
-} from '../../../../../../functions/adapters/engines/local/face/landmarks';
+} from '#adapters/engines/local/face/landmarks';
 import { noFacePng, realFacePng, syntheticFacePng, syntheticMesh, syntheticRig, SYNTH } from './synthetic-face';
 
 describe('detectFace', () => {

@@ -3,16 +3,16 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import sharp from 'sharp';
-import { NEUTRAL_FACE, REST_CAMERA, type CameraPose, type FacePose, type ReactionFrame } from '../../../../../../functions/adapters/engines/local/animation';
-import { photoRenderer } from '../../../../../../functions/adapters/engines/local/face';
-import { detectFace } from '../../../../../../functions/adapters/engines/local/face/landmarks';
+import { NEUTRAL_FACE, REST_CAMERA, type CameraPose, type FacePose, type ReactionFrame } from '#adapters/engines/local/animation';
+import { photoRenderer } from '#adapters/engines/local/face/index';
+import { detectFace } from '#adapters/engines/local/face/landmarks';
 import {
   drawPhotoFrame,
   layoutPhoto,
   preparePhoto,
   type PreparedPhoto,
-} from '../../../../../../functions/adapters/engines/local/face/photo-renderer';
-import { EngineError } from '../../../../../../functions/ports/engine';
+} from '#adapters/engines/local/face/photo-renderer';
+import { EngineError } from '#ports/engine';
 import { realFacePng, SYNTH, syntheticFacePng, syntheticRig } from './synthetic-face';
 
 const W = 1080, H = 1920;

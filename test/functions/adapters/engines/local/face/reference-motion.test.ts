@@ -3,19 +3,19 @@ import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { NEUTRAL_FACE } from '../../../../../../functions/adapters/engines/local/animation';
-import { motionSource } from '../../../../../../functions/adapters/engines/local/face';
-import { detectFace, measureFace, type FaceMeasures } from '../../../../../../functions/adapters/engines/local/face/landmarks';
-import { drawPhotoFrame, preparePhoto } from '../../../../../../functions/adapters/engines/local/face/photo-renderer';
+import { NEUTRAL_FACE } from '#adapters/engines/local/animation';
+import { motionSource } from '#adapters/engines/local/face/index';
+import { detectFace, measureFace, type FaceMeasures } from '#adapters/engines/local/face/landmarks';
+import { drawPhotoFrame, preparePhoto } from '#adapters/engines/local/face/photo-renderer';
 import {
   analyseReference,
   fillGaps,
   framesFromReference,
   motionToFrames,
-} from '../../../../../../functions/adapters/engines/local/face/reference-motion';
-import { ffmpegPath } from '../../../../../../functions/media/binaries';
-import { EngineError } from '../../../../../../functions/ports/engine';
-import { makeFixture } from '../../../../../support/media-fixtures';
+} from '#adapters/engines/local/face/reference-motion';
+import { ffmpegPath } from '#media/binaries';
+import { EngineError } from '#ports/engine';
+import { makeFixture } from '#test-support/media-fixtures';
 import { realFacePng, syntheticMesh } from './synthetic-face';
 
 const NO_FACE = 'No face found in the reference clip; use a clip where one person faces the camera';

@@ -1,7 +1,7 @@
-import { NEUTRAL_FACE, type FacePose } from '../../../../../../functions/adapters/engines/local/animation';
-import { delaunay } from '../../../../../../functions/adapters/engines/local/face/delaunay';
-import { MESH } from '../../../../../../functions/adapters/engines/local/face/landmarks';
-import { buildFaceModel, deform, rasterize, relaxFolds, type FaceModel } from '../../../../../../functions/adapters/engines/local/face/warp';
+import { NEUTRAL_FACE, type FacePose } from '#adapters/engines/local/animation';
+import { delaunay } from '#adapters/engines/local/face/delaunay';
+import { MESH } from '#adapters/engines/local/face/landmarks';
+import { buildFaceModel, deform, rasterize, relaxFolds, type FaceModel } from '#adapters/engines/local/face/warp';
 import { SYNTH, syntheticRig } from './synthetic-face';
 
 const pose = (p: Partial<FacePose>): FacePose => ({ ...NEUTRAL_FACE, ...p });
