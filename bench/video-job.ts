@@ -124,7 +124,6 @@ export async function runVideoJob(options: VideoJobOptions): Promise<SectionResu
   // Loaded here: other sections should not load the pipeline.
   const { startLocalStack } = await import('#local/runtime');
   const { createLocalJobRunner } = await import('#local/job-runner');
-  const { installJobRunner } = await import('#ports/job-runner');
   const { runPipelineStep } = await import('#pipeline/local-steps');
   const { createAccount } = await import('#adapters/dynamodb/accounts');
   const { createApiKey } = await import('#adapters/dynamodb/api-keys');
@@ -134,7 +133,13 @@ export async function runVideoJob(options: VideoJobOptions): Promise<SectionResu
   const dir = await mkdtemp(join(tmpdir(), 'rs-bench-job-'));
   const tap = tapTransitions();
   const startedAt = performance.now();
-  const stack = await startLocalStack({ dataDir: join(dir, 'data'), port: 0, log: (line) => log(`stack: ${line}`) });
+  const stack = await startLocalStack({
+    dataDir: join(dir, 'data'),
+    port: 0,
+    log: (line) => log(`stack: ${line}`),
+    // Jobs go to the timed runner below (built once the stack's stores are up).
+    adjustDependencies: (built) => ({ ...built, jobRunner: { start: (input) => runner.start(input), sendDecision: (token, decision) => runner.sendDecision(token, decision) } }),
+  });
   const interrupted = () => {
     void stack.stop().finally(() => process.exit(130));
   };
@@ -160,7 +165,6 @@ export async function runVideoJob(options: VideoJobOptions): Promise<SectionResu
       }
     },
   });
-  installJobRunner(runner);
 
   try {
     log(`local stack up in ${fmt((performance.now() - startedAt) / 1000, 1)} s at ${stack.apiUrl}`);

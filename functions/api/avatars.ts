@@ -15,7 +15,6 @@ import * as avatars from '#adapters/dynamodb/avatars';
 import { deleteKeys, deletePrefix, playbackUrl, putBuffer } from '#adapters/s3/blob-store';
 import { avatarGenerationIsInline, inlineAvatarEngine } from '#adapters/engines/avatar-engine';
 import { newSeed } from '#adapters/engines/seeded-random';
-import { dispatchTask } from '#ports/background-tasks';
 import { AVATAR_IMAGE_RULES, prepareAvatarImage } from '#media/image-upload';
 import { admitAiHelper } from './ai-helpers';
 import { getAccount } from '#adapters/dynamodb/accounts';
@@ -101,7 +100,7 @@ const create: Operation = async (request) => {
       const pending = newAvatar(accountId, id, { source: 'prompt', status: 'processing', prompt, seed });
       await avatars.putNewAvatar(pending, cap);
       try {
-        await dispatchTask({ type: 'generate-avatar', accountId, avatarId: id });
+        await request.deps.tasks.dispatch({ type: 'generate-avatar', accountId, avatarId: id });
       } catch (error) {
         await avatars.deleteAvatar(accountId, id).catch(() => undefined);
         throw error;

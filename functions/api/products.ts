@@ -10,7 +10,6 @@ import { demoOriginalKey, productObjectPrefix, productView, type Product } from 
 import { DEMO_VIDEO_MAX_BYTES } from '#functions/routes';
 import * as products from '#adapters/dynamodb/products';
 import { deleteKeys, deletePrefix, playbackUrl, putFile } from '#adapters/s3/blob-store';
-import { dispatchTask } from '#ports/background-tasks';
 import { inspectDemoVideo } from '#media/demo-video';
 
 const CONTAINER_TYPES = { mp4: 'video/mp4', mov: 'video/quicktime', avi: 'video/x-msvideo' } as const;
@@ -54,7 +53,7 @@ const create: Operation = async (request) => {
     try {
       await products.putNewProduct(product);
       if (product.demo) {
-        await dispatchTask({ type: 'normalise-demo', accountId, productId: id, originalKey: product.demo.original_key });
+        await request.deps.tasks.dispatch({ type: 'normalise-demo', accountId, productId: id, originalKey: product.demo.original_key });
       }
     } catch (error) {
       await products.deleteProduct(accountId, id).catch(() => undefined);

@@ -55,7 +55,7 @@ import { transact, type TransactOutcome } from '#adapters/dynamodb/transactions'
 import { deleteKeys, playbackUrl, putFile } from '#adapters/s3/blob-store';
 import { newSeed } from '#adapters/engines/seeded-random';
 import { inspectReferenceVideo, referenceContentType } from '#media/reference-video';
-import { jobRunner, TaskTokenInvalid } from '#ports/job-runner';
+import { TaskTokenInvalid, type JobRunner } from '#ports/job-runner';
 import type { JobDecision } from '#pipeline/steps';
 
 const REFERENCE_FILE = { reference_video: { maxBytes: REFERENCE_VIDEO_MAX_BYTES, label: 'reference_video' } };
@@ -112,7 +112,7 @@ const create: Operation = async (request) => {
       return accepted(await present(await sameRequestJob(accountId, earlier, idempotency.requestHash)));
     }
     try {
-      await (await jobRunner()).start({ account_id: accountId, job_id: jobId, job: { mode: job.mode, method: job.method } });
+      await request.deps.jobRunner.start({ account_id: accountId, job_id: jobId, job: { mode: job.mode, method: job.method } });
     } catch (error) {
       // Undone only while the job has not moved: an execution that did start owns it from then on.
       const undone = await withdrawWith(unit, deleteNewJobItems(accountId, jobId, idempotency?.keyHash));
@@ -155,7 +155,7 @@ const approve: Operation = async (request) => {
   );
   // Another approve or regenerate moved it first: this one must not resume the machine a second time.
   if (!moved) throw conflict(NOT_WAITING);
-  await handOver(token, { action: 'approve' }, () => transact([restoreJobItem(job, { statusIn: ['processing'], taskToken: null, regenerations: job.regenerations })]));
+  await handOver(request.deps.jobRunner, token, { action: 'approve' }, () => transact([restoreJobItem(job, { statusIn: ['processing'], taskToken: null, regenerations: job.regenerations })]));
   return accepted(await present(moved));
 };
 
@@ -208,7 +208,7 @@ const regenerate: Operation = async (request) => {
       await dropUpload();
       throw conflict(NOT_WAITING);
     }
-    await handOver(token, { action: 'regenerate', regenerations: round }, async () => {
+    await handOver(request.deps.jobRunner, token, { action: 'regenerate', regenerations: round }, async () => {
       const undone = await withdrawWith(unit, [restoreJobItem(job, { statusIn: ['queued'], taskToken: null, regenerations: round })]);
       if (undone.written) await dropUpload();
       return undone;
@@ -297,9 +297,9 @@ function pendingToken(job: StoredJob): string {
  * at preview_ready with its token (and the request's unit taken back), so the client can retry;
  * without that the job would wait, unreachable, until its preview expired.
  */
-async function handOver(token: string, decision: JobDecision, undo: () => Promise<TransactOutcome>): Promise<void> {
+async function handOver(runner: JobRunner, token: string, decision: JobDecision, undo: () => Promise<TransactOutcome>): Promise<void> {
   try {
-    await (await jobRunner()).sendDecision(token, decision);
+    await runner.sendDecision(token, decision);
   } catch (error) {
     // The wait ended (the preview expired) between our read and now; the machine fails the job itself.
     if (error instanceof TaskTokenInvalid) throw conflict('The preview is no longer waiting for a decision (it expired); create a new job');

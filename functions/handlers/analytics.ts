@@ -1,4 +1,9 @@
 import { createApiHandler } from '#http/api-handler';
 import { analyticsOperations } from '#api/analytics';
+import type { DependencySource } from '#ports/dependencies';
+import { lambdaDependencies } from '#wiring/lambda';
 
-export const handler = createApiHandler(analyticsOperations);
+/** The operations this group serves, for any runtime's wiring. */
+export const createHandler = (dependencies: DependencySource) => createApiHandler(analyticsOperations, dependencies);
+
+export const handler = createHandler(lambdaDependencies);

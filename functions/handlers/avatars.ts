@@ -1,4 +1,9 @@
 import { createApiHandler } from '#http/api-handler';
 import { avatarOperations } from '#api/avatars';
+import type { DependencySource } from '#ports/dependencies';
+import { lambdaDependencies } from '#wiring/lambda';
 
-export const handler = createApiHandler(avatarOperations);
+/** The operations this group serves, for any runtime's wiring. */
+export const createHandler = (dependencies: DependencySource) => createApiHandler(avatarOperations, dependencies);
+
+export const handler = createHandler(lambdaDependencies);

@@ -1,4 +1,9 @@
 import { createApiHandler } from '#http/api-handler';
 import { hookOperations } from '#api/hooks';
+import type { DependencySource } from '#ports/dependencies';
+import { lambdaDependencies } from '#wiring/lambda';
 
-export const handler = createApiHandler(hookOperations);
+/** The operations this group serves, for any runtime's wiring. */
+export const createHandler = (dependencies: DependencySource) => createApiHandler(hookOperations, dependencies);
+
+export const handler = createHandler(lambdaDependencies);

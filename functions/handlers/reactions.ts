@@ -1,4 +1,9 @@
 import { createApiHandler } from '#http/api-handler';
 import { reactionOperations } from '#api/reactions';
+import type { DependencySource } from '#ports/dependencies';
+import { lambdaDependencies } from '#wiring/lambda';
 
-export const handler = createApiHandler(reactionOperations);
+/** The operations this group serves, for any runtime's wiring. */
+export const createHandler = (dependencies: DependencySource) => createApiHandler(reactionOperations, dependencies);
+
+export const handler = createHandler(lambdaDependencies);

@@ -1,5 +1,10 @@
 import { createApiHandler } from '#http/api-handler';
 import { socialConnectionOperations } from '#api/social-connections';
 import { socialPostOperations } from '#api/social-posts';
+import type { DependencySource } from '#ports/dependencies';
+import { lambdaDependencies } from '#wiring/lambda';
 
-export const handler = createApiHandler({ ...socialConnectionOperations, ...socialPostOperations });
+/** The operations this group serves, for any runtime's wiring. */
+export const createHandler = (dependencies: DependencySource) => createApiHandler({ ...socialConnectionOperations, ...socialPostOperations }, dependencies);
+
+export const handler = createHandler(lambdaDependencies);

@@ -9,10 +9,11 @@ import { errorEnvelope } from './middleware/error-envelope';
 import { authenticate, requireScopes } from './middleware/authenticate';
 import { rateLimit } from './middleware/rate-limit';
 import { dispatchTo, type OperationTable } from './dispatch';
+import type { DependencySource } from '#ports/dependencies';
 
-export function createApiHandler(operations: OperationTable) {
+export function createApiHandler(operations: OperationTable, dependencies: DependencySource) {
   return middy<ApiEvent, ApiResult, Error, ApiContext>()
-    .use(requestContext())
+    .use(requestContext(dependencies))
     .use(errorEnvelope())
     .use(authenticate())
     .use(rateLimit())

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { RouteDefinition, Scope } from '#functions/routes';
+import type { Dependencies } from '#ports/dependencies';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResult = APIGatewayProxyStructuredResultV2 & { headers?: Record<string, string> };
@@ -23,6 +24,8 @@ export interface ApiRequest {
   responseHeaders: Record<string, string>;
   /** Bookkeeping writes that must finish before the invocation ends (Lambda freezes what is left). */
   pending: Promise<unknown>[];
+  /** What the operation calls out through, built by the runtime's wiring module. */
+  deps: Dependencies;
 }
 
 export interface AuthenticatedRequest extends ApiRequest {

@@ -7,7 +7,8 @@ import type { ApiContext, ApiEvent, ApiResult, PublicOperation } from './api-typ
 import { requestContext } from './middleware/request-context';
 import { errorEnvelope } from './middleware/error-envelope';
 import { dispatchTo } from './dispatch';
+import type { DependencySource } from '#ports/dependencies';
 
-export function createPublicHandler(operations: Record<string, { public: PublicOperation }>) {
-  return middy<ApiEvent, ApiResult, Error, ApiContext>().use(requestContext()).use(errorEnvelope()).handler(dispatchTo(operations));
+export function createPublicHandler(operations: Record<string, { public: PublicOperation }>, dependencies: DependencySource) {
+  return middy<ApiEvent, ApiResult, Error, ApiContext>().use(requestContext(dependencies)).use(errorEnvelope()).handler(dispatchTo(operations));
 }

@@ -1,7 +1,7 @@
 /**
  * Runs video jobs through the state machine. On AWS: Step Functions (StartExecution named after the
- * job, so a repeated start is a no-op; SendTaskSuccess for preview decisions). Locally the runtime
- * installs the runner that executes the same ASL in process.
+ * job, so a repeated start is a no-op; SendTaskSuccess for preview decisions). Locally the same ASL
+ * runs in process.
  */
 import type { JobDecision, JobExecutionInput } from '#pipeline/steps';
 
@@ -18,18 +18,4 @@ export class TaskTokenInvalid extends Error {
     super(message);
     this.name = 'TaskTokenInvalid';
   }
-}
-
-let installed: JobRunner | undefined;
-
-export function installJobRunner(runner: JobRunner | undefined): void {
-  installed = runner;
-}
-
-export async function jobRunner(): Promise<JobRunner> {
-  if (!installed) {
-    const { stepFunctionsJobRunner } = await import('#adapters/stepfunctions/job-runner');
-    installed = stepFunctionsJobRunner();
-  }
-  return installed;
 }

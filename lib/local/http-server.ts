@@ -17,20 +17,25 @@ import { ERROR_CODES, isAppError, type ErrorCode } from '#domain/errors';
 import { bodyKindOf } from '#http/body';
 import { resolvePrincipal } from '#http/middleware/authenticate';
 import { lambdaContext, toApiGatewayEvent, writeResult } from './apigw-event';
+import type { DependencySource } from '#ports/dependencies';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
 
 const REPO_ROOT = resolve(__dirname, '..', '..');
-const loaded = new Map<HandlerGroup, LambdaHandler>();
+type HandlerFactory = (dependencies: DependencySource) => LambdaHandler;
 
-function handlerOf(group: HandlerGroup): LambdaHandler {
-  let handler = loaded.get(group);
-  if (!handler) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    handler = require(resolve(REPO_ROOT, HANDLER_GROUPS[group].entry)).handler as LambdaHandler;
-    loaded.set(group, handler);
-  }
-  return handler;
+/** Each group's handler module is loaded on its group's first request, as Lambda would, and built over this stack's dependencies. */
+function handlersOver(dependencies: DependencySource): (group: HandlerGroup) => LambdaHandler {
+  const loaded = new Map<HandlerGroup, LambdaHandler>();
+  return (group) => {
+    let handler = loaded.get(group);
+    if (!handler) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      handler = (require(resolve(REPO_ROOT, HANDLER_GROUPS[group].entry)).createHandler as HandlerFactory)(dependencies);
+      loaded.set(group, handler);
+    }
+    return handler;
+  };
 }
 
 /** A body larger than this is read only once its key is known to be good. */
@@ -60,15 +65,18 @@ interface Exchange {
   /** The client sent `Expect: 100-continue` and holds its body back until it hears `100 Continue`. */
   awaitingContinue: boolean;
   drain: DrainBounds;
+  handlerOf: (group: HandlerGroup) => LambdaHandler;
 }
 
-export function createLocalApiServer(options: { drain?: Partial<DrainBounds> } = {}): Server {
+export function createLocalApiServer(options: { dependencies: DependencySource; drain?: Partial<DrainBounds> }): Server {
   const drain = { ...DRAIN_BOUNDS, ...options.drain };
+  const handlerOf = handlersOver(options.dependencies);
   const exchange = (request: IncomingMessage, response: ServerResponse, awaitingContinue: boolean): Exchange => ({
     request,
     response,
     awaitingContinue,
     drain,
+    handlerOf,
   });
   const server = createServer({ requestTimeout: 120_000, headersTimeout: 30_000 }, (request, response) => serve(exchange(request, response, false)));
   // With a listener Node leaves `100 Continue` to us: it is sent only once the early checks pass.
@@ -117,7 +125,7 @@ async function handle(exchange: Exchange): Promise<void> {
     pathParameters: match.kind === 'matched' ? match.pathParameters : undefined,
   });
   const group: HandlerGroup = route?.group ?? 'meta';
-  const result = await handlerOf(group)(event, lambdaContext(`reaction-studio-${group}`, event.requestContext.requestId));
+  const result = await exchange.handlerOf(group)(event, lambdaContext(`reaction-studio-${group}`, event.requestContext.requestId));
   writeResult(response, result);
 }
 

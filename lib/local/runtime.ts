@@ -9,8 +9,9 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { API_PREFIX } from '#functions/routes';
 import { resetClients, dynamo } from '#adapters/aws-clients';
 import { localConnectionKeyFile } from '#adapters/crypto/credential-cipher';
-import { installBackgroundTasks, dispatchTask } from '#ports/background-tasks';
-import { installJobRunner } from '#ports/job-runner';
+import type { BackgroundTasks } from '#ports/background-tasks';
+import type { Dependencies } from '#ports/dependencies';
+import { localDependencies } from './wiring';
 import type { Product } from '#domain/product';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { startS3Local } from './s3-local';
@@ -34,6 +35,8 @@ export interface LocalStackOptions {
   /** Serve HTTP; the CLI only needs the stores. */
   http?: boolean;
   log?: (line: string) => void;
+  /** Tests and the bench adjust what the wiring built (a runner that fails on purpose, step timings). */
+  adjustDependencies?: (built: Dependencies) => Dependencies;
 }
 
 export interface LocalStack {
@@ -47,6 +50,8 @@ export interface LocalStack {
   tasks: InProcessTasks;
   /** The video jobs' state machine, run in process. */
   jobs: LocalJobRunner;
+  /** What the API and the pipeline of this stack call out through. */
+  dependencies: Dependencies;
   /** The social-provider sandboxes (DESIGN §5), started with a serving stack unless SOCIAL_SANDBOXES=off. */
   sandboxes?: LocalSandboxes;
   stop(): Promise<void>;
@@ -107,15 +112,15 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     await ensureBucket(blobs.endpoint, LOCAL_BUCKET);
 
     const tasks = inProcessTasks((error, task) => log(`background task ${task.type} failed: ${String(error)}`));
-    installBackgroundTasks(tasks);
     jobs = createLocalJobRunner({
       // The pipeline (ffmpeg, engines) loads on the first step, not with the stack.
       runStep: async (payload, context) => (await import('#pipeline/local-steps')).runPipelineStep(payload, context),
       log,
     });
-    installJobRunner(jobs);
+    const built = localDependencies({ jobRunner: jobs, tasks });
+    const dependencies = options.adjustDependencies ? options.adjustDependencies(built) : built;
     const demo = await seedDemoAccount();
-    await resumeInterruptedWork(log);
+    await resumeInterruptedWork(tasks, log);
     // Only a serving stack works jobs off; the CLI opens the stores briefly and must not start renders.
     const resumed = options.http === false ? 0 : await jobs.resumeActiveJobs();
     if (resumed > 0) log(`resumed ${resumed} video job${resumed === 1 ? '' : 's'} at their recorded states`);
@@ -124,7 +129,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     let closeServer = async () => {};
     if (options.http !== false) {
       sandboxes = await startLocalSandboxes({ dataDir, log, accountId: demo?.accountId });
-      const server = createLocalApiServer();
+      const server = createLocalApiServer({ dependencies: () => dependencies });
       const host = options.host ?? '127.0.0.1';
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -158,18 +163,17 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       demo,
       tasks,
       jobs: runner,
+      dependencies,
       sandboxes,
       stop: () =>
         (stopping ??= (async () => {
           await closeServer();
           // Executions are aborted, not failed: the next start re-enters each job where it was.
           await runner.stop();
-          installJobRunner(undefined);
           // Unfinished work is resumed by the next start; do not wait on it forever.
           let timer: NodeJS.Timeout | undefined;
           await Promise.race([tasks.idle(), new Promise((r) => (timer = setTimeout(r, 10_000)))]);
           clearTimeout(timer);
-          installBackgroundTasks(undefined);
           // After the background work: a task may still be talking to a provider.
           await sandboxes?.stop();
           clearRuntimeState(dataDir);
@@ -182,14 +186,13 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
   } catch (error) {
     await sandboxes?.stop();
     await jobs?.stop();
-    installJobRunner(undefined);
     await stopChildren();
     throw error;
   }
 }
 
 /** Demo normalisations cut off by the last shutdown are started again. */
-async function resumeInterruptedWork(log: (line: string) => void): Promise<void> {
+async function resumeInterruptedWork(tasks: BackgroundTasks, log: (line: string) => void): Promise<void> {
   let startKey: Record<string, unknown> | undefined;
   do {
     const out = await dynamo().send(
@@ -203,7 +206,7 @@ async function resumeInterruptedWork(log: (line: string) => void): Promise<void>
     );
     for (const item of (out.Items ?? []) as Product[]) {
       log(`resuming demo normalisation of product ${item.id}`);
-      await dispatchTask({ type: 'normalise-demo', accountId: item.account_id, productId: item.id, originalKey: item.demo!.original_key });
+      await tasks.dispatch({ type: 'normalise-demo', accountId: item.account_id, productId: item.id, originalKey: item.demo!.original_key });
     }
     startKey = out.LastEvaluatedKey;
   } while (startKey);

@@ -1,12 +1,12 @@
 /**
  * The allowance is charged exactly once per delivered preview or video, whatever the clients race
  * or the job pipeline drops: end to end through the local HTTP server, with the real ASL, pipeline
- * steps, DynamoDB Local and the local engine. Faults go in by wrapping the installed job runner.
+ * steps, DynamoDB Local and the local engine. Faults go in by switching the stack's job runner to one that fails.
  */
 import { randomUUID } from 'node:crypto';
 import { getJob } from '#adapters/dynamodb/jobs';
 import { getEntry } from '#adapters/dynamodb/allowance-ledger';
-import { installJobRunner, type JobRunner } from '#ports/job-runner';
+import type { JobRunner } from '#ports/job-runner';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 import { waitForJob } from '#test-support/jobs';
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterEach(async () => {
-  installJobRunner(t.stack.jobs);
+  t.runner.reset();
   await t?.stack.jobs.idle();
 });
 
@@ -105,7 +105,7 @@ describe('a decision the job pipeline does not take', () => {
       const jobId = await previewReady(api, productId);
       const before = await getJob(accountId, jobId);
 
-      installJobRunner(flakyRunner('sendDecision'));
+      t.runner.use(flakyRunner('sendDecision'));
       const refused = await api.post(`/videos/jobs/${jobId}/regenerate`, { prompt: 'laughing so hard' });
       expectError(refused, 503, 'upstream_unavailable');
       expect(refused.headers.get('retry-after')).toBe('5');
@@ -128,7 +128,7 @@ describe('a decision the job pipeline does not take', () => {
     async () => {
       const { api, accountId, productId } = await customer();
       const jobId = await previewReady(api, productId);
-      installJobRunner(flakyRunner('sendDecision'));
+      t.runner.use(flakyRunner('sendDecision'));
       expectError(await api.post(`/videos/jobs/${jobId}/approve`, {}), 503, 'upstream_unavailable');
       expect(await getJob(accountId, jobId)).toMatchObject({ status: 'preview_ready', stage: 'awaiting_approval', task_token: expect.any(String) });
 
@@ -146,7 +146,7 @@ describe('a decision the job pipeline does not take', () => {
       const { api, accountId, productId } = await customer();
       const key = randomUUID();
       const body = { product_id: productId, method: 'prompt', prompt: 'amazed by the colour' };
-      installJobRunner(flakyRunner('start'));
+      t.runner.use(flakyRunner('start'));
       const refused = await api.send('POST', '/videos', { json: body, headers: { 'idempotency-key': key } });
       expectError(refused, 503, 'upstream_unavailable');
       expect(await allowance(api)).toEqual(expect.objectContaining({ used: 0, reserved: 0 }));

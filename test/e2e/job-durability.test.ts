@@ -16,7 +16,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createLocalJobRunner, type LocalJobRunner, type LocalJobRunnerOptions, type LocalJobStore } from '#local/job-runner';
-import { installJobRunner } from '#ports/job-runner';
 import { runPipelineStep } from '#pipeline/local-steps';
 import { enterStep } from '#pipeline/job-context';
 import { chargeCurrentRound } from '#pipeline/tasks/charges';
@@ -403,7 +402,7 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
   afterEach(async () => {
     overrideReactionEngine(undefined);
     await Promise.all(runners.splice(0).map((r) => r.stop()));
-    installJobRunner(t.stack.jobs);
+    t.runner.reset();
   }, 60_000);
 
   afterAll(async () => {
@@ -420,7 +419,7 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
       ...options,
     });
     runners.push(runner);
-    installJobRunner(runner);
+    t.runner.use(runner);
     return runner;
   }
 

@@ -11,9 +11,12 @@ import { createApiKey } from '#adapters/dynamodb/api-keys';
 import { ALL_SCOPES } from '#domain/api-keys';
 import type { PlanName } from '#domain/plans';
 import type { Scope } from '#functions/routes';
+import { SwitchableJobRunner } from './wiring';
 
 export interface TestStack {
   stack: LocalStack;
+  /** The runner behind POST /videos, approve and regenerate; a test may switch it (and switches it back). */
+  runner: SwitchableJobRunner;
   dataDir: string;
   /** A fresh account with one key of the given scopes. */
   newAccount(options?: { plan?: PlanName; scopes?: Scope[] }): Promise<{ accountId: number; key: string; api: ApiClient }>;
@@ -22,9 +25,15 @@ export interface TestStack {
 
 export async function startTestStack(options: { dataDir?: string } = {}): Promise<TestStack> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'rs-test-'));
-  const stack = await startLocalStack({ dataDir, port: 0 });
+  let runner: SwitchableJobRunner | undefined;
+  const stack = await startLocalStack({
+    dataDir,
+    port: 0,
+    adjustDependencies: (built) => ({ ...built, jobRunner: (runner = new SwitchableJobRunner(built.jobRunner)) }),
+  });
   return {
     stack,
+    runner: runner!,
     dataDir,
     async newAccount({ plan = 'pro', scopes = [...ALL_SCOPES] } = {}) {
       const account = await createAccount(`test-${Date.now()}`, plan);

@@ -7,11 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { matchRoute, routeByKey } from '#functions/routes';
 import { AppError } from '#domain/errors';
 import type { ApiContext, ApiEvent, ApiRequest, ApiResult } from '#http/api-types';
+import type { DependencySource } from '#ports/dependencies';
 import { logger } from '#http/logger';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-export function requestContext(): middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+export function requestContext(dependencies: DependencySource): middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
   return {
     before: (request) => {
       const event = request.event;
@@ -25,6 +26,10 @@ export function requestContext(): middy.MiddlewareObj<ApiEvent, ApiResult, Error
         query: event.queryStringParameters ?? {},
         responseHeaders: { [REQUEST_ID_HEADER]: requestId },
         pending: [],
+        // Built on first use: the public routes never reach a port and must not load the SDK clients.
+        get deps() {
+          return dependencies();
+        },
       };
       request.context.api = api;
       const byKey = event.routeKey && event.routeKey !== '$default' ? routeByKey(event.routeKey) : undefined;

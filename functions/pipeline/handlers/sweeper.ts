@@ -1,5 +1,5 @@
 import { sweepStrandedWork } from '#pipeline/sweeper';
-import { jobRunner } from '#ports/job-runner';
+import { lambdaDependencies } from '#wiring/lambda';
 
 /** Runs on a schedule (lib/cloud/job-pipeline.ts). */
-export const handler = async () => sweepStrandedWork({ runner: await jobRunner() });
+export const handler = async () => sweepStrandedWork({ runner: lambdaDependencies().jobRunner });

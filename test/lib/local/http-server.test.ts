@@ -11,6 +11,7 @@ import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-s
 import { createLocalApiServer } from '#local/http-server';
 import { generateKeyMaterial } from '#domain/api-keys';
 import { multipartBody } from '#test-support/hostile-requests';
+import { testDependencies } from '#test-support/wiring';
 
 process.env.TABLE_NAME = 'unit-table';
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -24,7 +25,7 @@ const DEMO_PREFIX = multipartBody([{ name: 'demo_video', filename: 'big.mp4', co
 let server: Server;
 let base: string;
 beforeAll(async () => {
-  server = createLocalApiServer();
+  server = createLocalApiServer({ dependencies: () => testDependencies() });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -276,7 +277,7 @@ describe('the rest of a refused upload is read within bounds', () => {
   let bounded: Server;
   let port: number;
   beforeAll(async () => {
-    bounded = createLocalApiServer({ drain: { maxBytes: MB, maxMs: 300 } });
+    bounded = createLocalApiServer({ dependencies: () => testDependencies(), drain: { maxBytes: MB, maxMs: 300 } });
     await new Promise<void>((resolve) => bounded.listen(0, '127.0.0.1', resolve));
     port = (bounded.address() as AddressInfo).port;
   });

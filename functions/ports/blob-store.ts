@@ -1,0 +1,22 @@
+/** Media objects by key: files in and out, server-side copies, deletes and time-limited links. */
+
+export interface PlaybackLink {
+  url: string;
+  expiresAt: string;
+}
+
+export interface BlobStore {
+  putFile(key: string, path: string, contentType: string): Promise<void>;
+  putBuffer(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** The bytes never pass through the caller; the content type is kept. */
+  copy(fromKey: string, toKey: string): Promise<void>;
+  getToFile(key: string, path: string): Promise<void>;
+  deleteKeys(keys: readonly string[]): Promise<void>;
+  deletePrefix(prefix: string): Promise<void>;
+  listKeys(prefix: string): Promise<string[]>;
+  /** A link that reads the object until `expiresAt`; `ttlS` is capped at what the store allows. */
+  playbackUrl(key: string, now?: Date, ttlS?: number): Promise<PlaybackLink>;
+}
+
+/** Playback links live a day: long enough to watch and share, short enough to expire leaks. */
+export const PLAYBACK_URL_TTL_S = 24 * 60 * 60;
