@@ -10,7 +10,7 @@ export const JOB_STATE_MACHINE_FILE = 'statemachines/video-job.asl.json';
 
 export const PIPELINE_FUNCTIONS = {
   steps: {
-    entry: 'functions/pipeline/handlers/job-steps.ts',
+    entry: 'functions/handlers/job-steps.ts',
     description: 'video job bookkeeping: inputs check, charges, the preview wait, the video record, failures',
     substitution: 'JobStepsFunctionArn',
     table: 'readwrite',
@@ -18,7 +18,7 @@ export const PIPELINE_FUNCTIONS = {
     timeoutS: 60,
   },
   render: {
-    entry: 'functions/pipeline/handlers/job-render.ts',
+    entry: 'functions/handlers/job-render.ts',
     description: 'video job media: reaction generation, the captioned preview, the final composition',
     substitution: 'JobRenderFunctionArn',
     table: 'readwrite',
@@ -36,7 +36,7 @@ export type PipelineFunction = keyof typeof PIPELINE_FUNCTIONS;
 
 /** Releases stranded allowance units and starts jobs written but never started (pipeline/sweeper.ts), on a schedule. */
 export const SWEEPER_FUNCTION = {
-  entry: 'functions/pipeline/handlers/sweeper.ts',
+  entry: 'functions/handlers/sweeper.ts',
   description: 'video job safety net: stranded allowance units, jobs never started',
   table: 'readwrite',
   bucket: 'none',
@@ -60,15 +60,7 @@ export const PIPELINE_STEPS = {
 
 export type PipelineStep = keyof typeof PIPELINE_STEPS;
 
-/** The execution input: what every state can read. */
-export interface JobExecutionInput {
-  account_id: number;
-  job_id: number;
-  job: { mode: 'auto' | 'preview'; method: 'prompt' | 'motion' | 'reuse' };
-}
-
-/** What approve and regenerate send back through the task token. */
-export type JobDecision = { action: 'approve' } | { action: 'regenerate'; regenerations: number };
+export type { JobDecision, JobExecutionInput } from '#domain/job-execution';
 
 /** What the state machine's Catch hands to mark_failed. */
 export interface TaskFailure {

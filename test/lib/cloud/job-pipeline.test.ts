@@ -254,6 +254,16 @@ describe('the pipeline functions', () => {
     expect((functionProps(name).Layers ?? []).sort()).toEqual(expected.sort());
   });
 
+  test.each([...FUNCTIONS.map((name) => PIPELINE_FUNCTIONS[name].entry), SWEEPER_FUNCTION.entry])(
+    '%s is a Lambda entry like every other: in functions/handlers, with createHandler(dependencies) and handler',
+    (entry) => {
+      expect(entry).toMatch(/^functions\/handlers\/[\w-]+\.ts$/);
+      const text = fs.readFileSync(path.join(ROOT, entry), 'utf8');
+      expect(text).toMatch(/^export const createHandler = \(dependencies: DependencySource\)/m);
+      expect(text).toMatch(/^export const handler = createHandler\(lambdaDependencies\);$/m);
+    },
+  );
+
   test('the steps function: the default /tmp and its own timeout', () => {
     const props = functionProps('steps');
     expect(props.EphemeralStorage).toBeUndefined();

@@ -1,4 +1,0 @@
-import { pipelineHandler } from '#pipeline/lambda-handler';
-import { RENDER_STEPS } from '#pipeline/render-steps';
-
-export const handler = pipelineHandler(RENDER_STEPS);
