@@ -18,7 +18,8 @@ import { createApiKey, listApiKeys, revokeApiKey } from '#adapters/dynamodb/api-
 import { ALL_SCOPES, parseScopes } from '#domain/api-keys';
 import { PLAN_NAMES, isPlanName } from '#domain/plans';
 import { connectionInput, connectionView, credentialsOf, isProviderName } from '#domain/social';
-import { SOCIAL_PROVIDERS, isProviderError, type ProviderCredentials, type ProviderName } from '#ports/social-provider';
+import { SOCIAL_PROVIDERS, type ProviderCredentials, type ProviderName } from '#domain/social';
+import { isProviderError } from '#ports/social-provider';
 import { listConnections, putConnection } from '#adapters/dynamodb/connections';
 import { connectAdminTarget } from '#admin/target';
 import { recountAccount, recountAll } from '#admin/recount';

@@ -12,10 +12,10 @@
  */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
 import { ok } from '#http/respond';
-import { logger } from '#http/logger';
+import { logger } from '#functions/logger';
 import { AppError } from '#domain/errors';
 import { ANALYTICS_SYNC_LIMIT, buildOverview, daysParam, type CachedAnalytics } from '#domain/analytics';
-import type { ProviderName } from '#ports/social-provider';
+import type { ProviderName } from '#domain/social';
 import { isCredentialCipherError } from '#ports/credential-cipher';
 import { socialProvider } from '#adapters/social/registry';
 import * as connections from '#adapters/dynamodb/connections';

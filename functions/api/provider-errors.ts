@@ -4,7 +4,8 @@
  * nonsense is a 429 or 503 with Retry-After. Provider trouble is never a 500.
  */
 import { AppError } from '#domain/errors';
-import { isProviderError, type ProviderError, type ProviderName } from '#ports/social-provider';
+import { isProviderError, type ProviderError } from '#ports/social-provider';
+import type { ProviderName } from '#domain/social';
 
 const DEFAULT_RETRY_AFTER_S = 30;
 

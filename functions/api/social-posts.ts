@@ -15,7 +15,7 @@ import { readBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { idParam, pageMeta, pageParams } from '#http/params';
 import { created, deleted, ok } from '#http/respond';
-import { logger } from '#http/logger';
+import { logger } from '#functions/logger';
 import { conflict, notFound } from '#domain/errors';
 import {
   checkCaption,
@@ -32,7 +32,9 @@ import {
   postView,
   type Post,
 } from '#domain/social-post';
-import { isProviderError, type ProviderCredentials, type ProviderName, type ProviderPost } from '#ports/social-provider';
+import { isProviderError } from '#ports/social-provider';
+import type { ProviderCredentials, ProviderName } from '#domain/social';
+import type { ProviderPost } from '#domain/social-post';
 import { isCredentialCipherError } from '#ports/credential-cipher';
 import type { Connection } from '#domain/social';
 import { socialProvider } from '#adapters/social/registry';

@@ -1,10 +1,29 @@
 /**
- * The analytics overview (API.md §4 Analytics, DESIGN §2: `days` default 30, 1..365 else 400): what
+ * The analytics overview (`days` default 30, 1..365, else 400): what
  * the last sync of each connected provider stored, cut to the asked window and added up. Days are
  * UTC calendar days; the window ends today and holds `days` days.
  */
 import { badRequest } from './errors';
-import type { AnalyticsDay, ProviderAnalytics, ProviderName } from '#ports/social-provider';
+import type { ProviderName } from './social';
+
+export interface AnalyticsDay {
+  /** YYYY-MM-DD (UTC). */
+  date: string;
+  views: number;
+  likes: number;
+  comments: number;
+  shares: number;
+  posts: number;
+}
+
+/** What a provider reports for a window of days. */
+export interface ProviderAnalytics {
+  totals: Omit<AnalyticsDay, 'date'>;
+  /** One entry per day of the window that had activity, oldest first. */
+  daily: AnalyticsDay[];
+  /** Channels whose figures could not be read this time (the others still count), with why. */
+  skipped?: { channelId: string; reason: string }[];
+}
 
 export const ANALYTICS_DAYS = { default: 30, min: 1, max: 365 } as const;
 

@@ -1,22 +1,35 @@
 /**
- * Posts: publish actions of a finished video through a connected scheduling provider (API.md §2
- * "Post", DESIGN §2 record shape, §5). The rules here know no AWS and no provider wire format: the
- * create input and its checks, caption limits per network, the stored record and what clients see.
+ * Posts: publish actions of a finished video through a connected scheduling provider. The rules here
+ * know no AWS and no provider wire format: the create input and its checks, caption limits per
+ * network, the post's states, the stored record and what clients see.
  */
 import * as z from 'zod/mini';
 import { badRequest } from './errors';
 import { idField, withoutControlCharacters } from './schemas/common';
-import {
-  FINAL_POST_STATUSES,
-  SOCIAL_PROVIDERS,
-  type Channel,
-  type ChannelResult,
-  type Platform,
-  type PostStatus,
-  type ProviderCredentials,
-  type ProviderName,
-  type ProviderPost,
-} from '#ports/social-provider';
+import { SOCIAL_PROVIDERS, type Channel, type Platform, type ProviderCredentials, type ProviderName } from './social';
+
+export const POST_STATUSES = ['draft', 'scheduled', 'publishing', 'published', 'partially_published', 'failed', 'deleted'] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+/** Post states after which nothing changes upstream by itself: no more refreshing. */
+export const FINAL_POST_STATUSES: readonly PostStatus[] = ['published', 'partially_published', 'failed', 'deleted'];
+
+/** What a provider says about a post on one channel. */
+export interface ChannelResult {
+  channelId: string;
+  platform: Platform;
+  status: 'pending' | 'published' | 'failed' | 'deleted';
+  /** The post on the network, once published. */
+  url: string | null;
+  error: string | null;
+}
+
+/** What a provider says about a post as a whole. */
+export interface ProviderPost {
+  providerPostId: string;
+  status: PostStatus;
+  results: ChannelResult[];
+}
 
 /**
  * Caption limits in characters, as each network publishes them for a post's text: TikTok video

@@ -1,8 +1,40 @@
-/** Social publishing (DESIGN §5): provider connections and how they are shown to clients. */
+/**
+ * Social publishing: the scheduling providers, the networks they reach, the channels an account has
+ * there, provider connections and how they are shown to clients.
+ */
 import * as z from 'zod/mini';
-import type { Channel, ProviderCredentials, ProviderName } from '#ports/social-provider';
-import { SOCIAL_PROVIDERS } from '#ports/social-provider';
-import type { SealedSecret } from '#ports/credential-cipher';
+import type { SealedSecret } from './sealed-secret';
+
+/** provider_a is modelled on Ayrshare, provider_b on Post for Me. */
+export const SOCIAL_PROVIDERS = ['provider_a', 'provider_b'] as const;
+export type ProviderName = (typeof SOCIAL_PROVIDERS)[number];
+
+/** Networks a channel can be on (the union of both providers' lists, in our spelling). */
+export const PLATFORMS = ['tiktok', 'instagram', 'youtube', 'facebook', 'x', 'linkedin', 'threads', 'pinterest', 'bluesky'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/** What an account gave us to act on its behalf; stored encrypted, never returned or logged. */
+export interface ProviderCredentials {
+  apiKey: string;
+  /** provider_a only: the User Profile the key acts for (its `Profile-Key` header). */
+  profileKey?: string;
+  /**
+   * provider_a only: the owner's own X app (consumer key and secret). Ayrshare has refused every X
+   * operation without them since 2026-03-31 (`X-Twitter-OAuth1-Api-Key` / `-Secret` headers).
+   */
+  xApp?: { apiKey: string; apiSecret: string };
+}
+
+/** One account on one network, reached through the provider (our `account_ids` are these ids). */
+export interface Channel {
+  id: string;
+  platform: Platform;
+  /** Display name or handle. */
+  name: string;
+  username: string | null;
+  /** Inactive channels (disconnected upstream) are listed but cannot be posted to. */
+  active: boolean;
+}
 
 export const isProviderName = (value: unknown): value is ProviderName =>
   typeof value === 'string' && (SOCIAL_PROVIDERS as readonly string[]).includes(value);

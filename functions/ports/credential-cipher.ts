@@ -1,26 +1,13 @@
 /**
- * The port that seals an account's provider credentials at rest (DESIGN §5): envelope encryption,
- * one fresh data key per record, the data key wrapped by KMS on AWS or by a local key file. Records
- * made either way have the same shape, so the repository does not care which wrapped them.
+ * The port that seals an account's provider credentials at rest: envelope encryption, one fresh data
+ * key per record, the data key wrapped by KMS on AWS or by a local key file (#domain/sealed-secret).
  */
+import type { SealedSecret } from '#domain/sealed-secret';
 
 /** Binds a sealed record to its owner: opened under any other context it is refused. */
 export interface CipherContext {
   accountId: number;
   provider: string;
-}
-
-/** What is stored. Every binary field is base64. */
-export interface SealedSecret {
-  v: 1;
-  alg: 'AES-256-GCM';
-  /** Who wrapped the data key: KMS (`GenerateDataKey`), or the local key file. */
-  kek: 'kms' | 'file';
-  /** The wrapped data key (KMS ciphertext blob, or iv‖tag‖ciphertext under the key file). */
-  encrypted_key: string;
-  iv: string;
-  tag: string;
-  ciphertext: string;
 }
 
 export interface CredentialCipher {

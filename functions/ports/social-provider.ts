@@ -1,38 +1,12 @@
 /**
- * The scheduling-provider port (DESIGN §5): everything the social endpoints ask of provider_a
- * (modelled on Ayrshare) and provider_b (modelled on Post for Me). Adapters map each provider's own
- * contract onto these shapes; the endpoints never see a provider's wire format.
+ * The scheduling-provider port: everything the social use cases ask of provider_a (modelled on
+ * Ayrshare) and provider_b (modelled on Post for Me). Adapters map each provider's own contract onto
+ * these shapes; the use cases never see a provider's wire format. The words themselves (providers,
+ * platforms, channels, post states, analytics days) are the domain's.
  */
-
-export const SOCIAL_PROVIDERS = ['provider_a', 'provider_b'] as const;
-export type ProviderName = (typeof SOCIAL_PROVIDERS)[number];
-
-/** Networks a channel can be on (the union of both providers' lists, in our spelling). */
-export const PLATFORMS = ['tiktok', 'instagram', 'youtube', 'facebook', 'x', 'linkedin', 'threads', 'pinterest', 'bluesky'] as const;
-export type Platform = (typeof PLATFORMS)[number];
-
-/** What an account gave us to act on its behalf; stored encrypted, never returned or logged. */
-export interface ProviderCredentials {
-  apiKey: string;
-  /** provider_a only: the User Profile the key acts for (its `Profile-Key` header). */
-  profileKey?: string;
-  /**
-   * provider_a only: the owner's own X app (consumer key and secret). Ayrshare has refused every X
-   * operation without them since 2026-03-31 (`X-Twitter-OAuth1-Api-Key` / `-Secret` headers).
-   */
-  xApp?: { apiKey: string; apiSecret: string };
-}
-
-/** One account on one network, reached through the provider (our `account_ids` are these ids). */
-export interface Channel {
-  id: string;
-  platform: Platform;
-  /** Display name or handle. */
-  name: string;
-  username: string | null;
-  /** Inactive channels (disconnected upstream) are listed but cannot be posted to. */
-  active: boolean;
-}
+import type { ProviderAnalytics } from '#domain/analytics';
+import type { Channel, ProviderCredentials, ProviderName } from '#domain/social';
+import type { ChannelResult, ProviderPost } from '#domain/social-post';
 
 /** The finished video handed to the provider. */
 export interface PostMedia {
@@ -53,45 +27,6 @@ export interface CreatePostInput {
   draft: boolean;
   /** Our post id, for correlation and safe retries upstream. */
   externalId: string;
-}
-
-export const POST_STATUSES = ['draft', 'scheduled', 'publishing', 'published', 'partially_published', 'failed', 'deleted'] as const;
-export type PostStatus = (typeof POST_STATUSES)[number];
-
-/** Post states after which nothing changes upstream by itself: no more refreshing. */
-export const FINAL_POST_STATUSES: readonly PostStatus[] = ['published', 'partially_published', 'failed', 'deleted'];
-
-export interface ChannelResult {
-  channelId: string;
-  platform: Platform;
-  status: 'pending' | 'published' | 'failed' | 'deleted';
-  /** The post on the network, once published. */
-  url: string | null;
-  error: string | null;
-}
-
-export interface ProviderPost {
-  providerPostId: string;
-  status: PostStatus;
-  results: ChannelResult[];
-}
-
-export interface AnalyticsDay {
-  /** YYYY-MM-DD (UTC). */
-  date: string;
-  views: number;
-  likes: number;
-  comments: number;
-  shares: number;
-  posts: number;
-}
-
-export interface ProviderAnalytics {
-  totals: Omit<AnalyticsDay, 'date'>;
-  /** One entry per day of the window that had activity, oldest first. */
-  daily: AnalyticsDay[];
-  /** Channels whose figures could not be read this time (the others still count), with why. */
-  skipped?: { channelId: string; reason: string }[];
 }
 
 /** Whether the provider's delete rule allows removing a post in this state (checked before any call). */

@@ -3,7 +3,7 @@
  * runtime), synced with POST /analytics/sync and read back from the cache with GET /analytics.
  */
 import type { Video } from '#domain/video';
-import type { ProviderName } from '#ports/social-provider';
+import type { ProviderName } from '#domain/social';
 import { makeFixture } from '#test-support/media-fixtures';
 import { expectError, type ApiClient } from '#test-support/local-stack';
 import { connectSandbox, seedFinishedVideo, startSandboxStack, type SandboxStack } from '#test-support/social';

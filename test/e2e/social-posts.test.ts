@@ -6,7 +6,8 @@
  */
 import { overrideSocialProvider, socialProvider } from '#adapters/social/registry';
 import type { Video } from '#domain/video';
-import { ProviderError, type ProviderName, type SocialProvider } from '#ports/social-provider';
+import { ProviderError, type SocialProvider } from '#ports/social-provider';
+import type { ProviderName } from '#domain/social';
 import { expectError, type ApiClient } from '#test-support/local-stack';
 import { connectSandbox, finishedVideoFiles, seedFinishedVideo, startSandboxStack, type FinishedVideoFiles, type SandboxChannel, type SandboxStack } from '#test-support/social';
 

@@ -1,5 +1,6 @@
 /** Assertions shared by the social provider adapter tests. */
-import { ProviderError, type ProviderName } from '#ports/social-provider';
+import { ProviderError } from '#ports/social-provider';
+import type { ProviderName } from '#domain/social';
 
 /**
  * The ProviderError a call rejects with (anything else fails the test), after checking it names the

@@ -12,7 +12,7 @@ import { keys } from '#adapters/dynamodb/keys';
 import { nextId } from '#adapters/dynamodb/ids';
 import { putBuffer, putFile } from '#adapters/s3/blob-store';
 import { videoObjectKeys, type Video } from '#domain/video';
-import type { ProviderName } from '#ports/social-provider';
+import type { ProviderName } from '#domain/social';
 import { PROVIDER_A_KEY_PREFIX, PROVIDER_B_KEY_PREFIX, type SandboxControl } from '#local/sandboxes/index';
 import { makeFixture } from './media-fixtures';
 import { startTestStack, type ApiClient, type TestStack } from './local-stack';

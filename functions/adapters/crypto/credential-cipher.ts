@@ -18,12 +18,8 @@ import { link, mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { config } from '#functions/config';
-import {
-  CredentialCipherError,
-  type CipherContext,
-  type CredentialCipher,
-  type SealedSecret,
-} from '#ports/credential-cipher';
+import { CredentialCipherError, type CipherContext, type CredentialCipher } from '#ports/credential-cipher';
+import type { SealedSecret } from '#domain/sealed-secret';
 
 const ALG = 'AES-256-GCM' as const;
 const KEY_BYTES = 32;

@@ -6,7 +6,7 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '#adapters/aws-clients';
 import { config } from '#functions/config';
 import type { CachedAnalytics } from '#domain/analytics';
-import type { ProviderName } from '#ports/social-provider';
+import type { ProviderName } from '#domain/social';
 import { keys } from './keys';
 import { allOfPrefix } from './pagination';
 

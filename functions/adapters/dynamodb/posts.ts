@@ -7,7 +7,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '#adapters/aws-clients';
 import { config } from '#functions/config';
 import type { Post, PostResult } from '#domain/social-post';
-import type { PostStatus } from '#ports/social-provider';
+import type { PostStatus } from '#domain/social-post';
 import { keys, padId } from './keys';
 import { nextId } from './ids';
 import type { PageSlice } from './pagination';

@@ -46,20 +46,10 @@
  * with zeros.
  */
 import * as z from 'zod/mini';
-import {
-  ProviderError,
-  isProviderError,
-  type Channel,
-  type ChannelResult,
-  type CreatePostInput,
-  type DeleteVerdict,
-  type Platform,
-  type PostStatus,
-  type ProviderAnalytics,
-  type ProviderCredentials,
-  type ProviderPost,
-  type SocialProvider,
-} from '#ports/social-provider';
+import { ProviderError, isProviderError, type CreatePostInput, type DeleteVerdict, type SocialProvider } from '#ports/social-provider';
+import type { Channel, Platform, ProviderCredentials } from '#domain/social';
+import type { ChannelResult, PostStatus, ProviderPost } from '#domain/social-post';
+import type { ProviderAnalytics } from '#domain/analytics';
 import {
   AnalyticsTally,
   ProviderHttp,

@@ -16,7 +16,8 @@
  * counts each Post for Me post once (by social_post_id) and each post made outside it on its own.
  */
 import * as z from 'zod/mini';
-import { ProviderError, isProviderError, type ProviderAnalytics } from '#ports/social-provider';
+import { ProviderError, isProviderError } from '#ports/social-provider';
+import type { ProviderAnalytics } from '#domain/analytics';
 import { AnalyticsTally, mapLimited, readMetrics, type Metrics, type ProviderHttp } from './provider-http';
 
 const FeedItem = z.looseObject({

@@ -29,19 +29,10 @@
  * one account's failing feed skips that account, not the provider.
  */
 import * as z from 'zod/mini';
-import {
-  ProviderError,
-  isProviderError,
-  type Channel,
-  type ChannelResult,
-  type CreatePostInput,
-  type DeleteVerdict,
-  type Platform,
-  type PostStatus,
-  type ProviderAnalytics,
-  type ProviderPost,
-  type SocialProvider,
-} from '#ports/social-provider';
+import { ProviderError, isProviderError, type CreatePostInput, type DeleteVerdict, type SocialProvider } from '#ports/social-provider';
+import type { Channel, Platform } from '#domain/social';
+import type { ChannelResult, PostStatus, ProviderPost } from '#domain/social-post';
+import type { ProviderAnalytics } from '#domain/analytics';
 import { analyticsWindow, platformNames, providerClient, providerMessage, type ProviderHttp, type ProviderHttpSettings } from './provider-http';
 import { readAccountFeeds } from './provider-b-feeds';
 

@@ -31,16 +31,9 @@ import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { backoffDelayMs, parseRetryAfter, type BackoffPolicy } from '#adapters/engines/http-retry';
 import { optionalEnv } from '#functions/config';
-import {
-  PLATFORMS,
-  ProviderError,
-  isProviderError,
-  type AnalyticsDay,
-  type Platform,
-  type ProviderAnalytics,
-  type ProviderCredentials,
-  type ProviderName,
-} from '#ports/social-provider';
+import { PLATFORMS, type Platform, type ProviderCredentials, type ProviderName } from '#domain/social';
+import { ProviderError, isProviderError } from '#ports/social-provider';
+import type { AnalyticsDay, ProviderAnalytics } from '#domain/analytics';
 
 const ENGLISH_ERRORS: z.core.$ZodErrorMap = en().localeError;
 const MAX_QUOTE = 240;

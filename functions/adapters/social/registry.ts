@@ -4,7 +4,8 @@
  * call, so one instance per provider serves the whole process. Tests swap in a double with
  * overrideSocialProvider and put the real one back with `undefined`.
  */
-import { SOCIAL_PROVIDERS, type ProviderName, type SocialProvider } from '#ports/social-provider';
+import { SOCIAL_PROVIDERS, type ProviderName } from '#domain/social';
+import type { SocialProvider } from '#ports/social-provider';
 import { createProviderA } from './provider-a';
 import { createProviderB } from './provider-b';
 

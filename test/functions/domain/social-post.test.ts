@@ -15,7 +15,7 @@ import {
   type PostResult,
 } from '#domain/social-post';
 import { ANALYTICS_DAYS, buildOverview, daysParam } from '#domain/analytics';
-import type { Channel } from '#ports/social-provider';
+import type { Channel } from '#domain/social';
 
 const NOW = new Date('2030-06-15T12:00:00Z');
 

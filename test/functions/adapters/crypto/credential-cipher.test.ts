@@ -11,7 +11,8 @@ import {
   kmsCredentialCipher,
   resetCredentialCipher,
 } from '#adapters/crypto/credential-cipher';
-import { CredentialCipherError, type SealedSecret } from '#ports/credential-cipher';
+import { CredentialCipherError } from '#ports/credential-cipher';
+import type { SealedSecret } from '#domain/sealed-secret';
 
 const SECRET = JSON.stringify({ apiKey: 'sk_live_0123456789abcdef', profileKey: 'PROFILE-42' });
 const OWNER = { accountId: 7, provider: 'provider_a' };

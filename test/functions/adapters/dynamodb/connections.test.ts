@@ -15,7 +15,7 @@ import {
 } from '#adapters/dynamodb/connections';
 import { keys } from '#adapters/dynamodb/keys';
 import { connectionView } from '#domain/social';
-import type { Channel } from '#ports/social-provider';
+import type { Channel } from '#domain/social';
 import { startTestTable } from '#test-support/dynamodb';
 
 const API_KEY = 'ayr_live_ABCDEFGHIJKLMNOP1234';

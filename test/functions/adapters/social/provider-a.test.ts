@@ -5,7 +5,9 @@
  */
 import { createProviderA, providerADeleteRule } from '#adapters/social/provider-a';
 import { overrideSocialProvider, socialProvider } from '#adapters/social/registry';
-import type { Channel, ChannelResult, CreatePostInput, ProviderCredentials, SocialProvider } from '#ports/social-provider';
+import type { Channel, ProviderCredentials } from '#domain/social';
+import type { ChannelResult } from '#domain/social-post';
+import type { CreatePostInput, SocialProvider } from '#ports/social-provider';
 import { routes, useLoopbackServer, type Reply } from '#test-support/loopback-server';
 import { providerFailure } from '#test-support/social-provider';
 

@@ -5,7 +5,9 @@
  * analytics roll-up over account feeds.
  */
 import { createProviderB, providerBDeleteRule } from '#adapters/social/provider-b';
-import type { Channel, ChannelResult, CreatePostInput, ProviderCredentials, SocialProvider } from '#ports/social-provider';
+import type { Channel, ProviderCredentials } from '#domain/social';
+import type { ChannelResult } from '#domain/social-post';
+import type { CreatePostInput, SocialProvider } from '#ports/social-provider';
 import { routes, useLoopbackServer, type Reply, type Seen } from '#test-support/loopback-server';
 import { providerFailure } from '#test-support/social-provider';
 
