@@ -3,7 +3,8 @@
  * slow password hash buys nothing for 256-bit random secrets and would cost every request.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Scope } from '#functions/routes';
+/** What a key may do: read, change, publish to social channels. */
+export type Scope = 'read' | 'write' | 'publish';
 
 export const ALL_SCOPES: readonly Scope[] = ['read', 'write', 'publish'];
 const KEY_PREFIX = 'rsk_';

@@ -1,0 +1,89 @@
+/**
+ * The layers of functions/ and what each may import (docs/architecture.md explains why):
+ * domain ← ports ← use-cases ← api / pipeline; adapters implement ports; wiring and handlers compose.
+ * `npm run lint:deps` fails on any violation and on any import cycle.
+ */
+const layer = (name) => `^functions/${name}/`;
+const notIn = (...names) => `^functions/(${names.join('|')})/`;
+
+module.exports = {
+  forbidden: [
+    { name: 'no-cycles', severity: 'error', comment: 'Import cycles hide the direction of dependency.', from: {}, to: { circular: true } },
+    {
+      name: 'domain-is-pure',
+      severity: 'error',
+      comment: 'The domain holds rules and record types: it imports only itself and pure libraries, never I/O.',
+      from: { path: layer('domain') },
+      to: { pathNot: ['^functions/domain/', '^node_modules/zod/'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'domain-types-only-from-domain',
+      severity: 'error',
+      from: { path: layer('domain') },
+      to: { path: '^(functions/(?!domain/)|lib/|test/|bin/)' },
+    },
+    {
+      name: 'ports-are-interfaces',
+      severity: 'error',
+      comment: 'Ports name what the core needs; they must not know which adapter serves it.',
+      from: { path: layer('ports') },
+      to: { path: '^(functions/(?!(domain|ports)/)|lib/|test/|bin/)' },
+    },
+    {
+      name: 'use-cases-see-domain-and-ports',
+      severity: 'error',
+      from: { path: layer('use-cases') },
+      to: { path: '^(functions/(?!(domain|ports|use-cases)/)|lib/|test/|bin/)' },
+    },
+    {
+      name: 'api-calls-use-cases',
+      severity: 'error',
+      comment: 'Operations parse, call a use case and answer; they reach the outside only through request.deps.',
+      from: { path: layer('api') },
+      to: { path: notIn('adapters', 'media', 'pipeline', 'workers', 'wiring', 'handlers') },
+    },
+    {
+      name: 'http-is-plumbing',
+      severity: 'error',
+      from: { path: layer('http') },
+      to: { path: notIn('adapters', 'media', 'pipeline', 'workers', 'wiring', 'handlers', 'api', 'use-cases') },
+    },
+    {
+      name: 'pipeline-through-ports',
+      severity: 'error',
+      from: { path: '^functions/(pipeline|workers)/' },
+      to: { path: notIn('adapters', 'wiring', 'handlers', 'api', 'http') },
+    },
+    {
+      name: 'media-stands-alone',
+      severity: 'error',
+      from: { path: layer('media') },
+      to: { path: notIn('adapters', 'wiring', 'handlers', 'api', 'http', 'pipeline', 'workers', 'use-cases') },
+    },
+    {
+      name: 'adapters-decide-no-rule-of-the-api',
+      severity: 'error',
+      comment: 'Adapters implement ports; they do not call operations, use cases or the pipeline.',
+      from: { path: layer('adapters') },
+      to: { path: notIn('api', 'http', 'use-cases', 'pipeline', 'workers', 'wiring', 'handlers') },
+    },
+    {
+      name: 'functions-stand-alone',
+      severity: 'error',
+      comment: 'What runs on Lambda must not import the local twin, the CDK app, tests or benchmarks.',
+      from: { path: '^functions/' },
+      to: { path: '^(lib|test|bench|bin)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|cdk\\.out|\\.data)' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.js', '.json'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
