@@ -1,5 +1,53 @@
-/** Environment read through one helper that names what is missing. */
+/**
+ * What a runtime is configured with. On Lambda it comes from the function's environment, read once by
+ * functions/wiring/lambda.ts (`settingsFromEnv`); the local stack knows its own table, bucket and
+ * endpoints and builds it directly.
+ */
 
+export interface Settings {
+  region: string;
+  tableName: string;
+  bucketName: string;
+  /** DynamoDB Local's endpoint locally; unset on AWS. */
+  dynamoEndpoint?: string;
+  /** s3rver's endpoint locally; unset on AWS. */
+  s3Endpoint?: string;
+  /**
+   * Requests per rolling minute per account (the contract's 120). A local testing setting: load and
+   * scale runs raise it to fill an account quickly; deployed stacks do not set it.
+   */
+  rateLimitPerMinute: number;
+}
+
+export const DEFAULT_REGION = 'us-east-1';
+export const API_REQUESTS_PER_MINUTE = 120;
+
+type Environment = Record<string, string | undefined>;
+
+export function settingsFromEnv(env: Environment): Settings {
+  const required = (name: string) => {
+    const value = env[name];
+    if (!value) throw new Error(`environment variable ${name} is not set`);
+    return value;
+  };
+  return {
+    region: env.AWS_REGION || DEFAULT_REGION,
+    tableName: required('TABLE_NAME'),
+    bucketName: required('BUCKET_NAME'),
+    dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+    s3Endpoint: env.S3_ENDPOINT || undefined,
+    rateLimitPerMinute: rateLimitPerMinuteOf(env.RATE_LIMIT_PER_MINUTE),
+  };
+}
+
+/** RATE_LIMIT_PER_MINUTE as a number; unset is the contract's limit. */
+export function rateLimitPerMinuteOf(raw: string | undefined): number {
+  if (!raw) return API_REQUESTS_PER_MINUTE;
+  if (!/^[1-9][0-9]{0,8}$/.test(raw)) throw new Error(`RATE_LIMIT_PER_MINUTE must be a positive integer, not ${raw}`);
+  return Number(raw);
+}
+
+/** Environment read through one helper that names what is missing. */
 export function requiredEnv(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`environment variable ${name} is not set`);
@@ -11,6 +59,7 @@ export function optionalEnv(name: string): string | undefined {
   return value ? value : undefined;
 }
 
+// Transitional, for modules not yet handed their Settings by a wiring module.
 export const config = {
   get tableName() {
     return requiredEnv('TABLE_NAME');
@@ -18,25 +67,16 @@ export const config = {
   get bucketName() {
     return requiredEnv('BUCKET_NAME');
   },
-  /** Set locally to DynamoDB Local; unset on AWS. */
   get dynamoEndpoint() {
     return optionalEnv('DYNAMODB_ENDPOINT');
   },
-  /** Set locally to s3rver; unset on AWS. */
   get s3Endpoint() {
     return optionalEnv('S3_ENDPOINT');
   },
-  /**
-   * Requests per rolling minute per account (the contract's 120). A local testing setting: load and
-   * scale runs raise it to fill an account quickly; deployed stacks do not set it.
-   */
   get rateLimitPerMinute() {
-    const raw = optionalEnv('RATE_LIMIT_PER_MINUTE');
-    if (raw === undefined) return 120;
-    if (!/^[1-9][0-9]{0,8}$/.test(raw)) throw new Error(`RATE_LIMIT_PER_MINUTE must be a positive integer, not ${raw}`);
-    return Number(raw);
+    return rateLimitPerMinuteOf(optionalEnv('RATE_LIMIT_PER_MINUTE'));
   },
   get region() {
-    return optionalEnv('AWS_REGION') ?? 'us-east-1';
+    return optionalEnv('AWS_REGION') ?? DEFAULT_REGION;
   },
 };

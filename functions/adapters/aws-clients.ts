@@ -1,30 +1,28 @@
 /**
- * AWS SDK clients, created once per process (Lambda reuses them across invocations). Locally the
- * same clients point at DynamoDB Local and s3rver through the *_ENDPOINT variables.
+ * AWS SDK clients, made from a runtime's Settings by its wiring module (Lambda builds them once per
+ * execution environment and reuses them across invocations). Locally the same clients point at
+ * DynamoDB Local and s3rver through the endpoints in Settings.
  */
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
-import { config } from '#functions/config';
-
-let documentClient: DynamoDBDocumentClient | undefined;
-let s3Client: S3Client | undefined;
+import { config, type Settings } from '#functions/config';
+import type { DynamoTable } from '#adapters/dynamodb/table';
 
 const localCredentials = (id: string) => ({ accessKeyId: id, secretAccessKey: id });
 
-export function dynamo(): DynamoDBDocumentClient {
-  if (!documentClient) {
-    const endpoint = config.dynamoEndpoint;
-    const client = new DynamoDBClient({
-      region: config.region,
-      ...(endpoint ? { endpoint, credentials: localCredentials('local') } : {}),
-    });
-    if (endpoint) awaitLocalTransactionCommits(client);
-    documentClient = DynamoDBDocumentClient.from(client, {
-      marshallOptions: { removeUndefinedValues: true },
-    });
-  }
-  return documentClient;
+export function createDynamoClient(settings: Pick<Settings, 'region' | 'dynamoEndpoint'>): DynamoDBDocumentClient {
+  const endpoint = settings.dynamoEndpoint;
+  const client = new DynamoDBClient({
+    region: settings.region,
+    ...(endpoint ? { endpoint, credentials: localCredentials('local') } : {}),
+  });
+  if (endpoint) awaitLocalTransactionCommits(client);
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+export function createDynamoTable(settings: Pick<Settings, 'region' | 'dynamoEndpoint' | 'tableName'>): DynamoTable {
+  return { client: createDynamoClient(settings), name: settings.tableName };
 }
 
 /**
@@ -44,27 +42,40 @@ function awaitLocalTransactionCommits(client: DynamoDBClient): void {
   );
 }
 
-export function s3(): S3Client {
-  if (!s3Client) {
-    const endpoint = config.s3Endpoint;
-    s3Client = new S3Client({
-      region: config.region,
-      // s3rver predates the SDK's default streaming checksums (aws-chunked bodies) and would store the framing.
-      ...(endpoint
-        ? {
-            endpoint,
-            forcePathStyle: true,
-            credentials: localCredentials('S3RVER'),
-            requestChecksumCalculation: 'WHEN_REQUIRED' as const,
-            responseChecksumValidation: 'WHEN_REQUIRED' as const,
-          }
-        : {}),
-    });
-  }
-  return s3Client;
+export function createS3Client(settings: Pick<Settings, 'region' | 's3Endpoint'>): S3Client {
+  const endpoint = settings.s3Endpoint;
+  return new S3Client({
+    region: settings.region,
+    // s3rver predates the SDK's default streaming checksums (aws-chunked bodies) and would store the framing.
+    ...(endpoint
+      ? {
+          endpoint,
+          forcePathStyle: true,
+          credentials: localCredentials('S3RVER'),
+          requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+          responseChecksumValidation: 'WHEN_REQUIRED' as const,
+        }
+      : {}),
+  });
 }
 
-/** Tests and the local runtime swap endpoints at run time; this drops the cached clients. */
+// Transitional, until every adapter is handed its clients by a wiring module: clients from the environment.
+let documentClient: DynamoDBDocumentClient | undefined;
+let s3Client: S3Client | undefined;
+
+export function dynamo(): DynamoDBDocumentClient {
+  return (documentClient ??= createDynamoClient({ region: config.region, dynamoEndpoint: config.dynamoEndpoint }));
+}
+
+export function s3(): S3Client {
+  return (s3Client ??= createS3Client({ region: config.region, s3Endpoint: config.s3Endpoint }));
+}
+
+/** The table the environment names, for the module functions kept beside the adapter classes while callers move. */
+export function environmentTable(): DynamoTable {
+  return { client: dynamo(), name: config.tableName };
+}
+
 export function resetClients(): void {
   documentClient?.destroy();
   s3Client?.destroy();

@@ -6,17 +6,23 @@ import type { Dependencies } from '#ports/dependencies';
 import { stepFunctionsJobRunner } from '#adapters/stepfunctions/job-runner';
 import { lambdaBackgroundTasks } from '#adapters/lambda/background-tasks';
 import { S3BlobStore } from '#adapters/s3/blob-store';
-import { s3 } from '#adapters/aws-clients';
-import { config } from '#functions/config';
+import { createDynamoTable, createS3Client } from '#adapters/aws-clients';
+import { settingsFromEnv, type Settings } from '#functions/config';
 
 let built: Dependencies | undefined;
 
 export function lambdaDependencies(): Dependencies {
-  built ??= {
+  // The one read of the function's environment.
+  built ??= awsDependencies(settingsFromEnv(process.env));
+  return built;
+}
+
+function awsDependencies(settings: Settings): Dependencies {
+  const table = createDynamoTable(settings);
+  return {
     jobRunner: stepFunctionsJobRunner(),
     tasks: lambdaBackgroundTasks(),
-    blobs: new S3BlobStore(s3(), config.bucketName),
+    blobs: new S3BlobStore(createS3Client(settings), settings.bucketName),
     now: () => new Date(),
   };
-  return built;
 }

@@ -11,7 +11,9 @@ import { resetClients, dynamo } from '#adapters/aws-clients';
 import { localConnectionKeyFile } from '#adapters/crypto/credential-cipher';
 import type { BackgroundTasks } from '#ports/background-tasks';
 import type { Dependencies } from '#ports/dependencies';
-import { localDependencies } from './wiring';
+import { localClients, localDependencies, type LocalClients } from './wiring';
+import { DEFAULT_REGION, rateLimitPerMinuteOf, type Settings } from '#functions/config';
+import type { DynamoTable } from '#adapters/dynamodb/table';
 import type { Product } from '#domain/product';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { startS3Local } from './s3-local';
@@ -37,6 +39,8 @@ export interface LocalStackOptions {
   log?: (line: string) => void;
   /** Tests and the bench adjust what the wiring built (a runner that fails on purpose, step timings). */
   adjustDependencies?: (built: Dependencies) => Dependencies;
+  /** Requests per minute per account; by default RATE_LIMIT_PER_MINUTE, else the contract's 120. */
+  rateLimitPerMinute?: number;
 }
 
 export interface LocalStack {
@@ -52,6 +56,9 @@ export interface LocalStack {
   jobs: LocalJobRunner;
   /** What the API and the pipeline of this stack call out through. */
   dependencies: Dependencies;
+  settings: Settings;
+  /** The stack's table, for tools and tests that read or write records directly. */
+  table: DynamoTable;
   /** The social-provider sandboxes (DESIGN §5), started with a serving stack unless SOCIAL_SANDBOXES=off. */
   sandboxes?: LocalSandboxes;
   stop(): Promise<void>;
@@ -88,6 +95,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
   const children: ManagedChild[] = [];
   const stopChildren = () => Promise.all(children.map((c) => c.stop()));
   let jobs: LocalJobRunner | undefined;
+  let clients: LocalClients | undefined;
   let sandboxes: LocalSandboxes | undefined;
   try {
     const [dynamoPort, s3Port] = [await freePort(), await freePort()];
@@ -108,6 +116,15 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       CONNECTION_KEY_FILE: localConnectionKeyFile(dataDir),
     });
     resetClients();
+    const settings: Settings = {
+      region: DEFAULT_REGION,
+      tableName: LOCAL_TABLE,
+      bucketName: LOCAL_BUCKET,
+      dynamoEndpoint: db.endpoint,
+      s3Endpoint: blobs.endpoint,
+      rateLimitPerMinute: options.rateLimitPerMinute ?? rateLimitPerMinuteOf(process.env.RATE_LIMIT_PER_MINUTE),
+    };
+    clients = localClients(settings);
     await ensureTable(db.endpoint, LOCAL_TABLE);
     await ensureBucket(blobs.endpoint, LOCAL_BUCKET);
 
@@ -117,7 +134,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       runStep: async (payload, context) => (await import('#pipeline/local-steps')).runPipelineStep(payload, context),
       log,
     });
-    const built = localDependencies({ jobRunner: jobs, tasks });
+    const built = localDependencies({ jobRunner: jobs, tasks, clients });
     const dependencies = options.adjustDependencies ? options.adjustDependencies(built) : built;
     const demo = await seedDemoAccount();
     await resumeInterruptedWork(tasks, log);
@@ -164,6 +181,8 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       tasks,
       jobs: runner,
       dependencies,
+      settings,
+      table: clients.table,
       sandboxes,
       stop: () =>
         (stopping ??= (async () => {
@@ -179,6 +198,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
           clearRuntimeState(dataDir);
           await stopChildren();
           clearChildren(dataDir);
+          clients?.destroy();
           resetClients();
           await lock.release();
         })()),
@@ -187,6 +207,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     await sandboxes?.stop();
     await jobs?.stop();
     await stopChildren();
+    clients?.destroy();
     throw error;
   }
 }
