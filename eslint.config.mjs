@@ -1,0 +1,21 @@
+// typescript-eslint's recommended rules over all TypeScript; the layer and cycle rules live in
+// .dependency-cruiser.cjs (`npm run lint` runs both).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'clients/typescript/src/schema.d.ts', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      // `_`-prefixed parameters and destructured leftovers are deliberate (handler signatures, omit-by-destructuring).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    // Tests read JSON answers loosely on purpose: the e2e client checks every answer against the OpenAPI document.
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);
