@@ -1,0 +1,70 @@
+/**
+ * Errors as the client sees them. The API answers every failure with one envelope,
+ * `{"error": message, "code": code}` (a 500 adds `request_id`), and every response carries an
+ * `x-request-id` header: an ApiError keeps all of it, so a caller can branch on `code` and quote
+ * `requestId` to support.
+ */
+
+interface ErrorEnvelope {
+  error?: unknown;
+  code?: unknown;
+  request_id?: unknown;
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  /** The envelope's `code` (e.g. `not_found`, `rate_limited`); `unknown_error` when the body was not the envelope. */
+  readonly code: string;
+  readonly status: number;
+  /** From the `x-request-id` header, or the body of a 500. */
+  readonly requestId: string | null;
+  /** Seconds from `Retry-After`, when the API sent it (429 and 503). */
+  readonly retryAfterS: number | null;
+  /** The body as received, parsed when it was JSON. */
+  readonly body: unknown;
+
+  constructor(init: { status: number; code: string; message: string; requestId: string | null; retryAfterS: number | null; body: unknown }) {
+    super(init.message);
+    this.status = init.status;
+    this.code = init.code;
+    this.requestId = init.requestId;
+    this.retryAfterS = init.retryAfterS;
+    this.body = init.body;
+  }
+
+  /** Builds the error from a failed response and its already-read body (text or parsed JSON). */
+  static from(response: Response, body: unknown): ApiError {
+    const envelope: ErrorEnvelope = typeof body === 'object' && body !== null ? body : {};
+    const headerId = response.headers.get('x-request-id');
+    return new ApiError({
+      status: response.status,
+      code: typeof envelope.code === 'string' ? envelope.code : 'unknown_error',
+      message: typeof envelope.error === 'string' ? envelope.error : `HTTP ${response.status}${typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : ''}`,
+      requestId: headerId ?? (typeof envelope.request_id === 'string' ? envelope.request_id : null),
+      retryAfterS: retryAfterSeconds(response.headers.get('retry-after')),
+      body,
+    });
+  }
+}
+
+export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
+
+/** `Retry-After` is either delta-seconds or an HTTP date; null when absent or unreadable. */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number | null {
+  if (header === null || header.trim() === '') return null;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** A wait (for a job, a demo, an avatar) that ran past its `timeoutMs`; `last` is what was seen last. */
+export class WaitTimeoutError<T = unknown> extends Error {
+  override readonly name = 'WaitTimeoutError';
+  constructor(
+    message: string,
+    readonly last: T | undefined,
+  ) {
+    super(message);
+  }
+}
