@@ -13,7 +13,6 @@ import { createAvatarFromPrompt, createAvatarFromUpload } from '#domain/schemas/
 import { avatarImageKey, avatarObjectPrefix, avatarView, type Avatar } from '#domain/avatar';
 import * as avatars from '#adapters/dynamodb/avatars';
 import { deleteKeys, deletePrefix, playbackUrl, putBuffer } from '#adapters/s3/blob-store';
-import { avatarGenerationIsInline, inlineAvatarEngine } from '#adapters/engines/avatar-engine';
 import { newSeed } from '#adapters/engines/seeded-random';
 import { AVATAR_IMAGE_RULES, prepareAvatarImage } from '#media/image-upload';
 import { admitAiHelper } from './ai-helpers';
@@ -96,7 +95,7 @@ const create: Operation = async (request) => {
     await admitAiHelper(accountId);
     const id = await avatars.newAvatarId();
     const seed = newSeed();
-    if (!avatarGenerationIsInline()) {
+    if (!request.deps.engines.avatarIsInline) {
       const pending = newAvatar(accountId, id, { source: 'prompt', status: 'processing', prompt, seed });
       await avatars.putNewAvatar(pending, cap);
       try {
@@ -107,7 +106,7 @@ const create: Operation = async (request) => {
       }
       return accepted(await present(pending));
     }
-    const engine = await inlineAvatarEngine();
+    const engine = await request.deps.engines.inlineAvatar();
     const outputKey = avatarImageKey(accountId, id, 'png');
     let made;
     try {

@@ -6,7 +6,6 @@ import { ok } from '#http/respond';
 import { AppError, notFound } from '#domain/errors';
 import { HOOK_IDEAS_PER_REQUEST, HOOK_TEXT_MAX, hookRequest } from '#domain/schemas/hooks';
 import { getProduct } from '#adapters/dynamodb/products';
-import { hookEngine } from '#adapters/engines/hook-engine';
 import { newSeed } from '#adapters/engines/seeded-random';
 import { admitAiHelper } from './ai-helpers';
 import { engineFailureToAppError } from './engine-errors';
@@ -19,7 +18,7 @@ const create: Operation = async (request) => {
     const product = await getProduct(accountId, product_id);
     if (!product) throw notFound('product_id: product');
     await admitAiHelper(accountId);
-    const engine = await hookEngine();
+    const engine = await request.deps.engines.hooks();
     let ideas;
     try {
       ideas = await engine.hookIdeas(

@@ -2,8 +2,11 @@ import { createApiHandler } from '#http/api-handler';
 import { avatarOperations } from '#api/avatars';
 import type { DependencySource } from '#ports/dependencies';
 import { lambdaDependencies } from '#wiring/lambda';
+import { withParts } from '#wiring/not-bundled';
+import { inlineAvatarEngines } from '#adapters/engines/avatar-engine';
 
 /** The operations this group serves, for any runtime's wiring. */
 export const createHandler = (dependencies: DependencySource) => createApiHandler(avatarOperations, dependencies);
 
-export const handler = createHandler(lambdaDependencies);
+// Only the inline (local) engine: a hosted one runs in the generate-avatar worker.
+export const handler = createHandler(withParts(lambdaDependencies, (base) => ({ engines: { ...base.engines, ...inlineAvatarEngines() } })));

@@ -6,7 +6,20 @@
  */
 import type { BackgroundTasks } from './background-tasks';
 import type { BlobStore } from './blob-store';
+import type { Engines } from './engines';
 import type { JobRunner } from './job-runner';
+import type { JobStore } from './job-store';
+import type { AllowanceLedger } from './allowance-ledger';
+import type { VideoLibrary } from './video-library';
+import type { LibraryUsage } from './library-usage';
+import type { MediaInspector } from './media-inspector';
+import type { ReferenceResolver } from './reference-resolver';
+import type { SocialProviders } from './social-provider';
+import type { CredentialCipher } from './credential-cipher';
+import type { PostStore } from './post-store';
+import type { ConnectionStore } from './connection-store';
+import type { AnalyticsCache } from './analytics-cache';
+import type { RateLimiter } from './rate-limiter';
 
 export interface Dependencies {
   /** Starts video jobs and hands preview decisions to their executions. */
@@ -15,6 +28,32 @@ export interface Dependencies {
   tasks: BackgroundTasks;
   /** Media objects: uploads, renders, finished videos. */
   blobs: BlobStore;
+  /** Avatars, reaction clips and hook ideas. */
+  engines: Engines;
+  /** Fetches a motion job's reference link. */
+  references: ReferenceResolver;
+  /** Video jobs and their Idempotency-Keys; the writes that also reserve an allowance unit. */
+  jobs: JobStore;
+  /** Settles and reads the monthly allowance. */
+  ledger: AllowanceLedger;
+  /** Finished videos. */
+  videos: VideoLibrary;
+  /** How full each account's saved-reaction library is. */
+  library: LibraryUsage;
+  /** Judges uploaded reference clips (ffprobe): only the functions that take uploads bundle it. */
+  media: MediaInspector;
+  /** The scheduling provider's adapter, by provider name. */
+  social: SocialProviders;
+  /** Seals provider credentials at rest (KMS on AWS, the data dir's key file locally). */
+  cipher: CredentialCipher;
+  /** Social posts. */
+  posts: PostStore;
+  /** Provider connections, credentials sealed. */
+  connections: ConnectionStore;
+  /** Each provider's last analytics sync. */
+  analytics: AnalyticsCache;
+  /** Limits shared by every instance (analytics syncs). */
+  rateLimits: RateLimiter;
   /** The time every rule is decided against; tests pass a fixed clock. */
   now: () => Date;
 }

@@ -8,6 +8,11 @@ import { lambdaBackgroundTasks } from '#adapters/lambda/background-tasks';
 import { S3BlobStore } from '#adapters/s3/blob-store';
 import { createDynamoTable, createS3Client } from '#adapters/aws-clients';
 import { settingsFromEnv, type Settings } from '#functions/config';
+import { DynamoJobStore } from '#adapters/dynamodb/jobs';
+import { DynamoAllowanceLedger } from '#adapters/dynamodb/allowance-ledger';
+import { DynamoVideoLibrary } from '#adapters/dynamodb/videos';
+import { DynamoLibraryUsage } from '#adapters/dynamodb/library';
+import { enginesNotBundled, referencesNotBundled, mediaNotBundled } from './not-bundled';
 
 let built: Dependencies | undefined;
 
@@ -23,6 +28,14 @@ function awsDependencies(settings: Settings): Dependencies {
     jobRunner: stepFunctionsJobRunner(),
     tasks: lambdaBackgroundTasks(),
     blobs: new S3BlobStore(createS3Client(settings), settings.bucketName),
+    // Heavy: the handler modules of the functions that generate add them (not-bundled.ts).
+    engines: enginesNotBundled,
+    references: referencesNotBundled,
+    media: mediaNotBundled,
+    jobs: new DynamoJobStore(table),
+    ledger: new DynamoAllowanceLedger(table),
+    videos: new DynamoVideoLibrary(table),
+    library: new DynamoLibraryUsage(table),
     now: () => new Date(),
   };
 }

@@ -3,21 +3,21 @@
  * longer than a request may), then records the result on the avatar.
  */
 import type { BackgroundTask } from '#ports/background-tasks';
+import type { Dependencies } from '#ports/dependencies';
 import { isEngineError } from '#ports/engine';
 import { getAvatar, settleAvatar } from '#adapters/dynamodb/avatars';
-import { avatarEngine } from '#adapters/engines/avatar-engine';
 import { deleteKeys } from '#adapters/s3/blob-store';
 import { avatarImageKey } from '#domain/avatar';
-import { logger } from '#http/logger';
+import { logger } from '#functions/logger';
 
-type GenerateTask = Extract<BackgroundTask, { type: 'generate-avatar' }>;
+export type GenerateTask = Extract<BackgroundTask, { type: 'generate-avatar' }>;
 
-export async function generateAvatar(task: GenerateTask): Promise<void> {
+export async function generateAvatar(deps: Pick<Dependencies, 'engines'>, task: GenerateTask): Promise<void> {
   const avatar = await getAvatar(task.accountId, task.avatarId);
   if (!avatar || avatar.status !== 'processing' || !avatar.prompt) return;
   const outputKey = avatarImageKey(task.accountId, task.avatarId, 'png');
   try {
-    const engine = await avatarEngine();
+    const engine = await deps.engines.avatar();
     const made = await engine.avatarFromPrompt(avatar.prompt, { seed: avatar.seed ?? 0, outputKey });
     const kept = await settleAvatar(task.accountId, task.avatarId, {
       status: 'ready',
@@ -47,5 +47,3 @@ export async function generateAvatar(task: GenerateTask): Promise<void> {
     await deleteKeys([outputKey]).catch(() => undefined);
   }
 }
-
-export const handler = async (task: GenerateTask): Promise<void> => generateAvatar(task);

@@ -10,9 +10,9 @@ import { getProduct, settleDemo } from '#adapters/dynamodb/products';
 import { deleteKeys, getToFile, putFile } from '#adapters/s3/blob-store';
 import { demoCanonicalKey } from '#domain/product';
 import { normaliseVideo } from '#media/normalise';
-import { logger } from '#http/logger';
+import { logger } from '#functions/logger';
 
-type NormaliseTask = Extract<BackgroundTask, { type: 'normalise-demo' }>;
+export type NormaliseTask = Extract<BackgroundTask, { type: 'normalise-demo' }>;
 
 const NORMALISE_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -51,5 +51,3 @@ export async function normaliseDemo(task: NormaliseTask): Promise<void> {
     await rm(dir, { recursive: true, force: true });
   }
 }
-
-export const handler = async (task: NormaliseTask): Promise<void> => normaliseDemo(task);

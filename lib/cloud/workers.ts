@@ -8,7 +8,7 @@ import { constructId, ServiceFunction, type ServiceFunctionNeeds } from './servi
 
 export const WORKERS = {
   'normalise-demo': {
-    entry: 'functions/workers/normalise-demo.ts',
+    entry: 'functions/handlers/normalise-demo.ts',
     description: 'normalises an uploaded demo video to the output encoding, once',
     table: 'readwrite',
     bucket: 'readwrite',
@@ -20,7 +20,7 @@ export const WORKERS = {
     ephemeralStorageMb: 2048,
   },
   'generate-avatar': {
-    entry: 'functions/workers/generate-avatar.ts',
+    entry: 'functions/handlers/generate-avatar.ts',
     description: 'generates a prompt avatar with a hosted engine, which may outlast a request',
     table: 'readwrite',
     bucket: 'readwrite',

@@ -3,20 +3,23 @@
  * same worker the AWS wiring invokes asynchronously.
  */
 import type { BackgroundTask, BackgroundTasks } from '#ports/background-tasks';
-import { normaliseDemo } from '#workers/normalise-demo';
-import { generateAvatar } from '#workers/generate-avatar';
+import type { DependencySource } from '#ports/dependencies';
+import { createHandler as normaliseDemoWorker } from '#handlers/normalise-demo';
+import { createHandler as generateAvatarWorker } from '#handlers/generate-avatar';
 
 export interface InProcessTasks extends BackgroundTasks {
   /** Resolves once every dispatched task has finished. */
   idle(): Promise<void>;
 }
 
-const WORKERS: { [K in BackgroundTask['type']]: (task: Extract<BackgroundTask, { type: K }>) => Promise<void> } = {
-  'normalise-demo': normaliseDemo,
-  'generate-avatar': generateAvatar,
-};
+type Workers = { [K in BackgroundTask['type']]: (task: Extract<BackgroundTask, { type: K }>) => Promise<void> };
 
-export function inProcessTasks(onError: (error: unknown, task: BackgroundTask) => void): InProcessTasks {
+/** `dependencies` are the stack's own: read when a task runs, so the stack may finish building them after this. */
+export function inProcessTasks(onError: (error: unknown, task: BackgroundTask) => void, dependencies: DependencySource): InProcessTasks {
+  const WORKERS: Workers = {
+    'normalise-demo': normaliseDemoWorker(dependencies),
+    'generate-avatar': generateAvatarWorker(dependencies),
+  };
   let tail: Promise<void> = Promise.resolve();
   return {
     async dispatch(task) {

@@ -128,7 +128,8 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     await ensureTable(db.endpoint, LOCAL_TABLE);
     await ensureBucket(blobs.endpoint, LOCAL_BUCKET);
 
-    const tasks = inProcessTasks((error, task) => log(`background task ${task.type} failed: ${String(error)}`));
+    // The workers get the stack's dependencies, built below; no task runs before they are.
+    const tasks = inProcessTasks((error, task) => log(`background task ${task.type} failed: ${String(error)}`), () => dependencies);
     jobs = createLocalJobRunner({
       // The pipeline (ffmpeg, engines) loads on the first step, not with the stack.
       runStep: async (payload, context) => (await import('#pipeline/local-steps')).runPipelineStep(payload, context),

@@ -10,6 +10,13 @@ import type { Settings } from '#functions/config';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 import { S3BlobStore } from '#adapters/s3/blob-store';
 import { createDynamoTable, createS3Client } from '#adapters/aws-clients';
+import { configuredEngines } from '#adapters/engines/configured';
+import { referenceResolver } from '#adapters/reference/reference-resolver';
+import { DynamoJobStore } from '#adapters/dynamodb/jobs';
+import { DynamoAllowanceLedger } from '#adapters/dynamodb/allowance-ledger';
+import { DynamoVideoLibrary } from '#adapters/dynamodb/videos';
+import { DynamoLibraryUsage } from '#adapters/dynamodb/library';
+import { FfprobeMediaInspector } from '#adapters/media/ffprobe-media-inspector';
 
 /** The SDK clients of one local stack, made from its Settings; the stack destroys them when it stops. */
 export interface LocalClients {
@@ -45,6 +52,13 @@ export function localDependencies(parts: LocalParts): Dependencies {
     jobRunner: parts.jobRunner,
     tasks: parts.tasks,
     blobs: new S3BlobStore(s3, settings.bucketName),
+    engines: configuredEngines(),
+    references: referenceResolver(),
+    jobs: new DynamoJobStore(table),
+    ledger: new DynamoAllowanceLedger(table),
+    videos: new DynamoVideoLibrary(table),
+    library: new DynamoLibraryUsage(table),
+    media: new FfprobeMediaInspector(),
     now: () => new Date(),
   };
 }

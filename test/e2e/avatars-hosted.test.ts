@@ -4,7 +4,6 @@
  * like a hosted one (it is not named `local`), so the API takes the background path.
  */
 import sharp from 'sharp';
-import { overrideAvatarEngine } from '#adapters/engines/avatar-engine';
 import { putBuffer } from '#adapters/s3/blob-store';
 import { EngineError, type AvatarEngine } from '#ports/engine';
 import { expectError, startTestStack, type TestStack } from '#test-support/local-stack';
@@ -39,11 +38,10 @@ const slowHostedEngine: AvatarEngine = {
 
 beforeEach(() => newGate());
 beforeAll(async () => {
-  t = await startTestStack();
-  overrideAvatarEngine(slowHostedEngine);
+  const hosted = async () => slowHostedEngine;
+  t = await startTestStack({ adjustDependencies: (built) => ({ ...built, engines: { ...built.engines, avatar: hosted, inlineAvatar: hosted, avatarIsInline: false } }) });
 });
 afterAll(async () => {
-  overrideAvatarEngine(undefined);
   await t?.stop();
 });
 

@@ -26,7 +26,6 @@ import { keys } from '#adapters/dynamodb/keys';
 import { dynamo } from '#adapters/aws-clients';
 import { config } from '#functions/config';
 import { listKeys } from '#adapters/s3/blob-store';
-import { overrideReactionEngine } from '#adapters/engines/reaction-engine';
 import { EngineError, type ReactionEngine } from '#ports/engine';
 import { billingPeriodOf } from '#domain/billing-period';
 import { jobObjectPrefix, JOB_ERROR_CODES, type JobStatus } from '#domain/jobs';
@@ -393,14 +392,18 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
   let scratch: string;
   const runners: LocalJobRunner[] = [];
   const runnerLog: string[] = [];
+  /** The reaction engine this test's stack uses instead of the configured one. */
+  let reactionDouble: ReactionEngine | undefined;
 
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'rs-durable-asl-'));
-    t = await startTestStack();
+    t = await startTestStack({
+      adjustDependencies: (built) => ({ ...built, engines: { ...built.engines, reaction: async () => reactionDouble ?? built.engines.reaction() } }),
+    });
   }, 180_000);
 
   afterEach(async () => {
-    overrideReactionEngine(undefined);
+    reactionDouble = undefined;
     await Promise.all(runners.splice(0).map((r) => r.stop()));
     t.runner.reset();
   }, 60_000);
@@ -591,7 +594,7 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
         throw new EngineError('invalid_input', message);
       },
     };
-    overrideReactionEngine(failing);
+    reactionDouble = failing;
     const { accountId, api, productId } = await customer();
     const created = await api.post('/videos', autoJob(productId));
     expect(created.status).toBe(202);
@@ -623,7 +626,7 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
       },
       reactionFromMotion: () => new Promise(() => undefined),
     };
-    overrideReactionEngine(never);
+    reactionDouble = never;
     installRunner({ definitionPath, stopGraceMs: 100 });
 
     const { accountId, api, productId } = await customer();
@@ -652,7 +655,7 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
       },
       reactionFromMotion: () => new Promise(() => undefined),
     };
-    overrideReactionEngine(untilAborted);
+    reactionDouble = untilAborted;
     installRunner({ stopGraceMs: 100 });
 
     const { accountId, api, productId } = await customer();

@@ -16,8 +16,8 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import sharp from 'sharp';
 import { listKeys } from '#adapters/s3/blob-store';
-import { overrideReferenceResolver } from '#adapters/reference/reference-resolver';
 import { createDirectMediaResolver, type HostLookup, type HttpsTransport } from '#adapters/reference/direct-media-resolver';
+import type { ReferenceResolver } from '#ports/reference-resolver';
 import { makeFixture, makeTempDir } from '#test-support/media-fixtures';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 import {
@@ -55,6 +55,7 @@ let refServer: http.Server;
 let refPort: number;
 const refRoutes = new Map<string, Buffer>();
 const refRequests: string[] = [];
+let referenceDouble: ReferenceResolver | undefined;
 /** Face clips for method=motion: 3.5 s (the first reference) and 4.5 s (the swapped-in one). */
 let faceShort: string;
 let faceLong: string;
@@ -64,7 +65,9 @@ let demoAuto: { api: ApiClient; accountId: number; product: any };
 let demoReuse: { api: ApiClient; accountId: number; product: any };
 
 beforeAll(async () => {
-  [t, dir] = await Promise.all([startTestStack(), makeTempDir('video-jobs-e2e-')]);
+  // The stack's resolver is made below, once the loopback server it reaches is listening.
+  const references: ReferenceResolver = { name: 'loopback', resolve: (url, options) => referenceDouble!.resolve(url, options) };
+  [t, dir] = await Promise.all([startTestStack({ adjustDependencies: (built) => ({ ...built, references }) }), makeTempDir('video-jobs-e2e-')]);
 
   // A reference link is fetched by the real direct-media resolver: the allowed host "resolves" to a
   // public address, and what production would send over https goes to this loopback server instead.
@@ -82,7 +85,7 @@ beforeAll(async () => {
   };
   const transport: HttpsTransport = (options) =>
     http.request({ host: '127.0.0.1', port: refPort, method: options.method, path: options.path, headers: options.headers, signal: options.signal, timeout: options.timeout, agent: false });
-  overrideReferenceResolver(createDirectMediaResolver({ lookup, transport }));
+  referenceDouble = createDirectMediaResolver({ lookup, transport });
 
   const [a, b] = await Promise.all([t.newAccount(), t.newAccount()]);
   const idle = () => t.stack.tasks.idle();
@@ -105,7 +108,6 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  overrideReferenceResolver(undefined);
   await t?.stop();
   if (refServer) {
     refServer.closeAllConnections();

@@ -12,6 +12,7 @@ import { ALL_SCOPES } from '#domain/api-keys';
 import type { PlanName } from '#domain/plans';
 import type { Scope } from '#functions/routes';
 import { SwitchableJobRunner } from './wiring';
+import type { Dependencies } from '#ports/dependencies';
 
 export interface TestStack {
   stack: LocalStack;
@@ -23,13 +24,22 @@ export interface TestStack {
   stop(): Promise<void>;
 }
 
-export async function startTestStack(options: { dataDir?: string } = {}): Promise<TestStack> {
+export interface TestStackOptions {
+  dataDir?: string;
+  /** Replaces ports of the stack's dependencies (an engine double, a resolver that reaches a loopback server). */
+  adjustDependencies?: (built: Dependencies) => Dependencies;
+}
+
+export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'rs-test-'));
   let runner: SwitchableJobRunner | undefined;
   const stack = await startLocalStack({
     dataDir,
     port: 0,
-    adjustDependencies: (built) => ({ ...built, jobRunner: (runner = new SwitchableJobRunner(built.jobRunner)) }),
+    adjustDependencies: (built) => {
+      const adjusted = options.adjustDependencies ? options.adjustDependencies(built) : built;
+      return { ...adjusted, jobRunner: (runner = new SwitchableJobRunner(adjusted.jobRunner)) };
+    },
   });
   return {
     stack,

@@ -3,12 +3,15 @@
  * that a test points elsewhere (a runner that fails on purpose, a second runner over the same steps).
  */
 import type { Dependencies } from '#ports/dependencies';
-import type { JobDecision, JobExecutionInput } from '#pipeline/steps';
+import type { JobDecision, JobExecutionInput } from '#domain/job-execution';
 import type { JobRunner } from '#ports/job-runner';
 
 const unwired = (port: string) => () => {
   throw new Error(`${port} is not wired in this test; pass it to testDependencies()`);
 };
+
+/** A port every method of which throws as unwired. */
+const unwiredPort = <T extends object>(port: string): T => new Proxy({} as T, { get: (_target, method) => unwired(`${port}.${String(method)}`) });
 
 /** Every port throws when used unless the test passes it: a test says what its code may reach. */
 export function testDependencies(overrides: Partial<Dependencies> = {}): Dependencies {
@@ -16,6 +19,21 @@ export function testDependencies(overrides: Partial<Dependencies> = {}): Depende
     jobRunner: { start: unwired('jobRunner'), sendDecision: unwired('jobRunner') },
     tasks: { dispatch: unwired('tasks') },
     blobs: new Proxy({} as Dependencies['blobs'], { get: (_target, method) => unwired(`blobs.${String(method)}`) }),
+    engines: {
+      avatar: unwired('engines.avatar'),
+      inlineAvatar: unwired('engines.inlineAvatar'),
+      get avatarIsInline(): boolean {
+        return unwired('engines.avatarIsInline')();
+      },
+      reaction: unwired('engines.reaction'),
+      hooks: unwired('engines.hooks'),
+    },
+    references: { name: 'unwired', resolve: unwired('references') },
+    jobs: unwiredPort('jobs'),
+    ledger: unwiredPort('ledger'),
+    videos: unwiredPort('videos'),
+    library: unwiredPort('library'),
+    media: unwiredPort('media'),
     now: () => new Date(),
     ...overrides,
   };

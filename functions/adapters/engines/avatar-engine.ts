@@ -1,29 +1,23 @@
 import type { AvatarEngine } from '#ports/engine';
+import type { Engines } from '#ports/engines';
+import type { SecretProvider } from './credentials';
 import { engineChoice } from './registry';
-
-let override: AvatarEngine | undefined;
-
-/** Tests put a double behind the port; `undefined` restores configuration. */
-export function overrideAvatarEngine(engine: AvatarEngine | undefined): void {
-  override = engine;
-}
-
-export async function avatarEngine(): Promise<AvatarEngine> {
-  if (override) return override;
-  if (engineChoice('avatar') === 'fal') return (await import('./fal/engine')).falAvatarEngine();
-  return (await import('./local/engine')).createLocalEngine();
-}
-
-/** The local engine answers within the request; hosted ones finish in the background. */
-export function avatarGenerationIsInline(): boolean {
-  return override ? override.name === 'local' : engineChoice('avatar') === 'local';
-}
+import { once } from './once';
 
 /**
  * The engine that generates within a request: only ever the local one, so the API function does not
  * bundle the hosted adapters (the background worker does).
  */
-export async function inlineAvatarEngine(): Promise<AvatarEngine> {
-  if (override) return override;
-  return (await import('./local/engine')).createLocalEngine();
+export function inlineAvatarEngines(): Pick<Engines, 'inlineAvatar' | 'avatarIsInline'> {
+  return {
+    inlineAvatar: once(async () => (await import('./local/engine')).createLocalEngine()),
+    avatarIsInline: engineChoice('avatar') === 'local',
+  };
+}
+
+/** The configured avatar engine; `falKey` is shared with the other hosted engines of the same wiring. */
+export function avatarEngines(options: { falKey: () => SecretProvider }): Pick<Engines, 'avatar' | 'inlineAvatar' | 'avatarIsInline'> {
+  const inline = inlineAvatarEngines();
+  const hosted = once<AvatarEngine>(async () => (await import('./fal/engine')).falAvatarEngine({ apiKey: options.falKey() }));
+  return { ...inline, avatar: () => (engineChoice('avatar') === 'fal' ? hosted() : inline.inlineAvatar()) };
 }

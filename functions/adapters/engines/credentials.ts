@@ -7,7 +7,7 @@
  * - `FAL_KEY_PARAMETER`: an SSM SecureString parameter, read through the AWS Parameters and Secrets
  *   Lambda Extension (its localhost HTTP endpoint; the project does not ship the SSM SDK client).
  *
- * A fetched key is kept per process (one fetch per cold start) for `FAL_KEY_CACHE_TTL_S` (default
+ * A fetched key is kept by its provider (one per wiring: one fetch per cold start) for `FAL_KEY_CACHE_TTL_S` (default
  * 1 h, so a rotated key is picked up), concurrent callers share one fetch, and a key the provider
  * refused is dropped at once (`invalidate`). Bedrock needs nothing here: the SDK's default chain.
  */
@@ -161,17 +161,13 @@ export function falKeyProvider(options: FalKeyProviderOptions = {}): SecretProvi
   };
 }
 
-let shared: SecretProvider | undefined;
-
-/** The process-wide fal.ai key provider (what the engines use unless given another). */
-export function falApiKey(): SecretProvider {
-  shared ??= falKeyProvider();
-  return shared;
-}
-
-/** Tests: forget the process-wide provider (and its cached key). */
-export function resetCredentialCache(): void {
-  shared = undefined;
+/**
+ * The fal.ai key provider of one wiring, made on first use: the engines it serves share one fetch and
+ * one cached key (one fetch per cold start on AWS).
+ */
+export function sharedFalKey(options: FalKeyProviderOptions = {}): () => SecretProvider {
+  let provider: SecretProvider | undefined;
+  return () => (provider ??= falKeyProvider(options));
 }
 
 /** Whether any fal.ai key source is configured (for start-up checks and health output). */

@@ -1,15 +1,12 @@
-import type { HookEngine } from '#ports/engine';
+import type { Engines } from '#ports/engines';
 import { engineChoice } from './registry';
+import { once } from './once';
 
-let override: HookEngine | undefined;
-
-/** Tests put a double behind the port; `undefined` restores configuration. */
-export function overrideHookEngine(engine: HookEngine | undefined): void {
-  override = engine;
-}
-
-export async function hookEngine(): Promise<HookEngine> {
-  if (override) return override;
-  if (engineChoice('hooks') === 'bedrock') return (await import('./bedrock/hooks')).bedrockHookEngine();
-  return (await import('./local-hook-writer')).localHookEngine();
+export function hookEngines(): Pick<Engines, 'hooks'> {
+  return {
+    hooks: once(async () => {
+      if (engineChoice('hooks') === 'bedrock') return (await import('./bedrock/hooks')).bedrockHookEngine();
+      return (await import('./local-hook-writer')).localHookEngine();
+    }),
+  };
 }

@@ -1,16 +1,15 @@
-import type { ReactionEngine } from '#ports/engine';
+import type { Engines } from '#ports/engines';
+import type { SecretProvider } from './credentials';
 import { engineChoice } from './registry';
+import { once } from './once';
 
-let override: ReactionEngine | undefined;
-
-/** Tests put a double behind the port; `undefined` restores configuration. */
-export function overrideReactionEngine(engine: ReactionEngine | undefined): void {
-  override = engine;
-}
-
-export async function reactionEngine(): Promise<ReactionEngine> {
-  if (override) return override;
-  if (engineChoice('reaction') === 'fal') return (await import('./fal/engine')).falReactionEngine();
-  // Reactions animate photos and follow reference clips: the face module (tfjs) comes along only here.
-  return (await import('./local/engine-with-faces')).createLocalEngineWithFaces();
+/** The configured reaction engine; `falKey` is shared with the other hosted engines of the same wiring. */
+export function reactionEngines(options: { falKey: () => SecretProvider }): Pick<Engines, 'reaction'> {
+  return {
+    reaction: once(async () => {
+      if (engineChoice('reaction') === 'fal') return (await import('./fal/engine')).falReactionEngine({ apiKey: options.falKey() });
+      // Reactions animate photos and follow reference clips: the face module (tfjs) comes along only here.
+      return (await import('./local/engine-with-faces')).createLocalEngineWithFaces();
+    }),
+  };
 }

@@ -1,13 +1,7 @@
 import type { ReferenceResolver } from '#ports/reference-resolver';
 import { createDirectMediaResolver } from './direct-media-resolver';
 
-let override: ReferenceResolver | undefined;
-
-/** Tests put a resolver that reaches a loopback server behind the port; `undefined` restores the default. */
-export function overrideReferenceResolver(resolver: ReferenceResolver | undefined): void {
-  override = resolver;
-}
-
+/** The resolver a runtime serves reference links with: direct media links, fetched with every check. */
 export function referenceResolver(): ReferenceResolver {
-  return override ?? createDirectMediaResolver();
+  return createDirectMediaResolver();
 }

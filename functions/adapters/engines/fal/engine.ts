@@ -24,7 +24,7 @@ import {
   type ReactionEngine,
 } from '#ports/engine';
 import type { Emotion } from '#adapters/engines/local/animation';
-import { falApiKey, type SecretProvider } from '#adapters/engines/credentials';
+import { falKeyProvider, type SecretProvider } from '#adapters/engines/credentials';
 import type { BackoffPolicy } from '#adapters/engines/http-retry';
 import { falSettingsFromEnv, type FalSettings } from './config';
 import { FalQueueClient } from './queue-client';
@@ -64,7 +64,7 @@ function resolve(options: FalEngineOptions): { settings: FalSettings; client: Fa
     options.client ??
     new FalQueueClient({
       queueUrl: settings.queueUrl,
-      apiKey: options.apiKey ?? falApiKey(),
+      apiKey: options.apiKey ?? falKeyProvider(),
       requestTimeoutMs: settings.requestTimeoutMs,
       pollIntervalMs: settings.pollIntervalMs,
       webhookUrl: settings.webhookUrl,

@@ -28,7 +28,7 @@ import {
   type BackoffPolicy,
 } from '#adapters/engines/http-retry';
 import { ENGLISH_ERRORS, contractError, falHttpError } from './errors';
-import { awaitFalWebhook } from './webhook';
+import { FalWebhooks } from './webhook';
 
 const SubmitAnswer = z.looseObject({
   request_id: z.string().check(z.minLength(1)),
@@ -68,8 +68,10 @@ export interface FalClientOptions {
   pollIntervalMs: number;
   maxPollIntervalMs?: number;
   backoff?: Partial<BackoffPolicy>;
-  /** Submitted as `?fal_webhook=`; a webhook (handleFalWebhook) then wakes the waiting poll loop. */
+  /** Submitted as `?fal_webhook=`; a webhook (`webhooks.handle`) then wakes the waiting poll loop. */
   webhookUrl?: string;
+  /** Where webhooks arrive; shared by the engines of one wiring (default: this client's own). */
+  webhooks?: FalWebhooks;
 }
 
 export interface FalRunOptions<T> {
@@ -110,12 +112,14 @@ export class FalQueueClient {
   private readonly origin: string;
   private readonly backoff: BackoffPolicy;
   private readonly maxPollIntervalMs: number;
+  readonly webhooks: FalWebhooks;
 
   constructor(private readonly options: FalClientOptions) {
     this.queueUrl = options.queueUrl.replace(/\/+$/, '');
     this.origin = new URL(this.queueUrl).origin;
     this.backoff = backoffPolicy(options.backoff);
     this.maxPollIntervalMs = options.maxPollIntervalMs ?? options.pollIntervalMs * 5;
+    this.webhooks = options.webhooks ?? new FalWebhooks();
   }
 
   /** Submits, waits for completion and returns the validated output. */
@@ -156,7 +160,7 @@ export class FalQueueClient {
 
   private async awaitOutput<T>(submitted: FalSubmission, run: FalRunOptions<T>, key: string, signal: AbortSignal): Promise<T> {
     const requestId = submitted.request_id;
-    let hint = this.options.webhookUrl ? awaitFalWebhook(requestId) : undefined;
+    let hint = this.options.webhookUrl ? this.webhooks.await(requestId) : undefined;
     let delay = this.options.pollIntervalMs;
     try {
       for (;;) {

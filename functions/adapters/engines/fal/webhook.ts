@@ -3,7 +3,7 @@
  * `{request_id, gateway_request_id, status: "OK"|"ERROR", payload, error}` when a request ends and
  * redelivers for up to 2 h, and its signature headers are not documented here, so the callback is
  * only a hint: the payload is never trusted as the result. A generation waiting on that request id
- * (in this process) is woken to fetch its `response_url` at once instead of at its next poll;
+ * (on the same `FalWebhooks`, which the wiring shares between its engines) is woken to fetch its `response_url` at once instead of at its next poll;
  * polling stays the source of truth, so a lost or forged webhook changes nothing but timing.
  *
  * Idempotent per request_id: a redelivery is acknowledged and does nothing.
@@ -27,75 +27,73 @@ export type FalWebhookOutcome =
 
 type Waiter = () => void;
 
-const waiters = new Map<string, Set<Waiter>>();
-/** request ids already handled, oldest first (Map keeps insertion order), bounded. */
-const seen = new Map<string, number>();
 const SEEN_LIMIT = 5_000;
 
-function remember(requestId: string): void {
-  seen.set(requestId, Date.now());
-  while (seen.size > SEEN_LIMIT) {
-    const oldest = seen.keys().next().value;
-    if (oldest === undefined) break;
-    seen.delete(oldest);
-  }
-}
+/** Who waits on which fal request, and which requests' webhooks already came. */
+export class FalWebhooks {
+  private readonly waiters = new Map<string, Set<Waiter>>();
+  /** request ids already handled, oldest first (Map keeps insertion order), bounded. */
+  private readonly seen = new Map<string, number>();
 
-/**
- * Validates a webhook body (parsed JSON, or its raw text) and wakes whoever waits on its request.
- * An HTTP handler answers 200 for `ok: true` (duplicates included, so fal stops redelivering) and
- * 400 with `error` otherwise.
- */
-export function handleFalWebhook(body: unknown): FalWebhookOutcome {
-  let value = body;
-  if (typeof body === 'string' || Buffer.isBuffer(body)) {
-    try {
-      value = JSON.parse(body.toString());
-    } catch {
-      return { ok: false, error: 'webhook body is not JSON' };
+  /**
+   * Validates a webhook body (parsed JSON, or its raw text) and wakes whoever waits on its request.
+   * An HTTP handler answers 200 for `ok: true` (duplicates included, so fal stops redelivering) and
+   * 400 with `error` otherwise.
+   */
+  handle(body: unknown): FalWebhookOutcome {
+    let value = body;
+    if (typeof body === 'string' || Buffer.isBuffer(body)) {
+      try {
+        value = JSON.parse(body.toString());
+      } catch {
+        return { ok: false, error: 'webhook body is not JSON' };
+      }
+    }
+    const parsed = FalWebhookSchema.safeParse(value, { error: ENGLISH_ERRORS });
+    if (!parsed.success) {
+      return { ok: false, error: `webhook body is not a fal.ai completion: ${z.prettifyError(parsed.error)}` };
+    }
+    const { request_id: requestId, status } = parsed.data;
+    if (this.seen.has(requestId)) return { ok: true, requestId, status, duplicate: true, woke: 0 };
+    this.remember(requestId);
+    const waiting = this.waiters.get(requestId);
+    this.waiters.delete(requestId);
+    for (const wake of waiting ?? []) wake();
+    return { ok: true, requestId, status, duplicate: false, woke: waiting?.size ?? 0 };
+  }
+
+  /**
+   * Registers interest in a request's webhook. `hinted` resolves when it arrives (at once if it
+   * already did); `dispose` forgets the registration.
+   */
+  await(requestId: string): { hinted: Promise<void>; dispose: () => void } {
+    let wake!: Waiter;
+    const hinted = new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    if (this.seen.has(requestId)) {
+      wake();
+      return { hinted, dispose: () => undefined };
+    }
+    let set = this.waiters.get(requestId);
+    if (!set) this.waiters.set(requestId, (set = new Set()));
+    set.add(wake);
+    return {
+      hinted,
+      dispose: () => {
+        const current = this.waiters.get(requestId);
+        current?.delete(wake);
+        if (current?.size === 0) this.waiters.delete(requestId);
+      },
+    };
+  }
+
+  private remember(requestId: string): void {
+    this.seen.set(requestId, Date.now());
+    while (this.seen.size > SEEN_LIMIT) {
+      const oldest = this.seen.keys().next().value;
+      if (oldest === undefined) break;
+      this.seen.delete(oldest);
     }
   }
-  const parsed = FalWebhookSchema.safeParse(value, { error: ENGLISH_ERRORS });
-  if (!parsed.success) {
-    return { ok: false, error: `webhook body is not a fal.ai completion: ${z.prettifyError(parsed.error)}` };
-  }
-  const { request_id: requestId, status } = parsed.data;
-  if (seen.has(requestId)) return { ok: true, requestId, status, duplicate: true, woke: 0 };
-  remember(requestId);
-  const waiting = waiters.get(requestId);
-  waiters.delete(requestId);
-  for (const wake of waiting ?? []) wake();
-  return { ok: true, requestId, status, duplicate: false, woke: waiting?.size ?? 0 };
-}
-
-/**
- * Registers interest in a request's webhook. `hinted` resolves when it arrives (at once if it
- * already did); `dispose` forgets the registration.
- */
-export function awaitFalWebhook(requestId: string): { hinted: Promise<void>; dispose: () => void } {
-  let wake!: Waiter;
-  const hinted = new Promise<void>((resolve) => {
-    wake = resolve;
-  });
-  if (seen.has(requestId)) {
-    wake();
-    return { hinted, dispose: () => undefined };
-  }
-  let set = waiters.get(requestId);
-  if (!set) waiters.set(requestId, (set = new Set()));
-  set.add(wake);
-  return {
-    hinted,
-    dispose: () => {
-      const current = waiters.get(requestId);
-      current?.delete(wake);
-      if (current?.size === 0) waiters.delete(requestId);
-    },
-  };
-}
-
-/** Tests: forget every registration and every request id seen. */
-export function resetFalWebhooks(): void {
-  waiters.clear();
-  seen.clear();
 }

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import sharp from 'sharp';
 import { resetClients, s3 } from '#adapters/aws-clients';
-import { resetCredentialCache, type SecretProvider } from '#adapters/engines/credentials';
+import type { SecretProvider } from '#adapters/engines/credentials';
 import {
   createFalAvatarEngine,
   createFalReactionEngine,
@@ -152,13 +152,11 @@ describe('avatar from a prompt (FLUX schnell)', () => {
   it('is configured from the environment (FAL_QUEUE_URL, FAL_KEY, FAL_POLL_INTERVAL_MS)', async () => {
     const saved = { ...process.env };
     Object.assign(process.env, { FAL_QUEUE_URL: double.baseUrl, FAL_KEY: double.key, FAL_POLL_INTERVAL_MS: '5' });
-    resetCredentialCache();
     try {
       const result = await falAvatarEngine().avatarFromPrompt('a pirate', { seed: 9, outputKey: 'avatars/4/image.png' });
       expect(result.image.key).toBe('avatars/4/image.png');
     } finally {
       process.env = saved;
-      resetCredentialCache();
     }
   });
 });

@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { EngineError } from '#ports/engine';
 import type { SecretProvider } from '#adapters/engines/credentials';
 import { FalQueueClient, type FalClientOptions, type FalQueueUpdate } from '#adapters/engines/fal/queue-client';
-import { handleFalWebhook, resetFalWebhooks } from '#adapters/engines/fal/webhook';
+import { FalWebhooks } from '#adapters/engines/fal/webhook';
 import { startFalDouble, type FalDouble } from '#test-doubles/fal-queue';
 
 const MOTION = 'fal-ai/kling-video/v2.6/standard/motion-control';
@@ -20,12 +20,16 @@ function keyOf(value: string): SecretProvider & { invalidate: jest.Mock } {
   return { get: async () => value, invalidate: jest.fn() };
 }
 
+/** Where this test's webhooks arrive: each test starts with none seen. */
+let webhooks = new FalWebhooks();
+
 function client(overrides: Partial<FalClientOptions> = {}): FalQueueClient {
   return new FalQueueClient({
     queueUrl: double.baseUrl,
     apiKey: keyOf(double.key),
     requestTimeoutMs: 1_000,
     pollIntervalMs: 5,
+    webhooks,
     backoff: {
       maxAttempts: 3,
       sleep: async (ms) => {
@@ -67,7 +71,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   double.reset();
-  resetFalWebhooks();
+  webhooks = new FalWebhooks();
   sleeps = [];
 });
 
@@ -356,13 +360,13 @@ describe('webhooks', () => {
     expect(job.webhookUrl).toBe(webhookUrl);
     double.complete(job.id);
 
-    expect(handleFalWebhook(double.webhookBody(job.id))).toEqual({ ok: true, requestId: job.id, status: 'OK', duplicate: false, woke: 1 });
+    expect(webhooks.handle(double.webhookBody(job.id))).toEqual({ ok: true, requestId: job.id, status: 'OK', duplicate: false, woke: 1 });
     await expect(pending).resolves.toMatchObject({ requestId: job.id });
     expect(double.calls('status')).toHaveLength(0);
     expect(double.calls('result')).toHaveLength(1);
 
     // Redelivery is acknowledged and does nothing.
-    expect(handleFalWebhook(JSON.stringify(double.webhookBody(job.id)))).toMatchObject({ ok: true, duplicate: true, woke: 0 });
+    expect(webhooks.handle(JSON.stringify(double.webhookBody(job.id)))).toMatchObject({ ok: true, duplicate: true, woke: 0 });
   });
 
   it('a webhook that arrives early is only a hint: polling carries on', async () => {
@@ -370,17 +374,17 @@ describe('webhooks', () => {
     const pending = run(client({ webhookUrl, pollIntervalMs: 30 }));
     await until(() => double.jobs.size === 1, 'the submit');
     const job = [...double.jobs.values()][0]!;
-    handleFalWebhook(double.webhookBody(job.id));
+    webhooks.handle(double.webhookBody(job.id));
     await expect(pending).resolves.toMatchObject({ requestId: job.id });
     expect(double.calls('result').length).toBe(2);
     expect(double.calls('status').length).toBeGreaterThanOrEqual(3);
   });
 
   it('refuses bodies that are not fal completions', () => {
-    expect(handleFalWebhook('not json')).toEqual({ ok: false, error: 'webhook body is not JSON' });
-    expect(handleFalWebhook({ request_id: 'x', status: 'DONE' })).toMatchObject({ ok: false });
-    expect(handleFalWebhook({ status: 'OK' })).toMatchObject({ ok: false });
-    expect(handleFalWebhook({ request_id: 'nobody-waits', status: 'ERROR', error: 'boom', payload: { detail: [] } })).toMatchObject({
+    expect(webhooks.handle('not json')).toEqual({ ok: false, error: 'webhook body is not JSON' });
+    expect(webhooks.handle({ request_id: 'x', status: 'DONE' })).toMatchObject({ ok: false });
+    expect(webhooks.handle({ status: 'OK' })).toMatchObject({ ok: false });
+    expect(webhooks.handle({ request_id: 'nobody-waits', status: 'ERROR', error: 'boom', payload: { detail: [] } })).toMatchObject({
       ok: true,
       woke: 0,
     });

@@ -1,0 +1,38 @@
+/**
+ * Ports a Lambda function gets only when its handler module adds the adapter: the engines and the
+ * reference resolver load heavy and native modules, and every function bundles what its entry imports.
+ * Reaching one that was not added is a wiring bug, said as such.
+ */
+import type { Dependencies, DependencySource } from '#ports/dependencies';
+import type { Engines } from '#ports/engines';
+import type { ReferenceResolver } from '#ports/reference-resolver';
+import type { MediaInspector } from '#ports/media-inspector';
+
+const notBundled = (port: string) => (): never => {
+  throw new Error(`${port} is not bundled with this function: its handler module must add it to the dependencies`);
+};
+
+export const enginesNotBundled: Engines = {
+  avatar: notBundled('the avatar engine'),
+  inlineAvatar: notBundled('the inline avatar engine'),
+  // Without an avatar engine nothing generates within the request.
+  avatarIsInline: false,
+  reaction: notBundled('the reaction engine'),
+  hooks: notBundled('the hook engine'),
+};
+
+export const referencesNotBundled: ReferenceResolver = { name: 'not-bundled', resolve: notBundled('the reference resolver') };
+
+export const mediaNotBundled: MediaInspector = { inspectReference: notBundled('the media inspector') };
+
+/** `base` with the parts a handler module adds, built once on first use like the base itself. */
+export function withParts(base: DependencySource, parts: (built: Dependencies) => Partial<Dependencies>): DependencySource {
+  let built: Dependencies | undefined;
+  return () => {
+    if (!built) {
+      const from = base();
+      built = { ...from, ...parts(from) };
+    }
+    return built;
+  };
+}
