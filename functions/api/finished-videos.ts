@@ -6,35 +6,29 @@ import type { Operation } from '#http/api-types';
 import { idParam, pageMeta, pageParams } from '#http/params';
 import { deleted, ok } from '#http/respond';
 import { notFound } from '#domain/errors';
-import { videoObjectPrefix, videoView, type Video } from '#domain/video';
-import * as videos from '#adapters/dynamodb/videos';
-import { deleteKeys, deletePrefix, playbackUrl } from '#adapters/s3/blob-store';
+import { videoView, type Video } from '#domain/video';
+import type { BlobStore } from '#ports/blob-store';
+import { deleteVideo } from '#use-cases/delete-video';
 
-async function present(video: Video) {
-  const [playable, poster] = await Promise.all([playbackUrl(video.key), playbackUrl(video.poster_key)]);
+async function present(blobs: BlobStore, video: Video) {
+  const [playable, poster] = await Promise.all([blobs.playbackUrl(video.key), blobs.playbackUrl(video.poster_key)]);
   return videoView(video, playable, poster);
 }
 
 const list: Operation = async (request) => {
   const page = pageParams(request);
-  const slice = await videos.listVideos(request.principal.accountId, page.page, page.perPage);
-  return ok(await Promise.all(slice.items.map(present)), 200, pageMeta(page, slice.total));
+  const slice = await request.deps.videos.list(request.principal.accountId, page.page, page.perPage);
+  return ok(await Promise.all(slice.items.map((video) => present(request.deps.blobs, video))), 200, pageMeta(page, slice.total));
 };
 
 const get: Operation = async (request) => {
-  const video = await videos.getVideo(request.principal.accountId, idParam(request));
+  const video = await request.deps.videos.get(request.principal.accountId, idParam(request));
   if (!video) throw notFound('Video');
-  return ok(await present(video));
+  return ok(await present(request.deps.blobs, video));
 };
 
 const remove: Operation = async (request) => {
-  const accountId = request.principal.accountId;
-  const id = idParam(request);
-  const video = await videos.deleteVideo(accountId, id);
-  if (!video) throw notFound('Video');
-  const prefix = videoObjectPrefix(accountId, id);
-  // The record names its objects; anything else the pipeline left under the video's prefix goes too.
-  await Promise.all([deleteKeys([video.key, video.poster_key].filter((key) => !key.startsWith(prefix))), deletePrefix(prefix)]);
+  const id = await deleteVideo(request.deps, { accountId: request.principal.accountId, videoId: idParam(request) });
   return deleted(id);
 };
 

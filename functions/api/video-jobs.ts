@@ -32,31 +32,19 @@ import {
 } from '#domain/jobs';
 import { billingPeriodOf } from '#domain/billing-period';
 import { planOf } from '#domain/plans';
-import { REFERENCE_VIDEO_MAX_BYTES } from '#functions/routes';
+import { REFERENCE_VIDEO_MAX_BYTES } from '#domain/uploads';
 import { getAccount } from '#adapters/dynamodb/accounts';
 import { getProduct } from '#adapters/dynamodb/products';
 import { getAvatar } from '#adapters/dynamodb/avatars';
 import { getReaction } from '#adapters/dynamodb/reactions';
-import { reserveWith, withdrawWith, type ChargeRef, type Reservation } from '#adapters/dynamodb/allowance-ledger';
-import {
-  deleteNewJobItems,
-  getIdempotency,
-  getJob,
-  IDEMPOTENCY_ITEM,
-  newJobId,
-  newJobItems,
-  restoreJobItem,
-  updateJob,
-  updateJobItem,
-  type JobChanges,
-  type StoredJob,
-} from '#adapters/dynamodb/jobs';
-import { transact, type TransactOutcome } from '#adapters/dynamodb/transactions';
+import type { ChargeRef, Reservation } from '#ports/allowance-ledger';
+import type { JobChanges, JobStore } from '#ports/job-store';
+import type { StoredJob } from '#domain/job-execution';
+import type { JobDecision } from '#domain/job-execution';
 import { deleteKeys, playbackUrl, putFile } from '#adapters/s3/blob-store';
 import { newSeed } from '#adapters/engines/seeded-random';
 import { inspectReferenceVideo, referenceContentType } from '#media/reference-video';
 import { TaskTokenInvalid, type JobRunner } from '#ports/job-runner';
-import type { JobDecision } from '#pipeline/steps';
 
 const REFERENCE_FILE = { reference_video: { maxBytes: REFERENCE_VIDEO_MAX_BYTES, label: 'reference_video' } };
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -67,7 +55,7 @@ async function present(job: Job) {
 }
 
 const getJobOperation: Operation = async (request) => {
-  const job = await getJob(request.principal.accountId, idParam(request));
+  const job = await request.deps.jobs.get(request.principal.accountId, idParam(request));
   if (!job) throw notFound('Job');
   return ok(await present(job));
 };
@@ -80,18 +68,19 @@ const create: Operation = async (request) => {
     const upload = body.files.reference_video;
     const videoRequest = videoRequestOf(input, upload !== undefined);
     const accountId = request.principal.accountId;
+    const jobs = request.deps.jobs;
 
     const idempotency = idempotencyKey ? { keyHash: sha256(idempotencyKey), requestHash: await requestHash(videoRequest, body) } : undefined;
     if (idempotency) {
-      const earlier = await getIdempotency(accountId, idempotency.keyHash);
-      if (earlier) return accepted(await present(await sameRequestJob(accountId, earlier, idempotency.requestHash)));
+      const earlier = await jobs.getIdempotency(accountId, idempotency.keyHash);
+      if (earlier) return accepted(await present(await sameRequestJob(jobs, accountId, earlier, idempotency.requestHash)));
     }
 
     await checkReferencedRecords(accountId, videoRequest);
     const reference = upload ? await inspectReferenceVideo(upload.path) : undefined;
 
     const now = new Date();
-    const jobId = await newJobId();
+    const jobId = await jobs.newJobId();
     const unit = await reservationOf(accountId, { accountId, jobId, chargeNumber: chargeNumberOfJob() }, now);
     const referenceKey = upload && reference ? jobObjectKeys(accountId, jobId, 0).reference : null;
     const job = newJob(accountId, jobId, videoRequest, referenceKey, now);
@@ -99,24 +88,23 @@ const create: Operation = async (request) => {
 
     if (upload && referenceKey && reference) await putFile(referenceKey, upload.path, referenceContentType(reference.container));
     // The job, its Idempotency-Key and its unit are written together: none exists without the others.
-    const written = await reserveWith(unit, newJobItems(job, idempotency), now).catch(async (error) => {
+    const written = await jobs.create(job, idempotency, unit, now).catch(async (error) => {
       await dropUpload();
       throw error;
     });
     if (!written.written) {
       // A concurrent request with the same key won; this one wrote nothing and answers with its job.
       await dropUpload();
-      if (!idempotency || !written.failed.includes(IDEMPOTENCY_ITEM)) throw new Error(`job ${jobId} could not be written`);
-      const earlier = await getIdempotency(accountId, idempotency.keyHash);
-      if (!earlier) throw conflict('A request with this Idempotency-Key is being settled; retry in a moment');
-      return accepted(await present(await sameRequestJob(accountId, earlier, idempotency.requestHash)));
+      const earlier = idempotency && (await jobs.getIdempotency(accountId, idempotency.keyHash));
+      if (!idempotency || !earlier) throw conflict('A request with this Idempotency-Key is being settled; retry in a moment');
+      return accepted(await present(await sameRequestJob(jobs, accountId, earlier, idempotency.requestHash)));
     }
     try {
       await request.deps.jobRunner.start({ account_id: accountId, job_id: jobId, job: { mode: job.mode, method: job.method } });
     } catch (error) {
       // Undone only while the job has not moved: an execution that did start owns it from then on.
-      const undone = await withdrawWith(unit, deleteNewJobItems(accountId, jobId, idempotency?.keyHash));
-      if (!undone.written) return accepted(await present((await getJob(accountId, jobId)) ?? job));
+      const undone = await jobs.withdrawCreated(accountId, jobId, idempotency?.keyHash, unit);
+      if (!undone) return accepted(await present((await jobs.get(accountId, jobId)) ?? job));
       await dropUpload();
       throw new AppError('upstream_unavailable', 'The job could not be started; nothing was charged. Retry in a moment', {
         cause: error,
@@ -134,11 +122,12 @@ const approve: Operation = async (request) => {
   const jobId = idParam(request);
   const body = await readBody(request.event, { accept: ['json', 'form'] });
   const input = parseInput(approveVideoInput, body.fields, 'approve request');
-  const job = await getJob(accountId, jobId);
+  const jobs = request.deps.jobs;
+  const job = await jobs.get(accountId, jobId);
   if (!job) throw notFound('Job');
   assertCanApprove(job);
   const token = pendingToken(job);
-  const moved = await updateJob(
+  const moved = await jobs.update(
     accountId,
     jobId,
     {
@@ -155,7 +144,7 @@ const approve: Operation = async (request) => {
   );
   // Another approve or regenerate moved it first: this one must not resume the machine a second time.
   if (!moved) throw conflict(NOT_WAITING);
-  await handOver(request.deps.jobRunner, token, { action: 'approve' }, () => transact([restoreJobItem(job, { statusIn: ['processing'], taskToken: null, regenerations: job.regenerations })]));
+  await handOver(request.deps.jobRunner, token, { action: 'approve' }, () => jobs.restore(job, { statusIn: ['processing'], taskToken: null, regenerations: job.regenerations }));
   return accepted(await present(moved));
 };
 
@@ -166,7 +155,8 @@ const regenerate: Operation = async (request) => {
   try {
     const input = parseInput(regenerateVideoInput, body.fields, 'regenerate request');
     const upload = body.files.reference_video;
-    const job = await getJob(accountId, jobId);
+    const jobs = request.deps.jobs;
+    const job = await jobs.get(accountId, jobId);
     if (!job) throw notFound('Job');
     assertCanRegenerate(job);
     const changes = regenerateChangesOf(job.method, input, upload !== undefined);
@@ -198,22 +188,22 @@ const regenerate: Operation = async (request) => {
     };
     // The move to the next round and its unit are one write: of N concurrent regenerates exactly one
     // moves the job and reserves; the others write nothing (409).
-    const moved = await reserveWith(unit, [updateJobItem(accountId, jobId, nextRound, { statusIn: ['preview_ready'], taskToken: token }, now)], now).catch(
+    const moved = await jobs.startRound(accountId, jobId, nextRound, { statusIn: ['preview_ready'], taskToken: token }, unit, now).catch(
       async (error) => {
         await dropUpload();
         throw error;
       },
     );
-    if (!moved.written) {
+    if (!moved) {
       await dropUpload();
       throw conflict(NOT_WAITING);
     }
     await handOver(request.deps.jobRunner, token, { action: 'regenerate', regenerations: round }, async () => {
-      const undone = await withdrawWith(unit, [restoreJobItem(job, { statusIn: ['queued'], taskToken: null, regenerations: round })]);
-      if (undone.written) await dropUpload();
+      const undone = await jobs.restore(job, { statusIn: ['queued'], taskToken: null, regenerations: round }, unit);
+      if (undone) await dropUpload();
       return undone;
     });
-    return accepted(await present((await getJob(accountId, jobId)) ?? job));
+    return accepted(await present((await jobs.get(accountId, jobId)) ?? job));
   } finally {
     await body.cleanup();
   }
@@ -297,7 +287,7 @@ function pendingToken(job: StoredJob): string {
  * at preview_ready with its token (and the request's unit taken back), so the client can retry;
  * without that the job would wait, unreachable, until its preview expired.
  */
-async function handOver(runner: JobRunner, token: string, decision: JobDecision, undo: () => Promise<TransactOutcome>): Promise<void> {
+async function handOver(runner: JobRunner, token: string, decision: JobDecision, undo: () => Promise<boolean>): Promise<void> {
   try {
     await runner.sendDecision(token, decision);
   } catch (error) {
@@ -306,7 +296,7 @@ async function handOver(runner: JobRunner, token: string, decision: JobDecision,
     const undone = await undo();
     throw new AppError(
       'upstream_unavailable',
-      undone.written
+      undone
         ? 'The decision could not be handed to the job pipeline; the job is back at preview_ready and nothing was charged. Retry in a moment'
         : 'The decision could not be confirmed by the job pipeline; GET the job to see whether it moved',
       { cause: error, headers: { 'retry-after': '5' } },
@@ -321,11 +311,11 @@ function idempotencyKeyOf(request: AuthenticatedRequest): string | undefined {
   return raw;
 }
 
-async function sameRequestJob(accountId: number, earlier: { job_id: number; request_hash: string }, requestHash: string): Promise<StoredJob> {
+async function sameRequestJob(jobs: JobStore, accountId: number, earlier: { job_id: number; request_hash: string }, requestHash: string): Promise<StoredJob> {
   if (earlier.request_hash !== requestHash) {
     throw conflict('This Idempotency-Key was already used with a different request; use a new key for a new video');
   }
-  const job = await getJob(accountId, earlier.job_id);
+  const job = await jobs.get(accountId, earlier.job_id);
   if (!job) throw notFound('Job');
   return job;
 }

@@ -3,7 +3,7 @@
  * job, so a repeated start is a no-op; SendTaskSuccess for preview decisions). Locally the same ASL
  * runs in process.
  */
-import type { JobDecision, JobExecutionInput } from '#pipeline/steps';
+import type { JobDecision, JobExecutionInput } from '#domain/job-execution';
 
 export interface JobRunner {
   /** Starts the job's execution; starting a job that already has one changes nothing. */

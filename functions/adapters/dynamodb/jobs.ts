@@ -1,209 +1,231 @@
 /**
- * Video job records. Every status change is a conditional update on the status it leaves, so two
- * writers (a retried step, a duplicate approve) cannot both move a job; the loser learns it lost.
- * Jobs in flight carry the sparse active-jobs index attributes, dropped when they end.
+ * Video job records on DynamoDB. Status changes are conditional updates on the status they leave;
+ * the writes that also move the allowance are one transaction with the ledger's items. Jobs in
+ * flight carry the sparse active-jobs index attributes, dropped when they end.
  */
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { dynamo } from '#adapters/aws-clients';
-import { config } from '#functions/config';
-import { isFinal, JOB_STAGES, type Job, type JobStatus } from '#domain/jobs';
+import { isFinal, JOB_STAGES, type Job } from '#domain/jobs';
+import type { JobInternals, JobOutput, StoredJob } from '#domain/job-execution';
 import type { Video } from '#domain/video';
+import type { Reservation } from '#ports/allowance-ledger';
+import type {
+  ActiveJobRef,
+  CreateJobOutcome,
+  IdempotencyClaim,
+  IdempotencyRecord,
+  JobChanges,
+  JobCondition,
+  JobStore,
+} from '#ports/job-store';
 import { GSI1, keys, padId } from './keys';
 import { nextId } from './ids';
-import type { TransactItem } from './transactions';
-import { putNewVideoWith } from './videos';
+import type { DynamoTable } from './table';
+import { transact, type TransactItem } from './transactions';
+import { DynamoAllowanceLedger } from './allowance-ledger';
+import { DynamoVideoLibrary } from './videos';
+import { environmentTable } from '#adapters/aws-clients';
 
-export const newJobId = () => nextId('job');
-/** Videos are numbered apart from jobs; Compose takes the id before it uploads the files. */
-export const newVideoId = () => nextId('video');
-
-/** Pipeline bookkeeping kept beside the job's public fields. */
-export interface JobInternals {
-  /** The pending AwaitDecision's task token, while the job waits at preview_ready. */
-  task_token?: string | null;
-  /** The ASL state the job is in (see STATE_OF_STEP). */
-  resume_at?: string | null;
-  /** The composed video, uploaded under its id, waiting for Finalize to record it. */
-  output?: JobOutput | null;
-}
-
-export interface JobOutput {
-  video_id: number;
-  key: string;
-  poster_key: string;
-  duration_s: number;
-  size_bytes: number;
-}
-
-export type StoredJob = Job & JobInternals;
-
-export interface IdempotencyRecord {
-  job_id: number;
-  request_hash: string;
-}
+export type { IdempotencyClaim, IdempotencyRecord, JobChanges, JobCondition, JobInternals, JobOutput, StoredJob };
 
 const activeIndex = (job: Pick<Job, 'id' | 'account_id'>) => ({ gsi1pk: keys.activeJobsIndex, gsi1sk: `${padId(job.id)}#${job.account_id}` });
 
-export interface IdempotencyClaim {
-  keyHash: string;
-  requestHash: string;
-}
+/** In newJobItems, the Idempotency-Key's Put follows the job's. */
+const IDEMPOTENCY_ITEM = 1;
 
-/**
- * The writes that create a job, and with an Idempotency-Key its record: item 0 is the job, item 1
- * the key (refused when another request holds it). The caller writes them in one transaction with the
- * job's allowance reservation.
- */
-export function newJobItems(job: StoredJob, idempotency?: IdempotencyClaim): TransactItem[] {
-  const items: TransactItem[] = [
-    {
-      Put: {
-        TableName: config.tableName,
-        Item: { ...keys.job(job.account_id, job.id), type: 'job', ...activeIndex(job), ...job },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-  ];
-  if (idempotency) {
-    items.push({
-      Put: {
-        TableName: config.tableName,
-        Item: {
-          ...keys.jobIdempotency(job.account_id, idempotency.keyHash),
-          type: 'job_idempotency',
-          job_id: job.id,
-          request_hash: idempotency.requestHash,
-          created_at: job.created_at,
-          // Keys are remembered for a day, as payment APIs do; the TTL sweeps them afterwards.
-          expires_at: Math.floor(Date.parse(job.created_at) / 1000) + 24 * 3600,
+export class DynamoJobStore implements JobStore {
+  private readonly ledger: DynamoAllowanceLedger;
+  private readonly videos: DynamoVideoLibrary;
+
+  constructor(private readonly table: DynamoTable) {
+    this.ledger = new DynamoAllowanceLedger(table);
+    this.videos = new DynamoVideoLibrary(table);
+  }
+
+  newJobId(): Promise<number> {
+    return nextId('job');
+  }
+
+  async get(accountId: number, jobId: number): Promise<StoredJob | undefined> {
+    const out = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.job(accountId, jobId), ConsistentRead: true }));
+    return out.Item ? toJob(out.Item) : undefined;
+  }
+
+  async getIdempotency(accountId: number, keyHash: string): Promise<IdempotencyRecord | undefined> {
+    const out = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.jobIdempotency(accountId, keyHash), ConsistentRead: true }),
+    );
+    if (!out.Item) return undefined;
+    // An expired key the TTL sweep has not reached yet counts as gone.
+    if (Number(out.Item.expires_at) * 1000 < Date.now()) return undefined;
+    return { job_id: out.Item.job_id as number, request_hash: out.Item.request_hash as string };
+  }
+
+  async create(job: StoredJob, idempotency: IdempotencyClaim | undefined, unit: Reservation, now: Date): Promise<CreateJobOutcome> {
+    const outcome = await this.ledger.reserveWith(unit, this.newJobItems(job, idempotency), now);
+    if (outcome.written) return outcome;
+    if (idempotency && outcome.failed.includes(IDEMPOTENCY_ITEM)) return { written: false, reason: 'idempotency_taken' };
+    throw new Error(`job ${job.id} could not be written`);
+  }
+
+  async withdrawCreated(accountId: number, jobId: number, idempotencyKeyHash: string | undefined, unit: Reservation): Promise<boolean> {
+    return (await this.ledger.withdrawWith(unit, this.deleteNewJobItems(accountId, jobId, idempotencyKeyHash))).written;
+  }
+
+  async update(accountId: number, jobId: number, changes: JobChanges, condition: JobCondition = {}, now = new Date()): Promise<StoredJob | undefined> {
+    try {
+      const out = await this.table.client.send(new UpdateCommand({ ...this.jobUpdate(accountId, jobId, changes, condition, now), ReturnValues: 'ALL_NEW' }));
+      return toJob(out.Attributes!);
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
+  }
+
+  async startRound(accountId: number, jobId: number, changes: JobChanges, condition: JobCondition, unit: Reservation, now: Date): Promise<boolean> {
+    return (await this.ledger.reserveWith(unit, [{ Update: this.jobUpdate(accountId, jobId, changes, condition, now) }], now)).written;
+  }
+
+  async restore(snapshot: StoredJob, condition: JobCondition, withdraw?: Reservation): Promise<boolean> {
+    const put = this.restoreJobItem(snapshot, condition);
+    const outcome = withdraw ? await this.ledger.withdrawWith(withdraw, [put]) : await transact([put], this.table.client);
+    return outcome.written;
+  }
+
+  finishWithVideo(job: StoredJob, video: Video, chargedUnits: number, now = new Date()): Promise<boolean> {
+    // The video's counter (meta.total of GET /videos) moves in the same transaction (collection-counter.ts).
+    return this.videos.putNewWith(video, {
+      Update: {
+        TableName: this.table.name,
+        Key: keys.job(job.account_id, job.id),
+        UpdateExpression:
+          'SET #status = :done, stage = :done, progress = :full, video_id = :video, charged_units = :charged, updated_at = :now, ' +
+          'resume_at = :null, task_token = :null, #output = :null REMOVE gsi1pk, gsi1sk',
+        ConditionExpression: '#status = :processing',
+        ExpressionAttributeNames: { '#status': 'status', '#output': 'output' },
+        ExpressionAttributeValues: {
+          ':done': 'done',
+          ':processing': 'processing',
+          ':full': JOB_STAGES.done,
+          ':video': video.id,
+          ':charged': chargedUnits,
+          ':now': now.toISOString(),
+          ':null': null,
         },
-        ConditionExpression: 'attribute_not_exists(pk)',
       },
     });
   }
-  return items;
-}
 
-export const IDEMPOTENCY_ITEM = 1;
+  async listActive(): Promise<ActiveJobRef[]> {
+    const found: ActiveJobRef[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.table.client.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          IndexName: GSI1,
+          KeyConditionExpression: 'gsi1pk = :active',
+          ExpressionAttributeValues: { ':active': keys.activeJobsIndex },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of out.Items ?? []) found.push({ accountId: item.account_id as number, jobId: item.id as number });
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    return found;
+  }
 
-export async function getIdempotency(accountId: number, keyHash: string): Promise<IdempotencyRecord | undefined> {
-  const out = await dynamo().send(
-    new GetCommand({ TableName: config.tableName, Key: keys.jobIdempotency(accountId, keyHash), ConsistentRead: true }),
-  );
-  if (!out.Item) return undefined;
-  // An expired key the TTL sweep has not reached yet counts as gone.
-  if (Number(out.Item.expires_at) * 1000 < Date.now()) return undefined;
-  return { job_id: out.Item.job_id as number, request_hash: out.Item.request_hash as string };
-}
-
-/** The writes that undo newJobItems for a job that could not be started and has not moved yet. */
-export function deleteNewJobItems(accountId: number, jobId: number, idempotencyKeyHash?: string): TransactItem[] {
-  return [
-    {
-      Delete: {
-        TableName: config.tableName,
-        Key: keys.job(accountId, jobId),
-        ConditionExpression: '#status = :queued',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':queued': 'queued' },
+  /** The writes that create a job (item 0), and with an Idempotency-Key its record (item 1, refused when another request holds it). */
+  newJobItems(job: StoredJob, idempotency?: IdempotencyClaim): TransactItem[] {
+    const items: TransactItem[] = [
+      {
+        Put: {
+          TableName: this.table.name,
+          Item: { ...keys.job(job.account_id, job.id), type: 'job', ...activeIndex(job), ...job },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       },
-    },
-    ...(idempotencyKeyHash
-      ? [
-          {
-            Delete: {
-              TableName: config.tableName,
-              Key: keys.jobIdempotency(accountId, idempotencyKeyHash),
-              ConditionExpression: 'job_id = :job',
-              ExpressionAttributeValues: { ':job': jobId },
-            },
+    ];
+    if (idempotency) {
+      items.push({
+        Put: {
+          TableName: this.table.name,
+          Item: {
+            ...keys.jobIdempotency(job.account_id, idempotency.keyHash),
+            type: 'job_idempotency',
+            job_id: job.id,
+            request_hash: idempotency.requestHash,
+            created_at: job.created_at,
+            // Keys are remembered for a day, as payment APIs do; the TTL sweeps them afterwards.
+            expires_at: Math.floor(Date.parse(job.created_at) / 1000) + 24 * 3600,
           },
-        ]
-      : []),
-  ];
-}
-
-/**
- * The write that puts a job back exactly as it was read (`snapshot`), if it is still as `condition`
- * says: the undo of a decision whose hand-over to the state machine failed.
- */
-export function restoreJobItem(snapshot: StoredJob, condition: JobCondition & { regenerations?: number }): TransactItem {
-  const guard = jobCondition(condition);
-  if (condition.regenerations !== undefined) {
-    guard.conditions.push('regenerations = :if_regenerations');
-    guard.values[':if_regenerations'] = condition.regenerations;
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      });
+    }
+    return items;
   }
-  return {
-    Put: {
-      TableName: config.tableName,
-      Item: { ...keys.job(snapshot.account_id, snapshot.id), type: 'job', ...activeIndex(snapshot), ...snapshot },
-      ConditionExpression: guard.conditions.join(' AND '),
-      ...(Object.keys(guard.names).length ? { ExpressionAttributeNames: guard.names } : {}),
-      ...(Object.keys(guard.values).length ? { ExpressionAttributeValues: guard.values } : {}),
-    },
-  };
-}
 
-export async function getJob(accountId: number, jobId: number): Promise<StoredJob | undefined> {
-  const out = await dynamo().send(new GetCommand({ TableName: config.tableName, Key: keys.job(accountId, jobId), ConsistentRead: true }));
-  return out.Item ? toJob(out.Item) : undefined;
-}
-
-export type JobChanges = Partial<Omit<StoredJob, 'id' | 'account_id' | 'created_at'>>;
-
-export interface JobCondition {
-  /** The update applies only while the job has one of these statuses. */
-  statusIn?: readonly JobStatus[];
-  /** ...and only while this task token is the pending one (null: while none is). */
-  taskToken?: string | null;
-}
-
-/**
- * Applies changes if the condition holds; returns the updated job, or undefined when the job is gone
- * or the condition failed (someone else moved it first).
- */
-export async function updateJob(
-  accountId: number,
-  jobId: number,
-  changes: JobChanges,
-  condition: JobCondition = {},
-  now = new Date(),
-): Promise<StoredJob | undefined> {
-  try {
-    const out = await dynamo().send(new UpdateCommand({ ...jobUpdate(accountId, jobId, changes, condition, now), ReturnValues: 'ALL_NEW' }));
-    return toJob(out.Attributes!);
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
+  private deleteNewJobItems(accountId: number, jobId: number, idempotencyKeyHash?: string): TransactItem[] {
+    return [
+      {
+        Delete: {
+          TableName: this.table.name,
+          Key: keys.job(accountId, jobId),
+          ConditionExpression: '#status = :queued',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':queued': 'queued' },
+        },
+      },
+      ...(idempotencyKeyHash
+        ? [
+            {
+              Delete: {
+                TableName: this.table.name,
+                Key: keys.jobIdempotency(accountId, idempotencyKeyHash),
+                ConditionExpression: 'job_id = :job',
+                ExpressionAttributeValues: { ':job': jobId },
+              },
+            },
+          ]
+        : []),
+    ];
   }
-}
 
-/** The same change as updateJob, as an item of a transaction (refused when the condition fails). */
-export function updateJobItem(accountId: number, jobId: number, changes: JobChanges, condition: JobCondition, now = new Date()): TransactItem {
-  return { Update: jobUpdate(accountId, jobId, changes, condition, now) };
-}
-
-function jobUpdate(accountId: number, jobId: number, changes: JobChanges, condition: JobCondition, now: Date) {
-  const { conditions, names, values } = jobCondition(condition);
-  values[':updated_at'] = now.toISOString();
-  const sets = ['updated_at = :updated_at'];
-  const removes: string[] = [];
-  for (const [field, value] of Object.entries({ ...changes, updated_at: undefined })) {
-    if (value === undefined) continue;
-    names[`#${field}`] = field;
-    values[`:${field}`] = value;
-    sets.push(`#${field} = :${field}`);
+  private restoreJobItem(snapshot: StoredJob, condition: JobCondition): TransactItem {
+    const guard = jobCondition(condition);
+    return {
+      Put: {
+        TableName: this.table.name,
+        Item: { ...keys.job(snapshot.account_id, snapshot.id), type: 'job', ...activeIndex(snapshot), ...snapshot },
+        ConditionExpression: guard.conditions.join(' AND '),
+        ...(Object.keys(guard.names).length ? { ExpressionAttributeNames: guard.names } : {}),
+        ...(Object.keys(guard.values).length ? { ExpressionAttributeValues: guard.values } : {}),
+      },
+    };
   }
-  if (changes.status && isFinal(changes.status)) removes.push('gsi1pk', 'gsi1sk');
-  return {
-    TableName: config.tableName,
-    Key: keys.job(accountId, jobId),
-    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-    ConditionExpression: conditions.join(' AND '),
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  };
+
+  private jobUpdate(accountId: number, jobId: number, changes: JobChanges, condition: JobCondition, now: Date) {
+    const { conditions, names, values } = jobCondition(condition);
+    values[':updated_at'] = now.toISOString();
+    const sets = ['updated_at = :updated_at'];
+    const removes: string[] = [];
+    for (const [field, value] of Object.entries({ ...changes, updated_at: undefined })) {
+      if (value === undefined) continue;
+      names[`#${field}`] = field;
+      values[`:${field}`] = value;
+      sets.push(`#${field} = :${field}`);
+    }
+    if (changes.status && isFinal(changes.status)) removes.push('gsi1pk', 'gsi1sk');
+    return {
+      TableName: this.table.name,
+      Key: keys.job(accountId, jobId),
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    };
+  }
 }
 
 function jobCondition(condition: JobCondition) {
@@ -223,27 +245,11 @@ function jobCondition(condition: JobCondition) {
     values[':if_token'] = condition.taskToken;
     conditions.push(condition.taskToken === null ? '(attribute_not_exists(#task_token) OR #task_token = :if_token)' : '#task_token = :if_token');
   }
+  if (condition.regenerations !== undefined) {
+    values[':if_regenerations'] = condition.regenerations;
+    conditions.push('regenerations = :if_regenerations');
+  }
   return { conditions, names, values };
-}
-
-/** Every job not yet done or failed, across accounts, oldest first. */
-export async function listActiveJobs(): Promise<{ accountId: number; jobId: number }[]> {
-  const found: { accountId: number; jobId: number }[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: config.tableName,
-        IndexName: GSI1,
-        KeyConditionExpression: 'gsi1pk = :active',
-        ExpressionAttributeValues: { ':active': keys.activeJobsIndex },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of out.Items ?? []) found.push({ accountId: item.account_id as number, jobId: item.id as number });
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
-  return found;
 }
 
 function toJob(item: Record<string, unknown>): StoredJob {
@@ -251,31 +257,15 @@ function toJob(item: Record<string, unknown>): StoredJob {
   return rest as unknown as StoredJob;
 }
 
-/**
- * Finalize: the video record and the job's move to done in one transaction, so a video never exists
- * for a job that is not done, nor a done job without its video. False when the job is no longer
- * processing (it already finished, or was failed meanwhile).
- */
-export async function finishJobWithVideo(job: StoredJob, video: Video, chargedUnits: number, now = new Date()): Promise<boolean> {
-  // The video's counter (meta.total of GET /videos) moves in the same transaction (collection-counter.ts).
-  return putNewVideoWith(video, {
-    Update: {
-      TableName: config.tableName,
-      Key: keys.job(job.account_id, job.id),
-      UpdateExpression:
-        'SET #status = :done, stage = :done, progress = :full, video_id = :video, charged_units = :charged, updated_at = :now, ' +
-        'resume_at = :null, task_token = :null, #output = :null REMOVE gsi1pk, gsi1sk',
-      ConditionExpression: '#status = :processing',
-      ExpressionAttributeNames: { '#status': 'status', '#output': 'output' },
-      ExpressionAttributeValues: {
-        ':done': 'done',
-        ':processing': 'processing',
-        ':full': JOB_STAGES.done,
-        ':video': video.id,
-        ':charged': chargedUnits,
-        ':now': now.toISOString(),
-        ':null': null,
-      },
-    },
-  });
-}
+// Transitional: module-level calls for callers not yet handed a job store by their wiring.
+const fromEnvironment = () => new DynamoJobStore(environmentTable());
+export const newJobId = () => nextId('job');
+/** Videos are numbered apart from jobs; Compose takes the id before it uploads the files. */
+export const newVideoId = () => nextId('video');
+export const newJobItems = (job: StoredJob, idempotency?: IdempotencyClaim) => fromEnvironment().newJobItems(job, idempotency);
+export const getJob = (accountId: number, jobId: number) => fromEnvironment().get(accountId, jobId);
+export const updateJob = (accountId: number, jobId: number, changes: JobChanges, condition: JobCondition = {}, now = new Date()) =>
+  fromEnvironment().update(accountId, jobId, changes, condition, now);
+export const listActiveJobs = () => fromEnvironment().listActive();
+export const finishJobWithVideo = (job: StoredJob, video: Video, chargedUnits: number, now = new Date()) =>
+  fromEnvironment().finishWithVideo(job, video, chargedUnits, now);

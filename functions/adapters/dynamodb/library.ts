@@ -1,15 +1,21 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '#adapters/aws-clients';
-import { config } from '#functions/config';
+import type { LibraryUsage } from '#ports/library-usage';
 import { keys } from './keys';
+import type { DynamoTable } from './table';
+import { environmentTable } from '#adapters/aws-clients';
 
 /**
  * Saved reactions in the account's library, read from the counter that saves are admitted by
  * (adapters/dynamodb/reactions.ts), so GET /usage and the cap never disagree.
  */
-export async function countLibrary(accountId: number): Promise<number> {
-  const out = await dynamo().send(
-    new GetCommand({ TableName: config.tableName, Key: keys.libraryCounter(accountId), ConsistentRead: true }),
-  );
-  return Math.max(0, Number(out.Item?.count ?? 0));
+export class DynamoLibraryUsage implements LibraryUsage {
+  constructor(private readonly table: DynamoTable) {}
+
+  async count(accountId: number): Promise<number> {
+    const out = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.libraryCounter(accountId), ConsistentRead: true }));
+    return Math.max(0, Number(out.Item?.count ?? 0));
+  }
 }
+
+// Transitional: for callers not yet handed the library usage by their wiring.
+export const countLibrary = (accountId: number) => new DynamoLibraryUsage(environmentTable()).count(accountId);

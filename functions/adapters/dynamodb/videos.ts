@@ -1,50 +1,55 @@
-/** Finished videos. The pipeline's Finalize step writes them; the API reads and deletes them. */
+/** Finished videos on DynamoDB, counted with their collection (collection-counter.ts) for meta.total. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '#adapters/aws-clients';
-import { config } from '#functions/config';
 import type { Video } from '#domain/video';
+import type { VideoLibrary, VideoPage } from '#ports/video-library';
 import { keys } from './keys';
-import type { PageSlice } from './pagination';
+import { nextId } from './ids';
+import type { DynamoTable } from './table';
 import { createInCollection, deleteFromCollection } from './collection-counter';
 import { pageOfCollection } from './collection-pages';
 import type { TransactItem } from './transactions';
+import { environmentTable } from '#adapters/aws-clients';
 
-export async function getVideo(accountId: number, videoId: number): Promise<Video | undefined> {
-  const out = await dynamo().send(
-    new GetCommand({ TableName: config.tableName, Key: keys.video(accountId, videoId), ConsistentRead: true }),
-  );
-  return out.Item ? toVideo(out.Item) : undefined;
-}
+export class DynamoVideoLibrary implements VideoLibrary {
+  constructor(private readonly table: DynamoTable) {}
 
-/** One page, newest first. */
-export async function listVideos(accountId: number, page: number, perPage: number): Promise<PageSlice<Video>> {
-  const slice = await pageOfCollection({ accountId, collection: 'videos' }, page, perPage);
-  return { items: slice.items.map(toVideo), total: slice.total };
-}
+  newVideoId(): Promise<number> {
+    return nextId('video');
+  }
 
-/**
- * Stores a finished video together with `with` (Finalize: the job's move to done), and the counter.
- * False when an item of `with` refused (the job already moved), and nothing was written.
- */
-export async function putNewVideoWith(video: Video, withItem: TransactItem): Promise<boolean> {
-  const put: TransactItem = {
-    Put: {
-      TableName: config.tableName,
-      Item: { ...keys.video(video.account_id, video.id), type: 'video', ...video },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
-  return (await createInCollection({ accountId: video.account_id, collection: 'videos' }, video.id, [put, withItem])).written;
-}
+  async get(accountId: number, videoId: number): Promise<Video | undefined> {
+    const out = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.video(accountId, videoId), ConsistentRead: true }));
+    return out.Item ? toVideo(out.Item) : undefined;
+  }
 
-/** Returns the deleted record (its object keys are the caller's to remove), or undefined when there was none. */
-export async function deleteVideo(accountId: number, videoId: number): Promise<Video | undefined> {
-  const video = await getVideo(accountId, videoId);
-  if (!video) return undefined;
-  const removed = await deleteFromCollection({ accountId, collection: 'videos' }, videoId, {
-    Delete: { TableName: config.tableName, Key: keys.video(accountId, videoId), ConditionExpression: 'attribute_exists(pk)' },
-  });
-  return removed ? video : undefined;
+  async list(accountId: number, page: number, perPage: number): Promise<VideoPage> {
+    const slice = await pageOfCollection({ accountId, collection: 'videos' }, page, perPage);
+    return { items: slice.items.map(toVideo), total: slice.total };
+  }
+
+  async delete(accountId: number, videoId: number): Promise<Video | undefined> {
+    const video = await this.get(accountId, videoId);
+    if (!video) return undefined;
+    const removed = await deleteFromCollection({ accountId, collection: 'videos' }, videoId, {
+      Delete: { TableName: this.table.name, Key: keys.video(accountId, videoId), ConditionExpression: 'attribute_exists(pk)' },
+    });
+    return removed ? video : undefined;
+  }
+
+  /**
+   * Stores a finished video together with `withItem` (Finalize: the job's move to done), and the
+   * counter. False when `withItem` refused (the job already moved), and nothing was written.
+   */
+  async putNewWith(video: Video, withItem: TransactItem): Promise<boolean> {
+    const put: TransactItem = {
+      Put: {
+        TableName: this.table.name,
+        Item: { ...keys.video(video.account_id, video.id), type: 'video', ...video },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
+    return (await createInCollection({ accountId: video.account_id, collection: 'videos' }, video.id, [put, withItem])).written;
+  }
 }
 
 function toVideo(item: Record<string, unknown>): Video {
@@ -62,3 +67,6 @@ function toVideo(item: Record<string, unknown>): Video {
     created_at: item.created_at as string,
   };
 }
+
+// Transitional: module-level calls for callers not yet handed a video library by their wiring.
+export const getVideo = (accountId: number, videoId: number) => new DynamoVideoLibrary(environmentTable()).get(accountId, videoId);

@@ -1,0 +1,10 @@
+/** Reference clips judged by their bytes and ffprobe (#media/reference-video). */
+import { inspectReferenceVideo, referenceContentType } from '#media/reference-video';
+import type { MediaInspector, ReferenceClip } from '#ports/media-inspector';
+
+export class FfprobeMediaInspector implements MediaInspector {
+  async inspectReference(path: string, field?: string): Promise<ReferenceClip> {
+    const info = await inspectReferenceVideo(path, field);
+    return { contentType: referenceContentType(info.container), durationS: info.durationS };
+  }
+}

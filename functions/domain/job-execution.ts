@@ -1,0 +1,42 @@
+/**
+ * What the job's execution carries beside the job's public fields: the state machine's input, the
+ * decisions a waiting preview receives, and the pipeline's bookkeeping on the stored record. Both the
+ * endpoints (which start and resume executions) and the pipeline (which runs them) speak these.
+ */
+import type { Job } from './jobs';
+
+/** The execution input: what every state can read. */
+export interface JobExecutionInput {
+  account_id: number;
+  job_id: number;
+  job: { mode: 'auto' | 'preview'; method: 'prompt' | 'motion' | 'reuse' };
+}
+
+/** What approve and regenerate send back through the task token. */
+export type JobDecision = { action: 'approve' } | { action: 'regenerate'; regenerations: number };
+
+/** Pipeline bookkeeping kept beside the job's public fields. */
+export interface JobInternals {
+  /** The pending AwaitDecision's task token, while the job waits at preview_ready. */
+  task_token?: string | null;
+  /** The ASL state the job is in (see STATE_OF_STEP). */
+  resume_at?: string | null;
+  /** The composed video, uploaded under its id, waiting for Finalize to record it. */
+  output?: JobOutput | null;
+}
+
+export interface JobOutput {
+  video_id: number;
+  key: string;
+  poster_key: string;
+  duration_s: number;
+  size_bytes: number;
+}
+
+export type StoredJob = Job & JobInternals;
+
+export const executionInputOf = (job: Pick<Job, 'account_id' | 'id' | 'mode' | 'method'>): JobExecutionInput => ({
+  account_id: job.account_id,
+  job_id: job.id,
+  job: { mode: job.mode, method: job.method },
+});

@@ -1,0 +1,80 @@
+/**
+ * Video job records and their Idempotency-Key records. Every status change is conditional on the
+ * status it leaves, so two writers (a retried step, a duplicate approve) cannot both move a job; the
+ * loser learns it lost. The writes that also reserve an allowance unit are all or nothing: a job
+ * never exists without its unit, nor a unit without its job.
+ */
+import type { JobStatus } from '#domain/jobs';
+import type { JobOutput, StoredJob } from '#domain/job-execution';
+import type { Video } from '#domain/video';
+import type { Reservation } from './allowance-ledger';
+
+export interface IdempotencyRecord {
+  job_id: number;
+  request_hash: string;
+}
+
+export interface IdempotencyClaim {
+  keyHash: string;
+  requestHash: string;
+}
+
+export type JobChanges = Partial<Omit<StoredJob, 'id' | 'account_id' | 'created_at'>>;
+
+export interface JobCondition {
+  /** The write applies only while the job has one of these statuses. */
+  statusIn?: readonly JobStatus[];
+  /** ...and only while this task token is the pending one (null: while none is). */
+  taskToken?: string | null;
+  /** ...and only while the job is at this round. */
+  regenerations?: number;
+}
+
+/** `idempotency_taken`: another request holds the Idempotency-Key; nothing was written. */
+export type CreateJobOutcome = { written: true } | { written: false; reason: 'idempotency_taken' };
+
+export interface ActiveJobRef {
+  accountId: number;
+  jobId: number;
+}
+
+export interface JobStore {
+  newJobId(): Promise<number>;
+  get(accountId: number, jobId: number): Promise<StoredJob | undefined>;
+  /** The job's Idempotency-Key record; one past its day counts as gone. */
+  getIdempotency(accountId: number, keyHash: string): Promise<IdempotencyRecord | undefined>;
+  /**
+   * Writes the new job, its Idempotency-Key (if any) and its first allowance unit together. A full
+   * allowance throws AppError allowance_exhausted; the unit already existing throws LedgerViolation.
+   */
+  create(job: StoredJob, idempotency: IdempotencyClaim | undefined, unit: Reservation, now: Date): Promise<CreateJobOutcome>;
+  /**
+   * Undoes `create` for a job that could not be started: the job (only while still queued), its key and
+   * its unit go together. False when the job moved meanwhile (an execution owns it) and nothing changed.
+   */
+  withdrawCreated(accountId: number, jobId: number, idempotencyKeyHash: string | undefined, unit: Reservation): Promise<boolean>;
+  /**
+   * Applies changes if the condition holds; the updated job, or undefined when the job is gone or the
+   * condition failed (someone else moved it first).
+   */
+  update(accountId: number, jobId: number, changes: JobChanges, condition?: JobCondition, now?: Date): Promise<StoredJob | undefined>;
+  /**
+   * Moves the job to its next round and reserves that round's unit, together: of concurrent
+   * regenerates exactly one writes; the others get false. A full allowance throws as in `create`.
+   */
+  startRound(accountId: number, jobId: number, changes: JobChanges, condition: JobCondition, unit: Reservation, now: Date): Promise<boolean>;
+  /**
+   * Puts the job back exactly as `snapshot` if it is still as `condition` says, and with `withdraw`
+   * takes that unit back in the same write: the undo of a decision the runner never received.
+   */
+  restore(snapshot: StoredJob, condition: JobCondition, withdraw?: Reservation): Promise<boolean>;
+  /**
+   * Records the finished video and moves the job (still processing) to done with its charged units,
+   * together. False when the job is no longer processing.
+   */
+  finishWithVideo(job: StoredJob, video: Video, chargedUnits: number, now?: Date): Promise<boolean>;
+  /** Every job not yet done or failed, across accounts, oldest first. */
+  listActive(): Promise<ActiveJobRef[]>;
+}
+
+export type { JobOutput, StoredJob };
