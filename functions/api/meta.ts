@@ -1,12 +1,47 @@
-/** GET / (no auth) and the catch-all that turns unknown routes into 404/405 in the envelope. */
-import type { PublicOperation } from '#http/api-types';
+/**
+ * The public routes: GET / (liveness), the API description and its reference page. The request-context
+ * middleware also answers unknown routes here (404/405) in the envelope.
+ */
+import type { ApiResult, PublicOperation } from '#http/api-types';
 import { ok } from '#http/respond';
-import { API_PREFIX } from '#functions/routes';
+import { API_NAME, API_PREFIX, API_VERSION } from '#functions/routes';
+import { buildOpenApiDocument } from '#functions/openapi/document';
+import { DOCS_PAGE_CSP, DOCS_PAGE_HTML } from '#functions/openapi/docs-page';
 
-export const API_NAME = 'Reaction Studio API';
-export const API_VERSION = 'v1';
+export { API_NAME, API_VERSION };
+
+/** Where the page's script comes from: a file the runtime ships (the handler decides which). */
+export interface MetaAssets {
+  docsScript(): Promise<string>;
+}
 
 const liveness: PublicOperation = async () =>
   ok({ name: API_NAME, version: API_VERSION, base_path: API_PREFIX, status: 'ok' });
 
-export const metaOperations = { liveness: { public: liveness } };
+// Built once per instance: the document depends only on the code.
+let documentText: string | undefined;
+
+const text = (contentType: string, body: string, extra: Record<string, string> = {}): ApiResult => ({
+  statusCode: 200,
+  headers: { 'content-type': contentType, 'cache-control': 'public, max-age=300', ...extra },
+  body,
+});
+
+const openapiDocument: PublicOperation = async () => {
+  documentText ??= JSON.stringify(buildOpenApiDocument());
+  return text('application/json; charset=utf-8', documentText);
+};
+
+const docsPage: PublicOperation = async () =>
+  text('text/html; charset=utf-8', DOCS_PAGE_HTML, { 'content-security-policy': DOCS_PAGE_CSP, 'x-content-type-options': 'nosniff' });
+
+export function metaOperations(assets: MetaAssets) {
+  const docsScript: PublicOperation = async () =>
+    text('text/javascript; charset=utf-8', await assets.docsScript(), { 'x-content-type-options': 'nosniff' });
+  return {
+    liveness: { public: liveness },
+    openapiDocument: { public: openapiDocument },
+    docsPage: { public: docsPage },
+    docsScript: { public: docsScript },
+  };
+}

@@ -41,9 +41,15 @@ describe('the route table', () => {
     expect(matchRoute('GET', '/api/v2/products')).toEqual({ kind: 'not_found' });
   });
 
-  test('writes need the write scope and reads the read scope; only GET / is public', () => {
+  test('writes need the write scope and reads the read scope; only the meta routes (liveness, the API description) are public', () => {
+    expect(ROUTES.filter((r) => r.auth === 'none').map(routeKey)).toEqual([
+      'GET /api/v1',
+      'GET /api/v1/openapi.json',
+      'GET /api/v1/docs',
+      'GET /api/v1/docs/scalar.js',
+    ]);
     for (const route of ROUTES) {
-      if (route.path === '/') {
+      if (route.group === 'meta') {
         expect(route.auth).toBe('none');
         continue;
       }

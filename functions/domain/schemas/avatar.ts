@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { withoutControlCharacters } from './common';
+import { failure, link, recordId, timestamp } from './envelope';
 
 /** A prompt must describe someone: words, not only emoji or punctuation, and not an essay. */
 export const avatarPrompt = z
@@ -15,3 +16,20 @@ export const avatarPrompt = z
 export const createAvatarFromPrompt = z.strictObject({ prompt: avatarPrompt });
 /** The multipart form: the image arrives as a file part, so no text field is allowed beside it. */
 export const createAvatarFromUpload = z.strictObject({});
+
+/** How an avatar is shown (avatarView in functions/domain/avatar.ts answers this shape). */
+export const avatarResponse = z
+  .object({
+    id: recordId,
+    source: z.enum(['prompt', 'upload']),
+    prompt: z.nullable(z.string()),
+    status: z.enum(['processing', 'ready', 'failed']),
+    image_url: z.nullable(link),
+    image_url_expires_at: z.nullable(timestamp),
+    width: z.nullable(z.int()),
+    height: z.nullable(z.int()),
+    error: z.nullable(failure),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .register(z.globalRegistry, { id: 'Avatar' });

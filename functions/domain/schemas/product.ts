@@ -1,6 +1,7 @@
 /** Product inputs (API.md §2) as zod schemas: validation and types come from here. */
 import * as z from 'zod/mini';
 import { withoutControlCharacters } from './common';
+import { failure, link, recordId, timestamp } from './envelope';
 
 const name = z
   .string({ error: 'must be a string' })
@@ -33,3 +34,27 @@ export const updateProductInput = z
 
 export type CreateProductInput = z.infer<typeof createProductInput>;
 export type UpdateProductInput = z.infer<typeof updateProductInput>;
+
+/** How a product is shown (productView in functions/domain/product.ts answers this shape). */
+export const demoVideoResponse = z
+  .object({
+    status: z.enum(['processing', 'ready', 'failed']),
+    url: z.nullable(link),
+    url_expires_at: z.nullable(timestamp),
+    duration_s: z.nullable(z.number()),
+    width: z.nullable(z.int()),
+    height: z.nullable(z.int()),
+    error: z.nullable(failure),
+  })
+  .register(z.globalRegistry, { id: 'DemoVideo', description: 'The demo clip: `processing` until normalised, then `ready` (with a playable url) or `failed`' });
+
+export const productResponse = z
+  .object({
+    id: recordId,
+    name: z.string(),
+    description: z.nullable(z.string()),
+    demo_video: z.nullable(demoVideoResponse),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .register(z.globalRegistry, { id: 'Product' });

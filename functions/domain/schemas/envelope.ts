@@ -1,0 +1,37 @@
+/**
+ * The shapes every answer shares: `{data}` and `{data, meta}` for success, `{error, code}` for
+ * failure, and the field kinds records are made of. The API description (functions/openapi) is built
+ * from these, and the e2e tests check every answer against it.
+ */
+import * as z from 'zod/mini';
+import { ERROR_CODES } from '#domain/errors';
+
+/** A record id: a positive integer. */
+export const recordId = z.int().check(z.positive());
+/** An instant as the service writes it (`Date.prototype.toISOString`, UTC). */
+export const timestamp = z.iso.datetime();
+/** A presigned link: valid until the `*_expires_at` beside it. */
+export const link = z.url();
+/** What went wrong with a background step, in words fit for the client. */
+export const failure = z.object({ code: z.string(), message: z.string() });
+
+export const errorEnvelope = z
+  .object({
+    error: z.string().check(z.meta({ description: 'What went wrong, fit to show; 500s say only "Internal server error"' })),
+    code: z.enum(Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]]),
+    request_id: z.optional(z.string().check(z.meta({ description: 'Only on 500s: quote it to support' }))),
+  })
+  .register(z.globalRegistry, { id: 'ErrorEnvelope', description: 'Every error answer, whatever the status' });
+
+export const pageMeta = z
+  .object({ page: z.int().check(z.positive()), per_page: z.int().check(z.positive()), total: z.int().check(z.nonnegative()) })
+  .register(z.globalRegistry, { id: 'PageMeta', description: 'Where a page of a list is; a page past the end is empty' });
+
+export const deletedRecord = z
+  .object({ id: recordId, deleted: z.literal(true) })
+  .register(z.globalRegistry, { id: 'Deleted' });
+
+/** `{data: T}`. */
+export const dataOf = <T extends z.ZodMiniType>(schema: T) => z.object({ data: schema });
+/** `{data: T[], meta: {page, per_page, total}}`. */
+export const pageOf = <T extends z.ZodMiniType>(schema: T) => z.object({ data: z.array(schema), meta: pageMeta });

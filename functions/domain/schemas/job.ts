@@ -1,0 +1,37 @@
+/** How a video job is shown (jobView in functions/domain/jobs.ts answers this shape). */
+import * as z from 'zod/mini';
+import { HOOK_POSITIONS, HOOK_SIZES, JOB_ERROR_CODES, JOB_METHODS, JOB_MODES, JOB_STAGES, JOB_STATUSES } from '#domain/jobs';
+import { recordId, link, timestamp } from './envelope';
+import { VIDEO_SOURCES } from './video';
+
+const keysOf = <T extends Record<string, unknown>>(record: T) => Object.keys(record) as [keyof T & string, ...(keyof T & string)[]];
+
+export const jobResponse = z
+  .object({
+    id: recordId,
+    status: z.enum(JOB_STATUSES),
+    stage: z.enum(keysOf(JOB_STAGES)),
+    progress: z.int().check(z.minimum(0), z.maximum(100)),
+    queue_position: z.nullable(z.int().check(z.positive(), z.meta({ description: 'Place in line for a render slot (1 = next) while waiting for one' }))),
+    method: z.enum(JOB_METHODS),
+    mode: z.enum(JOB_MODES),
+    product_id: recordId,
+    avatar_id: z.nullable(recordId),
+    reaction_id: z.nullable(recordId),
+    prompt: z.nullable(z.string()),
+    video_source: z.nullable(z.enum(VIDEO_SOURCES)),
+    reference_url: z.nullable(z.string()),
+    hook_text: z.nullable(z.string()),
+    hook_position: z.enum(HOOK_POSITIONS),
+    hook_size: z.enum(HOOK_SIZES),
+    preview_url: z.nullable(link),
+    preview_url_expires_at: z.nullable(timestamp),
+    preview_expires_at: z.nullable(timestamp),
+    video_id: z.nullable(recordId),
+    charged_units: z.int().check(z.nonnegative()),
+    regenerations: z.int().check(z.nonnegative()),
+    error: z.nullable(z.object({ code: z.enum(keysOf(JOB_ERROR_CODES)), message: z.string() })),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .register(z.globalRegistry, { id: 'Job' });

@@ -1,0 +1,85 @@
+/**
+ * The parts of the document every operation shares: the credential, the paging and window
+ * parameters, and the headers the middlewares put on answers.
+ */
+import { ANALYTICS_DAYS } from '#domain/analytics';
+import { SOCIAL_PROVIDERS } from '#domain/social';
+import { PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX } from '#http/params';
+
+export const SECURITY_SCHEME = 'apiKey';
+
+export const securitySchemes = {
+  [SECURITY_SCHEME]: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'rsk_<43 characters>',
+    description:
+      'An API key: `Authorization: Bearer rsk_...`. Keys carry scopes: GETs need `read`, other methods `write`, publishing `publish`. ' +
+      'A missing, malformed, unknown or revoked key is 401; a missing scope 403.',
+  },
+} as const;
+
+const ref = (kind: 'parameters' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+export const parameters = {
+  Page: {
+    name: 'page',
+    in: 'query',
+    description: 'Page number; anything but an integer in range is 400',
+    schema: { type: 'integer', minimum: 1, maximum: PAGE_MAX, default: 1 },
+  },
+  PerPage: {
+    name: 'per_page',
+    in: 'query',
+    description: 'Items per page; anything but an integer in range is 400',
+    schema: { type: 'integer', minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT },
+  },
+  Days: {
+    name: 'days',
+    in: 'query',
+    description: 'The window, in UTC calendar days ending today',
+    schema: { type: 'integer', minimum: ANALYTICS_DAYS.min, maximum: ANALYTICS_DAYS.max, default: ANALYTICS_DAYS.default },
+  },
+  Id: {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: 'A record id (a positive integer; anything else is 400, another account\'s record 404)',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  Provider: {
+    name: 'provider',
+    in: 'path',
+    required: true,
+    description: 'The scheduling provider',
+    schema: { type: 'string', enum: [...SOCIAL_PROVIDERS] },
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'A repeat with the same key and the same request returns the same job (202) and reserves nothing more; ' +
+      'the same key with a different request is 409. Keys are kept 24 hours.',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+  },
+} as const;
+
+export const headers = {
+  RequestId: { description: 'The request id, on every answer: quote it to support', required: true, schema: { type: 'string' } },
+  RateLimitLimit: { description: 'Requests allowed per rolling minute (per account)', required: true, schema: { type: 'integer', minimum: 0 } },
+  RateLimitRemaining: { description: 'Requests left in the current window', required: true, schema: { type: 'integer', minimum: 0 } },
+  RateLimitReset: { description: 'Seconds until the window has room again', required: true, schema: { type: 'integer', minimum: 0 } },
+  RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
+  Allow: { description: 'The methods the path takes (405 only)', schema: { type: 'string' } },
+} as const;
+
+export const paramRef = (name: keyof typeof parameters) => ref('parameters', name);
+export const headerRef = (name: keyof typeof headers) => ref('headers', name);
+
+/** The rate-limit headers: on every answer of an authenticated route once its key is known. */
+export const rateLimitHeaders = {
+  'RateLimit-Limit': headerRef('RateLimitLimit'),
+  'RateLimit-Remaining': headerRef('RateLimitRemaining'),
+  'RateLimit-Reset': headerRef('RateLimitReset'),
+};

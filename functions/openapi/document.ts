@@ -1,0 +1,146 @@
+/**
+ * The OpenAPI 3.1 description of the API, built from the route table and the zod schemas the
+ * operations parse with and the views answer with: nothing in it is written twice. `npm run openapi`
+ * writes it to docs/openapi.json; GET /api/v1/openapi.json serves it.
+ */
+import * as z from 'zod/mini';
+import { createDocument, type oas31, type ZodOpenApiObject, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
+import { API_NAME, API_PREFIX, API_VERSION, HANDLER_GROUPS, ROUTES, type BodyKind, type RouteDefinition } from '#functions/routes';
+import { errorEnvelope } from '#domain/schemas/envelope';
+import type { ErrorCode } from '#domain/errors';
+import { SECURITY_SCHEME, headerRef, headers, paramRef, parameters, rateLimitHeaders, securitySchemes } from './components';
+import { TRANSPORT_CODES, byStatus, routeErrorCodes } from './errors';
+import { operationIdOf } from './operation-ids';
+
+export const MEDIA_TYPES: Record<BodyKind, string> = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded',
+  multipart: 'multipart/form-data',
+};
+
+const DESCRIPTION = `Short vertical reaction videos for products: an avatar reacts under a hook caption, then the product's demo plays.
+
+- **Auth**: \`Authorization: Bearer rsk_...\` on every route but the public ones (liveness, this document and its reference page).
+- **Errors** come in one envelope, \`{"error": message, "code": code}\`; every operation lists the codes it can answer. A 500 also carries \`request_id\`; every answer has an \`x-request-id\` header.
+- **Rate limit**: per account per rolling minute, shared by its keys. Answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`; a 429 carries \`Retry-After\`.
+- **Lists** of products, videos and posts are paged (\`page\`, \`per_page\`), newest first, with \`meta: {page, per_page, total}\`.
+- **Bodies** may be JSON, form-encoded or (where files are taken) multipart; unknown fields are 400.
+- **POST /videos** takes an \`Idempotency-Key\` header.`;
+
+/** The envelope, its `code` narrowed to what this status can carry here. */
+const envelopeFor = (codes: readonly ErrorCode[]): oas31.SchemaObject => ({
+  allOf: [{ $ref: '#/components/schemas/ErrorEnvelope' }, { type: 'object', properties: { code: { enum: [...codes] } } }],
+});
+
+function successResponses(route: RouteDefinition): Record<string, ZodOpenApiResponseObject> {
+  const out: Record<string, ZodOpenApiResponseObject> = {};
+  for (const [status, answer] of Object.entries(route.contract.responses)) {
+    const contentType = answer.contentType ?? 'application/json';
+    out[status] = {
+      description: answer.description,
+      headers: { 'x-request-id': headerRef('RequestId'), ...(route.auth === 'required' ? rateLimitHeaders : {}) },
+      content: { [contentType]: answer.schema ? { schema: answer.schema } : {} },
+    };
+  }
+  return out;
+}
+
+function errorResponses(route: RouteDefinition): Record<string, ZodOpenApiResponseObject> {
+  const out: Record<string, ZodOpenApiResponseObject> = {};
+  for (const [status, codes] of byStatus(routeErrorCodes(route))) {
+    // The rate limit runs once the key is known: a 401 is answered before it.
+    const limited = route.auth === 'required' && status !== 401 && status < 500;
+    const retry = status === 429 || status === 503;
+    out[String(status)] = {
+      description: codes.map((code) => `\`${code}\``).join(', '),
+      headers: {
+        'x-request-id': headerRef('RequestId'),
+        ...(limited ? rateLimitHeaders : {}),
+        ...(retry ? { 'Retry-After': status === 429 ? { ...headers.RetryAfter, required: true } : headerRef('RetryAfter') } : {}),
+      },
+      content: { 'application/json': { schema: envelopeFor(codes) } },
+    };
+  }
+  return out;
+}
+
+const transportRefusal: ZodOpenApiResponseObject = {
+  description:
+    'Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), ' +
+    'a body not received in time (408) or over the route\'s limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431).',
+  headers: { 'x-request-id': headerRef('RequestId'), Allow: headerRef('Allow') },
+  content: { 'application/json': { schema: envelopeFor(TRANSPORT_CODES) } },
+};
+
+/** A multipart body: the text fields' schema plus each file part as binary. */
+function multipartSchema(body: NonNullable<RouteDefinition['contract']['body']>): oas31.SchemaObject {
+  const { $schema: _, ...fields } = z.toJSONSchema(body.multipartSchema ?? body.schema, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>;
+  const files = Object.entries(body.files ?? {});
+  const properties = {
+    ...(fields.properties as Record<string, unknown>),
+    ...Object.fromEntries(
+      files.map(([name, rule]) => [name, { type: 'string', format: 'binary', description: `${rule.description}; at most ${rule.maxBytes / 1024 / 1024} MB` }]),
+    ),
+  };
+  const required = [...((fields.required as string[] | undefined) ?? []), ...files.filter(([, rule]) => rule.required).map(([name]) => name)];
+  return { ...fields, type: 'object', properties, ...(required.length ? { required } : {}) } as oas31.SchemaObject;
+}
+
+function requestBody(route: RouteDefinition): ZodOpenApiOperationObject['requestBody'] {
+  const body = route.contract.body;
+  if (!body) return undefined;
+  return {
+    required: !body.optional,
+    content: Object.fromEntries(
+      body.accept.map((kind) => [MEDIA_TYPES[kind], { schema: kind === 'multipart' ? multipartSchema(body) : body.schema }]),
+    ),
+  };
+}
+
+function parametersOf(route: RouteDefinition) {
+  const list = [];
+  if (route.path.includes('{id}')) list.push(paramRef('Id'));
+  if (route.path.includes('{provider}')) list.push(paramRef('Provider'));
+  if (route.contract.query?.includes('page')) list.push(paramRef('Page'), paramRef('PerPage'));
+  if (route.contract.query?.includes('days')) list.push(paramRef('Days'));
+  if (route.contract.idempotencyKey) list.push(paramRef('IdempotencyKey'));
+  return list;
+}
+
+function operation(route: RouteDefinition): ZodOpenApiOperationObject {
+  const { contract } = route;
+  return {
+    operationId: operationIdOf(route),
+    tags: [route.group],
+    summary: contract.summary,
+    ...(contract.description ? { description: contract.description } : {}),
+    // OpenAPI 3.1 lets a non-OAuth requirement name roles: here, the key scopes the route needs.
+    security: route.auth === 'none' ? [] : [{ [SECURITY_SCHEME]: [...route.scopes] }],
+    ...(parametersOf(route).length ? { parameters: parametersOf(route) } : {}),
+    ...(contract.body ? { requestBody: requestBody(route) } : {}),
+    responses: { ...successResponses(route), ...errorResponses(route), default: transportRefusal },
+  } as ZodOpenApiOperationObject;
+}
+
+export function buildOpenApiDocument() {
+  const paths: NonNullable<ZodOpenApiObject['paths']> = {};
+  for (const route of ROUTES) {
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
+  }
+  return createDocument({
+    openapi: '3.1.0',
+    info: { title: API_NAME, version: API_VERSION, description: DESCRIPTION },
+    servers: [{ url: API_PREFIX, description: 'This host' }],
+    tags: Object.entries(HANDLER_GROUPS).map(([name, group]) => ({ name, description: group.description })),
+    security: [{ [SECURITY_SCHEME]: [] }],
+    paths,
+    components: {
+      securitySchemes: securitySchemes as never,
+      parameters: parameters as never,
+      headers: headers as never,
+      schemas: { ErrorEnvelope: errorEnvelope },
+    },
+  });
+}
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

@@ -1,0 +1,44 @@
+/**
+ * Which refusals a route can answer. Most follow from the route's shape, the same way the middlewares
+ * and #http helpers refuse them; the operation's own ones are listed in the route table (`errors`).
+ */
+import { ERROR_CODES, type ErrorCode } from '#domain/errors';
+import type { RouteDefinition } from '#functions/routes';
+
+/**
+ * What the HTTP layer refuses before any route is chosen or any body is read (the local server, or
+ * API Gateway on AWS): the document's `default` answer, in the same envelope.
+ */
+export const TRANSPORT_CODES = [
+  'bad_request',
+  'method_not_allowed',
+  'request_timeout',
+  'payload_too_large',
+  'unsupported_media_type',
+  'expectation_failed',
+  'headers_too_large',
+] as const satisfies readonly ErrorCode[];
+
+export function routeErrorCodes(route: RouteDefinition): ErrorCode[] {
+  const { contract } = route;
+  const codes = new Set<ErrorCode>(['internal_error']);
+  if (route.auth === 'required') {
+    // A missing or unknown key, a missing scope, and the per-account limit.
+    codes.add('unauthorized').add('forbidden').add('rate_limited');
+  }
+  if (/\{id\}/.test(route.path)) codes.add('bad_request').add('not_found');
+  if (/\{provider\}/.test(route.path)) codes.add('bad_request');
+  if (contract.query?.length) codes.add('bad_request');
+  if (contract.body) codes.add('bad_request').add('payload_too_large').add('unsupported_media_type');
+  // An upload is judged by its bytes (415), its size (413) and whether it decodes as promised (422).
+  if (contract.body?.files) codes.add('payload_too_large').add('unsupported_media_type').add('invalid_media');
+  for (const code of contract.errors ?? []) codes.add(code);
+  return [...codes].sort((a, b) => ERROR_CODES[a] - ERROR_CODES[b] || a.localeCompare(b));
+}
+
+/** Codes grouped by HTTP status, in status order. */
+export function byStatus(codes: readonly ErrorCode[]): Map<number, ErrorCode[]> {
+  const grouped = new Map<number, ErrorCode[]>();
+  for (const code of codes) grouped.set(ERROR_CODES[code], [...(grouped.get(ERROR_CODES[code]) ?? []), code]);
+  return grouped;
+}
