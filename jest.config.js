@@ -1,8 +1,23 @@
 /**
  * Tests are TypeScript transformed by swc. Integration and end-to-end suites start their own
- * DynamoDB Local and s3rver on free ports. @middy/core and DiceBear ship only ES modules, so swc turns
- * them into CommonJS for jest like our own sources.
+ * DynamoDB Local and s3rver on free ports. Some packages ship only ES modules (@middy/core, DiceBear,
+ * p-retry, p-limit, file-type and what they import), so swc turns them into CommonJS for jest like
+ * our own sources.
  */
+const esmOnly = [
+  '@middy',
+  '@dicebear',
+  'p-retry',
+  'is-network-error',
+  'p-limit',
+  'yocto-queue',
+  'file-type',
+  'strtok3',
+  'token-types',
+  '@tokenizer',
+  '@borewit',
+  'uint8array-extras',
+].join('|');
 const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
 
 module.exports = {
@@ -10,8 +25,8 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   setupFiles: ['<rootDir>/test/support/quiet-logs.ts'],
-  transform: { '^.+\\.ts$': swc, '^.+/node_modules/(@middy|@dicebear)/.+\\.js$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(@middy|@dicebear)/)'],
+  transform: { '^.+\\.ts$': swc, [`^.+/node_modules/(${esmOnly})/.+\\.js$`]: swc },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly})/)`],
   testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -1,7 +1,6 @@
 /**
- * Retries, backoff and timeouts for the hosted engines' HTTP calls (fal.ai over fetch, Bedrock
- * through the SDK). One policy shape for both, with the sleep injectable so tests run in
- * milliseconds and can assert on the delays that would have been waited.
+ * Retries and deadlines for the hosted engines' HTTP calls (fal.ai over fetch): the shared
+ * retrying fetch (#adapters/retrying-fetch) with the engines' defaults and EngineErrors.
  *
  * Cancellation convention: an engine call runs under one AbortSignal whose `reason` is already the
  * EngineError to surface (`cancelled` when the caller aborted, `provider_timeout` when the overall
@@ -9,20 +8,9 @@
  * right error reaches the caller from whichever await was pending.
  */
 import { EngineError, isEngineError } from '#ports/engine';
+import { NoAnswer, isRetryableStatus, retryingFetch, sleep, type BackoffPolicy } from '#adapters/retrying-fetch';
 
-export interface BackoffPolicy {
-  /** Attempts in all, the first one included (1 = no retry). */
-  maxAttempts: number;
-  /** Delay before the first retry; doubles with each retry up to `maxDelayMs`. */
-  baseDelayMs: number;
-  maxDelayMs: number;
-  /** A Retry-After longer than this is not waited for: the call fails as unavailable instead. */
-  maxRetryAfterMs: number;
-  /** Jitter source in [0, 1). */
-  random: () => number;
-  /** Waits; rejects with the signal's reason when it aborts. */
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
+export type { BackoffPolicy } from '#adapters/retrying-fetch';
 
 export const DEFAULT_BACKOFF: BackoffPolicy = {
   maxAttempts: 4,
@@ -48,44 +36,14 @@ export function abortReason(signal: AbortSignal): EngineError {
   return new EngineError('cancelled', 'The generation was cancelled', { cause: reason });
 }
 
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(abortReason(signal));
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortReason(signal!));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/**
- * Delay before retry number `retry` (0 = the first retry): exponential with "equal jitter" (half
- * fixed, half random), so clients spread out but never retry instantly. A server's Retry-After is a
- * floor, never shortened by jitter.
- */
-export function backoffDelayMs(retry: number, policy: Pick<BackoffPolicy, 'baseDelayMs' | 'maxDelayMs' | 'random'>, retryAfterMs?: number | null): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
-  const jittered = ceiling / 2 + policy.random() * (ceiling / 2);
-  return Math.round(retryAfterMs != null ? Math.max(retryAfterMs, jittered) : jittered);
-}
-
-/** Retry-After as milliseconds: delta-seconds or an HTTP date; null when absent or unreadable. */
-export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | null {
-  if (!value) return null;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const at = Date.parse(trimmed);
-  return Number.isFinite(at) ? Math.max(0, at - now) : null;
-}
-
-/** Statuses worth another try: rate limiting and the server side being down or slow. */
-export function isRetryableStatus(status: number): boolean {
-  return status === 429 || status === 408 || (status >= 500 && status <= 599);
+/** Waits; rejects with the signal's reason as an EngineError when it aborts. */
+export async function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await sleep(ms, signal);
+  } catch (error) {
+    if (signal?.aborted) throw abortReason(signal);
+    throw error;
+  }
 }
 
 export interface RetryingFetchOptions {
@@ -96,8 +54,6 @@ export interface RetryingFetchOptions {
   /** The engine call's signal (see the cancellation convention above). */
   signal?: AbortSignal;
   backoff: BackoffPolicy;
-  /** Default: 429, 408 and 5xx. */
-  retryOn?: (status: number) => boolean;
 }
 
 function errorText(error: unknown): string {
@@ -110,44 +66,30 @@ function errorText(error: unknown): string {
 }
 
 /**
- * fetch with a per-attempt timeout and retries on network errors, timeouts and retryable statuses
+ * fetch with a per-attempt timeout and retries on network errors, timeouts, 429, 408 and 5xx
  * (Retry-After respected). Returns the last response when it is not retryable or attempts ran out,
  * so the caller maps the status; throws an EngineError when no response came at all.
  */
 export async function fetchWithRetry(url: string, init: RequestInit, options: RetryingFetchOptions): Promise<Response> {
-  const { backoff, signal } = options;
-  const retryOn = options.retryOn ?? isRetryableStatus;
-  let lastProblem = '';
-  let timedOut = false;
-  for (let attempt = 0; attempt < backoff.maxAttempts; attempt++) {
+  const { signal } = options;
+  try {
+    return await retryingFetch(url, init, {
+      policy: options.backoff,
+      attemptTimeoutMs: options.timeoutMs,
+      signal,
+      read: async (response) => response,
+      retryStatus: isRetryableStatus,
+      retryFailures: true,
+    });
+  } catch (error) {
     if (signal?.aborted) throw abortReason(signal);
-    const attemptSignal = signal
-      ? AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)])
-      : AbortSignal.timeout(options.timeoutMs);
-    let response: Response;
-    try {
-      response = await fetch(url, { ...init, signal: attemptSignal });
-    } catch (error) {
-      if (signal?.aborted) throw abortReason(signal);
-      timedOut = attemptSignal.aborted;
-      lastProblem = timedOut ? `no answer within ${Math.round(options.timeoutMs / 1000)} s` : errorText(error);
-      if (attempt + 1 < backoff.maxAttempts) {
-        await backoff.sleep(backoffDelayMs(attempt, backoff), signal);
-        continue;
-      }
-      break;
-    }
-    if (!retryOn(response.status) || attempt + 1 >= backoff.maxAttempts) return response;
-    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-    if (retryAfterMs !== null && retryAfterMs > backoff.maxRetryAfterMs) return response;
-    // Drain what is left so the connection can be reused.
-    await response.arrayBuffer().catch(() => undefined);
-    await backoff.sleep(backoffDelayMs(attempt, backoff, retryAfterMs), signal);
+    if (!(error instanceof NoAnswer)) throw error;
+    const problem = error.timedOut ? `no answer within ${Math.round(options.timeoutMs / 1000)} s` : errorText(error.cause);
+    const message = `${options.describe}: ${problem} (after ${error.attempts} attempts)`;
+    throw error.timedOut
+      ? new EngineError('provider_timeout', `The generation provider did not answer in time (${message})`)
+      : new EngineError('provider_unavailable', `The generation provider could not be reached (${message})`);
   }
-  const message = `${options.describe}: ${lastProblem} (after ${backoff.maxAttempts} attempts)`;
-  throw timedOut
-    ? new EngineError('provider_timeout', `The generation provider did not answer in time (${message})`)
-    : new EngineError('provider_unavailable', `The generation provider could not be reached (${message})`);
 }
 
 /**

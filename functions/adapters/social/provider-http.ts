@@ -29,7 +29,7 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import { backoffDelayMs, parseRetryAfter, type BackoffPolicy } from '#adapters/engines/http-retry';
+import { NoAnswer, parseRetryAfter, retryingFetch, sleep, type BackoffPolicy } from '#adapters/retrying-fetch';
 import { optionalEnv } from '#functions/config';
 import { PLATFORMS, type Platform, type ProviderCredentials, type ProviderName } from '#domain/social';
 import { ProviderError, isProviderError } from '#ports/social-provider';
@@ -39,9 +39,9 @@ const ENGLISH_ERRORS: z.core.$ZodErrorMap = en().localeError;
 const MAX_QUOTE = 240;
 
 /**
- * The engines' backoff policy (attempts, "equal jitter" delays, the injectable `random` and `sleep`,
- * so tests take no time) plus the two time limits. Only the policy's shape is shared: the defaults
- * and the sleep are this file's, and its errors are ProviderErrors.
+ * The shared backoff policy (attempts, "equal jitter" delays, the injectable `random` and `sleep`,
+ * so tests take no time) plus the two time limits. The defaults are this file's, and its errors
+ * are ProviderErrors.
  */
 export interface ProviderHttpSettings extends BackoffPolicy {
   /** Per attempt, the body read included. */
@@ -60,7 +60,7 @@ export const DEFAULT_PROVIDER_HTTP: ProviderHttpSettings = {
   maxDelayMs: 8_000,
   maxRetryAfterMs: 20_000,
   random: Math.random,
-  sleep: sleepFor,
+  sleep,
 };
 
 export interface ProviderHttpOptions extends Partial<ProviderHttpSettings> {
@@ -97,21 +97,6 @@ export interface ProviderAnswer {
   text: string;
   /** The body as JSON; undefined when it is empty or not JSON. */
   json: unknown;
-}
-
-function sleepFor(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function parseJson(text: string): unknown {
@@ -187,50 +172,30 @@ export class ProviderHttp {
       headers: request.body === undefined ? this.headers : { ...this.headers, 'Content-Type': 'application/json' },
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
     };
-    const deadline = Date.now() + settings.deadlineMs;
-    const caller = request.signal;
-    let lastProblem = '';
-    let timedOut = false;
-    let attempts = 0;
-    for (let attempt = 0; attempt < settings.maxAttempts; attempt++) {
+    try {
+      return await retryingFetch(url, init, {
+        policy: settings,
+        attemptTimeoutMs: settings.attemptTimeoutMs,
+        deadlineMs: settings.deadlineMs,
+        signal: request.signal,
+        read: async (response) => {
+          const text = await response.text();
+          return { status: response.status, headers: response.headers, text, json: parseJson(text) };
+        },
+        // A 429 was refused before anything was done, so even a POST that must not repeat may.
+        retryStatus: (status) => status === 429 || (repeatable && (status === 408 || status >= 500)),
+        retryFailures: repeatable,
+      });
+    } catch (error) {
       this.checkCancelled(request);
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) {
-        timedOut = true;
-        lastProblem = `no answer within ${seconds(settings.deadlineMs)}`;
-        break;
+      if (!(error instanceof NoAnswer)) throw error;
+      const what = `${this.provider} ${request.describe}`;
+      const tries = error.attempts === 1 ? '1 attempt' : `${error.attempts} attempts`;
+      if (!error.timedOut) {
+        throw new ProviderError(this.provider, 'unavailable', `${what} could not reach the provider (${networkProblem(error.cause)}, ${tries}); try again later`);
       }
-      attempts++;
-      const timeout = AbortSignal.timeout(Math.min(settings.attemptTimeoutMs, remaining));
-      const signal = caller ? AbortSignal.any([caller, timeout]) : timeout;
-      let answer: ProviderAnswer;
-      try {
-        const response = await fetch(url, { ...init, signal });
-        const text = await response.text();
-        answer = { status: response.status, headers: response.headers, text, json: parseJson(text) };
-      } catch (error) {
-        this.checkCancelled(request);
-        timedOut = timeout.aborted;
-        lastProblem = timedOut ? `no answer within ${seconds(Math.min(settings.attemptTimeoutMs, remaining))}` : networkProblem(error);
-        if (!repeatable || attempt + 1 >= settings.maxAttempts) break;
-        const delay = backoffDelayMs(attempt, settings);
-        if (Date.now() + delay >= deadline) break;
-        await this.wait(delay, request);
-        continue;
-      }
-      const retryable = answer.status === 429 || (repeatable && (answer.status === 408 || answer.status >= 500));
-      if (!retryable || attempt + 1 >= settings.maxAttempts) return answer;
-      const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after'));
-      if (retryAfterMs !== null && retryAfterMs > settings.maxRetryAfterMs) return answer;
-      const delay = backoffDelayMs(attempt, settings, retryAfterMs);
-      if (Date.now() + delay >= deadline) return answer;
-      await this.wait(delay, request);
+      throw new ProviderError(this.provider, 'timeout', `${what} timed out (no answer within ${seconds(error.limitMs)}, ${tries}); try again later`);
     }
-    const what = `${this.provider} ${request.describe}`;
-    const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
-    throw timedOut
-      ? new ProviderError(this.provider, 'timeout', `${what} timed out (${lastProblem}, ${tries}); try again later`)
-      : new ProviderError(this.provider, 'unavailable', `${what} could not reach the provider (${lastProblem}, ${tries}); try again later`);
   }
 
   /** A non-2xx answer as a ProviderError (see the header for the mapping). */
@@ -295,15 +260,6 @@ export class ProviderHttp {
       else url.searchParams.set(key, String(value));
     }
     return url.toString();
-  }
-
-  private async wait(ms: number, request: ProviderRequest): Promise<void> {
-    try {
-      await this.settings.sleep(ms, request.signal);
-    } catch (error) {
-      this.checkCancelled(request);
-      throw error;
-    }
   }
 
   private checkCancelled(request: ProviderRequest): void {

@@ -1,5 +1,5 @@
 /**
- * Hook ideas from Amazon Bedrock Converse (reference notes §4), behind the HookEngine port.
+ * Hook ideas from Amazon Bedrock Converse, behind the HookEngine port.
  *
  * The model is asked for exactly N ideas as JSON `{"hooks":[{"text","format"}]}` grounded in the
  * product; the answer's text blocks are joined, the JSON is extracted (code fences and chatter
@@ -9,8 +9,8 @@
  *
  * Settings (environment): BEDROCK_HOOKS_MODEL_ID (default `us.amazon.nova-lite-v1:0`, an inference
  * profile), BEDROCK_REGION (else AWS_REGION), BEDROCK_ENDPOINT (a loopback double in tests and the
- * local twin), BEDROCK_TIMEOUT_S (per request, default 30), BEDROCK_MAX_ATTEMPTS (per request on
- * throttling / unavailability, default 3). Credentials: the SDK's default chain (a loopback
+ * local twin), BEDROCK_TIMEOUT_S (per attempt, default 30), BEDROCK_MAX_ATTEMPTS (per request, the SDK's
+ * standard retries on throttling and transient errors, default 3). Credentials: the SDK's default chain (a loopback
  * endpoint gets static dummy credentials, like the other local clients).
  */
 import {
@@ -18,10 +18,11 @@ import {
   ConverseCommand,
   type ConverseCommandOutput,
 } from '@aws-sdk/client-bedrock-runtime';
+import { StandardRetryStrategy, type StandardRetryStrategyOptions } from '@smithy/core/retry';
 import * as z from 'zod/mini';
 import { config, optionalEnv } from '#functions/config';
 import { EngineError, isEngineError, type HookEngine, type HookFormat, type HookIdea, type ProductBrief } from '#ports/engine';
-import { abortReason, backoffDelayMs, backoffPolicy, withDeadline, type BackoffPolicy } from '#adapters/engines/http-retry';
+import { abortReason, withDeadline } from '#adapters/engines/http-retry';
 
 export const BEDROCK_ENGINE_NAME = 'bedrock';
 export const DEFAULT_HOOKS_MODEL_ID = 'us.amazon.nova-lite-v1:0';
@@ -63,12 +64,14 @@ export interface BedrockHookEngineOptions {
   modelId?: string;
   region?: string;
   endpoint?: string;
-  /** Per Converse request. */
+  /** Per Converse attempt: the SDK's request timeout (no answer for this long). */
   requestTimeoutMs?: number;
   /** Limit of the whole hookIdeas call (all requests and waits). */
   overallTimeoutMs?: number;
-  /** Retries of one request on throttling / unavailability (the SDK's own retries are off). */
-  backoff?: Partial<BackoffPolicy>;
+  /** Attempts per Converse request, the first included (default: BEDROCK_MAX_ATTEMPTS, else 3). */
+  maxAttempts?: number;
+  /** The delay before each retry; default: the SDK's own backoff (tests pass one that takes no time). */
+  retryBackoff?: StandardRetryStrategyOptions['backoff'];
   temperature?: number;
 }
 
@@ -87,12 +90,34 @@ function isLoopback(endpoint: string): boolean {
   }
 }
 
-export function bedrockRuntimeClient(options: { region?: string; endpoint?: string; requestTimeoutMs?: number } = {}): BedrockRuntimeClient {
+/**
+ * The SDK's standard retries (throttling and transient errors, with its backoff and retry quota),
+ * except that an attempt that timed out is not sent again: a model that did not answer in time is
+ * slow, and another try would spend the whole call's deadline waiting.
+ */
+class RetryUnlessTimedOut extends StandardRetryStrategy {
+  override refreshRetryTokenForRetry(...args: Parameters<StandardRetryStrategy['refreshRetryTokenForRetry']>) {
+    const [, info] = args;
+    if (isTimeout(info.error)) return Promise.reject(info.error);
+    return super.refreshRetryTokenForRetry(...args);
+  }
+}
+
+/** The SDK's own per-attempt timeout (the request handler's), as it fails an attempt. */
+function isTimeout(error: unknown): boolean {
+  return (error as { name?: unknown } | undefined)?.name === 'TimeoutError';
+}
+
+export function bedrockRuntimeClient(
+  options: { region?: string; endpoint?: string; requestTimeoutMs?: number; maxAttempts?: number; retryBackoff?: StandardRetryStrategyOptions['backoff'] } = {},
+): BedrockRuntimeClient {
   const endpoint = options.endpoint ?? optionalEnv('BEDROCK_ENDPOINT');
   return new BedrockRuntimeClient({
     region: options.region ?? optionalEnv('BEDROCK_REGION') ?? config.region,
-    // Retries are ours (backoff injectable, errors mapped once); the SDK makes one attempt.
-    maxAttempts: 1,
+    retryStrategy: new RetryUnlessTimedOut({
+      maxAttempts: options.maxAttempts ?? Math.trunc(number('BEDROCK_MAX_ATTEMPTS', 3)),
+      backoff: options.retryBackoff,
+    }),
     // The runtime client speaks HTTP/2; one stream per session is the SDK's own default here.
     requestHandler: { requestTimeout: options.requestTimeoutMs ?? 30_000, disableConcurrentStreams: true },
     ...(endpoint ? { endpoint } : {}),
@@ -246,33 +271,34 @@ export function createBedrockHookEngine(options: BedrockHookEngineOptions = {}):
   const requestTimeoutMs = options.requestTimeoutMs ?? number('BEDROCK_TIMEOUT_S', 30) * 1000;
   const overallTimeoutMs = options.overallTimeoutMs ?? requestTimeoutMs * 4;
   const modelId = options.modelId ?? optionalEnv('BEDROCK_HOOKS_MODEL_ID') ?? DEFAULT_HOOKS_MODEL_ID;
-  const backoff = backoffPolicy({ maxAttempts: Math.trunc(number('BEDROCK_MAX_ATTEMPTS', 3)), ...options.backoff });
   let client = options.client;
   const getClient = () =>
-    (client ??= bedrockRuntimeClient({ region: options.region, endpoint: options.endpoint, requestTimeoutMs }));
+    (client ??= bedrockRuntimeClient({
+      region: options.region,
+      endpoint: options.endpoint,
+      requestTimeoutMs,
+      maxAttempts: options.maxAttempts,
+      retryBackoff: options.retryBackoff,
+    }));
 
-  /** One Converse request, retried on throttling / unavailability / network errors (not on timeouts). */
+  /** One Converse request; the client retries it (see RetryUnlessTimedOut), the call's signal stops it. */
   async function converse(system: string, user: string, maxTokens: number, signal: AbortSignal): Promise<ConverseCommandOutput> {
-    for (let attempt = 0; ; attempt++) {
-      const attemptSignal = AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]);
-      try {
-        return await getClient().send(
-          new ConverseCommand({
-            modelId,
-            system: [{ text: system }],
-            messages: [{ role: 'user', content: [{ text: user }] }],
-            inferenceConfig: { maxTokens, temperature: options.temperature ?? 0.8, topP: 0.9 },
-          }),
-          { abortSignal: attemptSignal },
-        );
-      } catch (error) {
-        if (signal.aborted) throw abortReason(signal);
-        const mapped = attemptSignal.aborted
-          ? new EngineError('provider_timeout', `Bedrock did not answer within ${Math.round(requestTimeoutMs / 1000)} s; retry`, { cause: error })
-          : mapBedrockError(error);
-        if (mapped.code !== 'provider_unavailable' || attempt + 1 >= backoff.maxAttempts) throw mapped;
-        await backoff.sleep(backoffDelayMs(attempt, backoff), signal);
+    try {
+      return await getClient().send(
+        new ConverseCommand({
+          modelId,
+          system: [{ text: system }],
+          messages: [{ role: 'user', content: [{ text: user }] }],
+          inferenceConfig: { maxTokens, temperature: options.temperature ?? 0.8, topP: 0.9 },
+        }),
+        { abortSignal: signal },
+      );
+    } catch (error) {
+      if (signal.aborted) throw abortReason(signal);
+      if (isTimeout(error)) {
+        throw new EngineError('provider_timeout', `Bedrock did not answer within ${Math.round(requestTimeoutMs / 1000)} s; retry`, { cause: error });
       }
+      throw mapBedrockError(error);
     }
   }
 
