@@ -5,6 +5,11 @@
  * `requestId` to support.
  */
 
+import type { ErrorCode } from './types';
+
+/** The API's codes, and room for one added after these types were generated. */
+export type ApiErrorCode = ErrorCode | 'unknown_error' | (string & {});
+
 interface ErrorEnvelope {
   error?: unknown;
   code?: unknown;
@@ -14,7 +19,7 @@ interface ErrorEnvelope {
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   /** The envelope's `code` (e.g. `not_found`, `rate_limited`); `unknown_error` when the body was not the envelope. */
-  readonly code: string;
+  readonly code: ApiErrorCode;
   readonly status: number;
   /** From the `x-request-id` header, or the body of a 500. */
   readonly requestId: string | null;
@@ -23,7 +28,7 @@ export class ApiError extends Error {
   /** The body as received, parsed when it was JSON. */
   readonly body: unknown;
 
-  constructor(init: { status: number; code: string; message: string; requestId: string | null; retryAfterS: number | null; body: unknown }) {
+  constructor(init: { status: number; code: ApiErrorCode; message: string; requestId: string | null; retryAfterS: number | null; body: unknown }) {
     super(init.message);
     this.status = init.status;
     this.code = init.code;

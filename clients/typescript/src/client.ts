@@ -1,0 +1,79 @@
+/**
+ * `createClient`: the typed openapi-fetch client for the Reaction Studio API with what every caller
+ * would otherwise rebuild: the API key on each request, an Idempotency-Key on POST /videos, 429 and
+ * 503 retries that honour Retry-After, and helpers for uploads and for waiting on background work.
+ */
+import createFetchClient from 'openapi-fetch';
+import { idempotencyKeys } from './idempotency';
+import { waitForJob, type WaitForJobOptions } from './jobs';
+import type { WaitOptions } from './poll';
+import { unwrap } from './result';
+import { retryingFetch, type FetchLike, type RetryOptions } from './retry';
+import type { Avatar, Job, Product, TypedClient, Video, paths } from './types';
+import {
+  createAvatar,
+  createProduct,
+  createVideoJob,
+  regenerateJob,
+  waitForAvatar,
+  waitForDemo,
+  type CreateAvatarInput,
+  type CreateProductInput,
+  type CreateVideoJobInput,
+  type RegenerateJobInput,
+} from './uploads';
+
+type ApproveJobInput = NonNullable<paths['/videos/jobs/{id}/approve']['post']['requestBody']>['content']['application/json'];
+
+export interface ClientOptions {
+  /** The API root, prefix included: `https://api.example.com/api/v1`, locally `http://127.0.0.1:3000/api/v1`. */
+  baseUrl: string;
+  /** An API key, `rsk_...`, sent as `Authorization: Bearer`. */
+  apiKey: string;
+  /** A fetch to send requests with (tests, proxies, instrumentation); default the global one. */
+  fetch?: FetchLike;
+  /** Retries of 429 / 503 and of replay-safe requests that failed on the network. */
+  retry?: RetryOptions;
+  /** Extra headers on every request (a User-Agent, tracing). */
+  headers?: Record<string, string>;
+}
+
+export interface ReactionStudioClient extends TypedClient {
+  /** A product, with its demo video uploaded as multipart when `demoVideo` is given. */
+  createProduct(input: CreateProductInput): Promise<Product>;
+  /** Waits until the demo is normalised (`ready`) or `failed`; a job needs it `ready`. */
+  waitForDemo(productId: number, options?: WaitOptions): Promise<Product>;
+  /** An avatar from a prompt (`{ prompt }`) or an uploaded portrait (`{ image }`). */
+  createAvatar(input: CreateAvatarInput): Promise<Avatar>;
+  waitForAvatar(avatarId: number, options?: WaitOptions): Promise<Avatar>;
+  /** POST /videos (202, `queued`), multipart when a `referenceVideo` is given; always idempotent. */
+  createVideoJob(input: CreateVideoJobInput): Promise<Job>;
+  getJob(id: number): Promise<Job>;
+  waitForJob(id: number, options?: WaitForJobOptions): Promise<Job>;
+  approveJob(id: number, input?: ApproveJobInput): Promise<Job>;
+  regenerateJob(id: number, input?: RegenerateJobInput): Promise<Job>;
+  getVideo(id: number): Promise<Video>;
+}
+
+export function createClient(options: ClientOptions): ReactionStudioClient {
+  const send: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
+  const api = createFetchClient<paths>({
+    baseUrl: options.baseUrl,
+    headers: { ...options.headers, Authorization: `Bearer ${options.apiKey}` },
+    fetch: retryingFetch(send, options.retry),
+  });
+  api.use(idempotencyKeys());
+  return {
+    ...api,
+    createProduct: (input) => createProduct(api, input),
+    waitForDemo: (productId, waitOptions) => waitForDemo(api, productId, waitOptions),
+    createAvatar: (input) => createAvatar(api, input),
+    waitForAvatar: (avatarId, waitOptions) => waitForAvatar(api, avatarId, waitOptions),
+    createVideoJob: (input) => createVideoJob(api, input),
+    getJob: async (id) => (await unwrap(api.GET('/videos/jobs/{id}', { params: { path: { id } } }))).data,
+    waitForJob: (id, waitOptions) => waitForJob(api, id, waitOptions),
+    approveJob: async (id, input = {}) => (await unwrap(api.POST('/videos/jobs/{id}/approve', { params: { path: { id } }, body: input }))).data,
+    regenerateJob: (id, input) => regenerateJob(api, id, input),
+    getVideo: async (id) => (await unwrap(api.GET('/videos/{id}', { params: { path: { id } } }))).data,
+  };
+}

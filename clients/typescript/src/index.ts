@@ -1,0 +1,10 @@
+export { createClient, type ClientOptions, type ReactionStudioClient } from './client';
+export { ApiError, WaitTimeoutError, isApiError, retryAfterSeconds, type ApiErrorCode } from './errors';
+export type { FileInput, NamedFileInput } from './files';
+export { IDEMPOTENCY_HEADER } from './idempotency';
+export { isSettled, type WaitForJobOptions } from './jobs';
+export type { WaitOptions } from './poll';
+export { unwrap } from './result';
+export { RETRY_DEFAULTS, type FetchLike, type RetryEvent, type RetryOptions } from './retry';
+export type * from './types';
+export type { CreateAvatarInput, CreateProductInput, CreateVideoJobInput, RegenerateJobInput } from './uploads';

@@ -1,0 +1,48 @@
+/**
+ * Waiting for a video job: GET /videos/jobs/{id} until it settles, telling the caller each time
+ * where it is (status, stage, progress, its place in the render queue) changed.
+ */
+import { pollUntil, type WaitOptions } from './poll';
+import { unwrap } from './result';
+import type { Job, TypedClient } from './types';
+
+export interface WaitForJobOptions extends WaitOptions {
+  /**
+   * `final` (default) waits for `done` or `failed`. `preview_ready` also stops where a preview job
+   * waits for approve or regenerate, which nothing but a caller moves on from.
+   */
+  until?: 'final' | 'preview_ready';
+  /** Called with the first answer and then whenever status, stage, progress or queue_position changed. */
+  onProgress?: (job: Job, previous: Job | undefined) => void;
+}
+
+const FINAL: ReadonlySet<Job['status']> = new Set(['done', 'failed']);
+
+export const isSettled = (job: Job, until: WaitForJobOptions['until'] = 'final') =>
+  FINAL.has(job.status) || (until === 'preview_ready' && job.status === 'preview_ready');
+
+/** Resolves with the job once settled (a `failed` job too: read its `error`); rejects on timeout or abort. */
+export function waitForJob(api: TypedClient, id: number, options: WaitForJobOptions = {}): Promise<Job> {
+  let previous: Job | undefined;
+  return pollUntil(
+    async (signal) => (await unwrap(api.GET('/videos/jobs/{id}', { params: { path: { id } }, signal }))).data,
+    (job) => isSettled(job, options.until),
+    {
+      ...options,
+      what: `video job ${id}`,
+      onValue: (job) => {
+        if (!previous || moved(previous, job)) options.onProgress?.(job, previous);
+        previous = job;
+      },
+    },
+  );
+}
+
+function moved(before: Job, after: Job): boolean {
+  return (
+    before.status !== after.status ||
+    before.stage !== after.stage ||
+    before.progress !== after.progress ||
+    before.queue_position !== after.queue_position
+  );
+}

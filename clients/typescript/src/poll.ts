@@ -1,0 +1,39 @@
+/**
+ * The one polling loop behind waitForJob, waitForDemo and waitForAvatar: read, report, stop when
+ * settled, else sleep. The rate limit is per account (120 requests a minute), so the default
+ * interval leaves room for other calls; a 429 anyway is waited out by the retrying fetch.
+ */
+import { WaitTimeoutError } from './errors';
+import { abortableSleep, type Sleep } from './retry';
+
+export interface WaitOptions {
+  /** Time between two reads. Default 1 000 ms. */
+  intervalMs?: number;
+  /** Give up (WaitTimeoutError) after this long. Default 15 minutes, a generation step's own limit. */
+  timeoutMs?: number;
+  /** Aborting rejects the wait with the signal's reason and stops a read in flight. */
+  signal?: AbortSignal;
+}
+
+export const WAIT_DEFAULTS = { intervalMs: 1_000, timeoutMs: 15 * 60_000 } as const;
+
+export async function pollUntil<T>(
+  read: (signal: AbortSignal | undefined) => Promise<T>,
+  settled: (value: T) => boolean,
+  options: WaitOptions & { what: string; onValue?: (value: T) => void; sleep?: Sleep },
+): Promise<T> {
+  const intervalMs = options.intervalMs ?? WAIT_DEFAULTS.intervalMs;
+  const timeoutMs = options.timeoutMs ?? WAIT_DEFAULTS.timeoutMs;
+  const sleep = options.sleep ?? abortableSleep;
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  for (;;) {
+    options.signal?.throwIfAborted();
+    last = await read(options.signal);
+    options.onValue?.(last);
+    if (settled(last)) return last;
+    const left = deadline - Date.now();
+    if (left <= 0) throw new WaitTimeoutError(`${options.what} did not settle within ${timeoutMs} ms`, last);
+    await sleep(Math.min(intervalMs, left), options.signal);
+  }
+}

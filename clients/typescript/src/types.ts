@@ -1,0 +1,16 @@
+/** Names for the generated types that callers use most; everything else is in `components['schemas']`. */
+import type { Client } from 'openapi-fetch';
+import type { components, paths } from './schema';
+
+export type { components, paths };
+export type Schemas = components['schemas'];
+export type Job = Schemas['Job'];
+export type JobStatus = Job['status'];
+export type JobStage = Job['stage'];
+export type Product = Schemas['Product'];
+export type Avatar = Schemas['Avatar'];
+export type Video = Schemas['Video'];
+export type ErrorCode = Schemas['ErrorEnvelope']['code'];
+
+/** The typed openapi-fetch client: GET, POST, PUT, PATCH, DELETE over the document's paths. */
+export type TypedClient = Client<paths>;

@@ -1,0 +1,86 @@
+/**
+ * Creates that carry a file, as the multipart bodies the API expects (a file part under the name
+ * the API reads, text fields beside it), and the waits for what an upload starts in the
+ * background: a product's demo is normalised after the 201, and a hosted engine draws an avatar
+ * after the 202. Without a file each create sends JSON.
+ */
+import { formDataOf, type FileInput } from './files';
+import { IDEMPOTENCY_HEADER } from './idempotency';
+import { pollUntil, type WaitOptions } from './poll';
+import { unwrap } from './result';
+import type { Avatar, Job, Product, TypedClient, paths } from './types';
+
+type JsonBody<P extends keyof paths, M extends 'post'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+
+export type CreateProductInput = JsonBody<'/products', 'post'> & {
+  /** The demo clip (MP4, MOV or AVI; vertical; at most 180 s and 50 MB). */
+  demoVideo?: FileInput;
+};
+
+export type CreateAvatarInput = JsonBody<'/avatars', 'post'> | {
+  /** A portrait (JPG, PNG or WEBP; at least 340x340; at most 10 MB). */
+  image: FileInput;
+};
+
+export type CreateVideoJobInput = JsonBody<'/videos', 'post'> & {
+  /** A reference clip for method=motion (video_source=upload is then implied). */
+  referenceVideo?: FileInput;
+  /** Sent as Idempotency-Key; a UUID is made when left out. Pass your own to dedupe across processes. */
+  idempotencyKey?: string;
+};
+
+export type RegenerateJobInput = JsonBody<'/videos/jobs/{id}/regenerate', 'post'> & { referenceVideo?: FileInput };
+
+/**
+ * The typed body slot takes the JSON shape; a FormData goes through openapi-fetch untouched (its
+ * default serializer passes FormData on and lets fetch set the multipart boundary).
+ */
+const multipart = <T>(form: FormData) => form as unknown as T;
+
+export async function createProduct(api: TypedClient, input: CreateProductInput): Promise<Product> {
+  const { demoVideo, ...fields } = input;
+  const body = demoVideo === undefined ? fields : multipart<typeof fields>(formDataOf(fields, { demo_video: { input: demoVideo, defaultName: 'demo.mp4' } }));
+  return (await unwrap(api.POST('/products', { body }))).data;
+}
+
+export async function createAvatar(api: TypedClient, input: CreateAvatarInput): Promise<Avatar> {
+  const body = 'image' in input ? multipart<JsonBody<'/avatars', 'post'>>(formDataOf({}, { image: { input: input.image, defaultName: 'avatar.png' } })) : input;
+  return (await unwrap(api.POST('/avatars', { body }))).data;
+}
+
+export async function createVideoJob(api: TypedClient, input: CreateVideoJobInput): Promise<Job> {
+  const { referenceVideo, idempotencyKey, ...fields } = input;
+  const body = withReference(fields, referenceVideo);
+  const headers = idempotencyKey === undefined ? {} : { [IDEMPOTENCY_HEADER]: idempotencyKey };
+  return (await unwrap(api.POST('/videos', { body, headers }))).data;
+}
+
+export async function regenerateJob(api: TypedClient, id: number, input: RegenerateJobInput = {}): Promise<Job> {
+  const { referenceVideo, ...fields } = input;
+  const body = withReference(fields, referenceVideo);
+  return (await unwrap(api.POST('/videos/jobs/{id}/regenerate', { params: { path: { id } }, body }))).data;
+}
+
+/** Job fields as JSON, or with a reference clip as multipart (an uploaded clip means video_source=upload). */
+function withReference<F extends object>(fields: F, referenceVideo: FileInput | undefined): F {
+  if (referenceVideo === undefined) return fields;
+  return multipart<F>(formDataOf({ video_source: 'upload', ...fields }, { reference_video: { input: referenceVideo, defaultName: 'reference.mp4' } }));
+}
+
+/** Polls the product until its demo is no longer `processing`; answers it `ready` or `failed` (with `error`). */
+export function waitForDemo(api: TypedClient, productId: number, options: WaitOptions = {}): Promise<Product> {
+  return pollUntil(
+    async (signal) => (await unwrap(api.GET('/products/{id}', { params: { path: { id: productId } }, signal }))).data,
+    (product) => product.demo_video?.status !== 'processing',
+    { ...options, what: `demo video of product ${productId}` },
+  );
+}
+
+/** Polls the avatar until it is no longer `processing` (hosted engines draw it after the 202). */
+export function waitForAvatar(api: TypedClient, avatarId: number, options: WaitOptions = {}): Promise<Avatar> {
+  return pollUntil(
+    async (signal) => (await unwrap(api.GET('/avatars/{id}', { params: { path: { id: avatarId } }, signal }))).data,
+    (avatar) => avatar.status !== 'processing',
+    { ...options, what: `avatar ${avatarId}` },
+  );
+}

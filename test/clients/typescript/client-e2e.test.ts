@@ -1,0 +1,146 @@
+/**
+ * The TypeScript client against the real local stack (DynamoDB Local, s3rver, the HTTP server, the
+ * in-process job runner with the local engine and ffmpeg), used as a customer would: a product with
+ * a demo upload, an auto job waited for with progress callbacks, the finished video downloaded;
+ * idempotent creation across a lost answer; a 429 waited out; errors as ApiError.
+ */
+import { ApiError, createClient, type FetchLike, type Job, type ReactionStudioClient, type RetryEvent } from '#client/index';
+import { fileFromPath } from '#client/node';
+import { makeFixture } from '#test-support/media-fixtures';
+import { startTestStack, type TestStack } from '#test-support/local-stack';
+import { expectProgressNeverDecreases } from '#test-support/jobs';
+
+/** A job renders a few seconds of reaction and composes it with the demo on 2 shared cores. */
+const JOB_TEST_MS = 300_000;
+
+let t: TestStack;
+beforeAll(async () => {
+  t = await startTestStack();
+}, 120_000);
+afterEach(async () => {
+  t?.runner.reset();
+  await t?.stack.jobs.idle();
+});
+afterAll(() => t?.stop());
+
+/** A fresh account (its own allowance and rate window) and a client for it over `fetch`. */
+async function customer(fetch?: FetchLike, onRetry?: (event: RetryEvent) => void): Promise<{ rs: ReactionStudioClient; accountId: number }> {
+  const { accountId, key } = await t.newAccount();
+  return { accountId, rs: createClient({ baseUrl: t.stack.apiUrl, apiKey: key, fetch, retry: { onRetry } }) };
+}
+
+test(
+  'a full video job: product with a demo upload, POST /videos auto, waitForJob with progress, a playable video',
+  async () => {
+    const { rs } = await customer();
+    const product = await rs.createProduct({ name: 'Glow Serum', demoVideo: await fileFromPath(await makeFixture('vertical-mp4')) });
+    expect(product.demo_video?.status).toBe('processing');
+    expect((await rs.waitForDemo(product.id, { intervalMs: 500, timeoutMs: 120_000 })).demo_video?.status).toBe('ready');
+
+    const job = await rs.createVideoJob({ product_id: product.id, method: 'prompt', prompt: 'shocked by the price', hook_text: 'Wait for it 😱' });
+    expect(job).toMatchObject({ status: 'queued', mode: 'auto', product_id: product.id });
+
+    const reports: Job[] = [];
+    const done = await rs.waitForJob(job.id, { intervalMs: 500, timeoutMs: 240_000, onProgress: (j) => reports.push(j) });
+    expect(done).toMatchObject({ id: job.id, status: 'done', stage: 'done', progress: 100, error: null });
+    expect(reports.at(-1)).toEqual(done);
+    // Each report is a change, and progress only ever rises.
+    expect(reports.length).toBeGreaterThan(1);
+    for (let i = 1; i < reports.length; i++) {
+      const [a, b] = [reports[i - 1]!, reports[i]!];
+      expect([a.status, a.stage, a.progress, a.queue_position]).not.toEqual([b.status, b.stage, b.progress, b.queue_position]);
+    }
+    expectProgressNeverDecreases(reports);
+
+    const video = await rs.getVideo(done.video_id!);
+    expect(video).toMatchObject({ job_id: job.id, product_id: product.id });
+    const mp4 = await fetch(video.url);
+    expect(mp4.status).toBe(200);
+    expect(Buffer.from(await mp4.arrayBuffer()).subarray(4, 8).toString('latin1')).toBe('ftyp');
+  },
+  JOB_TEST_MS,
+);
+
+describe('idempotent job creation', () => {
+  /** Jobs here are only created: the runner starts nothing, so no render competes with the other tests. */
+  const idleRunner = { start: async () => undefined, sendDecision: async () => undefined };
+
+  test('the same Idempotency-Key returns the same job and reserves one unit', async () => {
+    t.runner.use(idleRunner);
+    const { rs } = await customer();
+    const product = await rs.createProduct({ name: 'No demo' });
+    const input = { product_id: product.id, method: 'prompt', prompt: 'laughing', idempotencyKey: `order-${product.id}` } as const;
+    const [first, second] = [await rs.createVideoJob(input), await rs.createVideoJob(input)];
+    expect(second.id).toBe(first.id);
+    const { data: usage } = await rs.GET('/usage');
+    expect(usage?.data.allowance).toMatchObject({ used: 0, reserved: 1 });
+  });
+
+  test('an answer lost on the way back is retried with the key the client made, and finds the first job', async () => {
+    t.runner.use(idleRunner);
+    let lost = 0;
+    // The request reaches the API and the job is made; the client sees a dropped connection.
+    const dropFirstAnswer: FetchLike = async (request) => {
+      const response = await fetch(request);
+      if (request.method === 'POST' && request.url.endsWith('/videos') && lost++ === 0) throw new TypeError('fetch failed: socket hang up');
+      return response;
+    };
+    const retries: RetryEvent[] = [];
+    const { rs } = await customer(dropFirstAnswer, (event) => retries.push(event));
+    const product = await rs.createProduct({ name: 'No demo' });
+
+    const job = await rs.createVideoJob({ product_id: product.id, method: 'prompt', prompt: 'in love' });
+    expect(retries.map((r) => [r.attempt, r.status, r.error instanceof TypeError])).toEqual([[1, undefined, true]]);
+    expect(lost).toBe(2);
+    const { data: usage } = await rs.GET('/usage');
+    expect(usage?.data.allowance).toMatchObject({ reserved: 1 });
+    expect((await rs.getJob(job.id)).id).toBe(job.id);
+  });
+});
+
+test('a 429 is waited out for its Retry-After and the call then succeeds', async () => {
+  // The API's limit is 120 a minute, so its own Retry-After can be a minute long; this double
+  // answers the first request as the API does when the window is full, with a short wait.
+  let refused = 0;
+  const rateLimitedOnce: FetchLike = async (request) => {
+    if (refused++ > 0) return fetch(request);
+    return new Response(JSON.stringify({ error: 'Rate limit exceeded', code: 'rate_limited' }), {
+      status: 429,
+      headers: { 'content-type': 'application/json', 'retry-after': '1', 'x-request-id': 'double' },
+    });
+  };
+  const retries: RetryEvent[] = [];
+  const { rs } = await customer(rateLimitedOnce, (event) => retries.push(event));
+  const started = Date.now();
+  const { data, response } = await rs.GET('/usage');
+  expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+  expect(response.status).toBe(200);
+  expect(data?.data.plan.name).toBe('pro');
+  expect(retries.map((r) => [r.attempt, r.status, r.delayMs])).toEqual([[1, 429, 1000]]);
+});
+
+describe('errors are ApiError with the envelope', () => {
+  test('an unknown job is 404 not_found with a request id', async () => {
+    const { rs } = await customer();
+    const error = await rs.getJob(987_654).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 404, code: 'not_found' });
+    expect((error as ApiError).requestId).toBeTruthy();
+    expect((error as ApiError).message).toMatch(/not found/i);
+  });
+
+  test('a job for a method without its field is 400 bad_request naming it', async () => {
+    const { rs } = await customer();
+    const product = await rs.createProduct({ name: 'No demo' });
+    await expect(rs.createVideoJob({ product_id: product.id, method: 'motion', video_source: 'link' })).rejects.toMatchObject({
+      status: 400,
+      code: 'bad_request',
+      message: expect.stringContaining('avatar_id'),
+    });
+  });
+
+  test('a revoked or wrong key is 401 unauthorized', async () => {
+    const rs = createClient({ baseUrl: t.stack.apiUrl, apiKey: 'rsk_' + 'x'.repeat(43) });
+    await expect(rs.getVideo(1)).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+  });
+});

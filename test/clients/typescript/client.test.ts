@@ -1,0 +1,207 @@
+/**
+ * The client's own behaviour against a fetch double (no stack): what it sends (auth, Idempotency-Key,
+ * multipart bodies), how it waits for a job, and how failures surface. The same calls against the
+ * real local stack are in client-e2e.test.ts.
+ */
+import { ApiError, createClient, WaitTimeoutError, type FetchLike } from '#client/index';
+
+const BASE = 'https://api.test/api/v1';
+const KEY = 'rsk_test';
+
+interface Sent {
+  method: string;
+  path: string;
+  headers: Headers;
+  request: Request;
+}
+
+/** A fetch double routing `METHOD /path` to a handler; records every request it received. */
+function fakeApi(routes: Record<string, (request: Request, n: number) => Response | Promise<Response>>) {
+  const sent: Sent[] = [];
+  const counts = new Map<string, number>();
+  const fetch: FetchLike = async (request) => {
+    const path = new URL(request.url).pathname.replace('/api/v1', '');
+    const route = `${request.method} ${path}`;
+    sent.push({ method: request.method, path, headers: request.headers, request });
+    const n = (counts.get(route) ?? 0) + 1;
+    counts.set(route, n);
+    const handler = routes[route];
+    if (!handler) return json(404, { error: `no route ${route}`, code: 'not_found' });
+    return handler(request, n);
+  };
+  return { fetch, sent };
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'x-request-id': 'req-1', ...headers } });
+
+const job = (fields: Record<string, unknown>) => ({ id: 5, status: 'queued', stage: 'queued', progress: 0, queue_position: null, ...fields });
+
+describe('requests', () => {
+  test('every request carries the API key as a bearer token', async () => {
+    const api = fakeApi({ 'GET /usage': () => json(200, { data: {} }) });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    await rs.GET('/usage');
+    expect(api.sent[0]!.headers.get('authorization')).toBe(`Bearer ${KEY}`);
+  });
+
+  test('POST /videos gets a UUID Idempotency-Key, the same on every retry of the call, a new one per call', async () => {
+    const api = fakeApi({
+      'POST /videos': (_, n) => (n === 1 ? json(429, { error: 'slow down', code: 'rate_limited' }, { 'retry-after': '0' }) : json(202, { data: job({ id: n }) })),
+    });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    await rs.createVideoJob({ product_id: 1, method: 'prompt', prompt: 'shocked' });
+    await rs.createVideoJob({ product_id: 1, method: 'prompt', prompt: 'shocked' });
+    const keys = api.sent.map((s) => s.headers.get('idempotency-key'));
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
+  test("a caller's Idempotency-Key is kept, and other POSTs get none", async () => {
+    const api = fakeApi({
+      'POST /videos': () => json(202, { data: job({}) }),
+      'POST /videos/jobs/5/approve': () => json(202, { data: job({ status: 'processing' }) }),
+    });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    await rs.createVideoJob({ product_id: 1, method: 'prompt', prompt: 'shocked', idempotencyKey: 'order-42' });
+    await rs.POST('/videos', { body: { product_id: 1, method: 'reuse', reaction_id: 3 }, headers: { 'Idempotency-Key': 'raw-7' } });
+    await rs.approveJob(5, { hook_text: null });
+    expect(api.sent.map((s) => s.headers.get('idempotency-key'))).toEqual(['order-42', 'raw-7', null]);
+  });
+
+  test('a product with a demo upload is multipart: the text fields and a demo_video file part', async () => {
+    const api = fakeApi({ 'POST /products': () => json(201, { data: { id: 1 } }) });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    await rs.createProduct({ name: 'Glow Serum', description: 'bright', demoVideo: Buffer.from('fake mp4 bytes') });
+    const form = await api.sent[0]!.request.formData();
+    expect(api.sent[0]!.headers.get('content-type')).toMatch(/^multipart\/form-data; boundary=/);
+    expect(form.get('name')).toBe('Glow Serum');
+    expect(form.get('description')).toBe('bright');
+    const file = form.get('demo_video') as File;
+    expect(file.name).toBe('demo.mp4');
+    expect(await file.text()).toBe('fake mp4 bytes');
+  });
+
+  test('without a file a create is JSON', async () => {
+    const api = fakeApi({ 'POST /products': () => json(201, { data: { id: 1 } }) });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    await rs.createProduct({ name: 'Plain' });
+    expect(api.sent[0]!.headers.get('content-type')).toBe('application/json');
+    expect(await api.sent[0]!.request.json()).toEqual({ name: 'Plain' });
+  });
+
+  test('a job with a reference clip is multipart with video_source=upload; an avatar from an image sends only the image', async () => {
+    const api = fakeApi({ 'POST /videos': () => json(202, { data: job({}) }), 'POST /avatars': () => json(201, { data: { id: 2 } }) });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    const clip = new File([new Uint8Array([0, 0, 0, 24])], 'face.mov');
+    await rs.createVideoJob({ product_id: 1, method: 'motion', avatar_id: 2, referenceVideo: clip });
+    await rs.createAvatar({ image: { data: new Uint8Array([137, 80, 78, 71]), filename: 'me.png' } });
+
+    const jobForm = await api.sent[0]!.request.formData();
+    expect(Object.fromEntries([...jobForm.keys()].map((k) => [k, typeof jobForm.get(k) === 'string' ? jobForm.get(k) : (jobForm.get(k) as File).name]))).toEqual({
+      product_id: '1',
+      method: 'motion',
+      avatar_id: '2',
+      video_source: 'upload',
+      reference_video: 'face.mov',
+    });
+    const avatarForm = await api.sent[1]!.request.formData();
+    expect([...avatarForm.keys()]).toEqual(['image']);
+    expect((avatarForm.get('image') as File).name).toBe('me.png');
+  });
+});
+
+describe('errors', () => {
+  test("a failure is an ApiError with the envelope's code and message, the status and the request id", async () => {
+    const api = fakeApi({
+      'GET /videos/jobs/9': () => json(404, { error: 'video job not found', code: 'not_found' }, { 'x-request-id': 'req-404' }),
+    });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    const error = await rs.getJob(9).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 404, code: 'not_found', message: 'video job not found', requestId: 'req-404', retryAfterS: null });
+  });
+
+  test('a 500 gives its request id from the body when the header is missing; a body that is not the envelope is still an ApiError', async () => {
+    const api = fakeApi({
+      'GET /usage': () => new Response(JSON.stringify({ error: 'Internal server error', code: 'internal_error', request_id: 'req-500' }), { status: 500 }),
+      'GET /videos/1': () => new Response('<html>bad gateway</html>', { status: 502 }),
+    });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    await expect(rs.getVideo(1)).rejects.toMatchObject({ status: 502, code: 'unknown_error', requestId: null });
+    const { error, response } = await rs.GET('/usage');
+    expect(ApiError.from(response, error)).toMatchObject({ status: 500, code: 'internal_error', requestId: 'req-500' });
+  });
+
+  test('a refusal whose Retry-After is above the cap comes back at once, with retryAfterS', async () => {
+    const api = fakeApi({ 'GET /videos/jobs/5': () => json(429, { error: 'slow down', code: 'rate_limited' }, { 'retry-after': '40' }) });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch, retry: { maxDelayMs: 10_000 } });
+    await expect(rs.getJob(5)).rejects.toMatchObject({ status: 429, code: 'rate_limited', retryAfterS: 40 });
+    expect(api.sent).toHaveLength(1);
+  });
+});
+
+describe('waitForJob', () => {
+  const timeline = [
+    job({ status: 'queued', stage: 'queued', progress: 0, queue_position: 2 }),
+    job({ status: 'queued', stage: 'queued', progress: 0, queue_position: 1 }),
+    job({ status: 'queued', stage: 'queued', progress: 0, queue_position: 1 }),
+    job({ status: 'processing', stage: 'generating_reaction', progress: 15 }),
+    job({ status: 'processing', stage: 'generating_reaction', progress: 15 }),
+    job({ status: 'processing', stage: 'composing', progress: 80 }),
+    job({ status: 'done', stage: 'done', progress: 100, video_id: 3 }),
+  ];
+  const polled = (states: unknown[]) => fakeApi({ 'GET /videos/jobs/5': (_, n) => json(200, { data: states[Math.min(n, states.length) - 1] }) });
+
+  test('polls until done and reports each change of status, stage, progress or queue position once', async () => {
+    const api = polled(timeline);
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    const seen: [string, number, number | null, boolean][] = [];
+    const done = await rs.waitForJob(5, { intervalMs: 1, onProgress: (j, previous) => seen.push([j.stage, j.progress, j.queue_position, previous !== undefined]) });
+    expect(done).toMatchObject({ status: 'done', video_id: 3 });
+    expect(api.sent).toHaveLength(timeline.length);
+    expect(seen).toEqual([
+      ['queued', 0, 2, false],
+      ['queued', 0, 1, true],
+      ['generating_reaction', 15, null, true],
+      ['composing', 80, null, true],
+      ['done', 100, null, true],
+    ]);
+  });
+
+  test('a failed job settles the wait too: the caller reads its error', async () => {
+    const api = polled([job({ status: 'processing', stage: 'preparing', progress: 5 }), job({ status: 'failed', stage: 'failed', progress: 100, error: { code: 'input_deleted', message: 'gone' } })]);
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    await expect(rs.waitForJob(5, { intervalMs: 1 })).resolves.toMatchObject({ status: 'failed', error: { code: 'input_deleted' } });
+  });
+
+  test("stops at preview_ready only when asked; otherwise waits past it", async () => {
+    const states = [job({ status: 'processing', stage: 'rendering_preview', progress: 60 }), job({ status: 'preview_ready', stage: 'awaiting_approval', progress: 70 }), job({ status: 'done', stage: 'done', progress: 100 })];
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: polled(states).fetch });
+    await expect(rs.waitForJob(5, { intervalMs: 1, until: 'preview_ready' })).resolves.toMatchObject({ status: 'preview_ready' });
+    const again = createClient({ baseUrl: BASE, apiKey: KEY, fetch: polled(states).fetch });
+    await expect(again.waitForJob(5, { intervalMs: 1 })).resolves.toMatchObject({ status: 'done' });
+  });
+
+  test('gives up after timeoutMs with the last job seen', async () => {
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: polled([job({})]).fetch });
+    const error = await rs.waitForJob(5, { intervalMs: 5, timeoutMs: 30 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect((error as WaitTimeoutError).last).toMatchObject({ id: 5, status: 'queued' });
+  });
+
+  test('an abort ends the wait with the reason, even mid-sleep', async () => {
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: polled([job({})]).fetch });
+    const controller = new AbortController();
+    const waiting = rs.waitForJob(5, { intervalMs: 60_000, signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('user left')), 20);
+    await expect(waiting).rejects.toThrow('user left');
+  });
+
+  test('a 404 while polling is an ApiError, not a wait until the timeout', async () => {
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: fakeApi({}).fetch });
+    await expect(rs.waitForJob(5, { intervalMs: 1 })).rejects.toMatchObject({ name: 'ApiError', code: 'not_found' });
+  });
+});
