@@ -4,6 +4,8 @@
  * a demo upload, an auto job waited for with progress callbacks, the finished video downloaded;
  * idempotent creation across a lost answer; a 429 waited out; errors as ApiError.
  */
+import { readFile } from 'node:fs/promises';
+import sharp from 'sharp';
 import { ApiError, createClient, type FetchLike, type Job, type ReactionStudioClient, type RetryEvent } from '#client/index';
 import { fileFromPath } from '#client/node';
 import { makeFixture } from '#test-support/media-fixtures';
@@ -61,10 +63,23 @@ test(
   JOB_TEST_MS,
 );
 
-describe('idempotent job creation', () => {
-  /** Jobs here are only created: the runner starts nothing, so no render competes with the other tests. */
-  const idleRunner = { start: async () => undefined, sendDecision: async () => undefined };
+/** Jobs created with this runner are only recorded: nothing renders, so no render competes with the other tests. */
+const idleRunner = { start: async () => undefined, sendDecision: async () => undefined };
 
+test('uploads the API accepts: an avatar from an image Buffer, a motion job with a reference clip Blob', async () => {
+  t.runner.use(idleRunner);
+  const { rs } = await customer();
+  const portrait = await sharp({ create: { width: 400, height: 400, channels: 3, background: { r: 200, g: 120, b: 90 } } }).png().toBuffer();
+  const avatar = await rs.createAvatar({ image: portrait });
+  expect(avatar).toMatchObject({ source: 'upload', status: 'ready', width: 400, height: 400 });
+
+  const product = await rs.createProduct({ name: 'No demo' });
+  const clip = new Blob([await readFile(await makeFixture('vertical-mp4'))]);
+  const job = await rs.createVideoJob({ product_id: product.id, method: 'motion', avatar_id: avatar.id, referenceVideo: clip });
+  expect(job).toMatchObject({ status: 'queued', method: 'motion', avatar_id: avatar.id, video_source: 'upload', reference_url: null });
+});
+
+describe('idempotent job creation', () => {
   test('the same Idempotency-Key returns the same job and reserves one unit', async () => {
     t.runner.use(idleRunner);
     const { rs } = await customer();
