@@ -1,9 +1,15 @@
 /** The normalise-demo worker: started asynchronously when a product's demo video is uploaded. */
+import type { BackgroundTask } from '#ports/background-tasks';
 import type { DependencySource } from '#ports/dependencies';
-import { normaliseDemo, type NormaliseTask } from '#workers/normalise-demo';
+import { settleDemo } from '#use-cases/settle-demo';
+import { logger } from '#functions/logger';
 import { lambdaDependencies } from '#wiring/lambda';
+import { withParts } from '#wiring/not-bundled';
+import { FfmpegDemoMedia } from '#adapters/media/ffmpeg-demo-media';
+
+export type NormaliseTask = Extract<BackgroundTask, { type: 'normalise-demo' }>;
 
 /** The worker over any runtime's wiring (the local stack runs it in process). */
-export const createHandler = (_dependencies: DependencySource) => (task: NormaliseTask) => normaliseDemo(task);
+export const createHandler = (dependencies: DependencySource) => (task: NormaliseTask) => settleDemo({ ...dependencies(), log: logger }, task);
 
-export const handler = createHandler(lambdaDependencies);
+export const handler = createHandler(withParts(lambdaDependencies, () => ({ demoMedia: new FfmpegDemoMedia() })));

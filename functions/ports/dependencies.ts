@@ -6,7 +6,14 @@
  */
 import type { BackgroundTasks } from './background-tasks';
 import type { BlobStore } from './blob-store';
+import type { AccountStore } from './account-store';
+import type { ApiKeyStore } from './api-key-store';
 import type { Engines } from './engines';
+import type { ProductStore } from './product-store';
+import type { AvatarStore } from './avatar-store';
+import type { ReactionStore } from './reaction-store';
+import type { DemoMedia } from './demo-media';
+import type { AvatarImages } from './avatar-images';
 import type { JobRunner } from './job-runner';
 import type { JobStore } from './job-store';
 import type { AllowanceLedger } from './allowance-ledger';
@@ -32,6 +39,16 @@ export interface Dependencies {
   engines: Engines;
   /** Fetches a motion job's reference link. */
   references: ReferenceResolver;
+  /** Products and their demo videos. */
+  products: ProductStore;
+  /** Avatars, capped per plan. */
+  avatars: AvatarStore;
+  /** The saved-reaction library. */
+  reactions: ReactionStore;
+  /** Judges and normalises demo videos (ffprobe, ffmpeg): only the functions that do bundle it. */
+  demoMedia: DemoMedia;
+  /** Checks and re-encodes uploaded avatar images (sharp): only the avatars function bundles it. */
+  avatarImages: AvatarImages;
   /** Video jobs and their Idempotency-Keys; the writes that also reserve an allowance unit. */
   jobs: JobStore;
   /** Settles and reads the monthly allowance. */
@@ -52,8 +69,13 @@ export interface Dependencies {
   connections: ConnectionStore;
   /** Each provider's last analytics sync. */
   analytics: AnalyticsCache;
-  /** Limits shared by every instance (analytics syncs). */
+  /** Limits shared by every instance (requests per minute, AI helper quotas, analytics syncs). */
   rateLimits: RateLimiter;
+  accounts: AccountStore;
+  /** The keys requests authenticate with. */
+  apiKeys: ApiKeyStore;
+  /** Requests per rolling minute per account: the contract's 120 unless the local stack was started with another. */
+  apiRequestsPerMinute: number;
   /** The time every rule is decided against; tests pass a fixed clock. */
   now: () => Date;
 }

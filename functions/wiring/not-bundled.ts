@@ -7,6 +7,8 @@ import type { Dependencies, DependencySource } from '#ports/dependencies';
 import type { Engines } from '#ports/engines';
 import type { ReferenceResolver } from '#ports/reference-resolver';
 import type { MediaInspector } from '#ports/media-inspector';
+import type { DemoMedia } from '#ports/demo-media';
+import type { AvatarImages } from '#ports/avatar-images';
 
 const notBundled = (port: string) => (): never => {
   throw new Error(`${port} is not bundled with this function: its handler module must add it to the dependencies`);
@@ -24,6 +26,10 @@ export const enginesNotBundled: Engines = {
 export const referencesNotBundled: ReferenceResolver = { name: 'not-bundled', resolve: notBundled('the reference resolver') };
 
 export const mediaNotBundled: MediaInspector = { inspectReference: notBundled('the media inspector') };
+
+export const demoMediaNotBundled: DemoMedia = { inspect: notBundled('the demo media tools'), normalise: notBundled('the demo media tools') };
+
+export const avatarImagesNotBundled: AvatarImages = { prepare: notBundled('the avatar image tools') };
 
 /** `base` with the parts a handler module adds, built once on first use like the base itself. */
 export function withParts(base: DependencySource, parts: (built: Dependencies) => Partial<Dependencies>): DependencySource {

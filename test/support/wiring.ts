@@ -5,6 +5,9 @@
 import type { Dependencies } from '#ports/dependencies';
 import type { JobDecision, JobExecutionInput } from '#domain/job-execution';
 import type { JobRunner } from '#ports/job-runner';
+import type { ProviderName } from '#domain/social';
+import type { SocialProvider, SocialProviders } from '#ports/social-provider';
+import { API_REQUESTS_PER_MINUTE } from '#functions/config';
 
 const unwired = (port: string) => () => {
   throw new Error(`${port} is not wired in this test; pass it to testDependencies()`);
@@ -29,11 +32,25 @@ export function testDependencies(overrides: Partial<Dependencies> = {}): Depende
       hooks: unwired('engines.hooks'),
     },
     references: { name: 'unwired', resolve: unwired('references') },
+    products: unwiredPort('products'),
+    avatars: unwiredPort('avatars'),
+    reactions: unwiredPort('reactions'),
+    demoMedia: unwiredPort('demoMedia'),
+    avatarImages: unwiredPort('avatarImages'),
     jobs: unwiredPort('jobs'),
     ledger: unwiredPort('ledger'),
     videos: unwiredPort('videos'),
     library: unwiredPort('library'),
     media: unwiredPort('media'),
+    accounts: unwiredPort('accounts'),
+    apiKeys: unwiredPort('apiKeys'),
+    rateLimits: unwiredPort('rateLimits'),
+    social: unwired('social'),
+    cipher: unwiredPort('cipher'),
+    posts: unwiredPort('posts'),
+    connections: unwiredPort('connections'),
+    analytics: unwiredPort('analytics'),
+    apiRequestsPerMinute: API_REQUESTS_PER_MINUTE,
     now: () => new Date(),
     ...overrides,
   };
@@ -56,5 +73,23 @@ export class SwitchableJobRunner implements JobRunner {
   }
   sendDecision(taskToken: string, decision: JobDecision): Promise<void> {
     return this.current.sendDecision(taskToken, decision);
+  }
+}
+
+/** Answers with the stack's own provider adapters until a test swaps one for a double; `reset` swaps all back. */
+export class SwitchableSocialProviders {
+  private readonly swapped = new Map<ProviderName, SocialProvider>();
+  constructor(private readonly original: SocialProviders) {}
+  /** What the stack is wired with. */
+  readonly providers: SocialProviders = (name) => this.swapped.get(name) ?? this.original(name);
+  /** The stack's own adapter, for a double that delegates to it. */
+  real(name: ProviderName): SocialProvider {
+    return this.original(name);
+  }
+  use(name: ProviderName, provider: SocialProvider): void {
+    this.swapped.set(name, provider);
+  }
+  reset(): void {
+    this.swapped.clear();
   }
 }

@@ -1,110 +1,100 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { dynamo } from '#adapters/aws-clients';
-import { config } from '#functions/config';
+import { environmentTable } from '#adapters/aws-clients';
 import type { Avatar } from '#domain/avatar';
-import { AppError } from '#domain/errors';
+import { avatarsFull, type AvatarOutcome, type AvatarStore } from '#ports/avatar-store';
+import type { DynamoTable } from './table';
 import { keys } from './keys';
-import { nextId } from './ids';
-import { allOfPrefix } from './pagination';
-import { createOne, deleteFromCollection } from './collection-counter';
-import { readCounter } from './collection-state';
-import { seedCollection } from './collection-seed';
+import { allocateId } from './ids';
+import { queryAll } from './pagination';
+import { DynamoCollections } from './collection-counter';
+import { counterOf } from './collection-state';
+import { countCollection } from './collection-seed';
 
-export const newAvatarId = () => nextId('avatar');
+export class DynamoAvatarStore implements AvatarStore {
+  private readonly collections: DynamoCollections;
 
-/**
- * Avatars are listed whole, so the plan caps them: the counter that admits a new one moves in the
- * same transaction as it, so concurrent creates never pass the cap (402 `avatars_full`).
- */
-export async function putNewAvatar(avatar: Avatar, cap: number): Promise<void> {
-  await createOne(
-    { accountId: avatar.account_id, collection: 'avatars' },
-    avatar.id,
-    {
-      Put: {
-        TableName: config.tableName,
-        Item: { ...keys.avatar(avatar.account_id, avatar.id), type: 'avatar', ...avatar },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    { limit: cap, refusal: () => avatarsFull(cap) },
-  );
-}
+  constructor(private readonly table: DynamoTable) {
+    this.collections = new DynamoCollections(table);
+  }
 
-export function avatarsFull(cap: number): AppError {
-  return new AppError(
-    'avatars_full',
-    `This plan keeps at most ${cap} avatars and all ${cap} are in use; delete one (DELETE /avatars/{id}) or upgrade the plan to add more`,
-  );
-}
+  newAvatarId(): Promise<number> {
+    return allocateId(this.table, 'avatar');
+  }
 
-/** The avatars counted against the cap (one read; a set never counted is counted once first). */
-export async function countAvatars(accountId: number): Promise<number> {
-  const state = await readCounter({ accountId, collection: 'avatars' });
-  return state.seeded ? state.count : (await seedCollection({ accountId, collection: 'avatars' })).count;
-}
-
-export async function getAvatar(accountId: number, avatarId: number): Promise<Avatar | undefined> {
-  const out = await dynamo().send(
-    new GetCommand({ TableName: config.tableName, Key: keys.avatar(accountId, avatarId), ConsistentRead: true }),
-  );
-  return out.Item ? toAvatar(out.Item) : undefined;
-}
-
-/** The whole set, newest first: avatars are listed without pagination (API.md §2). */
-export async function listAvatars(accountId: number): Promise<Avatar[]> {
-  return (await allOfPrefix(keys.accountPartition(accountId), keys.avatarPrefix, { newestFirst: true })).map(toAvatar);
-}
-
-/** Returns the deleted record, or undefined when there was none (or a concurrent delete won). */
-export async function deleteAvatar(accountId: number, avatarId: number): Promise<Avatar | undefined> {
-  const avatar = await getAvatar(accountId, avatarId);
-  if (!avatar) return undefined;
-  const removed = await deleteFromCollection({ accountId, collection: 'avatars' }, avatarId, {
-    Delete: { TableName: config.tableName, Key: keys.avatar(accountId, avatarId), ConditionExpression: 'attribute_exists(pk)' },
-  });
-  return removed ? avatar : undefined;
-}
-
-/**
- * Records a finished (or failed) generation, only while the avatar still exists and is still
- * processing: a deleted avatar is not resurrected, and a late duplicate does not overwrite.
- */
-export async function settleAvatar(
-  accountId: number,
-  avatarId: number,
-  outcome: Pick<Avatar, 'status' | 'image_key' | 'width' | 'height' | 'engine' | 'seed' | 'error'> & { rig?: unknown },
-  now = new Date(),
-): Promise<Avatar | undefined> {
-  try {
-    const out = await dynamo().send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: keys.avatar(accountId, avatarId),
-        UpdateExpression:
-          'SET #status = :status, image_key = :image_key, width = :width, height = :height, engine = :engine, seed = :seed, rig = :rig, #error = :error, updated_at = :now',
-        ConditionExpression: 'attribute_exists(pk) AND #status = :processing',
-        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-        ExpressionAttributeValues: {
-          ':status': outcome.status,
-          ':image_key': outcome.image_key,
-          ':width': outcome.width,
-          ':height': outcome.height,
-          ':engine': outcome.engine,
-          ':seed': outcome.seed,
-          ':rig': outcome.rig ?? null,
-          ':error': outcome.error,
-          ':now': now.toISOString(),
-          ':processing': 'processing',
+  /**
+   * Avatars are listed whole, so the plan caps them: the counter that admits a new one moves in the
+   * same transaction as it, so concurrent creates never pass the cap.
+   */
+  async create(avatar: Avatar, cap: number): Promise<void> {
+    await this.collections.createOne(
+      { accountId: avatar.account_id, collection: 'avatars' },
+      avatar.id,
+      {
+        Put: {
+          TableName: this.table.name,
+          Item: { ...keys.avatar(avatar.account_id, avatar.id), type: 'avatar', ...avatar },
+          ConditionExpression: 'attribute_not_exists(pk)',
         },
-        ReturnValues: 'ALL_NEW',
-      }),
+      },
+      { limit: cap, refusal: () => avatarsFull(cap) },
     );
-    return toAvatar(out.Attributes!);
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
+  }
+
+  /** One read; a set never counted is counted once first. */
+  async count(accountId: number): Promise<number> {
+    const state = await counterOf(this.table, { accountId, collection: 'avatars' });
+    return state.seeded ? state.count : (await countCollection(this.table, { accountId, collection: 'avatars' })).count;
+  }
+
+  async get(accountId: number, avatarId: number): Promise<Avatar | undefined> {
+    const out = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.avatar(accountId, avatarId), ConsistentRead: true }));
+    return out.Item ? toAvatar(out.Item) : undefined;
+  }
+
+  async list(accountId: number): Promise<Avatar[]> {
+    return (await queryAll(this.table, keys.accountPartition(accountId), keys.avatarPrefix, { newestFirst: true })).map(toAvatar);
+  }
+
+  async delete(accountId: number, avatarId: number): Promise<Avatar | undefined> {
+    const avatar = await this.get(accountId, avatarId);
+    if (!avatar) return undefined;
+    const removed = await this.collections.delete({ accountId, collection: 'avatars' }, avatarId, {
+      Delete: { TableName: this.table.name, Key: keys.avatar(accountId, avatarId), ConditionExpression: 'attribute_exists(pk)' },
+    });
+    return removed ? avatar : undefined;
+  }
+
+  async settle(accountId: number, avatarId: number, outcome: AvatarOutcome, now: Date): Promise<Avatar | undefined> {
+    try {
+      const out = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.avatar(accountId, avatarId),
+          UpdateExpression:
+            'SET #status = :status, image_key = :image_key, width = :width, height = :height, engine = :engine, seed = :seed, rig = :rig, #error = :error, updated_at = :now',
+          ConditionExpression: 'attribute_exists(pk) AND #status = :processing',
+          ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+          ExpressionAttributeValues: {
+            ':status': outcome.status,
+            ':image_key': outcome.image_key,
+            ':width': outcome.width,
+            ':height': outcome.height,
+            ':engine': outcome.engine,
+            ':seed': outcome.seed,
+            ':rig': outcome.rig ?? null,
+            ':error': outcome.error,
+            ':now': now.toISOString(),
+            ':processing': 'processing',
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toAvatar(out.Attributes!);
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
   }
 }
 
@@ -126,3 +116,11 @@ function toAvatar(item: Record<string, unknown>): Avatar {
     updated_at: item.updated_at as string,
   };
 }
+
+// Transitional, for callers not yet handed the avatar store by their wiring.
+const environmentAvatars = () => new DynamoAvatarStore(environmentTable());
+export const newAvatarId = () => environmentAvatars().newAvatarId();
+export const putNewAvatar = (avatar: Avatar, cap: number) => environmentAvatars().create(avatar, cap);
+export const countAvatars = (accountId: number) => environmentAvatars().count(accountId);
+export const getAvatar = (accountId: number, avatarId: number) => environmentAvatars().get(accountId, avatarId);
+export const deleteAvatar = (accountId: number, avatarId: number) => environmentAvatars().delete(accountId, avatarId);

@@ -1,6 +1,2 @@
-/** Seeds for generation requests. The deterministic generator itself is local/seeded-random.ts. */
-
-/** A fresh seed when the caller gave none: 31 bits, so it survives JSON and every engine's range. */
-export function newSeed(): number {
-  return Math.floor(Math.random() * 0x7fffffff);
-}
+// Kept for callers that still import the seed from here; it is a domain rule (#domain/seed).
+export { newSeed } from '#domain/seed';

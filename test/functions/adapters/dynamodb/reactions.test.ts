@@ -1,19 +1,14 @@
-import {
-  deleteReaction,
-  getReaction,
-  getReactionIdForJob,
-  listReactions,
-  newReactionId,
-  saveReactionFromJob,
-} from '#adapters/dynamodb/reactions';
+import { DynamoReactionStore } from '#adapters/dynamodb/reactions';
 import { countLibrary } from '#adapters/dynamodb/library';
 import { AppError } from '#domain/errors';
 import { reactionClipKey, type SavedReaction } from '#domain/reaction';
-import { startTestTable } from '#test-support/dynamodb';
+import { startTestTable, type TestTable } from '#test-support/dynamodb';
 
-let table: { stop(): Promise<void> };
+let table: TestTable;
+let store: DynamoReactionStore;
 beforeAll(async () => {
   table = await startTestTable();
+  store = new DynamoReactionStore(table.table);
 });
 afterAll(() => table?.stop());
 
@@ -21,7 +16,7 @@ let nextAccount = 2000;
 const freshAccount = () => nextAccount++;
 
 async function reactionFrom(accountId: number, jobId: number): Promise<SavedReaction> {
-  const id = await newReactionId();
+  const id = await store.newReactionId();
   return {
     id,
     account_id: accountId,
@@ -40,52 +35,52 @@ describe('the saved-reaction library', () => {
   test('a saved reaction is stored, found by its job, and counted', async () => {
     const accountId = freshAccount();
     const reaction = await reactionFrom(accountId, 1);
-    expect(await saveReactionFromJob(reaction, 3)).toEqual({ created: true });
-    expect(await getReaction(accountId, reaction.id)).toEqual(reaction);
-    expect(await getReactionIdForJob(accountId, 1)).toBe(reaction.id);
+    expect(await store.saveFromJob(reaction, 3)).toEqual({ created: true });
+    expect(await store.get(accountId, reaction.id)).toEqual(reaction);
+    expect(await store.idForJob(accountId, 1)).toBe(reaction.id);
     expect(await countLibrary(accountId)).toBe(1);
   });
 
   test('an empty library counts zero and lists nothing', async () => {
     const accountId = freshAccount();
     expect(await countLibrary(accountId)).toBe(0);
-    expect(await listReactions(accountId)).toEqual([]);
-    expect(await getReactionIdForJob(accountId, 1)).toBeUndefined();
+    expect(await store.list(accountId)).toEqual([]);
+    expect(await store.idForJob(accountId, 1)).toBeUndefined();
   });
 
   test('a job is saved once: a second save answers the first reaction and takes no slot', async () => {
     const accountId = freshAccount();
     const first = await reactionFrom(accountId, 5);
     const second = await reactionFrom(accountId, 5);
-    await saveReactionFromJob(first, 3);
-    expect(await saveReactionFromJob(second, 3)).toEqual({ created: false, existingId: first.id });
-    expect(await getReaction(accountId, second.id)).toBeUndefined();
+    await store.saveFromJob(first, 3);
+    expect(await store.saveFromJob(second, 3)).toEqual({ created: false, existingId: first.id });
+    expect(await store.get(accountId, second.id)).toBeUndefined();
     expect(await countLibrary(accountId)).toBe(1);
   });
 
   test('a repeat save of a saved job is answered even when the library is full', async () => {
     const accountId = freshAccount();
     const first = await reactionFrom(accountId, 1);
-    await saveReactionFromJob(first, 1);
-    expect(await saveReactionFromJob(await reactionFrom(accountId, 1), 1)).toEqual({ created: false, existingId: first.id });
+    await store.saveFromJob(first, 1);
+    expect(await store.saveFromJob(await reactionFrom(accountId, 1), 1)).toEqual({ created: false, existingId: first.id });
   });
 
   test('concurrent saves of one job make one reaction', async () => {
     const accountId = freshAccount();
     const attempts = await Promise.all(Array.from({ length: 6 }, () => reactionFrom(accountId, 42)));
-    const outcomes = await Promise.all(attempts.map((r) => saveReactionFromJob(r, 10)));
+    const outcomes = await Promise.all(attempts.map((r) => store.saveFromJob(r, 10)));
     const winners = outcomes.filter((o) => o.created);
     expect(winners).toHaveLength(1);
-    const winnerId = await getReactionIdForJob(accountId, 42);
+    const winnerId = await store.idForJob(accountId, 42);
     for (const o of outcomes) if (!o.created) expect(o.existingId).toBe(winnerId);
-    expect((await listReactions(accountId)).map((r) => r.id)).toEqual([winnerId]);
+    expect((await store.list(accountId)).map((r) => r.id)).toEqual([winnerId]);
     expect(await countLibrary(accountId)).toBe(1);
   });
 
   test('the cap holds under concurrency: 10 parallel saves from different jobs with cap 3 keep exactly 3', async () => {
     const accountId = freshAccount();
     const attempts = await Promise.all(Array.from({ length: 10 }, (_, i) => reactionFrom(accountId, 100 + i)));
-    const results = await Promise.allSettled(attempts.map((r) => saveReactionFromJob(r, 3)));
+    const results = await Promise.allSettled(attempts.map((r) => store.saveFromJob(r, 3)));
     const saved = results.filter((r) => r.status === 'fulfilled');
     const refused = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
     expect(saved).toHaveLength(3);
@@ -96,47 +91,47 @@ describe('the saved-reaction library', () => {
       expect(r.reason.message).toMatch(/3 of 3/);
       expect(r.reason.message).toMatch(/delete a saved reaction/);
     }
-    expect(await listReactions(accountId)).toHaveLength(3);
+    expect(await store.list(accountId)).toHaveLength(3);
     expect(await countLibrary(accountId)).toBe(3);
   });
 
   test('a refused save leaves no reaction and no job marker behind', async () => {
     const accountId = freshAccount();
-    await saveReactionFromJob(await reactionFrom(accountId, 1), 1);
+    await store.saveFromJob(await reactionFrom(accountId, 1), 1);
     const refused = await reactionFrom(accountId, 2);
-    await expect(saveReactionFromJob(refused, 1)).rejects.toMatchObject({ code: 'library_full' });
-    expect(await getReaction(accountId, refused.id)).toBeUndefined();
-    expect(await getReactionIdForJob(accountId, 2)).toBeUndefined();
+    await expect(store.saveFromJob(refused, 1)).rejects.toMatchObject({ code: 'library_full' });
+    expect(await store.get(accountId, refused.id)).toBeUndefined();
+    expect(await store.idForJob(accountId, 2)).toBeUndefined();
   });
 
   test('deleting a reaction frees its slot and its job, and returns the record', async () => {
     const accountId = freshAccount();
     const kept = await reactionFrom(accountId, 1);
     const dropped = await reactionFrom(accountId, 2);
-    await saveReactionFromJob(kept, 2);
-    await saveReactionFromJob(dropped, 2);
-    await expect(saveReactionFromJob(await reactionFrom(accountId, 3), 2)).rejects.toMatchObject({ code: 'library_full' });
+    await store.saveFromJob(kept, 2);
+    await store.saveFromJob(dropped, 2);
+    await expect(store.saveFromJob(await reactionFrom(accountId, 3), 2)).rejects.toMatchObject({ code: 'library_full' });
 
-    expect(await deleteReaction(accountId, dropped.id)).toEqual(dropped);
-    expect(await getReaction(accountId, dropped.id)).toBeUndefined();
-    expect(await getReactionIdForJob(accountId, 2)).toBeUndefined();
+    expect(await store.delete(accountId, dropped.id)).toEqual(dropped);
+    expect(await store.get(accountId, dropped.id)).toBeUndefined();
+    expect(await store.idForJob(accountId, 2)).toBeUndefined();
     expect(await countLibrary(accountId)).toBe(1);
 
-    expect(await saveReactionFromJob(await reactionFrom(accountId, 3), 2)).toEqual({ created: true });
+    expect(await store.saveFromJob(await reactionFrom(accountId, 3), 2)).toEqual({ created: true });
     // The job a deleted reaction came from can be saved again.
-    await deleteReaction(accountId, kept.id);
-    expect(await saveReactionFromJob(await reactionFrom(accountId, 1), 2)).toEqual({ created: true });
+    await store.delete(accountId, kept.id);
+    expect(await store.saveFromJob(await reactionFrom(accountId, 1), 2)).toEqual({ created: true });
     expect(await countLibrary(accountId)).toBe(2);
   });
 
   test('deleting an unknown reaction, or one twice, changes nothing', async () => {
     const accountId = freshAccount();
     const reaction = await reactionFrom(accountId, 1);
-    await saveReactionFromJob(reaction, 3);
-    expect(await deleteReaction(accountId, 999_999)).toBeUndefined();
-    const outcomes = await Promise.all([deleteReaction(accountId, reaction.id), deleteReaction(accountId, reaction.id)]);
+    await store.saveFromJob(reaction, 3);
+    expect(await store.delete(accountId, 999_999)).toBeUndefined();
+    const outcomes = await Promise.all([store.delete(accountId, reaction.id), store.delete(accountId, reaction.id)]);
     expect(outcomes.filter(Boolean)).toHaveLength(1);
-    expect(await deleteReaction(accountId, reaction.id)).toBeUndefined();
+    expect(await store.delete(accountId, reaction.id)).toBeUndefined();
     expect(await countLibrary(accountId)).toBe(0);
   });
 
@@ -144,10 +139,10 @@ describe('the saved-reaction library', () => {
     const owner = freshAccount();
     const stranger = freshAccount();
     const reaction = await reactionFrom(owner, 1);
-    await saveReactionFromJob(reaction, 3);
-    expect(await getReaction(stranger, reaction.id)).toBeUndefined();
-    expect(await getReactionIdForJob(stranger, 1)).toBeUndefined();
-    expect(await deleteReaction(stranger, reaction.id)).toBeUndefined();
+    await store.saveFromJob(reaction, 3);
+    expect(await store.get(stranger, reaction.id)).toBeUndefined();
+    expect(await store.idForJob(stranger, 1)).toBeUndefined();
+    expect(await store.delete(stranger, reaction.id)).toBeUndefined();
     expect(await countLibrary(stranger)).toBe(0);
     expect(await countLibrary(owner)).toBe(1);
   });
@@ -157,22 +152,22 @@ describe('the saved-reaction library', () => {
     const saved: number[] = [];
     for (let job = 1; job <= 4; job++) {
       const reaction = await reactionFrom(accountId, job);
-      await saveReactionFromJob(reaction, 10);
+      await store.saveFromJob(reaction, 10);
       saved.push(reaction.id);
     }
-    expect((await listReactions(accountId)).map((r) => r.id)).toEqual(saved.reverse());
+    expect((await store.list(accountId)).map((r) => r.id)).toEqual(saved.reverse());
   });
 
   test('the counter agrees with the records after a mix of saves, repeats, refusals and deletes', async () => {
     const accountId = freshAccount();
     const jobs = Array.from({ length: 8 }, (_, i) => i + 1);
     await Promise.allSettled(
-      [...jobs, ...jobs].map(async (job) => saveReactionFromJob(await reactionFrom(accountId, job), 5)),
+      [...jobs, ...jobs].map(async (job) => store.saveFromJob(await reactionFrom(accountId, job), 5)),
     );
-    const afterSaves = await listReactions(accountId);
+    const afterSaves = await store.list(accountId);
     expect(afterSaves).toHaveLength(5);
-    await Promise.all(afterSaves.slice(0, 2).map((r) => deleteReaction(accountId, r.id)));
-    expect(await countLibrary(accountId)).toBe((await listReactions(accountId)).length);
+    await Promise.all(afterSaves.slice(0, 2).map((r) => store.delete(accountId, r.id)));
+    expect(await countLibrary(accountId)).toBe((await store.list(accountId)).length);
     expect(await countLibrary(accountId)).toBe(3);
   });
 });

@@ -1,0 +1,9 @@
+/** Avatar uploads checked and re-encoded with sharp (#media/image-upload). */
+import type { AvatarImages, PreparedAvatarImage } from '#ports/avatar-images';
+import { prepareAvatarImage } from '#media/image-upload';
+
+export class SharpAvatarImages implements AvatarImages {
+  prepare(path: string): Promise<PreparedAvatarImage> {
+    return prepareAvatarImage(path);
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * The media work on a product's demo video (ffprobe, ffmpeg): judged when uploaded, converted once
+ * to the canonical encoding in the background so that every job joins it by stream copy.
+ */
+
+export interface NormalisedDemo {
+  durationS: number;
+  width: number;
+  height: number;
+  sizeBytes: number;
+}
+
+export interface DemoMedia {
+  /**
+   * Judges an upload before anything is written: refusals are AppErrors a client can act on
+   * (415 unsupported_media_type, 422 invalid_media). Answers the media type to store it under.
+   */
+  inspect(path: string): Promise<{ contentType: string }>;
+  /** Writes the canonical encoding of `inputPath` to `outputPath`; nothing is left there on failure. */
+  normalise(inputPath: string, outputPath: string, options: { timeoutMs: number }): Promise<NormalisedDemo>;
+}

@@ -1,0 +1,24 @@
+/** Products, counted per account so that lists page by blocks (functions/adapters/dynamodb/collection-counter.ts). */
+import type { DemoVideo, Product } from '#domain/product';
+
+export interface ProductPage {
+  items: Product[];
+  total: number;
+}
+
+export interface ProductStore {
+  newProductId(): Promise<number>;
+  create(product: Product): Promise<void>;
+  get(accountId: number, productId: number): Promise<Product | undefined>;
+  /** One page, oldest first, with the account's product count. */
+  list(accountId: number, page: number, perPage: number): Promise<ProductPage>;
+  /** The updated record, or undefined when there is none. */
+  update(accountId: number, productId: number, changes: { name?: string; description?: string | null }, now: Date): Promise<Product | undefined>;
+  /** The deleted record (its objects are the caller's to remove), or undefined when there was none. */
+  delete(accountId: number, productId: number): Promise<Product | undefined>;
+  /**
+   * Records the outcome of normalisation only on the upload it was made from; false when the product
+   * was deleted or given another demo meanwhile (the caller then discards what it made).
+   */
+  settleDemo(accountId: number, productId: number, demo: DemoVideo, now: Date): Promise<boolean>;
+}

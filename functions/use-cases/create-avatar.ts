@@ -1,0 +1,101 @@
+/**
+ * Creates an avatar, uploaded (checked and re-encoded before anything is written) or generated from
+ * a prompt: the local engine within the request, a hosted one in the background (the avatar answers
+ * `processing` until then). The plan's cap is refused up front, so a full account spends no upload
+ * work, generation or AI-helper budget; the store's create enforces it under races.
+ */
+import { avatarImageKey, type Avatar } from '#domain/avatar';
+import { notFound } from '#domain/errors';
+import { planOf } from '#domain/plans';
+import { newSeed } from '#domain/seed';
+import { avatarsFull } from '#ports/avatar-store';
+import type { Dependencies } from '#ports/dependencies';
+import { admitAiHelper, type AiHelperDeps } from './admit-ai-helper';
+import { engineFailureToAppError } from './engine-failure';
+
+export type CreateAvatarDeps = Pick<Dependencies, 'avatars' | 'avatarImages' | 'blobs' | 'engines' | 'tasks'> & AiHelperDeps;
+
+export type CreateAvatarInput = { accountId: number } & ({ imagePath: string } | { prompt: string });
+
+/** `generating` is true when the avatar is still being made in the background. */
+export interface CreatedAvatar {
+  avatar: Avatar;
+  generating: boolean;
+}
+
+export async function createAvatar(deps: CreateAvatarDeps, input: CreateAvatarInput): Promise<CreatedAvatar> {
+  const cap = await roomForAvatar(deps, input.accountId);
+  if ('imagePath' in input) return { avatar: await fromUpload(deps, input.accountId, input.imagePath, cap), generating: false };
+  return fromPrompt(deps, input.accountId, input.prompt, cap);
+}
+
+async function roomForAvatar(deps: CreateAvatarDeps, accountId: number): Promise<number> {
+  const account = await deps.accounts.get(accountId);
+  if (!account) throw notFound('Account');
+  const cap = planOf(account.plan).avatarCap;
+  if ((await deps.avatars.count(accountId)) >= cap) throw avatarsFull(cap);
+  return cap;
+}
+
+function newAvatar(deps: CreateAvatarDeps, accountId: number, id: number, fields: Partial<Avatar> & Pick<Avatar, 'source' | 'status'>): Avatar {
+  const now = deps.now().toISOString();
+  return { id, account_id: accountId, prompt: null, image_key: null, width: null, height: null, engine: null, seed: null, error: null, created_at: now, updated_at: now, ...fields };
+}
+
+/** Stores the record; the image written for it goes again if the store refuses (the cap, under a race). */
+async function record(deps: CreateAvatarDeps, avatar: Avatar, cap: number, imageKey: string): Promise<Avatar> {
+  try {
+    await deps.avatars.create(avatar, cap);
+  } catch (error) {
+    await deps.blobs.deleteKeys([imageKey]).catch(() => undefined);
+    throw error;
+  }
+  return avatar;
+}
+
+async function fromUpload(deps: CreateAvatarDeps, accountId: number, imagePath: string, cap: number): Promise<Avatar> {
+  const image = await deps.avatarImages.prepare(imagePath);
+  const id = await deps.avatars.newAvatarId();
+  const key = avatarImageKey(accountId, id, image.extension);
+  await deps.blobs.putBuffer(key, image.data, image.contentType);
+  const avatar = newAvatar(deps, accountId, id, { source: 'upload', status: 'ready', image_key: key, width: image.width, height: image.height });
+  return record(deps, avatar, cap, key);
+}
+
+async function fromPrompt(deps: CreateAvatarDeps, accountId: number, prompt: string, cap: number): Promise<CreatedAvatar> {
+  await admitAiHelper(deps, accountId);
+  const id = await deps.avatars.newAvatarId();
+  const seed = newSeed();
+  if (!deps.engines.avatarIsInline) {
+    const pending = newAvatar(deps, accountId, id, { source: 'prompt', status: 'processing', prompt, seed });
+    await deps.avatars.create(pending, cap);
+    try {
+      await deps.tasks.dispatch({ type: 'generate-avatar', accountId, avatarId: id });
+    } catch (error) {
+      await deps.avatars.delete(accountId, id).catch(() => undefined);
+      throw error;
+    }
+    return { avatar: pending, generating: true };
+  }
+  const engine = await deps.engines.inlineAvatar();
+  const outputKey = avatarImageKey(accountId, id, 'png');
+  let made;
+  try {
+    made = await engine.avatarFromPrompt(prompt, { seed, outputKey });
+  } catch (error) {
+    await deps.blobs.deleteKeys([outputKey]).catch(() => undefined);
+    throw engineFailureToAppError(error, 'prompt');
+  }
+  const avatar = newAvatar(deps, accountId, id, {
+    source: 'prompt',
+    status: 'ready',
+    prompt,
+    seed: made.seed,
+    engine: made.engine,
+    image_key: made.image.key,
+    width: made.width,
+    height: made.height,
+    rig: made.rig,
+  });
+  return { avatar: await record(deps, avatar, cap, made.image.key), generating: false };
+}

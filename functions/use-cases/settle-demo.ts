@@ -1,0 +1,52 @@
+/**
+ * Normalises an uploaded demo video once, in the background, to the canonical encoding, so that
+ * every later job joins it by stream copy instead of re-encoding it; then records the outcome on the
+ * product, if the product still has that upload.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { demoCanonicalKey } from '#domain/product';
+import type { Dependencies } from '#ports/dependencies';
+import { logOf, type UseCaseLog } from './log';
+
+export type SettleDemoDeps = Pick<Dependencies, 'products' | 'blobs' | 'demoMedia' | 'now'> & { log?: UseCaseLog };
+
+const NORMALISE_TIMEOUT_MS = 10 * 60 * 1000;
+
+export async function settleDemo(deps: SettleDemoDeps, task: { accountId: number; productId: number; originalKey: string }): Promise<void> {
+  const { accountId, productId, originalKey } = task;
+  const product = await deps.products.get(accountId, productId);
+  if (!product?.demo || product.demo.original_key !== originalKey || product.demo.status !== 'processing') return;
+  const base = { original_key: originalKey };
+  const canonicalKey = demoCanonicalKey(accountId, productId);
+  const dir = await mkdtemp(join(tmpdir(), 'rs-normalise-'));
+  try {
+    const input = join(dir, 'input');
+    const output = join(dir, 'demo.mp4');
+    await deps.blobs.getToFile(originalKey, input);
+    const result = await deps.demoMedia.normalise(input, output, { timeoutMs: NORMALISE_TIMEOUT_MS });
+    await deps.blobs.putFile(canonicalKey, output, 'video/mp4');
+    const kept = await deps.products.settleDemo(
+      accountId,
+      productId,
+      { ...base, status: 'ready', key: canonicalKey, duration_s: result.durationS, width: result.width, height: result.height, size_bytes: result.sizeBytes },
+      deps.now(),
+    );
+    // Deleted or replaced meanwhile: what we made belongs to nobody.
+    await deps.blobs.deleteKeys(kept ? [originalKey] : [canonicalKey]);
+  } catch (error) {
+    logOf(deps).error('demo normalisation failed', { error, productId });
+    await deps.products
+      .settleDemo(
+        accountId,
+        productId,
+        { ...base, status: 'failed', error: { code: 'invalid_media', message: 'The demo video could not be converted; upload it again or try another file' } },
+        deps.now(),
+      )
+      .catch(() => undefined);
+    await deps.blobs.deleteKeys([canonicalKey]).catch(() => undefined);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

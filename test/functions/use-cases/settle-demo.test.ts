@@ -1,0 +1,78 @@
+import { writeFile } from 'node:fs/promises';
+import type { Product } from '#domain/product';
+import type { DemoMedia } from '#ports/demo-media';
+import { settleDemo } from '#use-cases/settle-demo';
+import { MemoryBlobStore } from '#test-doubles/memory/blob-store';
+import { MemoryProductStore } from '#test-doubles/memory/product-store';
+import { testDependencies } from '#test-support/wiring';
+
+const NOW = new Date('2026-03-01T10:00:00Z');
+const ORIGINAL = 'accounts/7/products/1/demo-original';
+const CANONICAL = 'accounts/7/products/1/demo.mp4';
+const task = { accountId: 7, productId: 1, originalKey: ORIGINAL };
+
+const product = (demo: Product['demo']): Product => ({
+  id: 1,
+  account_id: 7,
+  name: 'Lamp',
+  description: null,
+  demo,
+  created_at: NOW.toISOString(),
+  updated_at: NOW.toISOString(),
+});
+
+async function setup(normalise: DemoMedia['normalise']) {
+  const products = new MemoryProductStore();
+  const blobs = new MemoryBlobStore();
+  await products.create(product({ status: 'processing', original_key: ORIGINAL }));
+  await blobs.putBuffer(ORIGINAL, Buffer.from('original'), 'video/quicktime');
+  const demoMedia: DemoMedia = { inspect: async () => ({ contentType: 'video/mp4' }), normalise };
+  return { products, blobs, deps: testDependencies({ products, blobs, demoMedia, now: () => NOW }) };
+}
+
+const writesCanonical: DemoMedia['normalise'] = async (_input, output) => {
+  await writeFile(output, 'canonical');
+  return { durationS: 12.5, width: 1080, height: 1920, sizeBytes: 9 };
+};
+
+describe('settleDemo', () => {
+  test('normalises the upload, records it ready and drops the original', async () => {
+    const { deps, products, blobs } = await setup(writesCanonical);
+    await settleDemo(deps, task);
+    expect((await products.get(7, 1))!.demo).toEqual({
+      original_key: ORIGINAL,
+      status: 'ready',
+      key: CANONICAL,
+      duration_s: 12.5,
+      width: 1080,
+      height: 1920,
+      size_bytes: 9,
+    });
+    expect([...blobs.objects.keys()]).toEqual([CANONICAL]);
+  });
+
+  test('a product deleted meanwhile keeps nothing of the work', async () => {
+    const { deps, products, blobs } = await setup(async (input, output) => {
+      await products.delete(7, 1);
+      return writesCanonical(input, output);
+    });
+    await settleDemo(deps, task);
+    expect(blobs.objects.has(CANONICAL)).toBe(false);
+  });
+
+  test('a video ffmpeg cannot convert marks the demo failed', async () => {
+    const { deps, products, blobs } = await setup(async () => Promise.reject(new Error('ffmpeg exited 1')));
+    await settleDemo(deps, task);
+    expect((await products.get(7, 1))!.demo).toMatchObject({ status: 'failed', error: { code: 'invalid_media' } });
+    expect(blobs.objects.has(CANONICAL)).toBe(false);
+  });
+
+  test('a task for another upload, or one already settled, does nothing', async () => {
+    const normalise = jest.fn(writesCanonical);
+    const { deps } = await setup(normalise);
+    await settleDemo(deps, { ...task, originalKey: 'accounts/7/products/1/older' });
+    await settleDemo(deps, task);
+    await settleDemo(deps, task);
+    expect(normalise).toHaveBeenCalledTimes(1);
+  });
+});
