@@ -13,14 +13,13 @@
  * sealed, and never printed; `--api-key -` reads it from stdin, keeping it out of the process list.
  */
 import { parseArgs } from 'node:util';
-import { createAccount, getAccount } from '#adapters/dynamodb/accounts';
-import { createApiKey, listApiKeys, revokeApiKey } from '#adapters/dynamodb/api-keys';
 import { ALL_SCOPES, parseScopes } from '#domain/api-keys';
 import { PLAN_NAMES, isPlanName } from '#domain/plans';
 import { connectionInput, connectionView, credentialsOf, isProviderName } from '#domain/social';
 import { SOCIAL_PROVIDERS, type ProviderCredentials, type ProviderName } from '#domain/social';
 import { isProviderError } from '#ports/social-provider';
-import { listConnections, putConnection } from '#adapters/dynamodb/connections';
+import { isKeyRefusal, listChannels, storeConnection } from '#use-cases/set-connection';
+import type { SocialProviders } from '#ports/social-provider';
 import { connectAdminTarget } from '#admin/target';
 import { recountAccount, recountAll } from '#admin/recount';
 import { COLLECTION_NAMES, type CollectionName } from '#adapters/dynamodb/collection-state';
@@ -90,41 +89,43 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
   const collections = command === 'counters recount' ? collectionsArg(values.collection) : [];
 
   const target = await connectAdminTarget({ stack: values.stack ?? process.env.STACK_NAME, dataDir: values['data-dir'] });
+  const { accounts, apiKeys } = target;
+  const getAccount = (id: number) => accounts.get(id);
   try {
     switch (command) {
       case 'accounts create': {
-        const account = await createAccount(values.name!.trim(), plan as never);
+        const account = await accounts.create(values.name!.trim(), plan as never);
         return { id: account.id, name: account.name, plan: account.plan };
       }
       case 'keys create': {
         if (!(await getAccount(accountArg))) throw new Error(`account ${accountArg} does not exist`);
-        const key = await createApiKey(accountArg, scopes);
+        const key = await apiKeys.create(accountArg, scopes);
         return { id: key.id, key: key.key, prefix: key.prefix, scopes: key.scopes, account: accountArg };
       }
       case 'keys revoke': {
-        if (!(await revokeApiKey(idArg))) throw new Error(`key ${idArg} does not exist`);
+        if (!(await apiKeys.revoke(idArg))) throw new Error(`key ${idArg} does not exist`);
         return { id: idArg, revoked: true };
       }
       case 'keys list': {
         if (!(await getAccount(accountArg))) throw new Error(`account ${accountArg} does not exist`);
-        return { keys: await listApiKeys(accountArg) };
+        return { keys: await apiKeys.listOfAccount(accountArg) };
       }
       case 'connections set': {
         if (!(await getAccount(accountArg))) throw new Error(`account ${accountArg} does not exist`);
         const { provider, credentials } = connection!;
-        const channels = await checkWithProvider(provider, credentials);
-        const stored = await putConnection({ accountId: accountArg, provider, credentials, channels });
+        const channels = await checkWithProvider(target.social, provider, credentials);
+        const stored = await storeConnection({ ...target, now: () => new Date() }, { accountId: accountArg, provider, credentials, channels });
         const view = connectionView(stored.connection);
         return { account: accountArg, provider, created: stored.created, status: view.status, key_hint: view.key_hint, channels: view.channels };
       }
       case 'counters recount': {
-        if (recountAllAccounts) return { accounts: await recountAll(collections) };
+        if (recountAllAccounts) return { accounts: await recountAll(target, collections) };
         if (!(await getAccount(accountArg))) throw new Error(`account ${accountArg} does not exist`);
-        return { ...(await recountAccount(accountArg, collections)) };
+        return { ...(await recountAccount(target, accountArg, collections)) };
       }
       default: {
         if (!(await getAccount(accountArg))) throw new Error(`account ${accountArg} does not exist`);
-        return { account: accountArg, connections: (await listConnections(accountArg)).map(connectionView) };
+        return { account: accountArg, connections: (await target.connections.list(accountArg)).map(connectionView) };
       }
     }
   } finally {
@@ -168,12 +169,11 @@ async function readStdin(): Promise<string> {
 }
 
 /** The channels the key reaches; the provider's refusal, in words that never quote the key. */
-async function checkWithProvider(provider: ProviderName, credentials: ProviderCredentials) {
-  const { socialProvider } = await import('#adapters/social/registry');
+async function checkWithProvider(social: SocialProviders, provider: ProviderName, credentials: ProviderCredentials) {
   try {
-    return await socialProvider(provider).listChannels(credentials, { signal: AbortSignal.timeout(30_000) });
+    return await listChannels(social, provider, credentials, 30_000);
   } catch (error) {
-    if (isProviderError(error) && ['auth', 'rejected', 'not_found'].includes(error.kind)) {
+    if (isKeyRefusal(error)) {
       throw new Error(`the provider refused this key (${provider}); nothing was stored`);
     }
     if (isProviderError(error) || (error instanceof Error && /^(Abort|Timeout)Error$/.test(error.name))) {

@@ -17,6 +17,8 @@ export interface Settings {
    * scale runs raise it to fill an account quickly; deployed stacks do not set it.
    */
   rateLimitPerMinute: number;
+  /** The KMS key sealing provider credentials (CONNECTION_KEY_ID): set only for the functions that need it. */
+  connectionKeyId?: string;
 }
 
 export const DEFAULT_REGION = 'us-east-1';
@@ -37,6 +39,7 @@ export function settingsFromEnv(env: Environment): Settings {
     dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     s3Endpoint: env.S3_ENDPOINT || undefined,
     rateLimitPerMinute: rateLimitPerMinuteOf(env.RATE_LIMIT_PER_MINUTE),
+    connectionKeyId: env.CONNECTION_KEY_ID || undefined,
   };
 }
 

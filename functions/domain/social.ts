@@ -63,6 +63,32 @@ export interface Connection {
   generation: string;
 }
 
+/** A connection as first stored: healthy, its channels just listed, a new generation. */
+export function newConnection(fields: {
+  accountId: number;
+  provider: ProviderName;
+  credentials: SealedSecret;
+  keyHint: string | null;
+  channels: Channel[];
+  generation: string;
+  now: Date;
+}): Connection {
+  const now = fields.now.toISOString();
+  return {
+    account_id: fields.accountId,
+    provider: fields.provider,
+    status: 'active',
+    credentials: fields.credentials,
+    key_hint: fields.keyHint,
+    channels: fields.channels,
+    connected_at: now,
+    synced_at: now,
+    updated_at: now,
+    last_error: null,
+    generation: fields.generation,
+  };
+}
+
 export interface ConnectionView {
   provider: ProviderName;
   status: ConnectionStatus;

@@ -42,6 +42,9 @@ export interface SocialProvider {
   analytics(credentials: ProviderCredentials, window: { days: number; now: Date }, options?: { signal?: AbortSignal }): Promise<ProviderAnalytics>;
 }
 
+/** The adapter that speaks for a provider: each runtime's wiring decides (tests pass doubles). */
+export type SocialProviders = (name: ProviderName) => SocialProvider;
+
 export type ProviderErrorKind =
   /** Our stored key was refused: the account must reconnect. */
   | 'auth'

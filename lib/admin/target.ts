@@ -5,8 +5,20 @@
  */
 import { join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { resetClients } from '#adapters/aws-clients';
-import { localConnectionKeyFile } from '#adapters/crypto/credential-cipher';
+import { createDynamoTable, resetClients } from '#adapters/aws-clients';
+import type { DynamoTable } from '#adapters/dynamodb/table';
+import { DynamoAccountStore } from '#adapters/dynamodb/accounts';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-keys';
+import { DynamoCollections } from '#adapters/dynamodb/collection-counter';
+import { DEFAULT_REGION } from '#functions/config';
+import type { AccountStore } from '#ports/account-store';
+import type { ApiKeyStore } from '#ports/api-key-store';
+import { kmsCredentialCipher, localCredentialCipher } from '#adapters/crypto/credential-cipher';
+import { DynamoConnectionStore } from '#adapters/dynamodb/connections';
+import { createSocialProviders } from '#adapters/social/registry';
+import type { ConnectionStore } from '#ports/connection-store';
+import type { CredentialCipher } from '#ports/credential-cipher';
+import type { SocialProviders } from '#ports/social-provider';
 import { startDynamoDbLocal } from '#local/dynamodb-local';
 import { ensureTable } from '#local/provision';
 import { freePort } from '#local/ports';
@@ -15,16 +27,53 @@ import { useRunningSandboxes } from '#local/sandboxes/index';
 import { acquireInstanceLock, type InstanceLock } from '#local/instance-lock';
 import { checkSecretFiles, prepareDataDir } from '#local/data-dir';
 
-export interface AdminTarget {
+/** What admin commands work through: the target's table behind the same adapters the API uses. */
+export interface AdminStores {
+  table: DynamoTable;
+  accounts: AccountStore;
+  apiKeys: ApiKeyStore;
+  collections: DynamoCollections;
+  connections: ConnectionStore;
+  /** Seals provider keys as the target's API does: the data dir's key file locally, the stack's KMS key on AWS. */
+  cipher: CredentialCipher;
+  social: SocialProviders;
+}
+
+export interface AdminTarget extends AdminStores {
   description: string;
   close(): Promise<void>;
+}
+
+function adminStores(tableName: string, endpoint: string | undefined, cipher: CredentialCipher): AdminStores {
+  // Reading the region is as the SDK itself would; a local endpoint ignores it.
+  const table = createDynamoTable({ region: process.env.AWS_REGION || DEFAULT_REGION, tableName, dynamoEndpoint: endpoint });
+  useTable(tableName, endpoint);
+  return {
+    table,
+    accounts: new DynamoAccountStore(table),
+    apiKeys: new DynamoApiKeyStore(table),
+    collections: new DynamoCollections(table),
+    connections: new DynamoConnectionStore(table),
+    cipher,
+    social: createSocialProviders(),
+  };
+}
+
+/** The target, closed with its client. */
+function target(description: string, stores: AdminStores, close: () => Promise<void> = async () => undefined): AdminTarget {
+  return {
+    ...stores,
+    description,
+    close: async () => {
+      stores.table.client.destroy();
+      await close();
+    },
+  };
 }
 
 export async function connectAdminTarget(options: { stack?: string; dataDir?: string }): Promise<AdminTarget> {
   if (options.stack) return connectDeployed(options.stack);
   const dataDir = dataDirOf(options.dataDir);
-  // The key file the local server seals provider credentials with: the CLI must seal alike.
-  useConnectionKey({ file: localConnectionKeyFile(dataDir) });
   const running = await readRuntimeState(dataDir);
   if (running) return useRunningStack(dataDir, running);
 
@@ -39,14 +88,10 @@ export async function connectAdminTarget(options: { stack?: string; dataDir?: st
     reapOrphanedChildren(dataDir);
     const db = await startDynamoDbLocal({ dbPath: join(dataDir, 'dynamodb'), port: await freePort() });
     await ensureTable(db.endpoint, LOCAL_TABLE);
-    useTable(LOCAL_TABLE, db.endpoint);
-    return {
-      description: `local data in ${dataDir}`,
-      close: async () => {
-        await db.child.stop();
-        await lock.release();
-      },
-    };
+    return target(`local data in ${dataDir}`, adminStores(LOCAL_TABLE, db.endpoint, localCredentialCipher(dataDir)), async () => {
+      await db.child.stop();
+      await lock.release();
+    });
   } catch (error) {
     await lock.release();
     throw error;
@@ -54,10 +99,11 @@ export async function connectAdminTarget(options: { stack?: string; dataDir?: st
 }
 
 function useRunningStack(dataDir: string, running: RuntimeState): AdminTarget {
-  useTable(running.tableName, running.dynamoEndpoint);
+  // The key file the local server seals provider credentials with: the CLI must seal alike.
+  const stores = adminStores(running.tableName, running.dynamoEndpoint, localCredentialCipher(dataDir));
   // `connections set` checks keys with the same providers the server talks to (its sandboxes).
   useRunningSandboxes(dataDir);
-  return { description: `local stack ${running.apiUrl}`, close: async () => undefined };
+  return target(`local stack ${running.apiUrl}`, stores);
 }
 
 /**
@@ -83,23 +129,16 @@ async function connectDeployed(stackName: string): Promise<AdminTarget> {
   const outputs = out.Stacks?.[0]?.Outputs ?? [];
   const table = outputs.find((o) => o.OutputKey === 'TableName')?.OutputValue;
   if (!table) throw new Error(`stack ${stackName} has no TableName output`);
-  useTable(table, undefined);
   // Stacks deployed before social publishing have no key; only the connections commands need it.
   const connectionKey = outputs.find((o) => o.OutputKey === 'ConnectionKeyArn')?.OutputValue;
-  useConnectionKey({ kmsKeyId: connectionKey });
-  return { description: `stack ${stackName}`, close: async () => undefined };
+  const stores = adminStores(table, undefined, kmsCredentialCipher({ keyId: connectionKey, region: process.env.AWS_REGION || DEFAULT_REGION }));
+  return target(`stack ${stackName}`, stores);
 }
 
+// Transitional, for the connection adapters that still find their table through the environment.
 function useTable(tableName: string, endpoint: string | undefined): void {
   process.env.TABLE_NAME = tableName;
   if (endpoint) process.env.DYNAMODB_ENDPOINT = endpoint;
   else delete process.env.DYNAMODB_ENDPOINT;
   resetClients();
-}
-
-function useConnectionKey(key: { file?: string; kmsKeyId?: string }): void {
-  if (key.file) process.env.CONNECTION_KEY_FILE = key.file;
-  else delete process.env.CONNECTION_KEY_FILE;
-  if (key.kmsKeyId) process.env.CONNECTION_KEY_ID = key.kmsKeyId;
-  else delete process.env.CONNECTION_KEY_ID;
 }

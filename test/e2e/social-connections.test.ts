@@ -7,9 +7,8 @@ import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ProviderASandbox, ProviderBSandbox } from '#local/sandboxes/index';
-import { overrideSocialProvider } from '#adapters/social/registry';
 import { ProviderError, type SocialProvider } from '#ports/social-provider';
-import { logger } from '#http/logger';
+import { logger } from '#functions/logger';
 import { apiClient, expectError, startTestStack, type ApiClient, type ApiResponse, type TestStack } from '#test-support/local-stack';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -45,7 +44,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const capture of captures) capture.mockRestore();
   logger.setLogLevel((process.env.LOG_LEVEL as 'SILENT') ?? 'SILENT');
-  overrideSocialProvider('provider_b', undefined);
   await t?.stop();
 });
 
@@ -162,13 +160,13 @@ describe('PUT /social/connections/{provider}', () => {
         throw new ProviderError('provider_b', 'unavailable', 'provider_b answered 503', { status: 503, retryAfterS: 7 });
       },
     };
-    overrideSocialProvider('provider_b', down as SocialProvider);
+    t.social.use('provider_b', down as SocialProvider);
     try {
       const res = await api.put('/social/connections/provider_b', { api_key: 'pfm_key_0123456789' });
       expectError(res, 503, 'upstream_unavailable');
       expect(res.headers.get('retry-after')).toBe('7');
     } finally {
-      overrideSocialProvider('provider_b', undefined);
+      t.social.reset();
     }
     expect((await api.get('/social/connections')).body.data).toEqual([]);
   });
@@ -286,13 +284,13 @@ describe('POST /social/accounts/sync', () => {
         throw new ProviderError('provider_a', 'auth', 'provider_a answered 401', { status: 401 });
       },
     };
-    overrideSocialProvider('provider_a', revoked as SocialProvider);
+    t.social.use('provider_a', revoked as SocialProvider);
     try {
       const res = await api.post('/social/accounts/sync', { provider: 'provider_a' });
       expectError(res, 409, 'conflict');
       expect(res.body.error).toMatch(/reconnect/);
     } finally {
-      overrideSocialProvider('provider_a', undefined);
+      t.social.reset();
     }
     const listed = (await api.get('/social/connections')).body.data[0];
     expect(listed).toMatchObject({ status: 'error', last_error: { code: 'provider_refused_key', message: expect.stringMatching(/reconnect/) } });
@@ -318,7 +316,7 @@ describe('DELETE /social/connections/{provider}', () => {
 // ---- the admin CLI, a separate process sharing the data dir's key file ----
 
 function withoutProviderUrls(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { PROVIDER_A_BASE_URL: _a, PROVIDER_B_BASE_URL: _b, CONNECTION_KEY_FILE: _k, ...rest } = env;
+  const { PROVIDER_A_BASE_URL: _a, PROVIDER_B_BASE_URL: _b, ...rest } = env;
   return rest;
 }
 

@@ -4,7 +4,6 @@
  * finished videos seeded as the pipeline's Finalize step stores them (record + MP4 + poster).
  * Sandbox posts go out a minute after they are due, on the sandbox clock, which the tests move.
  */
-import { overrideSocialProvider, socialProvider } from '#adapters/social/registry';
 import type { Video } from '#domain/video';
 import { ProviderError, type SocialProvider } from '#ports/social-provider';
 import type { ProviderName } from '#domain/social';
@@ -30,8 +29,7 @@ const control = (provider: ProviderName) => t.control(provider);
 
 afterEach(() => {
   t.resetSandboxes();
-  overrideSocialProvider('provider_a', undefined);
-  overrideSocialProvider('provider_b', undefined);
+  t.social.reset();
 });
 
 const seedVideo = (accountId: number): Promise<Video> =>
@@ -225,7 +223,7 @@ describe.each(PROVIDERS)('POST /social/posts on %s', (provider) => {
 
   test('the provider refusing the stored key: 409 reconnect, and the connection shows the error', async () => {
     const p = await publisher(provider);
-    const real = socialProvider(provider);
+    const real = t.social.real(provider);
     const refusing: SocialProvider = {
       ...real,
       name: real.name,
@@ -234,21 +232,21 @@ describe.each(PROVIDERS)('POST /social/posts on %s', (provider) => {
         throw new ProviderError(provider, 'auth', 'key refused');
       },
     };
-    overrideSocialProvider(provider, refusing);
+    t.social.use(provider, refusing);
     const res = await createPost(p, provider);
     expectError(res, 409, 'conflict');
     expect(res.body.error).toContain(`PUT /social/connections/${provider}`);
     const listed = (await p.api.get('/social/connections')).body.data;
     expect(listed.find((c: { provider: string }) => c.provider === provider).status).toBe('error');
     // Until it is connected again, posting is refused before the provider is asked.
-    overrideSocialProvider(provider, undefined);
+    t.social.reset();
     expectError(await createPost(p, provider), 409, 'conflict');
   });
 
   test('the provider refusing the post (its validation) is a 400 with its reason', async () => {
     const p = await publisher(provider);
-    const real = socialProvider(provider);
-    overrideSocialProvider(provider, {
+    const real = t.social.real(provider);
+    t.social.use(provider, {
       ...real,
       name: real.name,
       deleteRule: real.deleteRule,
@@ -537,9 +535,9 @@ describe('DELETE /social/posts/{id}', () => {
   test('provider_b refusing upstream (the post went out between our read and the delete) is a 409 too', async () => {
     const p = await publisher('provider_b');
     const post = (await createPost(p, 'provider_b', { schedule_at: new Date(Date.now() + HOUR).toISOString() })).body.data;
-    const real = socialProvider('provider_b');
+    const real = t.social.real('provider_b');
     // The refresh still sees it scheduled; the provider itself has moved on when the delete arrives.
-    overrideSocialProvider('provider_b', {
+    t.social.use('provider_b', {
       ...real,
       name: real.name,
       deleteRule: real.deleteRule,

@@ -3,21 +3,20 @@
  *
  * Every record gets its own 256-bit data key; the credentials are sealed with it by AES-256-GCM here
  * in Node, and only the wrapped data key is stored beside them:
- * - on AWS (`CONNECTION_KEY_ID`): KMS `GenerateDataKey` makes and wraps the data key, `Decrypt`
+ * - on AWS (kmsCredentialCipher): KMS `GenerateDataKey` makes and wraps the data key, `Decrypt`
  *   unwraps it. Both carry the encryption context `{account_id, provider}`, which KMS checks (and
  *   CloudTrail records), and which the IAM grants require.
- * - locally (`CONNECTION_KEY_FILE`): a 32-byte key file, created with mode 0600 on first use, wraps
- *   the data key with AES-256-GCM instead; the record keeps the same shape.
+ * - locally (fileCredentialCipher): a 32-byte key file under the data dir, created with mode 0600 on
+ *   first use, wraps the data key with AES-256-GCM instead; the record keeps the same shape.
  * The context is also the GCM additional data of both layers, so a record copied to another account
  * or provider fails to open whichever way it was wrapped. Plaintext and keys are never logged, and
- * data keys are zeroed once used.
+ * data keys are zeroed once used. Each runtime's wiring builds one cipher and keeps it.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import { link, mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
-import { config } from '#functions/config';
+import type { KMSClient } from '@aws-sdk/client-kms';
 import { CredentialCipherError, type CipherContext, type CredentialCipher } from '#ports/credential-cipher';
 import type { SealedSecret } from '#domain/sealed-secret';
 
@@ -100,30 +99,35 @@ function pack(kek: SealedSecret['kek'], encryptedKey: Uint8Array, sealed: { iv: 
 // ---- AWS: KMS wraps the data key ----
 
 export interface KmsCipherOptions {
-  /** Key id, ARN or alias of the symmetric KMS key. */
-  keyId: string;
+  /**
+   * Key id, ARN or alias of the symmetric KMS key (CONNECTION_KEY_ID). Only the functions that seal or
+   * open credentials are given one, so without it the cipher fails when used, not when built.
+   */
+  keyId: string | undefined;
+  /** The region of a key named without an ARN (an ARN's own region wins: the admin CLI may run configured for another). */
+  region: string;
   client?: KMSClient;
-}
-
-const kmsClients = new Map<string, KMSClient>();
-/** The key's own region when its ARN names one (the admin CLI may run configured for another). */
-function kmsClient(keyId: string): KMSClient {
-  const arnRegion = /^arn:aws[\w-]*:kms:([a-z0-9-]+):/.exec(keyId)?.[1];
-  const region = arnRegion ?? config.region;
-  let client = kmsClients.get(region);
-  if (!client) kmsClients.set(region, (client = new KMSClient({ region })));
-  return client;
 }
 
 const KMS_REFUSALS = new Set(['InvalidCiphertextException', 'IncorrectKeyException']);
 
 export function kmsCredentialCipher(options: KmsCipherOptions): CredentialCipher {
-  const client = () => options.client ?? kmsClient(options.keyId);
+  let client: Promise<KMSClient> | undefined;
+  // The SDK's KMS client loads on first use: functions that never touch credentials do not pay for it.
+  const kms = () =>
+    (client ??= options.client
+      ? Promise.resolve(options.client)
+      : import('@aws-sdk/client-kms').then(({ KMSClient }) => new KMSClient({ region: kmsRegion(keyId()) ?? options.region })));
+  const keyId = () => {
+    if (!options.keyId) throw new Error('no connection key: environment variable CONNECTION_KEY_ID is not set for this function');
+    return options.keyId;
+  };
   return {
     kind: 'kms',
     async seal(plaintext, context) {
-      const out = await client().send(
-        new GenerateDataKeyCommand({ KeyId: options.keyId, KeySpec: 'AES_256', EncryptionContext: kmsEncryptionContext(context) }),
+      const { GenerateDataKeyCommand } = await import('@aws-sdk/client-kms');
+      const out = await (await kms()).send(
+        new GenerateDataKeyCommand({ KeyId: keyId(), KeySpec: 'AES_256', EncryptionContext: kmsEncryptionContext(context) }),
       );
       if (!out.Plaintext || out.Plaintext.length !== KEY_BYTES || !out.CiphertextBlob) {
         throw new Error('KMS GenerateDataKey returned no usable data key');
@@ -137,13 +141,14 @@ export function kmsCredentialCipher(options: KmsCipherOptions): CredentialCipher
     },
     async open(sealed, context) {
       const parts = unpack(sealed, 'kms');
+      const { DecryptCommand } = await import('@aws-sdk/client-kms');
       let dataKey: Uint8Array | undefined;
       try {
-        const out = await client().send(
+        const out = await (await kms()).send(
           new DecryptCommand({
             CiphertextBlob: parts.encryptedKey,
             // Pinning the key: a blob wrapped under any other key is refused rather than decrypted.
-            KeyId: options.keyId,
+            KeyId: keyId(),
             EncryptionContext: kmsEncryptionContext(context),
           }),
         );
@@ -166,9 +171,9 @@ export function kmsCredentialCipher(options: KmsCipherOptions): CredentialCipher
   };
 }
 
-// ---- local: a key file wraps the data key ----
+const kmsRegion = (keyId: string) => /^arn:aws[\w-]*:kms:([a-z0-9-]+):/.exec(keyId)?.[1];
 
-const fileKeys = new Map<string, Promise<Buffer>>();
+// ---- local: a key file wraps the data key ----
 
 /**
  * Reads the key file, creating it (0600, in a 0700 folder) when it does not exist. A new key is
@@ -217,13 +222,15 @@ async function readKeyFile(path: string): Promise<Buffer | undefined> {
 }
 
 export function fileCredentialCipher(path: string): CredentialCipher {
+  let loading: Promise<Buffer> | undefined;
   const fileKey = () => {
-    let loading = fileKeys.get(path);
     if (!loading) {
-      loading = loadOrCreateKeyFile(path);
-      // A failed read is not cached: the next call tries again.
-      loading.catch(() => fileKeys.delete(path));
-      fileKeys.set(path, loading);
+      const attempt = loadOrCreateKeyFile(path);
+      // A failed read is not kept: the next call tries again.
+      attempt.catch(() => {
+        if (loading === attempt) loading = undefined;
+      });
+      loading = attempt;
     }
     return loading;
   };
@@ -261,23 +268,9 @@ export function fileCredentialCipher(path: string): CredentialCipher {
   };
 }
 
-// ---- choice by environment ----
+// ---- the local runtime's key file ----
 
 /** Where the local runtime and the admin CLI keep the key file, so both seal and open alike. */
 export const localConnectionKeyFile = (dataDir: string) => join(dataDir, 'secrets', 'connection.key');
 
-/** `CONNECTION_KEY_FILE` set: the local key file; otherwise KMS with `CONNECTION_KEY_ID`. */
-export function credentialCipher(env: NodeJS.ProcessEnv = process.env): CredentialCipher {
-  const file = env.CONNECTION_KEY_FILE || undefined;
-  if (file) return fileCredentialCipher(file);
-  const keyId = env.CONNECTION_KEY_ID || undefined;
-  if (!keyId) throw new Error('environment variable CONNECTION_KEY_ID (AWS) or CONNECTION_KEY_FILE (local) is not set');
-  return kmsCredentialCipher({ keyId });
-}
-
-/** Forgets cached key files and the KMS client (tests switch environments). */
-export function resetCredentialCipher(): void {
-  fileKeys.clear();
-  for (const client of kmsClients.values()) client.destroy();
-  kmsClients.clear();
-}
+export const localCredentialCipher = (dataDir: string): CredentialCipher => fileCredentialCipher(localConnectionKeyFile(dataDir));

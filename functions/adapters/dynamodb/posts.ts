@@ -1,95 +1,86 @@
 /**
- * Social posts in the account's partition (`POST#<id>`), so a foreign id is simply not found and
- * the list is a reverse Query, newest first. A post is written only once its provider accepted it.
+ * Social posts on DynamoDB, in the account's partition (`POST#<id>`), so a foreign id is simply not
+ * found and the list is a reverse Query, newest first; counted with their collection for meta.total.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { dynamo } from '#adapters/aws-clients';
-import { config } from '#functions/config';
-import type { Post, PostResult } from '#domain/social-post';
-import type { PostStatus } from '#domain/social-post';
+import type { Post, PostResult, PostStatus } from '#domain/social-post';
+import type { PostPage, PostStore } from '#ports/post-store';
 import { keys, padId } from './keys';
 import { nextId } from './ids';
-import type { PageSlice } from './pagination';
 import { COLLECTIONS } from './collection-state';
 import { createOne } from './collection-counter';
 import { pageOfCollection } from './collection-pages';
+import type { DynamoTable } from './table';
 
 const POST_PREFIX = COLLECTIONS.posts.prefix;
 const postKey = (accountId: number, postId: number) => ({ pk: keys.accountPartition(accountId), sk: `${POST_PREFIX}${padId(postId)}` });
 
-export const newPostId = () => nextId('post');
+export class DynamoPostStore implements PostStore {
+  constructor(private readonly table: DynamoTable) {}
 
-/** Posts are never removed (a deleted post stays listed as `deleted`), so only creates move the counter. */
-export async function putNewPost(post: Post): Promise<void> {
-  await createOne({ accountId: post.account_id, collection: 'posts' }, post.id, {
-    Put: {
-      TableName: config.tableName,
-      Item: { ...postKey(post.account_id, post.id), type: 'post', ...post },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  });
-}
-
-export async function getPost(accountId: number, postId: number): Promise<Post | undefined> {
-  const out = await dynamo().send(new GetCommand({ TableName: config.tableName, Key: postKey(accountId, postId), ConsistentRead: true }));
-  return out.Item ? toPost(out.Item) : undefined;
-}
-
-/** One page, newest first. */
-export async function listPosts(accountId: number, page: number, perPage: number): Promise<PageSlice<Post>> {
-  const slice = await pageOfCollection({ accountId, collection: 'posts' }, page, perPage);
-  return { items: slice.items.map(toPost), total: slice.total };
-}
-
-/**
- * Stores what the provider now says. A post deleted meanwhile stays deleted: a refresh that read the
- * provider before the delete went through must not bring it back. Returns the stored post, or
- * undefined when it is gone or deleted (the caller re-reads).
- */
-export async function recordRefresh(
-  accountId: number,
-  postId: number,
-  state: { status: PostStatus; results: PostResult[] },
-  now = new Date(),
-): Promise<Post | undefined> {
-  try {
-    const out = await dynamo().send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: postKey(accountId, postId),
-        UpdateExpression: 'SET #status = :status, results = :results, refreshed_at = :now, updated_at = :now',
-        ConditionExpression: 'attribute_exists(pk) AND #status <> :deleted',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':status': state.status, ':results': state.results, ':now': now.toISOString(), ':deleted': 'deleted' },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toPost(out.Attributes!);
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
+  newPostId(): Promise<number> {
+    return nextId('post');
   }
-}
 
-/** The post stays as a record with status `deleted`. Returns undefined when there is no such post. */
-export async function markDeleted(accountId: number, postId: number, results: PostResult[], now = new Date()): Promise<Post | undefined> {
-  try {
-    const out = await dynamo().send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: postKey(accountId, postId),
-        UpdateExpression: 'SET #status = :deleted, results = :results, updated_at = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':deleted': 'deleted', ':results': results, ':now': now.toISOString() },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toPost(out.Attributes!);
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
+  /** Posts are never removed (a deleted post stays listed as `deleted`), so only creates move the counter. */
+  async create(post: Post): Promise<void> {
+    await createOne({ accountId: post.account_id, collection: 'posts' }, post.id, {
+      Put: {
+        TableName: this.table.name,
+        Item: { ...postKey(post.account_id, post.id), type: 'post', ...post },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+  }
+
+  async get(accountId: number, postId: number): Promise<Post | undefined> {
+    const out = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: postKey(accountId, postId), ConsistentRead: true }));
+    return out.Item ? toPost(out.Item) : undefined;
+  }
+
+  async list(accountId: number, page: number, perPage: number): Promise<PostPage> {
+    const slice = await pageOfCollection({ accountId, collection: 'posts' }, page, perPage);
+    return { items: slice.items.map(toPost), total: slice.total };
+  }
+
+  recordRefresh(accountId: number, postId: number, state: { status: PostStatus; results: PostResult[] }, now: Date): Promise<Post | undefined> {
+    return this.update(accountId, postId, {
+      UpdateExpression: 'SET #status = :status, results = :results, refreshed_at = :now, updated_at = :now',
+      ConditionExpression: 'attribute_exists(pk) AND #status <> :deleted',
+      ExpressionAttributeValues: { ':status': state.status, ':results': state.results, ':now': now.toISOString(), ':deleted': 'deleted' },
+    });
+  }
+
+  markDeleted(accountId: number, postId: number, results: PostResult[], now: Date): Promise<Post | undefined> {
+    return this.update(accountId, postId, {
+      UpdateExpression: 'SET #status = :deleted, results = :results, updated_at = :now',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':deleted': 'deleted', ':results': results, ':now': now.toISOString() },
+    });
+  }
+
+  /** The post as stored after the update, or undefined when its condition refused it. */
+  private async update(
+    accountId: number,
+    postId: number,
+    update: { UpdateExpression: string; ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> },
+  ): Promise<Post | undefined> {
+    try {
+      const out = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: postKey(accountId, postId),
+          ExpressionAttributeNames: { '#status': 'status' },
+          ReturnValues: 'ALL_NEW',
+          ...update,
+        }),
+      );
+      return toPost(out.Attributes!);
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
   }
 }
 

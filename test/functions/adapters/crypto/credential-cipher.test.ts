@@ -5,12 +5,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DecryptCommand, GenerateDataKeyCommand, InvalidCiphertextException, KMSClient } from '@aws-sdk/client-kms';
-import {
-  credentialCipher,
-  fileCredentialCipher,
-  kmsCredentialCipher,
-  resetCredentialCipher,
-} from '#adapters/crypto/credential-cipher';
+import { fileCredentialCipher, kmsCredentialCipher, localConnectionKeyFile, localCredentialCipher } from '#adapters/crypto/credential-cipher';
 import { CredentialCipherError } from '#ports/credential-cipher';
 import type { SealedSecret } from '#domain/sealed-secret';
 
@@ -27,7 +22,6 @@ function flip(sealed: SealedSecret, field: 'encrypted_key' | 'iv' | 'tag' | 'cip
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'rs-cipher-'));
-  resetCredentialCipher();
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -69,18 +63,13 @@ describe('the local key-file cipher', () => {
 
   test('another process (a fresh cipher on the same file) opens what this one sealed', async () => {
     const sealed = await fileCredentialCipher(keyPath()).seal(SECRET, OWNER);
-    resetCredentialCipher();
     expect(await fileCredentialCipher(keyPath()).open(sealed, OWNER)).toBe(SECRET);
   });
 
   test('concurrent first uses agree on one key', async () => {
     const sealed = await Promise.all(
-      Array.from({ length: 8 }, () => {
-        resetCredentialCipher();
-        return fileCredentialCipher(keyPath()).seal(SECRET, OWNER);
-      }),
+      Array.from({ length: 8 }, () => fileCredentialCipher(keyPath()).seal(SECRET, OWNER)),
     );
-    resetCredentialCipher();
     const cipher = fileCredentialCipher(keyPath());
     for (const record of sealed) expect(await cipher.open(record, OWNER)).toBe(SECRET);
   });
@@ -122,8 +111,12 @@ describe('the local key-file cipher', () => {
     expect(readFileSync(path, 'utf8')).toBe('tooshort');
   });
 
-  test('is chosen when CONNECTION_KEY_FILE is set', () => {
-    expect(credentialCipher({ CONNECTION_KEY_FILE: keyPath(), CONNECTION_KEY_ID: 'ignored' }).kind).toBe('file');
+  test('the local runtime keeps its key file under the data dir', async () => {
+    const cipher = localCredentialCipher(dir);
+    expect(cipher.kind).toBe('file');
+    const sealed = await cipher.seal(SECRET, OWNER);
+    expect(statSync(localConnectionKeyFile(dir)).size).toBe(32);
+    expect(await fileCredentialCipher(localConnectionKeyFile(dir)).open(sealed, OWNER)).toBe(SECRET);
   });
 });
 
@@ -148,7 +141,7 @@ describe('the KMS cipher', () => {
 
   test('GenerateDataKey (AES_256) with the owner as encryption context, sealing locally; Decrypt with the same', async () => {
     const { blob } = fakeKms();
-    const cipher = kmsCredentialCipher({ keyId: KEY_ARN });
+    const cipher = kmsCredentialCipher({ keyId: KEY_ARN, region: 'us-east-1' });
     const sealed = await cipher.seal(SECRET, OWNER);
     expect(sealed).toMatchObject({ v: 1, alg: 'AES-256-GCM', kek: 'kms', encrypted_key: blob.toString('base64') });
     expect(kms.commandCalls(GenerateDataKeyCommand)[0]!.args[0].input).toEqual({
@@ -168,13 +161,13 @@ describe('the KMS cipher', () => {
   test('the plaintext data key is zeroed after use', async () => {
     const plaintext = new Uint8Array(randomBytes(32));
     kms.on(GenerateDataKeyCommand).resolves({ Plaintext: plaintext, CiphertextBlob: new Uint8Array([1, 2, 3]) });
-    await kmsCredentialCipher({ keyId: KEY_ARN }).seal(SECRET, OWNER);
+    await kmsCredentialCipher({ keyId: KEY_ARN, region: 'us-east-1' }).seal(SECRET, OWNER);
     expect(plaintext.every((b) => b === 0)).toBe(true);
   });
 
   test('another context is refused by KMS and surfaces as a refusal', async () => {
     fakeKms();
-    const cipher = kmsCredentialCipher({ keyId: KEY_ARN });
+    const cipher = kmsCredentialCipher({ keyId: KEY_ARN, region: 'us-east-1' });
     const sealed = await cipher.seal(SECRET, OWNER);
     await expect(cipher.open(sealed, { accountId: 8, provider: 'provider_a' })).rejects.toMatchObject({
       name: 'CredentialCipherError',
@@ -184,7 +177,7 @@ describe('the KMS cipher', () => {
 
   test('altered ciphertext or tag is refused locally by GCM even though KMS unwraps the key', async () => {
     fakeKms();
-    const cipher = kmsCredentialCipher({ keyId: KEY_ARN });
+    const cipher = kmsCredentialCipher({ keyId: KEY_ARN, region: 'us-east-1' });
     const sealed = await cipher.seal(SECRET, OWNER);
     await expect(cipher.open(flip(sealed, 'ciphertext'), OWNER)).rejects.toMatchObject({ kind: 'refused' });
     await expect(cipher.open(flip(sealed, 'tag'), OWNER)).rejects.toMatchObject({ kind: 'refused' });
@@ -196,14 +189,14 @@ describe('the KMS cipher', () => {
     const dataKey = randomBytes(32);
     kms.on(GenerateDataKeyCommand).callsFake(() => ({ Plaintext: Uint8Array.from(dataKey), CiphertextBlob: new Uint8Array([9]) }));
     kms.on(DecryptCommand).callsFake(() => ({ Plaintext: Uint8Array.from(dataKey) }));
-    const cipher = kmsCredentialCipher({ keyId: KEY_ARN });
+    const cipher = kmsCredentialCipher({ keyId: KEY_ARN, region: 'us-east-1' });
     const sealed = await cipher.seal(SECRET, OWNER);
     await expect(cipher.open(sealed, { ...OWNER, accountId: 99 })).rejects.toMatchObject({ kind: 'refused' });
   });
 
   test('KMS outages are not mistaken for refusals', async () => {
     fakeKms();
-    const cipher = kmsCredentialCipher({ keyId: KEY_ARN });
+    const cipher = kmsCredentialCipher({ keyId: KEY_ARN, region: 'us-east-1' });
     const sealed = await cipher.seal(SECRET, OWNER);
     kms.on(DecryptCommand).rejects(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
     const failure = await cipher.open(sealed, OWNER).catch((e: Error) => e);
@@ -213,12 +206,14 @@ describe('the KMS cipher', () => {
 
   test('a record wrapped by the key file is not sent to KMS', async () => {
     const sealed = await fileCredentialCipher(join(dir, 'k')).seal(SECRET, OWNER);
-    await expect(kmsCredentialCipher({ keyId: KEY_ARN }).open(sealed, OWNER)).rejects.toMatchObject({ kind: 'malformed' });
+    await expect(kmsCredentialCipher({ keyId: KEY_ARN, region: 'us-east-1' }).open(sealed, OWNER)).rejects.toMatchObject({ kind: 'malformed' });
     expect(kms.calls()).toHaveLength(0);
   });
 
-  test('is chosen by CONNECTION_KEY_ID when no key file is configured; neither set is an error naming both', () => {
-    expect(credentialCipher({ CONNECTION_KEY_ID: KEY_ARN }).kind).toBe('kms');
-    expect(() => credentialCipher({})).toThrow(/CONNECTION_KEY_ID.*CONNECTION_KEY_FILE/);
+  test('without a key it can be built (functions that never seal are given none) but fails when used, naming CONNECTION_KEY_ID', async () => {
+    const cipher = kmsCredentialCipher({ keyId: undefined, region: 'us-east-1' });
+    expect(cipher.kind).toBe('kms');
+    await expect(cipher.seal(SECRET, OWNER)).rejects.toThrow(/CONNECTION_KEY_ID/);
+    expect(kms.calls()).toHaveLength(0);
   });
 });

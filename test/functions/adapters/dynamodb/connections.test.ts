@@ -1,21 +1,17 @@
-/** The connections repository against DynamoDB Local, with the key-file cipher. */
+/** The connection store against DynamoDB Local, with connections sealed by the key-file cipher. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '#adapters/aws-clients';
-import { resetCredentialCipher } from '#adapters/crypto/credential-cipher';
-import {
-  deleteConnection,
-  getConnection,
-  listConnections,
-  markConnectionError,
-  putConnection,
-  updateChannels,
-} from '#adapters/dynamodb/connections';
+import { dynamo, environmentTable } from '#adapters/aws-clients';
+import { fileCredentialCipher } from '#adapters/crypto/credential-cipher';
+import { DynamoConnectionStore } from '#adapters/dynamodb/connections';
 import { keys } from '#adapters/dynamodb/keys';
 import { connectionView } from '#domain/social';
-import type { Channel } from '#domain/social';
+import type { Channel, ProviderName } from '#domain/social';
+import type { CredentialCipher } from '#ports/credential-cipher';
+import { storeConnection, type NewConnection } from '#use-cases/set-connection';
+import { openCredentials } from '#use-cases/connection-credentials';
 import { startTestTable } from '#test-support/dynamodb';
 
 const API_KEY = 'ayr_live_ABCDEFGHIJKLMNOP1234';
@@ -24,24 +20,38 @@ const YOUTUBE: Channel = { id: 'pk1:youtube', platform: 'youtube', name: 'Acme',
 
 let table: { stop(): Promise<void> };
 let dir: string;
+let store: DynamoConnectionStore;
+let cipher: CredentialCipher;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rs-connections-'));
-  process.env.CONNECTION_KEY_FILE = join(dir, 'secrets', 'connection.key');
-  resetCredentialCipher();
+  cipher = fileCredentialCipher(join(dir, 'secrets', 'connection.key'));
   table = await startTestTable();
+  store = new DynamoConnectionStore(environmentTable());
 });
 afterAll(async () => {
   await table?.stop();
-  delete process.env.CONNECTION_KEY_FILE;
   rmSync(dir, { recursive: true, force: true });
 });
+
+const putConnection = (input: NewConnection) => storeConnection({ connections: store, cipher, now: () => new Date() }, input);
+const getConnection = (accountId: number, provider: ProviderName) => store.get(accountId, provider);
+async function getOpened(accountId: number, provider: ProviderName) {
+  const connection = await store.get(accountId, provider);
+  return connection && { connection, credentials: await openCredentials(cipher, connection) };
+}
+const listConnections = (accountId: number) => store.list(accountId);
+const updateChannels = (accountId: number, provider: ProviderName, generation: string, channels: Channel[], now = new Date()) =>
+  store.updateChannels(accountId, provider, generation, channels, now);
+const markConnectionError = (accountId: number, provider: ProviderName, generation: string, error: { code: string; message: string }) =>
+  store.markError(accountId, provider, generation, error, new Date());
+const deleteConnection = (accountId: number, provider: ProviderName) => store.remove(accountId, provider);
 
 let nextAccount = 5000;
 const freshAccount = () => nextAccount++;
 const rawItem = async (accountId: number, provider: string) =>
   (await dynamo().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: keys.connection(accountId, provider) }))).Item!;
 
-describe('the connections repository', () => {
+describe('the connection store', () => {
   test('stores the credentials sealed: the item never holds the key, and opening it needs asking', async () => {
     const accountId = freshAccount();
     const { connection, created } = await putConnection({
@@ -62,7 +72,7 @@ describe('the connections repository', () => {
     expect(plain).toMatchObject({ provider: 'provider_a', channels: [TIKTOK] });
     expect(plain).not.toHaveProperty('apiKey');
 
-    const opened = await getConnection(accountId, 'provider_a', { credentials: true });
+    const opened = await getOpened(accountId, 'provider_a');
     expect(opened?.credentials).toEqual({ apiKey: API_KEY, profileKey: 'PROFILE-KEY-9' });
     expect(opened?.connection.channels).toEqual([TIKTOK]);
   });
@@ -73,7 +83,7 @@ describe('the connections repository', () => {
     const second = await putConnection({ accountId, provider: 'provider_b', credentials: { apiKey: 'pfm_second_key' }, channels: [YOUTUBE] });
     expect(second.created).toBe(false);
     expect(second.connection.generation).not.toBe(first.connection.generation);
-    expect((await getConnection(accountId, 'provider_b', { credentials: true }))?.credentials).toEqual({ apiKey: 'pfm_second_key' });
+    expect((await getOpened(accountId, 'provider_b'))?.credentials).toEqual({ apiKey: 'pfm_second_key' });
   });
 
   test('short keys get no hint', async () => {
@@ -114,7 +124,7 @@ describe('the connections repository', () => {
     await putConnection({ accountId, provider: 'provider_b', credentials: { apiKey: 'pfm_key_5678' }, channels: [] });
     expect(await deleteConnection(accountId, 'provider_b')).toMatchObject({ provider: 'provider_b' });
     expect(await deleteConnection(accountId, 'provider_b')).toBeUndefined();
-    expect(await getConnection(accountId, 'provider_b', { credentials: true })).toBeUndefined();
+    expect(await getOpened(accountId, 'provider_b')).toBeUndefined();
   });
 
   test('a sealed record copied into another account does not open there', async () => {
@@ -125,7 +135,7 @@ describe('the connections repository', () => {
     await dynamo().send(
       new PutCommand({ TableName: process.env.TABLE_NAME, Item: { ...item, ...keys.connection(thief, 'provider_a'), account_id: thief } }),
     );
-    await expect(getConnection(thief, 'provider_a', { credentials: true })).rejects.toMatchObject({ name: 'CredentialCipherError', kind: 'refused' });
+    await expect(getOpened(thief, 'provider_a')).rejects.toMatchObject({ name: 'CredentialCipherError', kind: 'refused' });
   });
 
   test('the view shows channels and health, never credentials', async () => {

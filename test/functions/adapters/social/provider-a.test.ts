@@ -4,7 +4,7 @@
  * statuses and per-channel results, the delete rule, and the analytics roll-up.
  */
 import { createProviderA, providerADeleteRule } from '#adapters/social/provider-a';
-import { overrideSocialProvider, socialProvider } from '#adapters/social/registry';
+import { createSocialProviders } from '#adapters/social/registry';
 import type { Channel, ProviderCredentials } from '#domain/social';
 import type { ChannelResult } from '#domain/social-post';
 import type { CreatePostInput, SocialProvider } from '#ports/social-provider';
@@ -69,17 +69,12 @@ describe('configuration', () => {
 });
 
 describe('registry', () => {
-  it('serves one adapter per provider and lets a test swap one in and out', () => {
-    expect(socialProvider('provider_a').name).toBe('provider_a');
-    expect(socialProvider('provider_b').name).toBe('provider_b');
-    expect(socialProvider('provider_a')).toBe(socialProvider('provider_a'));
-    const real = socialProvider('provider_a');
-    const double = { ...real, listChannels: async () => [] } as SocialProvider;
-    overrideSocialProvider('provider_a', double);
-    expect(socialProvider('provider_a')).toBe(double);
-    overrideSocialProvider('provider_a', undefined);
-    expect(socialProvider('provider_a')).toBe(real);
-    expect(() => socialProvider('provider_c' as never)).toThrow(/unknown social provider/);
+  it('serves one adapter per provider, made once, and refuses a name it does not know', () => {
+    const social = createSocialProviders();
+    expect(social('provider_a').name).toBe('provider_a');
+    expect(social('provider_b').name).toBe('provider_b');
+    expect(social('provider_a')).toBe(social('provider_a'));
+    expect(() => social('provider_c' as never)).toThrow(/unknown social provider/);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
- * How a scheduling provider's trouble reaches our client (README "Social publishing"): something the
- * user can fix is a 4xx saying what to do; the provider being down, slow, rate limited or talking
- * nonsense is a 429 or 503 with Retry-After. Provider trouble is never a 500.
+ * How a scheduling provider's trouble reaches our client: something the user can fix is a 4xx saying
+ * what to do; the provider being down, slow, rate limited or talking nonsense is a 429 or 503 with
+ * Retry-After. Provider trouble is never a 500.
  */
 import { AppError } from '#domain/errors';
 import { isProviderError, type ProviderError } from '#ports/social-provider';

@@ -1,0 +1,27 @@
+/**
+ * Social posts of an account. A post is written only once its provider accepted it, and never
+ * removed: a deleted post stays as a record with status `deleted`, which no later refresh undoes.
+ */
+import type { Post, PostResult, PostStatus } from '#domain/social-post';
+
+export interface PostPage {
+  items: Post[];
+  total: number;
+}
+
+export interface PostStore {
+  /** Posts are numbered before the provider is called: the id is the provider's external id. */
+  newPostId(): Promise<number>;
+  /** Writes a new post and counts it in the account's posts. */
+  create(post: Post): Promise<void>;
+  get(accountId: number, postId: number): Promise<Post | undefined>;
+  /** One page, newest first, with the account's post count. */
+  list(accountId: number, page: number, perPage: number): Promise<PostPage>;
+  /**
+   * Stores what the provider now says, unless the post is gone or was deleted meanwhile (a refresh
+   * that read the provider before a delete went through must not bring it back): then undefined.
+   */
+  recordRefresh(accountId: number, postId: number, state: { status: PostStatus; results: PostResult[] }, now: Date): Promise<Post | undefined>;
+  /** Status `deleted` with these results; undefined when there is no such post. */
+  markDeleted(accountId: number, postId: number, results: PostResult[], now: Date): Promise<Post | undefined>;
+}

@@ -1,0 +1,56 @@
+/**
+ * Refreshing a connection's channels from its provider (POST /social/accounts/sync). Not connected,
+ * a stored key the provider now refuses, or one that no longer opens, is a 409: the request is fine,
+ * the connection's state is not; the latter two also mark the connection `error` until the owner
+ * connects again. A successful listing heals an errored connection.
+ */
+import { conflict } from '#domain/errors';
+import { channelChanges, type Channel, type Connection, type ProviderName } from '#domain/social';
+import type { Dependencies } from '#ports/dependencies';
+import { accessConnection, markConnectionError } from './connection-credentials';
+import { logOf, type UseCaseLog } from './log';
+import { connectFirst, providerFailure, reconnect } from './provider-errors';
+import { isKeyRefusal, listChannels } from './set-connection';
+
+export interface AccountsSynced {
+  connection: Connection;
+  /** Channel ids that appeared and disappeared since the last listing. */
+  added: string[];
+  removed: string[];
+}
+
+export async function syncAccounts(
+  deps: Pick<Dependencies, 'social' | 'connections' | 'cipher' | 'now'> & { log?: UseCaseLog },
+  input: { accountId: number; provider: ProviderName },
+): Promise<AccountsSynced> {
+  const { accountId, provider } = input;
+  const log = logOf(deps);
+  const access = await accessConnection(deps, accountId, provider);
+  if (access.kind === 'missing') throw connectFirst(provider);
+  if (access.kind === 'unopenable') {
+    // Only a record altered at rest (or moved between accounts) gets here: its key is lost to us.
+    log.error('stored provider credentials could not be opened', { provider, accountId });
+    await markConnectionError(deps, access.connection, { code: 'credentials_unreadable', message: 'The stored key could not be read; connect again' });
+    throw conflict(`The stored key for ${provider} cannot be read: reconnect it: PUT /social/connections/${provider}`);
+  }
+  const { connection, credentials } = access;
+
+  let channels: Channel[];
+  try {
+    channels = await listChannels(deps.social, provider, credentials);
+  } catch (error) {
+    if (isKeyRefusal(error)) {
+      log.warn('provider refused the stored key', { provider, accountId, kind: error.kind });
+      await markConnectionError(deps, connection, { code: 'provider_refused_key', message: reconnect(provider).message });
+      throw reconnect(provider);
+    }
+    throw providerFailure(error, provider, 'the channel listing');
+  }
+
+  const updated = await deps.connections.updateChannels(accountId, provider, connection.generation, channels, deps.now());
+  // Disconnected or connected again with another key while we were listing: this listing is stale.
+  if (!updated) throw conflict(`The ${provider} connection changed during the sync; try again`);
+  const { added, removed } = channelChanges(connection.channels, updated.channels);
+  log.info('social channels synced', { provider, accountId, channels: channels.length, added: added.length, removed: removed.length });
+  return { connection: updated, added, removed };
+}
