@@ -5,6 +5,7 @@
  *   npm run client:generate                     regenerate the committed types
  *   npm run client:generate -- --stdout         print them instead (the staleness test compares)
  *   npm run client:generate -- other.json       from another copy of the document (a deployed one)
+ *   ... -- - --stdout                           the document from stdin, the types to stdout
  *
  * Uploads are `format: binary` strings in the document; in TypeScript they are Blobs, which is what
  * fetch and FormData take.
@@ -36,9 +37,16 @@ async function generateSchemaTypes(document: unknown): Promise<string> {
 
 async function main(): Promise<void> {
   const source = process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? DOCUMENT;
-  const types = await generateSchemaTypes(JSON.parse(await readFile(source, 'utf8')));
+  const text = source === '-' ? await readStdin() : await readFile(source, 'utf8');
+  const types = await generateSchemaTypes(JSON.parse(text));
   if (process.argv.includes('--stdout')) process.stdout.write(types);
   else await writeFile(OUTPUT, types);
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 main().catch((error: unknown) => {
