@@ -60,8 +60,6 @@ export async function runApiLatency(options: ApiLatencyOptions): Promise<Section
   const dataDir = mkdtempSync(join(tmpdir(), 'rs-bench-'));
   // Loaded here, not at the top: `--only bundles` should not load the local stack at all.
   const { startLocalStack } = await import('#local/runtime');
-  const { createAccount } = await import('#adapters/dynamodb/accounts');
-  const { createApiKey } = await import('#adapters/dynamodb/api-keys');
   const { ALL_SCOPES } = await import('#domain/api-keys');
 
   const startedAt = Date.now();
@@ -77,8 +75,8 @@ export async function runApiLatency(options: ApiLatencyOptions): Promise<Section
 
     const seedStarted = Date.now();
     const keys = await pool(accounts, SEED_CONCURRENCY, async (i) => {
-      const account = await createAccount(`bench-${i}`, 'pro');
-      const { key } = await createApiKey(account.id, ALL_SCOPES);
+      const account = await stack.dependencies.accounts.create(`bench-${i}`, 'pro');
+      const { key } = await stack.dependencies.apiKeys.create(account.id, ALL_SCOPES);
       for (let p = 0; p < options.productsPerAccount; p++) {
         const res = await fetch(productsUrl, {
           method: 'POST',

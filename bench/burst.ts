@@ -62,16 +62,14 @@ interface Waiting {
 export async function runBurst(options: BurstOptions): Promise<SectionResult> {
   const { log } = options;
   const { startLocalStack } = await import('#local/runtime');
-  const { createAccount } = await import('#adapters/dynamodb/accounts');
-  const { createApiKey } = await import('#adapters/dynamodb/api-keys');
   const { ALL_SCOPES } = await import('#domain/api-keys');
   const { getJob } = await import('#adapters/dynamodb/jobs');
 
   const dir = await mkdtemp(join(tmpdir(), 'rs-bench-burst-'));
   const stack = await startLocalStack({ dataDir: join(dir, 'data'), port: 0, log: () => undefined });
   try {
-    const account = await createAccount('bench-burst', 'business');
-    const { key } = await createApiKey(account.id, ALL_SCOPES);
+    const account = await stack.dependencies.accounts.create('bench-burst', 'business');
+    const { key } = await stack.dependencies.apiKeys.create(account.id, ALL_SCOPES);
     const call = apiClient(stack.apiUrl, key);
     const { productId } = await productWithDemo(call, () => stack.tasks.idle(), dir, options.demoS);
 

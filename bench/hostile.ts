@@ -42,8 +42,6 @@ async function ownStack(log: (line: string) => void): Promise<Target> {
   process.env.RATE_LIMIT_PER_MINUTE = '1000000';
   const dataDir = mkdtempSync(join(tmpdir(), 'rs-hostile-'));
   const { startLocalStack } = await import('#local/runtime');
-  const { createAccount } = await import('#adapters/dynamodb/accounts');
-  const { createApiKey } = await import('#adapters/dynamodb/api-keys');
   const { ALL_SCOPES } = await import('#domain/api-keys');
   const stack = await startLocalStack({ dataDir, port: 0 });
   const stop = async () => {
@@ -51,8 +49,8 @@ async function ownStack(log: (line: string) => void): Promise<Target> {
     rmSync(dataDir, { recursive: true, force: true });
   };
   process.once('SIGINT', () => void stop().finally(() => process.exit(130)));
-  const account = await createAccount('hostile', 'pro');
-  const { key } = await createApiKey(account.id, ALL_SCOPES);
+  const account = await stack.dependencies.accounts.create('hostile', 'pro');
+  const { key } = await stack.dependencies.apiKeys.create(account.id, ALL_SCOPES);
   log(`local stack at ${stack.apiUrl}`);
   return { port: Number(new URL(stack.baseUrl).port), key, stop };
 }

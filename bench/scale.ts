@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fmt, flag, median, type SectionResult, type Table, type Target } from './report';
+import type { LocalStack } from '#local/runtime';
 
 export interface ScaleOptions {
   sizes: number[];
@@ -55,7 +56,7 @@ export async function runScale(options: ScaleOptions): Promise<SectionResult> {
   process.once('SIGINT', interrupted);
   try {
     const filled: Filled[] = [];
-    for (const size of options.sizes) filled.push(await fillAccount(stack.apiUrl, size, options));
+    for (const size of options.sizes) filled.push(await fillAccount(stack, size, options));
     // Measured after every account is filled, in rounds across the accounts: none is favoured by a warmer stack or a quieter moment.
     const samples = await timeLists(stack.apiUrl, filled, options);
     const measured: Measured[] = [];
@@ -78,15 +79,13 @@ interface Filled {
   lastPage: number;
 }
 
-async function fillAccount(apiUrl: string, size: number, o: ScaleOptions): Promise<Filled> {
-  const { createAccount } = await import('#adapters/dynamodb/accounts');
-  const { createApiKey } = await import('#adapters/dynamodb/api-keys');
+async function fillAccount(stack: LocalStack, size: number, o: ScaleOptions): Promise<Filled> {
   const { ALL_SCOPES } = await import('#domain/api-keys');
-  const account = await createAccount(`scale-${size}`, 'pro');
-  const { key } = await createApiKey(account.id, ALL_SCOPES);
+  const account = await stack.dependencies.accounts.create(`scale-${size}`, 'pro');
+  const { key } = await stack.dependencies.apiKeys.create(account.id, ALL_SCOPES);
   const started = Date.now();
   const viaApi = Math.min(size, o.apiFillMax);
-  await fillThroughApi(apiUrl, key, viaApi);
+  await fillThroughApi(stack.apiUrl, key, viaApi);
   if (size > viaApi) await fillInBatches(account.id, size - viaApi);
   const fillS = (Date.now() - started) / 1000;
   o.log(`${size} products in ${fmt(fillS)} s (${viaApi} through the API${size > viaApi ? `, ${size - viaApi} in batches + recount` : ''})`);
@@ -159,6 +158,8 @@ async function fillInBatches(accountId: number, count: number): Promise<void> {
   const { config } = await import('#functions/config');
   const { keys } = await import('#adapters/dynamodb/keys');
   const { recountAccount } = await import('#admin/recount');
+  const { DynamoCollections } = await import('#adapters/dynamodb/collection-counter');
+  const { environmentTable } = await import('#adapters/aws-clients');
   const reserved = await dynamo().send(
     new UpdateCommand({
       TableName: config.tableName,
@@ -196,7 +197,7 @@ async function fillInBatches(accountId: number, count: number): Promise<void> {
       }
     }),
   );
-  await recountAccount(accountId, ['products']);
+  await recountAccount({ collections: new DynamoCollections(environmentTable()) }, accountId, ['products']);
 }
 
 /** Read units DynamoDB reports for everything `call` sends, and its wall time. */

@@ -125,8 +125,6 @@ export async function runVideoJob(options: VideoJobOptions): Promise<SectionResu
   const { startLocalStack } = await import('#local/runtime');
   const { createLocalJobRunner } = await import('#local/job-runner');
   const { runPipelineStep } = await import('#pipeline/local-steps');
-  const { createAccount } = await import('#adapters/dynamodb/accounts');
-  const { createApiKey } = await import('#adapters/dynamodb/api-keys');
   const { ALL_SCOPES } = await import('#domain/api-keys');
   const { getJob } = await import('#adapters/dynamodb/jobs');
 
@@ -168,8 +166,8 @@ export async function runVideoJob(options: VideoJobOptions): Promise<SectionResu
 
   try {
     log(`local stack up in ${fmt((performance.now() - startedAt) / 1000, 1)} s at ${stack.apiUrl}`);
-    const account = await createAccount('bench-jobs', 'pro');
-    const { key } = await createApiKey(account.id, ALL_SCOPES);
+    const account = await stack.dependencies.accounts.create('bench-jobs', 'pro');
+    const { key } = await stack.dependencies.apiKeys.create(account.id, ALL_SCOPES);
     const call = apiClient(stack.apiUrl, key);
     const { productId, demo, uploadS } = await productWithDemo(call, () => stack.tasks.idle(), dir, options.demoS);
     log(`demo: ${options.demoS} s 720x1280 uploaded and normalised to ${demo.width}x${demo.height}, ${fmt(demo.duration_s, 2)} s, in ${fmt(uploadS, 1)} s`);

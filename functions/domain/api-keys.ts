@@ -46,3 +46,35 @@ export function parseScopes(input: string): Scope[] {
   if (scopes.length === 0) throw new Error('at least one scope is required');
   return [...new Set(scopes)] as Scope[];
 }
+
+/** A key as stored: never its raw value, only what identifies and limits it. */
+export interface ApiKeyRecord {
+  id: number;
+  account_id: number;
+  prefix: string;
+  scopes: Scope[];
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** A key just made: the one moment its raw value exists outside the caller's hands. */
+export interface CreatedApiKey {
+  id: number;
+  key: string;
+  prefix: string;
+  scopes: Scope[];
+}
+
+/** Writing last_used_at on every request would double the writes for a value read by humans. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function isLastUseStale(record: ApiKeyRecord, now: Date): boolean {
+  const last = record.last_used_at ? Date.parse(record.last_used_at) : 0;
+  return now.getTime() - last >= LAST_USED_RESOLUTION_MS;
+}
+
+/** A key's record as created: never used, not revoked. */
+export function newKeyRecord(id: number, accountId: number, prefix: string, scopes: readonly Scope[], now: Date): ApiKeyRecord {
+  return { id, account_id: accountId, prefix, scopes: [...scopes], created_at: now.toISOString(), last_used_at: null, revoked_at: null };
+}

@@ -38,3 +38,57 @@ export function msUntilAdmission(limit: number, previousCount: number, currentCo
   const neededNext = currentCount > 0 ? Math.max(0, 1 - (limit - 1) / currentCount) : 0;
   return untilNext + neededNext * windowMs;
 }
+
+export interface RateLimitRule {
+  /** What is being limited, e.g. `api:42` or `analytics-sync:42`. */
+  bucket: string;
+  limit: number;
+  windowMs: number;
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the current window ends (RateLimit-Reset). */
+  resetS: number;
+  /** Seconds to wait before retrying; set when refused. */
+  retryAfterS?: number;
+}
+
+/** One rule at one instant: where the window stands and the most the current window may already hold. */
+export interface AdmissionPlan {
+  rule: RateLimitRule;
+  position: WindowPosition;
+  previous: number;
+  maxCurrent: number;
+}
+
+export function planAdmission(rule: RateLimitRule, previousCount: number, nowMs: number): AdmissionPlan {
+  const position = windowPosition(nowMs, rule.windowMs);
+  return { rule, position, previous: previousCount, maxCurrent: maxCurrentCountForAdmission(rule.limit, previousCount, position.elapsed) };
+}
+
+/** The start of the window before the one `nowMs` falls in, whose count still weighs. */
+export const previousWindowStart = (rule: RateLimitRule, nowMs: number) => windowPosition(nowMs, rule.windowMs).windowStart - rule.windowMs;
+
+/**
+ * The answers to a request checked against `plans`, admitted by all of them or by none; `currents`
+ * are the current windows' counts (after the request when admitted, as found when refused).
+ */
+export function decideAdmission(plans: readonly AdmissionPlan[], admitted: boolean, currents: readonly number[]): RateDecision[] {
+  return plans.map((plan, i) => {
+    const current = currents[i]!;
+    const resetS = Math.ceil(((1 - plan.position.elapsed) * plan.rule.windowMs) / 1000);
+    const overThisRule = !admitted && current > plan.maxCurrent;
+    return {
+      allowed: admitted,
+      limit: plan.rule.limit,
+      remaining: overThisRule ? 0 : remainingAfter(plan.rule.limit, plan.previous, current, plan.position.elapsed),
+      resetS,
+      ...(overThisRule
+        ? { retryAfterS: Math.max(1, Math.ceil(msUntilAdmission(plan.rule.limit, plan.previous, current, plan.position) / 1000)) }
+        : {}),
+    };
+  });
+}

@@ -4,10 +4,9 @@
  * traffic (functions/adapters/dynamodb/collection-seed.ts). The only full read of a collection, so it
  * is never on a request's path; run it after a restore, or with --all after first deploying counters.
  */
-import { getAccount } from '#adapters/dynamodb/accounts';
-import { lastId } from '#adapters/dynamodb/ids';
-import { readCounter, type CollectionName } from '#adapters/dynamodb/collection-state';
-import { seedCollection } from '#adapters/dynamodb/collection-seed';
+import { lastAllocatedId } from '#adapters/dynamodb/ids';
+import type { CollectionName } from '#adapters/dynamodb/collection-state';
+import type { AdminStores } from './target';
 
 export interface Recounted {
   account: number;
@@ -15,23 +14,23 @@ export interface Recounted {
   collections: Record<string, { before: number | null; after: number }>;
 }
 
-export async function recountAccount(accountId: number, collections: readonly CollectionName[]): Promise<Recounted> {
+export async function recountAccount(stores: Pick<AdminStores, 'collections'>, accountId: number, collections: readonly CollectionName[]): Promise<Recounted> {
   const result: Recounted = { account: accountId, collections: {} };
   for (const collection of collections) {
     const ref = { accountId, collection };
-    const before = await readCounter(ref);
-    const after = await seedCollection(ref, { force: true });
+    const before = await stores.collections.counter(ref);
+    const after = await stores.collections.count(ref, { force: true });
     result.collections[collection] = { before: before.seeded ? before.count : null, after: after.count };
   }
   return result;
 }
 
 /** Every account in id order (ids are dense from 1; deleted or missing ones are passed over). */
-export async function recountAll(collections: readonly CollectionName[]): Promise<Recounted[]> {
+export async function recountAll(stores: Pick<AdminStores, 'table' | 'accounts' | 'collections'>, collections: readonly CollectionName[]): Promise<Recounted[]> {
   const results: Recounted[] = [];
-  const last = await lastId('account');
+  const last = await lastAllocatedId(stores.table, 'account');
   for (let accountId = 1; accountId <= last; accountId++) {
-    if (await getAccount(accountId)) results.push(await recountAccount(accountId, collections));
+    if (await stores.accounts.get(accountId)) results.push(await recountAccount(stores, accountId, collections));
   }
   return results;
 }

@@ -15,7 +15,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'a
 import { HANDLER_GROUPS, JSON_BODY_LIMIT, matchRoute, routeKey, type HandlerGroup, type RouteDefinition } from '#functions/routes';
 import { ERROR_CODES, isAppError, type ErrorCode } from '#domain/errors';
 import { bodyKindOf } from '#http/body';
-import { resolvePrincipal } from '#http/middleware/authenticate';
+import { resolvePrincipal, type CredentialContext } from '#http/middleware/authenticate';
 import { lambdaContext, toApiGatewayEvent, writeResult } from './apigw-event';
 import type { DependencySource } from '#ports/dependencies';
 
@@ -66,6 +66,7 @@ interface Exchange {
   awaitingContinue: boolean;
   drain: DrainBounds;
   handlerOf: (group: HandlerGroup) => LambdaHandler;
+  dependencies: DependencySource;
 }
 
 export function createLocalApiServer(options: { dependencies: DependencySource; drain?: Partial<DrainBounds> }): Server {
@@ -77,6 +78,7 @@ export function createLocalApiServer(options: { dependencies: DependencySource; 
     awaitingContinue,
     drain,
     handlerOf,
+    dependencies: options.dependencies,
   });
   const server = createServer({ requestTimeout: 120_000, headersTimeout: 30_000 }, (request, response) => serve(exchange(request, response, false)));
   // With a listener Node leaves `100 Continue` to us: it is sent only once the early checks pass.
@@ -106,7 +108,7 @@ async function handle(exchange: Exchange): Promise<void> {
   const match = matchRoute(request.method ?? 'GET', url.pathname);
   const route = match.kind === 'matched' ? match.route : undefined;
   if (route) {
-    const early = await refusalBeforeBody(request, url, route);
+    const early = await refusalBeforeBody(exchange, url, route);
     if (early) return refuse(exchange, early);
   }
   if (exchange.awaitingContinue) {
@@ -151,7 +153,7 @@ function bodyRule(route: RouteDefinition, contentType: string | undefined): { li
   };
 }
 
-async function refusalBeforeBody(request: IncomingMessage, url: URL, route: RouteDefinition): Promise<Refusal | undefined> {
+async function refusalBeforeBody({ request, dependencies }: Exchange, url: URL, route: RouteDefinition): Promise<Refusal | undefined> {
   const rule = bodyRule(route, request.headers['content-type']);
   const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
   if (declared !== undefined && declared > rule.limit) return rule.overflow;
@@ -160,7 +162,13 @@ async function refusalBeforeBody(request: IncomingMessage, url: URL, route: Rout
   if (route.auth === 'none' || !large) return undefined;
   try {
     // The handler authenticates again (and records the key's use); this only decides whether to read.
-    await resolvePrincipal(toApiGatewayEvent(request, url, Buffer.alloc(0), { routeKey: routeKey(route) }), []);
+    const context: CredentialContext = {
+      pending: [],
+      get deps() {
+        return dependencies();
+      },
+    };
+    await resolvePrincipal(toApiGatewayEvent(request, url, Buffer.alloc(0), { routeKey: routeKey(route) }), context);
     return undefined;
   } catch (error) {
     if (isAppError(error) && error.expose) return { status: error.status, code: error.code, message: error.message };

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { API_PREFIX } from '#functions/routes';
-import { resetClients, dynamo } from '#adapters/aws-clients';
+import { resetClients } from '#adapters/aws-clients';
+import { localConnectionKeyFile } from '#adapters/crypto/credential-cipher';
 import type { BackgroundTasks } from '#ports/background-tasks';
 import type { Dependencies } from '#ports/dependencies';
 import { localClients, localDependencies, type LocalClients } from './wiring';
@@ -111,6 +112,8 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       DYNAMODB_ENDPOINT: db.endpoint,
       S3_ENDPOINT: blobs.endpoint,
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+      // Provider credentials are sealed with a key file here (KMS on AWS); the CLI uses the same file.
+      CONNECTION_KEY_FILE: localConnectionKeyFile(dataDir),
     });
     resetClients();
     const settings: Settings = {
@@ -132,10 +135,10 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       runStep: async (payload, context) => (await import('#pipeline/local-steps')).runPipelineStep(payload, context),
       log,
     });
-    const built = localDependencies({ jobRunner: jobs, tasks, clients, dataDir });
+    const built = localDependencies({ jobRunner: jobs, tasks, clients });
     const dependencies = options.adjustDependencies ? options.adjustDependencies(built) : built;
-    const demo = await seedDemoAccount();
-    await resumeInterruptedWork(tasks, log);
+    const demo = await seedDemoAccount(clients.table, dependencies);
+    await resumeInterruptedWork(clients.table, tasks, log);
     // Only a serving stack works jobs off; the CLI opens the stores briefly and must not start renders.
     const resumed = options.http === false ? 0 : await jobs.resumeActiveJobs();
     if (resumed > 0) log(`resumed ${resumed} video job${resumed === 1 ? '' : 's'} at their recorded states`);
@@ -211,12 +214,12 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
 }
 
 /** Demo normalisations cut off by the last shutdown are started again. */
-async function resumeInterruptedWork(tasks: BackgroundTasks, log: (line: string) => void): Promise<void> {
+async function resumeInterruptedWork(table: DynamoTable, tasks: BackgroundTasks, log: (line: string) => void): Promise<void> {
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await dynamo().send(
+    const out = await table.client.send(
       new ScanCommand({
-        TableName: LOCAL_TABLE,
+        TableName: table.name,
         FilterExpression: '#type = :product AND demo.#status = :processing',
         ExpressionAttributeNames: { '#type': 'type', '#status': 'status' },
         ExpressionAttributeValues: { ':product': 'product', ':processing': 'processing' },

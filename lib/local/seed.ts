@@ -1,26 +1,27 @@
 /** The first start creates the `demo` account (plan pro) and one key, whose raw value is shown once. */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '#adapters/aws-clients';
-import { config } from '#functions/config';
+import type { DynamoTable } from '#adapters/dynamodb/table';
 import { keys } from '#adapters/dynamodb/keys';
-import { createAccount } from '#adapters/dynamodb/accounts';
-import { createApiKey } from '#adapters/dynamodb/api-keys';
 import { ALL_SCOPES } from '#domain/api-keys';
+import type { Dependencies } from '#ports/dependencies';
 
 export interface SeededDemo {
   accountId: number;
   key: string;
 }
 
-export async function seedDemoAccount(): Promise<SeededDemo | undefined> {
-  const marker = await dynamo().send(new GetCommand({ TableName: config.tableName, Key: keys.seedMarker('demo') }));
+export async function seedDemoAccount(
+  table: DynamoTable,
+  deps: Pick<Dependencies, 'accounts' | 'apiKeys' | 'now'>,
+): Promise<SeededDemo | undefined> {
+  const marker = await table.client.send(new GetCommand({ TableName: table.name, Key: keys.seedMarker('demo') }));
   if (marker.Item) return undefined;
-  const account = await createAccount('demo', 'pro');
-  const key = await createApiKey(account.id, ALL_SCOPES);
-  await dynamo().send(
+  const account = await deps.accounts.create('demo', 'pro', deps.now());
+  const key = await deps.apiKeys.create(account.id, ALL_SCOPES, deps.now());
+  await table.client.send(
     new PutCommand({
-      TableName: config.tableName,
-      Item: { ...keys.seedMarker('demo'), account_id: account.id, created_at: new Date().toISOString() },
+      TableName: table.name,
+      Item: { ...keys.seedMarker('demo'), account_id: account.id, created_at: deps.now().toISOString() },
     }),
   );
   return { accountId: account.id, key: key.key };

@@ -1,6 +1,4 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '#adapters/aws-clients';
-import { createApiKey, listApiKeys, revokeApiKey } from '#adapters/dynamodb/api-keys';
 import { apiClient, expectError, startTestStack, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
@@ -8,6 +6,7 @@ beforeAll(async () => {
   t = await startTestStack();
 });
 afterAll(() => t?.stop());
+const apiKeys = () => t.stack.dependencies.apiKeys;
 
 describe('authentication', () => {
   test('a request without a key is 401 unauthorized', async () => {
@@ -30,10 +29,10 @@ describe('authentication', () => {
 
   test('a revoked key is refused on the very next request', async () => {
     const { accountId, api } = await t.newAccount();
-    const second = await createApiKey(accountId, ['read']);
+    const second = await apiKeys().create(accountId, ['read']);
     const other = apiClient(t.stack.apiUrl, second.key);
     expect((await other.get('/products')).status).toBe(200);
-    await revokeApiKey(second.id);
+    await apiKeys().revoke(second.id);
     const res = await other.get('/products');
     expectError(res, 401, 'unauthorized');
     expect(res.body.error).toMatch(/revoked/);
@@ -43,12 +42,12 @@ describe('authentication', () => {
 
   test("a key's last use is recorded by the time the response arrives; the raw key is never stored", async () => {
     const { accountId, api, key } = await t.newAccount();
-    expect((await listApiKeys(accountId))[0]!.last_used_at).toBeNull();
+    expect((await apiKeys().listOfAccount(accountId))[0]!.last_used_at).toBeNull();
     const before = Date.now();
     await api.get('/usage');
-    const [record] = await listApiKeys(accountId);
+    const [record] = await apiKeys().listOfAccount(accountId);
     expect(Date.parse(record!.last_used_at!)).toBeGreaterThanOrEqual(before - 1000);
-    const everything = await dynamo().send(new ScanCommand({ TableName: process.env.TABLE_NAME }));
+    const everything = await t.stack.table.client.send(new ScanCommand({ TableName: t.stack.table.name }));
     expect(JSON.stringify(everything.Items)).not.toContain(key);
   });
 

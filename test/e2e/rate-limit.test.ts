@@ -1,5 +1,4 @@
 import { awayFromMinuteBoundary } from '#test-support/clock';
-import { createApiKey } from '#adapters/dynamodb/api-keys';
 import { apiClient, expectError, startTestStack, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
@@ -11,7 +10,7 @@ afterAll(() => t?.stop());
 describe('the per-account rate limit', () => {
   test('120 requests a minute pass, shared by all keys of the account; the next is 429 with Retry-After', async () => {
     const { accountId, api } = await t.newAccount();
-    const second = apiClient(t.stack.apiUrl, (await createApiKey(accountId, ['read'])).key);
+    const second = apiClient(t.stack.apiUrl, (await t.stack.dependencies.apiKeys.create(accountId, ['read'])).key);
     const clients = [api, second];
     // Concurrent requests from two keys: the shared counter must admit exactly 120.
     await awayFromMinuteBoundary();

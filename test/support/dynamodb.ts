@@ -2,16 +2,30 @@
 import { startDynamoDbLocal } from '#local/dynamodb-local';
 import { ensureTable } from '#local/provision';
 import { freePort } from '#local/ports';
-import { resetClients } from '#adapters/aws-clients';
+import { createDynamoTable, resetClients } from '#adapters/aws-clients';
+import { DEFAULT_REGION } from '#functions/config';
+import type { DynamoTable } from '#adapters/dynamodb/table';
 
-export async function startTestTable(): Promise<{ stop(): Promise<void> }> {
+export interface TestTable {
+  /** The table, for the adapters under test: `new DynamoXStore(t.table)`. */
+  table: DynamoTable;
+  stop(): Promise<void>;
+}
+
+const TABLE_NAME = 'test-table';
+
+export async function startTestTable(): Promise<TestTable> {
   const db = await startDynamoDbLocal({ port: await freePort() });
-  process.env.TABLE_NAME = 'test-table';
+  // Transitional, for the adapters whose tests still reach the table through the environment.
+  process.env.TABLE_NAME = TABLE_NAME;
   process.env.DYNAMODB_ENDPOINT = db.endpoint;
   resetClients();
-  await ensureTable(db.endpoint, 'test-table');
+  await ensureTable(db.endpoint, TABLE_NAME);
+  const table = createDynamoTable({ region: DEFAULT_REGION, tableName: TABLE_NAME, dynamoEndpoint: db.endpoint });
   return {
+    table,
     async stop() {
+      table.client.destroy();
       resetClients();
       await db.child.stop();
     },

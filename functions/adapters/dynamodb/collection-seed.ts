@@ -9,23 +9,23 @@
  */
 import { BatchWriteCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { dynamo } from '#adapters/aws-clients';
-import { config } from '#functions/config';
+import { environmentTable } from '#adapters/aws-clients';
+import type { DynamoTable } from './table';
 import { collectionBlockPrefix, keys } from './keys';
 import { prefixQuery } from './pagination';
-import { BLOCK_SIZE, COLLECTIONS, readCounter, type Block, type CollectionRef, type CounterState } from './collection-state';
+import { BLOCK_SIZE, COLLECTIONS, counterOf, type Block, type CollectionRef, type CounterState } from './collection-state';
 
 const MAX_ATTEMPTS = 6;
 const BATCH = 25;
 
-export async function seedCollection(ref: CollectionRef, options: { force?: boolean } = {}): Promise<CounterState> {
+export async function countCollection(table: DynamoTable, ref: CollectionRef, options: { force?: boolean } = {}): Promise<CounterState> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const before = await readCounter(ref);
+    const before = await counterOf(table, ref);
     if (before.seeded && !options.force) return before;
-    const ids = await idsOf(ref);
+    const ids = await idsOf(table, ref);
     const blocks = COLLECTIONS[ref.collection].paged ? cutIntoBlocks(ids) : [];
     const generation = Math.max(before.generation + 1, Date.now() * 1000 + Math.floor(Math.random() * 1000));
-    await writeBlocks(ref, generation, blocks);
+    await writeBlocks(table, ref, generation, blocks);
     const seeded: CounterState = {
       seeded: true,
       count: ids.length,
@@ -35,11 +35,11 @@ export async function seedCollection(ref: CollectionRef, options: { force?: bool
       maxId: Math.max(before.maxId, ids.at(-1) ?? 0),
       changes: before.changes,
     };
-    if (await swapIn(ref, before, seeded)) {
-      if (before.generation) await removeBlocks(ref, before.generation);
+    if (await swapIn(table, ref, before, seeded)) {
+      if (before.generation) await removeBlocks(table, ref, before.generation);
       return seeded;
     }
-    await removeBlocks(ref, generation);
+    await removeBlocks(table, ref, generation);
   }
   throw new Error(`could not count ${ref.collection} of account ${ref.accountId}: it kept changing`);
 }
@@ -53,13 +53,13 @@ export function cutIntoBlocks(ascendingIds: number[]): Block[] {
   return blocks;
 }
 
-async function idsOf(ref: CollectionRef): Promise<number[]> {
+async function idsOf(table: DynamoTable, ref: CollectionRef): Promise<number[]> {
   const prefix = COLLECTIONS[ref.collection].prefix;
   const ids: number[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await dynamo().send(
-      new QueryCommand({ ...prefixQuery(keys.accountPartition(ref.accountId), prefix), ProjectionExpression: 'sk', ConsistentRead: true, ExclusiveStartKey: startKey }),
+    const out = await table.client.send(
+      new QueryCommand({ ...prefixQuery(table, keys.accountPartition(ref.accountId), prefix), ProjectionExpression: 'sk', ConsistentRead: true, ExclusiveStartKey: startKey }),
     );
     for (const item of out.Items ?? []) ids.push(Number((item.sk as string).slice(prefix.length)));
     startKey = out.LastEvaluatedKey;
@@ -67,11 +67,11 @@ async function idsOf(ref: CollectionRef): Promise<number[]> {
   return ids;
 }
 
-async function swapIn(ref: CollectionRef, before: CounterState, seeded: CounterState): Promise<boolean> {
+async function swapIn(table: DynamoTable, ref: CollectionRef, before: CounterState, seeded: CounterState): Promise<boolean> {
   try {
-    await dynamo().send(
+    await table.client.send(
       new UpdateCommand({
-        TableName: config.tableName,
+        TableName: table.name,
         Key: keys.collectionCounter(ref.accountId, ref.collection),
         UpdateExpression:
           'SET seeded = :true, generation = :generation, #count = :count, last_start = :last_start, last_count = :last_count, max_id = :max_id, #type = :type',
@@ -99,8 +99,9 @@ async function swapIn(ref: CollectionRef, before: CounterState, seeded: CounterS
   }
 }
 
-async function writeBlocks(ref: CollectionRef, generation: number, blocks: Block[]): Promise<void> {
+async function writeBlocks(table: DynamoTable, ref: CollectionRef, generation: number, blocks: Block[]): Promise<void> {
   await batchWrite(
+    table,
     blocks.map((block) => ({
       PutRequest: {
         Item: { ...keys.collectionBlock(ref.accountId, ref.collection, generation, block.start), type: 'collection_block', ...block },
@@ -109,29 +110,32 @@ async function writeBlocks(ref: CollectionRef, generation: number, blocks: Block
   );
 }
 
-async function removeBlocks(ref: CollectionRef, generation: number): Promise<void> {
+async function removeBlocks(table: DynamoTable, ref: CollectionRef, generation: number): Promise<void> {
   const query: QueryCommandInput = {
-    ...prefixQuery(keys.accountPartition(ref.accountId), collectionBlockPrefix(ref.collection, generation)),
+    ...prefixQuery(table, keys.accountPartition(ref.accountId), collectionBlockPrefix(ref.collection, generation)),
     ProjectionExpression: 'pk, sk',
   };
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await dynamo().send(new QueryCommand({ ...query, ExclusiveStartKey: startKey }));
-    await batchWrite((out.Items ?? []).map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } })));
+    const out = await table.client.send(new QueryCommand({ ...query, ExclusiveStartKey: startKey }));
+    await batchWrite(table, (out.Items ?? []).map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } })));
     startKey = out.LastEvaluatedKey;
   } while (startKey);
 }
 
 type WriteRequest = { PutRequest?: { Item: Record<string, unknown> }; DeleteRequest?: { Key: Record<string, unknown> } };
 
-async function batchWrite(requests: WriteRequest[]): Promise<void> {
+async function batchWrite(table: DynamoTable, requests: WriteRequest[]): Promise<void> {
   for (let i = 0; i < requests.length; i += BATCH) {
     let pending = requests.slice(i, i + BATCH);
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 8) throw new Error('DynamoDB kept leaving block writes unprocessed');
       if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-      const out = await dynamo().send(new BatchWriteCommand({ RequestItems: { [config.tableName]: pending } }));
-      pending = (out.UnprocessedItems?.[config.tableName] ?? []) as WriteRequest[];
+      const out = await table.client.send(new BatchWriteCommand({ RequestItems: { [table.name]: pending } }));
+      pending = (out.UnprocessedItems?.[table.name] ?? []) as WriteRequest[];
     }
   }
 }
+
+// Transitional, for adapters not yet handed a DynamoTable.
+export const seedCollection = (ref: CollectionRef, options: { force?: boolean } = {}) => countCollection(environmentTable(), ref, options);

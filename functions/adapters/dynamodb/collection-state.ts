@@ -1,7 +1,7 @@
 /** What a collection's counter item says, and which collections have one (collection-counter.ts). */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '#adapters/aws-clients';
-import { config } from '#functions/config';
+import { environmentTable } from '#adapters/aws-clients';
+import type { DynamoTable } from './table';
 import { keys } from './keys';
 
 export const COLLECTIONS = {
@@ -44,9 +44,9 @@ export interface Block {
   count: number;
 }
 
-export async function readCounter(ref: CollectionRef): Promise<CounterState> {
-  const out = await dynamo().send(
-    new GetCommand({ TableName: config.tableName, Key: keys.collectionCounter(ref.accountId, ref.collection), ConsistentRead: true }),
+export async function counterOf(table: DynamoTable, ref: CollectionRef): Promise<CounterState> {
+  const out = await table.client.send(
+    new GetCommand({ TableName: table.name, Key: keys.collectionCounter(ref.accountId, ref.collection), ConsistentRead: true }),
   );
   const item = out.Item ?? {};
   return {
@@ -59,3 +59,6 @@ export async function readCounter(ref: CollectionRef): Promise<CounterState> {
     changes: Number(item.changes ?? 0),
   };
 }
+
+// Transitional, for adapters not yet handed a DynamoTable.
+export const readCounter = (ref: CollectionRef) => counterOf(environmentTable(), ref);

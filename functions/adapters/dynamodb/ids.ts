@@ -1,13 +1,13 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '#adapters/aws-clients';
-import { config } from '#functions/config';
+import { environmentTable } from '#adapters/aws-clients';
+import type { DynamoTable } from './table';
 import { keys } from './keys';
 
-/** Positive integer ids from an atomic counter per entity type (DESIGN §2). */
-export async function nextId(entity: string): Promise<number> {
-  const out = await dynamo().send(
+/** Positive integer ids from an atomic counter per entity type: short, ordered, never reused. */
+export async function allocateId(table: DynamoTable, entity: string): Promise<number> {
+  const out = await table.client.send(
     new UpdateCommand({
-      TableName: config.tableName,
+      TableName: table.name,
       Key: keys.counter(entity),
       UpdateExpression: 'ADD #v :one',
       ExpressionAttributeNames: { '#v': 'value' },
@@ -19,7 +19,10 @@ export async function nextId(entity: string): Promise<number> {
 }
 
 /** The last id handed out for `entity` (0 before the first): every id of it lies in 1..this. */
-export async function lastId(entity: string): Promise<number> {
-  const out = await dynamo().send(new GetCommand({ TableName: config.tableName, Key: keys.counter(entity), ConsistentRead: true }));
+export async function lastAllocatedId(table: DynamoTable, entity: string): Promise<number> {
+  const out = await table.client.send(new GetCommand({ TableName: table.name, Key: keys.counter(entity), ConsistentRead: true }));
   return Number(out.Item?.value ?? 0);
 }
+
+// Transitional, for adapters not yet handed a DynamoTable.
+export const nextId = (entity: string) => allocateId(environmentTable(), entity);

@@ -4,24 +4,25 @@
  * is known from what was read; only otherwise does a COUNT over the prefix run.
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '#adapters/aws-clients';
-import { config } from '#functions/config';
+import { environmentTable } from '#adapters/aws-clients';
+import type { DynamoTable } from './table';
 
 export interface PageSlice<T> {
   items: T[];
   total: number;
 }
 
-export async function pageOfPrefix(
+export async function queryPage(
+  table: DynamoTable,
   partition: string,
   prefix: string,
   page: number,
   perPage: number,
 ): Promise<PageSlice<Record<string, unknown>>> {
-  const base: QueryCommandInput = { ...prefixQuery(partition, prefix), ScanIndexForward: false };
+  const base: QueryCommandInput = { ...prefixQuery(table, partition, prefix), ScanIndexForward: false };
   const offset = (page - 1) * perPage;
-  const read = await readPage(base, offset, perPage);
-  const total = read.reachedEnd ? read.skipped + read.items.length : await countAll(base);
+  const read = await readPage(table, base, offset, perPage);
+  const total = read.reachedEnd ? read.skipped + read.items.length : await countAll(table, base);
   return { items: read.items, total };
 }
 
@@ -32,11 +33,11 @@ interface PageRead {
   reachedEnd: boolean;
 }
 
-async function readPage(base: QueryCommandInput, offset: number, perPage: number): Promise<PageRead> {
+async function readPage(table: DynamoTable, base: QueryCommandInput, offset: number, perPage: number): Promise<PageRead> {
   let startKey: Record<string, unknown> | undefined;
   let skipped = 0;
   while (skipped < offset) {
-    const out = await dynamo().send(
+    const out = await table.client.send(
       new QueryCommand({ ...base, ProjectionExpression: 'pk, sk', Limit: offset - skipped, ExclusiveStartKey: startKey }),
     );
     skipped += out.Items?.length ?? 0;
@@ -46,7 +47,7 @@ async function readPage(base: QueryCommandInput, offset: number, perPage: number
   const items: Record<string, unknown>[] = [];
   // One extra item tells whether anything follows the page without a second round trip.
   do {
-    const out = await dynamo().send(new QueryCommand({ ...base, Limit: perPage + 1 - items.length, ExclusiveStartKey: startKey }));
+    const out = await table.client.send(new QueryCommand({ ...base, Limit: perPage + 1 - items.length, ExclusiveStartKey: startKey }));
     items.push(...(out.Items ?? []));
     startKey = out.LastEvaluatedKey;
   } while (startKey && items.length <= perPage);
@@ -55,7 +56,8 @@ async function readPage(base: QueryCommandInput, offset: number, perPage: number
 }
 
 /** Every item under a sort-key prefix (for sets listed whole: an account's keys, avatars, reactions). */
-export async function allOfPrefix(
+export async function queryAll(
+  table: DynamoTable,
   partition: string,
   prefix: string,
   order: { newestFirst?: boolean } = {},
@@ -63,8 +65,8 @@ export async function allOfPrefix(
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await dynamo().send(
-      new QueryCommand({ ...prefixQuery(partition, prefix), ScanIndexForward: !order.newestFirst, ExclusiveStartKey: startKey }),
+    const out = await table.client.send(
+      new QueryCommand({ ...prefixQuery(table, partition, prefix), ScanIndexForward: !order.newestFirst, ExclusiveStartKey: startKey }),
     );
     items.push(...(out.Items ?? []));
     startKey = out.LastEvaluatedKey;
@@ -72,24 +74,29 @@ export async function allOfPrefix(
   return items;
 }
 
-export const countOfPrefix = (partition: string, prefix: string) => countAll(prefixQuery(partition, prefix));
 
 /** A Query of the items of `partition` whose sort key starts with `prefix`. */
-export function prefixQuery(partition: string, prefix: string): QueryCommandInput {
+export function prefixQuery(table: DynamoTable, partition: string, prefix: string): QueryCommandInput {
   return {
-    TableName: config.tableName,
+    TableName: table.name,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': partition, ':prefix': prefix },
   };
 }
 
-async function countAll(base: QueryCommandInput): Promise<number> {
+async function countAll(table: DynamoTable, base: QueryCommandInput): Promise<number> {
   let total = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await dynamo().send(new QueryCommand({ ...base, Select: 'COUNT', ExclusiveStartKey: startKey }));
+    const out = await table.client.send(new QueryCommand({ ...base, Select: 'COUNT', ExclusiveStartKey: startKey }));
     total += out.Count ?? 0;
     startKey = out.LastEvaluatedKey;
   } while (startKey);
   return total;
 }
+
+// Transitional, for adapters not yet handed a DynamoTable.
+export const pageOfPrefix = (partition: string, prefix: string, page: number, perPage: number) =>
+  queryPage(environmentTable(), partition, prefix, page, perPage);
+export const allOfPrefix = (partition: string, prefix: string, order: { newestFirst?: boolean } = {}) =>
+  queryAll(environmentTable(), partition, prefix, order);

@@ -6,19 +6,22 @@
 import type middy from '@middy/core';
 import { AppError } from '#domain/errors';
 import { hashKey, isWellFormedKey } from '#domain/api-keys';
-import { findApiKeyByHash, touchApiKey } from '#adapters/dynamodb/api-keys';
-import type { ApiContext, ApiEvent, ApiResult, Principal } from '#http/api-types';
-import { logger } from '#http/logger';
+import type { ApiContext, ApiEvent, ApiRequest, ApiResult, Principal } from '#http/api-types';
+import { logger } from '#functions/logger';
 
 /**
- * Answers `undefined` when the request carries no credential of its kind. Bookkeeping it wants done
- * (the key's last use) goes into `pending`, which the request settles before it ends.
+ * What a resolver reaches: the request's dependencies (read only once a credential is there, so an
+ * anonymous request builds none) and `pending`, where bookkeeping it wants done (the key's last use)
+ * goes for the request to settle before it ends.
  */
-export type CredentialResolver = (event: ApiEvent, pending: Promise<unknown>[]) => Promise<Principal | undefined>;
+export type CredentialContext = Pick<ApiRequest, 'deps' | 'pending'>;
+
+/** Answers `undefined` when the request carries no credential of its kind. */
+export type CredentialResolver = (event: ApiEvent, context: CredentialContext) => Promise<Principal | undefined>;
 
 const unauthorized = (message: string) => new AppError('unauthorized', message);
 
-export const bearerApiKey: CredentialResolver = async (event, pending) => {
+export const bearerApiKey: CredentialResolver = async (event, context) => {
   const header = event.headers?.authorization;
   if (header === undefined) return undefined;
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
@@ -26,11 +29,12 @@ export const bearerApiKey: CredentialResolver = async (event, pending) => {
     throw unauthorized('Malformed Authorization header: expected "Bearer <API key>"');
   }
   const hash = hashKey(match[1]!);
-  const record = await findApiKeyByHash(hash);
+  const { apiKeys, now } = context.deps;
+  const record = await apiKeys.findByHash(hash);
   if (!record) throw unauthorized('Unknown API key');
   if (record.revoked_at) throw unauthorized('This API key has been revoked');
   // Best effort, alongside the request: a failed bookkeeping write must not fail the caller's request.
-  pending.push(touchApiKey(record, hash).catch((error) => logger.warn('could not record key use', { error })));
+  context.pending.push(apiKeys.recordUse(record, hash, now()).catch((error) => logger.warn('could not record key use', { error })));
   return { accountId: record.account_id, scopes: record.scopes, credential: { kind: 'api_key', keyId: record.id } };
 };
 
@@ -43,7 +47,7 @@ export function authenticate(
     before: async (request) => {
       const api = request.context.api!;
       if (api.route.auth === 'none') return;
-      api.principal = await resolvePrincipal(request.event, api.pending, resolvers);
+      api.principal = await resolvePrincipal(request.event, api, resolvers);
     },
   };
 }
@@ -54,11 +58,11 @@ export function authenticate(
  */
 export async function resolvePrincipal(
   event: ApiEvent,
-  pending: Promise<unknown>[],
+  context: CredentialContext,
   resolvers: readonly CredentialResolver[] = DEFAULT_RESOLVERS,
 ): Promise<Principal> {
   for (const resolve of resolvers) {
-    const principal = await resolve(event, pending);
+    const principal = await resolve(event, context);
     if (principal) return principal;
   }
   throw unauthorized('Missing API key: send "Authorization: Bearer <API key>"');

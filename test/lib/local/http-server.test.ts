@@ -1,21 +1,31 @@
 /**
  * The local HTTP entry against clients that send too much, send it anonymously, or break HTTP itself:
- * each one reads an answer in the envelope, with no EPIPE or ECONNRESET on the way. The store is
- * mocked: nothing here gets as far as a handler that needs it.
+ * each one reads an answer in the envelope, with no EPIPE or ECONNRESET on the way. The key store
+ * is a stub: nothing here gets as far as a handler that needs another port.
  */
 import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { mockClient } from 'aws-sdk-client-mock';
-import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createLocalApiServer } from '#local/http-server';
-import { generateKeyMaterial } from '#domain/api-keys';
+import { generateKeyMaterial, hashKey, type ApiKeyRecord } from '#domain/api-keys';
+import type { ApiKeyStore } from '#ports/api-key-store';
 import { multipartBody } from '#test-support/hostile-requests';
 import { testDependencies } from '#test-support/wiring';
 
-process.env.TABLE_NAME = 'unit-table';
-const ddb = mockClient(DynamoDBDocumentClient);
 const key = generateKeyMaterial();
+
+/** What the early key check sees: `known` makes `key` a good key; `failure` makes the store fail. */
+const keyStore = { known: false, failure: undefined as Error | undefined, lookups: 0 };
+const record: ApiKeyRecord = { id: 1, account_id: 1, prefix: key.prefix, scopes: ['read', 'write'], created_at: 'x', last_used_at: null, revoked_at: null };
+const apiKeys = {
+  findByHash: async (hash: string) => {
+    keyStore.lookups++;
+    if (keyStore.failure) throw keyStore.failure;
+    return keyStore.known && hash === hashKey(key.raw) ? record : undefined;
+  },
+  recordUse: async () => undefined,
+} as unknown as ApiKeyStore;
+const dependencies = () => testDependencies({ apiKeys });
 
 const MB = 1024 * 1024;
 /** One chunk, sent over and over: a 51 MB upload without 51 MB in memory. */
@@ -25,19 +35,15 @@ const DEMO_PREFIX = multipartBody([{ name: 'demo_video', filename: 'big.mp4', co
 let server: Server;
 let base: string;
 beforeAll(async () => {
-  server = createLocalApiServer({ dependencies: () => testDependencies() });
+  server = createLocalApiServer({ dependencies });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-beforeEach(() => {
-  ddb.reset();
-  ddb.on(GetCommand).resolves({});
-  ddb.on(TransactWriteCommand).resolves({});
-});
+beforeEach(() => Object.assign(keyStore, { known: false, failure: undefined, lookups: 0 }));
 
 function knowTheKey(): void {
-  ddb.on(GetCommand).resolves({ Item: { id: 1, account_id: 1, prefix: key.prefix, scopes: ['read', 'write'], created_at: 'x' } });
+  keyStore.known = true;
 }
 
 interface Answer {
@@ -164,7 +170,7 @@ describe('uploads over the route limit', () => {
     const answer = await upload('/api/v1/products', { headers: multipartHeaders, prefix: DEMO_PREFIX.body, bytes: 51 * MB, holdAt: MB });
     expectEnvelope(answer, 413, 'payload_too_large');
     expect(answer.headers.connection).toBe('close');
-    expect(ddb.calls()).toHaveLength(0);
+    expect(keyStore.lookups).toBe(0);
   });
 
   test('fetch streaming a 52 MB demo video with a good key reads the 413 sent while it was uploading', async () => {
@@ -218,7 +224,7 @@ describe('a large body is read only for a good key', () => {
   });
 
   test('a store that fails during the early check is a 500 with only the request id', async () => {
-    ddb.on(GetCommand).rejects(new Error('connection reset by peer at 10.0.0.12'));
+    keyStore.failure = new Error('connection reset by peer at 10.0.0.12');
     const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const answer = await upload('/api/v1/products', {
       headers: { ...multipartHeaders, authorization: `Bearer ${key.raw}` },
@@ -277,7 +283,7 @@ describe('the rest of a refused upload is read within bounds', () => {
   let bounded: Server;
   let port: number;
   beforeAll(async () => {
-    bounded = createLocalApiServer({ dependencies: () => testDependencies(), drain: { maxBytes: MB, maxMs: 300 } });
+    bounded = createLocalApiServer({ dependencies, drain: { maxBytes: MB, maxMs: 300 } });
     await new Promise<void>((resolve) => bounded.listen(0, '127.0.0.1', resolve));
     port = (bounded.address() as AddressInfo).port;
   });

@@ -1,75 +1,13 @@
-import { consume, consumeAll } from '#adapters/dynamodb/rate-limiter';
-import { startTestTable } from '#test-support/dynamodb';
+import { DynamoRateLimiter } from '#adapters/dynamodb/rate-limiter';
+import { startTestTable, type TestTable } from '#test-support/dynamodb';
+import { rateLimiterContract } from '#test-support/rate-limiter-contract';
 
-let table: { stop(): Promise<void> };
+let table: TestTable;
+let limiter: DynamoRateLimiter;
 beforeAll(async () => {
   table = await startTestTable();
+  limiter = new DynamoRateLimiter(table.table);
 });
 afterAll(() => table?.stop());
 
-const MINUTE = 60_000;
-/** A fixed instant at the start of a window, so tests control the elapsed fraction. */
-const T0 = Math.floor(Date.UTC(2026, 10, 22, 12, 0, 0) / MINUTE) * MINUTE;
-
-describe('the shared rate limiter', () => {
-  test('concurrent requests are admitted up to the limit and no further', async () => {
-    const rule = { bucket: 'concurrent', limit: 120, windowMs: MINUTE };
-    const decisions = await Promise.all(Array.from({ length: 150 }, () => consume(rule, T0 + 1000)));
-    expect(decisions.filter((d) => d.allowed)).toHaveLength(120);
-    const refused = decisions.filter((d) => !d.allowed);
-    expect(refused).toHaveLength(30);
-    expect(refused.every((d) => d.remaining === 0 && (d.retryAfterS ?? 0) >= 1)).toBe(true);
-  });
-
-  test('the window rolls: half a minute into the next window, half of the last one still counts', async () => {
-    const rule = { bucket: 'rolling', limit: 10, windowMs: MINUTE };
-    for (let i = 0; i < 10; i++) expect((await consume(rule, T0 + i)).allowed).toBe(true);
-    // 30 s into the next window the previous 10 weigh 5: five more fit.
-    const later = T0 + MINUTE + 30_000;
-    const decisions = [];
-    for (let i = 0; i < 7; i++) decisions.push(await consume(rule, later));
-    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false, false]);
-  });
-
-  test('refused requests do not count', async () => {
-    const rule = { bucket: 'refusals', limit: 3, windowMs: MINUTE };
-    for (let i = 0; i < 3; i++) await consume(rule, T0 + 10);
-    for (let i = 0; i < 20; i++) expect((await consume(rule, T0 + 20)).allowed).toBe(false);
-    // Half a minute into the next window the previous one weighs 1.5 if it holds 3; had the refusals
-    // counted it would weigh 11.5 and nothing would be admitted.
-    expect((await consume(rule, T0 + MINUTE + 30_000)).allowed).toBe(true);
-  });
-
-  test('Retry-After points at the moment a request would be admitted again', async () => {
-    const rule = { bucket: 'retry', limit: 4, windowMs: MINUTE };
-    for (let i = 0; i < 4; i++) await consume(rule, T0 + 15_000);
-    const refused = await consume(rule, T0 + 15_000);
-    expect(refused.allowed).toBe(false);
-    // All four sit in this window: the next window starts in 45 s and they must decay by a quarter.
-    expect(refused.retryAfterS).toBe(60);
-    expect((await consume(rule, T0 + 15_000 + 60_000)).allowed).toBe(true);
-  });
-});
-
-describe('several windows at once (the AI-helper backstops)', () => {
-  const minute = (bucket: string, limit: number) => ({ bucket: `${bucket}-min`, limit, windowMs: MINUTE });
-  const day = (bucket: string, limit: number) => ({ bucket: `${bucket}-day`, limit, windowMs: 24 * 60 * MINUTE });
-
-  test('a request counts against every window or none: refused by the day, it leaves the minute untouched', async () => {
-    const rules = [minute('both', 5), day('both', 3)];
-    const decisions = [];
-    for (let i = 0; i < 5; i++) decisions.push(await consumeAll(rules, T0 + i));
-    expect(decisions.map((d) => d.every((r) => r.allowed))).toEqual([true, true, true, false, false]);
-    const refused = decisions[3]!;
-    expect(refused[1]!.retryAfterS).toBeGreaterThan(60 * 60);
-    // The minute window only saw the three admitted requests: two more would fit there.
-    expect((await consume({ ...rules[0]! }, T0 + 10)).remaining).toBe(1);
-  });
-
-  test('concurrent requests never pass the tighter window', async () => {
-    const rules = [minute('race', 4), day('race', 100)];
-    const results = await Promise.all(Array.from({ length: 12 }, () => consumeAll(rules, T0 + 2000)));
-    expect(results.filter((r) => r.every((d) => d.allowed))).toHaveLength(4);
-  });
-});
-
+rateLimiterContract(() => limiter);

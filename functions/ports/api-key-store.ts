@@ -1,0 +1,17 @@
+/**
+ * API keys, found by the hash of their raw value. A lookup sees a revocation at once (no cache, no
+ * eventually consistent read), so a revoked key fails on the very next request.
+ */
+import type { ApiKeyRecord, CreatedApiKey } from '#domain/api-keys';
+import type { Scope } from '#functions/routes';
+
+export interface ApiKeyStore {
+  /** Throws when the account does not exist. */
+  create(accountId: number, scopes: readonly Scope[], now?: Date): Promise<CreatedApiKey>;
+  findByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  listOfAccount(accountId: number): Promise<ApiKeyRecord[]>;
+  /** False when no such key exists. Revoking twice keeps the first revocation time. */
+  revoke(keyId: number, now?: Date): Promise<boolean>;
+  /** Records the key's use, at most once a minute (isLastUseStale). */
+  recordUse(record: ApiKeyRecord, hash: string, now?: Date): Promise<void>;
+}
