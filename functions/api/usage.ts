@@ -1,21 +1,18 @@
-/** GET /usage: the plan, this month's allowance, the saved-reaction library and the avatars against their cap (DESIGN §2 shapes). */
+/** GET /usage: the plan, this month's allowance, the saved-reaction library and the avatars against their cap. */
 import type { Operation } from '#http/api-types';
 import { ok } from '#http/respond';
-import { getAccount } from '#adapters/dynamodb/accounts';
-import { periodUsage } from '#adapters/dynamodb/allowance-ledger';
-import { countLibrary } from '#adapters/dynamodb/library';
-import { countAvatars } from '#adapters/dynamodb/avatars';
 import { billingPeriodOf } from '#domain/billing-period';
 import { planOf } from '#domain/plans';
 import { notFound } from '#domain/errors';
 
 const get: Operation = async (request) => {
+  const { accounts, ledger, library, avatars, now } = request.deps;
   const accountId = request.principal.accountId;
-  const account = await getAccount(accountId);
+  const account = await accounts.get(accountId);
   if (!account) throw notFound('Account');
   const plan = planOf(account.plan);
-  const period = billingPeriodOf(new Date());
-  const [usage, libraryUsed, avatarsUsed] = await Promise.all([periodUsage(accountId, period.id), countLibrary(accountId), countAvatars(accountId)]);
+  const period = billingPeriodOf(now());
+  const [usage, libraryUsed, avatarsUsed] = await Promise.all([ledger.periodUsage(accountId, period.id), library.count(accountId), avatars.count(accountId)]);
   return ok({
     plan: { name: account.plan, monthly_allowance: plan.monthlyVideos, library_cap: plan.libraryCap, avatar_cap: plan.avatarCap },
     period: { start: period.start, end: period.end },

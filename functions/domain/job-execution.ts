@@ -4,6 +4,7 @@
  * endpoints (which start and resume executions) and the pipeline (which runs them) speak these.
  */
 import type { Job } from './jobs';
+import type { VideoRequest } from './schemas/video';
 
 /** The execution input: what every state can read. */
 export interface JobExecutionInput {
@@ -40,3 +41,40 @@ export const executionInputOf = (job: Pick<Job, 'account_id' | 'id' | 'mode' | '
   job_id: job.id,
   job: { mode: job.mode, method: job.method },
 });
+
+/** A new job as POST /videos records it: queued at the machine's start, nothing charged yet. */
+export function newJob(accountId: number, id: number, request: VideoRequest, referenceKey: string | null, seed: number, now: Date): StoredJob {
+  const at = now.toISOString();
+  return {
+    id,
+    account_id: accountId,
+    status: 'queued',
+    stage: 'queued',
+    progress: 0,
+    method: request.method,
+    mode: request.mode,
+    product_id: request.productId,
+    avatar_id: request.avatarId,
+    reaction_id: request.reactionId,
+    prompt: request.prompt,
+    video_source: request.videoSource,
+    reference_url: request.referenceUrl,
+    reference_key: referenceKey,
+    hook_text: request.hookText,
+    hook_position: request.hookPosition,
+    hook_size: request.hookSize,
+    seed,
+    regenerations: 0,
+    charged_units: 0,
+    reaction: null,
+    preview: null,
+    preview_expires_at: null,
+    video_id: null,
+    error: null,
+    created_at: at,
+    updated_at: at,
+    task_token: null,
+    resume_at: 'Start',
+    output: null,
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Approve: the job moves from preview_ready to composing (with any caption changes) by a write
+ * conditioned on the pending task token, so of two concurrent decisions one wins and the other is 409;
+ * then the decision is handed to the waiting execution.
+ */
+import { conflict, notFound } from '#domain/errors';
+import { assertCanApprove, JOB_STAGES } from '#domain/jobs';
+import type { StoredJob } from '#domain/job-execution';
+import type { ApproveVideoInput } from '#domain/schemas/video';
+import type { Dependencies } from '#ports/dependencies';
+import { Compensation } from './compensation';
+import { handOver, NOT_WAITING, pendingToken } from './hand-over-decision';
+import type { UseCaseLog } from './log';
+
+export type ApprovePreviewDeps = Pick<Dependencies, 'jobs' | 'jobRunner'> & { log?: UseCaseLog };
+
+export async function approvePreview(deps: ApprovePreviewDeps, input: { accountId: number; jobId: number; changes: ApproveVideoInput }): Promise<StoredJob> {
+  const { accountId, jobId, changes } = input;
+  const job = await deps.jobs.get(accountId, jobId);
+  if (!job) throw notFound('Job');
+  assertCanApprove(job);
+  const token = pendingToken(job);
+  const moved = await deps.jobs.update(
+    accountId,
+    jobId,
+    {
+      status: 'processing',
+      stage: 'composing',
+      progress: Math.max(job.progress, JOB_STAGES.composing),
+      task_token: null,
+      resume_at: 'Compose',
+      ...(changes.hook_text !== undefined ? { hook_text: changes.hook_text } : {}),
+      ...(changes.hook_position !== undefined ? { hook_position: changes.hook_position } : {}),
+      ...(changes.hook_size !== undefined ? { hook_size: changes.hook_size } : {}),
+    },
+    { statusIn: ['preview_ready'], taskToken: token },
+  );
+  // Another approve or regenerate moved it first: this one must not resume the machine a second time.
+  if (!moved) throw conflict(NOT_WAITING);
+  const undo = new Compensation(deps);
+  undo.add('put the job back at preview_ready', () => deps.jobs.restore(job, { statusIn: ['processing'], taskToken: null, regenerations: job.regenerations }));
+  await handOver(deps.jobRunner, token, { action: 'approve' }, undo);
+  return moved;
+}

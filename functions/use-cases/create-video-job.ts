@@ -1,0 +1,105 @@
+/**
+ * POST /videos: checks what the job names, then writes the job, its Idempotency-Key and its allowance
+ * unit in one transaction and starts its execution. With an Idempotency-Key a repeat of the same
+ * request answers the job it made; the same key with another request is 409. A job whose execution
+ * cannot be started is taken back whole (job, key, unit, uploaded clip), unless it moved meanwhile:
+ * then an execution owns it and it is answered as it is.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { AppError, conflict, notFound } from '#domain/errors';
+import { chargeNumberOfJob, jobObjectKeys } from '#domain/jobs';
+import { executionInputOf, newJob, type StoredJob } from '#domain/job-execution';
+import type { VideoRequest } from '#domain/schemas/video';
+import { newSeed } from '#domain/seed';
+import type { Dependencies } from '#ports/dependencies';
+import type { IdempotencyClaim, IdempotencyRecord, JobStore } from '#ports/job-store';
+import { Compensation } from './compensation';
+import { checkReferencedRecords, reservationOf, type JobReferenceReads } from './job-references';
+import type { UseCaseLog } from './log';
+
+export type CreateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'now'> & JobReferenceReads & { log?: UseCaseLog };
+
+export interface CreateVideoJobInput {
+  accountId: number;
+  request: VideoRequest;
+  /** The client's Idempotency-Key header, already checked for shape. */
+  idempotencyKey?: string;
+  /** The uploaded reference clip (motion jobs with video_source=upload). */
+  referenceVideo?: { path: string };
+}
+
+export async function createVideoJob(deps: CreateVideoJobDeps, input: CreateVideoJobInput): Promise<StoredJob> {
+  const { accountId, request, referenceVideo } = input;
+  const idempotency = input.idempotencyKey ? { keyHash: sha256(input.idempotencyKey), requestHash: await requestHash(request, referenceVideo) } : undefined;
+  if (idempotency) {
+    const earlier = await deps.jobs.getIdempotency(accountId, idempotency.keyHash);
+    if (earlier) return sameRequestJob(deps.jobs, accountId, earlier, idempotency.requestHash);
+  }
+
+  await checkReferencedRecords(deps, accountId, request);
+  const clip = referenceVideo ? await deps.media.inspectReference(referenceVideo.path) : undefined;
+
+  const now = deps.now();
+  const jobId = await deps.jobs.newJobId();
+  const unit = await reservationOf(deps, { accountId, jobId, chargeNumber: chargeNumberOfJob() }, now);
+  const referenceKey = referenceVideo && clip ? jobObjectKeys(accountId, jobId, 0).reference : null;
+  const job = newJob(accountId, jobId, request, referenceKey, newSeed(), now);
+  const undo = new Compensation(deps);
+
+  if (referenceVideo && clip && referenceKey) {
+    await deps.blobs.putFile(referenceKey, referenceVideo.path, clip.contentType);
+    undo.add('drop the uploaded reference clip', () => deps.blobs.deleteKeys([referenceKey]), { bestEffort: true });
+  }
+  // The job, its Idempotency-Key and its unit are written together: none exists without the others.
+  const written = await undo.guard(() => deps.jobs.create(job, idempotency, unit, now));
+  if (!written.written) {
+    // A concurrent request with the same key won; this one wrote nothing and answers with its job.
+    await undo.undo();
+    return concurrentRequestJob(deps.jobs, accountId, idempotency!);
+  }
+  // Taken back only while the job has not moved: an execution that did start owns it from then on.
+  undo.add('withdraw the job, its key and its unit', () => deps.jobs.withdrawCreated(accountId, jobId, idempotency?.keyHash, unit));
+
+  try {
+    await deps.jobRunner.start(executionInputOf(job));
+  } catch (error) {
+    if ((await undo.undo()) === 'kept') return (await deps.jobs.get(accountId, jobId)) ?? job;
+    throw new AppError('upstream_unavailable', 'The job could not be started; nothing was charged. Retry in a moment', {
+      cause: error,
+      headers: { 'retry-after': '5' },
+    });
+  }
+  return job;
+}
+
+async function concurrentRequestJob(jobs: JobStore, accountId: number, idempotency: IdempotencyClaim): Promise<StoredJob> {
+  const earlier = await jobs.getIdempotency(accountId, idempotency.keyHash);
+  if (!earlier) throw conflict('A request with this Idempotency-Key is being settled; retry in a moment');
+  return sameRequestJob(jobs, accountId, earlier, idempotency.requestHash);
+}
+
+async function sameRequestJob(jobs: JobStore, accountId: number, earlier: IdempotencyRecord, requestHash: string): Promise<StoredJob> {
+  if (earlier.request_hash !== requestHash) {
+    throw conflict('This Idempotency-Key was already used with a different request; use a new key for a new video');
+  }
+  const job = await jobs.get(accountId, earlier.job_id);
+  if (!job) throw notFound('Job');
+  return job;
+}
+
+/**
+ * What makes two requests "the same": the request as understood (so JSON `5` and form `"5"`, or an
+ * omitted default and the default spelled out, agree) and the bytes of any file, not the framing.
+ */
+async function requestHash(request: VideoRequest, referenceVideo: { path: string } | undefined): Promise<string> {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify(request));
+  if (referenceVideo) {
+    hash.update('\0file:reference_video\0');
+    for await (const chunk of createReadStream(referenceVideo.path)) hash.update(chunk as Buffer);
+  }
+  return hash.digest('hex');
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -1,0 +1,44 @@
+/**
+ * What a job names must exist in the account and be usable before the job is accepted: the product
+ * (its demo ready), the avatar (ready), the saved reaction; and the account's plan sets the limit its
+ * allowance unit is reserved under.
+ */
+import { conflict, notFound } from '#domain/errors';
+import { billingPeriodOf } from '#domain/billing-period';
+import { planOf } from '#domain/plans';
+import type { VideoRequest } from '#domain/schemas/video';
+import type { ChargeRef, Reservation } from '#ports/allowance-ledger';
+import type { Dependencies } from '#ports/dependencies';
+
+/** The stores of the records a job names, and of the account whose plan it is charged under. */
+export type JobReferenceReads = Pick<Dependencies, 'accounts' | 'products' | 'avatars' | 'reactions'>;
+
+/** Foreign or unknown ids in the body are 404 naming the field; inputs not usable yet are 409. */
+export async function checkReferencedRecords(deps: Omit<JobReferenceReads, 'accounts'>, accountId: number, request: VideoRequest): Promise<void> {
+  const product = await deps.products.get(accountId, request.productId);
+  if (!product) throw notFound(`product_id: Product ${request.productId}`);
+  if (product.demo?.status === 'processing') {
+    throw conflict(`The demo video of product ${product.id} is still being prepared; retry when its demo_video.status is ready`);
+  }
+  if (product.demo?.status === 'failed') {
+    throw conflict(`The demo video of product ${product.id} could not be processed (${product.demo.error?.message ?? 'unknown error'}); create the product again with another demo`);
+  }
+  if (request.avatarId !== null) await requireReadyAvatar(deps, accountId, request.avatarId);
+  if (request.reactionId !== null && !(await deps.reactions.get(accountId, request.reactionId))) {
+    throw notFound(`reaction_id: Saved reaction ${request.reactionId}`);
+  }
+}
+
+export async function requireReadyAvatar(deps: Pick<JobReferenceReads, 'avatars'>, accountId: number, avatarId: number): Promise<void> {
+  const avatar = await deps.avatars.get(accountId, avatarId);
+  if (!avatar) throw notFound(`avatar_id: Avatar ${avatarId}`);
+  if (avatar.status === 'processing') throw conflict(`Avatar ${avatarId} is still being generated; retry when its status is ready`);
+  if (avatar.status === 'failed') throw conflict(`Avatar ${avatarId} failed to generate; create another avatar`);
+}
+
+/** The unit `ref` is reserved as: this month's period, under the account's plan. */
+export async function reservationOf(deps: Pick<JobReferenceReads, 'accounts'>, ref: ChargeRef, now: Date): Promise<Reservation> {
+  const account = await deps.accounts.get(ref.accountId);
+  if (!account) throw notFound('Account');
+  return { ref, period: billingPeriodOf(now).id, limit: planOf(account.plan).monthlyVideos };
+}

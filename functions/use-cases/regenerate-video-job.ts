@@ -1,0 +1,80 @@
+/**
+ * Regenerate: the job's move to its next round (a new seed, the preview dropped, any changed inputs)
+ * and that round's allowance unit are one write conditioned on the pending task token, so of N
+ * concurrent regenerates exactly one moves the job and reserves; the others write nothing (409). Then
+ * the decision is handed to the waiting execution; if it cannot be, the round is taken back whole.
+ */
+import { conflict, notFound } from '#domain/errors';
+import { assertCanRegenerate, chargeNumberOfRegeneration, jobObjectKeys } from '#domain/jobs';
+import type { StoredJob } from '#domain/job-execution';
+import { regenerateChangesOf, type RegenerateChanges, type RegenerateVideoInput } from '#domain/schemas/video';
+import { newSeed } from '#domain/seed';
+import type { Dependencies } from '#ports/dependencies';
+import type { JobChanges } from '#ports/job-store';
+import { Compensation } from './compensation';
+import { handOver, NOT_WAITING, pendingToken } from './hand-over-decision';
+import { requireReadyAvatar, reservationOf, type JobReferenceReads } from './job-references';
+import type { UseCaseLog } from './log';
+
+export type RegenerateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'now'> &
+  Pick<JobReferenceReads, 'accounts' | 'avatars'> & { log?: UseCaseLog };
+
+export interface RegenerateVideoJobInput {
+  accountId: number;
+  jobId: number;
+  changes: RegenerateVideoInput;
+  /** A new uploaded reference clip (motion jobs). */
+  referenceVideo?: { path: string };
+}
+
+export async function regenerateVideoJob(deps: RegenerateVideoJobDeps, input: RegenerateVideoJobInput): Promise<StoredJob> {
+  const { accountId, jobId, referenceVideo } = input;
+  const job = await deps.jobs.get(accountId, jobId);
+  if (!job) throw notFound('Job');
+  assertCanRegenerate(job);
+  const changes = regenerateChangesOf(job.method, input.changes, referenceVideo !== undefined);
+  if (changes.avatarId !== undefined) await requireReadyAvatar(deps, accountId, changes.avatarId);
+  const clip = referenceVideo ? await deps.media.inspectReference(referenceVideo.path) : undefined;
+  const token = pendingToken(job);
+
+  const now = deps.now();
+  const round = job.regenerations + 1;
+  const unit = await reservationOf(deps, { accountId, jobId, chargeNumber: chargeNumberOfRegeneration(job.regenerations) }, now);
+  const referenceKey = referenceVideo && clip ? jobObjectKeys(accountId, jobId, round).reference : undefined;
+  const undo = new Compensation(deps);
+  if (referenceVideo && clip && referenceKey) {
+    await deps.blobs.putFile(referenceKey, referenceVideo.path, clip.contentType);
+    undo.add('drop the uploaded reference clip', () => deps.blobs.deleteKeys([referenceKey]), { bestEffort: true });
+  }
+
+  const moved = await undo.guard(() =>
+    deps.jobs.startRound(accountId, jobId, nextRound(round, changes, referenceKey), { statusIn: ['preview_ready'], taskToken: token }, unit, now),
+  );
+  if (!moved) {
+    await undo.undo();
+    throw conflict(NOT_WAITING);
+  }
+  undo.add('put the job back at preview_ready and take its unit back', () =>
+    deps.jobs.restore(job, { statusIn: ['queued'], taskToken: null, regenerations: round }, unit),
+  );
+  await handOver(deps.jobRunner, token, { action: 'regenerate', regenerations: round }, undo);
+  return (await deps.jobs.get(accountId, jobId)) ?? job;
+}
+
+function nextRound(round: number, changes: RegenerateChanges, referenceKey: string | undefined): JobChanges {
+  return {
+    status: 'queued',
+    stage: 'queued',
+    regenerations: round,
+    seed: newSeed(),
+    reaction: null,
+    preview: null,
+    preview_expires_at: null,
+    task_token: null,
+    resume_at: 'GenerateReaction',
+    ...(changes.prompt !== undefined ? { prompt: changes.prompt } : {}),
+    ...(changes.avatarId !== undefined ? { avatar_id: changes.avatarId } : {}),
+    ...(changes.reference?.source === 'link' ? { video_source: 'link' as const, reference_url: changes.reference.url, reference_key: null } : {}),
+    ...(changes.reference?.source === 'upload' && referenceKey ? { video_source: 'upload' as const, reference_url: null, reference_key: referenceKey } : {}),
+  };
+}
