@@ -3,6 +3,7 @@
  * that a test points elsewhere (a runner that fails on purpose, a second runner over the same steps).
  */
 import type { Dependencies } from '#ports/dependencies';
+import type { Engines } from '#ports/engines';
 import type { JobDecision, JobExecutionInput } from '#domain/job-execution';
 import type { JobRunner } from '#ports/job-runner';
 import type { ProviderName } from '#domain/social';
@@ -16,21 +17,27 @@ const unwired = (port: string) => () => {
 /** A port every method of which throws as unwired. */
 const unwiredPort = <T extends object>(port: string): T => new Proxy({} as T, { get: (_target, method) => unwired(`${port}.${String(method)}`) });
 
+/** Engines that throw as unwired except those the test passes (spread this, not testDependencies().engines, whose choice throws when read). */
+export function testEngines(overrides: Partial<Engines> = {}): Engines {
+  const engines = {
+    avatar: unwired('engines.avatar'),
+    inlineAvatar: unwired('engines.inlineAvatar'),
+    get avatarIsInline(): boolean {
+      return unwired('engines.avatarIsInline')();
+    },
+    reaction: unwired('engines.reaction'),
+    hooks: unwired('engines.hooks'),
+  };
+  return Object.defineProperties(engines, Object.getOwnPropertyDescriptors(overrides));
+}
+
 /** Every port throws when used unless the test passes it: a test says what its code may reach. */
 export function testDependencies(overrides: Partial<Dependencies> = {}): Dependencies {
   return {
     jobRunner: { start: unwired('jobRunner'), sendDecision: unwired('jobRunner') },
     tasks: { dispatch: unwired('tasks') },
     blobs: new Proxy({} as Dependencies['blobs'], { get: (_target, method) => unwired(`blobs.${String(method)}`) }),
-    engines: {
-      avatar: unwired('engines.avatar'),
-      inlineAvatar: unwired('engines.inlineAvatar'),
-      get avatarIsInline(): boolean {
-        return unwired('engines.avatarIsInline')();
-      },
-      reaction: unwired('engines.reaction'),
-      hooks: unwired('engines.hooks'),
-    },
+    engines: testEngines(),
     references: { name: 'unwired', resolve: unwired('references') },
     products: unwiredPort('products'),
     avatars: unwiredPort('avatars'),

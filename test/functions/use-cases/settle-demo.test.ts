@@ -52,9 +52,9 @@ describe('settleDemo', () => {
   });
 
   test('a product deleted meanwhile keeps nothing of the work', async () => {
-    const { deps, products, blobs } = await setup(async (input, output) => {
+    const { deps, products, blobs } = await setup(async (input, output, options) => {
       await products.delete(7, 1);
-      return writesCanonical(input, output);
+      return writesCanonical(input, output, options);
     });
     await settleDemo(deps, task);
     expect(blobs.objects.has(CANONICAL)).toBe(false);
