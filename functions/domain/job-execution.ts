@@ -3,7 +3,7 @@
  * decisions a waiting preview receives, and the pipeline's bookkeeping on the stored record. Both the
  * endpoints (which start and resume executions) and the pipeline (which runs them) speak these.
  */
-import type { Job } from './jobs';
+import { jobObjectKeys, type Job } from './jobs';
 import type { VideoRequest } from './schemas/video';
 
 /** The execution input: what every state can read. */
@@ -78,3 +78,11 @@ export function newJob(accountId: number, id: number, request: VideoRequest, ref
     output: null,
   };
 }
+
+/**
+ * Where a regenerate's uploaded reference clip goes: beside its round's files, and apart from any
+ * other request's (`nonce`), because concurrent regenerates all upload before one of them wins the
+ * round; a loser that removes its upload must not remove the winner's, nor overwrite it.
+ */
+export const regenerateUploadKey = (accountId: number, jobId: number, round: number, nonce: string) =>
+  `${jobObjectKeys(accountId, jobId, round).reference}-${nonce}`;

@@ -41,8 +41,8 @@ export interface ActiveJobRef {
 export interface JobStore {
   newJobId(): Promise<number>;
   get(accountId: number, jobId: number): Promise<StoredJob | undefined>;
-  /** The job's Idempotency-Key record; one past its day counts as gone. */
-  getIdempotency(accountId: number, keyHash: string): Promise<IdempotencyRecord | undefined>;
+  /** The job's Idempotency-Key record; one past its day (at `now`) counts as gone. */
+  getIdempotency(accountId: number, keyHash: string, now?: Date): Promise<IdempotencyRecord | undefined>;
   /**
    * Writes the new job, its Idempotency-Key (if any) and its first allowance unit together. A full
    * allowance throws AppError allowance_exhausted; the unit already existing throws LedgerViolation.

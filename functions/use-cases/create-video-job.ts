@@ -33,7 +33,7 @@ export async function createVideoJob(deps: CreateVideoJobDeps, input: CreateVide
   const { accountId, request, referenceVideo } = input;
   const idempotency = input.idempotencyKey ? { keyHash: sha256(input.idempotencyKey), requestHash: await requestHash(request, referenceVideo) } : undefined;
   if (idempotency) {
-    const earlier = await deps.jobs.getIdempotency(accountId, idempotency.keyHash);
+    const earlier = await deps.jobs.getIdempotency(accountId, idempotency.keyHash, deps.now());
     if (earlier) return sameRequestJob(deps.jobs, accountId, earlier, idempotency.requestHash);
   }
 
@@ -56,7 +56,7 @@ export async function createVideoJob(deps: CreateVideoJobDeps, input: CreateVide
   if (!written.written) {
     // A concurrent request with the same key won; this one wrote nothing and answers with its job.
     await undo.undo();
-    return concurrentRequestJob(deps.jobs, accountId, idempotency!);
+    return concurrentRequestJob(deps.jobs, accountId, idempotency!, now);
   }
   // Taken back only while the job has not moved: an execution that did start owns it from then on.
   undo.add('withdraw the job, its key and its unit', () => deps.jobs.withdrawCreated(accountId, jobId, idempotency?.keyHash, unit));
@@ -73,8 +73,8 @@ export async function createVideoJob(deps: CreateVideoJobDeps, input: CreateVide
   return job;
 }
 
-async function concurrentRequestJob(jobs: JobStore, accountId: number, idempotency: IdempotencyClaim): Promise<StoredJob> {
-  const earlier = await jobs.getIdempotency(accountId, idempotency.keyHash);
+async function concurrentRequestJob(jobs: JobStore, accountId: number, idempotency: IdempotencyClaim, now: Date): Promise<StoredJob> {
+  const earlier = await jobs.getIdempotency(accountId, idempotency.keyHash, now);
   if (!earlier) throw conflict('A request with this Idempotency-Key is being settled; retry in a moment');
   return sameRequestJob(jobs, accountId, earlier, idempotency.requestHash);
 }

@@ -4,9 +4,10 @@
  * concurrent regenerates exactly one moves the job and reserves; the others write nothing (409). Then
  * the decision is handed to the waiting execution; if it cannot be, the round is taken back whole.
  */
+import { randomUUID } from 'node:crypto';
 import { conflict, notFound } from '#domain/errors';
-import { assertCanRegenerate, chargeNumberOfRegeneration, jobObjectKeys } from '#domain/jobs';
-import type { StoredJob } from '#domain/job-execution';
+import { assertCanRegenerate, chargeNumberOfRegeneration } from '#domain/jobs';
+import { regenerateUploadKey, type StoredJob } from '#domain/job-execution';
 import { regenerateChangesOf, type RegenerateChanges, type RegenerateVideoInput } from '#domain/schemas/video';
 import { newSeed } from '#domain/seed';
 import type { Dependencies } from '#ports/dependencies';
@@ -40,7 +41,7 @@ export async function regenerateVideoJob(deps: RegenerateVideoJobDeps, input: Re
   const now = deps.now();
   const round = job.regenerations + 1;
   const unit = await reservationOf(deps, { accountId, jobId, chargeNumber: chargeNumberOfRegeneration(job.regenerations) }, now);
-  const referenceKey = referenceVideo && clip ? jobObjectKeys(accountId, jobId, round).reference : undefined;
+  const referenceKey = referenceVideo && clip ? regenerateUploadKey(accountId, jobId, round, randomUUID()) : undefined;
   const undo = new Compensation(deps);
   if (referenceVideo && clip && referenceKey) {
     await deps.blobs.putFile(referenceKey, referenceVideo.path, clip.contentType);

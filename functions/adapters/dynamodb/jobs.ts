@@ -51,13 +51,13 @@ export class DynamoJobStore implements JobStore {
     return out.Item ? toJob(out.Item) : undefined;
   }
 
-  async getIdempotency(accountId: number, keyHash: string): Promise<IdempotencyRecord | undefined> {
+  async getIdempotency(accountId: number, keyHash: string, now = new Date()): Promise<IdempotencyRecord | undefined> {
     const out = await this.table.client.send(
       new GetCommand({ TableName: this.table.name, Key: keys.jobIdempotency(accountId, keyHash), ConsistentRead: true }),
     );
     if (!out.Item) return undefined;
     // An expired key the TTL sweep has not reached yet counts as gone.
-    if (Number(out.Item.expires_at) * 1000 < Date.now()) return undefined;
+    if (Number(out.Item.expires_at) * 1000 < now.getTime()) return undefined;
     return { job_id: out.Item.job_id as number, request_hash: out.Item.request_hash as string };
   }
 

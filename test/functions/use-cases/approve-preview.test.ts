@@ -1,0 +1,62 @@
+import { TaskTokenInvalid } from '#ports/job-runner';
+import { approvePreview } from '#use-cases/approve-preview';
+import { previewReadyJob, videoJobFixture } from '#test-support/video-jobs';
+
+describe('approvePreview', () => {
+  test('moves the job to composing with the caption changes and hands the decision to its execution', async () => {
+    const { deps, accountId, jobs, runner } = await videoJobFixture();
+    jobs.put(previewReadyJob(accountId, 1));
+    const moved = await approvePreview(deps, { accountId, jobId: 1, changes: { hook_text: 'New hook', hook_position: 'bottom' } });
+    expect(moved).toMatchObject({ status: 'processing', stage: 'composing', progress: 80, task_token: null, resume_at: 'Compose', hook_text: 'New hook', hook_position: 'bottom', hook_size: 'medium' });
+    expect(runner.decisions).toEqual([{ token: 'token-1', decision: { action: 'approve' } }]);
+  });
+
+  test('two approves racing: one hands the decision over, the other is 409', async () => {
+    const { deps, accountId, jobs, runner } = await videoJobFixture();
+    jobs.put(previewReadyJob(accountId, 1));
+    const outcomes = await Promise.allSettled([approvePreview(deps, { accountId, jobId: 1, changes: {} }), approvePreview(deps, { accountId, jobId: 1, changes: {} })]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { code: 'conflict' } });
+    expect(runner.decisions).toHaveLength(1);
+  });
+
+  test('a runner that cannot be reached: 503, and the job is back at preview_ready with its token', async () => {
+    const { deps, accountId, jobs, runner } = await videoJobFixture();
+    const waiting = jobs.put(previewReadyJob(accountId, 1));
+    runner.failDecision = new Error('states unreachable');
+    await expect(approvePreview(deps, { accountId, jobId: 1, changes: { hook_text: 'x' } })).rejects.toMatchObject({
+      code: 'upstream_unavailable',
+      message: expect.stringContaining('back at preview_ready'),
+    });
+    expect(await jobs.get(accountId, 1)).toEqual(waiting);
+  });
+
+  test('the hand-over failed but the job moved on meanwhile: 503 that says to look, and the job is left as it is', async () => {
+    const { deps, accountId, jobs, runner } = await videoJobFixture();
+    jobs.put(previewReadyJob(accountId, 1));
+    runner.sendDecision = async () => {
+      // The execution did resume and finished before the answer was lost.
+      await jobs.update(accountId, 1, { status: 'done', stage: 'done' });
+      throw new Error('answer lost');
+    };
+    await expect(approvePreview(deps, { accountId, jobId: 1, changes: {} })).rejects.toMatchObject({ message: expect.stringContaining('GET the job') });
+    expect(await jobs.get(accountId, 1)).toMatchObject({ status: 'done' });
+  });
+
+  test('an expired wait is 409 and the job is left for the machine to fail', async () => {
+    const { deps, accountId, jobs, runner } = await videoJobFixture();
+    jobs.put(previewReadyJob(accountId, 1));
+    runner.failDecision = new TaskTokenInvalid();
+    await expect(approvePreview(deps, { accountId, jobId: 1, changes: {} })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('expired') });
+    expect(await jobs.get(accountId, 1)).toMatchObject({ status: 'processing' });
+  });
+
+  test('an unknown job is 404; an auto job or one not at preview_ready is 409', async () => {
+    const { deps, accountId, jobs } = await videoJobFixture();
+    await expect(approvePreview(deps, { accountId, jobId: 9, changes: {} })).rejects.toMatchObject({ code: 'not_found' });
+    jobs.put(previewReadyJob(accountId, 2, { mode: 'auto' }));
+    await expect(approvePreview(deps, { accountId, jobId: 2, changes: {} })).rejects.toMatchObject({ code: 'conflict' });
+    jobs.put(previewReadyJob(accountId, 3, { status: 'processing' }));
+    await expect(approvePreview(deps, { accountId, jobId: 3, changes: {} })).rejects.toMatchObject({ code: 'conflict' });
+  });
+});

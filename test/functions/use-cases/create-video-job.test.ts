@@ -1,0 +1,139 @@
+import { AppError } from '#domain/errors';
+import { createVideoJob } from '#use-cases/create-video-job';
+import { clipOnDisk, NOW, PERIOD, promptRequest, videoJobFixture } from '#test-support/video-jobs';
+
+const motionUpload = (productId: number, avatarId: number) =>
+  promptRequest(productId, { method: 'motion', prompt: null, avatarId, videoSource: 'upload' });
+
+describe('createVideoJob', () => {
+  test('writes the job queued with its first unit reserved, and starts its execution', async () => {
+    const { deps, accountId, productId, ledger, runner } = await videoJobFixture();
+    const job = await createVideoJob(deps, { accountId, request: promptRequest(productId) });
+    expect(job).toMatchObject({ account_id: accountId, status: 'queued', stage: 'queued', resume_at: 'Start', created_at: NOW.toISOString() });
+    expect(await deps.jobs.get(accountId, job.id)).toEqual(job);
+    expect(await ledger.entry({ accountId, jobId: job.id, chargeNumber: 1 })).toEqual({ state: 'reserved', period: PERIOD });
+    expect(runner.started).toEqual([{ account_id: accountId, job_id: job.id, job: { mode: 'preview', method: 'prompt' } }]);
+  });
+
+  test('an uploaded reference clip is judged, then stored under the job as what its bytes are', async () => {
+    const { deps, accountId, productId, avatarId, blobs } = await videoJobFixture();
+    const clip = await clipOnDisk();
+    try {
+      const job = await createVideoJob(deps, { accountId, request: motionUpload(productId, avatarId), referenceVideo: clip });
+      expect(job.reference_key).toBe(`accounts/${accountId}/jobs/${job.id}/reference-0`);
+      expect(blobs.objects.get(job.reference_key!)).toEqual({ data: Buffer.from('clip bytes'), contentType: 'video/mp4' });
+    } finally {
+      await clip.cleanup();
+    }
+  });
+
+  test('the same request again with its Idempotency-Key answers the first job: one job, one unit, one start', async () => {
+    const { deps, accountId, productId, ledger, runner } = await videoJobFixture();
+    const first = await createVideoJob(deps, { accountId, request: promptRequest(productId), idempotencyKey: 'key-1' });
+    const again = await createVideoJob(deps, { accountId, request: promptRequest(productId), idempotencyKey: 'key-1' });
+    expect(again.id).toBe(first.id);
+    expect(runner.started).toHaveLength(1);
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 1 });
+  });
+
+  test('the key with another request is 409 and writes nothing', async () => {
+    const { deps, accountId, productId, ledger } = await videoJobFixture();
+    await createVideoJob(deps, { accountId, request: promptRequest(productId), idempotencyKey: 'key-1' });
+    await expect(createVideoJob(deps, { accountId, request: promptRequest(productId, { prompt: 'other' }), idempotencyKey: 'key-1' })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('different request'),
+    });
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 1 });
+  });
+
+  test('two requests racing with one key: the one that loses the write answers the winner\'s job and leaves its upload nowhere', async () => {
+    const { deps, accountId, productId, avatarId, jobs, blobs, ledger, runner } = await videoJobFixture();
+    const request = motionUpload(productId, avatarId);
+    const clip = await clipOnDisk();
+    try {
+      // The winner writes between the loser's look-up of the key and its own write.
+      const getIdempotency = jobs.getIdempotency.bind(jobs);
+      let raced = false;
+      jobs.getIdempotency = async (...args) => {
+        const found = await getIdempotency(...args);
+        if (!raced) {
+          raced = true;
+          await createVideoJob(deps, { accountId, request, idempotencyKey: 'key-1', referenceVideo: clip });
+        }
+        return found;
+      };
+      const loser = await createVideoJob(deps, { accountId, request, idempotencyKey: 'key-1', referenceVideo: clip });
+      expect(runner.started.map((s) => s.job_id)).toEqual([loser.id]);
+      expect([...blobs.objects.keys()]).toEqual([loser.reference_key]);
+      expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 1 });
+    } finally {
+      await clip.cleanup();
+    }
+  });
+
+  test('a full allowance is 402 and leaves no job, no unit and no upload', async () => {
+    const { deps, accountId, productId, avatarId, ledger, blobs } = await videoJobFixture({ plan: 'free' });
+    for (let jobId = 101; jobId <= 103; jobId++) ledger.reserve({ ref: { accountId, jobId, chargeNumber: 1 }, period: PERIOD, limit: 3 }, NOW);
+    const clip = await clipOnDisk();
+    try {
+      const refused = createVideoJob(deps, { accountId, request: motionUpload(productId, avatarId), referenceVideo: clip });
+      await expect(refused).rejects.toMatchObject({ code: 'allowance_exhausted', status: 402 });
+      expect(await deps.jobs.listActive()).toEqual([]);
+      expect(blobs.objects.size).toBe(0);
+      expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 3 });
+    } finally {
+      await clip.cleanup();
+    }
+  });
+
+  test('a runner that cannot start the job: 503 retry-after, and nothing is left (no job, no key, no unit, no upload)', async () => {
+    const { deps, accountId, productId, avatarId, ledger, blobs, runner } = await videoJobFixture();
+    runner.failStart = new Error('states unreachable');
+    const clip = await clipOnDisk();
+    try {
+      const failed = createVideoJob(deps, { accountId, request: motionUpload(productId, avatarId), idempotencyKey: 'key-1', referenceVideo: clip });
+      await expect(failed).rejects.toMatchObject({ code: 'upstream_unavailable', headers: { 'retry-after': '5' }, cause: runner.failStart });
+      expect(await deps.jobs.listActive()).toEqual([]);
+      expect(blobs.objects.size).toBe(0);
+      expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
+      // The key was taken back too: a retry makes the job.
+      runner.failStart = undefined;
+      const retried = await createVideoJob(deps, { accountId, request: motionUpload(productId, avatarId), idempotencyKey: 'key-1', referenceVideo: clip });
+      expect(runner.started.map((s) => s.job_id)).toEqual([retried.id]);
+    } finally {
+      await clip.cleanup();
+    }
+  });
+
+  test('a start that failed after the execution moved the job: the job stands and is answered as it is', async () => {
+    const { deps, accountId, productId, ledger, runner } = await videoJobFixture();
+    runner.onStart = async (input) => void (await deps.jobs.update(input.account_id, input.job_id, { status: 'processing', stage: 'preparing' }));
+    runner.failStart = new Error('answer lost');
+    const job = await createVideoJob(deps, { accountId, request: promptRequest(productId) });
+    expect(job).toMatchObject({ status: 'processing', stage: 'preparing' });
+    expect(await ledger.entry({ accountId, jobId: job.id, chargeNumber: 1 })).toMatchObject({ state: 'reserved' });
+  });
+
+  test('what the job names must exist and be usable: 404 naming the field, 409 while not ready; nothing is reserved', async () => {
+    const { deps, accountId, productId, ledger } = await videoJobFixture();
+    await expect(createVideoJob(deps, { accountId, request: promptRequest(999) })).rejects.toMatchObject({ code: 'not_found', message: 'product_id: Product 999 not found' });
+    await expect(createVideoJob(deps, { accountId, request: promptRequest(productId, { avatarId: 42 }) })).rejects.toMatchObject({ code: 'not_found', message: 'avatar_id: Avatar 42 not found' });
+    await expect(createVideoJob(deps, { accountId, request: promptRequest(productId, { method: 'reuse', prompt: null, reactionId: 5 }) })).rejects.toMatchObject({ code: 'not_found' });
+    await deps.products.create({ id: 2, account_id: accountId, name: 'Lamp', description: null, demo: { status: 'processing', original_key: 'o' } as never, created_at: NOW.toISOString(), updated_at: NOW.toISOString() });
+    await expect(createVideoJob(deps, { accountId, request: promptRequest(2) })).rejects.toMatchObject({ code: 'conflict' });
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
+  });
+
+  test('a clip the inspector refuses is its error (422), before anything is written', async () => {
+    const refusal = new AppError('invalid_media', 'reference_video cannot be read');
+    const { deps, accountId, productId, avatarId, ledger, blobs } = await videoJobFixture({ media: { inspectReference: () => Promise.reject(refusal) } });
+    const clip = await clipOnDisk();
+    try {
+      await expect(createVideoJob(deps, { accountId, request: motionUpload(productId, avatarId), referenceVideo: clip })).rejects.toBe(refusal);
+      expect(blobs.objects.size).toBe(0);
+      expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
+    } finally {
+      await clip.cleanup();
+    }
+  });
+});

@@ -1,0 +1,86 @@
+import { regenerateVideoJob } from '#use-cases/regenerate-video-job';
+import { clipOnDisk, NOW, PERIOD, previewReadyJob, videoJobFixture } from '#test-support/video-jobs';
+
+const motionPreview = (accountId: number, id: number) =>
+  previewReadyJob(accountId, id, { method: 'motion', prompt: null, avatar_id: 1, video_source: 'upload', reference_key: `accounts/${accountId}/jobs/${id}/reference-0` });
+
+describe('regenerateVideoJob', () => {
+  test('moves the job to its next round with the new prompt, reserves that round\'s unit and hands the decision over', async () => {
+    const { deps, accountId, jobs, ledger, runner } = await videoJobFixture();
+    jobs.put(previewReadyJob(accountId, 1));
+    const job = await regenerateVideoJob(deps, { accountId, jobId: 1, changes: { prompt: 'now laughing' } });
+    expect(job).toMatchObject({ status: 'queued', stage: 'queued', regenerations: 1, prompt: 'now laughing', preview: null, reaction: null, task_token: null, resume_at: 'GenerateReaction' });
+    expect(await ledger.entry({ accountId, jobId: 1, chargeNumber: 2 })).toEqual({ state: 'reserved', period: PERIOD });
+    expect(runner.decisions).toEqual([{ token: 'token-1', decision: { action: 'regenerate', regenerations: 1 } }]);
+  });
+
+  test('a new uploaded reference clip is stored for the new round', async () => {
+    const { deps, accountId, jobs, blobs } = await videoJobFixture();
+    jobs.put(motionPreview(accountId, 1));
+    const clip = await clipOnDisk('second clip');
+    try {
+      const job = await regenerateVideoJob(deps, { accountId, jobId: 1, changes: {}, referenceVideo: clip });
+      expect(job).toMatchObject({ video_source: 'upload', reference_url: null, reference_key: expect.stringMatching(`^accounts/${accountId}/jobs/1/reference-1-`) });
+      expect(blobs.objects.get(job.reference_key!)?.data.toString()).toBe('second clip');
+    } finally {
+      await clip.cleanup();
+    }
+  });
+
+  test('concurrent regenerates: exactly one moves the job and reserves, the others are 409 and leave no upload', async () => {
+    const { deps, accountId, jobs, ledger, blobs, runner } = await videoJobFixture({ plan: 'pro' });
+    jobs.put(motionPreview(accountId, 1));
+    const clip = await clipOnDisk();
+    try {
+      const outcomes = await Promise.allSettled([1, 2, 3].map(() => regenerateVideoJob(deps, { accountId, jobId: 1, changes: {}, referenceVideo: clip })));
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      for (const o of outcomes.filter((o) => o.status === 'rejected')) expect(o).toMatchObject({ reason: { code: 'conflict' } });
+      expect(runner.decisions).toHaveLength(1);
+      expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 1 });
+      // Each request uploaded under its own key; only the winner's is left, and it is the one the job names.
+      expect([...blobs.objects.keys()]).toEqual([(await jobs.get(accountId, 1))!.reference_key]);
+    } finally {
+      await clip.cleanup();
+    }
+  });
+
+  test('a runner that cannot be reached: 503, the job is back at preview_ready, the unit and the upload are taken back', async () => {
+    const { deps, accountId, jobs, ledger, blobs, runner } = await videoJobFixture();
+    const waiting = jobs.put(motionPreview(accountId, 1));
+    runner.failDecision = new Error('states unreachable');
+    const clip = await clipOnDisk();
+    try {
+      await expect(regenerateVideoJob(deps, { accountId, jobId: 1, changes: {}, referenceVideo: clip })).rejects.toMatchObject({
+        code: 'upstream_unavailable',
+        message: expect.stringContaining('nothing was charged'),
+      });
+      expect(await jobs.get(accountId, 1)).toEqual(waiting);
+      expect(await ledger.entry({ accountId, jobId: 1, chargeNumber: 2 })).toBeUndefined();
+      expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
+      expect(blobs.objects.size).toBe(0);
+    } finally {
+      await clip.cleanup();
+    }
+  });
+
+  test('a full allowance is 402 and the preview stays as it was', async () => {
+    const { deps, accountId, jobs, ledger, runner } = await videoJobFixture({ plan: 'free' });
+    const waiting = jobs.put(previewReadyJob(accountId, 1));
+    for (let jobId = 101; jobId <= 103; jobId++) ledger.reserve({ ref: { accountId, jobId, chargeNumber: 1 }, period: PERIOD, limit: 3 }, NOW);
+    await expect(regenerateVideoJob(deps, { accountId, jobId: 1, changes: { prompt: 'again' } })).rejects.toMatchObject({ code: 'allowance_exhausted' });
+    expect(await jobs.get(accountId, 1)).toEqual(waiting);
+    expect(runner.decisions).toEqual([]);
+  });
+
+  test('a reuse job, an auto job, a job at the re-roll cap or not at preview_ready is 409; an unready avatar is 409', async () => {
+    const { deps, accountId, jobs, avatarId } = await videoJobFixture();
+    jobs.put(previewReadyJob(accountId, 1, { method: 'reuse', prompt: null, reaction_id: 3 }));
+    jobs.put(previewReadyJob(accountId, 2, { mode: 'auto' }));
+    jobs.put(previewReadyJob(accountId, 3, { regenerations: 20 }));
+    jobs.put(previewReadyJob(accountId, 4, { status: 'done' }));
+    for (const jobId of [1, 2, 3, 4]) await expect(regenerateVideoJob(deps, { accountId, jobId, changes: {} })).rejects.toMatchObject({ code: 'conflict' });
+    await deps.avatars.settle(accountId, avatarId, { status: 'processing', image_key: null, width: null, height: null, engine: null, seed: null, error: null }, NOW);
+    jobs.put(motionPreview(accountId, 5));
+    await expect(regenerateVideoJob(deps, { accountId, jobId: 5, changes: { avatar_id: 42 } })).rejects.toMatchObject({ code: 'not_found' });
+  });
+});

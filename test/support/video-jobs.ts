@@ -1,0 +1,127 @@
+/**
+ * A fixture for the video-job use cases over in-memory stores: an account on a plan, a product, a
+ * ready avatar, a runner that records what it was asked (or fails as told), a clip on disk.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Avatar } from '#domain/avatar';
+import { newJob, type StoredJob, type JobDecision, type JobExecutionInput } from '#domain/job-execution';
+import type { PlanName } from '#domain/plans';
+import type { VideoRequest } from '#domain/schemas/video';
+import type { JobRunner } from '#ports/job-runner';
+import type { MediaInspector } from '#ports/media-inspector';
+import { MemoryAccountStore } from '#test-doubles/memory/account-store';
+import { MemoryAvatarStore } from '#test-doubles/memory/avatar-store';
+import { MemoryBlobStore } from '#test-doubles/memory/blob-store';
+import { MemoryJobStore } from '#test-doubles/memory/job-store';
+import { MemoryProductStore } from '#test-doubles/memory/product-store';
+import { MemoryReactionStore } from '#test-doubles/memory/reaction-store';
+import { testDependencies } from './wiring';
+
+export const NOW = new Date('2026-03-01T10:00:00Z');
+export const PERIOD = '2026-03';
+
+export class RecordingRunner implements JobRunner {
+  readonly started: JobExecutionInput[] = [];
+  readonly decisions: { token: string; decision: JobDecision }[] = [];
+  /** What the next calls throw, until cleared. */
+  failStart?: Error;
+  failDecision?: Error;
+  /** Runs inside start, before it answers: an execution that moves the job at once. */
+  onStart?: (input: JobExecutionInput) => Promise<void>;
+
+  async start(input: JobExecutionInput): Promise<void> {
+    await this.onStart?.(input);
+    if (this.failStart) throw this.failStart;
+    this.started.push(input);
+  }
+
+  async sendDecision(token: string, decision: JobDecision): Promise<void> {
+    if (this.failDecision) throw this.failDecision;
+    this.decisions.push({ token, decision });
+  }
+}
+
+export const promptRequest = (productId: number, changes: Partial<VideoRequest> = {}): VideoRequest => ({
+  productId,
+  method: 'prompt',
+  mode: 'preview',
+  hookText: null,
+  hookPosition: 'top',
+  hookSize: 'medium',
+  prompt: 'amazed by the glow',
+  avatarId: null,
+  videoSource: null,
+  referenceUrl: null,
+  reactionId: null,
+  ...changes,
+});
+
+export const inspectsAsMp4: MediaInspector = { inspectReference: async () => ({ contentType: 'video/mp4', durationS: 4 }) };
+
+export async function videoJobFixture(options: { plan?: PlanName; media?: MediaInspector } = {}) {
+  const accounts = new MemoryAccountStore();
+  const account = await accounts.create('test', options.plan ?? 'free', NOW);
+  const products = new MemoryProductStore();
+  const at = NOW.toISOString();
+  await products.create({ id: 1, account_id: account.id, name: 'Glow Serum', description: null, demo: null, created_at: at, updated_at: at });
+  const avatars = new MemoryAvatarStore();
+  const avatar: Avatar = {
+    id: 1,
+    account_id: account.id,
+    source: 'prompt',
+    prompt: 'a chef',
+    status: 'ready',
+    image_key: 'accounts/1/avatars/1/image.png',
+    width: 720,
+    height: 1280,
+    engine: 'local',
+    seed: 1,
+    error: null,
+    created_at: at,
+    updated_at: at,
+  };
+  await avatars.create(avatar, 10);
+  const jobs = new MemoryJobStore();
+  const blobs = new MemoryBlobStore();
+  const runner = new RecordingRunner();
+  const deps = testDependencies({
+    accounts,
+    products,
+    avatars,
+    reactions: new MemoryReactionStore(),
+    jobs,
+    ledger: jobs.ledger,
+    blobs,
+    jobRunner: runner,
+    media: options.media ?? inspectsAsMp4,
+    now: () => NOW,
+  });
+  return { deps, accountId: account.id, productId: 1, avatarId: 1, jobs, ledger: jobs.ledger, blobs, runner };
+}
+
+/** A job as the pipeline leaves it at preview_ready: its first unit charged, a token pending. */
+export function previewReadyJob(accountId: number, id: number, changes: Partial<StoredJob> = {}): StoredJob {
+  return {
+    ...newJob(accountId, id, promptRequest(1, { prompt: 'amazed' }), null, 7, NOW),
+    status: 'preview_ready',
+    stage: 'awaiting_approval',
+    progress: 70,
+    charged_units: 1,
+    reaction: { key: 'r.mp4', duration_s: 4, emotion: null, engine: 'local', seed: 7 },
+    preview: { key: `accounts/${accountId}/jobs/${id}/preview-0.mp4`, duration_s: 4, caption: null },
+    preview_expires_at: NOW.toISOString(),
+    task_token: 'token-1',
+    resume_at: 'AwaitDecision',
+    ...changes,
+  };
+}
+
+/** A scratch file standing for an uploaded clip; removed by `cleanup`. */
+export async function clipOnDisk(bytes = 'clip bytes'): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'clip-'));
+  const path = join(dir, 'reference');
+  await writeFile(path, bytes);
+  return { path, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
