@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import { flag, fmt, median, type SectionResult, type Table, type Target } from './report';
 import { childPids, vmHwmMb } from './proc-memory';
 import { apiClient, productWithDemo } from './stack-client';
+import { PIPELINE_STEPS } from '#pipeline/steps';
 
 export interface VideoJobOptions {
   /** Measured auto jobs, after one warm-up job. */
@@ -40,7 +41,7 @@ export const VIDEO_JOB_TARGETS = { postToDoneS: 10 } as const;
 /** The local engine reads the length from the prompt; none named gives the default 4 s. */
 const PROMPT = 'OMG no way, shocked by the price';
 const HOOK = 'POV: you finally found a serum that works 😱';
-const RENDER_STEPS = new Set(['generate_reaction', 'render_preview', 'compose']);
+const RENDER_STEPS = new Set(Object.entries(PIPELINE_STEPS).filter(([, spec]) => spec.fn === 'render').map(([step]) => step));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -124,7 +125,7 @@ export async function runVideoJob(options: VideoJobOptions): Promise<SectionResu
   // Loaded here: other sections should not load the pipeline.
   const { startLocalStack } = await import('#local/runtime');
   const { createLocalJobRunner } = await import('#local/job-runner');
-  const { runPipelineStep } = await import('#pipeline/local-steps');
+  const { localPipeline } = await import('#local/pipeline-steps');
   const { ALL_SCOPES } = await import('#domain/api-keys');
   const { getJob } = await import('#adapters/dynamodb/jobs');
 
@@ -147,7 +148,7 @@ export async function runVideoJob(options: VideoJobOptions): Promise<SectionResu
   const stepsOf = new Map<number, StepTime[]>();
   let rendering = 0;
   const runner = createLocalJobRunner({
-    runStep: (payload, context) => runPipelineStep(payload, context),
+    ...localPipeline(() => stack.dependencies),
     log: (line) => log(`runner: ${line}`),
     wrapStep: async (payload, call) => {
       const render = RENDER_STEPS.has(payload.step);

@@ -1,9 +1,22 @@
-import { pipelineHandler } from '#pipeline/lambda-handler';
-import { RENDER_STEPS } from '#pipeline/render-steps';
+import { pipelineHandler } from '#pipeline/run-step';
+import type { TasksOf } from '#pipeline/steps';
+import { generateReaction } from '#pipeline/tasks/generate-reaction';
+import { renderPreview } from '#pipeline/tasks/render-preview';
+import { compose } from '#pipeline/tasks/compose';
 import type { DependencySource } from '#ports/dependencies';
 import { lambdaDependencies } from '#wiring/lambda';
+import { withParts } from '#wiring/not-bundled';
+import { configuredEngines } from '#adapters/engines/configured';
+import { referenceResolver } from '#adapters/reference/reference-resolver';
 
-/** The state machine's media Tasks (functions/pipeline/steps.ts says which). */
-export const createHandler = (dependencies: DependencySource) => pipelineHandler(RENDER_STEPS);
+/** The generation and ffmpeg steps. */
+export const tasks: TasksOf<'render'> = {
+  generate_reaction: generateReaction,
+  render_preview: renderPreview,
+  compose,
+};
 
-export const handler = createHandler(lambdaDependencies);
+export const createHandler = (dependencies: DependencySource) => pipelineHandler('render', tasks, dependencies);
+
+/** Only this function generates: the engines and the reference resolver are bundled here, not in the base wiring. */
+export const handler = createHandler(withParts(lambdaDependencies, () => ({ engines: configuredEngines(), references: referenceResolver() })));

@@ -1,9 +1,22 @@
-import { pipelineHandler } from '#pipeline/lambda-handler';
-import { BOOKKEEPING_STEPS } from '#pipeline/bookkeeping-steps';
+import { pipelineHandler } from '#pipeline/run-step';
+import type { TasksOf } from '#pipeline/steps';
+import { prepare } from '#pipeline/tasks/prepare';
+import { chargePreview } from '#pipeline/tasks/charge-preview';
+import { awaitDecision } from '#pipeline/tasks/await-decision';
+import { finalize } from '#pipeline/tasks/finalize';
+import { markFailed } from '#pipeline/tasks/mark-failed';
 import type { DependencySource } from '#ports/dependencies';
 import { lambdaDependencies } from '#wiring/lambda';
 
-/** The state machine's bookkeeping Tasks (functions/pipeline/steps.ts says which). */
-export const createHandler = (dependencies: DependencySource) => pipelineHandler(BOOKKEEPING_STEPS);
+/** The bookkeeping steps (records, charges, the preview wait, failures): no media code in this bundle. */
+export const tasks: TasksOf<'steps'> = {
+  prepare,
+  charge_preview: chargePreview,
+  await_decision: (payload, deps) => awaitDecision(payload, deps),
+  finalize: (payload, deps) => finalize(payload, deps),
+  mark_failed: markFailed,
+};
+
+export const createHandler = (dependencies: DependencySource) => pipelineHandler('steps', tasks, dependencies);
 
 export const handler = createHandler(lambdaDependencies);

@@ -6,20 +6,25 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getJob, updateJob, type JobChanges, type StoredJob } from '#adapters/dynamodb/jobs';
-import { getProduct } from '#adapters/dynamodb/products';
-import { getAvatar } from '#adapters/dynamodb/avatars';
-import { getReaction } from '#adapters/dynamodb/reactions';
 import { isFinal, JOB_STAGES, type JobStage } from '#domain/jobs';
+import type { StoredJob } from '#domain/job-execution';
+import type { Dependencies } from '#ports/dependencies';
+import type { JobChanges } from '#ports/job-store';
 import type { Product } from '#domain/product';
 import type { Avatar } from '#domain/avatar';
 import type { SavedReaction } from '#domain/reaction';
 import { inputDeleted, PipelineError } from './errors';
 import { STATE_OF_STEP, type PipelineStep, type StepPayload } from './steps';
 
+/** What every step reaches: the job record. */
+export type JobDeps = Pick<Dependencies, 'jobs'>;
+
+/** The statuses a step may still write in: a job that ended meanwhile is left as it ended. */
+export const IN_FLIGHT = ['queued', 'processing', 'preview_ready'] as const;
+
 /** The job, or undefined when it already ended (a late retry or a duplicate delivery: nothing to do). */
-export async function activeJob(payload: StepPayload): Promise<StoredJob | undefined> {
-  const job = await getJob(payload.account_id, payload.job_id);
+export async function activeJob({ jobs }: JobDeps, payload: StepPayload): Promise<StoredJob | undefined> {
+  const job = await jobs.get(payload.account_id, payload.job_id);
   if (!job) throw new PipelineError('internal_error', `Job ${payload.job_id} does not exist`);
   return isFinal(job.status) ? undefined : job;
 }
@@ -29,12 +34,13 @@ export async function activeJob(payload: StepPayload): Promise<StoredJob | undef
  * restarted local runner re-enters. `processing` unless the step sets otherwise.
  */
 export async function enterStep(
+  { jobs }: JobDeps,
   job: StoredJob,
   step: PipelineStep,
   stage: JobStage,
   changes: JobChanges = {},
 ): Promise<StoredJob> {
-  const updated = await updateJob(
+  const updated = await jobs.update(
     job.account_id,
     job.id,
     {
@@ -44,14 +50,14 @@ export async function enterStep(
       resume_at: STATE_OF_STEP[step],
       ...changes,
     },
-    { statusIn: ['queued', 'processing', 'preview_ready'] },
+    { statusIn: IN_FLIGHT },
   );
   if (!updated) throw new PipelineError('internal_error', `Job ${job.id} ended while ${step} was starting`);
   return updated;
 }
 
-export async function saveProgress(job: StoredJob, changes: JobChanges): Promise<StoredJob> {
-  const updated = await updateJob(job.account_id, job.id, changes, { statusIn: ['queued', 'processing', 'preview_ready'] });
+export async function saveProgress({ jobs }: JobDeps, job: StoredJob, changes: JobChanges): Promise<StoredJob> {
+  const updated = await jobs.update(job.account_id, job.id, changes, { statusIn: IN_FLIGHT });
   if (!updated) throw new PipelineError('internal_error', `Job ${job.id} ended while it was being worked on`);
   return updated;
 }
@@ -62,12 +68,15 @@ export interface JobInputs {
   reaction: SavedReaction | null;
 }
 
+/** Where the records a job names are read from. */
+export type InputDeps = Pick<Dependencies, 'products' | 'avatars' | 'reactions'>;
+
 /** The records the job names, each still there; a deleted one fails the job (input_deleted). */
-export async function requireInputs(job: StoredJob): Promise<JobInputs> {
+export async function requireInputs({ products, avatars, reactions }: InputDeps, job: StoredJob): Promise<JobInputs> {
   const [product, avatar, reaction] = await Promise.all([
-    getProduct(job.account_id, job.product_id),
-    job.avatar_id === null ? null : getAvatar(job.account_id, job.avatar_id),
-    job.reaction_id === null ? null : getReaction(job.account_id, job.reaction_id),
+    products.get(job.account_id, job.product_id),
+    job.avatar_id === null ? null : avatars.get(job.account_id, job.avatar_id),
+    job.reaction_id === null ? null : reactions.get(job.account_id, job.reaction_id),
   ]);
   if (!product) throw inputDeleted(`Product ${job.product_id}`);
   if (job.avatar_id !== null && !avatar) throw inputDeleted(`Avatar ${job.avatar_id}`);
@@ -92,9 +101,9 @@ export async function withScratch<T>(use: (dir: string) => Promise<T>): Promise<
  * A step that failed on a missing file asks why: if one of the job's inputs was deleted meanwhile,
  * that is the error the user should see (input_deleted), not the failure it caused.
  */
-export async function blameDeletedInput(job: StoredJob, error: unknown): Promise<unknown> {
+export async function blameDeletedInput(deps: InputDeps, job: StoredJob, error: unknown): Promise<unknown> {
   try {
-    await requireInputs(job);
+    await requireInputs(deps, job);
     return error;
   } catch (gone) {
     return gone instanceof PipelineError && gone.code === 'input_deleted' ? gone : error;

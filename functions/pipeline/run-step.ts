@@ -1,22 +1,50 @@
 /**
- * Runs one Task step from a function's table: the Lambda handlers pass their own table, the local
- * runner (local-steps.ts) the one of the step's function, so both paths call the same code.
+ * Runs one Task step of a pipeline function: the Lambda entries (functions/handlers/job-steps.ts,
+ * job-render.ts) and the local runner both come through here with the function's task map and their
+ * runtime's dependencies, so both paths call the same code.
  */
-import { logger } from '#http/logger';
-import type { StepPayload } from './steps';
-import type { StepTable } from './step-tables';
+import type { Context } from 'aws-lambda';
+import { logger } from '#functions/logger';
+import type { Dependencies, DependencySource } from '#ports/dependencies';
+import { PIPELINE_STEPS, type PipelineFunction, type StepPayload, type StepTasks, type TasksOf } from './steps';
 
-export async function runStepFrom(table: StepTable, payload: StepPayload, signal?: AbortSignal): Promise<unknown> {
-  const handler = Object.hasOwn(table, payload.step) ? table[payload.step] : undefined;
+export async function runStep(
+  fn: PipelineFunction,
+  tasks: StepTasks,
+  payload: StepPayload,
+  deps: Dependencies,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  const spec = Object.hasOwn(PIPELINE_STEPS, payload.step) ? PIPELINE_STEPS[payload.step] : undefined;
   // A function only runs the steps assigned to it, so a mis-wired state fails loudly instead of half-working.
-  if (!handler) throw new Error(`pipeline step ${String(payload.step)} is not run by this function`);
+  const task = spec?.fn === fn ? tasks[payload.step] : undefined;
+  if (!task) throw new Error(`pipeline step ${String(payload.step)} is not run by the ${fn} function`);
   const started = Date.now();
   try {
-    const result = await handler(payload, signal);
+    const result = await task(payload, deps, signal);
     logger.info('pipeline step done', { step: payload.step, jobId: payload.job_id, ms: Date.now() - started });
     return result ?? null;
   } catch (error) {
     logger.warn('pipeline step failed', { step: payload.step, jobId: payload.job_id, ms: Date.now() - started, error: String(error) });
     throw error;
   }
+}
+
+const STOP_BEFORE_TIMEOUT_MS = 10_000;
+
+/**
+ * A pipeline function's Lambda handler. The abort signal fires shortly before the function's own
+ * timeout, so a generation stops cleanly and the state machine sees an error it can retry or catch.
+ */
+export function pipelineHandler<F extends PipelineFunction>(fn: F, tasks: TasksOf<F>, dependencies: DependencySource) {
+  return async (payload: StepPayload, context?: Context): Promise<unknown> => {
+    const controller = new AbortController();
+    const remaining = context?.getRemainingTimeInMillis?.();
+    const timer = remaining ? setTimeout(() => controller.abort(new Error('step time is up')), Math.max(1000, remaining - STOP_BEFORE_TIMEOUT_MS)) : undefined;
+    try {
+      return await runStep(fn, tasks, payload, dependencies(), controller.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 }

@@ -1,10 +1,15 @@
 /**
- * The job pipeline's Task steps and the two Lambda functions that run them: light bookkeeping steps
- * in one small function, generation and ffmpeg work in one big one. The ASL file
- * (`statemachines/video-job.asl.json`) names each function through a substitution variable; CDK and
- * the local runner both read this module to fill them in, so the three cannot drift apart.
+ * The job pipeline in one table: each Task step the ASL sends, the state it runs in, the Lambda
+ * function that runs it, and its Task timeout. The bookkeeping steps run in one small function, the
+ * generation and ffmpeg work in one big one. Derived from it: each function's task map (its type, in
+ * the function's entry under functions/handlers), the dispatch that refuses a step of the other
+ * function (run-step.ts), the CDK construct's functions and ASL substitutions, the local runner's
+ * routing, and the check of the ASL file (`checkJobDefinition`, run by CDK at synth, by the local
+ * runner at load and by the tests).
  */
 import type { FunctionNeeds } from '#functions/routes';
+import type { Dependencies } from '#ports/dependencies';
+import { JOB_STATE, JOB_STATE_NAMES, type JobStateName } from '#domain/job-states';
 
 export const JOB_STATE_MACHINE_FILE = 'statemachines/video-job.asl.json';
 
@@ -46,19 +51,54 @@ export const SWEEPER_FUNCTION = {
 
 export const SWEEP_INTERVAL_MINUTES = 15;
 
-/** Each `step` value the ASL sends in a Task payload, and the function that runs it. */
+interface StepSpec {
+  /** The ASL Task state that sends this step; the job records it as `resume_at` when the step starts. */
+  state: JobStateName;
+  fn: PipelineFunction;
+  /** The state's TimeoutSeconds. */
+  timeoutS: number;
+  /** A `.waitForTaskToken` Task: the step stores the token and the execution waits for a decision. */
+  waitsForToken?: true;
+}
+
+const PREVIEW_WAIT_S = 30 * 24 * 3600;
+
+/** Each `step` value the ASL sends in a Task payload. */
 export const PIPELINE_STEPS = {
-  prepare: 'steps',
-  generate_reaction: 'render',
-  render_preview: 'render',
-  charge_preview: 'steps',
-  await_decision: 'steps',
-  compose: 'render',
-  finalize: 'steps',
-  mark_failed: 'steps',
-} as const satisfies Record<string, PipelineFunction>;
+  prepare: { state: JOB_STATE.Start, fn: 'steps', timeoutS: 60 },
+  generate_reaction: { state: JOB_STATE.GenerateReaction, fn: 'render', timeoutS: 900 },
+  render_preview: { state: JOB_STATE.RenderPreview, fn: 'render', timeoutS: 300 },
+  charge_preview: { state: JOB_STATE.ChargePreview, fn: 'steps', timeoutS: 60 },
+  await_decision: { state: JOB_STATE.AwaitDecision, fn: 'steps', timeoutS: PREVIEW_WAIT_S, waitsForToken: true },
+  compose: { state: JOB_STATE.Compose, fn: 'render', timeoutS: 600 },
+  finalize: { state: JOB_STATE.Finalize, fn: 'steps', timeoutS: 60 },
+  mark_failed: { state: JOB_STATE.MarkFailed, fn: 'steps', timeoutS: 60 },
+} as const satisfies Record<string, StepSpec>;
 
 export type PipelineStep = keyof typeof PIPELINE_STEPS;
+
+/** The steps one function runs. */
+export type StepOf<F extends PipelineFunction> = {
+  [S in PipelineStep]: (typeof PIPELINE_STEPS)[S]['fn'] extends F ? S : never;
+}[PipelineStep];
+
+/** The ASL state each step runs in (what a step records as `resume_at`). */
+export const STATE_OF_STEP = Object.fromEntries(
+  Object.entries(PIPELINE_STEPS).map(([step, spec]) => [step, spec.state]),
+) as { readonly [S in PipelineStep]: (typeof PIPELINE_STEPS)[S]['state'] };
+
+/** The step a Task state sends, if the state is a Task. */
+export const stepOfState = (state: string): PipelineStep | undefined =>
+  (Object.keys(PIPELINE_STEPS) as PipelineStep[]).find((step) => PIPELINE_STEPS[step].state === state);
+
+/** A step's implementation: the ports it reaches come from the runtime's dependencies. */
+export type StepTask = (payload: StepPayload, deps: Dependencies, signal?: AbortSignal) => Promise<unknown>;
+
+/** A function's task map: exactly its steps, so a step moved to the other function is a compile error. */
+export type TasksOf<F extends PipelineFunction> = { readonly [S in StepOf<F>]: StepTask };
+
+/** Any function's task map, as the dispatch sees it. */
+export type StepTasks = { readonly [S in PipelineStep]?: StepTask };
 
 export type { JobDecision, JobExecutionInput } from '#domain/job-execution';
 
@@ -79,17 +119,66 @@ export interface StepPayload {
   failure?: TaskFailure;
 }
 
+/** As much of an ASL definition as the check reads. */
+export interface JobDefinition {
+  StartAt: string;
+  States: Record<
+    string,
+    {
+      Type: string;
+      Resource?: string;
+      TimeoutSeconds?: number;
+      Parameters?: { FunctionName?: string; Payload?: { step?: string } };
+    }
+  >;
+}
+
+const LAMBDA_INVOKE = 'arn:aws:states:::lambda:invoke';
+
 /**
- * The ASL state each step runs in. Steps record it on the job as they start, so a restarted local
- * runner re-enters the machine where the job was (DESIGN §1), and an operator can see it.
+ * What the ASL file (before substitution) says differently from the table: its states must be
+ * JOB_STATE_NAMES, and each Task must send the step of its state, to that step's function, with that
+ * step's timeout and integration. Empty when they agree.
  */
-export const STATE_OF_STEP: Record<PipelineStep, string> = {
-  prepare: 'Start',
-  generate_reaction: 'GenerateReaction',
-  render_preview: 'RenderPreview',
-  charge_preview: 'ChargePreview',
-  await_decision: 'AwaitDecision',
-  compose: 'Compose',
-  finalize: 'Finalize',
-  mark_failed: 'MarkFailed',
-};
+export function jobDefinitionProblems(definition: JobDefinition, options: { timeouts?: boolean } = {}): string[] {
+  const problems: string[] = [];
+  const names = Object.keys(definition.States);
+  for (const name of names) {
+    if (!(JOB_STATE_NAMES as readonly string[]).includes(name)) problems.push(`state ${name} is not in JOB_STATE_NAMES`);
+  }
+  for (const name of JOB_STATE_NAMES) if (!names.includes(name)) problems.push(`state ${name} of JOB_STATE_NAMES is missing`);
+  if (definition.StartAt !== PIPELINE_STEPS.prepare.state) problems.push(`StartAt is ${definition.StartAt}, not ${PIPELINE_STEPS.prepare.state}`);
+
+  const sent = new Set<string>();
+  for (const [name, state] of Object.entries(definition.States)) {
+    const step = stepOfState(name);
+    if (state.Type !== 'Task') {
+      if (step) problems.push(`state ${name} runs step ${step} but is a ${state.Type}`);
+      continue;
+    }
+    const payloadStep = state.Parameters?.Payload?.step;
+    if (!step || payloadStep !== step) {
+      problems.push(`Task ${name} sends step ${String(payloadStep)}, the table says ${step ?? 'no step'}`);
+      continue;
+    }
+    sent.add(step);
+    const spec: StepSpec = PIPELINE_STEPS[step];
+    const functionName = `\${${PIPELINE_FUNCTIONS[spec.fn].substitution}}`;
+    if (state.Parameters?.FunctionName !== functionName) {
+      problems.push(`Task ${name} invokes ${String(state.Parameters?.FunctionName)}, not the ${spec.fn} function (${functionName})`);
+    }
+    const resource = spec.waitsForToken ? `${LAMBDA_INVOKE}.waitForTaskToken` : LAMBDA_INVOKE;
+    if (state.Resource !== resource) problems.push(`Task ${name} has Resource ${String(state.Resource)}, not ${resource}`);
+    if (options.timeouts !== false && state.TimeoutSeconds !== spec.timeoutS) {
+      problems.push(`Task ${name} has TimeoutSeconds ${String(state.TimeoutSeconds)}, the table says ${spec.timeoutS}`);
+    }
+  }
+  for (const step of Object.keys(PIPELINE_STEPS)) if (!sent.has(step)) problems.push(`no Task sends step ${step}`);
+  return problems;
+}
+
+/** Throws when the ASL file and the table disagree (see jobDefinitionProblems). */
+export function checkJobDefinition(definition: JobDefinition, file: string = JOB_STATE_MACHINE_FILE, options: { timeouts?: boolean } = {}): void {
+  const problems = jobDefinitionProblems(definition, options);
+  if (problems.length > 0) throw new Error(`${file} does not match the pipeline's step table:\n- ${problems.join('\n- ')}`);
+}

@@ -6,11 +6,11 @@
  * left to the pipeline. A job written but never started (the process died between the write and the
  * start) is started: starting is idempotent per job.
  */
-import { release, reservedBefore } from '#adapters/dynamodb/allowance-ledger';
-import { getJob, listActiveJobs } from '#adapters/dynamodb/jobs';
 import { isFinal } from '#domain/jobs';
+import { executionInputOf } from '#domain/job-execution';
+import type { Dependencies } from '#ports/dependencies';
 import type { JobRunner } from '#ports/job-runner';
-import { logger } from '#http/logger';
+import { logger } from '#functions/logger';
 import { STATE_OF_STEP } from './steps';
 
 /** Longer than any job's generation, preview and compose Task timeouts put together. */
@@ -21,23 +21,32 @@ export interface SweepReport {
   started: number;
 }
 
-export async function sweepStrandedWork(options: { runner?: JobRunner; now?: Date; graceMs?: number } = {}): Promise<SweepReport> {
-  const cutoff = new Date((options.now ?? new Date()).getTime() - (options.graceMs ?? SWEEP_GRACE_MS));
+export type SweepDeps = Pick<Dependencies, 'jobs' | 'ledger' | 'now'>;
+
+/**
+ * `runner` starts the jobs never started; without it only units are released (the local runner
+ * resumes every active job itself).
+ */
+export async function sweepStrandedWork(
+  { jobs, ledger, now }: SweepDeps,
+  options: { runner?: JobRunner; graceMs?: number } = {},
+): Promise<SweepReport> {
+  const cutoff = new Date(now().getTime() - (options.graceMs ?? SWEEP_GRACE_MS));
   const report: SweepReport = { released: 0, started: 0 };
-  for await (const unit of reservedBefore(cutoff)) {
-    const job = await getJob(unit.accountId, unit.jobId);
+  for await (const unit of ledger.reservedBefore(cutoff)) {
+    const job = await jobs.get(unit.accountId, unit.jobId);
     if (job && !isFinal(job.status)) continue;
-    if ((await release(unit)).changed) {
+    if ((await ledger.release(unit, now())).changed) {
       report.released++;
       logger.warn('released a stranded allowance unit', { ...unit, job_status: job?.status ?? 'missing' });
     }
   }
   if (options.runner) {
-    for (const { accountId, jobId } of await listActiveJobs()) {
-      const job = await getJob(accountId, jobId);
+    for (const { accountId, jobId } of await jobs.listActive()) {
+      const job = await jobs.get(accountId, jobId);
       if (!job || job.status !== 'queued' || job.resume_at !== STATE_OF_STEP.prepare) continue;
       if (Date.parse(job.created_at) > cutoff.getTime()) continue;
-      await options.runner.start({ account_id: accountId, job_id: jobId, job: { mode: job.mode, method: job.method } });
+      await options.runner.start(executionInputOf(job));
       report.started++;
     }
   }

@@ -1,13 +1,14 @@
 /**
  * The video job pipeline on AWS: the two pipeline Lambdas (functions/pipeline/steps.ts) and the
- * Standard state machine built from the one ASL file, each Task's `FunctionName` substituted with
- * the ARN of the function that runs it. The local runner reads the same file and the same
- * substitution names.
+ * Standard state machine built from the one ASL file, checked against the step table and each
+ * Task's `FunctionName` substituted with the ARN of the function that runs it. The local runner
+ * reads the same file and the same substitution names.
  *
  * The state machine's role may invoke exactly the two pipeline functions. The pipeline functions
  * themselves get no Step Functions permission: `await_decision` only stores the task token it is
  * handed, and the API (approve, regenerate) sends it back.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -19,10 +20,12 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import {
+  checkJobDefinition,
   JOB_STATE_MACHINE_FILE,
   PIPELINE_FUNCTIONS,
   SWEEP_INTERVAL_MINUTES,
   SWEEPER_FUNCTION,
+  type JobDefinition,
   type PipelineFunction,
 } from '#pipeline/steps';
 import type { EngineConfig } from './engine-config';
@@ -83,10 +86,14 @@ export class JobPipeline extends Construct {
       substitutions[substitution] = this.functions[name].functionArn;
     }
 
+    // A file that drifted from the step table fails the synth, not a job in production.
+    const definitionFile = path.join(PROJECT_ROOT, JOB_STATE_MACHINE_FILE);
+    checkJobDefinition(JSON.parse(fs.readFileSync(definitionFile, 'utf8')) as JobDefinition, JOB_STATE_MACHINE_FILE);
+
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
       // Task tokens (the preview wait) and waits of up to 30 days need a Standard workflow.
       stateMachineType: sfn.StateMachineType.STANDARD,
-      definitionBody: sfn.DefinitionBody.fromFile(path.join(PROJECT_ROOT, JOB_STATE_MACHINE_FILE)),
+      definitionBody: sfn.DefinitionBody.fromFile(definitionFile),
       definitionSubstitutions: substitutions,
       comment: 'Reaction Studio video job lifecycle',
       logs: {

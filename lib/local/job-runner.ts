@@ -22,12 +22,17 @@ import { isAbsolute, resolve } from 'node:path';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { TaskTokenInvalid, type JobRunner } from '#ports/job-runner';
 import {
+  checkJobDefinition,
   JOB_STATE_MACHINE_FILE,
   PIPELINE_FUNCTIONS,
   PIPELINE_STEPS,
+  STATE_OF_STEP,
+  stepOfState,
+  type JobDefinition,
   type JobDecision,
   type JobExecutionInput,
   type PipelineFunction,
+  type PipelineStep,
   type StepPayload,
   type TaskFailure,
 } from '#pipeline/steps';
@@ -50,8 +55,6 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 /** The Task timeout the copy hands the library: as long as its single timer can wait. */
 const LIBRARY_TASK_TIMEOUT_S = Math.floor(MAX_TIMER_MS / 1000);
 
-const LAMBDA_INVOKE = 'arn:aws:states:::lambda:invoke';
-const LAMBDA_INVOKE_WAIT = 'arn:aws:states:::lambda:invoke.waitForTaskToken';
 /** What `$$.Task.Token` resolves to; each wait swaps it for a fresh token. */
 const TOKEN_PLACEHOLDER = 'local-task-token-placeholder';
 
@@ -66,7 +69,7 @@ export const INTERRUPTED_FAILURE: TaskFailure = {
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** What resumeActiveJobs reads; the DynamoDB adapter by default. */
+/** What resumeActiveJobs reads, and where queue positions go (the stack's: pipeline-steps.ts). */
 export interface LocalJobStore {
   listActiveJobs(): Promise<{ accountId: number; jobId: number }[]>;
   /** Releases allowance units stranded by jobs that ended or never existed (functions/pipeline/sweeper.ts). */
@@ -110,7 +113,7 @@ export interface LocalJobRunnerOptions {
   retryIntervalOverrides?: number | Record<string, number | number[]>;
   /** Wraps each step call (fault injection in tests). */
   wrapStep?: (payload: StepPayload, call: () => Promise<unknown>) => Promise<unknown>;
-  /** Where resumeActiveJobs finds the jobs in flight. Default: the DynamoDB adapter. */
+  /** Where resumeActiveJobs finds the jobs in flight. Default: none (nothing to resume, no positions shown). */
   store?: LocalJobStore;
   /** How long stop() waits for steps already running to return. Default 10 s. */
   stopGraceMs?: number;
@@ -127,26 +130,13 @@ export interface LocalJobRunner extends JobRunner {
   pendingTokens(): string[];
 }
 
-async function defaultStore(): Promise<LocalJobStore> {
-  const [jobs, { sweepStrandedWork }] = await Promise.all([
-    import('#adapters/dynamodb/jobs'),
-    import('#pipeline/sweeper'),
-  ]);
-  // Jobs written but never started need no sweep here: resuming every active job starts them.
-  return {
-    listActiveJobs: jobs.listActiveJobs,
-    getJob: jobs.getJob,
-    sweepStrandedUnits: () => sweepStrandedWork(),
-    // Only while the job is in flight: a late write must not touch a job that already ended.
-    setQueuePosition: (accountId, jobId, position) =>
-      jobs.updateJob(accountId, jobId, { queue_position: position }, { statusIn: ['queued', 'processing', 'preview_ready'] }),
-  };
-}
+/** A runner given no store (unit tests of the machine alone) knows of no job records. */
+const NO_STORE: LocalJobStore = { listActiveJobs: async () => [], getJob: async () => undefined };
 
 /** The Task states of the definition, as the runner needs them. */
 interface TaskInfo {
   fn: PipelineFunction;
-  step: string;
+  step: PipelineStep;
   waitsForToken: boolean;
   /** The state's own TimeoutSeconds; undefined: none (AWS's default is ~3 years). */
   timeoutS?: number;
@@ -158,16 +148,19 @@ export interface LocalDefinition {
 }
 
 /**
- * Reads the ASL file and prepares the copy the library runs: substitutions filled with local function
- * names, the library's timers neutralised (see the module comment), and each Task checked against
- * PIPELINE_STEPS so the file and the step table cannot drift apart unnoticed.
+ * Reads the ASL file and prepares the copy the library runs: checked against the step table
+ * (checkJobDefinition; its timeouts are taken as the file says, so a test can shorten one),
+ * substitutions filled with local function names, and the library's timers neutralised (see the
+ * module comment).
  */
 export function loadLocalDefinition(definitionPath: string = JOB_STATE_MACHINE_FILE): LocalDefinition {
   const file = isAbsolute(definitionPath) ? definitionPath : resolve(REPO_ROOT, definitionPath);
+  const raw = readFileSync(file, 'utf8');
+  checkJobDefinition(JSON.parse(raw) as JobDefinition, file, { timeouts: false });
   const substitutions = new Map<string, PipelineFunction>(
     Object.entries(PIPELINE_FUNCTIONS).map(([fn, spec]) => [spec.substitution, fn as PipelineFunction]),
   );
-  const text = readFileSync(file, 'utf8').replace(/\$\{(\w+)\}/g, (_, name: string) => {
+  const text = raw.replace(/\$\{(\w+)\}/g, (_, name: string) => {
     const fn = substitutions.get(name);
     if (!fn) throw new Error(`${file}: no pipeline function has the substitution \${${name}}`);
     return localFunctionName(fn);
@@ -176,28 +169,15 @@ export function loadLocalDefinition(definitionPath: string = JOB_STATE_MACHINE_F
   // The execution limit is AWS's; locally an execution ends with its process anyway.
   delete definition.TimeoutSeconds;
 
-  const functionOfName = new Map(
-    (Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[]).map((fn) => [localFunctionName(fn), fn]),
-  );
   const tasks: Record<string, TaskInfo> = {};
   for (const [name, state] of Object.entries(definition.States)) {
-    if (state.Type !== 'Task') continue;
-    const where = `${file}: state ${name}`;
-    if (state.Resource !== LAMBDA_INVOKE && state.Resource !== LAMBDA_INVOKE_WAIT) {
-      throw new Error(`${where}: the local runner runs only ${LAMBDA_INVOKE}[.waitForTaskToken] Tasks, not ${state.Resource}`);
-    }
+    const step = stepOfState(name);
+    if (state.Type !== 'Task' || !step) continue;
     if (state.TimeoutSecondsPath || 'HeartbeatSeconds' in state) {
-      throw new Error(`${where}: TimeoutSecondsPath and HeartbeatSeconds are not supported by the local runner`);
+      throw new Error(`${file}: state ${name}: TimeoutSecondsPath and HeartbeatSeconds are not supported by the local runner`);
     }
-    const params = state.Parameters as { FunctionName?: string; Payload?: { step?: string } } | undefined;
-    const fn = functionOfName.get(params?.FunctionName ?? '');
-    const step = params?.Payload?.step;
-    if (!fn || !step) throw new Error(`${where}: Parameters need a FunctionName substitution and a Payload.step`);
-    const expected = PIPELINE_STEPS[step as keyof typeof PIPELINE_STEPS];
-    if (expected !== fn) {
-      throw new Error(`${where}: step ${step} runs in the ${expected ?? '(unknown)'} function, not ${fn}`);
-    }
-    tasks[name] = { fn, step, waitsForToken: state.Resource === LAMBDA_INVOKE_WAIT, timeoutS: state.TimeoutSeconds };
+    const spec: { fn: PipelineFunction; waitsForToken?: true } = PIPELINE_STEPS[step];
+    tasks[name] = { fn: spec.fn, step, waitsForToken: spec.waitsForToken === true, timeoutS: state.TimeoutSeconds };
     state.TimeoutSeconds = LIBRARY_TASK_TIMEOUT_S;
   }
   return { definition, tasks };
@@ -346,13 +326,12 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
   const log = options.log ?? (() => undefined);
   const { definition, tasks } = loadLocalDefinition(options.definitionPath);
   const stopGraceMs = options.stopGraceMs ?? 10_000;
-  let storeLoaded: Promise<LocalJobStore> | undefined;
-  const store = () => (storeLoaded ??= options.store ? Promise.resolve(options.store) : defaultStore());
+  const store = options.store ?? NO_STORE;
   const keyOf = (accountId: number, jobId: number) => `${accountId}/${jobId}`;
   const positions = queuePositions(
     async (key, position) => {
       const [accountId, jobId] = key.split('/').map(Number) as [number, number];
-      await (await store()).setQueuePosition?.(accountId, jobId, position);
+      await store.setQueuePosition?.(accountId, jobId, position);
     },
     (key, error) => log(`job ${key}: queue position not recorded: ${String(error)}`),
   );
@@ -410,8 +389,8 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
 
   /** The job's age, read once per execution, and only when a step has to queue. */
   const ageOf = (exec: Execution, accountId: number, jobId: number): Promise<JobAge> =>
-    (exec.age ??= store()
-      .then((s) => s.getJob(accountId, jobId))
+    (exec.age ??= store
+      .getJob(accountId, jobId)
       .then(
         (job) => ageFromRecord(exec, accountId, jobId, job?.created_at),
         () => ageFromRecord(exec, accountId, jobId, undefined),
@@ -593,7 +572,7 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
 
     async resumeActiveJobs() {
       if (stopped) throw new Error('The local job runner is stopped');
-      const jobs = await store();
+      const jobs = store;
       await jobs.sweepStrandedUnits?.();
       let resumed = 0;
       const settling: Promise<void>[] = [];
@@ -613,19 +592,19 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
         let startAt = job.resume_at ?? definition.StartAt;
         if (!tasks[startAt]) {
           log(`job ${jobId} (account ${accountId}): recorded state ${startAt} is not a Task of the machine; failing it`);
-          startAt = 'MarkFailed';
+          startAt = STATE_OF_STEP.mark_failed;
           input.failure = {
             Error: 'Job.Failed',
             Cause: JSON.stringify({ code: 'internal_error', message: 'The job could not be resumed after a restart' }),
           };
-        } else if (startAt === 'MarkFailed') {
+        } else if (startAt === STATE_OF_STEP.mark_failed) {
           input.failure = INTERRUPTED_FAILURE;
         }
-        const expires = startAt === 'AwaitDecision' && job.preview_expires_at ? Date.parse(job.preview_expires_at) : NaN;
+        const expires = startAt === STATE_OF_STEP.await_decision && job.preview_expires_at ? Date.parse(job.preview_expires_at) : NaN;
         launch(input, startAt, { firstWaitDeadline: Number.isNaN(expires) ? undefined : expires, createdAt: job.created_at });
         resumed++;
         // A preview waiting for a decision gets its new token before the API serves approve again.
-        if (startAt === 'AwaitDecision') settling.push(executions.get(key)?.settled ?? Promise.resolve());
+        if (startAt === STATE_OF_STEP.await_decision) settling.push(executions.get(key)?.settled ?? Promise.resolve());
       }
       if (settling.length > 0) {
         let timer: NodeJS.Timeout | undefined;

@@ -21,6 +21,7 @@ import { ensureBucket, ensureTable } from './provision';
 import { createLocalApiServer } from './http-server';
 import { inProcessTasks, type InProcessTasks } from './in-process-tasks';
 import { createLocalJobRunner, type LocalJobRunner } from './job-runner';
+import { localPipeline } from './pipeline-steps';
 import { seedDemoAccount, type SeededDemo } from './seed';
 import { freePort } from './ports';
 import { LOCAL_BUCKET, LOCAL_TABLE, clearChildren, clearRuntimeState, reapOrphanedChildren, recordChildren, dataDirOf, readRuntimeFile, writeRuntimeState } from './runtime-state';
@@ -130,11 +131,8 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
 
     // The workers get the stack's dependencies, built below; no task runs before they are.
     const tasks = inProcessTasks((error, task) => log(`background task ${task.type} failed: ${String(error)}`), () => dependencies);
-    jobs = createLocalJobRunner({
-      // The pipeline (ffmpeg, engines) loads on the first step, not with the stack.
-      runStep: async (payload, context) => (await import('#pipeline/local-steps')).runPipelineStep(payload, context),
-      log,
-    });
+    // The steps run over the stack's dependencies; each function's code (ffmpeg, engines) loads on its first step.
+    jobs = createLocalJobRunner({ ...localPipeline(() => dependencies), log });
     const built = localDependencies({ jobRunner: jobs, tasks, clients });
     const dependencies = options.adjustDependencies ? options.adjustDependencies(built) : built;
     const demo = await seedDemoAccount(clients.table, dependencies);

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createLocalJobRunner, type LocalJobRunner, type LocalJobRunnerOptions, type LocalJobStore } from '#local/job-runner';
-import { runPipelineStep } from '#pipeline/local-steps';
+import { localPipeline } from '#local/pipeline-steps';
 import { enterStep } from '#pipeline/job-context';
 import { chargeCurrentRound } from '#pipeline/tasks/charges';
 import { JOB_STATE_MACHINE_FILE, type StepPayload } from '#pipeline/steps';
@@ -416,7 +416,7 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
   /** A runner over the real pipeline steps, installed behind POST /videos and approve. */
   function installRunner(options: Partial<LocalJobRunnerOptions> = {}): LocalJobRunner {
     const runner = createLocalJobRunner({
-      runStep: (payload, context) => runPipelineStep(payload, context),
+      ...localPipeline(() => t.stack.dependencies),
       retryIntervalOverrides: 0,
       log: (line) => runnerLog.push(line),
       ...options,
@@ -464,7 +464,8 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
         first = false;
         // Finalize as far as its charge, with the step's own functions; then the process is gone.
         const job = await getJob(payload.account_id, payload.job_id);
-        await chargeCurrentRound(await enterStep(job!, 'finalize', 'finalizing'));
+        const deps = t.stack.dependencies;
+        await chargeCurrentRound(deps, await enterStep(deps, job!, 'finalize', 'finalizing'));
         crashed();
         return new Promise(() => undefined);
       },

@@ -5,6 +5,7 @@
  */
 import { JOB_LIMITS, JOB_STAGES } from '#domain/jobs';
 import { optionalEnv } from '#functions/config';
+import type { Dependencies } from '#ports/dependencies';
 import { activeJob, saveProgress } from '#pipeline/job-context';
 import { PipelineError } from '#pipeline/errors';
 import { STATE_OF_STEP, type StepPayload } from '#pipeline/steps';
@@ -16,15 +17,15 @@ export function previewExpirySeconds(): number {
   return Number.isFinite(configured) && configured > 0 ? Math.min(configured, max) : max;
 }
 
-export async function awaitDecision(payload: StepPayload, now = new Date()): Promise<{ expires_at: string } | undefined> {
+export async function awaitDecision(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'now'>): Promise<{ expires_at: string } | undefined> {
   if (!payload.task_token) throw new PipelineError('internal_error', 'await_decision needs a task token');
-  const job = await activeJob(payload);
+  const job = await activeJob(deps, payload);
   if (!job) return undefined;
   const expiresAt =
     job.status === 'preview_ready' && job.preview_expires_at
       ? job.preview_expires_at
-      : new Date(now.getTime() + previewExpirySeconds() * 1000).toISOString();
-  await saveProgress(job, {
+      : new Date(deps.now().getTime() + previewExpirySeconds() * 1000).toISOString();
+  await saveProgress(deps, job, {
     status: 'preview_ready',
     stage: 'awaiting_approval',
     progress: Math.max(job.progress, JOB_STAGES.awaiting_approval),

@@ -1,25 +1,25 @@
 /**
  * Compose: the finished MP4. Only the reaction segment is encoded (with its caption); the product's
- * normalised demo joins it by stream copy (DESIGN §3). An approved preview whose caption was not
+ * normalised demo joins it by stream copy. An approved preview whose caption was not
  * overridden is reused as the segment, so approving encodes nothing.
  */
 import { join } from 'node:path';
-import { copyObject, getToFile, putFile } from '#adapters/s3/blob-store';
-import { newVideoId } from '#adapters/dynamodb/jobs';
 import { captionOf, sameCaption } from '#domain/jobs';
 import { videoObjectKeys } from '#domain/video';
 import { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from '#media/compose';
+import type { Dependencies } from '#ports/dependencies';
 import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
 import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 
-export async function compose(payload: StepPayload): Promise<void> {
-  let job = await activeJob(payload);
+export async function compose(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'blobs' | 'videos' | 'products' | 'avatars' | 'reactions'>): Promise<void> {
+  const { blobs } = deps;
+  let job = await activeJob(deps, payload);
   if (!job) return;
-  const { product } = await requireInputs(job);
+  const { product } = await requireInputs(deps, job);
   // The id is taken once and kept on the job, so a retried compose overwrites its own files.
-  job = await enterStep(job, 'compose', 'composing', job.output ? {} : { output: null });
-  const videoId = job.output?.video_id ?? (await newVideoId());
+  job = await enterStep(deps, job, 'compose', 'composing', job.output ? {} : { output: null });
+  const videoId = job.output?.video_id ?? (await deps.videos.newVideoId());
   const reaction = job.reaction;
   if (!reaction) throw new PipelineError('internal_error', `Job ${job.id} reached composition without a reaction clip`);
   const demo = product.demo?.status === 'ready' && product.demo.key ? { key: product.demo.key, durationS: product.demo.duration_s ?? 0 } : null;
@@ -39,32 +39,32 @@ export async function compose(payload: StepPayload): Promise<void> {
       const segmentPath = join(dir, 'segment.mp4');
       let segmentDurationS: number;
       if (readySegment) {
-        await getToFile(readySegment.key, segmentPath);
+        await blobs.getToFile(readySegment.key, segmentPath);
         segmentDurationS = readySegment.duration_s;
       } else {
-        await getToFile(reaction.key, join(dir, 'reaction.mp4'));
+        await blobs.getToFile(reaction.key, join(dir, 'reaction.mp4'));
         segmentDurationS = (await captionSegment({ reactionPath: join(dir, 'reaction.mp4'), caption, outputPath: segmentPath })).durationS;
       }
-      if (demo) await getToFile(demo.key, join(dir, 'demo.mp4'));
+      if (demo) await blobs.getToFile(demo.key, join(dir, 'demo.mp4'));
       const joined = await joinWithDemo({
         segmentPath,
         segmentDurationS,
         demo: demo ? { path: join(dir, 'demo.mp4'), durationS: demo.durationS } : null,
         outputPath: join(dir, 'video.mp4'),
       });
-      await putFile(keys.video, join(dir, 'video.mp4'), 'video/mp4');
+      await blobs.putFile(keys.video, join(dir, 'video.mp4'), 'video/mp4');
       // The engine's poster is the same frame of the same segment, written while it was encoded.
       const enginePoster = readySegment && 'poster_key' in readySegment ? readySegment.poster_key : null;
       if (enginePoster) {
-        await copyObject(enginePoster, keys.poster);
+        await blobs.copy(enginePoster, keys.poster);
       } else {
         await posterJpeg({ videoPath: join(dir, 'video.mp4'), atS: posterTimeS(segmentDurationS), outputPath: join(dir, 'poster.jpg') });
-        await putFile(keys.poster, join(dir, 'poster.jpg'), 'image/jpeg');
+        await blobs.putFile(keys.poster, join(dir, 'poster.jpg'), 'image/jpeg');
       }
       return { video_id: videoId, key: keys.video, poster_key: keys.poster, duration_s: joined.durationS, size_bytes: joined.sizeBytes };
     } catch (error) {
-      throw toPipelineError(await blameDeletedInput(job, error), 'render_failed');
+      throw toPipelineError(await blameDeletedInput(deps, job, error), 'render_failed');
     }
   });
-  await saveProgress(job, { output });
+  await saveProgress(deps, job, { output });
 }

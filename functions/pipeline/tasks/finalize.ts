@@ -3,23 +3,23 @@
  * and mark the job done together, then drop the job's working files. A crash between the charge and
  * the record re-runs this step, and the charge is idempotent.
  */
-import { deletePrefix } from '#adapters/s3/blob-store';
-import { finishJobWithVideo } from '#adapters/dynamodb/jobs';
 import { CANONICAL } from '#media/canonical-encoding';
 import { jobObjectPrefix } from '#domain/jobs';
+import type { Dependencies } from '#ports/dependencies';
 import { activeJob, enterStep } from '#pipeline/job-context';
 import { PipelineError } from '#pipeline/errors';
-import { chargeCurrentRound } from './charges';
 import type { StepPayload } from '#pipeline/steps';
+import { chargeCurrentRound } from './charges';
 
-export async function finalize(payload: StepPayload, now = new Date()): Promise<void> {
-  let job = await activeJob(payload);
+export async function finalize(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'ledger' | 'blobs' | 'now'>): Promise<void> {
+  let job = await activeJob(deps, payload);
   if (!job) return;
-  job = await enterStep(job, 'finalize', 'finalizing');
+  job = await enterStep(deps, job, 'finalize', 'finalizing');
   const output = job.output;
   if (!output) throw new PipelineError('internal_error', `Job ${job.id} reached Finalize without a composed video`);
-  const chargedUnits = job.mode === 'auto' ? await chargeCurrentRound(job) : job.charged_units;
-  const finished = await finishJobWithVideo(
+  const chargedUnits = job.mode === 'auto' ? await chargeCurrentRound(deps, job) : job.charged_units;
+  const now = deps.now();
+  const finished = await deps.jobs.finishWithVideo(
     job,
     {
       id: output.video_id,
@@ -39,5 +39,5 @@ export async function finalize(payload: StepPayload, now = new Date()): Promise<
   );
   if (!finished) throw new PipelineError('internal_error', `Job ${job.id} could not be marked done`);
   // The saved-reaction copies live apart; these are the job's own intermediates.
-  await deletePrefix(jobObjectPrefix(job.account_id, job.id));
+  await deps.blobs.deletePrefix(jobObjectPrefix(job.account_id, job.id));
 }

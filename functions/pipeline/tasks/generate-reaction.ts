@@ -3,28 +3,27 @@
  * person drawn from the prompt first; motion jobs with a link fetch the reference clip once per round.
  */
 import { join } from 'node:path';
-import { putFile } from '#adapters/s3/blob-store';
-import { avatarEngine } from '#adapters/engines/avatar-engine';
-import { reactionEngine } from '#adapters/engines/reaction-engine';
-import { referenceResolver } from '#adapters/reference/reference-resolver';
 import { REFERENCE_CLIP_LIMITS } from '#ports/reference-resolver';
 import { isEngineError, type AvatarRef } from '#ports/engine';
+import type { Dependencies } from '#ports/dependencies';
 import { captionOf, jobObjectKeys } from '#domain/jobs';
-import type { StoredJob } from '#adapters/dynamodb/jobs';
+import type { StoredJob } from '#domain/job-execution';
 import type { Avatar } from '#domain/avatar';
-import { activeJob, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
+import { activeJob, enterStep, requireInputs, saveProgress, withScratch, type InputDeps } from '#pipeline/job-context';
 import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 
-export async function generateReaction(payload: StepPayload, signal?: AbortSignal): Promise<void> {
-  let job = await activeJob(payload);
+type GenerateDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'engines' | 'references' | 'products' | 'avatars' | 'reactions'>;
+
+export async function generateReaction(payload: StepPayload, deps: GenerateDeps, signal?: AbortSignal): Promise<void> {
+  let job = await activeJob(deps, payload);
   if (!job) return;
-  const { avatar } = await requireInputs(job);
-  job = await enterStep(job, 'generate_reaction', 'generating_reaction', { reaction: null, preview: null });
+  const { avatar } = await requireInputs(deps, job);
+  job = await enterStep(deps, job, 'generate_reaction', 'generating_reaction', { reaction: null, preview: null });
   const keys = jobObjectKeys(job.account_id, job.id, job.regenerations);
-  const watch = watchInputs(job, signal);
+  const watch = watchInputs(deps, job, signal);
   try {
-    const engine = await reactionEngine();
+    const engine = await deps.engines.reaction();
     // An auto job's clip is its finished segment: the caption is burnt in while the engine encodes, so
     // the reaction is encoded once. A preview's clip stays clean: it may be saved, reused or re-captioned.
     // ...and it opens the finished video as it is, so its poster can be written on the way too.
@@ -32,9 +31,9 @@ export async function generateReaction(payload: StepPayload, signal?: AbortSigna
     const options = { seed: job.seed, outputKey: keys.reaction, signal: watch.signal, caption: auto ? captionOf(job) : null, posterKey: auto ? keys.poster : undefined };
     const clip =
       job.method === 'motion'
-        ? await engine.reactionFromMotion(avatarRefOf(requireAvatar(job, avatar)), await referenceKeyOf(job, watch.signal), options)
-        : await engine.reactionFromPrompt(await avatarForPrompt(job, avatar, watch.signal), job.prompt ?? '', options);
-    await saveProgress(job, {
+        ? await engine.reactionFromMotion(avatarRefOf(requireAvatar(job, avatar)), await referenceKeyOf(deps, job, watch.signal), options)
+        : await engine.reactionFromPrompt(await avatarForPrompt(deps, job, avatar, watch.signal), job.prompt ?? '', options);
+    await saveProgress(deps, job, {
       reaction: {
         key: clip.video.key,
         duration_s: clip.durationS,
@@ -59,7 +58,7 @@ const INPUT_CHECK_MS = 2000;
  * Generation is the long step: an input deleted meanwhile (the product, the avatar) stops it within a
  * couple of seconds instead of letting it render to the end, and the job fails with input_deleted.
  */
-function watchInputs(job: StoredJob, outer?: AbortSignal) {
+function watchInputs(deps: InputDeps, job: StoredJob, outer?: AbortSignal) {
   const controller = new AbortController();
   let gone: PipelineError | undefined;
   // Stops with the step, and also when the step is abandoned (its signal fired but an engine ignores it).
@@ -72,7 +71,7 @@ function watchInputs(job: StoredJob, outer?: AbortSignal) {
     controller.abort(outer?.reason);
   };
   const timer = setInterval(() => {
-    requireInputs(job).catch((error: unknown) => {
+    requireInputs(deps, job).catch((error: unknown) => {
       if (error instanceof PipelineError && error.code === 'input_deleted' && !gone) {
         gone = error;
         stop();
@@ -98,10 +97,10 @@ function avatarRefOf(avatar: Avatar): AvatarRef {
   return { id: avatar.id, source: avatar.source, imageKey: avatar.image_key, width: avatar.width, height: avatar.height, prompt: avatar.prompt, rig: avatar.rig };
 }
 
-/** Without avatar_id the engine picks the person from the prompt (DESIGN §2): a portrait is drawn for this job. */
-async function avatarForPrompt(job: StoredJob, avatar: Avatar | null, signal?: AbortSignal): Promise<AvatarRef> {
+/** Without avatar_id the engine picks the person from the prompt: a portrait is drawn for this job. */
+async function avatarForPrompt(deps: GenerateDeps, job: StoredJob, avatar: Avatar | null, signal?: AbortSignal): Promise<AvatarRef> {
   if (avatar) return avatarRefOf(avatar);
-  const made = await (await avatarEngine()).avatarFromPrompt(job.prompt ?? '', {
+  const made = await (await deps.engines.avatar()).avatarFromPrompt(job.prompt ?? '', {
     seed: job.seed,
     outputKey: `${jobObjectKeys(job.account_id, job.id, job.regenerations).reaction}.avatar.png`,
     signal,
@@ -110,14 +109,14 @@ async function avatarForPrompt(job: StoredJob, avatar: Avatar | null, signal?: A
 }
 
 /** The uploaded clip, or the linked one fetched now (size and duration capped while downloading). */
-async function referenceKeyOf(job: StoredJob, signal?: AbortSignal): Promise<string> {
+async function referenceKeyOf(deps: GenerateDeps, job: StoredJob, signal?: AbortSignal): Promise<string> {
   if (job.reference_key) return job.reference_key;
   if (!job.reference_url) throw new PipelineError('invalid_input', `Job ${job.id} has no reference clip`);
   const key = jobObjectKeys(job.account_id, job.id, job.regenerations).reference;
   await withScratch(async (dir) => {
     let resolved;
     try {
-      resolved = await referenceResolver().resolve(job.reference_url!, { ...REFERENCE_CLIP_LIMITS, destinationPath: join(dir, 'reference'), signal });
+      resolved = await deps.references.resolve(job.reference_url!, { ...REFERENCE_CLIP_LIMITS, destinationPath: join(dir, 'reference'), signal });
     } catch (error) {
       // A link the user must change keeps its own advice; network trouble is retried, then reported as such.
       if (isEngineError(error) && error.code !== 'invalid_input' && error.code !== 'cancelled') {
@@ -125,8 +124,8 @@ async function referenceKeyOf(job: StoredJob, signal?: AbortSignal): Promise<str
       }
       throw error;
     }
-    await putFile(key, resolved.path, resolved.contentType || 'video/mp4');
+    await deps.blobs.putFile(key, resolved.path, resolved.contentType || 'video/mp4');
   });
-  await saveProgress(job, { reference_key: key });
+  await saveProgress(deps, job, { reference_key: key });
   return key;
 }

@@ -3,28 +3,27 @@
  * the job's files removed, and only then is the job final, so an interruption anywhere in between is
  * finished by the next run.
  */
-import { deleteKeys, deletePrefix } from '#adapters/s3/blob-store';
-import { getJob, updateJob } from '#adapters/dynamodb/jobs';
 import { isFinal, jobObjectPrefix } from '#domain/jobs';
+import type { Dependencies } from '#ports/dependencies';
+import { IN_FLIGHT } from '#pipeline/job-context';
 import { jobErrorOf } from '#pipeline/errors';
 import { STATE_OF_STEP, type StepPayload } from '#pipeline/steps';
 import { releaseReserved } from './charges';
 
-export async function markFailed(payload: StepPayload): Promise<void> {
-  let job = await getJob(payload.account_id, payload.job_id);
+export async function markFailed(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'ledger' | 'blobs' | 'now'>): Promise<void> {
+  const { jobs, blobs } = deps;
+  let job = await jobs.get(payload.account_id, payload.job_id);
   if (!job || isFinal(job.status)) return;
   const error = job.error ?? jobErrorOf(payload.failure);
-  job =
-    (await updateJob(job.account_id, job.id, { error, resume_at: STATE_OF_STEP.mark_failed, task_token: null }, { statusIn: ['queued', 'processing', 'preview_ready'] })) ??
-    job;
-  const chargedUnits = await releaseReserved(job);
-  await deletePrefix(jobObjectPrefix(job.account_id, job.id));
+  job = (await jobs.update(job.account_id, job.id, { error, resume_at: STATE_OF_STEP.mark_failed, task_token: null }, { statusIn: IN_FLIGHT })) ?? job;
+  const chargedUnits = await releaseReserved(deps, job);
+  await blobs.deletePrefix(jobObjectPrefix(job.account_id, job.id));
   // A composed video that never got its record would be orphaned.
-  if (job.output) await deleteKeys([job.output.key, job.output.poster_key]);
-  await updateJob(
+  if (job.output) await blobs.deleteKeys([job.output.key, job.output.poster_key]);
+  await jobs.update(
     job.account_id,
     job.id,
     { status: 'failed', stage: 'failed', charged_units: chargedUnits, resume_at: null, output: null },
-    { statusIn: ['queued', 'processing', 'preview_ready'] },
+    { statusIn: IN_FLIGHT },
   );
 }

@@ -1,13 +1,14 @@
 /** Start: queued → processing, once the inputs are known to exist. */
+import type { Dependencies } from '#ports/dependencies';
 import { activeJob, enterStep, requireInputs } from '#pipeline/job-context';
 import type { StepPayload } from '#pipeline/steps';
 
-export async function prepare(payload: StepPayload): Promise<void> {
-  const job = await activeJob(payload);
+export async function prepare(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'products' | 'avatars' | 'reactions'>): Promise<void> {
+  const job = await activeJob(deps, payload);
   if (!job) return;
-  const { reaction } = await requireInputs(job);
+  const { reaction } = await requireInputs(deps, job);
   // A reuse job's reaction is the saved clip itself: later steps caption and join it.
-  await enterStep(job, 'prepare', 'preparing', reaction ? {
+  await enterStep(deps, job, 'prepare', 'preparing', reaction ? {
     reaction: { key: reaction.clip_key, duration_s: reaction.duration_s, emotion: reaction.emotion, engine: 'saved', seed: 0 },
   } : {});
 }

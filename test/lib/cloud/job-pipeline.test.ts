@@ -14,14 +14,17 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import {
   JOB_STATE_MACHINE_FILE,
+  jobDefinitionProblems,
   PIPELINE_FUNCTIONS,
   PIPELINE_STEPS,
   STATE_OF_STEP,
   SWEEP_INTERVAL_MINUTES,
   SWEEPER_FUNCTION,
   type PipelineFunction,
+  type JobDefinition,
   type PipelineStep,
 } from '#pipeline/steps';
+import { JOB_STATE_NAMES } from '#domain/job-states';
 import { DEFAULT_BEDROCK_HOOKS_MODEL, type EngineConfig } from '#cloud/engine-config';
 import { JobPipeline, PIPELINE_EPHEMERAL_STORAGE_MB } from '#cloud/job-pipeline';
 import { ServiceFunction } from '#cloud/service-function';
@@ -167,11 +170,37 @@ describe('the job state machine', () => {
       const fn = ids.get(state.Parameters.FunctionName);
       expect({ name, fn }).toEqual({ name, fn: expect.any(String) });
       const step = state.Parameters.Payload.step as PipelineStep;
-      expect({ name, fn: PIPELINE_STEPS[step] }).toEqual({ name, fn });
+      expect({ name, fn: PIPELINE_STEPS[step].fn }).toEqual({ name, fn });
       expect({ step, state: STATE_OF_STEP[step] }).toEqual({ step, state: name });
       used.add(fn!);
     }
     expect([...used].sort()).toEqual([...FUNCTIONS].sort());
+  });
+
+  test('the ASL file agrees with the step table: its states, and each Task\'s step, function, timeout and integration', () => {
+    const asl = JSON.parse(fs.readFileSync(path.join(ROOT, JOB_STATE_MACHINE_FILE), 'utf8')) as JobDefinition;
+    expect(Object.keys(asl.States).sort()).toEqual([...JOB_STATE_NAMES].sort());
+    expect(jobDefinitionProblems(asl)).toEqual([]);
+    for (const [step, spec] of Object.entries(PIPELINE_STEPS)) {
+      expect({ step, timeout: asl.States[spec.state]?.TimeoutSeconds }).toEqual({ step, timeout: spec.timeoutS });
+    }
+  });
+
+  test('a drift between the ASL file and the table is named', () => {
+    const asl = JSON.parse(fs.readFileSync(path.join(ROOT, JOB_STATE_MACHINE_FILE), 'utf8')) as JobDefinition;
+    asl.States.Compose!.TimeoutSeconds = 1;
+    asl.States.Finalize!.Parameters!.FunctionName = '${JobRenderFunctionArn}';
+    asl.States.Renamed = asl.States.ChargePreview!;
+    delete asl.States.ChargePreview;
+    expect(jobDefinitionProblems(asl)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/Compose has TimeoutSeconds 1/),
+        expect.stringMatching(/Finalize invokes \$\{JobRenderFunctionArn\}, not the steps function/),
+        expect.stringMatching(/state Renamed is not in JOB_STATE_NAMES/),
+        expect.stringMatching(/state ChargePreview of JOB_STATE_NAMES is missing/),
+        expect.stringMatching(/no Task sends step charge_preview/),
+      ]),
+    );
   });
 
   test('every Task state has a Retry and a Catch', () => {
@@ -260,7 +289,8 @@ describe('the pipeline functions', () => {
       expect(entry).toMatch(/^functions\/handlers\/[\w-]+\.ts$/);
       const text = fs.readFileSync(path.join(ROOT, entry), 'utf8');
       expect(text).toMatch(/^export const createHandler = \(dependencies: DependencySource\)/m);
-      expect(text).toMatch(/^export const handler = createHandler\(lambdaDependencies\);$/m);
+      // The base wiring, with what only this function bundles added by the entry itself.
+      expect(text).toMatch(/^export const handler = createHandler\((withParts\()?lambdaDependencies\b/m);
     },
   );
 

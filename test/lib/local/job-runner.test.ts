@@ -568,6 +568,6 @@ describe('the local job runner', () => {
     const definitionPath = definitionWith((d) => {
       (d.States.Compose!.Parameters as { FunctionName: string }).FunctionName = '${JobStepsFunctionArn}';
     });
-    expect(() => createLocalJobRunner({ runStep: async () => ({}), definitionPath })).toThrow(/compose runs in the render function/);
+    expect(() => createLocalJobRunner({ runStep: async () => ({}), definitionPath })).toThrow(/Task Compose invokes \$\{JobStepsFunctionArn\}, not the render function/);
   });
 });

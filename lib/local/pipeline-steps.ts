@@ -1,0 +1,40 @@
+/**
+ * What the local runner runs the pipeline with, over the local stack's dependencies: `runStep` loads
+ * each pipeline function's entry (the module its Lambda runs, by the path the step table names) on
+ * its first step, as the local HTTP server loads each handler group's, and runs its task map; `store`
+ * is the runner's view of the job store and the ledger.
+ */
+import { resolve } from 'node:path';
+import type { DependencySource } from '#ports/dependencies';
+import { runStep } from '#pipeline/run-step';
+import { IN_FLIGHT } from '#pipeline/job-context';
+import { sweepStrandedWork } from '#pipeline/sweeper';
+import { PIPELINE_FUNCTIONS, type PipelineFunction, type StepTasks } from '#pipeline/steps';
+import type { LocalJobRunnerOptions } from './job-runner';
+
+const REPO_ROOT = resolve(__dirname, '..', '..');
+
+export function localPipeline(dependencies: DependencySource): Pick<LocalJobRunnerOptions, 'runStep' | 'store'> {
+  const loaded = new Map<PipelineFunction, StepTasks>();
+  const tasksOf = (fn: PipelineFunction): StepTasks => {
+    let tasks = loaded.get(fn);
+    if (!tasks) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      tasks = (require(resolve(REPO_ROOT, PIPELINE_FUNCTIONS[fn].entry)) as { tasks: StepTasks }).tasks;
+      loaded.set(fn, tasks);
+    }
+    return tasks;
+  };
+  return {
+    runStep: async (payload, { signal, only }) => runStep(only, tasksOf(only), payload, dependencies(), signal),
+    store: {
+      listActiveJobs: async () => dependencies().jobs.listActive(),
+      getJob: async (accountId, jobId) => dependencies().jobs.get(accountId, jobId),
+      // Jobs written but never started need no sweep here: resuming every active job starts them.
+      sweepStrandedUnits: async () => sweepStrandedWork(dependencies()),
+      // Only while the job is in flight: a late write must not touch a job that already ended.
+      setQueuePosition: async (accountId, jobId, position) =>
+        dependencies().jobs.update(accountId, jobId, { queue_position: position }, { statusIn: IN_FLIGHT }),
+    },
+  };
+}
