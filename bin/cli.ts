@@ -174,10 +174,12 @@ async function checkWithProvider(provider: ProviderName, credentials: ProviderCr
     return await socialProvider(provider).listChannels(credentials, { signal: AbortSignal.timeout(30_000) });
   } catch (error) {
     if (isProviderError(error) && ['auth', 'rejected', 'not_found'].includes(error.kind)) {
-      throw new Error(`the provider refused this key (${provider}); nothing was stored`);
+      throw new Error(`the provider refused this key (${provider}); nothing was stored`, { cause: error });
     }
     if (isProviderError(error) || (error instanceof Error && /^(Abort|Timeout)Error$/.test(error.name))) {
-      throw new Error(`${provider} could not be reached (${isProviderError(error) ? error.kind : 'timeout'}); nothing was stored, try again later`);
+      throw new Error(`${provider} could not be reached (${isProviderError(error) ? error.kind : 'timeout'}); nothing was stored, try again later`, {
+        cause: error,
+      });
     }
     throw error;
   }

@@ -6,7 +6,7 @@
  */
 import type { ProviderAnalytics } from '#domain/analytics';
 import type { Channel, ProviderCredentials, ProviderName } from '#domain/social';
-import type { ChannelResult, ProviderPost } from '#domain/social-post';
+import type { ProviderPost } from '#domain/social-post';
 
 /** The finished video handed to the provider. */
 export interface PostMedia {

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import type { ProviderASandbox, ProviderBSandbox } from '#local/sandboxes/index';
 import { ProviderError, type SocialProvider } from '#ports/social-provider';
 import { logger } from '#functions/logger';
-import { apiClient, expectError, startTestStack, type ApiClient, type ApiResponse, type TestStack } from '#test-support/local-stack';
+import { expectError, startTestStack, type ApiClient, type ApiResponse, type TestStack } from '#test-support/local-stack';
 
 const ROOT = resolve(__dirname, '..', '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
