@@ -18,7 +18,8 @@ import { PLAN_NAMES, isPlanName } from '#domain/plans';
 import { connectionInput, connectionView, credentialsOf, isProviderName } from '#domain/social';
 import { SOCIAL_PROVIDERS, type ProviderCredentials, type ProviderName } from '#domain/social';
 import { isProviderError } from '#ports/social-provider';
-import { listConnections, putConnection } from '#adapters/dynamodb/connections';
+import { isKeyRefusal, listChannels, storeConnection } from '#use-cases/set-connection';
+import type { SocialProviders } from '#ports/social-provider';
 import { connectAdminTarget } from '#admin/target';
 import { recountAccount, recountAll } from '#admin/recount';
 import { COLLECTION_NAMES, type CollectionName } from '#adapters/dynamodb/collection-state';
@@ -112,8 +113,8 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       case 'connections set': {
         if (!(await getAccount(accountArg))) throw new Error(`account ${accountArg} does not exist`);
         const { provider, credentials } = connection!;
-        const channels = await checkWithProvider(provider, credentials);
-        const stored = await putConnection({ accountId: accountArg, provider, credentials, channels });
+        const channels = await checkWithProvider(target.social, provider, credentials);
+        const stored = await storeConnection({ ...target, now: () => new Date() }, { accountId: accountArg, provider, credentials, channels });
         const view = connectionView(stored.connection);
         return { account: accountArg, provider, created: stored.created, status: view.status, key_hint: view.key_hint, channels: view.channels };
       }
@@ -124,7 +125,7 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       }
       default: {
         if (!(await getAccount(accountArg))) throw new Error(`account ${accountArg} does not exist`);
-        return { account: accountArg, connections: (await listConnections(accountArg)).map(connectionView) };
+        return { account: accountArg, connections: (await target.connections.list(accountArg)).map(connectionView) };
       }
     }
   } finally {
@@ -168,12 +169,11 @@ async function readStdin(): Promise<string> {
 }
 
 /** The channels the key reaches; the provider's refusal, in words that never quote the key. */
-async function checkWithProvider(provider: ProviderName, credentials: ProviderCredentials) {
-  const { socialProvider } = await import('#adapters/social/registry');
+async function checkWithProvider(social: SocialProviders, provider: ProviderName, credentials: ProviderCredentials) {
   try {
-    return await socialProvider(provider).listChannels(credentials, { signal: AbortSignal.timeout(30_000) });
+    return await listChannels(social, provider, credentials, 30_000);
   } catch (error) {
-    if (isProviderError(error) && ['auth', 'rejected', 'not_found'].includes(error.kind)) {
+    if (isKeyRefusal(error)) {
       throw new Error(`the provider refused this key (${provider}); nothing was stored`, { cause: error });
     }
     if (isProviderError(error) || (error instanceof Error && /^(Abort|Timeout)Error$/.test(error.name))) {

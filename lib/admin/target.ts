@@ -13,7 +13,12 @@ import { DynamoCollections } from '#adapters/dynamodb/collection-counter';
 import { DEFAULT_REGION } from '#functions/config';
 import type { AccountStore } from '#ports/account-store';
 import type { ApiKeyStore } from '#ports/api-key-store';
-import { localConnectionKeyFile } from '#adapters/crypto/credential-cipher';
+import { kmsCredentialCipher, localCredentialCipher } from '#adapters/crypto/credential-cipher';
+import { DynamoConnectionStore } from '#adapters/dynamodb/connections';
+import { createSocialProviders } from '#adapters/social/registry';
+import type { ConnectionStore } from '#ports/connection-store';
+import type { CredentialCipher } from '#ports/credential-cipher';
+import type { SocialProviders } from '#ports/social-provider';
 import { startDynamoDbLocal } from '#local/dynamodb-local';
 import { ensureTable } from '#local/provision';
 import { freePort } from '#local/ports';
@@ -28,6 +33,10 @@ export interface AdminStores {
   accounts: AccountStore;
   apiKeys: ApiKeyStore;
   collections: DynamoCollections;
+  connections: ConnectionStore;
+  /** Seals provider keys as the target's API does: the data dir's key file locally, the stack's KMS key on AWS. */
+  cipher: CredentialCipher;
+  social: SocialProviders;
 }
 
 export interface AdminTarget extends AdminStores {
@@ -35,11 +44,19 @@ export interface AdminTarget extends AdminStores {
   close(): Promise<void>;
 }
 
-function adminStores(tableName: string, endpoint: string | undefined): AdminStores {
+function adminStores(tableName: string, endpoint: string | undefined, cipher: CredentialCipher): AdminStores {
   // Reading the region is as the SDK itself would; a local endpoint ignores it.
   const table = createDynamoTable({ region: process.env.AWS_REGION || DEFAULT_REGION, tableName, dynamoEndpoint: endpoint });
   useTable(tableName, endpoint);
-  return { table, accounts: new DynamoAccountStore(table), apiKeys: new DynamoApiKeyStore(table), collections: new DynamoCollections(table) };
+  return {
+    table,
+    accounts: new DynamoAccountStore(table),
+    apiKeys: new DynamoApiKeyStore(table),
+    collections: new DynamoCollections(table),
+    connections: new DynamoConnectionStore(table),
+    cipher,
+    social: createSocialProviders(),
+  };
 }
 
 /** The target, closed with its client. */
@@ -57,8 +74,6 @@ function target(description: string, stores: AdminStores, close: () => Promise<v
 export async function connectAdminTarget(options: { stack?: string; dataDir?: string }): Promise<AdminTarget> {
   if (options.stack) return connectDeployed(options.stack);
   const dataDir = dataDirOf(options.dataDir);
-  // The key file the local server seals provider credentials with: the CLI must seal alike.
-  useConnectionKey({ file: localConnectionKeyFile(dataDir) });
   const running = await readRuntimeState(dataDir);
   if (running) return useRunningStack(dataDir, running);
 
@@ -73,7 +88,7 @@ export async function connectAdminTarget(options: { stack?: string; dataDir?: st
     reapOrphanedChildren(dataDir);
     const db = await startDynamoDbLocal({ dbPath: join(dataDir, 'dynamodb'), port: await freePort() });
     await ensureTable(db.endpoint, LOCAL_TABLE);
-    return target(`local data in ${dataDir}`, adminStores(LOCAL_TABLE, db.endpoint), async () => {
+    return target(`local data in ${dataDir}`, adminStores(LOCAL_TABLE, db.endpoint, localCredentialCipher(dataDir)), async () => {
       await db.child.stop();
       await lock.release();
     });
@@ -84,7 +99,8 @@ export async function connectAdminTarget(options: { stack?: string; dataDir?: st
 }
 
 function useRunningStack(dataDir: string, running: RuntimeState): AdminTarget {
-  const stores = adminStores(running.tableName, running.dynamoEndpoint);
+  // The key file the local server seals provider credentials with: the CLI must seal alike.
+  const stores = adminStores(running.tableName, running.dynamoEndpoint, localCredentialCipher(dataDir));
   // `connections set` checks keys with the same providers the server talks to (its sandboxes).
   useRunningSandboxes(dataDir);
   return target(`local stack ${running.apiUrl}`, stores);
@@ -113,10 +129,9 @@ async function connectDeployed(stackName: string): Promise<AdminTarget> {
   const outputs = out.Stacks?.[0]?.Outputs ?? [];
   const table = outputs.find((o) => o.OutputKey === 'TableName')?.OutputValue;
   if (!table) throw new Error(`stack ${stackName} has no TableName output`);
-  const stores = adminStores(table, undefined);
   // Stacks deployed before social publishing have no key; only the connections commands need it.
   const connectionKey = outputs.find((o) => o.OutputKey === 'ConnectionKeyArn')?.OutputValue;
-  useConnectionKey({ kmsKeyId: connectionKey });
+  const stores = adminStores(table, undefined, kmsCredentialCipher({ keyId: connectionKey, region: process.env.AWS_REGION || DEFAULT_REGION }));
   return target(`stack ${stackName}`, stores);
 }
 
@@ -126,11 +141,4 @@ function useTable(tableName: string, endpoint: string | undefined): void {
   if (endpoint) process.env.DYNAMODB_ENDPOINT = endpoint;
   else delete process.env.DYNAMODB_ENDPOINT;
   resetClients();
-}
-
-function useConnectionKey(key: { file?: string; kmsKeyId?: string }): void {
-  if (key.file) process.env.CONNECTION_KEY_FILE = key.file;
-  else delete process.env.CONNECTION_KEY_FILE;
-  if (key.kmsKeyId) process.env.CONNECTION_KEY_ID = key.kmsKeyId;
-  else delete process.env.CONNECTION_KEY_ID;
 }
