@@ -8,7 +8,6 @@ import type { AddressInfo } from 'node:net';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { API_PREFIX } from '#functions/routes';
 import { resetClients } from '#adapters/aws-clients';
-import { localConnectionKeyFile } from '#adapters/crypto/credential-cipher';
 import type { BackgroundTasks } from '#ports/background-tasks';
 import type { Dependencies } from '#ports/dependencies';
 import { localClients, localDependencies, type LocalClients } from './wiring';
@@ -113,8 +112,6 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       DYNAMODB_ENDPOINT: db.endpoint,
       S3_ENDPOINT: blobs.endpoint,
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
-      // Provider credentials are sealed with a key file here (KMS on AWS); the CLI uses the same file.
-      CONNECTION_KEY_FILE: localConnectionKeyFile(dataDir),
     });
     resetClients();
     const settings: Settings = {
@@ -133,7 +130,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     const tasks = inProcessTasks((error, task) => log(`background task ${task.type} failed: ${String(error)}`), () => dependencies);
     // The steps run over the stack's dependencies; each function's code (ffmpeg, engines) loads on its first step.
     jobs = createLocalJobRunner({ ...localPipeline(() => dependencies), log });
-    const built = localDependencies({ jobRunner: jobs, tasks, clients });
+    const built = localDependencies({ jobRunner: jobs, tasks, clients, dataDir });
     const dependencies = options.adjustDependencies ? options.adjustDependencies(built) : built;
     const demo = await seedDemoAccount(clients.table, dependencies);
     await resumeInterruptedWork(clients.table, tasks, log);

@@ -9,13 +9,15 @@ import { startLocalStack, type LocalStack } from '#local/runtime';
 import { ALL_SCOPES } from '#domain/api-keys';
 import type { PlanName } from '#domain/plans';
 import type { Scope } from '#functions/routes';
-import { SwitchableJobRunner } from './wiring';
+import { SwitchableJobRunner, SwitchableSocialProviders } from './wiring';
 import type { Dependencies } from '#ports/dependencies';
 
 export interface TestStack {
   stack: LocalStack;
   /** The runner behind POST /videos, approve and regenerate; a test may switch it (and switches it back). */
   runner: SwitchableJobRunner;
+  /** The scheduling providers the API calls; a test may swap one for a double (and switches it back). */
+  social: SwitchableSocialProviders;
   dataDir: string;
   /** A fresh account with one key of the given scopes. */
   newAccount(options?: { plan?: PlanName; scopes?: Scope[] }): Promise<{ accountId: number; key: string; api: ApiClient }>;
@@ -31,17 +33,20 @@ export interface TestStackOptions {
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'rs-test-'));
   let runner: SwitchableJobRunner | undefined;
+  let social: SwitchableSocialProviders | undefined;
   const stack = await startLocalStack({
     dataDir,
     port: 0,
     adjustDependencies: (built) => {
       const adjusted = options.adjustDependencies ? options.adjustDependencies(built) : built;
-      return { ...adjusted, jobRunner: (runner = new SwitchableJobRunner(adjusted.jobRunner)) };
+      social = new SwitchableSocialProviders(adjusted.social);
+      return { ...adjusted, jobRunner: (runner = new SwitchableJobRunner(adjusted.jobRunner)), social: social.providers };
     },
   });
   return {
     stack,
     runner: runner!,
+    social: social!,
     dataDir,
     async newAccount({ plan = 'pro', scopes = [...ALL_SCOPES] } = {}) {
       const account = await stack.dependencies.accounts.create(`test-${Date.now()}`, plan);
