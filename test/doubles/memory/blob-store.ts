@@ -1,0 +1,52 @@
+/** Media objects in memory: files go in and out through real paths, so code under test keeps its scratch dirs. */
+import { readFile, writeFile } from 'node:fs/promises';
+import type { BlobStore, PlaybackLink } from '#ports/blob-store';
+import { PLAYBACK_URL_TTL_S } from '#ports/blob-store';
+
+interface StoredObject {
+  data: Buffer;
+  contentType: string;
+}
+
+export class MemoryBlobStore implements BlobStore {
+  readonly objects = new Map<string, StoredObject>();
+
+  async putFile(key: string, path: string, contentType: string): Promise<void> {
+    this.objects.set(key, { data: await readFile(path), contentType });
+  }
+
+  async putBuffer(key: string, data: Buffer, contentType: string): Promise<void> {
+    this.objects.set(key, { data: Buffer.from(data), contentType });
+  }
+
+  async copy(fromKey: string, toKey: string): Promise<void> {
+    this.objects.set(toKey, { ...this.require(fromKey) });
+  }
+
+  async getToFile(key: string, path: string): Promise<void> {
+    await writeFile(path, this.require(key).data);
+  }
+
+  async deleteKeys(keys: readonly string[]): Promise<void> {
+    for (const key of keys) this.objects.delete(key);
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    for (const key of await this.listKeys(prefix)) this.objects.delete(key);
+  }
+
+  async listKeys(prefix: string): Promise<string[]> {
+    return [...this.objects.keys()].filter((key) => key.startsWith(prefix)).sort();
+  }
+
+  async playbackUrl(key: string, now = new Date(), ttlS = PLAYBACK_URL_TTL_S): Promise<PlaybackLink> {
+    return { url: `memory://${key}`, expiresAt: new Date(now.getTime() + ttlS * 1000).toISOString() };
+  }
+
+  /** A missing object fails as S3 does: the caller sees an error, not an empty file. */
+  private require(key: string): StoredObject {
+    const found = this.objects.get(key);
+    if (!found) throw Object.assign(new Error(`NoSuchKey: ${key}`), { name: 'NoSuchKey' });
+    return found;
+  }
+}

@@ -1,0 +1,50 @@
+/** The dispatch both runtimes share: a function runs exactly the steps the table gives it. */
+import { pipelineHandler, runStep } from '#pipeline/run-step';
+import { PIPELINE_FUNCTIONS, PIPELINE_STEPS, STATE_OF_STEP, stepOfState, type PipelineStep, type StepPayload, type StepTasks, type TasksOf } from '#pipeline/steps';
+import { JOB_STATE_NAMES } from '#domain/job-states';
+import { testDependencies } from '#test-support/wiring';
+
+const payload = (step: PipelineStep): StepPayload => ({ step, account_id: 1, job_id: 2 });
+
+describe('runStep', () => {
+  const deps = testDependencies();
+  const calls: [string, unknown][] = [];
+  const tasks: StepTasks = {
+    prepare: async (p, d) => void calls.push([p.step, d]),
+    finalize: async () => ({ done: true }),
+  };
+
+  test('runs the step with the runtime dependencies; no answer is null, as the state machine reads it', async () => {
+    expect(await runStep('steps', tasks, payload('prepare'), deps)).toBeNull();
+    expect(calls).toEqual([['prepare', deps]]);
+    expect(await runStep('steps', tasks, payload('finalize'), deps)).toEqual({ done: true });
+  });
+
+  test('refuses a step of the other function, and a step nobody runs', async () => {
+    await expect(runStep('render', tasks, payload('prepare'), deps)).rejects.toThrow(/prepare is not run by the render function/);
+    await expect(runStep('steps', tasks, { ...payload('prepare'), step: 'toString' as PipelineStep }, deps)).rejects.toThrow(/is not run/);
+  });
+
+  test('the Lambda handler builds its dependencies on invocation and hands the step a signal', async () => {
+    let built = 0;
+    let signal: AbortSignal | undefined;
+    const only: StepTasks = { prepare: async (_p, _d, s) => void (signal = s) };
+    const handler = pipelineHandler('steps', only as TasksOf<'steps'>, () => (built++, deps));
+    expect(built).toBe(0);
+    await handler(payload('prepare'), { getRemainingTimeInMillis: () => 60_000 } as never);
+    expect(built).toBe(1);
+    expect(signal?.aborted).toBe(false);
+  });
+});
+
+describe('the step table', () => {
+  test('every step runs in a state of the machine, in one of the two functions, each state sending one step', () => {
+    for (const [step, spec] of Object.entries(PIPELINE_STEPS)) {
+      expect(JOB_STATE_NAMES).toContain(spec.state);
+      expect(Object.keys(PIPELINE_FUNCTIONS)).toContain(spec.fn);
+      expect(stepOfState(spec.state)).toBe(step);
+      expect(STATE_OF_STEP[step as PipelineStep]).toBe(spec.state);
+    }
+    expect(stepOfState('IsPreview')).toBeUndefined();
+  });
+});

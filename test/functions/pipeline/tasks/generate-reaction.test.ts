@@ -1,0 +1,101 @@
+/** GenerateReaction over engine doubles: what it asks the engines for and what it records. */
+import { generateReaction } from '#pipeline/tasks/generate-reaction';
+import { EngineError, type AvatarEngine, type GenerationOptions, type ReactionClip, type ReactionEngine } from '#ports/engine';
+import type { Engines } from '#ports/engines';
+import { jobObjectKeys } from '#domain/jobs';
+import { ACCOUNT, pipelineWorld } from '#test-support/pipeline';
+
+interface Call {
+  kind: 'prompt' | 'motion';
+  avatar: { id: number; imageKey: string };
+  prompt?: string;
+  referenceKey?: string;
+  options: GenerationOptions;
+}
+
+function engines(answer: (call: Call) => Promise<ReactionClip> | ReactionClip = (call) => clipAt(call.options.outputKey)) {
+  const calls: Call[] = [];
+  const reaction: ReactionEngine = {
+    name: 'double',
+    reactionFromPrompt: async (avatar, prompt, options) => {
+      const call: Call = { kind: 'prompt', avatar, prompt, options };
+      calls.push(call);
+      return answer(call);
+    },
+    reactionFromMotion: async (avatar, referenceKey, options) => {
+      const call: Call = { kind: 'motion', avatar, referenceKey, options };
+      calls.push(call);
+      return answer(call);
+    },
+  } as ReactionEngine;
+  const avatar = {
+    name: 'double',
+    avatarFromPrompt: async (_prompt: string, options: { outputKey: string }) => ({
+      image: { key: options.outputKey, contentType: 'image/png', sizeBytes: 1 },
+      width: 720,
+      height: 1280,
+      rig: null,
+    }),
+  } as unknown as AvatarEngine;
+  const ports = { reaction: async () => reaction, avatar: async () => avatar } as unknown as Engines;
+  return { ports, calls };
+}
+
+const clipAt = (key: string, captioned: ReactionClip['captioned'] = null): ReactionClip => ({
+  video: { key, contentType: 'video/mp4', sizeBytes: 10 },
+  durationS: 4,
+  width: 1080,
+  height: 1920,
+  fps: 30,
+  seed: 42,
+  emotion: 'shocked',
+  engine: 'double',
+  captioned,
+});
+
+describe('generate_reaction', () => {
+  test('an auto prompt job without an avatar: a portrait is drawn, then the clip made with the caption burnt in and a poster', async () => {
+    const e = engines((call) => clipAt(call.options.outputKey, call.options.caption ?? null));
+    const w = pipelineWorld({ engines: e.ports });
+    const job = await w.queuedJob({ hookText: 'POV: it works' });
+    await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    const keys = jobObjectKeys(ACCOUNT, job.id, 0);
+    expect(e.calls).toHaveLength(1);
+    expect(e.calls[0]).toMatchObject({ kind: 'prompt', prompt: 'OMG', avatar: { id: 0, imageKey: `${keys.reaction}.avatar.png` } });
+    expect(e.calls[0]!.options).toMatchObject({ seed: 42, outputKey: keys.reaction, caption: { text: 'POV: it works' }, posterKey: keys.poster });
+    expect(await w.jobs.get(ACCOUNT, job.id)).toMatchObject({
+      status: 'processing',
+      stage: 'generating_reaction',
+      resume_at: 'GenerateReaction',
+      reaction: { key: keys.reaction, duration_s: 4, emotion: 'shocked', engine: 'double', seed: 42, captioned: { text: 'POV: it works' } },
+    });
+  });
+
+  test('a preview job gets a clean clip: it may be saved, reused or re-captioned', async () => {
+    const e = engines();
+    const w = pipelineWorld({ engines: e.ports });
+    const job = await w.queuedJob({ mode: 'preview', hookText: 'POV' });
+    await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    expect(e.calls[0]!.options).toMatchObject({ caption: null, posterKey: undefined });
+  });
+
+  test('a retryable engine failure is retried by the machine (Job.Retryable); an invalid input is final', async () => {
+    const w1 = pipelineWorld({ engines: engines(() => Promise.reject(new EngineError('provider_unavailable', 'busy'))).ports });
+    const busy = await w1.queuedJob();
+    await expect(generateReaction(w1.payload(busy, 'generate_reaction'), w1.deps)).rejects.toMatchObject({ name: 'Job.Retryable', code: 'generation_failed' });
+
+    const w2 = pipelineWorld({ engines: engines(() => Promise.reject(new EngineError('invalid_input', 'no face'))).ports });
+    const bad = await w2.queuedJob();
+    await expect(generateReaction(w2.payload(bad, 'generate_reaction'), w2.deps)).rejects.toMatchObject({ name: 'Job.Failed', code: 'invalid_input', detail: 'no face' });
+  });
+
+  test('a motion job with an uploaded clip animates its avatar with it', async () => {
+    const e = engines();
+    const w = pipelineWorld({ engines: e.ports });
+    const avatar = await w.avatar({ image_key: 'a.png' });
+    const job = await w.queuedJob({ method: 'motion', avatarId: avatar.id, prompt: null, videoSource: 'upload' });
+    await w.jobs.update(ACCOUNT, job.id, { reference_key: 'ref.mp4' });
+    await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    expect(e.calls[0]).toMatchObject({ kind: 'motion', referenceKey: 'ref.mp4', avatar: { id: avatar.id, imageKey: 'a.png' } });
+  });
+});
