@@ -33,9 +33,9 @@ const DEMO_CONTAINERS: ReadonlySet<VideoContainer> = new Set(['mp4', 'mov', 'avi
 
 export type SniffResult = { container: DemoContainer; demuxer: Demuxer } | { refused: string };
 
-/** Pure: the demo-video verdict on a file's first bytes (video-container.ts, narrowed to MP4/MOV/AVI). */
-export function sniffDemoContainer(head: Buffer): SniffResult {
-  const sniffed = sniffVideoContainer(head);
+/** The demo-video verdict on a file's first bytes (video-container.ts, narrowed to MP4/MOV/AVI). */
+export async function sniffDemoContainer(head: Buffer): Promise<SniffResult> {
+  const sniffed = await sniffVideoContainer(head);
   if ('refused' in sniffed) return sniffed;
   if (!DEMO_CONTAINERS.has(sniffed.container)) return { refused: CONTAINER_LABELS[sniffed.container] };
   return { container: sniffed.container as DemoContainer, demuxer: sniffed.demuxer };
@@ -66,7 +66,7 @@ export async function inspectDemoVideo(path: string, options: { field?: string }
   const field = options.field ?? 'demo_video';
   const invalid = (message: string) => new AppError('invalid_media', `${field} ${message}`);
 
-  const sniffed = sniffDemoContainer(await readFileHead(path, SNIFF_BYTES));
+  const sniffed = await sniffDemoContainer(await readFileHead(path, SNIFF_BYTES));
   if ('refused' in sniffed) {
     throw new AppError('unsupported_media_type', `${field} must be ${ACCEPTED}; got ${sniffed.refused}`);
   }

@@ -190,7 +190,7 @@ export async function probeMedia(path: string, options: { timeoutMs?: number; fo
     } catch (error) {
       return { ok: false, reason: 'unreadable', detail: error instanceof Error ? error.message : String(error) };
     }
-    const sniffed = sniffVideoContainer(head);
+    const sniffed = await sniffVideoContainer(head);
     if ('refused' in sniffed) return { ok: false, reason: 'unreadable', detail: `not a supported video container: ${sniffed.refused}` };
     demuxer = sniffed.demuxer;
   }

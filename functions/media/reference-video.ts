@@ -19,7 +19,7 @@ const CONTENT_TYPES: Record<VideoContainer, string> = { mp4: 'video/mp4', mov: '
 export const referenceContentType = (container: string) => CONTENT_TYPES[container as VideoContainer] ?? 'application/octet-stream';
 
 export async function inspectReferenceVideo(path: string, field = 'reference_video'): Promise<ReferenceVideoInfo> {
-  const sniffed = sniffVideoContainer(await readFileHead(path, SNIFF_BYTES));
+  const sniffed = await sniffVideoContainer(await readFileHead(path, SNIFF_BYTES));
   if ('refused' in sniffed) throw new AppError('unsupported_media_type', `${field} must be a video (MP4, MOV, WEBM or AVI); got ${sniffed.refused}`);
   const probed = await probeMedia(path, { format: sniffed.demuxer });
   if (!probed.ok) {

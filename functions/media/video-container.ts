@@ -1,10 +1,12 @@
 /**
  * The one judge of which video container a file or download is, from its first bytes (never its name
- * or declared type, DESIGN §2). Demo videos, reference uploads and reference links all ask here, and
- * ffprobe/ffmpeg then read the file with the demuxer named here pinned (`-f`), so a file can never be
- * decoded by a demuxer the sniff did not choose: ffmpeg's auto-detection would hand a hostile file to
- * whichever of its hundred-odd demuxers claims it.
+ * or declared type: both are the sender's word). file-type reads the signatures; the rules of what we
+ * take (which ISO brands, WebM but no other Matroska) are ours. Demo videos, reference uploads and
+ * reference links all ask here, and ffprobe/ffmpeg then read the file with the demuxer named here
+ * pinned (`-f`), so a file can never be decoded by a demuxer the sniff did not choose: ffmpeg's
+ * auto-detection would hand a hostile file to whichever of its hundred-odd demuxers claims it.
  */
+import { fileTypeFromBuffer } from 'file-type';
 import { fileArg } from './binaries';
 
 /** The containers the README promises somewhere: MP4, MOV, AVI (demo videos) and WebM (references). */
@@ -15,7 +17,7 @@ export const DEMUXERS = { mp4: 'mov', mov: 'mov', avi: 'avi', webm: 'matroska' }
 
 export type Demuxer = (typeof DEMUXERS)[VideoContainer];
 
-/** Enough for every signature below (MPEG-TS needs its second sync byte at 188). */
+/** Enough for every signature file-type and the checks below read (MPEG-TS needs its second sync byte at 188). */
 export const SNIFF_BYTES = 512;
 
 export type ContainerSniff = { container: VideoContainer; demuxer: Demuxer } | { refused: string };
@@ -44,8 +46,8 @@ export const CONTAINER_LABELS: Record<VideoContainer, string> = {
 
 const ascii = (bytes: Buffer, start: number, end: number) => bytes.subarray(start, end).toString('latin1');
 const found = (container: VideoContainer): ContainerSniff => ({ container, demuxer: DEMUXERS[container] });
-const EBML_MAGIC = Buffer.from([0x1a, 0x45, 0xdf, 0xa3]);
 
+// Hand-written because file-type names the ISO family, not the brand: DASH segments and F4V are "mp4" to it.
 function sniffIsoMedia(head: Buffer): ContainerSniff {
   const brand = ascii(head, 8, 12);
   if (brand === MOV_BRAND) return found('mov');
@@ -55,48 +57,51 @@ function sniffIsoMedia(head: Buffer): ContainerSniff {
   return { refused: `an ISO media file of brand "${brand.trim()}"` };
 }
 
-/** WebM is Matroska with DocType "webm", which sits in the EBML header, inside the first bytes. */
-function sniffEbml(head: Buffer): ContainerSniff {
-  const header = ascii(head, 4, Math.min(head.length, 64));
-  if (header.includes('webm')) return found('webm');
-  if (header.includes('matroska')) return { refused: 'a Matroska (MKV) video' };
-  return { refused: 'an EBML file that is not WebM' };
-}
+/** What a refused file looks like, by file-type's extension, so the user learns why. */
+const LOOKS_LIKE: Record<string, string> = {
+  mkv: 'a Matroska (MKV) video',
+  png: 'a PNG image',
+  apng: 'a PNG image',
+  jpg: 'a JPEG image',
+  gif: 'a GIF image',
+  webp: 'a WebP image',
+  wav: 'WAV audio',
+  flv: 'an FLV video',
+  mts: 'an MPEG-TS stream',
+  mpg: 'an MPEG-PS stream',
+  ogg: 'an Ogg file',
+  ogv: 'an Ogg file',
+  oga: 'an Ogg file',
+  opus: 'an Ogg file',
+  ogx: 'an Ogg file',
+  spx: 'an Ogg file',
+  mp3: 'MP3 audio',
+  flac: 'FLAC audio',
+  pdf: 'a PDF document',
+  zip: 'a ZIP archive',
+  xml: 'an HTML or XML document',
+};
 
-/** Names what a refused file looks like, so the user learns why. */
-function describeOther(head: Buffer): string {
+// Hand-written because file-type reads binary signatures only, and web pages and JSON have none.
+function describeText(head: Buffer): string | undefined {
   const text = head.toString('utf8').replace(/^\ufeff/, '').trimStart().slice(0, 64).toLowerCase();
   if (text.startsWith('<!doctype html') || text.startsWith('<html') || text.startsWith('<head') || text.startsWith('<body')) return 'a web page';
   if (text.startsWith('<')) return 'an HTML or XML document';
   if (text.startsWith('{') || text.startsWith('[')) return 'a JSON document';
-  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'a PNG image';
-  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'a JPEG image';
-  if (ascii(head, 0, 4) === 'GIF8') return 'a GIF image';
-  if (ascii(head, 0, 4) === 'RIFF') {
-    const form = ascii(head, 8, 12);
-    if (form === 'WAVE') return 'WAV audio';
-    if (form === 'WEBP') return 'a WebP image';
-    return 'a RIFF file that is not AVI';
-  }
-  if (ascii(head, 0, 3) === 'FLV' && head[3] === 0x01) return 'an FLV video';
-  if (head[0] === 0x47 && head.length > 188 && head[188] === 0x47) return 'an MPEG-TS stream';
-  if (head.subarray(0, 4).equals(Buffer.from([0x00, 0x00, 0x01, 0xba]))) return 'an MPEG-PS stream';
-  if (ascii(head, 0, 4) === 'OggS') return 'an Ogg file';
-  if (ascii(head, 0, 3) === 'ID3' || (head[0] === 0xff && ((head[1] ?? 0) & 0xe0) === 0xe0)) return 'MP3 audio';
-  if (ascii(head, 0, 4) === 'fLaC') return 'FLAC audio';
-  if (ascii(head, 0, 5) === '%PDF-') return 'a PDF document';
-  if (head.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return 'a ZIP archive';
-  return 'a file of unrecognised type';
+  return undefined;
 }
 
-/** Pure: the container of a file's first bytes (up to SNIFF_BYTES; fewer for a tiny file). */
-export function sniffVideoContainer(head: Buffer): ContainerSniff {
+/** The container of a file's first bytes (up to SNIFF_BYTES; fewer for a tiny file). */
+export async function sniffVideoContainer(head: Buffer): Promise<ContainerSniff> {
   if (head.length === 0) return { refused: 'an empty file' };
   if (head.length >= 12 && ascii(head, 4, 8) === 'ftyp') return sniffIsoMedia(head);
-  if (head.length >= 12 && ascii(head, 0, 4) === 'RIFF' && ascii(head, 8, 12) === 'AVI ') return found('avi');
-  if (head.subarray(0, 4).equals(EBML_MAGIC)) return sniffEbml(head);
+  // Hand-written because file-type knows a QuickTime file without `ftyp` by some of its first atoms, not all.
   if (head.length >= 8 && LEGACY_QUICKTIME_ATOMS.has(ascii(head, 4, 8)) && head.readUInt32BE(0) >= 8) return found('mov');
-  return { refused: describeOther(head) };
+  const type = await fileTypeFromBuffer(head);
+  if (type?.ext === 'avi') return found('avi');
+  if (type?.ext === 'webm') return found('webm');
+  const text = type ? undefined : describeText(head);
+  return { refused: (type && LOOKS_LIKE[type.ext]) ?? text ?? 'a file of unrecognised type' };
 }
 
 /**

@@ -146,7 +146,7 @@ function mediaFile(kind: Exclude<FalMedia, 'missing' | 'not-media'>): Promise<st
 
 /** The reference clip as fal's runner would see it: its container and duration (0 when unreadable). */
 async function clipOf(bytes: Buffer): Promise<{ durationS: number; container: string | null }> {
-  const sniffed = sniffVideoContainer(bytes.subarray(0, 512));
+  const sniffed = await sniffVideoContainer(bytes.subarray(0, 512));
   if ('refused' in sniffed) return { durationS: 0, container: null };
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'fal-double-clip-'));
   try {

@@ -160,12 +160,13 @@ class DownloadGuard extends Transform {
     const head = Buffer.concat(this.head);
     this.head = [];
     this.released = true;
-    const verdict = sniffVideoContainer(head);
-    if (!verdict.video) {
-      callback(invalid(verdict.looksLike === 'a web page' ? NOT_A_VIDEO_FILE : `The reference link is ${verdict.looksLike}, not a video file. ${NOT_A_VIDEO_FILE}`));
-      return;
-    }
-    callback(null, head);
+    sniffVideoContainer(head).then((verdict) => {
+      if (!verdict.video) {
+        callback(invalid(verdict.looksLike === 'a web page' ? NOT_A_VIDEO_FILE : `The reference link is ${verdict.looksLike}, not a video file. ${NOT_A_VIDEO_FILE}`));
+        return;
+      }
+      callback(null, head);
+    }, callback);
   }
 }
 

@@ -12,8 +12,8 @@ export { SNIFF_BYTES } from '#media/video-container';
 
 export type SniffVerdict = { video: true; container: VideoContainer } | { video: false; looksLike: string };
 
-/** Pure: the verdict on the first bytes of a download (up to SNIFF_BYTES; fewer for a tiny body). */
-export function sniffVideoContainer(head: Buffer): SniffVerdict {
-  const sniffed = sniff(head);
+/** The verdict on the first bytes of a download (up to SNIFF_BYTES; fewer for a tiny body). */
+export async function sniffVideoContainer(head: Buffer): Promise<SniffVerdict> {
+  const sniffed = await sniff(head);
   return 'refused' in sniffed ? { video: false, looksLike: sniffed.refused } : { video: true, container: sniffed.container };
 }

@@ -116,18 +116,18 @@ describe('sniffDemoContainer: the shared sniffer, narrowed to MP4, MOV and AVI',
   const riff = (form: string) => Buffer.concat([Buffer.from('RIFF'), Buffer.from([0, 1, 0, 0]), Buffer.from(form, 'latin1'), Buffer.alloc(8)]);
   const webm = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x82, 0x84]), Buffer.from('webm', 'latin1')]);
 
-  it('MP4, MOV and AVI come with the demuxer ffprobe and ffmpeg are pinned to', () => {
-    expect(sniffDemoContainer(ftyp('isom'))).toEqual({ container: 'mp4', demuxer: 'mov' });
-    expect(sniffDemoContainer(ftyp('qt  '))).toEqual({ container: 'mov', demuxer: 'mov' });
-    expect(sniffDemoContainer(riff('AVI '))).toEqual({ container: 'avi', demuxer: 'avi' });
+  it('MP4, MOV and AVI come with the demuxer ffprobe and ffmpeg are pinned to', async () => {
+    expect(await sniffDemoContainer(ftyp('isom'))).toEqual({ container: 'mp4', demuxer: 'mov' });
+    expect(await sniffDemoContainer(ftyp('qt  '))).toEqual({ container: 'mov', demuxer: 'mov' });
+    expect(await sniffDemoContainer(riff('AVI '))).toEqual({ container: 'avi', demuxer: 'avi' });
   });
 
-  it('a WebM, a reference-only container, is refused by name', () => {
-    expect(sniffDemoContainer(webm)).toEqual({ refused: 'a WebM/Matroska video' });
+  it('a WebM, a reference-only container, is refused by name', async () => {
+    expect(await sniffDemoContainer(webm)).toEqual({ refused: 'a WebM/Matroska video' });
   });
 
-  it('what the shared sniffer refuses stays refused', () => {
-    expect(sniffDemoContainer(ftyp('3gp4'))).toEqual({ refused: 'a 3GP video' });
-    expect(sniffDemoContainer(riff('WAVE'))).toEqual({ refused: 'WAV audio' });
+  it('what the shared sniffer refuses stays refused', async () => {
+    expect(await sniffDemoContainer(ftyp('3gp4'))).toEqual({ refused: 'a 3GP video' });
+    expect(await sniffDemoContainer(riff('WAVE'))).toEqual({ refused: 'WAV audio' });
   });
 });

@@ -8,6 +8,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import sharp from 'sharp';
+import { fileTypeFromBuffer } from 'file-type';
 import { AppError } from '#domain/errors';
 import { canonicalFrameCount, CANONICAL } from '#media/canonical-encoding';
 import { MediaToolError } from '#media/binaries';
@@ -20,13 +21,12 @@ import { readFileHead } from '#media/file-head';
 
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/webp';
 
+const IMAGE_TYPES: Record<string, ImageType> = { png: 'image/png', apng: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
+
 /** The image type from its first bytes; null when not PNG, JPEG or WebP. */
-export function sniffImageType(head: Uint8Array): ImageType | null {
-  const b = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, 16));
-  if (b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
-  if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
-  return null;
+async function sniffImageType(head: Uint8Array): Promise<ImageType | null> {
+  const type = await fileTypeFromBuffer(head);
+  return (type && IMAGE_TYPES[type.ext]) ?? null;
 }
 
 
@@ -51,7 +51,7 @@ export async function imageInputUrl(key: string, inlineMaxBytes: number): Promis
       const { size } = await fsp.stat(file);
       if (size > inlineMaxBytes) return null;
       const bytes = await fsp.readFile(file);
-      const type = sniffImageType(bytes);
+      const type = await sniffImageType(bytes);
       return type ? `data:${type};base64,${bytes.toString('base64')}` : null;
     });
     if (inline) return inline;
@@ -66,7 +66,7 @@ export async function objectInputUrl(key: string): Promise<string> {
 
 /** Checks a downloaded image and stores it at `key`; returns what was stored and its size. */
 export async function storeImage(file: string, key: string): Promise<{ image: StoredFile; width: number; height: number }> {
-  const contentType = sniffImageType(await readFileHead(file, 16));
+  const contentType = await sniffImageType(await readFileHead(file, 16));
   if (!contentType) throw new EngineError('provider_error', 'The provider returned an image that is not PNG, JPEG or WebP');
   let width: number | undefined;
   let height: number | undefined;

@@ -75,7 +75,7 @@ export async function fitMotionReference(
 ): Promise<FittedReference> {
   const source = path.join(workDir, 'motion-reference');
   await getToFile(referenceKey, source);
-  const sniffed = sniffVideoContainer(await readFileHead(source, SNIFF_BYTES));
+  const sniffed = await sniffVideoContainer(await readFileHead(source, SNIFF_BYTES));
   if ('refused' in sniffed) throw new EngineError('invalid_input', `The reference clip is not a video (${sniffed.refused}); upload an MP4 or MOV`);
   const probed = await probeMedia(source, { format: sniffed.demuxer });
   const durationS = probed.ok ? (probed.media.video?.durationS ?? probed.media.durationS ?? 0) : 0;

@@ -72,27 +72,29 @@ describe('judgeAddress: only public unicast addresses may be connected to', () =
 describe('sniffVideoContainer: the first bytes must be a video container', () => {
   const ftyp = (brand: string) => Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from(`ftyp${brand}`, 'latin1'), Buffer.alloc(20)]);
 
-  it('takes MP4, MOV, WebM and AVI, as uploads do; FLV and MPEG-TS are refused', () => {
-    expect(sniffVideoContainer(ftyp('isom'))).toEqual({ video: true, container: 'mp4' });
-    expect(sniffVideoContainer(ftyp('qt  '))).toEqual({ video: true, container: 'mov' });
+  it('takes MP4, MOV, WebM and AVI, as uploads do; FLV and MPEG-TS are refused', async () => {
+    expect(await sniffVideoContainer(ftyp('isom'))).toEqual({ video: true, container: 'mp4' });
+    expect(await sniffVideoContainer(ftyp('qt  '))).toEqual({ video: true, container: 'mov' });
     const webm = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x82, 0x84]), Buffer.from('webm', 'latin1')]);
-    expect(sniffVideoContainer(webm)).toEqual({ video: true, container: 'webm' });
-    expect(sniffVideoContainer(Buffer.from('RIFF\0\0\0\0AVI LIST', 'latin1'))).toEqual({ video: true, container: 'avi' });
-    expect(sniffVideoContainer(Buffer.from('FLV\x01\x05', 'latin1'))).toEqual({ video: false, looksLike: 'an FLV video' });
+    expect(await sniffVideoContainer(webm)).toEqual({ video: true, container: 'webm' });
+    expect(await sniffVideoContainer(Buffer.from('RIFF\0\0\0\0AVI LIST', 'latin1'))).toEqual({ video: true, container: 'avi' });
+    expect(await sniffVideoContainer(Buffer.from('FLV\x01\x05', 'latin1'))).toEqual({ video: false, looksLike: 'an FLV video' });
     const ts = Buffer.alloc(376);
     ts[0] = 0x47;
     ts[188] = 0x47;
-    expect(sniffVideoContainer(ts)).toEqual({ video: false, looksLike: 'an MPEG-TS stream' });
+    expect(await sniffVideoContainer(ts)).toEqual({ video: false, looksLike: 'an MPEG-TS stream' });
   });
 
-  it('names what a refused file looks like', () => {
-    expect(sniffVideoContainer(Buffer.from('<!DOCTYPE html><html><head>'))).toEqual({ video: false, looksLike: 'a web page' });
-    expect(sniffVideoContainer(Buffer.from('\n  <html lang="en">'))).toEqual({ video: false, looksLike: 'a web page' });
-    expect(sniffVideoContainer(Buffer.from('{"error":"expired"}'))).toEqual({ video: false, looksLike: 'a JSON document' });
-    expect(sniffVideoContainer(Buffer.from('ID3\x04\0\0', 'latin1'))).toEqual({ video: false, looksLike: 'MP3 audio' });
-    expect(sniffVideoContainer(ftyp('avif'))).toEqual({ video: false, looksLike: 'a HEIF/AVIF image' });
-    expect(sniffVideoContainer(Buffer.from([0xff, 0xd8, 0xff, 0xe0]))).toEqual({ video: false, looksLike: 'a JPEG image' });
-    expect(sniffVideoContainer(Buffer.alloc(0))).toEqual({ video: false, looksLike: 'an empty file' });
-    expect(sniffVideoContainer(Buffer.from([0x00, 0x13, 0x37, 0x42, 0x99]))).toEqual({ video: false, looksLike: 'a file of unrecognised type' });
+  it('names what a refused file looks like', async () => {
+    expect(await sniffVideoContainer(Buffer.from('<!DOCTYPE html><html><head>'))).toEqual({ video: false, looksLike: 'a web page' });
+    expect(await sniffVideoContainer(Buffer.from('\n  <html lang="en">'))).toEqual({ video: false, looksLike: 'a web page' });
+    expect(await sniffVideoContainer(Buffer.from('{"error":"expired"}'))).toEqual({ video: false, looksLike: 'a JSON document' });
+    // An ID3 tag whose size (cover art) runs past the bytes sniffed.
+    const id3 = Buffer.concat([Buffer.from('ID3\x04\0\0', 'latin1'), Buffer.from([0, 0, 0x10, 0])]);
+    expect(await sniffVideoContainer(id3)).toEqual({ video: false, looksLike: 'MP3 audio' });
+    expect(await sniffVideoContainer(ftyp('avif'))).toEqual({ video: false, looksLike: 'a HEIF/AVIF image' });
+    expect(await sniffVideoContainer(Buffer.from([0xff, 0xd8, 0xff, 0xe0]))).toEqual({ video: false, looksLike: 'a JPEG image' });
+    expect(await sniffVideoContainer(Buffer.alloc(0))).toEqual({ video: false, looksLike: 'an empty file' });
+    expect(await sniffVideoContainer(Buffer.from([0x00, 0x13, 0x37, 0x42, 0x99]))).toEqual({ video: false, looksLike: 'a file of unrecognised type' });
   });
 });
