@@ -4,8 +4,6 @@
  * steps, DynamoDB Local and the local engine. Faults go in by switching the stack's job runner to one that fails.
  */
 import { randomUUID } from 'node:crypto';
-import { getJob } from '#adapters/dynamodb/jobs';
-import { getEntry } from '#adapters/dynamodb/allowance-ledger';
 import type { JobRunner } from '#ports/job-runner';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 import { waitForJob } from '#test-support/jobs';
@@ -103,15 +101,15 @@ describe('a decision the job pipeline does not take', () => {
     async () => {
       const { api, accountId, productId } = await customer();
       const jobId = await previewReady(api, productId);
-      const before = await getJob(accountId, jobId);
+      const before = await t.stack.dependencies.jobs.get(accountId, jobId);
 
       t.runner.use(flakyRunner('sendDecision'));
       const refused = await api.post(`/videos/jobs/${jobId}/regenerate`, { prompt: 'laughing so hard' });
       expectError(refused, 503, 'upstream_unavailable');
       expect(refused.headers.get('retry-after')).toBe('5');
-      const after = await getJob(accountId, jobId);
+      const after = await t.stack.dependencies.jobs.get(accountId, jobId);
       expect(after).toMatchObject({ status: 'preview_ready', regenerations: 0, task_token: before!.task_token, prompt: before!.prompt });
-      expect(await getEntry({ accountId, jobId, chargeNumber: 2 })).toBeUndefined();
+      expect(await t.stack.dependencies.ledger.entry({ accountId, jobId, chargeNumber: 2 })).toBeUndefined();
       expect(await allowance(api)).toEqual(expect.objectContaining({ used: 1, reserved: 0 }));
 
       const retried = await api.post(`/videos/jobs/${jobId}/regenerate`, { prompt: 'laughing so hard' });
@@ -130,7 +128,7 @@ describe('a decision the job pipeline does not take', () => {
       const jobId = await previewReady(api, productId);
       t.runner.use(flakyRunner('sendDecision'));
       expectError(await api.post(`/videos/jobs/${jobId}/approve`, {}), 503, 'upstream_unavailable');
-      expect(await getJob(accountId, jobId)).toMatchObject({ status: 'preview_ready', stage: 'awaiting_approval', task_token: expect.any(String) });
+      expect(await t.stack.dependencies.jobs.get(accountId, jobId)).toMatchObject({ status: 'preview_ready', stage: 'awaiting_approval', task_token: expect.any(String) });
 
       expect((await api.post(`/videos/jobs/${jobId}/approve`, {})).status).toBe(202);
       const { job } = await waitForJob(api, jobId, ['done']);
@@ -155,7 +153,7 @@ describe('a decision the job pipeline does not take', () => {
       expect(retried.status).toBe(202);
       const { job } = await waitForJob(api, retried.body.data.id, ['done']);
       expect(job.charged_units).toBe(1);
-      expect(await getJob(accountId, job.id - 1)).toBeUndefined();
+      expect(await t.stack.dependencies.jobs.get(accountId, job.id - 1)).toBeUndefined();
       expect(await allowance(api)).toEqual(expect.objectContaining({ used: 1, reserved: 0 }));
     },
     JOB_TEST_MS,

@@ -19,7 +19,7 @@ import type {
   JobStore,
 } from '#ports/job-store';
 import { GSI1, keys, padId } from './keys';
-import { nextId } from './ids';
+import { allocateId, nextId } from './ids';
 import type { DynamoTable } from './table';
 import { transact, type TransactItem } from './transactions';
 import { DynamoAllowanceLedger } from './allowance-ledger';
@@ -43,7 +43,7 @@ export class DynamoJobStore implements JobStore {
   }
 
   newJobId(): Promise<number> {
-    return nextId('job');
+    return allocateId(this.table, 'job');
   }
 
   async get(accountId: number, jobId: number): Promise<StoredJob | undefined> {

@@ -3,18 +3,23 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Video } from '#domain/video';
 import type { VideoLibrary, VideoPage } from '#ports/video-library';
 import { keys } from './keys';
-import { nextId } from './ids';
+import { allocateId } from './ids';
 import type { DynamoTable } from './table';
-import { createInCollection, deleteFromCollection } from './collection-counter';
-import { pageOfCollection } from './collection-pages';
+import { DynamoCollections } from './collection-counter';
 import type { TransactItem } from './transactions';
 import { environmentTable } from '#adapters/aws-clients';
 
+const VIDEOS = (accountId: number) => ({ accountId, collection: 'videos' as const });
+
 export class DynamoVideoLibrary implements VideoLibrary {
-  constructor(private readonly table: DynamoTable) {}
+  private readonly collections: DynamoCollections;
+
+  constructor(private readonly table: DynamoTable) {
+    this.collections = new DynamoCollections(table);
+  }
 
   newVideoId(): Promise<number> {
-    return nextId('video');
+    return allocateId(this.table, 'video');
   }
 
   async get(accountId: number, videoId: number): Promise<Video | undefined> {
@@ -23,14 +28,14 @@ export class DynamoVideoLibrary implements VideoLibrary {
   }
 
   async list(accountId: number, page: number, perPage: number): Promise<VideoPage> {
-    const slice = await pageOfCollection({ accountId, collection: 'videos' }, page, perPage);
+    const slice = await this.collections.page(VIDEOS(accountId), page, perPage);
     return { items: slice.items.map(toVideo), total: slice.total };
   }
 
   async delete(accountId: number, videoId: number): Promise<Video | undefined> {
     const video = await this.get(accountId, videoId);
     if (!video) return undefined;
-    const removed = await deleteFromCollection({ accountId, collection: 'videos' }, videoId, {
+    const removed = await this.collections.delete(VIDEOS(accountId), videoId, {
       Delete: { TableName: this.table.name, Key: keys.video(accountId, videoId), ConditionExpression: 'attribute_exists(pk)' },
     });
     return removed ? video : undefined;
@@ -48,7 +53,7 @@ export class DynamoVideoLibrary implements VideoLibrary {
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };
-    return (await createInCollection({ accountId: video.account_id, collection: 'videos' }, video.id, [put, withItem])).written;
+    return (await this.collections.create(VIDEOS(video.account_id), video.id, [put, withItem])).written;
   }
 }
 

@@ -1,0 +1,14 @@
+import { DynamoAllowanceLedger } from '#adapters/dynamodb/allowance-ledger';
+import { DynamoJobStore } from '#adapters/dynamodb/jobs';
+import { startTestTable, type TestTable } from '#test-support/dynamodb';
+import { jobStoreContract, type JobStoreUnderTest } from '#test-support/job-store-contract';
+
+let table: TestTable;
+let stores: JobStoreUnderTest;
+beforeAll(async () => {
+  table = await startTestTable();
+  stores = { jobs: new DynamoJobStore(table.table), ledger: new DynamoAllowanceLedger(table.table) };
+});
+afterAll(() => table?.stop());
+
+jobStoreContract(() => stores);

@@ -1,0 +1,146 @@
+/**
+ * What every JobStore must do with its allowance ledger, run against the DynamoDB store and the
+ * in-memory double the use-case tests use, so the double keeps the same conditions: the writes that
+ * reserve a unit are all or nothing, and a refused condition writes nothing.
+ */
+import type { Video } from '#domain/video';
+import { newJob, type StoredJob } from '#domain/job-execution';
+import type { AllowanceLedger, Reservation } from '#ports/allowance-ledger';
+import type { JobStore } from '#ports/job-store';
+import { NOW, PERIOD, previewReadyJob, promptRequest } from './video-jobs';
+
+export interface JobStoreUnderTest {
+  jobs: JobStore;
+  ledger: AllowanceLedger;
+}
+
+export function jobStoreContract(stores: () => JobStoreUnderTest): void {
+  let nextAccount = 5000;
+  const freshAccount = () => nextAccount++;
+  const unitOf = (accountId: number, jobId: number, chargeNumber = 1, limit = 3): Reservation => ({ ref: { accountId, jobId, chargeNumber }, period: PERIOD, limit });
+  const queuedJob = async (accountId: number): Promise<StoredJob> => newJob(accountId, await stores().jobs.newJobId(), promptRequest(1), null, 7, NOW);
+  const claim = { keyHash: 'key-hash', requestHash: 'request-hash' };
+
+  describe('the job store', () => {
+    test('create writes the job, its Idempotency-Key and its unit together', async () => {
+      const { jobs, ledger } = stores();
+      const accountId = freshAccount();
+      const job = await queuedJob(accountId);
+      expect(await jobs.create(job, claim, unitOf(accountId, job.id), NOW)).toEqual({ written: true });
+      expect(await jobs.get(accountId, job.id)).toEqual(job);
+      expect(await jobs.getIdempotency(accountId, claim.keyHash, NOW)).toEqual({ job_id: job.id, request_hash: claim.requestHash });
+      expect(await ledger.entry(unitOf(accountId, job.id).ref)).toEqual({ state: 'reserved', period: PERIOD });
+      expect((await jobs.listActive()).filter((j) => j.accountId === accountId)).toEqual([{ accountId, jobId: job.id }]);
+    });
+
+    test('an Idempotency-Key another job holds: nothing is written', async () => {
+      const { jobs, ledger } = stores();
+      const accountId = freshAccount();
+      const first = await queuedJob(accountId);
+      await jobs.create(first, claim, unitOf(accountId, first.id), NOW);
+      const second = await queuedJob(accountId);
+      expect(await jobs.create(second, claim, unitOf(accountId, second.id), NOW)).toEqual({ written: false, reason: 'idempotency_taken' });
+      expect(await jobs.get(accountId, second.id)).toBeUndefined();
+      expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 1 });
+    });
+
+    test('a key is remembered for a day', async () => {
+      const { jobs } = stores();
+      const accountId = freshAccount();
+      const job = await queuedJob(accountId);
+      await jobs.create(job, claim, unitOf(accountId, job.id), NOW);
+      expect(await jobs.getIdempotency(accountId, claim.keyHash, new Date(NOW.getTime() + 23 * 3600_000))).toBeDefined();
+      expect(await jobs.getIdempotency(accountId, claim.keyHash, new Date(NOW.getTime() + 25 * 3600_000))).toBeUndefined();
+    });
+
+    test('a full allowance refuses the job: 402 and nothing is written', async () => {
+      const { jobs, ledger } = stores();
+      const accountId = freshAccount();
+      const first = await queuedJob(accountId);
+      await jobs.create(first, undefined, unitOf(accountId, first.id, 1, 1), NOW);
+      const second = await queuedJob(accountId);
+      await expect(jobs.create(second, claim, unitOf(accountId, second.id, 1, 1), NOW)).rejects.toMatchObject({ code: 'allowance_exhausted' });
+      expect(await jobs.get(accountId, second.id)).toBeUndefined();
+      expect(await jobs.getIdempotency(accountId, claim.keyHash, NOW)).toBeUndefined();
+      expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 1 });
+    });
+
+    test('withdrawCreated takes the job, its key and its unit back while it is queued, and nothing once it moved', async () => {
+      const { jobs, ledger } = stores();
+      const accountId = freshAccount();
+      const moved = await queuedJob(accountId);
+      await jobs.create(moved, undefined, unitOf(accountId, moved.id), NOW);
+      await jobs.update(accountId, moved.id, { status: 'processing' });
+      expect(await jobs.withdrawCreated(accountId, moved.id, undefined, unitOf(accountId, moved.id))).toBe(false);
+      expect(await ledger.entry(unitOf(accountId, moved.id).ref)).toMatchObject({ state: 'reserved' });
+
+      const job = await queuedJob(accountId);
+      await jobs.create(job, claim, unitOf(accountId, job.id), NOW);
+      expect(await jobs.withdrawCreated(accountId, job.id, claim.keyHash, unitOf(accountId, job.id))).toBe(true);
+      expect(await jobs.get(accountId, job.id)).toBeUndefined();
+      expect(await jobs.getIdempotency(accountId, claim.keyHash, NOW)).toBeUndefined();
+      expect(await ledger.entry(unitOf(accountId, job.id).ref)).toBeUndefined();
+      expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 1 });
+    });
+
+    test('update applies only while its condition holds', async () => {
+      const { jobs } = stores();
+      const accountId = freshAccount();
+      const job = await queuedJob(accountId);
+      await jobs.create(job, undefined, unitOf(accountId, job.id), NOW);
+      expect(await jobs.update(accountId, job.id, { stage: 'preparing' }, { statusIn: ['processing'] })).toBeUndefined();
+      expect(await jobs.update(accountId, job.id, { stage: 'preparing' }, { taskToken: 'not-pending' })).toBeUndefined();
+      expect(await jobs.update(accountId, 99_999_999, { stage: 'preparing' })).toBeUndefined();
+      expect(await jobs.update(accountId, job.id, { stage: 'preparing', task_token: 't' }, { statusIn: ['queued'], taskToken: null })).toMatchObject({ stage: 'preparing', task_token: 't' });
+      expect(await jobs.get(accountId, job.id)).toMatchObject({ stage: 'preparing' });
+    });
+
+    test('startRound moves the job and reserves the round\'s unit together; a condition that fails writes neither', async () => {
+      const { jobs, ledger } = stores();
+      const accountId = freshAccount();
+      const waiting = await putPreviewReady(stores(), accountId);
+      const round = { status: 'queued' as const, regenerations: 1 };
+      expect(await jobs.startRound(accountId, waiting.id, round, { statusIn: ['preview_ready'], taskToken: 'stale' }, unitOf(accountId, waiting.id, 2), NOW)).toBe(false);
+      expect(await ledger.entry(unitOf(accountId, waiting.id, 2).ref)).toBeUndefined();
+      expect(await jobs.startRound(accountId, waiting.id, round, { statusIn: ['preview_ready'], taskToken: 'token-1' }, unitOf(accountId, waiting.id, 2), NOW)).toBe(true);
+      expect(await jobs.get(accountId, waiting.id)).toMatchObject({ status: 'queued', regenerations: 1 });
+      expect(await ledger.entry(unitOf(accountId, waiting.id, 2).ref)).toMatchObject({ state: 'reserved' });
+    });
+
+    test('restore puts the snapshot back and takes the unit back together, only while the job is as the condition says', async () => {
+      const { jobs, ledger } = stores();
+      const accountId = freshAccount();
+      const waiting = await putPreviewReady(stores(), accountId);
+      const unit = unitOf(accountId, waiting.id, 2);
+      await jobs.startRound(accountId, waiting.id, { status: 'queued', regenerations: 1, task_token: null }, { taskToken: 'token-1' }, unit, NOW);
+      expect(await jobs.restore(waiting, { statusIn: ['queued'], regenerations: 2 }, unit)).toBe(false);
+      expect(await ledger.entry(unit.ref)).toMatchObject({ state: 'reserved' });
+      expect(await jobs.restore(waiting, { statusIn: ['queued'], taskToken: null, regenerations: 1 }, unit)).toBe(true);
+      expect(await jobs.get(accountId, waiting.id)).toEqual(waiting);
+      expect(await ledger.entry(unit.ref)).toBeUndefined();
+    });
+
+    test('finishWithVideo records the video and ends the job once, only from processing', async () => {
+      const { jobs } = stores();
+      const accountId = freshAccount();
+      const job = await queuedJob(accountId);
+      await jobs.create(job, undefined, unitOf(accountId, job.id), NOW);
+      const video: Video = { id: job.id, account_id: accountId, job_id: job.id, product_id: 1, key: 'v.mp4', poster_key: 'p.jpg', duration_s: 9, width: 1080, height: 1920, size_bytes: 10, created_at: NOW.toISOString() };
+      expect(await jobs.finishWithVideo(job, video, 1, NOW)).toBe(false);
+      await jobs.update(accountId, job.id, { status: 'processing' });
+      expect(await jobs.finishWithVideo(job, video, 1, NOW)).toBe(true);
+      expect(await jobs.get(accountId, job.id)).toMatchObject({ status: 'done', video_id: video.id, charged_units: 1, output: null });
+      expect(await jobs.finishWithVideo(job, video, 1, NOW)).toBe(false);
+      expect((await jobs.listActive()).filter((j) => j.accountId === accountId)).toEqual([]);
+    });
+  });
+
+  /** A job at preview_ready with its first unit held, as the pipeline leaves it. */
+  async function putPreviewReady({ jobs }: JobStoreUnderTest, accountId: number): Promise<StoredJob> {
+    const job = await queuedJob(accountId);
+    await jobs.create(job, undefined, unitOf(accountId, job.id), NOW);
+    const ready = previewReadyJob(accountId, job.id);
+    const { id: _id, account_id: _account, created_at: _created, ...changes } = ready;
+    return (await jobs.update(accountId, job.id, changes, {}, NOW))!;
+  }
+}
