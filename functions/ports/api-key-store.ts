@@ -3,7 +3,7 @@
  * eventually consistent read), so a revoked key fails on the very next request.
  */
 import type { ApiKeyRecord, CreatedApiKey } from '#domain/api-keys';
-import type { Scope } from '#functions/routes';
+import type { Scope } from '#domain/api-keys';
 
 export interface ApiKeyStore {
   /** Throws when the account does not exist. */
