@@ -10,6 +10,7 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pLimit from 'p-limit';
 import type { LoadRequest, LoadResult } from './load-client';
 import { cpuBetween, snapshotCpu } from './proc-cpu';
 import { fmt, flag, percentile, type SectionResult, type Table, type Target } from './report';
@@ -74,7 +75,7 @@ export async function runApiLatency(options: ApiLatencyOptions): Promise<Section
     const productsUrl = `${stack.apiUrl}/products`;
 
     const seedStarted = Date.now();
-    const keys = await pool(accounts, SEED_CONCURRENCY, async (i) => {
+    const keys = await pLimit(SEED_CONCURRENCY).map(Array.from({ length: accounts }, (_, i) => i), async (i) => {
       const account = await stack.dependencies.accounts.create(`bench-${i}`, 'pro');
       const { key } = await stack.dependencies.apiKeys.create(account.id, ALL_SCOPES);
       for (let p = 0; p < options.productsPerAccount; p++) {
@@ -233,17 +234,3 @@ function loadInChild(spec: LoadRequest): Promise<LoadResult> {
   });
 }
 
-/** Maps 0..count-1 through `work` with at most `concurrency` in flight; results keep their order. */
-async function pool<T>(count: number, concurrency: number, work: (i: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, count) }, async () => {
-      while (next < count) {
-        const i = next++;
-        results[i] = await work(i);
-      }
-    }),
-  );
-  return results;
-}

@@ -13,6 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pLimit from 'p-limit';
 import { fmt, flag, median, type SectionResult, type Table, type Target } from './report';
 import type { LocalStack } from '#local/runtime';
 
@@ -135,20 +136,14 @@ async function timedGet(url: string, key: string, size: number): Promise<number>
 }
 
 async function fillThroughApi(apiUrl: string, key: string, count: number): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(FILL_CONCURRENCY, count) }, async () => {
-      while (next < count) {
-        const i = next++;
-        const res = await fetch(`${apiUrl}/products`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ name: `Scale product ${i}`, description: 'A product the scale benchmark lists.' }),
-        });
-        if (res.status !== 201) throw new Error(`POST /products answered ${res.status}: ${await res.text()}`);
-      }
-    }),
-  );
+  await pLimit(FILL_CONCURRENCY).map(Array.from({ length: count }, (_, i) => i), async (i) => {
+    const res = await fetch(`${apiUrl}/products`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Scale product ${i}`, description: 'A product the scale benchmark lists.' }),
+    });
+    if (res.status !== 201) throw new Error(`POST /products answered ${res.status}: ${await res.text()}`);
+  });
 }
 
 /** The same items POST /products stores, 25 to a batch, then the operator's recount over them. */
@@ -174,29 +169,23 @@ async function fillInBatches(accountId: number, count: number): Promise<void> {
   const now = new Date().toISOString();
   const batches: number[][] = [];
   for (let i = 0; i < count; i += 25) batches.push(Array.from({ length: Math.min(25, count - i) }, (_, j) => firstId + i + j));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: FILL_CONCURRENCY }, async () => {
-      while (next < batches.length) {
-        const ids = batches[next++]!;
-        let pending: unknown[] = ids.map((id) => ({
-          PutRequest: {
-            Item: {
-              ...keys.product(accountId, id),
-              type: 'product',
-              ...{ id, account_id: accountId, name: `Scale product ${id}`, description: 'A product the scale benchmark lists.', demo: null },
-              created_at: now,
-              updated_at: now,
-            },
-          },
-        }));
-        while (pending.length) {
-          const out = await dynamo().send(new BatchWriteCommand({ RequestItems: { [config.tableName]: pending as never } }));
-          pending = out.UnprocessedItems?.[config.tableName] ?? [];
-        }
-      }
-    }),
-  );
+  await pLimit(FILL_CONCURRENCY).map(batches, async (ids) => {
+    let pending: unknown[] = ids.map((id) => ({
+      PutRequest: {
+        Item: {
+          ...keys.product(accountId, id),
+          type: 'product',
+          ...{ id, account_id: accountId, name: `Scale product ${id}`, description: 'A product the scale benchmark lists.', demo: null },
+          created_at: now,
+          updated_at: now,
+        },
+      },
+    }));
+    while (pending.length) {
+      const out = await dynamo().send(new BatchWriteCommand({ RequestItems: { [config.tableName]: pending as never } }));
+      pending = out.UnprocessedItems?.[config.tableName] ?? [];
+    }
+  });
   await recountAccount({ collections: new DynamoCollections(environmentTable()) }, accountId, ['products']);
 }
 

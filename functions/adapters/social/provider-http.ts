@@ -29,6 +29,7 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
+import pLimit from 'p-limit';
 import { NoAnswer, parseRetryAfter, retryingFetch, sleep, type BackoffPolicy } from '#adapters/retrying-fetch';
 import { optionalEnv } from '#functions/config';
 import { PLATFORMS, type Platform, type ProviderCredentials, type ProviderName } from '#domain/social';
@@ -320,24 +321,18 @@ export function platformNames(aliases: Readonly<Record<string, Platform>>): (nam
   return (name) => names.get(name.toLowerCase());
 }
 
-/** `worker` over `items`, at most `limit` at a time, results in input order; the first failure rejects. */
+/** `worker` over `items`, at most `limit` at a time, results in input order; the first failure rejects and starts no more. */
 export async function mapLimited<T, R>(items: readonly T[], limit: number, worker: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  let failed = false;
-  const run = async () => {
-    while (!failed && next < items.length) {
-      const index = next++;
-      try {
-        results[index] = await worker(items[index]!, index);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
+  const limiter = pLimit(Math.max(1, limit));
+  return limiter.map(items, async (item, index) => {
+    try {
+      return await worker(item, index);
+    } catch (error) {
+      // Before this slot frees up; the dropped items never run and the first failure is what rejects.
+      limiter.clearQueue();
+      throw error;
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, run));
-  return results;
+  });
 }
 
 const DAY_MS = 86_400_000;

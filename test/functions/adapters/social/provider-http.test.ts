@@ -331,4 +331,17 @@ describe('analytics helpers', () => {
     expect(out).toEqual([50, 10, 40, 20, 30]);
     expect(peak).toBe(2);
   });
+
+  it('mapLimited rejects with the first failure and starts nothing after it', async () => {
+    const started: number[] = [];
+    const run = mapLimited([1, 2, 3, 4, 5, 6], 2, async (n) => {
+      started.push(n);
+      await new Promise((r) => setTimeout(r, n === 1 ? 5 : 20));
+      if (n === 1) throw new Error('account 1 failed');
+      return n;
+    });
+    await expect(run).rejects.toThrow('account 1 failed');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(started).toEqual([1, 2]);
+  });
 });
