@@ -5,6 +5,7 @@
  */
 import { jobObjectKeys, type Job } from './jobs';
 import type { VideoRequest } from './schemas/video';
+import { JOB_STATE } from './job-states';
 
 /** The execution input: what every state can read. */
 export interface JobExecutionInput {
@@ -74,7 +75,7 @@ export function newJob(accountId: number, id: number, request: VideoRequest, ref
     created_at: at,
     updated_at: at,
     task_token: null,
-    resume_at: 'Start',
+    resume_at: JOB_STATE.Start,
     output: null,
   };
 }

@@ -11,6 +11,7 @@ import type { Dependencies } from '#ports/dependencies';
 import { Compensation } from './compensation';
 import { handOver, NOT_WAITING, pendingToken } from './hand-over-decision';
 import type { UseCaseLog } from './log';
+import { JOB_STATE } from '#domain/job-states';
 
 export type ApprovePreviewDeps = Pick<Dependencies, 'jobs' | 'jobRunner'> & { log?: UseCaseLog };
 
@@ -28,7 +29,7 @@ export async function approvePreview(deps: ApprovePreviewDeps, input: { accountI
       stage: 'composing',
       progress: Math.max(job.progress, JOB_STAGES.composing),
       task_token: null,
-      resume_at: 'Compose',
+      resume_at: JOB_STATE.Compose,
       ...(changes.hook_text !== undefined ? { hook_text: changes.hook_text } : {}),
       ...(changes.hook_position !== undefined ? { hook_position: changes.hook_position } : {}),
       ...(changes.hook_size !== undefined ? { hook_size: changes.hook_size } : {}),

@@ -16,6 +16,7 @@ import { Compensation } from './compensation';
 import { handOver, NOT_WAITING, pendingToken } from './hand-over-decision';
 import { requireReadyAvatar, reservationOf, type JobReferenceReads } from './job-references';
 import type { UseCaseLog } from './log';
+import { JOB_STATE } from '#domain/job-states';
 
 export type RegenerateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'now'> &
   Pick<JobReferenceReads, 'accounts' | 'avatars'> & { log?: UseCaseLog };
@@ -72,7 +73,7 @@ function nextRound(round: number, changes: RegenerateChanges, referenceKey: stri
     preview: null,
     preview_expires_at: null,
     task_token: null,
-    resume_at: 'GenerateReaction',
+    resume_at: JOB_STATE.GenerateReaction,
     ...(changes.prompt !== undefined ? { prompt: changes.prompt } : {}),
     ...(changes.avatarId !== undefined ? { avatar_id: changes.avatarId } : {}),
     ...(changes.reference?.source === 'link' ? { video_source: 'link' as const, reference_url: changes.reference.url, reference_key: null } : {}),

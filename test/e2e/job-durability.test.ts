@@ -31,6 +31,7 @@ import { billingPeriodOf } from '#domain/billing-period';
 import { jobObjectPrefix, JOB_ERROR_CODES, type JobStatus } from '#domain/jobs';
 import type { PlanName } from '#domain/plans';
 import { apiClient, expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
+import { JOB_STATE } from '#domain/job-states';
 
 const ROOT = resolve(__dirname, '..', '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -477,7 +478,7 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
     await doomed.stop();
 
     const leftOver = await getJob(accountId, jobId);
-    expect(leftOver).toMatchObject({ status: 'processing', stage: 'finalizing', resume_at: 'Finalize', video_id: null });
+    expect(leftOver).toMatchObject({ status: 'processing', stage: 'finalizing', resume_at: JOB_STATE.Finalize, video_id: null });
     expect(await usageNow(accountId)).toEqual({ used: 1, reserved: 0 });
     expect(await getEntry({ accountId, jobId, chargeNumber: 1 })).toMatchObject({ state: 'charged' });
     const chargedAt = (await dynamo().send(new GetCommand({ TableName: config.tableName, Key: keys.allowanceEntry(accountId, jobId, 1) }))).Item?.settled_at;

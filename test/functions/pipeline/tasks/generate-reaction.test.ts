@@ -4,6 +4,7 @@ import { EngineError, type AvatarEngine, type GenerationOptions, type ReactionCl
 import type { Engines } from '#ports/engines';
 import { jobObjectKeys } from '#domain/jobs';
 import { ACCOUNT, pipelineWorld } from '#test-support/pipeline';
+import { JOB_STATE } from '#domain/job-states';
 
 interface Call {
   kind: 'prompt' | 'motion';
@@ -66,7 +67,7 @@ describe('generate_reaction', () => {
     expect(await w.jobs.get(ACCOUNT, job.id)).toMatchObject({
       status: 'processing',
       stage: 'generating_reaction',
-      resume_at: 'GenerateReaction',
+      resume_at: JOB_STATE.GenerateReaction,
       reaction: { key: keys.reaction, duration_s: 4, emotion: 'shocked', engine: 'double', seed: 42, captioned: { text: 'POV: it works' } },
     });
   });
