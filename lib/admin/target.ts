@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { createDynamoTable, resetClients } from '#adapters/aws-clients';
+import { createDynamoTable } from '#adapters/aws-clients';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 import { DynamoAccountStore } from '#adapters/dynamodb/accounts';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-keys';
@@ -47,7 +47,6 @@ export interface AdminTarget extends AdminStores {
 function adminStores(tableName: string, endpoint: string | undefined, cipher: CredentialCipher): AdminStores {
   // Reading the region is as the SDK itself would; a local endpoint ignores it.
   const table = createDynamoTable({ region: process.env.AWS_REGION || DEFAULT_REGION, tableName, dynamoEndpoint: endpoint });
-  useTable(tableName, endpoint);
   return {
     table,
     accounts: new DynamoAccountStore(table),
@@ -133,12 +132,4 @@ async function connectDeployed(stackName: string): Promise<AdminTarget> {
   const connectionKey = outputs.find((o) => o.OutputKey === 'ConnectionKeyArn')?.OutputValue;
   const stores = adminStores(table, undefined, kmsCredentialCipher({ keyId: connectionKey, region: process.env.AWS_REGION || DEFAULT_REGION }));
   return target(`stack ${stackName}`, stores);
-}
-
-// Transitional, for the connection adapters that still find their table through the environment.
-function useTable(tableName: string, endpoint: string | undefined): void {
-  process.env.TABLE_NAME = tableName;
-  if (endpoint) process.env.DYNAMODB_ENDPOINT = endpoint;
-  else delete process.env.DYNAMODB_ENDPOINT;
-  resetClients();
 }

@@ -1,5 +1,4 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { environmentTable } from '#adapters/aws-clients';
 import type { Account } from '#domain/account';
 import type { PlanName } from '#domain/plans';
 import type { AccountStore } from '#ports/account-store';
@@ -29,6 +28,3 @@ export class DynamoAccountStore implements AccountStore {
     return { id, name, plan, created_at };
   }
 }
-
-// Transitional, for callers not yet handed an AccountStore by their wiring.
-export const getAccount = (accountId: number) => new DynamoAccountStore(environmentTable()).get(accountId);

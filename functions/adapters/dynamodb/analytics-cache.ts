@@ -7,7 +7,7 @@ import type { CachedAnalytics } from '#domain/analytics';
 import type { ProviderName } from '#domain/social';
 import type { AnalyticsCache } from '#ports/analytics-cache';
 import { keys } from './keys';
-import { allOfPrefix } from './pagination';
+import { queryAll } from './pagination';
 import type { DynamoTable } from './table';
 
 const ANALYTICS_PREFIX = 'ANALYTICS#';
@@ -26,7 +26,7 @@ export class DynamoAnalyticsCache implements AnalyticsCache {
   }
 
   async list(accountId: number): Promise<CachedAnalytics[]> {
-    const items = await allOfPrefix(keys.accountPartition(accountId), ANALYTICS_PREFIX);
+    const items = await queryAll(this.table, keys.accountPartition(accountId), ANALYTICS_PREFIX);
     return items.map((item) => ({
       provider: item.provider as ProviderName,
       days: item.days as number,

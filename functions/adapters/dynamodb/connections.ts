@@ -9,7 +9,7 @@ import type { Channel, Connection, ConnectionStatus, ProviderName } from '#domai
 import type { SealedSecret } from '#domain/sealed-secret';
 import type { ConnectionStore } from '#ports/connection-store';
 import { keys } from './keys';
-import { allOfPrefix } from './pagination';
+import { queryAll } from './pagination';
 import type { DynamoTable } from './table';
 
 export class DynamoConnectionStore implements ConnectionStore {
@@ -34,7 +34,7 @@ export class DynamoConnectionStore implements ConnectionStore {
   }
 
   async list(accountId: number): Promise<Connection[]> {
-    return (await allOfPrefix(keys.accountPartition(accountId), keys.connectionPrefix)).map(toConnection);
+    return (await queryAll(this.table, keys.accountPartition(accountId), keys.connectionPrefix)).map(toConnection);
   }
 
   updateChannels(accountId: number, provider: ProviderName, generation: string, channels: Channel[], now: Date): Promise<Connection | undefined> {

@@ -7,25 +7,28 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Post, PostResult, PostStatus } from '#domain/social-post';
 import type { PostPage, PostStore } from '#ports/post-store';
 import { keys, padId } from './keys';
-import { nextId } from './ids';
+import { allocateId } from './ids';
 import { COLLECTIONS } from './collection-state';
-import { createOne } from './collection-counter';
-import { pageOfCollection } from './collection-pages';
+import { DynamoCollections } from './collection-counter';
 import type { DynamoTable } from './table';
 
 const POST_PREFIX = COLLECTIONS.posts.prefix;
 const postKey = (accountId: number, postId: number) => ({ pk: keys.accountPartition(accountId), sk: `${POST_PREFIX}${padId(postId)}` });
 
 export class DynamoPostStore implements PostStore {
-  constructor(private readonly table: DynamoTable) {}
+  private readonly collections: DynamoCollections;
+
+  constructor(private readonly table: DynamoTable) {
+    this.collections = new DynamoCollections(table);
+  }
 
   newPostId(): Promise<number> {
-    return nextId('post');
+    return allocateId(this.table, 'post');
   }
 
   /** Posts are never removed (a deleted post stays listed as `deleted`), so only creates move the counter. */
   async create(post: Post): Promise<void> {
-    await createOne({ accountId: post.account_id, collection: 'posts' }, post.id, {
+    await this.collections.createOne({ accountId: post.account_id, collection: 'posts' }, post.id, {
       Put: {
         TableName: this.table.name,
         Item: { ...postKey(post.account_id, post.id), type: 'post', ...post },
@@ -40,7 +43,7 @@ export class DynamoPostStore implements PostStore {
   }
 
   async list(accountId: number, page: number, perPage: number): Promise<PostPage> {
-    const slice = await pageOfCollection({ accountId, collection: 'posts' }, page, perPage);
+    const slice = await this.collections.page({ accountId, collection: 'posts' }, page, perPage);
     return { items: slice.items.map(toPost), total: slice.total };
   }
 

@@ -5,7 +5,6 @@
  */
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { environmentTable } from '#adapters/aws-clients';
 import { decideAdmission, planAdmission, previousWindowStart, type AdmissionPlan, type RateDecision, type RateLimitRule } from '#domain/sliding-window';
 import type { RateLimiter } from '#ports/rate-limiter';
 import type { DynamoTable } from './table';
@@ -101,16 +100,3 @@ export class DynamoRateLimiter implements RateLimiter {
     return Number(out.Item?.c ?? 0);
   }
 }
-
-// Transitional, for callers not yet handed a RateLimiter by their wiring.
-let environmentLimiter: { table: DynamoTable; limiter: DynamoRateLimiter } | undefined;
-function limiterOfEnvironment(): DynamoRateLimiter {
-  const table = environmentTable();
-  if (environmentLimiter?.table.client !== table.client || environmentLimiter.table.name !== table.name) {
-    environmentLimiter = { table, limiter: new DynamoRateLimiter(table) };
-  }
-  return environmentLimiter.limiter;
-}
-export const consume = (rule: RateLimitRule, now?: number) => limiterOfEnvironment().consume(rule, now);
-export const consumeAll = (rules: readonly RateLimitRule[], now?: number) => limiterOfEnvironment().consumeAll(rules, now);
-export type { RateDecision, RateLimitRule };

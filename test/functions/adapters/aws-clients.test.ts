@@ -6,7 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, resetClients } from '#adapters/aws-clients';
+import { createDynamoTable } from '#adapters/aws-clients';
+import type { DynamoTable } from '#adapters/dynamodb/table';
+import { DEFAULT_REGION } from '#functions/config';
 import { startDynamoDbLocal } from '#local/dynamodb-local';
 import { ensureTable } from '#local/provision';
 import { freePort } from '#local/ports';
@@ -14,16 +16,14 @@ import { freePort } from '#local/ports';
 const ROUNDS = 6;
 const TABLE = 'durability-table';
 
-async function withDynamoDbLocal<T>(dbPath: string, use: () => Promise<T>): Promise<T> {
+async function withDynamoDbLocal<T>(dbPath: string, use: (table: DynamoTable) => Promise<T>): Promise<T> {
   const db = await startDynamoDbLocal({ dbPath, port: await freePort() });
-  process.env.TABLE_NAME = TABLE;
-  process.env.DYNAMODB_ENDPOINT = db.endpoint;
-  resetClients();
+  const table = createDynamoTable({ region: DEFAULT_REGION, tableName: TABLE, dynamoEndpoint: db.endpoint });
   try {
     await ensureTable(db.endpoint, TABLE);
-    return await use();
+    return await use(table);
   } finally {
-    resetClients();
+    table.client.destroy();
     // No stop, no flush: the process is gone the moment the answer is in.
     db.child.process.kill('SIGKILL');
     await new Promise((r) => db.child.process.once('exit', r));
@@ -35,13 +35,13 @@ test(`a transaction answered as written survives SIGKILL of DynamoDB Local right
   const missing: string[] = [];
   try {
     for (let round = 0; round <= ROUNDS; round++) {
-      await withDynamoDbLocal(dbPath, async () => {
+      await withDynamoDbLocal(dbPath, async ({ client }) => {
         if (round > 0) {
-          const previous = await dynamo().send(new GetCommand({ TableName: TABLE, Key: { pk: `TX#${round - 1}`, sk: 'A' }, ConsistentRead: true }));
+          const previous = await client.send(new GetCommand({ TableName: TABLE, Key: { pk: `TX#${round - 1}`, sk: 'A' }, ConsistentRead: true }));
           if (!previous.Item) missing.push(`TX#${round - 1}`);
         }
         if (round === ROUNDS) return;
-        await dynamo().send(
+        await client.send(
           new TransactWriteCommand({
             TransactItems: [
               { Put: { TableName: TABLE, Item: { pk: `TX#${round}`, sk: 'A' }, ConditionExpression: 'attribute_not_exists(pk)' } },

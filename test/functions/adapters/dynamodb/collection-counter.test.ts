@@ -1,23 +1,31 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '#adapters/aws-clients';
-import { config } from '#functions/config';
 import { keys } from '#adapters/dynamodb/keys';
-import { deleteProduct, listProducts, newProductId, putNewProduct } from '#adapters/dynamodb/products';
-import { countAvatars, deleteAvatar, newAvatarId, putNewAvatar } from '#adapters/dynamodb/avatars';
-import { allOfPrefix } from '#adapters/dynamodb/pagination';
-import { readCounter } from '#adapters/dynamodb/collection-state';
-import { seedCollection } from '#adapters/dynamodb/collection-seed';
+import { DynamoProductStore } from '#adapters/dynamodb/products';
+import { DynamoAvatarStore } from '#adapters/dynamodb/avatars';
+import { DynamoCollections } from '#adapters/dynamodb/collection-counter';
+import { queryAll } from '#adapters/dynamodb/pagination';
 import { BLOCK_SIZE } from '#adapters/dynamodb/collection-state';
 import { AppError } from '#domain/errors';
 import type { Product } from '#domain/product';
 import type { Avatar } from '#domain/avatar';
-import { startTestTable } from '#test-support/dynamodb';
+import { startTestTable, type TestTable } from '#test-support/dynamodb';
 
-let table: { stop(): Promise<void> };
+let t: TestTable;
+let products: DynamoProductStore;
+let avatars: DynamoAvatarStore;
+let collections: DynamoCollections;
 beforeAll(async () => {
-  table = await startTestTable();
+  t = await startTestTable();
+  products = new DynamoProductStore(t.table);
+  avatars = new DynamoAvatarStore(t.table);
+  collections = new DynamoCollections(t.table);
 });
-afterAll(() => table?.stop());
+afterAll(() => t?.stop());
+
+const newProductId = () => products.newProductId();
+const putNewProduct = (product: Product) => products.create(product);
+const listProducts = (accountId: number, page: number, perPage: number) => products.list(accountId, page, perPage);
+const deleteProduct = (accountId: number, id: number) => products.delete(accountId, id);
 
 let nextAccount = 5000;
 const freshAccount = () => nextAccount++;
@@ -45,7 +53,7 @@ async function createProducts(accountId: number, count: number, concurrency = 4)
 
 /** What the list must show: every product of the account, newest first, read the slow way. */
 async function storedIdsNewestFirst(accountId: number): Promise<number[]> {
-  return (await allOfPrefix(keys.accountPartition(accountId), keys.productPrefix, { newestFirst: true })).map((item) => item.id as number);
+  return (await queryAll(t.table, keys.accountPartition(accountId), keys.productPrefix, { newestFirst: true })).map((item) => item.id as number);
 }
 
 async function everyPage(accountId: number, perPage: number): Promise<{ ids: number[]; totals: number[] }> {
@@ -119,28 +127,28 @@ describe('collection counters and pages', () => {
     const accountId = freshAccount();
     for (let i = 0; i < 60; i++) {
       const id = await newProductId();
-      await dynamo().send(new PutCommand({ TableName: config.tableName, Item: { ...keys.product(accountId, id), type: 'product', ...productOf(accountId, id) } }));
+      await t.table.client.send(new PutCommand({ TableName: t.table.name, Item: { ...keys.product(accountId, id), type: 'product', ...productOf(accountId, id) } }));
     }
     expect((await listProducts(accountId, 2, 25)).total).toBe(60);
-    expect((await readCounter({ accountId, collection: 'products' })).seeded).toBe(false);
+    expect((await collections.counter({ accountId, collection: 'products' })).seeded).toBe(false);
     await createProducts(accountId, 1);
-    expect(await readCounter({ accountId, collection: 'products' })).toMatchObject({ seeded: true, count: 61 });
+    expect(await collections.counter({ accountId, collection: 'products' })).toMatchObject({ seeded: true, count: 61 });
     await expectPagesMatchStore(accountId, [25]);
   });
 
   test("the operator's recount repairs a counter that went wrong, and pages follow it", async () => {
     const accountId = freshAccount();
     await createProducts(accountId, 70);
-    await dynamo().send(
+    await t.table.client.send(
       new UpdateCommand({
-        TableName: config.tableName,
+        TableName: t.table.name,
         Key: keys.collectionCounter(accountId, 'products'),
         UpdateExpression: 'SET #count = :wrong',
         ExpressionAttributeNames: { '#count': 'count' },
         ExpressionAttributeValues: { ':wrong': 3 },
       }),
     );
-    expect((await seedCollection({ accountId, collection: 'products' }, { force: true })).count).toBe(70);
+    expect((await collections.count({ accountId, collection: 'products' }, { force: true })).count).toBe(70);
     await expectPagesMatchStore(accountId, [20]);
   });
 });
@@ -154,17 +162,17 @@ describe('the avatar cap', () => {
   test('concurrent creates never pass the cap: the rest are 402 avatars_full, and a delete makes room', async () => {
     const accountId = freshAccount();
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 8 }, async () => putNewAvatar(avatarOf(accountId, await newAvatarId()), 3)),
+      Array.from({ length: 8 }, async () => avatars.create(avatarOf(accountId, await avatars.newAvatarId()), 3)),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3);
     for (const o of outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected')) {
       expect(o.reason).toBeInstanceOf(AppError);
       expect(o.reason).toMatchObject({ status: 402, code: 'avatars_full' });
     }
-    expect(await countAvatars(accountId)).toBe(3);
-    const [first] = await allOfPrefix(keys.accountPartition(accountId), keys.avatarPrefix);
-    await deleteAvatar(accountId, first!.id as number);
-    await putNewAvatar(avatarOf(accountId, await newAvatarId()), 3);
-    expect(await countAvatars(accountId)).toBe(3);
+    expect(await avatars.count(accountId)).toBe(3);
+    const [first] = await queryAll(t.table, keys.accountPartition(accountId), keys.avatarPrefix);
+    await avatars.delete(accountId, first!.id as number);
+    await avatars.create(avatarOf(accountId, await avatars.newAvatarId()), 3);
+    expect(await avatars.count(accountId)).toBe(3);
   });
 });
