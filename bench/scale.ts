@@ -6,7 +6,7 @@
  * old way (COUNT over the collection, earlier pages skipped item by item) is measured on the same
  * data beside it. Ratios are against the 20-product account.
  *
- * Products go in through POST /products (the stack runs with a raised RATE_LIMIT_PER_MINUTE) up to
+ * Products go in through POST /products (the stack runs with a raised request limit) up to
  * `apiFillMax` per account; the rest of a bigger account is written in batches and counted by the
  * operator's recount, which is what an account of that size looks like after `counters recount`.
  */
@@ -26,7 +26,7 @@ export interface ScaleOptions {
 }
 
 export const SCALE_DEFAULTS = { sizes: [20, 5000, 50_000], apiFillMax: 5000, perPage: 20, samples: 25 } as const;
-export const SCALE_TARGETS = { firstPageRatio: 1.5, lastOverFirst: 2, readUnitsRatio: 1.5 } as const;
+const SCALE_TARGETS = { firstPageRatio: 1.5, lastOverFirst: 2, readUnitsRatio: 1.5 } as const;
 
 const FILL_CONCURRENCY = 8;
 
@@ -49,10 +49,9 @@ interface Measured {
 
 export async function runScale(options: ScaleOptions): Promise<SectionResult> {
   const { log } = options;
-  process.env.RATE_LIMIT_PER_MINUTE = String(1_000_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'rs-bench-scale-'));
   const { startLocalStack } = await import('#local/runtime');
-  const stack = await startLocalStack({ dataDir, port: 0, log: (line) => log(`stack: ${line}`) });
+  const stack = await startLocalStack({ dataDir, port: 0, rateLimitPerMinute: 1_000_000, log: (line) => log(`stack: ${line}`) });
   const interrupted = () => void stack.stop().finally(() => process.exit(130));
   process.once('SIGINT', interrupted);
   try {
@@ -67,7 +66,6 @@ export async function runScale(options: ScaleOptions): Promise<SectionResult> {
     process.off('SIGINT', interrupted);
     await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });
-    delete process.env.RATE_LIMIT_PER_MINUTE;
   }
 }
 
@@ -101,7 +99,10 @@ async function timeLists(apiUrl: string, filled: Filled[], o: ScaleOptions): Pro
     for (const [i, f] of filled.entries()) {
       const [a, b] = [await get(f, 1), await get(f, f.lastPage)];
       // Rounds below zero warm the stack up and are not kept.
-      if (round >= 0) first[i]!.push(a), last[i]!.push(b);
+      if (round >= 0) {
+        first[i]!.push(a);
+        last[i]!.push(b);
+      }
     }
   }
   return filled.map((_, i) => ({ firstMs: median(first[i]!), lastMs: median(last[i]!) }));

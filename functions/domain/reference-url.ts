@@ -81,6 +81,7 @@ export function isAllowedReferenceHost(host: string, options: ReferenceUrlOption
 
 // C0 controls, DEL and whitespace: the URL parser silently drops tabs and newlines inside a URL,
 // which would let the string we check differ from the one a reader sees.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 
 /**

@@ -35,7 +35,7 @@ export const FFPROBE: BinarySpec = {
 };
 
 /** The oldest branch still maintained with security fixes (Debian 12's); older builds are refused. */
-export const MIN_VERSION = { major: 5, minor: 1 } as const;
+const MIN_VERSION = { major: 5, minor: 1 } as const;
 
 export interface ResolveOptions {
   env?: NodeJS.ProcessEnv;
@@ -120,7 +120,7 @@ export function checkBinary(spec: BinarySpec, binary: string): string {
     banner = execFileSync(binary, ['-hide_banner', '-version'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (error) {
     const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim().split('\n').pop();
-    throw new Error(`${spec.tool} at ${binary} does not run (${stderr || (error as Error).message}): ${installHint(spec)}`);
+    throw new Error(`${spec.tool} at ${binary} does not run (${stderr || (error as Error).message}): ${installHint(spec)}`, { cause: error });
   }
   const version = parseToolVersion(banner);
   // An unnumbered banner is a build from FFmpeg's main branch, newer than any release.

@@ -68,7 +68,7 @@ describe('npm start killed with SIGKILL (whole process group) and started again 
     try {
       for (const id of jobIds) jobs.push((await waitForJob(api, id, ['done', 'failed'], { timeoutMs: 300_000, intervalMs: 1500 })).job);
     } catch (error) {
-      throw new Error(`${(error as Error).message}\njobs created: ${jobIds.join(', ')}\n--- the last start's output (tail) ---\n${service.output().slice(-4000)}`);
+      throw new Error(`${(error as Error).message}\njobs created: ${jobIds.join(', ')}\n--- the last start's output (tail) ---\n${service.output().slice(-4000)}`, { cause: error });
     }
 
     const done = jobs.filter((j) => j.status === 'done');

@@ -10,7 +10,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { ReactionStudioStack } from '#cloud/reaction-studio-stack';
 
-export type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Json = any;
 export interface Resource {
   Type: string;
   Properties: Json;

@@ -5,7 +5,7 @@
  * for method=motion.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, promises as fsp } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { makeReferenceClip, realFacePng } from '#bench/reference-clip';
 import { JOB_STAGES } from '#domain/jobs';

@@ -19,7 +19,9 @@ export const idField = z.union([
  * U+2066-U+2069), which make a caption or a name read otherwise than it was typed. Line breaks and
  * tabs only where the field has lines.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const HIDDEN_CONTROLS_IN_LINE = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const HIDDEN_CONTROLS_IN_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u;
 
 export const CONTROL_CHARACTERS_MESSAGE = {

@@ -64,7 +64,7 @@ async function javac(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw new Error(`javac could not compile the DynamoDB Local launcher: ${(error as { stderr?: string }).stderr || String(error)}`);
+      throw new Error(`javac could not compile the DynamoDB Local launcher: ${(error as { stderr?: string }).stderr || String(error)}`, { cause: error });
     }
   }
   throw new Error(

@@ -534,7 +534,7 @@ export async function startProviderASandbox(options: ProviderASandboxOptions = {
       }
     }
 
-    let mediaOk = true;
+    const mediaOk = true;
     if (options.checkMedia) {
       for (const url of mediaUrls as string[]) {
         if (!(await mediaReachable(url))) return error(400, CODES.mediaUnreachable, `The media URL could not be retrieved: ${url}`, { action: 'post' });

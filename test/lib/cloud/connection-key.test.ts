@@ -12,7 +12,6 @@ import {
   resourcesOfType,
   roleStatements,
   useSynthesisedStack,
-  type Json,
   type Statement,
 } from '#test-support/cdk-template';
 

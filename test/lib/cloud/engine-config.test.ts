@@ -10,7 +10,7 @@ import { engineConfigFromContext } from '#cloud/engine-config';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FAL_SECRET = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:fal-key-AbCdEf';
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 function synth(extra: Record<string, string>) {
   const { context } = JSON.parse(fs.readFileSync(path.join(ROOT, 'cdk.json'), 'utf8')) as { context: object };

@@ -24,7 +24,7 @@ function decodeAddress(hex: string): string {
 function listeningSockets(): ListeningSocket[] {
   const sockets: ListeningSocket[] = [];
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text = '';
+    let text: string;
     try {
       text = readFileSync(table, 'utf8');
     } catch {

@@ -204,7 +204,7 @@ describe('a direct media link of an allowed host', () => {
 
   it('is fetched from the address vetted at the hop: a DNS answer that changes later is never used', async () => {
     let asked = 0;
-    const rebinding: HostLookup = async (host) => {
+    const rebinding: HostLookup = async () => {
       asked += 1;
       return [{ address: asked === 1 ? PUBLIC_IP : '127.0.0.1', family: 4 }];
     };

@@ -15,13 +15,9 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { EngineError } from '#ports/engine';
+import { accessSync } from 'node:fs';
 
 /** The part of human's API this engine uses (kept structural: the package's own types pull in DOM). */
-export interface HumanPoint extends Array<number> {
-  0: number;
-  1: number;
-}
-
 export interface HumanFaceResult {
   score: number;
   boxScore: number;
@@ -31,16 +27,16 @@ export interface HumanFaceResult {
   rotation?: { angle: { roll: number; yaw: number; pitch: number } } | null;
 }
 
-export interface HumanResult {
+interface HumanResult {
   face: HumanFaceResult[];
   error?: string | null;
 }
 
-export interface HumanTensor {
+interface HumanTensor {
   dispose(): void;
 }
 
-export interface HumanTf {
+interface HumanTf {
   tensor3d(values: Uint8Array | Int32Array | Float32Array, shape: [number, number, number], dtype?: 'int32' | 'float32'): HumanTensor;
   getBackend(): string;
   io: {
@@ -70,7 +66,7 @@ function packageFile(packageName: string, relative: string): string {
   for (const dir of searchPaths) {
     const candidate = path.join(dir, packageName, relative);
     try {
-      require('node:fs').accessSync(candidate);
+      accessSync(candidate);
       return candidate;
     } catch {
       // keep looking up the node_modules chain
@@ -191,6 +187,7 @@ export async function loadHuman(dirs: { modelDir?: string; wasmDir?: string } = 
     modelDir = dirs.modelDir ?? humanModelDir();
     // By path, on purpose (see the header); a computed path also keeps bundlers from inlining tfjs.
     const entry = packageFile('@vladmandic/human', 'dist/human.node-wasm.js');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a computed path that bundlers must not follow
     mod = require(entry) as HumanModule;
   } catch (cause) {
     throw new EngineError('engine_failure', `The face landmark models could not be loaded: ${(cause as Error).message}`, { cause });

@@ -71,7 +71,7 @@ export interface FaceModel {
 }
 
 /** Clamps of the pose the warp draws (beyond these a 2D warp stops looking like a face). */
-export const POSE_LIMITS = { yaw: 18, pitch: 14, roll: 10, mouthOpen: 1.2, eyeOpen: [0, 1.6] as const } as const;
+const POSE_LIMITS = { yaw: 18, pitch: 14, roll: 10, mouthOpen: 1.2, eyeOpen: [0, 1.6] as const } as const;
 
 const smoothstep = (e0: number, e1: number, x: number) => {
   if (e1 === e0) return x < e0 ? 0 : 1;
@@ -309,9 +309,9 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
   // Each point follows the nearer brow (the stronger weight), never the sum of both.
   const browW = new Float64Array(count), browInner = new Float64Array(count), browSide = new Float64Array(count);
   for (const eye of eyes) {
-    let bu = 0, bv = 0, bMinU = Infinity, bMaxU = -Infinity;
-    for (const i of eye.browUpper) { bu += fu[i]!; bv += fv[i]!; bMinU = Math.min(bMinU, fu[i]!); bMaxU = Math.max(bMaxU, fu[i]!); }
-    bu /= eye.browUpper.length; bv /= eye.browUpper.length;
+    let bu = 0, bMinU = Infinity, bMaxU = -Infinity;
+    for (const i of eye.browUpper) { bu += fu[i]!; bMinU = Math.min(bMinU, fu[i]!); bMaxU = Math.max(bMaxU, fu[i]!); }
+    bu /= eye.browUpper.length;
     const browHalf = Math.max(1, (bMaxU - bMinU) / 2);
     const eyeV = (fv[eye.outer]! + fv[eye.inner]!) / 2;
     const innerU = fu[eye.inner]!, outerU = fu[eye.outer]!;
@@ -498,7 +498,7 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
 }
 
 /** The smallest rectangle holding both (either may be null). */
-export function unionRect(a: Rect | null, b: Rect | null): Rect | null {
+function unionRect(a: Rect | null, b: Rect | null): Rect | null {
   if (!a) return b;
   if (!b) return a;
   const x = Math.min(a.x, b.x), y = Math.min(a.y, b.y);
@@ -514,7 +514,7 @@ const MAX_TOTAL_YAW = 32;
 const MAX_TOTAL_PITCH = 22;
 
 /** The pose the warp actually draws: clamped, head angles as deltas from the photo's own pose. */
-export function clampPose(pose: FacePose): FacePose {
+function clampPose(pose: FacePose): FacePose {
   const finite = (v: number, d: number) => (Number.isFinite(v) ? v : d);
   return {
     mouthOpen: clamp(finite(pose.mouthOpen, 0), 0, POSE_LIMITS.mouthOpen),
@@ -710,10 +710,13 @@ export function rasterize(
     // The source triangle well inside the picture: no clamping needed anywhere in it.
     const sMinX = Math.min(u0, u1, u2), sMaxX = Math.max(u0, u1, u2), sMinY = Math.min(v0, v1, v2), sMaxY = Math.max(v0, v1, v2);
     const safe = sMinX >= 2 && sMinY >= 2 && sMaxX <= srcWidth - 3 && sMaxY <= srcHeight - 3;
-    // Sort the destination vertices by (y, x): edges then have one canonical direction.
+    // Sort the destination vertices by (y, x): edges then have one canonical direction. Each swap moves a
+    // whole vertex (x, y, u, v) even where the last one's source is not read again.
+    /* eslint-disable no-useless-assignment */
     if (y1 < y0 || (y1 === y0 && x1 < x0)) { [x0, x1] = [x1, x0]; [y0, y1] = [y1, y0]; [u0, u1] = [u1, u0]; [v0, v1] = [v1, v0]; }
     if (y2 < y0 || (y2 === y0 && x2 < x0)) { [x0, x2] = [x2, x0]; [y0, y2] = [y2, y0]; [u0, u2] = [u2, u0]; [v0, v2] = [v2, v0]; }
     if (y2 < y1 || (y2 === y1 && x2 < x1)) { [x1, x2] = [x2, x1]; [y1, y2] = [y2, y1]; [u1, u2] = [u2, u1]; [v1, v2] = [v2, v1]; }
+    /* eslint-enable no-useless-assignment */
     // Rows whose centre lies in [y0, y2).
     const rowStart = Math.max(py0, Math.ceil(y0 - 0.5));
     const rowEnd = Math.min(py0 + ph, Math.ceil(y2 - 0.5));

@@ -52,7 +52,7 @@ describe('the local engine against the blob store (s3rver)', () => {
 
   test('an avatar from a prompt is a 1024² PNG in the bucket, with a rig to animate it; same seed, same bytes', async () => {
     const avatar = await engine().avatarFromPrompt('bald man with glasses and a beard', { seed: 12, outputKey: 'avatars/a.png' });
-    const again = await engine().avatarFromPrompt('bald man with glasses and a beard', { seed: 12, outputKey: 'avatars/b.png' });
+    await engine().avatarFromPrompt('bald man with glasses and a beard', { seed: 12, outputKey: 'avatars/b.png' });
     expect(avatar).toMatchObject({ width: 1024, height: 1024, seed: 12, engine: 'local', image: { key: 'avatars/a.png', contentType: 'image/png' } });
     expect(isIllustratedRig(avatar.rig)).toBe(true);
     const a = path.join(workDir, 'a.png');

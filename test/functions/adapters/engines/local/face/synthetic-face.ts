@@ -5,10 +5,6 @@
  * package (nothing is committed, nothing is downloaded).
  */
 import { createCanvas } from '@napi-rs/canvas';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import sharp from 'sharp';
-import { humanModelDir } from '#adapters/engines/local/face/human-loader';
 import { MESH, rigFromMesh, type FaceRig } from '#adapters/engines/local/face/landmarks';
 
 export const SYNTH = { width: 600, height: 800, cx: 300, cy: 400, rx: 150, ry: 200 } as const;
@@ -173,4 +169,4 @@ export function noFacePng(): Buffer {
   return c.toBuffer('image/png');
 }
 
-export { HUMAN_SAMPLE, realFacePng } from '#bench/reference-clip';
+export { realFacePng } from '#bench/reference-clip';
