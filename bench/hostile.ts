@@ -38,12 +38,10 @@ function givenStack(apiUrl: string, key: string): Target {
 }
 
 async function ownStack(log: (line: string) => void): Promise<Target> {
-  // Read per request by the rate-limit middleware: set before the first one.
-  process.env.RATE_LIMIT_PER_MINUTE = '1000000';
   const dataDir = mkdtempSync(join(tmpdir(), 'rs-hostile-'));
   const { startLocalStack } = await import('#local/runtime');
   const { ALL_SCOPES } = await import('#domain/api-keys');
-  const stack = await startLocalStack({ dataDir, port: 0 });
+  const stack = await startLocalStack({ dataDir, port: 0, rateLimitPerMinute: 1_000_000 });
   const stop = async () => {
     await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });

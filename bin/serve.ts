@@ -1,12 +1,18 @@
 /** `npm start`: the whole API on this machine, on real components, no AWS account needed. */
 import { startLocalStack } from '#local/runtime';
+import { rateLimitPerMinuteOf } from '#functions/config';
 import { ffmpegPath, ffprobePath } from '#media/binaries';
 
 async function main(): Promise<void> {
   ffmpegPath();
   ffprobePath();
   const port = Number(process.env.PORT ?? 3000);
-  const stack = await startLocalStack({ port, log: (line) => console.log(line) });
+  const stack = await startLocalStack({
+    port,
+    // A testing setting: load and scale runs raise it to fill an account quickly.
+    rateLimitPerMinute: rateLimitPerMinuteOf(process.env.RATE_LIMIT_PER_MINUTE),
+    log: (line) => console.log(line),
+  });
   console.log(`Reaction Studio API on ${stack.apiUrl}  (data in ${stack.dataDir})`);
   if (stack.demo) {
     console.log('');

@@ -11,7 +11,7 @@ import { resetClients } from '#adapters/aws-clients';
 import type { BackgroundTasks } from '#ports/background-tasks';
 import type { Dependencies } from '#ports/dependencies';
 import { localClients, localDependencies, type LocalClients } from './wiring';
-import { DEFAULT_REGION, rateLimitPerMinuteOf, type Settings } from '#functions/config';
+import { API_REQUESTS_PER_MINUTE, DEFAULT_REGION, type Settings } from '#functions/config';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 import type { Product } from '#domain/product';
 import { startDynamoDbLocal } from './dynamodb-local';
@@ -39,7 +39,7 @@ export interface LocalStackOptions {
   log?: (line: string) => void;
   /** Tests and the bench adjust what the wiring built (a runner that fails on purpose, step timings). */
   adjustDependencies?: (built: Dependencies) => Dependencies;
-  /** Requests per minute per account; by default RATE_LIMIT_PER_MINUTE, else the contract's 120. */
+  /** Requests per minute per account; by default the contract's 120. */
   rateLimitPerMinute?: number;
 }
 
@@ -120,7 +120,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       bucketName: LOCAL_BUCKET,
       dynamoEndpoint: db.endpoint,
       s3Endpoint: blobs.endpoint,
-      rateLimitPerMinute: options.rateLimitPerMinute ?? rateLimitPerMinuteOf(process.env.RATE_LIMIT_PER_MINUTE),
+      rateLimitPerMinute: options.rateLimitPerMinute ?? API_REQUESTS_PER_MINUTE,
     };
     clients = localClients(settings);
     await ensureTable(db.endpoint, LOCAL_TABLE);

@@ -8,17 +8,11 @@ import { startTestStack, type TestStack } from '#test-support/local-stack';
 import { hostileRequests, problemWith, sendAll, tally } from '#test-support/hostile-requests';
 
 let t: TestStack;
-const originalLimit = process.env.RATE_LIMIT_PER_MINUTE;
 beforeAll(async () => {
-  t = await startTestStack();
-  // Read per request: with the contract's 120 a minute, most of these would stop at a 429.
-  process.env.RATE_LIMIT_PER_MINUTE = '100000';
+  // With the contract's 120 a minute, most of these would stop at a 429.
+  t = await startTestStack({ rateLimitPerMinute: 100_000 });
 });
-afterAll(async () => {
-  if (originalLimit === undefined) delete process.env.RATE_LIMIT_PER_MINUTE;
-  else process.env.RATE_LIMIT_PER_MINUTE = originalLimit;
-  await t?.stop();
-});
+afterAll(() => t?.stop());
 
 test('every broken request to every route is a 4xx in the envelope, and the server still answers', async () => {
   const { key, api } = await t.newAccount();

@@ -28,6 +28,8 @@ export interface TestStackOptions {
   dataDir?: string;
   /** Replaces ports of the stack's dependencies (an engine double, a resolver that reaches a loopback server). */
   adjustDependencies?: (built: Dependencies) => Dependencies;
+  /** Requests per minute per account, for suites that send more than the contract's 120. */
+  rateLimitPerMinute?: number;
 }
 
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
@@ -37,6 +39,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   const stack = await startLocalStack({
     dataDir,
     port: 0,
+    rateLimitPerMinute: options.rateLimitPerMinute,
     adjustDependencies: (built) => {
       const adjusted = options.adjustDependencies ? options.adjustDependencies(built) : built;
       social = new SwitchableSocialProviders(adjusted.social);
