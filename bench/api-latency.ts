@@ -35,7 +35,7 @@ export const API_DEFAULTS = {
   minAccounts: 40,
 } as const;
 
-export const API_TARGETS = { p99Ms: 25, non200: 0 } as const;
+const API_TARGETS = { p99Ms: 25, non200: 0 } as const;
 
 /** Requests one account may take in a run: well under the 120 a rolling minute the API allows. */
 const PER_ACCOUNT_BUDGET = 90;
@@ -44,14 +44,14 @@ const SEED_CONCURRENCY = 8;
 
 type Budget = Pick<ApiLatencyOptions, 'requests' | 'warmup' | 'baseline' | 'productsPerAccount' | 'minAccounts'>;
 
-export function accountsNeeded(o: Budget): number {
+function accountsNeeded(o: Budget): number {
   // +1: the sanity read.
   const perAccountRoom = PER_ACCOUNT_BUDGET - o.productsPerAccount - 1;
   return Math.max(o.minAccounts, Math.ceil((o.requests + o.warmup + o.baseline) / perAccountRoom));
 }
 
 /** The most requests any one account takes in the run: every request is spread round-robin. */
-export function requestsPerAccount(o: Budget, accounts: number): number {
+function requestsPerAccount(o: Budget, accounts: number): number {
   return Math.ceil((o.requests + o.warmup + o.baseline) / accounts) + o.productsPerAccount + 1;
 }
 

@@ -12,7 +12,7 @@ import { HANDLER_GROUPS } from '#functions/routes';
 import { WORKERS } from '#cloud/workers';
 import { fmt, median, type SectionResult, type Target } from './report';
 
-export const BUNDLE_TARGETS = { sizeKb: 300, initMedianMs: 150 } as const;
+const BUNDLE_TARGETS = { sizeKb: 300, initMedianMs: 150 } as const;
 
 export interface BundleOptions {
   /** Fresh processes per bundle for the cold-init timing. */
@@ -56,7 +56,7 @@ interface BundleFigures extends BundleTarget {
   networkAtRequire: string[];
 }
 
-export function bundleTargets(): BundleTarget[] {
+function bundleTargets(): BundleTarget[] {
   return [
     ...Object.entries(HANDLER_GROUPS).map(([name, needs]) => ({ name, kind: 'api' as const, entry: needs.entry, native: 'native' in needs && needs.native })),
     ...Object.entries(WORKERS).map(([name, needs]) => ({ name, kind: 'worker' as const, entry: needs.entry, native: 'native' in needs && needs.native })),
@@ -151,7 +151,7 @@ const report = () => {
 if (watch) setTimeout(report, 200); else report();
 `;
 
-export function coldRequire(file: string, opts: { watchNetwork?: boolean } = {}): { ms: number; exportsHandler: boolean; network: string[] } {
+function coldRequire(file: string, opts: { watchNetwork?: boolean } = {}): { ms: number; exportsHandler: boolean; network: string[] } {
   // A clean environment: nothing from this process (NODE_OPTIONS, tsx hooks, real credentials).
   const out = spawnSync(process.execPath, ['-e', COLD_SCRIPT, file, opts.watchNetwork ? 'watch' : 'time'], {
     env: { PATH: process.env.PATH ?? '', ...LAMBDA_ENV },

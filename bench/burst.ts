@@ -30,7 +30,7 @@ export interface BurstOptions {
 }
 
 export const BURST_DEFAULTS = { jobs: 16, singles: 3, demoS: 15, pollMs: 250 } as const;
-export const BURST_TARGETS = {
+const BURST_TARGETS = {
   firstOverLast: 0.25,
   medianOverLast: 0.65,
   /** A floor: the bench's targets are ceilings, so it is judged as idle share ≤ 15 %. */

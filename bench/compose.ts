@@ -39,7 +39,7 @@ export interface ComposeOptions {
 }
 
 export const COMPOSE_DEFAULTS = { runs: 3, reactionS: 4, demoS: 15 } as const;
-export const COMPOSE_TARGETS = { ratio: 0.25 } as const;
+const COMPOSE_TARGETS = { ratio: 0.25 } as const;
 
 const CAPTION: CaptionSpec = { text: 'Wait for it… this changed everything 😱🔥', position: 'top', size: 'medium' };
 

@@ -32,7 +32,7 @@ export interface EngineLocalOptions {
 }
 
 export const ENGINE_LOCAL_DEFAULTS = { runs: 3, faceRuns: 2 } as const;
-export const ENGINE_LOCAL_TARGETS = { reactionWallS: 4, ssimMin: 0.97 } as const;
+const ENGINE_LOCAL_TARGETS = { reactionWallS: 4, ssimMin: 0.97 } as const;
 
 const AVATAR_PROMPT = 'woman with curly red hair, glasses and a green sweater';
 const REACTION_PROMPT = 'OMG no way, shocked by the price';

@@ -14,7 +14,7 @@ import { humanModelDir } from '#adapters/engines/local/face/human-loader';
 import { fileArg, runFfmpeg } from '#media/binaries';
 
 /** human's own sample screenshot holds a small head-and-shoulders webcam photo. */
-export const HUMAN_SAMPLE = path.join(humanModelDir(), '..', 'assets', 'screenshot-faceid.jpg');
+const HUMAN_SAMPLE = path.join(humanModelDir(), '..', 'assets', 'screenshot-faceid.jpg');
 
 /** A real face photo (600×600 PNG, upscaled from the sample); throws when the package lacks the file. */
 export async function realFacePng(): Promise<Buffer> {

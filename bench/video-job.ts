@@ -36,7 +36,7 @@ export interface VideoJobOptions {
 }
 
 export const VIDEO_JOB_DEFAULTS = { jobs: 3, demoS: 15, pollMs: 100 } as const;
-export const VIDEO_JOB_TARGETS = { postToDoneS: 10 } as const;
+const VIDEO_JOB_TARGETS = { postToDoneS: 10 } as const;
 
 /** The local engine reads the length from the prompt; none named gives the default 4 s. */
 const PROMPT = 'OMG no way, shocked by the price';

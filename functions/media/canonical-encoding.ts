@@ -56,7 +56,7 @@ export const CANONICAL = {
   },
 } as const;
 
-export const AUDIO_SAMPLES_PER_FRAME = CANONICAL.audio.sampleRate / CANONICAL.fps;
+const AUDIO_SAMPLES_PER_FRAME = CANONICAL.audio.sampleRate / CANONICAL.fps;
 
 /** Whole frames covering a duration (at least one): canonical files have exact, frame-aligned length. */
 export function canonicalFrameCount(durationS: number): number {

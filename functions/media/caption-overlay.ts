@@ -11,7 +11,7 @@ import type { CaptionBox } from './caption';
  * The caption's pixels as a rectangle on the 4:2:0 grid: the overlay is cropped to it, so only those
  * pixels are blended per frame rather than the whole transparent 1080x1920 picture.
  */
-export function evenRect(box: CaptionBox): CaptionBox {
+function evenRect(box: CaptionBox): CaptionBox {
   const x0 = Math.floor(box.x / 2) * 2;
   const y0 = Math.floor(box.y / 2) * 2;
   const x1 = Math.min(CANONICAL.width, Math.ceil((box.x + box.width) / 2) * 2);

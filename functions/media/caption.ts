@@ -37,7 +37,7 @@ export interface CaptionImage {
 }
 
 /** The API caps hook_text at 100 UTF-16 units; counting code points here accepts all of those. */
-export const CAPTION_MAX_CHARS = 100;
+const CAPTION_MAX_CHARS = 100;
 
 /**
  * Where captions may be drawn on the 1080x1920 frame. Short-video apps cover the frame edges with
@@ -53,14 +53,14 @@ export const CAPTION_SAFE_AREA = { left: 120, right: CANONICAL.width - 120, top:
  * one taller than its band grows away from the frame edge (top: downwards, bottom: upwards) but
  * never leaves the safe area.
  */
-export const CAPTION_BANDS: Record<CaptionPosition, { top: number; bottom: number }> = {
+const CAPTION_BANDS: Record<CaptionPosition, { top: number; bottom: number }> = {
   top: { top: CAPTION_SAFE_AREA.top, bottom: CANONICAL.height / 3 },
   middle: { top: CANONICAL.height / 3, bottom: (CANONICAL.height * 2) / 3 },
   bottom: { top: (CANONICAL.height * 2) / 3, bottom: CAPTION_SAFE_AREA.bottom },
 };
 
 /** Font size in px on the 1080-wide frame: medium fits ~15-20 characters per line. */
-export const CAPTION_FONT_PX: Record<CaptionSize, number> = { small: 54, medium: 68, large: 86 };
+const CAPTION_FONT_PX: Record<CaptionSize, number> = { small: 54, medium: 68, large: 86 };
 
 const LINE_HEIGHT = 1.22;
 /** Outline width relative to the font size (the stroke is centred on the glyph edge: half shows). */

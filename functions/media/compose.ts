@@ -106,7 +106,7 @@ function remuxArgs(inputPath: string, outputPath: string): string[] {
 }
 
 /** The full ffmpeg argument list of the segment encode (exported so tests and tools can show what is run). */
-export function captionSegmentArgs(input: {
+function captionSegmentArgs(input: {
   reactionPath: string;
   reaction: MediaProbe;
   frames: number;

@@ -9,7 +9,7 @@ import { probeMedia } from './probe';
 import { readFileHead } from './file-head';
 import { CONTAINER_LABELS, pinnedInput, sniffVideoContainer, SNIFF_BYTES, type Demuxer, type VideoContainer } from './video-container';
 
-export type DemoContainer = 'mp4' | 'mov' | 'avi';
+type DemoContainer = 'mp4' | 'mov' | 'avi';
 
 export interface DemoVideoInfo {
   container: DemoContainer;
@@ -20,7 +20,7 @@ export interface DemoVideoInfo {
   hasAudio: boolean;
 }
 
-export const DEMO_VIDEO_RULES = {
+const DEMO_VIDEO_RULES = {
   maxDurationS: 180,
   /** Players and editors round a 3:00 recording to 180.0x s; a fraction over is still "3 minutes". */
   durationGraceS: 0.5,

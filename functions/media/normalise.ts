@@ -39,7 +39,7 @@ function videoEndS(media: MediaProbe): number | null {
  * The full ffmpeg argument list (exported so tests and benchmarks can show what is run). The input is
  * read with the demuxer ffprobe was pinned to: the upload is untrusted.
  */
-export function normaliseArgs(inputPath: string, outputPath: string, media: MediaProbe, frames: number, demuxer: Demuxer): string[] {
+function normaliseArgs(inputPath: string, outputPath: string, media: MediaProbe, frames: number, demuxer: Demuxer): string[] {
   const video = media.video;
   if (!video) throw new Error('normaliseArgs needs a video stream');
   const length = canonicalLength(frames);

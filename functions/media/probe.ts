@@ -7,7 +7,7 @@ import { MediaToolError, runFfprobe } from './binaries';
 import { readFileHead } from './file-head';
 import { pinnedInput, sniffVideoContainer, SNIFF_BYTES, type Demuxer } from './video-container';
 
-export interface VideoStreamInfo {
+interface VideoStreamInfo {
   index: number;
   codec: string;
   profile: string | null;
@@ -28,7 +28,7 @@ export interface VideoStreamInfo {
   frameCount: number | null;
 }
 
-export interface AudioStreamInfo {
+interface AudioStreamInfo {
   index: number;
   codec: string;
   sampleRate: number | null;
@@ -49,7 +49,7 @@ export interface MediaProbe {
   audio: AudioStreamInfo | null;
 }
 
-export type ProbeFailureReason =
+type ProbeFailureReason =
   /** ffprobe ran and could not read the file: damaged, truncated or not media. */
   | 'unreadable'
   /** ffprobe took too long: treat as a hostile or broken file. */

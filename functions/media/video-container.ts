@@ -13,7 +13,7 @@ import { fileArg } from './binaries';
 export type VideoContainer = 'mp4' | 'mov' | 'avi' | 'webm';
 
 /** ffmpeg's demuxer for each container; the only demuxers an upload ever reaches. */
-export const DEMUXERS = { mp4: 'mov', mov: 'mov', avi: 'avi', webm: 'matroska' } as const satisfies Record<VideoContainer, string>;
+const DEMUXERS = { mp4: 'mov', mov: 'mov', avi: 'avi', webm: 'matroska' } as const satisfies Record<VideoContainer, string>;
 
 export type Demuxer = (typeof DEMUXERS)[VideoContainer];
 

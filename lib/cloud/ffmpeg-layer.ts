@@ -26,7 +26,7 @@ const TOOLS: readonly BinarySpec[] = [FFMPEG, FFPROBE];
 /** The loader the wrappers run; glibc's name for it on x86-64. */
 const LOADER = 'ld-linux-x86-64.so.2';
 
-export interface SharedLibrary {
+interface SharedLibrary {
   /** The name the binaries ask for (their DT_NEEDED soname). */
   name: string;
   /** Where it is on this machine, links followed. */
@@ -34,7 +34,7 @@ export interface SharedLibrary {
 }
 
 /** The shared libraries `binaries` load, by ldd (which also names the loader); pure over ldd's output. */
-export function parseLdd(output: string): SharedLibrary[] {
+function parseLdd(output: string): SharedLibrary[] {
   const found = new Map<string, SharedLibrary>();
   for (const line of output.split('\n')) {
     const mapped = /^\s*(\S+) => (\/\S+) \(0x[0-9a-f]+\)/.exec(line);
@@ -46,7 +46,7 @@ export function parseLdd(output: string): SharedLibrary[] {
   return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export interface FfmpegRelease {
+interface FfmpegRelease {
   /** Debian's version of the `ffmpeg` package, e.g. 7:5.1.9-0+deb12u1. */
   version: string;
   binaries: { name: string; source: string }[];
@@ -54,7 +54,7 @@ export interface FfmpegRelease {
 }
 
 /** What this machine has installed; throws saying what to install when it is not there. */
-export function installedRelease(): FfmpegRelease {
+function installedRelease(): FfmpegRelease {
   const binaries = TOOLS.map((tool) => {
     if (!fs.existsSync(tool.packagedPath)) {
       throw new Error(`${tool.packagedPath} is missing; the ffmpeg layer is built from Debian's ${tool.packageName} package (npm install, as root on Debian 12)`);
@@ -79,7 +79,7 @@ function wrapper(name: string): string {
 }
 
 /** Writes the layer's tree (bin/, ffmpeg/libexec/, ffmpeg/lib/) into `outputDir`; returns its size in bytes. */
-export function stageFfmpegLayer(release: FfmpegRelease, outputDir: string): number {
+function stageFfmpegLayer(release: FfmpegRelease, outputDir: string): number {
   const dirs = { bin: path.join(outputDir, 'bin'), libexec: path.join(outputDir, 'ffmpeg', 'libexec'), lib: path.join(outputDir, 'ffmpeg', 'lib') };
   for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
   let bytes = 0;

@@ -4,7 +4,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 
 /** Scratch objects (e.g. an upload waiting for normalisation) live under this prefix for a day at most. */
-export const TMP_PREFIX = 'tmp/';
+const TMP_PREFIX = 'tmp/';
 
 export class MediaStore extends Construct {
   readonly bucket: s3.Bucket;

@@ -18,7 +18,7 @@ interface InstalledPackage {
 }
 
 /** The packages and everything they depend on that npm installed here (optional platform packages included). */
-export function nativeModuleClosure(roots: readonly string[], projectRoot: string): InstalledPackage[] {
+function nativeModuleClosure(roots: readonly string[], projectRoot: string): InstalledPackage[] {
   const found = new Map<string, InstalledPackage>();
   const visit = (name: string, fromDir: string, optional: boolean) => {
     if (found.has(name)) return;

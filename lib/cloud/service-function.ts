@@ -19,7 +19,7 @@ import { FFMPEG_ENV } from './ffmpeg-layer';
 import { applyEngineChoices, applyEngineConfig, type EngineConfig } from './engine-config';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
-export const SERVICE_NAME = 'reaction-studio';
+const SERVICE_NAME = 'reaction-studio';
 
 const DEFAULT_MEMORY_MB = 512;
 const DEFAULT_TIMEOUT_S = 10;
@@ -45,13 +45,13 @@ export interface ServiceFunctionProps {
 }
 
 /** The environment variable holding the job state machine's ARN, for functions that start executions. */
-export const JOB_STATE_MACHINE_ENV = 'JOB_STATE_MACHINE_ARN';
+const JOB_STATE_MACHINE_ENV = 'JOB_STATE_MACHINE_ARN';
 
 /** The environment variable holding the connection key's ARN (the credential cipher's KMS mode). */
-export const CONNECTION_KEY_ENV = 'CONNECTION_KEY_ID';
+const CONNECTION_KEY_ENV = 'CONNECTION_KEY_ID';
 
 /** KMS actions per `connectionKey` need: sealing makes a data key, opening unwraps one. */
-export const CONNECTION_KEY_ACTIONS = {
+const CONNECTION_KEY_ACTIONS = {
   'encrypt-decrypt': ['kms:GenerateDataKey', 'kms:Decrypt'],
   decrypt: ['kms:Decrypt'],
 } as const;
@@ -60,7 +60,7 @@ export const CONNECTION_KEY_ACTIONS = {
  * Every use must carry exactly the encryption context the cipher sets ({account_id, provider}), so the
  * grant cannot serve as a general-purpose encrypt or decrypt oracle.
  */
-export const CONNECTION_KEY_CONDITIONS = {
+const CONNECTION_KEY_CONDITIONS = {
   'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['account_id', 'provider'] },
   Null: { 'kms:EncryptionContext:account_id': 'false', 'kms:EncryptionContext:provider': 'false' },
 };

@@ -17,7 +17,7 @@ import {
 } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 
-export type BedrockReply =
+type BedrockReply =
   /** Good hooks (default count: what the prompt asked for), optionally fenced or with extra items. */
   | { kind: 'hooks'; hooks?: Array<{ text: string; format: string }>; count?: number; fenced?: boolean; stopReason?: string }
   /** Any assistant text. */
@@ -29,7 +29,7 @@ export type BedrockReply =
   /** Wait, then answer normally (or with `then`). */
   | { kind: 'slow'; delayMs: number; then?: BedrockReply };
 
-export interface ConverseRequest {
+interface ConverseRequest {
   modelId: string;
   headers: IncomingMessage['headers'];
   body: {

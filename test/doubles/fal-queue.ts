@@ -30,9 +30,9 @@ import { probeMedia } from '#media/probe';
 import { sniffVideoContainer } from '#media/video-container';
 import { FAL_MODELS, inputErrors, motionReferenceErrors, type FieldError } from './fal-models';
 
-export type FalRoute = 'submit' | 'status' | 'result' | 'cancel' | 'media';
+type FalRoute = 'submit' | 'status' | 'result' | 'cancel' | 'media';
 
-export interface FalFault {
+interface FalFault {
   route: FalRoute;
   /** How many requests it applies to (default 1). */
   times?: number;
@@ -46,9 +46,9 @@ export interface FalFault {
   destroy?: boolean;
 }
 
-export type FalMedia = 'video-6s' | 'video-2s' | 'video-4s' | 'png' | 'missing' | 'not-media';
+type FalMedia = 'video-6s' | 'video-2s' | 'video-4s' | 'png' | 'missing' | 'not-media';
 
-export interface FalJobScript {
+interface FalJobScript {
   /** Status per poll, the last one repeating. Default IN_QUEUE, IN_PROGRESS, COMPLETED. */
   statuses: string[];
   /** Which file the result URL serves. Default: png for flux models, video-6s otherwise. */
@@ -63,7 +63,7 @@ export interface FalJobScript {
   omitFromSubmit?: string;
 }
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   query: URLSearchParams;
@@ -72,7 +72,7 @@ export interface RecordedRequest {
   json: unknown;
 }
 
-export interface DoubleJob {
+interface DoubleJob {
   id: string;
   app: string;
   endpoint: string;

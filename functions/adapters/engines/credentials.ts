@@ -12,7 +12,7 @@
  * refused is dropped at once (`invalidate`). Bedrock needs nothing here: the SDK's default chain.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { config, optionalEnv } from '#functions/config';
+import { config } from '#functions/config';
 import { EngineError } from '#ports/engine';
 
 export interface SecretProvider {
@@ -168,9 +168,4 @@ export function falKeyProvider(options: FalKeyProviderOptions = {}): SecretProvi
 export function sharedFalKey(options: FalKeyProviderOptions = {}): () => SecretProvider {
   let provider: SecretProvider | undefined;
   return () => (provider ??= falKeyProvider(options));
-}
-
-/** Whether any fal.ai key source is configured (for start-up checks and health output). */
-export function falKeyConfigured(): boolean {
-  return Boolean(optionalEnv('FAL_KEY') ?? optionalEnv('FAL_KEY_SECRET_ARN') ?? optionalEnv('FAL_KEY_PARAMETER'));
 }

@@ -12,7 +12,7 @@ import { NoAnswer, isRetryableStatus, retryingFetch, sleep, type BackoffPolicy }
 
 export type { BackoffPolicy } from '#adapters/retrying-fetch';
 
-export const DEFAULT_BACKOFF: BackoffPolicy = {
+const DEFAULT_BACKOFF: BackoffPolicy = {
   maxAttempts: 4,
   baseDelayMs: 500,
   maxDelayMs: 15_000,

@@ -62,7 +62,3 @@ export function judgeAddress(address: string): AddressVerdict {
   if (!v6.match(GLOBAL_UNICAST_V6)) return { allowed: false, address, range: 'outside global unicast 2000::/3' };
   return { allowed: true, address: v6.toString(), family: 6 };
 }
-
-export function isPublicAddress(address: string): boolean {
-  return judgeAddress(address).allowed;
-}

@@ -53,7 +53,7 @@ export interface ProviderHttpSettings extends BackoffPolicy {
   maxRetryAfterMs: number;
 }
 
-export const DEFAULT_PROVIDER_HTTP: ProviderHttpSettings = {
+const DEFAULT_PROVIDER_HTTP: ProviderHttpSettings = {
   attemptTimeoutMs: 10_000,
   deadlineMs: 30_000,
   maxAttempts: 4,
@@ -73,7 +73,7 @@ export interface ProviderHttpOptions extends Partial<ProviderHttpSettings> {
   headers?: Record<string, string>;
 }
 
-export type QueryValue = string | number | boolean | undefined | readonly (string | number)[];
+type QueryValue = string | number | boolean | undefined | readonly (string | number)[];
 
 export interface ProviderRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -284,10 +284,6 @@ function networkProblem(error: unknown): string {
   return 'network error';
 }
 
-export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
-  return new ProviderHttp(options);
-}
-
 /**
  * An adapter's client maker: one ProviderHttp per call, bound to that call's credentials. The base
  * URL is the adapter's option, else the environment variable `baseUrlEnv` (read on every call, so
@@ -356,7 +352,7 @@ export type Metrics = Pick<AnalyticsDay, 'views' | 'likes' | 'comments' | 'share
  * `view_count`/`like_count`/`comment_count`/`share_count`, Instagram/YouTube `views`/`likes`/
  * `comments`/`shares`, Facebook `media_views`/`reactions_total`, X `public_metrics.*`).
  */
-export const METRIC_ALIASES: Record<keyof Metrics, readonly string[]> = {
+const METRIC_ALIASES: Record<keyof Metrics, readonly string[]> = {
   views: ['views', 'viewCount', 'videoViews', 'plays', 'view_count', 'video_views', 'media_views', 'play_count', 'playCount', 'videoViewCount'],
   likes: ['likes', 'likeCount', 'reactions', 'like_count', 'reactions_total', 'likesCount', 'favoriteCount', 'favorite_count'],
   comments: ['comments', 'commentsCount', 'commentCount', 'comment_count', 'comments_count', 'replyCount', 'reply_count', 'replies'],

@@ -22,7 +22,7 @@
  */
 import { optionalEnv } from '#functions/config';
 
-export const FAL_DEFAULTS = {
+const FAL_DEFAULTS = {
   queueUrl: 'https://queue.fal.run',
   timeoutMs: 600_000,
   imageTimeoutMs: 120_000,

@@ -58,7 +58,7 @@ function isSafety(entry: DetailEntry): boolean {
 }
 
 /** "the prompt: <msg>; the avatar image: <msg>", deduplicated and shortened. */
-export function summariseDetail(entries: readonly DetailEntry[]): string {
+function summariseDetail(entries: readonly DetailEntry[]): string {
   const parts = new Set<string>();
   for (const entry of entries) {
     const field = fieldOf(entry);

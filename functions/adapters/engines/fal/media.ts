@@ -19,7 +19,7 @@ import { getToFile, playbackUrl, putFile } from '#adapters/s3/blob-store';
 import { abortReason } from '#adapters/engines/http-retry';
 import { readFileHead } from '#media/file-head';
 
-export type ImageType = 'image/png' | 'image/jpeg' | 'image/webp';
+type ImageType = 'image/png' | 'image/jpeg' | 'image/webp';
 
 const IMAGE_TYPES: Record<string, ImageType> = { png: 'image/png', apng: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
 

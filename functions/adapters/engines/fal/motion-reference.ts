@@ -27,7 +27,7 @@ export interface MotionReferenceLimits {
 }
 
 /** Kling 2.6 motion control with `character_orientation: "image"`. */
-export const KLING_MOTION_REFERENCE: MotionReferenceLimits = { minS: 3, maxS: 10, containers: ['mp4', 'mov'] };
+const KLING_MOTION_REFERENCE: MotionReferenceLimits = { minS: 3, maxS: 10, containers: ['mp4', 'mov'] };
 
 export interface FittedReference {
   key: string;

@@ -356,7 +356,3 @@ function parseAnswer<T>(answer: Answer, schema: z.core.$ZodType<T>, describe: st
   if (!parsed.success) throw contractError(describe, parsed.error);
   return parsed.data;
 }
-
-export function createFalClient(options: FalClientOptions): FalQueueClient {
-  return new FalQueueClient(options);
-}

@@ -11,15 +11,13 @@
 import * as z from 'zod/mini';
 import { ENGLISH_ERRORS } from './errors';
 
-export const FalWebhookSchema = z.looseObject({
+const FalWebhookSchema = z.looseObject({
   request_id: z.string().check(z.minLength(1), z.maxLength(200)),
   gateway_request_id: z.nullish(z.string().check(z.maxLength(200))),
   status: z.enum(['OK', 'ERROR']),
   payload: z.optional(z.unknown()),
   error: z.nullish(z.string()),
 });
-
-export type FalWebhook = z.infer<typeof FalWebhookSchema>;
 
 export type FalWebhookOutcome =
   | { ok: true; requestId: string; status: 'OK' | 'ERROR'; duplicate: boolean; woke: number }

@@ -194,10 +194,6 @@ const PROFILES: Record<Emotion, Profile> = {
   },
 };
 
-export function profileOf(emotion: Emotion): Readonly<Profile> {
-  return PROFILES[emotion];
-}
-
 const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
 function smoothstep(e0: number, e1: number, x: number): number {
   const t = clamp((x - e0) / (e1 - e0), 0, 1);

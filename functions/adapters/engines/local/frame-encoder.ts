@@ -65,7 +65,7 @@ const QUEUED_FRAMES = 3;
 const STDERR_TAIL_BYTES = 8 * 1024;
 
 /** The ffmpeg arguments (exported so tests and the benchmark can show what runs). */
-export function encodeArgs(
+function encodeArgs(
   outputPath: string,
   frameCount: number,
   width: number,

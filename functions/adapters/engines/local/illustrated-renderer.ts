@@ -31,7 +31,7 @@ import type { ExpressionParts, IllustratedRig } from './illustrated-rig';
 import { MOODS, scenePalette, type ScenePalette } from './palette';
 import { hashSeed, smoothNoise } from './seeded-random';
 
-export interface SceneLayout {
+interface SceneLayout {
   width: number;
   height: number;
   /** Output pixels per avatar viewBox unit at rest. */
@@ -49,7 +49,7 @@ export interface SceneLayout {
  * the face lands in the upper-middle, where eyes go on a phone, about a fifth of the frame stays free
  * above the hair and a quarter below the bust.
  */
-export function illustratedLayout(width: number = REACTION_CLIP.width, height: number = REACTION_CLIP.height): SceneLayout {
+function illustratedLayout(width: number = REACTION_CLIP.width, height: number = REACTION_CLIP.height): SceneLayout {
   const scale = (width * 0.8) / (2 * AVATAAARS_DISC.r);
   const discY = height * 0.465;
   const originX = width / 2 - AVATAAARS_DISC.cx * scale;

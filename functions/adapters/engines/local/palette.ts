@@ -5,13 +5,13 @@
  */
 import type { Emotion } from './animation';
 
-export interface Hsl {
+interface Hsl {
   h: number;
   s: number;
   l: number;
 }
 
-export function hexToHsl(hex: string): Hsl {
+function hexToHsl(hex: string): Hsl {
   const n = Number.parseInt(hex.replace('#', ''), 16);
   const r = ((n >> 16) & 255) / 255;
   const g = ((n >> 8) & 255) / 255;
@@ -29,7 +29,7 @@ export function hexToHsl(hex: string): Hsl {
   return { h: h * 60, s, l };
 }
 
-export function hsl(c: Hsl, alpha = 1): string {
+function hsl(c: Hsl, alpha = 1): string {
   const h = ((c.h % 360) + 360) % 360;
   const pct = (v: number) => `${(Math.max(0, Math.min(1, v)) * 100).toFixed(1)}%`;
   return alpha >= 1 ? `hsl(${h.toFixed(1)}, ${pct(c.s)}, ${pct(c.l)})` : `hsla(${h.toFixed(1)}, ${pct(c.s)}, ${pct(c.l)}, ${alpha.toFixed(3)})`;
