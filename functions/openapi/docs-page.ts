@@ -9,10 +9,6 @@ import { API_NAME, API_PREFIX } from '#functions/routes';
 export const DOCS_SCRIPT_PATH = `${API_PREFIX}/docs/scalar.js`;
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 
-/** Where the meta function finds the bundle on AWS (a layer puts it there; see lib/cloud/api.ts). */
-export const DOCS_SCRIPT_ENV = 'DOCS_SCRIPT_FILE';
-export const DOCS_SCRIPT_FILE_NAME = 'standalone.js';
-
 /** Scalar options: our fonts (none fetched), no telemetry, no hosted agent, MCP or developer tools. */
 export const SCALAR_CONFIG = {
   url: OPENAPI_PATH,

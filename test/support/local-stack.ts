@@ -11,6 +11,7 @@ import type { PlanName } from '#domain/plans';
 import type { Scope } from '#functions/routes';
 import { SwitchableJobRunner, SwitchableSocialProviders } from './wiring';
 import type { Dependencies } from '#ports/dependencies';
+import { assertMatchesOpenApi } from './openapi-validator';
 
 export interface TestStack {
   stack: LocalStack;
@@ -79,7 +80,8 @@ export function apiClient(apiUrl: string, key?: string) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(init.json);
     }
-    const response = await fetch(`${apiUrl}${path}`, { method, headers, body });
+    const url = new URL(`${apiUrl}${path}`);
+    const response = await fetch(url, { method, headers, body });
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -87,6 +89,8 @@ export function apiClient(apiUrl: string, key?: string) {
     } catch {
       // Not JSON: leave the text for the assertion to show.
     }
+    // Every answer a test sees must be one the API description promises.
+    assertMatchesOpenApi({ method, pathname: url.pathname, status: response.status, headers: response.headers, body: parsed });
     return { status: response.status, headers: response.headers, body: parsed as any } satisfies ApiResponse;
   }
   return {

@@ -1,0 +1,61 @@
+/** The e2e client's check: an answer the document does not promise is reported, field by field. */
+import { openApiMismatches } from '#test-support/openapi-validator';
+
+const headers = (extra: Record<string, string> = {}) =>
+  new Headers({
+    'content-type': 'application/json; charset=utf-8',
+    'x-request-id': 'r1',
+    'ratelimit-limit': '120',
+    'ratelimit-remaining': '119',
+    'ratelimit-reset': '60',
+    ...extra,
+  });
+
+const usage = {
+  plan: { name: 'pro', monthly_allowance: 150, library_cap: 50, avatar_cap: 100 },
+  period: { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' },
+  allowance: { limit: 150, used: 1, reserved: 0, remaining: 149 },
+  library: { used: 0, cap: 50, remaining: 50 },
+  avatars: { used: 0, cap: 100, remaining: 100 },
+};
+
+describe('openApiMismatches', () => {
+  test('a conforming answer has none', () => {
+    expect(openApiMismatches({ method: 'GET', pathname: '/api/v1/usage', status: 200, headers: headers(), body: { data: usage } })).toEqual([]);
+  });
+
+  test('a field the schema does not know, or a missing one, is reported', () => {
+    const extra = openApiMismatches({ method: 'GET', pathname: '/api/v1/usage', status: 200, headers: headers(), body: { data: { ...usage, surprise: 1 } } });
+    expect(extra.join()).toMatch(/additional properties/);
+    const { plan: _, ...missing } = usage;
+    expect(openApiMismatches({ method: 'GET', pathname: '/api/v1/usage', status: 200, headers: headers(), body: { data: missing } }).join()).toMatch(/plan/);
+  });
+
+  test('an undocumented status, a wrong content type and a missing required header are reported', () => {
+    expect(openApiMismatches({ method: 'GET', pathname: '/api/v1/usage', status: 201, headers: headers(), body: { data: usage } }).join()).toMatch(/not 201/);
+    expect(
+      openApiMismatches({ method: 'GET', pathname: '/api/v1/usage', status: 200, headers: headers({ 'content-type': 'text/plain' }), body: 'x' }).join(),
+    ).toMatch(/content type/);
+    const bare = headers();
+    bare.delete('ratelimit-remaining');
+    expect(openApiMismatches({ method: 'GET', pathname: '/api/v1/usage', status: 200, headers: bare, body: { data: usage } }).join()).toMatch(/RateLimit-Remaining/);
+  });
+
+  test('an error code the operation does not list for that status is reported', () => {
+    const answer = (code: string, status: number) =>
+      openApiMismatches({ method: 'GET', pathname: '/api/v1/usage', status, headers: headers(), body: { error: 'no', code } });
+    expect(answer('rate_limited', 429).join()).toMatch(/Retry-After/);
+    expect(answer('forbidden', 403)).toEqual([]);
+    expect(answer('conflict', 409).join()).toMatch(/not 409/);
+    expect(answer('unauthorized', 403).join()).toMatch(/enum|belongs to status 401/);
+  });
+
+  test('unknown paths and other methods must be 404 and 405 in the envelope', () => {
+    const envelope = { error: 'No route', code: 'not_found' };
+    expect(openApiMismatches({ method: 'GET', pathname: '/api/v1/nothing', status: 404, headers: headers(), body: envelope })).toEqual([]);
+    expect(openApiMismatches({ method: 'GET', pathname: '/api/v1/nothing', status: 200, headers: headers(), body: {} }).join()).toMatch(/404 was due/);
+    expect(
+      openApiMismatches({ method: 'DELETE', pathname: '/api/v1/usage', status: 405, headers: headers(), body: { error: 'no', code: 'method_not_allowed' } }),
+    ).toEqual([]);
+  });
+});
