@@ -1,6 +1,7 @@
 /** `npm start`: the whole API on this machine, on real components, no AWS account needed. */
 import { startLocalStack } from '#local/runtime';
 import { rateLimitPerMinuteOf } from '#functions/config';
+import { previewWaitSecondsOf } from '#domain/preview-wait';
 import { ffmpegPath, ffprobePath } from '#media/binaries';
 
 async function main(): Promise<void> {
@@ -11,6 +12,8 @@ async function main(): Promise<void> {
     port,
     // A testing setting: load and scale runs raise it to fill an account quickly.
     rateLimitPerMinute: rateLimitPerMinuteOf(process.env.RATE_LIMIT_PER_MINUTE),
+    // Also a testing setting: a preview that expires in seconds, to try expiry.
+    previewWaitS: previewWaitSecondsOf(process.env.PREVIEW_EXPIRY_SECONDS),
     log: (line) => console.log(line),
   });
   console.log(`Reaction Studio API on ${stack.apiUrl}  (data in ${stack.dataDir})`);

@@ -17,6 +17,8 @@ export interface Settings {
    * scale runs raise it to fill an account quickly; deployed stacks do not set it.
    */
   rateLimitPerMinute: number;
+  /** Seconds a preview waits for a decision; a local testing setting (PREVIEW_EXPIRY_SECONDS), 30 days otherwise. */
+  previewWaitS?: number;
   /** The KMS key sealing provider credentials (CONNECTION_KEY_ID): set only for the functions that need it. */
   connectionKeyId?: string;
 }

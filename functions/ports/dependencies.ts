@@ -76,6 +76,8 @@ export interface Dependencies {
   apiKeys: ApiKeyStore;
   /** Requests per rolling minute per account: the contract's 120 unless the local stack was started with another. */
   apiRequestsPerMinute: number;
+  /** Seconds a preview waits for a decision (domain/preview-wait): 30 days unless the local stack was started with less. */
+  previewWaitS: number;
   /** The time every rule is decided against; tests pass a fixed clock. */
   now: () => Date;
 }

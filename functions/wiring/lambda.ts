@@ -24,6 +24,7 @@ import { DynamoAnalyticsCache } from '#adapters/dynamodb/analytics-cache';
 import { createSocialProviders } from '#adapters/social/registry';
 import { kmsCredentialCipher } from '#adapters/crypto/credential-cipher';
 import { enginesNotBundled, referencesNotBundled, mediaNotBundled, demoMediaNotBundled, avatarImagesNotBundled } from './not-bundled';
+import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 
 let built: Dependencies | undefined;
 
@@ -61,6 +62,8 @@ function awsDependencies(settings: Settings): Dependencies {
     connections: new DynamoConnectionStore(table),
     analytics: new DynamoAnalyticsCache(table),
     apiRequestsPerMinute: settings.rateLimitPerMinute,
+    // The state machine's AwaitDecision waits this long too.
+    previewWaitS: settings.previewWaitS ?? PREVIEW_WAIT_MAX_S,
     now: () => new Date(),
   };
 }

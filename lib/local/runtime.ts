@@ -41,6 +41,8 @@ export interface LocalStackOptions {
   adjustDependencies?: (built: Dependencies) => Dependencies;
   /** Requests per minute per account; by default the contract's 120. */
   rateLimitPerMinute?: number;
+  /** Seconds a preview waits for a decision; by default the contract's 30 days (shorter to try expiry). */
+  previewWaitS?: number;
 }
 
 export interface LocalStack {
@@ -121,6 +123,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       dynamoEndpoint: db.endpoint,
       s3Endpoint: blobs.endpoint,
       rateLimitPerMinute: options.rateLimitPerMinute ?? API_REQUESTS_PER_MINUTE,
+      previewWaitS: options.previewWaitS,
     };
     clients = localClients(settings);
     await ensureTable(db.endpoint, LOCAL_TABLE);

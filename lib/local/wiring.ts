@@ -30,6 +30,7 @@ import { DynamoConnectionStore } from '#adapters/dynamodb/connections';
 import { DynamoAnalyticsCache } from '#adapters/dynamodb/analytics-cache';
 import { createSocialProviders } from '#adapters/social/registry';
 import { localCredentialCipher } from '#adapters/crypto/credential-cipher';
+import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 
 /** The SDK clients of one local stack, made from its Settings; the stack destroys them when it stops. */
 export interface LocalClients {
@@ -88,6 +89,7 @@ export function localDependencies(parts: LocalParts): Dependencies {
     connections: new DynamoConnectionStore(table),
     analytics: new DynamoAnalyticsCache(table),
     apiRequestsPerMinute: settings.rateLimitPerMinute,
+    previewWaitS: settings.previewWaitS ?? PREVIEW_WAIT_MAX_S,
     now: () => new Date(),
   };
 }

@@ -20,6 +20,8 @@ import { createDirectMediaResolver, type HostLookup, type HttpsTransport } from 
 import type { ReferenceResolver } from '#ports/reference-resolver';
 import { makeFixture, makeTempDir } from '#test-support/media-fixtures';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
+import { createLocalJobRunner } from '#local/job-runner';
+import { localPipeline } from '#local/pipeline-steps';
 import {
   download,
   expectCanonical,
@@ -801,8 +803,10 @@ describe('a preview nobody decides on', () => {
     'expires: the job fails with preview_expired, its preview charge stays, and approve is then a 409',
     async () => {
       const { api, accountId, product } = await freshAccount();
-      // The ASL waits 30 days; the local runner honours a shorter deadline given by this setting.
-      process.env.PREVIEW_EXPIRY_SECONDS = '3';
+      // The ASL waits 30 days; the local runner honours a shorter wait (what PREVIEW_EXPIRY_SECONDS gives
+      // `npm start`): here a runner whose steps see 3 s.
+      const runner = createLocalJobRunner({ ...localPipeline(() => ({ ...t.stack.dependencies, previewWaitS: 3 })) });
+      t.runner.use(runner);
       try {
         const res = await api.post('/videos', { product_id: product.id, method: 'prompt', mode: 'preview', prompt: 'shocked' });
         expect(res.status).toBe(202);
@@ -814,7 +818,8 @@ describe('a preview nobody decides on', () => {
         expectError(await api.post(`/videos/jobs/${ready.id}/approve`, {}), 409, 'conflict');
         expect(await listKeys(`accounts/${accountId}/jobs/${ready.id}/`)).toEqual([]);
       } finally {
-        delete process.env.PREVIEW_EXPIRY_SECONDS;
+        t.runner.reset();
+        await runner.stop();
       }
     },
     JOB_TEST_MS,

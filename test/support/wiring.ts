@@ -9,6 +9,7 @@ import type { JobRunner } from '#ports/job-runner';
 import type { ProviderName } from '#domain/social';
 import type { SocialProvider, SocialProviders } from '#ports/social-provider';
 import { API_REQUESTS_PER_MINUTE } from '#functions/config';
+import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 
 const unwired = (port: string) => () => {
   throw new Error(`${port} is not wired in this test; pass it to testDependencies()`);
@@ -58,6 +59,7 @@ export function testDependencies(overrides: Partial<Dependencies> = {}): Depende
     connections: unwiredPort('connections'),
     analytics: unwiredPort('analytics'),
     apiRequestsPerMinute: API_REQUESTS_PER_MINUTE,
+    previewWaitS: PREVIEW_WAIT_MAX_S,
     now: () => new Date(),
     ...overrides,
   };

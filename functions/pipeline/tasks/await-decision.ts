@@ -3,28 +3,20 @@
  * regenerate send back. Re-entered after a local restart with a new token, it keeps the deadline
  * the preview was first given.
  */
-import { JOB_LIMITS, JOB_STAGES } from '#domain/jobs';
-import { optionalEnv } from '#functions/config';
+import { JOB_STAGES } from '#domain/jobs';
 import type { Dependencies } from '#ports/dependencies';
 import { activeJob, saveProgress } from '#pipeline/job-context';
 import { PipelineError } from '#pipeline/errors';
 import { STATE_OF_STEP, type StepPayload } from '#pipeline/steps';
 
-/** Seconds a preview waits; the ASL's TimeoutSeconds is the AWS bound, this one can only be shorter (local tries). */
-export function previewExpirySeconds(): number {
-  const configured = Number(optionalEnv('PREVIEW_EXPIRY_SECONDS'));
-  const max = JOB_LIMITS.previewExpiryDays * 24 * 3600;
-  return Number.isFinite(configured) && configured > 0 ? Math.min(configured, max) : max;
-}
-
-export async function awaitDecision(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'now'>): Promise<{ expires_at: string } | undefined> {
+export async function awaitDecision(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'now' | 'previewWaitS'>): Promise<{ expires_at: string } | undefined> {
   if (!payload.task_token) throw new PipelineError('internal_error', 'await_decision needs a task token');
   const job = await activeJob(deps, payload);
   if (!job) return undefined;
   const expiresAt =
     job.status === 'preview_ready' && job.preview_expires_at
       ? job.preview_expires_at
-      : new Date(deps.now().getTime() + previewExpirySeconds() * 1000).toISOString();
+      : new Date(deps.now().getTime() + deps.previewWaitS * 1000).toISOString();
   await saveProgress(deps, job, {
     status: 'preview_ready',
     stage: 'awaiting_approval',

@@ -1,6 +1,5 @@
 import { awaitDecision } from '#pipeline/tasks/await-decision';
 import { STATE_OF_STEP } from '#pipeline/steps';
-import { JOB_LIMITS } from '#domain/jobs';
 import { ACCOUNT, pipelineWorld } from '#test-support/pipeline';
 
 describe('await_decision', () => {
@@ -9,7 +8,7 @@ describe('await_decision', () => {
     const job = await w.queuedJob({ mode: 'preview' });
     await w.jobs.update(ACCOUNT, job.id, { status: 'processing' });
     const answer = await awaitDecision(w.payload(job, 'await_decision', { task_token: 'tok-1' }), w.deps);
-    const expected = new Date(w.deps.now().getTime() + JOB_LIMITS.previewExpiryDays * 24 * 3600 * 1000).toISOString();
+    const expected = new Date(w.deps.now().getTime() + 30 * 24 * 3600 * 1000).toISOString();
     expect(answer).toEqual({ expires_at: expected });
     expect(await w.jobs.get(ACCOUNT, job.id)).toMatchObject({
       status: 'preview_ready',
@@ -28,6 +27,13 @@ describe('await_decision', () => {
     const second = await awaitDecision(w.payload(job, 'await_decision', { task_token: 'tok-2' }), w.deps);
     expect(second).toEqual(first);
     expect((await w.jobs.get(ACCOUNT, job.id))?.task_token).toBe('tok-2');
+  });
+
+  test('a runtime configured with a shorter wait gives a nearer deadline', async () => {
+    const w = pipelineWorld({ previewWaitS: 3 });
+    const job = await w.queuedJob({ mode: 'preview' });
+    const answer = await awaitDecision(w.payload(job, 'await_decision', { task_token: 'tok-1' }), w.deps);
+    expect(answer).toEqual({ expires_at: new Date(w.deps.now().getTime() + 3000).toISOString() });
   });
 
   test('without a token it is an internal error', async () => {
