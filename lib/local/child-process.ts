@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { waitFor } from './ports';
+import { waitFor } from './wait-for';
 
 export interface ManagedChild {
   name: string;

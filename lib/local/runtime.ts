@@ -22,7 +22,7 @@ import { inProcessTasks, type InProcessTasks } from './in-process-tasks';
 import { createLocalJobRunner, type LocalJobRunner } from './job-runner';
 import { localPipeline } from './pipeline-steps';
 import { seedDemoAccount, type SeededDemo } from './seed';
-import { freePort } from './ports';
+import { freePort } from './free-port';
 import { LOCAL_BUCKET, LOCAL_TABLE, clearChildren, clearRuntimeState, reapOrphanedChildren, recordChildren, dataDirOf, readRuntimeFile, writeRuntimeState } from './runtime-state';
 import { acquireInstanceLock, type InstanceLock } from './instance-lock';
 import { checkSecretFiles, prepareDataDir } from './data-dir';

@@ -1,7 +1,7 @@
 /** Integration harness: an in-memory DynamoDB Local on a free port with the service's table. */
 import { startDynamoDbLocal } from '#local/dynamodb-local';
 import { ensureTable } from '#local/provision';
-import { freePort } from '#local/ports';
+import { freePort } from '#local/free-port';
 import { createDynamoTable, resetClients } from '#adapters/aws-clients';
 import { DEFAULT_REGION } from '#functions/config';
 import type { DynamoTable } from '#adapters/dynamodb/table';

@@ -11,7 +11,7 @@ import type { DynamoTable } from '#adapters/dynamodb/table';
 import { DEFAULT_REGION } from '#functions/config';
 import { startDynamoDbLocal } from '#local/dynamodb-local';
 import { ensureTable } from '#local/provision';
-import { freePort } from '#local/ports';
+import { freePort } from '#local/free-port';
 
 const ROUNDS = 6;
 const TABLE = 'durability-table';

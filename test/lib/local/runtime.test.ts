@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkJava } from '#local/dynamodb-local';
-import { freePort } from '#local/ports';
+import { freePort } from '#local/free-port';
 import { apiClient, startTestStack } from '#test-support/local-stack';
 
 const ROOT = resolve(__dirname, '..', '..', '..');

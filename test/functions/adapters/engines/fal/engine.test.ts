@@ -24,7 +24,7 @@ import { fileArg, runFfmpeg } from '#media/binaries';
 import { mostActiveStart } from '#adapters/engines/fal/motion-reference';
 import { EngineError, type AvatarRef } from '#ports/engine';
 import { ensureBucket } from '#local/provision';
-import { freePort } from '#local/ports';
+import { freePort } from '#local/free-port';
 import { startS3Local } from '#local/s3-local';
 import { startFalDouble, type FalDouble } from '#test-doubles/fal-queue';
 import { makeFixture } from '#test-support/media-fixtures';

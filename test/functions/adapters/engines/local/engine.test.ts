@@ -13,7 +13,7 @@ import { EngineError, type AvatarRef } from '#ports/engine';
 import { canonicalMismatches } from '#media/canonical-encoding';
 import { probeMedia } from '#media/probe';
 import { ensureBucket } from '#local/provision';
-import { freePort } from '#local/ports';
+import { freePort } from '#local/free-port';
 import { startS3Local } from '#local/s3-local';
 
 const BUCKET = 'local-engine-test';
