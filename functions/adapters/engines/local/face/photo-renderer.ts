@@ -263,19 +263,13 @@ function isNeutral(face: FacePose): boolean {
   );
 }
 
-/** Per-call timings of the last frame (milliseconds), for benchmarks and logs. */
-export const lastFrameTimings = { warp: 0, paint: 0, composite: 0 };
-
 /**
  * Draws one frame onto `ctx` (an output-sized canvas): picture, warped face, camera. Leaves the
  * context's transform and state as it found them. Never throws for a face it cannot warp: a photo
  * prepared without a face only moves the camera.
  */
 export function drawPhotoFrame(ctx: SKRSContext2D, prepared: PreparedPhoto, frame: ReactionFrame): void {
-  const t0 = performance.now();
   const face = prepared.face;
-  lastFrameTimings.warp = 0;
-  lastFrameTimings.paint = 0;
   if (face) {
     const { x: px, y: py, width: pw } = face.model.patch;
     const put = (r: Rect) => prepared.baseCtx.putImageData(face.patchData, px, py, r.x - px, r.y - py, r.width, r.height);
@@ -285,15 +279,12 @@ export function drawPhotoFrame(ctx: SKRSContext2D, prepared: PreparedPhoto, fram
         const { dirty } = rasterize(face.model, points, prepared.basePixels, prepared.baseWidth, prepared.baseHeight, face.patchPixels, face.dirty);
         if (dirty) put(dirty);
         face.dirty = dirty;
-        const t1 = performance.now();
-        lastFrameTimings.warp = t1 - t0;
         const bctx = prepared.baseCtx;
         bctx.save();
         bctx.translate(px, py);
         paintMouth(bctx, face.model, points);
         paintLashes(bctx, face.model, points, clamp(1 - frame.face.eyeOpen, 0, 1));
         bctx.restore();
-        lastFrameTimings.paint = performance.now() - t1;
         face.lastPoints = face.lastPoints ?? new Float32Array(points.length);
         face.lastPoints.set(points);
       }
@@ -307,10 +298,8 @@ export function drawPhotoFrame(ctx: SKRSContext2D, prepared: PreparedPhoto, fram
       put(r);
       face.dirty = null;
       face.lastPoints = null;
-      lastFrameTimings.warp = performance.now() - t0;
     }
   }
-  const t2 = performance.now();
   const m = cameraMatrix(frame.camera, prepared.pivot);
   ctx.save();
   ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -323,7 +312,6 @@ export function drawPhotoFrame(ctx: SKRSContext2D, prepared: PreparedPhoto, fram
   ctx.imageSmoothingQuality = 'low';
   ctx.drawImage(prepared.base, -prepared.margin, -prepared.margin);
   ctx.restore();
-  lastFrameTimings.composite = performance.now() - t2;
 }
 
 /** A smooth closed path through points (quadratic curves between midpoints). */
