@@ -109,11 +109,13 @@ async function timeLists(apiUrl: string, filled: Filled[], o: ScaleOptions): Pro
 }
 
 async function readUnitsOf(f: Filled, o: ScaleOptions) {
-  const { listProducts } = await import('#adapters/dynamodb/products');
+  const { DynamoProductStore } = await import('#adapters/dynamodb/products');
+  const { environmentTable } = await import('#adapters/aws-clients');
+  const products = new DynamoProductStore(environmentTable());
   const { pageOfPrefix } = await import('#adapters/dynamodb/pagination');
   const { keys } = await import('#adapters/dynamodb/keys');
   const legacy = (page: number) => pageOfPrefix(keys.accountPartition(f.accountId), keys.productPrefix, page, o.perPage);
-  const current = (page: number) => listProducts(f.accountId, page, o.perPage);
+  const current = (page: number) => products.list(f.accountId, page, o.perPage);
   const legacyFirst = await readUnits(() => legacy(1));
   const legacyLast = await readUnits(() => legacy(f.lastPage));
   return {

@@ -1,6 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { environmentTable } from '#adapters/aws-clients';
 import type { Avatar } from '#domain/avatar';
 import { avatarsFull, type AvatarOutcome, type AvatarStore } from '#ports/avatar-store';
 import type { DynamoTable } from './table';
@@ -116,11 +115,3 @@ function toAvatar(item: Record<string, unknown>): Avatar {
     updated_at: item.updated_at as string,
   };
 }
-
-// Transitional, for callers not yet handed the avatar store by their wiring.
-const environmentAvatars = () => new DynamoAvatarStore(environmentTable());
-export const newAvatarId = () => environmentAvatars().newAvatarId();
-export const putNewAvatar = (avatar: Avatar, cap: number) => environmentAvatars().create(avatar, cap);
-export const countAvatars = (accountId: number) => environmentAvatars().count(accountId);
-export const getAvatar = (accountId: number, avatarId: number) => environmentAvatars().get(accountId, avatarId);
-export const deleteAvatar = (accountId: number, avatarId: number) => environmentAvatars().delete(accountId, avatarId);

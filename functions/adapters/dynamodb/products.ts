@@ -1,6 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { environmentTable } from '#adapters/aws-clients';
 import type { DemoVideo, Product } from '#domain/product';
 import type { ProductPage, ProductStore } from '#ports/product-store';
 import type { DynamoTable } from './table';
@@ -109,11 +108,3 @@ function toProduct(item: Record<string, unknown>): Product {
     updated_at: item.updated_at as string,
   };
 }
-
-// Transitional, for callers not yet handed the product store by their wiring.
-const environmentProducts = () => new DynamoProductStore(environmentTable());
-export const newProductId = () => environmentProducts().newProductId();
-export const putNewProduct = (product: Product) => environmentProducts().create(product);
-export const getProduct = (accountId: number, productId: number) => environmentProducts().get(accountId, productId);
-export const listProducts = (accountId: number, page: number, perPage: number) => environmentProducts().list(accountId, page, perPage);
-export const deleteProduct = (accountId: number, productId: number) => environmentProducts().delete(accountId, productId);

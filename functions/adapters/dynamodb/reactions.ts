@@ -4,7 +4,6 @@
  * whose condition is the cap. Counting items instead would let two concurrent saves both see room.
  */
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { environmentTable } from '#adapters/aws-clients';
 import type { SavedReaction } from '#domain/reaction';
 import { libraryFull, type ReactionStore, type SaveOutcome } from '#ports/reaction-store';
 import type { DynamoTable } from './table';
@@ -167,6 +166,3 @@ function toReaction(item: Record<string, unknown>): SavedReaction {
     created_at: item.created_at as string,
   };
 }
-
-// Transitional, for callers not yet handed the reaction store by their wiring.
-export const getReaction = (accountId: number, reactionId: number) => new DynamoReactionStore(environmentTable()).get(accountId, reactionId);

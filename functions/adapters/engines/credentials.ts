@@ -1,5 +1,5 @@
 /**
- * Provider credentials for the hosted engines (DESIGN §4). The fal.ai key comes from, in order:
+ * Provider credentials for the hosted engines (docs/engines.md). The fal.ai key comes from, in order:
  *
  * - `FAL_KEY`: the environment (local runs, CI);
  * - `FAL_KEY_SECRET_ARN`: a Secrets Manager secret (on AWS); its SecretString is the key itself or a

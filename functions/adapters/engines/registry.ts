@@ -1,8 +1,8 @@
 /**
- * Which adapter serves each generative capability (DESIGN §4): `local` by default, offline; `fal`
- * (images, video) and `bedrock` (hook text) when configured. Each capability has its own module
- * (avatar-engine.ts, reaction-engine.ts, hook-engine.ts) so a Lambda bundles only the engines of the
- * capability it serves.
+ * Which adapter serves each generative capability (docs/engines.md): `local` by default, offline;
+ * `fal` (images, video) and `bedrock` (hook text) when configured. Each capability has its own module
+ * (avatar-engine.ts, reaction-engine.ts, hook-engine.ts) so a Lambda bundles only the engines its
+ * handler module adds; configured.ts gathers them all for the runtimes that generate everything.
  */
 import { optionalEnv } from '#functions/config';
 

@@ -1,5 +1,5 @@
 /**
- * The hosted fal.ai adapters behind the engine port (DESIGN §4):
+ * The hosted fal.ai adapters behind the engine port (docs/engines.md):
  *
  * - avatar from a prompt: FLUX.1 schnell (`fal-ai/flux/schnell`), 768x1344 portrait PNG, seed passed
  *   through, safety checker on (a flagged image is `content_rejected`);
