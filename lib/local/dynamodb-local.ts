@@ -10,7 +10,7 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { startChild, whenReady, type ManagedChild } from './child-process';
 import { compiledLauncher, LAUNCHER_CLASS } from './dynamodb-launcher';
 
-export const DYNAMODB_LOCAL_HOST = '127.0.0.1';
+const DYNAMODB_LOCAL_HOST = '127.0.0.1';
 
 /** DynamoDB Local is a Java program: say so plainly instead of failing with ENOENT. */
 export function checkJava(env: NodeJS.ProcessEnv = process.env): void {

@@ -15,7 +15,7 @@ export interface JobAge {
   jobId: number;
 }
 
-export const olderFirst = (a: JobAge, b: JobAge) => a.createdAtMs - b.createdAtMs || a.accountId - b.accountId || a.jobId - b.jobId;
+const olderFirst = (a: JobAge, b: JobAge) => a.createdAtMs - b.createdAtMs || a.accountId - b.accountId || a.jobId - b.jobId;
 
 /** A waiting step's position changed: 1 is next in line; null once it holds a slot or gave up. */
 export type PositionListener = (key: string, position: number | null) => void;
