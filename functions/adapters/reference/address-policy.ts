@@ -1,5 +1,5 @@
 /**
- * Which IP addresses a reference download may connect to: public unicast only (DESIGN §4, no SSRF).
+ * Which IP addresses a reference download may connect to: public unicast only (no SSRF).
  * The rule is an allow-list of one range, not a deny-list, so a range nobody thought of is refused:
  * an IPv4 address must be `unicast` in ipaddr.js's classification (which sets apart private, loopback,
  * link-local, CGNAT 100.64/10, benchmarking 198.18/15, documentation, reserved 240/4, multicast,

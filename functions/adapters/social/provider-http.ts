@@ -1,5 +1,5 @@
 /**
- * The JSON-over-fetch plumbing both scheduling-provider adapters share (DESIGN §5): one client per
+ * The JSON-over-fetch plumbing both scheduling-provider adapters share: one client per
  * operation, bound to one connection's credentials (`providerClient` makes them), the mapping of a
  * provider's network names to ours, plus the two small helpers both analytics pulls need (bounded
  * concurrency, a per-day tally).

@@ -1,5 +1,5 @@
 /**
- * A fetch-based client for the fal.ai queue API (reference notes §1):
+ * A fetch-based client for the fal.ai queue API:
  *
  *   POST {queue}/{model_id}[/{subpath}]  → {request_id, status_url, response_url, cancel_url, ...}
  *   GET  status_url                      → IN_QUEUE (queue_position) → IN_PROGRESS (logs) → COMPLETED

@@ -1,5 +1,5 @@
 /**
- * Draws a photo avatar's reaction frames (DESIGN §4): the photo cover-fitted into the upper part of
+ * Draws a photo avatar's reaction frames: the photo cover-fitted into the upper part of
  * the 9:16 frame over a blurred, enlarged copy of itself, the face warped by a triangle mesh over its
  * landmarks (brows, eyes, jaw with a painted mouth, smile, a little head turn), and the virtual
  * camera applied to the whole picture.
