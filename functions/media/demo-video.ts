@@ -1,7 +1,8 @@
 /**
  * Accepting or refusing a product's demo video. The type comes from the file's own bytes (never its
- * name or declared content type: both are the sender's word), confirmed by ffprobe; then the usability rules: a real
- * video track, decodable from start to end, at most 180 s, at least 240 px a side, portrait.
+ * name or declared content type: both are the sender's word), confirmed by ffprobe; then the
+ * usability rules: a real video track, decodable from start to end, at most 180 s, at least 240 px a
+ * side, portrait.
  */
 import { AppError } from '#domain/errors';
 import { MediaToolError, runFfmpeg } from './binaries';
