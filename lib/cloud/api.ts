@@ -30,7 +30,9 @@ import {
   type HandlerGroup,
   type RouteDefinition,
 } from '#functions/routes';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { constructId, ServiceFunction } from './service-function';
+import { DOCS_SCRIPT_ENV, DOCS_SCRIPT_FILE_NAME, docsScriptDir } from './bundling';
 
 /**
  * A stage-wide backstop against floods; the contract's per-account limit (120 a minute, counted in
@@ -61,12 +63,15 @@ export class Api extends Construct {
     const groups = Object.keys(HANDLER_GROUPS) as HandlerGroup[];
     const functions = {} as Record<HandlerGroup, lambda.IFunction>;
     const integrations = {} as Record<HandlerGroup, HttpLambdaIntegration>;
+    let metaFunction: NodejsFunction | undefined;
     for (const group of groups) {
       const fn = new ServiceFunction(this, `${constructId(group)}Handler`, { ...props, needs: HANDLER_GROUPS[group] }).fn;
+      if (group === 'meta') metaFunction = fn;
       functions[group] = fn;
       integrations[group] = new HttpLambdaIntegration(`${constructId(group)}Integration`, fn);
     }
     this.functions = functions;
+    addDocsScript(this, metaFunction!);
 
     this.httpApi = new HttpApi(this, 'HttpApi', {
       description: 'Reaction Studio public API',
@@ -112,6 +117,18 @@ export class Api extends Construct {
 
     this.url = `${this.httpApi.apiEndpoint}${API_PREFIX}`;
   }
+}
+
+/** The reference page's script reaches the meta function as a layer of that one file (bundling.ts). */
+function addDocsScript(scope: Construct, meta: NodejsFunction): void {
+  const layer = new lambda.LayerVersion(scope, 'DocsScriptLayer', {
+    description: 'the API reference page script (Scalar standalone bundle)',
+    code: lambda.Code.fromAsset(docsScriptDir(), { exclude: ['*', `!${DOCS_SCRIPT_FILE_NAME}`] }),
+    compatibleRuntimes: [lambda.Runtime.NODEJS_22_X],
+    compatibleArchitectures: [lambda.Architecture.X86_64],
+  });
+  meta.addLayers(layer);
+  meta.addEnvironment(DOCS_SCRIPT_ENV, `/opt/${DOCS_SCRIPT_FILE_NAME}`);
 }
 
 /** `GET /api/v1/products/{id}` -> `Route GET api v1 products {id}` (construct ids may not hold `/`). */

@@ -6,9 +6,11 @@
  * Only types are imported from esbuild and aws-cdk-lib: a script can load this module without
  * paying for aws-cdk-lib.
  */
+import * as path from 'node:path';
 import type { BuildOptions } from 'esbuild';
 import type { BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { CAPTION_FONTS } from '#media/caption-fonts';
+import { DOCS_SCRIPT_ENV, DOCS_SCRIPT_FILE_NAME, installedDocsScript } from '#functions/openapi/docs-script';
 
 export const LAMBDA_BUNDLE = {
   /** Lambda's runtime is nodejs22.x whatever Node runs the build. */
@@ -36,6 +38,13 @@ export const LAMBDA_BUNDLE = {
  * external and get them from the native-modules layer (lib/cloud/native-modules-layer.ts).
  */
 export const NATIVE_MODULES = ['sharp', '@napi-rs/canvas'] as const;
+
+/**
+ * The API reference page's script (Scalar's standalone bundle, 4 MB): the meta function serves it
+ * from a layer holding just that file, read at the path in DOCS_SCRIPT_FILE (functions/handlers/meta.ts).
+ */
+export const docsScriptDir = () => path.dirname(installedDocsScript());
+export { DOCS_SCRIPT_ENV, DOCS_SCRIPT_FILE_NAME };
 
 /** Caption fonts ship in the same layer: esbuild cannot bundle font files (see caption-fonts.ts). */
 export const FONT_PACKAGES = Object.values(CAPTION_FONTS).map((font) => ({ name: font.packageName, files: font.files }));
