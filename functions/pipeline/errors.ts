@@ -6,10 +6,7 @@
  */
 import { JOB_ERROR_CODES, type JobError, type JobErrorCode } from '#domain/jobs';
 import { isEngineError, type EngineError } from '#ports/engine';
-import type { TaskFailure } from './steps';
-
-export const RETRYABLE_ERROR = 'Job.Retryable';
-export const FINAL_ERROR = 'Job.Failed';
+import { FINAL_ERROR, RETRYABLE_ERROR, type TaskFailure } from './steps';
 
 export class PipelineError extends Error {
   readonly code: JobErrorCode;

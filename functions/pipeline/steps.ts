@@ -10,6 +10,7 @@
 import type { FunctionNeeds } from '#functions/routes';
 import type { Dependencies } from '#ports/dependencies';
 import { JOB_STATE, JOB_STATE_NAMES, type JobStateName } from '#domain/job-states';
+import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 
 export const JOB_STATE_MACHINE_FILE = 'statemachines/video-job.asl.json';
 
@@ -51,28 +52,44 @@ export const SWEEPER_FUNCTION = {
 
 export const SWEEP_INTERVAL_MINUTES = 15;
 
+/** The ASL Error names a step fails with (errors.ts): Retry matches the first, Catch sends the second to MarkFailed. */
+export const RETRYABLE_ERROR = 'Job.Retryable';
+export const FINAL_ERROR = 'Job.Failed';
+
+/**
+ * How a Task state retries. `transient`: Lambda's own hiccups and our retryable errors, a few times
+ * (anything else fails the job). `always`: any error, more times, for MarkFailed, which must record
+ * the failure.
+ */
+export const RETRY_CLASSES = {
+  transient: {
+    errors: ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException', 'Lambda.TooManyRequestsException', RETRYABLE_ERROR],
+    maxAttempts: 3,
+  },
+  always: { errors: ['States.ALL'], maxAttempts: 5 },
+} as const;
+
 interface StepSpec {
   /** The ASL Task state that sends this step; the job records it as `resume_at` when the step starts. */
   state: JobStateName;
   fn: PipelineFunction;
   /** The state's TimeoutSeconds. */
   timeoutS: number;
+  retry: keyof typeof RETRY_CLASSES;
   /** A `.waitForTaskToken` Task: the step stores the token and the execution waits for a decision. */
   waitsForToken?: true;
 }
 
-const PREVIEW_WAIT_S = 30 * 24 * 3600;
-
 /** Each `step` value the ASL sends in a Task payload. */
 export const PIPELINE_STEPS = {
-  prepare: { state: JOB_STATE.Start, fn: 'steps', timeoutS: 60 },
-  generate_reaction: { state: JOB_STATE.GenerateReaction, fn: 'render', timeoutS: 900 },
-  render_preview: { state: JOB_STATE.RenderPreview, fn: 'render', timeoutS: 300 },
-  charge_preview: { state: JOB_STATE.ChargePreview, fn: 'steps', timeoutS: 60 },
-  await_decision: { state: JOB_STATE.AwaitDecision, fn: 'steps', timeoutS: PREVIEW_WAIT_S, waitsForToken: true },
-  compose: { state: JOB_STATE.Compose, fn: 'render', timeoutS: 600 },
-  finalize: { state: JOB_STATE.Finalize, fn: 'steps', timeoutS: 60 },
-  mark_failed: { state: JOB_STATE.MarkFailed, fn: 'steps', timeoutS: 60 },
+  prepare: { state: JOB_STATE.Start, fn: 'steps', timeoutS: 60, retry: 'transient' },
+  generate_reaction: { state: JOB_STATE.GenerateReaction, fn: 'render', timeoutS: 900, retry: 'transient' },
+  render_preview: { state: JOB_STATE.RenderPreview, fn: 'render', timeoutS: 300, retry: 'transient' },
+  charge_preview: { state: JOB_STATE.ChargePreview, fn: 'steps', timeoutS: 60, retry: 'transient' },
+  await_decision: { state: JOB_STATE.AwaitDecision, fn: 'steps', timeoutS: PREVIEW_WAIT_MAX_S, waitsForToken: true, retry: 'transient' },
+  compose: { state: JOB_STATE.Compose, fn: 'render', timeoutS: 600, retry: 'transient' },
+  finalize: { state: JOB_STATE.Finalize, fn: 'steps', timeoutS: 60, retry: 'transient' },
+  mark_failed: { state: JOB_STATE.MarkFailed, fn: 'steps', timeoutS: 60, retry: 'always' },
 } as const satisfies Record<string, StepSpec>;
 
 export type PipelineStep = keyof typeof PIPELINE_STEPS;
@@ -129,6 +146,7 @@ export interface JobDefinition {
       Resource?: string;
       TimeoutSeconds?: number;
       Parameters?: { FunctionName?: string; Payload?: { step?: string } };
+      Retry?: { ErrorEquals: string[]; MaxAttempts?: number }[];
     }
   >;
 }
@@ -169,6 +187,10 @@ export function jobDefinitionProblems(definition: JobDefinition, options: { time
     }
     const resource = spec.waitsForToken ? `${LAMBDA_INVOKE}.waitForTaskToken` : LAMBDA_INVOKE;
     if (state.Resource !== resource) problems.push(`Task ${name} has Resource ${String(state.Resource)}, not ${resource}`);
+    const retry = RETRY_CLASSES[spec.retry];
+    const retries = (state.Retry ?? []).map((r) => `${[...r.ErrorEquals].sort().join('|')} x${r.MaxAttempts ?? 3}`);
+    const expected = `${[...retry.errors].sort().join('|')} x${retry.maxAttempts}`;
+    if (retries.length !== 1 || retries[0] !== expected) problems.push(`Task ${name} retries ${retries.join(', ') || 'nothing'}, the table says ${spec.retry} (${expected})`);
     if (options.timeouts !== false && state.TimeoutSeconds !== spec.timeoutS) {
       problems.push(`Task ${name} has TimeoutSeconds ${String(state.TimeoutSeconds)}, the table says ${spec.timeoutS}`);
     }

@@ -177,7 +177,7 @@ describe('the job state machine', () => {
     expect([...used].sort()).toEqual([...FUNCTIONS].sort());
   });
 
-  test('the ASL file agrees with the step table: its states, and each Task\'s step, function, timeout and integration', () => {
+  test('the ASL file agrees with the step table: its states, and each Task\'s step, function, timeout, retries and integration', () => {
     const asl = JSON.parse(fs.readFileSync(path.join(ROOT, JOB_STATE_MACHINE_FILE), 'utf8')) as JobDefinition;
     expect(Object.keys(asl.States).sort()).toEqual([...JOB_STATE_NAMES].sort());
     expect(jobDefinitionProblems(asl)).toEqual([]);
@@ -190,11 +190,13 @@ describe('the job state machine', () => {
     const asl = JSON.parse(fs.readFileSync(path.join(ROOT, JOB_STATE_MACHINE_FILE), 'utf8')) as JobDefinition;
     asl.States.Compose!.TimeoutSeconds = 1;
     asl.States.Finalize!.Parameters!.FunctionName = '${JobRenderFunctionArn}';
+    asl.States.MarkFailed!.Retry = [{ ErrorEquals: ['Job.Retryable'], MaxAttempts: 3 }];
     asl.States.Renamed = asl.States.ChargePreview!;
     delete asl.States.ChargePreview;
     expect(jobDefinitionProblems(asl)).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/Compose has TimeoutSeconds 1/),
+        expect.stringMatching(/MarkFailed retries Job.Retryable x3, the table says always/),
         expect.stringMatching(/Finalize invokes \$\{JobRenderFunctionArn\}, not the steps function/),
         expect.stringMatching(/state Renamed is not in JOB_STATE_NAMES/),
         expect.stringMatching(/state ChargePreview of JOB_STATE_NAMES is missing/),
