@@ -20,8 +20,7 @@ import { localPipeline } from '#local/pipeline-steps';
 import { enterStep } from '#pipeline/job-context';
 import { chargeCurrentRound } from '#pipeline/tasks/charges';
 import { JOB_STATE_MACHINE_FILE, type StepPayload } from '#pipeline/steps';
-import { getJob, listActiveJobs, type StoredJob } from '#adapters/dynamodb/jobs';
-import { getEntry, periodUsage } from '#adapters/dynamodb/allowance-ledger';
+import type { StoredJob } from '#domain/job-execution';
 import { keys } from '#adapters/dynamodb/keys';
 import { dynamo } from '#adapters/aws-clients';
 import { config } from '#functions/config';
@@ -429,8 +428,8 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
 
   /** resumeActiveJobs sees only these jobs (other tests' jobs in the same table are not its business). */
   const onlyJobs = (...ids: number[]): LocalJobStore => ({
-    listActiveJobs: async () => (await listActiveJobs()).filter((j) => ids.includes(j.jobId)),
-    getJob: (accountId, jobId) => getJob(accountId, jobId),
+    listActiveJobs: async () => (await t.stack.dependencies.jobs.listActive()).filter((j) => ids.includes(j.jobId)),
+    getJob: (accountId, jobId) => t.stack.dependencies.jobs.get(accountId, jobId),
   });
 
   async function customer(plan: PlanName = 'pro') {
@@ -444,14 +443,14 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
   async function waitForStatus(accountId: number, jobId: number, statuses: JobStatus[], timeoutMs = 120_000): Promise<StoredJob> {
     const until = Date.now() + timeoutMs;
     for (;;) {
-      const job = await getJob(accountId, jobId);
+      const job = await t.stack.dependencies.jobs.get(accountId, jobId);
       if (job && statuses.includes(job.status)) return job;
       if (Date.now() > until) throw new Error(`job ${jobId} never reached ${statuses.join('|')}; last: ${JSON.stringify(job)}\n${runnerLog.slice(-20).join('\n')}`);
       await sleep(100);
     }
   }
 
-  const usageNow = (accountId: number) => periodUsage(accountId, billingPeriodOf(new Date()).id);
+  const usageNow = (accountId: number) => t.stack.dependencies.ledger.periodUsage(accountId, billingPeriodOf(new Date()).id);
 
   test('a crash right after Finalize charged the unit, before the job is done: the restart finishes it without a second charge', async () => {
     const { accountId, api, productId } = await customer();
@@ -464,7 +463,7 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
         if (payload.step !== 'finalize' || !first) return call();
         first = false;
         // Finalize as far as its charge, with the step's own functions; then the process is gone.
-        const job = await getJob(payload.account_id, payload.job_id);
+        const job = await t.stack.dependencies.jobs.get(payload.account_id, payload.job_id);
         const deps = t.stack.dependencies;
         await chargeCurrentRound(deps, await enterStep(deps, job!, 'finalize', 'finalizing'));
         crashed();
@@ -477,10 +476,10 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
     if (!(await within(crashedAt, 120_000))) throw new Error('Finalize was never reached');
     await doomed.stop();
 
-    const leftOver = await getJob(accountId, jobId);
+    const leftOver = await t.stack.dependencies.jobs.get(accountId, jobId);
     expect(leftOver).toMatchObject({ status: 'processing', stage: 'finalizing', resume_at: JOB_STATE.Finalize, video_id: null });
     expect(await usageNow(accountId)).toEqual({ used: 1, reserved: 0 });
-    expect(await getEntry({ accountId, jobId, chargeNumber: 1 })).toMatchObject({ state: 'charged' });
+    expect(await t.stack.dependencies.ledger.entry({ accountId, jobId, chargeNumber: 1 })).toMatchObject({ state: 'charged' });
     const chargedAt = (await dynamo().send(new GetCommand({ TableName: config.tableName, Key: keys.allowanceEntry(accountId, jobId, 1) }))).Item?.settled_at;
 
     const restarted = installRunner({ store: onlyJobs(jobId) });
@@ -579,8 +578,8 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
     ]) {
       expect(await allowanceOf(api)).toMatchObject({ used: 1, reserved: 0 });
       expect((await api.get(`/videos/jobs/${jobId}`)).body.data).toMatchObject({ status: 'done', charged_units: 1, error: null });
-      expect(await getEntry({ accountId, jobId, chargeNumber: 1 })).toMatchObject({ state: 'charged' });
-      expect(await getEntry({ accountId, jobId, chargeNumber: 2 })).toBeUndefined();
+      expect(await t.stack.dependencies.ledger.entry({ accountId, jobId, chargeNumber: 1 })).toMatchObject({ state: 'charged' });
+      expect(await t.stack.dependencies.ledger.entry({ accountId, jobId, chargeNumber: 2 })).toBeUndefined();
       expect((await api.get('/videos')).body.meta.total).toBe(1);
     }
   }, 300_000);
@@ -607,7 +606,7 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
     const job = (await api.get(`/videos/jobs/${jobId}`)).body.data;
     expect(job).toMatchObject({ status: 'failed', stage: 'failed', charged_units: 0, video_id: null, error: { code: 'invalid_input', message } });
     expect(await allowanceOf(api)).toMatchObject({ used: 0, reserved: 0 });
-    expect(await getEntry({ accountId, jobId, chargeNumber: 1 })).toMatchObject({ state: 'released' });
+    expect(await t.stack.dependencies.ledger.entry({ accountId, jobId, chargeNumber: 1 })).toMatchObject({ state: 'released' });
     expect(await listKeys(jobObjectPrefix(accountId, jobId))).toEqual([]);
     expect((await api.get('/videos')).body.meta.total).toBe(0);
   }, 120_000);

@@ -25,7 +25,6 @@ import {
 import { GSI1, keys } from './keys';
 import type { DynamoTable } from './table';
 import { transact, type TransactItem, type TransactOutcome } from './transactions';
-import { environmentTable } from '#adapters/aws-clients';
 
 export { LedgerViolation };
 export type { ChargeRef, EntryState, LedgerEntry, LedgerOutcome, PeriodUsage, Reservation };
@@ -195,13 +194,3 @@ export class DynamoAllowanceLedger implements AllowanceLedger {
     return { Update: { TableName: this.table.name, Key: keys.allowancePeriod(accountId, period), UpdateExpression: expression, ...rest } };
   }
 }
-
-// Transitional: module-level calls for callers not yet handed a ledger by their wiring.
-const fromEnvironment = () => new DynamoAllowanceLedger(environmentTable());
-export const reserveWith = (unit: Reservation, writes: TransactItem[], now = new Date()) => fromEnvironment().reserveWith(unit, writes, now);
-export const withdrawWith = (unit: Omit<Reservation, 'limit'>, writes: TransactItem[]) => fromEnvironment().withdrawWith(unit, writes);
-export const charge = (ref: ChargeRef, now = new Date()) => fromEnvironment().charge(ref, now);
-export const release = (ref: ChargeRef, now = new Date()) => fromEnvironment().release(ref, now);
-export const getEntry = (ref: ChargeRef) => fromEnvironment().entry(ref);
-export const periodUsage = (accountId: number, period: string) => fromEnvironment().periodUsage(accountId, period);
-export const reservedBefore = (cutoff: Date) => fromEnvironment().reservedBefore(cutoff);

@@ -6,7 +6,7 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { isFinal, JOB_STAGES, type Job } from '#domain/jobs';
-import type { JobInternals, JobOutput, StoredJob } from '#domain/job-execution';
+import type { StoredJob } from '#domain/job-execution';
 import type { Video } from '#domain/video';
 import type { Reservation } from '#ports/allowance-ledger';
 import type {
@@ -25,8 +25,6 @@ import { transact, type TransactItem } from './transactions';
 import { DynamoAllowanceLedger } from './allowance-ledger';
 import { DynamoVideoLibrary } from './videos';
 import { environmentTable } from '#adapters/aws-clients';
-
-export type { IdempotencyClaim, IdempotencyRecord, JobChanges, JobCondition, JobInternals, JobOutput, StoredJob };
 
 const activeIndex = (job: Pick<Job, 'id' | 'account_id'>) => ({ gsi1pk: keys.activeJobsIndex, gsi1sk: `${padId(job.id)}#${job.account_id}` });
 
@@ -257,15 +255,6 @@ function toJob(item: Record<string, unknown>): StoredJob {
   return rest as unknown as StoredJob;
 }
 
-// Transitional: module-level calls for callers not yet handed a job store by their wiring.
-const fromEnvironment = () => new DynamoJobStore(environmentTable());
+// Transitional, for the reactions e2e test and the benches that have not yet taken the stack's job store.
 export const newJobId = () => nextId('job');
-/** Videos are numbered apart from jobs; Compose takes the id before it uploads the files. */
-export const newVideoId = () => nextId('video');
-export const newJobItems = (job: StoredJob, idempotency?: IdempotencyClaim) => fromEnvironment().newJobItems(job, idempotency);
-export const getJob = (accountId: number, jobId: number) => fromEnvironment().get(accountId, jobId);
-export const updateJob = (accountId: number, jobId: number, changes: JobChanges, condition: JobCondition = {}, now = new Date()) =>
-  fromEnvironment().update(accountId, jobId, changes, condition, now);
-export const listActiveJobs = () => fromEnvironment().listActive();
-export const finishJobWithVideo = (job: StoredJob, video: Video, chargedUnits: number, now = new Date()) =>
-  fromEnvironment().finishWithVideo(job, video, chargedUnits, now);
+export const getJob = (accountId: number, jobId: number) => new DynamoJobStore(environmentTable()).get(accountId, jobId);

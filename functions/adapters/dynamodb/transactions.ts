@@ -1,6 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '#adapters/aws-clients';
 
 /** One item of a TransactWriteItems call (Put, Update, Delete or ConditionCheck). */
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -24,10 +23,9 @@ const pause = (attempt: number) => new Promise((r) => setTimeout(r, 10 * 2 ** at
 /**
  * Writes the items all or nothing. A condition that fails is an answer, not an error: the indexes of
  * the refusing items come back. Conflicts with concurrent transactions are retried (the SDK does not
- * retry a cancelled transaction), and anything else is thrown. Callers not yet handed a table's
- * client by their wiring get the environment's.
+ * retry a cancelled transaction), and anything else is thrown.
  */
-export async function transact(items: TransactItem[], client: DynamoDBDocumentClient = dynamo()): Promise<TransactOutcome> {
+export async function transact(items: TransactItem[], client: DynamoDBDocumentClient): Promise<TransactOutcome> {
   for (let attempt = 0; ; attempt++) {
     try {
       await client.send(new TransactWriteCommand({ TransactItems: items }));

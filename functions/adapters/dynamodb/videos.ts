@@ -7,7 +7,6 @@ import { allocateId } from './ids';
 import type { DynamoTable } from './table';
 import { DynamoCollections } from './collection-counter';
 import type { TransactItem } from './transactions';
-import { environmentTable } from '#adapters/aws-clients';
 
 const VIDEOS = (accountId: number) => ({ accountId, collection: 'videos' as const });
 
@@ -72,6 +71,3 @@ function toVideo(item: Record<string, unknown>): Video {
     created_at: item.created_at as string,
   };
 }
-
-// Transitional: module-level calls for callers not yet handed a video library by their wiring.
-export const getVideo = (accountId: number, videoId: number) => new DynamoVideoLibrary(environmentTable()).get(accountId, videoId);
