@@ -112,9 +112,9 @@ async function readUnitsOf(f: Filled, o: ScaleOptions) {
   const { DynamoProductStore } = await import('#adapters/dynamodb/products');
   const { environmentTable } = await import('#adapters/aws-clients');
   const products = new DynamoProductStore(environmentTable());
-  const { pageOfPrefix } = await import('#adapters/dynamodb/pagination');
+  const { queryPage } = await import('#adapters/dynamodb/pagination');
   const { keys } = await import('#adapters/dynamodb/keys');
-  const legacy = (page: number) => pageOfPrefix(keys.accountPartition(f.accountId), keys.productPrefix, page, o.perPage);
+  const legacy = (page: number) => queryPage(environmentTable(), keys.accountPartition(f.accountId), keys.productPrefix, page, o.perPage);
   const current = (page: number) => products.list(f.accountId, page, o.perPage);
   const legacyFirst = await readUnits(() => legacy(1));
   const legacyLast = await readUnits(() => legacy(f.lastPage));

@@ -27,7 +27,7 @@ const control = (provider: ProviderName) => t.control(provider);
 afterEach(() => t.resetSandboxes());
 
 const seedVideo = (accountId: number): Promise<Video> =>
-  seedFinishedVideo(accountId, { videoPath, posterBytes: Buffer.from([0xff, 0xd8, 0xff, 0xd9]), sizeBytes: 1000, jobIdBase: 9000, productId: 1 });
+  seedFinishedVideo(t.stack, accountId, { videoPath, posterBytes: Buffer.from([0xff, 0xd8, 0xff, 0xd9]), sizeBytes: 1000, jobIdBase: 9000, productId: 1 });
 
 /** The active channel id per platform of a fresh connection. */
 const connect = async (api: ApiClient, accountId: number, provider: ProviderName): Promise<Record<string, string>> =>

@@ -4,7 +4,6 @@
  * like a hosted one (it is not named `local`), so the API takes the background path.
  */
 import sharp from 'sharp';
-import { putBuffer } from '#adapters/s3/blob-store';
 import { EngineError, type AvatarEngine } from '#ports/engine';
 import { expectError, startTestStack, type TestStack } from '#test-support/local-stack';
 
@@ -31,7 +30,7 @@ const slowHostedEngine: AvatarEngine = {
     await gate.released;
     if (prompt.includes('forbidden')) throw new EngineError('content_rejected', 'The prompt was flagged by the safety filter');
     const png = await sharp({ create: { width: 768, height: 1344, channels: 3, background: '#8ac' } }).png().toBuffer();
-    await putBuffer(options.outputKey, png, 'image/png');
+    await t.stack.dependencies.blobs.putBuffer(options.outputKey, png, 'image/png');
     return { image: { key: options.outputKey, contentType: 'image/png', sizeBytes: png.length }, width: 768, height: 1344, seed: options.seed, engine: 'hosted-stand-in' };
   },
 };

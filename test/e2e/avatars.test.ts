@@ -1,9 +1,11 @@
 import sharp from 'sharp';
 import { awayFromMinuteBoundary } from '#test-support/clock';
-import { listKeys } from '#adapters/s3/blob-store';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
+
+/** The stack's stored objects under `prefix`. */
+const listKeys = (prefix: string) => t.stack.dependencies.blobs.listKeys(prefix);
 beforeAll(async () => {
   t = await startTestStack();
 });

@@ -1,12 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { listKeys } from '#adapters/s3/blob-store';
 import { probeMedia } from '#media/probe';
 import { makeFixture, makeTempDir } from '#test-support/media-fixtures';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
+
+/** The stack's stored objects under `prefix`. */
+const listKeys = (prefix: string) => t.stack.dependencies.blobs.listKeys(prefix);
 beforeAll(async () => {
   t = await startTestStack();
 });

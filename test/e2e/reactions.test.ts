@@ -4,11 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '#adapters/aws-clients';
-import { config } from '#functions/config';
 import { keys } from '#adapters/dynamodb/keys';
-import { newJobId } from '#adapters/dynamodb/jobs';
-import { deleteKeys, listKeys, putFile } from '#adapters/s3/blob-store';
 import { jobObjectKeys, type Job, type JobStatus } from '#domain/jobs';
 import { makeFixture } from '#test-support/media-fixtures';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
@@ -24,10 +20,10 @@ afterAll(() => t?.stop());
 
 /** A job as the pipeline leaves it at preview_ready: its round's reaction clip in the bucket. */
 async function seedJob(accountId: number, fields: Partial<Job> = {}): Promise<Job> {
-  const id = await newJobId();
+  const id = await t.stack.dependencies.jobs.newJobId();
   const now = new Date().toISOString();
   const clipKey = jobObjectKeys(accountId, id, 0).reaction;
-  await putFile(clipKey, clipPath, 'video/mp4');
+  await t.stack.dependencies.blobs.putFile(clipKey, clipPath, 'video/mp4');
   const job: Job = {
     id,
     account_id: accountId,
@@ -58,14 +54,14 @@ async function seedJob(accountId: number, fields: Partial<Job> = {}): Promise<Jo
     updated_at: now,
     ...fields,
   };
-  await dynamo().send(new PutCommand({ TableName: config.tableName, Item: { ...keys.job(accountId, id), type: 'job', ...job } }));
+  await t.stack.table.client.send(new PutCommand({ TableName: t.stack.table.name, Item: { ...keys.job(accountId, id), type: 'job', ...job } }));
   return job;
 }
 
 async function moveJob(accountId: number, jobId: number, status: JobStatus) {
-  await dynamo().send(
+  await t.stack.table.client.send(
     new UpdateCommand({
-      TableName: config.tableName,
+      TableName: t.stack.table.name,
       Key: keys.job(accountId, jobId),
       UpdateExpression: 'SET #status = :status',
       ExpressionAttributeNames: { '#status': 'status' },
@@ -75,7 +71,7 @@ async function moveJob(accountId: number, jobId: number, status: JobStatus) {
 }
 
 const save = (api: ApiClient, jobId: unknown) => api.post('/reactions', { job_id: jobId });
-const reactionObjects = (accountId: number) => listKeys(`accounts/${accountId}/reactions/`);
+const reactionObjects = (accountId: number) => t.stack.dependencies.blobs.listKeys(`accounts/${accountId}/reactions/`);
 const libraryUsage = async (api: ApiClient) => (await api.get('/usage')).body.data.library;
 
 async function download(url: string) {
@@ -177,7 +173,7 @@ describe('saving a reaction from a preview job', () => {
   test('a preview job whose clip has vanished from the bucket is a 409 conflict, and nothing is stored', async () => {
     const { accountId, api } = await t.newAccount();
     const job = await seedJob(accountId);
-    await deleteKeys([job.reaction!.key]);
+    await t.stack.dependencies.blobs.deleteKeys([job.reaction!.key]);
     expectError(await save(api, job.id), 409, 'conflict');
     expect((await api.get('/reactions')).body.data).toEqual([]);
     expect((await libraryUsage(api)).used).toBe(0);

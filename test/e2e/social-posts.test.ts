@@ -33,7 +33,7 @@ afterEach(() => {
 });
 
 const seedVideo = (accountId: number): Promise<Video> =>
-  seedFinishedVideo(accountId, { videoPath: files.videoPath, posterBytes: files.posterBytes, sizeBytes: files.videoBytes.length, jobIdBase: 5000, productId: 1 });
+  seedFinishedVideo(t.stack, accountId, { videoPath: files.videoPath, posterBytes: files.posterBytes, sizeBytes: files.videoBytes.length, jobIdBase: 5000, productId: 1 });
 
 interface Publisher {
   accountId: number;

@@ -15,7 +15,6 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import sharp from 'sharp';
-import { listKeys } from '#adapters/s3/blob-store';
 import { createDirectMediaResolver, type HostLookup, type HttpsTransport } from '#adapters/reference/direct-media-resolver';
 import type { ReferenceResolver } from '#ports/reference-resolver';
 import { makeFixture, makeTempDir } from '#test-support/media-fixtures';
@@ -52,6 +51,9 @@ const CDN = 'v16m.tiktokcdn.com';
 const PUBLIC_IP = '93.184.216.34';
 
 let t: TestStack;
+
+/** The stack's stored objects under `prefix`. */
+const listKeys = (prefix: string) => t.stack.dependencies.blobs.listKeys(prefix);
 let dir: string;
 let refServer: http.Server;
 let refPort: number;

@@ -3,12 +3,14 @@
  * seeded as the pipeline's Finalize step stores them (record + MP4 + poster), so no job has to run.
  */
 import sharp from 'sharp';
-import { listKeys } from '#adapters/s3/blob-store';
 import { videoObjectPrefix, type Video } from '#domain/video';
 import { expectError, startTestStack, type TestStack } from '#test-support/local-stack';
 import { finishedVideoFiles, seedFinishedVideo, type FinishedVideoFiles } from '#test-support/social';
 
 let t: TestStack;
+
+/** The stack's stored objects under `prefix`. */
+const listKeys = (prefix: string) => t.stack.dependencies.blobs.listKeys(prefix);
 let files: FinishedVideoFiles;
 beforeAll(async () => {
   [t, files] = await Promise.all([startTestStack(), finishedVideoFiles({ r: 30, g: 90, b: 200 })]);
@@ -16,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 const seedVideo = (accountId: number): Promise<Video> =>
-  seedFinishedVideo(accountId, { videoPath: files.videoPath, posterBytes: files.posterBytes, sizeBytes: files.videoBytes.length, jobIdBase: 1000, productId: 7 });
+  seedFinishedVideo(t.stack, accountId, { videoPath: files.videoPath, posterBytes: files.posterBytes, sizeBytes: files.videoBytes.length, jobIdBase: 1000, productId: 7 });
 
 async function download(url: string) {
   const response = await fetch(url);

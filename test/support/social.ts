@@ -6,11 +6,9 @@
 import { readFile } from 'node:fs/promises';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
-import { dynamo } from '#adapters/aws-clients';
-import { config } from '#functions/config';
 import { keys } from '#adapters/dynamodb/keys';
-import { nextId } from '#adapters/dynamodb/ids';
-import { putBuffer, putFile } from '#adapters/s3/blob-store';
+import { allocateId } from '#adapters/dynamodb/ids';
+import type { LocalStack } from '#local/runtime';
 import { videoObjectKeys, type Video } from '#domain/video';
 import type { ProviderName } from '#domain/social';
 import { PROVIDER_A_KEY_PREFIX, PROVIDER_B_KEY_PREFIX, type SandboxControl } from '#local/sandboxes/index';
@@ -47,10 +45,11 @@ export interface SeededVideo {
 }
 
 /** A finished video of `accountId`, stored as Finalize stores one: MP4 and poster in the bucket, the record in the table. */
-export async function seedFinishedVideo(accountId: number, from: SeededVideo): Promise<Video> {
-  const id = await nextId('video');
+export async function seedFinishedVideo(stack: LocalStack, accountId: number, from: SeededVideo): Promise<Video> {
+  const { blobs } = stack.dependencies;
+  const id = await allocateId(stack.table, 'video');
   const objects = videoObjectKeys(accountId, id);
-  await Promise.all([putFile(objects.video, from.videoPath, 'video/mp4'), putBuffer(objects.poster, from.posterBytes, 'image/jpeg')]);
+  await Promise.all([blobs.putFile(objects.video, from.videoPath, 'video/mp4'), blobs.putBuffer(objects.poster, from.posterBytes, 'image/jpeg')]);
   const video: Video = {
     id,
     account_id: accountId,
@@ -64,7 +63,7 @@ export async function seedFinishedVideo(accountId: number, from: SeededVideo): P
     size_bytes: from.sizeBytes,
     created_at: new Date().toISOString(),
   };
-  await dynamo().send(new PutCommand({ TableName: config.tableName, Item: { ...keys.video(accountId, id), type: 'video', ...video } }));
+  await stack.table.client.send(new PutCommand({ TableName: stack.table.name, Item: { ...keys.video(accountId, id), type: 'video', ...video } }));
   return video;
 }
 

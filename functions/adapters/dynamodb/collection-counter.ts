@@ -17,7 +17,6 @@
  * meanwhile (`changes`), otherwise it starts again.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { environmentTable } from '#adapters/aws-clients';
 import type { DynamoTable } from './table';
 import { collectionBlockPrefix, keys, padId } from './keys';
 import { transact, type TransactItem, type TransactOutcome } from './transactions';
@@ -198,9 +197,3 @@ function counterMoves(
   }
   return items;
 }
-
-// Transitional, for adapters not yet handed a DynamoTable.
-const environmentCollections = () => new DynamoCollections(environmentTable());
-export const createInCollection = (ref: CollectionRef, id: number, writes: TransactItem[], cap?: Cap) => environmentCollections().create(ref, id, writes, cap);
-export const createOne = (ref: CollectionRef, id: number, put: TransactItem, cap?: Cap) => environmentCollections().createOne(ref, id, put, cap);
-export const deleteFromCollection = (ref: CollectionRef, id: number, remove: TransactItem) => environmentCollections().delete(ref, id, remove);

@@ -9,7 +9,6 @@
  * a COUNT, until its first create or delete, or the operator's recount, counts it.
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { environmentTable } from '#adapters/aws-clients';
 import type { DynamoTable } from './table';
 import { collectionBlockPrefix, keys, padId } from './keys';
 import { BLOCK_SIZE, COLLECTIONS, counterOf, type Block, type CollectionRef } from './collection-state';
@@ -117,6 +116,3 @@ async function readRange(
   } while (startKey && items.length < range.skip + range.take);
   return items.slice(range.skip, range.skip + range.take);
 }
-
-// Transitional, for adapters not yet handed a DynamoTable.
-export const pageOfCollection = (ref: CollectionRef, page: number, perPage: number) => collectionPage(environmentTable(), ref, page, perPage);

@@ -9,7 +9,6 @@
  */
 import { BatchWriteCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { environmentTable } from '#adapters/aws-clients';
 import type { DynamoTable } from './table';
 import { collectionBlockPrefix, keys } from './keys';
 import { prefixQuery } from './pagination';
@@ -136,6 +135,3 @@ async function batchWrite(table: DynamoTable, requests: WriteRequest[]): Promise
     }
   }
 }
-
-// Transitional, for adapters not yet handed a DynamoTable.
-export const seedCollection = (ref: CollectionRef, options: { force?: boolean } = {}) => countCollection(environmentTable(), ref, options);

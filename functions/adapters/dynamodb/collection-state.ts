@@ -1,6 +1,5 @@
 /** What a collection's counter item says, and which collections have one (collection-counter.ts). */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { environmentTable } from '#adapters/aws-clients';
 import type { DynamoTable } from './table';
 import { keys } from './keys';
 
@@ -59,6 +58,3 @@ export async function counterOf(table: DynamoTable, ref: CollectionRef): Promise
     changes: Number(item.changes ?? 0),
   };
 }
-
-// Transitional, for adapters not yet handed a DynamoTable.
-export const readCounter = (ref: CollectionRef) => counterOf(environmentTable(), ref);

@@ -4,7 +4,6 @@
  * is known from what was read; only otherwise does a COUNT over the prefix run.
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { environmentTable } from '#adapters/aws-clients';
 import type { DynamoTable } from './table';
 
 export interface PageSlice<T> {
@@ -94,9 +93,3 @@ async function countAll(table: DynamoTable, base: QueryCommandInput): Promise<nu
   } while (startKey);
   return total;
 }
-
-// Transitional, for adapters not yet handed a DynamoTable.
-export const pageOfPrefix = (partition: string, prefix: string, page: number, perPage: number) =>
-  queryPage(environmentTable(), partition, prefix, page, perPage);
-export const allOfPrefix = (partition: string, prefix: string, order: { newestFirst?: boolean } = {}) =>
-  queryAll(environmentTable(), partition, prefix, order);
