@@ -11,5 +11,5 @@ export const createHandler = (dependencies: DependencySource) => createApiHandle
 
 // Only the inline (local) engine: a hosted one runs in the generate-avatar worker. Uploads are checked with sharp here.
 export const handler = createHandler(
-  withParts(lambdaDependencies, (base) => ({ engines: { ...base.engines, ...inlineAvatarEngines() }, avatarImages: new SharpAvatarImages() })),
+  withParts(lambdaDependencies, (base) => ({ engines: { ...base.engines, ...inlineAvatarEngines({ blobs: base.blobs }) }, avatarImages: new SharpAvatarImages() })),
 );

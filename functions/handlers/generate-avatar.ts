@@ -14,5 +14,5 @@ export type GenerateTask = Extract<BackgroundTask, { type: 'generate-avatar' }>;
 export const createHandler = (dependencies: DependencySource) => (task: GenerateTask) => generateAvatar({ ...dependencies(), log: logger }, task);
 
 export const handler = createHandler(
-  withParts(lambdaDependencies, (base) => ({ engines: { ...base.engines, ...avatarEngines({ falKey: sharedFalKey() }) } })),
+  withParts(lambdaDependencies, (base) => ({ engines: { ...base.engines, ...avatarEngines({ falKey: sharedFalKey(), blobs: base.blobs }) } })),
 );

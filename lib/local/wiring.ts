@@ -64,11 +64,12 @@ export interface LocalParts {
 
 export function localDependencies(parts: LocalParts): Dependencies {
   const { table, s3, settings } = parts.clients;
+  const blobs = new S3BlobStore(s3, settings.bucketName);
   return {
     jobRunner: parts.jobRunner,
     tasks: parts.tasks,
-    blobs: new S3BlobStore(s3, settings.bucketName),
-    engines: configuredEngines(),
+    blobs,
+    engines: configuredEngines({ blobs }),
     references: referenceResolver(),
     products: new DynamoProductStore(table),
     avatars: new DynamoAvatarStore(table),
