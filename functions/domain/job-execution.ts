@@ -18,7 +18,7 @@ export interface JobExecutionInput {
 export type JobDecision = { action: 'approve' } | { action: 'regenerate'; regenerations: number };
 
 /** Pipeline bookkeeping kept beside the job's public fields. */
-export interface JobInternals {
+interface JobInternals {
   /** The pending AwaitDecision's task token, while the job waits at preview_ready. */
   task_token?: string | null;
   /** The ASL state the job is in (see STATE_OF_STEP). */
@@ -27,7 +27,7 @@ export interface JobInternals {
   output?: JobOutput | null;
 }
 
-export interface JobOutput {
+interface JobOutput {
   video_id: number;
   key: string;
   poster_key: string;

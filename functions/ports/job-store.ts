@@ -5,7 +5,7 @@
  * never exists without its unit, nor a unit without its job.
  */
 import type { JobStatus } from '#domain/jobs';
-import type { JobOutput, StoredJob } from '#domain/job-execution';
+import type { StoredJob } from '#domain/job-execution';
 import type { Video } from '#domain/video';
 import type { Reservation } from './allowance-ledger';
 
@@ -76,5 +76,3 @@ export interface JobStore {
   /** Every job not yet done or failed, across accounts, oldest first. */
   listActive(): Promise<ActiveJobRef[]>;
 }
-
-export type { JobOutput, StoredJob };

@@ -22,7 +22,7 @@ import { testDependencies } from './wiring';
 export const NOW = new Date('2026-03-01T10:00:00Z');
 export const PERIOD = '2026-03';
 
-export class RecordingRunner implements JobRunner {
+class RecordingRunner implements JobRunner {
   readonly started: JobExecutionInput[] = [];
   readonly decisions: { token: string; decision: JobDecision }[] = [];
   /** What the next calls throw, until cleared. */
@@ -58,7 +58,7 @@ export const promptRequest = (productId: number, changes: Partial<VideoRequest> 
   ...changes,
 });
 
-export const inspectsAsMp4: MediaInspector = { inspectReference: async () => ({ contentType: 'video/mp4', durationS: 4 }) };
+const inspectsAsMp4: MediaInspector = { inspectReference: async () => ({ contentType: 'video/mp4', durationS: 4 }) };
 
 export async function videoJobFixture(options: { plan?: PlanName; media?: MediaInspector } = {}) {
   const accounts = new MemoryAccountStore();

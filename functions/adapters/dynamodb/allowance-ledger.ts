@@ -26,9 +26,6 @@ import { GSI1, keys } from './keys';
 import type { DynamoTable } from './table';
 import { transact, type TransactItem, type TransactOutcome } from './transactions';
 
-export { LedgerViolation };
-export type { ChargeRef, EntryState, LedgerEntry, LedgerOutcome, PeriodUsage, Reservation };
-
 const reservedIndexKey = (ref: ChargeRef, at: string) => ({
   gsi1pk: keys.reservedUnitsIndex,
   gsi1sk: `${at}#${ref.accountId}#${ref.jobId}#${ref.chargeNumber}`,

@@ -19,7 +19,7 @@ import type {
   JobStore,
 } from '#ports/job-store';
 import { GSI1, keys, padId } from './keys';
-import { allocateId, nextId } from './ids';
+import { allocateId } from './ids';
 import type { DynamoTable } from './table';
 import { transact, type TransactItem } from './transactions';
 import { DynamoAllowanceLedger } from './allowance-ledger';
@@ -255,6 +255,5 @@ function toJob(item: Record<string, unknown>): StoredJob {
   return rest as unknown as StoredJob;
 }
 
-// Transitional, for the reactions e2e test and the benches that have not yet taken the stack's job store.
-export const newJobId = () => nextId('job');
+// Transitional, for the benches that have not yet taken the stack's job store.
 export const getJob = (accountId: number, jobId: number) => new DynamoJobStore(environmentTable()).get(accountId, jobId);

@@ -2,7 +2,6 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { LibraryUsage } from '#ports/library-usage';
 import { keys } from './keys';
 import type { DynamoTable } from './table';
-import { environmentTable } from '#adapters/aws-clients';
 
 /**
  * Saved reactions in the account's library, read from the counter that saves are admitted by
@@ -16,6 +15,3 @@ export class DynamoLibraryUsage implements LibraryUsage {
     return Math.max(0, Number(out.Item?.count ?? 0));
   }
 }
-
-// Transitional: for callers not yet handed the library usage by their wiring.
-export const countLibrary = (accountId: number) => new DynamoLibraryUsage(environmentTable()).count(accountId);

@@ -1,4 +1,5 @@
-import { DynamoAllowanceLedger, LedgerViolation, type ChargeRef } from '#adapters/dynamodb/allowance-ledger';
+import { DynamoAllowanceLedger } from '#adapters/dynamodb/allowance-ledger';
+import { LedgerViolation, type ChargeRef } from '#ports/allowance-ledger';
 import { AppError } from '#domain/errors';
 import type { TransactItem } from '#adapters/dynamodb/transactions';
 import { startTestTable, type TestTable } from '#test-support/dynamodb';
