@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { fmt, flag, median, type SectionResult, type Table, type Target } from './report';
 import type { LocalStack } from '#local/runtime';
+import type { DynamoTable } from '#adapters/dynamodb/table';
 
 export interface ScaleOptions {
   sizes: number[];
@@ -60,7 +61,7 @@ export async function runScale(options: ScaleOptions): Promise<SectionResult> {
     // Measured after every account is filled, in rounds across the accounts: none is favoured by a warmer stack or a quieter moment.
     const samples = await timeLists(stack.apiUrl, filled, options);
     const measured: Measured[] = [];
-    for (const [i, { key: _key, ...f }] of filled.entries()) measured.push({ ...f, ...samples[i]!, ...(await readUnitsOf(filled[i]!, options)) });
+    for (const [i, { key: _key, ...f }] of filled.entries()) measured.push({ ...f, ...samples[i]!, ...(await readUnitsOf(stack.table, filled[i]!, options)) });
     return summarise(measured, options);
   } finally {
     process.off('SIGINT', interrupted);
@@ -85,7 +86,7 @@ async function fillAccount(stack: LocalStack, size: number, o: ScaleOptions): Pr
   const started = Date.now();
   const viaApi = Math.min(size, o.apiFillMax);
   await fillThroughApi(stack.apiUrl, key, viaApi);
-  if (size > viaApi) await fillInBatches(account.id, size - viaApi);
+  if (size > viaApi) await fillInBatches(stack.table, account.id, size - viaApi);
   const fillS = (Date.now() - started) / 1000;
   o.log(`${size} products in ${fmt(fillS)} s (${viaApi} through the API${size > viaApi ? `, ${size - viaApi} in batches + recount` : ''})`);
   return { size, accountId: account.id, key, viaApi, fillS, lastPage: Math.ceil(size / o.perPage) };
@@ -108,20 +109,19 @@ async function timeLists(apiUrl: string, filled: Filled[], o: ScaleOptions): Pro
   return filled.map((_, i) => ({ firstMs: median(first[i]!), lastMs: median(last[i]!) }));
 }
 
-async function readUnitsOf(f: Filled, o: ScaleOptions) {
+async function readUnitsOf(table: DynamoTable, f: Filled, o: ScaleOptions) {
   const { DynamoProductStore } = await import('#adapters/dynamodb/products');
-  const { environmentTable } = await import('#adapters/aws-clients');
-  const products = new DynamoProductStore(environmentTable());
+  const products = new DynamoProductStore(table);
   const { queryPage } = await import('#adapters/dynamodb/pagination');
   const { keys } = await import('#adapters/dynamodb/keys');
-  const legacy = (page: number) => queryPage(environmentTable(), keys.accountPartition(f.accountId), keys.productPrefix, page, o.perPage);
+  const legacy = (page: number) => queryPage(table, keys.accountPartition(f.accountId), keys.productPrefix, page, o.perPage);
   const current = (page: number) => products.list(f.accountId, page, o.perPage);
-  const legacyFirst = await readUnits(() => legacy(1));
-  const legacyLast = await readUnits(() => legacy(f.lastPage));
+  const legacyFirst = await readUnits(table, () => legacy(1));
+  const legacyLast = await readUnits(table, () => legacy(f.lastPage));
   return {
-    firstRu: (await readUnits(() => current(1))).units,
-    lastRu: (await readUnits(() => current(f.lastPage))).units,
-    middleRu: (await readUnits(() => current(Math.ceil(f.lastPage / 2)))).units,
+    firstRu: (await readUnits(table, () => current(1))).units,
+    lastRu: (await readUnits(table, () => current(f.lastPage))).units,
+    middleRu: (await readUnits(table, () => current(Math.ceil(f.lastPage / 2)))).units,
     legacyFirstRu: legacyFirst.units,
     legacyLastRu: legacyLast.units,
     legacyFirstMs: legacyFirst.ms,
@@ -150,17 +150,14 @@ async function fillThroughApi(apiUrl: string, key: string, count: number): Promi
 }
 
 /** The same items POST /products stores, 25 to a batch, then the operator's recount over them. */
-async function fillInBatches(accountId: number, count: number): Promise<void> {
+async function fillInBatches(table: DynamoTable, accountId: number, count: number): Promise<void> {
   const { BatchWriteCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { dynamo } = await import('#adapters/aws-clients');
-  const { config } = await import('#functions/config');
   const { keys } = await import('#adapters/dynamodb/keys');
   const { recountAccount } = await import('#admin/recount');
   const { DynamoCollections } = await import('#adapters/dynamodb/collection-counter');
-  const { environmentTable } = await import('#adapters/aws-clients');
-  const reserved = await dynamo().send(
+  const reserved = await table.client.send(
     new UpdateCommand({
-      TableName: config.tableName,
+      TableName: table.name,
       Key: keys.counter('product'),
       UpdateExpression: 'ADD #v :n',
       ExpressionAttributeNames: { '#v': 'value' },
@@ -185,17 +182,16 @@ async function fillInBatches(accountId: number, count: number): Promise<void> {
       },
     }));
     while (pending.length) {
-      const out = await dynamo().send(new BatchWriteCommand({ RequestItems: { [config.tableName]: pending as never } }));
-      pending = out.UnprocessedItems?.[config.tableName] ?? [];
+      const out = await table.client.send(new BatchWriteCommand({ RequestItems: { [table.name]: pending as never } }));
+      pending = out.UnprocessedItems?.[table.name] ?? [];
     }
   });
-  await recountAccount({ collections: new DynamoCollections(environmentTable()) }, accountId, ['products']);
+  await recountAccount({ collections: new DynamoCollections(table) }, accountId, ['products']);
 }
 
 /** Read units DynamoDB reports for everything `call` sends, and its wall time. */
-async function readUnits(call: () => Promise<unknown>): Promise<{ units: number; ms: number }> {
-  const { dynamo } = await import('#adapters/aws-clients');
-  const client = dynamo();
+async function readUnits(table: DynamoTable, call: () => Promise<unknown>): Promise<{ units: number; ms: number }> {
+  const { client } = table;
   let units = 0;
   const name = 'benchConsumedCapacity';
   client.middlewareStack.add(

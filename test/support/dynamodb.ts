@@ -2,7 +2,7 @@
 import { startDynamoDbLocal } from '#local/dynamodb-local';
 import { ensureTable } from '#local/provision';
 import { freePort } from '#local/free-port';
-import { createDynamoTable, resetClients } from '#adapters/aws-clients';
+import { createDynamoTable } from '#adapters/aws-clients';
 import { DEFAULT_REGION } from '#functions/config';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 
@@ -16,17 +16,12 @@ const TABLE_NAME = 'test-table';
 
 export async function startTestTable(): Promise<TestTable> {
   const db = await startDynamoDbLocal({ port: await freePort() });
-  // Transitional, for the adapters whose tests still reach the table through the environment.
-  process.env.TABLE_NAME = TABLE_NAME;
-  process.env.DYNAMODB_ENDPOINT = db.endpoint;
-  resetClients();
   await ensureTable(db.endpoint, TABLE_NAME);
   const table = createDynamoTable({ region: DEFAULT_REGION, tableName: TABLE_NAME, dynamoEndpoint: db.endpoint });
   return {
     table,
     async stop() {
       table.client.destroy();
-      resetClients();
       await db.child.stop();
     },
   };

@@ -1,5 +1,4 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { environmentTable } from '#adapters/aws-clients';
 import type { DynamoTable } from './table';
 import { keys } from './keys';
 
@@ -23,6 +22,3 @@ export async function lastAllocatedId(table: DynamoTable, entity: string): Promi
   const out = await table.client.send(new GetCommand({ TableName: table.name, Key: keys.counter(entity), ConsistentRead: true }));
   return Number(out.Item?.value ?? 0);
 }
-
-// Transitional, for adapters not yet handed a DynamoTable.
-export const nextId = (entity: string) => allocateId(environmentTable(), entity);

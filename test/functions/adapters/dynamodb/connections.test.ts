@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, environmentTable } from '#adapters/aws-clients';
 import { fileCredentialCipher } from '#adapters/crypto/credential-cipher';
 import { DynamoConnectionStore } from '#adapters/dynamodb/connections';
 import { keys } from '#adapters/dynamodb/keys';
@@ -12,13 +11,13 @@ import type { Channel, ProviderName } from '#domain/social';
 import type { CredentialCipher } from '#ports/credential-cipher';
 import { storeConnection, type NewConnection } from '#use-cases/set-connection';
 import { openCredentials } from '#use-cases/connection-credentials';
-import { startTestTable } from '#test-support/dynamodb';
+import { startTestTable, type TestTable } from '#test-support/dynamodb';
 
 const API_KEY = 'ayr_live_ABCDEFGHIJKLMNOP1234';
 const TIKTOK: Channel = { id: 'pk1:tiktok', platform: 'tiktok', name: 'Acme on TikTok', username: 'acme', active: true };
 const YOUTUBE: Channel = { id: 'pk1:youtube', platform: 'youtube', name: 'Acme', username: null, active: true };
 
-let table: { stop(): Promise<void> };
+let table: TestTable;
 let dir: string;
 let store: DynamoConnectionStore;
 let cipher: CredentialCipher;
@@ -26,7 +25,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rs-connections-'));
   cipher = fileCredentialCipher(join(dir, 'secrets', 'connection.key'));
   table = await startTestTable();
-  store = new DynamoConnectionStore(environmentTable());
+  store = new DynamoConnectionStore(table.table);
 });
 afterAll(async () => {
   await table?.stop();
@@ -49,7 +48,7 @@ const deleteConnection = (accountId: number, provider: ProviderName) => store.re
 let nextAccount = 5000;
 const freshAccount = () => nextAccount++;
 const rawItem = async (accountId: number, provider: string) =>
-  (await dynamo().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: keys.connection(accountId, provider) }))).Item!;
+  (await table.table.client.send(new GetCommand({ TableName: table.table.name, Key: keys.connection(accountId, provider) }))).Item!;
 
 describe('the connection store', () => {
   test('stores the credentials sealed: the item never holds the key, and opening it needs asking', async () => {
@@ -132,8 +131,8 @@ describe('the connection store', () => {
     const thief = freshAccount();
     await putConnection({ accountId: owner, provider: 'provider_a', credentials: { apiKey: API_KEY }, channels: [] });
     const item = await rawItem(owner, 'provider_a');
-    await dynamo().send(
-      new PutCommand({ TableName: process.env.TABLE_NAME, Item: { ...item, ...keys.connection(thief, 'provider_a'), account_id: thief } }),
+    await table.table.client.send(
+      new PutCommand({ TableName: table.table.name, Item: { ...item, ...keys.connection(thief, 'provider_a'), account_id: thief } }),
     );
     await expect(getOpened(thief, 'provider_a')).rejects.toMatchObject({ name: 'CredentialCipherError', kind: 'refused' });
   });

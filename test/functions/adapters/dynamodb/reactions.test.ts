@@ -1,14 +1,16 @@
 import { DynamoReactionStore } from '#adapters/dynamodb/reactions';
-import { countLibrary } from '#adapters/dynamodb/library';
+import { DynamoLibraryUsage } from '#adapters/dynamodb/library';
 import { AppError } from '#domain/errors';
 import { reactionClipKey, type SavedReaction } from '#domain/reaction';
 import { startTestTable, type TestTable } from '#test-support/dynamodb';
 
 let table: TestTable;
 let store: DynamoReactionStore;
+let library: DynamoLibraryUsage;
 beforeAll(async () => {
   table = await startTestTable();
   store = new DynamoReactionStore(table.table);
+  library = new DynamoLibraryUsage(table.table);
 });
 afterAll(() => table?.stop());
 
@@ -38,12 +40,12 @@ describe('the saved-reaction library', () => {
     expect(await store.saveFromJob(reaction, 3)).toEqual({ created: true });
     expect(await store.get(accountId, reaction.id)).toEqual(reaction);
     expect(await store.idForJob(accountId, 1)).toBe(reaction.id);
-    expect(await countLibrary(accountId)).toBe(1);
+    expect(await library.count(accountId)).toBe(1);
   });
 
   test('an empty library counts zero and lists nothing', async () => {
     const accountId = freshAccount();
-    expect(await countLibrary(accountId)).toBe(0);
+    expect(await library.count(accountId)).toBe(0);
     expect(await store.list(accountId)).toEqual([]);
     expect(await store.idForJob(accountId, 1)).toBeUndefined();
   });
@@ -55,7 +57,7 @@ describe('the saved-reaction library', () => {
     await store.saveFromJob(first, 3);
     expect(await store.saveFromJob(second, 3)).toEqual({ created: false, existingId: first.id });
     expect(await store.get(accountId, second.id)).toBeUndefined();
-    expect(await countLibrary(accountId)).toBe(1);
+    expect(await library.count(accountId)).toBe(1);
   });
 
   test('a repeat save of a saved job is answered even when the library is full', async () => {
@@ -74,7 +76,7 @@ describe('the saved-reaction library', () => {
     const winnerId = await store.idForJob(accountId, 42);
     for (const o of outcomes) if (!o.created) expect(o.existingId).toBe(winnerId);
     expect((await store.list(accountId)).map((r) => r.id)).toEqual([winnerId]);
-    expect(await countLibrary(accountId)).toBe(1);
+    expect(await library.count(accountId)).toBe(1);
   });
 
   test('the cap holds under concurrency: 10 parallel saves from different jobs with cap 3 keep exactly 3', async () => {
@@ -92,7 +94,7 @@ describe('the saved-reaction library', () => {
       expect(r.reason.message).toMatch(/delete a saved reaction/);
     }
     expect(await store.list(accountId)).toHaveLength(3);
-    expect(await countLibrary(accountId)).toBe(3);
+    expect(await library.count(accountId)).toBe(3);
   });
 
   test('a refused save leaves no reaction and no job marker behind', async () => {
@@ -115,13 +117,13 @@ describe('the saved-reaction library', () => {
     expect(await store.delete(accountId, dropped.id)).toEqual(dropped);
     expect(await store.get(accountId, dropped.id)).toBeUndefined();
     expect(await store.idForJob(accountId, 2)).toBeUndefined();
-    expect(await countLibrary(accountId)).toBe(1);
+    expect(await library.count(accountId)).toBe(1);
 
     expect(await store.saveFromJob(await reactionFrom(accountId, 3), 2)).toEqual({ created: true });
     // The job a deleted reaction came from can be saved again.
     await store.delete(accountId, kept.id);
     expect(await store.saveFromJob(await reactionFrom(accountId, 1), 2)).toEqual({ created: true });
-    expect(await countLibrary(accountId)).toBe(2);
+    expect(await library.count(accountId)).toBe(2);
   });
 
   test('deleting an unknown reaction, or one twice, changes nothing', async () => {
@@ -132,7 +134,7 @@ describe('the saved-reaction library', () => {
     const outcomes = await Promise.all([store.delete(accountId, reaction.id), store.delete(accountId, reaction.id)]);
     expect(outcomes.filter(Boolean)).toHaveLength(1);
     expect(await store.delete(accountId, reaction.id)).toBeUndefined();
-    expect(await countLibrary(accountId)).toBe(0);
+    expect(await library.count(accountId)).toBe(0);
   });
 
   test('another account sees none of it', async () => {
@@ -143,8 +145,8 @@ describe('the saved-reaction library', () => {
     expect(await store.get(stranger, reaction.id)).toBeUndefined();
     expect(await store.idForJob(stranger, 1)).toBeUndefined();
     expect(await store.delete(stranger, reaction.id)).toBeUndefined();
-    expect(await countLibrary(stranger)).toBe(0);
-    expect(await countLibrary(owner)).toBe(1);
+    expect(await library.count(stranger)).toBe(0);
+    expect(await library.count(owner)).toBe(1);
   });
 
   test('the list is the whole library, newest first', async () => {
@@ -167,7 +169,7 @@ describe('the saved-reaction library', () => {
     const afterSaves = await store.list(accountId);
     expect(afterSaves).toHaveLength(5);
     await Promise.all(afterSaves.slice(0, 2).map((r) => store.delete(accountId, r.id)));
-    expect(await countLibrary(accountId)).toBe((await store.list(accountId)).length);
-    expect(await countLibrary(accountId)).toBe(3);
+    expect(await library.count(accountId)).toBe((await store.list(accountId)).length);
+    expect(await library.count(accountId)).toBe(3);
   });
 });
