@@ -63,7 +63,6 @@ export async function runBurst(options: BurstOptions): Promise<SectionResult> {
   const { log } = options;
   const { startLocalStack } = await import('#local/runtime');
   const { ALL_SCOPES } = await import('#domain/api-keys');
-  const { getJob } = await import('#adapters/dynamodb/jobs');
 
   const dir = await mkdtemp(join(tmpdir(), 'rs-bench-burst-'));
   const stack = await startLocalStack({ dataDir: join(dir, 'data'), port: 0, log: () => undefined });
@@ -91,7 +90,7 @@ export async function runBurst(options: BurstOptions): Promise<SectionResult> {
         await sleep(options.pollMs);
         for (const id of ids) {
           if (doneAt.has(id)) continue;
-          const job = await getJob(account.id, id);
+          const job = await stack.dependencies.jobs.get(account.id, id);
           polls++;
           if (job?.status === 'failed') throw new Error(`job ${id} failed: ${JSON.stringify(job.error)}`);
           if (job?.status === 'done') {

@@ -127,7 +127,6 @@ export async function runVideoJob(options: VideoJobOptions): Promise<SectionResu
   const { createLocalJobRunner } = await import('#local/job-runner');
   const { localPipeline } = await import('#local/pipeline-steps');
   const { ALL_SCOPES } = await import('#domain/api-keys');
-  const { getJob } = await import('#adapters/dynamodb/jobs');
 
   const dir = await mkdtemp(join(tmpdir(), 'rs-bench-job-'));
   const tap = tapTransitions();
@@ -176,7 +175,7 @@ export async function runVideoJob(options: VideoJobOptions): Promise<SectionResu
     /** Polls the record until `statuses`; returns when it was seen. */
     const waitFor = async (jobId: number, statuses: string[]) => {
       for (;;) {
-        const job = await getJob(account.id, jobId);
+        const job = await stack.dependencies.jobs.get(account.id, jobId);
         if (job && statuses.includes(job.status)) return { job, at: performance.now() };
         if (job?.status === 'failed') throw new Error(`job ${jobId} failed: ${JSON.stringify(job.error)}`);
         await sleep(options.pollMs);

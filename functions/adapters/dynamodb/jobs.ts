@@ -24,7 +24,6 @@ import type { DynamoTable } from './table';
 import { transact, type TransactItem } from './transactions';
 import { DynamoAllowanceLedger } from './allowance-ledger';
 import { DynamoVideoLibrary } from './videos';
-import { environmentTable } from '#adapters/aws-clients';
 
 const activeIndex = (job: Pick<Job, 'id' | 'account_id'>) => ({ gsi1pk: keys.activeJobsIndex, gsi1sk: `${padId(job.id)}#${job.account_id}` });
 
@@ -254,6 +253,3 @@ function toJob(item: Record<string, unknown>): StoredJob {
   const { pk: _pk, sk: _sk, type: _type, gsi1pk: _g1, gsi1sk: _g2, ...rest } = item;
   return rest as unknown as StoredJob;
 }
-
-// Transitional, for the benches that have not yet taken the stack's job store.
-export const getJob = (accountId: number, jobId: number) => new DynamoJobStore(environmentTable()).get(accountId, jobId);
