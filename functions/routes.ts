@@ -159,10 +159,10 @@ export interface RouteDefinition {
 }
 
 export type BodyKind = 'json' | 'form' | 'multipart';
-export type SuccessStatus = 200 | 201 | 202;
+type SuccessStatus = 200 | 201 | 202;
 
 /** One success answer: JSON by default, with the schema of its whole body. */
-export interface Answer {
+interface Answer {
   description: string;
   schema?: ZodMiniType;
   /** Non-JSON answers (the docs page and its script). */
@@ -174,7 +174,7 @@ export interface Answer {
  * follow from the route's shape (auth, path ids, pagination, a body, file parts) are derived by
  * functions/openapi/errors.ts; `errors` lists only what the operation itself adds.
  */
-export interface RouteContract {
+interface RouteContract {
   summary: string;
   description?: string;
   body?: {

@@ -8,8 +8,6 @@ import { API_NAME, API_PREFIX, API_VERSION } from '#functions/routes';
 import { buildOpenApiDocument } from '#functions/openapi/document';
 import { DOCS_PAGE_CSP, DOCS_PAGE_HTML } from '#functions/openapi/docs-page';
 
-export { API_NAME, API_VERSION };
-
 /** Where the page's script comes from: a file the runtime ships (the handler decides which). */
 export interface MetaAssets {
   docsScript(): Promise<string>;

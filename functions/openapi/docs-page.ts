@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { API_NAME, API_PREFIX } from '#functions/routes';
 
-export const DOCS_SCRIPT_PATH = `${API_PREFIX}/docs/scalar.js`;
-export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+const DOCS_SCRIPT_PATH = `${API_PREFIX}/docs/scalar.js`;
+const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 
 /** Scalar options: our fonts (none fetched), no telemetry, no hosted agent, MCP or developer tools. */
 export const SCALAR_CONFIG = {

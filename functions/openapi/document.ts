@@ -12,7 +12,7 @@ import { SECURITY_SCHEME, headerRef, headers, paramRef, parameters, rateLimitHea
 import { TRANSPORT_CODES, byStatus, routeErrorCodes } from './errors';
 import { operationIdOf } from './operation-ids';
 
-export const MEDIA_TYPES: Record<BodyKind, string> = {
+const MEDIA_TYPES: Record<BodyKind, string> = {
   json: 'application/json',
   form: 'application/x-www-form-urlencoded',
   multipart: 'multipart/form-data',
@@ -142,5 +142,3 @@ export function buildOpenApiDocument() {
     },
   });
 }
-
-export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

@@ -123,7 +123,7 @@ function codeMatchesStatus(answer: ObservedAnswer, where: string): string[] {
   return ERROR_CODES[code] === answer.status ? [] : [`${where}: code ${code} belongs to status ${ERROR_CODES[code]}`];
 }
 
-export class OpenApiMismatch extends Error {
+class OpenApiMismatch extends Error {
   constructor(problems: string[]) {
     super(`The answer does not match docs/openapi.json (functions/openapi):\n  ${problems.join('\n  ')}`);
     this.name = 'OpenApiMismatch';

@@ -23,7 +23,7 @@ export const errorEnvelope = z
   })
   .register(z.globalRegistry, { id: 'ErrorEnvelope', description: 'Every error answer, whatever the status' });
 
-export const pageMeta = z
+const pageMeta = z
   .object({ page: z.int().check(z.positive()), per_page: z.int().check(z.positive()), total: z.int().check(z.nonnegative()) })
   .register(z.globalRegistry, { id: 'PageMeta', description: 'Where a page of a list is; a page past the end is empty' });
 

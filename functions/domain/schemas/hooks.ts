@@ -8,7 +8,7 @@ export const hookRequest = z.strictObject({ product_id: idField });
 export const HOOK_IDEAS_PER_REQUEST = 10;
 export const HOOK_TEXT_MAX = 100;
 
-export const HOOK_FORMATS = [
+const HOOK_FORMATS = [
   'pov', 'question', 'curiosity_gap', 'challenge', 'confession', 'listicle', 'before_after', 'warning', 'social_proof', 'story',
 ] as const;
 

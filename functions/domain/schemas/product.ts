@@ -36,7 +36,7 @@ export type CreateProductInput = z.infer<typeof createProductInput>;
 export type UpdateProductInput = z.infer<typeof updateProductInput>;
 
 /** How a product is shown (productView in functions/domain/product.ts answers this shape). */
-export const demoVideoResponse = z
+const demoVideoResponse = z
   .object({
     status: z.enum(['processing', 'ready', 'failed']),
     url: z.nullable(link),

@@ -11,7 +11,7 @@ export const channelSyncInput = z.strictObject({
   provider: z.enum(SOCIAL_PROVIDERS, { error: `must be one of ${SOCIAL_PROVIDERS.join(', ')}` }),
 });
 
-export const channelResponse = z
+const channelResponse = z
   .object({ id: z.string(), platform: z.enum(PLATFORMS), name: z.string(), username: z.nullable(z.string()), active: z.boolean() })
   .register(z.globalRegistry, { id: 'Channel', description: 'One account on one network; its id is what a post names in account_ids' });
 
