@@ -15,11 +15,16 @@ export class MemoryAvatarStore implements AvatarStore {
   async create(avatar: Avatar, cap: number): Promise<void> {
     const key = avatarKey(avatar.account_id, avatar.id);
     if (this.avatars.has(key)) throw new Error(`avatars item ${avatar.id} of account ${avatar.account_id} already exists`);
-    if ((await this.count(avatar.account_id)) >= cap) throw avatarsFull(cap);
+    // Checked and written without yielding, as the DynamoDB transaction is one write: racing creates cannot both pass.
+    if (this.countOf(avatar.account_id) >= cap) throw avatarsFull(cap);
     this.avatars.set(key, structuredClone(avatar));
   }
 
   async count(accountId: number): Promise<number> {
+    return this.countOf(accountId);
+  }
+
+  private countOf(accountId: number): number {
     return [...this.avatars.values()].filter((a) => a.account_id === accountId).length;
   }
 

@@ -22,7 +22,8 @@ export class MemoryReactionStore implements ReactionStore, LibraryUsage {
     const jobKey = reactionKey(reaction.account_id, reaction.job_id);
     const existingId = this.byJob.get(jobKey);
     if (existingId !== undefined) return existingId === reaction.id ? { created: true } : { created: false, existingId };
-    if ((await this.count(reaction.account_id)) >= cap) throw libraryFull(cap);
+    // Checked and written without yielding, as the DynamoDB transaction is one write: racing saves cannot both pass.
+    if (this.countOf(reaction.account_id) >= cap) throw libraryFull(cap);
     this.reactions.set(reactionKey(reaction.account_id, reaction.id), structuredClone(reaction));
     this.byJob.set(jobKey, reaction.id);
     return { created: true };
@@ -51,6 +52,10 @@ export class MemoryReactionStore implements ReactionStore, LibraryUsage {
   }
 
   async count(accountId: number): Promise<number> {
+    return this.countOf(accountId);
+  }
+
+  private countOf(accountId: number): number {
     return [...this.reactions.values()].filter((r) => r.account_id === accountId).length;
   }
 }

@@ -2,15 +2,16 @@ import { DynamoReactionStore } from '#adapters/dynamodb/reactions';
 import { DynamoLibraryUsage } from '#adapters/dynamodb/library';
 import { AppError } from '#domain/errors';
 import { reactionClipKey, type SavedReaction } from '#domain/reaction';
+import type { LibraryUsage } from '#ports/library-usage';
+import type { ReactionStore } from '#ports/reaction-store';
+import { MemoryReactionStore } from '#test-doubles/memory/reaction-store';
 import { startTestTable, type TestTable } from '#test-support/dynamodb';
 
 let table: TestTable;
-let store: DynamoReactionStore;
-let library: DynamoLibraryUsage;
+let store: ReactionStore;
+let library: LibraryUsage;
 beforeAll(async () => {
   table = await startTestTable();
-  store = new DynamoReactionStore(table.table);
-  library = new DynamoLibraryUsage(table.table);
 });
 afterAll(() => table?.stop());
 
@@ -33,7 +34,18 @@ async function reactionFrom(accountId: number, jobId: number): Promise<SavedReac
   };
 }
 
-describe('the saved-reaction library', () => {
+// The same conditions over the DynamoDB store and the memory double the use-case tests rely on.
+describe.each([
+  ['DynamoReactionStore', () => ({ store: new DynamoReactionStore(table.table), library: new DynamoLibraryUsage(table.table) })],
+  ['MemoryReactionStore', () => {
+    const memory = new MemoryReactionStore();
+    return { store: memory, library: memory };
+  }],
+] as const)('the saved-reaction library (%s)', (_name, make) => {
+  beforeEach(() => {
+    ({ store, library } = make());
+  });
+
   test('a saved reaction is stored, found by its job, and counted', async () => {
     const accountId = freshAccount();
     const reaction = await reactionFrom(accountId, 1);
