@@ -23,6 +23,7 @@ import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctio
 import { TaskTokenInvalid, type JobRunner } from '#ports/job-runner';
 import {
   checkJobDefinition,
+  FINAL_ERROR,
   JOB_STATE_MACHINE_FILE,
   PIPELINE_FUNCTIONS,
   PIPELINE_STEPS,
@@ -63,7 +64,7 @@ export const localFunctionName = (fn: PipelineFunction) => `local:${fn}`;
 
 /** The failure handed to mark_failed when a job is re-entered at MarkFailed after a restart. */
 export const INTERRUPTED_FAILURE: TaskFailure = {
-  Error: 'Job.Failed',
+  Error: FINAL_ERROR,
   Cause: JSON.stringify({ code: 'internal_error', message: 'The job was interrupted while failing' }),
 };
 
@@ -594,7 +595,7 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
           log(`job ${jobId} (account ${accountId}): recorded state ${startAt} is not a Task of the machine; failing it`);
           startAt = STATE_OF_STEP.mark_failed;
           input.failure = {
-            Error: 'Job.Failed',
+            Error: FINAL_ERROR,
             Cause: JSON.stringify({ code: 'internal_error', message: 'The job could not be resumed after a restart' }),
           };
         } else if (startAt === STATE_OF_STEP.mark_failed) {
