@@ -1,5 +1,5 @@
 /**
- * Job durability and the allowance's exactly-once rule (DESIGN §1, §2), end to end on real components:
+ * Job durability and the allowance's exactly-once rule, end to end on real components:
  * the real ASL run by the local runner, the real pipeline steps, DynamoDB Local, s3rver, ffmpeg and
  * the local engine.
  *
@@ -22,9 +22,6 @@ import { chargeCurrentRound } from '#pipeline/tasks/charges';
 import { JOB_STATE_MACHINE_FILE, type StepPayload } from '#pipeline/steps';
 import type { StoredJob } from '#domain/job-execution';
 import { keys } from '#adapters/dynamodb/keys';
-import { dynamo } from '#adapters/aws-clients';
-import { config } from '#functions/config';
-import { listKeys } from '#adapters/s3/blob-store';
 import { EngineError, type ReactionEngine } from '#ports/engine';
 import { billingPeriodOf } from '#domain/billing-period';
 import { jobObjectPrefix, JOB_ERROR_CODES, type JobStatus } from '#domain/jobs';
@@ -389,6 +386,9 @@ describe('npm start killed with SIGKILL', () => {
 
 describe('in process: crashes, retries, failures and the allowance edge', () => {
   let t: TestStack;
+  const listKeys = (prefix: string) => t.stack.dependencies.blobs.listKeys(prefix);
+  const allowanceEntry = async (accountId: number, jobId: number) =>
+    (await t.stack.table.client.send(new GetCommand({ TableName: t.stack.table.name, Key: keys.allowanceEntry(accountId, jobId, 1) }))).Item;
   let scratch: string;
   const runners: LocalJobRunner[] = [];
   const runnerLog: string[] = [];
@@ -480,7 +480,7 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
     expect(leftOver).toMatchObject({ status: 'processing', stage: 'finalizing', resume_at: JOB_STATE.Finalize, video_id: null });
     expect(await usageNow(accountId)).toEqual({ used: 1, reserved: 0 });
     expect(await t.stack.dependencies.ledger.entry({ accountId, jobId, chargeNumber: 1 })).toMatchObject({ state: 'charged' });
-    const chargedAt = (await dynamo().send(new GetCommand({ TableName: config.tableName, Key: keys.allowanceEntry(accountId, jobId, 1) }))).Item?.settled_at;
+    const chargedAt = (await allowanceEntry(accountId, jobId))?.settled_at;
 
     const restarted = installRunner({ store: onlyJobs(jobId) });
     await expect(restarted.resumeActiveJobs()).resolves.toBe(1);
@@ -489,7 +489,7 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
     const job = (await api.get(`/videos/jobs/${jobId}`)).body.data;
     expect(job).toMatchObject({ status: 'done', charged_units: 1, error: null, video_id: expect.any(Number) });
     expect(await allowanceOf(api)).toMatchObject({ used: 1, reserved: 0 });
-    const entry = (await dynamo().send(new GetCommand({ TableName: config.tableName, Key: keys.allowanceEntry(accountId, jobId, 1) }))).Item;
+    const entry = await allowanceEntry(accountId, jobId);
     expect(entry).toMatchObject({ state: 'charged', settled_at: chargedAt });
     expect((await api.get('/videos')).body.meta.total).toBe(1);
     expect(await listKeys(jobObjectPrefix(accountId, jobId))).toEqual([]);
