@@ -1,5 +1,5 @@
 /**
- * The local twin of Step Functions for video jobs (DESIGN §1): the ONE ASL file, executed in process by
+ * The local twin of Step Functions for video jobs (docs/architecture.md): the ONE ASL file, executed in process by
  * `aws-local-stepfunctions`, its Task states mapped to the same pipeline handlers the Lambda functions
  * run. It gives the semantics the AWS path has: one execution per job, Retry/Catch as written, a fresh
  * task token per AwaitDecision that approve/regenerate send back, States.Timeout when a preview is left
@@ -17,50 +17,23 @@
  * one shows its place in line on its record (`queue_position`, queue-positions.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
-import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { TaskTokenInvalid, type JobRunner } from '#ports/job-runner';
 import {
-  checkJobDefinition,
   FINAL_ERROR,
-  JOB_STATE_MACHINE_FILE,
-  PIPELINE_FUNCTIONS,
-  PIPELINE_STEPS,
   STATE_OF_STEP,
-  stepOfState,
-  type JobDefinition,
   type JobDecision,
   type JobExecutionInput,
   type PipelineFunction,
-  type PipelineStep,
   type StepPayload,
   type TaskFailure,
 } from '#pipeline/steps';
+import { deadlineTimer } from './deadline-timer';
+import { loadLocalDefinition, machineOf, reachableFrom, type TaskInfo } from './local-definition';
 import { RenderSlots, type JobAge } from './render-slots';
 import { queuePositions } from './queue-positions';
 
-// aws-local-stepfunctions 3 calls Promise.withResolvers (Node 22); keep Node 20 working too.
-const promiseStatics = Promise as unknown as { withResolvers?: () => unknown };
-promiseStatics.withResolvers ??= function withResolvers<T>() {
-  let resolve!: (value: T | PromiseLike<T>) => void;
-  let reject!: (reason?: unknown) => void;
-  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
-  return { promise, resolve, reject };
-};
-
-const REPO_ROOT = resolve(__dirname, '..', '..');
-
-/** The longest delay one Node timer can hold. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-/** The Task timeout the copy hands the library: as long as its single timer can wait. */
-const LIBRARY_TASK_TIMEOUT_S = Math.floor(MAX_TIMER_MS / 1000);
-
 /** What `$$.Task.Token` resolves to; each wait swaps it for a fresh token. */
 const TOKEN_PLACEHOLDER = 'local-task-token-placeholder';
-
-/** The FunctionName a pipeline function gets in the local copy of the definition. */
-export const localFunctionName = (fn: PipelineFunction) => `local:${fn}`;
 
 /** The failure handed to mark_failed when a job is re-entered at MarkFailed after a restart. */
 export const INTERRUPTED_FAILURE: TaskFailure = {
@@ -134,117 +107,6 @@ export interface LocalJobRunner extends JobRunner {
 /** A runner given no store (unit tests of the machine alone) knows of no job records. */
 const NO_STORE: LocalJobStore = { listActiveJobs: async () => [], getJob: async () => undefined };
 
-/** The Task states of the definition, as the runner needs them. */
-interface TaskInfo {
-  fn: PipelineFunction;
-  step: PipelineStep;
-  waitsForToken: boolean;
-  /** The state's own TimeoutSeconds; undefined: none (AWS's default is ~3 years). */
-  timeoutS?: number;
-}
-
-export interface LocalDefinition {
-  definition: StateMachineDefinition;
-  tasks: Record<string, TaskInfo>;
-}
-
-/**
- * Reads the ASL file and prepares the copy the library runs: checked against the step table
- * (checkJobDefinition; its timeouts are taken as the file says, so a test can shorten one),
- * substitutions filled with local function names, and the library's timers neutralised (see the
- * module comment).
- */
-export function loadLocalDefinition(definitionPath: string = JOB_STATE_MACHINE_FILE): LocalDefinition {
-  const file = isAbsolute(definitionPath) ? definitionPath : resolve(REPO_ROOT, definitionPath);
-  const raw = readFileSync(file, 'utf8');
-  checkJobDefinition(JSON.parse(raw) as JobDefinition, file, { timeouts: false });
-  const substitutions = new Map<string, PipelineFunction>(
-    Object.entries(PIPELINE_FUNCTIONS).map(([fn, spec]) => [spec.substitution, fn as PipelineFunction]),
-  );
-  const text = raw.replace(/\$\{(\w+)\}/g, (_, name: string) => {
-    const fn = substitutions.get(name);
-    if (!fn) throw new Error(`${file}: no pipeline function has the substitution \${${name}}`);
-    return localFunctionName(fn);
-  });
-  const definition = JSON.parse(text) as StateMachineDefinition & { TimeoutSeconds?: number };
-  // The execution limit is AWS's; locally an execution ends with its process anyway.
-  delete definition.TimeoutSeconds;
-
-  const tasks: Record<string, TaskInfo> = {};
-  for (const [name, state] of Object.entries(definition.States)) {
-    const step = stepOfState(name);
-    if (state.Type !== 'Task' || !step) continue;
-    if (state.TimeoutSecondsPath || 'HeartbeatSeconds' in state) {
-      throw new Error(`${file}: state ${name}: TimeoutSecondsPath and HeartbeatSeconds are not supported by the local runner`);
-    }
-    const spec: { fn: PipelineFunction; waitsForToken?: true } = PIPELINE_STEPS[step];
-    tasks[name] = { fn: spec.fn, step, waitsForToken: spec.waitsForToken === true, timeoutS: state.TimeoutSeconds };
-    state.TimeoutSeconds = LIBRARY_TASK_TIMEOUT_S;
-  }
-  return { definition, tasks };
-}
-
-/** The definition entered at `startAt`, without the states it can no longer reach (ASL forbids those). */
-export function reachableFrom(definition: StateMachineDefinition, startAt: string): StateMachineDefinition {
-  if (!definition.States[startAt]) throw new Error(`The state machine has no state ${startAt}`);
-  const reached = new Set<string>();
-  const visit = (name: string | undefined) => {
-    if (!name || reached.has(name)) return;
-    reached.add(name);
-    const state = definition.States[name] as {
-      Next?: string;
-      Default?: string;
-      Choices?: { Next: string }[];
-      Catch?: { Next: string }[];
-    };
-    visit(state.Next);
-    visit(state.Default);
-    for (const rule of state.Choices ?? []) visit(rule.Next);
-    for (const catcher of state.Catch ?? []) visit(catcher.Next);
-  };
-  visit(startAt);
-  return {
-    ...definition,
-    StartAt: startAt,
-    States: Object.fromEntries(Object.entries(definition.States).filter(([name]) => reached.has(name))),
-  };
-}
-
-/**
- * Calls `onFire` at `atMs` (epoch ms), however far away: one unref'd timer at a time, each at most
- * MAX_TIMER_MS. Returns a handle to move the deadline earlier or cancel it.
- */
-export function deadlineTimer(atMs: number, onFire: () => void): { tighten(atMs: number): void; cancel(): void } {
-  let deadline = atMs;
-  let timer: NodeJS.Timeout | undefined;
-  let done = false;
-  const arm = () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    if (done || deadline === Infinity) return;
-    const left = deadline - Date.now();
-    if (left <= 0) {
-      done = true;
-      onFire();
-      return;
-    }
-    timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
-    timer.unref();
-  };
-  arm();
-  return {
-    tighten(atMs) {
-      if (done || !(atMs < deadline)) return;
-      deadline = atMs;
-      arm();
-    },
-    cancel() {
-      done = true;
-      if (timer) clearTimeout(timer);
-    },
-  };
-}
-
 /** What a Task fails with: the name is the ASL Error (Retry and Catch match it), the message the Cause. */
 function taskError(name: string, cause: string): Error {
   const error = new Error(cause);
@@ -310,18 +172,6 @@ interface Wait {
 
 /** Rejects when the execution is stopped, so no Task promise outlives stop(). */
 const untilStopped = (exec: Execution): Promise<never> => exec.whenStopped;
-
-/** StateMachine objects keep no per-run state: one per distinct definition, shared by runners. */
-const machineCache = new Map<string, StateMachine>();
-function machineOf(definition: StateMachineDefinition, validate: boolean): StateMachine {
-  const key = JSON.stringify(definition);
-  let machine = machineCache.get(key);
-  if (!machine) {
-    machine = new StateMachine(definition, { validationOptions: { noValidate: !validate } });
-    machineCache.set(key, machine);
-  }
-  return machine;
-}
 
 export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRunner {
   const log = options.log ?? (() => undefined);

@@ -6,11 +6,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { MAX_TIMER_MS, deadlineTimer } from '#local/deadline-timer';
 import {
   INTERRUPTED_FAILURE,
-  MAX_TIMER_MS,
   createLocalJobRunner,
-  deadlineTimer,
   type LocalJobRunner,
   type LocalJobRunnerOptions,
   type LocalJobStore,
