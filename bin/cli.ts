@@ -22,7 +22,7 @@ import { isKeyRefusal, listChannels, storeConnection } from '#use-cases/set-conn
 import type { SocialProviders } from '#ports/social-provider';
 import { connectAdminTarget } from '#admin/target';
 import { recountAccount, recountAll } from '#admin/recount';
-import { COLLECTION_NAMES, type CollectionName } from '#adapters/dynamodb/collection-state';
+import { COLLECTION_NAMES, type CollectionName } from '#domain/collections';
 
 class UsageError extends Error {}
 
@@ -136,7 +136,7 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
 function collectionsArg(raw: string | undefined): CollectionName[] {
   if (raw === undefined) return [...COLLECTION_NAMES];
   const names = raw.split(',').map((name) => name.trim());
-  const unknown = names.filter((name) => !(COLLECTION_NAMES as string[]).includes(name));
+  const unknown = names.filter((name) => !(COLLECTION_NAMES as readonly string[]).includes(name));
   if (unknown.length || names.length === 0) throw new UsageError(`--collection must be among ${COLLECTION_NAMES.join(', ')}`);
   return names as CollectionName[];
 }

@@ -5,7 +5,7 @@
  * is never on a request's path; run it after a restore, or with --all after first deploying counters.
  */
 import { lastAllocatedId } from '#adapters/dynamodb/ids';
-import type { CollectionName } from '#adapters/dynamodb/collection-state';
+import type { CollectionName } from '#domain/collections';
 import type { AdminStores } from './target';
 
 export interface Recounted {
@@ -18,9 +18,9 @@ export async function recountAccount(stores: Pick<AdminStores, 'collections'>, a
   const result: Recounted = { account: accountId, collections: {} };
   for (const collection of collections) {
     const ref = { accountId, collection };
-    const before = await stores.collections.counter(ref);
-    const after = await stores.collections.count(ref, { force: true });
-    result.collections[collection] = { before: before.seeded ? before.count : null, after: after.count };
+    const before = await stores.collections.storedCount(ref);
+    const after = await stores.collections.recount(ref);
+    result.collections[collection] = { before, after };
   }
   return result;
 }

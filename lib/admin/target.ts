@@ -13,6 +13,7 @@ import { DynamoCollections } from '#adapters/dynamodb/collection-counter';
 import { DEFAULT_REGION } from '#functions/config';
 import type { AccountStore } from '#ports/account-store';
 import type { ApiKeyStore } from '#ports/api-key-store';
+import type { CollectionCounters } from '#ports/collection-counters';
 import { kmsCredentialCipher, localCredentialCipher } from '#adapters/crypto/credential-cipher';
 import { DynamoConnectionStore } from '#adapters/dynamodb/connections';
 import { createSocialProviders } from '#adapters/social/registry';
@@ -32,7 +33,7 @@ export interface AdminStores {
   table: DynamoTable;
   accounts: AccountStore;
   apiKeys: ApiKeyStore;
-  collections: DynamoCollections;
+  collections: CollectionCounters;
   connections: ConnectionStore;
   /** Seals provider keys as the target's API does: the data dir's key file locally, the stack's KMS key on AWS. */
   cipher: CredentialCipher;

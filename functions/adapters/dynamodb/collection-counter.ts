@@ -17,6 +17,7 @@
  * meanwhile (`changes`), otherwise it starts again.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { CollectionCounters } from '#ports/collection-counters';
 import type { DynamoTable } from './table';
 import { collectionBlockPrefix, keys, padId } from './keys';
 import { transact, type TransactItem, type TransactOutcome } from './transactions';
@@ -35,7 +36,7 @@ export interface Cap {
 type Placement = { start: number; last: boolean; opens?: boolean };
 
 /** The counted collections of the one table: every create and delete of their items goes through here. */
-export class DynamoCollections {
+export class DynamoCollections implements CollectionCounters {
   constructor(private readonly table: DynamoTable) {}
 
   /**
@@ -89,6 +90,15 @@ export class DynamoCollections {
   /** Counts the collection from its items and swaps the count in (collection-seed.ts); `force` recounts a counted one. */
   count(ref: CollectionRef, options: { force?: boolean } = {}): Promise<CounterState> {
     return countCollection(this.table, ref, options);
+  }
+
+  async storedCount(ref: CollectionRef): Promise<number | null> {
+    const state = await this.counter(ref);
+    return state.seeded ? state.count : null;
+  }
+
+  async recount(ref: CollectionRef): Promise<number> {
+    return (await this.count(ref, { force: true })).count;
   }
 
   /** The counter, counted first if this collection never was. */

@@ -1,22 +1,18 @@
 /** What a collection's counter item says, and which collections have one (collection-counter.ts). */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { CollectionName, CollectionRef } from '#domain/collections';
 import type { DynamoTable } from './table';
 import { keys } from './keys';
 
+export type { CollectionRef } from '#domain/collections';
+
+/** Where each collection's items sit in the account's partition, and whether it is paged by blocks. */
 export const COLLECTIONS = {
   products: { prefix: keys.productPrefix, paged: true },
   videos: { prefix: keys.videoPrefix, paged: true },
   posts: { prefix: 'POST#', paged: true },
   avatars: { prefix: keys.avatarPrefix, paged: false },
-} as const;
-
-export type CollectionName = keyof typeof COLLECTIONS;
-export const COLLECTION_NAMES = Object.keys(COLLECTIONS) as CollectionName[];
-
-export interface CollectionRef {
-  accountId: number;
-  collection: CollectionName;
-}
+} as const satisfies Record<CollectionName, { prefix: string; paged: boolean }>;
 
 /**
  * Items per block. A page starting inside a block reads up to BLOCK_SIZE - 1 items it skips; a page
