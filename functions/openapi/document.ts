@@ -48,8 +48,8 @@ function successResponses(route: RouteDefinition): Record<string, ZodOpenApiResp
 function errorResponses(route: RouteDefinition): Record<string, ZodOpenApiResponseObject> {
   const out: Record<string, ZodOpenApiResponseObject> = {};
   for (const [status, codes] of byStatus(routeErrorCodes(route))) {
-    // The rate limit runs once the key is known: a 401 is answered before it.
-    const limited = route.auth === 'required' && status !== 401 && status < 500;
+    // Refusals before the rate limit ran (a bad key, a body refused by its length) carry no counters.
+    const limited = route.auth === 'required' && status === 429;
     const retry = status === 429 || status === 503;
     out[String(status)] = {
       description: codes.map((code) => `\`${code}\``).join(', '),
