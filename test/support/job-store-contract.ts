@@ -7,11 +7,14 @@ import type { Video } from '#domain/video';
 import { newJob, type StoredJob } from '#domain/job-execution';
 import type { AllowanceLedger, Reservation } from '#ports/allowance-ledger';
 import type { JobStore } from '#ports/job-store';
+import type { VideoLibrary } from '#ports/video-library';
 import { NOW, PERIOD, previewReadyJob, promptRequest } from './video-jobs';
 
 export interface JobStoreUnderTest {
   jobs: JobStore;
   ledger: AllowanceLedger;
+  /** The library finishWithVideo records into. */
+  videos: VideoLibrary;
 }
 
 export function jobStoreContract(stores: () => JobStoreUnderTest): void {
@@ -133,7 +136,31 @@ export function jobStoreContract(stores: () => JobStoreUnderTest): void {
       expect(await jobs.finishWithVideo(job, video, 1, NOW)).toBe(false);
       expect((await jobs.listActive()).filter((j) => j.accountId === accountId)).toEqual([]);
     });
+
+    test('finished videos are listed newest first with their count, read only by their account, deleted once', async () => {
+      const { videos } = stores();
+      const accountId = freshAccount();
+      const ids = [];
+      for (let i = 0; i < 3; i++) ids.push((await finishedVideo(stores(), accountId)).id);
+      expect(await videos.list(accountId, 1, 2)).toEqual({ items: [expect.objectContaining({ id: ids[2] }), expect.objectContaining({ id: ids[1] })], total: 3 });
+      expect(await videos.list(accountId, 2, 2)).toEqual({ items: [expect.objectContaining({ id: ids[0] })], total: 3 });
+      expect(await videos.get(accountId + 1000, ids[0]!)).toBeUndefined();
+      expect(await videos.delete(accountId, ids[1]!)).toMatchObject({ id: ids[1], account_id: accountId });
+      expect(await videos.delete(accountId, ids[1]!)).toBeUndefined();
+      expect(await videos.list(accountId, 1, 10)).toEqual({ items: [expect.objectContaining({ id: ids[2] }), expect.objectContaining({ id: ids[0] })], total: 2 });
+    });
   });
+
+  /** A job run to done with its video, as Finalize leaves it. */
+  async function finishedVideo({ jobs, videos }: JobStoreUnderTest, accountId: number): Promise<Video> {
+    const job = await queuedJob(accountId);
+    await jobs.create(job, undefined, unitOf(accountId, job.id, 1, 10), NOW);
+    await jobs.update(accountId, job.id, { status: 'processing' });
+    const id = await videos.newVideoId();
+    const video: Video = { id, account_id: accountId, job_id: job.id, product_id: 1, key: `v${id}.mp4`, poster_key: `p${id}.jpg`, duration_s: 9, width: 1080, height: 1920, size_bytes: 10, created_at: NOW.toISOString() };
+    expect(await jobs.finishWithVideo(job, video, 1, NOW)).toBe(true);
+    return video;
+  }
 
   /** A job at preview_ready with its first unit held, as the pipeline leaves it. */
   async function putPreviewReady({ jobs }: JobStoreUnderTest, accountId: number): Promise<StoredJob> {

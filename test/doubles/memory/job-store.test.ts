@@ -3,4 +3,4 @@ import { MemoryJobStore } from '#test-doubles/memory/job-store';
 import { jobStoreContract } from '#test-support/job-store-contract';
 
 const jobs = new MemoryJobStore();
-jobStoreContract(() => ({ jobs, ledger: jobs.ledger }));
+jobStoreContract(() => ({ jobs, ledger: jobs.ledger, videos: jobs.videos }));

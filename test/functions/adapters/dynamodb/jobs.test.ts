@@ -1,5 +1,6 @@
 import { DynamoAllowanceLedger } from '#adapters/dynamodb/allowance-ledger';
 import { DynamoJobStore } from '#adapters/dynamodb/jobs';
+import { DynamoVideoLibrary } from '#adapters/dynamodb/videos';
 import { startTestTable, type TestTable } from '#test-support/dynamodb';
 import { jobStoreContract, type JobStoreUnderTest } from '#test-support/job-store-contract';
 
@@ -7,7 +8,7 @@ let table: TestTable;
 let stores: JobStoreUnderTest;
 beforeAll(async () => {
   table = await startTestTable();
-  stores = { jobs: new DynamoJobStore(table.table), ledger: new DynamoAllowanceLedger(table.table) };
+  stores = { jobs: new DynamoJobStore(table.table), ledger: new DynamoAllowanceLedger(table.table), videos: new DynamoVideoLibrary(table.table) };
 });
 afterAll(() => table?.stop());
 
