@@ -108,12 +108,12 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     log(`DynamoDB Local on ${db.endpoint}, s3rver on ${blobs.endpoint}`);
     recordChildren(dataDir, children.map((c) => c.process.pid).filter((pid): pid is number => pid !== undefined));
 
+    // Transitional: the hosted engine's media helpers (engines/fal) still find the bucket through the environment.
     Object.assign(process.env, {
       TABLE_NAME: LOCAL_TABLE,
       BUCKET_NAME: LOCAL_BUCKET,
       DYNAMODB_ENDPOINT: db.endpoint,
       S3_ENDPOINT: blobs.endpoint,
-      AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
     });
     resetClients();
     const settings: Settings = {
