@@ -4,6 +4,7 @@ import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LAMBDA_BUNDLE, NATIVE_MODULES, lambdaBundlingProps, lambdaEsbuildOptions } from '#cloud/bundling';
 import { HANDLER_GROUPS } from '#functions/routes';
 import { WORKERS } from '#cloud/workers';
+import { PIPELINE_FUNCTIONS, SWEEPER_FUNCTION } from '#pipeline/steps';
 
 describe('Lambda bundling options', () => {
   const esbuild = lambdaEsbuildOptions('functions/handlers/meta.ts', 'out/index.js');
@@ -22,6 +23,8 @@ describe('Lambda bundling options', () => {
   test.each([
     ...Object.values(HANDLER_GROUPS).map((needs) => [needs.entry, needs as { native?: boolean }] as const),
     ...Object.values(WORKERS).map((needs) => [needs.entry, needs as { native?: boolean }] as const),
+    ...Object.values(PIPELINE_FUNCTIONS).map((needs) => [needs.entry, needs as { native?: boolean }] as const),
+    [SWEEPER_FUNCTION.entry, SWEEPER_FUNCTION as { native?: boolean }] as const,
   ])('%s needs nothing at run time but Node built-ins, the AWS SDK and (with the layer) its native modules', async (entry, needs) => {
     const { build } = await import('esbuild');
     const out = await build({ ...lambdaEsbuildOptions(entry, 'out/index.js', { native: needs.native }), write: false, metafile: true });
