@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Avatar } from '#domain/avatar';
 import { newJob, type StoredJob, type JobDecision, type JobExecutionInput } from '#domain/job-execution';
+import { JOB_STATE } from '#domain/job-states';
 import type { PlanName } from '#domain/plans';
 import type { VideoRequest } from '#domain/schemas/video';
 import type { JobRunner } from '#ports/job-runner';
@@ -113,7 +114,7 @@ export function previewReadyJob(accountId: number, id: number, changes: Partial<
     preview: { key: `accounts/${accountId}/jobs/${id}/preview-0.mp4`, duration_s: 4, caption: null },
     preview_expires_at: NOW.toISOString(),
     task_token: 'token-1',
-    resume_at: 'AwaitDecision',
+    resume_at: JOB_STATE.AwaitDecision,
     ...changes,
   };
 }
