@@ -66,20 +66,11 @@ export function optionalEnv(name: string): string | undefined {
 
 // Transitional, for modules not yet handed their Settings by a wiring module.
 export const config = {
-  get tableName() {
-    return requiredEnv('TABLE_NAME');
-  },
   get bucketName() {
     return requiredEnv('BUCKET_NAME');
   },
-  get dynamoEndpoint() {
-    return optionalEnv('DYNAMODB_ENDPOINT');
-  },
   get s3Endpoint() {
     return optionalEnv('S3_ENDPOINT');
-  },
-  get rateLimitPerMinute() {
-    return rateLimitPerMinuteOf(optionalEnv('RATE_LIMIT_PER_MINUTE'));
   },
   get region() {
     return optionalEnv('AWS_REGION') ?? DEFAULT_REGION;

@@ -11,7 +11,7 @@ import type { DynamoTable } from '#adapters/dynamodb/table';
 
 const localCredentials = (id: string) => ({ accessKeyId: id, secretAccessKey: id });
 
-export function createDynamoClient(settings: Pick<Settings, 'region' | 'dynamoEndpoint'>): DynamoDBDocumentClient {
+function createDynamoClient(settings: Pick<Settings, 'region' | 'dynamoEndpoint'>): DynamoDBDocumentClient {
   const endpoint = settings.dynamoEndpoint;
   const client = new DynamoDBClient({
     region: settings.region,
@@ -59,26 +59,14 @@ export function createS3Client(settings: Pick<Settings, 'region' | 's3Endpoint'>
   });
 }
 
-// Transitional, until every adapter is handed its clients by a wiring module: clients from the environment.
-let documentClient: DynamoDBDocumentClient | undefined;
+// Transitional, until the hosted engine's media helpers are handed the wiring's BlobStore: an S3 client from the environment.
 let s3Client: S3Client | undefined;
-
-export function dynamo(): DynamoDBDocumentClient {
-  return (documentClient ??= createDynamoClient({ region: config.region, dynamoEndpoint: config.dynamoEndpoint }));
-}
 
 export function s3(): S3Client {
   return (s3Client ??= createS3Client({ region: config.region, s3Endpoint: config.s3Endpoint }));
 }
 
-/** The table the environment names, for the module functions kept beside the adapter classes while callers move. */
-export function environmentTable(): DynamoTable {
-  return { client: dynamo(), name: config.tableName };
-}
-
 export function resetClients(): void {
-  documentClient?.destroy();
   s3Client?.destroy();
-  documentClient = undefined;
   s3Client = undefined;
 }

@@ -109,12 +109,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     recordChildren(dataDir, children.map((c) => c.process.pid).filter((pid): pid is number => pid !== undefined));
 
     // Transitional: the hosted engine's media helpers (engines/fal) still find the bucket through the environment.
-    Object.assign(process.env, {
-      TABLE_NAME: LOCAL_TABLE,
-      BUCKET_NAME: LOCAL_BUCKET,
-      DYNAMODB_ENDPOINT: db.endpoint,
-      S3_ENDPOINT: blobs.endpoint,
-    });
+    Object.assign(process.env, { BUCKET_NAME: LOCAL_BUCKET, S3_ENDPOINT: blobs.endpoint });
     resetClients();
     const settings: Settings = {
       region: DEFAULT_REGION,
