@@ -4,6 +4,7 @@
  * the reason it is stale; a read never fails for provider trouble. A post gone upstream (deleted in
  * the provider's dashboard) is deleted here too.
  */
+import pLimit from 'p-limit';
 import { notFound } from '#domain/errors';
 import { deletedResults, isFinalStatus, mergeResults, type Post, type ProviderPost } from '#domain/social-post';
 import type { ProviderName } from '#domain/social';
@@ -20,7 +21,7 @@ const LIST_REFRESH_DEADLINE_MS = 10_000;
 
 export type RefreshDeps = Pick<Dependencies, 'social' | 'posts' | 'connections' | 'cipher' | 'now'> & { log?: UseCaseLog };
 
-export interface Stale {
+interface Stale {
   code: string;
   message: string;
 }
@@ -111,18 +112,20 @@ export async function listPosts(
       await Promise.all(providers.map(async (p) => [p, await accessConnection(deps, input.accountId, p)] as const)),
     );
     const deadline = now + LIST_REFRESH_DEADLINE_MS;
-    const queue = [...due];
-    const worker = async () => {
-      for (let post = queue.shift(); post; post = queue.shift()) {
-        const left = deadline - Date.now();
-        if (left < 500) {
-          answers.set(post.id, { post, stale: { code: 'upstream_unavailable', message: 'not refreshed in this listing; GET the post for its current state' } });
-          continue;
-        }
-        answers.set(post.id, await refreshPost(deps, post, access.get(post.provider)!, Math.min(REFRESH_DEADLINE_MS, left)));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(LIST_REFRESH_CONCURRENCY, due.length) }, worker));
+    const limit = pLimit(LIST_REFRESH_CONCURRENCY);
+    await Promise.all(
+      due.map((post) =>
+        limit(async () => {
+          // Measured when its turn comes: a post still waiting when the deadline is near is answered as stored.
+          const left = deadline - Date.now();
+          if (left < 500) {
+            answers.set(post.id, { post, stale: { code: 'upstream_unavailable', message: 'not refreshed in this listing; GET the post for its current state' } });
+            return;
+          }
+          answers.set(post.id, await refreshPost(deps, post, access.get(post.provider)!, Math.min(REFRESH_DEADLINE_MS, left)));
+        }),
+      ),
+    );
   }
   return { items: slice.items.map((p) => answers.get(p.id)!), total: slice.total };
 }

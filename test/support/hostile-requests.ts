@@ -6,6 +6,7 @@
  * Requests go out over raw sockets: no HTTP client would send most of them.
  */
 import { connect } from 'node:net';
+import pLimit from 'p-limit';
 import { fullPath, type RouteDefinition } from '#functions/routes';
 
 export interface Part {
@@ -209,7 +210,7 @@ function brokenBodies(file: string): [string, Body][] {
 
 export type Outcome = { status: number; headers: Record<string, string>; body: string } | { failure: 'timeout' | 'no answer' };
 
-export function serialize(request: HostileRequest): Buffer {
+function serialize(request: HostileRequest): Buffer {
   const framed = request.headers.some(([name]) => /^(content-length|transfer-encoding)$/i.test(name));
   const lines = [
     `${request.method} ${request.path} HTTP/1.1`,
@@ -223,7 +224,7 @@ export function serialize(request: HostileRequest): Buffer {
 }
 
 /** Sends one request to 127.0.0.1 and reads the first final answer (1xx are skipped). */
-export function sendRaw(port: number, request: HostileRequest, timeoutMs = 10_000): Promise<Outcome> {
+function sendRaw(port: number, request: HostileRequest, timeoutMs = 10_000): Promise<Outcome> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     let received = Buffer.alloc(0);
@@ -321,14 +322,6 @@ export async function sendAll(
   requests: readonly HostileRequest[],
   concurrency: number,
 ): Promise<{ request: HostileRequest; outcome: Outcome }[]> {
-  const results: { request: HostileRequest; outcome: Outcome }[] = new Array(requests.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < requests.length) {
-      const i = next++;
-      results[i] = { request: requests[i]!, outcome: await sendRaw(port, requests[i]!) };
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return results;
+  const limit = pLimit(concurrency);
+  return Promise.all(requests.map((request) => limit(async () => ({ request, outcome: await sendRaw(port, request) }))));
 }
