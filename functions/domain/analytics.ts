@@ -49,9 +49,9 @@ export interface CachedAnalytics {
   daily: AnalyticsDay[];
 }
 
-export type Totals = Omit<AnalyticsDay, 'date'>;
+type Totals = Omit<AnalyticsDay, 'date'>;
 
-export interface ProviderOverview {
+interface ProviderOverview {
   provider: ProviderName;
   /** null: connected but never synced (POST /analytics/sync fills it). */
   synced_at: string | null;
@@ -84,7 +84,7 @@ function add(into: Totals, day: Totals): void {
   for (const metric of METRICS) into[metric] += Number(day[metric]) || 0;
 }
 
-export function analyticsWindow(days: number, now: Date): { since: string; until: string } {
+function analyticsWindow(days: number, now: Date): { since: string; until: string } {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   return { since: dateOf(today - (days - 1) * DAY_MS), until: dateOf(today) };
 }

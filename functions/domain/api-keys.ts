@@ -27,7 +27,7 @@ export function hashKey(raw: string): string {
   return createHash('sha256').update(raw).digest('hex');
 }
 
-export function displayPrefix(raw: string): string {
+function displayPrefix(raw: string): string {
   return raw.slice(0, DISPLAY_PREFIX_LENGTH);
 }
 
@@ -67,7 +67,7 @@ export interface CreatedApiKey {
 }
 
 /** Writing last_used_at on every request would double the writes for a value read by humans. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 export function isLastUseStale(record: ApiKeyRecord, now: Date): boolean {
   const last = record.last_used_at ? Date.parse(record.last_used_at) : 0;

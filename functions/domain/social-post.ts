@@ -12,7 +12,7 @@ export const POST_STATUSES = ['draft', 'scheduled', 'publishing', 'published', '
 export type PostStatus = (typeof POST_STATUSES)[number];
 
 /** Post states after which nothing changes upstream by itself: no more refreshing. */
-export const FINAL_POST_STATUSES: readonly PostStatus[] = ['published', 'partially_published', 'failed', 'deleted'];
+const FINAL_POST_STATUSES: readonly PostStatus[] = ['published', 'partially_published', 'failed', 'deleted'];
 
 /** What a provider says about a post on one channel. */
 export interface ChannelResult {
@@ -54,12 +54,12 @@ export const CAPTION_LIMITS: Readonly<Record<Platform, number>> = {
 
 /** No network takes more than this, whatever channels are chosen: a longer caption is a field error. */
 export const CAPTION_MAX = Math.max(...Object.values(CAPTION_LIMITS));
-export const POST_CHANNELS_MAX = 20;
-export const CHANNEL_ID_MAX = 200;
+const POST_CHANNELS_MAX = 20;
+const CHANNEL_ID_MAX = 200;
 /** Scheduling further ahead than a year is refused: neither provider documents a bound, we set one. */
-export const SCHEDULE_MAX_AHEAD_DAYS = 365;
+const SCHEDULE_MAX_AHEAD_DAYS = 365;
 
-export const captionLength = (caption: string) => [...caption].length;
+const captionLength = (caption: string) => [...caption].length;
 
 const channelIds = z
   .array(
@@ -287,7 +287,7 @@ export function mergeResults(known: readonly PostResult[], reported: readonly Ch
   return merged;
 }
 
-export const pendingResults = (channels: readonly Channel[]): PostResult[] =>
+const pendingResults = (channels: readonly Channel[]): PostResult[] =>
   channels.map((c) => ({ account_id: c.id, platform: c.platform, status: 'pending', url: null, error: null }));
 
 /** After a delete the post is kept as a record with status `deleted`; what had gone out, or was waiting, is gone too. */
@@ -327,8 +327,8 @@ export function newPost(fields: {
  * minutes (a day is plenty); a scheduled one may be fetched only at its time, so the URL lives until a
  * day past it, capped at the 7 days a SigV4 presigned URL can live.
  */
-export const MEDIA_URL_MIN_TTL_S = 24 * 60 * 60;
-export const MEDIA_URL_MAX_TTL_S = 7 * 24 * 60 * 60;
+const MEDIA_URL_MIN_TTL_S = 24 * 60 * 60;
+const MEDIA_URL_MAX_TTL_S = 7 * 24 * 60 * 60;
 
 export function mediaUrlTtlS(scheduleAt: Date | null, now: Date): number {
   if (!scheduleAt) return MEDIA_URL_MIN_TTL_S;

@@ -61,7 +61,7 @@ export const FINAL_ERROR = 'Job.Failed';
  * (anything else fails the job). `always`: any error, more times, for MarkFailed, which must record
  * the failure.
  */
-export const RETRY_CLASSES = {
+const RETRY_CLASSES = {
   transient: {
     errors: ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException', 'Lambda.TooManyRequestsException', RETRYABLE_ERROR],
     maxAttempts: 3,
@@ -95,7 +95,7 @@ export const PIPELINE_STEPS = {
 export type PipelineStep = keyof typeof PIPELINE_STEPS;
 
 /** The steps one function runs. */
-export type StepOf<F extends PipelineFunction> = {
+type StepOf<F extends PipelineFunction> = {
   [S in PipelineStep]: (typeof PIPELINE_STEPS)[S]['fn'] extends F ? S : never;
 }[PipelineStep];
 
@@ -109,7 +109,7 @@ export const stepOfState = (state: string): PipelineStep | undefined =>
   (Object.keys(PIPELINE_STEPS) as PipelineStep[]).find((step) => PIPELINE_STEPS[step].state === state);
 
 /** A step's implementation: the ports it reaches come from the runtime's dependencies. */
-export type StepTask = (payload: StepPayload, deps: Dependencies, signal?: AbortSignal) => Promise<unknown>;
+type StepTask = (payload: StepPayload, deps: Dependencies, signal?: AbortSignal) => Promise<unknown>;
 
 /** A function's task map: exactly its steps, so a step moved to the other function is a compile error. */
 export type TasksOf<F extends PipelineFunction> = { readonly [S in StepOf<F>]: StepTask };

@@ -4,7 +4,7 @@
  */
 import type { RateDecision, RateLimitRule } from '#domain/sliding-window';
 
-export type { RateDecision, RateLimitRule } from '#domain/sliding-window';
+export type { RateDecision } from '#domain/sliding-window';
 
 export interface RateLimiter {
   consume(rule: RateLimitRule, nowMs?: number): Promise<RateDecision>;

@@ -8,7 +8,7 @@ export interface UseCaseLog {
   error(message: string, ...fields: Record<string, unknown>[]): void;
 }
 
-export const silentLog: UseCaseLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const silentLog: UseCaseLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** The log a use case was handed, or one that drops everything. */
 export const logOf = (deps: { log?: UseCaseLog }): UseCaseLog => deps.log ?? silentLog;

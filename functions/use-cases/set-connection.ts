@@ -16,7 +16,7 @@ import { providerFailure } from './provider-errors';
 const PROVIDER_CALL_TIMEOUT_MS = 20_000;
 
 /** Failures that say the key itself is not (or no longer) good for listing channels. */
-export const KEY_REFUSALS: ReadonlySet<string> = new Set(['auth', 'rejected', 'not_found']);
+const KEY_REFUSALS: ReadonlySet<string> = new Set(['auth', 'rejected', 'not_found']);
 
 export const isKeyRefusal = (error: unknown): error is ProviderError => isProviderError(error) && KEY_REFUSALS.has(error.kind);
 

@@ -19,7 +19,7 @@ const SYNC_DEADLINE_MS = 20_000;
 
 export type SyncAnalyticsDeps = Pick<Dependencies, 'social' | 'connections' | 'cipher' | 'analytics' | 'rateLimits' | 'now'> & { log?: UseCaseLog };
 
-export type SyncOutcome =
+type SyncOutcome =
   | { provider: ProviderName; status: 'ok'; skipped_accounts?: { account_id: string; reason: string }[] }
   | { provider: ProviderName; status: 'failed'; error: { code: string; message: string } };
 

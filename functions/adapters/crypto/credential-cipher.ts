@@ -26,7 +26,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /** The KMS encryption context (string values only) for a record's owner. */
-export function kmsEncryptionContext(context: CipherContext): Record<string, string> {
+function kmsEncryptionContext(context: CipherContext): Record<string, string> {
   return { account_id: String(context.accountId), provider: context.provider };
 }
 

@@ -63,18 +63,18 @@ import {
   type ProviderRequest,
 } from './provider-http';
 
-export const PROVIDER_A_DEFAULT_BASE_URL = 'https://api.ayrshare.com/api';
+const PROVIDER_A_DEFAULT_BASE_URL = 'https://api.ayrshare.com/api';
 const NAME = 'provider_a';
 
-export function ayrsharePlatform(platform: Platform): string {
+function ayrsharePlatform(platform: Platform): string {
   return platform === 'x' ? 'twitter' : platform;
 }
 
 /** Ayrshare's network names → ours (both spellings of X accepted). */
-export const fromAyrsharePlatform = platformNames({ twitter: 'x' });
+const fromAyrsharePlatform = platformNames({ twitter: 'x' });
 
 /** Our channel id for a network of this connection. */
-export function providerAChannelId(platform: Platform): string {
+function providerAChannelId(platform: Platform): string {
   return `a:${platform}`;
 }
 
@@ -82,7 +82,7 @@ export function providerAChannelId(platform: Platform): string {
  * The credential headers beside the key: the User Profile, and the owner's X app, sent on every call
  * (as Ayrshare's own SDK does) since any call may touch an X copy: a post, its delete, its analytics.
  */
-export function ayrshareHeaders(credentials: ProviderCredentials): Record<string, string> | undefined {
+function ayrshareHeaders(credentials: ProviderCredentials): Record<string, string> | undefined {
   const headers: Record<string, string> = {};
   if (credentials.profileKey) headers['Profile-Key'] = credentials.profileKey;
   if (credentials.xApp) {
@@ -176,7 +176,7 @@ function whenToDate(value: z.infer<typeof When> | null | undefined): Date | unde
 }
 
 /** UTC ISO-8601 to the second, as Ayrshare's scheduleDate wants it. */
-export function ayrshareDate(at: Date): string {
+function ayrshareDate(at: Date): string {
   return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
@@ -235,7 +235,7 @@ function platformsOf(post: Pick<AyrPost, 'platforms' | 'postIds' | 'errors'>): P
   return [...seen];
 }
 
-export function mapProviderAStatus(status: string, results: readonly ChannelResult[]): PostStatus | undefined {
+function mapProviderAStatus(status: string, results: readonly ChannelResult[]): PostStatus | undefined {
   const anyFailed = results.some((r) => r.status === 'failed');
   const anyPublished = results.some((r) => r.status === 'published');
   // Sent, but a copy is still being processed by its network: not final until every copy is.

@@ -36,7 +36,7 @@ import type { ProviderAnalytics } from '#domain/analytics';
 import { analyticsWindow, platformNames, providerClient, providerMessage, type ProviderHttp, type ProviderHttpSettings } from './provider-http';
 import { readAccountFeeds } from './provider-b-feeds';
 
-export const PROVIDER_B_DEFAULT_BASE_URL = 'https://api.postforme.dev';
+const PROVIDER_B_DEFAULT_BASE_URL = 'https://api.postforme.dev';
 const NAME = 'provider_b';
 const PAGE_LIMIT = 100;
 const MAX_PAGES = 50;
@@ -44,7 +44,7 @@ const FEED_PAGE_LIMIT = 50;
 const MAX_FEED_PAGES = 20;
 
 /** Post for Me's network names → ours (`tiktok_business` is our tiktok). */
-export const fromPostForMePlatform = platformNames({ tiktok_business: 'tiktok', twitter: 'x' });
+const fromPostForMePlatform = platformNames({ tiktok_business: 'tiktok', twitter: 'x' });
 
 const Id = z.union([z.string(), z.number()]);
 
@@ -110,7 +110,7 @@ function resultError(http: ProviderHttp, error: unknown): string {
   return 'the network refused the post';
 }
 
-export function mapProviderBStatus(status: string, results: readonly ChannelResult[]): PostStatus | undefined {
+function mapProviderBStatus(status: string, results: readonly ChannelResult[]): PostStatus | undefined {
   switch (status.trim().toLowerCase()) {
     case 'draft':
       return 'draft';

@@ -11,7 +11,7 @@ import { requiredEnv } from '#functions/config';
 import { TaskTokenInvalid, type JobRunner } from '#ports/job-runner';
 
 /** Execution names are unique per state machine for 90 days: one execution per job, ever. */
-export const executionName = (accountId: number, jobId: number) => `job-${accountId}-${jobId}`;
+const executionName = (accountId: number, jobId: number) => `job-${accountId}-${jobId}`;
 
 export function stepFunctionsJobRunner(client = new SFNClient({})): JobRunner {
   return {
