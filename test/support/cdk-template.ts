@@ -24,7 +24,7 @@ export interface Statement {
   Condition?: Json;
 }
 
-export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 export interface Synthesised {
   stack: ReactionStudioStack;
@@ -37,7 +37,7 @@ export interface Synthesised {
 }
 
 /** Builds the whole stack once (every function is bundled with esbuild on the way). */
-export function synthesiseStack(id: string): Synthesised {
+function synthesiseStack(id: string): Synthesised {
   // The same feature flags as `cdk synth`, so the template under test is the one that deploys.
   const { context } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: object };
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), `${id.toLowerCase()}-`));

@@ -134,11 +134,11 @@ import {
 } from './sandbox-kit';
 
 export const PROVIDER_A_KEY_PREFIX = 'sandbox_a_';
-export const PROVIDER_A_DEFAULT_PLATFORMS = ['tiktok', 'instagram', 'youtube', 'facebook'] as const;
+const PROVIDER_A_DEFAULT_PLATFORMS = ['tiktok', 'instagram', 'youtube', 'facebook'] as const;
 /** Every platform name the sandbox knows (Ayrshare's spellings). */
-export const PROVIDER_A_PLATFORMS = ['bluesky', 'facebook', 'gmb', 'instagram', 'linkedin', 'pinterest', 'reddit', 'snapchat', 'telegram', 'threads', 'tiktok', 'twitter', 'youtube'] as const;
+const PROVIDER_A_PLATFORMS = ['bluesky', 'facebook', 'gmb', 'instagram', 'linkedin', 'pinterest', 'reddit', 'snapchat', 'telegram', 'threads', 'tiktok', 'twitter', 'youtube'] as const;
 /** Published copies on these networks cannot be deleted through the API (Ayrshare's rule). */
-export const PROVIDER_A_UNDELETABLE = ['instagram', 'tiktok'] as const;
+const PROVIDER_A_UNDELETABLE = ['instagram', 'tiktok'] as const;
 
 const NEEDS_MEDIA = new Set(['tiktok', 'instagram', 'youtube', 'snapchat']);
 /** Networks that publish asynchronously: Ayrshare answers their copy with `id: "pending"` first. */
@@ -147,9 +147,9 @@ const X_APP_HEADERS = ['x-twitter-oauth1-api-key', 'x-twitter-oauth1-api-secret'
 const TEXT_LIMITS: Record<string, number> = { twitter: 280, tiktok: 2200, instagram: 2200, threads: 500, bluesky: 300, linkedin: 3000, youtube: 5000, pinterest: 500, facebook: 63206 };
 const POST_STATUSES = ['pending', 'awaiting approval', 'success', 'error', 'deleted', 'paused', 'processing'] as const;
 
-export type ProviderAPostStatus = 'pending' | 'awaiting approval' | 'success' | 'error' | 'deleted';
+type ProviderAPostStatus = 'pending' | 'awaiting approval' | 'success' | 'error' | 'deleted';
 
-export interface ProviderAPostId {
+interface ProviderAPostId {
   platform: string;
   status: 'success' | 'deleted';
   /** "pending" while the network is still processing the copy (TikTok); then no postUrl yet. */
@@ -157,7 +157,7 @@ export interface ProviderAPostId {
   postUrl?: string;
 }
 
-export interface ProviderAError {
+interface ProviderAError {
   action: string;
   status: 'error';
   code: number;
@@ -166,7 +166,7 @@ export interface ProviderAError {
 }
 
 /** What GET /post/:id answers. */
-export interface ProviderAPostView {
+interface ProviderAPostView {
   id: string;
   status: ProviderAPostStatus;
   post: string;
@@ -232,7 +232,7 @@ export interface ProviderASandboxOptions extends SandboxOptions {
   checkMedia?: boolean;
 }
 
-export interface ProviderASandboxControl extends SandboxControl {
+interface ProviderASandboxControl extends SandboxControl {
   /** Replace the linked platforms of a profile (created if new). [] = nothing linked. */
   linkPlatforms(apiKey: string, platforms: readonly string[], profileKey?: string | null): void;
   /** A post as GET /post/:id would show it now (settled), or undefined. */

@@ -111,8 +111,8 @@ import {
 } from './sandbox-kit';
 
 export const PROVIDER_B_KEY_PREFIX = 'sandbox_b_';
-export const PROVIDER_B_PLATFORMS = ['bluesky', 'facebook', 'instagram', 'linkedin', 'pinterest', 'threads', 'tiktok', 'tiktok_business', 'x', 'youtube'] as const;
-export const PROVIDER_B_DEFAULT_ACCOUNTS: ReadonlyArray<{ platform: string; status: 'connected' | 'disconnected' }> = [
+const PROVIDER_B_PLATFORMS = ['bluesky', 'facebook', 'instagram', 'linkedin', 'pinterest', 'threads', 'tiktok', 'tiktok_business', 'x', 'youtube'] as const;
+const PROVIDER_B_DEFAULT_ACCOUNTS: ReadonlyArray<{ platform: string; status: 'connected' | 'disconnected' }> = [
   { platform: 'tiktok', status: 'connected' },
   { platform: 'instagram', status: 'connected' },
   { platform: 'youtube', status: 'connected' },
@@ -122,10 +122,10 @@ export const PROVIDER_B_DEFAULT_ACCOUNTS: ReadonlyArray<{ platform: string; stat
 
 const NEEDS_MEDIA = new Set(['tiktok', 'tiktok_business', 'instagram', 'youtube']);
 
-export type ProviderBPostStatus = 'draft' | 'scheduled' | 'processing' | 'processed';
+type ProviderBPostStatus = 'draft' | 'scheduled' | 'processing' | 'processed';
 const POST_STATUSES: readonly ProviderBPostStatus[] = ['draft', 'scheduled', 'processing', 'processed'];
 
-export interface ProviderBAccount {
+interface ProviderBAccount {
   id: string;
   platform: string;
   username: string;
@@ -140,7 +140,7 @@ export interface ProviderBAccount {
   profile_photo_url: string;
 }
 
-export interface ProviderBPostView {
+interface ProviderBPostView {
   id: string;
   caption: string;
   status: ProviderBPostStatus;
@@ -154,7 +154,7 @@ export interface ProviderBPostView {
   updated_at: string;
 }
 
-export interface ProviderBResult {
+interface ProviderBResult {
   id: string;
   post_id: string;
   social_account_id: string;
@@ -213,7 +213,7 @@ export interface ProviderBSandboxOptions extends SandboxOptions {
   checkMedia?: boolean;
 }
 
-export interface ProviderBSandboxControl extends SandboxControl {
+interface ProviderBSandboxControl extends SandboxControl {
   /** Accounts of a key as the API lists them (tokens included). */
   accounts(apiKey: string): ProviderBAccount[];
   /** Connect or disconnect an account of a key, by id or by platform. */

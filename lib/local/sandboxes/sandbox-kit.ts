@@ -59,7 +59,7 @@ export function hashInt(input: string): number {
 }
 
 /** A stable number in [0, 1) for a string. */
-export function hashUnit(input: string): number {
+function hashUnit(input: string): number {
   return hashInt(input) / 2 ** 32;
 }
 
@@ -176,7 +176,7 @@ export interface SandboxResponse {
 
 export type MalformedKind = 'json' | 'shape';
 
-export interface FaultControl {
+interface FaultControl {
   /** The next n requests: 503, not executed. */
   outage(n?: number): void;
   /** The next n requests: 429 with Retry-After, not executed. */
@@ -191,7 +191,7 @@ export interface FaultControl {
   clearFaults(): void;
 }
 
-export interface CounterControl {
+interface CounterControl {
   /**
    * Requests received (faulted ones included). With no argument: all. With `"METHOD /path"`: those
    * whose route pattern (`GET /api/post/:id`) or actual path (`GET /api/post/Ab12`) matches; a
@@ -205,7 +205,7 @@ export interface CounterControl {
   resetCounters(): void;
 }
 
-export interface ClockControl {
+interface ClockControl {
   /** The sandbox clock now. */
   now(): Date;
   /** Move the sandbox clock forward; due posts move on at the next request. */
@@ -273,7 +273,7 @@ function send(res: ServerResponse, status: number, body: string, headers: Record
   res.end(body);
 }
 
-export function matchesFilter(request: Pick<RecordedRequest, 'method' | 'path' | 'route'>, filter: string): boolean {
+function matchesFilter(request: Pick<RecordedRequest, 'method' | 'path' | 'route'>, filter: string): boolean {
   const space = filter.indexOf(' ');
   const [method, path] = space < 0 ? (filter.startsWith('/') ? [null, filter] : [filter, null]) : [filter.slice(0, space), filter.slice(space + 1)];
   if (method && method.toUpperCase() !== request.method) return false;
