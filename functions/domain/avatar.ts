@@ -1,7 +1,7 @@
 /** The avatar record and how clients see it (DESIGN §2 record shapes). */
 
-export type AvatarStatus = 'processing' | 'ready' | 'failed';
-export type AvatarSource = 'prompt' | 'upload';
+type AvatarStatus = 'processing' | 'ready' | 'failed';
+type AvatarSource = 'prompt' | 'upload';
 
 export interface Avatar {
   id: number;

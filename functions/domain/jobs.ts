@@ -11,13 +11,13 @@ export const JOB_METHODS = ['prompt', 'motion', 'reuse'] as const;
 export type JobMethod = (typeof JOB_METHODS)[number];
 
 export const JOB_MODES = ['auto', 'preview'] as const;
-export type JobMode = (typeof JOB_MODES)[number];
+type JobMode = (typeof JOB_MODES)[number];
 
 export const HOOK_POSITIONS = ['top', 'middle', 'bottom'] as const;
-export type HookPosition = (typeof HOOK_POSITIONS)[number];
+type HookPosition = (typeof HOOK_POSITIONS)[number];
 
 export const HOOK_SIZES = ['small', 'medium', 'large'] as const;
-export type HookSize = (typeof HOOK_SIZES)[number];
+type HookSize = (typeof HOOK_SIZES)[number];
 
 export const JOB_LIMITS = {
   /** Re-rolls of one preview job (DESIGN §2). */
@@ -106,7 +106,7 @@ export interface CaptionSpec {
 }
 
 /** The reaction clip of the current round (a generation, or the saved clip of a reuse job). */
-export interface JobReaction {
+interface JobReaction {
   key: string;
   duration_s: number;
   emotion: string | null;
@@ -119,7 +119,7 @@ export interface JobReaction {
 }
 
 /** The captioned reaction segment made for the preview; approve reuses it when the caption is unchanged. */
-export interface JobPreview {
+interface JobPreview {
   key: string;
   duration_s: number;
   caption: CaptionSpec | null;

@@ -4,7 +4,7 @@
  * `avatarCap` bounds GET /avatars, which lists the whole set (no pagination in the contract): like
  * the library cap, a counter moved in the create's transaction admits each new avatar.
  */
-export const PLANS = {
+const PLANS = {
   free: { monthlyVideos: 3, libraryCap: 3, avatarCap: 10, aiHelpersPerDay: 20, aiHelpersPerMinute: 5 },
   starter: { monthlyVideos: 30, libraryCap: 10, avatarCap: 25, aiHelpersPerDay: 100, aiHelpersPerMinute: 10 },
   pro: { monthlyVideos: 150, libraryCap: 50, avatarCap: 100, aiHelpersPerDay: 500, aiHelpersPerMinute: 20 },

@@ -1,6 +1,6 @@
 /** The product record and how it is shown to clients (DESIGN §2 record shapes). */
 
-export type DemoStatus = 'processing' | 'ready' | 'failed';
+type DemoStatus = 'processing' | 'ready' | 'failed';
 
 export interface DemoVideo {
   status: DemoStatus;
@@ -25,7 +25,7 @@ export interface Product {
   updated_at: string;
 }
 
-export interface DemoVideoView {
+interface DemoVideoView {
   status: DemoStatus;
   url: string | null;
   url_expires_at: string | null;

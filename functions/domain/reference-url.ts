@@ -12,7 +12,7 @@
 import { isIP } from 'node:net';
 import { AppError } from './errors';
 
-export type ReferencePlatform = 'TikTok' | 'Instagram' | 'YouTube' | 'Facebook' | 'Snapchat' | 'X';
+type ReferencePlatform = 'TikTok' | 'Instagram' | 'YouTube' | 'Facebook' | 'Snapchat' | 'X';
 
 export interface ReferenceHost {
   /** A registrable domain. The domain itself and every subdomain of it match; nothing else does. */
@@ -74,7 +74,7 @@ export function hostMatchesDomain(host: string, domain: string): boolean {
   return h === d || h.endsWith(`.${d}`);
 }
 
-export function isAllowedReferenceHost(host: string, options: ReferenceUrlOptions = {}): boolean {
+function isAllowedReferenceHost(host: string, options: ReferenceUrlOptions = {}): boolean {
   const domains = options.allowedDomains ?? REFERENCE_HOSTS.map((h) => h.domain);
   return domains.some((domain) => hostMatchesDomain(host, domain));
 }

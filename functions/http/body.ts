@@ -19,7 +19,7 @@ import { JSON_BODY_LIMIT } from '#functions/routes';
 
 export type BodyKind = 'json' | 'form' | 'multipart';
 
-export interface UploadedFile {
+interface UploadedFile {
   field: string;
   filename: string;
   path: string;

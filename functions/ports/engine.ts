@@ -58,7 +58,7 @@ export interface ReactionClip {
 }
 
 /** A hook caption an engine may burn in while it encodes (DESIGN §3 caption rules). */
-export interface CaptionOverlay {
+interface CaptionOverlay {
   text: string;
   position: 'top' | 'middle' | 'bottom';
   size: 'small' | 'medium' | 'large';

@@ -17,10 +17,10 @@ import { FIXTURE_DIR, makeFixture, type FixtureKind } from './media-fixtures';
 export { topLevelBoxes } from './mp4-boxes';
 import type { ApiClient, ApiResponse } from './local-stack';
 
-export const FRAME_W = 1080;
-export const FRAME_H = 1920;
+const FRAME_W = 1080;
+const FRAME_H = 1920;
 /** Rows of each third of the 1080x1920 frame: where hook_position puts the caption. */
-export const THIRDS = { top: [0, 640], middle: [640, 1280], bottom: [1280, 1920] } as const;
+const THIRDS = { top: [0, 640], middle: [640, 1280], bottom: [1280, 1920] } as const;
 export type Third = keyof typeof THIRDS;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -130,7 +130,7 @@ export async function productWithDemo(
 }
 
 /** Waits for the background normalisation of a product's demo, then answers the product. */
-export async function waitForDemo(api: ApiClient, productId: number, idle: () => Promise<void>, timeoutMs = 120_000): Promise<any> {
+async function waitForDemo(api: ApiClient, productId: number, idle: () => Promise<void>, timeoutMs = 120_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await idle();
@@ -186,7 +186,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  * scores near 1 even after H.264; a white shirt matches the fill but not the outline, a dark area the
  * outline but not the fill, so anything but the letters themselves scores low.
  */
-export async function captionMatch(rgb: Buffer, caption: { text: string; position: Third; size?: 'small' | 'medium' | 'large' }): Promise<number> {
+async function captionMatch(rgb: Buffer, caption: { text: string; position: Third; size?: 'small' | 'medium' | 'large' }): Promise<number> {
   const { png } = await renderCaptionPng({ text: caption.text, position: caption.position, size: caption.size ?? 'medium' });
   const template = await sharp(png).ensureAlpha().raw().toBuffer();
   const kindAt = (x: number, y: number): 'fill' | 'outline' | null => {
@@ -249,7 +249,7 @@ export function expectDifferenceOnlyIn(a: Buffer, b: Buffer, thirds: readonly Th
  * Pixels in rows [from, to) that differ strongly between two frames of the same reaction: where a
  * caption was drawn over one and not the other (encoding noise stays far below the threshold).
  */
-export function changedPixels(a: Buffer, b: Buffer, rows: readonly [number, number], threshold = 90): number {
+function changedPixels(a: Buffer, b: Buffer, rows: readonly [number, number], threshold = 90): number {
   let count = 0;
   for (let i = rows[0] * FRAME_W * 3; i < rows[1] * FRAME_W * 3; i += 3) {
     const d = Math.max(Math.abs(a[i]! - b[i]!), Math.abs(a[i + 1]! - b[i + 1]!), Math.abs(a[i + 2]! - b[i + 2]!));

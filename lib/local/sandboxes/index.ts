@@ -20,7 +20,7 @@ import { startProviderBSandbox, type ProviderBSandbox, type ProviderBSandboxOpti
 
 export * from './provider-a-sandbox';
 export * from './provider-b-sandbox';
-export type { SandboxControl, RecordedRequest, MalformedKind } from './sandbox-kit';
+export type { SandboxControl } from './sandbox-kit';
 
 export interface SocialSandboxes {
   providerA: ProviderASandbox;
@@ -64,7 +64,7 @@ export async function startSandboxes(options: SocialSandboxesOptions = {}): Prom
   };
 }
 
-export const PROVIDER_ENV = { provider_a: 'PROVIDER_A_BASE_URL', provider_b: 'PROVIDER_B_BASE_URL' } as const;
+const PROVIDER_ENV = { provider_a: 'PROVIDER_A_BASE_URL', provider_b: 'PROVIDER_B_BASE_URL' } as const;
 
 export interface LocalSandboxes extends SocialSandboxes {
   /** Which providers the process talks to through the sandboxes (false: the variable was set by the user). */

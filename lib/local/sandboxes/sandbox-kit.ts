@@ -141,7 +141,7 @@ export function stateFile<T>(path: string): StateFile<T> {
 
 // ---------------------------------------------------------------------------------------- server
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   /** The path as received, e.g. `/api/post/Ab12`. */
   path: string;
@@ -174,7 +174,7 @@ export interface SandboxResponse {
   headers?: Record<string, string>;
 }
 
-export type MalformedKind = 'json' | 'shape';
+type MalformedKind = 'json' | 'shape';
 
 interface FaultControl {
   /** The next n requests: 503, not executed. */
