@@ -382,6 +382,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('POST', '/social/posts', 'social', 'createPost', {
     scopes: ['publish'],
     summary: 'Publish or schedule a finished video',
+    description: 'In a form body `account_ids` is one comma-separated field, `draft` is `true` or `false`, and an empty `schedule_at` means now.',
     body: { accept: FIELDS_ONLY, schema: createPostInput },
     responses: { 201: ok('Handed to the provider', dataOf(postResponse)) },
     errors: ['not_found', 'conflict', 'rate_limited', 'upstream_unavailable'],
