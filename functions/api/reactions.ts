@@ -3,19 +3,17 @@
  * idempotent per job (a repeat answers 200 with the same reaction, whatever the job's status now) and
  * capped per plan (402 library_full).
  */
-import * as z from 'zod/mini';
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
 import { readBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { idParam } from '#http/params';
 import { created, deleted, ok } from '#http/respond';
 import { notFound } from '#domain/errors';
-import { idField } from '#domain/schemas/common';
+import { saveReactionInput } from '#domain/schemas/reaction';
 import { savedReactionView, type SavedReaction } from '#domain/reaction';
 import { saveReaction } from '#use-cases/save-reaction';
 import { removeReaction } from '#use-cases/remove-reaction';
 
-const saveReactionInput = z.strictObject({ job_id: idField });
 
 async function present(request: AuthenticatedRequest, reaction: SavedReaction) {
   return savedReactionView(reaction, await request.deps.blobs.playbackUrl(reaction.clip_key));

@@ -12,7 +12,6 @@
  *   503 upstream_unavailable, throttling a 429, both with Retry-After; never a 500.
  * Provider keys are never echoed, logged or returned; only a short hint of long keys is shown.
  */
-import * as z from 'zod/mini';
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
 import { readBody } from '#http/body';
 import { parseInput } from '#http/validate';
@@ -20,13 +19,11 @@ import { created, ok } from '#http/respond';
 import { logger } from '#functions/logger';
 import { badRequest } from '#domain/errors';
 import { SOCIAL_PROVIDERS, connectionInput, connectionView, credentialsOf, isProviderName, type ProviderName } from '#domain/social';
+import { channelSyncInput } from '#domain/schemas/social';
 import { setConnection } from '#use-cases/set-connection';
 import { removeConnection } from '#use-cases/remove-connection';
 import { syncAccounts as syncAccountsUseCase } from '#use-cases/sync-accounts';
 
-const syncInput = z.strictObject({
-  provider: z.enum(SOCIAL_PROVIDERS, { error: `must be one of ${SOCIAL_PROVIDERS.join(', ')}` }),
-});
 
 function providerParam(request: AuthenticatedRequest): ProviderName {
   const raw = request.pathParameters.provider;
@@ -60,7 +57,7 @@ const listConnections: Operation = async (request) => {
 };
 
 const syncAccounts: Operation = async (request) => {
-  const { provider } = parseInput(syncInput, await readFields(request), 'sync request');
+  const { provider } = parseInput(channelSyncInput, await readFields(request), 'sync request');
   const synced = await syncAccountsUseCase({ ...request.deps, log: logger }, { accountId: request.principal.accountId, provider });
   const view = connectionView(synced.connection);
   return ok({ provider, status: view.status, channels: view.channels, synced_at: view.synced_at, added: synced.added, removed: synced.removed });
