@@ -4,14 +4,13 @@
  * the avatar answering `status: processing` (202) until then.
  */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
-import { readBody } from '#http/body';
+import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { idParam } from '#http/params';
 import { accepted, created, deleted, ok } from '#http/respond';
 import { badRequest, notFound } from '#domain/errors';
 import { createAvatarFromPrompt, createAvatarFromUpload } from '#domain/schemas/avatar';
 import { avatarView, type Avatar } from '#domain/avatar';
-import { AVATAR_UPLOAD_MAX_BYTES } from '#domain/uploads';
 import { createAvatar, type CreateAvatarInput } from '#use-cases/create-avatar';
 import { removeAvatar } from '#use-cases/remove-avatar';
 
@@ -26,10 +25,7 @@ const list: Operation = async (request) => {
 };
 
 const create: Operation = async (request) => {
-  const body = await readBody(request.event, {
-    accept: ['json', 'form', 'multipart'],
-    files: { image: { maxBytes: AVATAR_UPLOAD_MAX_BYTES, label: 'image' } },
-  });
+  const body = await readRouteBody(request);
   try {
     const accountId = request.principal.accountId;
     const upload = body.files.image;

@@ -1,13 +1,12 @@
 /** Products: the subject of every reaction video, with an optional vertical demo clip. */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
-import { readBody } from '#http/body';
+import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { idParam, pageMeta, pageParams } from '#http/params';
 import { created, deleted, ok } from '#http/respond';
 import { notFound } from '#domain/errors';
 import { createProductInput, updateProductInput } from '#domain/schemas/product';
 import { productView, type Product } from '#domain/product';
-import { DEMO_VIDEO_MAX_BYTES } from '#domain/uploads';
 import { createProduct } from '#use-cases/create-product';
 import { updateProduct } from '#use-cases/update-product';
 import { removeProduct } from '#use-cases/remove-product';
@@ -24,10 +23,7 @@ const list: Operation = async (request) => {
 };
 
 const create: Operation = async (request) => {
-  const body = await readBody(request.event, {
-    accept: ['json', 'form', 'multipart'],
-    files: { demo_video: { maxBytes: DEMO_VIDEO_MAX_BYTES, label: 'demo_video' } },
-  });
+  const body = await readRouteBody(request);
   try {
     const input = parseInput(createProductInput, body.fields, 'product');
     const product = await createProduct(request.deps, { accountId: request.principal.accountId, ...input, demoPath: body.files.demo_video?.path });
@@ -45,7 +41,7 @@ const get: Operation = async (request) => {
 
 const update: Operation = async (request) => {
   const productId = idParam(request);
-  const body = await readBody(request.event, { accept: ['json', 'form', 'multipart'] });
+  const body = await readRouteBody(request);
   try {
     const changes = parseInput(updateProductInput, body.fields, 'product update');
     return ok(await present(request, await updateProduct(request.deps, { accountId: request.principal.accountId, productId, changes })));

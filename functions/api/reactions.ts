@@ -4,7 +4,7 @@
  * capped per plan (402 library_full).
  */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
-import { readBody } from '#http/body';
+import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { idParam } from '#http/params';
 import { created, deleted, ok } from '#http/respond';
@@ -25,7 +25,7 @@ const list: Operation = async (request) => {
 };
 
 const create: Operation = async (request) => {
-  const body = await readBody(request.event, { accept: ['json', 'form', 'multipart'] });
+  const body = await readRouteBody(request);
   let jobId: number;
   try {
     jobId = parseInput(saveReactionInput, body.fields, 'reaction').job_id;

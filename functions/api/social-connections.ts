@@ -13,7 +13,7 @@
  * Provider keys are never echoed, logged or returned; only a short hint of long keys is shown.
  */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
-import { readBody } from '#http/body';
+import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { created, ok } from '#http/respond';
 import { logger } from '#functions/logger';
@@ -32,7 +32,7 @@ function providerParam(request: AuthenticatedRequest): ProviderName {
 }
 
 async function readFields(request: AuthenticatedRequest): Promise<Record<string, unknown>> {
-  const body = await readBody(request.event, { accept: ['json', 'form'] });
+  const body = await readRouteBody(request);
   return body.fields;
 }
 

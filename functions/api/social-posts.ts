@@ -5,7 +5,7 @@
  * asked) and delete-post (the provider's delete rule first, a 409 naming it).
  */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
-import { readBody } from '#http/body';
+import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { idParam, pageMeta, pageParams } from '#http/params';
 import { created, deleted, ok } from '#http/respond';
@@ -16,7 +16,7 @@ import { listPosts as listRefreshedPosts, readPost, type RefreshedPost } from '#
 import { deletePost as deletePostUseCase } from '#use-cases/delete-post';
 
 async function readFields(request: AuthenticatedRequest): Promise<Record<string, unknown>> {
-  const body = await readBody(request.event, { accept: ['json', 'form'] });
+  const body = await readRouteBody(request);
   return body.kind === 'form' ? postFieldsOfForm(body.fields) : body.fields;
 }
 

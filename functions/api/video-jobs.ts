@@ -3,7 +3,7 @@
  * record (functions/use-cases); the state machine does the work.
  */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
-import { readBody } from '#http/body';
+import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { idParam } from '#http/params';
 import { accepted, ok } from '#http/respond';
@@ -13,12 +13,10 @@ import { approveVideoInput, createVideoInput, regenerateVideoInput, videoRequest
 import { jobView } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
 import type { BlobStore } from '#ports/blob-store';
-import { REFERENCE_VIDEO_MAX_BYTES } from '#functions/routes';
 import { createVideoJob } from '#use-cases/create-video-job';
 import { approvePreview } from '#use-cases/approve-preview';
 import { regenerateVideoJob } from '#use-cases/regenerate-video-job';
 
-const REFERENCE_FILE = { reference_video: { maxBytes: REFERENCE_VIDEO_MAX_BYTES, label: 'reference_video' } };
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 async function present(blobs: BlobStore, job: StoredJob) {
@@ -34,7 +32,7 @@ const getJob: Operation = async (request) => {
 
 const create: Operation = async (request) => {
   const idempotencyKey = idempotencyKeyOf(request);
-  const body = await readBody(request.event, { accept: ['json', 'form', 'multipart'], files: REFERENCE_FILE });
+  const body = await readRouteBody(request);
   try {
     const input = parseInput(createVideoInput, body.fields, 'video request');
     const referenceVideo = body.files.reference_video;
@@ -49,14 +47,14 @@ const create: Operation = async (request) => {
 };
 
 const approve: Operation = async (request) => {
-  const body = await readBody(request.event, { accept: ['json', 'form'] });
+  const body = await readRouteBody(request);
   const changes = parseInput(approveVideoInput, body.fields, 'approve request');
   const job = await approvePreview({ ...request.deps, log: logger }, { accountId: request.principal.accountId, jobId: idParam(request), changes });
   return accepted(await present(request.deps.blobs, job));
 };
 
 const regenerate: Operation = async (request) => {
-  const body = await readBody(request.event, { accept: ['json', 'form', 'multipart'], files: REFERENCE_FILE });
+  const body = await readRouteBody(request);
   try {
     const changes = parseInput(regenerateVideoInput, body.fields, 'regenerate request');
     const job = await regenerateVideoJob(

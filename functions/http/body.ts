@@ -1,5 +1,5 @@
 /**
- * Request bodies: JSON, form-encoded and multipart/form-data (API.md §1). API Gateway hands binary
+ * Request bodies: JSON, form-encoded and multipart/form-data (the API reference lists which each route takes). API Gateway hands binary
  * and multipart bodies over base64-encoded. Files are streamed to a private temp folder with their
  * size limit enforced while writing; the caller removes them with `cleanup()`.
  *
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, badRequest } from '#domain/errors';
-import type { ApiEvent } from './api-types';
+import type { ApiEvent, ApiRequest } from './api-types';
 import { JSON_BODY_LIMIT } from '#functions/routes';
 
 export type BodyKind = 'json' | 'form' | 'multipart';
@@ -306,4 +306,11 @@ function fileRefusal(
   if (!Object.hasOwn(rules, name)) return badRequest(`Unexpected file field ${name}`);
   if (Object.hasOwn(files, name) || Object.hasOwn(fields, name)) return badRequest(`File ${name} is given more than once`);
   return undefined;
+}
+
+/** The body as the route table declares it (encodings and file parts), so no operation repeats the list. */
+export function readRouteBody(request: ApiRequest): Promise<ParsedBody> {
+  const declared = request.route.contract.body;
+  if (!declared) throw new Error(`route ${request.route.operation} declares no body`);
+  return readBody(request.event, declared);
 }
