@@ -363,7 +363,10 @@ export interface paths {
         /** List posts */
         get: operations["socialListPosts"];
         put?: never;
-        /** Publish or schedule a finished video */
+        /**
+         * Publish or schedule a finished video
+         * @description In a form body `account_ids` is one comma-separated field, `draft` is `true` or `false`, and an empty `schedule_at` means now.
+         */
         post: operations["socialCreatePost"];
         delete?: never;
         options?: never;
