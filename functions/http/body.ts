@@ -39,6 +39,8 @@ export interface BodyOptions {
   accept: readonly BodyKind[];
   /** File fields this operation takes, with their size limits; any other file part is a 400. */
   files?: FileRules;
+  /** Where uploads are written (default: the OS temp dir). */
+  tempDir?: string;
 }
 
 const MAX_FIELDS = 50;
@@ -70,7 +72,7 @@ export async function readBody(event: ApiEvent, options: BodyOptions): Promise<P
   }
   if (kind === 'json') return { kind, fields: parseJson(raw), files: newRecord(), cleanup: nothingToClean };
   if (kind === 'form') return { kind, fields: parseForm(raw), files: newRecord(), cleanup: nothingToClean };
-  return parseMultipart(raw, contentType, options.files ?? {});
+  return parseMultipart(raw, contentType, options.files ?? {}, options.tempDir ?? tmpdir());
 }
 
 /** The kind of body a Content-Type header announces; the local server sizes bodies by it. */
@@ -190,9 +192,9 @@ function addField(fields: Record<string, unknown>, name: string | undefined, val
   fields[name] = value;
 }
 
-async function parseMultipart(raw: Buffer, contentType: string, rules: FileRules): Promise<ParsedBody> {
+async function parseMultipart(raw: Buffer, contentType: string, rules: FileRules, tempDir: string): Promise<ParsedBody> {
   const parser = openMultipart(contentType, rules);
-  const dir = await mkdtemp(join(tmpdir(), 'rs-upload-'));
+  const dir = await mkdtemp(join(tempDir, 'rs-upload-'));
   const cleanup = () => rm(dir, { recursive: true, force: true });
   try {
     const { fields, files } = await collectParts(raw, parser, rules, dir);

@@ -10,17 +10,11 @@ import { readBody, type BodyOptions, type ParsedBody } from '#http/body';
 import { multipartBody, type Part } from '#test-support/hostile-requests';
 
 const VIDEO = { reference_video: { maxBytes: 1000, label: 'The reference video' } };
-const ALL: BodyOptions = { accept: ['json', 'form', 'multipart'], files: VIDEO };
+// Uploads go to a folder of our own: it shows exactly what the reader left behind.
+const uploads = mkdtempSync(join(tmpdir(), 'rs-body-test-'));
+const ALL: BodyOptions = { accept: ['json', 'form', 'multipart'], files: VIDEO, tempDir: uploads };
 
-let uploads: string;
-const originalTmp = process.env.TMPDIR;
-beforeAll(() => {
-  // os.tmpdir() follows TMPDIR: a folder of our own shows exactly what the reader left behind.
-  uploads = mkdtempSync(join(tmpdir(), 'rs-body-test-'));
-  process.env.TMPDIR = uploads;
-});
 afterAll(() => {
-  process.env.TMPDIR = originalTmp;
   rmSync(uploads, { recursive: true, force: true });
 });
 afterEach(() => expect(readdirSync(uploads)).toEqual([]));
@@ -67,7 +61,7 @@ describe('multipart bodies', () => {
   });
 
   test('a truncated body with an unknown file field and no file rules at all is a 400', async () => {
-    const reading = multipart([{ name: 'image', filename: 'a.png', value: 'abc' }], { close: false }, { accept: ['multipart'] });
+    const reading = multipart([{ name: 'image', filename: 'a.png', value: 'abc' }], { close: false }, { accept: ['multipart'], tempDir: uploads });
     expect(await refusal(reading)).toMatchObject({ status: 400 });
   });
 
@@ -194,7 +188,7 @@ describe('content types', () => {
 
   test('a kind the operation does not take is a 415 naming the ones it does', async () => {
     const { body, contentType } = multipartBody([{ name: 'name', value: 'x' }]);
-    expect(await refusal(readBody(event(body, contentType), { accept: ['json'] }))).toMatchObject({
+    expect(await refusal(readBody(event(body, contentType), { accept: ['json'], tempDir: uploads }))).toMatchObject({
       status: 415,
       message: 'Content-Type multipart/form-data is not accepted here; send application/json',
     });
