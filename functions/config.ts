@@ -3,6 +3,7 @@
  * functions/wiring/lambda.ts (`settingsFromEnv`); the local stack knows its own table, bucket and
  * endpoints and builds it directly.
  */
+import type { ProviderName } from '#domain/social';
 
 export interface Settings {
   region: string;
@@ -21,6 +22,11 @@ export interface Settings {
   previewWaitS?: number;
   /** The KMS key sealing provider credentials (CONNECTION_KEY_ID): set only for the functions that need it. */
   connectionKeyId?: string;
+  /**
+   * Where the social providers' APIs are when not at their public addresses (PROVIDER_A_BASE_URL,
+   * PROVIDER_B_BASE_URL); locally, the loopback sandboxes.
+   */
+  socialBaseUrls?: Partial<Record<ProviderName, string>>;
 }
 
 export const DEFAULT_REGION = 'us-east-1';
@@ -42,7 +48,16 @@ export function settingsFromEnv(env: Environment): Settings {
     s3Endpoint: env.S3_ENDPOINT || undefined,
     rateLimitPerMinute: rateLimitPerMinuteOf(env.RATE_LIMIT_PER_MINUTE),
     connectionKeyId: env.CONNECTION_KEY_ID || undefined,
+    socialBaseUrls: socialBaseUrlsFromEnv(env),
   };
+}
+
+/** PROVIDER_A_BASE_URL / PROVIDER_B_BASE_URL, those that are set. */
+export function socialBaseUrlsFromEnv(env: Environment): Partial<Record<ProviderName, string>> {
+  const urls: Partial<Record<ProviderName, string>> = {};
+  if (env.PROVIDER_A_BASE_URL) urls.provider_a = env.PROVIDER_A_BASE_URL;
+  if (env.PROVIDER_B_BASE_URL) urls.provider_b = env.PROVIDER_B_BASE_URL;
+  return urls;
 }
 
 /** RATE_LIMIT_PER_MINUTE as a number; unset is the contract's limit. */
@@ -63,16 +78,3 @@ export function optionalEnv(name: string): string | undefined {
   const value = process.env[name];
   return value ? value : undefined;
 }
-
-// Transitional, for modules not yet handed their Settings by a wiring module.
-export const config = {
-  get bucketName() {
-    return requiredEnv('BUCKET_NAME');
-  },
-  get s3Endpoint() {
-    return optionalEnv('S3_ENDPOINT');
-  },
-  get region() {
-    return optionalEnv('AWS_REGION') ?? DEFAULT_REGION;
-  },
-};

@@ -6,7 +6,7 @@
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
-import { config, type Settings } from '#functions/config';
+import type { Settings } from '#functions/config';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 
 const localCredentials = (id: string) => ({ accessKeyId: id, secretAccessKey: id });
@@ -57,16 +57,4 @@ export function createS3Client(settings: Pick<Settings, 'region' | 's3Endpoint'>
         }
       : {}),
   });
-}
-
-// Transitional, until the hosted engine's media helpers are handed the wiring's BlobStore: an S3 client from the environment.
-let s3Client: S3Client | undefined;
-
-export function s3(): S3Client {
-  return (s3Client ??= createS3Client({ region: config.region, s3Endpoint: config.s3Endpoint }));
-}
-
-export function resetClients(): void {
-  s3Client?.destroy();
-  s3Client = undefined;
 }

@@ -19,4 +19,4 @@ export const tasks: TasksOf<'render'> = {
 export const createHandler = (dependencies: DependencySource) => pipelineHandler('render', tasks, dependencies);
 
 /** Only this function generates: the engines and the reference resolver are bundled here, not in the base wiring. */
-export const handler = createHandler(withParts(lambdaDependencies, () => ({ engines: configuredEngines(), references: referenceResolver() })));
+export const handler = createHandler(withParts(lambdaDependencies, (base) => ({ engines: configuredEngines({ blobs: base.blobs }), references: referenceResolver() })));

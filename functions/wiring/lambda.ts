@@ -56,7 +56,7 @@ function awsDependencies(settings: Settings): Dependencies {
     accounts: new DynamoAccountStore(table),
     apiKeys: new DynamoApiKeyStore(table),
     rateLimits: new DynamoRateLimiter(table),
-    social: createSocialProviders(),
+    social: createSocialProviders({ baseUrls: settings.socialBaseUrls }),
     cipher: kmsCredentialCipher({ keyId: settings.connectionKeyId, region: settings.region }),
     posts: new DynamoPostStore(table),
     connections: new DynamoConnectionStore(table),

@@ -10,13 +10,13 @@ import type { DynamoTable } from '#adapters/dynamodb/table';
 import { DynamoAccountStore } from '#adapters/dynamodb/accounts';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-keys';
 import { DynamoCollections } from '#adapters/dynamodb/collection-counter';
-import { DEFAULT_REGION } from '#functions/config';
+import { DEFAULT_REGION, socialBaseUrlsFromEnv } from '#functions/config';
 import type { AccountStore } from '#ports/account-store';
 import type { ApiKeyStore } from '#ports/api-key-store';
 import type { CollectionCounters } from '#ports/collection-counters';
 import { kmsCredentialCipher, localCredentialCipher } from '#adapters/crypto/credential-cipher';
 import { DynamoConnectionStore } from '#adapters/dynamodb/connections';
-import { createSocialProviders } from '#adapters/social/registry';
+import { createSocialProviders, type SocialBaseUrls } from '#adapters/social/registry';
 import type { ConnectionStore } from '#ports/connection-store';
 import type { CredentialCipher } from '#ports/credential-cipher';
 import type { SocialProviders } from '#ports/social-provider';
@@ -24,7 +24,7 @@ import { startDynamoDbLocal } from '#local/dynamodb-local';
 import { ensureTable } from '#local/provision';
 import { freePort } from '#local/free-port';
 import { LOCAL_TABLE, clearRuntimeState, dataDirOf, readRuntimeState, reapOrphanedChildren, type RuntimeState } from '#local/runtime-state';
-import { useRunningSandboxes } from '#local/sandboxes/index';
+import { runningSandboxBaseUrls } from '#local/sandboxes/index';
 import { acquireInstanceLock, type InstanceLock } from '#local/instance-lock';
 import { checkSecretFiles, prepareDataDir } from '#local/data-dir';
 
@@ -45,7 +45,7 @@ export interface AdminTarget extends AdminStores {
   close(): Promise<void>;
 }
 
-function adminStores(tableName: string, endpoint: string | undefined, cipher: CredentialCipher): AdminStores {
+function adminStores(tableName: string, endpoint: string | undefined, cipher: CredentialCipher, socialBaseUrls: SocialBaseUrls = socialBaseUrlsFromEnv(process.env)): AdminStores {
   // Reading the region is as the SDK itself would; a local endpoint ignores it.
   const table = createDynamoTable({ region: process.env.AWS_REGION || DEFAULT_REGION, tableName, dynamoEndpoint: endpoint });
   return {
@@ -55,7 +55,7 @@ function adminStores(tableName: string, endpoint: string | undefined, cipher: Cr
     collections: new DynamoCollections(table),
     connections: new DynamoConnectionStore(table),
     cipher,
-    social: createSocialProviders(),
+    social: createSocialProviders({ baseUrls: socialBaseUrls }),
   };
 }
 
@@ -100,9 +100,8 @@ export async function connectAdminTarget(options: { stack?: string; dataDir?: st
 
 function useRunningStack(dataDir: string, running: RuntimeState): AdminTarget {
   // The key file the local server seals provider credentials with: the CLI must seal alike.
-  const stores = adminStores(running.tableName, running.dynamoEndpoint, localCredentialCipher(dataDir));
   // `connections set` checks keys with the same providers the server talks to (its sandboxes).
-  useRunningSandboxes(dataDir);
+  const stores = adminStores(running.tableName, running.dynamoEndpoint, localCredentialCipher(dataDir), runningSandboxBaseUrls(dataDir));
   return target(`local stack ${running.apiUrl}`, stores);
 }
 

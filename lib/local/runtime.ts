@@ -7,11 +7,10 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { API_PREFIX } from '#functions/routes';
-import { resetClients } from '#adapters/aws-clients';
 import type { BackgroundTasks } from '#ports/background-tasks';
 import type { Dependencies } from '#ports/dependencies';
 import { localClients, localDependencies, type LocalClients } from './wiring';
-import { API_REQUESTS_PER_MINUTE, DEFAULT_REGION, type Settings } from '#functions/config';
+import { API_REQUESTS_PER_MINUTE, DEFAULT_REGION, socialBaseUrlsFromEnv, type Settings } from '#functions/config';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 import type { Product } from '#domain/product';
 import { startDynamoDbLocal } from './dynamodb-local';
@@ -27,7 +26,7 @@ import { LOCAL_BUCKET, LOCAL_TABLE, clearChildren, clearRuntimeState, reapOrphan
 import { acquireInstanceLock, type InstanceLock } from './instance-lock';
 import { checkSecretFiles, prepareDataDir } from './data-dir';
 import type { ManagedChild } from './child-process';
-import { startLocalSandboxes, type LocalSandboxes } from './sandboxes';
+import { startLocalSandboxes, type LocalSandboxes, type LocalSandboxesOptions } from './sandboxes';
 
 export interface LocalStackOptions {
   dataDir?: string;
@@ -43,6 +42,8 @@ export interface LocalStackOptions {
   rateLimitPerMinute?: number;
   /** Seconds a preview waits for a decision; by default the contract's 30 days (shorter to try expiry). */
   previewWaitS?: number;
+  /** How a serving stack's social sandboxes start (publish delay; the environment read instead of the process's). */
+  sandboxes?: Omit<LocalSandboxesOptions, 'dataDir' | 'log'>;
 }
 
 export interface LocalStack {
@@ -108,9 +109,8 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     log(`DynamoDB Local on ${db.endpoint}, s3rver on ${blobs.endpoint}`);
     recordChildren(dataDir, children.map((c) => c.process.pid).filter((pid): pid is number => pid !== undefined));
 
-    // Transitional: the hosted engine's media helpers (engines/fal) still find the bucket through the environment.
-    Object.assign(process.env, { BUCKET_NAME: LOCAL_BUCKET, S3_ENDPOINT: blobs.endpoint });
-    resetClients();
+    // Before the wiring, which makes the provider adapters at the sandboxes' URLs.
+    if (options.http !== false) sandboxes = await startLocalSandboxes({ ...options.sandboxes, dataDir, log });
     const settings: Settings = {
       region: DEFAULT_REGION,
       tableName: LOCAL_TABLE,
@@ -119,6 +119,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       s3Endpoint: blobs.endpoint,
       rateLimitPerMinute: options.rateLimitPerMinute ?? API_REQUESTS_PER_MINUTE,
       previewWaitS: options.previewWaitS,
+      socialBaseUrls: sandboxes?.baseUrls ?? socialBaseUrlsFromEnv(process.env),
     };
     clients = localClients(settings);
     await ensureTable(db.endpoint, LOCAL_TABLE);
@@ -139,7 +140,8 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     let baseUrl = '';
     let closeServer = async () => {};
     if (options.http !== false) {
-      sandboxes = await startLocalSandboxes({ dataDir, log, accountId: demo?.accountId });
+      const hint = sandboxes?.connectHint(demo?.accountId ?? 1);
+      if (hint) log(hint);
       const server = createLocalApiServer({ dependencies: () => dependencies });
       const host = options.host ?? '127.0.0.1';
       await new Promise<void>((resolve, reject) => {
@@ -193,7 +195,6 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
           await stopChildren();
           clearChildren(dataDir);
           clients?.destroy();
-          resetClients();
           await lock.release();
         })()),
     };

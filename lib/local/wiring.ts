@@ -84,7 +84,7 @@ export function localDependencies(parts: LocalParts): Dependencies {
     accounts: new DynamoAccountStore(table),
     apiKeys: new DynamoApiKeyStore(table),
     rateLimits: new DynamoRateLimiter(table),
-    social: createSocialProviders(),
+    social: createSocialProviders({ baseUrls: settings.socialBaseUrls }),
     cipher: localCredentialCipher(parts.dataDir),
     posts: new DynamoPostStore(table),
     connections: new DynamoConnectionStore(table),

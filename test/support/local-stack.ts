@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalStack, type LocalStack } from '#local/runtime';
+import { startLocalStack, type LocalStack, type LocalStackOptions } from '#local/runtime';
 import { ALL_SCOPES } from '#domain/api-keys';
 import type { PlanName } from '#domain/plans';
 import type { Scope } from '#functions/routes';
@@ -31,6 +31,8 @@ export interface TestStackOptions {
   adjustDependencies?: (built: Dependencies) => Dependencies;
   /** Requests per minute per account, for suites that send more than the contract's 120. */
   rateLimitPerMinute?: number;
+  /** How the stack's social sandboxes start (`env: {}`: this process's PROVIDER_A/B_BASE_URL are not read). */
+  sandboxes?: LocalStackOptions['sandboxes'];
 }
 
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
@@ -41,6 +43,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     dataDir,
     port: 0,
     rateLimitPerMinute: options.rateLimitPerMinute,
+    sandboxes: options.sandboxes,
     adjustDependencies: (built) => {
       const adjusted = options.adjustDependencies ? options.adjustDependencies(built) : built;
       social = new SwitchableSocialProviders(adjusted.social);

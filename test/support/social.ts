@@ -76,35 +76,13 @@ export interface SandboxStack extends TestStack {
   resetSandboxes(): void;
 }
 
-const SANDBOX_ENV = ['SOCIAL_SANDBOX_PUBLISH_DELAY_MS', 'PROVIDER_A_BASE_URL', 'PROVIDER_B_BASE_URL'];
-
 /**
- * A local stack whose own sandboxes serve both providers, whatever an earlier suite in this worker
- * left set (PROVIDER_A/B_BASE_URL are cleared), with SOCIAL_SANDBOX_PUBLISH_DELAY_MS at
- * `publishDelayMs`. stop() puts those variables back as they were.
+ * A local stack whose own sandboxes serve both providers, whatever this process's environment names
+ * (PROVIDER_A/B_BASE_URL are not read), publishing after `publishDelayMs`.
  */
 export async function startSandboxStack(publishDelayMs: number): Promise<SandboxStack> {
-  const saved = SANDBOX_ENV.map((name) => [name, process.env[name]] as const);
-  const restoreEnv = () => {
-    for (const [name, value] of saved) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  };
-  delete process.env.PROVIDER_A_BASE_URL;
-  delete process.env.PROVIDER_B_BASE_URL;
-  process.env.SOCIAL_SANDBOX_PUBLISH_DELAY_MS = String(publishDelayMs);
-  let t: TestStack;
-  try {
-    t = await startTestStack();
-  } catch (error) {
-    restoreEnv();
-    throw error;
-  }
-  const stop = async () => {
-    await t.stop();
-    restoreEnv();
-  };
+  const t = await startTestStack({ sandboxes: { publishDelayMs, env: {} } });
+  const stop = () => t.stop();
   try {
     expect(t.stack.sandboxes?.active).toEqual({ provider_a: true, provider_b: true });
   } catch (error) {

@@ -12,7 +12,7 @@
  * refused is dropped at once (`invalidate`). Bedrock needs nothing here: the SDK's default chain.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { config } from '#functions/config';
+import { DEFAULT_REGION } from '#functions/config';
 import { EngineError } from '#ports/engine';
 
 export interface SecretProvider {
@@ -70,8 +70,8 @@ const AUTH_ERRORS = new Set([
   'CredentialsProviderError',
 ]);
 
-async function fromSecretsManager(arn: string, makeClient: (region: string) => SecretsManagerClient): Promise<string> {
-  const client = makeClient(regionOfArn(arn) ?? config.region);
+async function fromSecretsManager(arn: string, region: string, makeClient: (region: string) => SecretsManagerClient): Promise<string> {
+  const client = makeClient(regionOfArn(arn) ?? region);
   try {
     const out = await client.send(new GetSecretValueCommand({ SecretId: arn }));
     const key = keyFromSecretString(out.SecretString);
@@ -136,7 +136,7 @@ export function falKeyProvider(options: FalKeyProviderOptions = {}): SecretProvi
     const direct = env.FAL_KEY?.trim();
     if (direct) return direct;
     const arn = env.FAL_KEY_SECRET_ARN?.trim();
-    if (arn) return fromSecretsManager(arn, makeClient);
+    if (arn) return fromSecretsManager(arn, env.AWS_REGION || DEFAULT_REGION, makeClient);
     const parameter = env.FAL_KEY_PARAMETER?.trim();
     if (parameter) return fromSsmExtension(parameter, env);
     throw new EngineError('provider_auth', MISSING_MESSAGE);

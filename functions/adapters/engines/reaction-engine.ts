@@ -5,10 +5,10 @@ import { engineChoice } from './registry';
 import { once } from './once';
 
 /** The configured reaction engine; `falKey` is shared with the other hosted engines of the same wiring. */
-export function reactionEngines(options: { falKey: () => SecretProvider; blobs?: EngineBlobs }): Pick<Engines, 'reaction'> {
+export function reactionEngines(options: { falKey: () => SecretProvider; blobs: EngineBlobs }): Pick<Engines, 'reaction'> {
   return {
     reaction: once(async () => {
-      if (engineChoice('reaction') === 'fal') return (await import('./fal/engine')).falReactionEngine({ apiKey: options.falKey() });
+      if (engineChoice('reaction') === 'fal') return (await import('./fal/engine')).falReactionEngine({ apiKey: options.falKey(), blobs: options.blobs });
       // Reactions animate photos and follow reference clips: the face module (tfjs) comes along only here.
       return (await import('./local/engine-with-faces')).createLocalEngineWithFaces({ blobs: options.blobs });
     }),

@@ -13,8 +13,6 @@ import { stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { PLAYBACK_URL_TTL_S, type BlobStore, type PlaybackLink } from '#ports/blob-store';
-import { s3 } from '#adapters/aws-clients';
-import { config } from '#functions/config';
 
 export { PLAYBACK_URL_TTL_S };
 
@@ -82,14 +80,3 @@ export class S3BlobStore implements BlobStore {
     return { url, expiresAt: new Date(now.getTime() + expiresIn * 1000).toISOString() };
   }
 }
-
-// Transitional: callers not yet handed a BlobStore by their wiring reach the environment's bucket here.
-const fromEnvironment = (): S3BlobStore => new S3BlobStore(s3(), config.bucketName);
-export const putFile = (key: string, path: string, contentType: string) => fromEnvironment().putFile(key, path, contentType);
-export const putBuffer = (key: string, data: Buffer, contentType: string) => fromEnvironment().putBuffer(key, data, contentType);
-export const copyObject = (fromKey: string, toKey: string) => fromEnvironment().copy(fromKey, toKey);
-export const getToFile = (key: string, path: string) => fromEnvironment().getToFile(key, path);
-export const deleteKeys = (keys: string[]) => fromEnvironment().deleteKeys(keys);
-export const deletePrefix = (prefix: string) => fromEnvironment().deletePrefix(prefix);
-export const listKeys = (prefix: string) => fromEnvironment().listKeys(prefix);
-export const playbackUrl = (key: string, now = new Date(), ttlS = PLAYBACK_URL_TTL_S) => fromEnvironment().playbackUrl(key, now, ttlS);

@@ -157,7 +157,7 @@ type AyrPostId = z.infer<typeof PostIdEntry>;
 type AyrError = z.infer<typeof ErrorEntry>;
 
 export interface ProviderAOptions {
-  /** Default: PROVIDER_A_BASE_URL, else https://api.ayrshare.com/api (read on every call). */
+  /** Default: https://api.ayrshare.com/api (the wiring passes PROVIDER_A_BASE_URL, or the local sandbox). */
   baseUrl?: string;
   http?: Partial<ProviderHttpSettings>;
   /** Parallel `POST /analytics/post` calls (default 4). */
@@ -311,7 +311,6 @@ export function createProviderA(options: ProviderAOptions = {}): SocialProvider 
   const client = providerClient({
     provider: NAME,
     baseUrl: options.baseUrl,
-    baseUrlEnv: 'PROVIDER_A_BASE_URL',
     defaultBaseUrl: PROVIDER_A_DEFAULT_BASE_URL,
     http: options.http,
     headers: ayrshareHeaders,

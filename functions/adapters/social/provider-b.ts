@@ -87,7 +87,7 @@ type PfmPost = z.infer<typeof SocialPost>;
 type PfmResult = z.infer<typeof PostResult>;
 
 export interface ProviderBOptions {
-  /** Default: PROVIDER_B_BASE_URL, else https://api.postforme.dev (read on every call). */
+  /** Default: https://api.postforme.dev (the wiring passes PROVIDER_B_BASE_URL, or the local sandbox). */
   baseUrl?: string;
   http?: Partial<ProviderHttpSettings>;
   /** Accounts whose feeds are read at once (default 3). */
@@ -143,7 +143,6 @@ export function createProviderB(options: ProviderBOptions = {}): SocialProvider 
   const client = providerClient({
     provider: NAME,
     baseUrl: options.baseUrl,
-    baseUrlEnv: 'PROVIDER_B_BASE_URL',
     defaultBaseUrl: PROVIDER_B_DEFAULT_BASE_URL,
     http: options.http,
   });

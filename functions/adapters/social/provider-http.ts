@@ -31,7 +31,6 @@ import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import pLimit from 'p-limit';
 import { NoAnswer, parseRetryAfter, retryingFetch, sleep, type BackoffPolicy } from '#adapters/retrying-fetch';
-import { optionalEnv } from '#functions/config';
 import { PLATFORMS, type Platform, type ProviderCredentials, type ProviderName } from '#domain/social';
 import { ProviderError, isProviderError } from '#ports/social-provider';
 import type { AnalyticsDay, ProviderAnalytics } from '#domain/analytics';
@@ -286,13 +285,12 @@ function networkProblem(error: unknown): string {
 
 /**
  * An adapter's client maker: one ProviderHttp per call, bound to that call's credentials. The base
- * URL is the adapter's option, else the environment variable `baseUrlEnv` (read on every call, so
- * the local sandboxes and tests can point it elsewhere), else the provider's public API.
+ * URL is the adapter's option (the wiring's: the loopback sandboxes locally), else the provider's
+ * public API.
  */
 export function providerClient(options: {
   provider: ProviderName;
   baseUrl?: string;
-  baseUrlEnv: string;
   defaultBaseUrl: string;
   http?: Partial<ProviderHttpSettings>;
   /** Per-connection headers (Ayrshare's Profile-Key); redacted like the key. */
@@ -302,7 +300,7 @@ export function providerClient(options: {
     new ProviderHttp({
       ...options.http,
       provider: options.provider,
-      baseUrl: options.baseUrl ?? optionalEnv(options.baseUrlEnv) ?? options.defaultBaseUrl,
+      baseUrl: options.baseUrl ?? options.defaultBaseUrl,
       apiKey: credentials.apiKey,
       headers: options.headers?.(credentials),
     });

@@ -1,19 +1,23 @@
 /**
- * Which adapter speaks for each scheduling provider. The adapters hold no state and read their base
- * URLs (PROVIDER_A_BASE_URL, PROVIDER_B_BASE_URL: the loopback sandboxes locally) on every call, so
- * one instance per provider serves the whole process; each is made when first asked for.
+ * Which adapter speaks for each scheduling provider. The adapters hold no state, so one instance per
+ * provider serves the whole process; each is made when first asked for, at the base URL its wiring
+ * gives (PROVIDER_A_BASE_URL / PROVIDER_B_BASE_URL on Lambda, the loopback sandboxes locally), else
+ * at the provider's public API.
  */
 import { SOCIAL_PROVIDERS, type ProviderName } from '#domain/social';
 import type { SocialProvider, SocialProviders } from '#ports/social-provider';
 import { createProviderA } from './provider-a';
 import { createProviderB } from './provider-b';
 
-const FACTORIES: Record<ProviderName, () => SocialProvider> = {
-  provider_a: () => createProviderA(),
-  provider_b: () => createProviderB(),
+const FACTORIES: Record<ProviderName, (baseUrl: string | undefined) => SocialProvider> = {
+  provider_a: (baseUrl) => createProviderA({ baseUrl }),
+  provider_b: (baseUrl) => createProviderB({ baseUrl }),
 };
 
-export function createSocialProviders(): SocialProviders {
+/** Where each provider's API is, when not at its public address. */
+export type SocialBaseUrls = Partial<Record<ProviderName, string>>;
+
+export function createSocialProviders(options: { baseUrls?: SocialBaseUrls } = {}): SocialProviders {
   const instances = new Map<ProviderName, SocialProvider>();
   return (name) => {
     if (!(SOCIAL_PROVIDERS as readonly string[]).includes(name)) {
@@ -21,7 +25,7 @@ export function createSocialProviders(): SocialProviders {
     }
     let instance = instances.get(name);
     if (!instance) {
-      instance = FACTORIES[name]();
+      instance = FACTORIES[name](options.baseUrls?.[name]);
       instances.set(name, instance);
     }
     return instance;

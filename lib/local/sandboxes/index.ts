@@ -7,14 +7,16 @@
  *   provider_b: keys `sandbox_b_<anything>`, base URL `<origin>` (paths /v1/...)
  *
  * With the local stack (`startLocalSandboxes`): unless SOCIAL_SANDBOXES=off, both start with a serving
- * stack; PROVIDER_A_BASE_URL / PROVIDER_B_BASE_URL point at them unless already set (then the real
- * providers, or whatever they name, are used), and are restored when the stack stops. Their URLs are
- * written to `<dataDir>/sandboxes/urls.json` for other processes on the data dir (the CLI): see
- * `useRunningSandboxes`. Posts are kept in `<dataDir>/sandboxes/provider-{a,b}.json`.
+ * stack, and its provider adapters are wired to them unless PROVIDER_A_BASE_URL / PROVIDER_B_BASE_URL
+ * is set (then the real providers, or whatever they name, are used). Their URLs are written to
+ * `<dataDir>/sandboxes/urls.json` for other processes on the data dir (the CLI): see
+ * `runningSandboxBaseUrls`. Posts are kept in `<dataDir>/sandboxes/provider-{a,b}.json`.
  * SOCIAL_SANDBOX_PUBLISH_DELAY_MS sets both publish delays (default 2 s for a, 3 s for b).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SocialBaseUrls } from '#adapters/social/registry';
+import { socialBaseUrlsFromEnv } from '#functions/config';
 import { startProviderASandbox, type ProviderASandbox, type ProviderASandboxOptions } from './provider-a-sandbox';
 import { startProviderBSandbox, type ProviderBSandbox, type ProviderBSandboxOptions } from './provider-b-sandbox';
 
@@ -66,64 +68,68 @@ export async function startSandboxes(options: SocialSandboxesOptions = {}): Prom
 
 const PROVIDER_ENV = { provider_a: 'PROVIDER_A_BASE_URL', provider_b: 'PROVIDER_B_BASE_URL' } as const;
 
+type Environment = Record<string, string | undefined>;
+
 export interface LocalSandboxes extends SocialSandboxes {
-  /** Which providers the process talks to through the sandboxes (false: the variable was set by the user). */
+  /** Which providers the stack talks to through the sandboxes (false: the user named that provider's URL). */
   active: { provider_a: boolean; provider_b: boolean };
+  /** What the stack's provider adapters use: the sandboxes', except the URLs the user named. */
+  baseUrls: SocialBaseUrls;
+  /** How the newcomer connects `accountId` to a sandbox (undefined when none is used). */
+  connectHint(accountId: number): string | undefined;
+}
+
+export interface LocalSandboxesOptions {
+  dataDir: string;
+  log?: (line: string) => void;
+  /** Publish delay of both; default SOCIAL_SANDBOX_PUBLISH_DELAY_MS, else each sandbox's own. */
+  publishDelayMs?: number;
+  /** Where SOCIAL_SANDBOXES, SOCIAL_SANDBOX_PUBLISH_DELAY_MS and PROVIDER_A/B_BASE_URL are read (default: the process's). */
+  env?: Environment;
 }
 
 const urlsFile = (dataDir: string) => join(dataDir, 'sandboxes', 'urls.json');
 
 /**
- * For the local stack: starts both sandboxes (unless SOCIAL_SANDBOXES=off: undefined), points the
- * provider base-URL variables the user did not set at them, tells the newcomer how to connect, and
- * undoes all that on stop.
+ * For the local stack: starts both sandboxes (unless SOCIAL_SANDBOXES=off: undefined) and says which
+ * base URL each provider adapter is to use: the sandbox's, unless the user set the provider's variable.
  */
-export async function startLocalSandboxes(options: { dataDir: string; log?: (line: string) => void; accountId?: number }): Promise<LocalSandboxes | undefined> {
-  if ((process.env.SOCIAL_SANDBOXES ?? '').trim().toLowerCase() === 'off') return undefined;
+export async function startLocalSandboxes(options: LocalSandboxesOptions): Promise<LocalSandboxes | undefined> {
+  const env = options.env ?? process.env;
+  if ((env.SOCIAL_SANDBOXES ?? '').trim().toLowerCase() === 'off') return undefined;
   const log = options.log ?? (() => undefined);
-  const delay = process.env.SOCIAL_SANDBOX_PUBLISH_DELAY_MS;
-  const publishDelayMs = delay !== undefined && /^\d+$/.test(delay.trim()) ? Number(delay) : undefined;
+  const delay = env.SOCIAL_SANDBOX_PUBLISH_DELAY_MS;
+  const publishDelayMs = options.publishDelayMs ?? (delay !== undefined && /^\d+$/.test(delay.trim()) ? Number(delay) : undefined);
   const sandboxes = await startSandboxes({ dataDir: options.dataDir, publishDelayMs, checkMedia: true, log });
 
-  const active = { provider_a: false, provider_b: false };
-  const previous: Partial<Record<string, string | undefined>> = {};
-  for (const provider of ['provider_a', 'provider_b'] as const) {
-    const name = PROVIDER_ENV[provider];
-    if (process.env[name]) continue;
-    previous[name] = process.env[name];
-    process.env[name] = sandboxes.urls[provider];
-    active[provider] = true;
-  }
+  const named = socialBaseUrlsFromEnv(env);
+  const active = { provider_a: !named.provider_a, provider_b: !named.provider_b };
+  const baseUrls: SocialBaseUrls = { ...sandboxes.urls, ...named };
   mkdirSync(join(options.dataDir, 'sandboxes'), { recursive: true });
   writeFileSync(urlsFile(options.dataDir), JSON.stringify({ pid: process.pid, ...Object.fromEntries(Object.entries(sandboxes.urls).filter(([p]) => active[p as keyof typeof active])) }, null, 2));
-
-  const account = options.accountId ?? 1;
-  if (active.provider_a || active.provider_b) {
-    const parts = (['provider_a', 'provider_b'] as const).filter((p) => active[p]).map((p) => `${p} on ${sandboxes.urls[p]} (any key starting ${p === 'provider_a' ? 'sandbox_a_' : 'sandbox_b_'})`);
-    const provider = active.provider_a ? 'provider_a' : 'provider_b';
-    // The CLI finds these URLs through the data dir (useRunningSandboxes), so no variable is needed.
-    log(
-      `Social sandboxes (no provider account needed): ${parts.join(', ')}. Connect one: ` +
-        `npm run cli -- connections set --account ${account} --provider ${provider} --api-key ${provider === 'provider_a' ? 'sandbox_a_demo' : 'sandbox_b_demo'}`,
-    );
-  }
   for (const provider of ['provider_a', 'provider_b'] as const) {
     if (!active[provider]) log(`${provider}: ${PROVIDER_ENV[provider]} is set, so the real provider there is used (its sandbox runs unused on ${sandboxes.urls[provider]})`);
   }
+
+  const connectHint = (account: number): string | undefined => {
+    if (!active.provider_a && !active.provider_b) return undefined;
+    const parts = (['provider_a', 'provider_b'] as const).filter((p) => active[p]).map((p) => `${p} on ${sandboxes.urls[p]} (any key starting ${p === 'provider_a' ? 'sandbox_a_' : 'sandbox_b_'})`);
+    const provider = active.provider_a ? 'provider_a' : 'provider_b';
+    // The CLI finds these URLs through the data dir (runningSandboxBaseUrls), so no variable is needed.
+    return (
+      `Social sandboxes (no provider account needed): ${parts.join(', ')}. Connect one: ` +
+      `npm run cli -- connections set --account ${account} --provider ${provider} --api-key ${provider === 'provider_a' ? 'sandbox_a_demo' : 'sandbox_b_demo'}`
+    );
+  };
 
   let stopping: Promise<void> | undefined;
   return {
     ...sandboxes,
     active,
+    baseUrls,
+    connectHint,
     stop: () =>
       (stopping ??= (async () => {
-        for (const [name, value] of Object.entries(previous)) {
-          // Only undo what we set (a variable changed since is someone else's).
-          const ours = name === PROVIDER_ENV.provider_a ? sandboxes.urls.provider_a : sandboxes.urls.provider_b;
-          if (process.env[name] !== ours) continue;
-          if (value === undefined) delete process.env[name];
-          else process.env[name] = value;
-        }
         rmSync(urlsFile(options.dataDir), { force: true });
         await sandboxes.stop();
       })()),
@@ -142,17 +148,15 @@ export function readSandboxUrls(dataDir: string): { provider_a?: string; provide
 }
 
 /**
- * For another process on the data dir (the CLI): points PROVIDER_A/B_BASE_URL at the running stack's
- * sandboxes, unless the variable is already set. Returns the providers it pointed.
+ * For another process on the data dir (the CLI): the base URLs of the running stack's sandboxes,
+ * except where the environment names a provider's URL.
  */
-export function useRunningSandboxes(dataDir: string): Array<'provider_a' | 'provider_b'> {
+export function runningSandboxBaseUrls(dataDir: string, env: Environment = process.env): SocialBaseUrls {
   const urls = readSandboxUrls(dataDir);
-  const used: Array<'provider_a' | 'provider_b'> = [];
+  const running: SocialBaseUrls = {};
   for (const provider of ['provider_a', 'provider_b'] as const) {
     const url = urls?.[provider];
-    if (!url || process.env[PROVIDER_ENV[provider]]) continue;
-    process.env[PROVIDER_ENV[provider]] = url;
-    used.push(provider);
+    if (url) running[provider] = url;
   }
-  return used;
+  return { ...running, ...socialBaseUrlsFromEnv(env) };
 }

@@ -13,7 +13,7 @@ import {
   startProviderASandbox,
   startProviderBSandbox,
   startSandboxes,
-  useRunningSandboxes,
+  runningSandboxBaseUrls,
   type ProviderASandbox,
   type ProviderBSandbox,
 } from '#local/sandboxes/index';
@@ -832,20 +832,12 @@ describe('provider_b sandbox (Post for Me contract)', () => {
 });
 
 describe('sandboxes with the local stack', () => {
-  const saved = { a: process.env.PROVIDER_A_BASE_URL, b: process.env.PROVIDER_B_BASE_URL, off: process.env.SOCIAL_SANDBOXES };
   let dataDir: string;
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'rs-sandboxes-'));
-    delete process.env.PROVIDER_A_BASE_URL;
-    delete process.env.PROVIDER_B_BASE_URL;
-    delete process.env.SOCIAL_SANDBOXES;
   });
   afterEach(() => {
     rmSync(dataDir, { recursive: true, force: true });
-    for (const [name, value] of [['PROVIDER_A_BASE_URL', saved.a], ['PROVIDER_B_BASE_URL', saved.b], ['SOCIAL_SANDBOXES', saved.off]] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
   });
 
   test('startSandboxes starts both and returns their URLs', async () => {
@@ -859,39 +851,35 @@ describe('sandboxes with the local stack', () => {
     }
   });
 
-  test('points the provider variables the user did not set at the sandboxes, tells how to connect, and undoes it on stop', async () => {
-    process.env.PROVIDER_B_BASE_URL = 'https://api.postforme.dev';
+  test('wires the providers whose URL the user did not set to the sandboxes, and tells how to connect', async () => {
     const lines: string[] = [];
-    const local = await startLocalSandboxes({ dataDir, log: (l) => lines.push(l), accountId: 3 });
+    const env = { PROVIDER_B_BASE_URL: 'https://api.postforme.dev' };
+    const local = await startLocalSandboxes({ dataDir, log: (l) => lines.push(l), env });
     try {
       expect(local).toBeDefined();
       expect(local!.active).toEqual({ provider_a: true, provider_b: false });
-      expect(process.env.PROVIDER_A_BASE_URL).toBe(local!.urls.provider_a);
-      expect(process.env.PROVIDER_B_BASE_URL).toBe('https://api.postforme.dev');
-      expect(lines.join('\n')).toContain('npm run cli -- connections set --account 3 --provider provider_a --api-key sandbox_a_demo');
+      expect(local!.baseUrls).toEqual({ provider_a: local!.urls.provider_a, provider_b: 'https://api.postforme.dev' });
+      expect(local!.connectHint(3)).toContain('npm run cli -- connections set --account 3 --provider provider_a --api-key sandbox_a_demo');
       expect(lines.join('\n')).toContain('PROVIDER_B_BASE_URL is set');
 
       // Another process on the data dir (the CLI) finds the URLs the stack uses.
       expect(readSandboxUrls(dataDir)).toEqual({ provider_a: local!.urls.provider_a, provider_b: undefined });
-      delete process.env.PROVIDER_A_BASE_URL;
-      expect(useRunningSandboxes(dataDir)).toEqual(['provider_a']);
-      expect(process.env.PROVIDER_A_BASE_URL).toBe(local!.urls.provider_a);
+      expect(runningSandboxBaseUrls(dataDir, {})).toEqual({ provider_a: local!.urls.provider_a });
+      expect(runningSandboxBaseUrls(dataDir, { PROVIDER_A_BASE_URL: 'https://api.ayrshare.com/api' })).toEqual({ provider_a: 'https://api.ayrshare.com/api' });
     } finally {
       await local?.stop();
     }
-    expect(process.env.PROVIDER_A_BASE_URL).toBeUndefined();
-    expect(process.env.PROVIDER_B_BASE_URL).toBe('https://api.postforme.dev');
     expect(readSandboxUrls(dataDir)).toBeUndefined();
   });
 
   test('keeps posts across restarts under the data dir', async () => {
-    const first = (await startLocalSandboxes({ dataDir }))!;
+    const first = (await startLocalSandboxes({ dataDir, env: {} }))!;
     const created = await call(first.urls.provider_b, 'POST', '/v1/social-posts', {
       key: 'sandbox_b_demo',
       json: { caption: 'kept', social_accounts: [first.providerB.control.accounts('sandbox_b_demo')[0]!.id], isDraft: true },
     });
     await first.stop();
-    const second = (await startLocalSandboxes({ dataDir }))!;
+    const second = (await startLocalSandboxes({ dataDir, env: {} }))!;
     try {
       expect((await call(second.urls.provider_b, 'GET', `/v1/social-posts/${created.body.id}`, { key: 'sandbox_b_demo' })).body.caption).toBe('kept');
     } finally {
@@ -899,25 +887,23 @@ describe('sandboxes with the local stack', () => {
     }
   });
 
-  test('a serving local stack starts them, exposes them and points the adapters at them until it stops', async () => {
-    const t = await startTestStack();
+  test('a serving local stack starts them, exposes them and wires the adapters to them until it stops', async () => {
+    const t = await startTestStack({ sandboxes: { env: {} } });
     try {
       const sandboxes = t.stack.sandboxes!;
       expect(sandboxes.active).toEqual({ provider_a: true, provider_b: true });
-      expect(process.env.PROVIDER_A_BASE_URL).toBe(sandboxes.urls.provider_a);
-      expect(process.env.PROVIDER_B_BASE_URL).toBe(sandboxes.urls.provider_b);
+      expect(t.stack.settings.socialBaseUrls).toEqual(sandboxes.urls);
       expect(readSandboxUrls(t.dataDir)).toEqual(sandboxes.urls);
       expect((await call(sandboxes.urls.provider_a, 'GET', '/user', { key: 'sandbox_a_demo' })).status).toBe(200);
+      const channels = await t.stack.dependencies.social('provider_a').listChannels({ apiKey: 'sandbox_a_demo' });
+      expect(channels.length).toBeGreaterThan(0);
     } finally {
       await t.stop();
     }
-    expect(process.env.PROVIDER_A_BASE_URL).toBeUndefined();
-    expect(process.env.PROVIDER_B_BASE_URL).toBeUndefined();
+    expect(readSandboxUrls(t.dataDir)).toBeUndefined();
   });
 
   test('SOCIAL_SANDBOXES=off starts nothing', async () => {
-    process.env.SOCIAL_SANDBOXES = 'off';
-    expect(await startLocalSandboxes({ dataDir })).toBeUndefined();
-    expect(process.env.PROVIDER_A_BASE_URL).toBeUndefined();
+    expect(await startLocalSandboxes({ dataDir, env: { SOCIAL_SANDBOXES: 'off' } })).toBeUndefined();
   });
 });

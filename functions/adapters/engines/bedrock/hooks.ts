@@ -20,7 +20,7 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import { StandardRetryStrategy, type StandardRetryStrategyOptions } from '@smithy/core/retry';
 import * as z from 'zod/mini';
-import { config, optionalEnv } from '#functions/config';
+import { DEFAULT_REGION } from '#functions/config';
 import { EngineError, isEngineError, type HookEngine, type HookFormat, type HookIdea, type ProductBrief } from '#ports/engine';
 import { abortReason, withDeadline } from '#adapters/engines/http-retry';
 
@@ -59,7 +59,11 @@ const FORMAT_HINTS: Record<HookFormat, string> = {
   story: 'opens a short personal story',
 };
 
+type Environment = Record<string, string | undefined>;
+
 export interface BedrockHookEngineOptions {
+  /** Where the BEDROCK_* settings not passed here are read (default: the process's environment). */
+  env?: Environment;
   client?: BedrockRuntimeClient;
   modelId?: string;
   region?: string;
@@ -75,8 +79,8 @@ export interface BedrockHookEngineOptions {
   temperature?: number;
 }
 
-function number(name: string, fallback: number): number {
-  const raw = optionalEnv(name);
+function number(env: Environment, name: string, fallback: number): number {
+  const raw = env[name] || undefined;
   const value = raw === undefined ? NaN : Number(raw);
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
@@ -109,13 +113,21 @@ function isTimeout(error: unknown): boolean {
 }
 
 export function bedrockRuntimeClient(
-  options: { region?: string; endpoint?: string; requestTimeoutMs?: number; maxAttempts?: number; retryBackoff?: StandardRetryStrategyOptions['backoff'] } = {},
+  options: {
+    env?: Environment;
+    region?: string;
+    endpoint?: string;
+    requestTimeoutMs?: number;
+    maxAttempts?: number;
+    retryBackoff?: StandardRetryStrategyOptions['backoff'];
+  } = {},
 ): BedrockRuntimeClient {
-  const endpoint = options.endpoint ?? optionalEnv('BEDROCK_ENDPOINT');
+  const env = options.env ?? process.env;
+  const endpoint = options.endpoint ?? (env.BEDROCK_ENDPOINT || undefined);
   return new BedrockRuntimeClient({
-    region: options.region ?? optionalEnv('BEDROCK_REGION') ?? config.region,
+    region: options.region ?? (env.BEDROCK_REGION || env.AWS_REGION || DEFAULT_REGION),
     retryStrategy: new RetryUnlessTimedOut({
-      maxAttempts: options.maxAttempts ?? Math.trunc(number('BEDROCK_MAX_ATTEMPTS', 3)),
+      maxAttempts: options.maxAttempts ?? Math.trunc(number(env, 'BEDROCK_MAX_ATTEMPTS', 3)),
       backoff: options.retryBackoff,
     }),
     // The runtime client speaks HTTP/2; one stream per session is the SDK's own default here.
@@ -268,12 +280,14 @@ export function mapBedrockError(error: unknown): EngineError {
 }
 
 export function createBedrockHookEngine(options: BedrockHookEngineOptions = {}): HookEngine {
-  const requestTimeoutMs = options.requestTimeoutMs ?? number('BEDROCK_TIMEOUT_S', 30) * 1000;
+  const env = options.env ?? process.env;
+  const requestTimeoutMs = options.requestTimeoutMs ?? number(env, 'BEDROCK_TIMEOUT_S', 30) * 1000;
   const overallTimeoutMs = options.overallTimeoutMs ?? requestTimeoutMs * 4;
-  const modelId = options.modelId ?? optionalEnv('BEDROCK_HOOKS_MODEL_ID') ?? DEFAULT_HOOKS_MODEL_ID;
+  const modelId = options.modelId ?? (env.BEDROCK_HOOKS_MODEL_ID || DEFAULT_HOOKS_MODEL_ID);
   let client = options.client;
   const getClient = () =>
     (client ??= bedrockRuntimeClient({
+      env,
       region: options.region,
       endpoint: options.endpoint,
       requestTimeoutMs,

@@ -20,7 +20,7 @@
  * | FAL_I2V_MODEL | fal-ai/kling-video/v2.6/pro/image-to-video | reaction from a prompt |
  * | FAL_MOTION_MODEL | fal-ai/kling-video/v2.6/standard/motion-control | reaction from a reference clip |
  */
-import { optionalEnv } from '#functions/config';
+type Environment = Record<string, string | undefined>;
 
 const FAL_DEFAULTS = {
   queueUrl: 'https://queue.fal.run',
@@ -55,29 +55,31 @@ export interface FalSettings {
   motionModel: string;
 }
 
-function positive(name: string, fallback: number, scale = 1): number {
-  const raw = optionalEnv(name);
+function positive(env: Environment, name: string, fallback: number, scale = 1): number {
+  const raw = env[name] || undefined;
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0) throw new Error(`${name}=${raw} is not a non-negative number`);
   return value * scale;
 }
 
-export function falSettingsFromEnv(): FalSettings {
+/** Read once from the given environment (the process's by default); unset or empty is the default. */
+export function falSettingsFromEnv(env: Environment = process.env): FalSettings {
+  const optional = (name: string) => env[name] || undefined;
   return {
-    queueUrl: (optionalEnv('FAL_QUEUE_URL') ?? FAL_DEFAULTS.queueUrl).replace(/\/+$/, ''),
-    timeoutMs: positive('FAL_TIMEOUT_S', FAL_DEFAULTS.timeoutMs, 1000),
-    imageTimeoutMs: positive('FAL_IMAGE_TIMEOUT_S', FAL_DEFAULTS.imageTimeoutMs, 1000),
-    requestTimeoutMs: positive('FAL_REQUEST_TIMEOUT_S', FAL_DEFAULTS.requestTimeoutMs, 1000),
-    downloadTimeoutMs: positive('FAL_DOWNLOAD_TIMEOUT_S', FAL_DEFAULTS.downloadTimeoutMs, 1000),
-    pollIntervalMs: positive('FAL_POLL_INTERVAL_MS', FAL_DEFAULTS.pollIntervalMs),
-    maxAttempts: Math.max(1, Math.trunc(positive('FAL_MAX_ATTEMPTS', FAL_DEFAULTS.maxAttempts))),
-    webhookUrl: optionalEnv('FAL_WEBHOOK_URL'),
-    maxVideoBytes: positive('FAL_MAX_VIDEO_BYTES', FAL_DEFAULTS.maxVideoBytes),
-    maxImageBytes: positive('FAL_MAX_IMAGE_BYTES', FAL_DEFAULTS.maxImageBytes),
-    inlineImageMaxBytes: positive('FAL_INLINE_IMAGE_MAX_BYTES', FAL_DEFAULTS.inlineImageMaxBytes),
-    avatarModel: optionalEnv('FAL_AVATAR_MODEL') ?? FAL_DEFAULTS.avatarModel,
-    imageToVideoModel: optionalEnv('FAL_I2V_MODEL') ?? FAL_DEFAULTS.imageToVideoModel,
-    motionModel: optionalEnv('FAL_MOTION_MODEL') ?? FAL_DEFAULTS.motionModel,
+    queueUrl: (optional('FAL_QUEUE_URL') ?? FAL_DEFAULTS.queueUrl).replace(/\/+$/, ''),
+    timeoutMs: positive(env, 'FAL_TIMEOUT_S', FAL_DEFAULTS.timeoutMs, 1000),
+    imageTimeoutMs: positive(env, 'FAL_IMAGE_TIMEOUT_S', FAL_DEFAULTS.imageTimeoutMs, 1000),
+    requestTimeoutMs: positive(env, 'FAL_REQUEST_TIMEOUT_S', FAL_DEFAULTS.requestTimeoutMs, 1000),
+    downloadTimeoutMs: positive(env, 'FAL_DOWNLOAD_TIMEOUT_S', FAL_DEFAULTS.downloadTimeoutMs, 1000),
+    pollIntervalMs: positive(env, 'FAL_POLL_INTERVAL_MS', FAL_DEFAULTS.pollIntervalMs),
+    maxAttempts: Math.max(1, Math.trunc(positive(env, 'FAL_MAX_ATTEMPTS', FAL_DEFAULTS.maxAttempts))),
+    webhookUrl: optional('FAL_WEBHOOK_URL'),
+    maxVideoBytes: positive(env, 'FAL_MAX_VIDEO_BYTES', FAL_DEFAULTS.maxVideoBytes),
+    maxImageBytes: positive(env, 'FAL_MAX_IMAGE_BYTES', FAL_DEFAULTS.maxImageBytes),
+    inlineImageMaxBytes: positive(env, 'FAL_INLINE_IMAGE_MAX_BYTES', FAL_DEFAULTS.inlineImageMaxBytes),
+    avatarModel: optional('FAL_AVATAR_MODEL') ?? FAL_DEFAULTS.avatarModel,
+    imageToVideoModel: optional('FAL_I2V_MODEL') ?? FAL_DEFAULTS.imageToVideoModel,
+    motionModel: optional('FAL_MOTION_MODEL') ?? FAL_DEFAULTS.motionModel,
   };
 }

@@ -28,7 +28,7 @@ import { falKeyProvider, type SecretProvider } from '#adapters/engines/credentia
 import type { BackoffPolicy } from '#adapters/engines/http-retry';
 import { falSettingsFromEnv, type FalSettings } from './config';
 import { FalQueueClient } from './queue-client';
-import { imageInputUrl, objectInputUrl, storeImage, storeReactionClip, withTempDir } from './media';
+import { imageInputUrl, objectInputUrl, storeImage, storeReactionClip, withTempDir, type FalBlobs } from './media';
 import { fitMotionReference } from './motion-reference';
 
 export const FAL_ENGINE_NAME = 'fal';
@@ -51,6 +51,8 @@ export const KlingOutput = z.looseObject({
 });
 
 export interface FalEngineOptions {
+  /** The wiring's blob store: where inputs are read from and results stored. */
+  blobs: FalBlobs;
   settings?: Partial<FalSettings>;
   apiKey?: SecretProvider;
   backoff?: Partial<BackoffPolicy>;
@@ -58,7 +60,7 @@ export interface FalEngineOptions {
   client?: FalQueueClient;
 }
 
-function resolve(options: FalEngineOptions): { settings: FalSettings; client: FalQueueClient } {
+function resolve(options: FalEngineOptions): { settings: FalSettings; client: FalQueueClient; blobs: FalBlobs } {
   const settings = { ...falSettingsFromEnv(), ...options.settings };
   const client =
     options.client ??
@@ -70,7 +72,7 @@ function resolve(options: FalEngineOptions): { settings: FalSettings; client: Fa
       webhookUrl: settings.webhookUrl,
       backoff: { maxAttempts: settings.maxAttempts, ...options.backoff },
     });
-  return { settings, client };
+  return { settings, client, blobs: options.blobs };
 }
 
 /** fal seeds are unsigned 32-bit integers; ours pass through unchanged when they already are. */
@@ -114,8 +116,8 @@ export function emotionOf(prompt: string): Emotion | null {
   return null;
 }
 
-export function createFalAvatarEngine(options: FalEngineOptions = {}): AvatarEngine {
-  const { settings, client } = resolve(options);
+export function createFalAvatarEngine(options: FalEngineOptions): AvatarEngine {
+  const { settings, client, blobs } = resolve(options);
   return {
     name: FAL_ENGINE_NAME,
     async avatarFromPrompt(prompt: string, generation: GenerationOptions): Promise<GeneratedAvatar> {
@@ -146,7 +148,7 @@ export function createFalAvatarEngine(options: FalEngineOptions = {}): AvatarEng
           signal: generation.signal,
           describe: 'result image',
         });
-        const stored = await storeImage(file, generation.outputKey);
+        const stored = await storeImage(blobs, file, generation.outputKey);
         return {
           image: stored.image,
           width: stored.width,
@@ -159,8 +161,8 @@ export function createFalAvatarEngine(options: FalEngineOptions = {}): AvatarEng
   };
 }
 
-export function createFalReactionEngine(options: FalEngineOptions = {}): ReactionEngine {
-  const { settings, client } = resolve(options);
+export function createFalReactionEngine(options: FalEngineOptions): ReactionEngine {
+  const { settings, client, blobs } = resolve(options);
 
   async function generate(
     model: string,
@@ -182,7 +184,7 @@ export function createFalReactionEngine(options: FalEngineOptions = {}): Reactio
         signal: generation.signal,
         describe: 'result video',
       });
-      const clip = await storeReactionClip(source, dir, generation.outputKey, generation.signal);
+      const clip = await storeReactionClip(blobs, source, dir, generation.outputKey, generation.signal);
       return { ...clip, seed: generation.seed, emotion, engine: FAL_ENGINE_NAME };
     });
   }
@@ -192,7 +194,7 @@ export function createFalReactionEngine(options: FalEngineOptions = {}): Reactio
     async reactionFromPrompt(avatar: AvatarRef, prompt: string, generation: GenerationOptions): Promise<ReactionClip> {
       const input = {
         prompt: reactionPrompt(prompt),
-        start_image_url: await imageInputUrl(avatar.imageKey, settings.inlineImageMaxBytes),
+        start_image_url: await imageInputUrl(blobs, avatar.imageKey, settings.inlineImageMaxBytes),
         duration: '5',
         negative_prompt: REACTION_NEGATIVE_PROMPT,
         generate_audio: false,
@@ -201,10 +203,10 @@ export function createFalReactionEngine(options: FalEngineOptions = {}): Reactio
     },
     async reactionFromMotion(avatar: AvatarRef, referenceKey: string, generation: GenerationOptions): Promise<ReactionClip> {
       // Fitted to Kling's limits first: it would refuse the clip only after the user waited.
-      const reference = await withTempDir('fal-motion-reference-', (dir) => fitMotionReference(referenceKey, dir, `${generation.outputKey}.motion-reference.mp4`));
+      const reference = await withTempDir('fal-motion-reference-', (dir) => fitMotionReference(blobs, referenceKey, dir, `${generation.outputKey}.motion-reference.mp4`));
       const input = {
-        image_url: await imageInputUrl(avatar.imageKey, settings.inlineImageMaxBytes),
-        video_url: await objectInputUrl(reference.key),
+        image_url: await imageInputUrl(blobs, avatar.imageKey, settings.inlineImageMaxBytes),
+        video_url: await objectInputUrl(blobs, reference.key),
         character_orientation: 'image',
         keep_original_sound: false,
       };
@@ -214,11 +216,11 @@ export function createFalReactionEngine(options: FalEngineOptions = {}): Reactio
 }
 
 /** The avatar engine configured from the environment (see ./config.ts). */
-export function falAvatarEngine(options: FalEngineOptions = {}): AvatarEngine {
+export function falAvatarEngine(options: FalEngineOptions): AvatarEngine {
   return createFalAvatarEngine(options);
 }
 
 /** The reaction engine configured from the environment (see ./config.ts). */
-export function falReactionEngine(options: FalEngineOptions = {}): ReactionEngine {
+export function falReactionEngine(options: FalEngineOptions): ReactionEngine {
   return createFalReactionEngine(options);
 }

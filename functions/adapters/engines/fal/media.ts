@@ -15,9 +15,12 @@ import { MediaToolError } from '#media/binaries';
 import { normaliseVideo } from '#media/normalise';
 import { probeMedia } from '#media/probe';
 import { EngineError, REACTION_CLIP, type StoredFile } from '#ports/engine';
-import { getToFile, playbackUrl, putFile } from '#adapters/s3/blob-store';
+import type { BlobStore } from '#ports/blob-store';
 import { abortReason } from '#adapters/engines/http-retry';
 import { readFileHead } from '#media/file-head';
+
+/** The wiring's blob store: fal reads our inputs through presigned URLs, and its results are copied in. */
+export type FalBlobs = Pick<BlobStore, 'putFile' | 'getToFile' | 'playbackUrl'>;
 
 type ImageType = 'image/png' | 'image/jpeg' | 'image/webp';
 
@@ -43,11 +46,11 @@ export async function withTempDir<T>(prefix: string, task: (dir: string) => Prom
  * How fal gets one of our images: a presigned GET URL, or a data: URI when it is at most
  * `inlineMaxBytes` (useful when the blob store is not reachable from the internet, e.g. s3rver).
  */
-export async function imageInputUrl(key: string, inlineMaxBytes: number): Promise<string> {
+export async function imageInputUrl(blobs: FalBlobs, key: string, inlineMaxBytes: number): Promise<string> {
   if (inlineMaxBytes > 0) {
     const inline = await withTempDir('fal-in-', async (dir) => {
       const file = path.join(dir, 'image');
-      await getToFile(key, file);
+      await blobs.getToFile(key, file);
       const { size } = await fsp.stat(file);
       if (size > inlineMaxBytes) return null;
       const bytes = await fsp.readFile(file);
@@ -56,16 +59,16 @@ export async function imageInputUrl(key: string, inlineMaxBytes: number): Promis
     });
     if (inline) return inline;
   }
-  return (await playbackUrl(key)).url;
+  return (await blobs.playbackUrl(key)).url;
 }
 
 /** A presigned GET URL of one of our objects (reference clips are never inlined). */
-export async function objectInputUrl(key: string): Promise<string> {
-  return (await playbackUrl(key)).url;
+export async function objectInputUrl(blobs: FalBlobs, key: string): Promise<string> {
+  return (await blobs.playbackUrl(key)).url;
 }
 
 /** Checks a downloaded image and stores it at `key`; returns what was stored and its size. */
-export async function storeImage(file: string, key: string): Promise<{ image: StoredFile; width: number; height: number }> {
+export async function storeImage(blobs: FalBlobs, file: string, key: string): Promise<{ image: StoredFile; width: number; height: number }> {
   const contentType = await sniffImageType(await readFileHead(file, 16));
   if (!contentType) throw new EngineError('provider_error', 'The provider returned an image that is not PNG, JPEG or WebP');
   let width: number | undefined;
@@ -77,7 +80,7 @@ export async function storeImage(file: string, key: string): Promise<{ image: St
   }
   if (!width || !height) throw new EngineError('provider_error', 'The provider returned an image without a size');
   const { size } = await fsp.stat(file);
-  await putFile(key, file, contentType);
+  await blobs.putFile(key, file, contentType);
   return { image: { key, contentType, sizeBytes: size }, width, height };
 }
 
@@ -93,7 +96,7 @@ export interface StoredClip {
  * Turns a provider's video into a reaction clip: readable, at least 3 s (whole canonical frames),
  * normalised to the canonical encoding and cut to at most 5 s, then stored at `key`.
  */
-export async function storeReactionClip(source: string, workDir: string, key: string, signal?: AbortSignal): Promise<StoredClip> {
+export async function storeReactionClip(blobs: FalBlobs, source: string, workDir: string, key: string, signal?: AbortSignal): Promise<StoredClip> {
   const probed = await probeMedia(source);
   if (!probed.ok) {
     if (probed.reason === 'tool_unavailable') throw new EngineError('engine_failure', `cannot inspect the provider's video: ${probed.detail}`);
@@ -120,7 +123,7 @@ export async function storeReactionClip(source: string, workDir: string, key: st
     throw new EngineError('engine_failure', `converting the provider's video failed: ${(error as Error).message}`, { cause: error });
   }
   if (signal?.aborted) throw abortReason(signal);
-  await putFile(key, output, 'video/mp4');
+  await blobs.putFile(key, output, 'video/mp4');
   return {
     video: { key, contentType: 'video/mp4', sizeBytes: result.sizeBytes },
     durationS: canonicalFrameCount(Math.min(lengthS, REACTION_CLIP.maxS)) / CANONICAL.fps,

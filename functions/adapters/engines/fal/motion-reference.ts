@@ -18,7 +18,7 @@ import { fileArg, runFfmpeg } from '#media/binaries';
 import { probeMedia } from '#media/probe';
 import { SNIFF_BYTES, sniffVideoContainer, type VideoContainer } from '#media/video-container';
 import { EngineError } from '#ports/engine';
-import { getToFile, putFile } from '#adapters/s3/blob-store';
+import type { BlobStore } from '#ports/blob-store';
 
 export interface MotionReferenceLimits {
   minS: number;
@@ -68,13 +68,14 @@ export function mostActiveStart(samples: readonly [number, number][], durationS:
 }
 
 export async function fitMotionReference(
+  blobs: Pick<BlobStore, 'getToFile' | 'putFile'>,
   referenceKey: string,
   workDir: string,
   fittedKey: string,
   limits: MotionReferenceLimits = KLING_MOTION_REFERENCE,
 ): Promise<FittedReference> {
   const source = path.join(workDir, 'motion-reference');
-  await getToFile(referenceKey, source);
+  await blobs.getToFile(referenceKey, source);
   const sniffed = await sniffVideoContainer(await readFileHead(source, SNIFF_BYTES));
   if ('refused' in sniffed) throw new EngineError('invalid_input', `The reference clip is not a video (${sniffed.refused}); upload an MP4 or MOV`);
   const probed = await probeMedia(source, { format: sniffed.demuxer });
@@ -94,6 +95,6 @@ export async function fitMotionReference(
     ['-v', 'error', ...input, '-t', lengthS.toFixed(3), '-an', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-f', 'mp4', '-y', fileArg(fitted)],
     { timeoutMs: FIT_TIMEOUT_MS },
   );
-  await putFile(fittedKey, fitted, 'video/mp4');
+  await blobs.putFile(fittedKey, fitted, 'video/mp4');
   return { key: fittedKey, startS, durationS: lengthS, refitted: true };
 }

@@ -61,7 +61,7 @@ export interface MotionSource {
   framesFromReference(videoPath: string, fps: number, maxFrames: number, options?: { signal?: AbortSignal }): Promise<ReactionFrame[]>;
 }
 
-/** The blob store, as files (functions/adapters/s3/blob-store.ts). */
+/** The blob store, as files: the part of the wiring's BlobStore the engine uses. */
 export interface BlobFiles {
   putFile(key: string, filePath: string, contentType: string): Promise<void>;
   getToFile(key: string, filePath: string): Promise<void>;
@@ -70,8 +70,8 @@ export interface BlobFiles {
 export interface LocalEngineDeps {
   photo?: PhotoRenderer;
   motion?: MotionSource;
-  /** Default: the S3 blob store. */
-  blobs?: BlobFiles;
+  /** The wiring's blob store. */
+  blobs: BlobFiles;
   /** Where temp dirs go (default: the OS temp dir). */
   tmpDir?: string;
   /** Upper bound on one clip's encode (default 2 minutes). */
@@ -82,8 +82,7 @@ export type LocalEngine = AvatarEngine & ReactionEngine & { readonly name: 'loca
 
 const ENGINE = 'local';
 
-export function createLocalEngine(deps: LocalEngineDeps = {}): LocalEngine {
-  const blobs = (): Promise<BlobFiles> => (deps.blobs ? Promise.resolve(deps.blobs) : import('#adapters/s3/blob-store'));
+export function createLocalEngine(deps: LocalEngineDeps): LocalEngine {
   const tempDir = <T>(work: (dir: string) => Promise<T>) => withTempDir(deps.tmpDir ?? os.tmpdir(), work);
 
   async function rendererFor(avatar: AvatarRef, frames: readonly ReactionFrame[], dir: string, options: GenerationOptions): Promise<FrameRenderer> {
@@ -99,7 +98,7 @@ export function createLocalEngine(deps: LocalEngineDeps = {}): LocalEngine {
       throw new EngineError('invalid_input', 'photo avatars cannot be animated by this server yet; use an avatar made from a prompt');
     }
     const image = path.join(dir, 'avatar-image');
-    await fetchBlob(await blobs(), avatar.imageKey, image, 'the avatar image');
+    await fetchBlob(deps.blobs, avatar.imageKey, image, 'the avatar image');
     checkAborted(options.signal);
     // An avatar stored without landmarks (an upload not yet rigged, a hosted engine's image) gets them
     // now: without them the photo renderer could only move the camera.
@@ -125,10 +124,10 @@ export function createLocalEngine(deps: LocalEngineDeps = {}): LocalEngine {
       await renderClipToFile(renderer, frames, file, { signal: options.signal, timeoutMs: deps.renderTimeoutMs, overlay, poster });
       const { size } = await fsp.stat(file);
       checkAborted(options.signal);
-      await storeBlob(await blobs(), options.outputKey, file, 'video/mp4');
+      await storeBlob(deps.blobs, options.outputKey, file, 'video/mp4');
       let posterFile: ReactionClip['poster'];
       if (poster && options.posterKey) {
-        await storeBlob(await blobs(), options.posterKey, poster.path, 'image/jpeg');
+        await storeBlob(deps.blobs, options.posterKey, poster.path, 'image/jpeg');
         posterFile = { key: options.posterKey, contentType: 'image/jpeg', sizeBytes: (await fsp.stat(poster.path)).size };
       }
       return {
@@ -157,7 +156,7 @@ export function createLocalEngine(deps: LocalEngineDeps = {}): LocalEngine {
       return tempDir(async (dir) => {
         const file = path.join(dir, 'avatar.png');
         await fsp.writeFile(file, png);
-        await storeBlob(await blobs(), options.outputKey, file, 'image/png');
+        await storeBlob(deps.blobs, options.outputKey, file, 'image/png');
         return {
           image: { key: options.outputKey, contentType: 'image/png', sizeBytes: png.length },
           width: AVATAR_SIZE,
@@ -183,7 +182,7 @@ export function createLocalEngine(deps: LocalEngineDeps = {}): LocalEngine {
       checkAborted(options.signal);
       const frames = await tempDir(async (dir) => {
         const reference = path.join(dir, 'reference');
-        await fetchBlob(await blobs(), referenceKey, reference, 'the reference clip');
+        await fetchBlob(deps.blobs, referenceKey, reference, 'the reference clip');
         checkAborted(options.signal);
         return motion.framesFromReference(reference, REACTION_CLIP.fps, REACTION_CLIP.maxS * REACTION_CLIP.fps, { signal: options.signal });
       });
@@ -199,7 +198,7 @@ export function createLocalEngine(deps: LocalEngineDeps = {}): LocalEngine {
     engine.rigForUpload = (imageKey, options) =>
       tempDir(async (dir) => {
         const image = path.join(dir, 'upload');
-        await fetchBlob(await blobs(), imageKey, image, 'the uploaded image');
+        await fetchBlob(deps.blobs, imageKey, image, 'the uploaded image');
         checkAborted(options.signal);
         return rigFromImage(image, options);
       });

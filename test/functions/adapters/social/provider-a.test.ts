@@ -5,6 +5,7 @@
  */
 import { createProviderA, providerADeleteRule } from '#adapters/social/provider-a';
 import { createSocialProviders } from '#adapters/social/registry';
+import { socialBaseUrlsFromEnv } from '#functions/config';
 import type { Channel, ProviderCredentials } from '#domain/social';
 import type { ChannelResult } from '#domain/social-post';
 import type { CreatePostInput, SocialProvider } from '#ports/social-provider';
@@ -54,16 +55,10 @@ beforeEach(() => {
 });
 
 describe('configuration', () => {
-  const saved = process.env.PROVIDER_A_BASE_URL;
-  afterEach(() => {
-    if (saved === undefined) delete process.env.PROVIDER_A_BASE_URL;
-    else process.env.PROVIDER_A_BASE_URL = saved;
-  });
-
-  it('the base URL comes from PROVIDER_A_BASE_URL, read on each call', async () => {
+  it('the base URL comes from PROVIDER_A_BASE_URL, read by the wiring and passed to the registry', async () => {
     server.route(routes({ 'GET /api/user': { body: { displayNames: [] } } }));
-    process.env.PROVIDER_A_BASE_URL = apiUrl();
-    await expect(createProviderA().listChannels(credentials)).resolves.toEqual([]);
+    const social = createSocialProviders({ baseUrls: socialBaseUrlsFromEnv({ PROVIDER_A_BASE_URL: apiUrl() }) });
+    await expect(social('provider_a').listChannels(credentials)).resolves.toEqual([]);
     expect(server.seen.map((r) => r.path)).toEqual(['/api/user']);
   });
 });

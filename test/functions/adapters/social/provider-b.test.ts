@@ -5,6 +5,8 @@
  * analytics roll-up over account feeds.
  */
 import { createProviderB, providerBDeleteRule } from '#adapters/social/provider-b';
+import { createSocialProviders } from '#adapters/social/registry';
+import { socialBaseUrlsFromEnv } from '#functions/config';
 import type { Channel, ProviderCredentials } from '#domain/social';
 import type { ChannelResult } from '#domain/social-post';
 import type { CreatePostInput, SocialProvider } from '#ports/social-provider';
@@ -99,16 +101,10 @@ beforeEach(() => {
 });
 
 describe('configuration', () => {
-  const saved = process.env.PROVIDER_B_BASE_URL;
-  afterEach(() => {
-    if (saved === undefined) delete process.env.PROVIDER_B_BASE_URL;
-    else process.env.PROVIDER_B_BASE_URL = saved;
-  });
-
-  it('the base URL comes from PROVIDER_B_BASE_URL, read on each call', async () => {
+  it('the base URL comes from PROVIDER_B_BASE_URL, read by the wiring and passed to the registry', async () => {
     server.route(routes({ 'GET /v1/social-accounts': paged([]) }));
-    process.env.PROVIDER_B_BASE_URL = server.url;
-    await expect(createProviderB().listChannels(credentials)).resolves.toEqual([]);
+    const social = createSocialProviders({ baseUrls: socialBaseUrlsFromEnv({ PROVIDER_B_BASE_URL: server.url }) });
+    await expect(social('provider_b').listChannels(credentials)).resolves.toEqual([]);
     expect(server.seen.map((r) => r.path)).toEqual(['/v1/social-accounts']);
   });
 });

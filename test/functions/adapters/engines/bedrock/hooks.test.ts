@@ -109,17 +109,11 @@ describe('a good answer', () => {
     expect(ideas).toEqual([good[0], { text: good[1]!.text, format: 'curiosity_gap' }, good[2]]);
   });
 
-  it('takes model id and endpoint from the environment (BEDROCK_HOOKS_MODEL_ID, BEDROCK_ENDPOINT)', async () => {
-    const saved = { ...process.env };
-    process.env.BEDROCK_ENDPOINT = double.endpoint;
-    process.env.BEDROCK_HOOKS_MODEL_ID = 'anthropic.claude-3-haiku-20240307-v1:0';
-    try {
-      const ideas = await bedrockHookEngine().hookIdeas(product, { seed: 1, count: 2 });
-      expect(ideas).toHaveLength(2);
-      expect(double.requests[0]!.modelId).toBe('anthropic.claude-3-haiku-20240307-v1:0');
-    } finally {
-      process.env = saved;
-    }
+  it('takes model id and endpoint from its environment (BEDROCK_HOOKS_MODEL_ID, BEDROCK_ENDPOINT)', async () => {
+    const env = { BEDROCK_ENDPOINT: double.endpoint, BEDROCK_HOOKS_MODEL_ID: 'anthropic.claude-3-haiku-20240307-v1:0' };
+    const ideas = await bedrockHookEngine({ env }).hookIdeas(product, { seed: 1, count: 2 });
+    expect(ideas).toHaveLength(2);
+    expect(double.requests[0]!.modelId).toBe('anthropic.claude-3-haiku-20240307-v1:0');
   });
 });
 

@@ -3,21 +3,23 @@
  * s3rver is the blob store. Inputs reach the double as presigned URLs it can fetch; results are
  * copied into the bucket (videos in the canonical encoding, cut to 5 s).
  */
-import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { ChildProcess } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import sharp from 'sharp';
-import { resetClients, s3 } from '#adapters/aws-clients';
-import type { SecretProvider } from '#adapters/engines/credentials';
+import { createS3Client } from '#adapters/aws-clients';
+import { falKeyProvider, type SecretProvider } from '#adapters/engines/credentials';
+import { falSettingsFromEnv } from '#adapters/engines/fal/config';
 import {
   createFalAvatarEngine,
   createFalReactionEngine,
   falAvatarEngine,
   type FalEngineOptions,
 } from '#adapters/engines/fal/engine';
-import { getToFile, putFile } from '#adapters/s3/blob-store';
+import { S3BlobStore } from '#adapters/s3/blob-store';
+import { DEFAULT_REGION } from '#functions/config';
 import { canonicalMismatches } from '#media/canonical-encoding';
 import { probeMedia } from '#media/probe';
 import { fileArg, runFfmpeg } from '#media/binaries';
@@ -43,13 +45,17 @@ let s3rver: { stop(): Promise<void>; process: ChildProcess };
 let workDir: string;
 let avatarBytes: number;
 let fittingBytes: number;
-const savedEnv = { ...process.env };
+let client: S3Client;
+let blobs: S3BlobStore;
+const getToFile = (key: string, file: string) => blobs.getToFile(key, file);
+const putFile = (key: string, file: string, contentType: string) => blobs.putFile(key, file, contentType);
 
 const avatar: AvatarRef = { id: 1, source: 'prompt', imageKey: AVATAR_KEY, width: 768, height: 1344, prompt: 'a chef' };
 
 function options(overrides: Partial<FalEngineOptions['settings']> = {}): FalEngineOptions {
   const apiKey: SecretProvider = { get: async () => double.key, invalidate: () => undefined };
   return {
+    blobs,
     settings: { queueUrl: double.baseUrl, pollIntervalMs: 5, requestTimeoutMs: 5_000, ...overrides },
     apiKey,
     backoff: { sleep: async () => undefined },
@@ -58,7 +64,7 @@ function options(overrides: Partial<FalEngineOptions['settings']> = {}): FalEngi
 
 async function exists(key: string): Promise<boolean> {
   try {
-    await s3().send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }));
+    await client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }));
     return true;
   } catch {
     return false;
@@ -80,9 +86,8 @@ beforeAll(async () => {
   const [started, fal] = await Promise.all([startS3Local({ directory: path.join(workDir, 's3'), port }), startFalDouble()]);
   s3rver = { stop: () => started.child.stop(), process: started.child.process };
   double = fal;
-  process.env.BUCKET_NAME = BUCKET;
-  process.env.S3_ENDPOINT = started.endpoint;
-  resetClients();
+  client = createS3Client({ region: DEFAULT_REGION, s3Endpoint: started.endpoint });
+  blobs = new S3BlobStore(client, BUCKET);
   await ensureBucket(started.endpoint, BUCKET);
 
   const avatarFile = path.join(workDir, 'avatar.png');
@@ -102,8 +107,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  process.env = savedEnv;
-  resetClients();
+  client?.destroy();
   await double?.close();
   await s3rver?.stop();
   await fsp.rm(workDir, { recursive: true, force: true });
@@ -136,7 +140,7 @@ describe('avatar from a prompt (FLUX schnell)', () => {
       output_format: 'png',
       enable_safety_checker: true,
     });
-    const head = await s3().send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'avatars/2/image.png' }));
+    const head = await client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'avatars/2/image.png' }));
     expect(head.ContentType).toBe('image/png');
     expect(head.ContentLength).toBe(result.image.sizeBytes);
   });
@@ -149,15 +153,11 @@ describe('avatar from a prompt (FLUX schnell)', () => {
     expect(double.calls('media')).toHaveLength(0);
   });
 
-  it('is configured from the environment (FAL_QUEUE_URL, FAL_KEY, FAL_POLL_INTERVAL_MS)', async () => {
-    const saved = { ...process.env };
-    Object.assign(process.env, { FAL_QUEUE_URL: double.baseUrl, FAL_KEY: double.key, FAL_POLL_INTERVAL_MS: '5' });
-    try {
-      const result = await falAvatarEngine().avatarFromPrompt('a pirate', { seed: 9, outputKey: 'avatars/4/image.png' });
-      expect(result.image.key).toBe('avatars/4/image.png');
-    } finally {
-      process.env = saved;
-    }
+  it('is configured from an environment (FAL_QUEUE_URL, FAL_KEY, FAL_POLL_INTERVAL_MS)', async () => {
+    const env = { FAL_QUEUE_URL: double.baseUrl, FAL_KEY: double.key, FAL_POLL_INTERVAL_MS: '5' };
+    const engine = falAvatarEngine({ blobs, settings: falSettingsFromEnv(env), apiKey: falKeyProvider({ env }) });
+    const result = await engine.avatarFromPrompt('a pirate', { seed: 9, outputKey: 'avatars/4/image.png' });
+    expect(result.image.key).toBe('avatars/4/image.png');
   });
 });
 

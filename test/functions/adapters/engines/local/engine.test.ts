@@ -3,8 +3,10 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import sharp from 'sharp';
-import { resetClients } from '#adapters/aws-clients';
-import { getToFile, putFile } from '#adapters/s3/blob-store';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { createS3Client } from '#adapters/aws-clients';
+import { S3BlobStore } from '#adapters/s3/blob-store';
+import { DEFAULT_REGION } from '#functions/config';
 import { CALM_FACE } from '#adapters/engines/local/expression-curve';
 import { createLocalEngine, type BlobFiles, type MotionSource } from '#adapters/engines/local/engine';
 import { isIllustratedRig } from '#adapters/engines/local/illustrated-rig';
@@ -17,7 +19,10 @@ import { freePort } from '#local/free-port';
 import { startS3Local } from '#local/s3-local';
 
 const BUCKET = 'local-engine-test';
-const savedEnv = { ...process.env };
+let client: S3Client;
+let bucket: S3BlobStore;
+const getToFile = (key: string, file: string) => bucket.getToFile(key, file);
+const putFile = (key: string, file: string, contentType: string) => bucket.putFile(key, file, contentType);
 let workDir: string;
 let tmpDir: string;
 let stopS3: () => Promise<void>;
@@ -28,15 +33,13 @@ beforeAll(async () => {
   await fsp.mkdir(tmpDir);
   const started = await startS3Local({ directory: path.join(workDir, 's3'), port: await freePort() });
   stopS3 = () => started.child.stop();
-  process.env.BUCKET_NAME = BUCKET;
-  process.env.S3_ENDPOINT = started.endpoint;
-  resetClients();
+  client = createS3Client({ region: DEFAULT_REGION, s3Endpoint: started.endpoint });
+  bucket = new S3BlobStore(client, BUCKET);
   await ensureBucket(started.endpoint, BUCKET);
 }, 60_000);
 
 afterAll(async () => {
-  process.env = savedEnv;
-  resetClients();
+  client?.destroy();
   await stopS3?.();
   await fsp.rm(workDir, { recursive: true, force: true });
 });
@@ -48,7 +51,7 @@ function avatarFrom(rig: unknown, imageKey = 'avatars/1.png'): AvatarRef {
 }
 
 describe('the local engine against the blob store (s3rver)', () => {
-  const engine = () => createLocalEngine({ tmpDir });
+  const engine = () => createLocalEngine({ tmpDir, blobs: bucket });
 
   test('an avatar from a prompt is a 1024² PNG in the bucket, with a rig to animate it; same seed, same bytes', async () => {
     const avatar = await engine().avatarFromPrompt('bald man with glasses and a beard', { seed: 12, outputKey: 'avatars/a.png' });
@@ -176,8 +179,8 @@ describe('the local engine\'s choices', () => {
     expect(await leftovers()).toEqual([]);
   });
 
-  test('the S3 blob store functions fit the engine\'s BlobFiles shape', () => {
-    const files: BlobFiles = { putFile, getToFile };
+  test('the S3 blob store fits the engine\'s BlobFiles shape', () => {
+    const files: BlobFiles = bucket;
     expect(typeof files.putFile).toBe('function');
   });
 });
