@@ -2,7 +2,7 @@
  * The ASL file as the local runner drives it with `aws-local-stepfunctions`: checked against the step
  * table, its substitutions filled with local function names, and the library's timers neutralised (it
  * arms one setTimeout per Task, 60 s when TimeoutSeconds is absent, and one for the execution; the
- * runner enforces each Task's own TimeoutSeconds itself, see job-runner.ts).
+ * runner enforces each Task's own TimeoutSeconds itself: step-invoker.ts, task-tokens.ts).
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -28,14 +28,13 @@ promiseStatics.withResolvers ??= function withResolvers<T>() {
   return { promise, resolve, reject };
 };
 
-
 const REPO_ROOT = resolve(__dirname, '..', '..');
 
 /** The Task timeout the copy hands the library: as long as its single timer can wait. */
 const LIBRARY_TASK_TIMEOUT_S = Math.floor(MAX_TIMER_MS / 1000);
 
 /** The FunctionName a pipeline function gets in the local copy of the definition. */
-export const localFunctionName = (fn: PipelineFunction) => `local:${fn}`;
+const localFunctionName = (fn: PipelineFunction) => `local:${fn}`;
 
 /** The Task states of the definition, as the runner needs them. */
 export interface TaskInfo {
