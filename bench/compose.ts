@@ -1,5 +1,5 @@
 /**
- * Finishing a video (DESIGN §3): what a job pays with the canonical design — caption burnt into the
+ * Finishing a video (docs/architecture.md, Media): what a job pays with the canonical design — caption burnt into the
  * 4 s reaction (captionSegment, the only encode) then a stream-copy join to the 15 s normalised demo
  * (joinWithDemo) — against the design it replaces: one ffmpeg pass that overlays the caption and
  * re-encodes the whole 19 s output, demo included, at the standard preset a per-job renderer would use.

@@ -1,6 +1,6 @@
 /**
- * Admin CLI (DESIGN §6): accounts, API keys and social connections. `--json` prints exactly one JSON
- * object on stdout.
+ * Admin CLI (README, Admin CLI): accounts, API keys and social connections. `--json` prints exactly
+ * one JSON object on stdout.
  *   accounts create --name NAME [--plan free|starter|pro|business]
  *   keys create --account N [--scopes read,write,publish]
  *   keys revoke --id N

@@ -2,6 +2,7 @@
  * The route table: the one list of endpoints. The CDK stack turns each entry into an HTTP API route
  * wired to its group's Lambda; the local server matches requests against the same entries.
  */
+import type { Scope } from '#domain/api-keys';
 import { AVATAR_UPLOAD_MAX_BYTES, DEMO_VIDEO_MAX_BYTES, REFERENCE_VIDEO_MAX_BYTES } from '#domain/uploads';
 import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
@@ -26,7 +27,7 @@ export const API_NAME = 'Reaction Studio API';
 export const API_VERSION = 'v1';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type Scope = 'read' | 'write' | 'publish';
+export type { Scope };
 
 /**
  * What one Lambda function needs from the infrastructure. The CDK stack grants exactly this and

@@ -1,4 +1,4 @@
-/** The avatar record and how clients see it (DESIGN §2 record shapes). */
+/** The avatar record and how clients see it (docs/decisions.md). */
 
 type AvatarStatus = 'processing' | 'ready' | 'failed';
 type AvatarSource = 'prompt' | 'upload';

@@ -1,4 +1,4 @@
-/** Monthly allowance periods are calendar months in UTC (DESIGN §2). */
+/** Monthly allowance periods are calendar months in UTC: what a client expects of a "monthly" allowance, the same everywhere. */
 
 export interface BillingPeriod {
   /** `YYYY-MM`, the key the ledger is stored under. */

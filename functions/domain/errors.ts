@@ -1,5 +1,5 @@
 /**
- * Error codes of the contract (API.md §7) and of DESIGN §2, with their HTTP statuses: the one list
+ * Error codes of the API, with their HTTP statuses: the one list
  * every layer uses. Errors are data: a status, a code, a message fit for the client, and whether the
  * message may be shown (a 5xx never exposes its message).
  */

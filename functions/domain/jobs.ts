@@ -1,5 +1,5 @@
 /**
- * Video job rules (API.md §3, DESIGN §2): states, which transitions a client may ask for, and how
+ * Video job rules (docs/decisions.md, Video jobs): states, which transitions a client may ask for, and how
  * allowance units are numbered per job. The state machine and the endpoints both follow these.
  */
 import { conflict } from './errors';
@@ -20,7 +20,7 @@ export const HOOK_SIZES = ['small', 'medium', 'large'] as const;
 type HookSize = (typeof HOOK_SIZES)[number];
 
 export const JOB_LIMITS = {
-  /** Re-rolls of one preview job (DESIGN §2). */
+  /** Re-rolls of one preview job: each costs a unit, so the cap bounds what one job can spend. */
   maxRegenerations: 20,
   /** A preview not decided on by then fails, releasing nothing (it was charged at preview_ready). */
   previewExpiryDays: 30,

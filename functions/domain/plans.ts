@@ -1,4 +1,4 @@
-/** Plans (DESIGN §2): the only place their numbers live. */
+/** Plans: the only place their numbers live (docs/decisions.md lists them). */
 
 /**
  * `avatarCap` bounds GET /avatars, which lists the whole set (no pagination in the contract): like

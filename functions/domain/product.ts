@@ -1,4 +1,4 @@
-/** The product record and how it is shown to clients (DESIGN §2 record shapes). */
+/** The product record and how it is shown to clients (docs/decisions.md). */
 
 type DemoStatus = 'processing' | 'ready' | 'failed';
 
@@ -6,7 +6,7 @@ export interface DemoVideo {
   status: DemoStatus;
   /** The upload as received, kept until the canonical copy exists. */
   original_key: string;
-  /** The canonical encoding (DESIGN §3), once normalised. */
+  /** The canonical encoding, once normalised. */
   key?: string;
   duration_s?: number;
   width?: number;

@@ -1,4 +1,4 @@
-/** A saved reaction: a job's reaction clip kept in the account's library for reuse (DESIGN §2). */
+/** A saved reaction: a job's reaction clip kept in the account's library for reuse. */
 import type { JobMethod } from './jobs';
 
 export interface SavedReaction {

@@ -1,5 +1,5 @@
 /**
- * Which reference links a motion job may name (DESIGN §4, "Reference links"). The same rule runs twice:
+ * Which reference links a motion job may name (docs/engines.md). The same rule runs twice:
  * when POST /videos (or regenerate) arrives, where a refusal is a 400, and at download time on every
  * redirect hop, where the resolver turns the same verdict into a job failure. Keeping it in one pure
  * function means a redirect can never reach a URL the request itself could not have named.

@@ -1,4 +1,4 @@
-/** The finished video record and how clients see it (DESIGN §2 record shapes). */
+/** The finished video record and how clients see it (docs/decisions.md). */
 
 export interface Video {
   id: number;

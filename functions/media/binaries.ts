@@ -1,7 +1,7 @@
 /**
  * Where ffmpeg and ffprobe come from, and how they are run.
  *
- * Order of preference (DESIGN §1, §8): an explicit env var (the Lambda layer sets it), else the
+ * Order of preference: an explicit env var (the Lambda layer sets it), else the
  * binaries of Debian's `ffmpeg` package (the 5.1 branch of Debian 12, which gets security updates;
  * `npm install` installs it, see bin/ensure-ffmpeg.sh). No PATH search: a stray old build on the PATH
  * would decode untrusted uploads with years of missing demuxer fixes. Resolution happens once per

@@ -1,5 +1,5 @@
 /**
- * The one canonical encoding (DESIGN §3). Every file that will later be joined by stream copy (the
+ * The one canonical encoding (docs/architecture.md, Media). Every file that will later be joined by stream copy (the
  * normalised demo, each rendered reaction segment) is made with these settings, so the join needs no
  * re-encode: same frame size, frame rate, track timescale, codec profile/level, pixel format, colour
  * tags, GOP shape and audio layout. Change a value here and every producer changes together; files

@@ -1,5 +1,5 @@
 /**
- * The hook caption (DESIGN §3): a transparent full-frame PNG that compose.ts lays over the reaction
+ * The hook caption (docs/architecture.md, Media): a transparent full-frame PNG that compose.ts lays over the reaction
  * segment. TikTok-like: Montserrat ExtraBold, white with a thick dark outline, centred lines wrapped
  * to a safe area, colour emoji (Noto Color Emoji, drawn without outline: a stroke around a bitmap
  * glyph would draw a black square).

@@ -1,5 +1,5 @@
 /**
- * The finished video (DESIGN §3): the reaction clip with its hook caption is the only part encoded
+ * The finished video (docs/architecture.md, Media): the reaction clip with its hook caption is the only part encoded
  * per job; the demo, normalised once at upload, is joined to it by stream copy. The captioned
  * segment is itself a playable canonical MP4, so it doubles as the preview clip.
  *

@@ -1,12 +1,12 @@
 /**
- * Uploaded avatar images (API.md §2): JPG, PNG or WEBP judged by the bytes, at least 340x340, a still
+ * Uploaded avatar images: JPG, PNG or WEBP judged by the bytes, at least 340x340, a still
  * image in RGB, decodable to the end. Accepted images are re-encoded: EXIF orientation applied, all
  * metadata (EXIF, GPS, ICC beyond sRGB) dropped, the long side capped so later rendering stays cheap.
  */
 import sharp, { type Metadata } from 'sharp';
 import { stat } from 'node:fs/promises';
 import { AppError } from '#domain/errors';
-import { AVATAR_UPLOAD_MAX_BYTES } from '#functions/routes';
+import { AVATAR_UPLOAD_MAX_BYTES } from '#domain/uploads';
 
 const AVATAR_IMAGE_RULES = {
   maxBytes: AVATAR_UPLOAD_MAX_BYTES,

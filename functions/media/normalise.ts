@@ -1,6 +1,6 @@
 /**
  * Re-encodes an accepted demo video, once, into the canonical encoding, so that every finished video
- * is just "reaction segment + this file" joined by stream copy (DESIGN §3).
+ * is just "reaction segment + this file" joined by stream copy (docs/architecture.md, Media).
  */
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';

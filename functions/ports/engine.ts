@@ -1,5 +1,5 @@
 /**
- * The generation engine port: everything generative the service asks for (DESIGN §4). The job
+ * The generation engine port: everything generative the service asks for (docs/engines.md). The job
  * pipeline and the avatar/hook endpoints only talk to this interface; configuration picks an adapter
  * per capability (`local` by default, offline and deterministic for a seed; hosted ones over HTTP).
  *
@@ -41,7 +41,7 @@ export interface GeneratedAvatar {
 }
 
 export interface ReactionClip {
-  /** Canonical encoding (DESIGN §3): 1080x1920, 30 fps, H.264 high, AAC 48 kHz stereo (silent). */
+  /** Canonical encoding: 1080x1920, 30 fps, H.264 high, AAC 48 kHz stereo (silent). */
   video: StoredFile;
   durationS: number;
   width: number;
@@ -57,7 +57,7 @@ export interface ReactionClip {
   poster?: StoredFile | null;
 }
 
-/** A hook caption an engine may burn in while it encodes (DESIGN §3 caption rules). */
+/** A hook caption an engine may burn in while it encodes (docs/architecture.md, Media). */
 interface CaptionOverlay {
   text: string;
   position: 'top' | 'middle' | 'bottom';

@@ -1,5 +1,5 @@
 /**
- * The reference-link port (DESIGN §4, "Reference links"): turns a motion job's `reference_url` into a
+ * The reference-link port: turns a motion job's `reference_url` into a
  * local video file the engine can read. The job pipeline only talks to this interface; the default
  * adapter (`adapters/reference/direct-media-resolver`) downloads direct media links, and a
  * platform-aware adapter (page → media URL) can replace it without touching the pipeline.

@@ -62,7 +62,10 @@ export interface LocalStack {
   settings: Settings;
   /** The stack's table, for tools and tests that read or write records directly. */
   table: DynamoTable;
-  /** The social-provider sandboxes (DESIGN §5), started with a serving stack unless SOCIAL_SANDBOXES=off. */
+  /**
+   * The social-provider sandboxes (docs/decisions.md, Social publishing), started with a serving stack
+   * unless SOCIAL_SANDBOXES=off.
+   */
   sandboxes?: LocalSandboxes;
   stop(): Promise<void>;
 }

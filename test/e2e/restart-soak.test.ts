@@ -2,7 +2,7 @@
  * A crash never blocks a restart: `npm start` (tsx bin/serve.ts, its own process group) is killed with
  * SIGKILL, group and all, ten times in a row with video jobs in flight, and started again at once
  * on the same DATA_DIR each time. The last start then works every job off; the allowance's
- * exactly-once rule holds across all the kills (DESIGN §1, §2).
+ * exactly-once rule holds across all the kills.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 /**
- * Video jobs end to end, as specifications (API.md "Videos and jobs", "Reactions", §3; DESIGN §2 and
- * §3): POST /videos through the local HTTP server, the in-process Step Functions runner executing
- * the ASL with the real pipeline steps (local engine, ffmpeg, DynamoDB Local, s3rver), and the
+ * Video jobs end to end, as specifications (docs/decisions.md, Video jobs): POST /videos through
+ * the local HTTP server, the in-process Step Functions runner executing the ASL with the real
+ * pipeline steps (local engine, ffmpeg, DynamoDB Local, s3rver), and the
  * results checked as a client would: the job polled until it settles, the MP4 downloaded and probed,
  * the caption found by its pixels, the allowance read back from GET /usage.
  *
@@ -177,7 +177,7 @@ describe('POST /videos, method prompt, mode auto', () => {
       });
       expect(res.status).toBe(202);
       const created = res.body.data;
-      // DESIGN §2 job record, as created.
+      // The job record, as created.
       expect(created).toMatchObject({
         id: expect.any(Number),
         status: 'queued',
@@ -288,7 +288,7 @@ describe('mode preview, approve and regenerate', () => {
       const observed: Observation[] = [];
       const { job } = await waitForJob(api, res.body.data.id, ['preview_ready'], { observed });
       expect(job).toMatchObject({ status: 'preview_ready', preview_url: expect.stringMatching(/^https?:\/\//), video_id: null, charged_units: 1, regenerations: 0, error: null });
-      // A preview waits for a decision until a deadline in the future (DESIGN §2: it then expires).
+      // A preview waits for a decision until a deadline in the future (then it expires).
       expect(futureIso(job.preview_expires_at)).toBe(true);
       expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
 

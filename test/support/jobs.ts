@@ -158,7 +158,7 @@ export async function probe(file: string): Promise<MediaProbe> {
   return result.media;
 }
 
-/** The delivery encoding of DESIGN §3, as ffprobe reports it. */
+/** The delivery encoding (docs/architecture.md, Media), as ffprobe reports it. */
 export function expectCanonical(media: MediaProbe): void {
   expect(media.video).toMatchObject({ codec: 'h264', width: FRAME_W, height: FRAME_H, pixFmt: 'yuv420p' });
   expect(media.video!.profile).toMatch(/^High$/);

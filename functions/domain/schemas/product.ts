@@ -1,4 +1,4 @@
-/** Product inputs (API.md §2) as zod schemas: validation and types come from here. */
+/** Product inputs as zod schemas: validation and types come from here. */
 import * as z from 'zod/mini';
 import { withoutControlCharacters } from './common';
 import { failure, link, recordId, timestamp } from './envelope';

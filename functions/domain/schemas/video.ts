@@ -1,5 +1,5 @@
 /**
- * POST /videos input (API.md §4, DESIGN §2). The shape is one strict object; which fields a method
+ * POST /videos input (docs/decisions.md, Video jobs). The shape is one strict object; which fields a method
  * needs, and which it must not get, is checked after parsing so the message names the field.
  */
 import * as z from 'zod/mini';

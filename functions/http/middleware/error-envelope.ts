@@ -6,7 +6,7 @@ import type middy from '@middy/core';
 import { AppError, isAppError } from '#domain/errors';
 import type { ApiContext, ApiEvent, ApiResult } from '#http/api-types';
 import { errorResult } from '#http/respond';
-import { logger } from '#http/logger';
+import { logger } from '#functions/logger';
 
 export function errorEnvelope(): middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
   return {

@@ -8,7 +8,7 @@ import { matchRoute, routeByKey } from '#functions/routes';
 import { AppError } from '#domain/errors';
 import type { ApiContext, ApiEvent, ApiRequest, ApiResult } from '#http/api-types';
 import type { DependencySource } from '#ports/dependencies';
-import { logger } from '#http/logger';
+import { logger } from '#functions/logger';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 

@@ -1,5 +1,5 @@
 /**
- * The two social-provider sandboxes together (DESIGN §5): loopback servers speaking provider_a's
+ * The two social-provider sandboxes together (docs/decisions.md, Social publishing): loopback servers speaking provider_a's
  * (Ayrshare) and provider_b's (Post for Me) contracts, so publishing works end to end with no account
  * anywhere. The local runtime starts them with the stack; tests start them directly.
  *

@@ -130,7 +130,7 @@ describe('checkReferenceUrl: links a motion job may name', () => {
 });
 
 describe('the allow-list', () => {
-  it('covers every platform of DESIGN §4', () => {
+  it('covers every platform the allow-list documents', () => {
     const platforms = new Set(REFERENCE_HOSTS.map((h) => h.platform));
     expect([...platforms].sort()).toEqual(['Facebook', 'Instagram', 'Snapchat', 'TikTok', 'X', 'YouTube']);
   });

@@ -1,7 +1,7 @@
 /**
  * fal.ai HTTP failures as EngineErrors. fal answers validation failures with 4xx (typically 422)
  * and `detail: [{loc, msg, type}]`, infrastructure failures with `{detail: string, error_type}` and
- * an `X-Fal-Error-Type` header (reference notes §1). Messages name the input in the user's terms
+ * an `X-Fal-Error-Type` header (fal's documented error contract). Messages name the input in the user's terms
  * (the prompt, the avatar image, the reference clip) and keep the provider's own words, shortened.
  */
 import * as z from 'zod/mini';

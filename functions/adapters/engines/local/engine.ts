@@ -1,5 +1,5 @@
 /**
- * The `local` engine (DESIGN §4): avatars and reaction clips made on the CPU, offline, deterministic
+ * The `local` engine (docs/engines.md): avatars and reaction clips made on the CPU, offline, deterministic
  * for a seed. It dispatches on the avatar's rig: illustrated avatars (made here from a prompt) are
  * drawn by the illustrated renderer; photo avatars (uploads) by the photo renderer of `./face`,
  * handed in as a dependency. Reactions come from a prompt (an emotion's expression curve) or from a

@@ -1,5 +1,5 @@
 /**
- * Streams rendered frames into ffmpeg and gets back an MP4 in the canonical encoding (DESIGN §3):
+ * Streams rendered frames into ffmpeg and gets back an MP4 in the canonical encoding:
  * raw RGBA on ffmpeg's stdin, a silent stereo AAC track from lavfi, exactly `frameCount` frames.
  *
  * Rendering and encoding overlap: the next frame is drawn while ffmpeg converts and x264 encodes the

@@ -1,6 +1,6 @@
 /**
  * Face landmarks of a still image: the "rig" stored with an uploaded photo avatar, which the photo
- * renderer later warps (DESIGN §4). Detection runs once per image on human's WASM backend.
+ * renderer later warps (docs/engines.md). Detection runs once per image on human's WASM backend.
  *
  * Coordinates are image pixels of the image as displayed (EXIF orientation applied), x right, y down.
  * "left"/"right" in the anchors mean the image's left and right (the viewer's), not the subject's.

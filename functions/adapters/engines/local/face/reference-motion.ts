@@ -1,5 +1,5 @@
 /**
- * Motion transfer input (DESIGN §4): a reference clip's face, measured frame by frame, becomes the
+ * Motion transfer input (docs/engines.md): a reference clip's face, measured frame by frame, becomes the
  * ReactionFrames that drive any avatar rig, so the avatar moves with the reference's timing.
  *
  * The clip is decoded once by ffmpeg at low resolution (short side 360 px) and sampled at 6 fps

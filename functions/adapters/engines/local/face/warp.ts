@@ -1,6 +1,6 @@
 /**
  * The photo warp: how a FacePose moves a face's landmarks, and a fast triangle rasteriser that
- * redraws only the face's region with that motion (DESIGN §4).
+ * redraws only the face's region with that motion (docs/engines.md).
  *
  * Model. The 468 face points of the rig, two halo rings around the head (hair, ears, neck follow part of
  * the motion) and a fixed border ring (the patch's rectangle) are triangulated once. Each expression
