@@ -78,6 +78,13 @@ module.exports = {
       from: { path: '^functions/' },
       to: { path: '^(lib|test|bench|bin)/' },
     },
+    {
+      name: 'client-stands-alone',
+      severity: 'error',
+      comment: 'The TypeScript client is published on its own: it knows the API only through the generated types.',
+      from: { path: '^clients/' },
+      to: { path: '^(functions|lib|test|bench|bin)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -26,7 +26,7 @@ export const API_PREFIX = '/api/v1';
 export const API_NAME = 'Reaction Studio API';
 export const API_VERSION = 'v1';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type { Scope };
 
 /**
@@ -201,8 +201,6 @@ const MB = 1024 * KB;
 const MULTIPART_OVERHEAD = 1 * MB;
 /** JSON and form bodies; only multipart uploads may be larger. */
 export const JSON_BODY_LIMIT = 256 * KB;
-
-export { AVATAR_UPLOAD_MAX_BYTES, DEMO_VIDEO_MAX_BYTES, REFERENCE_VIDEO_MAX_BYTES };
 
 type RouteOptions = Partial<Pick<RouteDefinition, 'auth' | 'scopes' | 'maxBodyBytes'>> & RouteContract;
 

@@ -38,7 +38,7 @@ import { DOCS_SCRIPT_ENV, DOCS_SCRIPT_FILE_NAME, docsScriptDir } from './bundlin
  * A stage-wide backstop against floods; the contract's per-account limit (120 a minute, counted in
  * DynamoDB) is enforced by the handlers.
  */
-export const STAGE_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
+const STAGE_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
 
 export interface ApiProps {
   table: dynamodb.ITable;

@@ -39,7 +39,7 @@ function handlersOver(dependencies: DependencySource): (group: HandlerGroup) => 
 }
 
 /** A body larger than this is read only once its key is known to be good. */
-export const PRE_AUTH_BODY_BYTES = 64 * 1024;
+const PRE_AUTH_BODY_BYTES = 64 * 1024;
 
 /** After a refusal, how much of the rest of an upload is read (and for how long) so that the client gets to read the answer. */
 export interface DrainBounds {

@@ -15,7 +15,7 @@ export interface WaitOptions {
   signal?: AbortSignal;
 }
 
-export const WAIT_DEFAULTS = { intervalMs: 1_000, timeoutMs: 15 * 60_000 } as const;
+const WAIT_DEFAULTS = { intervalMs: 1_000, timeoutMs: 15 * 60_000 } as const;
 
 export async function pollUntil<T>(
   read: (signal: AbortSignal | undefined) => Promise<T>,

@@ -69,7 +69,7 @@ export function retryingFetch(inner: FetchLike, options: RetryOptions = {}, slee
 }
 
 /** How long to wait before sending again, or null when the response is not one to retry. */
-export function retryDelayMs(response: Response, attempt: number): number | null {
+function retryDelayMs(response: Response, attempt: number): number | null {
   const retryAfterS = retryAfterSeconds(response.headers.get('retry-after'));
   if (response.status === 503) return retryAfterS === null ? null : retryAfterS * 1000;
   if (response.status !== 429) return null;

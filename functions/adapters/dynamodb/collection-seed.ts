@@ -44,7 +44,7 @@ export async function countCollection(table: DynamoTable, ref: CollectionRef, op
 }
 
 /** Consecutive runs of BLOCK_SIZE ids; the first block starts at 1 so that every id has a block. */
-export function cutIntoBlocks(ascendingIds: number[]): Block[] {
+function cutIntoBlocks(ascendingIds: number[]): Block[] {
   const blocks: Block[] = [];
   for (let i = 0; i < ascendingIds.length; i += BLOCK_SIZE) {
     blocks.push({ start: i === 0 ? 1 : ascendingIds[i]!, count: Math.min(BLOCK_SIZE, ascendingIds.length - i) });

@@ -14,10 +14,9 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { PLAYBACK_URL_TTL_S, type BlobStore, type PlaybackLink } from '#ports/blob-store';
 
-export { PLAYBACK_URL_TTL_S };
 
 /** SigV4 presigned URLs cannot live longer than 7 days. */
-export const PRESIGNED_URL_MAX_TTL_S = 7 * 24 * 60 * 60;
+const PRESIGNED_URL_MAX_TTL_S = 7 * 24 * 60 * 60;
 
 /** DeleteObjects takes at most this many keys per call. */
 const DELETE_BATCH = 1000;

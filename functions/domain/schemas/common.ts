@@ -24,7 +24,7 @@ const HIDDEN_CONTROLS_IN_LINE = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const HIDDEN_CONTROLS_IN_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u;
 
-export const CONTROL_CHARACTERS_MESSAGE = {
+const CONTROL_CHARACTERS_MESSAGE = {
   line: 'must not contain line breaks, control characters or bidirectional override/isolate characters (U+202A-U+202E, U+2066-U+2069)',
   text: 'must not contain control characters (line breaks and tabs are fine) or bidirectional override/isolate characters (U+202A-U+202E, U+2066-U+2069)',
 } as const;

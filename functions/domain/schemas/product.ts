@@ -32,9 +32,6 @@ export const updateProductInput = z
     }),
   );
 
-export type CreateProductInput = z.infer<typeof createProductInput>;
-export type UpdateProductInput = z.infer<typeof updateProductInput>;
-
 /** How a product is shown (productView in functions/domain/product.ts answers this shape). */
 const demoVideoResponse = z
   .object({

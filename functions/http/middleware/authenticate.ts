@@ -21,7 +21,7 @@ export type CredentialResolver = (event: ApiEvent, context: CredentialContext) =
 
 const unauthorized = (message: string) => new AppError('unauthorized', message);
 
-export const bearerApiKey: CredentialResolver = async (event, context) => {
+const bearerApiKey: CredentialResolver = async (event, context) => {
   const header = event.headers?.authorization;
   if (header === undefined) return undefined;
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
@@ -38,7 +38,7 @@ export const bearerApiKey: CredentialResolver = async (event, context) => {
   return { accountId: record.account_id, scopes: record.scopes, credential: { kind: 'api_key', keyId: record.id } };
 };
 
-export const DEFAULT_RESOLVERS: readonly CredentialResolver[] = [bearerApiKey];
+const DEFAULT_RESOLVERS: readonly CredentialResolver[] = [bearerApiKey];
 
 export function authenticate(
   resolvers: readonly CredentialResolver[] = DEFAULT_RESOLVERS,

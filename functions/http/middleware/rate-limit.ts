@@ -9,7 +9,7 @@ import type { ApiContext, ApiEvent, ApiResult } from '#http/api-types';
 
 const MINUTE_MS = 60_000;
 
-export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+function rateLimitHeaders(decision: RateDecision): Record<string, string> {
   return {
     'ratelimit-limit': String(decision.limit),
     'ratelimit-remaining': String(decision.remaining),

@@ -10,7 +10,7 @@ import type { ApiContext, ApiEvent, ApiRequest, ApiResult } from '#http/api-type
 import type { DependencySource } from '#ports/dependencies';
 import { logger } from '#functions/logger';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 
 export function requestContext(dependencies: DependencySource): middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
   return {

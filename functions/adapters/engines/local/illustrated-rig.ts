@@ -20,21 +20,52 @@ export const CLOTHING = [
 const CLOTHING_GRAPHICS = ['bat', 'bear', 'cumbia', 'deer', 'diamond', 'hola', 'pizza', 'resist', 'skull', 'skullOutline'] as const;
 export const FACIAL_HAIR = ['beardLight', 'beardMajestic', 'beardMedium', 'moustacheFancy', 'moustacheMagnum'] as const;
 export const ACCESSORIES = ['kurt', 'prescription01', 'prescription02', 'round', 'sunglasses', 'wayfarers', 'eyepatch'] as const;
-const EYES = ['closed', 'cry', 'default', 'eyeRoll', 'happy', 'hearts', 'side', 'squint', 'surprised', 'winkWacky', 'wink', 'xDizzy'] as const;
-const EYEBROWS = [
-  'angryNatural', 'defaultNatural', 'flatNatural', 'frownNatural', 'raisedExcitedNatural', 'sadConcernedNatural',
-  'unibrowNatural', 'upDownNatural', 'angry', 'default', 'raisedExcited', 'sadConcerned', 'upDown',
-] as const;
-const MOUTHS = ['concerned', 'default', 'disbelief', 'eating', 'grimace', 'sad', 'screamOpen', 'serious', 'smile', 'tongue', 'twinkle', 'vomit'] as const;
 
 export type Top = (typeof TOPS)[number];
 export type Clothing = (typeof CLOTHING)[number];
 export type ClothingGraphic = (typeof CLOTHING_GRAPHICS)[number];
 export type FacialHair = (typeof FACIAL_HAIR)[number];
 export type Accessory = (typeof ACCESSORIES)[number];
-export type Eyes = (typeof EYES)[number];
-export type Eyebrows = (typeof EYEBROWS)[number];
-export type Mouth = (typeof MOUTHS)[number];
+export type Eyes =
+  | 'closed'
+  | 'cry'
+  | 'default'
+  | 'eyeRoll'
+  | 'happy'
+  | 'hearts'
+  | 'side'
+  | 'squint'
+  | 'surprised'
+  | 'winkWacky'
+  | 'wink'
+  | 'xDizzy';
+export type Eyebrows =
+  | 'angryNatural'
+  | 'defaultNatural'
+  | 'flatNatural'
+  | 'frownNatural'
+  | 'raisedExcitedNatural'
+  | 'sadConcernedNatural'
+  | 'unibrowNatural'
+  | 'upDownNatural'
+  | 'angry'
+  | 'default'
+  | 'raisedExcited'
+  | 'sadConcerned'
+  | 'upDown';
+export type Mouth =
+  | 'concerned'
+  | 'default'
+  | 'disbelief'
+  | 'eating'
+  | 'grimace'
+  | 'sad'
+  | 'screamOpen'
+  | 'serious'
+  | 'smile'
+  | 'tongue'
+  | 'twinkle'
+  | 'vomit';
 
 /** Skin tones a person can have: DiceBear's list without its yellow and orange cartoon tones. */
 export const SKIN_TONES = {

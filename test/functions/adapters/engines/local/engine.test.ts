@@ -22,7 +22,6 @@ const BUCKET = 'local-engine-test';
 let client: S3Client;
 let bucket: S3BlobStore;
 const getToFile = (key: string, file: string) => bucket.getToFile(key, file);
-const putFile = (key: string, file: string, contentType: string) => bucket.putFile(key, file, contentType);
 let workDir: string;
 let tmpDir: string;
 let stopS3: () => Promise<void>;
