@@ -10,24 +10,12 @@ import type { Settings } from '#functions/config';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 import { S3BlobStore } from '#adapters/s3/blob-store';
 import { createDynamoTable, createS3Client } from '#adapters/aws-clients';
-import { DynamoAccountStore } from '#adapters/dynamodb/accounts';
-import { DynamoApiKeyStore } from '#adapters/dynamodb/api-keys';
-import { DynamoRateLimiter } from '#adapters/dynamodb/rate-limiter';
 import { configuredEngines } from '#adapters/engines/configured';
-import { DynamoProductStore } from '#adapters/dynamodb/products';
-import { DynamoAvatarStore } from '#adapters/dynamodb/avatars';
-import { DynamoReactionStore } from '#adapters/dynamodb/reactions';
 import { FfmpegDemoMedia } from '#adapters/media/ffmpeg-demo-media';
 import { SharpAvatarImages } from '#adapters/media/sharp-avatar-images';
 import { referenceResolver } from '#adapters/reference/reference-resolver';
-import { DynamoJobStore } from '#adapters/dynamodb/jobs';
-import { DynamoAllowanceLedger } from '#adapters/dynamodb/allowance-ledger';
-import { DynamoVideoLibrary } from '#adapters/dynamodb/videos';
-import { DynamoLibraryUsage } from '#adapters/dynamodb/library';
 import { FfprobeMediaInspector } from '#adapters/media/ffprobe-media-inspector';
-import { DynamoPostStore } from '#adapters/dynamodb/posts';
-import { DynamoConnectionStore } from '#adapters/dynamodb/connections';
-import { DynamoAnalyticsCache } from '#adapters/dynamodb/analytics-cache';
+import { dynamoStores } from '#adapters/dynamodb/stores';
 import { createSocialProviders } from '#adapters/social/registry';
 import { localCredentialCipher } from '#adapters/crypto/credential-cipher';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
@@ -71,24 +59,12 @@ export function localDependencies(parts: LocalParts): Dependencies {
     blobs,
     engines: configuredEngines({ blobs }),
     references: referenceResolver(),
-    products: new DynamoProductStore(table),
-    avatars: new DynamoAvatarStore(table),
-    reactions: new DynamoReactionStore(table),
     demoMedia: new FfmpegDemoMedia(),
     avatarImages: new SharpAvatarImages(),
-    jobs: new DynamoJobStore(table),
-    ledger: new DynamoAllowanceLedger(table),
-    videos: new DynamoVideoLibrary(table),
-    library: new DynamoLibraryUsage(table),
     media: new FfprobeMediaInspector(),
-    accounts: new DynamoAccountStore(table),
-    apiKeys: new DynamoApiKeyStore(table),
-    rateLimits: new DynamoRateLimiter(table),
+    ...dynamoStores(table),
     social: createSocialProviders({ baseUrls: settings.socialBaseUrls }),
     cipher: localCredentialCipher(parts.dataDir),
-    posts: new DynamoPostStore(table),
-    connections: new DynamoConnectionStore(table),
-    analytics: new DynamoAnalyticsCache(table),
     apiRequestsPerMinute: settings.rateLimitPerMinute,
     previewWaitS: settings.previewWaitS ?? PREVIEW_WAIT_MAX_S,
     now: () => new Date(),

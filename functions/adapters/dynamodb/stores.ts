@@ -1,0 +1,39 @@
+/** Every record store the service keeps in its one DynamoDB table: the same on AWS and locally. */
+import type { Dependencies } from '#ports/dependencies';
+import type { DynamoTable } from './table';
+import { DynamoAccountStore } from './accounts';
+import { DynamoApiKeyStore } from './api-keys';
+import { DynamoRateLimiter } from './rate-limiter';
+import { DynamoProductStore } from './products';
+import { DynamoAvatarStore } from './avatars';
+import { DynamoReactionStore } from './reactions';
+import { DynamoJobStore } from './jobs';
+import { DynamoAllowanceLedger } from './allowance-ledger';
+import { DynamoVideoLibrary } from './videos';
+import { DynamoLibraryUsage } from './library';
+import { DynamoPostStore } from './posts';
+import { DynamoConnectionStore } from './connections';
+import { DynamoAnalyticsCache } from './analytics-cache';
+
+type TableStores = Pick<
+  Dependencies,
+  'accounts' | 'apiKeys' | 'rateLimits' | 'products' | 'avatars' | 'reactions' | 'jobs' | 'ledger' | 'videos' | 'library' | 'posts' | 'connections' | 'analytics'
+>;
+
+export function dynamoStores(table: DynamoTable): TableStores {
+  return {
+    accounts: new DynamoAccountStore(table),
+    apiKeys: new DynamoApiKeyStore(table),
+    rateLimits: new DynamoRateLimiter(table),
+    products: new DynamoProductStore(table),
+    avatars: new DynamoAvatarStore(table),
+    reactions: new DynamoReactionStore(table),
+    jobs: new DynamoJobStore(table),
+    ledger: new DynamoAllowanceLedger(table),
+    videos: new DynamoVideoLibrary(table),
+    library: new DynamoLibraryUsage(table),
+    posts: new DynamoPostStore(table),
+    connections: new DynamoConnectionStore(table),
+    analytics: new DynamoAnalyticsCache(table),
+  };
+}
