@@ -74,12 +74,16 @@ export class StepInvoker {
       exec.heldSlot = undefined;
     }
     const { running: step, abort } = this.call(exec, task.fn, payload);
+    // The Task gave up on this attempt (timeout): whatever the step does later, the job has moved on.
+    let abandoned = false;
     // A failed step lets go at once: its retry may back off for seconds, and others can use the slot.
-    step.then(() => (task.fn === 'render' && !exec.stopped ? (exec.heldSlot = release) : release()), release);
+    // A step that succeeds after its Task timed out lets go too: the job is no longer there to keep it.
+    step.then(() => (task.fn === 'render' && !exec.stopped && !abandoned ? (exec.heldSlot = release) : release()), release);
     let timer: ReturnType<typeof deadlineTimer> | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       if (task.timeoutS === undefined) return;
       timer = deadlineTimer(Date.now() + task.timeoutS * 1000, () => {
+        abandoned = true;
         const error = taskError('States.Timeout', `${stateName} did not finish within ${task.timeoutS} s`);
         reject(error);
         abort(error);

@@ -550,6 +550,32 @@ describe('the local job runner', () => {
     expect((composeSignal?.reason as Error).name).toBe('States.Timeout');
   });
 
+  test('a render step that succeeds after its Task timed out hands its slot back, so later jobs still render', async () => {
+    const definitionPath = definitionWith((d) => {
+      d.States.Compose!.TimeoutSeconds = 1;
+    });
+    let lateSuccess!: () => void;
+    const succeededLate = new Promise<void>((r) => (lateSuccess = r));
+    const h = harness(
+      async (p) => {
+        // Job 60's Compose ignores its abort, as a step past the point of no return would, and succeeds late.
+        if (p.job_id === 60 && p.step === 'compose') {
+          await sleep(1500);
+          lateSuccess();
+        }
+        return undefined;
+      },
+      { definitionPath, renderConcurrency: 1, store: recordsStore().store },
+    );
+    await h.runner.start(auto(60));
+    await h.runner.idle();
+    expect(h.steps(60)).toEqual(['prepare', 'generate_reaction', 'compose', 'mark_failed']);
+    await succeededLate;
+    await h.runner.start(auto(61));
+    await eventually(() => h.steps(61).includes('finalize'), 10_000);
+    expect(h.steps(61)).toEqual(['prepare', 'generate_reaction', 'compose', 'finalize']);
+  });
+
   test('wrapStep sees every step call', async () => {
     const wrapped: string[] = [];
     const h = harness(undefined, {
