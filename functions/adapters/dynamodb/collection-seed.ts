@@ -7,7 +7,7 @@
  * no other recount swapped first (`generation`). Otherwise the new blocks are dropped and it starts
  * again. Creates and deletes name the generation they moved, so none lands in a generation being retired.
  */
-import { BatchWriteCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, paginateQuery, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoTable } from './table';
 import { collectionBlockPrefix, keys } from './keys';
@@ -55,14 +55,10 @@ function cutIntoBlocks(ascendingIds: number[]): Block[] {
 async function idsOf(table: DynamoTable, ref: CollectionRef): Promise<number[]> {
   const prefix = COLLECTIONS[ref.collection].prefix;
   const ids: number[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await table.client.send(
-      new QueryCommand({ ...prefixQuery(table, keys.accountPartition(ref.accountId), prefix), ProjectionExpression: 'sk', ConsistentRead: true, ExclusiveStartKey: startKey }),
-    );
+  const query = { ...prefixQuery(table, keys.accountPartition(ref.accountId), prefix), ProjectionExpression: 'sk', ConsistentRead: true };
+  for await (const out of paginateQuery({ client: table.client }, query)) {
     for (const item of out.Items ?? []) ids.push(Number((item.sk as string).slice(prefix.length)));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  }
   return ids;
 }
 
@@ -114,12 +110,9 @@ async function removeBlocks(table: DynamoTable, ref: CollectionRef, generation: 
     ...prefixQuery(table, keys.accountPartition(ref.accountId), collectionBlockPrefix(ref.collection, generation)),
     ProjectionExpression: 'pk, sk',
   };
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await table.client.send(new QueryCommand({ ...query, ExclusiveStartKey: startKey }));
+  for await (const out of paginateQuery({ client: table.client }, query)) {
     await batchWrite(table, (out.Items ?? []).map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } })));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  }
 }
 
 type WriteRequest = { PutRequest?: { Item: Record<string, unknown> }; DeleteRequest?: { Key: Record<string, unknown> } };

@@ -3,7 +3,7 @@
  * the writes that also move the allowance are one transaction with the ledger's items. Jobs in
  * flight carry the sparse active-jobs index attributes, dropped when they end.
  */
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { isFinal, JOB_STAGES, type Job } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
@@ -115,20 +115,15 @@ export class DynamoJobStore implements JobStore {
 
   async listActive(): Promise<ActiveJobRef[]> {
     const found: ActiveJobRef[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.table.client.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          IndexName: GSI1,
-          KeyConditionExpression: 'gsi1pk = :active',
-          ExpressionAttributeValues: { ':active': keys.activeJobsIndex },
-          ExclusiveStartKey: startKey,
-        }),
-      );
+    const query = {
+      TableName: this.table.name,
+      IndexName: GSI1,
+      KeyConditionExpression: 'gsi1pk = :active',
+      ExpressionAttributeValues: { ':active': keys.activeJobsIndex },
+    };
+    for await (const out of paginateQuery({ client: this.table.client }, query)) {
       for (const item of out.Items ?? []) found.push({ accountId: item.account_id as number, jobId: item.id as number });
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
+    }
     return found;
   }
 

@@ -3,7 +3,7 @@
  * so earlier pages are skipped reading keys only. When the page reaches the end of the list the total
  * is known from what was read; only otherwise does a COUNT over the prefix run.
  */
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { paginateQuery, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { DynamoTable } from './table';
 
 export interface PageSlice<T> {
@@ -32,6 +32,7 @@ interface PageRead {
   reachedEnd: boolean;
 }
 
+// Hand-paged: each request's Limit depends on what is still missing, which the SDK's paginator cannot vary.
 async function readPage(table: DynamoTable, base: QueryCommandInput, offset: number, perPage: number): Promise<PageRead> {
   let startKey: Record<string, unknown> | undefined;
   let skipped = 0;
@@ -62,17 +63,11 @@ export async function queryAll(
   order: { newestFirst?: boolean } = {},
 ): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await table.client.send(
-      new QueryCommand({ ...prefixQuery(table, partition, prefix), ScanIndexForward: !order.newestFirst, ExclusiveStartKey: startKey }),
-    );
+  for await (const out of paginateQuery({ client: table.client }, { ...prefixQuery(table, partition, prefix), ScanIndexForward: !order.newestFirst })) {
     items.push(...(out.Items ?? []));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  }
   return items;
 }
-
 
 /** A Query of the items of `partition` whose sort key starts with `prefix`. */
 export function prefixQuery(table: DynamoTable, partition: string, prefix: string): QueryCommandInput {
@@ -85,11 +80,6 @@ export function prefixQuery(table: DynamoTable, partition: string, prefix: strin
 
 async function countAll(table: DynamoTable, base: QueryCommandInput): Promise<number> {
   let total = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await table.client.send(new QueryCommand({ ...base, Select: 'COUNT', ExclusiveStartKey: startKey }));
-    total += out.Count ?? 0;
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  for await (const out of paginateQuery({ client: table.client }, { ...base, Select: 'COUNT' })) total += out.Count ?? 0;
   return total;
 }

@@ -3,7 +3,7 @@ import {
   CopyObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
-  ListObjectsV2Command,
+  paginateListObjectsV2,
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
@@ -56,17 +56,18 @@ export class S3BlobStore implements BlobStore {
   }
 
   async deletePrefix(prefix: string): Promise<void> {
-    let token: string | undefined;
-    do {
-      const out = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
+    for await (const out of paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: prefix })) {
       await this.deleteKeys((out.Contents ?? []).map((o) => o.Key!).filter(Boolean));
-      token = out.IsTruncated ? out.NextContinuationToken : undefined;
-    } while (token);
+    }
   }
 
+  /** Every key under the prefix, however many pages of 1,000 that takes. */
   async listKeys(prefix: string): Promise<string[]> {
-    const out = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix }));
-    return (out.Contents ?? []).map((o) => o.Key!).filter(Boolean);
+    const keys: string[] = [];
+    for await (const out of paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: prefix })) {
+      keys.push(...(out.Contents ?? []).map((o) => o.Key!).filter(Boolean));
+    }
+    return keys;
   }
 
   /**
