@@ -9,16 +9,28 @@ import { S3BlobStore } from '#adapters/s3/blob-store';
 import { createDynamoTable, createS3Client } from '#adapters/aws-clients';
 import { settingsFromEnv, type Settings } from '#functions/config';
 import { dynamoStores } from '#adapters/dynamodb/stores';
-import { createSocialProviders } from '#adapters/social/registry';
-import { kmsCredentialCipher } from '#adapters/crypto/credential-cipher';
-import { enginesNotBundled, referencesNotBundled, mediaNotBundled, demoMediaNotBundled, avatarImagesNotBundled } from './not-bundled';
+import {
+  enginesNotBundled,
+  referencesNotBundled,
+  mediaNotBundled,
+  demoMediaNotBundled,
+  avatarImagesNotBundled,
+  socialNotBundled,
+  cipherNotBundled,
+} from './not-bundled';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 
+let settings: Settings | undefined;
 let built: Dependencies | undefined;
 
+/** The function's settings: the one read of its environment. */
+export function lambdaSettings(): Settings {
+  settings ??= settingsFromEnv(process.env);
+  return settings;
+}
+
 export function lambdaDependencies(): Dependencies {
-  // The one read of the function's environment.
-  built ??= awsDependencies(settingsFromEnv(process.env));
+  built ??= awsDependencies(lambdaSettings());
   return built;
 }
 
@@ -35,8 +47,9 @@ function awsDependencies(settings: Settings): Dependencies {
     demoMedia: demoMediaNotBundled,
     avatarImages: avatarImagesNotBundled,
     ...dynamoStores(table),
-    social: createSocialProviders({ baseUrls: settings.socialBaseUrls }),
-    cipher: kmsCredentialCipher({ keyId: settings.connectionKeyId, region: settings.region }),
+    // Only the social and analytics functions talk to the providers (social-on-aws.ts).
+    social: socialNotBundled,
+    cipher: cipherNotBundled,
     apiRequestsPerMinute: settings.rateLimitPerMinute,
     // The state machine's AwaitDecision waits this long too.
     previewWaitS: settings.previewWaitS ?? PREVIEW_WAIT_MAX_S,

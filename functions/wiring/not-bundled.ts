@@ -9,6 +9,7 @@ import type { ReferenceResolver } from '#ports/reference-resolver';
 import type { MediaInspector } from '#ports/media-inspector';
 import type { DemoMedia } from '#ports/demo-media';
 import type { AvatarImages } from '#ports/avatar-images';
+import type { CredentialCipher } from '#ports/credential-cipher';
 
 const notBundled = (port: string) => (): never => {
   throw new Error(`${port} is not bundled with this function: its handler module must add it to the dependencies`);
@@ -30,6 +31,10 @@ export const mediaNotBundled: MediaInspector = { inspectReference: notBundled('t
 export const demoMediaNotBundled: DemoMedia = { inspect: notBundled('the demo media tools'), normalise: notBundled('the demo media tools') };
 
 export const avatarImagesNotBundled: AvatarImages = { prepare: notBundled('the avatar image tools') };
+
+export const socialNotBundled: Dependencies['social'] = notBundled('the social providers');
+
+export const cipherNotBundled: CredentialCipher = { kind: 'kms', seal: notBundled('the credential cipher'), open: notBundled('the credential cipher') };
 
 /** `base` with the parts a handler module adds, built once on first use like the base itself. */
 export function withParts(base: DependencySource, parts: (built: Dependencies) => Partial<Dependencies>): DependencySource {
