@@ -1,26 +1,13 @@
 /**
  * The route table: the one list of endpoints. The CDK stack turns each entry into an HTTP API route
  * wired to its group's Lambda; the local server matches requests against the same entries.
+ *
+ * It holds only what serving a request needs (no zod schemas), so every function bundles it cheaply;
+ * what the API description adds per route (schemas, summaries, answers) is in
+ * functions/openapi/route-contracts.ts, keyed by the same method and path.
  */
 import type { Scope } from '#domain/api-keys';
 import { AVATAR_UPLOAD_MAX_BYTES, DEMO_VIDEO_MAX_BYTES, REFERENCE_VIDEO_MAX_BYTES } from '#domain/uploads';
-import * as z from 'zod/mini';
-import type { ZodMiniType } from 'zod/mini';
-import type { ErrorCode } from '#domain/errors';
-import { dataOf, deletedRecord, pageOf } from '#domain/schemas/envelope';
-import { createProductInput, productResponse, updateProductInput } from '#domain/schemas/product';
-import { avatarResponse, createAvatarFromPrompt, createAvatarFromUpload } from '#domain/schemas/avatar';
-import { saveReactionInput, savedReactionResponse } from '#domain/schemas/reaction';
-import { approveVideoInput, createVideoInput, regenerateVideoInput } from '#domain/schemas/video';
-import { jobResponse } from '#domain/schemas/job';
-import { finishedVideoResponse } from '#domain/schemas/finished-video';
-import { hookIdeasResponse, hookRequest } from '#domain/schemas/hooks';
-import { channelSyncInput, channelSyncResponse, connectionResponse, disconnectResponse, postResponse } from '#domain/schemas/social';
-import { analyticsOverviewResponse, analyticsSyncResponse } from '#domain/schemas/analytics';
-import { usageResponse } from '#domain/schemas/usage';
-import { livenessResponse } from '#domain/schemas/meta';
-import { connectionInput } from '#domain/social';
-import { createPostInput } from '#domain/social-post';
 
 export const API_PREFIX = '/api/v1';
 export const API_NAME = 'Reaction Studio API';
@@ -155,44 +142,27 @@ export interface RouteDefinition {
   scopes: readonly Scope[];
   /** The largest request body the route accepts; the local server refuses larger ones before reading them. */
   maxBodyBytes: number;
-  /** What the API description (functions/openapi) says about the route. */
-  contract: RouteContract;
+  /** The body it reads: encodings and file parts (#http/body reads it by this, so no operation repeats it). */
+  body?: RouteBody;
+  query?: readonly ('page' | 'days')[];
+  /** Takes an Idempotency-Key header (a repeat with the same key returns the same result). */
+  idempotencyKey?: true;
 }
 
 export type BodyKind = 'json' | 'form' | 'multipart';
-type SuccessStatus = 200 | 201 | 202;
 
-/** One success answer: JSON by default, with the schema of its whole body. */
-interface Answer {
+export interface FileRule {
   description: string;
-  schema?: ZodMiniType;
-  /** Non-JSON answers (the docs page and its script). */
-  contentType?: string;
+  maxBytes: number;
+  required?: true;
 }
 
-/**
- * The route's request and answers, from the same zod schemas the operations parse with. Refusals that
- * follow from the route's shape (auth, path ids, pagination, a body, file parts) are derived by
- * functions/openapi/errors.ts; `errors` lists only what the operation itself adds.
- */
-interface RouteContract {
-  summary: string;
-  description?: string;
-  body?: {
-    accept: readonly BodyKind[];
-    schema: ZodMiniType;
-    /** Multipart file parts by field name. */
-    files?: Readonly<Record<string, { description: string; maxBytes: number; required?: true }>>;
-    /** The text fields of a multipart body, where they differ from the JSON and form ones. */
-    multipartSchema?: ZodMiniType;
-    /** Whether the route takes no body at all unless one is sent (every field optional). */
-    optional?: true;
-  };
-  query?: readonly ('page' | 'days')[];
-  responses: Readonly<Partial<Record<SuccessStatus, Answer>>>;
-  errors?: readonly ErrorCode[];
-  /** Takes an Idempotency-Key header (a repeat with the same key returns the same result). */
-  idempotencyKey?: true;
+export interface RouteBody {
+  accept: readonly BodyKind[];
+  /** Multipart file parts by field name. */
+  files?: Readonly<Record<string, FileRule>>;
+  /** Whether the route takes no body at all unless one is sent (every field optional). */
+  optional?: true;
 }
 
 const KB = 1024;
@@ -202,10 +172,10 @@ const MULTIPART_OVERHEAD = 1 * MB;
 /** JSON and form bodies; only multipart uploads may be larger. */
 export const JSON_BODY_LIMIT = 256 * KB;
 
-type RouteOptions = Partial<Pick<RouteDefinition, 'auth' | 'scopes' | 'maxBodyBytes'>> & RouteContract;
+type RouteOptions = Partial<Omit<RouteDefinition, 'method' | 'path' | 'group' | 'operation'>>;
 
-function route(method: HttpMethod, path: string, group: HandlerGroup, operation: string, options: RouteOptions): RouteDefinition {
-  const { auth, scopes, maxBodyBytes, ...contract } = options;
+function route(method: HttpMethod, path: string, group: HandlerGroup, operation: string, options: RouteOptions = {}): RouteDefinition {
+  const { auth, scopes, maxBodyBytes, ...rest } = options;
   const defaultScope: Scope = method === 'GET' ? 'read' : 'write';
   return {
     method,
@@ -215,197 +185,80 @@ function route(method: HttpMethod, path: string, group: HandlerGroup, operation:
     auth: auth ?? 'required',
     scopes: scopes ?? (auth === 'none' ? [] : [defaultScope]),
     maxBodyBytes: maxBodyBytes ?? JSON_BODY_LIMIT,
-    contract,
+    ...rest,
   };
 }
 
-const ok = (description: string, schema: ZodMiniType): Answer => ({ description, schema });
-const gone: Answer = { description: 'Deleted', schema: dataOf(deletedRecord) };
 const ANY_BODY = ['json', 'form', 'multipart'] as const;
 const FIELDS_ONLY = ['json', 'form'] as const;
+const PUBLIC = { auth: 'none' } as const;
+const PUBLISH = { scopes: ['publish'] } as const;
 
-const DEMO_VIDEO = { description: 'MP4, MOV or AVI (decided by its bytes), vertical, at most 180 s', maxBytes: DEMO_VIDEO_MAX_BYTES };
-const AVATAR_IMAGE = { description: 'JPG, PNG or WEBP (decided by its bytes), at least 340x340', maxBytes: AVATAR_UPLOAD_MAX_BYTES };
-const REFERENCE_VIDEO = {
+const DEMO_VIDEO: FileRule = { description: 'MP4, MOV or AVI (decided by its bytes), vertical, at most 180 s', maxBytes: DEMO_VIDEO_MAX_BYTES };
+const AVATAR_IMAGE: FileRule = { description: 'JPG, PNG or WEBP (decided by its bytes), at least 340x340', maxBytes: AVATAR_UPLOAD_MAX_BYTES };
+const REFERENCE_VIDEO: FileRule = {
   description: 'The motion reference for video_source=upload: MP4, MOV, WEBM or AVI, at most 60 s',
   maxBytes: REFERENCE_VIDEO_MAX_BYTES,
 };
+const uploadLimit = (file: FileRule) => file.maxBytes + MULTIPART_OVERHEAD;
 
 export const ROUTES: readonly RouteDefinition[] = [
-  route('GET', '/', 'meta', 'liveness', { auth: 'none', summary: 'Liveness', responses: { 200: ok('The service answers', dataOf(livenessResponse)) } }),
-  route('GET', '/openapi.json', 'meta', 'openapiDocument', {
-    auth: 'none',
-    summary: 'This API description (OpenAPI 3.1)',
-    responses: { 200: { description: 'The OpenAPI document', contentType: 'application/json' } },
-  }),
-  route('GET', '/docs', 'meta', 'docsPage', {
-    auth: 'none',
-    summary: 'The API reference page',
-    responses: { 200: { description: 'A page rendering this document; it loads its script from this API only', contentType: 'text/html' } },
-  }),
-  route('GET', '/docs/scalar.js', 'meta', 'docsScript', {
-    auth: 'none',
-    summary: "The reference page's script",
-    responses: { 200: { description: 'The Scalar API reference bundle', contentType: 'text/javascript' } },
-  }),
+  route('GET', '/', 'meta', 'liveness', PUBLIC),
+  route('GET', '/openapi.json', 'meta', 'openapiDocument', PUBLIC),
+  route('GET', '/docs', 'meta', 'docsPage', PUBLIC),
+  route('GET', '/docs/scalar.js', 'meta', 'docsScript', PUBLIC),
 
-  route('GET', '/products', 'products', 'list', {
-    summary: 'List products',
-    query: ['page'],
-    responses: { 200: ok('A page of products, newest first', pageOf(productResponse)) },
-  }),
-  route('POST', '/products', 'products', 'create', {
-    maxBodyBytes: DEMO_VIDEO_MAX_BYTES + MULTIPART_OVERHEAD,
-    summary: 'Create a product',
-    description: 'With an optional demo clip (multipart `demo_video`), normalised in the background.',
-    body: { accept: ANY_BODY, schema: createProductInput, files: { demo_video: DEMO_VIDEO } },
-    responses: { 201: ok('Created; a demo clip is `processing`', dataOf(productResponse)) },
-  }),
-  route('GET', '/products/{id}', 'products', 'get', { summary: 'Get a product', responses: { 200: ok('The product', dataOf(productResponse)) } }),
-  route('PATCH', '/products/{id}', 'products', 'update', {
-    summary: 'Update a product',
-    body: { accept: ANY_BODY, schema: updateProductInput },
-    responses: { 200: ok('The updated product', dataOf(productResponse)) },
-  }),
-  route('PUT', '/products/{id}', 'products', 'update', {
-    summary: 'Update a product (as PATCH: only the fields given change)',
-    body: { accept: ANY_BODY, schema: updateProductInput },
-    responses: { 200: ok('The updated product', dataOf(productResponse)) },
-  }),
-  route('DELETE', '/products/{id}', 'products', 'remove', { summary: 'Delete a product and its demo', responses: { 200: gone } }),
+  route('GET', '/products', 'products', 'list', { query: ['page'] }),
+  route('POST', '/products', 'products', 'create', { maxBodyBytes: uploadLimit(DEMO_VIDEO), body: { accept: ANY_BODY, files: { demo_video: DEMO_VIDEO } } }),
+  route('GET', '/products/{id}', 'products', 'get'),
+  route('PATCH', '/products/{id}', 'products', 'update', { body: { accept: ANY_BODY } }),
+  route('PUT', '/products/{id}', 'products', 'update', { body: { accept: ANY_BODY } }),
+  route('DELETE', '/products/{id}', 'products', 'remove'),
 
-  route('GET', '/avatars', 'avatars', 'list', {
-    summary: 'List avatars (all of them, newest first)',
-    responses: { 200: ok('Every avatar of the account', dataOf(z.array(avatarResponse))) },
-  }),
+  route('GET', '/avatars', 'avatars', 'list'),
   route('POST', '/avatars', 'avatars', 'create', {
-    maxBodyBytes: AVATAR_UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD,
-    summary: 'Create an avatar from a prompt, or upload one',
-    description: 'A `prompt` (JSON or form) generates one; a multipart `image` uploads one. Not both.',
-    body: { accept: ANY_BODY, schema: createAvatarFromPrompt, multipartSchema: createAvatarFromUpload, files: { image: { ...AVATAR_IMAGE, required: true } } },
-    responses: {
-      201: ok('Made within the request (an upload, or the local engine): `ready`', dataOf(avatarResponse)),
-      202: ok('A hosted engine makes it in the background: `processing`', dataOf(avatarResponse)),
-    },
-    errors: ['avatars_full', 'invalid_media', 'upstream_unavailable'],
+    maxBodyBytes: uploadLimit(AVATAR_IMAGE),
+    body: { accept: ANY_BODY, files: { image: { ...AVATAR_IMAGE, required: true } } },
   }),
-  route('GET', '/avatars/{id}', 'avatars', 'get', { summary: 'Get an avatar', responses: { 200: ok('The avatar', dataOf(avatarResponse)) } }),
-  route('DELETE', '/avatars/{id}', 'avatars', 'remove', { summary: 'Delete an avatar and its images', responses: { 200: gone } }),
+  route('GET', '/avatars/{id}', 'avatars', 'get'),
+  route('DELETE', '/avatars/{id}', 'avatars', 'remove'),
 
-  route('GET', '/reactions', 'reactions', 'list', {
-    summary: 'List saved reactions',
-    responses: { 200: ok('The library, newest first', dataOf(z.array(savedReactionResponse))) },
-  }),
-  route('POST', '/reactions', 'reactions', 'create', {
-    summary: "Save a preview job's reaction clip to the library",
-    body: { accept: ANY_BODY, schema: saveReactionInput },
-    responses: {
-      200: ok('This job was saved before: the same reaction', dataOf(savedReactionResponse)),
-      201: ok('Saved', dataOf(savedReactionResponse)),
-    },
-    errors: ['not_found', 'conflict', 'library_full'],
-  }),
-  route('GET', '/reactions/{id}', 'reactions', 'get', { summary: 'Get a saved reaction', responses: { 200: ok('The saved reaction', dataOf(savedReactionResponse)) } }),
-  route('DELETE', '/reactions/{id}', 'reactions', 'remove', { summary: 'Delete a saved reaction', responses: { 200: gone } }),
+  route('GET', '/reactions', 'reactions', 'list'),
+  route('POST', '/reactions', 'reactions', 'create', { body: { accept: ANY_BODY } }),
+  route('GET', '/reactions/{id}', 'reactions', 'get'),
+  route('DELETE', '/reactions/{id}', 'reactions', 'remove'),
 
-  route('GET', '/videos', 'videos', 'list', {
-    summary: 'List finished videos',
-    query: ['page'],
-    responses: { 200: ok('A page of videos, newest first', pageOf(finishedVideoResponse)) },
-  }),
+  route('GET', '/videos', 'videos', 'list', { query: ['page'] }),
   route('POST', '/videos', 'videos', 'create', {
-    maxBodyBytes: REFERENCE_VIDEO_MAX_BYTES + MULTIPART_OVERHEAD,
-    summary: 'Start a video job',
-    description: 'Reserves one unit of the monthly allowance. `prompt` needs prompt; `motion` needs avatar_id and video_source (then reference_url, or a reference_video file); `reuse` needs reaction_id.',
-    body: { accept: ANY_BODY, schema: createVideoInput, files: { reference_video: REFERENCE_VIDEO } },
+    maxBodyBytes: uploadLimit(REFERENCE_VIDEO),
+    body: { accept: ANY_BODY, files: { reference_video: REFERENCE_VIDEO } },
     idempotencyKey: true,
-    responses: { 202: ok('Accepted: the job, `queued` (or, for a repeated Idempotency-Key, as it is now)', dataOf(jobResponse)) },
-    errors: ['not_found', 'conflict', 'allowance_exhausted', 'upstream_unavailable'],
   }),
-  route('GET', '/videos/{id}', 'videos', 'get', { summary: 'Get a finished video', responses: { 200: ok('The video, with presigned links', dataOf(finishedVideoResponse)) } }),
-  route('DELETE', '/videos/{id}', 'videos', 'remove', { summary: 'Delete a finished video and its files', responses: { 200: gone } }),
-  route('GET', '/videos/jobs/{id}', 'videos', 'getJob', { summary: 'Get a video job', responses: { 200: ok('The job', dataOf(jobResponse)) } }),
-  route('POST', '/videos/jobs/{id}/approve', 'videos', 'approve', {
-    summary: 'Approve a preview',
-    description: 'Optionally with a changed caption (`hook_text: null` drops it).',
-    body: { accept: FIELDS_ONLY, schema: approveVideoInput, optional: true },
-    responses: { 202: ok('Accepted: the job, `processing`', dataOf(jobResponse)) },
-    errors: ['conflict', 'upstream_unavailable'],
-  }),
+  route('GET', '/videos/{id}', 'videos', 'get'),
+  route('DELETE', '/videos/{id}', 'videos', 'remove'),
+  route('GET', '/videos/jobs/{id}', 'videos', 'getJob'),
+  route('POST', '/videos/jobs/{id}/approve', 'videos', 'approve', { body: { accept: FIELDS_ONLY, optional: true } }),
   route('POST', '/videos/jobs/{id}/regenerate', 'videos', 'regenerate', {
-    maxBodyBytes: REFERENCE_VIDEO_MAX_BYTES + MULTIPART_OVERHEAD,
-    summary: 'Regenerate a preview',
-    description: 'Reserves one more unit. Nothing sent: the same inputs with a new seed.',
-    body: { accept: ANY_BODY, schema: regenerateVideoInput, files: { reference_video: REFERENCE_VIDEO }, optional: true },
-    responses: { 202: ok('Accepted: the job, `queued`', dataOf(jobResponse)) },
-    errors: ['not_found', 'conflict', 'allowance_exhausted', 'upstream_unavailable'],
+    maxBodyBytes: uploadLimit(REFERENCE_VIDEO),
+    body: { accept: ANY_BODY, files: { reference_video: REFERENCE_VIDEO }, optional: true },
   }),
 
-  route('POST', '/hooks', 'hooks', 'create', {
-    summary: 'Caption ideas for a product',
-    body: { accept: ANY_BODY, schema: hookRequest },
-    responses: { 200: ok('Ten ideas', dataOf(hookIdeasResponse)) },
-    errors: ['not_found', 'invalid_media', 'upstream_unavailable'],
-  }),
+  route('POST', '/hooks', 'hooks', 'create', { body: { accept: ANY_BODY } }),
 
-  route('GET', '/social/connections', 'social', 'listConnections', {
-    summary: 'List social connections',
-    responses: { 200: ok('Every connected provider with its channels', dataOf(z.array(connectionResponse))) },
-  }),
+  route('GET', '/social/connections', 'social', 'listConnections'),
   // First-party: the studio (or a script) connects a provider with the account's key for it.
-  route('PUT', '/social/connections/{provider}', 'social', 'connect', {
-    scopes: ['publish'],
-    summary: 'Connect a scheduling provider',
-    body: { accept: FIELDS_ONLY, schema: connectionInput },
-    responses: { 200: ok('Replaced the earlier connection', dataOf(connectionResponse)), 201: ok('Connected', dataOf(connectionResponse)) },
-    errors: ['conflict', 'rate_limited', 'upstream_unavailable'],
-  }),
-  route('DELETE', '/social/connections/{provider}', 'social', 'disconnect', {
-    scopes: ['publish'],
-    summary: 'Disconnect a scheduling provider',
-    responses: { 200: ok('Disconnected', dataOf(disconnectResponse)) },
-    errors: ['not_found'],
-  }),
-  route('POST', '/social/accounts/sync', 'social', 'syncAccounts', {
-    scopes: ['publish'],
-    summary: "Refresh a provider's channel list",
-    body: { accept: FIELDS_ONLY, schema: channelSyncInput },
-    responses: { 200: ok('The channels now, and what changed', dataOf(channelSyncResponse)) },
-    errors: ['conflict', 'rate_limited', 'upstream_unavailable'],
-  }),
-  route('GET', '/social/posts', 'social', 'listPosts', {
-    summary: 'List posts',
-    query: ['page'],
-    responses: { 200: ok('A page of posts, newest first', pageOf(postResponse)) },
-  }),
-  route('POST', '/social/posts', 'social', 'createPost', {
-    scopes: ['publish'],
-    summary: 'Publish or schedule a finished video',
-    description: 'In a form body `account_ids` is one comma-separated field, `draft` is `true` or `false`, and an empty `schedule_at` means now.',
-    body: { accept: FIELDS_ONLY, schema: createPostInput },
-    responses: { 201: ok('Handed to the provider', dataOf(postResponse)) },
-    errors: ['not_found', 'conflict', 'rate_limited', 'upstream_unavailable'],
-  }),
-  route('GET', '/social/posts/{id}', 'social', 'getPost', { summary: 'Get a post, refreshed from its provider', responses: { 200: ok('The post', dataOf(postResponse)) } }),
-  route('DELETE', '/social/posts/{id}', 'social', 'deletePost', {
-    scopes: ['publish'],
-    summary: 'Delete a post at its provider',
-    responses: { 200: gone },
-    errors: ['conflict', 'rate_limited', 'upstream_unavailable'],
-  }),
+  route('PUT', '/social/connections/{provider}', 'social', 'connect', { ...PUBLISH, body: { accept: FIELDS_ONLY } }),
+  route('DELETE', '/social/connections/{provider}', 'social', 'disconnect', PUBLISH),
+  route('POST', '/social/accounts/sync', 'social', 'syncAccounts', { ...PUBLISH, body: { accept: FIELDS_ONLY } }),
+  route('GET', '/social/posts', 'social', 'listPosts', { query: ['page'] }),
+  route('POST', '/social/posts', 'social', 'createPost', { ...PUBLISH, body: { accept: FIELDS_ONLY } }),
+  route('GET', '/social/posts/{id}', 'social', 'getPost'),
+  route('DELETE', '/social/posts/{id}', 'social', 'deletePost', PUBLISH),
 
-  route('GET', '/analytics', 'analytics', 'overview', {
-    summary: 'Analytics from the last syncs',
-    query: ['days'],
-    responses: { 200: ok('The window, added up', dataOf(analyticsOverviewResponse)) },
-  }),
-  route('POST', '/analytics/sync', 'analytics', 'sync', {
-    summary: 'Pull analytics from every connected provider',
-    query: ['days'],
-    responses: { 200: ok('What each provider answered, and the overview after it', dataOf(analyticsSyncResponse)) },
-  }),
+  route('GET', '/analytics', 'analytics', 'overview', { query: ['days'] }),
+  route('POST', '/analytics/sync', 'analytics', 'sync', { query: ['days'] }),
 
-  route('GET', '/usage', 'usage', 'get', { summary: 'Plan and allowance usage', responses: { 200: ok('The counters', dataOf(usageResponse)) } }),
+  route('GET', '/usage', 'usage', 'get'),
 ];
 
 /** API Gateway's route key for an entry, e.g. `GET /api/v1/products/{id}`. */

@@ -5,19 +5,17 @@
 import type { ApiResult, PublicOperation } from '#http/api-types';
 import { ok } from '#http/respond';
 import { API_NAME, API_PREFIX, API_VERSION } from '#functions/routes';
-import { buildOpenApiDocument } from '#functions/openapi/document';
 import { DOCS_PAGE_CSP, DOCS_PAGE_HTML } from '#functions/openapi/docs-page';
 
-/** Where the page's script comes from: a file the runtime ships (the handler decides which). */
+/** The files these routes serve, which the runtime ships (the handler decides where from). */
 export interface MetaAssets {
   docsScript(): Promise<string>;
+  /** The OpenAPI document's text. */
+  openapiDocument(): Promise<string>;
 }
 
 const liveness: PublicOperation = async () =>
   ok({ name: API_NAME, version: API_VERSION, base_path: API_PREFIX, status: 'ok' });
-
-// Built once per instance: the document depends only on the code.
-let documentText: string | undefined;
 
 const text = (contentType: string, body: string, extra: Record<string, string> = {}): ApiResult => ({
   statusCode: 200,
@@ -25,17 +23,13 @@ const text = (contentType: string, body: string, extra: Record<string, string> =
   body,
 });
 
-const openapiDocument: PublicOperation = async () => {
-  documentText ??= JSON.stringify(buildOpenApiDocument());
-  return text('application/json; charset=utf-8', documentText);
-};
-
 const docsPage: PublicOperation = async () =>
   text('text/html; charset=utf-8', DOCS_PAGE_HTML, { 'content-security-policy': DOCS_PAGE_CSP, 'x-content-type-options': 'nosniff' });
 
 export function metaOperations(assets: MetaAssets) {
   const docsScript: PublicOperation = async () =>
     text('text/javascript; charset=utf-8', await assets.docsScript(), { 'x-content-type-options': 'nosniff' });
+  const openapiDocument: PublicOperation = async () => text('application/json; charset=utf-8', await assets.openapiDocument());
   return {
     liveness: { public: liveness },
     openapiDocument: { public: openapiDocument },

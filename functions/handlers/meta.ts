@@ -1,21 +1,31 @@
 import { readFile } from 'node:fs/promises';
 import { createPublicHandler } from '#http/public-handler';
 import { metaOperations, type MetaAssets } from '#api/meta';
-import { DOCS_SCRIPT_ENV, installedDocsScript } from '#functions/openapi/docs-script';
+import { DOCS_SCRIPT_ENV, OPENAPI_DOCUMENT_ENV, committedOpenApiDocument, installedDocsScript } from '#functions/openapi/docs-script';
 import type { DependencySource } from '#ports/dependencies';
 
 const NONE: DependencySource = () => {
   throw new Error('the public routes reach no port');
 };
 
-/** Scalar's bundle (4 MB), read once per instance: from the layer on AWS, else from node_modules. */
-let script: Promise<string> | undefined;
+/** A file read once per instance (a failed read is tried again on the next request). */
+function readOnce(path: () => string, transform: (text: string) => string = (text) => text): () => Promise<string> {
+  let content: Promise<string> | undefined;
+  return () =>
+    (content ??= readFile(path(), 'utf8')
+      .then(transform)
+      .catch((error: unknown) => {
+        content = undefined;
+        throw error;
+      }));
+}
+
+/** From layers on AWS (the stack sets the paths), else from node_modules and the repository. */
 const ASSETS: MetaAssets = {
-  docsScript: () =>
-    (script ??= readFile(process.env[DOCS_SCRIPT_ENV] ?? installedDocsScript(), 'utf8').catch((error: unknown) => {
-      script = undefined;
-      throw error;
-    })),
+  // Scalar's bundle, 4 MB.
+  docsScript: readOnce(() => process.env[DOCS_SCRIPT_ENV] ?? installedDocsScript()),
+  // The committed copy is indented for review; the wire gets it compact.
+  openapiDocument: readOnce(() => process.env[OPENAPI_DOCUMENT_ENV] ?? committedOpenApiDocument(), (text) => JSON.stringify(JSON.parse(text))),
 };
 
 /** The public routes reach no port, so this function loads no wiring and no AWS SDK. */

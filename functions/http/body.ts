@@ -312,7 +312,7 @@ function fileRefusal(
 
 /** The body as the route table declares it (encodings and file parts), so no operation repeats the list. */
 export function readRouteBody(request: ApiRequest): Promise<ParsedBody> {
-  const declared = request.route.contract.body;
+  const declared = request.route.body;
   if (!declared) throw new Error(`route ${request.route.operation} declares no body`);
   return readBody(request.event, declared);
 }

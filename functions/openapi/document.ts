@@ -5,12 +5,13 @@
  */
 import * as z from 'zod/mini';
 import { createDocument, type oas31, type ZodOpenApiObject, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
-import { API_NAME, API_PREFIX, API_VERSION, HANDLER_GROUPS, ROUTES, type BodyKind, type RouteDefinition } from '#functions/routes';
+import { API_NAME, API_PREFIX, API_VERSION, HANDLER_GROUPS, ROUTES, type BodyKind, type RouteBody, type RouteDefinition } from '#functions/routes';
 import { errorEnvelope } from '#domain/schemas/envelope';
 import type { ErrorCode } from '#domain/errors';
 import { SECURITY_SCHEME, headerRef, headers, paramRef, parameters, rateLimitHeaders, securitySchemes } from './components';
 import { TRANSPORT_CODES, byStatus, routeErrorCodes } from './errors';
 import { operationIdOf } from './operation-ids';
+import { contractOf, type RouteContract } from './route-contracts';
 
 const MEDIA_TYPES: Record<BodyKind, string> = {
   json: 'application/json',
@@ -34,7 +35,7 @@ const envelopeFor = (codes: readonly ErrorCode[]): oas31.SchemaObject => ({
 
 function successResponses(route: RouteDefinition): Record<string, ZodOpenApiResponseObject> {
   const out: Record<string, ZodOpenApiResponseObject> = {};
-  for (const [status, answer] of Object.entries(route.contract.responses)) {
+  for (const [status, answer] of Object.entries(contractOf(route).responses)) {
     const contentType = answer.contentType ?? 'application/json';
     out[status] = {
       description: answer.description,
@@ -73,8 +74,9 @@ const transportRefusal: ZodOpenApiResponseObject = {
 };
 
 /** A multipart body: the text fields' schema plus each file part as binary. */
-function multipartSchema(body: NonNullable<RouteDefinition['contract']['body']>): oas31.SchemaObject {
-  const { $schema: _, ...fields } = z.toJSONSchema(body.multipartSchema ?? body.schema, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>;
+function multipartSchema(body: RouteBody, contract: RouteContract): oas31.SchemaObject {
+  const textFields = contract.multipartFields ?? contract.fields!;
+  const { $schema: _, ...fields } = z.toJSONSchema(textFields, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>;
   const files = Object.entries(body.files ?? {});
   const properties = {
     ...(fields.properties as Record<string, unknown>),
@@ -87,12 +89,13 @@ function multipartSchema(body: NonNullable<RouteDefinition['contract']['body']>)
 }
 
 function requestBody(route: RouteDefinition): ZodOpenApiOperationObject['requestBody'] {
-  const body = route.contract.body;
+  const { body } = route;
   if (!body) return undefined;
+  const contract = contractOf(route);
   return {
     required: !body.optional,
     content: Object.fromEntries(
-      body.accept.map((kind) => [MEDIA_TYPES[kind], { schema: kind === 'multipart' ? multipartSchema(body) : body.schema }]),
+      body.accept.map((kind) => [MEDIA_TYPES[kind], { schema: kind === 'multipart' ? multipartSchema(body, contract) : contract.fields }]),
     ),
   };
 }
@@ -101,14 +104,14 @@ function parametersOf(route: RouteDefinition) {
   const list = [];
   if (route.path.includes('{id}')) list.push(paramRef('Id'));
   if (route.path.includes('{provider}')) list.push(paramRef('Provider'));
-  if (route.contract.query?.includes('page')) list.push(paramRef('Page'), paramRef('PerPage'));
-  if (route.contract.query?.includes('days')) list.push(paramRef('Days'));
-  if (route.contract.idempotencyKey) list.push(paramRef('IdempotencyKey'));
+  if (route.query?.includes('page')) list.push(paramRef('Page'), paramRef('PerPage'));
+  if (route.query?.includes('days')) list.push(paramRef('Days'));
+  if (route.idempotencyKey) list.push(paramRef('IdempotencyKey'));
   return list;
 }
 
 function operation(route: RouteDefinition): ZodOpenApiOperationObject {
-  const { contract } = route;
+  const contract = contractOf(route);
   return {
     operationId: operationIdOf(route),
     tags: [route.group],
@@ -117,7 +120,7 @@ function operation(route: RouteDefinition): ZodOpenApiOperationObject {
     // OpenAPI 3.1 lets a non-OAuth requirement name roles: here, the key scopes the route needs.
     security: route.auth === 'none' ? [] : [{ [SECURITY_SCHEME]: [...route.scopes] }],
     ...(parametersOf(route).length ? { parameters: parametersOf(route) } : {}),
-    ...(contract.body ? { requestBody: requestBody(route) } : {}),
+    ...(route.body ? { requestBody: requestBody(route) } : {}),
     responses: { ...successResponses(route), ...errorResponses(route), default: transportRefusal },
   } as ZodOpenApiOperationObject;
 }

@@ -1,9 +1,10 @@
 /**
  * Which refusals a route can answer. Most follow from the route's shape, the same way the middlewares
- * and #http helpers refuse them; the operation's own ones are listed in the route table (`errors`).
+ * and #http helpers refuse them; the operation's own ones are listed in its contract (`errors` in route-contracts.ts).
  */
 import { ERROR_CODES, type ErrorCode } from '#domain/errors';
 import type { RouteDefinition } from '#functions/routes';
+import { contractOf } from './route-contracts';
 
 /**
  * What the HTTP layer refuses before any route is chosen or any body is read (the local server, or
@@ -20,7 +21,6 @@ export const TRANSPORT_CODES = [
 ] as const satisfies readonly ErrorCode[];
 
 export function routeErrorCodes(route: RouteDefinition): ErrorCode[] {
-  const { contract } = route;
   const codes = new Set<ErrorCode>(['internal_error']);
   if (route.auth === 'required') {
     // A missing or unknown key, a missing scope, and the per-account limit.
@@ -28,11 +28,11 @@ export function routeErrorCodes(route: RouteDefinition): ErrorCode[] {
   }
   if (/\{id\}/.test(route.path)) codes.add('bad_request').add('not_found');
   if (/\{provider\}/.test(route.path)) codes.add('bad_request');
-  if (contract.query?.length) codes.add('bad_request');
-  if (contract.body) codes.add('bad_request').add('payload_too_large').add('unsupported_media_type');
+  if (route.query?.length) codes.add('bad_request');
+  if (route.body) codes.add('bad_request').add('payload_too_large').add('unsupported_media_type');
   // An upload is judged by its bytes (415), its size (413) and whether it decodes as promised (422).
-  if (contract.body?.files) codes.add('payload_too_large').add('unsupported_media_type').add('invalid_media');
-  for (const code of contract.errors ?? []) codes.add(code);
+  if (route.body?.files) codes.add('payload_too_large').add('unsupported_media_type').add('invalid_media');
+  for (const code of contractOf(route).errors ?? []) codes.add(code);
   return [...codes].sort((a, b) => ERROR_CODES[a] - ERROR_CODES[b] || a.localeCompare(b));
 }
 

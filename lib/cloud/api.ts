@@ -3,6 +3,7 @@
  * sent to the meta group, which answers unknown paths (404) and known paths with another method (405)
  * in the error envelope.
  */
+import * as path from 'node:path';
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
@@ -31,8 +32,9 @@ import {
   type RouteDefinition,
 } from '#functions/routes';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { constructId, ServiceFunction } from './service-function';
+import { constructId, PROJECT_ROOT, ServiceFunction } from './service-function';
 import { DOCS_SCRIPT_ENV, DOCS_SCRIPT_FILE_NAME, docsScriptDir } from './bundling';
+import { OPENAPI_DOCUMENT_ENV, OPENAPI_FILE } from '#functions/openapi/docs-script';
 
 /**
  * A stage-wide backstop against floods; the contract's per-account limit (120 a minute, counted in
@@ -71,7 +73,7 @@ export class Api extends Construct {
       integrations[group] = new HttpLambdaIntegration(`${constructId(group)}Integration`, fn);
     }
     this.functions = functions;
-    addDocsScript(this, metaFunction!);
+    addDocsAssets(this, metaFunction!);
 
     this.httpApi = new HttpApi(this, 'HttpApi', {
       description: 'Reaction Studio public API',
@@ -119,16 +121,25 @@ export class Api extends Construct {
   }
 }
 
-/** The reference page's script reaches the meta function as a layer of that one file (bundling.ts). */
-function addDocsScript(scope: Construct, meta: NodejsFunction): void {
-  const layer = new lambda.LayerVersion(scope, 'DocsScriptLayer', {
-    description: 'the API reference page script (Scalar standalone bundle)',
-    code: lambda.Code.fromAsset(docsScriptDir(), { exclude: ['*', `!${DOCS_SCRIPT_FILE_NAME}`] }),
-    compatibleRuntimes: [lambda.Runtime.NODEJS_22_X],
-    compatibleArchitectures: [lambda.Architecture.X86_64],
-  });
-  meta.addLayers(layer);
+/**
+ * The files the meta function serves reach it (and only it) as layers of one file each: the reference
+ * page's script (bundling.ts) and the committed API description, which a test keeps equal to what the
+ * schemas generate, so the function bundles no schema.
+ */
+function addDocsAssets(scope: Construct, meta: NodejsFunction): void {
+  const layer = (id: string, description: string, dir: string, file: string) =>
+    new lambda.LayerVersion(scope, id, {
+      description,
+      code: lambda.Code.fromAsset(dir, { exclude: ['*', `!${file}`] }),
+      compatibleRuntimes: [lambda.Runtime.NODEJS_22_X],
+      compatibleArchitectures: [lambda.Architecture.X86_64],
+    });
+  meta.addLayers(
+    layer('DocsScriptLayer', 'the API reference page script (Scalar standalone bundle)', docsScriptDir(), DOCS_SCRIPT_FILE_NAME),
+    layer('OpenApiDocumentLayer', 'the API description (OpenAPI 3.1)', path.join(PROJECT_ROOT, path.dirname(OPENAPI_FILE)), path.basename(OPENAPI_FILE)),
+  );
   meta.addEnvironment(DOCS_SCRIPT_ENV, `/opt/${DOCS_SCRIPT_FILE_NAME}`);
+  meta.addEnvironment(OPENAPI_DOCUMENT_ENV, `/opt/${path.basename(OPENAPI_FILE)}`);
 }
 
 /** `GET /api/v1/products/{id}` -> `Route GET api v1 products {id}` (construct ids may not hold `/`). */

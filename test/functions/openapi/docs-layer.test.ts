@@ -1,37 +1,50 @@
-/** On AWS the reference page's script reaches the meta function (and only it) as a layer of that one file. */
+/** On AWS the reference page's script and the API description reach the meta function (and only it) as layers of one file each. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { logicalIdOf, resourcesOfType, useSynthesisedStack } from '#test-support/cdk-template';
-import { DOCS_SCRIPT_ENV, DOCS_SCRIPT_FILE_NAME, installedDocsScript } from '#functions/openapi/docs-script';
+import { DOCS_SCRIPT_ENV, DOCS_SCRIPT_FILE_NAME, OPENAPI_DOCUMENT_ENV, OPENAPI_FILE, installedDocsScript } from '#functions/openapi/docs-script';
 import { HANDLER_GROUPS, type HandlerGroup } from '#functions/routes';
 
 const synthesis = useSynthesisedStack('DocsLayerTest');
 
 const functionId = (group: HandlerGroup) => logicalIdOf(synthesis.current.stack, synthesis.current.stack.api.functions[group]);
-const docsLayerId = () => {
-  const found = resourcesOfType(synthesis.current.resources, 'AWS::Lambda::LayerVersion').filter(([, r]) => /reference page script/.test(String(r.Properties?.Description)));
+const layerId = (description: RegExp) => {
+  const found = resourcesOfType(synthesis.current.resources, 'AWS::Lambda::LayerVersion').filter(([, r]) => description.test(String(r.Properties?.Description)));
   expect(found).toHaveLength(1);
   return found[0]![0];
 };
+const docsLayerId = () => layerId(/reference page script/);
+const documentLayerId = () => layerId(/API description/);
+const stagedDirsHolding = (file: string) =>
+  fs
+    .readdirSync(synthesis.current.outdir)
+    .map((d) => path.join(synthesis.current.outdir, d))
+    .filter((dir) => fs.existsSync(path.join(dir, file)));
 
-test('the meta function gets the layer and the path of the script in it', () => {
+test('the meta function gets both layers and the paths of the files in them', () => {
   const props = synthesis.current.resources[functionId('meta')]!.Properties!;
-  expect(props.Layers).toContainEqual({ Ref: docsLayerId() });
-  expect((props.Environment as { Variables: Record<string, unknown> }).Variables[DOCS_SCRIPT_ENV]).toBe(`/opt/${DOCS_SCRIPT_FILE_NAME}`);
+  expect(props.Layers).toEqual(expect.arrayContaining([{ Ref: docsLayerId() }, { Ref: documentLayerId() }]));
+  const variables = (props.Environment as { Variables: Record<string, unknown> }).Variables;
+  expect(variables[DOCS_SCRIPT_ENV]).toBe(`/opt/${DOCS_SCRIPT_FILE_NAME}`);
+  expect(variables[OPENAPI_DOCUMENT_ENV]).toBe(`/opt/${path.basename(OPENAPI_FILE)}`);
 });
 
-test('no other function carries it', () => {
-  const layerId = docsLayerId();
+test('no other function carries them', () => {
+  const layers = [docsLayerId(), documentLayerId()];
   for (const group of (Object.keys(HANDLER_GROUPS) as HandlerGroup[]).filter((g) => g !== 'meta')) {
-    expect(synthesis.current.resources[functionId(group)]!.Properties!.Layers ?? []).not.toContainEqual({ Ref: layerId });
+    for (const id of layers) expect(synthesis.current.resources[functionId(group)]!.Properties!.Layers ?? []).not.toContainEqual({ Ref: id });
   }
 });
 
-test('the staged layer holds exactly the installed bundle', () => {
-  const staged = fs
-    .readdirSync(synthesis.current.outdir)
-    .map((d) => path.join(synthesis.current.outdir, d))
-    .filter((dir) => fs.existsSync(path.join(dir, DOCS_SCRIPT_FILE_NAME)));
+test('the staged document layer holds exactly the committed document', () => {
+  const staged = stagedDirsHolding(path.basename(OPENAPI_FILE));
+  expect(staged).toHaveLength(1);
+  expect(fs.readdirSync(staged[0]!)).toEqual([path.basename(OPENAPI_FILE)]);
+  expect(fs.readFileSync(path.join(staged[0]!, path.basename(OPENAPI_FILE)), 'utf8')).toBe(fs.readFileSync(OPENAPI_FILE, 'utf8'));
+});
+
+test('the staged script layer holds exactly the installed bundle', () => {
+  const staged = stagedDirsHolding(DOCS_SCRIPT_FILE_NAME);
   expect(staged).toHaveLength(1);
   expect(fs.readdirSync(staged[0]!)).toEqual([DOCS_SCRIPT_FILE_NAME]);
   expect(fs.statSync(path.join(staged[0]!, DOCS_SCRIPT_FILE_NAME)).size).toBe(fs.statSync(installedDocsScript()).size);

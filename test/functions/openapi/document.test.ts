@@ -4,6 +4,7 @@ import { ROUTES, routeKey } from '#functions/routes';
 import { buildOpenApiDocument } from '#functions/openapi/document';
 import { OPENAPI_FILE, openApiText } from '#functions/openapi/file';
 import { operationIdOf } from '#functions/openapi/operation-ids';
+import { contractsWithoutRoute } from '#functions/openapi/route-contracts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 
@@ -20,6 +21,10 @@ describe('the OpenAPI document', () => {
   test('every route of the route table is documented, and every documented operation is a route', () => {
     const routes = ROUTES.map((r) => `${r.method} ${r.path}`);
     expect([...documented].sort()).toEqual([...routes].sort());
+  });
+
+  test('every contract describes a route of the table (none left behind by a renamed or removed route)', () => {
+    expect(contractsWithoutRoute()).toEqual([]);
   });
 
   test('operation ids are unique and stable', () => {
@@ -59,7 +64,7 @@ describe('the OpenAPI document', () => {
   });
 
   test('paged lists take page and per_page and answer meta', () => {
-    for (const route of ROUTES.filter((r) => r.contract.query?.includes('page'))) {
+    for (const route of ROUTES.filter((r) => r.query?.includes('page'))) {
       const op = (document.paths as any)[route.path][route.method.toLowerCase()];
       expect(op.parameters).toEqual(expect.arrayContaining([{ $ref: '#/components/parameters/Page' }, { $ref: '#/components/parameters/PerPage' }]));
       expect(op.responses['200'].content['application/json'].schema.properties.meta).toEqual({ $ref: '#/components/schemas/PageMeta' });

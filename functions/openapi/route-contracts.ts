@@ -1,0 +1,211 @@
+/**
+ * What the API description says about each route of the route table (functions/routes.ts), keyed by
+ * its method and path: the zod schemas the operations parse with and the views answer with, a summary,
+ * and the refusals the operation itself adds. Only the document builder reads it, so the schemas of
+ * every route reach no bundle but the one that builds the document.
+ *
+ * Refusals that follow from the route's shape (auth, path ids, pagination, a body, file parts) are
+ * derived by ./errors.ts; `errors` lists only what the operation adds.
+ */
+import * as z from 'zod/mini';
+import type { ZodMiniType } from 'zod/mini';
+import type { ErrorCode } from '#domain/errors';
+import { dataOf, deletedRecord, pageOf } from '#domain/schemas/envelope';
+import { createProductInput, productResponse, updateProductInput } from '#domain/schemas/product';
+import { avatarResponse, createAvatarFromPrompt, createAvatarFromUpload } from '#domain/schemas/avatar';
+import { saveReactionInput, savedReactionResponse } from '#domain/schemas/reaction';
+import { approveVideoInput, createVideoInput, regenerateVideoInput } from '#domain/schemas/video';
+import { jobResponse } from '#domain/schemas/job';
+import { finishedVideoResponse } from '#domain/schemas/finished-video';
+import { hookIdeasResponse, hookRequest } from '#domain/schemas/hooks';
+import { channelSyncInput, channelSyncResponse, connectionResponse, disconnectResponse, postResponse } from '#domain/schemas/social';
+import { analyticsOverviewResponse, analyticsSyncResponse } from '#domain/schemas/analytics';
+import { usageResponse } from '#domain/schemas/usage';
+import { livenessResponse } from '#domain/schemas/meta';
+import { connectionInput } from '#domain/social';
+import { createPostInput } from '#domain/social-post';
+import { ROUTES, type RouteDefinition } from '#functions/routes';
+
+type SuccessStatus = 200 | 201 | 202;
+
+/** One success answer: JSON by default, with the schema of its whole body. */
+export interface Answer {
+  description: string;
+  schema?: ZodMiniType;
+  /** Non-JSON answers (the docs page and its script). */
+  contentType?: string;
+}
+
+export interface RouteContract {
+  summary: string;
+  description?: string;
+  /** The fields of the body (JSON and form; multipart too unless `multipartFields` differs). */
+  fields?: ZodMiniType;
+  /** The text fields of a multipart body, where they differ from the JSON and form ones. */
+  multipartFields?: ZodMiniType;
+  responses: Readonly<Partial<Record<SuccessStatus, Answer>>>;
+  errors?: readonly ErrorCode[];
+}
+
+/** `POST /products`: the table's method and path, without the prefix. */
+type ContractKey = `${RouteDefinition['method']} /${string}`;
+
+const ok = (description: string, schema: ZodMiniType): Answer => ({ description, schema });
+const gone: Answer = { description: 'Deleted', schema: dataOf(deletedRecord) };
+
+const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
+  'GET /': { summary: 'Liveness', responses: { 200: ok('The service answers', dataOf(livenessResponse)) } },
+  'GET /openapi.json': {
+    summary: 'This API description (OpenAPI 3.1)',
+    responses: { 200: { description: 'The OpenAPI document', contentType: 'application/json' } },
+  },
+  'GET /docs': {
+    summary: 'The API reference page',
+    responses: { 200: { description: 'A page rendering this document; it loads its script from this API only', contentType: 'text/html' } },
+  },
+  'GET /docs/scalar.js': {
+    summary: "The reference page's script",
+    responses: { 200: { description: 'The Scalar API reference bundle', contentType: 'text/javascript' } },
+  },
+
+  'GET /products': { summary: 'List products', responses: { 200: ok('A page of products, newest first', pageOf(productResponse)) } },
+  'POST /products': {
+    summary: 'Create a product',
+    description: 'With an optional demo clip (multipart `demo_video`), normalised in the background.',
+    fields: createProductInput,
+    responses: { 201: ok('Created; a demo clip is `processing`', dataOf(productResponse)) },
+  },
+  'GET /products/{id}': { summary: 'Get a product', responses: { 200: ok('The product', dataOf(productResponse)) } },
+  'PATCH /products/{id}': { summary: 'Update a product', fields: updateProductInput, responses: { 200: ok('The updated product', dataOf(productResponse)) } },
+  'PUT /products/{id}': {
+    summary: 'Update a product (as PATCH: only the fields given change)',
+    fields: updateProductInput,
+    responses: { 200: ok('The updated product', dataOf(productResponse)) },
+  },
+  'DELETE /products/{id}': { summary: 'Delete a product and its demo', responses: { 200: gone } },
+
+  'GET /avatars': {
+    summary: 'List avatars (all of them, newest first)',
+    responses: { 200: ok('Every avatar of the account', dataOf(z.array(avatarResponse))) },
+  },
+  'POST /avatars': {
+    summary: 'Create an avatar from a prompt, or upload one',
+    description: 'A `prompt` (JSON or form) generates one; a multipart `image` uploads one. Not both.',
+    fields: createAvatarFromPrompt,
+    multipartFields: createAvatarFromUpload,
+    responses: {
+      201: ok('Made within the request (an upload, or the local engine): `ready`', dataOf(avatarResponse)),
+      202: ok('A hosted engine makes it in the background: `processing`', dataOf(avatarResponse)),
+    },
+    errors: ['avatars_full', 'invalid_media', 'upstream_unavailable'],
+  },
+  'GET /avatars/{id}': { summary: 'Get an avatar', responses: { 200: ok('The avatar', dataOf(avatarResponse)) } },
+  'DELETE /avatars/{id}': { summary: 'Delete an avatar and its images', responses: { 200: gone } },
+
+  'GET /reactions': { summary: 'List saved reactions', responses: { 200: ok('The library, newest first', dataOf(z.array(savedReactionResponse))) } },
+  'POST /reactions': {
+    summary: "Save a preview job's reaction clip to the library",
+    fields: saveReactionInput,
+    responses: {
+      200: ok('This job was saved before: the same reaction', dataOf(savedReactionResponse)),
+      201: ok('Saved', dataOf(savedReactionResponse)),
+    },
+    errors: ['not_found', 'conflict', 'library_full'],
+  },
+  'GET /reactions/{id}': { summary: 'Get a saved reaction', responses: { 200: ok('The saved reaction', dataOf(savedReactionResponse)) } },
+  'DELETE /reactions/{id}': { summary: 'Delete a saved reaction', responses: { 200: gone } },
+
+  'GET /videos': { summary: 'List finished videos', responses: { 200: ok('A page of videos, newest first', pageOf(finishedVideoResponse)) } },
+  'POST /videos': {
+    summary: 'Start a video job',
+    description:
+      'Reserves one unit of the monthly allowance. `prompt` needs prompt; `motion` needs avatar_id and video_source (then reference_url, or a reference_video file); `reuse` needs reaction_id.',
+    fields: createVideoInput,
+    responses: { 202: ok('Accepted: the job, `queued` (or, for a repeated Idempotency-Key, as it is now)', dataOf(jobResponse)) },
+    errors: ['not_found', 'conflict', 'allowance_exhausted', 'upstream_unavailable'],
+  },
+  'GET /videos/{id}': { summary: 'Get a finished video', responses: { 200: ok('The video, with presigned links', dataOf(finishedVideoResponse)) } },
+  'DELETE /videos/{id}': { summary: 'Delete a finished video and its files', responses: { 200: gone } },
+  'GET /videos/jobs/{id}': { summary: 'Get a video job', responses: { 200: ok('The job', dataOf(jobResponse)) } },
+  'POST /videos/jobs/{id}/approve': {
+    summary: 'Approve a preview',
+    description: 'Optionally with a changed caption (`hook_text: null` drops it).',
+    fields: approveVideoInput,
+    responses: { 202: ok('Accepted: the job, `processing`', dataOf(jobResponse)) },
+    errors: ['conflict', 'upstream_unavailable'],
+  },
+  'POST /videos/jobs/{id}/regenerate': {
+    summary: 'Regenerate a preview',
+    description: 'Reserves one more unit. Nothing sent: the same inputs with a new seed.',
+    fields: regenerateVideoInput,
+    responses: { 202: ok('Accepted: the job, `queued`', dataOf(jobResponse)) },
+    errors: ['not_found', 'conflict', 'allowance_exhausted', 'upstream_unavailable'],
+  },
+
+  'POST /hooks': {
+    summary: 'Caption ideas for a product',
+    fields: hookRequest,
+    responses: { 200: ok('Ten ideas', dataOf(hookIdeasResponse)) },
+    errors: ['not_found', 'invalid_media', 'upstream_unavailable'],
+  },
+
+  'GET /social/connections': {
+    summary: 'List social connections',
+    responses: { 200: ok('Every connected provider with its channels', dataOf(z.array(connectionResponse))) },
+  },
+  'PUT /social/connections/{provider}': {
+    summary: 'Connect a scheduling provider',
+    fields: connectionInput,
+    responses: { 200: ok('Replaced the earlier connection', dataOf(connectionResponse)), 201: ok('Connected', dataOf(connectionResponse)) },
+    errors: ['conflict', 'rate_limited', 'upstream_unavailable'],
+  },
+  'DELETE /social/connections/{provider}': {
+    summary: 'Disconnect a scheduling provider',
+    responses: { 200: ok('Disconnected', dataOf(disconnectResponse)) },
+    errors: ['not_found'],
+  },
+  'POST /social/accounts/sync': {
+    summary: "Refresh a provider's channel list",
+    fields: channelSyncInput,
+    responses: { 200: ok('The channels now, and what changed', dataOf(channelSyncResponse)) },
+    errors: ['conflict', 'rate_limited', 'upstream_unavailable'],
+  },
+  'GET /social/posts': { summary: 'List posts', responses: { 200: ok('A page of posts, newest first', pageOf(postResponse)) } },
+  'POST /social/posts': {
+    summary: 'Publish or schedule a finished video',
+    description: 'In a form body `account_ids` is one comma-separated field, `draft` is `true` or `false`, and an empty `schedule_at` means now.',
+    fields: createPostInput,
+    responses: { 201: ok('Handed to the provider', dataOf(postResponse)) },
+    errors: ['not_found', 'conflict', 'rate_limited', 'upstream_unavailable'],
+  },
+  'GET /social/posts/{id}': { summary: 'Get a post, refreshed from its provider', responses: { 200: ok('The post', dataOf(postResponse)) } },
+  'DELETE /social/posts/{id}': {
+    summary: 'Delete a post at its provider',
+    responses: { 200: gone },
+    errors: ['conflict', 'rate_limited', 'upstream_unavailable'],
+  },
+
+  'GET /analytics': { summary: 'Analytics from the last syncs', responses: { 200: ok('The window, added up', dataOf(analyticsOverviewResponse)) } },
+  'POST /analytics/sync': {
+    summary: 'Pull analytics from every connected provider',
+    responses: { 200: ok('What each provider answered, and the overview after it', dataOf(analyticsSyncResponse)) },
+  },
+
+  'GET /usage': { summary: 'Plan and allowance usage', responses: { 200: ok('The counters', dataOf(usageResponse)) } },
+};
+
+const keyOf = (route: Pick<RouteDefinition, 'method' | 'path'>): ContractKey => `${route.method} ${route.path}` as ContractKey;
+
+/** The contract of a route; a route without one (or a body without fields) fails the build of the document. */
+export function contractOf(route: RouteDefinition): RouteContract {
+  const contract = CONTRACTS[keyOf(route)];
+  if (!contract) throw new Error(`route ${keyOf(route)} has no contract in route-contracts.ts`);
+  if (route.body && !contract.fields) throw new Error(`route ${keyOf(route)} takes a body but its contract names no fields`);
+  return contract;
+}
+
+/** Contracts that name no route of the table (a route renamed or removed without its contract). */
+export function contractsWithoutRoute(): string[] {
+  const routes = new Set(ROUTES.map(keyOf));
+  return Object.keys(CONTRACTS).filter((key) => !routes.has(key as ContractKey));
+}
