@@ -7,6 +7,7 @@
  * functions/openapi/route-contracts.ts, keyed by the same method and path.
  */
 import type { Scope } from '#domain/api-keys';
+import type { MediaArea } from '#domain/media-areas';
 import { AVATAR_UPLOAD_MAX_BYTES, DEMO_VIDEO_MAX_BYTES, REFERENCE_VIDEO_MAX_BYTES } from '#domain/uploads';
 
 export const API_PREFIX = '/api/v1';
@@ -27,6 +28,8 @@ export interface FunctionNeeds {
   /** Every authenticated group writes the table: the rate-limit counter and the key's last use. */
   table: 'readwrite' | 'read' | 'none';
   bucket: 'readwrite' | 'read' | 'none';
+  /** With `readwrite`: the media areas it writes and deletes in (reads reach the whole bucket). */
+  writes?: readonly MediaArea[];
   /** Background functions this one starts asynchronously; `env` names the variable holding the function name. */
   invokes?: readonly { worker: string; env: string }[];
   /** Gets the ffmpeg/ffprobe layer and FFMPEG_PATH / FFPROBE_PATH. */
@@ -59,6 +62,7 @@ export const HANDLER_GROUPS = {
     description: 'products and their demo videos',
     table: 'readwrite',
     bucket: 'readwrite',
+    writes: ['products'],
     invokes: [{ worker: 'normalise-demo', env: 'NORMALISE_FUNCTION_NAME' }],
     // ffprobe validates an upload before the request is answered; 1769 MB is one full vCPU.
     ffmpeg: true,
@@ -70,6 +74,7 @@ export const HANDLER_GROUPS = {
     description: 'avatars: prompt-generated (local engine inline, hosted in the background) or uploaded',
     table: 'readwrite',
     bucket: 'readwrite',
+    writes: ['avatars'],
     invokes: [{ worker: 'generate-avatar', env: 'GENERATE_AVATAR_FUNCTION_NAME' }],
     // Reads AVATAR_ENGINE to decide between inline (local) and background (hosted) generation.
     engineChoices: ['avatar'],
@@ -91,6 +96,8 @@ export const HANDLER_GROUPS = {
     description: 'video jobs (create, poll, approve, regenerate) and finished videos',
     table: 'readwrite',
     bucket: 'readwrite',
+    // Reference clips of jobs; deleting a finished video.
+    writes: ['jobs', 'videos'],
     jobs: ['start', 'decide'],
     // ffprobe checks an uploaded reference clip before the job is accepted.
     ffmpeg: true,
@@ -102,6 +109,7 @@ export const HANDLER_GROUPS = {
     description: 'the saved-reaction library',
     table: 'readwrite',
     bucket: 'readwrite',
+    writes: ['reactions'],
     timeoutS: 29,
   },
   social: {

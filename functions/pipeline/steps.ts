@@ -21,6 +21,8 @@ export const PIPELINE_FUNCTIONS = {
     substitution: 'JobStepsFunctionArn',
     table: 'readwrite',
     bucket: 'readwrite',
+    // A job's working files; a failed job's output.
+    writes: ['jobs', 'videos'],
     timeoutS: 60,
   },
   render: {
@@ -29,6 +31,8 @@ export const PIPELINE_FUNCTIONS = {
     substitution: 'JobRenderFunctionArn',
     table: 'readwrite',
     bucket: 'readwrite',
+    // Clips, previews and references of the job; the finished video and poster.
+    writes: ['jobs', 'videos'],
     ffmpeg: true,
     native: true,
     engines: ['reaction'],

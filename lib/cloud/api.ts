@@ -34,6 +34,8 @@ import {
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { constructId, PROJECT_ROOT, ServiceFunction } from './service-function';
 import { DOCS_SCRIPT_ENV, DOCS_SCRIPT_FILE_NAME, docsScriptDir } from './bundling';
+import { LAMBDA_RUNTIME } from './runtime';
+import { acknowledge } from './nag';
 import { OPENAPI_DOCUMENT_ENV, OPENAPI_FILE } from '#functions/openapi/docs-script';
 
 /**
@@ -68,6 +70,7 @@ export class Api extends Construct {
     let metaFunction: NodejsFunction | undefined;
     for (const group of groups) {
       const fn = new ServiceFunction(this, `${constructId(group)}Handler`, { ...props, needs: HANDLER_GROUPS[group] }).fn;
+      acknowledge(fn, { 'Serverless-LambdaDLQ': "invoked synchronously by API Gateway: a failure is the caller's 5xx, nothing to redrive" });
       if (group === 'meta') metaFunction = fn;
       functions[group] = fn;
       integrations[group] = new HttpLambdaIntegration(`${constructId(group)}Integration`, fn);
@@ -80,6 +83,7 @@ export class Api extends Construct {
       createDefaultStage: false,
       defaultIntegration: integrations.meta,
     });
+    acknowledge(this.httpApi, { 'AwsSolutions-APIG4': '$default only answers 404 and 405 (the meta function), with no credential to check' });
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: logs.RetentionDays.ONE_MONTH,
@@ -110,10 +114,16 @@ export class Api extends Construct {
     });
 
     for (const route of ROUTES) {
-      new HttpRoute(this, routeConstructId(route), {
+      const httpRoute = new HttpRoute(this, routeConstructId(route), {
         httpApi: this.httpApi,
         routeKey: HttpRouteKey.with(fullPath(route.path), HttpMethod[route.method]),
         integration: integrations[route.group],
+      });
+      acknowledge(httpRoute, {
+        'AwsSolutions-APIG4':
+          route.auth === 'none'
+            ? 'public by contract (liveness, the API description and its reference page)'
+            : "the function authenticates the API key (authenticate middleware: hashed keys in DynamoDB), before any operation runs",
       });
     }
 
@@ -131,7 +141,7 @@ function addDocsAssets(scope: Construct, meta: NodejsFunction): void {
     new lambda.LayerVersion(scope, id, {
       description,
       code: lambda.Code.fromAsset(dir, { exclude: ['*', `!${file}`] }),
-      compatibleRuntimes: [lambda.Runtime.NODEJS_22_X],
+      compatibleRuntimes: [LAMBDA_RUNTIME],
       compatibleArchitectures: [lambda.Architecture.X86_64],
     });
   meta.addLayers(

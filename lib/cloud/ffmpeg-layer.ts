@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import { LAMBDA_RUNTIME } from './runtime';
 import { FFMPEG, FFPROBE, type BinarySpec } from '#media/binaries';
 
 export const FFMPEG_ENV = {
@@ -126,7 +127,7 @@ export class FfmpegLayer extends Construct {
     this.layer = new lambda.LayerVersion(this, 'Layer', {
       code,
       description: `Debian ffmpeg and ffprobe ${release.version} with their shared libraries (${release.libraries.length})`,
-      compatibleRuntimes: [lambda.Runtime.NODEJS_22_X],
+      compatibleRuntimes: [LAMBDA_RUNTIME],
       // Debian's amd64 build.
       compatibleArchitectures: [lambda.Architecture.X86_64],
       license: 'GPL-3.0',

@@ -30,6 +30,7 @@ import {
 } from '#pipeline/steps';
 import type { EngineConfig } from './engine-config';
 import { constructId, PROJECT_ROOT, ServiceFunction, type ServiceFunctionNeeds } from './service-function';
+import { acknowledge, arnToken } from './nag';
 
 /**
  * /tmp for the functions that handle clips. The render function holds the avatar, the reference or
@@ -69,6 +70,9 @@ export class JobPipeline extends Construct {
       }).fn;
     }
     this.functions = functions as Record<PipelineFunction, lambda.IFunction>;
+    for (const fn of Object.values(this.functions)) {
+      acknowledge(fn, { 'Serverless-LambdaDLQ': "invoked synchronously by the state machine, whose Retry and Catch handle a failure" });
+    }
 
     // Step Functions writes its logs through CloudWatch Logs vended delivery; a group under this
     // prefix keeps the log group's resource policy from growing with every state machine.
@@ -108,13 +112,23 @@ export class JobPipeline extends Construct {
     // The definition comes from a file, so CDK derives no grants from it: the role may invoke the
     // two pipeline functions (and their versions) and nothing else.
     for (const fn of Object.values(this.functions)) fn.grantInvoke(this.stateMachine);
+    acknowledge(this.stateMachine, {
+      'AwsSolutions-SF1': "errors are enough to find a failed job's cause; every event of an execution is in its history",
+      'AwsSolutions-IAM5[Resource::*]': 'log delivery and X-Ray actions take no resource',
+      ...Object.fromEntries(
+        Object.values(this.functions).map((fn) => [`AwsSolutions-IAM5[Resource::${arnToken(fn)}:*]`, 'may invoke this pipeline function and its versions']),
+      ),
+    });
 
     // No job or allowance unit may stay stranded: the sweeper runs on a schedule (it is idempotent).
     this.sweeper = new ServiceFunction(this, 'SweeperFunction', { ...shared, needs: SWEEPER_FUNCTION, stateMachine: this.stateMachine }).fn;
-    new events.Rule(this, 'SweepSchedule', {
+    const sweepSchedule = new events.Rule(this, 'SweepSchedule', {
       description: 'Runs the video job sweeper',
       schedule: events.Schedule.rate(Duration.minutes(SWEEP_INTERVAL_MINUTES)),
       targets: [new targets.LambdaFunction(this.sweeper, { retryAttempts: 2 })],
     });
+    const nextSweep = `idempotent and run every ${SWEEP_INTERVAL_MINUTES} minutes: the next run redoes a failed one`;
+    acknowledge(this.sweeper, { 'Serverless-LambdaDLQ': nextSweep });
+    acknowledge(sweepSchedule, { 'Serverless-EventBusDLQ': nextSweep });
   }
 }

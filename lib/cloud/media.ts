@@ -1,16 +1,37 @@
-/** The one media bucket: uploads, normalised demos, reaction clips, finished videos, posters. */
+/**
+ * The one media bucket (uploads, normalised demos, reaction clips, finished videos, posters) and the
+ * bucket its server access logs go to.
+ */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { acknowledge } from './nag';
 
 /** Scratch objects (e.g. an upload waiting for normalisation) live under this prefix for a day at most. */
 const TMP_PREFIX = 'tmp/';
 
+/** Access logs are for investigating a leak or an abuse after the fact; three months covers a billing dispute. */
+const ACCESS_LOG_RETENTION = Duration.days(90);
+
 export class MediaStore extends Construct {
   readonly bucket: s3.Bucket;
+  readonly accessLogs: s3.Bucket;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
+
+    this.accessLogs = new s3.Bucket(this, 'AccessLogs', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: ACCESS_LOG_RETENTION }],
+    });
+    acknowledge(this.accessLogs, {
+      'AwsSolutions-S1': 'the access-log bucket itself: logging its own writes would log forever',
+    });
 
     this.bucket = new s3.Bucket(this, 'Bucket', {
       // Media is only ever handed out through presigned GET URLs.
@@ -21,6 +42,8 @@ export class MediaStore extends Construct {
       minimumTLSVersion: 1.2,
       versioned: false,
       removalPolicy: RemovalPolicy.RETAIN,
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: 'media/',
       lifecycleRules: [
         { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
         { id: 'expire-tmp', prefix: TMP_PREFIX, expiration: Duration.days(1) },

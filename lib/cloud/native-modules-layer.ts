@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import { LAMBDA_RUNTIME } from './runtime';
 import { FONT_PACKAGES, NATIVE_MODULES } from './bundling';
 
 interface InstalledPackage {
@@ -88,7 +89,7 @@ export class NativeModulesLayer extends Construct {
     this.layer = new lambda.LayerVersion(this, 'Layer', {
       code,
       description: `native npm packages: ${packages.map((p) => `${p.name}@${p.version}`).join(', ')}`.slice(0, 256),
-      compatibleRuntimes: [lambda.Runtime.NODEJS_22_X],
+      compatibleRuntimes: [LAMBDA_RUNTIME],
       compatibleArchitectures: [lambda.Architecture.X86_64],
     });
   }

@@ -40,7 +40,7 @@ export class ReactionStudioStack extends Stack {
 
     this.workers = new Workers(this, 'Workers', shared);
     // The pipeline does not depend on the API; the API functions are granted on its state machine.
-    this.jobs = new JobPipeline(this, 'Jobs', shared);
+    this.jobs = new JobPipeline(this, 'Jobs', { ...shared, tracing: true });
     this.api = new Api(this, 'Api', {
       ...shared,
       workers: this.workers.functions,

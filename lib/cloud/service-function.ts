@@ -14,9 +14,13 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { FunctionNeeds } from '#functions/routes';
+import { TABLE_SCHEMA } from '#lib/table-schema';
 import { lambdaBundlingProps } from './bundling';
 import { FFMPEG_ENV } from './ffmpeg-layer';
 import { applyEngineChoices, applyEngineConfig, type EngineConfig } from './engine-config';
+import { LAMBDA_RUNTIME } from './runtime';
+import { acknowledge, arnToken } from './nag';
+import { mediaAreaPattern, type MediaArea } from '#domain/media-areas';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const SERVICE_NAME = 'reaction-studio';
@@ -60,6 +64,17 @@ const CONNECTION_KEY_ACTIONS = {
  * Every use must carry exactly the encryption context the cipher sets ({account_id, provider}), so the
  * grant cannot serve as a general-purpose encrypt or decrypt oracle.
  */
+/**
+ * The table actions the stores use (functions/adapters/dynamodb), named instead of CDK's grant sets,
+ * which add streams and describe calls nothing here makes. Transactions are authorised per item action.
+ */
+const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
+const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+/** The media actions the blob store uses (functions/adapters/s3): reads and copies' sources, writes, deletes. */
+const MEDIA_READ_ACTIONS = ['s3:GetObject'];
+const MEDIA_WRITE_ACTIONS = ['s3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'];
+
 const CONNECTION_KEY_CONDITIONS = {
   'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['account_id', 'provider'] },
   Null: { 'kms:EncryptionContext:account_id': 'false', 'kms:EncryptionContext:provider': 'false' },
@@ -80,6 +95,12 @@ export class ServiceFunction extends Construct {
       retention: logs.RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    // Its own role instead of the managed basic-execution policy, which may write to every log group.
+    const role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `${needs.entry}: ${needs.description}`.slice(0, 1000),
+    });
+    logGroup.grantWrite(role);
 
     this.fn = new nodejs.NodejsFunction(this, 'Function', {
       entry: path.join(PROJECT_ROOT, needs.entry),
@@ -87,7 +108,10 @@ export class ServiceFunction extends Construct {
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       description: needs.description,
-      runtime: lambda.Runtime.NODEJS_22_X,
+      runtime: LAMBDA_RUNTIME,
+      role,
+      // Each invocation is a segment in X-Ray; the state machine's traces link to them.
+      tracing: lambda.Tracing.ACTIVE,
       // The ffmpeg/ffprobe binaries are x86-64; every function uses the same architecture so any of
       // them can take the layer.
       architecture: lambda.Architecture.X86_64,
@@ -106,11 +130,15 @@ export class ServiceFunction extends Construct {
       },
     });
 
-    if (needs.table === 'readwrite') table.grantReadWriteData(this.fn);
-    else if (needs.table === 'read') table.grantReadData(this.fn);
-
-    if (needs.bucket === 'readwrite') bucket.grantReadWrite(this.fn);
-    else if (needs.bucket === 'read') bucket.grantRead(this.fn);
+    if (needs.table !== 'none') {
+      this.fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: [...TABLE_READ_ACTIONS, ...(needs.table === 'readwrite' ? TABLE_WRITE_ACTIONS : [])],
+          resources: [table.tableArn, ...TABLE_SCHEMA.globalIndexes.map((index) => `${table.tableArn}/index/${index.name}`)],
+        }),
+      );
+    }
+    this.grantMedia(needs, bucket);
 
     applyEngineChoices(this.fn, needs.engineChoices ?? [], props.engines);
     applyEngineConfig(this.fn, needs.engines ?? [], props.engines);
@@ -120,6 +148,7 @@ export class ServiceFunction extends Construct {
       if (!target) throw new Error(`${needs.entry} invokes unknown worker "${worker}"`);
       this.fn.addEnvironment(env, target.functionName);
       target.grantInvoke(this.fn);
+      acknowledge(this, { [`AwsSolutions-IAM5[Resource::${arnToken(target)}:*]`]: `may invoke ${worker} and its versions, nothing else` });
     }
 
     const { stateMachine } = props;
@@ -129,6 +158,8 @@ export class ServiceFunction extends Construct {
     }
     // Task tokens are authorised against the state machine whose execution issued them.
     if (stateMachine && jobs.includes('decide')) stateMachine.grantTaskResponse(this.fn);
+
+    acknowledge(this, { 'AwsSolutions-IAM5[Resource::*]': "X-Ray's PutTraceSegments and PutTelemetryRecords take no resource" });
 
     const { connectionKey } = props;
     if (connectionKey && needs.connectionKey) {
@@ -142,6 +173,30 @@ export class ServiceFunction extends Construct {
         }),
       );
     }
+  }
+
+  /** Reads anywhere in the bucket (and lists it); writes and deletes only in the areas the function declares. */
+  private grantMedia(needs: ServiceFunctionNeeds, bucket: s3.IBucket): void {
+    if (needs.bucket === 'none') return;
+    this.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+    this.fn.addToRolePolicy(new iam.PolicyStatement({ actions: MEDIA_READ_ACTIONS, resources: [bucket.arnForObjects('*')] }));
+    acknowledge(this, {
+      [`AwsSolutions-IAM5[Resource::${arnToken(bucket)}/*]`]: 'reads media of any account: the account-scoped records decide which keys a request reaches',
+    });
+    const areas: readonly MediaArea[] = needs.bucket === 'readwrite' ? (needs.writes ?? []) : [];
+    if (needs.bucket === 'readwrite' && areas.length === 0) throw new Error(`${needs.entry} writes media but declares no area (writes)`);
+    if (areas.length === 0) return;
+    const patterns = areas.map(mediaAreaPattern);
+    this.fn.addToRolePolicy(new iam.PolicyStatement({ actions: MEDIA_WRITE_ACTIONS, resources: patterns.map((p) => bucket.arnForObjects(p)) }));
+    acknowledge(
+      this,
+      Object.fromEntries(
+        patterns.map((p) => [
+          `AwsSolutions-IAM5[Resource::${arnToken(bucket)}/${p}]`,
+          'writes only this area of the bucket; account and record ids are part of every key in it',
+        ]),
+      ),
+    );
   }
 }
 

@@ -12,6 +12,7 @@ export const WORKERS = {
     description: 'normalises an uploaded demo video to the output encoding, once',
     table: 'readwrite',
     bucket: 'readwrite',
+    writes: ['products'],
     ffmpeg: true,
     // CPU scales with memory (one vCPU per 1769 MB): ffmpeg gets about 1.7. The source (up to 50 MB) and its
     // normalised copy are both written to /tmp.
@@ -24,6 +25,7 @@ export const WORKERS = {
     description: 'generates a prompt avatar with a hosted engine, which may outlast a request',
     table: 'readwrite',
     bucket: 'readwrite',
+    writes: ['avatars'],
     native: true,
     engines: ['avatar'],
     memoryMb: 1024,

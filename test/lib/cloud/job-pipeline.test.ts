@@ -262,10 +262,10 @@ describe('the state machine role', () => {
 // ---- the pipeline functions ----
 
 describe('the pipeline functions', () => {
-  test('are the two declared ones and the sweeper, all on nodejs22.x', () => {
+  test('are the two declared ones and the sweeper, all on nodejs24.x', () => {
     const sweeperId = stack.getLogicalId(pipeline.sweeper.node.defaultChild as lambda.CfnFunction);
     expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual([...FUNCTIONS.map(functionId), sweeperId].sort());
-    for (const name of FUNCTIONS) expect(functionProps(name).Runtime).toBe('nodejs22.x');
+    for (const name of FUNCTIONS) expect(functionProps(name).Runtime).toBe('nodejs24.x');
   });
 
   test('the render function: ffmpeg and native layers, memory, timeout and /tmp from its needs', () => {

@@ -7,8 +7,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { PIPELINE_FUNCTIONS, type PipelineFunction } from '#pipeline/steps';
-import { HANDLER_GROUPS, ROUTES, routeKey, type HandlerGroup } from '#functions/routes';
+import { HANDLER_GROUPS, ROUTES, routeKey, type FunctionNeeds, type HandlerGroup } from '#functions/routes';
 import { WORKERS, type WorkerName } from '#cloud/workers';
+import { mediaAreaPattern } from '#domain/media-areas';
 import {
   actionsOf,
   logicalIdOf,
@@ -70,6 +71,9 @@ const layerIdByDescription = (pattern: RegExp) => {
   expect(found).toHaveLength(1);
   return found[0]![0];
 };
+const mediaBucketId = () => logicalId(synthesis.current.stack.media.bucket);
+const mediaBucket = () => synthesis.current.resources[mediaBucketId()]!;
+
 const singleId = (type: string) => {
   const found = ofType(type);
   expect(found).toHaveLength(1);
@@ -151,16 +155,36 @@ describe('Lambda functions', () => {
     expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual(expected.sort());
   });
 
-  test('every function runs nodejs22.x on x86_64', () => {
+  test('every function runs the newest Node.js runtime this CDK knows, on x86_64', () => {
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
-      expect(fn.Properties.Runtime).toBe('nodejs22.x');
+      expect(fn.Properties.Runtime).toBe('nodejs24.x');
       expect(fn.Properties.Architectures).toEqual(['x86_64']);
+    }
+  });
+
+  test('every function is traced by X-Ray and has its own role, without managed policies', () => {
+    const roles = new Set<string>();
+    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+      const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
+      roles.add(roleId);
+      expect(synthesis.current.resources[roleId]!.Properties.ManagedPolicyArns).toBeUndefined();
+    }
+    expect(roles.size).toBe(ofType('AWS::Lambda::Function').length);
+  });
+
+  test('each function may write only to its own log group', () => {
+    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+      const logGroupId = fn.Properties.LoggingConfig.LogGroup.Ref as string;
+      const logs = statementsOf(id).filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
+      expect(logs.length).toBeGreaterThan(0);
+      for (const s of logs) expect(referencedIds(s.Resource)).toEqual([logGroupId]);
     }
   });
 
   test('every function knows the table, the bucket and the service name', () => {
     const tableId = singleId('AWS::DynamoDB::Table');
-    const bucketId = singleId('AWS::S3::Bucket');
+    const bucketId = mediaBucketId();
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
       expect(fn.Properties.Environment.Variables).toMatchObject({
         TABLE_NAME: { Ref: tableId },
@@ -195,9 +219,9 @@ describe('the ffmpeg layer', () => {
     return { layers: props.Layers ?? [], env: props.Environment.Variables as Record<string, unknown> };
   };
 
-  test('is built for nodejs22.x on x86_64', () => {
+  test('is built for nodejs24.x on x86_64', () => {
     synthesis.current.template.hasResourceProperties('AWS::Lambda::LayerVersion', {
-      CompatibleRuntimes: ['nodejs22.x'],
+      CompatibleRuntimes: ['nodejs24.x'],
       CompatibleArchitectures: ['x86_64'],
     });
   });
@@ -324,26 +348,25 @@ describe('the table', () => {
 
 describe('the media bucket', () => {
   test('blocks every kind of public access', () => {
-    synthesis.current.template.hasResourceProperties('AWS::S3::Bucket', {
-      PublicAccessBlockConfiguration: {
-        BlockPublicAcls: true,
-        BlockPublicPolicy: true,
-        IgnorePublicAcls: true,
-        RestrictPublicBuckets: true,
-      },
+    expect(mediaBucket().Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
     });
   });
 
   test('encrypts objects with S3-managed keys', () => {
-    synthesis.current.template.hasResourceProperties('AWS::S3::Bucket', {
-      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+    expect(mediaBucket().Properties.BucketEncryption).toEqual({
+      ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
     });
   });
 
   test('refuses requests that are not over TLS', () => {
-    const bucketId = singleId('AWS::S3::Bucket');
-    const [, policy] = ofType('AWS::S3::BucketPolicy')[0]!;
-    expect(policy.Properties.Bucket).toEqual({ Ref: bucketId });
+    const bucketId = mediaBucketId();
+    const policies = ofType('AWS::S3::BucketPolicy').filter(([, p]) => p.Properties.Bucket.Ref === bucketId);
+    expect(policies).toHaveLength(1);
+    const [, policy] = policies[0]!;
     const statements = policy.Properties.PolicyDocument.Statement as Json[];
     expect(statements).toContainEqual(
       expect.objectContaining({
@@ -356,14 +379,21 @@ describe('the media bucket', () => {
   });
 
   test('is not versioned and survives the deletion of the stack', () => {
-    const [, bucket] = ofType('AWS::S3::Bucket')[0]!;
+    const bucket = mediaBucket();
     expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
     expect(bucket.DeletionPolicy).toBe('Retain');
   });
 
+  test('logs server access to its own private bucket, which keeps the logs for 90 days', () => {
+    const logsId = logicalId(synthesis.current.stack.media.accessLogs);
+    expect(mediaBucket().Properties.LoggingConfiguration).toEqual({ DestinationBucketName: { Ref: logsId }, LogFilePrefix: 'media/' });
+    const logs = synthesis.current.resources[logsId]!;
+    expect(logs.Properties.PublicAccessBlockConfiguration).toEqual(mediaBucket().Properties.PublicAccessBlockConfiguration);
+    expect(logs.Properties.LifecycleConfiguration.Rules).toEqual([expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 90 })]);
+  });
+
   test('aborts stale multipart uploads and expires tmp/ after a day', () => {
-    const [, bucket] = ofType('AWS::S3::Bucket')[0]!;
-    const rules = bucket.Properties.LifecycleConfiguration.Rules as Json[];
+    const rules = mediaBucket().Properties.LifecycleConfiguration.Rules as Json[];
     expect(rules).toContainEqual(
       expect.objectContaining({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
     );
@@ -383,6 +413,26 @@ describe('permissions', () => {
     expect(allowedActions(id, 's3').length > 0).toBe(needs.bucket !== 'none');
     const writes = (a: string) => /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/.test(a);
     expect(allowedActions(id, 'dynamodb').some(writes)).toBe(needs.table === 'readwrite');
+  });
+
+  const mediaFunctions = (): [string, FunctionNeeds][] => [
+    ...GROUPS.map((g): [string, FunctionNeeds] => [groupFunctionId(g), HANDLER_GROUPS[g]]),
+    ...(Object.keys(WORKERS) as WorkerName[]).map((w): [string, FunctionNeeds] => [workerFunctionId(w), WORKERS[w]]),
+    ...PIPELINE.map((f): [string, FunctionNeeds] => [pipelineFunctionId(f), PIPELINE_FUNCTIONS[f]]),
+  ];
+
+  test('a function writes and deletes media only in the areas it declares, and reads the bucket', () => {
+    const media = mediaBucketId();
+    for (const [id, needs] of mediaFunctions()) {
+      const writing = statementsOf(id).filter((s) => actionsOf(s).some((a) => /^s3:(Put|Delete|Abort)/.test(a)));
+      const areas = writing.flatMap(resourcesOf).map((r: Json) => {
+        expect(r['Fn::Join'][1][0]).toEqual({ 'Fn::GetAtt': [media, 'Arn'] });
+        return r['Fn::Join'][1][1] as string;
+      });
+      const declared = needs.bucket === 'readwrite' ? (needs.writes ?? []) : [];
+      expect({ id, areas: areas.sort() }).toEqual({ id, areas: declared.map((a) => `/${mediaAreaPattern(a)}`).sort() });
+      if (needs.bucket !== 'none') expect(allowedActions(id, 's3')).toEqual(expect.arrayContaining(['s3:GetObject', 's3:ListBucket']));
+    }
   });
 
   test('the meta function has no DynamoDB or S3 permissions', () => {
@@ -467,6 +517,10 @@ describe('the job state machine', () => {
     }
   });
 
+  test('is traced by X-Ray', () => {
+    expect(synthesis.current.resources[stateMachineId()]!.Properties.TracingConfiguration).toEqual({ Enabled: true });
+  });
+
   test('its role may invoke exactly the two pipeline functions', () => {
     const roleId = synthesis.current.resources[stateMachineId()]!.Properties.RoleArn['Fn::GetAtt'][0] as string;
     const statements = ofType('AWS::IAM::Policy')
@@ -539,7 +593,7 @@ describe('outputs', () => {
 
   test('TableName and BucketName name the stack\'s table and bucket', () => {
     synthesis.current.template.hasOutput('TableName', { Value: { Ref: singleId('AWS::DynamoDB::Table') } });
-    synthesis.current.template.hasOutput('BucketName', { Value: { Ref: singleId('AWS::S3::Bucket') } });
+    synthesis.current.template.hasOutput('BucketName', { Value: { Ref: mediaBucketId() } });
   });
 
   test('JobStateMachineArn is the job state machine', () => {

@@ -1,0 +1,28 @@
+/**
+ * The folders of the media bucket, one per kind of record, each from that record's key function. A
+ * function that writes or deletes media declares the areas it touches (FunctionNeeds.writes), and
+ * its grants on AWS are scoped to them.
+ */
+import { productObjectPrefix } from './product';
+import { avatarObjectPrefix } from './avatar';
+import { reactionObjectPrefix } from './reaction';
+import { jobObjectPrefix } from './jobs';
+import { videoObjectPrefix } from './video';
+
+const MEDIA_AREAS = {
+  products: productObjectPrefix,
+  avatars: avatarObjectPrefix,
+  reactions: reactionObjectPrefix,
+  jobs: jobObjectPrefix,
+  videos: videoObjectPrefix,
+} as const;
+
+export type MediaArea = keyof typeof MEDIA_AREAS;
+
+/** Every key the area's function makes, for any account and record: `accounts/<*>/products/<*>/<*>` with bare stars. */
+export function mediaAreaPattern(area: MediaArea): string {
+  // The key functions take numeric ids; a star in their place gives the pattern of every key they make.
+  const star = '*' as unknown as number;
+  const made = MEDIA_AREAS[area](star, star);
+  return made.endsWith('/') ? `${made}*` : made;
+}

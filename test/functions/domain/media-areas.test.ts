@@ -1,0 +1,37 @@
+import { mediaAreaPattern, type MediaArea } from '#domain/media-areas';
+import { demoCanonicalKey, demoOriginalKey } from '#domain/product';
+import { avatarImageKey } from '#domain/avatar';
+import { reactionClipKey } from '#domain/reaction';
+import { jobObjectKeys } from '#domain/jobs';
+import { regenerateUploadKey } from '#domain/job-execution';
+import { videoObjectKeys } from '#domain/video';
+
+/** An IAM resource pattern as S3 reads it: `*` matches any run of characters, `/` included. */
+const matches = (pattern: string, key: string) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(key);
+
+const KEYS_BY_AREA: Record<MediaArea, string[]> = {
+  products: [demoOriginalKey(7, 12), demoCanonicalKey(7, 12)],
+  avatars: [avatarImageKey(7, 3, 'png'), avatarImageKey(7, 3, 'jpg')],
+  reactions: [reactionClipKey(7, 41)],
+  jobs: [...Object.values(jobObjectKeys(7, 90, 2)), regenerateUploadKey(7, 90, 3, 'nonce')],
+  videos: Object.values(videoObjectKeys(7, 55)),
+};
+
+describe('media areas (the unit of a write grant on AWS)', () => {
+  test.each(Object.keys(KEYS_BY_AREA) as MediaArea[])('the %s pattern covers every key its key functions make, of any account', (area) => {
+    for (const key of KEYS_BY_AREA[area]) expect({ key, covered: matches(mediaAreaPattern(area), key) }).toEqual({ key, covered: true });
+  });
+
+  test('no area covers another area\'s keys', () => {
+    const areas = Object.keys(KEYS_BY_AREA) as MediaArea[];
+    for (const area of areas) {
+      for (const other of areas.filter((a) => a !== area)) {
+        for (const key of KEYS_BY_AREA[other]) expect({ area, key, covered: matches(mediaAreaPattern(area), key) }).toEqual({ area, key, covered: false });
+      }
+    }
+  });
+
+  test('the pattern is the key function\'s folder with stars for the ids', () => {
+    expect(mediaAreaPattern('products')).toBe('accounts/*/products/*/*');
+  });
+});
