@@ -25,6 +25,11 @@ interface JobInternals {
   resume_at?: string | null;
   /** The composed video, uploaded under its id, waiting for Finalize to record it. */
   output?: JobOutput | null;
+  /**
+   * The one moment a preview job stops waiting for a decision: fixed when its first preview is ready
+   * (ChargePreview) and kept through every regeneration, so re-rolls never extend the wait.
+   */
+  preview_deadline?: string | null;
 }
 
 interface JobOutput {

@@ -8,6 +8,9 @@ import { JOB_ERROR_CODES, type JobError, type JobErrorCode } from '#domain/jobs'
 import { isEngineError, type EngineError } from '#ports/engine';
 import { FINAL_ERROR, RETRYABLE_ERROR, type TaskFailure } from './steps';
 
+/** The Error a lambda:invoke Task reports when the function ran out of time. */
+const LAMBDA_TIMED_OUT = 'Sandbox.Timedout';
+
 export class PipelineError extends Error {
   readonly code: JobErrorCode;
   readonly detail: string;
@@ -51,7 +54,8 @@ export function jobErrorOf(failure: TaskFailure | undefined): JobError {
   if (cause && typeof cause.code === 'string' && cause.code in JOB_ERROR_CODES && typeof cause.message === 'string') {
     return { code: cause.code as JobErrorCode, message: cause.message };
   }
-  if (failure?.Error === 'States.Timeout') return { code: 'timeout', message: JOB_ERROR_CODES.timeout };
+  // A Task past its TimeoutSeconds, or (what a state outliving its function sees first) the function's own timeout.
+  if (failure?.Error === 'States.Timeout' || failure?.Error === LAMBDA_TIMED_OUT) return { code: 'timeout', message: JOB_ERROR_CODES.timeout };
   return { code: 'internal_error', message: JOB_ERROR_CODES.internal_error };
 }
 

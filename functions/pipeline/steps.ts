@@ -10,6 +10,7 @@
 import type { FunctionNeeds } from '#functions/routes';
 import type { Dependencies } from '#ports/dependencies';
 import { JOB_STATE, JOB_STATE_NAMES, type JobStateName } from '#domain/job-states';
+import { JOB_LIMITS } from '#domain/jobs';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 
 export const JOB_STATE_MACHINE_FILE = 'statemachines/video-job.asl.json';
@@ -36,8 +37,10 @@ export const PIPELINE_FUNCTIONS = {
     ffmpeg: true,
     native: true,
     engines: ['reaction'],
-    // Six vCPUs for x264 and the frame renderer; /tmp holds the clips (see ephemeral storage in CDK).
-    memoryMb: 10240,
+    // The default of CDK context `renderMemoryMb` (lib/cloud/render-memory.ts): the most a new account may
+    // ask for (about 1.7 vCPUs); more memory buys more vCPUs for x264 and the frame renderer. /tmp holds
+    // the clips (see ephemeral storage in CDK).
+    memoryMb: 3008,
     timeoutS: 900,
   },
 } as const satisfies Record<string, FunctionNeeds & { substitution: string }>;
@@ -56,9 +59,37 @@ export const SWEEPER_FUNCTION = {
 
 export const SWEEP_INTERVAL_MINUTES = 15;
 
+/**
+ * Fails the job of an execution that ended FAILED, TIMED_OUT or ABORTED (pipeline/execution-ended.ts),
+ * started by an EventBridge rule: what no Catch in the machine can see, an execution timeout above all.
+ */
+export const EXECUTION_ENDED_FUNCTION = {
+  entry: 'functions/handlers/execution-ended.ts',
+  description: 'video job safety net: fails the job of an execution that ended failed, timed out or aborted',
+  table: 'readwrite',
+  bucket: 'readwrite',
+  timeoutS: 60,
+} as const satisfies FunctionNeeds;
+
 /** The ASL Error names a step fails with (errors.ts): Retry matches the first, Catch sends the second to MarkFailed. */
 export const RETRYABLE_ERROR = 'Job.Retryable';
 export const FINAL_ERROR = 'Job.Failed';
+
+/**
+ * The errors of the Lambda service itself that AWS advises retrying: a throttle, a dropped or timed-out
+ * call to the service, an invocation that died without an answer (`Lambda.Unknown`).
+ */
+const LAMBDA_TRANSIENT_ERRORS = [
+  'Lambda.ClientExecutionTimeoutException',
+  'Lambda.Unknown',
+  'Lambda.TooManyRequestsException',
+  'Lambda.ServiceException',
+  'Lambda.AWSLambdaException',
+  'Lambda.SdkClientException',
+] as const;
+
+/** Exponential backoff with full jitter, capped: 2 s, 4 s, 8 s, ... at most 30 s, each drawn from 0 to that. */
+const BACKOFF = { IntervalSeconds: 2, BackoffRate: 2, MaxDelaySeconds: 30, JitterStrategy: 'FULL' } as const;
 
 /**
  * How a Task state retries. `transient`: Lambda's own hiccups and our retryable errors, a few times
@@ -66,37 +97,69 @@ export const FINAL_ERROR = 'Job.Failed';
  * the failure.
  */
 const RETRY_CLASSES = {
-  transient: {
-    errors: ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException', 'Lambda.TooManyRequestsException', RETRYABLE_ERROR],
-    maxAttempts: 3,
-  },
+  transient: { errors: [...LAMBDA_TRANSIENT_ERRORS, RETRYABLE_ERROR], maxAttempts: 3 },
   always: { errors: ['States.ALL'], maxAttempts: 5 },
 } as const;
+
+type RetryClass = keyof typeof RETRY_CLASSES;
+
+/** The ASL Retry entry of a retry class, exactly as the file must write it. */
+export const retrierOf = (retry: RetryClass) => ({
+  ErrorEquals: [...RETRY_CLASSES[retry].errors],
+  ...BACKOFF,
+  MaxAttempts: RETRY_CLASSES[retry].maxAttempts,
+});
+
+/**
+ * A Task state outlives its function by this much: the function's own timeout ends a stuck attempt
+ * first (the state machine sees the function's error and retries or catches it), so Step Functions
+ * never abandons an attempt that is still running and writing.
+ */
+export const TASK_TIMEOUT_MARGIN_S = 30;
+
+/** Where AwaitDecision reads how long it may still wait (ChargePreview writes it: charge-preview.ts). */
+export const DECISION_WAIT_PATH = '$.decision_wait.seconds';
+/** What ChargePreview's result becomes in the execution's state. */
+export const DECISION_WAIT_RESULT_PATH = '$.decision_wait';
 
 interface StepSpec {
   /** The ASL Task state that sends this step; the job records it as `resume_at` when the step starts. */
   state: JobStateName;
   fn: PipelineFunction;
-  /** The state's TimeoutSeconds. */
-  timeoutS: number;
-  retry: keyof typeof RETRY_CLASSES;
-  /** A `.waitForTaskToken` Task: the step stores the token and the execution waits for a decision. */
+  retry: RetryClass;
+  /**
+   * A `.waitForTaskToken` Task: the step stores the token and the execution waits for a decision, up
+   * to the job's one preview deadline (TimeoutSecondsPath, DECISION_WAIT_PATH) instead of a fixed
+   * TimeoutSeconds.
+   */
   waitsForToken?: true;
+  /** Where the state puts the step's answer, when the machine reads it. */
+  resultPath?: string;
 }
 
 /** Each `step` value the ASL sends in a Task payload. */
 export const PIPELINE_STEPS = {
-  prepare: { state: JOB_STATE.Start, fn: 'steps', timeoutS: 60, retry: 'transient' },
-  generate_reaction: { state: JOB_STATE.GenerateReaction, fn: 'render', timeoutS: 900, retry: 'transient' },
-  render_preview: { state: JOB_STATE.RenderPreview, fn: 'render', timeoutS: 300, retry: 'transient' },
-  charge_preview: { state: JOB_STATE.ChargePreview, fn: 'steps', timeoutS: 60, retry: 'transient' },
-  await_decision: { state: JOB_STATE.AwaitDecision, fn: 'steps', timeoutS: PREVIEW_WAIT_MAX_S, waitsForToken: true, retry: 'transient' },
-  compose: { state: JOB_STATE.Compose, fn: 'render', timeoutS: 600, retry: 'transient' },
-  finalize: { state: JOB_STATE.Finalize, fn: 'steps', timeoutS: 60, retry: 'transient' },
-  mark_failed: { state: JOB_STATE.MarkFailed, fn: 'steps', timeoutS: 60, retry: 'always' },
+  prepare: { state: JOB_STATE.Start, fn: 'steps', retry: 'transient' },
+  generate_reaction: { state: JOB_STATE.GenerateReaction, fn: 'render', retry: 'transient' },
+  render_preview: { state: JOB_STATE.RenderPreview, fn: 'render', retry: 'transient' },
+  charge_preview: { state: JOB_STATE.ChargePreview, fn: 'steps', retry: 'transient', resultPath: DECISION_WAIT_RESULT_PATH },
+  await_decision: { state: JOB_STATE.AwaitDecision, fn: 'steps', waitsForToken: true, retry: 'transient' },
+  compose: { state: JOB_STATE.Compose, fn: 'render', retry: 'transient' },
+  finalize: { state: JOB_STATE.Finalize, fn: 'steps', retry: 'transient' },
+  mark_failed: { state: JOB_STATE.MarkFailed, fn: 'steps', retry: 'always' },
 } as const satisfies Record<string, StepSpec>;
 
 export type PipelineStep = keyof typeof PIPELINE_STEPS;
+
+/** A calling Task's TimeoutSeconds: its function's timeout and the margin (TASK_TIMEOUT_MARGIN_S). */
+export const taskTimeoutS = (step: PipelineStep): number => PIPELINE_FUNCTIONS[PIPELINE_STEPS[step].fn].timeoutS + TASK_TIMEOUT_MARGIN_S;
+
+/**
+ * The shortest wait AwaitDecision is given, for a round that reaches it past the job's deadline: long
+ * enough for await_decision's own call (like every Task, longer than its function's timeout), and then
+ * the wait ends as expired.
+ */
+export const DECISION_WAIT_MIN_S = taskTimeoutS('await_decision');
 
 /** The steps one function runs. */
 type StepOf<F extends PipelineFunction> = {
@@ -143,33 +206,72 @@ export interface StepPayload {
 /** As much of an ASL definition as the check reads. */
 export interface JobDefinition {
   StartAt: string;
+  TimeoutSeconds?: number;
   States: Record<
     string,
     {
       Type: string;
       Resource?: string;
       TimeoutSeconds?: number;
+      TimeoutSecondsPath?: string;
+      ResultPath?: string | null;
       Parameters?: { FunctionName?: string; Payload?: { step?: string } };
-      Retry?: { ErrorEquals: string[]; MaxAttempts?: number }[];
+      Retry?: Record<string, unknown>[];
     }
   >;
 }
 
 const LAMBDA_INVOKE = 'arn:aws:states:::lambda:invoke';
 
+/** The longest one Task can run, retries included: every attempt times out and every backoff is its longest. */
+function worstAttemptsS(step: PipelineStep, timeoutS: number): number {
+  const { maxAttempts } = RETRY_CLASSES[PIPELINE_STEPS[step].retry];
+  let backoffS = 0;
+  for (let retry = 0; retry < maxAttempts; retry++) {
+    backoffS += Math.min(BACKOFF.IntervalSeconds * BACKOFF.BackoffRate ** retry, BACKOFF.MaxDelaySeconds);
+  }
+  return timeoutS * (1 + maxAttempts) + backoffS;
+}
+
+/**
+ * The longest any execution can run, from the table: the longest path is a preview job regenerated
+ * to the cap, each round failing every attempt at its timeout, then composed and failing at Finalize.
+ * The preview wait counts once, because every AwaitDecision waits only up to the job's one deadline;
+ * a round started just before it still renders and charges, then waits DECISION_WAIT_MIN_S. A failed
+ * await_decision call is retried within its function's timeout, before the wait proper starts.
+ */
+export function executionWorstCaseS(): number {
+  const calls = (step: PipelineStep) => worstAttemptsS(step, taskTimeoutS(step));
+  const decisionRetriesS = worstAttemptsS('await_decision', taskTimeoutS('await_decision')) - taskTimeoutS('await_decision');
+  const round = calls('generate_reaction') + calls('render_preview') + calls('charge_preview') + DECISION_WAIT_MIN_S + decisionRetriesS;
+  const rounds = JOB_LIMITS.maxRegenerations + 1;
+  return calls('prepare') + rounds * round + PREVIEW_WAIT_MAX_S + calls('compose') + calls('finalize') + calls('mark_failed');
+}
+
+/** Standard workflows run at most a year. */
+const EXECUTION_MAX_S = 365 * 24 * 3600;
+
 /**
  * What the ASL file (before substitution) says differently from the table: its states must be
  * JOB_STATE_NAMES, and each Task must send the step of its state, to that step's function, with that
- * step's timeout and integration. Empty when they agree.
+ * step's timeout, retrier and integration; the execution's TimeoutSeconds must outlast every path
+ * (executionWorstCaseS), so the timeout that MarkFailed cannot catch never cuts a job short. Empty when
+ * they agree. `timeouts: false` leaves the timeouts out (a test's file may shorten them).
  */
 export function jobDefinitionProblems(definition: JobDefinition, options: { timeouts?: boolean } = {}): string[] {
   const problems: string[] = [];
+  const checkTimeouts = options.timeouts !== false;
   const names = Object.keys(definition.States);
   for (const name of names) {
     if (!(JOB_STATE_NAMES as readonly string[]).includes(name)) problems.push(`state ${name} is not in JOB_STATE_NAMES`);
   }
   for (const name of JOB_STATE_NAMES) if (!names.includes(name)) problems.push(`state ${name} of JOB_STATE_NAMES is missing`);
   if (definition.StartAt !== PIPELINE_STEPS.prepare.state) problems.push(`StartAt is ${definition.StartAt}, not ${PIPELINE_STEPS.prepare.state}`);
+  const worstS = executionWorstCaseS();
+  const executionS = definition.TimeoutSeconds;
+  if (checkTimeouts && (executionS === undefined || executionS <= worstS || executionS > EXECUTION_MAX_S)) {
+    problems.push(`the execution's TimeoutSeconds is ${String(executionS)}; it must be above the worst case of ${worstS} s and at most ${EXECUTION_MAX_S}`);
+  }
 
   const sent = new Set<string>();
   for (const [name, state] of Object.entries(definition.States)) {
@@ -191,16 +293,30 @@ export function jobDefinitionProblems(definition: JobDefinition, options: { time
     }
     const resource = spec.waitsForToken ? `${LAMBDA_INVOKE}.waitForTaskToken` : LAMBDA_INVOKE;
     if (state.Resource !== resource) problems.push(`Task ${name} has Resource ${String(state.Resource)}, not ${resource}`);
-    const retry = RETRY_CLASSES[spec.retry];
-    const retries = (state.Retry ?? []).map((r) => `${[...r.ErrorEquals].sort().join('|')} x${r.MaxAttempts ?? 3}`);
-    const expected = `${[...retry.errors].sort().join('|')} x${retry.maxAttempts}`;
-    if (retries.length !== 1 || retries[0] !== expected) problems.push(`Task ${name} retries ${retries.join(', ') || 'nothing'}, the table says ${spec.retry} (${expected})`);
-    if (options.timeouts !== false && state.TimeoutSeconds !== spec.timeoutS) {
-      problems.push(`Task ${name} has TimeoutSeconds ${String(state.TimeoutSeconds)}, the table says ${spec.timeoutS}`);
+    const expected = JSON.stringify(normalisedRetrier(retrierOf(spec.retry)));
+    const retries = (state.Retry ?? []).map((r) => JSON.stringify(normalisedRetrier(r)));
+    if (retries.length !== 1 || retries[0] !== expected) {
+      problems.push(`Task ${name} retries ${retries.join(', ') || 'nothing'}, the table says ${spec.retry} (${expected})`);
+    }
+    if (spec.resultPath !== undefined && state.ResultPath !== spec.resultPath) {
+      problems.push(`Task ${name} has ResultPath ${String(state.ResultPath)}, the table says ${spec.resultPath}`);
+    }
+    if (spec.waitsForToken) {
+      if (state.TimeoutSecondsPath !== DECISION_WAIT_PATH || state.TimeoutSeconds !== undefined) {
+        problems.push(`Task ${name} must wait TimeoutSecondsPath ${DECISION_WAIT_PATH} (the job's preview deadline) and no TimeoutSeconds`);
+      }
+    } else if (checkTimeouts && state.TimeoutSeconds !== taskTimeoutS(step)) {
+      problems.push(`Task ${name} has TimeoutSeconds ${String(state.TimeoutSeconds)}, the table says ${taskTimeoutS(step)}`);
     }
   }
   for (const step of Object.keys(PIPELINE_STEPS)) if (!sent.has(step)) problems.push(`no Task sends step ${step}`);
   return problems;
+}
+
+/** A retrier with its errors sorted and its keys in one order, so two spellings of the same compare equal. */
+function normalisedRetrier(retrier: Record<string, unknown>): Record<string, unknown> {
+  const errors = Array.isArray(retrier.ErrorEquals) ? [...(retrier.ErrorEquals as string[])].sort() : retrier.ErrorEquals;
+  return Object.fromEntries(Object.entries({ ...retrier, ErrorEquals: errors }).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** Throws when the ASL file and the table disagree (see jobDefinitionProblems). */

@@ -28,6 +28,8 @@ export class Execution {
   /** The library's own abort, once the execution runs. */
   abortRun?: () => void;
   stopped = false;
+  /** Ended by the execution's TimeoutSeconds (what AWS reports as TIMED_OUT). */
+  timedOut = false;
   /** False only while parked at AwaitDecision, waiting for a decision. */
   busy = true;
   /** Resumed at AwaitDecision: the preview's recorded expiry bounds the first wait. */
@@ -75,6 +77,13 @@ export class Execution {
   /** Aborts the running step and the library's execution; the job record is left as it is. */
   stop(): void {
     this.stopped = true;
+    this.controller.abort();
+    this.abortRun?.();
+  }
+
+  /** The execution ran past its TimeoutSeconds: ends it as Step Functions does, with no Catch run. */
+  timeOut(): void {
+    this.timedOut = true;
     this.controller.abort();
     this.abortRun?.();
   }

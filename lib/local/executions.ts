@@ -2,14 +2,18 @@
  * The executions the local runner holds: one per job, like an execution name on AWS (a job whose
  * execution ended in this process is never started again), each Task of the machine mapped to a step
  * call (step-invoker.ts) or a wait for a decision (task-tokens.ts), and whether anything is still
- * working (idle) or parked at AwaitDecision only.
+ * working (idle) or parked at AwaitDecision only. Each execution ends at its TimeoutSeconds, as on
+ * AWS, and one that ends failed or timed out is handed to `onEnded` (the mark-failed step run from
+ * outside the machine, as the EventBridge rule does on AWS).
  */
+import type { EndedExecution } from '#pipeline/execution-ended';
 import type { JobExecutionInput, StepPayload, TaskFailure } from '#pipeline/steps';
+import { deadlineTimer } from './deadline-timer';
 import { Execution, executionKey } from './execution';
 import type { JobMachine, TaskHandlers } from './job-machine';
-import type { TaskInfo } from './local-definition';
+import { LOCAL_TIMEOUT_PARAMETER, type TaskInfo } from './local-definition';
 import type { StepInvoker } from './step-invoker';
-import { runnerStopped, type Json } from './task-outcomes';
+import { runnerStopped, taskError, type Json } from './task-outcomes';
 import { TaskTokens } from './task-tokens';
 
 /** What a resumed job brings from its record (job-resume.ts). */
@@ -29,6 +33,7 @@ export class RunningExecutions {
     private readonly machine: JobMachine,
     private readonly steps: StepInvoker,
     private readonly log: (line: string) => void,
+    private readonly onEnded?: (ended: EndedExecution) => Promise<unknown>,
   ) {
     this.tokens = new TaskTokens(steps, () => this.notifyIfIdle());
   }
@@ -49,12 +54,25 @@ export class RunningExecutions {
     this.log(`${exec.label}: execution started at ${startAt}`);
     const execution = this.machine.run(input, startAt, this.handlersFor(exec));
     exec.abortRun = execution.abort;
+    // An execution's time counts from its start on AWS; a resumed job's execution started with the job.
+    const timeoutS = this.machine.executionTimeoutS;
+    const startedMs = resumed?.createdAt === undefined ? NaN : Date.parse(resumed.createdAt);
+    const timeout =
+      timeoutS === undefined
+        ? undefined
+        : deadlineTimer((Number.isNaN(startedMs) ? Date.now() : startedMs) + timeoutS * 1000, () => {
+            this.log(`${exec.label}: execution timed out after ${timeoutS} s`);
+            exec.timeOut();
+          });
     exec.done = execution.result
       .then(
         () => this.log(`${exec.label}: execution succeeded`),
-        (error: unknown) => this.logFailure(exec, error),
+        (error: unknown) => this.failedOrStopped(exec, input, error),
       )
-      .finally(() => this.forget(exec));
+      .finally(() => {
+        timeout?.cancel();
+        this.forget(exec);
+      });
     return exec;
   }
 
@@ -97,16 +115,26 @@ export class RunningExecutions {
     // A render slot is kept only for a render step that follows at once.
     if (task.fn !== 'render') exec.releaseHeldSlot();
     const payload = (raw as { Payload: StepPayload }).Payload;
-    return task.waitsForToken ? this.tokens.wait(exec, stateName, task, payload) : this.steps.invoke(exec, stateName, task, payload);
+    const run = task.timeoutPath ? { ...task, timeoutS: timeoutOfRun(stateName, raw) } : task;
+    return task.waitsForToken ? this.tokens.wait(exec, stateName, run, payload) : this.steps.invoke(exec, stateName, run, payload);
   }
 
-  private logFailure(exec: Execution, error: unknown): void {
+  /** An execution that did not succeed: stopped by the runner (resumed later), or ended FAILED / TIMED_OUT. */
+  private async failedOrStopped(exec: Execution, input: JobExecutionInput, error: unknown): Promise<void> {
     if (exec.stopped) return this.log(`${exec.label}: execution stopped; the next start resumes it`);
     // The library wraps the Task's error; its cause carries the ASL Error and Cause.
     const failure = error instanceof Error && error.cause instanceof Error ? error.cause : error;
     const name = failure instanceof Error ? failure.name : 'Error';
     const cause = failure instanceof Error ? failure.message : String(failure);
-    this.log(`${exec.label}: execution failed with ${name}: ${cause}`);
+    if (!exec.timedOut) this.log(`${exec.label}: execution failed with ${name}: ${cause}`);
+    const ended: EndedExecution = exec.timedOut
+      ? { account_id: input.account_id, job_id: input.job_id, status: 'TIMED_OUT' }
+      : { account_id: input.account_id, job_id: input.job_id, status: 'FAILED', error: name, cause };
+    try {
+      await this.onEnded?.(ended);
+    } catch (endError) {
+      this.log(`${exec.label}: the ended execution's job was not failed: ${String(endError)}`);
+    }
   }
 
   private forget(exec: Execution): void {
@@ -116,4 +144,14 @@ export class RunningExecutions {
     exec.markSettled();
     this.notifyIfIdle();
   }
+}
+
+/** A run's timeout from its TimeoutSecondsPath, which the copy resolves into the Task's parameters (local-definition.ts). */
+function timeoutOfRun(stateName: string, raw: unknown): number {
+  const value = (raw as Record<string, unknown>)[LOCAL_TIMEOUT_PARAMETER];
+  // Step Functions fails the execution the same way when the path does not hold a positive integer.
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw taskError('States.Runtime', `${stateName}: TimeoutSecondsPath does not hold a positive integer (${JSON.stringify(value)})`);
+  }
+  return value;
 }

@@ -20,6 +20,8 @@ export interface JobMachine {
   startAt: string;
   /** The Task states, by name. */
   tasks: Record<string, TaskInfo>;
+  /** The execution's TimeoutSeconds (the runner enforces it). */
+  executionTimeoutS?: number;
   /** Starts an execution at `startAt`; `result` settles when it ends, `abort` ends it. */
   run(input: JobExecutionInput, startAt: string, handlers: TaskHandlers): { result: Promise<unknown>; abort: () => void };
 }
@@ -29,7 +31,7 @@ export interface JobMachine {
  * backoff (tests): one number for every Task state, or per state name.
  */
 export function localJobMachine(definitionPath?: string, retryIntervalOverrides?: number | RetryIntervals): JobMachine {
-  const { definition, tasks } = loadLocalDefinition(definitionPath);
+  const { definition, tasks, executionTimeoutS } = loadLocalDefinition(definitionPath);
   const retryIntervals: RetryIntervals | undefined =
     typeof retryIntervalOverrides === 'number'
       ? Object.fromEntries(Object.keys(tasks).map((name) => [name, retryIntervalOverrides]))
@@ -44,6 +46,7 @@ export function localJobMachine(definitionPath?: string, retryIntervalOverrides?
   return {
     startAt: definition.StartAt,
     tasks,
+    executionTimeoutS,
     run: (input, startAt, handlers) =>
       machineFrom(startAt).run(input as never, {
         overrides: { taskResourceLocalHandlers: handlers as never, retryIntervalOverrides: retryIntervals },

@@ -4,6 +4,7 @@
  * preview parked at AwaitDecision keeps its recorded expiry; a job caught while failing finishes
  * failing; a recorded state the machine no longer has fails the job rather than guessing.
  */
+import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 import { FINAL_ERROR, STATE_OF_STEP, type JobExecutionInput, type TaskFailure } from '#pipeline/steps';
 import type { TaskInfo } from './local-definition';
 
@@ -14,13 +15,18 @@ export interface RecordedJob {
   method: JobExecutionInput['job']['method'];
   resume_at?: string | null;
   preview_expires_at?: string | null;
+  /** The job's one preview deadline (charge-preview.ts). */
+  preview_deadline?: string | null;
   /** The job's age in the render queue; without it, the order the runner started jobs in. */
   created_at?: string;
   queue_position?: number | null;
 }
 
-/** The execution input, with the failure a job entered at MarkFailed hands mark_failed. */
-type ResumeInput = JobExecutionInput & { failure?: TaskFailure };
+/**
+ * The execution input, with the failure a job entered at MarkFailed hands mark_failed, and the wait
+ * left to a job entered at AwaitDecision (what ChargePreview put in the state before the restart).
+ */
+type ResumeInput = JobExecutionInput & { failure?: TaskFailure; decision_wait?: { seconds: number } };
 
 /** The failure handed to mark_failed when a job is re-entered at MarkFailed after a restart. */
 export const INTERRUPTED_FAILURE: TaskFailure = {
@@ -65,6 +71,13 @@ export function resumePlan(
   } else if (startAt === STATE_OF_STEP.mark_failed) {
     input.failure = INTERRUPTED_FAILURE;
   }
-  const expires = startAt === STATE_OF_STEP.await_decision && job.preview_expires_at ? Date.parse(job.preview_expires_at) : NaN;
-  return { input, startAt, firstWaitDeadline: Number.isNaN(expires) ? undefined : expires, createdAt: job.created_at };
+  const atDecision = startAt === STATE_OF_STEP.await_decision;
+  const recorded = job.preview_deadline ?? job.preview_expires_at;
+  const expires = atDecision && recorded ? Date.parse(recorded) : NaN;
+  const firstWaitDeadline = Number.isNaN(expires) ? undefined : expires;
+  if (atDecision) {
+    const seconds = firstWaitDeadline === undefined ? PREVIEW_WAIT_MAX_S : Math.max(1, Math.ceil((firstWaitDeadline - Date.now()) / 1000));
+    input.decision_wait = { seconds };
+  }
+  return { input, startAt, firstWaitDeadline, createdAt: job.created_at };
 }

@@ -3,15 +3,18 @@
  * `aws-local-stepfunctions`, its Task states mapped to the same pipeline handlers the Lambda functions
  * run. It gives the semantics the AWS path has: one execution per job, Retry/Catch as written, a fresh
  * task token per AwaitDecision that approve/regenerate send back, States.Timeout when a preview is left
- * undecided, and, since this process can die, re-entry at the state recorded on the job.
+ * undecided, and, since this process can die, re-entry at the state recorded on the job. An execution
+ * ends at its TimeoutSeconds as on AWS, and one that ends failed or timed out is handed to
+ * `executionEnded` (what the EventBridge rule on ended executions does on AWS).
  *
  * The library is driven with a COPY of the definition, because of how it keeps time: it arms one
  * `setTimeout` per Task (60 s when TimeoutSeconds is absent) and one for the execution, and Node's
  * timers overflow past 2^31-1 ms (≈24.8 days) and then fire at once. So the copy gives every Task the
  * largest timeout a timer can hold and has no execution timeout (local-definition.ts), and this runner
- * enforces each Task's own TimeoutSeconds itself: from the moment the step really starts (a render step
- * queued for a CPU slot is not yet late, step-invoker.ts), and, for AwaitDecision, up to the preview's
- * expiry (task-tokens.ts), with chained, unref'd timers that can wait for months (deadline-timer.ts).
+ * enforces each Task's own TimeoutSeconds (or TimeoutSecondsPath) itself: from the moment the step
+ * really starts (a render step queued for a CPU slot is not yet late, step-invoker.ts), and, for
+ * AwaitDecision, up to the preview's expiry (task-tokens.ts), and the execution's TimeoutSeconds
+ * (executions.ts), with chained, unref'd timers that can wait for months (deadline-timer.ts).
  *
  * Render steps share a few CPU slots, granted oldest job first (render-slots.ts); a job waiting for
  * one shows its place in line on its record (`queue_position`, queue-positions.ts).
@@ -20,6 +23,7 @@
  * where a job re-enters after a restart is job-resume.ts.
  */
 import type { JobRunner } from '#ports/job-runner';
+import type { EndedExecution } from '#pipeline/execution-ended';
 import { STATE_OF_STEP, type JobDecision, type PipelineFunction, type StepPayload } from '#pipeline/steps';
 import { executionKey } from './execution';
 import { RunningExecutions } from './executions';
@@ -63,6 +67,11 @@ export interface LocalJobRunnerOptions {
   store?: LocalJobStore;
   /** How long stop() waits for steps already running to return. Default 10 s. */
   stopGraceMs?: number;
+  /**
+   * Called when an execution ends FAILED or TIMED_OUT (not when the runner stops it): the stack fails
+   * the job there (functions/pipeline/execution-ended.ts), as the EventBridge rule does on AWS.
+   */
+  executionEnded?: (ended: EndedExecution) => Promise<unknown>;
 }
 
 export interface LocalJobRunner extends JobRunner {
@@ -96,7 +105,7 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
     Math.max(1, options.renderConcurrency ?? 2),
     log,
   );
-  const executions = new RunningExecutions(machine, steps, log);
+  const executions = new RunningExecutions(machine, steps, log, options.executionEnded);
   let stopped = false;
 
   return {

@@ -2,7 +2,8 @@
  * The ASL file as the local runner drives it with `aws-local-stepfunctions`: checked against the step
  * table, its substitutions filled with local function names, and the library's timers neutralised (it
  * arms one setTimeout per Task, 60 s when TimeoutSeconds is absent, and one for the execution; the
- * runner enforces each Task's own TimeoutSeconds itself: step-invoker.ts, task-tokens.ts).
+ * runner enforces each Task's own TimeoutSeconds or TimeoutSecondsPath, and the execution's
+ * TimeoutSeconds, itself: step-invoker.ts, task-tokens.ts, executions.ts).
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -36,18 +37,30 @@ const LIBRARY_TASK_TIMEOUT_S = Math.floor(MAX_TIMER_MS / 1000);
 /** The FunctionName a pipeline function gets in the local copy of the definition. */
 const localFunctionName = (fn: PipelineFunction) => `local:${fn}`;
 
+/**
+ * The parameter the copy adds to a Task with TimeoutSecondsPath: the library then resolves the path
+ * against the state's input, as Step Functions does, and the runner reads the timeout from the
+ * parameters its handler gets (executions.ts). The library itself would resolve the path after
+ * Parameters, against the wrong document.
+ */
+export const LOCAL_TIMEOUT_PARAMETER = 'LocalTimeoutSeconds';
+
 /** The Task states of the definition, as the runner needs them. */
 export interface TaskInfo {
   fn: PipelineFunction;
   step: PipelineStep;
   waitsForToken: boolean;
-  /** The state's own TimeoutSeconds; undefined: none (AWS's default is ~3 years). */
+  /** The state's own TimeoutSeconds; undefined: none (AWS's default is ~3 years), or read per run (`timeoutPath`). */
   timeoutS?: number;
+  /** The state's TimeoutSecondsPath: each run's timeout comes from its input (LOCAL_TIMEOUT_PARAMETER). */
+  timeoutPath?: string;
 }
 
 export interface LocalDefinition {
   definition: StateMachineDefinition;
   tasks: Record<string, TaskInfo>;
+  /** The execution's TimeoutSeconds, which the runner enforces (the copy has none). */
+  executionTimeoutS?: number;
 }
 
 /**
@@ -69,21 +82,28 @@ export function loadLocalDefinition(definitionPath: string = JOB_STATE_MACHINE_F
     return localFunctionName(fn);
   });
   const definition = JSON.parse(text) as StateMachineDefinition & { TimeoutSeconds?: number };
-  // The execution limit is AWS's; locally an execution ends with its process anyway.
+  // The runner holds the execution's limit with a timer that can wait past 24.8 days (executions.ts).
+  const executionTimeoutS = definition.TimeoutSeconds;
   delete definition.TimeoutSeconds;
 
   const tasks: Record<string, TaskInfo> = {};
   for (const [name, state] of Object.entries(definition.States)) {
     const step = stepOfState(name);
     if (state.Type !== 'Task' || !step) continue;
-    if (state.TimeoutSecondsPath || 'HeartbeatSeconds' in state) {
-      throw new Error(`${file}: state ${name}: TimeoutSecondsPath and HeartbeatSeconds are not supported by the local runner`);
+    if ('HeartbeatSeconds' in state || 'HeartbeatSecondsPath' in state) {
+      throw new Error(`${file}: state ${name}: HeartbeatSeconds is not supported by the local runner`);
     }
     const spec: { fn: PipelineFunction; waitsForToken?: true } = PIPELINE_STEPS[step];
-    tasks[name] = { fn: spec.fn, step, waitsForToken: spec.waitsForToken === true, timeoutS: state.TimeoutSeconds };
+    const timeoutPath = state.TimeoutSecondsPath;
+    tasks[name] = { fn: spec.fn, step, waitsForToken: spec.waitsForToken === true, timeoutS: state.TimeoutSeconds, timeoutPath };
+    if (timeoutPath) {
+      delete state.TimeoutSecondsPath;
+      const withParameters = state as { Parameters?: Record<string, unknown> };
+      withParameters.Parameters = { ...withParameters.Parameters, [`${LOCAL_TIMEOUT_PARAMETER}.$`]: timeoutPath };
+    }
     state.TimeoutSeconds = LIBRARY_TASK_TIMEOUT_S;
   }
-  return { definition, tasks };
+  return { definition, tasks, executionTimeoutS };
 }
 
 /** The definition entered at `startAt`, without the states it can no longer reach (ASL forbids those). */

@@ -2,10 +2,12 @@
  * What the local runner runs the pipeline with, over the local stack's dependencies: `runStep` loads
  * each pipeline function's entry (the module its Lambda runs, by the path the step table names) on
  * its first step, as the local HTTP server loads each handler group's, and runs its task map; `store`
- * is the runner's view of the job store and the ledger.
+ * is the runner's view of the job store and the ledger; `executionEnded` fails the job of an execution
+ * that ended failed or timed out, with the code the EventBridge rule's function uses on AWS.
  */
 import { resolve } from 'node:path';
 import type { DependencySource } from '#ports/dependencies';
+import { failEndedExecution } from '#pipeline/execution-ended';
 import { runStep } from '#pipeline/run-step';
 import { IN_FLIGHT } from '#pipeline/job-context';
 import { sweepStrandedWork } from '#pipeline/sweeper';
@@ -14,7 +16,7 @@ import type { LocalJobRunnerOptions } from './job-runner';
 
 const REPO_ROOT = resolve(__dirname, '..', '..');
 
-export function localPipeline(dependencies: DependencySource): Pick<LocalJobRunnerOptions, 'runStep' | 'store'> {
+export function localPipeline(dependencies: DependencySource): Pick<LocalJobRunnerOptions, 'runStep' | 'store' | 'executionEnded'> {
   const loaded = new Map<PipelineFunction, StepTasks>();
   const tasksOf = (fn: PipelineFunction): StepTasks => {
     let tasks = loaded.get(fn);
@@ -27,6 +29,7 @@ export function localPipeline(dependencies: DependencySource): Pick<LocalJobRunn
   };
   return {
     runStep: async (payload, { signal, only }) => runStep(only, tasksOf(only), payload, dependencies(), signal),
+    executionEnded: async (ended) => failEndedExecution(dependencies(), ended),
     store: {
       listActiveJobs: async () => dependencies().jobs.listActive(),
       getJob: async (accountId, jobId) => dependencies().jobs.get(accountId, jobId),

@@ -1,7 +1,7 @@
 /**
  * AwaitDecision (waitForTaskToken): the job shows preview_ready and keeps the token approve and
- * regenerate send back. Re-entered after a local restart with a new token, it keeps the deadline
- * the preview was first given.
+ * regenerate send back. The deadline it shows is the job's one preview deadline (fixed by
+ * ChargePreview at the first preview); re-entered after a local restart with a new token, it keeps it.
  */
 import { JOB_STAGES } from '#domain/jobs';
 import type { Dependencies } from '#ports/dependencies';
@@ -14,9 +14,10 @@ export async function awaitDecision(payload: StepPayload, deps: Pick<Dependencie
   const job = await activeJob(deps, payload);
   if (!job) return undefined;
   const expiresAt =
-    job.status === 'preview_ready' && job.preview_expires_at
+    job.preview_deadline ??
+    (job.status === 'preview_ready' && job.preview_expires_at
       ? job.preview_expires_at
-      : new Date(deps.now().getTime() + deps.previewWaitS * 1000).toISOString();
+      : new Date(deps.now().getTime() + deps.previewWaitS * 1000).toISOString());
   await saveProgress(deps, job, {
     status: 'preview_ready',
     stage: 'awaiting_approval',

@@ -66,6 +66,7 @@ function harness(
       attempts.set(key, attempt);
       const answer = await behave(payload, attempt, context.signal);
       if (answer !== undefined) return answer;
+      if (payload.step === 'charge_preview') return { decision_wait_s: 3600 };
       return payload.step === 'await_decision' ? { expires_at: inAnHour() } : { ok: true };
     },
   });
@@ -280,11 +281,8 @@ describe('the local job runner', () => {
     expect(h.runner.pendingTokens()).toEqual([]);
   });
 
-  test("AwaitDecision's own TimeoutSeconds still applies without expires_at", async () => {
-    const definitionPath = definitionWith((d) => {
-      d.States.AwaitDecision!.TimeoutSeconds = 1;
-    });
-    const h = harness((p) => (p.step === 'await_decision' ? {} : undefined), { definitionPath });
+  test('AwaitDecision waits as long as ChargePreview answered (its TimeoutSecondsPath), without expires_at', async () => {
+    const h = harness((p) => (p.step === 'charge_preview' ? { decision_wait_s: 1 } : p.step === 'await_decision' ? {} : undefined));
     await h.runner.start(preview(12));
     await h.runner.idle();
     expect(h.runner.pendingTokens()).toHaveLength(1);
@@ -292,12 +290,28 @@ describe('the local job runner', () => {
     expect(JSON.parse(h.last(12, 'mark_failed')!.failure!.Cause!)).toMatchObject({ code: 'preview_expired' });
   });
 
-  test('a 31-day TimeoutSeconds (past what one Node timer holds) does not fire at once', async () => {
+  test('each round waits what its ChargePreview answered: a regenerated round with 1 s left expires after 1 s', async () => {
+    // charge-preview.ts answers the time left to the job's one deadline: here 30 s, then 1 s.
+    const h = harness((p, attempt) => {
+      if (p.step === 'charge_preview') return { decision_wait_s: attempt === 1 ? 30 : 1 };
+      return p.step === 'await_decision' ? {} : undefined;
+    });
+    await h.runner.start(preview(14));
+    await h.runner.idle();
+    await h.runner.sendDecision(h.runner.pendingTokens()[0]!, { action: 'regenerate', regenerations: 1 });
+    await h.runner.idle();
+    const regeneratedAt = Date.now();
+    await eventually(() => h.steps(14).includes('mark_failed'), 4000);
+    expect(Date.now() - regeneratedAt).toBeLessThan(2500);
+    expect(h.steps(14).filter((s) => s === 'await_decision')).toHaveLength(2);
+    expect(JSON.parse(h.last(14, 'mark_failed')!.failure!.Cause!)).toMatchObject({ code: 'preview_expired' });
+  });
+
+  test('a wait past what one Node timer holds (31 days) does not fire at once', async () => {
     const definitionPath = definitionWith((d) => {
       d.TimeoutSeconds = 40 * DAY_S;
-      d.States.AwaitDecision!.TimeoutSeconds = 31 * DAY_S;
     });
-    const h = harness((p) => (p.step === 'await_decision' ? {} : undefined), { definitionPath });
+    const h = harness((p) => (p.step === 'charge_preview' ? { decision_wait_s: 31 * DAY_S } : p.step === 'await_decision' ? {} : undefined), { definitionPath });
     await h.runner.start(preview(13));
     await h.runner.idle();
     await sleep(200);
@@ -305,6 +319,76 @@ describe('the local job runner', () => {
     await h.runner.sendDecision(h.runner.pendingTokens()[0]!, { action: 'approve' });
     await h.runner.idle();
     expect(h.steps(13).slice(-2)).toEqual(['compose', 'finalize']);
+  });
+
+  describe('an execution that ends without succeeding', () => {
+    const endedHarness = (behave: Parameters<typeof harness>[0], options: Partial<LocalJobRunnerOptions> = {}) => {
+      const ended: unknown[] = [];
+      const h = harness(behave, { ...options, executionEnded: async (e) => ended.push(e) });
+      return { ...h, ended };
+    };
+
+    test("ends at the execution's TimeoutSeconds, without MarkFailed, and is handed to executionEnded as TIMED_OUT", async () => {
+      const definitionPath = definitionWith((d) => {
+        d.TimeoutSeconds = 1;
+      });
+      const h = endedHarness(
+        (p, _attempt, signal) => (p.step === 'compose' ? new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))) : undefined),
+        { definitionPath },
+      );
+      await h.runner.start(auto(30));
+      await eventually(() => h.ended.length > 0, 3000);
+      expect(h.ended).toEqual([{ account_id: 1, job_id: 30, status: 'TIMED_OUT' }]);
+      expect(h.steps(30)).not.toContain('mark_failed');
+      expect(h.lines.join('\n')).toMatch(/job 30 .*timed out after 1 s/);
+      // Like an execution name on AWS, the job is not started again in this process.
+      await h.runner.start(auto(30));
+      await h.runner.idle();
+      expect(h.steps(30).filter((s) => s === 'prepare')).toHaveLength(1);
+    });
+
+    test('a waiting preview is cut short by the execution timeout too', async () => {
+      const definitionPath = definitionWith((d) => {
+        d.TimeoutSeconds = 1;
+      });
+      const h = endedHarness(() => undefined, { definitionPath });
+      await h.runner.start(preview(31));
+      await h.runner.idle();
+      expect(h.runner.pendingTokens()).toHaveLength(1);
+      await eventually(() => h.ended.length > 0, 3000);
+      expect(h.ended).toEqual([{ account_id: 1, job_id: 31, status: 'TIMED_OUT' }]);
+      expect(h.runner.pendingTokens()).toEqual([]);
+    });
+
+    test('a resumed job counts its execution time from its creation: one past it times out at once', async () => {
+      const definitionPath = definitionWith((d) => {
+        d.TimeoutSeconds = 3600;
+      });
+      const { store } = recordsStore({ 32: { status: 'processing', resume_at: 'Compose', created_at: new Date(Date.now() - 2 * 3600_000).toISOString() } });
+      const h = endedHarness(() => undefined, { definitionPath, store });
+      await h.runner.resumeActiveJobs();
+      await eventually(() => h.ended.length > 0, 3000);
+      expect(h.ended).toEqual([{ account_id: 1, job_id: 32, status: 'TIMED_OUT' }]);
+    });
+
+    test('one that fails (here after MarkFailed recorded it) is handed over as FAILED with its Error', async () => {
+      const h = endedHarness((p) => {
+        if (p.step === 'compose') throw namedError('Job.Failed', JSON.stringify({ code: 'render_failed', message: 'no' }));
+        return undefined;
+      });
+      await h.runner.start(auto(33));
+      await eventually(() => h.ended.length > 0);
+      expect(h.steps(33).slice(-1)).toEqual(['mark_failed']);
+      expect(h.ended).toEqual([expect.objectContaining({ account_id: 1, job_id: 33, status: 'FAILED', error: 'JobFailed' })]);
+    });
+
+    test('one stopped by the runner is not handed over: the next start resumes it', async () => {
+      const h = endedHarness(() => undefined);
+      await h.runner.start(preview(34));
+      await h.runner.idle();
+      await h.runner.stop();
+      expect(h.ended).toEqual([]);
+    });
   });
 
   test('deadlineTimer chains timers for deadlines months away', () => {

@@ -1,0 +1,110 @@
+/**
+ * The ASL file against the step table and against the language itself: asl-validator (the schema,
+ * transitions, terminal states, at most one of TimeoutSeconds/TimeoutSecondsPath), the table's
+ * check, the execution's TimeoutSeconds above the worst case of every path, and each Task's timeout
+ * above its function's.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  checkJobDefinition,
+  DECISION_WAIT_MIN_S,
+  DECISION_WAIT_PATH,
+  executionWorstCaseS,
+  JOB_STATE_MACHINE_FILE,
+  jobDefinitionProblems,
+  PIPELINE_FUNCTIONS,
+  PIPELINE_STEPS,
+  retrierOf,
+  taskTimeoutS,
+  type JobDefinition,
+  type PipelineStep,
+} from '#pipeline/steps';
+import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
+
+interface AslValidation {
+  isValid: boolean;
+  errorsText(separator?: string): string;
+}
+// asl-validator ships no type declarations; its entry is one function.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const validateAsl = require('asl-validator') as (definition: unknown, options?: { checkPaths?: boolean; checkArn?: boolean }) => AslValidation;
+
+const ROOT = resolve(__dirname, '..', '..', '..');
+const readDefinition = (): JobDefinition & Record<string, unknown> => JSON.parse(readFileSync(resolve(ROOT, JOB_STATE_MACHINE_FILE), 'utf8'));
+const STEPS = Object.keys(PIPELINE_STEPS) as PipelineStep[];
+const DAY_S = 24 * 3600;
+
+describe('the ASL file', () => {
+  test('is valid Amazon States Language (asl-validator, paths checked)', () => {
+    // The function ARNs are substituted at deploy time; the validator checks the rest of every ARN.
+    const result = validateAsl(readDefinition(), { checkPaths: true, checkArn: false });
+    expect(result.errorsText()).toBe('');
+    expect(result.isValid).toBe(true);
+  });
+
+  test('asl-validator refuses a Task with both TimeoutSeconds and TimeoutSecondsPath', () => {
+    const definition = readDefinition();
+    definition.States.AwaitDecision!.TimeoutSeconds = 60;
+    expect(validateAsl(definition, { checkPaths: true, checkArn: false }).isValid).toBe(false);
+  });
+
+  test('agrees with the step table', () => {
+    expect(jobDefinitionProblems(readDefinition())).toEqual([]);
+    expect(() => checkJobDefinition(readDefinition())).not.toThrow();
+  });
+
+  test('every Task retries Lambda throttles, service errors, Lambda.Unknown and client timeouts with capped, jittered backoff', () => {
+    for (const [name, state] of Object.entries(readDefinition().States)) {
+      if (state.Type !== 'Task') continue;
+      const [retrier] = state.Retry ?? [];
+      const errors = retrier?.ErrorEquals as string[];
+      const all = errors.includes('States.ALL');
+      for (const error of ['Lambda.ClientExecutionTimeoutException', 'Lambda.Unknown', 'Lambda.TooManyRequestsException', 'Lambda.ServiceException']) {
+        expect({ name, retried: all || errors.includes(error) }).toEqual({ name, retried: true });
+      }
+      expect(retrier).toMatchObject({ BackoffRate: 2, JitterStrategy: 'FULL', MaxDelaySeconds: 30 });
+    }
+  });
+
+  test('a retrier that drifted from its class is named', () => {
+    const definition = readDefinition();
+    definition.States.Compose!.Retry = [{ ...retrierOf('transient'), ErrorEquals: ['Job.Retryable'] }];
+    expect(jobDefinitionProblems(definition)).toEqual([expect.stringMatching(/^Task Compose retries .*Job\.Retryable.*the table says transient/)]);
+  });
+
+  test("every calling Task's TimeoutSeconds outlasts its function's timeout, so the function's own timeout ends an attempt first", () => {
+    const definition = readDefinition();
+    for (const step of STEPS) {
+      const state = definition.States[PIPELINE_STEPS[step].state]!;
+      const fnTimeoutS = PIPELINE_FUNCTIONS[PIPELINE_STEPS[step].fn].timeoutS;
+      const waitS = state.TimeoutSeconds ?? DECISION_WAIT_MIN_S;
+      expect({ step, longer: waitS > fnTimeoutS }).toEqual({ step, longer: true });
+      if (state.TimeoutSeconds !== undefined) expect(state.TimeoutSeconds).toBe(taskTimeoutS(step));
+    }
+  });
+
+  test('AwaitDecision waits up to the deadline ChargePreview computes, never a fixed 30 days that a regeneration would restart', () => {
+    const { States } = readDefinition();
+    expect(States.AwaitDecision).toMatchObject({ TimeoutSecondsPath: DECISION_WAIT_PATH });
+    expect(States.AwaitDecision!.TimeoutSeconds).toBeUndefined();
+    expect(States.ChargePreview).toMatchObject({ ResultSelector: { 'seconds.$': '$.Payload.decision_wait_s' }, ResultPath: '$.decision_wait' });
+    const drifted = readDefinition();
+    drifted.States.AwaitDecision = { ...drifted.States.AwaitDecision!, TimeoutSeconds: 30 * DAY_S, TimeoutSecondsPath: undefined };
+    expect(jobDefinitionProblems(drifted)).toEqual([expect.stringMatching(/AwaitDecision must wait TimeoutSecondsPath/)]);
+  });
+
+  test("the execution's TimeoutSeconds is above the worst case of every path, and the check says so when it is not", () => {
+    const definition = readDefinition();
+    const worst = executionWorstCaseS();
+    // The preview wait once, plus 21 rounds of failing renders and the final steps: about a day and a half more.
+    expect(worst).toBeGreaterThan(PREVIEW_WAIT_MAX_S + DAY_S);
+    expect(worst).toBeLessThan(PREVIEW_WAIT_MAX_S + 3 * DAY_S);
+    expect(definition.TimeoutSeconds).toBeGreaterThan(worst);
+    // The 32 days the file had before would cut the longest preview job short.
+    expect(jobDefinitionProblems({ ...definition, TimeoutSeconds: 32 * DAY_S })).toEqual([
+      expect.stringMatching(/execution's TimeoutSeconds is 2764800; it must be above the worst case of \d+ s/),
+    ]);
+    expect(jobDefinitionProblems({ ...definition, TimeoutSeconds: undefined })).toHaveLength(1);
+  });
+});
