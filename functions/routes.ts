@@ -62,7 +62,8 @@ export const HANDLER_GROUPS = {
     description: 'products and their demo videos',
     table: 'readwrite',
     bucket: 'readwrite',
-    writes: ['products'],
+    // Products' media; an upload it takes is moved out of uploads/.
+    writes: ['products', 'uploads'],
     invokes: [{ worker: 'normalise-demo', env: 'NORMALISE_FUNCTION_NAME' }],
     // ffprobe validates an upload before the request is answered; 1769 MB is one full vCPU.
     ffmpeg: true,
@@ -74,7 +75,7 @@ export const HANDLER_GROUPS = {
     description: 'avatars: prompt-generated (local engine inline, hosted in the background) or uploaded',
     table: 'readwrite',
     bucket: 'readwrite',
-    writes: ['avatars'],
+    writes: ['avatars', 'uploads'],
     invokes: [{ worker: 'generate-avatar', env: 'GENERATE_AVATAR_FUNCTION_NAME' }],
     // Reads AVATAR_ENGINE to decide between inline (local) and background (hosted) generation.
     engineChoices: ['avatar'],
@@ -96,8 +97,8 @@ export const HANDLER_GROUPS = {
     description: 'video jobs (create, poll, approve, regenerate) and finished videos',
     table: 'readwrite',
     bucket: 'readwrite',
-    // Reference clips of jobs; deleting a finished video.
-    writes: ['jobs', 'videos'],
+    // Reference clips of jobs (an uploaded one moved out of uploads/); deleting a finished video.
+    writes: ['jobs', 'videos', 'uploads'],
     jobs: ['start', 'decide'],
     // ffprobe checks an uploaded reference clip before the job is accepted.
     ffmpeg: true,
@@ -127,6 +128,15 @@ export const HANDLER_GROUPS = {
     table: 'readwrite',
     bucket: 'none',
     connectionKey: 'decrypt',
+    timeoutS: 29,
+  },
+  uploads: {
+    entry: 'functions/handlers/uploads.ts',
+    description: 'direct uploads: presigned forms that send a file straight to the bucket',
+    // The upload records; the bucket only to sign forms with (the role's right to put under uploads/).
+    table: 'readwrite',
+    bucket: 'readwrite',
+    writes: ['uploads'],
     timeoutS: 29,
   },
   usage: {
@@ -267,6 +277,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('POST', '/analytics/sync', 'analytics', 'sync', { query: ['days'] }),
 
   route('GET', '/usage', 'usage', 'get'),
+
+  route('POST', '/uploads', 'uploads', 'create', { body: { accept: FIELDS_ONLY } }),
 ];
 
 /** API Gateway's route key for an entry, e.g. `GET /api/v1/products/{id}`. */

@@ -9,7 +9,8 @@ import { parseInput } from '#http/validate';
 import { idParam } from '#http/params';
 import { accepted, created, deleted, ok } from '#http/respond';
 import { badRequest, notFound } from '#domain/errors';
-import { createAvatarFromPrompt, createAvatarFromUpload } from '#domain/schemas/avatar';
+import { createAvatarFromPrompt, createAvatarFromUpload, createAvatarFromUploadId } from '#domain/schemas/avatar';
+import { logger } from '#functions/logger';
 import { avatarView, type Avatar } from '#domain/avatar';
 import { createAvatar, type CreateAvatarInput } from '#use-cases/create-avatar';
 import { removeAvatar } from '#use-cases/remove-avatar';
@@ -33,14 +34,17 @@ const create: Operation = async (request) => {
     if (upload) {
       if ('prompt' in body.fields) throw badRequest('Send either prompt (to generate) or image (to upload), not both');
       parseInput(createAvatarFromUpload, body.fields, 'avatar upload');
-      input = { accountId, imagePath: upload.path };
+      input = { accountId, image: { path: upload.path } };
+    } else if ('image_upload_id' in body.fields) {
+      if ('prompt' in body.fields) throw badRequest('Send either prompt (to generate) or image_upload_id (to upload), not both');
+      input = { accountId, image: { uploadId: parseInput(createAvatarFromUploadId, body.fields, 'avatar upload').image_upload_id } };
     } else {
       if (body.kind === 'multipart' && !('prompt' in body.fields)) {
-        throw badRequest('Send prompt (to generate an avatar) or an image file part named image (to upload one)');
+        throw badRequest('Send prompt (to generate an avatar), an image file part named image or image_upload_id (to upload one)');
       }
       input = { accountId, prompt: parseInput(createAvatarFromPrompt, body.fields, 'avatar').prompt };
     }
-    const { avatar, generating } = await createAvatar(request.deps, input);
+    const { avatar, generating } = await createAvatar({ ...request.deps, log: logger }, input);
     return (generating ? accepted : created)(await present(request, avatar));
   } finally {
     await body.cleanup();

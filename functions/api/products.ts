@@ -4,7 +4,8 @@ import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { idParam, pageMeta, pageParams } from '#http/params';
 import { created, deleted, ok } from '#http/respond';
-import { notFound } from '#domain/errors';
+import { badRequest, notFound } from '#domain/errors';
+import { logger } from '#functions/logger';
 import { createProductInput, updateProductInput } from '#domain/schemas/product';
 import { productView, type Product } from '#domain/product';
 import { createProduct } from '#use-cases/create-product';
@@ -25,8 +26,11 @@ const list: Operation = async (request) => {
 const create: Operation = async (request) => {
   const body = await readRouteBody(request);
   try {
-    const input = parseInput(createProductInput, body.fields, 'product');
-    const product = await createProduct(request.deps, { accountId: request.principal.accountId, ...input, demoPath: body.files.demo_video?.path });
+    const { demo_video_upload_id: uploadId, ...input } = parseInput(createProductInput, body.fields, 'product');
+    const file = body.files.demo_video;
+    if (file && uploadId) throw badRequest('Send either a demo_video file or demo_video_upload_id, not both');
+    const demo = file ? { path: file.path } : uploadId ? { uploadId } : undefined;
+    const product = await createProduct({ ...request.deps, log: logger }, { accountId: request.principal.accountId, ...input, demo });
     return created(await present(request, product));
   } finally {
     await body.cleanup();

@@ -16,6 +16,7 @@ import type { BlobStore } from '#ports/blob-store';
 import { createVideoJob } from '#use-cases/create-video-job';
 import { approvePreview } from '#use-cases/approve-preview';
 import { regenerateVideoJob } from '#use-cases/regenerate-video-job';
+import type { FileSource } from '#use-cases/use-upload';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -35,10 +36,11 @@ const create: Operation = async (request) => {
   const body = await readRouteBody(request);
   try {
     const input = parseInput(createVideoInput, body.fields, 'video request');
-    const referenceVideo = body.files.reference_video;
+    const file = body.files.reference_video;
+    const videoRequest = videoRequestOf(input, file !== undefined);
     const job = await createVideoJob(
       { ...request.deps, log: logger },
-      { accountId: request.principal.accountId, request: videoRequestOf(input, referenceVideo !== undefined), idempotencyKey, referenceVideo },
+      { accountId: request.principal.accountId, request: videoRequest, idempotencyKey, referenceVideo: referenceVideoOf(file, input.reference_video_upload_id) },
     );
     return accepted(await present(request.deps.blobs, job));
   } finally {
@@ -57,15 +59,19 @@ const regenerate: Operation = async (request) => {
   const body = await readRouteBody(request);
   try {
     const changes = parseInput(regenerateVideoInput, body.fields, 'regenerate request');
-    const job = await regenerateVideoJob(
-      { ...request.deps, log: logger },
-      { accountId: request.principal.accountId, jobId: idParam(request), changes, referenceVideo: body.files.reference_video },
-    );
+    const referenceVideo = referenceVideoOf(body.files.reference_video, changes.reference_video_upload_id);
+    const job = await regenerateVideoJob({ ...request.deps, log: logger }, { accountId: request.principal.accountId, jobId: idParam(request), changes, referenceVideo });
     return accepted(await present(request.deps.blobs, job));
   } finally {
     await body.cleanup();
   }
 };
+
+/** The clip as a file part on disk or a direct upload's id (the schemas refuse both at once). */
+function referenceVideoOf(file: { path: string } | undefined, uploadId: string | undefined): FileSource | undefined {
+  if (file) return { path: file.path };
+  return uploadId ? { uploadId } : undefined;
+}
 
 function idempotencyKeyOf(request: AuthenticatedRequest): string | undefined {
   const raw = request.event.headers?.['idempotency-key'];

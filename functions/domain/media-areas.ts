@@ -8,6 +8,7 @@ import { avatarObjectPrefix } from './avatar';
 import { reactionObjectPrefix } from './reaction';
 import { jobObjectPrefix } from './jobs';
 import { videoObjectPrefix } from './video';
+import { uploadObjectKey } from './upload-record';
 
 const MEDIA_AREAS = {
   products: productObjectPrefix,
@@ -15,14 +16,16 @@ const MEDIA_AREAS = {
   reactions: reactionObjectPrefix,
   jobs: jobObjectPrefix,
   videos: videoObjectPrefix,
+  // Direct uploads: the uploads function signs forms that put here; the functions that take an upload copy it out and delete it.
+  uploads: uploadObjectKey,
 } as const;
 
 export type MediaArea = keyof typeof MEDIA_AREAS;
 
 /** Every key the area's function makes, for any account and record: `accounts/<*>/products/<*>/<*>` with bare stars. */
 export function mediaAreaPattern(area: MediaArea): string {
-  // The key functions take numeric ids; a star in their place gives the pattern of every key they make.
-  const star = '*' as unknown as number;
+  // The key functions take ids; a star in their place gives the pattern of every key they make.
+  const star = '*' as never;
   const made = MEDIA_AREAS[area](star, star);
   return made.endsWith('/') ? `${made}*` : made;
 }

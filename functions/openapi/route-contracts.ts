@@ -12,7 +12,7 @@ import type { ZodMiniType } from 'zod/mini';
 import type { ErrorCode } from '#domain/errors';
 import { dataOf, deletedRecord, pageOf } from '#domain/schemas/envelope';
 import { createProductInput, productResponse, updateProductInput } from '#domain/schemas/product';
-import { avatarResponse, createAvatarFromPrompt, createAvatarFromUpload } from '#domain/schemas/avatar';
+import { avatarResponse, createAvatarFromUpload, createAvatarInput } from '#domain/schemas/avatar';
 import { saveReactionInput, savedReactionResponse } from '#domain/schemas/reaction';
 import { approveVideoInput, createVideoInput, regenerateVideoInput } from '#domain/schemas/video';
 import { jobResponse } from '#domain/schemas/job';
@@ -21,6 +21,7 @@ import { hookIdeasResponse, hookRequest } from '#domain/schemas/hooks';
 import { channelSyncInput, channelSyncResponse, connectionResponse, disconnectResponse, postResponse } from '#domain/schemas/social';
 import { analyticsOverviewResponse, analyticsSyncResponse } from '#domain/schemas/analytics';
 import { usageResponse } from '#domain/schemas/usage';
+import { createUploadInput, uploadResponse } from '#domain/schemas/upload';
 import { livenessResponse } from '#domain/schemas/meta';
 import { connectionInput } from '#domain/social';
 import { createPostInput } from '#domain/social-post';
@@ -71,9 +72,10 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   'GET /products': { summary: 'List products', responses: { 200: ok('A page of products, newest first', pageOf(productResponse)) } },
   'POST /products': {
     summary: 'Create a product',
-    description: 'With an optional demo clip (multipart `demo_video`), normalised in the background.',
+    description: 'With an optional demo clip (multipart `demo_video`, or `demo_video_upload_id`: a direct upload, POST /uploads), normalised in the background.',
     fields: createProductInput,
     responses: { 201: ok('Created; a demo clip is `processing`', dataOf(productResponse)) },
+    errors: ['not_found', 'conflict'],
   },
   'GET /products/{id}': { summary: 'Get a product', responses: { 200: ok('The product', dataOf(productResponse)) } },
   'PATCH /products/{id}': { summary: 'Update a product', fields: updateProductInput, responses: { 200: ok('The updated product', dataOf(productResponse)) } },
@@ -90,14 +92,15 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   },
   'POST /avatars': {
     summary: 'Create an avatar from a prompt, or upload one',
-    description: 'A `prompt` (JSON or form) generates one; a multipart `image` uploads one. Not both.',
-    fields: createAvatarFromPrompt,
+    description:
+      'A `prompt` (JSON or form) generates one; a multipart `image`, or `image_upload_id` (a direct upload, POST /uploads), uploads one. Only one of them.',
+    fields: createAvatarInput,
     multipartFields: createAvatarFromUpload,
     responses: {
       201: ok('Made within the request (an upload, or the local engine): `ready`', dataOf(avatarResponse)),
       202: ok('A hosted engine makes it in the background: `processing`', dataOf(avatarResponse)),
     },
-    errors: ['avatars_full', 'invalid_media', 'upstream_unavailable'],
+    errors: ['not_found', 'conflict', 'avatars_full', 'invalid_media', 'upstream_unavailable'],
   },
   'GET /avatars/{id}': { summary: 'Get an avatar', responses: { 200: ok('The avatar', dataOf(avatarResponse)) } },
   'DELETE /avatars/{id}': { summary: 'Delete an avatar and its images', responses: { 200: gone } },
@@ -192,6 +195,14 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   },
 
   'GET /usage': { summary: 'Plan and allowance usage', responses: { 200: ok('The counters', dataOf(usageResponse)) } },
+
+  'POST /uploads': {
+    summary: 'Upload a file straight to storage',
+    description:
+      'For files past what a request body carries (on AWS about 4 MB). Declare the purpose, media type and size; send the file with the answer within the hour (`POST`: a multipart form with every `fields` entry, then the file as `file`; `PUT`: the raw bytes with `headers`), then name the id where the file would go: `demo_video_upload_id` (POST /products), `image_upload_id` (POST /avatars), `reference_video_upload_id` (POST /videos, regenerate). An upload is used once: the same checks as a file part run on it then; an unknown, foreign or expired id is 404, a used one 409, one of another purpose 400, a file larger than declared 413.',
+    fields: createUploadInput,
+    responses: { 201: ok('The form to send the file with', dataOf(uploadResponse)) },
+  },
 };
 
 const keyOf = (route: Pick<RouteDefinition, 'method' | 'path'>): ContractKey => `${route.method} ${route.path}` as ContractKey;

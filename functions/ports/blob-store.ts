@@ -1,4 +1,5 @@
 /** Media objects by key: files in and out, server-side copies, deletes and time-limited links. */
+import type { UploadForm } from '#domain/upload-record';
 
 export interface PlaybackLink {
   url: string;
@@ -16,6 +17,13 @@ export interface BlobStore {
   listKeys(prefix: string): Promise<string[]>;
   /** A link that reads the object until `expiresAt`; `ttlS` is capped at what the store allows. */
   playbackUrl(key: string, now?: Date, ttlS?: number): Promise<PlaybackLink>;
+  /**
+   * A form a client sends one file to `key` with, without passing through us: storage itself holds
+   * it to the media type and to at most `maxBytes`, until `expiresInS` from now.
+   */
+  uploadForm(key: string, limits: { contentType: string; maxBytes: number; expiresInS: number }): Promise<UploadForm>;
+  /** The object's size in bytes, or undefined when there is none. */
+  sizeOf(key: string): Promise<number | undefined>;
 }
 
 /** Playback links live a day: long enough to watch and share, short enough to expire leaks. */

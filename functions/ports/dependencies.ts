@@ -27,6 +27,7 @@ import type { PostStore } from './post-store';
 import type { ConnectionStore } from './connection-store';
 import type { AnalyticsCache } from './analytics-cache';
 import type { RateLimiter } from './rate-limiter';
+import type { UploadStore } from './upload-store';
 
 export interface Dependencies {
   /** Starts video jobs and hands preview decisions to their executions. */
@@ -55,6 +56,8 @@ export interface Dependencies {
   ledger: AllowanceLedger;
   /** Finished videos. */
   videos: VideoLibrary;
+  /** Direct uploads: one record per presigned form, used once. */
+  uploads: UploadStore;
   /** How full each account's saved-reaction library is. */
   library: LibraryUsage;
   /** Judges uploaded reference clips (ffprobe): only the functions that take uploads bundle it. */

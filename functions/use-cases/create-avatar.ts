@@ -12,10 +12,12 @@ import { avatarsFull } from '#ports/avatar-store';
 import type { Dependencies } from '#ports/dependencies';
 import { admitAiHelper, type AiHelperDeps } from './admit-ai-helper';
 import { engineFailureToAppError } from './engine-failure';
+import { withFile, type FileSource, type UseUploadDeps } from './use-upload';
 
-export type CreateAvatarDeps = Pick<Dependencies, 'avatars' | 'avatarImages' | 'blobs' | 'engines' | 'tasks'> & AiHelperDeps;
+export type CreateAvatarDeps = Pick<Dependencies, 'avatars' | 'avatarImages' | 'blobs' | 'engines' | 'tasks'> & AiHelperDeps & UseUploadDeps;
 
-export type CreateAvatarInput = { accountId: number } & ({ imagePath: string } | { prompt: string });
+/** `image`: a multipart part on disk or a direct upload's id. */
+export type CreateAvatarInput = { accountId: number } & ({ image: FileSource } | { prompt: string });
 
 /** `generating` is true when the avatar is still being made in the background. */
 export interface CreatedAvatar {
@@ -25,7 +27,10 @@ export interface CreatedAvatar {
 
 export async function createAvatar(deps: CreateAvatarDeps, input: CreateAvatarInput): Promise<CreatedAvatar> {
   const cap = await roomForAvatar(deps, input.accountId);
-  if ('imagePath' in input) return { avatar: await fromUpload(deps, input.accountId, input.imagePath, cap), generating: false };
+  if ('image' in input) {
+    const avatar = await withFile(deps, input.accountId, 'avatar_image', input.image, (path) => fromUpload(deps, input.accountId, path, cap));
+    return { avatar, generating: false };
+  }
   return fromPrompt(deps, input.accountId, input.prompt, cap);
 }
 

@@ -1,23 +1,30 @@
 /**
- * Creates a product, with its demo video when one was uploaded: the upload is judged before anything
- * is written (a refused one leaves nothing behind) and normalised in the background.
+ * Creates a product, with its demo video when one was uploaded (a multipart part or a direct upload):
+ * the file is judged before anything is written (a refused one leaves nothing behind) and normalised
+ * in the background.
  */
 import { demoOriginalKey, type Product } from '#domain/product';
 import type { Dependencies } from '#ports/dependencies';
+import { withFile, type FileSource, type UseUploadDeps } from './use-upload';
 
-export type CreateProductDeps = Pick<Dependencies, 'products' | 'blobs' | 'demoMedia' | 'tasks' | 'now'>;
+export type CreateProductDeps = Pick<Dependencies, 'products' | 'blobs' | 'demoMedia' | 'tasks' | 'now'> & UseUploadDeps;
 
 export interface CreateProductInput {
   accountId: number;
   name: string;
   description?: string | null;
-  /** The uploaded demo video, on disk. */
-  demoPath?: string;
+  /** The demo video: a multipart part on disk, or a direct upload's id. */
+  demo?: FileSource;
 }
 
 export async function createProduct(deps: CreateProductDeps, input: CreateProductInput): Promise<Product> {
+  if (!input.demo) return create(deps, input, undefined);
+  return withFile(deps, input.accountId, 'demo_video', input.demo, (path) => create(deps, input, path));
+}
+
+async function create(deps: CreateProductDeps, input: CreateProductInput, demoPath: string | undefined): Promise<Product> {
   const { accountId } = input;
-  const demo = input.demoPath ? await deps.demoMedia.inspect(input.demoPath) : undefined;
+  const demo = demoPath ? await deps.demoMedia.inspect(demoPath) : undefined;
   const id = await deps.products.newProductId();
   const now = deps.now().toISOString();
   const product: Product = {
@@ -29,7 +36,7 @@ export async function createProduct(deps: CreateProductDeps, input: CreateProduc
     created_at: now,
     updated_at: now,
   };
-  if (demo && product.demo) await deps.blobs.putFile(product.demo.original_key, input.demoPath!, demo.contentType);
+  if (demo && product.demo) await deps.blobs.putFile(product.demo.original_key, demoPath!, demo.contentType);
   try {
     await deps.products.create(product);
     if (product.demo) await deps.tasks.dispatch({ type: 'normalise-demo', accountId, productId: id, originalKey: product.demo.original_key });

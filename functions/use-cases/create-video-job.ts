@@ -17,16 +17,17 @@ import type { IdempotencyClaim, IdempotencyRecord, JobStore } from '#ports/job-s
 import { Compensation } from './compensation';
 import { checkReferencedRecords, reservationOf, type JobReferenceReads } from './job-references';
 import type { UseCaseLog } from './log';
+import { withFile, type FileSource, type UseUploadDeps } from './use-upload';
 
-export type CreateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'now'> & JobReferenceReads & { log?: UseCaseLog };
+export type CreateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'now'> & JobReferenceReads & UseUploadDeps & { log?: UseCaseLog };
 
 export interface CreateVideoJobInput {
   accountId: number;
   request: VideoRequest;
   /** The client's Idempotency-Key header, already checked for shape. */
   idempotencyKey?: string;
-  /** The uploaded reference clip (motion jobs with video_source=upload). */
-  referenceVideo?: { path: string };
+  /** The reference clip (motion jobs with video_source=upload): a multipart part on disk or a direct upload's id. */
+  referenceVideo?: FileSource;
 }
 
 export async function createVideoJob(deps: CreateVideoJobDeps, input: CreateVideoJobInput): Promise<StoredJob> {
@@ -38,17 +39,29 @@ export async function createVideoJob(deps: CreateVideoJobDeps, input: CreateVide
   }
 
   await checkReferencedRecords(deps, accountId, request);
-  const clip = referenceVideo ? await deps.media.inspectReference(referenceVideo.path) : undefined;
+  if (!referenceVideo) return startJob(deps, input, idempotency, undefined);
+  // A direct upload is claimed for this job and given back if the job is not made.
+  return withFile(deps, accountId, 'reference_video', referenceVideo, (path) => startJob(deps, input, idempotency, path));
+}
+
+async function startJob(
+  deps: CreateVideoJobDeps,
+  input: CreateVideoJobInput,
+  idempotency: IdempotencyClaim | undefined,
+  referencePath: string | undefined,
+): Promise<StoredJob> {
+  const { accountId, request } = input;
+  const clip = referencePath ? await deps.media.inspectReference(referencePath) : undefined;
 
   const now = deps.now();
   const jobId = await deps.jobs.newJobId();
   const unit = await reservationOf(deps, { accountId, jobId, chargeNumber: chargeNumberOfJob() }, now);
-  const referenceKey = referenceVideo && clip ? jobObjectKeys(accountId, jobId, 0).reference : null;
+  const referenceKey = referencePath && clip ? jobObjectKeys(accountId, jobId, 0).reference : null;
   const job = newJob(accountId, jobId, request, referenceKey, newSeed(), now);
   const undo = new Compensation(deps);
 
-  if (referenceVideo && clip && referenceKey) {
-    await deps.blobs.putFile(referenceKey, referenceVideo.path, clip.contentType);
+  if (referencePath && clip && referenceKey) {
+    await deps.blobs.putFile(referenceKey, referencePath, clip.contentType);
     undo.add('drop the uploaded reference clip', () => deps.blobs.deleteKeys([referenceKey]), { bestEffort: true });
   }
   // The job, its Idempotency-Key and its unit are written together: none exists without the others.
@@ -90,12 +103,15 @@ async function sameRequestJob(jobs: JobStore, accountId: number, earlier: Idempo
 
 /**
  * What makes two requests "the same": the request as understood (so JSON `5` and form `"5"`, or an
- * omitted default and the default spelled out, agree) and the bytes of any file, not the framing.
+ * omitted default and the default spelled out, agree) and the bytes of any file, not the framing; a
+ * direct upload by its id (it can be used once, so its id stands for its bytes).
  */
-async function requestHash(request: VideoRequest, referenceVideo: { path: string } | undefined): Promise<string> {
+async function requestHash(request: VideoRequest, referenceVideo: FileSource | undefined): Promise<string> {
   const hash = createHash('sha256');
   hash.update(JSON.stringify(request));
-  if (referenceVideo) {
+  if (referenceVideo && 'uploadId' in referenceVideo) {
+    hash.update(`\0upload:reference_video\0${referenceVideo.uploadId}`);
+  } else if (referenceVideo) {
     hash.update('\0file:reference_video\0');
     for await (const chunk of createReadStream(referenceVideo.path)) hash.update(chunk as Buffer);
   }

@@ -17,16 +17,18 @@ import { handOver, NOT_WAITING, pendingToken } from './hand-over-decision';
 import { requireReadyAvatar, reservationOf, type JobReferenceReads } from './job-references';
 import type { UseCaseLog } from './log';
 import { JOB_STATE } from '#domain/job-states';
+import { withFile, type FileSource, type UseUploadDeps } from './use-upload';
 
 export type RegenerateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'now'> &
-  Pick<JobReferenceReads, 'accounts' | 'avatars'> & { log?: UseCaseLog };
+  Pick<JobReferenceReads, 'accounts' | 'avatars'> &
+  UseUploadDeps & { log?: UseCaseLog };
 
 export interface RegenerateVideoJobInput {
   accountId: number;
   jobId: number;
   changes: RegenerateVideoInput;
-  /** A new uploaded reference clip (motion jobs). */
-  referenceVideo?: { path: string };
+  /** A new reference clip (motion jobs): a multipart part on disk or a direct upload's id. */
+  referenceVideo?: FileSource;
 }
 
 export async function regenerateVideoJob(deps: RegenerateVideoJobDeps, input: RegenerateVideoJobInput): Promise<StoredJob> {
@@ -36,16 +38,24 @@ export async function regenerateVideoJob(deps: RegenerateVideoJobDeps, input: Re
   assertCanRegenerate(job);
   const changes = regenerateChangesOf(job.method, input.changes, referenceVideo !== undefined);
   if (changes.avatarId !== undefined) await requireReadyAvatar(deps, accountId, changes.avatarId);
-  const clip = referenceVideo ? await deps.media.inspectReference(referenceVideo.path) : undefined;
+  if (!referenceVideo) return nextRoundOf(deps, job, changes, undefined);
+  // A direct upload is claimed for this round and given back if the round is not started.
+  return withFile(deps, accountId, 'reference_video', referenceVideo, (path) => nextRoundOf(deps, job, changes, path));
+}
+
+async function nextRoundOf(deps: RegenerateVideoJobDeps, job: StoredJob, changes: RegenerateChanges, referencePath: string | undefined): Promise<StoredJob> {
+  const accountId = job.account_id;
+  const jobId = job.id;
+  const clip = referencePath ? await deps.media.inspectReference(referencePath) : undefined;
   const token = pendingToken(job);
 
   const now = deps.now();
   const round = job.regenerations + 1;
   const unit = await reservationOf(deps, { accountId, jobId, chargeNumber: chargeNumberOfRegeneration(job.regenerations) }, now);
-  const referenceKey = referenceVideo && clip ? regenerateUploadKey(accountId, jobId, round, randomUUID()) : undefined;
+  const referenceKey = referencePath && clip ? regenerateUploadKey(accountId, jobId, round, randomUUID()) : undefined;
   const undo = new Compensation(deps);
-  if (referenceVideo && clip && referenceKey) {
-    await deps.blobs.putFile(referenceKey, referenceVideo.path, clip.contentType);
+  if (referencePath && clip && referenceKey) {
+    await deps.blobs.putFile(referenceKey, referencePath, clip.contentType);
     undo.add('drop the uploaded reference clip', () => deps.blobs.deleteKeys([referenceKey]), { bestEffort: true });
   }
 

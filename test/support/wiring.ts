@@ -48,6 +48,7 @@ export function testDependencies(overrides: Partial<Dependencies> = {}): Depende
     jobs: unwiredPort('jobs'),
     ledger: unwiredPort('ledger'),
     videos: unwiredPort('videos'),
+    uploads: unwiredPort('uploads'),
     library: unwiredPort('library'),
     media: unwiredPort('media'),
     accounts: unwiredPort('accounts'),

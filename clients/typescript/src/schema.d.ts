@@ -84,7 +84,7 @@ export interface paths {
         put?: never;
         /**
          * Create a product
-         * @description With an optional demo clip (multipart `demo_video`), normalised in the background.
+         * @description With an optional demo clip (multipart `demo_video`, or `demo_video_upload_id`: a direct upload, POST /uploads), normalised in the background.
          */
         post: operations["productsCreate"];
         delete?: never;
@@ -125,7 +125,7 @@ export interface paths {
         put?: never;
         /**
          * Create an avatar from a prompt, or upload one
-         * @description A `prompt` (JSON or form) generates one; a multipart `image` uploads one. Not both.
+         * @description A `prompt` (JSON or form) generates one; a multipart `image`, or `image_upload_id` (a direct upload, POST /uploads), uploads one. Only one of them.
          */
         post: operations["avatarsCreate"];
         delete?: never;
@@ -437,6 +437,26 @@ export interface paths {
         get: operations["usageGet"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file straight to storage
+         * @description For files past what a request body carries (on AWS about 4 MB). Declare the purpose, media type and size; send the file with the answer within the hour (`POST`: a multipart form with every `fields` entry, then the file as `file`; `PUT`: the raw bytes with `headers`), then name the id where the file would go: `demo_video_upload_id` (POST /products), `image_upload_id` (POST /avatars), `reference_video_upload_id` (POST /videos, regenerate). An upload is used once: the same checks as a file part run on it then; an unknown, foreign or expired id is 404, a used one 409, one of another purpose 400, a file larger than declared 413.
+         */
+        post: operations["uploadsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -762,6 +782,30 @@ export interface components {
                 cap: number;
                 remaining: number;
             };
+        };
+        /** @description A one-time, one-hour form to send one file straight to storage */
+        Upload: {
+            /** @description Name it in the body where the file would go (demo_video_upload_id, image_upload_id, reference_video_upload_id) */
+            id: string;
+            /** @enum {string} */
+            purpose: "demo_video" | "avatar_image" | "reference_video";
+            /**
+             * @description POST: a multipart form with `fields` then the file as `file`; PUT: the raw bytes with `headers`
+             * @enum {string}
+             */
+            method: "POST" | "PUT";
+            /** Format: uri */
+            url: string;
+            fields?: {
+                [key: string]: string;
+            };
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description The declared size: a larger object is refused by storage or when used */
+            max_bytes: number;
+            /** Format: date-time */
+            expires_at: string;
         };
         /** @description Every error answer, whatever the status */
         ErrorEnvelope: {
@@ -1129,14 +1173,17 @@ export interface operations {
                 "application/json": {
                     name: string;
                     description?: string;
+                    demo_video_upload_id?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     name: string;
                     description?: string;
+                    demo_video_upload_id?: string;
                 };
                 "multipart/form-data": {
                     name: string;
                     description?: string;
+                    demo_video_upload_id?: string;
                     /**
                      * Format: binary
                      * @description MP4, MOV or AVI (decided by its bytes), vertical, at most 180 s; at most 50 MB
@@ -1197,6 +1244,32 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `conflict` */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "conflict";
                     };
                 };
             };
@@ -1980,9 +2053,13 @@ export interface operations {
             content: {
                 "application/json": {
                     prompt: string;
+                } | {
+                    image_upload_id: string;
                 };
                 "application/x-www-form-urlencoded": {
                     prompt: string;
+                } | {
+                    image_upload_id: string;
                 };
                 "multipart/form-data": {
                     /**
@@ -2073,6 +2150,32 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `conflict` */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "conflict";
                     };
                 };
             };
@@ -3123,6 +3226,7 @@ export interface operations {
                     /** @enum {string} */
                     video_source?: "link" | "upload";
                     reference_url?: string;
+                    reference_video_upload_id?: string;
                     reaction_id?: number | string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -3141,6 +3245,7 @@ export interface operations {
                     /** @enum {string} */
                     video_source?: "link" | "upload";
                     reference_url?: string;
+                    reference_video_upload_id?: string;
                     reaction_id?: number | string;
                 };
                 "multipart/form-data": {
@@ -3159,6 +3264,7 @@ export interface operations {
                     /** @enum {string} */
                     video_source?: "link" | "upload";
                     reference_url?: string;
+                    reference_video_upload_id?: string;
                     reaction_id?: number | string;
                     /**
                      * Format: binary
@@ -3954,6 +4060,7 @@ export interface operations {
                     /** @enum {string} */
                     video_source?: "link" | "upload";
                     reference_url?: string;
+                    reference_video_upload_id?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     prompt?: string;
@@ -3961,6 +4068,7 @@ export interface operations {
                     /** @enum {string} */
                     video_source?: "link" | "upload";
                     reference_url?: string;
+                    reference_video_upload_id?: string;
                 };
                 "multipart/form-data": {
                     prompt?: string;
@@ -3968,6 +4076,7 @@ export interface operations {
                     /** @enum {string} */
                     video_source?: "link" | "upload";
                     reference_url?: string;
+                    reference_video_upload_id?: string;
                     /**
                      * Format: binary
                      * @description The motion reference for video_source=upload: MP4, MOV, WEBM or AVI, at most 60 s; at most 100 MB
@@ -5821,6 +5930,159 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
+    uploadsCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    purpose: "demo_video" | "avatar_image" | "reference_video";
+                    content_type: string;
+                    size_bytes: number | string;
+                    filename?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    purpose: "demo_video" | "avatar_image" | "reference_video";
+                    content_type: string;
+                    size_bytes: number | string;
+                    filename?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The form to send the file with */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Upload"];
+                    };
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
                     };
                 };
             };

@@ -54,6 +54,9 @@ export const keys = {
   connection: (accountId: number, provider: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `CONNECTION#${provider}` }),
   connectionPrefix: 'CONNECTION#',
 
+  /** A direct upload, found only within its account's partition. */
+  upload: (accountId: number, uploadId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `UPLOAD#${uploadId}` }),
+
   seedMarker: (name: string) => ({ pk: `SEED#${name}`, sk: 'SEED' }),
 
   /**

@@ -14,10 +14,11 @@ import { DynamoLibraryUsage } from './library';
 import { DynamoPostStore } from './posts';
 import { DynamoConnectionStore } from './connections';
 import { DynamoAnalyticsCache } from './analytics-cache';
+import { DynamoUploadStore } from './uploads';
 
 type TableStores = Pick<
   Dependencies,
-  'accounts' | 'apiKeys' | 'rateLimits' | 'products' | 'avatars' | 'reactions' | 'jobs' | 'ledger' | 'videos' | 'library' | 'posts' | 'connections' | 'analytics'
+  'accounts' | 'apiKeys' | 'rateLimits' | 'products' | 'avatars' | 'reactions' | 'jobs' | 'ledger' | 'videos' | 'library' | 'posts' | 'connections' | 'analytics' | 'uploads'
 >;
 
 export function dynamoStores(table: DynamoTable): TableStores {
@@ -35,5 +36,6 @@ export function dynamoStores(table: DynamoTable): TableStores {
     posts: new DynamoPostStore(table),
     connections: new DynamoConnectionStore(table),
     analytics: new DynamoAnalyticsCache(table),
+    uploads: new DynamoUploadStore(table),
   };
 }

@@ -3,17 +3,20 @@ import {
   CopyObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
+  HeadObjectCommand,
+  NotFound,
   paginateListObjectsV2,
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { PLAYBACK_URL_TTL_S, type BlobStore, type PlaybackLink } from '#ports/blob-store';
-
+import type { UploadForm } from '#domain/upload-record';
 
 /** SigV4 presigned URLs cannot live longer than 7 days. */
 const PRESIGNED_URL_MAX_TTL_S = 7 * 24 * 60 * 60;
@@ -78,5 +81,34 @@ export class S3BlobStore implements BlobStore {
     const expiresIn = Math.max(1, Math.min(PRESIGNED_URL_MAX_TTL_S, Math.floor(ttlS)));
     const url = await getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn });
     return { url, expiresAt: new Date(now.getTime() + expiresIn * 1000).toISOString() };
+  }
+
+  /**
+   * A presigned POST: its policy fixes the key and the Content-Type and bounds the size
+   * (content-length-range), so S3 refuses any other file. s3rver (local) takes the same form without
+   * checking the policy; the size is checked again when the upload is used, so both refuse alike.
+   */
+  async uploadForm(key: string, limits: { contentType: string; maxBytes: number; expiresInS: number }): Promise<UploadForm> {
+    const { url, fields } = await createPresignedPost(this.client, {
+      Bucket: this.bucket,
+      Key: key,
+      Conditions: [
+        ['content-length-range', 1, limits.maxBytes],
+        ['eq', '$Content-Type', limits.contentType],
+      ],
+      Fields: { 'Content-Type': limits.contentType },
+      Expires: limits.expiresInS,
+    });
+    return { method: 'POST', url, fields };
+  }
+
+  async sizeOf(key: string): Promise<number | undefined> {
+    try {
+      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return out.ContentLength ?? 0;
+    } catch (error) {
+      if (error instanceof NotFound || (error as { name?: string }).name === 'NotFound') return undefined;
+      throw error;
+    }
   }
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { withoutControlCharacters } from './common';
 import { failure, link, recordId, timestamp } from './envelope';
+import { uploadIdField } from './upload';
 
 /** A prompt must describe someone: words, not only emoji or punctuation, and not an essay. */
 export const avatarPrompt = z
@@ -16,6 +17,10 @@ export const avatarPrompt = z
 export const createAvatarFromPrompt = z.strictObject({ prompt: avatarPrompt });
 /** The multipart form: the image arrives as a file part, so no text field is allowed beside it. */
 export const createAvatarFromUpload = z.strictObject({});
+/** The image sent before with POST /uploads (purpose avatar_image). */
+export const createAvatarFromUploadId = z.strictObject({ image_upload_id: uploadIdField });
+/** A JSON or form body: a prompt to generate from, or a direct upload's id. */
+export const createAvatarInput = z.union([createAvatarFromPrompt, createAvatarFromUploadId]);
 
 /** How an avatar is shown (avatarView in functions/domain/avatar.ts answers this shape). */
 export const avatarResponse = z

@@ -2,6 +2,7 @@
 import * as z from 'zod/mini';
 import { withoutControlCharacters } from './common';
 import { failure, link, recordId, timestamp } from './envelope';
+import { uploadIdField } from './upload';
 
 const name = z
   .string({ error: 'must be a string' })
@@ -18,6 +19,8 @@ const description = z
 export const createProductInput = z.strictObject({
   name,
   description: z.optional(description),
+  /** A direct upload (POST /uploads, purpose demo_video) instead of the multipart `demo_video` part. */
+  demo_video_upload_id: z.optional(uploadIdField),
 });
 
 export const updateProductInput = z

@@ -7,6 +7,7 @@ import { badRequest } from '#domain/errors';
 import { HOOK_POSITIONS, HOOK_SIZES, JOB_DEFAULTS, JOB_LIMITS, JOB_METHODS, JOB_MODES, type JobMethod } from '#domain/jobs';
 import { idField, withoutControlCharacters } from './common';
 import { checkReferenceUrl } from '#domain/reference-url';
+import { uploadIdField } from './upload';
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(', ')}` });
@@ -30,6 +31,8 @@ export const createVideoInput = z.strictObject({
   avatar_id: z.optional(idField),
   video_source: z.optional(oneOf(VIDEO_SOURCES)),
   reference_url: z.optional(url),
+  /** A direct upload (POST /uploads, purpose reference_video) instead of the multipart `reference_video` part. */
+  reference_video_upload_id: z.optional(uploadIdField),
   reaction_id: z.optional(idField),
 });
 
@@ -38,10 +41,10 @@ export type CreateVideoInput = z.infer<typeof createVideoInput>;
 /** What each method requires and allows beside the common fields. */
 const METHOD_FIELDS: Record<JobMethod, { required: readonly string[]; allowed: readonly string[] }> = {
   prompt: { required: ['prompt'], allowed: ['prompt', 'avatar_id'] },
-  motion: { required: ['avatar_id', 'video_source'], allowed: ['avatar_id', 'video_source', 'reference_url', 'reference_video'] },
+  motion: { required: ['avatar_id', 'video_source'], allowed: ['avatar_id', 'video_source', 'reference_url', 'reference_video', 'reference_video_upload_id'] },
   reuse: { required: ['reaction_id'], allowed: ['reaction_id'] },
 };
-const METHOD_SPECIFIC = ['prompt', 'avatar_id', 'video_source', 'reference_url', 'reference_video', 'reaction_id'] as const;
+const METHOD_SPECIFIC = ['prompt', 'avatar_id', 'video_source', 'reference_url', 'reference_video', 'reference_video_upload_id', 'reaction_id'] as const;
 
 export interface VideoRequest {
   productId: number;
@@ -57,13 +60,22 @@ export interface VideoRequest {
   reactionId: number | null;
 }
 
+/** The clip may come as a file part or as a direct upload's id, not both. */
+function referenceClipGiven(hasFilePart: boolean, uploadId: string | undefined, what: string): boolean {
+  if (hasFilePart && uploadId !== undefined) throw badRequest(`Invalid ${what}: send either a reference_video file or reference_video_upload_id, not both`);
+  return hasFilePart || uploadId !== undefined;
+}
+
+const NEEDS_CLIP = 'needs a reference_video file (multipart/form-data) or reference_video_upload_id (POST /uploads)';
+
 /**
- * Checks the per-method rules. `hasReferenceVideo` says whether a `reference_video` file part came
- * with the request (multipart only).
+ * Checks the per-method rules. `hasFilePart` says whether a `reference_video` file part came with the
+ * request (multipart only); `reference_video_upload_id` names a direct upload instead.
  */
-export function videoRequestOf(input: CreateVideoInput, hasReferenceVideo: boolean): VideoRequest {
+export function videoRequestOf(input: CreateVideoInput, hasFilePart: boolean): VideoRequest {
+  const hasReferenceVideo = referenceClipGiven(hasFilePart, input.reference_video_upload_id, 'video request');
   const given = new Set<string>(METHOD_SPECIFIC.filter((field) => field !== 'reference_video' && input[field] !== undefined));
-  if (hasReferenceVideo) given.add('reference_video');
+  if (hasFilePart) given.add('reference_video');
   const rules = METHOD_FIELDS[input.method];
   const foreign = [...given].filter((field) => !rules.allowed.includes(field));
   if (foreign.length > 0) throw badRequest(`Invalid video request: ${foreign.join(', ')} cannot be used with method=${input.method}`);
@@ -78,7 +90,7 @@ export function videoRequestOf(input: CreateVideoInput, hasReferenceVideo: boole
       throw badRequest('Invalid video request: reference_video is for video_source=upload; with link send reference_url');
     }
     if (input.video_source === 'upload' && !hasReferenceVideo) {
-      throw badRequest('Invalid video request: video_source=upload needs a reference_video file (multipart/form-data)');
+      throw badRequest(`Invalid video request: video_source=upload ${NEEDS_CLIP}`);
     }
     if (input.video_source === 'upload' && input.reference_url !== undefined) {
       throw badRequest('Invalid video request: reference_url is for video_source=link');
@@ -116,6 +128,7 @@ export const regenerateVideoInput = z.strictObject({
   avatar_id: z.optional(idField),
   video_source: z.optional(oneOf(VIDEO_SOURCES)),
   reference_url: z.optional(url),
+  reference_video_upload_id: z.optional(uploadIdField),
 });
 export type RegenerateVideoInput = z.infer<typeof regenerateVideoInput>;
 
@@ -127,10 +140,11 @@ export interface RegenerateChanges {
 }
 
 /** Which changes a regenerate may carry for the job's method; anything else is a 400 naming the field. */
-export function regenerateChangesOf(method: JobMethod, input: RegenerateVideoInput, hasReferenceVideo: boolean): RegenerateChanges {
+export function regenerateChangesOf(method: JobMethod, input: RegenerateVideoInput, hasFilePart: boolean): RegenerateChanges {
+  const hasReferenceVideo = referenceClipGiven(hasFilePart, input.reference_video_upload_id, 'regenerate request');
   const given = Object.keys(input).filter((field) => input[field as keyof RegenerateVideoInput] !== undefined);
-  if (hasReferenceVideo) given.push('reference_video');
-  const allowed = method === 'prompt' ? ['prompt'] : method === 'motion' ? ['avatar_id', 'video_source', 'reference_url', 'reference_video'] : [];
+  if (hasFilePart) given.push('reference_video');
+  const allowed = method === 'prompt' ? ['prompt'] : method === 'motion' ? ['avatar_id', 'video_source', 'reference_url', 'reference_video', 'reference_video_upload_id'] : [];
   const foreign = given.filter((field) => !allowed.includes(field));
   if (foreign.length > 0) throw badRequest(`Invalid regenerate request: ${foreign.join(', ')} cannot be changed on a ${method} job`);
   const changes: RegenerateChanges = {};
@@ -144,7 +158,7 @@ export function regenerateChangesOf(method: JobMethod, input: RegenerateVideoInp
     changes.reference = { source: 'link', url: input.reference_url };
   } else if (source === 'upload') {
     if (input.reference_url !== undefined) throw badRequest('Invalid regenerate request: reference_url is for video_source=link');
-    if (!hasReferenceVideo) throw badRequest('Invalid regenerate request: video_source=upload needs a reference_video file (multipart/form-data)');
+    if (!hasReferenceVideo) throw badRequest(`Invalid regenerate request: video_source=upload ${NEEDS_CLIP}`);
     changes.reference = { source: 'upload' };
   }
   return changes;

@@ -2,6 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { BlobStore, PlaybackLink } from '#ports/blob-store';
 import { PLAYBACK_URL_TTL_S } from '#ports/blob-store';
+import type { UploadForm } from '#domain/upload-record';
 
 interface StoredObject {
   data: Buffer;
@@ -41,6 +42,18 @@ export class MemoryBlobStore implements BlobStore {
 
   async playbackUrl(key: string, now = new Date(), ttlS = PLAYBACK_URL_TTL_S): Promise<PlaybackLink> {
     return { url: `memory://${key}`, expiresAt: new Date(now.getTime() + ttlS * 1000).toISOString() };
+  }
+
+  /** The form's limits are kept so a test can read what storage would have enforced. */
+  readonly forms = new Map<string, { contentType: string; maxBytes: number; expiresInS: number }>();
+
+  async uploadForm(key: string, limits: { contentType: string; maxBytes: number; expiresInS: number }): Promise<UploadForm> {
+    this.forms.set(key, limits);
+    return { method: 'POST', url: 'memory://uploads', fields: { key, 'Content-Type': limits.contentType } };
+  }
+
+  async sizeOf(key: string): Promise<number | undefined> {
+    return this.objects.get(key)?.data.length;
   }
 
   /** A missing object fails as S3 does: the caller sees an error, not an empty file. */

@@ -48,7 +48,7 @@ async function setup(options: { plan?: PlanName; inline?: boolean; engine?: (blo
 describe('createAvatar', () => {
   test('an upload is stored re-encoded, ready at once', async () => {
     const { deps, accountId, blobs } = await setup();
-    const { avatar, generating } = await createAvatar(deps, { accountId, imagePath: '/tmp/upload' });
+    const { avatar, generating } = await createAvatar(deps, { accountId, image: { path: '/tmp/upload' } });
     expect(generating).toBe(false);
     expect(avatar).toMatchObject({ source: 'upload', status: 'ready', width: 800, height: 1000, image_key: `accounts/${accountId}/avatars/${avatar.id}/image.webp` });
     expect(blobs.objects.get(avatar.image_key!)).toMatchObject({ contentType: 'image/webp' });
@@ -79,9 +79,9 @@ describe('createAvatar', () => {
 
   test('a full account is refused before any upload work or AI-helper budget is spent', async () => {
     const { deps, accountId } = await setup({ plan: 'free' });
-    for (let i = 0; i < 10; i++) await createAvatar(deps, { accountId, imagePath: '/tmp/upload' });
+    for (let i = 0; i < 10; i++) await createAvatar(deps, { accountId, image: { path: '/tmp/upload' } });
     const prepare = jest.spyOn(images, 'prepare');
-    await expect(createAvatar(deps, { accountId, imagePath: '/tmp/upload' })).rejects.toMatchObject({ code: 'avatars_full' });
+    await expect(createAvatar(deps, { accountId, image: { path: '/tmp/upload' } })).rejects.toMatchObject({ code: 'avatars_full' });
     expect(prepare).not.toHaveBeenCalled();
     const consumeAll = jest.spyOn(deps.rateLimits, 'consumeAll');
     await expect(createAvatar(deps, { accountId, prompt: 'a chef' })).rejects.toBeInstanceOf(AppError);

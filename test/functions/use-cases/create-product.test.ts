@@ -46,7 +46,7 @@ describe('createProduct', () => {
 
   test('with a demo: the upload is stored under its media type and normalised in the background', async () => {
     const { deps, blobs, dispatched } = setup();
-    const product = await createProduct(deps, { accountId: 7, name: 'Lamp', description: 'bright', demoPath });
+    const product = await createProduct(deps, { accountId: 7, name: 'Lamp', description: 'bright', demo: { path: demoPath } });
     expect(product.demo).toEqual({ status: 'processing', original_key: `accounts/7/products/${product.id}/demo-original` });
     expect(blobs.objects.get(product.demo!.original_key)).toMatchObject({ contentType: 'video/quicktime' });
     expect(dispatched).toEqual([{ type: 'normalise-demo', accountId: 7, productId: product.id, originalKey: product.demo!.original_key }]);
@@ -55,14 +55,14 @@ describe('createProduct', () => {
   test('a refused upload leaves nothing behind', async () => {
     const refusal = new AppError('invalid_media', 'demo_video is not a video');
     const { deps, products, blobs } = setup({ media: { inspect: async () => Promise.reject(refusal) } });
-    await expect(createProduct(deps, { accountId: 7, name: 'Lamp', demoPath })).rejects.toBe(refusal);
+    await expect(createProduct(deps, { accountId: 7, name: 'Lamp', demo: { path: demoPath } })).rejects.toBe(refusal);
     expect(products.products.size).toBe(0);
     expect(blobs.objects.size).toBe(0);
   });
 
   test('when the background task cannot be started, the product and its upload go again', async () => {
     const { deps, products, blobs } = setup({ dispatch: async () => Promise.reject(new Error('lambda down')) });
-    await expect(createProduct(deps, { accountId: 7, name: 'Lamp', demoPath })).rejects.toThrow('lambda down');
+    await expect(createProduct(deps, { accountId: 7, name: 'Lamp', demo: { path: demoPath } })).rejects.toThrow('lambda down');
     expect(products.products.size).toBe(0);
     expect(blobs.objects.size).toBe(0);
   });

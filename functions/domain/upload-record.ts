@@ -1,0 +1,74 @@
+/**
+ * Direct uploads: a client asks for an upload (POST /uploads), sends the file straight to storage
+ * with the presigned form it gets back, then names the upload's id where it would have sent the file.
+ * The record is what makes that safe: it belongs to one account, serves one purpose, declares its
+ * media type and size, expires, and is used once.
+ */
+import { AVATAR_UPLOAD_MAX_BYTES, DEMO_VIDEO_MAX_BYTES, REFERENCE_VIDEO_MAX_BYTES } from './uploads';
+
+export const UPLOAD_PURPOSES = ['demo_video', 'avatar_image', 'reference_video'] as const;
+export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
+
+/** An upload form is good for an hour; an upload not used by then is refused (410). */
+export const UPLOAD_TTL_S = 60 * 60;
+
+interface PurposeRule {
+  maxBytes: number;
+  /** The media types a client may declare; the bytes decide again when the upload is used. */
+  contentTypes: readonly string[];
+  /** The field that names an upload of this purpose. */
+  field: string;
+}
+
+/** The same caps and types the multipart file parts take (functions/routes.ts, the media checks). */
+export const UPLOAD_RULES: Readonly<Record<UploadPurpose, PurposeRule>> = {
+  demo_video: { maxBytes: DEMO_VIDEO_MAX_BYTES, contentTypes: ['video/mp4', 'video/quicktime', 'video/x-msvideo'], field: 'demo_video_upload_id' },
+  avatar_image: { maxBytes: AVATAR_UPLOAD_MAX_BYTES, contentTypes: ['image/jpeg', 'image/png', 'image/webp'], field: 'image_upload_id' },
+  reference_video: {
+    maxBytes: REFERENCE_VIDEO_MAX_BYTES,
+    contentTypes: ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-msvideo'],
+    field: 'reference_video_upload_id',
+  },
+};
+
+export interface Upload {
+  /** Random and unguessable: it is handed around in request bodies. */
+  id: string;
+  account_id: number;
+  purpose: UploadPurpose;
+  content_type: string;
+  size_bytes: number;
+  filename: string | null;
+  /** Where the client puts the object: under the account's own prefix. */
+  key: string;
+  status: 'pending' | 'used';
+  created_at: string;
+  expires_at: string;
+  used_at?: string;
+}
+
+/** Every upload object sits under one prefix per account, so a form can reach no other key. */
+export const uploadObjectKey = (accountId: number, uploadId: string) => `uploads/${accountId}/${uploadId}`;
+
+export const uploadIsExpired = (upload: Pick<Upload, 'expires_at'>, now: Date) => Date.parse(upload.expires_at) <= now.getTime();
+
+/** What a client sends the file with: a form POST (fields) or, where a store cannot take one, a PUT (headers). */
+export type UploadForm =
+  | { method: 'POST'; url: string; fields: Record<string, string> }
+  | { method: 'PUT'; url: string; headers: Record<string, string> };
+
+export interface UploadView {
+  id: string;
+  purpose: UploadPurpose;
+  method: 'POST' | 'PUT';
+  url: string;
+  fields?: Record<string, string>;
+  headers?: Record<string, string>;
+  max_bytes: number;
+  expires_at: string;
+}
+
+export function uploadView(upload: Upload, form: UploadForm): UploadView {
+  const sendWith = form.method === 'POST' ? { fields: form.fields } : { headers: form.headers };
+  return { id: upload.id, purpose: upload.purpose, method: form.method, url: form.url, ...sendWith, max_bytes: upload.size_bytes, expires_at: upload.expires_at };
+}

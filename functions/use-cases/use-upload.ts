@@ -1,0 +1,83 @@
+/**
+ * Where an operation takes a file: a multipart part already on disk, or a direct upload (POST /uploads)
+ * named by id. An upload is checked (its account, purpose, state, expiry, that its object is there and
+ * no larger than declared), claimed (once, whatever races), copied to a scratch file and handed to the
+ * same checks a multipart file gets. If the work refuses or fails, the claim is given back, and a
+ * file the checks refused is deleted, so nothing is left behind.
+ */
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppError, badRequest, conflict, isAppError, notFound } from '#domain/errors';
+import { UPLOAD_RULES, uploadIsExpired, type Upload, type UploadPurpose } from '#domain/upload-record';
+import type { Dependencies } from '#ports/dependencies';
+import { Compensation } from './compensation';
+import { logOf, type UseCaseLog } from './log';
+
+export type FileSource = { path: string } | { uploadId: string };
+
+export type UseUploadDeps = Pick<Dependencies, 'uploads' | 'blobs' | 'now'> & { log?: UseCaseLog };
+
+/** The refusals that judge the file itself: such a file is of no further use, so it goes. */
+const REFUSALS_OF_THE_FILE = new Set(['payload_too_large', 'unsupported_media_type', 'invalid_media']);
+
+/** Runs `work` on a local copy of the file, wherever it came from. */
+export async function withFile<T>(
+  deps: UseUploadDeps,
+  accountId: number,
+  purpose: UploadPurpose,
+  source: FileSource,
+  work: (path: string) => Promise<T>,
+): Promise<T> {
+  if ('path' in source) return work(source.path);
+  const upload = await claimUpload(deps, accountId, purpose, source.uploadId);
+  const undo = new Compensation(deps);
+  undo.add('give the upload back', () => deps.uploads.release(accountId, upload.id));
+  const dir = await mkdtemp(join(tmpdir(), 'rs-direct-'));
+  try {
+    const path = join(dir, 'file');
+    await deps.blobs.getToFile(upload.key, path);
+    // The form works until it expires, so the object may have changed since it was sized: this copy is what counts.
+    if ((await stat(path)).size > upload.size_bytes) throw largerThanDeclared(upload);
+    const result = await work(path);
+    await dropObject(deps, upload);
+    return result;
+  } catch (error) {
+    if (isAppError(error) && REFUSALS_OF_THE_FILE.has(error.code)) await dropObject(deps, upload);
+    await undo.undo();
+    throw error;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function claimUpload(deps: UseUploadDeps, accountId: number, purpose: UploadPurpose, uploadId: string): Promise<Upload> {
+  const field = UPLOAD_RULES[purpose].field;
+  const now = deps.now();
+  const upload = await deps.uploads.get(accountId, uploadId);
+  if (!upload) throw notFound(`${field}: Upload ${uploadId}`);
+  if (upload.purpose !== purpose) throw badRequest(`${field}: upload ${uploadId} is for ${upload.purpose}, not ${purpose}`);
+  if (upload.status === 'used') throw alreadyUsed(field, uploadId);
+  if (uploadIsExpired(upload, now)) throw expired(field, uploadId);
+  const size = await deps.blobs.sizeOf(upload.key);
+  if (size === undefined) throw conflict(`${field}: nothing was uploaded to upload ${uploadId} yet; send the file with its form first`);
+  if (size > upload.size_bytes) {
+    await dropObject(deps, upload);
+    throw largerThanDeclared(upload);
+  }
+  const claimed = await deps.uploads.claim(accountId, uploadId, purpose, now);
+  if (claimed) return claimed;
+  // Another request claimed it meanwhile (or it expired this instant).
+  const after = await deps.uploads.get(accountId, uploadId);
+  throw after?.status === 'used' ? alreadyUsed(field, uploadId) : expired(field, uploadId);
+}
+
+const alreadyUsed = (field: string, uploadId: string) => conflict(`${field}: upload ${uploadId} was already used; create a new upload`);
+const expired = (field: string, uploadId: string) => notFound(`${field}: Upload ${uploadId} (expired: uploads last an hour)`);
+const largerThanDeclared = (upload: Upload) =>
+  new AppError('payload_too_large', `${UPLOAD_RULES[upload.purpose].field}: the uploaded file is larger than the ${upload.size_bytes} bytes declared`);
+
+/** Best effort: a leftover upload object costs storage, not correctness. */
+async function dropObject(deps: UseUploadDeps, upload: Upload): Promise<void> {
+  await deps.blobs.deleteKeys([upload.key]).catch((error: unknown) => logOf(deps).warn('an upload object could not be deleted', { key: upload.key, error: String(error) }));
+}
