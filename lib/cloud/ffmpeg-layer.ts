@@ -6,16 +6,14 @@
  * too, and /opt/bin/ffmpeg and /opt/bin/ffprobe are wrapper scripts that run the real binaries under
  * that loader with only the layer's libraries (never /opt/lib of another layer, never the system's).
  *
- * The files are staged by a local bundling step (a file copy at synth time); the Docker image named
- * below is never pulled because the local step always succeeds or throws.
+ * The files are staged by a file copy at synth time (staged-layer.ts).
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { LAMBDA_RUNTIME } from './runtime';
+import { stagedLayer } from './staged-layer';
 import { FFMPEG, FFPROBE, type BinarySpec } from '#media/binaries';
 
 export const FFMPEG_ENV = {
@@ -111,25 +109,11 @@ export class FfmpegLayer extends Construct {
     // the layer changed.
     const assetHash = [`ffmpeg@${release.version}`, ...release.libraries.map((l) => `${l.name}:${fs.statSync(l.source).size}`)].join(';');
 
-    const code = lambda.Code.fromAsset(path.dirname(release.binaries[0]!.source), {
+    this.layer = stagedLayer(this, 'Layer', {
+      sourceDir: path.dirname(release.binaries[0]!.source),
       assetHash,
-      bundling: {
-        image: DockerImage.fromRegistry('local-staging-only'),
-        local: {
-          tryBundle(outputDir: string): boolean {
-            stageFfmpegLayer(release, outputDir);
-            return true;
-          },
-        },
-      },
-    });
-
-    this.layer = new lambda.LayerVersion(this, 'Layer', {
-      code,
+      stage: (outputDir) => stageFfmpegLayer(release, outputDir),
       description: `Debian ffmpeg and ffprobe ${release.version} with their shared libraries (${release.libraries.length})`,
-      compatibleRuntimes: [LAMBDA_RUNTIME],
-      // Debian's amd64 build.
-      compatibleArchitectures: [lambda.Architecture.X86_64],
       license: 'GPL-3.0',
     });
   }

@@ -46,7 +46,11 @@ export interface JobPipelineProps {
   bucket: s3.IBucket;
   ffmpegLayer: lambda.ILayerVersion;
   nativeLayer: lambda.ILayerVersion;
+  /** The face runtime (lib/cloud/face-layer.ts), for the render function when its reaction engine is local. */
+  faceLayer: lambda.ILayerVersion;
   engines: EngineConfig;
+  /** The render function's memory (lib/cloud/render-memory.ts); the step table's default otherwise. */
+  renderMemoryMb?: number;
   /** X-Ray tracing of executions (off unless asked: it costs per trace). */
   tracing?: boolean;
 }
@@ -59,14 +63,18 @@ export class JobPipeline extends Construct {
 
   constructor(scope: Construct, id: string, props: JobPipelineProps) {
     super(scope, id);
-    const { tracing, ...shared } = props;
+    const { tracing, renderMemoryMb, ...shared } = props;
 
     const functions: Partial<Record<PipelineFunction, lambda.IFunction>> = {};
     for (const [name, needs] of Object.entries(PIPELINE_FUNCTIONS) as [PipelineFunction, ServiceFunctionNeeds][]) {
       const ephemeralStorageMb = PIPELINE_EPHEMERAL_STORAGE_MB[name];
       functions[name] = new ServiceFunction(this, `${constructId(name)}Function`, {
         ...shared,
-        needs: { ...needs, ...(ephemeralStorageMb ? { ephemeralStorageMb } : {}) },
+        needs: {
+          ...needs,
+          ...(ephemeralStorageMb ? { ephemeralStorageMb } : {}),
+          ...(name === 'render' && renderMemoryMb ? { memoryMb: renderMemoryMb } : {}),
+        },
       }).fn;
     }
     this.functions = functions as Record<PipelineFunction, lambda.IFunction>;

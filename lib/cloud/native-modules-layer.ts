@@ -6,10 +6,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { LAMBDA_RUNTIME } from './runtime';
+import { stagedLayer } from './staged-layer';
 import { FONT_PACKAGES, NATIVE_MODULES } from './bundling';
 
 interface InstalledPackage {
@@ -43,7 +42,7 @@ function nativeModuleClosure(roots: readonly string[], projectRoot: string): Ins
 }
 
 /** Node's own lookup, done by hand: packages with an `exports` map may not export package.json. */
-function findPackageJson(name: string, fromDir: string): string | undefined {
+export function findPackageJson(name: string, fromDir: string): string | undefined {
   for (let dir = fromDir; ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, 'node_modules', name, 'package.json');
     if (fs.existsSync(candidate)) return candidate;
@@ -61,36 +60,25 @@ export class NativeModulesLayer extends Construct {
     // Versions decide whether the layer changed; hashing 60 MB of binaries on every synth would not.
     const assetHash = [...packages, ...fonts].map((p) => `${p.name}@${p.version}`).join(';');
 
-    const code = lambda.Code.fromAsset(props.projectRoot, {
+    this.layer = stagedLayer(this, 'Layer', {
+      sourceDir: props.projectRoot,
       assetHash,
-      bundling: {
-        image: DockerImage.fromRegistry('local-staging-only'),
-        local: {
-          tryBundle(outputDir: string): boolean {
-            for (const p of packages) {
-              const target = path.join(outputDir, 'nodejs', 'node_modules', p.name);
-              fs.mkdirSync(path.dirname(target), { recursive: true });
-              fs.cpSync(p.dir, target, { recursive: true, dereference: true });
-            }
-            for (const font of fonts) {
-              const target = path.join(outputDir, 'nodejs', 'node_modules', font.name);
-              fs.mkdirSync(path.join(target, 'files'), { recursive: true });
-              fs.copyFileSync(path.join(font.dir, 'package.json'), path.join(target, 'package.json'));
-              for (const file of fs.readdirSync(path.join(font.dir, 'files')).filter((f) => font.files.test(f))) {
-                fs.copyFileSync(path.join(font.dir, 'files', file), path.join(target, 'files', file));
-              }
-            }
-            return true;
-          },
-        },
+      stage(outputDir) {
+        for (const p of packages) {
+          const target = path.join(outputDir, 'nodejs', 'node_modules', p.name);
+          fs.mkdirSync(path.dirname(target), { recursive: true });
+          fs.cpSync(p.dir, target, { recursive: true, dereference: true });
+        }
+        for (const font of fonts) {
+          const target = path.join(outputDir, 'nodejs', 'node_modules', font.name);
+          fs.mkdirSync(path.join(target, 'files'), { recursive: true });
+          fs.copyFileSync(path.join(font.dir, 'package.json'), path.join(target, 'package.json'));
+          for (const file of fs.readdirSync(path.join(font.dir, 'files')).filter((f) => font.files.test(f))) {
+            fs.copyFileSync(path.join(font.dir, 'files', file), path.join(target, 'files', file));
+          }
+        }
       },
-    });
-
-    this.layer = new lambda.LayerVersion(this, 'Layer', {
-      code,
-      description: `native npm packages: ${packages.map((p) => `${p.name}@${p.version}`).join(', ')}`.slice(0, 256),
-      compatibleRuntimes: [LAMBDA_RUNTIME],
-      compatibleArchitectures: [lambda.Architecture.X86_64],
+      description: `native npm packages: ${packages.map((p) => `${p.name}@${p.version}`).join(', ')}`,
     });
   }
 }

@@ -1,15 +1,17 @@
 /**
- * The whole service on AWS: data, media, the ffmpeg and native-modules layers, background workers,
+ * The whole service on AWS: data, media, the ffmpeg, native-modules and face layers, background workers,
  * the video job pipeline (state machine and its functions) and the HTTP API.
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Api } from './api';
 import { DataStore } from './data';
+import { FaceLayer } from './face-layer';
 import { FfmpegLayer } from './ffmpeg-layer';
 import { JobPipeline } from './job-pipeline';
 import { NativeModulesLayer } from './native-modules-layer';
 import { engineConfigFromContext } from './engine-config';
+import { renderMemoryFromContext } from './render-memory';
 import { PROJECT_ROOT } from './service-function';
 import { MediaStore } from './media';
 import { Workers } from './workers';
@@ -40,7 +42,8 @@ export class ReactionStudioStack extends Stack {
 
     this.workers = new Workers(this, 'Workers', shared);
     // The pipeline does not depend on the API; the API functions are granted on its state machine.
-    this.jobs = new JobPipeline(this, 'Jobs', { ...shared, tracing: true });
+    const { layer: faceLayer } = new FaceLayer(this, 'Face', { projectRoot: PROJECT_ROOT });
+    this.jobs = new JobPipeline(this, 'Jobs', { ...shared, faceLayer, renderMemoryMb: renderMemoryFromContext(this), tracing: true });
     this.api = new Api(this, 'Api', {
       ...shared,
       workers: this.workers.functions,

@@ -17,6 +17,7 @@ import type { FunctionNeeds } from '#functions/routes';
 import { TABLE_SCHEMA } from '#lib/table-schema';
 import { lambdaBundlingProps } from './bundling';
 import { FFMPEG_ENV } from './ffmpeg-layer';
+import { needsFaceRuntime } from './face-layer';
 import { applyEngineChoices, applyEngineConfig, type EngineConfig } from './engine-config';
 import { LAMBDA_RUNTIME } from './runtime';
 import { acknowledge, arnToken } from './nag';
@@ -39,6 +40,8 @@ export interface ServiceFunctionProps {
   bucket: s3.IBucket;
   ffmpegLayer: lambda.ILayerVersion;
   nativeLayer: lambda.ILayerVersion;
+  /** The face runtime; required for a function whose reaction engine is local (face-layer.ts). */
+  faceLayer?: lambda.ILayerVersion;
   engines: EngineConfig;
   /** The functions this one may start, by worker name; must hold every `needs.invokes` target. */
   workers?: Readonly<Record<string, lambda.IFunction>>;
@@ -90,6 +93,8 @@ export class ServiceFunction extends Construct {
     // Checked before anything is bundled.
     if (jobs.length > 0 && !props.stateMachine) throw new Error(`${needs.entry} needs the job state machine`);
     if (needs.connectionKey && !props.connectionKey) throw new Error(`${needs.entry} needs the connection key`);
+    const face = needsFaceRuntime(needs, props.engines);
+    if (face && !props.faceLayer) throw new Error(`${needs.entry} needs the face layer (its reaction engine is local)`);
 
     const logGroup = new logs.LogGroup(this, 'Logs', {
       retention: logs.RetentionDays.ONE_MONTH,
@@ -119,7 +124,7 @@ export class ServiceFunction extends Construct {
       timeout: Duration.seconds(needs.timeoutS ?? DEFAULT_TIMEOUT_S),
       ...(needs.ephemeralStorageMb ? { ephemeralStorageSize: Size.mebibytes(needs.ephemeralStorageMb) } : {}),
       bundling: lambdaBundlingProps({ native: needs.native }),
-      layers: [...(needs.ffmpeg ? [props.ffmpegLayer] : []), ...(needs.native ? [props.nativeLayer] : [])],
+      layers: [...(needs.ffmpeg ? [props.ffmpegLayer] : []), ...(needs.native ? [props.nativeLayer] : []), ...(face ? [props.faceLayer!] : [])],
       logGroup,
       environment: {
         // Names grant nothing; the grants below decide what the function may touch.

@@ -28,12 +28,14 @@ import { JOB_STATE_NAMES } from '#domain/job-states';
 import { DEFAULT_BEDROCK_HOOKS_MODEL, type EngineConfig } from '#cloud/engine-config';
 import { JobPipeline, PIPELINE_EPHEMERAL_STORAGE_MB } from '#cloud/job-pipeline';
 import { ServiceFunction } from '#cloud/service-function';
+import { needsFaceRuntime } from '#cloud/face-layer';
 import { actionsOf, resourcesOf, resourcesOfType, type Json, type Resource, type Statement } from '#test-support/cdk-template';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FUNCTIONS = Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[];
 const FFMPEG_LAYER_ARN = 'arn:aws:lambda:us-east-1:123456789012:layer:ffmpeg:1';
 const NATIVE_LAYER_ARN = 'arn:aws:lambda:us-east-1:123456789012:layer:native:1';
+const FACE_LAYER_ARN = 'arn:aws:lambda:us-east-1:123456789012:layer:face:1';
 const ENGINES: EngineConfig = {
   avatar: 'local',
   reaction: 'local',
@@ -52,7 +54,8 @@ function buildStack(app: App, id: string) {
   const bucket = new s3.Bucket(s, 'Bucket');
   const ffmpegLayer = lambda.LayerVersion.fromLayerVersionArn(s, 'Ffmpeg', FFMPEG_LAYER_ARN);
   const nativeLayer = lambda.LayerVersion.fromLayerVersionArn(s, 'Native', NATIVE_LAYER_ARN);
-  return { stack: s, table, bucket, ffmpegLayer, nativeLayer, engines: ENGINES };
+  const faceLayer = lambda.LayerVersion.fromLayerVersionArn(s, 'Face', FACE_LAYER_ARN);
+  return { stack: s, table, bucket, ffmpegLayer, nativeLayer, faceLayer, engines: ENGINES };
 }
 
 beforeAll(() => {
@@ -280,8 +283,12 @@ describe('the pipeline functions', () => {
   });
 
   test.each(FUNCTIONS)('the %s function carries exactly the layers it declares', (name) => {
-    const needs = PIPELINE_FUNCTIONS[name] as { ffmpeg?: boolean; native?: boolean };
-    const expected = [...(needs.ffmpeg ? [FFMPEG_LAYER_ARN] : []), ...(needs.native ? [NATIVE_LAYER_ARN] : [])];
+    const needs = PIPELINE_FUNCTIONS[name] as { ffmpeg?: boolean; native?: boolean; engines?: readonly string[] };
+    const expected = [
+      ...(needs.ffmpeg ? [FFMPEG_LAYER_ARN] : []),
+      ...(needs.native ? [NATIVE_LAYER_ARN] : []),
+      ...(needsFaceRuntime(needs, ENGINES) ? [FACE_LAYER_ARN] : []),
+    ];
     expect((functionProps(name).Layers ?? []).sort()).toEqual(expected.sort());
   });
 

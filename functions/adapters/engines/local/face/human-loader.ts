@@ -60,7 +60,18 @@ interface HumanModule {
 
 const FILE_SCHEME = 'file://';
 
-/** Finds a file inside an installed package without going through its `exports` map. */
+/** The models humanConfig turns on; the face layer (lib/cloud/face-layer.ts) ships exactly these. */
+export const FACE_MODELS = ['blazeface', 'facemesh', 'iris'] as const;
+
+/** The human build and the tfjs WASM binary the loader reads, by package (the face layer ships them). */
+export const HUMAN_ENTRY = { packageName: '@vladmandic/human', file: 'dist/human.node-wasm.js' } as const;
+export const WASM_BINARY = { packageName: '@tensorflow/tfjs-backend-wasm', file: 'dist/tfjs-backend-wasm-simd.wasm' } as const;
+
+/**
+ * Finds a file inside an installed package without going through its `exports` map. The search
+ * includes NODE_PATH's folders, which is how a Lambda function finds the face layer under
+ * /opt/nodejs/node_modules (lib/cloud/face-layer.ts).
+ */
 function packageFile(packageName: string, relative: string): string {
   const searchPaths = require.resolve.paths(packageName) ?? [];
   for (const dir of searchPaths) {
@@ -72,12 +83,12 @@ function packageFile(packageName: string, relative: string): string {
       // keep looking up the node_modules chain
     }
   }
-  throw new Error(`${packageName}/${relative} is not installed (npm ci)`);
+  throw new Error(`${packageName}/${relative} is not installed (npm ci; on Lambda it comes from the face layer)`);
 }
 
 /** The directory the models are read from (installed with the package; nothing is downloaded). */
 export function humanModelDir(): string {
-  return path.dirname(packageFile('@vladmandic/human', 'models/facemesh.json'));
+  return path.dirname(packageFile(HUMAN_ENTRY.packageName, 'models/facemesh.json'));
 }
 
 /** Face detector + mesh + iris only; everything else human can do stays off (and unloaded). */
@@ -172,7 +183,6 @@ function registerFileRouter(tf: HumanTf): void {
   });
 }
 
-const REQUIRED_MODELS = ['blazeface', 'facemesh', 'iris'] as const;
 
 /**
  * Loads a new human instance (uncached: use getHuman). `modelDir`/`wasmDir` default to the installed
@@ -183,10 +193,10 @@ export async function loadHuman(dirs: { modelDir?: string; wasmDir?: string } = 
   let wasmDir: string;
   let modelDir: string;
   try {
-    wasmDir = dirs.wasmDir ?? path.dirname(packageFile('@tensorflow/tfjs-backend-wasm', 'dist/tfjs-backend-wasm-simd.wasm'));
+    wasmDir = dirs.wasmDir ?? path.dirname(packageFile(WASM_BINARY.packageName, WASM_BINARY.file));
     modelDir = dirs.modelDir ?? humanModelDir();
     // By path, on purpose (see the header); a computed path also keeps bundlers from inlining tfjs.
-    const entry = packageFile('@vladmandic/human', 'dist/human.node-wasm.js');
+    const entry = packageFile(HUMAN_ENTRY.packageName, HUMAN_ENTRY.file);
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a computed path that bundlers must not follow
     mod = require(entry) as HumanModule;
   } catch (cause) {
@@ -222,7 +232,7 @@ export async function loadHuman(dirs: { modelDir?: string; wasmDir?: string } = 
     }
   }
   const loaded = modelsLoaded(human);
-  const missing = REQUIRED_MODELS.filter((name) => !loaded.includes(name));
+  const missing = FACE_MODELS.filter((name) => !loaded.includes(name));
   if (missing.length > 0) {
     const detail = captured
       .filter((line) => /error/i.test(line))

@@ -1,0 +1,259 @@
+/**
+ * The synthesised app as Lambda would run it, with no AWS account: each function's bundle laid out as
+ * /var/task and its layers merged as /opt (test/support/lambda-layout.ts), checked for size, memory
+ * and resolvable requires, then invoked in a fresh Node 22 process against DynamoDB Local and s3rver:
+ * an API handler with API Gateway's v2 event, and the pipeline steps of a prompt reaction, a photo
+ * avatar and a motion reference (face detection, ffmpeg and the native modules from the layers).
+ *
+ * Slow by nature (a full synth, then three jobs rendered on the machine's cores): about five minutes.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { routeKey } from '#functions/routes';
+import type { PipelineStep } from '#pipeline/steps';
+import { DEFAULT_RENDER_MEMORY_MB } from '#cloud/render-memory';
+import { logicalIdOf, resourcesOfType, useSynthesisedStack } from '#test-support/cdk-template';
+import { expectCanonical, faceReferenceClip, postMultipart, probe, productWithDemo, download } from '#test-support/jobs';
+import { startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
+import {
+  dirBytes,
+  functionAssets,
+  invoke,
+  layOut,
+  LAMBDA_UNZIPPED_LIMIT_BYTES,
+  NODE22,
+  requires,
+  type Invocation,
+  type LaidOutFunction,
+} from '#test-support/lambda-layout';
+import { realFacePng } from '#bench/reference-clip';
+
+const synthesis = useSynthesisedStack('LambdaLayout');
+let root: string;
+
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'lambda-layout-'));
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const functionIds = () => resourcesOfType(synthesis.current.resources, 'AWS::Lambda::Function').map(([id]) => id);
+
+/** One layout per function for the static checks (no endpoints: nothing is invoked in them). */
+const staticLayouts = new Map<string, LaidOutFunction>();
+function staticLayout(id: string): LaidOutFunction {
+  if (!staticLayouts.has(id)) staticLayouts.set(id, layOut(functionAssets(synthesis.current, id), path.join(root, 'static', id), {}));
+  return staticLayouts.get(id)!;
+}
+
+describe('every function, laid out as /var/task + /opt', () => {
+  test('is run by a Node 22 binary, the runtime major the bundles target', () => {
+    expect(execFileSync(NODE22, ['--version'], { encoding: 'utf8' })).toMatch(/^v22\./);
+  });
+
+  test("fits Lambda's 250 MB unzipped with its layers", () => {
+    const sizes = functionIds().map((id) => {
+      const assets = functionAssets(synthesis.current, id);
+      const bytes = [assets.bundleDir, ...assets.layerDirs].reduce((sum, dir) => sum + dirBytes(dir), 0);
+      return { id, mb: Math.round(bytes / 1e5) / 10, fits: bytes <= LAMBDA_UNZIPPED_LIMIT_BYTES };
+    });
+    expect(sizes.filter((s) => !s.fits)).toEqual([]);
+  });
+
+  test('asks for no more memory than the configured cap (a new account deploys it), the render function exactly the cap', () => {
+    const { stack } = synthesis.current;
+    const memory = Object.fromEntries(functionIds().map((id) => [id, functionAssets(synthesis.current, id).memoryMb]));
+    expect(Object.entries(memory).filter(([, mb]) => mb > DEFAULT_RENDER_MEMORY_MB)).toEqual([]);
+    expect(memory[logicalIdOf(stack, stack.jobs.functions.render)]).toBe(DEFAULT_RENDER_MEMORY_MB);
+  });
+
+  test('resolves every require of its bundle in /var/task, /opt, the runtime SDK or Node itself', async () => {
+    const unresolved: Record<string, string[]> = {};
+    const sdk = new Set<string>();
+    for (const id of functionIds()) {
+      const found = await requires(staticLayout(id));
+      if (found.unresolved.length > 0) unresolved[id] = found.unresolved;
+      for (const request of found.requested.filter((r) => r.startsWith('@aws-sdk/'))) sdk.add(request);
+    }
+    expect(unresolved).toEqual({});
+    // The bundles leave the SDK to the runtime (lib/cloud/bundling.ts): these are the packages they expect there.
+    expect([...sdk].every((name) => /^@aws-sdk\/[a-z0-9-]+$/.test(name))).toBe(true);
+  });
+
+  test("cannot reach the repository's node_modules: what no layer carries does not resolve", async () => {
+    const { stack } = synthesis.current;
+    const usage = staticLayout(logicalIdOf(stack, stack.api.functions.usage));
+    const found = await requires(usage, ['zod', 'sharp', '@vladmandic/human/package.json']);
+    expect(found.unresolved).toEqual(expect.arrayContaining(['zod', 'sharp', '@vladmandic/human/package.json']));
+  });
+});
+
+describe('invoked in the layout against DynamoDB Local and s3rver', () => {
+  const STEP_MS = 600_000;
+  let t: TestStack;
+  let account: { accountId: number; key: string; api: ApiClient };
+  let product: { id: number };
+  let live: Record<'avatars' | 'usage' | 'steps' | 'render', LaidOutFunction>;
+
+  beforeAll(async () => {
+    t = await startTestStack();
+    // Jobs are written by the local API but run here, step by step, in the laid-out functions.
+    t.runner.use({ start: async () => undefined, sendDecision: async () => undefined });
+    account = await t.newAccount();
+    product = await productWithDemo(account.api, () => t.stack.tasks.idle(), { name: 'Glow Serum' });
+    const { stack } = synthesis.current;
+    const refs = {
+      [logicalIdOf(stack, stack.data.table)]: t.stack.settings.tableName,
+      [logicalIdOf(stack, stack.media.bucket)]: t.stack.settings.bucketName,
+    };
+    const endpoints = { DYNAMODB_ENDPOINT: t.stack.dynamoEndpoint, S3_ENDPOINT: t.stack.s3Endpoint };
+    const lay = (name: string, fn: { node: { defaultChild?: unknown } }) => layOut(functionAssets(synthesis.current, logicalIdOf(stack, fn)), path.join(root, 'live', name), refs, endpoints);
+    live = {
+      avatars: lay('avatars', stack.api.functions.avatars),
+      usage: lay('usage', stack.api.functions.usage),
+      steps: lay('steps', stack.jobs.functions.steps),
+      render: lay('render', stack.jobs.functions.render),
+    };
+  }, 300_000);
+  afterAll(() => t?.stop());
+
+  const succeeded = (outcome: Invocation) => {
+    if (outcome.error) throw new Error(`${outcome.error.name}: ${outcome.error.message}\n--- function output ---\n${outcome.logs.slice(-6000)}`);
+    return outcome.result;
+  };
+
+  /** API Gateway's payload 2.0 event for an authenticated call, body as the gateway passes it. */
+  async function apiEvent(method: 'GET' | 'POST', routePath: string, options: { form?: FormData; pathParameters?: Record<string, string> } = {}): Promise<APIGatewayProxyEventV2> {
+    const key = routeKey({ method, path: routePath });
+    const rawPath = key.slice(key.indexOf(' ') + 1).replace(/\{(\w+)\}/g, (_m, name: string) => options.pathParameters![name]!);
+    const headers: Record<string, string> = { authorization: `Bearer ${account.key}`, host: 'api.example.com', 'user-agent': 'layout-test' };
+    let body: string | undefined;
+    if (options.form) {
+      const request = new Request('https://api.example.com/', { method: 'POST', body: options.form });
+      headers['content-type'] = request.headers.get('content-type')!;
+      body = Buffer.from(await request.arrayBuffer()).toString('base64');
+    }
+    const now = new Date();
+    return {
+      version: '2.0',
+      routeKey: key,
+      rawPath,
+      rawQueryString: '',
+      headers,
+      pathParameters: options.pathParameters,
+      requestContext: {
+        accountId: '123456789012',
+        apiId: 'layout',
+        domainName: 'api.example.com',
+        domainPrefix: 'api',
+        http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'layout-test' },
+        requestId: `layout-${now.getTime()}`,
+        routeKey: key,
+        stage: '$default',
+        time: now.toUTCString(),
+        timeEpoch: now.getTime(),
+      },
+      body,
+      isBase64Encoded: body !== undefined,
+    };
+  }
+
+  const callApi = async (fn: LaidOutFunction, event: APIGatewayProxyEventV2) => {
+    const outcome = await invoke(fn, event);
+    const result = succeeded(outcome) as { statusCode: number; body: string; headers: Record<string, string> };
+    // A 5xx says nothing in its envelope: the function's own output does.
+    if (result.statusCode >= 500) throw new Error(`${result.statusCode} ${result.body}\n--- function output ---\n${outcome.logs.slice(-6000)}`);
+    return { status: result.statusCode, body: JSON.parse(result.body) as any, headers: result.headers };
+  };
+
+  /** The steps the state machine sends for one job, each in the function the step table names. */
+  async function runSteps(jobId: number, steps: readonly PipelineStep[]): Promise<void> {
+    for (const step of steps) {
+      const fn = step === 'generate_reaction' || step === 'render_preview' || step === 'compose' ? live.render : live.steps;
+      succeeded(await invoke(fn, { step, account_id: account.accountId, job_id: jobId }));
+    }
+  }
+
+  const AUTO_STEPS = ['prepare', 'generate_reaction', 'compose', 'finalize'] as const;
+
+  async function expectFinishedVideo(jobId: number): Promise<void> {
+    const job = (await account.api.get(`/videos/jobs/${jobId}`)).body.data;
+    expect({ status: job.status, error: job.error ?? null }).toEqual({ status: 'done', error: null });
+    const video = (await account.api.get(`/videos/${job.video_id}`)).body.data;
+    const file = path.join(root, `video-${jobId}.mp4`);
+    expect((await download(video.url, file)).status).toBe(200);
+    expectCanonical(await probe(file));
+  }
+
+  let photoAvatarId: number;
+
+  test(
+    'an API handler (avatars, with sharp from the native layer) takes a photo upload from an API Gateway v2 event; another (usage) reads the account',
+    async () => {
+      const form = new FormData();
+      form.append('image', new Blob([new Uint8Array(await realFacePng())]), 'me.png');
+      const created = await callApi(live.avatars, await apiEvent('POST', '/avatars', { form }));
+      expect(created.status).toBe(201);
+      expect(created.body.data).toMatchObject({ source: 'upload', status: 'ready' });
+      expect(created.headers['x-request-id']).toBeTruthy();
+      photoAvatarId = created.body.data.id as number;
+      // Written to DynamoDB Local and s3rver: the local API sees the record and serves the image.
+      const stored = (await account.api.get(`/avatars/${photoAvatarId}`)).body.data;
+      expect(stored).toMatchObject({ id: photoAvatarId, source: 'upload', status: 'ready' });
+      expect((await fetch(stored.image_url)).status).toBe(200);
+
+      const usage = await callApi(live.usage, await apiEvent('GET', '/usage'));
+      expect(usage.status).toBe(200);
+      expect(usage.body.data.allowance).toMatchObject({ used: 0, reserved: 0 });
+    },
+    STEP_MS,
+  );
+
+  test(
+    'a prompt reaction in preview mode: prepare, generate_reaction, render_preview, charge_preview',
+    async () => {
+      const created = await account.api.post('/videos', { product_id: product.id, method: 'prompt', mode: 'preview', prompt: 'amazed by the glow', hook_text: 'Wait for it' });
+      expect(created.status).toBe(202);
+      const jobId = created.body.data.id as number;
+      await runSteps(jobId, ['prepare', 'generate_reaction', 'render_preview', 'charge_preview']);
+      // The preview is shown once the decision wait stores its token; the record already names it.
+      const job = await t.stack.dependencies.jobs.get(account.accountId, jobId);
+      expect({ charged: job?.charged_units, preview: job?.preview?.key }).toEqual({ charged: 1, preview: expect.any(String) });
+      const file = path.join(root, `preview-${jobId}.mp4`);
+      await t.stack.dependencies.blobs.getToFile(job!.preview!.key, file);
+      expect((await probe(file)).video).toMatchObject({ codec: 'h264' });
+    },
+    STEP_MS,
+  );
+
+  test(
+    'a photo avatar (face detection from the face layer), auto mode: prepare, generate_reaction, compose, finalize',
+    async () => {
+      expect(photoAvatarId).toEqual(expect.any(Number));
+      const created = await account.api.post('/videos', { product_id: product.id, method: 'prompt', avatar_id: photoAvatarId, prompt: 'laughing so hard', hook_text: 'Look at this' });
+      expect(created.status).toBe(202);
+      await runSteps(created.body.data.id as number, AUTO_STEPS);
+      await expectFinishedVideo(created.body.data.id as number);
+    },
+    STEP_MS,
+  );
+
+  test(
+    'a motion reference (an uploaded clip of a face) on the photo avatar, auto mode',
+    async () => {
+      expect(photoAvatarId).toEqual(expect.any(Number));
+      const created = await postMultipart(
+        account.api,
+        '/videos',
+        { product_id: String(product.id), method: 'motion', avatar_id: String(photoAvatarId), video_source: 'upload', hook_text: 'Do it like this' },
+        { reference_video: await faceReferenceClip({ durationS: 3.5 }) },
+      );
+      expect(created.status).toBe(202);
+      await runSteps(created.body.data.id as number, AUTO_STEPS);
+      await expectFinishedVideo(created.body.data.id as number);
+    },
+    STEP_MS,
+  );
+});

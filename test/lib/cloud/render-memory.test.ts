@@ -1,0 +1,27 @@
+/** The render function's memory is a deployment choice (CDK context), bounded by what Lambda accepts. */
+import { App, Stack } from 'aws-cdk-lib';
+import { DEFAULT_RENDER_MEMORY_MB, LAMBDA_MEMORY_MB, RENDER_MEMORY_CONTEXT, renderMemoryFromContext } from '#cloud/render-memory';
+import { PIPELINE_FUNCTIONS } from '#pipeline/steps';
+
+const read = (value?: unknown) => renderMemoryFromContext(new Stack(new App({ context: value === undefined ? {} : { [RENDER_MEMORY_CONTEXT]: value } }), 'S'));
+
+describe('renderMemoryMb (CDK context)', () => {
+  test('defaults to 3008 MB, the most a new account may give a function, which is the step table value', () => {
+    expect(read()).toBe(3008);
+    expect(DEFAULT_RENDER_MEMORY_MB).toBe(PIPELINE_FUNCTIONS.render.memoryMb);
+  });
+
+  test.each([
+    ['10240', 10_240],
+    ['1769', 1769],
+    [' 4096 ', 4096],
+    [128, 128],
+    [10_240, 10_240],
+  ])('takes %p from -c or cdk.json', (value, expected) => {
+    expect(read(value)).toBe(expected);
+  });
+
+  test.each(['127', '10241', '0', '-3008', '3008.5', '3 GB', '', 'lots', 3008.5, true])('refuses %p, naming the bounds', (value) => {
+    expect(() => read(value)).toThrow(new RegExp(`${RENDER_MEMORY_CONTEXT}=.* must be a whole number of MB from ${LAMBDA_MEMORY_MB.min} to ${LAMBDA_MEMORY_MB.max}`));
+  });
+});

