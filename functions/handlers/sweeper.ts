@@ -1,11 +1,15 @@
+import { failStuckProcessing } from '#pipeline/stuck-processing';
 import { sweepStrandedWork } from '#pipeline/sweeper';
 import type { DependencySource } from '#ports/dependencies';
 import { lambdaDependencies } from '#wiring/lambda';
 
-/** Runs on a schedule (lib/cloud/job-pipeline.ts); on AWS it also starts jobs written but never started. */
-export const createHandler = (dependencies: DependencySource) => async () => {
+/**
+ * Runs on a schedule (lib/cloud/job-pipeline.ts): stranded units, jobs written but never started, and
+ * demos and avatars stuck in processing (pipeline/stuck-processing.ts).
+ */
+export const createHandler = (dependencies: DependencySource) => async (_scheduledEvent?: unknown) => {
   const deps = dependencies();
-  return sweepStrandedWork(deps, { runner: deps.jobRunner });
+  return { ...(await sweepStrandedWork(deps, { runner: deps.jobRunner })), ...(await failStuckProcessing(deps)) };
 };
 
 export const handler = createHandler(lambdaDependencies);

@@ -47,10 +47,13 @@ export const PIPELINE_FUNCTIONS = {
 
 export type PipelineFunction = keyof typeof PIPELINE_FUNCTIONS;
 
-/** Releases stranded allowance units and starts jobs written but never started (pipeline/sweeper.ts), on a schedule. */
+/**
+ * On a schedule: releases stranded allowance units and starts jobs written but never started
+ * (pipeline/sweeper.ts), and fails demos and avatars stuck in processing (pipeline/stuck-processing.ts).
+ */
 export const SWEEPER_FUNCTION = {
   entry: 'functions/handlers/sweeper.ts',
-  description: 'video job safety net: stranded allowance units, jobs never started',
+  description: 'safety net: stranded allowance units, jobs never started, demos and avatars stuck in processing',
   table: 'readwrite',
   bucket: 'none',
   jobs: ['start'],
@@ -68,6 +71,8 @@ export const EXECUTION_ENDED_FUNCTION = {
   description: 'video job safety net: fails the job of an execution that ended failed, timed out or aborted',
   table: 'readwrite',
   bucket: 'readwrite',
+  // mark-failed removes the job's working files and a composed video that never got its record.
+  writes: ['jobs', 'videos'],
   timeoutS: 60,
 } as const satisfies FunctionNeeds;
 

@@ -20,6 +20,11 @@ export interface AvatarStore {
    * deleted avatar is not resurrected, a late duplicate does not overwrite (undefined then).
    */
   settle(accountId: number, avatarId: number, outcome: AvatarOutcome, now: Date): Promise<Avatar | undefined>;
+  /**
+   * Avatars generating since before `cutoff` (created before it, still processing), oldest first:
+   * what the sweeper fails once no worker can still be on them.
+   */
+  processingBefore(cutoff: Date): Promise<{ accountId: number; avatarId: number }[]>;
 }
 
 export function avatarsFull(cap: number): AppError {

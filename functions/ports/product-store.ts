@@ -21,4 +21,9 @@ export interface ProductStore {
    * was deleted or given another demo meanwhile (the caller then discards what it made).
    */
   settleDemo(accountId: number, productId: number, demo: DemoVideo, now: Date): Promise<boolean>;
+  /**
+   * Products whose demo has been normalising since before `cutoff` (created before it, still
+   * processing), oldest first: what the sweeper fails once no worker can still be on them.
+   */
+  demosProcessingBefore(cutoff: Date): Promise<{ accountId: number; productId: number }[]>;
 }

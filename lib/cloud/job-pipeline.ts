@@ -17,10 +17,12 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import {
   checkJobDefinition,
+  EXECUTION_ENDED_FUNCTION,
   JOB_STATE_MACHINE_FILE,
   PIPELINE_FUNCTIONS,
   SWEEP_INTERVAL_MINUTES,
@@ -29,6 +31,7 @@ import {
   type PipelineFunction,
 } from '#pipeline/steps';
 import type { EngineConfig } from './engine-config';
+import { failureQueue } from './failure-queue';
 import { constructId, PROJECT_ROOT, ServiceFunction, type ServiceFunctionNeeds } from './service-function';
 import { acknowledge, arnToken } from './nag';
 
@@ -60,6 +63,10 @@ export class JobPipeline extends Construct {
   readonly functions: Record<PipelineFunction, lambda.IFunction>;
   readonly logGroup: logs.LogGroup;
   readonly sweeper: lambda.IFunction;
+  /** Fails the job of an execution that ended FAILED, TIMED_OUT or ABORTED (the rule below). */
+  readonly executionEnded: lambda.IFunction;
+  /** Events the execution-ended function could not handle after its retries (an alarm watches its depth). */
+  readonly executionEndedFailures: sqs.IQueue;
 
   constructor(scope: Construct, id: string, props: JobPipelineProps) {
     super(scope, id);
@@ -138,5 +145,24 @@ export class JobPipeline extends Construct {
     const nextSweep = `idempotent and run every ${SWEEP_INTERVAL_MINUTES} minutes: the next run redoes a failed one`;
     acknowledge(this.sweeper, { 'Serverless-LambdaDLQ': nextSweep });
     acknowledge(sweepSchedule, { 'Serverless-EventBusDLQ': nextSweep });
+
+    // An execution that ends without its MarkFailed (its TimeoutSeconds passed, it was stopped, or
+    // MarkFailed itself gave up) would leave its job in flight and its unit reserved: this rule runs the
+    // same mark-failed step from outside the machine. It is idempotent for a job already final.
+    this.executionEnded = new ServiceFunction(this, 'ExecutionEndedFunction', { ...shared, needs: EXECUTION_ENDED_FUNCTION }).fn;
+    const executionEndedFailures = failureQueue(this, 'ExecutionEndedFailures');
+    this.executionEndedFailures = executionEndedFailures;
+    new events.Rule(this, 'ExecutionEnded', {
+      description: 'Fails the job of a video job execution that ended failed, timed out or aborted',
+      eventPattern: {
+        source: ['aws.states'],
+        detailType: ['Step Functions Execution Status Change'],
+        detail: { status: ['FAILED', 'TIMED_OUT', 'ABORTED'], stateMachineArn: [this.stateMachine.stateMachineArn] },
+      },
+      targets: [
+        new targets.LambdaFunction(this.executionEnded, { retryAttempts: 8, maxEventAge: Duration.hours(24), deadLetterQueue: executionEndedFailures }),
+      ],
+    });
+    acknowledge(this.executionEnded, { 'Serverless-LambdaDLQ': 'invoked by its EventBridge rule, whose target has a dead-letter queue' });
   }
 }

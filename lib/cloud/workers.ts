@@ -1,9 +1,18 @@
-/** Background functions: started asynchronously by API functions, never behind a route. */
+/**
+ * Background functions: started asynchronously by API functions, never behind a route. An invocation
+ * that still fails after Lambda's own retries (a crash, a timeout) lands on the on-failure queue with
+ * its task; the record it left `processing` is failed by the sweeper (functions/pipeline/sweeper.ts).
+ */
+import { Duration } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { EngineConfig } from './engine-config';
+import { failureQueue } from './failure-queue';
+import { acknowledge } from './nag';
 import { constructId, ServiceFunction, type ServiceFunctionNeeds } from './service-function';
 
 export const WORKERS = {
@@ -43,8 +52,17 @@ export interface WorkersProps {
   engines: EngineConfig;
 }
 
+/**
+ * Lambda retries a failed asynchronous invocation this often, and keeps an event at most this long,
+ * before it goes to the on-failure queue; the sweeper's deadline for records still processing
+ * (functions/pipeline/stuck-processing.ts) is past both, a test checks.
+ */
+export const WORKER_ASYNC = { retryAttempts: 2, maxEventAgeS: 3600 } as const;
+
 export class Workers extends Construct {
   readonly functions: Record<WorkerName, lambda.IFunction>;
+  /** The on-failure destination of both workers: each failed task, kept 14 days (an alarm watches its depth). */
+  readonly failedInvocations: sqs.IQueue;
 
   constructor(scope: Construct, id: string, props: WorkersProps) {
     super(scope, id);
@@ -53,6 +71,16 @@ export class Workers extends Construct {
       functions[name] = new ServiceFunction(this, constructId(name), { ...props, needs }).fn;
     }
     this.functions = functions as Record<WorkerName, lambda.IFunction>;
+    const failed = failureQueue(this, 'FailedInvocations');
+    this.failedInvocations = failed;
+    for (const fn of Object.values(this.functions)) {
+      fn.configureAsyncInvoke({
+        onFailure: new destinations.SqsDestination(failed),
+        retryAttempts: WORKER_ASYNC.retryAttempts,
+        maxEventAge: Duration.seconds(WORKER_ASYNC.maxEventAgeS),
+      });
+      acknowledge(fn, { 'Serverless-LambdaDLQ': 'failed invocations go to the on-failure destination (FailedInvocations), which keeps the error too' });
+    }
   }
 }
 

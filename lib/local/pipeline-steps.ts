@@ -10,8 +10,9 @@ import type { DependencySource } from '#ports/dependencies';
 import { failEndedExecution } from '#pipeline/execution-ended';
 import { runStep } from '#pipeline/run-step';
 import { IN_FLIGHT } from '#pipeline/job-context';
+import { failStuckProcessing } from '#pipeline/stuck-processing';
 import { sweepStrandedWork } from '#pipeline/sweeper';
-import { PIPELINE_FUNCTIONS, type PipelineFunction, type StepTasks } from '#pipeline/steps';
+import { PIPELINE_FUNCTIONS, SWEEP_INTERVAL_MINUTES, type PipelineFunction, type StepTasks } from '#pipeline/steps';
 import type { LocalJobRunnerOptions } from './job-runner';
 
 const REPO_ROOT = resolve(__dirname, '..', '..');
@@ -41,3 +42,33 @@ export function localPipeline(dependencies: DependencySource): Pick<LocalJobRunn
     },
   };
 }
+
+/**
+ * The sweeper as the local stack runs it (on AWS a schedule runs functions/handlers/sweeper.ts):
+ * `sweep` once at start, before interrupted work is resumed, so a record past its deadline fails
+ * instead of being resumed; then every SWEEP_INTERVAL_MINUTES on an unref'd timer. Jobs never started
+ * need no sweep here: resuming every active job starts them.
+ */
+export function localSweeper(dependencies: DependencySource, log: (line: string) => void) {
+  const sweep = async () => {
+    try {
+      const deps = dependencies();
+      const report = { ...(await sweepStrandedWork(deps)), ...(await failStuckProcessing(deps)) };
+      if (Object.values(report).some((count) => count > 0)) log(`sweeper: ${JSON.stringify(report)}`);
+    } catch (error) {
+      log(`sweeper failed: ${String(error)}`);
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    sweep,
+    start(intervalMs = SWEEP_INTERVAL_MINUTES * 60_000) {
+      timer ??= setInterval(() => void sweep(), intervalMs).unref();
+    },
+    stop() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}
+

@@ -19,7 +19,7 @@ import { ensureBucket, ensureTable } from './provision';
 import { createLocalApiServer } from './http-server';
 import { inProcessTasks, type InProcessTasks } from './in-process-tasks';
 import { createLocalJobRunner, type LocalJobRunner } from './job-runner';
-import { localPipeline } from './pipeline-steps';
+import { localPipeline, localSweeper } from './pipeline-steps';
 import { seedDemoAccount, type SeededDemo } from './seed';
 import { freePort } from './free-port';
 import { LOCAL_BUCKET, LOCAL_TABLE, clearChildren, clearRuntimeState, reapOrphanedChildren, recordChildren, dataDirOf, readRuntimeFile, writeRuntimeState } from './runtime-state';
@@ -135,6 +135,12 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     const built = localDependencies({ jobRunner: jobs, tasks, clients, dataDir });
     const dependencies = options.adjustDependencies ? options.adjustDependencies(built) : built;
     const demo = await seedDemoAccount(clients.table, dependencies);
+    // The sweeper runs before interrupted work is resumed: a demo or avatar past its deadline fails instead.
+    const sweeper = localSweeper(() => dependencies, log);
+    if (options.http !== false) {
+      await sweeper.sweep();
+      sweeper.start();
+    }
     await resumeInterruptedWork(clients.table, tasks, log);
     // Only a serving stack works jobs off; the CLI opens the stores briefly and must not start renders.
     const resumed = options.http === false ? 0 : await jobs.resumeActiveJobs();
@@ -186,6 +192,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       stop: () =>
         (stopping ??= (async () => {
           await closeServer();
+          sweeper.stop();
           // Executions are aborted, not failed: the next start re-enters each job where it was.
           await runner.stop();
           // Unfinished work is resumed by the next start; do not wait on it forever.

@@ -9,6 +9,11 @@ import { queryAll } from './pagination';
 import { DynamoCollections } from './collection-counter';
 import { counterOf } from './collection-state';
 import { countCollection } from './collection-seed';
+import { processingBefore, processingIndex } from './processing-index';
+
+/** An avatar created to be generated is in the processing index until it settles. */
+const processingIndexOf = (avatar: Avatar) =>
+  avatar.status === 'processing' ? processingIndex(keys.processingAvatarsIndex, avatar.created_at, avatar.account_id, avatar.id) : {};
 
 export class DynamoAvatarStore implements AvatarStore {
   private readonly collections: DynamoCollections;
@@ -32,7 +37,7 @@ export class DynamoAvatarStore implements AvatarStore {
       {
         Put: {
           TableName: this.table.name,
-          Item: { ...keys.avatar(avatar.account_id, avatar.id), type: 'avatar', ...avatar },
+          Item: { ...keys.avatar(avatar.account_id, avatar.id), type: 'avatar', ...processingIndexOf(avatar), ...avatar },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -71,7 +76,7 @@ export class DynamoAvatarStore implements AvatarStore {
           TableName: this.table.name,
           Key: keys.avatar(accountId, avatarId),
           UpdateExpression:
-            'SET #status = :status, image_key = :image_key, width = :width, height = :height, engine = :engine, seed = :seed, rig = :rig, #error = :error, updated_at = :now',
+            'SET #status = :status, image_key = :image_key, width = :width, height = :height, engine = :engine, seed = :seed, rig = :rig, #error = :error, updated_at = :now REMOVE gsi1pk, gsi1sk',
           ConditionExpression: 'attribute_exists(pk) AND #status = :processing',
           ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
           ExpressionAttributeValues: {
@@ -94,6 +99,10 @@ export class DynamoAvatarStore implements AvatarStore {
       if (error instanceof ConditionalCheckFailedException) return undefined;
       throw error;
     }
+  }
+
+  async processingBefore(cutoff: Date): Promise<{ accountId: number; avatarId: number }[]> {
+    return (await processingBefore(this.table, keys.processingAvatarsIndex, cutoff)).map(({ accountId, id }) => ({ accountId, avatarId: id }));
   }
 }
 

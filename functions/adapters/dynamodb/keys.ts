@@ -39,6 +39,12 @@ export const keys = {
    * operator, finds every job still in flight without scanning the table.
    */
   activeJobsIndex: 'ACTIVE_JOBS',
+  /**
+   * Demos being normalised and prompt avatars being generated sit in sparse indexes (gsi1), sorted by
+   * when they started, so the sweeper finds those stuck past their deadline without scanning the table.
+   */
+  processingDemosIndex: 'PROCESSING_DEMOS',
+  processingAvatarsIndex: 'PROCESSING_AVATARS',
   jobIdempotency: (accountId: number, keyHash: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `IDEMPOTENCY#${keyHash}` }),
 
   video: (accountId: number, videoId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `VIDEO#${padId(videoId)}` }),

@@ -7,6 +7,11 @@ import { keys } from './keys';
 import { allocateId } from './ids';
 import { DynamoCollections } from './collection-counter';
 import { collectionPage } from './collection-pages';
+import { processingBefore, processingIndex } from './processing-index';
+
+/** A product created with a demo to normalise is in the processing index until its demo settles. */
+const processingIndexOf = (product: Product) =>
+  product.demo?.status === 'processing' ? processingIndex(keys.processingDemosIndex, product.created_at, product.account_id, product.id) : {};
 
 export class DynamoProductStore implements ProductStore {
   private readonly collections: DynamoCollections;
@@ -23,7 +28,7 @@ export class DynamoProductStore implements ProductStore {
     await this.collections.createOne({ accountId: product.account_id, collection: 'products' }, product.id, {
       Put: {
         TableName: this.table.name,
-        Item: { ...keys.product(product.account_id, product.id), type: 'product', ...product },
+        Item: { ...keys.product(product.account_id, product.id), type: 'product', ...processingIndexOf(product), ...product },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     });
@@ -84,7 +89,7 @@ export class DynamoProductStore implements ProductStore {
         new UpdateCommand({
           TableName: this.table.name,
           Key: keys.product(accountId, productId),
-          UpdateExpression: 'SET demo = :demo, updated_at = :now',
+          UpdateExpression: 'SET demo = :demo, updated_at = :now REMOVE gsi1pk, gsi1sk',
           ConditionExpression: 'attribute_exists(pk) AND demo.original_key = :original',
           ExpressionAttributeValues: { ':demo': demo, ':now': now.toISOString(), ':original': demo.original_key },
         }),
@@ -94,6 +99,10 @@ export class DynamoProductStore implements ProductStore {
       if (error instanceof ConditionalCheckFailedException) return false;
       throw error;
     }
+  }
+
+  async demosProcessingBefore(cutoff: Date): Promise<{ accountId: number; productId: number }[]> {
+    return (await processingBefore(this.table, keys.processingDemosIndex, cutoff)).map(({ accountId, id }) => ({ accountId, productId: id }));
   }
 }
 

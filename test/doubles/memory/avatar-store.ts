@@ -28,6 +28,13 @@ export class MemoryAvatarStore implements AvatarStore {
     return [...this.avatars.values()].filter((a) => a.account_id === accountId).length;
   }
 
+  async processingBefore(cutoff: Date): Promise<{ accountId: number; avatarId: number }[]> {
+    return [...this.avatars.values()]
+      .filter((a) => a.status === 'processing' && a.created_at < cutoff.toISOString())
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.account_id - b.account_id || a.id - b.id)
+      .map((a) => ({ accountId: a.account_id, avatarId: a.id }));
+  }
+
   async get(accountId: number, avatarId: number): Promise<Avatar | undefined> {
     const avatar = this.avatars.get(avatarKey(accountId, avatarId));
     return avatar && structuredClone(avatar);

@@ -18,6 +18,13 @@ export class MemoryProductStore implements ProductStore {
     this.products.set(key, structuredClone(product));
   }
 
+  async demosProcessingBefore(cutoff: Date): Promise<{ accountId: number; productId: number }[]> {
+    return [...this.products.values()]
+      .filter((p) => p.demo?.status === 'processing' && p.created_at < cutoff.toISOString())
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.account_id - b.account_id || a.id - b.id)
+      .map((p) => ({ accountId: p.account_id, productId: p.id }));
+  }
+
   async get(accountId: number, productId: number): Promise<Product | undefined> {
     const product = this.products.get(productKey(accountId, productId));
     return product && structuredClone(product);

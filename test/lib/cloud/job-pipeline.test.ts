@@ -13,13 +13,18 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import {
+  DECISION_WAIT_MIN_S,
+  DECISION_WAIT_PATH,
   JOB_STATE_MACHINE_FILE,
   jobDefinitionProblems,
+  retrierOf,
+  taskTimeoutS,
   PIPELINE_FUNCTIONS,
   PIPELINE_STEPS,
   STATE_OF_STEP,
   SWEEP_INTERVAL_MINUTES,
   SWEEPER_FUNCTION,
+  EXECUTION_ENDED_FUNCTION,
   type PipelineFunction,
   type JobDefinition,
   type PipelineStep,
@@ -184,8 +189,10 @@ describe('the job state machine', () => {
     const asl = JSON.parse(fs.readFileSync(path.join(ROOT, JOB_STATE_MACHINE_FILE), 'utf8')) as JobDefinition;
     expect(Object.keys(asl.States).sort()).toEqual([...JOB_STATE_NAMES].sort());
     expect(jobDefinitionProblems(asl)).toEqual([]);
-    for (const [step, spec] of Object.entries(PIPELINE_STEPS)) {
-      expect({ step, timeout: asl.States[spec.state]?.TimeoutSeconds }).toEqual({ step, timeout: spec.timeoutS });
+    for (const [step, spec] of Object.entries(PIPELINE_STEPS) as [PipelineStep, (typeof PIPELINE_STEPS)[PipelineStep]][]) {
+      const state = asl.States[spec.state];
+      const timeout = 'waitsForToken' in spec ? state?.TimeoutSecondsPath : state?.TimeoutSeconds;
+      expect({ step, timeout }).toEqual({ step, timeout: 'waitsForToken' in spec ? DECISION_WAIT_PATH : taskTimeoutS(step) });
     }
   });
 
@@ -193,13 +200,13 @@ describe('the job state machine', () => {
     const asl = JSON.parse(fs.readFileSync(path.join(ROOT, JOB_STATE_MACHINE_FILE), 'utf8')) as JobDefinition;
     asl.States.Compose!.TimeoutSeconds = 1;
     asl.States.Finalize!.Parameters!.FunctionName = '${JobRenderFunctionArn}';
-    asl.States.MarkFailed!.Retry = [{ ErrorEquals: ['Job.Retryable'], MaxAttempts: 3 }];
+    asl.States.MarkFailed!.Retry = [{ ...retrierOf('always'), ErrorEquals: ['Job.Retryable'] }];
     asl.States.Renamed = asl.States.ChargePreview!;
     delete asl.States.ChargePreview;
     expect(jobDefinitionProblems(asl)).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/Compose has TimeoutSeconds 1/),
-        expect.stringMatching(/MarkFailed retries Job.Retryable x3, the table says always/),
+        expect.stringMatching(/MarkFailed retries .*"Job.Retryable".*, the table says always/),
         expect.stringMatching(/Finalize invokes \$\{JobRenderFunctionArn\}, not the steps function/),
         expect.stringMatching(/state Renamed is not in JOB_STATE_NAMES/),
         expect.stringMatching(/state ChargePreview of JOB_STATE_NAMES is missing/),
@@ -215,14 +222,24 @@ describe('the job state machine', () => {
     }
   });
 
-  test('AwaitDecision waits for the task token it hands the steps function, for at most about 30 days', () => {
+  test('AwaitDecision waits for the task token it hands the steps function, up to the deadline ChargePreview answers', () => {
     const state = substitutedDefinition().States.AwaitDecision as Json;
     expect(state.Type).toBe('Task');
     expect(state.Resource).toMatch(/\.waitForTaskToken$/);
     expect(state.Parameters.FunctionName).toBe(`${ARN_MARKER}${functionId('steps')}`);
     expect(state.Parameters.Payload['task_token.$']).toBe('$$.Task.Token');
-    expect(state.TimeoutSeconds).toBeGreaterThanOrEqual(29 * 24 * 3600);
-    expect(state.TimeoutSeconds).toBeLessThanOrEqual(31 * 24 * 3600);
+    expect(state.TimeoutSecondsPath).toBe(DECISION_WAIT_PATH);
+    expect(state.TimeoutSeconds).toBeUndefined();
+  });
+
+  test("every Task's TimeoutSeconds is longer than the Timeout of the function it invokes", () => {
+    for (const [name, state] of taskStates(substitutedDefinition())) {
+      const functionLogicalId = String(state.Parameters.FunctionName).slice(ARN_MARKER.length);
+      const functionTimeoutS = resources[functionLogicalId]!.Properties.Timeout as number;
+      // AwaitDecision's wait comes from its path; its shortest is DECISION_WAIT_MIN_S.
+      const stateTimeoutS = (state.TimeoutSeconds as number | undefined) ?? DECISION_WAIT_MIN_S;
+      expect({ name, longer: stateTimeoutS > functionTimeoutS }).toEqual({ name, longer: true });
+    }
   });
 
   test('logs errors, without execution data, to its own log group', () => {
@@ -265,9 +282,10 @@ describe('the state machine role', () => {
 // ---- the pipeline functions ----
 
 describe('the pipeline functions', () => {
-  test('are the two declared ones and the sweeper, all on nodejs24.x', () => {
+  test('are the two declared ones, the sweeper and the execution-ended function, all on nodejs24.x', () => {
     const sweeperId = stack.getLogicalId(pipeline.sweeper.node.defaultChild as lambda.CfnFunction);
-    expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual([...FUNCTIONS.map(functionId), sweeperId].sort());
+    const endedId = stack.getLogicalId(pipeline.executionEnded.node.defaultChild as lambda.CfnFunction);
+    expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual([...FUNCTIONS.map(functionId), sweeperId, endedId].sort());
     for (const name of FUNCTIONS) expect(functionProps(name).Runtime).toBe('nodejs24.x');
   });
 
@@ -292,14 +310,14 @@ describe('the pipeline functions', () => {
     expect((functionProps(name).Layers ?? []).sort()).toEqual(expected.sort());
   });
 
-  test.each([...FUNCTIONS.map((name) => PIPELINE_FUNCTIONS[name].entry), SWEEPER_FUNCTION.entry])(
+  test.each([...FUNCTIONS.map((name) => PIPELINE_FUNCTIONS[name].entry), SWEEPER_FUNCTION.entry, EXECUTION_ENDED_FUNCTION.entry])(
     '%s is a Lambda entry like every other: in functions/handlers, with createHandler(dependencies) and handler',
     (entry) => {
       expect(entry).toMatch(/^functions\/handlers\/[\w-]+\.ts$/);
       const text = fs.readFileSync(path.join(ROOT, entry), 'utf8');
       expect(text).toMatch(/^export const createHandler = \(dependencies: DependencySource\)/m);
       // The base wiring, with what only this function bundles added by the entry itself.
-      expect(text).toMatch(/^export const handler = createHandler\((withParts\()?lambdaDependencies\b/m);
+      expect(text).toMatch(/^export const handler = (withLambdaContext\()?createHandler\((withParts\()?lambdaDependencies\b/m);
     },
   );
 
@@ -320,7 +338,7 @@ describe('the sweeper', () => {
   const sweeperId = () => stack.getLogicalId(pipeline.sweeper.node.defaultChild as lambda.CfnFunction);
 
   test(`runs every ${SWEEP_INTERVAL_MINUTES} minutes`, () => {
-    const rules = ofType('AWS::Events::Rule');
+    const rules = ofType('AWS::Events::Rule').filter(([, r]) => r.Properties.ScheduleExpression !== undefined);
     expect(rules).toHaveLength(1);
     const [, rule] = rules[0]!;
     expect(rule.Properties.ScheduleExpression).toBe(`rate(${SWEEP_INTERVAL_MINUTES} minutes)`);
@@ -334,6 +352,46 @@ describe('the sweeper', () => {
     const actions = statementsOfRole(props.Role['Fn::GetAtt'][0] as string).flatMap(actionsOf);
     expect(actions).toEqual(expect.arrayContaining(['states:StartExecution', 'dynamodb:UpdateItem', 'dynamodb:Query']));
     expect(actions.filter((a) => /^s3:/.test(a))).toEqual([]);
+  });
+});
+
+describe('executions that end FAILED, TIMED_OUT or ABORTED', () => {
+  const endedId = () => stack.getLogicalId(pipeline.executionEnded.node.defaultChild as lambda.CfnFunction);
+  const queueId = () => stack.getLogicalId(pipeline.executionEndedFailures.node.defaultChild as CfnElement);
+  const endedRule = () => {
+    const rules = ofType('AWS::Events::Rule').filter(([, r]) => r.Properties.EventPattern !== undefined);
+    expect(rules).toHaveLength(1);
+    return rules[0]![1];
+  };
+
+  test("a rule on this state machine's status changes to those three runs the execution-ended function", () => {
+    const rule = endedRule();
+    expect(rule.Properties.EventPattern).toEqual({
+      source: ['aws.states'],
+      'detail-type': ['Step Functions Execution Status Change'],
+      detail: { status: ['FAILED', 'TIMED_OUT', 'ABORTED'], stateMachineArn: [{ Ref: stateMachine()[0] }] },
+    });
+    const [target] = rule.Properties.Targets as Json[];
+    expect(referencedIds(target.Arn)).toEqual([endedId()]);
+    // Retried for a day, then kept on a queue rather than lost.
+    expect(target.RetryPolicy).toEqual({ MaximumRetryAttempts: 8, MaximumEventAgeInSeconds: 24 * 3600 });
+    expect(referencedIds(target.DeadLetterConfig.Arn)).toEqual([queueId()]);
+  });
+
+  test('the function is the one the step table declares, and may write the table and remove the job files', () => {
+    const props = resources[endedId()]!.Properties;
+    expect(props.Timeout).toBe(EXECUTION_ENDED_FUNCTION.timeoutS);
+    const actions = statementsOfRole(props.Role['Fn::GetAtt'][0] as string).flatMap(actionsOf);
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 's3:DeleteObject']));
+    expect(actions.filter((a) => /^states:/.test(a))).toEqual([]);
+  });
+
+  test('its dead-letter queue is encrypted, keeps messages 14 days and refuses plain HTTP', () => {
+    const queue = resources[queueId()]!.Properties;
+    expect(queue).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+    const policies = ofType('AWS::SQS::QueuePolicy').filter(([, p]) => referencedIds(p.Properties.Queues).includes(queueId()));
+    const statements = policies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
+    expect(statements).toEqual(expect.arrayContaining([expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]));
   });
 });
 

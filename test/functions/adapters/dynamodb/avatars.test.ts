@@ -73,4 +73,19 @@ describe.each([
     expect(await store.settle(accountId, gone.id, ready, T1)).toBeUndefined();
     expect(await store.get(accountId, gone.id)).toBeUndefined();
   });
+
+  test('finds the avatars still processing that started before a time, oldest first; a settled or deleted one is no longer found', async () => {
+    const accountId = freshAccount();
+    const mine = async (cutoff: Date) => (await store.processingBefore(cutoff)).filter((a) => a.accountId === accountId).map((a) => a.avatarId);
+    const first = await avatarOf(store, accountId);
+    const second = await avatarOf(store, accountId);
+    const done = await avatarOf(store, accountId, 'ready');
+    for (const avatar of [first, second, done]) await store.create(avatar, 10);
+    expect(await mine(T0)).toEqual([]);
+    expect(await mine(T1)).toEqual([first.id, second.id]);
+    await store.settle(accountId, first.id, { ...ready, status: 'failed', error: { code: 'generation_timeout', message: 'late' } }, T1);
+    expect(await mine(T1)).toEqual([second.id]);
+    await store.delete(accountId, second.id);
+    expect(await mine(T1)).toEqual([]);
+  });
 });

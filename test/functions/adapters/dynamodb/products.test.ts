@@ -80,4 +80,20 @@ describe.each([
     expect(await store.settleDemo(accountId, product.id, ready, T1)).toBe(false);
     expect(await store.get(accountId, product.id)).toBeUndefined();
   });
+
+  test('finds the demos still processing that started before a time, oldest first; a settled one is no longer found', async () => {
+    const accountId = freshAccount();
+    const mine = async (cutoff: Date) => (await store.demosProcessingBefore(cutoff)).filter((p) => p.accountId === accountId).map((p) => p.productId);
+    const first = await stored(store, accountId, { status: 'processing', original_key: ORIGINAL });
+    const second = await stored(store, accountId, { status: 'processing', original_key: ORIGINAL });
+    const ready = await stored(store, accountId, { status: 'ready', original_key: ORIGINAL, key: 'demo.mp4' });
+    await stored(store, accountId);
+    expect(await mine(T0)).toEqual([]);
+    expect(await mine(T1)).toEqual([first.id, second.id]);
+    expect(ready.id).toBeGreaterThan(second.id);
+    expect(await store.settleDemo(accountId, first.id, { status: 'failed', original_key: ORIGINAL, error: { code: 'processing_timeout', message: 'late' } }, T1)).toBe(true);
+    expect(await mine(T1)).toEqual([second.id]);
+    await store.delete(accountId, second.id);
+    expect(await mine(T1)).toEqual([]);
+  });
 });
