@@ -27,12 +27,6 @@ export interface Settings {
    * PROVIDER_B_BASE_URL); locally, the loopback sandboxes.
    */
   socialBaseUrls?: Partial<Record<ProviderName, string>>;
-  /**
-   * The largest multipart body the API takes inline (INLINE_UPLOAD_MAX_BYTES): set by the CDK stack for
-   * the API functions, which a request reaches only up to what API Gateway and Lambda carry; unset
-   * locally, where the route table's sizes hold. Past it a file goes through POST /uploads.
-   */
-  inlineUploadMaxBytes?: number;
 }
 
 export const DEFAULT_REGION = 'us-east-1';
@@ -55,14 +49,7 @@ export function settingsFromEnv(env: Environment): Settings {
     rateLimitPerMinute: rateLimitPerMinuteOf(env.RATE_LIMIT_PER_MINUTE),
     connectionKeyId: env.CONNECTION_KEY_ID || undefined,
     socialBaseUrls: socialBaseUrlsFromEnv(env),
-    inlineUploadMaxBytes: positiveIntegerOf('INLINE_UPLOAD_MAX_BYTES', env.INLINE_UPLOAD_MAX_BYTES),
   };
-}
-
-function positiveIntegerOf(name: string, raw: string | undefined): number | undefined {
-  if (!raw) return undefined;
-  if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw new Error(`${name} must be a positive integer, not ${raw}`);
-  return Number(raw);
 }
 
 /** PROVIDER_A_BASE_URL / PROVIDER_B_BASE_URL, those that are set. */

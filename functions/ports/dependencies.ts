@@ -81,8 +81,6 @@ export interface Dependencies {
   apiRequestsPerMinute: number;
   /** Seconds a preview waits for a decision (domain/preview-wait): 30 days unless the local stack was started with less. */
   previewWaitS: number;
-  /** The largest multipart body taken inline (AWS: what API Gateway and Lambda carry); unset: the route table's sizes. */
-  inlineUploadMaxBytes?: number;
   /** The time every rule is decided against; tests pass a fixed clock. */
   now: () => Date;
 }

@@ -53,8 +53,6 @@ function awsDependencies(settings: Settings): Dependencies {
     apiRequestsPerMinute: settings.rateLimitPerMinute,
     // The state machine's AwaitDecision waits this long too.
     previewWaitS: settings.previewWaitS ?? PREVIEW_WAIT_MAX_S,
-    // Set by the stack for the API functions: a larger multipart body goes through POST /uploads.
-    inlineUploadMaxBytes: settings.inlineUploadMaxBytes,
     now: () => new Date(),
   };
 }
