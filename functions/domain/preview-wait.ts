@@ -1,7 +1,9 @@
 /**
- * How long a preview waits for approve or regenerate before the job fails with preview_expired: the
- * contract's 30 days (the ASL's AwaitDecision TimeoutSeconds). A local stack may shorten it
- * (PREVIEW_EXPIRY_SECONDS) to try expiry; it can never be longer than the state machine waits.
+ * How long a preview job waits for approve or regenerate before it fails with preview_expired: the
+ * contract's 30 days, counted once from its first preview (the job's one deadline, which
+ * ChargePreview fixes and AwaitDecision waits for; regenerations do not move it). A local stack may
+ * shorten it (PREVIEW_EXPIRY_SECONDS) to try expiry; it is never longer than 30 days, which the
+ * execution's TimeoutSeconds is computed to outlast.
  */
 import { JOB_LIMITS } from './jobs';
 

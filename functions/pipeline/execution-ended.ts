@@ -11,7 +11,7 @@ import type { Dependencies } from '#ports/dependencies';
 import { markFailed } from './tasks/mark-failed';
 import { FINAL_ERROR, type TaskFailure } from './steps';
 
-export const ENDED_STATUSES = ['FAILED', 'TIMED_OUT', 'ABORTED'] as const;
+const ENDED_STATUSES = ['FAILED', 'TIMED_OUT', 'ABORTED'] as const;
 type EndedStatus = (typeof ENDED_STATUSES)[number];
 
 export interface EndedExecution {
@@ -24,7 +24,7 @@ export interface EndedExecution {
 }
 
 /** The failure each ending is recorded with: its own code and message where the execution gave none. */
-export function failureOfEnded(ended: EndedExecution): TaskFailure {
+function failureOfEnded(ended: EndedExecution): TaskFailure {
   if (ended.status === 'TIMED_OUT') {
     return { Error: FINAL_ERROR, Cause: JSON.stringify({ code: 'timeout', message: 'The job ran past the longest time a job may take; try again' }) };
   }

@@ -120,12 +120,12 @@ export const retrierOf = (retry: RetryClass) => ({
  * first (the state machine sees the function's error and retries or catches it), so Step Functions
  * never abandons an attempt that is still running and writing.
  */
-export const TASK_TIMEOUT_MARGIN_S = 30;
+const TASK_TIMEOUT_MARGIN_S = 30;
 
 /** Where AwaitDecision reads how long it may still wait (ChargePreview writes it: charge-preview.ts). */
 export const DECISION_WAIT_PATH = '$.decision_wait.seconds';
 /** What ChargePreview's result becomes in the execution's state. */
-export const DECISION_WAIT_RESULT_PATH = '$.decision_wait';
+const DECISION_WAIT_RESULT_PATH = '$.decision_wait';
 
 interface StepSpec {
   /** The ASL Task state that sends this step; the job records it as `resume_at` when the step starts. */

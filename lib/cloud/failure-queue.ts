@@ -8,7 +8,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { acknowledge } from './nag';
 
-export const FAILURE_RETENTION_DAYS = 14;
+const FAILURE_RETENTION_DAYS = 14;
 
 export function failureQueue(scope: Construct, id: string): sqs.Queue {
   const queue = new sqs.Queue(scope, id, {

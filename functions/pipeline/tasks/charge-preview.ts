@@ -14,7 +14,7 @@ export interface DecisionWait {
 }
 
 /** Whole seconds from `now` to the deadline; a deadline already past still gets the shortest wait. */
-export const decisionWaitS = (deadline: string, now: Date): number =>
+const decisionWaitS = (deadline: string, now: Date): number =>
   Math.max(DECISION_WAIT_MIN_S, Math.ceil((Date.parse(deadline) - now.getTime()) / 1000));
 
 export async function chargePreview(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'ledger' | 'now' | 'previewWaitS'>): Promise<DecisionWait> {
