@@ -1,15 +1,22 @@
 import { createApiHandler } from '#http/api-handler';
 import { avatarOperations } from '#api/avatars';
 import type { DependencySource } from '#ports/dependencies';
-import { lambdaDependencies } from '#wiring/lambda';
+import { lambdaApiDependencies } from '#wiring/lambda';
+import { apiStores, onlyStores } from '#wiring/table-stores';
+import { DynamoAvatarStore } from '#adapters/dynamodb/avatars';
+import { DynamoAccountStore } from '#adapters/dynamodb/accounts';
+import { DynamoUploadStore } from '#adapters/dynamodb/uploads';
 import { withParts } from '#wiring/not-bundled';
 import { inlineAvatarEngines } from '#adapters/engines/avatar-engine';
 import { SharpAvatarImages } from '#adapters/media/sharp-avatar-images';
 
-/** The operations this group serves, for any runtime's wiring. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler(avatarOperations, dependencies);
+/** The table's stores this function's operations use: all it bundles of them. */
+const STORES = apiStores({ avatars: DynamoAvatarStore, accounts: DynamoAccountStore, uploads: DynamoUploadStore });
+
+/** The operations this group serves, for any runtime's wiring; they see only their stores. */
+export const createHandler = (dependencies: DependencySource) => createApiHandler(avatarOperations, onlyStores(dependencies, STORES));
 
 // Only the inline (local) engine: a hosted one runs in the generate-avatar worker. Uploads are checked with sharp here.
 export const handler = createHandler(
-  withParts(lambdaDependencies, (base) => ({ engines: { ...base.engines, ...inlineAvatarEngines({ blobs: base.blobs }) }, avatarImages: new SharpAvatarImages() })),
+  withParts(lambdaApiDependencies(STORES), (base) => ({ engines: { ...base.engines, ...inlineAvatarEngines({ blobs: base.blobs }) }, avatarImages: new SharpAvatarImages() })),
 );

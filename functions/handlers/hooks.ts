@@ -1,11 +1,17 @@
 import { createApiHandler } from '#http/api-handler';
 import { hookOperations } from '#api/hooks';
 import type { DependencySource } from '#ports/dependencies';
-import { lambdaDependencies } from '#wiring/lambda';
+import { lambdaApiDependencies } from '#wiring/lambda';
+import { apiStores, onlyStores } from '#wiring/table-stores';
+import { DynamoProductStore } from '#adapters/dynamodb/products';
+import { DynamoAccountStore } from '#adapters/dynamodb/accounts';
 import { withParts } from '#wiring/not-bundled';
 import { hookEngines } from '#adapters/engines/hook-engine';
 
-/** The operations this group serves, for any runtime's wiring. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler(hookOperations, dependencies);
+/** The table's stores this function's operations use: all it bundles of them. */
+const STORES = apiStores({ products: DynamoProductStore, accounts: DynamoAccountStore });
 
-export const handler = createHandler(withParts(lambdaDependencies, (base) => ({ engines: { ...base.engines, ...hookEngines() } })));
+/** The operations this group serves, for any runtime's wiring; they see only their stores. */
+export const createHandler = (dependencies: DependencySource) => createApiHandler(hookOperations, onlyStores(dependencies, STORES));
+
+export const handler = createHandler(withParts(lambdaApiDependencies(STORES), (base) => ({ engines: { ...base.engines, ...hookEngines() } })));

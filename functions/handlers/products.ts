@@ -1,12 +1,18 @@
 import { createApiHandler } from '#http/api-handler';
 import { productOperations } from '#api/products';
 import type { DependencySource } from '#ports/dependencies';
-import { lambdaDependencies } from '#wiring/lambda';
+import { lambdaApiDependencies } from '#wiring/lambda';
+import { apiStores, onlyStores } from '#wiring/table-stores';
+import { DynamoProductStore } from '#adapters/dynamodb/products';
+import { DynamoUploadStore } from '#adapters/dynamodb/uploads';
 import { withParts } from '#wiring/not-bundled';
 import { FfmpegDemoMedia } from '#adapters/media/ffmpeg-demo-media';
 
-/** The operations this group serves, for any runtime's wiring. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler(productOperations, dependencies);
+/** The table's stores this function's operations use: all it bundles of them. */
+const STORES = apiStores({ products: DynamoProductStore, uploads: DynamoUploadStore });
+
+/** The operations this group serves, for any runtime's wiring; they see only their stores. */
+export const createHandler = (dependencies: DependencySource) => createApiHandler(productOperations, onlyStores(dependencies, STORES));
 
 // Uploaded demo videos are judged here (ffprobe), so only this function and the worker bundle the tools.
-export const handler = createHandler(withParts(lambdaDependencies, () => ({ demoMedia: new FfmpegDemoMedia() })));
+export const handler = createHandler(withParts(lambdaApiDependencies(STORES), () => ({ demoMedia: new FfmpegDemoMedia() })));

@@ -1,9 +1,17 @@
 import { createApiHandler } from '#http/api-handler';
 import { reactionOperations } from '#api/reactions';
 import type { DependencySource } from '#ports/dependencies';
-import { lambdaDependencies } from '#wiring/lambda';
+import { lambdaApiDependencies } from '#wiring/lambda';
+import { apiStores, onlyStores } from '#wiring/table-stores';
+import { DynamoReactionStore } from '#adapters/dynamodb/reactions';
+import { DynamoJobStore } from '#adapters/dynamodb/jobs';
+import { DynamoAccountStore } from '#adapters/dynamodb/accounts';
+import { DynamoLibraryUsage } from '#adapters/dynamodb/library';
 
-/** The operations this group serves, for any runtime's wiring. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler(reactionOperations, dependencies);
+/** The table's stores this function's operations use: all it bundles of them. */
+const STORES = apiStores({ reactions: DynamoReactionStore, jobs: DynamoJobStore, accounts: DynamoAccountStore, library: DynamoLibraryUsage });
 
-export const handler = createHandler(lambdaDependencies);
+/** The operations this group serves, for any runtime's wiring; they see only their stores. */
+export const createHandler = (dependencies: DependencySource) => createApiHandler(reactionOperations, onlyStores(dependencies, STORES));
+
+export const handler = createHandler(lambdaApiDependencies(STORES));

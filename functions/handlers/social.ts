@@ -2,11 +2,18 @@ import { createApiHandler } from '#http/api-handler';
 import { socialConnectionOperations } from '#api/social-connections';
 import { socialPostOperations } from '#api/social-posts';
 import type { DependencySource } from '#ports/dependencies';
-import { lambdaDependencies } from '#wiring/lambda';
+import { lambdaApiDependencies } from '#wiring/lambda';
+import { apiStores, onlyStores } from '#wiring/table-stores';
+import { DynamoConnectionStore } from '#adapters/dynamodb/connections';
+import { DynamoPostStore } from '#adapters/dynamodb/posts';
+import { DynamoVideoLibrary } from '#adapters/dynamodb/videos';
 import { withParts } from '#wiring/not-bundled';
 import { socialOnAws } from '#wiring/social-on-aws';
 
-/** The operations this group serves, for any runtime's wiring. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler({ ...socialConnectionOperations, ...socialPostOperations }, dependencies);
+/** The table's stores this function's operations use: all it bundles of them. */
+const STORES = apiStores({ connections: DynamoConnectionStore, posts: DynamoPostStore, videos: DynamoVideoLibrary });
 
-export const handler = createHandler(withParts(lambdaDependencies, socialOnAws));
+/** The operations this group serves, for any runtime's wiring; they see only their stores. */
+export const createHandler = (dependencies: DependencySource) => createApiHandler({ ...socialConnectionOperations, ...socialPostOperations }, onlyStores(dependencies, STORES));
+
+export const handler = createHandler(withParts(lambdaApiDependencies(STORES), socialOnAws));

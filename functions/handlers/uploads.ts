@@ -1,9 +1,14 @@
 import { createApiHandler } from '#http/api-handler';
 import { uploadOperations } from '#api/uploads';
 import type { DependencySource } from '#ports/dependencies';
-import { lambdaDependencies } from '#wiring/lambda';
+import { lambdaApiDependencies } from '#wiring/lambda';
+import { apiStores, onlyStores } from '#wiring/table-stores';
+import { DynamoUploadStore } from '#adapters/dynamodb/uploads';
 
-/** The operations this group serves, for any runtime's wiring. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler(uploadOperations, dependencies);
+/** The table's stores this function's operations use: all it bundles of them. */
+const STORES = apiStores({ uploads: DynamoUploadStore });
 
-export const handler = createHandler(lambdaDependencies);
+/** The operations this group serves, for any runtime's wiring; they see only their stores. */
+export const createHandler = (dependencies: DependencySource) => createApiHandler(uploadOperations, onlyStores(dependencies, STORES));
+
+export const handler = createHandler(lambdaApiDependencies(STORES));

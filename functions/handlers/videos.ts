@@ -2,12 +2,23 @@ import { createApiHandler } from '#http/api-handler';
 import { videoJobOperations } from '#api/video-jobs';
 import { finishedVideoOperations } from '#api/finished-videos';
 import type { DependencySource } from '#ports/dependencies';
-import { lambdaDependencies } from '#wiring/lambda';
+import { lambdaApiDependencies } from '#wiring/lambda';
+import { apiStores, onlyStores } from '#wiring/table-stores';
+import { DynamoJobStore } from '#adapters/dynamodb/jobs';
+import { DynamoVideoLibrary } from '#adapters/dynamodb/videos';
+import { DynamoAccountStore } from '#adapters/dynamodb/accounts';
+import { DynamoProductStore } from '#adapters/dynamodb/products';
+import { DynamoAvatarStore } from '#adapters/dynamodb/avatars';
+import { DynamoReactionStore } from '#adapters/dynamodb/reactions';
+import { DynamoUploadStore } from '#adapters/dynamodb/uploads';
 import { withParts } from '#wiring/not-bundled';
 import { FfprobeMediaInspector } from '#adapters/media/ffprobe-media-inspector';
 
-/** The operations this group serves, for any runtime's wiring. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler({ ...finishedVideoOperations, ...videoJobOperations }, dependencies);
+/** The table's stores this function's operations use: all it bundles of them. */
+const STORES = apiStores({ jobs: DynamoJobStore, videos: DynamoVideoLibrary, accounts: DynamoAccountStore, products: DynamoProductStore, avatars: DynamoAvatarStore, reactions: DynamoReactionStore, uploads: DynamoUploadStore });
+
+/** The operations this group serves, for any runtime's wiring; they see only their stores. */
+export const createHandler = (dependencies: DependencySource) => createApiHandler({ ...finishedVideoOperations, ...videoJobOperations }, onlyStores(dependencies, STORES));
 
 // Uploaded reference clips are judged here (ffprobe), so only this function bundles the inspector.
-export const handler = createHandler(withParts(lambdaDependencies, () => ({ media: new FfprobeMediaInspector() })));
+export const handler = createHandler(withParts(lambdaApiDependencies(STORES), () => ({ media: new FfprobeMediaInspector() })));

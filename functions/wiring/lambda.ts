@@ -2,13 +2,15 @@
  * The Lambda runtime's wiring: the one place that decides which adapter serves each port on AWS. It is
  * built on a function's first invocation and reused while the execution environment lives.
  */
-import type { Dependencies } from '#ports/dependencies';
+import type { Dependencies, DependencySource } from '#ports/dependencies';
 import { stepFunctionsJobRunner } from '#adapters/stepfunctions/job-runner';
 import { lambdaBackgroundTasks } from '#adapters/lambda/background-tasks';
 import { S3BlobStore } from '#adapters/s3/blob-store';
 import { createDynamoTable, createS3Client } from '#adapters/aws-clients';
 import { settingsFromEnv, type Settings } from '#functions/config';
 import { dynamoStores } from '#adapters/dynamodb/stores';
+import type { DynamoTable } from '#adapters/dynamodb/table';
+import { buildStores, onlyStores, storesNotBundled, type StoreClasses } from './table-stores';
 import {
   enginesNotBundled,
   referencesNotBundled,
@@ -21,6 +23,8 @@ import {
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 
 let settings: Settings | undefined;
+let table: DynamoTable | undefined;
+let base: Dependencies | undefined;
 let built: Dependencies | undefined;
 
 /** The function's settings: the one read of its environment. */
@@ -29,13 +33,29 @@ export function lambdaSettings(): Settings {
   return settings;
 }
 
+function lambdaTable(): DynamoTable {
+  table ??= createDynamoTable(lambdaSettings());
+  return table;
+}
+
+/** Every port, every store of the table: the pipeline, the workers and the sweeper. */
 export function lambdaDependencies(): Dependencies {
-  built ??= awsDependencies(lambdaSettings());
+  built ??= { ...lambdaBase(), ...dynamoStores(lambdaTable()) };
   return built;
 }
 
+/** An API function: the stores its handler module names (apiStores), nothing more bundled. */
+export function lambdaApiDependencies(stores: StoreClasses): DependencySource {
+  return onlyStores(() => ({ ...lambdaBase(), ...buildStores(lambdaTable(), stores) }) as Dependencies, stores);
+}
+
+function lambdaBase(): Dependencies {
+  base ??= awsDependencies(lambdaSettings());
+  return base;
+}
+
+/** The ports besides the table's stores, which each function adds as it needs them. */
 function awsDependencies(settings: Settings): Dependencies {
-  const table = createDynamoTable(settings);
   return {
     jobRunner: stepFunctionsJobRunner(),
     tasks: lambdaBackgroundTasks(),
@@ -46,13 +66,15 @@ function awsDependencies(settings: Settings): Dependencies {
     media: mediaNotBundled,
     demoMedia: demoMediaNotBundled,
     avatarImages: avatarImagesNotBundled,
-    ...dynamoStores(table),
+    ...(storesNotBundled() as Pick<Dependencies, keyof ReturnType<typeof dynamoStores>>),
     // Only the social and analytics functions talk to the providers (social-on-aws.ts).
     social: socialNotBundled,
     cipher: cipherNotBundled,
     apiRequestsPerMinute: settings.rateLimitPerMinute,
     // The state machine's AwaitDecision waits this long too.
     previewWaitS: settings.previewWaitS ?? PREVIEW_WAIT_MAX_S,
+    // Set by the stack for the API functions: a larger multipart body goes through POST /uploads.
+    inlineUploadMaxBytes: settings.inlineUploadMaxBytes,
     now: () => new Date(),
   };
 }

@@ -16,10 +16,26 @@ import { DynamoConnectionStore } from './connections';
 import { DynamoAnalyticsCache } from './analytics-cache';
 import { DynamoUploadStore } from './uploads';
 
-type TableStores = Pick<
-  Dependencies,
-  'accounts' | 'apiKeys' | 'rateLimits' | 'products' | 'avatars' | 'reactions' | 'jobs' | 'ledger' | 'videos' | 'library' | 'posts' | 'connections' | 'analytics' | 'uploads'
->;
+/** The ports the table serves: a function that carries only some of them names which (functions/wiring/table-stores.ts). */
+export const TABLE_STORE_PORTS = [
+  'accounts',
+  'apiKeys',
+  'rateLimits',
+  'products',
+  'avatars',
+  'reactions',
+  'jobs',
+  'ledger',
+  'videos',
+  'library',
+  'posts',
+  'connections',
+  'analytics',
+  'uploads',
+] as const satisfies readonly (keyof Dependencies)[];
+
+export type TableStorePort = (typeof TABLE_STORE_PORTS)[number];
+type TableStores = Pick<Dependencies, TableStorePort>;
 
 export function dynamoStores(table: DynamoTable): TableStores {
   return {

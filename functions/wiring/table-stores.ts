@@ -1,0 +1,47 @@
+/**
+ * Which of the table's stores an API function carries. Each API handler module names its stores once,
+ * as a record of port → DynamoDB class: on AWS the function bundles and builds only those (the store
+ * classes are most of a small function's bundle), and in every runtime its operations see only those
+ * (the others throw), so the local stack and the e2e tests prove each list complete before a deploy.
+ */
+import type { Dependencies, DependencySource } from '#ports/dependencies';
+import type { DynamoTable } from '#adapters/dynamodb/table';
+import { TABLE_STORE_PORTS, type TableStorePort } from '#adapters/dynamodb/stores';
+import { DynamoApiKeyStore } from '#adapters/dynamodb/api-keys';
+import { DynamoRateLimiter } from '#adapters/dynamodb/rate-limiter';
+
+export type StoreClasses = { readonly [K in TableStorePort]?: new (table: DynamoTable) => Dependencies[K] };
+
+/** What every authenticated route reads before its operation: the key and the per-account limit. */
+const AUTH_STORES = { apiKeys: DynamoApiKeyStore, rateLimits: DynamoRateLimiter } as const satisfies StoreClasses;
+
+/** An API function's stores: authentication's and its operations'. */
+export const apiStores = (operations: StoreClasses): StoreClasses => ({ ...AUTH_STORES, ...operations });
+
+export function buildStores(table: DynamoTable, classes: StoreClasses): Partial<Dependencies> {
+  return Object.fromEntries(Object.entries(classes).map(([port, Store]) => [port, new Store(table)]));
+}
+
+/** A store this function does not carry: any use of it is a wiring bug, said as such. */
+export function storeNotBundled(port: string): never {
+  return new Proxy(
+    {},
+    {
+      get(_, property) {
+        // Promise resolution and inspection look for these; only a real use should throw.
+        if (property === 'then' || typeof property === 'symbol') return undefined;
+        throw new Error(`the ${port} store is not bundled with this function: add it to its handler module's stores`);
+      },
+    },
+  ) as never;
+}
+
+export function storesNotBundled(except: StoreClasses = {}): Partial<Dependencies> {
+  return Object.fromEntries(TABLE_STORE_PORTS.filter((port) => !(port in except)).map((port) => [port, storeNotBundled(port)]));
+}
+
+/** `source` with only the named stores: what the function sees is what its Lambda bundles. */
+export function onlyStores(source: DependencySource, classes: StoreClasses): DependencySource {
+  let built: Dependencies | undefined;
+  return () => (built ??= { ...source(), ...storesNotBundled(classes) });
+}
