@@ -68,7 +68,7 @@ interface Transitions {
  * Wraps StateMachine.prototype.run (the CommonJS build the runner loads) so each execution's event
  * log is read, keyed by the job id in its input.
  */
-function tapTransitions(): { of(jobId: number): Transitions | undefined; restore(): void } {
+export function tapTransitions(): { of(jobId: number): Transitions | undefined; restore(): void } {
   const sfn = createRequire(__filename)('aws-local-stepfunctions') as {
     StateMachine: { prototype: { run: (input: unknown, options?: unknown) => { eventLogs: AsyncGenerator<{ type: string; state?: { name: string } }> } } };
   };

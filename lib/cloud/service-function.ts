@@ -26,7 +26,7 @@ import { mediaAreaPattern, type MediaArea } from '#domain/media-areas';
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const SERVICE_NAME = 'reaction-studio';
 
-const DEFAULT_MEMORY_MB = 512;
+export const DEFAULT_MEMORY_MB = 512;
 const DEFAULT_TIMEOUT_S = 10;
 
 export interface ServiceFunctionNeeds extends FunctionNeeds {
