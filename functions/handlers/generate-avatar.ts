@@ -2,7 +2,7 @@
 import type { BackgroundTask } from '#ports/background-tasks';
 import type { DependencySource } from '#ports/dependencies';
 import { generateAvatar } from '#use-cases/generate-avatar';
-import { logger } from '#functions/logger';
+import { logger, withLambdaContext } from '#functions/logger';
 import { lambdaDependencies } from '#wiring/lambda';
 import { withParts } from '#wiring/not-bundled';
 import { avatarEngines } from '#adapters/engines/avatar-engine';
@@ -13,6 +13,6 @@ export type GenerateTask = Extract<BackgroundTask, { type: 'generate-avatar' }>;
 /** The worker over any runtime's wiring (the local stack runs it in process). */
 export const createHandler = (dependencies: DependencySource) => (task: GenerateTask) => generateAvatar({ ...dependencies(), log: logger }, task);
 
-export const handler = createHandler(
-  withParts(lambdaDependencies, (base) => ({ engines: { ...base.engines, ...avatarEngines({ falKey: sharedFalKey(), blobs: base.blobs }) } })),
+export const handler = withLambdaContext(
+  createHandler(withParts(lambdaDependencies, (base) => ({ engines: { ...base.engines, ...avatarEngines({ falKey: sharedFalKey(), blobs: base.blobs }) } }))),
 );

@@ -2,7 +2,7 @@
 import type { BackgroundTask } from '#ports/background-tasks';
 import type { DependencySource } from '#ports/dependencies';
 import { settleDemo } from '#use-cases/settle-demo';
-import { logger } from '#functions/logger';
+import { logger, withLambdaContext } from '#functions/logger';
 import { lambdaDependencies } from '#wiring/lambda';
 import { withParts } from '#wiring/not-bundled';
 import { FfmpegDemoMedia } from '#adapters/media/ffmpeg-demo-media';
@@ -12,4 +12,4 @@ export type NormaliseTask = Extract<BackgroundTask, { type: 'normalise-demo' }>;
 /** The worker over any runtime's wiring (the local stack runs it in process). */
 export const createHandler = (dependencies: DependencySource) => (task: NormaliseTask) => settleDemo({ ...dependencies(), log: logger }, task);
 
-export const handler = createHandler(withParts(lambdaDependencies, () => ({ demoMedia: new FfmpegDemoMedia() })));
+export const handler = withLambdaContext(createHandler(withParts(lambdaDependencies, () => ({ demoMedia: new FfmpegDemoMedia() }))));

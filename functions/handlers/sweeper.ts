@@ -2,6 +2,7 @@ import { failStuckProcessing } from '#pipeline/stuck-processing';
 import { sweepStrandedWork } from '#pipeline/sweeper';
 import type { DependencySource } from '#ports/dependencies';
 import { lambdaDependencies } from '#wiring/lambda';
+import { withLambdaContext } from '#functions/logger';
 
 /**
  * Runs on a schedule (lib/cloud/job-pipeline.ts): stranded units, jobs written but never started, and
@@ -12,4 +13,4 @@ export const createHandler = (dependencies: DependencySource) => async (_schedul
   return { ...(await sweepStrandedWork(deps, { runner: deps.jobRunner })), ...(await failStuckProcessing(deps)) };
 };
 
-export const handler = createHandler(lambdaDependencies);
+export const handler = withLambdaContext(createHandler(lambdaDependencies));

@@ -3,6 +3,8 @@
  * then a dispatch on the resolved route's operation. Handler modules only parse, call and answer.
  */
 import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logger } from '#functions/logger';
 import type { ApiContext, ApiEvent, ApiResult } from './api-types';
 import { requestContext } from './middleware/request-context';
 import { errorEnvelope } from './middleware/error-envelope';
@@ -13,6 +15,8 @@ import type { DependencySource } from '#ports/dependencies';
 
 export function createApiHandler(operations: OperationTable, dependencies: DependencySource) {
   return middy<ApiEvent, ApiResult, Error, ApiContext>()
+    // Every line logged during the request carries the function, its request id and whether it was a cold start.
+    .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(requestContext(dependencies))
     .use(errorEnvelope())
     .use(authenticate())

@@ -3,6 +3,8 @@
  * answers 404/405). It imports nothing of the store, so its Lambda starts without loading the SDK.
  */
 import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logger } from '#functions/logger';
 import type { ApiContext, ApiEvent, ApiResult, PublicOperation } from './api-types';
 import { requestContext } from './middleware/request-context';
 import { errorEnvelope } from './middleware/error-envelope';
@@ -10,5 +12,9 @@ import { dispatchTo } from './dispatch';
 import type { DependencySource } from '#ports/dependencies';
 
 export function createPublicHandler(operations: Record<string, { public: PublicOperation }>, dependencies: DependencySource) {
-  return middy<ApiEvent, ApiResult, Error, ApiContext>().use(requestContext(dependencies)).use(errorEnvelope()).handler(dispatchTo(operations));
+  return middy<ApiEvent, ApiResult, Error, ApiContext>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(requestContext(dependencies))
+    .use(errorEnvelope())
+    .handler(dispatchTo(operations));
 }

@@ -27,6 +27,8 @@ export async function runStep(
   } catch (error) {
     logger.warn('pipeline step failed', { step: payload.step, jobId: payload.job_id, ms: Date.now() - started, error: String(error) });
     throw error;
+  } finally {
+    if (fn === 'render') deps.metrics.record({ name: 'RenderSeconds', step: payload.step, seconds: (Date.now() - started) / 1000 });
   }
 }
 
@@ -39,6 +41,7 @@ const STOP_BEFORE_TIMEOUT_MS = 10_000;
 export function pipelineHandler<F extends PipelineFunction>(fn: F, tasks: TasksOf<F>, dependencies: DependencySource) {
   return async (payload: StepPayload, context?: Context): Promise<unknown> => {
     const controller = new AbortController();
+    if (context) logger.addContext(context);
     const remaining = context?.getRemainingTimeInMillis?.();
     const timer = remaining ? setTimeout(() => controller.abort(new Error('step time is up')), Math.max(1000, remaining - STOP_BEFORE_TIMEOUT_MS)) : undefined;
     try {

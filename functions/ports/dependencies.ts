@@ -27,6 +27,7 @@ import type { PostStore } from './post-store';
 import type { ConnectionStore } from './connection-store';
 import type { AnalyticsCache } from './analytics-cache';
 import type { RateLimiter } from './rate-limiter';
+import type { Metrics } from './metrics';
 import type { UploadStore } from './upload-store';
 
 export interface Dependencies {
@@ -83,6 +84,8 @@ export interface Dependencies {
   previewWaitS: number;
   /** The time every rule is decided against; tests pass a fixed clock. */
   now: () => Date;
+  /** Business metrics (jobs, render time, charges, refused uploads): CloudWatch on AWS, debug log lines locally. */
+  metrics: Metrics;
 }
 
 /** Built lazily: a Lambda's first invocation builds it, tests and the local stack pass their own. */

@@ -17,9 +17,11 @@ import type { IdempotencyClaim, IdempotencyRecord, JobStore } from '#ports/job-s
 import { Compensation } from './compensation';
 import { checkReferencedRecords, reservationOf, type JobReferenceReads } from './job-references';
 import type { UseCaseLog } from './log';
+import type { Metrics } from '#ports/metrics';
+import { metricsOf } from './metrics-of';
 import { withFile, type FileSource, type UseUploadDeps } from './use-upload';
 
-export type CreateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'now'> & JobReferenceReads & UseUploadDeps & { log?: UseCaseLog };
+export type CreateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'now'> & JobReferenceReads & UseUploadDeps & { log?: UseCaseLog; metrics?: Metrics };
 
 export interface CreateVideoJobInput {
   accountId: number;
@@ -83,6 +85,7 @@ async function startJob(
       headers: { 'retry-after': '5' },
     });
   }
+  metricsOf(deps).record({ name: 'JobsStarted' });
   return job;
 }
 

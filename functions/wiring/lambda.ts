@@ -21,6 +21,7 @@ import {
   cipherNotBundled,
 } from './not-bundled';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
+import { powertoolsMetrics } from '#adapters/metrics/powertools-metrics';
 
 let settings: Settings | undefined;
 let table: DynamoTable | undefined;
@@ -76,5 +77,6 @@ function awsDependencies(settings: Settings): Dependencies {
     // Set by the stack for the API functions: a larger multipart body goes through POST /uploads.
     inlineUploadMaxBytes: settings.inlineUploadMaxBytes,
     now: () => new Date(),
+    metrics: powertoolsMetrics(),
   };
 }

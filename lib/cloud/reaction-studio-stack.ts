@@ -15,6 +15,7 @@ import { renderMemoryFromContext } from './render-memory';
 import { PROJECT_ROOT } from './service-function';
 import { MediaStore } from './media';
 import { Workers } from './workers';
+import { Observability } from './observability';
 
 export class ReactionStudioStack extends Stack {
   readonly data: DataStore;
@@ -22,6 +23,7 @@ export class ReactionStudioStack extends Stack {
   readonly workers: Workers;
   readonly jobs: JobPipeline;
   readonly api: Api;
+  readonly observability: Observability;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -48,6 +50,11 @@ export class ReactionStudioStack extends Stack {
       ...shared,
       workers: this.workers.functions,
       stateMachine: this.jobs.stateMachine,
+    });
+    this.observability = new Observability(this, 'Observability', {
+      httpApi: this.api.httpApi,
+      stateMachine: this.jobs.stateMachine,
+      failureQueues: { WorkerFailures: this.workers.failedInvocations, ExecutionEndedFailures: this.jobs.executionEndedFailures },
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (prefix included)' });

@@ -19,6 +19,8 @@ import { dynamoStores } from '#adapters/dynamodb/stores';
 import { createSocialProviders } from '#adapters/social/registry';
 import { localCredentialCipher } from '#adapters/crypto/credential-cipher';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
+import { loggedMetrics } from '#adapters/metrics/logged-metrics';
+import { logger } from '#functions/logger';
 
 /** The SDK clients of one local stack, made from its Settings; the stack destroys them when it stops. */
 export interface LocalClients {
@@ -68,5 +70,6 @@ export function localDependencies(parts: LocalParts): Dependencies {
     apiRequestsPerMinute: settings.rateLimitPerMinute,
     previewWaitS: settings.previewWaitS ?? PREVIEW_WAIT_MAX_S,
     now: () => new Date(),
+    metrics: loggedMetrics(logger),
   };
 }

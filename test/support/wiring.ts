@@ -10,6 +10,7 @@ import type { ProviderName } from '#domain/social';
 import type { SocialProvider, SocialProviders } from '#ports/social-provider';
 import { API_REQUESTS_PER_MINUTE } from '#functions/config';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
+import { RecordingMetrics } from '#test-doubles/memory/metrics';
 
 const unwired = (port: string) => () => {
   throw new Error(`${port} is not wired in this test; pass it to testDependencies()`);
@@ -62,6 +63,8 @@ export function testDependencies(overrides: Partial<Dependencies> = {}): Depende
     apiRequestsPerMinute: API_REQUESTS_PER_MINUTE,
     previewWaitS: PREVIEW_WAIT_MAX_S,
     now: () => new Date(),
+    // Metrics observe and decide nothing, so they are wired rather than throwing; a test reads them through its own RecordingMetrics.
+    metrics: new RecordingMetrics(),
     ...overrides,
   };
 }

@@ -1,12 +1,14 @@
 /**
  * Turns any thrown error into the contract's envelope. AppErrors below 500 keep their message;
- * everything else becomes a 500 whose body holds only the request id, the cause going to the log.
+ * everything else becomes a 500 whose body holds only the request id, the cause going to the log. A
+ * request refused for its body or file is counted (UploadsRefused).
  */
 import type middy from '@middy/core';
 import { AppError, isAppError } from '#domain/errors';
 import type { ApiContext, ApiEvent, ApiResult } from '#http/api-types';
 import { errorResult } from '#http/respond';
 import { logger } from '#functions/logger';
+import { isUploadRefusal } from '#domain/metrics';
 
 export function errorEnvelope(): middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
   return {
@@ -14,6 +16,9 @@ export function errorEnvelope(): middy.MiddlewareObj<ApiEvent, ApiResult, Error,
       const error = request.error;
       const appError = isAppError(error) ? error : new AppError('internal_error', 'Internal server error', { cause: error });
       if (appError.status >= 500) logger.error('request failed', { error: error as Error });
+      // Only an authenticated request carries a file, and its dependencies are built by then.
+      const api = request.context.api;
+      if (api?.principal && isUploadRefusal(appError.code)) api.deps.metrics.record({ name: 'UploadsRefused', reason: appError.code });
       request.response = errorResult(appError, request.context.api?.requestId ?? request.context.awsRequestId ?? 'unknown');
     },
   };

@@ -10,8 +10,10 @@ import { activeJob, enterStep } from '#pipeline/job-context';
 import { PipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 import { chargeCurrentRound } from './charges';
+import type { Metrics } from '#ports/metrics';
+import { metricsOf } from '#use-cases/metrics-of';
 
-export async function finalize(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'ledger' | 'blobs' | 'now'>): Promise<void> {
+export async function finalize(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'ledger' | 'blobs' | 'now'> & { metrics?: Metrics }): Promise<void> {
   let job = await activeJob(deps, payload);
   if (!job) return;
   job = await enterStep(deps, job, 'finalize', 'finalizing');
@@ -38,6 +40,9 @@ export async function finalize(payload: StepPayload, deps: Pick<Dependencies, 'j
     now,
   );
   if (!finished) throw new PipelineError('internal_error', `Job ${job.id} could not be marked done`);
+  // Told once: a re-run after this point finds the job done and returns above.
+  metricsOf(deps).record({ name: 'JobsDone' });
+  metricsOf(deps).record({ name: 'UnitsCharged', units: chargedUnits });
   // The saved-reaction copies live apart; these are the job's own intermediates.
   await deps.blobs.deletePrefix(jobObjectPrefix(job.account_id, job.id));
 }

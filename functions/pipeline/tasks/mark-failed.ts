@@ -9,8 +9,10 @@ import { IN_FLIGHT } from '#pipeline/job-context';
 import { jobErrorOf } from '#pipeline/errors';
 import { STATE_OF_STEP, type StepPayload } from '#pipeline/steps';
 import { releaseReserved } from './charges';
+import type { Metrics } from '#ports/metrics';
+import { metricsOf } from '#use-cases/metrics-of';
 
-export async function markFailed(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'ledger' | 'blobs' | 'now'>): Promise<void> {
+export async function markFailed(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'ledger' | 'blobs' | 'now'> & { metrics?: Metrics }): Promise<void> {
   const { jobs, blobs } = deps;
   let job = await jobs.get(payload.account_id, payload.job_id);
   if (!job || isFinal(job.status)) return;
@@ -26,4 +28,6 @@ export async function markFailed(payload: StepPayload, deps: Pick<Dependencies, 
     { status: 'failed', stage: 'failed', charged_units: chargedUnits, resume_at: null, output: null },
     { statusIn: IN_FLIGHT },
   );
+  metricsOf(deps).record({ name: 'JobsFailed', code: error.code });
+  if (chargedUnits > 0) metricsOf(deps).record({ name: 'UnitsCharged', units: chargedUnits });
 }

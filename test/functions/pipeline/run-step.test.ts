@@ -3,6 +3,7 @@ import { pipelineHandler, runStep } from '#pipeline/run-step';
 import { PIPELINE_FUNCTIONS, PIPELINE_STEPS, STATE_OF_STEP, stepOfState, type PipelineStep, type StepPayload, type StepTasks, type TasksOf } from '#pipeline/steps';
 import { JOB_STATE_NAMES } from '#domain/job-states';
 import { testDependencies } from '#test-support/wiring';
+import { RecordingMetrics } from '#test-doubles/memory/metrics';
 
 const payload = (step: PipelineStep): StepPayload => ({ step, account_id: 1, job_id: 2 });
 
@@ -34,6 +35,22 @@ describe('runStep', () => {
     await handler(payload('prepare'), { getRemainingTimeInMillis: () => 60_000 } as never);
     expect(built).toBe(1);
     expect(signal?.aborted).toBe(false);
+  });
+});
+
+describe('render time', () => {
+  test('each render step tells how long it took, also when it fails; bookkeeping steps tell nothing', async () => {
+    const metrics = new RecordingMetrics();
+    const deps = testDependencies({ metrics });
+    const render: StepTasks = { compose: async () => null, render_preview: async () => Promise.reject(new Error('ffmpeg died')) };
+    await runStep('render', render, payload('compose'), deps);
+    await expect(runStep('render', render, payload('render_preview'), deps)).rejects.toThrow('ffmpeg died');
+    await runStep('steps', { prepare: async () => null }, payload('prepare'), deps);
+    expect(metrics.events.map((e) => ({ ...e, seconds: typeof (e as { seconds?: unknown }).seconds }))).toEqual([
+      { name: 'RenderSeconds', step: 'compose', seconds: 'number' },
+      { name: 'RenderSeconds', step: 'render_preview', seconds: 'number' },
+    ]);
+    for (const event of metrics.named('RenderSeconds')) expect(event.seconds).toBeGreaterThanOrEqual(0);
   });
 });
 

@@ -1,6 +1,7 @@
 import { AppError } from '#domain/errors';
 import { createVideoJob } from '#use-cases/create-video-job';
 import { clipOnDisk, NOW, PERIOD, promptRequest, videoJobFixture } from '#test-support/video-jobs';
+import { RecordingMetrics } from '#test-doubles/memory/metrics';
 
 const motionUpload = (productId: number, avatarId: number) =>
   promptRequest(productId, { method: 'motion', prompt: null, avatarId, videoSource: 'upload' });
@@ -112,6 +113,16 @@ describe('createVideoJob', () => {
     const job = await createVideoJob(deps, { accountId, request: promptRequest(productId) });
     expect(job).toMatchObject({ status: 'processing', stage: 'preparing' });
     expect(await ledger.entry({ accountId, jobId: job.id, chargeNumber: 1 })).toMatchObject({ state: 'reserved' });
+  });
+
+  test('a started job is counted once; a repeat with its key, or a job that could not start, is not', async () => {
+    const { deps, accountId, productId, runner } = await videoJobFixture();
+    const metrics = new RecordingMetrics();
+    await createVideoJob({ ...deps, metrics }, { accountId, request: promptRequest(productId), idempotencyKey: 'key-1' });
+    await createVideoJob({ ...deps, metrics }, { accountId, request: promptRequest(productId), idempotencyKey: 'key-1' });
+    runner.failStart = new Error('states unreachable');
+    await expect(createVideoJob({ ...deps, metrics }, { accountId, request: promptRequest(productId) })).rejects.toMatchObject({ code: 'upstream_unavailable' });
+    expect(metrics.events).toEqual([{ name: 'JobsStarted' }]);
   });
 
   test('what the job names must exist and be usable: 404 naming the field, 409 while not ready; nothing is reserved', async () => {

@@ -128,13 +128,13 @@ describe('the HTTP API', () => {
     });
   });
 
-  test('API Gateway may invoke each function only from its own API; the sweeper only its schedule may', () => {
+  test('API Gateway may invoke each function only from its own API; EventBridge only the sweeper and the execution-ended function, each from its rule', () => {
     const apiId = singleId('AWS::ApiGatewayV2::Api');
-    const sweeperId = logicalId(synthesis.current.stack.jobs.sweeper);
-    const [scheduled, permissions] = partition(ofType('AWS::Lambda::Permission'), ([, p]) => p.Properties.Principal === 'events.amazonaws.com');
+    const { sweeper, executionEnded } = synthesis.current.stack.jobs;
+    const [byRules, permissions] = partition(ofType('AWS::Lambda::Permission'), ([, p]) => p.Properties.Principal === 'events.amazonaws.com');
     expect(permissions.length).toBeGreaterThan(0);
-    expect(scheduled.map(([, p]) => referencedIds(p.Properties.FunctionName))).toEqual([[sweeperId]]);
-    expect(referencedIds(scheduled[0]![1].Properties.SourceArn)).toEqual([singleId('AWS::Events::Rule')]);
+    expect(byRules.flatMap(([, p]) => referencedIds(p.Properties.FunctionName)).sort()).toEqual([logicalId(sweeper), logicalId(executionEnded)].sort());
+    for (const [, p] of byRules) expect(referencedIds(p.Properties.SourceArn).map((id) => synthesis.current.resources[id]?.Type)).toEqual(['AWS::Events::Rule']);
     for (const [, p] of permissions) {
       expect(p.Properties.Principal).toBe('apigateway.amazonaws.com');
       expect(referencedIds(p.Properties.SourceArn)).toContain(apiId);
@@ -145,12 +145,13 @@ describe('the HTTP API', () => {
 // ---- functions ----
 
 describe('Lambda functions', () => {
-  test('there is one function per handler group, per worker and per pipeline function, the sweeper, and no others', () => {
+  test('there is one function per handler group, per worker and per pipeline function, the sweeper, the execution-ended function, and no others', () => {
     const expected = [
       ...GROUPS.map(groupFunctionId),
       ...(Object.keys(WORKERS) as WorkerName[]).map(workerFunctionId),
       ...PIPELINE.map(pipelineFunctionId),
       logicalId(synthesis.current.stack.jobs.sweeper),
+      logicalId(synthesis.current.stack.jobs.executionEnded),
     ];
     expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual(expected.sort());
   });
@@ -580,6 +581,19 @@ describe('the job state machine', () => {
       expect({ id, actions: allowedActions(id, 'states') }).toEqual({ id, actions: [] });
       expect(functionProps(id).Environment.Variables).not.toHaveProperty('JOB_STATE_MACHINE_ARN');
     }
+  });
+});
+
+describe('observability', () => {
+  test('an alarm watches each failure queue, the API, the jobs, the executions and throttles', () => {
+    const { observability, workers, jobs, api } = synthesis.current.stack;
+    const alarmed = (queueId: string) =>
+      ofType('AWS::CloudWatch::Alarm').some(([, a]) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible' && referencedIds(a.Properties.Dimensions).includes(queueId));
+    expect(alarmed(logicalId(workers.failedInvocations as never))).toBe(true);
+    expect(alarmed(logicalId(jobs.executionEndedFailures as never))).toBe(true);
+    expect(Object.keys(observability.alarms)).toEqual(expect.arrayContaining(['api5xx', 'failedJobs', 'failedExecutions', 'throttles']));
+    const apiAlarm = synthesis.current.resources[logicalId(observability.alarms.api5xx!)]!;
+    expect(referencedIds(apiAlarm.Properties.Metrics)).toContain(logicalId(api.httpApi));
   });
 });
 

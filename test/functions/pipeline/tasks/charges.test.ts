@@ -6,6 +6,7 @@ import { STATE_OF_STEP } from '#pipeline/steps';
 import { jobObjectPrefix } from '#domain/jobs';
 import { CANONICAL } from '#media/canonical-encoding';
 import { ACCOUNT, pipelineWorld } from '#test-support/pipeline';
+import { RecordingMetrics } from '#test-doubles/memory/metrics';
 
 const unit = (jobId: number, chargeNumber = 1) => ({ accountId: ACCOUNT, jobId, chargeNumber });
 const OUTPUT = { video_id: 5, key: 'v.mp4', poster_key: 'v.jpg', duration_s: 9, size_bytes: 1234 };
@@ -109,5 +110,38 @@ describe('mark_failed', () => {
     expect((await w.jobs.get(ACCOUNT, job.id))?.error).toEqual({ code: 'input_deleted', message: 'first' });
     await markFailed(w.payload(job, 'mark_failed', { failure: { Error: 'States.Timeout' } }), w.deps);
     expect(await w.jobs.get(ACCOUNT, job.id)).toMatchObject({ status: 'failed', error: { code: 'input_deleted', message: 'first' } });
+  });
+});
+
+describe('what the ends of a job tell the metrics', () => {
+  const failure = { Error: 'Job.Failed', Cause: JSON.stringify({ code: 'generation_failed', message: 'the engine gave up' }) };
+
+  test('a finished job: done once, with the units it was charged, however often Finalize runs', async () => {
+    const w = pipelineWorld();
+    const metrics = new RecordingMetrics();
+    const job = await composedJob(w);
+    await finalize(w.payload(job, 'finalize'), { ...w.deps, metrics });
+    await finalize(w.payload(job, 'finalize'), { ...w.deps, metrics });
+    expect(metrics.events).toEqual([{ name: 'JobsDone' }, { name: 'UnitsCharged', units: 1 }]);
+  });
+
+  test('a failed job: failed once by its error code; a delivered preview counts as charged', async () => {
+    const w = pipelineWorld();
+    const metrics = new RecordingMetrics();
+    const job = await w.queuedJob({ mode: 'preview' });
+    await w.jobs.update(ACCOUNT, job.id, { status: 'preview_ready' });
+    await w.ledger.charge(unit(job.id));
+    await markFailed(w.payload(job, 'mark_failed', { failure }), { ...w.deps, metrics });
+    await markFailed(w.payload(job, 'mark_failed', { failure }), { ...w.deps, metrics });
+    expect(metrics.events).toEqual([{ name: 'JobsFailed', code: 'generation_failed' }, { name: 'UnitsCharged', units: 1 }]);
+  });
+
+  test('a failed job that was never charged tells no charge', async () => {
+    const w = pipelineWorld();
+    const metrics = new RecordingMetrics();
+    const job = await composedJob(w);
+    await markFailed(w.payload(job, 'mark_failed', { failure }), { ...w.deps, metrics });
+    expect(metrics.named('UnitsCharged')).toEqual([]);
+    expect(metrics.named('JobsFailed')).toEqual([{ name: 'JobsFailed', code: 'generation_failed' }]);
   });
 });

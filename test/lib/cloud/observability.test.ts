@@ -1,0 +1,104 @@
+/**
+ * The alarms and the dashboard, built over stand-ins of the API, the state machine and a failure
+ * queue (no function is bundled), read from the template as an operator would meet them.
+ */
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { ALARM_THRESHOLDS, Observability } from '#cloud/observability';
+import { METRICS_NAMESPACE, SERVICE_NAME } from '#domain/metrics';
+import type { Json } from '#test-support/cdk-template';
+
+function build() {
+  const stack = new Stack(new App(), 'ObservabilityTest');
+  const httpApi = new HttpApi(stack, 'HttpApi');
+  const stateMachine = new sfn.StateMachine(stack, 'StateMachine', { definitionBody: sfn.DefinitionBody.fromChainable(new sfn.Pass(stack, 'Pass')) });
+  const queue = new sqs.Queue(stack, 'Failures');
+  const observability = new Observability(stack, 'Observability', { httpApi, stateMachine, failureQueues: { WorkerFailures: queue } });
+  const template = Template.fromStack(stack);
+  const id = (c: { node: { defaultChild?: unknown } }) => stack.getLogicalId(c.node.defaultChild as never);
+  return { stack, template, observability, ids: { api: id(httpApi), stateMachine: id(stateMachine), queue: id(queue) } };
+}
+
+const built = build();
+const alarmProps = (name: string): Json => {
+  const alarm = built.observability.alarms[name];
+  expect(alarm).toBeDefined();
+  return built.template.toJSON().Resources[built.stack.getLogicalId(alarm!.node.defaultChild as never)].Properties;
+};
+const metricsOf = (props: Json): Json[] => (props.Metrics as Json[]).filter((m) => m.MetricStat).map((m) => m.MetricStat.Metric);
+
+describe('alarms', () => {
+  test('there is one per condition and one per failure queue, none of them firing on missing data', () => {
+    expect(Object.keys(built.observability.alarms).sort()).toEqual(['WorkerFailuresDepth', 'api5xx', 'failedExecutions', 'failedJobs', 'throttles']);
+    for (const name of Object.keys(built.observability.alarms)) {
+      const props = alarmProps(name);
+      expect(props.TreatMissingData).toBe('notBreaching');
+      expect(props.ComparisonOperator).toBe('GreaterThanOrEqualToThreshold');
+      expect(props.AlarmDescription).toMatch(/docs\/aws\.md/);
+    }
+  });
+
+  test('API 5xx: the percent of 5xx answers of this API, once enough requests came, two periods running', () => {
+    const props = alarmProps('api5xx');
+    expect(props.Threshold).toBe(ALARM_THRESHOLDS.api5xxPercent);
+    expect(props.EvaluationPeriods).toBe(2);
+    const expression = (props.Metrics as Json[]).find((m) => m.Expression);
+    expect(expression.Expression).toBe(`IF(requests >= ${ALARM_THRESHOLDS.apiMinRequests}, 100 * errors / requests, 0)`);
+    const inputs = metricsOf(props);
+    expect(inputs.map((m) => m.MetricName).sort()).toEqual(['5xx', 'Count']);
+    for (const m of inputs) expect(m.Dimensions).toEqual([{ Name: 'ApiId', Value: { Ref: built.ids.api } }]);
+  });
+
+  test('failed jobs: the JobsFailed metric the functions emit, by service, summed over 15 minutes', () => {
+    const props = alarmProps('failedJobs');
+    expect(props).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      MetricName: 'JobsFailed',
+      Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
+      Statistic: 'Sum',
+      Period: 900,
+      Threshold: ALARM_THRESHOLDS.failedJobs,
+    });
+  });
+
+  test('failed executions: failed and timed-out executions of the job state machine', () => {
+    const props = alarmProps('failedExecutions');
+    const inputs = metricsOf(props);
+    expect(inputs.map((m) => m.MetricName).sort()).toEqual(['ExecutionsFailed', 'ExecutionsTimedOut']);
+    for (const m of inputs) expect(m.Dimensions).toEqual([{ Name: 'StateMachineArn', Value: { Ref: built.ids.stateMachine } }]);
+  });
+
+  test('throttles: any throttled Lambda invocation in the account', () => {
+    expect(alarmProps('throttles')).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Throttles', Threshold: 1 });
+    expect(alarmProps('throttles').Dimensions).toBeUndefined();
+  });
+
+  test('a failure queue: any message waiting in it', () => {
+    expect(alarmProps('WorkerFailuresDepth')).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [built.ids.queue, 'QueueName'] } }],
+      Statistic: 'Maximum',
+      Threshold: 1,
+    });
+  });
+});
+
+describe('the dashboard', () => {
+  const body = (): string => JSON.stringify(built.template.findResources('AWS::CloudWatch::Dashboard'));
+
+  test('is one dashboard', () => {
+    built.template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+
+  test('shows every business metric, the split ones by their dimension', () => {
+    const text = body();
+    for (const name of ['JobsStarted', 'JobsDone', 'JobsFailed', 'UnitsCharged']) expect(text).toContain(name);
+    expect(text).toContain(`SEARCH('{${METRICS_NAMESPACE},error_code,service} MetricName=\\\\\\"JobsFailed\\\\\\"'`);
+    expect(text).toContain('{ReactionStudio,step,service} MetricName=');
+    expect(text).toContain('{ReactionStudio,reason,service} MetricName=');
+  });
+});
