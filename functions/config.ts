@@ -27,6 +27,25 @@ export interface Settings {
    * PROVIDER_B_BASE_URL); locally, the loopback sandboxes.
    */
   socialBaseUrls?: Partial<Record<ProviderName, string>>;
+  /**
+   * The largest multipart body the API takes inline (INLINE_UPLOAD_MAX_BYTES): set by the CDK stack for
+   * the API functions, which a request reaches only up to what API Gateway and Lambda carry; unset
+   * locally, where the route table's sizes hold. Past it a file goes through POST /uploads.
+   */
+  inlineUploadMaxBytes?: number;
+  /**
+   * Where playback links point on AWS (MEDIA_CDN_DOMAIN, MEDIA_CDN_KEY_PAIR_ID,
+   * MEDIA_CDN_PRIVATE_KEY_SECRET): CloudFront signed URLs, which outlive the function's temporary
+   * credentials. Unset locally, where s3rver's presigned URLs serve.
+   */
+  mediaCdn?: MediaCdnSettings;
+}
+
+export interface MediaCdnSettings {
+  domain: string;
+  keyPairId: string;
+  /** The Secrets Manager secret holding the PEM private key that signs. */
+  privateKeySecret: string;
 }
 
 export const DEFAULT_REGION = 'us-east-1';
@@ -49,7 +68,30 @@ export function settingsFromEnv(env: Environment): Settings {
     rateLimitPerMinute: rateLimitPerMinuteOf(env.RATE_LIMIT_PER_MINUTE),
     connectionKeyId: env.CONNECTION_KEY_ID || undefined,
     socialBaseUrls: socialBaseUrlsFromEnv(env),
+    inlineUploadMaxBytes: positiveIntegerOf('INLINE_UPLOAD_MAX_BYTES', env.INLINE_UPLOAD_MAX_BYTES),
+    mediaCdn: mediaCdnFromEnv(env),
   };
+}
+
+export const MEDIA_CDN_ENV = {
+  domain: 'MEDIA_CDN_DOMAIN',
+  keyPairId: 'MEDIA_CDN_KEY_PAIR_ID',
+  privateKeySecret: 'MEDIA_CDN_PRIVATE_KEY_SECRET',
+} as const satisfies Record<keyof MediaCdnSettings, string>;
+
+/** All three variables or none: half a configuration would sign links nobody can verify. */
+function mediaCdnFromEnv(env: Environment): MediaCdnSettings | undefined {
+  const values = Object.entries(MEDIA_CDN_ENV).map(([field, name]) => [field, env[name] || undefined] as const);
+  const set = values.filter(([, value]) => value !== undefined);
+  if (set.length === 0) return undefined;
+  if (set.length < values.length) throw new Error(`set all of ${Object.values(MEDIA_CDN_ENV).join(', ')} or none`);
+  return Object.fromEntries(values) as unknown as MediaCdnSettings;
+}
+
+function positiveIntegerOf(name: string, raw: string | undefined): number | undefined {
+  if (!raw) return undefined;
+  if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw new Error(`${name} must be a positive integer, not ${raw}`);
+  return Number(raw);
 }
 
 /** PROVIDER_A_BASE_URL / PROVIDER_B_BASE_URL, those that are set. */

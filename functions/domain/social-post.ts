@@ -325,10 +325,11 @@ export function newPost(fields: {
 /**
  * How long the media URL handed to the provider stays valid. A post published now is fetched within
  * minutes (a day is plenty); a scheduled one may be fetched only at its time, so the URL lives until a
- * day past it, capped at the 7 days a SigV4 presigned URL can live.
+ * day past it. The blob store caps it at what its links allow: a year and a day through CloudFront on
+ * AWS, the 7 days of an S3 presigned URL locally.
  */
 const MEDIA_URL_MIN_TTL_S = 24 * 60 * 60;
-const MEDIA_URL_MAX_TTL_S = 7 * 24 * 60 * 60;
+const MEDIA_URL_MAX_TTL_S = (SCHEDULE_MAX_AHEAD_DAYS + 1) * 24 * 60 * 60;
 
 export function mediaUrlTtlS(scheduleAt: Date | null, now: Date): number {
   if (!scheduleAt) return MEDIA_URL_MIN_TTL_S;

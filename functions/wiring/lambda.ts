@@ -6,6 +6,8 @@ import type { Dependencies, DependencySource } from '#ports/dependencies';
 import { stepFunctionsJobRunner } from '#adapters/stepfunctions/job-runner';
 import { lambdaBackgroundTasks } from '#adapters/lambda/background-tasks';
 import { S3BlobStore } from '#adapters/s3/blob-store';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { CloudFrontSignedLinks, secretText, type SignedLinks } from '#adapters/cloudfront/signed-links';
 import { createDynamoTable, createS3Client } from '#adapters/aws-clients';
 import { settingsFromEnv, type Settings } from '#functions/config';
 import { dynamoStores } from '#adapters/dynamodb/stores';
@@ -60,7 +62,7 @@ function awsDependencies(settings: Settings): Dependencies {
   return {
     jobRunner: stepFunctionsJobRunner(),
     tasks: lambdaBackgroundTasks(),
-    blobs: new S3BlobStore(createS3Client(settings), settings.bucketName),
+    blobs: new S3BlobStore(createS3Client(settings), settings.bucketName, cdnLinks(settings)),
     // Heavy: the handler modules of the functions that generate add them (not-bundled.ts).
     engines: enginesNotBundled,
     references: referencesNotBundled,
@@ -79,4 +81,12 @@ function awsDependencies(settings: Settings): Dependencies {
     now: () => new Date(),
     metrics: powertoolsMetrics(),
   };
+}
+
+/** Playback links through the media distribution when the stack configured one (config.ts mediaCdn). */
+function cdnLinks(settings: Settings): SignedLinks | undefined {
+  const cdn = settings.mediaCdn;
+  if (!cdn) return undefined;
+  const secrets = new SecretsManagerClient({ region: settings.region });
+  return new CloudFrontSignedLinks({ domain: cdn.domain, keyPairId: cdn.keyPairId, privateKey: secretText(secrets, cdn.privateKeySecret) });
 }

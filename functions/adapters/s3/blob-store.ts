@@ -17,6 +17,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { PLAYBACK_URL_TTL_S, type BlobStore, type PlaybackLink } from '#ports/blob-store';
 import type { UploadForm } from '#domain/upload-record';
+import type { SignedLinks } from '#adapters/cloudfront/signed-links';
 
 /** SigV4 presigned URLs cannot live longer than 7 days. */
 const PRESIGNED_URL_MAX_TTL_S = 7 * 24 * 60 * 60;
@@ -25,9 +26,11 @@ const PRESIGNED_URL_MAX_TTL_S = 7 * 24 * 60 * 60;
 const DELETE_BATCH = 1000;
 
 export class S3BlobStore implements BlobStore {
+  /** `links`: where playback links come from when not presigned by S3 (CloudFront on AWS). */
   constructor(
     private readonly client: S3Client,
     private readonly bucket: string,
+    private readonly links?: SignedLinks,
   ) {}
 
   async putFile(key: string, path: string, contentType: string): Promise<void> {
@@ -74,13 +77,17 @@ export class S3BlobStore implements BlobStore {
   }
 
   /**
-   * A presigned GET URL, 24 h by default. `ttlS` lets a caller ask longer (a scheduled post's media is
-   * fetched by the provider at its time), capped at the 7 days SigV4 allows.
+   * A signed link (CloudFront when configured, else an S3 presigned GET), 24 h by default. `ttlS` lets
+   * a caller ask longer (a scheduled post's media is fetched by the provider at its time), capped at
+   * what the signer allows: 7 days for SigV4, a year and a day for CloudFront.
    */
   async playbackUrl(key: string, now = new Date(), ttlS = PLAYBACK_URL_TTL_S): Promise<PlaybackLink> {
-    const expiresIn = Math.max(1, Math.min(PRESIGNED_URL_MAX_TTL_S, Math.floor(ttlS)));
-    const url = await getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn });
-    return { url, expiresAt: new Date(now.getTime() + expiresIn * 1000).toISOString() };
+    const expiresIn = Math.max(1, Math.min(this.links?.maxTtlS ?? PRESIGNED_URL_MAX_TTL_S, Math.floor(ttlS)));
+    const expiresAt = new Date(now.getTime() + expiresIn * 1000);
+    const url = this.links
+      ? await this.links.sign(key, expiresAt)
+      : await getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn });
+    return { url, expiresAt: expiresAt.toISOString() };
   }
 
   /**

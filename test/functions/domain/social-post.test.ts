@@ -135,12 +135,13 @@ describe('per-channel results', () => {
   });
 });
 
-test('media URLs live a day, or until a day past the schedule, at most 7 days', () => {
+test('media URLs live a day, or until a day past the schedule (a year ahead at most, so a year and a day)', () => {
   const hours = (h: number) => new Date(NOW.getTime() + h * 3600_000);
   expect(mediaUrlTtlS(null, NOW)).toBe(86_400);
   expect(mediaUrlTtlS(hours(1), NOW)).toBe(25 * 3600);
   expect(mediaUrlTtlS(hours(48), NOW)).toBe(72 * 3600);
-  expect(mediaUrlTtlS(hours(24 * 30), NOW)).toBe(7 * 86_400);
+  expect(mediaUrlTtlS(hours(24 * 30), NOW)).toBe(31 * 86_400);
+  expect(mediaUrlTtlS(hours(24 * 365), NOW)).toBe(366 * 86_400);
 });
 
 describe('analytics', () => {
