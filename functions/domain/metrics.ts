@@ -10,7 +10,7 @@ export const METRICS_NAMESPACE = 'ReactionStudio';
 export const SERVICE_NAME = 'reaction-studio';
 
 /** The refusals of a body or an uploaded file: too large (413), of a type not taken (415), unreadable media (422). */
-export const UPLOAD_REFUSALS = ['payload_too_large', 'unsupported_media_type', 'invalid_media'] as const satisfies readonly ErrorCode[];
+const UPLOAD_REFUSALS = ['payload_too_large', 'unsupported_media_type', 'invalid_media'] as const satisfies readonly ErrorCode[];
 export type UploadRefusal = (typeof UPLOAD_REFUSALS)[number];
 
 export type MetricEvent =

@@ -36,7 +36,7 @@ const FIVE_MINUTES = Duration.minutes(5);
 const FIFTEEN_MINUTES = Duration.minutes(15);
 
 /** A metric the functions emit, by `service` alone (every event is also written so, for alarms). */
-export function serviceMetric(name: MetricName, options: cloudwatch.MetricOptions = {}): cloudwatch.Metric {
+function serviceMetric(name: MetricName, options: cloudwatch.MetricOptions = {}): cloudwatch.Metric {
   return new cloudwatch.Metric({
     namespace: METRICS_NAMESPACE,
     metricName: name,
