@@ -1,5 +1,7 @@
 /** The render function's memory is a deployment choice (CDK context), bounded by what Lambda accepts. */
 import { App, Stack } from 'aws-cdk-lib';
+import { DEFAULT_BEDROCK_HOOKS_MODEL, type EngineConfig } from '#cloud/engine-config';
+import { pipelineFunctions } from '#test-support/pipeline-stack';
 import { DEFAULT_RENDER_MEMORY_MB, LAMBDA_MEMORY_MB, RENDER_MEMORY_CONTEXT, renderMemoryFromContext } from '#cloud/render-memory';
 import { PIPELINE_FUNCTIONS } from '#pipeline/steps';
 
@@ -24,4 +26,13 @@ describe('renderMemoryMb (CDK context)', () => {
   test.each(['127', '10241', '0', '-3008', '3008.5', '3 GB', '', 'lots', 3008.5, true])('refuses %p, naming the bounds', (value) => {
     expect(() => read(value)).toThrow(new RegExp(`${RENDER_MEMORY_CONTEXT}=.* must be a whole number of MB from ${LAMBDA_MEMORY_MB.min} to ${LAMBDA_MEMORY_MB.max}`));
   });
+});
+
+describe('the job pipeline with renderMemoryMb', () => {
+  test('gives the render function that memory and leaves the other functions theirs', () => {
+    const engines: EngineConfig = { avatar: 'local', reaction: 'local', hooks: 'local', bedrockModelId: DEFAULT_BEDROCK_HOOKS_MODEL };
+    const functions = pipelineFunctions({ engines, renderMemoryMb: 10_240 });
+    expect(functions.render.MemorySize).toBe(10_240);
+    expect(functions.steps.MemorySize).toBeLessThanOrEqual(DEFAULT_RENDER_MEMORY_MB);
+  }, 180_000);
 });

@@ -1,0 +1,83 @@
+/** The face runtime ships trimmed, in its own layer, to the functions whose reaction engine is local. */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { DEFAULT_BEDROCK_HOOKS_MODEL, type EngineConfig } from '#cloud/engine-config';
+import { FaceLayer, needsFaceRuntime } from '#cloud/face-layer';
+import { PROJECT_ROOT } from '#cloud/service-function';
+import { FACE_MODELS, HUMAN_ENTRY, WASM_BINARY } from '#adapters/engines/local/face/human-loader';
+import { dirBytes } from '#test-support/lambda-layout';
+import { layerArn, pipelineFunctions } from '#test-support/pipeline-stack';
+
+const FAL_KEY = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:fal-key-AbCdEf';
+const engines = (reaction: EngineConfig['reaction']): EngineConfig => ({
+  avatar: 'local',
+  reaction,
+  hooks: 'local',
+  bedrockModelId: DEFAULT_BEDROCK_HOOKS_MODEL,
+  ...(reaction === 'fal' ? { falKeySecretArn: FAL_KEY } : {}),
+});
+
+const outdirs: string[] = [];
+const newApp = () => {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'face-layer-'));
+  outdirs.push(outdir);
+  return new App({ outdir });
+};
+afterAll(() => outdirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+/** Every file under `dir`, relative to it. */
+const filesUnder = (dir: string): string[] =>
+  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)).map((f) => `${e.name}/${f}`) : [e.name]));
+
+describe('the face layer', () => {
+  let staged: string;
+
+  beforeAll(() => {
+    const app = newApp();
+    const stack = new Stack(app, 'Face');
+    new FaceLayer(stack, 'Face', { projectRoot: PROJECT_ROOT });
+    const content = Template.fromStack(stack).findResources('AWS::Lambda::LayerVersion');
+    const key = (Object.values(content)[0] as { Properties: { Content: { S3Key: string } } }).Properties.Content.S3Key;
+    staged = path.join(app.outdir, `asset.${key.replace(/\.zip$/, '')}`);
+  }, 60_000);
+
+  test("holds human's Node WASM build, the models the loader turns on and the one WASM binary, under nodejs/node_modules", () => {
+    const modules = path.join(staged, 'nodejs', 'node_modules');
+    const files = filesUnder(modules);
+    expect(files).toContain(`${HUMAN_ENTRY.packageName}/${HUMAN_ENTRY.file}`);
+    expect(files).toContain(`${WASM_BINARY.packageName}/${WASM_BINARY.file}`);
+    expect(files.filter((f) => f.endsWith('.wasm'))).toEqual([`${WASM_BINARY.packageName}/${WASM_BINARY.file}`]);
+    const models = files.filter((f) => f.startsWith(`${HUMAN_ENTRY.packageName}/models/`) && f.endsWith('.json'));
+    expect(models.map((f) => path.basename(f, '.json')).sort()).toEqual([...FACE_MODELS].sort());
+    // What the builds require at load, each with the file its package.json names.
+    for (const name of ['@tensorflow/tfjs-core', '@tensorflow/tfjs-converter', WASM_BINARY.packageName, 'seedrandom']) {
+      const manifest = JSON.parse(fs.readFileSync(path.join(modules, name, 'package.json'), 'utf8')) as { main?: string };
+      expect(fs.existsSync(path.join(modules, name, manifest.main ?? 'index.js'))).toBe(true);
+    }
+  });
+
+  test('is trimmed: well under 15 MB where the installed packages take about 350 MB', () => {
+    expect(dirBytes(staged)).toBeLessThan(15 * 1024 * 1024);
+  });
+});
+
+describe('who gets it', () => {
+  test.each([
+    ['local', true],
+    ['fal', false],
+  ] as const)('the render function with reaction engine %s: %s', (reaction, expected) => {
+    const functions = pipelineFunctions({ engines: engines(reaction) });
+    expect((functions.render.Layers ?? []).includes(layerArn('face'))).toBe(expected);
+    expect((functions.steps.Layers ?? []).includes(layerArn('face'))).toBe(false);
+  }, 120_000);
+
+  test('only a function that calls the reaction engine, and only the local one, detects faces', () => {
+    expect(needsFaceRuntime({ engines: ['reaction'] }, { reaction: 'local' })).toBe(true);
+    expect(needsFaceRuntime({ engines: ['reaction'] }, { reaction: 'fal' })).toBe(false);
+    expect(needsFaceRuntime({ engines: ['avatar', 'hooks'] }, { reaction: 'local' })).toBe(false);
+    expect(needsFaceRuntime({}, { reaction: 'local' })).toBe(false);
+  });
+});
