@@ -79,7 +79,11 @@ async function startJob(
   try {
     await deps.jobRunner.start(executionInputOf(job));
   } catch (error) {
-    if ((await undo.undo()) === 'kept') return (await deps.jobs.get(accountId, jobId)) ?? job;
+    if ((await undo.undo()) === 'kept') {
+      // The answer was lost but the execution runs: the job started.
+      metricsOf(deps).record({ name: 'JobsStarted' });
+      return (await deps.jobs.get(accountId, jobId)) ?? job;
+    }
     throw new AppError('upstream_unavailable', 'The job could not be started; nothing was charged. Retry in a moment', {
       cause: error,
       headers: { 'retry-after': '5' },

@@ -110,9 +110,11 @@ describe('createVideoJob', () => {
     const { deps, accountId, productId, ledger, runner } = await videoJobFixture();
     runner.onStart = async (input) => void (await deps.jobs.update(input.account_id, input.job_id, { status: 'processing', stage: 'preparing' }));
     runner.failStart = new Error('answer lost');
-    const job = await createVideoJob(deps, { accountId, request: promptRequest(productId) });
+    const metrics = new RecordingMetrics();
+    const job = await createVideoJob({ ...deps, metrics }, { accountId, request: promptRequest(productId) });
     expect(job).toMatchObject({ status: 'processing', stage: 'preparing' });
     expect(await ledger.entry({ accountId, jobId: job.id, chargeNumber: 1 })).toMatchObject({ state: 'reserved' });
+    expect(metrics.events).toEqual([{ name: 'JobsStarted' }]);
   });
 
   test('a started job is counted once; a repeat with its key, or a job that could not start, is not', async () => {
