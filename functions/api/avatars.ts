@@ -9,7 +9,7 @@ import { parseInput } from '#http/validate';
 import { idParam } from '#http/params';
 import { accepted, created, deleted, ok } from '#http/respond';
 import { badRequest, notFound } from '#domain/errors';
-import { createAvatarFromPrompt, createAvatarFromUpload, createAvatarFromUploadId } from '#domain/schemas/avatar';
+import { createAvatarFromPrompt, createAvatarFromUpload, createAvatarFromUploadId, createAvatarFromUrl } from '#domain/schemas/avatar';
 import { logger } from '#functions/logger';
 import { avatarView, type Avatar } from '#domain/avatar';
 import { createAvatar, type CreateAvatarInput } from '#use-cases/create-avatar';
@@ -38,9 +38,12 @@ const create: Operation = async (request) => {
     } else if ('image_upload_id' in body.fields) {
       if ('prompt' in body.fields) throw badRequest('Send either prompt (to generate) or image_upload_id (to upload), not both');
       input = { accountId, image: { uploadId: parseInput(createAvatarFromUploadId, body.fields, 'avatar upload').image_upload_id } };
+    } else if ('image_url' in body.fields) {
+      if ('prompt' in body.fields) throw badRequest('Send either prompt (to generate) or image_url (to upload), not both');
+      input = { accountId, image: { url: parseInput(createAvatarFromUrl, body.fields, 'avatar upload').image_url } };
     } else {
       if (body.kind === 'multipart' && !('prompt' in body.fields)) {
-        throw badRequest('Send prompt (to generate an avatar), an image file part named image or image_upload_id (to upload one)');
+        throw badRequest('Send prompt (to generate an avatar), or an image file part named image, image_upload_id or image_url (to upload one)');
       }
       input = { accountId, prompt: parseInput(createAvatarFromPrompt, body.fields, 'avatar').prompt };
     }

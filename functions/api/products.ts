@@ -26,10 +26,11 @@ const list: Operation = async (request) => {
 const create: Operation = async (request) => {
   const body = await readRouteBody(request);
   try {
-    const { demo_video_upload_id: uploadId, ...input } = parseInput(createProductInput, body.fields, 'product');
+    const { demo_video_upload_id: uploadId, demo_video_url: url, ...input } = parseInput(createProductInput, body.fields, 'product');
     const file = body.files.demo_video;
-    if (file && uploadId) throw badRequest('Send either a demo_video file or demo_video_upload_id, not both');
-    const demo = file ? { path: file.path } : uploadId ? { uploadId } : undefined;
+    const given = [file && { path: file.path }, uploadId && { uploadId }, url && { url }].filter((source) => !!source);
+    if (given.length > 1) throw badRequest('Send one of a demo_video file, demo_video_upload_id or demo_video_url, not several');
+    const demo = given[0];
     const product = await createProduct({ ...request.deps, log: logger }, { accountId: request.principal.accountId, ...input, demo });
     return created(await present(request, product));
   } finally {

@@ -16,7 +16,7 @@ import type { BlobStore } from '#ports/blob-store';
 import { createVideoJob } from '#use-cases/create-video-job';
 import { approvePreview } from '#use-cases/approve-preview';
 import { regenerateVideoJob } from '#use-cases/regenerate-video-job';
-import type { FileSource } from '#use-cases/use-upload';
+import type { SentFile } from '#use-cases/use-upload';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -68,7 +68,7 @@ const regenerate: Operation = async (request) => {
 };
 
 /** The clip as a file part on disk or a direct upload's id (the schemas refuse both at once). */
-function referenceVideoOf(file: { path: string } | undefined, uploadId: string | undefined): FileSource | undefined {
+function referenceVideoOf(file: { path: string } | undefined, uploadId: string | undefined): SentFile | undefined {
   if (file) return { path: file.path };
   return uploadId ? { uploadId } : undefined;
 }

@@ -60,8 +60,12 @@ export const REFERENCE_URL_MAX_LENGTH = 2048;
 const PLATFORM_NAMES = 'TikTok, Instagram, YouTube Shorts, Facebook, Snapchat or X/Twitter';
 
 export interface ReferenceUrlOptions {
-  /** Domains allowed instead of REFERENCE_HOSTS (tests, or a deployment with a narrower list). */
-  allowedDomains?: readonly string[];
+  /**
+   * Domains allowed instead of REFERENCE_HOSTS (tests, or a deployment with a narrower list); `any`:
+   * every host name (a file a client links to directly, e.g. demo_video_url), still https, no IP
+   * literal, no port, and only public addresses when it is fetched.
+   */
+  allowedDomains?: readonly string[] | 'any';
 }
 
 export type ReferenceUrlVerdict = { ok: true; url: URL } | { ok: false; problem: string };
@@ -75,6 +79,7 @@ export function hostMatchesDomain(host: string, domain: string): boolean {
 }
 
 function isAllowedReferenceHost(host: string, options: ReferenceUrlOptions = {}): boolean {
+  if (options.allowedDomains === 'any') return true;
   const domains = options.allowedDomains ?? REFERENCE_HOSTS.map((h) => h.domain);
   return domains.some((domain) => hostMatchesDomain(host, domain));
 }

@@ -7,6 +7,7 @@ import { DynamoProductStore } from '#adapters/dynamodb/products';
 import { DynamoUploadStore } from '#adapters/dynamodb/uploads';
 import { withParts } from '#wiring/not-bundled';
 import { FfmpegDemoMedia } from '#adapters/media/ffmpeg-demo-media';
+import { createLinkedFileDownloader } from '#adapters/reference/direct-media-resolver';
 
 /** The table's stores this function's operations use: all it bundles of them. */
 const STORES = apiStores({ products: DynamoProductStore, uploads: DynamoUploadStore });
@@ -14,5 +15,5 @@ const STORES = apiStores({ products: DynamoProductStore, uploads: DynamoUploadSt
 /** The operations this group serves, for any runtime's wiring; they see only their stores. */
 export const createHandler = (dependencies: DependencySource) => createApiHandler(productOperations, onlyStores(dependencies, STORES));
 
-// Uploaded demo videos are judged here (ffprobe), so only this function and the worker bundle the tools.
-export const handler = createHandler(withParts(lambdaApiDependencies(STORES), () => ({ demoMedia: new FfmpegDemoMedia() })));
+// Uploaded demo videos are judged here (ffprobe), so only this function and the worker bundle the tools; a linked one is fetched here.
+export const handler = createHandler(withParts(lambdaApiDependencies(STORES), () => ({ demoMedia: new FfmpegDemoMedia(), remoteFiles: createLinkedFileDownloader() })));

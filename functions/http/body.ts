@@ -311,8 +311,22 @@ function fileRefusal(
 }
 
 /** The body as the route table declares it (encodings and file parts), so no operation repeats the list. */
-export function readRouteBody(request: ApiRequest): Promise<ParsedBody> {
+export async function readRouteBody(request: ApiRequest): Promise<ParsedBody> {
   const declared = request.route.body;
   if (!declared) throw new Error(`route ${request.route.operation} declares no body`);
+  refuseLargeInlineUpload(request.event, request.deps.inlineUploadMaxBytes);
   return readBody(request.event, declared);
+}
+
+const sizeInWords = (bytes: number) => (bytes >= 100 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MB` : `${bytes} bytes`);
+
+/** Where the runtime caps inline uploads (AWS), a larger multipart body is pointed to the direct-upload path. */
+function refuseLargeInlineUpload(event: ApiEvent, limit: number | undefined): void {
+  if (limit === undefined || !event.body || bodyKindOf(event.headers?.['content-type']) !== 'multipart') return;
+  const size = event.isBase64Encoded ? Buffer.byteLength(event.body, 'base64') : Buffer.byteLength(event.body, 'utf8');
+  if (size <= limit) return;
+  throw new AppError(
+    'payload_too_large',
+    `A multipart body here may be at most ${sizeInWords(limit)}; send larger files with POST /uploads and name the upload's id instead of the file part`,
+  );
 }

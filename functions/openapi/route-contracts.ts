@@ -72,10 +72,11 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   'GET /products': { summary: 'List products', responses: { 200: ok('A page of products, newest first', pageOf(productResponse)) } },
   'POST /products': {
     summary: 'Create a product',
-    description: 'With an optional demo clip (multipart `demo_video`, or `demo_video_upload_id`: a direct upload, POST /uploads), normalised in the background.',
+    description:
+      'With an optional demo clip, normalised in the background: a multipart `demo_video`, `demo_video_upload_id` (a direct upload, POST /uploads) or `demo_video_url` (a public https link, fetched within the request: at most 20 s, and the same 50 MB; a link to a private address, even by a redirect, is 400). One of them.',
     fields: createProductInput,
     responses: { 201: ok('Created; a demo clip is `processing`', dataOf(productResponse)) },
-    errors: ['not_found', 'conflict'],
+    errors: ['not_found', 'conflict', 'upstream_unavailable'],
   },
   'GET /products/{id}': { summary: 'Get a product', responses: { 200: ok('The product', dataOf(productResponse)) } },
   'PATCH /products/{id}': { summary: 'Update a product', fields: updateProductInput, responses: { 200: ok('The updated product', dataOf(productResponse)) } },
@@ -93,7 +94,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   'POST /avatars': {
     summary: 'Create an avatar from a prompt, or upload one',
     description:
-      'A `prompt` (JSON or form) generates one; a multipart `image`, or `image_upload_id` (a direct upload, POST /uploads), uploads one. Only one of them.',
+      'A `prompt` (JSON or form) generates one; a multipart `image`, `image_upload_id` (a direct upload, POST /uploads) or `image_url` (a public https link, fetched within the request; a private address, even by a redirect, is 400) uploads one. Only one of them.',
     fields: createAvatarInput,
     multipartFields: createAvatarFromUpload,
     responses: {

@@ -29,6 +29,7 @@ import type { AnalyticsCache } from './analytics-cache';
 import type { RateLimiter } from './rate-limiter';
 import type { Metrics } from './metrics';
 import type { UploadStore } from './upload-store';
+import type { RemoteFiles } from './remote-files';
 
 export interface Dependencies {
   /** Starts video jobs and hands preview decisions to their executions. */
@@ -59,6 +60,8 @@ export interface Dependencies {
   videos: VideoLibrary;
   /** Direct uploads: one record per presigned form, used once. */
   uploads: UploadStore;
+  /** Files a request links to (demo_video_url, image_url), fetched from public addresses only. */
+  remoteFiles: RemoteFiles;
   /** How full each account's saved-reaction library is. */
   library: LibraryUsage;
   /** Judges uploaded reference clips (ffprobe): only the functions that take uploads bundle it. */
@@ -82,6 +85,8 @@ export interface Dependencies {
   apiRequestsPerMinute: number;
   /** Seconds a preview waits for a decision (domain/preview-wait): 30 days unless the local stack was started with less. */
   previewWaitS: number;
+  /** The largest multipart body taken inline (AWS: what API Gateway and Lambda carry); unset: the route table's sizes. */
+  inlineUploadMaxBytes?: number;
   /** The time every rule is decided against; tests pass a fixed clock. */
   now: () => Date;
   /** Business metrics (jobs, render time, charges, refused uploads): CloudWatch on AWS, debug log lines locally. */

@@ -19,7 +19,7 @@ import { checkReferencedRecords, reservationOf, type JobReferenceReads } from '.
 import type { UseCaseLog } from './log';
 import type { Metrics } from '#ports/metrics';
 import { metricsOf } from './metrics-of';
-import { withFile, type FileSource, type UseUploadDeps } from './use-upload';
+import { withFile, type SentFile, type UseUploadDeps } from './use-upload';
 
 export type CreateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'now'> & JobReferenceReads & UseUploadDeps & { log?: UseCaseLog; metrics?: Metrics };
 
@@ -29,7 +29,7 @@ export interface CreateVideoJobInput {
   /** The client's Idempotency-Key header, already checked for shape. */
   idempotencyKey?: string;
   /** The reference clip (motion jobs with video_source=upload): a multipart part on disk or a direct upload's id. */
-  referenceVideo?: FileSource;
+  referenceVideo?: SentFile;
 }
 
 export async function createVideoJob(deps: CreateVideoJobDeps, input: CreateVideoJobInput): Promise<StoredJob> {
@@ -113,7 +113,7 @@ async function sameRequestJob(jobs: JobStore, accountId: number, earlier: Idempo
  * omitted default and the default spelled out, agree) and the bytes of any file, not the framing; a
  * direct upload by its id (it can be used once, so its id stands for its bytes).
  */
-async function requestHash(request: VideoRequest, referenceVideo: FileSource | undefined): Promise<string> {
+async function requestHash(request: VideoRequest, referenceVideo: SentFile | undefined): Promise<string> {
   const hash = createHash('sha256');
   hash.update(JSON.stringify(request));
   if (referenceVideo && 'uploadId' in referenceVideo) {

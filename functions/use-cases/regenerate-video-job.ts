@@ -17,7 +17,7 @@ import { handOver, NOT_WAITING, pendingToken } from './hand-over-decision';
 import { requireReadyAvatar, reservationOf, type JobReferenceReads } from './job-references';
 import type { UseCaseLog } from './log';
 import { JOB_STATE } from '#domain/job-states';
-import { withFile, type FileSource, type UseUploadDeps } from './use-upload';
+import { withFile, type SentFile, type UseUploadDeps } from './use-upload';
 
 export type RegenerateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'now'> &
   Pick<JobReferenceReads, 'accounts' | 'avatars'> &
@@ -28,7 +28,7 @@ export interface RegenerateVideoJobInput {
   jobId: number;
   changes: RegenerateVideoInput;
   /** A new reference clip (motion jobs): a multipart part on disk or a direct upload's id. */
-  referenceVideo?: FileSource;
+  referenceVideo?: SentFile;
 }
 
 export async function regenerateVideoJob(deps: RegenerateVideoJobDeps, input: RegenerateVideoJobInput): Promise<StoredJob> {

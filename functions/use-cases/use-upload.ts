@@ -1,6 +1,7 @@
 /**
- * Where an operation takes a file: a multipart part already on disk, or a direct upload (POST /uploads)
- * named by id. An upload is checked (its account, purpose, state, expiry, that its object is there and
+ * Where an operation takes a file: a multipart part already on disk, a public https link
+ * (demo_video_url, image_url: fetched to a scratch file within the purpose's cap, then judged the
+ * same), or a direct upload (POST /uploads) named by id. An upload is checked (its account, purpose, state, expiry, that its object is there and
  * no larger than declared), claimed (once, whatever races), copied to a scratch file and handed to the
  * same checks a multipart file gets. If the work refuses or fails, the claim is given back, and a
  * file the checks refused is deleted, so nothing is left behind.
@@ -11,12 +12,18 @@ import { join } from 'node:path';
 import { AppError, badRequest, conflict, isAppError, notFound } from '#domain/errors';
 import { UPLOAD_RULES, uploadIsExpired, type Upload, type UploadPurpose } from '#domain/upload-record';
 import type { Dependencies } from '#ports/dependencies';
+import { RemoteFileError } from '#ports/remote-files';
 import { Compensation } from './compensation';
 import { logOf, type UseCaseLog } from './log';
 
-export type FileSource = { path: string } | { uploadId: string };
+/** A file sent with the request or uploaded before it. */
+export type SentFile = { path: string } | { uploadId: string };
+export type FileSource = SentFile | { url: string };
 
-export type UseUploadDeps = Pick<Dependencies, 'uploads' | 'blobs' | 'now'> & { log?: UseCaseLog };
+export type UseUploadDeps = Pick<Dependencies, 'uploads' | 'blobs' | 'remoteFiles' | 'now'> & { log?: UseCaseLog };
+
+/** The field that links a file of each purpose (a reference clip's link is the job's own reference_url). */
+const URL_FIELDS: Readonly<Record<UploadPurpose, string>> = { demo_video: 'demo_video_url', avatar_image: 'image_url', reference_video: 'reference_url' };
 
 /** The refusals that judge the file itself: such a file is of no further use, so it goes. */
 const REFUSALS_OF_THE_FILE = new Set(['payload_too_large', 'unsupported_media_type', 'invalid_media']);
@@ -30,6 +37,7 @@ export async function withFile<T>(
   work: (path: string) => Promise<T>,
 ): Promise<T> {
   if ('path' in source) return work(source.path);
+  if ('url' in source) return withLinkedFile(deps, purpose, source.url, work);
   const upload = await claimUpload(deps, accountId, purpose, source.uploadId);
   const undo = new Compensation(deps);
   undo.add('give the upload back', () => deps.uploads.release(accountId, upload.id));
@@ -49,6 +57,26 @@ export async function withFile<T>(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+async function withLinkedFile<T>(deps: UseUploadDeps, purpose: UploadPurpose, url: string, work: (path: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'rs-linked-'));
+  try {
+    const path = join(dir, 'file');
+    await deps.remoteFiles.download(url, { maxBytes: UPLOAD_RULES[purpose].maxBytes, destinationPath: path }).catch((error: unknown) => {
+      throw linkRefusal(URL_FIELDS[purpose], error);
+    });
+    return await work(path);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function linkRefusal(field: string, error: unknown): unknown {
+  if (!(error instanceof RemoteFileError)) return error;
+  if (error.reason === 'too_large') return new AppError('payload_too_large', `${field}: ${error.message}`, { cause: error });
+  if (error.reason === 'unavailable') return new AppError('upstream_unavailable', `${field}: ${error.message}`, { cause: error, headers: { 'retry-after': '30' } });
+  return badRequest(`${field}: ${error.message}`);
 }
 
 async function claimUpload(deps: UseUploadDeps, accountId: number, purpose: UploadPurpose, uploadId: string): Promise<Upload> {

@@ -21,6 +21,7 @@ import {
   avatarImagesNotBundled,
   socialNotBundled,
   cipherNotBundled,
+  remoteFilesNotBundled,
 } from './not-bundled';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 import { powertoolsMetrics } from '#adapters/metrics/powertools-metrics';
@@ -66,6 +67,7 @@ function awsDependencies(settings: Settings): Dependencies {
     // Heavy: the handler modules of the functions that generate add them (not-bundled.ts).
     engines: enginesNotBundled,
     references: referencesNotBundled,
+    remoteFiles: remoteFilesNotBundled,
     media: mediaNotBundled,
     demoMedia: demoMediaNotBundled,
     avatarImages: avatarImagesNotBundled,

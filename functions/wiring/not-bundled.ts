@@ -10,6 +10,7 @@ import type { MediaInspector } from '#ports/media-inspector';
 import type { DemoMedia } from '#ports/demo-media';
 import type { AvatarImages } from '#ports/avatar-images';
 import type { CredentialCipher } from '#ports/credential-cipher';
+import type { RemoteFiles } from '#ports/remote-files';
 
 const notBundled = (port: string) => (): never => {
   throw new Error(`${port} is not bundled with this function: its handler module must add it to the dependencies`);
@@ -25,6 +26,8 @@ export const enginesNotBundled: Engines = {
 };
 
 export const referencesNotBundled: ReferenceResolver = { name: 'not-bundled', resolve: notBundled('the reference resolver') };
+
+export const remoteFilesNotBundled: RemoteFiles = { download: notBundled('the linked-file downloader') };
 
 export const mediaNotBundled: MediaInspector = { inspectReference: notBundled('the media inspector') };
 

@@ -37,12 +37,15 @@ import { DOCS_SCRIPT_ENV, DOCS_SCRIPT_FILE_NAME, docsScriptDir } from './bundlin
 import { LAMBDA_RUNTIME } from './runtime';
 import { acknowledge } from './nag';
 import { OPENAPI_DOCUMENT_ENV, OPENAPI_FILE } from '#functions/openapi/docs-script';
+import { AWS_INLINE_UPLOAD_MAX_BYTES } from '#domain/uploads';
 
 /**
  * A stage-wide backstop against floods; the contract's per-account limit (120 a minute, counted in
  * DynamoDB) is enforced by the handlers.
  */
 const STAGE_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
+/** Read by settingsFromEnv (functions/config.ts) as Settings.inlineUploadMaxBytes. */
+export const INLINE_UPLOAD_ENV = 'INLINE_UPLOAD_MAX_BYTES';
 
 export interface ApiProps {
   table: dynamodb.ITable;
@@ -72,6 +75,8 @@ export class Api extends Construct {
       const fn = new ServiceFunction(this, `${constructId(group)}Handler`, { ...props, needs: HANDLER_GROUPS[group] }).fn;
       acknowledge(fn, { 'Serverless-LambdaDLQ': "invoked synchronously by API Gateway: a failure is the caller's 5xx, nothing to redrive" });
       if (group === 'meta') metaFunction = fn;
+      // A request reaches the function only up to what API Gateway and Lambda carry: past this, files go through POST /uploads.
+      if (ROUTES.some((r) => r.group === group && r.body?.files)) fn.addEnvironment(INLINE_UPLOAD_ENV, String(AWS_INLINE_UPLOAD_MAX_BYTES));
       functions[group] = fn;
       integrations[group] = new HttpLambdaIntegration(`${constructId(group)}Integration`, fn);
     }

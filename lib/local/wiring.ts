@@ -14,6 +14,7 @@ import { configuredEngines } from '#adapters/engines/configured';
 import { FfmpegDemoMedia } from '#adapters/media/ffmpeg-demo-media';
 import { SharpAvatarImages } from '#adapters/media/sharp-avatar-images';
 import { referenceResolver } from '#adapters/reference/reference-resolver';
+import { createLinkedFileDownloader } from '#adapters/reference/direct-media-resolver';
 import { FfprobeMediaInspector } from '#adapters/media/ffprobe-media-inspector';
 import { dynamoStores } from '#adapters/dynamodb/stores';
 import { createSocialProviders } from '#adapters/social/registry';
@@ -61,6 +62,7 @@ export function localDependencies(parts: LocalParts): Dependencies {
     blobs,
     engines: configuredEngines({ blobs }),
     references: referenceResolver(),
+    remoteFiles: createLinkedFileDownloader(),
     demoMedia: new FfmpegDemoMedia(),
     avatarImages: new SharpAvatarImages(),
     media: new FfprobeMediaInspector(),

@@ -133,3 +133,29 @@ describe('using an upload', () => {
     expect(await listKeys(`uploads/${accountId}/`)).toEqual([`uploads/${accountId}/${image}`]);
   });
 });
+
+describe('linking a file instead of sending it', () => {
+  test.each([
+    ['a host that resolves to loopback', { demo_video_url: 'https://localhost/demo.mp4' }],
+    ['plain http', { demo_video_url: 'http://example.com/demo.mp4' }],
+    ['an IP address', { demo_video_url: 'https://169.254.169.254/latest/meta-data/' }],
+  ])('a demo_video_url to %s is 400 and makes nothing', async (_label, link) => {
+    const { api, accountId } = await t.newAccount();
+    expectError(await api.post('/products', { name: 'Linked', ...link }), 400, 'bad_request');
+    expect((await api.get('/products')).body.meta.total).toBe(0);
+    expect(await listKeys(`accounts/${accountId}/`)).toEqual([]);
+  });
+
+  test('an image_url to a private address is 400 and makes no avatar', async () => {
+    const { api } = await t.newAccount();
+    expectError(await api.post('/avatars', { image_url: 'https://localhost/me.jpg' }), 400, 'bad_request');
+    expect((await api.get('/avatars')).body.data).toEqual([]);
+  });
+
+  test('a file part, an upload id and a link are one source: two at once is 400', async () => {
+    const { api } = await t.newAccount();
+    const id = await uploaded(api, 'demo_video', 'video/mp4', await readFile(await makeFixture('vertical-mp4')));
+    expectError(await api.post('/products', { name: 'x', demo_video_upload_id: id, demo_video_url: 'https://files.example.com/a.mp4' }), 400, 'bad_request');
+    expect((await api.post('/products', { name: 'x', demo_video_upload_id: id })).status).toBe(201);
+  });
+});

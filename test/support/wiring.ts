@@ -50,6 +50,7 @@ export function testDependencies(overrides: Partial<Dependencies> = {}): Depende
     ledger: unwiredPort('ledger'),
     videos: unwiredPort('videos'),
     uploads: unwiredPort('uploads'),
+    remoteFiles: unwiredPort('remoteFiles'),
     library: unwiredPort('library'),
     media: unwiredPort('media'),
     accounts: unwiredPort('accounts'),

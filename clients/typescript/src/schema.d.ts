@@ -84,7 +84,7 @@ export interface paths {
         put?: never;
         /**
          * Create a product
-         * @description With an optional demo clip (multipart `demo_video`, or `demo_video_upload_id`: a direct upload, POST /uploads), normalised in the background.
+         * @description With an optional demo clip, normalised in the background: a multipart `demo_video`, `demo_video_upload_id` (a direct upload, POST /uploads) or `demo_video_url` (a public https link, fetched within the request: at most 20 s, and the same 50 MB; a link to a private address, even by a redirect, is 400). One of them.
          */
         post: operations["productsCreate"];
         delete?: never;
@@ -125,7 +125,7 @@ export interface paths {
         put?: never;
         /**
          * Create an avatar from a prompt, or upload one
-         * @description A `prompt` (JSON or form) generates one; a multipart `image`, or `image_upload_id` (a direct upload, POST /uploads), uploads one. Only one of them.
+         * @description A `prompt` (JSON or form) generates one; a multipart `image`, `image_upload_id` (a direct upload, POST /uploads) or `image_url` (a public https link, fetched within the request; a private address, even by a redirect, is 400) uploads one. Only one of them.
          */
         post: operations["avatarsCreate"];
         delete?: never;
@@ -1174,16 +1174,19 @@ export interface operations {
                     name: string;
                     description?: string;
                     demo_video_upload_id?: string;
+                    demo_video_url?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     name: string;
                     description?: string;
                     demo_video_upload_id?: string;
+                    demo_video_url?: string;
                 };
                 "multipart/form-data": {
                     name: string;
                     description?: string;
                     demo_video_upload_id?: string;
+                    demo_video_url?: string;
                     /**
                      * Format: binary
                      * @description MP4, MOV or AVI (decided by its bytes), vertical, at most 180 s; at most 50 MB
@@ -1340,6 +1343,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `upstream_unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "upstream_unavailable";
                     };
                 };
             };
@@ -2055,11 +2072,15 @@ export interface operations {
                     prompt: string;
                 } | {
                     image_upload_id: string;
+                } | {
+                    image_url: string;
                 };
                 "application/x-www-form-urlencoded": {
                     prompt: string;
                 } | {
                     image_upload_id: string;
+                } | {
+                    image_url: string;
                 };
                 "multipart/form-data": {
                     /**

@@ -36,6 +36,7 @@ import { probeMedia } from '#media/probe';
 import { EngineError, isEngineError } from '#ports/engine';
 import type { ReferenceResolver, ResolvedReference, ResolveReferenceOptions } from '#ports/reference-resolver';
 import { judgeAddress } from './address-policy';
+import { RemoteFileError, type RemoteFile, type RemoteFiles } from '#ports/remote-files';
 import { SNIFF_BYTES, sniffVideoContainer } from './media-sniff';
 
 /** Resolves a host name to every address it has (like `dns.lookup` with `all: true`). */
@@ -186,29 +187,37 @@ function checkDeclaredType(mediaType: string): void {
   throw invalid(`The reference link is not a video file (the server says it is ${mediaType}). ${NOT_A_VIDEO_FILE}`);
 }
 
-function statusRefusal(status: number, statusMessage: string | undefined): EngineError {
+function statusRefusal(status: number, statusMessage: string | undefined, subject: string): EngineError {
   const said = `HTTP ${status}${statusMessage ? ` ${statusMessage}` : ''}`;
   if (status === 429 || status === 408 || status >= 500) {
-    return unavailable(`The reference link's server is not answering properly (${said}); try again later.`);
+    return unavailable(`The ${subject}'s server is not answering properly (${said}); try again later.`);
   }
   if (status === 401 || status === 403 || status === 404 || status === 410) {
-    return invalid(`The reference link could not be opened (${said}): the video may be private, deleted, or the link expired.`);
+    return invalid(`The ${subject} could not be opened (${said}): the file may be private, deleted, or the link expired.`);
   }
-  return invalid(`The reference link could not be downloaded (${said}).`);
+  return invalid(`The ${subject} could not be downloaded (${said}).`);
 }
 
 /** Errors of our own disk, not of the network or the link. */
 const LOCAL_IO_CODES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EIO', 'EBADF', 'EMFILE', 'ENFILE']);
 
-function networkFailure(error: unknown): EngineError {
+function networkFailure(error: unknown, subject: string): EngineError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code && LOCAL_IO_CODES.has(code)) {
-    return new EngineError('engine_failure', `Could not store the reference video (${code})`, { cause: error });
+    return new EngineError('engine_failure', `Could not store the file of the ${subject} (${code})`, { cause: error });
   }
-  return unavailable(`The reference link could not be downloaded (${code ?? (error instanceof Error ? error.message : 'network error')}); try again later.`, error);
+  return unavailable(`The ${subject} could not be downloaded (${code ?? (error instanceof Error ? error.message : 'network error')}); try again later.`, error);
 }
 
-export function createDirectMediaResolver(options: DirectMediaResolverOptions = {}): ReferenceResolver {
+/** Every kill (deadline, per-hop timeout, caller's cancel) aborts the call with the EngineError to report. */
+type Kill = (reason: EngineError) => void;
+
+/**
+ * What every download here shares: the link and each redirect hop checked by the URL rule, each host
+ * vetted (public addresses only, pinned for the connection), timeouts per hop and one deadline.
+ * `onResponse` gets the final 200 answer; what it throws is reported as the download's failure.
+ */
+function createLinkFetcher(options: DirectMediaResolverOptions & { anyHost?: true }, subject: string) {
   const lookup = options.lookup ?? systemLookup;
   const transport = options.transport ?? defaultTransport;
   const settings = {
@@ -219,14 +228,11 @@ export function createDirectMediaResolver(options: DirectMediaResolverOptions = 
     probeTimeoutMs: options.probeTimeoutMs ?? DEFAULTS.probeTimeoutMs,
     userAgent: options.userAgent ?? DEFAULTS.userAgent,
   };
-  const urlRules = options.allowedDomains ? { allowedDomains: options.allowedDomains } : {};
-
-  /** Every kill (deadline, per-hop timeout, caller's cancel) aborts this with the EngineError to report. */
-  type Kill = (reason: EngineError) => void;
+  const urlRules = options.anyHost ? { allowedDomains: 'any' as const } : options.allowedDomains ? { allowedDomains: options.allowedDomains } : {};
 
   async function vetHost(hostname: string, signal: AbortSignal, kill: Kill): Promise<VettedAddress[]> {
     const timer = setTimeout(
-      () => kill(unavailable(`The reference link's host name did not resolve within ${seconds(settings.connectTimeoutMs)}; try again later.`)),
+      () => kill(unavailable(`The ${subject}'s host name did not resolve within ${seconds(settings.connectTimeoutMs)}; try again later.`)),
       settings.connectTimeoutMs,
     );
     let answers: LookupAddress[];
@@ -235,12 +241,12 @@ export function createDirectMediaResolver(options: DirectMediaResolverOptions = 
     } catch (error) {
       if (isEngineError(error)) throw error;
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOTFOUND' || code === 'ENODATA') throw invalid(`The reference link's host "${hostname}" does not exist.`, error);
-      throw unavailable(`The reference link's host name could not be resolved (${code ?? 'DNS error'}); try again later.`, error);
+      if (code === 'ENOTFOUND' || code === 'ENODATA') throw invalid(`The ${subject}'s host "${hostname}" does not exist.`, error);
+      throw unavailable(`The ${subject}'s host name could not be resolved (${code ?? 'DNS error'}); try again later.`, error);
     } finally {
       clearTimeout(timer);
     }
-    if (answers.length === 0) throw invalid(`The reference link's host "${hostname}" does not exist.`);
+    if (answers.length === 0) throw invalid(`The ${subject}'s host "${hostname}" does not exist.`);
     const vetted: VettedAddress[] = [];
     for (const answer of answers) {
       const verdict = judgeAddress(answer.address);
@@ -248,7 +254,7 @@ export function createDirectMediaResolver(options: DirectMediaResolverOptions = 
         // One bad answer refuses the host: a resolver that mixes in a private address is an attack or a
         // misconfiguration, and the connection could land on any of them.
         throw invalid(
-          `The reference link's host "${hostname}" resolves to a private or reserved network address (${verdict.range}); only public internet hosts can be fetched.`,
+          `The ${subject}'s host "${hostname}" resolves to a private or reserved network address (${verdict.range}); only public internet hosts can be fetched.`,
         );
       }
       vetted.push({ address: verdict.address, family: verdict.family });
@@ -278,7 +284,7 @@ export function createDirectMediaResolver(options: DirectMediaResolverOptions = 
         timeout: settings.idleTimeoutMs,
       };
       const timer = setTimeout(
-        () => kill(unavailable(`The reference link's server did not answer within ${seconds(settings.connectTimeoutMs)}; try again later.`)),
+        () => kill(unavailable(`The ${subject}'s server did not answer within ${seconds(settings.connectTimeoutMs)}; try again later.`)),
         settings.connectTimeoutMs,
       );
       let request: http.ClientRequest;
@@ -287,10 +293,10 @@ export function createDirectMediaResolver(options: DirectMediaResolverOptions = 
       } catch (error) {
         // Our wiring, not the network: e.g. a plain-http transport handed these https-only options.
         clearTimeout(timer);
-        reject(new EngineError('engine_failure', 'The reference download could not be started', { cause: error }));
+        reject(new EngineError('engine_failure', `The ${subject} download could not be started`, { cause: error }));
         return;
       }
-      request.on('timeout', () => kill(unavailable(`The reference link's server stopped sending data for ${seconds(settings.idleTimeoutMs)}; try again later.`)));
+      request.on('timeout', () => kill(unavailable(`The ${subject}'s server stopped sending data for ${seconds(settings.idleTimeoutMs)}; try again later.`)));
       request.once('response', (response) => {
         clearTimeout(timer);
         // A reset before the body is piped must not become an uncaught 'error': pipeline() still sees
@@ -306,6 +312,78 @@ export function createDirectMediaResolver(options: DirectMediaResolverOptions = 
       request.end();
     });
   }
+
+  async function fetchLink<T>(
+    rawUrl: string,
+    callerSignal: AbortSignal | undefined,
+    onResponse: (response: http.IncomingMessage, url: URL, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const controller = new AbortController();
+    const signal = controller.signal;
+    const kill: Kill = (reason) => {
+      if (!signal.aborted) controller.abort(reason);
+    };
+    const deadline = setTimeout(
+      () => kill(unavailable(`The ${subject} took longer than ${seconds(settings.deadlineMs)} to download; try again later.`)),
+      settings.deadlineMs,
+    );
+    const onCallerAbort = () => kill(new EngineError('cancelled', `The ${subject} download was cancelled.`));
+    if (callerSignal?.aborted) onCallerAbort();
+    else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+
+    let response: http.IncomingMessage | undefined;
+    try {
+      let current = rawUrl;
+      const visited = new Set<string>();
+      for (let hop = 0; ; hop++) {
+        const verdict = inspectReferenceUrl(current, urlRules);
+        if (!verdict.ok) {
+          throw invalid(
+            hop === 0
+              ? `The ${subject} is not allowed: it ${verdict.problem}.`
+              : `The ${subject} redirected to a URL that is not allowed: it ${verdict.problem}.`,
+          );
+        }
+        const url = verdict.url;
+        if (visited.has(url.href)) throw invalid(`The ${subject} redirects in a loop.`);
+        visited.add(url.href);
+
+        const addresses = await vetHost(url.hostname, signal, kill);
+        response = await requestHop(url, addresses, signal, kill);
+        const status = response.statusCode ?? 0;
+        if (REDIRECT_STATUSES.has(status)) {
+          const location = response.headers.location;
+          response.destroy();
+          response = undefined;
+          if (!location) throw invalid(`The ${subject} answered a redirect (HTTP ${status}) without saying where to.`);
+          if (hop >= settings.maxRedirects) throw invalid(`The ${subject} redirected more than ${settings.maxRedirects} times.`);
+          try {
+            current = new URL(location, url).href;
+          } catch {
+            throw invalid(`The ${subject} redirected to an address that is not a valid URL.`);
+          }
+          continue;
+        }
+        if (status !== 200) throw statusRefusal(status, response.statusMessage, subject);
+        return await onResponse(response, url, signal);
+      }
+    } catch (error) {
+      response?.destroy();
+      // A kill explains itself better than the AbortError or socket error it caused downstream.
+      if (signal.aborted && isEngineError(signal.reason)) throw signal.reason;
+      if (isEngineError(error)) throw error;
+      throw networkFailure(error, subject);
+    } finally {
+      clearTimeout(deadline);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  return { settings, fetchLink };
+}
+
+export function createDirectMediaResolver(options: DirectMediaResolverOptions = {}): ReferenceResolver {
+  const { settings, fetchLink } = createLinkFetcher(options, 'reference link');
 
   async function download(
     response: http.IncomingMessage,
@@ -387,67 +465,80 @@ export function createDirectMediaResolver(options: DirectMediaResolverOptions = 
     if (!(resolveOptions.maxBytes > 0) || !(resolveOptions.maxDurationS > 0)) {
       throw new EngineError('engine_failure', 'reference resolver called without positive maxBytes and maxDurationS');
     }
-    const controller = new AbortController();
-    const signal = controller.signal;
-    const kill: Kill = (reason) => {
-      if (!signal.aborted) controller.abort(reason);
-    };
-    const deadline = setTimeout(
-      () => kill(unavailable(`The reference link took longer than ${seconds(settings.deadlineMs)} to download; try again later.`)),
-      settings.deadlineMs,
-    );
-    const onCallerAbort = () => kill(new EngineError('cancelled', 'The reference download was cancelled.'));
-    const callerSignal = resolveOptions.signal;
-    if (callerSignal?.aborted) onCallerAbort();
-    else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-
-    let response: http.IncomingMessage | undefined;
-    try {
-      let current = rawUrl;
-      const visited = new Set<string>();
-      for (let hop = 0; ; hop++) {
-        const verdict = inspectReferenceUrl(current, urlRules);
-        if (!verdict.ok) {
-          throw invalid(
-            hop === 0
-              ? `The reference link is not allowed: it ${verdict.problem}.`
-              : `The reference link redirected to a URL that is not allowed: it ${verdict.problem}.`,
-          );
-        }
-        const url = verdict.url;
-        if (visited.has(url.href)) throw invalid('The reference link redirects in a loop.');
-        visited.add(url.href);
-
-        const addresses = await vetHost(url.hostname, signal, kill);
-        response = await requestHop(url, addresses, signal, kill);
-        const status = response.statusCode ?? 0;
-        if (REDIRECT_STATUSES.has(status)) {
-          const location = response.headers.location;
-          response.destroy();
-          response = undefined;
-          if (!location) throw invalid(`The reference link answered a redirect (HTTP ${status}) without saying where to.`);
-          if (hop >= settings.maxRedirects) throw invalid(`The reference link redirected more than ${settings.maxRedirects} times.`);
-          try {
-            current = new URL(location, url).href;
-          } catch {
-            throw invalid('The reference link redirected to an address that is not a valid URL.');
-          }
-          continue;
-        }
-        if (status !== 200) throw statusRefusal(status, response.statusMessage);
-        return await download(response, url, resolveOptions, signal);
-      }
-    } catch (error) {
-      response?.destroy();
-      // A kill explains itself better than the AbortError or socket error it caused downstream.
-      if (signal.aborted && isEngineError(signal.reason)) throw signal.reason;
-      if (isEngineError(error)) throw error;
-      throw networkFailure(error);
-    } finally {
-      clearTimeout(deadline);
-      callerSignal?.removeEventListener('abort', onCallerAbort);
-    }
+    return fetchLink(rawUrl, resolveOptions.signal, (response, url, signal) => download(response, url, resolveOptions, signal));
   }
 
   return { name: 'direct-media', resolve };
+}
+
+/**
+ * Limits for a file a request links to: the request waits for it, inside API Gateway's 30 s, so the
+ * whole download gets 20 s.
+ */
+const LINKED_FILE_LIMITS = { maxRedirects: 5, connectTimeoutMs: 5_000, idleTimeoutMs: 10_000, deadlineMs: 20_000 } as const;
+
+/** Counts bytes against the cap while they flow. */
+class ByteCap extends Transform {
+  bytes = 0;
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.bytes += chunk.length;
+    callback(this.bytes > this.maxBytes ? new RemoteFileError('too_large', `The linked file is larger than the ${megabytes(this.maxBytes)} allowed.`) : null, chunk);
+  }
+}
+
+/**
+ * Files linked from a request (demo_video_url, image_url): any public https host, through the same
+ * vetted, pinned and capped fetch as reference links. What the file is, the caller's checks decide
+ * (the same as for an upload); here only its size and the way it is fetched.
+ */
+export function createLinkedFileDownloader(options: DirectMediaResolverOptions = {}): RemoteFiles {
+  const { fetchLink } = createLinkFetcher({ ...LINKED_FILE_LIMITS, ...options, anyHost: true }, 'link');
+
+  async function save(response: http.IncomingMessage, finalUrl: URL, maxBytes: number, destinationPath: string, signal: AbortSignal): Promise<RemoteFile> {
+    const encoding = (response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    if (encoding !== 'identity' && encoding !== '') throw invalid(`The link's server sent the file compressed (${encoding}); link the file itself.`);
+    const declared = response.headers['content-length'];
+    const declaredBytes = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : null;
+    if (declaredBytes !== null && declaredBytes > maxBytes) {
+      throw new RemoteFileError('too_large', `The linked file is ${megabytes(declaredBytes)}; the most allowed is ${megabytes(maxBytes)}.`);
+    }
+    const partial = `${destinationPath}.${randomUUID()}.part`;
+    const handle = await fsp.open(partial, 'wx');
+    try {
+      const cap = new ByteCap(maxBytes);
+      await pipeline(response, cap, handle.createWriteStream(), { signal });
+      if (cap.bytes === 0) throw invalid('The link returned an empty file.');
+      if (declaredBytes !== null && cap.bytes !== declaredBytes) throw unavailable('The download of the link was cut short; try again later.');
+      await fsp.rename(partial, destinationPath);
+      return { path: destinationPath, sizeBytes: cap.bytes, finalUrl: finalUrl.href };
+    } catch (error) {
+      await fsp.rm(partial, { force: true });
+      throw error;
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+  }
+
+  async function download(url: string, { maxBytes, destinationPath }: { maxBytes: number; destinationPath: string }): Promise<RemoteFile> {
+    try {
+      return await fetchLink(url, undefined, (response, finalUrl, signal) => save(response, finalUrl, maxBytes, destinationPath, signal));
+    } catch (error) {
+      throw asRemoteFileError(error);
+    }
+  }
+
+  return { download };
+}
+
+/** The fetcher speaks EngineError (the pipeline's language); a request's caller wants the refusal kind. */
+function asRemoteFileError(error: unknown): unknown {
+  if (error instanceof RemoteFileError) return error;
+  if (error instanceof Error && error.cause instanceof RemoteFileError) return error.cause;
+  if (!isEngineError(error)) return error;
+  if (error.code === 'invalid_input') return new RemoteFileError('refused', error.message, { cause: error });
+  if (error.code === 'engine_failure') return error;
+  return new RemoteFileError('unavailable', error.message, { cause: error });
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { withoutControlCharacters } from './common';
 import { failure, link, recordId, timestamp } from './envelope';
-import { uploadIdField } from './upload';
+import { linkedFileUrl, uploadIdField } from './upload';
 
 /** A prompt must describe someone: words, not only emoji or punctuation, and not an essay. */
 export const avatarPrompt = z
@@ -19,8 +19,10 @@ export const createAvatarFromPrompt = z.strictObject({ prompt: avatarPrompt });
 export const createAvatarFromUpload = z.strictObject({});
 /** The image sent before with POST /uploads (purpose avatar_image). */
 export const createAvatarFromUploadId = z.strictObject({ image_upload_id: uploadIdField });
-/** A JSON or form body: a prompt to generate from, or a direct upload's id. */
-export const createAvatarInput = z.union([createAvatarFromPrompt, createAvatarFromUploadId]);
+/** A public https link to the image, fetched when the avatar is created. */
+export const createAvatarFromUrl = z.strictObject({ image_url: linkedFileUrl });
+/** A JSON or form body: a prompt to generate from, a direct upload's id or a link to the image. */
+export const createAvatarInput = z.union([createAvatarFromPrompt, createAvatarFromUploadId, createAvatarFromUrl]);
 
 /** How an avatar is shown (avatarView in functions/domain/avatar.ts answers this shape). */
 export const avatarResponse = z

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { withoutControlCharacters } from './common';
 import { failure, link, recordId, timestamp } from './envelope';
-import { uploadIdField } from './upload';
+import { linkedFileUrl, uploadIdField } from './upload';
 
 const name = z
   .string({ error: 'must be a string' })
@@ -21,6 +21,8 @@ export const createProductInput = z.strictObject({
   description: z.optional(description),
   /** A direct upload (POST /uploads, purpose demo_video) instead of the multipart `demo_video` part. */
   demo_video_upload_id: z.optional(uploadIdField),
+  /** A public https link to the demo video, fetched when the product is created. */
+  demo_video_url: z.optional(linkedFileUrl),
 });
 
 export const updateProductInput = z

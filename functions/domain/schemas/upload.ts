@@ -1,6 +1,7 @@
 /** Direct-upload inputs and answers as zod schemas: validation and types come from here. */
 import * as z from 'zod/mini';
 import { UPLOAD_PURPOSES } from '#domain/upload-record';
+import { inspectReferenceUrl } from '#domain/reference-url';
 import { withoutControlCharacters } from './common';
 import { link, timestamp } from './envelope';
 
@@ -29,6 +30,15 @@ export type CreateUploadInput = z.infer<typeof createUploadInput>;
 export const uploadIdField = z
   .string({ error: 'must be an upload id' })
   .check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be an upload id (from POST /uploads)'));
+
+/** A file the request links to instead of sending: https to a host name; fetched from public addresses only. */
+export const linkedFileUrl = z
+  .string({ error: 'must be a string' })
+  .check(
+    z.refine((value) => inspectReferenceUrl(value, { allowedDomains: 'any' }).ok, {
+      message: 'must be an https link to a host name (no IP address, port, user name or password; at most 2048 characters)',
+    }),
+  );
 
 export const uploadResponse = z
   .object({

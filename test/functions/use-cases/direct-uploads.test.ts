@@ -11,11 +11,13 @@ import { MemoryBlobStore } from '#test-doubles/memory/blob-store';
 import { MemoryProductStore } from '#test-doubles/memory/product-store';
 import { MemoryUploadStore } from '#test-doubles/memory/upload-store';
 import { testDependencies } from '#test-support/wiring';
+import { RemoteFileError, type RemoteFiles } from '#ports/remote-files';
+import { writeFile } from 'node:fs/promises';
 
 const NOW = new Date('2026-11-25T12:00:00.000Z');
 const HOUR = 60 * 60 * 1000;
 
-function setup(options: { media?: Partial<DemoMedia> } = {}) {
+function setup(options: { media?: Partial<DemoMedia>; remoteFiles?: RemoteFiles } = {}) {
   let now = NOW;
   const blobs = new MemoryBlobStore();
   const uploads = new MemoryUploadStore();
@@ -28,7 +30,8 @@ function setup(options: { media?: Partial<DemoMedia> } = {}) {
     },
     ...options.media,
   };
-  const deps = testDependencies({ blobs, uploads, products, demoMedia, tasks: { dispatch: async (task) => void dispatched.push(task) }, now: () => now });
+  const remoteFiles = options.remoteFiles ?? { download: async () => Promise.reject(new Error('no link expected')) };
+  const deps = testDependencies({ blobs, uploads, products, demoMedia, remoteFiles, tasks: { dispatch: async (task) => void dispatched.push(task) }, now: () => now });
   const later = (ms: number) => {
     now = new Date(NOW.getTime() + ms);
   };
@@ -149,5 +152,35 @@ describe('using an upload (POST /products with demo_video_upload_id)', () => {
     await expect(createProduct(s.deps, { accountId: 7, name: 'Lamp', demo: { uploadId: upload.id } })).rejects.toThrow('table down');
     expect([...s.blobs.objects.keys()]).toEqual([upload.key]);
     expect(await s.uploads.get(7, upload.id)).toMatchObject({ status: 'pending' });
+  });
+});
+
+describe('a linked file (POST /products with demo_video_url)', () => {
+  test('is fetched within the purpose cap and judged and stored as an upload would be', async () => {
+    const asked: unknown[] = [];
+    const s = setup({
+      remoteFiles: {
+        download: async (url, options) => {
+          asked.push({ url, maxBytes: options.maxBytes });
+          await writeFile(options.destinationPath, Buffer.alloc(64, 2));
+          return { path: options.destinationPath, sizeBytes: 64, finalUrl: url };
+        },
+      },
+    });
+    const product = await createProduct(s.deps, { accountId: 7, name: 'Lamp', demo: { url: 'https://files.example.com/demo.mp4' } });
+    expect(asked).toEqual([{ url: 'https://files.example.com/demo.mp4', maxBytes: 50 * 1024 * 1024 }]);
+    expect(s.blobs.objects.get(product.demo!.original_key)?.data.length).toBe(64);
+  });
+
+  test.each([
+    ['refused', 400, 'bad_request'],
+    ['too_large', 413, 'payload_too_large'],
+    ['unavailable', 503, 'upstream_unavailable'],
+  ] as const)('a %s link is %d and makes nothing', async (reason, status, code) => {
+    const s = setup({ remoteFiles: { download: async () => Promise.reject(new RemoteFileError(reason, 'The link redirected to a private address')) } });
+    const refused = createProduct(s.deps, { accountId: 7, name: 'Lamp', demo: { url: 'https://files.example.com/demo.mp4' } });
+    await expect(refused).rejects.toMatchObject({ status, code, message: expect.stringMatching(/^demo_video_url: /) });
+    expect(s.products.products.size).toBe(0);
+    expect(s.blobs.objects.size).toBe(0);
   });
 });
