@@ -1,5 +1,7 @@
 import { regenerateVideoJob } from '#use-cases/regenerate-video-job';
 import { clipOnDisk, NOW, PERIOD, previewReadyJob, videoJobFixture } from '#test-support/video-jobs';
+import { createUpload } from '#use-cases/create-upload';
+import { MemoryUploadStore } from '#test-doubles/memory/upload-store';
 
 const motionPreview = (accountId: number, id: number) =>
   previewReadyJob(accountId, id, { method: 'motion', prompt: null, avatar_id: 1, video_source: 'upload', reference_key: `accounts/${accountId}/jobs/${id}/reference-0` });
@@ -82,5 +84,45 @@ describe('regenerateVideoJob', () => {
     await deps.avatars.settle(accountId, avatarId, { status: 'processing', image_key: null, width: null, height: null, engine: null, seed: null, error: null }, NOW);
     jobs.put(motionPreview(accountId, 5));
     await expect(regenerateVideoJob(deps, { accountId, jobId: 5, changes: { avatar_id: 42 } })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  describe('with reference_video_upload_id (a direct upload)', () => {
+    async function withUpload(options: { plan?: 'pro' } = {}) {
+      const fixture = await videoJobFixture(options);
+      const uploads = new MemoryUploadStore();
+      const deps = { ...fixture.deps, uploads };
+      const { upload } = await createUpload(deps, fixture.accountId, { purpose: 'reference_video', content_type: 'video/mp4', size_bytes: 11 });
+      await fixture.blobs.putBuffer(upload.key, Buffer.from('second clip'), 'video/mp4');
+      fixture.jobs.put(motionPreview(fixture.accountId, 1));
+      return { ...fixture, deps, uploads, upload };
+    }
+
+    test('the uploaded clip is stored for the new round; the upload is used and its object gone', async () => {
+      const { deps, accountId, blobs, uploads, upload } = await withUpload();
+      const job = await regenerateVideoJob(deps, { accountId, jobId: 1, changes: {}, referenceVideo: { uploadId: upload.id } });
+      expect(job).toMatchObject({ video_source: 'upload', reference_key: expect.stringMatching(`^accounts/${accountId}/jobs/1/reference-1-`) });
+      expect(blobs.objects.get(job.reference_key!)?.data.toString()).toBe('second clip');
+      expect(blobs.objects.has(upload.key)).toBe(false);
+      expect(await uploads.get(accountId, upload.id)).toMatchObject({ status: 'used' });
+    });
+
+    test('concurrent regenerates naming one upload: exactly one moves the job, the others are 409', async () => {
+      const { deps, accountId, ledger, runner, upload } = await withUpload({ plan: 'pro' });
+      const outcomes = await Promise.allSettled([1, 2, 3].map(() => regenerateVideoJob(deps, { accountId, jobId: 1, changes: {}, referenceVideo: { uploadId: upload.id } })));
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      for (const o of outcomes.filter((o) => o.status === 'rejected')) expect(o).toMatchObject({ reason: { code: 'conflict' } });
+      expect(runner.decisions).toHaveLength(1);
+      expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 1 });
+    });
+
+    test('a round that cannot be handed over gives the upload back with its file', async () => {
+      const { deps, accountId, jobs, blobs, runner, uploads, upload } = await withUpload();
+      const waiting = await jobs.get(accountId, 1);
+      runner.failDecision = new Error('states unreachable');
+      await expect(regenerateVideoJob(deps, { accountId, jobId: 1, changes: {}, referenceVideo: { uploadId: upload.id } })).rejects.toMatchObject({ code: 'upstream_unavailable' });
+      expect(await jobs.get(accountId, 1)).toEqual(waiting);
+      expect([...blobs.objects.keys()]).toEqual([upload.key]);
+      expect(await uploads.get(accountId, upload.id)).toMatchObject({ status: 'pending' });
+    });
   });
 });
