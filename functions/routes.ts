@@ -169,7 +169,7 @@ export interface RouteDefinition {
 
 export type BodyKind = 'json' | 'form' | 'multipart';
 
-export interface FileRule {
+interface FileRule {
   description: string;
   maxBytes: number;
   required?: true;

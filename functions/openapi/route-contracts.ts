@@ -30,7 +30,7 @@ import { ROUTES, type RouteDefinition } from '#functions/routes';
 type SuccessStatus = 200 | 201 | 202;
 
 /** One success answer: JSON by default, with the schema of its whole body. */
-export interface Answer {
+interface Answer {
   description: string;
   schema?: ZodMiniType;
   /** Non-JSON answers (the docs page and its script). */

@@ -23,7 +23,7 @@ export function buildStores(table: DynamoTable, classes: StoreClasses): Partial<
 }
 
 /** A store this function does not carry: any use of it is a wiring bug, said as such. */
-export function storeNotBundled(port: string): never {
+function storeNotBundled(port: string): never {
   return new Proxy(
     {},
     {

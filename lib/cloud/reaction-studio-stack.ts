@@ -14,12 +14,14 @@ import { engineConfigFromContext } from './engine-config';
 import { renderMemoryFromContext } from './render-memory';
 import { PROJECT_ROOT } from './service-function';
 import { MediaStore } from './media';
+import { MediaDelivery } from './media-delivery';
 import { Workers } from './workers';
 import { Observability } from './observability';
 
 export class ReactionStudioStack extends Stack {
   readonly data: DataStore;
   readonly media: MediaStore;
+  readonly delivery: MediaDelivery;
   readonly workers: Workers;
   readonly jobs: JobPipeline;
   readonly api: Api;
@@ -30,6 +32,7 @@ export class ReactionStudioStack extends Stack {
 
     this.data = new DataStore(this, 'Data');
     this.media = new MediaStore(this, 'Media');
+    this.delivery = new MediaDelivery(this, 'MediaDelivery', { bucket: this.media.bucket });
     const { layer: ffmpegLayer } = new FfmpegLayer(this, 'Ffmpeg');
     const { layer: nativeLayer } = new NativeModulesLayer(this, 'NativeModules', { projectRoot: PROJECT_ROOT });
     const engines = engineConfigFromContext(this);
@@ -40,6 +43,7 @@ export class ReactionStudioStack extends Stack {
       nativeLayer,
       engines,
       connectionKey: this.data.connectionKey,
+      mediaLinks: this.delivery,
     };
 
     this.workers = new Workers(this, 'Workers', shared);
@@ -58,6 +62,10 @@ export class ReactionStudioStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (prefix included)' });
+    new CfnOutput(this, 'MediaDomain', {
+      value: this.delivery.distribution.distributionDomainName,
+      description: 'The CloudFront distribution serving signed media links',
+    });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.media.bucket.bucketName });
     new CfnOutput(this, 'ConnectionKeyArn', {

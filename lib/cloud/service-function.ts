@@ -49,6 +49,8 @@ export interface ServiceFunctionProps {
   stateMachine?: sfn.IStateMachine;
   /** The KMS key sealing provider credentials; required when `needs.connectionKey` asks for it. */
   connectionKey?: kms.IKey;
+  /** Signed playback links (media-delivery.ts): every function that reaches the bucket may hand them out. */
+  mediaLinks?: { grantSigning(fn: lambda.Function): void };
 }
 
 /** The environment variable holding the job state machine's ARN, for functions that start executions. */
@@ -144,6 +146,7 @@ export class ServiceFunction extends Construct {
       );
     }
     this.grantMedia(needs, bucket);
+    if (needs.bucket !== 'none') props.mediaLinks?.grantSigning(this.fn);
 
     applyEngineChoices(this.fn, needs.engineChoices ?? [], props.engines);
     applyEngineConfig(this.fn, needs.engines ?? [], props.engines);

@@ -1,0 +1,74 @@
+/**
+ * Media delivery on AWS, read from the synthesised template: a CloudFront distribution that reaches the
+ * private bucket through origin access control and serves only URLs signed with the stack's own key,
+ * whose private half only the functions that reach the bucket may read.
+ */
+import { HANDLER_GROUPS, type HandlerGroup } from '#functions/routes';
+import { MEDIA_CDN_ENV } from '#functions/config';
+import { actionsOf, logicalIdOf, resourcesOfType, roleStatements, useSynthesisedStack, type Json } from '#test-support/cdk-template';
+
+const synthesis = useSynthesisedStack('ReactionStudioMediaDeliveryTest');
+const ofType = (type: string) => resourcesOfType(synthesis.current.resources, type);
+const only = (type: string) => {
+  const found = ofType(type);
+  expect(found).toHaveLength(1);
+  return found[0]!;
+};
+const idOf = (construct: { node: { defaultChild?: unknown } }) => logicalIdOf(synthesis.current.stack, construct);
+
+test('one distribution: HTTPS only, GET/HEAD, every request signed by the trusted key group, logged', () => {
+  const [, distribution] = only('AWS::CloudFront::Distribution');
+  const config = distribution.Properties.DistributionConfig;
+  const behavior = config.DefaultCacheBehavior;
+  expect(behavior.ViewerProtocolPolicy).toBe('https-only');
+  expect(behavior.AllowedMethods).toEqual(['GET', 'HEAD']);
+  expect(behavior.TrustedKeyGroups).toEqual([{ Ref: only('AWS::CloudFront::KeyGroup')[0] }]);
+  expect(config.Logging.Bucket).toBeDefined();
+});
+
+test('the origin is the media bucket through origin access control; the bucket lets only that distribution read', () => {
+  const [oacId] = only('AWS::CloudFront::OriginAccessControl');
+  const [, distribution] = only('AWS::CloudFront::Distribution');
+  const [origin] = distribution.Properties.DistributionConfig.Origins;
+  expect(origin.OriginAccessControlId).toEqual({ 'Fn::GetAtt': [oacId, 'Id'] });
+  const bucketId = idOf(synthesis.current.stack.media.bucket);
+  const policy = ofType('AWS::S3::BucketPolicy').find(([, p]) => p.Properties.Bucket.Ref === bucketId)![1];
+  const cloudfront = (policy.Properties.PolicyDocument.Statement as Json[]).filter((s) => s.Principal?.Service === 'cloudfront.amazonaws.com');
+  expect(cloudfront).toHaveLength(1);
+  expect(cloudfront[0].Action).toBe('s3:GetObject');
+  expect(JSON.stringify(cloudfront[0].Condition)).toContain(only('AWS::CloudFront::Distribution')[0]);
+});
+
+test("the trusted public key is the custom resource's answer, made from the stack's secret", () => {
+  const [, key] = only('AWS::CloudFront::PublicKey');
+  const [resourceId, resource] = only('AWS::CloudFormation::CustomResource');
+  expect(key.Properties.PublicKeyConfig.EncodedKey).toEqual({ 'Fn::GetAtt': [resourceId, 'PublicKey'] });
+  expect(resource.Properties.SecretId).toEqual({ Ref: idOf(synthesis.current.stack.delivery.signingKey) });
+});
+
+describe('the functions that hand out links', () => {
+  const secretId = () => idOf(synthesis.current.stack.delivery.signingKey);
+  const groups = Object.keys(HANDLER_GROUPS) as HandlerGroup[];
+  const variables = (group: HandlerGroup) =>
+    synthesis.current.resources[idOf(synthesis.current.stack.api.functions[group])]!.Properties.Environment.Variables as Record<string, Json>;
+  const readsSecret = (group: HandlerGroup) =>
+    roleStatements(synthesis.current.resources, idOf(synthesis.current.stack.api.functions[group])).some(
+      (s) => actionsOf(s).includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes(secretId()),
+    );
+
+  test('every function that reaches the bucket knows the distribution and key, and may read the private half', () => {
+    for (const group of groups.filter((g) => HANDLER_GROUPS[g].bucket !== 'none')) {
+      expect(Object.keys(variables(group))).toEqual(expect.arrayContaining(Object.values(MEDIA_CDN_ENV)));
+      expect(readsSecret(group)).toBe(true);
+    }
+  });
+
+  test('functions that never reach the bucket get neither', () => {
+    const without = groups.filter((g) => HANDLER_GROUPS[g].bucket === 'none');
+    expect(without.length).toBeGreaterThan(0);
+    for (const group of without) {
+      expect(Object.keys(variables(group))).not.toContain(MEDIA_CDN_ENV.privateKeySecret);
+      expect(readsSecret(group)).toBe(false);
+    }
+  });
+});
