@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
+import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { PIPELINE_FUNCTIONS, type PipelineFunction } from '#pipeline/steps';
 import { HANDLER_GROUPS, ROUTES, routeKey, type FunctionNeeds, type HandlerGroup } from '#functions/routes';
 import { WORKERS, type WorkerName } from '#cloud/workers';
@@ -71,6 +72,16 @@ const layerIdByDescription = (pattern: RegExp) => {
   expect(found).toHaveLength(1);
   return found[0]![0];
 };
+/** The service's functions (each built by ServiceFunction), by logical id. */
+const serviceFunctionIds = () => [
+  ...GROUPS.map(groupFunctionId),
+  ...(Object.keys(WORKERS) as WorkerName[]).map(workerFunctionId),
+  ...PIPELINE.map(pipelineFunctionId),
+  logicalId(synthesis.current.stack.jobs.sweeper),
+  logicalId(synthesis.current.stack.jobs.executionEnded),
+];
+const serviceFunctions = () => ofType('AWS::Lambda::Function').filter(([id]) => serviceFunctionIds().includes(id));
+
 const mediaBucketId = () => logicalId(synthesis.current.stack.media.bucket);
 const mediaBucket = () => synthesis.current.resources[mediaBucketId()]!;
 
@@ -145,19 +156,15 @@ describe('the HTTP API', () => {
 // ---- functions ----
 
 describe('Lambda functions', () => {
-  test('there is one function per handler group, per worker and per pipeline function, the sweeper, the execution-ended function, and no others', () => {
-    const expected = [
-      ...GROUPS.map(groupFunctionId),
-      ...(Object.keys(WORKERS) as WorkerName[]).map(workerFunctionId),
-      ...PIPELINE.map(pipelineFunctionId),
-      logicalId(synthesis.current.stack.jobs.sweeper),
-      logicalId(synthesis.current.stack.jobs.executionEnded),
-    ];
-    expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual(expected.sort());
+  test('there is one function per handler group, per worker and per pipeline function, the sweeper, the execution-ended function, the deploy-time key maker of media delivery, and no others', () => {
+    const { stack } = synthesis.current;
+    const keyMaker = stack.delivery.node.findAll().filter((c) => c instanceof CfnFunction).map((c) => stack.getLogicalId(c as CfnFunction));
+    expect(keyMaker.length).toBeGreaterThan(0);
+    expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual([...serviceFunctionIds(), ...keyMaker].sort());
   });
 
   test('every function runs the newest Node.js runtime this CDK knows, on x86_64', () => {
-    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+    for (const [, fn] of serviceFunctions()) {
       expect(fn.Properties.Runtime).toBe('nodejs24.x');
       expect(fn.Properties.Architectures).toEqual(['x86_64']);
     }
@@ -165,17 +172,17 @@ describe('Lambda functions', () => {
 
   test('every function is traced by X-Ray and has its own role, without managed policies', () => {
     const roles = new Set<string>();
-    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+    for (const [, fn] of serviceFunctions()) {
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
       const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
       roles.add(roleId);
       expect(synthesis.current.resources[roleId]!.Properties.ManagedPolicyArns).toBeUndefined();
     }
-    expect(roles.size).toBe(ofType('AWS::Lambda::Function').length);
+    expect(roles.size).toBe(serviceFunctions().length);
   });
 
   test('each function may write only to its own log group', () => {
-    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+    for (const [id, fn] of serviceFunctions()) {
       const logGroupId = fn.Properties.LoggingConfig.LogGroup.Ref as string;
       const logs = statementsOf(id).filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
       expect(logs.length).toBeGreaterThan(0);
@@ -186,7 +193,7 @@ describe('Lambda functions', () => {
   test('every function knows the table, the bucket and the service name', () => {
     const tableId = singleId('AWS::DynamoDB::Table');
     const bucketId = mediaBucketId();
-    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+    for (const [, fn] of serviceFunctions()) {
       expect(fn.Properties.Environment.Variables).toMatchObject({
         TABLE_NAME: { Ref: tableId },
         BUCKET_NAME: { Ref: bucketId },
