@@ -1,8 +1,11 @@
 /** The CDK app (`npm run synth`, `npm run deploy`): one stack, named by STACK_NAME. */
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
 import { ReactionStudioStack } from '#cloud/reaction-studio-stack';
+import { nagPacks } from '#cloud/nag';
 
 const app = new App();
+// cdk-nag's AwsSolutions and Serverless packs: a synth with an unacknowledged finding fails (as the template tests do).
+Validations.of(app).addPlugins(...nagPacks());
 
 new ReactionStudioStack(app, process.env.STACK_NAME || 'ReactionStudio', {
   description: 'Reaction Studio: reaction-video generation API',
