@@ -47,8 +47,11 @@ export interface Upload {
   used_at?: string;
 }
 
+/** Where every upload object sits: storage expires what is left there (a form never used, a use that failed). */
+export const UPLOADS_PREFIX = 'uploads/';
+
 /** Every upload object sits under one prefix per account, so a form can reach no other key. */
-export const uploadObjectKey = (accountId: number, uploadId: string) => `uploads/${accountId}/${uploadId}`;
+export const uploadObjectKey = (accountId: number, uploadId: string) => `${UPLOADS_PREFIX}${accountId}/${uploadId}`;
 
 export const uploadIsExpired = (upload: Pick<Upload, 'expires_at'>, now: Date) => Date.parse(upload.expires_at) <= now.getTime();
 

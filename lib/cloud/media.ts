@@ -6,9 +6,16 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { acknowledge } from './nag';
+import { UPLOADS_PREFIX } from '#domain/upload-record';
 
 /** Scratch objects (e.g. an upload waiting for normalisation) live under this prefix for a day at most. */
 const TMP_PREFIX = 'tmp/';
+
+/**
+ * A direct upload's form lives an hour and a used object is copied out at once; what is still under the
+ * prefix two days later was never used.
+ */
+const UNUSED_UPLOAD_EXPIRY = Duration.days(2);
 
 /** Access logs are for investigating a leak or an abuse after the fact; three months covers a billing dispute. */
 const ACCESS_LOG_RETENTION = Duration.days(90);
@@ -47,7 +54,11 @@ export class MediaStore extends Construct {
       lifecycleRules: [
         { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
         { id: 'expire-tmp', prefix: TMP_PREFIX, expiration: Duration.days(1) },
+        { id: 'expire-unused-uploads', prefix: UPLOADS_PREFIX, expiration: UNUSED_UPLOAD_EXPIRY },
       ],
+      // Browsers (the studio) send direct uploads to the presigned form; the form's signed policy, not
+      // the origin, decides what may be stored, so any origin may POST.
+      cors: [{ allowedMethods: [s3.HttpMethods.POST], allowedOrigins: ['*'], allowedHeaders: ['*'], maxAge: 3600 }],
     });
   }
 }

@@ -1,6 +1,9 @@
 /**
  * Direct uploads in the account's partition. A claim is one conditional update (pending, unexpired,
  * of the purpose asked), so of concurrent requests naming one upload exactly one gets it.
+ *
+ * The form's expiry is kept as `valid_until`; the table's TTL attribute (`expires_at`, epoch seconds)
+ * removes the record a week later, so a used id still answers 409 for a while and records do not pile up.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -16,7 +19,7 @@ export class DynamoUploadStore implements UploadStore {
     await this.table.client.send(
       new PutCommand({
         TableName: this.table.name,
-        Item: { ...keys.upload(upload.account_id, upload.id), type: 'upload', ...upload },
+        Item: { ...keys.upload(upload.account_id, upload.id), type: 'upload', ...upload, valid_until: upload.expires_at, expires_at: ttlOf(upload.expires_at) },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -34,7 +37,7 @@ export class DynamoUploadStore implements UploadStore {
           TableName: this.table.name,
           Key: keys.upload(accountId, uploadId),
           UpdateExpression: 'SET #status = :used, used_at = :now',
-          ConditionExpression: 'attribute_exists(pk) AND #status = :pending AND purpose = :purpose AND expires_at > :now',
+          ConditionExpression: 'attribute_exists(pk) AND #status = :pending AND purpose = :purpose AND valid_until > :now',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':used': 'used', ':pending': 'pending', ':purpose': purpose, ':now': now.toISOString() },
           ReturnValues: 'ALL_NEW',
@@ -66,6 +69,10 @@ export class DynamoUploadStore implements UploadStore {
   }
 }
 
+/** Kept past the form's expiry so a reused id reads as used, not unknown. */
+const KEPT_AFTER_EXPIRY_S = 7 * 24 * 3600;
+const ttlOf = (validUntil: string) => Math.floor(Date.parse(validUntil) / 1000) + KEPT_AFTER_EXPIRY_S;
+
 function toUpload(item: Record<string, unknown>): Upload {
   return {
     id: item.id as string,
@@ -77,7 +84,7 @@ function toUpload(item: Record<string, unknown>): Upload {
     key: item.key as string,
     status: item.status as Upload['status'],
     created_at: item.created_at as string,
-    expires_at: item.expires_at as string,
+    expires_at: item.valid_until as string,
     ...(item.used_at ? { used_at: item.used_at as string } : {}),
   };
 }

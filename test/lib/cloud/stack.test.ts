@@ -409,6 +409,17 @@ describe('the media bucket', () => {
     expect(abort.Prefix).toBeUndefined();
     expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', Prefix: 'tmp/', ExpirationInDays: 1 }));
   });
+
+  test('expires direct-upload objects nobody used after two days (a form lives an hour)', () => {
+    const rules = mediaBucket().Properties.LifecycleConfiguration.Rules as Json[];
+    expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', Prefix: 'uploads/', ExpirationInDays: 2 }));
+  });
+
+  test('lets browsers POST direct uploads to their presigned forms, and nothing else cross-origin', () => {
+    expect(mediaBucket().Properties.CorsConfiguration.CorsRules).toEqual([
+      { AllowedMethods: ['POST'], AllowedOrigins: ['*'], AllowedHeaders: ['*'], MaxAge: 3600 },
+    ]);
+  });
 });
 
 // ---- least privilege ----
