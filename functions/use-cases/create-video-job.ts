@@ -19,7 +19,7 @@ import { checkReferencedRecords, reservationOf, type JobReferenceReads } from '.
 import type { UseCaseLog } from './log';
 import type { Metrics } from '#ports/metrics';
 import { metricsOf } from './metrics-of';
-import { withFile, type SentFile, type UseUploadDeps } from './use-upload';
+import { UploadAlreadyUsed, withFile, type SentFile, type UseUploadDeps } from './use-upload';
 
 export type CreateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'now'> & JobReferenceReads & UseUploadDeps & { log?: UseCaseLog; metrics?: Metrics };
 
@@ -43,7 +43,13 @@ export async function createVideoJob(deps: CreateVideoJobDeps, input: CreateVide
   await checkReferencedRecords(deps, accountId, request);
   if (!referenceVideo) return startJob(deps, input, idempotency, undefined);
   // A direct upload is claimed for this job and given back if the job is not made.
-  return withFile(deps, accountId, 'reference_video', referenceVideo, (path) => startJob(deps, input, idempotency, path));
+  try {
+    return await withFile(deps, accountId, 'reference_video', referenceVideo, (path) => startJob(deps, input, idempotency, path));
+  } catch (error) {
+    // The same request sent twice at once with its key: the twin holds the upload, so this one answers as a repeat.
+    if (idempotency && error instanceof UploadAlreadyUsed) return concurrentRequestJob(deps.jobs, accountId, idempotency, deps.now());
+    throw error;
+  }
 }
 
 async function startJob(
@@ -95,7 +101,7 @@ async function startJob(
 
 async function concurrentRequestJob(jobs: JobStore, accountId: number, idempotency: IdempotencyClaim, now: Date): Promise<StoredJob> {
   const earlier = await jobs.getIdempotency(accountId, idempotency.keyHash, now);
-  if (!earlier) throw conflict('A request with this Idempotency-Key is being settled; retry in a moment');
+  if (!earlier) throw new AppError('conflict', 'A request with this Idempotency-Key is in progress; retry in a moment', { headers: { 'retry-after': '1' } });
   return sameRequestJob(jobs, accountId, earlier, idempotency.requestHash);
 }
 

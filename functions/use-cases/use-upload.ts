@@ -100,7 +100,14 @@ async function claimUpload(deps: UseUploadDeps, accountId: number, purpose: Uplo
   throw after?.status === 'used' ? alreadyUsed(field, uploadId) : expired(field, uploadId);
 }
 
-const alreadyUsed = (field: string, uploadId: string) => conflict(`${field}: upload ${uploadId} was already used; create a new upload`);
+/** A 409 the caller may tell apart: a request repeated with its Idempotency-Key finds its upload used by its twin. */
+export class UploadAlreadyUsed extends AppError {
+  constructor(field: string, uploadId: string) {
+    super('conflict', `${field}: upload ${uploadId} was already used; create a new upload`);
+  }
+}
+
+const alreadyUsed = (field: string, uploadId: string) => new UploadAlreadyUsed(field, uploadId);
 const expired = (field: string, uploadId: string) => notFound(`${field}: Upload ${uploadId} (expired: uploads last an hour)`);
 const largerThanDeclared = (upload: Upload) =>
   new AppError('payload_too_large', `${UPLOAD_RULES[upload.purpose].field}: the uploaded file is larger than the ${upload.size_bytes} bytes declared`);

@@ -2,6 +2,8 @@ import { AppError } from '#domain/errors';
 import { createVideoJob } from '#use-cases/create-video-job';
 import { clipOnDisk, NOW, PERIOD, promptRequest, videoJobFixture } from '#test-support/video-jobs';
 import { RecordingMetrics } from '#test-doubles/memory/metrics';
+import { MemoryUploadStore } from '#test-doubles/memory/upload-store';
+import { createUpload } from '#use-cases/create-upload';
 
 const motionUpload = (productId: number, avatarId: number) =>
   promptRequest(productId, { method: 'motion', prompt: null, avatarId, videoSource: 'upload' });
@@ -148,5 +150,40 @@ describe('createVideoJob', () => {
     } finally {
       await clip.cleanup();
     }
+  });
+
+  describe('with reference_video_upload_id and an Idempotency-Key', () => {
+    async function withUpload() {
+      const fixture = await videoJobFixture();
+      const deps = { ...fixture.deps, uploads: new MemoryUploadStore() };
+      const { upload } = await createUpload(deps, fixture.accountId, { purpose: 'reference_video', content_type: 'video/mp4', size_bytes: 10 });
+      await fixture.blobs.putBuffer(upload.key, Buffer.from('clip bytes'), 'video/mp4');
+      return { ...fixture, deps, upload };
+    }
+
+    test('the same request sent twice at once: one job; the twin answers it, or says the key is in progress (never "upload used")', async () => {
+      const { deps, accountId, productId, avatarId, ledger, upload } = await withUpload();
+      const send = () => createVideoJob(deps, { accountId, request: motionUpload(productId, avatarId), idempotencyKey: 'key-1', referenceVideo: { uploadId: upload.id } });
+      const outcomes = await Promise.allSettled([send(), send()]);
+      const jobs = outcomes.filter((o) => o.status === 'fulfilled').map((o) => (o as PromiseFulfilledResult<{ id: number }>).value.id);
+      expect(jobs.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(jobs).size).toBe(1);
+      for (const o of outcomes.filter((o) => o.status === 'rejected')) {
+        expect((o as PromiseRejectedResult).reason).toMatchObject({ code: 'conflict', message: expect.stringContaining('Idempotency-Key is in progress'), headers: { 'retry-after': '1' } });
+      }
+      // Retried, the twin gets the one job; one unit is reserved in all.
+      expect((await send()).id).toBe(jobs[0]);
+      expect(await ledger.entry({ accountId, jobId: jobs[0]!, chargeNumber: 1 })).toEqual({ state: 'reserved', period: PERIOD });
+      expect(await ledger.entry({ accountId, jobId: jobs[0]! + 1, chargeNumber: 1 })).toBeUndefined();
+    });
+
+    test('without a key, a second use of the upload stays a 409 that names it', async () => {
+      const { deps, accountId, productId, avatarId, upload } = await withUpload();
+      await createVideoJob(deps, { accountId, request: motionUpload(productId, avatarId), referenceVideo: { uploadId: upload.id } });
+      await expect(createVideoJob(deps, { accountId, request: motionUpload(productId, avatarId), referenceVideo: { uploadId: upload.id } })).rejects.toMatchObject({
+        code: 'conflict',
+        message: expect.stringContaining('was already used'),
+      });
+    });
   });
 });
