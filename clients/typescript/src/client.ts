@@ -22,6 +22,8 @@ import {
   type CreateVideoJobInput,
   type RegenerateJobInput,
 } from './uploads';
+import { uploadFile, type Upload, type UploadFileOptions, type UploadPurpose } from './direct-uploads';
+import type { FileInput } from './files';
 
 type ApproveJobInput = NonNullable<paths['/videos/jobs/{id}/approve']['post']['requestBody']>['content']['application/json'];
 
@@ -53,6 +55,11 @@ export interface ReactionStudioClient extends TypedClient {
   approveJob(id: number, input?: ApproveJobInput): Promise<Job>;
   regenerateJob(id: number, input?: RegenerateJobInput): Promise<Job>;
   getVideo(id: number): Promise<Video>;
+  /**
+   * A file sent straight to storage (any size the API takes; past about 4 MB on AWS the only way):
+   * answers the upload, whose `id` goes in `demo_video_upload_id`, `image_upload_id` or `reference_video_upload_id`.
+   */
+  uploadFile(purpose: UploadPurpose, file: FileInput, options?: UploadFileOptions): Promise<Upload>;
 }
 
 export function createClient(options: ClientOptions): ReactionStudioClient {
@@ -75,5 +82,6 @@ export function createClient(options: ClientOptions): ReactionStudioClient {
     approveJob: async (id, input = {}) => (await unwrap(api.POST('/videos/jobs/{id}/approve', { params: { path: { id } }, body: input }))).data,
     regenerateJob: (id, input) => regenerateJob(api, id, input),
     getVideo: async (id) => (await unwrap(api.GET('/videos/{id}', { params: { path: { id } } }))).data,
+    uploadFile: (purpose, file, uploadOptions) => uploadFile(api, send, purpose, file, uploadOptions),
   };
 }

@@ -29,7 +29,7 @@ export function formDataOf(fields: Record<string, unknown>, files: Record<string
   return form;
 }
 
-function filePart(input: FileInput, defaultName: string): { blob: Blob; filename: string } {
+export function filePart(input: FileInput, defaultName: string): { blob: Blob; filename: string } {
   if (isNamed(input)) {
     const blob = toBlob(input.data, input.type);
     return { blob, filename: input.filename ?? fileName(blob, defaultName) };

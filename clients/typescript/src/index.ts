@@ -1,6 +1,7 @@
 export { createClient, type ClientOptions, type ReactionStudioClient } from './client';
 export { ApiError, WaitTimeoutError, isApiError, retryAfterSeconds, type ApiErrorCode } from './errors';
 export type { FileInput, NamedFileInput } from './files';
+export { StorageUploadError, type Upload, type UploadFileOptions, type UploadPurpose } from './direct-uploads';
 export { IDEMPOTENCY_HEADER } from './idempotency';
 export { isSettled, type WaitForJobOptions } from './jobs';
 export type { WaitOptions } from './poll';

@@ -31,6 +31,16 @@ async function customer(fetch?: FetchLike, onRetry?: (event: RetryEvent) => void
   return { accountId, rs: createClient({ baseUrl: t.stack.apiUrl, apiKey: key, fetch, retry: { onRetry } }) };
 }
 
+test('a demo sent straight to storage (POST /uploads, then the form) makes a product whose demo is normalised', async () => {
+  const { rs } = await customer();
+  const upload = await rs.uploadFile('demo_video', await fileFromPath(await makeFixture('vertical-mp4')), { contentType: 'video/mp4' });
+  const product = await rs.createProduct({ name: 'Glow Serum', demo_video_upload_id: upload.id });
+  expect(product.demo_video?.status).toBe('processing');
+  expect((await rs.waitForDemo(product.id, { intervalMs: 500, timeoutMs: 120_000 })).demo_video?.status).toBe('ready');
+  // Used once: the same id again is a 409.
+  await expect(rs.createProduct({ name: 'Again', demo_video_upload_id: upload.id })).rejects.toMatchObject({ status: 409, code: 'conflict' });
+}, 180_000);
+
 test(
   'a full video job: product with a demo upload, POST /videos auto, waitForJob with progress, a playable video',
   async () => {

@@ -3,7 +3,7 @@
  * multipart bodies), how it waits for a job, and how failures surface. The same calls against the
  * real local stack are in client-e2e.test.ts.
  */
-import { ApiError, createClient, WaitTimeoutError, type FetchLike } from '#client/index';
+import { ApiError, createClient, StorageUploadError, WaitTimeoutError, type FetchLike } from '#client/index';
 
 const BASE = 'https://api.test/api/v1';
 const KEY = 'rsk_test';
@@ -110,6 +110,34 @@ describe('requests', () => {
     const avatarForm = await api.sent[1]!.request.formData();
     expect([...avatarForm.keys()]).toEqual(['image']);
     expect((avatarForm.get('image') as File).name).toBe('me.png');
+  });
+});
+
+describe('uploadFile (direct uploads)', () => {
+  const form = { id: 'up-1', purpose: 'demo_video', method: 'POST', url: 'https://storage.test/media', fields: { key: 'uploads/7/up-1', policy: 'p', 'Content-Type': 'video/mp4' }, max_bytes: 4, expires_at: '2026-11-25T13:00:00Z' };
+
+  test('declares type, size and name, then sends the form fields and the file last to storage, without the API key', async () => {
+    const { fetch, sent } = fakeApi({ 'POST /uploads': () => json(201, { data: form }), 'POST /media': () => new Response(null, { status: 204 }) });
+    const upload = await createClient({ baseUrl: BASE, apiKey: KEY, fetch }).uploadFile('demo_video', { data: new Uint8Array([1, 2, 3, 4]), filename: 'demo.mp4', type: 'video/mp4' });
+    expect(upload.id).toBe('up-1');
+    expect(await sent[0]!.request.json()).toEqual({ purpose: 'demo_video', content_type: 'video/mp4', size_bytes: 4, filename: 'demo.mp4' });
+    const storage = sent[1]!;
+    expect(storage.request.url).toBe('https://storage.test/media');
+    expect(storage.headers.get('authorization')).toBeNull();
+    const body = await storage.request.formData();
+    expect([...body.keys()]).toEqual(['key', 'policy', 'Content-Type', 'file']);
+    expect(Buffer.from(await (body.get('file') as Blob).arrayBuffer())).toEqual(Buffer.from([1, 2, 3, 4]));
+  });
+
+  test("storage's refusal is a StorageUploadError with its status and body; an untyped file asks for its type before any request", async () => {
+    const { fetch, sent } = fakeApi({ 'POST /uploads': () => json(201, { data: form }), 'POST /media': () => new Response('<Error><Code>AccessDenied</Code></Error>', { status: 403 }) });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch });
+    const refused = await rs.uploadFile('demo_video', new Blob([new Uint8Array([1])], { type: 'video/mp4' })).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(StorageUploadError);
+    expect(refused).toMatchObject({ status: 403, body: expect.stringContaining('AccessDenied') });
+    const before = sent.length;
+    await expect(rs.uploadFile('demo_video', new Uint8Array([1]))).rejects.toThrow(TypeError);
+    expect(sent.length).toBe(before);
   });
 });
 
