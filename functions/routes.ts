@@ -36,6 +36,11 @@ export interface FunctionNeeds {
   ffmpeg?: boolean;
   /** Gets the native-modules layer (sharp, Skia canvas), which its bundle then leaves external. */
   native?: boolean;
+  /**
+   * Ships as a container image (lib/cloud/render-image.ts) holding its bundle and the trees its layers
+   * would hold: for a function whose layers pass Lambda's 250 MB limit on a zip function.
+   */
+  image?: boolean;
   /** Generation capabilities it calls: it gets their engine settings and the hosted adapters' grants. */
   engines?: readonly ('avatar' | 'reaction' | 'hooks')[];
   /** Capabilities whose configured engine it only needs to know (to pick inline or background work). */

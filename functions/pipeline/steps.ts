@@ -36,6 +36,8 @@ export const PIPELINE_FUNCTIONS = {
     writes: ['jobs', 'videos'],
     ffmpeg: true,
     native: true,
+    // ffmpeg, the native modules and the face runtime are about 330 MB, past the 250 MB of a zip function.
+    image: true,
     engines: ['reaction'],
     // The default of CDK context `renderMemoryMb` (lib/cloud/render-memory.ts): the most a new account may
     // ask for (about 1.7 vCPUs); more memory buys more vCPUs for x264 and the frame renderer. /tmp holds

@@ -1,18 +1,17 @@
 /**
- * A Lambda layer with the face runtime of the local reaction engine (photo avatars, motion from
- * reference clips): human's Node WASM build, the three models it loads, the tfjs packages that build
- * requires and the one WASM binary the backend runs. The loader (functions/adapters/engines/local/face/
- * human-loader.ts) requires human by a computed path, so no bundle carries any of it; the layer puts
- * it under nodejs/node_modules, which Lambda's NODE_PATH searches.
+ * The face runtime of the local reaction engine (photo avatars, motion from reference clips): human's
+ * Node WASM build, the three models it loads, the tfjs packages that build requires and the one WASM
+ * binary the backend runs. The loader (functions/adapters/engines/local/face/human-loader.ts) requires
+ * human by a computed path, so no bundle carries any of it; the tree puts it under
+ * nodejs/node_modules, which Lambda's NODE_PATH searches. Only the render function runs it, and that
+ * ships as a container image (render-image.ts), which copies this tree into /opt as a layer would be.
  *
  * Trimmed by file, not by package: the installed packages hold every build (browser, ESM, WebGL,
  * source maps) and thirty models, about 350 MB; the files below are what a detection reads, about 9 MB.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { Construct } from 'constructs';
-import { stagedLayer } from './staged-layer';
+import type { LayerTree } from './staged-layer';
 import { FACE_MODELS, HUMAN_ENTRY, WASM_BINARY } from '#adapters/engines/local/face/human-loader';
 import type { EngineConfig } from './engine-config';
 import { findPackageJson } from './native-modules-layer';
@@ -90,20 +89,13 @@ export function needsFaceRuntime(needs: { engines?: readonly string[] }, engines
   return (needs.engines ?? []).includes('reaction') && engines.reaction === 'local';
 }
 
-export class FaceLayer extends Construct {
-  readonly layer: lambda.LayerVersion;
-
-  constructor(scope: Construct, id: string, props: { projectRoot: string }) {
-    super(scope, id);
-    const packages = faceRuntime(props.projectRoot);
-    // Versions and file lists say whether the layer changed, without hashing 9 MB on every synth.
-    const assetHash = packages.map((p) => `${p.name}@${p.version}:${p.files.join(',')}`).join(';');
-
-    this.layer = stagedLayer(this, 'Layer', {
-      sourceDir: props.projectRoot,
-      assetHash,
-      stage: (outputDir) => stageFaceRuntime(packages, outputDir),
-      description: `face runtime: ${packages.map((p) => `${p.name}@${p.version}`).join(', ')}`,
-    });
-  }
+/** The face runtime's tree (nodejs/node_modules), for the render function's image (render-image.ts). */
+export function faceRuntimeTree(projectRoot: string): LayerTree {
+  const packages = faceRuntime(projectRoot);
+  return {
+    // Versions and file lists say whether the tree changed, without hashing 9 MB on every synth.
+    assetHash: packages.map((p) => `${p.name}@${p.version}:${p.files.join(',')}`).join(';'),
+    stage: (outputDir) => stageFaceRuntime(packages, outputDir),
+    description: `face runtime: ${packages.map((p) => `${p.name}@${p.version}`).join(', ')}`,
+  };
 }

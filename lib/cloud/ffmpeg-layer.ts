@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { stagedLayer } from './staged-layer';
+import { stagedLayer, type LayerTree } from './staged-layer';
 import { FFMPEG, FFPROBE, type BinarySpec } from '#media/binaries';
 
 export const FFMPEG_ENV = {
@@ -77,44 +77,46 @@ function wrapper(name: string): string {
   ].join('\n');
 }
 
-/** Writes the layer's tree (bin/, ffmpeg/libexec/, ffmpeg/lib/) into `outputDir`; returns its size in bytes. */
-function stageFfmpegLayer(release: FfmpegRelease, outputDir: string): number {
+/** Writes the layer's tree (bin/, ffmpeg/libexec/, ffmpeg/lib/) into `outputDir`. */
+function stageFfmpegLayer(release: FfmpegRelease, outputDir: string): void {
   const dirs = { bin: path.join(outputDir, 'bin'), libexec: path.join(outputDir, 'ffmpeg', 'libexec'), lib: path.join(outputDir, 'ffmpeg', 'lib') };
   for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
-  let bytes = 0;
   const copy = (source: string, target: string) => {
     fs.copyFileSync(fs.realpathSync(source), target);
-    // The asset zip keeps the mode, and Lambda runs as a non-root user.
+    // The asset zip (and the image's COPY) keeps the mode, and Lambda runs as a non-root user.
     fs.chmodSync(target, 0o755);
-    bytes += fs.statSync(target).size;
   };
   for (const b of release.binaries) {
     copy(b.source, path.join(dirs.libexec, b.name));
     const script = path.join(dirs.bin, b.name);
     fs.writeFileSync(script, wrapper(b.name), { mode: 0o755 });
-    bytes += fs.statSync(script).size;
   }
   for (const l of release.libraries) copy(l.source, path.join(dirs.lib, l.name));
-  return bytes;
+}
+
+/** The layer's tree, read off what this machine has installed (throws saying what to install when it is not there). */
+function ffmpegTree(): LayerTree & { sourceDir: string } {
+  const release = installedRelease();
+  return {
+    sourceDir: path.dirname(release.binaries[0]!.source),
+    // Hashing 200+ MB on every synth is wasted work: Debian's version and the library set say whether
+    // the tree changed.
+    assetHash: [`ffmpeg@${release.version}`, ...release.libraries.map((l) => `${l.name}:${fs.statSync(l.source).size}`)].join(';'),
+    stage: (outputDir) => stageFfmpegLayer(release, outputDir),
+    description: `Debian ffmpeg and ffprobe ${release.version} with their shared libraries (${release.libraries.length})`,
+    license: 'GPL-3.0',
+  };
 }
 
 export class FfmpegLayer extends Construct {
   readonly layer: lambda.LayerVersion;
+  /** The same files, for a container image (render-image.ts). */
+  readonly tree: LayerTree;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
-
-    const release = installedRelease();
-    // Hashing 200+ MB on every synth is wasted work: Debian's version and the library set say whether
-    // the layer changed.
-    const assetHash = [`ffmpeg@${release.version}`, ...release.libraries.map((l) => `${l.name}:${fs.statSync(l.source).size}`)].join(';');
-
-    this.layer = stagedLayer(this, 'Layer', {
-      sourceDir: path.dirname(release.binaries[0]!.source),
-      assetHash,
-      stage: (outputDir) => stageFfmpegLayer(release, outputDir),
-      description: `Debian ffmpeg and ffprobe ${release.version} with their shared libraries (${release.libraries.length})`,
-      license: 'GPL-3.0',
-    });
+    const { sourceDir, ...tree } = ffmpegTree();
+    this.tree = tree;
+    this.layer = stagedLayer(this, 'Layer', { sourceDir, ...tree });
   }
 }

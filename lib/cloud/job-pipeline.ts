@@ -34,6 +34,7 @@ import type { EngineConfig } from './engine-config';
 import { failureQueue } from './failure-queue';
 import { constructId, PROJECT_ROOT, ServiceFunction, type ServiceFunctionNeeds } from './service-function';
 import { acknowledge, arnToken } from './nag';
+import { ImageServiceFunction, type ImageTrees } from './render-image';
 
 /**
  * /tmp for the functions that handle clips. The render function holds the avatar, the reference or
@@ -49,8 +50,8 @@ export interface JobPipelineProps {
   bucket: s3.IBucket;
   ffmpegLayer: lambda.ILayerVersion;
   nativeLayer: lambda.ILayerVersion;
-  /** The face runtime (lib/cloud/face-layer.ts), for the render function when its reaction engine is local. */
-  faceLayer: lambda.ILayerVersion;
+  /** What the render image holds besides its bundle (render-image.ts): the layers' trees and the face runtime. */
+  imageTrees: ImageTrees;
   engines: EngineConfig;
   /** The render function's memory (lib/cloud/render-memory.ts); the step table's default otherwise. */
   renderMemoryMb?: number;
@@ -75,14 +76,16 @@ export class JobPipeline extends Construct {
     const functions: Partial<Record<PipelineFunction, lambda.IFunction>> = {};
     for (const [name, needs] of Object.entries(PIPELINE_FUNCTIONS) as [PipelineFunction, ServiceFunctionNeeds][]) {
       const ephemeralStorageMb = PIPELINE_EPHEMERAL_STORAGE_MB[name];
-      functions[name] = new ServiceFunction(this, `${constructId(name)}Function`, {
+      const fnProps = {
         ...shared,
         needs: {
           ...needs,
           ...(ephemeralStorageMb ? { ephemeralStorageMb } : {}),
           ...(name === 'render' && renderMemoryMb ? { memoryMb: renderMemoryMb } : {}),
         },
-      }).fn;
+      };
+      const id = `${constructId(name)}Function`;
+      functions[name] = needs.image ? new ImageServiceFunction(this, id, fnProps).fn : new ServiceFunction(this, id, fnProps).fn;
     }
     this.functions = functions as Record<PipelineFunction, lambda.IFunction>;
     for (const fn of Object.values(this.functions)) {

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { stagedLayer } from './staged-layer';
+import { stagedLayer, type LayerTree } from './staged-layer';
 import { FONT_PACKAGES, NATIVE_MODULES } from './bundling';
 
 interface InstalledPackage {
@@ -50,35 +50,40 @@ export function findPackageJson(name: string, fromDir: string): string | undefin
   }
 }
 
+/** The layer's tree: the native packages with their closure, and the caption fonts' files. */
+function nativeModulesTree(projectRoot: string): LayerTree {
+  const packages = nativeModuleClosure(NATIVE_MODULES, projectRoot);
+  const fonts = FONT_PACKAGES.map((font) => ({ ...font, ...nativeModuleClosure([font.name], projectRoot)[0]! }));
+  return {
+    // Versions decide whether the tree changed; hashing 60 MB of binaries on every synth would not.
+    assetHash: [...packages, ...fonts].map((p) => `${p.name}@${p.version}`).join(';'),
+    stage(outputDir) {
+      for (const p of packages) {
+        const target = path.join(outputDir, 'nodejs', 'node_modules', p.name);
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.cpSync(p.dir, target, { recursive: true, dereference: true });
+      }
+      for (const font of fonts) {
+        const target = path.join(outputDir, 'nodejs', 'node_modules', font.name);
+        fs.mkdirSync(path.join(target, 'files'), { recursive: true });
+        fs.copyFileSync(path.join(font.dir, 'package.json'), path.join(target, 'package.json'));
+        for (const file of fs.readdirSync(path.join(font.dir, 'files')).filter((f) => font.files.test(f))) {
+          fs.copyFileSync(path.join(font.dir, 'files', file), path.join(target, 'files', file));
+        }
+      }
+    },
+    description: `native npm packages: ${packages.map((p) => `${p.name}@${p.version}`).join(', ')}`,
+  };
+}
+
 export class NativeModulesLayer extends Construct {
   readonly layer: lambda.LayerVersion;
+  /** The same files, for a container image (render-image.ts). */
+  readonly tree: LayerTree;
 
   constructor(scope: Construct, id: string, props: { projectRoot: string }) {
     super(scope, id);
-    const packages = nativeModuleClosure(NATIVE_MODULES, props.projectRoot);
-    const fonts = FONT_PACKAGES.map((font) => ({ ...font, ...nativeModuleClosure([font.name], props.projectRoot)[0]! }));
-    // Versions decide whether the layer changed; hashing 60 MB of binaries on every synth would not.
-    const assetHash = [...packages, ...fonts].map((p) => `${p.name}@${p.version}`).join(';');
-
-    this.layer = stagedLayer(this, 'Layer', {
-      sourceDir: props.projectRoot,
-      assetHash,
-      stage(outputDir) {
-        for (const p of packages) {
-          const target = path.join(outputDir, 'nodejs', 'node_modules', p.name);
-          fs.mkdirSync(path.dirname(target), { recursive: true });
-          fs.cpSync(p.dir, target, { recursive: true, dereference: true });
-        }
-        for (const font of fonts) {
-          const target = path.join(outputDir, 'nodejs', 'node_modules', font.name);
-          fs.mkdirSync(path.join(target, 'files'), { recursive: true });
-          fs.copyFileSync(path.join(font.dir, 'package.json'), path.join(target, 'package.json'));
-          for (const file of fs.readdirSync(path.join(font.dir, 'files')).filter((f) => font.files.test(f))) {
-            fs.copyFileSync(path.join(font.dir, 'files', file), path.join(target, 'files', file));
-          }
-        }
-      },
-      description: `native npm packages: ${packages.map((p) => `${p.name}@${p.version}`).join(', ')}`,
-    });
+    this.tree = nativeModulesTree(props.projectRoot);
+    this.layer = stagedLayer(this, 'Layer', { sourceDir: props.projectRoot, ...this.tree });
   }
 }

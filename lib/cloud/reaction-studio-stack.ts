@@ -6,7 +6,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Api } from './api';
 import { DataStore } from './data';
-import { FaceLayer } from './face-layer';
+import { faceRuntimeTree } from './face-layer';
 import { FfmpegLayer } from './ffmpeg-layer';
 import { JobPipeline } from './job-pipeline';
 import { NativeModulesLayer } from './native-modules-layer';
@@ -33,14 +33,14 @@ export class ReactionStudioStack extends Stack {
     this.data = new DataStore(this, 'Data');
     this.media = new MediaStore(this, 'Media');
     this.delivery = new MediaDelivery(this, 'MediaDelivery', { bucket: this.media.bucket });
-    const { layer: ffmpegLayer } = new FfmpegLayer(this, 'Ffmpeg');
-    const { layer: nativeLayer } = new NativeModulesLayer(this, 'NativeModules', { projectRoot: PROJECT_ROOT });
+    const ffmpeg = new FfmpegLayer(this, 'Ffmpeg');
+    const native = new NativeModulesLayer(this, 'NativeModules', { projectRoot: PROJECT_ROOT });
     const engines = engineConfigFromContext(this);
     const shared = {
       table: this.data.table,
       bucket: this.media.bucket,
-      ffmpegLayer,
-      nativeLayer,
+      ffmpegLayer: ffmpeg.layer,
+      nativeLayer: native.layer,
       engines,
       connectionKey: this.data.connectionKey,
       mediaLinks: this.delivery,
@@ -48,8 +48,9 @@ export class ReactionStudioStack extends Stack {
 
     this.workers = new Workers(this, 'Workers', shared);
     // The pipeline does not depend on the API; the API functions are granted on its state machine.
-    const { layer: faceLayer } = new FaceLayer(this, 'Face', { projectRoot: PROJECT_ROOT });
-    this.jobs = new JobPipeline(this, 'Jobs', { ...shared, faceLayer, renderMemoryMb: renderMemoryFromContext(this), tracing: true });
+    // The render function ships as a container image holding the same trees as the layers (render-image.ts).
+    const imageTrees = { ffmpeg: ffmpeg.tree, 'native-modules': native.tree, face: faceRuntimeTree(PROJECT_ROOT) };
+    this.jobs = new JobPipeline(this, 'Jobs', { ...shared, imageTrees, renderMemoryMb: renderMemoryFromContext(this), tracing: true });
     this.api = new Api(this, 'Api', {
       ...shared,
       workers: this.workers.functions,

@@ -1,6 +1,8 @@
 /**
  * One Lambda function built from its declared needs (functions/routes.ts `FunctionNeeds`): the
- * bundle, the layer, the environment and exactly the grants the declaration asks for.
+ * bundle, the layers, the environment and exactly the grants the declaration asks for. A function
+ * whose needs say `image` ships as a container image instead (render-image.ts), with the same
+ * settings, environment and grants (functionBase, grantNeeds).
  */
 import * as path from 'node:path';
 import { Duration, RemovalPolicy, Size } from 'aws-cdk-lib';
@@ -40,8 +42,6 @@ export interface ServiceFunctionProps {
   bucket: s3.IBucket;
   ffmpegLayer: lambda.ILayerVersion;
   nativeLayer: lambda.ILayerVersion;
-  /** The face runtime; required for a function whose reaction engine is local (face-layer.ts). */
-  faceLayer?: lambda.ILayerVersion;
   engines: EngineConfig;
   /** The functions this one may start, by worker name; must hold every `needs.invokes` target. */
   workers?: Readonly<Record<string, lambda.IFunction>>;
@@ -85,126 +85,146 @@ const CONNECTION_KEY_CONDITIONS = {
   Null: { 'kms:EncryptionContext:account_id': 'false', 'kms:EncryptionContext:provider': 'false' },
 };
 
+/**
+ * What a function of either packaging gets from its needs: its own log group and role, the settings
+ * and environment, checked before anything is bundled. A zip function (ServiceFunction) adds its bundle
+ * and layers, an image function (render-image.ts) its image; `grantNeeds` then adds the grants.
+ */
+export function functionBase(scope: Construct, props: ServiceFunctionProps) {
+  const { needs, table, bucket } = props;
+  if ((needs.jobs ?? []).length > 0 && !props.stateMachine) throw new Error(`${needs.entry} needs the job state machine`);
+  if (needs.connectionKey && !props.connectionKey) throw new Error(`${needs.entry} needs the connection key`);
+
+  const logGroup = new logs.LogGroup(scope, 'Logs', {
+    retention: logs.RetentionDays.ONE_MONTH,
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  // Its own role instead of the managed basic-execution policy, which may write to every log group.
+  const role = new iam.Role(scope, 'Role', {
+    assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+    description: `${needs.entry}: ${needs.description}`.slice(0, 1000),
+  });
+  logGroup.grantWrite(role);
+
+  return {
+    description: needs.description,
+    role,
+    // Each invocation is a segment in X-Ray; the state machine's traces link to them.
+    tracing: lambda.Tracing.ACTIVE,
+    // The ffmpeg/ffprobe binaries are x86-64; every function uses the same architecture so any of
+    // them can take the layer.
+    architecture: lambda.Architecture.X86_64,
+    memorySize: needs.memoryMb ?? DEFAULT_MEMORY_MB,
+    timeout: Duration.seconds(needs.timeoutS ?? DEFAULT_TIMEOUT_S),
+    ...(needs.ephemeralStorageMb ? { ephemeralStorageSize: Size.mebibytes(needs.ephemeralStorageMb) } : {}),
+    logGroup,
+    environment: {
+      // Names grant nothing; the grants decide what the function may touch.
+      TABLE_NAME: table.tableName,
+      BUCKET_NAME: bucket.bucketName,
+      POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+      ...(needs.ffmpeg ? FFMPEG_ENV : {}),
+    } as Record<string, string>,
+  } satisfies lambda.FunctionOptions;
+}
+
+/** Exactly the grants (and the environment naming what they reach) that `props.needs` asks for. */
+export function grantNeeds(scope: Construct, fn: lambda.Function, props: ServiceFunctionProps): void {
+  const { needs, table, bucket } = props;
+  const jobs = needs.jobs ?? [];
+  if (needs.table !== 'none') {
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: [...TABLE_READ_ACTIONS, ...(needs.table === 'readwrite' ? TABLE_WRITE_ACTIONS : [])],
+        resources: [table.tableArn, ...TABLE_SCHEMA.globalIndexes.map((index) => `${table.tableArn}/index/${index.name}`)],
+      }),
+    );
+  }
+  grantMedia(scope, fn, needs, bucket);
+  if (needs.bucket !== 'none') props.mediaLinks?.grantSigning(fn);
+
+  applyEngineChoices(fn, needs.engineChoices ?? [], props.engines);
+  applyEngineConfig(fn, needs.engines ?? [], props.engines);
+
+  for (const { worker, env } of needs.invokes ?? []) {
+    const target = props.workers?.[worker];
+    if (!target) throw new Error(`${needs.entry} invokes unknown worker "${worker}"`);
+    fn.addEnvironment(env, target.functionName);
+    target.grantInvoke(fn);
+    acknowledge(scope, { [`AwsSolutions-IAM5[Resource::${arnToken(target)}:*]`]: `may invoke ${worker} and its versions, nothing else` });
+  }
+
+  const { stateMachine } = props;
+  if (stateMachine && jobs.includes('start')) {
+    fn.addEnvironment(JOB_STATE_MACHINE_ENV, stateMachine.stateMachineArn);
+    stateMachine.grantStartExecution(fn);
+  }
+  // Task tokens are authorised against the state machine whose execution issued them.
+  if (stateMachine && jobs.includes('decide')) stateMachine.grantTaskResponse(fn);
+
+  acknowledge(scope, { 'AwsSolutions-IAM5[Resource::*]': "X-Ray's PutTraceSegments and PutTelemetryRecords take no resource" });
+
+  const { connectionKey } = props;
+  if (connectionKey && needs.connectionKey) {
+    fn.addEnvironment(CONNECTION_KEY_ENV, connectionKey.keyArn);
+    // An identity-policy grant: the key policy trusts the account, and a condition is possible here.
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: [...CONNECTION_KEY_ACTIONS[needs.connectionKey]],
+        resources: [connectionKey.keyArn],
+        conditions: CONNECTION_KEY_CONDITIONS,
+      }),
+    );
+  }
+}
+
+/** Reads anywhere in the bucket (and lists it); writes and deletes only in the areas the function declares. */
+function grantMedia(scope: Construct, fn: lambda.Function, needs: ServiceFunctionNeeds, bucket: s3.IBucket): void {
+  if (needs.bucket === 'none') return;
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: MEDIA_READ_ACTIONS, resources: [bucket.arnForObjects('*')] }));
+  acknowledge(scope, {
+    [`AwsSolutions-IAM5[Resource::${arnToken(bucket)}/*]`]: 'reads media of any account: the account-scoped records decide which keys a request reaches',
+  });
+  const areas: readonly MediaArea[] = needs.bucket === 'readwrite' ? (needs.writes ?? []) : [];
+  if (needs.bucket === 'readwrite' && areas.length === 0) throw new Error(`${needs.entry} writes media but declares no area (writes)`);
+  if (areas.length === 0) return;
+  const patterns = areas.map(mediaAreaPattern);
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: MEDIA_WRITE_ACTIONS, resources: patterns.map((p) => bucket.arnForObjects(p)) }));
+  acknowledge(
+    scope,
+    Object.fromEntries(
+      patterns.map((p) => [
+        `AwsSolutions-IAM5[Resource::${arnToken(bucket)}/${p}]`,
+        'writes only this area of the bucket; account and record ids are part of every key in it',
+      ]),
+    ),
+  );
+}
+
+/** A zip function: its esbuild bundle, with the layers its needs name. */
 export class ServiceFunction extends Construct {
   readonly fn: nodejs.NodejsFunction;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
-    const { needs, table, bucket } = props;
-    const jobs = needs.jobs ?? [];
-    // Checked before anything is bundled.
-    if (jobs.length > 0 && !props.stateMachine) throw new Error(`${needs.entry} needs the job state machine`);
-    if (needs.connectionKey && !props.connectionKey) throw new Error(`${needs.entry} needs the connection key`);
-    const face = needsFaceRuntime(needs, props.engines);
-    if (face && !props.faceLayer) throw new Error(`${needs.entry} needs the face layer (its reaction engine is local)`);
-
-    const logGroup = new logs.LogGroup(this, 'Logs', {
-      retention: logs.RetentionDays.ONE_MONTH,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    // Its own role instead of the managed basic-execution policy, which may write to every log group.
-    const role = new iam.Role(this, 'Role', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `${needs.entry}: ${needs.description}`.slice(0, 1000),
-    });
-    logGroup.grantWrite(role);
+    const { needs } = props;
+    if (needs.image) throw new Error(`${needs.entry} ships as a container image (render-image.ts), not as a zip`);
+    // The face runtime ships only in the render image (render-image.ts); no zip function has it.
+    if (needsFaceRuntime(needs, props.engines)) throw new Error(`${needs.entry} needs the face runtime, which only a container image carries (needs.image)`);
+    const base = functionBase(this, props);
 
     this.fn = new nodejs.NodejsFunction(this, 'Function', {
+      ...base,
       entry: path.join(PROJECT_ROOT, needs.entry),
       handler: 'handler',
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
-      description: needs.description,
       runtime: LAMBDA_RUNTIME,
-      role,
-      // Each invocation is a segment in X-Ray; the state machine's traces link to them.
-      tracing: lambda.Tracing.ACTIVE,
-      // The ffmpeg/ffprobe binaries are x86-64; every function uses the same architecture so any of
-      // them can take the layer.
-      architecture: lambda.Architecture.X86_64,
-      memorySize: needs.memoryMb ?? DEFAULT_MEMORY_MB,
-      timeout: Duration.seconds(needs.timeoutS ?? DEFAULT_TIMEOUT_S),
-      ...(needs.ephemeralStorageMb ? { ephemeralStorageSize: Size.mebibytes(needs.ephemeralStorageMb) } : {}),
       bundling: lambdaBundlingProps({ native: needs.native }),
-      layers: [...(needs.ffmpeg ? [props.ffmpegLayer] : []), ...(needs.native ? [props.nativeLayer] : []), ...(face ? [props.faceLayer!] : [])],
-      logGroup,
-      environment: {
-        // Names grant nothing; the grants below decide what the function may touch.
-        TABLE_NAME: table.tableName,
-        BUCKET_NAME: bucket.bucketName,
-        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-        ...(needs.ffmpeg ? FFMPEG_ENV : {}),
-      },
+      layers: [...(needs.ffmpeg ? [props.ffmpegLayer] : []), ...(needs.native ? [props.nativeLayer] : [])],
     });
-
-    if (needs.table !== 'none') {
-      this.fn.addToRolePolicy(
-        new iam.PolicyStatement({
-          actions: [...TABLE_READ_ACTIONS, ...(needs.table === 'readwrite' ? TABLE_WRITE_ACTIONS : [])],
-          resources: [table.tableArn, ...TABLE_SCHEMA.globalIndexes.map((index) => `${table.tableArn}/index/${index.name}`)],
-        }),
-      );
-    }
-    this.grantMedia(needs, bucket);
-    if (needs.bucket !== 'none') props.mediaLinks?.grantSigning(this.fn);
-
-    applyEngineChoices(this.fn, needs.engineChoices ?? [], props.engines);
-    applyEngineConfig(this.fn, needs.engines ?? [], props.engines);
-
-    for (const { worker, env } of needs.invokes ?? []) {
-      const target = props.workers?.[worker];
-      if (!target) throw new Error(`${needs.entry} invokes unknown worker "${worker}"`);
-      this.fn.addEnvironment(env, target.functionName);
-      target.grantInvoke(this.fn);
-      acknowledge(this, { [`AwsSolutions-IAM5[Resource::${arnToken(target)}:*]`]: `may invoke ${worker} and its versions, nothing else` });
-    }
-
-    const { stateMachine } = props;
-    if (stateMachine && jobs.includes('start')) {
-      this.fn.addEnvironment(JOB_STATE_MACHINE_ENV, stateMachine.stateMachineArn);
-      stateMachine.grantStartExecution(this.fn);
-    }
-    // Task tokens are authorised against the state machine whose execution issued them.
-    if (stateMachine && jobs.includes('decide')) stateMachine.grantTaskResponse(this.fn);
-
-    acknowledge(this, { 'AwsSolutions-IAM5[Resource::*]': "X-Ray's PutTraceSegments and PutTelemetryRecords take no resource" });
-
-    const { connectionKey } = props;
-    if (connectionKey && needs.connectionKey) {
-      this.fn.addEnvironment(CONNECTION_KEY_ENV, connectionKey.keyArn);
-      // An identity-policy grant: the key policy trusts the account, and a condition is possible here.
-      this.fn.addToRolePolicy(
-        new iam.PolicyStatement({
-          actions: [...CONNECTION_KEY_ACTIONS[needs.connectionKey]],
-          resources: [connectionKey.keyArn],
-          conditions: CONNECTION_KEY_CONDITIONS,
-        }),
-      );
-    }
-  }
-
-  /** Reads anywhere in the bucket (and lists it); writes and deletes only in the areas the function declares. */
-  private grantMedia(needs: ServiceFunctionNeeds, bucket: s3.IBucket): void {
-    if (needs.bucket === 'none') return;
-    this.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
-    this.fn.addToRolePolicy(new iam.PolicyStatement({ actions: MEDIA_READ_ACTIONS, resources: [bucket.arnForObjects('*')] }));
-    acknowledge(this, {
-      [`AwsSolutions-IAM5[Resource::${arnToken(bucket)}/*]`]: 'reads media of any account: the account-scoped records decide which keys a request reaches',
-    });
-    const areas: readonly MediaArea[] = needs.bucket === 'readwrite' ? (needs.writes ?? []) : [];
-    if (needs.bucket === 'readwrite' && areas.length === 0) throw new Error(`${needs.entry} writes media but declares no area (writes)`);
-    if (areas.length === 0) return;
-    const patterns = areas.map(mediaAreaPattern);
-    this.fn.addToRolePolicy(new iam.PolicyStatement({ actions: MEDIA_WRITE_ACTIONS, resources: patterns.map((p) => bucket.arnForObjects(p)) }));
-    acknowledge(
-      this,
-      Object.fromEntries(
-        patterns.map((p) => [
-          `AwsSolutions-IAM5[Resource::${arnToken(bucket)}/${p}]`,
-          'writes only this area of the bucket; account and record ids are part of every key in it',
-        ]),
-      ),
-    );
+    grantNeeds(this, this.fn, props);
   }
 }
 

@@ -7,15 +7,22 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { LAMBDA_RUNTIME } from './runtime';
 
-export interface StagedLayerProps {
-  /** What the asset is made from (a folder CDK may fingerprint if `assetHash` were missing). */
-  sourceDir: string;
-  /** Says whether the layer changed, so that synth never hashes the staged files. */
+/**
+ * What a layer holds, staged by a copy: a zip function gets it as a layer (below), the render image
+ * copies the same tree into /opt (render-image.ts).
+ */
+export interface LayerTree {
+  /** Says whether the tree changed, so that synth never hashes the staged files. */
   assetHash: string;
-  /** Writes the layer's tree into `outputDir`. */
+  /** Writes the tree (what Lambda mounts at /opt) into `outputDir`. */
   stage(outputDir: string): void;
   description: string;
   license?: string;
+}
+
+export interface StagedLayerProps extends LayerTree {
+  /** What the asset is made from (a folder CDK may fingerprint if `assetHash` were missing). */
+  sourceDir: string;
 }
 
 export function stagedLayer(scope: Construct, id: string, props: StagedLayerProps): lambda.LayerVersion {

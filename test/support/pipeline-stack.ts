@@ -1,5 +1,5 @@
 /**
- * The job pipeline alone in a bare stack (a table, a bucket, layers by ARN), synthesised: for the
+ * The job pipeline alone in a bare stack (a table, a bucket, layers by ARN, stand-in image trees), synthesised: for the
  * template tests that only look at the pipeline's functions. Each call bundles its functions.
  */
 import * as fs from 'node:fs';
@@ -11,10 +11,24 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { JobPipeline, type JobPipelineProps } from '#cloud/job-pipeline';
+import type { ImageTrees } from '#cloud/render-image';
 import type { PipelineFunction } from '#pipeline/steps';
 
 /** A stand-in layer's ARN: `:layer:<name>:1`. */
-export const layerArn = (name: string) => `arn:aws:lambda:us-east-1:123456789012:layer:${name}:1`;
+const layerArn = (name: string) => `arn:aws:lambda:us-east-1:123456789012:layer:${name}:1`;
+
+/** Stand-ins for the trees of the render image: each stages one file, stand-in/<tree>, instead of megabytes. */
+export function standInImageTrees(): ImageTrees {
+  const tree = (name: string) => ({
+    assetHash: name,
+    description: `stand-in ${name}`,
+    stage(outputDir: string) {
+      fs.mkdirSync(path.join(outputDir, 'stand-in'), { recursive: true });
+      fs.writeFileSync(path.join(outputDir, 'stand-in', name), name);
+    },
+  });
+  return { ffmpeg: tree('ffmpeg'), 'native-modules': tree('native-modules'), face: tree('face') };
+}
 
 export interface PipelineFunctionProps {
   MemorySize?: number;
@@ -32,7 +46,7 @@ export function pipelineFunctions(props: Pick<JobPipelineProps, 'engines' | 'ren
       bucket: new s3.Bucket(stack, 'Bucket'),
       ffmpegLayer: layer('ffmpeg'),
       nativeLayer: layer('native'),
-      faceLayer: layer('face'),
+      imageTrees: standInImageTrees(),
       ...props,
     });
     const resources = Template.fromStack(stack).toJSON().Resources as Record<string, { Properties: PipelineFunctionProps }>;

@@ -1,15 +1,14 @@
-/** The face runtime ships trimmed, in its own layer, to the functions whose reaction engine is local. */
+/** The face runtime ships trimmed, in the render image, when the reaction engine is local. */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { App, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_BEDROCK_HOOKS_MODEL, type EngineConfig } from '#cloud/engine-config';
-import { FaceLayer, needsFaceRuntime } from '#cloud/face-layer';
+import { faceRuntimeTree, needsFaceRuntime } from '#cloud/face-layer';
+import { imageTreesFor } from '#cloud/render-image';
+import { PIPELINE_FUNCTIONS } from '#pipeline/steps';
 import { PROJECT_ROOT } from '#cloud/service-function';
 import { FACE_MODELS, HUMAN_ENTRY, WASM_BINARY } from '#adapters/engines/local/face/human-loader';
 import { dirBytes } from '#test-support/lambda-layout';
-import { layerArn, pipelineFunctions } from '#test-support/pipeline-stack';
 
 const FAL_KEY = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:fal-key-AbCdEf';
 const engines = (reaction: EngineConfig['reaction']): EngineConfig => ({
@@ -20,30 +19,18 @@ const engines = (reaction: EngineConfig['reaction']): EngineConfig => ({
   ...(reaction === 'fal' ? { falKeySecretArn: FAL_KEY } : {}),
 });
 
-const outdirs: string[] = [];
-const newApp = () => {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'face-layer-'));
-  outdirs.push(outdir);
-  return new App({ outdir });
-};
-afterAll(() => outdirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+let staged: string;
+beforeAll(() => {
+  staged = fs.mkdtempSync(path.join(os.tmpdir(), 'face-tree-'));
+  faceRuntimeTree(PROJECT_ROOT).stage(staged);
+}, 60_000);
+afterAll(() => fs.rmSync(staged, { recursive: true, force: true }));
 
 /** Every file under `dir`, relative to it. */
 const filesUnder = (dir: string): string[] =>
   fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)).map((f) => `${e.name}/${f}`) : [e.name]));
 
-describe('the face layer', () => {
-  let staged: string;
-
-  beforeAll(() => {
-    const app = newApp();
-    const stack = new Stack(app, 'Face');
-    new FaceLayer(stack, 'Face', { projectRoot: PROJECT_ROOT });
-    const content = Template.fromStack(stack).findResources('AWS::Lambda::LayerVersion');
-    const key = (Object.values(content)[0] as { Properties: { Content: { S3Key: string } } }).Properties.Content.S3Key;
-    staged = path.join(app.outdir, `asset.${key.replace(/\.zip$/, '')}`);
-  }, 60_000);
-
+describe('the face runtime tree', () => {
   test("holds human's Node WASM build, the models the loader turns on and the one WASM binary, under nodejs/node_modules", () => {
     const modules = path.join(staged, 'nodejs', 'node_modules');
     const files = filesUnder(modules);
@@ -68,11 +55,10 @@ describe('who gets it', () => {
   test.each([
     ['local', true],
     ['fal', false],
-  ] as const)('the render function with reaction engine %s: %s', (reaction, expected) => {
-    const functions = pipelineFunctions({ engines: engines(reaction) });
-    expect((functions.render.Layers ?? []).includes(layerArn('face'))).toBe(expected);
-    expect((functions.steps.Layers ?? []).includes(layerArn('face'))).toBe(false);
-  }, 120_000);
+  ] as const)("the render function's image with reaction engine %s: %s; the steps function never", (reaction, expected) => {
+    expect(imageTreesFor({ needs: PIPELINE_FUNCTIONS.render, engines: engines(reaction) }).includes('face')).toBe(expected);
+    expect(imageTreesFor({ needs: PIPELINE_FUNCTIONS.steps, engines: engines(reaction) })).toEqual([]);
+  });
 
   test('only a function that calls the reaction engine, and only the local one, detects faces', () => {
     expect(needsFaceRuntime({ engines: ['reaction'] }, { reaction: 'local' })).toBe(true);

@@ -1,6 +1,7 @@
 /**
  * The job pipeline construct on its own: the two pipeline functions and the Standard state machine
- * built from the ASL file. Layers are stand-ins (their ARNs are all a function sees of them), so only
+ * built from the ASL file. Layers are stand-ins (their ARNs are all a function sees of them), and so are
+ * the trees of the render image (one small file each instead of ffmpeg and the native modules), so only
  * the two pipeline handlers are bundled. The whole stack's wiring (API grants, outputs) is in
  * stack.test.ts.
  */
@@ -33,14 +34,14 @@ import { JOB_STATE_NAMES } from '#domain/job-states';
 import { DEFAULT_BEDROCK_HOOKS_MODEL, type EngineConfig } from '#cloud/engine-config';
 import { JobPipeline, PIPELINE_EPHEMERAL_STORAGE_MB } from '#cloud/job-pipeline';
 import { ServiceFunction } from '#cloud/service-function';
-import { needsFaceRuntime } from '#cloud/face-layer';
+import { IMAGE_COPIES, IMAGE_HANDLER, imageTreesFor, parseDockerfile, RENDER_DOCKERFILE } from '#cloud/render-image';
+import { standInImageTrees } from '#test-support/pipeline-stack';
 import { actionsOf, resourcesOf, resourcesOfType, type Json, type Resource, type Statement } from '#test-support/cdk-template';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FUNCTIONS = Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[];
 const FFMPEG_LAYER_ARN = 'arn:aws:lambda:us-east-1:123456789012:layer:ffmpeg:1';
 const NATIVE_LAYER_ARN = 'arn:aws:lambda:us-east-1:123456789012:layer:native:1';
-const FACE_LAYER_ARN = 'arn:aws:lambda:us-east-1:123456789012:layer:face:1';
 const ENGINES: EngineConfig = {
   avatar: 'local',
   reaction: 'local',
@@ -59,8 +60,7 @@ function buildStack(app: App, id: string) {
   const bucket = new s3.Bucket(s, 'Bucket');
   const ffmpegLayer = lambda.LayerVersion.fromLayerVersionArn(s, 'Ffmpeg', FFMPEG_LAYER_ARN);
   const nativeLayer = lambda.LayerVersion.fromLayerVersionArn(s, 'Native', NATIVE_LAYER_ARN);
-  const faceLayer = lambda.LayerVersion.fromLayerVersionArn(s, 'Face', FACE_LAYER_ARN);
-  return { stack: s, table, bucket, ffmpegLayer, nativeLayer, faceLayer, engines: ENGINES };
+  return { stack: s, table, bucket, ffmpegLayer, nativeLayer, imageTrees: standInImageTrees(), engines: ENGINES };
 }
 
 beforeAll(() => {
@@ -282,17 +282,24 @@ describe('the state machine role', () => {
 // ---- the pipeline functions ----
 
 describe('the pipeline functions', () => {
-  test('are the two declared ones, the sweeper and the execution-ended function, all on nodejs24.x', () => {
+  test('are the two declared ones, the sweeper and the execution-ended function; the zip ones on nodejs24.x, render a container image', () => {
     const sweeperId = stack.getLogicalId(pipeline.sweeper.node.defaultChild as lambda.CfnFunction);
     const endedId = stack.getLogicalId(pipeline.executionEnded.node.defaultChild as lambda.CfnFunction);
     expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual([...FUNCTIONS.map(functionId), sweeperId, endedId].sort());
-    for (const name of FUNCTIONS) expect(functionProps(name).Runtime).toBe('nodejs24.x');
+    const packaging = Object.fromEntries(FUNCTIONS.map((name) => [name, [functionProps(name).PackageType ?? 'Zip', functionProps(name).Runtime ?? null]]));
+    expect(packaging).toEqual({ steps: ['Zip', 'nodejs24.x'], render: ['Image', null] });
+    for (const id of [sweeperId, endedId]) expect(resources[id]!.Properties).toMatchObject({ Runtime: 'nodejs24.x' });
   });
 
-  test('the render function: ffmpeg and native layers, memory, timeout and /tmp from its needs', () => {
+  test('the render function: a container image with no layers; memory, timeout, /tmp, tracing, log group and ffmpeg settings from its needs', () => {
     const needs = PIPELINE_FUNCTIONS.render;
     const props = functionProps('render');
-    expect(props.Layers).toEqual(expect.arrayContaining([FFMPEG_LAYER_ARN, NATIVE_LAYER_ARN]));
+    expect(props.PackageType).toBe('Image');
+    expect(props.Code.ImageUri['Fn::Sub']).toMatch(/container-assets.*:[0-9a-f]{64}$/);
+    expect(props.Layers).toBeUndefined();
+    expect(props.Architectures).toEqual(['x86_64']);
+    expect(props.TracingConfig).toEqual({ Mode: 'Active' });
+    expect(props.LoggingConfig.LogGroup.Ref).toEqual(expect.any(String));
     expect(props.MemorySize).toBe(needs.memoryMb);
     expect(props.Timeout).toBe(needs.timeoutS);
     expect(PIPELINE_EPHEMERAL_STORAGE_MB.render).toBeGreaterThanOrEqual(4096);
@@ -300,14 +307,24 @@ describe('the pipeline functions', () => {
     expect(props.Environment.Variables).toMatchObject({ FFMPEG_PATH: '/opt/bin/ffmpeg', REACTION_ENGINE: 'local' });
   });
 
-  test.each(FUNCTIONS)('the %s function carries exactly the layers it declares', (name) => {
-    const needs = PIPELINE_FUNCTIONS[name] as { ffmpeg?: boolean; native?: boolean; engines?: readonly string[] };
-    const expected = [
-      ...(needs.ffmpeg ? [FFMPEG_LAYER_ARN] : []),
-      ...(needs.native ? [NATIVE_LAYER_ARN] : []),
-      ...(needsFaceRuntime(needs, ENGINES) ? [FACE_LAYER_ARN] : []),
-    ];
-    expect((functionProps(name).Layers ?? []).sort()).toEqual(expected.sort());
+  test('the steps function carries exactly the layers it declares', () => {
+    const needs = PIPELINE_FUNCTIONS.steps as { ffmpeg?: boolean; native?: boolean };
+    const expected = [...(needs.ffmpeg ? [FFMPEG_LAYER_ARN] : []), ...(needs.native ? [NATIVE_LAYER_ARN] : [])];
+    expect((functionProps('steps').Layers ?? []).sort()).toEqual(expected.sort());
+  });
+
+  test("the render image's staged context: the repository's Dockerfile, the bundle as the handler module, and the trees its layers would be (face runtime included with the local engine)", () => {
+    const hash = (functionProps('render').Code.ImageUri['Fn::Sub'] as string).split(':').pop()!;
+    const context = path.join(outdir, `asset.${hash}`);
+    expect(fs.readFileSync(path.join(context, 'Dockerfile'), 'utf8')).toBe(fs.readFileSync(RENDER_DOCKERFILE, 'utf8'));
+    expect(parseDockerfile(fs.readFileSync(path.join(context, 'Dockerfile'), 'utf8')).cmd).toEqual([IMAGE_HANDLER]);
+    const bundle = fs.readFileSync(path.join(context, 'task', 'index.js'), 'utf8');
+    // The native modules stay external: their tree holds them, as their layer would.
+    expect(bundle).toMatch(/require\("sharp"\)/);
+    const trees = imageTreesFor({ needs: PIPELINE_FUNCTIONS.render, engines: ENGINES });
+    expect(trees).toEqual(['ffmpeg', 'native-modules', 'face']);
+    const staged = IMAGE_COPIES.filter((c) => c.folder !== 'task').map((c) => [c.folder, fs.readdirSync(path.join(context, c.folder, 'stand-in'))]);
+    expect(staged).toEqual(trees.map((tree) => [tree, [tree]]));
   });
 
   test.each([...FUNCTIONS.map((name) => PIPELINE_FUNCTIONS[name].entry), SWEEPER_FUNCTION.entry, EXECUTION_ENDED_FUNCTION.entry])(

@@ -1,6 +1,7 @@
 /**
- * The synthesised app as Lambda would run it, with no AWS account: each function's bundle laid out as
- * /var/task and its layers merged as /opt (test/support/lambda-layout.ts), checked for size, memory
+ * The synthesised app as Lambda would run it, with no AWS account: each zip function's bundle laid out
+ * as /var/task and its layers merged as /opt, the render function's image context where its Dockerfile
+ * copies it (test/support/lambda-layout.ts), checked for size, memory
  * and resolvable requires, then invoked in a fresh Node 22 process against DynamoDB Local and s3rver:
  * an API handler with API Gateway's v2 event, and the pipeline steps of a prompt reaction, a photo
  * avatar and a motion reference (face detection, ffmpeg and the native modules from the layers).
@@ -13,16 +14,18 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { routeKey } from '#functions/routes';
+import { MEDIA_CDN_ENV } from '#functions/config';
 import type { PipelineStep } from '#pipeline/steps';
 import { DEFAULT_RENDER_MEMORY_MB } from '#cloud/render-memory';
 import { logicalIdOf, resourcesOfType, useSynthesisedStack } from '#test-support/cdk-template';
 import { expectCanonical, faceReferenceClip, postMultipart, probe, productWithDemo, download } from '#test-support/jobs';
 import { startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 import {
-  dirBytes,
   functionAssets,
+  functionSize,
   invoke,
   layOut,
+  LAMBDA_IMAGE_LIMIT_BYTES,
   LAMBDA_UNZIPPED_LIMIT_BYTES,
   NODE22,
   requires,
@@ -30,6 +33,9 @@ import {
   type LaidOutFunction,
 } from '#test-support/lambda-layout';
 import { realFacePng } from '#bench/reference-clip';
+import { IMAGE_COPIES, IMAGE_HANDLER } from '#cloud/render-image';
+import { FFMPEG_ENV } from '#cloud/ffmpeg-layer';
+import { HUMAN_ENTRY } from '#adapters/engines/local/face/human-loader';
 
 const synthesis = useSynthesisedStack('LambdaLayout');
 let root: string;
@@ -48,21 +54,39 @@ function staticLayout(id: string): LaidOutFunction {
   return staticLayouts.get(id)!;
 }
 
-describe('every function, laid out as /var/task + /opt', () => {
+describe('every function, laid out as /var/task + /opt (a zip with its layers, an image as its Dockerfile copies it)', () => {
   test('is run by a Node 22 binary, the runtime major the bundles target', () => {
     expect(execFileSync(NODE22, ['--version'], { encoding: 'utf8' })).toMatch(/^v22\./);
   });
 
-  test("fits Lambda's 250 MB unzipped with its layers", () => {
+  test("fits its limit: a zip function's bundle and layers Lambda's 250 MB unzipped, an image function's image 10 GB", () => {
     const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
     const sizes = functionIds().map((id) => {
       const assets = functionAssets(synthesis.current, id);
-      const parts = [assets.bundleDir, ...assets.layerDirs].map(dirBytes);
-      const bytes = parts.reduce((sum, b) => sum + b, 0);
-      // The parts (bundle first, then each layer) say what to shrink when one does not fit.
-      return { id, mb: mb(bytes), partsMb: parts.map(mb), fits: bytes <= LAMBDA_UNZIPPED_LIMIT_BYTES };
+      const { bytes, partsBytes, limitBytes } = functionSize(assets);
+      // The parts (in the order they are laid out) say what to shrink when one does not fit.
+      return { id, packageType: assets.packageType, mb: mb(bytes), partsMb: partsBytes.map(mb), limitMb: mb(limitBytes), fits: bytes <= limitBytes };
     });
     expect(sizes.filter((s) => !s.fits)).toEqual([]);
+    // Only the render function needs an image: it holds ffmpeg, the native modules and the face runtime.
+    const { stack } = synthesis.current;
+    const images = sizes.filter((s) => s.packageType === 'Image');
+    expect(images.map((s) => s.id)).toEqual([logicalIdOf(stack, stack.jobs.functions.render)]);
+    expect(images[0]!.limitMb).toBe(mb(LAMBDA_IMAGE_LIMIT_BYTES));
+    // As a zip it would not fit: that is why it is an image.
+    expect(images[0]!.partsMb.reduce((sum, p) => sum + p, 0)).toBeGreaterThan(mb(LAMBDA_UNZIPPED_LIMIT_BYTES));
+  });
+
+  test("lays the render image out from its staged Dockerfile: the bundle in /var/task, ffmpeg, the native modules and the face runtime in /opt, the Dockerfile's ENV", () => {
+    const { stack } = synthesis.current;
+    const render = staticLayout(logicalIdOf(stack, stack.jobs.functions.render));
+    expect(render.assets.trees.map((t) => [path.basename(t.dir), t.to])).toEqual(IMAGE_COPIES.map((c) => [c.folder, c.to.replace('${LAMBDA_TASK_ROOT}', '/var/task').replace(/\/$/, '')]));
+    expect(render.assets.handler).toBe(IMAGE_HANDLER);
+    for (const file of ['var/task/index.js', 'opt/bin/ffmpeg', 'opt/bin/ffprobe', 'opt/nodejs/node_modules/sharp/package.json', `opt/nodejs/node_modules/${HUMAN_ENTRY.packageName}/${HUMAN_ENTRY.file}`]) {
+      expect(fs.existsSync(path.join(render.root, file))).toBe(true);
+    }
+    expect(render.env).toMatchObject({ FFMPEG_PATH: path.join(render.root, FFMPEG_ENV.FFMPEG_PATH), FFPROBE_PATH: path.join(render.root, FFMPEG_ENV.FFPROBE_PATH) });
+    expect(render.env.NODE_PATH!.split(':')).toContain(path.join(render.opt, 'nodejs', 'node_modules'));
   });
 
   test('asks for no more memory than the configured cap (a new account deploys it), the render function exactly the cap', () => {
@@ -111,7 +135,9 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
       [logicalIdOf(stack, stack.data.table)]: t.stack.settings.tableName,
       [logicalIdOf(stack, stack.media.bucket)]: t.stack.settings.bucketName,
     };
-    const endpoints = { DYNAMODB_ENDPOINT: t.stack.dynamoEndpoint, S3_ENDPOINT: t.stack.s3Endpoint };
+    // The layout stands in for S3, not CloudFront: empty MEDIA_CDN_* settings keep playback links presigned s3rver URLs.
+    const noCdn = Object.fromEntries(Object.values(MEDIA_CDN_ENV).map((name) => [name, '']));
+    const endpoints = { DYNAMODB_ENDPOINT: t.stack.dynamoEndpoint, S3_ENDPOINT: t.stack.s3Endpoint, ...noCdn };
     const lay = (name: string, fn: { node: { defaultChild?: unknown } }) => layOut(functionAssets(synthesis.current, logicalIdOf(stack, fn)), path.join(root, 'live', name), refs, endpoints);
     live = {
       avatars: lay('avatars', stack.api.functions.avatars),

@@ -163,11 +163,12 @@ describe('Lambda functions', () => {
     expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual([...serviceFunctionIds(), ...keyMaker].sort());
   });
 
-  test('every function runs the newest Node.js runtime this CDK knows, on x86_64', () => {
-    for (const [, fn] of serviceFunctions()) {
-      expect(fn.Properties.Runtime).toBe('nodejs24.x');
-      expect(fn.Properties.Architectures).toEqual(['x86_64']);
-    }
+  test('every function runs the newest Node.js runtime this CDK knows (an image function its base image, render-image.test.ts), on x86_64', () => {
+    const images = serviceFunctions().filter(([, fn]) => fn.Properties.PackageType === 'Image');
+    const zips = serviceFunctions().filter(([, fn]) => fn.Properties.PackageType !== 'Image');
+    expect(images.map(([id]) => id)).toEqual([pipelineFunctionId('render')]);
+    expect(zips.map(([, fn]) => fn.Properties.Runtime)).toEqual(zips.map(() => 'nodejs24.x'));
+    for (const [, fn] of serviceFunctions()) expect(fn.Properties.Architectures).toEqual(['x86_64']);
   });
 
   test('every function is traced by X-Ray and has its own role, without managed policies', () => {
@@ -265,7 +266,6 @@ describe('the ffmpeg layer', () => {
     const withFfmpeg = [
       ...GROUPS.filter((g) => 'ffmpeg' in HANDLER_GROUPS[g]).map(groupFunctionId),
       workerFunctionId('normalise-demo'),
-      pipelineFunctionId('render'),
     ];
     expect(withFfmpeg).toContain(groupFunctionId('products'));
     for (const id of withFfmpeg) {
@@ -273,6 +273,8 @@ describe('the ffmpeg layer', () => {
       expect(layers).toContainEqual({ Ref: layerId });
       expect(env).toMatchObject({ FFMPEG_PATH: '/opt/bin/ffmpeg', FFPROBE_PATH: '/opt/bin/ffprobe' });
     }
+    // The render image holds the layer's tree in /opt instead (render-image.ts), at the same paths.
+    expect(usesFfmpeg(pipelineFunctionId('render')).env).toMatchObject({ FFMPEG_PATH: '/opt/bin/ffmpeg', FFPROBE_PATH: '/opt/bin/ffprobe' });
   });
 
   test('functions that do not run ffmpeg do not carry it', () => {
@@ -307,8 +309,9 @@ describe('the native-modules layer', () => {
       expect({ worker, has: layersOf(workerFunctionId(worker)).some((l) => JSON.stringify(l) === JSON.stringify({ Ref: id })) }).toEqual({ worker, has: needs.native === true });
     }
     for (const name of PIPELINE) {
-      const needs = PIPELINE_FUNCTIONS[name] as { native?: boolean };
-      expect({ name, has: layersOf(pipelineFunctionId(name)).some((l) => JSON.stringify(l) === JSON.stringify({ Ref: id })) }).toEqual({ name, has: needs.native === true });
+      // An image function holds the tree itself (render-image.ts).
+      const needs = PIPELINE_FUNCTIONS[name] as { native?: boolean; image?: boolean };
+      expect({ name, has: layersOf(pipelineFunctionId(name)).some((l) => JSON.stringify(l) === JSON.stringify({ Ref: id })) }).toEqual({ name, has: needs.native === true && !needs.image });
     }
   });
 });
@@ -554,11 +557,10 @@ describe('the job state machine', () => {
     }
   });
 
-  test('the render function: layers, memory, timeout and /tmp for clips', () => {
+  test('the render function: a container image (no layers: it holds their trees), memory, timeout and /tmp for clips', () => {
     const props = functionProps(pipelineFunctionId('render'));
-    expect(props.Layers).toEqual(
-      expect.arrayContaining([{ Ref: layerIdByDescription(/ffmpeg/) }, { Ref: layerIdByDescription(/native npm packages/) }]),
-    );
+    expect(props.PackageType).toBe('Image');
+    expect(props.Layers).toBeUndefined();
     expect(props.MemorySize).toBe(PIPELINE_FUNCTIONS.render.memoryMb);
     expect(props.Timeout).toBe(PIPELINE_FUNCTIONS.render.timeoutS);
     expect(props.EphemeralStorage.Size).toBeGreaterThanOrEqual(4096);
