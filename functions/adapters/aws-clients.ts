@@ -11,18 +11,25 @@ import type { DynamoTable } from '#adapters/dynamodb/table';
 
 const localCredentials = (id: string) => ({ accessKeyId: id, secretAccessKey: id });
 
-function createDynamoClient(settings: Pick<Settings, 'region' | 'dynamoEndpoint'>): DynamoDBDocumentClient {
+/** Given each client as it is made, before first use: X-Ray capture in the functions that pay for it (adapters/xray). */
+export type ClientInstrument = <C extends object>(client: C) => C;
+const asMade: ClientInstrument = (client) => client;
+
+function createDynamoClient(settings: Pick<Settings, 'region' | 'dynamoEndpoint'>, instrument: ClientInstrument): DynamoDBDocumentClient {
   const endpoint = settings.dynamoEndpoint;
-  const client = new DynamoDBClient({
-    region: settings.region,
-    ...(endpoint ? { endpoint, credentials: localCredentials('local') } : {}),
-  });
+  // The document client shares this client's middleware, so capturing it captures both.
+  const client = instrument(
+    new DynamoDBClient({
+      region: settings.region,
+      ...(endpoint ? { endpoint, credentials: localCredentials('local') } : {}),
+    }),
+  );
   if (endpoint) awaitLocalTransactionCommits(client);
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 
-export function createDynamoTable(settings: Pick<Settings, 'region' | 'dynamoEndpoint' | 'tableName'>): DynamoTable {
-  return { client: createDynamoClient(settings), name: settings.tableName };
+export function createDynamoTable(settings: Pick<Settings, 'region' | 'dynamoEndpoint' | 'tableName'>, instrument: ClientInstrument = asMade): DynamoTable {
+  return { client: createDynamoClient(settings, instrument), name: settings.tableName };
 }
 
 /**
@@ -42,9 +49,9 @@ function awaitLocalTransactionCommits(client: DynamoDBClient): void {
   );
 }
 
-export function createS3Client(settings: Pick<Settings, 'region' | 's3Endpoint'>): S3Client {
+export function createS3Client(settings: Pick<Settings, 'region' | 's3Endpoint'>, instrument: ClientInstrument = asMade): S3Client {
   const endpoint = settings.s3Endpoint;
-  return new S3Client({
+  return instrument(new S3Client({
     region: settings.region,
     // s3rver predates the SDK's default streaming checksums (aws-chunked bodies) and would store the framing.
     ...(endpoint
@@ -56,5 +63,5 @@ export function createS3Client(settings: Pick<Settings, 'region' | 's3Endpoint'>
           responseChecksumValidation: 'WHEN_REQUIRED' as const,
         }
       : {}),
-  });
+  }));
 }

@@ -4,10 +4,11 @@ import { generateReaction } from '#pipeline/tasks/generate-reaction';
 import { renderPreview } from '#pipeline/tasks/render-preview';
 import { compose } from '#pipeline/tasks/compose';
 import type { DependencySource } from '#ports/dependencies';
-import { lambdaDependencies } from '#wiring/lambda';
+import { instrumentedLambdaDependencies } from '#wiring/lambda';
 import { withParts } from '#wiring/not-bundled';
 import { configuredEngines } from '#adapters/engines/configured';
 import { referenceResolver } from '#adapters/reference/reference-resolver';
+import { xrayCapture } from '#adapters/xray/sdk-capture';
 
 /** The generation and ffmpeg steps. */
 export const tasks: TasksOf<'render'> = {
@@ -18,5 +19,10 @@ export const tasks: TasksOf<'render'> = {
 
 export const createHandler = (dependencies: DependencySource) => pipelineHandler('render', tasks, dependencies);
 
-/** Only this function generates: the engines and the reference resolver are bundled here, not in the base wiring. */
-export const handler = createHandler(withParts(lambdaDependencies, (base) => ({ engines: configuredEngines({ blobs: base.blobs }), references: referenceResolver() })));
+/**
+ * Only this function generates: the engines and the reference resolver are bundled here, not in the base
+ * wiring. Its SDK calls are traced too (adapters/xray): clip transfers and engine calls are where its time goes.
+ */
+export const handler = createHandler(
+  withParts(instrumentedLambdaDependencies(xrayCapture), (base) => ({ engines: configuredEngines({ blobs: base.blobs }), references: referenceResolver() })),
+);

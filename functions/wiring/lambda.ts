@@ -8,7 +8,7 @@ import { lambdaBackgroundTasks } from '#adapters/lambda/background-tasks';
 import { S3BlobStore } from '#adapters/s3/blob-store';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { CloudFrontSignedLinks, secretText, type SignedLinks } from '#adapters/cloudfront/signed-links';
-import { createDynamoTable, createS3Client } from '#adapters/aws-clients';
+import { createDynamoTable, createS3Client, type ClientInstrument } from '#adapters/aws-clients';
 import { settingsFromEnv, type Settings } from '#functions/config';
 import { dynamoStores } from '#adapters/dynamodb/stores';
 import type { DynamoTable } from '#adapters/dynamodb/table';
@@ -48,6 +48,15 @@ export function lambdaDependencies(): Dependencies {
   return built;
 }
 
+/** Every port and store, each AWS SDK client passed through `instrument` as it is made (X-Ray capture where it pays). */
+export function instrumentedLambdaDependencies(instrument: ClientInstrument): DependencySource {
+  let instrumented: Dependencies | undefined;
+  return () => {
+    instrumented ??= { ...awsDependencies(lambdaSettings(), instrument), ...dynamoStores(createDynamoTable(lambdaSettings(), instrument)) };
+    return instrumented;
+  };
+}
+
 /** An API function: the stores its handler module names (apiStores), nothing more bundled. */
 export function lambdaApiDependencies(stores: StoreClasses): DependencySource {
   return onlyStores(() => ({ ...lambdaBase(), ...buildStores(lambdaTable(), stores) }) as Dependencies, stores);
@@ -59,11 +68,11 @@ function lambdaBase(): Dependencies {
 }
 
 /** The ports besides the table's stores, which each function adds as it needs them. */
-function awsDependencies(settings: Settings): Dependencies {
+function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dependencies {
   return {
     jobRunner: stepFunctionsJobRunner(),
     tasks: lambdaBackgroundTasks(),
-    blobs: new S3BlobStore(createS3Client(settings), settings.bucketName, cdnLinks(settings)),
+    blobs: new S3BlobStore(createS3Client(settings, instrument), settings.bucketName, cdnLinks(settings)),
     // Heavy: the handler modules of the functions that generate add them (not-bundled.ts).
     engines: enginesNotBundled,
     references: referencesNotBundled,
