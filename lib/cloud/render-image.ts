@@ -12,6 +12,7 @@ import { buildSync } from 'esbuild';
 import { Stage } from 'aws-cdk-lib';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as cxapi from 'aws-cdk-lib/cx-api';
 import { Construct } from 'constructs';
 import { lambdaEsbuildOptions } from './bundling';
 import { needsFaceRuntime } from './face-layer';
@@ -156,6 +157,9 @@ export class ImageServiceFunction extends Construct {
       // Built for x86-64 on any machine: the ffmpeg tree is Debian's amd64 build.
       code: lambda.DockerImageCode.fromImageAsset(contextDir, { platform: Platform.LINUX_AMD64 }),
     });
+    // CDK has copied the context into the assembly as the image asset: the scratch copy would only
+    // double 330 MB of cdk.out. Without staging (`--no-staging`) the asset is the scratch copy itself.
+    if (!this.node.tryGetContext(cxapi.DISABLE_ASSET_STAGING_CONTEXT)) fs.rmSync(contextDir, { recursive: true, force: true });
     grantNeeds(this, this.fn, props);
   }
 }
