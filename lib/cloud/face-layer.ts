@@ -52,7 +52,7 @@ interface StagedPackage {
 function faceRuntime(projectRoot: string): StagedPackage[] {
   const locate = (name: string, fromDir: string) => {
     const packageJson = findPackageJson(name, fromDir);
-    if (!packageJson) throw new Error(`${name} is not installed; the face layer is built from node_modules (npm ci)`);
+    if (!packageJson) throw new Error(`${name} is not installed; the face runtime is staged from node_modules (npm ci)`);
     const manifest = JSON.parse(fs.readFileSync(packageJson, 'utf8')) as { version: string; main?: string };
     return { dir: path.dirname(packageJson), version: manifest.version, main: manifest.main ?? 'index.js' };
   };

@@ -1,6 +1,7 @@
 /**
- * The whole service on AWS: data, media, the ffmpeg, native-modules and face layers, background workers,
- * the video job pipeline (state machine and its functions) and the HTTP API.
+ * The whole service on AWS: data, media, the ffmpeg and native-modules layers, background workers,
+ * the video job pipeline (state machine and its functions; the render function a container image holding
+ * those layers' trees and the face runtime) and the HTTP API.
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
