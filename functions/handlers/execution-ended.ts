@@ -1,6 +1,6 @@
 import { endedExecutionOf, failEndedExecution } from '#pipeline/execution-ended';
 import type { DependencySource } from '#ports/dependencies';
-import { logger } from '#functions/logger';
+import { logger, withLambdaContext } from '#functions/logger';
 import { lambdaDependencies } from '#wiring/lambda';
 
 /**
@@ -19,4 +19,4 @@ export const createHandler = (dependencies: DependencySource) => async (event: u
   return { failed: true };
 };
 
-export const handler = createHandler(lambdaDependencies);
+export const handler = withLambdaContext(createHandler(lambdaDependencies));

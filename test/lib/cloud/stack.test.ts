@@ -429,7 +429,7 @@ describe('the media bucket', () => {
 
 /** Every statement of the job state machine's role. */
 function stateMachineStatements(): Statement[] {
-  const [[, sm]] = ofType('AWS::StepFunctions::StateMachine') as [string, Json][];
+  const [, sm] = ofType('AWS::StepFunctions::StateMachine')[0] as [string, Json];
   const roleId = sm.Properties.RoleArn['Fn::GetAtt'][0] as string;
   return ofType('AWS::IAM::Policy')
     .filter(([, p]) => (p.Properties.Roles as Json[]).some((r) => r.Ref === roleId))
