@@ -8,6 +8,8 @@ import type { BackgroundTasks } from './background-tasks';
 import type { BlobStore } from './blob-store';
 import type { AccountStore } from './account-store';
 import type { ApiKeyStore } from './api-key-store';
+import type { UserStore } from './user-store';
+import type { SessionStore } from './session-store';
 import type { Engines } from './engines';
 import type { ProductStore } from './product-store';
 import type { AvatarStore } from './avatar-store';
@@ -81,6 +83,10 @@ export interface Dependencies {
   accounts: AccountStore;
   /** The keys requests authenticate with. */
   apiKeys: ApiKeyStore;
+  /** Studio users and their password hashes. */
+  users: UserStore;
+  /** Studio sessions (the `rs_session` cookie), revocable, expiring. */
+  sessions: SessionStore;
   /** Requests per rolling minute per account: the contract's 120 unless the local stack was started with another. */
   apiRequestsPerMinute: number;
   /** Seconds a preview waits for a decision (domain/preview-wait): 30 days unless the local stack was started with less. */

@@ -9,11 +9,12 @@ import type { DynamoTable } from '#adapters/dynamodb/table';
 import { TABLE_STORE_PORTS, type TableStorePort } from '#adapters/dynamodb/stores';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-keys';
 import { DynamoRateLimiter } from '#adapters/dynamodb/rate-limiter';
+import { DynamoSessionStore } from '#adapters/dynamodb/sessions';
 
 export type StoreClasses = { readonly [K in TableStorePort]?: new (table: DynamoTable) => Dependencies[K] };
 
-/** What every authenticated route reads before its operation: the key and the per-account limit. */
-const AUTH_STORES = { apiKeys: DynamoApiKeyStore, rateLimits: DynamoRateLimiter } as const satisfies StoreClasses;
+/** What every authenticated route reads before its operation: the key or the session, and the per-account limit. */
+const AUTH_STORES = { apiKeys: DynamoApiKeyStore, sessions: DynamoSessionStore, rateLimits: DynamoRateLimiter } as const satisfies StoreClasses;
 
 /** An API function's stores: authentication's and its operations'. */
 export const apiStores = (operations: StoreClasses): StoreClasses => ({ ...AUTH_STORES, ...operations });

@@ -55,6 +55,8 @@ export function testDependencies(overrides: Partial<Dependencies> = {}): Depende
     media: unwiredPort('media'),
     accounts: unwiredPort('accounts'),
     apiKeys: unwiredPort('apiKeys'),
+    users: unwiredPort('users'),
+    sessions: unwiredPort('sessions'),
     rateLimits: unwiredPort('rateLimits'),
     social: unwired('social'),
     cipher: unwiredPort('cipher'),

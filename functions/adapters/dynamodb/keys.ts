@@ -15,6 +15,13 @@ export const keys = {
   apiKeyOfAccount: (accountId: number, keyId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `APIKEY#${padId(keyId)}` }),
   apiKeyIdIndex: (keyId: number) => `KEYID#${keyId}`,
 
+  /** A studio user in its account's partition; the claim on its email is what makes an email one user's. */
+  user: (accountId: number, userId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `USER#${padId(userId)}` }),
+  emailClaim: (email: string) => ({ pk: `EMAIL#${email}`, sk: 'EMAIL' }),
+  /** A session by its token's hash; gsi1 lists a user's sessions, so a password change revokes the others. */
+  session: (tokenHash: string) => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
+  sessionsOfUserIndex: (userId: number) => `USERSESSIONS#${userId}`,
+
   product: (accountId: number, productId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `PRODUCT#${padId(productId)}` }),
   productPrefix: 'PRODUCT#',
 

@@ -3,6 +3,8 @@ import type { Dependencies } from '#ports/dependencies';
 import type { DynamoTable } from './table';
 import { DynamoAccountStore } from './accounts';
 import { DynamoApiKeyStore } from './api-keys';
+import { DynamoUserStore } from './users';
+import { DynamoSessionStore } from './sessions';
 import { DynamoRateLimiter } from './rate-limiter';
 import { DynamoProductStore } from './products';
 import { DynamoAvatarStore } from './avatars';
@@ -20,6 +22,8 @@ import { DynamoUploadStore } from './uploads';
 export const TABLE_STORE_PORTS = [
   'accounts',
   'apiKeys',
+  'users',
+  'sessions',
   'rateLimits',
   'products',
   'avatars',
@@ -41,6 +45,8 @@ export function dynamoStores(table: DynamoTable): TableStores {
   return {
     accounts: new DynamoAccountStore(table),
     apiKeys: new DynamoApiKeyStore(table),
+    users: new DynamoUserStore(table),
+    sessions: new DynamoSessionStore(table),
     rateLimits: new DynamoRateLimiter(table),
     products: new DynamoProductStore(table),
     avatars: new DynamoAvatarStore(table),

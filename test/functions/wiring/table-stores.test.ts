@@ -4,19 +4,20 @@ import { testDependencies } from '#test-support/wiring';
 import { DynamoProductStore } from '#adapters/dynamodb/products';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-keys';
 import { DynamoRateLimiter } from '#adapters/dynamodb/rate-limiter';
+import { DynamoSessionStore } from '#adapters/dynamodb/sessions';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 import type { Dependencies } from '#ports/dependencies';
 
 const stores = apiStores({ products: DynamoProductStore });
 
-test('an API function always has the stores authentication reads, plus those it names', () => {
-  expect(stores).toEqual({ apiKeys: DynamoApiKeyStore, rateLimits: DynamoRateLimiter, products: DynamoProductStore });
+test('an API function always has the stores authentication reads (key, session, rate limit), plus those it names', () => {
+  expect(stores).toEqual({ apiKeys: DynamoApiKeyStore, sessions: DynamoSessionStore, rateLimits: DynamoRateLimiter, products: DynamoProductStore });
 });
 
 test('builds one instance of each named store over the table, and nothing else', () => {
   const table = { client: {}, name: 'reaction-studio' } as unknown as DynamoTable;
   const built = buildStores(table, stores);
-  expect(Object.keys(built).sort()).toEqual(['apiKeys', 'products', 'rateLimits']);
+  expect(Object.keys(built).sort()).toEqual(['apiKeys', 'products', 'rateLimits', 'sessions']);
   expect(built.products).toBeInstanceOf(DynamoProductStore);
 });
 
