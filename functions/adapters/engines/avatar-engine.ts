@@ -17,7 +17,7 @@ export type EngineBlobs = Pick<BlobStore, 'putFile' | 'getToFile' | 'playbackUrl
  */
 export function inlineAvatarEngines(options: { blobs: EngineBlobs }): Pick<Engines, 'inlineAvatar' | 'avatarIsInline'> {
   return {
-    inlineAvatar: once(async () => (await import('./local/engine')).createLocalEngine({ blobs: options.blobs })),
+    inlineAvatar: once(async () => (await import('./local/prompt-avatar')).createLocalAvatarEngine({ blobs: options.blobs })),
     avatarIsInline: engineChoice('avatar') === 'local',
   };
 }

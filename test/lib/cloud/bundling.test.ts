@@ -41,6 +41,16 @@ describe('Lambda bundling options', () => {
     expect(externals.filter((path) => path.startsWith('@aws-sdk/'))).toEqual([]);
   });
 
+  test('the avatars function draws portraits within the request but bundles none of the reaction renderer, captions or encoder', async () => {
+    const { build } = await import('esbuild');
+    const out = await build({ ...lambdaEsbuildOptions(HANDLER_GROUPS.avatars.entry, 'out/avatars.js', { native: true }), write: false, metafile: true });
+    const inputs = Object.keys(out.metafile!.inputs);
+    expect(inputs).toContain('functions/adapters/engines/local/prompt-avatar.ts');
+    for (const module of ['local/engine.ts', 'expression-curve.ts', 'reaction-clip.ts', 'frame-encoder.ts', 'media/caption.ts']) {
+      expect(inputs.filter((input) => input.endsWith(module))).toEqual([]);
+    }
+  });
+
   test('never fall back to Docker', () => {
     expect(cdk.forceDockerBundling).toBe(false);
   });

@@ -16,22 +16,24 @@ import {
   REACTION_CLIP,
   type AvatarEngine,
   type AvatarRef,
-  type GeneratedAvatar,
   type GenerationOptions,
   type ReactionClip,
   type ReactionEngine,
 } from '#ports/engine';
 import type { Emotion, ReactionFrame } from './animation';
-import { rigFromPrompt } from './avatar-prompt';
 import { emotionFromPrompt } from './emotion-prompt';
 import { reactionFrames } from './expression-curve';
 import type { CaptionOverlay, EncodeStats } from './frame-encoder';
-import { renderAvatarPng } from './illustrated-avatar';
 import { prepareIllustratedScene } from './illustrated-renderer';
 import { isIllustratedRig, type IllustratedRig } from './illustrated-rig';
 import { renderClipToFile, type FrameRenderer } from './reaction-clip';
 import { renderCaptionPng } from '#media/caption';
 import { posterFrameIndex } from '#media/poster';
+import { checkAborted, fetchBlob, guard, storeBlob, withTempDir, type BlobFiles } from './engine-files';
+import { drawAvatarFromPrompt, LOCAL_ENGINE as ENGINE } from './prompt-avatar';
+
+export { AVATAR_SIZE } from './prompt-avatar';
+export type { BlobFiles } from './engine-files';
 
 /**
  * Frames are drawn smaller than the output and scaled up by ffmpeg: per frame the raster, the warp
@@ -45,9 +47,6 @@ import { posterFrameIndex } from '#media/poster';
 export const RENDER_SIZE = { width: 540, height: 960 } as const;
 export const PHOTO_RENDER_SIZE = { width: 720, height: 1280 } as const;
 
-/** Side of the square portrait made from a prompt. */
-export const AVATAR_SIZE = 1024;
-
 /** Draws photo avatars (the `./face` module): the frames' numbers applied to a warped photo. */
 export interface PhotoRenderer {
   /** `imagePath` is the avatar's image on local disk; `rig` what `rigFromImage` computed (or null). */
@@ -59,12 +58,6 @@ export interface PhotoRenderer {
 /** Turns a reference clip into frames (face landmarks → poses), at `fps`, at most `maxFrames`. */
 export interface MotionSource {
   framesFromReference(videoPath: string, fps: number, maxFrames: number, options?: { signal?: AbortSignal }): Promise<ReactionFrame[]>;
-}
-
-/** The blob store, as files: the part of the wiring's BlobStore the engine uses. */
-export interface BlobFiles {
-  putFile(key: string, filePath: string, contentType: string): Promise<void>;
-  getToFile(key: string, filePath: string): Promise<void>;
 }
 
 export interface LocalEngineDeps {
@@ -80,7 +73,6 @@ export interface LocalEngineDeps {
 
 export type LocalEngine = AvatarEngine & ReactionEngine & { readonly name: 'local' };
 
-const ENGINE = 'local';
 
 export function createLocalEngine(deps: LocalEngineDeps): LocalEngine {
   const tempDir = <T>(work: (dir: string) => Promise<T>) => withTempDir(deps.tmpDir ?? os.tmpdir(), work);
@@ -148,25 +140,7 @@ export function createLocalEngine(deps: LocalEngineDeps): LocalEngine {
   const engine: LocalEngine = {
     name: ENGINE,
 
-    async avatarFromPrompt(prompt: string, options: GenerationOptions): Promise<GeneratedAvatar> {
-      checkAborted(options.signal);
-      const rig = rigFromPrompt(prompt, options.seed);
-      const png = await guard(() => renderAvatarPng(rig, AVATAR_SIZE), 'drawing the avatar failed');
-      checkAborted(options.signal);
-      return tempDir(async (dir) => {
-        const file = path.join(dir, 'avatar.png');
-        await fsp.writeFile(file, png);
-        await storeBlob(deps.blobs, options.outputKey, file, 'image/png');
-        return {
-          image: { key: options.outputKey, contentType: 'image/png', sizeBytes: png.length },
-          width: AVATAR_SIZE,
-          height: AVATAR_SIZE,
-          seed: options.seed,
-          rig,
-          engine: ENGINE,
-        };
-      });
-    },
+    avatarFromPrompt: (prompt, options) => drawAvatarFromPrompt(deps, prompt, options),
 
     async reactionFromPrompt(avatar: AvatarRef, prompt: string, options: GenerationOptions): Promise<ReactionClip> {
       const read = emotionFromPrompt(prompt);
@@ -236,44 +210,3 @@ function isRigOfKind(rig: unknown, kind: string): boolean {
   return !!rig && typeof rig === 'object' && (rig as { kind?: unknown }).kind === kind;
 }
 
-function checkAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new EngineError('cancelled', 'the generation was cancelled', { retryable: false });
-}
-
-async function guard<T>(work: () => Promise<T>, what: string): Promise<T> {
-  try {
-    return await work();
-  } catch (cause) {
-    if (cause instanceof EngineError) throw cause;
-    throw new EngineError('engine_failure', `${what}; try again`, { retryable: true, cause });
-  }
-}
-
-async function withTempDir<T>(parent: string, work: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await fsp.mkdtemp(path.join(parent, 'rs-local-engine-'));
-  try {
-    return await work(dir);
-  } finally {
-    await fsp.rm(dir, { recursive: true, force: true });
-  }
-}
-
-async function storeBlob(blobs: BlobFiles, key: string, file: string, contentType: string): Promise<void> {
-  try {
-    await blobs.putFile(key, file, contentType);
-  } catch (cause) {
-    throw new EngineError('engine_failure', 'the result could not be stored; try again', { retryable: true, cause });
-  }
-}
-
-async function fetchBlob(blobs: BlobFiles, key: string, file: string, what: string): Promise<void> {
-  try {
-    await blobs.getToFile(key, file);
-  } catch (cause) {
-    const name = (cause as { name?: string } | null)?.name;
-    if (name === 'NoSuchKey' || name === 'NotFound') {
-      throw new EngineError('invalid_input', `${what} is missing from storage; upload it again`, { cause });
-    }
-    throw new EngineError('engine_failure', `${what} could not be read from storage; try again`, { retryable: true, cause });
-  }
-}
