@@ -1,7 +1,7 @@
 /**
  * Tests are TypeScript transformed by swc. Integration and end-to-end suites start their own
  * DynamoDB Local and s3rver on free ports. Some packages ship only ES modules (@middy/core, DiceBear,
- * p-retry, p-limit, file-type and what they import), so swc turns them into CommonJS for jest like
+ * p-retry, p-limit, file-type and what they import, cookie), so swc turns them into CommonJS for jest like
  * our own sources.
  */
 const esmOnly = [
@@ -17,6 +17,7 @@ const esmOnly = [
   '@tokenizer',
   '@borewit',
   'uint8array-extras',
+  'cookie',
 ].join('|');
 const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
 

@@ -144,6 +144,16 @@ export const HANDLER_GROUPS = {
     writes: ['uploads'],
     timeoutS: 29,
   },
+  accounts: {
+    entry: 'functions/handlers/accounts.ts',
+    description: 'sign-up, sign-in and studio sessions, the account, and its API keys',
+    // Users, sessions, keys, and the sign-in throttles' counters.
+    table: 'readwrite',
+    bucket: 'none',
+    // scrypt takes 32 MiB and a full core's worth of work per password checked.
+    memoryMb: 1024,
+    timeoutS: 29,
+  },
   usage: {
     entry: 'functions/handlers/usage.ts',
     description: 'plan and allowance usage',
@@ -160,8 +170,11 @@ export interface RouteDefinition {
   path: string;
   group: HandlerGroup;
   operation: string;
-  /** `none` routes skip authentication and the rate limit. */
-  auth: 'none' | 'required';
+  /**
+   * `none` routes skip authentication and the rate limit; `required` ones take an API key or the
+   * studio's session cookie; `session` ones only the cookie (a key is 403: a key cannot mint keys).
+   */
+  auth: 'none' | 'required' | 'session';
   scopes: readonly Scope[];
   /** The largest request body the route accepts; the local server refuses larger ones before reading them. */
   maxBodyBytes: number;
@@ -206,7 +219,7 @@ function route(method: HttpMethod, path: string, group: HandlerGroup, operation:
     group,
     operation,
     auth: auth ?? 'required',
-    scopes: scopes ?? (auth === 'none' ? [] : [defaultScope]),
+    scopes: scopes ?? (auth === 'none' || auth === 'session' ? [] : [defaultScope]),
     maxBodyBytes: maxBodyBytes ?? JSON_BODY_LIMIT,
     ...rest,
   };
@@ -216,6 +229,9 @@ const ANY_BODY = ['json', 'form', 'multipart'] as const;
 const FIELDS_ONLY = ['json', 'form'] as const;
 const PUBLIC = { auth: 'none' } as const;
 const PUBLISH = { scopes: ['publish'] } as const;
+const SESSION = { auth: 'session' } as const;
+/** Sign-in bodies are a few short fields: anything larger is refused before it is read. */
+const AUTH_BODY = { maxBodyBytes: 4 * KB, body: { accept: FIELDS_ONLY } } as const;
 
 const DEMO_VIDEO: FileRule = { description: 'MP4, MOV or AVI (decided by its bytes), vertical, at most 180 s', maxBytes: DEMO_VIDEO_MAX_BYTES };
 const AVATAR_IMAGE: FileRule = { description: 'JPG, PNG or WEBP (decided by its bytes), at least 340x340', maxBytes: AVATAR_UPLOAD_MAX_BYTES };
@@ -282,6 +298,16 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('POST', '/analytics/sync', 'analytics', 'sync', { query: ['days'] }),
 
   route('GET', '/usage', 'usage', 'get'),
+
+  route('POST', '/auth/signup', 'accounts', 'signUp', { ...PUBLIC, ...AUTH_BODY }),
+  route('POST', '/auth/login', 'accounts', 'logIn', { ...PUBLIC, ...AUTH_BODY }),
+  route('POST', '/auth/logout', 'accounts', 'logOut', SESSION),
+  route('GET', '/auth/session', 'accounts', 'session', SESSION),
+  route('POST', '/auth/password', 'accounts', 'changePassword', { ...SESSION, ...AUTH_BODY }),
+  route('GET', '/account', 'accounts', 'account'),
+  route('GET', '/keys', 'accounts', 'listKeys', SESSION),
+  route('POST', '/keys', 'accounts', 'createKey', { ...SESSION, body: { accept: FIELDS_ONLY } }),
+  route('DELETE', '/keys/{id}', 'accounts', 'revokeKey', SESSION),
 
   route('POST', '/uploads', 'uploads', 'create', { body: { accept: FIELDS_ONLY } }),
 ];

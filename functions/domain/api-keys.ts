@@ -51,6 +51,8 @@ export function parseScopes(input: string): Scope[] {
 export interface ApiKeyRecord {
   id: number;
   account_id: number;
+  /** What its owner called it in the studio; keys made by the admin CLI have none. */
+  name?: string;
   prefix: string;
   scopes: Scope[];
   created_at: string;
@@ -75,6 +77,15 @@ export function isLastUseStale(record: ApiKeyRecord, now: Date): boolean {
 }
 
 /** A key's record as created: never used, not revoked. */
-export function newKeyRecord(id: number, accountId: number, prefix: string, scopes: readonly Scope[], now: Date): ApiKeyRecord {
-  return { id, account_id: accountId, prefix, scopes: [...scopes], created_at: now.toISOString(), last_used_at: null, revoked_at: null };
+export function newKeyRecord(id: number, accountId: number, prefix: string, scopes: readonly Scope[], now: Date, name?: string): ApiKeyRecord {
+  return {
+    id,
+    account_id: accountId,
+    ...(name === undefined ? {} : { name }),
+    prefix,
+    scopes: [...scopes],
+    created_at: now.toISOString(),
+    last_used_at: null,
+    revoked_at: null,
+  };
 }

@@ -1,15 +1,24 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { RouteDefinition, Scope } from '#functions/routes';
 import type { Dependencies } from '#ports/dependencies';
+import type { SessionRecord } from '#domain/session';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResult = APIGatewayProxyStructuredResultV2 & { headers?: Record<string, string> };
 
-/** Who is calling. A browser session (the studio, later) resolves to the same shape as an API key. */
+/** Who is calling. A studio session resolves to the same shape as an API key, with every scope. */
 export interface Principal {
   accountId: number;
   scopes: readonly Scope[];
-  credential: { kind: 'api_key'; keyId: number } | { kind: 'session'; sessionId: string };
+  credential: { kind: 'api_key'; keyId: number } | SessionCredential;
+}
+
+/** The session as found (after this request's use), and its token's hash: what signing out revokes. */
+export interface SessionCredential {
+  kind: 'session';
+  sessionId: string;
+  tokenHash: string;
+  session: SessionRecord;
 }
 
 /** What the middlewares learn about a request, handed to the operation. */

@@ -7,6 +7,7 @@ import { SOCIAL_PROVIDERS } from '#domain/social';
 import { PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX } from '#http/params';
 
 export const SECURITY_SCHEME = 'apiKey';
+export const SESSION_SCHEME = 'sessionCookie';
 
 export const securitySchemes = {
   [SECURITY_SCHEME]: {
@@ -16,6 +17,15 @@ export const securitySchemes = {
     description:
       'An API key: `Authorization: Bearer rsk_...`. Keys carry scopes: GETs need `read`, other methods `write`, publishing `publish`. ' +
       'A missing, malformed, unknown or revoked key is 401; a missing scope 403.',
+  },
+  [SESSION_SCHEME]: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'rs_session',
+    description:
+      'The studio\'s session, set by POST /auth/signup and /auth/login: every scope of its account. A change (any method but GET and HEAD) made with it ' +
+      'also sends `X-CSRF-Token` (the `csrf_token` of GET /auth/session) and, if any, an `Origin` of this API: otherwise 403. With a bearer key too, the key counts. ' +
+      'An ended, revoked or unknown session is 401.',
   },
 } as const;
 

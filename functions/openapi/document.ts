@@ -8,7 +8,7 @@ import { createDocument, type oas31, type ZodOpenApiObject, type ZodOpenApiOpera
 import { API_NAME, API_PREFIX, API_VERSION, HANDLER_GROUPS, ROUTES, type BodyKind, type RouteBody, type RouteDefinition } from '#functions/routes';
 import { errorEnvelope } from '#domain/schemas/envelope';
 import type { ErrorCode } from '#domain/errors';
-import { SECURITY_SCHEME, headerRef, headers, paramRef, parameters, rateLimitHeaders, securitySchemes } from './components';
+import { SECURITY_SCHEME, SESSION_SCHEME, headerRef, headers, paramRef, parameters, rateLimitHeaders, securitySchemes } from './components';
 import { TRANSPORT_CODES, byStatus, routeErrorCodes } from './errors';
 import { operationIdOf } from './operation-ids';
 import { contractOf, type RouteContract } from './route-contracts';
@@ -21,7 +21,7 @@ const MEDIA_TYPES: Record<BodyKind, string> = {
 
 const DESCRIPTION = `Short vertical reaction videos for products: an avatar reacts under a hook caption, then the product's demo plays.
 
-- **Auth**: \`Authorization: Bearer rsk_...\` on every route but the public ones (liveness, this document and its reference page).
+- **Auth**: \`Authorization: Bearer rsk_...\` on every route but the public ones (liveness, this document and its reference page, sign-up and sign-in), or the studio's \`rs_session\` cookie (changes with it also send \`X-CSRF-Token\`). Managing keys and the session takes the cookie: a key there is 403.
 - **Errors** come in one envelope, \`{"error": message, "code": code}\`; every operation lists the codes it can answer. A 500 also carries \`request_id\`; every answer has an \`x-request-id\` header.
 - **Rate limit**: per account per rolling minute, shared by its keys. Answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`; a 429 carries \`Retry-After\`.
 - **Lists** of products, videos and posts are paged (\`page\`, \`per_page\`), newest first, with \`meta: {page, per_page, total}\`.
@@ -39,7 +39,7 @@ function successResponses(route: RouteDefinition): Record<string, ZodOpenApiResp
     const contentType = answer.contentType ?? 'application/json';
     out[status] = {
       description: answer.description,
-      headers: { 'x-request-id': headerRef('RequestId'), ...(route.auth === 'required' ? rateLimitHeaders : {}) },
+      headers: { 'x-request-id': headerRef('RequestId'), ...(route.auth !== 'none' ? rateLimitHeaders : {}) },
       content: { [contentType]: answer.schema ? { schema: answer.schema } : {} },
     };
   }
@@ -50,7 +50,7 @@ function errorResponses(route: RouteDefinition): Record<string, ZodOpenApiRespon
   const out: Record<string, ZodOpenApiResponseObject> = {};
   for (const [status, codes] of byStatus(routeErrorCodes(route))) {
     // Refusals before the rate limit ran (a bad key, a body refused by its length) carry no counters.
-    const limited = route.auth === 'required' && status === 429;
+    const limited = route.auth !== 'none' && status === 429;
     const retry = status === 429 || status === 503;
     out[String(status)] = {
       description: codes.map((code) => `\`${code}\``).join(', '),
@@ -110,6 +110,13 @@ function parametersOf(route: RouteDefinition) {
   return list;
 }
 
+/** Public routes need nothing; studio-only ones the session cookie; the rest a key with the scopes, or the cookie. */
+function securityOf(route: RouteDefinition): Record<string, string[]>[] {
+  if (route.auth === 'none') return [];
+  if (route.auth === 'session') return [{ [SESSION_SCHEME]: [] }];
+  return [{ [SECURITY_SCHEME]: [...route.scopes] }, { [SESSION_SCHEME]: [] }];
+}
+
 function operation(route: RouteDefinition): ZodOpenApiOperationObject {
   const contract = contractOf(route);
   return {
@@ -118,7 +125,7 @@ function operation(route: RouteDefinition): ZodOpenApiOperationObject {
     summary: contract.summary,
     ...(contract.description ? { description: contract.description } : {}),
     // OpenAPI 3.1 lets a non-OAuth requirement name roles: here, the key scopes the route needs.
-    security: route.auth === 'none' ? [] : [{ [SECURITY_SCHEME]: [...route.scopes] }],
+    security: securityOf(route),
     ...(parametersOf(route).length ? { parameters: parametersOf(route) } : {}),
     ...(route.body ? { requestBody: requestBody(route) } : {}),
     responses: { ...successResponses(route), ...errorResponses(route), default: transportRefusal },

@@ -22,8 +22,8 @@ export const TRANSPORT_CODES = [
 
 export function routeErrorCodes(route: RouteDefinition): ErrorCode[] {
   const codes = new Set<ErrorCode>(['internal_error']);
-  if (route.auth === 'required') {
-    // A missing or unknown key, a missing scope, and the per-account limit.
+  if (route.auth !== 'none') {
+    // A missing or unknown key or session, a missing scope (or a key where only a session will do), a missing CSRF token, and the per-account limit.
     codes.add('unauthorized').add('forbidden').add('rate_limited');
   }
   if (/\{id\}/.test(route.path)) codes.add('bad_request').add('not_found');

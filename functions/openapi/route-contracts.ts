@@ -23,6 +23,20 @@ import { analyticsOverviewResponse, analyticsSyncResponse } from '#domain/schema
 import { usageResponse } from '#domain/schemas/usage';
 import { createUploadInput, uploadResponse } from '#domain/schemas/upload';
 import { livenessResponse } from '#domain/schemas/meta';
+import {
+  accountResponse,
+  apiKeyResponse,
+  changePasswordInput,
+  createKeyInput,
+  createdApiKeyResponse,
+  logInInput,
+  passwordChangedResponse,
+  revokedApiKeyResponse,
+  sessionResponse,
+  signUpInput,
+  signedInResponse,
+  signedOutResponse,
+} from '#domain/schemas/accounts';
 import { connectionInput } from '#domain/social';
 import { createPostInput } from '#domain/social-post';
 import { ROUTES, type RouteDefinition } from '#functions/routes';
@@ -196,6 +210,46 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   },
 
   'GET /usage': { summary: 'Plan and allowance usage', responses: { 200: ok('The counters', dataOf(usageResponse)) } },
+
+  'POST /auth/signup': {
+    summary: 'Sign up: a new account on the free plan, signed in',
+    description:
+      'Passwords are 10 to 200 characters and not one of the most common; the email is trimmed and lower-cased. The answer sets the `rs_session` cookie (HttpOnly, SameSite=Lax). An email that already has an account is 409. At most 30 sign-up and sign-in requests per client address per minute (429 with Retry-After).',
+    fields: signUpInput,
+    responses: { 201: ok('Signed up and in; the session cookie comes with it', dataOf(signedInResponse)) },
+    errors: ['conflict', 'rate_limited'],
+  },
+  'POST /auth/login': {
+    summary: 'Sign in',
+    description:
+      'A wrong password and an unknown email are the same 401. At most 10 attempts per email per 15 minutes and 30 sign-up and sign-in requests per client address per minute (429 with Retry-After).',
+    fields: logInInput,
+    responses: { 200: ok('Signed in; the session cookie comes with it', dataOf(signedInResponse)) },
+    errors: ['unauthorized', 'rate_limited'],
+  },
+  'POST /auth/logout': { summary: 'Sign out: the session is revoked and its cookie cleared', responses: { 200: ok('Signed out', dataOf(signedOutResponse)) } },
+  'GET /auth/session': {
+    summary: 'The signed-in user, account and CSRF token',
+    responses: { 200: ok('The session', dataOf(sessionResponse)) },
+  },
+  'POST /auth/password': {
+    summary: 'Change the password; every other session of the user is signed out',
+    description: 'A wrong `current_password` is 403 and counts against the email\'s sign-in attempts; a `new_password` outside the policy is 400.',
+    fields: changePasswordInput,
+    responses: { 200: ok('Changed', dataOf(passwordChangedResponse)) },
+  },
+  'GET /account': { summary: 'The account', responses: { 200: ok('The account', dataOf(accountResponse)) } },
+  'GET /keys': { summary: "The account's API keys (never the keys themselves)", responses: { 200: ok('Every key, revoked ones too', dataOf(z.array(apiKeyResponse))) } },
+  'POST /keys': {
+    summary: 'Make an API key',
+    description: 'Without `scopes` the key gets every scope (read, write, publish). The key is in this answer only.',
+    fields: createKeyInput,
+    responses: { 201: ok('The key, shown once', dataOf(createdApiKeyResponse)) },
+  },
+  'DELETE /keys/{id}': {
+    summary: 'Revoke an API key: the next request with it is 401',
+    responses: { 200: ok('Revoked', dataOf(revokedApiKeyResponse)) },
+  },
 
   'POST /uploads': {
     summary: 'Upload a file straight to storage',

@@ -6,8 +6,8 @@ import type { ApiKeyRecord, CreatedApiKey } from '#domain/api-keys';
 import type { Scope } from '#domain/api-keys';
 
 export interface ApiKeyStore {
-  /** Throws when the account does not exist. */
-  create(accountId: number, scopes: readonly Scope[], now?: Date): Promise<CreatedApiKey>;
+  /** Throws when the account does not exist. `name` is the studio's label for it. */
+  create(accountId: number, scopes: readonly Scope[], now?: Date, name?: string): Promise<CreatedApiKey>;
   findByHash(hash: string): Promise<ApiKeyRecord | undefined>;
   listOfAccount(accountId: number): Promise<ApiKeyRecord[]>;
   /** False when no such key exists. Revoking twice keeps the first revocation time. */

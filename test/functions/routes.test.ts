@@ -11,6 +11,14 @@ const PUBLISHING = new Set(
   ] as const).map(([method, path]) => routeKey({ method, path })),
 );
 
+/** The studio's own routes: a signed-in session only, never a key (a key cannot mint keys). */
+const SESSION_ONLY = new Set(
+  ['POST /auth/logout', 'GET /auth/session', 'POST /auth/password', 'GET /keys', 'POST /keys', 'DELETE /keys/{id}'].map((key) => {
+    const [method, path] = key.split(' ') as ['GET' | 'POST' | 'DELETE', string];
+    return routeKey({ method, path });
+  }),
+);
+
 describe('the route table', () => {
   test('every route key is unique and resolves back to its route', () => {
     const keys = ROUTES.map(routeKey);
@@ -41,16 +49,23 @@ describe('the route table', () => {
     expect(matchRoute('GET', '/api/v2/products')).toEqual({ kind: 'not_found' });
   });
 
-  test('writes need the write scope and reads the read scope; only the meta routes (liveness, the API description) are public', () => {
+  test('writes need the write scope and reads the read scope; only the meta routes (liveness, the API description), sign-up and sign-in are public', () => {
     expect(ROUTES.filter((r) => r.auth === 'none').map(routeKey)).toEqual([
       'GET /api/v1',
       'GET /api/v1/openapi.json',
       'GET /api/v1/docs',
       'GET /api/v1/docs/scalar.js',
+      'POST /api/v1/auth/signup',
+      'POST /api/v1/auth/login',
     ]);
     for (const route of ROUTES) {
-      if (route.group === 'meta') {
+      if (route.group === 'meta' || route.auth === 'none') {
         expect(route.auth).toBe('none');
+        continue;
+      }
+      if (SESSION_ONLY.has(routeKey(route))) {
+        expect(route.auth).toBe('session');
+        expect(route.scopes).toEqual([]);
         continue;
       }
       expect(route.auth).toBe('required');

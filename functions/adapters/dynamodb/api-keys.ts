@@ -15,10 +15,10 @@ import { queryAll } from './pagination';
 export class DynamoApiKeyStore implements ApiKeyStore {
   constructor(private readonly table: DynamoTable) {}
 
-  async create(accountId: number, scopes: readonly Scope[], now = new Date()): Promise<CreatedApiKey> {
+  async create(accountId: number, scopes: readonly Scope[], now = new Date(), name?: string): Promise<CreatedApiKey> {
     const id = await allocateId(this.table, 'apikey');
     const material = generateKeyMaterial();
-    const record = newKeyRecord(id, accountId, material.prefix, scopes, now);
+    const record = newKeyRecord(id, accountId, material.prefix, scopes, now, name);
     // Timestamps not yet set stay absent, so `if_not_exists` can tell "never" from a value.
     const { last_used_at: _never, revoked_at: _notYet, ...stored } = record;
     const TableName = this.table.name;
@@ -113,6 +113,7 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
   return {
     id: item.id as number,
     account_id: item.account_id as number,
+    ...(typeof item.name === 'string' ? { name: item.name } : {}),
     prefix: item.prefix as string,
     scopes: (item.scopes as Scope[]) ?? [],
     created_at: item.created_at as string,

@@ -1,11 +1,14 @@
 /**
- * Finds the principal behind a request. Credential resolvers are tried in order; an API key is the
- * only one today, and a session-cookie resolver for the studio slots in beside it. Every lookup is a
+ * Finds the principal behind a request. Credential resolvers are tried in order: a bearer API key,
+ * then the studio's session cookie, so a request carrying both is the key's. Every lookup is a
  * strongly consistent read with no cache, so revocation takes effect on the very next request.
  */
 import type middy from '@middy/core';
 import { AppError } from '#domain/errors';
-import { hashKey, isWellFormedKey } from '#domain/api-keys';
+import { timingSafeEqual } from 'node:crypto';
+import { ALL_SCOPES, hashKey, isWellFormedKey } from '#domain/api-keys';
+import { hashSessionToken, isSessionLive, isWellFormedSessionToken, slidSession } from '#domain/session';
+import { isSameOrigin, sessionTokenOf } from '#http/session-cookie';
 import type { ApiContext, ApiEvent, ApiRequest, ApiResult, Principal } from '#http/api-types';
 import { logger } from '#functions/logger';
 
@@ -38,7 +41,43 @@ const bearerApiKey: CredentialResolver = async (event, context) => {
   return { accountId: record.account_id, scopes: record.scopes, credential: { kind: 'api_key', keyId: record.id } };
 };
 
-const DEFAULT_RESOLVERS: readonly CredentialResolver[] = [bearerApiKey];
+const SIGNED_OUT = 'Not signed in, or the session has ended: sign in again (POST /auth/login)';
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/**
+ * A browser sends cookies with requests other sites make it send, so a state-changing cookie request
+ * must also prove it came from the studio: the session's CSRF token, which another site cannot read,
+ * and no Origin but this API's own.
+ */
+function refuseCrossSite(event: ApiEvent, csrfToken: string): void {
+  if (SAFE_METHODS.has(event.requestContext?.http?.method?.toUpperCase() ?? 'GET')) return;
+  const sent = event.headers?.['x-csrf-token'];
+  if (!sent || !sameText(sent, csrfToken)) {
+    throw new AppError('forbidden', 'Missing or wrong X-CSRF-Token: send the csrf_token GET /auth/session answers with every change made with the session cookie');
+  }
+  const origin = event.headers?.origin;
+  if (origin !== undefined && !isSameOrigin(event, origin)) throw new AppError('forbidden', `Requests from ${origin} may not use the session cookie`);
+}
+
+const sessionCookie: CredentialResolver = async (event, context) => {
+  const token = sessionTokenOf(event);
+  if (token === undefined) return undefined;
+  if (!isWellFormedSessionToken(token)) throw unauthorized(SIGNED_OUT);
+  const { sessions, now } = context.deps;
+  const tokenHash = hashSessionToken(token);
+  const found = await sessions.findByHash(tokenHash);
+  const at = now();
+  if (!found || !isSessionLive(found, at)) throw unauthorized(SIGNED_OUT);
+  refuseCrossSite(event, found.csrf_token);
+  const slid = slidSession(found, at);
+  if (slid) context.pending.push(sessions.touch(tokenHash, slid).catch((error) => logger.warn('could not record session use', { error })));
+  const session = slid ?? found;
+  return { accountId: session.account_id, scopes: ALL_SCOPES, credential: { kind: 'session', sessionId: session.id, tokenHash, session } };
+};
+
+const DEFAULT_RESOLVERS: readonly CredentialResolver[] = [bearerApiKey, sessionCookie];
 
 export function authenticate(
   resolvers: readonly CredentialResolver[] = DEFAULT_RESOLVERS,
@@ -47,7 +86,11 @@ export function authenticate(
     before: async (request) => {
       const api = request.context.api!;
       if (api.route.auth === 'none') return;
-      api.principal = await resolvePrincipal(request.event, api, resolvers);
+      const principal = await resolvePrincipal(request.event, api, resolvers);
+      if (api.route.auth === 'session' && principal.credential.kind !== 'session') {
+        throw new AppError('forbidden', 'Only a signed-in studio session may do this: an API key cannot manage keys or sessions');
+      }
+      api.principal = principal;
     },
   };
 }
@@ -65,7 +108,7 @@ export async function resolvePrincipal(
     const principal = await resolve(event, context);
     if (principal) return principal;
   }
-  throw unauthorized('Missing API key: send "Authorization: Bearer <API key>"');
+  throw unauthorized('Missing API key: send "Authorization: Bearer <API key>", or sign in to the studio');
 }
 
 /** Runs after the rate limit, so a request refused for scope still counts as a request. */

@@ -12,10 +12,10 @@ export class MemoryApiKeyStore implements ApiKeyStore {
 
   constructor(private readonly accounts: AccountStore) {}
 
-  async create(accountId: number, scopes: readonly Scope[], now = new Date()): Promise<CreatedApiKey> {
+  async create(accountId: number, scopes: readonly Scope[], now = new Date(), name?: string): Promise<CreatedApiKey> {
     if (!(await this.accounts.get(accountId))) throw new Error(`account ${accountId} does not exist`);
     const material = generateKeyMaterial();
-    const record = newKeyRecord(++this.lastId, accountId, material.prefix, scopes, now);
+    const record = newKeyRecord(++this.lastId, accountId, material.prefix, scopes, now, name);
     this.byHash.set(material.hash, record);
     return { id: record.id, key: material.raw, prefix: record.prefix, scopes: [...record.scopes] };
   }

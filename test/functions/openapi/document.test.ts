@@ -33,10 +33,10 @@ describe('the OpenAPI document', () => {
     expect(ids).toContain('videosCreate');
   });
 
-  test('authenticated operations name their scopes and answer 401, 403 and 429 with the rate-limit headers', () => {
-    for (const route of ROUTES.filter((r) => r.auth === 'required')) {
+  test('authenticated operations name their scopes (a key) or the session cookie, and answer 401, 403 and 429 with the rate-limit headers', () => {
+    for (const route of ROUTES.filter((r) => r.auth !== 'none')) {
       const op = (document.paths as any)[route.path][route.method.toLowerCase()];
-      expect(op.security).toEqual([{ apiKey: [...route.scopes] }]);
+      expect(op.security).toEqual(route.auth === 'session' ? [{ sessionCookie: [] }] : [{ apiKey: [...route.scopes] }, { sessionCookie: [] }]);
       for (const status of ['401', '403', '429', '500']) expect(Object.keys(op.responses)).toContain(status);
       expect(op.responses['429'].headers['Retry-After']).toBeDefined();
       const success = Object.keys(op.responses).find((s) => s.startsWith('2'))!;
@@ -44,6 +44,16 @@ describe('the OpenAPI document', () => {
         expect.arrayContaining(['x-request-id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
       );
     }
+  });
+
+  test('sign-up and sign-in are public and answer 429 with Retry-After; managing keys takes the session cookie only', () => {
+    for (const path of ['/auth/signup', '/auth/login']) {
+      const op = (document.paths as any)[path].post;
+      expect(op.security).toEqual([]);
+      expect(op.responses['429'].headers['Retry-After']).toBeDefined();
+    }
+    expect((document.paths as any)['/keys'].post.security).toEqual([{ sessionCookie: [] }]);
+    expect((document as any).components.securitySchemes.sessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'rs_session' });
   });
 
   test('public operations need no credential', () => {

@@ -1,0 +1,69 @@
+/** Sign-up, sign-in and the studio session. The session token travels only in the `rs_session` cookie. */
+import type { ApiRequest, ApiResult, AuthenticatedRequest, Operation, PublicOperation, SessionCredential } from '#http/api-types';
+import { readRouteBody } from '#http/body';
+import { parseInput } from '#http/validate';
+import { created, ok } from '#http/respond';
+import { clearSessionCookie, setSessionCookie } from '#http/session-cookie';
+import { AppError } from '#domain/errors';
+import { cookieMaxAgeS } from '#domain/session';
+import { userView } from '#domain/user';
+import { changePasswordInput, logInInput, signUpInput } from '#domain/schemas/accounts';
+import { signUp, type SignedIn } from '#use-cases/sign-up';
+import { logIn } from '#use-cases/log-in';
+import { logOut } from '#use-cases/log-out';
+import { changePassword } from '#use-cases/change-password';
+
+/** The address API Gateway saw the request come from (the local server fills the same field). */
+const clientAddress = (request: ApiRequest) => request.event.requestContext?.http?.sourceIp ?? 'unknown';
+
+function signedIn(request: ApiRequest, result: SignedIn, status: 200 | 201): ApiResult {
+  const { user, account, session } = result;
+  const answer = (status === 201 ? created : ok)({ user: userView(user), account, csrf_token: session.record.csrf_token });
+  return { ...answer, cookies: [setSessionCookie(request.event, session.token, cookieMaxAgeS(session.record, request.deps.now()))] };
+}
+
+const signUpOperation: PublicOperation = async (request) => {
+  const body = await readRouteBody(request);
+  const input = parseInput(signUpInput, body.fields, 'sign-up');
+  return signedIn(request, await signUp(request.deps, clientAddress(request), input), 201);
+};
+
+const logInOperation: PublicOperation = async (request) => {
+  const body = await readRouteBody(request);
+  const input = parseInput(logInInput, body.fields, 'sign-in');
+  return signedIn(request, await logIn(request.deps, clientAddress(request), input), 200);
+};
+
+/** Session routes admit only a session principal (authenticate middleware): this narrows the type. */
+function sessionOf(request: AuthenticatedRequest): SessionCredential {
+  const { credential } = request.principal;
+  if (credential.kind !== 'session') throw new AppError('forbidden', 'Only a signed-in studio session may do this');
+  return credential;
+}
+
+const logOutOperation: Operation = async (request) => {
+  await logOut(request.deps, sessionOf(request).tokenHash);
+  return { ...ok({ signed_out: true }), cookies: [clearSessionCookie(request.event)] };
+};
+
+const session: Operation = async (request) => {
+  const { session: record } = sessionOf(request);
+  const [user, account] = await Promise.all([request.deps.users.get(record.account_id, record.user_id), request.deps.accounts.get(record.account_id)]);
+  if (!user || !account) throw new AppError('unauthorized', 'This session\'s user no longer exists: sign in again');
+  return ok({ user: userView(user), account, csrf_token: record.csrf_token, expires_at: record.expires_at });
+};
+
+const changePasswordOperation: Operation = async (request) => {
+  const body = await readRouteBody(request);
+  const input = parseInput(changePasswordInput, body.fields, 'password change');
+  const { otherSessionsRevoked } = await changePassword(request.deps, sessionOf(request), input);
+  return ok({ password_changed: true, other_sessions_revoked: otherSessionsRevoked });
+};
+
+export const authOperations = {
+  signUp: { public: signUpOperation },
+  logIn: { public: logInOperation },
+  logOut: logOutOperation,
+  session,
+  changePassword: changePasswordOperation,
+};

@@ -1,0 +1,78 @@
+/** Sign-up, sign-in, the session, the account and API keys as zod schemas: validation and types come from here. */
+import * as z from 'zod/mini';
+import { PLAN_NAMES, type PlanName } from '#domain/plans';
+import { ALL_SCOPES, type Scope } from '#domain/api-keys';
+import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '#domain/credentials';
+import { withoutControlCharacters } from './common';
+import { recordId, timestamp } from './envelope';
+
+/** Whether the address is one is the use case's to say (sign-in must not tell a malformed address from an unknown one). */
+const email = z.string({ error: 'must be a string' }).check(z.maxLength(EMAIL_MAX_LENGTH + 20, `must be at most ${EMAIL_MAX_LENGTH} characters`));
+/** Length and commonness are the password policy's to judge; this only bounds what is hashed. */
+const password = z.string({ error: 'must be a string' }).check(z.maxLength(PASSWORD_MAX_LENGTH * 4, `must be at most ${PASSWORD_MAX_LENGTH} characters`));
+const label = (max: number) =>
+  z
+    .string({ error: 'must be a string' })
+    .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`), withoutControlCharacters('line'));
+
+export const signUpInput = z.strictObject({ email, password, name: z.optional(label(100)) });
+export const logInInput = z.strictObject({ email, password });
+export const changePasswordInput = z.strictObject({ current_password: password, new_password: password });
+
+const scope = z.enum(ALL_SCOPES as [Scope, ...Scope[]], { error: `must be one of ${ALL_SCOPES.join(', ')}` });
+export const createKeyInput = z.strictObject({
+  name: label(100),
+  scopes: z.optional(z.array(scope).check(z.minLength(1, 'must name at least one scope'), z.maxLength(ALL_SCOPES.length, 'names a scope twice'))),
+});
+export type CreateKeyInput = z.infer<typeof createKeyInput>;
+
+const userResponse = z
+  .object({ id: recordId, email: z.string(), name: z.nullable(z.string()), created_at: timestamp })
+  .register(z.globalRegistry, { id: 'User', description: 'A person who signs in to the studio' });
+
+export const accountResponse = z
+  .object({ id: recordId, name: z.string(), plan: z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]), created_at: timestamp })
+  .register(z.globalRegistry, { id: 'Account' });
+
+const csrfToken = z.string().check(z.meta({ description: 'Send it as X-CSRF-Token with every change made with the session cookie' }));
+
+export const signedInResponse = z
+  .object({ user: userResponse, account: accountResponse, csrf_token: csrfToken })
+  .register(z.globalRegistry, { id: 'SignedIn', description: 'Signed in: the `rs_session` cookie comes with this answer' });
+
+export const sessionResponse = z
+  .object({ user: userResponse, account: accountResponse, csrf_token: csrfToken, expires_at: timestamp })
+  .register(z.globalRegistry, { id: 'Session', description: 'The signed-in session; it ends 7 days after its last use, 30 days after sign-in at the latest' });
+
+export const signedOutResponse = z.object({ signed_out: z.literal(true) }).register(z.globalRegistry, { id: 'SignedOut' });
+
+export const passwordChangedResponse = z
+  .object({ password_changed: z.literal(true), other_sessions_revoked: z.int().check(z.nonnegative()) })
+  .register(z.globalRegistry, { id: 'PasswordChanged' });
+
+const scopes = z.array(scope);
+
+export const apiKeyResponse = z
+  .object({
+    id: recordId,
+    name: z.nullable(z.string()),
+    prefix: z.string().check(z.meta({ description: 'The key\'s first characters, to tell keys apart; the key itself is shown only once' })),
+    scopes,
+    created_at: timestamp,
+    last_used_at: z.nullable(timestamp),
+    revoked_at: z.nullable(timestamp),
+  })
+  .register(z.globalRegistry, { id: 'ApiKey' });
+
+export const createdApiKeyResponse = z
+  .object({
+    id: recordId,
+    name: z.string(),
+    key: z.string().check(z.meta({ description: 'The key: shown in this answer only, store it now' })),
+    prefix: z.string(),
+    scopes,
+    created_at: timestamp,
+  })
+  .register(z.globalRegistry, { id: 'CreatedApiKey' });
+
+export const revokedApiKeyResponse = z.object({ id: recordId, revoked: z.literal(true) }).register(z.globalRegistry, { id: 'RevokedApiKey' });
