@@ -21,6 +21,7 @@ async function main(): Promise<void> {
     console.log('');
     console.log(`Created account "demo" (plan pro, id ${stack.demo.accountId}). Its API key, shown only this once:`);
     console.log(`  ${stack.demo.key}`);
+    console.log(`Its studio login, also shown only this once: ${stack.demo.login.email} / ${stack.demo.login.password}`);
     console.log('');
     console.log(`Try: curl -H "Authorization: Bearer ${stack.demo.key}" ${stack.apiUrl}/usage`);
   }

@@ -9,12 +9,14 @@ import { apiClient, startTestStack } from '#test-support/local-stack';
 const ROOT = resolve(__dirname, '..', '..', '..');
 
 describe('the local runtime', () => {
-  test('keeps its data across restarts and seeds the demo account only on the first start', async () => {
+  test('keeps its data across restarts and seeds the demo account, its key and its studio login only on the first start', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rs-restart-'));
     try {
       const first = await startTestStack({ dataDir });
       const demoKey = first.stack.demo!.key;
       expect(demoKey).toMatch(/^rsk_[A-Za-z0-9_-]{43}$/);
+      const demoLogin = first.stack.demo!.login;
+      expect(demoLogin).toEqual({ email: 'demo@example.com', password: expect.stringMatching(/^demo-[\w-]{16}$/) });
       const created = await apiClient(first.stack.apiUrl, demoKey).post('/products', { name: 'Survivor' });
       expect(created.status).toBe(201);
       await first.stop();
@@ -25,6 +27,9 @@ describe('the local runtime', () => {
         const listed = await apiClient(second.stack.apiUrl, demoKey).get('/products');
         expect(listed.body.data.map((p: { name: string }) => p.name)).toEqual(['Survivor']);
         expect((await apiClient(second.stack.apiUrl, demoKey).get('/usage')).body.data.plan.name).toBe('pro');
+        const signedIn = await apiClient(second.stack.apiUrl).post('/auth/login', demoLogin);
+        expect(signedIn.status).toBe(200);
+        expect(signedIn.body.data.account).toMatchObject({ name: 'demo', plan: 'pro' });
       } finally {
         await second.stop();
       }
