@@ -7,7 +7,7 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { COMMON_PASSWORDS } from './common-passwords';
 
-export const PASSWORD_MIN_LENGTH = 10;
+const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 200;
 export const EMAIL_MAX_LENGTH = 254;
 
@@ -32,7 +32,7 @@ export function passwordProblem(password: string): string | undefined {
 }
 
 /** N = 2^15, r = 8: 128·N·r = 32 MiB per hash, about 50-100 ms of one core. */
-export const SCRYPT_PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
+const SCRYPT_PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
 const KEY_LENGTH = 64;
 const SALT_BYTES = 16;
 

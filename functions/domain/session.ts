@@ -7,7 +7,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 export const SESSION_COOKIE = 'rs_session';
-export const SESSION_IDLE_S = 7 * 24 * 3600;
+const SESSION_IDLE_S = 7 * 24 * 3600;
 export const SESSION_ABSOLUTE_S = 30 * 24 * 3600;
 const TOUCH_RESOLUTION_MS = 5 * 60_000;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
