@@ -32,7 +32,6 @@ import { posterFrameIndex } from '#media/poster';
 import { checkAborted, fetchBlob, guard, storeBlob, withTempDir, type BlobFiles } from './engine-files';
 import { drawAvatarFromPrompt, LOCAL_ENGINE as ENGINE } from './prompt-avatar';
 
-export { AVATAR_SIZE } from './prompt-avatar';
 export type { BlobFiles } from './engine-files';
 
 /**
@@ -45,7 +44,7 @@ export type { BlobFiles } from './engine-files';
  * uploads are rarely sharper than that once the face is framed.
  */
 export const RENDER_SIZE = { width: 540, height: 960 } as const;
-export const PHOTO_RENDER_SIZE = { width: 720, height: 1280 } as const;
+const PHOTO_RENDER_SIZE = { width: 720, height: 1280 } as const;
 
 /** Draws photo avatars (the `./face` module): the frames' numbers applied to a warped photo. */
 export interface PhotoRenderer {
