@@ -3,12 +3,18 @@
  * and what to do) and one dashboard of the API, the jobs, the render steps and the failure queues. The
  * business metrics come from the functions (functions/domain/metrics.ts, Embedded Metric Format).
  *
- * The alarms have no action: subscribe a topic (`alarm.addAlarmAction`) where the deployment has one.
+ * Every alarm notifies one SNS topic when it fires and when it clears; `cdk deploy -c alarmEmail=...`
+ * subscribes an address (confirmed from the mail AWS sends), and anything else can subscribe later.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -19,6 +25,8 @@ export interface ObservabilityProps {
   stateMachine: sfn.IStateMachine;
   /** Queues where invocations that failed for good wait for an operator (the workers' on-failure destination, ...). */
   failureQueues: Readonly<Record<string, sqs.IQueue>>;
+  /** An address the alarm topic mails (CDK context `alarmEmail`). */
+  alarmEmail?: string;
 }
 
 /** The thresholds, in one place: docs/aws.md explains them. */
@@ -62,6 +70,8 @@ export class Observability extends Construct {
   /** By name: api5xx, failedJobs, failedExecutions, throttles, and `<queue>Depth` per failure queue. */
   readonly alarms: Record<string, cloudwatch.Alarm>;
   readonly dashboard: cloudwatch.Dashboard;
+  /** Where every alarm's state changes go. */
+  readonly alarmTopic: sns.Topic;
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
@@ -135,6 +145,13 @@ export class Observability extends Construct {
       );
     }
 
+    this.alarmTopic = alarmTopic(this, props.alarmEmail);
+    const notify = new cloudwatchActions.SnsAction(this.alarmTopic);
+    for (const each of Object.values(this.alarms)) {
+      each.addAlarmAction(notify);
+      each.addOkAction(notify);
+    }
+
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       dashboardName: `${stackName}-overview`,
       defaultInterval: Duration.hours(24),
@@ -172,4 +189,27 @@ export class Observability extends Construct {
       graph('Lambda throttles and errors (all functions)', [lambda.Function.metricAllThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }), lambda.Function.metricAllErrors({ period: FIVE_MINUTES, statistic: 'Sum' })], 12),
     );
   }
+}
+
+/** An encrypted topic CloudWatch alarms may publish to (the key lets CloudWatch encrypt for it, nothing more). */
+function alarmTopic(scope: Construct, email: string | undefined): sns.Topic {
+  const key = new kms.Key(scope, 'AlarmTopicKey', { description: 'encrypts the alarm topic', enableKeyRotation: true });
+  key.addToResourcePolicy(
+    new iam.PolicyStatement({
+      principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+      actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+      resources: ['*'],
+    }),
+  );
+  const topic = new sns.Topic(scope, 'AlarmTopic', { displayName: 'Reaction Studio alarms', masterKey: key, enforceSSL: true });
+  if (email) topic.addSubscription(new subscriptions.EmailSubscription(email));
+  return topic;
+}
+
+/** CDK context `alarmEmail`: unset or empty is no subscription; anything but an address fails the synth. */
+export function alarmEmailFromContext(scope: Construct): string | undefined {
+  const raw: unknown = scope.node.tryGetContext('alarmEmail');
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(raw)) throw new Error(`context alarmEmail must be an email address, not ${JSON.stringify(raw)}`);
+  return raw;
 }

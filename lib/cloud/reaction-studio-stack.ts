@@ -17,7 +17,7 @@ import { PROJECT_ROOT } from './service-function';
 import { MediaStore } from './media';
 import { MediaDelivery } from './media-delivery';
 import { Workers } from './workers';
-import { Observability } from './observability';
+import { alarmEmailFromContext, Observability } from './observability';
 
 export class ReactionStudioStack extends Stack {
   readonly data: DataStore;
@@ -61,6 +61,7 @@ export class ReactionStudioStack extends Stack {
       httpApi: this.api.httpApi,
       stateMachine: this.jobs.stateMachine,
       failureQueues: { WorkerFailures: this.workers.failedInvocations, ExecutionEndedFailures: this.jobs.executionEndedFailures },
+      alarmEmail: alarmEmailFromContext(this),
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (prefix included)' });

@@ -7,16 +7,16 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import { ALARM_THRESHOLDS, Observability } from '#cloud/observability';
+import { ALARM_THRESHOLDS, alarmEmailFromContext, Observability } from '#cloud/observability';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '#domain/metrics';
 import type { Json } from '#test-support/cdk-template';
 
-function build() {
+function build(alarmEmail?: string) {
   const stack = new Stack(new App(), 'ObservabilityTest');
   const httpApi = new HttpApi(stack, 'HttpApi');
   const stateMachine = new sfn.StateMachine(stack, 'StateMachine', { definitionBody: sfn.DefinitionBody.fromChainable(new sfn.Pass(stack, 'Pass')) });
   const queue = new sqs.Queue(stack, 'Failures');
-  const observability = new Observability(stack, 'Observability', { httpApi, stateMachine, failureQueues: { WorkerFailures: queue } });
+  const observability = new Observability(stack, 'Observability', { httpApi, stateMachine, failureQueues: { WorkerFailures: queue }, alarmEmail });
   const template = Template.fromStack(stack);
   const id = (c: { node: { defaultChild?: unknown } }) => stack.getLogicalId(c.node.defaultChild as never);
   return { stack, template, observability, ids: { api: id(httpApi), stateMachine: id(stateMachine), queue: id(queue) } };
@@ -100,5 +100,40 @@ describe('the dashboard', () => {
     expect(text).toContain(`SEARCH('{${METRICS_NAMESPACE},error_code,service} MetricName=\\\\\\"JobsFailed\\\\\\"'`);
     expect(text).toContain('{ReactionStudio,step,service} MetricName=');
     expect(text).toContain('{ReactionStudio,reason,service} MetricName=');
+  });
+});
+
+describe('the alarm topic', () => {
+  const topicId = () => built.stack.getLogicalId(built.observability.alarmTopic.node.defaultChild as never);
+
+  test('every alarm notifies it when it fires and when it clears', () => {
+    for (const name of Object.keys(built.observability.alarms)) {
+      const props = alarmProps(name);
+      expect(props.AlarmActions).toEqual([{ Ref: topicId() }]);
+      expect(props.OKActions).toEqual([{ Ref: topicId() }]);
+    }
+  });
+
+  test('is encrypted with its own rotating key, which CloudWatch may use to publish', () => {
+    const resources = built.template.toJSON().Resources as Record<string, Json>;
+    const topic = resources[topicId()].Properties;
+    const keyId = topic.KmsMasterKeyId['Fn::GetAtt'][0] as string;
+    expect(resources[keyId].Properties.EnableKeyRotation).toBe(true);
+    const statements = resources[keyId].Properties.KeyPolicy.Statement as Json[];
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] }),
+    );
+  });
+
+  test('mails the address given as alarmEmail, and nobody without one', () => {
+    built.template.resourceCountIs('AWS::SNS::Subscription', 0);
+    Template.fromStack(build('ops@example.com').stack).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+  });
+
+  test('context alarmEmail must be an address', () => {
+    const withContext = (alarmEmail: unknown) => alarmEmailFromContext(new Stack(new App({ context: { alarmEmail } }), 'S'));
+    expect(withContext('ops@example.com')).toBe('ops@example.com');
+    expect(withContext('')).toBeUndefined();
+    expect(() => withContext('not an address')).toThrow('context alarmEmail must be an email address');
   });
 });
