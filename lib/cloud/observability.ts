@@ -6,7 +6,7 @@
  * Every alarm notifies one SNS topic when it fires and when it clears; `cdk deploy -c alarmEmail=...`
  * subscribes an address (confirmed from the mail AWS sends), and anything else can subscribe later.
  */
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -193,7 +193,13 @@ export class Observability extends Construct {
 
 /** An encrypted topic CloudWatch alarms may publish to (the key lets CloudWatch encrypt for it, nothing more). */
 function alarmTopic(scope: Construct, email: string | undefined): sns.Topic {
-  const key = new kms.Key(scope, 'AlarmTopicKey', { description: 'encrypts the alarm topic', enableKeyRotation: true });
+  // Nothing stored under it outlives the topic: it goes with the stack.
+  const key = new kms.Key(scope, 'AlarmTopicKey', {
+    description: 'encrypts the alarm topic',
+    enableKeyRotation: true,
+    removalPolicy: RemovalPolicy.DESTROY,
+    pendingWindow: Duration.days(7),
+  });
   key.addToResourcePolicy(
     new iam.PolicyStatement({
       principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],

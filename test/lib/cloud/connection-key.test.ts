@@ -25,10 +25,11 @@ const statementsOf = (functionId: string) => roleStatements(synthesis.current.re
 
 const kmsStatements = (functionId: string) => statementsOf(functionId).filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')));
 
+/** The connection key among the stack's KMS keys (the alarm topic has its own). */
 const keyId = () => {
-  const keys = ofType('AWS::KMS::Key');
-  expect(keys).toHaveLength(1);
-  return keys[0]![0];
+  const id = logicalId(synthesis.current.stack.data.connectionKey);
+  expect(ofType('AWS::KMS::Key').map(([key]) => key)).toContain(id);
+  return id;
 };
 
 /** Every function of the stack with what it declared. */
