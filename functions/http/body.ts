@@ -314,8 +314,20 @@ function fileRefusal(
 export async function readRouteBody(request: ApiRequest): Promise<ParsedBody> {
   const declared = request.route.body;
   if (!declared) throw new Error(`route ${request.route.operation} declares no body`);
+  refuseOverRouteLimit(request.event, request.route.maxBodyBytes);
   refuseLargeInlineUpload(request.event, request.deps.inlineUploadMaxBytes);
   return readBody(request.event, declared);
+}
+
+const bodySize = (event: ApiEvent) => (!event.body ? 0 : event.isBase64Encoded ? Buffer.byteLength(event.body, 'base64') : Buffer.byteLength(event.body, 'utf8'));
+
+/**
+ * The route's own limit (4 KB for sign-in, 256 KB for fields, an upload's size for files). The local
+ * server refuses a larger body before reading it; on AWS the body arrives whole, so it is refused
+ * here, with the same 413.
+ */
+function refuseOverRouteLimit(event: ApiEvent, maxBytes: number): void {
+  if (bodySize(event) > maxBytes) throw new AppError('payload_too_large', `Request body is larger than ${maxBytes} bytes`);
 }
 
 const sizeInWords = (bytes: number) => (bytes >= 100 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MB` : `${bytes} bytes`);
@@ -323,8 +335,7 @@ const sizeInWords = (bytes: number) => (bytes >= 100 * 1024 ? `${+(bytes / 1024 
 /** Where the runtime caps inline uploads (AWS), a larger multipart body is pointed to the direct-upload path. */
 function refuseLargeInlineUpload(event: ApiEvent, limit: number | undefined): void {
   if (limit === undefined || !event.body || bodyKindOf(event.headers?.['content-type']) !== 'multipart') return;
-  const size = event.isBase64Encoded ? Buffer.byteLength(event.body, 'base64') : Buffer.byteLength(event.body, 'utf8');
-  if (size <= limit) return;
+  if (bodySize(event) <= limit) return;
   throw new AppError(
     'payload_too_large',
     `A multipart body here may be at most ${sizeInWords(limit)}; send larger files with POST /uploads and name the upload's id instead of the file part`,
