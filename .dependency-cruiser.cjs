@@ -85,6 +85,13 @@ module.exports = {
       from: { path: '^clients/' },
       to: { path: '^(functions|lib|test|bench|bin)/' },
     },
+    {
+      name: 'studio-through-the-client',
+      severity: 'error',
+      comment: 'The studio is a browser app: it reaches the service only over HTTP, through the typed client.',
+      from: { path: '^studio/' },
+      to: { path: '^(functions|lib|test|bench|bin)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
@@ -92,7 +99,7 @@ module.exports = {
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: {
-      extensions: ['.ts', '.js', '.json'],
+      extensions: ['.ts', '.tsx', '.js', '.json'],
       conditionNames: ['import', 'require', 'node', 'default'],
     },
     reporterOptions: { text: { highlightFocused: true } },

@@ -2,9 +2,10 @@
 // .dependency-cruiser.cjs (`npm run lint` runs both).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'clients/typescript/src/schema.d.ts', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'studio/dist/', 'clients/typescript/src/schema.d.ts', '**/*.js', '**/*.cjs', '**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -12,6 +13,10 @@ export default tseslint.config(
       // `_`-prefixed parameters and destructured leftovers are deliberate (handler signatures, omit-by-destructuring).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
+  },
+  {
+    files: ['studio/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat['recommended-latest'],
   },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],

@@ -3,11 +3,13 @@ import { startLocalStack } from '#local/runtime';
 import { rateLimitPerMinuteOf } from '#functions/config';
 import { previewWaitSecondsOf } from '#domain/preview-wait';
 import { ffmpegPath, ffprobePath } from '#media/binaries';
+import { ensureStudioBuilt } from '#local/studio-build';
 
 async function main(): Promise<void> {
   ffmpegPath();
   ffprobePath();
   const port = Number(process.env.PORT ?? 3000);
+  await ensureStudioBuilt((line) => console.log(line));
   const stack = await startLocalStack({
     port,
     // A testing setting: load and scale runs raise it to fill an account quickly.
@@ -16,7 +18,7 @@ async function main(): Promise<void> {
     previewWaitS: previewWaitSecondsOf(process.env.PREVIEW_EXPIRY_SECONDS),
     log: (line) => console.log(line),
   });
-  console.log(`Reaction Studio API on ${stack.apiUrl}  (data in ${stack.dataDir})`);
+  console.log(`Reaction Studio: the studio on ${stack.baseUrl}/, the API on ${stack.apiUrl}  (data in ${stack.dataDir})`);
   if (stack.demo) {
     console.log('');
     console.log(`Created account "demo" (plan pro, id ${stack.demo.accountId}). Its API key, shown only this once:`);

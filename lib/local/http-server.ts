@@ -12,12 +12,13 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Socket } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
-import { HANDLER_GROUPS, JSON_BODY_LIMIT, matchRoute, routeKey, type HandlerGroup, type RouteDefinition } from '#functions/routes';
+import { API_PREFIX, HANDLER_GROUPS, JSON_BODY_LIMIT, matchRoute, routeKey, type HandlerGroup, type RouteDefinition } from '#functions/routes';
 import { ERROR_CODES, isAppError, type ErrorCode } from '#domain/errors';
 import { bodyKindOf } from '#http/body';
 import { resolvePrincipal, type CredentialContext } from '#http/middleware/authenticate';
 import { lambdaContext, toApiGatewayEvent, writeResult } from './apigw-event';
 import type { DependencySource } from '#ports/dependencies';
+import type { StudioSite } from './studio-site';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
 
@@ -67,9 +68,11 @@ interface Exchange {
   drain: DrainBounds;
   handlerOf: (group: HandlerGroup) => LambdaHandler;
   dependencies: DependencySource;
+  /** The studio's pages, for reads outside the API's prefix; without it those are the API's 404. */
+  studio?: StudioSite;
 }
 
-export function createLocalApiServer(options: { dependencies: DependencySource; drain?: Partial<DrainBounds> }): Server {
+export function createLocalApiServer(options: { dependencies: DependencySource; drain?: Partial<DrainBounds>; studio?: StudioSite }): Server {
   const drain = { ...DRAIN_BOUNDS, ...options.drain };
   const handlerOf = handlersOver(options.dependencies);
   const exchange = (request: IncomingMessage, response: ServerResponse, awaitingContinue: boolean): Exchange => ({
@@ -79,6 +82,7 @@ export function createLocalApiServer(options: { dependencies: DependencySource; 
     drain,
     handlerOf,
     dependencies: options.dependencies,
+    studio: options.studio,
   });
   const server = createServer({ requestTimeout: 120_000, headersTimeout: 30_000 }, (request, response) => serve(exchange(request, response, false)));
   // With a listener Node leaves `100 Continue` to us: it is sent only once the early checks pass.
@@ -94,7 +98,11 @@ export function createLocalApiServer(options: { dependencies: DependencySource; 
 }
 
 function serve(exchange: Exchange): void {
-  handle(exchange).catch((error) => {
+  guarded(exchange, handle(exchange));
+}
+
+function guarded(exchange: Exchange, work: Promise<void>): void {
+  work.catch((error) => {
     console.error('local server: unexpected failure', error);
     if (!exchange.response.headersSent) refuse(exchange, refusal('internal_error', 'Internal server error'));
     else exchange.response.destroy();
@@ -105,6 +113,15 @@ async function handle(exchange: Exchange): Promise<void> {
   const { request, response } = exchange;
   const url = parseTarget(request.url);
   if (!url) return refuse(exchange, refusal('bad_request', 'Malformed request target'));
+  if (exchange.studio && isStudioRead(request, url)) return exchange.studio(request, response, () => guarded(exchange, answerApi(exchange, url)));
+  return answerApi(exchange, url);
+}
+
+const isStudioRead = (request: IncomingMessage, url: URL) =>
+  (request.method === 'GET' || request.method === 'HEAD') && url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`);
+
+async function answerApi(exchange: Exchange, url: URL): Promise<void> {
+  const { request, response } = exchange;
   const match = matchRoute(request.method ?? 'GET', url.pathname);
   const route = match.kind === 'matched' ? match.route : undefined;
   if (route) {

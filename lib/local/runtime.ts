@@ -17,6 +17,7 @@ import { startDynamoDbLocal } from './dynamodb-local';
 import { startS3Local } from './s3-local';
 import { ensureBucket, ensureTable } from './provision';
 import { createLocalApiServer } from './http-server';
+import { studioSite } from './studio-site';
 import { inProcessTasks, type InProcessTasks } from './in-process-tasks';
 import { createLocalJobRunner, type LocalJobRunner } from './job-runner';
 import { localPipeline, localSweeper } from './pipeline-steps';
@@ -38,6 +39,8 @@ export interface LocalStackOptions {
   log?: (line: string) => void;
   /** Tests and the bench adjust what the wiring built (a runner that fails on purpose, step timings). */
   adjustDependencies?: (built: Dependencies) => Dependencies;
+  /** Serve the studio's build (studio/dist) at `/` when it exists; default true. */
+  studio?: boolean;
   /** Requests per minute per account; by default the contract's 120. */
   rateLimitPerMinute?: number;
   /** Seconds a preview waits for a decision; by default the contract's 30 days (shorter to try expiry). */
@@ -151,7 +154,9 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     if (options.http !== false) {
       const hint = sandboxes?.connectHint(demo?.accountId ?? 1);
       if (hint) log(hint);
-      const server = createLocalApiServer({ dependencies: () => dependencies });
+      // Media links and upload forms point at s3rver; the pages may load and post to it, nothing else.
+      const studio = options.studio === false ? undefined : studioSite({ media: [blobs.endpoint], uploads: [blobs.endpoint] });
+      const server = createLocalApiServer({ dependencies: () => dependencies, studio });
       const host = options.host ?? '127.0.0.1';
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

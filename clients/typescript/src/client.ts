@@ -5,6 +5,7 @@
  */
 import createFetchClient from 'openapi-fetch';
 import { idempotencyKeys } from './idempotency';
+import { csrfTokens } from './session';
 import { waitForJob, type WaitForJobOptions } from './jobs';
 import type { WaitOptions } from './poll';
 import { unwrap } from './result';
@@ -31,7 +32,12 @@ export interface ClientOptions {
   /** The API root, prefix included: `https://api.example.com/api/v1`, locally `http://127.0.0.1:3000/api/v1`. */
   baseUrl: string;
   /** An API key, `rsk_...`, sent as `Authorization: Bearer`. */
-  apiKey: string;
+  apiKey?: string;
+  /**
+   * For the studio's own pages instead of a key: the browser sends the session cookie, and each change
+   * carries this CSRF token (from GET /auth/session) in `X-CSRF-Token`.
+   */
+  session?: { csrfToken: () => string | undefined };
   /** A fetch to send requests with (tests, proxies, instrumentation); default the global one. */
   fetch?: FetchLike;
   /** Retries of 429 / 503 and of replay-safe requests that failed on the network. */
@@ -64,12 +70,14 @@ export interface ReactionStudioClient extends TypedClient {
 
 export function createClient(options: ClientOptions): ReactionStudioClient {
   const send: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
+  if (!options.apiKey && !options.session) throw new TypeError('createClient needs an apiKey, or session for first-party browser pages');
   const api = createFetchClient<paths>({
     baseUrl: options.baseUrl,
-    headers: { ...options.headers, Authorization: `Bearer ${options.apiKey}` },
+    headers: { ...options.headers, ...(options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {}) },
     fetch: retryingFetch(send, options.retry),
   });
   api.use(idempotencyKeys());
+  if (!options.apiKey && options.session) api.use(csrfTokens(options.session.csrfToken));
   return {
     ...api,
     createProduct: (input) => createProduct(api, input),
