@@ -180,7 +180,8 @@ export interface RouteDefinition {
   maxBodyBytes: number;
   /** The body it reads: encodings and file parts (#http/body reads it by this, so no operation repeats it). */
   body?: RouteBody;
-  query?: readonly ('page' | 'days')[];
+  /** Query parameters: `page` (+ per_page) pages, `before` (+ limit) a newest-first cursor, `days` an analytics window. */
+  query?: readonly ('page' | 'before' | 'days')[];
   /** Takes an Idempotency-Key header (a repeat with the same key returns the same result). */
   idempotencyKey?: true;
 }
@@ -273,6 +274,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     body: { accept: ANY_BODY, files: { reference_video: REFERENCE_VIDEO } },
     idempotencyKey: true,
   }),
+  route('GET', '/videos/jobs', 'videos', 'listJobs', { query: ['before'] }),
   route('GET', '/videos/{id}', 'videos', 'get'),
   route('DELETE', '/videos/{id}', 'videos', 'remove'),
   route('GET', '/videos/jobs/{id}', 'videos', 'getJob'),
@@ -332,7 +334,9 @@ interface CompiledPath {
   names: string[];
 }
 
-const compiled: CompiledPath[] = [...new Set(ROUTES.map((r) => r.path))].map((path) => {
+const paramCount = (path: string) => (path.match(/\{/g) ?? []).length;
+// API Gateway prefers a literal segment to a parameter (/videos/jobs before /videos/{id}): fewer parameters are tried first.
+const compiled: CompiledPath[] = [...new Set(ROUTES.map((r) => r.path))].sort((a, b) => paramCount(a) - paramCount(b)).map((path) => {
   const names: string[] = [];
   const source = fullPath(path)
     .split('/')

@@ -5,7 +5,7 @@
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
 import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
-import { idParam } from '#http/params';
+import { idParam, sliceParams } from '#http/params';
 import { accepted, ok } from '#http/respond';
 import { logger } from '#functions/logger';
 import { badRequest, notFound } from '#domain/errors';
@@ -29,6 +29,12 @@ const getJob: Operation = async (request) => {
   const job = await request.deps.jobs.get(request.principal.accountId, idParam(request));
   if (!job) throw notFound('Job');
   return ok(await present(request.deps.blobs, job));
+};
+
+const listJobs: Operation = async (request) => {
+  const slice = sliceParams(request);
+  const found = await request.deps.jobs.listRecent(request.principal.accountId, slice.limit, slice.before);
+  return ok(await Promise.all(found.items.map((job) => present(request.deps.blobs, job))), 200, { limit: slice.limit, next_before: found.nextBefore });
 };
 
 const create: Operation = async (request) => {
@@ -80,4 +86,4 @@ function idempotencyKeyOf(request: AuthenticatedRequest): string | undefined {
   return raw;
 }
 
-export const videoJobOperations = { create, getJob, approve, regenerate };
+export const videoJobOperations = { create, listJobs, getJob, approve, regenerate };

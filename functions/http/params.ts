@@ -35,6 +35,17 @@ function boundedInt(raw: string | undefined, name: string, fallback: number, min
   return value;
 }
 
+export interface SliceRequest {
+  limit: number;
+  before?: number;
+}
+
+export function sliceParams(request: ApiRequest): SliceRequest {
+  const limit = boundedInt(request.query.limit, 'limit', PER_PAGE_DEFAULT, 1, PER_PAGE_MAX);
+  const before = request.query.before === undefined ? undefined : boundedInt(request.query.before, 'before', 1, 1, 999_999_999);
+  return { limit, ...(before === undefined ? {} : { before }) };
+}
+
 export function pageMeta(page: PageRequest, total: number) {
   return { page: page.page, per_page: page.perPage, total };
 }

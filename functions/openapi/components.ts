@@ -44,6 +44,18 @@ export const parameters = {
     description: 'Items per page; anything but an integer in range is 400',
     schema: { type: 'integer', minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT },
   },
+  Limit: {
+    name: 'limit',
+    in: 'query',
+    description: 'Items in this slice; anything but an integer in range is 400',
+    schema: { type: 'integer', minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT },
+  },
+  Before: {
+    name: 'before',
+    in: 'query',
+    description: "Only records older than this one: the previous slice's `meta.next_before`",
+    schema: { type: 'integer', minimum: 1 },
+  },
   Days: {
     name: 'days',
     in: 'query',

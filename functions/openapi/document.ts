@@ -105,6 +105,7 @@ function parametersOf(route: RouteDefinition) {
   if (route.path.includes('{id}')) list.push(paramRef('Id'));
   if (route.path.includes('{provider}')) list.push(paramRef('Provider'));
   if (route.query?.includes('page')) list.push(paramRef('Page'), paramRef('PerPage'));
+  if (route.query?.includes('before')) list.push(paramRef('Limit'), paramRef('Before'));
   if (route.query?.includes('days')) list.push(paramRef('Days'));
   if (route.idempotencyKey) list.push(paramRef('IdempotencyKey'));
   return list;

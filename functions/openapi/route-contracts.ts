@@ -10,7 +10,7 @@
 import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
 import type { ErrorCode } from '#domain/errors';
-import { dataOf, deletedRecord, pageOf } from '#domain/schemas/envelope';
+import { dataOf, deletedRecord, pageOf, sliceOf } from '#domain/schemas/envelope';
 import { createProductInput, productResponse, updateProductInput } from '#domain/schemas/product';
 import { avatarResponse, createAvatarFromUpload, createAvatarInput } from '#domain/schemas/avatar';
 import { saveReactionInput, savedReactionResponse } from '#domain/schemas/reaction';
@@ -144,6 +144,11 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   },
   'GET /videos/{id}': { summary: 'Get a finished video', responses: { 200: ok('The video, with presigned links', dataOf(finishedVideoResponse)) } },
   'DELETE /videos/{id}': { summary: 'Delete a finished video and its files', responses: { 200: gone } },
+  'GET /videos/jobs': {
+    summary: 'List video jobs',
+    description: "The account's jobs, newest first, in slices: pass the answer's `meta.next_before` as `before` for the next one. Each slice costs the same however many jobs there are.",
+    responses: { 200: ok('A slice of jobs, newest first', sliceOf(jobResponse)) },
+  },
   'GET /videos/jobs/{id}': { summary: 'Get a video job', responses: { 200: ok('The job', dataOf(jobResponse)) } },
   'POST /videos/jobs/{id}/approve': {
     summary: 'Approve a preview',

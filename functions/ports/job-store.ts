@@ -38,6 +38,12 @@ export interface ActiveJobRef {
   jobId: number;
 }
 
+/** One slice of an account's jobs, newest first; `nextBefore` continues the list (null: nothing older). */
+export interface JobSlice {
+  items: StoredJob[];
+  nextBefore: number | null;
+}
+
 export interface JobStore {
   newJobId(): Promise<number>;
   get(accountId: number, jobId: number): Promise<StoredJob | undefined>;
@@ -73,6 +79,11 @@ export interface JobStore {
    * together. False when the job is no longer processing.
    */
   finishWithVideo(job: StoredJob, video: Video, chargedUnits: number, now?: Date): Promise<boolean>;
+  /**
+   * The account's jobs newest first, at most `limit`, only those older than job `beforeId` when given:
+   * each slice reads about `limit` items however many jobs the account has.
+   */
+  listRecent(accountId: number, limit: number, beforeId?: number): Promise<JobSlice>;
   /** Every job not yet done or failed, across accounts, oldest first. */
   listActive(): Promise<ActiveJobRef[]>;
 }

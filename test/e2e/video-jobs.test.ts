@@ -646,6 +646,27 @@ describe('unknown or foreign ids (404) and invalid input (400)', () => {
     await waitForJob(api, id, ['preview_ready']);
   }, JOB_TEST_MS);
 
+  test("GET /videos/jobs lists the account's own jobs newest first, in slices continued by meta.next_before; bad limits are 400", async () => {
+    const { api, product } = await freshAccount();
+    const other = await freshAccount();
+    const ids: number[] = [];
+    for (const prompt of ['first', 'second']) {
+      const res = await api.post('/videos', { product_id: product.id, method: 'prompt', mode: 'preview', prompt });
+      expect(res.status).toBe(202);
+      ids.push(res.body.data.id);
+    }
+    const first = await api.get('/videos/jobs?limit=1');
+    expect(first.status).toBe(200);
+    expect(first.body.data.map((job: { id: number; prompt: string }) => [job.id, job.prompt])).toEqual([[ids[1], 'second']]);
+    expect(first.body.meta).toEqual({ limit: 1, next_before: ids[1] });
+    const second = await api.get(`/videos/jobs?limit=1&before=${first.body.meta.next_before}`);
+    expect(second.body.data.map((job: { id: number }) => job.id)).toEqual([ids[0]]);
+    expect(second.body.meta).toEqual({ limit: 1, next_before: null });
+    expect((await other.api.get('/videos/jobs')).body).toEqual({ data: [], meta: { limit: 20, next_before: null } });
+    for (const query of ['limit=0', 'limit=101', 'limit=x', 'before=0', 'before=-3', 'before=1e3']) expectError(await api.get(`/videos/jobs?${query}`), 400, 'bad_request');
+    for (const id of ids) await waitForJob(api, id, ['preview_ready']);
+  }, JOB_TEST_MS);
+
   test('missing or invalid parameters are 400 bad_request and reserve nothing', async () => {
     const { api, accountId, product } = await freshAccount();
     const avatar = await readyAvatar(api);

@@ -36,6 +36,33 @@ export function jobStoreContract(stores: () => JobStoreUnderTest): void {
       expect((await jobs.listActive()).filter((j) => j.accountId === accountId)).toEqual([{ accountId, jobId: job.id }]);
     });
 
+    test("lists an account's jobs newest first in slices that continue with nextBefore, and no other account's", async () => {
+      const { jobs } = stores();
+      const accountId = freshAccount();
+      const other = freshAccount();
+      const made: StoredJob[] = [];
+      for (let i = 0; i < 5; i++) {
+        const job = await queuedJob(accountId);
+        await jobs.create(job, undefined, unitOf(accountId, job.id, 1, 10), NOW);
+        made.push(job);
+      }
+      const foreign = await queuedJob(other);
+      await jobs.create(foreign, undefined, unitOf(other, foreign.id), NOW);
+      const ids = made.map((job) => job.id).reverse();
+
+      const first = await jobs.listRecent(accountId, 2);
+      expect(first.items.map((job) => job.id)).toEqual(ids.slice(0, 2));
+      expect(first.items[0]).toEqual(made[4]);
+      expect(first.nextBefore).toBe(ids[1]);
+      const second = await jobs.listRecent(accountId, 2, first.nextBefore!);
+      expect(second.items.map((job) => job.id)).toEqual(ids.slice(2, 4));
+      const last = await jobs.listRecent(accountId, 2, second.nextBefore!);
+      expect(last).toEqual({ items: [made[0]], nextBefore: null });
+      expect(await jobs.listRecent(accountId, 5)).toMatchObject({ nextBefore: null });
+      expect(await jobs.listRecent(accountId, 3, 1)).toEqual({ items: [], nextBefore: null });
+      expect(await jobs.listRecent(freshAccount(), 3)).toEqual({ items: [], nextBefore: null });
+    });
+
     test('an Idempotency-Key another job holds: nothing is written', async () => {
       const { jobs, ledger } = stores();
       const accountId = freshAccount();

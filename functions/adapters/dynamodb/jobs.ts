@@ -3,7 +3,7 @@
  * the writes that also move the allowance are one transaction with the ledger's items. Jobs in
  * flight carry the sparse active-jobs index attributes, dropped when they end.
  */
-import { GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { isFinal, JOB_STAGES, type Job } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
@@ -16,6 +16,7 @@ import type {
   IdempotencyRecord,
   JobChanges,
   JobCondition,
+  JobSlice,
   JobStore,
 } from '#ports/job-store';
 import { GSI1, keys, padId } from './keys';
@@ -46,6 +47,30 @@ export class DynamoJobStore implements JobStore {
   async get(accountId: number, jobId: number): Promise<StoredJob | undefined> {
     const out = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.job(accountId, jobId), ConsistentRead: true }));
     return out.Item ? toJob(out.Item) : undefined;
+  }
+
+  async listRecent(accountId: number, limit: number, beforeId?: number): Promise<JobSlice> {
+    if (beforeId !== undefined && beforeId <= 1) return { items: [], nextBefore: null };
+    const upper = beforeId === undefined ? `${keys.jobPrefix}${'9'.repeat(padId(0).length)}` : keys.job(accountId, beforeId - 1).sk;
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    // One item past the limit tells whether an older slice exists without another round trip.
+    do {
+      const out = await this.table.client.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+          ExpressionAttributeValues: { ':pk': keys.accountPartition(accountId), ':low': keys.job(accountId, 1).sk, ':high': upper },
+          ScanIndexForward: false,
+          Limit: limit + 1 - items.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      items.push(...(out.Items ?? []));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey && items.length <= limit);
+    const slice = items.slice(0, limit).map(toJob);
+    return { items: slice, nextBefore: items.length > limit ? slice[slice.length - 1]!.id : null };
   }
 
   async getIdempotency(accountId: number, keyHash: string, now = new Date()): Promise<IdempotencyRecord | undefined> {

@@ -31,7 +31,16 @@ export const deletedRecord = z
   .object({ id: recordId, deleted: z.literal(true) })
   .register(z.globalRegistry, { id: 'Deleted' });
 
+const cursorMeta = z
+  .object({
+    limit: z.int().check(z.positive()),
+    next_before: z.nullable(recordId).check(z.meta({ description: 'Pass as `before` for the next, older slice; null at the end' })),
+  })
+  .register(z.globalRegistry, { id: 'CursorMeta', description: 'Where a newest-first slice of a list ends' });
+
 /** `{data: T}`. */
 export const dataOf = <T extends z.ZodMiniType>(schema: T) => z.object({ data: schema });
 /** `{data: T[], meta: {page, per_page, total}}`. */
 export const pageOf = <T extends z.ZodMiniType>(schema: T) => z.object({ data: z.array(schema), meta: pageMeta });
+/** `{data: T[], meta: {limit, next_before}}`. */
+export const sliceOf = <T extends z.ZodMiniType>(schema: T) => z.object({ data: z.array(schema), meta: cursorMeta });

@@ -14,6 +14,7 @@ import type {
   IdempotencyRecord,
   JobChanges,
   JobCondition,
+  JobSlice,
   JobStore,
 } from '#ports/job-store';
 import { MemoryAllowanceLedger } from './allowance-ledger';
@@ -113,6 +114,14 @@ export class MemoryJobStore implements JobStore {
       output: null,
     }, now);
     return true;
+  }
+
+  async listRecent(accountId: number, limit: number, beforeId?: number): Promise<JobSlice> {
+    const older = [...this.jobs.values()]
+      .filter((job) => job.account_id === accountId && (beforeId === undefined || job.id < beforeId))
+      .sort((a, b) => b.id - a.id);
+    const items = older.slice(0, limit).map(copy);
+    return { items, nextBefore: older.length > limit ? items[items.length - 1]!.id : null };
   }
 
   async listActive(): Promise<ActiveJobRef[]> {
