@@ -1,5 +1,155 @@
+/**
+ * A new reaction video: product, how the reaction is made, auto or preview, and the hook caption with
+ * a live preview of where it sits. Submitting starts the job and opens its page, which follows it.
+ */
+import { useRef, useState } from 'react';
+import { Button, Card, Grid, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { useNavigate, useSearchParams } from 'react-router';
+import { unwrap } from '#client/result';
+import { api } from '../../api/client';
+import { HookIdeas } from '../../components/HookIdeas';
 import { PageHeader } from '../../components/PageHeader';
+import { ProblemAlert } from '../../components/ProblemAlert';
+import { CAPTION_DEFAULTS } from './caption';
+import { CaptionFields } from './CaptionFields';
+import { CaptionPreview } from './CaptionPreview';
+import { MethodFields } from './MethodFields';
+import { ModeField } from './ModeField';
+import { ProductSelect } from './ProductSelect';
+import { EMPTY_REFERENCE, type Reference } from './ReferenceVideoFields';
+import { useAvatars } from './useAvatars';
+import { useReactions } from './useReactions';
+import { videoRequest, type CreateForm, type CreateVideoBody } from './video-request';
+
+function initialForm(params: URLSearchParams): CreateForm {
+  const reactionId = params.get('reaction_id');
+  return {
+    productId: params.get('product_id'),
+    method: reactionId ? 'reuse' : 'prompt',
+    prompt: '',
+    avatarId: null,
+    reactionId,
+    mode: 'auto',
+    caption: CAPTION_DEFAULTS,
+  };
+}
+
+/** The still behind the caption preview: the chosen avatar's, or the saved reaction's avatar. */
+function usePreviewImage(form: CreateForm): string | null {
+  const avatars = useAvatars();
+  const reactions = useReactions();
+  const avatarId = form.method === 'reuse' ? reactions.data?.find((reaction) => String(reaction.id) === form.reactionId)?.avatar_id : form.avatarId;
+  return avatars.data?.find((avatar) => String(avatar.id) === String(avatarId))?.image_url ?? null;
+}
+
+/** One key per distinct request: sending the same form again after a lost answer returns the same job. */
+function useIdempotencyKey() {
+  const last = useRef<{ body: string; key: string } | null>(null);
+  return (body: CreateVideoBody) => {
+    const text = JSON.stringify(body);
+    if (last.current?.body !== text) last.current = { body: text, key: crypto.randomUUID() };
+    return last.current.key;
+  };
+}
 
 export default function CreateVideoPage() {
-  return <PageHeader title="CreateVideoPage" />;
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const [form, setForm] = useState<CreateForm>(() => initialForm(params));
+  const [reference, setReference] = useState<Reference>(EMPTY_REFERENCE);
+  const [attempted, setAttempted] = useState(false);
+  const set = <K extends keyof CreateForm>(key: K, value: CreateForm[K]) => setForm((current) => ({ ...current, [key]: value }));
+  const imageUrl = usePreviewImage(form);
+  const keyFor = useIdempotencyKey();
+
+  const request = videoRequest(form, reference);
+  const create = useMutation({
+    mutationFn: async (body: CreateVideoBody) => (await unwrap(api.POST('/videos', { body, params: { header: { 'Idempotency-Key': keyFor(body) } } }))).data,
+    onSuccess: (job) => navigate(`/jobs/${job.id}`),
+  });
+
+  const submit = () => {
+    setAttempted(true);
+    if (typeof request !== 'string') create.mutate(request);
+  };
+
+  const productId = form.productId ? Number(form.productId) : null;
+  return (
+    <>
+      <PageHeader title="New video" description="An avatar reacts under your hook caption, then the product's demo plays." />
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+        noValidate
+      >
+        <Grid gap="lg">
+          <Grid.Col span={{ base: 12, md: 7 }}>
+            <Stack gap="md">
+              <Card withBorder padding="md">
+                <Stack gap="md">
+                  <Title order={3} size="h4">
+                    Product and reaction
+                  </Title>
+                  <ProductSelect value={form.productId} onChange={(productId) => set('productId', productId)} error={attempted && !form.productId ? 'Choose a product' : undefined} />
+                  <MethodFields form={form} set={set} reference={reference} setReference={setReference} />
+                  <ModeField value={form.mode} onChange={(mode) => set('mode', mode)} />
+                </Stack>
+              </Card>
+              <Card withBorder padding="md">
+                <Stack gap="md">
+                  <Title order={3} size="h4">
+                    Hook caption
+                  </Title>
+                  <CaptionFields
+                    value={form.caption}
+                    onChange={(caption) => set('caption', caption)}
+                    textAction={
+                      productId ? (
+                        // Ten ideas are long; they scroll in place so the caption controls stay near the text.
+                        <ScrollArea.Autosize mah={300} type="auto">
+                          <HookIdeas key={productId} productId={productId} onPick={(text) => set('caption', { ...form.caption, text })} />
+                        </ScrollArea.Autosize>
+                      ) : (
+                        <Text size="xs" c="dimmed">
+                          Choose a product to get hook ideas for it.
+                        </Text>
+                      )
+                    }
+                  />
+                </Stack>
+              </Card>
+              {attempted && typeof request === 'string' && (
+                <Text c="red.8" size="sm" role="alert">
+                  {request}
+                </Text>
+              )}
+              <ProblemAlert error={create.error} onClose={create.reset} />
+              <Group>
+                <Button type="submit" size="md" loading={create.isPending}>
+                  Create video
+                </Button>
+                <Text size="sm" c="dimmed">
+                  Uses one unit of your monthly allowance.
+                </Text>
+              </Group>
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 5 }}>
+            <Card withBorder padding="md" pos="sticky" top={72}>
+              <Title order={3} size="h4" mb="sm">
+                Caption preview
+              </Title>
+              <CaptionPreview caption={form.caption} imageUrl={imageUrl} maxWidth={280} />
+              <Text size="xs" c="dimmed" mt="xs">
+                Drawn inside the area the short-video apps leave free of their own buttons.
+              </Text>
+            </Card>
+          </Grid.Col>
+        </Grid>
+      </form>
+    </>
+  );
 }

@@ -1,5 +1,72 @@
+/** One finished video: play it, download the MP4, or delete it. */
+import { Anchor, Button, Card, Group, Loader, Stack, Text } from '@mantine/core';
+import { IconDownload, IconShare } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from 'react-router';
+import { unwrap } from '#client/result';
+import { api } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
+import { ProblemAlert } from '../../components/ProblemAlert';
+import { ConfirmDeleteButton } from './ConfirmDeleteButton';
+import { formatBytes, formatDate, formatDuration } from './format';
 
 export default function VideoPage() {
-  return <PageHeader title="VideoPage" />;
+  const id = Number(useParams().id);
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const video = useQuery({ queryKey: ['video', id], queryFn: async () => (await unwrap(api.GET('/videos/{id}', { params: { path: { id } } }))).data });
+  const v = video.data;
+  return (
+    <>
+      <PageHeader
+        title={`Video #${Number.isFinite(id) ? id : '?'}`}
+        actions={
+          <Anchor component={Link} to="/videos" size="sm">
+            All videos
+          </Anchor>
+        }
+      />
+      {video.isPending && <Loader aria-label="Loading the video" />}
+      <ProblemAlert error={video.error} />
+      {v && (
+        <Group align="flex-start" gap="xl" wrap="wrap">
+          <video src={v.url} poster={v.thumbnail_url} controls playsInline aria-label="Finished video" style={{ width: 320, maxWidth: '100%', aspectRatio: `${v.width} / ${v.height}`, background: '#000', borderRadius: 8 }} />
+          <Card withBorder padding="md" style={{ flex: '1 1 280px' }}>
+            <Stack gap="sm">
+              <Text size="sm">
+                {formatDuration(v.duration_s)} · {v.width}×{v.height} · {formatBytes(v.size_bytes)}
+              </Text>
+              <Text size="sm" c="dimmed">
+                Made {formatDate(v.created_at)} by <Anchor component={Link} to={`/jobs/${v.job_id}`} size="sm" underline="always">job #{v.job_id}</Anchor>.
+              </Text>
+              <Group gap="sm">
+                <Button component="a" href={v.url} download={`reaction-video-${v.id}.mp4`} leftSection={<IconDownload size={16} />}>
+                  Download MP4
+                </Button>
+                <Button component={Link} to="/social" variant="default" leftSection={<IconShare size={16} />}>
+                  Post it
+                </Button>
+              </Group>
+              <Text size="xs" c="dimmed">
+                The download link works until {formatDate(v.url_expires_at)}; open this page again for a fresh one.
+              </Text>
+              <Group>
+                <ConfirmDeleteButton
+                  label="Delete video"
+                  title={`Delete video #${v.id}?`}
+                  onDelete={() => unwrap(api.DELETE('/videos/{id}', { params: { path: { id: v.id } } }))}
+                  onDeleted={() => {
+                    void queries.invalidateQueries({ queryKey: ['videos'] });
+                    navigate('/videos');
+                  }}
+                >
+                  The video, its MP4 and its poster are removed.
+                </ConfirmDeleteButton>
+              </Group>
+            </Stack>
+          </Card>
+        </Group>
+      )}
+    </>
+  );
 }

@@ -1,5 +1,77 @@
+/** The finished videos, newest first, a page at a time, each with its poster. */
+import { useState } from 'react';
+import { Button, Card, Center, Group, Image, Loader, Pagination, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconSparkles } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { unwrap } from '#client/result';
+import { api } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
+import { ProblemAlert } from '../../components/ProblemAlert';
+import { formatDate, formatDuration } from './format';
+
+const PER_PAGE = 12;
 
 export default function VideosPage() {
-  return <PageHeader title="VideosPage" />;
+  const [page, setPage] = useState(1);
+  const videos = useQuery({
+    queryKey: ['videos', page],
+    queryFn: () => unwrap(api.GET('/videos', { params: { query: { page, per_page: PER_PAGE } } })),
+    placeholderData: keepPreviousData,
+  });
+  const pages = videos.data ? Math.max(1, Math.ceil(videos.data.meta.total / PER_PAGE)) : 1;
+  return (
+    <>
+      <PageHeader
+        title="Videos"
+        description="Your finished reaction videos, newest first."
+        actions={
+          <Button component={Link} to="/create" leftSection={<IconSparkles size={16} />}>
+            New video
+          </Button>
+        }
+      />
+      {videos.isPending && <Loader aria-label="Loading videos" />}
+      <ProblemAlert error={videos.error} />
+      {videos.data && videos.data.data.length === 0 && page === 1 && (
+        <Card withBorder padding="xl">
+          <Stack align="center" gap="sm">
+            <Text>No videos yet. Make your first one: pick a product, describe the reaction, add a hook.</Text>
+            <Button component={Link} to="/create">
+              Create a video
+            </Button>
+          </Stack>
+        </Card>
+      )}
+      {videos.data && videos.data.data.length > 0 && (
+        <Stack gap="md">
+          <SimpleGrid cols={{ base: 2, sm: 3, md: 4, lg: 6 }} spacing="md">
+            {videos.data.data.map((video) => (
+              <Card key={video.id} withBorder padding="xs" component={Link} to={`/videos/${video.id}`}>
+                <Card.Section>
+                  <Image src={video.thumbnail_url} alt={`Poster of video #${video.id}`} style={{ aspectRatio: `${video.width} / ${video.height}` }} fit="cover" />
+                </Card.Section>
+                <Group justify="space-between" mt="xs" gap={4}>
+                  <Text size="sm" fw={500}>
+                    #{video.id}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {formatDuration(video.duration_s)}
+                  </Text>
+                </Group>
+                <Text size="xs" c="dimmed">
+                  {formatDate(video.created_at)}
+                </Text>
+              </Card>
+            ))}
+          </SimpleGrid>
+          {pages > 1 && (
+            <Center>
+              <Pagination total={pages} value={page} onChange={setPage} getControlProps={(control) => ({ 'aria-label': `${control} page` })} getItemProps={(item) => ({ 'aria-label': `Page ${item}` })} />
+            </Center>
+          )}
+        </Stack>
+      )}
+    </>
+  );
 }

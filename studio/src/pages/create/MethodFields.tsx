@@ -1,0 +1,65 @@
+/** How the reaction is made: from a prompt, by copying a reference video's motion, or from the library. */
+import { useId, type Dispatch, type SetStateAction } from 'react';
+import { SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
+import { AvatarSelect } from './AvatarSelect';
+import { ReactionSelect } from './ReactionSelect';
+import { ReferenceVideoFields, type Reference } from './ReferenceVideoFields';
+import type { CreateForm, Method } from './video-request';
+
+const METHODS: { value: Method; label: string }[] = [
+  { value: 'prompt', label: 'Prompt' },
+  { value: 'motion', label: 'Motion' },
+  { value: 'reuse', label: 'Reuse' },
+];
+
+const METHOD_HELP: Record<Method, string> = {
+  prompt: 'Describe the reaction; a person is drawn from the prompt unless you pick an avatar.',
+  motion: 'An avatar copies the movement of a reference video.',
+  reuse: 'A reaction saved in your library, captioned again; nothing is generated.',
+};
+
+interface Props {
+  form: CreateForm;
+  set: <K extends keyof CreateForm>(key: K, value: CreateForm[K]) => void;
+  reference: Reference;
+  setReference: Dispatch<SetStateAction<Reference>>;
+}
+
+export function MethodFields({ form, set, reference, setReference }: Props) {
+  const id = useId();
+  return (
+    <Stack gap="sm">
+      <div>
+        <Text size="sm" fw={500} id={id}>
+          Method
+        </Text>
+        <Text size="xs" c="dimmed" mb={4}>
+          {METHOD_HELP[form.method]}
+        </Text>
+        <SegmentedControl aria-labelledby={id} data={METHODS} value={form.method} onChange={(method) => set('method', method as Method)} />
+      </div>
+      {form.method === 'prompt' && (
+        <>
+          <Textarea
+            label="Reaction prompt"
+            description="Who reacts and how, e.g. “a woman in her 30s, shocked by the price, then delighted”"
+            autosize
+            minRows={2}
+            maxLength={1000}
+            required
+            value={form.prompt}
+            onChange={(event) => set('prompt', event.currentTarget.value)}
+          />
+          <AvatarSelect value={form.avatarId} onChange={(avatarId) => set('avatarId', avatarId)} label="Avatar (optional)" description="Leave empty to draw a person from the prompt" />
+        </>
+      )}
+      {form.method === 'motion' && (
+        <>
+          <AvatarSelect value={form.avatarId} onChange={(avatarId) => set('avatarId', avatarId)} required />
+          <ReferenceVideoFields value={reference} onChange={setReference} />
+        </>
+      )}
+      {form.method === 'reuse' && <ReactionSelect value={form.reactionId} onChange={(reactionId) => set('reactionId', reactionId)} />}
+    </Stack>
+  );
+}

@@ -1,0 +1,61 @@
+/** Picks the product; only one whose demo video is ready can be used, and the others say why not. */
+import { Anchor, Select, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { unwrap } from '#client/result';
+import type { Product } from '#client/types';
+import { api } from '../../api/client';
+import { ProblemAlert } from '../../components/ProblemAlert';
+
+const DEMO_NOTE: Record<NonNullable<Product['demo_video']>['status'], string> = {
+  ready: '',
+  processing: ' (demo still processing)',
+  failed: ' (demo failed: upload it again)',
+};
+
+const note = (product: Product) => (product.demo_video ? DEMO_NOTE[product.demo_video.status] : ' (no demo video)');
+
+interface Props {
+  value: string | null;
+  onChange: (id: string | null) => void;
+  error?: string;
+}
+
+export function ProductSelect({ value, onChange, error }: Props) {
+  // The picker asks for the largest page the API gives; an account with more products searches by name.
+  const products = useQuery({
+    queryKey: ['products', 'picker'],
+    queryFn: () => unwrap(api.GET('/products', { params: { query: { per_page: 100 } } })),
+    // A demo being processed becomes usable on its own; look again until none is processing.
+    refetchInterval: (query) => (query.state.data?.data.some((product) => product.demo_video?.status === 'processing') ? 3_000 : false),
+  });
+  const list = products.data?.data ?? [];
+  const data = list.map((product) => ({ value: String(product.id), label: product.name + note(product), disabled: product.demo_video?.status !== 'ready' }));
+  return (
+    <div>
+      <Select
+        label="Product"
+        description="Only products whose demo video is ready can be used"
+        placeholder={products.isPending ? 'Loading products…' : 'Choose a product'}
+        data={data}
+        value={value}
+        onChange={onChange}
+        error={error}
+        searchable
+        required
+        nothingFoundMessage="No product matches"
+      />
+      {products.isSuccess && list.length === 0 && (
+        <Text size="xs" c="dimmed" mt={4}>
+          No products yet: <Anchor component={Link} to="/products" size="xs" underline="always">add one with its demo video</Anchor>, then come back.
+        </Text>
+      )}
+      {products.isSuccess && list.length > 0 && !data.some((option) => !option.disabled) && (
+        <Text size="xs" c="dimmed" mt={4}>
+          No product has a ready demo yet. A demo takes a moment to process after upload; <Anchor component={Link} to="/products" size="xs" underline="always">see Products</Anchor>.
+        </Text>
+      )}
+      <ProblemAlert error={products.error} />
+    </div>
+  );
+}

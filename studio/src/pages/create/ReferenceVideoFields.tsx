@@ -1,0 +1,96 @@
+/**
+ * The motion reference: a link to a short video on an allowed host, or a file of one's own. The file
+ * goes straight to storage as soon as it is chosen (with progress), so creating sends only its id.
+ */
+import { useId, useState, type Dispatch, type SetStateAction } from 'react';
+import { FileInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { IconUpload } from '@tabler/icons-react';
+import { useUpload, UploadProgress } from '../../api/upload';
+import { ProblemAlert } from '../../components/ProblemAlert';
+
+export interface Reference {
+  source: 'link' | 'upload';
+  url: string;
+  /** Set once the chosen file is in storage. */
+  uploadId: string | null;
+  uploading: boolean;
+}
+
+export const EMPTY_REFERENCE: Reference = { source: 'upload', url: '', uploadId: null, uploading: false };
+
+/** The fields a create or regenerate takes for this reference; undefined while it is incomplete. */
+export function referenceBody(reference: Reference) {
+  if (reference.source === 'link') return reference.url.trim() ? { video_source: 'link' as const, reference_url: reference.url.trim() } : undefined;
+  return reference.uploadId ? { video_source: 'upload' as const, reference_video_upload_id: reference.uploadId } : undefined;
+}
+
+export function ReferenceVideoFields({ value, onChange }: { value: Reference; onChange: Dispatch<SetStateAction<Reference>> }) {
+  const id = useId();
+  const { upload, progress } = useUpload('reference_video');
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  const choose = async (chosen: File | null) => {
+    setFile(chosen);
+    setError(null);
+    onChange((current) => ({ ...current, uploadId: null, uploading: !!chosen }));
+    if (!chosen) return;
+    try {
+      const done = await upload(chosen);
+      onChange((current) => ({ ...current, uploadId: done.id, uploading: false }));
+    } catch (caught) {
+      setError(caught);
+      onChange((current) => ({ ...current, uploadId: null, uploading: false }));
+    }
+  };
+
+  return (
+    <Stack gap="xs">
+      <div>
+        <Text size="sm" fw={500} id={id}>
+          Reference video
+        </Text>
+        <Text size="xs" c="dimmed" mb={4}>
+          The avatar copies the movement in it: at most 60 s.
+        </Text>
+        <SegmentedControl
+          aria-labelledby={id}
+          value={value.source}
+          onChange={(source) => onChange((current) => ({ ...current, source: source as Reference['source'] }))}
+          data={[
+            { value: 'upload', label: 'Upload a file' },
+            { value: 'link', label: 'Link' },
+          ]}
+        />
+      </div>
+      {value.source === 'upload' ? (
+        <>
+          <FileInput
+            label="Reference video file"
+            description="MP4, MOV, WebM or AVI, at most 100 MB"
+            placeholder="Choose a video"
+            accept="video/mp4,video/quicktime,video/webm,video/x-msvideo,.avi"
+            leftSection={<IconUpload size={16} />}
+            value={file}
+            onChange={(chosen) => void choose(chosen)}
+            clearable
+          />
+          <UploadProgress value={progress} label="Reference video upload" />
+          <ProblemAlert error={error} onClose={() => setError(null)} />
+        </>
+      ) : (
+        <TextInput
+          label="Reference video link"
+          description="An https link to a short video (TikTok, Instagram, YouTube Shorts and similar)"
+          placeholder="https://www.tiktok.com/@someone/video/…"
+          type="url"
+          value={value.url}
+          onChange={(event) => {
+            const url = event.currentTarget.value;
+            onChange((current) => ({ ...current, url }));
+          }}
+        />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,45 @@
+/** The create form's values and what they become in POST /videos (only the chosen method's fields: others are 400). */
+import type { paths } from '#client/types';
+import type { Caption } from './caption';
+import { referenceBody, type Reference } from './ReferenceVideoFields';
+
+export type CreateVideoBody = paths['/videos']['post']['requestBody']['content']['application/json'];
+export type Method = CreateVideoBody['method'];
+export type Mode = NonNullable<CreateVideoBody['mode']>;
+
+export interface CreateForm {
+  productId: string | null;
+  method: Method;
+  prompt: string;
+  avatarId: string | null;
+  reactionId: string | null;
+  mode: Mode;
+  caption: Caption;
+}
+
+/** The body, or the first thing still missing in words. */
+export function videoRequest(form: CreateForm, reference: Reference): CreateVideoBody | string {
+  if (!form.productId) return 'Choose a product with a ready demo.';
+  const caption = form.caption.text.trim();
+  const base = {
+    product_id: Number(form.productId),
+    method: form.method,
+    mode: form.mode,
+    hook_position: form.caption.position,
+    hook_size: form.caption.size,
+    ...(caption ? { hook_text: caption } : {}),
+  };
+  if (form.method === 'prompt') {
+    if (!form.prompt.trim()) return 'Describe the reaction in the prompt.';
+    return { ...base, prompt: form.prompt.trim(), ...(form.avatarId ? { avatar_id: Number(form.avatarId) } : {}) };
+  }
+  if (form.method === 'motion') {
+    if (!form.avatarId) return 'Choose the avatar that will copy the movement.';
+    if (reference.uploading) return 'Wait for the reference video to finish uploading.';
+    const source = referenceBody(reference);
+    if (!source) return reference.source === 'link' ? 'Paste the link to the reference video.' : 'Choose the reference video file.';
+    return { ...base, avatar_id: Number(form.avatarId), ...source };
+  }
+  if (!form.reactionId) return 'Choose a saved reaction from the library.';
+  return { ...base, reaction_id: Number(form.reactionId) };
+}

@@ -1,0 +1,48 @@
+/**
+ * Approving a preview, with the caption changed if wanted: only what differs from the job is sent,
+ * so an unchanged caption lets the API reuse the preview without encoding anything.
+ */
+import { useState } from 'react';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { unwrap } from '#client/result';
+import type { Job } from '#client/types';
+import { api } from '../../api/client';
+import { ProblemAlert } from '../../components/ProblemAlert';
+import { CaptionFields } from '../create/CaptionFields';
+import { CaptionPreview } from '../create/CaptionPreview';
+import type { Caption } from '../create/caption';
+import { jobKey } from './useJob';
+
+export function ApprovePanel({ job }: { job: Job }) {
+  const queries = useQueryClient();
+  const [caption, setCaption] = useState<Caption>({ text: job.hook_text ?? '', position: job.hook_position, size: job.hook_size });
+  const approve = useMutation({
+    mutationFn: async () => {
+      const text = caption.text.trim();
+      const body: { hook_text?: string | null; hook_position?: Caption['position']; hook_size?: Caption['size'] } = {};
+      if (text !== (job.hook_text ?? '')) body.hook_text = text || null;
+      if (caption.position !== job.hook_position) body.hook_position = caption.position;
+      if (caption.size !== job.hook_size) body.hook_size = caption.size;
+      return (await unwrap(api.POST('/videos/jobs/{id}/approve', { params: { path: { id: job.id } }, body }))).data;
+    },
+    onSuccess: (next) => queries.setQueryData(jobKey(job.id), next),
+  });
+  return (
+    <Stack gap="sm">
+      <Text size="sm">Happy with the reaction? Approve it to join it with the product's demo. You can still change the caption here.</Text>
+      <Group align="flex-start" gap="lg" wrap="wrap">
+        <div style={{ flex: '1 1 260px' }}>
+          <CaptionFields value={caption} onChange={setCaption} description="Change the caption before the video is made, or leave it as it is" />
+        </div>
+        <CaptionPreview caption={caption} maxWidth={160} />
+      </Group>
+      <ProblemAlert error={approve.error} onClose={approve.reset} />
+      <Group>
+        <Button onClick={() => approve.mutate()} loading={approve.isPending}>
+          Approve
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

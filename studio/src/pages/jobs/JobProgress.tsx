@@ -1,0 +1,26 @@
+/** Where a job is: its status, the stage in words, a progress bar and its place in line if it waits. */
+import { Badge, Group, Progress, Stack, Text } from '@mantine/core';
+import type { Job } from '#client/types';
+import { STATUS_COLOURS, STATUS_WORDS, stageLine } from './job-words';
+
+export function JobProgress({ job }: { job: Job }) {
+  const running = job.status === 'queued' || job.status === 'processing';
+  return (
+    <Stack gap={6}>
+      <Group justify="space-between">
+        <Group gap="xs">
+          <Badge color={STATUS_COLOURS[job.status]} variant="light" data-testid="job-status">
+            {STATUS_WORDS[job.status]}
+          </Badge>
+          <Text size="sm" aria-live="polite">
+            {stageLine(job)}
+          </Text>
+        </Group>
+        <Text size="sm" c="dimmed">
+          {job.progress}%
+        </Text>
+      </Group>
+      <Progress value={job.progress} animated={running} striped={running} color={STATUS_COLOURS[job.status]} aria-label="Job progress" />
+    </Stack>
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * Another take of the preview: the same inputs with a new seed, or a changed prompt (prompt jobs) or
+ * avatar and reference (motion jobs). It costs one more unit, so the button says so.
+ */
+import { useState } from 'react';
+import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconRefresh } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { unwrap } from '#client/result';
+import type { Job } from '#client/types';
+import { api } from '../../api/client';
+import { ProblemAlert } from '../../components/ProblemAlert';
+import { AvatarSelect } from '../create/AvatarSelect';
+import { EMPTY_REFERENCE, ReferenceVideoFields, referenceBody, type Reference } from '../create/ReferenceVideoFields';
+import { jobKey } from './useJob';
+
+/** The API's cap on regenerations per job. */
+const MAX_REGENERATIONS = 20;
+
+export function RegeneratePanel({ job }: { job: Job }) {
+  const queries = useQueryClient();
+  const [opened, { open, close }] = useDisclosure(false);
+  const [prompt, setPrompt] = useState(job.prompt ?? '');
+  const [avatarId, setAvatarId] = useState<string | null>(job.avatar_id ? String(job.avatar_id) : null);
+  const [changeReference, setChangeReference] = useState(false);
+  const [reference, setReference] = useState<Reference>(EMPTY_REFERENCE);
+
+  const regenerate = useMutation({
+    mutationFn: async () => {
+      const body: { prompt?: string; avatar_id?: number; video_source?: 'link' | 'upload'; reference_url?: string; reference_video_upload_id?: string } = {};
+      if (job.method === 'prompt' && prompt.trim() && prompt.trim() !== job.prompt) body.prompt = prompt.trim();
+      if (job.method === 'motion') {
+        if (avatarId && Number(avatarId) !== job.avatar_id) body.avatar_id = Number(avatarId);
+        if (changeReference) Object.assign(body, referenceBody(reference));
+      }
+      return (await unwrap(api.POST('/videos/jobs/{id}/regenerate', { params: { path: { id: job.id } }, body }))).data;
+    },
+    onSuccess: (next) => {
+      queries.setQueryData(jobKey(job.id), next);
+      close();
+    },
+  });
+
+  if (job.method === 'reuse') return null;
+  const left = MAX_REGENERATIONS - job.regenerations;
+  const waiting = changeReference && (reference.uploading || !referenceBody(reference));
+
+  return (
+    <>
+      <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={open} disabled={left <= 0}>
+        Regenerate…
+      </Button>
+      <Modal opened={opened} onClose={close} title="Regenerate the preview" size="lg">
+        <Stack gap="sm">
+          <Text size="sm">
+            A new take costs <strong>one more unit</strong> of your monthly allowance. Leave everything as it is for the same inputs with a new seed. {left} regeneration{left === 1 ? '' : 's'} left for this job.
+          </Text>
+          {job.method === 'prompt' && <Textarea label="Reaction prompt" description="Change it, or keep it for another take" autosize minRows={2} maxLength={1000} value={prompt} onChange={(event) => setPrompt(event.currentTarget.value)} />}
+          {job.method === 'motion' && (
+            <>
+              <AvatarSelect value={avatarId} onChange={setAvatarId} required />
+              {changeReference ? (
+                <ReferenceVideoFields value={reference} onChange={setReference} />
+              ) : (
+                <Group>
+                  <Button variant="subtle" size="xs" onClick={() => setChangeReference(true)}>
+                    Use a different reference video
+                  </Button>
+                </Group>
+              )}
+            </>
+          )}
+          <ProblemAlert error={regenerate.error} onClose={regenerate.reset} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button onClick={() => regenerate.mutate()} loading={regenerate.isPending} disabled={waiting}>
+              Regenerate (1 unit)
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

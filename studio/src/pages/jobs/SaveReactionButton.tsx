@@ -1,0 +1,31 @@
+/** Keeps the job's clean reaction clip in the library, to caption again later without generating. */
+import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { IconBookmark } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { unwrap } from '#client/result';
+import { api } from '../../api/client';
+import { ProblemAlert } from '../../components/ProblemAlert';
+
+export function SaveReactionButton({ jobId }: { jobId: number }) {
+  const queries = useQueryClient();
+  const save = useMutation({
+    mutationFn: async () => (await unwrap(api.POST('/reactions', { body: { job_id: jobId } }))).data,
+    onSuccess: () => queries.invalidateQueries({ queryKey: ['reactions'] }),
+  });
+  return (
+    <Stack gap="xs">
+      <Group gap="sm">
+        <Button variant="default" leftSection={<IconBookmark size={16} />} onClick={() => save.mutate()} loading={save.isPending} disabled={save.isSuccess}>
+          Save reaction to library
+        </Button>
+        {save.isSuccess && (
+          <Text size="sm" role="status">
+            Saved. <Anchor component={Link} to="/library" underline="always">Open the library</Anchor>
+          </Text>
+        )}
+      </Group>
+      <ProblemAlert error={save.error} onClose={save.reset} />
+    </Stack>
+  );
+}
