@@ -1,0 +1,74 @@
+/** The products calls the page makes, and how often to ask again while a demo is being processed. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { unwrap } from '#client/result';
+import type { Product } from '#client/types';
+import { api } from '../../api/client';
+
+export type { Product };
+export const PER_PAGE = 10;
+// Normalising a demo takes seconds to a minute: ask every few seconds, only while one is in progress.
+const POLL_MS = 2_000;
+
+const processing = (product: Product) => product.demo_video?.status === 'processing';
+
+export function useProducts(page: number) {
+  return useQuery({
+    queryKey: ['products', page],
+    queryFn: () => unwrap(api.GET('/products', { params: { query: { page, per_page: PER_PAGE } } })),
+    refetchInterval: (query) => (query.state.data?.data.some(processing) ? POLL_MS : false),
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function useProduct(id: number | undefined) {
+  return useQuery({
+    queryKey: ['product', id],
+    queryFn: async () => (await unwrap(api.GET('/products/{id}', { params: { path: { id: id! } } }))).data,
+    enabled: id !== undefined,
+    refetchInterval: (query) => (query.state.data && processing(query.state.data) ? POLL_MS : false),
+  });
+}
+
+/** After any change the lists and the product are asked again. */
+function useInvalidate() {
+  const queries = useQueryClient();
+  return () => Promise.all([queries.invalidateQueries({ queryKey: ['products'] }), queries.invalidateQueries({ queryKey: ['product'] })]);
+}
+
+export interface NewProduct {
+  name: string;
+  description?: string;
+  demoUploadId?: string;
+}
+
+export function useCreateProduct() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: async ({ name, description, demoUploadId }: NewProduct) =>
+      (
+        await unwrap(
+          api.POST('/products', {
+            body: { name, ...(description ? { description } : {}), ...(demoUploadId ? { demo_video_upload_id: demoUploadId } : {}) },
+          }),
+        )
+      ).data,
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdateProduct(id: number) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: async (changes: { name: string; description: string | null }) =>
+      (await unwrap(api.PATCH('/products/{id}', { params: { path: { id } }, body: changes }))).data,
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteProduct() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: async (id: number) => (await unwrap(api.DELETE('/products/{id}', { params: { path: { id } } }))).data,
+    onSuccess: invalidate,
+  });
+}
