@@ -1,0 +1,115 @@
+/**
+ * The posts, newest first, a page at a time. While a post on the page is still going out the list is
+ * asked again every few seconds: the API refreshes such posts from their provider as it lists them.
+ */
+import { Group, Loader, Pagination, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { notify } from './notify';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { unwrap } from '#client/result';
+import { api } from '../../api/client';
+import { ProblemAlert } from '../../components/ProblemAlert';
+import { ConfirmButton } from './ConfirmButton';
+import { PostChannels } from './PostChannels';
+import { PostStatusBadge } from './PostStatusBadge';
+import { fetchPosts, POSTS_PER_PAGE, SOCIAL_KEYS } from './social-queries';
+import { formatDateTime, isMoving, PROVIDER_LABEL, type Post } from './social-words';
+
+const POLL_MS = 5_000;
+
+export function PostsSection({ page, onPageChange }: { page: number; onPageChange: (page: number) => void }) {
+  const queries = useQueryClient();
+  const posts = useQuery({
+    queryKey: SOCIAL_KEYS.posts(page),
+    queryFn: () => fetchPosts(page),
+    refetchInterval: (query) => (query.state.data?.data.some((post) => isMoving(post)) ? POLL_MS : false),
+  });
+  const pages = posts.data ? Math.max(1, Math.ceil(posts.data.meta.total / POSTS_PER_PAGE)) : 1;
+
+  const remove = async (post: Post) => {
+    await unwrap(api.DELETE('/social/posts/{id}', { params: { path: { id: post.id } } }));
+    await queries.invalidateQueries({ queryKey: SOCIAL_KEYS.allPosts });
+    notify(`Post ${post.id} deleted at ${PROVIDER_LABEL[post.provider]}.`);
+  };
+
+  return (
+    <Stack component="section" aria-labelledby="posts-heading" gap="sm">
+      <Group justify="space-between">
+        <Title order={3} id="posts-heading">
+          Posts
+        </Title>
+        {posts.isFetching && !posts.isPending && <Loader size="xs" aria-label="Refreshing posts" />}
+      </Group>
+      <ProblemAlert error={posts.error} />
+      {posts.isPending && <Loader size="sm" aria-label="Loading posts" />}
+      {posts.data?.data.length === 0 && (
+        <Text size="sm" c="gray.7">
+          {page > 1 ? 'Nothing on this page.' : 'No posts yet: pick a video and channels in New post to publish your first one.'}
+        </Text>
+      )}
+      {!!posts.data?.data.length && (
+        <Table.ScrollContainer minWidth={820}>
+          <Table verticalSpacing="sm" aria-label="Posts">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Post</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Channels</Table.Th>
+                <Table.Th>Caption</Table.Th>
+                <Table.Th>When</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {posts.data.data.map((post) => (
+                <Table.Tr key={post.id}>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      #{post.id} · video {post.video_id}
+                    </Text>
+                    <Text size="xs" c="gray.7">
+                      {PROVIDER_LABEL[post.provider]}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <PostStatusBadge post={post} />
+                  </Table.Td>
+                  <Table.Td>
+                    <PostChannels post={post} />
+                  </Table.Td>
+                  <Table.Td maw={240}>
+                    <Text size="sm" lineClamp={2} c={post.caption ? undefined : 'gray.7'}>
+                      {post.caption || 'No caption'}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{post.schedule_at ? formatDateTime(post.schedule_at) : 'Right away'}</Text>
+                    <Text size="xs" c="gray.7">
+                      {post.draft ? 'Draft · ' : ''}created {formatDateTime(post.created_at)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    {post.status !== 'deleted' && (
+                      <ConfirmButton
+                        size="xs"
+                        aria-label={`Delete post ${post.id}`}
+                        title={`Delete post ${post.id}?`}
+                        message={`It is removed at ${PROVIDER_LABEL[post.provider]} if its rules allow (if not, you are told why). The post stays in this list, marked deleted.`}
+                        confirmLabel="Delete post"
+                        onConfirm={() => remove(post)}
+                      >
+                        Delete
+                      </ConfirmButton>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {pages > 1 && <Pagination total={pages} value={page} onChange={onPageChange} aria-label="Posts pages" />}
+    </Stack>
+  );
+}

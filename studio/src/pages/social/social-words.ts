@@ -1,0 +1,64 @@
+/** How the social page names providers, networks and post states, and the networks' caption limits. */
+import type { components } from '#client/schema';
+
+export type Connection = components['schemas']['Connection'];
+export type Channel = components['schemas']['Channel'];
+export type Post = components['schemas']['Post'];
+export type Provider = Connection['provider'];
+export type Platform = Channel['platform'];
+export type PostStatus = Post['status'];
+
+export const PROVIDERS: Provider[] = ['provider_a', 'provider_b'];
+
+export const PROVIDER_LABEL: Record<Provider, string> = { provider_a: 'Provider A', provider_b: 'Provider B' };
+
+export const PLATFORM_LABEL: Record<Platform, string> = {
+  tiktok: 'TikTok',
+  instagram: 'Instagram',
+  youtube: 'YouTube',
+  facebook: 'Facebook',
+  x: 'X',
+  linkedin: 'LinkedIn',
+  threads: 'Threads',
+  pinterest: 'Pinterest',
+  bluesky: 'Bluesky',
+};
+
+/** The networks' own limits in Unicode code points (docs/decisions.md, Social publishing); the API enforces them too. */
+export const CAPTION_LIMIT: Record<Platform, number> = {
+  tiktok: 2200,
+  instagram: 2200,
+  youtube: 5000,
+  facebook: 63206,
+  x: 280,
+  linkedin: 3000,
+  threads: 500,
+  pinterest: 500,
+  bluesky: 300,
+};
+
+// Dark shades: a light badge's text is its colour, and lighter shades fail WCAG AA contrast on white;
+// grey reads best outlined (Mantine's light grey badge is dark on dark).
+export const STATUS_WORDS: Record<PostStatus, { label: string; color: string; variant: 'light' | 'outline' }> = {
+  draft: { label: 'Draft', color: 'gray.8', variant: 'outline' },
+  scheduled: { label: 'Scheduled', color: 'blue.9', variant: 'light' },
+  publishing: { label: 'Publishing', color: 'yellow.9', variant: 'light' },
+  published: { label: 'Published', color: 'green.9', variant: 'light' },
+  partially_published: { label: 'Partly published', color: 'orange.9', variant: 'light' },
+  failed: { label: 'Failed', color: 'red.9', variant: 'light' },
+  deleted: { label: 'Deleted', color: 'gray.8', variant: 'outline' },
+};
+
+export const RESULT_COLOR: Record<Post['results'][number]['status'], string> = { pending: 'yellow', published: 'green', failed: 'red', deleted: 'gray' };
+
+/** Posts the list refreshes from the provider by itself (docs: `publishing`, or `scheduled` and due). */
+export function isMoving(post: Post, now = Date.now()): boolean {
+  if (post.status === 'publishing') return true;
+  return post.status === 'scheduled' && post.schedule_at !== null && Date.parse(post.schedule_at) <= now;
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+export const formatDateTime = (iso: string): string => dateTime.format(new Date(iso));
+
+export const channelLabel = (channel: Channel): string =>
+  `${PLATFORM_LABEL[channel.platform]} · ${channel.username ? `@${channel.username.replace(/^@/, '')}` : channel.name}`;
