@@ -6,6 +6,7 @@ import { formatCount, formatDay, METRICS, PROVIDER_LABEL, type Overview } from '
 
 const ENGAGEMENT = METRICS.filter((metric) => metric.key !== 'views');
 const VIEWS = METRICS.filter((metric) => metric.key === 'views');
+const NO_PROVIDER = 'No provider connected yet.';
 const series = (metrics: typeof METRICS) => metrics.map(({ key, label, color }) => ({ name: key, label, color }));
 
 function busiestDay(daily: Overview['daily']): string {
@@ -37,7 +38,7 @@ export function AnalyticsCharts({ overview }: { overview: Overview }) {
       <ChartFigure
         id="views-per-provider"
         title="Views per provider"
-        summary={overview.providers.map((p) => `${PROVIDER_LABEL[p.provider]}: ${formatCount(p.totals.views)} views from ${formatCount(p.totals.posts)} post${p.totals.posts === 1 ? '' : 's'}.`).join(' ')}
+        summary={overview.providers.map((p) => `${PROVIDER_LABEL[p.provider]}: ${formatCount(p.totals.views)} views from ${formatCount(p.totals.posts)} post${p.totals.posts === 1 ? '' : 's'}.`).join(' ') || NO_PROVIDER}
         table={{ rowHeader: 'Provider', columns: labels(VIEWS), rows: providerRows(VIEWS) }}
       >
         <BarChart {...common} data={providers} dataKey="provider" series={series(VIEWS)} />
@@ -45,7 +46,7 @@ export function AnalyticsCharts({ overview }: { overview: Overview }) {
       <ChartFigure
         id="engagement-per-provider"
         title="Likes, comments and shares per provider"
-        summary={overview.providers.map((p) => `${PROVIDER_LABEL[p.provider]}: ${formatCount(p.totals.likes)} likes, ${formatCount(p.totals.comments)} comments, ${formatCount(p.totals.shares)} shares.`).join(' ')}
+        summary={overview.providers.map((p) => `${PROVIDER_LABEL[p.provider]}: ${formatCount(p.totals.likes)} likes, ${formatCount(p.totals.comments)} comments, ${formatCount(p.totals.shares)} shares.`).join(' ') || NO_PROVIDER}
         table={{ rowHeader: 'Provider', columns: labels(ENGAGEMENT), rows: providerRows(ENGAGEMENT) }}
       >
         <BarChart {...common} data={providers} dataKey="provider" series={series(ENGAGEMENT)} />

@@ -42,9 +42,9 @@ export function ConnectionCard({ provider, connection, onConnect }: Props) {
             {name}
           </Title>
           {connection ? (
-            <Badge variant="light" color={connection.status === 'active' ? 'green.9' : 'red.9'}>{connection.status === 'active' ? 'Connected' : 'Needs a new key'}</Badge>
+            <Badge variant="dot" color={connection.status === 'active' ? 'green' : 'red'}>{connection.status === 'active' ? 'Connected' : 'Needs a new key'}</Badge>
           ) : (
-            <Badge variant="outline" color="gray.8">
+            <Badge variant="dot" color="gray">
               Not connected
             </Badge>
           )}

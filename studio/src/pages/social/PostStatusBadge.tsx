@@ -7,7 +7,7 @@ export function PostStatusBadge({ post }: { post: Post }) {
   const words = STATUS_WORDS[post.status];
   return (
     <Group gap={4} wrap="nowrap">
-      <Badge color={words.color} variant={words.variant}>
+      <Badge color={words.color} variant="dot">
         {words.label}
       </Badge>
       {post.stale && (

@@ -37,16 +37,16 @@ export const CAPTION_LIMIT: Record<Platform, number> = {
   bluesky: 300,
 };
 
-// Dark shades: a light badge's text is its colour, and lighter shades fail WCAG AA contrast on white;
-// grey reads best outlined (Mantine's light grey badge is dark on dark).
-export const STATUS_WORDS: Record<PostStatus, { label: string; color: string; variant: 'light' | 'outline' }> = {
-  draft: { label: 'Draft', color: 'gray.8', variant: 'outline' },
-  scheduled: { label: 'Scheduled', color: 'blue.9', variant: 'light' },
-  publishing: { label: 'Publishing', color: 'yellow.9', variant: 'light' },
-  published: { label: 'Published', color: 'green.9', variant: 'light' },
-  partially_published: { label: 'Partly published', color: 'orange.9', variant: 'light' },
-  failed: { label: 'Failed', color: 'red.9', variant: 'light' },
-  deleted: { label: 'Deleted', color: 'gray.8', variant: 'outline' },
+// Shown as dot badges: the word in the text colour, the state's colour only in the dot (coloured badge text
+// fails WCAG AA contrast at badge size for green, yellow and orange).
+export const STATUS_WORDS: Record<PostStatus, { label: string; color: string }> = {
+  draft: { label: 'Draft', color: 'gray' },
+  scheduled: { label: 'Scheduled', color: 'blue' },
+  publishing: { label: 'Publishing', color: 'yellow' },
+  published: { label: 'Published', color: 'green' },
+  partially_published: { label: 'Partly published', color: 'orange' },
+  failed: { label: 'Failed', color: 'red' },
+  deleted: { label: 'Deleted', color: 'gray' },
 };
 
 export const RESULT_COLOR: Record<Post['results'][number]['status'], string> = { pending: 'yellow', published: 'green', failed: 'red', deleted: 'gray' };
