@@ -24,7 +24,7 @@ export function ProductsTable({ products, onOpen }: { products: Product[]; onOpe
                   {product.name}
                 </Anchor>
                 {product.description && (
-                  <Text size="xs" c="dimmed" lineClamp={1}>
+                  <Text size="xs" c="gray.7" lineClamp={1}>
                     {product.description}
                   </Text>
                 )}

@@ -1,0 +1,47 @@
+/** A new API key: a name to tell it apart and the scopes it may use. The key itself is shown once, after. */
+import { Button, Checkbox, Group, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { ProblemAlert } from '../../components/ProblemAlert';
+import { SCOPES, useCreateKey, type CreatedApiKey, type Scope } from './keys-api';
+
+export function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) {
+  const form = useForm<{ name: string; scopes: Scope[] }>({
+    initialValues: { name: '', scopes: ['read', 'write'] },
+    validate: {
+      name: (name) => (name.trim() ? null : 'Name the key after where it will be used, e.g. "Zapier"'),
+      scopes: (scopes) => (scopes.length ? null : 'Choose at least one scope'),
+    },
+  });
+  const create = useCreateKey();
+  const submit = form.onSubmit((values) =>
+    create.mutate(
+      { name: values.name.trim(), scopes: values.scopes },
+      {
+        onSuccess: (key) => {
+          form.reset();
+          onCreated(key);
+        },
+      },
+    ),
+  );
+  return (
+    <form onSubmit={submit}>
+      <Stack gap="sm">
+        <TextInput label="Name" placeholder="e.g. Zapier, my script" required maxLength={100} {...form.getInputProps('name')} />
+        <Checkbox.Group label="Scopes" {...form.getInputProps('scopes')}>
+          <Group mt={6}>
+            {SCOPES.map((scope) => (
+              <Checkbox key={scope.value} value={scope.value} label={scope.label} description={scope.description} />
+            ))}
+          </Group>
+        </Checkbox.Group>
+        <ProblemAlert error={create.error} />
+        <Group>
+          <Button type="submit" loading={create.isPending}>
+            Create key
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

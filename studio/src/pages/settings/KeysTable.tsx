@@ -1,0 +1,67 @@
+/** The account's keys by name and first characters, what they may do, when last used; revoke with a confirmation. */
+import { Badge, Code, Group, Table, Text } from '@mantine/core';
+import { ConfirmButton } from '../products/ConfirmButton';
+import { useRevokeKey, type ApiKey } from './keys-api';
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'never');
+
+export function KeysTable({ keys }: { keys: ApiKey[] }) {
+  const revoke = useRevokeKey();
+  return (
+    <Table.ScrollContainer minWidth={640}>
+      <Table verticalSpacing="sm">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Key</Table.Th>
+            <Table.Th>Scopes</Table.Th>
+            <Table.Th>Last used</Table.Th>
+            <Table.Th>
+              <span className="mantine-visually-hidden">Actions</span>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {keys.map((key) => (
+            <Table.Tr key={key.id}>
+              <Table.Td>
+                <Text size="sm" fw={500}>
+                  {key.name ?? 'Unnamed key'}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Code>{key.prefix}…</Code>
+              </Table.Td>
+              <Table.Td>
+                <Group gap={4}>
+                  {key.scopes.map((scope) => (
+                    <Badge key={scope} variant="outline" color="gray" size="sm">
+                      {scope}
+                    </Badge>
+                  ))}
+                </Group>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{when(key.last_used_at)}</Text>
+              </Table.Td>
+              <Table.Td>
+                {key.revoked_at ? (
+                  <Badge color="gray" variant="light">
+                    Revoked
+                  </Badge>
+                ) : (
+                  <ConfirmButton
+                    label="Revoke"
+                    title={`Revoke ${key.name ?? key.prefix}?`}
+                    message="Anything using this key stops working at its next request. This cannot be undone."
+                    onConfirm={() => revoke.mutateAsync(key.id)}
+                  />
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
