@@ -68,7 +68,6 @@ export function ReferenceVideoFields({ value, onChange }: { value: Reference; on
           <FileInput
             label="Reference video file"
             description="MP4, MOV, WebM or AVI, at most 100 MB"
-            placeholder="Choose a video"
             accept="video/mp4,video/quicktime,video/webm,video/x-msvideo,.avi"
             leftSection={<IconUpload size={16} />}
             value={file}

@@ -9,7 +9,7 @@ export function JobProgress({ job }: { job: Job }) {
     <Stack gap={6}>
       <Group justify="space-between">
         <Group gap="xs">
-          <Badge color={STATUS_COLOURS[job.status]} variant="light" data-testid="job-status">
+          <Badge color={STATUS_COLOURS[job.status]} variant="dot" data-testid="job-status">
             {STATUS_WORDS[job.status]}
           </Badge>
           <Text size="sm" aria-live="polite">

@@ -4,7 +4,7 @@
  */
 import type { Job, JobStage } from '#client/types';
 
-export const STAGE_WORDS: Record<JobStage, string> = {
+const STAGE_WORDS: Record<JobStage, string> = {
   queued: 'Waiting to start',
   preparing: 'Preparing the inputs',
   generating_reaction: 'Generating the reaction',
