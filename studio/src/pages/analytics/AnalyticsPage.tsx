@@ -65,7 +65,7 @@ export default function AnalyticsPage() {
       {report && <SyncReport result={report} onClose={() => setReport(null)} />}
       {overview.isPending && <Loader aria-label="Loading analytics" />}
       {data && data.providers.length === 0 && (
-        <Alert variant="light" title="No provider connected">
+        <Alert variant="default" title="No provider connected">
           <Text size="sm">
             Analytics come from your scheduling providers.{' '}
             <Anchor component={Link} to="/social">
@@ -76,11 +76,11 @@ export default function AnalyticsPage() {
         </Alert>
       )}
       {neverSynced && (
-        <Alert variant="light" title="Not synced yet">
+        <Alert variant="default" title="Not synced yet">
           Press Sync now to fetch the figures from your providers.
         </Alert>
       )}
-      {data && (
+      {data && data.providers.length > 0 && (
         <>
           <section aria-labelledby="totals-heading">
             <VisuallyHidden>
@@ -93,7 +93,7 @@ export default function AnalyticsPage() {
               {formatDay(data.since)} to {formatDay(data.until)} (UTC days){overview.isPlaceholderData ? ' · loading the new window…' : ''}
             </Text>
           </section>
-          {data.providers.length > 0 && <ProviderSyncState providers={data.providers} />}
+          <ProviderSyncState providers={data.providers} />
           <AnalyticsCharts overview={data} />
         </>
       )}

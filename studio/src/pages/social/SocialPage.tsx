@@ -18,7 +18,7 @@ export default function SocialPage() {
       <PageHeader title="Social" description="Publish your finished videos to TikTok, Instagram, YouTube and more through a scheduling provider." />
       <ConnectionsSection />
       {connections.data && usable.length === 0 && (
-        <Alert variant="light" title="Connect a provider to post">
+        <Alert variant="default" title="Connect a provider to post">
           Connect one of the providers above with its API key; its channels then appear here to post to.
         </Alert>
       )}
