@@ -35,7 +35,7 @@ export function AvatarSelect({ value, onChange, required, description, label = '
         nothingFoundMessage="No avatar matches"
       />
       {none && (
-        <Text size="xs" c="dimmed" mt={4}>
+        <Text size="xs" c="gray.7" mt={4}>
           No ready avatar yet: <Anchor component={Link} to="/avatars" size="xs" underline="always">make one on the Avatars page</Anchor>.
         </Text>
       )}

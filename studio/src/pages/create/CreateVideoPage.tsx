@@ -113,7 +113,7 @@ export default function CreateVideoPage() {
                           <HookIdeas key={productId} productId={productId} onPick={(text) => set('caption', { ...form.caption, text })} />
                         </ScrollArea.Autosize>
                       ) : (
-                        <Text size="xs" c="dimmed">
+                        <Text size="xs" c="gray.7">
                           Choose a product to get hook ideas for it.
                         </Text>
                       )
@@ -131,7 +131,7 @@ export default function CreateVideoPage() {
                 <Button type="submit" size="md" loading={create.isPending}>
                   Create video
                 </Button>
-                <Text size="sm" c="dimmed">
+                <Text size="sm" c="gray.7">
                   Uses one unit of your monthly allowance.
                 </Text>
               </Group>
@@ -143,7 +143,7 @@ export default function CreateVideoPage() {
                 Caption preview
               </Title>
               <CaptionPreview caption={form.caption} imageUrl={imageUrl} maxWidth={280} />
-              <Text size="xs" c="dimmed" mt="xs">
+              <Text size="xs" c="gray.7" mt="xs">
                 Drawn inside the area the short-video apps leave free of their own buttons.
               </Text>
             </Card>

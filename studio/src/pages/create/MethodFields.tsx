@@ -33,7 +33,7 @@ export function MethodFields({ form, set, reference, setReference }: Props) {
         <Text size="sm" fw={500} id={id}>
           Method
         </Text>
-        <Text size="xs" c="dimmed" mb={4}>
+        <Text size="xs" c="gray.7" mb={4}>
           {METHOD_HELP[form.method]}
         </Text>
         <SegmentedControl aria-labelledby={id} data={METHODS} value={form.method} onChange={(method) => set('method', method as Method)} />

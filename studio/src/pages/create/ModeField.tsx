@@ -15,7 +15,7 @@ export function ModeField({ value, onChange }: { value: Mode; onChange: (mode: M
       <Text size="sm" fw={500} id={id}>
         Mode
       </Text>
-      <Text size="xs" c="dimmed" mb={4}>
+      <Text size="xs" c="gray.7" mb={4}>
         {HELP[value]}
       </Text>
       <SegmentedControl

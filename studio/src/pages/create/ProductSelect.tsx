@@ -46,12 +46,12 @@ export function ProductSelect({ value, onChange, error }: Props) {
         nothingFoundMessage="No product matches"
       />
       {products.isSuccess && list.length === 0 && (
-        <Text size="xs" c="dimmed" mt={4}>
+        <Text size="xs" c="gray.7" mt={4}>
           No products yet: <Anchor component={Link} to="/products" size="xs" underline="always">add one with its demo video</Anchor>, then come back.
         </Text>
       )}
       {products.isSuccess && list.length > 0 && !data.some((option) => !option.disabled) && (
-        <Text size="xs" c="dimmed" mt={4}>
+        <Text size="xs" c="gray.7" mt={4}>
           No product has a ready demo yet. A demo takes a moment to process after upload; <Anchor component={Link} to="/products" size="xs" underline="always">see Products</Anchor>.
         </Text>
       )}

@@ -20,7 +20,7 @@ export function ReactionSelect({ value, onChange, error }: Props) {
     <div>
       <Select label="Saved reaction" placeholder={reactions.isPending ? 'Loading the library…' : 'Choose a saved reaction'} data={data} value={value} onChange={onChange} error={error} searchable required nothingFoundMessage="No reaction matches" />
       {reactions.isSuccess && data.length === 0 && (
-        <Text size="xs" c="dimmed" mt={4}>
+        <Text size="xs" c="gray.7" mt={4}>
           The library is empty: make a video in Preview mode and choose “Save reaction to library” on its job page. <Anchor component={Link} to="/library" size="xs" underline="always">Open the library</Anchor>
         </Text>
       )}

@@ -50,7 +50,7 @@ export function ReferenceVideoFields({ value, onChange }: { value: Reference; on
         <Text size="sm" fw={500} id={id}>
           Reference video
         </Text>
-        <Text size="xs" c="dimmed" mb={4}>
+        <Text size="xs" c="gray.7" mb={4}>
           The avatar copies the movement in it: at most 60 s.
         </Text>
         <SegmentedControl

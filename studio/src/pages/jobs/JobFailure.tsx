@@ -9,7 +9,7 @@ export function JobFailure({ error }: { error: NonNullable<Job['error']> }) {
   return (
     <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title={errorHeading(error)} role="alert">
       <Text size="sm">{error.message}</Text>
-      <Text size="xs" c="dimmed" mt={4}>
+      <Text size="xs" c="gray.7" mt={4}>
         {error.code === 'preview_expired' ? 'The preview stays charged: it was delivered.' : 'Units reserved for this job were given back.'}
       </Text>
       <Button component={Link} to="/create" variant="light" size="xs" mt="sm">

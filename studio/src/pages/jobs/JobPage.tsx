@@ -24,7 +24,7 @@ function JobFacts({ job }: { job: Job }) {
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
       {facts.map(([term, value]) => (
         <Text key={term} size="sm">
-          <Text span c="dimmed" size="sm">
+          <Text span c="gray.7" size="sm">
             {term}:{' '}
           </Text>
           {value}

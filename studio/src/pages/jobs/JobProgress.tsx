@@ -16,7 +16,7 @@ export function JobProgress({ job }: { job: Job }) {
             {stageLine(job)}
           </Text>
         </Group>
-        <Text size="sm" c="dimmed">
+        <Text size="sm" c="gray.7">
           {job.progress}%
         </Text>
       </Group>

@@ -19,7 +19,7 @@ export function PreviewDecision({ job }: { job: Job }) {
         )}
         <Stack gap="md" style={{ flex: '1 1 320px' }}>
           {job.preview_expires_at && (
-            <Text size="sm" c="dimmed">
+            <Text size="sm" c="gray.7">
               Decide before {dateTime.format(new Date(job.preview_expires_at))}: after that the preview expires.
             </Text>
           )}

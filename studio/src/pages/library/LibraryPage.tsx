@@ -35,7 +35,7 @@ function ReactionCard({ reaction }: { reaction: SavedReaction }) {
             {reaction.prompt}
           </Text>
         )}
-        <Text size="xs" c="dimmed">
+        <Text size="xs" c="gray.7">
           {formatDuration(reaction.duration_s)} · saved {formatDate(reaction.created_at)}
         </Text>
         <Group gap="xs" mt={4}>

@@ -36,7 +36,7 @@ export default function VideoPage() {
               <Text size="sm">
                 {formatDuration(v.duration_s)} · {v.width}×{v.height} · {formatBytes(v.size_bytes)}
               </Text>
-              <Text size="sm" c="dimmed">
+              <Text size="sm" c="gray.7">
                 Made {formatDate(v.created_at)} by <Anchor component={Link} to={`/jobs/${v.job_id}`} size="sm" underline="always">job #{v.job_id}</Anchor>.
               </Text>
               <Group gap="sm">
@@ -47,7 +47,7 @@ export default function VideoPage() {
                   Post it
                 </Button>
               </Group>
-              <Text size="xs" c="dimmed">
+              <Text size="xs" c="gray.7">
                 The download link works until {formatDate(v.url_expires_at)}; open this page again for a fresh one.
               </Text>
               <Group>

@@ -55,11 +55,11 @@ export default function VideosPage() {
                   <Text size="sm" fw={500}>
                     #{video.id}
                   </Text>
-                  <Text size="xs" c="dimmed">
+                  <Text size="xs" c="gray.7">
                     {formatDuration(video.duration_s)}
                   </Text>
                 </Group>
-                <Text size="xs" c="dimmed">
+                <Text size="xs" c="gray.7">
                   {formatDate(video.created_at)}
                 </Text>
               </Card>
