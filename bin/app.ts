@@ -2,7 +2,10 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { ReactionStudioStack } from '#cloud/reaction-studio-stack';
 import { nagPacks } from '#cloud/nag';
+import { buildStudioSync } from '#local/studio-build';
 
+// The studio's pages are uploaded from studio/dist: built here when missing or stale.
+buildStudioSync();
 const app = new App();
 // cdk-nag's AwsSolutions and Serverless packs: a synth with an unacknowledged finding fails (as the template tests do).
 Validations.of(app).addPlugins(...nagPacks());

@@ -28,7 +28,12 @@ export const setSessionCookie = (event: ApiEvent, token: string, maxAgeS: number
 
 export const clearSessionCookie = (event: ApiEvent) => sessionCookie(event, '', { maxAge: 0, expires: new Date(0) });
 
-/** The origin this request was addressed to, as a browser on the same site would send it in `Origin`. */
+/**
+ * The origin this request was addressed to, as a browser on the same site would send it in `Origin`.
+ * On AWS the studio's CloudFront distribution passes its own host in x-forwarded-host (it overwrites
+ * any a viewer sends); API Gateway's Host is then its own. A page of another site cannot set that
+ * header at all: a cross-origin request with it needs a CORS preflight, which this API never grants.
+ */
 export function isSameOrigin(event: ApiEvent, origin: string): boolean {
   let url: URL;
   try {
@@ -36,7 +41,7 @@ export function isSameOrigin(event: ApiEvent, origin: string): boolean {
   } catch {
     return false;
   }
-  const host = event.headers?.host;
+  const host = event.headers?.['x-forwarded-host'] ?? event.headers?.host;
   if (!host || url.host !== host.toLowerCase()) return false;
   const expected = isPlainLoopback(event) ? ['http:', 'https:'] : ['https:'];
   return expected.includes(url.protocol);

@@ -1,8 +1,9 @@
 /**
  * The whole service on AWS: data, media, the ffmpeg and native-modules layers, background workers,
  * the video job pipeline (state machine and its functions; the render function a container image holding
- * those layers' trees and the face runtime) and the HTTP API.
+ * those layers' trees and the face runtime), the HTTP API, and the studio on CloudFront in front of it.
  */
+import * as path from 'node:path';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Api } from './api';
@@ -18,6 +19,7 @@ import { MediaStore } from './media';
 import { MediaDelivery } from './media-delivery';
 import { Workers } from './workers';
 import { alarmEmailFromContext, Observability } from './observability';
+import { StudioHosting } from './studio-hosting';
 
 export class ReactionStudioStack extends Stack {
   readonly data: DataStore;
@@ -27,6 +29,7 @@ export class ReactionStudioStack extends Stack {
   readonly jobs: JobPipeline;
   readonly api: Api;
   readonly observability: Observability;
+  readonly studio: StudioHosting;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -64,6 +67,15 @@ export class ReactionStudioStack extends Stack {
       alarmEmail: alarmEmailFromContext(this),
     });
 
+    this.studio = new StudioHosting(this, 'Studio', {
+      httpApi: this.api.httpApi,
+      siteDirectory: path.join(PROJECT_ROOT, 'studio', 'dist'),
+      mediaDomain: this.delivery.distribution.distributionDomainName,
+      mediaBucket: this.media.bucket,
+      logBucket: this.delivery.logs,
+    });
+
+    new CfnOutput(this, 'StudioUrl', { value: this.studio.url, description: 'The web studio; its API is under /api/v1 on the same origin' });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (prefix included)' });
     new CfnOutput(this, 'MediaDomain', {
       value: this.delivery.distribution.distributionDomainName,

@@ -14,10 +14,15 @@ const only = (type: string) => {
   expect(found).toHaveLength(1);
   return found[0]!;
 };
+/** The media distribution (the studio has its own, studio-hosting.test.ts). */
+const mediaDistribution = (): [string, Json] => {
+  const id = idOf(synthesis.current.stack.delivery.distribution);
+  return [id, synthesis.current.resources[id]!];
+};
 const idOf = (construct: { node: { defaultChild?: unknown } }) => logicalIdOf(synthesis.current.stack, construct);
 
 test('one distribution: HTTPS only, GET/HEAD, every request signed by the trusted key group, logged', () => {
-  const [, distribution] = only('AWS::CloudFront::Distribution');
+  const [, distribution] = mediaDistribution();
   const config = distribution.Properties.DistributionConfig;
   const behavior = config.DefaultCacheBehavior;
   expect(behavior.ViewerProtocolPolicy).toBe('https-only');
@@ -27,16 +32,17 @@ test('one distribution: HTTPS only, GET/HEAD, every request signed by the truste
 });
 
 test('the origin is the media bucket through origin access control; the bucket lets only that distribution read', () => {
-  const [oacId] = only('AWS::CloudFront::OriginAccessControl');
-  const [, distribution] = only('AWS::CloudFront::Distribution');
+  const [, distribution] = mediaDistribution();
   const [origin] = distribution.Properties.DistributionConfig.Origins;
-  expect(origin.OriginAccessControlId).toEqual({ 'Fn::GetAtt': [oacId, 'Id'] });
+  const oacId = origin.OriginAccessControlId['Fn::GetAtt'][0];
+  expect(synthesis.current.resources[oacId]!.Type).toBe('AWS::CloudFront::OriginAccessControl');
   const bucketId = idOf(synthesis.current.stack.media.bucket);
   const policy = ofType('AWS::S3::BucketPolicy').find(([, p]) => p.Properties.Bucket.Ref === bucketId)![1];
   const cloudfront = (policy.Properties.PolicyDocument.Statement as Json[]).filter((s) => s.Principal?.Service === 'cloudfront.amazonaws.com');
   expect(cloudfront).toHaveLength(1);
   expect(cloudfront[0].Action).toBe('s3:GetObject');
-  expect(JSON.stringify(cloudfront[0].Condition)).toContain(only('AWS::CloudFront::Distribution')[0]);
+  expect(JSON.stringify(cloudfront[0].Condition)).toContain(mediaDistribution()[0]);
+  expect(origin.DomainName).toEqual({ 'Fn::GetAtt': [bucketId, 'RegionalDomainName'] });
 });
 
 test("the trusted public key is the custom resource's answer, made from the stack's secret", () => {
