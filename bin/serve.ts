@@ -18,7 +18,8 @@ async function main(): Promise<void> {
     previewWaitS: previewWaitSecondsOf(process.env.PREVIEW_EXPIRY_SECONDS),
     log: (line) => console.log(line),
   });
-  console.log(`Reaction Studio: the studio on ${stack.baseUrl}/, the API on ${stack.apiUrl}  (data in ${stack.dataDir})`);
+  console.log(`Reaction Studio API on ${stack.apiUrl}  (data in ${stack.dataDir})`);
+  console.log(`The studio (sign in in a browser) on ${stack.baseUrl}/`);
   if (stack.demo) {
     console.log('');
     console.log(`Created account "demo" (plan pro, id ${stack.demo.accountId}). Its API key, shown only this once:`);
