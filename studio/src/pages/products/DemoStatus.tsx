@@ -1,5 +1,5 @@
 /** A product's demo clip state in one word: "ready", "processing", "failed" or "no demo". */
-import { Badge, Loader, Tooltip } from '@mantine/core';
+import { Badge, Tooltip } from '@mantine/core';
 import type { Product } from './products-api';
 
 const COLORS = { ready: 'green', processing: 'blue', failed: 'red' } as const;
@@ -7,13 +7,13 @@ const COLORS = { ready: 'green', processing: 'blue', failed: 'red' } as const;
 export function DemoStatus({ demo }: { demo: Product['demo_video'] }) {
   if (!demo) {
     return (
-      <Badge color="gray" variant="light">
+      <Badge color="gray" variant="dot">
         no demo
       </Badge>
     );
   }
   const badge = (
-    <Badge color={COLORS[demo.status]} variant="light" leftSection={demo.status === 'processing' ? <Loader size={10} color="blue" aria-hidden /> : undefined}>
+    <Badge color={COLORS[demo.status]} variant="dot">
       {demo.status}
     </Badge>
   );
