@@ -39,10 +39,11 @@ export default function ProductsPage() {
             <Text ta="center">No products yet. Add one with “New product” — a name is enough, a demo video makes better videos.</Text>
           </Paper>
         )}
+        {products.data && products.data.data.length === 0 && page > 1 && <Text>Nothing left on this page; the products are on the pages before it.</Text>}
         {products.data && products.data.data.length > 0 && <ProductsTable products={products.data.data} onOpen={setOpenId} />}
-        {pages > 1 && (
+        {(pages > 1 || page > 1) && (
           <Group justify="center">
-            <Pagination total={pages} value={page} onChange={setPage} getControlProps={(control) => ({ 'aria-label': `${control} page` })} getItemProps={(item) => ({ 'aria-label': `Page ${item}` })} />
+            <Pagination total={Math.max(pages, page)} value={page} onChange={setPage} getControlProps={(control) => ({ 'aria-label': `${control} page` })} getItemProps={(item) => ({ 'aria-label': `Page ${item}` })} />
           </Group>
         )}
       </Stack>

@@ -66,9 +66,13 @@ export function useUpdateProduct(id: number) {
 }
 
 export function useDeleteProduct() {
-  const invalidate = useInvalidate();
+  const queries = useQueryClient();
   return useMutation({
     mutationFn: async (id: number) => (await unwrap(api.DELETE('/products/{id}', { params: { path: { id } } }))).data,
-    onSuccess: invalidate,
+    // Forget the product rather than ask again: asking for it now would only answer 404.
+    onSuccess: (_deleted, id) => {
+      queries.removeQueries({ queryKey: ['product', id] });
+      return queries.invalidateQueries({ queryKey: ['products'] });
+    },
   });
 }
