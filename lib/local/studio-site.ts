@@ -19,6 +19,9 @@ export function studioSite(origins: StudioOrigins, directory = STUDIO_DIST): Stu
   const files = sirv(directory, {
     single: true,
     etag: true,
+    // Looks each file up per request instead of listing the build once: a rebuild while the stack runs
+    // would otherwise leave sirv streaming files that are gone (an unhandled stream error).
+    dev: true,
     // File names under assets/ carry a content hash; index.html is asked for again each time.
     setHeaders(response, pathname) {
       response.setHeader('Cache-Control', pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -7,7 +7,7 @@ import { SessionProvider, useSession } from '../session/session';
 import { SignInPage, SignUpPage } from '../session/AuthPages';
 import { Layout } from './Layout';
 import { HOME, PAGES } from './pages';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 const queries = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 5_000 } } });
 
@@ -42,7 +42,7 @@ function StudioRoutes() {
 
 export function App() {
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <Notifications position="top-right" />
       <QueryClientProvider client={queries}>
         <SessionProvider>
