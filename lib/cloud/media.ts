@@ -4,6 +4,7 @@
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import { UPLOAD_CORS_RULE } from '#lib/upload-cors';
 import { Construct } from 'constructs';
 import { acknowledge } from './nag';
 import { UPLOADS_PREFIX } from '#domain/upload-record';
@@ -56,9 +57,14 @@ export class MediaStore extends Construct {
         { id: 'expire-tmp', prefix: TMP_PREFIX, expiration: Duration.days(1) },
         { id: 'expire-unused-uploads', prefix: UPLOADS_PREFIX, expiration: UNUSED_UPLOAD_EXPIRY },
       ],
-      // Browsers (the studio) send direct uploads to the presigned form; the form's signed policy, not
-      // the origin, decides what may be stored, so any origin may POST.
-      cors: [{ allowedMethods: [s3.HttpMethods.POST], allowedOrigins: ['*'], allowedHeaders: ['*'], maxAge: 3600 }],
+      cors: [
+        {
+          allowedMethods: UPLOAD_CORS_RULE.allowedMethods.map((method) => s3.HttpMethods[method]),
+          allowedOrigins: [...UPLOAD_CORS_RULE.allowedOrigins],
+          allowedHeaders: [...UPLOAD_CORS_RULE.allowedHeaders],
+          maxAge: UPLOAD_CORS_RULE.maxAgeSeconds,
+        },
+      ],
     });
   }
 }

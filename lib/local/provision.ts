@@ -6,7 +6,8 @@ import {
   ResourceNotFoundException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, HeadBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
+import { UPLOAD_CORS_RULE } from '#lib/upload-cors';
 import { TABLE_SCHEMA } from '#lib/table-schema';
 
 const credentials = (id: string) => ({ accessKeyId: id, secretAccessKey: id });
@@ -59,6 +60,22 @@ export async function ensureBucket(endpoint: string, bucket: string): Promise<vo
     } catch {
       await client.send(new CreateBucketCommand({ Bucket: bucket }));
     }
+    // Set on every start, so a data dir made before the studio existed takes browser uploads too.
+    await client.send(
+      new PutBucketCorsCommand({
+        Bucket: bucket,
+        CORSConfiguration: {
+          CORSRules: [
+            {
+              AllowedMethods: [...UPLOAD_CORS_RULE.allowedMethods],
+              AllowedOrigins: [...UPLOAD_CORS_RULE.allowedOrigins],
+              AllowedHeaders: [...UPLOAD_CORS_RULE.allowedHeaders],
+              MaxAgeSeconds: UPLOAD_CORS_RULE.maxAgeSeconds,
+            },
+          ],
+        },
+      }),
+    );
   } finally {
     client.destroy();
   }

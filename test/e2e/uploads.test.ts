@@ -55,6 +55,20 @@ describe('POST /uploads', () => {
     expect(lifetime).toBeLessThanOrEqual(61 * 60_000);
   });
 
+  test("a page on another origin (the studio's) may send the form: storage answers the browser's CORS preflight", async () => {
+    const { api } = await t.newAccount();
+    const form = await newUpload(api, 'demo_video', 'video/mp4', 1234);
+    const studio = new URL(t.stack.apiUrl).origin;
+    const preflight = await fetch(form.url, {
+      method: 'OPTIONS',
+      headers: { origin: studio, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    await preflight.arrayBuffer();
+    expect(preflight.status).toBe(200);
+    expect(preflight.headers.get('access-control-allow-origin')).toMatch(/^(\*|http:\/\/127\.0\.0\.1:\d+)$/);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+  });
+
   test.each([
     ['an unknown purpose', { purpose: 'poster', content_type: 'image/png', size_bytes: 10 }, 400, 'bad_request'],
     ['a type the purpose does not take', { purpose: 'avatar_image', content_type: 'image/gif', size_bytes: 10 }, 415, 'unsupported_media_type'],
