@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 
 const ROOT = resolve(__dirname, '..', '..');
 const BUILT_PAGE = resolve(ROOT, 'studio', 'dist', 'index.html');
-const SOURCES = ['studio/src', 'studio/index.html', 'studio/vite.config.mts', 'clients/typescript/src', 'package-lock.json'].map((path) => resolve(ROOT, path));
+const SOURCES = ['studio/src', 'studio/public', 'studio/index.html', 'studio/vite.config.mts', 'clients/typescript/src', 'package-lock.json'].map((path) => resolve(ROOT, path));
 
 function newestChange(path: string): number {
   const stats = statSync(path);
