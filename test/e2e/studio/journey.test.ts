@@ -1,0 +1,262 @@
+/**
+ * The studio's journey (issue 12) in Chromium against a local stack: sign up, make an API key in
+ * Settings and use it, add a product with a demo video through the page's upload, make a preview job
+ * from a prompt, approve it, play the finished video, check every page with data on it with axe,
+ * revoke the key, sign out. Each step builds on the one before; after a failure the later steps
+ * report that they did not run instead of failing for the same reason again.
+ */
+import { join } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import type { Locator } from 'playwright-core';
+import { runFfmpeg } from '#media/binaries';
+import { apiClient } from '#test-support/local-stack';
+import { axeViolations, describeViolations, settle, type PageViolations } from '#test-support/browser';
+import {
+  navigationPages,
+  openFromNavigation,
+  sessionCookieHeader,
+  signUp,
+  startStudioStack,
+  step,
+  visible,
+  type StudioPage,
+  type StudioStack,
+} from '#test-support/studio-stack';
+
+let studio: StudioStack;
+let tab: StudioPage;
+let workDir: string;
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'rs-studio-journey-'));
+  studio = await startStudioStack();
+  tab = await studio.openPage();
+}, 240_000);
+afterAll(async () => {
+  await studio?.stop();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+}, 60_000);
+
+const failed = new Set<string>();
+/** A step of the journey; it runs only when the steps it needs passed, and says which did not otherwise. */
+function journey(name: string, needs: string[], timeoutMs: number, run: () => Promise<void>) {
+  test(
+    name,
+    async () => {
+      const missing = needs.filter((need) => failed.has(need));
+      if (missing.length) {
+        const error = new Error(`not run: it needs ${missing.map((m) => `"${m}"`).join(' and ')}, which failed`);
+        error.stack = error.message;
+        failed.add(name);
+        throw error;
+      }
+      try {
+        await run();
+      } catch (error) {
+        failed.add(name);
+        throw error;
+      }
+    },
+    timeoutMs,
+  );
+}
+
+const KEY_NAME = 'CI key';
+const PRODUCT_NAME = 'Glow serum';
+let rawKey: string;
+let jobPath: string;
+let videoPath: string;
+
+
+/** Waits until `locator` is hidden; an alert shown inside it first ends the wait with its words. */
+async function gone(locator: Locator, timeoutMs: number): Promise<void> {
+  const problem = locator.getByRole('alert').first();
+  for (const until = Date.now() + timeoutMs; Date.now() < until; await tab.page.waitForTimeout(250)) {
+    if (!(await locator.isVisible())) return;
+    if (await problem.isVisible()) throw new Error(`it shows: ${(await problem.innerText()).replace(/\s+/g, ' ')}`);
+  }
+  throw new Error('still shown');
+}
+
+/** A 4 s vertical clip with sound, as a phone records it: what a person uploads as a demo. */
+async function demoClip(): Promise<string> {
+  const file = join(workDir, 'demo.mp4');
+  await runFfmpeg(
+    ['-f', 'lavfi', '-i', 'testsrc2=s=360x640:r=30:d=4', '-f', 'lavfi', '-i', 'sine=f=440:r=44100:d=4', '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '30', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '64k', '-movflags', '+faststart', '-y', file],
+    { timeoutMs: 60_000 },
+  );
+  return file;
+}
+
+/**
+ * Waits for the job page's status to read `status`; "Failed" ends the wait at once with what the
+ * page says went wrong. Rendering takes a minute or more on two busy cores.
+ */
+async function jobReaches(status: string, timeoutMs: number): Promise<void> {
+  const badge = tab.page.getByTestId('job-status');
+  await step(tab, `the job's status "${status}"`, timeoutMs, async (timeout) => {
+    for (const until = Date.now() + timeout; Date.now() < until; await tab.page.waitForTimeout(500)) {
+      const now = (await badge.count()) ? (await badge.innerText()).trim() : '';
+      if (now.toLowerCase() === status.toLowerCase()) return;
+      if (now.toLowerCase() === 'failed') throw new Error(`the job failed: ${(await tab.page.getByRole('main').innerText()).replace(/\s+/g, ' ').slice(0, 500)}`);
+    }
+    throw new Error(`the status still reads "${(await badge.count()) ? await badge.innerText() : 'nothing'}"`);
+  });
+}
+
+/** What the tests read of a <video> in the page (this project's TypeScript has no DOM library). */
+interface Media {
+  error: { code: number; message: string } | null;
+  readyState: number;
+  duration: number;
+  currentTime: number;
+  muted: boolean;
+  play(): Promise<void>;
+}
+
+/** Waits until the <video> has loaded its metadata with a duration, then plays it (muted) past its start. */
+async function expectPlays(what: string, video: Locator): Promise<{ duration: number; readyState: number }> {
+  await visible(tab, what, video, 30_000);
+  const handle = await video.elementHandle();
+  await step(tab, `${what}: its metadata loads`, 30_000, (timeout) =>
+    tab.page.waitForFunction((element) => {
+      const media = element as unknown as Media;
+      return media.error !== null || (media.readyState >= 1 && media.duration > 0);
+    }, handle, { timeout }),
+  );
+  const state = await video.evaluate((element) => {
+    const media = element as unknown as Media;
+    return { error: media.error ? `${media.error.code} ${media.error.message}` : null, readyState: media.readyState, duration: media.duration };
+  });
+  expect({ what, error: state.error }).toEqual({ what, error: null });
+  await video.evaluate((element) => {
+    const media = element as unknown as Media;
+    media.muted = true;
+    return media.play();
+  });
+  await step(tab, `${what}: it plays`, 20_000, (timeout) => tab.page.waitForFunction((element) => (element as unknown as Media).currentTime > 0.2, handle, { timeout }));
+  return state;
+}
+
+const SIGN_UP = 'sign up in the studio';
+const KEY = 'Settings: create an API key, read it once from the dialog, and use it from Node';
+const PRODUCT = 'Products: a product with a demo video uploaded from the page becomes ready';
+const VIDEO = 'New video: a preview from a prompt, approved, ends in a finished video that plays';
+
+journey(SIGN_UP, [], 60_000, async () => {
+  await signUp(studio, tab, `journey-${Date.now()}@example.com`);
+  await visible(tab, 'the signed-in address in the header', tab.page.getByText(/journey-\d+@example\.com/));
+});
+
+journey(KEY, [SIGN_UP], 60_000, async () => {
+  const { page } = tab;
+  await openFromNavigation(tab, 'Settings');
+  await page.getByLabel('Name').fill(KEY_NAME);
+  await step(tab, 'create the key', 15_000, (timeout) => page.getByRole('button', { name: 'Create key' }).click({ timeout }));
+  const shown = page.getByRole('dialog', { name: 'Your new API key' });
+  await visible(tab, 'the dialog with the new key', shown);
+  rawKey = await shown.getByLabel('API key').inputValue();
+  expect(rawKey).toMatch(/^rsk_[A-Za-z0-9_-]{43}$/);
+  expect((await apiClient(studio.apiUrl, rawKey).get('/usage')).status).toBe(200);
+  await step(tab, 'close the dialog', 15_000, async (timeout) => {
+    await shown.getByRole('button', { name: 'Done' }).click({ timeout });
+    await shown.waitFor({ state: 'hidden', timeout });
+  });
+  await visible(tab, 'the new key in the list', page.getByRole('row').filter({ hasText: KEY_NAME }));
+  // Shown once: nowhere on the page once the dialog is closed.
+  expect(await page.content()).not.toContain(rawKey);
+});
+
+journey(PRODUCT, [SIGN_UP], 180_000, async () => {
+  const { page } = tab;
+  const clip = await demoClip();
+  await openFromNavigation(tab, 'Products');
+  await step(tab, 'open the new-product form', 15_000, (timeout) => page.getByRole('button', { name: 'New product' }).click({ timeout }));
+  const form = page.getByRole('dialog', { name: 'New product' });
+  await visible(tab, 'the new-product dialog', form);
+  await form.getByLabel('Name').fill(PRODUCT_NAME);
+  await step(tab, 'choose the demo video file', 15_000, async (timeout) => {
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout }), form.getByRole('button', { name: 'Demo video' }).click({ timeout })]);
+    await chooser.setFiles(clip);
+  });
+  await step(tab, 'send the new-product form', 15_000, (timeout) => form.getByRole('button', { name: 'Create product' }).click({ timeout }));
+  await step(tab, 'the upload finishes and the dialog closes', 60_000, (timeout) => gone(form, timeout));
+  const row = page.getByRole('row').filter({ hasText: PRODUCT_NAME });
+  await visible(tab, 'the product in the list', row);
+  await visible(tab, 'the demo video "ready"', row.getByText('ready', { exact: true }), 120_000);
+});
+
+journey(VIDEO, [PRODUCT], 480_000, async () => {
+  const { page } = tab;
+  // A segmented control's radio is drawn under its label, which is what a person clicks.
+  const segment = (name: string) => page.locator('label').filter({ hasText: new RegExp(`^${name}$`) });
+  await openFromNavigation(tab, 'New video');
+  await step(tab, 'choose the product', 15_000, async (timeout) => {
+    await page.getByRole('combobox', { name: 'Product' }).click({ timeout });
+    await page.getByRole('option', { name: PRODUCT_NAME, exact: true }).click({ timeout });
+  });
+  await step(tab, 'choose the method "Prompt"', 15_000, (timeout) => segment('Prompt').click({ timeout }));
+  await page.getByLabel('Reaction prompt').fill('a woman in her 30s, shocked by the price, then delighted');
+  await step(tab, 'choose the mode "Preview"', 15_000, (timeout) => segment('Preview').click({ timeout }));
+  expect(await page.getByRole('radio', { name: 'Preview', exact: true }).isChecked()).toBe(true);
+  await page.getByLabel('Hook text').fill('Wait for the glow');
+  await step(tab, 'create the video', 15_000, (timeout) => page.getByRole('button', { name: 'Create video' }).click({ timeout }));
+  await step(tab, 'the job page opens', 30_000, (timeout) => page.waitForURL(/\/jobs\/\d+$/, { timeout }));
+  jobPath = new URL(page.url()).pathname;
+
+  await jobReaches('Preview ready', 300_000);
+  const preview = await expectPlays('the preview player', page.locator('video[aria-label="Preview"]').or(page.getByLabel('Preview', { exact: true }).locator('video')).first());
+  expect(preview.duration).toBeGreaterThan(1);
+
+  await step(tab, 'approve the preview', 15_000, (timeout) => page.getByRole('button', { name: 'Approve', exact: true }).click({ timeout }));
+  await jobReaches('Done', 300_000);
+  await visible(tab, 'the finished video offered', page.getByRole('link', { name: /finished video/i }).or(page.locator('video[aria-label="Finished video"]')).first());
+  if (!(await page.locator('video[aria-label="Finished video"]').count())) {
+    await page.getByRole('link', { name: /finished video/i }).first().click();
+    await step(tab, 'the video page opens', 15_000, (timeout) => page.waitForURL(/\/videos\/\d+$/, { timeout }));
+  }
+  videoPath = new URL(page.url()).pathname;
+  const finished = await expectPlays('the finished video', page.locator('video[aria-label="Finished video"]'));
+  expect(finished.readyState).toBeGreaterThanOrEqual(1);
+  expect(finished.duration).toBeGreaterThan(preview.duration);
+});
+
+journey('every page, with a product, a job and a video on it, has no serious or critical accessibility violations', [VIDEO], 240_000, async () => {
+  const { page } = tab;
+  const checked: PageViolations[] = [];
+  const check = async (where: string) => checked.push({ where, violations: await axeViolations(page) });
+  for (const { label, path } of await navigationPages(page)) {
+    await openFromNavigation(tab, label, path);
+    await check(`${label} (${path})`);
+  }
+  for (const [title, path] of [
+    [/^Job #\d+/, jobPath],
+    [/^Video/, videoPath],
+  ] as const) {
+    await page.goto(`${studio.baseUrl}${path}`);
+    await visible(tab, `the title of ${path}`, page.getByRole('heading', { level: 2, name: title }));
+    await settle(page);
+    await check(path);
+  }
+  expect(checked.length).toBeGreaterThanOrEqual(12);
+  const report = describeViolations(checked);
+  if (report) throw new Error(`axe found serious or critical violations:\n${report}`);
+});
+
+journey('Settings: a revoked key is refused; signing out ends the session', [KEY], 60_000, async () => {
+  const { page } = tab;
+  await openFromNavigation(tab, 'Settings');
+  const row = page.getByRole('row').filter({ hasText: KEY_NAME });
+  await visible(tab, 'the key in the list', row);
+  await step(tab, 'ask to revoke the key', 15_000, (timeout) => row.getByRole('button', { name: 'Revoke' }).click({ timeout }));
+  await step(tab, 'confirm revoking', 15_000, (timeout) => page.getByRole('dialog', { name: `Revoke ${KEY_NAME}?` }).getByRole('button', { name: 'Revoke' }).click({ timeout }));
+  await visible(tab, 'the key shown as revoked', row.getByText('Revoked', { exact: true }));
+  expect((await apiClient(studio.apiUrl, rawKey).get('/usage')).status).toBe(401);
+
+  const cookie = await sessionCookieHeader(tab.context);
+  const session = () => fetch(`${studio.apiUrl}/auth/session`, { headers: { cookie } });
+  expect((await session()).status).toBe(200);
+  await step(tab, 'sign out', 15_000, (timeout) => page.getByRole('button', { name: 'Sign out' }).click({ timeout }));
+  await visible(tab, 'the sign-in form after signing out', page.getByRole('button', { name: 'Sign in' }));
+  expect((await session()).status).toBe(401);
+});
