@@ -121,6 +121,22 @@ export default function CreateVideoPage() {
                   />
                 </Stack>
               </Card>
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 5 }}>
+            <Card withBorder padding="md" pos="sticky" top={72}>
+              <Title order={3} size="h4" mb="sm">
+                Caption preview
+              </Title>
+              <CaptionPreview caption={form.caption} imageUrl={imageUrl} maxWidth={280} />
+              <Text size="xs" c="gray.7" mt="xs">
+                Drawn inside the area the short-video apps leave free of their own buttons.
+              </Text>
+            </Card>
+          </Grid.Col>
+          {/* After the preview on phones, so the preview sits right under the caption it shows. */}
+          <Grid.Col span={{ base: 12, md: 7 }}>
+            <Stack gap="sm">
               {attempted && typeof request === 'string' && (
                 <Text c="red.8" size="sm" role="alert">
                   {request}
@@ -136,17 +152,6 @@ export default function CreateVideoPage() {
                 </Text>
               </Group>
             </Stack>
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 5 }}>
-            <Card withBorder padding="md" pos="sticky" top={72}>
-              <Title order={3} size="h4" mb="sm">
-                Caption preview
-              </Title>
-              <CaptionPreview caption={form.caption} imageUrl={imageUrl} maxWidth={280} />
-              <Text size="xs" c="gray.7" mt="xs">
-                Drawn inside the area the short-video apps leave free of their own buttons.
-              </Text>
-            </Card>
           </Grid.Col>
         </Grid>
       </form>

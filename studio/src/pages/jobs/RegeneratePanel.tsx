@@ -51,7 +51,7 @@ export function RegeneratePanel({ job }: { job: Job }) {
       <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={open} disabled={left <= 0}>
         Regenerate…
       </Button>
-      <Modal opened={opened} onClose={close} title="Regenerate the preview" size="lg">
+      <Modal opened={opened} onClose={close} title="Regenerate the preview" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
         <Stack gap="sm">
           <Text size="sm">
             A new take costs <strong>one more unit</strong> of your monthly allowance. Leave everything as it is for the same inputs with a new seed. {left} regeneration{left === 1 ? '' : 's'} left for this job.

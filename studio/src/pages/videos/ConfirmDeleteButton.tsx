@@ -26,7 +26,7 @@ export function ConfirmDeleteButton({ label, name, title, children, onDelete, on
       <Button color="red" variant="light" size={size} leftSection={<IconTrash size={16} />} onClick={open} aria-label={name}>
         {label}
       </Button>
-      <Modal opened={opened} onClose={close} title={title}>
+      <Modal opened={opened} onClose={close} title={title} closeButtonProps={{ 'aria-label': 'Close' }}>
         <Stack gap="sm">
           <Text size="sm">{children}</Text>
           <Text size="sm" fw={500}>
@@ -37,7 +37,7 @@ export function ConfirmDeleteButton({ label, name, title, children, onDelete, on
             <Button variant="default" onClick={close}>
               Keep it
             </Button>
-            <Button color="red" onClick={() => remove.mutate()} loading={remove.isPending}>
+            <Button color="red.8" onClick={() => remove.mutate()} loading={remove.isPending}>
               Delete
             </Button>
           </Group>
