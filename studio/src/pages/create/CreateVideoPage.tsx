@@ -109,7 +109,7 @@ export default function CreateVideoPage() {
                     textAction={
                       productId ? (
                         // Ten ideas are long; they scroll in place so the caption controls stay near the text.
-                        <ScrollArea.Autosize mah={300} type="auto">
+                        <ScrollArea.Autosize mah={300} type="auto" offsetScrollbars>
                           <HookIdeas key={productId} productId={productId} onPick={(text) => set('caption', { ...form.caption, text })} />
                         </ScrollArea.Autosize>
                       ) : (
