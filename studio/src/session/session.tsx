@@ -66,8 +66,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       },
       async signOut() {
         await unwrap(api.POST('/auth/logout'));
-        queries.clear();
         adopt(null);
+        // Everything the signed-out person saw goes, but the session query itself: the provider watches it.
+        queries.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_QUERY[0] });
       },
     }),
     [session, adopt, queries],
