@@ -65,7 +65,12 @@ export default function CreateVideoPage() {
 
   const request = videoRequest(form, reference);
   const create = useMutation({
-    mutationFn: async (body: CreateVideoBody) => (await unwrap(api.POST('/videos', { body, params: { header: { 'Idempotency-Key': keyFor(body) } } }))).data,
+    mutationFn: async (body: CreateVideoBody) => {
+      const answer = (await unwrap(api.POST('/videos', { body, params: { header: { 'Idempotency-Key': keyFor(body) } } }))).data;
+      // Only a dry run answers a quote; this call is never one.
+      if (!('id' in answer)) throw new Error('The API answered a quote instead of starting the job; please try again.');
+      return answer;
+    },
     onSuccess: (job) => navigate(`/jobs/${job.id}`),
   });
 
