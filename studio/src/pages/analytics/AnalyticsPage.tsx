@@ -5,7 +5,7 @@
 import '@mantine/charts/styles.css';
 import { useState } from 'react';
 import { Alert, Anchor, Button, Group, Loader, SegmentedControl, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { notify } from './notify';
+import { notify } from '../../components/notify';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';

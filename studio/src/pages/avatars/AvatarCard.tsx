@@ -1,7 +1,7 @@
 /** One avatar: its portrait once ready (a placeholder while it is drawn), where it came from, delete. */
 import { AspectRatio, Badge, Card, Center, Group, Image, Loader, Stack, Text } from '@mantine/core';
 import { IconPhotoOff } from '@tabler/icons-react';
-import { ConfirmButton } from '../products/ConfirmButton';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { useDeleteAvatar, type Avatar } from './avatars-api';
 
 const nameOf = (avatar: Avatar) => (avatar.source === 'prompt' && avatar.prompt ? avatar.prompt : `Uploaded photo #${avatar.id}`);

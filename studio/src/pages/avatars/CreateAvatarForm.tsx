@@ -5,7 +5,6 @@
 import { useState } from 'react';
 import { Button, FileInput, Group, Paper, SegmentedControl, Stack, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { DISMISS } from '../products/notify';
 import { IconPhoto } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { UploadProgress, useUpload } from '../../api/upload';
@@ -31,7 +30,7 @@ export function CreateAvatarForm() {
       setPrompt('');
       setPhoto(null);
       photoUpload.reset();
-      notifications.show({ closeButtonProps: DISMISS, color: 'green', title: 'Avatar added', message: avatar.status === 'processing' ? 'Its portrait is being drawn; it appears below when ready.' : 'It is ready to use in videos.' });
+      notifications.show({ color: 'green', title: 'Avatar added', message: avatar.status === 'processing' ? 'Its portrait is being drawn; it appears below when ready.' : 'It is ready to use in videos.' });
     },
   });
   const ready = way === 'prompt' ? prompt.trim().length >= 3 : photo !== null;

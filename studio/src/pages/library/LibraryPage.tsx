@@ -9,7 +9,8 @@ import { api } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useReactions } from '../create/useReactions';
-import { ConfirmDeleteButton } from '../videos/ConfirmDeleteButton';
+import { IconTrash } from '@tabler/icons-react';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { formatDate, formatDuration } from '../videos/format';
 
 type SavedReaction = Schemas['SavedReaction'];
@@ -42,16 +43,15 @@ function ReactionCard({ reaction }: { reaction: SavedReaction }) {
           <Button component={Link} to={`/create?reaction_id=${reaction.id}`} size="xs" leftSection={<IconSparkles size={14} />} aria-label={`Use in a new video: reaction #${reaction.id}`}>
             Use in a new video
           </Button>
-          <ConfirmDeleteButton
-            size="xs"
+          <ConfirmButton
             label="Delete"
-            name={`Delete reaction #${reaction.id}`}
+            aria-label={`Delete reaction #${reaction.id}`}
+            leftSection={<IconTrash size={16} />}
             title={`Delete saved reaction #${reaction.id}?`}
-            onDelete={() => unwrap(api.DELETE('/reactions/{id}', { params: { path: { id: reaction.id } } }))}
-            onDeleted={() => void queries.invalidateQueries({ queryKey: ['reactions'] })}
-          >
-            The clip leaves the library and frees its place. Finished videos made with it are kept; a job still using it fails.
-          </ConfirmDeleteButton>
+            message="The clip leaves the library and frees its place. Finished videos made with it are kept; a job still using it fails."
+            onConfirm={() => unwrap(api.DELETE('/reactions/{id}', { params: { path: { id: reaction.id } } }))}
+            onDone={() => void queries.invalidateQueries({ queryKey: ['reactions'] })}
+          />
         </Group>
       </Stack>
     </Card>

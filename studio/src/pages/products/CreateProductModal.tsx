@@ -6,7 +6,6 @@
 import { Button, FileInput, Group, Modal, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { DISMISS } from './notify';
 import { IconVideo } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { ProblemAlert } from '../../components/ProblemAlert';
@@ -32,7 +31,7 @@ export function CreateProductModal({ opened, onClose }: { opened: boolean; onClo
       return create.mutateAsync({ name: values.name.trim(), description: values.description.trim(), demoUploadId: upload?.id });
     },
     onSuccess: (product) => {
-      notifications.show({ closeButtonProps: DISMISS, color: 'green', title: 'Product created', message: product.demo_video ? 'Its demo is being processed; the list shows when it is ready.' : product.name });
+      notifications.show({ color: 'green', title: 'Product created', message: product.demo_video ? 'Its demo is being processed; the list shows when it is ready.' : product.name });
       close();
     },
   });

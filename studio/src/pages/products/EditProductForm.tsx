@@ -2,7 +2,6 @@
 import { Button, Group, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { DISMISS } from './notify';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useUpdateProduct, type Product } from './products-api';
 
@@ -18,7 +17,7 @@ export function EditProductForm({ product }: { product: Product }) {
       {
         onSuccess: (saved) => {
           form.resetDirty({ name: saved.name, description: saved.description ?? '' });
-          notifications.show({ closeButtonProps: DISMISS, color: 'green', title: 'Saved', message: saved.name });
+          notifications.show({ color: 'green', title: 'Saved', message: saved.name });
         },
       },
     ),

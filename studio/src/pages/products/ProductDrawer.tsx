@@ -4,10 +4,9 @@
  */
 import { Divider, Drawer, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { DISMISS } from './notify';
 import { HookIdeas } from '../../components/HookIdeas';
 import { ProblemAlert } from '../../components/ProblemAlert';
-import { ConfirmButton } from './ConfirmButton';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { DemoStatus } from './DemoStatus';
 import { EditProductForm } from './EditProductForm';
 import { useDeleteProduct, useProduct, type Product } from './products-api';
@@ -25,8 +24,8 @@ function DemoSection({ demo }: { demo: Product['demo_video'] }) {
 
 async function copyHook(text: string) {
   await navigator.clipboard.writeText(text).then(
-    () => notifications.show({ closeButtonProps: DISMISS, title: 'Hook copied', message: text }),
-    () => notifications.show({ closeButtonProps: DISMISS, color: 'red', title: 'Could not copy', message: text }),
+    () => notifications.show({ title: 'Hook copied', message: text }),
+    () => notifications.show({ color: 'red', title: 'Could not copy', message: text }),
   );
 }
 

@@ -1,6 +1,6 @@
 /** The account's keys by name and first characters, what they may do, when last used; revoke with a confirmation. */
 import { Badge, Code, Group, Table, Text } from '@mantine/core';
-import { ConfirmButton } from '../products/ConfirmButton';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { useRevokeKey, type ApiKey } from './keys-api';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'never');

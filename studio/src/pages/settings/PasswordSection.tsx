@@ -2,7 +2,6 @@
 import { Button, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { DISMISS } from '../products/notify';
 import { useMutation } from '@tanstack/react-query';
 import { unwrap } from '#client/result';
 import { api } from '../../api/client';
@@ -30,7 +29,7 @@ export function PasswordSection() {
     onSuccess: (result) => {
       form.reset();
       notifications.show({
-        closeButtonProps: DISMISS,
+        
         color: 'green',
         title: 'Password changed',
         message: `${result.other_sessions_revoked ? sessionsWord(result.other_sessions_revoked) : 'Any other session was'} signed out; this one stays signed in.`,

@@ -5,7 +5,7 @@
 import { Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { notify } from './notify';
+import { notify } from '../../components/notify';
 import { unwrap } from '#client/result';
 import { api } from '../../api/client';
 import { ProblemAlert } from '../../components/ProblemAlert';

@@ -1,11 +1,11 @@
 /** One provider: its state, its channels, and what can be done with it (connect, sync channels, replace the key, disconnect). */
 import { Alert, Badge, Button, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { notify } from './notify';
+import { notify } from '../../components/notify';
 import { unwrap } from '#client/result';
 import { api } from '../../api/client';
 import { ProblemAlert } from '../../components/ProblemAlert';
-import { ConfirmButton } from './ConfirmButton';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { SOCIAL_KEYS } from './social-queries';
 import { channelLabel, formatDateTime, PROVIDER_LABEL, type Connection, type Provider } from './social-words';
 
@@ -96,14 +96,12 @@ export function ConnectionCard({ provider, connection, onConnect }: Props) {
                 Replace key
               </Button>
               <ConfirmButton
+                label="Disconnect"
                 aria-label={`Disconnect ${name}`}
                 title={`Disconnect ${name}?`}
                 message={`The saved key is deleted and you can no longer post through ${name} until you connect it again. Posts already sent stay at the provider.`}
-                confirmLabel="Disconnect"
                 onConfirm={disconnect}
-              >
-                Disconnect
-              </ConfirmButton>
+              />
             </Group>
           </>
         )}

@@ -1,7 +1,7 @@
 /** Publishing a finished video: POST /social/posts, now or at a chosen time, or as a draft held at the provider. */
 import { Anchor, Button, Checkbox, Group, Loader, Paper, Radio, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notify } from './notify';
+import { notify } from '../../components/notify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { unwrap } from '#client/result';

@@ -3,12 +3,12 @@
  * asked again every few seconds: the API refreshes such posts from their provider as it lists them.
  */
 import { Group, Loader, Pagination, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
-import { notify } from './notify';
+import { notify } from '../../components/notify';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '#client/result';
 import { api } from '../../api/client';
 import { ProblemAlert } from '../../components/ProblemAlert';
-import { ConfirmButton } from './ConfirmButton';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { PostChannels } from './PostChannels';
 import { PostStatusBadge } from './PostStatusBadge';
 import { fetchPosts, POSTS_PER_PAGE, SOCIAL_KEYS } from './social-queries';
@@ -92,15 +92,13 @@ export function PostsSection({ page, onPageChange }: { page: number; onPageChang
                   <Table.Td>
                     {post.status !== 'deleted' && (
                       <ConfirmButton
-                        size="xs"
+                        label="Delete"
+                        confirmLabel="Delete post"
                         aria-label={`Delete post ${post.id}`}
                         title={`Delete post ${post.id}?`}
                         message={`It is removed at ${PROVIDER_LABEL[post.provider]} if its rules allow (if not, you are told why). The post stays in this list, marked deleted.`}
-                        confirmLabel="Delete post"
                         onConfirm={() => remove(post)}
-                      >
-                        Delete
-                      </ConfirmButton>
+                      />
                     )}
                   </Table.Td>
                 </Table.Tr>

@@ -7,7 +7,8 @@ import { unwrap } from '#client/result';
 import { api } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
 import { ProblemAlert } from '../../components/ProblemAlert';
-import { ConfirmDeleteButton } from './ConfirmDeleteButton';
+import { IconTrash } from '@tabler/icons-react';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { formatBytes, formatDate, formatDuration } from './format';
 
 export default function VideoPage() {
@@ -51,17 +52,19 @@ export default function VideoPage() {
                 The download link works until {formatDate(v.url_expires_at)}; open this page again for a fresh one.
               </Text>
               <Group>
-                <ConfirmDeleteButton
+                <ConfirmButton
                   label="Delete video"
+                  confirmLabel="Delete"
+                  size="sm"
+                  leftSection={<IconTrash size={16} />}
                   title={`Delete video #${v.id}?`}
-                  onDelete={() => unwrap(api.DELETE('/videos/{id}', { params: { path: { id: v.id } } }))}
-                  onDeleted={() => {
+                  message="The video, its MP4 and its poster are removed. This cannot be undone."
+                  onConfirm={() => unwrap(api.DELETE('/videos/{id}', { params: { path: { id: v.id } } }))}
+                  onDone={() => {
                     void queries.invalidateQueries({ queryKey: ['videos'] });
                     navigate('/videos');
                   }}
-                >
-                  The video, its MP4 and its poster are removed.
-                </ConfirmDeleteButton>
+                />
               </Group>
             </Stack>
           </Card>

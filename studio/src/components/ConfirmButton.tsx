@@ -6,11 +6,15 @@ import type { ReactNode } from 'react';
 import { Button, Group, Modal, Stack, Text, type ButtonProps } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation } from '@tanstack/react-query';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { ProblemAlert } from './ProblemAlert';
 
 interface ConfirmButtonProps extends Omit<ButtonProps, 'children' | 'onClick'> {
   /** The verb on both buttons, e.g. "Delete". */
   label: string;
+  /** The dialog's button when it should say more than the label, e.g. "Delete post". */
+  confirmLabel?: string;
+  /** The button's name where its words alone are ambiguous (one per row): "Delete post 12". */
+  'aria-label'?: string;
   title: string;
   message: ReactNode;
   onConfirm: () => Promise<unknown>;
@@ -18,7 +22,7 @@ interface ConfirmButtonProps extends Omit<ButtonProps, 'children' | 'onClick'> {
   onDone?: () => void;
 }
 
-export function ConfirmButton({ label, title, message, onConfirm, onDone, ...buttonProps }: ConfirmButtonProps) {
+export function ConfirmButton({ label, confirmLabel, title, message, onConfirm, onDone, ...buttonProps }: ConfirmButtonProps) {
   const [opened, { open, close }] = useDisclosure(false);
   const action = useMutation({
     mutationFn: onConfirm,
@@ -36,7 +40,7 @@ export function ConfirmButton({ label, title, message, onConfirm, onDone, ...but
       <Button color="red" variant="light" size="xs" {...buttonProps} onClick={open}>
         {label}
       </Button>
-      <Modal opened={opened} onClose={dismiss} title={title} centered closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal opened={opened} onClose={dismiss} title={title} centered>
         <Stack>
           <Text size="sm">{message}</Text>
           <ProblemAlert error={action.error} />
@@ -44,8 +48,9 @@ export function ConfirmButton({ label, title, message, onConfirm, onDone, ...but
             <Button variant="default" onClick={dismiss}>
               Cancel
             </Button>
-            <Button color="red" loading={action.isPending} onClick={() => action.mutate()}>
-              {label}
+            {/* red.8: white on red.6 is below 4.5:1 */}
+            <Button color="red.8" loading={action.isPending} onClick={() => action.mutate()}>
+              {confirmLabel ?? label}
             </Button>
           </Group>
         </Stack>
