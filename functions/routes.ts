@@ -180,8 +180,11 @@ export interface RouteDefinition {
   maxBodyBytes: number;
   /** The body it reads: encodings and file parts (#http/body reads it by this, so no operation repeats it). */
   body?: RouteBody;
-  /** Query parameters: `page` (+ per_page) pages, `before` (+ limit) a newest-first cursor, `days` an analytics window. */
-  query?: readonly ('page' | 'before' | 'days')[];
+  /**
+   * Query parameters: `page` (+ per_page) pages, `before` (+ limit) a newest-first cursor, `days` an
+   * analytics window, `dry_run` checks and quotes without doing (the rate limit is read, not counted).
+   */
+  query?: readonly ('page' | 'before' | 'days' | 'dry_run')[];
   /** Takes an Idempotency-Key header (a repeat with the same key returns the same result). */
   idempotencyKey?: true;
 }
@@ -273,6 +276,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     maxBodyBytes: uploadLimit(REFERENCE_VIDEO),
     body: { accept: ANY_BODY, files: { reference_video: REFERENCE_VIDEO } },
     idempotencyKey: true,
+    query: ['dry_run'],
   }),
   route('GET', '/videos/jobs', 'videos', 'listJobs', { query: ['before'] }),
   route('GET', '/videos/{id}', 'videos', 'get'),
@@ -282,6 +286,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('POST', '/videos/jobs/{id}/regenerate', 'videos', 'regenerate', {
     maxBodyBytes: uploadLimit(REFERENCE_VIDEO),
     body: { accept: ANY_BODY, files: { reference_video: REFERENCE_VIDEO }, optional: true },
+    query: ['dry_run'],
   }),
 
   route('POST', '/hooks', 'hooks', 'create', { body: { accept: ANY_BODY } }),

@@ -4,6 +4,7 @@ import { ok } from '#http/respond';
 import { billingPeriodOf } from '#domain/billing-period';
 import { planOf } from '#domain/plans';
 import { notFound } from '#domain/errors';
+import { allowanceState } from '#domain/quote';
 
 const get: Operation = async (request) => {
   const { accounts, ledger, library, avatars, now } = request.deps;
@@ -16,12 +17,7 @@ const get: Operation = async (request) => {
   return ok({
     plan: { name: account.plan, monthly_allowance: plan.monthlyVideos, library_cap: plan.libraryCap, avatar_cap: plan.avatarCap },
     period: { start: period.start, end: period.end },
-    allowance: {
-      limit: plan.monthlyVideos,
-      used: usage.used,
-      reserved: usage.reserved,
-      remaining: Math.max(0, plan.monthlyVideos - usage.used - usage.reserved),
-    },
+    allowance: allowanceState(plan.monthlyVideos, usage),
     library: { used: libraryUsed, cap: plan.libraryCap, remaining: Math.max(0, plan.libraryCap - libraryUsed) },
     avatars: { used: avatarsUsed, cap: plan.avatarCap, remaining: Math.max(0, plan.avatarCap - avatarsUsed) },
   });

@@ -1,11 +1,12 @@
 /**
  * Video jobs: POST /videos, GET /videos/jobs/{id}, approve and regenerate. The endpoints check and
- * record (functions/use-cases); the state machine does the work.
+ * record (functions/use-cases); the state machine does the work. With `?dry_run=true` create and
+ * regenerate only check and quote (200), through the same checks.
  */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
 import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
-import { idParam, sliceParams } from '#http/params';
+import { dryRunParam, idParam, sliceParams } from '#http/params';
 import { accepted, ok } from '#http/respond';
 import { logger } from '#functions/logger';
 import { badRequest, notFound } from '#domain/errors';
@@ -13,9 +14,9 @@ import { approveVideoInput, createVideoInput, regenerateVideoInput, videoRequest
 import { jobView } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
 import type { BlobStore } from '#ports/blob-store';
-import { createVideoJob } from '#use-cases/create-video-job';
+import { createVideoJob, quoteVideoJob } from '#use-cases/create-video-job';
 import { approvePreview } from '#use-cases/approve-preview';
-import { regenerateVideoJob } from '#use-cases/regenerate-video-job';
+import { quoteRegeneration, regenerateVideoJob } from '#use-cases/regenerate-video-job';
 import type { SentFile } from '#use-cases/use-upload';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -38,16 +39,16 @@ const listJobs: Operation = async (request) => {
 };
 
 const create: Operation = async (request) => {
+  const dryRun = dryRunParam(request);
   const idempotencyKey = idempotencyKeyOf(request);
   const body = await readRouteBody(request);
   try {
     const input = parseInput(createVideoInput, body.fields, 'video request');
     const file = body.files.reference_video;
     const videoRequest = videoRequestOf(input, file !== undefined);
-    const job = await createVideoJob(
-      { ...request.deps, log: logger },
-      { accountId: request.principal.accountId, request: videoRequest, idempotencyKey, referenceVideo: referenceVideoOf(file, input.reference_video_upload_id) },
-    );
+    const jobInput = { accountId: request.principal.accountId, request: videoRequest, idempotencyKey, referenceVideo: referenceVideoOf(file, input.reference_video_upload_id) };
+    if (dryRun) return ok(await quoteVideoJob({ ...request.deps, log: logger }, jobInput));
+    const job = await createVideoJob({ ...request.deps, log: logger }, jobInput);
     return accepted(await present(request.deps.blobs, job));
   } finally {
     await body.cleanup();
@@ -62,11 +63,14 @@ const approve: Operation = async (request) => {
 };
 
 const regenerate: Operation = async (request) => {
+  const dryRun = dryRunParam(request);
   const body = await readRouteBody(request);
   try {
     const changes = parseInput(regenerateVideoInput, body.fields, 'regenerate request');
     const referenceVideo = referenceVideoOf(body.files.reference_video, changes.reference_video_upload_id);
-    const job = await regenerateVideoJob({ ...request.deps, log: logger }, { accountId: request.principal.accountId, jobId: idParam(request), changes, referenceVideo });
+    const roundInput = { accountId: request.principal.accountId, jobId: idParam(request), changes, referenceVideo };
+    if (dryRun) return ok(await quoteRegeneration({ ...request.deps, log: logger }, roundInput));
+    const job = await regenerateVideoJob({ ...request.deps, log: logger }, roundInput);
     return accepted(await present(request.deps.blobs, job));
   } finally {
     await body.cleanup();

@@ -11,11 +11,21 @@ import { DynamoProductStore } from '#adapters/dynamodb/products';
 import { DynamoAvatarStore } from '#adapters/dynamodb/avatars';
 import { DynamoReactionStore } from '#adapters/dynamodb/reactions';
 import { DynamoUploadStore } from '#adapters/dynamodb/uploads';
+import { DynamoAllowanceLedger } from '#adapters/dynamodb/allowance-ledger';
 import { withParts } from '#wiring/not-bundled';
 import { FfprobeMediaInspector } from '#adapters/media/ffprobe-media-inspector';
 
-/** The table's stores this function's operations use: all it bundles of them. */
-const STORES = apiStores({ jobs: DynamoJobStore, videos: DynamoVideoLibrary, accounts: DynamoAccountStore, products: DynamoProductStore, avatars: DynamoAvatarStore, reactions: DynamoReactionStore, uploads: DynamoUploadStore });
+/** The table's stores this function's operations use: all it bundles of them (the ledger: a dry run reads the allowance). */
+const STORES = apiStores({
+  jobs: DynamoJobStore,
+  videos: DynamoVideoLibrary,
+  accounts: DynamoAccountStore,
+  products: DynamoProductStore,
+  avatars: DynamoAvatarStore,
+  reactions: DynamoReactionStore,
+  uploads: DynamoUploadStore,
+  ledger: DynamoAllowanceLedger,
+});
 
 /** The operations this group serves, for any runtime's wiring; they see only their stores. */
 export const createHandler = (dependencies: DependencySource) => createApiHandler({ ...finishedVideoOperations, ...videoJobOperations }, onlyStores(dependencies, STORES));

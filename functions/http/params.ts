@@ -1,4 +1,4 @@
-/** Path and query parameters shared by every resource: integer ids and page-based pagination. */
+/** Path and query parameters shared by every resource: integer ids, page-based pagination, dry runs. */
 import { badRequest } from '#domain/errors';
 import type { ApiRequest } from './api-types';
 
@@ -49,3 +49,14 @@ export function sliceParams(request: ApiRequest): SliceRequest {
 export function pageMeta(page: PageRequest, total: number) {
   return { page: page.page, per_page: page.perPage, total };
 }
+
+/** `dry_run` on the routes that take it: `true` checks and quotes without doing, `false` (the default) does; anything else is 400. */
+export function dryRunParam(request: Pick<ApiRequest, 'query'>): boolean {
+  const raw = request.query.dry_run;
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw badRequest('Query parameter dry_run must be true or false');
+}
+
+/** A dry run as the middlewares see it (any other value is the operation's 400, counted as a request). */
+export const isDryRun = (request: Pick<ApiRequest, 'query' | 'route'>): boolean => request.route.query?.includes('dry_run') === true && request.query.dry_run === 'true';

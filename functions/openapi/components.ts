@@ -62,6 +62,15 @@ export const parameters = {
     description: 'The window, in UTC calendar days ending today',
     schema: { type: 'integer', minimum: ANALYTICS_DAYS.min, maximum: ANALYTICS_DAYS.max, default: ANALYTICS_DAYS.default },
   },
+  DryRun: {
+    name: 'dry_run',
+    in: 'query',
+    description:
+      '`true`: run every check of the request (fields, what it names, any reference upload, the allowance) and answer 200 with what it would take, ' +
+      'or the same error the request would get; nothing is made, reserved or claimed, and the request is not counted against the rate limit (its headers are still sent, and an account over the limit still gets 429). ' +
+      '`false` (the default) does it; anything else is 400',
+    schema: { type: 'boolean', default: false },
+  },
   Id: {
     name: 'id',
     in: 'path',

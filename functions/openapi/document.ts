@@ -26,7 +26,7 @@ const DESCRIPTION = `Short vertical reaction videos for products: an avatar reac
 - **Rate limit**: per account per rolling minute, shared by its keys. Answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`; a 429 carries \`Retry-After\`.
 - **Lists** of products, videos and posts are paged (\`page\`, \`per_page\`), newest first, with \`meta: {page, per_page, total}\`.
 - **Bodies** may be JSON, form-encoded or (where files are taken) multipart; unknown fields are 400.
-- **POST /videos** takes an \`Idempotency-Key\` header.`;
+- **POST /videos** takes an \`Idempotency-Key\` header; it and regenerate take \`?dry_run=true\` to check and quote without doing (200, not counted against the rate limit).`;
 
 /** The envelope, its `code` narrowed to what this status can carry here. */
 const envelopeFor = (codes: readonly ErrorCode[]): oas31.SchemaObject => ({
@@ -107,6 +107,7 @@ function parametersOf(route: RouteDefinition) {
   if (route.query?.includes('page')) list.push(paramRef('Page'), paramRef('PerPage'));
   if (route.query?.includes('before')) list.push(paramRef('Limit'), paramRef('Before'));
   if (route.query?.includes('days')) list.push(paramRef('Days'));
+  if (route.query?.includes('dry_run')) list.push(paramRef('DryRun'));
   if (route.idempotencyKey) list.push(paramRef('IdempotencyKey'));
   return list;
 }

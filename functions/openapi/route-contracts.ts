@@ -16,6 +16,7 @@ import { avatarResponse, createAvatarFromUpload, createAvatarInput } from '#doma
 import { saveReactionInput, savedReactionResponse } from '#domain/schemas/reaction';
 import { approveVideoInput, createVideoInput, regenerateVideoInput } from '#domain/schemas/video';
 import { jobResponse } from '#domain/schemas/job';
+import { videoQuoteResponse } from '#domain/schemas/quote';
 import { finishedVideoResponse } from '#domain/schemas/finished-video';
 import { hookIdeasResponse, hookRequest } from '#domain/schemas/hooks';
 import { channelSyncInput, channelSyncResponse, connectionResponse, disconnectResponse, postResponse } from '#domain/schemas/social';
@@ -139,7 +140,10 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     description:
       'Reserves one unit of the monthly allowance. `prompt` needs prompt; `motion` needs avatar_id and video_source (then reference_url, or a reference_video file); `reuse` needs reaction_id.',
     fields: createVideoInput,
-    responses: { 202: ok('Accepted: the job, `queued` (or, for a repeated Idempotency-Key, as it is now)', dataOf(jobResponse)) },
+    responses: {
+      200: ok('`dry_run=true`: every check passed; the units it would reserve, the allowance now and an estimate. Nothing was made', dataOf(videoQuoteResponse)),
+      202: ok('Accepted: the job, `queued` (or, for a repeated Idempotency-Key, as it is now)', dataOf(jobResponse)),
+    },
     errors: ['not_found', 'conflict', 'allowance_exhausted', 'upstream_unavailable'],
   },
   'GET /videos/{id}': { summary: 'Get a finished video', responses: { 200: ok('The video, with presigned links', dataOf(finishedVideoResponse)) } },
@@ -161,7 +165,10 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     summary: 'Regenerate a preview',
     description: 'Reserves one more unit. Nothing sent: the same inputs with a new seed.',
     fields: regenerateVideoInput,
-    responses: { 202: ok('Accepted: the job, `queued`', dataOf(jobResponse)) },
+    responses: {
+      200: ok('`dry_run=true`: every check passed; one unit would be reserved (the allowance now and an estimate). Nothing was changed', dataOf(videoQuoteResponse)),
+      202: ok('Accepted: the job, `queued`', dataOf(jobResponse)),
+    },
     errors: ['not_found', 'conflict', 'allowance_exhausted', 'upstream_unavailable'],
   },
 

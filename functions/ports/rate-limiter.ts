@@ -13,4 +13,6 @@ export interface RateLimiter {
    * request refused by a daily limit does not eat into a per-minute one.
    */
   consumeAll(rules: readonly RateLimitRule[], nowMs?: number): Promise<RateDecision[]>;
+  /** What `consume` would answer now, counting nothing (a dry run reads its limit this way). */
+  peek(rule: RateLimitRule, nowMs?: number): Promise<RateDecision>;
 }

@@ -4,18 +4,23 @@
  * request answers the job it made; the same key with another request is 409. A job whose execution
  * cannot be started is taken back whole (job, key, unit, uploaded clip), unless it moved meanwhile:
  * then an execution owns it and it is answered as it is.
+ *
+ * POST /videos?dry_run=true (quoteVideoJob) runs the same checks in the same order, and the
+ * allowance's as a read, then answers what the job would take: nothing is written or claimed.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { AppError, conflict, notFound } from '#domain/errors';
+import { estimatedSeconds, type VideoQuote } from '#domain/quote';
 import { chargeNumberOfJob, jobObjectKeys } from '#domain/jobs';
 import { executionInputOf, newJob, type StoredJob } from '#domain/job-execution';
 import type { VideoRequest } from '#domain/schemas/video';
 import { newSeed } from '#domain/seed';
 import type { Dependencies } from '#ports/dependencies';
+import type { ReferenceClip } from '#ports/media-inspector';
 import type { IdempotencyClaim, IdempotencyRecord, JobStore } from '#ports/job-store';
 import { Compensation } from './compensation';
-import { checkReferencedRecords, reservationOf, type JobReferenceReads } from './job-references';
+import { checkReferencedRecords, quoteOf, reservationOf, type JobReferenceReads } from './job-references';
 import type { UseCaseLog } from './log';
 import type { Metrics } from '#ports/metrics';
 import { metricsOf } from './metrics-of';
@@ -32,19 +37,26 @@ export interface CreateVideoJobInput {
   referenceVideo?: SentFile;
 }
 
+/** What the checks read (both the create and the dry run). */
+type CheckDeps = Omit<CreateVideoJobDeps, 'jobRunner' | 'metrics'>;
+export type QuoteVideoJobDeps = CheckDeps & Pick<Dependencies, 'ledger'>;
+
+/** The reference clip of a checked request: on disk (a scratch copy of a direct upload) and as inspected. */
+interface CheckedReference {
+  path: string;
+  clip: ReferenceClip;
+}
+
 export async function createVideoJob(deps: CreateVideoJobDeps, input: CreateVideoJobInput): Promise<StoredJob> {
-  const { accountId, request, referenceVideo } = input;
-  const idempotency = input.idempotencyKey ? { keyHash: sha256(input.idempotencyKey), requestHash: await requestHash(request, referenceVideo) } : undefined;
+  const { accountId } = input;
+  const idempotency = await idempotencyClaimOf(input);
   if (idempotency) {
     const earlier = await deps.jobs.getIdempotency(accountId, idempotency.keyHash, deps.now());
     if (earlier) return sameRequestJob(deps.jobs, accountId, earlier, idempotency.requestHash);
   }
-
-  await checkReferencedRecords(deps, accountId, request);
-  if (!referenceVideo) return startJob(deps, input, idempotency, undefined);
-  // A direct upload is claimed for this job and given back if the job is not made.
   try {
-    return await withFile(deps, accountId, 'reference_video', referenceVideo, (path) => startJob(deps, input, idempotency, path));
+    // A direct upload is claimed for this job and given back if the job is not made.
+    return await withCheckedRequest(deps, input, { claim: true }, (reference) => startJob(deps, input, idempotency, reference));
   } catch (error) {
     // The same request sent twice at once with its key: the twin holds the upload, so this one answers as a repeat.
     if (idempotency && error instanceof UploadAlreadyUsed) return concurrentRequestJob(deps.jobs, accountId, idempotency, deps.now());
@@ -52,24 +64,58 @@ export async function createVideoJob(deps: CreateVideoJobDeps, input: CreateVide
   }
 }
 
+/**
+ * The dry run: the checks of createVideoJob, the allowance read instead of reserved. A repeat of an
+ * earlier request with its Idempotency-Key would answer that job and reserve nothing: 0 units.
+ */
+export async function quoteVideoJob(deps: QuoteVideoJobDeps, input: CreateVideoJobInput): Promise<VideoQuote> {
+  const { accountId, request } = input;
+  const estimate = estimatedSeconds(request.method, request.mode);
+  const idempotency = await idempotencyClaimOf(input);
+  if (idempotency) {
+    const earlier = await deps.jobs.getIdempotency(accountId, idempotency.keyHash, deps.now());
+    if (earlier) {
+      await sameRequestJob(deps.jobs, accountId, earlier, idempotency.requestHash);
+      return quoteOf(deps, accountId, 0, estimate, deps.now());
+    }
+  }
+  return withCheckedRequest(deps, input, { claim: false }, () => quoteOf(deps, accountId, 1, estimate, deps.now()));
+}
+
+/**
+ * Every check of a create that reads no allowance, in order: what the request names, then the
+ * reference clip (a direct upload's checks, then the clip inspected). `next` runs on what passed;
+ * a real create claims a direct upload for it, a dry run only reads a copy.
+ */
+async function withCheckedRequest<T>(
+  deps: CheckDeps,
+  input: CreateVideoJobInput,
+  options: { claim: boolean },
+  next: (reference: CheckedReference | undefined) => Promise<T>,
+): Promise<T> {
+  const { accountId, request, referenceVideo } = input;
+  await checkReferencedRecords(deps, accountId, request);
+  if (!referenceVideo) return next(undefined);
+  return withFile(deps, accountId, 'reference_video', referenceVideo, async (path) => next({ path, clip: await deps.media.inspectReference(path) }), options);
+}
+
 async function startJob(
   deps: CreateVideoJobDeps,
   input: CreateVideoJobInput,
   idempotency: IdempotencyClaim | undefined,
-  referencePath: string | undefined,
+  reference: CheckedReference | undefined,
 ): Promise<StoredJob> {
   const { accountId, request } = input;
-  const clip = referencePath ? await deps.media.inspectReference(referencePath) : undefined;
 
   const now = deps.now();
   const jobId = await deps.jobs.newJobId();
   const unit = await reservationOf(deps, { accountId, jobId, chargeNumber: chargeNumberOfJob() }, now);
-  const referenceKey = referencePath && clip ? jobObjectKeys(accountId, jobId, 0).reference : null;
+  const referenceKey = reference ? jobObjectKeys(accountId, jobId, 0).reference : null;
   const job = newJob(accountId, jobId, request, referenceKey, newSeed(), now);
   const undo = new Compensation(deps);
 
-  if (referencePath && clip && referenceKey) {
-    await deps.blobs.putFile(referenceKey, referencePath, clip.contentType);
+  if (reference && referenceKey) {
+    await deps.blobs.putFile(referenceKey, reference.path, reference.clip.contentType);
     undo.add('drop the uploaded reference clip', () => deps.blobs.deleteKeys([referenceKey]), { bestEffort: true });
   }
   // The job, its Idempotency-Key and its unit are written together: none exists without the others.
@@ -119,6 +165,11 @@ async function sameRequestJob(jobs: JobStore, accountId: number, earlier: Idempo
  * omitted default and the default spelled out, agree) and the bytes of any file, not the framing; a
  * direct upload by its id (it can be used once, so its id stands for its bytes).
  */
+async function idempotencyClaimOf(input: CreateVideoJobInput): Promise<IdempotencyClaim | undefined> {
+  if (!input.idempotencyKey) return undefined;
+  return { keyHash: sha256(input.idempotencyKey), requestHash: await requestHash(input.request, input.referenceVideo) };
+}
+
 async function requestHash(request: VideoRequest, referenceVideo: SentFile | undefined): Promise<string> {
   const hash = createHash('sha256');
   hash.update(JSON.stringify(request));

@@ -1,11 +1,12 @@
 /**
  * What a job names must exist in the account and be usable before the job is accepted: the product
  * (its demo ready), the avatar (ready), the saved reaction; and the account's plan sets the limit its
- * allowance unit is reserved under.
+ * allowance unit is reserved under (a dry run reads that allowance instead of reserving).
  */
 import { conflict, notFound } from '#domain/errors';
 import { billingPeriodOf } from '#domain/billing-period';
 import { planOf } from '#domain/plans';
+import { allowanceState, assertAllowanceCovers, type VideoQuote } from '#domain/quote';
 import type { VideoRequest } from '#domain/schemas/video';
 import type { ChargeRef, Reservation } from '#ports/allowance-ledger';
 import type { Dependencies } from '#ports/dependencies';
@@ -38,7 +39,29 @@ export async function requireReadyAvatar(deps: Pick<JobReferenceReads, 'avatars'
 
 /** The unit `ref` is reserved as: this month's period, under the account's plan. */
 export async function reservationOf(deps: Pick<JobReferenceReads, 'accounts'>, ref: ChargeRef, now: Date): Promise<Reservation> {
-  const account = await deps.accounts.get(ref.accountId);
+  return { ref, period: billingPeriodOf(now).id, limit: await monthlyLimitOf(deps, ref.accountId) };
+}
+
+async function monthlyLimitOf(deps: Pick<JobReferenceReads, 'accounts'>, accountId: number): Promise<number> {
+  const account = await deps.accounts.get(accountId);
   if (!account) throw notFound('Account');
-  return { ref, period: billingPeriodOf(now).id, limit: planOf(account.plan).monthlyVideos };
+  return planOf(account.plan).monthlyVideos;
+}
+
+/**
+ * A dry run's answer: the allowance read (the account 404 and the 402 as the reservation would
+ * answer them), checked to cover `units`, and nothing reserved.
+ */
+export async function quoteOf(
+  deps: Pick<JobReferenceReads, 'accounts'> & Pick<Dependencies, 'ledger'>,
+  accountId: number,
+  units: number,
+  estimatedSeconds: number,
+  now: Date,
+): Promise<VideoQuote> {
+  const limit = await monthlyLimitOf(deps, accountId);
+  const period = billingPeriodOf(now).id;
+  const allowance = allowanceState(limit, await deps.ledger.periodUsage(accountId, period));
+  assertAllowanceCovers(allowance, units, period);
+  return { valid: true, units, allowance, estimated_seconds: estimatedSeconds };
 }

@@ -3,6 +3,7 @@
  * and that round's allowance unit are one write conditioned on the pending task token, so of N
  * concurrent regenerates exactly one moves the job and reserves; the others write nothing (409). Then
  * the decision is handed to the waiting execution; if it cannot be, the round is taken back whole.
+ * The dry run (quoteRegeneration) runs the same checks and reads the allowance instead: no write.
  */
 import { randomUUID } from 'node:crypto';
 import { conflict, notFound } from '#domain/errors';
@@ -10,11 +11,13 @@ import { assertCanRegenerate, chargeNumberOfRegeneration } from '#domain/jobs';
 import { regenerateUploadKey, type StoredJob } from '#domain/job-execution';
 import { regenerateChangesOf, type RegenerateChanges, type RegenerateVideoInput } from '#domain/schemas/video';
 import { newSeed } from '#domain/seed';
+import { estimatedSeconds, type VideoQuote } from '#domain/quote';
 import type { Dependencies } from '#ports/dependencies';
+import type { ReferenceClip } from '#ports/media-inspector';
 import type { JobChanges } from '#ports/job-store';
 import { Compensation } from './compensation';
 import { handOver, NOT_WAITING, pendingToken } from './hand-over-decision';
-import { requireReadyAvatar, reservationOf, type JobReferenceReads } from './job-references';
+import { quoteOf, requireReadyAvatar, reservationOf, type JobReferenceReads } from './job-references';
 import type { UseCaseLog } from './log';
 import { JOB_STATE } from '#domain/job-states';
 import { withFile, type SentFile, type UseUploadDeps } from './use-upload';
@@ -31,31 +34,64 @@ export interface RegenerateVideoJobInput {
   referenceVideo?: SentFile;
 }
 
+export type QuoteRegenerationDeps = Omit<RegenerateVideoJobDeps, 'jobRunner'> & Pick<Dependencies, 'ledger'>;
+
+/** A round that passed every check but the allowance's: the job as read, its changes, its pending token, any new clip. */
+interface CheckedRound {
+  job: StoredJob;
+  changes: RegenerateChanges;
+  token: string;
+  reference?: { path: string; clip: ReferenceClip };
+}
+
 export async function regenerateVideoJob(deps: RegenerateVideoJobDeps, input: RegenerateVideoJobInput): Promise<StoredJob> {
+  // A direct upload is claimed for this round and given back if the round is not started.
+  return withCheckedRound(deps, input, { claim: true }, (round) => nextRoundOf(deps, round));
+}
+
+/** The dry run: the checks of regenerateVideoJob, then one unit checked against the allowance, not reserved. */
+export async function quoteRegeneration(deps: QuoteRegenerationDeps, input: RegenerateVideoJobInput): Promise<VideoQuote> {
+  return withCheckedRound(deps, input, { claim: false }, ({ job }) => quoteOf(deps, input.accountId, 1, estimatedSeconds(job.method, 'preview'), deps.now()));
+}
+
+/** Every check of a regenerate that reads no allowance, in order; a real one claims a direct upload for `next`, a dry run reads a copy. */
+async function withCheckedRound<T>(
+  deps: Omit<RegenerateVideoJobDeps, 'jobRunner'>,
+  input: RegenerateVideoJobInput,
+  options: { claim: boolean },
+  next: (round: CheckedRound) => Promise<T>,
+): Promise<T> {
   const { accountId, jobId, referenceVideo } = input;
   const job = await deps.jobs.get(accountId, jobId);
   if (!job) throw notFound('Job');
   assertCanRegenerate(job);
   const changes = regenerateChangesOf(job.method, input.changes, referenceVideo !== undefined);
   if (changes.avatarId !== undefined) await requireReadyAvatar(deps, accountId, changes.avatarId);
-  if (!referenceVideo) return nextRoundOf(deps, job, changes, undefined);
-  // A direct upload is claimed for this round and given back if the round is not started.
-  return withFile(deps, accountId, 'reference_video', referenceVideo, (path) => nextRoundOf(deps, job, changes, path));
+  if (!referenceVideo) return next({ job, changes, token: pendingToken(job) });
+  return withFile(
+    deps,
+    accountId,
+    'reference_video',
+    referenceVideo,
+    async (path) => {
+      const clip = await deps.media.inspectReference(path);
+      return next({ job, changes, token: pendingToken(job), reference: { path, clip } });
+    },
+    options,
+  );
 }
 
-async function nextRoundOf(deps: RegenerateVideoJobDeps, job: StoredJob, changes: RegenerateChanges, referencePath: string | undefined): Promise<StoredJob> {
+async function nextRoundOf(deps: RegenerateVideoJobDeps, { job, changes, token, reference }: CheckedRound): Promise<StoredJob> {
   const accountId = job.account_id;
   const jobId = job.id;
-  const clip = referencePath ? await deps.media.inspectReference(referencePath) : undefined;
-  const token = pendingToken(job);
 
   const now = deps.now();
   const round = job.regenerations + 1;
   const unit = await reservationOf(deps, { accountId, jobId, chargeNumber: chargeNumberOfRegeneration(job.regenerations) }, now);
-  const referenceKey = referencePath && clip ? regenerateUploadKey(accountId, jobId, round, randomUUID()) : undefined;
+  const referenceKey = reference ? regenerateUploadKey(accountId, jobId, round, randomUUID()) : undefined;
   const undo = new Compensation(deps);
-  if (referencePath && clip && referenceKey) {
-    await deps.blobs.putFile(referenceKey, referencePath, clip.contentType);
+  if (reference && referenceKey) {
+    await deps.blobs.putFile(referenceKey, reference.path, reference.clip.contentType);
     undo.add('drop the uploaded reference clip', () => deps.blobs.deleteKeys([referenceKey]), { bestEffort: true });
   }
 

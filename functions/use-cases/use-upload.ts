@@ -28,32 +28,45 @@ const URL_FIELDS: Readonly<Record<UploadPurpose, string>> = { demo_video: 'demo_
 /** The refusals that judge the file itself: such a file is of no further use, so it goes. */
 const REFUSALS_OF_THE_FILE = new Set(['payload_too_large', 'unsupported_media_type', 'invalid_media']);
 
-/** Runs `work` on a local copy of the file, wherever it came from. */
+/**
+ * Runs `work` on a local copy of the file, wherever it came from. With `claim: false` (a dry run) a
+ * direct upload goes through the same checks and its copy to the same `work`, but is not claimed and
+ * nothing is deleted, even a file the checks refuse: a dry run changes nothing.
+ */
 export async function withFile<T>(
   deps: UseUploadDeps,
   accountId: number,
   purpose: UploadPurpose,
   source: FileSource,
   work: (path: string) => Promise<T>,
+  options: { claim?: boolean } = {},
 ): Promise<T> {
   if ('path' in source) return work(source.path);
   if ('url' in source) return withLinkedFile(deps, purpose, source.url, work);
+  if (options.claim === false) return withCopyOf(deps, await usableUpload(deps, accountId, purpose, source.uploadId, { dryRun: true }), work);
   const upload = await claimUpload(deps, accountId, purpose, source.uploadId);
   const undo = new Compensation(deps);
   undo.add('give the upload back', () => deps.uploads.release(accountId, upload.id));
-  const dir = await mkdtemp(join(tmpdir(), 'rs-direct-'));
   try {
-    const path = join(dir, 'file');
-    await deps.blobs.getToFile(upload.key, path);
-    // The form works until it expires, so the object may have changed since it was sized: this copy is what counts.
-    if ((await stat(path)).size > upload.size_bytes) throw largerThanDeclared(upload);
-    const result = await work(path);
+    const result = await withCopyOf(deps, upload, work);
     await dropObject(deps, upload);
     return result;
   } catch (error) {
     if (isAppError(error) && REFUSALS_OF_THE_FILE.has(error.code)) await dropObject(deps, upload);
     await undo.undo();
     throw error;
+  }
+}
+
+/** Runs `work` on a scratch copy of the upload's object, removed after. */
+async function withCopyOf<T>(deps: UseUploadDeps, upload: Upload, work: (path: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'rs-direct-'));
+  try {
+    const path = join(dir, 'file');
+    await deps.blobs.getToFile(upload.key, path);
+    // The form works until it expires, so the object may have changed since it was sized: this copy is what counts.
+    if ((await stat(path)).size > upload.size_bytes) throw largerThanDeclared(upload);
+    return await work(path);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -79,21 +92,27 @@ function linkRefusal(field: string, error: unknown): unknown {
   return badRequest(`${field}: ${error.message}`);
 }
 
-async function claimUpload(deps: UseUploadDeps, accountId: number, purpose: UploadPurpose, uploadId: string): Promise<Upload> {
+/** The checks of an upload before it is used (a dry run stops here; an oversized object is deleted only by a real use). */
+async function usableUpload(deps: UseUploadDeps, accountId: number, purpose: UploadPurpose, uploadId: string, options: { dryRun: boolean }): Promise<Upload> {
   const field = UPLOAD_RULES[purpose].field;
-  const now = deps.now();
   const upload = await deps.uploads.get(accountId, uploadId);
   if (!upload) throw notFound(`${field}: Upload ${uploadId}`);
   if (upload.purpose !== purpose) throw badRequest(`${field}: upload ${uploadId} is for ${upload.purpose}, not ${purpose}`);
   if (upload.status === 'used') throw alreadyUsed(field, uploadId);
-  if (uploadIsExpired(upload, now)) throw expired(field, uploadId);
+  if (uploadIsExpired(upload, deps.now())) throw expired(field, uploadId);
   const size = await deps.blobs.sizeOf(upload.key);
   if (size === undefined) throw conflict(`${field}: nothing was uploaded to upload ${uploadId} yet; send the file with its form first`);
   if (size > upload.size_bytes) {
-    await dropObject(deps, upload);
+    if (!options.dryRun) await dropObject(deps, upload);
     throw largerThanDeclared(upload);
   }
-  const claimed = await deps.uploads.claim(accountId, uploadId, purpose, now);
+  return upload;
+}
+
+async function claimUpload(deps: UseUploadDeps, accountId: number, purpose: UploadPurpose, uploadId: string): Promise<Upload> {
+  const field = UPLOAD_RULES[purpose].field;
+  await usableUpload(deps, accountId, purpose, uploadId, { dryRun: false });
+  const claimed = await deps.uploads.claim(accountId, uploadId, purpose, deps.now());
   if (claimed) return claimed;
   // Another request claimed it meanwhile (or it expired this instant).
   const after = await deps.uploads.get(accountId, uploadId);

@@ -7,6 +7,7 @@ import type { RateLimiter } from '#ports/rate-limiter';
 export function rateLimiterContract(limiter: () => RateLimiter): void {
   const consume: RateLimiter['consume'] = (rule, now) => limiter().consume(rule, now);
   const consumeAll: RateLimiter['consumeAll'] = (rules, now) => limiter().consumeAll(rules, now);
+  const peek: RateLimiter['peek'] = (rule, now) => limiter().peek(rule, now);
 
   const MINUTE = 60_000;
   /** A fixed instant at the start of a window, so tests control the elapsed fraction. */
@@ -49,6 +50,26 @@ export function rateLimiterContract(limiter: () => RateLimiter): void {
       // All four sit in this window: the next window starts in 45 s and they must decay by a quarter.
       expect(refused.retryAfterS).toBe(60);
       expect((await consume(rule, T0 + 15_000 + 60_000)).allowed).toBe(true);
+    });
+  });
+
+  describe('peek (a dry run reads its limit)', () => {
+    test('answers what the window holds and counts nothing', async () => {
+      const rule = { bucket: 'peek', limit: 3, windowMs: MINUTE };
+      expect(await peek(rule, T0 + 10)).toMatchObject({ allowed: true, limit: 3, remaining: 3 });
+      await consume(rule, T0 + 20);
+      for (let i = 0; i < 10; i++) expect(await peek(rule, T0 + 30)).toMatchObject({ allowed: true, remaining: 2 });
+      expect((await consume(rule, T0 + 40)).remaining).toBe(1);
+      expect((await consume(rule, T0 + 50)).remaining).toBe(0);
+    });
+
+    test('over the limit it is refused like consume, with Retry-After', async () => {
+      const rule = { bucket: 'peek-full', limit: 2, windowMs: MINUTE };
+      await consume(rule, T0 + 15_000);
+      await consume(rule, T0 + 15_000);
+      const peeked = await peek(rule, T0 + 15_000);
+      expect(peeked).toMatchObject({ allowed: false, remaining: 0 });
+      expect(peeked.retryAfterS).toBe((await consume(rule, T0 + 15_000)).retryAfterS);
     });
   });
 

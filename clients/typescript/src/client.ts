@@ -10,11 +10,13 @@ import { waitForJob, type WaitForJobOptions } from './jobs';
 import type { WaitOptions } from './poll';
 import { unwrap } from './result';
 import { retryingFetch, type FetchLike, type RetryOptions } from './retry';
-import type { Avatar, Job, Product, TypedClient, Video, paths } from './types';
+import type { Avatar, Job, Product, TypedClient, Video, VideoQuote, paths } from './types';
 import {
   createAvatar,
   createProduct,
   createVideoJob,
+  quoteRegeneration,
+  quoteVideoJob,
   regenerateJob,
   waitForAvatar,
   waitForDemo,
@@ -56,10 +58,14 @@ export interface ReactionStudioClient extends TypedClient {
   waitForAvatar(avatarId: number, options?: WaitOptions): Promise<Avatar>;
   /** POST /videos (202, `queued`), multipart when a `referenceVideo` is given; always idempotent. */
   createVideoJob(input: CreateVideoJobInput): Promise<Job>;
+  /** The same request as a dry run (`?dry_run=true`): every check, nothing made or reserved; the units, the allowance and an estimate. */
+  quoteVideoJob(input: CreateVideoJobInput): Promise<VideoQuote>;
   getJob(id: number): Promise<Job>;
   waitForJob(id: number, options?: WaitForJobOptions): Promise<Job>;
   approveJob(id: number, input?: ApproveJobInput): Promise<Job>;
   regenerateJob(id: number, input?: RegenerateJobInput): Promise<Job>;
+  /** A regenerate as a dry run: every check (409 off preview_ready, 402 without a unit left), nothing changed. */
+  quoteRegeneration(id: number, input?: RegenerateJobInput): Promise<VideoQuote>;
   getVideo(id: number): Promise<Video>;
   /**
    * A file sent straight to storage (any size the API takes; past about 4 MB on AWS the only way):
@@ -85,10 +91,12 @@ export function createClient(options: ClientOptions): ReactionStudioClient {
     createAvatar: (input) => createAvatar(api, input),
     waitForAvatar: (avatarId, waitOptions) => waitForAvatar(api, avatarId, waitOptions),
     createVideoJob: (input) => createVideoJob(api, input),
+    quoteVideoJob: (input) => quoteVideoJob(api, input),
     getJob: async (id) => (await unwrap(api.GET('/videos/jobs/{id}', { params: { path: { id } } }))).data,
     waitForJob: (id, waitOptions) => waitForJob(api, id, waitOptions),
     approveJob: async (id, input = {}) => (await unwrap(api.POST('/videos/jobs/{id}/approve', { params: { path: { id } }, body: input }))).data,
     regenerateJob: (id, input) => regenerateJob(api, id, input),
+    quoteRegeneration: (id, input) => quoteRegeneration(api, id, input),
     getVideo: async (id) => (await unwrap(api.GET('/videos/{id}', { params: { path: { id } } }))).data,
     uploadFile: (purpose, file, uploadOptions) => uploadFile(api, send, purpose, file, uploadOptions),
   };

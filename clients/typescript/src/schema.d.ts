@@ -731,6 +731,24 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        VideoQuote: {
+            /**
+             * @description Every check of the real request passed (a failing one answers its error instead)
+             * @constant
+             */
+            valid: true;
+            /** @description Allowance units the request would reserve: 1, or 0 for a repeat of an earlier request with its Idempotency-Key */
+            units: number;
+            /** @description This month's allowance now, as GET /usage shows it; the dry run reserved nothing */
+            allowance: {
+                limit: number;
+                used: number;
+                reserved: number;
+                remaining: number;
+            };
+            /** @description About how long the job would take to its next stop (auto: done; preview and regenerate: preview_ready), from measured step durations on an idle stack; time waiting for a render slot is not counted */
+            estimated_seconds: number;
+        };
         Job: {
             id: number;
             /** @enum {string} */
@@ -1071,6 +1089,8 @@ export interface components {
         Before: number;
         /** @description The window, in UTC calendar days ending today */
         Days: number;
+        /** @description `true`: run every check of the request (fields, what it names, any reference upload, the allowance) and answer 200 with what it would take, or the same error the request would get; nothing is made, reserved or claimed, and the request is not counted against the rate limit (its headers are still sent, and an account over the limit still gets 429). `false` (the default) does it; anything else is 400 */
+        DryRun: boolean;
         /** @description A record id (a positive integer; anything else is 400, another account's record 404) */
         Id: number;
         /** @description The scheduling provider */
@@ -3467,7 +3487,10 @@ export interface operations {
     };
     videosCreate: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `true`: run every check of the request (fields, what it names, any reference upload, the allowance) and answer 200 with what it would take, or the same error the request would get; nothing is made, reserved or claimed, and the request is not counted against the rate limit (its headers are still sent, and an account over the limit still gets 429). `false` (the default) does it; anything else is 400 */
+                dry_run?: components["parameters"]["DryRun"];
+            };
             header?: {
                 /** @description A repeat with the same key and the same request returns the same job (202) and reserves nothing more; the same key with a different request is 409. Keys are kept 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3542,6 +3565,21 @@ export interface operations {
             };
         };
         responses: {
+            /** @description `dry_run=true`: every check passed; the units it would reserve, the allowance now and an estimate. Nothing was made */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["VideoQuote"];
+                    };
+                };
+            };
             /** @description Accepted: the job, `queued` (or, for a repeated Idempotency-Key, as it is now) */
             202: {
                 headers: {
@@ -4427,7 +4465,10 @@ export interface operations {
     };
     videosRegenerate: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `true`: run every check of the request (fields, what it names, any reference upload, the allowance) and answer 200 with what it would take, or the same error the request would get; nothing is made, reserved or claimed, and the request is not counted against the rate limit (its headers are still sent, and an account over the limit still gets 429). `false` (the default) does it; anything else is 400 */
+                dry_run?: components["parameters"]["DryRun"];
+            };
             header?: never;
             path: {
                 /** @description A record id (a positive integer; anything else is 400, another account's record 404) */
@@ -4469,6 +4510,21 @@ export interface operations {
             };
         };
         responses: {
+            /** @description `dry_run=true`: every check passed; one unit would be reserved (the allowance now and an estimate). Nothing was changed */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["VideoQuote"];
+                    };
+                };
+            };
             /** @description Accepted: the job, `queued` */
             202: {
                 headers: {

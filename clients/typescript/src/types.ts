@@ -10,6 +10,8 @@ export type JobStage = Job['stage'];
 export type Product = Schemas['Product'];
 export type Avatar = Schemas['Avatar'];
 export type Video = Schemas['Video'];
+/** A dry run's answer (`?dry_run=true` on POST /videos and regenerate): what the request would take. */
+export type VideoQuote = Schemas['VideoQuote'];
 export type ErrorCode = Schemas['ErrorEnvelope']['code'];
 
 /** The typed openapi-fetch client: GET, POST, PUT, PATCH, DELETE over the document's paths. */

@@ -8,7 +8,7 @@ import { formDataOf, type FileInput } from './files';
 import { IDEMPOTENCY_HEADER } from './idempotency';
 import { pollUntil, type WaitOptions } from './poll';
 import { unwrap } from './result';
-import type { Avatar, Job, Product, TypedClient, paths } from './types';
+import type { Avatar, Job, Product, TypedClient, VideoQuote, paths } from './types';
 
 type JsonBody<P extends keyof paths, M extends 'post'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 
@@ -49,16 +49,45 @@ export async function createAvatar(api: TypedClient, input: CreateAvatarInput): 
 }
 
 export async function createVideoJob(api: TypedClient, input: CreateVideoJobInput): Promise<Job> {
+  return jobOf(await postVideo(api, input, false));
+}
+
+/** POST /videos?dry_run=true: every check, nothing made; the quote, or the error the create would get. */
+export async function quoteVideoJob(api: TypedClient, input: CreateVideoJobInput): Promise<VideoQuote> {
+  return quoteOf(await postVideo(api, input, true));
+}
+
+async function postVideo(api: TypedClient, input: CreateVideoJobInput, dryRun: boolean): Promise<Job | VideoQuote> {
   const { referenceVideo, idempotencyKey, ...fields } = input;
   const body = withReference(fields, referenceVideo);
   const headers = idempotencyKey === undefined ? {} : { [IDEMPOTENCY_HEADER]: idempotencyKey };
-  return (await unwrap(api.POST('/videos', { body, headers }))).data;
+  return (await unwrap(api.POST('/videos', { body, headers, params: dryRun ? { query: { dry_run: true } } : {} }))).data;
 }
 
 export async function regenerateJob(api: TypedClient, id: number, input: RegenerateJobInput = {}): Promise<Job> {
+  return jobOf(await postRegenerate(api, id, input, false));
+}
+
+/** POST /videos/jobs/{id}/regenerate?dry_run=true: every check, nothing changed; the quote or the error. */
+export async function quoteRegeneration(api: TypedClient, id: number, input: RegenerateJobInput = {}): Promise<VideoQuote> {
+  return quoteOf(await postRegenerate(api, id, input, true));
+}
+
+async function postRegenerate(api: TypedClient, id: number, input: RegenerateJobInput, dryRun: boolean): Promise<Job | VideoQuote> {
   const { referenceVideo, ...fields } = input;
   const body = withReference(fields, referenceVideo);
-  return (await unwrap(api.POST('/videos/jobs/{id}/regenerate', { params: { path: { id } }, body }))).data;
+  return (await unwrap(api.POST('/videos/jobs/{id}/regenerate', { params: { path: { id }, ...(dryRun ? { query: { dry_run: true } } : {}) }, body }))).data;
+}
+
+/** The two answers of these routes: a job (202) without dry_run, a quote (200) with it. */
+function jobOf(answer: Job | VideoQuote): Job {
+  if ('valid' in answer) throw new TypeError('Expected a job, got a dry-run quote');
+  return answer;
+}
+
+function quoteOf(answer: Job | VideoQuote): VideoQuote {
+  if (!('valid' in answer)) throw new TypeError('Expected a dry-run quote, got a job');
+  return answer;
 }
 
 /** Job fields as JSON, or with a reference clip as multipart (an uploaded clip means video_source=upload). */

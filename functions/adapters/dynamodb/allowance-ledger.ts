@@ -10,7 +10,7 @@
  * a race holds nothing it would have to give back.
  */
 import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { AppError } from '#domain/errors';
+import { allowanceExhausted } from '#domain/quote';
 import {
   LedgerViolation,
   type AllowanceLedger,
@@ -78,7 +78,7 @@ export class DynamoAllowanceLedger implements AllowanceLedger {
     if (outcome.failed.includes(writes.length)) {
       throw new LedgerViolation(`job ${ref.jobId} already holds allowance unit ${ref.chargeNumber}`);
     }
-    throw new AppError('allowance_exhausted', `The monthly allowance of ${limit} videos is used up for ${period}`);
+    throw allowanceExhausted(limit, period);
   }
 
   /**

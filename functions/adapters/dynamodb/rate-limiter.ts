@@ -77,6 +77,12 @@ export class DynamoRateLimiter implements RateLimiter {
     }
   }
 
+  async peek(rule: RateLimitRule, now = Date.now()): Promise<RateDecision> {
+    const plan = await this.plan(rule, now);
+    const current = await this.windowCount(rule.bucket, plan.position.windowStart);
+    return decideAdmission([plan], current <= plan.maxCurrent, [current])[0]!;
+  }
+
   private async plan(rule: RateLimitRule, now: number): Promise<AdmissionPlan> {
     return planAdmission(rule, await this.previousWindowCount(rule, previousWindowStart(rule, now), now), now);
   }

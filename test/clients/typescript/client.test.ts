@@ -71,6 +71,21 @@ describe('requests', () => {
     expect(api.sent.map((s) => s.headers.get('idempotency-key'))).toEqual(['order-42', 'raw-7', null]);
   });
 
+  test('quotes are the same requests with dry_run=true, answered by their quote; the creates send no dry_run', async () => {
+    const quote = { valid: true, units: 1, allowance: { limit: 3, used: 0, reserved: 0, remaining: 3 }, estimated_seconds: 4 };
+    const api = fakeApi({
+      'POST /videos': (request) => (new URL(request.url).searchParams.get('dry_run') === 'true' ? json(200, { data: quote }) : json(202, { data: job({}) })),
+      'POST /videos/jobs/5/regenerate': () => json(200, { data: quote }),
+    });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    expect(await rs.quoteVideoJob({ product_id: 1, method: 'prompt', prompt: 'shocked' })).toEqual(quote);
+    expect(await rs.createVideoJob({ product_id: 1, method: 'prompt', prompt: 'shocked' })).toMatchObject({ id: 5 });
+    expect(await rs.quoteRegeneration(5, { prompt: 'laughing' })).toEqual(quote);
+    expect(api.sent.map((s) => new URL(s.request.url).search)).toEqual(['?dry_run=true', '', '?dry_run=true']);
+    // A quote where a job was expected (or the other way round) is said, not passed on as the wrong shape.
+    await expect(rs.regenerateJob(5)).rejects.toThrow('got a dry-run quote');
+  });
+
   test('a product with a demo upload is multipart: the text fields and a demo_video file part', async () => {
     const api = fakeApi({ 'POST /products': () => json(201, { data: { id: 1 } }) });
     const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });

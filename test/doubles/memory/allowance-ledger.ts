@@ -3,7 +3,7 @@
  * or reserved → released once; charging a released or missing entry is a LedgerViolation; reserving
  * past the period's limit is allowance_exhausted, reserving a unit held already a LedgerViolation.
  */
-import { AppError } from '#domain/errors';
+import { allowanceExhausted } from '#domain/quote';
 import {
   LedgerViolation,
   type AllowanceLedger,
@@ -36,7 +36,7 @@ export class MemoryAllowanceLedger implements AllowanceLedger {
     const existing = this.entries.get(entryKey(ref));
     if (existing && existing.state !== 'released') throw new LedgerViolation(`job ${ref.jobId} already holds allowance unit ${ref.chargeNumber}`);
     const counters = this.counters(ref.accountId, period);
-    if (counters.committed >= limit) throw new AppError('allowance_exhausted', `The monthly allowance of ${limit} videos is used up for ${period}`);
+    if (counters.committed >= limit) throw allowanceExhausted(limit, period);
     counters.committed++;
     counters.reserved++;
     this.entries.set(entryKey(ref), { ref: { ...ref }, state: 'reserved', period, reservedAt: now.toISOString() });

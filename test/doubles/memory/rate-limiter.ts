@@ -19,6 +19,12 @@ export class MemoryRateLimiter implements RateLimiter {
     return decideAdmission(plans, true, currents.map((c) => c + 1));
   }
 
+  async peek(rule: RateLimitRule, nowMs = this.clock()): Promise<RateDecision> {
+    const plan = planAdmission(rule, this.count(rule.bucket, previousWindowStart(rule, nowMs)), nowMs);
+    const current = this.count(rule.bucket, plan.position.windowStart);
+    return decideAdmission([plan], current <= plan.maxCurrent, [current])[0]!;
+  }
+
   private count(bucket: string, windowStart: number): number {
     return this.counts.get(key(bucket, windowStart)) ?? 0;
   }

@@ -11,14 +11,16 @@ const MINUTE = 60_000;
 /** The start of a window, so that nothing of an earlier one weighs. */
 const T0 = Math.floor(Date.UTC(2026, 10, 22, 12, 0, 0) / MINUTE) * MINUTE;
 
-function event(key: string): APIGatewayProxyEventV2 {
+function event(key: string, route = 'GET /api/v1/usage', query: Record<string, string> = {}): APIGatewayProxyEventV2 {
+  const [method, path] = route.split(' ') as [string, string];
   return {
     version: '2.0',
-    routeKey: 'GET /api/v1/usage',
-    rawPath: '/api/v1/usage',
-    rawQueryString: '',
+    routeKey: route,
+    rawPath: path,
+    rawQueryString: new URLSearchParams(query).toString(),
+    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
     headers: { authorization: `Bearer ${key}` },
-    requestContext: { requestId: 'req-1', http: { method: 'GET', path: '/api/v1/usage' } } as never,
+    requestContext: { requestId: 'req-1', http: { method, path } } as never,
     isBase64Encoded: false,
   };
 }
@@ -28,12 +30,13 @@ async function setup(limit: number) {
   const apiKeys = new MemoryApiKeyStore(accounts);
   let now = T0 + 1000;
   const rateLimits = new MemoryRateLimiter(() => now);
-  const handler = createApiHandler({ get: async () => ({ statusCode: 200, body: '{}' }) } as never, () =>
+  const answer = async () => ({ statusCode: 200, body: '{}' });
+  const handler = createApiHandler({ get: answer, create: answer } as never, () =>
     testDependencies({ accounts, apiKeys, rateLimits, apiRequestsPerMinute: limit }),
   );
-  const keyOf = async () => (await apiKeys.create((await accounts.create('a', 'pro')).id, ['read'])).key;
-  const call = async (key: string) => {
-    const result = (await handler(event(key), context)) as { statusCode: number; body: string; headers: Record<string, string> };
+  const keyOf = async () => (await apiKeys.create((await accounts.create('a', 'pro')).id, ['read', 'write'])).key;
+  const call = async (key: string, route?: string, query?: Record<string, string>) => {
+    const result = (await handler(event(key, route, query), context)) as { statusCode: number; body: string; headers: Record<string, string> };
     return { status: result.statusCode, body: JSON.parse(result.body), headers: result.headers };
   };
   return { apiKeys, accounts, keyOf, call, later: (ms: number) => (now += ms) };
@@ -71,5 +74,18 @@ describe('the per-account rate limit (unit)', () => {
     // Half a minute into the next window the two admitted requests weigh one: one more fits (the
     // seven requests, had the refusals counted, would weigh three and a half).
     expect((await call(key)).status).toBe(200);
+  });
+
+  test('a dry run where the route takes one reads the budget without spending it, and is refused with it', async () => {
+    const { keyOf, call } = await setup(2);
+    const key = await keyOf();
+    const dryRun = () => call(key, 'POST /api/v1/videos', { dry_run: 'true' });
+    for (let i = 0; i < 5; i++) expect(await dryRun()).toMatchObject({ status: 200, headers: { 'ratelimit-limit': '2', 'ratelimit-remaining': '2' } });
+    // Anything but true counts (the operation answers its 400), and so does a route without dry runs.
+    expect((await call(key, 'POST /api/v1/videos', { dry_run: 'yes' })).headers['ratelimit-remaining']).toBe('1');
+    expect((await call(key, 'GET /api/v1/usage', { dry_run: 'true' })).headers['ratelimit-remaining']).toBe('0');
+    const refused = await dryRun();
+    expect(refused).toMatchObject({ status: 429, body: { code: 'rate_limited' }, headers: { 'ratelimit-remaining': '0' } });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 });

@@ -1,0 +1,23 @@
+/** A dry run's answer (POST /videos and regenerate with `?dry_run=true`; functions/domain/quote.ts). */
+import * as z from 'zod/mini';
+
+const count = z.int().check(z.nonnegative());
+
+export const videoQuoteResponse = z
+  .object({
+    valid: z.literal(true).check(z.meta({ description: 'Every check of the real request passed (a failing one answers its error instead)' })),
+    units: count.check(z.meta({ description: 'Allowance units the request would reserve: 1, or 0 for a repeat of an earlier request with its Idempotency-Key' })),
+    allowance: z
+      .object({ limit: count, used: count, reserved: count, remaining: count })
+      .check(z.meta({ description: "This month's allowance now, as GET /usage shows it; the dry run reserved nothing" })),
+    estimated_seconds: z
+      .int()
+      .check(
+        z.positive(),
+        z.meta({
+          description:
+            'About how long the job would take to its next stop (auto: done; preview and regenerate: preview_ready), from measured step durations on an idle stack; time waiting for a render slot is not counted',
+        }),
+      ),
+  })
+  .register(z.globalRegistry, { id: 'VideoQuote' });
