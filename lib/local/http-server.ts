@@ -117,8 +117,10 @@ async function handle(exchange: Exchange): Promise<void> {
   return answerApi(exchange, url);
 }
 
+/** Everything under /api/ is the API's, as CloudFront routes `api/*` on AWS (lib/cloud/studio-hosting.ts); the rest is the studio's. */
+const API_ROOT = `/${API_PREFIX.split('/')[1]}`;
 const isStudioRead = (request: IncomingMessage, url: URL) =>
-  (request.method === 'GET' || request.method === 'HEAD') && url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`);
+  (request.method === 'GET' || request.method === 'HEAD') && url.pathname !== API_ROOT && !url.pathname.startsWith(`${API_ROOT}/`);
 
 async function answerApi(exchange: Exchange, url: URL): Promise<void> {
   const { request, response } = exchange;

@@ -15,9 +15,13 @@ describe('the API root and unknown routes', () => {
     expect(res.headers.get('x-request-id')).toBeTruthy();
   });
 
-  test('an unknown path is 404 not_found in the envelope', async () => {
+  test('an unknown path under the API prefix is 404 not_found in the envelope; outside it the server answers with the studio', async () => {
     expectError(await apiClient(t.stack.apiUrl).get('/no-such-thing'), 404, 'not_found');
-    expectError(await apiClient(t.stack.baseUrl).get('/'), 404, 'not_found');
+    expectError(await apiClient(t.stack.baseUrl).get('/api/v2/products'), 404, 'not_found');
+    const root = await fetch(`${t.stack.baseUrl}/`);
+    expect(root.status).toBe(200);
+    expect(root.headers.get('content-type')).toMatch(/^text\/html/);
+    await root.arrayBuffer();
   });
 
   test('a known path with another method is 405 with an Allow header', async () => {
