@@ -51,6 +51,7 @@ const S3_CALLS: Record<keyof BlobStore, { a: number; b: number }> = {
   listKeys: { a: 1, b: 0 },
   sizeOf: { a: 0, b: 1 },
   playbackUrl: { a: 0, b: 0 },
+  downloadUrl: { a: 0, b: 0 },
   uploadForm: { a: 0, b: 0 },
 };
 

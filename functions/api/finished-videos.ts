@@ -1,18 +1,23 @@
 /**
- * Finished videos: listed with pagination, fetched with a playable (presigned) url and its poster,
- * deleted with their objects. The job operations share the videos handler group beside these.
+ * Finished videos: listed with pagination, fetched with a playable (presigned) url, a download url
+ * (the same object, saved as an attachment) and its poster, deleted with their objects. The job operations share the videos handler group beside these.
  */
 import type { Operation } from '#http/api-types';
 import { idParam, pageMeta, pageParams } from '#http/params';
 import { deleted, ok } from '#http/respond';
 import { notFound } from '#domain/errors';
-import { videoView, type Video } from '#domain/video';
+import { videoDownloadName, videoView, type Video } from '#domain/video';
 import type { BlobStore } from '#ports/blob-store';
 import { deleteVideo } from '#use-cases/delete-video';
 
 async function present(blobs: BlobStore, video: Video) {
-  const [playable, poster] = await Promise.all([blobs.playbackUrl(video.key), blobs.playbackUrl(video.poster_key)]);
-  return videoView(video, playable, poster);
+  const now = new Date();
+  const [playable, download, poster] = await Promise.all([
+    blobs.playbackUrl(video.key, now),
+    blobs.downloadUrl(video.key, videoDownloadName(video.id), now),
+    blobs.playbackUrl(video.poster_key, now),
+  ]);
+  return videoView(video, playable, download, poster);
 }
 
 const list: Operation = async (request) => {

@@ -20,6 +20,7 @@ export interface VideoView {
   product_id: number;
   url: string;
   url_expires_at: string;
+  download_url: string;
   thumbnail_url: string;
   duration_s: number;
   width: number;
@@ -28,13 +29,18 @@ export interface VideoView {
   created_at: string;
 }
 
-export function videoView(video: Video, playable: { url: string; expiresAt: string }, poster: { url: string }): VideoView {
+/** The name a downloaded video is saved under (download_url's Content-Disposition). */
+export const videoDownloadName = (videoId: number) => `reaction-video-${videoId}.mp4`;
+
+/** `download` is `playable` made to save as videoDownloadName, with the same expiry. */
+export function videoView(video: Video, playable: { url: string; expiresAt: string }, download: { url: string }, poster: { url: string }): VideoView {
   return {
     id: video.id,
     job_id: video.job_id,
     product_id: video.product_id,
     url: playable.url,
     url_expires_at: playable.expiresAt,
+    download_url: download.url,
     thumbnail_url: poster.url,
     duration_s: video.duration_s,
     width: video.width,

@@ -18,6 +18,11 @@ export interface BlobStore {
   /** A link that reads the object until `expiresAt`; `ttlS` is capped at what the store allows. */
   playbackUrl(key: string, now?: Date, ttlS?: number): Promise<PlaybackLink>;
   /**
+   * As `playbackUrl`, but the response carries `Content-Disposition: attachment` with `filename`, so a
+   * browser saves the object instead of showing it (the link's own origin need not be ours).
+   */
+  downloadUrl(key: string, filename: string, now?: Date, ttlS?: number): Promise<PlaybackLink>;
+  /**
    * A form a client sends one file to `key` with, without passing through us: storage itself holds
    * it to the media type and to at most `maxBytes`, until `expiresInS` from now.
    */

@@ -19,6 +19,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
+import { RESPONSE_CONTENT_DISPOSITION } from '#adapters/cloudfront/signed-links';
 import { PUBLIC_KEY_ATTRIBUTE } from '#adapters/cloudfront/signing-key';
 import { MEDIA_CDN_ENV } from '#functions/config';
 import { lambdaBundlingProps } from './bundling';
@@ -64,7 +65,7 @@ export class MediaDelivery extends Construct {
         origin: origins.S3BucketOrigin.withOriginAccessControl(props.bucket),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
         allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
-        cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+        cachePolicy: this.cachePolicy(),
         trustedKeyGroups: [keyGroup],
       },
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
@@ -76,6 +77,26 @@ export class MediaDelivery extends Construct {
       'AwsSolutions-CFR1': 'the audience of a posted video is worldwide: no geo restriction',
       'AwsSolutions-CFR2': 'every request needs a signed URL for one object; a WAF would add cost and no protection here',
       'AwsSolutions-CFR4': 'the default cloudfront.net certificate; its TLS policy is set by CloudFront, a custom domain can tighten it',
+    });
+  }
+
+  /**
+   * CachingOptimized's settings (TTLs, compression, no headers or cookies) plus one query string,
+   * `response-content-disposition`: download links carry it, so it reaches S3 (which answers with
+   * that Content-Disposition) and a download and a playback of one object are cached apart. Every
+   * other query string (the signature's own) stays out of the key and off the origin request.
+   */
+  private cachePolicy(): cloudfront.CachePolicy {
+    return new cloudfront.CachePolicy(this, 'CachePolicy', {
+      comment: 'media: CachingOptimized plus the download links\' response-content-disposition',
+      minTtl: Duration.seconds(1),
+      defaultTtl: Duration.days(1),
+      maxTtl: Duration.days(365),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+      headerBehavior: cloudfront.CacheHeaderBehavior.none(),
+      cookieBehavior: cloudfront.CacheCookieBehavior.none(),
+      queryStringBehavior: cloudfront.CacheQueryStringBehavior.allowList(RESPONSE_CONTENT_DISPOSITION),
     });
   }
 

@@ -1,5 +1,5 @@
 /**
- * Finished videos through the local HTTP server: list, fetch (playable url), delete. Videos are
+ * Finished videos through the local HTTP server: list, fetch (playable url, download url), delete. Videos are
  * seeded as the pipeline's Finalize step stores them (record + MP4 + poster), so no job has to run.
  */
 import sharp from 'sharp';
@@ -91,6 +91,7 @@ describe('fetching a finished video', () => {
       product_id: 7,
       url: expect.stringMatching(/^http/),
       url_expires_at: expect.stringMatching(/Z$/),
+      download_url: expect.stringMatching(/^http/),
       thumbnail_url: expect.stringMatching(/^http/),
       duration_s: 2,
       width: 720,
@@ -110,6 +111,24 @@ describe('fetching a finished video', () => {
     expect(poster.status).toBe(200);
     expect(poster.type).toBe('image/jpeg');
     expect((await sharp(poster.bytes).metadata()).format).toBe('jpeg');
+  });
+
+  test('download_url serves the same MP4 as an attachment named reaction-video-<id>.mp4; url stays inline', async () => {
+    const { accountId, api } = await t.newAccount();
+    const video = await seedVideo(accountId);
+    const { data } = (await api.get(`/videos/${video.id}`)).body;
+
+    const saved = await fetch(data.download_url);
+    expect(saved.status).toBe(200);
+    expect(saved.headers.get('content-disposition')).toBe(`attachment; filename="reaction-video-${video.id}.mp4"`);
+    expect(saved.headers.get('content-type')).toBe('video/mp4');
+    const bytes = Buffer.from(await saved.arrayBuffer());
+    expect(bytes.equals(files.videoBytes)).toBe(true);
+    expect(bytes.equals((await download(data.url)).bytes)).toBe(true);
+
+    expect((await fetch(data.url)).headers.get('content-disposition')).toBeNull();
+    const [listed] = (await api.get('/videos')).body.data;
+    expect(listed.download_url).toContain('response-content-disposition=');
   });
 
   test('an unknown id, or another account’s, is a 404', async () => {

@@ -722,6 +722,11 @@ export interface components {
             url: string;
             /** Format: date-time */
             url_expires_at: string;
+            /**
+             * Format: uri
+             * @description The same MP4 as url, answered with Content-Disposition: attachment (filename reaction-video-<id>.mp4); it expires with url
+             */
+            download_url: string;
             /** Format: uri */
             thumbnail_url: string;
             duration_s: number;

@@ -7,11 +7,18 @@
 import { getSignedUrl } from '@aws-sdk/cloudfront-signer';
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
+/**
+ * The one query string the media distribution passes to S3 (and keys its cache on): S3 answers a
+ * signed GET carrying it with that Content-Disposition, so a download link saves instead of playing.
+ */
+export const RESPONSE_CONTENT_DISPOSITION = 'response-content-disposition';
+
 /** Signs a link to one object of the bucket, valid until `expiresAt`. */
 export interface SignedLinks {
   /** The longest life a link may be given. */
   readonly maxTtlS: number;
-  sign(key: string, expiresAt: Date): Promise<string>;
+  /** `query` is part of the signed URL: the holder can neither change nor drop it. */
+  sign(key: string, expiresAt: Date, query?: Readonly<Record<string, string>>): Promise<string>;
 }
 
 /** A post may be scheduled a year ahead; its media must still load the day after. */
@@ -30,14 +37,21 @@ export class CloudFrontSignedLinks implements SignedLinks {
 
   constructor(private readonly options: CloudFrontLinkOptions) {}
 
-  async sign(key: string, expiresAt: Date): Promise<string> {
+  /**
+   * A canned policy signs the exact URL, query string included, so the query is appended before
+   * signing; CloudFront then refuses the link with any other query (or none).
+   */
+  async sign(key: string, expiresAt: Date, query?: Readonly<Record<string, string>>): Promise<string> {
     this.key ??= this.options.privateKey().catch((error: unknown) => {
       this.key = undefined;
       throw error;
     });
     const path = key.split('/').map(encodeURIComponent).join('/');
+    const search = Object.entries(query ?? {})
+      .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+      .join('&');
     return getSignedUrl({
-      url: `https://${this.options.domain}/${path}`,
+      url: `https://${this.options.domain}/${path}${search ? `?${search}` : ''}`,
       keyPairId: this.options.keyPairId,
       privateKey: await this.key,
       dateLessThan: expiresAt,

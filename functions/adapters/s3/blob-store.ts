@@ -17,10 +17,18 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { PLAYBACK_URL_TTL_S, type BlobStore, type PlaybackLink } from '#ports/blob-store';
 import type { UploadForm } from '#domain/upload-record';
-import type { SignedLinks } from '#adapters/cloudfront/signed-links';
+import { RESPONSE_CONTENT_DISPOSITION, type SignedLinks } from '#adapters/cloudfront/signed-links';
 
 /** SigV4 presigned URLs cannot live longer than 7 days. */
 const PRESIGNED_URL_MAX_TTL_S = 7 * 24 * 60 * 60;
+
+/**
+ * `attachment; filename="…"`: the name's quotes and backslashes are dropped and anything outside
+ * printable ASCII becomes `_`, so the header stays a plain quoted string whatever the caller passes.
+ */
+function attachment(filename: string): string {
+  return `attachment; filename="${filename.replace(/["\\]/g, '').replace(/[^\x20-\x7e]/g, '_')}"`;
+}
 
 /** DeleteObjects takes at most this many keys per call. */
 const DELETE_BATCH = 1000;
@@ -82,11 +90,24 @@ export class S3BlobStore implements BlobStore {
    * what the signer allows: 7 days for SigV4, a year and a day for CloudFront.
    */
   async playbackUrl(key: string, now = new Date(), ttlS = PLAYBACK_URL_TTL_S): Promise<PlaybackLink> {
+    return this.signedLink(key, undefined, now, ttlS);
+  }
+
+  /**
+   * The same link asking S3 to answer with `Content-Disposition: attachment` (the
+   * `response-content-disposition` override, which S3 honours on signed requests: SigV4 presigned
+   * locally, CloudFront's origin access control on AWS, whose distribution forwards that query string).
+   */
+  async downloadUrl(key: string, filename: string, now = new Date(), ttlS = PLAYBACK_URL_TTL_S): Promise<PlaybackLink> {
+    return this.signedLink(key, attachment(filename), now, ttlS);
+  }
+
+  private async signedLink(key: string, disposition: string | undefined, now: Date, ttlS: number): Promise<PlaybackLink> {
     const expiresIn = Math.max(1, Math.min(this.links?.maxTtlS ?? PRESIGNED_URL_MAX_TTL_S, Math.floor(ttlS)));
     const expiresAt = new Date(now.getTime() + expiresIn * 1000);
     const url = this.links
-      ? await this.links.sign(key, expiresAt)
-      : await getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn });
+      ? await this.links.sign(key, expiresAt, disposition === undefined ? undefined : { [RESPONSE_CONTENT_DISPOSITION]: disposition })
+      : await getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentDisposition: disposition }), { expiresIn });
     return { url, expiresAt: expiresAt.toISOString() };
   }
 

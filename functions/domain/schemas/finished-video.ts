@@ -9,6 +9,7 @@ export const finishedVideoResponse = z
     product_id: recordId,
     url: link,
     url_expires_at: timestamp,
+    download_url: link.check(z.meta({ description: 'The same MP4 as url, answered with Content-Disposition: attachment (filename reaction-video-<id>.mp4); it expires with url' })),
     thumbnail_url: link,
     duration_s: z.number(),
     width: z.int(),

@@ -44,6 +44,11 @@ export class MemoryBlobStore implements BlobStore {
     return { url: `memory://${key}`, expiresAt: new Date(now.getTime() + ttlS * 1000).toISOString() };
   }
 
+  async downloadUrl(key: string, filename: string, now = new Date(), ttlS = PLAYBACK_URL_TTL_S): Promise<PlaybackLink> {
+    const link = await this.playbackUrl(key, now, ttlS);
+    return { ...link, url: `${link.url}?download=${encodeURIComponent(filename)}` };
+  }
+
   /** The form's limits are kept so a test can read what storage would have enforced. */
   readonly forms = new Map<string, { contentType: string; maxBytes: number; expiresInS: number }>();
 

@@ -31,6 +31,21 @@ test('one distribution: HTTPS only, GET/HEAD, every request signed by the truste
   expect(config.Logging.Bucket).toBeDefined();
 });
 
+test('its cache policy is CachingOptimized plus one query string, response-content-disposition, forwarded and in the cache key', () => {
+  const [, distribution] = mediaDistribution();
+  const ref = distribution.Properties.DistributionConfig.DefaultCacheBehavior.CachePolicyId;
+  expect(ref).toEqual({ Ref: expect.any(String) });
+  const policy = synthesis.current.resources[ref.Ref]!;
+  expect(policy.Type).toBe('AWS::CloudFront::CachePolicy');
+  const config = policy.Properties.CachePolicyConfig;
+  expect(config).toMatchObject({ MinTTL: 1, DefaultTTL: 86_400, MaxTTL: 31_536_000 });
+  const key = config.ParametersInCacheKeyAndForwardedToOrigin;
+  expect(key.QueryStringsConfig).toEqual({ QueryStringBehavior: 'whitelist', QueryStrings: ['response-content-disposition'] });
+  expect(key.HeadersConfig).toEqual({ HeaderBehavior: 'none' });
+  expect(key.CookiesConfig).toEqual({ CookieBehavior: 'none' });
+  expect(key).toMatchObject({ EnableAcceptEncodingGzip: true, EnableAcceptEncodingBrotli: true });
+});
+
 test('the origin is the media bucket through origin access control; the bucket lets only that distribution read', () => {
   const [, distribution] = mediaDistribution();
   const [origin] = distribution.Properties.DistributionConfig.Origins;

@@ -41,7 +41,7 @@ export default function VideoPage() {
                 Made {formatDate(v.created_at)} by <Anchor component={Link} to={`/jobs/${v.job_id}`} size="sm" underline="always">job #{v.job_id}</Anchor>.
               </Text>
               <Group gap="sm">
-                <Button component="a" href={v.url} download={`reaction-video-${v.id}.mp4`} leftSection={<IconDownload size={16} />}>
+                <Button component="a" href={v.download_url} leftSection={<IconDownload size={16} />}>
                   Download MP4
                 </Button>
                 <Button component={Link} to="/social" variant="default" leftSection={<IconShare size={16} />}>

@@ -49,6 +49,24 @@ test('a link to the object on the distribution that the public key verifies, wit
   expect(verify(resource, epoch + 86_400)).toBe(false);
 });
 
+test('a query string is inside the signed URL: the policy covers it, so it can be neither changed nor dropped', async () => {
+  const expiresAt = new Date(NOW.getTime() + 86_400_000);
+  const disposition = 'attachment; filename="reaction-video-7.mp4"';
+  const link = new URL(await signer().sign('accounts/1/videos/7/video.mp4', expiresAt, { 'response-content-disposition': disposition }));
+  expect(link.searchParams.get('response-content-disposition')).toBe(disposition);
+  expect(link.searchParams.get('Key-Pair-Id')).toBe('K2JCJMDEHXQW5F');
+  const epoch = Number(link.searchParams.get('Expires'));
+  const signature = fromCloudFrontBase64(link.searchParams.get('Signature')!);
+  const verify = (policyUrl: string) => createVerify('RSA-SHA1').update(cannedPolicy(policyUrl, epoch)).verify(publicKey, signature);
+
+  // The signed resource is the URL as handed out, less CloudFront's own parameters that follow it.
+  const resource = link.href.slice(0, link.href.indexOf('&Expires='));
+  expect(resource).toBe(`https://${DOMAIN}/accounts/1/videos/7/video.mp4?response-content-disposition=${encodeURIComponent(disposition)}`);
+  expect(verify(resource)).toBe(true);
+  expect(verify(`${link.origin}${link.pathname}`)).toBe(false);
+  expect(verify(`${link.origin}${link.pathname}?response-content-disposition=${encodeURIComponent('inline')}`)).toBe(false);
+});
+
 test('reads the private key once per instance, and again after a failed read', async () => {
   const reads = { count: 0 };
   const links = signer(reads);
@@ -78,6 +96,18 @@ describe('the blob store with CloudFront links', () => {
     const link = await store.playbackUrl('posters/acct_1/v.jpg', NOW);
     expect(new URL(link.url).host).toBe(DOMAIN);
     expect(link.expiresAt).toBe('2026-11-26T12:00:00.000Z');
+  });
+
+  test('a download link is the playback link with the attachment disposition signed in; a presigned one carries it too', async () => {
+    const download = await store.downloadUrl('accounts/1/videos/7/video.mp4', 'reaction-video-7.mp4', NOW);
+    const url = new URL(download.url);
+    expect(url.host).toBe(DOMAIN);
+    expect(url.searchParams.get('response-content-disposition')).toBe('attachment; filename="reaction-video-7.mp4"');
+    expect(download.expiresAt).toBe((await store.playbackUrl('accounts/1/videos/7/video.mp4', NOW)).expiresAt);
+    expect(new URL((await store.playbackUrl('accounts/1/videos/7/video.mp4', NOW)).url).searchParams.has('response-content-disposition')).toBe(false);
+
+    const presigned = new URL((await new S3BlobStore(client, 'media').downloadUrl('v.mp4', 'a "b"\u00e9.mp4', NOW)).url);
+    expect(presigned.searchParams.get('response-content-disposition')).toBe('attachment; filename="a b_.mp4"');
   });
 
   test('a scheduled post gets links past the 7 days SigV4 allows (up to a year and a day); S3 alone stays capped at 7 days', async () => {
