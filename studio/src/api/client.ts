@@ -11,7 +11,7 @@ export function setCsrfToken(token: string | undefined): void {
   csrfToken = token;
 }
 
-export const API_BASE = '/api/v1';
+const API_BASE = '/api/v1';
 
 export const api = createClient({
   baseUrl: new URL(API_BASE, window.location.origin).href,

@@ -33,7 +33,7 @@ function contentTypeOf(file: File): string {
 }
 
 /** Declares the upload, sends the file with progress (0..1) and answers the upload whose `id` a create names. */
-export async function uploadWithProgress(purpose: UploadPurpose, file: File, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<Upload> {
+async function uploadWithProgress(purpose: UploadPurpose, file: File, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<Upload> {
   signal?.throwIfAborted();
   const body = { purpose, content_type: contentTypeOf(file), size_bytes: file.size, filename: file.name };
   const upload = (await unwrap(api.POST('/uploads', { body, signal }))).data;

@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { Paper, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { formatCount } from './analytics-words';
 
-export interface ChartTable {
+interface ChartTable {
   rowHeader: string;
   columns: string[];
   rows: { label: string; values: number[] }[];
