@@ -1,0 +1,177 @@
+/**
+ * The command line, parsed per command with node:util's parseArgs (strict: an unknown option or a
+ * missing value is a UsageError, exit 2) into one typed request per command. Nothing here touches
+ * the network or the disk.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from './exit-codes';
+
+const POSITIONS = ['top', 'middle', 'bottom'] as const;
+const SIZES = ['small', 'medium', 'large'] as const;
+type Position = (typeof POSITIONS)[number];
+type Size = (typeof SIZES)[number];
+
+/** How the reaction is made: from a prompt, a saved reaction, or an avatar driven by a reference clip. */
+type ReactionSource = { method: 'prompt'; prompt: string } | { method: 'reuse'; reactionId: number } | { method: 'motion'; avatarId: number; reference: string };
+
+export type Command =
+  | { name: 'help' }
+  | { name: 'login'; key: string; baseUrl?: string }
+  | { name: 'products create'; productName: string; description?: string; demo: string; wait: boolean }
+  | { name: 'products list' }
+  | { name: 'hooks'; productId: number }
+  | {
+      name: 'videos create';
+      productId: number;
+      source: ReactionSource;
+      hook?: string;
+      position?: Position;
+      size?: Size;
+      preview: boolean;
+      wait: boolean;
+      out?: string;
+    }
+  | { name: 'videos download'; videoId: number; out?: string }
+  | { name: 'videos list' }
+  | { name: 'jobs get'; jobId: number }
+  | { name: 'jobs approve'; jobId: number; hook?: string; position?: Position; size?: Size }
+  | { name: 'jobs regenerate'; jobId: number; prompt?: string }
+  | { name: 'usage' };
+
+export interface Invocation {
+  command: Command;
+  json: boolean;
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+const str = { type: 'string' } as const;
+const bool = { type: 'boolean' } as const;
+const hookOptions = { hook: str, position: str, size: str } satisfies Options;
+
+export const USAGE = `usage: reaction-studio <command> [options] [--json]
+
+  login --key rsk_... [--base-url URL]
+  products create --name N [--description D] --demo FILE [--wait]
+  products list
+  hooks PRODUCT_ID
+  videos create --product ID (--prompt TEXT | --reaction ID | --avatar ID --reference FILE)
+                [--hook TEXT] [--position top|middle|bottom] [--size small|medium|large]
+                [--preview] [--wait] [--out FILE]
+  videos download ID [--out FILE]
+  videos list
+  jobs get ID
+  jobs approve ID [--hook TEXT] [--position P] [--size S]
+  jobs regenerate ID [--prompt TEXT]
+  usage
+
+exit codes: 0 ok, 1 other (network, 5xx), 2 usage, 3 not signed in / 401 / 403, 4 not found,
+            5 conflict or invalid (400 / 409 / 422), 6 allowance or limits (402 / 429), 7 job failed`;
+
+/** `--json` is read first, wherever it is, so that even a usage error can be answered as JSON. */
+export function wantsJson(argv: readonly string[]): boolean {
+  return argv.includes('--json');
+}
+
+export function parseInvocation(argv: readonly string[]): Invocation {
+  const json = wantsJson(argv);
+  const args = argv.filter((arg) => arg !== '--json');
+  const [first, second] = args;
+  if (first === undefined || first === 'help' || first === '--help' || first === '-h') return { command: { name: 'help' }, json };
+  const group = ['products', 'videos', 'jobs'].includes(first);
+  const name = group ? `${first} ${second ?? ''}`.trim() : first;
+  const rest = args.slice(group ? 2 : 1);
+  return { command: parseCommand(name, rest), json };
+}
+
+function parseCommand(name: string, rest: string[]): Command {
+  switch (name) {
+    case 'login': {
+      const { values } = parse(rest, { key: str, 'base-url': str }, 0);
+      return { name, key: required(values.key, '--key'), baseUrl: values['base-url'] };
+    }
+    case 'products create': {
+      const { values } = parse(rest, { name: str, description: str, demo: str, wait: bool }, 0);
+      return { name, productName: required(values.name, '--name'), description: values.description, demo: required(values.demo, '--demo'), wait: values.wait ?? false };
+    }
+    case 'products list':
+    case 'videos list':
+    case 'usage':
+      parse(rest, {}, 0);
+      return { name };
+    case 'hooks': {
+      const { positionals } = parse(rest, {}, 1, 'PRODUCT_ID');
+      return { name, productId: id(positionals[0], 'PRODUCT_ID') };
+    }
+    case 'videos create': {
+      const { values } = parse(rest, { product: str, prompt: str, reaction: str, avatar: str, reference: str, ...hookOptions, preview: bool, wait: bool, out: str }, 0);
+      return {
+        name,
+        productId: id(required(values.product, '--product'), '--product'),
+        source: reactionSource(values),
+        ...hook(values),
+        preview: values.preview ?? false,
+        wait: values.wait ?? false,
+        out: values.out,
+      };
+    }
+    case 'videos download': {
+      const { values, positionals } = parse(rest, { out: str }, 1, 'ID');
+      return { name, videoId: id(positionals[0], 'ID'), out: values.out };
+    }
+    case 'jobs get': {
+      const { positionals } = parse(rest, {}, 1, 'ID');
+      return { name, jobId: id(positionals[0], 'ID') };
+    }
+    case 'jobs approve': {
+      const { values, positionals } = parse(rest, hookOptions, 1, 'ID');
+      return { name, jobId: id(positionals[0], 'ID'), ...hook(values) };
+    }
+    case 'jobs regenerate': {
+      const { values, positionals } = parse(rest, { prompt: str }, 1, 'ID');
+      return { name, jobId: id(positionals[0], 'ID'), prompt: values.prompt };
+    }
+    default:
+      throw new UsageError(`unknown command: ${name || '(none)'}`);
+  }
+}
+
+function parse<O extends Options>(args: string[], options: O, positionals: number, what = '') {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0]!);
+  }
+  if (parsed.positionals.length !== positionals) {
+    throw new UsageError(positionals === 0 ? `unexpected argument: ${parsed.positionals[0]}` : parsed.positionals.length === 0 ? `${what} is required` : `unexpected argument: ${parsed.positionals[positionals]}`);
+  }
+  return parsed;
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value === '') throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+function id(value: string | undefined, what: string): number {
+  if (value === undefined || !/^[1-9]\d{0,15}$/.test(value)) throw new UsageError(`${what} must be a positive integer`);
+  return Number(value);
+}
+
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+function hook(values: { hook?: string; position?: string; size?: string }) {
+  return { hook: values.hook, position: oneOf(values.position, POSITIONS, '--position'), size: oneOf(values.size, SIZES, '--size') };
+}
+
+function reactionSource(values: { prompt?: string; reaction?: string; avatar?: string; reference?: string }): ReactionSource {
+  const given = [values.prompt !== undefined, values.reaction !== undefined, values.avatar !== undefined || values.reference !== undefined].filter(Boolean).length;
+  if (given !== 1) throw new UsageError('give exactly one of --prompt TEXT, --reaction ID, or --avatar ID with --reference FILE');
+  if (values.prompt !== undefined) return { method: 'prompt', prompt: required(values.prompt, '--prompt') };
+  if (values.reaction !== undefined) return { method: 'reuse', reactionId: id(values.reaction, '--reaction') };
+  return { method: 'motion', avatarId: id(required(values.avatar, '--avatar'), '--avatar'), reference: required(values.reference, '--reference') };
+}

@@ -1,0 +1,166 @@
+/**
+ * Each command over the typed client: what it calls, what it prints (a line or a table, or the
+ * API's data as JSON), and the errors it turns into exit codes (exit-codes.ts).
+ */
+import { createWriteStream } from 'node:fs';
+import { extname, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { createClient, type ReactionStudioClient } from '../client';
+import { unwrap } from '../result';
+import { fileFromPath } from '../node';
+import type { Job } from '../types';
+import type { Command } from './args';
+import { configPath, readConfig, resolveCredentials, writeConfig, DEFAULT_BASE_URL, type Env } from './config';
+import { JobFailedError, NotSignedInError } from './exit-codes';
+import { jobLine, productLine, productsTable, progressLine, table, videosTable, type Io } from './output';
+import { progress } from './progress';
+
+export interface Context {
+  io: Io;
+  env: Env;
+  json: boolean;
+  /** Between two polls of --wait (tests shorten it). */
+  intervalMs?: number;
+}
+
+const MEDIA_TYPES: Record<string, string> = { '.mp4': 'video/mp4', '.m4v': 'video/mp4', '.mov': 'video/quicktime', '.webm': 'video/webm', '.avi': 'video/x-msvideo' };
+const mediaType = (path: string) => MEDIA_TYPES[extname(path).toLowerCase()] ?? 'video/mp4';
+
+async function client(ctx: Context): Promise<ReactionStudioClient> {
+  const { apiKey, baseUrl } = await resolveCredentials(ctx.env);
+  if (!apiKey) throw new NotSignedInError();
+  return createClient({ baseUrl, apiKey, headers: { 'User-Agent': 'reaction-studio-cli' } });
+}
+
+function print(ctx: Context, data: unknown, human: () => string): void {
+  ctx.io.out(ctx.json ? JSON.stringify(data, null, 2) : human());
+}
+
+export async function execute(command: Exclude<Command, { name: 'help' }>, ctx: Context): Promise<void> {
+  switch (command.name) {
+    case 'login':
+      return login(command, ctx);
+    case 'products create': {
+      const rs = await client(ctx);
+      const upload = await rs.uploadFile('demo_video', await fileFromPath(command.demo), { contentType: mediaType(command.demo) });
+      let product = await rs.createProduct({ name: command.productName, description: command.description, demo_video_upload_id: upload.id });
+      if (command.wait) {
+        const bar = progress(ctx.io);
+        bar.update(`product ${product.id}: demo processing`);
+        try {
+          product = await rs.waitForDemo(product.id, { intervalMs: ctx.intervalMs });
+        } finally {
+          bar.done();
+        }
+        if (product.demo_video?.status === 'failed') {
+          const failure = product.demo_video.error;
+          throw Object.assign(new Error(`product ${product.id}: demo failed: ${failure?.message ?? 'unknown'}`), { code: failure?.code ?? 'demo_failed' });
+        }
+      }
+      return print(ctx, product, () => productLine(product));
+    }
+    case 'products list': {
+      const rs = await client(ctx);
+      const page = await unwrap(rs.GET('/products', { params: { query: { per_page: 100 } } }));
+      return print(ctx, page.data, () => productsTable(page.data));
+    }
+    case 'hooks': {
+      const rs = await client(ctx);
+      const ideas = (await unwrap(rs.POST('/hooks', { body: { product_id: command.productId } }))).data;
+      return print(ctx, ideas, () => ideas.hooks.map((h, i) => `${String(i + 1).padStart(2)}. ${h.text}  [${h.format}]`).join('\n'));
+    }
+    case 'videos create':
+      return createVideo(command, ctx);
+    case 'videos download': {
+      const rs = await client(ctx);
+      const video = await rs.getVideo(command.videoId);
+      const path = await download(video.download_url, command.out ?? `reaction-video-${video.id}.mp4`);
+      return print(ctx, { ...video, file: path }, () => path);
+    }
+    case 'videos list': {
+      const rs = await client(ctx);
+      const page = await unwrap(rs.GET('/videos', { params: { query: { per_page: 100 } } }));
+      return print(ctx, page.data, () => videosTable(page.data));
+    }
+    case 'jobs get': {
+      const job = await (await client(ctx)).getJob(command.jobId);
+      return print(ctx, job, () => jobLine(job));
+    }
+    case 'jobs approve': {
+      const job = await (await client(ctx)).approveJob(command.jobId, { hook_text: command.hook, hook_position: command.position, hook_size: command.size });
+      return print(ctx, job, () => jobLine(job));
+    }
+    case 'jobs regenerate': {
+      const job = await (await client(ctx)).regenerateJob(command.jobId, command.prompt === undefined ? {} : { prompt: command.prompt });
+      return print(ctx, job, () => jobLine(job));
+    }
+    case 'usage': {
+      const usage = (await unwrap((await client(ctx)).GET('/usage'))).data;
+      return print(ctx, usage, () =>
+        table(
+          [
+            ['videos this month', usage.allowance.used, usage.allowance.reserved, usage.allowance.remaining, usage.allowance.limit],
+            ['library', usage.library.used, '-', usage.library.remaining, usage.library.cap],
+            ['avatars', usage.avatars.used, '-', usage.avatars.remaining, usage.avatars.cap],
+          ],
+          [`PLAN ${usage.plan.name}`, 'USED', 'RESERVED', 'LEFT', 'LIMIT'],
+        ),
+      );
+    }
+  }
+}
+
+async function login(command: Extract<Command, { name: 'login' }>, ctx: Context): Promise<void> {
+  const path = configPath(ctx.env);
+  const stored = await readConfig(path);
+  const baseUrl = (command.baseUrl ?? stored.base_url ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  // The key is checked before it is kept: a wrong one is a 401 (exit 3) and the file is left alone.
+  const rs = createClient({ baseUrl, apiKey: command.key, headers: { 'User-Agent': 'reaction-studio-cli' } });
+  const usage = (await unwrap(rs.GET('/usage'))).data;
+  await writeConfig(path, { ...stored, api_key: command.key, base_url: baseUrl });
+  print(ctx, { base_url: baseUrl, config: path, plan: usage.plan.name }, () => `signed in to ${baseUrl} (plan ${usage.plan.name}); key saved in ${path}`);
+}
+
+async function createVideo(command: Extract<Command, { name: 'videos create' }>, ctx: Context): Promise<void> {
+  const rs = await client(ctx);
+  const { source } = command;
+  const fields = {
+    product_id: command.productId,
+    mode: command.preview ? ('preview' as const) : ('auto' as const),
+    hook_text: command.hook,
+    hook_position: command.position,
+    hook_size: command.size,
+  };
+  let job: Job;
+  if (source.method === 'prompt') job = await rs.createVideoJob({ ...fields, method: 'prompt', prompt: source.prompt });
+  else if (source.method === 'reuse') job = await rs.createVideoJob({ ...fields, method: 'reuse', reaction_id: source.reactionId });
+  else {
+    const upload = await rs.uploadFile('reference_video', await fileFromPath(source.reference), { contentType: mediaType(source.reference) });
+    job = await rs.createVideoJob({ ...fields, method: 'motion', avatar_id: source.avatarId, video_source: 'upload', reference_video_upload_id: upload.id });
+  }
+  if (!command.wait) return print(ctx, job, () => jobLine(job));
+
+  const bar = progress(ctx.io);
+  try {
+    job = await rs.waitForJob(job.id, { until: command.preview ? 'preview_ready' : 'final', intervalMs: ctx.intervalMs, onProgress: (j) => bar.update(progressLine(j)) });
+  } finally {
+    bar.done();
+  }
+  if (job.status === 'failed') throw new JobFailedError(job.id, job.error?.code ?? 'failed', job.error?.message ?? 'unknown');
+  const ready = job;
+  if (ready.status === 'preview_ready') return print(ctx, ready, () => ready.preview_url ?? jobLine(ready));
+  const video = await rs.getVideo(ready.video_id!);
+  const path = await download(video.download_url, command.out ?? `reaction-video-${video.id}.mp4`);
+  print(ctx, { job: ready, video, file: path }, () => path);
+}
+
+/** The MP4 streamed to disk; answers the absolute path. */
+async function download(url: string, out: string): Promise<string> {
+  const response = await fetch(url);
+  if (!response.ok || !response.body) throw new Error(`download failed: HTTP ${response.status}`);
+  const path = resolve(out);
+  await pipeline(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>), createWriteStream(path));
+  return path;
+}

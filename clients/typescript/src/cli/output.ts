@@ -1,0 +1,71 @@
+/**
+ * What the CLI prints: short lines and tables for people, the API's data as JSON with --json, and
+ * every error as one line (stderr) or one JSON object (stdout with --json).
+ */
+import { ApiError } from '../errors';
+import type { Job, Product, Video } from '../types';
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  /** Whether stderr is a terminal: the progress line is drawn only then. */
+  errIsTty: boolean;
+  /** Rewrites the current stderr line (no newline). */
+  errRaw(text: string): void;
+}
+
+export function table(rows: readonly (readonly unknown[])[], header: readonly string[]): string {
+  const cells = [header, ...rows.map((row) => row.map((cell) => (cell === null || cell === undefined ? '-' : String(cell))))];
+  const widths = header.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? '').length)));
+  return cells.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
+}
+
+export const productLine = (p: Product) => `product ${p.id} "${p.name}" demo ${p.demo_video?.status ?? 'none'}`;
+
+export const productsTable = (products: readonly Product[]) =>
+  table(
+    products.map((p) => [p.id, p.name, p.demo_video?.status ?? 'none', p.created_at]),
+    ['ID', 'NAME', 'DEMO', 'CREATED'],
+  );
+
+export const jobLine = (j: Job) =>
+  [
+    `job ${j.id} ${j.status} (${j.stage}, ${j.progress}%)`,
+    j.queue_position !== null ? `queue ${j.queue_position}` : null,
+    j.video_id !== null ? `video ${j.video_id}` : null,
+    j.preview_url ? `preview ${j.preview_url}` : null,
+    j.error ? `error ${j.error.code}: ${j.error.message}` : null,
+  ]
+    .filter(Boolean)
+    .join(' ');
+
+export const videosTable = (videos: readonly Video[]) =>
+  table(
+    videos.map((v) => [v.id, v.job_id, v.product_id, `${v.duration_s}s`, `${v.width}x${v.height}`, v.created_at]),
+    ['ID', 'JOB', 'PRODUCT', 'DURATION', 'SIZE', 'CREATED'],
+  );
+
+export const progressLine = (j: Job) =>
+  `job ${j.id}: ${j.stage} ${j.progress}%${j.queue_position !== null ? ` (queue position ${j.queue_position})` : ''}`;
+
+function errorMessage(error: unknown): { message: string; code: string | null; requestId: string | null } {
+  if (error instanceof ApiError) return { message: error.message, code: error.code, requestId: error.requestId };
+  const code = (error as { code?: unknown } | null)?.code;
+  return {
+    message: error instanceof Error ? error.message : String(error),
+    code: typeof code === 'string' ? code : null,
+    requestId: null,
+  };
+}
+
+/** `error: <message> (code, request id)` */
+export function errorLine(error: unknown): string {
+  const { message, code, requestId } = errorMessage(error);
+  const detail = [code, requestId ? `request ${requestId}` : null].filter(Boolean).join(', ');
+  return `error: ${message}${detail ? ` (${detail})` : ''}`;
+}
+
+export function errorJson(error: unknown): string {
+  const { message, code, requestId } = errorMessage(error);
+  return JSON.stringify({ error: message, code, ...(requestId ? { request_id: requestId } : {}) });
+}

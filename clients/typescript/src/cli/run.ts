@@ -1,0 +1,25 @@
+/**
+ * The CLI as a function of its arguments and environment, answering an exit code: parse, run the
+ * command, print any error as one line on stderr (or one JSON object on stdout with --json).
+ */
+import { parseInvocation, USAGE, wantsJson } from './args';
+import { execute, type Context } from './commands';
+import { EXIT, exitCodeFor, type ExitCode } from './exit-codes';
+import { errorJson, errorLine, type Io } from './output';
+
+export async function run(argv: readonly string[], io: Io, env: Context['env'], options: { intervalMs?: number } = {}): Promise<ExitCode> {
+  const json = wantsJson(argv);
+  try {
+    const { command } = parseInvocation(argv);
+    if (command.name === 'help') {
+      io.out(USAGE);
+      return EXIT.ok;
+    }
+    await execute(command, { io, env, json, intervalMs: options.intervalMs });
+    return EXIT.ok;
+  } catch (error) {
+    if (json) io.out(errorJson(error));
+    else io.err(errorLine(error));
+    return exitCodeFor(error);
+  }
+}

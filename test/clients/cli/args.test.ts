@@ -1,0 +1,146 @@
+/**
+ * The user CLI without a server: its argument parsing per command, the exit code each failure maps
+ * to, and how run() reports a usage error (a line on stderr, or JSON on stdout with --json).
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiError } from '#client/errors';
+import { parseInvocation } from '#client/cli/args';
+import { configPath, readConfig, resolveCredentials, writeConfig } from '#client/cli/config';
+import { EXIT, JobFailedError, NotSignedInError, UsageError, exitCodeFor, exitCodeForStatus } from '#client/cli/exit-codes';
+import { errorJson, errorLine } from '#client/cli/output';
+import { run } from '#client/cli/run';
+
+const parse = (line: string) => parseInvocation(line.split(' ').filter(Boolean)).command;
+const usageError = (line: string) => {
+  try {
+    parse(line);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error(`parsed: ${line}`);
+};
+
+describe('argument parsing', () => {
+  test('each command parses into its typed request', () => {
+    expect(parse('login --key rsk_abc --base-url http://x/api/v1')).toEqual({ name: 'login', key: 'rsk_abc', baseUrl: 'http://x/api/v1' });
+    expect(parse('products create --name Glow --demo d.mp4 --wait')).toEqual({ name: 'products create', productName: 'Glow', description: undefined, demo: 'd.mp4', wait: true });
+    expect(parse('products list')).toEqual({ name: 'products list' });
+    expect(parse('hooks 12')).toEqual({ name: 'hooks', productId: 12 });
+    expect(parse('videos create --product 3 --prompt laughing --hook Hi --position top --size large --preview --wait --out a.mp4')).toEqual({
+      name: 'videos create',
+      productId: 3,
+      source: { method: 'prompt', prompt: 'laughing' },
+      hook: 'Hi',
+      position: 'top',
+      size: 'large',
+      preview: true,
+      wait: true,
+      out: 'a.mp4',
+    });
+    expect(parse('videos create --product 3 --reaction 9')).toMatchObject({ source: { method: 'reuse', reactionId: 9 }, preview: false, wait: false });
+    expect(parse('videos create --product 3 --avatar 4 --reference r.mp4')).toMatchObject({ source: { method: 'motion', avatarId: 4, reference: 'r.mp4' } });
+    expect(parse('videos download 5 --out v.mp4')).toEqual({ name: 'videos download', videoId: 5, out: 'v.mp4' });
+    expect(parse('videos list')).toEqual({ name: 'videos list' });
+    expect(parse('jobs get 7')).toEqual({ name: 'jobs get', jobId: 7 });
+    expect(parse('jobs approve 7 --hook Yes --size small')).toEqual({ name: 'jobs approve', jobId: 7, hook: 'Yes', position: undefined, size: 'small' });
+    expect(parse('jobs regenerate 7 --prompt again')).toEqual({ name: 'jobs regenerate', jobId: 7, prompt: 'again' });
+    expect(parse('usage')).toEqual({ name: 'usage' });
+    expect(parse('')).toEqual({ name: 'help' });
+  });
+
+  test('--json is taken wherever it stands', () => {
+    expect(parseInvocation(['--json', 'usage'])).toEqual({ command: { name: 'usage' }, json: true });
+    expect(parseInvocation(['jobs', 'get', '7', '--json'])).toEqual({ command: { name: 'jobs get', jobId: 7 }, json: true });
+  });
+
+  test('bad arguments are usage errors naming what is wrong', () => {
+    expect(usageError('videos create --prompt x')).toBe('--product is required');
+    expect(usageError('videos create --product 3')).toMatch(/exactly one of/);
+    expect(usageError('videos create --product 3 --prompt x --reaction 2')).toMatch(/exactly one of/);
+    expect(usageError('videos create --product 3 --avatar 4')).toBe('--reference is required');
+    expect(usageError('videos create --product abc --prompt x')).toBe('--product must be a positive integer');
+    expect(usageError('videos create --product 3 --prompt x --position left')).toMatch(/--position must be one of top, middle, bottom/);
+    expect(usageError('videos create --product 3 --prompt x --colour red')).toMatch(/colour/);
+    expect(usageError('login')).toBe('--key is required');
+    expect(usageError('login --key')).toMatch(/--key/);
+    expect(usageError('products create --name x')).toBe('--demo is required');
+    expect(usageError('hooks')).toBe('PRODUCT_ID is required');
+    expect(usageError('hooks 0')).toBe('PRODUCT_ID must be a positive integer');
+    expect(usageError('jobs get 1 2')).toBe('unexpected argument: 2');
+    expect(usageError('usage now')).toBe('unexpected argument: now');
+    expect(usageError('jobs frobnicate')).toBe('unknown command: jobs frobnicate');
+    expect(usageError('frobnicate')).toBe('unknown command: frobnicate');
+  });
+});
+
+describe('exit codes', () => {
+  const apiError = (status: number, code: string) => new ApiError({ status, code, message: 'm', requestId: 'req-1', retryAfterS: null, body: null });
+
+  test('API statuses map to the documented codes', () => {
+    expect([401, 403].map(exitCodeForStatus)).toEqual([EXIT.auth, EXIT.auth]);
+    expect(exitCodeForStatus(404)).toBe(EXIT.notFound);
+    expect([400, 409, 422].map(exitCodeForStatus)).toEqual([5, 5, 5]);
+    expect([402, 429].map(exitCodeForStatus)).toEqual([6, 6]);
+    expect([500, 502, 503].map(exitCodeForStatus)).toEqual([1, 1, 1]);
+  });
+
+  test('each kind of failure has its code', () => {
+    expect(exitCodeFor(new UsageError('x'))).toBe(2);
+    expect(exitCodeFor(new NotSignedInError())).toBe(3);
+    expect(exitCodeFor(apiError(404, 'not_found'))).toBe(4);
+    expect(exitCodeFor(apiError(402, 'allowance_exhausted'))).toBe(6);
+    expect(exitCodeFor(new JobFailedError(1, 'render_failed', 'boom'))).toBe(7);
+    expect(exitCodeFor(new TypeError('fetch failed'))).toBe(1);
+  });
+
+  test('an error is one line, or one JSON object', () => {
+    expect(errorLine(apiError(404, 'not_found'))).toBe('error: m (not_found, request req-1)');
+    expect(JSON.parse(errorJson(apiError(404, 'not_found')))).toEqual({ error: 'm', code: 'not_found', request_id: 'req-1' });
+    expect(errorLine(new UsageError('--product is required'))).toBe('error: --product is required');
+    expect(JSON.parse(errorJson(new JobFailedError(3, 'render_failed', 'boom')))).toEqual({ error: 'job 3 failed: boom', code: 'render_failed' });
+  });
+});
+
+describe('run() and the config file', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rs-cli-unit-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const io = () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    return { out, err, io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t), errRaw: (t: string) => err.push(t), errIsTty: false } };
+  };
+
+  test('a usage error exits 2 with one line on stderr, or JSON on stdout with --json', async () => {
+    const plain = io();
+    expect(await run(['videos', 'create', '--prompt', 'x'], plain.io, { REACTION_STUDIO_CONFIG: join(dir, 'c.json') })).toBe(2);
+    expect(plain).toMatchObject({ out: [], err: ['error: --product is required'] });
+    const json = io();
+    expect(await run(['videos', 'create', '--prompt', 'x', '--json'], json.io, { REACTION_STUDIO_CONFIG: join(dir, 'c.json') })).toBe(2);
+    expect(json.err).toEqual([]);
+    expect(JSON.parse(json.out[0]!)).toEqual({ error: '--product is required', code: null });
+  });
+
+  test('without a key a command exits 3 and sends nothing', async () => {
+    const plain = io();
+    expect(await run(['usage'], plain.io, { REACTION_STUDIO_CONFIG: join(dir, 'missing.json') })).toBe(3);
+    expect(plain.err[0]).toMatch(/^error: not signed in/);
+  });
+
+  test('the config file is 0600, and RS_API_KEY / RS_BASE_URL override it', async () => {
+    const path = join(dir, 'nested', 'config.json');
+    expect(configPath({ REACTION_STUDIO_CONFIG: path })).toBe(path);
+    expect(configPath({ HOME: '/home/u' })).toBe('/home/u/.config/reaction-studio/config.json');
+    await writeConfig(path, { api_key: 'rsk_file', base_url: 'http://file/api/v1' });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(await readConfig(path)).toEqual({ api_key: 'rsk_file', base_url: 'http://file/api/v1' });
+    expect(await resolveCredentials({ REACTION_STUDIO_CONFIG: path })).toEqual({ apiKey: 'rsk_file', baseUrl: 'http://file/api/v1' });
+    expect(await resolveCredentials({ REACTION_STUDIO_CONFIG: path, RS_API_KEY: 'rsk_env', RS_BASE_URL: 'http://env/api/v1' })).toEqual({ apiKey: 'rsk_env', baseUrl: 'http://env/api/v1' });
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * The user CLI (clients/typescript/src/cli/main.ts) run as a child process against the local stack,
+ * as a customer would: login with a key, a product with a demo (direct upload) waited for, hook
+ * ideas, a prompt video waited for and downloaded, usage as JSON; and the exit codes of a bad key,
+ * an unknown product and a missing argument.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { ffmpegPath, ffprobePath } from '#media/binaries';
+import { startTestStack, type TestStack } from '#test-support/local-stack';
+
+const exec = promisify(execFile);
+const ROOT = resolve(__dirname, '..', '..', '..');
+const MAIN = join(ROOT, 'clients', 'typescript', 'src', 'cli', 'main.ts');
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let t: TestStack;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+
+async function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Result> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, env: { ...env, ...extraEnv } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+beforeAll(async () => {
+  t = await startTestStack();
+  dir = mkdtempSync(join(tmpdir(), 'rs-user-cli-'));
+  // Run from the repository root (where tsx resolves); files are named by absolute path.
+  // No RS_API_KEY / RS_BASE_URL from the outside: the CLI's own config file only.
+  const { RS_API_KEY: _key, RS_BASE_URL: _url, ...rest } = process.env;
+  env = { ...rest, REACTION_STUDIO_CONFIG: join(dir, 'config.json'), RS_POLL_INTERVAL_MS: '300' };
+  await exec(ffmpegPath(), ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=540x960:r=30:d=3', '-pix_fmt', 'yuv420p', join(dir, 'demo.mp4')]);
+}, 120_000);
+afterAll(async () => {
+  await t?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('login, a product with a demo, hooks, a video waited for and downloaded, usage', async () => {
+  const { key } = await t.newAccount();
+  const login = await cli(['login', '--key', key, '--base-url', t.stack.apiUrl]);
+  expect(login).toMatchObject({ code: 0, stderr: '' });
+  expect(login.stdout).toMatch(/^signed in to /);
+  expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+
+  const created = await cli(['products', 'create', '--name', 'Glow Serum', '--demo', join(dir, 'demo.mp4'), '--wait', '--json']);
+  expect(created).toMatchObject({ code: 0, stderr: '' });
+  const product = JSON.parse(created.stdout);
+  expect(product).toMatchObject({ id: expect.any(Number), name: 'Glow Serum', demo_video: { status: 'ready' } });
+
+  const listed = await cli(['products', 'list']);
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toContain('Glow Serum');
+
+  const hooks = await cli(['hooks', String(product.id)]);
+  expect(hooks.code).toBe(0);
+  expect(hooks.stdout.trim().split('\n')).toHaveLength(10);
+
+  const made = await cli(['videos', 'create', '--product', String(product.id), '--prompt', 'shocked by the price', '--hook', 'Wait for it', '--wait', '--out', join(dir, 'out.mp4')]);
+  // stderr is not a terminal here: no progress line.
+  expect(made).toMatchObject({ code: 0, stderr: '' });
+  const path = made.stdout.trim();
+  expect(path).toBe(join(dir, 'out.mp4'));
+  expect(existsSync(path)).toBe(true);
+  const probe = await exec(ffprobePath(), ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', path]);
+  expect(Number(probe.stdout.trim())).toBeGreaterThan(3);
+
+  const usage = await cli(['usage', '--json']);
+  expect(usage.code).toBe(0);
+  expect(JSON.parse(usage.stdout)).toMatchObject({ plan: { name: 'pro' }, allowance: { used: 1 } });
+
+  const videos = await cli(['videos', 'list', '--json']);
+  expect(JSON.parse(videos.stdout)).toEqual([expect.objectContaining({ product_id: product.id })]);
+}, 300_000);
+
+test('exit codes: a bad key 3, an unknown product 4, a missing --product 2', async () => {
+  const { key } = await t.newAccount();
+  const badLogin = await cli(['login', '--key', 'rsk_not_a_real_key', '--base-url', t.stack.apiUrl]);
+  expect(badLogin.code).toBe(3);
+  expect(badLogin.stderr).toMatch(/^error: .*\(unauthorized, request [^)]+\)\n$/);
+
+  const badEnv = await cli(['usage', '--json'], { RS_API_KEY: 'rsk_not_a_real_key', RS_BASE_URL: t.stack.apiUrl });
+  expect(badEnv.code).toBe(3);
+  expect(JSON.parse(badEnv.stdout)).toMatchObject({ code: 'unauthorized' });
+
+  const unknown = await cli(['videos', 'create', '--product', '99999999', '--prompt', 'laughing'], { RS_API_KEY: key, RS_BASE_URL: t.stack.apiUrl });
+  expect(unknown.code).toBe(4);
+  expect(unknown.stderr).toMatch(/^error: .*not_found/);
+
+  const missing = await cli(['videos', 'create', '--prompt', 'laughing'], { RS_API_KEY: key, RS_BASE_URL: t.stack.apiUrl });
+  expect(missing).toEqual({ code: 2, stdout: '', stderr: 'error: --product is required\n' });
+}, 120_000);
