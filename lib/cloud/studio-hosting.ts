@@ -5,7 +5,8 @@
  */
 import * as path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, Duration, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
+import { RegionInfo } from 'aws-cdk-lib/region-info';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -34,6 +35,17 @@ const edgeFunction = (scope: Construct, id: string, file: string, comment: strin
     runtime: cloudfront.FunctionRuntime.JS_2_0,
     comment,
   });
+
+/**
+ * The bootstrap assets bucket's ARN as cdk-nag writes it in a finding: pseudo parameters where the
+ * stack's environment is left to deploy time (the tests), real values where `cdk synth` knows them.
+ */
+export function bootstrapAssetsArn(stack: Stack): string {
+  const known = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<AWS::${pseudo}>` : value);
+  const region = known(stack.region, 'Region');
+  const partition = Token.isUnresolved(stack.region) ? '<AWS::Partition>' : (RegionInfo.get(stack.region).partition ?? '<AWS::Partition>');
+  return `arn:${partition}:s3:::cdk-${DefaultStackSynthesizer.DEFAULT_QUALIFIER}-assets-${known(stack.account, 'AccountId')}-${region}`;
+}
 
 export class StudioHosting extends Construct {
   readonly distribution: cloudfront.Distribution;
@@ -118,7 +130,7 @@ export class StudioHosting extends Construct {
       'AwsSolutions-IAM5[Action::s3:List*]': why,
       'AwsSolutions-IAM5[Action::s3:Abort*]': why,
       'AwsSolutions-IAM5[Action::s3:DeleteObject*]': why,
-      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]': 'reads the uploaded build from CDK\'s bootstrap assets bucket',
+      [`AwsSolutions-IAM5[Resource::${bootstrapAssetsArn(Stack.of(this))}/*]`]: "reads the uploaded build from CDK's bootstrap assets bucket",
       [`AwsSolutions-IAM5[Resource::${arnToken(this.bucket)}/*]`]: 'replaces every file of the site bucket with the new build',
       'AwsSolutions-IAM5[Resource::*]': 'CloudFront invalidations are granted on every distribution by aws-cdk-lib',
       'AwsSolutions-L1': why,

@@ -7,6 +7,8 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
+import { App, Stack } from 'aws-cdk-lib';
+import { bootstrapAssetsArn } from '#cloud/studio-hosting';
 import { STUDIO_STATIC_HEADERS } from '#lib/studio-headers';
 import { logicalIdOf, resourcesOfType, useSynthesisedStack, type Json } from '#test-support/cdk-template';
 
@@ -85,5 +87,15 @@ describe('the CloudFront Functions', () => {
     const out = handler(viewerRequest('/api/v1/products', { host: { value: 'd111.cloudfront.net' }, 'x-forwarded-host': { value: 'evil.example' } }));
     expect(out.headers['x-forwarded-host']).toEqual({ value: 'd111.cloudfront.net' });
     expect(out.uri).toBe('/api/v1/products');
+  });
+});
+
+describe("the acknowledgement of the build copier's read of CDK's assets bucket", () => {
+  // cdk-nag matches the finding's text, which holds real values where `cdk synth` knows the environment.
+  test('names the bucket as cdk-nag writes it, with or without a known environment', () => {
+    const app = new App();
+    expect(bootstrapAssetsArn(new Stack(app, 'Agnostic'))).toBe('arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>');
+    expect(bootstrapAssetsArn(new Stack(app, 'RegionOnly', { env: { region: 'us-east-1' } }))).toBe('arn:aws:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-us-east-1');
+    expect(bootstrapAssetsArn(new Stack(app, 'Known', { env: { account: '123456789012', region: 'cn-north-1' } }))).toBe('arn:aws-cn:s3:::cdk-hnb659fds-assets-123456789012-cn-north-1');
   });
 });
