@@ -21,8 +21,8 @@ function AuthFrame({ title, children }: { title: string; children: React.ReactNo
   );
 }
 
-export function SignInPage() {
-  const { signIn } = useSession();
+/** A form whose submit runs `action` once at a time, keeping its refusal to show. */
+function useFormAction(action: (form: FormData) => Promise<void>) {
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -31,13 +31,19 @@ export function SignInPage() {
     setBusy(true);
     setError(undefined);
     try {
-      await signIn(String(form.get('email')), String(form.get('password')));
+      await action(form);
     } catch (caught) {
       setError(caught);
     } finally {
       setBusy(false);
     }
   }
+  return { submit, busy, error };
+}
+
+export function SignInPage() {
+  const { signIn } = useSession();
+  const { submit, busy, error } = useFormAction((form) => signIn(String(form.get('email')), String(form.get('password'))));
   return (
     <AuthFrame title="Sign in to make reaction videos">
       <form onSubmit={submit}>
@@ -62,21 +68,9 @@ export function SignInPage() {
 
 export function SignUpPage() {
   const { signUp } = useSession();
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(undefined);
-    try {
-      await signUp(String(form.get('email')), String(form.get('password')), String(form.get('name') ?? '').trim() || undefined);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { submit, busy, error } = useFormAction((form) =>
+    signUp(String(form.get('email')), String(form.get('password')), String(form.get('name') ?? '').trim() || undefined),
+  );
   return (
     <AuthFrame title="Create your account — the free plan, no card needed">
       <form onSubmit={submit}>

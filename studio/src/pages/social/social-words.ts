@@ -1,5 +1,5 @@
 /** How the social page names providers, networks and post states, and the networks' caption limits. */
-import type { components } from '#client/schema';
+import type { components } from '#client/types';
 
 export type Connection = components['schemas']['Connection'];
 export type Channel = components['schemas']['Channel'];
