@@ -154,6 +154,14 @@ export const HANDLER_GROUPS = {
     memoryMb: 1024,
     timeoutS: 29,
   },
+  webhooks: {
+    entry: 'functions/handlers/webhooks.ts',
+    description: 'webhook endpoints, their delivery logs, retries and test pings',
+    // Endpoints, deliveries and the outbox; URLs are vetted by resolving them (no bucket).
+    table: 'readwrite',
+    bucket: 'none',
+    timeoutS: 29,
+  },
   usage: {
     entry: 'functions/handlers/usage.ts',
     description: 'plan and allowance usage',
@@ -317,6 +325,15 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('DELETE', '/keys/{id}', 'accounts', 'revokeKey', SESSION),
 
   route('POST', '/uploads', 'uploads', 'create', { body: { accept: FIELDS_ONLY } }),
+
+  route('GET', '/webhooks', 'webhooks', 'list'),
+  route('POST', '/webhooks', 'webhooks', 'create', { body: { accept: FIELDS_ONLY } }),
+  route('GET', '/webhooks/{webhook_id}', 'webhooks', 'get'),
+  route('PATCH', '/webhooks/{webhook_id}', 'webhooks', 'update', { body: { accept: FIELDS_ONLY } }),
+  route('DELETE', '/webhooks/{webhook_id}', 'webhooks', 'remove'),
+  route('GET', '/webhooks/{webhook_id}/deliveries', 'webhooks', 'deliveries', { query: ['page'] }),
+  route('POST', '/webhooks/{webhook_id}/deliveries/{delivery_id}/retry', 'webhooks', 'retry'),
+  route('POST', '/webhooks/{webhook_id}/test', 'webhooks', 'test'),
 ];
 
 /** API Gateway's route key for an entry, e.g. `GET /api/v1/products/{id}`. */

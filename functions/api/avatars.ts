@@ -11,14 +11,12 @@ import { accepted, created, deleted, ok } from '#http/respond';
 import { badRequest, notFound } from '#domain/errors';
 import { createAvatarFromPrompt, createAvatarFromUpload, createAvatarFromUploadId, createAvatarFromUrl } from '#domain/schemas/avatar';
 import { logger } from '#functions/logger';
-import { avatarView, type Avatar } from '#domain/avatar';
+import type { Avatar } from '#domain/avatar';
+import { presentAvatar } from '#use-cases/present-records';
 import { createAvatar, type CreateAvatarInput } from '#use-cases/create-avatar';
 import { removeAvatar } from '#use-cases/remove-avatar';
 
-async function present(request: AuthenticatedRequest, avatar: Avatar) {
-  const image = avatar.status === 'ready' && avatar.image_key ? await request.deps.blobs.playbackUrl(avatar.image_key) : undefined;
-  return avatarView(avatar, image);
-}
+const present = (request: AuthenticatedRequest, avatar: Avatar) => presentAvatar(request.deps.blobs, avatar);
 
 const list: Operation = async (request) => {
   const all = await request.deps.avatars.list(request.principal.accountId);

@@ -7,15 +7,13 @@ import { created, deleted, ok } from '#http/respond';
 import { badRequest, notFound } from '#domain/errors';
 import { logger } from '#functions/logger';
 import { createProductInput, updateProductInput } from '#domain/schemas/product';
-import { productView, type Product } from '#domain/product';
+import type { Product } from '#domain/product';
+import { presentProduct } from '#use-cases/present-records';
 import { createProduct } from '#use-cases/create-product';
 import { updateProduct } from '#use-cases/update-product';
 import { removeProduct } from '#use-cases/remove-product';
 
-async function present(request: AuthenticatedRequest, product: Product) {
-  const key = product.demo?.status === 'ready' ? product.demo.key : undefined;
-  return productView(product, key ? await request.deps.blobs.playbackUrl(key) : undefined);
-}
+const present = (request: AuthenticatedRequest, product: Product) => presentProduct(request.deps.blobs, product);
 
 const list: Operation = async (request) => {
   const page = pageParams(request);

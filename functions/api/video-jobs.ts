@@ -11,9 +11,7 @@ import { accepted, ok } from '#http/respond';
 import { logger } from '#functions/logger';
 import { badRequest, notFound } from '#domain/errors';
 import { approveVideoInput, createVideoInput, regenerateVideoInput, videoRequestOf } from '#domain/schemas/video';
-import { jobView } from '#domain/jobs';
-import type { StoredJob } from '#domain/job-execution';
-import type { BlobStore } from '#ports/blob-store';
+import { presentJob } from '#use-cases/present-records';
 import { createVideoJob, quoteVideoJob } from '#use-cases/create-video-job';
 import { approvePreview } from '#use-cases/approve-preview';
 import { quoteRegeneration, regenerateVideoJob } from '#use-cases/regenerate-video-job';
@@ -21,10 +19,7 @@ import type { SentFile } from '#use-cases/use-upload';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-async function present(blobs: BlobStore, job: StoredJob) {
-  const preview = job.status === 'preview_ready' && job.preview ? await blobs.playbackUrl(job.preview.key) : undefined;
-  return jobView(job, preview);
-}
+const present = presentJob;
 
 const getJob: Operation = async (request) => {
   const job = await request.deps.jobs.get(request.principal.accountId, idParam(request));

@@ -25,7 +25,11 @@ export type MetricEvent =
   /** Allowance units a job that ended was charged. */
   | { name: 'UnitsCharged'; units: number }
   /** A request refused for its body or file. */
-  | { name: 'UploadsRefused'; reason: UploadRefusal };
+  | { name: 'UploadsRefused'; reason: UploadRefusal }
+  /** A webhook delivery reached its endpoint (a 2xx). */
+  | { name: 'WebhooksDelivered' }
+  /** A webhook delivery gave up: attempts ran out, a 410, or its endpoint was disabled or deleted. */
+  | { name: 'WebhooksFailed' };
 
 export type MetricName = MetricEvent['name'];
 
@@ -37,6 +41,8 @@ export const METRIC_SHAPES: Readonly<Record<MetricName, { dimension?: 'error_cod
   RenderSeconds: { dimension: 'step', unit: 'Seconds' },
   UnitsCharged: { unit: 'Count' },
   UploadsRefused: { dimension: 'reason', unit: 'Count' },
+  WebhooksDelivered: { unit: 'Count' },
+  WebhooksFailed: { unit: 'Count' },
 };
 
 export const isUploadRefusal = (code: string): code is UploadRefusal => (UPLOAD_REFUSALS as readonly string[]).includes(code);

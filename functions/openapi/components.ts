@@ -85,6 +85,20 @@ export const parameters = {
     description: 'The scheduling provider',
     schema: { type: 'string', enum: [...SOCIAL_PROVIDERS] },
   },
+  WebhookId: {
+    name: 'webhook_id',
+    in: 'path',
+    required: true,
+    description: 'A webhook endpoint id as POST /webhooks answered it (`wh_...`; anything else is 400, another account\'s 404)',
+    schema: { type: 'string', pattern: '^wh_[0-9a-f]{20}$' },
+  },
+  DeliveryId: {
+    name: 'delivery_id',
+    in: 'path',
+    required: true,
+    description: 'A delivery id from GET /webhooks/{webhook_id}/deliveries (`whd_...`)',
+    schema: { type: 'string', pattern: '^whd_[0-9a-f]{24}$' },
+  },
   IdempotencyKey: {
     name: 'Idempotency-Key',
     in: 'header',

@@ -104,6 +104,8 @@ function parametersOf(route: RouteDefinition) {
   const list = [];
   if (route.path.includes('{id}')) list.push(paramRef('Id'));
   if (route.path.includes('{provider}')) list.push(paramRef('Provider'));
+  if (route.path.includes('{webhook_id}')) list.push(paramRef('WebhookId'));
+  if (route.path.includes('{delivery_id}')) list.push(paramRef('DeliveryId'));
   if (route.query?.includes('page')) list.push(paramRef('Page'), paramRef('PerPage'));
   if (route.query?.includes('before')) list.push(paramRef('Limit'), paramRef('Before'));
   if (route.query?.includes('days')) list.push(paramRef('Days'));

@@ -25,6 +25,16 @@ import { usageResponse } from '#domain/schemas/usage';
 import { createUploadInput, uploadResponse } from '#domain/schemas/upload';
 import { livenessResponse } from '#domain/schemas/meta';
 import {
+  createWebhookInput,
+  createdWebhookResponse,
+  deletedWebhookResponse,
+  queuedDeliveryResponse,
+  testEventResponse,
+  updateWebhookInput,
+  webhookDeliveryResponse,
+  webhookResponse,
+} from '#domain/schemas/webhooks';
+import {
   accountResponse,
   apiKeyResponse,
   changePasswordInput,
@@ -269,6 +279,39 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
       'For files past what a request body carries (on AWS about 4 MB). Declare the purpose, media type and size; send the file with the answer within the hour (`POST`: a multipart form with every `fields` entry, then the file as `file`; `PUT`: the raw bytes with `headers`), then name the id where the file would go: `demo_video_upload_id` (POST /products), `image_upload_id` (POST /avatars), `reference_video_upload_id` (POST /videos, regenerate). An upload is used once: the same checks as a file part run on it then; an unknown, foreign or expired id is 404, a used one 409, one of another purpose 400, a file larger than declared 413.',
     fields: createUploadInput,
     responses: { 201: ok('The form to send the file with', dataOf(uploadResponse)) },
+  },
+
+  'GET /webhooks': { summary: "The account's webhook endpoints (never their secrets)", responses: { 200: ok('Every endpoint, oldest first', dataOf(z.array(webhookResponse))) } },
+  'POST /webhooks': {
+    summary: 'Add a webhook endpoint',
+    description:
+      'Events go to `url` as signed POSTs (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`), body `{id, type, created_at, data}` with `data` the record as its GET answers it. https only; the host must resolve to public addresses, checked now and on every attempt; redirects are not followed. A 2xx within 10 s is success; otherwise retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. A 410 Gone, or 3 days of failures, disables the endpoint. At most 10 per account (409 past that).',
+    fields: createWebhookInput,
+    responses: { 201: ok('The endpoint with its signing secret, shown only here', dataOf(createdWebhookResponse)) },
+    errors: ['conflict'],
+  },
+  'GET /webhooks/{webhook_id}': { summary: 'Get a webhook endpoint', responses: { 200: ok('The endpoint', dataOf(webhookResponse)) } },
+  'PATCH /webhooks/{webhook_id}': {
+    summary: 'Change a webhook endpoint',
+    description: '`enabled: true` turns an endpoint the service disabled back on and clears its failure streak; a new `url` is vetted as at creation.',
+    fields: updateWebhookInput,
+    responses: { 200: ok('The updated endpoint', dataOf(webhookResponse)) },
+  },
+  'DELETE /webhooks/{webhook_id}': { summary: 'Delete a webhook endpoint: its pending deliveries fail', responses: { 200: ok('Deleted', dataOf(deletedWebhookResponse)) } },
+  'GET /webhooks/{webhook_id}/deliveries': {
+    summary: "An endpoint's deliveries, newest first",
+    description: 'Each with its attempts so far, the last answer and when the next attempt is due. Kept 30 days.',
+    responses: { 200: ok('One page of deliveries', pageOf(webhookDeliveryResponse)) },
+  },
+  'POST /webhooks/{webhook_id}/deliveries/{delivery_id}/retry': {
+    summary: 'Send a delivery again now',
+    description: 'Whatever it became (succeeded, failed, or waiting for a retry); the same event id and body, signed anew.',
+    responses: { 202: ok('Queued', dataOf(queuedDeliveryResponse)) },
+  },
+  'POST /webhooks/{webhook_id}/test': {
+    summary: 'Send a ping event to this endpoint',
+    description: 'A `ping` with the endpoint as its data, to this endpoint only, enabled or not.',
+    responses: { 202: ok('The ping is queued', dataOf(testEventResponse)) },
   },
 };
 

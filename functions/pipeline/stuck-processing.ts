@@ -8,6 +8,7 @@
  */
 import type { Dependencies } from '#ports/dependencies';
 import { logger } from '#functions/logger';
+import { raiseEvent } from '#use-cases/webhook-events';
 
 /**
  * Longer than any worker invocation can still be pending: Lambda keeps an asynchronous event at most
@@ -31,7 +32,8 @@ export async function failStuckProcessing({ products, avatars, now }: StuckDeps)
   for (const { accountId, productId } of await products.demosProcessingBefore(cutoff)) {
     const demo = (await products.get(accountId, productId))?.demo;
     if (demo?.status !== 'processing') continue;
-    if (await products.settleDemo(accountId, productId, { original_key: demo.original_key, status: 'failed', error: DEMO_STUCK }, now())) {
+    const event = raiseEvent('product.demo.failed', accountId, { kind: 'product', id: productId }, now());
+    if (await products.settleDemo(accountId, productId, { original_key: demo.original_key, status: 'failed', error: DEMO_STUCK }, now(), event)) {
       report.failed_demos++;
       logger.warn('failed a demo stuck in processing', { accountId, productId });
     }
@@ -40,7 +42,7 @@ export async function failStuckProcessing({ products, avatars, now }: StuckDeps)
     const avatar = await avatars.get(accountId, avatarId);
     if (avatar?.status !== 'processing') continue;
     const outcome = { status: 'failed', image_key: null, width: null, height: null, engine: avatar.engine, seed: avatar.seed, error: AVATAR_STUCK } as const;
-    if (await avatars.settle(accountId, avatarId, outcome, now())) {
+    if (await avatars.settle(accountId, avatarId, outcome, now(), raiseEvent('avatar.failed', accountId, { kind: 'avatar', id: avatarId }, now()))) {
       report.failed_avatars++;
       logger.warn('failed an avatar stuck in processing', { accountId, avatarId });
     }

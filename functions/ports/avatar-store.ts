@@ -1,5 +1,6 @@
 /** Avatars, listed whole and capped per plan. */
 import type { Avatar } from '#domain/avatar';
+import type { WebhookEvent } from '#domain/webhooks';
 import { AppError } from '#domain/errors';
 
 export type AvatarOutcome = Pick<Avatar, 'status' | 'image_key' | 'width' | 'height' | 'engine' | 'seed' | 'error'> & { rig?: unknown };
@@ -17,9 +18,10 @@ export interface AvatarStore {
   delete(accountId: number, avatarId: number): Promise<Avatar | undefined>;
   /**
    * Records a finished (or failed) generation only while the avatar exists and is processing: a
-   * deleted avatar is not resurrected, a late duplicate does not overwrite (undefined then).
+   * deleted avatar is not resurrected, a late duplicate does not overwrite (undefined then). A
+   * webhook `event` is written with it.
    */
-  settle(accountId: number, avatarId: number, outcome: AvatarOutcome, now: Date): Promise<Avatar | undefined>;
+  settle(accountId: number, avatarId: number, outcome: AvatarOutcome, now: Date, event?: WebhookEvent): Promise<Avatar | undefined>;
   /**
    * Avatars generating since before `cutoff` (created before it, still processing), oldest first:
    * what the sweeper fails once no worker can still be on them.

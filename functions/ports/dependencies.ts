@@ -32,6 +32,8 @@ import type { RateLimiter } from './rate-limiter';
 import type { Metrics } from './metrics';
 import type { UploadStore } from './upload-store';
 import type { RemoteFiles } from './remote-files';
+import type { WebhookStore } from './webhook-store';
+import type { WebhookReceivers } from './webhook-receivers';
 
 export interface Dependencies {
   /** Starts video jobs and hands preview decisions to their executions. */
@@ -95,6 +97,10 @@ export interface Dependencies {
   inlineUploadMaxBytes?: number;
   /** The time every rule is decided against; tests pass a fixed clock. */
   now: () => Date;
+  /** Webhook endpoints, the outbox of events and their deliveries. */
+  webhooks: WebhookStore;
+  /** Where events are sent: vets receivers' addresses and sends attempts (loopback only on the local stack). */
+  webhookReceivers: WebhookReceivers;
   /** Business metrics (jobs, render time, charges, refused uploads): CloudWatch on AWS, debug log lines locally. */
   metrics: Metrics;
 }

@@ -7,6 +7,7 @@
 import type { JobStatus } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
 import type { Video } from '#domain/video';
+import type { WebhookEvent } from '#domain/webhooks';
 import type { Reservation } from './allowance-ledger';
 
 export interface IdempotencyRecord {
@@ -61,9 +62,9 @@ export interface JobStore {
   withdrawCreated(accountId: number, jobId: number, idempotencyKeyHash: string | undefined, unit: Reservation): Promise<boolean>;
   /**
    * Applies changes if the condition holds; the updated job, or undefined when the job is gone or the
-   * condition failed (someone else moved it first).
+   * condition failed (someone else moved it first). A webhook `event` is written in the same write.
    */
-  update(accountId: number, jobId: number, changes: JobChanges, condition?: JobCondition, now?: Date): Promise<StoredJob | undefined>;
+  update(accountId: number, jobId: number, changes: JobChanges, condition?: JobCondition, now?: Date, event?: WebhookEvent): Promise<StoredJob | undefined>;
   /**
    * Moves the job to its next round and reserves that round's unit, together: of concurrent
    * regenerates exactly one writes; the others get false. A full allowance throws as in `create`.
@@ -76,9 +77,9 @@ export interface JobStore {
   restore(snapshot: StoredJob, condition: JobCondition, withdraw?: Reservation): Promise<boolean>;
   /**
    * Records the finished video and moves the job (still processing) to done with its charged units,
-   * together. False when the job is no longer processing.
+   * together (and a webhook `event`). False when the job is no longer processing.
    */
-  finishWithVideo(job: StoredJob, video: Video, chargedUnits: number, now?: Date): Promise<boolean>;
+  finishWithVideo(job: StoredJob, video: Video, chargedUnits: number, now?: Date, event?: WebhookEvent): Promise<boolean>;
   /**
    * The account's jobs newest first, at most `limit`, only those older than job `beforeId` when given:
    * each slice reads about `limit` items however many jobs the account has.

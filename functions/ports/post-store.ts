@@ -3,6 +3,7 @@
  * removed: a deleted post stays as a record with status `deleted`, which no later refresh undoes.
  */
 import type { Post, PostResult, PostStatus } from '#domain/social-post';
+import type { WebhookEvent } from '#domain/webhooks';
 
 export interface PostPage {
   items: Post[];
@@ -20,8 +21,9 @@ export interface PostStore {
   /**
    * Stores what the provider now says, unless the post is gone or was deleted meanwhile (a refresh
    * that read the provider before a delete went through must not bring it back): then undefined.
+   * A webhook `event` is written with it only if the status changes.
    */
-  recordRefresh(accountId: number, postId: number, state: { status: PostStatus; results: PostResult[] }, now: Date): Promise<Post | undefined>;
+  recordRefresh(accountId: number, postId: number, state: { status: PostStatus; results: PostResult[] }, now: Date, event?: WebhookEvent): Promise<Post | undefined>;
   /** Status `deleted` with these results; undefined when there is no such post. */
   markDeleted(accountId: number, postId: number, results: PostResult[], now: Date): Promise<Post | undefined>;
 }

@@ -1,5 +1,6 @@
 /** Products, counted per account so that lists page by blocks (functions/adapters/dynamodb/collection-counter.ts). */
 import type { DemoVideo, Product } from '#domain/product';
+import type { WebhookEvent } from '#domain/webhooks';
 
 export interface ProductPage {
   items: Product[];
@@ -18,9 +19,10 @@ export interface ProductStore {
   delete(accountId: number, productId: number): Promise<Product | undefined>;
   /**
    * Records the outcome of normalisation only on the upload it was made from; false when the product
-   * was deleted or given another demo meanwhile (the caller then discards what it made).
+   * was deleted or given another demo meanwhile (the caller then discards what it made). With a
+   * webhook `event`, only a demo still processing is settled, and the event is written with it.
    */
-  settleDemo(accountId: number, productId: number, demo: DemoVideo, now: Date): Promise<boolean>;
+  settleDemo(accountId: number, productId: number, demo: DemoVideo, now: Date, event?: WebhookEvent): Promise<boolean>;
   /**
    * Products whose demo has been normalising since before `cutoff` (created before it, still
    * processing), oldest first: what the sweeper fails once no worker can still be on them.

@@ -6,6 +6,7 @@ import { avatarImageKey } from '#domain/avatar';
 import type { Dependencies } from '#ports/dependencies';
 import { isEngineError } from '#ports/engine';
 import { logOf, type UseCaseLog } from './log';
+import { raiseEvent } from './webhook-events';
 
 export type GenerateAvatarDeps = Pick<Dependencies, 'avatars' | 'engines' | 'blobs' | 'now'> & { log?: UseCaseLog };
 
@@ -22,6 +23,7 @@ export async function generateAvatar(deps: GenerateAvatarDeps, task: { accountId
       avatarId,
       { status: 'ready', image_key: made.image.key, width: made.width, height: made.height, engine: made.engine, seed: made.seed, error: null, rig: made.rig },
       deps.now(),
+      raiseEvent('avatar.ready', accountId, { kind: 'avatar', id: avatarId }, deps.now()),
     );
     // Deleted meanwhile: what we made belongs to nobody.
     if (!kept) await deps.blobs.deleteKeys([made.image.key]);
@@ -31,7 +33,13 @@ export async function generateAvatar(deps: GenerateAvatarDeps, task: { accountId
       ? { code: error.code, message: error.message }
       : { code: 'engine_failure', message: 'The avatar could not be generated; try again or change the prompt' };
     await deps.avatars
-      .settle(accountId, avatarId, { status: 'failed', image_key: null, width: null, height: null, engine: avatar.engine, seed: avatar.seed, error: failure }, deps.now())
+      .settle(
+        accountId,
+        avatarId,
+        { status: 'failed', image_key: null, width: null, height: null, engine: avatar.engine, seed: avatar.seed, error: failure },
+        deps.now(),
+        raiseEvent('avatar.failed', accountId, { kind: 'avatar', id: avatarId }, deps.now()),
+      )
       .catch(() => undefined);
     await deps.blobs.deleteKeys([outputKey]).catch(() => undefined);
   }

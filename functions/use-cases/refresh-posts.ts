@@ -13,6 +13,8 @@ import type { Dependencies } from '#ports/dependencies';
 import { accessConnection, markConnectionError, type ConnectionAccess } from './connection-credentials';
 import { logOf, type UseCaseLog } from './log';
 import { connectFirst, failureSummary, reconnect } from './provider-errors';
+import { postEventOf } from '#domain/webhooks';
+import { raiseEvent } from './webhook-events';
 
 export const REFRESH_DEADLINE_MS = 8_000;
 /** A list refreshes the moving posts of its page a few at a time, within one overall deadline. */
@@ -65,7 +67,10 @@ export async function refreshPost(deps: RefreshDeps, post: Post, access: Connect
     return { post, stale };
   }
   const results = mergeResults(post.results, fresh.results);
-  const stored = await deps.posts.recordRefresh(post.account_id, post.id, { status: fresh.status, results }, deps.now());
+  const now = deps.now();
+  const type = fresh.status !== post.status ? postEventOf(fresh.status) : undefined;
+  const event = type ? raiseEvent(type, post.account_id, { kind: 'post', id: post.id }, now) : undefined;
+  const stored = await deps.posts.recordRefresh(post.account_id, post.id, { status: fresh.status, results }, now, event);
   // Deleted meanwhile (a concurrent DELETE): what is stored now is the truth.
   if (!stored) return { post: (await deps.posts.get(post.account_id, post.id)) ?? post, stale: null };
   return { post: stored, stale: null };

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { demoCanonicalKey } from '#domain/product';
 import type { Dependencies } from '#ports/dependencies';
 import { logOf, type UseCaseLog } from './log';
+import { raiseEvent } from './webhook-events';
 
 export type SettleDemoDeps = Pick<Dependencies, 'products' | 'blobs' | 'demoMedia' | 'now'> & { log?: UseCaseLog };
 
@@ -27,11 +28,13 @@ export async function settleDemo(deps: SettleDemoDeps, task: { accountId: number
     await deps.blobs.getToFile(originalKey, input);
     const result = await deps.demoMedia.normalise(input, output, { timeoutMs: NORMALISE_TIMEOUT_MS });
     await deps.blobs.putFile(canonicalKey, output, 'video/mp4');
+    const now = deps.now();
     const kept = await deps.products.settleDemo(
       accountId,
       productId,
       { ...base, status: 'ready', key: canonicalKey, duration_s: result.durationS, width: result.width, height: result.height, size_bytes: result.sizeBytes },
-      deps.now(),
+      now,
+      raiseEvent('product.demo.ready', accountId, { kind: 'product', id: productId }, now),
     );
     // Deleted or replaced meanwhile: what we made belongs to nobody.
     await deps.blobs.deleteKeys(kept ? [originalKey] : [canonicalKey]);
@@ -43,6 +46,7 @@ export async function settleDemo(deps: SettleDemoDeps, task: { accountId: number
         productId,
         { ...base, status: 'failed', error: { code: 'invalid_media', message: 'The demo video could not be converted; upload it again or try another file' } },
         deps.now(),
+        raiseEvent('product.demo.failed', accountId, { kind: 'product', id: productId }, deps.now()),
       )
       .catch(() => undefined);
     await deps.blobs.deleteKeys([canonicalKey]).catch(() => undefined);

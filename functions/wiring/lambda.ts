@@ -22,6 +22,7 @@ import {
   socialNotBundled,
   cipherNotBundled,
   remoteFilesNotBundled,
+  webhookReceiversNotBundled,
 } from './not-bundled';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 import { powertoolsMetrics } from '#adapters/metrics/powertools-metrics';
@@ -84,6 +85,8 @@ function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dep
     // Only the social and analytics functions talk to the providers (social-on-aws.ts).
     social: socialNotBundled,
     cipher: cipherNotBundled,
+    // Only the webhooks function and the delivery worker reach receivers.
+    webhookReceivers: webhookReceiversNotBundled,
     apiRequestsPerMinute: settings.rateLimitPerMinute,
     // The state machine's AwaitDecision waits this long too.
     previewWaitS: settings.previewWaitS ?? PREVIEW_WAIT_MAX_S,

@@ -11,6 +11,7 @@ import type { DemoMedia } from '#ports/demo-media';
 import type { AvatarImages } from '#ports/avatar-images';
 import type { CredentialCipher } from '#ports/credential-cipher';
 import type { RemoteFiles } from '#ports/remote-files';
+import type { WebhookReceivers } from '#ports/webhook-receivers';
 
 const notBundled = (port: string) => (): never => {
   throw new Error(`${port} is not bundled with this function: its handler module must add it to the dependencies`);
@@ -34,6 +35,8 @@ export const mediaNotBundled: MediaInspector = { inspectReference: notBundled('t
 export const demoMediaNotBundled: DemoMedia = { inspect: notBundled('the demo media tools'), normalise: notBundled('the demo media tools') };
 
 export const avatarImagesNotBundled: AvatarImages = { prepare: notBundled('the avatar image tools') };
+
+export const webhookReceiversNotBundled: WebhookReceivers = { vet: notBundled('the webhook sender'), send: notBundled('the webhook sender') };
 
 export const socialNotBundled: Dependencies['social'] = notBundled('the social providers');
 

@@ -28,6 +28,7 @@ import { acquireInstanceLock, type InstanceLock } from './instance-lock';
 import { checkSecretFiles, prepareDataDir } from './data-dir';
 import type { ManagedChild } from './child-process';
 import { startLocalSandboxes, type LocalSandboxes, type LocalSandboxesOptions } from './sandboxes';
+import { localWebhookWorker } from './webhook-worker';
 
 export interface LocalStackOptions {
   dataDir?: string;
@@ -140,9 +141,11 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     const demo = await seedDemoAccount(clients.table, dependencies);
     // The sweeper runs before interrupted work is resumed: a demo or avatar past its deadline fails instead.
     const sweeper = localSweeper(() => dependencies, log);
+    const webhooks = localWebhookWorker(() => dependencies, log);
     if (options.http !== false) {
       await sweeper.sweep();
       sweeper.start();
+      webhooks.start();
     }
     await resumeInterruptedWork(clients.table, tasks, log);
     // Only a serving stack works jobs off; the CLI opens the stores briefly and must not start renders.
@@ -198,6 +201,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
         (stopping ??= (async () => {
           await closeServer();
           sweeper.stop();
+          await webhooks.stop();
           // Executions are aborted, not failed: the next start re-enters each job where it was.
           await runner.stop();
           // Unfinished work is resumed by the next start; do not wait on it forever.

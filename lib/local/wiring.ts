@@ -21,6 +21,7 @@ import { createSocialProviders } from '#adapters/social/registry';
 import { localCredentialCipher } from '#adapters/crypto/credential-cipher';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 import { loggedMetrics } from '#adapters/metrics/logged-metrics';
+import { HttpWebhookReceivers } from '#adapters/webhooks/http-receivers';
 import { logger } from '#functions/logger';
 
 /** The SDK clients of one local stack, made from its Settings; the stack destroys them when it stops. */
@@ -69,6 +70,8 @@ export function localDependencies(parts: LocalParts): Dependencies {
     ...dynamoStores(table),
     social: createSocialProviders({ baseUrls: settings.socialBaseUrls }),
     cipher: localCredentialCipher(parts.dataDir),
+    // Receivers on this machine (a developer's test server) are allowed here only.
+    webhookReceivers: new HttpWebhookReceivers({ allowLoopback: true }),
     apiRequestsPerMinute: settings.rateLimitPerMinute,
     previewWaitS: settings.previewWaitS ?? PREVIEW_WAIT_MAX_S,
     now: () => new Date(),

@@ -8,4 +8,5 @@ export type { WaitOptions } from './poll';
 export { unwrap } from './result';
 export { RETRY_DEFAULTS, type FetchLike, type RetryEvent, type RetryOptions } from './retry';
 export type * from './types';
+export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookEventType } from './webhooks';
 export type { CreateAvatarInput, CreateProductInput, CreateVideoJobInput, RegenerateJobInput } from './uploads';

@@ -1,8 +1,9 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Avatar } from '#domain/avatar';
 import { avatarsFull, type AvatarOutcome, type AvatarStore } from '#ports/avatar-store';
 import type { DynamoTable } from './table';
+import { updateWithEvent } from './webhook-outbox';
+import type { WebhookEvent } from '#domain/webhooks';
 import { keys } from './keys';
 import { allocateId } from './ids';
 import { queryAll } from './pagination';
@@ -69,37 +70,34 @@ export class DynamoAvatarStore implements AvatarStore {
     return removed ? avatar : undefined;
   }
 
-  async settle(accountId: number, avatarId: number, outcome: AvatarOutcome, now: Date): Promise<Avatar | undefined> {
-    try {
-      const out = await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: keys.avatar(accountId, avatarId),
-          UpdateExpression:
-            'SET #status = :status, image_key = :image_key, width = :width, height = :height, engine = :engine, seed = :seed, rig = :rig, #error = :error, updated_at = :now REMOVE gsi1pk, gsi1sk',
-          ConditionExpression: 'attribute_exists(pk) AND #status = :processing',
-          ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-          ExpressionAttributeValues: {
-            ':status': outcome.status,
-            ':image_key': outcome.image_key,
-            ':width': outcome.width,
-            ':height': outcome.height,
-            ':engine': outcome.engine,
-            ':seed': outcome.seed,
-            ':rig': outcome.rig ?? null,
-            ':error': outcome.error,
-            ':now': now.toISOString(),
-            ':processing': 'processing',
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return toAvatar(out.Attributes!);
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return undefined;
-      throw error;
-    }
+  async settle(accountId: number, avatarId: number, outcome: AvatarOutcome, now: Date, event?: WebhookEvent): Promise<Avatar | undefined> {
+    const item = await updateWithEvent(
+      this.table,
+      {
+        TableName: this.table.name,
+        Key: keys.avatar(accountId, avatarId),
+        UpdateExpression:
+          'SET #status = :status, image_key = :image_key, width = :width, height = :height, engine = :engine, seed = :seed, rig = :rig, #error = :error, updated_at = :now REMOVE gsi1pk, gsi1sk',
+        ConditionExpression: 'attribute_exists(pk) AND #status = :processing',
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: {
+          ':status': outcome.status,
+          ':image_key': outcome.image_key,
+          ':width': outcome.width,
+          ':height': outcome.height,
+          ':engine': outcome.engine,
+          ':seed': outcome.seed,
+          ':rig': outcome.rig ?? null,
+          ':error': outcome.error,
+          ':now': now.toISOString(),
+          ':processing': 'processing',
+        },
+      },
+      event,
+    );
+    return item ? toAvatar(item) : undefined;
   }
+
 
   async processingBefore(cutoff: Date): Promise<{ accountId: number; avatarId: number }[]> {
     return (await processingBefore(this.table, keys.processingAvatarsIndex, cutoff)).map(({ accountId, id }) => ({ accountId, avatarId: id }));

@@ -3,11 +3,11 @@
  * the writes that also move the allowance are one transaction with the ledger's items. Jobs in
  * flight carry the sparse active-jobs index attributes, dropped when they end.
  */
-import { GetCommand, paginateQuery, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { isFinal, JOB_STAGES, type Job } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
 import type { Video } from '#domain/video';
+import type { WebhookEvent } from '#domain/webhooks';
 import type { Reservation } from '#ports/allowance-ledger';
 import type {
   ActiveJobRef,
@@ -25,6 +25,7 @@ import type { DynamoTable } from './table';
 import { transact, type TransactItem } from './transactions';
 import { DynamoAllowanceLedger } from './allowance-ledger';
 import { DynamoVideoLibrary } from './videos';
+import { outboxPut, updateWithEvent } from './webhook-outbox';
 
 const activeIndex = (job: Pick<Job, 'id' | 'account_id'>) => ({ gsi1pk: keys.activeJobsIndex, gsi1sk: `${padId(job.id)}#${job.account_id}` });
 
@@ -94,14 +95,9 @@ export class DynamoJobStore implements JobStore {
     return (await this.ledger.withdrawWith(unit, this.deleteNewJobItems(accountId, jobId, idempotencyKeyHash))).written;
   }
 
-  async update(accountId: number, jobId: number, changes: JobChanges, condition: JobCondition = {}, now = new Date()): Promise<StoredJob | undefined> {
-    try {
-      const out = await this.table.client.send(new UpdateCommand({ ...this.jobUpdate(accountId, jobId, changes, condition, now), ReturnValues: 'ALL_NEW' }));
-      return toJob(out.Attributes!);
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return undefined;
-      throw error;
-    }
+  async update(accountId: number, jobId: number, changes: JobChanges, condition: JobCondition = {}, now = new Date(), event?: WebhookEvent): Promise<StoredJob | undefined> {
+    const item = await updateWithEvent(this.table, this.jobUpdate(accountId, jobId, changes, condition, now), event);
+    return item ? toJob(item) : undefined;
   }
 
   async startRound(accountId: number, jobId: number, changes: JobChanges, condition: JobCondition, unit: Reservation, now: Date): Promise<boolean> {
@@ -114,7 +110,7 @@ export class DynamoJobStore implements JobStore {
     return outcome.written;
   }
 
-  finishWithVideo(job: StoredJob, video: Video, chargedUnits: number, now = new Date()): Promise<boolean> {
+  finishWithVideo(job: StoredJob, video: Video, chargedUnits: number, now = new Date(), event?: WebhookEvent): Promise<boolean> {
     // The video's counter (meta.total of GET /videos) moves in the same transaction (collection-counter.ts).
     return this.videos.putNewWith(video, {
       Update: {
@@ -135,7 +131,7 @@ export class DynamoJobStore implements JobStore {
           ':null': null,
         },
       },
-    });
+    }, ...(event ? [outboxPut(this.table, event)] : []));
   }
 
   async listActive(): Promise<ActiveJobRef[]> {

@@ -70,6 +70,23 @@ export const keys = {
   /** A direct upload, found only within its account's partition. */
   upload: (accountId: number, uploadId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `UPLOAD#${uploadId}` }),
 
+  /** Webhook endpoints, capped per account by the count item beside them. */
+  webhookEndpoint: (accountId: number, endpointId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `WEBHOOK#${endpointId}` }),
+  webhookEndpointPrefix: 'WEBHOOK#',
+  webhookCount: (accountId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: 'WEBHOOKCOUNT' }),
+  webhookEvent: (accountId: number, eventId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `WHEVENT#${eventId}` }),
+  /** Events written with their state change and not yet fanned out sit in a sparse index (gsi1), oldest first. */
+  webhookOutboxIndex: 'WEBHOOK_OUTBOX',
+  webhookDelivery: (accountId: number, endpointId: string, deliveryId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `WHDELIVERY#${endpointId}#${deliveryId}` }),
+  webhookDeliveryPrefix: (endpointId: string) => `WHDELIVERY#${endpointId}#`,
+  /** Deliveries due for an attempt sit in a sparse index (gsi1) sorted by when they are due. */
+  webhookDueIndex: 'WEBHOOK_DUE',
+  /** A pending delivery's place in its lane (endpoint and order key): only the lane's oldest is ever due. */
+  webhookLane: (accountId: number, endpointId: string, orderKey: string, deliveryId: string) => ({
+    pk: `ACCOUNT#${accountId}`,
+    sk: `${webhookLanePrefix(endpointId, orderKey)}${deliveryId}`,
+  }),
+
   seedMarker: (name: string) => ({ pk: `SEED#${name}`, sk: 'SEED' }),
 
   /**
@@ -83,6 +100,8 @@ export const keys = {
     sk: `${collectionBlockPrefix(collection, generation)}${padId(start)}`,
   }),
 };
+
+export const webhookLanePrefix = (endpointId: string, orderKey: string) => `WHLANE#${endpointId}#${orderKey}#`;
 
 export const collectionBlockPrefix = (collection: string, generation: number) => `BLOCK#${collection}#${String(generation).padStart(16, '0')}#`;
 

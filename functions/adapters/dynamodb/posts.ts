@@ -2,8 +2,7 @@
  * Social posts on DynamoDB, in the account's partition (`POST#<id>`), so a foreign id is simply not
  * found and the list is a reverse Query, newest first; counted with their collection for meta.total.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Post, PostResult, PostStatus } from '#domain/social-post';
 import type { PostPage, PostStore } from '#ports/post-store';
 import { keys, padId } from './keys';
@@ -11,6 +10,8 @@ import { allocateId } from './ids';
 import { COLLECTIONS } from './collection-state';
 import { DynamoCollections } from './collection-counter';
 import type { DynamoTable } from './table';
+import { updateWithEvent } from './webhook-outbox';
+import type { WebhookEvent } from '#domain/webhooks';
 
 const POST_PREFIX = COLLECTIONS.posts.prefix;
 const postKey = (accountId: number, postId: number) => ({ pk: keys.accountPartition(accountId), sk: `${POST_PREFIX}${padId(postId)}` });
@@ -47,12 +48,18 @@ export class DynamoPostStore implements PostStore {
     return { items: slice.items.map(toPost), total: slice.total };
   }
 
-  recordRefresh(accountId: number, postId: number, state: { status: PostStatus; results: PostResult[] }, now: Date): Promise<Post | undefined> {
-    return this.update(accountId, postId, {
+  async recordRefresh(accountId: number, postId: number, state: { status: PostStatus; results: PostResult[] }, now: Date, event?: WebhookEvent): Promise<Post | undefined> {
+    const refresh = {
       UpdateExpression: 'SET #status = :status, results = :results, refreshed_at = :now, updated_at = :now',
       ConditionExpression: 'attribute_exists(pk) AND #status <> :deleted',
       ExpressionAttributeValues: { ':status': state.status, ':results': state.results, ':now': now.toISOString(), ':deleted': 'deleted' },
-    });
+    };
+    if (event) {
+      // The event goes with a change of status only; a refresh that finds the same status records without one.
+      const changed = await this.update(accountId, postId, { ...refresh, ConditionExpression: `${refresh.ConditionExpression} AND #status <> :status` }, event);
+      if (changed) return changed;
+    }
+    return this.update(accountId, postId, refresh);
   }
 
   markDeleted(accountId: number, postId: number, results: PostResult[], now: Date): Promise<Post | undefined> {
@@ -68,22 +75,14 @@ export class DynamoPostStore implements PostStore {
     accountId: number,
     postId: number,
     update: { UpdateExpression: string; ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> },
+    event?: WebhookEvent,
   ): Promise<Post | undefined> {
-    try {
-      const out = await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: postKey(accountId, postId),
-          ExpressionAttributeNames: { '#status': 'status' },
-          ReturnValues: 'ALL_NEW',
-          ...update,
-        }),
-      );
-      return toPost(out.Attributes!);
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return undefined;
-      throw error;
-    }
+    const item = await updateWithEvent(
+      this.table,
+      { TableName: this.table.name, Key: postKey(accountId, postId), ExpressionAttributeNames: { '#status': 'status' }, ...update },
+      event,
+    );
+    return item ? toPost(item) : undefined;
   }
 }
 

@@ -3,6 +3,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DemoVideo, Product } from '#domain/product';
 import type { ProductPage, ProductStore } from '#ports/product-store';
 import type { DynamoTable } from './table';
+import { updateWithEvent } from './webhook-outbox';
+import type { WebhookEvent } from '#domain/webhooks';
 import { keys } from './keys';
 import { allocateId } from './ids';
 import { DynamoCollections } from './collection-counter';
@@ -83,22 +85,20 @@ export class DynamoProductStore implements ProductStore {
     return removed ? product : undefined;
   }
 
-  async settleDemo(accountId: number, productId: number, demo: DemoVideo, now: Date): Promise<boolean> {
-    try {
-      await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: keys.product(accountId, productId),
-          UpdateExpression: 'SET demo = :demo, updated_at = :now REMOVE gsi1pk, gsi1sk',
-          ConditionExpression: 'attribute_exists(pk) AND demo.original_key = :original',
-          ExpressionAttributeValues: { ':demo': demo, ':now': now.toISOString(), ':original': demo.original_key },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+  async settleDemo(accountId: number, productId: number, demo: DemoVideo, now: Date, event?: WebhookEvent): Promise<boolean> {
+    const settled = await updateWithEvent(
+      this.table,
+      {
+        TableName: this.table.name,
+        Key: keys.product(accountId, productId),
+        UpdateExpression: 'SET demo = :demo, updated_at = :now REMOVE gsi1pk, gsi1sk',
+        ConditionExpression: 'attribute_exists(pk) AND demo.original_key = :original' + (event ? ' AND demo.#status = :processing' : ''),
+        ...(event ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+        ExpressionAttributeValues: { ':demo': demo, ':now': now.toISOString(), ':original': demo.original_key, ...(event ? { ':processing': 'processing' } : {}) },
+      },
+      event,
+    );
+    return settled !== undefined;
   }
 
   async demosProcessingBefore(cutoff: Date): Promise<{ accountId: number; productId: number }[]> {

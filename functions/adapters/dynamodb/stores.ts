@@ -17,6 +17,7 @@ import { DynamoPostStore } from './posts';
 import { DynamoConnectionStore } from './connections';
 import { DynamoAnalyticsCache } from './analytics-cache';
 import { DynamoUploadStore } from './uploads';
+import { DynamoWebhookStore } from './webhooks';
 
 /** The ports the table serves: a function that carries only some of them names which (functions/wiring/table-stores.ts). */
 export const TABLE_STORE_PORTS = [
@@ -36,6 +37,7 @@ export const TABLE_STORE_PORTS = [
   'connections',
   'analytics',
   'uploads',
+  'webhooks',
 ] as const satisfies readonly (keyof Dependencies)[];
 
 export type TableStorePort = (typeof TABLE_STORE_PORTS)[number];
@@ -59,5 +61,6 @@ export function dynamoStores(table: DynamoTable): TableStores {
     connections: new DynamoConnectionStore(table),
     analytics: new DynamoAnalyticsCache(table),
     uploads: new DynamoUploadStore(table),
+    webhooks: new DynamoWebhookStore(table),
   };
 }

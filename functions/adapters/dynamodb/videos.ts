@@ -44,7 +44,7 @@ export class DynamoVideoLibrary implements VideoLibrary {
    * Stores a finished video together with `withItem` (Finalize: the job's move to done), and the
    * counter. False when `withItem` refused (the job already moved), and nothing was written.
    */
-  async putNewWith(video: Video, withItem: TransactItem): Promise<boolean> {
+  async putNewWith(video: Video, ...withItems: TransactItem[]): Promise<boolean> {
     const put: TransactItem = {
       Put: {
         TableName: this.table.name,
@@ -52,7 +52,7 @@ export class DynamoVideoLibrary implements VideoLibrary {
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };
-    return (await this.collections.create(VIDEOS(video.account_id), video.id, [put, withItem])).written;
+    return (await this.collections.create(VIDEOS(video.account_id), video.id, [put, ...withItems])).written;
   }
 }
 

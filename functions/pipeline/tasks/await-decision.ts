@@ -8,6 +8,7 @@ import type { Dependencies } from '#ports/dependencies';
 import { activeJob, saveProgress } from '#pipeline/job-context';
 import { PipelineError } from '#pipeline/errors';
 import { STATE_OF_STEP, type StepPayload } from '#pipeline/steps';
+import { raiseEvent } from '#use-cases/webhook-events';
 
 export async function awaitDecision(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'now' | 'previewWaitS'>): Promise<{ expires_at: string } | undefined> {
   if (!payload.task_token) throw new PipelineError('internal_error', 'await_decision needs a task token');
@@ -18,13 +19,22 @@ export async function awaitDecision(payload: StepPayload, deps: Pick<Dependencie
     (job.status === 'preview_ready' && job.preview_expires_at
       ? job.preview_expires_at
       : new Date(deps.now().getTime() + deps.previewWaitS * 1000).toISOString());
-  await saveProgress(deps, job, {
+  const changes = {
     status: 'preview_ready',
     stage: 'awaiting_approval',
     progress: Math.max(job.progress, JOB_STAGES.awaiting_approval),
     task_token: payload.task_token,
     preview_expires_at: expiresAt,
     resume_at: STATE_OF_STEP.await_decision,
-  });
+  } as const;
+  // Re-entered after a restart, the job shows its preview already: only a new preview raises the event.
+  if (job.status === 'preview_ready') await saveProgress(deps, job, changes);
+  else {
+    const now = deps.now();
+    const event = raiseEvent('video.job.preview_ready', job.account_id, { kind: 'job', id: job.id }, now);
+    if (!(await deps.jobs.update(job.account_id, job.id, changes, { statusIn: ['queued', 'processing'] }, now, event))) {
+      throw new PipelineError('internal_error', `Job ${job.id} moved while its preview was being shown`);
+    }
+  }
   return { expires_at: expiresAt };
 }

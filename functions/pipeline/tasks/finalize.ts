@@ -12,6 +12,7 @@ import type { StepPayload } from '#pipeline/steps';
 import { chargeCurrentRound } from './charges';
 import type { Metrics } from '#ports/metrics';
 import { metricsOf } from '#use-cases/metrics-of';
+import { raiseEvent } from '#use-cases/webhook-events';
 
 export async function finalize(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'ledger' | 'blobs' | 'now'> & { metrics?: Metrics }): Promise<void> {
   let job = await activeJob(deps, payload);
@@ -38,6 +39,7 @@ export async function finalize(payload: StepPayload, deps: Pick<Dependencies, 'j
     },
     chargedUnits,
     now,
+    raiseEvent('video.job.done', job.account_id, { kind: 'job', id: job.id }, now),
   );
   if (!finished) throw new PipelineError('internal_error', `Job ${job.id} could not be marked done`);
   // Told once: a re-run after this point finds the job done and returns above.

@@ -11,6 +11,7 @@ import { STATE_OF_STEP, type StepPayload } from '#pipeline/steps';
 import { releaseReserved } from './charges';
 import type { Metrics } from '#ports/metrics';
 import { metricsOf } from '#use-cases/metrics-of';
+import { raiseEvent } from '#use-cases/webhook-events';
 
 export async function markFailed(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'ledger' | 'blobs' | 'now'> & { metrics?: Metrics }): Promise<void> {
   const { jobs, blobs } = deps;
@@ -22,11 +23,14 @@ export async function markFailed(payload: StepPayload, deps: Pick<Dependencies, 
   await blobs.deletePrefix(jobObjectPrefix(job.account_id, job.id));
   // A composed video that never got its record would be orphaned.
   if (job.output) await blobs.deleteKeys([job.output.key, job.output.poster_key]);
+  const now = deps.now();
   await jobs.update(
     job.account_id,
     job.id,
     { status: 'failed', stage: 'failed', charged_units: chargedUnits, resume_at: null, output: null },
     { statusIn: IN_FLIGHT },
+    now,
+    raiseEvent('video.job.failed', job.account_id, { kind: 'job', id: job.id }, now),
   );
   metricsOf(deps).record({ name: 'JobsFailed', code: error.code });
   if (chargedUnits > 0) metricsOf(deps).record({ name: 'UnitsCharged', units: chargedUnits });

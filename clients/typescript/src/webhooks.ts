@@ -1,0 +1,42 @@
+/**
+ * Verifying the service's webhooks (Standard Webhooks: `webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`) with the endpoint's `whsec_` secret, through the scheme's own library, which
+ * also refuses a timestamp more than 5 minutes off (replays).
+ */
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import type { components } from './schema';
+
+export type WebhookEventType = components['schemas']['Webhook']['events'][number] | 'ping';
+
+/** What every delivery's body holds: `data` is the record as its GET answers it (a ping's: the endpoint). */
+export interface WebhookEvent<T = unknown> {
+  id: string;
+  type: WebhookEventType;
+  created_at: string;
+  data: T;
+}
+
+export { WebhookVerificationError };
+
+/** Headers as a record (any case) or a Fetch `Headers`. */
+type HeaderSource = Headers | Record<string, string | string[] | undefined>;
+
+function headerRecord(headers: HeaderSource): Record<string, string> {
+  const out: Record<string, string> = {};
+  const entries: Iterable<[string, unknown]> = headers instanceof Headers ? headers.entries() : Object.entries(headers);
+  for (const [name, value] of entries) {
+    if (typeof value === 'string') out[name.toLowerCase()] = value;
+    else if (Array.isArray(value) && typeof value[0] === 'string') out[name.toLowerCase()] = value[0];
+  }
+  return out;
+}
+
+/**
+ * The event, once its signature checks out against the raw body exactly as received; throws
+ * WebhookVerificationError otherwise. Use the `webhook-id` (the event's id) to drop repeats: delivery
+ * is at least once.
+ */
+export function verifyWebhook<T = unknown>(rawBody: string | Buffer, headers: HeaderSource, secret: string): WebhookEvent<T> {
+  const body = typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8');
+  return new Webhook(secret).verify(body, headerRecord(headers)) as WebhookEvent<T>;
+}

@@ -1,0 +1,59 @@
+/**
+ * The outbox: a webhook event is written in the same transaction as the state change that raised it,
+ * so an event exists exactly when its change does. Pending events sit in a sparse index (gsi1) until
+ * the dispatcher fans them out.
+ */
+import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { WebhookEvent } from '#domain/webhooks';
+import type { DynamoTable } from './table';
+import { keys } from './keys';
+import { transact, type TransactItem } from './transactions';
+
+/** An event is kept a week after it was raised: long enough to read it back, then the TTL removes it. */
+const EVENT_KEPT_S = 7 * 24 * 3600;
+
+export const outboxIndexKeys = (event: Pick<WebhookEvent, 'id' | 'created_at'>) => ({ gsi1pk: keys.webhookOutboxIndex, gsi1sk: `${event.created_at}#${event.id}` });
+
+export function outboxPut(table: DynamoTable, event: WebhookEvent): TransactItem {
+  return {
+    Put: {
+      TableName: table.name,
+      Item: {
+        ...keys.webhookEvent(event.account_id, event.id),
+        ...outboxIndexKeys(event),
+        ...event,
+        // `type` names the item's kind in this table, so the event's type is kept as `event_type`.
+        type: 'webhook_event',
+        event_type: event.type,
+        expires_at: Math.floor(Date.parse(event.created_at) / 1000) + EVENT_KEPT_S,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+type ConditionalUpdate = Omit<UpdateCommandInput, 'ReturnValues'>;
+
+/**
+ * Applies a conditional update, with `event` written in the same transaction when there is one. The
+ * item as it is after the update, or undefined when the update's condition refused it.
+ */
+export async function updateWithEvent(table: DynamoTable, update: ConditionalUpdate, event?: WebhookEvent): Promise<Record<string, unknown> | undefined> {
+  if (!event) {
+    try {
+      const out = await table.client.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
+      return out.Attributes;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
+  }
+  const outcome = await transact([{ Update: update as NonNullable<TransactItem['Update']> }, outboxPut(table, event)], table.client);
+  if (!outcome.written) {
+    if (outcome.failed.includes(0)) return undefined;
+    throw new Error(`webhook event ${event.id} was written already`);
+  }
+  const out = await table.client.send(new GetCommand({ TableName: update.TableName, Key: update.Key, ConsistentRead: true }));
+  return out.Item;
+}

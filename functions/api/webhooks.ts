@@ -1,0 +1,59 @@
+/** Webhooks: endpoints that receive signed events, their delivery logs, retries and a test ping. */
+import type { ApiRequest, Operation } from '#http/api-types';
+import { readRouteBody } from '#http/body';
+import { parseInput } from '#http/validate';
+import { pageMeta, pageParams } from '#http/params';
+import { accepted, created, ok } from '#http/respond';
+import { badRequest } from '#domain/errors';
+import { deliveryView, endpointView } from '#domain/webhooks';
+import { createWebhookInput, updateWebhookInput } from '#domain/schemas/webhooks';
+import { createWebhook, deleteWebhook, getWebhook, updateWebhook } from '#use-cases/webhook-endpoints';
+import { listDeliveries, retryDelivery, sendTestEvent } from '#use-cases/webhook-deliveries';
+
+const ENDPOINT_ID = /^wh_[0-9a-f]{20}$/;
+const DELIVERY_ID = /^whd_[0-9a-f]{24}$/;
+
+function stringParam(request: ApiRequest, name: string, pattern: RegExp, what: string): string {
+  const raw = request.pathParameters[name];
+  if (raw === undefined || !pattern.test(raw)) throw badRequest(`Path parameter ${name} must be a ${what} id`);
+  return raw;
+}
+const endpointParam = (request: ApiRequest) => stringParam(request, 'webhook_id', ENDPOINT_ID, 'webhook');
+
+const list: Operation = async (request) => ok((await request.deps.webhooks.listEndpoints(request.principal.accountId)).map((endpoint) => endpointView(endpoint)));
+
+const create: Operation = async (request) => {
+  const body = await readRouteBody(request);
+  const input = parseInput(createWebhookInput, body.fields, 'webhook');
+  return created(endpointView(await createWebhook(request.deps, request.principal.accountId, input), { withSecret: true }));
+};
+
+const get: Operation = async (request) => ok(endpointView(await getWebhook(request.deps, request.principal.accountId, endpointParam(request))));
+
+const update: Operation = async (request) => {
+  const body = await readRouteBody(request);
+  const input = parseInput(updateWebhookInput, body.fields, 'webhook');
+  return ok(endpointView(await updateWebhook(request.deps, request.principal.accountId, endpointParam(request), input)));
+};
+
+const remove: Operation = async (request) => {
+  const id = endpointParam(request);
+  await deleteWebhook(request.deps, request.principal.accountId, id);
+  return ok({ id, deleted: true });
+};
+
+const deliveries: Operation = async (request) => {
+  const page = pageParams(request);
+  const found = await listDeliveries(request.deps, request.principal.accountId, endpointParam(request), page);
+  return ok(found.items.map(deliveryView), 200, pageMeta(page, found.total));
+};
+
+const retry: Operation = async (request) => {
+  const deliveryId = stringParam(request, 'delivery_id', DELIVERY_ID, 'delivery');
+  const queued = await retryDelivery(request.deps, request.principal.accountId, endpointParam(request), deliveryId);
+  return accepted({ id: queued.id, status: 'pending', next_attempt_at: queued.next_attempt_at });
+};
+
+const test: Operation = async (request) => accepted(await sendTestEvent(request.deps, request.principal.accountId, endpointParam(request)));
+
+export const webhookOperations = { list, create, get, update, remove, deliveries, retry, test };

@@ -1,0 +1,66 @@
+/**
+ * POST/GET/PATCH/DELETE /webhooks: an account's endpoints. A URL is vetted when it is set (its host
+ * must resolve to allowed addresses) and again on every delivery attempt, since DNS can change.
+ */
+import { randomBytes } from 'node:crypto';
+import { AppError, badRequest, notFound } from '#domain/errors';
+import { WEBHOOK_LIMITS, type WebhookEndpoint } from '#domain/webhooks';
+import type { CreateWebhookInput, UpdateWebhookInput } from '#domain/schemas/webhooks';
+import type { Dependencies } from '#ports/dependencies';
+import type { EndpointChanges } from '#ports/webhook-store';
+
+type EndpointDeps = Pick<Dependencies, 'webhooks' | 'webhookReceivers' | 'now'>;
+
+/** Standard Webhooks secrets: `whsec_` and 24 random bytes in base64. */
+const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+const newEndpointId = () => `wh_${randomBytes(10).toString('hex')}`;
+
+export async function createWebhook(deps: EndpointDeps, accountId: number, input: CreateWebhookInput): Promise<WebhookEndpoint> {
+  await vetUrl(deps, input.url);
+  const now = deps.now().toISOString();
+  const endpoint: WebhookEndpoint = {
+    id: newEndpointId(),
+    account_id: accountId,
+    url: input.url,
+    events: input.events,
+    description: input.description || null,
+    enabled: true,
+    secret: newSecret(),
+    failing_since: null,
+    disabled_reason: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await deps.webhooks.createEndpoint(endpoint, {
+    limit: WEBHOOK_LIMITS.endpointsPerAccount,
+    refusal: () => new AppError('conflict', `An account has at most ${WEBHOOK_LIMITS.endpointsPerAccount} webhook endpoints; delete one first`),
+  });
+  return endpoint;
+}
+
+export async function getWebhook(deps: Pick<Dependencies, 'webhooks'>, accountId: number, endpointId: string): Promise<WebhookEndpoint> {
+  const endpoint = await deps.webhooks.getEndpoint(accountId, endpointId);
+  if (!endpoint) throw notFound('Webhook');
+  return endpoint;
+}
+
+export async function updateWebhook(deps: EndpointDeps, accountId: number, endpointId: string, input: UpdateWebhookInput): Promise<WebhookEndpoint> {
+  await getWebhook(deps, accountId, endpointId);
+  if (input.url !== undefined) await vetUrl(deps, input.url);
+  const changes: EndpointChanges = { url: input.url, events: input.events, enabled: input.enabled };
+  if (input.description !== undefined) changes.description = input.description || null;
+  // Turned on or off by the account: the service's reason and the failure streak no longer apply.
+  if (input.enabled !== undefined) Object.assign(changes, { disabled_reason: null, failing_since: null });
+  const updated = await deps.webhooks.updateEndpoint(accountId, endpointId, changes, deps.now());
+  if (!updated) throw notFound('Webhook');
+  return updated;
+}
+
+export async function deleteWebhook(deps: Pick<Dependencies, 'webhooks'>, accountId: number, endpointId: string): Promise<void> {
+  if (!(await deps.webhooks.deleteEndpoint(accountId, endpointId))) throw notFound('Webhook');
+}
+
+async function vetUrl(deps: Pick<Dependencies, 'webhookReceivers'>, url: string): Promise<void> {
+  const problem = await deps.webhookReceivers.vet(url);
+  if (problem) throw badRequest(problem);
+}
