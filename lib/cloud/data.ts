@@ -23,6 +23,8 @@ export class DataStore extends Construct {
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       timeToLiveAttribute: TABLE_SCHEMA.ttlAttribute,
+      // Wakes the webhook dispatcher when an event is written (lib/cloud/webhooks.ts); keys are all it reads.
+      stream: dynamodb.StreamViewType.KEYS_ONLY,
       // Accounts, keys, usage and charges are the business's records: a stack deletion must not take them.
       removalPolicy: RemovalPolicy.RETAIN,
     });

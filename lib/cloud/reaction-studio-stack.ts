@@ -18,6 +18,7 @@ import { PROJECT_ROOT } from './service-function';
 import { MediaStore } from './media';
 import { MediaDelivery } from './media-delivery';
 import { Workers } from './workers';
+import { Webhooks } from './webhooks';
 import { alarmEmailFromContext, Observability } from './observability';
 import { StudioHosting } from './studio-hosting';
 
@@ -26,6 +27,7 @@ export class ReactionStudioStack extends Stack {
   readonly media: MediaStore;
   readonly delivery: MediaDelivery;
   readonly workers: Workers;
+  readonly webhooks: Webhooks;
   readonly jobs: JobPipeline;
   readonly api: Api;
   readonly observability: Observability;
@@ -51,6 +53,7 @@ export class ReactionStudioStack extends Stack {
     };
 
     this.workers = new Workers(this, 'Workers', shared);
+    this.webhooks = new Webhooks(this, 'Webhooks', shared);
     // The pipeline does not depend on the API; the API functions are granted on its state machine.
     // The render function ships as a container image holding the same trees as the layers (render-image.ts).
     const imageTrees = { ffmpeg: ffmpeg.tree, 'native-modules': native.tree, face: faceRuntimeTree(PROJECT_ROOT) };
@@ -63,7 +66,12 @@ export class ReactionStudioStack extends Stack {
     this.observability = new Observability(this, 'Observability', {
       httpApi: this.api.httpApi,
       stateMachine: this.jobs.stateMachine,
-      failureQueues: { WorkerFailures: this.workers.failedInvocations, ExecutionEndedFailures: this.jobs.executionEndedFailures },
+      failureQueues: {
+        WorkerFailures: this.workers.failedInvocations,
+        ExecutionEndedFailures: this.jobs.executionEndedFailures,
+        WebhookDeliveryFailures: this.webhooks.failedDeliveries,
+        WebhookStreamFailures: this.webhooks.failedStreamBatches,
+      },
       alarmEmail: alarmEmailFromContext(this),
     });
 

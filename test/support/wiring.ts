@@ -50,6 +50,8 @@ export function testDependencies(overrides: Partial<Dependencies> = {}): Depende
     ledger: unwiredPort('ledger'),
     videos: unwiredPort('videos'),
     uploads: unwiredPort('uploads'),
+    webhooks: unwiredPort('webhooks'),
+    webhookReceivers: unwiredPort('webhookReceivers'),
     remoteFiles: unwiredPort('remoteFiles'),
     library: unwiredPort('library'),
     media: unwiredPort('media'),
