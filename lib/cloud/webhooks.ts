@@ -104,6 +104,7 @@ export class Webhooks extends Construct {
     const nextRun = `idempotent and run every ${WEBHOOK_SWEEP_MINUTES} minute: the next run redoes a failed one (the outbox and the due index are the truth)`;
     acknowledge(dispatcher, { 'Serverless-LambdaDLQ': nextRun });
     acknowledge(schedule, { 'Serverless-EventBusDLQ': nextRun });
-    acknowledge(deliverer, { 'Serverless-LambdaDLQ': 'invoked by its SQS queue, whose dead-letter queue (FailedDeliveries) keeps what fails for good' });
+    const queueDlq = 'invoked by its SQS queue, whose dead-letter queue (FailedDeliveries) keeps what fails for good';
+    acknowledge(deliverer, { 'Serverless-LambdaDLQ': queueDlq, 'Serverless-LambdaEventSourceMappingDestination': `an SQS event source has no on-failure destination: ${queueDlq}` });
   }
 }

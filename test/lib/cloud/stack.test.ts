@@ -79,6 +79,8 @@ const serviceFunctionIds = () => [
   ...PIPELINE.map(pipelineFunctionId),
   logicalId(synthesis.current.stack.jobs.sweeper),
   logicalId(synthesis.current.stack.jobs.executionEnded),
+  logicalId(synthesis.current.stack.webhooks.dispatcher),
+  logicalId(synthesis.current.stack.webhooks.deliverer),
 ];
 const serviceFunctions = () => ofType('AWS::Lambda::Function').filter(([id]) => serviceFunctionIds().includes(id));
 
@@ -139,12 +141,13 @@ describe('the HTTP API', () => {
     });
   });
 
-  test('API Gateway may invoke each function only from its own API; EventBridge only the sweeper and the execution-ended function, each from its rule', () => {
+  test('API Gateway may invoke each function only from its own API; EventBridge only the sweeper, the execution-ended function and the webhook dispatcher, each from its rule', () => {
     const apiId = singleId('AWS::ApiGatewayV2::Api');
     const { sweeper, executionEnded } = synthesis.current.stack.jobs;
+    const { dispatcher } = synthesis.current.stack.webhooks;
     const [byRules, permissions] = partition(ofType('AWS::Lambda::Permission'), ([, p]) => p.Properties.Principal === 'events.amazonaws.com');
     expect(permissions.length).toBeGreaterThan(0);
-    expect(byRules.flatMap(([, p]) => referencedIds(p.Properties.FunctionName)).sort()).toEqual([logicalId(sweeper), logicalId(executionEnded)].sort());
+    expect(byRules.flatMap(([, p]) => referencedIds(p.Properties.FunctionName)).sort()).toEqual([logicalId(sweeper), logicalId(executionEnded), logicalId(dispatcher)].sort());
     for (const [, p] of byRules) expect(referencedIds(p.Properties.SourceArn).map((id) => synthesis.current.resources[id]?.Type)).toEqual(['AWS::Events::Rule']);
     for (const [, p] of permissions) {
       expect(p.Properties.Principal).toBe('apigateway.amazonaws.com');
@@ -156,7 +159,7 @@ describe('the HTTP API', () => {
 // ---- functions ----
 
 describe('Lambda functions', () => {
-  test('there is one function per handler group, per worker and per pipeline function, the sweeper, the execution-ended function, the deploy-time key maker of media delivery, the deploy-time copier of the studio build, and no others', () => {
+  test('there is one function per handler group, per worker and per pipeline function, the sweeper, the execution-ended function, the webhook dispatcher and deliverer, the deploy-time key maker of media delivery, the deploy-time copier of the studio build, and no others', () => {
     const { stack } = synthesis.current;
     const keyMaker = stack.delivery.node.findAll().filter((c) => c instanceof CfnFunction).map((c) => stack.getLogicalId(c as CfnFunction));
     expect(keyMaker.length).toBeGreaterThan(0);
@@ -518,6 +521,8 @@ describe('permissions', () => {
     for (const [, policy] of ofType('AWS::IAM::Policy')) {
       for (const s of policy.Properties.PolicyDocument.Statement as Statement[]) {
         if (!actionsOf(s).some((a) => /^(dynamodb|s3):/.test(a) || a === '*')) continue;
+        // Reading a table's stream (the webhook dispatcher) needs ListStreams, which has no resource to scope it to.
+        if (actionsOf(s).filter((a) => /^(dynamodb|s3):/.test(a)).join() === 'dynamodb:ListStreams') continue;
         expect(resourcesOf(s)).not.toContain('*');
         // The studio's build is read from CDK's bootstrap assets bucket (outside the stack), read-only.
         if (JSON.stringify(s.Resource).includes('cdk-hnb659fds-assets')) {
@@ -532,9 +537,13 @@ describe('permissions', () => {
   });
 
   // The reason the cdk-nag acknowledgements of `Resource::*` give (service-function.ts, job-pipeline.ts), held true.
-  test('statements on every resource are only X-Ray\'s (functions) and log delivery\'s and X-Ray\'s (the state machine)', () => {
+  test('statements on every resource are only X-Ray\'s (functions; and ListStreams for the webhook dispatcher) and log delivery\'s and X-Ray\'s (the state machine)', () => {
     const onEverything = (statements: Statement[]) => new Set(statements.filter((st) => resourcesOf(st).includes('*')).flatMap(actionsOf));
-    expect([...onEverything(serviceFunctions().flatMap(([id]) => statementsOf(id)))].sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+    const dispatcher = logicalId(synthesis.current.stack.webhooks.dispatcher);
+    const others = serviceFunctions().filter(([id]) => id !== dispatcher);
+    expect([...onEverything(others.flatMap(([id]) => statementsOf(id)))].sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+    // Reading the table's stream needs ListStreams, which no resource scopes.
+    expect([...onEverything(statementsOf(dispatcher))].sort()).toEqual(['dynamodb:ListStreams', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
     const stateMachine = onEverything(stateMachineStatements());
     expect(stateMachine.size).toBeGreaterThan(0);
     for (const action of stateMachine) expect(action).toMatch(/^(xray|logs):/);
