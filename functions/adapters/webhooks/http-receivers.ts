@@ -60,13 +60,15 @@ export class HttpWebhookReceivers implements WebhookReceivers {
         {
           method: 'POST',
           lookup: pinned,
+          // A fresh connection each attempt: a pooled socket would skip the address check just made.
+          agent: false,
           headers: { ...request.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(request.body), 'user-agent': USER_AGENT },
         },
         (response) => {
           const status = response.statusCode ?? 0;
-          // The body is not needed: drained so the socket closes cleanly.
-          response.resume();
+          // The body is not needed, and a receiver could stream one forever: the connection is dropped.
           response.on('error', () => undefined);
+          response.destroy();
           finish({ kind: 'answered', status, latencyMs: latency() });
         },
       );
