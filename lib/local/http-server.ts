@@ -84,7 +84,12 @@ export function createLocalApiServer(options: { dependencies: DependencySource; 
     dependencies: options.dependencies,
     studio: options.studio,
   });
-  const server = createServer({ requestTimeout: 120_000, headersTimeout: 30_000 }, (request, response) => serve(exchange(request, response, false)));
+  // Idle keep-alive connections outlive clients' own idle timeouts (undici's is 4 s): the client, not the
+  // server, closes them, so a client never sends a request on a socket the server is closing (ECONNRESET).
+  const server = createServer(
+    { requestTimeout: 120_000, headersTimeout: 30_000, keepAliveTimeout: 20_000 },
+    (request, response) => serve(exchange(request, response, false)),
+  );
   // With a listener Node leaves `100 Continue` to us: it is sent only once the early checks pass.
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => serve(exchange(request, response, true)));
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
