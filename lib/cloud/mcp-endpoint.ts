@@ -15,7 +15,7 @@ import { ServiceFunction, type ServiceFunctionNeeds, type ServiceFunctionProps }
 
 export const MCP_PATH = '/mcp';
 
-export const MCP_FUNCTION: ServiceFunctionNeeds = {
+const MCP_FUNCTION: ServiceFunctionNeeds = {
   entry: 'functions/handlers/mcp.ts',
   description: 'the MCP server (streamable HTTP): tools over the public API, with the caller\'s key',
   table: 'none',

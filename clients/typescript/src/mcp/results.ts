@@ -18,7 +18,7 @@ export function dataResult(data: unknown, note?: string): CallToolResult {
   };
 }
 
-export interface ToolProblem {
+interface ToolProblem {
   code: string;
   message: string;
   status?: number;

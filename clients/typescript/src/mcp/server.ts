@@ -11,7 +11,7 @@ import { Noted, dataResult, errorResult } from './results';
 import type { ToolContext } from './tool';
 import { TOOLS } from './tools';
 
-export const MCP_SERVER_NAME = 'reaction-studio';
+const MCP_SERVER_NAME = 'reaction-studio';
 const VERSION = '0.1.0';
 /** A wait over stdio may last as long as a job may (a generation step's own limit). */
 const DEFAULT_MAX_WAIT_MS = 15 * 60_000;
