@@ -28,12 +28,8 @@ export function createHandler(options: McpHandlerOptions = {}) {
     try {
       const apiBaseUrl = options.apiBaseUrl ?? process.env[API_BASE_URL_ENV];
       if (!apiBaseUrl) throw new Error(`${API_BASE_URL_ENV} is not set`);
-      const response = await handleMcpRequest(toRequest(event), { apiBaseUrl, fetch: options.fetch, responses: 'json', maxWaitMs: MAX_WAIT_MS });
-      return {
-        statusCode: response.status,
-        headers: { ...Object.fromEntries(response.headers), 'x-request-id': response.headers.get('x-request-id') ?? requestId },
-        body: await response.text(),
-      };
+      const response = await handleMcpRequest(toRequest(event), { apiBaseUrl, fetch: options.fetch, responses: 'json', maxWaitMs: MAX_WAIT_MS, requestId });
+      return { statusCode: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
     } catch (error) {
       logger.error('mcp: unexpected failure', { error, requestId });
       // As every API answer: the envelope, and a 500 carries the id to quote.

@@ -21,16 +21,29 @@ export interface McpHttpOptions extends McpServerOptions {
    */
   responses?: 'sse' | 'json';
   fetch?: FetchLike;
+  /** Sent back as `x-request-id` (API Gateway's own id on AWS); default a new UUID. */
+  requestId?: string;
 }
 
 const USER_AGENT = 'reaction-studio-mcp';
 
 export async function handleMcpRequest(request: Request, options: McpHttpOptions): Promise<Response> {
+  const requestId = options.requestId ?? globalThis.crypto.randomUUID();
+  const answer = await answerMcp(request, options, requestId);
+  if (!answer.headers.has('x-request-id')) answer.headers.set('x-request-id', requestId);
+  return answer;
+}
+
+async function answerMcp(request: Request, options: McpHttpOptions, requestId: string): Promise<Response> {
   // Stateless: no session to resume (GET) or end (DELETE).
-  if (request.method !== 'POST') return problem(405, 'method_not_allowed', `${request.method} is not supported on the MCP endpoint: send JSON-RPC with POST`, { allow: 'POST' });
-  const apiKey = bearerKey(request.headers.get('authorization'));
-  if (!apiKey) return problem(401, 'unauthorized', 'Missing API key: send Authorization: Bearer rsk_...', { 'www-authenticate': 'Bearer' });
-  const refusal = await keyRefusal(options, apiKey);
+  if (request.method !== 'POST') return problem(requestId, 405, 'method_not_allowed', `${request.method} is not supported on the MCP endpoint: send JSON-RPC with POST`, { allow: 'POST' });
+  const authorization = request.headers.get('authorization');
+  const apiKey = bearerKey(authorization);
+  if (!apiKey) {
+    const message = authorization === null ? 'Missing API key: send Authorization: Bearer rsk_...' : 'Malformed Authorization header: expected "Bearer <API key>"';
+    return problem(requestId, 401, 'unauthorized', message, { 'www-authenticate': 'Bearer' });
+  }
+  const refusal = await keyRefusal(options, apiKey, requestId);
   if (refusal) return refusal;
 
   const rs: ReactionStudioClient = createClient({ baseUrl: options.apiBaseUrl, apiKey, fetch: options.fetch, headers: { 'User-Agent': USER_AGENT } });
@@ -59,15 +72,15 @@ const ACCEPTED_MAX = 1_000;
  * key is good. Only a 401 refuses: a key without the read scope (403) or a busy account (429) is still
  * a key, and its tool calls get the API's own answer.
  */
-async function keyRefusal(options: McpHttpOptions, apiKey: string): Promise<Response | undefined> {
+async function keyRefusal(options: McpHttpOptions, apiKey: string, requestId: string): Promise<Response | undefined> {
   const hash = await sha256(`${options.apiBaseUrl}\n${apiKey}`);
   if ((accepted.get(hash) ?? 0) > Date.now()) return undefined;
   const check = createClient({ baseUrl: options.apiBaseUrl, apiKey, fetch: options.fetch, headers: { 'User-Agent': USER_AGENT }, retry: { maxAttempts: 1 } });
   try {
     await unwrap(check.GET('/usage'));
   } catch (error) {
-    if (isApiError(error) && error.status === 401) return problem(401, 'unauthorized', error.message, { 'www-authenticate': 'Bearer' }, error.requestId);
-    if (!isApiError(error)) return problem(503, 'upstream_unavailable', 'The Reaction Studio API could not be reached', { 'retry-after': '5' });
+    if (isApiError(error) && error.status === 401) return problem(requestId, 401, 'unauthorized', error.message, { 'www-authenticate': 'Bearer' });
+    if (!isApiError(error)) return problem(requestId, 503, 'upstream_unavailable', 'The Reaction Studio API could not be reached', { 'retry-after': '5' });
     if (error.status >= 500) return undefined;
   }
   if (accepted.size >= ACCEPTED_MAX) accepted.clear();
@@ -81,11 +94,10 @@ async function sha256(text: string): Promise<string> {
 }
 
 /** The API's error envelope (`{error, code}`), so an MCP client's HTTP failure reads like the API's. */
-function problem(status: number, code: string, message: string, headers: Record<string, string> = {}, requestId?: string | null): Response {
-  return new Response(JSON.stringify({ error: message, code }), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId ?? globalThis.crypto.randomUUID(), ...headers },
-  });
+function problem(requestId: string, status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
+  // As the API's: only a 5xx carries the id in its body.
+  const body = { error: message, code, ...(status >= 500 ? { request_id: requestId } : {}) };
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...headers } });
 }
 
 /**

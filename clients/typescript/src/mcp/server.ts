@@ -33,9 +33,10 @@ export function createMcpServer(rs: ReactionStudioClient, options: McpServerOpti
       definition.name,
       { title: definition.title, description: definition.description, inputSchema: definition.input, annotations: definition.annotations },
       async (args, extra) => {
+        const progress = progressReporter(extra.sendNotification, extra._meta?.progressToken);
         const context: ToolContext = {
           signal: extra.signal,
-          progress: progressReporter(extra.sendNotification, extra._meta?.progressToken),
+          progress: progress.report,
           maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
           intervalMs: options.intervalMs,
         };
@@ -44,6 +45,9 @@ export function createMcpServer(rs: ReactionStudioClient, options: McpServerOpti
           return value instanceof Noted ? dataResult(value.value, value.note) : dataResult(value);
         } catch (error) {
           return errorResult(error);
+        } finally {
+          // The last notification goes out before the result: a client drops progress that comes after.
+          await progress.sent();
         }
       },
     );
@@ -58,14 +62,18 @@ type SendNotification = (notification: ServerNotification) => Promise<void>;
  * progress to grow with every notification, so a move that leaves the percentage where it was (a
  * queue position, a stage change at the same figure) is not sent.
  */
-function progressReporter(send: SendNotification, token: string | number | undefined): (job: Job) => void {
-  if (token === undefined) return () => {};
-  let sent = -1;
-  return (job) => {
-    if (job.progress <= sent) return;
-    sent = job.progress;
-    const where = job.queue_position ? `, number ${job.queue_position} in the queue` : '';
-    // The caller may have gone; its absence ends the wait through the signal, not here.
-    send({ method: 'notifications/progress', params: { progressToken: token, progress: job.progress, total: 100, message: `job ${job.id}: ${job.status}, ${job.stage}${where}` } }).catch(() => {});
+function progressReporter(send: SendNotification, token: string | number | undefined): { report(job: Job): void; sent(): Promise<void> } {
+  let highest = -1;
+  let queue = Promise.resolve();
+  return {
+    report(job) {
+      if (token === undefined || job.progress <= highest) return;
+      highest = job.progress;
+      const where = job.queue_position ? `, number ${job.queue_position} in the queue` : '';
+      const params = { progressToken: token, progress: job.progress, total: 100, message: `job ${job.id}: ${job.status}, ${job.stage}${where}` };
+      // In order, one after the other; the caller may have gone, and its absence ends the wait through the signal, not here.
+      queue = queue.then(() => send({ method: 'notifications/progress', params })).catch(() => {});
+    },
+    sent: () => queue,
   };
 }

@@ -19,6 +19,8 @@ const baseUrl = (process.env.REACTION_STUDIO_API_URL || DEFAULT_BASE_URL).replac
 const intervalMs = Number(process.env.REACTION_STUDIO_POLL_INTERVAL_MS) || undefined;
 
 const server = createMcpServer(createClient({ baseUrl, apiKey, headers: { 'User-Agent': 'reaction-studio-mcp' } }), { intervalMs });
+// The host went away: stop (a wait in flight would otherwise poll on for nobody).
+process.stdin.once('end', () => void server.close().finally(() => process.exit(0)));
 server.connect(new StdioServerTransport()).catch((error: unknown) => {
   process.stderr.write(`reaction-studio-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
