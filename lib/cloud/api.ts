@@ -1,7 +1,7 @@
 /**
  * The HTTP API: one Lambda per handler group, one route per entry of the route table, and `$default`
  * sent to the meta group, which answers unknown paths (404) and known paths with another method (405)
- * in the error envelope.
+ * in the error envelope; beside them `ANY /mcp`, the MCP server (mcp-endpoint.ts).
  */
 import * as path from 'node:path';
 import { RemovalPolicy } from 'aws-cdk-lib';
@@ -38,6 +38,7 @@ import { LAMBDA_RUNTIME } from './runtime';
 import { acknowledge } from './nag';
 import { OPENAPI_DOCUMENT_ENV, OPENAPI_FILE } from '#functions/openapi/docs-script';
 import { AWS_INLINE_UPLOAD_MAX_BYTES } from '#domain/uploads';
+import { McpEndpoint } from './mcp-endpoint';
 
 /**
  * A stage-wide backstop against floods; the contract's per-account limit (120 a minute, counted in
@@ -61,6 +62,8 @@ export interface ApiProps {
 export class Api extends Construct {
   readonly httpApi: HttpApi;
   readonly functions: Record<HandlerGroup, lambda.IFunction>;
+  /** `ANY /mcp`: the MCP server over streamable HTTP (mcp-endpoint.ts). */
+  readonly mcp: McpEndpoint;
   /** The base URL clients use, API prefix included. */
   readonly url: string;
 
@@ -132,6 +135,7 @@ export class Api extends Construct {
       });
     }
 
+    this.mcp = new McpEndpoint(this, 'Mcp', { ...props, httpApi: this.httpApi });
     this.url = `${this.httpApi.apiEndpoint}${API_PREFIX}`;
   }
 }

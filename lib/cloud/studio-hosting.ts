@@ -1,7 +1,8 @@
 /**
  * The studio on AWS: its build (studio/dist) in a private bucket behind a CloudFront distribution
- * that also routes /api/* to the HTTP API, so pages and API share one origin (the session cookie
- * needs no CORS and no third-party cookie). Pages carry the same security headers as locally.
+ * that also routes /api/* (and /mcp) to the HTTP API, so pages and API share one origin (the
+ * session cookie needs no CORS and no third-party cookie). Pages carry the same security headers as
+ * locally.
  */
 import * as path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { Construct } from 'constructs';
 import { API_PREFIX } from '#functions/routes';
 import { studioContentSecurityPolicy } from '#lib/studio-headers';
 import { acknowledge, arnToken } from './nag';
+import { MCP_PATH } from './mcp-endpoint';
 
 export interface StudioHostingProps {
   httpApi: HttpApi;
@@ -70,6 +72,15 @@ export class StudioHosting extends Construct {
       originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
     });
 
+    const toApi = {
+      origin: apiOrigin,
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+      cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+      // Cookies, query strings and headers (Authorization) reach the API; Host stays API Gateway's own.
+      originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+    } satisfies cloudfront.BehaviorOptions;
+
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Reaction Studio: the studio, and the API under /api/ on the same origin',
       defaultRootObject: 'index.html',
@@ -85,16 +96,13 @@ export class StudioHosting extends Construct {
       },
       additionalBehaviors: {
         [`${API_PREFIX.split('/')[1]}/*`]: {
-          origin: apiOrigin,
-          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
-          allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
-          cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
-          // Cookies, query strings and headers reach the API; Host stays API Gateway's own.
-          originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          ...toApi,
           functionAssociations: [
             { eventType: cloudfront.FunctionEventType.VIEWER_REQUEST, function: edgeFunction(this, 'ForwardedHost', 'forwarded-host.js', 'the studio host for the API') },
           ],
         },
+        // The MCP endpoint (lib/cloud/mcp-endpoint.ts) on the studio's origin too; its tools reach the API directly.
+        [MCP_PATH.slice(1)]: toApi,
       },
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,

@@ -19,6 +19,7 @@ import { resolvePrincipal, type CredentialContext } from '#http/middleware/authe
 import { lambdaContext, toApiGatewayEvent, writeResult } from './apigw-event';
 import type { DependencySource } from '#ports/dependencies';
 import type { StudioSite } from './studio-site';
+import { MCP_BODY_LIMIT, MCP_PATH, serveMcp } from './mcp-endpoint';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
 
@@ -118,6 +119,7 @@ async function handle(exchange: Exchange): Promise<void> {
   const { request, response } = exchange;
   const url = parseTarget(request.url);
   if (!url) return refuse(exchange, refusal('bad_request', 'Malformed request target'));
+  if (url.pathname === MCP_PATH) return answerMcp(exchange, url);
   if (exchange.studio && isStudioRead(request, url)) return exchange.studio(request, response, () => guarded(exchange, answerApi(exchange, url)));
   return answerApi(exchange, url);
 }
@@ -153,6 +155,20 @@ async function answerApi(exchange: Exchange, url: URL): Promise<void> {
   const group: HandlerGroup = route?.group ?? 'meta';
   const result = await exchange.handlerOf(group)(event, lambdaContext(`reaction-studio-${group}`, event.requestContext.requestId));
   writeResult(response, result);
+}
+
+/** The MCP endpoint (every method: it answers what it does not take), as CloudFront routes `/mcp` on AWS. */
+async function answerMcp(exchange: Exchange, url: URL): Promise<void> {
+  const { request, response } = exchange;
+  if (Number(request.headers['content-length'] ?? 0) > MCP_BODY_LIMIT) return refuse(exchange, tooLarge(MCP_BODY_LIMIT));
+  if (exchange.awaitingContinue) {
+    response.writeContinue();
+    exchange.awaitingContinue = false;
+  }
+  const body = await readLimited(request, MCP_BODY_LIMIT);
+  if (body === 'aborted') return;
+  if (body === 'too_large') return refuse(exchange, tooLarge(MCP_BODY_LIMIT));
+  return serveMcp(request, response, url, body);
 }
 
 function parseTarget(target: string | undefined): URL | undefined {

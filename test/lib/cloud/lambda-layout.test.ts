@@ -108,6 +108,15 @@ describe('every function, laid out as /var/task + /opt (a zip with its layers, a
       if (found.unresolved.length > 0) unresolved[id] = found.unresolved;
       for (const request of found.requested.filter((r) => r.startsWith('@aws-sdk/'))) sdk.add(request);
     }
+    // ajv (the MCP SDK's schema validator) names its helpers in code it would generate for standalone
+    // validators, as `require("ajv/dist/runtime/...")` strings; validating in process never requires
+    // them (the MCP function runs the SDK in its layout below).
+    const mcp = logicalIdOf(synthesis.current.stack, synthesis.current.stack.api.mcp.fn);
+    if (unresolved[mcp]) {
+      expect(unresolved[mcp]).toEqual(expect.arrayContaining([expect.stringMatching(/^ajv\/dist\/runtime\//)]));
+      expect(unresolved[mcp]!.filter((request) => !/^(ajv\/dist\/runtime\/\w+|ajv-formats\/dist\/formats)$/.test(request))).toEqual([]);
+      delete unresolved[mcp];
+    }
     expect(unresolved).toEqual({});
     // The bundles leave the SDK to the runtime (lib/cloud/bundling.ts): these are the packages they expect there.
     expect([...sdk].every((name) => /^@aws-sdk\/[a-z0-9-]+$/.test(name))).toBe(true);
@@ -243,6 +252,26 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
     },
     STEP_MS,
   );
+
+  test('the MCP function (the MCP SDK, zod and ajv in its bundle) answers initialize and a tool call through the API at API_BASE_URL', async () => {
+    const { stack } = synthesis.current;
+    const mcp = layOut(functionAssets(synthesis.current, logicalIdOf(stack, stack.api.mcp.fn)), path.join(root, 'live', 'mcp'), {}, { API_BASE_URL: t.stack.apiUrl });
+    const template = await apiEvent('GET', '/usage');
+    const mcpEvent = (message: unknown): APIGatewayProxyEventV2 => ({
+      ...template,
+      routeKey: 'ANY /mcp',
+      rawPath: '/mcp',
+      headers: { ...template.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      requestContext: { ...template.requestContext, routeKey: 'ANY /mcp', http: { ...template.requestContext.http, method: 'POST', path: '/mcp' } },
+      body: JSON.stringify(message),
+      isBase64Encoded: false,
+    });
+    const initialize = await callApi(mcp, mcpEvent({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'layout', version: '1' } } }));
+    expect(initialize).toMatchObject({ status: 200, body: { id: 1, result: { serverInfo: { name: 'reaction-studio' } } } });
+    const usage = await callApi(mcp, mcpEvent({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_usage', arguments: {} } }));
+    expect(usage.body.result).toMatchObject({ structuredContent: { plan: { name: 'pro' } } });
+    expect(usage.body.result.isError).toBeUndefined();
+  });
 
   test(
     'a prompt reaction in preview mode: prepare, generate_reaction, render_preview, charge_preview',

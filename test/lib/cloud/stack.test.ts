@@ -32,6 +32,7 @@ const synthesis = useSynthesisedStack('ReactionStudioTest');
 const ofType = (type: string) => resourcesOfType(synthesis.current.resources, type);
 const logicalId = (fn: { node: { defaultChild?: unknown } }) => logicalIdOf(synthesis.current.stack, fn);
 
+const mcpFunctionId = () => logicalId(synthesis.current.stack.api.mcp.fn);
 const groupFunctionId = (group: HandlerGroup) => logicalId(synthesis.current.stack.api.functions[group]);
 const workerFunctionId = (worker: WorkerName) => logicalId(synthesis.current.stack.workers.functions[worker]);
 const pipelineFunctionId = (name: PipelineFunction) => logicalId(synthesis.current.stack.jobs.functions[name]);
@@ -81,6 +82,7 @@ const serviceFunctionIds = () => [
   logicalId(synthesis.current.stack.jobs.executionEnded),
   logicalId(synthesis.current.stack.webhooks.dispatcher),
   logicalId(synthesis.current.stack.webhooks.deliverer),
+  mcpFunctionId(),
 ];
 const serviceFunctions = () => ofType('AWS::Lambda::Function').filter(([id]) => serviceFunctionIds().includes(id));
 
@@ -120,15 +122,29 @@ describe('the HTTP API', () => {
     expect(routeTargetFunction(routeWithKey('$default'))).toBe(groupFunctionId('meta'));
   });
 
-  test('there are no routes beyond the route table and $default', () => {
-    expect(ofType('AWS::ApiGatewayV2::Route')).toHaveLength(ROUTES.length + 1);
+  test('ANY /mcp is routed to the MCP function', () => {
+    expect(routeTargetFunction(routeWithKey('ANY /mcp'))).toBe(mcpFunctionId());
   });
 
-  test('each handler group has one function and one integration', () => {
+  test('there are no routes beyond the route table, $default and /mcp', () => {
+    expect(ofType('AWS::ApiGatewayV2::Route')).toHaveLength(ROUTES.length + 2);
+  });
+
+  test('each handler group has one function and one integration, and so has the MCP endpoint', () => {
     const integrationTargets = ofType('AWS::ApiGatewayV2::Integration').map(
       ([, i]) => i.Properties.IntegrationUri['Fn::GetAtt'][0] as string,
     );
-    expect(integrationTargets.sort()).toEqual(GROUPS.map(groupFunctionId).sort());
+    expect(integrationTargets.sort()).toEqual([...GROUPS.map(groupFunctionId), mcpFunctionId()].sort());
+  });
+
+  test('the MCP function calls the API at its public endpoint, within 29 s, and may touch neither the table nor the bucket', () => {
+    const fn = functionProps(mcpFunctionId());
+    expect(fn.Timeout).toBeLessThanOrEqual(29);
+    const apiId = singleId('AWS::ApiGatewayV2::Api');
+    expect(JSON.stringify(fn.Environment.Variables.API_BASE_URL)).toContain(apiId);
+    expect(JSON.stringify(fn.Environment.Variables.API_BASE_URL)).toContain('/api/v1');
+    const reaching = statementsOf(mcpFunctionId()).flatMap(actionsOf).filter((a) => /^(dynamodb|s3|states|kms|lambda):/.test(a));
+    expect(reaching).toEqual([]);
   });
 
   test('one auto-deployed $default stage, throttled as a backstop, with access logs', () => {
@@ -159,7 +175,7 @@ describe('the HTTP API', () => {
 // ---- functions ----
 
 describe('Lambda functions', () => {
-  test('there is one function per handler group, per worker and per pipeline function, the sweeper, the execution-ended function, the webhook dispatcher and deliverer, the deploy-time key maker of media delivery, the deploy-time copier of the studio build, and no others', () => {
+  test('there is one function per handler group, per worker and per pipeline function, the MCP function, the sweeper, the execution-ended function, the webhook dispatcher and deliverer, the deploy-time key maker of media delivery, the deploy-time copier of the studio build, and no others', () => {
     const { stack } = synthesis.current;
     const keyMaker = stack.delivery.node.findAll().filter((c) => c instanceof CfnFunction).map((c) => stack.getLogicalId(c as CfnFunction));
     expect(keyMaker.length).toBeGreaterThan(0);

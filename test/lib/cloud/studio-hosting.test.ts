@@ -56,6 +56,21 @@ test('/api/* goes to the HTTP API over HTTPS: every method, never cached, cookie
   expect(api.FunctionAssociations).toHaveLength(1);
 });
 
+test('/mcp goes to the HTTP API as /api/* does (every method, never cached, Authorization through), without the studio-host function', () => {
+  const config = distributionConfig();
+  const api = config.CacheBehaviors.find((b: Json) => b.PathPattern === 'api/*');
+  const mcp = config.CacheBehaviors.find((b: Json) => b.PathPattern === 'mcp');
+  expect(mcp).toBeDefined();
+  expect(mcp).toMatchObject({
+    TargetOriginId: api.TargetOriginId,
+    AllowedMethods: api.AllowedMethods,
+    ViewerProtocolPolicy: 'https-only',
+    CachePolicyId: api.CachePolicyId,
+    OriginRequestPolicyId: api.OriginRequestPolicyId,
+  });
+  expect(mcp.FunctionAssociations).toBeUndefined();
+});
+
 test('the pages carry the same security headers as the local server, and a CSP that allows only this origin, media and uploads', () => {
   const [, policy] = resourcesOfType(resources(), 'AWS::CloudFront::ResponseHeadersPolicy')[0]!;
   const security = policy.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;

@@ -1,0 +1,24 @@
+/** Input fields several tools share, described for the model. */
+import * as z from 'zod';
+
+export const id = (what: string) => z.number().int().positive().describe(`The ${what}'s id`);
+
+export const uploadId = (purpose: string) => z.string().describe(`The id of an upload made with create_upload (purpose ${purpose}) whose file has been sent`);
+
+export const hookFields = {
+  hook_text: z.string().min(1).max(100).describe('The caption shown over the reaction (suggest_hooks gives ideas)').optional(),
+  hook_position: z.enum(['top', 'middle', 'bottom']).optional(),
+  hook_size: z.enum(['small', 'medium', 'large']).optional(),
+};
+
+export const avatarSource = {
+  avatar_id: id('avatar (method motion)').optional(),
+  video_source: z.enum(['link', 'upload']).describe('Where a motion reference comes from: reference_url or reference_video_upload_id').optional(),
+  reference_url: z.string().describe('A link to the reference clip (method motion, video_source link)').optional(),
+  reference_video_upload_id: uploadId('reference_video').optional(),
+};
+
+export const paging = {
+  page: z.number().int().min(1).describe('Page number, from 1').optional(),
+  per_page: z.number().int().min(1).max(100).describe('Items per page (default 20)').optional(),
+};

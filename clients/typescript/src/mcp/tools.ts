@@ -1,0 +1,182 @@
+/**
+ * The tools, one table entry each: a name, what it tells the model, a zod input schema and what it
+ * calls on the typed client. Schemas describe each field for the model and catch what is plainly
+ * wrong (a missing id, a string for a number); every rule of the API itself (a product's demo must
+ * be ready, the allowance, scopes) stays the API's, whose refusal comes back as the tool's error.
+ */
+import * as z from 'zod';
+import type { ReactionStudioClient } from '../client';
+import { unwrap } from '../result';
+import { createVideo } from './create-video';
+import { id, paging, uploadId, hookFields, avatarSource } from './fields';
+import { CREATE, READ, tool, type ToolDefinition } from './tool';
+
+export const TOOLS: readonly ToolDefinition[] = [
+  tool({
+    name: 'list_products',
+    title: 'List products',
+    description: 'The account\'s products, newest first, with their demo video\'s status; `meta` has the paging.',
+    input: z.object(paging),
+    annotations: READ,
+    run: async (rs, query) => unwrap(rs.GET('/products', { params: { query } })),
+  }),
+  tool({
+    name: 'get_product',
+    title: 'Get a product',
+    description: 'One product; its demo_video.status must be `ready` before a video can be made of it.',
+    input: z.object({ product_id: id('product') }),
+    annotations: READ,
+    run: async (rs, { product_id }) => (await unwrap(rs.GET('/products/{id}', { params: { path: { id: product_id } } }))).data,
+  }),
+  tool({
+    name: 'create_upload',
+    title: 'Start a direct upload',
+    description:
+      'Declares a file and answers a one-hour presigned form (url, method, fields or headers): send the file there yourself, then name the upload\'s id in create_product (demo_video), create_avatar (avatar_image) or create_video (reference_video).',
+    input: z.object({
+      purpose: z.enum(['demo_video', 'avatar_image', 'reference_video']),
+      content_type: z.string().min(1).max(100).describe('The file\'s media type, e.g. video/mp4 or image/png'),
+      size_bytes: z.number().int().positive().describe('The exact size of the file'),
+      filename: z.string().max(255).optional(),
+    }),
+    annotations: CREATE,
+    run: async (rs, body) => (await unwrap(rs.POST('/uploads', { body }))).data,
+  }),
+  tool({
+    name: 'create_product',
+    title: 'Create a product',
+    description:
+      'A product, with its demo clip (vertical MP4/MOV/AVI, at most 180 s) from a link (demo_video_url) or a direct upload (demo_video_upload_id). The demo is normalised in the background: `wait: true` answers once it is ready or failed.',
+    input: z.object({
+      name: z.string().min(1).max(200),
+      description: z.string().max(2000).optional(),
+      demo_video_url: z.string().describe('A public link to the demo clip').optional(),
+      demo_video_upload_id: uploadId('demo_video').optional(),
+      wait: z.boolean().describe('Wait until the demo is ready (or failed)').optional(),
+    }),
+    annotations: CREATE,
+    run: async (rs, { wait, ...fields }, context) => {
+      const product = await rs.createProduct(fields);
+      if (!wait || product.demo_video?.status !== 'processing') return product;
+      return rs.waitForDemo(product.id, { signal: context.signal, intervalMs: context.intervalMs, timeoutMs: context.maxWaitMs });
+    },
+  }),
+  tool({
+    name: 'suggest_hooks',
+    title: 'Suggest hooks',
+    description: 'Ten hook caption ideas for a product, each with its format; one of them is a good hook_text for create_video.',
+    input: z.object({ product_id: id('product') }),
+    annotations: CREATE,
+    run: async (rs, body) => (await unwrap(rs.POST('/hooks', { body }))).data,
+  }),
+  tool({
+    name: 'list_avatars',
+    title: 'List avatars',
+    description: 'Every avatar of the account (an avatar is the face of a method=motion video).',
+    input: z.object({}),
+    annotations: READ,
+    run: async (rs) => (await unwrap(rs.GET('/avatars'))).data,
+  }),
+  tool({
+    name: 'create_avatar',
+    title: 'Create an avatar',
+    description: 'An avatar from exactly one of: a prompt describing the person, a portrait uploaded with create_upload (image_upload_id), or a link to a portrait (image_url).',
+    input: z
+      .object({
+        prompt: z.string().min(3).max(1000).optional(),
+        image_upload_id: uploadId('avatar_image').optional(),
+        image_url: z.string().optional(),
+      })
+      .refine((source) => Object.values(source).filter((v) => v !== undefined).length === 1, { message: 'Give exactly one of prompt, image_upload_id, image_url' }),
+    annotations: CREATE,
+    run: async (rs, source) => rs.createAvatar(source as Parameters<ReactionStudioClient['createAvatar']>[0]),
+  }),
+  createVideo,
+  tool({
+    name: 'get_job',
+    title: 'Get a video job',
+    description: 'A video job: status, stage, progress, queue position; a preview_url at preview_ready, a video_id when done, an error when failed.',
+    input: z.object({ job_id: id('job') }),
+    annotations: READ,
+    run: async (rs, { job_id }) => rs.getJob(job_id),
+  }),
+  tool({
+    name: 'approve_job',
+    title: 'Approve a preview',
+    description: 'Approves a preview job at preview_ready, optionally changing its hook; the final video is then composed.',
+    input: z.object({ job_id: id('job'), ...hookFields }),
+    annotations: CREATE,
+    run: async (rs, { job_id, ...body }) => rs.approveJob(job_id, body),
+  }),
+  tool({
+    name: 'regenerate_job',
+    title: 'Regenerate a preview',
+    description: 'A new take of a preview job at preview_ready, with a new prompt or avatar/reference if given (uses one unit).',
+    input: z.object({ job_id: id('job'), prompt: z.string().min(1).max(1000).optional(), ...avatarSource }),
+    annotations: CREATE,
+    run: async (rs, { job_id, ...body }) => rs.regenerateJob(job_id, body),
+  }),
+  tool({
+    name: 'save_reaction',
+    title: 'Save a reaction',
+    description: 'Keeps the reaction clip of a finished job in the library, to reuse with create_video method reuse.',
+    input: z.object({ job_id: id('job') }),
+    annotations: CREATE,
+    run: async (rs, body) => (await unwrap(rs.POST('/reactions', { body }))).data,
+  }),
+  tool({
+    name: 'list_reactions',
+    title: 'List saved reactions',
+    description: 'The saved-reaction library, newest first.',
+    input: z.object({}),
+    annotations: READ,
+    run: async (rs) => (await unwrap(rs.GET('/reactions'))).data,
+  }),
+  tool({
+    name: 'list_videos',
+    title: 'List videos',
+    description: 'Finished videos, newest first, with their download links; `meta` has the paging.',
+    input: z.object(paging),
+    annotations: READ,
+    run: async (rs, query) => unwrap(rs.GET('/videos', { params: { query } })),
+  }),
+  tool({
+    name: 'get_video',
+    title: 'Get a video',
+    description: 'A finished video with a fresh download link.',
+    input: z.object({ video_id: id('video') }),
+    annotations: READ,
+    run: async (rs, { video_id }) => rs.getVideo(video_id),
+  }),
+  tool({
+    name: 'list_social_connections',
+    title: 'List social connections',
+    description: 'The connected scheduling providers and their channels; a channel\'s id is what publish_to_social takes in account_ids.',
+    input: z.object({}),
+    annotations: READ,
+    run: async (rs) => (await unwrap(rs.GET('/social/connections'))).data,
+  }),
+  tool({
+    name: 'publish_to_social',
+    title: 'Publish to social',
+    description: 'Posts a finished video to channels of a connected provider, now, at schedule_at (ISO 8601), or as a draft.',
+    input: z.object({
+      provider: z.enum(['provider_a', 'provider_b']),
+      video_id: id('video'),
+      account_ids: z.array(z.string().min(1).max(200)).min(1).max(20).describe('Channel ids from list_social_connections'),
+      caption: z.string().optional(),
+      schedule_at: z.string().describe('When to publish, ISO 8601; left out: now').optional(),
+      draft: z.boolean().optional(),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+    run: async (rs, body) => (await unwrap(rs.POST('/social/posts', { body }))).data,
+  }),
+  tool({
+    name: 'get_usage',
+    title: 'Get usage',
+    description: 'The plan, the videos used, reserved and left this month, and the library and avatar counts against their caps.',
+    input: z.object({}),
+    annotations: READ,
+    run: async (rs) => (await unwrap(rs.GET('/usage'))).data,
+  }),
+];

@@ -1,0 +1,43 @@
+/**
+ * The MCP endpoint: `ANY /mcp` on the HTTP API, served by a function that holds no grant to the table
+ * or the bucket. Its tools call the API's own public endpoint with the caller's key, so the API's
+ * authentication, scopes and rate limit apply to them unchanged.
+ */
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import { API_PREFIX } from '#functions/routes';
+import { API_BASE_URL_ENV } from '#handlers/mcp';
+import { acknowledge } from './nag';
+import { ServiceFunction, type ServiceFunctionNeeds, type ServiceFunctionProps } from './service-function';
+
+export const MCP_PATH = '/mcp';
+
+const MCP_FUNCTION: ServiceFunctionNeeds = {
+  entry: 'functions/handlers/mcp.ts',
+  description: 'the MCP server (streamable HTTP): tools over the public API, with the caller\'s key',
+  table: 'none',
+  bucket: 'none',
+  // Under API Gateway's 30 s: a tool's wait stops at 20 s and answers the job as it is.
+  timeoutS: 29,
+};
+
+export class McpEndpoint extends Construct {
+  readonly fn: lambda.IFunction;
+
+  constructor(scope: Construct, id: string, props: Omit<ServiceFunctionProps, 'needs'> & { httpApi: HttpApi }) {
+    super(scope, id);
+    const fn = new ServiceFunction(this, 'Handler', { ...props, needs: MCP_FUNCTION }).fn;
+    fn.addEnvironment(API_BASE_URL_ENV, `${props.httpApi.apiEndpoint}${API_PREFIX}`);
+    acknowledge(fn, { 'Serverless-LambdaDLQ': "invoked synchronously by API Gateway: a failure is the caller's 5xx, nothing to redrive" });
+    const route = new HttpRoute(this, 'Route', {
+      httpApi: props.httpApi,
+      routeKey: HttpRouteKey.with(MCP_PATH, HttpMethod.ANY),
+      integration: new HttpLambdaIntegration('Integration', fn),
+    });
+    acknowledge(route, { 'AwsSolutions-APIG4': 'the function answers 401 without a key the API accepts, and every tool call is authenticated by the API itself' });
+    this.fn = fn;
+  }
+}
