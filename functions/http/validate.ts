@@ -9,13 +9,9 @@ export function parseInput<S extends z.ZodMiniType>(schema: S, input: unknown, w
     .slice(0, 5)
     .map((issue) => {
       if (issue.code === 'unrecognized_keys') return `unknown field(s): ${issue.keys.join(', ')}`;
-      const field = fieldPath(issue.path);
+      const field = issue.path.join('.');
       return field ? `${field}: ${issue.message}` : issue.message;
     })
     .join('; ');
   throw badRequest(`Invalid ${what}: ${details}`);
 }
-
-/** `variants[3].hook_text`: array positions as a client would index them. */
-const fieldPath = (path: readonly PropertyKey[]) =>
-  path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i > 0 ? '.' : ''}${String(part)}`)).join('');

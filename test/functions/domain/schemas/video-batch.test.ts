@@ -33,7 +33,7 @@ describe('POST /videos/batch input', () => {
       }
       throw new Error('accepted');
     };
-    expect(refusal([reuse('One'), { ...reuse('Two'), hook_size: 'huge' }]).message).toMatch(/^Invalid batch request: variants\[1\]\.hook_size: must be one of/);
+    expect(refusal([reuse('One'), { ...reuse('Two'), hook_size: 'huge' }]).message).toMatch(/^Invalid batch request: variants\.1\.hook_size: must be one of/);
     expect(refusal([reuse('One'), reuse('Two'), { method: 'prompt' }]).message).toBe('Invalid batch request: variants[2]: method=prompt needs prompt');
     expect(refusal([reuse('One'), { ...reuse('Two'), product_id: 5 }]).message).toMatch(/^Invalid batch request: variants\[1\]\.product_id must be the batch's product_id \(3\)/);
     const motion = { method: 'motion', avatar_id: 1, video_source: 'upload', reference_video_upload_id: '0b5e7a1c-2d3f-4a5b-8c9d-0e1f2a3b4c5d' };
