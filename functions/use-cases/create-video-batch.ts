@@ -173,23 +173,26 @@ async function startBatch(
     return concurrentRequestBatch(deps.jobs, accountId, idempotency!, now);
   }
 
-  // One at a time, so the jobs queue for render slots in the variants' order.
+  // One at a time, so the jobs queue for render slots in the variants' order. The answer shows each
+  // job as written (queued, as POST /videos answers), or as it is when its start failed.
+  const answered: StoredJob[] = [];
   for (const job of jobs) {
     try {
       await deps.jobRunner.start(executionInputOf(job));
       metricsOf(deps).record({ name: 'JobsStarted' });
+      answered.push(job);
     } catch (error) {
       logOf(deps).warn('the execution of a batch job could not be started; the job fails and its unit is released', { err: error, jobId: job.id, batchId });
-      await failUnstarted(deps, job);
+      answered.push(await failUnstarted(deps, job));
     }
   }
-  return (await readVideoBatch(deps, accountId, batchId)) ?? { batch, jobs };
+  return { batch, jobs: answered };
 }
 
 const NOT_STARTED = 'The job could not be started; nothing was charged. Create it again (POST /videos) in a moment';
 
-/** Only while the job is still queued: an execution that did start (its answer lost) owns it. */
-async function failUnstarted(deps: CreateVideoBatchDeps, job: StoredJob): Promise<void> {
+/** Only while the job is still queued: an execution that did start (its answer lost) owns it. The job as it is then. */
+async function failUnstarted(deps: CreateVideoBatchDeps, job: StoredJob): Promise<StoredJob> {
   const failed = await deps.jobs.update(
     job.account_id,
     job.id,
@@ -197,10 +200,11 @@ async function failUnstarted(deps: CreateVideoBatchDeps, job: StoredJob): Promis
     { statusIn: ['queued'] },
     deps.now(),
   );
-  if (!failed) return;
+  if (!failed) return (await deps.jobs.get(job.account_id, job.id)) ?? job;
   // A failure before this release leaves a reserved unit of an ended job: the sweeper releases it.
   await deps.ledger.release({ accountId: job.account_id, jobId: job.id, chargeNumber: chargeNumberOfJob() }, deps.now());
   metricsOf(deps).record({ name: 'JobsFailed', code: 'internal_error' });
+  return failed;
 }
 
 async function concurrentRequestBatch(jobs: JobStore, accountId: number, idempotency: IdempotencyClaim, now: Date): Promise<BatchWithJobs> {
