@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { flag, fmt, median, type SectionResult, type Table, type Target } from './report';
 import { snapshotTreeCpu, treeCpuBetween } from './proc-tree-cpu';
 import { apiClient, productWithDemo, type ApiCall } from './stack-client';
+import { labelOf, reapedLabel } from './burst';
 
 export interface BatchOptions {
   variants: number;
@@ -35,14 +36,6 @@ const BATCH_TARGETS = {
 } as const;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const labelOf = (cmdline: string) => {
-  if (cmdline.includes('DynamoDBLocal') || cmdline.startsWith('java') || cmdline.includes('/java ')) return 'DynamoDB Local (java)';
-  if (cmdline.includes('s3rver')) return 's3rver';
-  if (/(^|\/)ffmpeg\s/.test(cmdline)) return 'ffmpeg (running)';
-  return 'Node: API + pipeline + Skia';
-};
-const reapedLabel = (label: string) => (label.startsWith('Node') ? 'ffmpeg (exited children of Node)' : `${label}: exited children`);
 
 export async function runBatch(options: BatchOptions): Promise<SectionResult> {
   const { log } = options;

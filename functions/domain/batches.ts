@@ -18,7 +18,7 @@ export interface VideoBatch {
   created_at: string;
 }
 
-export type BatchCounts = Record<JobStatus, number>;
+type BatchCounts = Record<JobStatus, number>;
 
 export interface BatchView<J> {
   id: number;
