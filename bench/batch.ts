@@ -30,9 +30,10 @@ export interface BatchOptions {
 
 export const BATCH_DEFAULTS = { variants: 20, demoS: 15, pollMs: 250 } as const;
 const BATCH_TARGETS = {
+  /** Checks, one transaction and 20 starts: well inside API Gateway's 30 s, and what a client waits for. */
   submitS: 1,
+  /** As the burst's: finished videos stream out from the first seconds, not all at the end. */
   firstOverLast: 0.25,
-  cpuSPerVideo: 3,
 } as const;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -133,9 +134,8 @@ function summarise(m: Measured, o: BatchOptions): SectionResult {
   const targets: Target[] = [
     { what: 'batch: POST /videos/batch → 202 (20 variants)', value: m.submitS, max: BATCH_TARGETS.submitS, unit: 's' },
     { what: 'batch: first ÷ last completion', value: first / last, max: BATCH_TARGETS.firstOverLast, unit: '' },
-    { what: 'batch: CPU seconds per video (whole stack)', value: perVideo, max: BATCH_TARGETS.cpuSPerVideo, unit: 's' },
   ];
-  const [submitT, firstT, cpuT] = targets as [Target, Target, Target];
+  const [submitT, firstT] = targets as [Target, Target];
   const judged: Table = {
     title: `batch: ${m.completions.length} reuse variants (one saved reaction, ${m.completions.length} hooks, ${o.demoS} s demo) in one POST, ${m.cores} cores`,
     head: ['figure', 'value', 'target', 'flag'],
@@ -147,7 +147,8 @@ function summarise(m: Measured, o: BatchOptions): SectionResult {
       ['first ÷ last', fmt(first / last, 2), `<= ${BATCH_TARGETS.firstOverLast}`, flag(firstT)],
       ['finished videos per minute', fmt(perMinute, 1), '', ''],
       ['cores kept busy by the stack', `${fmt(busy * 100, 0)} %`, '', ''],
-      ['CPU seconds per video (stack, ffmpeg included)', fmt(perVideo, 2), `<= ${BATCH_TARGETS.cpuSPerVideo}`, flag(cpuT)],
+      ['CPU seconds per video (stack, ffmpeg included)', fmt(perVideo, 2), '', ''],
+      ['finished videos per minute if the stack had every core', fmt((m.cores * 60) / perVideo, 1), '', ''],
       ['variants finishing before an earlier one (pairs)', String(inversions), '', ''],
       ['one reuse job alone POST→done (s)', fmt(m.singleS, 2), '', ''],
     ],

@@ -186,6 +186,17 @@ describe('POST /videos/batch: all or nothing', () => {
     expect((await jobIds(api)).sort()).toEqual(won.jobs.map((job: { id: number }) => job.id).sort());
   });
 
+  test('the same batch sent twice at once with one key: one batch, one set of units', async () => {
+    const { api, productId } = await customer();
+    holdJobs();
+    const key = randomUUID();
+    const raced = await Promise.all([0, 1].map(() => withKey(api, key, batchOf(productId, prompts(3)))));
+    expect(raced.map((r) => r.status)).toEqual([202, 202]);
+    expect(raced[1]!.body.data.id).toBe(raced[0]!.body.data.id);
+    expect(await allowance(api)).toMatchObject({ used: 0, reserved: 3 });
+    expect(await jobIds(api)).toHaveLength(3);
+  });
+
   test('?dry_run=true quotes one unit per variant and writes nothing; a repeat of a made batch with its key quotes 0', async () => {
     const { api, productId } = await customer('free');
     holdJobs();
