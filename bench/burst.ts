@@ -44,14 +44,15 @@ const HOOK = 'POV: you finally found a serum that works 😱';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const labelOf = (cmdline: string) => {
+/** The stack's processes by name, for the CPU tables (the batch section reads them too). */
+export const labelOf = (cmdline: string) => {
   if (cmdline.includes('DynamoDBLocal')) return 'DynamoDB Local (java)';
   if (cmdline.includes('s3rver')) return 's3rver';
   if (/(^|\/)ffmpeg\s/.test(cmdline)) return 'ffmpeg (running)';
   if (cmdline.startsWith('java') || cmdline.includes('/java ')) return 'DynamoDB Local (java)';
   return 'Node: API + pipeline + Skia';
 };
-const reapedLabel = (label: string) => (label.startsWith('Node') ? 'ffmpeg (exited children of Node)' : `${label}: exited children`);
+export const reapedLabel = (label: string) => (label.startsWith('Node') ? 'ffmpeg (exited children of Node)' : `${label}: exited children`);
 
 interface Waiting {
   /** Samples of queue_position / stage seen by the polls (the queue made visible). */

@@ -297,6 +297,10 @@ export const ROUTES: readonly RouteDefinition[] = [
     query: ['dry_run'],
   }),
 
+  // Variant batches: many jobs of one product in one request (JSON only: a variant's clip is a direct upload).
+  route('POST', '/videos/batch', 'videos', 'createBatch', { body: { accept: ['json'] }, idempotencyKey: true, query: ['dry_run'] }),
+  route('GET', '/videos/batches/{id}', 'videos', 'getBatch'),
+
   route('POST', '/hooks', 'hooks', 'create', { body: { accept: ANY_BODY } }),
 
   route('GET', '/social/connections', 'social', 'listConnections'),

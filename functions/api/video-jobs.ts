@@ -1,7 +1,8 @@
 /**
- * Video jobs: POST /videos, GET /videos/jobs/{id}, approve and regenerate. The endpoints check and
- * record (functions/use-cases); the state machine does the work. With `?dry_run=true` create and
- * regenerate only check and quote (200), through the same checks.
+ * Video jobs: POST /videos, GET /videos/jobs/{id}, approve and regenerate, and batches of jobs
+ * (POST /videos/batch, GET /videos/batches/{id}). The endpoints check and record
+ * (functions/use-cases); the state machine does the work. With `?dry_run=true` create, regenerate and
+ * the batch only check and quote (200), through the same checks.
  */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
 import { readRouteBody } from '#http/body';
@@ -12,7 +13,11 @@ import { logger } from '#functions/logger';
 import { badRequest, notFound } from '#domain/errors';
 import { approveVideoInput, createVideoInput, regenerateVideoInput, videoRequestOf } from '#domain/schemas/video';
 import { presentJob } from '#use-cases/present-records';
+import type { BlobStore } from '#ports/blob-store';
+import { createVideoBatchInput, videoVariantsOf } from '#domain/schemas/video-batch';
+import { batchView } from '#domain/batches';
 import { createVideoJob, quoteVideoJob } from '#use-cases/create-video-job';
+import { createVideoBatch, quoteVideoBatch, readVideoBatch, type BatchWithJobs } from '#use-cases/create-video-batch';
 import { approvePreview } from '#use-cases/approve-preview';
 import { quoteRegeneration, regenerateVideoJob } from '#use-cases/regenerate-video-job';
 import type { SentFile } from '#use-cases/use-upload';
@@ -72,6 +77,26 @@ const regenerate: Operation = async (request) => {
   }
 };
 
+const createBatch: Operation = async (request) => {
+  const dryRun = dryRunParam(request);
+  const idempotencyKey = idempotencyKeyOf(request);
+  const body = await readRouteBody(request);
+  const input = parseInput(createVideoBatchInput, body.fields, 'batch request');
+  const batchInput = { accountId: request.principal.accountId, productId: input.product_id, variants: videoVariantsOf(input), idempotencyKey };
+  if (dryRun) return ok(await quoteVideoBatch({ ...request.deps, log: logger }, batchInput));
+  return accepted(await presentBatch(request.deps.blobs, await createVideoBatch({ ...request.deps, log: logger }, batchInput)));
+};
+
+const getBatch: Operation = async (request) => {
+  const found = await readVideoBatch(request.deps, request.principal.accountId, idParam(request));
+  if (!found) throw notFound('Batch');
+  return ok(await presentBatch(request.deps.blobs, found));
+};
+
+async function presentBatch(blobs: BlobStore, { batch, jobs }: BatchWithJobs) {
+  return batchView(batch, await Promise.all(jobs.map((job) => present(blobs, job))));
+}
+
 /** The clip as a file part on disk or a direct upload's id (the schemas refuse both at once). */
 function referenceVideoOf(file: { path: string } | undefined, uploadId: string | undefined): SentFile | undefined {
   if (file) return { path: file.path };
@@ -85,4 +110,4 @@ function idempotencyKeyOf(request: AuthenticatedRequest): string | undefined {
   return raw;
 }
 
-export const videoJobOperations = { create, listJobs, getJob, approve, regenerate };
+export const videoJobOperations = { create, listJobs, getJob, approve, regenerate, createBatch, getBatch };

@@ -48,8 +48,8 @@ export const executionInputOf = (job: Pick<Job, 'account_id' | 'id' | 'mode' | '
   job: { mode: job.mode, method: job.method },
 });
 
-/** A new job as POST /videos records it: queued at the machine's start, nothing charged yet. */
-export function newJob(accountId: number, id: number, request: VideoRequest, referenceKey: string | null, seed: number, now: Date): StoredJob {
+/** A new job as POST /videos (or a variant of POST /videos/batch) records it: queued at the machine's start, nothing charged yet. */
+export function newJob(accountId: number, id: number, request: VideoRequest, referenceKey: string | null, seed: number, now: Date, batchId: number | null = null): StoredJob {
   const at = now.toISOString();
   return {
     id,
@@ -77,6 +77,7 @@ export function newJob(accountId: number, id: number, request: VideoRequest, ref
     preview_expires_at: null,
     video_id: null,
     error: null,
+    batch_id: batchId,
     created_at: at,
     updated_at: at,
     task_token: null,

@@ -158,6 +158,8 @@ export interface Job {
    * client can tell a queue from a hang. Absent on records written before it existed.
    */
   queue_position?: number | null;
+  /** The batch (POST /videos/batch) the job was made in; null or absent for a job made alone. */
+  batch_id?: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -191,7 +193,7 @@ export type JobView = Pick<
   | 'id' | 'status' | 'stage' | 'progress' | 'method' | 'mode' | 'product_id' | 'avatar_id' | 'reaction_id' | 'prompt'
   | 'video_source' | 'reference_url' | 'hook_text' | 'hook_position' | 'hook_size' | 'preview_expires_at' | 'video_id'
   | 'charged_units' | 'regenerations' | 'error' | 'created_at' | 'updated_at'
-> & { preview_url: string | null; preview_url_expires_at: string | null; queue_position: number | null };
+> & { preview_url: string | null; preview_url_expires_at: string | null; queue_position: number | null; batch_id: number | null };
 
 export function jobView(job: Job, preview?: { url: string; expiresAt: string }): JobView {
   const showPreview = job.status === 'preview_ready' && preview;
@@ -219,6 +221,7 @@ export function jobView(job: Job, preview?: { url: string; expiresAt: string }):
     charged_units: job.charged_units,
     regenerations: job.regenerations,
     error: job.error,
+    batch_id: job.batch_id ?? null,
     created_at: job.created_at,
     updated_at: job.updated_at,
   };

@@ -16,6 +16,7 @@ import { avatarResponse, createAvatarFromUpload, createAvatarInput } from '#doma
 import { saveReactionInput, savedReactionResponse } from '#domain/schemas/reaction';
 import { approveVideoInput, createVideoInput, regenerateVideoInput } from '#domain/schemas/video';
 import { jobResponse } from '#domain/schemas/job';
+import { createVideoBatchInput, videoBatchResponse } from '#domain/schemas/video-batch';
 import { videoQuoteResponse } from '#domain/schemas/quote';
 import { finishedVideoResponse } from '#domain/schemas/finished-video';
 import { hookIdeasResponse, hookRequest } from '#domain/schemas/hooks';
@@ -180,6 +181,24 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
       202: ok('Accepted: the job, `queued`', dataOf(jobResponse)),
     },
     errors: ['not_found', 'conflict', 'allowance_exhausted', 'upstream_unavailable'],
+  },
+
+  // Variant batches (an extension).
+  'POST /videos/batch': {
+    summary: 'Start a batch of video jobs',
+    description:
+      'One product, 1 to 20 variants, each the fields of POST /videos but product_id (a variant may repeat the batch\'s; another is 400). Every check of every variant runs first (a refusal names the variant, `variants[3].reaction_id`); then all the jobs and one allowance unit each are written together: an allowance that cannot cover the whole batch is 402 and nothing is made. JSON only: a motion variant\'s clip is a direct upload (`reference_video_upload_id`, each used once in a batch). A job whose execution cannot start is answered `failed` with nothing charged.',
+    fields: createVideoBatchInput,
+    responses: {
+      200: ok('`dry_run=true`: every check passed; the units it would reserve (one per variant), the allowance now and an estimate for the whole batch. Nothing was made', dataOf(videoQuoteResponse)),
+      202: ok('Accepted: the batch with its jobs, `queued` (or, for a repeated Idempotency-Key, as they are now)', dataOf(videoBatchResponse)),
+    },
+    errors: ['not_found', 'conflict', 'allowance_exhausted', 'invalid_media'],
+  },
+  'GET /videos/batches/{id}': {
+    summary: 'Get a batch of video jobs',
+    description: "The batch's jobs in variant order as they are now, and how many stand at each status.",
+    responses: { 200: ok('The batch', dataOf(videoBatchResponse)) },
   },
 
   'POST /hooks': {

@@ -4,6 +4,7 @@
  * loser learns it lost. The writes that also reserve an allowance unit are all or nothing: a job
  * never exists without its unit, nor a unit without its job.
  */
+import type { VideoBatch } from '#domain/batches';
 import type { JobStatus } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
 import type { Video } from '#domain/video';
@@ -12,6 +13,12 @@ import type { Reservation } from './allowance-ledger';
 
 export interface IdempotencyRecord {
   job_id: number;
+  request_hash: string;
+}
+
+/** A batch's Idempotency-Key: its own records, so a key names a job or a batch, never both. */
+export interface BatchIdempotencyRecord {
+  batch_id: number;
   request_hash: string;
 }
 
@@ -55,6 +62,16 @@ export interface JobStore {
    * allowance throws AppError allowance_exhausted; the unit already existing throws LedgerViolation.
    */
   create(job: StoredJob, idempotency: IdempotencyClaim | undefined, unit: Reservation, now: Date): Promise<CreateJobOutcome>;
+  newBatchId(): Promise<number>;
+  getBatch(accountId: number, batchId: number): Promise<VideoBatch | undefined>;
+  /** The batch's Idempotency-Key record; one past its day (at `now`) counts as gone. */
+  getBatchIdempotency(accountId: number, keyHash: string, now?: Date): Promise<BatchIdempotencyRecord | undefined>;
+  /**
+   * Writes the batch, every one of its jobs, their allowance units (one each, all in one period under
+   * one limit) and its Idempotency-Key (if any) together: all of them or nothing. An allowance that
+   * cannot cover every unit throws AppError allowance_exhausted.
+   */
+  createBatch(batch: VideoBatch, jobs: StoredJob[], idempotency: IdempotencyClaim | undefined, units: Reservation[], now: Date): Promise<CreateJobOutcome>;
   /**
    * Undoes `create` for a job that could not be started: the job (only while still queued), its key and
    * its unit go together. False when the job moved meanwhile (an execution owns it) and nothing changed.

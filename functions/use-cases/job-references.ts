@@ -16,14 +16,24 @@ export type JobReferenceReads = Pick<Dependencies, 'accounts' | 'products' | 'av
 
 /** Foreign or unknown ids in the body are 404 naming the field; inputs not usable yet are 409. */
 export async function checkReferencedRecords(deps: Omit<JobReferenceReads, 'accounts'>, accountId: number, request: VideoRequest): Promise<void> {
-  const product = await deps.products.get(accountId, request.productId);
-  if (!product) throw notFound(`product_id: Product ${request.productId}`);
+  await checkProduct(deps, accountId, request.productId);
+  await checkAvatarAndReaction(deps, accountId, request);
+}
+
+/** The product a job is for: the account's, with its demo ready (or none). */
+export async function checkProduct(deps: Pick<JobReferenceReads, 'products'>, accountId: number, productId: number): Promise<void> {
+  const product = await deps.products.get(accountId, productId);
+  if (!product) throw notFound(`product_id: Product ${productId}`);
   if (product.demo?.status === 'processing') {
     throw conflict(`The demo video of product ${product.id} is still being prepared; retry when its demo_video.status is ready`);
   }
   if (product.demo?.status === 'failed') {
     throw conflict(`The demo video of product ${product.id} could not be processed (${product.demo.error?.message ?? 'unknown error'}); create the product again with another demo`);
   }
+}
+
+/** The avatar (ready) and the saved reaction a job names, if it names them. */
+export async function checkAvatarAndReaction(deps: Pick<JobReferenceReads, 'avatars' | 'reactions'>, accountId: number, request: VideoRequest): Promise<void> {
   if (request.avatarId !== null) await requireReadyAvatar(deps, accountId, request.avatarId);
   if (request.reactionId !== null && !(await deps.reactions.get(accountId, request.reactionId))) {
     throw notFound(`reaction_id: Saved reaction ${request.reactionId}`);

@@ -26,15 +26,9 @@ afterEach(async () => {
 
 afterAll(() => t?.stop());
 
-/** Jobs are written and hold their unit, but no execution runs them. */
-const holdJobs = () => t.runner.use({ start: async () => undefined, sendDecision: async () => undefined });
 
-async function customer(plan: 'free' | 'pro' = 'free') {
-  const account = await t.newAccount({ plan });
-  const product = await account.api.post('/products', { name: 'Glow serum' });
-  expect(product.status).toBe(201);
-  return { ...account, productId: product.body.data.id as number };
-}
+const customer = (plan: 'free' | 'pro' = 'free') => t.newCustomer(plan);
+const holdJobs = () => t.holdJobs();
 
 const DRY = '?dry_run=true';
 const allowance = async (api: ApiClient) => (await api.get('/usage')).body.data.allowance as { limit: number; used: number; reserved: number; remaining: number };

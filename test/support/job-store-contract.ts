@@ -4,6 +4,7 @@
  * reserve a unit are all or nothing, and a refused condition writes nothing.
  */
 import type { Video } from '#domain/video';
+import { BATCH_LIMITS, type VideoBatch } from '#domain/batches';
 import { newJob, type StoredJob } from '#domain/job-execution';
 import type { AllowanceLedger, Reservation } from '#ports/allowance-ledger';
 import type { JobStore } from '#ports/job-store';
@@ -93,6 +94,66 @@ export function jobStoreContract(stores: () => JobStoreUnderTest): void {
       expect(await jobs.get(accountId, second.id)).toBeUndefined();
       expect(await jobs.getIdempotency(accountId, claim.keyHash, NOW)).toBeUndefined();
       expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 1 });
+    });
+
+    describe('a batch', () => {
+      /** `count` queued jobs of a new batch, with their units under `limit`. */
+      const newBatch = async (accountId: number, count: number, limit: number) => {
+        const batchId = await stores().jobs.newBatchId();
+        const jobs: StoredJob[] = [];
+        for (let i = 0; i < count; i++) jobs.push(newJob(accountId, await stores().jobs.newJobId(), promptRequest(1), null, i, NOW, batchId));
+        const batch: VideoBatch = { id: batchId, account_id: accountId, product_id: 1, job_ids: jobs.map((job) => job.id), created_at: NOW.toISOString() };
+        return { batch, jobs, units: jobs.map((job) => unitOf(accountId, job.id, 1, limit)) };
+      };
+
+      test(`createBatch writes the batch, all its jobs (up to ${BATCH_LIMITS.maxVariants}), one unit each and its key together`, async () => {
+        const { jobs, ledger } = stores();
+        const accountId = freshAccount();
+        const { batch, jobs: made, units } = await newBatch(accountId, BATCH_LIMITS.maxVariants, 25);
+        expect(await jobs.createBatch(batch, made, claim, units, NOW)).toEqual({ written: true });
+        expect(await jobs.getBatch(accountId, batch.id)).toEqual(batch);
+        expect(await jobs.getBatch(accountId + 1, batch.id)).toBeUndefined();
+        expect(await jobs.getBatchIdempotency(accountId, claim.keyHash, NOW)).toEqual({ batch_id: batch.id, request_hash: claim.requestHash });
+        // A batch's key is not a single job's.
+        expect(await jobs.getIdempotency(accountId, claim.keyHash, NOW)).toBeUndefined();
+        for (const job of made) expect(await jobs.get(accountId, job.id)).toEqual(job);
+        expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: BATCH_LIMITS.maxVariants });
+        expect(await jobs.getBatchIdempotency(accountId, claim.keyHash, new Date(NOW.getTime() + 25 * 3600_000))).toBeUndefined();
+      });
+
+      test('an allowance that cannot cover every unit refuses the whole batch: 402 and nothing is written', async () => {
+        const { jobs, ledger } = stores();
+        const accountId = freshAccount();
+        const single = await queuedJob(accountId);
+        await jobs.create(single, undefined, unitOf(accountId, single.id, 1, 4), NOW);
+        const { batch, jobs: made, units } = await newBatch(accountId, 4, 4);
+        await expect(jobs.createBatch(batch, made, claim, units, NOW)).rejects.toMatchObject({ code: 'allowance_exhausted' });
+        // More units than the whole limit, on an account with no counter yet.
+        const fresh = freshAccount();
+        const over = await newBatch(fresh, 4, 3);
+        await expect(jobs.createBatch(over.batch, over.jobs, undefined, over.units, NOW)).rejects.toMatchObject({ code: 'allowance_exhausted' });
+        expect(await jobs.getBatch(accountId, batch.id)).toBeUndefined();
+        expect(await jobs.getBatchIdempotency(accountId, claim.keyHash, NOW)).toBeUndefined();
+        for (const job of made) expect(await jobs.get(accountId, job.id)).toBeUndefined();
+        expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 1 });
+        expect(await ledger.periodUsage(fresh, PERIOD)).toEqual({ used: 0, reserved: 0 });
+
+        const fits = await newBatch(accountId, 3, 4);
+        expect(await jobs.createBatch(fits.batch, fits.jobs, claim, fits.units, NOW)).toEqual({ written: true });
+        expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 4 });
+      });
+
+      test('a key another batch holds: nothing is written', async () => {
+        const { jobs, ledger } = stores();
+        const accountId = freshAccount();
+        const first = await newBatch(accountId, 2, 10);
+        await jobs.createBatch(first.batch, first.jobs, claim, first.units, NOW);
+        const second = await newBatch(accountId, 2, 10);
+        expect(await jobs.createBatch(second.batch, second.jobs, claim, second.units, NOW)).toEqual({ written: false, reason: 'idempotency_taken' });
+        expect(await jobs.getBatch(accountId, second.batch.id)).toBeUndefined();
+        for (const job of second.jobs) expect(await jobs.get(accountId, job.id)).toBeUndefined();
+        expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 2 });
+      });
     });
 
     test('withdrawCreated takes the job, its key and its unit back while it is queued, and nothing once it moved', async () => {

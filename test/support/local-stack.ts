@@ -22,6 +22,10 @@ export interface TestStack {
   dataDir: string;
   /** A fresh account with one key of the given scopes. */
   newAccount(options?: { plan?: PlanName; scopes?: Scope[] }): Promise<{ accountId: number; key: string; api: ApiClient }>;
+  /** A fresh account with a product without demo (enough for jobs that are only written). */
+  newCustomer(plan?: PlanName): Promise<{ accountId: number; key: string; api: ApiClient; productId: number }>;
+  /** Jobs are written and hold their unit, but no execution runs them (until `runner.reset()`). */
+  holdJobs(): void;
   stop(): Promise<void>;
 }
 
@@ -50,15 +54,25 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
       return { ...adjusted, jobRunner: (runner = new SwitchableJobRunner(adjusted.jobRunner)), social: social.providers };
     },
   });
+  const newAccount: TestStack['newAccount'] = async ({ plan = 'pro', scopes = [...ALL_SCOPES] } = {}) => {
+    const account = await stack.dependencies.accounts.create(`test-${Date.now()}`, plan);
+    const key = await stack.dependencies.apiKeys.create(account.id, scopes);
+    return { accountId: account.id, key: key.key, api: apiClient(stack.apiUrl, key.key) };
+  };
   return {
     stack,
     runner: runner!,
     social: social!,
     dataDir,
-    async newAccount({ plan = 'pro', scopes = [...ALL_SCOPES] } = {}) {
-      const account = await stack.dependencies.accounts.create(`test-${Date.now()}`, plan);
-      const key = await stack.dependencies.apiKeys.create(account.id, scopes);
-      return { accountId: account.id, key: key.key, api: apiClient(stack.apiUrl, key.key) };
+    newAccount,
+    async newCustomer(plan = 'pro') {
+      const account = await newAccount({ plan });
+      const product = await account.api.post('/products', { name: 'Glow serum' });
+      if (product.status !== 201) throw new Error(`POST /products answered ${product.status}: ${JSON.stringify(product.body)}`);
+      return { ...account, productId: product.body.data.id as number };
+    },
+    holdJobs() {
+      runner!.use({ start: async () => undefined, sendDecision: async () => undefined });
     },
     async stop() {
       await stack.stop();

@@ -1,6 +1,6 @@
 /**
  * `createClient`: the typed openapi-fetch client for the Reaction Studio API with what every caller
- * would otherwise rebuild: the API key on each request, an Idempotency-Key on POST /videos, 429 and
+ * would otherwise rebuild: the API key on each request, an Idempotency-Key on POST /videos (and its batch), 429 and
  * 503 retries that honour Retry-After, and helpers for uploads and for waiting on background work.
  */
 import createFetchClient from 'openapi-fetch';
@@ -10,7 +10,7 @@ import { waitForJob, type WaitForJobOptions } from './jobs';
 import type { WaitOptions } from './poll';
 import { unwrap } from './result';
 import { retryingFetch, type FetchLike, type RetryOptions } from './retry';
-import type { Avatar, Job, Product, TypedClient, Video, VideoQuote, paths } from './types';
+import type { Avatar, Job, Product, TypedClient, Video, VideoBatch, VideoQuote, paths } from './types';
 import {
   createAvatar,
   createProduct,
@@ -29,6 +29,7 @@ import { uploadFile, type Upload, type UploadFileOptions, type UploadPurpose } f
 import type { FileInput } from './files';
 
 type ApproveJobInput = NonNullable<paths['/videos/jobs/{id}/approve']['post']['requestBody']>['content']['application/json'];
+type CreateVideoBatchInput = NonNullable<paths['/videos/batch']['post']['requestBody']>['content']['application/json'];
 
 export interface ClientOptions {
   /** The API root, prefix included: `https://api.example.com/api/v1`, locally `http://127.0.0.1:3000/api/v1`. */
@@ -60,6 +61,9 @@ export interface ReactionStudioClient extends TypedClient {
   createVideoJob(input: CreateVideoJobInput): Promise<Job>;
   /** The same request as a dry run (`?dry_run=true`): every check, nothing made or reserved; the units, the allowance and an estimate. */
   quoteVideoJob(input: CreateVideoJobInput): Promise<VideoQuote>;
+  /** POST /videos/batch (202): 1-20 variants of one product, reserved together (402 for all if they do not fit); always idempotent. */
+  createVideoBatch(input: CreateVideoBatchInput): Promise<VideoBatch>;
+  getVideoBatch(id: number): Promise<VideoBatch>;
   getJob(id: number): Promise<Job>;
   waitForJob(id: number, options?: WaitForJobOptions): Promise<Job>;
   approveJob(id: number, input?: ApproveJobInput): Promise<Job>;
@@ -92,6 +96,8 @@ export function createClient(options: ClientOptions): ReactionStudioClient {
     waitForAvatar: (avatarId, waitOptions) => waitForAvatar(api, avatarId, waitOptions),
     createVideoJob: (input) => createVideoJob(api, input),
     quoteVideoJob: (input) => quoteVideoJob(api, input),
+    createVideoBatch: async (input) => batchOf((await unwrap(api.POST('/videos/batch', { body: input }))).data),
+    getVideoBatch: async (id) => (await unwrap(api.GET('/videos/batches/{id}', { params: { path: { id } } }))).data,
     getJob: async (id) => (await unwrap(api.GET('/videos/jobs/{id}', { params: { path: { id } } }))).data,
     waitForJob: (id, waitOptions) => waitForJob(api, id, waitOptions),
     approveJob: async (id, input = {}) => (await unwrap(api.POST('/videos/jobs/{id}/approve', { params: { path: { id } }, body: input }))).data,
@@ -100,4 +106,10 @@ export function createClient(options: ClientOptions): ReactionStudioClient {
     getVideo: async (id) => (await unwrap(api.GET('/videos/{id}', { params: { path: { id } } }))).data,
     uploadFile: (purpose, file, uploadOptions) => uploadFile(api, send, purpose, file, uploadOptions),
   };
+}
+
+/** Without `?dry_run=true` the batch's POST answers the batch (202), never a quote. */
+function batchOf(answer: VideoBatch | VideoQuote): VideoBatch {
+  if ('valid' in answer) throw new TypeError('Expected a batch, got a dry-run quote');
+  return answer;
 }

@@ -12,6 +12,8 @@ export type Avatar = Schemas['Avatar'];
 export type Video = Schemas['Video'];
 /** A dry run's answer (`?dry_run=true` on POST /videos and regenerate): what the request would take. */
 export type VideoQuote = Schemas['VideoQuote'];
+/** A batch of jobs (POST /videos/batch, GET /videos/batches/{id}): its jobs in variant order and how many stand at each status. */
+export type VideoBatch = Schemas['VideoBatch'];
 export type ErrorCode = Schemas['ErrorEnvelope']['code'];
 
 /** The typed openapi-fetch client: GET, POST, PUT, PATCH, DELETE over the document's paths. */

@@ -39,13 +39,27 @@ export class DynamoAllowanceLedger implements AllowanceLedger {
    * still at preview_ready, an Idempotency-Key not yet taken) are checked first: when one refuses,
    * nothing is written and its index in `writes` comes back. A full allowance is 402.
    */
-  async reserveWith({ ref, period, limit }: Reservation, writes: TransactItem[], now = new Date()): Promise<TransactOutcome> {
+  reserveWith(unit: Reservation, writes: TransactItem[], now = new Date()): Promise<TransactOutcome> {
+    return this.reserveAllWith([unit], writes, now);
+  }
+
+  /**
+   * reserveWith for several units of one account, period and limit (a batch's jobs): one entry each
+   * and one move of the period's counters by their number, admitted only if all of them fit.
+   */
+  async reserveAllWith(units: readonly Reservation[], writes: TransactItem[], now = new Date()): Promise<TransactOutcome> {
+    const { ref: first, period, limit } = units[0]!;
+    if (units.some((unit) => unit.ref.accountId !== first.accountId || unit.period !== period || unit.limit !== limit)) {
+      throw new Error('units reserved together share their account, period and limit');
+    }
+    // The condition below reads "no counter yet" as room for any number: more than the limit never fits.
+    if (units.length > limit) throw allowanceExhausted(limit, period);
     const at = now.toISOString();
     const outcome = await transact(
       [
         ...writes,
-        {
-          // A released entry may be reserved again (a rolled-back round), through the same limit check.
+        // A released entry may be reserved again (a rolled-back round), through the same limit check.
+        ...units.map(({ ref }): TransactItem => ({
           Put: {
             TableName: this.table.name,
             Item: {
@@ -63,11 +77,11 @@ export class DynamoAllowanceLedger implements AllowanceLedger {
             ExpressionAttributeNames: { '#state': 'state' },
             ExpressionAttributeValues: { ':released': 'released' },
           },
-        },
-        this.periodItem(ref.accountId, period, 'ADD committed :one, reserved :one SET #type = :type', {
-          ConditionExpression: 'attribute_not_exists(committed) OR committed < :limit',
+        })),
+        this.periodItem(first.accountId, period, 'ADD committed :n, reserved :n SET #type = :type', {
+          ConditionExpression: 'attribute_not_exists(committed) OR committed <= :most',
           ExpressionAttributeNames: { '#type': 'type' },
-          ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':type': 'allowance_period' },
+          ExpressionAttributeValues: { ':n': units.length, ':most': limit - units.length, ':type': 'allowance_period' },
         }),
       ],
       this.table.client,
@@ -75,7 +89,9 @@ export class DynamoAllowanceLedger implements AllowanceLedger {
     if (outcome.written) return outcome;
     const ownFailures = outcome.failed.filter((index) => index < writes.length);
     if (ownFailures.length > 0) return { written: false, failed: ownFailures };
-    if (outcome.failed.includes(writes.length)) {
+    const held = outcome.failed.find((index) => index < writes.length + units.length);
+    if (held !== undefined) {
+      const { ref } = units[held - writes.length]!;
       throw new LedgerViolation(`job ${ref.jobId} already holds allowance unit ${ref.chargeNumber}`);
     }
     throw allowanceExhausted(limit, period);

@@ -8,9 +8,11 @@ import { isFinal, JOB_STAGES, type Job } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
 import type { Video } from '#domain/video';
 import type { WebhookEvent } from '#domain/webhooks';
+import type { VideoBatch } from '#domain/batches';
 import type { Reservation } from '#ports/allowance-ledger';
 import type {
   ActiveJobRef,
+  BatchIdempotencyRecord,
   CreateJobOutcome,
   IdempotencyClaim,
   IdempotencyRecord,
@@ -29,8 +31,10 @@ import { outboxPut, updateWithEvent } from './webhook-outbox';
 
 const activeIndex = (job: Pick<Job, 'id' | 'account_id'>) => ({ gsi1pk: keys.activeJobsIndex, gsi1sk: `${padId(job.id)}#${job.account_id}` });
 
-/** In newJobItems, the Idempotency-Key's Put follows the job's. */
+/** In newJobItems, the Idempotency-Key's Put follows the job's; in createBatch, the batch's. */
 const IDEMPOTENCY_ITEM = 1;
+/** Keys are remembered for a day, as payment APIs do; the TTL sweeps them afterwards. */
+const keyExpiry = (createdAt: string) => Math.floor(Date.parse(createdAt) / 1000) + 24 * 3600;
 
 export class DynamoJobStore implements JobStore {
   private readonly ledger: DynamoAllowanceLedger;
@@ -89,6 +93,52 @@ export class DynamoJobStore implements JobStore {
     if (outcome.written) return outcome;
     if (idempotency && outcome.failed.includes(IDEMPOTENCY_ITEM)) return { written: false, reason: 'idempotency_taken' };
     throw new Error(`job ${job.id} could not be written`);
+  }
+
+  newBatchId(): Promise<number> {
+    return allocateId(this.table, 'batch');
+  }
+
+  async getBatch(accountId: number, batchId: number): Promise<VideoBatch | undefined> {
+    const out = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.batch(accountId, batchId), ConsistentRead: true }));
+    if (!out.Item) return undefined;
+    const { pk: _pk, sk: _sk, type: _type, ...batch } = out.Item;
+    return batch as VideoBatch;
+  }
+
+  async getBatchIdempotency(accountId: number, keyHash: string, now = new Date()): Promise<BatchIdempotencyRecord | undefined> {
+    const out = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.batchIdempotency(accountId, keyHash), ConsistentRead: true }),
+    );
+    if (!out.Item || Number(out.Item.expires_at) * 1000 < now.getTime()) return undefined;
+    return { batch_id: out.Item.batch_id as number, request_hash: out.Item.request_hash as string };
+  }
+
+  async createBatch(batch: VideoBatch, jobs: StoredJob[], idempotency: IdempotencyClaim | undefined, units: Reservation[], now: Date): Promise<CreateJobOutcome> {
+    const writes: TransactItem[] = [
+      { Put: { TableName: this.table.name, Item: { ...keys.batch(batch.account_id, batch.id), type: 'batch', ...batch }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ];
+    if (idempotency) {
+      writes.push({
+        Put: {
+          TableName: this.table.name,
+          Item: {
+            ...keys.batchIdempotency(batch.account_id, idempotency.keyHash),
+            type: 'batch_idempotency',
+            batch_id: batch.id,
+            request_hash: idempotency.requestHash,
+            created_at: batch.created_at,
+            expires_at: keyExpiry(batch.created_at),
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      });
+    }
+    writes.push(...jobs.flatMap((job) => this.newJobItems(job)));
+    const outcome = await this.ledger.reserveAllWith(units, writes, now);
+    if (outcome.written) return outcome;
+    if (idempotency && outcome.failed.includes(IDEMPOTENCY_ITEM)) return { written: false, reason: 'idempotency_taken' };
+    throw new Error(`batch ${batch.id} could not be written`);
   }
 
   async withdrawCreated(accountId: number, jobId: number, idempotencyKeyHash: string | undefined, unit: Reservation): Promise<boolean> {
@@ -169,8 +219,7 @@ export class DynamoJobStore implements JobStore {
             job_id: job.id,
             request_hash: idempotency.requestHash,
             created_at: job.created_at,
-            // Keys are remembered for a day, as payment APIs do; the TTL sweeps them afterwards.
-            expires_at: Math.floor(Date.parse(job.created_at) / 1000) + 24 * 3600,
+            expires_at: keyExpiry(job.created_at),
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },

@@ -53,6 +53,9 @@ export const keys = {
   processingDemosIndex: 'PROCESSING_DEMOS',
   processingAvatarsIndex: 'PROCESSING_AVATARS',
   jobIdempotency: (accountId: number, keyHash: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `IDEMPOTENCY#${keyHash}` }),
+  /** A batch of jobs (POST /videos/batch) and its Idempotency-Key, apart from single jobs' keys. */
+  batch: (accountId: number, batchId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `BATCH#${padId(batchId)}` }),
+  batchIdempotency: (accountId: number, keyHash: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `BATCHIDEMPOTENCY#${keyHash}` }),
 
   video: (accountId: number, videoId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `VIDEO#${padId(videoId)}` }),
   videoPrefix: 'VIDEO#',

@@ -31,6 +31,7 @@ export const jobResponse = z
     charged_units: z.int().check(z.nonnegative()),
     regenerations: z.int().check(z.nonnegative()),
     error: z.nullable(z.object({ code: z.enum(keysOf(JOB_ERROR_CODES)), message: z.string() })),
+    batch_id: z.nullable(recordId.check(z.meta({ description: 'The batch (POST /videos/batch) the job was made in; null for a job made alone' }))),
     created_at: timestamp,
     updated_at: timestamp,
   })

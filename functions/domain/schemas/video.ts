@@ -70,30 +70,31 @@ const NEEDS_CLIP = 'needs a reference_video file (multipart/form-data) or refere
 
 /**
  * Checks the per-method rules. `hasFilePart` says whether a `reference_video` file part came with the
- * request (multipart only); `reference_video_upload_id` names a direct upload instead.
+ * request (multipart only); `reference_video_upload_id` names a direct upload instead. `what` names
+ * the request in messages (a batch names the variant).
  */
-export function videoRequestOf(input: CreateVideoInput, hasFilePart: boolean): VideoRequest {
-  const hasReferenceVideo = referenceClipGiven(hasFilePart, input.reference_video_upload_id, 'video request');
+export function videoRequestOf(input: CreateVideoInput, hasFilePart: boolean, what = 'video request'): VideoRequest {
+  const hasReferenceVideo = referenceClipGiven(hasFilePart, input.reference_video_upload_id, what);
   const given = new Set<string>(METHOD_SPECIFIC.filter((field) => field !== 'reference_video' && input[field] !== undefined));
   if (hasFilePart) given.add('reference_video');
   const rules = METHOD_FIELDS[input.method];
   const foreign = [...given].filter((field) => !rules.allowed.includes(field));
-  if (foreign.length > 0) throw badRequest(`Invalid video request: ${foreign.join(', ')} cannot be used with method=${input.method}`);
+  if (foreign.length > 0) throw badRequest(`Invalid ${what}: ${foreign.join(', ')} cannot be used with method=${input.method}`);
   const missing = rules.required.filter((field) => !given.has(field));
-  if (missing.length > 0) throw badRequest(`Invalid video request: method=${input.method} needs ${missing.join(' and ')}`);
+  if (missing.length > 0) throw badRequest(`Invalid ${what}: method=${input.method} needs ${missing.join(' and ')}`);
 
   if (input.method === 'motion') {
     if (input.video_source === 'link' && input.reference_url === undefined) {
-      throw badRequest('Invalid video request: video_source=link needs reference_url');
+      throw badRequest(`Invalid ${what}: video_source=link needs reference_url`);
     }
     if (input.video_source === 'link' && hasReferenceVideo) {
-      throw badRequest('Invalid video request: reference_video is for video_source=upload; with link send reference_url');
+      throw badRequest(`Invalid ${what}: reference_video is for video_source=upload; with link send reference_url`);
     }
     if (input.video_source === 'upload' && !hasReferenceVideo) {
-      throw badRequest(`Invalid video request: video_source=upload ${NEEDS_CLIP}`);
+      throw badRequest(`Invalid ${what}: video_source=upload ${NEEDS_CLIP}`);
     }
     if (input.video_source === 'upload' && input.reference_url !== undefined) {
-      throw badRequest('Invalid video request: reference_url is for video_source=link');
+      throw badRequest(`Invalid ${what}: reference_url is for video_source=link`);
     }
     // Only https links on the short-video hosts' allow-list, refused when the request arrives.
     if (input.reference_url !== undefined) checkReferenceUrl(input.reference_url, { field: 'reference_url' });

@@ -123,6 +123,24 @@ describe('idempotent job creation', () => {
   });
 });
 
+test('a batch gets an Idempotency-Key of its own, so an answer lost on the way back is retried into the same batch', async () => {
+  t.runner.use(idleRunner);
+  let lost = 0;
+  const dropFirstAnswer: FetchLike = async (request) => {
+    const response = await fetch(request);
+    if (request.method === 'POST' && request.url.endsWith('/videos/batch') && lost++ === 0) throw new TypeError('fetch failed: socket hang up');
+    return response;
+  };
+  const { rs } = await customer(dropFirstAnswer);
+  const product = await rs.createProduct({ name: 'No demo' });
+  const batch = await rs.createVideoBatch({ product_id: product.id, variants: [{ method: 'prompt', prompt: 'in love' }, { method: 'prompt', prompt: 'amazed' }] });
+  expect(lost).toBe(2);
+  expect(batch.counts.queued).toBe(2);
+  expect((await rs.getVideoBatch(batch.id)).jobs.map((job) => job.id)).toEqual(batch.jobs.map((job) => job.id));
+  const { data: usage } = await rs.GET('/usage');
+  expect(usage?.data.allowance).toMatchObject({ reserved: 2 });
+});
+
 test('a 429 is waited out for its Retry-After and the call then succeeds', async () => {
   // The API's limit is 120 a minute, so its own Retry-After can be a minute long; this double
   // answers the first request as the API does when the window is full, with a short wait.

@@ -42,6 +42,17 @@ export class MemoryAllowanceLedger implements AllowanceLedger {
     this.entries.set(entryKey(ref), { ref: { ...ref }, state: 'reserved', period, reservedAt: now.toISOString() });
   }
 
+  /** Several units of one account, period and limit, all or none (the job store double's batch write). */
+  reserveAll(units: readonly Reservation[], now: Date): void {
+    const { ref: first, period, limit } = units[0]!;
+    for (const { ref } of units) {
+      const existing = this.entries.get(entryKey(ref));
+      if (existing && existing.state !== 'released') throw new LedgerViolation(`job ${ref.jobId} already holds allowance unit ${ref.chargeNumber}`);
+    }
+    if (this.counters(first.accountId, period).committed + units.length > limit) throw allowanceExhausted(limit, period);
+    for (const unit of units) this.reserve(unit, now);
+  }
+
   /** Takes a reservation back as if it never was; false when the entry is not reserved. */
   withdraw({ ref, period }: Omit<Reservation, 'limit'>): boolean {
     if (this.entries.get(entryKey(ref))?.state !== 'reserved') return false;

@@ -6,9 +6,11 @@
 import { isFinal, JOB_STAGES } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
 import type { Video } from '#domain/video';
+import type { VideoBatch } from '#domain/batches';
 import type { Reservation } from '#ports/allowance-ledger';
 import type {
   ActiveJobRef,
+  BatchIdempotencyRecord,
   CreateJobOutcome,
   IdempotencyClaim,
   IdempotencyRecord,
@@ -27,6 +29,9 @@ export class MemoryJobStore implements JobStore {
   private readonly jobs = new Map<string, StoredJob>();
   private readonly keys = new Map<string, IdempotencyRecord & { expiresAtMs: number }>();
   private lastId = 0;
+  private readonly batches = new Map<string, VideoBatch>();
+  private readonly batchKeys = new Map<string, BatchIdempotencyRecord & { expiresAtMs: number }>();
+  private lastBatchId = 0;
 
   constructor(
     readonly ledger = new MemoryAllowanceLedger(),
@@ -65,6 +70,39 @@ export class MemoryJobStore implements JobStore {
         job_id: job.id,
         request_hash: idempotency.requestHash,
         expiresAtMs: Date.parse(job.created_at) + 24 * 3600 * 1000,
+      });
+    }
+    return { written: true };
+  }
+
+  async newBatchId(): Promise<number> {
+    return ++this.lastBatchId;
+  }
+
+  async getBatch(accountId: number, batchId: number): Promise<VideoBatch | undefined> {
+    const batch = this.batches.get(jobKey(accountId, batchId));
+    return batch && structuredClone(batch);
+  }
+
+  async getBatchIdempotency(accountId: number, keyHash: string, now = new Date()): Promise<BatchIdempotencyRecord | undefined> {
+    const record = this.batchKeys.get(`${accountId}/${keyHash}`);
+    if (!record || record.expiresAtMs < now.getTime()) return undefined;
+    return { batch_id: record.batch_id, request_hash: record.request_hash };
+  }
+
+  async createBatch(batch: VideoBatch, jobs: StoredJob[], idempotency: IdempotencyClaim | undefined, units: Reservation[], now: Date): Promise<CreateJobOutcome> {
+    if (this.batches.has(jobKey(batch.account_id, batch.id)) || jobs.some((job) => this.jobs.has(jobKey(job.account_id, job.id)))) {
+      throw new Error(`batch ${batch.id} could not be written`);
+    }
+    if (idempotency && this.batchKeys.has(`${batch.account_id}/${idempotency.keyHash}`)) return { written: false, reason: 'idempotency_taken' };
+    this.ledger.reserveAll(units, now);
+    this.batches.set(jobKey(batch.account_id, batch.id), structuredClone(batch));
+    for (const job of jobs) this.put(job);
+    if (idempotency) {
+      this.batchKeys.set(`${batch.account_id}/${idempotency.keyHash}`, {
+        batch_id: batch.id,
+        request_hash: idempotency.requestHash,
+        expiresAtMs: Date.parse(batch.created_at) + 24 * 3600 * 1000,
       });
     }
     return { written: true };

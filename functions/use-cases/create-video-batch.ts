@@ -1,0 +1,232 @@
+/**
+ * POST /videos/batch: up to 20 jobs of one product from one request. Every check of every variant runs
+ * first (the product once; each variant's avatar, saved reaction and direct upload, a refusal naming
+ * the variant); then the batch, all its jobs, one allowance unit each and the Idempotency-Key are one
+ * transaction, so an allowance that cannot cover the whole batch is 402 with nothing written. Then
+ * each job's execution starts, in variant order.
+ *
+ * A job whose execution cannot start is failed and its unit released (unless it moved meanwhile: an
+ * execution owns it), rather than withdrawn as POST /videos withdraws its job: the batch and its key
+ * stay whole, so its view and a repeat with the key show that variant, failed with nothing charged,
+ * and the other variants' executions, which may have started, are never taken back. The ledger moves
+ * once either way: the unit is released, never charged.
+ *
+ * POST /videos/batch?dry_run=true (quoteVideoBatch) runs the same checks and reads the allowance for
+ * one unit per variant; nothing is written or claimed.
+ */
+import { createHash } from 'node:crypto';
+import { AppError, conflict, isAppError, notFound } from '#domain/errors';
+import type { VideoBatch } from '#domain/batches';
+import { estimatedSeconds, type VideoQuote } from '#domain/quote';
+import { chargeNumberOfJob, JOB_STAGES, jobObjectKeys } from '#domain/jobs';
+import { executionInputOf, newJob, type StoredJob } from '#domain/job-execution';
+import type { VideoVariant } from '#domain/schemas/video-batch';
+import { newSeed } from '#domain/seed';
+import type { Dependencies } from '#ports/dependencies';
+import type { ReferenceClip } from '#ports/media-inspector';
+import type { BatchIdempotencyRecord, IdempotencyClaim, JobStore } from '#ports/job-store';
+import { Compensation } from './compensation';
+import type { CreateVideoJobDeps } from './create-video-job';
+import { checkAvatarAndReaction, checkProduct, quoteOf, reservationOf } from './job-references';
+import { logOf } from './log';
+import { metricsOf } from './metrics-of';
+import { UploadAlreadyUsed, withFile } from './use-upload';
+
+export type CreateVideoBatchDeps = CreateVideoJobDeps & Pick<Dependencies, 'ledger'>;
+type CheckDeps = Omit<CreateVideoBatchDeps, 'jobRunner' | 'metrics'>;
+
+export interface CreateVideoBatchInput {
+  accountId: number;
+  productId: number;
+  variants: VideoVariant[];
+  /** The client's Idempotency-Key header, already checked for shape. */
+  idempotencyKey?: string;
+}
+
+/** A batch with its jobs, in variant order. */
+export interface BatchWithJobs {
+  batch: VideoBatch;
+  jobs: StoredJob[];
+}
+
+/** A variant's reference clip once checked: a scratch copy of its direct upload, as inspected. */
+interface CheckedReference {
+  path: string;
+  clip: ReferenceClip;
+}
+
+export async function createVideoBatch(deps: CreateVideoBatchDeps, input: CreateVideoBatchInput): Promise<BatchWithJobs> {
+  const idempotency = idempotencyClaimOf(input);
+  if (idempotency) {
+    const earlier = await deps.jobs.getBatchIdempotency(input.accountId, idempotency.keyHash, deps.now());
+    if (earlier) return sameRequestBatch(deps.jobs, input.accountId, earlier, idempotency.requestHash);
+  }
+  try {
+    return await withCheckedVariants(deps, input, { claim: true }, (references) => startBatch(deps, input, idempotency, references));
+  } catch (error) {
+    // The same batch sent twice at once with its key: the twin holds the uploads, so this one answers as a repeat.
+    if (idempotency && error instanceof UploadAlreadyUsed) return concurrentRequestBatch(deps.jobs, input.accountId, idempotency, deps.now());
+    throw error;
+  }
+}
+
+/** The dry run: every check of createVideoBatch, and the allowance read for one unit per variant. */
+export async function quoteVideoBatch(deps: CheckDeps, input: CreateVideoBatchInput): Promise<VideoQuote> {
+  const { accountId, variants } = input;
+  // Jobs share the render slots: the last one's next stop is about the sum of their own times away.
+  const estimate = variants.reduce((sum, { request }) => sum + estimatedSeconds(request.method, request.mode), 0);
+  const idempotency = idempotencyClaimOf(input);
+  if (idempotency) {
+    const earlier = await deps.jobs.getBatchIdempotency(accountId, idempotency.keyHash, deps.now());
+    if (earlier) {
+      await sameRequestBatch(deps.jobs, accountId, earlier, idempotency.requestHash);
+      return quoteOf(deps, accountId, 0, estimate, deps.now());
+    }
+  }
+  return withCheckedVariants(deps, input, { claim: false }, () => quoteOf(deps, accountId, variants.length, estimate, deps.now()));
+}
+
+/** The batch and its jobs as they are now; undefined for an unknown or another account's batch. */
+export async function readVideoBatch(deps: Pick<Dependencies, 'jobs'>, accountId: number, batchId: number): Promise<BatchWithJobs | undefined> {
+  const batch = await deps.jobs.getBatch(accountId, batchId);
+  if (!batch) return undefined;
+  const jobs = await Promise.all(batch.job_ids.map((jobId) => deps.jobs.get(accountId, jobId)));
+  return { batch, jobs: jobs.filter((job): job is StoredJob => job !== undefined) };
+}
+
+/**
+ * Every check, in order: the product once, then each variant's avatar and saved reaction (each
+ * distinct pair read once), then each variant's direct upload (checked, copied and inspected; claimed
+ * by a real create and given back if the batch is not made). `next` runs on what passed.
+ */
+async function withCheckedVariants<T>(
+  deps: CheckDeps,
+  input: CreateVideoBatchInput,
+  options: { claim: boolean },
+  next: (references: (CheckedReference | undefined)[]) => Promise<T>,
+): Promise<T> {
+  const { accountId, productId, variants } = input;
+  await checkProduct(deps, accountId, productId);
+  const checked = new Set<string>();
+  for (const [i, { request }] of variants.entries()) {
+    const pair = `${request.avatarId}/${request.reactionId}`;
+    if (checked.has(pair)) continue;
+    await namingVariant(i, () => checkAvatarAndReaction(deps, accountId, request));
+    checked.add(pair);
+  }
+  const references: (CheckedReference | undefined)[] = [];
+  const withReferenceFrom = async (i: number): Promise<T> => {
+    if (i === variants.length) return next(references);
+    const uploadId = variants[i]!.referenceUploadId;
+    if (uploadId === null) return withReferenceFrom(i + 1);
+    return namingVariant(i, () =>
+      withFile(deps, accountId, 'reference_video', { uploadId }, async (path) => {
+        references[i] = { path, clip: await deps.media.inspectReference(path) };
+        return withReferenceFrom(i + 1);
+      }, options),
+    );
+  };
+  return withReferenceFrom(0);
+}
+
+/** A refusal of one variant's record or upload names the variant (`variants[3].reaction_id: ...`); one already named is left as it is. */
+async function namingVariant<T>(index: number, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isAppError(error) || error.status >= 500 || error instanceof UploadAlreadyUsed || error.message.startsWith('variants[')) throw error;
+    throw new AppError(error.code, `variants[${index}].${error.message}`, { headers: error.headers, cause: error });
+  }
+}
+
+async function startBatch(
+  deps: CreateVideoBatchDeps,
+  input: CreateVideoBatchInput,
+  idempotency: IdempotencyClaim | undefined,
+  references: (CheckedReference | undefined)[],
+): Promise<BatchWithJobs> {
+  const { accountId, productId, variants } = input;
+  const now = deps.now();
+  const batchId = await deps.jobs.newBatchId();
+  // Ids are handed out concurrently; sorted, they follow the variants' order.
+  const jobIds = (await Promise.all(variants.map(() => deps.jobs.newJobId()))).sort((a, b) => a - b);
+  const firstUnit = await reservationOf(deps, { accountId, jobId: jobIds[0]!, chargeNumber: chargeNumberOfJob() }, now);
+  const units = jobIds.map((jobId) => ({ ...firstUnit, ref: { ...firstUnit.ref, jobId } }));
+  const jobs = variants.map(({ request }, i) => {
+    const referenceKey = references[i] ? jobObjectKeys(accountId, jobIds[i]!, 0).reference : null;
+    return newJob(accountId, jobIds[i]!, request, referenceKey, newSeed(), now, batchId);
+  });
+  const batch: VideoBatch = { id: batchId, account_id: accountId, product_id: productId, job_ids: jobIds, created_at: now.toISOString() };
+  const undo = new Compensation(deps);
+
+  for (const [i, reference] of references.entries()) {
+    const referenceKey = jobs[i]!.reference_key;
+    if (!reference || !referenceKey) continue;
+    await deps.blobs.putFile(referenceKey, reference.path, reference.clip.contentType);
+    undo.add('drop the uploaded reference clip', () => deps.blobs.deleteKeys([referenceKey]), { bestEffort: true });
+  }
+  // The batch, its jobs, their units and the key are written together: none exists without the others.
+  const written = await undo.guard(() => deps.jobs.createBatch(batch, jobs, idempotency, units, now));
+  if (!written.written) {
+    // A concurrent request with the same key won; this one wrote nothing and answers with its batch.
+    await undo.undo();
+    return concurrentRequestBatch(deps.jobs, accountId, idempotency!, now);
+  }
+
+  // One at a time, so the jobs queue for render slots in the variants' order. The answer shows each
+  // job as written (queued, as POST /videos answers), or as it is when its start failed.
+  const answered: StoredJob[] = [];
+  for (const job of jobs) {
+    try {
+      await deps.jobRunner.start(executionInputOf(job));
+      metricsOf(deps).record({ name: 'JobsStarted' });
+      answered.push(job);
+    } catch (error) {
+      logOf(deps).warn('the execution of a batch job could not be started; the job fails and its unit is released', { err: error, jobId: job.id, batchId });
+      answered.push(await failUnstarted(deps, job));
+    }
+  }
+  return { batch, jobs: answered };
+}
+
+const NOT_STARTED = 'The job could not be started; nothing was charged. Create it again (POST /videos) in a moment';
+
+/** Only while the job is still queued: an execution that did start (its answer lost) owns it. The job as it is then. */
+async function failUnstarted(deps: CreateVideoBatchDeps, job: StoredJob): Promise<StoredJob> {
+  const failed = await deps.jobs.update(
+    job.account_id,
+    job.id,
+    { status: 'failed', stage: 'failed', progress: JOB_STAGES.failed, error: { code: 'internal_error', message: NOT_STARTED }, resume_at: null },
+    { statusIn: ['queued'] },
+    deps.now(),
+  );
+  if (!failed) return (await deps.jobs.get(job.account_id, job.id)) ?? job;
+  // A failure before this release leaves a reserved unit of an ended job: the sweeper releases it.
+  await deps.ledger.release({ accountId: job.account_id, jobId: job.id, chargeNumber: chargeNumberOfJob() }, deps.now());
+  metricsOf(deps).record({ name: 'JobsFailed', code: 'internal_error' });
+  return failed;
+}
+
+async function concurrentRequestBatch(jobs: JobStore, accountId: number, idempotency: IdempotencyClaim, now: Date): Promise<BatchWithJobs> {
+  const earlier = await jobs.getBatchIdempotency(accountId, idempotency.keyHash, now);
+  if (!earlier) throw new AppError('conflict', 'A request with this Idempotency-Key is in progress; retry in a moment', { headers: { 'retry-after': '1' } });
+  return sameRequestBatch(jobs, accountId, earlier, idempotency.requestHash);
+}
+
+async function sameRequestBatch(jobs: JobStore, accountId: number, earlier: BatchIdempotencyRecord, requestHash: string): Promise<BatchWithJobs> {
+  if (earlier.request_hash !== requestHash) {
+    throw conflict('This Idempotency-Key was already used with a different request; use a new key for a new batch');
+  }
+  const found = await readVideoBatch({ jobs }, accountId, earlier.batch_id);
+  if (!found) throw notFound('Batch');
+  return found;
+}
+
+/** The batch as understood (defaults filled in, JSON or form alike), the uploads by id: they can be used once. */
+function idempotencyClaimOf(input: CreateVideoBatchInput): IdempotencyClaim | undefined {
+  if (!input.idempotencyKey) return undefined;
+  const understood = JSON.stringify({ product: input.productId, variants: input.variants });
+  return { keyHash: sha256(input.idempotencyKey), requestHash: sha256(understood) };
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -1,0 +1,115 @@
+import { createVideoBatch, quoteVideoBatch, readVideoBatch } from '#use-cases/create-video-batch';
+import type { VideoVariant } from '#domain/schemas/video-batch';
+import { createUpload } from '#use-cases/create-upload';
+import { MemoryUploadStore } from '#test-doubles/memory/upload-store';
+import { NOW, PERIOD, promptRequest, videoJobFixture } from '#test-support/video-jobs';
+
+const variant = (productId: number, hookText: string, changes = {}): VideoVariant => ({ request: promptRequest(productId, { hookText, ...changes }), referenceUploadId: null });
+const three = (productId: number) => ['One', 'Two', 'Three'].map((hook) => variant(productId, hook));
+
+describe('createVideoBatch', () => {
+  test('writes the batch and its jobs in variant order, each queued with its unit and batch_id, and starts them in that order', async () => {
+    const { deps, accountId, productId, ledger, runner } = await videoJobFixture();
+    const { batch, jobs } = await createVideoBatch(deps, { accountId, productId, variants: three(productId) });
+    expect(batch).toEqual({ id: expect.any(Number), account_id: accountId, product_id: productId, job_ids: jobs.map((job) => job.id), created_at: NOW.toISOString() });
+    expect(jobs.map((job) => [job.hook_text, job.status, job.batch_id])).toEqual([
+      ['One', 'queued', batch.id],
+      ['Two', 'queued', batch.id],
+      ['Three', 'queued', batch.id],
+    ]);
+    expect([...batch.job_ids].sort((a, b) => a - b)).toEqual(batch.job_ids);
+    expect(runner.started.map((s) => s.job_id)).toEqual(batch.job_ids);
+    for (const jobId of batch.job_ids) expect(await ledger.entry({ accountId, jobId, chargeNumber: 1 })).toEqual({ state: 'reserved', period: PERIOD });
+    expect(await readVideoBatch(deps, accountId, batch.id)).toEqual({ batch, jobs });
+    expect(await readVideoBatch(deps, accountId + 1, batch.id)).toBeUndefined();
+  });
+
+  test('an allowance that cannot cover every variant is 402 for the whole batch: no batch, no job, no unit, no start', async () => {
+    const { deps, accountId, productId, ledger, runner, jobs } = await videoJobFixture({ plan: 'free' });
+    ledger.reserve({ ref: { accountId, jobId: 900, chargeNumber: 1 }, period: PERIOD, limit: 3 }, NOW);
+    await expect(createVideoBatch(deps, { accountId, productId, variants: three(productId), idempotencyKey: 'key-1' })).rejects.toMatchObject({ code: 'allowance_exhausted', status: 402 });
+    expect(await jobs.listRecent(accountId, 10)).toEqual({ items: [], nextBefore: null });
+    expect(await jobs.getBatchIdempotency(accountId, expect.any(String) as never, NOW)).toBeUndefined();
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 1 });
+    expect(runner.started).toEqual([]);
+  });
+
+  test('every variant is checked before anything is written: a refusal names the variant', async () => {
+    const { deps, accountId, productId, ledger, jobs } = await videoJobFixture();
+    const variants = [variant(productId, 'One'), variant(productId, 'Two', { avatarId: 1 }), variant(productId, 'Three', { method: 'reuse', prompt: null, reactionId: 77 })];
+    await expect(createVideoBatch(deps, { accountId, productId, variants })).rejects.toMatchObject({ code: 'not_found', message: 'variants[2].reaction_id: Saved reaction 77 not found' });
+    await expect(createVideoBatch(deps, { accountId, productId: 99, variants: three(99) })).rejects.toMatchObject({ code: 'not_found', message: 'product_id: Product 99 not found' });
+    expect(await jobs.listRecent(accountId, 10)).toEqual({ items: [], nextBefore: null });
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
+  });
+
+  test('the same batch again with its key answers the first one; the key with another batch is 409', async () => {
+    const { deps, accountId, productId, ledger, runner } = await videoJobFixture();
+    const first = await createVideoBatch(deps, { accountId, productId, variants: three(productId), idempotencyKey: 'key-1' });
+    const again = await createVideoBatch(deps, { accountId, productId, variants: three(productId), idempotencyKey: 'key-1' });
+    expect(again).toEqual(first);
+    expect(runner.started).toHaveLength(3);
+    const other = [variant(productId, 'One'), variant(productId, 'Two')];
+    await expect(createVideoBatch(deps, { accountId, productId, variants: other, idempotencyKey: 'key-1' })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('different request') });
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 3 });
+  });
+
+  test('a job whose execution cannot start fails with its unit released; the others run, and the batch says so per job', async () => {
+    const { deps, accountId, productId, ledger, runner } = await videoJobFixture();
+    let starts = 0;
+    runner.onStart = async () => {
+      runner.failStart = ++starts === 2 ? new Error('states throttled') : undefined;
+    };
+    const { batch, jobs } = await createVideoBatch(deps, { accountId, productId, variants: three(productId) });
+    expect(jobs.map((job) => job.status)).toEqual(['queued', 'failed', 'queued']);
+    expect(jobs[1]).toMatchObject({ stage: 'failed', charged_units: 0, error: { code: 'internal_error', message: expect.stringContaining('nothing was charged') } });
+    expect(runner.started.map((s) => s.job_id)).toEqual([batch.job_ids[0], batch.job_ids[2]]);
+    expect(await ledger.entry({ accountId, jobId: batch.job_ids[1]!, chargeNumber: 1 })).toMatchObject({ state: 'released' });
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 2 });
+  });
+
+  test('a start that failed after the execution moved its job leaves the job to the execution', async () => {
+    const { deps, accountId, productId, ledger, runner } = await videoJobFixture();
+    runner.onStart = async (input) => void (await deps.jobs.update(input.account_id, input.job_id, { status: 'processing', stage: 'preparing' }));
+    runner.failStart = new Error('answer lost');
+    const { jobs } = await createVideoBatch(deps, { accountId, productId, variants: three(productId) });
+    expect(jobs.map((job) => job.status)).toEqual(['processing', 'processing', 'processing']);
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 3 });
+  });
+
+  test('direct uploads: each checked and stored under its job; a batch refused later gives them back', async () => {
+    const fixture = await videoJobFixture({ plan: 'free' });
+    const deps = { ...fixture.deps, uploads: new MemoryUploadStore() };
+    const { accountId, productId, avatarId, blobs, ledger } = fixture;
+    const uploadIds: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const { upload } = await createUpload(deps, accountId, { purpose: 'reference_video', content_type: 'video/mp4', size_bytes: 10 });
+      await blobs.putBuffer(upload.key, Buffer.from('clip bytes'), 'video/mp4');
+      uploadIds.push(upload.id);
+    }
+    const motion = (uploadId: string): VideoVariant => ({ request: promptRequest(productId, { method: 'motion', prompt: null, avatarId, videoSource: 'upload' }), referenceUploadId: uploadId });
+    // Four variants on a free plan (3 videos): 402 once both uploads passed their checks.
+    const refused = createVideoBatch(deps, { accountId, productId, variants: [motion(uploadIds[0]!), motion(uploadIds[1]!), ...three(productId).slice(0, 2)] });
+    await expect(refused).rejects.toMatchObject({ code: 'allowance_exhausted' });
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
+
+    const { jobs } = await createVideoBatch(deps, { accountId, productId, variants: [motion(uploadIds[0]!), variant(productId, 'Two'), motion(uploadIds[1]!)] });
+    expect(jobs.map((job) => job.reference_key)).toEqual([`accounts/${accountId}/jobs/${jobs[0]!.id}/reference-0`, null, `accounts/${accountId}/jobs/${jobs[2]!.id}/reference-0`]);
+    for (const job of [jobs[0]!, jobs[2]!]) expect(blobs.objects.get(job.reference_key!)).toEqual({ data: Buffer.from('clip bytes'), contentType: 'video/mp4' });
+    // Used once: a second batch naming one of them is 409, as POST /videos answers it.
+    await expect(createVideoBatch(deps, { accountId, productId, variants: [motion(uploadIds[1]!)] })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('was already used') });
+  });
+});
+
+describe('quoteVideoBatch', () => {
+  test('one unit per variant, the allowance as it is, nothing written; a repeat of a batch with its key quotes 0', async () => {
+    const { deps, accountId, productId, jobs, ledger } = await videoJobFixture();
+    const quote = await quoteVideoBatch(deps, { accountId, productId, variants: three(productId), idempotencyKey: 'key-1' });
+    expect(quote).toMatchObject({ valid: true, units: 3, allowance: { limit: 3, used: 0, reserved: 0, remaining: 3 } });
+    expect(await jobs.listRecent(accountId, 10)).toEqual({ items: [], nextBefore: null });
+    await expect(quoteVideoBatch(deps, { accountId, productId, variants: [...three(productId), variant(productId, 'Four')] })).rejects.toMatchObject({ code: 'allowance_exhausted' });
+    await createVideoBatch(deps, { accountId, productId, variants: three(productId), idempotencyKey: 'key-1' });
+    expect(await quoteVideoBatch(deps, { accountId, productId, variants: three(productId), idempotencyKey: 'key-1' })).toMatchObject({ units: 0 });
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 3 });
+  });
+});
