@@ -20,7 +20,7 @@ export async function dispatchWebhookEvents(deps: DispatchDeps, limit = 25): Pro
   return dispatched;
 }
 
-export async function dispatchEvent(deps: DispatchDeps, event: WebhookEvent): Promise<boolean> {
+async function dispatchEvent(deps: DispatchDeps, event: WebhookEvent): Promise<boolean> {
   const endpoints = recipientsOf(event, await deps.webhooks.listEndpoints(event.account_id));
   const now = deps.now();
   const payload = endpoints.length > 0 ? eventPayload(event, await dataOf(deps, event)) : '';
