@@ -30,6 +30,7 @@ import type { CreateVideoJobDeps } from './create-video-job';
 import { checkAvatarAndReaction, checkProduct, quoteOf, reservationOf } from './job-references';
 import { logOf } from './log';
 import { metricsOf } from './metrics-of';
+import { raiseEvent } from './webhook-events';
 import { UploadAlreadyUsed, withFile } from './use-upload';
 
 export type CreateVideoBatchDeps = CreateVideoJobDeps & Pick<Dependencies, 'ledger'>;
@@ -193,12 +194,14 @@ const NOT_STARTED = 'The job could not be started; nothing was charged. Create i
 
 /** Only while the job is still queued: an execution that did start (its answer lost) owns it. The job as it is then. */
 async function failUnstarted(deps: CreateVideoBatchDeps, job: StoredJob): Promise<StoredJob> {
+  const now = deps.now();
   const failed = await deps.jobs.update(
     job.account_id,
     job.id,
     { status: 'failed', stage: 'failed', progress: JOB_STAGES.failed, error: { code: 'internal_error', message: NOT_STARTED }, resume_at: null },
     { statusIn: ['queued'] },
-    deps.now(),
+    now,
+    raiseEvent('video.job.failed', job.account_id, { kind: 'job', id: job.id }, now),
   );
   if (!failed) return (await deps.jobs.get(job.account_id, job.id)) ?? job;
   // A failure before this release leaves a reserved unit of an ended job: the sweeper releases it.
