@@ -78,3 +78,14 @@ export function roleStatements(resources: Record<string, Resource>, functionId: 
 
 export const actionsOf = (s: Statement): string[] => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 export const resourcesOf = (s: Statement): Json[] => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]);
+
+/** The logical ids a template value refers to (Ref and Fn::GetAtt, however deeply nested). */
+export function referencedIds(value: Json): string[] {
+  if (Array.isArray(value)) return value.flatMap(referencedIds);
+  if (value && typeof value === 'object') {
+    if (typeof value.Ref === 'string') return [value.Ref];
+    if (Array.isArray(value['Fn::GetAtt'])) return [value['Fn::GetAtt'][0]];
+    return Object.values(value).flatMap(referencedIds);
+  }
+  return [];
+}

@@ -20,6 +20,7 @@ import {
   useSynthesisedStack,
   type Json,
   type Statement,
+  referencedIds,
 } from '#test-support/cdk-template';
 
 const GROUPS = Object.keys(HANDLER_GROUPS) as HandlerGroup[];
@@ -58,15 +59,6 @@ function allowedActions(functionId: string, service: string): string[] {
 }
 
 /** The logical ids a statement's resources point at (through Ref or Fn::GetAtt, however deep). */
-function referencedIds(value: Json): string[] {
-  if (Array.isArray(value)) return value.flatMap(referencedIds);
-  if (value && typeof value === 'object') {
-    if (typeof value.Ref === 'string') return [value.Ref];
-    if (Array.isArray(value['Fn::GetAtt'])) return [value['Fn::GetAtt'][0]];
-    return Object.values(value).flatMap(referencedIds);
-  }
-  return [];
-}
 
 const layerIdByDescription = (pattern: RegExp) => {
   const found = ofType('AWS::Lambda::LayerVersion').filter(([, r]) => pattern.test(String(r.Properties.Description)));

@@ -14,7 +14,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { DEFAULT_BEDROCK_HOOKS_MODEL } from '#cloud/engine-config';
 import { WEBHOOK_FUNCTIONS, WEBHOOK_MAX_RECEIVES, WEBHOOK_SWEEP_MINUTES, Webhooks } from '#cloud/webhooks';
 import { WEBHOOK_LIMITS } from '#domain/webhooks';
-import { resourcesOfType, type Json, type Resource, type Statement } from '#test-support/cdk-template';
+import { resourcesOfType, type Resource, type Statement, referencedIds } from '#test-support/cdk-template';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -47,23 +47,14 @@ afterAll(() => {
 
 const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
 
-function refs(value: Json): string[] {
-  if (Array.isArray(value)) return value.flatMap(refs);
-  if (value && typeof value === 'object') {
-    if (typeof value.Ref === 'string') return [value.Ref];
-    if (Array.isArray(value['Fn::GetAtt'])) return [value['Fn::GetAtt'][0]];
-    return Object.values(value).flatMap(refs);
-  }
-  return [];
-}
 
 const mappingsOf = (fn: lambda.IFunction) =>
-  resourcesOfType(resources, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => refs(m.Properties.FunctionName).includes(logicalId(fn)));
+  resourcesOfType(resources, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => referencedIds(m.Properties.FunctionName).includes(logicalId(fn)));
 
 function statementsOf(fn: lambda.IFunction): Statement[] {
   const role = resources[logicalId(fn)]!.Properties.Role['Fn::GetAtt'][0] as string;
   return resourcesOfType(resources, 'AWS::IAM::Policy')
-    .filter(([, p]) => refs(p.Properties.Roles).includes(role))
+    .filter(([, p]) => referencedIds(p.Properties.Roles).includes(role))
     .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
 }
 
@@ -73,32 +64,32 @@ describe('the dispatcher', () => {
     expect(mapping.Properties).toMatchObject({ StartingPosition: 'LATEST', MaximumRetryAttempts: 3 });
     const pattern = JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern);
     expect(pattern).toEqual({ eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: [{ prefix: 'WHEVENT#' }] } } } });
-    expect(refs(mapping.Properties.DestinationConfig.OnFailure.Destination)).toEqual([logicalId(webhooks.failedStreamBatches)]);
+    expect(referencedIds(mapping.Properties.DestinationConfig.OnFailure.Destination)).toEqual([logicalId(webhooks.failedStreamBatches)]);
   });
 
   test(`runs every ${WEBHOOK_SWEEP_MINUTES} minute and may queue deliveries, whose queue it is told`, () => {
     const rules = resourcesOfType(resources, 'AWS::Events::Rule');
     expect(rules).toHaveLength(1);
     expect(rules[0]![1].Properties.ScheduleExpression).toBe(`rate(${WEBHOOK_SWEEP_MINUTES} minute)`);
-    expect(refs(rules[0]![1].Properties.Targets)).toContain(logicalId(webhooks.dispatcher));
+    expect(referencedIds(rules[0]![1].Properties.Targets)).toContain(logicalId(webhooks.dispatcher));
     const sends = statementsOf(webhooks.dispatcher).filter((s) => [s.Action].flat().includes('sqs:SendMessage'));
     // The delivery queue, and the stream's dead-letter queue (Lambda sends a failed batch's record there as the function).
-    expect(sends.flatMap((s) => refs(s.Resource)).sort()).toEqual([logicalId(webhooks.queue), logicalId(webhooks.failedStreamBatches)].sort());
-    expect(refs(resources[logicalId(webhooks.dispatcher)]!.Properties.Environment.Variables.WEBHOOK_QUEUE_URL)).toEqual([logicalId(webhooks.queue)]);
+    expect(sends.flatMap((s) => referencedIds(s.Resource)).sort()).toEqual([logicalId(webhooks.queue), logicalId(webhooks.failedStreamBatches)].sort());
+    expect(referencedIds(resources[logicalId(webhooks.dispatcher)]!.Properties.Environment.Variables.WEBHOOK_QUEUE_URL)).toEqual([logicalId(webhooks.queue)]);
   });
 });
 
 describe('the delivery function', () => {
   test('takes batches from the queue and reports failed messages one by one', () => {
     const [[, mapping]] = mappingsOf(webhooks.deliverer) as [[string, Resource]];
-    expect(refs(mapping.Properties.EventSourceArn)).toEqual([logicalId(webhooks.queue)]);
+    expect(referencedIds(mapping.Properties.EventSourceArn)).toEqual([logicalId(webhooks.queue)]);
     expect(mapping.Properties).toMatchObject({ BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'] });
   });
 
   test(`a message that fails ${WEBHOOK_MAX_RECEIVES} times goes to the dead-letter queue; none is delivered twice at once`, () => {
     const queue = resources[logicalId(webhooks.queue)]!.Properties;
     expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: expect.anything(), maxReceiveCount: WEBHOOK_MAX_RECEIVES });
-    expect(refs(queue.RedrivePolicy.deadLetterTargetArn)).toEqual([logicalId(webhooks.failedDeliveries)]);
+    expect(referencedIds(queue.RedrivePolicy.deadLetterTargetArn)).toEqual([logicalId(webhooks.failedDeliveries)]);
     expect(queue.SqsManagedSseEnabled).toBe(true);
     // The queue hides a message longer than the function may run, which is longer than one attempt's timeout.
     expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(WEBHOOK_FUNCTIONS.deliver.timeoutS);

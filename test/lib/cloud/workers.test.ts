@@ -14,7 +14,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { DEFAULT_BEDROCK_HOOKS_MODEL } from '#cloud/engine-config';
 import { WORKER_ASYNC, WORKERS, Workers, type WorkerName } from '#cloud/workers';
 import { PROCESSING_DEADLINE_MS } from '#pipeline/stuck-processing';
-import { resourcesOfType, type Json, type Resource, type Statement } from '#test-support/cdk-template';
+import { resourcesOfType, type Resource, type Statement, referencedIds } from '#test-support/cdk-template';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const NAMES = Object.keys(WORKERS) as WorkerName[];
@@ -45,36 +45,27 @@ afterAll(() => {
 const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
 const queueId = () => logicalId(workers.failedInvocations);
 
-function refs(value: Json): string[] {
-  if (Array.isArray(value)) return value.flatMap(refs);
-  if (value && typeof value === 'object') {
-    if (typeof value.Ref === 'string') return [value.Ref];
-    if (Array.isArray(value['Fn::GetAtt'])) return [value['Fn::GetAtt'][0]];
-    return Object.values(value).flatMap(refs);
-  }
-  return [];
-}
 
 describe('the workers', () => {
   test.each(NAMES)('%s sends a task that failed after its retries to the on-failure queue', (name) => {
-    const configs = resourcesOfType(resources, 'AWS::Lambda::EventInvokeConfig').filter(([, c]) => refs(c.Properties.FunctionName).includes(logicalId(workers.functions[name])));
+    const configs = resourcesOfType(resources, 'AWS::Lambda::EventInvokeConfig').filter(([, c]) => referencedIds(c.Properties.FunctionName).includes(logicalId(workers.functions[name])));
     expect(configs).toHaveLength(1);
     const props = configs[0]![1].Properties;
     expect(props).toMatchObject({ MaximumRetryAttempts: WORKER_ASYNC.retryAttempts, MaximumEventAgeInSeconds: WORKER_ASYNC.maxEventAgeS });
-    expect(refs(props.DestinationConfig.OnFailure.Destination)).toEqual([queueId()]);
+    expect(referencedIds(props.DestinationConfig.OnFailure.Destination)).toEqual([queueId()]);
     // The function's role may send there.
     const role = resources[logicalId(workers.functions[name])]!.Properties.Role['Fn::GetAtt'][0] as string;
     const sends = resourcesOfType(resources, 'AWS::IAM::Policy')
-      .filter(([, p]) => refs(p.Properties.Roles).includes(role))
+      .filter(([, p]) => referencedIds(p.Properties.Roles).includes(role))
       .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[])
       .filter((s) => [s.Action].flat().includes('sqs:SendMessage'));
-    expect(sends.flatMap((s) => refs(s.Resource))).toContain(queueId());
+    expect(sends.flatMap((s) => referencedIds(s.Resource))).toContain(queueId());
   });
 
   test('the on-failure queue is encrypted, keeps messages 14 days and refuses plain HTTP', () => {
     expect(resources[queueId()]!.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
     const statements = resourcesOfType(resources, 'AWS::SQS::QueuePolicy')
-      .filter(([, p]) => refs(p.Properties.Queues).includes(queueId()))
+      .filter(([, p]) => referencedIds(p.Properties.Queues).includes(queueId()))
       .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
     expect(statements).toEqual(expect.arrayContaining([expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]));
   });
