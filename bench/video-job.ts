@@ -208,7 +208,7 @@ export async function runVideoJob(options: VideoJobOptions): Promise<SectionResu
         }
         const done = await waitFor(jobId, ['done']);
         const toDoneS = (done.at - from) / 1000;
-        // The execution's last events (Finalize's exit, Done) land just after the record says done.
+        // The execution's last events (Finalize's exit) land just after the record says done.
         await runner.idle();
         await sleep(50);
         const video = done.job.video_id ? await call('GET', `/videos/${done.job.video_id}`) : undefined;

@@ -6,7 +6,6 @@
  */
 export const JOB_STATE_NAMES = [
   'Start',
-  'HasSavedReaction',
   'GenerateReaction',
   'IsPreview',
   'RenderPreview',
@@ -18,7 +17,6 @@ export const JOB_STATE_NAMES = [
   'GenerationTimedOut',
   'Compose',
   'Finalize',
-  'Done',
   'MarkFailed',
   'JobFailed',
   'FailureNotRecorded',

@@ -8,6 +8,8 @@ export interface DemoVideo {
   original_key: string;
   /** The canonical encoding, once normalised. */
   key?: string;
+  /** The id of the canonical settings `key` was made with (absent on demos normalised before it existed). */
+  encoding?: string;
   duration_s?: number;
   width?: number;
   height?: number;

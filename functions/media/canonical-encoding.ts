@@ -5,6 +5,7 @@
  * tags, GOP shape and audio layout. Change a value here and every producer changes together; files
  * made before the change must then be normalised again.
  */
+import { createHash } from 'node:crypto';
 import { fileArg } from './binaries';
 import type { MediaProbe } from './probe';
 
@@ -44,8 +45,17 @@ export const CANONICAL = {
     gopFrames: 60,
     /** ffmpeg's own default for 30 fps, fixed so that a muxer elsewhere cannot pick another. */
     timescale: 15360,
-    maxrate: '12M',
-    bufsize: '24M',
+    /**
+     * A ceiling on the video bitrate (VBV; CRF decides below it): what a 1080x1920 social video needs,
+     * and what every finished video costs to store and deliver (a 19 s video is about 5 MB instead of
+     * 10). Simple footage (screen recordings, illustration) stays under it at crf 20; busy footage is
+     * held to it. Measured 2026-11-28 on the benchmark's demo (testsrc2, 720x1280 at crf 26 upscaled):
+     * 12M → 2M took the normalised demo from 8.97 to 3.95 MB at SSIM 0.992 against the uncapped file,
+     * and a rendered 4 s reaction from 1.44 to 1.21 MB at SSIM 0.998. The VBV settings are not in the
+     * SPS/PPS: files made under the old ceiling still join by stream copy.
+     */
+    maxrate: '2M',
+    bufsize: '4M',
   },
   audio: {
     codec: 'aac',
@@ -55,6 +65,17 @@ export const CANONICAL = {
     bitrate: '128k',
   },
 } as const;
+
+/**
+ * Names the settings a canonical file was made with, so a file stored with this id (a normalised demo)
+ * is known to pass `canonicalMismatches` without probing it again for every job. The bitrate ceiling
+ * is left out: it shapes no header (files made under another one still join). Any other change to
+ * CANONICAL changes the id, and files stored with an older one are probed as before.
+ */
+export const CANONICAL_ENCODING_ID = createHash('sha256')
+  .update(JSON.stringify({ ...CANONICAL, video: { ...CANONICAL.video, maxrate: null, bufsize: null } }))
+  .digest('hex')
+  .slice(0, 16);
 
 const AUDIO_SAMPLES_PER_FRAME = CANONICAL.audio.sampleRate / CANONICAL.fps;
 

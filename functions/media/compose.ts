@@ -16,6 +16,7 @@ import { POSTER_ENCODE_ARGS, POSTER_FILTER } from './poster';
 export { posterTimeS } from './poster';
 import {
   CANONICAL,
+  CANONICAL_ENCODING_ID,
   canonicalConcatList,
   canonicalEncodeArgs,
   canonicalFrameCount,
@@ -44,8 +45,11 @@ export interface CaptionSegmentResult {
 export interface JoinInput {
   segmentPath: string;
   segmentDurationS: number;
-  /** The product's normalised demo (canonical encoding), or null for a reaction-only video. */
-  demo: { path: string; durationS: number } | null;
+  /**
+   * The product's normalised demo (canonical encoding), or null for a reaction-only video. `encoding`
+   * is the id it was stored with: the current CANONICAL_ENCODING_ID spares probing it again.
+   */
+  demo: { path: string; durationS: number; encoding?: string } | null;
   outputPath: string;
   timeoutMs?: number;
 }
@@ -201,9 +205,10 @@ export async function joinWithDemo(input: JoinInput): Promise<JoinResult> {
   if (!input.demo) {
     return writeVerified(input.outputPath, async (partial) => void (await runFfmpeg(remuxArgs(input.segmentPath, partial), { timeoutMs })), verify);
   }
-  const demo = await probeOrThrow(input.demo.path, 'normalised demo');
-  const problems = canonicalMismatches(demo);
-  if (problems.length > 0) throw new Error(`demo is not in the canonical encoding, normalise it again: ${problems.join('; ')}`);
+  if (input.demo.encoding !== CANONICAL_ENCODING_ID) {
+    const problems = canonicalMismatches(await probeOrThrow(input.demo.path, 'normalised demo'));
+    if (problems.length > 0) throw new Error(`demo is not in the canonical encoding, normalise it again: ${problems.join('; ')}`);
+  }
   const listPath = partialOf(input.outputPath, 'ffconcat');
   try {
     await fsp.writeFile(

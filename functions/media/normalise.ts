@@ -12,6 +12,7 @@ import {
   canonicalLength,
   canonicalMismatches,
   canonicalSilence,
+  CANONICAL_ENCODING_ID,
   fitToCanonicalFrame,
   toCanonicalAudio,
 } from './canonical-encoding';
@@ -19,6 +20,8 @@ import { probeMedia, type MediaProbe } from './probe';
 import { pinnedInput, type Demuxer } from './video-container';
 
 export interface NormaliseResult {
+  /** CANONICAL_ENCODING_ID of the settings the file was made with. */
+  encoding: string;
   durationS: number;
   width: number;
   height: number;
@@ -102,6 +105,7 @@ export async function normaliseVideo(
     await fsp.rename(partial, outputPath);
     const out = written.media;
     return {
+      encoding: CANONICAL_ENCODING_ID,
       durationS: out.durationS ?? 0,
       width: out.video?.displayWidth ?? 0,
       height: out.video?.displayHeight ?? 0,

@@ -4,6 +4,8 @@
  */
 
 export interface NormalisedDemo {
+  /** Which canonical settings made it (stored with the demo: a job can then trust it unprobed). */
+  encoding: string;
   durationS: number;
   width: number;
   height: number;

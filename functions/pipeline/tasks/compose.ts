@@ -22,7 +22,7 @@ export async function compose(payload: StepPayload, deps: Pick<Dependencies, 'jo
   const videoId = job.output?.video_id ?? (await deps.videos.newVideoId());
   const reaction = job.reaction;
   if (!reaction) throw new PipelineError('internal_error', `Job ${job.id} reached composition without a reaction clip`);
-  const demo = product.demo?.status === 'ready' && product.demo.key ? { key: product.demo.key, durationS: product.demo.duration_s ?? 0 } : null;
+  const demo = product.demo?.status === 'ready' && product.demo.key ? { key: product.demo.key, durationS: product.demo.duration_s ?? 0, encoding: product.demo.encoding } : null;
   const keys = videoObjectKeys(job.account_id, videoId);
   const caption = captionOf(job);
   // A segment already made with this caption is joined as it is: the engine's clip (canonical, with
@@ -37,6 +37,9 @@ export async function compose(payload: StepPayload, deps: Pick<Dependencies, 'jo
   const output = await withScratch(async (dir) => {
     try {
       const segmentPath = join(dir, 'segment.mp4');
+      // The demo downloads while the segment is fetched or encoded.
+      const demoFetched = demo ? blobs.getToFile(demo.key, join(dir, 'demo.mp4')) : Promise.resolve();
+      demoFetched.catch(() => undefined);
       let segmentDurationS: number;
       if (readySegment) {
         await blobs.getToFile(readySegment.key, segmentPath);
@@ -45,11 +48,11 @@ export async function compose(payload: StepPayload, deps: Pick<Dependencies, 'jo
         await blobs.getToFile(reaction.key, join(dir, 'reaction.mp4'));
         segmentDurationS = (await captionSegment({ reactionPath: join(dir, 'reaction.mp4'), caption, outputPath: segmentPath })).durationS;
       }
-      if (demo) await blobs.getToFile(demo.key, join(dir, 'demo.mp4'));
+      await demoFetched;
       const joined = await joinWithDemo({
         segmentPath,
         segmentDurationS,
-        demo: demo ? { path: join(dir, 'demo.mp4'), durationS: demo.durationS } : null,
+        demo: demo ? { path: join(dir, 'demo.mp4'), durationS: demo.durationS, encoding: demo.encoding } : null,
         outputPath: join(dir, 'video.mp4'),
       });
       await blobs.putFile(keys.video, join(dir, 'video.mp4'), 'video/mp4');

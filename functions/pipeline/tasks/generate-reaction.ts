@@ -17,7 +17,9 @@ type GenerateDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'engines' | 'reference
 
 export async function generateReaction(payload: StepPayload, deps: GenerateDeps, signal?: AbortSignal): Promise<void> {
   let job = await activeJob(deps, payload);
-  if (!job) return;
+  // A reuse job's clip is the saved one, recorded by prepare. Passing it through here, rather than
+  // branching around this state, keeps one state transition off every generated job's bill.
+  if (!job || job.method === 'reuse') return;
   const { avatar } = await requireInputs(deps, job);
   job = await enterStep(deps, job, 'generate_reaction', 'generating_reaction', { reaction: null, preview: null });
   const keys = jobObjectKeys(job.account_id, job.id, job.regenerations);

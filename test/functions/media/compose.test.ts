@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import sharp from 'sharp';
 import { fileArg, runFfmpeg, runFfprobe } from '#media/binaries';
 import { renderCaptionPng, type CaptionBox, type CaptionSpec } from '#media/caption';
-import { CANONICAL, canonicalEncodeArgs, canonicalLength, canonicalMismatches, canonicalSilence } from '#media/canonical-encoding';
+import { CANONICAL, CANONICAL_ENCODING_ID, canonicalEncodeArgs, canonicalLength, canonicalMismatches, canonicalSilence } from '#media/canonical-encoding';
 import { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from '#media/compose';
 import { probeMedia, type MediaProbe } from '#media/probe';
 import { makeFixture, makeTempDir } from '#test-support/media-fixtures';
@@ -242,6 +242,18 @@ describe('joinWithDemo', () => {
     const raw = await makeFixture('vertical-mp4');
     await expect(joinWithDemo({ segmentPath: seg.path, segmentDurationS: seg.durationS, demo: { path: raw, durationS: 2 }, outputPath: out })).rejects.toThrow(/canonical/);
     expect((await fsp.readdir(dir)).filter((n) => n.startsWith('never.mp4'))).toEqual([]);
+  });
+
+  it('trusts a demo stored with the current encoding id without probing it; any other id is probed first', async () => {
+    const seg = await segment;
+    // Canonical but for its 44.1 kHz sound: only a probe of the demo itself can tell.
+    const odd = path.join(dir, 'odd-audio.mp4');
+    await runFfmpeg(['-v', 'error', '-i', fileArg(seg.path), '-map', '0', '-c:v', 'copy', '-c:a', 'aac', '-ar', '44100', '-video_track_timescale', String(CANONICAL.video.timescale), '-y', fileArg(odd)]);
+    const demo = { path: odd, durationS: seg.durationS };
+    await expect(joinWithDemo({ segmentPath: seg.path, segmentDurationS: seg.durationS, demo: { ...demo, encoding: 'an-older-id' }, outputPath: path.join(dir, 'probed.mp4') })).rejects.toThrow(/audio sample rate is 44100/);
+    const trusted = path.join(dir, 'trusted.mp4');
+    await joinWithDemo({ segmentPath: seg.path, segmentDurationS: seg.durationS, demo: { ...demo, encoding: CANONICAL_ENCODING_ID }, outputPath: trusted });
+    expect((await fsp.stat(trusted)).size).toBeGreaterThan(0);
   });
 });
 

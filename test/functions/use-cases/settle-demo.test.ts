@@ -32,7 +32,7 @@ async function setup(normalise: DemoMedia['normalise']) {
 
 const writesCanonical: DemoMedia['normalise'] = async (_input, output) => {
   await writeFile(output, 'canonical');
-  return { durationS: 12.5, width: 1080, height: 1920, sizeBytes: 9 };
+  return { encoding: 'canonical-v1', durationS: 12.5, width: 1080, height: 1920, sizeBytes: 9 };
 };
 
 describe('settleDemo', () => {
@@ -43,6 +43,7 @@ describe('settleDemo', () => {
       original_key: ORIGINAL,
       status: 'ready',
       key: CANONICAL,
+      encoding: 'canonical-v1',
       duration_s: 12.5,
       width: 1080,
       height: 1920,

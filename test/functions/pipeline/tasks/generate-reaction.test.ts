@@ -1,5 +1,6 @@
 /** GenerateReaction over engine doubles: what it asks the engines for and what it records. */
 import { generateReaction } from '#pipeline/tasks/generate-reaction';
+import { prepare } from '#pipeline/tasks/prepare';
 import { EngineError, type AvatarEngine, type GenerationOptions, type ReactionClip, type ReactionEngine } from '#ports/engine';
 import type { Engines } from '#ports/engines';
 import { jobObjectKeys } from '#domain/jobs';
@@ -78,6 +79,18 @@ describe('generate_reaction', () => {
     const job = await w.queuedJob({ mode: 'preview', hookText: 'POV' });
     await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
     expect(e.calls[0]!.options).toMatchObject({ caption: null, posterKey: undefined });
+  });
+
+  test('a reuse job passes through with the saved clip prepare recorded: no engine call, nothing rewritten', async () => {
+    const e = engines();
+    const w = pipelineWorld({ engines: e.ports });
+    const saved = await w.savedReaction({ clip_key: 'saved.mp4', duration_s: 4, emotion: 'shocked' });
+    const job = await w.queuedJob({ method: 'reuse', reactionId: saved.id, prompt: null });
+    await prepare(w.payload(job, 'prepare'), w.deps);
+    const prepared = await w.jobs.get(ACCOUNT, job.id);
+    await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    expect(e.calls).toHaveLength(0);
+    expect(await w.jobs.get(ACCOUNT, job.id)).toEqual(prepared);
   });
 
   test('a retryable engine failure is retried by the machine (Job.Retryable); an invalid input is final', async () => {
