@@ -29,6 +29,7 @@ import { checkSecretFiles, prepareDataDir } from './data-dir';
 import type { ManagedChild } from './child-process';
 import { startLocalSandboxes, type LocalSandboxes, type LocalSandboxesOptions } from './sandboxes';
 import { localWebhookWorker } from './webhook-worker';
+import { watchOutboxInserts } from '#adapters/dynamodb/webhook-outbox';
 
 export interface LocalStackOptions {
   dataDir?: string;
@@ -142,6 +143,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     // The sweeper runs before interrupted work is resumed: a demo or avatar past its deadline fails instead.
     const sweeper = localSweeper(() => dependencies, log);
     const webhooks = localWebhookWorker(() => dependencies, log);
+    watchOutboxInserts(clients.table, () => webhooks.wake());
     if (options.http !== false) {
       await sweeper.sweep();
       sweeper.start();

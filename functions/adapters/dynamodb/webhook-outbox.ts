@@ -57,3 +57,29 @@ export async function updateWithEvent(table: DynamoTable, update: ConditionalUpd
   const out = await table.client.send(new GetCommand({ TableName: update.TableName, Key: update.Key, ConsistentRead: true }));
   return out.Item;
 }
+
+type WriteInput = { Item?: Record<string, unknown>; TransactItems?: { Put?: { Item?: Record<string, unknown> } }[] };
+
+/** Whether a write request puts an outbox event (its item joins the outbox index), native or marshalled. */
+function putsOutboxEvent(input: WriteInput): boolean {
+  const items = input.TransactItems ? input.TransactItems.map((t) => t.Put?.Item) : [input.Item];
+  return items.some((item) => {
+    const pk = item?.gsi1pk as string | { S?: string } | undefined;
+    return (typeof pk === 'string' ? pk : pk?.S) === keys.webhookOutboxIndex;
+  });
+}
+
+/**
+ * Calls `onInsert` after every successful write that put an outbox event: on the local stack, the
+ * stand-in for the table stream filtered to outbox inserts that starts the dispatcher on AWS.
+ */
+export function watchOutboxInserts(table: DynamoTable, onInsert: () => void): void {
+  table.client.middlewareStack.add(
+    (next) => async (args) => {
+      const out = await next(args);
+      if (putsOutboxEvent(args.input as WriteInput)) onInsert();
+      return out;
+    },
+    { step: 'initialize', name: 'watchOutboxInserts' },
+  );
+}

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MAX_TIMER_MS, deadlineTimer } from '#local/deadline-timer';
+import { eventually } from '#test-support/clock';
 import {
   INTERRUPTED_FAILURE,
   createLocalJobRunner,
@@ -37,13 +38,6 @@ function namedError(name: string, message: string): Error {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function eventually(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await sleep(5);
-  }
-}
 
 /** A runner over fake steps; `behave` overrides a step's answer (return undefined for the default). */
 function harness(
@@ -141,11 +135,11 @@ describe('the local job runner', () => {
     expect(h.lines.join('\n')).toMatch(/job 1 \(account 1\): execution succeeded/);
   });
 
-  test('a reuse job skips GenerateReaction', async () => {
+  test('a reuse job goes through GenerateReaction like any job (the step keeps its saved clip: no Choice state to pay for)', async () => {
     const h = harness();
     await h.runner.start(auto(2, 'reuse'));
     await h.runner.idle();
-    expect(h.steps(2)).toEqual(['prepare', 'compose', 'finalize']);
+    expect(h.steps(2)).toEqual(['prepare', 'generate_reaction', 'compose', 'finalize']);
   });
 
   test('a preview job waits at AwaitDecision with a token; approve resumes into Compose and Finalize', async () => {
@@ -454,7 +448,7 @@ describe('the local job runner', () => {
       expect(h.steps(21)).toEqual(['await_decision']);
       expect(h.steps(22)).toEqual(['mark_failed']);
       expect(h.last(22, 'mark_failed')!.failure).toEqual(INTERRUPTED_FAILURE);
-      expect(h.steps(23)).toEqual(['prepare', 'compose', 'finalize']);
+      expect(h.steps(23)).toEqual(['prepare', 'generate_reaction', 'compose', 'finalize']);
       expect(h.steps(24)).toEqual([]);
 
       await h.runner.sendDecision(token, { action: 'approve' });
@@ -670,7 +664,7 @@ describe('the local job runner', () => {
     });
     await h.runner.start(auto(60, 'reuse'));
     await h.runner.idle();
-    expect(wrapped).toEqual(['prepare', 'compose', 'finalize']);
+    expect(wrapped).toEqual(['prepare', 'generate_reaction', 'compose', 'finalize']);
   });
 
   test('a definition whose Task names the wrong function for its step is refused', () => {

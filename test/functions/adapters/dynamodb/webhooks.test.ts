@@ -6,6 +6,7 @@
  */
 import { DynamoWebhookStore } from '#adapters/dynamodb/webhooks';
 import { DynamoAvatarStore } from '#adapters/dynamodb/avatars';
+import { watchOutboxInserts } from '#adapters/dynamodb/webhook-outbox';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from '#domain/webhooks';
 import { startTestTable, type TestTable } from '#test-support/dynamodb';
 
@@ -111,7 +112,8 @@ test("a lane's later delivery waits until the earlier one settles", async () => 
   expect((await dueOf(account)).sort()).toEqual(['whd_lane2', 'whd_lane3']);
 });
 
-test('a state change that carries an event writes both or neither', async () => {
+/** A processing avatar, its settle outcome and an event for that settle. */
+async function processingAvatar() {
   const account = nextAccount++;
   const avatars = new DynamoAvatarStore(table.table);
   const id = await avatars.newAvatarId();
@@ -121,6 +123,11 @@ test('a state change that carries an event writes both or neither', async () => 
   );
   const outcome = { status: 'ready', image_key: 'k', width: 512, height: 512, engine: 'local', seed: 1, error: null } as const;
   const event = { ...eventOf(account, `evt_avatar${id}`), type: 'avatar.ready', subject: { kind: 'avatar', id } } as WebhookEvent;
+  return { avatars, account, id, outcome, event };
+}
+
+test('a state change that carries an event writes both or neither', async () => {
+  const { avatars, account, id, outcome, event } = await processingAvatar();
   expect(await avatars.settle(account, id, outcome, NOW, event)).toMatchObject({ status: 'ready' });
   // A second settle finds it no longer processing: no change, and its event is not written.
   const again = { ...event, id: `evt_avatar${id}_again` };
@@ -128,4 +135,20 @@ test('a state change that carries an event writes both or neither', async () => 
   const pending = (await store.pendingEvents(1000)).map((e) => e.id);
   expect(pending).toContain(event.id);
   expect(pending).not.toContain(again.id);
+});
+
+test('the outbox watcher (the local stream) sees each write that put an event, and no other', async () => {
+  let seen = 0;
+  watchOutboxInserts(table.table, () => seen++);
+  try {
+    const { avatars, account, id, outcome, event } = await processingAvatar();
+    expect(seen).toBe(0);
+    await avatars.settle(account, id, outcome, NOW, event);
+    expect(seen).toBe(1);
+    // Refused by its condition: the event was not written, so nothing is woken.
+    expect(await avatars.settle(account, id, outcome, NOW, { ...event, id: `evt_avatar${id}_again` })).toBeUndefined();
+    expect(seen).toBe(1);
+  } finally {
+    table.table.client.middlewareStack.remove('watchOutboxInserts');
+  }
 });
