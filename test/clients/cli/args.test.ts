@@ -51,6 +51,24 @@ describe('argument parsing', () => {
     expect(parse('')).toEqual({ name: 'help' });
   });
 
+  test('videos batch: one reaction under each --hook, a variant per hook', () => {
+    expect(parse('videos batch --product 3 --prompt laughing --hook A --hook B --size large --wait')).toEqual({
+      name: 'videos batch',
+      productId: 3,
+      source: { method: 'prompt', prompt: 'laughing' },
+      hooks: ['A', 'B'],
+      position: undefined,
+      size: 'large',
+      wait: true,
+    });
+    expect(parse('videos batch --product 3 --reaction 9 --hook A')).toMatchObject({ source: { method: 'reuse', reactionId: 9 }, hooks: ['A'], wait: false });
+    expect(usageError('videos batch --product 3 --prompt x')).toBe('--hook is required (once per video)');
+    expect(usageError('videos batch --product 3 --hook A')).toBe('give exactly one of --prompt TEXT or --reaction ID');
+    expect(usageError('videos batch --product 3 --prompt x --reaction 2 --hook A')).toBe('give exactly one of --prompt TEXT or --reaction ID');
+    expect(usageError('videos batch --product 3 --avatar 4 --reference r.mp4 --hook A')).toMatch(/Unknown option '--avatar'/);
+    expect(usageError('videos batch --prompt x --hook A')).toBe('--product is required');
+  });
+
   test('--json is taken wherever it stands', () => {
     expect(parseInvocation(['--json', 'usage'])).toEqual({ command: { name: 'usage' }, json: true });
     expect(parseInvocation(['jobs', 'get', '7', '--json'])).toEqual({ command: { name: 'jobs get', jobId: 7 }, json: true });

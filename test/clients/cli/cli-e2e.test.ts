@@ -85,6 +85,21 @@ test('login, a product with a demo, hooks, a video waited for and downloaded, us
 
   const videos = await cli(['videos', 'list', '--json']);
   expect(JSON.parse(videos.stdout)).toEqual([expect.objectContaining({ product_id: product.id })]);
+
+  // One reaction under two hooks in one batch, waited for: both videos made, in variant order.
+  const batch = await cli(['videos', 'batch', '--product', String(product.id), '--prompt', 'laughing so hard', '--hook', 'Day one', '--hook', 'Day thirty', '--wait', '--json']);
+  expect(batch).toMatchObject({ code: 0, stderr: '' });
+  expect(JSON.parse(batch.stdout)).toMatchObject({
+    product_id: product.id,
+    counts: { done: 2, failed: 0 },
+    jobs: [
+      { hook_text: 'Day one', status: 'done', video_id: expect.any(Number) },
+      { hook_text: 'Day thirty', status: 'done', video_id: expect.any(Number) },
+    ],
+  });
+  const table = await cli(['videos', 'batch', '--product', String(product.id), '--prompt', 'laughing', '--hook', 'Not waited for']);
+  expect(table.code).toBe(0);
+  expect(table.stdout).toMatch(/^batch \d+: 1 (queued|processing)\nJOB +STATUS +HOOK/);
 }, 300_000);
 
 test('exit codes: a bad key 3, an unknown product 4, a missing --product 2', async () => {

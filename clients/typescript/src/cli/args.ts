@@ -31,6 +31,16 @@ export type Command =
       wait: boolean;
       out?: string;
     }
+  | {
+      name: 'videos batch';
+      productId: number;
+      /** One reaction under every hook: a batch variant per `--hook`. */
+      source: Exclude<ReactionSource, { method: 'motion' }>;
+      hooks: string[];
+      position?: Position;
+      size?: Size;
+      wait: boolean;
+    }
   | { name: 'videos download'; videoId: number; out?: string }
   | { name: 'videos list' }
   | { name: 'jobs get'; jobId: number }
@@ -57,6 +67,8 @@ export const USAGE = `usage: reaction-studio <command> [options] [--json]
   videos create --product ID (--prompt TEXT | --reaction ID | --avatar ID --reference FILE)
                 [--hook TEXT] [--position top|middle|bottom] [--size small|medium|large]
                 [--preview] [--wait] [--out FILE]
+  videos batch --product ID (--prompt TEXT | --reaction ID) --hook TEXT [--hook TEXT ...]
+                [--position top|middle|bottom] [--size small|medium|large] [--wait]
   videos download ID [--out FILE]
   videos list
   jobs get ID
@@ -112,6 +124,22 @@ function parseCommand(name: string, rest: string[]): Command {
         preview: values.preview ?? false,
         wait: values.wait ?? false,
         out: values.out,
+      };
+    }
+    case 'videos batch': {
+      const { values } = parse(rest, { product: str, prompt: str, reaction: str, hook: { type: 'string', multiple: true }, position: str, size: str, wait: bool }, 0);
+      if ((values.prompt === undefined) === (values.reaction === undefined)) throw new UsageError('give exactly one of --prompt TEXT or --reaction ID');
+      const source = values.prompt !== undefined ? { method: 'prompt' as const, prompt: required(values.prompt, '--prompt') } : { method: 'reuse' as const, reactionId: id(values.reaction, '--reaction') };
+      const hooks = values.hook ?? [];
+      if (hooks.length === 0) throw new UsageError('--hook is required (once per video)');
+      return {
+        name,
+        productId: id(required(values.product, '--product'), '--product'),
+        source,
+        hooks,
+        position: oneOf(values.position, POSITIONS, '--position'),
+        size: oneOf(values.size, SIZES, '--size'),
+        wait: values.wait ?? false,
       };
     }
     case 'videos download': {

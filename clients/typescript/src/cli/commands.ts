@@ -14,7 +14,7 @@ import type { Job } from '../types';
 import type { Command } from './args';
 import { configPath, readConfig, resolveCredentials, writeConfig, DEFAULT_BASE_URL, type Env } from './config';
 import { JobFailedError, NotSignedInError } from './exit-codes';
-import { jobLine, productLine, productsTable, progressLine, table, videosTable, type Io } from './output';
+import { batchTable, jobLine, productLine, productsTable, progressLine, table, videosTable, type Io } from './output';
 import { progress } from './progress';
 
 export interface Context {
@@ -73,6 +73,8 @@ export async function execute(command: Exclude<Command, { name: 'help' }>, ctx: 
     }
     case 'videos create':
       return createVideo(command, ctx);
+    case 'videos batch':
+      return createBatch(command, ctx);
     case 'videos download': {
       const rs = await client(ctx);
       const video = await rs.getVideo(command.videoId);
@@ -154,6 +156,33 @@ async function createVideo(command: Extract<Command, { name: 'videos create' }>,
   const video = await rs.getVideo(ready.video_id!);
   const path = await download(video.download_url, command.out ?? `reaction-video-${video.id}.mp4`);
   print(ctx, { job: ready, video, file: path }, () => path);
+}
+
+/** One reaction under each hook, in one POST /videos/batch; with --wait, every job followed to its end. */
+async function createBatch(command: Extract<Command, { name: 'videos batch' }>, ctx: Context): Promise<void> {
+  const rs = await client(ctx);
+  const { source } = command;
+  const reaction = source.method === 'prompt' ? { method: 'prompt' as const, prompt: source.prompt } : { method: 'reuse' as const, reaction_id: source.reactionId };
+  let batch = await rs.createVideoBatch({
+    product_id: command.productId,
+    variants: command.hooks.map((hook) => ({ ...reaction, hook_text: hook, hook_position: command.position, hook_size: command.size })),
+  });
+  if (command.wait) {
+    const bar = progress(ctx.io);
+    try {
+      // Jobs are served oldest first, so waiting for them in order waits about as long as the last.
+      for (const [i, job] of batch.jobs.entries()) {
+        await rs.waitForJob(job.id, { until: 'final', intervalMs: ctx.intervalMs, onProgress: (j) => bar.update(`${i + 1}/${batch.jobs.length} ${progressLine(j)}`) });
+      }
+    } finally {
+      bar.done();
+    }
+    batch = await rs.getVideoBatch(batch.id);
+  }
+  const done = batch;
+  print(ctx, done, () => batchTable(done));
+  const failed = done.jobs.find((j) => j.status === 'failed');
+  if (command.wait && failed) throw new JobFailedError(failed.id, failed.error?.code ?? 'failed', failed.error?.message ?? 'unknown');
 }
 
 /** The MP4 streamed to disk; answers the absolute path. */

@@ -3,7 +3,7 @@
  * every error as one line (stderr) or one JSON object (stdout with --json).
  */
 import { ApiError } from '../errors';
-import type { Job, Product, Video } from '../types';
+import type { Job, Product, Video, VideoBatch } from '../types';
 
 export interface Io {
   out(text: string): void;
@@ -44,6 +44,16 @@ export const videosTable = (videos: readonly Video[]) =>
     videos.map((v) => [v.id, v.job_id, v.product_id, `${v.duration_s}s`, `${v.width}x${v.height}`, v.created_at]),
     ['ID', 'JOB', 'PRODUCT', 'DURATION', 'SIZE', 'CREATED'],
   );
+
+export const batchTable = (batch: VideoBatch) =>
+  `batch ${batch.id}: ${JOB_STATUS_ORDER.filter((s) => batch.counts[s] > 0).map((s) => `${batch.counts[s]} ${s}`).join(', ')}\n` +
+  table(
+    batch.jobs.map((j) => [j.id, j.status, j.hook_text, j.video_id, j.error ? `${j.error.code}: ${j.error.message}` : null]),
+    ['JOB', 'STATUS', 'HOOK', 'VIDEO', 'ERROR'],
+  );
+
+/** The order a batch's counts are told in: finished first. */
+const JOB_STATUS_ORDER = ['done', 'failed', 'preview_ready', 'processing', 'queued'] as const;
 
 export const progressLine = (j: Job) =>
   `job ${j.id}: ${j.stage} ${j.progress}%${j.queue_position !== null ? ` (queue position ${j.queue_position})` : ''}`;
