@@ -354,8 +354,10 @@ describe('webhooks', () => {
 
   it('submits ?fal_webhook= and a webhook wakes the waiting run to fetch response_url at once', async () => {
     double.script({ statuses: ['IN_QUEUE', 'IN_PROGRESS'] });
+    const registered = jest.spyOn(webhooks, 'await');
     const pending = run(client({ webhookUrl, pollIntervalMs: 60_000 }));
-    await until(() => double.jobs.size === 1, 'the submit');
+    // The submit's answer reaches the run a moment after the double has the job: wait until it waits.
+    await until(() => registered.mock.calls.length === 1, 'the run waiting on its webhook');
     const job = [...double.jobs.values()][0]!;
     expect(job.webhookUrl).toBe(webhookUrl);
     double.complete(job.id);
@@ -371,8 +373,9 @@ describe('webhooks', () => {
 
   it('a webhook that arrives early is only a hint: polling carries on', async () => {
     double.script({ statuses: ['IN_QUEUE', 'IN_PROGRESS', 'IN_PROGRESS', 'COMPLETED'] });
+    const registered = jest.spyOn(webhooks, 'await');
     const pending = run(client({ webhookUrl, pollIntervalMs: 30 }));
-    await until(() => double.jobs.size === 1, 'the submit');
+    await until(() => registered.mock.calls.length >= 1, 'the run waiting on its webhook');
     const job = [...double.jobs.values()][0]!;
     webhooks.handle(double.webhookBody(job.id));
     await expect(pending).resolves.toMatchObject({ requestId: job.id });
