@@ -36,7 +36,7 @@ import { JobPipeline, PIPELINE_EPHEMERAL_STORAGE_MB } from '#cloud/job-pipeline'
 import { ServiceFunction } from '#cloud/service-function';
 import { IMAGE_COPIES, IMAGE_HANDLER, imageTreesFor, parseDockerfile, RENDER_DOCKERFILE } from '#cloud/render-image';
 import { standInImageTrees } from '#test-support/pipeline-stack';
-import { actionsOf, resourcesOf, resourcesOfType, type Json, type Resource, type Statement } from '#test-support/cdk-template';
+import { actionsOf, referencedIds, resourcesOf, resourcesOfType, type Json, type Resource, type Statement } from '#test-support/cdk-template';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FUNCTIONS = Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[];
@@ -98,15 +98,6 @@ function statementsOfRole(roleId: string): Statement[] {
 }
 const roleOfFunction = (name: PipelineFunction) => functionProps(name).Role['Fn::GetAtt'][0] as string;
 
-function referencedIds(value: Json): string[] {
-  if (Array.isArray(value)) return value.flatMap(referencedIds);
-  if (value && typeof value === 'object') {
-    if (typeof value.Ref === 'string') return [value.Ref];
-    if (Array.isArray(value['Fn::GetAtt'])) return [value['Fn::GetAtt'][0]];
-    return Object.values(value).flatMap(referencedIds);
-  }
-  return [];
-}
 
 /** The definition CloudFormation hands Step Functions: the staged asset, as uploaded. */
 function stagedDefinition(): string {
