@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { stagedLayer, type LayerTree } from './staged-layer';
+import { stagedLayer, type StagedLayerProps } from './staged-layer';
 import { FFMPEG, FFPROBE, type BinarySpec } from '#media/binaries';
 
 export const FFMPEG_ENV = {
@@ -95,7 +95,7 @@ function stageFfmpegLayer(release: FfmpegRelease, outputDir: string): void {
 }
 
 /** The layer's tree, read off what this machine has installed (throws saying what to install when it is not there). */
-function ffmpegTree(): LayerTree & { sourceDir: string } {
+export function ffmpegTree(): StagedLayerProps {
   const release = installedRelease();
   return {
     sourceDir: path.dirname(release.binaries[0]!.source),
@@ -111,12 +111,11 @@ function ffmpegTree(): LayerTree & { sourceDir: string } {
 export class FfmpegLayer extends Construct {
   readonly layer: lambda.LayerVersion;
   /** The same files, for a container image (render-image.ts). */
-  readonly tree: LayerTree;
+  readonly tree: StagedLayerProps;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, tree: StagedLayerProps) {
     super(scope, id);
-    const { sourceDir, ...tree } = ffmpegTree();
     this.tree = tree;
-    this.layer = stagedLayer(this, 'Layer', { sourceDir, ...tree });
+    this.layer = stagedLayer(this, 'Layer', tree);
   }
 }

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { stagedLayer, type LayerTree } from './staged-layer';
+import { stagedLayer, type StagedLayerProps } from './staged-layer';
 import { FONT_PACKAGES, NATIVE_MODULES } from './bundling';
 
 interface InstalledPackage {
@@ -51,10 +51,11 @@ export function findPackageJson(name: string, fromDir: string): string | undefin
 }
 
 /** The layer's tree: the native packages with their closure, and the caption fonts' files. */
-function nativeModulesTree(projectRoot: string): LayerTree {
+export function nativeModulesTree(projectRoot: string): StagedLayerProps {
   const packages = nativeModuleClosure(NATIVE_MODULES, projectRoot);
   const fonts = FONT_PACKAGES.map((font) => ({ ...font, ...nativeModuleClosure([font.name], projectRoot)[0]! }));
   return {
+    sourceDir: projectRoot,
     // Versions decide whether the tree changed; hashing 60 MB of binaries on every synth would not.
     assetHash: [...packages, ...fonts].map((p) => `${p.name}@${p.version}`).join(';'),
     stage(outputDir) {
@@ -79,11 +80,11 @@ function nativeModulesTree(projectRoot: string): LayerTree {
 export class NativeModulesLayer extends Construct {
   readonly layer: lambda.LayerVersion;
   /** The same files, for a container image (render-image.ts). */
-  readonly tree: LayerTree;
+  readonly tree: StagedLayerProps;
 
-  constructor(scope: Construct, id: string, props: { projectRoot: string }) {
+  constructor(scope: Construct, id: string, tree: StagedLayerProps) {
     super(scope, id);
-    this.tree = nativeModulesTree(props.projectRoot);
-    this.layer = stagedLayer(this, 'Layer', { sourceDir: props.projectRoot, ...this.tree });
+    this.tree = tree;
+    this.layer = stagedLayer(this, 'Layer', tree);
   }
 }

@@ -9,9 +9,11 @@ import { Construct } from 'constructs';
 import { Api } from './api';
 import { DataStore } from './data';
 import { faceRuntimeTree } from './face-layer';
-import { FfmpegLayer } from './ffmpeg-layer';
+import { FfmpegLayer, ffmpegTree } from './ffmpeg-layer';
 import { JobPipeline } from './job-pipeline';
-import { NativeModulesLayer } from './native-modules-layer';
+import { NativeModulesLayer, nativeModulesTree } from './native-modules-layer';
+import type { ImageTree } from './render-image';
+import type { LayerTree } from './staged-layer';
 import { engineConfigFromContext } from './engine-config';
 import { renderMemoryFromContext } from './render-memory';
 import { PROJECT_ROOT } from './service-function';
@@ -21,6 +23,14 @@ import { Workers } from './workers';
 import { Webhooks } from './webhooks';
 import { alarmEmailFromContext, Observability } from './observability';
 import { StudioHosting } from './studio-hosting';
+
+export interface ReactionStudioStackProps extends StackProps {
+  /**
+   * Takes the place of each layer tree (ffmpeg, the native modules, the face runtime) before it is
+   * staged: the template tests stage a file per tree where `cdk synth` copies about 330 MB.
+   */
+  standIn?: <T extends LayerTree>(name: ImageTree, tree: T) => T;
+}
 
 export class ReactionStudioStack extends Stack {
   readonly data: DataStore;
@@ -33,14 +43,16 @@ export class ReactionStudioStack extends Stack {
   readonly observability: Observability;
   readonly studio: StudioHosting;
 
-  constructor(scope: Construct, id: string, props?: StackProps) {
-    super(scope, id, props);
+  constructor(scope: Construct, id: string, props: ReactionStudioStackProps = {}) {
+    const { standIn, ...stackProps } = props;
+    super(scope, id, stackProps);
+    const tree = <T extends LayerTree>(name: ImageTree, real: T): T => (standIn ? standIn(name, real) : real);
 
     this.data = new DataStore(this, 'Data');
     this.media = new MediaStore(this, 'Media');
     this.delivery = new MediaDelivery(this, 'MediaDelivery', { bucket: this.media.bucket });
-    const ffmpeg = new FfmpegLayer(this, 'Ffmpeg');
-    const native = new NativeModulesLayer(this, 'NativeModules', { projectRoot: PROJECT_ROOT });
+    const ffmpeg = new FfmpegLayer(this, 'Ffmpeg', tree('ffmpeg', ffmpegTree()));
+    const native = new NativeModulesLayer(this, 'NativeModules', tree('native-modules', nativeModulesTree(PROJECT_ROOT)));
     const engines = engineConfigFromContext(this);
     const shared = {
       table: this.data.table,
@@ -56,7 +68,7 @@ export class ReactionStudioStack extends Stack {
     this.webhooks = new Webhooks(this, 'Webhooks', shared);
     // The pipeline does not depend on the API; the API functions are granted on its state machine.
     // The render function ships as a container image holding the same trees as the layers (render-image.ts).
-    const imageTrees = { ffmpeg: ffmpeg.tree, 'native-modules': native.tree, face: faceRuntimeTree(PROJECT_ROOT) };
+    const imageTrees = { ffmpeg: ffmpeg.tree, 'native-modules': native.tree, face: tree('face', faceRuntimeTree(PROJECT_ROOT)) };
     this.jobs = new JobPipeline(this, 'Jobs', { ...shared, imageTrees, renderMemoryMb: renderMemoryFromContext(this), tracing: true });
     this.api = new Api(this, 'Api', {
       ...shared,
