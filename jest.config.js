@@ -26,7 +26,7 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   setupFiles: ['<rootDir>/test/support/quiet-logs.ts'],
-  globalSetup: '<rootDir>/test/support/studio-build.ts',
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
   transform: { '^.+\\.ts$': swc, [`^.+/node_modules/(${esmOnly})/.+\\.js$`]: swc },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly})/)`],
   testTimeout: 60000,

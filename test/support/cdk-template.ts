@@ -1,14 +1,11 @@
 /**
- * The stack synthesised as `cdk synth` would (same context from cdk.json), and the small readers the
- * template tests share: resources by type, a function's logical id, the statements its role holds.
+ * The app as the template suites read it, synthesised once per run by the jest global setup
+ * (test/support/global/synthesis.ts), and the small readers they share: resources by type, the
+ * statements a function's role holds, the logical ids a value refers to.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
-import { ReactionStudioStack } from '#cloud/reaction-studio-stack';
+import { entryFiles, SYNTHESIS_ENV, type LogicalIds, type NagReport, type SynthesisIndex } from './synthesis-cache';
 
 export type Json = any;
 export interface Resource {
@@ -24,47 +21,46 @@ export interface Statement {
   Condition?: Json;
 }
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
-
 export interface Synthesised {
-  stack: ReactionStudioStack;
-  template: Template;
+  /** For the assertions API (parsed on first use). */
+  readonly template: Template;
   resources: Record<string, Resource>;
-  /** The cloud assembly folder: staged assets (bundles, layers) are read from here. */
+  outputs: Record<string, Json>;
+  /** Logical ids where the stack keeps the constructs: `stack.api.functions.usage` is `ids.api.functions.usage`. */
+  ids: LogicalIds;
+  /** cdk-nag's AwsSolutions and Serverless packs over the stack. */
+  nag: NagReport;
+  /**
+   * The cloud assembly: the staged assets (every bundle; a stand-in file for each layer tree). Shared by
+   * every suite and later runs: read it, never write to it.
+   */
   outdir: string;
-  /** Removes the assembly folder (bundles included). */
-  remove(): void;
 }
 
-/** Builds the whole stack once (every function is bundled with esbuild on the way). */
-function synthesiseStack(id: string): Synthesised {
-  // The same feature flags as `cdk synth`, so the template under test is the one that deploys.
-  const { context } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: object };
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), `${id.toLowerCase()}-`));
-  const stack = new ReactionStudioStack(new App({ context, outdir }), id);
-  const template = Template.fromStack(stack);
-  return {
-    stack,
-    template,
-    resources: template.toJSON().Resources as Record<string, Resource>,
-    outdir,
-    remove: () => fs.rmSync(outdir, { recursive: true, force: true }),
+let loaded: Synthesised | undefined;
+
+export function synthesisedStack(): Synthesised {
+  if (loaded) return loaded;
+  const entry = process.env[SYNTHESIS_ENV];
+  if (!entry) throw new Error(`${SYNTHESIS_ENV} is not set: the jest global setup (test/support/global/synthesis.ts) synthesises the app when a suite that calls synthesisedStack() runs`);
+  const files = entryFiles(entry);
+  const json = JSON.parse(fs.readFileSync(files.template, 'utf8')) as { Resources: Record<string, Resource>; Outputs: Record<string, Json> };
+  const index = JSON.parse(fs.readFileSync(files.index, 'utf8')) as SynthesisIndex;
+  let template: Template | undefined;
+  loaded = {
+    get template() {
+      return (template ??= Template.fromJSON(json));
+    },
+    resources: json.Resources,
+    outputs: json.Outputs,
+    ids: index.logicalIds,
+    nag: index.nag,
+    outdir: files.assembly,
   };
-}
-
-/** One synthesis for a test file: built before its tests, removed after. Read `.current` inside tests. */
-export function useSynthesisedStack(id: string, timeoutMs = 300_000): { readonly current: Synthesised } {
-  const holder = {} as { current: Synthesised };
-  beforeAll(() => {
-    holder.current = synthesiseStack(id);
-  }, timeoutMs);
-  afterAll(() => holder.current?.remove());
-  return holder;
+  return loaded;
 }
 
 export const resourcesOfType = (resources: Record<string, Resource>, type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
-
-export const logicalIdOf = (stack: Stack, fn: { node: { defaultChild?: unknown } }) => stack.getLogicalId(fn.node.defaultChild as CfnFunction);
 
 /** Every statement of every policy attached to the function's role. */
 export function roleStatements(resources: Record<string, Resource>, functionId: string): Statement[] {

@@ -6,13 +6,14 @@
  * the runtime provides under <root>/var/runtime/node_modules, and the handler invoked in a fresh Node
  * 22 process started in var/task with Lambda's NODE_PATH and PATH rewritten under <root>. Nothing it
  * runs can reach the repository's node_modules: the root is a temp folder, and NODE_PATH names only
- * the layout.
+ * the layout. Where the synthesis staged a stand-in for a layer tree, the layout has the real tree.
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseDockerfile } from '#cloud/render-image';
+import { parseDockerfile, type ImageTree } from '#cloud/render-image';
 import type { Json, Resource, Synthesised } from './cdk-template';
+import { stageRealTree, standInFor } from './layer-trees';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -69,17 +70,32 @@ function imageContextDir(outdir: string, code: { ImageUri?: Json }): string {
   return path.join(outdir, `asset.${hash}`);
 }
 
+/**
+ * The real layer trees for the stand-ins the synthesis staged (test/support/layer-trees.ts): each
+ * staged into `dir` by its own staging function the first time a layout needs it. Any other folder
+ * is itself.
+ */
+export function realTreesIn(dir: string): (staged: string) => string {
+  const real = new Map<ImageTree, string>();
+  return (staged) => {
+    const name = standInFor(staged);
+    if (!name) return staged;
+    if (!real.has(name)) real.set(name, stageRealTree(name, dir));
+    return real.get(name)!;
+  };
+}
+
 /** Lays an image out as its Dockerfile builds it: each COPY'd context folder at its destination. */
-function imageAssets(outdir: string, props: Json): Pick<FunctionAssets, 'handler' | 'trees' | 'imageEnv'> {
+function imageAssets(outdir: string, props: Json, realTree: (staged: string) => string): Pick<FunctionAssets, 'handler' | 'trees' | 'imageEnv'> {
   const context = imageContextDir(outdir, props.Code);
   const dockerfile = parseDockerfile(fs.readFileSync(path.join(context, 'Dockerfile'), 'utf8'));
-  const trees = dockerfile.copies.map(({ folder, to }) => ({ dir: path.join(context, folder), to: to.replace('${LAMBDA_TASK_ROOT}', IMAGE_TASK_ROOT).replace(/\/$/, '') }));
+  const trees = dockerfile.copies.map(({ folder, to }) => ({ dir: realTree(path.join(context, folder)), to: to.replace('${LAMBDA_TASK_ROOT}', IMAGE_TASK_ROOT).replace(/\/$/, '') }));
   const handler = (props.ImageConfig?.Command as string[] | undefined)?.[0] ?? dockerfile.cmd[0];
   if (!handler) throw new Error(`${context}/Dockerfile names no handler (CMD)`);
   return { handler, trees, imageEnv: dockerfile.env };
 }
 
-export function functionAssets(synthesised: Synthesised, id: string): FunctionAssets {
+export function functionAssets(synthesised: Pick<Synthesised, 'resources' | 'outdir'>, id: string, realTree: (staged: string) => string): FunctionAssets {
   const resource: Resource | undefined = synthesised.resources[id];
   if (resource?.Type !== 'AWS::Lambda::Function') throw new Error(`${id} is not a Lambda function`);
   const props = resource.Properties;
@@ -89,11 +105,11 @@ export function functionAssets(synthesised: Synthesised, id: string): FunctionAs
     timeoutS: props.Timeout as number,
     environment: (props.Environment?.Variables ?? {}) as Record<string, Json>,
   };
-  if (props.PackageType === 'Image') return { ...common, packageType: 'Image', ...imageAssets(synthesised.outdir, props) };
+  if (props.PackageType === 'Image') return { ...common, packageType: 'Image', ...imageAssets(synthesised.outdir, props, realTree) };
   const layerDirs = ((props.Layers ?? []) as Json[]).map((layer) => {
     const layerResource = synthesised.resources[layer.Ref as string];
     if (layerResource?.Type !== 'AWS::Lambda::LayerVersion') throw new Error(`${id} has a layer that is not in this stack: ${JSON.stringify(layer)}`);
-    return assetDir(synthesised.outdir, layerResource.Properties.Content);
+    return realTree(assetDir(synthesised.outdir, layerResource.Properties.Content));
   });
   return {
     ...common,
@@ -123,7 +139,10 @@ export function dirBytes(dir: string): number {
   return total;
 }
 
-/** Hard links (no copy of 250 MB of ffmpeg per function); a later tree's file replaces an earlier one's. */
+/**
+ * Hard links (no copy of 250 MB of ffmpeg per function); a later tree's file replaces an earlier one's.
+ * The synthesis may be on another file system than the layout (node_modules/.cache, a temp folder): a copy then.
+ */
 function linkTree(from: string, to: string): void {
   fs.mkdirSync(to, { recursive: true });
   for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
@@ -134,8 +153,17 @@ function linkTree(from: string, to: string): void {
     } else {
       fs.rmSync(target, { force: true });
       if (entry.isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(source), target);
-      else fs.linkSync(source, target);
+      else linkOrCopy(source, target);
     }
+  }
+}
+
+function linkOrCopy(source: string, target: string): void {
+  try {
+    fs.linkSync(source, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    fs.copyFileSync(source, target);
   }
 }
 

@@ -1,15 +1,15 @@
 /** On AWS the reference page's script and the API description reach the meta function (and only it) as layers of one file each. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { logicalIdOf, resourcesOfType, useSynthesisedStack } from '#test-support/cdk-template';
+import { resourcesOfType, synthesisedStack } from '#test-support/cdk-template';
 import { DOCS_SCRIPT_ENV, DOCS_SCRIPT_FILE_NAME, OPENAPI_DOCUMENT_ENV, OPENAPI_FILE, installedDocsScript } from '#functions/openapi/docs-script';
 import { HANDLER_GROUPS, type HandlerGroup } from '#functions/routes';
 
-const synthesis = useSynthesisedStack('DocsLayerTest');
+const synthesis = synthesisedStack();
 
-const functionId = (group: HandlerGroup) => logicalIdOf(synthesis.current.stack, synthesis.current.stack.api.functions[group]);
+const functionId = (group: HandlerGroup) => synthesis.ids.api.functions[group];
 const layerId = (description: RegExp) => {
-  const found = resourcesOfType(synthesis.current.resources, 'AWS::Lambda::LayerVersion').filter(([, r]) => description.test(String(r.Properties?.Description)));
+  const found = resourcesOfType(synthesis.resources, 'AWS::Lambda::LayerVersion').filter(([, r]) => description.test(String(r.Properties?.Description)));
   expect(found).toHaveLength(1);
   return found[0]![0];
 };
@@ -17,12 +17,12 @@ const docsLayerId = () => layerId(/reference page script/);
 const documentLayerId = () => layerId(/API description/);
 const stagedDirsHolding = (file: string) =>
   fs
-    .readdirSync(synthesis.current.outdir)
-    .map((d) => path.join(synthesis.current.outdir, d))
+    .readdirSync(synthesis.outdir)
+    .map((d) => path.join(synthesis.outdir, d))
     .filter((dir) => fs.existsSync(path.join(dir, file)));
 
 test('the meta function gets both layers and the paths of the files in them', () => {
-  const props = synthesis.current.resources[functionId('meta')]!.Properties!;
+  const props = synthesis.resources[functionId('meta')]!.Properties!;
   expect(props.Layers).toEqual(expect.arrayContaining([{ Ref: docsLayerId() }, { Ref: documentLayerId() }]));
   const variables = (props.Environment as { Variables: Record<string, unknown> }).Variables;
   expect(variables[DOCS_SCRIPT_ENV]).toBe(`/opt/${DOCS_SCRIPT_FILE_NAME}`);
@@ -32,7 +32,7 @@ test('the meta function gets both layers and the paths of the files in them', ()
 test('no other function carries them', () => {
   const layers = [docsLayerId(), documentLayerId()];
   for (const group of (Object.keys(HANDLER_GROUPS) as HandlerGroup[]).filter((g) => g !== 'meta')) {
-    for (const id of layers) expect(synthesis.current.resources[functionId(group)]!.Properties!.Layers ?? []).not.toContainEqual({ Ref: id });
+    for (const id of layers) expect(synthesis.resources[functionId(group)]!.Properties!.Layers ?? []).not.toContainEqual({ Ref: id });
   }
 });
 

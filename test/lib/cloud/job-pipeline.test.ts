@@ -1,18 +1,12 @@
 /**
- * The job pipeline construct on its own: the two pipeline functions and the Standard state machine
- * built from the ASL file. Layers are stand-ins (their ARNs are all a function sees of them), and so are
- * the trees of the render image (one small file each instead of ffmpeg and the native modules), so only
- * the two pipeline handlers are bundled. The whole stack's wiring (API grants, outputs) is in
- * stack.test.ts.
+ * The job pipeline construct: the two pipeline functions and the Standard state machine built from the
+ * ASL file, the sweeper and the execution-ended function, read from the synthesised stack (the trees of
+ * the render image are stand-ins there: one small file each instead of ffmpeg and the native modules).
+ * The rest of the stack's wiring (API grants, outputs) is in stack.test.ts.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { App, Stack, type CfnElement } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as s3 from 'aws-cdk-lib/aws-s3';
+import { App } from 'aws-cdk-lib';
 import {
   DECISION_WAIT_MIN_S,
   DECISION_WAIT_PATH,
@@ -32,16 +26,15 @@ import {
 } from '#pipeline/steps';
 import { JOB_STATE_NAMES } from '#domain/job-states';
 import { DEFAULT_BEDROCK_HOOKS_MODEL, type EngineConfig } from '#cloud/engine-config';
-import { JobPipeline, PIPELINE_EPHEMERAL_STORAGE_MB } from '#cloud/job-pipeline';
+import { PIPELINE_EPHEMERAL_STORAGE_MB } from '#cloud/job-pipeline';
 import { ServiceFunction } from '#cloud/service-function';
 import { IMAGE_COPIES, IMAGE_HANDLER, imageTreesFor, parseDockerfile, RENDER_DOCKERFILE } from '#cloud/render-image';
-import { standInImageTrees } from '#test-support/pipeline-stack';
-import { actionsOf, referencedIds, resourcesOf, resourcesOfType, type Json, type Resource, type Statement } from '#test-support/cdk-template';
+import { bareStack, synthesisePipeline } from '#test-support/pipeline-stack';
+import { actionsOf, referencedIds, resourcesOf, resourcesOfType, synthesisedStack, type Json, type Resource, type Statement } from '#test-support/cdk-template';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FUNCTIONS = Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[];
-const FFMPEG_LAYER_ARN = 'arn:aws:lambda:us-east-1:123456789012:layer:ffmpeg:1';
-const NATIVE_LAYER_ARN = 'arn:aws:lambda:us-east-1:123456789012:layer:native:1';
+/** cdk.json's context chooses no engine: every one is local. */
 const ENGINES: EngineConfig = {
   avatar: 'local',
   reaction: 'local',
@@ -49,39 +42,13 @@ const ENGINES: EngineConfig = {
   bedrockModelId: DEFAULT_BEDROCK_HOOKS_MODEL,
 };
 
-let outdir: string;
-let stack: Stack;
-let pipeline: JobPipeline;
-let resources: Record<string, Resource>;
-
-function buildStack(app: App, id: string) {
-  const s = new Stack(app, id);
-  const table = new dynamodb.Table(s, 'Table', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING } });
-  const bucket = new s3.Bucket(s, 'Bucket');
-  const ffmpegLayer = lambda.LayerVersion.fromLayerVersionArn(s, 'Ffmpeg', FFMPEG_LAYER_ARN);
-  const nativeLayer = lambda.LayerVersion.fromLayerVersionArn(s, 'Native', NATIVE_LAYER_ARN);
-  return { stack: s, table, bucket, ffmpegLayer, nativeLayer, imageTrees: standInImageTrees(), engines: ENGINES };
-}
-
-beforeAll(() => {
-  const { context } = JSON.parse(fs.readFileSync(path.join(ROOT, 'cdk.json'), 'utf8')) as { context: object };
-  outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'reaction-studio-jobs-'));
-  const app = new App({ context, outdir });
-  const { stack: s, ...shared } = buildStack(app, 'JobPipelineTest');
-  stack = s;
-  pipeline = new JobPipeline(stack, 'Jobs', shared);
-  resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
-}, 180_000);
-
-afterAll(() => {
-  if (outdir) fs.rmSync(outdir, { recursive: true, force: true });
-});
+const { resources, outdir, ids } = synthesisedStack();
+const jobs = ids.jobs;
 
 // ---- helpers ----
 
 const ofType = (type: string) => resourcesOfType(resources, type);
-const functionId = (name: PipelineFunction) =>
-  stack.getLogicalId(pipeline.functions[name].node.defaultChild as lambda.CfnFunction);
+const functionId = (name: PipelineFunction) => jobs.functions[name];
 const functionProps = (name: PipelineFunction): Json => resources[functionId(name)]!.Properties;
 
 function stateMachine(): [string, Resource] {
@@ -235,7 +202,7 @@ describe('the job state machine', () => {
 
   test('logs errors, without execution data, to its own log group', () => {
     const [, sm] = stateMachine();
-    const logGroupId = stack.getLogicalId(pipeline.logGroup.node.defaultChild as CfnElement);
+    const logGroupId = jobs.logGroup;
     expect(sm.Properties.LoggingConfiguration).toEqual({
       Level: 'ERROR',
       IncludeExecutionData: false,
@@ -244,10 +211,11 @@ describe('the job state machine', () => {
     expect(resources[logGroupId]!.Properties.LogGroupName).toMatch(/^\/aws\/vendedlogs\/states\//);
   });
 
-  test('is not traced unless asked', () => {
-    const [, sm] = stateMachine();
-    expect(sm.Properties.TracingConfiguration?.Enabled ?? false).toBe(false);
-  });
+  test('is traced when asked (the stack asks), and not otherwise', () => {
+    expect(stateMachine()[1].Properties.TracingConfiguration).toEqual({ Enabled: true });
+    const [[, untraced]] = resourcesOfType(synthesisePipeline({ engines: ENGINES }).resources, 'AWS::StepFunctions::StateMachine') as [[string, Resource]];
+    expect(untraced.Properties.TracingConfiguration?.Enabled ?? false).toBe(false);
+  }, 120_000);
 });
 
 describe('the state machine role', () => {
@@ -274,9 +242,8 @@ describe('the state machine role', () => {
 
 describe('the pipeline functions', () => {
   test('are the two declared ones, the sweeper and the execution-ended function; the zip ones on nodejs24.x, render a container image', () => {
-    const sweeperId = stack.getLogicalId(pipeline.sweeper.node.defaultChild as lambda.CfnFunction);
-    const endedId = stack.getLogicalId(pipeline.executionEnded.node.defaultChild as lambda.CfnFunction);
-    expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual([...FUNCTIONS.map(functionId), sweeperId, endedId].sort());
+    const { sweeper: sweeperId, executionEnded: endedId } = jobs;
+    expect([...jobs.allFunctions].sort()).toEqual([...FUNCTIONS.map(functionId), sweeperId, endedId].sort());
     const packaging = Object.fromEntries(FUNCTIONS.map((name) => [name, [functionProps(name).PackageType ?? 'Zip', functionProps(name).Runtime ?? null]]));
     expect(packaging).toEqual({ steps: ['Zip', 'nodejs24.x'], render: ['Image', null] });
     for (const id of [sweeperId, endedId]) expect(resources[id]!.Properties).toMatchObject({ Runtime: 'nodejs24.x' });
@@ -300,8 +267,9 @@ describe('the pipeline functions', () => {
 
   test('the steps function carries exactly the layers it declares', () => {
     const needs = PIPELINE_FUNCTIONS.steps as { ffmpeg?: boolean; native?: boolean };
-    const expected = [...(needs.ffmpeg ? [FFMPEG_LAYER_ARN] : []), ...(needs.native ? [NATIVE_LAYER_ARN] : [])];
-    expect((functionProps('steps').Layers ?? []).sort()).toEqual(expected.sort());
+    const layer = (description: RegExp) => ofType('AWS::Lambda::LayerVersion').filter(([, l]) => description.test(l.Properties.Description)).map(([id]) => ({ Ref: id }));
+    const expected = [...(needs.ffmpeg ? layer(/ffmpeg/) : []), ...(needs.native ? layer(/native npm packages/) : [])];
+    expect(functionProps('steps').Layers ?? []).toEqual(expected);
   });
 
   test("the render image's staged context: the repository's Dockerfile, the bundle as the handler module, and the trees its layers would be (face runtime included with the local engine)", () => {
@@ -343,10 +311,10 @@ describe('the pipeline functions', () => {
 });
 
 describe('the sweeper', () => {
-  const sweeperId = () => stack.getLogicalId(pipeline.sweeper.node.defaultChild as lambda.CfnFunction);
+  const sweeperId = () => jobs.sweeper;
 
   test(`runs every ${SWEEP_INTERVAL_MINUTES} minutes`, () => {
-    const rules = ofType('AWS::Events::Rule').filter(([, r]) => r.Properties.ScheduleExpression !== undefined);
+    const rules = ofType('AWS::Events::Rule').filter(([, r]) => referencedIds(r.Properties.Targets).includes(sweeperId()));
     expect(rules).toHaveLength(1);
     const [, rule] = rules[0]!;
     expect(rule.Properties.ScheduleExpression).toBe(`rate(${SWEEP_INTERVAL_MINUTES} minutes)`);
@@ -364,10 +332,10 @@ describe('the sweeper', () => {
 });
 
 describe('executions that end FAILED, TIMED_OUT or ABORTED', () => {
-  const endedId = () => stack.getLogicalId(pipeline.executionEnded.node.defaultChild as lambda.CfnFunction);
-  const queueId = () => stack.getLogicalId(pipeline.executionEndedFailures.node.defaultChild as CfnElement);
+  const endedId = () => jobs.executionEnded;
+  const queueId = () => jobs.executionEndedFailures;
   const endedRule = () => {
-    const rules = ofType('AWS::Events::Rule').filter(([, r]) => r.Properties.EventPattern !== undefined);
+    const rules = ofType('AWS::Events::Rule').filter(([, r]) => referencedIds(r.Properties.Targets).includes(endedId()));
     expect(rules).toHaveLength(1);
     return rules[0]![1];
   };
@@ -406,7 +374,7 @@ describe('executions that end FAILED, TIMED_OUT or ABORTED', () => {
 describe('ServiceFunction and the job state machine', () => {
   test('a function that asks for jobs without a state machine is refused before it is bundled', () => {
     const app = new App();
-    const shared = buildStack(app, 'Refused');
+    const shared = bareStack(app, 'Refused', ENGINES);
     expect(
       () =>
         new ServiceFunction(shared.stack, 'Fn', {

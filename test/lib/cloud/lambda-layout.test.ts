@@ -5,8 +5,10 @@
  * and resolvable requires, then invoked in a fresh Node 22 process against DynamoDB Local and s3rver:
  * an API handler with API Gateway's v2 event, and the pipeline steps of a prompt reaction, a photo
  * avatar and a motion reference (face detection, ffmpeg and the native modules from the layers).
+ * The synthesis is the one the template suites share, whose layer trees are stand-ins: the layout
+ * has the real trees in their place, staged by their own staging functions.
  *
- * Slow by nature (a full synth, then three jobs rendered on the machine's cores): about five minutes.
+ * Slow by nature (three jobs rendered on the machine's cores): a few minutes.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -17,7 +19,7 @@ import { routeKey } from '#functions/routes';
 import { MEDIA_CDN_ENV } from '#functions/config';
 import type { PipelineStep } from '#pipeline/steps';
 import { DEFAULT_RENDER_MEMORY_MB } from '#cloud/render-memory';
-import { logicalIdOf, resourcesOfType, useSynthesisedStack } from '#test-support/cdk-template';
+import { resourcesOfType, synthesisedStack } from '#test-support/cdk-template';
 import { expectCanonical, faceReferenceClip, postMultipart, probe, productWithDemo, download } from '#test-support/jobs';
 import { startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 import {
@@ -28,6 +30,7 @@ import {
   LAMBDA_IMAGE_LIMIT_BYTES,
   LAMBDA_UNZIPPED_LIMIT_BYTES,
   NODE22,
+  realTreesIn,
   requires,
   type Invocation,
   type LaidOutFunction,
@@ -37,24 +40,28 @@ import { IMAGE_COPIES, IMAGE_HANDLER } from '#cloud/render-image';
 import { FFMPEG_ENV } from '#cloud/ffmpeg-layer';
 import { HUMAN_ENTRY } from '#adapters/engines/local/face/human-loader';
 
-const synthesis = useSynthesisedStack('LambdaLayout');
+const synthesis = synthesisedStack();
+const { ids } = synthesis;
 let root: string;
+let realTree: (staged: string) => string;
+const assetsOf = (id: string) => functionAssets(synthesis, id, realTree);
 
 beforeAll(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'lambda-layout-'));
+  realTree = realTreesIn(path.join(root, 'trees'));
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 // Not CDK's own deploy-time copier of the studio build: a Python function whose AWS CLI layer aws-cdk-lib ships prebuilt.
 const functionIds = () =>
-  resourcesOfType(synthesis.current.resources, 'AWS::Lambda::Function')
+  resourcesOfType(synthesis.resources, 'AWS::Lambda::Function')
     .map(([id]) => id)
     .filter((id) => !id.startsWith('CustomCDKBucketDeployment'));
 
 /** One layout per function for the static checks (no endpoints: nothing is invoked in them). */
 const staticLayouts = new Map<string, LaidOutFunction>();
 function staticLayout(id: string): LaidOutFunction {
-  if (!staticLayouts.has(id)) staticLayouts.set(id, layOut(functionAssets(synthesis.current, id), path.join(root, 'static', id), {}));
+  if (!staticLayouts.has(id)) staticLayouts.set(id, layOut(assetsOf(id), path.join(root, 'static', id), {}));
   return staticLayouts.get(id)!;
 }
 
@@ -66,24 +73,22 @@ describe('every function, laid out as /var/task + /opt (a zip with its layers, a
   test("fits its limit: a zip function's bundle and layers Lambda's 250 MB unzipped, an image function's image 10 GB", () => {
     const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
     const sizes = functionIds().map((id) => {
-      const assets = functionAssets(synthesis.current, id);
+      const assets = assetsOf(id);
       const { bytes, partsBytes, limitBytes } = functionSize(assets);
       // The parts (in the order they are laid out) say what to shrink when one does not fit.
       return { id, packageType: assets.packageType, mb: mb(bytes), partsMb: partsBytes.map(mb), limitMb: mb(limitBytes), fits: bytes <= limitBytes };
     });
     expect(sizes.filter((s) => !s.fits)).toEqual([]);
     // Only the render function needs an image: it holds ffmpeg, the native modules and the face runtime.
-    const { stack } = synthesis.current;
     const images = sizes.filter((s) => s.packageType === 'Image');
-    expect(images.map((s) => s.id)).toEqual([logicalIdOf(stack, stack.jobs.functions.render)]);
+    expect(images.map((s) => s.id)).toEqual([ids.jobs.functions.render]);
     expect(images[0]!.limitMb).toBe(mb(LAMBDA_IMAGE_LIMIT_BYTES));
     // As a zip it would not fit: that is why it is an image.
     expect(images[0]!.partsMb.reduce((sum, p) => sum + p, 0)).toBeGreaterThan(mb(LAMBDA_UNZIPPED_LIMIT_BYTES));
   });
 
   test("lays the render image out from its staged Dockerfile: the bundle in /var/task, ffmpeg, the native modules and the face runtime in /opt, the Dockerfile's ENV", () => {
-    const { stack } = synthesis.current;
-    const render = staticLayout(logicalIdOf(stack, stack.jobs.functions.render));
+    const render = staticLayout(ids.jobs.functions.render);
     expect(render.assets.trees.map((t) => [path.basename(t.dir), t.to])).toEqual(IMAGE_COPIES.map((c) => [c.folder, c.to.replace('${LAMBDA_TASK_ROOT}', '/var/task').replace(/\/$/, '')]));
     expect(render.assets.handler).toBe(IMAGE_HANDLER);
     for (const file of ['var/task/index.js', 'opt/bin/ffmpeg', 'opt/bin/ffprobe', 'opt/nodejs/node_modules/sharp/package.json', `opt/nodejs/node_modules/${HUMAN_ENTRY.packageName}/${HUMAN_ENTRY.file}`]) {
@@ -94,10 +99,9 @@ describe('every function, laid out as /var/task + /opt (a zip with its layers, a
   });
 
   test('asks for no more memory than the configured cap (a new account deploys it), the render function exactly the cap', () => {
-    const { stack } = synthesis.current;
-    const memory = Object.fromEntries(functionIds().map((id) => [id, functionAssets(synthesis.current, id).memoryMb]));
+    const memory = Object.fromEntries(functionIds().map((id) => [id, assetsOf(id).memoryMb]));
     expect(Object.entries(memory).filter(([, mb]) => mb > DEFAULT_RENDER_MEMORY_MB)).toEqual([]);
-    expect(memory[logicalIdOf(stack, stack.jobs.functions.render)]).toBe(DEFAULT_RENDER_MEMORY_MB);
+    expect(memory[ids.jobs.functions.render]).toBe(DEFAULT_RENDER_MEMORY_MB);
   });
 
   test('resolves every require of its bundle in /var/task, /opt, the runtime SDK or Node itself', async () => {
@@ -111,7 +115,7 @@ describe('every function, laid out as /var/task + /opt (a zip with its layers, a
     // ajv (the MCP SDK's schema validator) names its helpers in code it would generate for standalone
     // validators, as `require("ajv/dist/runtime/...")` strings; validating in process never requires
     // them (the MCP function runs the SDK in its layout below).
-    const mcp = logicalIdOf(synthesis.current.stack, synthesis.current.stack.api.mcp.fn);
+    const mcp = ids.api.mcp;
     if (unresolved[mcp]) {
       expect(unresolved[mcp]).toEqual(expect.arrayContaining([expect.stringMatching(/^ajv\/dist\/runtime\//)]));
       expect(unresolved[mcp]!.filter((request) => !/^(ajv\/dist\/runtime\/\w+|ajv-formats\/dist\/formats)$/.test(request))).toEqual([]);
@@ -123,8 +127,7 @@ describe('every function, laid out as /var/task + /opt (a zip with its layers, a
   });
 
   test("cannot reach the repository's node_modules: what no layer carries does not resolve", async () => {
-    const { stack } = synthesis.current;
-    const usage = staticLayout(logicalIdOf(stack, stack.api.functions.usage));
+    const usage = staticLayout(ids.api.functions.usage);
     const found = await requires(usage, ['zod', 'sharp', '@vladmandic/human/package.json']);
     expect(found.unresolved).toEqual(expect.arrayContaining(['zod', 'sharp', '@vladmandic/human/package.json']));
   });
@@ -143,20 +146,19 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
     t.runner.use({ start: async () => undefined, sendDecision: async () => undefined });
     account = await t.newAccount();
     product = await productWithDemo(account.api, () => t.stack.tasks.idle(), { name: 'Glow Serum' });
-    const { stack } = synthesis.current;
     const refs = {
-      [logicalIdOf(stack, stack.data.table)]: t.stack.settings.tableName,
-      [logicalIdOf(stack, stack.media.bucket)]: t.stack.settings.bucketName,
+      [ids.data.table]: t.stack.settings.tableName,
+      [ids.media.bucket]: t.stack.settings.bucketName,
     };
     // The layout stands in for S3, not CloudFront: empty MEDIA_CDN_* settings keep playback links presigned s3rver URLs.
     const noCdn = Object.fromEntries(Object.values(MEDIA_CDN_ENV).map((name) => [name, '']));
     const endpoints = { DYNAMODB_ENDPOINT: t.stack.dynamoEndpoint, S3_ENDPOINT: t.stack.s3Endpoint, ...noCdn };
-    const lay = (name: string, fn: { node: { defaultChild?: unknown } }) => layOut(functionAssets(synthesis.current, logicalIdOf(stack, fn)), path.join(root, 'live', name), refs, endpoints);
+    const lay = (name: string, id: string) => layOut(assetsOf(id), path.join(root, 'live', name), refs, endpoints);
     live = {
-      avatars: lay('avatars', stack.api.functions.avatars),
-      usage: lay('usage', stack.api.functions.usage),
-      steps: lay('steps', stack.jobs.functions.steps),
-      render: lay('render', stack.jobs.functions.render),
+      avatars: lay('avatars', ids.api.functions.avatars),
+      usage: lay('usage', ids.api.functions.usage),
+      steps: lay('steps', ids.jobs.functions.steps),
+      render: lay('render', ids.jobs.functions.render),
     };
   }, 300_000);
   afterAll(() => t?.stop());
@@ -254,8 +256,7 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
   );
 
   test('the MCP function (the MCP SDK, zod and ajv in its bundle) answers initialize and a tool call through the API at API_BASE_URL', async () => {
-    const { stack } = synthesis.current;
-    const mcp = layOut(functionAssets(synthesis.current, logicalIdOf(stack, stack.api.mcp.fn)), path.join(root, 'live', 'mcp'), {}, { API_BASE_URL: t.stack.apiUrl });
+    const mcp = layOut(assetsOf(ids.api.mcp), path.join(root, 'live', 'mcp'), {}, { API_BASE_URL: t.stack.apiUrl });
     const template = await apiEvent('GET', '/usage');
     const mcpEvent = (message: unknown): APIGatewayProxyEventV2 => ({
       ...template,

@@ -5,10 +5,11 @@
  */
 import { HANDLER_GROUPS, type HandlerGroup } from '#functions/routes';
 import { MEDIA_CDN_ENV } from '#functions/config';
-import { actionsOf, logicalIdOf, resourcesOfType, roleStatements, useSynthesisedStack, type Json } from '#test-support/cdk-template';
+import { actionsOf, resourcesOfType, roleStatements, synthesisedStack, type Json } from '#test-support/cdk-template';
 
-const synthesis = useSynthesisedStack('ReactionStudioMediaDeliveryTest');
-const ofType = (type: string) => resourcesOfType(synthesis.current.resources, type);
+const synthesis = synthesisedStack();
+const { ids } = synthesis;
+const ofType = (type: string) => resourcesOfType(synthesis.resources, type);
 const only = (type: string) => {
   const found = ofType(type);
   expect(found).toHaveLength(1);
@@ -16,10 +17,9 @@ const only = (type: string) => {
 };
 /** The media distribution (the studio has its own, studio-hosting.test.ts). */
 const mediaDistribution = (): [string, Json] => {
-  const id = idOf(synthesis.current.stack.delivery.distribution);
-  return [id, synthesis.current.resources[id]!];
+  const id = ids.delivery.distribution;
+  return [id, synthesis.resources[id]!];
 };
-const idOf = (construct: { node: { defaultChild?: unknown } }) => logicalIdOf(synthesis.current.stack, construct);
 
 test('one distribution: HTTPS only, GET/HEAD, every request signed by the trusted key group, logged', () => {
   const [, distribution] = mediaDistribution();
@@ -35,7 +35,7 @@ test('its cache policy is CachingOptimized plus one query string, response-conte
   const [, distribution] = mediaDistribution();
   const ref = distribution.Properties.DistributionConfig.DefaultCacheBehavior.CachePolicyId;
   expect(ref).toEqual({ Ref: expect.any(String) });
-  const policy = synthesis.current.resources[ref.Ref]!;
+  const policy = synthesis.resources[ref.Ref]!;
   expect(policy.Type).toBe('AWS::CloudFront::CachePolicy');
   const config = policy.Properties.CachePolicyConfig;
   expect(config).toMatchObject({ MinTTL: 1, DefaultTTL: 86_400, MaxTTL: 31_536_000 });
@@ -50,8 +50,8 @@ test('the origin is the media bucket through origin access control; the bucket l
   const [, distribution] = mediaDistribution();
   const [origin] = distribution.Properties.DistributionConfig.Origins;
   const oacId = origin.OriginAccessControlId['Fn::GetAtt'][0];
-  expect(synthesis.current.resources[oacId]!.Type).toBe('AWS::CloudFront::OriginAccessControl');
-  const bucketId = idOf(synthesis.current.stack.media.bucket);
+  expect(synthesis.resources[oacId]!.Type).toBe('AWS::CloudFront::OriginAccessControl');
+  const bucketId = ids.media.bucket;
   const policy = ofType('AWS::S3::BucketPolicy').find(([, p]) => p.Properties.Bucket.Ref === bucketId)![1];
   const cloudfront = (policy.Properties.PolicyDocument.Statement as Json[]).filter((s) => s.Principal?.Service === 'cloudfront.amazonaws.com');
   expect(cloudfront).toHaveLength(1);
@@ -64,16 +64,16 @@ test("the trusted public key is the custom resource's answer, made from the stac
   const [, key] = only('AWS::CloudFront::PublicKey');
   const [resourceId, resource] = only('AWS::CloudFormation::CustomResource');
   expect(key.Properties.PublicKeyConfig.EncodedKey).toEqual({ 'Fn::GetAtt': [resourceId, 'PublicKey'] });
-  expect(resource.Properties.SecretId).toEqual({ Ref: idOf(synthesis.current.stack.delivery.signingKey) });
+  expect(resource.Properties.SecretId).toEqual({ Ref: ids.delivery.signingKey });
 });
 
 describe('the functions that hand out links', () => {
-  const secretId = () => idOf(synthesis.current.stack.delivery.signingKey);
+  const secretId = () => ids.delivery.signingKey;
   const groups = Object.keys(HANDLER_GROUPS) as HandlerGroup[];
   const variables = (group: HandlerGroup) =>
-    synthesis.current.resources[idOf(synthesis.current.stack.api.functions[group])]!.Properties.Environment.Variables as Record<string, Json>;
+    synthesis.resources[ids.api.functions[group]]!.Properties.Environment.Variables as Record<string, Json>;
   const readsSecret = (group: HandlerGroup) =>
-    roleStatements(synthesis.current.resources, idOf(synthesis.current.stack.api.functions[group])).some(
+    roleStatements(synthesis.resources, ids.api.functions[group]).some(
       (s) => actionsOf(s).includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes(secretId()),
     );
 

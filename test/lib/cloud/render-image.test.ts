@@ -10,7 +10,7 @@ import { FFMPEG_ENV } from '#cloud/ffmpeg-layer';
 import { BUNDLE_FOLDER, IMAGE_COPIES, IMAGE_HANDLER, parseDockerfile, RENDER_DOCKERFILE, stageImageContext } from '#cloud/render-image';
 import { LAMBDA_RUNTIME } from '#cloud/runtime';
 import { PIPELINE_FUNCTIONS } from '#pipeline/steps';
-import { standInImageTrees } from '#test-support/pipeline-stack';
+import { standInImageTrees } from '#test-support/layer-trees';
 
 const dockerfile = parseDockerfile(fs.readFileSync(RENDER_DOCKERFILE, 'utf8'));
 /** `nodejs24.x` -> `24`. */

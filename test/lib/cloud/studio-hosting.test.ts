@@ -10,11 +10,12 @@ import * as vm from 'node:vm';
 import { App, Stack } from 'aws-cdk-lib';
 import { bootstrapAssetsArn } from '#cloud/studio-hosting';
 import { STUDIO_STATIC_HEADERS } from '#lib/studio-headers';
-import { logicalIdOf, resourcesOfType, useSynthesisedStack, type Json } from '#test-support/cdk-template';
+import { resourcesOfType, synthesisedStack, type Json } from '#test-support/cdk-template';
 
-const synthesis = useSynthesisedStack('ReactionStudioStudioHostingTest');
-const resources = () => synthesis.current.resources;
-const distributionConfig = () => resources()[logicalIdOf(synthesis.current.stack, synthesis.current.stack.studio.distribution)]!.Properties.DistributionConfig;
+const synthesis = synthesisedStack();
+const { ids } = synthesis;
+const resources = () => synthesis.resources;
+const distributionConfig = () => resources()[ids.studio.distribution]!.Properties.DistributionConfig;
 
 /** A CloudFront Function's handler, loaded as CloudFront would run the file. */
 function edgeHandler(file: string): (event: Json) => Json {
@@ -29,10 +30,10 @@ test('pages come from the private site bucket through origin access control; the
   expect(config.DefaultRootObject).toBe('index.html');
   const siteOrigin = config.Origins.find((o: Json) => o.Id === config.DefaultCacheBehavior.TargetOriginId);
   expect(siteOrigin.OriginAccessControlId).toBeDefined();
-  expect(siteOrigin.DomainName).toEqual({ 'Fn::GetAtt': [logicalIdOf(synthesis.current.stack, synthesis.current.stack.studio.bucket), 'RegionalDomainName'] });
+  expect(siteOrigin.DomainName).toEqual({ 'Fn::GetAtt': [ids.studio.bucket, 'RegionalDomainName'] });
   expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
   expect(config.DefaultCacheBehavior.AllowedMethods).toEqual(['GET', 'HEAD']);
-  const [bucketId, bucket] = resourcesOfType(resources(), 'AWS::S3::Bucket').find(([id]) => id === logicalIdOf(synthesis.current.stack, synthesis.current.stack.studio.bucket))!;
+  const [bucketId, bucket] = resourcesOfType(resources(), 'AWS::S3::Bucket').find(([id]) => id === ids.studio.bucket)!;
   expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
   // The build is uploaded on deploy, and index.html invalidated so a new build is seen at once.
   const [, deployment] = resourcesOfType(resources(), 'Custom::CDKBucketDeployment')[0]!;
@@ -50,7 +51,7 @@ test('/api/* goes to the HTTP API over HTTPS: every method, never cached, cookie
   expect(api.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
   expect(api.OriginRequestPolicyId).toBe('b689b0a8-53d0-40ab-baf2-68738e2966ac');
   const origin = config.Origins.find((o: Json) => o.Id === api.TargetOriginId);
-  const apiId = logicalIdOf(synthesis.current.stack, synthesis.current.stack.api.httpApi);
+  const apiId = ids.api.httpApi;
   expect(JSON.stringify(origin.DomainName)).toContain(apiId);
   expect(origin.CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
   expect(api.FunctionAssociations).toHaveLength(1);
@@ -82,12 +83,12 @@ test('the pages carry the same security headers as the local server, and a CSP t
   const csp = JSON.stringify(security.ContentSecurityPolicy.ContentSecurityPolicy);
   for (const directive of ["default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "object-src 'none'"]) expect(csp).toContain(directive);
   // The media distribution's domain and the media bucket (direct uploads) are named by reference.
-  expect(csp).toContain(logicalIdOf(synthesis.current.stack, synthesis.current.stack.delivery.distribution));
-  expect(csp).toContain(logicalIdOf(synthesis.current.stack, synthesis.current.stack.media.bucket));
+  expect(csp).toContain(ids.delivery.distribution);
+  expect(csp).toContain(ids.media.bucket);
 });
 
 test("the studio's address is an output", () => {
-  expect(synthesis.current.template.toJSON().Outputs.StudioUrl.Value).toBeDefined();
+  expect(synthesis.outputs.StudioUrl.Value).toBeDefined();
 });
 
 describe('the CloudFront Functions', () => {
