@@ -71,7 +71,7 @@ let demoReuse: { api: ApiClient; accountId: number; product: any };
 beforeAll(async () => {
   // The stack's resolver is made below, once the loopback server it reaches is listening.
   const references: ReferenceResolver = { name: 'loopback', resolve: (url, options) => referenceDouble!.resolve(url, options) };
-  [t, dir] = await Promise.all([startTestStack({ adjustDependencies: (built) => ({ ...built, references }) }), makeTempDir('video-jobs-e2e-')]);
+  [t, dir] = await Promise.all([startTestStack({ renders: 'real', adjustDependencies: (built) => ({ ...built, references }) }), makeTempDir('video-jobs-e2e-')]);
 
   // A reference link is fetched by the real direct-media resolver: the allowed host "resolves" to a
   // public address, and what production would send over https goes to this loopback server instead.
