@@ -17,17 +17,21 @@ import { executionInputOf } from '#domain/job-execution';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 import { createLocalJobRunner, type LocalJobRunner } from '#local/job-runner';
 import { localPipeline } from '#local/pipeline-steps';
-import { JOB_STATE_MACHINE_FILE, STATE_OF_STEP, type StepPayload } from '#pipeline/steps';
+import { JOB_STATE_MACHINE_FILE, PIPELINE_FUNCTIONS, STATE_OF_STEP, type StepPayload } from '#pipeline/steps';
 import { ACCOUNT, ALLOWANCE, pipelineWorld } from '#test-support/pipeline';
 
 const SCALE = 864_000;
 const scaled = (seconds: number) => Math.max(1, Math.ceil(seconds / SCALE));
 const RENDER_STEPS = new Set(['generate_reaction', 'render_preview', 'compose']);
+const ROOT = resolve(__dirname, '..', '..', '..');
 
 let dir: string;
 let runner: LocalJobRunner | undefined;
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'scaled-asl-'));
+  // Each function's module loads on its first step, which takes seconds on a busy machine: loaded
+  // here, it cannot use up the second between the scaled first preview's deadline and execution timeout.
+  await Promise.all(Object.values(PIPELINE_FUNCTIONS).map(({ entry }) => import(resolve(ROOT, entry))));
 });
 afterEach(async () => {
   await runner?.stop();
@@ -35,7 +39,7 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const readDefinition = () => JSON.parse(readFileSync(resolve(__dirname, '..', '..', '..', JOB_STATE_MACHINE_FILE), 'utf8'));
+const readDefinition = () => JSON.parse(readFileSync(resolve(ROOT, JOB_STATE_MACHINE_FILE), 'utf8'));
 
 /** The ASL file with every TimeoutSeconds scaled (TimeoutSecondsPath is fed by ChargePreview, from the scaled preview wait). */
 function scaledDefinition(): string {
