@@ -1,6 +1,6 @@
 /**
- * Tests are TypeScript transformed by swc. Integration and end-to-end suites start their own
- * DynamoDB Local and s3rver on free ports. Some packages ship only ES modules (@middy/core, DiceBear,
+ * Tests are TypeScript transformed by swc. The global setup starts one DynamoDB Local and one s3rver
+ * for the run (suites keep apart by table and bucket) and builds the studio once. Some packages ship only ES modules (@middy/core, DiceBear,
  * p-retry, p-limit, file-type and what they import, cookie), so swc turns them into CommonJS for jest like
  * our own sources.
  */
@@ -26,7 +26,8 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   setupFiles: ['<rootDir>/test/support/quiet-logs.ts'],
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalSetup: '<rootDir>/test/support/global/setup.ts',
+  globalTeardown: '<rootDir>/test/support/global/teardown.ts',
   transform: { '^.+\\.ts$': swc, [`^.+/node_modules/(${esmOnly})/.+\\.js$`]: swc },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly})/)`],
   testTimeout: 60000,

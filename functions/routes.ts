@@ -257,7 +257,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('GET', '/', 'meta', 'liveness', PUBLIC),
   route('GET', '/openapi.json', 'meta', 'openapiDocument', PUBLIC),
   route('GET', '/docs', 'meta', 'docsPage', PUBLIC),
-  route('GET', '/docs/scalar.js', 'meta', 'docsScript', PUBLIC),
+  route('GET', '/docs/reference.js', 'meta', 'docsScript', PUBLIC),
+  route('GET', '/docs/reference.css', 'meta', 'docsStyle', PUBLIC),
 
   route('GET', '/products', 'products', 'list', { query: ['page'] }),
   route('POST', '/products', 'products', 'create', { maxBodyBytes: uploadLimit(DEMO_VIDEO), body: { accept: ANY_BODY, files: { demo_video: DEMO_VIDEO } } }),

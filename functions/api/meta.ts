@@ -9,7 +9,9 @@ import { DOCS_PAGE_CSP, DOCS_PAGE_HTML } from '#functions/openapi/docs-page';
 
 /** The files these routes serve, which the runtime ships (the handler decides where from). */
 export interface MetaAssets {
+  /** The reference page's script and stylesheet. */
   docsScript(): Promise<string>;
+  docsStyle(): Promise<string>;
   /** The OpenAPI document's text. */
   openapiDocument(): Promise<string>;
 }
@@ -29,11 +31,13 @@ const docsPage: PublicOperation = async () =>
 export function metaOperations(assets: MetaAssets) {
   const docsScript: PublicOperation = async () =>
     text('text/javascript; charset=utf-8', await assets.docsScript(), { 'x-content-type-options': 'nosniff' });
+  const docsStyle: PublicOperation = async () => text('text/css; charset=utf-8', await assets.docsStyle(), { 'x-content-type-options': 'nosniff' });
   const openapiDocument: PublicOperation = async () => text('application/json; charset=utf-8', await assets.openapiDocument());
   return {
     liveness: { public: liveness },
     openapiDocument: { public: openapiDocument },
     docsPage: { public: docsPage },
     docsScript: { public: docsScript },
+    docsStyle: { public: docsStyle },
   };
 }

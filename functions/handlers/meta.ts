@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createPublicHandler } from '#http/public-handler';
 import { metaOperations, type MetaAssets } from '#api/meta';
-import { DOCS_SCRIPT_ENV, OPENAPI_DOCUMENT_ENV, committedOpenApiDocument, installedDocsScript } from '#functions/openapi/docs-script';
+import { DOCS_FILES, OPENAPI_DOCUMENT_ENV, committedOpenApiDocument, installedDocsFile, type DocsFile } from '#functions/openapi/docs-assets';
 import type { DependencySource } from '#ports/dependencies';
 
 const NONE: DependencySource = () => {
@@ -20,10 +20,13 @@ function readOnce(path: () => string, transform: (text: string) => string = (tex
       }));
 }
 
+const docsFile = (file: DocsFile) => readOnce(() => process.env[DOCS_FILES[file].env] ?? installedDocsFile(file));
+
 /** From layers on AWS (the stack sets the paths), else from node_modules and the repository. */
 const ASSETS: MetaAssets = {
-  // Scalar's bundle, 4 MB.
-  docsScript: readOnce(() => process.env[DOCS_SCRIPT_ENV] ?? installedDocsScript()),
+  // Swagger UI's bundle (1.7 MB) and stylesheet (0.2 MB).
+  docsScript: docsFile('script'),
+  docsStyle: docsFile('style'),
   // The committed copy is indented for review; the wire gets it compact.
   openapiDocument: readOnce(() => process.env[OPENAPI_DOCUMENT_ENV] ?? committedOpenApiDocument(), (text) => JSON.stringify(JSON.parse(text))),
 };

@@ -1,26 +1,30 @@
 /**
- * The reference page: Scalar's standalone bundle, served by this API (no CDN), reading the document
- * from this API. The Content-Security-Policy lets the page reach nothing but its own origin, so no
- * font, script or telemetry call can leave it whatever the bundle's defaults are.
+ * The reference page: Swagger UI's prebuilt bundle and stylesheet, served by this API (no CDN), reading
+ * the document from this API. The Content-Security-Policy lets the page reach nothing but its own
+ * origin, so no font, script or call can leave it whatever the bundle's defaults are.
  */
 import { createHash } from 'node:crypto';
-import { API_NAME, API_PREFIX } from '#functions/routes';
+import { API_NAME, fullPath } from '#functions/routes';
 
-const DOCS_SCRIPT_PATH = `${API_PREFIX}/docs/scalar.js`;
-const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+/** The page's own files and the document, each a route of the meta function (functions/routes.ts). */
+export const DOCS_SCRIPT_PATH = fullPath('/docs/reference.js');
+export const DOCS_STYLE_PATH = fullPath('/docs/reference.css');
+const OPENAPI_PATH = fullPath('/openapi.json');
 
-/** Scalar options: our fonts (none fetched), no telemetry, no hosted agent, MCP or developer tools. */
-export const SCALAR_CONFIG = {
+/**
+ * Swagger UI options: a reference, not a client (no "Try it out"), no validator badge (it would send
+ * the document's address to validator.swagger.io) and no options taken from the page's query string.
+ */
+export const REFERENCE_CONFIG = {
   url: OPENAPI_PATH,
-  withDefaultFonts: false,
-  telemetry: false,
-  agent: { disabled: true },
-  mcp: { disabled: true },
-  showDeveloperTools: 'never',
-  hideClientButton: true,
+  dom_id: '#app',
+  deepLinking: true,
+  validatorUrl: null,
+  supportedSubmitMethods: [],
+  queryConfigEnabled: false,
 } as const;
 
-const boot = `Scalar.createApiReference('#app', ${JSON.stringify(SCALAR_CONFIG)});`;
+const boot = `SwaggerUIBundle(${JSON.stringify(REFERENCE_CONFIG)});`;
 const bootHash = createHash('sha256').update(boot).digest('base64');
 
 export const DOCS_PAGE_CSP = [
@@ -41,7 +45,8 @@ export const DOCS_PAGE_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${API_NAME} reference</title>
-<style>body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }</style>
+<link rel="stylesheet" href="${DOCS_STYLE_PATH}">
+<style>body { margin: 0; }</style>
 </head>
 <body>
 <div id="app"></div>

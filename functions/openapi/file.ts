@@ -1,6 +1,6 @@
 /** Where the committed copy of the document lives, and its exact text (a test compares the two). */
 import { buildOpenApiDocument } from './document';
-import { OPENAPI_FILE } from './docs-script';
+import { OPENAPI_FILE } from './docs-assets';
 
 export { OPENAPI_FILE };
 

@@ -59,7 +59,7 @@ type SuccessStatus = 200 | 201 | 202;
 interface Answer {
   description: string;
   schema?: ZodMiniType;
-  /** Non-JSON answers (the docs page and its script). */
+  /** Non-JSON answers (the docs page and its script and stylesheet). */
   contentType?: string;
 }
 
@@ -88,11 +88,15 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   },
   'GET /docs': {
     summary: 'The API reference page',
-    responses: { 200: { description: 'A page rendering this document; it loads its script from this API only', contentType: 'text/html' } },
+    responses: { 200: { description: 'A page rendering this document; it loads its script and stylesheet from this API only', contentType: 'text/html' } },
   },
-  'GET /docs/scalar.js': {
+  'GET /docs/reference.js': {
     summary: "The reference page's script",
-    responses: { 200: { description: 'The Scalar API reference bundle', contentType: 'text/javascript' } },
+    responses: { 200: { description: "Swagger UI's prebuilt bundle", contentType: 'text/javascript' } },
+  },
+  'GET /docs/reference.css': {
+    summary: "The reference page's stylesheet",
+    responses: { 200: { description: "Swagger UI's stylesheet", contentType: 'text/css' } },
   },
 
   'GET /products': { summary: 'List products', responses: { 200: ok('A page of products, newest first', pageOf(productResponse)) } },

@@ -86,7 +86,7 @@ export async function connectAdminTarget(options: { stack?: string; dataDir?: st
     // The lock is ours: a runtime.json, or service processes, left here belong to a stack that died.
     clearRuntimeState(dataDir);
     reapOrphanedChildren(dataDir);
-    const db = await startDynamoDbLocal({ dbPath: join(dataDir, 'dynamodb'), port: await freePort() });
+    const db = await startDynamoDbLocal({ dbPath: join(dataDir, 'dynamodb') });
     await ensureTable(db.endpoint, LOCAL_TABLE);
     return target(`local data in ${dataDir}`, adminStores(LOCAL_TABLE, db.endpoint, localCredentialCipher(dataDir)), async () => {
       await db.child.stop();

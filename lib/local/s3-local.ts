@@ -3,8 +3,15 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
 import { startChild, whenReady, type ManagedChild } from './child-process';
+import { onFreePort } from './free-port';
 
-export async function startS3Local(options: { directory: string; port: number }): Promise<{ child: ManagedChild; endpoint: string }> {
+/** Listens on `port`, or on a free port of its choosing (see onFreePort). */
+export async function startS3Local(options: { directory: string; port?: number }): Promise<{ child: ManagedChild; endpoint: string }> {
+  const { port } = options;
+  return port === undefined ? onFreePort((free) => startS3LocalOn({ ...options, port: free })) : startS3LocalOn({ ...options, port });
+}
+
+async function startS3LocalOn(options: { directory: string; port: number }): Promise<{ child: ManagedChild; endpoint: string }> {
   mkdirSync(options.directory, { recursive: true });
   const bin = require.resolve('s3rver/bin/s3rver.js');
   const child = startChild('s3rver', process.execPath, [

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { awayFromMinuteBoundary } from '#test-support/clock';
+import { rateLimitsOnStoppedClock } from '#test-support/clock';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
@@ -7,7 +7,7 @@ let t: TestStack;
 /** The stack's stored objects under `prefix`. */
 const listKeys = (prefix: string) => t.stack.dependencies.blobs.listKeys(prefix);
 beforeAll(async () => {
-  t = await startTestStack();
+  t = await startTestStack({ adjustDependencies: rateLimitsOnStoppedClock });
 });
 afterAll(() => t?.stop());
 
@@ -182,7 +182,6 @@ describe('generating an avatar from a prompt', () => {
   test('prompt generations share the AI-helper budget with hooks', async () => {
     const { api } = await t.newAccount({ plan: 'free' });
     const product = (await api.post('/products', { name: 'Shared' })).body.data;
-    await awayFromMinuteBoundary();
     for (let i = 0; i < 3; i++) expect((await api.post('/hooks', { product_id: product.id })).status).toBe(200);
     expect((await api.post('/avatars', { prompt: 'a smiling woman with curly red hair' })).status).toBe(201);
     expect((await api.post('/avatars', { prompt: 'a teenager with a cap' })).status).toBe(201);

@@ -78,7 +78,7 @@ describe('the admin CLI with no stack running', () => {
     try {
       const account = await cli(dataDir, 'accounts', 'create', '--name', 'Offline');
       expect(account.json).toMatchObject({ name: 'Offline', plan: 'free' });
-      const t = await startTestStack({ dataDir });
+      const t = await startTestStack({ dataDir, services: 'own' });
       try {
         expect(t.stack.demo?.key).toMatch(/^rsk_/);
         const key = await cli(dataDir, 'keys', 'create', '--account', String(account.json.id));

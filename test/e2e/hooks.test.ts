@@ -1,9 +1,9 @@
-import { awayFromMinuteBoundary } from '#test-support/clock';
+import { rateLimitsOnStoppedClock } from '#test-support/clock';
 import { expectError, startTestStack, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
 beforeAll(async () => {
-  t = await startTestStack();
+  t = await startTestStack({ adjustDependencies: rateLimitsOnStoppedClock });
 });
 afterAll(() => t?.stop());
 
@@ -57,7 +57,6 @@ describe('the AI-helper backstops', () => {
   test('a free account gets 5 per minute, exactly, even when asked concurrently; then 429 with Retry-After', async () => {
     const { api } = await t.newAccount({ plan: 'free' });
     const product = (await api.post('/products', { name: 'Busy' })).body.data;
-    await awayFromMinuteBoundary();
     const responses = await Promise.all(Array.from({ length: 9 }, () => api.post('/hooks', { product_id: product.id })));
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
@@ -70,7 +69,6 @@ describe('the AI-helper backstops', () => {
 
   test('bad requests and unknown products do not use the budget', async () => {
     const { api } = await t.newAccount({ plan: 'free' });
-    await awayFromMinuteBoundary();
     for (let i = 0; i < 6; i++) await api.post('/hooks', { product_id: 'nope' });
     for (let i = 0; i < 6; i++) await api.post('/hooks', { product_id: 999999 });
     const product = (await api.post('/products', { name: 'Fresh' })).body.data;

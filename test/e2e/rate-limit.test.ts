@@ -1,9 +1,9 @@
-import { awayFromMinuteBoundary } from '#test-support/clock';
+import { rateLimitsOnStoppedClock } from '#test-support/clock';
 import { apiClient, expectError, startTestStack, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
 beforeAll(async () => {
-  t = await startTestStack();
+  t = await startTestStack({ adjustDependencies: rateLimitsOnStoppedClock });
 });
 afterAll(() => t?.stop());
 
@@ -13,7 +13,6 @@ describe('the per-account rate limit', () => {
     const second = apiClient(t.stack.apiUrl, (await t.stack.dependencies.apiKeys.create(accountId, ['read'])).key);
     const clients = [api, second];
     // Concurrent requests from two keys: the shared counter must admit exactly 120.
-    await awayFromMinuteBoundary();
     const responses = await Promise.all(Array.from({ length: 130 }, (_, i) => clients[i % 2]!.get('/usage')));
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(120);
@@ -32,7 +31,6 @@ describe('the per-account rate limit', () => {
 
   test('one account exhausting its limit does not slow another', async () => {
     const busy = await t.newAccount();
-    await awayFromMinuteBoundary();
     await Promise.all(Array.from({ length: 121 }, () => busy.api.get('/usage')));
     expect((await busy.api.get('/usage')).status).toBe(429);
     const quiet = await t.newAccount();

@@ -13,7 +13,7 @@ let t: TestStack;
 let clipPath: string;
 let clipBytes: Buffer;
 beforeAll(async () => {
-  [t, clipPath] = await Promise.all([startTestStack(), makeFixture('vertical-mp4')]);
+  [t, clipPath] = await Promise.all([startTestStack({ renders: 'real' }), makeFixture('vertical-mp4')]);
   clipBytes = await readFile(clipPath);
 });
 afterAll(() => t?.stop());

@@ -27,7 +27,7 @@ const logged: string[] = [];
 let captures: jest.SpyInstance[] = [];
 
 beforeAll(async () => {
-  t = await startTestStack();
+  t = await startTestStack({ sandboxes: {} });
   expect(t.stack.sandboxes?.active).toEqual({ provider_a: true, provider_b: true });
   sandbox = t.stack.sandboxes!.providerA;
   sandboxB = t.stack.sandboxes!.providerB;

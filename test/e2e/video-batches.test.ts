@@ -39,7 +39,7 @@ function counting(built: Dependencies): Dependencies {
 }
 
 beforeAll(async () => {
-  t = await startTestStack({ adjustDependencies: counting });
+  t = await startTestStack({ renders: 'real', adjustDependencies: counting });
 }, 240_000);
 
 afterEach(async () => {

@@ -54,7 +54,8 @@ describe('the route table', () => {
       'GET /api/v1',
       'GET /api/v1/openapi.json',
       'GET /api/v1/docs',
-      'GET /api/v1/docs/scalar.js',
+      'GET /api/v1/docs/reference.js',
+      'GET /api/v1/docs/reference.css',
       'POST /api/v1/auth/signup',
       'POST /api/v1/auth/login',
     ]);

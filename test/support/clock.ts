@@ -1,14 +1,24 @@
+/** Time in tests: waiting for a condition, and keeping a burst inside one rate-limit minute. */
+import type { Dependencies } from '#ports/dependencies';
+
 /**
- * Time in tests: waiting for a condition, and keeping a burst inside one rate-limit minute.
- *
- * The per-minute limits are sliding windows made of two fixed windows; a burst that straddles the
- * boundary between them is approximated, not counted exactly. Tests that assert exact counts start
- * their burst well inside a minute.
+ * `built` with its rate limiter deciding every request at one instant, the middle of the minute the
+ * stack started in, whatever the caller's clock says (a stack's `adjustDependencies`). The per-minute
+ * limits are sliding windows made of two fixed windows; a burst that straddles the boundary between
+ * them is approximated, not counted exactly. On a stopped clock every request falls in one window, so
+ * a suite asserting exact counts holds whenever it runs.
  */
-export async function awayFromMinuteBoundary(burstMs = 10_000): Promise<void> {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute + burstMs < 59_000) return;
-  await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 500));
+export function rateLimitsOnStoppedClock(built: Dependencies): Dependencies {
+  const limiter = built.rateLimits;
+  const at = Math.floor(Date.now() / 60_000) * 60_000 + 30_000;
+  return {
+    ...built,
+    rateLimits: {
+      consume: (rule) => limiter.consume(rule, at),
+      consumeAll: (rules) => limiter.consumeAll(rules, at),
+      peek: (rule) => limiter.peek(rule, at),
+    },
+  };
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));

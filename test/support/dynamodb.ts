@@ -1,10 +1,9 @@
-/** Integration harness: an in-memory DynamoDB Local on a free port with the service's table. */
-import { startDynamoDbLocal } from '#local/dynamodb-local';
+/** Integration harness: a table of the service's schema, of its own, in the run's shared DynamoDB Local. */
 import { ensureTable } from '#local/provision';
-import { freePort } from '#local/free-port';
 import { createDynamoTable } from '#adapters/aws-clients';
 import { DEFAULT_REGION } from '#functions/config';
 import type { DynamoTable } from '#adapters/dynamodb/table';
+import { deleteTable, sharedEndpoints, uniqueName } from './services';
 
 export interface TestTable {
   /** The table, for the adapters under test: `new DynamoXStore(t.table)`. */
@@ -12,17 +11,16 @@ export interface TestTable {
   stop(): Promise<void>;
 }
 
-const TABLE_NAME = 'test-table';
-
 export async function startTestTable(): Promise<TestTable> {
-  const db = await startDynamoDbLocal({ port: await freePort() });
-  await ensureTable(db.endpoint, TABLE_NAME);
-  const table = createDynamoTable({ region: DEFAULT_REGION, tableName: TABLE_NAME, dynamoEndpoint: db.endpoint });
+  const { dynamoEndpoint } = sharedEndpoints();
+  const tableName = uniqueName('table');
+  await ensureTable(dynamoEndpoint, tableName);
+  const table = createDynamoTable({ region: DEFAULT_REGION, tableName, dynamoEndpoint });
   return {
     table,
     async stop() {
       table.client.destroy();
-      await db.child.stop();
+      await deleteTable(dynamoEndpoint, tableName);
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
- * End-to-end harness: one local stack per test file (DynamoDB Local, s3rver and the HTTP server on
- * free ports, data in a temp folder), plus a small client for the API.
+ * End-to-end harness: one local stack per test file (the HTTP server on a free port, its own table and
+ * bucket in the run's shared DynamoDB Local and s3rver, files in a temp folder), plus a small client
+ * for the API.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,10 @@ import type { PlanName } from '#domain/plans';
 import type { Scope } from '#functions/routes';
 import { SwitchableJobRunner, SwitchableSocialProviders } from './wiring';
 import type { Dependencies } from '#ports/dependencies';
+import type { Engines } from '#ports/engines';
+import { CanonicalClipEngine } from '#test-doubles/canonical-clip-engine';
 import { assertMatchesOpenApi } from './openapi-validator';
+import { deleteTable, servicesFor } from './services';
 
 export interface TestStack {
   stack: LocalStack;
@@ -20,6 +24,8 @@ export interface TestStack {
   /** The scheduling providers the API calls; a test may swap one for a double (and switches it back). */
   social: SwitchableSocialProviders;
   dataDir: string;
+  /** The reaction engine double, unless the stack renders for real (`renders: 'real'`). */
+  canonicalClips?: CanonicalClipEngine;
   /** A fresh account with one key of the given scopes. */
   newAccount(options?: { plan?: PlanName; scopes?: Scope[] }): Promise<{ accountId: number; key: string; api: ApiClient }>;
   /** A fresh account with a product without demo (enough for jobs that are only written). */
@@ -35,20 +41,38 @@ export interface TestStackOptions {
   adjustDependencies?: (built: Dependencies) => Dependencies;
   /** Requests per minute per account, for suites that send more than the contract's 120. */
   rateLimitPerMinute?: number;
-  /** How the stack's social sandboxes start (`env: {}`: this process's PROVIDER_A/B_BASE_URL are not read). */
-  sandboxes?: LocalStackOptions['sandboxes'];
+  /**
+   * Start the social sandboxes, and how (`env: {}`: this process's PROVIDER_A/B_BASE_URL are not read);
+   * without it none start.
+   */
+  sandboxes?: Exclude<LocalStackOptions['sandboxes'], false>;
+  /**
+   * `real`: reactions are drawn and encoded by the configured engine, for suites about rendering.
+   * By default every reaction is the run's canonical clip (test/doubles/canonical-clip-engine.ts).
+   */
+  renders?: 'real' | 'canonical';
+  /**
+   * `own`: the stack starts its own DynamoDB Local and s3rver with their data under the data dir, as
+   * `npm start` does, for suites about that data dir (what another process wrote there). By default
+   * it has a table and bucket in the run's shared ones.
+   */
+  services?: 'own' | 'shared';
 }
 
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'rs-test-'));
   let runner: SwitchableJobRunner | undefined;
   let social: SwitchableSocialProviders | undefined;
+  let canonicalClips: CanonicalClipEngine | undefined;
+  const services = options.services === 'own' ? undefined : servicesFor(dataDir);
   const stack = await startLocalStack({
     dataDir,
     port: 0,
+    services,
     rateLimitPerMinute: options.rateLimitPerMinute,
-    sandboxes: options.sandboxes,
-    adjustDependencies: (built) => {
+    sandboxes: options.sandboxes ?? false,
+    adjustDependencies: (wired) => {
+      const built = options.renders === 'real' ? wired : withEngineDouble(wired, (canonicalClips = new CanonicalClipEngine(wired.blobs)));
       const adjusted = options.adjustDependencies ? options.adjustDependencies(built) : built;
       social = new SwitchableSocialProviders(adjusted.social);
       return { ...adjusted, jobRunner: (runner = new SwitchableJobRunner(adjusted.jobRunner)), social: social.providers };
@@ -64,6 +88,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     runner: runner!,
     social: social!,
     dataDir,
+    canonicalClips,
     newAccount,
     async newCustomer(plan = 'pro') {
       const account = await newAccount({ plan });
@@ -76,9 +101,17 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     },
     async stop() {
       await stack.stop();
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      // A data dir the test named may be started again; a temp one is gone with its table.
+      if (options.dataDir) return;
+      rmSync(dataDir, { recursive: true, force: true });
+      if (services) await deleteTable(services.dynamoEndpoint, services.tableName);
     },
   };
+}
+
+function withEngineDouble(built: Dependencies, reaction: CanonicalClipEngine): Dependencies {
+  const engines = Object.defineProperties({}, Object.getOwnPropertyDescriptors(built.engines)) as Engines;
+  return { ...built, engines: Object.assign(engines, { reaction: async () => reaction }) };
 }
 
 export interface ApiResponse<T = any> {

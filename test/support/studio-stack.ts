@@ -31,7 +31,7 @@ export interface StudioPage {
 }
 
 export async function startStudioStack(): Promise<StudioStack> {
-  // Jest's global setup (test/support/studio-build.ts) builds it once per run when a source changed.
+  // Jest's global setup (test/support/global/setup.ts) builds it once per run when a source changed.
   if (!existsSync(join(STUDIO_DIST, 'index.html'))) throw new Error(`no studio build in ${STUDIO_DIST}: run npm run studio:build`);
   const t = await startTestStack();
   let browser: StudioBrowser;

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { OPENAPI_FILE } from '#functions/openapi/docs-script';
+import { OPENAPI_FILE } from '#functions/openapi/docs-assets';
 import type { HandlerGroup } from '#functions/routes';
 import { FFMPEG, FFPROBE } from '#media/binaries';
 import type { WorkerName } from '#cloud/workers';

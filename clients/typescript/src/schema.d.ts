@@ -55,7 +55,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/docs/scalar.js": {
+    "/docs/reference.js": {
         parameters: {
             query?: never;
             header?: never;
@@ -64,6 +64,23 @@ export interface paths {
         };
         /** The reference page's script */
         get: operations["metaDocsScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/reference.css": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reference page's stylesheet */
+        get: operations["metaDocsStyle"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1454,7 +1471,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page rendering this document; it loads its script from this API only */
+            /** @description A page rendering this document; it loads its script and stylesheet from this API only */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1502,7 +1519,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The Scalar API reference bundle */
+            /** @description Swagger UI's prebuilt bundle */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1510,6 +1527,54 @@ export interface operations {
                 };
                 content: {
                     "text/javascript": unknown;
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
+    metaDocsStyle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Swagger UI's stylesheet */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": unknown;
                 };
             };
             /** @description `internal_error` */

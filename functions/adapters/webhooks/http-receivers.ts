@@ -24,6 +24,8 @@ export class HttpWebhookReceivers implements WebhookReceivers {
   constructor(
     private readonly policy: ReceiverPolicy,
     private readonly lookup: HostLookup = defaultLookup,
+    /** Milliseconds on a monotonic clock, for the attempt's latency. */
+    private readonly clock: () => number = () => performance.now(),
   ) {}
 
   async vet(url: string): Promise<string | undefined> {
@@ -34,8 +36,8 @@ export class HttpWebhookReceivers implements WebhookReceivers {
   }
 
   async send(request: WebhookRequest, timeoutMs: number): Promise<AttemptResult> {
-    const started = performance.now();
-    const latency = () => Math.round(performance.now() - started);
+    const started = this.clock();
+    const latency = () => Math.round(this.clock() - started);
     const problem = webhookUrlProblem(request.url, this.policy);
     if (problem) return { kind: 'refused', message: `The url ${problem}`, latencyMs: 0 };
     const url = new URL(request.url);

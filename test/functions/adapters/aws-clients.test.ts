@@ -11,13 +11,12 @@ import type { DynamoTable } from '#adapters/dynamodb/table';
 import { DEFAULT_REGION } from '#functions/config';
 import { startDynamoDbLocal } from '#local/dynamodb-local';
 import { ensureTable } from '#local/provision';
-import { freePort } from '#local/free-port';
 
 const ROUNDS = 6;
 const TABLE = 'durability-table';
 
 async function withDynamoDbLocal<T>(dbPath: string, use: (table: DynamoTable) => Promise<T>): Promise<T> {
-  const db = await startDynamoDbLocal({ dbPath, port: await freePort() });
+  const db = await startDynamoDbLocal({ dbPath });
   const table = createDynamoTable({ region: DEFAULT_REGION, tableName: TABLE, dynamoEndpoint: db.endpoint });
   try {
     await ensureTable(db.endpoint, TABLE);

@@ -117,9 +117,8 @@ describe('running the tools', () => {
   });
 
   it('kills a run that passes its time limit', async () => {
-    const started = Date.now();
+    // An endless source: only the time limit's kill ends this run.
     const endless = runFfmpeg(['-v', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=s=64x64', '-f', 'null', '-'], { timeoutMs: 500 });
     await expect(endless).rejects.toMatchObject({ kind: 'timeout', signal: 'SIGKILL' });
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

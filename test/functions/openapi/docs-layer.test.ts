@@ -1,8 +1,8 @@
-/** On AWS the reference page's script and the API description reach the meta function (and only it) as layers of one file each. */
+/** On AWS the reference page's script and stylesheet (one layer) and the API description (another) reach the meta function, and only it. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { resourcesOfType, synthesisedStack } from '#test-support/cdk-template';
-import { DOCS_SCRIPT_ENV, DOCS_SCRIPT_FILE_NAME, OPENAPI_DOCUMENT_ENV, OPENAPI_FILE, installedDocsScript } from '#functions/openapi/docs-script';
+import { DOCS_FILES, OPENAPI_DOCUMENT_ENV, OPENAPI_FILE, installedDocsDir } from '#functions/openapi/docs-assets';
 import { HANDLER_GROUPS, type HandlerGroup } from '#functions/routes';
 
 const synthesis = synthesisedStack();
@@ -13,7 +13,7 @@ const layerId = (description: RegExp) => {
   expect(found).toHaveLength(1);
   return found[0]![0];
 };
-const docsLayerId = () => layerId(/reference page script/);
+const docsLayerId = () => layerId(/reference page's script and stylesheet/);
 const documentLayerId = () => layerId(/API description/);
 const stagedDirsHolding = (file: string) =>
   fs
@@ -21,11 +21,13 @@ const stagedDirsHolding = (file: string) =>
     .map((d) => path.join(synthesis.outdir, d))
     .filter((dir) => fs.existsSync(path.join(dir, file)));
 
+const pageFiles = Object.values(DOCS_FILES);
+
 test('the meta function gets both layers and the paths of the files in them', () => {
   const props = synthesis.resources[functionId('meta')]!.Properties!;
   expect(props.Layers).toEqual(expect.arrayContaining([{ Ref: docsLayerId() }, { Ref: documentLayerId() }]));
   const variables = (props.Environment as { Variables: Record<string, unknown> }).Variables;
-  expect(variables[DOCS_SCRIPT_ENV]).toBe(`/opt/${DOCS_SCRIPT_FILE_NAME}`);
+  for (const file of pageFiles) expect(variables[file.env]).toBe(`/opt/${file.fileName}`);
   expect(variables[OPENAPI_DOCUMENT_ENV]).toBe(`/opt/${path.basename(OPENAPI_FILE)}`);
 });
 
@@ -43,9 +45,11 @@ test('the staged document layer holds exactly the committed document', () => {
   expect(fs.readFileSync(path.join(staged[0]!, path.basename(OPENAPI_FILE)), 'utf8')).toBe(fs.readFileSync(OPENAPI_FILE, 'utf8'));
 });
 
-test('the staged script layer holds exactly the installed bundle', () => {
-  const staged = stagedDirsHolding(DOCS_SCRIPT_FILE_NAME);
+test("the staged page layer holds exactly the installed bundle's script and stylesheet", () => {
+  const staged = stagedDirsHolding(DOCS_FILES.script.fileName);
   expect(staged).toHaveLength(1);
-  expect(fs.readdirSync(staged[0]!)).toEqual([DOCS_SCRIPT_FILE_NAME]);
-  expect(fs.statSync(path.join(staged[0]!, DOCS_SCRIPT_FILE_NAME)).size).toBe(fs.statSync(installedDocsScript()).size);
+  expect(fs.readdirSync(staged[0]!).sort()).toEqual(pageFiles.map((f) => f.fileName).sort());
+  for (const { fileName } of pageFiles) {
+    expect(fs.statSync(path.join(staged[0]!, fileName)).size).toBe(fs.statSync(path.join(installedDocsDir(), fileName)).size);
+  }
 });

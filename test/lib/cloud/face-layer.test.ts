@@ -46,7 +46,7 @@ describe('the face runtime tree', () => {
     }
   });
 
-  test('is trimmed: well under 15 MB where the installed packages take about 350 MB', () => {
+  test('is trimmed: well under 15 MB where the installed packages take about 130 MB', () => {
     expect(dirBytes(staged)).toBeLessThan(15 * 1024 * 1024);
   });
 });

@@ -74,7 +74,7 @@ describe('the local stack listens on loopback only', () => {
   let services: Record<string, number>;
 
   beforeAll(async () => {
-    t = await startTestStack();
+    t = await startTestStack({ sandboxes: {} });
     const portOf = (url: string) => Number(new URL(url).port);
     services = {
       api: portOf(t.stack.apiUrl),

@@ -6,41 +6,70 @@ import type { WebhookStore } from '#ports/webhook-store';
 import type { WebhookEvent } from '#domain/webhooks';
 import { localWebhookWorker } from '#local/webhook-worker';
 import { testDependencies } from '#test-support/wiring';
-import { eventually } from '#test-support/clock';
 
-/** A webhook store that counts the worker's polls (one per tick) and has `events` to fan out, one per tick. */
+/**
+ * A webhook store that counts the worker's polls (one per tick) and has `events` to fan out, one per
+ * tick; `hold()` keeps the next tick at its poll until the function it returns is called.
+ */
 function idleStore(events: WebhookEvent[] = []) {
   const polls: number[] = [];
+  let gate = Promise.resolve();
   const webhooks = {
     pendingEvents: async () => {
       polls.push(Date.now());
+      await gate;
       return events.splice(0, 1);
     },
     listEndpoints: async () => [],
     fanOut: async () => true,
     dueDeliveries: async () => [],
   } as unknown as WebhookStore;
-  return { polls, deps: testDependencies({ webhooks, now: () => new Date() }) };
+  const hold = () => {
+    let release!: () => void;
+    gate = new Promise<void>((r) => (release = r));
+    return () => {
+      gate = Promise.resolve();
+      release();
+    };
+  };
+  return { polls, hold, deps: testDependencies({ webhooks, now: () => new Date() }) };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const TICKS = { busyMs: 10, idleMs: 60_000 };
+
+// The worker's timers on a clock the tests move: what a tick does is settled before the clock moves on.
+beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask'] }));
+afterEach(() => jest.useRealTimers());
+const passes = (ms: number) => jest.advanceTimersByTimeAsync(ms);
 
 test('idle, it polls at the idle interval; a wake ticks at once, and during a tick, right after it', async () => {
-  const { polls, deps } = idleStore();
-  const worker = localWebhookWorker(() => deps, () => undefined, { busyMs: 10, idleMs: 60_000 });
+  const { polls, hold, deps } = idleStore();
+  const worker = localWebhookWorker(() => deps, () => undefined, TICKS);
   worker.start();
   try {
-    await eventually(() => polls.length === 1);
-    await sleep(100);
+    await passes(TICKS.busyMs);
     expect(polls).toHaveLength(1);
+    await passes(TICKS.idleMs - 1);
+    expect(polls).toHaveLength(1);
+    await passes(1);
+    expect(polls).toHaveLength(2);
+
     worker.wake();
-    await eventually(() => polls.length === 2);
+    await passes(0);
+    expect(polls).toHaveLength(3);
+
+    const release = hold();
+    worker.wake();
+    await passes(0);
+    expect(polls).toHaveLength(4);
+    // Two wakes while that tick runs make one more tick, right after it; then it is idle again.
     worker.wake();
     worker.wake();
-    await eventually(() => polls.length >= 3);
-    await sleep(100);
-    // The two wakes while that tick ran (or before it) make at most one more tick each, then it is idle again.
-    expect(polls.length).toBeLessThanOrEqual(4);
+    release();
+    await passes(0);
+    expect(polls).toHaveLength(5);
+    await passes(TICKS.idleMs - 1);
+    expect(polls).toHaveLength(5);
   } finally {
     await worker.stop();
   }
@@ -49,13 +78,13 @@ test('idle, it polls at the idle interval; a wake ticks at once, and during a ti
 test('a tick that found work is followed after the busy interval, not the idle one', async () => {
   const event = { id: 'evt_1', account_id: 1, type: 'video.job.done', subject: { kind: 'job', id: 1 }, order_key: 'job-1', created_at: new Date().toISOString() } as WebhookEvent;
   const { polls, deps } = idleStore([event, { ...event, id: 'evt_2' }]);
-  const worker = localWebhookWorker(() => deps, () => undefined, { busyMs: 10, idleMs: 60_000 });
+  const started = Date.now();
+  const worker = localWebhookWorker(() => deps, () => undefined, TICKS);
   worker.start();
   try {
     // Two ticks fan out an event each; the third finds nothing and the worker goes idle.
-    await eventually(() => polls.length === 3);
-    await sleep(100);
-    expect(polls).toHaveLength(3);
+    await passes(TICKS.idleMs - 1);
+    expect(polls.map((at) => at - started)).toEqual([10, 20, 30]);
   } finally {
     await worker.stop();
   }
@@ -63,8 +92,9 @@ test('a tick that found work is followed after the busy interval, not the idle o
 
 test('a stopped worker ignores wakes', async () => {
   const { polls, deps } = idleStore();
-  const worker = localWebhookWorker(() => deps, () => undefined, { busyMs: 10, idleMs: 60_000 });
+  const worker = localWebhookWorker(() => deps, () => undefined, TICKS);
   worker.wake();
-  await sleep(50);
+  expect(jest.getTimerCount()).toBe(0);
+  await passes(TICKS.idleMs);
   expect(polls).toHaveLength(0);
 });

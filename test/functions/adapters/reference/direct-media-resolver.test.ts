@@ -382,15 +382,13 @@ describe('caps', () => {
   it('a Content-Length over the byte cap is refused before any of the body is read', async () => {
     let bodySent = false;
     serve(CDN, '/big.mp4', (_req, res) => {
-      // Headers only: a resolver that waited for the body would hang until its deadline.
+      // Headers only: a resolver that waited for the body would end at a timeout, in that timeout's words.
       res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': 50 * 1024 * KB });
       res.flushHeaders();
       res.on('close', () => (bodySent = res.writableFinished));
     });
-    const started = Date.now();
     const error = await refusal(resolver({ deadlineMs: 5000 }).resolve(`https://${CDN}/big.mp4`, options({ maxBytes: 1024 * KB })));
     expect(error).toMatchObject({ code: 'invalid_input', message: 'The reference video is 50.0 MB; the most allowed is 1.0 MB. Link a shorter or smaller clip.' });
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(bodySent).toBe(false);
     await expectNoFilesLeft();
   });
@@ -432,10 +430,9 @@ describe('caps', () => {
 describe('slow servers, network trouble and cancellation', () => {
   it('a server that never answers hits the connect/headers timeout: retryable, nothing kept', async () => {
     serve(CDN, '/hang', () => undefined);
-    const started = Date.now();
+    // Each bound says its own words: this one is the connect/headers timeout's, not the idle timeout's or the deadline's.
     const error = await refusal(resolver({ connectTimeoutMs: 300 }).resolve(`https://${CDN}/hang`, options()));
     expect(error).toMatchObject({ code: 'provider_unavailable', retryable: true, message: "The reference link's server did not answer within 0.3 s; try again later." });
-    expect(Date.now() - started).toBeLessThan(2000);
     await expectNoFilesLeft();
   });
 

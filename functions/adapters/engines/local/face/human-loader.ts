@@ -1,7 +1,7 @@
 /**
  * Loads `@vladmandic/human` once per process, offline, on the tfjs WASM backend (docs/engines.md).
  *
- * Nothing here runs at import time: the ~350 MB of tfjs/human is only required when a face is first
+ * Nothing here runs at import time: the ~130 MB of tfjs/human is only required when a face is first
  * needed, so API handlers that import the local engine but never render do not pay for it (and a
  * bundler sees no static import of it).
  *

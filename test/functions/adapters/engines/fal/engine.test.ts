@@ -4,7 +4,6 @@
  * copied into the bucket (videos in the canonical encoding, cut to 5 s).
  */
 import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { ChildProcess } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -26,12 +25,11 @@ import { fileArg, runFfmpeg } from '#media/binaries';
 import { mostActiveStart } from '#adapters/engines/fal/motion-reference';
 import { EngineError, type AvatarRef } from '#ports/engine';
 import { ensureBucket } from '#local/provision';
-import { freePort } from '#local/free-port';
-import { startS3Local } from '#local/s3-local';
+import { sharedEndpoints, uniqueName } from '#test-support/services';
 import { startFalDouble, type FalDouble } from '#test-doubles/fal-queue';
 import { makeFixture } from '#test-support/media-fixtures';
 
-const BUCKET = 'fal-engine-test';
+const BUCKET = uniqueName('fal-engine');
 const AVATAR_KEY = 'avatars/1/image.png';
 /** A 2 s MP4: under Kling's 3 s minimum. */
 const REFERENCE_KEY = 'references/1/clip.mp4';
@@ -41,7 +39,6 @@ const LONG_KEY = 'references/1/long.mp4';
 const WEBM_KEY = 'references/1/clip.webm';
 
 let double: FalDouble;
-let s3rver: { stop(): Promise<void>; process: ChildProcess };
 let workDir: string;
 let avatarBytes: number;
 let fittingBytes: number;
@@ -82,13 +79,11 @@ async function failure(promise: Promise<unknown>): Promise<EngineError> {
 
 beforeAll(async () => {
   workDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'fal-engine-test-'));
-  const port = await freePort();
-  const [started, fal] = await Promise.all([startS3Local({ directory: path.join(workDir, 's3'), port }), startFalDouble()]);
-  s3rver = { stop: () => started.child.stop(), process: started.child.process };
-  double = fal;
-  client = createS3Client({ region: DEFAULT_REGION, s3Endpoint: started.endpoint });
+  const { s3Endpoint } = sharedEndpoints();
+  double = await startFalDouble();
+  client = createS3Client({ region: DEFAULT_REGION, s3Endpoint });
   blobs = new S3BlobStore(client, BUCKET);
-  await ensureBucket(started.endpoint, BUCKET);
+  await ensureBucket(s3Endpoint, BUCKET);
 
   const avatarFile = path.join(workDir, 'avatar.png');
   await sharp({ create: { width: 768, height: 1344, channels: 3, background: { r: 200, g: 160, b: 120 } } }).png().toFile(avatarFile);
@@ -109,7 +104,6 @@ beforeAll(async () => {
 afterAll(async () => {
   client?.destroy();
   await double?.close();
-  await s3rver?.stop();
   await fsp.rm(workDir, { recursive: true, force: true });
 });
 

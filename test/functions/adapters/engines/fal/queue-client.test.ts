@@ -276,10 +276,8 @@ describe('error mapping', () => {
 describe('timeout and cancellation', () => {
   it('the overall timeout → provider_timeout, and PUT cancel_url is sent', async () => {
     double.script({ statuses: ['IN_QUEUE', 'IN_PROGRESS'] });
-    const started = Date.now();
     const error = await failure(run(client({ pollIntervalMs: 20 }), { timeoutMs: 300 }));
     expect(error).toMatchObject({ code: 'provider_timeout', retryable: true });
-    expect(Date.now() - started).toBeLessThan(2_000);
     const [cancel] = double.calls('cancel');
     const job = [...double.jobs.values()][0]!;
     expect(cancel).toMatchObject({ method: 'PUT', path: `/fal-ai/kling-video/requests/${job.id}/cancel` });
@@ -300,14 +298,14 @@ describe('timeout and cancellation', () => {
   });
 
   it('an abort during a slow request stops it at once', async () => {
-    double.fault({ route: 'status', delayMs: 2_000 });
+    // The poll, the request timeout and the run's timeout all outlast the test: only the abort can end it.
+    const outlasting = 120_000;
+    double.fault({ route: 'status', delayMs: outlasting });
     const controller = new AbortController();
-    const pending = run(client({ requestTimeoutMs: 5_000 }), { signal: controller.signal });
+    const pending = run(client({ requestTimeoutMs: outlasting }), { signal: controller.signal, timeoutMs: outlasting });
     await until(() => double.calls('status').length >= 1, 'the slow poll');
-    const started = Date.now();
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'cancelled' });
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(double.calls('cancel')).toHaveLength(1);
   });
 

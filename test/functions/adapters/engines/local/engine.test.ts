@@ -15,31 +15,27 @@ import { EngineError, type AvatarRef } from '#ports/engine';
 import { canonicalMismatches } from '#media/canonical-encoding';
 import { probeMedia } from '#media/probe';
 import { ensureBucket } from '#local/provision';
-import { freePort } from '#local/free-port';
-import { startS3Local } from '#local/s3-local';
+import { sharedEndpoints, uniqueName } from '#test-support/services';
 
-const BUCKET = 'local-engine-test';
+const BUCKET = uniqueName('local-engine');
 let client: S3Client;
 let bucket: S3BlobStore;
 const getToFile = (key: string, file: string) => bucket.getToFile(key, file);
 let workDir: string;
 let tmpDir: string;
-let stopS3: () => Promise<void>;
 
 beforeAll(async () => {
   workDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'local-engine-test-'));
   tmpDir = path.join(workDir, 'engine-tmp');
   await fsp.mkdir(tmpDir);
-  const started = await startS3Local({ directory: path.join(workDir, 's3'), port: await freePort() });
-  stopS3 = () => started.child.stop();
-  client = createS3Client({ region: DEFAULT_REGION, s3Endpoint: started.endpoint });
+  const { s3Endpoint } = sharedEndpoints();
+  client = createS3Client({ region: DEFAULT_REGION, s3Endpoint });
   bucket = new S3BlobStore(client, BUCKET);
-  await ensureBucket(started.endpoint, BUCKET);
+  await ensureBucket(s3Endpoint, BUCKET);
 }, 60_000);
 
 afterAll(async () => {
   client?.destroy();
-  await stopS3?.();
   await fsp.rm(workDir, { recursive: true, force: true });
 });
 

@@ -1,0 +1,29 @@
+/**
+ * `npm run test:fast`: the edit loop's tier. Unit suites (use cases over in-memory ports, adapters
+ * against doubles), the provider contract suites and the CDK template suites: no local stack, no
+ * DynamoDB Local or s3rver, no video render, no browser. `npm test` runs these and everything else.
+ */
+const base = require('./jest.config.js');
+
+module.exports = {
+  ...base,
+  // What the fast suites need of the global setup: the studio's build and the app's synthesis.
+  globalSetup: '<rootDir>/test/support/global/fast-setup.ts',
+  globalTeardown: undefined,
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    // Through the local HTTP server, the CLI's and clients' end-to-end runs, the studio in Chromium.
+    '<rootDir>/test/e2e/',
+    '-e2e\\.test\\.ts$',
+    // DynamoDB Local, s3rver and whole local stacks.
+    '<rootDir>/test/functions/adapters/dynamodb/',
+    '<rootDir>/test/functions/adapters/aws-clients\\.test\\.ts$',
+    '<rootDir>/test/functions/adapters/engines/(fal|local)/engine\\.test\\.ts$',
+    '<rootDir>/test/lib/local/(runtime|loopback-only|data-dir|sandboxes)\\.test\\.ts$',
+    '<rootDir>/test/lib/cloud/lambda-layout\\.test\\.ts$',
+    // Video: ffmpeg encodes, rendered reactions, the face model.
+    '<rootDir>/test/functions/media/',
+    '<rootDir>/test/functions/adapters/engines/local/(reaction-clip|motion-end-to-end|illustrated-renderer|photo-rig)\\.test\\.ts$',
+    '<rootDir>/test/functions/adapters/engines/local/face/',
+  ],
+};

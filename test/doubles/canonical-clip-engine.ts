@@ -1,0 +1,57 @@
+/**
+ * A reaction engine double for suites that are not about rendering: every reaction is the same clip,
+ * rendered once by the real local engine (test/support/global/canonical-clip.ts) and put at the asked
+ * key, so a job runs its whole pipeline (compose joins the demo to it by stream copy) without drawing
+ * or encoding a frame. It reports the asked caption as burnt in and writes the asked poster, as the
+ * local engine does for auto jobs: the clip itself carries no caption, which only rendering suites check.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { EngineError, REACTION_CLIP, type AvatarRef, type GenerationOptions, type ReactionClip, type ReactionEngine } from '#ports/engine';
+import type { BlobStore } from '#ports/blob-store';
+
+export const CANONICAL_CLIP_ENV = 'RS_TEST_CANONICAL_CLIP';
+
+export interface CanonicalClip {
+  video: string;
+  poster: string;
+  durationS: number;
+  emotion: string | null;
+}
+
+function canonicalClip(): CanonicalClip {
+  const file = process.env[CANONICAL_CLIP_ENV];
+  if (!file) throw new Error(`${CANONICAL_CLIP_ENV} is unset: run the tests through jest (npm test), whose global setup renders the canonical clip`);
+  return JSON.parse(readFileSync(file, 'utf8')) as CanonicalClip;
+}
+
+export class CanonicalClipEngine implements ReactionEngine {
+  readonly name = 'canonical-clip';
+  /** Every reaction asked for, in order: what a suite may check instead of frames. */
+  readonly asked: { avatarId: number; prompt?: string; referenceKey?: string; options: GenerationOptions }[] = [];
+  private readonly clip = canonicalClip();
+
+  constructor(private readonly blobs: Pick<BlobStore, 'putFile' | 'getToFile'>) {}
+
+  async reactionFromPrompt(avatar: AvatarRef, prompt: string, options: GenerationOptions): Promise<ReactionClip> {
+    this.asked.push({ avatarId: avatar.id, prompt, options });
+    return this.serve(options);
+  }
+
+  async reactionFromMotion(avatar: AvatarRef, referenceKey: string, options: GenerationOptions): Promise<ReactionClip> {
+    this.asked.push({ avatarId: avatar.id, referenceKey, options });
+    return this.serve(options);
+  }
+
+  private async serve(options: GenerationOptions): Promise<ReactionClip> {
+    if (options.signal?.aborted) throw new EngineError('cancelled', 'the generation was cancelled');
+    await this.blobs.putFile(options.outputKey, this.clip.video, 'video/mp4');
+    const video = { key: options.outputKey, contentType: 'video/mp4', sizeBytes: statSync(this.clip.video).size };
+    let poster = null;
+    if (options.posterKey) {
+      await this.blobs.putFile(options.posterKey, this.clip.poster, 'image/jpeg');
+      poster = { key: options.posterKey, contentType: 'image/jpeg', sizeBytes: statSync(this.clip.poster).size };
+    }
+    const { width, height, fps } = REACTION_CLIP;
+    return { video, durationS: this.clip.durationS, width, height, fps, seed: options.seed, emotion: this.clip.emotion, engine: this.name, captioned: options.caption ?? null, poster };
+  }
+}
