@@ -22,7 +22,6 @@ import type { CredentialCipher } from '#ports/credential-cipher';
 import type { SocialProviders } from '#ports/social-provider';
 import { startDynamoDbLocal } from '#local/dynamodb-local';
 import { ensureTable } from '#local/provision';
-import { freePort } from '#local/free-port';
 import { LOCAL_TABLE, clearRuntimeState, dataDirOf, readRuntimeState, reapOrphanedChildren, type RuntimeState } from '#local/runtime-state';
 import { runningSandboxBaseUrls } from '#local/sandboxes/index';
 import { acquireInstanceLock, type InstanceLock } from '#local/instance-lock';
