@@ -26,19 +26,15 @@ function canonicalClip(): CanonicalClip {
 
 export class CanonicalClipEngine implements ReactionEngine {
   readonly name = 'canonical-clip';
-  /** Every reaction asked for, in order: what a suite may check instead of frames. */
-  readonly asked: { avatarId: number; prompt?: string; referenceKey?: string; options: GenerationOptions }[] = [];
   private readonly clip = canonicalClip();
 
   constructor(private readonly blobs: Pick<BlobStore, 'putFile' | 'getToFile'>) {}
 
-  async reactionFromPrompt(avatar: AvatarRef, prompt: string, options: GenerationOptions): Promise<ReactionClip> {
-    this.asked.push({ avatarId: avatar.id, prompt, options });
+  async reactionFromPrompt(_avatar: AvatarRef, _prompt: string, options: GenerationOptions): Promise<ReactionClip> {
     return this.serve(options);
   }
 
-  async reactionFromMotion(avatar: AvatarRef, referenceKey: string, options: GenerationOptions): Promise<ReactionClip> {
-    this.asked.push({ avatarId: avatar.id, referenceKey, options });
+  async reactionFromMotion(_avatar: AvatarRef, _referenceKey: string, options: GenerationOptions): Promise<ReactionClip> {
     return this.serve(options);
   }
 

@@ -24,8 +24,6 @@ export interface TestStack {
   /** The scheduling providers the API calls; a test may swap one for a double (and switches it back). */
   social: SwitchableSocialProviders;
   dataDir: string;
-  /** The reaction engine double, unless the stack renders for real (`renders: 'real'`). */
-  canonicalClips?: CanonicalClipEngine;
   /** A fresh account with one key of the given scopes. */
   newAccount(options?: { plan?: PlanName; scopes?: Scope[] }): Promise<{ accountId: number; key: string; api: ApiClient }>;
   /** A fresh account with a product without demo (enough for jobs that are only written). */
@@ -63,7 +61,6 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'rs-test-'));
   let runner: SwitchableJobRunner | undefined;
   let social: SwitchableSocialProviders | undefined;
-  let canonicalClips: CanonicalClipEngine | undefined;
   const services = options.services === 'own' ? undefined : servicesFor(dataDir);
   const stack = await startLocalStack({
     dataDir,
@@ -72,7 +69,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     rateLimitPerMinute: options.rateLimitPerMinute,
     sandboxes: options.sandboxes ?? false,
     adjustDependencies: (wired) => {
-      const built = options.renders === 'real' ? wired : withEngineDouble(wired, (canonicalClips = new CanonicalClipEngine(wired.blobs)));
+      const built = options.renders === 'real' ? wired : withEngineDouble(wired, new CanonicalClipEngine(wired.blobs));
       const adjusted = options.adjustDependencies ? options.adjustDependencies(built) : built;
       social = new SwitchableSocialProviders(adjusted.social);
       return { ...adjusted, jobRunner: (runner = new SwitchableJobRunner(adjusted.jobRunner)), social: social.providers };
@@ -88,7 +85,6 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     runner: runner!,
     social: social!,
     dataDir,
-    canonicalClips,
     newAccount,
     async newCustomer(plan = 'pro') {
       const account = await newAccount({ plan });
