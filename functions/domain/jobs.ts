@@ -3,6 +3,7 @@
  * allowance units are numbered per job. The state machine and the endpoints both follow these.
  */
 import { conflict } from './errors';
+import { SOUND_DEFAULTS, type SoundMode } from './sound';
 
 export const JOB_STATUSES = ['queued', 'processing', 'preview_ready', 'done', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -112,6 +113,8 @@ interface JobReaction {
   emotion: string | null;
   engine: string;
   seed: number;
+  /** The engine spoke the job's voice line: the clip's own audio is the voice, mixed under the reaction's sound. */
+  voice?: boolean;
   /** The caption the engine burnt in (auto jobs), making the clip the finished segment; null if clean. */
   captioned?: CaptionSpec | null;
   /** The finished video's poster, made by the engine with the clip (auto jobs); Compose copies it. */
@@ -144,6 +147,10 @@ export interface Job {
   hook_text: string | null;
   hook_position: HookPosition;
   hook_size: HookSize;
+  /** Absent on records written before sound existed: read them with soundOfJob. */
+  sound?: SoundMode;
+  music_id?: string | null;
+  voice_line?: string | null;
   /** Seed of the next generation; a regeneration draws a new one. */
   seed: number;
   regenerations: number;
@@ -171,6 +178,12 @@ export const currentChargeNumber = (job: Pick<Job, 'regenerations'>) =>
 export const captionOf = (job: Pick<Job, 'hook_text' | 'hook_position' | 'hook_size'>): CaptionSpec | null =>
   job.hook_text ? { text: job.hook_text, position: job.hook_position, size: job.hook_size } : null;
 
+export const soundOfJob = (job: Pick<Job, 'sound' | 'music_id' | 'voice_line'>) => ({
+  sound: job.sound ?? SOUND_DEFAULTS.sound,
+  musicId: job.music_id ?? null,
+  voiceLine: job.voice_line ?? null,
+});
+
 export const sameCaption = (a: CaptionSpec | null, b: CaptionSpec | null) =>
   a === b || (a !== null && b !== null && a.text === b.text && a.position === b.position && a.size === b.size);
 
@@ -193,7 +206,7 @@ export type JobView = Pick<
   | 'id' | 'status' | 'stage' | 'progress' | 'method' | 'mode' | 'product_id' | 'avatar_id' | 'reaction_id' | 'prompt'
   | 'video_source' | 'reference_url' | 'hook_text' | 'hook_position' | 'hook_size' | 'preview_expires_at' | 'video_id'
   | 'charged_units' | 'regenerations' | 'error' | 'created_at' | 'updated_at'
-> & { preview_url: string | null; preview_url_expires_at: string | null; queue_position: number | null; batch_id: number | null };
+> & { sound: SoundMode; music_id: string | null; voice_line: string | null } & { preview_url: string | null; preview_url_expires_at: string | null; queue_position: number | null; batch_id: number | null };
 
 export function jobView(job: Job, preview?: { url: string; expiresAt: string }): JobView {
   const showPreview = job.status === 'preview_ready' && preview;
@@ -214,6 +227,7 @@ export function jobView(job: Job, preview?: { url: string; expiresAt: string }):
     hook_text: job.hook_text,
     hook_position: job.hook_position,
     hook_size: job.hook_size,
+    ...(({ sound, musicId, voiceLine }) => ({ sound, music_id: musicId, voice_line: voiceLine }))(soundOfJob(job)),
     preview_url: showPreview ? preview.url : null,
     preview_url_expires_at: showPreview ? preview.expiresAt : null,
     preview_expires_at: job.status === 'preview_ready' ? job.preview_expires_at : null,

@@ -51,6 +51,8 @@ export interface ReactionClip {
   /** What the engine understood the reaction to be, e.g. `shocked`, for display and debugging. */
   emotion: string | null;
   engine: string;
+  /** The clip's audio is GenerationOptions.voiceLine spoken (and the mouth follows it); absent or false otherwise. */
+  voice?: boolean;
   /** The caption burnt into the clip (see GenerationOptions.caption), or null for a clean clip. */
   captioned?: CaptionOverlay | null;
   /** The poster JPEG asked for with GenerationOptions.posterKey; absent when the engine makes none. */
@@ -89,6 +91,11 @@ export interface GenerationOptions {
    * segment and is encoded once. Engines that cannot ignore it and return `captioned: null`.
    */
   caption?: CaptionOverlay | null;
+  /**
+   * A line the person speaks during the reaction (text-to-speech, the mouth following it). Engines
+   * that cannot speak ignore it and return `voice: false`.
+   */
+  voiceLine?: string | null;
   /**
    * Where to put the finished video's poster (functions/media/poster.ts), for a clip that will open
    * it as it is: an engine that encodes the clip itself writes it on the way, and Compose then has

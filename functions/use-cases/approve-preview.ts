@@ -6,7 +6,7 @@
 import { conflict, notFound } from '#domain/errors';
 import { assertCanApprove, JOB_STAGES } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
-import type { ApproveVideoInput } from '#domain/schemas/video';
+import { soundOf, type ApproveVideoInput } from '#domain/schemas/video';
 import type { Dependencies } from '#ports/dependencies';
 import { Compensation } from './compensation';
 import { handOver, NOT_WAITING, pendingToken } from './hand-over-decision';
@@ -20,6 +20,7 @@ export async function approvePreview(deps: ApprovePreviewDeps, input: { accountI
   const job = await deps.jobs.get(accountId, jobId);
   if (!job) throw notFound('Job');
   assertCanApprove(job);
+  const sound = soundOf(changes, 'approve request');
   const token = pendingToken(job);
   const moved = await deps.jobs.update(
     accountId,
@@ -33,6 +34,7 @@ export async function approvePreview(deps: ApprovePreviewDeps, input: { accountI
       ...(changes.hook_text !== undefined ? { hook_text: changes.hook_text } : {}),
       ...(changes.hook_position !== undefined ? { hook_position: changes.hook_position } : {}),
       ...(changes.hook_size !== undefined ? { hook_size: changes.hook_size } : {}),
+      ...(sound ? { sound: sound.sound, music_id: sound.musicId } : {}),
     },
     { statusIn: ['preview_ready'], taskToken: token },
   );

@@ -124,5 +124,7 @@ function nextRound(round: number, changes: RegenerateChanges, referenceKey: stri
     ...(changes.avatarId !== undefined ? { avatar_id: changes.avatarId } : {}),
     ...(changes.reference?.source === 'link' ? { video_source: 'link' as const, reference_url: changes.reference.url, reference_key: null } : {}),
     ...(changes.reference?.source === 'upload' && referenceKey ? { video_source: 'upload' as const, reference_url: null, reference_key: referenceKey } : {}),
+    ...(changes.sound ? { sound: changes.sound.sound, music_id: changes.sound.musicId } : {}),
+    ...(changes.voiceLine !== undefined ? { voice_line: changes.voiceLine } : {}),
   };
 }

@@ -56,6 +56,9 @@ export const promptRequest = (productId: number, changes: Partial<VideoRequest> 
   videoSource: null,
   referenceUrl: null,
   reactionId: null,
+  sound: 'auto',
+  musicId: null,
+  voiceLine: null,
   ...changes,
 });
 

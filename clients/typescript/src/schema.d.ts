@@ -937,6 +937,13 @@ export interface components {
             hook_position: "top" | "middle" | "bottom";
             /** @enum {string} */
             hook_size: "small" | "medium" | "large";
+            /**
+             * @description auto: an effect matched to the reaction, then the demo audio; music: music_id under both, ducked under the demo; none: the demo audio only
+             * @enum {string}
+             */
+            sound: "auto" | "music" | "none";
+            music_id: string | null;
+            voice_line: string | null;
             preview_url: string | null;
             preview_url_expires_at: string | null;
             preview_expires_at: string | null;
@@ -3813,6 +3820,10 @@ export interface operations {
                     reference_url?: string;
                     reference_video_upload_id?: string;
                     reaction_id?: number | string;
+                    /** @enum {string} */
+                    sound?: "auto" | "music" | "none";
+                    music_id?: string;
+                    voice_line?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     product_id: number | string;
@@ -3832,6 +3843,10 @@ export interface operations {
                     reference_url?: string;
                     reference_video_upload_id?: string;
                     reaction_id?: number | string;
+                    /** @enum {string} */
+                    sound?: "auto" | "music" | "none";
+                    music_id?: string;
+                    voice_line?: string;
                 };
                 "multipart/form-data": {
                     product_id: number | string;
@@ -3851,6 +3866,10 @@ export interface operations {
                     reference_url?: string;
                     reference_video_upload_id?: string;
                     reaction_id?: number | string;
+                    /** @enum {string} */
+                    sound?: "auto" | "music" | "none";
+                    music_id?: string;
+                    voice_line?: string;
                     /**
                      * Format: binary
                      * @description The motion reference for video_source=upload: MP4, MOV, WEBM or AVI, at most 60 s; at most 100 MB
@@ -4580,6 +4599,9 @@ export interface operations {
                     hook_position?: "top" | "middle" | "bottom";
                     /** @enum {string} */
                     hook_size?: "small" | "medium" | "large";
+                    /** @enum {string} */
+                    sound?: "auto" | "music" | "none";
+                    music_id?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     hook_text?: string | null;
@@ -4587,6 +4609,9 @@ export interface operations {
                     hook_position?: "top" | "middle" | "bottom";
                     /** @enum {string} */
                     hook_size?: "small" | "medium" | "large";
+                    /** @enum {string} */
+                    sound?: "auto" | "music" | "none";
+                    music_id?: string;
                 };
             };
         };
@@ -4780,6 +4805,10 @@ export interface operations {
                     video_source?: "link" | "upload";
                     reference_url?: string;
                     reference_video_upload_id?: string;
+                    /** @enum {string} */
+                    sound?: "auto" | "music" | "none";
+                    music_id?: string;
+                    voice_line?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     prompt?: string;
@@ -4788,6 +4817,10 @@ export interface operations {
                     video_source?: "link" | "upload";
                     reference_url?: string;
                     reference_video_upload_id?: string;
+                    /** @enum {string} */
+                    sound?: "auto" | "music" | "none";
+                    music_id?: string;
+                    voice_line?: string;
                 };
                 "multipart/form-data": {
                     prompt?: string;
@@ -4796,6 +4829,10 @@ export interface operations {
                     video_source?: "link" | "upload";
                     reference_url?: string;
                     reference_video_upload_id?: string;
+                    /** @enum {string} */
+                    sound?: "auto" | "music" | "none";
+                    music_id?: string;
+                    voice_line?: string;
                     /**
                      * Format: binary
                      * @description The motion reference for video_source=upload: MP4, MOV, WEBM or AVI, at most 60 s; at most 100 MB
@@ -5047,6 +5084,10 @@ export interface operations {
                         reference_url?: string;
                         reference_video_upload_id?: string;
                         reaction_id?: number | string;
+                        /** @enum {string} */
+                        sound?: "auto" | "music" | "none";
+                        music_id?: string;
+                        voice_line?: string;
                         product_id?: number | string;
                     }[];
                 };

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { HOOK_POSITIONS, HOOK_SIZES, JOB_ERROR_CODES, JOB_METHODS, JOB_MODES, JOB_STAGES, JOB_STATUSES } from '#domain/jobs';
 import { recordId, link, timestamp } from './envelope';
 import { VIDEO_SOURCES } from './video';
+import { SOUND_MODES } from '#domain/sound';
 
 const keysOf = <T extends Record<string, unknown>>(record: T) => Object.keys(record) as [keyof T & string, ...(keyof T & string)[]];
 
@@ -24,6 +25,9 @@ export const jobResponse = z
     hook_text: z.nullable(z.string()),
     hook_position: z.enum(HOOK_POSITIONS),
     hook_size: z.enum(HOOK_SIZES),
+    sound: z.enum(SOUND_MODES).check(z.meta({ description: 'auto: an effect matched to the reaction, then the demo audio; music: music_id under both, ducked under the demo; none: the demo audio only' })),
+    music_id: z.nullable(z.string().check(z.meta({ description: 'The music bed (GET /music) when sound is music' }))),
+    voice_line: z.nullable(z.string().check(z.meta({ description: 'The line the person speaks during the reaction' }))),
     preview_url: z.nullable(link),
     preview_url_expires_at: z.nullable(timestamp),
     preview_expires_at: z.nullable(timestamp),

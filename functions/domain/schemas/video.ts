@@ -7,6 +7,7 @@ import { badRequest } from '#domain/errors';
 import { HOOK_POSITIONS, HOOK_SIZES, JOB_DEFAULTS, JOB_LIMITS, JOB_METHODS, JOB_MODES, type JobMethod } from '#domain/jobs';
 import { idField, withoutControlCharacters } from './common';
 import { checkReferenceUrl } from '#domain/reference-url';
+import { builtInTrack, isAccountTrackId, SOUND_DEFAULTS, SOUND_MODES, VOICE_LINE_MAX_CHARS, type SoundMode } from '#domain/sound';
 import { uploadIdField } from './upload';
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
@@ -19,6 +20,27 @@ const text = (max: number) =>
 const url = z.string({ error: 'must be a string' }).check(withoutControlCharacters('line'));
 
 export const VIDEO_SOURCES = ['link', 'upload'] as const;
+
+/** A built-in track's slug or an account track's id ("t12"); whether the account has it is checked by the use case. */
+const musicId = z.string({ error: 'must be a string' }).check(
+  z.refine((id) => builtInTrack(id) !== undefined || isAccountTrackId(id), 'must be a built-in track id or one of your tracks (GET /music)'),
+);
+
+/** The sound fields of a job (docs/decisions.md, Sound), shared by create, batch variants, approve and regenerate. */
+const soundFields = () => ({
+  sound: z.optional(oneOf(SOUND_MODES)),
+  music_id: z.optional(musicId),
+  voice_line: z.optional(text(VOICE_LINE_MAX_CHARS)),
+});
+
+/** `music_id` alone means sound=music; sound=music needs a music_id and no other sound takes one. */
+export function soundOf(input: { sound?: SoundMode; music_id?: string }, what: string): { sound: SoundMode; musicId: string | null } | null {
+  if (input.sound === undefined && input.music_id === undefined) return null;
+  const sound = input.sound ?? (input.music_id !== undefined ? 'music' : SOUND_DEFAULTS.sound);
+  if (sound === 'music' && input.music_id === undefined) throw badRequest(`Invalid ${what}: sound=music needs music_id (GET /music lists the tracks)`);
+  if (sound !== 'music' && input.music_id !== undefined) throw badRequest(`Invalid ${what}: music_id is for sound=music, not sound=${sound}`);
+  return { sound, musicId: input.music_id ?? null };
+}
 
 export const createVideoInput = z.strictObject({
   product_id: idField,
@@ -34,6 +56,7 @@ export const createVideoInput = z.strictObject({
   /** A direct upload (POST /uploads, purpose reference_video) instead of the multipart `reference_video` part. */
   reference_video_upload_id: z.optional(uploadIdField),
   reaction_id: z.optional(idField),
+  ...soundFields(),
 });
 
 export type CreateVideoInput = z.infer<typeof createVideoInput>;
@@ -58,6 +81,9 @@ export interface VideoRequest {
   videoSource: (typeof VIDEO_SOURCES)[number] | null;
   referenceUrl: string | null;
   reactionId: number | null;
+  sound: SoundMode;
+  musicId: string | null;
+  voiceLine: string | null;
 }
 
 /** The clip may come as a file part or as a direct upload's id, not both. */
@@ -83,6 +109,9 @@ export function videoRequestOf(input: CreateVideoInput, hasFilePart: boolean, wh
   const missing = rules.required.filter((field) => !given.has(field));
   if (missing.length > 0) throw badRequest(`Invalid ${what}: method=${input.method} needs ${missing.join(' and ')}`);
 
+  if (input.method === 'reuse' && input.voice_line !== undefined) {
+    throw badRequest(`Invalid ${what}: voice_line cannot be used with method=reuse (the saved reaction is replayed as it is)`);
+  }
   if (input.method === 'motion') {
     if (input.video_source === 'link' && input.reference_url === undefined) {
       throw badRequest(`Invalid ${what}: video_source=link needs reference_url`);
@@ -112,14 +141,18 @@ export function videoRequestOf(input: CreateVideoInput, hasFilePart: boolean, wh
     videoSource: input.video_source ?? null,
     referenceUrl: input.reference_url ?? null,
     reactionId: input.reaction_id ?? null,
+    ...(soundOf(input, what) ?? { sound: SOUND_DEFAULTS.sound, musicId: null }),
+    voiceLine: input.voice_line ?? null,
   };
 }
 
-/** POST /videos/jobs/{id}/approve: caption overrides; `hook_text: null` removes the caption. */
+/** POST /videos/jobs/{id}/approve: caption and sound overrides; `hook_text: null` removes the caption. */
 export const approveVideoInput = z.strictObject({
   hook_text: z.optional(z.nullable(text(JOB_LIMITS.hookTextMaxChars))),
   hook_position: z.optional(oneOf(HOOK_POSITIONS)),
   hook_size: z.optional(oneOf(HOOK_SIZES)),
+  sound: z.optional(oneOf(SOUND_MODES)),
+  music_id: z.optional(musicId),
 });
 export type ApproveVideoInput = z.infer<typeof approveVideoInput>;
 
@@ -130,6 +163,7 @@ export const regenerateVideoInput = z.strictObject({
   video_source: z.optional(oneOf(VIDEO_SOURCES)),
   reference_url: z.optional(url),
   reference_video_upload_id: z.optional(uploadIdField),
+  ...soundFields(),
 });
 export type RegenerateVideoInput = z.infer<typeof regenerateVideoInput>;
 
@@ -138,17 +172,24 @@ export interface RegenerateChanges {
   avatarId?: number;
   /** A new source: a link to fetch, or an uploaded clip (the file part). */
   reference?: { source: 'link'; url: string } | { source: 'upload' };
+  sound?: { sound: SoundMode; musicId: string | null };
+  voiceLine?: string;
 }
+
+const SOUND_CHANGES = ['sound', 'music_id', 'voice_line'];
 
 /** Which changes a regenerate may carry for the job's method; anything else is a 400 naming the field. */
 export function regenerateChangesOf(method: JobMethod, input: RegenerateVideoInput, hasFilePart: boolean): RegenerateChanges {
   const hasReferenceVideo = referenceClipGiven(hasFilePart, input.reference_video_upload_id, 'regenerate request');
   const given = Object.keys(input).filter((field) => input[field as keyof RegenerateVideoInput] !== undefined);
   if (hasFilePart) given.push('reference_video');
-  const allowed = method === 'prompt' ? ['prompt'] : method === 'motion' ? ['avatar_id', 'video_source', 'reference_url', 'reference_video', 'reference_video_upload_id'] : [];
+  const allowed = [...(method === 'prompt' ? ['prompt'] : method === 'motion' ? ['avatar_id', 'video_source', 'reference_url', 'reference_video', 'reference_video_upload_id'] : []), ...SOUND_CHANGES];
   const foreign = given.filter((field) => !allowed.includes(field));
   if (foreign.length > 0) throw badRequest(`Invalid regenerate request: ${foreign.join(', ')} cannot be changed on a ${method} job`);
   const changes: RegenerateChanges = {};
+  const sound = soundOf(input, 'regenerate request');
+  if (sound) changes.sound = sound;
+  if (input.voice_line !== undefined) changes.voiceLine = input.voice_line;
   if (input.prompt !== undefined) changes.prompt = input.prompt;
   if (input.avatar_id !== undefined) changes.avatarId = input.avatar_id;
   const source = input.video_source ?? (input.reference_url !== undefined ? 'link' : hasReferenceVideo ? 'upload' : undefined);

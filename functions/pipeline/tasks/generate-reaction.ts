@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { REFERENCE_CLIP_LIMITS } from '#ports/reference-resolver';
 import { isEngineError, type AvatarRef } from '#ports/engine';
 import type { Dependencies } from '#ports/dependencies';
-import { captionOf, jobObjectKeys } from '#domain/jobs';
+import { captionOf, jobObjectKeys, soundOfJob } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
 import type { Avatar } from '#domain/avatar';
 import { activeJob, enterStep, requireInputs, saveProgress, withScratch, type InputDeps } from '#pipeline/job-context';
@@ -30,7 +30,7 @@ export async function generateReaction(payload: StepPayload, deps: GenerateDeps,
     // the reaction is encoded once. A preview's clip stays clean: it may be saved, reused or re-captioned.
     // ...and it opens the finished video as it is, so its poster can be written on the way too.
     const auto = job.mode === 'auto';
-    const options = { seed: job.seed, outputKey: keys.reaction, signal: watch.signal, caption: auto ? captionOf(job) : null, posterKey: auto ? keys.poster : undefined };
+    const options = { seed: job.seed, outputKey: keys.reaction, signal: watch.signal, caption: auto ? captionOf(job) : null, posterKey: auto ? keys.poster : undefined, voiceLine: soundOfJob(job).voiceLine };
     const clip =
       job.method === 'motion'
         ? await engine.reactionFromMotion(avatarRefOf(requireAvatar(job, avatar)), await referenceKeyOf(deps, job, watch.signal), options)
@@ -42,6 +42,7 @@ export async function generateReaction(payload: StepPayload, deps: GenerateDeps,
         emotion: clip.emotion,
         engine: clip.engine,
         seed: clip.seed,
+        voice: clip.voice ?? false,
         captioned: clip.captioned ?? null,
         poster_key: clip.poster?.key ?? null,
       },

@@ -1,5 +1,5 @@
 import { AppError } from '#domain/errors';
-import { approveVideoInput, createVideoInput, regenerateChangesOf, regenerateVideoInput, videoRequestOf } from '#domain/schemas/video';
+import { approveVideoInput, createVideoInput, soundOf, regenerateChangesOf, regenerateVideoInput, videoRequestOf } from '#domain/schemas/video';
 import { parseInput } from '#http/validate';
 
 const parse = (body: Record<string, unknown>, hasReferenceVideo = false) =>
@@ -30,6 +30,9 @@ describe('POST /videos fields', () => {
       videoSource: null,
       referenceUrl: null,
       reactionId: null,
+      sound: 'auto',
+      musicId: null,
+      voiceLine: null,
     });
   });
 
@@ -117,5 +120,48 @@ describe('approve input', () => {
     expect(approveVideoInput.parse({ hook_text: null })).toEqual({ hook_text: null });
     expect(approveVideoInput.safeParse({ hook_text: 'x'.repeat(101) }).success).toBe(false);
     expect(approveVideoInput.safeParse({ prompt: 'again' }).success).toBe(false);
+  });
+});
+
+describe('sound fields', () => {
+  const prompt = { product_id: 1, method: 'prompt', prompt: 'wow' };
+
+  it('defaults to an effect matched to the reaction, with no music and no voice', () => {
+    expect(parse(prompt)).toMatchObject({ sound: 'auto', musicId: null, voiceLine: null });
+  });
+
+  it('takes a built-in track or an account track; music_id alone means sound=music', () => {
+    expect(parse({ ...prompt, sound: 'music', music_id: 'sunny-pop' })).toMatchObject({ sound: 'music', musicId: 'sunny-pop' });
+    expect(parse({ ...prompt, music_id: 't12' })).toMatchObject({ sound: 'music', musicId: 't12' });
+    expect(parse({ ...prompt, sound: 'none' })).toMatchObject({ sound: 'none', musicId: null });
+  });
+
+  it('refuses a music job without a track, a track with another sound, and unknown tracks or modes', () => {
+    expect(badRequestOf(() => parse({ ...prompt, sound: 'music' }))).toMatch(/sound=music needs music_id/);
+    expect(badRequestOf(() => parse({ ...prompt, sound: 'none', music_id: 'sunny-pop' }))).toMatch(/music_id is for sound=music, not sound=none/);
+    expect(badRequestOf(() => parse({ ...prompt, music_id: 'no-such-track' }))).toMatch(/music_id.*built-in track id or one of your tracks/);
+    expect(badRequestOf(() => parse({ ...prompt, music_id: 't0' }))).toMatch(/music_id/);
+    expect(badRequestOf(() => parse({ ...prompt, sound: 'loud' }))).toMatch(/sound.*one of auto, music, none/);
+  });
+
+  it('takes a voice line of at most 100 characters, except on a reuse job', () => {
+    expect(parse({ ...prompt, voice_line: '  Wait, it does that?  ' })).toMatchObject({ voiceLine: 'Wait, it does that?' });
+    expect(badRequestOf(() => parse({ ...prompt, voice_line: 'x'.repeat(101) }))).toMatch(/voice_line.*at most 100/);
+    expect(badRequestOf(() => parse({ ...prompt, voice_line: 'a\u0007b' }))).toMatch(/voice_line/);
+    expect(badRequestOf(() => parse({ product_id: 1, method: 'reuse', reaction_id: 2, voice_line: 'hi' }))).toMatch(/voice_line cannot be used with method=reuse/);
+  });
+
+  it('lets approve change the sound but not the voice (the preview already spoke it)', () => {
+    expect(approveVideoInput.parse({ sound: 'none' })).toEqual({ sound: 'none' });
+    expect(approveVideoInput.safeParse({ voice_line: 'hello' }).success).toBe(false);
+    expect(soundOf({}, 'approve request')).toBeNull();
+    expect(soundOf({ music_id: 'lofi-study' }, 'approve request')).toEqual({ sound: 'music', musicId: 'lofi-study' });
+  });
+
+  it('lets regenerate change the sound and the voice line of any method it re-rolls', () => {
+    expect(regenerateChangesOf('prompt', regenerateVideoInput.parse({ voice_line: 'No way!', sound: 'none' }), false)).toEqual({
+      sound: { sound: 'none', musicId: null },
+      voiceLine: 'No way!',
+    });
   });
 });
