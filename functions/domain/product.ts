@@ -14,6 +14,12 @@ export interface DemoVideo {
   width?: number;
   height?: number;
   size_bytes?: number;
+  /**
+   * The demo's audio as normalised: levelled to this integrated loudness (LUFS), or null when it has
+   * no sound. Absent on demos normalised before levelling existed: they are measured and levelled
+   * when a video is composed from them.
+   */
+  loudness_lufs?: number | null;
   error?: { code: string; message: string };
 }
 

@@ -18,6 +18,8 @@ import {
 } from './canonical-encoding';
 import { probeMedia, type MediaProbe } from './probe';
 import { pinnedInput, type Demuxer } from './video-container';
+import { levelChain, measureGraph, type Loudness } from '#functions/render/sound/loudness';
+import { SOUND_LEVEL } from '#functions/render/sound/levels';
 
 export interface NormaliseResult {
   /** CANONICAL_ENCODING_ID of the settings the file was made with. */
@@ -26,6 +28,8 @@ export interface NormaliseResult {
   width: number;
   height: number;
   sizeBytes: number;
+  /** Integrated loudness of the written audio (the sound target), or null: the demo has no sound. */
+  loudnessLufs: number | null;
 }
 
 /**
@@ -42,11 +46,12 @@ function videoEndS(media: MediaProbe): number | null {
  * The full ffmpeg argument list (exported so tests and benchmarks can show what is run). The input is
  * read with the demuxer ffprobe was pinned to: the upload is untrusted.
  */
-function normaliseArgs(inputPath: string, outputPath: string, media: MediaProbe, frames: number, demuxer: Demuxer): string[] {
+function normaliseArgs(inputPath: string, outputPath: string, media: MediaProbe, frames: number, demuxer: Demuxer, loudness: Loudness | null): string[] {
   const video = media.video;
   if (!video) throw new Error('normaliseArgs needs a video stream');
   const length = canonicalLength(frames);
-  const audioChain = media.audio ? `[0:${media.audio.index}]${toCanonicalAudio()}` : canonicalSilence();
+  // Levelled here, once: every video made from this demo then joins it at the same loudness.
+  const audioChain = media.audio && loudness ? `[0:${media.audio.index}]${toCanonicalAudio()},${levelChain(loudness, SOUND_LEVEL)}` : canonicalSilence();
   const graph = [
     `[0:${video.index}]${fitToCanonicalFrame()},${length.video}[v]`,
     `${audioChain},${length.audio}[a]`,
@@ -60,6 +65,18 @@ function normaliseArgs(inputPath: string, outputPath: string, media: MediaProbe,
     ...canonicalEncodeArgs(),
     '-y', fileArg(outputPath),
   ];
+}
+
+/**
+ * The first pass of levelling: the loudness of the part of the audio that will be kept. Null when
+ * there is no audio or only silence (nothing to level: the demo stays silent).
+ */
+async function measureDemoAudio(inputPath: string, media: MediaProbe, demuxer: Demuxer, keepS: number): Promise<Loudness | null> {
+  if (!media.audio) return null;
+  const measured = await measureGraph(pinnedInput(inputPath, demuxer), `[0:${media.audio.index}]${toCanonicalAudio()},atrim=end=${keepS.toFixed(3)}[out]`, {
+    timeoutMs: 5 * 60_000,
+  });
+  return measured.integratedLufs === null ? null : measured;
 }
 
 /**
@@ -94,7 +111,8 @@ export async function normaliseVideo(
   const partial = `${outputPath}.${randomUUID()}.partial`;
   try {
     const keepS = options.maxDurationS !== undefined ? Math.min(endS, options.maxDurationS) : endS;
-    await runFfmpeg(normaliseArgs(inputPath, partial, media, canonicalFrameCount(keepS), probed.demuxer), {
+    const loudness = await measureDemoAudio(inputPath, media, probed.demuxer, keepS);
+    await runFfmpeg(normaliseArgs(inputPath, partial, media, canonicalFrameCount(keepS), probed.demuxer, loudness), {
       timeoutMs: options.timeoutMs ?? 10 * 60_000,
     });
     const written = await probeMedia(partial, { format: 'mov' });
@@ -110,6 +128,7 @@ export async function normaliseVideo(
       width: out.video?.displayWidth ?? 0,
       height: out.video?.displayHeight ?? 0,
       sizeBytes: (await fsp.stat(outputPath)).size,
+      loudnessLufs: loudness ? SOUND_LEVEL.integratedLufs : null,
     };
   } catch (error) {
     await fsp.rm(partial, { force: true });

@@ -10,6 +10,8 @@ export interface NormalisedDemo {
   width: number;
   height: number;
   sizeBytes: number;
+  /** The levelled audio's integrated loudness (LUFS), or null when the demo has no sound. */
+  loudnessLufs: number | null;
 }
 
 export interface DemoMedia {

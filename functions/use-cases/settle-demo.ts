@@ -32,7 +32,7 @@ export async function settleDemo(deps: SettleDemoDeps, task: { accountId: number
     const kept = await deps.products.settleDemo(
       accountId,
       productId,
-      { ...base, status: 'ready', key: canonicalKey, encoding: result.encoding, duration_s: result.durationS, width: result.width, height: result.height, size_bytes: result.sizeBytes },
+      { ...base, status: 'ready', key: canonicalKey, encoding: result.encoding, duration_s: result.durationS, width: result.width, height: result.height, size_bytes: result.sizeBytes, loudness_lufs: result.loudnessLufs },
       now,
       raiseEvent('product.demo.ready', accountId, { kind: 'product', id: productId }, now),
     );

@@ -32,7 +32,7 @@ async function setup(normalise: DemoMedia['normalise']) {
 
 const writesCanonical: DemoMedia['normalise'] = async (_input, output) => {
   await writeFile(output, 'canonical');
-  return { encoding: 'canonical-v1', durationS: 12.5, width: 1080, height: 1920, sizeBytes: 9 };
+  return { encoding: 'canonical-v1', durationS: 12.5, width: 1080, height: 1920, sizeBytes: 9, loudnessLufs: -14 };
 };
 
 describe('settleDemo', () => {
@@ -48,6 +48,7 @@ describe('settleDemo', () => {
       width: 1080,
       height: 1920,
       size_bytes: 9,
+      loudness_lufs: -14,
     });
     expect([...blobs.objects.keys()]).toEqual([CANONICAL]);
   });

@@ -1,0 +1,38 @@
+/**
+ * The built-in beds and effects as files: synthesised (./synth), then levelled and encoded like every
+ * sound we mix (AAC, 48 kHz stereo, −14 LUFS), so a bed and an effect sit at the same loudness as a
+ * levelled demo and the mix only sets their balance.
+ */
+import { randomUUID } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import { builtInTrack, REACTION_EFFECTS } from '#domain/sound';
+import { encodeLevelled, singleInputGraph } from './level-encode';
+import { renderBed } from './synth/beds';
+import { renderEffect } from './synth/effects';
+import type { StereoBuffer } from './synth/signal';
+import { wavOf } from './synth/wav';
+
+/** Bump when a sound changes, so stored renders of the old one are not reused. */
+export const BUILT_IN_SOUNDS_VERSION = 1;
+
+const EFFECT_IDS = new Set(Object.values(REACTION_EFFECTS).map((effect) => effect.id));
+
+export const isBuiltInSound = (id: string) => builtInTrack(id) !== undefined || EFFECT_IDS.has(id);
+
+function synthesise(id: string): StereoBuffer {
+  const track = builtInTrack(id);
+  if (track) return renderBed(id, track.durationS);
+  if (EFFECT_IDS.has(id)) return renderEffect(id);
+  throw new Error(`no built-in sound "${id}"`);
+}
+
+/** Writes the built-in sound `id` to `outputPath` (.m4a), levelled; the same bytes on every run. */
+export async function renderBuiltInSound(id: string, outputPath: string): Promise<void> {
+  const wavPath = `${outputPath}.${randomUUID()}.wav`;
+  try {
+    await fsp.writeFile(wavPath, wavOf(synthesise(id)));
+    await encodeLevelled({ ...singleInputGraph(wavPath), outputPath });
+  } finally {
+    await fsp.rm(wavPath, { force: true });
+  }
+}
