@@ -1,4 +1,4 @@
-/** Demo videos judged by their bytes and ffprobe, normalised by ffmpeg (#media/demo-video, #media/normalise). */
+/** Demo videos judged by their bytes and ffprobe, normalised by ffmpeg (#render: render/uploads/demo-video.ts, render/encoding/normalise.ts). */
 import type { DemoMedia, NormalisedDemo } from '#ports/demo-media';
 import { inspectDemoVideo, normaliseVideo } from '#render';
 

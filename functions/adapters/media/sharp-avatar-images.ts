@@ -1,4 +1,4 @@
-/** Avatar uploads checked and re-encoded with sharp (#media/image-upload). */
+/** Avatar uploads checked and re-encoded with sharp (#render: render/uploads/image-upload.ts). */
 import type { AvatarImages, PreparedAvatarImage } from '#ports/avatar-images';
 import { prepareAvatarImage } from '#render';
 
