@@ -1,6 +1,7 @@
 /**
  * The layers of functions/ and what each may import (docs/architecture.md explains why):
  * domain ← ports ← use-cases ← api / pipeline; adapters implement ports; wiring and handlers compose.
+ * The render wing (functions/render/) stands beside them: adapters use it, it uses none of them.
  * `npm run lint:deps` fails on any violation and on any import cycle.
  */
 const layer = (name) => `^functions/${name}/`;
@@ -44,13 +45,13 @@ module.exports = {
       severity: 'error',
       comment: 'Operations parse, call a use case and answer; they reach the outside only through request.deps.',
       from: { path: layer('api') },
-      to: { path: notIn('adapters', 'media', 'pipeline', 'wiring', 'handlers') },
+      to: { path: notIn('adapters', 'render', 'pipeline', 'wiring', 'handlers') },
     },
     {
       name: 'http-is-plumbing',
       severity: 'error',
       from: { path: layer('http') },
-      to: { path: notIn('adapters', 'media', 'pipeline', 'wiring', 'handlers', 'api', 'use-cases') },
+      to: { path: notIn('adapters', 'render', 'pipeline', 'wiring', 'handlers', 'api', 'use-cases') },
     },
     {
       name: 'pipeline-through-ports',
@@ -59,10 +60,33 @@ module.exports = {
       to: { path: notIn('adapters', 'wiring', 'handlers', 'api', 'http') },
     },
     {
-      name: 'media-stands-alone',
+      name: 'render-stands-alone',
       severity: 'error',
-      from: { path: layer('media') },
+      comment: 'The render wing draws and encodes; it knows the domain and the ports, never who calls it.',
+      from: { path: layer('render') },
       to: { path: notIn('adapters', 'wiring', 'handlers', 'api', 'http', 'pipeline', 'use-cases') },
+    },
+    {
+      name: 'render-only-from-the-edges',
+      severity: 'error',
+      comment:
+        'Inside functions/, only adapters, wiring and handlers use the render wing, through its index (#render); the core reaches rendering through ports.',
+      from: {
+        path: '^functions/',
+        pathNot: [
+          notIn('adapters', 'wiring', 'handlers', 'render'),
+          // Temporary (issue 25): pipeline tasks that still call the wing directly, until they go through ports.
+          '^functions/pipeline/tasks/(compose|finalize|render-preview)\\.ts$',
+        ],
+      },
+      to: { path: layer('render') },
+    },
+    {
+      name: 'render-through-its-index',
+      severity: 'error',
+      comment: 'Outside the wing, rendering is imported from functions/render/index.ts (#render), not from a file inside. (Tests of the wing may.)',
+      from: { path: '^(functions/(?!render/)|lib/|bin/|bench/|test/(?!functions/render/))' },
+      to: { path: '^functions/render/(?!index\\.ts$)' },
     },
     {
       name: 'adapters-decide-no-rule-of-the-api',

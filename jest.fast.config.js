@@ -22,8 +22,8 @@ module.exports = {
     '<rootDir>/test/lib/local/(runtime|loopback-only|data-dir|sandboxes)\\.test\\.ts$',
     '<rootDir>/test/lib/cloud/lambda-layout\\.test\\.ts$',
     // Video: ffmpeg encodes, rendered reactions, the face model.
-    '<rootDir>/test/functions/media/',
-    '<rootDir>/test/functions/adapters/engines/local/(reaction-clip|motion-end-to-end|illustrated-renderer|photo-rig)\\.test\\.ts$',
-    '<rootDir>/test/functions/adapters/engines/local/face/',
+    '<rootDir>/test/functions/render/(ffmpeg|encoding|uploads|caption|compose|face)/',
+    '<rootDir>/test/functions/render/(reaction/reaction-clip|illustrated/illustrated-renderer)\\.test\\.ts$',
+    '<rootDir>/test/functions/adapters/engines/local/(motion-end-to-end|photo-rig)\\.test\\.ts$',
   ],
 };

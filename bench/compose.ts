@@ -16,17 +16,21 @@ import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileArg, runFfmpeg } from '#media/binaries';
-import { renderCaptionPng, type CaptionBox, type CaptionSpec } from '#media/caption';
 import {
+  fileArg,
+  runFfmpeg,
+  renderCaptionPng,
+  type CaptionBox,
+  type CaptionSpec,
   CANONICAL,
   canonicalEncodeArgs,
   canonicalLength,
   canonicalSilence,
   toCanonicalAudio,
-} from '#media/canonical-encoding';
-import { captionSegment, joinWithDemo } from '#media/compose';
-import { probeMedia } from '#media/probe';
+  captionSegment,
+  joinWithDemo,
+  probeMedia,
+} from '#render';
 import { flag, fmt, median, type SectionResult, type Target } from './report';
 import { childPids, vmHwmMb } from './proc-memory';
 

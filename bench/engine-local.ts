@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ReactionClip } from '#ports/engine';
 import { fmt, flag, median, type SectionResult, type Target } from './report';
-import { DEFAULT_SAMPLE_FPS } from '#adapters/engines/local/face/reference-motion';
+import { DEFAULT_SAMPLE_FPS } from '#render';
 
 export interface EngineLocalOptions {
   /** Measured reactions (after one warm-up). */
@@ -126,9 +126,9 @@ export async function runEngineLocal(options: EngineLocalOptions): Promise<Secti
   const { log } = options;
   // Loaded here: `--only api` should not load Skia, sharp and DiceBear.
   const { createLocalEngine } = await import('#adapters/engines/local/engine');
-  const { reactionFrames } = await import('#adapters/engines/local/expression-curve');
+  const { reactionFrames } = await import('#render');
   const { emotionFromPrompt } = await import('#adapters/engines/local/emotion-prompt');
-  const { prepareIllustratedScene } = await import('#adapters/engines/local/illustrated-renderer');
+  const { prepareIllustratedScene } = await import('#render');
   const { createCanvas } = await import('@napi-rs/canvas');
 
   const dir = await mkdtemp(join(tmpdir(), 'rs-bench-engine-'));
@@ -226,9 +226,9 @@ const REFERENCE_S = 4;
  * SSIM of an engine clip against the same frames drawn at the full 1080×1920 (the renderer's own
  * default size; before frames were drawn smaller and scaled up by ffmpeg, this was the engine's clip).
  */
-async function ssimAgainstFullSize(rig: unknown, frames: readonly import('#adapters/engines/local/animation').ReactionFrame[], seed: number, clip: string, dir: string, name: string): Promise<number> {
-  const { prepareIllustratedScene } = await import('#adapters/engines/local/illustrated-renderer');
-  const { renderClipToFile } = await import('#adapters/engines/local/reaction-clip');
+async function ssimAgainstFullSize(rig: unknown, frames: readonly import('#render').ReactionFrame[], seed: number, clip: string, dir: string, name: string): Promise<number> {
+  const { prepareIllustratedScene } = await import('#render');
+  const { renderClipToFile } = await import('#render');
   const { ssimOf } = await import('./ssim');
   const reference = join(dir, `${name}-full-size.mp4`);
   const scene = await prepareIllustratedScene(rig as Parameters<typeof prepareIllustratedScene>[0], frames, { seed });
@@ -241,7 +241,7 @@ async function runFaceCases(input: FaceCaseInput): Promise<FaceCases> {
   const { makeReferenceClip, realFacePng } = await import('./reference-clip');
   const face = await realFacePng();
   const { createLocalEngineWithFaces } = await import('#adapters/engines/local/engine-with-faces');
-  const faceModule = await import('#adapters/engines/local/face/index');
+  const { motionSource } = await import('#render');
   const engine = await createLocalEngineWithFaces({ blobs: bucket, tmpDir: dir });
 
   // The reference clip, made offline from the real face, stored like an upload.
@@ -255,7 +255,7 @@ async function runFaceCases(input: FaceCaseInput): Promise<FaceCases> {
 
   // The analysis time inside each run: the engine's MotionSource is the face module's object, so a
   // timing wrapper on it (restored below) measures exactly the engine's own call, at no extra cost.
-  const source = faceModule.motionSource;
+  const source = motionSource;
   const original = source.framesFromReference;
   let analysisS = NaN;
   const motionFrames: Awaited<ReturnType<typeof original>>[] = [];

@@ -10,8 +10,7 @@ import { existsSync } from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import sharp from 'sharp';
-import { humanModelDir } from '#adapters/engines/local/face/human-loader';
-import { fileArg, runFfmpeg } from '#media/binaries';
+import { humanModelDir, fileArg, runFfmpeg } from '#render';
 
 /** human's own sample screenshot holds a small head-and-shoulders webcam photo. */
 const HUMAN_SAMPLE = path.join(humanModelDir(), '..', 'assets', 'screenshot-faceid.jpg');

@@ -2,7 +2,7 @@
  * SSIM between two clips of the same length (ffmpeg's `ssim` filter, luma and chroma together): how
  * much of the picture a cheaper render keeps against a reference render of the same frames.
  */
-import { fileArg, runFfmpeg } from '#media/binaries';
+import { fileArg, runFfmpeg } from '#render';
 
 /** Mean SSIM over all frames (1 = identical); NaN when ffmpeg prints none. */
 export async function ssimOf(clip: string, reference: string): Promise<number> {

@@ -28,7 +28,7 @@ export async function productWithDemo(
   dir: string,
   demoS: number,
 ): Promise<{ productId: number; demo: { width: number; height: number; duration_s: number }; uploadS: number }> {
-  const { fileArg, runFfmpeg } = await import('#media/binaries');
+  const { fileArg, runFfmpeg } = await import('#render');
   const demoPath = join(dir, 'demo.mp4');
   await runFfmpeg([
     '-v', 'error',

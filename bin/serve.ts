@@ -2,7 +2,7 @@
 import { startLocalStack } from '#local/runtime';
 import { rateLimitPerMinuteOf } from '#functions/config';
 import { previewWaitSecondsOf } from '#domain/preview-wait';
-import { ffmpegPath, ffprobePath } from '#media/binaries';
+import { ffmpegPath, ffprobePath } from '#render';
 import { ensureStudioBuilt } from '#local/studio-build';
 
 async function main(): Promise<void> {

@@ -1,4 +1,4 @@
-/** Seeds for generation requests. The deterministic generator itself is adapters/engines/local/seeded-random.ts. */
+/** Seeds for generation requests. The deterministic generator itself is render/reaction/seeded-random.ts. */
 
 /** A fresh seed when the caller gave none: 31 bits, so it survives JSON and every engine's range. */
 export function newSeed(): number {

@@ -97,7 +97,7 @@ export interface GenerationOptions {
    */
   voiceLine?: string | null;
   /**
-   * Where to put the finished video's poster (functions/media/poster.ts), for a clip that will open
+   * Where to put the finished video's poster (functions/render/compose/poster.ts), for a clip that will open
    * it as it is: an engine that encodes the clip itself writes it on the way, and Compose then has
    * no frame to cut. Engines that cannot ignore it.
    */

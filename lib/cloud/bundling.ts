@@ -8,7 +8,7 @@
  */
 import type { BuildOptions } from 'esbuild';
 import type { BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { CAPTION_FONTS } from '#media/caption-fonts';
+import { CAPTION_FONTS } from '#render';
 import { DOCS_FILES, installedDocsDir } from '#functions/openapi/docs-assets';
 
 export const LAMBDA_BUNDLE = {
@@ -33,8 +33,12 @@ export const LAMBDA_BUNDLE = {
 } as const;
 
 /**
- * Packages that load native code, which esbuild cannot bundle: functions that use them keep them
- * external and get them from the native-modules layer (lib/cloud/native-modules-layer.ts).
+ * Packages that load native code, which esbuild cannot bundle: functions that use them get them from
+ * the native-modules layer (lib/cloud/native-modules-layer.ts). Every bundle leaves them out, with the
+ * layer or without: esbuild reads every module the render wing's index (#render) names, native ones
+ * included, and keeps only what the function uses (package.json's `sideEffects`), so a function
+ * without the layer that uses none of the native parts still reaches them while building. That it
+ * never loads them at run time is checked on each bundle's output (test/lib/cloud/bundling.test.ts).
  */
 export const NATIVE_MODULES = ['sharp', '@napi-rs/canvas'] as const;
 
@@ -50,11 +54,11 @@ export { DOCS_FILES };
 export const FONT_PACKAGES = Object.values(CAPTION_FONTS).map((font) => ({ name: font.packageName, files: font.files }));
 
 export interface BundleVariant {
-  /** The function has the native-modules layer. */
+  /** The function has the native-modules layer (which changes nothing in the bundle: see NATIVE_MODULES). */
   native?: boolean;
 }
 
-const externalsFor = (variant: BundleVariant) => [...LAMBDA_BUNDLE.external, ...(variant.native ? NATIVE_MODULES : [])];
+const externalsFor = (_variant: BundleVariant) => [...LAMBDA_BUNDLE.external, ...NATIVE_MODULES];
 
 /** Options for a plain `esbuild.build()` that produce the same bundle NodejsFunction does. */
 export function lambdaEsbuildOptions(entry: string, outfile: string, variant: BundleVariant = {}): BuildOptions {

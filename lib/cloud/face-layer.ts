@@ -1,7 +1,7 @@
 /**
  * The face runtime of the local reaction engine (photo avatars, motion from reference clips): human's
  * Node WASM build, the three models it loads, the tfjs packages that build requires and the one WASM
- * binary the backend runs. The loader (functions/adapters/engines/local/face/human-loader.ts) requires
+ * binary the backend runs. The loader (functions/render/face/human-loader.ts) requires
  * human by a computed path, so no bundle carries any of it; the tree puts it under
  * nodejs/node_modules, which Lambda's NODE_PATH searches. Only the render function runs it, and that
  * ships as a container image (render-image.ts), which copies this tree into /opt as a layer would be.
@@ -12,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LayerTree } from './staged-layer';
-import { FACE_MODELS, HUMAN_ENTRY, WASM_BINARY } from '#adapters/engines/local/face/human-loader';
+import { FACE_MODELS, HUMAN_ENTRY, WASM_BINARY } from '#render';
 import type { EngineConfig } from './engine-config';
 import { findPackageJson } from './native-modules-layer';
 

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { stagedLayer, type StagedLayerProps } from './staged-layer';
-import { FFMPEG, FFPROBE, type BinarySpec } from '#media/binaries';
+import { FFMPEG, FFPROBE, type BinarySpec } from '#render';
 
 export const FFMPEG_ENV = {
   FFMPEG_PATH: '/opt/bin/ffmpeg',

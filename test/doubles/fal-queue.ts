@@ -25,9 +25,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileArg, runFfmpeg } from '#media/binaries';
-import { probeMedia } from '#media/probe';
-import { sniffVideoContainer } from '#media/video-container';
+import { fileArg, runFfmpeg, probeMedia, sniffVideoContainer } from '#render';
 import { FAL_MODELS, inputErrors, motionReferenceErrors, type FieldError } from './fal-models';
 
 type FalRoute = 'submit' | 'status' | 'result' | 'cancel' | 'media';

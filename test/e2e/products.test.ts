@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { probeMedia } from '#media/probe';
+import { probeMedia } from '#render';
 import { makeFixture, makeTempDir } from '#test-support/media-fixtures';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileArg, runFfmpeg } from '#media/binaries';
+import { fileArg, runFfmpeg } from '#render';
 
 export type FixtureKind =
   | 'vertical-mp4' // 720x1280, 2 s, 44.1 kHz mono sine: canonical in nothing but the aspect

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { OPENAPI_FILE } from '#functions/openapi/docs-assets';
 import type { HandlerGroup } from '#functions/routes';
-import { FFMPEG, FFPROBE } from '#media/binaries';
+import { FFMPEG, FFPROBE } from '#render';
 import type { WorkerName } from '#cloud/workers';
 import type { PipelineFunction } from '#pipeline/steps';
 import type { Acknowledgement } from './nag-findings';

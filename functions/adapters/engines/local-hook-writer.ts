@@ -4,7 +4,7 @@
  * description says it does, so no two products get the same list.
  */
 import type { HookEngine, HookFormat, HookIdea, ProductBrief } from '#ports/engine';
-import { hashSeed, randomFrom, type Random } from './local/seeded-random';
+import { hashSeed, randomFrom, type Random } from '#render';
 
 export const HOOK_MAX_CHARS = 100;
 

@@ -1,7 +1,6 @@
-/** Demo videos judged by their bytes and ffprobe, normalised by ffmpeg (#media/demo-video, #media/normalise). */
+/** Demo videos judged by their bytes and ffprobe, normalised by ffmpeg (#render: render/uploads/demo-video.ts, render/encoding/normalise.ts). */
 import type { DemoMedia, NormalisedDemo } from '#ports/demo-media';
-import { inspectDemoVideo } from '#media/demo-video';
-import { normaliseVideo } from '#media/normalise';
+import { inspectDemoVideo, normaliseVideo } from '#render';
 
 const CONTAINER_TYPES = { mp4: 'video/mp4', mov: 'video/quicktime', avi: 'video/x-msvideo' } as const;
 

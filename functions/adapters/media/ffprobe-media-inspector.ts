@@ -1,5 +1,5 @@
-/** Reference clips judged by their bytes and ffprobe (#media/reference-video). */
-import { inspectReferenceVideo, referenceContentType } from '#media/reference-video';
+/** Reference clips judged by their bytes and ffprobe (#render: render/uploads/reference-video.ts). */
+import { inspectReferenceVideo, referenceContentType } from '#render';
 import type { MediaInspector, ReferenceClip } from '#ports/media-inspector';
 
 export class FfprobeMediaInspector implements MediaInspector {

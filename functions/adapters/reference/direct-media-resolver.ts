@@ -32,7 +32,7 @@ import type { LookupFunction } from 'node:net';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { inspectReferenceUrl } from '#domain/reference-url';
-import { probeMedia } from '#media/probe';
+import { probeMedia } from '#render';
 import { EngineError, isEngineError } from '#ports/engine';
 import type { ReferenceResolver, ResolvedReference, ResolveReferenceOptions } from '#ports/reference-resolver';
 import { judgeAddress } from './address-policy';

@@ -6,9 +6,9 @@
  * looks like, so the user learns why. A container that passes may still hold no video (an M4A is ISO
  * media too): ffprobe, with the sniffed demuxer pinned, settles that once the file is complete.
  */
-import { sniffVideoContainer as sniff, type VideoContainer } from '#media/video-container';
+import { sniffVideoContainer as sniff, type VideoContainer } from '#render';
 
-export { SNIFF_BYTES } from '#media/video-container';
+export { SNIFF_BYTES } from '#render';
 
 export type SniffVerdict = { video: true; container: VideoContainer } | { video: false; looksLike: string };
 

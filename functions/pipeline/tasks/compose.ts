@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { captionOf, sameCaption } from '#domain/jobs';
 import { videoObjectKeys } from '#domain/video';
-import { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from '#media/compose';
+import { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from '#render';
 import type { Dependencies } from '#ports/dependencies';
 import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
 import { PipelineError, toPipelineError } from '#pipeline/errors';

@@ -3,7 +3,7 @@
  * and mark the job done together, then drop the job's working files. A crash between the charge and
  * the record re-runs this step, and the charge is idempotent.
  */
-import { CANONICAL } from '#media/canonical-encoding';
+import { CANONICAL } from '#render';
 import { jobObjectPrefix } from '#domain/jobs';
 import type { Dependencies } from '#ports/dependencies';
 import { activeJob, enterStep } from '#pipeline/job-context';

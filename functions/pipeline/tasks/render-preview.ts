@@ -1,7 +1,7 @@
 /** RenderPreview: the captioned reaction segment, playable alone at preview_url. */
 import { join } from 'node:path';
 import { captionOf, jobObjectKeys } from '#domain/jobs';
-import { captionSegment } from '#media/compose';
+import { captionSegment } from '#render';
 import type { Dependencies } from '#ports/dependencies';
 import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
 import { PipelineError, toPipelineError } from '#pipeline/errors';

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { LOUDNESS_TARGET } from '#domain/sound';
-import { fileArg, runFfmpeg } from '#media/binaries';
-import { CANONICAL } from '#media/canonical-encoding';
+import { fileArg, runFfmpeg } from '../ffmpeg/binaries';
+import { CANONICAL } from '../encoding/canonical-encoding';
 import { levelChain, measureGraph, measureLoudness, type Loudness } from './loudness';
 import { SOUND_LEVEL } from './levels';
 

@@ -3,7 +3,7 @@
  * range and true peak, read from ffmpeg's `ebur128` filter. Levelling is two-pass: measure, then apply
  * one gain (and a true-peak limiter only where the gain would push peaks over the ceiling).
  */
-import { fileArg, runFfmpeg } from '#media/binaries';
+import { fileArg, runFfmpeg } from '../ffmpeg/binaries';
 
 export interface Loudness {
   /** Integrated loudness, LUFS; null for silence (everything under the −70 LUFS gate). */

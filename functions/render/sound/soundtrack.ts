@@ -4,8 +4,8 @@
  * A bed plays across the join and ducks (side-chained) under the demo's sound and under the voice.
  * The graph only mixes and balances; encodeLevelled brings the whole to the target level afterwards.
  */
-import { fileArg } from '#media/binaries';
-import { CANONICAL } from '#media/canonical-encoding';
+import { fileArg } from '../ffmpeg/binaries';
+import { CANONICAL } from '../encoding/canonical-encoding';
 
 /** What plays under the reaction and what under the demo. Files are levelled sounds (−14 LUFS). */
 export interface SoundtrackSpec {

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { ffmpegPath, ffprobePath } from '#media/binaries';
+import { ffmpegPath, ffprobePath } from '#render';
 import { startTestStack, type TestStack } from '#test-support/local-stack';
 
 const exec = promisify(execFile);

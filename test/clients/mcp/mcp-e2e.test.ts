@@ -16,7 +16,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { createClient } from '#client/client';
 import { fileFromPath } from '#client/node';
-import { ffmpegPath } from '#media/binaries';
+import { ffmpegPath } from '#render';
 import { startTestStack, type TestStack } from '#test-support/local-stack';
 
 const ROOT = resolve(__dirname, '..', '..', '..');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { Locator } from 'playwright-core';
-import { runFfmpeg } from '#media/binaries';
+import { runFfmpeg } from '#render';
 import { apiClient } from '#test-support/local-stack';
 import { axeViolations, describeViolations, settle, type PageViolations } from '#test-support/browser';
 import {

@@ -15,9 +15,9 @@ describe('Lambda bundling options', () => {
     expect(cdk).toMatchObject({ target: 'node22', format: OutputFormat.CJS, minify: true, sourceMap: false });
   });
 
-  test('leave only the AWS SDK v3 out, which the Lambda Node.js runtime ships', () => {
-    expect(esbuild.external).toEqual(['@aws-sdk/*']);
-    expect(cdk.externalModules).toEqual(['@aws-sdk/*']);
+  test('leave out only the AWS SDK v3, which the Lambda Node.js runtime ships, and the native modules, which the layer ships', () => {
+    expect(esbuild.external).toEqual(['@aws-sdk/*', ...NATIVE_MODULES]);
+    expect(cdk.externalModules).toEqual(['@aws-sdk/*', ...NATIVE_MODULES]);
   });
 
   test.each([
@@ -44,9 +44,12 @@ describe('Lambda bundling options', () => {
   test('the avatars function draws portraits within the request but bundles none of the reaction renderer, captions or encoder', async () => {
     const { build } = await import('esbuild');
     const out = await build({ ...lambdaEsbuildOptions(HANDLER_GROUPS.avatars.entry, 'out/avatars.js', { native: true }), write: false, metafile: true });
-    const inputs = Object.keys(out.metafile!.inputs);
+    // What the output holds: esbuild reads every module the render wing's index names (the metafile's
+    // inputs list them all) and keeps only those the function uses (package.json's sideEffects).
+    const inputs = Object.values(out.metafile!.outputs).flatMap((output) => Object.keys(output.inputs));
     expect(inputs).toContain('functions/adapters/engines/local/prompt-avatar.ts');
-    for (const module of ['local/engine.ts', 'expression-curve.ts', 'reaction-clip.ts', 'frame-encoder.ts', 'media/caption.ts']) {
+    expect(inputs).toContain('functions/render/illustrated/illustrated-avatar.ts');
+    for (const module of ['local/engine.ts', 'expression-curve.ts', 'reaction-clip.ts', 'frame-encoder.ts', 'caption/caption.ts', 'compose/compose.ts', 'face/index.ts']) {
       expect(inputs.filter((input) => input.endsWith(module))).toEqual([]);
     }
   });

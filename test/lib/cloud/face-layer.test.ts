@@ -7,7 +7,7 @@ import { faceRuntimeTree, needsFaceRuntime } from '#cloud/face-layer';
 import { imageTreesFor } from '#cloud/render-image';
 import { PIPELINE_FUNCTIONS } from '#pipeline/steps';
 import { PROJECT_ROOT } from '#cloud/service-function';
-import { FACE_MODELS, HUMAN_ENTRY, WASM_BINARY } from '#adapters/engines/local/face/human-loader';
+import { FACE_MODELS, HUMAN_ENTRY, WASM_BINARY } from '#render';
 import { dirBytes } from '#test-support/lambda-layout';
 
 const FAL_KEY = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:fal-key-AbCdEf';

@@ -38,7 +38,7 @@ import {
 import { realFacePng } from '#bench/reference-clip';
 import { IMAGE_COPIES, IMAGE_HANDLER } from '#cloud/render-image';
 import { FFMPEG_ENV } from '#cloud/ffmpeg-layer';
-import { HUMAN_ENTRY } from '#adapters/engines/local/face/human-loader';
+import { HUMAN_ENTRY } from '#render';
 
 const synthesis = synthesisedStack();
 const { ids } = synthesis;

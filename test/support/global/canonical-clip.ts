@@ -12,7 +12,7 @@ import type { BlobFiles } from '#adapters/engines/local/engine-files';
 import { CANONICAL_CLIP_ENV, type CanonicalClip } from '#test-doubles/canonical-clip-engine';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
-const RENDERING_CODE = ['functions/adapters/engines/local', 'functions/media', 'functions/ports/engine.ts'];
+const RENDERING_CODE = ['functions/adapters/engines/local', 'functions/render', 'functions/ports/engine.ts'];
 
 async function filesUnder(path: string): Promise<string[]> {
   const full = join(ROOT, path);

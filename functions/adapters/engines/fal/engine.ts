@@ -23,7 +23,7 @@ import {
   type ReactionClip,
   type ReactionEngine,
 } from '#ports/engine';
-import type { Emotion } from '#adapters/engines/local/animation';
+import type { Emotion } from '#render';
 import { falKeyProvider, type SecretProvider } from '#adapters/engines/credentials';
 import type { BackoffPolicy } from '#adapters/engines/http-retry';
 import { falSettingsFromEnv, type FalSettings } from './config';

@@ -10,14 +10,10 @@ import * as path from 'node:path';
 import sharp from 'sharp';
 import { fileTypeFromBuffer } from 'file-type';
 import { AppError } from '#domain/errors';
-import { canonicalFrameCount, CANONICAL } from '#media/canonical-encoding';
-import { MediaToolError } from '#media/binaries';
-import { normaliseVideo } from '#media/normalise';
-import { probeMedia } from '#media/probe';
+import { canonicalFrameCount, CANONICAL, MediaToolError, normaliseVideo, probeMedia, readFileHead } from '#render';
 import { EngineError, REACTION_CLIP, type StoredFile } from '#ports/engine';
 import type { BlobStore } from '#ports/blob-store';
 import { abortReason } from '#adapters/engines/http-retry';
-import { readFileHead } from '#media/file-head';
 
 /** The wiring's blob store: fal reads our inputs through presigned URLs, and its results are copied in. */
 export type FalBlobs = Pick<BlobStore, 'putFile' | 'getToFile' | 'playbackUrl'>;

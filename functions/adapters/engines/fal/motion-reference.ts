@@ -13,10 +13,7 @@
  * A fitted clip is stored beside the round's output, so the job's clean-up removes it with the rest.
  */
 import * as path from 'node:path';
-import { readFileHead } from '#media/file-head';
-import { fileArg, runFfmpeg } from '#media/binaries';
-import { probeMedia } from '#media/probe';
-import { SNIFF_BYTES, sniffVideoContainer, type VideoContainer } from '#media/video-container';
+import { readFileHead, fileArg, runFfmpeg, probeMedia, SNIFF_BYTES, sniffVideoContainer, type VideoContainer } from '#render';
 import { EngineError } from '#ports/engine';
 import type { BlobStore } from '#ports/blob-store';
 

@@ -6,9 +6,18 @@
  * The API layer refuses empty, huge or emoji-only prompts; here any string is safe (it may just
  * name nothing, and then the seed decides everything).
  */
-import type { Accessory, AvataaarsLook, Clothing, ClothingGraphic, FacialHair, IllustratedRig, Top } from './illustrated-rig';
-import { SKIN_TONES } from './illustrated-rig';
-import { streamFor, type Random } from './seeded-random';
+import {
+  type Accessory,
+  type AvataaarsLook,
+  type Clothing,
+  type ClothingGraphic,
+  type FacialHair,
+  type IllustratedRig,
+  type Top,
+  SKIN_TONES,
+  streamFor,
+  type Random,
+} from '#render';
 
 /** Only the start of a long prompt is read: a description of a person fits in far less. */
 const MAX_PROMPT_CHARS = 2000;

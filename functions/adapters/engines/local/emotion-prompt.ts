@@ -4,7 +4,7 @@
  * archetypal reaction-video face, and the one a hook most often wants.
  */
 import { REACTION_CLIP } from '#ports/engine';
-import type { Emotion } from './animation';
+import type { Emotion } from '#render';
 import { promptWords } from './avatar-prompt';
 
 export const DEFAULT_EMOTION: Emotion = 'shocked';

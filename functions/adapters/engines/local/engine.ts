@@ -1,7 +1,7 @@
 /**
  * The `local` engine (docs/engines.md): avatars and reaction clips made on the CPU, offline, deterministic
  * for a seed. It dispatches on the avatar's rig: illustrated avatars (made here from a prompt) are
- * drawn by the illustrated renderer; photo avatars (uploads) by the photo renderer of `./face`,
+ * drawn by the illustrated renderer; photo avatars (uploads) by the photo renderer of the render wing's `face`,
  * handed in as a dependency. Reactions come from a prompt (an emotion's expression curve) or from a
  * reference clip (a MotionSource turns its landmarks into frames); both drive the same renderers.
  *
@@ -20,19 +20,29 @@ import {
   type ReactionClip,
   type ReactionEngine,
 } from '#ports/engine';
-import type { Emotion, ReactionFrame } from './animation';
+import {
+  type Emotion,
+  type ReactionFrame,
+  reactionFrames,
+  type CaptionOverlay,
+  type EncodeStats,
+  prepareIllustratedScene,
+  isIllustratedRig,
+  type IllustratedRig,
+  renderClipToFile,
+  type FrameRenderer,
+  renderCaptionPng,
+  posterFrameIndex,
+  type MotionSource,
+  type PhotoRenderer,
+} from '#render';
 import { emotionFromPrompt } from './emotion-prompt';
-import { reactionFrames } from './expression-curve';
-import type { CaptionOverlay, EncodeStats } from './frame-encoder';
-import { prepareIllustratedScene } from './illustrated-renderer';
-import { isIllustratedRig, type IllustratedRig } from './illustrated-rig';
-import { renderClipToFile, type FrameRenderer } from './reaction-clip';
-import { renderCaptionPng } from '#media/caption';
-import { posterFrameIndex } from '#media/poster';
 import { checkAborted, fetchBlob, guard, storeBlob, withTempDir, type BlobFiles } from './engine-files';
 import { drawAvatarFromPrompt, LOCAL_ENGINE as ENGINE } from './prompt-avatar';
 
 export type { BlobFiles } from './engine-files';
+/** What the engine needs to animate photos and to read motion from a reference clip (the render wing's `face`). */
+export type { MotionSource, PhotoRenderer } from '#render';
 
 /**
  * Frames are drawn smaller than the output and scaled up by ffmpeg: per frame the raster, the warp
@@ -45,19 +55,6 @@ export type { BlobFiles } from './engine-files';
  */
 export const RENDER_SIZE = { width: 540, height: 960 } as const;
 const PHOTO_RENDER_SIZE = { width: 720, height: 1280 } as const;
-
-/** Draws photo avatars (the `./face` module): the frames' numbers applied to a warped photo. */
-export interface PhotoRenderer {
-  /** `imagePath` is the avatar's image on local disk; `rig` what `rigFromImage` computed (or null). */
-  prepare(imagePath: string, rig: unknown, options: { width: number; height: number; signal?: AbortSignal }): Promise<FrameRenderer>;
-  /** The rig of an uploaded image (face landmarks), for AvatarEngine.rigForUpload. */
-  rigFromImage?(imagePath: string, options: { signal?: AbortSignal }): Promise<unknown>;
-}
-
-/** Turns a reference clip into frames (face landmarks → poses), at `fps`, at most `maxFrames`. */
-export interface MotionSource {
-  framesFromReference(videoPath: string, fps: number, maxFrames: number, options?: { signal?: AbortSignal }): Promise<ReactionFrame[]>;
-}
 
 export interface LocalEngineDeps {
   photo?: PhotoRenderer;

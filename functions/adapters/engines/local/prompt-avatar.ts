@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AvatarEngine, GeneratedAvatar, GenerationOptions } from '#ports/engine';
 import { rigFromPrompt } from './avatar-prompt';
-import { renderAvatarPng } from './illustrated-avatar';
+import { renderAvatarPng } from '#render';
 import { checkAborted, guard, storeBlob, withTempDir, type BlobFiles } from './engine-files';
 
 export const LOCAL_ENGINE = 'local';

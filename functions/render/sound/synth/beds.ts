@@ -3,7 +3,7 @@
  * voices in ./voices: drums, bass, a pad and an arpeggio over a four-chord loop. Every hit and chord
  * is rendered once and placed many times, so a minute of music costs a fraction of a second.
  */
-import { hashSeed, randomFrom } from '#adapters/engines/local/seeded-random';
+import { hashSeed, randomFrom } from '../../reaction/seeded-random';
 import { bass, bell, hat, kick, pad, pluck, snare } from './voices';
 import { midiToHz, StereoBuffer } from './signal';
 

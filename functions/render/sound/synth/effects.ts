@@ -3,7 +3,7 @@
  * reaction's first beat (the local engine peaks about 0.6 s in) over a soft chord that carries on to
  * the end, so the reaction is never left in silence whatever its length.
  */
-import { hashSeed, randomFrom, type Random } from '#adapters/engines/local/seeded-random';
+import { hashSeed, randomFrom, type Random } from '../../reaction/seeded-random';
 import { bandPass, highPass, lowPass, midiToHz, SAMPLE_RATE, saturate, StereoBuffer } from './signal';
 import { bell, glide, kick, noise, pad, pluck, snare, stab } from './voices';
 

@@ -1,5 +1,5 @@
 /** The instruments the built-in beds and effects are played on: each returns one mono note. */
-import type { Random } from '#adapters/engines/local/seeded-random';
+import type { Random } from '../../reaction/seeded-random';
 import { adsr, bandPass, decayPerSample, highPass, lowPass, SAMPLE_RATE, samplesOf, saturate } from './signal';
 
 const TAU = 2 * Math.PI;

@@ -1,5 +1,5 @@
 /**
- * The hook caption's geometry as the API draws it (functions/media/caption.ts, on a 1080x1920
+ * The hook caption's geometry as the API draws it (functions/render/caption/caption.ts, on a 1080x1920
  * frame), in fractions of the frame so a preview of any size shows the same layout: a safe area that
  * keeps clear of the short-video apps' own buttons, one band per position, and a font size per size.
  */

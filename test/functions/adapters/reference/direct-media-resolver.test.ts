@@ -20,7 +20,7 @@ import {
   type HostLookup,
   type HttpsTransport,
 } from '#adapters/reference/direct-media-resolver';
-import { fileArg, runFfmpeg } from '#media/binaries';
+import { fileArg, runFfmpeg } from '#render';
 import { EngineError } from '#ports/engine';
 import type { ResolveReferenceOptions } from '#ports/reference-resolver';
 

@@ -4,7 +4,7 @@ import { finalize } from '#pipeline/tasks/finalize';
 import { markFailed } from '#pipeline/tasks/mark-failed';
 import { STATE_OF_STEP } from '#pipeline/steps';
 import { jobObjectPrefix } from '#domain/jobs';
-import { CANONICAL } from '#media/canonical-encoding';
+import { CANONICAL } from '#render';
 import { ACCOUNT, pipelineWorld } from '#test-support/pipeline';
 import { RecordingMetrics } from '#test-doubles/memory/metrics';
 

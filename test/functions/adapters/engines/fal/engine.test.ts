@@ -19,9 +19,7 @@ import {
 } from '#adapters/engines/fal/engine';
 import { S3BlobStore } from '#adapters/s3/blob-store';
 import { DEFAULT_REGION } from '#functions/config';
-import { canonicalMismatches } from '#media/canonical-encoding';
-import { probeMedia } from '#media/probe';
-import { fileArg, runFfmpeg } from '#media/binaries';
+import { canonicalMismatches, probeMedia, fileArg, runFfmpeg } from '#render';
 import { mostActiveStart } from '#adapters/engines/fal/motion-reference';
 import { EngineError, type AvatarRef } from '#ports/engine';
 import { ensureBucket } from '#local/provision';

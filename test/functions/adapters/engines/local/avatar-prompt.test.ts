@@ -1,5 +1,5 @@
 import { promptWords, rigFromPrompt } from '#adapters/engines/local/avatar-prompt';
-import { isIllustratedRig, SKIN_TONES, type IllustratedRig } from '#adapters/engines/local/illustrated-rig';
+import { isIllustratedRig, SKIN_TONES, type IllustratedRig } from '#render';
 
 const o = (rig: IllustratedRig) => rig.options;
 const LONG = ['longButNotTooLong', 'straight01', 'straight02', 'straightAndStrand', 'bob', 'curvy', 'bigHair', 'miaWallace'];

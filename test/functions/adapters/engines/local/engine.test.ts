@@ -7,13 +7,9 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { createS3Client } from '#adapters/aws-clients';
 import { S3BlobStore } from '#adapters/s3/blob-store';
 import { DEFAULT_REGION } from '#functions/config';
-import { CALM_FACE } from '#adapters/engines/local/expression-curve';
+import { CALM_FACE, isIllustratedRig, REST_CAMERA, type ReactionFrame, canonicalMismatches, probeMedia } from '#render';
 import { createLocalEngine, type BlobFiles, type MotionSource } from '#adapters/engines/local/engine';
-import { isIllustratedRig } from '#adapters/engines/local/illustrated-rig';
-import { REST_CAMERA, type ReactionFrame } from '#adapters/engines/local/animation';
 import { EngineError, type AvatarRef } from '#ports/engine';
-import { canonicalMismatches } from '#media/canonical-encoding';
-import { probeMedia } from '#media/probe';
 import { ensureBucket } from '#local/provision';
 import { sharedEndpoints, uniqueName } from '#test-support/services';
 

@@ -11,8 +11,7 @@ import * as path from 'node:path';
 import { makeReferenceClip, realFacePng } from '#bench/reference-clip';
 import type { LocalEngine } from '#adapters/engines/local/engine';
 import { createLocalEngineWithFaces } from '#adapters/engines/local/engine-with-faces';
-import { fileArg, runFfmpeg } from '#media/binaries';
-import { probeMedia } from '#media/probe';
+import { fileArg, runFfmpeg, probeMedia } from '#render';
 import { EngineError, type AvatarRef } from '#ports/engine';
 
 let dir: string;

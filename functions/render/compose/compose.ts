@@ -1,0 +1,248 @@
+/**
+ * The finished video (docs/architecture.md, Media): the reaction clip with its hook caption is the only part encoded
+ * per job; the demo, normalised once at upload, is joined to it by stream copy. The captioned
+ * segment is itself a playable canonical MP4, so it doubles as the preview clip.
+ *
+ * Every output is written beside its final path and renamed when verified: a crash never leaves a
+ * half-written file where a reader (or an upload) would take it for a finished one.
+ */
+import { randomUUID } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import { fileArg, runFfmpeg } from '../ffmpeg/binaries';
+import { renderCaptionPng, type CaptionBox, type CaptionSpec } from '../caption/caption';
+import { captionOverlayChains } from '../caption/caption-overlay';
+import { POSTER_ENCODE_ARGS, POSTER_FILTER } from './poster';
+
+export { posterTimeS } from './poster';
+import {
+  CANONICAL,
+  CANONICAL_ENCODING_ID,
+  canonicalConcatList,
+  canonicalEncodeArgs,
+  canonicalFrameCount,
+  canonicalJoinArgs,
+  canonicalLength,
+  canonicalMismatches,
+  canonicalSilence,
+  fitToCanonicalFrame,
+  toCanonicalAudio,
+} from '../encoding/canonical-encoding';
+import { probeMedia, type MediaProbe } from '../ffmpeg/probe';
+
+export interface CaptionSegmentInput {
+  reactionPath: string;
+  /** null (or blank text): no caption, the segment is the reaction as is. */
+  caption: CaptionSpec | null;
+  outputPath: string;
+  timeoutMs?: number;
+}
+
+export interface CaptionSegmentResult {
+  /** Exact: whole frames / 30. This is the value the join's concat list needs. */
+  durationS: number;
+}
+
+export interface JoinInput {
+  segmentPath: string;
+  segmentDurationS: number;
+  /**
+   * The product's normalised demo (canonical encoding), or null for a reaction-only video. `encoding`
+   * is the id it was stored with: the current CANONICAL_ENCODING_ID spares probing it again.
+   */
+  demo: { path: string; durationS: number; encoding?: string } | null;
+  outputPath: string;
+  timeoutMs?: number;
+}
+
+export interface JoinResult {
+  durationS: number;
+  sizeBytes: number;
+}
+
+export interface PosterInput {
+  videoPath: string;
+  atS: number;
+  outputPath: string;
+  timeoutMs?: number;
+}
+
+const partialOf = (outputPath: string, suffix = 'partial') => `${outputPath}.${randomUUID()}.${suffix}`;
+
+async function probeOrThrow(file: string, what: string): Promise<MediaProbe> {
+  const probed = await probeMedia(file);
+  if (!probed.ok) throw new Error(`${what} is unreadable (${probed.reason}): ${probed.detail}`);
+  return probed.media;
+}
+
+/** Writes to a private name, runs `verify` on it, then renames; on any failure nothing is left. */
+async function writeVerified<T>(outputPath: string, make: (partial: string) => Promise<void>, verify: (partial: string) => Promise<T>): Promise<T> {
+  const partial = partialOf(outputPath);
+  try {
+    await make(partial);
+    const result = await verify(partial);
+    await fsp.rename(partial, outputPath);
+    return result;
+  } catch (error) {
+    await fsp.rm(partial, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * A canonical file copied into a fresh +faststart MP4 without touching a sample. A plain remux keeps
+ * the AAC priming edit list (audio exactly as long as the video); the concat demuxer does not, which
+ * is why a single file does not go through the join.
+ */
+function remuxArgs(inputPath: string, outputPath: string): string[] {
+  return [
+    '-v', 'error',
+    '-i', fileArg(inputPath),
+    '-map', '0:v:0',
+    '-map', '0:a:0',
+    '-c', 'copy',
+    '-map_metadata', '-1',
+    '-map_chapters', '-1',
+    '-video_track_timescale', String(CANONICAL.video.timescale),
+    '-movflags', '+faststart',
+    '-f', 'mp4',
+    '-y', fileArg(outputPath),
+  ];
+}
+
+/** The full ffmpeg argument list of the segment encode (exported so tests and tools can show what is run). */
+function captionSegmentArgs(input: {
+  reactionPath: string;
+  reaction: MediaProbe;
+  frames: number;
+  caption: { pngPath: string; box: CaptionBox } | null;
+  outputPath: string;
+}): string[] {
+  const { reaction, frames, caption } = input;
+  const video = reaction.video;
+  if (!video) throw new Error('captionSegmentArgs needs a video stream');
+  const length = canonicalLength(frames);
+  // A canonical clip skips the fit chain; anything else (another engine's output) is brought to it.
+  const base = canonicalMismatches(reaction).length === 0 ? 'null' : fitToCanonicalFrame();
+  const graph: string[] = [];
+  if (caption) {
+    graph.push(`[0:${video.index}]${base}[base]`, ...captionOverlayChains('[1:v]', caption.box, `${length.video}[v]`));
+  } else {
+    graph.push(`[0:${video.index}]${base},${length.video}[v]`);
+  }
+  const audio = reaction.audio ? `[0:${reaction.audio.index}]${toCanonicalAudio()}` : canonicalSilence();
+  graph.push(`${audio},${length.audio}[a]`);
+  return [
+    '-v', 'error',
+    '-i', fileArg(input.reactionPath),
+    ...(caption ? ['-i', fileArg(caption.pngPath)] : []),
+    '-filter_complex', graph.join(';'),
+    '-map', '[v]',
+    '-map', '[a]',
+    ...canonicalEncodeArgs({ speed: 'rendered' }),
+    '-y', fileArg(input.outputPath),
+  ];
+}
+
+/**
+ * The reaction clip with its caption burnt in, encoded once in the canonical encoding (+faststart):
+ * joinable to the demo by stream copy, and playable alone as the preview. Without a caption a
+ * canonical clip is only remuxed (nothing to draw, so nothing to re-encode).
+ */
+export async function captionSegment(input: CaptionSegmentInput): Promise<CaptionSegmentResult> {
+  const reaction = await probeOrThrow(input.reactionPath, 'reaction clip');
+  const video = reaction.video;
+  const lengthS = video?.durationS ?? reaction.durationS;
+  if (!video || !lengthS) throw new Error('reaction clip has no playable video stream');
+  const canonical = canonicalMismatches(reaction).length === 0;
+  const frames = canonical && video.frameCount ? video.frameCount : canonicalFrameCount(lengthS);
+  const caption = input.caption && input.caption.text.trim() ? input.caption : null;
+  const timeoutMs = input.timeoutMs ?? 3 * 60_000;
+
+  const pngPath = caption ? partialOf(input.outputPath, 'caption.png') : null;
+  try {
+    let overlay: { pngPath: string; box: CaptionBox } | null = null;
+    if (caption && pngPath) {
+      const image = await renderCaptionPng(caption);
+      await fsp.writeFile(pngPath, image.png);
+      if (image.box.width > 0) overlay = { pngPath, box: image.box };
+    }
+    await writeVerified(
+      input.outputPath,
+      async (partial) => {
+        if (!overlay && canonical) {
+          await runFfmpeg(remuxArgs(input.reactionPath, partial), { timeoutMs });
+        } else {
+          await runFfmpeg(captionSegmentArgs({ reactionPath: input.reactionPath, reaction, frames, caption: overlay, outputPath: partial }), { timeoutMs });
+        }
+      },
+      async (partial) => {
+        const out = await probeOrThrow(partial, 'captioned segment');
+        // Checked here, not at the join: a wrong segment would break the finished video silently.
+        const problems = canonicalMismatches(out);
+        if (out.video?.frameCount !== frames) problems.push(`frame count is ${out.video?.frameCount}, expected ${frames}`);
+        if (problems.length > 0) throw new Error(`captioned segment is not canonical: ${problems.join('; ')}`);
+      },
+    );
+  } finally {
+    if (pngPath) await fsp.rm(pngPath, { force: true });
+  }
+  return { durationS: frames / CANONICAL.fps };
+}
+
+/**
+ * The finished video: segment then demo, joined by stream copy (no pixel is re-encoded), +faststart.
+ * Without a demo the segment alone is remuxed. A demo that is not canonical (made before a change to
+ * CANONICAL) is refused: the copy would produce a file players choke on.
+ */
+export async function joinWithDemo(input: JoinInput): Promise<JoinResult> {
+  const timeoutMs = input.timeoutMs ?? 2 * 60_000;
+  const verify = async (partial: string): Promise<JoinResult> => {
+    const out = await probeOrThrow(partial, 'joined video');
+    const problems = canonicalMismatches(out);
+    if (problems.length > 0) throw new Error(`joined video is not canonical: ${problems.join('; ')}`);
+    return { durationS: out.durationS ?? 0, sizeBytes: (await fsp.stat(partial)).size };
+  };
+  if (!input.demo) {
+    return writeVerified(input.outputPath, async (partial) => void (await runFfmpeg(remuxArgs(input.segmentPath, partial), { timeoutMs })), verify);
+  }
+  if (input.demo.encoding !== CANONICAL_ENCODING_ID) {
+    const problems = canonicalMismatches(await probeOrThrow(input.demo.path, 'normalised demo'));
+    if (problems.length > 0) throw new Error(`demo is not in the canonical encoding, normalise it again: ${problems.join('; ')}`);
+  }
+  const listPath = partialOf(input.outputPath, 'ffconcat');
+  try {
+    await fsp.writeFile(
+      listPath,
+      canonicalConcatList([
+        { path: input.segmentPath, durationS: input.segmentDurationS },
+        { path: input.demo.path, durationS: input.demo.durationS },
+      ]),
+    );
+    return await writeVerified(input.outputPath, async (partial) => void (await runFfmpeg(canonicalJoinArgs(listPath, partial), { timeoutMs })), verify);
+  } finally {
+    await fsp.rm(listPath, { force: true });
+  }
+}
+
+/** A 1080x1920 JPEG of the frame at `atS` (see POSTER_FILTER for its colours). */
+export async function posterJpeg(input: PosterInput): Promise<{ sizeBytes: number }> {
+  return writeVerified(
+    input.outputPath,
+    async (partial) => {
+      await runFfmpeg([
+        '-v', 'error',
+        '-ss', input.atS.toFixed(3),
+        '-i', fileArg(input.videoPath),
+        '-vf', POSTER_FILTER,
+        ...POSTER_ENCODE_ARGS,
+        '-y', fileArg(partial),
+      ], { timeoutMs: input.timeoutMs ?? 60_000 });
+    },
+    async (partial) => {
+      // Seeking past the end makes ffmpeg succeed with no picture written.
+      const sizeBytes = await fsp.stat(partial).then((s) => s.size, () => 0);
+      if (sizeBytes === 0) throw new Error(`no frame at ${input.atS} s in ${input.videoPath}`);
+      return { sizeBytes };
+    },
+  );
+}

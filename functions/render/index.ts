@@ -1,0 +1,69 @@
+/**
+ * The render wing's public face (docs/architecture.md, The render wing): everything outside
+ * functions/render/ imports rendering from here, as `#render`, never from a file inside.
+ *
+ * Every module of the wing is free of side effects at import, and package.json's `sideEffects` says so
+ * (it lists every other folder as having them), so esbuild keeps of this index only what a bundle
+ * uses: the avatars function, which draws portraits, bundles no encoder, caption or compose code, and
+ * a function without the native-modules layer gets no sharp or canvas from an export it does not use.
+ */
+
+// ffmpeg and ffprobe: the binaries, running them, probing a file, telling a video's container by its bytes.
+export { FFMPEG, FFPROBE, MediaToolError, ffmpegPath, ffprobePath, fileArg, runFfmpeg, type BinarySpec } from './ffmpeg/binaries';
+export { probeMedia, type MediaProbe } from './ffmpeg/probe';
+export { readFileHead } from './ffmpeg/file-head';
+export { SNIFF_BYTES, sniffVideoContainer, type VideoContainer } from './ffmpeg/video-container';
+
+// The canonical encoding every segment of a finished video shares, and re-encoding a demo video into it.
+export {
+  CANONICAL,
+  canonicalEncodeArgs,
+  canonicalFrameCount,
+  canonicalLength,
+  canonicalMismatches,
+  canonicalSilence,
+  toCanonicalAudio,
+} from './encoding/canonical-encoding';
+export { normaliseVideo } from './encoding/normalise';
+
+// Uploads judged by their bytes: demo videos, motion references, avatar images.
+export { inspectDemoVideo } from './uploads/demo-video';
+export { inspectReferenceVideo, referenceContentType } from './uploads/reference-video';
+export { prepareAvatarImage } from './uploads/image-upload';
+
+// The hook caption: drawn by Skia into a PNG, laid over a segment by ffmpeg.
+export { renderCaptionPng, type CaptionBox, type CaptionSpec } from './caption/caption';
+export { CAPTION_FONTS } from './caption/caption-fonts';
+
+// The finished video: the captioned reaction segment joined with the demo, and its poster.
+export { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from './compose/compose';
+export { posterFrameIndex } from './compose/poster';
+
+// A reaction clip: frames over time (from an emotion's curve), drawn by a FrameRenderer, piped to ffmpeg.
+export { REST_CAMERA, type Emotion, type ReactionFrame } from './reaction/animation';
+export { CALM_FACE, reactionFrames } from './reaction/expression-curve';
+export { hashSeed, randomFrom, streamFor, type Random } from './reaction/seeded-random';
+export { renderClipToFile, type FrameRenderer } from './reaction/reaction-clip';
+export type { CaptionOverlay, EncodeStats } from './reaction/frame-encoder';
+
+// The illustrated (DiceBear avataaars) avatar: its rig, its portrait, its animated scene.
+export {
+  SKIN_TONES,
+  isIllustratedRig,
+  type Accessory,
+  type AvataaarsLook,
+  type Clothing,
+  type ClothingGraphic,
+  type FacialHair,
+  type IllustratedRig,
+  type Top,
+} from './illustrated/illustrated-rig';
+export { renderAvatarPng } from './illustrated/illustrated-avatar';
+export { prepareIllustratedScene } from './illustrated/illustrated-renderer';
+
+// Photo avatars and motion from a reference clip (face landmarks, warping), and the face model's files,
+// named for the Lambda layer that ships them. Importing these loads no tfjs: the model loads on the
+// first detection.
+export { FACE_MODELS, HUMAN_ENTRY, WASM_BINARY, humanModelDir } from './face/human-loader';
+export { DEFAULT_SAMPLE_FPS } from './face/reference-motion';
+export { motionSource, photoRenderer, type MotionSource, type PhotoRenderer } from './face/index';

@@ -1,0 +1,158 @@
+import sharp from 'sharp';
+import {
+  CAPTION_SAFE_AREA,
+  renderCaptionPng,
+  type CaptionBox,
+  type CaptionPosition,
+  type CaptionSize,
+  type CaptionSpec,
+} from '#functions/render/caption/caption';
+
+const W = 1080;
+const H = 1920;
+/** The frame's thirds, which hook_position names. */
+const THIRDS: Record<CaptionPosition, [number, number]> = { top: [0, 640], middle: [640, 1280], bottom: [1280, 1920] };
+
+interface Rendered {
+  box: CaptionBox;
+  width: number;
+  height: number;
+  channels: number;
+  /** Decoded RGBA, row-major. */
+  rgba: Buffer;
+}
+
+/** Renders and decodes with sharp: the PNG is judged as any consumer would read it. */
+async function render(spec: Partial<CaptionSpec> & { text: string }): Promise<Rendered> {
+  const { png, box } = await renderCaptionPng({ position: 'top', size: 'medium', ...spec });
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { box, width: info.width, height: info.height, channels: info.channels, rgba: data };
+}
+
+function pixel(r: Rendered, x: number, y: number): [number, number, number, number] {
+  const i = (y * W + x) * 4;
+  return [r.rgba[i]!, r.rgba[i + 1]!, r.rgba[i + 2]!, r.rgba[i + 3]!];
+}
+
+/** Counts pixels inside (or, with `outside`, outside) the box that satisfy `test`. */
+function count(r: Rendered, test: (p: [number, number, number, number]) => boolean, outside = false): number {
+  let n = 0;
+  const { x, y, width, height } = r.box;
+  for (let py = 0; py < H; py++) {
+    for (let px = 0; px < W; px++) {
+      const inBox = px >= x && px < x + width && py >= y && py < y + height;
+      if (inBox !== outside && test(pixel(r, px, py))) n++;
+    }
+  }
+  return n;
+}
+
+const opaque = (p: number[]) => p[3]! === 255;
+const visible = (p: number[]) => p[3]! > 0;
+const whiteFill = (p: number[]) => opaque(p) && Math.min(p[0]!, p[1]!, p[2]!) > 235;
+const darkOutline = (p: number[]) => p[3]! > 200 && Math.max(p[0]!, p[1]!, p[2]!) < 40;
+/** Clearly coloured: far from any grey (white fill, black outline and their blends are all grey). */
+const colourful = (p: number[]) => opaque(p) && Math.max(p[0]!, p[1]!, p[2]!) - Math.min(p[0]!, p[1]!, p[2]!) > 80;
+
+function expectInsideSafeArea(box: CaptionBox): void {
+  expect(box.x).toBeGreaterThanOrEqual(CAPTION_SAFE_AREA.left);
+  expect(box.x + box.width).toBeLessThanOrEqual(CAPTION_SAFE_AREA.right);
+  expect(box.y).toBeGreaterThanOrEqual(CAPTION_SAFE_AREA.top);
+  expect(box.y + box.height).toBeLessThanOrEqual(CAPTION_SAFE_AREA.bottom);
+}
+
+describe('renderCaptionPng', () => {
+  it('is a transparent 1080x1920 RGBA picture with the caption inside its box and nothing outside it', async () => {
+    const r = await render({ text: 'You will not believe this' });
+    expect([r.width, r.height, r.channels]).toEqual([W, H, 4]);
+    expect(pixel(r, 0, 0)[3]).toBe(0);
+    expect(pixel(r, W - 1, H - 1)[3]).toBe(0);
+    expect(count(r, visible, true)).toBe(0);
+    expect(count(r, visible)).toBeGreaterThan(5000);
+    // The box is tight: its edges touch drawn pixels.
+    const { x, y, width, height } = r.box;
+    const rowHasInk = (py: number) => Array.from({ length: width }, (_, i) => pixel(r, x + i, py)).some(visible);
+    const colHasInk = (px: number) => Array.from({ length: height }, (_, i) => pixel(r, px, y + i)).some(visible);
+    expect([rowHasInk(y), rowHasInk(y + height - 1), colHasInk(x), colHasInk(x + width - 1)]).toEqual([true, true, true, true]);
+  });
+
+  it('is white text with a dark outline', async () => {
+    const r = await render({ text: 'HOOK' });
+    expect(count(r, whiteFill)).toBeGreaterThan(3000);
+    expect(count(r, darkOutline)).toBeGreaterThan(1500);
+    expect(count(r, colourful)).toBe(0);
+  });
+
+  it.each<CaptionPosition>(['top', 'middle', 'bottom'])('%s: the caption lies in that third of the frame, inside the safe area', async (position) => {
+    const { box } = await render({ text: 'Wait for the price 😱', position });
+    expectInsideSafeArea(box);
+    const [from, to] = THIRDS[position];
+    expect(box.y).toBeGreaterThanOrEqual(from);
+    expect(box.y + box.height).toBeLessThanOrEqual(to);
+  });
+
+  it('a larger size draws larger glyphs (small < medium < large)', async () => {
+    const heights: number[] = [];
+    for (const size of ['small', 'medium', 'large'] as CaptionSize[]) heights.push((await render({ text: 'Hook', size })).box.height);
+    expect(heights[0]!).toBeLessThan(heights[1]!);
+    expect(heights[1]!).toBeLessThan(heights[2]!);
+    expect(heights[2]! / heights[0]!).toBeGreaterThan(1.3);
+  });
+
+  it('long text wraps to several lines and keeps inside the side margins', async () => {
+    const oneLine = (await render({ text: 'Just one line', size: 'large' })).box;
+    const text = 'This serum changed my skin in one week and honestly I did not expect it to work at all, wow!';
+    expect(text.length).toBeLessThanOrEqual(100);
+    const r = await render({ text, size: 'large', position: 'middle' });
+    expect(r.box.height).toBeGreaterThan(oneLine.height * 4);
+    expectInsideSafeArea(r.box);
+    // Lines are centred: the block is about as far from both side margins.
+    const leftGap = r.box.x - CAPTION_SAFE_AREA.left;
+    const rightGap = CAPTION_SAFE_AREA.right - (r.box.x + r.box.width);
+    expect(Math.abs(leftGap - rightGap)).toBeLessThan(12);
+  });
+
+  it('a word too long for a line is broken to fit', async () => {
+    const r = await render({ text: 'Pneumonoultramicroscopicsilicovolcanoconiosis', size: 'large', position: 'bottom' });
+    expectInsideSafeArea(r.box);
+    const oneLine = (await render({ text: 'Pneumono', size: 'large', position: 'bottom' })).box;
+    expect(r.box.height).toBeGreaterThan(oneLine.height * 1.8);
+  });
+
+  it('the longest caption the API allows (100 characters, large, bottom) still fits the safe area', async () => {
+    const r = await render({ text: 'W'.repeat(100), size: 'large', position: 'bottom' });
+    expectInsideSafeArea(r.box);
+  });
+
+  it('draws emoji in colour, without the dark outline', async () => {
+    const r = await render({ text: '🔥😱💯' });
+    expect(count(r, colourful)).toBeGreaterThan(2000);
+    // No outline around the emoji: hardly any near-black pixels (the glyphs' own dark details only).
+    expect(count(r, darkOutline)).toBeLessThan(count(r, colourful) / 4);
+  });
+
+  it('mixes text and emoji on one line', async () => {
+    const r = await render({ text: 'So good 😍' });
+    expect(count(r, colourful)).toBeGreaterThan(500);
+    expect(count(r, whiteFill)).toBeGreaterThan(1000);
+    expect(r.box.height).toBeLessThan(150);
+  });
+
+  it('draws accented and non-Latin letters (the Montserrat subsets are fallbacks)', async () => {
+    const latin = await render({ text: 'Lodz' });
+    const accented = await render({ text: 'Łódź' });
+    // Drawn with Montserrat's own glyphs: about the same width, taller for the accents (no fallback boxes).
+    expect(Math.abs(accented.box.width - latin.box.width)).toBeLessThan(latin.box.width * 0.2);
+    expect(accented.box.height).toBeGreaterThan(latin.box.height);
+  });
+
+  it('blank text draws nothing', async () => {
+    const r = await render({ text: '   ' });
+    expect(r.box).toEqual({ x: 0, y: 0, width: 0, height: 0 });
+    expect(count(r, visible, true)).toBe(0);
+  });
+
+  it('refuses more than 100 characters (the API caps hook_text)', async () => {
+    await expect(renderCaptionPng({ text: 'x'.repeat(101), position: 'top', size: 'medium' })).rejects.toThrow(RangeError);
+  });
+});

@@ -1,0 +1,125 @@
+import type { Emotion, ReactionFrame } from '#functions/render/reaction/animation';
+import { partsForFrame, partsKey } from '#functions/render/illustrated/expression-parts';
+import {
+  CALM_FACE,
+  CAMERA_LIMITS,
+  FACE_LIMITS,
+  reactionFrames,
+  reactionTiming,
+} from '#functions/render/reaction/expression-curve';
+
+const EMOTIONS: Emotion[] = ['shocked', 'laughing', 'excited', 'crying', 'disgusted', 'mind_blown', 'skeptical', 'in_love', 'angry', 'happy'];
+const frames = (emotion: Emotion, seed = 1, durationS = 4) => reactionFrames({ emotion, intensity: 1, durationS, seed });
+const intensity = (f: ReactionFrame) => f.expression?.intensity ?? 0;
+
+describe('an emotion performed over time', () => {
+  test('4 s at 30 fps is 120 frames; 3.5 s is 105', () => {
+    expect(frames('shocked')).toHaveLength(120);
+    expect(frames('happy', 1, 3.5)).toHaveLength(105);
+  });
+
+  test('the same plan gives the same frames; another seed varies them a little', () => {
+    expect(frames('laughing', 5)).toEqual(frames('laughing', 5));
+    const a = frames('laughing', 5);
+    const b = frames('laughing', 6);
+    expect(a).not.toEqual(b);
+    expect(b.every((f) => f.expression?.emotion === 'laughing')).toBe(true);
+  });
+
+  test.each(EMOTIONS)('%s starts calm, builds to its peak within a second, and holds', (emotion) => {
+    for (const seed of [1, 2, 3]) {
+      const f = frames(emotion, seed);
+      const first = f[0]!;
+      expect(intensity(first)).toBe(0);
+      expect(first.face.mouthOpen).toBeCloseTo(CALM_FACE.mouthOpen, 5);
+      expect(first.face.smile).toBeCloseTo(CALM_FACE.smile, 5);
+      expect(first.face.eyeOpen).toBeGreaterThan(0.85);
+      expect(Math.abs(first.face.headRoll) + Math.abs(first.face.headYaw) + Math.abs(first.face.headPitch)).toBeLessThan(5);
+      expect(first.camera.zoom).toBeCloseTo(1, 2);
+
+      const peakAt = f.findIndex((x) => intensity(x) >= 0.95);
+      expect(peakAt).toBeGreaterThan(5);
+      expect(peakAt).toBeLessThan(30);
+      // The hold stays strong to the end: the face does not fall back to calm.
+      expect(Math.min(...f.slice(peakAt + 5).map(intensity))).toBeGreaterThan(0.75);
+    }
+  });
+
+  test.each(EMOTIONS)('%s stays within the rig\'s bounds on every frame', (emotion) => {
+    for (const seed of [1, 7, 99, 12345]) {
+      for (const { face, camera } of frames(emotion, seed, 5)) {
+        for (const [key, [lo, hi]] of Object.entries(FACE_LIMITS)) {
+          const value = face[key as keyof typeof face];
+          expect(Number.isFinite(value)).toBe(true);
+          expect(value).toBeGreaterThanOrEqual(lo);
+          expect(value).toBeLessThanOrEqual(hi);
+        }
+        expect(camera.zoom).toBeGreaterThanOrEqual(CAMERA_LIMITS.zoom[0]);
+        expect(camera.zoom).toBeLessThanOrEqual(CAMERA_LIMITS.zoom[1]);
+        expect(Math.abs(camera.offsetX)).toBeLessThanOrEqual(CAMERA_LIMITS.offset);
+        expect(Math.abs(camera.offsetY)).toBeLessThanOrEqual(CAMERA_LIMITS.offset);
+        expect(Math.abs(camera.rotation)).toBeLessThanOrEqual(CAMERA_LIMITS.rotation);
+      }
+    }
+  });
+
+  test('shocked: mouth wide open, eyes wide, brows up at the peak; the camera punches in and shakes', () => {
+    const seed = 4;
+    const f = frames('shocked', seed);
+    const { onsetS, peakS } = reactionTiming({ emotion: 'shocked', seed });
+    const peak = f.slice(Math.ceil(peakS * 30), Math.ceil(peakS * 30) + 6);
+    expect(Math.max(...peak.map((x) => x.face.mouthOpen))).toBeGreaterThan(0.75);
+    expect(Math.max(...peak.map((x) => x.face.eyeOpen))).toBeGreaterThan(1.2);
+    expect(Math.min(...peak.map((x) => x.face.browRaise))).toBeGreaterThan(0.6);
+    const onset = Math.floor(onsetS * 30);
+    const punch = f.slice(onset, onset + 10);
+    expect(Math.max(...punch.map((x) => x.camera.zoom))).toBeGreaterThan(1.1);
+    const moves = punch.slice(1).map((x, i) => Math.hypot(x.camera.offsetX - punch[i]!.camera.offsetX, x.camera.offsetY - punch[i]!.camera.offsetY));
+    expect(Math.max(...moves)).toBeGreaterThan(4);
+  });
+
+  test('the calm emotions do not shake', () => {
+    for (const emotion of ['in_love', 'skeptical', 'crying'] as const) {
+      const f = frames(emotion, 2);
+      const moves = f.slice(1).map((x, i) => Math.hypot(x.camera.offsetX - f[i]!.camera.offsetX, x.camera.offsetY - f[i]!.camera.offsetY));
+      expect(Math.max(...moves)).toBeLessThan(2);
+    }
+  });
+
+  test('the eyes blink during the hold, and a blink draws closed eyes', () => {
+    for (const seed of [1, 2, 3, 4]) {
+      const f = frames('shocked', seed);
+      const { peakS } = reactionTiming({ emotion: 'shocked', seed });
+      const blinks = f.slice(Math.ceil(peakS * 30)).filter((x) => x.face.eyeOpen < 0.3);
+      expect(blinks.length).toBeGreaterThan(0);
+      for (const b of blinks) expect(partsForFrame(b.face, b.expression, 'classic').eyes).toBe('closed');
+    }
+  });
+
+  test.each([
+    ['shocked', { eyes: 'surprised', mouth: 'screamOpen' }],
+    ['in_love', { eyes: 'hearts' }],
+    ['crying', { eyes: 'cry' }],
+    ['laughing', { eyes: 'happy' }],
+    ['mind_blown', { eyes: 'xDizzy' }],
+    ['disgusted', { mouth: 'vomit' }],
+    ['skeptical', { eyes: 'side', eyebrows: 'upDown' }],
+    ['angry', { eyebrows: 'angry' }],
+  ] as const)('%s shows its own face parts, in a handful of distinct expressions', (emotion, expected) => {
+    const f = frames(emotion, 3);
+    const parts = f.map((x) => partsForFrame(x.face, x.expression, 'classic'));
+    for (const [part, value] of Object.entries(expected)) expect(parts.map((p) => p[part as keyof typeof p])).toContain(value);
+    const distinct = new Set(parts.map(partsKey));
+    expect(distinct.size).toBeLessThanOrEqual(10);
+    expect(partsKey(parts[0]!)).toBe('default|default|default');
+  });
+
+  test('motion without an emotion (a reference clip) still picks sensible parts from the numbers', () => {
+    const wide = partsForFrame({ ...CALM_FACE, mouthOpen: 0.9, eyeOpen: 1.4, browRaise: 0.8 }, undefined, 'natural');
+    expect(wide).toEqual({ eyes: 'surprised', eyebrows: 'raisedExcitedNatural', mouth: 'screamOpen' });
+    const grin = partsForFrame({ ...CALM_FACE, mouthOpen: 0.5, smile: 0.9, eyeOpen: 0.4 }, undefined, 'classic');
+    expect(grin).toEqual({ eyes: 'happy', eyebrows: 'default', mouth: 'smile' });
+    const frown = partsForFrame({ ...CALM_FACE, smile: -0.6, browRaise: -0.8 }, undefined, 'classic');
+    expect(frown).toEqual({ eyes: 'default', eyebrows: 'angry', mouth: 'sad' });
+  });
+});
