@@ -185,7 +185,7 @@ export async function runCompose(options: ComposeOptions): Promise<SectionResult
         const segment = join(dir, `segment-${i}.mp4`);
         const { durationS } = await captionSegment({ reactionPath: reaction, caption: CAPTION, outputPath: segment });
         segS = (performance.now() - s0) / 1000;
-        await joinWithDemo({ segmentPath: segment, segmentDurationS: durationS, demo: { path: demo, durationS: demoDurationS }, outputPath: finished });
+        await joinWithDemo({ segmentPath: segment, segmentDurationS: durationS, demo: { path: demo, durationS: demoDurationS }, sound: null, outputPath: finished });
         return finished;
       });
       ours.push(run);

@@ -34,6 +34,7 @@ import type { UploadStore } from './upload-store';
 import type { RemoteFiles } from './remote-files';
 import type { WebhookStore } from './webhook-store';
 import type { WebhookReceivers } from './webhook-receivers';
+import type { SoundBank } from './sound-bank';
 
 export interface Dependencies {
   /** Starts video jobs and hands preview decisions to their executions. */
@@ -44,6 +45,8 @@ export interface Dependencies {
   blobs: BlobStore;
   /** Avatars, reaction clips and hook ideas. */
   engines: Engines;
+  /** The built-in music beds and reaction effects, rendered on first use. */
+  sounds: SoundBank;
   /** Fetches a motion job's reference link. */
   references: ReferenceResolver;
   /** Products and their demo videos. */

@@ -67,3 +67,9 @@ export { prepareIllustratedScene } from './illustrated/illustrated-renderer';
 export { FACE_MODELS, HUMAN_ENTRY, WASM_BINARY, humanModelDir } from './face/human-loader';
 export { DEFAULT_SAMPLE_FPS } from './face/reference-motion';
 export { motionSource, photoRenderer, type MotionSource, type PhotoRenderer } from './face/index';
+
+// The finished video's sound: loudness measured as the platforms measure it, the built-in beds and
+// effects (synthesised), and the mix of a join (render/compose) levelled to the platforms' target.
+export { measureLoudness, type Loudness } from './sound/loudness';
+export { BUILT_IN_SOUNDS_VERSION, isBuiltInSound, renderBuiltInSound } from './sound/built-in-sounds';
+export type { JoinSound } from './compose/compose';

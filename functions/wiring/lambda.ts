@@ -6,6 +6,7 @@ import type { Dependencies, DependencySource } from '#ports/dependencies';
 import { stepFunctionsJobRunner } from '#adapters/stepfunctions/job-runner';
 import { lambdaBackgroundTasks } from '#adapters/lambda/background-tasks';
 import { S3BlobStore } from '#adapters/s3/blob-store';
+import { BlobSoundBank } from '#adapters/sounds/blob-sound-bank';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { CloudFrontSignedLinks, secretText, type SignedLinks } from '#adapters/cloudfront/signed-links';
 import { createDynamoTable, createS3Client, type ClientInstrument } from '#adapters/aws-clients';
@@ -70,10 +71,13 @@ function lambdaBase(): Dependencies {
 
 /** The ports besides the table's stores, which each function adds as it needs them. */
 function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dependencies {
+  const blobs = new S3BlobStore(createS3Client(settings, instrument), settings.bucketName, cdnLinks(settings));
   return {
     jobRunner: stepFunctionsJobRunner(),
     tasks: lambdaBackgroundTasks(),
-    blobs: new S3BlobStore(createS3Client(settings, instrument), settings.bucketName, cdnLinks(settings)),
+    blobs,
+    // Renders only where ffmpeg is (the job-render function); elsewhere it finds the stored files.
+    sounds: new BlobSoundBank(blobs),
     // Heavy: the handler modules of the functions that generate add them (not-bundled.ts).
     engines: enginesNotBundled,
     references: referencesNotBundled,

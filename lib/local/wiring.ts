@@ -8,6 +8,7 @@ import type { BackgroundTasks } from '#ports/background-tasks';
 import type { JobRunner } from '#ports/job-runner';
 import type { Settings } from '#functions/config';
 import type { DynamoTable } from '#adapters/dynamodb/table';
+import { BlobSoundBank } from '#adapters/sounds/blob-sound-bank';
 import { S3BlobStore } from '#adapters/s3/blob-store';
 import { createDynamoTable, createS3Client } from '#adapters/aws-clients';
 import { configuredEngines } from '#adapters/engines/configured';
@@ -62,6 +63,7 @@ export function localDependencies(parts: LocalParts): Dependencies {
     tasks: parts.tasks,
     blobs,
     engines: configuredEngines({ blobs }),
+    sounds: new BlobSoundBank(blobs),
     references: referenceResolver(),
     remoteFiles: createLinkedFileDownloader(),
     demoMedia: new FfmpegDemoMedia(),

@@ -14,6 +14,7 @@ import { SwitchableJobRunner, SwitchableSocialProviders } from './wiring';
 import type { Dependencies } from '#ports/dependencies';
 import type { Engines } from '#ports/engines';
 import { CanonicalClipEngine } from '#test-doubles/canonical-clip-engine';
+import { BlobSoundBank } from '#adapters/sounds/blob-sound-bank';
 import { assertMatchesOpenApi } from './openapi-validator';
 import { deleteTable, servicesFor } from './services';
 
@@ -57,6 +58,8 @@ export interface TestStackOptions {
   services?: 'own' | 'shared';
 }
 
+const TEST_SOUND_CACHE = join(__dirname, '..', '..', 'node_modules', '.cache', 'reaction-studio-tests', 'sounds');
+
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'rs-test-'));
   let runner: SwitchableJobRunner | undefined;
@@ -69,7 +72,9 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     rateLimitPerMinute: options.rateLimitPerMinute,
     sandboxes: options.sandboxes ?? false,
     adjustDependencies: (wired) => {
-      const built = options.renders === 'real' ? wired : withEngineDouble(wired, new CanonicalClipEngine(wired.blobs));
+      // The built-in sounds are rendered once per machine (they depend on code only), not once per stack.
+      const withSounds = { ...wired, sounds: new BlobSoundBank(wired.blobs, { cacheDir: TEST_SOUND_CACHE }) };
+      const built = options.renders === 'real' ? withSounds : withEngineDouble(withSounds, new CanonicalClipEngine(wired.blobs));
       const adjusted = options.adjustDependencies ? options.adjustDependencies(built) : built;
       social = new SwitchableSocialProviders(adjusted.social);
       return { ...adjusted, jobRunner: (runner = new SwitchableJobRunner(adjusted.jobRunner)), social: social.providers };

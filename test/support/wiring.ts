@@ -40,6 +40,7 @@ export function testDependencies(overrides: Partial<Dependencies> = {}): Depende
     tasks: { dispatch: unwired('tasks') },
     blobs: new Proxy({} as Dependencies['blobs'], { get: (_target, method) => unwired(`blobs.${String(method)}`) }),
     engines: testEngines(),
+    sounds: unwiredPort('sounds'),
     references: { name: 'unwired', resolve: unwired('references') },
     products: unwiredPort('products'),
     avatars: unwiredPort('avatars'),

@@ -4,15 +4,18 @@
  * overridden is reused as the segment, so approving encodes nothing.
  */
 import { join } from 'node:path';
-import { captionOf, sameCaption } from '#domain/jobs';
+import { captionOf, sameCaption, soundOfJob } from '#domain/jobs';
+import { soundPlanOf, type SoundPlan } from '#domain/sound';
 import { videoObjectKeys } from '#domain/video';
-import { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from '#render';
+import { captionSegment, joinWithDemo, posterJpeg, posterTimeS, type JoinSound } from '#render';
 import type { Dependencies } from '#ports/dependencies';
 import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
 import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 
-export async function compose(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'blobs' | 'videos' | 'products' | 'avatars' | 'reactions'>): Promise<void> {
+type ComposeDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'videos' | 'products' | 'avatars' | 'reactions' | 'sounds'>;
+
+export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<void> {
   const { blobs } = deps;
   let job = await activeJob(deps, payload);
   if (!job) return;
@@ -22,7 +25,12 @@ export async function compose(payload: StepPayload, deps: Pick<Dependencies, 'jo
   const videoId = job.output?.video_id ?? (await deps.videos.newVideoId());
   const reaction = job.reaction;
   if (!reaction) throw new PipelineError('internal_error', `Job ${job.id} reached composition without a reaction clip`);
-  const demo = product.demo?.status === 'ready' && product.demo.key ? { key: product.demo.key, durationS: product.demo.duration_s ?? 0, encoding: product.demo.encoding } : null;
+  const demo =
+    product.demo?.status === 'ready' && product.demo.key
+      ? { key: product.demo.key, durationS: product.demo.duration_s ?? 0, encoding: product.demo.encoding, loudnessLufs: product.demo.loudness_lufs }
+      : null;
+  const { sound, musicId } = soundOfJob(job);
+  const plan = soundPlanOf({ sound, musicId, emotion: reaction.emotion });
   const keys = videoObjectKeys(job.account_id, videoId);
   const caption = captionOf(job);
   // A segment already made with this caption is joined as it is: the engine's clip (canonical, with
@@ -40,6 +48,8 @@ export async function compose(payload: StepPayload, deps: Pick<Dependencies, 'jo
       // The demo downloads while the segment is fetched or encoded.
       const demoFetched = demo ? blobs.getToFile(demo.key, join(dir, 'demo.mp4')) : Promise.resolve();
       demoFetched.catch(() => undefined);
+      const soundFetched = soundFiles(deps, plan, { withDemo: demo !== null, voice: reaction.voice ?? false, dir });
+      soundFetched.catch(() => undefined);
       let segmentDurationS: number;
       if (readySegment) {
         await blobs.getToFile(readySegment.key, segmentPath);
@@ -52,7 +62,8 @@ export async function compose(payload: StepPayload, deps: Pick<Dependencies, 'jo
       const joined = await joinWithDemo({
         segmentPath,
         segmentDurationS,
-        demo: demo ? { path: join(dir, 'demo.mp4'), durationS: demo.durationS, encoding: demo.encoding } : null,
+        demo: demo ? { path: join(dir, 'demo.mp4'), durationS: demo.durationS, encoding: demo.encoding, loudnessLufs: demo.loudnessLufs } : null,
+        sound: await soundFetched,
         outputPath: join(dir, 'video.mp4'),
       });
       await blobs.putFile(keys.video, join(dir, 'video.mp4'), 'video/mp4');
@@ -70,4 +81,29 @@ export async function compose(payload: StepPayload, deps: Pick<Dependencies, 'jo
     }
   });
   await saveProgress(deps, job, { output });
+}
+
+/**
+ * The job's sound plan as local files: the effect and the bed come from the sound bank (built-in) or
+ * the blob store (an account's track). auto's fill bed matters only where there is a demo to fill.
+ */
+async function soundFiles(deps: ComposeDeps, plan: SoundPlan, at: { withDemo: boolean; voice: boolean; dir: string }): Promise<JoinSound> {
+  const fetchSound = async (id: string, name: string) => {
+    const path = join(at.dir, name);
+    await deps.blobs.getToFile(await deps.sounds.builtInKey(id), path);
+    return path;
+  };
+  switch (plan.kind) {
+    case 'none':
+      return { segmentHasVoice: at.voice, effectPath: null, bed: null };
+    case 'effect': {
+      const [effectPath, fillPath] = await Promise.all([
+        fetchSound(plan.effectId, 'effect.m4a'),
+        at.withDemo ? fetchSound(plan.fallbackBedId, 'fill.m4a') : Promise.resolve(null),
+      ]);
+      return { segmentHasVoice: at.voice, effectPath, bed: fillPath ? { path: fillPath, role: 'fill' } : null };
+    }
+    case 'music':
+      return { segmentHasVoice: at.voice, effectPath: null, bed: { path: await fetchSound(plan.musicId, 'music.m4a'), role: 'music' } };
+  }
 }

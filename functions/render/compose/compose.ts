@@ -28,6 +28,10 @@ import {
   toCanonicalAudio,
 } from '../encoding/canonical-encoding';
 import { probeMedia, type MediaProbe } from '../ffmpeg/probe';
+import { encodeLevelled } from '../sound/level-encode';
+import { measureLoudness } from '../sound/loudness';
+import { SOUND_LEVEL } from '../sound/levels';
+import { soundtrackGraph, type SoundtrackSpec } from '../sound/soundtrack';
 
 export interface CaptionSegmentInput {
   reactionPath: string;
@@ -49,14 +53,32 @@ export interface JoinInput {
    * The product's normalised demo (canonical encoding), or null for a reaction-only video. `encoding`
    * is the id it was stored with: the current CANONICAL_ENCODING_ID spares probing it again.
    */
-  demo: { path: string; durationS: number; encoding?: string } | null;
+  demo: {
+    path: string;
+    durationS: number;
+    encoding?: string;
+    /** As stored with the demo: its levelled loudness, null when it has no sound, absent when it predates levelling. */
+    loudnessLufs?: number | null;
+  } | null;
+  /** What plays beside the demo's own audio (local files of levelled sounds); null: the segment's and the demo's audio only. */
+  sound: JoinSound | null;
   outputPath: string;
   timeoutMs?: number;
+}
+
+/** The reaction's sound for the join (the job's SoundPlan, resolved to files). */
+export interface JoinSound {
+  /** The segment's own audio is the spoken voice line: mix it above the rest. */
+  segmentHasVoice: boolean;
+  effectPath: string | null;
+  bed: { path: string; role: 'music' | 'fill' } | null;
 }
 
 export interface JoinResult {
   durationS: number;
   sizeBytes: number;
+  /** The finished video's loudness, measured on its own AAC. */
+  loudness: { integratedLufs: number | null; truePeakDbtp: number | null };
 }
 
 export interface PosterInput {
@@ -190,38 +212,63 @@ export async function captionSegment(input: CaptionSegmentInput): Promise<Captio
 }
 
 /**
- * The finished video: segment then demo, joined by stream copy (no pixel is re-encoded), +faststart.
- * Without a demo the segment alone is remuxed. A demo that is not canonical (made before a change to
- * CANONICAL) is refused: the copy would produce a file players choke on.
+ * The finished video: segment then demo, the pictures joined by stream copy (no pixel is re-encoded),
+ * the sound mixed anew (render/sound/soundtrack) and levelled to the platforms' loudness, +faststart.
+ * A demo that is not canonical (made before a change to CANONICAL) is refused: the copy would produce
+ * a file players choke on.
  */
 export async function joinWithDemo(input: JoinInput): Promise<JoinResult> {
   const timeoutMs = input.timeoutMs ?? 2 * 60_000;
-  const verify = async (partial: string): Promise<JoinResult> => {
-    const out = await probeOrThrow(partial, 'joined video');
-    const problems = canonicalMismatches(out);
-    if (problems.length > 0) throw new Error(`joined video is not canonical: ${problems.join('; ')}`);
-    return { durationS: out.durationS ?? 0, sizeBytes: (await fsp.stat(partial)).size };
-  };
-  if (!input.demo) {
-    return writeVerified(input.outputPath, async (partial) => void (await runFfmpeg(remuxArgs(input.segmentPath, partial), { timeoutMs })), verify);
-  }
-  if (input.demo.encoding !== CANONICAL_ENCODING_ID) {
-    const problems = canonicalMismatches(await probeOrThrow(input.demo.path, 'normalised demo'));
+  const demo = input.demo;
+  if (demo && demo.encoding !== CANONICAL_ENCODING_ID) {
+    const problems = canonicalMismatches(await probeOrThrow(demo.path, 'normalised demo'));
     if (problems.length > 0) throw new Error(`demo is not in the canonical encoding, normalise it again: ${problems.join('; ')}`);
   }
+  const audioPath = partialOf(input.outputPath, 'audio.m4a');
   const listPath = partialOf(input.outputPath, 'ffconcat');
   try {
-    await fsp.writeFile(
-      listPath,
-      canonicalConcatList([
-        { path: input.segmentPath, durationS: input.segmentDurationS },
-        { path: input.demo.path, durationS: input.demo.durationS },
-      ]),
+    const spec = await soundtrackSpecOf(input);
+    const loudness = await encodeLevelled({ ...soundtrackGraph(spec), outputPath: audioPath, timeoutMs });
+    const parts = [{ path: input.segmentPath, durationS: input.segmentDurationS }, ...(demo ? [{ path: demo.path, durationS: demo.durationS }] : [])];
+    await fsp.writeFile(listPath, canonicalConcatList(parts));
+    return await writeVerified(
+      input.outputPath,
+      async (partial) => void (await runFfmpeg(canonicalJoinArgs(listPath, partial, audioPath), { timeoutMs })),
+      async (partial) => {
+        const out = await probeOrThrow(partial, 'joined video');
+        const problems = canonicalMismatches(out);
+        if (problems.length > 0) throw new Error(`joined video is not canonical: ${problems.join('; ')}`);
+        return { durationS: out.durationS ?? 0, sizeBytes: (await fsp.stat(partial)).size, loudness };
+      },
     );
-    return await writeVerified(input.outputPath, async (partial) => void (await runFfmpeg(canonicalJoinArgs(listPath, partial), { timeoutMs })), verify);
   } finally {
     await fsp.rm(listPath, { force: true });
+    await fsp.rm(audioPath, { force: true });
   }
+}
+
+/**
+ * The mix for this join. A demo normalised before levelling existed is measured now and levelled in
+ * the mix (its stored file stays as it is); a demo without sound takes no part in it.
+ */
+async function soundtrackSpecOf(input: JoinInput): Promise<SoundtrackSpec> {
+  const demo = input.demo;
+  let demoSound: SoundtrackSpec['demo'] = null;
+  if (demo) {
+    const levelled = demo.loudnessLufs;
+    const measured = levelled === undefined ? (await measureLoudness(demo.path)).integratedLufs : levelled;
+    if (measured !== null) demoSound = { path: demo.path, gainDb: levelled === undefined ? SOUND_LEVEL.integratedLufs - measured : 0 };
+  }
+  const sound = input.sound;
+  return {
+    reactionS: input.segmentDurationS,
+    demoS: demo ? demo.durationS : 0,
+    // Without a sound plan the segment's own audio (a voice, or another engine's sound) is kept as it is.
+    voicePath: !sound || sound.segmentHasVoice ? input.segmentPath : null,
+    demo: demoSound,
+    effectPath: sound?.effectPath ?? null,
+    bed: sound?.bed ?? null,
+  };
 }
 
 /** A 1080x1920 JPEG of the frame at `atS` (see POSTER_FILTER for its colours). */

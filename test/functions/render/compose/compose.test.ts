@@ -56,7 +56,7 @@ beforeAll(async () => {
   finished = (async () => {
     const seg = await segment;
     const out = path.join(dir, 'finished.mp4');
-    const result = await joinWithDemo({ segmentPath: seg.path, segmentDurationS: seg.durationS, demo: { path: demo, durationS: DEMO_S }, outputPath: out });
+    const result = await joinWithDemo({ segmentPath: seg.path, segmentDurationS: seg.durationS, demo: { path: demo, durationS: DEMO_S }, sound: null, outputPath: out });
     return { path: out, ...result };
   })();
   // Unobserved rejections would crash the run before the test that awaits them reports the cause.
@@ -226,7 +226,7 @@ describe('joinWithDemo', () => {
   it('without a demo the video is the segment alone: same length, canonical, faststart', async () => {
     const seg = await segment;
     const out = path.join(dir, 'reaction-only.mp4');
-    const result = await joinWithDemo({ segmentPath: seg.path, segmentDurationS: seg.durationS, demo: null, outputPath: out });
+    const result = await joinWithDemo({ segmentPath: seg.path, segmentDurationS: seg.durationS, demo: null, sound: null, outputPath: out });
     expect(Math.abs(result.durationS - REACTION_S)).toBeLessThanOrEqual(FRAME_S);
     expect(result.sizeBytes).toBe((await fsp.stat(out)).size);
     const media = await probe(out);
@@ -240,7 +240,7 @@ describe('joinWithDemo', () => {
     const seg = await segment;
     const out = path.join(dir, 'never.mp4');
     const raw = await makeFixture('vertical-mp4');
-    await expect(joinWithDemo({ segmentPath: seg.path, segmentDurationS: seg.durationS, demo: { path: raw, durationS: 2 }, outputPath: out })).rejects.toThrow(/canonical/);
+    await expect(joinWithDemo({ segmentPath: seg.path, segmentDurationS: seg.durationS, demo: { path: raw, durationS: 2 }, sound: null, outputPath: out })).rejects.toThrow(/canonical/);
     expect((await fsp.readdir(dir)).filter((n) => n.startsWith('never.mp4'))).toEqual([]);
   });
 
@@ -250,9 +250,9 @@ describe('joinWithDemo', () => {
     const odd = path.join(dir, 'odd-audio.mp4');
     await runFfmpeg(['-v', 'error', '-i', fileArg(seg.path), '-map', '0', '-c:v', 'copy', '-c:a', 'aac', '-ar', '44100', '-video_track_timescale', String(CANONICAL.video.timescale), '-y', fileArg(odd)]);
     const demo = { path: odd, durationS: seg.durationS };
-    await expect(joinWithDemo({ segmentPath: seg.path, segmentDurationS: seg.durationS, demo: { ...demo, encoding: 'an-older-id' }, outputPath: path.join(dir, 'probed.mp4') })).rejects.toThrow(/audio sample rate is 44100/);
+    await expect(joinWithDemo({ segmentPath: seg.path, segmentDurationS: seg.durationS, demo: { ...demo, encoding: 'an-older-id' }, sound: null, outputPath: path.join(dir, 'probed.mp4') })).rejects.toThrow(/audio sample rate is 44100/);
     const trusted = path.join(dir, 'trusted.mp4');
-    await joinWithDemo({ segmentPath: seg.path, segmentDurationS: seg.durationS, demo: { ...demo, encoding: CANONICAL_ENCODING_ID }, outputPath: trusted });
+    await joinWithDemo({ segmentPath: seg.path, segmentDurationS: seg.durationS, demo: { ...demo, encoding: CANONICAL_ENCODING_ID }, sound: null, outputPath: trusted });
     expect((await fsp.stat(trusted)).size).toBeGreaterThan(0);
   });
 });
