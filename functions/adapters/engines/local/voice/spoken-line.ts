@@ -113,8 +113,9 @@ export async function prepareSpokenLine(line: string, dir: string, options: { ma
   let rateWpm = DEFAULT_RATE_WPM;
   let spoken = await take(line, dir, rateWpm, options.signal);
   if (spoken.spans.length === 0) return null;
-  if (spoken.lengthS > options.maxSpeechS) {
-    rateWpm = Math.min(MAX_RATE_WPM, Math.ceil((DEFAULT_RATE_WPM * spoken.lengthS * 1.03) / options.maxSpeechS));
+  // Speed is not quite proportional to the rate (pauses shrink less), hence a second try.
+  for (let tries = 0; tries < 3 && spoken.lengthS > options.maxSpeechS && rateWpm < MAX_RATE_WPM; tries++) {
+    rateWpm = Math.min(MAX_RATE_WPM, Math.ceil((rateWpm * spoken.lengthS * 1.03) / options.maxSpeechS));
     spoken = await take(line, dir, rateWpm, options.signal);
     if (spoken.spans.length === 0) return null;
   }
