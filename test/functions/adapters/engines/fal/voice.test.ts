@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import type { SecretProvider } from '#adapters/engines/credentials';
 import { falSettingsFromEnv, type FalSettings } from '#adapters/engines/fal/config';
 import { createFalReactionEngine } from '#adapters/engines/fal/engine';
-import { fileArg, runFfmpeg } from '#media/binaries';
+import { audioLevels } from '#test-support/audio-levels';
 import { EngineError, type AvatarRef } from '#ports/engine';
 import { startFalDouble, type FalDouble } from '#test-doubles/fal-queue';
 import { MemoryBlobStore } from '#test-doubles/memory/blob-store';
@@ -78,8 +78,7 @@ describe('a voice line on the hosted engine', () => {
     // The stored clip is the lip-synced video (the reaction alone has no sound at all).
     const file = path.join(workDir, 'v.mp4');
     await fsp.writeFile(file, blobs.objects.get('reactions/v.mp4')!.data);
-    const { stderrTail } = await runFfmpeg(['-i', fileArg(file), '-map', '0:a', '-af', 'volumedetect', '-f', 'null', '-']);
-    expect(Number(/mean_volume: (-?[\d.]+) dB/.exec(stderrTail)![1])).toBeGreaterThan(-30);
+    expect((await audioLevels(file)).mean).toBeGreaterThan(-30);
   });
 
   test('no voice line: one model, no speech, no voice flag', async () => {

@@ -19,6 +19,7 @@ import { espeakPath } from '#adapters/engines/local/voice/espeak';
 import { prepareSpokenLine, SPEECH_START_S, SPEECH_TAIL_S } from '#adapters/engines/local/voice/spoken-line';
 import { VISEME_OPENNESS } from '#adapters/engines/local/voice/visemes';
 import { runFfmpeg, fileArg } from '#media/binaries';
+import { audioLevels } from '#test-support/audio-levels';
 import { probeMedia } from '#media/probe';
 import { canonicalMismatches } from '#media/canonical-encoding';
 import { EngineError, REACTION_CLIP, type AvatarRef } from '#ports/engine';
@@ -41,13 +42,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fsp.rm(workDir, { recursive: true, force: true });
 });
-
-/** ffmpeg's volumedetect over [fromS, fromS + lengthS) of a file's audio: mean and max in dB. */
-async function loudness(file: string, fromS: number, lengthS: number): Promise<{ mean: number; max: number }> {
-  const { stderrTail } = await runFfmpeg(['-ss', String(fromS), '-t', String(lengthS), '-i', fileArg(file), '-map', '0:a', '-af', 'volumedetect', '-f', 'null', '-']);
-  const read = (name: string) => Number(new RegExp(`${name}: (-?[\\d.]+|-inf) dB`).exec(stderrTail)?.[1]?.replace('-inf', '-Infinity') ?? NaN);
-  return { mean: read('mean_volume'), max: read('max_volume') };
-}
 
 function avatarFrom(rig: unknown): AvatarRef {
   return { id: 1, source: 'prompt', imageKey: 'avatars/1.png', width: 1024, height: 1024, prompt: 'x', rig };
@@ -92,8 +86,8 @@ describe('a voiced reaction from the local engine', () => {
     expect(canonicalMismatches(probed.media)).toEqual([]);
     expect(probed.media.video!.frameCount).toBe(Math.round(clip.durationS * 30));
 
-    const before = await loudness(file, 0, 0.25);
-    const speech = await loudness(file, 0.4, 1.5);
+    const before = await audioLevels(file, { fromS: 0, lengthS: 0.25 });
+    const speech = await audioLevels(file, { fromS: 0.4, lengthS: 1.5 });
     expect(before.max).toBeLessThan(-60);
     expect(speech.mean).toBeGreaterThan(-35);
     expect(speech.max).toBeGreaterThan(-15);
