@@ -16,9 +16,9 @@ import type { FalQueueClient } from './queue-client';
 const FalFile = z.looseObject({ url: z.string().check(z.minLength(1)), content_type: z.nullish(z.string()) });
 
 /** Kokoro's answer (PlayAI's and most fal TTS models' too): the speech as a file. */
-export const SpeechOutput = z.looseObject({ audio: FalFile });
+const SpeechOutput = z.looseObject({ audio: FalFile });
 /** A lip-sync model's answer: the video with the speech. */
-export const LipSyncOutput = z.looseObject({ video: FalFile });
+const LipSyncOutput = z.looseObject({ video: FalFile });
 
 type VoiceSettings = Pick<FalSettings, 'ttsModel' | 'ttsVoice' | 'lipSyncModel' | 'imageTimeoutMs' | 'timeoutMs'>;
 

@@ -10,10 +10,10 @@ import * as path from 'node:path';
 import { ensureExecutable } from '#media/binaries';
 import { EngineError } from '#ports/engine';
 
-export const ESPEAK = { envVar: 'ESPEAK_NG_PATH', packageName: 'espeak-ng', packagedPath: '/usr/bin/espeak-ng' } as const;
+const ESPEAK = { envVar: 'ESPEAK_NG_PATH', packageName: 'espeak-ng', packagedPath: '/usr/bin/espeak-ng' } as const;
 
 /** The voice: espeak-ng's American English. */
-export const ESPEAK_VOICE = 'en-us';
+const ESPEAK_VOICE = 'en-us';
 /** espeak-ng's default speed, words a minute. */
 export const DEFAULT_RATE_WPM = 175;
 

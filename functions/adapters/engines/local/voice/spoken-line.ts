@@ -16,7 +16,7 @@ import { alignPhonemes, mouthTrack, parsePhonemes, speechSpans, type MouthFrame,
 export const SPEECH_START_S = 0.3;
 export const SPEECH_TAIL_S = 0.3;
 /** The fastest a line is spoken to fit (espeak-ng stays intelligible well past this). */
-export const MAX_RATE_WPM = 280;
+const MAX_RATE_WPM = 280;
 
 export interface SpokenLine {
   /** Mono 16-bit WAV, silent until the speech starts at ~SPEECH_START_S. */

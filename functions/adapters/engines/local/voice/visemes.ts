@@ -15,8 +15,6 @@
  */
 import type { Viseme } from '../animation';
 
-export type { Viseme } from '../animation';
-
 /** How open the jaw is for each shape (FacePose.mouthOpen's scale: 0 closed, 1 wide open). */
 export const VISEME_OPENNESS: Record<Viseme, number> = {
   rest: 0,
@@ -28,7 +26,7 @@ export const VISEME_OPENNESS: Record<Viseme, number> = {
   open: 0.8,
 };
 
-export interface Phoneme {
+interface Phoneme {
   /** espeak-ng's mnemonic without stress marks, e.g. `aI`, `t`, `i:`. */
   symbol: string;
   viseme: Viseme;
@@ -74,7 +72,7 @@ export function parsePhonemes(text: string): Clause[] {
 }
 
 /** Nominal length in seconds at espeak-ng's default 175 words a minute: only the ratios matter. */
-export function nominalLengthS(p: Phoneme): number {
+function nominalLengthS(p: Phoneme): number {
   const s = p.symbol;
   if (VOWEL_START.test(s)) {
     const diphthong = s.replace(/[:#]/g, '').length >= 2 && VOWEL_START.test(s[1] ?? '');
