@@ -73,3 +73,9 @@ export { motionSource, photoRenderer, type MotionSource, type PhotoRenderer } fr
 export { measureLoudness, type Loudness } from './sound/loudness';
 export { BUILT_IN_SOUNDS_VERSION, isBuiltInSound, renderBuiltInSound } from './sound/built-in-sounds';
 export type { JoinSound } from './compose/compose';
+
+// A spoken voice line: espeak-ng's speech and phonemes, timed into mouth shapes (visemes) the drawn
+// and the photo mouth follow.
+export { espeakPath } from './voice/espeak';
+export { framesToLength, speakingFrames } from './voice/lip-sync';
+export { mouthFrames, prepareSpokenLine, SPEECH_START_S, SPEECH_TAIL_S } from './voice/spoken-line';

@@ -19,6 +19,7 @@ const str: Rule = (v) => (typeof v === 'string' ? null : 'string_type');
 const url: Rule = (v) => (typeof v === 'string' && /^(https?:|data:)/.test(v) ? null : 'url_parsing');
 const bool: Rule = (v) => (typeof v === 'boolean' ? null : 'bool_type');
 const int: Rule = (v) => (Number.isInteger(v) ? null : 'int_type');
+const num: Rule = (v) => (typeof v === 'number' && Number.isFinite(v) ? null : 'float_type');
 const oneOf = (...values: string[]): Rule => (v) => (typeof v === 'string' && values.includes(v) ? null : 'literal_error');
 const imageSize: Rule = (v) =>
   typeof v === 'string'
@@ -48,6 +49,15 @@ export const FAL_MODELS: Record<string, ModelSpec> = {
   },
   'fal-ai/kling-video/v2.6/standard/motion-control': MOTION,
   'fal-ai/kling-video/v2.6/pro/motion-control': MOTION,
+  // Kokoro's `prompt` is optional on fal (it defaults to ""), but an empty one speaks nothing.
+  'fal-ai/kokoro/american-english': {
+    required: { prompt: str },
+    optional: { voice: str, speed: num },
+  },
+  'fal-ai/sync-lipsync': {
+    required: { video_url: url, audio_url: url },
+    optional: { model: oneOf('lipsync-1.8.0', 'lipsync-1.7.1', 'lipsync-1.9.0-beta'), sync_mode: oneOf('cut_off', 'loop', 'bounce', 'silence', 'remap') },
+  },
 };
 
 const MESSAGES: Record<string, string> = {
@@ -56,6 +66,7 @@ const MESSAGES: Record<string, string> = {
   url_parsing: 'Input should be a valid URL',
   bool_type: 'Input should be a valid boolean',
   int_type: 'Input should be a valid integer',
+  float_type: 'Input should be a valid number',
   literal_error: 'Input should be one of the allowed values',
   model_type: 'Input should be a valid dictionary or instance of ImageSize',
   list_type: 'Input should be a valid list',

@@ -7,7 +7,7 @@
  *   GET  /{owner}/{app}/requests/{id}/status     202 IN_QUEUE → 202 IN_PROGRESS → 200 COMPLETED over polls
  *   GET  /{owner}/{app}/requests/{id}            the model output (400 "still in progress" before that)
  *   PUT  /{owner}/{app}/requests/{id}/cancel     202 CANCELLATION_REQUESTED / 400 ALREADY_COMPLETED
- *   GET  /media/{id}.{mp4|png}                   the generated file (a real MP4 or PNG made with ffmpeg)
+ *   GET  /media/{id}.{mp4|png|wav}               the generated file (a real MP4, PNG or WAV made with ffmpeg)
  *
  * As on fal, the status/result/cancel paths hang off the app root (`fal-ai/kling-video`), never the
  * model's subpath: `/fal-ai/kling-video/v2.6/.../requests/{id}/status` answers 405, so a client that
@@ -18,6 +18,8 @@
  * the status sequence (any string: how a client meets a status outside the enum), the result (422
  * details, NSFW flags) and which media file is served. With `fetchInputs` on, the inputs' URLs are
  * fetched at submit as fal would, and a motion reference outside Kling's limits fails at the result.
+ * Text-to-speech models answer `audio` (a WAV of a voice-band tone, 2.5 s), lip-sync models a 5 s
+ * video whose sound is such a tone (what the speech over the reaction comes back as).
  */
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
@@ -44,12 +46,12 @@ interface FalFault {
   destroy?: boolean;
 }
 
-type FalMedia = 'video-6s' | 'video-2s' | 'video-4s' | 'png' | 'missing' | 'not-media';
+type FalMedia = 'video-6s' | 'video-2s' | 'video-4s' | 'video-voiced' | 'png' | 'speech' | 'missing' | 'not-media';
 
 interface FalJobScript {
   /** Status per poll, the last one repeating. Default IN_QUEUE, IN_PROGRESS, COMPLETED. */
   statuses: string[];
-  /** Which file the result URL serves. Default: png for flux models, video-6s otherwise. */
+  /** Which file the result URL serves. Default: png for flux, speech for TTS, video-voiced for lip-sync, video-6s otherwise. */
   media?: FalMedia;
   /** FLUX: has_nsfw_concepts of the result. */
   nsfw?: boolean;
@@ -121,6 +123,8 @@ function mediaFile(kind: Exclude<FalMedia, 'missing' | 'not-media'>): Promise<st
         'video-6s': { ext: 'mp4', args: ['-f', 'lavfi', '-i', 'testsrc2=s=360x640:r=30:d=6', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mp4'] },
         'video-4s': { ext: 'mp4', args: ['-f', 'lavfi', '-i', 'testsrc2=s=360x640:r=24:d=4', '-f', 'lavfi', '-i', 'sine=f=330:d=4', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-f', 'mp4'] },
         'video-2s': { ext: 'mp4', args: ['-f', 'lavfi', '-i', 'testsrc2=s=360x640:r=30:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mp4'] },
+        'video-voiced': { ext: 'mp4', args: ['-f', 'lavfi', '-i', 'testsrc2=s=360x640:r=30:d=5', '-f', 'lavfi', '-i', 'sine=f=220:d=5', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-f', 'mp4'] },
+        speech: { ext: 'wav', args: ['-f', 'lavfi', '-i', 'sine=f=220:d=2.5:sample_rate=24000', '-c:a', 'pcm_s16le', '-f', 'wav'] },
         png: { ext: 'png', args: ['-f', 'lavfi', '-i', 'testsrc2=s=768x1344:r=1:d=1', '-frames:v', '1', '-c:v', 'png', '-f', 'image2'] },
       };
       const recipe = recipes[kind]!;
@@ -157,6 +161,17 @@ async function clipOf(bytes: Buffer): Promise<{ durationS: number; container: st
     await fsp.rm(dir, { recursive: true, force: true });
   }
 }
+
+/** The file a job's result serves: its script's, else what its kind of model makes. */
+function mediaOf(job: DoubleJob): FalMedia {
+  if (job.script.media) return job.script.media;
+  if (job.endpoint.includes('flux')) return 'png';
+  if (/kokoro|tts/.test(job.endpoint)) return 'speech';
+  if (/lipsync/.test(job.endpoint)) return 'video-voiced';
+  return 'video-6s';
+}
+
+const extOf = (media: FalMedia) => (media === 'png' ? 'png' : media === 'speech' ? 'wav' : 'mp4');
 
 function appOf(endpoint: string): string {
   return endpoint.split('/').slice(0, 2).join('/');
@@ -209,9 +224,9 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
   };
 
   const output = (job: DoubleJob): unknown => {
-    const media = job.script.media ?? (job.endpoint.includes('flux') ? 'png' : 'video-6s');
-    const ext = media === 'png' ? 'png' : 'mp4';
-    const url = `${baseUrl}/media/${job.id}.${ext}`;
+    const media = mediaOf(job);
+    const url = `${baseUrl}/media/${job.id}.${extOf(media)}`;
+    if (media === 'speech') return { audio: { url, content_type: 'audio/wav', file_name: `${job.id}.wav`, file_size: 120044 } };
     if (media === 'png') {
       return {
         images: [{ url, width: 768, height: 1344, content_type: 'image/png' }],
@@ -250,13 +265,14 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
     }
 
     if (route === 'media') {
-      const match = /^\/media\/([^/.]+)\.(mp4|png)$/.exec(url.pathname);
+      const match = /^\/media\/([^/.]+)\.(mp4|png|wav)$/.exec(url.pathname);
       const job = match ? jobs.get(match[1]!) : undefined;
-      const media = job?.script.media ?? (job?.endpoint.includes('flux') ? 'png' : 'video-6s');
+      const media = job ? mediaOf(job) : 'missing';
       if (!job || media === 'missing') return send(res, 404, { detail: 'Not Found' });
       if (media === 'not-media') return send(res, 200, 'this is not a video at all', { 'content-type': 'video/mp4' });
       const bytes = await fsp.readFile(await mediaFile(media));
-      res.writeHead(200, { 'content-type': media === 'png' ? 'image/png' : 'video/mp4', 'content-length': String(bytes.length) });
+      const contentType = { png: 'image/png', wav: 'audio/wav', mp4: 'video/mp4' }[extOf(media)];
+      res.writeHead(200, { 'content-type': contentType, 'content-length': String(bytes.length) });
       res.end(bytes);
       return;
     }
@@ -361,7 +377,7 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Warm the media cache so the first test does not pay for ffmpeg inside its timeouts.
-  await Promise.all([mediaFile('png'), mediaFile('video-6s'), mediaFile('video-2s'), mediaFile('video-4s')]);
+  await Promise.all([mediaFile('png'), mediaFile('video-6s'), mediaFile('video-2s'), mediaFile('video-4s'), mediaFile('video-voiced'), mediaFile('speech')]);
 
   return {
     baseUrl,

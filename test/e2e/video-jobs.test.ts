@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import sharp from 'sharp';
 import { createDirectMediaResolver, type HostLookup, type HttpsTransport } from '#adapters/reference/direct-media-resolver';
 import type { ReferenceResolver } from '#ports/reference-resolver';
+import { audioLevels } from '#test-support/audio-levels';
 import { makeFixture, makeTempDir } from '#test-support/media-fixtures';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 import { CDN, JOB_TEST_MS, videoJobAccounts } from '#test-support/video-job-accounts';
@@ -235,6 +236,23 @@ describe('POST /videos, method prompt, mode auto', () => {
       expect(Math.abs(media.durationS! - video.duration_s)).toBeLessThanOrEqual(DURATION_SLACK_S);
       await expectCaptionIn(await frameAt(mp4.file, 1), 'Now look at this one, seriously', 'bottom');
       expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
+    },
+    JOB_TEST_MS,
+  );
+
+  test(
+    'with a voice line: the finished video speaks it in its first seconds (the local engine\'s espeak-ng voice)',
+    async () => {
+      const { api, product } = await freshAccount();
+      const res = await api.post('/videos', { product_id: product.id, method: 'prompt', prompt: 'shocked', voice_line: 'No way, this actually works!' });
+      expect(res.status).toBe(202);
+      expect(res.body.data.voice_line).toBe('No way, this actually works!');
+      const { job } = await waitForJob(api, res.body.data.id, ['done']);
+      const video = await getVideo(api, job.video_id);
+      const mp4 = await fetchTo(video.url, 'video.mp4');
+      expectCanonical(await probe(mp4.file));
+      // The line starts about 0.3 s in and lasts well over a second.
+      expect((await audioLevels(mp4.file, { fromS: 0.4, lengthS: 1.2 })).mean).toBeGreaterThan(-35);
     },
     JOB_TEST_MS,
   );

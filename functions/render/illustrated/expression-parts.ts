@@ -4,7 +4,7 @@
  * and the emotion is showing, swaps in the parts only that emotion has: heart eyes, tears, dizzy
  * eyes, a retch, a raised eyebrow.
  */
-import type { ExpressionHint, FacePose } from '../reaction/animation';
+import type { ExpressionHint, FacePose, Viseme } from '../reaction/animation';
 import type { ExpressionParts, Eyebrows, Eyes, IllustratedRig, Mouth } from './illustrated-rig';
 
 type BrowShape = 'default' | 'raised' | 'angry' | 'sad' | 'upDown' | 'flat' | 'frown';
@@ -48,7 +48,30 @@ function mouthFromPose(face: FacePose): Mouth {
   return 'serious';
 }
 
-export function partsForFrame(face: FacePose, hint: ExpressionHint | undefined, eyebrowStyle: IllustratedRig['eyebrowStyle']): ExpressionParts {
+/** The mouth that draws a speech shape (ReactionFrame.viseme), over whatever the expression's mouth was. */
+function mouthForViseme(viseme: Viseme, face: FacePose): Mouth {
+  switch (viseme) {
+    case 'rest':
+    case 'closed':
+      return face.smile > 0.3 ? 'default' : face.smile < -0.3 ? 'sad' : 'serious';
+    case 'teeth':
+      return 'grimace';
+    case 'mid':
+    case 'wide':
+      return 'smile';
+    case 'round':
+      return 'disbelief';
+    case 'open':
+      return 'screamOpen';
+  }
+}
+
+export function partsForFrame(
+  face: FacePose,
+  hint: ExpressionHint | undefined,
+  eyebrowStyle: IllustratedRig['eyebrowStyle'],
+  viseme?: Viseme,
+): ExpressionParts {
   let eyes = eyesFromPose(face);
   let brow = browFromPose(face);
   let mouth = mouthFromPose(face);
@@ -105,6 +128,7 @@ export function partsForFrame(face: FacePose, hint: ExpressionHint | undefined, 
         break;
     }
   }
+  if (viseme) mouth = mouthForViseme(viseme, face);
   return { eyes, eyebrows: BROWS[eyebrowStyle][brow], mouth };
 }
 

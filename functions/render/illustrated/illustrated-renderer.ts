@@ -94,7 +94,7 @@ export async function prepareIllustratedScene(rig: IllustratedRig, frames: reado
   const rs = layout.scale * SUPERSAMPLE;
 
   // Which expressions the clip needs, in order of first use.
-  const partsPerFrame = frames.map((f) => partsForFrame(f.face, f.expression, rig.eyebrowStyle));
+  const partsPerFrame = frames.map((f) => partsForFrame(f.face, f.expression, rig.eyebrowStyle, f.viseme));
   const distinct = new Map<string, ExpressionParts>();
   for (const p of partsPerFrame) if (!distinct.has(partsKey(p))) distinct.set(partsKey(p), p);
 
@@ -151,7 +151,7 @@ export async function prepareIllustratedScene(rig: IllustratedRig, frames: reado
       // bitmap sampling markedly slower.
       ctx.translate(-px, -py);
       // Parts are chosen from the frame itself (cheap), so any frame of the prepared set draws right.
-      drawBitmap(ctx, heads.get(partsKey(partsForFrame(frame.face, frame.expression, rig.eyebrowStyle))) ?? fallbackHead, layout, rs);
+      drawBitmap(ctx, heads.get(partsKey(partsForFrame(frame.face, frame.expression, rig.eyebrowStyle, frame.viseme))) ?? fallbackHead, layout, rs);
       ctx.restore();
 
       if (emotion && intensity > 0.05) drawAccents(ctx, layout, emotion, frame, t, accentSeed);

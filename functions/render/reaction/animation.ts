@@ -40,7 +40,16 @@ export interface ReactionFrame {
    * head) use it; the others animate from the numbers above alone.
    */
   expression?: ExpressionHint;
+  /**
+   * The mouth shape of a spoken line in this frame (./voice), absent when nobody speaks. Renderers
+   * that draw mouth shapes use it over the expression's mouth; the others follow `face.mouthOpen`,
+   * which the speech sets too.
+   */
+  viseme?: Viseme;
 }
+
+/** Mouth shapes of speech: lips closed (m/b/p), teeth on lip (f/v, s), a little, wide (e/i), round (o/u/w), open (a). */
+export type Viseme = 'rest' | 'closed' | 'teeth' | 'mid' | 'wide' | 'round' | 'open';
 
 export interface ExpressionHint {
   emotion: Emotion;

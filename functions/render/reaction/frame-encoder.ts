@@ -1,6 +1,7 @@
 /**
  * Streams rendered frames into ffmpeg and gets back an MP4 in the canonical encoding:
- * raw RGBA on ffmpeg's stdin, a silent stereo AAC track from lavfi, exactly `frameCount` frames.
+ * raw RGBA on ffmpeg's stdin, a silent stereo AAC track from lavfi (or a sound file, e.g. a spoken line),
+ * exactly `frameCount` frames.
  *
  * Rendering and encoding overlap: the next frame is drawn while ffmpeg converts and x264 encodes the
  * previous ones (x264 runs its own threads). Backpressure keeps at most a few frames queued in the
@@ -36,6 +37,8 @@ export interface EncodeFramesOptions {
   overlay?: CaptionOverlay;
   /** Also write frame `frame` (after the caption) as the finished video's poster JPEG at `path`. */
   poster?: PosterOutput;
+  /** The clip's sound (any file ffmpeg reads, placed from 0; cut or padded to the clip); silence without. */
+  audioPath?: string;
   /** ffmpeg is killed past this (default 2 minutes: a 5 s clip takes seconds). */
   timeoutMs?: number;
 }
@@ -72,6 +75,7 @@ function encodeArgs(
   height: number,
   overlay?: CaptionOverlay,
   poster?: PosterOutput,
+  audioPath?: string,
 ): string[] {
   const length = canonicalLength(frameCount);
   const out = poster ? '[vall]' : '[v]';
@@ -83,7 +87,7 @@ function encodeArgs(
     video,
     // The poster branch keeps one frame and drops the rest, so it holds nothing back.
     ...(poster ? [`[vall]split[v][pv]`, `[pv]select=eq(n\\,${poster.frame}),${POSTER_FILTER}[p]`] : []),
-    `${canonicalSilence()},${toCanonicalAudio()},${length.audio}[a]`,
+    `${audioPath ? `[${overlay && overlay.box.width > 0 ? 2 : 1}:a]` : `${canonicalSilence()},`}${toCanonicalAudio()},${length.audio}[a]`,
   ].join(';');
   return [
     '-hide_banner',
@@ -95,6 +99,7 @@ function encodeArgs(
     '-framerate', String(CANONICAL.fps),
     '-i', 'pipe:0',
     ...(overlay && overlay.box.width > 0 ? ['-i', fileArg(overlay.path)] : []),
+    ...(audioPath ? ['-i', fileArg(audioPath)] : []),
     '-filter_complex', graph,
     '-map', '[v]',
     '-map', '[a]',
@@ -120,7 +125,7 @@ export function encodeFrames(options: EncodeFramesOptions): Promise<EncodeStats>
   }
 
   return new Promise<EncodeStats>((resolve, reject) => {
-    const child = spawn(binary, encodeArgs(options.outputPath, options.frameCount, width, height, options.overlay, options.poster), { stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn(binary, encodeArgs(options.outputPath, options.frameCount, width, height, options.overlay, options.poster, options.audioPath), { stdio: ['pipe', 'ignore', 'pipe'] });
     let stderr = Buffer.alloc(0);
     let failure: EngineError | null = null;
     let exited = false;

@@ -24,6 +24,8 @@ export interface RenderClipOptions {
   overlay?: CaptionOverlay;
   /** See EncodeFramesOptions.poster. */
   poster?: PosterOutput;
+  /** See EncodeFramesOptions.audioPath. */
+  audioPath?: string;
   timeoutMs?: number;
 }
 
@@ -44,6 +46,7 @@ export async function renderClipToFile(
     timeoutMs: options.timeoutMs,
     overlay: options.overlay,
     poster: options.poster,
+    audioPath: options.audioPath,
     frame: (index) => {
       ctx.save();
       renderer.drawFrame(ctx, frames[index]!, index);

@@ -19,6 +19,9 @@
  * | FAL_AVATAR_MODEL | fal-ai/flux/schnell | text-to-image endpoint |
  * | FAL_I2V_MODEL | fal-ai/kling-video/v2.6/pro/image-to-video | reaction from a prompt |
  * | FAL_MOTION_MODEL | fal-ai/kling-video/v2.6/standard/motion-control | reaction from a reference clip |
+ * | FAL_TTS_MODEL | fal-ai/kokoro/american-english | a job's voice line to speech (input `prompt`, `voice`; answers `audio`) |
+ * | FAL_TTS_VOICE | af_heart | the TTS model's voice id |
+ * | FAL_LIPSYNC_MODEL | fal-ai/sync-lipsync | the reaction re-animated to the speech (input `video_url`, `audio_url`; answers `video`) |
  */
 type Environment = Record<string, string | undefined>;
 
@@ -36,6 +39,9 @@ const FAL_DEFAULTS = {
   avatarModel: 'fal-ai/flux/schnell',
   imageToVideoModel: 'fal-ai/kling-video/v2.6/pro/image-to-video',
   motionModel: 'fal-ai/kling-video/v2.6/standard/motion-control',
+  ttsModel: 'fal-ai/kokoro/american-english',
+  ttsVoice: 'af_heart',
+  lipSyncModel: 'fal-ai/sync-lipsync',
 } as const;
 
 export interface FalSettings {
@@ -53,6 +59,9 @@ export interface FalSettings {
   avatarModel: string;
   imageToVideoModel: string;
   motionModel: string;
+  ttsModel: string;
+  ttsVoice: string;
+  lipSyncModel: string;
 }
 
 function positive(env: Environment, name: string, fallback: number, scale = 1): number {
@@ -81,5 +90,8 @@ export function falSettingsFromEnv(env: Environment = process.env): FalSettings 
     avatarModel: optional('FAL_AVATAR_MODEL') ?? FAL_DEFAULTS.avatarModel,
     imageToVideoModel: optional('FAL_I2V_MODEL') ?? FAL_DEFAULTS.imageToVideoModel,
     motionModel: optional('FAL_MOTION_MODEL') ?? FAL_DEFAULTS.motionModel,
+    ttsModel: optional('FAL_TTS_MODEL') ?? FAL_DEFAULTS.ttsModel,
+    ttsVoice: optional('FAL_TTS_VOICE') ?? FAL_DEFAULTS.ttsVoice,
+    lipSyncModel: optional('FAL_LIPSYNC_MODEL') ?? FAL_DEFAULTS.lipSyncModel,
   };
 }

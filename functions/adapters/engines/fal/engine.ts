@@ -7,7 +7,9 @@
  *   generated audio;
  * - reaction from motion: Kling 2.6 standard motion control, the avatar animated by the reference
  *   clip (first fitted to Kling's 3-10 s MP4/MOV, motion-reference.ts), framing kept from the image,
- *   the clip's sound dropped.
+ *   the clip's sound dropped;
+ * - a voice line (either reaction): Kokoro text-to-speech, then sync.so lip-sync over the generated
+ *   reaction (./voice.ts); the clip's sound is then the speech.
  *
  * Results are downloaded from fal's CDN and stored at the caller's key: images as they are, videos
  * in the canonical encoding, cut to 5 s (shorter than 3 s is refused as a provider error).
@@ -30,6 +32,7 @@ import { falSettingsFromEnv, type FalSettings } from './config';
 import { FalQueueClient } from './queue-client';
 import { imageInputUrl, objectInputUrl, storeImage, storeReactionClip, withTempDir, type FalBlobs } from './media';
 import { fitMotionReference } from './motion-reference';
+import { lipSyncedUrl, speechUrl } from './voice';
 
 export const FAL_ENGINE_NAME = 'fal';
 
@@ -90,9 +93,13 @@ export function avatarPrompt(prompt: string): string {
   return `${clean(prompt, 800)}. Vertical portrait, head and upper body, facing the camera, face fully visible and well lit, neutral expression, simple uncluttered background, sharp focus.`;
 }
 
-/** The Kling image-to-video prompt built from the user's reaction prompt. */
-export function reactionPrompt(prompt: string): string {
-  return `The person in the image reacts: ${clean(prompt, 1200)}. A vivid, natural facial reaction that builds quickly and holds; expressive eyes, brows and mouth; head and shoulders stay in frame; same person, clothes and background as the image; steady phone camera, vertical framing.`;
+/**
+ * The Kling image-to-video prompt built from the user's reaction prompt. A reaction that will speak
+ * asks for natural mouth motion: lip-sync models keep a speaker's style and work best from it.
+ */
+export function reactionPrompt(prompt: string, options: { speaking?: boolean } = {}): string {
+  const speaking = options.speaking ? ' The person speaks a short line to the camera, mouth moving naturally.' : '';
+  return `The person in the image reacts: ${clean(prompt, 1200)}. A vivid, natural facial reaction that builds quickly and holds; expressive eyes, brows and mouth; head and shoulders stay in frame; same person, clothes and background as the image; steady phone camera, vertical framing.${speaking}`;
 }
 
 export const REACTION_NEGATIVE_PROMPT = 'blur, distort, and low quality, text, watermark, extra people, face deformation';
@@ -170,22 +177,23 @@ export function createFalReactionEngine(options: FalEngineOptions): ReactionEngi
     generation: GenerationOptions,
     emotion: string | null,
   ): Promise<ReactionClip> {
-    const { output } = await client.run(model, {
-      input,
-      output: KlingOutput,
-      timeoutMs: settings.timeoutMs,
-      signal: generation.signal,
-    });
+    const line = generation.voiceLine?.trim() || null;
+    // The speech is made while the reaction renders; the lip-sync needs both.
+    const [{ output }, speech] = await Promise.all([
+      client.run(model, { input, output: KlingOutput, timeoutMs: settings.timeoutMs, signal: generation.signal }),
+      line ? speechUrl(client, settings, line, generation.signal) : null,
+    ]);
+    const videoUrl = speech ? await lipSyncedUrl(client, settings, output.video.url, speech, generation.signal) : output.video.url;
     return withTempDir('fal-reaction-', async (dir) => {
       const source = path.join(dir, 'provider-video');
-      await client.download(output.video.url, source, {
+      await client.download(videoUrl, source, {
         maxBytes: settings.maxVideoBytes,
         timeoutMs: settings.downloadTimeoutMs,
         signal: generation.signal,
         describe: 'result video',
       });
       const clip = await storeReactionClip(blobs, source, dir, generation.outputKey, generation.signal);
-      return { ...clip, seed: generation.seed, emotion, engine: FAL_ENGINE_NAME };
+      return { ...clip, seed: generation.seed, emotion, engine: FAL_ENGINE_NAME, ...(speech ? { voice: true } : {}) };
     });
   }
 
@@ -193,7 +201,7 @@ export function createFalReactionEngine(options: FalEngineOptions): ReactionEngi
     name: FAL_ENGINE_NAME,
     async reactionFromPrompt(avatar: AvatarRef, prompt: string, generation: GenerationOptions): Promise<ReactionClip> {
       const input = {
-        prompt: reactionPrompt(prompt),
+        prompt: reactionPrompt(prompt, { speaking: !!generation.voiceLine?.trim() }),
         start_image_url: await imageInputUrl(blobs, avatar.imageKey, settings.inlineImageMaxBytes),
         duration: '5',
         negative_prompt: REACTION_NEGATIVE_PROMPT,

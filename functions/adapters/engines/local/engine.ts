@@ -39,6 +39,7 @@ import {
 import { emotionFromPrompt } from './emotion-prompt';
 import { checkAborted, fetchBlob, guard, storeBlob, withTempDir, type BlobFiles } from './engine-files';
 import { drawAvatarFromPrompt, LOCAL_ENGINE as ENGINE } from './prompt-avatar';
+import { voicedFrames } from './voiced-frames';
 
 export type { BlobFiles } from './engine-files';
 /** What the engine needs to animate photos and to read motion from a reference clip (the render wing's `face`). */
@@ -95,9 +96,19 @@ export function createLocalEngine(deps: LocalEngineDeps): LocalEngine {
     return photo.prepare(image, rig ?? null, { ...PHOTO_RENDER_SIZE, signal: options.signal });
   }
 
-  async function renderAndStore(avatar: AvatarRef, frames: ReactionFrame[], options: GenerationOptions, emotion: Emotion | null): Promise<ReactionClip> {
+  /** `longer` re-plans the reaction at a frame count, for a spoken line that outlasts it. */
+  async function renderAndStore(
+    avatar: AvatarRef,
+    planned: ReactionFrame[],
+    options: GenerationOptions,
+    emotion: Emotion | null,
+    longer?: (frameCount: number) => ReactionFrame[],
+  ): Promise<ReactionClip> {
     checkAborted(options.signal);
     return tempDir(async (dir) => {
+      const voice = options.voiceLine?.trim() ? await voicedFrames(options.voiceLine, planned, dir, { signal: options.signal, longer }) : null;
+      const frames = voice?.frames ?? planned;
+      checkAborted(options.signal);
       const renderer = await rendererFor(avatar, frames, dir, options);
       checkAborted(options.signal);
       const file = path.join(dir, 'reaction.mp4');
@@ -109,7 +120,7 @@ export function createLocalEngine(deps: LocalEngineDeps): LocalEngine {
         await fsp.writeFile(overlay.path, image.png);
       }
       const poster = options.posterKey ? { path: path.join(dir, 'poster.jpg'), frame: posterFrameIndex(frames.length) } : undefined;
-      await renderClipToFile(renderer, frames, file, { signal: options.signal, timeoutMs: deps.renderTimeoutMs, overlay, poster });
+      await renderClipToFile(renderer, frames, file, { signal: options.signal, timeoutMs: deps.renderTimeoutMs, overlay, poster, audioPath: voice?.audioPath });
       const { size } = await fsp.stat(file);
       checkAborted(options.signal);
       await storeBlob(deps.blobs, options.outputKey, file, 'video/mp4');
@@ -127,6 +138,7 @@ export function createLocalEngine(deps: LocalEngineDeps): LocalEngine {
         seed: options.seed,
         emotion,
         engine: ENGINE,
+        voice: voice !== null,
         captioned: caption,
         poster: posterFile,
       };
@@ -140,8 +152,9 @@ export function createLocalEngine(deps: LocalEngineDeps): LocalEngine {
 
     async reactionFromPrompt(avatar: AvatarRef, prompt: string, options: GenerationOptions): Promise<ReactionClip> {
       const read = emotionFromPrompt(prompt);
-      const frames = reactionFrames({ emotion: read.emotion, intensity: read.intensity, durationS: read.durationS, seed: options.seed });
-      return renderAndStore(avatar, frames, options, read.emotion);
+      const plan = { emotion: read.emotion, intensity: read.intensity, seed: options.seed };
+      const frames = reactionFrames({ ...plan, durationS: read.durationS });
+      return renderAndStore(avatar, frames, options, read.emotion, (count) => reactionFrames({ ...plan, durationS: count / REACTION_CLIP.fps }));
     },
 
     async reactionFromMotion(avatar: AvatarRef, referenceKey: string, options: GenerationOptions): Promise<ReactionClip> {
