@@ -23,6 +23,8 @@ import {
   cipherNotBundled,
   remoteFilesNotBundled,
   webhookReceiversNotBundled,
+  musicMediaNotBundled,
+  soundBankNotBundled,
 } from './not-bundled';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 import { powertoolsMetrics } from '#adapters/metrics/powertools-metrics';
@@ -81,6 +83,8 @@ function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dep
     media: mediaNotBundled,
     demoMedia: demoMediaNotBundled,
     avatarImages: avatarImagesNotBundled,
+    musicMedia: musicMediaNotBundled,
+    soundBank: soundBankNotBundled,
     ...(storesNotBundled() as Pick<Dependencies, keyof ReturnType<typeof dynamoStores>>),
     // Only the social and analytics functions talk to the providers (social-on-aws.ts).
     social: socialNotBundled,

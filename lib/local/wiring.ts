@@ -16,6 +16,8 @@ import { SharpAvatarImages } from '#adapters/media/sharp-avatar-images';
 import { referenceResolver } from '#adapters/reference/reference-resolver';
 import { createLinkedFileDownloader } from '#adapters/reference/direct-media-resolver';
 import { FfprobeMediaInspector } from '#adapters/media/ffprobe-media-inspector';
+import { FfmpegMusicMedia } from '#adapters/media/ffmpeg-music-media';
+import { soundBankNotBundled } from '#wiring/not-bundled';
 import { dynamoStores } from '#adapters/dynamodb/stores';
 import { createSocialProviders } from '#adapters/social/registry';
 import { localCredentialCipher } from '#adapters/crypto/credential-cipher';
@@ -67,6 +69,9 @@ export function localDependencies(parts: LocalParts): Dependencies {
     demoMedia: new FfmpegDemoMedia(),
     avatarImages: new SharpAvatarImages(),
     media: new FfprobeMediaInspector(),
+    musicMedia: new FfmpegMusicMedia(),
+    // The render wing's sound bank (functions/render/sound) takes this place when it lands.
+    soundBank: soundBankNotBundled,
     ...dynamoStores(table),
     social: createSocialProviders({ baseUrls: settings.socialBaseUrls }),
     cipher: localCredentialCipher(parts.dataDir),
