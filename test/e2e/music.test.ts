@@ -40,7 +40,7 @@ const listKeys = (prefix: string) => t.stack.dependencies.blobs.listKeys(prefix)
 const halved = (bytes: Buffer) => bytes.subarray(0, Math.floor(bytes.length / 2));
 
 /** A tone of `seconds` (lavfi's sine, at 1/8 of full scale) turned by `db`, encoded by ffmpeg with `codec` arguments into `name`. */
-async function tone(name: string, codec: string[], options: { seconds?: number; db?: number; extra?: string[] } = {}): Promise<Buffer> {
+async function tone(name: string, codec: readonly string[], options: { seconds?: number; db?: number; extra?: string[] } = {}): Promise<Buffer> {
   const path = join(dir, name);
   const { seconds = 6, db = -20, extra = [] } = options;
   await runFfmpeg(['-v', 'error', '-f', 'lavfi', '-i', `sine=f=440:r=44100:d=${seconds}`, ...extra, '-af', `volume=${db}dB`, ...codec, '-y', fileArg(path)]);
