@@ -59,9 +59,9 @@ export const musicAudioKey = (accountId: number, trackId: number) => `${musicObj
 export const accountTrackNumber = (id: string): number | undefined => (isAccountTrackId(id) ? Number(id.slice(1)) : undefined);
 
 /** The path that plays a track (relative to the API's prefix, as the client's base URL reads it). */
-export const musicAudioPath = (id: string) => `/music/${encodeURIComponent(id)}/audio`;
+const musicAudioPath = (id: string) => `/music/${encodeURIComponent(id)}/audio`;
 
-export function builtInTrackView(track: BuiltInTrack, apiPrefix: string): MusicTrackView {
+function builtInTrackView(track: BuiltInTrack, apiPrefix: string): MusicTrackView {
   return {
     id: track.id,
     name: track.name,

@@ -7,8 +7,6 @@ import { keys } from './keys';
 import { allocateId } from './ids';
 import { queryAll } from './pagination';
 import { DynamoCollections } from './collection-counter';
-import { counterOf } from './collection-state';
-import { countCollection } from './collection-seed';
 
 export class DynamoMusicStore implements MusicStore {
   private readonly collections: DynamoCollections;
@@ -37,9 +35,9 @@ export class DynamoMusicStore implements MusicStore {
     );
   }
 
+  /** One read; a set never counted is counted once first. */
   async count(accountId: number): Promise<number> {
-    const state = await counterOf(this.table, { accountId, collection: 'music' });
-    return state.seeded ? state.count : (await countCollection(this.table, { accountId, collection: 'music' })).count;
+    return (await this.collections.count({ accountId, collection: 'music' })).count;
   }
 
   async get(accountId: number, trackId: number): Promise<MusicTrack | undefined> {

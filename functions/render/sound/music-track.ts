@@ -29,7 +29,7 @@ const AUDIO_FORMATS = {
   flac: { label: 'FLAC', demuxer: 'flac' },
 } as const;
 
-export type AudioFormat = keyof typeof AUDIO_FORMATS;
+type AudioFormat = keyof typeof AUDIO_FORMATS;
 
 const ACCEPTED = 'MP3, M4A/AAC, WAV, OGG/Opus or FLAC audio';
 
@@ -70,7 +70,7 @@ const LOOKS_LIKE: Record<string, string> = {
   zip: 'a ZIP archive',
 };
 
-export type AudioSniff = { format: AudioFormat } | { refused: string };
+type AudioSniff = { format: AudioFormat } | { refused: string };
 
 const ascii = (bytes: Buffer, start: number, end: number) => bytes.subarray(start, end).toString('latin1');
 
@@ -84,7 +84,7 @@ function describeText(head: Buffer): string | undefined {
 }
 
 /** The audio format of a file's first bytes, or what it looks like instead. */
-export async function sniffAudio(head: Buffer): Promise<AudioSniff> {
+async function sniffAudio(head: Buffer): Promise<AudioSniff> {
   if (head.length === 0) return { refused: 'an empty file' };
   // Hand-written because file-type names the ISO family by a few brands only.
   if (head.length >= 12 && ascii(head, 4, 8) === 'ftyp') {
