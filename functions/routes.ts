@@ -8,7 +8,7 @@
  */
 import type { Scope } from '#domain/api-keys';
 import type { MediaArea } from '#domain/media-areas';
-import { AVATAR_UPLOAD_MAX_BYTES, DEMO_VIDEO_MAX_BYTES, REFERENCE_VIDEO_MAX_BYTES } from '#domain/uploads';
+import { AVATAR_UPLOAD_MAX_BYTES, DEMO_VIDEO_MAX_BYTES, MUSIC_MAX_BYTES, REFERENCE_VIDEO_MAX_BYTES } from '#domain/uploads';
 
 export const API_PREFIX = '/api/v1';
 export const API_NAME = 'Reaction Studio API';
@@ -86,6 +86,18 @@ export const HANDLER_GROUPS = {
     engineChoices: ['avatar'],
     // sharp re-encodes uploads and rasterises generated portraits within the request.
     native: true,
+    memoryMb: 1769,
+    timeoutS: 29,
+  },
+  music: {
+    entry: 'functions/handlers/music.ts',
+    description: 'the music library: built-in beds and the account\'s own tracks, levelled when added',
+    table: 'readwrite',
+    bucket: 'readwrite',
+    // The account's tracks; an upload it takes is moved out of uploads/.
+    writes: ['music', 'uploads'],
+    // ffprobe judges and ffmpeg levels an uploaded track within the request: a 10-minute one takes about 15 s of one full vCPU (1769 MB).
+    ffmpeg: true,
     memoryMb: 1769,
     timeoutS: 29,
   },
@@ -251,6 +263,7 @@ const REFERENCE_VIDEO: FileRule = {
   description: 'The motion reference for video_source=upload: MP4, MOV, WEBM or AVI, at most 60 s',
   maxBytes: REFERENCE_VIDEO_MAX_BYTES,
 };
+const MUSIC_AUDIO: FileRule = { description: 'MP3, M4A/AAC, WAV, OGG/Opus or FLAC (decided by its bytes), at most 10 minutes', maxBytes: MUSIC_MAX_BYTES };
 const uploadLimit = (file: FileRule) => file.maxBytes + MULTIPART_OVERHEAD;
 
 export const ROUTES: readonly RouteDefinition[] = [
@@ -274,6 +287,11 @@ export const ROUTES: readonly RouteDefinition[] = [
   }),
   route('GET', '/avatars/{id}', 'avatars', 'get'),
   route('DELETE', '/avatars/{id}', 'avatars', 'remove'),
+
+  route('GET', '/music', 'music', 'list'),
+  route('POST', '/music', 'music', 'create', { maxBodyBytes: uploadLimit(MUSIC_AUDIO), body: { accept: ANY_BODY, files: { audio: MUSIC_AUDIO } } }),
+  route('GET', '/music/{music_id}/audio', 'music', 'audio'),
+  route('DELETE', '/music/{music_id}', 'music', 'remove'),
 
   route('GET', '/reactions', 'reactions', 'list'),
   route('POST', '/reactions', 'reactions', 'create', { body: { accept: ANY_BODY } }),

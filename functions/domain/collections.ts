@@ -3,7 +3,7 @@
  * caps are one read whatever the collection's size.
  */
 
-export const COLLECTION_NAMES = ['products', 'videos', 'posts', 'avatars'] as const;
+export const COLLECTION_NAMES = ['products', 'videos', 'posts', 'avatars', 'music'] as const;
 
 export type CollectionName = (typeof COLLECTION_NAMES)[number];
 

@@ -9,6 +9,7 @@ import { reactionObjectPrefix } from './reaction';
 import { jobObjectPrefix } from './jobs';
 import { videoObjectPrefix } from './video';
 import { uploadObjectKey } from './upload-record';
+import { musicObjectPrefix } from './music';
 
 const MEDIA_AREAS = {
   products: productObjectPrefix,
@@ -16,6 +17,7 @@ const MEDIA_AREAS = {
   reactions: reactionObjectPrefix,
   jobs: jobObjectPrefix,
   videos: videoObjectPrefix,
+  music: musicObjectPrefix,
   // Direct uploads: the uploads function signs forms that put here; the functions that take an upload copy it out and delete it.
   uploads: uploadObjectKey,
 } as const;

@@ -64,6 +64,9 @@ export const REACTION_EFFECTS: Record<SoundEmotion, { id: string; name: string }
   happy: { id: 'chime-sparkle', name: 'Chime sparkle' },
 };
 
+/** A built-in bed or effect (the sound bank makes it), as opposed to an account's own track. */
+export const isBuiltInSoundId = (id: string) => builtInTrack(id) !== undefined || Object.values(REACTION_EFFECTS).some((effect) => effect.id === id);
+
 export const isSoundEmotion = (value: string | null | undefined): value is SoundEmotion =>
   typeof value === 'string' && (SOUND_EMOTIONS as readonly string[]).includes(value);
 

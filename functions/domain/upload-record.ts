@@ -4,9 +4,9 @@
  * The record is what makes that safe: it belongs to one account, serves one purpose, declares its
  * media type and size, expires, and is used once.
  */
-import { AVATAR_UPLOAD_MAX_BYTES, DEMO_VIDEO_MAX_BYTES, REFERENCE_VIDEO_MAX_BYTES } from './uploads';
+import { AVATAR_UPLOAD_MAX_BYTES, DEMO_VIDEO_MAX_BYTES, MUSIC_MAX_BYTES, REFERENCE_VIDEO_MAX_BYTES } from './uploads';
 
-export const UPLOAD_PURPOSES = ['demo_video', 'avatar_image', 'reference_video'] as const;
+export const UPLOAD_PURPOSES = ['demo_video', 'avatar_image', 'reference_video', 'music'] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 
 /** An upload form is good for an hour; an upload not used by then is refused (410). */
@@ -28,6 +28,25 @@ export const UPLOAD_RULES: Readonly<Record<UploadPurpose, PurposeRule>> = {
     maxBytes: REFERENCE_VIDEO_MAX_BYTES,
     contentTypes: ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-msvideo'],
     field: 'reference_video_upload_id',
+  },
+  music: {
+    maxBytes: MUSIC_MAX_BYTES,
+    contentTypes: [
+      'audio/mpeg',
+      'audio/mp3',
+      'audio/mp4',
+      'audio/x-m4a',
+      'audio/aac',
+      'audio/wav',
+      'audio/x-wav',
+      'audio/wave',
+      'audio/vnd.wave',
+      'audio/ogg',
+      'audio/opus',
+      'audio/flac',
+      'audio/x-flac',
+    ],
+    field: 'audio_upload_id',
   },
 };
 

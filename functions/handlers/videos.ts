@@ -12,10 +12,11 @@ import { DynamoAvatarStore } from '#adapters/dynamodb/avatars';
 import { DynamoReactionStore } from '#adapters/dynamodb/reactions';
 import { DynamoUploadStore } from '#adapters/dynamodb/uploads';
 import { DynamoAllowanceLedger } from '#adapters/dynamodb/allowance-ledger';
+import { DynamoMusicStore } from '#adapters/dynamodb/music';
 import { withParts } from '#wiring/not-bundled';
 import { FfprobeMediaInspector } from '#adapters/media/ffprobe-media-inspector';
 
-/** The table's stores this function's operations use: all it bundles of them (the ledger: a dry run reads the allowance). */
+/** The table's stores this function's operations use: all it bundles of them (the ledger: a dry run reads the allowance; music: a job's music_id is checked). */
 const STORES = apiStores({
   jobs: DynamoJobStore,
   videos: DynamoVideoLibrary,
@@ -23,6 +24,7 @@ const STORES = apiStores({
   products: DynamoProductStore,
   avatars: DynamoAvatarStore,
   reactions: DynamoReactionStore,
+  music: DynamoMusicStore,
   uploads: DynamoUploadStore,
   ledger: DynamoAllowanceLedger,
 });

@@ -92,6 +92,13 @@ export const parameters = {
     description: 'A webhook endpoint id as POST /webhooks answered it (`wh_...`; anything else is 400, another account\'s 404)',
     schema: { type: 'string', pattern: '^wh_[0-9a-f]{20}$' },
   },
+  MusicId: {
+    name: 'music_id',
+    in: 'path',
+    required: true,
+    description: 'A track id as GET /music lists it: a built-in slug (`sunny-pop`) or one of the account\'s own (`t12`); anything else of that shape, or another account\'s track, is 404',
+    schema: { type: 'string', pattern: '^[a-z0-9-]{1,40}$' },
+  },
   DeliveryId: {
     name: 'delivery_id',
     in: 'path',

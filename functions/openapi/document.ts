@@ -36,6 +36,17 @@ const envelopeFor = (codes: readonly ErrorCode[]): oas31.SchemaObject => ({
 function successResponses(route: RouteDefinition): Record<string, ZodOpenApiResponseObject> {
   const out: Record<string, ZodOpenApiResponseObject> = {};
   for (const [status, answer] of Object.entries(contractOf(route).responses)) {
+    if (answer.redirect) {
+      out[status] = {
+        description: answer.description,
+        headers: {
+          'x-request-id': headerRef('RequestId'),
+          ...(route.auth !== 'none' ? rateLimitHeaders : {}),
+          Location: { description: 'Where to go', required: true, schema: { type: 'string', format: 'uri' } },
+        },
+      };
+      continue;
+    }
     const contentType = answer.contentType ?? 'application/json';
     out[status] = {
       description: answer.description,
@@ -106,6 +117,7 @@ function parametersOf(route: RouteDefinition) {
   if (route.path.includes('{provider}')) list.push(paramRef('Provider'));
   if (route.path.includes('{webhook_id}')) list.push(paramRef('WebhookId'));
   if (route.path.includes('{delivery_id}')) list.push(paramRef('DeliveryId'));
+  if (route.path.includes('{music_id}')) list.push(paramRef('MusicId'));
   if (route.query?.includes('page')) list.push(paramRef('Page'), paramRef('PerPage'));
   if (route.query?.includes('before')) list.push(paramRef('Limit'), paramRef('Before'));
   if (route.query?.includes('days')) list.push(paramRef('Days'));

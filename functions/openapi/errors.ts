@@ -28,7 +28,7 @@ export function routeErrorCodes(route: RouteDefinition): ErrorCode[] {
   }
   if (/\{id\}/.test(route.path)) codes.add('bad_request').add('not_found');
   if (/\{provider\}/.test(route.path)) codes.add('bad_request');
-  if (/\{(webhook_id|delivery_id)\}/.test(route.path)) codes.add('bad_request').add('not_found');
+  if (/\{(webhook_id|delivery_id|music_id)\}/.test(route.path)) codes.add('bad_request').add('not_found');
   if (route.query?.length) codes.add('bad_request');
   if (route.body) codes.add('bad_request').add('payload_too_large').add('unsupported_media_type');
   // An upload is judged by its bytes (415), its size (413) and whether it decodes as promised (422).

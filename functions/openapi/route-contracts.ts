@@ -13,6 +13,7 @@ import type { ErrorCode } from '#domain/errors';
 import { dataOf, deletedRecord, pageOf, sliceOf } from '#domain/schemas/envelope';
 import { createProductInput, productResponse, updateProductInput } from '#domain/schemas/product';
 import { avatarResponse, createAvatarFromUpload, createAvatarInput } from '#domain/schemas/avatar';
+import { addMusicFromFile, addMusicFromUpload, deletedMusicResponse, musicTrackResponse } from '#domain/schemas/music';
 import { saveReactionInput, savedReactionResponse } from '#domain/schemas/reaction';
 import { approveVideoInput, createVideoInput, regenerateVideoInput } from '#domain/schemas/video';
 import { jobResponse } from '#domain/schemas/job';
@@ -53,7 +54,7 @@ import { connectionInput } from '#domain/social';
 import { createPostInput } from '#domain/social-post';
 import { ROUTES, type RouteDefinition } from '#functions/routes';
 
-type SuccessStatus = 200 | 201 | 202;
+type SuccessStatus = 200 | 201 | 202 | 302;
 
 /** One success answer: JSON by default, with the schema of its whole body. */
 interface Answer {
@@ -61,6 +62,8 @@ interface Answer {
   schema?: ZodMiniType;
   /** Non-JSON answers (the docs page and its script and stylesheet). */
   contentType?: string;
+  /** A redirect: no body, a `Location`. */
+  redirect?: true;
 }
 
 export interface RouteContract {
@@ -135,6 +138,34 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   },
   'GET /avatars/{id}': { summary: 'Get an avatar', responses: { 200: ok('The avatar', dataOf(avatarResponse)) } },
   'DELETE /avatars/{id}': { summary: 'Delete an avatar and its images', responses: { 200: gone } },
+
+  'GET /music': {
+    summary: 'List music: the built-in tracks, then the account\'s own (newest first)',
+    description:
+      'What a job\'s `music_id` names. Every track is levelled to −14 LUFS. `preview_url` is the path of GET /music/{music_id}/audio, which redirects to the audio: listing signs no link and renders nothing.',
+    responses: { 200: ok('Every track the account can use', dataOf(z.array(musicTrackResponse))) },
+  },
+  'POST /music': {
+    summary: 'Add a music track',
+    description:
+      'A multipart `audio` file, or `audio_upload_id` (a direct upload, POST /uploads with purpose `music`; on AWS the way for files over 4 MB); `name` is optional (else the file\'s name). MP3, M4A/AAC, WAV, OGG (Vorbis or Opus) or FLAC, decided by the bytes; at most 20 MB and 10 minutes, with a sound stream and no video. It is transcoded within the request to AAC 48 kHz stereo at 128 kbit/s and levelled to −14 LUFS integrated with true peaks under −1.5 dBTP; a refused file leaves nothing behind. An account keeps at most 50 tracks (409 past that).',
+    fields: addMusicFromUpload,
+    multipartFields: addMusicFromFile,
+    responses: { 201: ok('Added: the track, ready to use as `music_id`', dataOf(musicTrackResponse)) },
+    errors: ['not_found', 'conflict'],
+  },
+  'GET /music/{music_id}/audio': {
+    summary: 'Play a music track',
+    description: 'Answers 302 to a link to the audio (AAC in .m4a) that works for an hour. A built-in track\'s file is made the first time any account asks for it.',
+    responses: { 302: { description: 'To the audio', redirect: true } },
+  },
+  'DELETE /music/{music_id}': {
+    summary: 'Delete one of the account\'s music tracks and its file',
+    description:
+      'Only the account\'s own tracks (`t12`): a built-in one is 409. A job created afterwards with its id is 404; a video already composed keeps its sound.',
+    responses: { 200: ok('Deleted', dataOf(deletedMusicResponse)) },
+    errors: ['conflict'],
+  },
 
   'GET /reactions': { summary: 'List saved reactions', responses: { 200: ok('The library, newest first', dataOf(z.array(savedReactionResponse))) } },
   'POST /reactions': {
@@ -299,7 +330,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   'POST /uploads': {
     summary: 'Upload a file straight to storage',
     description:
-      'For files past what a request body carries (on AWS about 4 MB). Declare the purpose, media type and size; send the file with the answer within the hour (`POST`: a multipart form with every `fields` entry, then the file as `file`; `PUT`: the raw bytes with `headers`), then name the id where the file would go: `demo_video_upload_id` (POST /products), `image_upload_id` (POST /avatars), `reference_video_upload_id` (POST /videos, regenerate). An upload is used once: the same checks as a file part run on it then; an unknown, foreign or expired id is 404, a used one 409, one of another purpose 400, a file larger than declared 413.',
+      'For files past what a request body carries (on AWS about 4 MB). Declare the purpose, media type and size; send the file with the answer within the hour (`POST`: a multipart form with every `fields` entry, then the file as `file`; `PUT`: the raw bytes with `headers`), then name the id where the file would go: `demo_video_upload_id` (POST /products), `image_upload_id` (POST /avatars), `reference_video_upload_id` (POST /videos, regenerate), `audio_upload_id` (POST /music). An upload is used once: the same checks as a file part run on it then; an unknown, foreign or expired id is 404, a used one 409, one of another purpose 400, a file larger than declared 413.',
     fields: createUploadInput,
     responses: { 201: ok('The form to send the file with', dataOf(uploadResponse)) },
   },

@@ -34,6 +34,8 @@ import type { UploadStore } from './upload-store';
 import type { RemoteFiles } from './remote-files';
 import type { WebhookStore } from './webhook-store';
 import type { WebhookReceivers } from './webhook-receivers';
+import type { MusicStore } from './music-store';
+import type { MusicMedia } from './music-media';
 import type { SoundBank } from './sound-bank';
 
 export interface Dependencies {
@@ -55,6 +57,10 @@ export interface Dependencies {
   avatars: AvatarStore;
   /** The saved-reaction library. */
   reactions: ReactionStore;
+  /** The account's own music tracks (the built-in ones are domain/sound's list). */
+  music: MusicStore;
+  /** Judges and levels uploaded music (ffprobe, ffmpeg): only the functions that take music bundle it. */
+  musicMedia: MusicMedia;
   /** Judges and normalises demo videos (ffprobe, ffmpeg): only the functions that do bundle it. */
   demoMedia: DemoMedia;
   /** Checks and re-encodes uploaded avatar images (sharp): only the avatars function bundles it. */

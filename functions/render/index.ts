@@ -9,7 +9,7 @@
  */
 
 // ffmpeg and ffprobe: the binaries, running them, probing a file, telling a video's container by its bytes.
-export { FFMPEG, FFPROBE, MediaToolError, ffmpegPath, ffprobePath, fileArg, runFfmpeg, type BinarySpec } from './ffmpeg/binaries';
+export { FFMPEG, FFPROBE, MediaToolError, ffmpegPath, ffprobePath, fileArg, runFfmpeg, runFfprobe, type BinarySpec } from './ffmpeg/binaries';
 export { probeMedia, type MediaProbe } from './ffmpeg/probe';
 export { readFileHead } from './ffmpeg/file-head';
 export { SNIFF_BYTES, sniffVideoContainer, type VideoContainer } from './ffmpeg/video-container';
@@ -71,8 +71,9 @@ export { motionSource, photoRenderer, type MotionSource, type PhotoRenderer } fr
 // The finished video's sound: loudness measured as the platforms measure it, the built-in beds and
 // effects (synthesised), and the mix of a join (render/compose) levelled to the platforms' target.
 export { measureLoudness, type Loudness } from './sound/loudness';
-export { BUILT_IN_SOUNDS_VERSION, isBuiltInSound, renderBuiltInSound } from './sound/built-in-sounds';
+export { BUILT_IN_SOUNDS_VERSION, renderBuiltInSound } from './sound/built-in-sounds';
 export type { JoinSound } from './compose/compose';
+export { ingestMusicTrack, type MusicTrackFile } from './sound/music-track';
 
 // A spoken voice line: espeak-ng's speech and phonemes, timed into mouth shapes (visemes) the drawn
 // and the photo mouth follow.

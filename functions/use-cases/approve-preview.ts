@@ -8,12 +8,13 @@ import { assertCanApprove, JOB_STAGES } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
 import { soundOf, type ApproveVideoInput } from '#domain/schemas/video';
 import type { Dependencies } from '#ports/dependencies';
+import { requireMusic } from './job-references';
 import { Compensation } from './compensation';
 import { handOver, NOT_WAITING, pendingToken } from './hand-over-decision';
 import type { UseCaseLog } from './log';
 import { JOB_STATE } from '#domain/job-states';
 
-export type ApprovePreviewDeps = Pick<Dependencies, 'jobs' | 'jobRunner'> & { log?: UseCaseLog };
+export type ApprovePreviewDeps = Pick<Dependencies, 'jobs' | 'jobRunner' | 'music'> & { log?: UseCaseLog };
 
 export async function approvePreview(deps: ApprovePreviewDeps, input: { accountId: number; jobId: number; changes: ApproveVideoInput }): Promise<StoredJob> {
   const { accountId, jobId, changes } = input;
@@ -21,6 +22,7 @@ export async function approvePreview(deps: ApprovePreviewDeps, input: { accountI
   if (!job) throw notFound('Job');
   assertCanApprove(job);
   const sound = soundOf(changes, 'approve request');
+  if (sound) await requireMusic(deps, accountId, sound.musicId);
   const token = pendingToken(job);
   const moved = await deps.jobs.update(
     accountId,

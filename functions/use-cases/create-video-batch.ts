@@ -1,6 +1,6 @@
 /**
  * POST /videos/batch: up to 20 jobs of one product from one request. Every check of every variant runs
- * first (the product once; each variant's avatar, saved reaction and direct upload, a refusal naming
+ * first (the product once; each variant's avatar, saved reaction, music track and direct upload, a refusal naming
  * the variant); then the batch, all its jobs, one allowance unit each and the Idempotency-Key are one
  * transaction, so an allowance that cannot cover the whole batch is 402 with nothing written. Then
  * each job's execution starts, in variant order.
@@ -27,7 +27,7 @@ import type { ReferenceClip } from '#ports/media-inspector';
 import type { BatchIdempotencyRecord, IdempotencyClaim, JobStore } from '#ports/job-store';
 import { Compensation } from './compensation';
 import type { CreateVideoJobDeps } from './create-video-job';
-import { checkAvatarAndReaction, checkProduct, quoteOf, reservationOf } from './job-references';
+import { checkNamedRecords, checkProduct, quoteOf, reservationOf } from './job-references';
 import { logOf } from './log';
 import { metricsOf } from './metrics-of';
 import { raiseEvent } from './webhook-events';
@@ -96,8 +96,8 @@ export async function readVideoBatch(deps: Pick<Dependencies, 'jobs'>, accountId
 }
 
 /**
- * Every check, in order: the product once, then each variant's avatar and saved reaction (each
- * distinct pair read once), then each variant's direct upload (checked, copied and inspected; claimed
+ * Every check, in order: the product once, then each variant's avatar, saved reaction and music
+ * track (each distinct combination read once), then each variant's direct upload (checked, copied and inspected; claimed
  * by a real create and given back if the batch is not made). `next` runs on what passed.
  */
 async function withCheckedVariants<T>(
@@ -110,10 +110,10 @@ async function withCheckedVariants<T>(
   await checkProduct(deps, accountId, productId);
   const checked = new Set<string>();
   for (const [i, { request }] of variants.entries()) {
-    const pair = `${request.avatarId}/${request.reactionId}`;
-    if (checked.has(pair)) continue;
-    await namingVariant(i, () => checkAvatarAndReaction(deps, accountId, request));
-    checked.add(pair);
+    const named = `${request.avatarId}/${request.reactionId}/${request.musicId}`;
+    if (checked.has(named)) continue;
+    await namingVariant(i, () => checkNamedRecords(deps, accountId, request));
+    checked.add(named);
   }
   const references: (CheckedReference | undefined)[] = [];
   const withReferenceFrom = async (i: number): Promise<T> => {

@@ -1,9 +1,12 @@
 /**
  * What a job names must exist in the account and be usable before the job is accepted: the product
- * (its demo ready), the avatar (ready), the saved reaction; and the account's plan sets the limit its
+ * (its demo ready), the avatar (ready), the saved reaction, the music track (a built-in, or one of the
+ * account's own); and the account's plan sets the limit its
  * allowance unit is reserved under (a dry run reads that allowance instead of reserving).
  */
 import { conflict, notFound } from '#domain/errors';
+import { accountTrackNumber } from '#domain/music';
+import { builtInTrack } from '#domain/sound';
 import { billingPeriodOf } from '#domain/billing-period';
 import { planOf } from '#domain/plans';
 import { allowanceState, assertAllowanceCovers, type VideoQuote } from '#domain/quote';
@@ -12,12 +15,12 @@ import type { ChargeRef, Reservation } from '#ports/allowance-ledger';
 import type { Dependencies } from '#ports/dependencies';
 
 /** The stores of the records a job names, and of the account whose plan it is charged under. */
-export type JobReferenceReads = Pick<Dependencies, 'accounts' | 'products' | 'avatars' | 'reactions'>;
+export type JobReferenceReads = Pick<Dependencies, 'accounts' | 'products' | 'avatars' | 'reactions' | 'music'>;
 
 /** Foreign or unknown ids in the body are 404 naming the field; inputs not usable yet are 409. */
 export async function checkReferencedRecords(deps: Omit<JobReferenceReads, 'accounts'>, accountId: number, request: VideoRequest): Promise<void> {
   await checkProduct(deps, accountId, request.productId);
-  await checkAvatarAndReaction(deps, accountId, request);
+  await checkNamedRecords(deps, accountId, request);
 }
 
 /** The product a job is for: the account's, with its demo ready (or none). */
@@ -32,12 +35,20 @@ export async function checkProduct(deps: Pick<JobReferenceReads, 'products'>, ac
   }
 }
 
-/** The avatar (ready) and the saved reaction a job names, if it names them. */
-export async function checkAvatarAndReaction(deps: Pick<JobReferenceReads, 'avatars' | 'reactions'>, accountId: number, request: VideoRequest): Promise<void> {
+/** The avatar (ready), the saved reaction and the music track a job names, if it names them. */
+export async function checkNamedRecords(deps: Pick<JobReferenceReads, 'avatars' | 'reactions' | 'music'>, accountId: number, request: VideoRequest): Promise<void> {
   if (request.avatarId !== null) await requireReadyAvatar(deps, accountId, request.avatarId);
   if (request.reactionId !== null && !(await deps.reactions.get(accountId, request.reactionId))) {
     throw notFound(`reaction_id: Saved reaction ${request.reactionId}`);
   }
+  await requireMusic(deps, accountId, request.musicId);
+}
+
+/** A built-in track always exists; an account track ("t12") must be this account's, and not deleted. */
+export async function requireMusic(deps: Pick<JobReferenceReads, 'music'>, accountId: number, musicId: string | null): Promise<void> {
+  if (musicId === null || builtInTrack(musicId)) return;
+  const number = accountTrackNumber(musicId);
+  if (number === undefined || !(await deps.music.get(accountId, number))) throw notFound(`music_id: Music track ${musicId}`);
 }
 
 export async function requireReadyAvatar(deps: Pick<JobReferenceReads, 'avatars'>, accountId: number, avatarId: number): Promise<void> {

@@ -17,13 +17,13 @@ import type { ReferenceClip } from '#ports/media-inspector';
 import type { JobChanges } from '#ports/job-store';
 import { Compensation } from './compensation';
 import { handOver, NOT_WAITING, pendingToken } from './hand-over-decision';
-import { quoteOf, requireReadyAvatar, reservationOf, type JobReferenceReads } from './job-references';
+import { quoteOf, requireMusic, requireReadyAvatar, reservationOf, type JobReferenceReads } from './job-references';
 import type { UseCaseLog } from './log';
 import { JOB_STATE } from '#domain/job-states';
 import { withFile, type SentFile, type UseUploadDeps } from './use-upload';
 
 export type RegenerateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'now'> &
-  Pick<JobReferenceReads, 'accounts' | 'avatars'> &
+  Pick<JobReferenceReads, 'accounts' | 'avatars' | 'music'> &
   UseUploadDeps & { log?: UseCaseLog };
 
 export interface RegenerateVideoJobInput {
@@ -67,6 +67,7 @@ async function withCheckedRound<T>(
   assertCanRegenerate(job);
   const changes = regenerateChangesOf(job.method, input.changes, referenceVideo !== undefined);
   if (changes.avatarId !== undefined) await requireReadyAvatar(deps, accountId, changes.avatarId);
+  if (changes.sound) await requireMusic(deps, accountId, changes.sound.musicId);
   if (!referenceVideo) return next({ job, changes, token: pendingToken(job) });
   return withFile(
     deps,

@@ -22,8 +22,8 @@ export type FileSource = SentFile | { url: string };
 
 export type UseUploadDeps = Pick<Dependencies, 'uploads' | 'blobs' | 'remoteFiles' | 'now'> & { log?: UseCaseLog };
 
-/** The field that links a file of each purpose (a reference clip's link is the job's own reference_url). */
-const URL_FIELDS: Readonly<Record<UploadPurpose, string>> = { demo_video: 'demo_video_url', avatar_image: 'image_url', reference_video: 'reference_url' };
+/** The field that links a file of each purpose that takes links (a reference clip's link is the job's own reference_url). */
+const URL_FIELDS: Readonly<Partial<Record<UploadPurpose, string>>> = { demo_video: 'demo_video_url', avatar_image: 'image_url', reference_video: 'reference_url' };
 
 /** The refusals that judge the file itself: such a file is of no further use, so it goes. */
 const REFUSALS_OF_THE_FILE = new Set(['payload_too_large', 'unsupported_media_type', 'invalid_media']);
@@ -77,7 +77,7 @@ async function withLinkedFile<T>(deps: UseUploadDeps, purpose: UploadPurpose, ur
   try {
     const path = join(dir, 'file');
     await deps.remoteFiles.download(url, { maxBytes: UPLOAD_RULES[purpose].maxBytes, destinationPath: path }).catch((error: unknown) => {
-      throw linkRefusal(URL_FIELDS[purpose], error);
+      throw linkRefusal(URL_FIELDS[purpose] ?? UPLOAD_RULES[purpose].field, error);
     });
     return await work(path);
   } finally {

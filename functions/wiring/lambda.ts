@@ -24,6 +24,7 @@ import {
   cipherNotBundled,
   remoteFilesNotBundled,
   webhookReceiversNotBundled,
+  musicMediaNotBundled,
 } from './not-bundled';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 import { powertoolsMetrics } from '#adapters/metrics/powertools-metrics';
@@ -85,6 +86,7 @@ function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dep
     media: mediaNotBundled,
     demoMedia: demoMediaNotBundled,
     avatarImages: avatarImagesNotBundled,
+    musicMedia: musicMediaNotBundled,
     ...(storesNotBundled() as Pick<Dependencies, keyof ReturnType<typeof dynamoStores>>),
     // Only the social and analytics functions talk to the providers (social-on-aws.ts).
     social: socialNotBundled,

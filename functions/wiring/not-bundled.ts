@@ -12,6 +12,8 @@ import type { AvatarImages } from '#ports/avatar-images';
 import type { CredentialCipher } from '#ports/credential-cipher';
 import type { RemoteFiles } from '#ports/remote-files';
 import type { WebhookReceivers } from '#ports/webhook-receivers';
+import type { MusicMedia } from '#ports/music-media';
+import type { SoundBank } from '#ports/sound-bank';
 
 const notBundled = (port: string) => (): never => {
   throw new Error(`${port} is not bundled with this function: its handler module must add it to the dependencies`);
@@ -35,6 +37,10 @@ export const mediaNotBundled: MediaInspector = { inspectReference: notBundled('t
 export const demoMediaNotBundled: DemoMedia = { inspect: notBundled('the demo media tools'), normalise: notBundled('the demo media tools') };
 
 export const avatarImagesNotBundled: AvatarImages = { prepare: notBundled('the avatar image tools') };
+
+export const musicMediaNotBundled: MusicMedia = { ingest: notBundled('the music tools') };
+
+/** Until the render wing's sound bank is wired (functions/render/sound), a built-in track's file cannot be made. */
 
 export const webhookReceiversNotBundled: WebhookReceivers = { vet: notBundled('the webhook sender'), send: notBundled('the webhook sender') };
 

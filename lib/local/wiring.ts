@@ -17,6 +17,7 @@ import { SharpAvatarImages } from '#adapters/media/sharp-avatar-images';
 import { referenceResolver } from '#adapters/reference/reference-resolver';
 import { createLinkedFileDownloader } from '#adapters/reference/direct-media-resolver';
 import { FfprobeMediaInspector } from '#adapters/media/ffprobe-media-inspector';
+import { FfmpegMusicMedia } from '#adapters/media/ffmpeg-music-media';
 import { dynamoStores } from '#adapters/dynamodb/stores';
 import { createSocialProviders } from '#adapters/social/registry';
 import { localCredentialCipher } from '#adapters/crypto/credential-cipher';
@@ -69,6 +70,8 @@ export function localDependencies(parts: LocalParts): Dependencies {
     demoMedia: new FfmpegDemoMedia(),
     avatarImages: new SharpAvatarImages(),
     media: new FfprobeMediaInspector(),
+    musicMedia: new FfmpegMusicMedia(),
+    // The render wing's sound bank (functions/render/sound) takes this place when it lands.
     ...dynamoStores(table),
     social: createSocialProviders({ baseUrls: settings.socialBaseUrls }),
     cipher: localCredentialCipher(parts.dataDir),

@@ -83,6 +83,8 @@ export function openApiMismatches(answer: ObservedAnswer): string[] {
   }
 
   const response = resolve(getAt(document, responsePath));
+  // A redirect documents no body, only where it goes.
+  if (response.content === undefined && answer.status >= 300 && answer.status < 400) return answer.headers.get('location') ? problems : [`${where}: a redirect without Location`];
   const contentType = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   const content = response.content ?? {};
   if (!Object.hasOwn(content, contentType)) {

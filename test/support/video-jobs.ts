@@ -18,6 +18,7 @@ import { MemoryBlobStore } from '#test-doubles/memory/blob-store';
 import { MemoryJobStore } from '#test-doubles/memory/job-store';
 import { MemoryProductStore } from '#test-doubles/memory/product-store';
 import { MemoryReactionStore } from '#test-doubles/memory/reaction-store';
+import { MemoryMusicStore } from '#test-doubles/memory/music-store';
 import { testDependencies } from './wiring';
 
 export const NOW = new Date('2026-03-01T10:00:00Z');
@@ -90,7 +91,9 @@ export async function videoJobFixture(options: { plan?: PlanName; media?: MediaI
   const jobs = new MemoryJobStore();
   const blobs = new MemoryBlobStore();
   const runner = new RecordingRunner();
+  const music = new MemoryMusicStore();
   const deps = testDependencies({
+    music,
     accounts,
     products,
     avatars,
@@ -102,7 +105,7 @@ export async function videoJobFixture(options: { plan?: PlanName; media?: MediaI
     media: options.media ?? inspectsAsMp4,
     now: () => NOW,
   });
-  return { deps, accountId: account.id, productId: 1, avatarId: 1, jobs, ledger: jobs.ledger, blobs, runner };
+  return { deps, accountId: account.id, productId: 1, avatarId: 1, jobs, ledger: jobs.ledger, blobs, runner, music };
 }
 
 /** A job as the pipeline leaves it at preview_ready: its first unit charged, a token pending. */

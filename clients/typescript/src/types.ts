@@ -9,6 +9,7 @@ export type JobStatus = Job['status'];
 export type JobStage = Job['stage'];
 export type Product = Schemas['Product'];
 export type Avatar = Schemas['Avatar'];
+export type MusicTrack = Schemas['MusicTrack'];
 export type Video = Schemas['Video'];
 /** A dry run's answer (`?dry_run=true` on POST /videos and regenerate): what the request would take. */
 export type VideoQuote = Schemas['VideoQuote'];

@@ -12,6 +12,7 @@ export const COLLECTIONS = {
   videos: { prefix: keys.videoPrefix, paged: true },
   posts: { prefix: 'POST#', paged: true },
   avatars: { prefix: keys.avatarPrefix, paged: false },
+  music: { prefix: keys.musicPrefix, paged: false },
 } as const satisfies Record<CollectionName, { prefix: string; paged: boolean }>;
 
 /**

@@ -28,6 +28,10 @@ export const keys = {
   avatar: (accountId: number, avatarId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `AVATAR#${padId(avatarId)}` }),
   avatarPrefix: 'AVATAR#',
 
+  /** An account's own music track (the built-in ones are no records). */
+  musicTrack: (accountId: number, trackId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `MUSIC#${padId(trackId)}` }),
+  musicPrefix: 'MUSIC#',
+
   counter: (name: string) => ({ pk: `COUNTER#${name}`, sk: 'COUNTER' }),
   rateWindow: (bucket: string, windowStart: number) => ({ pk: `RATE#${bucket}`, sk: `W#${windowStart}` }),
 

@@ -18,6 +18,7 @@ import { DynamoConnectionStore } from './connections';
 import { DynamoAnalyticsCache } from './analytics-cache';
 import { DynamoUploadStore } from './uploads';
 import { DynamoWebhookStore } from './webhooks';
+import { DynamoMusicStore } from './music';
 
 /** The ports the table serves: a function that carries only some of them names which (functions/wiring/table-stores.ts). */
 export const TABLE_STORE_PORTS = [
@@ -28,6 +29,7 @@ export const TABLE_STORE_PORTS = [
   'rateLimits',
   'products',
   'avatars',
+  'music',
   'reactions',
   'jobs',
   'ledger',
@@ -52,6 +54,7 @@ export function dynamoStores(table: DynamoTable): TableStores {
     rateLimits: new DynamoRateLimiter(table),
     products: new DynamoProductStore(table),
     avatars: new DynamoAvatarStore(table),
+    music: new DynamoMusicStore(table),
     reactions: new DynamoReactionStore(table),
     jobs: new DynamoJobStore(table),
     ledger: new DynamoAllowanceLedger(table),

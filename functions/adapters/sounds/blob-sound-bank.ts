@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BlobStore } from '#ports/blob-store';
 import type { SoundBank } from '#ports/sound-bank';
-import { BUILT_IN_SOUNDS_VERSION, isBuiltInSound, renderBuiltInSound } from '#render';
+import { isBuiltInSoundId } from '#domain/sound';
+import { BUILT_IN_SOUNDS_VERSION, renderBuiltInSound } from '#render';
 
 export const builtInSoundKey = (id: string) => `sounds/built-in/v${BUILT_IN_SOUNDS_VERSION}/${id}.m4a`;
 
@@ -23,7 +24,7 @@ export class BlobSoundBank implements SoundBank {
   ) {}
 
   async builtInKey(id: string): Promise<string> {
-    if (!isBuiltInSound(id)) throw new Error(`no built-in sound "${id}"`);
+    if (!isBuiltInSoundId(id)) throw new Error(`no built-in sound "${id}"`);
     const key = builtInSoundKey(id);
     if ((await this.blobs.sizeOf(key)) !== undefined) return key;
     let pending = this.rendering.get(id);

@@ -5,7 +5,9 @@
  */
 import { join } from 'node:path';
 import { captionOf, sameCaption, soundOfJob } from '#domain/jobs';
-import { soundPlanOf, type SoundPlan } from '#domain/sound';
+import { isBuiltInSoundId, soundPlanOf, type SoundPlan } from '#domain/sound';
+import { AppError } from '#domain/errors';
+import { musicAudioKeyOf } from '#use-cases/music-audio';
 import { videoObjectKeys } from '#domain/video';
 import { captionSegment, joinWithDemo, posterJpeg, posterTimeS, type JoinSound } from '#render';
 import type { Dependencies } from '#ports/dependencies';
@@ -13,7 +15,7 @@ import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, w
 import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 
-type ComposeDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'videos' | 'products' | 'avatars' | 'reactions' | 'sounds'>;
+type ComposeDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'videos' | 'products' | 'avatars' | 'reactions' | 'sounds' | 'music'>;
 
 export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<void> {
   const { blobs } = deps;
@@ -48,7 +50,7 @@ export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<
       // The demo downloads while the segment is fetched or encoded.
       const demoFetched = demo ? blobs.getToFile(demo.key, join(dir, 'demo.mp4')) : Promise.resolve();
       demoFetched.catch(() => undefined);
-      const soundFetched = soundFiles(deps, plan, { withDemo: demo !== null, voice: reaction.voice ?? false, dir });
+      const soundFetched = soundFiles(deps, plan, { accountId: job.account_id, withDemo: demo !== null, voice: reaction.voice ?? false, dir });
       soundFetched.catch(() => undefined);
       let segmentDurationS: number;
       if (readySegment) {
@@ -87,10 +89,10 @@ export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<
  * The job's sound plan as local files: the effect and the bed come from the sound bank (built-in) or
  * the blob store (an account's track). auto's fill bed matters only where there is a demo to fill.
  */
-async function soundFiles(deps: ComposeDeps, plan: SoundPlan, at: { withDemo: boolean; voice: boolean; dir: string }): Promise<JoinSound> {
+async function soundFiles(deps: ComposeDeps, plan: SoundPlan, at: { accountId: number; withDemo: boolean; voice: boolean; dir: string }): Promise<JoinSound> {
   const fetchSound = async (id: string, name: string) => {
     const path = join(at.dir, name);
-    await deps.blobs.getToFile(await deps.sounds.builtInKey(id), path);
+    await deps.blobs.getToFile(await musicKeyOf(deps, at.accountId, id), path);
     return path;
   };
   switch (plan.kind) {
@@ -105,5 +107,18 @@ async function soundFiles(deps: ComposeDeps, plan: SoundPlan, at: { withDemo: bo
     }
     case 'music':
       return { segmentHasVoice: at.voice, effectPath: null, bed: { path: await fetchSound(plan.musicId, 'music.m4a'), role: 'music' } };
+  }
+}
+
+/** A built-in sound's key, or the account's track's; a track deleted since the job was made fails it as a deleted input. */
+async function musicKeyOf(deps: ComposeDeps, accountId: number, id: string): Promise<string> {
+  if (isBuiltInSoundId(id)) return deps.sounds.builtInKey(id);
+  try {
+    return await musicAudioKeyOf(deps, { accountId, musicId: id });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'not_found') {
+      throw new PipelineError('input_deleted', `The music track ${id} was deleted while the job ran; create a new job`);
+    }
+    throw error;
   }
 }

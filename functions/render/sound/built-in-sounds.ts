@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import { builtInTrack, REACTION_EFFECTS } from '#domain/sound';
+import { builtInTrack, isBuiltInSoundId, REACTION_EFFECTS } from '#domain/sound';
 import { encodeLevelled, singleInputGraph } from './level-encode';
 import { renderBed } from './synth/beds';
 import { renderEffect } from './synth/effects';
@@ -17,7 +17,6 @@ export const BUILT_IN_SOUNDS_VERSION = 1;
 
 const EFFECT_IDS = new Set(Object.values(REACTION_EFFECTS).map((effect) => effect.id));
 
-export const isBuiltInSound = (id: string) => builtInTrack(id) !== undefined || EFFECT_IDS.has(id);
 
 function synthesise(id: string): StereoBuffer {
   const track = builtInTrack(id);

@@ -47,6 +47,9 @@ describe('argument parsing', () => {
     expect(parse('jobs get 7')).toEqual({ name: 'jobs get', jobId: 7 });
     expect(parse('jobs approve 7 --hook Yes --size small')).toEqual({ name: 'jobs approve', jobId: 7, hook: 'Yes', position: undefined, size: 'small' });
     expect(parse('jobs regenerate 7 --prompt again')).toEqual({ name: 'jobs regenerate', jobId: 7, prompt: 'again' });
+    expect(parse('music list')).toEqual({ name: 'music list' });
+    expect(parse('music add song.mp3 --name Summer')).toEqual({ name: 'music add', file: 'song.mp3', trackName: 'Summer' });
+    expect(parse('music delete t12')).toEqual({ name: 'music delete', musicId: 't12' });
     expect(parse('usage')).toEqual({ name: 'usage' });
     expect(parse('')).toEqual({ name: 'help' });
   });

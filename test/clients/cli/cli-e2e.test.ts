@@ -119,3 +119,26 @@ test('exit codes: a bad key 3, an unknown product 4, a missing --product 2', asy
   const missing = await cli(['videos', 'create', '--prompt', 'laughing'], { RS_API_KEY: key, RS_BASE_URL: t.stack.apiUrl });
   expect(missing).toEqual({ code: 2, stdout: '', stderr: 'error: --product is required\n' });
 }, 120_000);
+
+test('music: a track added from a file (a direct upload), listed after the built-in ones, deleted; a built-in one cannot be', async () => {
+  const { key } = await t.newAccount();
+  const as = { RS_API_KEY: key, RS_BASE_URL: t.stack.apiUrl };
+  const song = join(dir, 'Summer Song.mp3');
+  await exec(ffmpegPath(), ['-v', 'error', '-f', 'lavfi', '-i', 'sine=f=440:d=3', '-c:a', 'libmp3lame', '-y', song]);
+
+  const added = await cli(['music', 'add', song, '--json'], as);
+  expect(added.code).toBe(0);
+  const track = JSON.parse(added.stdout);
+  expect(track).toMatchObject({ id: expect.stringMatching(/^t\d+$/), name: 'Summer Song', built_in: false });
+
+  const listed = await cli(['music', 'list'], as);
+  expect(listed.code).toBe(0);
+  const lines = listed.stdout.trim().split('\n');
+  expect(lines[0]).toMatch(/^ID\s+NAME\s+LENGTH\s+KIND$/);
+  expect(lines[1]).toMatch(/^sunny-pop\s+Sunny Pop\s+1:00\s+built-in, upbeat$/);
+  expect(lines.at(-1)).toMatch(new RegExp(`^${track.id}\\s+Summer Song\\s+0:03\\s+yours$`));
+
+  expect(await cli(['music', 'delete', track.id], as)).toEqual({ code: 0, stdout: `deleted ${track.id}\n`, stderr: '' });
+  expect((await cli(['music', 'delete', track.id], as)).code).toBe(4);
+  expect((await cli(['music', 'delete', 'sunny-pop'], as)).code).toBe(5);
+}, 120_000);

@@ -24,6 +24,7 @@ const STDIO = join(ROOT, 'clients', 'typescript', 'src', 'mcp', 'stdio.ts');
 const exec = promisify(execFile);
 
 const TOOLS = [
+  'add_music',
   'approve_job',
   'create_avatar',
   'create_product',
@@ -34,6 +35,7 @@ const TOOLS = [
   'get_usage',
   'get_video',
   'list_avatars',
+  'list_music',
   'list_products',
   'list_reactions',
   'list_social_connections',

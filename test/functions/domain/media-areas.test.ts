@@ -6,6 +6,7 @@ import { jobObjectKeys } from '#domain/jobs';
 import { regenerateUploadKey } from '#domain/job-execution';
 import { videoObjectKeys } from '#domain/video';
 import { uploadObjectKey } from '#domain/upload-record';
+import { musicAudioKey } from '#domain/music';
 
 /** An IAM resource pattern as S3 reads it: `*` matches any run of characters, `/` included. */
 const matches = (pattern: string, key: string) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(key);
@@ -17,6 +18,7 @@ const KEYS_BY_AREA: Record<MediaArea, string[]> = {
   jobs: [...Object.values(jobObjectKeys(7, 90, 2)), regenerateUploadKey(7, 90, 3, 'nonce')],
   videos: Object.values(videoObjectKeys(7, 55)),
   uploads: [uploadObjectKey(7, '0b4f6a4e-8a52-4d39-9a5e-2f1b7d3f0c11')],
+  music: [musicAudioKey(7, 21)],
 };
 
 describe('media areas (the unit of a write grant on AWS)', () => {

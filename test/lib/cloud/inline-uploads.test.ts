@@ -13,6 +13,6 @@ test.each(Object.keys(HANDLER_GROUPS) as HandlerGroup[])('the %s function knows 
   expect(env[INLINE_UPLOAD_ENV]).toBe(takesFiles(group) ? String(AWS_INLINE_UPLOAD_MAX_BYTES) : undefined);
 });
 
-test('the groups that take file parts are the products, avatars and videos functions', () => {
-  expect((Object.keys(HANDLER_GROUPS) as HandlerGroup[]).filter(takesFiles).sort()).toEqual(['avatars', 'products', 'videos']);
+test('the groups that take file parts are the products, avatars, music and videos functions', () => {
+  expect((Object.keys(HANDLER_GROUPS) as HandlerGroup[]).filter(takesFiles).sort()).toEqual(['avatars', 'music', 'products', 'videos']);
 });

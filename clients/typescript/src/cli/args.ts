@@ -46,6 +46,9 @@ export type Command =
   | { name: 'jobs get'; jobId: number }
   | { name: 'jobs approve'; jobId: number; hook?: string; position?: Position; size?: Size }
   | { name: 'jobs regenerate'; jobId: number; prompt?: string }
+  | { name: 'music list' }
+  | { name: 'music add'; file: string; trackName?: string }
+  | { name: 'music delete'; musicId: string }
   | { name: 'usage' };
 
 export interface Invocation {
@@ -74,6 +77,9 @@ export const USAGE = `usage: reaction-studio <command> [options] [--json]
   jobs get ID
   jobs approve ID [--hook TEXT] [--position P] [--size S]
   jobs regenerate ID [--prompt TEXT]
+  music list
+  music add FILE [--name N]
+  music delete ID
   usage
 
 exit codes: 0 ok, 1 other (network, 5xx), 2 usage, 3 not signed in / 401 / 403, 4 not found,
@@ -89,7 +95,7 @@ export function parseInvocation(argv: readonly string[]): Invocation {
   const args = argv.filter((arg) => arg !== '--json');
   const [first, second] = args;
   if (first === undefined || first === 'help' || first === '--help' || first === '-h') return { command: { name: 'help' }, json };
-  const group = ['products', 'videos', 'jobs'].includes(first);
+  const group = ['products', 'videos', 'jobs', 'music'].includes(first);
   const name = group ? `${first} ${second ?? ''}`.trim() : first;
   const rest = args.slice(group ? 2 : 1);
   return { command: parseCommand(name, rest), json };
@@ -107,6 +113,7 @@ function parseCommand(name: string, rest: string[]): Command {
     }
     case 'products list':
     case 'videos list':
+    case 'music list':
     case 'usage':
       parse(rest, {}, 0);
       return { name };
@@ -157,6 +164,16 @@ function parseCommand(name: string, rest: string[]): Command {
     case 'jobs regenerate': {
       const { values, positionals } = parse(rest, { prompt: str }, 1, 'ID');
       return { name, jobId: id(positionals[0], 'ID'), prompt: values.prompt };
+    }
+    case 'music add': {
+      const { values, positionals } = parse(rest, { name: str }, 1, 'FILE');
+      return { name, file: positionals[0]!, trackName: values.name };
+    }
+    case 'music delete': {
+      const { positionals } = parse(rest, {}, 1, 'ID');
+      const musicId = positionals[0]!;
+      if (!/^[a-z0-9-]{1,40}$/.test(musicId)) throw new UsageError('ID must be a track id from music list (t12)');
+      return { name, musicId };
     }
     default:
       throw new UsageError(`unknown command: ${name || '(none)'}`);

@@ -14,7 +14,7 @@ import type { Job } from '../types';
 import type { Command } from './args';
 import { configPath, readConfig, resolveCredentials, writeConfig, DEFAULT_BASE_URL, type Env } from './config';
 import { JobFailedError, NotSignedInError } from './exit-codes';
-import { batchTable, jobLine, productLine, productsTable, progressLine, table, videosTable, type Io } from './output';
+import { batchTable, jobLine, musicTable, productLine, productsTable, progressLine, table, videosTable, type Io } from './output';
 import { progress } from './progress';
 
 export interface Context {
@@ -27,6 +27,18 @@ export interface Context {
 
 const MEDIA_TYPES: Record<string, string> = { '.mp4': 'video/mp4', '.m4v': 'video/mp4', '.mov': 'video/quicktime', '.webm': 'video/webm', '.avi': 'video/x-msvideo' };
 const mediaType = (path: string) => MEDIA_TYPES[extname(path).toLowerCase()] ?? 'video/mp4';
+/** What a music upload declares; the service judges the bytes again. */
+const AUDIO_TYPES: Record<string, string> = {
+  '.mp3': 'audio/mpeg',
+  '.m4a': 'audio/mp4',
+  '.aac': 'audio/aac',
+  '.wav': 'audio/wav',
+  '.ogg': 'audio/ogg',
+  '.oga': 'audio/ogg',
+  '.opus': 'audio/opus',
+  '.flac': 'audio/flac',
+};
+const audioType = (path: string) => AUDIO_TYPES[extname(path).toLowerCase()] ?? 'audio/mpeg';
 
 async function client(ctx: Context): Promise<ReactionStudioClient> {
   const { apiKey, baseUrl } = await resolveCredentials(ctx.env);
@@ -85,6 +97,21 @@ export async function execute(command: Exclude<Command, { name: 'help' }>, ctx: 
       const rs = await client(ctx);
       const page = await unwrap(rs.GET('/videos', { params: { query: { per_page: 100 } } }));
       return print(ctx, page.data, () => videosTable(page.data));
+    }
+    case 'music list': {
+      const tracks = (await unwrap((await client(ctx)).GET('/music'))).data;
+      return print(ctx, tracks, () => musicTable(tracks));
+    }
+    case 'music add': {
+      const rs = await client(ctx);
+      // A direct upload: the way for any size (on AWS a request body carries about 4 MB).
+      const upload = await rs.uploadFile('music', await fileFromPath(command.file), { contentType: audioType(command.file) });
+      const track = (await unwrap(rs.POST('/music', { body: { audio_upload_id: upload.id, ...(command.trackName ? { name: command.trackName } : {}) } }))).data;
+      return print(ctx, track, () => musicTable([track]));
+    }
+    case 'music delete': {
+      const deleted = (await unwrap((await client(ctx)).DELETE('/music/{music_id}', { params: { path: { music_id: command.musicId } } }))).data;
+      return print(ctx, deleted, () => `deleted ${deleted.id}`);
     }
     case 'jobs get': {
       const job = await (await client(ctx)).getJob(command.jobId);

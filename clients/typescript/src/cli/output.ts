@@ -3,7 +3,7 @@
  * every error as one line (stderr) or one JSON object (stdout with --json).
  */
 import { ApiError } from '../errors';
-import type { Job, Product, Video, VideoBatch } from '../types';
+import type { Job, MusicTrack, Product, Video, VideoBatch } from '../types';
 
 export interface Io {
   out(text: string): void;
@@ -19,6 +19,14 @@ export function table(rows: readonly (readonly unknown[])[], header: readonly st
   const widths = header.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? '').length)));
   return cells.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
 }
+
+const minutes = (s: number) => `${Math.floor(s / 60)}:${String(Math.round(s % 60)).padStart(2, '0')}`;
+
+export const musicTable = (tracks: readonly MusicTrack[]) =>
+  table(
+    tracks.map((t) => [t.id, t.name, minutes(t.duration_s), t.built_in ? `built-in${t.mood ? `, ${t.mood}` : ''}` : 'yours']),
+    ['ID', 'NAME', 'LENGTH', 'KIND'],
+  );
 
 export const productLine = (p: Product) => `product ${p.id} "${p.name}" demo ${p.demo_video?.status ?? 'none'}`;
 

@@ -24,6 +24,7 @@ export const createVideo = tool({
     reaction_id: id('saved reaction (method reuse)').optional(),
     ...hookFields,
     ...avatarSource,
+    music_id: z.string().max(40).describe('A track from list_music to play under the video (a built-in id like "sunny-pop" or one of the account\'s, "t12")').optional(),
     idempotency_key: z.string().min(1).max(200).describe('Sent as Idempotency-Key: the same key and request again answer the first job, not a second one').optional(),
     wait: z.boolean().describe('Follow the job until done, failed or (mode preview) preview_ready').optional(),
     wait_timeout_s: z.number().int().positive().describe('The longest to wait; the job is then answered as it is').optional(),

@@ -32,9 +32,9 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'create_upload',
     title: 'Start a direct upload',
     description:
-      'Declares a file and answers a one-hour presigned form (url, method, fields or headers): send the file there yourself, then name the upload\'s id in create_product (demo_video), create_avatar (avatar_image) or create_video (reference_video).',
+      'Declares a file and answers a one-hour presigned form (url, method, fields or headers): send the file there yourself, then name the upload\'s id in create_product (demo_video), create_avatar (avatar_image), create_video (reference_video) or add_music (music).',
     input: z.object({
-      purpose: z.enum(['demo_video', 'avatar_image', 'reference_video']),
+      purpose: z.enum(['demo_video', 'avatar_image', 'reference_video', 'music']),
       content_type: z.string().min(1).max(100).describe('The file\'s media type, e.g. video/mp4 or image/png'),
       size_bytes: z.number().int().positive().describe('The exact size of the file'),
       filename: z.string().max(255).optional(),
@@ -76,6 +76,24 @@ export const TOOLS: readonly ToolDefinition[] = [
     input: z.object({}),
     annotations: READ,
     run: async (rs) => (await unwrap(rs.GET('/avatars'))).data,
+  }),
+  tool({
+    name: 'list_music',
+    title: 'List music',
+    description:
+      'The tracks a video can play under it (create_video music_id): the built-in ones (with mood and bpm), then the account\'s own. All are levelled to -14 LUFS.',
+    input: z.object({}),
+    annotations: READ,
+    run: async (rs) => (await unwrap(rs.GET('/music'))).data,
+  }),
+  tool({
+    name: 'add_music',
+    title: 'Add a music track',
+    description:
+      'Adds one of the account\'s own tracks from a direct upload (create_upload purpose music: MP3, M4A/AAC, WAV, OGG/Opus or FLAC, at most 20 MB and 10 minutes). It is levelled to -14 LUFS and answered with its id (t12) for create_video music_id.',
+    input: z.object({ audio_upload_id: uploadId('music'), name: z.string().min(1).max(100).describe('Else the uploaded file\'s name').optional() }),
+    annotations: CREATE,
+    run: async (rs, body) => (await unwrap(rs.POST('/music', { body }))).data,
   }),
   tool({
     name: 'create_avatar',
