@@ -95,7 +95,7 @@ describe('normaliseVideo', () => {
   it('returns what it wrote, and audio and video end together', async () => {
     const out = path.join(dir, 'returned.mp4');
     const result = await normaliseVideo(await makeFixture('vertical-mp4'), out);
-    expect(result).toEqual({ encoding: CANONICAL_ENCODING_ID, durationS: 2, width: 1080, height: 1920, sizeBytes: (await fsp.stat(out)).size });
+    expect(result).toEqual({ encoding: CANONICAL_ENCODING_ID, durationS: 2, width: 1080, height: 1920, sizeBytes: (await fsp.stat(out)).size, loudnessLufs: -14 });
     const media = await probe(out);
     expect(media.video?.durationS).toBe(2);
     expect(media.audio?.durationS).toBe(2);
