@@ -76,7 +76,7 @@ module.exports = {
         pathNot: [
           notIn('adapters', 'wiring', 'handlers', 'render'),
           // Temporary (issue 25): pipeline tasks that still call the wing directly, until they go through ports.
-          '^functions/pipeline/tasks/(compose|finalize|render-preview)\\.ts$',
+          '^functions/pipeline/(tasks/(compose|finalize|render-preview)|job-sound)\\.ts$',
         ],
       },
       to: { path: layer('render') },

@@ -23,7 +23,10 @@ module.exports = {
     '<rootDir>/test/lib/cloud/lambda-layout\\.test\\.ts$',
     // Video: ffmpeg encodes, rendered reactions, the face model.
     '<rootDir>/test/functions/render/(ffmpeg|encoding|uploads|caption|compose|face)/',
+    '<rootDir>/test/functions/render/voice/voice-line\\.test\\.ts$',
     '<rootDir>/test/functions/render/(reaction/reaction-clip|illustrated/illustrated-renderer)\\.test\\.ts$',
     '<rootDir>/test/functions/adapters/engines/local/(motion-end-to-end|photo-rig)\\.test\\.ts$',
+    // Sound: levelled encodes and mixes (the mix graph, the loudness reader and the synthesis stay).
+    '<rootDir>/test/functions/render/sound/(finished-video-sound|synth)\\.test\\.ts$',
   ],
 };

@@ -21,7 +21,7 @@ export const LOUDNESS_TARGET = {
 export const VOICE_LINE_MAX_CHARS = 100;
 
 /** The emotions the engines perform; each has its own reaction effect. */
-export const SOUND_EMOTIONS = ['shocked', 'laughing', 'excited', 'crying', 'disgusted', 'mind_blown', 'skeptical', 'in_love', 'angry', 'happy'] as const;
+const SOUND_EMOTIONS = ['shocked', 'laughing', 'excited', 'crying', 'disgusted', 'mind_blown', 'skeptical', 'in_love', 'angry', 'happy'] as const;
 export type SoundEmotion = (typeof SOUND_EMOTIONS)[number];
 
 export const MUSIC_MOODS = ['upbeat', 'chill', 'dramatic', 'funny', 'epic', 'romantic', 'tense', 'playful'] as const;
@@ -67,17 +67,17 @@ export const REACTION_EFFECTS: Record<SoundEmotion, { id: string; name: string }
 /** A built-in bed or effect (the sound bank makes it), as opposed to an account's own track. */
 export const isBuiltInSoundId = (id: string) => builtInTrack(id) !== undefined || Object.values(REACTION_EFFECTS).some((effect) => effect.id === id);
 
-export const isSoundEmotion = (value: string | null | undefined): value is SoundEmotion =>
+const isSoundEmotion = (value: string | null | undefined): value is SoundEmotion =>
   typeof value === 'string' && (SOUND_EMOTIONS as readonly string[]).includes(value);
 
 /** The effect for a reaction whose emotion is unknown (another engine's clip): the archetypal reaction. */
-export const DEFAULT_SOUND_EMOTION: SoundEmotion = 'shocked';
+const DEFAULT_SOUND_EMOTION: SoundEmotion = 'shocked';
 
 /**
  * When the demo has no sound of its own, `auto` keeps the video from falling silent: the bed whose
  * mood fits the reaction plays under the demo instead.
  */
-export const FALLBACK_BED_OF_EMOTION: Record<SoundEmotion, string> = {
+const FALLBACK_BED_OF_EMOTION: Record<SoundEmotion, string> = {
   shocked: 'cinematic-rise',
   laughing: 'bouncy-pizzicato',
   excited: 'sunny-pop',

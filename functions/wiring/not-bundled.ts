@@ -13,7 +13,6 @@ import type { CredentialCipher } from '#ports/credential-cipher';
 import type { RemoteFiles } from '#ports/remote-files';
 import type { WebhookReceivers } from '#ports/webhook-receivers';
 import type { MusicMedia } from '#ports/music-media';
-import type { SoundBank } from '#ports/sound-bank';
 
 const notBundled = (port: string) => (): never => {
   throw new Error(`${port} is not bundled with this function: its handler module must add it to the dependencies`);

@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { BUILT_IN_TRACKS } from '#domain/sound';
 import type { UploadView } from '#domain/upload-record';
 import { fileArg, runFfmpeg } from '#render';
-import { measureLoudness } from '#functions/render/sound/loudness';
+import { measureLoudness } from '#render';
 import { rateLimitsOnStoppedClock } from '#test-support/clock';
 import { assertMatchesOpenApi } from '#test-support/openapi-validator';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';

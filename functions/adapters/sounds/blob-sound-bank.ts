@@ -12,7 +12,7 @@ import type { SoundBank } from '#ports/sound-bank';
 import { isBuiltInSoundId } from '#domain/sound';
 import { BUILT_IN_SOUNDS_VERSION, renderBuiltInSound } from '#render';
 
-export const builtInSoundKey = (id: string) => `sounds/built-in/v${BUILT_IN_SOUNDS_VERSION}/${id}.m4a`;
+const builtInSoundKey = (id: string) => `sounds/built-in/v${BUILT_IN_SOUNDS_VERSION}/${id}.m4a`;
 
 export class BlobSoundBank implements SoundBank {
   /** One render per sound per process, however many jobs ask at once. */

@@ -4,12 +4,10 @@
  * overridden is reused as the segment, so approving encodes nothing.
  */
 import { join } from 'node:path';
-import { captionOf, sameCaption, soundOfJob } from '#domain/jobs';
-import { isBuiltInSoundId, soundPlanOf, type SoundPlan } from '#domain/sound';
-import { AppError } from '#domain/errors';
-import { musicAudioKeyOf } from '#use-cases/music-audio';
+import { captionOf, sameCaption } from '#domain/jobs';
 import { videoObjectKeys } from '#domain/video';
-import { captionSegment, joinWithDemo, posterJpeg, posterTimeS, type JoinSound } from '#render';
+import { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from '#render';
+import { jobSoundFiles } from '#pipeline/job-sound';
 import type { Dependencies } from '#ports/dependencies';
 import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
 import { PipelineError, toPipelineError } from '#pipeline/errors';
@@ -31,8 +29,6 @@ export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<
     product.demo?.status === 'ready' && product.demo.key
       ? { key: product.demo.key, durationS: product.demo.duration_s ?? 0, encoding: product.demo.encoding, loudnessLufs: product.demo.loudness_lufs }
       : null;
-  const { sound, musicId } = soundOfJob(job);
-  const plan = soundPlanOf({ sound, musicId, emotion: reaction.emotion });
   const keys = videoObjectKeys(job.account_id, videoId);
   const caption = captionOf(job);
   // A segment already made with this caption is joined as it is: the engine's clip (canonical, with
@@ -50,12 +46,15 @@ export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<
       // The demo downloads while the segment is fetched or encoded.
       const demoFetched = demo ? blobs.getToFile(demo.key, join(dir, 'demo.mp4')) : Promise.resolve();
       demoFetched.catch(() => undefined);
-      const soundFetched = soundFiles(deps, plan, { accountId: job.account_id, withDemo: demo !== null, voice: reaction.voice ?? false, dir });
+      // The voice is the engine's clip's own audio: the segment's when the segment is that clip.
+      const voiceFromSegment = readySegment?.key === reaction.key;
+      const soundFetched = jobSoundFiles(deps, job, { withDemo: demo !== null, dir, voicePath: voiceFromSegment ? segmentPath : join(dir, 'reaction.mp4') });
       soundFetched.catch(() => undefined);
       let segmentDurationS: number;
       if (readySegment) {
         await blobs.getToFile(readySegment.key, segmentPath);
         segmentDurationS = readySegment.duration_s;
+        if (reaction.voice && !voiceFromSegment) await blobs.getToFile(reaction.key, join(dir, 'reaction.mp4'));
       } else {
         await blobs.getToFile(reaction.key, join(dir, 'reaction.mp4'));
         segmentDurationS = (await captionSegment({ reactionPath: join(dir, 'reaction.mp4'), caption, outputPath: segmentPath })).durationS;
@@ -83,42 +82,4 @@ export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<
     }
   });
   await saveProgress(deps, job, { output });
-}
-
-/**
- * The job's sound plan as local files: the effect and the bed come from the sound bank (built-in) or
- * the blob store (an account's track). auto's fill bed matters only where there is a demo to fill.
- */
-async function soundFiles(deps: ComposeDeps, plan: SoundPlan, at: { accountId: number; withDemo: boolean; voice: boolean; dir: string }): Promise<JoinSound> {
-  const fetchSound = async (id: string, name: string) => {
-    const path = join(at.dir, name);
-    await deps.blobs.getToFile(await musicKeyOf(deps, at.accountId, id), path);
-    return path;
-  };
-  switch (plan.kind) {
-    case 'none':
-      return { segmentHasVoice: at.voice, effectPath: null, bed: null };
-    case 'effect': {
-      const [effectPath, fillPath] = await Promise.all([
-        fetchSound(plan.effectId, 'effect.m4a'),
-        at.withDemo ? fetchSound(plan.fallbackBedId, 'fill.m4a') : Promise.resolve(null),
-      ]);
-      return { segmentHasVoice: at.voice, effectPath, bed: fillPath ? { path: fillPath, role: 'fill' } : null };
-    }
-    case 'music':
-      return { segmentHasVoice: at.voice, effectPath: null, bed: { path: await fetchSound(plan.musicId, 'music.m4a'), role: 'music' } };
-  }
-}
-
-/** A built-in sound's key, or the account's track's; a track deleted since the job was made fails it as a deleted input. */
-async function musicKeyOf(deps: ComposeDeps, accountId: number, id: string): Promise<string> {
-  if (isBuiltInSoundId(id)) return deps.sounds.builtInKey(id);
-  try {
-    return await musicAudioKeyOf(deps, { accountId, musicId: id });
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'not_found') {
-      throw new PipelineError('input_deleted', `The music track ${id} was deleted while the job ran; create a new job`);
-    }
-    throw error;
-  }
 }

@@ -1,13 +1,14 @@
 /** RenderPreview: the captioned reaction segment, playable alone at preview_url. */
 import { join } from 'node:path';
 import { captionOf, jobObjectKeys } from '#domain/jobs';
-import { captionSegment } from '#render';
+import { captionSegment, joinWithDemo } from '#render';
+import { jobSoundFiles } from '#pipeline/job-sound';
 import type { Dependencies } from '#ports/dependencies';
 import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
 import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 
-export async function renderPreview(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'blobs' | 'products' | 'avatars' | 'reactions'>): Promise<void> {
+export async function renderPreview(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'blobs' | 'products' | 'avatars' | 'reactions' | 'sounds' | 'music'>): Promise<void> {
   const { blobs } = deps;
   let job = await activeJob(deps, payload);
   if (!job) return;
@@ -19,8 +20,13 @@ export async function renderPreview(payload: StepPayload, deps: Pick<Dependencie
   const caption = captionOf(job);
   const durationS = await withScratch(async (dir) => {
     try {
-      await blobs.getToFile(reaction.key, join(dir, 'reaction.mp4'));
-      const segment = await captionSegment({ reactionPath: join(dir, 'reaction.mp4'), caption, outputPath: join(dir, 'preview.mp4') });
+      const reactionPath = join(dir, 'reaction.mp4');
+      await blobs.getToFile(reaction.key, reactionPath);
+      const sound = jobSoundFiles(deps, job, { withDemo: false, dir, voicePath: reactionPath });
+      sound.catch(() => undefined);
+      const segment = await captionSegment({ reactionPath, caption, outputPath: join(dir, 'segment.mp4') });
+      // The preview sounds as the finished video's opening will: the reaction's sound, levelled.
+      await joinWithDemo({ segmentPath: join(dir, 'segment.mp4'), segmentDurationS: segment.durationS, demo: null, sound: await sound, outputPath: join(dir, 'preview.mp4') });
       await blobs.putFile(key, join(dir, 'preview.mp4'), 'video/mp4');
       return segment.durationS;
     } catch (error) {

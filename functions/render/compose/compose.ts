@@ -68,8 +68,8 @@ export interface JoinInput {
 
 /** The reaction's sound for the join (the job's SoundPlan, resolved to files). */
 export interface JoinSound {
-  /** The segment's own audio is the spoken voice line: mix it above the rest. */
-  segmentHasVoice: boolean;
+  /** A file whose audio is the spoken voice line (the engine's clip), mixed above the rest; null without one. */
+  voicePath: string | null;
   effectPath: string | null;
   bed: { path: string; role: 'music' | 'fill' } | null;
 }
@@ -264,7 +264,7 @@ async function soundtrackSpecOf(input: JoinInput): Promise<SoundtrackSpec> {
     reactionS: input.segmentDurationS,
     demoS: demo ? demo.durationS : 0,
     // Without a sound plan the segment's own audio (a voice, or another engine's sound) is kept as it is.
-    voicePath: !sound || sound.segmentHasVoice ? input.segmentPath : null,
+    voicePath: sound ? sound.voicePath : input.segmentPath,
     demo: demoSound,
     effectPath: sound?.effectPath ?? null,
     bed: sound?.bed ?? null,

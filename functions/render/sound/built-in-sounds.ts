@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import { builtInTrack, isBuiltInSoundId, REACTION_EFFECTS } from '#domain/sound';
+import { builtInTrack, REACTION_EFFECTS } from '#domain/sound';
 import { encodeLevelled, singleInputGraph } from './level-encode';
 import { renderBed } from './synth/beds';
 import { renderEffect } from './synth/effects';

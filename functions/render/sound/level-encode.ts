@@ -27,7 +27,7 @@ export interface LevelEncodeInput {
 const LOUDNESS_SLACK_LU = 0.4;
 const ATTEMPTS = 3;
 
-export const AAC_OUTPUT_ARGS = [
+const AAC_OUTPUT_ARGS = [
   '-c:a', CANONICAL.audio.codec,
   '-b:a', CANONICAL.audio.bitrate,
   '-ar', String(CANONICAL.audio.sampleRate),

@@ -36,7 +36,7 @@ export function parseEbur128Summary(stderr: string): Loudness {
 }
 
 /** The ebur128 measuring chain (true peak on; the per-frame log goes to the verbose level, under the `info` we read) for a graph's last audio label. */
-export const EBUR128_MEASURE = 'ebur128=peak=true:framelog=verbose';
+const EBUR128_MEASURE = 'ebur128=peak=true:framelog=verbose';
 
 /** Measures the first audio stream of a file. */
 export async function measureLoudness(path: string, options: { timeoutMs?: number } = {}): Promise<Loudness> {

@@ -72,8 +72,6 @@ const STYLES: Record<string, BedStyle> = {
   },
 };
 
-export const BED_STYLE_IDS = Object.keys(STYLES);
-
 const plays = (pattern: string, step: number) => pattern[step % 16] === 'x';
 
 /** The bed as a stereo buffer of `seconds` (the catalogue's duration), the same on every run. */

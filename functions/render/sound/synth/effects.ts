@@ -145,8 +145,6 @@ const EFFECTS: Record<string, Effect> = {
   },
 };
 
-export const EFFECT_IDS = Object.keys(EFFECTS);
-
 /** The effect as a stereo buffer of EFFECT_SECONDS, the same on every run. */
 export function renderEffect(id: string): StereoBuffer {
   const effect = EFFECTS[id];

@@ -39,9 +39,9 @@ async function normalisedDemo(kind: 'music' | 'speech', lufs: number) {
 }
 
 async function soundOf(kind: 'auto' | 'music' | 'none'): Promise<JoinSound> {
-  if (kind === 'none') return { segmentHasVoice: false, effectPath: null, bed: null };
-  if (kind === 'music') return { segmentHasVoice: false, effectPath: null, bed: { path: await builtInSoundFile('sunny-pop'), role: 'music' } };
-  return { segmentHasVoice: false, effectPath: await builtInSoundFile('riser-hit'), bed: { path: await builtInSoundFile('cinematic-rise'), role: 'fill' } };
+  if (kind === 'none') return { voicePath: null, effectPath: null, bed: null };
+  if (kind === 'music') return { voicePath: null, effectPath: null, bed: { path: await builtInSoundFile('sunny-pop'), role: 'music' } };
+  return { voicePath: null, effectPath: await builtInSoundFile('riser-hit'), bed: { path: await builtInSoundFile('cinematic-rise'), role: 'fill' } };
 }
 
 async function finished(name: string, demo: { path: string; durationS: number; loudnessLufs?: number | null; encoding?: string } | null, sound: JoinSound) {

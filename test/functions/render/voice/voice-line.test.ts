@@ -24,7 +24,7 @@ import { probeMedia } from '#functions/render/ffmpeg/probe';
 import { canonicalMismatches } from '#functions/render/encoding/canonical-encoding';
 import { EngineError, REACTION_CLIP, type AvatarRef } from '#ports/engine';
 import { MemoryBlobStore } from '#test-doubles/memory/blob-store';
-import { SYNTH, syntheticFacePng, syntheticRig } from '../../../render/face/synthetic-face';
+import { SYNTH, syntheticFacePng, syntheticRig } from '../face/synthetic-face';
 
 const LINE = "Oh my god, I can't believe how good this is!";
 /** 99 characters: longer than five seconds at espeak-ng's default speed. */
