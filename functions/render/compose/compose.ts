@@ -115,12 +115,12 @@ async function writeVerified<T>(outputPath: string, make: (partial: string) => P
  * the AAC priming edit list (audio exactly as long as the video); the concat demuxer does not, which
  * is why a single file does not go through the join.
  */
-function remuxArgs(inputPath: string, outputPath: string): string[] {
+function remuxArgs(inputPath: string, outputPath: string, audioPath?: string): string[] {
   return [
     '-v', 'error',
     '-i', fileArg(inputPath),
-    '-map', '0:v:0',
-    '-map', '0:a:0',
+    // With `audioPath` its (finished, encoded) audio replaces the file's own.
+    ...(audioPath ? ['-i', fileArg(audioPath), '-map', '0:v:0', '-map', '1:a:0'] : ['-map', '0:v:0', '-map', '0:a:0']),
     '-c', 'copy',
     '-map_metadata', '-1',
     '-map_chapters', '-1',
@@ -229,11 +229,15 @@ export async function joinWithDemo(input: JoinInput): Promise<JoinResult> {
   try {
     const spec = await soundtrackSpecOf(input);
     const loudness = await encodeLevelled({ ...soundtrackGraph(spec), outputPath: audioPath, timeoutMs });
-    const parts = [{ path: input.segmentPath, durationS: input.segmentDurationS }, ...(demo ? [{ path: demo.path, durationS: demo.durationS }] : [])];
-    await fsp.writeFile(listPath, canonicalConcatList(parts));
+    // A single file is remuxed: the concat demuxer would rewrite its timestamps (see remuxArgs).
+    const args = async (partial: string) => {
+      if (!demo) return remuxArgs(input.segmentPath, partial, audioPath);
+      await fsp.writeFile(listPath, canonicalConcatList([{ path: input.segmentPath, durationS: input.segmentDurationS }, { path: demo.path, durationS: demo.durationS }]));
+      return canonicalJoinArgs(listPath, partial, audioPath);
+    };
     return await writeVerified(
       input.outputPath,
-      async (partial) => void (await runFfmpeg(canonicalJoinArgs(listPath, partial, audioPath), { timeoutMs })),
+      async (partial) => void (await runFfmpeg(await args(partial), { timeoutMs })),
       async (partial) => {
         const out = await probeOrThrow(partial, 'joined video');
         const problems = canonicalMismatches(out);
