@@ -148,7 +148,6 @@ export function MusicPicker({ value, onChange, error }: Props) {
         label="Upload a track"
         description="MP3, M4A/AAC, WAV, OGG/Opus or FLAC, at most 20 MB and 10 minutes; it is levelled to the videos’ loudness"
         accept="audio/mpeg,audio/mp4,audio/aac,audio/wav,audio/ogg,audio/opus,audio/flac,.mp3,.m4a,.aac,.wav,.ogg,.oga,.opus,.flac"
-        placeholder="Choose an audio file"
         leftSection={upload.adding ? <Loader size={14} /> : <IconUpload size={16} />}
         value={file}
         onChange={(chosen) => void choose(chosen)}
