@@ -1,7 +1,7 @@
 /**
  * Direct uploads from the browser: POST /uploads declares the file, then XMLHttpRequest sends it to the
  * presigned form, because fetch cannot report upload progress. The answer's `id` then stands for the
- * file in one create (`demo_video_upload_id`, `image_upload_id`, `reference_video_upload_id`).
+ * file in one create (`demo_video_upload_id`, `image_upload_id`, `reference_video_upload_id`, `audio_upload_id`).
  */
 import { createElement, useCallback, useRef, useState } from 'react';
 import { Progress, Stack } from '@mantine/core';
@@ -22,13 +22,21 @@ const TYPES_BY_EXTENSION: Record<string, string> = {
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
   webp: 'image/webp',
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
+  aac: 'audio/aac',
+  wav: 'audio/wav',
+  ogg: 'audio/ogg',
+  oga: 'audio/ogg',
+  opus: 'audio/opus',
+  flac: 'audio/flac',
 };
 
 function contentTypeOf(file: File): string {
   if (file.type) return file.type;
   const extension = file.name.split('.').pop()?.toLowerCase() ?? '';
   const type = TYPES_BY_EXTENSION[extension];
-  if (!type) throw new Error(`The kind of file "${file.name}" could not be told; please choose a video (MP4, MOV, WebM) or an image (PNG, JPEG, WebP).`);
+  if (!type) throw new Error(`The kind of file "${file.name}" could not be told; please choose a video (MP4, MOV, WebM), an image (PNG, JPEG, WebP) or a sound file (MP3, M4A, WAV, OGG, FLAC).`);
   return type;
 }
 

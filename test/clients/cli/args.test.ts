@@ -1,8 +1,11 @@
 /**
- * The user CLI without a server: its argument parsing per command, the exit code each failure maps
- * to, and how run() reports a usage error (a line on stderr, or JSON on stdout with --json).
+ * The user CLI without the service: its argument parsing per command, the exit code each failure maps
+ * to, how run() reports a usage error (a line on stderr, or JSON on stdout with --json), and what
+ * the sound options put in the bodies (sent to a server that only records them).
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError } from '#client/errors';
@@ -70,6 +73,31 @@ describe('argument parsing', () => {
     expect(usageError('videos batch --product 3 --prompt x --reaction 2 --hook A')).toBe('give exactly one of --prompt TEXT or --reaction ID');
     expect(usageError('videos batch --product 3 --avatar 4 --reference r.mp4 --hook A')).toMatch(/Unknown option '--avatar'/);
     expect(usageError('videos batch --prompt x --hook A')).toBe('--product is required');
+  });
+
+  test('sound: --sound, --music (alone it means music) and --voice-line on create, batch, approve and regenerate', () => {
+    const argv = (line: string, ...tail: string[]) => parseInvocation([...line.split(' '), ...tail]).command;
+    expect(argv('videos create --product 3 --prompt laughing --sound music --music sunny-pop --voice-line', 'Wait, what?')).toMatchObject({
+      source: { method: 'prompt' },
+      sound: 'music',
+      musicId: 'sunny-pop',
+      voiceLine: 'Wait, what?',
+    });
+    expect(parse('videos create --product 3 --prompt x --music t12')).toMatchObject({ sound: undefined, musicId: 't12' });
+    expect(parse('videos create --product 3 --reaction 9 --sound none')).toMatchObject({ source: { method: 'reuse' }, sound: 'none', musicId: undefined, voiceLine: undefined });
+    expect(parse('videos batch --product 3 --prompt x --hook A --hook B --music toy-box --voice-line hey')).toMatchObject({ hooks: ['A', 'B'], musicId: 'toy-box', voiceLine: 'hey' });
+    expect(parse('jobs approve 7 --sound music --music t4')).toEqual({ name: 'jobs approve', jobId: 7, sound: 'music', musicId: 't4' });
+    expect(parse('jobs regenerate 7 --sound none --voice-line again')).toEqual({ name: 'jobs regenerate', jobId: 7, sound: 'none', voiceLine: 'again' });
+
+    expect(usageError('videos create --product 3 --prompt x --sound loud')).toMatch(/--sound must be one of auto, music, none/);
+    expect(usageError('videos create --product 3 --prompt x --sound music')).toBe('--sound music needs --music TRACK (music list shows the tracks)');
+    expect(usageError('videos create --product 3 --prompt x --sound none --music t1')).toBe('--music is for --sound music, not --sound none');
+    expect(usageError('videos create --product 3 --prompt x --music Sunny_Pop')).toBe('--music must be a track id from music list (sunny-pop, t12)');
+    expect(usageError('videos create --product 3 --reaction 9 --voice-line hey')).toMatch(/--voice-line cannot be used with --reaction/);
+    expect(usageError('videos batch --product 3 --reaction 9 --hook A --voice-line hey')).toMatch(/--voice-line cannot be used with --reaction/);
+    expect(usageError(`videos create --product 3 --prompt x --voice-line ${'a'.repeat(101)}`)).toBe('--voice-line must be at most 100 characters');
+    expect(usageError('jobs approve 7 --voice-line hey')).toMatch(/Unknown option '--voice-line'/);
+    expect(usageError('jobs approve 7 --sound music')).toMatch(/needs --music/);
   });
 
   test('--json is taken wherever it stands', () => {
@@ -152,6 +180,41 @@ describe('run() and the config file', () => {
     const plain = io();
     expect(await run(['usage'], plain.io, { REACTION_STUDIO_CONFIG: join(dir, 'missing.json') })).toBe(3);
     expect(plain.err[0]).toMatch(/^error: not signed in/);
+  });
+
+  test('the sound options reach the API as sound, music_id and voice_line (batch variants each carry them)', async () => {
+    const seen: { path: string; body: Record<string, unknown> }[] = [];
+    const server = createServer((request, response) => {
+      let text = '';
+      request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      request.on('end', () => {
+        seen.push({ path: request.url!, body: JSON.parse(text || '{}') as Record<string, unknown> });
+        response.writeHead(202, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { id: 1, jobs: [] } }));
+      });
+    });
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    try {
+      const env = { REACTION_STUDIO_CONFIG: join(dir, 'c.json'), RS_API_KEY: 'rsk_test', RS_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1` };
+      const cli = async (...argv: string[]) => expect(await run([...argv, '--json'], io().io, env)).toBe(0);
+      await cli('videos', 'create', '--product', '3', '--prompt', 'x', '--music', 'sunny-pop', '--voice-line', 'Wait, what?');
+      await cli('videos', 'batch', '--product', '3', '--prompt', 'x', '--hook', 'A', '--hook', 'B', '--sound', 'none');
+      await cli('jobs', 'approve', '7', '--sound', 'music', '--music', 't4');
+      await cli('jobs', 'regenerate', '7', '--voice-line', 'again');
+      await cli('videos', 'create', '--product', '3', '--prompt', 'x');
+    } finally {
+      server.close();
+    }
+    expect(seen).toEqual([
+      { path: '/api/v1/videos', body: { product_id: 3, mode: 'auto', method: 'prompt', prompt: 'x', music_id: 'sunny-pop', voice_line: 'Wait, what?' } },
+      {
+        path: '/api/v1/videos/batch',
+        body: { product_id: 3, variants: ['A', 'B'].map((hook) => ({ method: 'prompt', prompt: 'x', hook_text: hook, sound: 'none' })) },
+      },
+      { path: '/api/v1/videos/jobs/7/approve', body: { sound: 'music', music_id: 't4' } },
+      { path: '/api/v1/videos/jobs/7/regenerate', body: { voice_line: 'again' } },
+      // Nothing given: the API's default (auto), not a field the CLI fills in.
+      { path: '/api/v1/videos', body: { product_id: 3, mode: 'auto', method: 'prompt', prompt: 'x' } },
+    ]);
   });
 
   test('the config file is 0600, and RS_API_KEY / RS_BASE_URL override it', async () => {

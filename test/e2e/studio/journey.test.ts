@@ -1,7 +1,8 @@
 /**
  * The studio's journey (issue 12) in Chromium against a local stack: sign up, make an API key in
  * Settings and use it, add a product with a demo video through the page's upload, make a preview job
- * from a prompt, approve it, play the finished video, check every page with data on it with axe,
+ * from a prompt, approve it, play the finished video, pick a music track (its preview plays) and a
+ * voice line for another video and read the request, check every page with data on it with axe,
  * revoke the key, sign out. Each step builds on the one before; after a failure the later steps
  * report that they did not run instead of failing for the same reason again.
  */
@@ -104,13 +105,14 @@ async function jobReaches(status: string, timeoutMs: number): Promise<void> {
   });
 }
 
-/** What the tests read of a <video> in the page (this project's TypeScript has no DOM library). */
+/** What the tests read of a <video> or <audio> in the page (this project's TypeScript has no DOM library). */
 interface Media {
   error: { code: number; message: string } | null;
   readyState: number;
   duration: number;
   currentTime: number;
   muted: boolean;
+  paused: boolean;
   play(): Promise<void>;
 }
 
@@ -219,6 +221,57 @@ journey(VIDEO, [PRODUCT], 480_000, async () => {
   const finished = await expectPlays('the finished video', page.locator('video[aria-label="Finished video"]'));
   expect(finished.readyState).toBeGreaterThanOrEqual(1);
   expect(finished.duration).toBeGreaterThan(preview.duration);
+});
+
+journey('New video: Music with a track that plays its preview, and a voice line, go into the request as sound=music and music_id', [PRODUCT], 120_000, async () => {
+  const { page } = tab;
+  const segment = (name: string) => page.locator('label').filter({ hasText: new RegExp(`^${name}$`) });
+  await openFromNavigation(tab, 'New video');
+  await step(tab, 'choose the product', 15_000, async (timeout) => {
+    await page.getByRole('combobox', { name: 'Product' }).click({ timeout });
+    await page.getByRole('option', { name: PRODUCT_NAME, exact: true }).click({ timeout });
+  });
+  await page.getByLabel('Reaction prompt').fill('a man, amazed, then laughing');
+  await step(tab, 'choose the sound "Music"', 15_000, (timeout) => segment('Music').click({ timeout }));
+  const tracks = page.getByRole('radiogroup', { name: /Music track/ });
+  await visible(tab, 'the music tracks', tracks.getByRole('radio', { name: 'Sunny Pop' }));
+  await visible(tab, "the account's own tracks, none yet", tracks.getByText('None yet: upload one below.'));
+
+  // The preview plays in the page's one <audio>, through GET /music/{id}/audio and its redirect.
+  await step(tab, 'play the preview of "Lo-fi Study"', 15_000, (timeout) => page.getByRole('button', { name: 'Play Lo-fi Study' }).click({ timeout }));
+  const audio = await page.locator('audio').elementHandle();
+  await step(tab, 'the preview plays', 60_000, (timeout) =>
+    page.waitForFunction((element) => {
+      const media = element as unknown as Media;
+      return media.error !== null || media.currentTime > 0.2;
+    }, audio, { timeout }),
+  );
+  expect(await page.locator('audio').evaluate((element) => (element as unknown as Media).error)).toBeNull();
+  await step(tab, 'pause it', 15_000, (timeout) => page.getByRole('button', { name: 'Pause Lo-fi Study' }).click({ timeout }));
+  expect(await page.locator('audio').evaluate((element) => (element as unknown as Media).paused)).toBe(true);
+
+  await step(tab, 'choose the track "Lo-fi Study"', 15_000, (timeout) => tracks.getByRole('radio', { name: 'Lo-fi Study' }).check({ timeout }));
+  await page.getByLabel('Voice line').fill('Wait, is that real?');
+  const violations = await axeViolations(page);
+  const report = describeViolations([{ where: 'New video with the music picker open', violations }]);
+  if (report) throw new Error(`axe found serious or critical violations:\n${report}`);
+
+  // The request is read and dropped before it reaches the API: no job, no render on two busy cores.
+  let sent: Record<string, unknown> | undefined;
+  await page.route('**/api/v1/videos', (route) => {
+    sent ??= route.request().postDataJSON() as Record<string, unknown>;
+    return route.abort('failed');
+  });
+  try {
+    await step(tab, 'create the video', 15_000, (timeout) => page.getByRole('button', { name: 'Create video' }).click({ timeout }));
+    await step(tab, 'the request is sent', 15_000, async (timeout) => {
+      for (const until = Date.now() + timeout; Date.now() < until && !sent; await page.waitForTimeout(100));
+      if (!sent) throw new Error('no POST /videos');
+    });
+  } finally {
+    await page.unroute('**/api/v1/videos');
+  }
+  expect(sent).toMatchObject({ method: 'prompt', prompt: 'a man, amazed, then laughing', sound: 'music', music_id: 'lofi-study', voice_line: 'Wait, is that real?' });
 });
 
 journey('every page, with a product, a job and a video on it, has no serious or critical accessibility violations', [VIDEO], 240_000, async () => {

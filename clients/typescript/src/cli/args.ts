@@ -8,8 +8,15 @@ import { UsageError } from './exit-codes';
 
 const POSITIONS = ['top', 'middle', 'bottom'] as const;
 const SIZES = ['small', 'medium', 'large'] as const;
+const SOUNDS = ['auto', 'music', 'none'] as const;
 type Position = (typeof POSITIONS)[number];
 type Size = (typeof SIZES)[number];
+
+/** The video's sound (`--sound`, `--music`): `--music` alone means music; each left out is the API's default or the job's own. */
+interface Sound {
+  sound?: (typeof SOUNDS)[number];
+  musicId?: string;
+}
 
 /** How the reaction is made: from a prompt, a saved reaction, or an avatar driven by a reference clip. */
 type ReactionSource = { method: 'prompt'; prompt: string } | { method: 'reuse'; reactionId: number } | { method: 'motion'; avatarId: number; reference: string };
@@ -30,7 +37,7 @@ export type Command =
       preview: boolean;
       wait: boolean;
       out?: string;
-    }
+    } & Sound & { voiceLine?: string }
   | {
       name: 'videos batch';
       productId: number;
@@ -40,12 +47,12 @@ export type Command =
       position?: Position;
       size?: Size;
       wait: boolean;
-    }
+    } & Sound & { voiceLine?: string }
   | { name: 'videos download'; videoId: number; out?: string }
   | { name: 'videos list' }
   | { name: 'jobs get'; jobId: number }
-  | { name: 'jobs approve'; jobId: number; hook?: string; position?: Position; size?: Size }
-  | { name: 'jobs regenerate'; jobId: number; prompt?: string }
+  | ({ name: 'jobs approve'; jobId: number; hook?: string; position?: Position; size?: Size } & Sound)
+  | ({ name: 'jobs regenerate'; jobId: number; prompt?: string; voiceLine?: string } & Sound)
   | { name: 'music list' }
   | { name: 'music add'; file: string; trackName?: string }
   | { name: 'music delete'; musicId: string }
@@ -60,6 +67,8 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 const str = { type: 'string' } as const;
 const bool = { type: 'boolean' } as const;
 const hookOptions = { hook: str, position: str, size: str } satisfies Options;
+const soundOptions = { sound: str, music: str } satisfies Options;
+const voiceOptions = { ...soundOptions, 'voice-line': str } satisfies Options;
 
 export const USAGE = `usage: reaction-studio <command> [options] [--json]
 
@@ -69,18 +78,24 @@ export const USAGE = `usage: reaction-studio <command> [options] [--json]
   hooks PRODUCT_ID
   videos create --product ID (--prompt TEXT | --reaction ID | --avatar ID --reference FILE)
                 [--hook TEXT] [--position top|middle|bottom] [--size small|medium|large]
+                [--sound auto|music|none] [--music TRACK] [--voice-line TEXT]
                 [--preview] [--wait] [--out FILE]
   videos batch --product ID (--prompt TEXT | --reaction ID) --hook TEXT [--hook TEXT ...]
-                [--position top|middle|bottom] [--size small|medium|large] [--wait]
+                [--position top|middle|bottom] [--size small|medium|large]
+                [--sound auto|music|none] [--music TRACK] [--voice-line TEXT] [--wait]
   videos download ID [--out FILE]
   videos list
   jobs get ID
-  jobs approve ID [--hook TEXT] [--position P] [--size S]
-  jobs regenerate ID [--prompt TEXT]
+  jobs approve ID [--hook TEXT] [--position P] [--size S] [--sound S] [--music TRACK]
+  jobs regenerate ID [--prompt TEXT] [--sound S] [--music TRACK] [--voice-line TEXT]
   music list
   music add FILE [--name N]
   music delete ID
   usage
+
+sound: auto (default) an effect matched to the reaction; music a track under the video (--music alone
+       implies it; music list shows the tracks); none the demo's own audio only. --voice-line (at most
+       100 characters) is spoken during the reaction; not with --reaction.
 
 exit codes: 0 ok, 1 other (network, 5xx), 2 usage, 3 not signed in / 401 / 403, 4 not found,
             5 conflict or invalid (400 / 409 / 422), 6 allowance or limits (402 / 429), 7 job failed`;
@@ -122,19 +137,22 @@ function parseCommand(name: string, rest: string[]): Command {
       return { name, productId: id(positionals[0], 'PRODUCT_ID') };
     }
     case 'videos create': {
-      const { values } = parse(rest, { product: str, prompt: str, reaction: str, avatar: str, reference: str, ...hookOptions, preview: bool, wait: bool, out: str }, 0);
+      const { values } = parse(rest, { product: str, prompt: str, reaction: str, avatar: str, reference: str, ...hookOptions, ...voiceOptions, preview: bool, wait: bool, out: str }, 0);
+      const source = reactionSource(values);
       return {
         name,
         productId: id(required(values.product, '--product'), '--product'),
-        source: reactionSource(values),
+        source,
         ...hook(values),
+        ...sound(values),
+        voiceLine: voiceLine(values['voice-line'], source.method),
         preview: values.preview ?? false,
         wait: values.wait ?? false,
         out: values.out,
       };
     }
     case 'videos batch': {
-      const { values } = parse(rest, { product: str, prompt: str, reaction: str, hook: { type: 'string', multiple: true }, position: str, size: str, wait: bool }, 0);
+      const { values } = parse(rest, { product: str, prompt: str, reaction: str, hook: { type: 'string', multiple: true }, position: str, size: str, ...voiceOptions, wait: bool }, 0);
       if ((values.prompt === undefined) === (values.reaction === undefined)) throw new UsageError('give exactly one of --prompt TEXT or --reaction ID');
       const source = values.prompt !== undefined ? { method: 'prompt' as const, prompt: required(values.prompt, '--prompt') } : { method: 'reuse' as const, reactionId: id(values.reaction, '--reaction') };
       const hooks = values.hook ?? [];
@@ -146,6 +164,8 @@ function parseCommand(name: string, rest: string[]): Command {
         hooks,
         position: oneOf(values.position, POSITIONS, '--position'),
         size: oneOf(values.size, SIZES, '--size'),
+        ...sound(values),
+        voiceLine: voiceLine(values['voice-line'], source.method),
         wait: values.wait ?? false,
       };
     }
@@ -158,12 +178,12 @@ function parseCommand(name: string, rest: string[]): Command {
       return { name, jobId: id(positionals[0], 'ID') };
     }
     case 'jobs approve': {
-      const { values, positionals } = parse(rest, hookOptions, 1, 'ID');
-      return { name, jobId: id(positionals[0], 'ID'), ...hook(values) };
+      const { values, positionals } = parse(rest, { ...hookOptions, ...soundOptions }, 1, 'ID');
+      return { name, jobId: id(positionals[0], 'ID'), ...hook(values), ...sound(values) };
     }
     case 'jobs regenerate': {
-      const { values, positionals } = parse(rest, { prompt: str }, 1, 'ID');
-      return { name, jobId: id(positionals[0], 'ID'), prompt: values.prompt };
+      const { values, positionals } = parse(rest, { prompt: str, ...voiceOptions }, 1, 'ID');
+      return { name, jobId: id(positionals[0], 'ID'), prompt: values.prompt, ...sound(values), voiceLine: voiceLine(values['voice-line']) };
     }
     case 'music add': {
       const { values, positionals } = parse(rest, { name: str }, 1, 'FILE');
@@ -171,9 +191,7 @@ function parseCommand(name: string, rest: string[]): Command {
     }
     case 'music delete': {
       const { positionals } = parse(rest, {}, 1, 'ID');
-      const musicId = positionals[0]!;
-      if (!/^[a-z0-9-]{1,40}$/.test(musicId)) throw new UsageError('ID must be a track id from music list (t12)');
-      return { name, musicId };
+      return { name, musicId: trackId(positionals[0]!, 'ID') };
     }
     default:
       throw new UsageError(`unknown command: ${name || '(none)'}`);
@@ -211,6 +229,28 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
 
 function hook(values: { hook?: string; position?: string; size?: string }) {
   return { hook: values.hook, position: oneOf(values.position, POSITIONS, '--position'), size: oneOf(values.size, SIZES, '--size') };
+}
+
+function trackId(value: string, what: string): string {
+  if (!/^[a-z0-9-]{1,40}$/.test(value)) throw new UsageError(`${what} must be a track id from music list (sunny-pop, t12)`);
+  return value;
+}
+
+/** The API's rule, said before anything is sent: music needs a track, and only music takes one. */
+function sound(values: { sound?: string; music?: string }): Sound {
+  const chosen = oneOf(values.sound, SOUNDS, '--sound');
+  const musicId = values.music === undefined ? undefined : trackId(values.music, '--music');
+  if (chosen === 'music' && musicId === undefined) throw new UsageError('--sound music needs --music TRACK (music list shows the tracks)');
+  if (chosen !== undefined && chosen !== 'music' && musicId !== undefined) throw new UsageError(`--music is for --sound music, not --sound ${chosen}`);
+  return { sound: chosen, musicId };
+}
+
+function voiceLine(value: string | undefined, method?: ReactionSource['method']): string | undefined {
+  if (value === undefined) return undefined;
+  if (method === 'reuse') throw new UsageError('--voice-line cannot be used with --reaction (the saved reaction plays as it was made)');
+  if (!value.trim()) throw new UsageError('--voice-line must not be empty');
+  if (value.length > 100) throw new UsageError('--voice-line must be at most 100 characters');
+  return value;
 }
 
 function reactionSource(values: { prompt?: string; reaction?: string; avatar?: string; reference?: string }): ReactionSource {

@@ -118,11 +118,11 @@ export async function execute(command: Exclude<Command, { name: 'help' }>, ctx: 
       return print(ctx, job, () => jobLine(job));
     }
     case 'jobs approve': {
-      const job = await (await client(ctx)).approveJob(command.jobId, { hook_text: command.hook, hook_position: command.position, hook_size: command.size });
+      const job = await (await client(ctx)).approveJob(command.jobId, { hook_text: command.hook, hook_position: command.position, hook_size: command.size, sound: command.sound, music_id: command.musicId });
       return print(ctx, job, () => jobLine(job));
     }
     case 'jobs regenerate': {
-      const job = await (await client(ctx)).regenerateJob(command.jobId, command.prompt === undefined ? {} : { prompt: command.prompt });
+      const job = await (await client(ctx)).regenerateJob(command.jobId, { prompt: command.prompt, ...soundFields(command) });
       return print(ctx, job, () => jobLine(job));
     }
     case 'usage': {
@@ -161,6 +161,7 @@ async function createVideo(command: Extract<Command, { name: 'videos create' }>,
     hook_text: command.hook,
     hook_position: command.position,
     hook_size: command.size,
+    ...soundFields(command),
   };
   let job: Job;
   if (source.method === 'prompt') job = await rs.createVideoJob({ ...fields, method: 'prompt', prompt: source.prompt });
@@ -192,7 +193,7 @@ async function createBatch(command: Extract<Command, { name: 'videos batch' }>, 
   const reaction = source.method === 'prompt' ? { method: 'prompt' as const, prompt: source.prompt } : { method: 'reuse' as const, reaction_id: source.reactionId };
   let batch = await rs.createVideoBatch({
     product_id: command.productId,
-    variants: command.hooks.map((hook) => ({ ...reaction, hook_text: hook, hook_position: command.position, hook_size: command.size })),
+    variants: command.hooks.map((hook) => ({ ...reaction, hook_text: hook, hook_position: command.position, hook_size: command.size, ...soundFields(command) })),
   });
   if (command.wait) {
     const bar = progress(ctx.io);
@@ -210,6 +211,11 @@ async function createBatch(command: Extract<Command, { name: 'videos batch' }>, 
   print(ctx, done, () => batchTable(done));
   const failed = done.jobs.find((j) => j.status === 'failed');
   if (command.wait && failed) throw new JobFailedError(failed.id, failed.error?.code ?? 'failed', failed.error?.message ?? 'unknown');
+}
+
+/** The sound options as the API names them; what was not given stays out of the body. */
+function soundFields(command: { sound?: 'auto' | 'music' | 'none'; musicId?: string; voiceLine?: string }) {
+  return { sound: command.sound, music_id: command.musicId, voice_line: command.voiceLine };
 }
 
 /** The MP4 streamed to disk; answers the absolute path. */

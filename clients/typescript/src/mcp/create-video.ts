@@ -9,13 +9,13 @@ import { WaitTimeoutError } from '../errors';
 import type { Job } from '../types';
 import { Noted } from './results';
 import { CREATE, tool } from './tool';
-import { avatarSource, hookFields, id } from './fields';
+import { avatarSource, hookFields, id, soundFields, voiceLine } from './fields';
 
 export const createVideo = tool({
   name: 'create_video',
   title: 'Create a video',
   description:
-    'Starts a video job (one unit of the monthly allowance) and answers the job. method prompt needs `prompt`; motion needs `avatar_id` and a reference; reuse needs `reaction_id`. mode preview stops at preview_ready for approve_job or regenerate_job. `wait: true` follows the job (progress notifications when the call has a progressToken) and answers it settled.',
+    'Starts a video job (one unit of the monthly allowance) and answers the job. method prompt needs `prompt`; motion needs `avatar_id` and a reference; reuse needs `reaction_id`. `sound` (auto by default, music with a `music_id` from list_music, or none) and `voice_line` shape the soundtrack. mode preview stops at preview_ready for approve_job or regenerate_job. `wait: true` follows the job (progress notifications when the call has a progressToken) and answers it settled.',
   input: z.object({
     product_id: id('product'),
     method: z.enum(['prompt', 'motion', 'reuse']),
@@ -24,7 +24,8 @@ export const createVideo = tool({
     reaction_id: id('saved reaction (method reuse)').optional(),
     ...hookFields,
     ...avatarSource,
-    music_id: z.string().max(40).describe('A track from list_music to play under the video (a built-in id like "sunny-pop" or one of the account\'s, "t12")').optional(),
+    ...soundFields,
+    ...voiceLine,
     idempotency_key: z.string().min(1).max(200).describe('Sent as Idempotency-Key: the same key and request again answer the first job, not a second one').optional(),
     wait: z.boolean().describe('Follow the job until done, failed or (mode preview) preview_ready').optional(),
     wait_timeout_s: z.number().int().positive().describe('The longest to wait; the job is then answered as it is').optional(),

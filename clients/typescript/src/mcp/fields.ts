@@ -11,6 +11,23 @@ export const hookFields = {
   hook_size: z.enum(['small', 'medium', 'large']).optional(),
 };
 
+/** The video's sound; left out, a create gets auto and an approve or regenerate keeps the job's. */
+export const soundFields = {
+  sound: z
+    .enum(['auto', 'music', 'none'])
+    .describe('auto: a sound effect matched to the reaction, then the demo\'s audio; music: music_id plays under the video, quieter under the demo; none: the demo\'s audio only')
+    .optional(),
+  music_id: z
+    .string()
+    .max(40)
+    .describe('A track from list_music (a built-in id like "sunny-pop" or one of the account\'s, "t12"); alone it means sound music, and only sound music takes one')
+    .optional(),
+};
+
+export const voiceLine = {
+  voice_line: z.string().min(1).max(100).describe('A line the person says during the reaction (at most 100 characters); not for method reuse').optional(),
+};
+
 export const avatarSource = {
   avatar_id: id('avatar (method motion)').optional(),
   video_source: z.enum(['link', 'upload']).describe('Where a motion reference comes from: reference_url or reference_video_upload_id').optional(),

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { ReactionStudioClient } from '../client';
 import { unwrap } from '../result';
 import { createVideo } from './create-video';
-import { id, paging, uploadId, hookFields, avatarSource } from './fields';
+import { id, paging, uploadId, hookFields, avatarSource, soundFields, voiceLine } from './fields';
 import { CREATE, READ, tool, type ToolDefinition } from './tool';
 
 export const TOOLS: readonly ToolDefinition[] = [
@@ -121,16 +121,16 @@ export const TOOLS: readonly ToolDefinition[] = [
   tool({
     name: 'approve_job',
     title: 'Approve a preview',
-    description: 'Approves a preview job at preview_ready, optionally changing its hook; the final video is then composed.',
-    input: z.object({ job_id: id('job'), ...hookFields }),
+    description: 'Approves a preview job at preview_ready, optionally changing its hook or its sound (sound, music_id); the final video is then composed.',
+    input: z.object({ job_id: id('job'), ...hookFields, ...soundFields }),
     annotations: CREATE,
     run: async (rs, { job_id, ...body }) => rs.approveJob(job_id, body),
   }),
   tool({
     name: 'regenerate_job',
     title: 'Regenerate a preview',
-    description: 'A new take of a preview job at preview_ready, with a new prompt or avatar/reference if given (uses one unit).',
-    input: z.object({ job_id: id('job'), prompt: z.string().min(1).max(1000).optional(), ...avatarSource }),
+    description: 'A new take of a preview job at preview_ready, with a new prompt or avatar/reference, sound or voice line if given (uses one unit).',
+    input: z.object({ job_id: id('job'), prompt: z.string().min(1).max(1000).optional(), ...avatarSource, ...soundFields, ...voiceLine }),
     annotations: CREATE,
     run: async (rs, { job_id, ...body }) => rs.regenerateJob(job_id, body),
   }),

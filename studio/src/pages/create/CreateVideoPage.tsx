@@ -1,6 +1,7 @@
 /**
- * A new reaction video: product, how the reaction is made, auto or preview, and the hook caption with
- * a live preview of where it sits. Submitting starts the job and opens its page, which follows it.
+ * A new reaction video: product, how the reaction is made, auto or preview, the hook caption with
+ * a live preview of where it sits, and the sound (auto, a music track or none, and a voice line).
+ * Submitting starts the job and opens its page, which follows it.
  */
 import { useRef, useState } from 'react';
 import { Button, Card, Grid, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
@@ -17,10 +18,13 @@ import { CaptionPreview } from './CaptionPreview';
 import { MethodFields } from './MethodFields';
 import { ModeField } from './ModeField';
 import { ProductSelect } from './ProductSelect';
-import { EMPTY_REFERENCE, type Reference } from './ReferenceVideoFields';
+import { EMPTY_REFERENCE, type Reference } from './reference';
+import { SOUND_DEFAULT } from './sound';
+import { SoundFields } from './SoundFields';
 import { useAvatars } from './useAvatars';
 import { useReactions } from './useReactions';
 import { videoRequest, type CreateForm, type CreateVideoBody } from './video-request';
+import { VoiceLineField } from './VoiceLineField';
 
 function initialForm(params: URLSearchParams): CreateForm {
   const reactionId = params.get('reaction_id');
@@ -32,6 +36,8 @@ function initialForm(params: URLSearchParams): CreateForm {
     reactionId,
     mode: 'auto',
     caption: CAPTION_DEFAULTS,
+    sound: SOUND_DEFAULT,
+    voiceLine: '',
   };
 }
 
@@ -124,6 +130,15 @@ export default function CreateVideoPage() {
                       )
                     }
                   />
+                </Stack>
+              </Card>
+              <Card withBorder padding="md">
+                <Stack gap="md">
+                  <Title order={3} size="h4">
+                    Sound
+                  </Title>
+                  <SoundFields value={form.sound} onChange={(sound) => set('sound', sound)} error={attempted && form.sound.sound === 'music' && !form.sound.musicId ? 'Choose a track' : undefined} />
+                  <VoiceLineField value={form.voiceLine} onChange={(voiceLine) => set('voiceLine', voiceLine)} disabled={form.method === 'reuse'} />
                 </Stack>
               </Card>
             </Stack>

@@ -3,7 +3,8 @@ import { useId, type Dispatch, type SetStateAction } from 'react';
 import { SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
 import { AvatarSelect } from './AvatarSelect';
 import { ReactionSelect } from './ReactionSelect';
-import { ReferenceVideoFields, type Reference } from './ReferenceVideoFields';
+import type { Reference } from './reference';
+import { ReferenceVideoFields } from './ReferenceVideoFields';
 import type { CreateForm, Method } from './video-request';
 
 const METHODS: { value: Method; label: string }[] = [

@@ -7,22 +7,7 @@ import { FileInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/co
 import { IconUpload } from '@tabler/icons-react';
 import { useUpload, UploadProgress } from '../../api/upload';
 import { ProblemAlert } from '../../components/ProblemAlert';
-
-export interface Reference {
-  source: 'link' | 'upload';
-  url: string;
-  /** Set once the chosen file is in storage. */
-  uploadId: string | null;
-  uploading: boolean;
-}
-
-export const EMPTY_REFERENCE: Reference = { source: 'upload', url: '', uploadId: null, uploading: false };
-
-/** The fields a create or regenerate takes for this reference; undefined while it is incomplete. */
-export function referenceBody(reference: Reference) {
-  if (reference.source === 'link') return reference.url.trim() ? { video_source: 'link' as const, reference_url: reference.url.trim() } : undefined;
-  return reference.uploadId ? { video_source: 'upload' as const, reference_video_upload_id: reference.uploadId } : undefined;
-}
+import type { Reference } from './reference';
 
 export function ReferenceVideoFields({ value, onChange }: { value: Reference; onChange: Dispatch<SetStateAction<Reference>> }) {
   const id = useId();

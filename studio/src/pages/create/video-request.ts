@@ -1,7 +1,8 @@
 /** The create form's values and what they become in POST /videos (only the chosen method's fields: others are 400). */
 import type { paths } from '#client/types';
 import type { Caption } from './caption';
-import { referenceBody, type Reference } from './ReferenceVideoFields';
+import { referenceBody, type Reference } from './reference';
+import { soundBody, type SoundChoice } from './sound';
 
 export type CreateVideoBody = paths['/videos']['post']['requestBody']['content']['application/json'];
 export type Method = CreateVideoBody['method'];
@@ -15,31 +16,45 @@ export interface CreateForm {
   reactionId: string | null;
   mode: Mode;
   caption: Caption;
+  sound: SoundChoice;
+  /** Spoken during the reaction; not sent for a reuse (the saved reaction plays as it is). */
+  voiceLine: string;
 }
 
-/** The body, or the first thing still missing in words. */
+/** The body, or the first thing still missing in words (in the form's order: the sound comes last). */
 export function videoRequest(form: CreateForm, reference: Reference): CreateVideoBody | string {
   if (!form.productId) return 'Choose a product with a ready demo.';
+  const reaction = reactionFields(form, reference);
+  if (typeof reaction === 'string') return reaction;
+  const sound = soundBody(form.sound);
+  if (typeof sound === 'string') return sound;
   const caption = form.caption.text.trim();
-  const base = {
+  const voiceLine = form.voiceLine.trim();
+  return {
     product_id: Number(form.productId),
-    method: form.method,
     mode: form.mode,
     hook_position: form.caption.position,
     hook_size: form.caption.size,
     ...(caption ? { hook_text: caption } : {}),
+    ...reaction,
+    ...sound,
+    ...(voiceLine && form.method !== 'reuse' ? { voice_line: voiceLine } : {}),
   };
+}
+
+/** The method and its own fields. */
+function reactionFields(form: CreateForm, reference: Reference) {
   if (form.method === 'prompt') {
     if (!form.prompt.trim()) return 'Describe the reaction in the prompt.';
-    return { ...base, prompt: form.prompt.trim(), ...(form.avatarId ? { avatar_id: Number(form.avatarId) } : {}) };
+    return { method: form.method, prompt: form.prompt.trim(), ...(form.avatarId ? { avatar_id: Number(form.avatarId) } : {}) };
   }
   if (form.method === 'motion') {
     if (!form.avatarId) return 'Choose the avatar that will copy the movement.';
     if (reference.uploading) return 'Wait for the reference video to finish uploading.';
     const source = referenceBody(reference);
     if (!source) return reference.source === 'link' ? 'Paste the link to the reference video.' : 'Choose the reference video file.';
-    return { ...base, avatar_id: Number(form.avatarId), ...source };
+    return { method: form.method, avatar_id: Number(form.avatarId), ...source };
   }
   if (!form.reactionId) return 'Choose a saved reaction from the library.';
-  return { ...base, reaction_id: Number(form.reactionId) };
+  return { method: form.method, reaction_id: Number(form.reactionId) };
 }

@@ -12,7 +12,8 @@ import type { Job } from '#client/types';
 import { api } from '../../api/client';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { AvatarSelect } from '../create/AvatarSelect';
-import { EMPTY_REFERENCE, ReferenceVideoFields, referenceBody, type Reference } from '../create/ReferenceVideoFields';
+import { EMPTY_REFERENCE, referenceBody, type Reference } from '../create/reference';
+import { ReferenceVideoFields } from '../create/ReferenceVideoFields';
 import { jobKey } from './useJob';
 
 /** The API's cap on regenerations per job. */
