@@ -20,7 +20,6 @@ import {
   canonicalConcatList,
   canonicalEncodeArgs,
   canonicalFrameCount,
-  canonicalJoinArgs,
   canonicalLength,
   canonicalMismatches,
   canonicalSilence,
@@ -31,7 +30,7 @@ import { probeMedia, type MediaProbe } from '../ffmpeg/probe';
 import { encodeLevelled } from '../sound/level-encode';
 import { measureLoudness } from '../sound/loudness';
 import { SOUND_LEVEL } from '../sound/levels';
-import { soundtrackGraph, type SoundtrackSpec } from '../sound/soundtrack';
+import { expectedLufs, soundtrackGraph, type SoundtrackSpec } from '../sound/soundtrack';
 
 export interface CaptionSegmentInput {
   reactionPath: string;
@@ -77,7 +76,7 @@ export interface JoinSound {
 export interface JoinResult {
   durationS: number;
   sizeBytes: number;
-  /** The finished video's loudness, measured on its own AAC. */
+  /** The finished video's loudness, measured as its sound was encoded. */
   loudness: { integratedLufs: number | null; truePeakDbtp: number | null };
 }
 
@@ -115,12 +114,12 @@ async function writeVerified<T>(outputPath: string, make: (partial: string) => P
  * the AAC priming edit list (audio exactly as long as the video); the concat demuxer does not, which
  * is why a single file does not go through the join.
  */
-function remuxArgs(inputPath: string, outputPath: string, audioPath?: string): string[] {
+function remuxArgs(inputPath: string, outputPath: string): string[] {
   return [
     '-v', 'error',
     '-i', fileArg(inputPath),
-    // With `audioPath` its (finished, encoded) audio replaces the file's own.
-    ...(audioPath ? ['-i', fileArg(audioPath), '-map', '0:v:0', '-map', '1:a:0'] : ['-map', '0:v:0', '-map', '0:a:0']),
+    '-map', '0:v:0',
+    '-map', '0:a:0',
     '-c', 'copy',
     '-map_metadata', '-1',
     '-map_chapters', '-1',
@@ -224,30 +223,36 @@ export async function joinWithDemo(input: JoinInput): Promise<JoinResult> {
     const problems = canonicalMismatches(await probeOrThrow(demo.path, 'normalised demo'));
     if (problems.length > 0) throw new Error(`demo is not in the canonical encoding, normalise it again: ${problems.join('; ')}`);
   }
-  const audioPath = partialOf(input.outputPath, 'audio.m4a');
   const listPath = partialOf(input.outputPath, 'ffconcat');
   try {
     const spec = await soundtrackSpecOf(input);
-    const loudness = await encodeLevelled({ ...soundtrackGraph(spec), outputPath: audioPath, timeoutMs });
-    // A single file is remuxed: the concat demuxer would rewrite its timestamps (see remuxArgs).
-    const args = async (partial: string) => {
-      if (!demo) return remuxArgs(input.segmentPath, partial, audioPath);
+    const sound = soundtrackGraph(spec);
+    // The pictures are the inputs after the sound's: the segment alone is read as it is (the concat
+    // demuxer would rewrite a single file's timestamps), segment + demo through a concat list.
+    const pictureInput = sound.inputs.filter((arg) => arg === '-i').length;
+    if (demo) {
       await fsp.writeFile(listPath, canonicalConcatList([{ path: input.segmentPath, durationS: input.segmentDurationS }, { path: demo.path, durationS: demo.durationS }]));
-      return canonicalJoinArgs(listPath, partial, audioPath);
+    }
+    const pictures = {
+      inputs: demo ? ['-f', 'concat', '-safe', '0', '-i', fileArg(listPath)] : ['-i', fileArg(input.segmentPath)],
+      outputArgs: ['-map', `${pictureInput}:v:0`, '-c:v', 'copy', '-video_track_timescale', String(CANONICAL.video.timescale), '-map_chapters', '-1'],
     };
-    return await writeVerified(
+    let loudness: JoinResult['loudness'] | undefined;
+    const joined = await writeVerified(
       input.outputPath,
-      async (partial) => void (await runFfmpeg(await args(partial), { timeoutMs })),
+      async (partial) => {
+        loudness = await encodeLevelled({ ...sound, pictures, expectedLufs: expectedLufs(spec, SOUND_LEVEL.integratedLufs), outputPath: partial, timeoutMs });
+      },
       async (partial) => {
         const out = await probeOrThrow(partial, 'joined video');
         const problems = canonicalMismatches(out);
         if (problems.length > 0) throw new Error(`joined video is not canonical: ${problems.join('; ')}`);
-        return { durationS: out.durationS ?? 0, sizeBytes: (await fsp.stat(partial)).size, loudness };
+        return { durationS: out.durationS ?? 0, sizeBytes: (await fsp.stat(partial)).size };
       },
     );
+    return { ...joined, loudness: loudness! };
   } finally {
     await fsp.rm(listPath, { force: true });
-    await fsp.rm(audioPath, { force: true });
   }
 }
 

@@ -206,17 +206,14 @@ export function canonicalConcatList(parts: ReadonlyArray<{ path: string; duratio
   return `${lines.join('\n')}\n`;
 }
 
-/**
- * ffmpeg arguments that join the files of a concat list without re-encoding them; with `audioPath`
- * (a finished mix, already encoded) its audio replaces the list's.
- */
-export function canonicalJoinArgs(listPath: string, outputPath: string, audioPath?: string): string[] {
+/** ffmpeg arguments that join the files of a concat list without re-encoding them. */
+export function canonicalJoinArgs(listPath: string, outputPath: string): string[] {
   return [
     '-v', 'error',
     '-f', 'concat',
     '-safe', '0',
     '-i', fileArg(listPath),
-    ...(audioPath ? ['-i', fileArg(audioPath), '-map', '0:v:0', '-map', '1:a:0'] : ['-map', '0']),
+    '-map', '0',
     '-c', 'copy',
     '-map_metadata', '-1',
     '-video_track_timescale', String(CANONICAL.video.timescale),

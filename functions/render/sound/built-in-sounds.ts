@@ -6,14 +6,15 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { builtInTrack, REACTION_EFFECTS } from '#domain/sound';
-import { encodeLevelled, singleInputGraph } from './level-encode';
+import { fileArg } from '../ffmpeg/binaries';
+import { encodeLevelled } from './level-encode';
 import { renderBed } from './synth/beds';
 import { renderEffect } from './synth/effects';
 import type { StereoBuffer } from './synth/signal';
 import { wavOf } from './synth/wav';
 
 /** Bump when a sound changes, so stored renders of the old one are not reused. */
-export const BUILT_IN_SOUNDS_VERSION = 1;
+export const BUILT_IN_SOUNDS_VERSION = 2;
 
 const EFFECT_IDS = new Set(Object.values(REACTION_EFFECTS).map((effect) => effect.id));
 
@@ -30,7 +31,8 @@ export async function renderBuiltInSound(id: string, outputPath: string): Promis
   const wavPath = `${outputPath}.${randomUUID()}.wav`;
   try {
     await fsp.writeFile(wavPath, wavOf(synthesise(id)));
-    await encodeLevelled({ ...singleInputGraph(wavPath), outputPath });
+    // Nothing above 15 kHz: AAC at 128 kbit/s drops it anyway, and dropping it before the limiter keeps the encode from reshaping peaks.
+    await encodeLevelled({ inputs: ['-i', fileArg(wavPath)], graph: '[0:a]lowpass=f=15000:poles=2[out]', outputPath, verifyEncoded: true });
   } finally {
     await fsp.rm(wavPath, { force: true });
   }

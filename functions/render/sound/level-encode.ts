@@ -1,25 +1,36 @@
 /**
  * Encodes a sound (a file, or a mix that exists only as a filter graph) to AAC at the target level,
- * and proves it: the encoded file is measured again, because AAC's own encode moves true peaks (by up
- * to a dB on sharp transients) and a limiter costs a little loudness. A miss is corrected and encoded
- * once more: what leaves here measures what the platforms will measure.
+ * in one ffmpeg run that also measures what it encodes: the graph is split, one branch to the
+ * encoder, one to ebur128. A miss (a mix louder or quieter than its parts promised, a peak over the
+ * ceiling) is corrected and encoded once more. With `pictures`, the same run muxes the finished
+ * video: its pictures copied, this sound beside them.
  */
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import { LOUDNESS_TARGET } from '#domain/sound';
 import { fileArg, runFfmpeg } from '../ffmpeg/binaries';
 import { CANONICAL } from '../encoding/canonical-encoding';
-import { levelChain, measureGraph, measureLoudness, type Loudness } from './loudness';
+import { EBUR128_MEASURE, gainChain, measureGraph, measureLoudness, parseEbur128Summary, type Loudness } from './loudness';
 import { SOUND_LEVEL } from './levels';
 
 export interface LevelEncodeInput {
-  /** ffmpeg input arguments (`-i`, with any per-input options before each). */
+  /** ffmpeg input arguments of the graph's sounds (`-i`, with any per-input options before each). */
   inputs: readonly string[];
   /** A filter graph whose audio ends in the label `[out]`. */
   graph: string;
   outputPath: string;
-  /** Extra output arguments (e.g. a length cap). */
-  outputArgs?: readonly string[];
+  /**
+   * The mix's loudness when its parts are levelled and balanced (LUFS): the run starts from it
+   * instead of measuring the graph first. Without it the graph is measured first (an unknown source).
+   */
+  expectedLufs?: number;
+  /** A finished video: its picture inputs (after the sound's) and the output options that copy them. */
+  pictures?: { inputs: readonly string[]; outputArgs: readonly string[] };
+  /**
+   * Measure the encoded file itself rather than the sound handed to the encoder. For sources whose
+   * sharp transients AAC reshapes (synthesised pops, raw uploads): their encode can lift true peaks by
+   * 2 dB. Parts that are already AAC (a mix of levelled sounds) move by a few tenths and skip it.
+   */
+  verifyEncoded?: boolean;
   timeoutMs?: number;
 }
 
@@ -37,42 +48,62 @@ const AAC_OUTPUT_ARGS = [
   '-flags:a', '+bitexact',
 ] as const;
 
-/** Writes the levelled AAC (.m4a) and returns its measured loudness; nothing is left on failure. */
+/** Writes the levelled AAC (an .m4a, or the video with `pictures`) and returns its loudness as encoded. */
 export async function encodeLevelled(input: LevelEncodeInput): Promise<Loudness> {
   const timeoutMs = input.timeoutMs ?? 2 * 60_000;
-  const source = await measureGraph(input.inputs, input.graph, { timeoutMs });
-  const partial = `${input.outputPath}.${randomUUID()}.partial.m4a`;
-  let ceiling = SOUND_LEVEL.truePeakDbtp;
-  let gainCorrection = 0;
+  const { integratedLufs: target, truePeakDbtp: ceiling } = SOUND_LEVEL;
+  let gainDb = 0;
+  let limit: number | null = null;
+  let limitAt = ceiling;
+  if (input.expectedLufs !== undefined) {
+    gainDb = target - input.expectedLufs;
+  } else {
+    const source = await measureGraph(input.inputs, input.graph, { timeoutMs });
+    if (source.integratedLufs !== null) {
+      gainDb = target - source.integratedLufs;
+      if ((source.truePeakDbtp ?? -Infinity) + gainDb > ceiling) limit = limitAt;
+    }
+  }
+  const partial = `${input.outputPath}.${randomUUID()}.partial`;
   try {
     for (let attempt = 1; ; attempt++) {
-      const aim: Loudness = source.integratedLufs === null ? source : { ...source, integratedLufs: source.integratedLufs - gainCorrection };
-      const chain = levelChain(aim, { integratedLufs: SOUND_LEVEL.integratedLufs, truePeakDbtp: ceiling });
-      await runFfmpeg(
-        [
-          '-v', 'error',
-          ...input.inputs,
-          '-filter_complex', `${input.graph};[out]${chain}[levelled]`,
-          '-map', '[levelled]',
-          ...AAC_OUTPUT_ARGS,
-          ...(input.outputArgs ?? []),
-          '-movflags', '+faststart',
-          '-f', 'mp4',
-          '-y', fileArg(partial),
-        ],
-        { timeoutMs },
-      );
-      const result = await measureLoudness(partial, { timeoutMs });
-      if (result.integratedLufs === null || source.integratedLufs === null) return await keep(partial, input.outputPath, result);
-      const peakOver = (result.truePeakDbtp ?? -Infinity) - (LOUDNESS_TARGET.truePeakDbtp - 0.1);
-      const loudnessOff = SOUND_LEVEL.integratedLufs - result.integratedLufs;
-      if ((peakOver <= 0 && Math.abs(loudnessOff) <= LOUDNESS_SLACK_LU) || attempt === ATTEMPTS) return await keep(partial, input.outputPath, result);
-      if (peakOver > 0) ceiling -= peakOver + 0.2;
-      gainCorrection += loudnessOff;
+      const result = await encodeOnce(input, partial, gainChain(gainDb, limit), timeoutMs);
+      const measured = input.verifyEncoded ? await measureLoudness(partial, { timeoutMs }) : result;
+      if (measured.integratedLufs === null) return await keep(partial, input.outputPath, measured);
+      const off = target - measured.integratedLufs;
+      const peakOver = (measured.truePeakDbtp ?? -Infinity) - ceiling;
+      if ((Math.abs(off) <= LOUDNESS_SLACK_LU && peakOver <= 0) || attempt === ATTEMPTS) return await keep(partial, input.outputPath, measured);
+      gainDb += off;
+      // The encode lifted peaks the limiter had held: hold them lower by as much.
+      if (input.verifyEncoded && limit !== null && peakOver > 0) limitAt -= peakOver + 0.2;
+      // A limiter, once needed, stays: raising the gain would only push the peaks further.
+      if (peakOver + off > 0 || limit !== null) limit = limitAt;
     }
   } finally {
     await fsp.rm(partial, { force: true });
   }
+}
+
+async function encodeOnce(input: LevelEncodeInput, partial: string, chain: string, timeoutMs: number): Promise<Loudness> {
+  const pictures = input.pictures;
+  const { stderrTail } = await runFfmpeg(
+    [
+      '-v', 'info', '-nostats',
+      ...input.inputs,
+      ...(pictures?.inputs ?? []),
+      '-filter_complex', `${input.graph};[out]${chain},asplit=2[encode][measure];[measure]${EBUR128_MEASURE}[measured]`,
+      ...(pictures?.outputArgs ?? []),
+      '-map', '[encode]',
+      ...AAC_OUTPUT_ARGS,
+      '-movflags', '+faststart',
+      '-f', 'mp4',
+      '-y', fileArg(partial),
+      '-map', '[measured]',
+      '-f', 'null', '-',
+    ],
+    { timeoutMs },
+  );
+  return parseEbur128Summary(stderrTail);
 }
 
 async function keep(partial: string, outputPath: string, loudness: Loudness): Promise<Loudness> {

@@ -36,7 +36,7 @@ export function parseEbur128Summary(stderr: string): Loudness {
 }
 
 /** The ebur128 measuring chain (true peak on; the per-frame log goes to the verbose level, under the `info` we read) for a graph's last audio label. */
-const EBUR128_MEASURE = 'ebur128=peak=true:framelog=verbose';
+export const EBUR128_MEASURE = 'ebur128=peak=true:framelog=verbose';
 
 /** Measures the first audio stream of a file. */
 export async function measureLoudness(path: string, options: { timeoutMs?: number } = {}): Promise<Loudness> {
@@ -73,15 +73,18 @@ export function levelChain(measured: Loudness, target: LevelTarget, sampleRate =
   if (measured.integratedLufs === null) return 'anull';
   const gainDb = Math.min(MAX_GAIN_DB, target.integratedLufs - measured.integratedLufs);
   const peakAfter = (measured.truePeakDbtp ?? -Infinity) + gainDb;
-  const gain = `volume=${gainDb.toFixed(2)}dB:precision=float`;
-  if (peakAfter <= target.truePeakDbtp) return gain;
-  const oversampled = sampleRate * 4;
-  const limit = 10 ** (target.truePeakDbtp / 20);
+  return gainChain(gainDb, peakAfter > target.truePeakDbtp ? target.truePeakDbtp : null, sampleRate);
+}
+
+/** A gain, and a true-peak limiter at `limitDbtp` when one is given. */
+export function gainChain(gainDb: number, limitDbtp: number | null, sampleRate = 48_000): string {
+  const gain = `volume=${Math.min(MAX_GAIN_DB, gainDb).toFixed(2)}dB:precision=float`;
+  if (limitDbtp === null) return gain;
   return [
     gain,
-    `aresample=${oversampled}`,
+    `aresample=${sampleRate * 4}`,
     // level=disabled: the limiter must not make up the gain it takes (that is the gain step's job).
-    `alimiter=limit=${limit.toFixed(4)}:attack=1:release=60:level=disabled`,
+    `alimiter=limit=${(10 ** (limitDbtp / 20)).toFixed(4)}:attack=1:release=60:level=disabled`,
     `aresample=${sampleRate}`,
   ].join(',');
 }

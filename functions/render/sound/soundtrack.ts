@@ -119,3 +119,20 @@ export function soundtrackGraph(spec: SoundtrackSpec): SoundtrackGraph {
   );
   return { inputs, graph: chains.join(';') };
 }
+
+/**
+ * What the mix will measure before any gain, from its parts' levels (each levelled sound is at
+ * LEVELLED_LUFS) and the balance above: integrated loudness averages power over the parts that
+ * sound. A first guess that spares measuring the mix before encoding it; the encode measures it too.
+ */
+export function expectedLufs(spec: SoundtrackSpec, levelledLufs: number): number | undefined {
+  const power = (db: number) => 10 ** (db / 10);
+  const sum = (...dbs: number[]) => dbs.reduce((total, db) => total + power(db), 0);
+  const reaction = sum(...(spec.voicePath ? [levelledLufs + MIX.voiceDb] : []), ...(spec.effectPath ? [levelledLufs + MIX.effectDb] : []), ...(spec.bed?.role === 'music' ? [levelledLufs + MIX.musicDb] : []));
+  const bedUnderDemo = spec.bed ? (spec.bed.role === 'fill' && spec.demo ? MIX.fillDb : MIX.musicDb) : null;
+  // A bed under a demo with sound is mostly ducked away; it counts only where it carries the demo alone.
+  const demo = spec.demo && spec.demoS > 0 ? power(levelledLufs) : bedUnderDemo !== null && spec.demoS > 0 ? power(levelledLufs + bedUnderDemo) : 0;
+  const sounding = (reaction > 0 ? spec.reactionS : 0) + (demo > 0 ? spec.demoS : 0);
+  if (sounding === 0) return undefined;
+  return 10 * Math.log10((reaction * spec.reactionS + demo * spec.demoS) / sounding);
+}

@@ -97,6 +97,8 @@ export function pluck(random: Random, hz: number, seconds: number, damping = 0.9
   const period = Math.max(2, Math.round(SAMPLE_RATE / hz));
   const ring = new Float32Array(period);
   for (let i = 0; i < period; i++) ring[i] = random.next() * 2 - 1;
+  // A softer pick: the raw noise burst's top octave is what AAC's encode turns into overshooting peaks.
+  lowPass(ring, Math.min(8000, hz * 12));
   for (let i = 0; i < out.length; i++) {
     const j = i % period;
     const next = ring[(j + 1) % period];
