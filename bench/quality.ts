@@ -174,7 +174,7 @@ export async function runQuality(options: QualityOptions): Promise<SectionResult
 
 /** The join before sound (both streams copied) against today's (pictures copied, the sound mixed and levelled), alternated. */
 async function joinCost(dir: string, options: QualityOptions): Promise<{ copyS: number[]; mixS: number[] }> {
-  const { captionSegment, joinWithDemo, normaliseVideo, runFfmpeg, fileArg } = await import('#render');
+  const { captionSegment, joinWithDemo, normaliseVideo, probeMedia, runFfmpeg, fileArg } = await import('#render');
   const { canonicalConcatList, canonicalJoinArgs } = await import('#functions/render/encoding/canonical-encoding');
   const { demoAtLoudness, builtInSoundFile } = await import('#test-support/sound-fixtures');
   const demo = join(dir, 'join-demo.mp4');
@@ -189,8 +189,10 @@ async function joinCost(dir: string, options: QualityOptions): Promise<{ copyS: 
   const copyS: number[] = [];
   const mixS: number[] = [];
   for (let i = 0; i < options.joinRuns; i++) {
+    // The join as it was: both streams copied, then the output probed (the same check as today's).
     let t0 = performance.now();
     await runFfmpeg(canonicalJoinArgs(list, join(dir, `copy-${i}.mp4`)));
+    await probeMedia(join(dir, `copy-${i}.mp4`));
     copyS.push((performance.now() - t0) / 1000);
     t0 = performance.now();
     await joinWithDemo({ segmentPath: segment, segmentDurationS: durationS, demo: { path: demo, durationS: normalised.durationS, encoding: normalised.encoding, loudnessLufs: normalised.loudnessLufs }, sound, outputPath: join(dir, `mix-${i}.mp4`) });

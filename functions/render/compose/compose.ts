@@ -241,7 +241,7 @@ export async function joinWithDemo(input: JoinInput): Promise<JoinResult> {
     const joined = await writeVerified(
       input.outputPath,
       async (partial) => {
-        loudness = await encodeLevelled({ ...sound, pictures, expectedLufs: expectedLufs(spec, SOUND_LEVEL.integratedLufs), outputPath: partial, timeoutMs });
+        loudness = await encodeLevelled({ ...sound, pictures, expectedLufs: expectedLufs(spec, SOUND_LEVEL.integratedLufs), coder: 'fast', outputPath: partial, timeoutMs });
       },
       async (partial) => {
         const out = await probeOrThrow(partial, 'joined video');

@@ -31,6 +31,11 @@ export interface LevelEncodeInput {
    * 2 dB. Parts that are already AAC (a mix of levelled sounds) move by a few tenths and skip it.
    */
   verifyEncoded?: boolean;
+  /**
+   * The AAC coder: `fast` for the per-job join (a third of the default's time: about 0.2 s against
+   * 0.6 s for 15 s of sound on one core), the default two-loop search for sounds encoded once.
+   */
+  coder?: 'fast' | 'twoloop';
   timeoutMs?: number;
 }
 
@@ -95,6 +100,7 @@ async function encodeOnce(input: LevelEncodeInput, partial: string, chain: strin
       ...(pictures?.outputArgs ?? []),
       '-map', '[encode]',
       ...AAC_OUTPUT_ARGS,
+      '-aac_coder', input.coder ?? 'twoloop',
       '-movflags', '+faststart',
       '-f', 'mp4',
       '-y', fileArg(partial),
