@@ -1,6 +1,6 @@
 #!/bin/sh
 # npm's postinstall: makes sure Debian's espeak-ng is installed, the local engine's draft voice for a
-# job's voice line (functions/adapters/engines/local/voice). Installs it with apt-get when it can (root
+# job's voice line (functions/render/voice). Installs it with apt-get when it can (root
 # on Debian); otherwise says what to do and lets npm install succeed: only jobs with a voice line need
 # it, and those fail with a render error that says what is missing.
 set -eu
