@@ -98,15 +98,25 @@ function occurrences(words: readonly string[], phrase: string): number[] {
   return at;
 }
 
-/** A duration asked for in the prompt ("for 3 seconds", "5s", "4.5 sec"), clamped to the clip limits. */
+/**
+ * A duration asked for in the prompt ("for 3 seconds", "5s", "4.5 sec"), clamped to the clip limits.
+ * A decade is not a duration: "in her 30s", "a 90s look", "’80s" name an age or an era.
+ */
 export function durationFromPrompt(prompt: string): number {
-  const m = /(\d+(?:[.,]\d+)?)\s*(?:s|sec|secs|second|seconds)\b/i.exec(prompt.slice(0, 2000));
-  if (!m) return REACTION_CLIP.defaultS;
-  const asked = Number(m[1]!.replace(',', '.'));
-  if (!Number.isFinite(asked)) return REACTION_CLIP.defaultS;
+  const asked = [...prompt.slice(0, 2000).matchAll(/(['’]?)(\d+(?:[.,]\d+)?)(\s*)(s|sec|secs|second|seconds)\b/gi)].find((m) => !isDecade(m));
+  if (!asked) return REACTION_CLIP.defaultS;
+  const seconds = Number(asked[2]!.replace(',', '.'));
+  if (!Number.isFinite(seconds)) return REACTION_CLIP.defaultS;
   // Whole frames only: the clip's length is a frame count.
-  const clamped = Math.min(REACTION_CLIP.maxS, Math.max(REACTION_CLIP.minS, asked));
+  const clamped = Math.min(REACTION_CLIP.maxS, Math.max(REACTION_CLIP.minS, seconds));
   return Math.round(clamped * REACTION_CLIP.fps) / REACTION_CLIP.fps;
+}
+
+/** "30s", "’90s", "1980s": a bare `s` straight after a whole ten (or an apostrophe before the number). */
+function isDecade(match: RegExpMatchArray): boolean {
+  const [, apostrophe, number, space, unit] = match;
+  if (unit!.toLowerCase() !== 's' || space) return false;
+  return apostrophe !== '' || (/^\d+$/.test(number!) && Number(number) >= 10 && Number(number) % 10 === 0);
 }
 
 export function emotionFromPrompt(prompt: string): ReactionRead {

@@ -49,6 +49,14 @@ describe('the emotion a reaction prompt asks for', () => {
     expect(durationFromPrompt('shocked for 5 seconds')).toBe(5);
     expect(durationFromPrompt('3.5s of laughing')).toBe(3.5);
     expect(durationFromPrompt('10 sec')).toBe(5);
+  });
+
+  test('a decade is an age or an era, not a duration', () => {
+    expect(durationFromPrompt('a woman in her 30s, shocked')).toBe(4);
+    expect(durationFromPrompt('grandpa in his 70s with a ’90s haircut')).toBe(4);
+    expect(durationFromPrompt("an '80s kid laughing for 3 seconds")).toBe(3);
+    expect(durationFromPrompt('a 1990s look, 3.5s')).toBe(3.5);
+    expect(durationFromPrompt('react for 5s')).toBe(5);
     expect(durationFromPrompt('a 1s gasp')).toBe(3);
     expect(durationFromPrompt('4.01 seconds') * 30).toBeCloseTo(120, 6);
   });
