@@ -113,6 +113,8 @@ interface JobReaction {
   emotion: string | null;
   engine: string;
   seed: number;
+  /** Seconds into the clip where the expression peaks (the poster's frame); absent when the engine does not know. */
+  peak_s?: number | null;
   /** The engine spoke the job's voice line: the clip's own audio is the voice, mixed under the reaction's sound. */
   voice?: boolean;
   /** The caption the engine burnt in (auto jobs), making the clip the finished segment; null if clean. */

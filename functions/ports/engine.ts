@@ -51,6 +51,8 @@ export interface ReactionClip {
   /** What the engine understood the reaction to be, e.g. `shocked`, for display and debugging. */
   emotion: string | null;
   engine: string;
+  /** Where the expression is strongest (seconds into the clip), for engines that know their curve: the poster's frame. */
+  peakS?: number;
   /** The clip's audio is GenerationOptions.voiceLine spoken (and the mouth follows it); absent or false otherwise. */
   voice?: boolean;
   /** The caption burnt into the clip (see GenerationOptions.caption), or null for a clean clip. */

@@ -37,7 +37,7 @@ export { CAPTION_FONTS } from './caption/caption-fonts';
 
 // The finished video: the captioned reaction segment joined with the demo, and its poster.
 export { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from './compose/compose';
-export { posterFrameIndex } from './compose/poster';
+export { peakFrameIndex } from './compose/poster';
 
 // A reaction clip: frames over time (from an emotion's curve), drawn by a FrameRenderer, piped to ffmpeg.
 export { REST_CAMERA, type Emotion, type ReactionFrame } from './reaction/animation';

@@ -73,7 +73,9 @@ export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<
       if (enginePoster) {
         await blobs.copy(enginePoster, keys.poster);
       } else {
-        await posterJpeg({ videoPath: join(dir, 'video.mp4'), atS: posterTimeS(segmentDurationS), outputPath: join(dir, 'poster.jpg') });
+        // The reaction's peak when the engine knows it (the segment keeps the clip's timeline).
+        const atS = reaction.peak_s != null && reaction.peak_s < segmentDurationS ? reaction.peak_s : posterTimeS(segmentDurationS);
+        await posterJpeg({ videoPath: join(dir, 'video.mp4'), atS, outputPath: join(dir, 'poster.jpg') });
         await blobs.putFile(keys.poster, join(dir, 'poster.jpg'), 'image/jpeg');
       }
       return { video_id: videoId, key: keys.video, poster_key: keys.poster, duration_s: joined.durationS, size_bytes: joined.sizeBytes };

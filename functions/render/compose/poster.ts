@@ -4,14 +4,33 @@
  * frame, through the same filter), which saves Compose a decode in its own ffmpeg.
  */
 import { CANONICAL } from '../encoding/canonical-encoding';
+import type { ReactionFrame } from '../reaction/animation';
 
-/** 60% into the reaction segment, on a frame boundary: the reaction at its peak, caption on. */
+/** 60% into the reaction segment, on a frame boundary: where a reaction whose curve is unknown (another engine's clip) usually peaks. */
 export function posterTimeS(segmentDurationS: number): number {
   return Math.floor(segmentDurationS * 0.6 * CANONICAL.fps) / CANONICAL.fps;
 }
 
-/** The poster's frame index in a segment of `frames` frames. */
-export const posterFrameIndex = (frames: number) => Math.round(posterTimeS(frames / CANONICAL.fps) * CANONICAL.fps);
+/**
+ * How strongly a frame shows its reaction: the emotion's intensity where the frame carries one, else
+ * (motion from a reference clip) how far the face is from rest: an open mouth, raised or knitted
+ * brows, wide eyes, a smile or a frown.
+ */
+function expressionStrength(frame: ReactionFrame): number {
+  if (frame.expression) return frame.expression.intensity;
+  const { mouthOpen, smile, browRaise, eyeOpen } = frame.face;
+  return mouthOpen + Math.abs(smile) * 0.6 + Math.abs(browRaise) * 0.6 + Math.abs(eyeOpen - 1) * 0.5;
+}
+
+/**
+ * The frame where the reaction peaks: the strongest expression, the first of equals (a held peak is
+ * shown as it lands). The poster shows it, caption on: the face a thumbnail should sell.
+ */
+export function peakFrameIndex(frames: readonly ReactionFrame[]): number {
+  let best = 0;
+  for (let i = 1; i < frames.length; i++) if (expressionStrength(frames[i]!) > expressionStrength(frames[best]!) + 1e-6) best = i;
+  return best;
+}
 
 /**
  * Canonical frames (BT.709, limited range) to a 1080x1920 JPEG's pixels. The frame is turned to RGB

@@ -32,7 +32,7 @@ import {
   renderClipToFile,
   type FrameRenderer,
   renderCaptionPng,
-  posterFrameIndex,
+  peakFrameIndex,
   type MotionSource,
   type PhotoRenderer,
 } from '#render';
@@ -119,7 +119,8 @@ export function createLocalEngine(deps: LocalEngineDeps): LocalEngine {
         overlay = { path: path.join(dir, 'caption.png'), box: image.box };
         await fsp.writeFile(overlay.path, image.png);
       }
-      const poster = options.posterKey ? { path: path.join(dir, 'poster.jpg'), frame: posterFrameIndex(frames.length) } : undefined;
+      const peak = peakFrameIndex(frames);
+      const poster = options.posterKey ? { path: path.join(dir, 'poster.jpg'), frame: peak } : undefined;
       await renderClipToFile(renderer, frames, file, { signal: options.signal, timeoutMs: deps.renderTimeoutMs, overlay, poster, audioPath: voice?.audioPath });
       const { size } = await fsp.stat(file);
       checkAborted(options.signal);
@@ -139,6 +140,7 @@ export function createLocalEngine(deps: LocalEngineDeps): LocalEngine {
         emotion,
         engine: ENGINE,
         voice: voice !== null,
+        peakS: peak / REACTION_CLIP.fps,
         captioned: caption,
         poster: posterFile,
       };
