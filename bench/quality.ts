@@ -174,8 +174,7 @@ export async function runQuality(options: QualityOptions): Promise<SectionResult
 
 /** The join before sound (both streams copied) against today's (pictures copied, the sound mixed and levelled), alternated. */
 async function joinCost(dir: string, options: QualityOptions): Promise<{ copyS: number[]; mixS: number[] }> {
-  const { captionSegment, joinWithDemo, normaliseVideo, probeMedia, runFfmpeg, fileArg } = await import('#render');
-  const { canonicalConcatList, canonicalJoinArgs } = await import('#functions/render/encoding/canonical-encoding');
+  const { canonicalConcatList, canonicalJoinArgs, captionSegment, joinWithDemo, normaliseVideo, probeMedia, runFfmpeg, fileArg } = await import('#render');
   const { demoAtLoudness, builtInSoundFile } = await import('#test-support/sound-fixtures');
   const demo = join(dir, 'join-demo.mp4');
   const normalised = await normaliseVideo(await demoAtLoudness('speech', -8, options.demoS), demo);

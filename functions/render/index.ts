@@ -17,8 +17,10 @@ export { SNIFF_BYTES, sniffVideoContainer, type VideoContainer } from './ffmpeg/
 // The canonical encoding every segment of a finished video shares, and re-encoding a demo video into it.
 export {
   CANONICAL,
+  canonicalConcatList,
   canonicalEncodeArgs,
   canonicalFrameCount,
+  canonicalJoinArgs,
   canonicalLength,
   canonicalMismatches,
   canonicalSilence,

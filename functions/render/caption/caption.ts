@@ -40,13 +40,16 @@ export interface CaptionImage {
 const CAPTION_MAX_CHARS = 100;
 
 /**
- * Where captions may be drawn on the 1080x1920 frame. Short-video apps cover the frame edges with
- * their own UI: ~120 px each side keeps text off the rounded corners and off the action-button
- * column on the right (like, comment, share: ~100-130 px wide); the top ~250 px hold the status bar
- * and the "Following | For You" tabs; the bottom ~420 px hold the account name, description, sound
- * ticker and the navigation bar.
+ * Where captions may be drawn on the 1080x1920 frame: x 120-930, y 160-1440, inside every platform's
+ * own UI. Short-video apps cover the frame edges: ~120 px on the left keeps text off the rounded
+ * corners; the right ~150 px hold the action-button column (like, comment, share); the top ~160 px the
+ * status bar and tabs; the bottom ~480 px the account name, description, sound ticker and navigation
+ * (TikTok's is the tallest). The top band starts lower, at 250 px, under the "Following | For You" tabs.
  */
-export const CAPTION_SAFE_AREA = { left: 120, right: CANONICAL.width - 120, top: 250, bottom: CANONICAL.height - 420 } as const;
+export const CAPTION_SAFE_AREA = { left: 120, right: 930, top: 160, bottom: 1440 } as const;
+
+/** Where the top band begins: under the tabs, which a caption in the top third would otherwise meet. */
+const TOP_BAND_START = 250;
 
 /**
  * Each position is a third of the frame, cut to the safe area. A caption is centred in its band;
@@ -54,7 +57,7 @@ export const CAPTION_SAFE_AREA = { left: 120, right: CANONICAL.width - 120, top:
  * never leaves the safe area.
  */
 const CAPTION_BANDS: Record<CaptionPosition, { top: number; bottom: number }> = {
-  top: { top: CAPTION_SAFE_AREA.top, bottom: CANONICAL.height / 3 },
+  top: { top: TOP_BAND_START, bottom: CANONICAL.height / 3 },
   middle: { top: CANONICAL.height / 3, bottom: (CANONICAL.height * 2) / 3 },
   bottom: { top: (CANONICAL.height * 2) / 3, bottom: CAPTION_SAFE_AREA.bottom },
 };
@@ -175,13 +178,27 @@ function breakWord(ctx: SKRSContext2D, fontPx: number, word: string, maxWidth: n
   return pieces;
 }
 
-/** Greedy wrap; explicit line breaks in the text are kept. */
-function layout(ctx: SKRSContext2D, text: string, fontPx: number, maxWidth: number): Layout {
-  setFont(ctx, fontPx, false);
-  const spaceWidth = ctx.measureText(' ').width;
+/** A word made only of emoji (and the joiners between them): it rides with the word before it. */
+const isEmojiOnly = (word: string) => graphemes(word).every(isEmoji);
+
+/**
+ * The words of a paragraph as they may break: an emoji-only word is glued to the word before it, so
+ * no line is emoji alone ("it works 😱" never leaves 😱 by itself on the last line).
+ */
+function breakableWords(paragraph: string): string[] {
+  const words: string[] = [];
+  for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+    if (words.length > 0 && isEmojiOnly(word)) words[words.length - 1] += ` ${word}`;
+    else words.push(word);
+  }
+  return words;
+}
+
+/** Greedy wrap at `maxWidth`; explicit line breaks in the text are kept. */
+function greedy(ctx: SKRSContext2D, text: string, fontPx: number, maxWidth: number, spaceWidth: number): Word[][] {
   const lines: Word[][] = [];
   for (const paragraph of text.split(/\r?\n/)) {
-    const words = paragraph.split(/\s+/).filter(Boolean);
+    const words = breakableWords(paragraph);
     if (words.length === 0) continue;
     let line: Word[] = [];
     let lineWidth = 0;
@@ -203,7 +220,31 @@ function layout(ctx: SKRSContext2D, text: string, fontPx: number, maxWidth: numb
     }
     if (line.length) lines.push(line);
   }
-  return { fontPx, lines, spaceWidth };
+  return lines;
+}
+
+/**
+ * Balanced lines: as few as the greedy wrap needs, but each as even as it can be (the narrowest
+ * width that still fits in that many lines), so a caption never ends on a stray short word.
+ */
+function layout(ctx: SKRSContext2D, text: string, fontPx: number, maxWidth: number): Layout {
+  setFont(ctx, fontPx, false);
+  const spaceWidth = ctx.measureText(' ').width;
+  const lines = greedy(ctx, text, fontPx, maxWidth, spaceWidth);
+  let best = lines;
+  let low = maxWidth / 3;
+  let high = maxWidth;
+  for (let step = 0; step < 12 && high - low > 4; step++) {
+    const mid = (low + high) / 2;
+    const tried = greedy(ctx, text, fontPx, mid, spaceWidth);
+    // A word cut between graphemes to fit is not a balanced line: narrower must not cut more.
+    const cuts = (ls: Word[][]) => ls.reduce((n, l) => n + l.length, 0);
+    if (tried.length <= lines.length && cuts(tried) === cuts(lines)) {
+      best = tried;
+      high = mid;
+    } else low = mid;
+  }
+  return { fontPx, lines: best, spaceWidth };
 }
 
 const lineWidthOf = (line: Word[], spaceWidth: number) =>
@@ -218,7 +259,7 @@ function blockTop(position: CaptionPosition, blockHeight: number): number {
   else if (position === 'top') top = band.top;
   else if (position === 'bottom') top = band.bottom - blockHeight;
   else top = (band.top + band.bottom - blockHeight) / 2;
-  return Math.min(Math.max(top, safe.top), safe.bottom - blockHeight);
+  return Math.min(Math.max(top, position === 'top' ? Math.min(TOP_BAND_START, safe.bottom - blockHeight) : safe.top), safe.bottom - blockHeight);
 }
 
 /** Alpha bounding box of a region of the canvas, in frame coordinates. */
@@ -242,6 +283,25 @@ function inkBox(ctx: SKRSContext2D, region: CaptionBox): CaptionBox {
   return { x: region.x + minX, y: region.y + minY, width: maxX - minX + 1, height: maxY - minY + 1 };
 }
 
+/** The lines and size a caption is drawn at: a caption never outgrows the safe area, unusually tall text is drawn smaller rather than cut. */
+function planCaption(ctx: SKRSContext2D, text: string, size: CaptionSize): Layout {
+  const safe = CAPTION_SAFE_AREA;
+  let fontPx = CAPTION_FONT_PX[size] ?? CAPTION_FONT_PX.medium;
+  for (;;) {
+    const outline = Math.round(fontPx * OUTLINE);
+    const plan = layout(ctx, text, fontPx, safe.right - safe.left - outline - 2 * INK_SLACK_PX);
+    if (plan.lines.length * fontPx * LINE_HEIGHT + outline <= safe.bottom - safe.top || fontPx <= 24) return plan;
+    fontPx = Math.floor(fontPx * 0.9);
+  }
+}
+
+/** The caption's lines as they will be drawn (their text), for checks and previews that need the words, not the pixels. */
+export function captionLines(spec: Pick<CaptionSpec, 'text' | 'size'>): string[] {
+  const ctx = createCanvas(CANONICAL.width, 8).getContext('2d');
+  const plan = planCaption(ctx, spec.text.trim(), spec.size);
+  return plan.lines.map((line) => line.map((word) => word.runs.map((run) => run.text).join('')).join(' '));
+}
+
 /**
  * Draws `text` as a caption on a transparent 1080x1920 frame. Blank text gives a fully transparent
  * frame and an empty box. Text longer than CAPTION_MAX_CHARS is a programming error (the API
@@ -257,16 +317,8 @@ export async function renderCaptionPng(spec: CaptionSpec): Promise<CaptionImage>
   if (!text) return { png: await canvas.encode('png'), box: { x: 0, y: 0, width: 0, height: 0 } };
 
   const safe = CAPTION_SAFE_AREA;
-  // A caption never outgrows the safe area: unusually tall text is drawn smaller rather than cut.
-  let fontPx = CAPTION_FONT_PX[spec.size] ?? CAPTION_FONT_PX.medium;
-  let plan: Layout;
-  for (;;) {
-    const outline = Math.round(fontPx * OUTLINE);
-    plan = layout(ctx, text, fontPx, safe.right - safe.left - outline - 2 * INK_SLACK_PX);
-    if (plan.lines.length * fontPx * LINE_HEIGHT + outline <= safe.bottom - safe.top || fontPx <= 24) break;
-    fontPx = Math.floor(fontPx * 0.9);
-  }
-
+  const plan = planCaption(ctx, text, spec.size);
+  const fontPx = plan.fontPx;
   const outline = Math.round(fontPx * OUTLINE);
   const lineHeight = fontPx * LINE_HEIGHT;
   const blockHeight = plan.lines.length * lineHeight;

@@ -116,6 +116,3 @@ async function keep(partial: string, outputPath: string, loudness: Loudness): Pr
   await fsp.rename(partial, outputPath);
   return loudness;
 }
-
-/** `[0:a]` of a single input as the graph encodeLevelled takes. */
-export const singleInputGraph = (path: string) => ({ inputs: ['-i', fileArg(path)], graph: '[0:a]anull[out]' });

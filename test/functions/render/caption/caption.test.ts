@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import {
   CAPTION_SAFE_AREA,
+  captionLines,
   renderCaptionPng,
   type CaptionBox,
   type CaptionPosition,
@@ -154,5 +155,57 @@ describe('renderCaptionPng', () => {
 
   it('refuses more than 100 characters (the API caps hook_text)', async () => {
     await expect(renderCaptionPng({ text: 'x'.repeat(101), position: 'top', size: 'medium' })).rejects.toThrow(RangeError);
+  });
+});
+
+describe('placement the platforms leave free', () => {
+  /** The longest caption the API accepts: 100 characters, emoji and a long word among them. */
+  const LONGEST = 'POV: you finally found the skincare routine that actually works 😱🔥 link in bio, unbelievable!!';
+
+  test('the safe area is x 120-930, y 160-1440 on the 1080×1920 frame', () => {
+    expect(CAPTION_SAFE_AREA).toEqual({ left: 120, right: 930, top: 160, bottom: 1440 });
+    expect([...LONGEST].length).toBeLessThanOrEqual(100);
+  });
+
+  test.each(['small', 'medium', 'large'] as const)('the longest caption at size %s stays inside it in every position, every pixel', async (size) => {
+    for (const position of ['top', 'middle', 'bottom'] as const) {
+      const r = await render({ text: LONGEST, size, position });
+      expectInsideSafeArea(r.box);
+      // Nothing drawn outside the measured box either.
+      expect(count(r, visible, true)).toBe(0);
+    }
+  });
+
+  test('six lines at the bottom stay above the apps’ bottom UI (they used to reach y≈1490)', async () => {
+    const r = await render({ text: 'one\ntwo\nthree\nfour\nfive\nsix', size: 'large', position: 'bottom' });
+    expect(r.box.y + r.box.height).toBeLessThanOrEqual(1440);
+  });
+});
+
+describe('line breaks', () => {
+  const emojiOnly = (line: string) => [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(line.replace(/\s/g, ''))].every((g) => /\p{Extended_Pictographic}/u.test(g.segment));
+
+  test('no line is made only of emoji: they ride with the word before', () => {
+    for (const size of ['small', 'medium', 'large'] as const) {
+      for (const text of ['This serum actually works 😱', 'Wait for it… 😱🔥💯', 'I did not expect the ending at all 😂', 'POV: the glow is real ✨✨']) {
+        const lines = captionLines({ text, size });
+        expect(lines.filter(emojiOnly)).toEqual([]);
+        expect(lines.join(' ').replace(/\s+/g, ' ')).toBe(text);
+      }
+    }
+  });
+
+  test('lines are balanced: no stray short word left on the last line', () => {
+    for (const size of ['small', 'medium', 'large'] as const) {
+      const lines = captionLines({ text: 'POV: you finally found a serum that actually works', size });
+      expect(lines.length).toBeGreaterThan(1);
+      expect(lines.at(-1)!.split(' ').length).toBeGreaterThan(1);
+      const lengths = lines.map((l) => [...l].length);
+      expect(Math.min(...lengths) / Math.max(...lengths)).toBeGreaterThanOrEqual(0.5);
+    }
+  });
+
+  test('explicit line breaks are kept', () => {
+    expect(captionLines({ text: 'Line one\nLine two', size: 'medium' })).toEqual(['Line one', 'Line two']);
   });
 });
