@@ -15,6 +15,8 @@ import type { Dependencies } from '#ports/dependencies';
 import type { Engines } from '#ports/engines';
 import { CanonicalClipEngine } from '#test-doubles/canonical-clip-engine';
 import { BlobSoundBank } from '#adapters/sounds/blob-sound-bank';
+import { GeneratedSoundBank } from '#test-doubles/sound-bank';
+import { TEST_SOUND_CACHE } from './sound-fixtures';
 import { assertMatchesOpenApi } from './openapi-validator';
 import { deleteTable, servicesFor } from './services';
 
@@ -58,8 +60,6 @@ export interface TestStackOptions {
   services?: 'own' | 'shared';
 }
 
-const TEST_SOUND_CACHE = join(__dirname, '..', '..', 'node_modules', '.cache', 'reaction-studio-tests', 'sounds');
-
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'rs-test-'));
   let runner: SwitchableJobRunner | undefined;
@@ -72,9 +72,12 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     rateLimitPerMinute: options.rateLimitPerMinute,
     sandboxes: options.sandboxes ?? false,
     adjustDependencies: (wired) => {
-      // The built-in sounds are rendered once per machine (they depend on code only), not once per stack.
-      const withSounds = { ...wired, sounds: new BlobSoundBank(wired.blobs, { cacheDir: TEST_SOUND_CACHE }) };
-      const built = options.renders === 'real' ? withSounds : withEngineDouble(withSounds, new CanonicalClipEngine(wired.blobs));
+      // Real renders get the real built-in sounds, rendered once per machine (they depend on code only);
+      // the rest a tone per sound, as they get the canonical clip instead of the engine.
+      const built =
+        options.renders === 'real'
+          ? { ...wired, sounds: new BlobSoundBank(wired.blobs, { cacheDir: TEST_SOUND_CACHE }) }
+          : withEngineDouble({ ...wired, sounds: new GeneratedSoundBank(wired.blobs) }, new CanonicalClipEngine(wired.blobs));
       const adjusted = options.adjustDependencies ? options.adjustDependencies(built) : built;
       social = new SwitchableSocialProviders(adjusted.social);
       return { ...adjusted, jobRunner: (runner = new SwitchableJobRunner(adjusted.jobRunner)), social: social.providers };

@@ -11,6 +11,13 @@ import { espeakPath, fileArg, measureLoudness, renderBuiltInSound, runFfmpeg, ru
 
 const CACHE = path.join(os.tmpdir(), 'rs-sound-fixtures');
 
+/**
+ * The built-in sounds rendered for tests, shared by every worker and run on this machine: laid out as
+ * BlobSoundBank's cacheDir (`v<version>/<id>.m4a`), so the test stacks and these fixtures render each
+ * sound once.
+ */
+export const TEST_SOUND_CACHE = path.join(__dirname, '..', '..', 'node_modules', '.cache', 'reaction-studio-tests', 'sounds');
+
 async function cached(recipe: string, ext: string, make: (out: string) => Promise<void>): Promise<string> {
   const file = path.join(CACHE, `${createHash('sha256').update(recipe).digest('hex').slice(0, 16)}.${ext}`);
   if (await fsp.stat(file).then(() => true, () => false)) return file;
@@ -60,9 +67,15 @@ export async function demoAtLoudness(kind: 'music' | 'speech', lufs: number, sec
   });
 }
 
-/** A built-in bed or effect as a file (rendered once per machine and sounds version). */
-export function builtInSoundFile(id: string): Promise<string> {
-  return cached(`built-in:${BUILT_IN_SOUNDS_VERSION}:${id}`, 'm4a', (out) => renderBuiltInSound(id, out));
+/** A built-in bed or effect as a file (rendered once per machine and sounds version, in TEST_SOUND_CACHE). */
+export async function builtInSoundFile(id: string): Promise<string> {
+  const file = path.join(TEST_SOUND_CACHE, `v${BUILT_IN_SOUNDS_VERSION}`, `${id}.m4a`);
+  if (await fsp.stat(file).then(() => true, () => false)) return file;
+  await fsp.mkdir(path.dirname(file), { recursive: true });
+  const partial = `${file}.${process.pid}.${Date.now()}.partial.m4a`;
+  await renderBuiltInSound(id, partial);
+  await fsp.rename(partial, file);
+  return file;
 }
 
 /** Where silencedetect finds stretches under `noiseDb` longer than `minS` (start, end), for the whole file. */

@@ -239,12 +239,14 @@ journey('New video: Music with a track that plays its preview, and a voice line,
 
   // The preview plays in the page's one <audio>, through GET /music/{id}/audio and its redirect.
   await step(tab, 'play the preview of "Lo-fi Study"', 15_000, (timeout) => page.getByRole('button', { name: 'Play Lo-fi Study' }).click({ timeout }));
-  const audio = await page.locator('audio').elementHandle();
+  // The first play renders the built-in track on the server, so it may take seconds to start. The
+  // <audio> is hidden (the button is its control): it is read from the page, not waited on as a locator.
   await step(tab, 'the preview plays', 60_000, (timeout) =>
-    page.waitForFunction((element) => {
-      const media = element as unknown as Media;
-      return media.error !== null || media.currentTime > 0.2;
-    }, audio, { timeout }),
+    page.waitForFunction(() => {
+      const window = globalThis as unknown as { document: { querySelector(selector: string): Media | null } };
+      const media = window.document.querySelector('audio');
+      return media !== null && (media.error !== null || media.currentTime > 0.2);
+    }, undefined, { timeout }),
   );
   expect(await page.locator('audio').evaluate((element) => (element as unknown as Media).error)).toBeNull();
   await step(tab, 'pause it', 15_000, (timeout) => page.getByRole('button', { name: 'Pause Lo-fi Study' }).click({ timeout }));
