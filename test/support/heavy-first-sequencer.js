@@ -5,8 +5,8 @@
  */
 const Sequencer = require('@jest/test-sequencer').default;
 
-const HEAVY = [/\/test\/e2e\//, /-e2e\.test\.ts$/, /\/test\/lib\/cloud\/lambda-layout\.test\.ts$/];
-const SLOWEST = [/restart-soak\.test\.ts$/, /\/video-jobs\.test\.ts$/];
+const HEAVY = [/\/test\/e2e\//, /-e2e\.test\.ts$/, /\/test\/lib\/cloud\/lambda-layout\.test\.ts$/, /\/test\/functions\/render\/sound\/synth\.test\.ts$/];
+const SLOWEST = [/restart-soak\.test\.ts$/, /\/video-jobs\.test\.ts$/, /\/finished-video-sound\.test\.ts$/];
 
 const rank = (test) => {
   if (test.duration != null) return 2;

@@ -32,10 +32,18 @@ function reactionSegment() {
   return segment;
 }
 
-async function normalisedDemo(kind: 'music' | 'speech', lufs: number) {
-  const out = path.join(dir, `demo-${kind}${lufs}.mp4`);
-  const result = await normaliseVideo(await demoAtLoudness(kind, lufs), out);
-  return { path: out, durationS: result.durationS, loudnessLufs: result.loudnessLufs, encoding: result.encoding };
+const demos = new Map<string, Promise<{ path: string; durationS: number; loudnessLufs: number | null; encoding: string }>>();
+/** A demo at `lufs`, normalised once for the suite (every test only reads it). */
+function normalisedDemo(kind: 'music' | 'speech', lufs: number) {
+  const key = `${kind}${lufs}`;
+  if (!demos.has(key)) {
+    demos.set(key, (async () => {
+      const out = path.join(dir, `demo-${key}.mp4`);
+      const result = await normaliseVideo(await demoAtLoudness(kind, lufs), out);
+      return { path: out, durationS: result.durationS, loudnessLufs: result.loudnessLufs, encoding: result.encoding };
+    })());
+  }
+  return demos.get(key)!;
 }
 
 async function soundOf(kind: 'auto' | 'music' | 'none'): Promise<JoinSound> {
