@@ -14,13 +14,14 @@ import {
   IconShare,
   IconSparkles,
   IconUserCircle,
-} from '@tabler/icons-react';
+  type StudioIcon,
+} from '../components/icons';
 
 export interface StudioPage {
   path: string;
   /** In the navigation when it has a label; detail pages have none. */
   label?: string;
-  icon?: ComponentType<{ size?: number; stroke?: number }>;
+  icon?: StudioIcon;
   Page: LazyExoticComponent<ComponentType>;
 }
 

@@ -3,7 +3,7 @@
  * can be picked as a video's hook text. Used on the products page and when creating a video.
  */
 import { Badge, Button, Group, Loader, Stack, Text } from '@mantine/core';
-import { IconBulb, IconRefresh } from '@tabler/icons-react';
+import { IconBulb, IconRefresh } from './icons';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { unwrap } from '#client/result';

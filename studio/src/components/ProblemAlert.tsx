@@ -1,6 +1,6 @@
 /** An API refusal in words a person can act on, with the request id to quote to support. */
 import { Alert, Text } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { IconAlertTriangle } from './icons';
 import { problemOf } from '../api/errors';
 
 export function ProblemAlert({ error, onClose }: { error: unknown; onClose?: () => void }) {

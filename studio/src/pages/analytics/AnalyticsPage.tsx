@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { Alert, Anchor, Button, Group, Loader, SegmentedControl, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notify } from '../../components/notify';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { IconRefresh } from '@tabler/icons-react';
+import { IconRefresh } from '../../components/icons';
 import { Link } from 'react-router';
 import { unwrap } from '#client/result';
 import { api } from '../../api/client';

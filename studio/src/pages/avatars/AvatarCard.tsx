@@ -1,6 +1,6 @@
 /** One avatar: its portrait once ready (a placeholder while it is drawn), where it came from, delete. */
 import { AspectRatio, Badge, Card, Center, Group, Image, Loader, Stack, Text } from '@mantine/core';
-import { IconPhotoOff } from '@tabler/icons-react';
+import { IconPhotoOff } from '../../components/icons';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { useDeleteAvatar, type Avatar } from './avatars-api';
 

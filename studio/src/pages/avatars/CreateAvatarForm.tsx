@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { Button, FileInput, Group, Paper, SegmentedControl, Stack, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconPhoto } from '@tabler/icons-react';
+import { IconPhoto } from '../../components/icons';
 import { useMutation } from '@tanstack/react-query';
 import { UploadProgress, useUpload } from '../../api/upload';
 import { ProblemAlert } from '../../components/ProblemAlert';

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { ActionIcon, FileInput, Group, Loader, Radio, Stack, Text } from '@mantine/core';
-import { IconPlayerPause, IconPlayerPlay, IconUpload } from '@tabler/icons-react';
+import { IconPlayerPause, IconPlayerPlay, IconUpload } from '../../components/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '#client/result';
 import type { MusicTrack } from '#client/types';

@@ -4,7 +4,7 @@
  */
 import { useId, useState, type Dispatch, type SetStateAction } from 'react';
 import { FileInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { IconUpload } from '@tabler/icons-react';
+import { IconUpload } from '../../components/icons';
 import { useUpload, UploadProgress } from '../../api/upload';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import type { Reference } from './reference';

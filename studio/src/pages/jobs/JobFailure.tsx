@@ -1,6 +1,6 @@
 /** Why a job failed, in words, with the API's own message saying what to do next. */
 import { Alert, Button, Text } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { IconAlertTriangle } from '../../components/icons';
 import { Link } from 'react-router';
 import type { Job } from '#client/types';
 import { errorHeading } from './job-words';

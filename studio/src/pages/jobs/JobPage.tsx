@@ -1,6 +1,6 @@
 /** One video job, live: its progress while it runs, the decision at a preview, the video when it is done. */
 import { Anchor, Button, Card, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconMovie } from '@tabler/icons-react';
+import { IconMovie } from '../../components/icons';
 import { Link, useParams } from 'react-router';
 import type { Job } from '#client/types';
 import { PageHeader } from '../../components/PageHeader';

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconRefresh } from '@tabler/icons-react';
+import { IconRefresh } from '../../components/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '#client/result';
 import type { Job } from '#client/types';

@@ -1,6 +1,6 @@
 /** Keeps the job's clean reaction clip in the library, to caption again later without generating. */
 import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
-import { IconBookmark } from '@tabler/icons-react';
+import { IconBookmark } from '../../components/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { unwrap } from '#client/result';

@@ -1,6 +1,6 @@
 /** Saved reactions: clean clips kept from previews, to caption again in a new video without generating. */
 import { Alert, Button, Card, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconSparkles } from '@tabler/icons-react';
+import { IconSparkles, IconTrash } from '../../components/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { unwrap } from '#client/result';
@@ -9,7 +9,6 @@ import { api } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useReactions } from '../create/useReactions';
-import { IconTrash } from '@tabler/icons-react';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { formatDate, formatDuration } from '../videos/format';
 

@@ -6,7 +6,7 @@
 import { Button, FileInput, Group, Modal, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { IconVideo } from '@tabler/icons-react';
+import { IconVideo } from '../../components/icons';
 import { useMutation } from '@tanstack/react-query';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { UploadProgress, useUpload } from '../../api/upload';

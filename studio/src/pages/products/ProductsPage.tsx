@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { Button, Center, Group, Loader, Pagination, Paper, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconPlus } from '@tabler/icons-react';
+import { IconPlus } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { CreateProductModal } from './CreateProductModal';

@@ -1,6 +1,6 @@
 /** The raw key, once: the API keeps only its hash, so closing this dialog is the last chance to copy it. */
 import { Alert, Button, CopyButton, Group, Modal, Stack, TextInput } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCheck, IconCopy } from '../../components/icons';
 import type { CreatedApiKey } from './keys-api';
 
 export function NewKeyModal({ created, onClose }: { created: CreatedApiKey | undefined; onClose: () => void }) {

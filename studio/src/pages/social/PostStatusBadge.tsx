@@ -1,6 +1,6 @@
 /** A post's state, with a note when the provider could not be asked and the state shown may be old. */
 import { Badge, Group, Tooltip } from '@mantine/core';
-import { IconClockExclamation } from '@tabler/icons-react';
+import { IconClockExclamation } from '../../components/icons';
 import { formatDateTime, STATUS_WORDS, type Post } from './social-words';
 
 export function PostStatusBadge({ post }: { post: Post }) {

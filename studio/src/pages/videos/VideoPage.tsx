@@ -1,13 +1,12 @@
 /** One finished video: play it, download the MP4, or delete it. */
 import { Anchor, Button, Card, Group, Loader, Stack, Text } from '@mantine/core';
-import { IconDownload, IconShare } from '@tabler/icons-react';
+import { IconDownload, IconShare, IconTrash } from '../../components/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { unwrap } from '#client/result';
 import { api } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
 import { ProblemAlert } from '../../components/ProblemAlert';
-import { IconTrash } from '@tabler/icons-react';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { formatBytes, formatDate, formatDuration } from './format';
 

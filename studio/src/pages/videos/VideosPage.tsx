@@ -1,7 +1,7 @@
 /** The finished videos, newest first, a page at a time, each with its poster. */
 import { useState } from 'react';
 import { Button, Card, Center, Group, Image, Loader, Pagination, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconSparkles } from '@tabler/icons-react';
+import { IconSparkles } from '../../components/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { unwrap } from '#client/result';
