@@ -10,6 +10,7 @@ import { API_PREFIX } from '#functions/routes';
 import type { BackgroundTasks } from '#ports/background-tasks';
 import type { Dependencies } from '#ports/dependencies';
 import { localClients, localDependencies, type LocalClients } from './wiring';
+import type { SocialBackoff } from '#adapters/social/registry';
 import { API_REQUESTS_PER_MINUTE, DEFAULT_REGION, socialBaseUrlsFromEnv, type Settings } from '#functions/config';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 import type { Product } from '#domain/product';
@@ -51,6 +52,8 @@ export interface LocalStackOptions {
    * process's); `false`: none start, and the provider adapters use PROVIDER_A/B_BASE_URL or the real URLs.
    */
   sandboxes?: Omit<LocalSandboxesOptions, 'dataDir' | 'log'> | false;
+  /** The waits between a social provider's retries; the adapters' defaults (0.5 s doubling to 8 s) otherwise. */
+  socialBackoff?: SocialBackoff;
   /**
    * A DynamoDB and an S3 server that are already running, and the table and bucket of this stack in
    * them: the test harness shares one of each between all the stacks of a run instead of two child
@@ -147,7 +150,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     const tasks = inProcessTasks((error, task) => log(`background task ${task.type} failed: ${String(error)}`), () => dependencies);
     // The steps run over the stack's dependencies; each function's code (ffmpeg, engines) loads on its first step.
     jobs = createLocalJobRunner({ ...localPipeline(() => dependencies), log });
-    const built = localDependencies({ jobRunner: jobs, tasks, clients, dataDir });
+    const built = localDependencies({ jobRunner: jobs, tasks, clients, dataDir, socialBackoff: options.socialBackoff });
     const dependencies = options.adjustDependencies ? options.adjustDependencies(built) : built;
     const demo = await seedDemoAccount(clients.table, dependencies);
     // The sweeper runs before interrupted work is resumed: a demo or avatar past its deadline fails instead.

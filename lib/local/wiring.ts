@@ -19,7 +19,7 @@ import { createLinkedFileDownloader } from '#adapters/reference/direct-media-res
 import { FfprobeMediaInspector } from '#adapters/media/ffprobe-media-inspector';
 import { FfmpegMusicMedia } from '#adapters/media/ffmpeg-music-media';
 import { dynamoStores } from '#adapters/dynamodb/stores';
-import { createSocialProviders } from '#adapters/social/registry';
+import { createSocialProviders, type SocialBackoff } from '#adapters/social/registry';
 import { localCredentialCipher } from '#adapters/crypto/credential-cipher';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 import { loggedMetrics } from '#adapters/metrics/logged-metrics';
@@ -54,6 +54,8 @@ export interface LocalParts {
   clients: LocalClients;
   /** Provider credentials are sealed with the key file under it (KMS on AWS); the admin CLI uses the same file. */
   dataDir: string;
+  /** Shorter waits between a provider's retries: tests of outages, which would otherwise wait seconds per call. */
+  socialBackoff?: SocialBackoff;
 }
 
 export function localDependencies(parts: LocalParts): Dependencies {
@@ -71,9 +73,8 @@ export function localDependencies(parts: LocalParts): Dependencies {
     avatarImages: new SharpAvatarImages(),
     media: new FfprobeMediaInspector(),
     musicMedia: new FfmpegMusicMedia(),
-    // The render wing's sound bank (functions/render/sound) takes this place when it lands.
     ...dynamoStores(table),
-    social: createSocialProviders({ baseUrls: settings.socialBaseUrls }),
+    social: createSocialProviders({ baseUrls: settings.socialBaseUrls, backoff: parts.socialBackoff }),
     cipher: localCredentialCipher(parts.dataDir),
     // Receivers on this machine (a developer's test server) are allowed here only.
     webhookReceivers: new HttpWebhookReceivers({ allowLoopback: true }),

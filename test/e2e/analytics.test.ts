@@ -133,7 +133,7 @@ describe('syncing published posts from both providers', () => {
     expect(wider.providers.map((p: any) => p.covers_window)).toEqual([false, false]);
 
     // provider_b down: reported for it alone; its earlier figures stay; never a 500.
-    control('provider_b').outage(1000);
+    control('provider_b').outage(1000, 0);
     const partial = await api.post('/analytics/sync?days=7');
     expect(partial.status).toBe(200);
     expect(partial.body.data.providers).toEqual([

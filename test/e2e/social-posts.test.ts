@@ -194,7 +194,7 @@ describe.each(PROVIDERS)('POST /social/posts on %s', (provider) => {
 
   test('the provider down: 503 upstream_unavailable with Retry-After, and nothing is stored', async () => {
     const p = await publisher(provider);
-    control(provider).outage(1000);
+    control(provider).outage(1000, 0);
     const res = await createPost(p, provider);
     expectError(res, 503, 'upstream_unavailable');
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -422,7 +422,7 @@ describe('reading posts', () => {
   test.each(PROVIDERS)('%s unreachable while a post is going out: the stored post, marked stale with the reason', async (provider) => {
     const p = await publisher(provider);
     const created = (await createPost(p, provider)).body.data;
-    control(provider).outage(1000);
+    control(provider).outage(1000, 0);
     const res = await p.api.get(`/social/posts/${created.id}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: created.id, status: WAITING_NOW[provider], stale: true, stale_reason: { code: 'upstream_unavailable' } });
@@ -553,7 +553,7 @@ describe('DELETE /social/posts/{id}', () => {
   test.each(PROVIDERS)('%s down at delete time: 503 with Retry-After, the post is unchanged', async (provider) => {
     const p = await publisher(provider);
     const post = (await createPost(p, provider, { draft: true })).body.data;
-    control(provider).outage(1000);
+    control(provider).outage(1000, 0);
     const res = await p.api.delete(`/social/posts/${post.id}`);
     expectError(res, 503, 'upstream_unavailable');
     expect(res.headers.get('retry-after')).toBeTruthy();

@@ -177,10 +177,16 @@ describe('events from state changes', () => {
       return log.length === 2 ? log : undefined;
     });
     expect(waiting.find((d) => d.type === 'video.job.done')).toMatchObject({ status: 'pending', attempt: 0, next_attempt_at: null });
-    expect(waiting.find((d) => d.type === 'video.job.preview_ready')).toMatchObject({ status: 'pending', attempt: 1, response_status: 503 });
+    // At least one failed attempt; on a busy machine the 5 s retry may already have failed again.
+    const retried = waiting.find((d) => d.type === 'video.job.preview_ready')!;
+    expect(retried).toMatchObject({ status: 'pending', response_status: 503 });
+    expect(retried.attempt).toBeGreaterThanOrEqual(1);
     failPreview = false;
     await until('done delivered', () => hits('/ordered').find((seen) => (seen.body as any).type === 'video.job.done'), 20_000);
-    expect(hits('/ordered').map((seen) => eventOf(seen, secret).type)).toEqual(['video.job.preview_ready', 'video.job.preview_ready', 'video.job.done']);
+    const order = hits('/ordered').map((seen) => eventOf(seen, secret).type);
+    expect(order.at(-1)).toBe('video.job.done');
+    expect(order.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(order.slice(0, -1))).toEqual(new Set(['video.job.preview_ready']));
   }, 300_000);
 });
 

@@ -71,6 +71,8 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     services,
     rateLimitPerMinute: options.rateLimitPerMinute,
     sandboxes: options.sandboxes ?? false,
+    // Outage tests make every provider call spend its retries; the policy itself is the adapters' unit tests'.
+    socialBackoff: { baseDelayMs: 10, maxDelayMs: 40 },
     adjustDependencies: (wired) => {
       // Real renders get the real built-in sounds, rendered once per machine (they depend on code only);
       // the rest a tone per sound, as they get the canonical clip instead of the engine.

@@ -8,16 +8,20 @@ import { SOCIAL_PROVIDERS, type ProviderName } from '#domain/social';
 import type { SocialProvider, SocialProviders } from '#ports/social-provider';
 import { createProviderA } from './provider-a';
 import { createProviderB } from './provider-b';
+import type { ProviderHttpSettings } from './provider-http';
 
-const FACTORIES: Record<ProviderName, (baseUrl: string | undefined) => SocialProvider> = {
-  provider_a: (baseUrl) => createProviderA({ baseUrl }),
-  provider_b: (baseUrl) => createProviderB({ baseUrl }),
+/** The waits between retries; the adapters' own defaults unless a local stack shortens them. */
+export type SocialBackoff = Pick<ProviderHttpSettings, 'baseDelayMs' | 'maxDelayMs'>;
+
+const FACTORIES: Record<ProviderName, (baseUrl: string | undefined, http: Partial<SocialBackoff>) => SocialProvider> = {
+  provider_a: (baseUrl, http) => createProviderA({ baseUrl, http }),
+  provider_b: (baseUrl, http) => createProviderB({ baseUrl, http }),
 };
 
 /** Where each provider's API is, when not at its public address. */
 export type SocialBaseUrls = Partial<Record<ProviderName, string>>;
 
-export function createSocialProviders(options: { baseUrls?: SocialBaseUrls } = {}): SocialProviders {
+export function createSocialProviders(options: { baseUrls?: SocialBaseUrls; backoff?: SocialBackoff } = {}): SocialProviders {
   const instances = new Map<ProviderName, SocialProvider>();
   return (name) => {
     if (!(SOCIAL_PROVIDERS as readonly string[]).includes(name)) {
@@ -25,7 +29,7 @@ export function createSocialProviders(options: { baseUrls?: SocialBaseUrls } = {
     }
     let instance = instances.get(name);
     if (!instance) {
-      instance = FACTORIES[name](options.baseUrls?.[name]);
+      instance = FACTORIES[name](options.baseUrls?.[name], options.backoff ?? {});
       instances.set(name, instance);
     }
     return instance;

@@ -6,7 +6,7 @@
  *
  * Fault semantics (the same for both sandboxes; every request is counted first, faulted or not):
  *   drop(n)            the next n requests get their connection closed without an answer
- *   outage(n)          the next n requests get 503 (the provider's error envelope); nothing is executed
+ *   outage(n, s)       the next n requests get 503 (the provider's error envelope) with Retry-After s (1); nothing is executed
  *   rateLimit(n, s)    the next n requests get 429 with `Retry-After: s`; nothing is executed
  *   slow(ms, n?)       the next n requests (default: all, until slow(0)) wait ms before being handled
  *   malformed(n, kind) the next n requests ARE executed (a post may be created), then answered 200 with
@@ -177,8 +177,8 @@ export interface SandboxResponse {
 type MalformedKind = 'json' | 'shape';
 
 interface FaultControl {
-  /** The next n requests: 503, not executed. */
-  outage(n?: number): void;
+  /** The next n requests: 503 with Retry-After (default 1 s), not executed. */
+  outage(n?: number, retryAfterS?: number): void;
   /** The next n requests: 429 with Retry-After, not executed. */
   rateLimit(n?: number, retryAfterS?: number): void;
   /** Delay the next n requests (default every request until slow(0)) by ms. */
@@ -244,7 +244,7 @@ export interface SandboxServer {
 
 interface FaultState {
   drop: number;
-  outage: number;
+  outage: { left: number; retryAfterS: number };
   rateLimit: { left: number; retryAfterS: number };
   slow: { ms: number; left: number };
   malformed: { left: number; kind: MalformedKind };
@@ -252,7 +252,7 @@ interface FaultState {
 
 const noFaults = (): FaultState => ({
   drop: 0,
-  outage: 0,
+  outage: { left: 0, retryAfterS: 1 },
   rateLimit: { left: 0, retryAfterS: 1 },
   slow: { ms: 0, left: 0 },
   malformed: { left: 0, kind: 'json' },
@@ -327,9 +327,9 @@ export async function startSandboxServer(options: {
       req.socket.destroy();
       return;
     }
-    if (faults.outage > 0) {
-      faults.outage--;
-      send(res, 503, JSON.stringify(flavour.unavailable()), { 'retry-after': '1' });
+    if (faults.outage.left > 0) {
+      faults.outage.left--;
+      send(res, 503, JSON.stringify(flavour.unavailable()), { 'retry-after': String(faults.outage.retryAfterS) });
       return;
     }
     if (faults.rateLimit.left > 0) {
@@ -392,7 +392,7 @@ export async function startSandboxServer(options: {
     return value;
   };
   const faultControl: FaultControl = {
-    outage: (n) => void (faults.outage = positive(n, 1)),
+    outage: (n, retryAfterS = 1) => void (faults.outage = { left: positive(n, 1), retryAfterS: Math.max(0, Math.round(retryAfterS)) }),
     rateLimit: (n, retryAfterS = 1) => void (faults.rateLimit = { left: positive(n, 1), retryAfterS: Math.max(0, Math.round(retryAfterS)) }),
     slow: (ms, n) => void (faults.slow = { ms: positive(ms, 0), left: ms > 0 ? positive(n, Number.POSITIVE_INFINITY) : 0 }),
     malformed: (n, kind = 'json') => void (faults.malformed = { left: positive(n, 1), kind }),
