@@ -1,7 +1,7 @@
 /**
  * Tests are TypeScript transformed by swc. The global setup starts one DynamoDB Local and one s3rver
  * for the run (suites keep apart by table and bucket) and builds the studio once. Some packages ship only ES modules (@middy/core, DiceBear,
- * p-retry, p-limit, file-type and what they import, cookie), so swc turns them into CommonJS for jest like
+ * p-retry, p-limit, p-wait-for, get-port, file-type and what they import, cookie), so swc turns them into CommonJS for jest like
  * our own sources.
  */
 const esmOnly = [
@@ -18,6 +18,8 @@ const esmOnly = [
   '@borewit',
   'uint8array-extras',
   'cookie',
+  'get-port',
+  'p-wait-for',
 ].join('|');
 const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { waitFor } from './wait-for';
+import pWaitFor from 'p-wait-for';
 
 export interface ManagedChild {
   name: string;
@@ -37,14 +37,34 @@ export function startChild(name: string, command: string, args: string[], option
   };
 }
 
+const READY_TIMEOUT_MS = 60_000;
+
 /** Waits until `probe` succeeds against a child we just started; stops it if it never does. */
 export async function whenReady(child: ManagedChild, probe: () => Promise<unknown>, cleanup: () => void): Promise<void> {
   try {
-    await waitFor(child.name, async () => {
-      if (child.process.exitCode !== null) throw new Error(`it exited: ${child.output()}`);
-      await probe();
-      return true;
-    });
+    let lastError: unknown;
+    await pWaitFor(
+      async () => {
+        // A child that died will never answer: fail now rather than at the deadline.
+        if (child.process.exitCode !== null) throw new Error(`${child.name} exited before it was ready: ${child.output()}`);
+        try {
+          await probe();
+          return true;
+        } catch (error) {
+          lastError = error;
+          return false;
+        }
+      },
+      {
+        interval: 150,
+        timeout: {
+          milliseconds: READY_TIMEOUT_MS,
+          fallback: () => {
+            throw new Error(`${child.name} did not become ready within ${READY_TIMEOUT_MS / 1000} s${lastError ? `: ${String(lastError)}` : ''}`);
+          },
+        },
+      },
+    );
   } catch (error) {
     await child.stop();
     throw error;

@@ -1,17 +1,4 @@
-import { createServer } from 'node:net';
-
-/** A port the OS says is free right now on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+import getPort from 'get-port';
 
 const PORT_TAKEN = /EADDRINUSE|Address already in use|BindException/;
 
@@ -23,7 +10,7 @@ const PORT_TAKEN = /EADDRINUSE|Address already in use|BindException/;
 export async function onFreePort<T>(start: (port: number) => Promise<T>, attempts = 5): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await start(await freePort());
+      return await start(await getPort({ host: '127.0.0.1' }));
     } catch (error) {
       if (attempt >= attempts || !PORT_TAKEN.test(String(error))) throw error;
     }

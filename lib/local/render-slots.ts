@@ -6,6 +6,9 @@
  * its first seconds instead of finishing them all together at the end.
  *
  * The age is the job's, from its record, so a job resumed after a restart keeps its place.
+ *
+ * Ours, not p-queue: its priority is one number fixed when a task is queued, and it cannot tell a
+ * waiting step its place in line, which the job's queue_position shows.
  */
 
 /** A job's place in line: older first. */

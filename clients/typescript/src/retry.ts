@@ -12,6 +12,9 @@
  *   requests that carry an Idempotency-Key (the API answers a repeat with the first result).
  * A wait longer than `maxDelayMs` is not waited: the response goes back to the caller (as an
  * ApiError with `retryAfterS`), who can decide better than a blocked call.
+ *
+ * Ours, not p-retry (which the service uses): the client runs in browsers, Deno and Bun with
+ * openapi-fetch as its only HTTP dependency, and what it retries is an answer, not a thrown error.
  */
 import { retryAfterSeconds } from './errors';
 

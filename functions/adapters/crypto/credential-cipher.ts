@@ -11,6 +11,10 @@
  * The context is also the GCM additional data of both layers, so a record copied to another account
  * or provider fails to open whichever way it was wrapped. Plaintext and keys are never logged, and
  * data keys are zeroed once used. Each runtime's wiring builds one cipher and keeps it.
+ *
+ * Ours, not the AWS Encryption SDK: the stored records are in this shape (the SDK's message format
+ * would mean re-sealing every stored credential), and the local key-file wrapping the twin needs is
+ * twenty lines here against a raw-keyring setup there; KMS and AES-GCM themselves are Node's and AWS's.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';

@@ -33,7 +33,7 @@ import {
   VideoCameraIcon,
 } from '@heroicons/react/24/outline';
 
-export interface IconProps extends Omit<SVGProps<SVGSVGElement>, 'ref' | 'stroke'> {
+interface IconProps extends Omit<SVGProps<SVGSVGElement>, 'ref' | 'stroke'> {
   /** Width and height in px. */
   size?: number;
   /** Line width. */

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkJava } from '#local/dynamodb-local';
-import { freePort } from '#local/free-port';
+import getPort from 'get-port';
 import { apiClient, startTestStack } from '#test-support/local-stack';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
@@ -53,7 +53,7 @@ describe('the local runtime', () => {
 
   test('npm start serves the API, prints the demo key once, and SIGTERM stops every child process', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rs-serve-'));
-    const port = await freePort();
+    const port = await getPort({ host: '127.0.0.1' });
     const server = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'bin', 'serve.ts')], {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: dataDir, PORT: String(port) },
