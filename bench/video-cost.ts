@@ -21,7 +21,7 @@ import { AWS_PRICES, costOf, PRICES_AS_OF, totalUsd, type Invocation, type JobUs
 import { fmt, median, type SectionResult, type Table, type Target } from './report';
 import { apiClient, productWithDemo } from './stack-client';
 import { tapTransitions } from './video-job';
-import { PIPELINE_FUNCTIONS, PIPELINE_STEPS, type PipelineStep } from '#pipeline/steps';
+import { PIPELINE_STEPS, type PipelineStep } from '#pipeline/steps';
 import type { BlobStore } from '#ports/blob-store';
 
 export interface VideoCostOptions {
@@ -94,12 +94,11 @@ export async function runVideoCost(options: VideoCostOptions): Promise<SectionRe
   const { dynamoStores } = await import('#adapters/dynamodb/stores');
   // Configuration the stack deploys with (aws-cdk-lib comes along; only constants are read).
   const { DEFAULT_RENDER_MEMORY_MB } = await import('#cloud/render-memory');
-  const { PIPELINE_EPHEMERAL_STORAGE_MB } = await import('#cloud/job-pipeline');
-  const { DEFAULT_MEMORY_MB } = await import('#cloud/service-function');
-  const { HANDLER_GROUPS } = await import('#functions/routes');
+  const { API_FUNCTION_SIZES, PIPELINE_FUNCTION_SIZES } = await import('#cloud/function-sizes');
 
-  const memoryOf = { steps: (PIPELINE_FUNCTIONS.steps as { memoryMb?: number }).memoryMb ?? DEFAULT_MEMORY_MB, render: DEFAULT_RENDER_MEMORY_MB };
-  const apiMemoryMb = HANDLER_GROUPS.videos.memoryMb;
+  const memoryOf = { steps: PIPELINE_FUNCTION_SIZES.steps.memoryMb, render: DEFAULT_RENDER_MEMORY_MB };
+  const ephemeralOf = (fn: keyof typeof PIPELINE_FUNCTION_SIZES): number | undefined => (PIPELINE_FUNCTION_SIZES[fn] as { ephemeralStorageMb?: number }).ephemeralStorageMb;
+  const apiMemoryMb = API_FUNCTION_SIZES.videos.memoryMb;
 
   const dir = await mkdtemp(join(tmpdir(), 'rs-bench-cost-'));
   const tap = tapTransitions();
@@ -204,7 +203,7 @@ export async function runVideoCost(options: VideoCostOptions): Promise<SectionRe
           ...api,
           ...steps.map((s) => {
             const fn = PIPELINE_STEPS[s.step].fn;
-            return { fn, ms: s.ms, memoryMb: memoryOf[fn], ephemeralMb: PIPELINE_EPHEMERAL_STORAGE_MB[fn] };
+            return { fn, ms: s.ms, memoryMb: memoryOf[fn], ephemeralMb: ephemeralOf(fn) };
           }),
         ],
         apiRequests: api.length,

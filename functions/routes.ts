@@ -36,11 +36,6 @@ export interface FunctionNeeds {
   ffmpeg?: boolean;
   /** Gets the native-modules layer (sharp, Skia canvas), which its bundle then leaves external. */
   native?: boolean;
-  /**
-   * Ships as a container image (lib/cloud/render-image.ts) holding its bundle and the trees its layers
-   * would hold: for a function whose layers pass Lambda's 250 MB limit on a zip function.
-   */
-  image?: boolean;
   /** Generation capabilities it calls: it gets their engine settings and the hosted adapters' grants. */
   engines?: readonly ('avatar' | 'reaction' | 'hooks')[];
   /** Capabilities whose configured engine it only needs to know (to pick inline or background work). */
@@ -49,9 +44,6 @@ export interface FunctionNeeds {
   connectionKey?: 'encrypt-decrypt' | 'decrypt';
   /** What it asks of the job state machine: start executions, send preview decisions back. */
   jobs?: readonly ('start' | 'decide')[];
-  memoryMb?: number;
-  /** API functions stay under API Gateway's 30 s integration limit. */
-  timeoutS?: number;
 }
 
 /** A handler group is one Lambda function (one bundle) serving several operations. */
@@ -72,8 +64,6 @@ export const HANDLER_GROUPS = {
     invokes: [{ worker: 'normalise-demo', env: 'NORMALISE_FUNCTION_NAME' }],
     // ffprobe validates an upload before the request is answered; 1769 MB is one full vCPU.
     ffmpeg: true,
-    memoryMb: 1769,
-    timeoutS: 29,
   },
   avatars: {
     entry: 'functions/handlers/avatars.ts',
@@ -86,8 +76,6 @@ export const HANDLER_GROUPS = {
     engineChoices: ['avatar'],
     // sharp re-encodes uploads and rasterises generated portraits within the request.
     native: true,
-    memoryMb: 1769,
-    timeoutS: 29,
   },
   music: {
     entry: 'functions/handlers/music.ts',
@@ -98,8 +86,6 @@ export const HANDLER_GROUPS = {
     writes: ['music', 'uploads'],
     // ffprobe judges and ffmpeg levels an uploaded track within the request: a 10-minute one takes about 15 s of one full vCPU (1769 MB).
     ffmpeg: true,
-    memoryMb: 1769,
-    timeoutS: 29,
   },
   hooks: {
     entry: 'functions/handlers/hooks.ts',
@@ -107,7 +93,6 @@ export const HANDLER_GROUPS = {
     table: 'readwrite',
     bucket: 'none',
     engines: ['hooks'],
-    timeoutS: 29,
   },
   videos: {
     entry: 'functions/handlers/videos.ts',
@@ -119,8 +104,6 @@ export const HANDLER_GROUPS = {
     jobs: ['start', 'decide'],
     // ffprobe checks an uploaded reference clip before the job is accepted.
     ffmpeg: true,
-    memoryMb: 1769,
-    timeoutS: 29,
   },
   reactions: {
     entry: 'functions/handlers/reactions.ts',
@@ -128,7 +111,6 @@ export const HANDLER_GROUPS = {
     table: 'readwrite',
     bucket: 'readwrite',
     writes: ['reactions'],
-    timeoutS: 29,
   },
   social: {
     entry: 'functions/handlers/social.ts',
@@ -137,7 +119,6 @@ export const HANDLER_GROUPS = {
     // Presigned URLs of finished videos are handed to the providers.
     bucket: 'read',
     connectionKey: 'encrypt-decrypt',
-    timeoutS: 29,
   },
   analytics: {
     entry: 'functions/handlers/analytics.ts',
@@ -145,7 +126,6 @@ export const HANDLER_GROUPS = {
     table: 'readwrite',
     bucket: 'none',
     connectionKey: 'decrypt',
-    timeoutS: 29,
   },
   uploads: {
     entry: 'functions/handlers/uploads.ts',
@@ -154,7 +134,6 @@ export const HANDLER_GROUPS = {
     table: 'readwrite',
     bucket: 'readwrite',
     writes: ['uploads'],
-    timeoutS: 29,
   },
   accounts: {
     entry: 'functions/handlers/accounts.ts',
@@ -162,9 +141,6 @@ export const HANDLER_GROUPS = {
     // Users, sessions, keys, and the sign-in throttles' counters.
     table: 'readwrite',
     bucket: 'none',
-    // scrypt takes 32 MiB and a full core's worth of work per password checked.
-    memoryMb: 1024,
-    timeoutS: 29,
   },
   webhooks: {
     entry: 'functions/handlers/webhooks.ts',
@@ -172,7 +148,6 @@ export const HANDLER_GROUPS = {
     // Endpoints, deliveries and the outbox; URLs are vetted by resolving them (no bucket).
     table: 'readwrite',
     bucket: 'none',
-    timeoutS: 29,
   },
   usage: {
     entry: 'functions/handlers/usage.ts',

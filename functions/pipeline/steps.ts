@@ -15,6 +15,16 @@ import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 
 export const JOB_STATE_MACHINE_FILE = 'statemachines/video-job.asl.json';
 
+interface PipelineFunctionSpec {
+  /** The ASL's placeholder for the function's ARN. */
+  substitution: string;
+  /**
+   * How long one call of its steps may run: the state machine's Task timeouts are built on it
+   * (taskTimeoutS), and the cloud gives the function exactly this as its Lambda timeout.
+   */
+  callBudgetS: number;
+}
+
 export const PIPELINE_FUNCTIONS = {
   steps: {
     entry: 'functions/handlers/job-steps.ts',
@@ -24,7 +34,7 @@ export const PIPELINE_FUNCTIONS = {
     bucket: 'readwrite',
     // A job's working files; a failed job's output.
     writes: ['jobs', 'videos'],
-    timeoutS: 60,
+    callBudgetS: 60,
   },
   render: {
     entry: 'functions/handlers/job-render.ts',
@@ -36,16 +46,10 @@ export const PIPELINE_FUNCTIONS = {
     writes: ['jobs', 'videos'],
     ffmpeg: true,
     native: true,
-    // ffmpeg, the native modules and the face runtime are about 330 MB, past the 250 MB of a zip function.
-    image: true,
     engines: ['reaction'],
-    // The default of CDK context `renderMemoryMb` (lib/cloud/render-memory.ts): the most a new account may
-    // ask for (about 1.7 vCPUs); more memory buys more vCPUs for x264 and the frame renderer. /tmp holds
-    // the clips (see ephemeral storage in CDK).
-    memoryMb: 3008,
-    timeoutS: 900,
+    callBudgetS: 900,
   },
-} as const satisfies Record<string, FunctionNeeds & { substitution: string }>;
+} as const satisfies Record<string, FunctionNeeds & PipelineFunctionSpec>;
 
 export type PipelineFunction = keyof typeof PIPELINE_FUNCTIONS;
 
@@ -59,7 +63,6 @@ export const SWEEPER_FUNCTION = {
   table: 'readwrite',
   bucket: 'none',
   jobs: ['start'],
-  timeoutS: 300,
 } as const satisfies FunctionNeeds;
 
 export const SWEEP_INTERVAL_MINUTES = 15;
@@ -75,7 +78,6 @@ export const EXECUTION_ENDED_FUNCTION = {
   bucket: 'readwrite',
   // mark-failed removes the job's working files and a composed video that never got its record.
   writes: ['jobs', 'videos'],
-  timeoutS: 60,
 } as const satisfies FunctionNeeds;
 
 /** The ASL Error names a step fails with (errors.ts): Retry matches the first, Catch sends the second to MarkFailed. */
@@ -159,7 +161,7 @@ export const PIPELINE_STEPS = {
 export type PipelineStep = keyof typeof PIPELINE_STEPS;
 
 /** A calling Task's TimeoutSeconds: its function's timeout and the margin (TASK_TIMEOUT_MARGIN_S). */
-export const taskTimeoutS = (step: PipelineStep): number => PIPELINE_FUNCTIONS[PIPELINE_STEPS[step].fn].timeoutS + TASK_TIMEOUT_MARGIN_S;
+export const taskTimeoutS = (step: PipelineStep): number => PIPELINE_FUNCTIONS[PIPELINE_STEPS[step].fn].callBudgetS + TASK_TIMEOUT_MARGIN_S;
 
 /**
  * The shortest wait AwaitDecision is given, for a round that reaches it past the job's deadline: long

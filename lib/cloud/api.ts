@@ -4,6 +4,7 @@
  * in the error envelope; beside them `ANY /mcp`, the MCP server (mcp-endpoint.ts).
  */
 import * as path from 'node:path';
+import { API_FUNCTION_SIZES } from './function-sizes';
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
@@ -75,7 +76,7 @@ export class Api extends Construct {
     const integrations = {} as Record<HandlerGroup, HttpLambdaIntegration>;
     let metaFunction: NodejsFunction | undefined;
     for (const group of groups) {
-      const fn = new ServiceFunction(this, `${constructId(group)}Handler`, { ...props, needs: HANDLER_GROUPS[group] }).fn;
+      const fn = new ServiceFunction(this, `${constructId(group)}Handler`, { ...props, needs: HANDLER_GROUPS[group], size: API_FUNCTION_SIZES[group] }).fn;
       acknowledge(fn, { 'Serverless-LambdaDLQ': "invoked synchronously by API Gateway: a failure is the caller's 5xx, nothing to redrive" });
       if (group === 'meta') metaFunction = fn;
       // A request reaches the function only up to what API Gateway and Lambda carry: past this, files go through POST /uploads.

@@ -35,15 +35,8 @@ import { failureQueue } from './failure-queue';
 import { constructId, PROJECT_ROOT, ServiceFunction, type ServiceFunctionNeeds } from './service-function';
 import { acknowledge, arnToken } from './nag';
 import { ImageServiceFunction, type ImageTrees } from './render-image';
+import { EXECUTION_ENDED_FUNCTION_SIZE, PIPELINE_FUNCTION_SIZES, SWEEPER_FUNCTION_SIZE, type FunctionSize } from './function-sizes';
 
-/**
- * /tmp for the functions that handle clips. The render function holds the avatar, the reference or
- * generated reaction clip, the normalised demo (up to 50 MB in, larger once decoded frames are
- * spilled), the captioned segment and the joined output at once; 4 GiB leaves room for all of them.
- */
-export const PIPELINE_EPHEMERAL_STORAGE_MB: Partial<Record<PipelineFunction, number>> = {
-  render: 4096,
-};
 
 export interface JobPipelineProps {
   table: dynamodb.ITable;
@@ -75,17 +68,10 @@ export class JobPipeline extends Construct {
 
     const functions: Partial<Record<PipelineFunction, lambda.IFunction>> = {};
     for (const [name, needs] of Object.entries(PIPELINE_FUNCTIONS) as [PipelineFunction, ServiceFunctionNeeds][]) {
-      const ephemeralStorageMb = PIPELINE_EPHEMERAL_STORAGE_MB[name];
-      const fnProps = {
-        ...shared,
-        needs: {
-          ...needs,
-          ...(ephemeralStorageMb ? { ephemeralStorageMb } : {}),
-          ...(name === 'render' && renderMemoryMb ? { memoryMb: renderMemoryMb } : {}),
-        },
-      };
+      const size: FunctionSize = { ...PIPELINE_FUNCTION_SIZES[name], ...(name === 'render' && renderMemoryMb ? { memoryMb: renderMemoryMb } : {}) };
+      const fnProps = { ...shared, needs, size };
       const id = `${constructId(name)}Function`;
-      functions[name] = needs.image ? new ImageServiceFunction(this, id, fnProps).fn : new ServiceFunction(this, id, fnProps).fn;
+      functions[name] = size.packaging === 'image' ? new ImageServiceFunction(this, id, fnProps).fn : new ServiceFunction(this, id, fnProps).fn;
     }
     this.functions = functions as Record<PipelineFunction, lambda.IFunction>;
     for (const fn of Object.values(this.functions)) {
@@ -139,7 +125,7 @@ export class JobPipeline extends Construct {
     });
 
     // No job or allowance unit may stay stranded: the sweeper runs on a schedule (it is idempotent).
-    this.sweeper = new ServiceFunction(this, 'SweeperFunction', { ...shared, needs: SWEEPER_FUNCTION, stateMachine: this.stateMachine }).fn;
+    this.sweeper = new ServiceFunction(this, 'SweeperFunction', { ...shared, needs: SWEEPER_FUNCTION, size: SWEEPER_FUNCTION_SIZE, stateMachine: this.stateMachine }).fn;
     const sweepSchedule = new events.Rule(this, 'SweepSchedule', {
       description: 'Runs the video job sweeper',
       schedule: events.Schedule.rate(Duration.minutes(SWEEP_INTERVAL_MINUTES)),
@@ -152,7 +138,7 @@ export class JobPipeline extends Construct {
     // An execution that ends without its MarkFailed (its TimeoutSeconds passed, it was stopped, or
     // MarkFailed itself gave up) would leave its job in flight and its unit reserved: this rule runs the
     // same mark-failed step from outside the machine. It is idempotent for a job already final.
-    this.executionEnded = new ServiceFunction(this, 'ExecutionEndedFunction', { ...shared, needs: EXECUTION_ENDED_FUNCTION }).fn;
+    this.executionEnded = new ServiceFunction(this, 'ExecutionEndedFunction', { ...shared, needs: EXECUTION_ENDED_FUNCTION, size: EXECUTION_ENDED_FUNCTION_SIZE }).fn;
     const executionEndedFailures = failureQueue(this, 'ExecutionEndedFailures');
     this.executionEndedFailures = executionEndedFailures;
     new events.Rule(this, 'ExecutionEnded', {

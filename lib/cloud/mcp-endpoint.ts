@@ -11,6 +11,7 @@ import { Construct } from 'constructs';
 import { API_PREFIX } from '#functions/routes';
 import { API_BASE_URL_ENV } from '#handlers/mcp';
 import { acknowledge } from './nag';
+import { MCP_FUNCTION_SIZE } from './function-sizes';
 import { ServiceFunction, type ServiceFunctionNeeds, type ServiceFunctionProps } from './service-function';
 
 export const MCP_PATH = '/mcp';
@@ -21,15 +22,14 @@ const MCP_FUNCTION: ServiceFunctionNeeds = {
   table: 'none',
   bucket: 'none',
   // Under API Gateway's 30 s: a tool's wait stops at 20 s and answers the job as it is.
-  timeoutS: 29,
 };
 
 export class McpEndpoint extends Construct {
   readonly fn: lambda.IFunction;
 
-  constructor(scope: Construct, id: string, props: Omit<ServiceFunctionProps, 'needs'> & { httpApi: HttpApi }) {
+  constructor(scope: Construct, id: string, props: Omit<ServiceFunctionProps, 'needs' | 'size'> & { httpApi: HttpApi }) {
     super(scope, id);
-    const fn = new ServiceFunction(this, 'Handler', { ...props, needs: MCP_FUNCTION }).fn;
+    const fn = new ServiceFunction(this, 'Handler', { ...props, needs: MCP_FUNCTION, size: MCP_FUNCTION_SIZE }).fn;
     fn.addEnvironment(API_BASE_URL_ENV, `${props.httpApi.apiEndpoint}${API_PREFIX}`);
     acknowledge(fn, { 'Serverless-LambdaDLQ': "invoked synchronously by API Gateway: a failure is the caller's 5xx, nothing to redrive" });
     const route = new HttpRoute(this, 'Route', {

@@ -139,7 +139,7 @@ export class ImageServiceFunction extends Construct {
   constructor(scope: Construct, id: string, props: ImageServiceFunctionProps) {
     super(scope, id);
     const { needs } = props;
-    if (!needs.image) throw new Error(`${needs.entry} is a zip function (ServiceFunction)`);
+    if (props.size.packaging !== 'image') throw new Error(`${needs.entry} is a zip function (ServiceFunction)`);
     const base = functionBase(this, props);
 
     // In the cloud assembly, so `cdk synth` output is all there is; CDK then stages it as the image asset

@@ -4,12 +4,12 @@
  * new account may configure (3,008 MB until AWS raises the account's quota), so a first deploy works.
  */
 import type { Construct } from 'constructs';
-import { PIPELINE_FUNCTIONS } from '#pipeline/steps';
+import { PIPELINE_FUNCTION_SIZES } from './function-sizes';
 
 export const RENDER_MEMORY_CONTEXT = 'renderMemoryMb';
 /** Lambda's own bounds for a function's memory. */
 export const LAMBDA_MEMORY_MB = { min: 128, max: 10_240 } as const;
-export const DEFAULT_RENDER_MEMORY_MB: number = PIPELINE_FUNCTIONS.render.memoryMb;
+export const DEFAULT_RENDER_MEMORY_MB: number = PIPELINE_FUNCTION_SIZES.render.memoryMb;
 
 export function renderMemoryFromContext(scope: Construct): number {
   const raw = scope.node.tryGetContext(RENDER_MEMORY_CONTEXT) as unknown;

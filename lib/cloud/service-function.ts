@@ -1,7 +1,7 @@
 /**
  * One Lambda function built from its declared needs (functions/routes.ts `FunctionNeeds`): the
  * bundle, the layers, the environment and exactly the grants the declaration asks for. A function
- * whose needs say `image` ships as a container image instead (render-image.ts), with the same
+ * whose size says packaging `image` (function-sizes.ts) ships as a container image instead (render-image.ts), with the same
  * settings, environment and grants (functionBase, grantNeeds).
  */
 import * as path from 'node:path';
@@ -16,6 +16,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { FunctionNeeds } from '#functions/routes';
+import type { FunctionSize } from './function-sizes';
 import { TABLE_SCHEMA } from '#lib/table-schema';
 import { lambdaBundlingProps } from './bundling';
 import { FFMPEG_ENV } from './ffmpeg-layer';
@@ -28,16 +29,12 @@ import { mediaAreaPattern, type MediaArea } from '#domain/media-areas';
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const SERVICE_NAME = 'reaction-studio';
 
-export const DEFAULT_MEMORY_MB = 512;
-const DEFAULT_TIMEOUT_S = 10;
-
-export interface ServiceFunctionNeeds extends FunctionNeeds {
-  /** /tmp size; Lambda gives 512 MB unless asked. */
-  ephemeralStorageMb?: number;
-}
+export type ServiceFunctionNeeds = FunctionNeeds;
 
 export interface ServiceFunctionProps {
   needs: ServiceFunctionNeeds;
+  /** Its memory, timeout, /tmp and packaging, from the one table (function-sizes.ts). */
+  size: FunctionSize;
   table: dynamodb.ITable;
   bucket: s3.IBucket;
   ffmpegLayer: lambda.ILayerVersion;
@@ -91,7 +88,7 @@ const CONNECTION_KEY_CONDITIONS = {
  * and layers, an image function (render-image.ts) its image; `grantNeeds` then adds the grants.
  */
 export function functionBase(scope: Construct, props: ServiceFunctionProps) {
-  const { needs, table, bucket } = props;
+  const { needs, size, table, bucket } = props;
   if ((needs.jobs ?? []).length > 0 && !props.stateMachine) throw new Error(`${needs.entry} needs the job state machine`);
   if (needs.connectionKey && !props.connectionKey) throw new Error(`${needs.entry} needs the connection key`);
 
@@ -114,9 +111,9 @@ export function functionBase(scope: Construct, props: ServiceFunctionProps) {
     // The ffmpeg/ffprobe binaries are x86-64; every function uses the same architecture so any of
     // them can take the layer.
     architecture: lambda.Architecture.X86_64,
-    memorySize: needs.memoryMb ?? DEFAULT_MEMORY_MB,
-    timeout: Duration.seconds(needs.timeoutS ?? DEFAULT_TIMEOUT_S),
-    ...(needs.ephemeralStorageMb ? { ephemeralStorageSize: Size.mebibytes(needs.ephemeralStorageMb) } : {}),
+    memorySize: size.memoryMb,
+    timeout: Duration.seconds(size.timeoutS),
+    ...(size.ephemeralStorageMb ? { ephemeralStorageSize: Size.mebibytes(size.ephemeralStorageMb) } : {}),
     logGroup,
     environment: {
       // Names grant nothing; the grants decide what the function may touch.
@@ -209,9 +206,9 @@ export class ServiceFunction extends Construct {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     const { needs } = props;
-    if (needs.image) throw new Error(`${needs.entry} ships as a container image (render-image.ts), not as a zip`);
+    if (props.size.packaging !== 'zip') throw new Error(`${needs.entry} ships as a container image (render-image.ts), not as a zip`);
     // The face runtime ships only in the render image (render-image.ts); no zip function has it.
-    if (needsFaceRuntime(needs, props.engines)) throw new Error(`${needs.entry} needs the face runtime, which only a container image carries (needs.image)`);
+    if (needsFaceRuntime(needs, props.engines)) throw new Error(`${needs.entry} needs the face runtime, which only a container image carries (packaging 'image' in function-sizes.ts)`);
     const base = functionBase(this, props);
 
     this.fn = new nodejs.NodejsFunction(this, 'Function', {

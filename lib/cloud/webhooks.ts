@@ -19,16 +19,15 @@ import type { EngineConfig } from './engine-config';
 import { failureQueue } from './failure-queue';
 import { acknowledge } from './nag';
 import { ServiceFunction, type ServiceFunctionNeeds } from './service-function';
+import { WEBHOOK_FUNCTION_SIZES } from './function-sizes';
 
-export const WEBHOOK_FUNCTIONS = {
+const WEBHOOK_FUNCTIONS = {
   dispatch: {
     entry: 'functions/handlers/webhook-dispatch.ts',
     description: 'fans webhook events out into deliveries and queues the due ones',
     table: 'readwrite',
     // Payloads carry the records as GET answers them: signed playback links included.
     bucket: 'read',
-    memoryMb: 512,
-    timeoutS: 60,
   },
   deliver: {
     entry: 'functions/handlers/webhook-deliver.ts',
@@ -36,8 +35,6 @@ export const WEBHOOK_FUNCTIONS = {
     table: 'readwrite',
     bucket: 'none',
     // Ten attempts of at most 10 s each run side by side.
-    memoryMb: 256,
-    timeoutS: 60,
   },
 } as const satisfies Record<string, ServiceFunctionNeeds>;
 
@@ -66,8 +63,8 @@ export class Webhooks extends Construct {
 
   constructor(scope: Construct, id: string, props: WebhooksProps) {
     super(scope, id);
-    const dispatcher = new ServiceFunction(this, 'DispatchFunction', { ...props, needs: WEBHOOK_FUNCTIONS.dispatch }).fn;
-    const deliverer = new ServiceFunction(this, 'DeliverFunction', { ...props, needs: WEBHOOK_FUNCTIONS.deliver }).fn;
+    const dispatcher = new ServiceFunction(this, 'DispatchFunction', { ...props, needs: WEBHOOK_FUNCTIONS.dispatch, size: WEBHOOK_FUNCTION_SIZES.dispatch }).fn;
+    const deliverer = new ServiceFunction(this, 'DeliverFunction', { ...props, needs: WEBHOOK_FUNCTIONS.deliver, size: WEBHOOK_FUNCTION_SIZES.deliver }).fn;
     this.dispatcher = dispatcher;
     this.deliverer = deliverer;
 
@@ -76,7 +73,7 @@ export class Webhooks extends Construct {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       // Six times the function's timeout, as Lambda advises for an SQS event source.
-      visibilityTimeout: Duration.seconds(WEBHOOK_FUNCTIONS.deliver.timeoutS * 6),
+      visibilityTimeout: Duration.seconds(WEBHOOK_FUNCTION_SIZES.deliver.timeoutS * 6),
       deadLetterQueue: { queue: this.failedDeliveries, maxReceiveCount: WEBHOOK_MAX_RECEIVES },
     });
     this.queue = queue;

@@ -14,6 +14,7 @@ import type { EngineConfig } from './engine-config';
 import { failureQueue } from './failure-queue';
 import { acknowledge } from './nag';
 import { constructId, ServiceFunction, type ServiceFunctionNeeds } from './service-function';
+import { WORKER_FUNCTION_SIZES, type FunctionSize } from './function-sizes';
 
 export const WORKERS = {
   'normalise-demo': {
@@ -23,11 +24,6 @@ export const WORKERS = {
     bucket: 'readwrite',
     writes: ['products'],
     ffmpeg: true,
-    // CPU scales with memory (one vCPU per 1769 MB): ffmpeg gets about 1.7. The source (up to 50 MB) and its
-    // normalised copy are both written to /tmp.
-    memoryMb: 3008,
-    timeoutS: 15 * 60,
-    ephemeralStorageMb: 2048,
   },
   'generate-avatar': {
     entry: 'functions/handlers/generate-avatar.ts',
@@ -37,12 +33,12 @@ export const WORKERS = {
     writes: ['avatars'],
     native: true,
     engines: ['avatar'],
-    memoryMb: 1024,
-    timeoutS: 5 * 60,
   },
 } as const satisfies Record<string, ServiceFunctionNeeds>;
 
 export type WorkerName = keyof typeof WORKERS;
+// A worker without a size does not compile.
+const WORKER_SIZES: Record<WorkerName, FunctionSize> = WORKER_FUNCTION_SIZES;
 
 export interface WorkersProps {
   table: dynamodb.ITable;
@@ -68,7 +64,7 @@ export class Workers extends Construct {
     super(scope, id);
     const functions: Partial<Record<WorkerName, lambda.IFunction>> = {};
     for (const [name, needs] of Object.entries(WORKERS) as [WorkerName, ServiceFunctionNeeds][]) {
-      functions[name] = new ServiceFunction(this, constructId(name), { ...props, needs }).fn;
+      functions[name] = new ServiceFunction(this, constructId(name), { ...props, needs, size: WORKER_SIZES[name] }).fn;
     }
     this.functions = functions as Record<WorkerName, lambda.IFunction>;
     const failed = failureQueue(this, 'FailedInvocations');

@@ -77,7 +77,7 @@ describe('the ASL file', () => {
     const definition = readDefinition();
     for (const step of STEPS) {
       const state = definition.States[PIPELINE_STEPS[step].state]!;
-      const fnTimeoutS = PIPELINE_FUNCTIONS[PIPELINE_STEPS[step].fn].timeoutS;
+      const fnTimeoutS = PIPELINE_FUNCTIONS[PIPELINE_STEPS[step].fn].callBudgetS;
       const waitS = state.TimeoutSeconds ?? DECISION_WAIT_MIN_S;
       expect({ step, longer: waitS > fnTimeoutS }).toEqual({ step, longer: true });
       if (state.TimeoutSeconds !== undefined) expect(state.TimeoutSeconds).toBe(taskTimeoutS(step));

@@ -26,7 +26,7 @@ import {
 } from '#pipeline/steps';
 import { JOB_STATE_NAMES } from '#domain/job-states';
 import { DEFAULT_BEDROCK_HOOKS_MODEL, type EngineConfig } from '#cloud/engine-config';
-import { PIPELINE_EPHEMERAL_STORAGE_MB } from '#cloud/job-pipeline';
+import { EXECUTION_ENDED_FUNCTION_SIZE, PIPELINE_FUNCTION_SIZES, SWEEPER_FUNCTION_SIZE } from '#cloud/function-sizes';
 import { ServiceFunction } from '#cloud/service-function';
 import { IMAGE_COPIES, IMAGE_HANDLER, imageTreesFor, parseDockerfile, RENDER_DOCKERFILE } from '#cloud/render-image';
 import { bareStack, synthesisePipeline } from '#test-support/pipeline-stack';
@@ -258,10 +258,11 @@ describe('the pipeline functions', () => {
     expect(props.Architectures).toEqual(['x86_64']);
     expect(props.TracingConfig).toEqual({ Mode: 'Active' });
     expect(props.LoggingConfig.LogGroup.Ref).toEqual(expect.any(String));
-    expect(props.MemorySize).toBe(needs.memoryMb);
-    expect(props.Timeout).toBe(needs.timeoutS);
-    expect(PIPELINE_EPHEMERAL_STORAGE_MB.render).toBeGreaterThanOrEqual(4096);
-    expect(props.EphemeralStorage).toEqual({ Size: PIPELINE_EPHEMERAL_STORAGE_MB.render });
+    expect(props.MemorySize).toBe(PIPELINE_FUNCTION_SIZES.render.memoryMb);
+    // Lambda's timeout is the pipeline's budget for one call, which the Task timeouts are built on.
+    expect(props.Timeout).toBe(needs.callBudgetS);
+    expect(PIPELINE_FUNCTION_SIZES.render.ephemeralStorageMb).toBeGreaterThanOrEqual(4096);
+    expect(props.EphemeralStorage).toEqual({ Size: PIPELINE_FUNCTION_SIZES.render.ephemeralStorageMb });
     expect(props.Environment.Variables).toMatchObject({ FFMPEG_PATH: '/opt/bin/ffmpeg', REACTION_ENGINE: 'local' });
   });
 
@@ -300,7 +301,7 @@ describe('the pipeline functions', () => {
   test('the steps function: the default /tmp and its own timeout', () => {
     const props = functionProps('steps');
     expect(props.EphemeralStorage).toBeUndefined();
-    expect(props.Timeout).toBe(PIPELINE_FUNCTIONS.steps.timeoutS);
+    expect(props.Timeout).toBe(PIPELINE_FUNCTIONS.steps.callBudgetS);
   });
 
   test.each(FUNCTIONS)('the %s function reads and writes the table and the bucket, and calls neither Step Functions nor Lambda', (name) => {
@@ -323,7 +324,7 @@ describe('the sweeper', () => {
 
   test('may start executions of the job machine and use the table, and nothing in the bucket', () => {
     const props = resources[sweeperId()]!.Properties;
-    expect(props.Timeout).toBe(SWEEPER_FUNCTION.timeoutS);
+    expect(props.Timeout).toBe(SWEEPER_FUNCTION_SIZE.timeoutS);
     expect(referencedIds(props.Environment.Variables.JOB_STATE_MACHINE_ARN)).toEqual([stateMachine()[0]]);
     const actions = statementsOfRole(props.Role['Fn::GetAtt'][0] as string).flatMap(actionsOf);
     expect(actions).toEqual(expect.arrayContaining(['states:StartExecution', 'dynamodb:UpdateItem', 'dynamodb:Query']));
@@ -356,7 +357,7 @@ describe('executions that end FAILED, TIMED_OUT or ABORTED', () => {
 
   test('the function is the one the step table declares, and may write the table and remove the job files', () => {
     const props = resources[endedId()]!.Properties;
-    expect(props.Timeout).toBe(EXECUTION_ENDED_FUNCTION.timeoutS);
+    expect(props.Timeout).toBe(EXECUTION_ENDED_FUNCTION_SIZE.timeoutS);
     const actions = statementsOfRole(props.Role['Fn::GetAtt'][0] as string).flatMap(actionsOf);
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 's3:DeleteObject']));
     expect(actions.filter((a) => /^states:/.test(a))).toEqual([]);
@@ -380,6 +381,7 @@ describe('ServiceFunction and the job state machine', () => {
         new ServiceFunction(shared.stack, 'Fn', {
           ...shared,
           needs: { entry: 'functions/does-not-exist.ts', description: 'x', table: 'none', bucket: 'none', jobs: ['start'] },
+          size: SWEEPER_FUNCTION_SIZE,
         }),
     ).toThrow(/needs the job state machine/);
   });

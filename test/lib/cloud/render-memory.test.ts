@@ -3,14 +3,14 @@ import { App, Stack } from 'aws-cdk-lib';
 import { DEFAULT_BEDROCK_HOOKS_MODEL, type EngineConfig } from '#cloud/engine-config';
 import { pipelineFunctions } from '#test-support/pipeline-stack';
 import { DEFAULT_RENDER_MEMORY_MB, LAMBDA_MEMORY_MB, RENDER_MEMORY_CONTEXT, renderMemoryFromContext } from '#cloud/render-memory';
-import { PIPELINE_FUNCTIONS } from '#pipeline/steps';
+import { PIPELINE_FUNCTION_SIZES } from '#cloud/function-sizes';
 
 const read = (value?: unknown) => renderMemoryFromContext(new Stack(new App({ context: value === undefined ? {} : { [RENDER_MEMORY_CONTEXT]: value } }), 'S'));
 
 describe('renderMemoryMb (CDK context)', () => {
-  test('defaults to 3008 MB, the most a new account may give a function, which is the step table value', () => {
+  test('defaults to 3008 MB, the most a new account may give a function, which is the sizes table value', () => {
     expect(read()).toBe(3008);
-    expect(DEFAULT_RENDER_MEMORY_MB).toBe(PIPELINE_FUNCTIONS.render.memoryMb);
+    expect(DEFAULT_RENDER_MEMORY_MB).toBe(PIPELINE_FUNCTION_SIZES.render.memoryMb);
   });
 
   test.each([

@@ -10,6 +10,7 @@ import { WORKERS, type WorkerName } from '#cloud/workers';
 import { mediaAreaPattern } from '#domain/media-areas';
 import { actionsOf, referencedIds, resourcesOf, resourcesOfType, roleStatements, synthesisedStack, type Json, type Statement } from '#test-support/cdk-template';
 import { standInFor } from '#test-support/layer-trees';
+import { PIPELINE_FUNCTION_SIZES } from '#cloud/function-sizes';
 
 const GROUPS = Object.keys(HANDLER_GROUPS) as HandlerGroup[];
 const PIPELINE = Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[];
@@ -296,8 +297,9 @@ describe('the native-modules layer', () => {
     }
     for (const name of PIPELINE) {
       // An image function holds the tree itself (render-image.ts).
-      const needs = PIPELINE_FUNCTIONS[name] as { native?: boolean; image?: boolean };
-      expect({ name, has: layersOf(pipelineFunctionId(name)).some((l) => JSON.stringify(l) === JSON.stringify({ Ref: id })) }).toEqual({ name, has: needs.native === true && !needs.image });
+      const needs = PIPELINE_FUNCTIONS[name] as { native?: boolean };
+      const zip = PIPELINE_FUNCTION_SIZES[name].packaging === 'zip';
+      expect({ name, has: layersOf(pipelineFunctionId(name)).some((l) => JSON.stringify(l) === JSON.stringify({ Ref: id })) }).toEqual({ name, has: needs.native === true && zip });
     }
   });
 });
@@ -576,8 +578,8 @@ describe('the job state machine', () => {
     const props = functionProps(pipelineFunctionId('render'));
     expect(props.PackageType).toBe('Image');
     expect(props.Layers).toBeUndefined();
-    expect(props.MemorySize).toBe(PIPELINE_FUNCTIONS.render.memoryMb);
-    expect(props.Timeout).toBe(PIPELINE_FUNCTIONS.render.timeoutS);
+    expect(props.MemorySize).toBe(PIPELINE_FUNCTION_SIZES.render.memoryMb);
+    expect(props.Timeout).toBe(PIPELINE_FUNCTIONS.render.callBudgetS);
     expect(props.EphemeralStorage.Size).toBeGreaterThanOrEqual(4096);
   });
 

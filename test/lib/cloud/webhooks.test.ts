@@ -3,9 +3,10 @@
  * one-minute schedule, allowed to queue deliveries; the delivery function fed by that queue, whose
  * messages end in a dead-letter queue after five tries; and nothing beyond what each needs.
  */
-import { WEBHOOK_FUNCTIONS, WEBHOOK_MAX_RECEIVES, WEBHOOK_SWEEP_MINUTES } from '#cloud/webhooks';
+import { WEBHOOK_MAX_RECEIVES, WEBHOOK_SWEEP_MINUTES } from '#cloud/webhooks';
 import { WEBHOOK_LIMITS } from '#domain/webhooks';
 import { actionsOf, referencedIds, resourcesOfType, roleStatements, synthesisedStack, type Resource } from '#test-support/cdk-template';
+import { WEBHOOK_FUNCTION_SIZES } from '#cloud/function-sizes';
 
 const { resources, ids } = synthesisedStack();
 const { dispatcher, deliverer, queue, failedDeliveries, failedStreamBatches } = ids.webhooks;
@@ -47,8 +48,8 @@ describe('the delivery function', () => {
     expect(referencedIds(props.RedrivePolicy.deadLetterTargetArn)).toEqual([failedDeliveries]);
     expect(props.SqsManagedSseEnabled).toBe(true);
     // The queue hides a message longer than the function may run, which is longer than one attempt's timeout.
-    expect(props.VisibilityTimeout).toBeGreaterThanOrEqual(WEBHOOK_FUNCTIONS.deliver.timeoutS);
-    expect(WEBHOOK_FUNCTIONS.deliver.timeoutS * 1000).toBeGreaterThan(WEBHOOK_LIMITS.timeoutMs);
+    expect(props.VisibilityTimeout).toBeGreaterThanOrEqual(WEBHOOK_FUNCTION_SIZES.deliver.timeoutS);
+    expect(WEBHOOK_FUNCTION_SIZES.deliver.timeoutS * 1000).toBeGreaterThan(WEBHOOK_LIMITS.timeoutMs);
   });
 
   test('reaches the table but not the bucket', () => {

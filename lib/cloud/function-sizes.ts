@@ -1,0 +1,76 @@
+/**
+ * How big each Lambda function is and how it ships: memory, timeout, /tmp and zip or image, in one
+ * table. What a function's code needs (its table and bucket access, ffmpeg, native modules, engines)
+ * is declared beside the code under functions/; its size is the cloud's business, decided here, and
+ * a function left out of the table is a compile error where its construct looks it up.
+ */
+import type { HandlerGroup } from '#functions/routes';
+import { PIPELINE_FUNCTIONS, type PipelineFunction } from '#pipeline/steps';
+
+export interface FunctionSize {
+  memoryMb: number;
+  timeoutS: number;
+  /** /tmp; Lambda gives 512 MB unless asked. */
+  ephemeralStorageMb?: number;
+  /** An image holds what would pass Lambda's 250 MB for a zip with its layers (render-image.ts). */
+  packaging: 'zip' | 'image';
+}
+
+/** API Gateway ends an integration at 30 s: an API function stops before it. */
+const API_TIMEOUT_S = 29;
+const api = (memoryMb: number): FunctionSize => ({ memoryMb, timeoutS: API_TIMEOUT_S, packaging: 'zip' });
+/** Functions that run ffmpeg or sharp get one vCPU's worth of memory (Lambda: 1 vCPU per 1,769 MB). */
+const MEDIA_MB = 1769;
+
+export const API_FUNCTION_SIZES = {
+  meta: api(512),
+  products: api(MEDIA_MB),
+  avatars: api(MEDIA_MB),
+  music: api(MEDIA_MB),
+  hooks: api(512),
+  videos: api(MEDIA_MB),
+  reactions: api(512),
+  social: api(512),
+  analytics: api(512),
+  uploads: api(512),
+  // scrypt takes 32 MiB and a full core's worth of work per password checked.
+  accounts: api(1024),
+  webhooks: api(512),
+  usage: api(512),
+} as const satisfies Record<HandlerGroup, FunctionSize>;
+
+export const MCP_FUNCTION_SIZE: FunctionSize = api(512);
+
+/**
+ * A pipeline function's timeout is the pipeline's own budget for one call (the state machine's Task
+ * timeouts are built on it), not a number of ours.
+ */
+export const PIPELINE_FUNCTION_SIZES = {
+  steps: { memoryMb: 512, timeoutS: PIPELINE_FUNCTIONS.steps.callBudgetS, packaging: 'zip' },
+  render: {
+    // The most a new account may configure (about 1.7 vCPUs); more buys x264 and the frame renderer
+    // more vCPUs: CDK context renderMemoryMb (render-memory.ts) overrides it.
+    memoryMb: 3008,
+    timeoutS: PIPELINE_FUNCTIONS.render.callBudgetS,
+    // The generated reaction clip, the normalised demo (up to 50 MB in, larger once decoded frames are
+    // spilled), the captioned segment and the joined output at once.
+    ephemeralStorageMb: 4096,
+    // ffmpeg, the native modules and the face runtime are about 330 MB, past a zip function's 250 MB.
+    packaging: 'image',
+  },
+} as const satisfies Record<PipelineFunction, FunctionSize>;
+
+export const SWEEPER_FUNCTION_SIZE: FunctionSize = { memoryMb: 512, timeoutS: 300, packaging: 'zip' };
+export const EXECUTION_ENDED_FUNCTION_SIZE: FunctionSize = { memoryMb: 512, timeoutS: 60, packaging: 'zip' };
+
+export const WORKER_FUNCTION_SIZES = {
+  // ffmpeg gets about 1.7 vCPUs; the source (up to 50 MB) and its normalised copy both sit in /tmp.
+  'normalise-demo': { memoryMb: 3008, timeoutS: 15 * 60, ephemeralStorageMb: 2048, packaging: 'zip' },
+  // A hosted engine's queue may take minutes.
+  'generate-avatar': { memoryMb: 1024, timeoutS: 5 * 60, packaging: 'zip' },
+} as const satisfies Record<string, FunctionSize>;
+
+export const WEBHOOK_FUNCTION_SIZES = {
+  dispatch: { memoryMb: 512, timeoutS: 60, packaging: 'zip' },
+  deliver: { memoryMb: 256, timeoutS: 60, packaging: 'zip' },
+} as const satisfies Record<string, FunctionSize>;
