@@ -3,33 +3,28 @@
  * the entry, guarded by the entry's state. DynamoDB conditions cannot add two attributes, so the
  * period keeps `committed` (= used + reserved) beside them and reservations are admitted by
  * `committed < limit`. Reserved entries sit in a sparse index until settled, so the sweeper finds
- * any whose job ended without settling them.
+ * any whose job ended without settling them. The entries' items are allowance-entries.ts', the
+ * counters' allowance-periods.ts'.
  *
  * Reserving and withdrawing take the writes of the record the unit pays for (the job store's
  * transactions), so a unit is never reserved for a job that does not exist, and a request that loses
  * a race holds nothing it would have to give back.
  */
-import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { allowanceExhausted } from '#domain/quote';
 import {
   LedgerViolation,
   type AllowanceLedger,
   type ChargeRef,
-  type EntryState,
   type LedgerEntry,
   type LedgerOutcome,
   type PeriodUsage,
   type Reservation,
   type ReservedUnit,
 } from '#ports/allowance-ledger';
-import { GSI1, keys } from './keys';
 import type { DynamoTable } from './table';
 import { transact, type TransactItem, type TransactOutcome } from './transactions';
-
-const reservedIndexKey = (ref: ChargeRef, at: string) => ({
-  gsi1pk: keys.reservedUnitsIndex,
-  gsi1sk: `${at}#${ref.accountId}#${ref.jobId}#${ref.chargeNumber}`,
-});
+import { readEntry, reservedEntriesBefore, reserveEntryItem, settleEntryItem, withdrawEntryItem } from './allowance-entries';
+import { periodItem, readPeriodUsage, reservePeriodItem } from './allowance-periods';
 
 export class DynamoAllowanceLedger implements AllowanceLedger {
   constructor(private readonly table: DynamoTable) {}
@@ -58,31 +53,8 @@ export class DynamoAllowanceLedger implements AllowanceLedger {
     const outcome = await transact(
       [
         ...writes,
-        // A released entry may be reserved again (a rolled-back round), through the same limit check.
-        ...units.map(({ ref }): TransactItem => ({
-          Put: {
-            TableName: this.table.name,
-            Item: {
-              ...keys.allowanceEntry(ref.accountId, ref.jobId, ref.chargeNumber),
-              ...reservedIndexKey(ref, at),
-              type: 'allowance_entry',
-              account_id: ref.accountId,
-              job_id: ref.jobId,
-              charge_number: ref.chargeNumber,
-              period,
-              state: 'reserved',
-              reserved_at: at,
-            },
-            ConditionExpression: 'attribute_not_exists(pk) OR #state = :released',
-            ExpressionAttributeNames: { '#state': 'state' },
-            ExpressionAttributeValues: { ':released': 'released' },
-          },
-        })),
-        this.periodItem(first.accountId, period, 'ADD committed :n, reserved :n SET #type = :type', {
-          ConditionExpression: 'attribute_not_exists(committed) OR committed <= :most',
-          ExpressionAttributeNames: { '#type': 'type' },
-          ExpressionAttributeValues: { ':n': units.length, ':most': limit - units.length, ':type': 'allowance_period' },
-        }),
+        ...units.map(({ ref }) => reserveEntryItem(this.table, ref, period, at)),
+        reservePeriodItem(this.table, first.accountId, period, units.length, limit),
       ],
       this.table.client,
     );
@@ -106,16 +78,8 @@ export class DynamoAllowanceLedger implements AllowanceLedger {
     return transact(
       [
         ...writes,
-        {
-          Delete: {
-            TableName: this.table.name,
-            Key: keys.allowanceEntry(ref.accountId, ref.jobId, ref.chargeNumber),
-            ConditionExpression: '#state = :reserved',
-            ExpressionAttributeNames: { '#state': 'state' },
-            ExpressionAttributeValues: { ':reserved': 'reserved' },
-          },
-        },
-        this.periodItem(ref.accountId, period, 'ADD reserved :minus, committed :minus', { ExpressionAttributeValues: { ':minus': -1 } }),
+        withdrawEntryItem(this.table, ref),
+        periodItem(this.table, ref.accountId, period, 'ADD reserved :minus, committed :minus', { ExpressionAttributeValues: { ':minus': -1 } }),
       ],
       this.table.client,
     );
@@ -133,40 +97,16 @@ export class DynamoAllowanceLedger implements AllowanceLedger {
     return this.settle(ref, 'released', 'ADD reserved :minus, committed :minus', now);
   }
 
-  async entry(ref: ChargeRef): Promise<LedgerEntry | undefined> {
-    const out = await this.table.client.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.allowanceEntry(ref.accountId, ref.jobId, ref.chargeNumber), ConsistentRead: true }),
-    );
-    return out.Item ? { state: out.Item.state as EntryState, period: out.Item.period as string } : undefined;
+  entry(ref: ChargeRef): Promise<LedgerEntry | undefined> {
+    return readEntry(this.table, ref);
   }
 
-  async periodUsage(accountId: number, period: string): Promise<PeriodUsage> {
-    const out = await this.table.client.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.allowancePeriod(accountId, period), ConsistentRead: true }),
-    );
-    return { used: Number(out.Item?.used ?? 0), reserved: Number(out.Item?.reserved ?? 0) };
+  periodUsage(accountId: number, period: string): Promise<PeriodUsage> {
+    return readPeriodUsage(this.table, accountId, period);
   }
 
-  async *reservedBefore(cutoff: Date): AsyncGenerator<ReservedUnit> {
-    const pages = paginateQuery(
-      { client: this.table.client },
-      {
-        TableName: this.table.name,
-        IndexName: GSI1,
-        KeyConditionExpression: 'gsi1pk = :reserved AND gsi1sk < :cutoff',
-        ExpressionAttributeValues: { ':reserved': keys.reservedUnitsIndex, ':cutoff': cutoff.toISOString() },
-      },
-    );
-    for await (const page of pages) {
-      for (const item of page.Items ?? []) {
-        yield {
-          accountId: item.account_id as number,
-          jobId: item.job_id as number,
-          chargeNumber: item.charge_number as number,
-          reservedAt: item.reserved_at as string,
-        };
-      }
-    }
+  reservedBefore(cutoff: Date): AsyncGenerator<ReservedUnit> {
+    return reservedEntriesBefore(this.table, cutoff);
   }
 
   private async settle(ref: ChargeRef, target: 'charged' | 'released', periodUpdate: string, now: Date): Promise<LedgerOutcome> {
@@ -175,17 +115,8 @@ export class DynamoAllowanceLedger implements AllowanceLedger {
     if (entry.state !== 'reserved') return { state: entry.state, changed: false };
     const outcome = await transact(
       [
-        {
-          Update: {
-            TableName: this.table.name,
-            Key: keys.allowanceEntry(ref.accountId, ref.jobId, ref.chargeNumber),
-            UpdateExpression: 'SET #state = :target, settled_at = :now REMOVE gsi1pk, gsi1sk',
-            ConditionExpression: '#state = :reserved',
-            ExpressionAttributeNames: { '#state': 'state' },
-            ExpressionAttributeValues: { ':reserved': 'reserved', ':target': target, ':now': now.toISOString() },
-          },
-        },
-        this.periodItem(ref.accountId, entry.period, periodUpdate, {
+        settleEntryItem(this.table, ref, target, now),
+        periodItem(this.table, ref.accountId, entry.period, periodUpdate, {
           ExpressionAttributeValues: periodUpdate.includes(':one') ? { ':one': 1, ':minus': -1 } : { ':minus': -1 },
         }),
       ],
@@ -195,15 +126,5 @@ export class DynamoAllowanceLedger implements AllowanceLedger {
     // A concurrent settle won the race; report what it decided.
     const settled = await this.entry(ref);
     return { state: settled?.state ?? target, changed: false };
-  }
-
-  /** The move of a period's counters that goes with every change of an entry. */
-  private periodItem(
-    accountId: number,
-    period: string,
-    expression: string,
-    rest: Pick<NonNullable<TransactItem['Update']>, 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>,
-  ): TransactItem {
-    return { Update: { TableName: this.table.name, Key: keys.allowancePeriod(accountId, period), UpdateExpression: expression, ...rest } };
   }
 }

@@ -1,13 +1,13 @@
 /**
  * The outbox: a webhook event is written in the same transaction as the state change that raised it,
  * so an event exists exactly when its change does. Pending events sit in a sparse index (gsi1) until
- * the dispatcher fans them out.
+ * the dispatcher fans them out (`putEvent` and `pendingEvents` are the webhook store's outbox part).
  */
-import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { WebhookEvent } from '#domain/webhooks';
 import type { DynamoTable } from './table';
-import { keys } from './keys';
+import { GSI1, keys } from './keys';
 import { transact, type TransactItem } from './transactions';
 
 /** An event is kept a week after it was raised: long enough to read it back, then the TTL removes it. */
@@ -82,4 +82,38 @@ export function watchOutboxInserts(table: DynamoTable, onInsert: () => void): vo
     },
     { step: 'initialize', name: 'watchOutboxInserts' },
   );
+}
+
+/** The webhook store's outbox: an event written on its own, and the pending events in raising order. */
+export class DynamoWebhookOutbox {
+  constructor(private readonly table: DynamoTable) {}
+
+  async putEvent(event: WebhookEvent): Promise<void> {
+    await transact([outboxPut(this.table, event)], this.table.client);
+  }
+
+  async pendingEvents(limit: number): Promise<WebhookEvent[]> {
+    const out = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        IndexName: GSI1,
+        KeyConditionExpression: 'gsi1pk = :outbox',
+        ExpressionAttributeValues: { ':outbox': keys.webhookOutboxIndex },
+        Limit: limit,
+      }),
+    );
+    return (out.Items ?? []).map(toEvent);
+  }
+}
+
+function toEvent(item: Record<string, unknown>): WebhookEvent {
+  return {
+    id: item.id as string,
+    account_id: item.account_id as number,
+    type: item.event_type as WebhookEvent['type'],
+    subject: item.subject as WebhookEvent['subject'],
+    order_key: item.order_key as string,
+    ...(item.endpoint_id ? { endpoint_id: item.endpoint_id as string } : {}),
+    created_at: item.created_at as string,
+  };
 }

@@ -1,352 +1,79 @@
 /**
- * Webhook endpoints, events and deliveries in the account's partition. The endpoint cap is a count
- * item moved in the same transaction as each create and delete. Due deliveries and pending events sit
- * in sparse gsi1 indexes; a lane item per pending delivery orders an endpoint's deliveries of one
- * order key (a job's events), and only a lane's oldest delivery is put in the due index.
+ * The webhook store on the table, composed of its three aggregates, each in the account's partition:
+ * endpoints (webhook-endpoints.ts), the outbox of events (webhook-outbox.ts) and deliveries with their
+ * lanes (webhook-deliveries.ts).
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandOutput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AttemptOutcome, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '#domain/webhooks';
 import type { DeliveryPage, DeliveryRef, EndpointChanges, WebhookStore } from '#ports/webhook-store';
 import type { DynamoTable } from './table';
-import { GSI1, keys, webhookLanePrefix } from './keys';
-import { transact, type TransactItem } from './transactions';
-import { outboxIndexKeys, outboxPut } from './webhook-outbox';
-
-/** Deliveries stay readable for 30 days after they were made. */
-const DELIVERY_KEPT_S = 30 * 24 * 3600;
-const ENDPOINT_ATTRIBUTES = ['id', 'account_id', 'url', 'events', 'description', 'enabled', 'secret', 'failing_since', 'disabled_reason', 'created_at', 'updated_at'] as const;
-
-const dueIndexKeys = (deliveryId: string, dueAt: string) => ({ gsi1pk: keys.webhookDueIndex, gsi1sk: `${dueAt}#${deliveryId}` });
+import { DynamoWebhookDeliveries } from './webhook-deliveries';
+import { DynamoWebhookEndpoints } from './webhook-endpoints';
+import { DynamoWebhookOutbox } from './webhook-outbox';
 
 export class DynamoWebhookStore implements WebhookStore {
-  constructor(private readonly table: DynamoTable) {}
+  private readonly endpoints: DynamoWebhookEndpoints;
+  private readonly outbox: DynamoWebhookOutbox;
+  private readonly deliveries: DynamoWebhookDeliveries;
 
-  async createEndpoint(endpoint: WebhookEndpoint, cap: { limit: number; refusal: () => Error }): Promise<void> {
-    const outcome = await transact(
-      [
-        {
-          Update: {
-            TableName: this.table.name,
-            Key: keys.webhookCount(endpoint.account_id),
-            UpdateExpression: 'SET endpoints = if_not_exists(endpoints, :zero) + :one',
-            ConditionExpression: 'attribute_not_exists(endpoints) OR endpoints < :limit',
-            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':limit': cap.limit },
-          },
-        },
-        {
-          Put: {
-            TableName: this.table.name,
-            Item: { ...keys.webhookEndpoint(endpoint.account_id, endpoint.id), type: 'webhook_endpoint', ...endpoint },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-      ],
-      this.table.client,
-    );
-    if (outcome.written) return;
-    if (outcome.failed.includes(0)) throw cap.refusal();
-    throw new Error(`webhook endpoint ${endpoint.id} exists already`);
+  constructor(table: DynamoTable) {
+    this.endpoints = new DynamoWebhookEndpoints(table);
+    this.outbox = new DynamoWebhookOutbox(table);
+    this.deliveries = new DynamoWebhookDeliveries(table);
   }
 
-  async listEndpoints(accountId: number): Promise<WebhookEndpoint[]> {
-    const out = await this.table.client.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.accountPartition(accountId), ':prefix': keys.webhookEndpointPrefix },
-        ConsistentRead: true,
-      }),
-    );
-    return (out.Items ?? []).map(toEndpoint).sort((a, b) => a.created_at.localeCompare(b.created_at));
+  createEndpoint(endpoint: WebhookEndpoint, cap: { limit: number; refusal: () => Error }): Promise<void> {
+    return this.endpoints.createEndpoint(endpoint, cap);
   }
 
-  async getEndpoint(accountId: number, endpointId: string): Promise<WebhookEndpoint | undefined> {
-    const out = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.webhookEndpoint(accountId, endpointId), ConsistentRead: true }));
-    return out.Item ? toEndpoint(out.Item) : undefined;
+  listEndpoints(accountId: number): Promise<WebhookEndpoint[]> {
+    return this.endpoints.listEndpoints(accountId);
   }
 
-  async updateEndpoint(accountId: number, endpointId: string, changes: EndpointChanges, now: Date): Promise<WebhookEndpoint | undefined> {
-    const fields = { ...changes, updated_at: now.toISOString() };
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = {};
-    const sets = Object.entries(fields)
-      .filter(([, value]) => value !== undefined)
-      .map(([name, value]) => {
-        names[`#${name}`] = name;
-        values[`:${name}`] = value;
-        return `#${name} = :${name}`;
-      });
-    const item = await this.conditionalUpdate({
-      TableName: this.table.name,
-      Key: keys.webhookEndpoint(accountId, endpointId),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    });
-    return item ? toEndpoint(item) : undefined;
+  getEndpoint(accountId: number, endpointId: string): Promise<WebhookEndpoint | undefined> {
+    return this.endpoints.getEndpoint(accountId, endpointId);
   }
 
-  async deleteEndpoint(accountId: number, endpointId: string): Promise<boolean> {
-    const outcome = await transact(
-      [
-        { Delete: { TableName: this.table.name, Key: keys.webhookEndpoint(accountId, endpointId), ConditionExpression: 'attribute_exists(pk)' } },
-        {
-          Update: {
-            TableName: this.table.name,
-            Key: keys.webhookCount(accountId),
-            UpdateExpression: 'SET endpoints = endpoints - :one',
-            ConditionExpression: 'endpoints > :zero',
-            ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
-          },
-        },
-      ],
-      this.table.client,
-    );
-    return outcome.written;
+  updateEndpoint(accountId: number, endpointId: string, changes: EndpointChanges, now: Date): Promise<WebhookEndpoint | undefined> {
+    return this.endpoints.updateEndpoint(accountId, endpointId, changes, now);
   }
 
-  async putEvent(event: WebhookEvent): Promise<void> {
-    await transact([outboxPut(this.table, event)], this.table.client);
+  deleteEndpoint(accountId: number, endpointId: string): Promise<boolean> {
+    return this.endpoints.deleteEndpoint(accountId, endpointId);
   }
 
-  async pendingEvents(limit: number): Promise<WebhookEvent[]> {
-    const out = await this.table.client.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        IndexName: GSI1,
-        KeyConditionExpression: 'gsi1pk = :outbox',
-        ExpressionAttributeValues: { ':outbox': keys.webhookOutboxIndex },
-        Limit: limit,
-      }),
-    );
-    return (out.Items ?? []).map(toEvent);
+  putEvent(event: WebhookEvent): Promise<void> {
+    return this.outbox.putEvent(event);
   }
 
-  async fanOut(event: WebhookEvent, deliveries: WebhookDelivery[], now: Date): Promise<boolean> {
-    const items: TransactItem[] = [
-      {
-        Update: {
-          TableName: this.table.name,
-          Key: keys.webhookEvent(event.account_id, event.id),
-          UpdateExpression: 'SET fanned_out_at = :now REMOVE gsi1pk, gsi1sk',
-          ConditionExpression: 'gsi1pk = :outbox',
-          ExpressionAttributeValues: { ':now': now.toISOString(), ':outbox': outboxIndexKeys(event).gsi1pk },
-        },
-      },
-    ];
-    for (const delivery of deliveries) {
-      // A lane with a pending delivery in it makes this one wait for its turn.
-      const waiting = await this.laneHead(delivery.account_id, delivery.endpoint_id, delivery.order_key);
-      const due = waiting ? null : now.toISOString();
-      items.push(
-        { Put: { TableName: this.table.name, Item: this.deliveryItem({ ...delivery, next_attempt_at: due }), ConditionExpression: 'attribute_not_exists(pk)' } },
-        {
-          Put: {
-            TableName: this.table.name,
-            Item: { ...keys.webhookLane(delivery.account_id, delivery.endpoint_id, delivery.order_key, delivery.id), type: 'webhook_lane', expires_at: ttlOf(delivery.created_at) },
-          },
-        },
-      );
-    }
-    const outcome = await transact(items, this.table.client);
-    return outcome.written;
+  pendingEvents(limit: number): Promise<WebhookEvent[]> {
+    return this.outbox.pendingEvents(limit);
   }
 
-  async dueDeliveries(now: Date, limit: number): Promise<DeliveryRef[]> {
-    const out = await this.table.client.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        IndexName: GSI1,
-        KeyConditionExpression: 'gsi1pk = :due AND gsi1sk <= :now',
-        ExpressionAttributeValues: { ':due': keys.webhookDueIndex, ':now': `${now.toISOString()}#~` },
-        Limit: limit,
-      }),
-    );
-    return (out.Items ?? []).map((item) => ({ accountId: item.account_id as number, endpointId: item.endpoint_id as string, deliveryId: item.id as string }));
+  fanOut(event: WebhookEvent, deliveries: WebhookDelivery[], now: Date): Promise<boolean> {
+    return this.deliveries.fanOut(event, deliveries, now);
   }
 
-  async getDelivery(accountId: number, endpointId: string, deliveryId: string): Promise<WebhookDelivery | undefined> {
-    const out = await this.table.client.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.webhookDelivery(accountId, endpointId, deliveryId), ConsistentRead: true }),
-    );
-    return out.Item ? toDelivery(out.Item) : undefined;
+  dueDeliveries(now: Date, limit: number): Promise<DeliveryRef[]> {
+    return this.deliveries.dueDeliveries(now, limit);
   }
 
-  async listDeliveries(accountId: number, endpointId: string, page: number, perPage: number): Promise<DeliveryPage> {
-    const query = {
-      TableName: this.table.name,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.accountPartition(accountId), ':prefix': keys.webhookDeliveryPrefix(endpointId) },
-    };
-    let total = 0;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const counted = await this.table.client.send(new QueryCommand({ ...query, Select: 'COUNT', ExclusiveStartKey: start }));
-      total += counted.Count ?? 0;
-      start = counted.LastEvaluatedKey;
-    } while (start);
-    // Deliveries expire after 30 days, so reading past the earlier pages stays bounded.
-    const wanted = page * perPage;
-    const items: Record<string, unknown>[] = [];
-    do {
-      const out: QueryCommandOutput = await this.table.client.send(new QueryCommand({ ...query, ScanIndexForward: false, Limit: wanted - items.length, ExclusiveStartKey: start }));
-      items.push(...(out.Items ?? []));
-      start = out.LastEvaluatedKey;
-    } while (start && items.length < wanted);
-    return { items: items.slice((page - 1) * perPage, wanted).map(toDelivery), total };
+  getDelivery(accountId: number, endpointId: string, deliveryId: string): Promise<WebhookDelivery | undefined> {
+    return this.deliveries.getDelivery(accountId, endpointId, deliveryId);
   }
 
-  async claim(ref: DeliveryRef, now: Date, leaseUntil: Date): Promise<WebhookDelivery | undefined> {
-    const lease = leaseUntil.toISOString();
-    const item = await this.conditionalUpdate({
-      TableName: this.table.name,
-      Key: keys.webhookDelivery(ref.accountId, ref.endpointId, ref.deliveryId),
-      UpdateExpression: 'SET next_attempt_at = :lease, gsi1pk = :due, gsi1sk = :sk',
-      ConditionExpression: '#status = :pending AND next_attempt_at <= :now',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':lease': lease, ':pending': 'pending', ':now': now.toISOString(), ...dueValues(ref.deliveryId, lease) },
-    });
-    return item ? toDelivery(item) : undefined;
+  listDeliveries(accountId: number, endpointId: string, page: number, perPage: number): Promise<DeliveryPage> {
+    return this.deliveries.listDeliveries(accountId, endpointId, page, perPage);
   }
 
-  async recordAttempt(delivery: WebhookDelivery, outcome: AttemptOutcome['delivery'], now: Date): Promise<boolean> {
-    const due = outcome.next_attempt_at;
-    const update: TransactItem = {
-      Update: {
-        TableName: this.table.name,
-        Key: keys.webhookDelivery(delivery.account_id, delivery.endpoint_id, delivery.id),
-        UpdateExpression:
-          'SET attempt = :attempt, #status = :status, response_status = :response, latency_ms = :latency, last_error = :error, next_attempt_at = :next, updated_at = :now' +
-          (due ? ', gsi1pk = :due, gsi1sk = :sk' : ' REMOVE gsi1pk, gsi1sk'),
-        ConditionExpression: 'attempt = :before AND #status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':attempt': outcome.attempt,
-          ':status': outcome.status,
-          ':response': outcome.response_status,
-          ':latency': outcome.latency_ms,
-          ':error': outcome.last_error,
-          ':next': due,
-          ':now': now.toISOString(),
-          ':before': delivery.attempt,
-          ':pending': 'pending',
-          ...(due ? dueValues(delivery.id, due) : {}),
-        },
-      },
-    };
-    if (outcome.status === 'pending') return (await transact([update], this.table.client)).written;
-    const laneKey = keys.webhookLane(delivery.account_id, delivery.endpoint_id, delivery.order_key, delivery.id);
-    const written = (await transact([update, { Delete: { TableName: this.table.name, Key: laneKey } }], this.table.client)).written;
-    if (written) await this.startNextInLane(delivery, now);
-    return written;
+  claim(ref: DeliveryRef, now: Date, leaseUntil: Date): Promise<WebhookDelivery | undefined> {
+    return this.deliveries.claim(ref, now, leaseUntil);
   }
 
-  async requeue(accountId: number, endpointId: string, deliveryId: string, now: Date): Promise<WebhookDelivery | undefined> {
-    const at = now.toISOString();
-    const item = await this.conditionalUpdate({
-      TableName: this.table.name,
-      Key: keys.webhookDelivery(accountId, endpointId, deliveryId),
-      UpdateExpression: 'SET #status = :pending, next_attempt_at = :now, updated_at = :now, gsi1pk = :due, gsi1sk = :sk',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':pending': 'pending', ':now': at, ...dueValues(deliveryId, at) },
-    });
-    return item ? toDelivery(item) : undefined;
+  recordAttempt(delivery: WebhookDelivery, outcome: AttemptOutcome['delivery'], now: Date): Promise<boolean> {
+    return this.deliveries.recordAttempt(delivery, outcome, now);
   }
 
-  /** The oldest pending delivery id of a lane, if any. */
-  private async laneHead(accountId: number, endpointId: string, orderKey: string): Promise<string | undefined> {
-    const prefix = webhookLanePrefix(endpointId, orderKey);
-    const out = await this.table.client.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.accountPartition(accountId), ':prefix': prefix },
-        Limit: 1,
-        ConsistentRead: true,
-      }),
-    );
-    const sk = out.Items?.[0]?.sk as string | undefined;
-    return sk?.slice(prefix.length);
+  requeue(accountId: number, endpointId: string, deliveryId: string, now: Date): Promise<WebhookDelivery | undefined> {
+    return this.deliveries.requeue(accountId, endpointId, deliveryId, now);
   }
-
-  /** The lane's next delivery, waiting for this one, becomes due now. */
-  private async startNextInLane(settled: WebhookDelivery, now: Date): Promise<void> {
-    const next = await this.laneHead(settled.account_id, settled.endpoint_id, settled.order_key);
-    if (!next) return;
-    const at = now.toISOString();
-    await this.conditionalUpdate({
-      TableName: this.table.name,
-      Key: keys.webhookDelivery(settled.account_id, settled.endpoint_id, next),
-      UpdateExpression: 'SET next_attempt_at = :now, gsi1pk = :due, gsi1sk = :sk',
-      ConditionExpression: '#status = :pending AND next_attempt_at = :null',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':pending': 'pending', ':now': at, ':null': null, ...dueValues(next, at) },
-    });
-  }
-
-  private deliveryItem(delivery: WebhookDelivery): Record<string, unknown> {
-    return {
-      ...keys.webhookDelivery(delivery.account_id, delivery.endpoint_id, delivery.id),
-      ...delivery,
-      type: 'webhook_delivery',
-      event_type: delivery.type,
-      ...(delivery.next_attempt_at ? dueIndexKeys(delivery.id, delivery.next_attempt_at) : {}),
-      expires_at: ttlOf(delivery.created_at),
-    };
-  }
-
-  private async conditionalUpdate(update: Omit<UpdateCommandInput, 'ReturnValues'>): Promise<Record<string, unknown> | undefined> {
-    try {
-      const out = await this.table.client.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
-      return out.Attributes;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return undefined;
-      throw error;
-    }
-  }
-}
-
-const dueValues = (deliveryId: string, dueAt: string) => {
-  const index = dueIndexKeys(deliveryId, dueAt);
-  return { ':due': index.gsi1pk, ':sk': index.gsi1sk };
-};
-const ttlOf = (createdAt: string) => Math.floor(Date.parse(createdAt) / 1000) + DELIVERY_KEPT_S;
-
-function toEndpoint(item: Record<string, unknown>): WebhookEndpoint {
-  return Object.fromEntries(ENDPOINT_ATTRIBUTES.map((name) => [name, item[name] ?? null])) as unknown as WebhookEndpoint;
-}
-
-function toEvent(item: Record<string, unknown>): WebhookEvent {
-  return {
-    id: item.id as string,
-    account_id: item.account_id as number,
-    type: item.event_type as WebhookEvent['type'],
-    subject: item.subject as WebhookEvent['subject'],
-    order_key: item.order_key as string,
-    ...(item.endpoint_id ? { endpoint_id: item.endpoint_id as string } : {}),
-    created_at: item.created_at as string,
-  };
-}
-
-function toDelivery(item: Record<string, unknown>): WebhookDelivery {
-  return {
-    id: item.id as string,
-    account_id: item.account_id as number,
-    endpoint_id: item.endpoint_id as string,
-    event_id: item.event_id as string,
-    type: item.event_type as WebhookDelivery['type'],
-    order_key: item.order_key as string,
-    payload: item.payload as string,
-    attempt: item.attempt as number,
-    status: item.status as WebhookDelivery['status'],
-    response_status: (item.response_status as number | null | undefined) ?? null,
-    latency_ms: (item.latency_ms as number | null | undefined) ?? null,
-    last_error: (item.last_error as string | null | undefined) ?? null,
-    next_attempt_at: (item.next_attempt_at as string | null | undefined) ?? null,
-    created_at: item.created_at as string,
-    updated_at: item.updated_at as string,
-  };
 }

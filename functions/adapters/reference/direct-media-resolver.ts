@@ -212,15 +212,16 @@ function networkFailure(error: unknown, subject: string): EngineError {
 /** Every kill (deadline, per-hop timeout, caller's cancel) aborts the call with the EngineError to report. */
 type Kill = (reason: EngineError) => void;
 
-/**
- * What every download here shares: the link and each redirect hop checked by the URL rule, each host
- * vetted (public addresses only, pinned for the connection), timeouts per hop and one deadline.
- * `onResponse` gets the final 200 answer; what it throws is reported as the download's failure.
- */
-function createLinkFetcher(options: DirectMediaResolverOptions & { anyHost?: true }, subject: string) {
-  const lookup = options.lookup ?? systemLookup;
-  const transport = options.transport ?? defaultTransport;
-  const settings = {
+/** What one hop of a download needs: the host lookup and transport (options or the system's), the settings, and the subject its errors name. */
+interface HopContext {
+  subject: string;
+  settings: ReturnType<typeof linkSettings>;
+  lookup: NonNullable<DirectMediaResolverOptions['lookup']>;
+  transport: NonNullable<DirectMediaResolverOptions['transport']>;
+}
+
+function linkSettings(options: DirectMediaResolverOptions) {
+  return {
     maxRedirects: options.maxRedirects ?? DEFAULTS.maxRedirects,
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
@@ -228,90 +229,102 @@ function createLinkFetcher(options: DirectMediaResolverOptions & { anyHost?: tru
     probeTimeoutMs: options.probeTimeoutMs ?? DEFAULTS.probeTimeoutMs,
     userAgent: options.userAgent ?? DEFAULTS.userAgent,
   };
-  const urlRules = options.anyHost ? { allowedDomains: 'any' as const } : options.allowedDomains ? { allowedDomains: options.allowedDomains } : {};
+}
 
-  async function vetHost(hostname: string, signal: AbortSignal, kill: Kill): Promise<VettedAddress[]> {
-    const timer = setTimeout(
-      () => kill(unavailable(`The ${subject}'s host name did not resolve within ${seconds(settings.connectTimeoutMs)}; try again later.`)),
-      settings.connectTimeoutMs,
-    );
-    let answers: LookupAddress[];
-    try {
-      answers = await unlessAborted(lookup(hostname), signal);
-    } catch (error) {
-      if (isEngineError(error)) throw error;
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOTFOUND' || code === 'ENODATA') throw invalid(`The ${subject}'s host "${hostname}" does not exist.`, error);
-      throw unavailable(`The ${subject}'s host name could not be resolved (${code ?? 'DNS error'}); try again later.`, error);
-    } finally {
-      clearTimeout(timer);
-    }
-    if (answers.length === 0) throw invalid(`The ${subject}'s host "${hostname}" does not exist.`);
-    const vetted: VettedAddress[] = [];
-    for (const answer of answers) {
-      const verdict = judgeAddress(answer.address);
-      if (!verdict.allowed) {
-        // One bad answer refuses the host: a resolver that mixes in a private address is an attack or a
-        // misconfiguration, and the connection could land on any of them.
-        throw invalid(
-          `The ${subject}'s host "${hostname}" resolves to a private or reserved network address (${verdict.range}); only public internet hosts can be fetched.`,
-        );
-      }
-      vetted.push({ address: verdict.address, family: verdict.family });
-    }
-    return vetted;
+/** The host's addresses, each vetted: public only (one private answer refuses the host). */
+async function vetHost(link: HopContext, hostname: string, signal: AbortSignal, kill: Kill): Promise<VettedAddress[]> {
+  const timer = setTimeout(
+    () => kill(unavailable(`The ${link.subject}'s host name did not resolve within ${seconds(link.settings.connectTimeoutMs)}; try again later.`)),
+    link.settings.connectTimeoutMs,
+  );
+  let answers: LookupAddress[];
+  try {
+    answers = await unlessAborted(link.lookup(hostname), signal);
+  } catch (error) {
+    if (isEngineError(error)) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTFOUND' || code === 'ENODATA') throw invalid(`The ${link.subject}'s host "${hostname}" does not exist.`, error);
+    throw unavailable(`The ${link.subject}'s host name could not be resolved (${code ?? 'DNS error'}); try again later.`, error);
+  } finally {
+    clearTimeout(timer);
   }
-
-  function requestHop(url: URL, addresses: VettedAddress[], signal: AbortSignal, kill: Kill): Promise<http.IncomingMessage> {
-    return new Promise((resolve, reject) => {
-      const requestOptions: https.RequestOptions = {
-        protocol: 'https:',
-        hostname: url.hostname,
-        port: 443,
-        path: `${url.pathname}${url.search}`,
-        method: 'GET',
-        servername: url.hostname,
-        headers: {
-          host: url.host,
-          'user-agent': settings.userAgent,
-          accept: 'video/*, application/octet-stream;q=0.9, */*;q=0.1',
-          'accept-encoding': 'identity',
-        },
-        lookup: pinnedLookup(addresses),
-        // A fresh socket per hop: a pooled one might have been opened to another address of the name.
-        agent: false,
-        signal,
-        timeout: settings.idleTimeoutMs,
-      };
-      const timer = setTimeout(
-        () => kill(unavailable(`The ${subject}'s server did not answer within ${seconds(settings.connectTimeoutMs)}; try again later.`)),
-        settings.connectTimeoutMs,
+  if (answers.length === 0) throw invalid(`The ${link.subject}'s host "${hostname}" does not exist.`);
+  const vetted: VettedAddress[] = [];
+  for (const answer of answers) {
+    const verdict = judgeAddress(answer.address);
+    if (!verdict.allowed) {
+      // One bad answer refuses the host: a resolver that mixes in a private address is an attack or a
+      // misconfiguration, and the connection could land on any of them.
+      throw invalid(
+        `The ${link.subject}'s host "${hostname}" resolves to a private or reserved network address (${verdict.range}); only public internet hosts can be fetched.`,
       );
-      let request: http.ClientRequest;
-      try {
-        request = transport(requestOptions);
-      } catch (error) {
-        // Our wiring, not the network: e.g. a plain-http transport handed these https-only options.
-        clearTimeout(timer);
-        reject(new EngineError('engine_failure', `The ${subject} download could not be started`, { cause: error }));
-        return;
-      }
-      request.on('timeout', () => kill(unavailable(`The ${subject}'s server stopped sending data for ${seconds(settings.idleTimeoutMs)}; try again later.`)));
-      request.once('response', (response) => {
-        clearTimeout(timer);
-        // A reset before the body is piped must not become an uncaught 'error': pipeline() still sees
-        // the stream's errored state when it attaches.
-        response.on('error', () => undefined);
-        resolve(response);
-      });
-      // `on`, not `once`: a request aborted after its response can emit again, and must not crash us.
-      request.on('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-      request.end();
-    });
+    }
+    vetted.push({ address: verdict.address, family: verdict.family });
   }
+  return vetted;
+}
+
+/** One GET over a connection pinned to the vetted addresses, with its connect and idle timeouts. */
+function requestHop(link: HopContext, url: URL, addresses: VettedAddress[], signal: AbortSignal, kill: Kill): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const requestOptions: https.RequestOptions = {
+      protocol: 'https:',
+      hostname: url.hostname,
+      port: 443,
+      path: `${url.pathname}${url.search}`,
+      method: 'GET',
+      servername: url.hostname,
+      headers: {
+        host: url.host,
+        'user-agent': link.settings.userAgent,
+        accept: 'video/*, application/octet-stream;q=0.9, */*;q=0.1',
+        'accept-encoding': 'identity',
+      },
+      lookup: pinnedLookup(addresses),
+      // A fresh socket per hop: a pooled one might have been opened to another address of the name.
+      agent: false,
+      signal,
+      timeout: link.settings.idleTimeoutMs,
+    };
+    const timer = setTimeout(
+      () => kill(unavailable(`The ${link.subject}'s server did not answer within ${seconds(link.settings.connectTimeoutMs)}; try again later.`)),
+      link.settings.connectTimeoutMs,
+    );
+    let request: http.ClientRequest;
+    try {
+      request = link.transport(requestOptions);
+    } catch (error) {
+      // Our wiring, not the network: e.g. a plain-http transport handed these https-only options.
+      clearTimeout(timer);
+      reject(new EngineError('engine_failure', `The ${link.subject} download could not be started`, { cause: error }));
+      return;
+    }
+    request.on('timeout', () => kill(unavailable(`The ${link.subject}'s server stopped sending data for ${seconds(link.settings.idleTimeoutMs)}; try again later.`)));
+    request.once('response', (response) => {
+      clearTimeout(timer);
+      // A reset before the body is piped must not become an uncaught 'error': pipeline() still sees
+      // the stream's errored state when it attaches.
+      response.on('error', () => undefined);
+      resolve(response);
+    });
+    // `on`, not `once`: a request aborted after its response can emit again, and must not crash us.
+    request.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    request.end();
+  });
+}
+
+/**
+ * What every download here shares: the link and each redirect hop checked by the URL rule, each host
+ * vetted (public addresses only, pinned for the connection), timeouts per hop and one deadline.
+ * `onResponse` gets the final 200 answer; what it throws is reported as the download's failure.
+ */
+function createLinkFetcher(options: DirectMediaResolverOptions & { anyHost?: true }, subject: string) {
+  const settings = linkSettings(options);
+  const link: HopContext = { subject, settings, lookup: options.lookup ?? systemLookup, transport: options.transport ?? defaultTransport };
+  const urlRules = options.anyHost ? { allowedDomains: 'any' as const } : options.allowedDomains ? { allowedDomains: options.allowedDomains } : {};
 
   async function fetchLink<T>(
     rawUrl: string,
@@ -348,8 +361,8 @@ function createLinkFetcher(options: DirectMediaResolverOptions & { anyHost?: tru
         if (visited.has(url.href)) throw invalid(`The ${subject} redirects in a loop.`);
         visited.add(url.href);
 
-        const addresses = await vetHost(url.hostname, signal, kill);
-        response = await requestHop(url, addresses, signal, kill);
+        const addresses = await vetHost(link, url.hostname, signal, kill);
+        response = await requestHop(link, url, addresses, signal, kill);
         const status = response.statusCode ?? 0;
         if (REDIRECT_STATUSES.has(status)) {
           const location = response.headers.location;

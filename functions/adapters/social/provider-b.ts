@@ -137,6 +137,73 @@ export function providerBDeleteRule(post: Pick<ProviderPost, 'status' | 'results
   };
 }
 
+/** Every item of an offset-paginated list. */
+async function listAll<T>(
+  http: ProviderHttp,
+  path: string,
+  query: Record<string, string>,
+  item: z.core.$ZodType<T>,
+  describe: string,
+  signal: AbortSignal | undefined,
+): Promise<T[]> {
+  const page = z.looseObject({ data: z.array(item), meta: z.nullish(ListMeta) });
+  const all: T[] = [];
+  let offset = 0;
+  for (let n = 0; n < MAX_PAGES; n++) {
+    const answer = await http.request({ method: 'GET', path, query: { ...query, limit: PAGE_LIMIT, offset }, describe, signal }, page);
+    all.push(...answer.data);
+    offset += answer.data.length;
+    const meta = answer.meta;
+    if (answer.data.length === 0 || !meta) break;
+    const more = meta.next !== undefined ? meta.next !== null && meta.next !== '' : typeof meta.total === 'number' && offset < meta.total;
+    if (!more) break;
+  }
+  return all;
+}
+
+const listAccounts = (http: ProviderHttp, signal?: AbortSignal) => listAll(http, '/v1/social-accounts', {}, Account, 'list channels', signal);
+
+async function toProviderPost(http: ProviderHttp, post: PfmPost, known: readonly Channel[], signal?: AbortSignal): Promise<ProviderPost> {
+  const upstream = post.status.trim().toLowerCase();
+  const results: PfmResult[] =
+    upstream === 'processing' || upstream === 'processed'
+      ? await listAll(http, '/v1/social-post-results', { post_id: post.id }, PostResult, 'post results', signal)
+      : [];
+  // The post names its accounts; bare ids are resolved through the channels we know, else the account list.
+  let channels = known;
+  const refs = post.social_accounts ?? [];
+  if (refs.some((ref) => typeof ref === 'string' && !channels.some((c) => c.id === ref))) {
+    channels = [...channels, ...(await listAccounts(http, signal)).map(toChannel).filter((c): c is Channel => c !== undefined)];
+  }
+  const accounts: { id: string; platform: Platform }[] = [];
+  for (const ref of refs) {
+    const id = typeof ref === 'string' ? ref : ref.id;
+    const platform = typeof ref === 'string' ? channels.find((c) => c.id === ref)?.platform : fromPostForMePlatform(ref.platform);
+    if (platform && !accounts.some((a) => a.id === id)) accounts.push({ id, platform });
+  }
+  const perChannel: ChannelResult[] = accounts.map(({ id, platform }) => {
+    const mine = results.filter((r) => r.social_account_id === id);
+    const success = mine.find((r) => r.success);
+    if (success) return { channelId: id, platform, status: 'published', url: success.platform_data?.url ?? null, error: null };
+    const failure = mine[0];
+    if (failure) return { channelId: id, platform, status: 'failed', url: null, error: resultError(http, failure.error) };
+    return { channelId: id, platform, status: 'pending', url: null, error: null };
+  });
+  const status = mapProviderBStatus(post.status, perChannel);
+  if (!status) throw new ProviderError(NAME, 'bad_response', `${NAME} post: unknown post status "${http.quote(post.status).slice(0, 40)}"`);
+  return { providerPostId: post.id, status, results: perChannel };
+}
+
+/** After a lost create answer: the post, if Post for Me made it, found by our external_id. */
+async function findCreated(http: ProviderHttp, input: CreatePostInput, signal?: AbortSignal): Promise<PfmPost | undefined> {
+  const page = z.looseObject({ data: z.array(SocialPost) });
+  const answer = await http.request(
+    { method: 'GET', path: '/v1/social-posts', query: { external_id: input.externalId, limit: 10 }, describe: 'find created post', signal },
+    page,
+  );
+  return answer.data.find((post) => post.external_id === input.externalId);
+}
+
 export function createProviderB(options: ProviderBOptions = {}): SocialProvider {
   const concurrency = Math.max(1, options.analyticsConcurrency ?? 3);
 
@@ -146,73 +213,6 @@ export function createProviderB(options: ProviderBOptions = {}): SocialProvider 
     defaultBaseUrl: PROVIDER_B_DEFAULT_BASE_URL,
     http: options.http,
   });
-
-  /** Every item of an offset-paginated list. */
-  async function listAll<T>(
-    http: ProviderHttp,
-    path: string,
-    query: Record<string, string>,
-    item: z.core.$ZodType<T>,
-    describe: string,
-    signal: AbortSignal | undefined,
-  ): Promise<T[]> {
-    const page = z.looseObject({ data: z.array(item), meta: z.nullish(ListMeta) });
-    const all: T[] = [];
-    let offset = 0;
-    for (let n = 0; n < MAX_PAGES; n++) {
-      const answer = await http.request({ method: 'GET', path, query: { ...query, limit: PAGE_LIMIT, offset }, describe, signal }, page);
-      all.push(...answer.data);
-      offset += answer.data.length;
-      const meta = answer.meta;
-      if (answer.data.length === 0 || !meta) break;
-      const more = meta.next !== undefined ? meta.next !== null && meta.next !== '' : typeof meta.total === 'number' && offset < meta.total;
-      if (!more) break;
-    }
-    return all;
-  }
-
-  const listAccounts = (http: ProviderHttp, signal?: AbortSignal) => listAll(http, '/v1/social-accounts', {}, Account, 'list channels', signal);
-
-  async function toProviderPost(http: ProviderHttp, post: PfmPost, known: readonly Channel[], signal?: AbortSignal): Promise<ProviderPost> {
-    const upstream = post.status.trim().toLowerCase();
-    const results: PfmResult[] =
-      upstream === 'processing' || upstream === 'processed'
-        ? await listAll(http, '/v1/social-post-results', { post_id: post.id }, PostResult, 'post results', signal)
-        : [];
-    // The post names its accounts; bare ids are resolved through the channels we know, else the account list.
-    let channels = known;
-    const refs = post.social_accounts ?? [];
-    if (refs.some((ref) => typeof ref === 'string' && !channels.some((c) => c.id === ref))) {
-      channels = [...channels, ...(await listAccounts(http, signal)).map(toChannel).filter((c): c is Channel => c !== undefined)];
-    }
-    const accounts: { id: string; platform: Platform }[] = [];
-    for (const ref of refs) {
-      const id = typeof ref === 'string' ? ref : ref.id;
-      const platform = typeof ref === 'string' ? channels.find((c) => c.id === ref)?.platform : fromPostForMePlatform(ref.platform);
-      if (platform && !accounts.some((a) => a.id === id)) accounts.push({ id, platform });
-    }
-    const perChannel: ChannelResult[] = accounts.map(({ id, platform }) => {
-      const mine = results.filter((r) => r.social_account_id === id);
-      const success = mine.find((r) => r.success);
-      if (success) return { channelId: id, platform, status: 'published', url: success.platform_data?.url ?? null, error: null };
-      const failure = mine[0];
-      if (failure) return { channelId: id, platform, status: 'failed', url: null, error: resultError(http, failure.error) };
-      return { channelId: id, platform, status: 'pending', url: null, error: null };
-    });
-    const status = mapProviderBStatus(post.status, perChannel);
-    if (!status) throw new ProviderError(NAME, 'bad_response', `${NAME} post: unknown post status "${http.quote(post.status).slice(0, 40)}"`);
-    return { providerPostId: post.id, status, results: perChannel };
-  }
-
-  /** After a lost create answer: the post, if Post for Me made it, found by our external_id. */
-  async function findCreated(http: ProviderHttp, input: CreatePostInput, signal?: AbortSignal): Promise<PfmPost | undefined> {
-    const page = z.looseObject({ data: z.array(SocialPost) });
-    const answer = await http.request(
-      { method: 'GET', path: '/v1/social-posts', query: { external_id: input.externalId, limit: 10 }, describe: 'find created post', signal },
-      page,
-    );
-    return answer.data.find((post) => post.external_id === input.externalId);
-  }
 
   return {
     name: NAME,

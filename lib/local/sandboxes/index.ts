@@ -17,11 +17,11 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SocialBaseUrls } from '#adapters/social/registry';
 import { socialBaseUrlsFromEnv } from '#functions/config';
-import { startProviderASandbox, type ProviderASandbox, type ProviderASandboxOptions } from './provider-a-sandbox';
-import { startProviderBSandbox, type ProviderBSandbox, type ProviderBSandboxOptions } from './provider-b-sandbox';
+import { startProviderASandbox, type ProviderASandbox, type ProviderASandboxOptions } from './provider-a';
+import { startProviderBSandbox, type ProviderBSandbox, type ProviderBSandboxOptions } from './provider-b';
 
-export * from './provider-a-sandbox';
-export * from './provider-b-sandbox';
+export * from './provider-a';
+export * from './provider-b';
 export type { SandboxControl } from './sandbox-kit';
 
 export interface SocialSandboxes {
