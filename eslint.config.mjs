@@ -15,6 +15,17 @@ export default tseslint.config(
     },
   },
   {
+    // Each runtime reads its environment in one config module, which checks it and names a bad variable.
+    files: ['functions/**/*.ts', 'lib/**/*.ts', 'bin/**/*.ts', 'clients/**/*.ts'],
+    ignores: ['functions/config.ts', 'lib/local/config.ts', 'lib/admin/config.ts', 'lib/cloud/config.ts', 'clients/typescript/src/environment.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: "Read the environment through the runtime's config module (functions/config.ts, lib/*/config.ts, the client's environment.ts)." },
+      ],
+    },
+  },
+  {
     files: ['studio/**/*.{ts,tsx}'],
     ...reactHooks.configs.flat['recommended-latest'],
   },

@@ -23,6 +23,7 @@ import type { SocialProviders } from '#ports/social-provider';
 import { connectAdminTarget } from '#admin/target';
 import { recountAccount, recountAll } from '#admin/recount';
 import { COLLECTION_NAMES, type CollectionName } from '#domain/collections';
+import { adminConfig } from '#admin/config';
 
 class UsageError extends Error {}
 
@@ -88,7 +89,7 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
   const idArg = command === 'keys revoke' ? positiveInt(values.id, 'id') : 0;
   const collections = command === 'counters recount' ? collectionsArg(values.collection) : [];
 
-  const target = await connectAdminTarget({ stack: values.stack ?? process.env.STACK_NAME, dataDir: values['data-dir'] });
+  const target = await connectAdminTarget({ stack: values.stack ?? adminConfig().stackName, dataDir: values['data-dir'] });
   const { accounts, apiKeys } = target;
   const getAccount = (id: number) => accounts.get(id);
   try {

@@ -1,21 +1,19 @@
 /** `npm start`: the whole API on this machine, on real components, no AWS account needed. */
 import { startLocalStack } from '#local/runtime';
-import { rateLimitPerMinuteOf } from '#functions/config';
-import { previewWaitSecondsOf } from '#domain/preview-wait';
+import { serveConfig } from '#local/config';
 import { ffmpegPath, ffprobePath } from '#render';
 import { ensureStudioBuilt } from '#local/studio-build';
 
 async function main(): Promise<void> {
+  const config = serveConfig();
   ffmpegPath();
   ffprobePath();
-  const port = Number(process.env.PORT ?? 3000);
   await ensureStudioBuilt((line) => console.log(line));
   const stack = await startLocalStack({
-    port,
-    // A testing setting: load and scale runs raise it to fill an account quickly.
-    rateLimitPerMinute: rateLimitPerMinuteOf(process.env.RATE_LIMIT_PER_MINUTE),
-    // Also a testing setting: a preview that expires in seconds, to try expiry.
-    previewWaitS: previewWaitSecondsOf(process.env.PREVIEW_EXPIRY_SECONDS),
+    port: config.port,
+    dataDir: config.dataDir,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    previewWaitS: config.previewWaitS,
     log: (line) => console.log(line),
   });
   console.log(`Reaction Studio API on ${stack.apiUrl}  (data in ${stack.dataDir})`);

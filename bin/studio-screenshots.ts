@@ -73,8 +73,8 @@ async function main(): Promise<void> {
   const out = resolve(ROOT, values.out!);
   mkdirSync(out, { recursive: true });
   await ensureStudioBuilt(log);
-  // The stack's structured logs would bury the script's few lines; read before the stack's modules load.
-  process.env.LOG_LEVEL ??= 'SILENT';
+  // The stack's structured logs would bury the script's few lines.
+  (await import('#functions/logger')).logger.setLogLevel('SILENT');
   const { startLocalStack } = await import('#local/runtime');
   const dataDir = mkdtempSync(join(tmpdir(), 'rs-screenshots-'));
   const stack = await startLocalStack({ dataDir, port: 0 });

@@ -3,6 +3,7 @@
  * functions/wiring/lambda.ts (`settingsFromEnv`); the local stack knows its own table, bucket and
  * endpoints and builds it directly.
  */
+import { z } from 'zod';
 import type { ProviderName } from '#domain/social';
 
 export interface Settings {
@@ -51,24 +52,64 @@ export interface MediaCdnSettings {
 export const DEFAULT_REGION = 'us-east-1';
 export const API_REQUESTS_PER_MINUTE = 120;
 
-type Environment = Record<string, string | undefined>;
+export type Environment = Record<string, string | undefined>;
+
+/**
+ * This process's environment: the one read of `process.env` for the code under functions/, on Lambda
+ * and in the local twin alike (a lint rule keeps every other module from reading it). Modules that
+ * take settings from it accept an `env` to read instead, so tests pass their own.
+ */
+export function environment(): Environment {
+  return process.env;
+}
+
+/** Unset and empty are the same: CDK and shells write empty strings for "no value". */
+const unsetIfEmpty = (value: unknown) => (value === '' ? undefined : value);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(unsetIfEmpty, z.optional(schema));
+const positiveInteger = (digits: number) =>
+  z.string().regex(new RegExp(`^[1-9][0-9]{0,${digits - 1}}$`), 'must be a positive integer').transform(Number);
+
+/**
+ * The variables a function reads at cold start, checked together: a missing or malformed one stops
+ * the function's first invocation with its name, instead of a wrong value surfacing in some request.
+ */
+const LAMBDA_ENVIRONMENT = z.object({
+  AWS_REGION: optional(z.string()),
+  TABLE_NAME: z.preprocess(unsetIfEmpty, z.string({ error: 'is not set' })),
+  BUCKET_NAME: z.preprocess(unsetIfEmpty, z.string({ error: 'is not set' })),
+  DYNAMODB_ENDPOINT: optional(z.url()),
+  S3_ENDPOINT: optional(z.url()),
+  RATE_LIMIT_PER_MINUTE: optional(positiveInteger(9)),
+  CONNECTION_KEY_ID: optional(z.string()),
+  PROVIDER_A_BASE_URL: optional(z.url()),
+  PROVIDER_B_BASE_URL: optional(z.url()),
+  INLINE_UPLOAD_MAX_BYTES: optional(positiveInteger(15)),
+});
+
+/** `environment variable RATE_LIMIT_PER_MINUTE must be a positive integer, not 12x`. */
+function environmentError(error: z.ZodError, env: Environment): Error {
+  const problems = error.issues.map((issue) => {
+    const name = String(issue.path[0]);
+    const raw = env[name];
+    return `environment variable ${name} ${issue.message}${raw ? `, not ${raw}` : ''}`;
+  });
+  return new Error(problems.join('; '));
+}
 
 export function settingsFromEnv(env: Environment): Settings {
-  const required = (name: string) => {
-    const value = env[name];
-    if (!value) throw new Error(`environment variable ${name} is not set`);
-    return value;
-  };
+  const parsed = LAMBDA_ENVIRONMENT.safeParse(env);
+  if (!parsed.success) throw environmentError(parsed.error, env);
+  const vars = parsed.data;
   return {
-    region: env.AWS_REGION || DEFAULT_REGION,
-    tableName: required('TABLE_NAME'),
-    bucketName: required('BUCKET_NAME'),
-    dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
-    s3Endpoint: env.S3_ENDPOINT || undefined,
-    rateLimitPerMinute: rateLimitPerMinuteOf(env.RATE_LIMIT_PER_MINUTE),
-    connectionKeyId: env.CONNECTION_KEY_ID || undefined,
+    region: vars.AWS_REGION ?? DEFAULT_REGION,
+    tableName: vars.TABLE_NAME,
+    bucketName: vars.BUCKET_NAME,
+    dynamoEndpoint: vars.DYNAMODB_ENDPOINT,
+    s3Endpoint: vars.S3_ENDPOINT,
+    rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? API_REQUESTS_PER_MINUTE,
+    connectionKeyId: vars.CONNECTION_KEY_ID,
     socialBaseUrls: socialBaseUrlsFromEnv(env),
-    inlineUploadMaxBytes: positiveIntegerOf('INLINE_UPLOAD_MAX_BYTES', env.INLINE_UPLOAD_MAX_BYTES),
+    inlineUploadMaxBytes: vars.INLINE_UPLOAD_MAX_BYTES,
     mediaCdn: mediaCdnFromEnv(env),
   };
 }
@@ -88,11 +129,6 @@ function mediaCdnFromEnv(env: Environment): MediaCdnSettings | undefined {
   return Object.fromEntries(values) as unknown as MediaCdnSettings;
 }
 
-function positiveIntegerOf(name: string, raw: string | undefined): number | undefined {
-  if (!raw) return undefined;
-  if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw new Error(`${name} must be a positive integer, not ${raw}`);
-  return Number(raw);
-}
 
 /** PROVIDER_A_BASE_URL / PROVIDER_B_BASE_URL, those that are set. */
 export function socialBaseUrlsFromEnv(env: Environment): Partial<Record<ProviderName, string>> {
@@ -102,21 +138,14 @@ export function socialBaseUrlsFromEnv(env: Environment): Partial<Record<Provider
   return urls;
 }
 
-/** RATE_LIMIT_PER_MINUTE as a number; unset is the contract's limit. */
-export function rateLimitPerMinuteOf(raw: string | undefined): number {
-  if (!raw) return API_REQUESTS_PER_MINUTE;
-  if (!/^[1-9][0-9]{0,8}$/.test(raw)) throw new Error(`RATE_LIMIT_PER_MINUTE must be a positive integer, not ${raw}`);
-  return Number(raw);
-}
-
 /** Environment read through one helper that names what is missing. */
 export function requiredEnv(name: string): string {
-  const value = process.env[name];
+  const value = environment()[name];
   if (!value) throw new Error(`environment variable ${name} is not set`);
   return value;
 }
 
 export function optionalEnv(name: string): string | undefined {
-  const value = process.env[name];
+  const value = environment()[name];
   return value ? value : undefined;
 }

@@ -1,10 +1,22 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
+import { optionalEnv } from './config';
+
+const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** LOG_LEVEL as Powertools takes it; a value it does not know is a configuration error, named. */
+function logLevelOf(raw: string | undefined): LogLevel {
+  if (raw === undefined) return 'INFO';
+  const level = raw.toUpperCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`environment variable LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${raw}`);
+  return level as LogLevel;
+}
 
 /** One structured logger per process; the request id is appended per request. */
 export const logger = new Logger({
-  serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'reaction-studio',
-  logLevel: (process.env.LOG_LEVEL as 'INFO' | 'WARN' | 'ERROR' | 'DEBUG' | 'SILENT' | undefined) ?? 'INFO',
+  serviceName: optionalEnv('POWERTOOLS_SERVICE_NAME') ?? 'reaction-studio',
+  logLevel: logLevelOf(optionalEnv('LOG_LEVEL')),
 });
 
 /**

@@ -12,6 +12,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda
 import { handleMcpRequest } from '#client/mcp/http';
 import type { FetchLike } from '#client/retry';
 import { logger, withLambdaContext } from '#functions/logger';
+import { optionalEnv } from '#functions/config';
 
 export const API_BASE_URL_ENV = 'API_BASE_URL';
 const MAX_WAIT_MS = 20_000;
@@ -26,7 +27,7 @@ export function createHandler(options: McpHandlerOptions = {}) {
   return withLambdaContext(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
     const requestId = event.requestContext.requestId;
     try {
-      const apiBaseUrl = options.apiBaseUrl ?? process.env[API_BASE_URL_ENV];
+      const apiBaseUrl = options.apiBaseUrl ?? optionalEnv(API_BASE_URL_ENV);
       if (!apiBaseUrl) throw new Error(`${API_BASE_URL_ENV} is not set`);
       const response = await handleMcpRequest(toRequest(event), { apiBaseUrl, fetch: options.fetch, responses: 'json', maxWaitMs: MAX_WAIT_MS, requestId });
       return { statusCode: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };

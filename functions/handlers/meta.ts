@@ -3,6 +3,7 @@ import { createPublicHandler } from '#http/public-handler';
 import { metaOperations, type MetaAssets } from '#api/meta';
 import { DOCS_FILES, OPENAPI_DOCUMENT_ENV, committedOpenApiDocument, installedDocsFile, type DocsFile } from '#functions/openapi/docs-assets';
 import type { DependencySource } from '#ports/dependencies';
+import { optionalEnv } from '#functions/config';
 
 const NONE: DependencySource = () => {
   throw new Error('the public routes reach no port');
@@ -20,7 +21,7 @@ function readOnce(path: () => string, transform: (text: string) => string = (tex
       }));
 }
 
-const docsFile = (file: DocsFile) => readOnce(() => process.env[DOCS_FILES[file].env] ?? installedDocsFile(file));
+const docsFile = (file: DocsFile) => readOnce(() => optionalEnv(DOCS_FILES[file].env) ?? installedDocsFile(file));
 
 /** From layers on AWS (the stack sets the paths), else from node_modules and the repository. */
 const ASSETS: MetaAssets = {
@@ -28,7 +29,7 @@ const ASSETS: MetaAssets = {
   docsScript: docsFile('script'),
   docsStyle: docsFile('style'),
   // The committed copy is indented for review; the wire gets it compact.
-  openapiDocument: readOnce(() => process.env[OPENAPI_DOCUMENT_ENV] ?? committedOpenApiDocument(), (text) => JSON.stringify(JSON.parse(text))),
+  openapiDocument: readOnce(() => optionalEnv(OPENAPI_DOCUMENT_ENV) ?? committedOpenApiDocument(), (text) => JSON.stringify(JSON.parse(text))),
 };
 
 /** The public routes reach no port, so this function loads no wiring and no AWS SDK. */

@@ -5,6 +5,7 @@ import type { DeliveryQueue } from '#ports/delivery-queue';
 import { SqsDeliveryQueue } from '#adapters/sqs/delivery-queue';
 import { lambdaDependencies, lambdaSettings } from '#wiring/lambda';
 import { withLambdaContext } from '#functions/logger';
+import { requiredEnv } from '#functions/config';
 
 /** Deliveries queued per run; a longer backlog is taken by the next run (a minute later at most). */
 const QUEUED_PER_RUN = 200;
@@ -23,6 +24,7 @@ export const createHandler = (dependencies: DependencySource, queue: () => Deliv
 };
 
 let sqs: SqsDeliveryQueue | undefined;
-const deliveryQueue = () => (sqs ??= new SqsDeliveryQueue(new SQSClient({ region: lambdaSettings().region }), process.env.WEBHOOK_QUEUE_URL ?? ''));
+// At the first run, named if missing: an empty queue URL would only fail inside the SDK.
+const deliveryQueue = () => (sqs ??= new SqsDeliveryQueue(new SQSClient({ region: lambdaSettings().region }), requiredEnv('WEBHOOK_QUEUE_URL')));
 
 export const handler = withLambdaContext(createHandler(lambdaDependencies, deliveryQueue));

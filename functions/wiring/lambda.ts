@@ -10,7 +10,7 @@ import { BlobSoundBank } from '#adapters/sounds/blob-sound-bank';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { CloudFrontSignedLinks, secretText, type SignedLinks } from '#adapters/cloudfront/signed-links';
 import { createDynamoTable, createS3Client, type ClientInstrument } from '#adapters/aws-clients';
-import { settingsFromEnv, type Settings } from '#functions/config';
+import { environment, settingsFromEnv, type Settings } from '#functions/config';
 import { dynamoStores } from '#adapters/dynamodb/stores';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 import { buildStores, onlyStores, storesNotBundled, type StoreClasses } from './table-stores';
@@ -36,7 +36,7 @@ let built: Dependencies | undefined;
 
 /** The function's settings: the one read of its environment. */
 export function lambdaSettings(): Settings {
-  settings ??= settingsFromEnv(process.env);
+  settings ??= settingsFromEnv(environment());
   return settings;
 }
 

@@ -10,7 +10,6 @@ import type { DynamoTable } from '#adapters/dynamodb/table';
 import { DynamoAccountStore } from '#adapters/dynamodb/accounts';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-keys';
 import { DynamoCollections } from '#adapters/dynamodb/collection-counter';
-import { DEFAULT_REGION, socialBaseUrlsFromEnv } from '#functions/config';
 import type { AccountStore } from '#ports/account-store';
 import type { ApiKeyStore } from '#ports/api-key-store';
 import type { CollectionCounters } from '#ports/collection-counters';
@@ -26,6 +25,7 @@ import { LOCAL_TABLE, clearRuntimeState, dataDirOf, readRuntimeState, reapOrphan
 import { runningSandboxBaseUrls } from '#local/sandboxes/index';
 import { acquireInstanceLock, type InstanceLock } from '#local/instance-lock';
 import { checkSecretFiles, prepareDataDir } from '#local/data-dir';
+import { adminConfig } from './config';
 
 /** What admin commands work through: the target's table behind the same adapters the API uses. */
 export interface AdminStores {
@@ -44,9 +44,8 @@ export interface AdminTarget extends AdminStores {
   close(): Promise<void>;
 }
 
-function adminStores(tableName: string, endpoint: string | undefined, cipher: CredentialCipher, socialBaseUrls: SocialBaseUrls = socialBaseUrlsFromEnv(process.env)): AdminStores {
-  // Reading the region is as the SDK itself would; a local endpoint ignores it.
-  const table = createDynamoTable({ region: process.env.AWS_REGION || DEFAULT_REGION, tableName, dynamoEndpoint: endpoint });
+function adminStores(tableName: string, endpoint: string | undefined, cipher: CredentialCipher, socialBaseUrls: SocialBaseUrls = adminConfig().socialBaseUrls): AdminStores {
+  const table = createDynamoTable({ region: adminConfig().region, tableName, dynamoEndpoint: endpoint });
   return {
     table,
     accounts: new DynamoAccountStore(table),
@@ -129,6 +128,6 @@ async function connectDeployed(stackName: string): Promise<AdminTarget> {
   if (!table) throw new Error(`stack ${stackName} has no TableName output`);
   // Stacks deployed before social publishing have no key; only the connections commands need it.
   const connectionKey = outputs.find((o) => o.OutputKey === 'ConnectionKeyArn')?.OutputValue;
-  const stores = adminStores(table, undefined, kmsCredentialCipher({ keyId: connectionKey, region: process.env.AWS_REGION || DEFAULT_REGION }));
+  const stores = adminStores(table, undefined, kmsCredentialCipher({ keyId: connectionKey, region: adminConfig().region }));
   return target(`stack ${stackName}`, stores);
 }

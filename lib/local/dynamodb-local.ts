@@ -10,11 +10,12 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { startChild, whenReady, type ManagedChild } from './child-process';
 import { compiledLauncher, LAUNCHER_CLASS } from './dynamodb-launcher';
 import { onFreePort } from './free-port';
+import { localEnvironment } from './config';
 
 const DYNAMODB_LOCAL_HOST = '127.0.0.1';
 
 /** DynamoDB Local is a Java program: say so plainly instead of failing with ENOENT. */
-export function checkJava(env: NodeJS.ProcessEnv = process.env): void {
+export function checkJava(env: NodeJS.ProcessEnv = localEnvironment()): void {
   const probe = spawnSync('java', ['-version'], { encoding: 'utf8', env });
   if (probe.error) {
     throw new Error(

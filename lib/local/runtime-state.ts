@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isInstanceLockHeld } from './instance-lock';
+import { localEnvironment } from './config';
 
 export interface RuntimeState {
   /** The process running the stack; informative only (a pid outlives its process as a zombie, or is reused). */
@@ -16,7 +17,7 @@ export interface RuntimeState {
 export const LOCAL_TABLE = 'reaction-studio';
 export const LOCAL_BUCKET = 'reaction-studio-media';
 
-export const dataDirOf = (dir = process.env.DATA_DIR ?? '.data') => resolve(dir);
+export const dataDirOf = (dir = localEnvironment().DATA_DIR || '.data') => resolve(dir);
 const stateFile = (dataDir: string) => join(dataDir, 'runtime.json');
 
 export function writeRuntimeState(dataDir: string, state: RuntimeState): void {

@@ -30,6 +30,7 @@ import type { ManagedChild } from './child-process';
 import { startLocalSandboxes, type LocalSandboxes, type LocalSandboxesOptions } from './sandboxes';
 import { localWebhookWorker } from './webhook-worker';
 import { watchOutboxInserts } from '#adapters/dynamodb/webhook-outbox';
+import { localEnvironment } from './config';
 
 export interface LocalStackOptions {
   dataDir?: string;
@@ -140,7 +141,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       s3Endpoint: services.s3Endpoint,
       rateLimitPerMinute: options.rateLimitPerMinute ?? API_REQUESTS_PER_MINUTE,
       previewWaitS: options.previewWaitS,
-      socialBaseUrls: sandboxes?.baseUrls ?? socialBaseUrlsFromEnv(process.env),
+      socialBaseUrls: sandboxes?.baseUrls ?? socialBaseUrlsFromEnv(localEnvironment()),
     };
     clients = localClients(settings);
     await ensureTable(services.dynamoEndpoint, services.tableName);

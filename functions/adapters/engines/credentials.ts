@@ -14,6 +14,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { DEFAULT_REGION } from '#functions/config';
 import { EngineError } from '#ports/engine';
+import { environment } from '#functions/config';
 
 export interface SecretProvider {
   /** The secret; an EngineError (`provider_auth`, or `provider_unavailable` when the store is down). */
@@ -125,7 +126,7 @@ async function fromSsmExtension(name: string, env: NodeJS.ProcessEnv): Promise<s
 }
 
 export function falKeyProvider(options: FalKeyProviderOptions = {}): SecretProvider {
-  const env = options.env ?? process.env;
+  const env = options.env ?? environment();
   const ttlMs = options.ttlMs ?? (Number(env.FAL_KEY_CACHE_TTL_S) > 0 ? Number(env.FAL_KEY_CACHE_TTL_S) * 1000 : DEFAULT_TTL_MS);
   const now = options.now ?? Date.now;
   const makeClient = options.secretsManager ?? ((region: string) => new SecretsManagerClient({ region }));

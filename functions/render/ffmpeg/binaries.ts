@@ -11,6 +11,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { environment } from '#functions/config';
 
 export interface BinarySpec {
   tool: 'ffmpeg' | 'ffprobe';
@@ -92,7 +93,7 @@ const installHint = (spec: BinarySpec) =>
 
 /** Finds a binary without caching or running it; throws an Error that says what to install or set. */
 export function resolveBinary(spec: BinarySpec, options: ResolveOptions = {}): string {
-  const env = options.env ?? process.env;
+  const env = options.env ?? environment();
   const explicit = env[spec.envVar];
   if (explicit) {
     if (isExecutableFile(explicit)) return explicit;

@@ -9,6 +9,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { ensureExecutable } from '../ffmpeg/binaries';
 import { EngineError } from '#ports/engine';
+import { environment } from '#functions/config';
 
 const ESPEAK = { envVar: 'ESPEAK_NG_PATH', packageName: 'espeak-ng', packagedPath: '/usr/bin/espeak-ng' } as const;
 
@@ -25,7 +26,7 @@ export interface EspeakOptions {
 
 /** The espeak-ng binary, or an EngineError that says the voice cannot be spoken here and what to install. */
 export function espeakPath(options: EspeakOptions = {}): string {
-  const env = options.env ?? process.env;
+  const env = options.env ?? environment();
   const hint = `set ${ESPEAK.envVar}, or install Debian's ${ESPEAK.packageName} package (npm install does it as root; else sudo apt-get install ${ESPEAK.packageName})`;
   const explicit = env[ESPEAK.envVar];
   const packaged = options.packagedPath === undefined ? ESPEAK.packagedPath : options.packagedPath;

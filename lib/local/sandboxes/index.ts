@@ -19,6 +19,7 @@ import type { SocialBaseUrls } from '#adapters/social/registry';
 import { socialBaseUrlsFromEnv } from '#functions/config';
 import { startProviderASandbox, type ProviderASandbox, type ProviderASandboxOptions } from './provider-a';
 import { startProviderBSandbox, type ProviderBSandbox, type ProviderBSandboxOptions } from './provider-b';
+import { localEnvironment } from '../config';
 
 export * from './provider-a';
 export * from './provider-b';
@@ -95,7 +96,7 @@ const urlsFile = (dataDir: string) => join(dataDir, 'sandboxes', 'urls.json');
  * base URL each provider adapter is to use: the sandbox's, unless the user set the provider's variable.
  */
 export async function startLocalSandboxes(options: LocalSandboxesOptions): Promise<LocalSandboxes | undefined> {
-  const env = options.env ?? process.env;
+  const env = options.env ?? localEnvironment();
   if ((env.SOCIAL_SANDBOXES ?? '').trim().toLowerCase() === 'off') return undefined;
   const log = options.log ?? (() => undefined);
   const delay = env.SOCIAL_SANDBOX_PUBLISH_DELAY_MS;
@@ -151,7 +152,7 @@ export function readSandboxUrls(dataDir: string): { provider_a?: string; provide
  * For another process on the data dir (the CLI): the base URLs of the running stack's sandboxes,
  * except where the environment names a provider's URL.
  */
-export function runningSandboxBaseUrls(dataDir: string, env: Environment = process.env): SocialBaseUrls {
+export function runningSandboxBaseUrls(dataDir: string, env: Environment = localEnvironment()): SocialBaseUrls {
   const urls = readSandboxUrls(dataDir);
   const running: SocialBaseUrls = {};
   for (const provider of ['provider_a', 'provider_b'] as const) {

@@ -4,8 +4,17 @@
  * the client's README). Run it with `npx tsx clients/typescript/src/cli/main.ts ...`.
  */
 import { run } from './run';
+import { pollIntervalMsOf, processEnvironment } from '../environment';
 
-const intervalMs = Number(process.env.RS_POLL_INTERVAL_MS) || undefined;
+const env = processEnvironment();
+let intervalMs: number | undefined;
+try {
+  intervalMs = pollIntervalMsOf(env, 'RS_POLL_INTERVAL_MS');
+} catch (error) {
+  // As every usage error: exit 2 with the reason.
+  process.stderr.write(`reaction-studio: ${(error as Error).message}\n`);
+  process.exit(2);
+}
 
 void run(
   process.argv.slice(2),
@@ -15,7 +24,7 @@ void run(
     errRaw: (text) => process.stderr.write(text),
     errIsTty: process.stderr.isTTY === true,
   },
-  process.env,
+  env,
   { intervalMs },
 ).then((code) => {
   process.exitCode = code;

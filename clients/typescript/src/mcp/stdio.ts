@@ -9,14 +9,22 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createClient } from '../client';
 import { DEFAULT_BASE_URL } from '../cli/config';
 import { createMcpServer } from './server';
+import { pollIntervalMsOf, processEnvironment } from '../environment';
 
-const apiKey = process.env.REACTION_STUDIO_API_KEY;
+const env = processEnvironment();
+const apiKey = env.REACTION_STUDIO_API_KEY;
 if (!apiKey) {
   process.stderr.write('reaction-studio-mcp: set REACTION_STUDIO_API_KEY to an API key (rsk_...)\n');
   process.exit(2);
 }
-const baseUrl = (process.env.REACTION_STUDIO_API_URL || DEFAULT_BASE_URL).replace(/\/+$/, '');
-const intervalMs = Number(process.env.REACTION_STUDIO_POLL_INTERVAL_MS) || undefined;
+const baseUrl = (env.REACTION_STUDIO_API_URL || DEFAULT_BASE_URL).replace(/\/+$/, '');
+let intervalMs: number | undefined;
+try {
+  intervalMs = pollIntervalMsOf(env, 'REACTION_STUDIO_POLL_INTERVAL_MS');
+} catch (error) {
+  process.stderr.write(`reaction-studio-mcp: ${(error as Error).message}\n`);
+  process.exit(2);
+}
 
 const server = createMcpServer(createClient({ baseUrl, apiKey, headers: { 'User-Agent': 'reaction-studio-mcp' } }), { intervalMs });
 // The host went away: stop (a wait in flight would otherwise poll on for nobody).

@@ -23,6 +23,7 @@ import * as z from 'zod/mini';
 import { DEFAULT_REGION } from '#functions/config';
 import { EngineError, isEngineError, type HookEngine, type HookFormat, type HookIdea, type ProductBrief } from '#ports/engine';
 import { abortReason, withDeadline } from '#adapters/engines/http-retry';
+import { environment } from '#functions/config';
 
 export const BEDROCK_ENGINE_NAME = 'bedrock';
 export const DEFAULT_HOOKS_MODEL_ID = 'us.amazon.nova-lite-v1:0';
@@ -122,7 +123,7 @@ export function bedrockRuntimeClient(
     retryBackoff?: StandardRetryStrategyOptions['backoff'];
   } = {},
 ): BedrockRuntimeClient {
-  const env = options.env ?? process.env;
+  const env = options.env ?? environment();
   const endpoint = options.endpoint ?? (env.BEDROCK_ENDPOINT || undefined);
   return new BedrockRuntimeClient({
     region: options.region ?? (env.BEDROCK_REGION || env.AWS_REGION || DEFAULT_REGION),
@@ -280,7 +281,7 @@ export function mapBedrockError(error: unknown): EngineError {
 }
 
 export function createBedrockHookEngine(options: BedrockHookEngineOptions = {}): HookEngine {
-  const env = options.env ?? process.env;
+  const env = options.env ?? environment();
   const requestTimeoutMs = options.requestTimeoutMs ?? number(env, 'BEDROCK_TIMEOUT_S', 30) * 1000;
   const overallTimeoutMs = options.overallTimeoutMs ?? requestTimeoutMs * 4;
   const modelId = options.modelId ?? (env.BEDROCK_HOOKS_MODEL_ID || DEFAULT_HOOKS_MODEL_ID);

@@ -23,7 +23,7 @@
  * | FAL_TTS_VOICE | af_heart | the TTS model's voice id |
  * | FAL_LIPSYNC_MODEL | fal-ai/sync-lipsync | the reaction re-animated to the speech (input `video_url`, `audio_url`; answers `video`) |
  */
-type Environment = Record<string, string | undefined>;
+import { environment, type Environment } from '#functions/config';
 
 const FAL_DEFAULTS = {
   queueUrl: 'https://queue.fal.run',
@@ -73,7 +73,7 @@ function positive(env: Environment, name: string, fallback: number, scale = 1): 
 }
 
 /** Read once from the given environment (the process's by default); unset or empty is the default. */
-export function falSettingsFromEnv(env: Environment = process.env): FalSettings {
+export function falSettingsFromEnv(env: Environment = environment()): FalSettings {
   const optional = (name: string) => env[name] || undefined;
   return {
     queueUrl: (optional('FAL_QUEUE_URL') ?? FAL_DEFAULTS.queueUrl).replace(/\/+$/, ''),

@@ -1,0 +1,49 @@
+/**
+ * The local twin's configuration: the one read of `process.env` under lib/local and for `npm start`
+ * (a lint rule keeps every other module from reading it). The functions' own variables (engines,
+ * ffmpeg, LOG_LEVEL) are read by functions/config.ts, as on Lambda.
+ */
+import { z } from 'zod';
+import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
+import { API_REQUESTS_PER_MINUTE, type Environment } from '#functions/config';
+
+/** This process's environment, for the local modules that take an `env` to read (tests pass their own). */
+export function localEnvironment(): Environment {
+  return process.env;
+}
+
+const unsetIfEmpty = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const wholeNumber = (min: number, max: number) =>
+  z.preprocess(unsetIfEmpty, z.optional(z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(min).max(max))));
+
+const SERVE_ENVIRONMENT = z.object({
+  PORT: wholeNumber(0, 65_535),
+  DATA_DIR: z.preprocess(unsetIfEmpty, z.optional(z.string())),
+  // Testing settings: load runs raise the rate limit; a preview that expires in seconds tries expiry.
+  RATE_LIMIT_PER_MINUTE: wholeNumber(1, 999_999_999),
+  PREVIEW_EXPIRY_SECONDS: wholeNumber(1, Number.MAX_SAFE_INTEGER),
+});
+
+export interface ServeConfig {
+  port: number;
+  /** Unset: the default data dir (runtime-state.ts). */
+  dataDir?: string;
+  rateLimitPerMinute: number;
+  previewWaitS: number;
+}
+
+/** `npm start`'s settings, checked before anything starts: a wrong one stops it with its name. */
+export function serveConfig(env: Environment = localEnvironment()): ServeConfig {
+  const parsed = SERVE_ENVIRONMENT.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(parsed.error.issues.map((issue) => `environment variable ${String(issue.path[0])} ${issue.message}, not ${env[String(issue.path[0])]}`).join('; '));
+  }
+  const vars = parsed.data;
+  return {
+    port: vars.PORT ?? 3000,
+    dataDir: vars.DATA_DIR,
+    rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? API_REQUESTS_PER_MINUTE,
+    // Never past the 30 days the state machine's deadline is computed for.
+    previewWaitS: Math.min(vars.PREVIEW_EXPIRY_SECONDS ?? PREVIEW_WAIT_MAX_S, PREVIEW_WAIT_MAX_S),
+  };
+}
