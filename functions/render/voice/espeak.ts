@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { ensureExecutable } from '../ffmpeg/binaries';
 import { EngineError } from '#ports/engine';
 
-const ESPEAK = { envVar: 'ESPEAK_NG_PATH', packageName: 'espeak-ng', packagedPath: '/usr/bin/espeak-ng' } as const;
+export const ESPEAK = { envVar: 'ESPEAK_NG_PATH', packageName: 'espeak-ng', packagedPath: '/usr/bin/espeak-ng' } as const;
 
 /** The voice: espeak-ng's American English. */
 const ESPEAK_VOICE = 'en-us';
