@@ -29,18 +29,32 @@ function installedDataDir(binary: string): string {
   return dir;
 }
 
-/** The tree (bin/espeak-ng, espeak-ng/{libexec,lib,share/espeak-ng-data}), read off what this machine has installed. */
+/**
+ * The tree (bin/espeak-ng, espeak-ng/{libexec,lib,share/espeak-ng-data}), read off what this machine
+ * has installed when it is first looked at: a stack whose reaction engine is hosted never stages it,
+ * so it synthesises on a machine without espeak-ng.
+ */
 export function espeakTree(): LayerTree {
-  const release = installedRelease(FOLDER, ESPEAK.packageName, [{ name: 'espeak-ng', packagedPath: ESPEAK.packagedPath }]);
-  const dataDir = installedDataDir(ESPEAK.packagedPath);
-  const dataFiles = fs.readdirSync(dataDir, { recursive: true }).length;
+  let read: { release: ReturnType<typeof installedRelease>; dataDir: string } | undefined;
+  const installed = () =>
+    (read ??= {
+      release: installedRelease(FOLDER, ESPEAK.packageName, [{ name: 'espeak-ng', packagedPath: ESPEAK.packagedPath }]),
+      dataDir: installedDataDir(ESPEAK.packagedPath),
+    });
   return {
-    assetHash: [releaseHash(release, ESPEAK.packageName), `${DATA_FOLDER}:${dataFiles}`].join(';'),
+    get assetHash() {
+      const { release, dataDir } = installed();
+      return [releaseHash(release, ESPEAK.packageName), `${DATA_FOLDER}:${fs.readdirSync(dataDir, { recursive: true }).length}`].join(';');
+    },
     stage: (outputDir) => {
+      const { release, dataDir } = installed();
       const root = stageRelease(release, outputDir, { ESPEAK_DATA_PATH: `$root/${DATA_PARENT}` });
       fs.cpSync(dataDir, path.join(root, DATA_PARENT, DATA_FOLDER), { recursive: true, dereference: true });
     },
-    description: `Debian espeak-ng ${release.version} with its data and shared libraries (${release.libraries.length})`,
+    get description() {
+      const { release } = installed();
+      return `Debian espeak-ng ${release.version} with its data and shared libraries (${release.libraries.length})`;
+    },
     license: 'GPL-3.0',
   };
 }
