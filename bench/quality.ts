@@ -4,14 +4,15 @@
  * API of a local stack with the default sound (auto), its MP4 measured as the platforms measure it:
  * integrated loudness, true peak, loudness range, the longest stretch under −50 dB, and the reaction
  * part's own loudness. Then what the sound costs the join: the old stream copy of both streams
- * against today's mixed, levelled join, alternated in one sitting.
+ * against today's mixed, levelled join, alternated in one sitting (alone: `--only join`).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOUDNESS_TARGET } from '#domain/sound';
+import { processTree } from './proc-cpu';
 import { apiClient, type ApiCall } from './stack-client';
-import { fmt, median, type SectionResult, type Target } from './report';
+import { fmt, median, type SectionResult, type Table, type Target } from './report';
 
 export interface QualityOptions {
   demoS: number;
@@ -22,6 +23,10 @@ export interface QualityOptions {
 }
 
 export const QUALITY_DEFAULTS = { demoS: 10, joinRuns: 5, pollMs: 250 } as const;
+
+export type JoinOptions = Pick<QualityOptions, 'demoS' | 'joinRuns' | 'log'>;
+/** The join alone, on no stack: more runs than the quality section's, so its medians hold on a busy machine. */
+export const JOIN_DEFAULTS = { demoS: QUALITY_DEFAULTS.demoS, joinRuns: 9 } as const;
 
 const METHODS = ['prompt', 'photo', 'motion', 'reuse'] as const;
 type Method = (typeof METHODS)[number];
@@ -172,8 +177,38 @@ export async function runQuality(options: QualityOptions): Promise<SectionResult
   }
 }
 
+/** Wall and CPU seconds (ffmpeg and ffprobe, reaped by this process) of each join, per side. */
+interface JoinTimes {
+  copyS: number[];
+  mixS: number[];
+  copyCpuS: number[];
+  mixCpuS: number[];
+}
+
+/** The CPU seconds of the children this process has reaped so far: the ffmpeg and ffprobe runs. */
+const reapedCpuS = () => processTree().find((p) => p.pid === process.pid)?.reapedS ?? NaN;
+
+/** Runs `work`, adding its wall and child CPU seconds to the lists. */
+async function timed(work: () => Promise<unknown>, wallS: number[], cpuS: number[]): Promise<void> {
+  const [t0, c0] = [performance.now(), reapedCpuS()];
+  await work();
+  wallS.push((performance.now() - t0) / 1000);
+  cpuS.push(reapedCpuS() - c0);
+}
+
+/** What the sound costs the join, on its own (`--only join`). */
+export async function runJoinCost(options: JoinOptions): Promise<SectionResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'rs-join-'));
+  try {
+    const joins = await joinCost(dir, options);
+    return { tables: [joinTable(joins)], targets: [joinTarget(joins)], notes: [`a 4 s reaction and a ${options.demoS} s demo; CPU is that of the ffmpeg and ffprobe runs`], data: { joins } };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** The join before sound (both streams copied) against today's (pictures copied, the sound mixed and levelled), alternated. */
-async function joinCost(dir: string, options: QualityOptions): Promise<{ copyS: number[]; mixS: number[] }> {
+async function joinCost(dir: string, options: JoinOptions): Promise<JoinTimes> {
   const { canonicalConcatList, canonicalJoinArgs, captionSegment, joinWithDemo, normaliseVideo, probeMedia, runFfmpeg, fileArg } = await import('#render');
   const { demoAtLoudness, builtInSoundFile } = await import('#test-support/sound-fixtures');
   const demo = join(dir, 'join-demo.mp4');
@@ -185,22 +220,37 @@ async function joinCost(dir: string, options: QualityOptions): Promise<{ copyS: 
   const sound = { voicePath: null, effectPath: await builtInSoundFile('riser-hit'), bed: { path: await builtInSoundFile('cinematic-rise'), role: 'fill' as const } };
   const list = join(dir, 'join.ffconcat');
   await writeFile(list, canonicalConcatList([{ path: segment, durationS }, { path: demo, durationS: normalised.durationS }]));
-  const copyS: number[] = [];
-  const mixS: number[] = [];
+  const times: JoinTimes = { copyS: [], mixS: [], copyCpuS: [], mixCpuS: [] };
   for (let i = 0; i < options.joinRuns; i++) {
-    // The join as it was: both streams copied, then the output probed (the same check as today's).
-    let t0 = performance.now();
-    await runFfmpeg(canonicalJoinArgs(list, join(dir, `copy-${i}.mp4`)));
-    await probeMedia(join(dir, `copy-${i}.mp4`));
-    copyS.push((performance.now() - t0) / 1000);
-    t0 = performance.now();
-    await joinWithDemo({ segmentPath: segment, segmentDurationS: durationS, demo: { path: demo, durationS: normalised.durationS, encoding: normalised.encoding, loudnessLufs: normalised.loudnessLufs }, sound, outputPath: join(dir, `mix-${i}.mp4`) });
-    mixS.push((performance.now() - t0) / 1000);
+    // The join as it was: both streams copied, then the output probed (its check then).
+    await timed(async () => {
+      await runFfmpeg(canonicalJoinArgs(list, join(dir, `copy-${i}.mp4`)));
+      await probeMedia(join(dir, `copy-${i}.mp4`));
+    }, times.copyS, times.copyCpuS);
+    const input = { segmentPath: segment, segmentDurationS: durationS, demo: { path: demo, durationS: normalised.durationS, encoding: normalised.encoding, loudnessLufs: normalised.loudnessLufs }, sound };
+    await timed(() => joinWithDemo({ ...input, outputPath: join(dir, `mix-${i}.mp4`) }), times.mixS, times.mixCpuS);
+    options.log(`join ${i + 1}/${options.joinRuns}: copy ${fmt(times.copyS.at(-1)!, 3)} s, mixed ${fmt(times.mixS.at(-1)!, 3)} s`);
   }
-  return { copyS, mixS };
+  return times;
 }
 
-function summarise(rows: Measured[], joins: { copyS: number[]; mixS: number[] }): SectionResult {
+function joinTarget(joins: JoinTimes): Target {
+  return { what: 'join: mixed and levelled minus stream copy (median)', value: median(joins.mixS) - median(joins.copyS), max: MAX_JOIN_COST_S, unit: 's' };
+}
+
+function joinTable(joins: JoinTimes): Table {
+  const runs = (values: number[]) => values.map((s) => fmt(s, 2)).join(' ');
+  return {
+    title: `Join time, ${joins.copyS.length} runs each, alternated (target: sound costs ≤ ${MAX_JOIN_COST_S} s)`,
+    head: ['join', 'median s', 'runs s', 'ffmpeg + ffprobe CPU s (median)'],
+    rows: [
+      ['before: both streams copied, output probed', fmt(median(joins.copyS), 3), runs(joins.copyS), fmt(median(joins.copyCpuS), 3)],
+      ['now: pictures copied, sound mixed + levelled', fmt(median(joins.mixS), 3), runs(joins.mixS), fmt(median(joins.mixCpuS), 3)],
+    ],
+  };
+}
+
+function summarise(rows: Measured[], joins: JoinTimes): SectionResult {
   const { integratedLufs: target, toleranceLu, truePeakDbtp } = LOUDNESS_TARGET;
   const targets: Target[] = rows.flatMap((r) => [
     { what: `${r.method} × ${r.demo}: |integrated − (−14)|`, value: Math.abs(r.integratedLufs - target), max: toleranceLu, unit: 'LU' },
@@ -209,8 +259,7 @@ function summarise(rows: Measured[], joins: { copyS: number[]; mixS: number[] })
   ]);
   const spread = Math.max(...rows.map((r) => r.integratedLufs)) - Math.min(...rows.map((r) => r.integratedLufs));
   targets.push({ what: 'spread of integrated loudness across all videos', value: spread, max: 2, unit: 'LU' });
-  const cost = median(joins.mixS) - median(joins.copyS);
-  targets.push({ what: 'join: mixed and levelled minus stream copy (median)', value: cost, max: MAX_JOIN_COST_S, unit: 's' });
+  targets.push(joinTarget(joins));
   const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
   return {
     tables: [
@@ -227,14 +276,7 @@ function summarise(rows: Measured[], joins: { copyS: number[]; mixS: number[] })
           pass(Math.abs(r.integratedLufs - target) <= toleranceLu && r.truePeakDbtp <= truePeakDbtp && r.longestSilenceS < MAX_SILENCE_S),
         ]),
       },
-      {
-        title: `Join time, ${joins.copyS.length} runs each, alternated (target: sound costs ≤ ${MAX_JOIN_COST_S} s)`,
-        head: ['join', 'median s', 'runs s'],
-        rows: [
-          ['before: both streams copied', fmt(median(joins.copyS), 3), joins.copyS.map((s) => fmt(s, 2)).join(' ')],
-          ['now: pictures copied, sound mixed + levelled', fmt(median(joins.mixS), 3), joins.mixS.map((s) => fmt(s, 2)).join(' ')],
-        ],
-      },
+      joinTable(joins),
     ],
     targets,
     notes: [`spread of integrated loudness across the ${rows.length} videos: ${fmt(spread)} LU`],

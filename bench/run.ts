@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only api|bundles|compose|engine|scale|job|cost|burst|batch|quality|studio|webhooks] [--requests N] [--warmup N] [--connections N] [--init-runs N]`
+ * `npm run bench [-- --only api|bundles|compose|engine|scale|job|cost|burst|batch|quality|join|studio|webhooks] [--requests N] [--warmup N] [--connections N] [--init-runs N]`
  *
  * Runs each section, prints a table per section with its targets and a PASS/MISS flag, and keeps the
  * raw figures in .bench/last-run.json. A missed target still exits 0 (a benchmark reports; the tests
@@ -49,6 +49,7 @@ const SECTIONS: readonly Section[] = [
   { name: 'batch', title: 'Batch: 20 reuse variants (one saved reaction, 20 hooks) in one POST /videos/batch on the local stack', run: (_s, log) => import('./batch').then((m) => m.runBatch({ ...m.BATCH_DEFAULTS, log })) },
   { name: 'webhooks', title: 'Webhooks: from a state change to a receiver on this machine (job done, ping)', run: (_s, log) => import('./webhooks').then((m) => m.runWebhookLatency({ ...m.WEBHOOK_DEFAULTS, log })) },
   { name: 'quality', title: 'Quality: the finished videos’ sound (auto) per method and demo level, and what the mix costs the join', run: (_s, log) => import('./quality').then((m) => m.runQuality({ ...m.QUALITY_DEFAULTS, log })) },
+  { name: 'join', title: 'Join: what the sound (mixed, levelled, AAC-encoded, measured) costs the stream-copy join, alone', run: (_s, log) => import('./quality').then((m) => m.runJoinCost({ ...m.JOIN_DEFAULTS, log })) },
   { name: 'studio', title: 'Studio: first-load JavaScript (gzip) and time to a usable page in headless Chromium', run: (_s, log) => import('./studio').then((m) => m.runStudio({ ...m.STUDIO_DEFAULTS, log })) },
 ];
 

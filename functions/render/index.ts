@@ -79,6 +79,6 @@ export { ingestMusicTrack, type MusicTrackFile } from './sound/music-track';
 
 // A spoken voice line: espeak-ng's speech and phonemes, timed into mouth shapes (visemes) the drawn
 // and the photo mouth follow.
-export { espeakPath } from './voice/espeak';
+export { ESPEAK, espeakPath } from './voice/espeak';
 export { framesToLength, speakingFrames } from './voice/lip-sync';
 export { mouthFrames, prepareSpokenLine, SPEECH_START_S, SPEECH_TAIL_S } from './voice/spoken-line';

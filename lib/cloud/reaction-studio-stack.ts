@@ -9,6 +9,7 @@ import { Construct } from 'constructs';
 import { Api } from './api';
 import { DataStore } from './data';
 import { faceRuntimeTree } from './face-layer';
+import { espeakTree } from './espeak-tree';
 import { FfmpegLayer, ffmpegTree } from './ffmpeg-layer';
 import { JobPipeline } from './job-pipeline';
 import { NativeModulesLayer, nativeModulesTree } from './native-modules-layer';
@@ -68,7 +69,7 @@ export class ReactionStudioStack extends Stack {
     this.webhooks = new Webhooks(this, 'Webhooks', shared);
     // The pipeline does not depend on the API; the API functions are granted on its state machine.
     // The render function ships as a container image holding the same trees as the layers (render-image.ts).
-    const imageTrees = { ffmpeg: ffmpeg.tree, 'native-modules': native.tree, face: tree('face', faceRuntimeTree(PROJECT_ROOT)) };
+    const imageTrees = { ffmpeg: ffmpeg.tree, 'espeak-ng': tree('espeak-ng', espeakTree()), 'native-modules': native.tree, face: tree('face', faceRuntimeTree(PROJECT_ROOT)) };
     this.jobs = new JobPipeline(this, 'Jobs', { ...shared, imageTrees, renderMemoryMb: renderMemoryFromContext(this), tracing: true });
     this.api = new Api(this, 'Api', {
       ...shared,

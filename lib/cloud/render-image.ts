@@ -1,6 +1,6 @@
 /**
  * A function shipped as a container image (the render function): ffmpeg (~247 MB), the native modules
- * (~71 MB) and the face runtime (~9 MB) with its bundle are about 330 MB, past Lambda's 250 MB for a zip
+ * (~71 MB), the face runtime (~9 MB) and espeak-ng (~27 MB) with its bundle are about 355 MB, past Lambda's 250 MB for a zip
  * function's code and layers; an image may hold 10 GB. The image is built from lib/cloud/render-image/
  * Dockerfile over a context staged at synth: the same esbuild bundle a zip function gets, and the same
  * trees the layers are made of (their staging functions), each in the folder the Dockerfile copies.
@@ -24,6 +24,7 @@ export const RENDER_DOCKERFILE = path.join(__dirname, 'render-image', 'Dockerfil
 /** The trees an image may hold besides its bundle, by the context folder each is staged in. */
 export interface ImageTrees {
   ffmpeg: LayerTree;
+  'espeak-ng': LayerTree;
   'native-modules': LayerTree;
   face: LayerTree;
 }
@@ -39,6 +40,7 @@ export const IMAGE_HANDLER = 'index.handler';
  */
 export const IMAGE_COPIES: readonly { folder: ImageTree | typeof BUNDLE_FOLDER; to: string }[] = [
   { folder: 'ffmpeg', to: '/opt/' },
+  { folder: 'espeak-ng', to: '/opt/' },
   { folder: 'native-modules', to: '/opt/' },
   { folder: 'face', to: '/opt/' },
   { folder: BUNDLE_FOLDER, to: '${LAMBDA_TASK_ROOT}/' },
@@ -90,10 +92,19 @@ export function parseDockerfile(text: string): Dockerfile {
   return parsed;
 }
 
-/** The trees a function's image holds: what its layers would be as a zip function. */
+/**
+ * The trees a function's image holds: what its layers would be as a zip function, and espeak-ng with
+ * the face runtime, for the local reaction engine detects faces and speaks voice lines.
+ */
 export function imageTreesFor(props: Pick<ServiceFunctionProps, 'needs' | 'engines'>): ImageTree[] {
   const { needs } = props;
-  return [...(needs.ffmpeg ? ['ffmpeg' as const] : []), ...(needs.native ? ['native-modules' as const] : []), ...(needsFaceRuntime(needs, props.engines) ? ['face' as const] : [])];
+  const localEngine = needsFaceRuntime(needs, props.engines);
+  return [
+    ...(needs.ffmpeg ? ['ffmpeg' as const] : []),
+    ...(localEngine ? ['espeak-ng' as const] : []),
+    ...(needs.native ? ['native-modules' as const] : []),
+    ...(localEngine ? ['face' as const] : []),
+  ];
 }
 
 export interface ImageContextProps {

@@ -1,11 +1,12 @@
 /**
- * The layer trees (ffmpeg, the native modules, the face runtime) in the tests. A template test stages a
+ * The layer trees (ffmpeg, espeak-ng, the native modules, the face runtime) in the tests. A template test stages a
  * stand-in per tree, one file naming it, instead of about 330 MB; a test that looks inside a tree (the
  * Lambda layout, the tree tests) stages the real one with its own staging function.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { faceRuntimeTree } from '#cloud/face-layer';
+import { espeakTree } from '#cloud/espeak-tree';
 import { ffmpegTree } from '#cloud/ffmpeg-layer';
 import { nativeModulesTree } from '#cloud/native-modules-layer';
 import type { ImageTree, ImageTrees } from '#cloud/render-image';
@@ -32,7 +33,7 @@ export function standIn<T extends LayerTree>(name: ImageTree, tree: T): T {
 /** Stand-ins for the render image's trees, without reading what this machine has installed. */
 export function standInImageTrees(): ImageTrees {
   const tree = (name: ImageTree) => standIn(name, { assetHash: name, description: `stand-in ${name}`, stage: () => undefined });
-  return { ffmpeg: tree('ffmpeg'), 'native-modules': tree('native-modules'), face: tree('face') };
+  return { ffmpeg: tree('ffmpeg'), 'espeak-ng': tree('espeak-ng'), 'native-modules': tree('native-modules'), face: tree('face') };
 }
 
 /** The tree a staged folder stands in for, if it is a stand-in. */
@@ -45,6 +46,7 @@ export function standInFor(dir: string): ImageTree | undefined {
 
 const REAL_TREES: Record<ImageTree, () => LayerTree> = {
   ffmpeg: ffmpegTree,
+  'espeak-ng': espeakTree,
   'native-modules': () => nativeModulesTree(PROJECT_ROOT),
   face: () => faceRuntimeTree(PROJECT_ROOT),
 };

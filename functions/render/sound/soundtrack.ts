@@ -45,7 +45,9 @@ const MIX = {
 const DUCK = 'sidechaincompress=threshold=0.02:ratio=12:attack=20:release=500:makeup=1';
 
 const samplesOf = (seconds: number) => Math.round(seconds * CANONICAL.audio.sampleRate);
-const CANONICAL_AUDIO = `aresample=${CANONICAL.audio.sampleRate},aformat=sample_fmts=fltp:sample_rates=${CANONICAL.audio.sampleRate}:channel_layouts=${CANONICAL.audio.channelLayout}`;
+// aformat alone: ffmpeg inserts a resampler only where a source differs; the sounds mixed here are
+// nearly always 48 kHz stereo already, and an explicit aresample would copy every sample of them.
+const CANONICAL_AUDIO = `aformat=sample_fmts=fltp:sample_rates=${CANONICAL.audio.sampleRate}:channel_layouts=${CANONICAL.audio.channelLayout}`;
 
 export interface SoundtrackGraph {
   /** ffmpeg input arguments, in the order the graph's `[n:a]` labels count them. */

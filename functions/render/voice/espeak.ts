@@ -11,7 +11,7 @@ import { ensureExecutable } from '../ffmpeg/binaries';
 import { EngineError } from '#ports/engine';
 import { environment } from '#functions/config';
 
-const ESPEAK = { envVar: 'ESPEAK_NG_PATH', packageName: 'espeak-ng', packagedPath: '/usr/bin/espeak-ng' } as const;
+export const ESPEAK = { envVar: 'ESPEAK_NG_PATH', packageName: 'espeak-ng', packagedPath: '/usr/bin/espeak-ng' } as const;
 
 /** The voice: espeak-ng's American English. */
 const ESPEAK_VOICE = 'en-us';

@@ -1,9 +1,9 @@
 /**
  * The studio's journey (issue 12) in Chromium against a local stack: sign up, make an API key in
  * Settings and use it, add a product with a demo video through the page's upload, make a preview job
- * from a prompt, approve it, play the finished video, pick a music track (its preview plays) and a
- * voice line for another video and read the request, check every page with data on it with axe,
- * revoke the key, sign out. Each step builds on the one before; after a failure the later steps
+ * from a prompt, read what Regenerate would send with another sound and a voice line, approve it,
+ * play the finished video, pick a music track (its preview plays) and a voice line for another video
+ * and read the request, check every page with data on it with axe, revoke the key, sign out. Each step builds on the one before; after a failure the later steps
  * report that they did not run instead of failing for the same reason again.
  */
 import { join } from 'node:path';
@@ -103,6 +103,29 @@ async function jobReaches(status: string, timeoutMs: number): Promise<void> {
     }
     throw new Error(`the status still reads "${(await badge.count()) ? await badge.innerText() : 'nothing'}"`);
   });
+}
+
+/**
+ * The JSON body the page POSTs to `url` when `send` is done, read and dropped before it reaches the API:
+ * no job, no render on two busy cores.
+ */
+async function sentBody(what: string, url: string, send: (timeout: number) => Promise<void>): Promise<Record<string, unknown>> {
+  const { page } = tab;
+  let sent: Record<string, unknown> | undefined;
+  await page.route(url, (route) => {
+    sent ??= route.request().postDataJSON() as Record<string, unknown>;
+    return route.abort('failed');
+  });
+  try {
+    await step(tab, what, 15_000, send);
+    await step(tab, 'the request is sent', 15_000, async (timeout) => {
+      for (const until = Date.now() + timeout; Date.now() < until && !sent; await page.waitForTimeout(100));
+      if (!sent) throw new Error(`no POST ${url}`);
+    });
+  } finally {
+    await page.unroute(url);
+  }
+  return sent!;
 }
 
 /** What the tests read of a <video> or <audio> in the page (this project's TypeScript has no DOM library). */
@@ -210,6 +233,24 @@ journey(VIDEO, [PRODUCT], 480_000, async () => {
   const preview = await expectPlays('the preview player', page.locator('video[aria-label="Preview"]').or(page.getByLabel('Preview', { exact: true }).locator('video')).first());
   expect(preview.duration).toBeGreaterThan(1);
 
+  // Regenerate offers the job's sound and voice line, filled in from the job; the request is read, not run.
+  await step(tab, 'open Regenerate', 15_000, (timeout) => page.getByRole('button', { name: 'Regenerate…' }).click({ timeout }));
+  const regenerate = page.getByRole('dialog', { name: 'Regenerate the preview' });
+  await visible(tab, 'the Regenerate dialog', regenerate);
+  expect(await regenerate.getByLabel('Reaction prompt').inputValue()).toBe('a woman in her 30s, shocked by the price, then delighted');
+  expect(await regenerate.getByRole('radio', { name: 'Auto', exact: true }).isChecked()).toBe(true);
+  expect(await regenerate.getByLabel('Voice line').inputValue()).toBe('');
+  await step(tab, 'choose the sound "Music" for the new take', 15_000, (timeout) => regenerate.locator('label').filter({ hasText: /^Music$/ }).click({ timeout }));
+  await step(tab, 'choose the track "Soft Keys"', 15_000, (timeout) => regenerate.getByRole('radiogroup', { name: /Music track/ }).getByRole('radio', { name: 'Soft Keys' }).check({ timeout }));
+  await regenerate.getByLabel('Voice line').fill('No way, look at that');
+  const retake = await sentBody('ask for the new take', '**/api/v1/videos/jobs/*/regenerate', (timeout) => regenerate.getByRole('button', { name: 'Regenerate (1 unit)' }).click({ timeout }));
+  // Only what changed: the prompt is the job's own, so it is not sent.
+  expect(retake).toEqual({ sound: 'music', music_id: 'soft-keys', voice_line: 'No way, look at that' });
+  await step(tab, 'close the Regenerate dialog', 15_000, async (timeout) => {
+    await regenerate.getByRole('button', { name: 'Cancel' }).click({ timeout });
+    await regenerate.waitFor({ state: 'hidden', timeout });
+  });
+
   await step(tab, 'approve the preview', 15_000, (timeout) => page.getByRole('button', { name: 'Approve', exact: true }).click({ timeout }));
   await jobReaches('Done', 300_000);
   await visible(tab, 'the finished video offered', page.getByRole('link', { name: /finished video/i }).or(page.locator('video[aria-label="Finished video"]')).first());
@@ -258,21 +299,7 @@ journey('New video: Music with a track that plays its preview, and a voice line,
   const report = describeViolations([{ where: 'New video with the music picker open', violations }]);
   if (report) throw new Error(`axe found serious or critical violations:\n${report}`);
 
-  // The request is read and dropped before it reaches the API: no job, no render on two busy cores.
-  let sent: Record<string, unknown> | undefined;
-  await page.route('**/api/v1/videos', (route) => {
-    sent ??= route.request().postDataJSON() as Record<string, unknown>;
-    return route.abort('failed');
-  });
-  try {
-    await step(tab, 'create the video', 15_000, (timeout) => page.getByRole('button', { name: 'Create video' }).click({ timeout }));
-    await step(tab, 'the request is sent', 15_000, async (timeout) => {
-      for (const until = Date.now() + timeout; Date.now() < until && !sent; await page.waitForTimeout(100));
-      if (!sent) throw new Error('no POST /videos');
-    });
-  } finally {
-    await page.unroute('**/api/v1/videos');
-  }
+  const sent = await sentBody('create the video', '**/api/v1/videos', (timeout) => page.getByRole('button', { name: 'Create video' }).click({ timeout }));
   expect(sent).toMatchObject({ method: 'prompt', prompt: 'a man, amazed, then laughing', sound: 'music', music_id: 'lofi-study', voice_line: 'Wait, is that real?' });
 });
 

@@ -57,6 +57,8 @@ describe('who gets it', () => {
     ['fal', false],
   ] as const)("the render function's image with reaction engine %s: %s; the steps function never", (reaction, expected) => {
     expect(imageTreesFor({ needs: PIPELINE_FUNCTIONS.render, engines: engines(reaction) }).includes('face')).toBe(expected);
+    // The local engine speaks voice lines too: espeak-ng comes with the face runtime.
+    expect(imageTreesFor({ needs: PIPELINE_FUNCTIONS.render, engines: engines(reaction) }).includes('espeak-ng')).toBe(expected);
     expect(imageTreesFor({ needs: PIPELINE_FUNCTIONS.steps, engines: engines(reaction) })).toEqual([]);
   });
 

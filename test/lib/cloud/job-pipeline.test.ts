@@ -273,7 +273,7 @@ describe('the pipeline functions', () => {
     expect(functionProps('steps').Layers ?? []).toEqual(expected);
   });
 
-  test("the render image's staged context: the repository's Dockerfile, the bundle as the handler module, and the trees its layers would be (face runtime included with the local engine)", () => {
+  test("the render image's staged context: the repository's Dockerfile, the bundle as the handler module, and the trees its layers would be (face runtime and espeak-ng included with the local engine)", () => {
     const hash = (functionProps('render').Code.ImageUri['Fn::Sub'] as string).split(':').pop()!;
     const context = path.join(outdir, `asset.${hash}`);
     expect(fs.readFileSync(path.join(context, 'Dockerfile'), 'utf8')).toBe(fs.readFileSync(RENDER_DOCKERFILE, 'utf8'));
@@ -282,7 +282,7 @@ describe('the pipeline functions', () => {
     // The native modules stay external: their tree holds them, as their layer would.
     expect(bundle).toMatch(/require\("sharp"\)/);
     const trees = imageTreesFor({ needs: PIPELINE_FUNCTIONS.render, engines: ENGINES });
-    expect(trees).toEqual(['ffmpeg', 'native-modules', 'face']);
+    expect(trees).toEqual(['ffmpeg', 'espeak-ng', 'native-modules', 'face']);
     const staged = IMAGE_COPIES.filter((c) => c.folder !== 'task').map((c) => [c.folder, fs.readdirSync(path.join(context, c.folder, 'stand-in'))]);
     expect(staged).toEqual(trees.map((tree) => [tree, [tree]]));
   });

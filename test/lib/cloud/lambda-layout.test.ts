@@ -4,7 +4,7 @@
  * copies it (test/support/lambda-layout.ts), checked for size, memory
  * and resolvable requires, then invoked in a fresh Node 22 process against DynamoDB Local and s3rver:
  * an API handler with API Gateway's v2 event, and the pipeline steps of a prompt reaction, a photo
- * avatar and a motion reference (face detection, ffmpeg and the native modules from the layers).
+ * avatar and a motion reference (face detection, ffmpeg, espeak-ng and the native modules from the layers).
  * The synthesis is the one the template suites share, whose layer trees are stand-ins: the layout
  * has the real trees in their place, staged by their own staging functions.
  *
@@ -37,6 +37,7 @@ import {
 } from '#test-support/lambda-layout';
 import { realFacePng } from '#bench/reference-clip';
 import { IMAGE_COPIES, IMAGE_HANDLER } from '#cloud/render-image';
+import { ESPEAK_ENV } from '#cloud/espeak-tree';
 import { FFMPEG_ENV } from '#cloud/ffmpeg-layer';
 import { HUMAN_ENTRY } from '#render';
 
@@ -87,14 +88,16 @@ describe('every function, laid out as /var/task + /opt (a zip with its layers, a
     expect(images[0]!.partsMb.reduce((sum, p) => sum + p, 0)).toBeGreaterThan(mb(LAMBDA_UNZIPPED_LIMIT_BYTES));
   });
 
-  test("lays the render image out from its staged Dockerfile: the bundle in /var/task, ffmpeg, the native modules and the face runtime in /opt, the Dockerfile's ENV", () => {
+  test("lays the render image out from its staged Dockerfile: the bundle in /var/task, ffmpeg, espeak-ng, the native modules and the face runtime in /opt, the Dockerfile's ENV", () => {
     const render = staticLayout(ids.jobs.functions.render);
     expect(render.assets.trees.map((t) => [path.basename(t.dir), t.to])).toEqual(IMAGE_COPIES.map((c) => [c.folder, c.to.replace('${LAMBDA_TASK_ROOT}', '/var/task').replace(/\/$/, '')]));
     expect(render.assets.handler).toBe(IMAGE_HANDLER);
-    for (const file of ['var/task/index.js', 'opt/bin/ffmpeg', 'opt/bin/ffprobe', 'opt/nodejs/node_modules/sharp/package.json', `opt/nodejs/node_modules/${HUMAN_ENTRY.packageName}/${HUMAN_ENTRY.file}`]) {
+    for (const file of ['var/task/index.js', 'opt/bin/ffmpeg', 'opt/bin/ffprobe', 'opt/bin/espeak-ng', 'opt/espeak-ng/share/espeak-ng-data/en_dict', 'opt/nodejs/node_modules/sharp/package.json', `opt/nodejs/node_modules/${HUMAN_ENTRY.packageName}/${HUMAN_ENTRY.file}`]) {
       expect(fs.existsSync(path.join(render.root, file))).toBe(true);
     }
     expect(render.env).toMatchObject({ FFMPEG_PATH: path.join(render.root, FFMPEG_ENV.FFMPEG_PATH), FFPROBE_PATH: path.join(render.root, FFMPEG_ENV.FFPROBE_PATH) });
+    // Without it the voice would be looked for at Debian's path, which the Lambda base image lacks.
+    expect(render.env).toMatchObject({ ESPEAK_NG_PATH: path.join(render.root, ESPEAK_ENV.ESPEAK_NG_PATH) });
     expect(render.env.NODE_PATH!.split(':')).toContain(path.join(render.opt, 'nodejs', 'node_modules'));
   });
 
@@ -275,9 +278,9 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
   });
 
   test(
-    'a prompt reaction in preview mode: prepare, generate_reaction, render_preview, charge_preview',
+    'a prompt reaction with a voice line (espeak-ng from the image) in preview mode: prepare, generate_reaction, render_preview, charge_preview',
     async () => {
-      const created = await account.api.post('/videos', { product_id: product.id, method: 'prompt', mode: 'preview', prompt: 'amazed by the glow', hook_text: 'Wait for it' });
+      const created = await account.api.post('/videos', { product_id: product.id, method: 'prompt', mode: 'preview', prompt: 'amazed by the glow', hook_text: 'Wait for it', voice_line: 'You have to see this' });
       expect(created.status).toBe(202);
       const jobId = created.body.data.id as number;
       await runSteps(jobId, ['prepare', 'generate_reaction', 'render_preview', 'charge_preview']);
@@ -287,6 +290,7 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
       const file = path.join(root, `preview-${jobId}.mp4`);
       await t.stack.dependencies.blobs.getToFile(job!.preview!.key, file);
       expect((await probe(file)).video).toMatchObject({ codec: 'h264' });
+      expect(job?.reaction?.voice).toBe(true);
     },
     STEP_MS,
   );

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ESPEAK_ENV } from '#cloud/espeak-tree';
 import { FFMPEG_ENV } from '#cloud/ffmpeg-layer';
 import { BUNDLE_FOLDER, IMAGE_COPIES, IMAGE_HANDLER, parseDockerfile, RENDER_DOCKERFILE, stageImageContext } from '#cloud/render-image';
 import { LAMBDA_RUNTIME } from '#cloud/runtime';
@@ -23,16 +24,22 @@ describe('the Dockerfile', () => {
 
   test('copies the staged folders, bundle last, to where Lambda mounts layers and code', () => {
     expect(dockerfile.copies).toEqual(IMAGE_COPIES);
-    expect(IMAGE_COPIES.map((c) => c.to)).toEqual(['/opt/', '/opt/', '/opt/', '${LAMBDA_TASK_ROOT}/']);
+    expect(IMAGE_COPIES.map((c) => c.to)).toEqual(['/opt/', '/opt/', '/opt/', '/opt/', '${LAMBDA_TASK_ROOT}/']);
     expect(IMAGE_COPIES.at(-1)!.folder).toBe(BUNDLE_FOLDER);
   });
 
-  test("sets the environment Lambda gives a zip function with layers: NODE_PATH, PATH with /opt/bin, and ffmpeg's paths", () => {
+  test("sets the environment Lambda gives a zip function with layers: NODE_PATH, PATH with /opt/bin, and ffmpeg's paths; and espeak-ng's", () => {
     expect(dockerfile.env).toEqual({
       NODE_PATH: [`/opt/nodejs/node${nodeMajor}/node_modules`, '/opt/nodejs/node_modules', '/var/runtime/node_modules', '/var/runtime', '/var/task'].join(':'),
       PATH: expect.stringMatching(/(^|:)\/opt\/bin(:|$)/),
       ...FFMPEG_ENV,
+      ...ESPEAK_ENV,
     });
+  });
+
+  test('copies espeak-ng, whose tree puts its wrapper where ESPEAK_NG_PATH says (the voice line fails without it)', () => {
+    expect(dockerfile.copies).toContainEqual({ folder: 'espeak-ng', to: '/opt/' });
+    expect(dockerfile.env.ESPEAK_NG_PATH).toBe('/opt/bin/espeak-ng');
   });
 
   test("runs the bundle's handler", () => {

@@ -2,7 +2,7 @@
 import { Text, TextInput } from '@mantine/core';
 import { VOICE_LINE_MAX } from './sound';
 
-export function VoiceLineField({ value, onChange, disabled }: { value: string; onChange: (next: string) => void; disabled?: boolean }) {
+export function VoiceLineField({ value, onChange, disabled, error }: { value: string; onChange: (next: string) => void; disabled?: boolean; error?: string }) {
   return (
     <TextInput
       label="Voice line"
@@ -11,6 +11,7 @@ export function VoiceLineField({ value, onChange, disabled }: { value: string; o
       value={disabled ? '' : value}
       maxLength={VOICE_LINE_MAX}
       disabled={disabled}
+      error={error}
       onChange={(event) => onChange(event.currentTarget.value)}
       rightSectionWidth={64}
       rightSectionPointerEvents="none"

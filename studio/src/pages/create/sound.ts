@@ -1,7 +1,8 @@
 /**
- * The finished video's sound as the forms hold it (create, approve): auto, a music track, or none, and
- * the voice line. The API's own rules (functions/domain/schemas/video.ts): music needs a music_id and
- * no other sound takes one; the voice line is at most 100 characters and not for method=reuse.
+ * The finished video's sound as the forms hold it (create, approve, regenerate): auto, a music track,
+ * or none, and the voice line. The API's own rules (functions/domain/schemas/video.ts): music needs a
+ * music_id and no other sound takes one; the voice line is at most 100 characters and not for
+ * method=reuse.
  */
 import type { paths } from '#client/types';
 
@@ -38,7 +39,7 @@ export function soundBody(choice: SoundChoice): { sound: SoundMode; music_id?: s
   return { sound: 'music', music_id: choice.musicId };
 }
 
-/** What an approve sends of the sound: only a change from the job's own, else nothing. */
+/** What an approve or a regenerate sends of the sound: only a change from the job's own, else nothing. */
 export function soundOverride(choice: SoundChoice, job: { sound: SoundMode; music_id: string | null }): { sound?: SoundMode; music_id?: string } | string {
   const body = soundBody(choice);
   if (typeof body === 'string') return body;

@@ -1,7 +1,7 @@
 /** The create form's values and what they become in POST /videos (only the chosen method's fields: others are 400). */
 import type { paths } from '#client/types';
 import type { Caption } from './caption';
-import { referenceBody, type Reference } from './reference';
+import { referenceFields, type Reference } from './reference';
 import { soundBody, type SoundChoice } from './sound';
 
 export type CreateVideoBody = paths['/videos']['post']['requestBody']['content']['application/json'];
@@ -50,9 +50,8 @@ function reactionFields(form: CreateForm, reference: Reference) {
   }
   if (form.method === 'motion') {
     if (!form.avatarId) return 'Choose the avatar that will copy the movement.';
-    if (reference.uploading) return 'Wait for the reference video to finish uploading.';
-    const source = referenceBody(reference);
-    if (!source) return reference.source === 'link' ? 'Paste the link to the reference video.' : 'Choose the reference video file.';
+    const source = referenceFields(reference);
+    if (typeof source === 'string') return source;
     return { method: form.method, avatar_id: Number(form.avatarId), ...source };
   }
   if (!form.reactionId) return 'Choose a saved reaction from the library.';

@@ -1,6 +1,7 @@
 /**
  * Another take of the preview: the same inputs with a new seed, or a changed prompt (prompt jobs) or
- * avatar and reference (motion jobs). It costs one more unit, so the button says so.
+ * avatar and reference (motion jobs), and for any job its sound and voice line, with the new-video
+ * form's fields, filled in from the job. It costs one more unit, so the button says so.
  */
 import { useState } from 'react';
 import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
@@ -12,8 +13,11 @@ import type { Job } from '#client/types';
 import { api } from '../../api/client';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { AvatarSelect } from '../create/AvatarSelect';
-import { EMPTY_REFERENCE, referenceBody, type Reference } from '../create/reference';
+import { EMPTY_REFERENCE, type Reference } from '../create/reference';
 import { ReferenceVideoFields } from '../create/ReferenceVideoFields';
+import { SoundFields } from '../create/SoundFields';
+import { VoiceLineField } from '../create/VoiceLineField';
+import { regenerateFormOf, regenerateRequest, VOICE_LINE_KEPT, type RegenerateBody, type RegenerateForm } from './regenerate-request';
 import { jobKey } from './useJob';
 
 /** The API's cap on regenerations per job. */
@@ -22,21 +26,16 @@ const MAX_REGENERATIONS = 20;
 export function RegeneratePanel({ job }: { job: Job }) {
   const queries = useQueryClient();
   const [opened, { open, close }] = useDisclosure(false);
-  const [prompt, setPrompt] = useState(job.prompt ?? '');
-  const [avatarId, setAvatarId] = useState<string | null>(job.avatar_id ? String(job.avatar_id) : null);
+  const [form, setForm] = useState<RegenerateForm>(() => regenerateFormOf(job));
+  // Its own state: the upload updates it when it finishes, after the form may have changed.
   const [changeReference, setChangeReference] = useState(false);
   const [reference, setReference] = useState<Reference>(EMPTY_REFERENCE);
+  const [attempted, setAttempted] = useState(false);
+  const set = <K extends keyof RegenerateForm>(key: K, value: RegenerateForm[K]) => setForm((current) => ({ ...current, [key]: value }));
+  const request = regenerateRequest({ ...form, reference: changeReference ? reference : null }, job);
 
   const regenerate = useMutation({
-    mutationFn: async () => {
-      const body: { prompt?: string; avatar_id?: number; video_source?: 'link' | 'upload'; reference_url?: string; reference_video_upload_id?: string } = {};
-      if (job.method === 'prompt' && prompt.trim() && prompt.trim() !== job.prompt) body.prompt = prompt.trim();
-      if (job.method === 'motion') {
-        if (avatarId && Number(avatarId) !== job.avatar_id) body.avatar_id = Number(avatarId);
-        if (changeReference) Object.assign(body, referenceBody(reference));
-      }
-      return (await unwrap(api.POST('/videos/jobs/{id}/regenerate', { params: { path: { id: job.id } }, body }))).data;
-    },
+    mutationFn: async (body: RegenerateBody) => (await unwrap(api.POST('/videos/jobs/{id}/regenerate', { params: { path: { id: job.id } }, body }))).data,
     onSuccess: (next) => {
       queries.setQueryData(jobKey(job.id), next);
       close();
@@ -45,7 +44,6 @@ export function RegeneratePanel({ job }: { job: Job }) {
 
   if (job.method === 'reuse') return null;
   const left = MAX_REGENERATIONS - job.regenerations;
-  const waiting = changeReference && (reference.uploading || !referenceBody(reference));
 
   return (
     <>
@@ -57,10 +55,12 @@ export function RegeneratePanel({ job }: { job: Job }) {
           <Text size="sm">
             A new take costs <strong>one more unit</strong> of your monthly allowance. Leave everything as it is for the same inputs with a new seed. {left} regeneration{left === 1 ? '' : 's'} left for this job.
           </Text>
-          {job.method === 'prompt' && <Textarea label="Reaction prompt" description="Change it, or keep it for another take" autosize minRows={2} maxLength={1000} value={prompt} onChange={(event) => setPrompt(event.currentTarget.value)} />}
+          {job.method === 'prompt' && (
+            <Textarea label="Reaction prompt" description="Change it, or keep it for another take" autosize minRows={2} maxLength={1000} value={form.prompt} onChange={(event) => set('prompt', event.currentTarget.value)} />
+          )}
           {job.method === 'motion' && (
             <>
-              <AvatarSelect value={avatarId} onChange={setAvatarId} required />
+              <AvatarSelect value={form.avatarId} onChange={(avatarId) => set('avatarId', avatarId)} required />
               {changeReference ? (
                 <ReferenceVideoFields value={reference} onChange={setReference} />
               ) : (
@@ -72,12 +72,26 @@ export function RegeneratePanel({ job }: { job: Job }) {
               )}
             </>
           )}
+          <SoundFields value={form.sound} onChange={(sound) => set('sound', sound)} error={attempted && form.sound.sound === 'music' && !form.sound.musicId ? 'Choose a track' : undefined} />
+          <VoiceLineField value={form.voiceLine} onChange={(voiceLine) => set('voiceLine', voiceLine)} error={request === VOICE_LINE_KEPT ? request : undefined} />
+          {attempted && typeof request === 'string' && request !== VOICE_LINE_KEPT && (
+            <Text c="red.8" size="sm" role="alert">
+              {request}
+            </Text>
+          )}
           <ProblemAlert error={regenerate.error} onClose={regenerate.reset} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
-            <Button onClick={() => regenerate.mutate()} loading={regenerate.isPending} disabled={waiting}>
+            <Button
+              onClick={() => {
+                setAttempted(true);
+                if (typeof request !== 'string') regenerate.mutate(request);
+              }}
+              loading={regenerate.isPending}
+              disabled={changeReference && reference.uploading}
+            >
               Regenerate (1 unit)
             </Button>
           </Group>

@@ -23,7 +23,8 @@ describe('soundtrackGraph', () => {
   test('music: the bed loops across the whole video and ducks under the demo', () => {
     const { inputs, graph } = soundtrackGraph({ ...base, demo: { path: '/s/demo.mp4', gainDb: 0 }, bed: { path: '/s/bed.m4a', role: 'music' } });
     expect(inputs).toEqual(['-i', 'file:/s/demo.mp4', '-stream_loop', '-1', '-i', 'file:/s/bed.m4a']);
-    expect(graph).toContain('[1:a:0]aresample=48000');
+    // Each source is brought to 48 kHz stereo (ffmpeg resamples the ones that are not).
+    expect(graph).toContain('[1:a:0]aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo');
     expect(graph).toContain('atrim=end_sample=672000,volume=-4dB[bed_dry]');
     expect(graph).toMatch(/\[bed_dry\]\[demo_ducks_bed\]sidechaincompress=/);
   });
