@@ -50,8 +50,10 @@ export type { CaptionOverlay, EncodeStats } from './reaction/frame-encoder';
 
 // The illustrated (DiceBear avataaars) avatar: its rig, its portrait, its animated scene.
 export {
+  DEMEANOURS,
   SKIN_TONES,
   isIllustratedRig,
+  type Demeanour,
   type Accessory,
   type AvataaarsLook,
   type Clothing,
