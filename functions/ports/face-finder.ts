@@ -11,6 +11,9 @@ export interface FaceFinder {
    * null when no usable face shows.
    */
   faceInImage(image: Buffer): Promise<unknown>;
-  /** Whether a face shows in the part of a clip a reaction follows (sampled frames). */
-  clipShowsFace(path: string): Promise<boolean>;
+  /**
+   * Whether a face shows in the part of a clip a reaction follows (sampled frames); undefined where
+   * this runtime cannot look (the videos function on AWS, whose zip has no room for the face model).
+   */
+  clipShowsFace(path: string): Promise<boolean | undefined>;
 }

@@ -5,9 +5,13 @@ import type { ReferenceClip } from '#ports/media-inspector';
 
 export type ReferenceClipDeps = Pick<Dependencies, 'media' | 'faces'>;
 
-/** The face is looked for last: it decodes frames, which only a clip that passed the cheaper checks is worth. */
+/**
+ * The face is looked for last: it decodes frames, which only a clip that passed the cheaper checks is
+ * worth. Where it cannot be looked for here, the clip goes on: the render looks, and a job whose clip
+ * shows no face fails with its unit released, never charged.
+ */
 export async function checkReferenceClip(deps: ReferenceClipDeps, path: string, field = 'reference_video'): Promise<ReferenceClip> {
   const clip = await deps.media.inspectReference(path, field);
-  if (!(await deps.faces.clipShowsFace(path))) throw noFaceInClip(field);
+  if ((await deps.faces.clipShowsFace(path)) === false) throw noFaceInClip(field);
   return clip;
 }

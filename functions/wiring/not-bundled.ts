@@ -40,6 +40,9 @@ export const avatarImagesNotBundled: AvatarImages = { prepare: notBundled('the a
 
 export const facesNotBundled: FaceFinder = { faceInImage: notBundled('the face finder'), clipShowsFace: notBundled('the face finder') };
 
+/** Where the face runtime cannot ship beside ffmpeg (the videos function): a clip's face is the render's to find. */
+export const clipFacesSeenByTheRender: Pick<FaceFinder, 'clipShowsFace'> = { clipShowsFace: async () => undefined };
+
 export const musicMediaNotBundled: MusicMedia = { ingest: notBundled('the music tools') };
 
 /** Until the render wing's sound bank is wired (functions/render/sound), a built-in track's file cannot be made. */

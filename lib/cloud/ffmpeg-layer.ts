@@ -11,9 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { Construct } from 'constructs';
-import { stagedLayer, type StagedLayerProps } from './staged-layer';
+import { StagedTreeLayer, type StagedLayerProps } from './staged-layer';
 import { FFMPEG, FFPROBE, type BinarySpec } from '#render';
 
 export const FFMPEG_ENV = {
@@ -108,14 +106,4 @@ export function ffmpegTree(): StagedLayerProps {
   };
 }
 
-export class FfmpegLayer extends Construct {
-  readonly layer: lambda.LayerVersion;
-  /** The same files, for a container image (render-image.ts). */
-  readonly tree: StagedLayerProps;
-
-  constructor(scope: Construct, id: string, tree: StagedLayerProps) {
-    super(scope, id);
-    this.tree = tree;
-    this.layer = stagedLayer(this, 'Layer', tree);
-  }
-}
+export class FfmpegLayer extends StagedTreeLayer {}

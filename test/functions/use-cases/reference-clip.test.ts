@@ -38,3 +38,10 @@ describe('POST /videos with a faceless reference clip', () => {
     expect((await jobs.listRecent(accountId, 10)).items).toEqual([]);
   }, 60_000);
 });
+
+describe('where this runtime cannot look for a face (the videos function on AWS)', () => {
+  test('the clip goes on to the job: the render looks, and fails the job uncharged when there is none', async () => {
+    const unseen = { ...real, faces: { ...real.faces, clipShowsFace: async () => undefined } };
+    await expect(checkReferenceClip(unseen, await makeFixture('vertical-mp4'))).resolves.toMatchObject({ contentType: 'video/mp4' });
+  }, 60_000);
+});
