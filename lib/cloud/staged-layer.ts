@@ -25,7 +25,7 @@ export interface StagedLayerProps extends LayerTree {
   sourceDir: string;
 }
 
-export function stagedLayer(scope: Construct, id: string, props: StagedLayerProps): lambda.LayerVersion {
+function stagedLayer(scope: Construct, id: string, props: StagedLayerProps): lambda.LayerVersion {
   const code = lambda.Code.fromAsset(props.sourceDir, {
     assetHash: props.assetHash,
     bundling: {
