@@ -36,6 +36,11 @@ export interface FunctionNeeds {
   ffmpeg?: boolean;
   /** Gets the native-modules layer (sharp, Skia canvas), which its bundle then leaves external. */
   native?: boolean;
+  /**
+   * Looks for a face in an upload within the request (the FaceFinder port): gets the face-runtime
+   * layer (human's Node WASM build, its three models, tfjs; about 9 MB, lib/cloud/face-layer.ts).
+   */
+  faces?: boolean;
   /** Generation capabilities it calls: it gets their engine settings and the hosted adapters' grants. */
   engines?: readonly ('avatar' | 'reaction' | 'hooks')[];
   /** Capabilities whose configured engine it only needs to know (to pick inline or background work). */
@@ -76,6 +81,8 @@ export const HANDLER_GROUPS = {
     engineChoices: ['avatar'],
     // sharp re-encodes uploads and rasterises generated portraits within the request.
     native: true,
+    // An uploaded image must show a face (human), found before anything is written.
+    faces: true,
   },
   music: {
     entry: 'functions/handlers/music.ts',
@@ -102,7 +109,9 @@ export const HANDLER_GROUPS = {
     // Reference clips of jobs (an uploaded one moved out of uploads/); deleting a finished video.
     writes: ['jobs', 'videos', 'uploads'],
     jobs: ['start', 'decide'],
-    // ffprobe checks an uploaded reference clip before the job is accepted.
+    // ffprobe checks an uploaded reference clip before the job is accepted. Not its face: the ffmpeg
+    // layer (~247 of the 250 MiB a zip function holds) leaves no room for the face runtime, so on AWS
+    // the render looks for it (a faceless clip fails the job, nothing charged; docs/aws.md).
     ffmpeg: true,
   },
   reactions: {

@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   unsupported_media_type: 415,
   expectation_failed: 417,
   invalid_media: 422,
+  no_face: 422,
   rate_limited: 429,
   headers_too_large: 431,
   internal_error: 500,

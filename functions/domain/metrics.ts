@@ -9,8 +9,8 @@ export const METRICS_NAMESPACE = 'ReactionStudio';
 /** The `service` dimension of every metric (and the logger's service name). */
 export const SERVICE_NAME = 'reaction-studio';
 
-/** The refusals of a body or an uploaded file: too large (413), of a type not taken (415), unreadable media (422). */
-const UPLOAD_REFUSALS = ['payload_too_large', 'unsupported_media_type', 'invalid_media'] as const satisfies readonly ErrorCode[];
+/** The refusals of a body or an uploaded file: too large (413), of a type not taken (415), unreadable media or no face in it (422). */
+const UPLOAD_REFUSALS = ['payload_too_large', 'unsupported_media_type', 'invalid_media', 'no_face'] as const satisfies readonly ErrorCode[];
 export type UploadRefusal = (typeof UPLOAD_REFUSALS)[number];
 
 export type MetricEvent =

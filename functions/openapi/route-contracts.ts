@@ -127,14 +127,14 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   'POST /avatars': {
     summary: 'Create an avatar from a prompt, or upload one',
     description:
-      'A `prompt` (JSON or form) generates one; a multipart `image`, `image_upload_id` (a direct upload, POST /uploads) or `image_url` (a public https link, fetched within the request; a private address, even by a redirect, is 400) uploads one. Only one of them.',
+      'A `prompt` (JSON or form) generates one; a multipart `image`, `image_upload_id` (a direct upload, POST /uploads) or `image_url` (a public https link, fetched within the request; a private address, even by a redirect, is 400) uploads one. Only one of them. An uploaded image must show a face (422 `no_face` otherwise; nothing is stored).',
     fields: createAvatarInput,
     multipartFields: createAvatarFromUpload,
     responses: {
       201: ok('Made within the request (an upload, or the local engine): `ready`', dataOf(avatarResponse)),
       202: ok('A hosted engine makes it in the background: `processing`', dataOf(avatarResponse)),
     },
-    errors: ['not_found', 'conflict', 'avatars_full', 'invalid_media', 'upstream_unavailable'],
+    errors: ['not_found', 'conflict', 'avatars_full', 'invalid_media', 'no_face', 'upstream_unavailable'],
   },
   'GET /avatars/{id}': { summary: 'Get an avatar', responses: { 200: ok('The avatar', dataOf(avatarResponse)) } },
   'DELETE /avatars/{id}': { summary: 'Delete an avatar and its images', responses: { 200: gone } },
@@ -184,13 +184,13 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   'POST /videos': {
     summary: 'Start a video job',
     description:
-      'Reserves one unit of the monthly allowance. `prompt` needs prompt; `motion` needs avatar_id and video_source (then reference_url, or a reference_video file); `reuse` needs reaction_id.',
+      'Reserves one unit of the monthly allowance. `prompt` needs prompt; `motion` needs avatar_id and video_source (then reference_url, or a reference_video file); `reuse` needs reaction_id. An uploaded reference clip must show a face (422 `no_face` otherwise, before anything is reserved).',
     fields: createVideoInput,
     responses: {
       200: ok('`dry_run=true`: every check passed; the units it would reserve, the allowance now and an estimate. Nothing was made', dataOf(videoQuoteResponse)),
       202: ok('Accepted: the job, `queued` (or, for a repeated Idempotency-Key, as it is now)', dataOf(jobResponse)),
     },
-    errors: ['not_found', 'conflict', 'allowance_exhausted', 'upstream_unavailable'],
+    errors: ['not_found', 'conflict', 'allowance_exhausted', 'no_face', 'upstream_unavailable'],
   },
   'GET /videos/{id}': { summary: 'Get a finished video', responses: { 200: ok('The video, with presigned links', dataOf(finishedVideoResponse)) } },
   'DELETE /videos/{id}': { summary: 'Delete a finished video and its files', responses: { 200: gone } },
@@ -215,7 +215,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
       200: ok('`dry_run=true`: every check passed; one unit would be reserved (the allowance now and an estimate). Nothing was changed', dataOf(videoQuoteResponse)),
       202: ok('Accepted: the job, `queued`', dataOf(jobResponse)),
     },
-    errors: ['not_found', 'conflict', 'allowance_exhausted', 'upstream_unavailable'],
+    errors: ['not_found', 'conflict', 'allowance_exhausted', 'no_face', 'upstream_unavailable'],
   },
 
   // Variant batches (an extension).
@@ -228,7 +228,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
       200: ok('`dry_run=true`: every check passed; the units it would reserve (one per variant), the allowance now and an estimate for the whole batch. Nothing was made', dataOf(videoQuoteResponse)),
       202: ok('Accepted: the batch with its jobs, `queued` (or, for a repeated Idempotency-Key, as they are now)', dataOf(videoBatchResponse)),
     },
-    errors: ['not_found', 'conflict', 'allowance_exhausted', 'invalid_media'],
+    errors: ['not_found', 'conflict', 'allowance_exhausted', 'invalid_media', 'no_face'],
   },
   'GET /videos/batches/{id}': {
     summary: 'Get a batch of video jobs',

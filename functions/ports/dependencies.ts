@@ -22,6 +22,7 @@ import type { AllowanceLedger } from './allowance-ledger';
 import type { VideoLibrary } from './video-library';
 import type { LibraryUsage } from './library-usage';
 import type { MediaInspector } from './media-inspector';
+import type { FaceFinder } from './face-finder';
 import type { ReferenceResolver } from './reference-resolver';
 import type { SocialProviders } from './social-provider';
 import type { CredentialCipher } from './credential-cipher';
@@ -79,6 +80,8 @@ export interface Dependencies {
   library: LibraryUsage;
   /** Judges uploaded reference clips (ffprobe): only the functions that take uploads bundle it. */
   media: MediaInspector;
+  /** Finds the face an uploaded avatar image or reference clip must show (human): only the functions that take them bundle it. */
+  faces: FaceFinder;
   /** The scheduling provider's adapter, by provider name. */
   social: SocialProviders;
   /** Seals provider credentials at rest (KMS on AWS, the data dir's key file locally). */

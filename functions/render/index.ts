@@ -50,8 +50,10 @@ export type { CaptionOverlay, EncodeStats } from './reaction/frame-encoder';
 
 // The illustrated (DiceBear avataaars) avatar: its rig, its portrait, its animated scene.
 export {
+  DEMEANOURS,
   SKIN_TONES,
   isIllustratedRig,
+  type Demeanour,
   type Accessory,
   type AvataaarsLook,
   type Clothing,
@@ -67,7 +69,8 @@ export { prepareIllustratedScene } from './illustrated/illustrated-renderer';
 // named for the Lambda layer that ships them. Importing these loads no tfjs: the model loads on the
 // first detection.
 export { FACE_MODELS, HUMAN_ENTRY, WASM_BINARY, humanModelDir } from './face/human-loader';
-export { DEFAULT_SAMPLE_FPS } from './face/reference-motion';
+export { DEFAULT_SAMPLE_FPS, referenceShowsFace } from './face/reference-motion';
+export { detectFace } from './face/image-face';
 export { motionSource, photoRenderer, type MotionSource, type PhotoRenderer } from './face/index';
 
 // The finished video's sound: loudness measured as the platforms measure it, the built-in beds and

@@ -1,11 +1,12 @@
 /**
- * Creates an avatar, uploaded (checked and re-encoded before anything is written) or generated from
+ * Creates an avatar, uploaded (checked, re-encoded and its face found before anything is written) or generated from
  * a prompt: the local engine within the request, a hosted one in the background (the avatar answers
  * `processing` until then). The plan's cap is refused up front, so a full account spends no upload
  * work, generation or AI-helper budget; the store's create enforces it under races.
  */
 import { avatarImageKey, type Avatar } from '#domain/avatar';
 import { notFound } from '#domain/errors';
+import { noFaceInImage } from '#domain/faces';
 import { planOf } from '#domain/plans';
 import { newSeed } from '#domain/seed';
 import { avatarsFull } from '#ports/avatar-store';
@@ -14,7 +15,7 @@ import { admitAiHelper, type AiHelperDeps } from './admit-ai-helper';
 import { engineFailureToAppError } from './engine-failure';
 import { withFile, type FileSource, type UseUploadDeps } from './use-upload';
 
-export type CreateAvatarDeps = Pick<Dependencies, 'avatars' | 'avatarImages' | 'blobs' | 'engines' | 'tasks'> & AiHelperDeps & UseUploadDeps;
+export type CreateAvatarDeps = Pick<Dependencies, 'avatars' | 'avatarImages' | 'faces' | 'blobs' | 'engines' | 'tasks'> & AiHelperDeps & UseUploadDeps;
 
 /** `image`: a multipart part on disk or a direct upload's id. */
 export type CreateAvatarInput = { accountId: number } & ({ image: FileSource } | { prompt: string });
@@ -60,10 +61,13 @@ async function record(deps: CreateAvatarDeps, avatar: Avatar, cap: number, image
 
 async function fromUpload(deps: CreateAvatarDeps, accountId: number, imagePath: string, cap: number): Promise<Avatar> {
   const image = await deps.avatarImages.prepare(imagePath);
+  // Looked for in the image as stored, so the landmarks kept with it are in its pixels.
+  const face = await deps.faces.faceInImage(image.data);
+  if (!face) throw noFaceInImage('image');
   const id = await deps.avatars.newAvatarId();
   const key = avatarImageKey(accountId, id, image.extension);
   await deps.blobs.putBuffer(key, image.data, image.contentType);
-  const avatar = newAvatar(deps, accountId, id, { source: 'upload', status: 'ready', image_key: key, width: image.width, height: image.height });
+  const avatar = newAvatar(deps, accountId, id, { source: 'upload', status: 'ready', image_key: key, width: image.width, height: image.height, rig: face });
   return record(deps, avatar, cap, key);
 }
 

@@ -31,6 +31,7 @@ import { checkNamedRecords, checkProduct, quoteOf, reservationOf } from './job-r
 import { logOf } from './log';
 import { metricsOf } from './metrics-of';
 import { raiseEvent } from './webhook-events';
+import { checkReferenceClip } from './reference-clip';
 import { UploadAlreadyUsed, withFile } from './use-upload';
 
 export type CreateVideoBatchDeps = CreateVideoJobDeps & Pick<Dependencies, 'ledger'>;
@@ -122,7 +123,7 @@ async function withCheckedVariants<T>(
     if (uploadId === null) return withReferenceFrom(i + 1);
     return namingVariant(i, () =>
       withFile(deps, accountId, 'reference_video', { uploadId }, async (path) => {
-        references[i] = { path, clip: await deps.media.inspectReference(path) };
+        references[i] = { path, clip: await checkReferenceClip(deps, path) };
         return withReferenceFrom(i + 1);
       }, options),
     );

@@ -24,9 +24,10 @@ import { checkReferencedRecords, quoteOf, reservationOf, type JobReferenceReads 
 import type { UseCaseLog } from './log';
 import type { Metrics } from '#ports/metrics';
 import { metricsOf } from './metrics-of';
+import { checkReferenceClip } from './reference-clip';
 import { UploadAlreadyUsed, withFile, type SentFile, type UseUploadDeps } from './use-upload';
 
-export type CreateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'now'> & JobReferenceReads & UseUploadDeps & { log?: UseCaseLog; metrics?: Metrics };
+export type CreateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'faces' | 'now'> & JobReferenceReads & UseUploadDeps & { log?: UseCaseLog; metrics?: Metrics };
 
 export interface CreateVideoJobInput {
   accountId: number;
@@ -84,7 +85,7 @@ export async function quoteVideoJob(deps: QuoteVideoJobDeps, input: CreateVideoJ
 
 /**
  * Every check of a create that reads no allowance, in order: what the request names, then the
- * reference clip (a direct upload's checks, then the clip inspected). `next` runs on what passed;
+ * reference clip (a direct upload's checks, then the clip inspected and its face looked for). `next` runs on what passed;
  * a real create claims a direct upload for it, a dry run only reads a copy.
  */
 async function withCheckedRequest<T>(
@@ -96,7 +97,7 @@ async function withCheckedRequest<T>(
   const { accountId, request, referenceVideo } = input;
   await checkReferencedRecords(deps, accountId, request);
   if (!referenceVideo) return next(undefined);
-  return withFile(deps, accountId, 'reference_video', referenceVideo, async (path) => next({ path, clip: await deps.media.inspectReference(path) }), options);
+  return withFile(deps, accountId, 'reference_video', referenceVideo, async (path) => next({ path, clip: await checkReferenceClip(deps, path) }), options);
 }
 
 async function startJob(

@@ -20,9 +20,10 @@ import { handOver, NOT_WAITING, pendingToken } from './hand-over-decision';
 import { quoteOf, requireMusic, requireReadyAvatar, reservationOf, type JobReferenceReads } from './job-references';
 import type { UseCaseLog } from './log';
 import { JOB_STATE } from '#domain/job-states';
+import { checkReferenceClip } from './reference-clip';
 import { withFile, type SentFile, type UseUploadDeps } from './use-upload';
 
-export type RegenerateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'now'> &
+export type RegenerateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'faces' | 'now'> &
   Pick<JobReferenceReads, 'accounts' | 'avatars' | 'music'> &
   UseUploadDeps & { log?: UseCaseLog };
 
@@ -75,7 +76,7 @@ async function withCheckedRound<T>(
     'reference_video',
     referenceVideo,
     async (path) => {
-      const clip = await deps.media.inspectReference(path);
+      const clip = await checkReferenceClip(deps, path);
       return next({ job, changes, token: pendingToken(job), reference: { path, clip } });
     },
     options,

@@ -26,7 +26,7 @@ export type UseUploadDeps = Pick<Dependencies, 'uploads' | 'blobs' | 'remoteFile
 const URL_FIELDS: Readonly<Partial<Record<UploadPurpose, string>>> = { demo_video: 'demo_video_url', avatar_image: 'image_url', reference_video: 'reference_url' };
 
 /** The refusals that judge the file itself: such a file is of no further use, so it goes. */
-const REFUSALS_OF_THE_FILE = new Set(['payload_too_large', 'unsupported_media_type', 'invalid_media']);
+const REFUSALS_OF_THE_FILE = new Set(['payload_too_large', 'unsupported_media_type', 'invalid_media', 'no_face']);
 
 /**
  * Runs `work` on a local copy of the file, wherever it came from. With `claim: false` (a dry run) a

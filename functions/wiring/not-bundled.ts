@@ -13,6 +13,7 @@ import type { CredentialCipher } from '#ports/credential-cipher';
 import type { RemoteFiles } from '#ports/remote-files';
 import type { WebhookReceivers } from '#ports/webhook-receivers';
 import type { MusicMedia } from '#ports/music-media';
+import type { FaceFinder } from '#ports/face-finder';
 
 const notBundled = (port: string) => (): never => {
   throw new Error(`${port} is not bundled with this function: its handler module must add it to the dependencies`);
@@ -36,6 +37,11 @@ export const mediaNotBundled: MediaInspector = { inspectReference: notBundled('t
 export const demoMediaNotBundled: DemoMedia = { inspect: notBundled('the demo media tools'), normalise: notBundled('the demo media tools') };
 
 export const avatarImagesNotBundled: AvatarImages = { prepare: notBundled('the avatar image tools') };
+
+export const facesNotBundled: FaceFinder = { faceInImage: notBundled('the face finder'), clipShowsFace: notBundled('the face finder') };
+
+/** Where the face runtime cannot ship beside ffmpeg (the videos function): a clip's face is the render's to find. */
+export const clipFacesSeenByTheRender: Pick<FaceFinder, 'clipShowsFace'> = { clipShowsFace: async () => undefined };
 
 export const musicMediaNotBundled: MusicMedia = { ingest: notBundled('the music tools') };
 

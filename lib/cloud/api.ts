@@ -54,6 +54,8 @@ export interface ApiProps {
   bucket: s3.IBucket;
   ffmpegLayer: lambda.ILayerVersion;
   nativeLayer: lambda.ILayerVersion;
+  /** The face runtime, for the groups that look for a face in an upload (avatars, videos). */
+  faceLayer: lambda.ILayerVersion;
   engines: EngineConfig;
   workers: Readonly<Record<string, lambda.IFunction>>;
   /** The job state machine: groups whose `jobs` ask for it may start executions or answer task tokens. */

@@ -11,7 +11,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LayerTree } from './staged-layer';
+import { StagedTreeLayer, type StagedLayerProps } from './staged-layer';
 import { FACE_MODELS, HUMAN_ENTRY, WASM_BINARY } from '#render';
 import type { EngineConfig } from './engine-config';
 import { findPackageJson } from './native-modules-layer';
@@ -89,13 +89,20 @@ export function needsFaceRuntime(needs: { engines?: readonly string[] }, engines
   return (needs.engines ?? []).includes('reaction') && engines.reaction === 'local';
 }
 
-/** The face runtime's tree (nodejs/node_modules), for the render function's image (render-image.ts). */
-export function faceRuntimeTree(projectRoot: string): LayerTree {
+/**
+ * The face runtime's tree (nodejs/node_modules): for the render function's image (render-image.ts),
+ * and as a layer for the zip functions that look for a face in an upload (`faces` in their needs).
+ */
+export function faceRuntimeTree(projectRoot: string): StagedLayerProps {
   const packages = faceRuntime(projectRoot);
   return {
+    sourceDir: packages[0]!.dir,
     // Versions and file lists say whether the tree changed, without hashing 9 MB on every synth.
     assetHash: packages.map((p) => `${p.name}@${p.version}:${p.files.join(',')}`).join(';'),
     stage: (outputDir) => stageFaceRuntime(packages, outputDir),
     description: `face runtime: ${packages.map((p) => `${p.name}@${p.version}`).join(', ')}`,
   };
 }
+
+/** The face runtime as a layer, for zip functions whose needs say `faces` (service-function.ts). */
+export class FaceRuntimeLayer extends StagedTreeLayer {}

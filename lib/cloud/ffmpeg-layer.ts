@@ -7,10 +7,8 @@
  * The files are staged by a file copy at synth time (staged-layer.ts).
  */
 import * as path from 'node:path';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { Construct } from 'constructs';
 import { installedRelease, releaseHash, stageRelease } from './debian-binaries';
-import { stagedLayer, type StagedLayerProps } from './staged-layer';
+import { StagedTreeLayer, type StagedLayerProps } from './staged-layer';
 import { FFMPEG, FFPROBE } from '#render';
 
 export const FFMPEG_ENV = {
@@ -32,14 +30,4 @@ export function ffmpegTree(): StagedLayerProps {
   };
 }
 
-export class FfmpegLayer extends Construct {
-  readonly layer: lambda.LayerVersion;
-  /** The same files, for a container image (render-image.ts). */
-  readonly tree: StagedLayerProps;
-
-  constructor(scope: Construct, id: string, tree: StagedLayerProps) {
-    super(scope, id);
-    this.tree = tree;
-    this.layer = stagedLayer(this, 'Layer', tree);
-  }
-}
+export class FfmpegLayer extends StagedTreeLayer {}

@@ -6,9 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { Construct } from 'constructs';
-import { stagedLayer, type StagedLayerProps } from './staged-layer';
+import { StagedTreeLayer, type StagedLayerProps } from './staged-layer';
 import { FONT_PACKAGES, NATIVE_MODULES } from './bundling';
 
 interface InstalledPackage {
@@ -77,14 +75,4 @@ export function nativeModulesTree(projectRoot: string): StagedLayerProps {
   };
 }
 
-export class NativeModulesLayer extends Construct {
-  readonly layer: lambda.LayerVersion;
-  /** The same files, for a container image (render-image.ts). */
-  readonly tree: StagedLayerProps;
-
-  constructor(scope: Construct, id: string, tree: StagedLayerProps) {
-    super(scope, id);
-    this.tree = tree;
-    this.layer = stagedLayer(this, 'Layer', tree);
-  }
-}
+export class NativeModulesLayer extends StagedTreeLayer {}

@@ -8,7 +8,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Api } from './api';
 import { DataStore } from './data';
-import { faceRuntimeTree } from './face-layer';
+import { FaceRuntimeLayer, faceRuntimeTree } from './face-layer';
 import { espeakTree } from './espeak-tree';
 import { FfmpegLayer, ffmpegTree } from './ffmpeg-layer';
 import { JobPipeline } from './job-pipeline';
@@ -54,6 +54,7 @@ export class ReactionStudioStack extends Stack {
     this.delivery = new MediaDelivery(this, 'MediaDelivery', { bucket: this.media.bucket });
     const ffmpeg = new FfmpegLayer(this, 'Ffmpeg', tree('ffmpeg', ffmpegTree()));
     const native = new NativeModulesLayer(this, 'NativeModules', tree('native-modules', nativeModulesTree(PROJECT_ROOT)));
+    const face = new FaceRuntimeLayer(this, 'FaceRuntime', tree('face', faceRuntimeTree(PROJECT_ROOT)));
     const engines = engineConfigFromContext(this);
     const shared = {
       table: this.data.table,
@@ -69,10 +70,11 @@ export class ReactionStudioStack extends Stack {
     this.webhooks = new Webhooks(this, 'Webhooks', shared);
     // The pipeline does not depend on the API; the API functions are granted on its state machine.
     // The render function ships as a container image holding the same trees as the layers (render-image.ts).
-    const imageTrees = { ffmpeg: ffmpeg.tree, 'espeak-ng': tree('espeak-ng', espeakTree()), 'native-modules': native.tree, face: tree('face', faceRuntimeTree(PROJECT_ROOT)) };
+    const imageTrees = { ffmpeg: ffmpeg.tree, 'espeak-ng': tree('espeak-ng', espeakTree()), 'native-modules': native.tree, face: face.tree };
     this.jobs = new JobPipeline(this, 'Jobs', { ...shared, imageTrees, renderMemoryMb: renderMemoryFromContext(this), tracing: true });
     this.api = new Api(this, 'Api', {
       ...shared,
+      faceLayer: face.layer,
       workers: this.workers.functions,
       stateMachine: this.jobs.stateMachine,
     });

@@ -39,6 +39,8 @@ export interface ServiceFunctionProps {
   bucket: s3.IBucket;
   ffmpegLayer: lambda.ILayerVersion;
   nativeLayer: lambda.ILayerVersion;
+  /** The face runtime (face-layer.ts); required when `needs.faces` asks for it. */
+  faceLayer?: lambda.ILayerVersion;
   engines: EngineConfig;
   /** The functions this one may start, by worker name; must hold every `needs.invokes` target. */
   workers?: Readonly<Record<string, lambda.IFunction>>;
@@ -209,6 +211,7 @@ export class ServiceFunction extends Construct {
     if (props.size.packaging !== 'zip') throw new Error(`${needs.entry} ships as a container image (render-image.ts), not as a zip`);
     // The face runtime ships only in the render image (render-image.ts); no zip function has it.
     if (needsFaceRuntime(needs, props.engines)) throw new Error(`${needs.entry} needs the face runtime, which only a container image carries (packaging 'image' in function-sizes.ts)`);
+    if (needs.faces && !props.faceLayer) throw new Error(`${needs.entry} looks for faces in uploads but was given no face-runtime layer (faceLayer)`);
     const base = functionBase(this, props);
 
     this.fn = new nodejs.NodejsFunction(this, 'Function', {
@@ -219,7 +222,7 @@ export class ServiceFunction extends Construct {
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       runtime: LAMBDA_RUNTIME,
       bundling: lambdaBundlingProps({ native: needs.native }),
-      layers: [...(needs.ffmpeg ? [props.ffmpegLayer] : []), ...(needs.native ? [props.nativeLayer] : [])],
+      layers: [...(needs.ffmpeg ? [props.ffmpegLayer] : []), ...(needs.native ? [props.nativeLayer] : []), ...(needs.faces && props.faceLayer ? [props.faceLayer] : [])],
     });
     grantNeeds(this, this.fn, props);
   }

@@ -4,7 +4,7 @@
  */
 import { DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import type { Construct } from 'constructs';
+import { Construct } from 'constructs';
 import { LAMBDA_RUNTIME } from './runtime';
 
 /**
@@ -25,7 +25,7 @@ export interface StagedLayerProps extends LayerTree {
   sourceDir: string;
 }
 
-export function stagedLayer(scope: Construct, id: string, props: StagedLayerProps): lambda.LayerVersion {
+function stagedLayer(scope: Construct, id: string, props: StagedLayerProps): lambda.LayerVersion {
   const code = lambda.Code.fromAsset(props.sourceDir, {
     assetHash: props.assetHash,
     bundling: {
@@ -46,4 +46,17 @@ export function stagedLayer(scope: Construct, id: string, props: StagedLayerProp
     compatibleArchitectures: [lambda.Architecture.X86_64],
     ...(props.license ? { license: props.license } : {}),
   });
+}
+
+/** A staged tree as a layer construct (`Layer` inside it), the tree kept for a container image (render-image.ts). */
+export class StagedTreeLayer extends Construct {
+  readonly layer: lambda.LayerVersion;
+  /** The same files, for a container image (render-image.ts). */
+  readonly tree: StagedLayerProps;
+
+  constructor(scope: Construct, id: string, tree: StagedLayerProps) {
+    super(scope, id);
+    this.tree = tree;
+    this.layer = stagedLayer(this, 'Layer', tree);
+  }
 }

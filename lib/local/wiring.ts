@@ -14,6 +14,8 @@ import { createDynamoTable, createS3Client } from '#adapters/aws-clients';
 import { configuredEngines } from '#adapters/engines/configured';
 import { FfmpegDemoMedia } from '#adapters/media/ffmpeg-demo-media';
 import { SharpAvatarImages } from '#adapters/media/sharp-avatar-images';
+import { humanClipFaces } from '#adapters/media/human-clip-faces';
+import { humanImageFaces } from '#adapters/media/human-image-faces';
 import { referenceResolver } from '#adapters/reference/reference-resolver';
 import { createLinkedFileDownloader } from '#adapters/reference/direct-media-resolver';
 import { FfprobeMediaInspector } from '#adapters/media/ffprobe-media-inspector';
@@ -72,6 +74,7 @@ export function localDependencies(parts: LocalParts): Dependencies {
     demoMedia: new FfmpegDemoMedia(),
     avatarImages: new SharpAvatarImages(),
     media: new FfprobeMediaInspector(),
+    faces: { ...humanImageFaces, ...humanClipFaces },
     musicMedia: new FfmpegMusicMedia(),
     ...dynamoStores(table),
     social: createSocialProviders({ baseUrls: settings.socialBaseUrls, backoff: parts.socialBackoff }),

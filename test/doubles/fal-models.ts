@@ -38,10 +38,25 @@ const MOTION: ModelSpec = {
   optional: { prompt: str, keep_original_sound: bool },
 };
 
+const FLUX_COMMON = { seed: int, num_images: int, enable_safety_checker: bool, output_format: oneOf('jpeg', 'png'), sync_mode: bool };
+const SAFETY_TOLERANCE = oneOf('1', '2', '3', '4', '5', '6');
+
 export const FAL_MODELS: Record<string, ModelSpec> = {
   'fal-ai/flux/schnell': {
     required: { prompt: str },
-    optional: { image_size: imageSize, num_inference_steps: int, seed: int, num_images: int, enable_safety_checker: bool, output_format: oneOf('jpeg', 'png'), sync_mode: bool },
+    optional: { ...FLUX_COMMON, image_size: imageSize, num_inference_steps: int },
+  },
+  'fal-ai/flux/dev': {
+    required: { prompt: str },
+    optional: { ...FLUX_COMMON, image_size: imageSize, num_inference_steps: int, guidance_scale: num },
+  },
+  'fal-ai/flux-pro/v1.1': {
+    required: { prompt: str },
+    optional: { ...FLUX_COMMON, image_size: imageSize, safety_tolerance: SAFETY_TOLERANCE },
+  },
+  'fal-ai/flux-pro/v1.1-ultra': {
+    required: { prompt: str },
+    optional: { ...FLUX_COMMON, aspect_ratio: oneOf('21:9', '16:9', '4:3', '3:2', '1:1', '2:3', '3:4', '9:16', '9:21'), raw: bool, safety_tolerance: SAFETY_TOLERANCE },
   },
   'fal-ai/kling-video/v2.6/pro/image-to-video': {
     required: { prompt: str, start_image_url: url },

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { realFacePng } from '#bench/reference-clip';
 import { rateLimitsOnStoppedClock } from '#test-support/clock';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 
@@ -21,6 +22,9 @@ function upload(api: ApiClient, bytes: Buffer, filename = 'me.jpg', extra: Recor
 const solid = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 120, b: 90 } } });
 
+/** A real face at the given size: what an accepted upload must show. */
+const portrait = async (width: number, height: number) => sharp(await sharp(await realFacePng()).resize(width, height, { fit: 'fill' }).png().toBuffer());
+
 async function expectNothingStored(accountId: number, api: ApiClient) {
   expect((await api.get('/avatars')).body.data).toEqual([]);
   expect(await listKeys(`accounts/${accountId}/`)).toEqual([]);
@@ -28,9 +32,9 @@ async function expectNothingStored(accountId: number, api: ApiClient) {
 
 describe('uploading an avatar image', () => {
   test.each([
-    ['a JPG', () => solid(400, 500).jpeg().toBuffer(), 'image/jpeg'],
-    ['a PNG', () => solid(400, 400).png().toBuffer(), 'image/png'],
-    ['a WEBP', () => solid(600, 400).webp().toBuffer(), 'image/webp'],
+    ['a JPG', async () => (await portrait(400, 500)).jpeg().toBuffer(), 'image/jpeg'],
+    ['a PNG', async () => (await portrait(400, 400)).png().toBuffer(), 'image/png'],
+    ['a WEBP', async () => (await portrait(600, 400)).webp().toBuffer(), 'image/webp'],
   ])('%s is accepted, stored and playable', async (_label, make, contentType) => {
     const { api } = await t.newAccount();
     const res = await upload(api, await make());
@@ -43,14 +47,15 @@ describe('uploading an avatar image', () => {
 
   test('the type comes from the bytes: a PNG named photo.jpg is a PNG', async () => {
     const { api } = await t.newAccount();
-    const res = await upload(api, await solid(400, 400).png().toBuffer(), 'photo.jpg');
+    const res = await upload(api, await (await portrait(400, 400)).png().toBuffer(), 'photo.jpg');
     expect(res.status).toBe(201);
     expect((await fetch(res.body.data.image_url)).headers.get('content-type')).toBe('image/png');
   });
 
   test('metadata is stripped and the EXIF orientation applied', async () => {
     const { api } = await t.newAccount();
-    const tagged = await solid(400, 600)
+    // Stored on its side, shown upright by the orientation tag: the face is found as displayed.
+    const tagged = await sharp(await (await portrait(600, 400)).rotate(270).png().toBuffer())
       .jpeg()
       .withExif({ IFD0: { Artist: 'Secret Person', Copyright: 'GPS 48.85,2.35' } })
       .toBuffer();
@@ -95,12 +100,22 @@ describe('uploading an avatar image', () => {
 
   test('prompt and image together are 400', async () => {
     const { api } = await t.newAccount();
-    expectError(await upload(api, await solid(400, 400).png().toBuffer(), 'a.png', { prompt: 'a woman' }), 400, 'bad_request');
+    expectError(await upload(api, await (await portrait(400, 400)).png().toBuffer(), 'a.png', { prompt: 'a woman' }), 400, 'bad_request');
+  });
+
+  test('a picture without a face is 422 no_face, saying so; nothing is stored and the cap is not touched', async () => {
+    const { accountId, api } = await t.newAccount({ plan: 'free' });
+    const grey = await sharp({ create: { width: 800, height: 800, channels: 3, background: { r: 128, g: 128, b: 128 } } }).png().toBuffer();
+    const refused = await upload(api, grey, 'grey.png');
+    expectError(refused, 422, 'no_face');
+    expect(refused.body.error).toMatch(/could not find a face in this image/);
+    await expectNothingStored(accountId, api);
+    expect((await api.get('/usage')).body.data.avatars).toMatchObject({ used: 0 });
   });
 
   test('uploads do not count against the AI-helper budget', async () => {
     const { api } = await t.newAccount({ plan: 'free' });
-    const png = await solid(400, 400).png().toBuffer();
+    const png = await (await portrait(400, 400)).png().toBuffer();
     for (let i = 0; i < 7; i++) expect((await upload(api, png)).status).toBe(201);
   });
 });
@@ -109,7 +124,7 @@ describe("the plan's avatar cap", () => {
   test('past the cap a new avatar is 402 avatars_full, before any generation; usage shows the count; a delete makes room', async () => {
     const { api } = await t.newAccount({ plan: 'free' });
     const cap = (await api.get('/usage')).body.data.avatars.cap;
-    const png = await solid(400, 400).png().toBuffer();
+    const png = await (await portrait(400, 400)).png().toBuffer();
     const made = [];
     for (let i = 0; i < cap; i++) made.push((await upload(api, png)).body.data);
     expect((await api.get('/usage')).body.data.avatars).toEqual({ used: cap, cap, remaining: 0 });
@@ -129,7 +144,7 @@ describe("the plan's avatar cap", () => {
 describe('listing, reading and deleting avatars', () => {
   test('the full list newest first without meta; GET by id; DELETE removes record and image', async () => {
     const { accountId, api } = await t.newAccount();
-    const png = await solid(400, 400).png().toBuffer();
+    const png = await (await portrait(400, 400)).png().toBuffer();
     const first = (await upload(api, png)).body.data;
     const second = (await upload(api, png)).body.data;
     const listed = await api.get('/avatars');
@@ -147,7 +162,7 @@ describe('listing, reading and deleting avatars', () => {
   test("another account's avatar is 404", async () => {
     const owner = await t.newAccount();
     const stranger = await t.newAccount();
-    const avatar = (await upload(owner.api, await solid(400, 400).png().toBuffer())).body.data;
+    const avatar = (await upload(owner.api, await (await portrait(400, 400)).png().toBuffer())).body.data;
     expectError(await stranger.api.get(`/avatars/${avatar.id}`), 404, 'not_found');
     expectError(await stranger.api.delete(`/avatars/${avatar.id}`), 404, 'not_found');
   });

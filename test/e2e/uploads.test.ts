@@ -6,6 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import type { UploadView as UploadForm } from '#domain/upload-record';
+import { realFacePng } from '#bench/reference-clip';
+import { faceReferenceClip } from '#test-support/jobs';
 import { makeFixture } from '#test-support/media-fixtures';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 
@@ -39,7 +41,8 @@ async function uploaded(api: ApiClient, purpose: string, contentType: string, by
   return form.id;
 }
 
-const portrait = () => sharp({ create: { width: 400, height: 500, channels: 3, background: { r: 200, g: 120, b: 90 } } }).jpeg().toBuffer();
+/** A real face: an avatar upload must show one. */
+const portrait = async () => sharp(await realFacePng()).resize(400, 500, { fit: 'fill' }).jpeg().toBuffer();
 
 describe('POST /uploads', () => {
   test('answers a presigned POST form for the account prefix, an hour long', async () => {
@@ -104,7 +107,7 @@ describe('using an upload', () => {
     const { api } = await t.newAccount();
     const avatar = (await api.post('/avatars', { image_upload_id: await uploaded(api, 'avatar_image', 'image/jpeg', await portrait()) })).body.data;
     const product = (await api.post('/products', { name: 'Lamp' })).body.data;
-    const clip = await uploaded(api, 'reference_video', 'video/mp4', await readFile(await makeFixture('vertical-mp4')));
+    const clip = await uploaded(api, 'reference_video', 'video/mp4', await readFile(await faceReferenceClip({ durationS: 3.5 })));
     const res = await api.post('/videos', { product_id: product.id, method: 'motion', avatar_id: avatar.id, video_source: 'upload', reference_video_upload_id: clip });
     expect(res.status).toBe(202);
     expect(res.body.data).toMatchObject({ method: 'motion', video_source: 'upload', reference_url: null });

@@ -428,7 +428,7 @@ describe('method motion', () => {
 
 describe('a motion reference that cannot drive a reaction', () => {
   test(
-    'an uploaded clip with no face fails the job with invalid_input, releases the unit and leaves no job objects',
+    'an uploaded clip with no face is refused at the door (422 no_face): no job, no unit, no object',
     async () => {
       const { api, accountId, product } = await freshAccount();
       const avatar = await readyAvatar(api);
@@ -438,12 +438,11 @@ describe('a motion reference that cannot drive a reaction', () => {
         { product_id: String(product.id), method: 'motion', avatar_id: String(avatar.id), video_source: 'upload' },
         { reference_video: await makeFixture('vertical-mp4') },
       );
-      expect(res.status).toBe(202);
-      const { job, observed } = await waitForJob(api, res.body.data.id, ['failed']);
-      expectProgressNeverDecreases(observed);
-      expect(job).toMatchObject({ status: 'failed', video_id: null, charged_units: 0, error: { code: 'invalid_input', message: expect.stringMatching(/face/i) } });
+      expectError(res, 422, 'no_face');
+      expect(res.body.error).toMatch(/could not find a face in this clip/);
       expect(await usage(api)).toMatchObject({ used: 0, reserved: 0 });
-      expect(await listKeys(`accounts/${accountId}/jobs/${job.id}/`)).toEqual([]);
+      expect((await api.get('/videos/jobs')).body.data).toEqual([]);
+      expect(await listKeys(`accounts/${accountId}/jobs/`)).toEqual([]);
     },
     JOB_TEST_MS,
   );

@@ -8,9 +8,9 @@ import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import type { UploadView as UploadForm } from '#domain/upload-record';
 import { estimatedSeconds } from '#domain/quote';
-import { makeFixture } from '#test-support/media-fixtures';
+import { realFacePng } from '#bench/reference-clip';
 import { expectError, startTestStack, type ApiClient, type ApiResponse, type TestStack } from '#test-support/local-stack';
-import { waitForJob } from '#test-support/jobs';
+import { faceReferenceClip, waitForJob } from '#test-support/jobs';
 
 const JOB_TEST_MS = 300_000;
 let t: TestStack;
@@ -37,7 +37,7 @@ const prompt = (productId: number) => ({ product_id: productId, method: 'prompt'
 
 /** A direct upload of a reference clip, its file sent to storage: its id. */
 async function uploadedClip(api: ApiClient): Promise<string> {
-  const bytes = await readFile(await makeFixture('vertical-mp4'));
+  const bytes = await readFile(await faceReferenceClip({ durationS: 3.5 }));
   const res = await api.post('/uploads', { purpose: 'reference_video', content_type: 'video/mp4', size_bytes: bytes.length, filename: 'clip.mp4' });
   expect(res.status).toBe(201);
   const form = res.body.data as UploadForm;
@@ -51,7 +51,7 @@ async function uploadedClip(api: ApiClient): Promise<string> {
 }
 
 async function readyAvatar(api: ApiClient): Promise<number> {
-  const portrait = await sharp({ create: { width: 400, height: 500, channels: 3, background: { r: 200, g: 120, b: 90 } } }).jpeg().toBuffer();
+  const portrait = await sharp(await realFacePng()).resize(400, 500, { fit: 'fill' }).jpeg().toBuffer();
   const form = new FormData();
   form.append('image', new Blob([portrait]), 'face.jpg');
   const res = await api.send('POST', '/avatars', { body: form });

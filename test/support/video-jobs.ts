@@ -11,7 +11,9 @@ import { JOB_STATE } from '#domain/job-states';
 import type { PlanName } from '#domain/plans';
 import type { VideoRequest } from '#domain/schemas/video';
 import type { JobRunner } from '#ports/job-runner';
+import type { FaceFinder } from '#ports/face-finder';
 import type { MediaInspector } from '#ports/media-inspector';
+import { faceFinder } from '#test-doubles/faces';
 import { MemoryAccountStore } from '#test-doubles/memory/account-store';
 import { MemoryAvatarStore } from '#test-doubles/memory/avatar-store';
 import { MemoryBlobStore } from '#test-doubles/memory/blob-store';
@@ -65,7 +67,7 @@ export const promptRequest = (productId: number, changes: Partial<VideoRequest> 
 
 const inspectsAsMp4: MediaInspector = { inspectReference: async () => ({ contentType: 'video/mp4', durationS: 4 }) };
 
-export async function videoJobFixture(options: { plan?: PlanName; media?: MediaInspector } = {}) {
+export async function videoJobFixture(options: { plan?: PlanName; media?: MediaInspector; faces?: FaceFinder } = {}) {
   const accounts = new MemoryAccountStore();
   const account = await accounts.create('test', options.plan ?? 'free', NOW);
   const products = new MemoryProductStore();
@@ -103,6 +105,7 @@ export async function videoJobFixture(options: { plan?: PlanName; media?: MediaI
     blobs,
     jobRunner: runner,
     media: options.media ?? inspectsAsMp4,
+    faces: options.faces ?? faceFinder(),
     now: () => NOW,
   });
   return { deps, accountId: account.id, productId: 1, avatarId: 1, jobs, ledger: jobs.ledger, blobs, runner, music };

@@ -58,6 +58,7 @@ export function testDependencies(overrides: Partial<Dependencies> = {}): Depende
     remoteFiles: unwiredPort('remoteFiles'),
     library: unwiredPort('library'),
     media: unwiredPort('media'),
+    faces: unwiredPort('faces'),
     accounts: unwiredPort('accounts'),
     apiKeys: unwiredPort('apiKeys'),
     users: unwiredPort('users'),

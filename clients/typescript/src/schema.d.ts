@@ -142,7 +142,7 @@ export interface paths {
         put?: never;
         /**
          * Create an avatar from a prompt, or upload one
-         * @description A `prompt` (JSON or form) generates one; a multipart `image`, `image_upload_id` (a direct upload, POST /uploads) or `image_url` (a public https link, fetched within the request; a private address, even by a redirect, is 400) uploads one. Only one of them.
+         * @description A `prompt` (JSON or form) generates one; a multipart `image`, `image_upload_id` (a direct upload, POST /uploads) or `image_url` (a public https link, fetched within the request; a private address, even by a redirect, is 400) uploads one. Only one of them. An uploaded image must show a face (422 `no_face` otherwise; nothing is stored).
          */
         post: operations["avatarsCreate"];
         delete?: never;
@@ -281,7 +281,7 @@ export interface paths {
         put?: never;
         /**
          * Start a video job
-         * @description Reserves one unit of the monthly allowance. `prompt` needs prompt; `motion` needs avatar_id and video_source (then reference_url, or a reference_video file); `reuse` needs reaction_id.
+         * @description Reserves one unit of the monthly allowance. `prompt` needs prompt; `motion` needs avatar_id and video_source (then reference_url, or a reference_video file); `reuse` needs reaction_id. An uploaded reference clip must show a face (422 `no_face` otherwise, before anything is reserved).
          */
         post: operations["videosCreate"];
         delete?: never;
@@ -1407,7 +1407,7 @@ export interface components {
             /** @description What went wrong, fit to show; 500s say only "Internal server error" */
             error: string;
             /** @enum {string} */
-            code: "bad_request" | "unauthorized" | "allowance_exhausted" | "library_full" | "avatars_full" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "invalid_media" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
+            code: "bad_request" | "unauthorized" | "allowance_exhausted" | "library_full" | "avatars_full" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "invalid_media" | "no_face" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
             /** @description Only on 500s: quote it to support */
             request_id?: string;
         };
@@ -2881,7 +2881,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_media` */
+            /** @description `invalid_media`, `no_face` */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2890,7 +2890,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_media";
+                        code?: "invalid_media" | "no_face";
                     };
                 };
             };
@@ -4654,7 +4654,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_media` */
+            /** @description `invalid_media`, `no_face` */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4663,7 +4663,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_media";
+                        code?: "invalid_media" | "no_face";
                     };
                 };
             };
@@ -5617,7 +5617,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_media` */
+            /** @description `invalid_media`, `no_face` */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5626,7 +5626,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_media";
+                        code?: "invalid_media" | "no_face";
                     };
                 };
             };
@@ -5869,7 +5869,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_media` */
+            /** @description `invalid_media`, `no_face` */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5878,7 +5878,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_media";
+                        code?: "invalid_media" | "no_face";
                     };
                 };
             };

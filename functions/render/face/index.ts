@@ -8,11 +8,12 @@
 import { EngineError } from '#ports/engine';
 import type { ReactionFrame } from '../reaction/animation';
 import type { FrameRenderer } from '../reaction/reaction-clip';
-import { detectFace } from './landmarks';
+import { detectFace } from './image-face';
 import { drawPhotoFrame, preparePhoto } from './photo-renderer';
 import { framesFromReference } from './reference-motion';
 
-export { detectFace, isFaceRig, type FaceRig } from './landmarks';
+export { detectFace } from './image-face';
+export { isFaceRig, type FaceRig } from './landmarks';
 export { drawPhotoFrame, preparePhoto, type PreparedPhoto } from './photo-renderer';
 export { analyseReference, framesFromReference } from './reference-motion';
 

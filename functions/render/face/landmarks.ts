@@ -1,11 +1,12 @@
 /**
- * Face landmarks of a still image: the "rig" stored with an uploaded photo avatar, which the photo
- * renderer later warps (docs/engines.md). Detection runs once per image on human's WASM backend.
+ * Face landmarks: the "rig" stored with an uploaded photo avatar, which the photo renderer later warps
+ * (docs/engines.md), and the measures motion transfer reads. Detection runs on human's WASM backend;
+ * decoding a still image for it is image-face.ts's (sharp), so that a function reading only clips
+ * (the videos function's face check) bundles no sharp.
  *
  * Coordinates are image pixels of the image as displayed (EXIF orientation applied), x right, y down.
  * "left"/"right" in the anchors mean the image's left and right (the viewer's), not the subject's.
  */
-import sharp, { type Metadata } from 'sharp';
 import { EngineError } from '#ports/engine';
 import { withHuman, type HumanFaceResult, type HumanInstance } from './human-loader';
 
@@ -144,7 +145,6 @@ export interface DetectOptions {
   minFaceSize?: number;
 }
 
-const MAX_DETECT_SIDE = 1600;
 const MIN_FACE_SCORE = 0.5;
 
 /** Rounded to 0.1 (never -0: the rig must survive a JSON round trip unchanged). */
@@ -183,47 +183,6 @@ export async function detectInRgb(rgb: Uint8Array, width: number, height: number
     usable.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
     return usable[0] ?? null;
   });
-}
-
-async function decodeForDetection(input: string | Buffer): Promise<{ rgb: Uint8Array; width: number; height: number; scale: number; fullWidth: number; fullHeight: number }> {
-  let meta: Metadata;
-  try {
-    meta = await sharp(input).metadata();
-  } catch (cause) {
-    throw new EngineError('invalid_input', 'The image could not be read', { cause });
-  }
-  const swap = (meta.orientation ?? 1) >= 5;
-  const fullWidth = (swap ? meta.height : meta.width) ?? 0;
-  const fullHeight = (swap ? meta.width : meta.height) ?? 0;
-  if (!fullWidth || !fullHeight) throw new EngineError('invalid_input', 'The image has no size');
-  const scale = Math.min(1, MAX_DETECT_SIDE / Math.max(fullWidth, fullHeight));
-  let pipeline = sharp(input).rotate().flatten({ background: '#808080' });
-  if (scale < 1) pipeline = pipeline.resize(Math.round(fullWidth * scale), Math.round(fullHeight * scale), { fit: 'fill' });
-  try {
-    const { data, info } = await pipeline.removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    return {
-      rgb: new Uint8Array(data.buffer, data.byteOffset, data.length),
-      width: info.width,
-      height: info.height,
-      scale: info.width / fullWidth,
-      fullWidth,
-      fullHeight,
-    };
-  } catch (cause) {
-    throw new EngineError('invalid_input', 'The image could not be decoded', { cause });
-  }
-}
-
-/**
- * Finds the (largest) face in an image: a file path or encoded bytes (JPEG, PNG, WebP...). Returns
- * null when there is none usable; throws EngineError('invalid_input') for an unreadable image and
- * EngineError('engine_failure') when the models cannot run.
- */
-export async function detectFace(input: string | Buffer, options: DetectOptions = {}): Promise<FaceRig | null> {
-  const decoded = await decodeForDetection(input);
-  const face = await detectInRgb(decoded.rgb, decoded.width, decoded.height, options);
-  if (!face) return null;
-  return rigFromMesh(face.mesh, { width: decoded.fullWidth, height: decoded.fullHeight }, 1 / decoded.scale, face.score ?? face.faceScore);
 }
 
 /** Builds a rig from a human mesh (scaled by `scale` into the image's pixels). Exported for tests. */

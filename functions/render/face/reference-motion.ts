@@ -65,16 +65,7 @@ export async function analyseReference(videoPath: string, options: ReferenceMoti
   const signal = options.signal;
   if (signal?.aborted) throw cancelled();
 
-  const probe = await probeMedia(videoPath);
-  if (!probe.ok) {
-    if (probe.reason === 'tool_unavailable') throw new EngineError('engine_failure', `ffprobe is unavailable: ${probe.detail}`);
-    throw new EngineError('invalid_input', 'The reference clip could not be read as a video');
-  }
-  const video = probe.media.video;
-  if (!video || !video.displayWidth || !video.displayHeight) {
-    throw new EngineError('invalid_input', 'The reference clip has no video track');
-  }
-  const clipDurationS = video.durationS ?? probe.media.durationS ?? 0;
+  const { demuxer, display, clipDurationS } = await probeReference(videoPath);
   // The reaction's length: the clip's, within the clip rules; maxFrames may cut it further.
   let lengthS = Math.min(REACTION_CLIP.maxS, Math.max(REACTION_CLIP.minS, clipDurationS || REACTION_CLIP.minS));
   let frameCount = Math.round(lengthS * fps);
@@ -82,15 +73,10 @@ export async function analyseReference(videoPath: string, options: ReferenceMoti
   lengthS = frameCount / fps;
   const analyseS = Math.min(lengthS, clipDurationS > 0 ? clipDurationS : lengthS);
 
-  // Decode size: the short side at `shortSide`, even dimensions, aspect kept (display orientation).
-  const portrait = video.displayHeight >= video.displayWidth;
-  const scale = shortSide / Math.min(video.displayWidth, video.displayHeight);
-  const even = (v: number) => Math.max(2, 2 * Math.round(v / 2));
-  const width = portrait ? even(shortSide) : even(video.displayWidth * scale);
-  const height = portrait ? even(video.displayHeight * scale) : even(shortSide);
+  const { width, height } = decodeSize(display, shortSide);
 
   const measures: (FaceMeasures | null)[] = [];
-  await decodeFrames(videoPath, { demuxer: probe.demuxer, width, height, fps: sampleFps, durationS: analyseS + 0.5 / sampleFps, signal }, async (rgb) => {
+  await decodeFrames(videoPath, { demuxer, width, height, fps: sampleFps, durationS: analyseS + 0.5 / sampleFps, signal }, async (rgb) => {
     if (signal?.aborted) throw cancelled();
     const face = await detectInRgb(rgb, width, height, { signal, minFaceSize: 24 });
     measures.push(face ? measureFace(face.mesh) : null);
@@ -102,6 +88,58 @@ export async function analyseReference(videoPath: string, options: ReferenceMoti
 
   const frames = motionToFrames(measures, { sampleFps, fps, frameCount });
   return { frames, samples: measures.length, samplesWithFace: withFace, clipDurationS };
+}
+
+/** The clip's demuxer, picture size as displayed and length; a clip that is no video is invalid_input. */
+async function probeReference(videoPath: string): Promise<{ demuxer: Demuxer; display: { displayWidth: number; displayHeight: number }; clipDurationS: number }> {
+  const probe = await probeMedia(videoPath);
+  if (!probe.ok) {
+    if (probe.reason === 'tool_unavailable') throw new EngineError('engine_failure', `ffprobe is unavailable: ${probe.detail}`);
+    throw new EngineError('invalid_input', 'The reference clip could not be read as a video');
+  }
+  const video = probe.media.video;
+  if (!video || !video.displayWidth || !video.displayHeight) {
+    throw new EngineError('invalid_input', 'The reference clip has no video track');
+  }
+  return {
+    demuxer: probe.demuxer,
+    display: { displayWidth: video.displayWidth, displayHeight: video.displayHeight },
+    clipDurationS: video.durationS ?? probe.media.durationS ?? 0,
+  };
+}
+
+/** Decode size: the short side at `shortSide`, even dimensions, aspect kept (display orientation). */
+function decodeSize(video: { displayWidth: number; displayHeight: number }, shortSide: number): { width: number; height: number } {
+  const portrait = video.displayHeight >= video.displayWidth;
+  const scale = shortSide / Math.min(video.displayWidth, video.displayHeight);
+  const even = (v: number) => Math.max(2, 2 * Math.round(v / 2));
+  return { width: portrait ? even(shortSide) : even(video.displayWidth * scale), height: portrait ? even(video.displayHeight * scale) : even(shortSide) };
+}
+
+/** Ends a decode early: the first face answers the question. */
+const FACE_SEEN = Symbol('face seen');
+
+/**
+ * Whether a face shows in the part of a clip a reaction follows (its first REACTION_CLIP.maxS): the
+ * check a reference gets before a job is accepted. Two samples a second, stopping at the first face,
+ * keep it near a second even for a faceless clip; the render samples more densely and fails the job
+ * (nothing charged) in the rare clip whose face shows only between these samples. A clip that cannot
+ * be decoded is EngineError('invalid_input'), as for the render.
+ */
+export async function referenceShowsFace(videoPath: string, options: { sampleFps?: number; signal?: AbortSignal } = {}): Promise<boolean> {
+  const sampleFps = options.sampleFps ?? 2;
+  const { demuxer, display, clipDurationS } = await probeReference(videoPath);
+  const { width, height } = decodeSize(display, 360);
+  const durationS = Math.min(REACTION_CLIP.maxS, clipDurationS || REACTION_CLIP.maxS);
+  try {
+    await decodeFrames(videoPath, { demuxer, width, height, fps: sampleFps, durationS, signal: options.signal }, async (rgb) => {
+      if (await detectInRgb(rgb, width, height, { signal: options.signal, minFaceSize: 24 })) throw FACE_SEEN;
+    });
+  } catch (error) {
+    if (error === FACE_SEEN) return true;
+    throw error;
+  }
+  return false;
 }
 
 interface DecodeOptions {

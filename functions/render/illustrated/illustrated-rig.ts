@@ -104,6 +104,20 @@ export interface AvataaarsLook {
   backgroundColor: [string];
 }
 
+/**
+ * How the person looks in their portrait when the prompt says so ("a smiling nurse", "a grumpy
+ * grandpa"); without one the portrait smiles lightly. Reactions pick their own parts per frame.
+ */
+export const DEMEANOURS = {
+  smiling: { eyes: 'happy', eyebrows: ['defaultNatural', 'default'], mouth: 'smile' },
+  serious: { eyes: 'default', eyebrows: ['flatNatural', 'default'], mouth: 'serious' },
+  grumpy: { eyes: 'squint', eyebrows: ['angryNatural', 'angry'], mouth: 'concerned' },
+  sad: { eyes: 'default', eyebrows: ['sadConcernedNatural', 'sadConcerned'], mouth: 'sad' },
+  surprised: { eyes: 'surprised', eyebrows: ['raisedExcitedNatural', 'raisedExcited'], mouth: 'disbelief' },
+  skeptical: { eyes: 'side', eyebrows: ['upDownNatural', 'upDown'], mouth: 'serious' },
+} as const satisfies Record<string, { eyes: Eyes; eyebrows: readonly [Eyebrows, Eyebrows]; mouth: Mouth }>;
+export type Demeanour = keyof typeof DEMEANOURS;
+
 export interface IllustratedRig {
   kind: 'illustrated';
   engine: 'local';
@@ -113,6 +127,8 @@ export interface IllustratedRig {
   options: AvataaarsLook;
   /** Which of avataaars' two eyebrow drawings this person has (the expression picks the shape). */
   eyebrowStyle: 'natural' | 'classic';
+  /** The portrait's expression, when the prompt names one (rigs stored before it have none). */
+  demeanour?: Demeanour;
 }
 
 const HEX = /^[0-9a-f]{6}$/;
@@ -132,6 +148,7 @@ export function isIllustratedRig(value: unknown): value is IllustratedRig {
   const rig = value as Partial<IllustratedRig>;
   if (rig.kind !== 'illustrated' || rig.style !== 'avataaars' || rig.version !== 1) return false;
   if (rig.eyebrowStyle !== 'natural' && rig.eyebrowStyle !== 'classic') return false;
+  if (rig.demeanour !== undefined && !Object.hasOwn(DEMEANOURS, rig.demeanour)) return false;
   const o = rig.options as Partial<AvataaarsLook> | undefined;
   if (!o || typeof o !== 'object' || typeof o.seed !== 'string' || o.seed.length > 200) return false;
   return (
@@ -159,5 +176,10 @@ export function avataaarsOptions(rig: IllustratedRig, parts: ExpressionParts, ba
 
 /** The calm face an avatar is shown with, and that a reaction starts from. */
 export function restingParts(rig: IllustratedRig): ExpressionParts {
-  return { eyes: 'default', eyebrows: rig.eyebrowStyle === 'natural' ? 'defaultNatural' : 'default', mouth: 'smile' };
+  const natural = rig.eyebrowStyle === 'natural';
+  if (rig.demeanour) {
+    const look = DEMEANOURS[rig.demeanour];
+    return { eyes: look.eyes, eyebrows: look.eyebrows[natural ? 0 : 1], mouth: look.mouth };
+  }
+  return { eyes: 'default', eyebrows: natural ? 'defaultNatural' : 'default', mouth: 'smile' };
 }

@@ -10,6 +10,7 @@
 import { REACTION_CLIP } from '#ports/engine';
 import { NEUTRAL_FACE, type CameraPose, type Emotion, type FacePose, type ReactionFrame } from './animation';
 import { hashSeed, smoothNoise, streamFor } from './seeded-random';
+import { openingMotion } from './opening';
 
 export interface ReactionPlan {
   emotion: Emotion;
@@ -301,6 +302,10 @@ export function reactionFrames(plan: ReactionPlan): ReactionFrame[] {
     face.headYaw += 1.6 * smoothNoise(noiseSeed + 11, t * 0.7);
     face.headPitch += 1.1 * smoothNoise(noiseSeed + 12, t * 0.6);
     face.headRoll += 1.3 * smoothNoise(noiseSeed + 13, t * 0.5);
+    // The clip opens already moving (./opening.ts): no frozen frames before the reaction.
+    const opening = openingMotion(t, onsetS);
+    face.headYaw += opening.headYaw;
+    face.headPitch += opening.headPitch;
 
     if (t >= peakS && profile.life) profile.life(face, t - peakS, e * strength, noiseSeed);
     else if (t >= onsetS && profile.life) profile.life(face, 0, e * strength, noiseSeed);
@@ -328,8 +333,10 @@ function cameraAt(style: CameraStyle, t: number, onsetS: number, durationS: numb
   const shake = since >= 0 ? strength * (style.shake * Math.exp(-since / style.shakeDecayS) + style.shakeFloor) : 0;
   // Hand-held drift: a few pixels and a fraction of a degree, slow.
   let offsetX = 7 * smoothNoise(seed + 21, t * 0.35);
-  let offsetY = 5 * smoothNoise(seed + 22, t * 0.3);
-  let rotation = style.tilt * smoothNoise(seed + 23, t * 0.25);
+  const opening = openingMotion(t, onsetS);
+  zoom += opening.zoom;
+  let offsetY = 5 * smoothNoise(seed + 22, t * 0.3) + opening.offsetY;
+  let rotation = style.tilt * smoothNoise(seed + 23, t * 0.25) + opening.rotation;
   if (shake > 0) {
     offsetX += shake * 22 * smoothNoise(seed + 31, t * 15);
     offsetY += shake * 22 * smoothNoise(seed + 32, t * 15);

@@ -17,6 +17,7 @@ const HEADINGS: Record<string, string> = {
   payload_too_large: 'The file is too large',
   unsupported_media_type: 'That kind of file is not supported',
   invalid_media: 'The file could not be used',
+  no_face: 'No face found — choose a photo or clip where one person faces the camera',
   rate_limited: 'Too many requests — wait a moment and try again',
   internal_error: 'Something went wrong on our side',
   upstream_unavailable: 'A service we depend on is busy — try again shortly',

@@ -10,7 +10,8 @@ import { ApiError, createClient, type FetchLike, type Job, type ReactionStudioCl
 import { fileFromPath } from '#client/node';
 import { makeFixture } from '#test-support/media-fixtures';
 import { startTestStack, type TestStack } from '#test-support/local-stack';
-import { expectProgressNeverDecreases } from '#test-support/jobs';
+import { realFacePng } from '#bench/reference-clip';
+import { expectProgressNeverDecreases, faceReferenceClip } from '#test-support/jobs';
 
 /** A job renders a few seconds of reaction and composes it with the demo on 2 shared cores. */
 const JOB_TEST_MS = 300_000;
@@ -79,12 +80,12 @@ const idleRunner = { start: async () => undefined, sendDecision: async () => und
 test('uploads the API accepts: an avatar from an image Buffer, a motion job with a reference clip Blob', async () => {
   t.runner.use(idleRunner);
   const { rs } = await customer();
-  const portrait = await sharp({ create: { width: 400, height: 400, channels: 3, background: { r: 200, g: 120, b: 90 } } }).png().toBuffer();
+  const portrait = await sharp(await realFacePng()).resize(400, 400).png().toBuffer();
   const avatar = await rs.createAvatar({ image: portrait });
   expect(avatar).toMatchObject({ source: 'upload', status: 'ready', width: 400, height: 400 });
 
   const product = await rs.createProduct({ name: 'No demo' });
-  const clip = new Blob([await readFile(await makeFixture('vertical-mp4'))]);
+  const clip = new Blob([await readFile(await faceReferenceClip({ durationS: 3.5 }))]);
   const job = await rs.createVideoJob({ product_id: product.id, method: 'motion', avatar_id: avatar.id, referenceVideo: clip });
   expect(job).toMatchObject({ status: 'queued', method: 'motion', avatar_id: avatar.id, video_source: 'upload', reference_url: null });
 });

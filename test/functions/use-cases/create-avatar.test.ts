@@ -1,3 +1,13 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { realFacePng } from '#bench/reference-clip';
+import { humanClipFaces } from '#adapters/media/human-clip-faces';
+import { humanImageFaces } from '#adapters/media/human-image-faces';
+import { SharpAvatarImages } from '#adapters/media/sharp-avatar-images';
+import { createUpload } from '#use-cases/create-upload';
+import { MemoryUploadStore } from '#test-doubles/memory/upload-store';
 import { AppError } from '#domain/errors';
 import type { PlanName } from '#domain/plans';
 import type { AvatarImages } from '#ports/avatar-images';
@@ -9,6 +19,7 @@ import { MemoryAvatarStore } from '#test-doubles/memory/avatar-store';
 import { MemoryBlobStore } from '#test-doubles/memory/blob-store';
 import { MemoryRateLimiter } from '#test-doubles/memory/rate-limiter';
 import { testDependencies, testEngines } from '#test-support/wiring';
+import { faceFinder, FOUND_FACE } from '#test-doubles/faces';
 
 const NOW = new Date('2026-03-01T10:00:00Z');
 
@@ -38,6 +49,7 @@ async function setup(options: { plan?: PlanName; inline?: boolean; engine?: (blo
     blobs,
     rateLimits,
     avatarImages: images,
+    faces: faceFinder(),
     tasks: { dispatch: async (task) => void dispatched.push(task) },
     engines: testEngines({ avatarIsInline: options.inline ?? true, inlineAvatar: async () => engine }),
     now: () => NOW,
@@ -50,7 +62,7 @@ describe('createAvatar', () => {
     const { deps, accountId, blobs } = await setup();
     const { avatar, generating } = await createAvatar(deps, { accountId, image: { path: '/tmp/upload' } });
     expect(generating).toBe(false);
-    expect(avatar).toMatchObject({ source: 'upload', status: 'ready', width: 800, height: 1000, image_key: `accounts/${accountId}/avatars/${avatar.id}/image.webp` });
+    expect(avatar).toMatchObject({ source: 'upload', status: 'ready', width: 800, height: 1000, image_key: `accounts/${accountId}/avatars/${avatar.id}/image.webp`, rig: FOUND_FACE });
     expect(blobs.objects.get(avatar.image_key!)).toMatchObject({ contentType: 'image/webp' });
   });
 
@@ -93,4 +105,57 @@ describe('createAvatar', () => {
     for (let i = 0; i < 5; i++) await createAvatar(deps, { accountId, prompt: `chef ${i}` });
     await expect(createAvatar(deps, { accountId, prompt: 'one more' })).rejects.toMatchObject({ code: 'rate_limited', headers: { 'retry-after': expect.any(String) } });
   });
+});
+
+describe('an uploaded image must show a face (real images: sharp and human)', () => {
+  let dir: string;
+  let grey: string;
+  let face: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rs-avatar-faces-'));
+    grey = join(dir, 'grey.png');
+    face = join(dir, 'face.png');
+    await sharp({ create: { width: 800, height: 800, channels: 3, background: { r: 128, g: 128, b: 128 } } }).png().toFile(grey);
+    await writeFile(face, await realFacePng());
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  async function realSetup() {
+    const s = await setup();
+    const uploads = new MemoryUploadStore();
+    const deps = { ...s.deps, uploads, avatarImages: new SharpAvatarImages(), faces: { ...humanImageFaces, ...humanClipFaces } };
+    return { ...s, deps, uploads };
+  }
+
+  test('a plain grey picture is 422 no_face, saying so; no avatar, no object, no id taken', async () => {
+    const { deps, accountId, avatars, blobs } = await realSetup();
+    await expect(createAvatar(deps, { accountId, image: { path: grey } })).rejects.toMatchObject({
+      status: 422,
+      code: 'no_face',
+      message: expect.stringMatching(/could not find a face in this image/),
+    });
+    expect(avatars.avatars.size).toBe(0);
+    expect(blobs.objects.size).toBe(0);
+    // The next avatar gets the first id: the refusal took none.
+    const { avatar } = await createAvatar(deps, { accountId, image: { path: face } });
+    expect(avatar.id).toBe(1);
+  }, 30_000);
+
+  test('a real face is ready at once, its landmarks kept with it in the stored image\'s pixels', async () => {
+    const { deps, accountId, avatars } = await realSetup();
+    const { avatar } = await createAvatar(deps, { accountId, image: { path: face } });
+    const stored = await avatars.get(accountId, avatar.id);
+    expect(stored).toMatchObject({ source: 'upload', status: 'ready', width: 600, height: 600, rig: { kind: 'photo-face', image: { width: 600, height: 600 } } });
+  }, 30_000);
+
+  test('a direct upload of a faceless picture is refused, its object deleted and its claim given back', async () => {
+    const { deps, accountId, avatars, blobs, uploads } = await realSetup();
+    const bytes = await readFile(grey);
+    const { upload } = await createUpload(deps, accountId, { purpose: 'avatar_image', content_type: 'image/png', size_bytes: bytes.length });
+    await blobs.putBuffer(upload.key, bytes, 'image/png');
+    await expect(createAvatar(deps, { accountId, image: { uploadId: upload.id } })).rejects.toMatchObject({ code: 'no_face' });
+    expect(avatars.avatars.size).toBe(0);
+    expect(blobs.objects.size).toBe(0);
+    expect(await uploads.get(accountId, upload.id)).toMatchObject({ status: 'pending' });
+  }, 30_000);
 });

@@ -304,6 +304,27 @@ describe('the native-modules layer', () => {
   });
 });
 
+describe('the face-runtime layer', () => {
+  const layersOf = (id: string) => (functionProps(id).Layers ?? []) as unknown[];
+  const faceLayerId = () => layerIdByDescription(/^face runtime/);
+
+  test('is staged from the face-runtime tree', () => {
+    expect(standInFor(stagedLayer(faceLayerId()))).toBe('face');
+  });
+
+  test('goes exactly to the API groups that look for a face in an upload (avatars; not videos, whose ffmpeg leaves no room), no worker or pipeline function', () => {
+    const id = faceLayerId();
+    const has = (fnId: string) => layersOf(fnId).some((l) => JSON.stringify(l) === JSON.stringify({ Ref: id }));
+    for (const group of GROUPS) {
+      const wants = 'faces' in HANDLER_GROUPS[group] && HANDLER_GROUPS[group].faces === true;
+      expect({ group, has: has(groupFunctionId(group)) }).toEqual({ group, has: wants });
+    }
+    expect(GROUPS.filter((group) => has(groupFunctionId(group)))).toEqual(['avatars']);
+    for (const worker of Object.keys(WORKERS) as WorkerName[]) expect({ worker, has: has(workerFunctionId(worker)) }).toEqual({ worker, has: false });
+    for (const name of PIPELINE) expect({ name, has: has(pipelineFunctionId(name)) }).toEqual({ name, has: false });
+  });
+});
+
 // ---- data and media ----
 
 describe('the table', () => {

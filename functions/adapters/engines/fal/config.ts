@@ -16,7 +16,7 @@
  * | FAL_MAX_VIDEO_BYTES | 209715200 | cap on a downloaded result video |
  * | FAL_MAX_IMAGE_BYTES | 26214400 | cap on a downloaded result image |
  * | FAL_INLINE_IMAGE_MAX_BYTES | 0 | avatar images up to this size go to fal as data: URIs (0: always presigned URLs) |
- * | FAL_AVATAR_MODEL | fal-ai/flux/schnell | text-to-image endpoint |
+ * | FAL_AVATAR_MODEL | fal-ai/flux/schnell | text-to-image endpoint: a FLUX model (`fal-ai/flux/dev`, `fal-ai/flux-pro/v1.1`, `fal-ai/flux-pro/v1.1-ultra` for more photographic selfies; engine.ts fits the request to each) |
  * | FAL_I2V_MODEL | fal-ai/kling-video/v2.6/pro/image-to-video | reaction from a prompt |
  * | FAL_MOTION_MODEL | fal-ai/kling-video/v2.6/standard/motion-control | reaction from a reference clip |
  * | FAL_TTS_MODEL | fal-ai/kokoro/american-english | a job's voice line to speech (input `prompt`, `voice`; answers `audio`) |

@@ -1,7 +1,8 @@
 /**
  * The hosted fal.ai adapters behind the engine port (docs/engines.md):
  *
- * - avatar from a prompt: FLUX.1 schnell (`fal-ai/flux/schnell`), 768x1344 portrait PNG, seed passed
+ * - avatar from a prompt: a UGC-style selfie from FLUX.1 schnell (`fal-ai/flux/schnell`; FAL_AVATAR_MODEL
+ *   picks a better FLUX, e.g. `fal-ai/flux-pro/v1.1-ultra`), 768x1344 (9:16) portrait PNG, seed passed
  *   through, safety checker on (a flagged image is `content_rejected`);
  * - reaction from a prompt: Kling 2.6 pro image-to-video, the avatar as the start image, 5 s, no
  *   generated audio;
@@ -88,18 +89,59 @@ function clean(text: string, max: number): string {
   return text.replace(/\s+/g, ' ').trim().slice(0, max);
 }
 
-/** The FLUX prompt: the user's words, framed for an avatar that a video model can animate. */
+/**
+ * The FLUX prompt: the user's words as a UGC selfie, the picture short-video viewers trust (a person
+ * filming themselves, not a studio portrait), framed for a video model to animate: one face, fully
+ * visible, looking into the lens.
+ */
 export function avatarPrompt(prompt: string): string {
-  return `${clean(prompt, 800)}. Vertical portrait, head and upper body, facing the camera, face fully visible and well lit, neutral expression, simple uncluttered background, sharp focus.`;
+  return `A candid smartphone selfie photo of ${clean(prompt, 800)}. UGC style: front camera held at arm's length, vertical 9:16, head and shoulders, looking straight into the lens, face fully visible, natural window light, real skin texture, casual everyday setting softly out of focus behind, natural expression, no filter, no text.`;
 }
 
+/** The peak each reaction builds to, in words a video model acts on. */
+const PEAKS: Record<Emotion, string> = {
+  shocked: 'a big shocked peak, jaw dropped, eyes wide',
+  laughing: 'a big burst of laughter',
+  excited: 'a big excited peak, eyes lit up',
+  crying: 'an emotional, teary peak',
+  disgusted: 'a big disgusted grimace',
+  mind_blown: 'a big mind-blown peak, hands to the head',
+  skeptical: 'a long skeptical side-eye, one brow raised',
+  in_love: 'a big heart-eyes, in-love peak',
+  angry: 'a big outraged peak',
+  happy: 'a big delighted smile',
+};
+
 /**
- * The Kling image-to-video prompt built from the user's reaction prompt. A reaction that will speak
- * asks for natural mouth motion: lip-sync models keep a speaker's style and work best from it.
+ * The Kling image-to-video prompt built from the user's reaction prompt, told as the beats of a
+ * reaction video (a double-take, the peak, then a reaction to the reaction): a model asked for an
+ * expression alone holds one face for the whole clip. A reaction that will speak asks for natural
+ * mouth motion: lip-sync models keep a speaker's style and work best from it.
  */
 export function reactionPrompt(prompt: string, options: { speaking?: boolean } = {}): string {
   const speaking = options.speaking ? ' The person speaks a short line to the camera, mouth moving naturally.' : '';
-  return `The person in the image reacts: ${clean(prompt, 1200)}. A vivid, natural facial reaction that builds quickly and holds; expressive eyes, brows and mouth; head and shoulders stay in frame; same person, clothes and background as the image; steady phone camera, vertical framing.${speaking}`;
+  const emotion = emotionOf(prompt);
+  const peak = emotion ? PEAKS[emotion] : 'a big peak of the reaction';
+  return (
+    `The person in the image reacts: ${clean(prompt, 1200)}. ` +
+    `Beats: a quick double-take at the phone, then ${peak}, then a reaction to the reaction (a disbelieving laugh, a head shake, a look back into the lens), held to the end. ` +
+    'Expressive eyes, brows and mouth; handheld front-camera selfie video, UGC style; head and shoulders stay in frame; same person, clothes and background as the image; vertical framing.' +
+    speaking
+  );
+}
+
+/**
+ * The FLUX request beyond prompt and seed, per endpoint (fal's model pages): schnell is distilled to
+ * a few steps; dev wants its usual 28 and a guidance scale; pro takes no step count; ultra frames by
+ * aspect ratio, and its `raw` mode is the less polished, more photographic look a selfie wants.
+ * Another model gets the fields every FLUX endpoint shares.
+ */
+export function fluxInput(model: string, prompt: string, seed: number): Record<string, unknown> {
+  const common = { prompt: avatarPrompt(prompt), seed, num_images: 1, enable_safety_checker: true, output_format: 'png' };
+  if (model === 'fal-ai/flux/schnell') return { ...common, image_size: AVATAR_IMAGE_SIZE, num_inference_steps: 4 };
+  if (model === 'fal-ai/flux/dev') return { ...common, image_size: AVATAR_IMAGE_SIZE, num_inference_steps: 28, guidance_scale: 3.5 };
+  if (model.startsWith('fal-ai/flux-pro/') && model.endsWith('-ultra')) return { ...common, aspect_ratio: '9:16', raw: true };
+  return { ...common, image_size: AVATAR_IMAGE_SIZE };
 }
 
 export const REACTION_NEGATIVE_PROMPT = 'blur, distort, and low quality, text, watermark, extra people, face deformation';
@@ -130,15 +172,7 @@ export function createFalAvatarEngine(options: FalEngineOptions): AvatarEngine {
     async avatarFromPrompt(prompt: string, generation: GenerationOptions): Promise<GeneratedAvatar> {
       const seed = falSeed(generation.seed);
       const { output } = await client.run(settings.avatarModel, {
-        input: {
-          prompt: avatarPrompt(prompt),
-          image_size: AVATAR_IMAGE_SIZE,
-          num_inference_steps: 4,
-          seed,
-          num_images: 1,
-          enable_safety_checker: true,
-          output_format: 'png',
-        },
+        input: fluxInput(settings.avatarModel, prompt, seed),
         output: FluxOutput,
         timeoutMs: settings.imageTimeoutMs,
         signal: generation.signal,

@@ -1,7 +1,8 @@
 /**
  * Prompt words → an illustrated avatar's look. Plain keyword reading, deterministic: what the prompt
- * names (hair, colours, skin tone, glasses, beard, clothes, background) is honoured; everything it
- * does not name is drawn from the seed, one independent stream per trait.
+ * names (age, hair, colours, skin tone, glasses, beard, clothes, background, expression) is honoured;
+ * everything it does not name is drawn from the seed, one independent stream per trait
+ * (docs/engines.md lists the words).
  *
  * The API layer refuses empty, huge or emoji-only prompts; here any string is safe (it may just
  * name nothing, and then the seed decides everything).
@@ -13,6 +14,7 @@ import {
   type ClothingGraphic,
   type FacialHair,
   type IllustratedRig,
+  type Demeanour,
   type Top,
   SKIN_TONES,
   streamFor,
@@ -226,7 +228,66 @@ const HAIR_RULES: ReadonlyArray<{ when: readonly string[]; tops: readonly Top[] 
 
 const FEMININE = ['woman', 'women', 'girl', 'lady', 'she', 'her', 'female', 'mom', 'mother', 'grandma', 'grandmother', 'queen', 'gal', 'sister', 'wife', 'aunt', 'daughter', 'girlfriend', 'princess'];
 const MASCULINE = ['man', 'men', 'guy', 'boy', 'he', 'his', 'him', 'male', 'dude', 'dad', 'father', 'grandpa', 'grandfather', 'king', 'bro', 'brother', 'husband', 'uncle', 'gentleman', 'son', 'boyfriend', 'prince'];
-const OLDER = ['old', 'elderly', 'senior', 'grandma', 'grandpa', 'grandmother', 'grandfather', 'aged', 'retired'];
+// ---------------------------------------------------------------------------------------------
+// Age: a decade ("in her 30s", "late forties"), a number of years ("35-year-old", "aged 62") or a
+// word ("teenager", "grandpa"). What avataaars can show of it: grey hair, a beard or glasses that
+// come with age, hairstyles and clothes of an age; a youth never gets grey hair or a beard by chance.
+
+type Age = 'teen' | 'young' | 'adult' | 'middle' | 'older';
+
+const OLDER = [
+  'old', 'elderly', 'senior', 'grandma', 'grandpa', 'grandmother', 'grandfather', 'granny', 'grandad', 'granddad', 'gran',
+  'retired', 'retiree', 'pensioner', 'older', 'aged', 'oldie', 'old man', 'old woman', 'old lady', 'old guy', 'silver haired',
+];
+const MIDDLE = ['middle aged', 'middle age', 'midlife', 'mid life'];
+const TEEN = ['teen', 'teens', 'teenager', 'teenage', 'teenaged', 'adolescent', 'high school', 'highschool', 'schoolgirl', 'schoolboy', 'kid', 'child'];
+const YOUNG = ['young', 'youthful', 'college', 'student', 'gen z', 'zoomer', 'twenty something', 'twentysomething'];
+const DECADE_WORDS: Record<string, number> = { twenties: 20, thirties: 30, forties: 40, fifties: 50, sixties: 60, seventies: 70, eighties: 80, nineties: 90 };
+/** Words before a decade that make it an age ("in her 30s", "early 40s"), not an era ("a 90s look"). */
+const AGE_LEADS = new Set(['her', 'his', 'their', 'my', 'your', 'early', 'mid', 'late']);
+
+const ageOfYears = (years: number): Age => (years < 20 ? 'teen' : years < 30 ? 'young' : years < 40 ? 'adult' : years < 60 ? 'middle' : 'older');
+
+/** The decade or the number of years the prompt gives, if any. */
+function yearsIn(words: readonly string[]): number | null {
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const lead = words[i - 1] ?? '';
+    const decade = /^([1-9]0)s$/.exec(word)?.[1] ?? (DECADE_WORDS[word] !== undefined ? String(DECADE_WORDS[word]) : undefined);
+    if (decade !== undefined && AGE_LEADS.has(lead)) return Number(decade) + 5;
+    if (/^\d{1,2}$/.test(word)) {
+      const next = words.slice(i + 1, i + 3).join(' ');
+      if (/^(years? old|year|yo|yr old|yrs old)\b/.test(next) || lead === 'aged' || lead === 'age') return Number(word);
+    }
+    const compact = /^(\d{1,2})(yo|yrs?)$/.exec(word);
+    if (compact) return Number(compact[1]);
+  }
+  return null;
+}
+
+function ageOf(words: readonly string[]): Age | null {
+  const years = yearsIn(words);
+  if (years !== null) return ageOfYears(years);
+  if (hasAny(words, MIDDLE)) return 'middle';
+  if (hasAny(words, OLDER)) return 'older';
+  if (hasAny(words, TEEN)) return 'teen';
+  if (hasAny(words, YOUNG)) return 'young';
+  return null;
+}
+
+/** Expression words for the portrait, first match wins ("smiling" before "serious"). */
+const DEMEANOUR_WORDS: ReadonlyArray<[Demeanour, readonly string[]]> = [
+  ['smiling', ['smiling', 'smile', 'smiley', 'grinning', 'grin', 'cheerful', 'happy', 'friendly', 'joyful', 'beaming', 'laughing']],
+  ['surprised', ['surprised', 'shocked', 'amazed', 'astonished', 'stunned', 'startled', 'wide eyed']],
+  ['grumpy', ['grumpy', 'angry', 'annoyed', 'frowning', 'scowling', 'mad', 'cranky', 'irritated', 'furious']],
+  ['sad', ['sad', 'unhappy', 'gloomy', 'melancholy', 'crying', 'tearful', 'upset']],
+  ['skeptical', ['skeptical', 'sceptical', 'suspicious', 'doubtful', 'unconvinced', 'side eye']],
+  ['serious', ['serious', 'stern', 'neutral', 'straight faced', 'straight face', 'stoic', 'expressionless', 'calm']],
+];
+
+function demeanourOf(words: readonly string[]): Demeanour | null {
+  return DEMEANOUR_WORDS.find(([, phrases]) => hasAny(words, phrases))?.[0] ?? null;
+}
 
 const NATURAL_HAIR = ['2c1b18', '2c1b18', '4a312c', '724133', '724133', 'a55728', 'b58143', 'd6b370', 'c93305'] as const;
 const PASTEL_BACKGROUNDS = ['b6e3f4', 'c0aede', 'd1d4f9', 'ffd5dc', 'ffdfbf', 'c9ecd0', 'fff0b3'] as const;
@@ -245,30 +306,40 @@ function presentation(words: readonly string[]): Presentation {
   return 'unspecified';
 }
 
-function chooseTop(words: readonly string[], pres: Presentation, rnd: Random): Top | null {
+/** Hairstyles an older person is drawn with when the prompt says nothing of hair (no fashion cuts). */
+const OLDER_TOPS: Record<Presentation, readonly Top[]> = {
+  feminine: ['bob', 'bun', 'shortCurly', 'shortWaved', 'curly', 'longButNotTooLong'],
+  masculine: ['sides', 'shortFlat', 'theCaesarAndSidePart', 'shortRound', 'sides'],
+  unspecified: ['bob', 'shortCurly', 'sides', 'shortFlat', 'theCaesarAndSidePart'],
+};
+
+function chooseTop(words: readonly string[], pres: Presentation, age: Age | null, rnd: Random): Top | null {
   for (const rule of HAIR_RULES) {
     if (!hasAny(words, rule.when)) continue;
     if (rule.unless && hasAny(words, rule.unless)) continue;
     return rule.tops === null ? null : rnd.pick(rule.tops);
   }
+  if (age === 'older') return rnd.pick(OLDER_TOPS[pres]);
   // Nothing said about hair: a soft prior from how the person is described, else anything.
   if (pres === 'feminine') return rnd.pick([...LONG_HAIR, 'bun', 'curly', 'curvy', 'bob'] as const);
   if (pres === 'masculine') return rnd.pick(SHORT_HAIR);
   return rnd.pick(ANY_HAIR);
 }
 
-function chooseFacialHair(words: readonly string[], pres: Presentation, rnd: Random): FacialHair | null {
+function chooseFacialHair(words: readonly string[], pres: Presentation, age: Age | null, rnd: Random): FacialHair | null {
   if (hasAny(words, ['clean shaven', 'clean shaved', 'no beard', 'beardless', 'shaved face', 'no facial hair'])) return null;
   if (hasAny(words, ['long beard', 'big beard', 'bushy beard', 'majestic beard', 'full beard', 'huge beard', 'wizard', 'lumberjack', 'viking'])) return 'beardMajestic';
   if (hasAny(words, ['stubble', 'light beard', 'short beard', 'five o\'clock shadow', 'scruff'])) return 'beardLight';
   if (hasAny(words, ['handlebar', 'handlebar moustache', 'handlebar mustache', 'curly moustache'])) return 'moustacheFancy';
   if (hasAny(words, ['beard', 'bearded', 'goatee'])) return rnd.pick(['beardMedium', 'beardMedium', 'beardLight'] as const);
   if (hasAny(words, ['moustache', 'mustache', 'mustached', 'moustached', 'stache', 'mustachioed'])) return rnd.pick(['moustacheFancy', 'moustacheMagnum'] as const);
-  if (pres === 'masculine') return rnd.chance(0.25) ? rnd.pick(['beardLight', 'beardMedium'] as const) : null;
-  return null;
+  // Unnamed, a beard comes by chance only to men old enough to grow one; with age, often.
+  if (pres !== 'masculine' || age === 'teen') return null;
+  if (age === 'older' || age === 'middle') return rnd.chance(0.45) ? rnd.pick(['beardMedium', 'beardLight', 'moustacheFancy', 'moustacheMagnum'] as const) : null;
+  return rnd.chance(0.25) ? rnd.pick(['beardLight', 'beardMedium'] as const) : null;
 }
 
-function chooseAccessory(words: readonly string[], rnd: Random): Accessory | null {
+function chooseAccessory(words: readonly string[], age: Age | null, rnd: Random): Accessory | null {
   if (hasAny(words, ['no glasses', 'without glasses'])) return null;
   if (hasAny(words, ['eyepatch', 'eye patch', 'pirate'])) return 'eyepatch';
   if (hasAny(words, ['sunglasses', 'shades', 'sunnies', 'aviators'])) return rnd.pick(['sunglasses', 'wayfarers'] as const);
@@ -276,10 +347,11 @@ function chooseAccessory(words: readonly string[], rnd: Random): Accessory | nul
   if (hasAny(words, ['glasses', 'spectacles', 'specs', 'eyeglasses', 'bespectacled', 'nerd', 'nerdy', 'geek', 'geeky'])) {
     return rnd.pick(['prescription01', 'prescription02', 'round'] as const);
   }
-  return rnd.chance(0.12) ? rnd.pick(['prescription01', 'prescription02'] as const) : null;
+  // Reading glasses come with age.
+  return rnd.chance(age === 'older' ? 0.5 : 0.12) ? rnd.pick(['prescription01', 'prescription02'] as const) : null;
 }
 
-function chooseClothing(words: readonly string[], rnd: Random): Clothing {
+function chooseClothing(words: readonly string[], age: Age | null, rnd: Random): Clothing {
   if (hasAny(words, ['hoodie', 'hooded', 'hoody', 'sweatshirt'])) return 'hoodie';
   if (hasAny(words, ['blazer', 'suit', 'business', 'professional', 'formal', 'tuxedo', 'office', 'ceo', 'businessman', 'businesswoman', 'jacket'])) {
     return rnd.pick(['blazerAndShirt', 'blazerAndSweater'] as const);
@@ -290,6 +362,8 @@ function chooseClothing(words: readonly string[], rnd: Random): Clothing {
   if (hasAny(words, ['v neck', 'vneck'])) return 'shirtVNeck';
   if (hasAny(words, ['scoop neck'])) return 'shirtScoopNeck';
   if (hasAny(words, ['t shirt', 'tshirt', 'tee', 'shirt', 'top'])) return rnd.pick(['shirtCrewNeck', 'shirtScoopNeck', 'shirtVNeck'] as const);
+  if (age === 'teen') return rnd.pick(['hoodie', 'graphicShirt', 'shirtCrewNeck', 'overall'] as const);
+  if (age === 'older') return rnd.pick(['collarAndSweater', 'blazerAndSweater', 'blazerAndShirt', 'shirtCrewNeck'] as const);
   return rnd.pick(['blazerAndShirt', 'collarAndSweater', 'graphicShirt', 'hoodie', 'shirtCrewNeck', 'shirtScoopNeck', 'shirtVNeck', 'overall'] as const);
 }
 
@@ -317,21 +391,23 @@ export function rigFromPrompt(prompt: string, seed: number): IllustratedRig {
   const pres = presentation(words);
   const stream = (name: string) => streamFor(seed, name);
 
-  const top = chooseTop(withoutColours(words), pres, stream('top'));
-  const older = hasAny(words, OLDER);
-  const hairColor =
-    colours.get('hair')?.hair ?? (older && stream('hair-age').chance(0.7) ? 'e8e1e1' : stream('hair-colour').pick(NATURAL_HAIR));
-  const facialHair = chooseFacialHair(words, pres, stream('facial-hair'));
+  const age = ageOf(words);
+  const top = chooseTop(withoutColours(words), pres, age, stream('top'));
+  // Grey comes with age: always when older, for some in middle age; never by chance before.
+  const greyByAge = age === 'older' || (age === 'middle' && stream('hair-age').chance(0.35));
+  const hairColor = colours.get('hair')?.hair ?? (greyByAge ? 'e8e1e1' : stream('hair-colour').pick(NATURAL_HAIR));
+  const facialHair = chooseFacialHair(words, pres, age, stream('facial-hair'));
   // A beard is the hair's colour unless the prompt colours it; fashion colours stay on the head.
   const beardNamed = colours.get('beard')?.hair;
   const facialHairColor = beardNamed ?? (['f59797', 'ecdcbf'].includes(hairColor) ? '4a312c' : hairColor);
-  const accessories = chooseAccessory(words, stream('glasses'));
+  const accessories = chooseAccessory(words, age, stream('glasses'));
   const glassesColour = colours.get('glasses')?.clothes;
   const accessoriesColor = glassesColour ?? (accessories === 'sunglasses' || accessories === 'wayfarers' ? '262e33' : stream('glasses-colour').pick(['262e33', '262e33', '3c4f5c', '25557c'] as const));
-  const clothing = chooseClothing(words, stream('clothing'));
+  const clothing = chooseClothing(words, age, stream('clothing'));
   const clothesColor = colours.get('clothes')?.clothes ?? stream('clothes-colour').pick(CLOTHES_COLOURS);
   const hatColor = colours.get('hat')?.clothes ?? stream('hat-colour').pick(HAT_COLOURS);
   const backgroundColor = colours.get('background')?.background ?? stream('background').pick(PASTEL_BACKGROUNDS);
+  const demeanour = demeanourOf(words);
 
   const options: AvataaarsLook = {
     seed: dicebearSeed(seed),
@@ -359,5 +435,6 @@ export function rigFromPrompt(prompt: string, seed: number): IllustratedRig {
     version: 1,
     options,
     eyebrowStyle: stream('eyebrows').chance(0.5) ? 'natural' : 'classic',
+    ...(demeanour ? { demeanour } : {}),
   };
 }

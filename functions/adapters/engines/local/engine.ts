@@ -57,6 +57,8 @@ export type { MotionSource, PhotoRenderer } from '#render';
 export const RENDER_SIZE = { width: 540, height: 960 } as const;
 const PHOTO_RENDER_SIZE = { width: 720, height: 1280 } as const;
 
+const NO_FACE_IN_AVATAR = "We could not find a face in this avatar's image, so it cannot react; nothing was charged. Upload a photo of one person facing the camera as a new avatar";
+
 export interface LocalEngineDeps {
   photo?: PhotoRenderer;
   motion?: MotionSource;
@@ -93,6 +95,9 @@ export function createLocalEngine(deps: LocalEngineDeps): LocalEngine {
     // now: without them the photo renderer could only move the camera.
     const rig = avatar.rig ?? (photo.rigFromImage ? await photo.rigFromImage(image, { signal: options.signal }) : null);
     checkAborted(options.signal);
+    // A photo without a face (stored before uploads were checked for one) would come out as a still
+    // the camera moves: no reaction, so the render fails and the job's unit goes back.
+    if (!rig && photo.rigFromImage) throw new EngineError('invalid_input', NO_FACE_IN_AVATAR);
     return photo.prepare(image, rig ?? null, { ...PHOTO_RENDER_SIZE, signal: options.signal });
   }
 

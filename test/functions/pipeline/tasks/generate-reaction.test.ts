@@ -1,5 +1,9 @@
 /** GenerateReaction over engine doubles: what it asks the engines for and what it records. */
+import sharp from 'sharp';
+import { createLocalEngine } from '#adapters/engines/local/engine';
+import { motionSource, photoRenderer } from '#render';
 import { generateReaction } from '#pipeline/tasks/generate-reaction';
+import { markFailed } from '#pipeline/tasks/mark-failed';
 import { prepare } from '#pipeline/tasks/prepare';
 import { EngineError, type AvatarEngine, type GenerationOptions, type ReactionClip, type ReactionEngine } from '#ports/engine';
 import type { Engines } from '#ports/engines';
@@ -112,4 +116,25 @@ describe('generate_reaction', () => {
     await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
     expect(e.calls[0]).toMatchObject({ kind: 'motion', referenceKey: 'ref.mp4', avatar: { id: avatar.id, imageKey: 'a.png' } });
   });
+});
+
+describe('an avatar whose photo shows no face (stored before uploads were checked for one)', () => {
+  test('the local engine fails the job with a message saying so; MarkFailed releases its unit: nothing is charged', async () => {
+    // The engine keeps its files in the world's blob store, which the world makes.
+    const w = pipelineWorld({ engines: { reaction: async () => local } as unknown as Engines });
+    const local: ReactionEngine = createLocalEngine({ photo: photoRenderer, motion: motionSource, blobs: w.blobs });
+    const deps = w.deps;
+    const grey = await sharp({ create: { width: 800, height: 800, channels: 3, background: { r: 128, g: 128, b: 128 } } }).png().toBuffer();
+    await w.blobs.putBuffer('old-upload.png', grey, 'image/png');
+    const avatar = await w.avatar({ image_key: 'old-upload.png', width: 800, height: 800 });
+    const job = await w.queuedJob({ avatarId: avatar.id, prompt: 'shocked' });
+
+    const failure = await generateReaction(w.payload(job, 'generate_reaction'), deps).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ name: 'Job.Failed', code: 'invalid_input', detail: expect.stringMatching(/could not find a face/) });
+
+    const caught = { Error: (failure as Error).name, Cause: (failure as Error).message };
+    await markFailed(w.payload(job, 'mark_failed', { failure: caught }), w.deps);
+    expect(await w.jobs.get(ACCOUNT, job.id)).toMatchObject({ status: 'failed', charged_units: 0, error: { code: 'invalid_input', message: expect.stringMatching(/could not find a face/) } });
+    expect(await w.ledger.periodUsage(ACCOUNT, w.period())).toEqual({ used: 0, reserved: 0 });
+  }, 60_000);
 });

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { EngineError } from '#ports/engine';
+import { detectFace } from '#functions/render/face/image-face';
 import {
-  detectFace,
   isFaceRig,
   measureFace,
   MESH,

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import sharp from 'sharp';
 import { NEUTRAL_FACE, REST_CAMERA, type CameraPose, type FacePose, type ReactionFrame } from '#functions/render/reaction/animation';
 import { photoRenderer } from '#functions/render/face/index';
-import { detectFace } from '#functions/render/face/landmarks';
+import { detectFace } from '#functions/render/face/image-face';
 import {
   drawPhotoFrame,
   layoutPhoto,

@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { NEUTRAL_FACE } from '#functions/render/reaction/animation';
 import { motionSource } from '#functions/render/face/index';
-import { detectFace, measureFace, type FaceMeasures } from '#functions/render/face/landmarks';
+import { detectFace } from '#functions/render/face/image-face';
+import { measureFace, type FaceMeasures } from '#functions/render/face/landmarks';
 import { drawPhotoFrame, preparePhoto } from '#functions/render/face/photo-renderer';
 import {
   analyseReference,

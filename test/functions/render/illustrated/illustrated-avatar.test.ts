@@ -12,6 +12,14 @@ import {
 } from '#functions/render/illustrated/illustrated-rig';
 
 describe('drawing an illustrated avatar', () => {
+  test("the prompt's expression is the portrait's face; without one it smiles lightly", async () => {
+    const plain = rigFromPrompt('a man with glasses', 12);
+    const grumpy = rigFromPrompt('a grumpy man with glasses', 12);
+    expect(restingParts(plain)).toEqual({ eyes: 'default', eyebrows: expect.stringMatching(/^default/), mouth: 'smile' });
+    expect(restingParts(grumpy)).toEqual({ eyes: 'squint', eyebrows: expect.stringMatching(/^angry/), mouth: 'concerned' });
+    expect((await renderAvatarPng(plain, 256)).equals(await renderAvatarPng(grumpy, 256))).toBe(false);
+  });
+
   test('the same seed gives byte-identical PNGs; another seed another picture', async () => {
     const a = await renderAvatarPng(rigFromPrompt('woman with curly hair', 77), 1024);
     const b = await renderAvatarPng(rigFromPrompt('woman with curly hair', 77), 1024);

@@ -137,6 +137,33 @@ describe('avatar from a prompt (FLUX schnell)', () => {
     expect(head.ContentLength).toBe(result.image.sizeBytes);
   });
 
+  it('asks for a UGC-style selfie of the person described, one face looking into the lens', async () => {
+    await createFalAvatarEngine(options()).avatarFromPrompt('a woman in her 30s with curly hair', { seed: 5, outputKey: 'avatars/5/image.png' });
+    const { prompt } = double.calls('submit')[0]!.json as { prompt: string };
+    expect(prompt).toMatch(/^A candid smartphone selfie photo of a woman in her 30s with curly hair\. UGC style/);
+    expect(prompt).toMatch(/looking straight into the lens, face fully visible/);
+  });
+
+  it.each([
+    ['fal-ai/flux/dev', { image_size: { width: 768, height: 1344 }, num_inference_steps: 28, guidance_scale: 3.5 }, ['aspect_ratio']],
+    ['fal-ai/flux-pro/v1.1', { image_size: { width: 768, height: 1344 } }, ['num_inference_steps', 'aspect_ratio']],
+    ['fal-ai/flux-pro/v1.1-ultra', { aspect_ratio: '9:16', raw: true }, ['image_size', 'num_inference_steps']],
+  ])('a better FLUX is a setting (FAL_AVATAR_MODEL=%s), asked in the fields that model takes', async (model, fields, absent) => {
+    const settings = falSettingsFromEnv({ FAL_QUEUE_URL: double.baseUrl, FAL_AVATAR_MODEL: model, FAL_POLL_INTERVAL_MS: '5' });
+    const result = await createFalAvatarEngine({ ...options(), settings }).avatarFromPrompt('a grandpa', { seed: 8, outputKey: `avatars/${model.length}/image.png` });
+    expect(result.engine).toBe('fal');
+    const [submit] = double.calls('submit');
+    expect(submit!.path).toBe(`/${model}`);
+    expect(submit!.json).toMatchObject({ prompt: expect.stringContaining('selfie photo of a grandpa'), seed: 8, num_images: 1, enable_safety_checker: true, output_format: 'png', ...fields });
+    for (const field of absent) expect(submit!.json).not.toHaveProperty(field);
+  });
+
+  it('FLUX schnell stays the default, at its four steps', async () => {
+    expect(falSettingsFromEnv({}).avatarModel).toBe('fal-ai/flux/schnell');
+    await createFalAvatarEngine(options()).avatarFromPrompt('a chef', { seed: 2, outputKey: 'avatars/6/image.png' });
+    expect(double.calls('submit')[0]!.json).toMatchObject({ num_inference_steps: 4, image_size: { width: 768, height: 1344 } });
+  });
+
   it('an image flagged NSFW is content_rejected and nothing is stored', async () => {
     double.script({ nsfw: true });
     const error = await failure(createFalAvatarEngine(options()).avatarFromPrompt('something', { seed: 1, outputKey: 'avatars/3/image.png' }));
@@ -188,6 +215,15 @@ describe('reaction from a prompt (Kling 2.6 image-to-video)', () => {
     if (!probed.ok) throw new Error(probed.detail);
     expect(canonicalMismatches(probed.media)).toEqual([]);
     expect(probed.media.video!.durationS).toBeCloseTo(5, 1);
+  });
+
+  it('the prompt states the reaction beats: a double-take, then the peak, then a reaction to the reaction', async () => {
+    await createFalReactionEngine(options()).reactionFromPrompt(avatar, 'a woman in her 30s, shocked', { seed: 3, outputKey: 'reactions/beats.mp4' });
+    const { prompt } = double.calls('submit')[0]!.json as { prompt: string };
+    const beats = ['double-take', 'a big shocked peak', 'a reaction to the reaction'].map((beat) => prompt.indexOf(beat));
+    expect(beats.every((at) => at > 0)).toBe(true);
+    expect([...beats].sort((a, b) => a - b)).toEqual(beats);
+    expect(prompt).toContain('a woman in her 30s, shocked');
   });
 
   it('a provider clip under 3 s is provider_error and nothing is stored', async () => {

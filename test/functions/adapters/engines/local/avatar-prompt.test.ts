@@ -112,3 +112,79 @@ describe('an illustrated avatar read from a prompt', () => {
     expect(promptWords("Red-haired WOMAN, in a T-shirt!")).toEqual(['red', 'haired', 'woman', 'in', 'a', 't', 'shirt']);
   });
 });
+
+describe('prompts read as people: age, hair, glasses, facial hair and expression (docs/engines.md)', () => {
+  const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
+  const GREY = 'e8e1e1';
+  const FEMININE_TOPS = [...LONG, 'bun', 'curly', 'curvy', 'bob'];
+  const OLDER_FEMININE_TOPS = ['bob', 'bun', 'shortCurly', 'shortWaved', 'curly', 'longButNotTooLong'];
+  const SHORT = ['shortFlat', 'shortRound', 'shortWaved', 'theCaesar', 'theCaesarAndSidePart', 'sides', 'shortCurly', 'shaggy'];
+
+  /** Over several seeds: what every drawing of the prompt must show. */
+  type Rule = (rig: IllustratedRig) => void;
+  const grey: Rule = (rig) => expect(o(rig).hairColor).toEqual([GREY]);
+  const notGrey: Rule = (rig) => expect(o(rig).hairColor).not.toEqual([GREY]);
+  const noFacialHair: Rule = (rig) => expect(o(rig).facialHair).toEqual([]);
+  const topIn = (tops: readonly string[]): Rule => (rig) => expect(tops).toContain(o(rig).top[0]);
+  const demeanour = (name: string | undefined): Rule => (rig) => expect(rig.demeanour).toBe(name);
+  const is = (key: keyof IllustratedRig['options'], pattern: RegExp): Rule => (rig) => expect(String((o(rig)[key] as unknown[])[0])).toMatch(pattern);
+
+  test.each<[string, Rule[]]>([
+    // Age.
+    ['a woman in her 30s, shocked', [notGrey, noFacialHair, topIn(FEMININE_TOPS), demeanour('surprised')]],
+    ['a man in his early 20s', [notGrey]],
+    ['a teenager', [notGrey, noFacialHair, is('clothing', /^(hoodie|graphicShirt|shirtCrewNeck|overall)$/)]],
+    ['a teenage boy', [notGrey, noFacialHair]],
+    ['a young guy', [notGrey]],
+    ['grandpa', [grey]],
+    ['an elderly woman', [grey, noFacialHair, topIn(OLDER_FEMININE_TOPS)]],
+    ['a 67-year-old man', [grey]],
+    ['a woman aged 72', [grey]],
+    ['a retired teacher', [grey]],
+    // A decade that is an era, not an age.
+    ['a guy with a 90s look', [notGrey]],
+    // Hair: colour and length.
+    ['a blonde woman', [is('hairColor', /^d6b370$/)]],
+    ['an old man with blonde hair', [is('hairColor', /^d6b370$/)]],
+    ['a curly haired man', [topIn(['curly', 'shortCurly', 'curvy'])]],
+    ['a bald grandpa', [(rig) => expect(o(rig).top).toEqual([])]],
+    ['a man with long hair', [topIn(['longButNotTooLong', 'straight01', 'straight02', 'straightAndStrand'])]],
+    ['a woman with short hair', [topIn(['shortFlat', 'shortRound', 'theCaesar', 'sides', 'shortWaved'])]],
+    ['a man', [topIn(SHORT)]],
+    // Glasses and facial hair.
+    ['a woman with glasses', [is('accessories', /^(prescription01|prescription02|round)$/)]],
+    ['a guy in sunglasses', [is('accessories', /^(sunglasses|wayfarers)$/)]],
+    ['a man with a beard', [is('facialHair', /^beard/)]],
+    ['a grandpa with a moustache', [grey, is('facialHair', /^moustache/)]],
+    // Expression: the portrait's face.
+    ['a smiling nurse', [demeanour('smiling')]],
+    ['a grumpy grandpa', [grey, demeanour('grumpy')]],
+    ['a serious businessman', [demeanour('serious')]],
+    ['a sad clown', [demeanour('sad')]],
+    ['a skeptical shopper', [demeanour('skeptical')]],
+    ['a barista', [demeanour(undefined)]],
+  ])('%s', (prompt, rules) => {
+    for (const seed of SEEDS) {
+      const rig = rigFromPrompt(prompt, seed);
+      expect(isIllustratedRig(rig)).toBe(true);
+      for (const rule of rules) rule(rig);
+    }
+  });
+
+  test('age brings what it brings by chance too: older men often a beard and glasses, teens never a beard', () => {
+    const seeds = Array.from({ length: 60 }, (_, i) => i);
+    const share = (prompt: string, has: (rig: IllustratedRig) => boolean) => seeds.filter((seed) => has(rigFromPrompt(prompt, seed))).length / seeds.length;
+    expect(share('an old man', (rig) => o(rig).facialHair.length > 0)).toBeGreaterThan(0.3);
+    expect(share('an old man', (rig) => o(rig).accessories.length > 0)).toBeGreaterThan(0.3);
+    expect(share('a teenage boy', (rig) => o(rig).facialHair.length > 0)).toBe(0);
+    expect(share('a man in his 30s', (rig) => o(rig).hairColor[0] === GREY)).toBe(0);
+    expect(share('a man in his late 40s', (rig) => o(rig).hairColor[0] === GREY)).toBeGreaterThan(0.1);
+  });
+
+  test('a stored rig with an unknown expression is not accepted; one stored before expressions still is', () => {
+    const rig = rigFromPrompt('a smiling man', 1);
+    expect(isIllustratedRig({ ...rig, demeanour: '<script>' })).toBe(false);
+    const { demeanour: _dropped, ...older } = rig;
+    expect(isIllustratedRig(older)).toBe(true);
+  });
+});

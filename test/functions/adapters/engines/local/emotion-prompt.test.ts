@@ -60,4 +60,13 @@ describe('the emotion a reaction prompt asks for', () => {
     expect(durationFromPrompt('a 1s gasp')).toBe(3);
     expect(durationFromPrompt('4.01 seconds') * 30).toBeCloseTo(120, 6);
   });
+
+  test('whatever numbers a prompt holds, a reaction lasts 3-5 s: "a woman in her 30s, shocked" is a 4 s shock', () => {
+    expect(emotionFromPrompt('a woman in her 30s, shocked')).toMatchObject({ emotion: 'shocked', durationS: 4 });
+    for (const prompt of ['a 25 year old laughing for 45 seconds', 'grandma in her 80s, 2 seconds of crying', 'a man aged 62, 1000s of reasons to be shocked', '3.5s of a 90s kid gasping']) {
+      const { durationS } = emotionFromPrompt(prompt);
+      expect(durationS).toBeGreaterThanOrEqual(3);
+      expect(durationS).toBeLessThanOrEqual(5);
+    }
+  });
 });

@@ -1,5 +1,5 @@
-/** Photo avatars stored without landmarks get them when they are first animated. */
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+/** Photo avatars stored without landmarks get them when they are first animated; one without a face is not animated. */
+import { access, copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -17,13 +17,13 @@ const blobs = {
   getToFile: (key: string, file: string) => copyFile(join(dir, key), file),
 };
 
-function recordingRenderer(): PhotoRenderer & { rigsPrepared: unknown[]; rigCalls: number } {
+function recordingRenderer(found: unknown = { kind: 'photo-face', version: 1 }): PhotoRenderer & { rigsPrepared: unknown[]; rigCalls: number } {
   const recorder = {
     rigsPrepared: [] as unknown[],
     rigCalls: 0,
     async rigFromImage() {
       recorder.rigCalls++;
-      return { kind: 'photo-face', version: 1 };
+      return found;
     },
     async prepare(_image: string, rig: unknown, options: { width: number; height: number }) {
       recorder.rigsPrepared.push(rig);
@@ -58,4 +58,14 @@ describe('animating a photo avatar', () => {
     expect(photo.rigCalls).toBe(0);
     expect(photo.rigsPrepared).toEqual([stored]);
   }, 60_000);
+
+  test('an avatar whose image shows no face (stored before uploads were checked) fails as invalid input, nothing stored', async () => {
+    const photo = recordingRenderer(null);
+    const engine = createLocalEngine({ photo, blobs, tmpDir: dir });
+    const avatar = { id: 3, source: 'upload' as const, imageKey: 'avatar.png', width: 400, height: 400 };
+    const failure = await engine.reactionFromPrompt(avatar, 'shocked', { seed: 3, outputKey: 'out/c.mp4' }).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ name: 'EngineError', code: 'invalid_input', retryable: false, message: expect.stringMatching(/could not find a face.*nothing was charged/) });
+    expect(photo.rigsPrepared).toEqual([]);
+    await expect(access(join(dir, 'out_c.mp4'))).rejects.toThrow();
+  });
 });

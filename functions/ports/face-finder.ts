@@ -1,0 +1,19 @@
+/**
+ * Finds the face an avatar or a motion reference must show, before anything is written or reserved
+ * (docs/decisions.md, Avatars; the face check). The use cases decide what a missing face means; this
+ * only looks.
+ */
+
+export interface FaceFinder {
+  /**
+   * The face in a still image (the stored, re-encoded avatar image), as the local engine's photo
+   * renderer animates it (its landmarks: kept with the avatar, so a render does not look again), or
+   * null when no usable face shows.
+   */
+  faceInImage(image: Buffer): Promise<unknown>;
+  /**
+   * Whether a face shows in the part of a clip a reaction follows (sampled frames); undefined where
+   * this runtime cannot look (the videos function on AWS, whose zip has no room for the face model).
+   */
+  clipShowsFace(path: string): Promise<boolean | undefined>;
+}
