@@ -20,6 +20,7 @@ import {
   mediaNotBundled,
   demoMediaNotBundled,
   avatarImagesNotBundled,
+  captionImagesNotBundled,
   socialNotBundled,
   cipherNotBundled,
   remoteFilesNotBundled,
@@ -86,6 +87,7 @@ function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dep
     media: mediaNotBundled,
     demoMedia: demoMediaNotBundled,
     avatarImages: avatarImagesNotBundled,
+    captionImages: captionImagesNotBundled,
     musicMedia: musicMediaNotBundled,
     ...(storesNotBundled() as Pick<Dependencies, keyof ReturnType<typeof dynamoStores>>),
     // Only the social and analytics functions talk to the providers (social-on-aws.ts).

@@ -9,6 +9,7 @@ import type { ReferenceResolver } from '#ports/reference-resolver';
 import type { MediaInspector } from '#ports/media-inspector';
 import type { DemoMedia } from '#ports/demo-media';
 import type { AvatarImages } from '#ports/avatar-images';
+import type { CaptionImages } from '#ports/caption-images';
 import type { CredentialCipher } from '#ports/credential-cipher';
 import type { RemoteFiles } from '#ports/remote-files';
 import type { WebhookReceivers } from '#ports/webhook-receivers';
@@ -36,6 +37,13 @@ export const mediaNotBundled: MediaInspector = { inspectReference: notBundled('t
 export const demoMediaNotBundled: DemoMedia = { inspect: notBundled('the demo media tools'), normalise: notBundled('the demo media tools') };
 
 export const avatarImagesNotBundled: AvatarImages = { prepare: notBundled('the avatar image tools') };
+
+export const captionImagesNotBundled: CaptionImages = {
+  draw: notBundled('the caption renderer'),
+  get typicalFaceBox(): CaptionImages['typicalFaceBox'] {
+    return notBundled('the caption renderer')();
+  },
+};
 
 export const musicMediaNotBundled: MusicMedia = { ingest: notBundled('the music tools') };
 

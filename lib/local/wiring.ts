@@ -14,6 +14,7 @@ import { createDynamoTable, createS3Client } from '#adapters/aws-clients';
 import { configuredEngines } from '#adapters/engines/configured';
 import { FfmpegDemoMedia } from '#adapters/media/ffmpeg-demo-media';
 import { SharpAvatarImages } from '#adapters/media/sharp-avatar-images';
+import { SkiaCaptionImages } from '#adapters/media/skia-caption-images';
 import { referenceResolver } from '#adapters/reference/reference-resolver';
 import { createLinkedFileDownloader } from '#adapters/reference/direct-media-resolver';
 import { FfprobeMediaInspector } from '#adapters/media/ffprobe-media-inspector';
@@ -69,6 +70,7 @@ export function localDependencies(parts: LocalParts): Dependencies {
     remoteFiles: createLinkedFileDownloader(),
     demoMedia: new FfmpegDemoMedia(),
     avatarImages: new SharpAvatarImages(),
+    captionImages: new SkiaCaptionImages(),
     media: new FfprobeMediaInspector(),
     musicMedia: new FfmpegMusicMedia(),
     // The render wing's sound bank (functions/render/sound) takes this place when it lands.

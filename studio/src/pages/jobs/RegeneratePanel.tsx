@@ -8,13 +8,17 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconRefresh } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '#client/result';
-import type { Job } from '#client/types';
+import type { Job, paths } from '#client/types';
 import { api } from '../../api/client';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { AvatarSelect } from '../create/AvatarSelect';
+import { captionOfJob, type Caption } from '../create/caption';
+import { CaptionLookFields } from '../create/CaptionFields';
 import { EMPTY_REFERENCE, referenceBody, type Reference } from '../create/reference';
 import { ReferenceVideoFields } from '../create/ReferenceVideoFields';
 import { jobKey } from './useJob';
+
+type RegenerateBody = NonNullable<paths['/videos/jobs/{id}/regenerate']['post']['requestBody']>['content']['application/json'];
 
 /** The API's cap on regenerations per job. */
 const MAX_REGENERATIONS = 20;
@@ -26,10 +30,13 @@ export function RegeneratePanel({ job }: { job: Job }) {
   const [avatarId, setAvatarId] = useState<string | null>(job.avatar_id ? String(job.avatar_id) : null);
   const [changeReference, setChangeReference] = useState(false);
   const [reference, setReference] = useState<Reference>(EMPTY_REFERENCE);
+  const [caption, setCaption] = useState<Caption>(captionOfJob(job));
 
   const regenerate = useMutation({
     mutationFn: async () => {
-      const body: { prompt?: string; avatar_id?: number; video_source?: 'link' | 'upload'; reference_url?: string; reference_video_upload_id?: string } = {};
+      const body: RegenerateBody = {};
+      if (caption.style !== job.hook_style) body.hook_style = caption.style;
+      if (caption.duration !== job.hook_duration) body.hook_duration = caption.duration;
       if (job.method === 'prompt' && prompt.trim() && prompt.trim() !== job.prompt) body.prompt = prompt.trim();
       if (job.method === 'motion') {
         if (avatarId && Number(avatarId) !== job.avatar_id) body.avatar_id = Number(avatarId);
@@ -72,6 +79,7 @@ export function RegeneratePanel({ job }: { job: Job }) {
               )}
             </>
           )}
+          {job.hook_text && <CaptionLookFields value={caption} onChange={setCaption} />}
           <ProblemAlert error={regenerate.error} onClose={regenerate.reset} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
