@@ -22,11 +22,11 @@ type HookSize = (typeof HOOK_SIZES)[number];
 
 /** How the caption looks (docs/decisions.md, Captions); `outline` is how every caption looked before styles. */
 export const HOOK_STYLES = ['outline', 'box', 'highlight', 'glow', 'bold_caps'] as const;
-export type HookStyle = (typeof HOOK_STYLES)[number];
+type HookStyle = (typeof HOOK_STYLES)[number];
 
 /** How long the caption stays: over the reaction only, or over the demo too (which re-encodes the demo). */
 export const HOOK_DURATIONS = ['reaction', 'full'] as const;
-export type HookDuration = (typeof HOOK_DURATIONS)[number];
+type HookDuration = (typeof HOOK_DURATIONS)[number];
 
 export const JOB_LIMITS = {
   /** Re-rolls of one preview job: each costs a unit, so the cap bounds what one job can spend. */
