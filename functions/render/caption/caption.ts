@@ -384,6 +384,8 @@ function planCaption(ctx: SKRSContext2D, text: string, size: CaptionSize, style:
     const width = Math.max(...plan.lines.map((l) => lineWidthOf(l, plan.spaceWidth))) + 2 * padX;
     const block = { x: (safe.left + safe.right - width) / 2, width, height };
     const preferred = blockTop(position, height);
+    // Without a face to clear, where it has always gone (a tall caption grows out of its band).
+    if (!avoid) return { layout: plan, look, top: preferred, height };
     fitting.push({ layout: plan, look, top: preferred, height });
     // Within its band: the block's middle stays inside the band.
     const band = CAPTION_BANDS[position];
