@@ -3,6 +3,8 @@
  * 4 s reaction (captionSegment, the only encode) then a stream-copy join to the 15 s normalised demo
  * (joinWithDemo) — against the design it replaces: one ffmpeg pass that overlays the caption and
  * re-encodes the whole 19 s output, demo included, at the standard preset a per-job renderer would use.
+ * Also what hook_duration=full costs: the same, with the demo's pictures re-encoded under the caption
+ * (joinWithDemo's demoCaption) before the stream-copy join.
  *
  * Both inputs are synthetic but give the encoder real work: testsrc2 moves every frame, and the demo
  * carries temporal grain like a phone recording. They are made before timing and cached in tmp. The caption PNG
@@ -177,6 +179,7 @@ export async function runCompose(options: ComposeOptions): Promise<SectionResult
     const ours: Run[] = [];
     const segmentS: number[] = [];
     const full: Run[] = [];
+    const captionedDemo: Run[] = [];
     for (let i = 0; i < runs; i++) {
       const finished = join(dir, `finished-${i}.mp4`);
       let segS = 0;
@@ -192,6 +195,17 @@ export async function runCompose(options: ComposeOptions): Promise<SectionResult
       segmentS.push(segS);
       log(`segment + join ${i + 1}: ${fmt(run.wallS, 2)} s (segment ${fmt(segS, 2)} s, join ${fmt(run.wallS - segS, 2)} s), ffmpeg ${fmt(run.ffmpegCpuS, 2)} s CPU, peak ${fmt(run.ffmpegPeakMb, 0)} MB, ${fmt(run.durationS, 3)} s out`);
 
+      const withDemoCaption = join(dir, `full-caption-${i}.mp4`);
+      const whole = await measure(async () => {
+        const segment = join(dir, `segment-full-${i}.mp4`);
+        const { durationS } = await captionSegment({ reactionPath: reaction, caption: CAPTION, outputPath: segment });
+        await joinWithDemo({ segmentPath: segment, segmentDurationS: durationS, demo: { path: demo, durationS: demoDurationS }, sound: null, demoCaption: CAPTION, outputPath: withDemoCaption });
+        return withDemoCaption;
+      });
+      captionedDemo.push(whole);
+      log(`hook_duration full ${i + 1}: ${fmt(whole.wallS, 2)} s, ffmpeg ${fmt(whole.ffmpegCpuS, 2)} s CPU, peak ${fmt(whole.ffmpegPeakMb, 0)} MB, ${fmt(whole.durationS, 3)} s out`);
+      await rm(withDemoCaption, { force: true });
+
       const reencoded = join(dir, `reencoded-${i}.mp4`);
       const baseline = await measure(async () => {
         await fullReencode({ reaction, reactionFrames: options.reactionS * fps, demo, demoFrames: Math.round(demoDurationS * fps), dir, output: reencoded });
@@ -205,6 +219,7 @@ export async function runCompose(options: ComposeOptions): Promise<SectionResult
     const oursWall = median(ours.map((r) => r.wallS));
     const fullWall = median(full.map((r) => r.wallS));
     const ratio = oursWall / fullWall;
+    const wholeWall = median(captionedDemo.map((r) => r.wallS));
     const cpuRatio = median(ours.map((r) => r.ffmpegCpuS)) / median(full.map((r) => r.ffmpegCpuS));
     const target: Target = { what: `compose wall vs full re-encode (${options.reactionS} s + ${options.demoS} s)`, value: ratio, max: COMPOSE_TARGETS.ratio, unit: '×' };
     const row = (name: string, rs: Run[]): string[] => [
@@ -221,7 +236,11 @@ export async function runCompose(options: ComposeOptions): Promise<SectionResult
         {
           title: `finishing one video: ${options.reactionS} s captioned reaction + ${options.demoS} s demo, 1080x1920 (${runs} runs, median)`,
           head: ['design', 'wall s', 'best s', 'ffmpeg CPU s', 'ffmpeg peak MB', 'output MB', 'output s'],
-          rows: [row('caption segment + stream-copy join', ours), row('full re-encode (standard preset)', full)],
+          rows: [
+            row('caption segment + stream-copy join (hook_duration reaction)', ours),
+            row('caption segment + captioned demo + join (hook_duration full)', captionedDemo),
+            row('full re-encode (standard preset)', full),
+          ],
         },
         {
           title: 'compose vs full re-encode',
@@ -230,6 +249,10 @@ export async function runCompose(options: ComposeOptions): Promise<SectionResult
             ['compose: segment + join, wall (s)', fmt(oursWall, 2), '', ''],
             ['  of which caption segment (s)', fmt(median(segmentS), 2), '', ''],
             ['  of which stream-copy join (s)', fmt(oursWall - median(segmentS), 2), '', ''],
+            ['hook_duration full, wall (s)', fmt(wholeWall, 2), '', ''],
+            ['  cost of full over reaction (s)', fmt(wholeWall - oursWall, 2), '', ''],
+            ['  full / reaction, wall', fmt(wholeWall / oursWall, 2), '', ''],
+            ['  full / reaction, ffmpeg CPU', fmt(median(captionedDemo.map((r) => r.ffmpegCpuS)) / median(ours.map((r) => r.ffmpegCpuS)), 2), '', ''],
             ['full re-encode, wall (s)', fmt(fullWall, 2), '', ''],
             ['ratio compose / full re-encode', fmt(ratio, 3), `<= ${COMPOSE_TARGETS.ratio}`, flag(target)],
             // CPU does not depend on what else the shared machine runs: the steadier of the two ratios.
@@ -244,7 +267,7 @@ export async function runCompose(options: ComposeOptions): Promise<SectionResult
         'Peak MB is the kernel high-water mark (VmHWM) of the largest ffmpeg child; CPU is all ffmpeg children reaped during the run.',
         'The segment is encoded at the rendered preset (superfast, same SPS/PPS as the demo); the full re-encode uses the standard one.',
       ],
-      data: { ours, full, segmentS, firstCaptionMs, warmCaptionMs, ratio, cpuRatio, reactionS: options.reactionS, demoS: options.demoS, demoDurationS },
+      data: { ours, captionedDemo, full, segmentS, firstCaptionMs, warmCaptionMs, ratio, cpuRatio, reactionS: options.reactionS, demoS: options.demoS, demoDurationS },
     };
   } finally {
     await rm(dir, { recursive: true, force: true });

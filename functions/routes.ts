@@ -96,10 +96,12 @@ export const HANDLER_GROUPS = {
   },
   hooks: {
     entry: 'functions/handlers/hooks.ts',
-    description: 'hook caption ideas',
+    description: 'hook caption ideas, and captions drawn as the videos draw them',
     table: 'readwrite',
     bucket: 'none',
     engines: ['hooks'],
+    // The caption preview draws with Skia and the caption fonts (both in the native-modules layer).
+    native: true,
   },
   videos: {
     entry: 'functions/handlers/videos.ts',
@@ -305,6 +307,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('GET', '/videos/batches/{id}', 'videos', 'getBatch'),
 
   route('POST', '/hooks', 'hooks', 'create', { body: { accept: ANY_BODY } }),
+  // Draws and keeps nothing (a read key may use it); a few short fields, so a larger body is refused unread.
+  route('POST', '/captions/preview', 'hooks', 'previewCaption', { scopes: ['read'], maxBodyBytes: 4 * KB, body: { accept: FIELDS_ONLY } }),
 
   route('GET', '/social/connections', 'social', 'listConnections'),
   // First-party: the studio (or a script) connects a provider with the account's key for it.

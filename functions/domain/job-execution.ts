@@ -69,6 +69,8 @@ export function newJob(accountId: number, id: number, request: VideoRequest, ref
     hook_text: request.hookText,
     hook_position: request.hookPosition,
     hook_size: request.hookSize,
+    hook_style: request.hookStyle,
+    hook_duration: request.hookDuration,
     sound: request.sound,
     music_id: request.musicId,
     voice_line: request.voiceLine,

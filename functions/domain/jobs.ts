@@ -20,6 +20,14 @@ type HookPosition = (typeof HOOK_POSITIONS)[number];
 export const HOOK_SIZES = ['small', 'medium', 'large'] as const;
 type HookSize = (typeof HOOK_SIZES)[number];
 
+/** How the caption looks (docs/decisions.md, Captions); `outline` is how every caption looked before styles. */
+export const HOOK_STYLES = ['outline', 'box', 'highlight', 'glow', 'bold_caps'] as const;
+type HookStyle = (typeof HOOK_STYLES)[number];
+
+/** How long the caption stays: over the reaction only, or over the demo too (which re-encodes the demo). */
+export const HOOK_DURATIONS = ['reaction', 'full'] as const;
+type HookDuration = (typeof HOOK_DURATIONS)[number];
+
 export const JOB_LIMITS = {
   /** Re-rolls of one preview job: each costs a unit, so the cap bounds what one job can spend. */
   maxRegenerations: 20,
@@ -28,7 +36,7 @@ export const JOB_LIMITS = {
   hookTextMaxChars: 100,
 } as const;
 
-export const JOB_DEFAULTS = { mode: 'auto', hookPosition: 'top', hookSize: 'medium' } as const;
+export const JOB_DEFAULTS = { mode: 'auto', hookPosition: 'top', hookSize: 'medium', hookStyle: 'outline', hookDuration: 'reaction' } as const;
 
 /** The job as the rules need it. */
 export interface JobState {
@@ -100,10 +108,22 @@ export interface JobError {
   message: string;
 }
 
+/** A rectangle on the 1080x1920 frame, in pixels. */
+export interface FrameBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 export interface CaptionSpec {
   text: string;
   position: HookPosition;
   size: HookSize;
+  /** Absent on records written before styles: outline. */
+  style?: HookStyle;
+  /** The face's eyes-to-mouth box over the clip, which the caption keeps clear of; null when unknown. */
+  avoid?: FrameBox | null;
 }
 
 /** The reaction clip of the current round (a generation, or the saved clip of a reuse job). */
@@ -119,6 +139,12 @@ interface JobReaction {
   voice?: boolean;
   /** The caption the engine burnt in (auto jobs), making the clip the finished segment; null if clean. */
   captioned?: CaptionSpec | null;
+  /**
+   * The face's eyes-to-mouth box over the whole clip, as the engine drew it (the union of every
+   * frame's): captions drawn later (the preview, an approve's new caption) keep clear of it. Null or
+   * absent when the engine does not know where the face is.
+   */
+  face_box?: FrameBox | null;
   /** The finished video's poster, made by the engine with the clip (auto jobs); Compose copies it. */
   poster_key?: string | null;
 }
@@ -149,6 +175,9 @@ export interface Job {
   hook_text: string | null;
   hook_position: HookPosition;
   hook_size: HookSize;
+  /** Absent on records written before caption styles: read them with hookOfJob. */
+  hook_style?: HookStyle;
+  hook_duration?: HookDuration;
   /** Absent on records written before sound existed: read them with soundOfJob. */
   sound?: SoundMode;
   music_id?: string | null;
@@ -177,8 +206,17 @@ export interface Job {
 export const currentChargeNumber = (job: Pick<Job, 'regenerations'>) =>
   job.regenerations === 0 ? chargeNumberOfJob() : chargeNumberOfRegeneration(job.regenerations - 1);
 
-export const captionOf = (job: Pick<Job, 'hook_text' | 'hook_position' | 'hook_size'>): CaptionSpec | null =>
-  job.hook_text ? { text: job.hook_text, position: job.hook_position, size: job.hook_size } : null;
+/** The caption's style and duration, with the defaults for records written before they existed. */
+export const hookOfJob = (job: Pick<Job, 'hook_style' | 'hook_duration'>) => ({
+  style: job.hook_style ?? JOB_DEFAULTS.hookStyle,
+  duration: job.hook_duration ?? JOB_DEFAULTS.hookDuration,
+});
+
+/** The job's caption as it is drawn: kept clear of the face of the current reaction when its engine said where that is. */
+export const captionOf = (job: Pick<Job, 'hook_text' | 'hook_position' | 'hook_size' | 'hook_style' | 'reaction'>): CaptionSpec | null =>
+  job.hook_text
+    ? { text: job.hook_text, position: job.hook_position, size: job.hook_size, style: job.hook_style ?? JOB_DEFAULTS.hookStyle, avoid: job.reaction?.face_box ?? null }
+    : null;
 
 export const soundOfJob = (job: Pick<Job, 'sound' | 'music_id' | 'voice_line'>) => ({
   sound: job.sound ?? SOUND_DEFAULTS.sound,
@@ -186,8 +224,19 @@ export const soundOfJob = (job: Pick<Job, 'sound' | 'music_id' | 'voice_line'>) 
   voiceLine: job.voice_line ?? null,
 });
 
+/** Whether two captions draw the same pixels: the same words, place, size and style over the same face. */
 export const sameCaption = (a: CaptionSpec | null, b: CaptionSpec | null) =>
-  a === b || (a !== null && b !== null && a.text === b.text && a.position === b.position && a.size === b.size);
+  a === b ||
+  (a !== null &&
+    b !== null &&
+    a.text === b.text &&
+    a.position === b.position &&
+    a.size === b.size &&
+    (a.style ?? JOB_DEFAULTS.hookStyle) === (b.style ?? JOB_DEFAULTS.hookStyle) &&
+    sameBox(a.avoid ?? null, b.avoid ?? null));
+
+const sameBox = (a: FrameBox | null, b: FrameBox | null) =>
+  a === b || (a !== null && b !== null && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height);
 
 export const jobObjectPrefix = (accountId: number, jobId: number) => `accounts/${accountId}/jobs/${jobId}/`;
 
@@ -208,7 +257,7 @@ export type JobView = Pick<
   | 'id' | 'status' | 'stage' | 'progress' | 'method' | 'mode' | 'product_id' | 'avatar_id' | 'reaction_id' | 'prompt'
   | 'video_source' | 'reference_url' | 'hook_text' | 'hook_position' | 'hook_size' | 'preview_expires_at' | 'video_id'
   | 'charged_units' | 'regenerations' | 'error' | 'created_at' | 'updated_at'
-> & { sound: SoundMode; music_id: string | null; voice_line: string | null } & { preview_url: string | null; preview_url_expires_at: string | null; queue_position: number | null; batch_id: number | null };
+> & { hook_style: HookStyle; hook_duration: HookDuration } & { sound: SoundMode; music_id: string | null; voice_line: string | null } & { preview_url: string | null; preview_url_expires_at: string | null; queue_position: number | null; batch_id: number | null };
 
 export function jobView(job: Job, preview?: { url: string; expiresAt: string }): JobView {
   const showPreview = job.status === 'preview_ready' && preview;
@@ -229,6 +278,7 @@ export function jobView(job: Job, preview?: { url: string; expiresAt: string }):
     hook_text: job.hook_text,
     hook_position: job.hook_position,
     hook_size: job.hook_size,
+    ...(({ style, duration }) => ({ hook_style: style, hook_duration: duration }))(hookOfJob(job)),
     ...(({ sound, musicId, voiceLine }) => ({ sound, music_id: musicId, voice_line: voiceLine }))(soundOfJob(job)),
     preview_url: showPreview ? preview.url : null,
     preview_url_expires_at: showPreview ? preview.expiresAt : null,

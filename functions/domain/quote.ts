@@ -51,7 +51,17 @@ const MEASURED_SECONDS: Readonly<Record<JobMethod, { auto: number; preview: numb
   reuse: { auto: 2.42 - 1.8 + 2.15, preview: 3.41 - 1.8 },
 };
 
+/**
+ * What hook_duration=full adds to composing: the demo's pictures encoded once more under the caption.
+ * `npm run bench -- --only compose` (2026-11-29, a loaded 2-core machine) measured it at 17.9 ffmpeg
+ * CPU seconds over the 15 s demo, as much as the old full re-encode, which took 17.75 s wall on the
+ * quiet machine of the figures above: about 14 s for the demo's part of it (15 of 19 s).
+ */
+const FULL_CAPTION_SECONDS = 14;
+
 /** Whole seconds, rounded up: a figure measured on a quiet machine is a floor, not a promise. */
-export function estimatedSeconds(method: JobMethod, mode: 'auto' | 'preview'): number {
-  return Math.ceil(MEASURED_SECONDS[method][mode]);
+export function estimatedSeconds(method: JobMethod, mode: 'auto' | 'preview', hookDuration: 'reaction' | 'full' = 'reaction'): number {
+  // A preview stops before composing; only an auto job composes before its next stop.
+  const composing = mode === 'auto' && hookDuration === 'full' ? FULL_CAPTION_SECONDS : 0;
+  return Math.ceil(MEASURED_SECONDS[method][mode] + composing);
 }

@@ -1,5 +1,5 @@
 /** A saved reaction: a job's reaction clip kept in the account's library for reuse. */
-import type { JobMethod } from './jobs';
+import type { FrameBox, JobMethod } from './jobs';
 
 export interface SavedReaction {
   id: number;
@@ -12,6 +12,8 @@ export interface SavedReaction {
   clip_key: string;
   duration_s: number;
   emotion: string | null;
+  /** Where the clip's face is (the job's reaction.face_box), so each reuse's caption keeps clear of it; absent when unknown. */
+  face_box?: FrameBox | null;
   created_at: string;
 }
 

@@ -21,6 +21,7 @@ import { createVideoBatchInput, videoBatchResponse } from '#domain/schemas/video
 import { videoQuoteResponse } from '#domain/schemas/quote';
 import { finishedVideoResponse } from '#domain/schemas/finished-video';
 import { hookIdeasResponse, hookRequest } from '#domain/schemas/hooks';
+import { captionPreviewInput } from '#domain/schemas/captions';
 import { channelSyncInput, channelSyncResponse, connectionResponse, disconnectResponse, postResponse } from '#domain/schemas/social';
 import { analyticsOverviewResponse, analyticsSyncResponse } from '#domain/schemas/analytics';
 import { usageResponse } from '#domain/schemas/usage';
@@ -241,6 +242,14 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     fields: hookRequest,
     responses: { 200: ok('Ten ideas', dataOf(hookIdeasResponse)) },
     errors: ['not_found', 'invalid_media', 'upstream_unavailable'],
+  },
+  'POST /captions/preview': {
+    summary: 'Draw a caption as the video will',
+    description:
+      'The hook caption on a transparent 1080x1920 PNG, drawn by the renderer the videos use: the same pixels Compose lays over the reaction (and the demo, with hook_duration full). With `job_id` it keeps clear of that job\'s reaction\'s face as its video will; without, of a typical avatar\'s. Defaults as POST /videos: top, medium, outline.',
+    fields: captionPreviewInput,
+    responses: { 200: { description: 'The caption layer (PNG, transparent outside the caption)', contentType: 'image/png' } },
+    errors: ['not_found'],
   },
 
   'GET /social/connections': {

@@ -16,6 +16,7 @@ import type { AvatarStore } from './avatar-store';
 import type { ReactionStore } from './reaction-store';
 import type { DemoMedia } from './demo-media';
 import type { AvatarImages } from './avatar-images';
+import type { CaptionImages } from './caption-images';
 import type { JobRunner } from './job-runner';
 import type { JobStore } from './job-store';
 import type { AllowanceLedger } from './allowance-ledger';
@@ -66,6 +67,7 @@ export interface Dependencies {
   demoMedia: DemoMedia;
   /** Checks and re-encodes uploaded avatar images (sharp): only the avatars function bundles it. */
   avatarImages: AvatarImages;
+  captionImages: CaptionImages;
   /** Video jobs and their Idempotency-Keys; the writes that also reserve an allowance unit. */
   jobs: JobStore;
   /** Settles and reads the monthly allowance. */

@@ -55,8 +55,16 @@ export interface ReactionClip {
   peakS?: number;
   /** The clip's audio is GenerationOptions.voiceLine spoken (and the mouth follows it); absent or false otherwise. */
   voice?: boolean;
-  /** The caption burnt into the clip (see GenerationOptions.caption), or null for a clean clip. */
+  /**
+   * The caption burnt into the clip (see GenerationOptions.caption), or null for a clean clip; `avoid`
+   * is the face box it was kept clear of (faceBox).
+   */
   captioned?: CaptionOverlay | null;
+  /**
+   * The face's eyes-to-mouth box on the 1080x1920 frame over the whole clip (the union of every
+   * frame's), for engines that draw the face themselves; a caption drawn on the clip keeps clear of it.
+   */
+  faceBox?: FaceBox | null;
   /** The poster JPEG asked for with GenerationOptions.posterKey; absent when the engine makes none. */
   poster?: StoredFile | null;
 }
@@ -66,6 +74,15 @@ interface CaptionOverlay {
   text: string;
   position: 'top' | 'middle' | 'bottom';
   size: 'small' | 'medium' | 'large';
+  style?: 'outline' | 'box' | 'highlight' | 'glow' | 'bold_caps';
+  avoid?: FaceBox | null;
+}
+
+interface FaceBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
 }
 
 export type HookFormat = 'pov' | 'question' | 'curiosity_gap' | 'challenge' | 'confession' | 'listicle' | 'before_after' | 'warning' | 'social_proof' | 'story';

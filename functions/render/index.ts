@@ -34,7 +34,7 @@ export { inspectReferenceVideo, referenceContentType } from './uploads/reference
 export { prepareAvatarImage } from './uploads/image-upload';
 
 // The hook caption: drawn by Skia into a PNG, laid over a segment by ffmpeg.
-export { renderCaptionPng, type CaptionBox, type CaptionSpec } from './caption/caption';
+export { CAPTION_SAFE_AREA, renderCaptionPng, type CaptionBox, type CaptionSpec, type CaptionStyle } from './caption/caption';
 export { CAPTION_FONTS } from './caption/caption-fonts';
 
 // The finished video: the captioned reaction segment joined with the demo, and its poster.
@@ -45,7 +45,7 @@ export { peakFrameIndex } from './compose/poster';
 export { REST_CAMERA, type Emotion, type ReactionFrame } from './reaction/animation';
 export { CALM_FACE, reactionFrames } from './reaction/expression-curve';
 export { hashSeed, randomFrom, streamFor, type Random } from './reaction/seeded-random';
-export { renderClipToFile, type FrameRenderer } from './reaction/reaction-clip';
+export { clipFaceBox, renderClipToFile, type FaceBox, type FrameRenderer } from './reaction/reaction-clip';
 export type { CaptionOverlay, EncodeStats } from './reaction/frame-encoder';
 
 // The illustrated (DiceBear avataaars) avatar: its rig, its portrait, its animated scene.
@@ -63,7 +63,7 @@ export {
   type Top,
 } from './illustrated/illustrated-rig';
 export { renderAvatarPng } from './illustrated/illustrated-avatar';
-export { prepareIllustratedScene } from './illustrated/illustrated-renderer';
+export { prepareIllustratedScene, typicalFaceBox } from './illustrated/illustrated-renderer';
 
 // Photo avatars and motion from a reference clip (face landmarks, warping), and the face model's files,
 // named for the Lambda layer that ships them. Importing these loads no tfjs: the model loads on the

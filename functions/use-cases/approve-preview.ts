@@ -36,6 +36,8 @@ export async function approvePreview(deps: ApprovePreviewDeps, input: { accountI
       ...(changes.hook_text !== undefined ? { hook_text: changes.hook_text } : {}),
       ...(changes.hook_position !== undefined ? { hook_position: changes.hook_position } : {}),
       ...(changes.hook_size !== undefined ? { hook_size: changes.hook_size } : {}),
+      ...(changes.hook_style !== undefined ? { hook_style: changes.hook_style } : {}),
+      ...(changes.hook_duration !== undefined ? { hook_duration: changes.hook_duration } : {}),
       ...(sound ? { sound: sound.sound, music_id: sound.musicId } : {}),
     },
     { statusIn: ['preview_ready'], taskToken: token },

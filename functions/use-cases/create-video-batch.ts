@@ -76,7 +76,7 @@ export async function createVideoBatch(deps: CreateVideoBatchDeps, input: Create
 export async function quoteVideoBatch(deps: CheckDeps, input: CreateVideoBatchInput): Promise<VideoQuote> {
   const { accountId, variants } = input;
   // Jobs share the render slots: the last one's next stop is about the sum of their own times away.
-  const estimate = variants.reduce((sum, { request }) => sum + estimatedSeconds(request.method, request.mode), 0);
+  const estimate = variants.reduce((sum, { request }) => sum + estimatedSeconds(request.method, request.mode, request.hookDuration), 0);
   const idempotency = idempotencyClaimOf(input);
   if (idempotency) {
     const earlier = await deps.jobs.getBatchIdempotency(accountId, idempotency.keyHash, deps.now());

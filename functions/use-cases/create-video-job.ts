@@ -71,7 +71,7 @@ export async function createVideoJob(deps: CreateVideoJobDeps, input: CreateVide
  */
 export async function quoteVideoJob(deps: QuoteVideoJobDeps, input: CreateVideoJobInput): Promise<VideoQuote> {
   const { accountId, request } = input;
-  const estimate = estimatedSeconds(request.method, request.mode);
+  const estimate = estimatedSeconds(request.method, request.mode, request.hookDuration);
   const idempotency = await idempotencyClaimOf(input);
   if (idempotency) {
     const earlier = await deps.jobs.getIdempotency(accountId, idempotency.keyHash, deps.now());

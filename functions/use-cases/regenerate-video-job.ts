@@ -128,5 +128,7 @@ function nextRound(round: number, changes: RegenerateChanges, referenceKey: stri
     ...(changes.reference?.source === 'upload' && referenceKey ? { video_source: 'upload' as const, reference_url: null, reference_key: referenceKey } : {}),
     ...(changes.sound ? { sound: changes.sound.sound, music_id: changes.sound.musicId } : {}),
     ...(changes.voiceLine !== undefined ? { voice_line: changes.voiceLine } : {}),
+    ...(changes.hookStyle !== undefined ? { hook_style: changes.hookStyle } : {}),
+    ...(changes.hookDuration !== undefined ? { hook_duration: changes.hookDuration } : {}),
   };
 }

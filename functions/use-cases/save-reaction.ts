@@ -41,6 +41,7 @@ export async function saveReaction(deps: SaveReactionDeps, input: { accountId: n
     clip_key: reactionClipKey(accountId, id),
     duration_s: clip.duration_s,
     emotion: clip.emotion,
+    face_box: clip.face_box ?? null,
     created_at: deps.now().toISOString(),
   };
   // The library gets its own copy: the job's files may be cleaned up, the saved clip must stay.

@@ -21,6 +21,7 @@ import {
   demoMediaNotBundled,
   avatarImagesNotBundled,
   facesNotBundled,
+  captionImagesNotBundled,
   socialNotBundled,
   cipherNotBundled,
   remoteFilesNotBundled,
@@ -88,6 +89,7 @@ function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dep
     demoMedia: demoMediaNotBundled,
     avatarImages: avatarImagesNotBundled,
     faces: facesNotBundled,
+    captionImages: captionImagesNotBundled,
     musicMedia: musicMediaNotBundled,
     ...(storesNotBundled() as Pick<Dependencies, keyof ReturnType<typeof dynamoStores>>),
     // Only the social and analytics functions talk to the providers (social-on-aws.ts).

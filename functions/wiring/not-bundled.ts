@@ -9,6 +9,7 @@ import type { ReferenceResolver } from '#ports/reference-resolver';
 import type { MediaInspector } from '#ports/media-inspector';
 import type { DemoMedia } from '#ports/demo-media';
 import type { AvatarImages } from '#ports/avatar-images';
+import type { CaptionImages } from '#ports/caption-images';
 import type { CredentialCipher } from '#ports/credential-cipher';
 import type { RemoteFiles } from '#ports/remote-files';
 import type { WebhookReceivers } from '#ports/webhook-receivers';
@@ -42,6 +43,13 @@ export const facesNotBundled: FaceFinder = { faceInImage: notBundled('the face f
 
 /** Where the face runtime cannot ship beside ffmpeg (the videos function): a clip's face is the render's to find. */
 export const clipFacesSeenByTheRender: Pick<FaceFinder, 'clipShowsFace'> = { clipShowsFace: async () => undefined };
+
+export const captionImagesNotBundled: CaptionImages = {
+  draw: notBundled('the caption renderer'),
+  get typicalFaceBox(): CaptionImages['typicalFaceBox'] {
+    return notBundled('the caption renderer')();
+  },
+};
 
 export const musicMediaNotBundled: MusicMedia = { ingest: notBundled('the music tools') };
 

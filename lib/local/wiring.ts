@@ -16,6 +16,7 @@ import { FfmpegDemoMedia } from '#adapters/media/ffmpeg-demo-media';
 import { SharpAvatarImages } from '#adapters/media/sharp-avatar-images';
 import { humanClipFaces } from '#adapters/media/human-clip-faces';
 import { humanImageFaces } from '#adapters/media/human-image-faces';
+import { SkiaCaptionImages } from '#adapters/media/skia-caption-images';
 import { referenceResolver } from '#adapters/reference/reference-resolver';
 import { createLinkedFileDownloader } from '#adapters/reference/direct-media-resolver';
 import { FfprobeMediaInspector } from '#adapters/media/ffprobe-media-inspector';
@@ -73,6 +74,7 @@ export function localDependencies(parts: LocalParts): Dependencies {
     remoteFiles: createLinkedFileDownloader(),
     demoMedia: new FfmpegDemoMedia(),
     avatarImages: new SharpAvatarImages(),
+    captionImages: new SkiaCaptionImages(),
     media: new FfprobeMediaInspector(),
     faces: { ...humanImageFaces, ...humanClipFaces },
     musicMedia: new FfmpegMusicMedia(),

@@ -29,7 +29,7 @@ test("the studio's sound choices and voice-line limit are the API's", () => {
 });
 
 test('auto is sent by default, with no music_id and no voice line', () => {
-  expect(videoRequest(form(), EMPTY_REFERENCE)).toEqual({ product_id: 3, method: 'prompt', prompt: 'shocked by the price', mode: 'auto', hook_position: 'top', hook_size: 'medium', sound: 'auto' });
+  expect(videoRequest(form(), EMPTY_REFERENCE)).toEqual({ product_id: 3, method: 'prompt', prompt: 'shocked by the price', mode: 'auto', hook_position: 'top', hook_size: 'medium', hook_style: 'outline', hook_duration: 'reaction', sound: 'auto' });
 });
 
 test('music sends its track; music without a track is not sent and says so', () => {
@@ -46,7 +46,7 @@ test('the voice line is trimmed, left out when empty, and never sent for a reuse
   expect(videoRequest(form({ voiceLine: '  wait, what?  ' }), EMPTY_REFERENCE)).toMatchObject({ voice_line: 'wait, what?' });
   expect(videoRequest(form({ voiceLine: '   ' }), EMPTY_REFERENCE)).not.toHaveProperty('voice_line');
   const reuse = videoRequest(form({ method: 'reuse', reactionId: '9', voiceLine: 'wait, what?', sound: { sound: 'music', musicId: 't12' } }), EMPTY_REFERENCE);
-  expect(reuse).toEqual({ product_id: 3, method: 'reuse', reaction_id: 9, mode: 'auto', hook_position: 'top', hook_size: 'medium', sound: 'music', music_id: 't12' });
+  expect(reuse).toEqual({ product_id: 3, method: 'reuse', reaction_id: 9, mode: 'auto', hook_position: 'top', hook_size: 'medium', hook_style: 'outline', hook_duration: 'reaction', sound: 'music', music_id: 't12' });
 });
 
 test('what the method still misses is said before the sound', () => {

@@ -186,6 +186,14 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  */
 async function captionMatch(rgb: Buffer, caption: { text: string; position: Third; size?: 'small' | 'medium' | 'large' }): Promise<number> {
   const { png } = await renderCaptionPng({ text: caption.text, position: caption.position, size: caption.size ?? 'medium' });
+  return layerMatch(rgb, png);
+}
+
+/**
+ * How much of a caption layer (a 1080x1920 PNG as the renderer or POST /captions/preview draws it) a
+ * frame shows, scored as captionMatch says: light pixels of the layer light in the frame, dark ones dark.
+ */
+export async function layerMatch(rgb: Buffer, png: Buffer): Promise<number> {
   const template = await sharp(png).ensureAlpha().raw().toBuffer();
   const kindAt = (x: number, y: number): 'fill' | 'outline' | null => {
     const i = (y * FRAME_W + x) * 4;
@@ -206,7 +214,7 @@ async function captionMatch(rgb: Buffer, caption: { text: string; position: Thir
       if (kind === 'fill' ? luma > 170 : luma < 90) tally[kind].matching++;
     }
   }
-  if (tally.fill.solid < 500 || tally.outline.solid < 500) throw new Error(`the caption "${caption.text}" renders too few solid pixels to judge`);
+  if (tally.fill.solid < 500 || tally.outline.solid < 500) throw new Error('the caption layer has too few solid pixels to judge');
   return Math.min(tally.fill.matching / tally.fill.solid, tally.outline.matching / tally.outline.solid);
 }
 

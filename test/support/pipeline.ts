@@ -106,6 +106,8 @@ export function pipelineWorld(overrides: Partial<Dependencies> = {}) {
         hookText: null,
         hookPosition: 'top',
         hookSize: 'medium',
+        hookStyle: 'outline',
+        hookDuration: 'reaction',
         prompt: 'OMG',
         avatarId: null,
         videoSource: null,

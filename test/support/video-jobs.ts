@@ -54,6 +54,8 @@ export const promptRequest = (productId: number, changes: Partial<VideoRequest> 
   hookText: null,
   hookPosition: 'top',
   hookSize: 'medium',
+  hookStyle: 'outline',
+  hookDuration: 'reaction',
   prompt: 'amazed by the glow',
   avatarId: null,
   videoSource: null,

@@ -49,6 +49,7 @@ export function testDependencies(overrides: Partial<Dependencies> = {}): Depende
     reactions: unwiredPort('reactions'),
     demoMedia: unwiredPort('demoMedia'),
     avatarImages: unwiredPort('avatarImages'),
+    captionImages: unwiredPort('captionImages'),
     jobs: unwiredPort('jobs'),
     ledger: unwiredPort('ledger'),
     videos: unwiredPort('videos'),

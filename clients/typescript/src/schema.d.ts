@@ -442,6 +442,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/captions/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Draw a caption as the video will
+         * @description The hook caption on a transparent 1080x1920 PNG, drawn by the renderer the videos use: the same pixels Compose lays over the reaction (and the demo, with hook_duration full). With `job_id` it keeps clear of that job's reaction's face as its video will; without, of a typical avatar's. Defaults as POST /videos: top, medium, outline.
+         */
+        post: operations["hooksPreviewCaption"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/social/connections": {
         parameters: {
             query?: never;
@@ -1022,6 +1042,16 @@ export interface components {
             hook_position: "top" | "middle" | "bottom";
             /** @enum {string} */
             hook_size: "small" | "medium" | "large";
+            /**
+             * @description outline: white, dark outline; box: dark text on a white box; highlight: key words on a colour band; glow; bold_caps: uppercase, heavy
+             * @enum {string}
+             */
+            hook_style: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+            /**
+             * @description reaction: the caption shows over the reaction only; full: over the demo too
+             * @enum {string}
+             */
+            hook_duration: "reaction" | "full";
             /**
              * @description auto: an effect matched to the reaction, then the demo audio; music: music_id under both, ducked under the demo; none: the demo audio only
              * @enum {string}
@@ -4454,6 +4484,10 @@ export interface operations {
                     hook_position?: "top" | "middle" | "bottom";
                     /** @enum {string} */
                     hook_size?: "small" | "medium" | "large";
+                    /** @enum {string} */
+                    hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+                    /** @enum {string} */
+                    hook_duration?: "reaction" | "full";
                     prompt?: string;
                     avatar_id?: number | string;
                     /** @enum {string} */
@@ -4477,6 +4511,10 @@ export interface operations {
                     hook_position?: "top" | "middle" | "bottom";
                     /** @enum {string} */
                     hook_size?: "small" | "medium" | "large";
+                    /** @enum {string} */
+                    hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+                    /** @enum {string} */
+                    hook_duration?: "reaction" | "full";
                     prompt?: string;
                     avatar_id?: number | string;
                     /** @enum {string} */
@@ -4500,6 +4538,10 @@ export interface operations {
                     hook_position?: "top" | "middle" | "bottom";
                     /** @enum {string} */
                     hook_size?: "small" | "medium" | "large";
+                    /** @enum {string} */
+                    hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+                    /** @enum {string} */
+                    hook_duration?: "reaction" | "full";
                     prompt?: string;
                     avatar_id?: number | string;
                     /** @enum {string} */
@@ -5241,6 +5283,10 @@ export interface operations {
                     /** @enum {string} */
                     hook_size?: "small" | "medium" | "large";
                     /** @enum {string} */
+                    hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+                    /** @enum {string} */
+                    hook_duration?: "reaction" | "full";
+                    /** @enum {string} */
                     sound?: "auto" | "music" | "none";
                     music_id?: string;
                 };
@@ -5250,6 +5296,10 @@ export interface operations {
                     hook_position?: "top" | "middle" | "bottom";
                     /** @enum {string} */
                     hook_size?: "small" | "medium" | "large";
+                    /** @enum {string} */
+                    hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+                    /** @enum {string} */
+                    hook_duration?: "reaction" | "full";
                     /** @enum {string} */
                     sound?: "auto" | "music" | "none";
                     music_id?: string;
@@ -5447,6 +5497,10 @@ export interface operations {
                     reference_url?: string;
                     reference_video_upload_id?: string;
                     /** @enum {string} */
+                    hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+                    /** @enum {string} */
+                    hook_duration?: "reaction" | "full";
+                    /** @enum {string} */
                     sound?: "auto" | "music" | "none";
                     music_id?: string;
                     voice_line?: string;
@@ -5459,6 +5513,10 @@ export interface operations {
                     reference_url?: string;
                     reference_video_upload_id?: string;
                     /** @enum {string} */
+                    hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+                    /** @enum {string} */
+                    hook_duration?: "reaction" | "full";
+                    /** @enum {string} */
                     sound?: "auto" | "music" | "none";
                     music_id?: string;
                     voice_line?: string;
@@ -5470,6 +5528,10 @@ export interface operations {
                     video_source?: "link" | "upload";
                     reference_url?: string;
                     reference_video_upload_id?: string;
+                    /** @enum {string} */
+                    hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+                    /** @enum {string} */
+                    hook_duration?: "reaction" | "full";
                     /** @enum {string} */
                     sound?: "auto" | "music" | "none";
                     music_id?: string;
@@ -5718,6 +5780,10 @@ export interface operations {
                         hook_position?: "top" | "middle" | "bottom";
                         /** @enum {string} */
                         hook_size?: "small" | "medium" | "large";
+                        /** @enum {string} */
+                        hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+                        /** @enum {string} */
+                        hook_duration?: "reaction" | "full";
                         prompt?: string;
                         avatar_id?: number | string;
                         /** @enum {string} */
@@ -6224,6 +6290,178 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "upstream_unavailable";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
+    hooksPreviewCaption: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    text: string;
+                    /** @enum {string} */
+                    position?: "top" | "middle" | "bottom";
+                    /** @enum {string} */
+                    size?: "small" | "medium" | "large";
+                    /** @enum {string} */
+                    style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+                    /** @description A job whose reaction's face the caption keeps clear of, as that job's video will; without it, a typical avatar's face */
+                    job_id?: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    text: string;
+                    /** @enum {string} */
+                    position?: "top" | "middle" | "bottom";
+                    /** @enum {string} */
+                    size?: "small" | "medium" | "large";
+                    /** @enum {string} */
+                    style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+                    /** @description A job whose reaction's face the caption keeps clear of, as that job's video will; without it, a typical avatar's face */
+                    job_id?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description The caption layer (PNG, transparent outside the caption) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": unknown;
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
                     };
                 };
             };

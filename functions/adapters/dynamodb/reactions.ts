@@ -163,6 +163,7 @@ function toReaction(item: Record<string, unknown>): SavedReaction {
     clip_key: item.clip_key as string,
     duration_s: item.duration_s as number,
     emotion: (item.emotion as string | null | undefined) ?? null,
+    face_box: (item.face_box as SavedReaction['face_box']) ?? null,
     created_at: item.created_at as string,
   };
 }

@@ -1,6 +1,6 @@
 /** How a video job is shown (jobView in functions/domain/jobs.ts answers this shape). */
 import * as z from 'zod/mini';
-import { HOOK_POSITIONS, HOOK_SIZES, JOB_ERROR_CODES, JOB_METHODS, JOB_MODES, JOB_STAGES, JOB_STATUSES } from '#domain/jobs';
+import { HOOK_DURATIONS, HOOK_POSITIONS, HOOK_SIZES, HOOK_STYLES, JOB_ERROR_CODES, JOB_METHODS, JOB_MODES, JOB_STAGES, JOB_STATUSES } from '#domain/jobs';
 import { recordId, link, timestamp } from './envelope';
 import { VIDEO_SOURCES } from './video';
 import { SOUND_MODES } from '#domain/sound';
@@ -25,6 +25,8 @@ export const jobResponse = z
     hook_text: z.nullable(z.string()),
     hook_position: z.enum(HOOK_POSITIONS),
     hook_size: z.enum(HOOK_SIZES),
+    hook_style: z.enum(HOOK_STYLES).check(z.meta({ description: 'outline: white, dark outline; box: dark text on a white box; highlight: key words on a colour band; glow; bold_caps: uppercase, heavy' })),
+    hook_duration: z.enum(HOOK_DURATIONS).check(z.meta({ description: 'reaction: the caption shows over the reaction only; full: over the demo too' })),
     sound: z.enum(SOUND_MODES).check(z.meta({ description: 'auto: an effect matched to the reaction, then the demo audio; music: music_id under both, ducked under the demo; none: the demo audio only' })),
     music_id: z.nullable(z.string().check(z.meta({ description: 'The music bed (GET /music) when sound is music' }))),
     voice_line: z.nullable(z.string().check(z.meta({ description: 'The line the person speaks during the reaction' }))),

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { badRequest } from '#domain/errors';
-import { HOOK_POSITIONS, HOOK_SIZES, JOB_DEFAULTS, JOB_LIMITS, JOB_METHODS, JOB_MODES, type JobMethod } from '#domain/jobs';
+import { HOOK_DURATIONS, HOOK_POSITIONS, HOOK_SIZES, HOOK_STYLES, JOB_DEFAULTS, JOB_LIMITS, JOB_METHODS, JOB_MODES, type JobMethod } from '#domain/jobs';
 import { idField, withoutControlCharacters } from './common';
 import { checkReferenceUrl } from '#domain/reference-url';
 import { builtInTrack, isAccountTrackId, SOUND_DEFAULTS, SOUND_MODES, VOICE_LINE_MAX_CHARS, type SoundMode } from '#domain/sound';
@@ -33,6 +33,12 @@ const soundFields = () => ({
   voice_line: z.optional(text(VOICE_LINE_MAX_CHARS)),
 });
 
+/** The caption's style and duration (docs/decisions.md, Captions), shared by create, batch variants, approve and regenerate. */
+const hookLookFields = () => ({
+  hook_style: z.optional(oneOf(HOOK_STYLES)),
+  hook_duration: z.optional(oneOf(HOOK_DURATIONS)),
+});
+
 /** `music_id` alone means sound=music; sound=music needs a music_id and no other sound takes one. */
 export function soundOf(input: { sound?: SoundMode; music_id?: string }, what: string): { sound: SoundMode; musicId: string | null } | null {
   if (input.sound === undefined && input.music_id === undefined) return null;
@@ -49,6 +55,7 @@ export const createVideoInput = z.strictObject({
   hook_text: z.optional(text(JOB_LIMITS.hookTextMaxChars)),
   hook_position: z.optional(oneOf(HOOK_POSITIONS)),
   hook_size: z.optional(oneOf(HOOK_SIZES)),
+  ...hookLookFields(),
   prompt: z.optional(text(1000)),
   avatar_id: z.optional(idField),
   video_source: z.optional(oneOf(VIDEO_SOURCES)),
@@ -76,6 +83,8 @@ export interface VideoRequest {
   hookText: string | null;
   hookPosition: (typeof HOOK_POSITIONS)[number];
   hookSize: (typeof HOOK_SIZES)[number];
+  hookStyle: (typeof HOOK_STYLES)[number];
+  hookDuration: (typeof HOOK_DURATIONS)[number];
   prompt: string | null;
   avatarId: number | null;
   videoSource: (typeof VIDEO_SOURCES)[number] | null;
@@ -136,6 +145,8 @@ export function videoRequestOf(input: CreateVideoInput, hasFilePart: boolean, wh
     hookText: input.hook_text ?? null,
     hookPosition: input.hook_position ?? JOB_DEFAULTS.hookPosition,
     hookSize: input.hook_size ?? JOB_DEFAULTS.hookSize,
+    hookStyle: input.hook_style ?? JOB_DEFAULTS.hookStyle,
+    hookDuration: input.hook_duration ?? JOB_DEFAULTS.hookDuration,
     prompt: input.prompt ?? null,
     avatarId: input.avatar_id ?? null,
     videoSource: input.video_source ?? null,
@@ -151,6 +162,7 @@ export const approveVideoInput = z.strictObject({
   hook_text: z.optional(z.nullable(text(JOB_LIMITS.hookTextMaxChars))),
   hook_position: z.optional(oneOf(HOOK_POSITIONS)),
   hook_size: z.optional(oneOf(HOOK_SIZES)),
+  ...hookLookFields(),
   sound: z.optional(oneOf(SOUND_MODES)),
   music_id: z.optional(musicId),
 });
@@ -163,6 +175,7 @@ export const regenerateVideoInput = z.strictObject({
   video_source: z.optional(oneOf(VIDEO_SOURCES)),
   reference_url: z.optional(url),
   reference_video_upload_id: z.optional(uploadIdField),
+  ...hookLookFields(),
   ...soundFields(),
 });
 export type RegenerateVideoInput = z.infer<typeof regenerateVideoInput>;
@@ -174,22 +187,27 @@ export interface RegenerateChanges {
   reference?: { source: 'link'; url: string } | { source: 'upload' };
   sound?: { sound: SoundMode; musicId: string | null };
   voiceLine?: string;
+  hookStyle?: (typeof HOOK_STYLES)[number];
+  hookDuration?: (typeof HOOK_DURATIONS)[number];
 }
 
-const SOUND_CHANGES = ['sound', 'music_id', 'voice_line'];
+/** Changes any method's regenerate may carry: the sound, and how the caption looks (the next preview shows it). */
+const ANY_METHOD_CHANGES = ['sound', 'music_id', 'voice_line', 'hook_style', 'hook_duration'];
 
 /** Which changes a regenerate may carry for the job's method; anything else is a 400 naming the field. */
 export function regenerateChangesOf(method: JobMethod, input: RegenerateVideoInput, hasFilePart: boolean): RegenerateChanges {
   const hasReferenceVideo = referenceClipGiven(hasFilePart, input.reference_video_upload_id, 'regenerate request');
   const given = Object.keys(input).filter((field) => input[field as keyof RegenerateVideoInput] !== undefined);
   if (hasFilePart) given.push('reference_video');
-  const allowed = [...(method === 'prompt' ? ['prompt'] : method === 'motion' ? ['avatar_id', 'video_source', 'reference_url', 'reference_video', 'reference_video_upload_id'] : []), ...SOUND_CHANGES];
+  const allowed = [...(method === 'prompt' ? ['prompt'] : method === 'motion' ? ['avatar_id', 'video_source', 'reference_url', 'reference_video', 'reference_video_upload_id'] : []), ...ANY_METHOD_CHANGES];
   const foreign = given.filter((field) => !allowed.includes(field));
   if (foreign.length > 0) throw badRequest(`Invalid regenerate request: ${foreign.join(', ')} cannot be changed on a ${method} job`);
   const changes: RegenerateChanges = {};
   const sound = soundOf(input, 'regenerate request');
   if (sound) changes.sound = sound;
   if (input.voice_line !== undefined) changes.voiceLine = input.voice_line;
+  if (input.hook_style !== undefined) changes.hookStyle = input.hook_style;
+  if (input.hook_duration !== undefined) changes.hookDuration = input.hook_duration;
   if (input.prompt !== undefined) changes.prompt = input.prompt;
   if (input.avatar_id !== undefined) changes.avatarId = input.avatar_id;
   const source = input.video_source ?? (input.reference_url !== undefined ? 'link' : hasReferenceVideo ? 'upload' : undefined);

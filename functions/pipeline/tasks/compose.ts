@@ -4,7 +4,7 @@
  * overridden is reused as the segment, so approving encodes nothing.
  */
 import { join } from 'node:path';
-import { captionOf, sameCaption } from '#domain/jobs';
+import { captionOf, hookOfJob, sameCaption } from '#domain/jobs';
 import { videoObjectKeys } from '#domain/video';
 import { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from '#render';
 import { jobSoundFiles } from '#pipeline/job-sound';
@@ -65,6 +65,7 @@ export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<
         segmentDurationS,
         demo: demo ? { path: join(dir, 'demo.mp4'), durationS: demo.durationS, encoding: demo.encoding, loudnessLufs: demo.loudnessLufs } : null,
         sound: await soundFetched,
+        demoCaption: hookOfJob(job).duration === 'full' ? caption : null,
         outputPath: join(dir, 'video.mp4'),
       });
       await blobs.putFile(keys.video, join(dir, 'video.mp4'), 'video/mp4');

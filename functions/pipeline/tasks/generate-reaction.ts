@@ -45,6 +45,7 @@ export async function generateReaction(payload: StepPayload, deps: GenerateDeps,
         voice: clip.voice ?? false,
         peak_s: clip.peakS ?? null,
         captioned: clip.captioned ?? null,
+        face_box: clip.faceBox ?? null,
         poster_key: clip.poster?.key ?? null,
       },
     });

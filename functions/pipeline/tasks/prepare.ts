@@ -9,6 +9,6 @@ export async function prepare(payload: StepPayload, deps: Pick<Dependencies, 'jo
   const { reaction } = await requireInputs(deps, job);
   // A reuse job's reaction is the saved clip itself: later steps caption and join it.
   await enterStep(deps, job, 'prepare', 'preparing', reaction ? {
-    reaction: { key: reaction.clip_key, duration_s: reaction.duration_s, emotion: reaction.emotion, engine: 'saved', seed: 0 },
+    reaction: { key: reaction.clip_key, duration_s: reaction.duration_s, emotion: reaction.emotion, engine: 'saved', seed: 0, face_box: reaction.face_box ?? null },
   } : {});
 }

@@ -4,6 +4,7 @@
  * emoji package's .woff2 files render nothing in Skia; its .woff ones carry the colour glyphs.
  */
 export const CAPTION_FONTS = {
-  text: { packageName: '@fontsource/montserrat', files: /^montserrat-.+-800-normal\.woff2$/ },
+  // ExtraBold (800) for every style, Black (900) for bold_caps.
+  text: { packageName: '@fontsource/montserrat', files: /^montserrat-.+-(800|900)-normal\.woff2$/ },
   emoji: { packageName: '@fontsource/noto-color-emoji', files: /^noto-color-emoji-.+-400-normal\.woff$/ },
 } as const;

@@ -25,6 +25,7 @@ import {
   canonicalSilence,
   fitToCanonicalFrame,
   toCanonicalAudio,
+  type CanonicalSpeed,
 } from '../encoding/canonical-encoding';
 import { probeMedia, type MediaProbe } from '../ffmpeg/probe';
 import { encodeLevelled } from '../sound/level-encode';
@@ -38,6 +39,8 @@ export interface CaptionSegmentInput {
   caption: CaptionSpec | null;
   outputPath: string;
   timeoutMs?: number;
+  /** `standard` for camera footage (a demo under a full-length caption); default `rendered`, for drawn reactions. */
+  speed?: CanonicalSpeed;
 }
 
 export interface CaptionSegmentResult {
@@ -61,6 +64,11 @@ export interface JoinInput {
   } | null;
   /** What plays beside the demo's own audio (local files of levelled sounds); null: the segment's and the demo's audio only. */
   sound: JoinSound | null;
+  /**
+   * hook_duration=full: the caption stays over the demo too. Its pictures are then re-encoded with the
+   * caption laid over (the one encode this costs); absent or null, the demo is stream-copied as stored.
+   */
+  demoCaption?: CaptionSpec | null;
   outputPath: string;
   timeoutMs?: number;
 }
@@ -137,6 +145,7 @@ function captionSegmentArgs(input: {
   frames: number;
   caption: { pngPath: string; box: CaptionBox } | null;
   outputPath: string;
+  speed: CanonicalSpeed;
 }): string[] {
   const { reaction, frames, caption } = input;
   const video = reaction.video;
@@ -159,7 +168,7 @@ function captionSegmentArgs(input: {
     '-filter_complex', graph.join(';'),
     '-map', '[v]',
     '-map', '[a]',
-    ...canonicalEncodeArgs({ speed: 'rendered' }),
+    ...canonicalEncodeArgs({ speed: input.speed }),
     '-y', fileArg(input.outputPath),
   ];
 }
@@ -193,7 +202,7 @@ export async function captionSegment(input: CaptionSegmentInput): Promise<Captio
         if (!overlay && canonical) {
           await runFfmpeg(remuxArgs(input.reactionPath, partial), { timeoutMs });
         } else {
-          await runFfmpeg(captionSegmentArgs({ reactionPath: input.reactionPath, reaction, frames, caption: overlay, outputPath: partial }), { timeoutMs });
+          await runFfmpeg(captionSegmentArgs({ reactionPath: input.reactionPath, reaction, frames, caption: overlay, outputPath: partial, speed: input.speed ?? 'rendered' }), { timeoutMs });
         }
       },
       async (partial) => {
@@ -211,7 +220,8 @@ export async function captionSegment(input: CaptionSegmentInput): Promise<Captio
 }
 
 /**
- * The finished video: segment then demo, the pictures joined by stream copy (no pixel is re-encoded),
+ * The finished video: segment then demo, the pictures joined by stream copy (no pixel is re-encoded;
+ * with `demoCaption` the demo's pictures are encoded once more, caption on),
  * the sound mixed anew (render/sound/soundtrack) and levelled to the platforms' loudness, +faststart.
  * A demo that is not canonical (made before a change to CANONICAL) is refused: the copy would produce
  * a file players choke on.
@@ -224,14 +234,20 @@ export async function joinWithDemo(input: JoinInput): Promise<JoinResult> {
     if (problems.length > 0) throw new Error(`demo is not in the canonical encoding, normalise it again: ${problems.join('; ')}`);
   }
   const listPath = partialOf(input.outputPath, 'ffconcat');
+  const captionedDemoPath = partialOf(input.outputPath, 'demo.mp4');
   try {
+    // The captioned demo takes the stored demo's place in the pictures only: the mix still reads the
+    // stored demo's sound, so the caption costs no audio generation.
+    const demoPictures = demo && input.demoCaption?.text.trim()
+      ? { path: captionedDemoPath, durationS: (await captionSegment({ reactionPath: demo.path, caption: input.demoCaption, outputPath: captionedDemoPath, speed: 'standard', timeoutMs })).durationS }
+      : demo;
     const spec = await soundtrackSpecOf(input);
     const sound = soundtrackGraph(spec);
     // The pictures are the inputs after the sound's: the segment alone is read as it is (the concat
     // demuxer would rewrite a single file's timestamps), segment + demo through a concat list.
     const pictureInput = sound.inputs.filter((arg) => arg === '-i').length;
     if (demo) {
-      await fsp.writeFile(listPath, canonicalConcatList([{ path: input.segmentPath, durationS: input.segmentDurationS }, { path: demo.path, durationS: demo.durationS }]));
+      await fsp.writeFile(listPath, canonicalConcatList([{ path: input.segmentPath, durationS: input.segmentDurationS }, { path: demoPictures!.path, durationS: demoPictures!.durationS }]));
     }
     const pictures = {
       inputs: demo ? ['-f', 'concat', '-safe', '0', '-i', fileArg(listPath)] : ['-i', fileArg(input.segmentPath)],
@@ -245,6 +261,7 @@ export async function joinWithDemo(input: JoinInput): Promise<JoinResult> {
     return { durationS: spec.reactionS + spec.demoS, sizeBytes: (await fsp.stat(input.outputPath)).size, loudness };
   } finally {
     await fsp.rm(listPath, { force: true });
+    await fsp.rm(captionedDemoPath, { force: true });
   }
 }
 

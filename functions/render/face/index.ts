@@ -9,12 +9,12 @@ import { EngineError } from '#ports/engine';
 import type { ReactionFrame } from '../reaction/animation';
 import type { FrameRenderer } from '../reaction/reaction-clip';
 import { detectFace } from './image-face';
-import { drawPhotoFrame, preparePhoto } from './photo-renderer';
+import { drawPhotoFrame, photoFaceBox, preparePhoto } from './photo-renderer';
 import { framesFromReference } from './reference-motion';
 
 export { detectFace } from './image-face';
 export { isFaceRig, type FaceRig } from './landmarks';
-export { drawPhotoFrame, preparePhoto, type PreparedPhoto } from './photo-renderer';
+export { drawPhotoFrame, photoFaceBox, preparePhoto, type PreparedPhoto } from './photo-renderer';
 export { analyseReference, framesFromReference } from './reference-motion';
 
 /** Draws photo avatars (this module): the frames' numbers applied to a warped photo. */
@@ -45,6 +45,7 @@ export const photoRenderer: PhotoRenderer = {
       drawFrame(ctx, frame: ReactionFrame) {
         drawPhotoFrame(ctx, prepared, frame);
       },
+      faceBox: (frame: ReactionFrame) => photoFaceBox(prepared, frame),
     };
   },
   /** The rig stored with an upload: its face landmarks, or null when it shows no usable face. */

@@ -58,6 +58,8 @@ export interface PreparedPhoto {
   face: PreparedFace | null;
   /** The point the camera zooms and turns about (output pixels): the face's centre when there is one. */
   pivot: [number, number];
+  /** The eyes-to-mouth box at rest (output pixels, before the camera), with room for the expressions; null without a face. */
+  eyesToMouth: Rect | null;
 }
 
 export interface PrepareOptions {
@@ -208,7 +210,39 @@ export async function preparePhoto(image: string | Buffer, rig: unknown, options
       pivot = [model.center[0] - margin, model.center[1] - margin];
     }
   }
-  return { layout, margin, base, baseCtx, baseWidth: baseW, baseHeight: baseH, basePixels, face, pivot };
+  return { layout, margin, base, baseCtx, baseWidth: baseW, baseHeight: baseH, basePixels, face, pivot, eyesToMouth: faceRig ? eyesToMouthOf(faceRig, layout) : null };
+}
+
+/**
+ * The part of the face a caption must not cover, from the landmarks: brows' underside (the eyes' top
+ * lids) to the lower lip, eye corner to eye corner, in output pixels. The warp opens the mouth and
+ * lifts the brows by a fraction of the face: the box is widened by what an expression can move.
+ */
+function eyesToMouthOf(rig: FaceRig, layout: PhotoLayout): Rect {
+  const { eyes, mouth } = rig.anchors;
+  const xs = [eyes.left.outer[0], eyes.right.outer[0], mouth.left[0], mouth.right[0]];
+  const top = Math.min(eyes.left.upper[1], eyes.right.upper[1]);
+  const bottom = mouth.lowerOuter[1];
+  const span = Math.max(1, bottom - top);
+  const x0 = Math.min(...xs) - span * 0.12, x1 = Math.max(...xs) + span * 0.12;
+  const y0 = top - span * 0.12, y1 = bottom + span * 0.4;
+  const out = (v: number, offset: number) => v * layout.scale + offset;
+  return { x: out(x0, layout.offsetX), y: out(y0, layout.offsetY), width: (x1 - x0) * layout.scale, height: (y1 - y0) * layout.scale };
+}
+
+/** Where a rectangle lands under a canvas transform: the box around its four corners. */
+export function transformedBox(m: readonly [number, number, number, number, number, number], r: Rect): Rect {
+  const [a, b, c, d, e, f] = m;
+  const corners = [[r.x, r.y], [r.x + r.width, r.y], [r.x, r.y + r.height], [r.x + r.width, r.y + r.height]] as const;
+  const xs = corners.map(([x, y]) => a * x + c * y + e);
+  const ys = corners.map(([x, y]) => b * x + d * y + f);
+  const x = Math.min(...xs), y = Math.min(...ys);
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
+/** The face's eyes-to-mouth box in this frame (output pixels), the camera applied; null without a face. */
+export function photoFaceBox(prepared: PreparedPhoto, frame: ReactionFrame): Rect | null {
+  return prepared.eyesToMouth ? transformedBox(cameraMatrix(frame.camera, prepared.pivot), prepared.eyesToMouth) : null;
 }
 
 /** The camera as a canvas transform (about the pivot, offset in output pixels). */

@@ -84,6 +84,12 @@ export const AVATAAARS_DISC = { cx: 140, cy: 160, r: 120 } as const;
 export const AVATAAARS_NECK_PIVOT = { x: 140, y: 186 } as const;
 /** The middle of the face, in viewBox units: where the camera punches in. */
 export const AVATAAARS_FACE_CENTRE = { x: 140, y: 118 } as const;
+/**
+ * Eyes to mouth in viewBox units: DiceBear places the eyes at (76, 90) and the mouth at (78, 134)
+ * inside its 8-unit shift; the widest eyes span 20-92 of their group, the screaming mouth 40 units
+ * down. A caption that keeps off this box never covers the expression.
+ */
+export const AVATAAARS_EYES_TO_MOUTH = { x: 100, y: 98, width: 80, height: 78 } as const;
 
 export interface AvatarLayers {
   body: string;

@@ -14,10 +14,11 @@
 import { createCanvas, loadImage, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { REACTION_CLIP } from '#ports/engine';
 import type { Emotion, ReactionFrame } from '../reaction/animation';
-import type { FrameRenderer } from '../reaction/reaction-clip';
+import type { FaceBox, FrameRenderer } from '../reaction/reaction-clip';
 import { partsForFrame, partsKey } from './expression-parts';
 import {
   AVATAAARS_DISC,
+  AVATAAARS_EYES_TO_MOUTH,
   AVATAAARS_FACE_CENTRE,
   AVATAAARS_NECK_PIVOT,
   AVATAAARS_VIEWBOX,
@@ -27,6 +28,7 @@ import {
 import type { ExpressionParts, IllustratedRig } from './illustrated-rig';
 import { MOODS, scenePalette, type ScenePalette } from './palette';
 import { hashSeed, smoothNoise } from '../reaction/seeded-random';
+import { reactionFrames } from '../reaction/expression-curve';
 
 interface SceneLayout {
   width: number;
@@ -139,24 +141,71 @@ export async function prepareIllustratedScene(rig: IllustratedRig, frames: reado
       if (body) drawBitmap(ctx, body, layout, rs);
 
       // The head on its neck: yaw and pitch move it, roll turns it, about the base of the neck.
-      const { headYaw, headPitch, headRoll } = frame.face;
-      const px = layout.originX + AVATAAARS_NECK_PIVOT.x * layout.scale;
-      const py = layout.originY + AVATAAARS_NECK_PIVOT.y * layout.scale;
-      const dx = Math.sin((headYaw * Math.PI) / 180) * 38 * layout.scale;
-      const dy = Math.sin((headPitch * Math.PI) / 180) * 30 * layout.scale;
+      const head = headPose(layout, frame, layered);
       ctx.save();
-      ctx.translate(px + (layered ? dx : dx * 0.3), py + (layered ? dy : dy * 0.3));
-      ctx.rotate(((layered ? headRoll : headRoll * 0.4) * Math.PI) / 180);
+      ctx.translate(head.px + head.dx, head.py + head.dy);
+      ctx.rotate(head.roll);
       // No squash for yaw: at these angles it is invisible, and a non-uniform scale makes Skia's
       // bitmap sampling markedly slower.
-      ctx.translate(-px, -py);
+      ctx.translate(-head.px, -head.py);
       // Parts are chosen from the frame itself (cheap), so any frame of the prepared set draws right.
       drawBitmap(ctx, heads.get(partsKey(partsForFrame(frame.face, frame.expression, rig.eyebrowStyle, frame.viseme))) ?? fallbackHead, layout, rs);
       ctx.restore();
 
       if (emotion && intensity > 0.05) drawAccents(ctx, layout, emotion, frame, t, accentSeed);
     },
+    faceBox: (frame) => faceBoxOf(layout, frame, layered),
   };
+}
+
+/**
+ * The eyes-to-mouth box of a typical reaction on the 1080x1920 frame: a drawn avatar through a strong
+ * shocked reaction (the widest punch-in and head moves of the curves), every frame's box joined. What
+ * a caption keeps clear of before a job has a reaction (the studio's caption preview).
+ */
+export function typicalFaceBox(): FaceBox {
+  const layout = illustratedLayout(REACTION_CLIP.width, REACTION_CLIP.height);
+  const boxes = reactionFrames({ emotion: 'shocked', intensity: 1, seed: 1, durationS: 4 }).map((frame) => faceBoxOf(layout, frame, true));
+  const x = Math.floor(Math.min(...boxes.map((b) => b.x)));
+  const y = Math.floor(Math.min(...boxes.map((b) => b.y)));
+  return { x, y, width: Math.ceil(Math.max(...boxes.map((b) => b.x + b.width))) - x, height: Math.ceil(Math.max(...boxes.map((b) => b.y + b.height))) - y };
+}
+
+/** The head's move on its neck in a frame: about (px, py), shifted by (dx, dy), turned by `roll` radians. */
+function headPose(layout: SceneLayout, frame: ReactionFrame, layered: boolean) {
+  const { headYaw, headPitch, headRoll } = frame.face;
+  const k = layered ? 1 : 0.3;
+  return {
+    px: layout.originX + AVATAAARS_NECK_PIVOT.x * layout.scale,
+    py: layout.originY + AVATAAARS_NECK_PIVOT.y * layout.scale,
+    dx: Math.sin((headYaw * Math.PI) / 180) * 38 * layout.scale * k,
+    dy: Math.sin((headPitch * Math.PI) / 180) * 30 * layout.scale * k,
+    roll: ((layered ? headRoll : headRoll * 0.4) * Math.PI) / 180,
+  };
+}
+
+/**
+ * Where the eyes-to-mouth box lands in a frame: the head's pose on the neck, then the camera, as
+ * drawFrame applies them, taken at the box's four corners.
+ */
+function faceBoxOf(layout: SceneLayout, frame: ReactionFrame, layered: boolean): FaceBox {
+  const head = headPose(layout, frame, layered);
+  const { zoom, offsetX, offsetY, rotation } = frame.camera;
+  const px = layout.width / REACTION_CLIP.width;
+  const cam = (rotation * Math.PI) / 180;
+  const rotate = (x: number, y: number, cx: number, cy: number, angle: number, scale = 1): [number, number] => {
+    const c = Math.cos(angle) * scale, s = Math.sin(angle) * scale;
+    return [cx + c * (x - cx) - s * (y - cy), cy + s * (x - cx) + c * (y - cy)];
+  };
+  const e = AVATAAARS_EYES_TO_MOUTH;
+  const corners = [[e.x, e.y], [e.x + e.width, e.y], [e.x, e.y + e.height], [e.x + e.width, e.y + e.height]].map(([vx, vy]) => {
+    const [hx, hy] = rotate(layout.originX + vx! * layout.scale, layout.originY + vy! * layout.scale, head.px, head.py, head.roll);
+    const [x, y] = rotate(hx + head.dx, hy + head.dy, layout.focusX, layout.focusY, cam, zoom);
+    return [x + offsetX * px, y + offsetY * px] as const;
+  });
+  const xs = corners.map((c) => c[0]), ys = corners.map((c) => c[1]);
+  const x = Math.min(...xs), y = Math.min(...ys);
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
 }
 
 interface Box {

@@ -16,6 +16,40 @@ export interface FrameRenderer {
   readonly width: number;
   readonly height: number;
   drawFrame(ctx: SKRSContext2D, frame: ReactionFrame, index: number): void;
+  /**
+   * Where frame `index` shows the face's eyes-to-mouth (the renderer's own pixels), so the caption
+   * can keep off it; null when the frame has no face the renderer knows of. Absent: never known.
+   */
+  faceBox?(frame: ReactionFrame, index: number): FaceBox | null;
+}
+
+export interface FaceBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The face's eyes-to-mouth box over the whole clip (the union of every frame's) on a `width` x
+ * `height` output, rounded outwards to whole pixels; null when the renderer knows of no face. The
+ * caption is drawn once for the clip, so it must clear the face wherever it goes.
+ */
+export function clipFaceBox(renderer: FrameRenderer, frames: readonly ReactionFrame[], width: number, height: number): FaceBox | null {
+  if (!renderer.faceBox) return null;
+  const sx = width / renderer.width, sy = height / renderer.height;
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  frames.forEach((frame, i) => {
+    const box = renderer.faceBox!(frame, i);
+    if (!box) return;
+    x0 = Math.min(x0, box.x * sx);
+    y0 = Math.min(y0, box.y * sy);
+    x1 = Math.max(x1, (box.x + box.width) * sx);
+    y1 = Math.max(y1, (box.y + box.height) * sy);
+  });
+  if (!Number.isFinite(x0)) return null;
+  const x = Math.max(0, Math.floor(x0)), y = Math.max(0, Math.floor(y0));
+  return { x, y, width: Math.min(width, Math.ceil(x1)) - x, height: Math.min(height, Math.ceil(y1)) - y };
 }
 
 export interface RenderClipOptions {

@@ -100,6 +100,15 @@ describe('argument parsing', () => {
     expect(usageError('jobs approve 7 --sound music')).toMatch(/needs --music/);
   });
 
+  test('the caption look: --style and --hook-duration on create, batch, approve and regenerate', () => {
+    expect(parse('videos create --product 3 --prompt x --hook Hi --style box --hook-duration full')).toMatchObject({ hook: 'Hi', style: 'box', hookDuration: 'full' });
+    expect(parse('videos batch --product 3 --reaction 9 --hook A --style bold_caps')).toMatchObject({ hooks: ['A'], style: 'bold_caps', hookDuration: undefined });
+    expect(parse('jobs approve 7 --style glow --hook-duration reaction')).toEqual({ name: 'jobs approve', jobId: 7, style: 'glow', hookDuration: 'reaction' });
+    expect(parse('jobs regenerate 7 --style highlight')).toEqual({ name: 'jobs regenerate', jobId: 7, style: 'highlight' });
+    expect(usageError('videos create --product 3 --prompt x --style comic')).toBe('--style must be one of outline, box, highlight, glow, bold_caps');
+    expect(usageError('jobs approve 7 --hook-duration forever')).toBe('--hook-duration must be one of reaction, full');
+  });
+
   test('--json is taken wherever it stands', () => {
     expect(parseInvocation(['--json', 'usage'])).toEqual({ command: { name: 'usage' }, json: true });
     expect(parseInvocation(['jobs', 'get', '7', '--json'])).toEqual({ command: { name: 'jobs get', jobId: 7 }, json: true });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { Locator } from 'playwright-core';
-import { runFfmpeg } from '#render';
+import { renderCaptionPng, runFfmpeg, typicalFaceBox } from '#render';
 import { apiClient } from '#test-support/local-stack';
 import { axeViolations, describeViolations, settle, type PageViolations } from '#test-support/browser';
 import {
@@ -225,6 +225,19 @@ journey(VIDEO, [PRODUCT], 480_000, async () => {
   await step(tab, 'choose the mode "Preview"', 15_000, (timeout) => segment('Preview').click({ timeout }));
   expect(await page.getByRole('radio', { name: 'Preview', exact: true }).isChecked()).toBe(true);
   await page.getByLabel('Hook text').fill('Wait for the glow');
+  await step(tab, 'choose the caption style "Box"', 15_000, (timeout) => segment('Box').click({ timeout }));
+  // The preview is the API's drawing with the videos' own renderer (POST /captions/preview): byte for byte the layer a video gets.
+  const expected = (await renderCaptionPng({ text: 'Wait for the glow', position: 'top', size: 'medium', style: 'box', avoid: typicalFaceBox() })).png;
+  await step(tab, 'the caption preview shows the renderer\'s layer', 20_000, async (timeout) => {
+    const layer = page.getByTestId('caption-layer');
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const src = (await layer.count()) ? await layer.getAttribute('src') : null;
+      if (src?.startsWith('data:image/png;base64,') && Buffer.from(src.slice(src.indexOf(',') + 1), 'base64').equals(expected)) return;
+      if (Date.now() > deadline) throw new Error(`the caption layer shown is not the renderer's (src starts ${src?.slice(0, 40)})`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  });
   await step(tab, 'create the video', 15_000, (timeout) => page.getByRole('button', { name: 'Create video' }).click({ timeout }));
   await step(tab, 'the job page opens', 30_000, (timeout) => page.waitForURL(/\/jobs\/\d+$/, { timeout }));
   jobPath = new URL(page.url()).pathname;

@@ -5,7 +5,9 @@ import {
   assertCanRegenerate,
   chargeNumberOfJob,
   chargeNumberOfRegeneration,
+  captionOf,
   jobView,
+  sameCaption,
   type Job,
   type JobState,
 } from '#domain/jobs';
@@ -85,5 +87,31 @@ describe('the job view', () => {
 
   test('a job that ended never shows a place in line', () => {
     expect(jobView(job({ status: 'done', stage: 'done', queue_position: 2 })).queue_position).toBeNull();
+  });
+
+  test('a job stored before caption styles reads as outline over the reaction; a newer one shows its own', () => {
+    expect(jobView(job())).toMatchObject({ hook_style: 'outline', hook_duration: 'reaction' });
+    expect(jobView(job({ hook_style: 'glow', hook_duration: 'full' }))).toMatchObject({ hook_style: 'glow', hook_duration: 'full' });
+  });
+});
+
+describe('the caption a job draws', () => {
+  const face = { x: 380, y: 650, width: 320, height: 300 };
+  const base = { hook_text: 'Wait for it', hook_position: 'middle', hook_size: 'large', reaction: null } as const;
+  const reaction = { key: 'r.mp4', duration_s: 4, emotion: null, engine: 'local', seed: 1, face_box: face };
+
+  test('keeps clear of the face the reaction’s engine reported; old records draw outline with no face known', () => {
+    expect(captionOf({ ...base, hook_style: 'box', reaction })).toEqual({ text: 'Wait for it', position: 'middle', size: 'large', style: 'box', avoid: face });
+    expect(captionOf(base)).toEqual({ text: 'Wait for it', position: 'middle', size: 'large', style: 'outline', avoid: null });
+    expect(captionOf({ ...base, hook_text: null })).toBeNull();
+  });
+
+  test('the same caption is the same words, place, size and style over the same face (a record without style is outline)', () => {
+    const drawn = captionOf({ ...base, reaction })!;
+    expect(sameCaption(drawn, { ...drawn, avoid: { ...face } })).toBe(true);
+    expect(sameCaption({ text: 'Wait for it', position: 'middle', size: 'large' }, captionOf(base))).toBe(true);
+    expect(sameCaption(drawn, { ...drawn, style: 'glow' })).toBe(false);
+    expect(sameCaption(drawn, { ...drawn, avoid: null })).toBe(false);
+    expect(sameCaption(drawn, { ...drawn, avoid: { ...face, y: 700 } })).toBe(false);
   });
 });

@@ -11,6 +11,14 @@ describe('approvePreview', () => {
     expect(runner.decisions).toEqual([{ token: 'token-1', decision: { action: 'approve' } }]);
   });
 
+  test('the caption style and duration may be changed too; left out, they stay the job\'s', async () => {
+    const { deps, accountId, jobs } = await videoJobFixture();
+    jobs.put(previewReadyJob(accountId, 1));
+    expect(await approvePreview(deps, { accountId, jobId: 1, changes: { hook_style: 'bold_caps', hook_duration: 'full' } })).toMatchObject({ hook_style: 'bold_caps', hook_duration: 'full', hook_size: 'medium' });
+    jobs.put(previewReadyJob(accountId, 2, { hook_style: 'highlight' }));
+    expect(await approvePreview(deps, { accountId, jobId: 2, changes: { hook_text: 'Other' } })).toMatchObject({ hook_style: 'highlight', hook_text: 'Other' });
+  });
+
   test('two approves racing: one hands the decision over, the other is 409', async () => {
     const { deps, accountId, jobs, runner } = await videoJobFixture();
     jobs.put(previewReadyJob(accountId, 1));

@@ -16,6 +16,14 @@ describe('regenerateVideoJob', () => {
     expect(runner.decisions).toEqual([{ token: 'token-1', decision: { action: 'regenerate', regenerations: 1 } }]);
   });
 
+  test('a new caption style and duration are the next round\'s (its preview shows them); left out, the job keeps its own', async () => {
+    const { deps, accountId, jobs } = await videoJobFixture();
+    jobs.put(previewReadyJob(accountId, 1));
+    expect(await regenerateVideoJob(deps, { accountId, jobId: 1, changes: { hook_style: 'glow', hook_duration: 'full' } })).toMatchObject({ hook_style: 'glow', hook_duration: 'full', regenerations: 1 });
+    jobs.put(previewReadyJob(accountId, 2, { hook_style: 'box' }));
+    expect(await regenerateVideoJob(deps, { accountId, jobId: 2, changes: {} })).toMatchObject({ hook_style: 'box' });
+  });
+
   test('a new uploaded reference clip is stored for the new round', async () => {
     const { deps, accountId, jobs, blobs } = await videoJobFixture();
     jobs.put(motionPreview(accountId, 1));

@@ -48,6 +48,15 @@ describe('saveReaction', () => {
     expect(blobs.objects.has(reaction.clip_key)).toBe(true);
   });
 
+  test('keeps where the clip’s face is, for the captions of its reuses', async () => {
+    const { deps, accountId, addJob } = await setup();
+    const face = { x: 380, y: 650, width: 320, height: 300 };
+    const job = await addJob(12);
+    await addJob(13, { reaction: { ...job.reaction!, face_box: face } });
+    expect((await saveReaction(deps, { accountId, jobId: 13 })).reaction.face_box).toEqual(face);
+    expect((await saveReaction(deps, { accountId, jobId: 12 })).reaction.face_box).toBeNull();
+  });
+
   test('a repeat answers the reaction saved first, whatever the job is now', async () => {
     const { deps, accountId, addJob } = await setup();
     await addJob(11);

@@ -53,6 +53,14 @@ describe('quoteVideoJob (POST /videos?dry_run=true)', () => {
     expect(runner.started.map((s) => s.job_id)).toEqual([job.id]);
   });
 
+  test('a caption kept over the demo (hook_duration full) adds the demo\'s encode to an auto job\'s estimate, not to a preview\'s', async () => {
+    const { deps, accountId, productId } = await videoJobFixture();
+    const quote = (mode: 'auto' | 'preview', hookDuration: 'reaction' | 'full') =>
+      quoteVideoJob(deps, { accountId, request: promptRequest(productId, { mode, hookDuration }) }).then((q) => q.estimated_seconds);
+    expect(await quote('auto', 'full')).toBeGreaterThan((await quote('auto', 'reaction')) + 10);
+    expect(await quote('preview', 'full')).toBe(await quote('preview', 'reaction'));
+  });
+
   test('each failing check is the real create\'s refusal, word for word', async () => {
     const { deps, accountId, productId, avatarId, ledger } = await videoJobFixture({ plan: 'free' });
     const at = NOW.toISOString();

@@ -9,8 +9,16 @@ import { UsageError } from './exit-codes';
 const POSITIONS = ['top', 'middle', 'bottom'] as const;
 const SIZES = ['small', 'medium', 'large'] as const;
 const SOUNDS = ['auto', 'music', 'none'] as const;
+const STYLES = ['outline', 'box', 'highlight', 'glow', 'bold_caps'] as const;
+const DURATIONS = ['reaction', 'full'] as const;
 type Position = (typeof POSITIONS)[number];
 type Size = (typeof SIZES)[number];
+
+/** How the caption looks and how long it stays (`--style`, `--hook-duration`); left out, the API's default or the job's own. */
+interface HookLook {
+  style?: (typeof STYLES)[number];
+  hookDuration?: (typeof DURATIONS)[number];
+}
 
 /** The video's sound (`--sound`, `--music`): `--music` alone means music; each left out is the API's default or the job's own. */
 interface Sound {
@@ -37,7 +45,7 @@ export type Command =
       preview: boolean;
       wait: boolean;
       out?: string;
-    } & Sound & { voiceLine?: string }
+    } & Sound & HookLook & { voiceLine?: string }
   | {
       name: 'videos batch';
       productId: number;
@@ -47,12 +55,12 @@ export type Command =
       position?: Position;
       size?: Size;
       wait: boolean;
-    } & Sound & { voiceLine?: string }
+    } & Sound & HookLook & { voiceLine?: string }
   | { name: 'videos download'; videoId: number; out?: string }
   | { name: 'videos list' }
   | { name: 'jobs get'; jobId: number }
-  | ({ name: 'jobs approve'; jobId: number; hook?: string; position?: Position; size?: Size } & Sound)
-  | ({ name: 'jobs regenerate'; jobId: number; prompt?: string; voiceLine?: string } & Sound)
+  | ({ name: 'jobs approve'; jobId: number; hook?: string; position?: Position; size?: Size } & Sound & HookLook)
+  | ({ name: 'jobs regenerate'; jobId: number; prompt?: string; voiceLine?: string } & Sound & HookLook)
   | { name: 'music list' }
   | { name: 'music add'; file: string; trackName?: string }
   | { name: 'music delete'; musicId: string }
@@ -66,7 +74,8 @@ export interface Invocation {
 type Options = NonNullable<ParseArgsConfig['options']>;
 const str = { type: 'string' } as const;
 const bool = { type: 'boolean' } as const;
-const hookOptions = { hook: str, position: str, size: str } satisfies Options;
+const lookOptions = { style: str, 'hook-duration': str } satisfies Options;
+const hookOptions = { hook: str, position: str, size: str, ...lookOptions } satisfies Options;
 const soundOptions = { sound: str, music: str } satisfies Options;
 const voiceOptions = { ...soundOptions, 'voice-line': str } satisfies Options;
 
@@ -78,16 +87,20 @@ export const USAGE = `usage: reaction-studio <command> [options] [--json]
   hooks PRODUCT_ID
   videos create --product ID (--prompt TEXT | --reaction ID | --avatar ID --reference FILE)
                 [--hook TEXT] [--position top|middle|bottom] [--size small|medium|large]
+                [--style outline|box|highlight|glow|bold_caps] [--hook-duration reaction|full]
                 [--sound auto|music|none] [--music TRACK] [--voice-line TEXT]
                 [--preview] [--wait] [--out FILE]
   videos batch --product ID (--prompt TEXT | --reaction ID) --hook TEXT [--hook TEXT ...]
                 [--position top|middle|bottom] [--size small|medium|large]
+                [--style STYLE] [--hook-duration reaction|full]
                 [--sound auto|music|none] [--music TRACK] [--voice-line TEXT] [--wait]
   videos download ID [--out FILE]
   videos list
   jobs get ID
-  jobs approve ID [--hook TEXT] [--position P] [--size S] [--sound S] [--music TRACK]
-  jobs regenerate ID [--prompt TEXT] [--sound S] [--music TRACK] [--voice-line TEXT]
+  jobs approve ID [--hook TEXT] [--position P] [--size S] [--style STYLE] [--hook-duration D]
+                [--sound S] [--music TRACK]
+  jobs regenerate ID [--prompt TEXT] [--style STYLE] [--hook-duration D] [--sound S] [--music TRACK]
+                [--voice-line TEXT]
   music list
   music add FILE [--name N]
   music delete ID
@@ -152,7 +165,7 @@ function parseCommand(name: string, rest: string[]): Command {
       };
     }
     case 'videos batch': {
-      const { values } = parse(rest, { product: str, prompt: str, reaction: str, hook: { type: 'string', multiple: true }, position: str, size: str, ...voiceOptions, wait: bool }, 0);
+      const { values } = parse(rest, { product: str, prompt: str, reaction: str, hook: { type: 'string', multiple: true }, position: str, size: str, ...lookOptions, ...voiceOptions, wait: bool }, 0);
       if ((values.prompt === undefined) === (values.reaction === undefined)) throw new UsageError('give exactly one of --prompt TEXT or --reaction ID');
       const source = values.prompt !== undefined ? { method: 'prompt' as const, prompt: required(values.prompt, '--prompt') } : { method: 'reuse' as const, reactionId: id(values.reaction, '--reaction') };
       const hooks = values.hook ?? [];
@@ -164,6 +177,7 @@ function parseCommand(name: string, rest: string[]): Command {
         hooks,
         position: oneOf(values.position, POSITIONS, '--position'),
         size: oneOf(values.size, SIZES, '--size'),
+        ...look(values),
         ...sound(values),
         voiceLine: voiceLine(values['voice-line'], source.method),
         wait: values.wait ?? false,
@@ -182,8 +196,8 @@ function parseCommand(name: string, rest: string[]): Command {
       return { name, jobId: id(positionals[0], 'ID'), ...hook(values), ...sound(values) };
     }
     case 'jobs regenerate': {
-      const { values, positionals } = parse(rest, { prompt: str, ...voiceOptions }, 1, 'ID');
-      return { name, jobId: id(positionals[0], 'ID'), prompt: values.prompt, ...sound(values), voiceLine: voiceLine(values['voice-line']) };
+      const { values, positionals } = parse(rest, { prompt: str, ...lookOptions, ...voiceOptions }, 1, 'ID');
+      return { name, jobId: id(positionals[0], 'ID'), prompt: values.prompt, ...look(values), ...sound(values), voiceLine: voiceLine(values['voice-line']) };
     }
     case 'music add': {
       const { values, positionals } = parse(rest, { name: str }, 1, 'FILE');
@@ -227,8 +241,12 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
   return value as T;
 }
 
-function hook(values: { hook?: string; position?: string; size?: string }) {
-  return { hook: values.hook, position: oneOf(values.position, POSITIONS, '--position'), size: oneOf(values.size, SIZES, '--size') };
+function hook(values: { hook?: string; position?: string; size?: string; style?: string; 'hook-duration'?: string }) {
+  return { hook: values.hook, position: oneOf(values.position, POSITIONS, '--position'), size: oneOf(values.size, SIZES, '--size'), ...look(values) };
+}
+
+function look(values: { style?: string; 'hook-duration'?: string }): HookLook {
+  return { style: oneOf(values.style, STYLES, '--style'), hookDuration: oneOf(values['hook-duration'], DURATIONS, '--hook-duration') };
 }
 
 function trackId(value: string, what: string): string {

@@ -118,11 +118,11 @@ export async function execute(command: Exclude<Command, { name: 'help' }>, ctx: 
       return print(ctx, job, () => jobLine(job));
     }
     case 'jobs approve': {
-      const job = await (await client(ctx)).approveJob(command.jobId, { hook_text: command.hook, hook_position: command.position, hook_size: command.size, sound: command.sound, music_id: command.musicId });
+      const job = await (await client(ctx)).approveJob(command.jobId, { hook_text: command.hook, hook_position: command.position, hook_size: command.size, ...lookFields(command), sound: command.sound, music_id: command.musicId });
       return print(ctx, job, () => jobLine(job));
     }
     case 'jobs regenerate': {
-      const job = await (await client(ctx)).regenerateJob(command.jobId, { prompt: command.prompt, ...soundFields(command) });
+      const job = await (await client(ctx)).regenerateJob(command.jobId, { prompt: command.prompt, ...lookFields(command), ...soundFields(command) });
       return print(ctx, job, () => jobLine(job));
     }
     case 'usage': {
@@ -161,6 +161,7 @@ async function createVideo(command: Extract<Command, { name: 'videos create' }>,
     hook_text: command.hook,
     hook_position: command.position,
     hook_size: command.size,
+    ...lookFields(command),
     ...soundFields(command),
   };
   let job: Job;
@@ -193,7 +194,7 @@ async function createBatch(command: Extract<Command, { name: 'videos batch' }>, 
   const reaction = source.method === 'prompt' ? { method: 'prompt' as const, prompt: source.prompt } : { method: 'reuse' as const, reaction_id: source.reactionId };
   let batch = await rs.createVideoBatch({
     product_id: command.productId,
-    variants: command.hooks.map((hook) => ({ ...reaction, hook_text: hook, hook_position: command.position, hook_size: command.size, ...soundFields(command) })),
+    variants: command.hooks.map((hook) => ({ ...reaction, hook_text: hook, hook_position: command.position, hook_size: command.size, ...lookFields(command), ...soundFields(command) })),
   });
   if (command.wait) {
     const bar = progress(ctx.io);
@@ -214,6 +215,10 @@ async function createBatch(command: Extract<Command, { name: 'videos batch' }>, 
 }
 
 /** The sound options as the API names them; what was not given stays out of the body. */
+function lookFields(command: { style?: 'outline' | 'box' | 'highlight' | 'glow' | 'bold_caps'; hookDuration?: 'reaction' | 'full' }) {
+  return { hook_style: command.style, hook_duration: command.hookDuration };
+}
+
 function soundFields(command: { sound?: 'auto' | 'music' | 'none'; musicId?: string; voiceLine?: string }) {
   return { sound: command.sound, music_id: command.musicId, voice_line: command.voiceLine };
 }

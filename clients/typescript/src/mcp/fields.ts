@@ -9,7 +9,22 @@ export const hookFields = {
   hook_text: z.string().min(1).max(100).describe('The caption shown over the reaction (suggest_hooks gives ideas)').optional(),
   hook_position: z.enum(['top', 'middle', 'bottom']).optional(),
   hook_size: z.enum(['small', 'medium', 'large']).optional(),
+  ...hookLook(),
 };
+
+/** How the caption looks and how long it stays; approve and regenerate take them too. */
+export function hookLook() {
+  return {
+    hook_style: z
+      .enum(['outline', 'box', 'highlight', 'glow', 'bold_caps'])
+      .describe('outline (default): white with a dark outline; box: dark text on a white box, as TikTok\'s own; highlight: key words on a colour band; glow; bold_caps: uppercase, heavy')
+      .optional(),
+    hook_duration: z
+      .enum(['reaction', 'full'])
+      .describe('reaction (default): the caption shows over the reaction; full: it stays over the demo too (composing takes longer)')
+      .optional(),
+  };
+}
 
 /** The video's sound; left out, a create gets auto and an approve or regenerate keeps the job's. */
 export const soundFields = {

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { ReactionStudioClient } from '../client';
 import { unwrap } from '../result';
 import { createVideo } from './create-video';
-import { id, paging, uploadId, hookFields, avatarSource, soundFields, voiceLine } from './fields';
+import { id, paging, uploadId, hookFields, hookLook, avatarSource, soundFields, voiceLine } from './fields';
 import { CREATE, READ, tool, type ToolDefinition } from './tool';
 
 export const TOOLS: readonly ToolDefinition[] = [
@@ -129,8 +129,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   tool({
     name: 'regenerate_job',
     title: 'Regenerate a preview',
-    description: 'A new take of a preview job at preview_ready, with a new prompt or avatar/reference, sound or voice line if given (uses one unit).',
-    input: z.object({ job_id: id('job'), prompt: z.string().min(1).max(1000).optional(), ...avatarSource, ...soundFields, ...voiceLine }),
+    description: 'A new take of a preview job at preview_ready, with a new prompt or avatar/reference, caption style or duration, sound or voice line if given (uses one unit).',
+    input: z.object({ job_id: id('job'), prompt: z.string().min(1).max(1000).optional(), ...avatarSource, ...hookLook(), ...soundFields, ...voiceLine }),
     annotations: CREATE,
     run: async (rs, { job_id, ...body }) => rs.regenerateJob(job_id, body),
   }),

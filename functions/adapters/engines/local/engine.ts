@@ -32,6 +32,7 @@ import {
   renderClipToFile,
   type FrameRenderer,
   renderCaptionPng,
+  clipFaceBox,
   peakFrameIndex,
   type MotionSource,
   type PhotoRenderer,
@@ -117,7 +118,9 @@ export function createLocalEngine(deps: LocalEngineDeps): LocalEngine {
       const renderer = await rendererFor(avatar, frames, dir, options);
       checkAborted(options.signal);
       const file = path.join(dir, 'reaction.mp4');
-      const caption = options.caption?.text.trim() ? options.caption : null;
+      // Drawn here, so where the face goes is known: the caption (and any drawn later for this clip) keeps off it.
+      const faceBox = clipFaceBox(renderer, frames, REACTION_CLIP.width, REACTION_CLIP.height);
+      const caption = options.caption?.text.trim() ? { ...options.caption, avoid: faceBox } : null;
       let overlay: CaptionOverlay | undefined;
       if (caption) {
         const image = await renderCaptionPng(caption);
@@ -147,6 +150,7 @@ export function createLocalEngine(deps: LocalEngineDeps): LocalEngine {
         voice: voice !== null,
         peakS: peak / REACTION_CLIP.fps,
         captioned: caption,
+        faceBox,
         poster: posterFile,
       };
     });

@@ -1,7 +1,7 @@
-/** The hook caption's three inputs: text, where it sits and how big it is (the API's own values). */
+/** The hook caption's inputs: text, where it sits, how big, its style and how long it shows (the API's own values). */
 import { useId, type ReactNode } from 'react';
 import { SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { HOOK_MAX, POSITION_OPTIONS, SIZE_OPTIONS, type Caption } from './caption';
+import { DURATION_OPTIONS, HOOK_MAX, POSITION_OPTIONS, SIZE_OPTIONS, STYLE_OPTIONS, type Caption } from './caption';
 
 interface Props {
   value: Caption;
@@ -12,7 +12,6 @@ interface Props {
 }
 
 export function CaptionFields({ value, onChange, textAction, description }: Props) {
-  const id = useId();
   return (
     <Stack gap="sm">
       <TextInput
@@ -23,18 +22,28 @@ export function CaptionFields({ value, onChange, textAction, description }: Prop
         onChange={(event) => onChange({ ...value, text: event.currentTarget.value })}
       />
       {textAction}
-      <div>
-        <Text size="sm" fw={500} id={`${id}-position`}>
-          Caption position
-        </Text>
-        <SegmentedControl aria-labelledby={`${id}-position`} data={POSITION_OPTIONS} value={value.position} onChange={(position) => onChange({ ...value, position: position as Caption['position'] })} />
-      </div>
-      <div>
-        <Text size="sm" fw={500} id={`${id}-size`}>
-          Caption size
-        </Text>
-        <SegmentedControl aria-labelledby={`${id}-size`} data={SIZE_OPTIONS} value={value.size} onChange={(size) => onChange({ ...value, size: size as Caption['size'] })} />
-      </div>
+      <CaptionLookFields value={value} onChange={onChange} withPlace />
     </Stack>
+  );
+}
+
+/** Style and duration (and, `withPlace`, position and size): what a regenerate may change without the text. */
+export function CaptionLookFields({ value, onChange, withPlace = false }: { value: Caption; onChange: (next: Caption) => void; withPlace?: boolean }) {
+  const id = useId();
+  const choice = <K extends keyof Caption>(key: K, label: string, data: { value: Caption[K] & string; label: string }[]) => (
+    <div>
+      <Text size="sm" fw={500} id={`${id}-${key}`}>
+        {label}
+      </Text>
+      <SegmentedControl aria-labelledby={`${id}-${key}`} data={data} value={value[key] as string} onChange={(next) => onChange({ ...value, [key]: next })} />
+    </div>
+  );
+  return (
+    <>
+      {withPlace && choice('position', 'Caption position', POSITION_OPTIONS)}
+      {withPlace && choice('size', 'Caption size', SIZE_OPTIONS)}
+      {choice('style', 'Caption style', STYLE_OPTIONS)}
+      {choice('duration', 'Caption shows', DURATION_OPTIONS)}
+    </>
   );
 }

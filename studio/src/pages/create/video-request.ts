@@ -35,6 +35,8 @@ export function videoRequest(form: CreateForm, reference: Reference): CreateVide
     mode: form.mode,
     hook_position: form.caption.position,
     hook_size: form.caption.size,
+    hook_style: form.caption.style,
+    hook_duration: form.caption.duration,
     ...(caption ? { hook_text: caption } : {}),
     ...reaction,
     ...sound,

@@ -11,7 +11,7 @@ import { api } from '../../api/client';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { CaptionFields } from '../create/CaptionFields';
 import { CaptionPreview } from '../create/CaptionPreview';
-import type { Caption } from '../create/caption';
+import { captionOfJob, type Caption } from '../create/caption';
 import { soundOverride, type SoundChoice } from '../create/sound';
 import { SoundFields } from '../create/SoundFields';
 import { jobKey } from './useJob';
@@ -20,7 +20,7 @@ type ApproveBody = NonNullable<paths['/videos/jobs/{id}/approve']['post']['reque
 
 export function ApprovePanel({ job }: { job: Job }) {
   const queries = useQueryClient();
-  const [caption, setCaption] = useState<Caption>({ text: job.hook_text ?? '', position: job.hook_position, size: job.hook_size });
+  const [caption, setCaption] = useState<Caption>(captionOfJob(job));
   const [sound, setSound] = useState<SoundChoice>({ sound: job.sound, musicId: job.music_id });
   const [attempted, setAttempted] = useState(false);
   const soundChange = soundOverride(sound, job);
@@ -31,6 +31,8 @@ export function ApprovePanel({ job }: { job: Job }) {
       if (text !== (job.hook_text ?? '')) body.hook_text = text || null;
       if (caption.position !== job.hook_position) body.hook_position = caption.position;
       if (caption.size !== job.hook_size) body.hook_size = caption.size;
+      if (caption.style !== job.hook_style) body.hook_style = caption.style;
+      if (caption.duration !== job.hook_duration) body.hook_duration = caption.duration;
       return (await unwrap(api.POST('/videos/jobs/{id}/approve', { params: { path: { id: job.id } }, body }))).data;
     },
     onSuccess: (next) => queries.setQueryData(jobKey(job.id), next),
@@ -42,7 +44,7 @@ export function ApprovePanel({ job }: { job: Job }) {
         <div style={{ flex: '1 1 260px' }}>
           <CaptionFields value={caption} onChange={setCaption} description="Change the caption before the video is made, or leave it as it is" />
         </div>
-        <CaptionPreview caption={caption} maxWidth={160} />
+        <CaptionPreview caption={caption} jobId={job.id} maxWidth={160} />
       </Group>
       <SoundFields value={sound} onChange={setSound} error={attempted && typeof soundChange === 'string' ? 'Choose a track' : undefined} />
       <ProblemAlert error={approve.error} onClose={approve.reset} />

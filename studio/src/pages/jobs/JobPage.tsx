@@ -16,7 +16,7 @@ function JobFacts({ job }: { job: Job }) {
   const facts: [string, string][] = [
     ['Method', METHOD_WORDS[job.method]],
     ['Mode', job.mode === 'preview' ? 'Preview first' : 'Automatic'],
-    ['Hook', job.hook_text ? `"${job.hook_text}" (${job.hook_size}, ${job.hook_position})` : 'No caption'],
+    ['Hook', job.hook_text ? `"${job.hook_text}" (${job.hook_size}, ${job.hook_position}, ${job.hook_style.replace('_', ' ')}${job.hook_duration === 'full' ? ', whole video' : ''})` : 'No caption'],
     ['Units charged', String(job.charged_units)],
   ];
   if (job.prompt) facts.splice(1, 0, ['Prompt', job.prompt]);

@@ -13,6 +13,8 @@ import type { Job } from '#client/types';
 import { api } from '../../api/client';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { AvatarSelect } from '../create/AvatarSelect';
+import { captionOfJob, type Caption } from '../create/caption';
+import { CaptionLookFields } from '../create/CaptionFields';
 import { EMPTY_REFERENCE, type Reference } from '../create/reference';
 import { ReferenceVideoFields } from '../create/ReferenceVideoFields';
 import { SoundFields } from '../create/SoundFields';
@@ -31,8 +33,15 @@ export function RegeneratePanel({ job }: { job: Job }) {
   const [changeReference, setChangeReference] = useState(false);
   const [reference, setReference] = useState<Reference>(EMPTY_REFERENCE);
   const [attempted, setAttempted] = useState(false);
+  const [caption, setCaption] = useState<Caption>(captionOfJob(job));
   const set = <K extends keyof RegenerateForm>(key: K, value: RegenerateForm[K]) => setForm((current) => ({ ...current, [key]: value }));
   const request = regenerateRequest({ ...form, reference: changeReference ? reference : null }, job);
+  // The caption's look is sent only where it changed, as every other field.
+  const withCaption = (body: RegenerateBody): RegenerateBody => ({
+    ...body,
+    ...(caption.style !== job.hook_style ? { hook_style: caption.style } : {}),
+    ...(caption.duration !== job.hook_duration ? { hook_duration: caption.duration } : {}),
+  });
 
   const regenerate = useMutation({
     mutationFn: async (body: RegenerateBody) => (await unwrap(api.POST('/videos/jobs/{id}/regenerate', { params: { path: { id: job.id } }, body }))).data,
@@ -72,6 +81,7 @@ export function RegeneratePanel({ job }: { job: Job }) {
               )}
             </>
           )}
+          {job.hook_text && <CaptionLookFields value={caption} onChange={setCaption} />}
           <SoundFields value={form.sound} onChange={(sound) => set('sound', sound)} error={attempted && form.sound.sound === 'music' && !form.sound.musicId ? 'Choose a track' : undefined} />
           <VoiceLineField value={form.voiceLine} onChange={(voiceLine) => set('voiceLine', voiceLine)} error={request === VOICE_LINE_KEPT ? request : undefined} />
           {attempted && typeof request === 'string' && request !== VOICE_LINE_KEPT && (
@@ -87,7 +97,7 @@ export function RegeneratePanel({ job }: { job: Job }) {
             <Button
               onClick={() => {
                 setAttempted(true);
-                if (typeof request !== 'string') regenerate.mutate(request);
+                if (typeof request !== 'string') regenerate.mutate(withCaption(request));
               }}
               loading={regenerate.isPending}
               disabled={changeReference && reference.uploading}

@@ -17,7 +17,7 @@ function badRequestOf(run: () => unknown): string {
 }
 
 describe('POST /videos fields', () => {
-  test('a prompt job: defaults to auto, hook at the top, medium size', () => {
+  test('a prompt job: defaults to auto, hook at the top, medium size, outlined, over the reaction', () => {
     expect(parse({ product_id: 3, method: 'prompt', prompt: 'shocked by the price' })).toEqual({
       productId: 3,
       method: 'prompt',
@@ -25,6 +25,8 @@ describe('POST /videos fields', () => {
       hookText: null,
       hookPosition: 'top',
       hookSize: 'medium',
+      hookStyle: 'outline',
+      hookDuration: 'reaction',
       prompt: 'shocked by the price',
       avatarId: null,
       videoSource: null,
@@ -56,6 +58,8 @@ describe('POST /videos fields', () => {
     ['hook_text over 100 characters', { product_id: 1, method: 'prompt', prompt: 'x', hook_text: 'h'.repeat(101) }, /hook_text: must be at most 100/],
     ['an unknown hook_position', { product_id: 1, method: 'prompt', prompt: 'x', hook_position: 'left' }, /hook_position/],
     ['an unknown hook_size', { product_id: 1, method: 'prompt', prompt: 'x', hook_size: 'huge' }, /hook_size/],
+    ['an unknown hook_style', { product_id: 1, method: 'prompt', prompt: 'x', hook_style: 'comic' }, /hook_style: must be one of outline, box, highlight, glow, bold_caps/],
+    ['an unknown hook_duration', { product_id: 1, method: 'prompt', prompt: 'x', hook_duration: 'forever' }, /hook_duration: must be one of reaction, full/],
     ['an unknown field', { product_id: 1, method: 'prompt', prompt: 'x', voice: 'deep' }, /unknown field\(s\): voice/],
     ['a prompt job without prompt', { product_id: 1, method: 'prompt' }, /needs prompt/],
     ['a prompt job with reaction_id', { product_id: 1, method: 'prompt', prompt: 'x', reaction_id: 2 }, /reaction_id cannot be used with method=prompt/],
@@ -102,6 +106,13 @@ describe('regenerate input', () => {
     expect(changes('motion', { avatar_id: '7' })).toEqual({ avatarId: 7 });
   });
 
+  it('takes a caption style and duration on any method (the next preview shows them)', () => {
+    for (const method of ['prompt', 'motion', 'reuse'] as const) {
+      expect(changes(method, { hook_style: 'box', hook_duration: 'full' })).toEqual({ hookStyle: 'box', hookDuration: 'full' });
+    }
+    expect(regenerateVideoInput.safeParse({ hook_style: 'comic' }).success).toBe(false);
+  });
+
   it('holds the same source rules as POST /videos', () => {
     expect(() => changes('motion', { video_source: 'link' })).toThrow(/needs reference_url/);
     expect(() => changes('motion', { video_source: 'upload' })).toThrow(/needs a reference_video file/);
@@ -117,6 +128,8 @@ describe('approve input', () => {
       hook_position: 'bottom',
       hook_size: 'large',
     });
+    expect(approveVideoInput.parse({ hook_style: 'highlight', hook_duration: 'full' })).toEqual({ hook_style: 'highlight', hook_duration: 'full' });
+    expect(approveVideoInput.safeParse({ hook_style: 'huge' }).success).toBe(false);
     expect(approveVideoInput.parse({ hook_text: null })).toEqual({ hook_text: null });
     expect(approveVideoInput.safeParse({ hook_text: 'x'.repeat(101) }).success).toBe(false);
     expect(approveVideoInput.safeParse({ prompt: 'again' }).success).toBe(false);

@@ -77,6 +77,15 @@ describe('generate_reaction', () => {
     });
   });
 
+  test('the face box the engine reports is kept with the reaction, for captions drawn later', async () => {
+    const face = { x: 380, y: 650, width: 320, height: 300 };
+    const e = engines((call) => ({ ...clipAt(call.options.outputKey), faceBox: face }));
+    const w = pipelineWorld({ engines: e.ports });
+    const job = await w.queuedJob({ mode: 'preview', hookText: 'POV' });
+    await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    expect((await w.jobs.get(ACCOUNT, job.id))?.reaction?.face_box).toEqual(face);
+  });
+
   test('a preview job gets a clean clip: it may be saved, reused or re-captioned', async () => {
     const e = engines();
     const w = pipelineWorld({ engines: e.ports });

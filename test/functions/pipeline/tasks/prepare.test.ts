@@ -16,7 +16,16 @@ describe('prepare', () => {
     const saved = await w.savedReaction({ clip_key: 'saved.mp4', duration_s: 4, emotion: 'shocked' });
     const job = await w.queuedJob({ method: 'reuse', reactionId: saved.id, prompt: null });
     await prepare(w.payload(job, 'prepare'), w.deps);
-    expect((await w.jobs.get(ACCOUNT, job.id))?.reaction).toEqual({ key: 'saved.mp4', duration_s: 4, emotion: 'shocked', engine: 'saved', seed: 0 });
+    expect((await w.jobs.get(ACCOUNT, job.id))?.reaction).toEqual({ key: 'saved.mp4', duration_s: 4, emotion: 'shocked', engine: 'saved', seed: 0, face_box: null });
+  });
+
+  test('a reuse job knows where the saved clip’s face is, so its caption keeps clear of it', async () => {
+    const w = pipelineWorld();
+    const face = { x: 380, y: 650, width: 320, height: 300 };
+    const saved = await w.savedReaction({ face_box: face });
+    const job = await w.queuedJob({ method: 'reuse', reactionId: saved.id, prompt: null, hookText: 'Wait' });
+    await prepare(w.payload(job, 'prepare'), w.deps);
+    expect((await w.jobs.get(ACCOUNT, job.id))?.reaction?.face_box).toEqual(face);
   });
 
   test('a product deleted before the job started fails it with input_deleted', async () => {

@@ -7,7 +7,9 @@ import {
   type CaptionPosition,
   type CaptionSize,
   type CaptionSpec,
+  type CaptionStyle,
 } from '#functions/render/caption/caption';
+import { typicalFaceBox } from '#functions/render/illustrated/illustrated-renderer';
 
 const W = 1080;
 const H = 1920;
@@ -209,3 +211,134 @@ describe('line breaks', () => {
     expect(captionLines({ text: 'Line one\nLine two', size: 'medium' })).toEqual(['Line one', 'Line two']);
   });
 });
+
+describe('styles', () => {
+  const HOOK = 'This serum changed everything 😱';
+  /** The highlight band's yellow. */
+  const band = (p: number[]) => opaque(p) && p[0]! > 220 && p[1]! > 180 && p[2]! < 110;
+  /** Glow: the cyan halo, half transparent, around the letters. */
+  const halo = (p: number[]) => p[3]! > 10 && p[3]! < 230 && p[2]! > 150 && p[1]! > 150 && p[0]! < 120;
+  const darkText = (p: number[]) => opaque(p) && Math.max(p[0]!, p[1]!, p[2]!) < 60;
+  const fillRatio = (r: Rendered) => count(r, visible) / (r.box.width * r.box.height);
+
+  test('outline is the default: a caption without a style is drawn exactly as outline', async () => {
+    const plain = await renderCaptionPng({ text: HOOK, position: 'top', size: 'medium' });
+    const outline = await renderCaptionPng({ text: HOOK, position: 'top', size: 'medium', style: 'outline' });
+    expect(outline.png.equals(plain.png)).toBe(true);
+  });
+
+  test('box: dark letters on a nearly opaque white box that fills the caption', async () => {
+    const boxed = await render({ text: HOOK, style: 'box' });
+    const outlined = await render({ text: HOOK });
+    expect(fillRatio(boxed)).toBeGreaterThan(0.7);
+    expect(fillRatio(outlined)).toBeLessThan(0.5);
+    const boxWhite = (p: number[]) => p[3]! > 235 && Math.min(p[0]!, p[1]!, p[2]!) > 235;
+    expect(count(boxed, boxWhite)).toBeGreaterThan(count(boxed, visible) * 0.5);
+    expect(count(boxed, darkText)).toBeGreaterThan(3000);
+    // The box's corners are rounded: the block's own corner pixel is clear.
+    expect(pixel(boxed, boxed.box.x, boxed.box.y)[3]).toBe(0);
+  });
+
+  test('highlight: the key words on a colour band, the rest white with an outline', async () => {
+    // No emoji here: their own yellows would pass for the band.
+    const words = 'This serum changed everything';
+    const highlighted = await render({ text: words, style: 'highlight' });
+    expect(count(highlighted, band)).toBeGreaterThan(3000);
+    expect(count(highlighted, whiteFill)).toBeGreaterThan(2000);
+    expect(count(highlighted, darkText)).toBeGreaterThan(1000);
+    expect(count(await render({ text: words }), band)).toBe(0);
+  });
+
+  test('glow: a coloured halo fades out around white letters', async () => {
+    const glowing = await render({ text: HOOK, style: 'glow' });
+    expect(count(glowing, halo)).toBeGreaterThan(3000);
+    expect(count(glowing, whiteFill)).toBeGreaterThan(2000);
+    expect(count(await render({ text: HOOK }), halo)).toBeLessThan(100);
+  });
+
+  test('bold_caps: uppercase in a heavier cut, so wider than outline', async () => {
+    expect(captionLines({ text: 'wait for it', size: 'medium', style: 'bold_caps' })).toEqual(['WAIT FOR IT']);
+    const caps = await render({ text: 'wait for it', style: 'bold_caps' });
+    const upperOutline = await render({ text: 'WAIT FOR IT' });
+    expect(caps.box.width).toBeGreaterThan(upperOutline.box.width);
+    expect(count(caps, whiteFill)).toBeGreaterThan(count(upperOutline, whiteFill));
+  });
+});
+
+describe('every style keeps every pixel inside the safe area, clear of the face', () => {
+  const STYLES: CaptionStyle[] = ['outline', 'box', 'highlight', 'glow', 'bold_caps'];
+  const POSITIONS: CaptionPosition[] = ['top', 'middle', 'bottom'];
+  const SIZES: CaptionSize[] = ['small', 'medium', 'large'];
+  const LONGEST = 'POV: you finally found the skincare routine that actually works 😱🔥 link in bio, unbelievable!!';
+  /** The drawn avatar's eyes-to-mouth over a strong reaction, and a photo whose face sits high in the frame. */
+  const FACES: Record<string, CaptionBox> = { drawn: typicalFaceBox(), 'high photo': { x: 330, y: 420, width: 420, height: 260 } };
+
+  /** Visible pixels outside `area`, and inside `face`, read from the decoded PNG. */
+  function stray(r: Rendered, face: CaptionBox): { outsideSafeArea: number; onFace: number } {
+    const safe = CAPTION_SAFE_AREA;
+    let outsideSafeArea = 0;
+    let onFace = 0;
+    for (let py = 0; py < H; py++) {
+      for (let px = 0; px < W; px++) {
+        if (r.rgba[(py * W + px) * 4 + 3] === 0) continue;
+        if (px < safe.left || px >= safe.right || py < safe.top || py >= safe.bottom) outsideSafeArea++;
+        if (px >= face.x && px < face.x + face.width && py >= face.y && py < face.y + face.height) onFace++;
+      }
+    }
+    return { outsideSafeArea, onFace };
+  }
+
+  test('the drawn avatar’s face box is where its face is: between the tabs and the middle of the frame', () => {
+    const face = FACES.drawn!;
+    expect(face.y).toBeGreaterThan(500);
+    expect(face.y + face.height).toBeLessThan(1100);
+    expect(Math.abs(face.x + face.width / 2 - W / 2)).toBeLessThan(40);
+  });
+
+  test.each(STYLES)('%s: the longest caption, every size and position, both faces', async (style) => {
+    for (const [name, face] of Object.entries(FACES)) {
+      for (const size of SIZES) {
+        for (const position of POSITIONS) {
+          const r = await render({ text: LONGEST, style, size, position, avoid: face });
+          const found = stray(r, face);
+          expect({ name, size, position, ...found }).toEqual({ name, size, position, outsideSafeArea: 0, onFace: 0 });
+          expect(intersects(r.box, face)).toBe(false);
+        }
+      }
+    }
+  });
+
+  test('a short caption moves within its band to clear the face, and stays at its size', async () => {
+    const face = FACES.drawn!;
+    const free = await render({ text: 'Wait for it', position: 'middle', size: 'large' });
+    const moved = await render({ text: 'Wait for it', position: 'middle', size: 'large', avoid: face });
+    expect(intersects(free.box, face)).toBe(true);
+    expect(intersects(moved.box, face)).toBe(false);
+    expect(moved.box.height).toBe(free.box.height);
+    const middle = moved.box.y + moved.box.height / 2;
+    expect(middle).toBeGreaterThanOrEqual(THIRDS.middle[0]);
+    expect(middle).toBeLessThanOrEqual(THIRDS.middle[1]);
+  });
+
+  test('a caption with no room beside the face in its band is drawn a size smaller there', async () => {
+    // A face filling most of the top third: large does not fit above or below it within the band, medium does.
+    const face = { x: 300, y: 330, width: 480, height: 150 };
+    const text = 'Wait for it… this changed everything';
+    const large = await render({ text, position: 'top', size: 'large' });
+    const avoided = await render({ text, position: 'top', size: 'large', avoid: face });
+    expect(intersects(avoided.box, face)).toBe(false);
+    expect(avoided.box.height).toBeLessThan(large.box.height);
+    expect(avoided.box.y + avoided.box.height / 2).toBeLessThanOrEqual(THIRDS.top[1]);
+  });
+
+  test('a face away from the caption moves nothing', async () => {
+    const away = { x: 200, y: 1500, width: 300, height: 200 };
+    const free = await renderCaptionPng({ text: 'Hook', position: 'top', size: 'medium' });
+    const avoiding = await renderCaptionPng({ text: 'Hook', position: 'top', size: 'medium', avoid: away });
+    expect(avoiding.png.equals(free.png)).toBe(true);
+  });
+});
+
+function intersects(a: CaptionBox, b: CaptionBox): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}

@@ -223,6 +223,32 @@ describe('joinWithDemo', () => {
     expect(demoFrame[i]!).toBeGreaterThan(demoFrame[i + 2]! + 60);
   });
 
+  it('with demoCaption (hook_duration full) the same caption layer stays over the demo part, at the same place', async () => {
+    const seg = await segment;
+    const out = path.join(dir, 'full.mp4');
+    const result = await joinWithDemo({ segmentPath: seg.path, segmentDurationS: seg.durationS, demo: { path: demo, durationS: DEMO_S }, sound: null, demoCaption: CAPTION, outputPath: out });
+    const media = await probe(out);
+    expect(media.video?.frameCount).toBe((REACTION_S + DEMO_S) * CANONICAL.fps);
+    expect(Math.abs(result.durationS - (REACTION_S + DEMO_S))).toBeLessThanOrEqual(FRAME_S);
+    expect(canonicalMismatches(media)).toEqual([]);
+    const { box } = await renderCaptionPng(CAPTION);
+    const grown = { x: box.x - 4, y: box.y - 4, width: box.width + 8, height: box.height + 8 };
+    for (const atS of [1.5, REACTION_S + 0.2, REACTION_S + DEMO_S - 0.1]) {
+      const frame = await frameAt(out, atS);
+      const inBox = captionPixels(frame, [0, H], grown);
+      expect(inBox.white).toBeGreaterThan(3000);
+      expect(inBox.dark).toBeGreaterThan(1000);
+      // Nowhere else: every caption-like pixel of the frame is inside the layer's box.
+      expect(captionPixels(frame, [0, H])).toEqual(inBox);
+    }
+    // Still the demo under it.
+    const demoFrame = await frameAt(out, REACTION_S + 1);
+    const i = (H / 2) * W * 3;
+    expect(demoFrame[i]!).toBeGreaterThan(demoFrame[i + 2]! + 60);
+    // The captioned demo was a working file: nothing of it is left beside the video.
+    expect((await fsp.readdir(dir)).filter((f) => f.startsWith('full.mp4.'))).toEqual([]);
+  });
+
   it('without a demo the video is the segment alone: same length, canonical, faststart', async () => {
     const seg = await segment;
     const out = path.join(dir, 'reaction-only.mp4');

@@ -9,6 +9,7 @@ import { detectFace } from '#functions/render/face/image-face';
 import {
   drawPhotoFrame,
   layoutPhoto,
+  photoFaceBox,
   preparePhoto,
   type PreparedPhoto,
 } from '#functions/render/face/photo-renderer';
@@ -92,6 +93,35 @@ describe('a photo avatar with a face (synthetic landmarks on a drawn face)', () 
     expect(peakAgain.equals(peak)).toBe(true);
     expect(heldPeak.equals(peak)).toBe(true);
     expect(neutralAgain.equals(neutral)).toBe(true);
+  });
+
+  test('reports where the eyes and mouth are: every landmark of them, and the open mouth’s dark cavity, inside the box, through the camera', () => {
+    const { layout } = prepared;
+    const rest = photoFaceBox(prepared, frame())!;
+    const { eyes, mouth } = syntheticRig().anchors;
+    for (const [x, y] of [eyes.left.outer, eyes.left.upper, eyes.right.outer, eyes.right.upper, mouth.left, mouth.right, mouth.lowerOuter]) {
+      const ox = x * layout.scale + layout.offsetX, oy = y * layout.scale + layout.offsetY;
+      expect(ox > rest.x && ox < rest.x + rest.width && oy > rest.y && oy < rest.y + rest.height).toBe(true);
+    }
+    // Eyes to mouth: well inside the face, not the whole picture.
+    expect(rest.height).toBeLessThan(SYNTH.ry * 2 * layout.scale * 0.8);
+    for (const camera of [{}, { zoom: 1.3, offsetX: 50, offsetY: -40, rotation: 5 }]) {
+      const box = photoFaceBox(prepared, frame({}, camera))!;
+      const closed = render(ctx, prepared, frame({}, camera));
+      const open = render(ctx, prepared, frame({ mouthOpen: 1 }, camera));
+      let cavity = 0, outside = 0;
+      for (let y = 0; y < H; y++) {
+        for (let x = 0; x < W; x++) {
+          const o = (y * W + x) * 4;
+          const drop = (closed[o]! + closed[o + 1]! + closed[o + 2]! - open[o]! - open[o + 1]! - open[o + 2]!) / 3;
+          if (drop < 60) continue;
+          cavity++;
+          if (x < box.x || x >= box.x + box.width || y < box.y || y >= box.y + box.height) outside++;
+        }
+      }
+      expect({ cavity: cavity > 500, outside }).toEqual({ cavity: true, outside: 0 });
+    }
+    expect(photoFaceBox({ ...prepared, eyesToMouth: null }, frame())).toBeNull();
   });
 
   test('the open mouth is painted dark; raised brows leave skin where they were', () => {

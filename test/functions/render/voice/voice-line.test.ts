@@ -24,6 +24,7 @@ import { probeMedia } from '#functions/render/ffmpeg/probe';
 import { canonicalMismatches } from '#functions/render/encoding/canonical-encoding';
 import { EngineError, REACTION_CLIP, type AvatarRef } from '#ports/engine';
 import { MemoryBlobStore } from '#test-doubles/memory/blob-store';
+import { changedPixels } from '#test-support/pixel-diff';
 import { SYNTH, syntheticFacePng, syntheticRig } from '../face/synthetic-face';
 
 const LINE = "Oh my god, I can't believe how good this is!";
@@ -131,16 +132,8 @@ describe('a voiced reaction from the local engine', () => {
       scene.drawFrame(canvas.getContext('2d'), f, 0);
       return canvas.getContext('2d').getImageData(0, 0, RENDER_SIZE.width, RENDER_SIZE.height).data;
     };
-    const [x, y] = [draw(closed), draw(open)];
-    let minX = Infinity, maxX = -1, minY = Infinity, maxY = -1, changed = 0;
-    for (let py = 0; py < RENDER_SIZE.height; py++) {
-      for (let px = 0; px < RENDER_SIZE.width; px++) {
-        const o = (py * RENDER_SIZE.width + px) * 4;
-        if (Math.abs(x[o]! - y[o]!) + Math.abs(x[o + 1]! - y[o + 1]!) + Math.abs(x[o + 2]! - y[o + 2]!) < 30) continue;
-        changed++;
-        minX = Math.min(minX, px); maxX = Math.max(maxX, px); minY = Math.min(minY, py); maxY = Math.max(maxY, py);
-      }
-    }
+    const { changed, box } = changedPixels(draw(closed), draw(open), RENDER_SIZE.width, RENDER_SIZE.height);
+    const [minX, maxX, minY, maxY] = [box.x, box.x + box.width - 1, box.y, box.y + box.height - 1];
     expect(changed).toBeGreaterThan(200);
     // A mouth-sized box in the middle of the frame, not the whole face.
     expect(maxX - minX).toBeLessThan(RENDER_SIZE.width * 0.2);

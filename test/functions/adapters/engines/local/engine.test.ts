@@ -12,6 +12,14 @@ import { createLocalEngine, type BlobFiles, type MotionSource } from '#adapters/
 import { EngineError, type AvatarRef } from '#ports/engine';
 import { ensureBucket } from '#local/provision';
 import { sharedEndpoints, uniqueName } from '#test-support/services';
+import { fileArg, runFfmpeg } from '#render';
+
+/** One frame of a clip as a PNG (lossless, so only the encode's own noise differs between clips). */
+async function framePng(file: string, atS: number): Promise<Buffer> {
+  const out = `${file}.png`;
+  await runFfmpeg(['-v', 'error', '-ss', String(atS), '-i', fileArg(file), '-frames:v', '1', '-y', fileArg(out)]);
+  return fsp.readFile(out);
+}
 
 const BUCKET = uniqueName('local-engine');
 let client: S3Client;
@@ -102,6 +110,46 @@ describe('the local engine\'s choices', () => {
     expect((error as EngineError).message).toMatch(/prompt/);
     expect(await leftovers()).toEqual([]);
   });
+
+  test('it reports where the face is, and a caption it burns in keeps off it in every frame', async () => {
+    const blobs = memoryBlobs();
+    const engine = createLocalEngine({ tmpDir, blobs });
+    const avatar = avatarFrom(await rig());
+    const caption = { text: 'Wait for it… this changed everything', position: 'middle', size: 'large' } as const;
+    const captioned = await engine.reactionFromPrompt(avatar, 'shocked', { seed: 3, outputKey: 'c.mp4', caption });
+    const clean = await engine.reactionFromPrompt(avatar, 'shocked', { seed: 3, outputKey: 'n.mp4' });
+    const face = captioned.faceBox!;
+    expect(clean.faceBox).toEqual(face);
+    // A drawn face: in the middle of the frame, eyes to mouth (not the whole head).
+    expect(face.x + face.width / 2).toBeGreaterThan(440);
+    expect(face.x + face.width / 2).toBeLessThan(640);
+    expect(face.height).toBeLessThan(500);
+    expect(captioned.captioned).toEqual({ ...caption, avoid: face });
+    // What the caption changed, in frames across the clip: all of it off the face.
+    for (const atS of [0.2, 1.5, 3.8]) {
+      const [a, b] = await Promise.all(['c.mp4', 'n.mp4'].map(async (key) => {
+        const file = path.join(workDir, `${atS}-${key}`);
+        await fsp.writeFile(file, blobs.objects.get(key)!);
+        const { data } = await sharp(await framePng(file, atS)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+        return new Uint8ClampedArray(data);
+      }));
+      // The encoder's own noise differs a little everywhere between two encodes; the caption's white
+      // letters and dark outline differ by far more.
+      const strongly = (x: number, y: number) => {
+        const o = (y * 1080 + x) * 4;
+        return Math.abs(a![o]! - b![o]!) + Math.abs(a![o + 1]! - b![o + 1]!) + Math.abs(a![o + 2]! - b![o + 2]!) > 240;
+      };
+      let onFace = 0, elsewhere = 0;
+      for (let y = 0; y < 1920; y++) {
+        for (let x = 0; x < 1080; x++) {
+          if (!strongly(x, y)) continue;
+          if (x >= face.x && x < face.x + face.width && y >= face.y && y < face.y + face.height) onFace++;
+          else elsewhere++;
+        }
+      }
+      expect({ atS, onFace, captionDrawn: elsewhere > 5000 }).toEqual({ atS, onFace: 0, captionDrawn: true });
+    }
+  }, 120_000);
 
   test('a damaged illustrated rig is invalid input', async () => {
     const engine = createLocalEngine({ tmpDir, blobs: memoryBlobs() });

@@ -1,0 +1,23 @@
+/** POST /captions/preview (docs/decisions.md, Captions): a caption drawn as the video will draw it. */
+import * as z from 'zod/mini';
+import { HOOK_POSITIONS, HOOK_SIZES, HOOK_STYLES, JOB_LIMITS } from '#domain/jobs';
+import { idField, withoutControlCharacters } from './common';
+
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` });
+
+export const captionPreviewInput = z.strictObject({
+  text: z
+    .string({ error: 'must be a string' })
+    .check(
+      z.trim(),
+      z.minLength(1, 'must not be empty'),
+      z.maxLength(JOB_LIMITS.hookTextMaxChars, `must be at most ${JOB_LIMITS.hookTextMaxChars} characters`),
+      withoutControlCharacters('text'),
+    ),
+  position: z.optional(oneOf(HOOK_POSITIONS)),
+  size: z.optional(oneOf(HOOK_SIZES)),
+  style: z.optional(oneOf(HOOK_STYLES)),
+  /** A job of the caller's: the caption keeps clear of that job's reaction's face, as its video will. */
+  job_id: z.optional(idField.check(z.meta({ description: "A job whose reaction's face the caption keeps clear of, as that job's video will; without it, a typical avatar's face" }))),
+});
+export type CaptionPreviewInput = z.infer<typeof captionPreviewInput>;
