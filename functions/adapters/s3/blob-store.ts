@@ -11,9 +11,10 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
+import pRetry from 'p-retry';
 import type { Readable } from 'node:stream';
 import { PLAYBACK_URL_TTL_S, type BlobStore, type PlaybackLink } from '#ports/blob-store';
 import type { UploadForm } from '#domain/upload-record';
@@ -30,6 +31,14 @@ function attachment(filename: string): string {
   return `attachment; filename="${filename.replace(/["\\]/g, '').replace(/[^\x20-\x7e]/g, '_')}"`;
 }
 
+/** A dropped or reset connection, a timeout, or S3 answering 5xx: what the SDK itself would retry. */
+export function isTransientPutError(error: unknown): boolean {
+  const e = error as { $retryable?: unknown; $metadata?: { httpStatusCode?: number }; code?: string; name?: string };
+  if (e.$retryable) return true;
+  if ((e.$metadata?.httpStatusCode ?? 0) >= 500) return true;
+  return ['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ETIMEDOUT'].includes(e.code ?? '') || ['TimeoutError', 'RequestTimeout'].includes(e.name ?? '');
+}
+
 /** DeleteObjects takes at most this many keys per call. */
 const DELETE_BATCH = 1000;
 
@@ -43,7 +52,23 @@ export class S3BlobStore implements BlobStore {
 
   async putFile(key: string, path: string, contentType: string): Promise<void> {
     const { size } = await stat(path);
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(path), ContentLength: size, ContentType: contentType }));
+    // The SDK cannot retry a streamed body it has already read from, so a dropped connection is
+    // retried here with a fresh stream (the file is still on disk), as the SDK would retry a buffer.
+    await pRetry(
+      async () => {
+        // Opened before the call and closed after it, whatever happened: an attempt that failed
+        // before reading leaves no descriptor open and no stream opening after the file is gone.
+        const handle = await open(path, 'r');
+        try {
+          await this.client.send(
+            new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: handle.createReadStream({ autoClose: false }), ContentLength: size, ContentType: contentType }),
+          );
+        } finally {
+          await handle.close();
+        }
+      },
+      { retries: 2, minTimeout: 200, shouldRetry: ({ error }) => isTransientPutError(error) },
+    );
   }
 
   async putBuffer(key: string, data: Buffer, contentType: string): Promise<void> {
