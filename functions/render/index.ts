@@ -69,6 +69,8 @@ export { prepareIllustratedScene } from './illustrated/illustrated-renderer';
 export { FACE_MODELS, HUMAN_ENTRY, WASM_BINARY, humanModelDir } from './face/human-loader';
 export { DEFAULT_SAMPLE_FPS } from './face/reference-motion';
 export { motionSource, photoRenderer, type MotionSource, type PhotoRenderer } from './face/index';
+// How alive a rendered reaction looks (issue 27): face motion per window, freezes, seams.
+export { findFaceBox, freezes, lumaFrameAt, measureFaceMotion, seamStep, subjectOf, type FaceBox, type FaceMotion } from './face/face-motion';
 
 // The finished video's sound: loudness measured as the platforms measure it, the built-in beds and
 // effects (synthesised), and the mix of a join (render/compose) levelled to the platforms' target.

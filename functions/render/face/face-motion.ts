@@ -199,16 +199,20 @@ export interface SeamStep {
  * Rows and columns that cross `subject` (the face and what hangs below it) are left out: there the
  * picture is meant to change.
  */
-export function seamStep(luma: Uint8Array, width: number, height: number, subject: FaceBox | null = null): SeamStep {
+export function seamStep(luma: Uint8Array, width: number, height: number, subject: FaceBox | null = null, options: { columns?: ReadonlyArray<readonly [number, number]> } = {}): SeamStep {
   const inside = (v: number, from: number, to: number) => v >= from && v < to;
+  // Rows are averaged over these column ranges (all by default): a finished video's caption sits in
+  // the middle of the frame, and its text's edges are not a seam; a seam crosses the whole width.
+  const spans = options.columns ?? [[0, width] as const];
+  const spanWidth = spans.reduce((n, [a, b]) => n + Math.max(0, Math.min(width, b) - Math.max(0, a)), 0) || width;
   let row = { step: 0, at: 0 };
   let column = { step: 0, at: 0 };
   const rows: number[] = [];
   for (let y = 0; y + 1 < height; y++) {
     if (subject && inside(y, subject.y, subject.y + subject.height)) continue;
     let sum = 0;
-    for (let x = 0, o = y * width; x < width; x++, o++) sum += Math.abs(luma[o]! - luma[o + width]!);
-    const step = sum / width;
+    for (const [a, b] of spans) for (let x = Math.max(0, a), o = y * width + x; x < Math.min(width, b); x++, o++) sum += Math.abs(luma[o]! - luma[o + width]!);
+    const step = sum / spanWidth;
     rows.push(step);
     if (step > row.step) row = { step, at: y };
   }
