@@ -49,10 +49,17 @@ export interface LooksInput {
   dir: string;
 }
 
+/** A method whose video shows no face human can find: reported as such (a MISS), not a crash. */
+function faceless(method: string): LooksRow {
+  return { method, windows: [], minWindow: NaN, freezeAtStartS: NaN, seam: NaN, posterSsim: NaN, followed: null };
+}
+
 export async function measureLooks(input: LooksInput): Promise<LooksRow> {
-  const { measureFaceMotion, freezes, lumaFrameAt, seamStep, subjectOf, runFfmpeg, fileArg } = await import('#render');
+  const { measureFaceMotion, findFaceBox, freezes, lumaFrameAt, seamStep, subjectOf, runFfmpeg, fileArg } = await import('#render');
   const { ssimOf } = await import('./ssim');
-  const motion = await measureFaceMotion(input.video, { durationS: input.reactionS });
+  const box = (await findFaceBox(input.video, { durationS: input.reactionS })) ?? (await findFaceBox(input.video, { durationS: input.reactionS, samples: 30 }));
+  if (!box) return faceless(input.method);
+  const motion = await measureFaceMotion(input.video, { durationS: input.reactionS, box });
   const atStart = (await freezes(input.video, { durationS: Math.min(1, input.reactionS) })).find((f) => f.startS < 0.1);
   const peakS = input.peakS ?? input.reactionS * 0.6;
   const frame = await lumaFrameAt(input.video, peakS);
@@ -77,14 +84,15 @@ export async function measureLooks(input: LooksInput): Promise<LooksRow> {
 }
 
 /** A floor as a bench target (the bench's targets are ceilings): how far short of it a figure is. */
-const shortOf = (what: string, value: number, floor: number): Target => ({ what, value: Math.max(0, floor - value), max: 0, unit: '' });
+const shortOf = (what: string, value: number, floor: number): Target => ({ what, value: Number.isNaN(value) ? Infinity : Math.max(0, floor - value), max: 0, unit: '' });
 
 export function looksSummary(rows: readonly LooksRow[]): { table: Table; targets: Target[] } {
   const t = LOOKS_TARGETS;
   const targets: Target[] = rows.flatMap((r) => [
+    // NaN (no face found) fails every comparison, so it stays a MISS.
     shortOf(`${r.method}: quietest 1 s window of face motion, short of ${t.minWindow}`, r.minWindow, t.minWindow),
-    { what: `${r.method}: freeze at start`, value: r.freezeAtStartS, max: t.freezeAtStartS, unit: 's' },
-    { what: `${r.method}: seam (row luma step away from the face)`, value: r.seam, max: t.seam, unit: '' },
+    { what: `${r.method}: freeze at start`, value: Number.isNaN(r.freezeAtStartS) ? Infinity : r.freezeAtStartS, max: t.freezeAtStartS, unit: 's' },
+    { what: `${r.method}: seam (row luma step away from the face)`, value: Number.isNaN(r.seam) ? Infinity : r.seam, max: t.seam, unit: '' },
     shortOf(`${r.method}: poster SSIM against the peak frame, short of ${t.posterSsim}`, r.posterSsim, t.posterSsim),
     ...(r.followed !== null ? [shortOf(`${r.method}: share of the reference's head movement followed, short of ${t.motionFollowed}`, r.followed, t.motionFollowed)] : []),
   ]);
@@ -95,7 +103,7 @@ export function looksSummary(rows: readonly LooksRow[]): { table: Table; targets
       head: ['method', 'face motion per 1 s window', 'min', 'freeze at start s', 'seam step', 'poster SSIM', 'reference followed', CAPTION_COLUMN, 'verdict'],
       rows: rows.map((r) => [
         r.method,
-        r.windows.map((w) => fmt(w, 2)).join(' '),
+        r.windows.length ? r.windows.map((w) => fmt(w, 2)).join(' ') : 'no face found',
         fmt(r.minWindow, 2),
         fmt(r.freezeAtStartS, 2),
         fmt(r.seam, 2),

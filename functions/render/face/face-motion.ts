@@ -118,7 +118,8 @@ export function meanAbsDiff(a: Uint8Array, b: Uint8Array): number {
 export async function measureFaceMotion(clip: string, options: FaceMotionOptions = {}): Promise<FaceMotion> {
   const shape = await clipShape(clip);
   const durationS = Math.min(options.durationS ?? shape.durationS, shape.durationS || Infinity);
-  const box = options.box ?? (await findFaceBox(clip, { durationS, signal: options.signal }));
+  // A face turned away or under a caption in most samples: look again, closer together.
+  const box = options.box ?? (await findFaceBox(clip, { durationS, signal: options.signal })) ?? (await findFaceBox(clip, { durationS, samples: 30, signal: options.signal }));
   if (!box) throw new EngineError('invalid_input', `no face found in ${clip}`);
   const diffs: number[] = [];
   let previous: Uint8Array | null = null;
@@ -240,10 +241,11 @@ export async function lumaFrameAt(clip: string, atS: number): Promise<{ luma: Ui
 }
 
 /**
- * The subject a seam must stay away from, from the face box: the face itself, the head above it, and
- * the neck and shoulders below it (a face's height again).
+ * The subject a seam must stay away from, from the face box: the face and the hair above it. Not the
+ * neck and shoulders: a photo pasted over its blurred copy meets it a little under the chin, and that
+ * row is exactly what this looks for.
  */
 export function subjectOf(face: FaceBox, height: number): FaceBox {
   const y = Math.max(0, Math.round(face.y - face.height * 0.35));
-  return { x: face.x, y, width: face.width, height: Math.min(height, Math.round(face.y + face.height * 2)) - y };
+  return { x: face.x, y, width: face.width, height: Math.min(height, Math.round(face.y + face.height)) - y };
 }
