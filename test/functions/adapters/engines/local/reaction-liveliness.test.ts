@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { makeReferenceClip, realFacePng } from '#bench/reference-clip';
 import type { LocalEngine } from '#adapters/engines/local/engine';
 import { createLocalEngineWithFaces } from '#adapters/engines/local/engine-with-faces';
-import { findFaceBox, freezes, lumaFrameAt, measureFaceMotion, seamStep, subjectOf } from '#functions/render/face/face-motion';
+import { findFaceBox, freezes, lumaFrameAt, measureFaceMotion, seamStep, subjectOf } from '#render';
 import type { AvatarRef } from '#ports/engine';
 
 let dir: string;
