@@ -1,5 +1,5 @@
 /**
- * The finished video's sound as a marketer's post would carry it: for each method (prompt, photo,
+ * The finished video's sound and looks (bench/quality-looks.ts) as a marketer's post would carry it: for each method (prompt, photo,
  * motion, reuse) and a quiet (−30 LUFS, music) and a loud (−8 LUFS, speech) demo, one job through the
  * API of a local stack with the default sound (auto), its MP4 measured as the platforms measure it:
  * integrated loudness, true peak, loudness range, the longest stretch under −50 dB, and the reaction
@@ -13,6 +13,7 @@ import { LOUDNESS_TARGET } from '#domain/sound';
 import { processTree } from './proc-cpu';
 import { apiClient, type ApiCall } from './stack-client';
 import { fmt, median, type SectionResult, type Table, type Target } from './report';
+import { looksSummary, measureLooks, type LooksRow } from './quality-looks';
 
 export interface QualityOptions {
   demoS: number;
@@ -119,6 +120,7 @@ export async function runQuality(options: QualityOptions): Promise<SectionResult
   const dir = await mkdtemp(join(tmpdir(), 'rs-bench-quality-'));
   const stack = await startLocalStack({ dataDir: join(dir, 'data'), port: 0, log: () => undefined, sandboxes: false });
   const measured: Measured[] = [];
+  const looks: LooksRow[] = [];
   try {
     const account = await stack.dependencies.accounts.create('bench-quality', 'business');
     const { key } = await stack.dependencies.apiKeys.create(account.id, ALL_SCOPES);
@@ -166,11 +168,18 @@ export async function runQuality(options: QualityOptions): Promise<SectionResult
         const reactionS = (video.duration_s as number) - options.demoS;
         const figures = await measureVideo(file, reactionS);
         measured.push({ method, demo: demo.name, ...figures });
+        // The picture does not depend on the demo's sound: one video per method is enough.
+        if (demo === DEMOS[0]) {
+          const poster = join(dir, `${method}-poster.jpg`);
+          await writeFile(poster, Buffer.from(await (await fetch(video.thumbnail_url)).arrayBuffer()));
+          const reference = method === 'motion' ? referencePath : undefined;
+          looks.push(await measureLooks({ method, video: file, reactionS, peakS: done.reaction?.peak_s ?? null, poster, reference, dir }));
+        }
         log(`${method} × ${demo.name}: ${fmt(figures.integratedLufs)} LUFS, ${fmt(figures.truePeakDbtp)} dBTP, LRA ${fmt(figures.rangeLu)} LU, longest silence ${fmt(figures.longestSilenceS, 2)} s, reaction ${fmt(figures.reactionLufs ?? NaN)} LUFS`);
       }
     }
     const join_ = await joinCost(dir, options);
-    return summarise(measured, join_);
+    return withLooks(summarise(measured, join_), looks);
   } finally {
     await stack.stop();
     await rm(dir, { recursive: true, force: true });
@@ -205,6 +214,11 @@ export async function runJoinCost(options: JoinOptions): Promise<SectionResult> 
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+function withLooks(result: SectionResult, looks: LooksRow[]): SectionResult {
+  const { table, targets } = looksSummary(looks);
+  return { ...result, tables: [...result.tables, table], targets: [...result.targets, ...targets], data: { ...result.data, looks } };
 }
 
 /** The join before sound (both streams copied) against today's (pictures copied, the sound mixed and levelled), alternated. */

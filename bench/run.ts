@@ -48,7 +48,7 @@ const SECTIONS: readonly Section[] = [
   { name: 'burst', title: 'Burst: 16 auto jobs POSTed at once on the local stack (completion order, cores busy, CPU per video)', run: (_s, log) => import('./burst').then((m) => m.runBurst({ ...m.BURST_DEFAULTS, log })) },
   { name: 'batch', title: 'Batch: 20 reuse variants (one saved reaction, 20 hooks) in one POST /videos/batch on the local stack', run: (_s, log) => import('./batch').then((m) => m.runBatch({ ...m.BATCH_DEFAULTS, log })) },
   { name: 'webhooks', title: 'Webhooks: from a state change to a receiver on this machine (job done, ping)', run: (_s, log) => import('./webhooks').then((m) => m.runWebhookLatency({ ...m.WEBHOOK_DEFAULTS, log })) },
-  { name: 'quality', title: 'Quality: the finished videos’ sound (auto) per method and demo level, and what the mix costs the join', run: (_s, log) => import('./quality').then((m) => m.runQuality({ ...m.QUALITY_DEFAULTS, log })) },
+  { name: 'quality', title: 'Quality: the finished videos’ sound (auto) per method and demo level, what the mix costs the join, and their looks per method', run: (_s, log) => import('./quality').then((m) => m.runQuality({ ...m.QUALITY_DEFAULTS, log })) },
   { name: 'join', title: 'Join: what the sound (mixed, levelled, AAC-encoded, measured) costs the stream-copy join, alone', run: (_s, log) => import('./quality').then((m) => m.runJoinCost({ ...m.JOIN_DEFAULTS, log })) },
   { name: 'studio', title: 'Studio: first-load JavaScript (gzip) and time to a usable page in headless Chromium', run: (_s, log) => import('./studio').then((m) => m.runStudio({ ...m.STUDIO_DEFAULTS, log })) },
 ];

@@ -72,6 +72,8 @@ export { FACE_MODELS, HUMAN_ENTRY, WASM_BINARY, humanModelDir } from './face/hum
 export { DEFAULT_SAMPLE_FPS, referenceShowsFace } from './face/reference-motion';
 export { detectFace } from './face/image-face';
 export { motionSource, photoRenderer, type MotionSource, type PhotoRenderer } from './face/index';
+// How alive a rendered reaction looks (issue 27): face motion per window, freezes, seams.
+export { findFaceBox, freezes, lumaFrameAt, measureFaceMotion, seamStep, subjectOf, type FaceMotion } from './face/face-motion';
 
 // The finished video's sound: loudness measured as the platforms measure it, the built-in beds and
 // effects (synthesised), and the mix of a join (render/compose) levelled to the platforms' target.

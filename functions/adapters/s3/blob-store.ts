@@ -32,7 +32,7 @@ function attachment(filename: string): string {
 }
 
 /** A dropped or reset connection, a timeout, or S3 answering 5xx: what the SDK itself would retry. */
-export function isTransientPutError(error: unknown): boolean {
+function isTransientPutError(error: unknown): boolean {
   const e = error as { $retryable?: unknown; $metadata?: { httpStatusCode?: number }; code?: string; name?: string };
   if (e.$retryable) return true;
   if ((e.$metadata?.httpStatusCode ?? 0) >= 500) return true;

@@ -19,7 +19,10 @@ export interface PhotoLayout {
   /** Output size. */
   width: number;
   height: number;
-  /** Where the photo sits in the output (top-anchored, full width); below it the blurred copy shows. */
+  /**
+   * Where the photo itself lands in the output (output pixels; it may reach past the frame). Outside
+   * it the picture is the photo's own edges carried outwards, blurred and darkened with distance.
+   */
   region: Rect;
   /** Image pixels → output pixels: out = image * scale + offset. */
   scale: number;
@@ -67,8 +70,31 @@ export interface PrepareOptions {
   height?: number;
 }
 
-const SHADOW = 64;
 const MIN_IOD_PX = 14;
+
+/**
+ * The face's width as a share of the frame's: a selfie video holds the face at about this size (eyes
+ * in the upper third, shoulders at the bottom), whatever the upload's own framing.
+ */
+export const SELFIE_FACE_WIDTH = 0.52;
+/** Where the face's centre sits, as a share of the frame's height. */
+const SELFIE_FACE_Y = 0.4;
+
+/**
+ * Picture kept around the output on every side (a share of its long side) so no camera move shows an
+ * edge: the curve's limits (a 0.9 zoom-out, a 4° turn, 60 px) and a reference clip's larger travel
+ * all stay inside it (photo-renderer.test.ts checks the corners).
+ */
+const MARGIN = 0.16;
+
+/**
+ * Where the photo meets its extension, over how much of the output's height (or width, for the sides)
+ * the photo fades into the blurred extension: inside the photo where that edge is on screen (the
+ * photo's own edge is then never seen), outside it where the edge is only in the margin. Then how much
+ * darker the far extension gets. Each is one long gradient, so no row or column steps.
+ */
+const FEATHER = { top: 0.1, bottom: 0.14, side: 0.06 } as const;
+const EXTENSION_DARKEN = 0.3;
 
 const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
 const smoothstep = (e0: number, e1: number, x: number) => {
@@ -76,15 +102,80 @@ const smoothstep = (e0: number, e1: number, x: number) => {
   return t * t * (3 - 2 * t);
 };
 
-/** Places the photo: region height from its aspect (square to full 9:16), cover-fit, face-centred. */
-export function layoutPhoto(imageWidth: number, imageHeight: number, face: { x: number; y: number } | null, width: number, height: number): PhotoLayout {
-  const regionH = Math.round(clamp((width * imageHeight) / imageWidth, width, height));
-  const scale = Math.max(width / imageWidth, regionH / imageHeight);
+/**
+ * Frames a photo like a selfie video: the face at SELFIE_FACE_WIDTH of the frame's width, centred,
+ * its centre at SELFIE_FACE_Y of the height; never narrower than the frame (the sides would be all
+ * extension). Without a face the photo covers the whole 9:16 frame.
+ */
+export function layoutPhoto(imageWidth: number, imageHeight: number, face: { x: number; y: number; width?: number } | null, width: number, height: number): PhotoLayout {
+  const cover = Math.max(width / imageWidth, height / imageHeight);
+  const scale = face?.width ? Math.max(width / imageWidth, (SELFIE_FACE_WIDTH * width) / face.width) : cover;
   const drawnW = imageWidth * scale, drawnH = imageHeight * scale;
   const cx = face ? face.x * scale : drawnW / 2;
   const offsetX = clamp(width / 2 - cx, width - drawnW, 0);
-  const offsetY = face ? clamp(regionH * 0.42 - face.y * scale, regionH - drawnH, 0) : (regionH - drawnH) * 0.25;
-  return { width, height, region: { x: 0, y: 0, width, height: regionH }, scale, offsetX, offsetY };
+  const wantY = face ? height * SELFIE_FACE_Y - face.y * scale : (height - drawnH) / 2;
+  // A photo taller than the frame is cropped (never leaving a gap); a shorter one stays whole inside it.
+  const offsetY = drawnH >= height ? clamp(wantY, height - drawnH, 0) : clamp(wantY, 0, height - drawnH);
+  return { width, height, region: { x: offsetX, y: offsetY, width: drawnW, height: drawnH }, scale, offsetX, offsetY };
+}
+
+const clampIndex = (u: number, n: number) => (u < 0 ? 0 : u >= n ? n - 1 : u);
+
+/**
+ * The photo over the whole base, extended past its edges: its edge pixels carried outwards (which
+ * continues every edge without a step; a mirror image would repeat the face, upside down), blurred
+ * until only the colours remain, and darkened with distance. The photo fades into that extension over
+ * a long feather, so no row or column shows a seam.
+ */
+async function extendPhoto(photo: Buffer, pw: number, ph: number, rect: { x: number; y: number }, baseW: number, baseH: number, margin: number): Promise<Uint8ClampedArray> {
+  const extended = new Uint8ClampedArray(baseW * baseH * 4);
+  const src = new Uint32Array(Uint8Array.from(photo).buffer, 0, pw * ph); // a copy: aligned for the 32-bit view
+  const dst = new Uint32Array(extended.buffer);
+  const columns = new Int32Array(baseW);
+  for (let x = 0; x < baseW; x++) columns[x] = clampIndex(x - rect.x, pw);
+  for (let y = 0; y < baseH; y++) {
+    const row = clampIndex(y - rect.y, ph) * pw;
+    const o = y * baseW;
+    for (let x = 0; x < baseW; x++) dst[o + x] = src[row + columns[x]!]!;
+  }
+  if (rect.x <= 0 && rect.y <= 0 && rect.x + pw >= baseW && rect.y + ph >= baseH) return extended;
+
+  // Blurred small: a wide blur for a fraction of the work, and wider across than down, so the carried
+  // edge's streaks (a dark head of hair at the top edge) melt into the colours beside them. Three
+  // pipelines, because sharp runs one resize per pipeline, before its blur, whatever order they are
+  // called in.
+  const small = { width: Math.max(6, Math.round(baseW / 40)), height: Math.max(8, Math.round(baseH / 16)) };
+  const raw = (width: number, height: number) => ({ raw: { width, height, channels: 4 as const } });
+  const shrunk = await sharp(Buffer.from(extended.buffer), raw(baseW, baseH)).resize(small.width, small.height, { fit: 'fill' }).raw().toBuffer();
+  const soft = await sharp(shrunk, raw(small.width, small.height)).blur(3).raw().toBuffer();
+  const blurred = await sharp(soft, raw(small.width, small.height)).resize(baseW, baseH, { fit: 'fill', kernel: 'cubic' }).raw().toBuffer();
+
+  const outW = baseW - 2 * margin, outH = baseH - 2 * margin;
+  // One edge's weight at distance d inside the photo (negative: outside). An edge on screen fades the
+  // photo out inside itself; an edge in the margin keeps the photo and fades the carried edge outside.
+  const edge = (d: number, feather: number, onScreen: boolean) => (onScreen ? smoothstep(0, feather, d) : 1 - smoothstep(0, feather, -d));
+  const topOn = rect.y > margin, bottomOn = rect.y + ph < margin + outH;
+  const leftOn = rect.x > margin, rightOn = rect.x + pw < margin + outW;
+  const fTop = FEATHER.top * outH, fBottom = FEATHER.bottom * outH, fSide = FEATHER.side * outW;
+  const darkenOver = 0.35 * outH;
+  const wx = new Float32Array(baseW), outX = new Float32Array(baseW);
+  for (let x = 0; x < baseW; x++) {
+    wx[x] = edge(x - rect.x, fSide, leftOn) * edge(rect.x + pw - 1 - x, fSide, rightOn);
+    outX[x] = Math.max(0, rect.x - x, x - (rect.x + pw - 1));
+  }
+  for (let y = 0; y < baseH; y++) {
+    const wy = edge(y - rect.y, fTop, topOn) * edge(rect.y + ph - 1 - y, fBottom, bottomOn);
+    const outY = Math.max(0, rect.y - y, y - (rect.y + ph - 1));
+    for (let x = 0; x < baseW; x++) {
+      const w = wy * wx[x]!;
+      const far = outY > 0 || outX[x]! > 0 ? Math.hypot(outX[x]!, outY) : 0;
+      if (w >= 1 && far === 0) continue;
+      const k = 1 - EXTENSION_DARKEN * smoothstep(0, darkenOver, far);
+      const o = (y * baseW + x) * 4;
+      for (let c = 0; c < 3; c++) extended[o + c] = (extended[o + c]! * w + blurred[o + c]! * (1 - w)) * k;
+    }
+  }
+  return extended;
 }
 
 /** The rig scaled to the image as it is now (a rig from another size of the same picture still fits). */
@@ -121,67 +212,37 @@ export async function preparePhoto(image: string | Buffer, rig: unknown, options
   if (!imgW || !imgH) throw new EngineError('invalid_input', 'The avatar image has no size');
 
   const faceRig = rigForImage(rig, imgW, imgH);
-  const faceCentre = faceRig ? { x: faceRig.box[0] + faceRig.box[2] / 2, y: faceRig.box[1] + faceRig.box[3] / 2 } : null;
-  const layout = layoutPhoto(imgW, imgH, faceCentre, width, height);
-  const margin = Math.round(Math.max(width, height) * 0.09);
+  const face = faceRig ? { x: faceRig.box[0] + faceRig.box[2] / 2, y: faceRig.box[1] + faceRig.box[3] / 2, width: faceRig.box[2] } : null;
+  const layout = layoutPhoto(imgW, imgH, face, width, height);
+  const margin = Math.round(Math.max(width, height) * MARGIN);
   const baseW = width + 2 * margin, baseH = height + 2 * margin;
-  const region = layout.region;
 
-  let photo: Buffer, background: Buffer;
+  // The photo at its drawn size, only the part the base can show (a large upload zoomed on its face
+  // would otherwise be resized whole).
+  const drawnW = Math.max(1, Math.round(imgW * layout.scale));
+  const drawnH = Math.max(1, Math.round(imgH * layout.scale));
+  layout.scale = drawnW / imgW; // the scale actually used after rounding
+  const left = clamp(Math.floor(-(layout.offsetX + margin)), 0, drawnW - 1);
+  const top = clamp(Math.floor(-(layout.offsetY + margin)), 0, drawnH - 1);
+  const keptW = Math.min(drawnW - left, baseW), keptH = Math.min(drawnH - top, baseH);
+  const rect = { x: Math.round(layout.offsetX + margin) + left, y: Math.round(layout.offsetY + margin) + top };
+  layout.offsetX = rect.x - left - margin;
+  layout.offsetY = rect.y - top - margin;
+  layout.region = { x: layout.offsetX, y: layout.offsetY, width: drawnW, height: drawnH };
+
+  let pixels: Uint8ClampedArray;
   try {
-    const drawnW = Math.max(region.width, Math.round(imgW * layout.scale));
-    const drawnH = Math.max(region.height, Math.round(imgH * layout.scale));
-    const left = clamp(Math.round(-layout.offsetX), 0, drawnW - region.width);
-    const top = clamp(Math.round(-layout.offsetY), 0, drawnH - region.height);
-    layout.offsetX = -left;
-    layout.offsetY = -top;
-    layout.scale = drawnW / imgW; // the scale actually used after rounding
-    [photo, background] = await Promise.all([
-      sharp(image)
-        .rotate()
-        .resize(drawnW, drawnH, { fit: 'fill', kernel: 'lanczos3' })
-        .extract({ left, top, width: region.width, height: region.height })
-        .removeAlpha()
-        .ensureAlpha()
-        .raw()
-        .toBuffer(),
-      // Blur at a sixth of the size (the same look, a fraction of the work), then enlarge.
-      sharp(image)
-        .rotate()
-        .resize(Math.round(baseW / 6), Math.round(baseH / 6), { fit: 'cover' })
-        .blur(4.5)
-        .modulate({ brightness: 0.62, saturation: 0.9 })
-        .resize(baseW, baseH, { kernel: 'cubic' })
-        .removeAlpha()
-        .ensureAlpha()
-        .raw()
-        .toBuffer(),
-    ]);
+    const photo = await sharp(image)
+      .rotate()
+      .resize(drawnW, drawnH, { fit: 'fill', kernel: 'lanczos3' })
+      .extract({ left, top, width: keptW, height: keptH })
+      .removeAlpha()
+      .ensureAlpha()
+      .raw()
+      .toBuffer();
+    pixels = await extendPhoto(photo, keptW, keptH, rect, baseW, baseH, margin);
   } catch (cause) {
     throw new EngineError('invalid_input', 'The avatar image could not be decoded', { cause });
-  }
-
-  // Composite: the photo over the background with a clean edge; under that edge, when the photo
-  // does not fill the frame, a soft drop shadow so the photo reads as a card above the blur.
-  const pixels = new Uint8ClampedArray(background); // a copy: aligned for the 32-bit view below
-  if (region.height < height) {
-    const top = margin + region.y + region.height;
-    for (let r = 0; r < SHADOW; r++) {
-      const y = top + r;
-      if (y >= baseH) break;
-      const t = 1 - r / SHADOW;
-      const k = 1 - 0.5 * t * t;
-      let o = y * baseW * 4;
-      for (let x = 0; x < baseW; x++, o += 4) {
-        pixels[o] = pixels[o]! * k;
-        pixels[o + 1] = pixels[o + 1]! * k;
-        pixels[o + 2] = pixels[o + 2]! * k;
-      }
-    }
-  }
-  for (let y = 0; y < region.height; y++) {
-    const dstRow = ((margin + region.y + y) * baseW + margin + region.x) * 4;
-    pixels.set(photo.subarray(y * region.width * 4, (y + 1) * region.width * 4), dstRow);
   }
   for (let k = 3; k < pixels.length; k += 4) pixels[k] = 255;
 
@@ -190,16 +251,17 @@ export async function preparePhoto(image: string | Buffer, rig: unknown, options
   baseCtx.putImageData(new ImageData(pixels, baseW, baseH), 0, 0);
   const basePixels = new Uint32Array(pixels.buffer, pixels.byteOffset, baseW * baseH);
 
-  let face: PreparedFace | null = null;
-  let pivot: [number, number] = [width / 2, region.height * 0.42];
+  let prepared: PreparedFace | null = null;
+  let pivot: [number, number] = [width / 2, height * SELFIE_FACE_Y];
   if (faceRig) {
     const placement = { scale: layout.scale, offsetX: layout.offsetX + margin, offsetY: layout.offsetY + margin };
-    // The warp stays inside the photo: moving it must never drag the background into the face.
-    const bounds = { x: margin + region.x, y: margin + region.y, width: region.width, height: region.height };
+    // The warp stays inside the photo: moving it must never drag the extension into the face.
+    const x0 = Math.max(0, rect.x), y0 = Math.max(0, rect.y);
+    const bounds = { x: x0, y: y0, width: Math.min(baseW, rect.x + keptW) - x0, height: Math.min(baseH, rect.y + keptH) - y0 };
     const model = buildFaceModel(faceRig, placement, bounds);
     if (model.iod >= MIN_IOD_PX && model.triangles.length > 0) {
       const patchData = new ImageData(model.patch.width, model.patch.height);
-      face = {
+      prepared = {
         model,
         patchData,
         patchPixels: new Uint32Array(patchData.data.buffer, patchData.data.byteOffset, model.patch.width * model.patch.height),
@@ -210,7 +272,7 @@ export async function preparePhoto(image: string | Buffer, rig: unknown, options
       pivot = [model.center[0] - margin, model.center[1] - margin];
     }
   }
-  return { layout, margin, base, baseCtx, baseWidth: baseW, baseHeight: baseH, basePixels, face, pivot, eyesToMouth: faceRig ? eyesToMouthOf(faceRig, layout) : null };
+  return { layout, margin, base, baseCtx, baseWidth: baseW, baseHeight: baseH, basePixels, face: prepared, pivot, eyesToMouth: faceRig ? eyesToMouthOf(faceRig, layout) : null };
 }
 
 /**
@@ -364,8 +426,10 @@ function smoothClosedPath(ctx: SKRSContext2D, pts: [number, number][]): void {
 }
 
 /**
- * Paints the open mouth inside the parted inner lips: a dark cavity, a hint of upper teeth and of the
- * tongue, and a soft shadow along the lips so they keep their edge. Coordinates are the patch's.
+ * Paints the open mouth inside the parted inner lips, as a mouth and not a hole (issue 27): a cavity
+ * that is darkest at the back and warms towards the lips, a band of upper teeth under the upper lip
+ * (lower teeth too once the jaw is well down), the tongue low in the mouth, a shadow where the lips
+ * overhang, and a little light on the lower lip. Coordinates are the patch's.
  */
 function paintMouth(ctx: SKRSContext2D, model: FaceModel, points: Float32Array): void {
   const { ux, uy, vx, vy } = model.frame;
@@ -380,76 +444,110 @@ function paintMouth(ctx: SKRSContext2D, model: FaceModel, points: Float32Array):
   const mw = Math.hypot(right[0] - left[0], right[1] - left[1]);
   const cx = (up[0] + low[0]) / 2, cy = (up[1] + low[1]) / 2;
   const contour = model.mouthContour.map(P);
+  const angle = Math.atan2(uy, ux);
 
   ctx.save();
   smoothClosedPath(ctx, contour);
   ctx.clip();
   ctx.globalAlpha = alpha;
+  // As soft as the photo around it: a drawn mouth crisper than the face reads as a sticker.
+  ctx.filter = `blur(${Math.max(0.5, mw * 0.012).toFixed(2)}px)`;
 
-  // Cavity: near black at the back, warmer toward the lips.
-  const r = Math.max(mw * 0.5, gap * 0.9);
-  const cavity = ctx.createRadialGradient(cx, cy, 0, cx, cy, r);
-  cavity.addColorStop(0, 'rgb(18, 7, 8)');
-  cavity.addColorStop(0.6, 'rgb(34, 12, 13)');
-  cavity.addColorStop(1, 'rgb(66, 26, 26)');
+  // Cavity: the back of the mouth (just under the upper teeth) darkest, warmer and redder towards the
+  // lower lip and the corners, never flat black.
+  const backX = up[0] + vx * gap * 0.35, backY = up[1] + vy * gap * 0.35;
+  const cavity = ctx.createRadialGradient(backX, backY, 0, backX, backY, Math.max(mw * 0.55, gap));
+  cavity.addColorStop(0, 'rgb(30, 10, 12)');
+  cavity.addColorStop(0.45, 'rgb(58, 20, 22)');
+  cavity.addColorStop(1, 'rgb(112, 46, 46)');
   ctx.fillStyle = cavity;
   ctx.fillRect(cx - mw, cy - mw, 2 * mw, 2 * mw);
 
-  const angle = Math.atan2(uy, ux);
-
-  // Tongue: a muted mound low in the mouth, mostly in shadow.
-  const tongueH = Math.min(gap * 0.38, mw * 0.2);
+  // Tongue: a rounded mound resting on the lower teeth, lit from the front.
+  const tongueH = Math.min(gap * 0.42, mw * 0.24);
   if (tongueH > 1.5) {
-    const tx = low[0] + vx * tongueH * 0.25, ty = low[1] + vy * tongueH * 0.25;
-    // A radial gradient squashed into an ellipse (the transform), fading to nothing at its rim.
+    const tx = low[0] - vx * tongueH * 0.1, ty = low[1] - vy * tongueH * 0.1;
     ctx.save();
     ctx.translate(tx, ty);
     ctx.rotate(angle);
-    ctx.scale(1, (tongueH * 1.2) / (mw * 0.36));
-    const tongue = ctx.createRadialGradient(0, -mw * 0.12, 0, 0, 0, mw * 0.36);
-    tongue.addColorStop(0, 'rgba(150, 72, 74, 0.8)');
-    tongue.addColorStop(0.5, 'rgba(118, 48, 50, 0.6)');
-    tongue.addColorStop(1, 'rgba(60, 20, 22, 0)');
+    ctx.scale(1, (tongueH * 1.25) / (mw * 0.34));
+    const tongue = ctx.createRadialGradient(0, -mw * 0.16, 0, 0, 0, mw * 0.34);
+    tongue.addColorStop(0, 'rgba(168, 84, 86, 0.85)');
+    tongue.addColorStop(0.55, 'rgba(134, 60, 64, 0.7)');
+    tongue.addColorStop(1, 'rgba(90, 30, 34, 0)');
     ctx.fillStyle = tongue;
     ctx.beginPath();
-    ctx.arc(0, 0, mw * 0.36, 0, Math.PI * 2);
+    ctx.arc(0, 0, mw * 0.34, 0, Math.PI * 2);
     ctx.fill();
     ctx.restore();
   }
 
-  // Upper teeth: a soft off-white band under the upper lip, middle of the mouth only.
-  const teethH = clamp(gap * 0.2, 0, mw * 0.085);
-  if (teethH > 1) {
-    const upperIdx = MESH.lipsUpperInner;
-    const n = upperIdx.length;
+  // Teeth: an off-white band along the inner lip, tapering to the corners, shaded towards its edge
+  // and split by faint gaps; the lower row only shows once the jaw is well down.
+  const band = (lip: readonly number[], height: number, sign: 1 | -1, opacity: number) => {
+    const n = lip.length;
     const from = 2, to = n - 3;
-    const teeth = ctx.createLinearGradient(up[0] - vx * 2, up[1] - vy * 2, up[0] + vx * teethH, up[1] + vy * teethH);
-    teeth.addColorStop(0, 'rgba(222, 214, 202, 0.72)');
-    teeth.addColorStop(0.4, 'rgba(200, 190, 178, 0.5)');
-    teeth.addColorStop(1, 'rgba(140, 128, 118, 0)');
-    ctx.fillStyle = teeth;
-    const band: [number, number][] = [];
+    const edge: [number, number][] = [];
+    const inner: [number, number][] = [];
     for (let k = from; k <= to; k++) {
-      const [x, y] = P(upperIdx[k]!);
-      band.push([x - vx * 3, y - vy * 3]);
+      const [x, y] = P(lip[k]!);
+      const taper = Math.sin((Math.PI * (k - from + 0.5)) / (to - from + 1)) ** 0.5;
+      edge.push([x - sign * vx * 2, y - sign * vy * 2]);
+      inner.push([x + sign * vx * height * taper, y + sign * vy * height * taper]);
     }
-    for (let k = to; k >= from; k--) {
-      const [x, y] = P(upperIdx[k]!);
-      const taper = Math.sin((Math.PI * (k - from + 0.5)) / (to - from + 1)) ** 0.6;
-      band.push([x + vx * teethH * taper, y + vy * teethH * taper]);
-    }
-    smoothClosedPath(ctx, band);
+    const mid = P(lip[Math.floor(n / 2)]!);
+    const shade = ctx.createLinearGradient(mid[0], mid[1], mid[0] + sign * vx * height, mid[1] + sign * vy * height);
+    shade.addColorStop(0, `rgba(232, 224, 210, ${opacity})`);
+    shade.addColorStop(0.7, `rgba(208, 196, 180, ${opacity})`);
+    shade.addColorStop(1, `rgba(160, 140, 128, ${opacity * 0.7})`);
+    ctx.fillStyle = shade;
+    smoothClosedPath(ctx, [...edge, ...inner.reverse()]);
     ctx.fill();
-  }
+    // Gaps between the front teeth: short, soft lines across the band.
+    ctx.strokeStyle = `rgba(120, 96, 88, ${0.18 * opacity})`;
+    ctx.lineWidth = Math.max(0.6, mw * 0.012);
+    ctx.beginPath();
+    for (const f of [-0.2, 0, 0.2]) {
+      const bx = mid[0] + ux * f * mw, by = mid[1] + uy * f * mw;
+      ctx.moveTo(bx, by);
+      ctx.lineTo(bx + sign * vx * height * 0.85, by + sign * vy * height * 0.85);
+    }
+    ctx.stroke();
+  };
+  const upperH = clamp(gap * 0.3, 0, mw * 0.13);
+  if (upperH > 1) band(MESH.lipsUpperInner, upperH, 1, 0.95);
+  const lowerH = clamp((gap - mw * 0.3) * 0.25, 0, mw * 0.08);
+  if (lowerH > 1) band(MESH.lipsLowerInner, lowerH, -1, 0.75);
 
-  // Soft shadow along the lips: a ring around the mouth, clipped away, casts a blurred shadow inward.
-  ctx.globalAlpha = alpha;
-  ctx.shadowColor = 'rgba(12, 3, 4, 0.85)';
-  ctx.shadowBlur = Math.max(2, mw * 0.09);
-  ctx.fillStyle = 'rgb(12, 3, 4)';
+  // The lips' shadow inside the mouth: a ring around the mouth, clipped away, casts a blurred shadow
+  // inward, deeper under the upper lip.
+  ctx.shadowColor = 'rgba(20, 5, 6, 0.8)';
+  ctx.shadowBlur = Math.max(2, mw * 0.07);
+  ctx.shadowOffsetX = vx * mw * 0.02;
+  ctx.shadowOffsetY = vy * mw * 0.02;
+  ctx.fillStyle = 'rgb(20, 5, 6)';
   smoothClosedPath(ctx, contour);
   ctx.rect(cx - 2 * mw, cy - 2 * mw, 4 * mw, 4 * mw);
   ctx.fill('evenodd');
+  ctx.restore();
+
+  // Lip shading outside the cavity: a soft highlight along the lower lip's fullness.
+  ctx.save();
+  ctx.globalAlpha = alpha * 0.22;
+  ctx.strokeStyle = 'rgba(255, 214, 206, 0.5)';
+  ctx.lineWidth = Math.max(1, mw * 0.05);
+  ctx.shadowColor = 'rgba(255, 214, 206, 0.5)';
+  ctx.shadowBlur = Math.max(2, mw * 0.05);
+  ctx.lineCap = 'round';
+  ctx.beginPath();
+  const lower = MESH.lipsLowerInner;
+  for (let k = 3; k < lower.length - 3; k++) {
+    const [x, y] = P(lower[k]!);
+    const px = x + vx * mw * 0.07, py = y + vy * mw * 0.07;
+    if (k === 3) ctx.moveTo(px, py);
+    else ctx.lineTo(px, py);
+  }
+  ctx.stroke();
   ctx.restore();
 }
 

@@ -142,30 +142,44 @@ export async function referenceShowsFace(videoPath: string, options: { sampleFps
   return false;
 }
 
-interface DecodeOptions {
+export interface DecodeOptions {
   /** The demuxer ffprobe read the clip with: a reference is untrusted, ffmpeg must not guess. */
   demuxer: Demuxer;
+  /** The size frames come out at (after `crop`). */
   width: number;
   height: number;
-  fps: number;
+  /** Frames per second sampled; every frame when absent. */
+  fps?: number;
   durationS: number;
   signal?: AbortSignal;
+  /** A rectangle of the picture (display pixels) to keep, before scaling. */
+  crop?: { x: number; y: number; width: number; height: number };
+  /** One byte of luma per pixel instead of RGB. */
+  gray?: boolean;
 }
 
 /**
- * Streams raw RGB frames out of ffmpeg and hands them to `onFrame` one at a time (ffmpeg is paused
+ * Streams raw frames (RGB, or luma) out of ffmpeg and hands them to `onFrame` one at a time (ffmpeg is paused
  * while a frame is analysed, so memory stays at a frame or two).
  */
-async function decodeFrames(file: string, options: DecodeOptions, onFrame: (rgb: Uint8Array) => Promise<void>): Promise<void> {
-  const frameBytes = options.width * options.height * 3;
+export async function decodeFrames(file: string, options: DecodeOptions, onFrame: (pixels: Uint8Array) => Promise<void> | void): Promise<void> {
+  const pixFmt = options.gray ? 'gray' : 'rgb24';
+  const frameBytes = options.width * options.height * (options.gray ? 1 : 3);
+  const { crop } = options;
+  const filters = [
+    ...(crop ? [`crop=${crop.width}:${crop.height}:${crop.x}:${crop.y}`] : []),
+    ...(options.fps !== undefined ? [`fps=${options.fps}`] : []),
+    `scale=${options.width}:${options.height}:flags=bilinear`,
+    `format=${pixFmt}`,
+  ];
   const args = [
     '-hide_banner', '-nostdin', '-v', 'error',
     '-t', options.durationS.toFixed(3),
     ...pinnedInput(file, options.demuxer),
     '-map', '0:v:0',
     '-an', '-sn', '-dn',
-    '-vf', `fps=${options.fps},scale=${options.width}:${options.height}:flags=bilinear,format=rgb24`,
-    '-f', 'rawvideo', '-pix_fmt', 'rgb24',
+    '-vf', filters.join(','),
+    '-f', 'rawvideo', '-pix_fmt', pixFmt,
     'pipe:1',
   ];
   let binary: string;
@@ -214,7 +228,19 @@ async function decodeFrames(file: string, options: DecodeOptions, onFrame: (rgb:
   }
 }
 
+/** Output pixels per inter-ocular distance of the reference: a face framed like a selfie (photo-renderer's SELFIE_FACE_WIDTH). */
+const MOTION_IOD_PX = 280;
+/** How far a reference may move the camera; the photo renderer's margin covers it. */
+export const MOTION_CAMERA = { zoom: [0.95, 1.35], offset: 110, rotation: 4 } as const;
+/**
+ * The share of the head's tilt the camera takes: a face warp tilts the face about the neck only, so
+ * on its own a tilt moves the face less than the reference's; the camera turning with it makes up the
+ * rest (and reads as the phone following the head).
+ */
+const ROLL_TO_CAMERA = 0.6;
+
 type Channel = 'mouthOpen' | 'smile' | 'brow' | 'eyeOpen' | 'yaw' | 'pitch' | 'roll' | 'x' | 'y' | 'scale';
+const STEADY: ReadonlySet<Channel> = new Set(['x', 'y', 'scale', 'roll']);
 const CHANNELS: Channel[] = ['mouthOpen', 'smile', 'brow', 'eyeOpen', 'yaw', 'pitch', 'roll', 'x', 'y', 'scale'];
 
 const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
@@ -264,6 +290,11 @@ export function smooth(values: number[], passes = 2): number[] {
   return cur;
 }
 
+/** One pass of [1, 4, 1] / 6: takes the jitter's edge off and keeps ~90 % of a 0.8 Hz sway at 6 samples a second. */
+function smoothLightly(values: number[]): number[] {
+  return values.map((b, i) => (values[Math.max(0, i - 1)]! + 4 * b + values[Math.min(values.length - 1, i + 1)]!) / 6);
+}
+
 /**
  * Turns per-sample measures (null where no face was found) into output frames: relative to the
  * clip's neutral, smoothed, resampled to `fps`, held past the clip's end. Exported for tests.
@@ -291,7 +322,10 @@ export function motionToFrames(
     raw.scale.push(m ? m.iod : null);
   }
   const series = {} as Record<Channel, number[]>;
-  for (const ch of CHANNELS) series[ch] = smooth(fillGaps(raw[ch]), 1);
+  // Expressions are smoothed against landmark jitter; where the head is (its centre, size and tilt,
+  // averaged over hundreds of points) is steadier, and the full smoothing at 6 samples a second would
+  // take a sixth off a sway and more off a bob, so it gets a light one.
+  for (const ch of CHANNELS) series[ch] = STEADY.has(ch) ? smoothLightly(fillGaps(raw[ch])) : smooth(fillGaps(raw[ch]), 1);
 
   // The clip's neutral: its first moments (a reaction starts at rest), except where a low or high
   // percentile is what rest means (a closed mouth, open eyes between blinks).
@@ -331,18 +365,23 @@ export function motionToFrames(
     const smile = clamp((at(series.smile, t) - neutral.smile) / 0.1, -1, 1);
     const headYaw = clamp(at(series.yaw, t) - neutral.yaw, -25, 25);
     const headPitch = clamp(at(series.pitch, t) - neutral.pitch, -20, 20);
-    const headRoll = clamp(at(series.roll, t) - neutral.roll, -20, 20);
-    // A mild camera from the head's own travel: moving closer punches in, sideways pans.
+    const roll = clamp(at(series.roll, t) - neutral.roll, -20, 20);
+    const cameraRoll = clamp(roll * ROLL_TO_CAMERA, -MOTION_CAMERA.rotation, MOTION_CAMERA.rotation);
+    const headRoll = roll - cameraRoll;
+    // The head's own travel becomes the camera's, at the avatar's scale: the reference's offsets are
+    // in its inter-ocular distances, drawn here as MOTION_IOD_PX each (a selfie-framed face), and its
+    // lean (the face growing as it comes closer) is the zoom, whole. At a third of this, as before,
+    // the avatar followed a third of the reference's movement (issue 27).
     const lean = at(series.scale, t) / s - 1;
     const dx = (at(series.x, t) - neutral.x) / s;
     const dy = (at(series.y, t) - neutral.y) / s;
     frames.push({
       face: { mouthOpen, smile, browRaise, eyeOpen, headYaw, headPitch, headRoll },
       camera: {
-        zoom: clamp(1 + lean * 0.6, 0.97, 1.2),
-        offsetX: clamp(dx * 40, -40, 40),
-        offsetY: clamp(dy * 40, -40, 40),
-        rotation: 0,
+        zoom: clamp(1 + lean, MOTION_CAMERA.zoom[0], MOTION_CAMERA.zoom[1]),
+        offsetX: clamp(dx * MOTION_IOD_PX, -MOTION_CAMERA.offset, MOTION_CAMERA.offset),
+        offsetY: clamp(dy * MOTION_IOD_PX, -MOTION_CAMERA.offset, MOTION_CAMERA.offset),
+        rotation: cameraRoll,
       },
     });
   }

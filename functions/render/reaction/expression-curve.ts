@@ -1,16 +1,19 @@
 /**
  * An emotion performed over time: per frame, the face (FacePose) and the camera (CameraPose).
  *
- * Every reaction has the same arc, tuned per emotion: a calm face with idle life, a small
- * anticipation, a quick build to the peak (with a little overshoot), then a hold that stays alive:
- * blinks, micro head motion, the emotion's own rhythm (a laugh's "ha-ha", a sob, a tremble). The
- * camera punches in on the peak, shakes for the big ones, and otherwise drifts like a hand-held
- * phone. A seed moves the timings and the motion a little, so two takes differ but each repeats.
+ * Every reaction has the same arc, tuned per emotion, and it never stops moving (issue 27: a face that
+ * peaks at 0.6 s and then holds reads as a still with a zoom):
+ *   1. from the first frame, idle life: the head sways and nods like a person holding a phone;
+ *   2. a double-take: a glance aside and back, brows flicking up, just before the reaction;
+ *   3. a quick build to the peak (with a little overshoot) and the camera's punch-in;
+ *   4. a dip, as if taking it in, then a second beat (the reaction to the reaction): the emotion comes
+ *      back nearly as strong, with a nod and a smaller punch;
+ *   5. a settle that keeps the emotion's own rhythm (a laugh's "ha-ha", a sob, a tremble) and blinks.
+ * A seed moves the timings and the motion a little, so two takes differ but each repeats.
  */
 import { REACTION_CLIP } from '#ports/engine';
 import { NEUTRAL_FACE, type CameraPose, type Emotion, type FacePose, type ReactionFrame } from './animation';
 import { hashSeed, smoothNoise, streamFor } from './seeded-random';
-import { openingMotion } from './opening';
 
 export interface ReactionPlan {
   emotion: Emotion;
@@ -73,6 +76,11 @@ interface Profile {
   life?: (pose: FacePose, t: number, e: number, seed: number) => void;
   /** When the emotion shows its second look (ExpressionHint.alternate). */
   alternate?: Beat;
+  /**
+   * How the head answers its own reaction after the second beat: a "no way" shake (yaw) or a nod
+   * (pitch). It keeps the last second as alive as the first.
+   */
+  afterthought: 'shake' | 'nod';
 }
 
 const pose = (p: Partial<FacePose>): FacePose => ({ ...CALM_FACE, ...p });
@@ -87,6 +95,7 @@ const pulse = (t: number, rate: number, duty = 0.5) => {
 
 const PROFILES: Record<Emotion, Profile> = {
   shocked: {
+    afterthought: 'shake',
     peak: pose({ mouthOpen: 1, smile: -0.15, browRaise: 1, eyeOpen: 1.45, headPitch: -6 }),
     onsetS: 0.42, buildS: 0.14, overshoot: 0.18, settle: 0.9,
     camera: { punch: 0.16, punchS: 0.1, relax: 0.3, shake: 1, shakeDecayS: 0.45, shakeFloor: 0, push: 0.04, tilt: 0.6 },
@@ -97,6 +106,7 @@ const PROFILES: Record<Emotion, Profile> = {
     },
   },
   mind_blown: {
+    afterthought: 'shake',
     peak: pose({ mouthOpen: 1, smile: 0, browRaise: 1, eyeOpen: 1.5, headPitch: -8 }),
     onsetS: 0.4, buildS: 0.16, overshoot: 0.25, settle: 0.95,
     camera: { punch: 0.2, punchS: 0.12, relax: 0.25, shake: 1.5, shakeDecayS: 0.8, shakeFloor: 0.1, push: 0.06, tilt: 1 },
@@ -109,6 +119,7 @@ const PROFILES: Record<Emotion, Profile> = {
     alternate: { fromS: 0.9, lengthS: 1.4 },
   },
   laughing: {
+    afterthought: 'nod',
     peak: pose({ mouthOpen: 0.85, smile: 1, browRaise: 0.4, eyeOpen: 0.3, headPitch: -7, headRoll: 4 }),
     onsetS: 0.38, buildS: 0.22, overshoot: 0.1, settle: 0.85,
     camera: { punch: 0.08, punchS: 0.16, relax: 0.2, shake: 0.25, shakeDecayS: 1.5, shakeFloor: 0.08, push: 0.04, tilt: 0.8 },
@@ -121,6 +132,7 @@ const PROFILES: Record<Emotion, Profile> = {
     },
   },
   excited: {
+    afterthought: 'nod',
     peak: pose({ mouthOpen: 0.85, smile: 0.9, browRaise: 0.9, eyeOpen: 1.3, headPitch: -3 }),
     onsetS: 0.4, buildS: 0.18, overshoot: 0.2, settle: 0.9,
     camera: { punch: 0.1, punchS: 0.12, relax: 0.3, shake: 0.45, shakeDecayS: 0.6, shakeFloor: 0.05, push: 0.05, tilt: 1 },
@@ -133,6 +145,7 @@ const PROFILES: Record<Emotion, Profile> = {
     },
   },
   crying: {
+    afterthought: 'shake',
     peak: pose({ mouthOpen: 0.3, smile: -0.9, browRaise: -0.5, eyeOpen: 0.7, headPitch: 7, headRoll: -4 }),
     onsetS: 0.4, buildS: 0.5, overshoot: 0, settle: 1,
     camera: { punch: 0.03, punchS: 0.5, relax: 0, shake: 0, shakeDecayS: 1, shakeFloor: 0, push: 0.1, tilt: 0.5 },
@@ -145,6 +158,7 @@ const PROFILES: Record<Emotion, Profile> = {
     },
   },
   disgusted: {
+    afterthought: 'shake',
     peak: pose({ mouthOpen: 0.3, smile: -0.7, browRaise: -0.6, eyeOpen: 0.6, headYaw: 14, headRoll: -7, headPitch: -4 }),
     onsetS: 0.4, buildS: 0.2, overshoot: 0.15, settle: 0.9,
     camera: { punch: -0.05, punchS: 0.15, relax: 1, shake: 0.3, shakeDecayS: 0.4, shakeFloor: 0, push: 0.08, tilt: 0.6 },
@@ -155,6 +169,7 @@ const PROFILES: Record<Emotion, Profile> = {
     alternate: { fromS: 0.35, lengthS: 1.1 },
   },
   skeptical: {
+    afterthought: 'shake',
     peak: pose({ mouthOpen: 0, smile: -0.25, browRaise: 0.45, eyeOpen: 0.8, headYaw: -8, headRoll: 8, headPitch: 2 }),
     onsetS: 0.45, buildS: 0.55, overshoot: 0, settle: 1,
     camera: { punch: 0.03, punchS: 0.5, relax: 0, shake: 0, shakeDecayS: 1, shakeFloor: 0, push: 0.14, tilt: 0.8 },
@@ -164,6 +179,7 @@ const PROFILES: Record<Emotion, Profile> = {
     alternate: { fromS: 1.3, lengthS: 0.9 },
   },
   in_love: {
+    afterthought: 'nod',
     peak: pose({ mouthOpen: 0.2, smile: 0.85, browRaise: 0.55, eyeOpen: 1, headRoll: 6 }),
     onsetS: 0.4, buildS: 0.35, overshoot: 0.1, settle: 1,
     camera: { punch: 0.05, punchS: 0.3, relax: 0, shake: 0, shakeDecayS: 1, shakeFloor: 0, push: 0.06, tilt: 1 },
@@ -174,6 +190,7 @@ const PROFILES: Record<Emotion, Profile> = {
     },
   },
   angry: {
+    afterthought: 'shake',
     peak: pose({ mouthOpen: 0.8, smile: -0.7, browRaise: -1, eyeOpen: 0.75, headPitch: 6 }),
     onsetS: 0.4, buildS: 0.16, overshoot: 0.15, settle: 0.9,
     camera: { punch: 0.12, punchS: 0.1, relax: 0.2, shake: 0.7, shakeDecayS: 0.5, shakeFloor: 0.18, push: 0.05, tilt: 0.5 },
@@ -185,6 +202,7 @@ const PROFILES: Record<Emotion, Profile> = {
     },
   },
   happy: {
+    afterthought: 'nod',
     peak: pose({ mouthOpen: 0.5, smile: 0.95, browRaise: 0.35, eyeOpen: 0.95, headRoll: 4 }),
     onsetS: 0.4, buildS: 0.3, overshoot: 0.08, settle: 0.95,
     camera: { punch: 0.05, punchS: 0.25, relax: 0, shake: 0, shakeDecayS: 1, shakeFloor: 0, push: 0.05, tilt: 0.8 },
@@ -217,17 +235,18 @@ export function reactionTiming(plan: Pick<ReactionPlan, 'emotion' | 'seed'>): { 
   return { onsetS, peakS: onsetS + buildS };
 }
 
-/** Seconds at which the eyes close, spread like a person's (every 1.5-3 s), never on the peak itself. */
-function blinkTimes(seed: number, durationS: number, onsetS: number, peakS: number): number[] {
+/**
+ * Seconds at which the eyes close, spread like a person's (every 1.2-2.2 s), never on a peak itself:
+ * one in the calm start (a person about to see something blinks, and it moves the face early), then
+ * in the dip between the beats, and on through the settle.
+ */
+function blinkTimes(seed: number, durationS: number, onsetS: number, peakS: number, beat: SecondBeat): number[] {
   const rnd = streamFor(seed, 'blinks');
-  const times: number[] = [];
-  // One early blink while calm, when there is room for it before the anticipation.
-  if (onsetS > 0.35 && rnd.chance(0.6)) times.push(rnd.range(0.05, onsetS - 0.3));
-  // Wide eyes are held for a moment after the peak before the first blink.
-  let t = peakS + rnd.range(0.7, 1.1);
+  const times: number[] = [rnd.range(0.04, Math.max(0.06, Math.min(0.2, onsetS - 0.3)))];
+  let t = Math.max(peakS + 0.45, beat.dipS + rnd.range(0.15, 0.35));
   while (t < durationS - 0.2) {
-    times.push(t);
-    t += rnd.range(1.5, 3);
+    if (Math.abs(t - beat.peakS) > 0.15) times.push(t);
+    t += rnd.range(1.2, 2.2);
   }
   return times;
 }
@@ -244,12 +263,93 @@ function blinkAmount(times: readonly number[], t: number): number {
   return clamp(amount, 0, 1);
 }
 
-/** The intensity envelope: 0 until the onset, a quick build with overshoot, then a hold that relaxes a little. */
-function envelope(profile: Profile, t: number, onsetS: number, peakS: number, durationS: number): number {
+/**
+ * The second beat: after the peak the face eases to `dip` (taking it in), then comes back up to
+ * `level` at `peakS` (the reaction to the reaction). Far enough from the first that a viewer sees two.
+ */
+interface SecondBeat {
+  dipS: number;
+  dip: number;
+  startS: number;
+  peakS: number;
+  level: number;
+}
+
+function secondBeat(seed: number, peakS: number, durationS: number): SecondBeat {
+  const rnd = streamFor(seed, 'second-beat');
+  // In a short clip the beats come closer, but the second still peaks before the last half second.
+  const room = Math.max(0.9, durationS - peakS - 0.6);
+  const startS = peakS + Math.min(room * 0.55, rnd.range(1.05, 1.35));
+  return { dipS: peakS + 0.25, dip: rnd.range(0.58, 0.66), startS, peakS: startS + rnd.range(0.2, 0.28), level: rnd.range(0.9, 0.96) };
+}
+
+/**
+ * The intensity envelope: 0 until the onset, a quick build with overshoot, a dip, a second beat with
+ * a smaller overshoot, then a settle that relaxes a little towards the end.
+ */
+function envelope(profile: Profile, t: number, onsetS: number, peakS: number, beat: SecondBeat, durationS: number): number {
   if (t < onsetS) return 0;
   if (t < peakS) return easeOutBack((t - onsetS) / (peakS - onsetS), profile.overshoot);
-  const holdT = (t - peakS) / Math.max(0.001, durationS - peakS);
-  return 1 - (1 - profile.settle) * smoothstep(0, 1, holdT);
+  if (t < beat.startS) {
+    const hold = 1 - smoothstep(beat.dipS, beat.startS, t) * (1 - beat.dip);
+    return hold;
+  }
+  if (t < beat.peakS) return beat.dip + (beat.level - beat.dip) * easeOutBack((t - beat.startS) / (beat.peakS - beat.startS), profile.overshoot * 0.6);
+  const settleT = (t - beat.peakS) / Math.max(0.001, durationS - beat.peakS);
+  return beat.level - (beat.level - beat.level * profile.settle) * smoothstep(0, 1, settleT);
+}
+
+/**
+ * Head motion that never stops: a sway (yaw), a nod (pitch) and a tilt (roll) at unrelated slow
+ * rates, phased by the seed and moving already on the first frame. Sines, not noise: noise has flat
+ * stretches, and a flat stretch is exactly the freeze this exists to prevent.
+ */
+interface Sway {
+  phase: [number, number, number];
+  rate: [number, number, number];
+}
+
+function swayFor(seed: number): Sway {
+  const rnd = streamFor(seed, 'sway');
+  // Phases kept away from the sines' turning points at t = 0, so the head is already moving.
+  const phase = (): number => rnd.range(-0.9, 0.9) + (rnd.chance(0.5) ? Math.PI : 0);
+  return { phase: [phase(), phase(), phase()], rate: [rnd.range(0.42, 0.52), rnd.range(0.62, 0.78), rnd.range(0.33, 0.4)] };
+}
+
+const SWAY_DEG = { yaw: 4, pitch: 2.6, roll: 3 } as const;
+
+function applySway(face: FacePose, sway: Sway, t: number, calm: number): void {
+  const w = (k: 0 | 1 | 2) => Math.sin(2 * Math.PI * sway.rate[k] * t + sway.phase[k]);
+  // A strong emotion has its own head motion; the sway carries on under it, a little smaller.
+  const k = 1 - 0.35 * calm;
+  face.headYaw += SWAY_DEG.yaw * k * w(0);
+  face.headPitch += SWAY_DEG.pitch * k * w(1);
+  face.headRoll += SWAY_DEG.roll * k * w(2);
+}
+
+/**
+ * The double-take before the build: the head glances aside and comes back, the brows flick up and the
+ * eyes widen a little: 0 outside [startS, startS + GLANCE_S], 1 at its middle.
+ */
+const GLANCE_S = 0.3;
+function glanceAt(t: number, startS: number): number {
+  const x = (t - startS) / GLANCE_S;
+  if (x <= 0 || x >= 1) return 0;
+  return Math.sin(Math.PI * x) ** 2;
+}
+
+/** The afterthought's swing: starts 0.5 s after the second beat peaks and dies out over ~1.5 s. */
+function afterthoughtAt(t: number, beat: SecondBeat): number {
+  const x = t - beat.peakS - 0.5;
+  if (x <= 0) return 0;
+  return Math.sin(2 * Math.PI * 1.25 * x) * Math.exp(-x / 1.4) * smoothstep(0, 0.15, x);
+}
+
+/** The nod that lands each beat: the head dips and comes back over 0.35 s. */
+function beatNod(t: number, atS: number): number {
+  const x = (t - atS) / 0.35;
+  if (x <= 0 || x >= 1) return 0;
+  return Math.sin(Math.PI * x);
 }
 
 function clampFace(p: FacePose): FacePose {
@@ -275,9 +375,14 @@ export function reactionFrames(plan: ReactionPlan): ReactionFrame[] {
   const profile = PROFILES[plan.emotion];
   const strength = clamp(plan.intensity, 0, 1);
   const { onsetS, peakS } = reactionTiming(plan);
-  const blinks = blinkTimes(plan.seed, durationS, onsetS, peakS);
+  const beat = secondBeat(plan.seed, peakS, durationS);
+  const blinks = blinkTimes(plan.seed, durationS, onsetS, peakS, beat);
   const noiseSeed = hashSeed(plan.seed, 'motion');
+  const sway = swayFor(plan.seed);
   const rnd = streamFor(plan.seed, 'pose');
+  // The double-take looks to one side, the seed says which; it ends as the build starts.
+  const glanceSide = rnd.chance(0.5) ? 1 : -1;
+  const glanceStartS = Math.max(0.02, onsetS - GLANCE_S - 0.02);
   // The same emotion, not the same face every time: a slightly different peak per seed.
   const peak: FacePose = {
     ...profile.peak,
@@ -290,22 +395,26 @@ export function reactionFrames(plan: ReactionPlan): ReactionFrame[] {
   const frames: ReactionFrame[] = [];
   for (let i = 0; i < count; i++) {
     const t = i / fps;
-    const e = envelope(profile, t, onsetS, peakS, durationS);
+    const e = envelope(profile, t, onsetS, peakS, beat, durationS);
     const face = lerpFace(CALM_FACE, target, e);
 
-    // Anticipation: a small dip of the head and a narrowing of the eyes just before the reaction.
-    const anticipation = smoothstep(onsetS - 0.18, onsetS - 0.04, t) * (1 - smoothstep(onsetS - 0.02, onsetS + 0.06, t));
-    face.headPitch += 2.5 * anticipation;
-    face.eyeOpen -= 0.12 * anticipation;
+    // The double-take: a glance aside with the brows up, then back for the real reaction.
+    const glance = glanceAt(t, glanceStartS);
+    face.headYaw += 7 * glanceSide * glance;
+    face.headPitch -= 2 * glance;
+    face.browRaise += 0.35 * glance;
+    face.eyeOpen += 0.12 * glance;
 
-    // Idle life, always on: the head is never perfectly still.
-    face.headYaw += 1.6 * smoothNoise(noiseSeed + 11, t * 0.7);
-    face.headPitch += 1.1 * smoothNoise(noiseSeed + 12, t * 0.6);
-    face.headRoll += 1.3 * smoothNoise(noiseSeed + 13, t * 0.5);
-    // The clip opens already moving (./opening.ts): no frozen frames before the reaction.
-    const opening = openingMotion(t, onsetS);
-    face.headYaw += opening.headYaw;
-    face.headPitch += opening.headPitch;
+    // Idle life, always on: the sway, and a little noise on it so it never reads as a loop.
+    applySway(face, sway, t, e * strength);
+    face.headYaw += 1.2 * smoothNoise(noiseSeed + 11, t * 0.9);
+    face.headPitch += 0.8 * smoothNoise(noiseSeed + 12, t * 0.8);
+    face.headRoll += 1 * smoothNoise(noiseSeed + 13, t * 0.7);
+    const after = afterthoughtAt(t, beat) * strength;
+    if (profile.afterthought === 'shake') face.headYaw += 6 * after;
+    else face.headPitch += 4 * after;
+    // Each beat lands with a nod (the head goes back, then forward).
+    face.headPitch -= 3.5 * strength * (beatNod(t, peakS - 0.1) + 0.8 * beatNod(t, beat.startS));
 
     if (t >= peakS && profile.life) profile.life(face, t - peakS, e * strength, noiseSeed);
     else if (t >= onsetS && profile.life) profile.life(face, 0, e * strength, noiseSeed);
@@ -315,14 +424,16 @@ export function reactionFrames(plan: ReactionPlan): ReactionFrame[] {
     const alternate = profile.alternate !== undefined && t >= peakS + profile.alternate.fromS && t < peakS + profile.alternate.fromS + profile.alternate.lengthS;
     frames.push({
       face: clampFace(face),
-      camera: cameraAt(profile.camera, t, onsetS, durationS, strength, noiseSeed),
+      camera: cameraAt(profile.camera, t, onsetS, beat, durationS, strength, noiseSeed),
       expression: { emotion: plan.emotion, intensity: clamp(e * strength, 0, 1), ...(alternate ? { alternate: true } : {}) },
     });
   }
   return frames;
 }
 
-function cameraAt(style: CameraStyle, t: number, onsetS: number, durationS: number, strength: number, seed: number): CameraPose {
+const INTRO_S = 0.55;
+
+function cameraAt(style: CameraStyle, t: number, onsetS: number, beat: SecondBeat, durationS: number, strength: number, seed: number): CameraPose {
   const since = t - onsetS;
   let zoom = 1 + style.push * strength * smoothstep(0, durationS, t);
   if (since >= 0) {
@@ -330,13 +441,21 @@ function cameraAt(style: CameraStyle, t: number, onsetS: number, durationS: numb
     const relax = style.relax * smoothstep(style.punchS, style.punchS + 1.2, since);
     zoom += style.punch * strength * hit * (1 - relax);
   }
-  const shake = since >= 0 ? strength * (style.shake * Math.exp(-since / style.shakeDecayS) + style.shakeFloor) : 0;
-  // Hand-held drift: a few pixels and a fraction of a degree, slow.
-  let offsetX = 7 * smoothNoise(seed + 21, t * 0.35);
-  const opening = openingMotion(t, onsetS);
-  zoom += opening.zoom;
-  let offsetY = 5 * smoothNoise(seed + 22, t * 0.3) + opening.offsetY;
-  let rotation = style.tilt * smoothNoise(seed + 23, t * 0.25) + opening.rotation;
+  // The second beat punches in again, less, and eases back out by the end.
+  const again = t - beat.startS;
+  if (again >= 0) zoom += 0.45 * Math.abs(style.punch) * strength * easeOutCubic(again / (style.punchS * 1.5)) * (1 - 0.6 * smoothstep(0.3, durationS - beat.startS, again));
+  const shake = since >= 0 ? strength * (style.shake * Math.exp(-since / style.shakeDecayS) + 0.5 * style.shake * (again >= 0 ? Math.exp(-again / style.shakeDecayS) : 0) + style.shakeFloor) : 0;
+  // Hand-held drift: a few pixels and a fraction of a degree, slow; a sine under the noise keeps it
+  // moving where the noise flattens out.
+  let offsetX = 7 * smoothNoise(seed + 21, t * 0.35) + 5 * Math.sin(2 * Math.PI * 0.23 * t + (seed % 7));
+  let offsetY = 5 * smoothNoise(seed + 22, t * 0.3) + 4 * Math.sin(2 * Math.PI * 0.31 * t + (seed % 5));
+  let rotation = style.tilt * smoothNoise(seed + 23, t * 0.25);
+  // The opening move: the phone is still settling on the face when the clip starts (a fraction of a
+  // second of zoom, drop and tilt easing out), so the very first frames already move.
+  const intro = 1 - easeOutCubic(t / INTRO_S);
+  zoom += 0.07 * intro;
+  offsetY += 8 * intro;
+  rotation += (seed % 2 === 0 ? 1 : -1) * 1.4 * intro;
   if (shake > 0) {
     offsetX += shake * 22 * smoothNoise(seed + 31, t * 15);
     offsetY += shake * 22 * smoothNoise(seed + 32, t * 15);

@@ -7,12 +7,17 @@ import { NEUTRAL_FACE, REST_CAMERA, type CameraPose, type FacePose, type Reactio
 import { photoRenderer } from '#functions/render/face/index';
 import { detectFace } from '#functions/render/face/image-face';
 import {
+  cameraMatrix,
   drawPhotoFrame,
   layoutPhoto,
   photoFaceBox,
   preparePhoto,
+  SELFIE_FACE_WIDTH,
   type PreparedPhoto,
 } from '#functions/render/face/photo-renderer';
+import { seamStep } from '#functions/render/face/face-motion';
+import { MOTION_CAMERA } from '#functions/render/face/reference-motion';
+import { CAMERA_LIMITS } from '#functions/render/reaction/expression-curve';
 import { EngineError } from '#ports/engine';
 import { realFacePng, SYNTH, syntheticFacePng, syntheticRig } from './synthetic-face';
 
@@ -44,21 +49,81 @@ function diff(a: Buffer, b: Buffer, rect: { x: number; y: number; width: number;
   return n ? sum / n : 0;
 }
 
-describe('layoutPhoto', () => {
-  test('a portrait fills the width from the top; a square or landscape photo gets a square; 9:16 the whole frame', () => {
-    expect(layoutPhoto(1080, 1440, null, W, H).region).toEqual({ x: 0, y: 0, width: 1080, height: 1440 });
-    expect(layoutPhoto(2000, 1000, null, W, H).region.height).toBe(1080);
-    expect(layoutPhoto(900, 1600, null, W, H).region.height).toBe(1920);
-    expect(layoutPhoto(3000, 3000, null, W, H).region.height).toBe(1080);
+describe('layoutPhoto: framed like a selfie video', () => {
+  test('the face spans about half the width, centred, its centre at 40 % of the height', () => {
+    // A 3000×3000 photo with a 600 px face left of centre: zoomed to the face, not to the photo.
+    const l = layoutPhoto(3000, 3000, { x: 1200, y: 1400, width: 600 }, W, H);
+    expect(600 * l.scale).toBeCloseTo(SELFIE_FACE_WIDTH * W, 0);
+    expect(1200 * l.scale + l.offsetX).toBeCloseTo(W / 2, 0);
+    expect(1400 * l.scale + l.offsetY).toBeCloseTo(0.4 * H, 0);
   });
 
-  test('the crop keeps the face: a face at the right edge of a landscape photo stays in the frame', () => {
+  test('a small photo is never narrower than the frame: the face grows instead', () => {
+    const l = layoutPhoto(600, 600, { x: 300, y: 280, width: 350 }, W, H);
+    expect(600 * l.scale).toBeGreaterThanOrEqual(W);
+    expect(l.region.x).toBeLessThanOrEqual(0);
+    expect(l.region.x + l.region.width).toBeGreaterThanOrEqual(W);
+    // Shorter than the frame: it stays whole inside it, the rest is extension.
+    expect(l.region.y).toBeGreaterThanOrEqual(0);
+    expect(l.region.y + l.region.height).toBeLessThanOrEqual(H);
+  });
+
+  test('without a face the photo covers the whole 9:16 frame; a face at the edge of a landscape photo stays in it', () => {
+    const plain = layoutPhoto(1000, 1000, null, W, H);
+    expect(plain.region.width).toBeGreaterThanOrEqual(W);
+    expect(plain.region.height).toBeGreaterThanOrEqual(H);
     const l = layoutPhoto(2000, 1000, { x: 1800, y: 400 }, W, H);
     const faceX = 1800 * l.scale + l.offsetX;
     expect(faceX).toBeGreaterThan(0);
     expect(faceX).toBeLessThan(W);
     expect(l.offsetX).toBeLessThanOrEqual(0);
     expect(2000 * l.scale + l.offsetX).toBeGreaterThanOrEqual(W - 1e-6);
+  });
+});
+
+describe('the picture around the photo (a square upload: a third of the frame is extension)', () => {
+  let prepared: PreparedPhoto;
+  let ctx: SKRSContext2D;
+  beforeAll(async () => {
+    const photo = await realFacePng();
+    prepared = await preparePhoto(photo, await detectFace(photo));
+    ctx = createCanvas(W, H).getContext('2d');
+  });
+
+  const luma = (rgba: Buffer) => {
+    const out = new Uint8Array(W * H);
+    for (let i = 0; i < out.length; i++) out[i] = Math.round(0.2126 * rgba[i * 4]! + 0.7152 * rgba[i * 4 + 1]! + 0.0722 * rgba[i * 4 + 2]!);
+    return out;
+  };
+
+  test('the photo meets its extension without a seam: no row steps by more than 5 away from the face', () => {
+    const { region } = prepared.layout;
+    expect(region.y).toBeGreaterThan(100); // there is extension above and below to judge
+    expect(region.y + region.height).toBeLessThan(H - 100);
+    const face = prepared.face!.model;
+    const box = { x: face.patch.x - prepared.margin, y: face.patch.y - prepared.margin, width: face.patch.width, height: face.patch.height };
+    for (const camera of [{}, { zoom: 1.15, offsetX: 40, offsetY: -30, rotation: 3 }]) {
+      const seam = seamStep(luma(render(ctx, prepared, frame({}, camera))), W, H, box);
+      expect(seam.step).toBeLessThanOrEqual(5);
+    }
+  });
+
+  test('no edge of the source ever shows: the picture covers the frame at every camera limit, the curve\'s and a reference clip\'s', () => {
+    const offset = Math.max(CAMERA_LIMITS.offset, MOTION_CAMERA.offset);
+    const extremes = [];
+    for (const zoom of [CAMERA_LIMITS.zoom[0], 1, CAMERA_LIMITS.zoom[1]])
+      for (const sx of [-1, 1]) for (const sy of [-1, 1]) for (const r of [-1, 1]) extremes.push({ zoom, offsetX: sx * offset, offsetY: sy * offset, rotation: r * CAMERA_LIMITS.rotation });
+    for (const camera of extremes) {
+      const m = cameraMatrix(camera, prepared.pivot);
+      const det = m[0] * m[3] - m[1] * m[2];
+      for (const [qx, qy] of [[0, 0], [W, 0], [0, H], [W, H]] as const) {
+        const x = (m[3] * (qx - m[4]) - m[2] * (qy - m[5])) / det;
+        const y = (-m[1] * (qx - m[4]) + m[0] * (qy - m[5])) / det;
+        expect(Math.min(x + prepared.margin, y + prepared.margin)).toBeGreaterThanOrEqual(0);
+        expect(x).toBeLessThanOrEqual(W + prepared.margin);
+        expect(y).toBeLessThanOrEqual(H + prepared.margin);
+      }
+    }
   });
 });
 
@@ -73,7 +138,7 @@ describe('a photo avatar with a face (synthetic landmarks on a drawn face)', () 
   test('prepares a face: a patch around it, a pivot on it', () => {
     expect(prepared.face).not.toBeNull();
     const { layout } = prepared;
-    expect(layout.region).toEqual({ x: 0, y: 0, width: 1080, height: 1440 }); // a 3:4 photo
+    expect(SYNTH.rx * 2 * layout.scale).toBeGreaterThan(0.4 * W); // the face, framed like a selfie
     const [px, py] = prepared.pivot;
     const faceX = SYNTH.cx * layout.scale + layout.offsetX, faceY = SYNTH.cy * layout.scale + layout.offsetY;
     expect(Math.hypot(px - faceX, py - faceY)).toBeLessThan(0.2 * SYNTH.ry * layout.scale);
@@ -177,7 +242,7 @@ describe('a photo avatar without a face', () => {
 });
 
 describe('end to end on a real face photo (detectFace → preparePhoto → frames)', () => {
-  test('the engine-facing renderer warps the detected face: the mouth opens dark, the same pose repeats exactly', async () => {
+  test('the engine-facing renderer warps the detected face: the mouth opens onto a dark cavity with a band of light teeth under the upper lip, the same pose repeats exactly', async () => {
     const photo = await realFacePng();
     const rig = await detectFace(photo);
     expect(rig).not.toBeNull();
@@ -194,18 +259,28 @@ describe('end to end on a real face photo (detectFace → preparePhoto → frame
       const neutral = grab(frame());
       const shocked = grab(frame(SHOCKED));
       expect(grab(frame(SHOCKED)).equals(shocked)).toBe(true);
-      // The mouth, in output pixels: the rig's point scaled like the photo (600 px → 1080 px wide).
-      const s = W / 600;
-      const [mx, my] = [((rig!.anchors.mouth.upperInner[0] + rig!.anchors.mouth.lowerInner[0]) / 2) * s, rig!.anchors.mouth.lowerInner[1] * s];
-      let before = 0, after = 0;
-      for (let dy = 4; dy < 30; dy += 2) {
-        for (let dx = -20; dx <= 20; dx += 4) {
-          const o = ((Math.round(my) + dy) * W + Math.round(mx + dx)) * 4;
-          before += neutral[o]! + neutral[o + 1]! + neutral[o + 2]!;
-          after += shocked[o]! + shocked[o + 1]! + shocked[o + 2]!;
+      // The mouth, in output pixels: the rig's points placed as the renderer lays the photo out.
+      const { layout } = await preparePhoto(file, rig, { width: W, height: H });
+      const out = ([x, y]: readonly number[]) => [x! * layout.scale + layout.offsetX, y! * layout.scale + layout.offsetY] as const;
+      const [ux, uy] = out(rig!.anchors.mouth.upperInner), [, ly] = out(rig!.anchors.mouth.lowerInner);
+      // Rows from the upper lip down through the opened jaw, across the middle of the mouth.
+      const rows: { before: number; after: number; lightest: number }[] = [];
+      for (let y = Math.round(uy) - 20; y < Math.round(ly) + 110; y += 3) {
+        let before = 0, after = 0, lightest = 0;
+        for (let dx = -24; dx <= 24; dx += 4) {
+          const o = (y * W + Math.round(ux + dx)) * 4;
+          const l = (b: Buffer) => (b[o]! + b[o + 1]! + b[o + 2]!) / 3;
+          before += l(neutral);
+          after += l(shocked);
+          lightest = Math.max(lightest, l(shocked));
         }
+        rows.push({ before: before / 13, after: after / 13, lightest });
       }
-      expect(after).toBeLessThan(before * 0.6);
+      // A cavity: rows near black, darker than the moustache and lips there before.
+      expect(rows.filter((r) => r.after < 45 && r.after < r.before - 25).length).toBeGreaterThanOrEqual(3);
+      // Teeth: near the top of the opening, a row far lighter than the cavity under it.
+      const darkest = Math.min(...rows.map((r) => r.after));
+      expect(rows.slice(0, 14).some((r) => r.lightest > darkest + 90)).toBe(true);
     } finally {
       await fsp.rm(file, { force: true });
     }

@@ -1,0 +1,96 @@
+/**
+ * Issue 27, measured on the clips the engine actually writes (createLocalEngineWithFaces, a folder for
+ * the bucket): a reaction lives for its whole length, an illustrated avatar and a photo alike, and a
+ * reaction from a reference clip follows the reference's head. The face region is where human finds
+ * the face in the encoded frames (functions/render/face/face-motion.ts), as the bench measures it.
+ */
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { makeReferenceClip, realFacePng } from '#bench/reference-clip';
+import type { LocalEngine } from '#adapters/engines/local/engine';
+import { createLocalEngineWithFaces } from '#adapters/engines/local/engine-with-faces';
+import { findFaceBox, freezes, lumaFrameAt, measureFaceMotion, seamStep, subjectOf } from '#render';
+import type { AvatarRef } from '#ports/engine';
+
+let dir: string;
+let bucketDir: string;
+let engine: LocalEngine;
+let illustrated: AvatarRef;
+let photo: AvatarRef;
+
+const blobPath = (key: string) => path.join(bucketDir, key.replaceAll('/', '_'));
+const bucket = {
+  putFile: (key: string, file: string) => fsp.copyFile(file, blobPath(key)),
+  getToFile: (key: string, file: string) => fsp.copyFile(blobPath(key), file),
+};
+
+beforeAll(async () => {
+  dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'rs-liveliness-'));
+  bucketDir = path.join(dir, 'bucket');
+  await fsp.mkdir(bucketDir);
+  engine = await createLocalEngineWithFaces({ blobs: bucket, tmpDir: dir });
+  const made = await engine.avatarFromPrompt('woman with curly red hair, glasses and a green sweater', { seed: 100, outputKey: 'avatars/1.png' });
+  illustrated = { id: 1, source: 'prompt', imageKey: made.image.key, width: made.width, height: made.height, rig: made.rig };
+  await fsp.writeFile(blobPath('uploads/face.png'), await realFacePng());
+  const rig = await engine.rigForUpload!('uploads/face.png', {});
+  expect(rig).not.toBeNull();
+  photo = { id: 2, source: 'upload', imageKey: 'uploads/face.png', width: 600, height: 600, rig: rig ?? undefined };
+}, 120_000);
+
+afterAll(async () => {
+  if (dir) await fsp.rm(dir, { recursive: true, force: true });
+});
+
+async function promptClip(avatar: AvatarRef, prompt: string, name: string, seed = 7): Promise<string> {
+  await engine.reactionFromPrompt(avatar, prompt, { seed, outputKey: `reactions/${name}.mp4` });
+  return blobPath(`reactions/${name}.mp4`);
+}
+
+/** Whether a clip moves from its first frames: no freeze that starts within the first 0.1 s. */
+async function frozenAtStart(clip: string): Promise<boolean> {
+  return (await freezes(clip, { durationS: 1 })).some((f) => f.startS < 0.1);
+}
+
+describe('a reaction lives for its whole length', () => {
+  test.each([
+    ['an illustrated avatar, shocked', 'illustrated', 'OMG no way, shocked by the price'],
+    ['an illustrated avatar, in love (a calm emotion)', 'illustrated', 'in love with this'],
+    ['a photo avatar, laughing', 'photo', 'laughing so hard'],
+  ] as const)('%s: every 1 s window moves the face by >= 1.0, from the first 0.1 s', async (_name, kind, prompt) => {
+    const clip = await promptClip(kind === 'photo' ? photo : illustrated, prompt, `${kind}-${prompt.length}`);
+    const motion = await measureFaceMotion(clip);
+    expect(motion.windows).toHaveLength(4);
+    expect(motion.minWindow).toBeGreaterThanOrEqual(1);
+    expect(await frozenAtStart(clip)).toBe(false);
+  }, 120_000);
+});
+
+describe('a photo avatar framed like a selfie video', () => {
+  test('the frame is filled, no seam where the photo meets its extension (row step <= 5 away from the face)', async () => {
+    const clip = await promptClip(photo, 'OMG no way, shocked by the price', 'photo-shocked');
+    const face = await findFaceBox(clip);
+    expect(face).not.toBeNull();
+    // The face spans about half the frame's width.
+    expect(face!.width).toBeGreaterThan(0.4 * 1080);
+    for (const atS of [0.2, 1.5, 3.5]) {
+      const { luma, width, height } = await lumaFrameAt(clip, atS);
+      expect(seamStep(luma, width, height, subjectOf(face!, height)).step).toBeLessThanOrEqual(5);
+    }
+  }, 120_000);
+});
+
+describe('a reaction from a reference clip', () => {
+  test('follows at least 80 % of the reference\'s head movement, measured the same way on both', async () => {
+    const reference = path.join(dir, 'reference.mp4');
+    await makeReferenceClip(await realFacePng(), reference, { durationS: 4 });
+    await fsp.copyFile(reference, blobPath('references/1.mp4'));
+    await engine.reactionFromMotion(photo, 'references/1.mp4', { seed: 21, outputKey: 'reactions/motion.mp4' });
+    // At one face size: the reference is 540×960, the reaction 1080×1920.
+    const source = await measureFaceMotion(reference, { faceWidth: 256 });
+    const followed = await measureFaceMotion(blobPath('reactions/motion.mp4'), { faceWidth: 256 });
+    expect(followed.mean / source.mean).toBeGreaterThanOrEqual(0.8);
+    // And it does not overshoot into jitter: no more than a third again as much.
+    expect(followed.mean / source.mean).toBeLessThan(1.35);
+  }, 180_000);
+});
