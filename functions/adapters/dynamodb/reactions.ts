@@ -163,7 +163,8 @@ function toReaction(item: Record<string, unknown>): SavedReaction {
     clip_key: item.clip_key as string,
     duration_s: item.duration_s as number,
     emotion: (item.emotion as string | null | undefined) ?? null,
-    face_box: (item.face_box as SavedReaction['face_box']) ?? null,
+    // Reactions saved before face boxes have none: read back as they were written.
+    ...(item.face_box ? { face_box: item.face_box as SavedReaction['face_box'] } : {}),
     created_at: item.created_at as string,
   };
 }

@@ -46,6 +46,13 @@ describe.each([
     ({ store, library } = make());
   });
 
+  test("a reaction's face box (where reuse captions keep clear) is stored with it", async () => {
+    const accountId = freshAccount();
+    const reaction = { ...(await reactionFrom(accountId, 1)), face_box: { x: 300, y: 520, width: 480, height: 410 } };
+    expect(await store.saveFromJob(reaction, 3)).toEqual({ created: true });
+    expect(await store.get(accountId, reaction.id)).toEqual(reaction);
+  });
+
   test('a saved reaction is stored, found by its job, and counted', async () => {
     const accountId = freshAccount();
     const reaction = await reactionFrom(accountId, 1);
