@@ -1,23 +1,23 @@
 /**
- * Jest's order, but on a run with no timings yet (a fresh clone: CI) the end-to-end and process-life
- * suites go first. They are the longest, and jest's fallback (the largest file first) left the
- * restart soak, a small file of several minutes, to the end of the run, alone on one core.
+ * Longest suites first, so that the three workers finish together instead of one of them running a
+ * several-minute suite alone at the end. Lengths are jest's own timings when this machine has them,
+ * else those of a clean CI run (suite-seconds.json, refreshed from a CI log when suites change much);
+ * a suite in neither counts as 5 s.
  */
+const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
+const SECONDS = require('./suite-seconds.json');
 
-const HEAVY = [/\/test\/e2e\//, /-e2e\.test\.ts$/, /\/test\/lib\/cloud\/lambda-layout\.test\.ts$/, /\/test\/functions\/render\/sound\/synth\.test\.ts$/];
-const SLOWEST = [/restart-soak\.test\.ts$/, /\/video-jobs\.test\.ts$/, /\/finished-video-sound\.test\.ts$/];
+const UNKNOWN_S = 5;
 
-const rank = (test) => {
-  if (test.duration != null) return 2;
-  if (SLOWEST.some((p) => p.test(test.path))) return 0;
-  return HEAVY.some((p) => p.test(test.path)) ? 1 : 2;
+const secondsOf = (test) => {
+  if (test.duration != null) return test.duration / 1000;
+  return SECONDS[path.relative(test.context.config.rootDir, test.path)] ?? UNKNOWN_S;
 };
 
 class HeavyFirstSequencer extends Sequencer {
   sort(tests) {
-    // Array#sort is stable: within a rank jest's own order stands.
-    return super.sort(tests).sort((a, b) => rank(a) - rank(b));
+    return [...tests].sort((a, b) => secondsOf(b) - secondsOf(a));
   }
 }
 
