@@ -26,6 +26,19 @@ export default tseslint.config(
     },
   },
   {
+    // The render wing's pixel and sample loops: a loop that names the global `Math` looks it up on
+    // every pass, and in jest's vm sandbox each lookup is an interceptor call (a per-pixel
+    // `Math.abs` ran ~80x slower there). Each module reads what it needs once: `const { abs } = Math;`.
+    // Tests too: their own pixel loops run in that sandbox.
+    files: ['functions/render/**/*.ts', 'test/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[object.name='Math']", message: 'Read Math once at the top of the module (`const { abs, max } = Math;`): see eslint.config.mjs on the render wing.' },
+      ],
+    },
+  },
+  {
     files: ['studio/**/*.{ts,tsx}'],
     ...reactHooks.configs.flat['recommended-latest'],
   },

@@ -24,8 +24,10 @@ module.exports = {
     // Video: ffmpeg encodes, rendered reactions, the face model.
     '<rootDir>/test/functions/render/(ffmpeg|encoding|uploads|caption|compose|face)/',
     '<rootDir>/test/functions/render/voice/voice-line\\.test\\.ts$',
-    '<rootDir>/test/functions/render/(reaction/reaction-clip|illustrated/illustrated-renderer)\\.test\\.ts$',
-    '<rootDir>/test/functions/adapters/engines/local/(motion-end-to-end|photo-rig)\\.test\\.ts$',
+    '<rootDir>/test/functions/render/(reaction/(reaction-clip|opening)|illustrated/illustrated-renderer)\\.test\\.ts$',
+    '<rootDir>/test/functions/adapters/engines/local/(motion-end-to-end|photo-rig|reaction-liveliness)\\.test\\.ts$',
+    // The fal engine's voice line: its speech and lip-synced clip are real encodes.
+    '<rootDir>/test/functions/adapters/engines/fal/voice\\.test\\.ts$',
     // Sound: levelled encodes and mixes (the mix graph, the loudness reader and the synthesis stay).
     '<rootDir>/test/functions/render/sound/(finished-video-sound|synth)\\.test\\.ts$',
   ],

@@ -16,6 +16,7 @@ import {
   type Http2Session,
 } from 'node:http2';
 import type { AddressInfo } from 'node:net';
+const { floor } = Math;
 
 type BedrockReply =
   /** Good hooks (default count: what the prompt asked for), optionally fenced or with extra items. */
@@ -63,7 +64,7 @@ export function sampleHooks(product: string, count: number): Array<{ text: strin
     `The day ${product} saved my launch`,
   ];
   return Array.from({ length: count }, (_, i) => ({
-    text: `${templates[i % templates.length]}${i >= templates.length ? ` (take ${Math.floor(i / templates.length) + 1})` : ''}`,
+    text: `${templates[i % templates.length]}${i >= templates.length ? ` (take ${floor(i / templates.length) + 1})` : ''}`,
     format: FORMATS[i % FORMATS.length]!,
   }));
 }

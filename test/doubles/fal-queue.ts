@@ -29,6 +29,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileArg, runFfmpeg, probeMedia, sniffVideoContainer } from '#render';
 import { FAL_MODELS, inputErrors, motionReferenceErrors, type FieldError } from './fal-models';
+const { max, min } = Math;
 
 type FalRoute = 'submit' | 'status' | 'result' | 'cancel' | 'media';
 
@@ -345,12 +346,12 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
     if (route === 'status') {
       if (job.cancelled) return send(res, 200, { status: 'COMPLETED', request_id: job.id, response_url: `${baseUrl}/${job.app}/requests/${job.id}` }, idHeader);
       const statuses = job.script.statuses;
-      const status = job.completed ? 'COMPLETED' : statuses[Math.min(job.polls, statuses.length - 1)]!;
+      const status = job.completed ? 'COMPLETED' : statuses[min(job.polls, statuses.length - 1)]!;
       job.polls += 1;
       if (status === 'COMPLETED') job.completed = true;
       const extra =
         status === 'IN_QUEUE'
-          ? { queue_position: Math.max(0, 3 - job.polls) }
+          ? { queue_position: max(0, 3 - job.polls) }
           : status === 'IN_PROGRESS'
             ? { logs: [{ message: `step ${job.polls}`, level: 'INFO', timestamp: new Date().toISOString() }] }
             : {};

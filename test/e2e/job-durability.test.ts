@@ -28,6 +28,7 @@ import { jobObjectPrefix, JOB_ERROR_CODES, type JobStatus } from '#domain/jobs';
 import type { PlanName } from '#domain/plans';
 import { apiClient, expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 import { JOB_STATE } from '#domain/job-states';
+const { max } = Math;
 
 const ROOT = resolve(__dirname, '..', '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -512,7 +513,7 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
       while (sampling) {
         const u = await usageNow(accountId);
         samples.push(u);
-        peak = Math.max(peak, u.used + u.reserved);
+        peak = max(peak, u.used + u.reserved);
         await sleep(20);
       }
     })();

@@ -16,6 +16,7 @@ import { rateLimitsOnStoppedClock } from '#test-support/clock';
 import { assertMatchesOpenApi } from '#test-support/openapi-validator';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 import { GeneratedSoundBank } from '#test-doubles/sound-bank';
+const { abs, floor } = Math;
 
 let t: TestStack;
 let dir: string;
@@ -37,7 +38,7 @@ afterAll(async () => {
 
 const listKeys = (prefix: string) => t.stack.dependencies.blobs.listKeys(prefix);
 
-const halved = (bytes: Buffer) => bytes.subarray(0, Math.floor(bytes.length / 2));
+const halved = (bytes: Buffer) => bytes.subarray(0, floor(bytes.length / 2));
 
 /** A tone of `seconds` (lavfi's sine, at 1/8 of full scale) turned by `db`, encoded by ffmpeg with `codec` arguments into `name`. */
 async function tone(name: string, codec: readonly string[], options: { seconds?: number; db?: number; extra?: string[] } = {}): Promise<Buffer> {
@@ -149,7 +150,7 @@ describe('POST /music', () => {
     expect(await listKeys(`accounts/${accountId}/music/`)).toEqual([`accounts/${accountId}/music/${res.body.data.id.slice(1)}/audio.m4a`]);
     const path = await downloaded(key, res.body.data.id);
     const loudness = await measureLoudness(path);
-    expect(Math.abs(loudness.integratedLufs! - -14)).toBeLessThanOrEqual(1);
+    expect(abs(loudness.integratedLufs! - -14)).toBeLessThanOrEqual(1);
     expect(loudness.truePeakDbtp!).toBeLessThanOrEqual(-1);
     const { stdout } = await runFfmpegProbe(path);
     expect(stdout).toMatchObject({ codec_name: 'aac', sample_rate: '48000', channels: 2 });
@@ -162,7 +163,7 @@ describe('POST /music', () => {
     const res = await addFile(api, await readFile(path), 'loud.flac');
     expect(res.status).toBe(201);
     const loudness = await measureLoudness(await downloaded(key, res.body.data.id));
-    expect(Math.abs(loudness.integratedLufs! - -14)).toBeLessThanOrEqual(1);
+    expect(abs(loudness.integratedLufs! - -14)).toBeLessThanOrEqual(1);
     expect(loudness.truePeakDbtp!).toBeLessThanOrEqual(-1);
   });
 

@@ -39,6 +39,7 @@ import {
   waitForJob,
   type Observation,
 } from '#test-support/jobs';
+const { abs } = Math;
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const REACTION_MIN_S = 3;
@@ -198,7 +199,7 @@ describe('POST /videos, method prompt, mode auto', () => {
       const media = await probe(mp4.file);
       expectCanonical(media);
       const demoS = product.demo_video.duration_s as number;
-      expect(Math.abs(media.durationS! - video.duration_s)).toBeLessThanOrEqual(DURATION_SLACK_S);
+      expect(abs(media.durationS! - video.duration_s)).toBeLessThanOrEqual(DURATION_SLACK_S);
       const reactionS = video.duration_s - demoS;
       expect(reactionS).toBeGreaterThanOrEqual(REACTION_MIN_S - DURATION_SLACK_S);
       expect(reactionS).toBeLessThanOrEqual(REACTION_MAX_S + DURATION_SLACK_S);
@@ -233,7 +234,7 @@ describe('POST /videos, method prompt, mode auto', () => {
       const mp4 = await fetchTo(video.url, 'video.mp4');
       const media = await probe(mp4.file);
       expectCanonical(media);
-      expect(Math.abs(media.durationS! - video.duration_s)).toBeLessThanOrEqual(DURATION_SLACK_S);
+      expect(abs(media.durationS! - video.duration_s)).toBeLessThanOrEqual(DURATION_SLACK_S);
       await expectCaptionIn(await frameAt(mp4.file, 1), 'Now look at this one, seriously', 'bottom');
       expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
     },
@@ -305,7 +306,7 @@ describe('mode preview, approve and regenerate', () => {
       const media = await probe(mp4.file);
       expectCanonical(media);
       // No demo: the finished video is the (re-captioned) reaction, as long as the preview.
-      expect(Math.abs(media.durationS! - previewMedia.durationS!)).toBeLessThanOrEqual(DURATION_SLACK_S);
+      expect(abs(media.durationS! - previewMedia.durationS!)).toBeLessThanOrEqual(DURATION_SLACK_S);
       const finalFrame = await frameAt(mp4.file, 1);
       await expectCaptionIn(finalFrame, 'Now look at this one, seriously', 'bottom');
       // Same reaction under both: the pictures differ where the caption left and where it went, not in between.
@@ -488,7 +489,7 @@ describe('save and reuse a reaction', () => {
       expect(observed.map((o) => o.stage)).not.toContain('generating_reaction');
       expect(reused).toMatchObject({ status: 'done', charged_units: 1, video_id: expect.any(Number) });
       const video = await getVideo(api, reused.video_id);
-      expect(Math.abs(video.duration_s - (reaction.duration_s + product.demo_video.duration_s))).toBeLessThanOrEqual(DURATION_SLACK_S);
+      expect(abs(video.duration_s - (reaction.duration_s + product.demo_video.duration_s))).toBeLessThanOrEqual(DURATION_SLACK_S);
       const mp4 = await fetchTo(video.url, 'reuse.mp4');
       expectCanonical(await probe(mp4.file));
       // The saved clip is the uncaptioned reaction: the reuse shows its own hook only, not the source's.

@@ -8,6 +8,7 @@ import { verifyWebhook } from '#client/webhooks';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 import { startLoopbackServer, type LoopbackServer, type Seen } from '#test-support/loopback-server';
 import { productWithDemo, waitForJob } from '#test-support/jobs';
+const { max } = Math;
 
 let t: TestStack;
 let receiver: LoopbackServer;
@@ -184,7 +185,7 @@ describe('events from state changes', () => {
     failPreview = false;
     // The next attempt comes when the schedule says (later with each failure), then done follows it.
     const scheduled = (await deliveries(api, id)).find((d) => d.type === 'video.job.preview_ready')?.next_attempt_at;
-    const dueInMs = scheduled ? Math.max(0, Date.parse(scheduled) - Date.now()) : 0;
+    const dueInMs = scheduled ? max(0, Date.parse(scheduled) - Date.now()) : 0;
     await until('done delivered', () => hits('/ordered').find((seen) => (seen.body as any).type === 'video.job.done'), dueInMs + 20_000);
     const order = hits('/ordered').map((seen) => eventOf(seen, secret).type);
     expect(order.at(-1)).toBe('video.job.done');

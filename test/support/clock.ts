@@ -1,5 +1,6 @@
 /** Time in tests: waiting for a condition, and keeping a burst inside one rate-limit minute. */
 import type { Dependencies } from '#ports/dependencies';
+const { floor } = Math;
 
 /**
  * `built` with its rate limiter deciding every request at one instant, the middle of the minute the
@@ -10,7 +11,7 @@ import type { Dependencies } from '#ports/dependencies';
  */
 export function rateLimitsOnStoppedClock(built: Dependencies): Dependencies {
   const limiter = built.rateLimits;
-  const at = Math.floor(Date.now() / 60_000) * 60_000 + 30_000;
+  const at = floor(Date.now() / 60_000) * 60_000 + 30_000;
   return {
     ...built,
     rateLimits: {

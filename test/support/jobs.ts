@@ -14,6 +14,7 @@ import sharp from 'sharp';
 import { FIXTURE_DIR, makeFixture, type FixtureKind } from './media-fixtures';
 export { topLevelBoxes } from './mp4-boxes';
 import type { ApiClient, ApiResponse } from './local-stack';
+const { abs, max, min } = Math;
 
 const FRAME_W = 1080;
 const FRAME_H = 1920;
@@ -57,7 +58,7 @@ export async function waitForJob(
   for (;;) {
     last = await getWithRetry(api, `/videos/jobs/${id}`);
     if (last.status === 429) {
-      await sleep(1000 * Math.max(1, Number(last.headers.get('retry-after') ?? 1)));
+      await sleep(1000 * max(1, Number(last.headers.get('retry-after') ?? 1)));
       continue;
     }
     if (last.status !== 200) throw new Error(`GET /videos/jobs/${id} answered ${last.status}: ${JSON.stringify(last.body)}`);
@@ -215,7 +216,7 @@ export async function layerMatch(rgb: Buffer, png: Buffer): Promise<number> {
     }
   }
   if (tally.fill.solid < 500 || tally.outline.solid < 500) throw new Error('the caption layer has too few solid pixels to judge');
-  return Math.min(tally.fill.matching / tally.fill.solid, tally.outline.matching / tally.outline.solid);
+  return min(tally.fill.matching / tally.fill.solid, tally.outline.matching / tally.outline.solid);
 }
 
 /** The frame shows this caption at `position`, and not at the other two places. */
@@ -242,7 +243,7 @@ export function expectDifferenceOnlyIn(a: Buffer, b: Buffer, thirds: readonly Th
     middle: changedPixels(a, b, THIRDS.middle),
     bottom: changedPixels(a, b, THIRDS.bottom),
   };
-  const least = Math.min(...thirds.map((t) => changed[t]));
+  const least = min(...thirds.map((t) => changed[t]));
   const verdict: Record<string, boolean> = {};
   for (const t of Object.keys(THIRDS) as Third[]) {
     verdict[thirds.includes(t) ? `${t}=${changed[t]} > 3000` : `${t}=${changed[t]} < ${least}/20`] = thirds.includes(t) ? changed[t] > 3000 : changed[t] < least / 20;
@@ -258,7 +259,7 @@ export function expectDifferenceOnlyIn(a: Buffer, b: Buffer, thirds: readonly Th
 function changedPixels(a: Buffer, b: Buffer, rows: readonly [number, number], threshold = 90): number {
   let count = 0;
   for (let i = rows[0] * FRAME_W * 3; i < rows[1] * FRAME_W * 3; i += 3) {
-    const d = Math.max(Math.abs(a[i]! - b[i]!), Math.abs(a[i + 1]! - b[i + 1]!), Math.abs(a[i + 2]! - b[i + 2]!));
+    const d = max(abs(a[i]! - b[i]!), abs(a[i + 1]! - b[i + 1]!), abs(a[i + 2]! - b[i + 2]!));
     if (d > threshold) count++;
   }
   return count;

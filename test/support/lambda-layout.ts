@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { parseDockerfile, type ImageTree } from '#cloud/render-image';
 import type { Json, Resource, Synthesised } from './cdk-template';
 import { stageRealTree, standInFor } from './layer-trees';
+const { random } = Math;
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -303,7 +304,7 @@ export interface Invocation {
 
 /** Invokes the handler once, in a fresh process, with the function's own timeout. */
 export async function invoke(fn: LaidOutFunction, event: unknown): Promise<Invocation> {
-  const eventFile = path.join(fn.root, `event-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  const eventFile = path.join(fn.root, `event-${Date.now()}-${random().toString(36).slice(2)}.json`);
   const resultFile = `${eventFile}.result`;
   fs.writeFileSync(eventFile, JSON.stringify(event));
   const script = path.join(fn.root, 'var', 'runtime', 'invoke.cjs');

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+const { min } = Math;
 
 export interface Seen {
   method: string;
@@ -137,12 +138,12 @@ export function routes(table: Record<string, Reply | Reply[] | ((request: Seen) 
     if (!Array.isArray(entry)) return entry;
     const n = counts.get(key) ?? 0;
     counts.set(key, n + 1);
-    return entry[Math.min(n, entry.length - 1)];
+    return entry[min(n, entry.length - 1)];
   };
 }
 
 /** Replies in turn; the last one repeats. */
 export function sequence(...replies: Reply[]): Route {
   let n = 0;
-  return () => replies[Math.min(n++, replies.length - 1)]!;
+  return () => replies[min(n++, replies.length - 1)]!;
 }

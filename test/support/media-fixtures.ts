@@ -9,6 +9,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileArg, runFfmpeg } from '#render';
+const { floor } = Math;
 
 export type FixtureKind =
   | 'vertical-mp4' // 720x1280, 2 s, 44.1 kHz mono sine: canonical in nothing but the aspect
@@ -134,7 +135,7 @@ async function build(kind: string, recipe: Recipe, target: string): Promise<void
     const bytes = await fsp.readFile(source);
     const derived =
       recipe.transform === 'head-2k' ? bytes.subarray(0, 2048)
-      : recipe.transform === 'half' ? bytes.subarray(0, Math.floor(bytes.length / 2))
+      : recipe.transform === 'half' ? bytes.subarray(0, floor(bytes.length / 2))
       : ftypToFree(bytes);
     await fsp.writeFile(target, derived);
   }

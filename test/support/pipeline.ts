@@ -18,6 +18,7 @@ import { MemoryProductStore } from '#test-doubles/memory/product-store';
 import { MemoryAvatarStore } from '#test-doubles/memory/avatar-store';
 import { MemoryReactionStore } from '#test-doubles/memory/reaction-store';
 import { testDependencies } from './wiring';
+const { floor, random } = Math;
 
 export const ACCOUNT = 7;
 export const ALLOWANCE = 10;
@@ -78,7 +79,7 @@ export function pipelineWorld(overrides: Partial<Dependencies> = {}) {
     const made: SavedReaction = {
       id: await reactions.newReactionId(),
       account_id: ACCOUNT,
-      job_id: 1000 + Math.floor(Math.random() * 1000),
+      job_id: 1000 + floor(random() * 1000),
       method: 'prompt',
       avatar_id: null,
       prompt: 'x',

@@ -3,6 +3,7 @@
  * in-memory double the unit tests use, so the double keeps the same conditions.
  */
 import type { RateLimiter } from '#ports/rate-limiter';
+const { floor } = Math;
 
 export function rateLimiterContract(limiter: () => RateLimiter): void {
   const consume: RateLimiter['consume'] = (rule, now) => limiter().consume(rule, now);
@@ -11,7 +12,7 @@ export function rateLimiterContract(limiter: () => RateLimiter): void {
 
   const MINUTE = 60_000;
   /** A fixed instant at the start of a window, so tests control the elapsed fraction. */
-  const T0 = Math.floor(Date.UTC(2026, 10, 22, 12, 0, 0) / MINUTE) * MINUTE;
+  const T0 = floor(Date.UTC(2026, 10, 22, 12, 0, 0) / MINUTE) * MINUTE;
 
   describe('the shared rate limiter', () => {
     test('concurrent requests are admitted up to the limit and no further', async () => {

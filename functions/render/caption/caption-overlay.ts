@@ -6,16 +6,17 @@
  */
 import { CANONICAL } from '../encoding/canonical-encoding';
 import type { CaptionBox } from './caption';
+const { ceil, floor, min } = Math;
 
 /**
  * The caption's pixels as a rectangle on the 4:2:0 grid: the overlay is cropped to it, so only those
  * pixels are blended per frame rather than the whole transparent 1080x1920 picture.
  */
 function evenRect(box: CaptionBox): CaptionBox {
-  const x0 = Math.floor(box.x / 2) * 2;
-  const y0 = Math.floor(box.y / 2) * 2;
-  const x1 = Math.min(CANONICAL.width, Math.ceil((box.x + box.width) / 2) * 2);
-  const y1 = Math.min(CANONICAL.height, Math.ceil((box.y + box.height) / 2) * 2);
+  const x0 = floor(box.x / 2) * 2;
+  const y0 = floor(box.y / 2) * 2;
+  const x1 = min(CANONICAL.width, ceil((box.x + box.width) / 2) * 2);
+  const y1 = min(CANONICAL.height, ceil((box.y + box.height) / 2) * 2);
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 

@@ -13,6 +13,7 @@ import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { CANONICAL } from '../encoding/canonical-encoding';
 import { CAPTION_FONTS } from './caption-fonts';
+const { abs, ceil, floor, max, min, round } = Math;
 
 export type CaptionPosition = 'top' | 'middle' | 'bottom';
 export type CaptionSize = 'small' | 'medium' | 'large';
@@ -308,11 +309,11 @@ function layout(ctx: SKRSContext2D, text: string, face: Face, maxWidth: number):
 }
 
 const lineWidthOf = (line: Word[], spaceWidth: number) =>
-  line.reduce((sum, w) => sum + w.width, 0) + spaceWidth * Math.max(0, line.length - 1);
+  line.reduce((sum, w) => sum + w.width, 0) + spaceWidth * max(0, line.length - 1);
 
 /** The lowest top a block may have: under the tabs in the top third, else the safe area's top. */
 const minTop = (position: CaptionPosition, blockHeight: number) =>
-  position === 'top' ? Math.min(TOP_BAND_START, CAPTION_SAFE_AREA.bottom - blockHeight) : CAPTION_SAFE_AREA.top;
+  position === 'top' ? min(TOP_BAND_START, CAPTION_SAFE_AREA.bottom - blockHeight) : CAPTION_SAFE_AREA.top;
 
 /** The block's top edge: centred in its band, grown away from the frame edge when taller than it. */
 function blockTop(position: CaptionPosition, blockHeight: number): number {
@@ -322,7 +323,7 @@ function blockTop(position: CaptionPosition, blockHeight: number): number {
   else if (position === 'top') top = band.top;
   else if (position === 'bottom') top = band.bottom - blockHeight;
   else top = (band.top + band.bottom - blockHeight) / 2;
-  return Math.min(Math.max(top, minTop(position, blockHeight)), CAPTION_SAFE_AREA.bottom - blockHeight);
+  return min(max(top, minTop(position, blockHeight)), CAPTION_SAFE_AREA.bottom - blockHeight);
 }
 
 const intersects = (a: CaptionBox, b: CaptionBox) =>
@@ -335,13 +336,13 @@ const intersects = (a: CaptionBox, b: CaptionBox) =>
  */
 function clearTop(preferred: number, low: number, high: number, block: { x: number; width: number; height: number }, avoid: CaptionBox | null): number | null {
   if (high < low) return null;
-  const clamp = (t: number) => Math.min(Math.max(t, low), high);
+  const clamp = (t: number) => min(max(t, low), high);
   if (!avoid) return clamp(preferred);
   const reach = { x: avoid.x - FACE_GAP_PX, y: avoid.y - FACE_GAP_PX, width: avoid.width + 2 * FACE_GAP_PX, height: avoid.height + 2 * FACE_GAP_PX };
   const free = (t: number) => !intersects({ x: block.x, y: t, width: block.width, height: block.height }, reach);
   const candidates = [clamp(preferred), clamp(reach.y - block.height), clamp(reach.y + reach.height)].filter(free);
   if (candidates.length === 0) return null;
-  return candidates.reduce((best, t) => (Math.abs(t - preferred) < Math.abs(best - preferred) ? t : best));
+  return candidates.reduce((best, t) => (abs(t - preferred) < abs(best - preferred) ? t : best));
 }
 
 /** A caption as it will be drawn: its lines and font, and where its block (ink reach included) lies. */
@@ -361,7 +362,7 @@ function fontSteps(size: CaptionSize): number[] {
   const named = [CAPTION_FONT_PX.large, CAPTION_FONT_PX.medium, CAPTION_FONT_PX.small];
   const start = CAPTION_FONT_PX[size] ?? CAPTION_FONT_PX.medium;
   const steps = named.filter((px) => px <= start);
-  for (let px = Math.floor(CAPTION_FONT_PX.small * 0.9); px >= 24; px = Math.floor(px * 0.9)) steps.push(px);
+  for (let px = floor(CAPTION_FONT_PX.small * 0.9); px >= 24; px = floor(px * 0.9)) steps.push(px);
   return steps;
 }
 
@@ -377,11 +378,11 @@ function planCaption(ctx: SKRSContext2D, text: string, size: CaptionSize, style:
   const shown = look.upper ? text.toUpperCase() : text;
   const fitting: Plan[] = [];
   for (const fontPx of fontSteps(size)) {
-    const padX = Math.ceil(look.padX * fontPx) + INK_SLACK_PX;
+    const padX = ceil(look.padX * fontPx) + INK_SLACK_PX;
     const plan = layout(ctx, shown, { fontPx, weight: look.weight }, safe.right - safe.left - 2 * padX);
-    const height = plan.lines.length * fontPx * LINE_HEIGHT + 2 * Math.ceil(look.padY * fontPx);
+    const height = plan.lines.length * fontPx * LINE_HEIGHT + 2 * ceil(look.padY * fontPx);
     if (height > safe.bottom - safe.top && fontPx > 24) continue;
-    const width = Math.max(...plan.lines.map((l) => lineWidthOf(l, plan.spaceWidth))) + 2 * padX;
+    const width = max(...plan.lines.map((l) => lineWidthOf(l, plan.spaceWidth))) + 2 * padX;
     const block = { x: (safe.left + safe.right - width) / 2, width, height };
     const preferred = blockTop(position, height);
     // Without a face to clear, where it has always gone (a tall caption grows out of its band).
@@ -389,13 +390,13 @@ function planCaption(ctx: SKRSContext2D, text: string, size: CaptionSize, style:
     fitting.push({ layout: plan, look, top: preferred, height });
     // Within its band: the block's middle stays inside the band.
     const band = CAPTION_BANDS[position];
-    const low = Math.max(minTop(position, height), band.top - height / 2);
-    const high = Math.min(safe.bottom - height, band.bottom - height / 2);
+    const low = max(minTop(position, height), band.top - height / 2);
+    const high = min(safe.bottom - height, band.bottom - height / 2);
     const top = clearTop(preferred, low, high, block, avoid);
     if (top !== null) return { layout: plan, look, top, height };
   }
   for (const plan of fitting) {
-    const width = Math.max(...plan.layout.lines.map((l) => lineWidthOf(l, plan.layout.spaceWidth))) + 2 * (Math.ceil(look.padX * plan.layout.fontPx) + INK_SLACK_PX);
+    const width = max(...plan.layout.lines.map((l) => lineWidthOf(l, plan.layout.spaceWidth))) + 2 * (ceil(look.padX * plan.layout.fontPx) + INK_SLACK_PX);
     const top = clearTop(plan.top, safe.top, safe.bottom - plan.height, { x: (safe.left + safe.right - width) / 2, width, height: plan.height }, avoid);
     if (top !== null) return { ...plan, top };
   }
@@ -440,7 +441,7 @@ const letters = (word: Word) => word.runs.filter((r) => !r.emoji).map((r) => r.t
 function keyWords(lines: Word[][]): Set<Word> {
   const words = lines.flat().filter((w) => letters(w) > 0);
   const ranked = [...words].sort((a, b) => letters(b) - letters(a));
-  return new Set(ranked.slice(0, Math.max(1, Math.round(words.length / 4))));
+  return new Set(ranked.slice(0, max(1, round(words.length / 4))));
 }
 
 /** Each run of a line with where it starts, in drawing order. */
@@ -464,7 +465,7 @@ function drawLines(ctx: SKRSContext2D, plan: Plan, style: CaptionStyle): void {
   const { layout: lay, look } = plan;
   const fontPx = lay.fontPx;
   const lineHeight = fontPx * LINE_HEIGHT;
-  const padY = Math.ceil(look.padY * fontPx);
+  const padY = ceil(look.padY * fontPx);
   const centreX = (safe.left + safe.right) / 2;
   const keys = style === 'highlight' ? keyWords(lay.lines) : new Set<Word>();
   ctx.lineJoin = 'round';
@@ -475,7 +476,7 @@ function drawLines(ctx: SKRSContext2D, plan: Plan, style: CaptionStyle): void {
     const lineTop = plan.top + padY + i * lineHeight;
     const width = lineWidthOf(line, lay.spaceWidth);
     const startX = centreX - width / 2;
-    return { lineTop, startX, width, baseline: Math.round(lineTop + lineHeight / 2 + fontPx * BASELINE_BELOW_CENTRE), runs: placedRuns(ctx, lay, line, startX) };
+    return { lineTop, startX, width, baseline: round(lineTop + lineHeight / 2 + fontPx * BASELINE_BELOW_CENTRE), runs: placedRuns(ctx, lay, line, startX) };
   });
   const text = (run: Run, x: number, baseline: number, pass: 'stroke' | 'fill') => {
     setFont(ctx, fontPx, run.emoji, lay.weight);
@@ -519,7 +520,7 @@ function drawLines(ctx: SKRSContext2D, plan: Plan, style: CaptionStyle): void {
     ctx.restore();
   }
   // Outlines of every line first, then the fills, so no outline bites into a neighbour's fill.
-  ctx.lineWidth = Math.round(fontPx * look.outline);
+  ctx.lineWidth = round(fontPx * look.outline);
   ctx.strokeStyle = 'rgba(0, 0, 0, 0.92)';
   for (const l of lines) for (const r of l.runs) if (!keys.has(r.word)) text(r.run, r.x, l.baseline, 'stroke');
   for (const l of lines) {
@@ -550,8 +551,8 @@ export async function renderCaptionPng(spec: CaptionSpec): Promise<CaptionImage>
 
   // The box is measured from the pixels, so it is exactly what was drawn (outline, glow and emoji included).
   const margin = plan.layout.fontPx;
-  const regionTop = Math.max(0, Math.floor(plan.top - margin));
-  const region = { x: 0, y: regionTop, width: W, height: Math.min(H, Math.ceil(plan.top + plan.height + margin)) - regionTop };
+  const regionTop = max(0, floor(plan.top - margin));
+  const region = { x: 0, y: regionTop, width: W, height: min(H, ceil(plan.top + plan.height + margin)) - regionTop };
   const box = inkBox(ctx, region);
   return { png: await canvas.encode('png'), box };
 }

@@ -5,10 +5,11 @@
  */
 import { CANONICAL } from '../encoding/canonical-encoding';
 import type { ReactionFrame } from '../reaction/animation';
+const { abs, floor } = Math;
 
 /** 60% into the reaction segment, on a frame boundary: where a reaction whose curve is unknown (another engine's clip) usually peaks. */
 export function posterTimeS(segmentDurationS: number): number {
-  return Math.floor(segmentDurationS * 0.6 * CANONICAL.fps) / CANONICAL.fps;
+  return floor(segmentDurationS * 0.6 * CANONICAL.fps) / CANONICAL.fps;
 }
 
 /**
@@ -19,7 +20,7 @@ export function posterTimeS(segmentDurationS: number): number {
 function expressionStrength(frame: ReactionFrame): number {
   if (frame.expression) return frame.expression.intensity;
   const { mouthOpen, smile, browRaise, eyeOpen } = frame.face;
-  return mouthOpen + Math.abs(smile) * 0.6 + Math.abs(browRaise) * 0.6 + Math.abs(eyeOpen - 1) * 0.5;
+  return mouthOpen + abs(smile) * 0.6 + abs(browRaise) * 0.6 + abs(eyeOpen - 1) * 0.5;
 }
 
 /**

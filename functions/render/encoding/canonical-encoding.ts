@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { fileArg } from '../ffmpeg/binaries';
 import type { MediaProbe } from '../ffmpeg/probe';
+const { abs, max, round } = Math;
 
 export const CANONICAL = {
   width: 1080,
@@ -81,7 +82,7 @@ const AUDIO_SAMPLES_PER_FRAME = CANONICAL.audio.sampleRate / CANONICAL.fps;
 
 /** Whole frames covering a duration (at least one): canonical files have exact, frame-aligned length. */
 export function canonicalFrameCount(durationS: number): number {
-  return Math.max(1, Math.round(durationS * CANONICAL.fps));
+  return max(1, round(durationS * CANONICAL.fps));
 }
 
 /**
@@ -180,7 +181,7 @@ export function canonicalMismatches(media: MediaProbe): string[] {
     expect('frame size', `${v.displayWidth}x${v.displayHeight}`, `${CANONICAL.width}x${CANONICAL.height}`);
     expect('rotation', v.rotation, 0);
     expect('video time base', v.timeBase, `1/${CANONICAL.video.timescale}`);
-    if (v.fps === null || Math.abs(v.fps - CANONICAL.fps) > 0.01) problems.push(`frame rate is ${v.fps}, expected ${CANONICAL.fps}`);
+    if (v.fps === null || abs(v.fps - CANONICAL.fps) > 0.01) problems.push(`frame rate is ${v.fps}, expected ${CANONICAL.fps}`);
   }
   const a = media.audio;
   if (!a) problems.push('no audio stream');

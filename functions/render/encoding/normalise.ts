@@ -20,6 +20,7 @@ import { probeMedia, type MediaProbe } from '../ffmpeg/probe';
 import { pinnedInput, type Demuxer } from '../ffmpeg/video-container';
 import { levelChain, measureGraph, type Loudness } from '../sound/loudness';
 import { SOUND_LEVEL } from '../sound/levels';
+const { max, min } = Math;
 
 export interface NormaliseResult {
   /** CANONICAL_ENCODING_ID of the settings the file was made with. */
@@ -38,7 +39,7 @@ export interface NormaliseResult {
  */
 function videoEndS(media: MediaProbe): number | null {
   const v = media.video;
-  if (v?.durationS && v.durationS > 0) return Math.max(0, (v.startS ?? 0) - (media.startS ?? 0)) + v.durationS;
+  if (v?.durationS && v.durationS > 0) return max(0, (v.startS ?? 0) - (media.startS ?? 0)) + v.durationS;
   return media.durationS && media.durationS > 0 ? media.durationS : null;
 }
 
@@ -110,7 +111,7 @@ export async function normaliseVideo(
 
   const partial = `${outputPath}.${randomUUID()}.partial`;
   try {
-    const keepS = options.maxDurationS !== undefined ? Math.min(endS, options.maxDurationS) : endS;
+    const keepS = options.maxDurationS !== undefined ? min(endS, options.maxDurationS) : endS;
     const loudness = await measureDemoAudio(inputPath, media, probed.demuxer, keepS);
     await runFfmpeg(normaliseArgs(inputPath, partial, media, canonicalFrameCount(keepS), probed.demuxer, loudness), {
       timeoutMs: options.timeoutMs ?? 10 * 60_000,

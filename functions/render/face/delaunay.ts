@@ -1,3 +1,5 @@
+const { abs, floor, max } = Math;
+
 /**
  * Delaunay triangulation (Bowyer–Watson) of a few hundred points: the photo warp's mesh, built once
  * per prepared photo. Quadratic, which is a few milliseconds at this size; no dependency.
@@ -9,7 +11,7 @@
  * matter to the callers). Exactly duplicated points are triangulated once (the duplicate is skipped).
  */
 export function delaunay(coords: ArrayLike<number>): Uint32Array {
-  const n = Math.floor(coords.length / 2);
+  const n = floor(coords.length / 2);
   if (n < 3) return new Uint32Array(0);
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (let i = 0; i < n; i++) {
@@ -19,7 +21,7 @@ export function delaunay(coords: ArrayLike<number>): Uint32Array {
     if (x > maxX) maxX = x;
     if (y > maxY) maxY = y;
   }
-  const span = Math.max(maxX - minX, maxY - minY, 1);
+  const span = max(maxX - minX, maxY - minY, 1);
   const midX = (minX + maxX) / 2, midY = (minY + maxY) / 2;
   // Vertex storage: the points, then the super-triangle's three corners.
   const xs = new Float64Array(n + 3);
@@ -38,7 +40,7 @@ export function delaunay(coords: ArrayLike<number>): Uint32Array {
   const circum = (i: number, j: number, k: number): [number, number, number] => {
     const ax = xs[i]!, ay = ys[i]!, bx = xs[j]!, by = ys[j]!, qx = xs[k]!, qy = ys[k]!;
     const d = 2 * (ax * (by - qy) + bx * (qy - ay) + qx * (ay - by));
-    if (Math.abs(d) < 1e-12) return [midX, midY, Infinity];
+    if (abs(d) < 1e-12) return [midX, midY, Infinity];
     const a2 = ax * ax + ay * ay, b2 = bx * bx + by * by, c2 = qx * qx + qy * qy;
     const ux = (a2 * (by - qy) + b2 * (qy - ay) + c2 * (ay - by)) / d;
     const uy = (a2 * (qx - bx) + b2 * (ax - qx) + c2 * (bx - ax)) / d;
@@ -86,7 +88,7 @@ export function delaunay(coords: ArrayLike<number>): Uint32Array {
     const i = a[t]!, j = b[t]!, k = c[t]!;
     if (i >= n || j >= n || k >= n) continue;
     const cross = (xs[j]! - xs[i]!) * (ys[k]! - ys[i]!) - (ys[j]! - ys[i]!) * (xs[k]! - xs[i]!);
-    if (Math.abs(cross) < 1e-9) continue;
+    if (abs(cross) < 1e-9) continue;
     if (cross > 0) out.push(i, j, k);
     else out.push(i, k, j);
   }

@@ -13,6 +13,7 @@ import { probeMedia } from '../ffmpeg/probe';
 import { detectInRgb } from './landmarks';
 import { decodeFrames } from './reference-motion';
 import type { FaceBox } from '../reaction/reaction-clip';
+const { abs, ceil, floor, max, min, round } = Math;
 
 export type { FaceBox };
 
@@ -77,9 +78,9 @@ async function clipShape(clip: string): Promise<ClipShape> {
  */
 export async function findFaceBox(clip: string, options: { durationS?: number; samples?: number; signal?: AbortSignal } = {}): Promise<FaceBox | null> {
   const shape = await clipShape(clip);
-  const spanS = Math.min(options.durationS ?? shape.durationS, shape.durationS || Infinity);
+  const spanS = min(options.durationS ?? shape.durationS, shape.durationS || Infinity);
   const samples = options.samples ?? 8;
-  const even = (v: number) => Math.max(2, 2 * Math.round(v / 2));
+  const even = (v: number) => max(2, 2 * round(v / 2));
   const width = even(shape.width / 2), height = even(shape.height / 2);
   const k = shape.width / width;
   let box: { x0: number; y0: number; x1: number; y1: number } | null = null;
@@ -88,21 +89,21 @@ export async function findFaceBox(clip: string, options: { durationS?: number; s
     if (!face) return;
     // The mesh's extent, not human's `box` (a generous crop around the face for its own next pass).
     const xs = face.mesh.map((p) => p[0]!), ys = face.mesh.map((p) => p[1]!);
-    const found = { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+    const found = { x0: min(...xs), y0: min(...ys), x1: max(...xs), y1: max(...ys) };
     box = box
-      ? { x0: Math.min(box.x0, found.x0), y0: Math.min(box.y0, found.y0), x1: Math.max(box.x1, found.x1), y1: Math.max(box.y1, found.y1) }
+      ? { x0: min(box.x0, found.x0), y0: min(box.y0, found.y0), x1: max(box.x1, found.x1), y1: max(box.y1, found.y1) }
       : found;
   });
   if (!box) return null;
   const b = box as { x0: number; y0: number; x1: number; y1: number };
-  const x = Math.max(0, Math.floor(b.x0 * k)), y = Math.max(0, Math.floor(b.y0 * k));
-  return { x, y, width: Math.min(shape.width, Math.ceil(b.x1 * k)) - x, height: Math.min(shape.height, Math.ceil(b.y1 * k)) - y };
+  const x = max(0, floor(b.x0 * k)), y = max(0, floor(b.y0 * k));
+  return { x, y, width: min(shape.width, ceil(b.x1 * k)) - x, height: min(shape.height, ceil(b.y1 * k)) - y };
 }
 
 /** Mean absolute difference of two equal-length luma buffers. */
 function meanAbsDiff(a: Uint8Array, b: Uint8Array): number {
   let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
+  for (let i = 0; i < a.length; i++) sum += abs(a[i]! - b[i]!);
   return a.length ? sum / a.length : 0;
 }
 
@@ -113,13 +114,13 @@ function meanAbsDiff(a: Uint8Array, b: Uint8Array): number {
  */
 export async function measureFaceMotion(clip: string, options: FaceMotionOptions = {}): Promise<FaceMotion> {
   const shape = await clipShape(clip);
-  const durationS = Math.min(options.durationS ?? shape.durationS, shape.durationS || Infinity);
+  const durationS = min(options.durationS ?? shape.durationS, shape.durationS || Infinity);
   // A face turned away or under a caption in most samples: look again, closer together.
   const box = options.box ?? (await findFaceBox(clip, { durationS, signal: options.signal })) ?? (await findFaceBox(clip, { durationS, samples: 30, signal: options.signal }));
   if (!box) throw new EngineError('invalid_input', `no face found in ${clip}`);
   const diffs: number[] = [];
   let previous: Uint8Array | null = null;
-  const even = (v: number) => Math.max(2, 2 * Math.round(v / 2));
+  const even = (v: number) => max(2, 2 * round(v / 2));
   const size = options.faceWidth ? { width: even(options.faceWidth), height: even((options.faceWidth * box.height) / box.width) } : { width: box.width, height: box.height };
   const decode = { demuxer: shape.demuxer, ...size, durationS, crop: box, gray: true, signal: options.signal };
   await decodeFrames(clip, decode, (luma) => {
@@ -128,7 +129,7 @@ export async function measureFaceMotion(clip: string, options: FaceMotionOptions
   });
   const windows = windowMeans(diffs, shape.fps, options.windowS ?? 1);
   const mean = diffs.length ? diffs.reduce((s, d) => s + d, 0) / diffs.length : 0;
-  return { fps: shape.fps, frames: diffs.length + 1, box, diffs, windows, minWindow: windows.length ? Math.min(...windows) : 0, mean };
+  return { fps: shape.fps, frames: diffs.length + 1, box, diffs, windows, minWindow: windows.length ? min(...windows) : 0, mean };
 }
 
 /**
@@ -136,7 +137,7 @@ export async function measureFaceMotion(clip: string, options: FaceMotionOptions
  * its later frame falls in, so the first window holds the change into its first second.
  */
 function windowMeans(diffs: readonly number[], fps: number, windowS: number): number[] {
-  const perWindow = Math.max(1, Math.round(fps * windowS));
+  const perWindow = max(1, round(fps * windowS));
   const out: number[] = [];
   for (let start = 0; start < diffs.length; start += perWindow) {
     const part = diffs.slice(start, start + perWindow);
@@ -201,14 +202,14 @@ export function seamStep(luma: Uint8Array, width: number, height: number, subjec
   // Rows are averaged over these column ranges (all by default): a finished video's caption sits in
   // the middle of the frame, and its text's edges are not a seam; a seam crosses the whole width.
   const spans = options.columns ?? [[0, width] as const];
-  const spanWidth = spans.reduce((n, [a, b]) => n + Math.max(0, Math.min(width, b) - Math.max(0, a)), 0) || width;
+  const spanWidth = spans.reduce((n, [a, b]) => n + max(0, min(width, b) - max(0, a)), 0) || width;
   let row = { step: 0, at: 0 };
   let column = { step: 0, at: 0 };
   const rows: number[] = [];
   for (let y = 0; y + 1 < height; y++) {
     if (subject && inside(y, subject.y, subject.y + subject.height)) continue;
     let sum = 0;
-    for (const [a, b] of spans) for (let x = Math.max(0, a), o = y * width + x; x < Math.min(width, b); x++, o++) sum += Math.abs(luma[o]! - luma[o + width]!);
+    for (const [a, b] of spans) for (let x = max(0, a), o = y * width + x; x < min(width, b); x++, o++) sum += abs(luma[o]! - luma[o + width]!);
     const step = sum / spanWidth;
     rows.push(step);
     if (step > row.step) row = { step, at: y };
@@ -216,12 +217,12 @@ export function seamStep(luma: Uint8Array, width: number, height: number, subjec
   for (let x = 0; x + 1 < width; x++) {
     if (subject && inside(x, subject.x, subject.x + subject.width)) continue;
     let sum = 0;
-    for (let y = 0, o = x; y < height; y++, o += width) sum += Math.abs(luma[o]! - luma[o + 1]!);
+    for (let y = 0, o = x; y < height; y++, o += width) sum += abs(luma[o]! - luma[o + 1]!);
     const step = sum / height;
     if (step > column.step) column = { step, at: x };
   }
   rows.sort((a, b) => a - b);
-  return { step: row.step, row: row.at, columnStep: column.step, column: column.at, typical: rows.length ? rows[Math.floor(rows.length / 2)]! : 0 };
+  return { step: row.step, row: row.at, columnStep: column.step, column: column.at, typical: rows.length ? rows[floor(rows.length / 2)]! : 0 };
 }
 
 /** One frame of a clip (at `atS`) as luma at the clip's size. */
@@ -242,6 +243,6 @@ export async function lumaFrameAt(clip: string, atS: number): Promise<{ luma: Ui
  * row is exactly what this looks for.
  */
 export function subjectOf(face: FaceBox, height: number): FaceBox {
-  const y = Math.max(0, Math.round(face.y - face.height * 0.35));
-  return { x: face.x, y, width: face.width, height: Math.min(height, Math.round(face.y + face.height)) - y };
+  const y = max(0, round(face.y - face.height * 0.35));
+  return { x: face.x, y, width: face.width, height: min(height, round(face.y + face.height)) - y };
 }

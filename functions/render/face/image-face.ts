@@ -5,6 +5,7 @@
 import sharp, { type Metadata } from 'sharp';
 import { EngineError } from '#ports/engine';
 import { detectInRgb, rigFromMesh, type DetectOptions, type FaceRig } from './landmarks';
+const { max, min, round } = Math;
 
 const MAX_DETECT_SIDE = 1600;
 
@@ -19,9 +20,9 @@ async function decodeForDetection(input: string | Buffer): Promise<{ rgb: Uint8A
   const fullWidth = (swap ? meta.height : meta.width) ?? 0;
   const fullHeight = (swap ? meta.width : meta.height) ?? 0;
   if (!fullWidth || !fullHeight) throw new EngineError('invalid_input', 'The image has no size');
-  const scale = Math.min(1, MAX_DETECT_SIDE / Math.max(fullWidth, fullHeight));
+  const scale = min(1, MAX_DETECT_SIDE / max(fullWidth, fullHeight));
   let pipeline = sharp(input).rotate().flatten({ background: '#808080' });
-  if (scale < 1) pipeline = pipeline.resize(Math.round(fullWidth * scale), Math.round(fullHeight * scale), { fit: 'fill' });
+  if (scale < 1) pipeline = pipeline.resize(round(fullWidth * scale), round(fullHeight * scale), { fit: 'fill' });
   try {
     const { data, info } = await pipeline.removeAlpha().raw().toBuffer({ resolveWithObject: true });
     return {

@@ -9,6 +9,7 @@
  */
 import { EngineError } from '#ports/engine';
 import { withHuman, type HumanFaceResult, type HumanInstance } from './human-loader';
+const { asin, atan2, hypot, max, min, PI, round } = Math;
 
 export type Point2 = [number, number];
 
@@ -148,7 +149,7 @@ export interface DetectOptions {
 const MIN_FACE_SCORE = 0.5;
 
 /** Rounded to 0.1 (never -0: the rig must survive a JSON round trip unchanged). */
-const round1 = (v: number) => Math.round(v * 10) / 10 + 0;
+const round1 = (v: number) => round(v * 10) / 10 + 0;
 
 function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw new EngineError('cancelled', 'The render was cancelled');
@@ -193,24 +194,24 @@ export function rigFromMesh(mesh: ArrayLike<ArrayLike<number>>, image: { width: 
     if (!p) throw new EngineError('engine_failure', `Face mesh has ${mesh.length} points, expected ${MESH.count}`);
     flat[i * 3] = round1((p[0] ?? 0) * scale);
     flat[i * 3 + 1] = round1((p[1] ?? 0) * scale);
-    flat[i * 3 + 2] = Math.round((p[2] ?? 0) * scale) + 0;
+    flat[i * 3 + 2] = round((p[2] ?? 0) * scale) + 0;
   }
   const pts = unpackMesh(flat);
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (let i = 0; i < MESH.faceCount; i++) {
     const [x, y] = pts[i]!;
-    minX = Math.min(minX, x);
-    minY = Math.min(minY, y);
-    maxX = Math.max(maxX, x);
-    maxY = Math.max(maxY, y);
+    minX = min(minX, x);
+    minY = min(minY, y);
+    maxX = max(maxX, x);
+    maxY = max(maxY, y);
   }
   const measures = measureFace(pts);
   return {
     kind: 'photo-face',
     version: 1,
     image: { width: image.width, height: image.height },
-    score: Math.round(Math.min(1, Math.max(0, score)) * 100) / 100,
-    box: [Math.round(minX), Math.round(minY), Math.round(maxX - minX), Math.round(maxY - minY)],
+    score: round(min(1, max(0, score)) * 100) / 100,
+    box: [round(minX), round(minY), round(maxX - minX), round(maxY - minY)],
     mesh: flat,
     anchors: anchorsOf(pts),
     headPose: measures.headPose,
@@ -287,8 +288,8 @@ function anchorsOf(pts: MeshPoints): FaceAnchors {
   };
 }
 
-const dist = (a: Point2, b: Point2) => Math.hypot(a[0] - b[0], a[1] - b[1]);
-const DEG = 180 / Math.PI;
+const dist = (a: Point2, b: Point2) => hypot(a[0] - b[0], a[1] - b[1]);
+const DEG = 180 / PI;
 
 /**
  * Expression and head pose measured from landmarks alone, in a face frame (u along the eye line,
@@ -303,18 +304,18 @@ export function measureFace(pts: MeshPoints): FaceMeasures {
   const eyeL = mean(pts, [sides.left.outer, sides.left.inner]);
   const eyeR = mean(pts, [sides.right.outer, sides.right.inner]);
   const center: Point2 = [(eyeL[0] + eyeR[0]) / 2, (eyeL[1] + eyeR[1]) / 2];
-  const iod = Math.max(1e-6, dist(eyeL, eyeR));
+  const iod = max(1e-6, dist(eyeL, eyeR));
   const ux = (eyeR[0] - eyeL[0]) / iod;
   const uy = (eyeR[1] - eyeL[1]) / iod;
   // Face frame: u along the eyes (to the image right), v perpendicular pointing down the face.
   const toU = (p: Point2) => (p[0] - center[0]) * ux + (p[1] - center[1]) * uy;
   const toV = (p: Point2) => -(p[0] - center[0]) * uy + (p[1] - center[1]) * ux;
-  const roll = Math.atan2(uy, ux) * DEG;
+  const roll = atan2(uy, ux) * DEG;
 
   const mouthL = pt(pts, MESH.mouthLeft);
   const mouthR = pt(pts, MESH.mouthRight);
-  const mouthWidth = Math.max(1e-6, dist(mouthL, mouthR));
-  const mouthOpen = Math.max(0, toV(pt(pts, MESH.lowerLipInner)) - toV(pt(pts, MESH.upperLipInner))) / mouthWidth;
+  const mouthWidth = max(1e-6, dist(mouthL, mouthR));
+  const mouthOpen = max(0, toV(pt(pts, MESH.lowerLipInner)) - toV(pt(pts, MESH.upperLipInner))) / mouthWidth;
   // Smile: the corners' height against the upper lip (which a jaw drop leaves in place), plus the
   // mouth's widening, which a smile brings and an open mouth does not.
   const smile = (toV(pt(pts, MESH.upperLipInner)) - (toV(mouthL) + toV(mouthR)) / 2) / mouthWidth + 0.5 * (mouthWidth / iod);
@@ -324,24 +325,24 @@ export function measureFace(pts: MeshPoints): FaceMeasures {
   const brow = (browOf(MESH.eyeA) + browOf(MESH.eyeB)) / 2 / iod;
 
   const lidOf = (eye: EyeIndices) =>
-    Math.max(0, toV(pt(pts, eye.bottom)) - toV(pt(pts, eye.top))) / Math.max(1e-6, dist(pt(pts, eye.outer), pt(pts, eye.inner)));
+    max(0, toV(pt(pts, eye.bottom)) - toV(pt(pts, eye.top))) / max(1e-6, dist(pt(pts, eye.outer), pt(pts, eye.inner)));
   const eyeOpen = (lidOf(MESH.eyeA) + lidOf(MESH.eyeB)) / 2;
 
   // Yaw: the nose tip between the face's two sides (0 centred, ±1 at a side), through asin.
   const sideL = toU(pt(pts, MESH.cheekLeft));
   const sideR = toU(pt(pts, MESH.cheekRight));
-  const half = Math.max(1e-6, (Math.max(sideL, sideR) - Math.min(sideL, sideR)) / 2);
+  const half = max(1e-6, (max(sideL, sideR) - min(sideL, sideR)) / 2);
   const mid = (sideL + sideR) / 2;
   const yawRatio = (toU(pt(pts, MESH.noseTip)) - mid) / half;
-  const yaw = Math.asin(Math.max(-1, Math.min(1, yawRatio))) * DEG;
+  const yaw = asin(max(-1, min(1, yawRatio))) * DEG;
 
   // Pitch: chin vs forehead depth (facemesh z grows away from the camera), over face height: a head
   // tipped down brings the forehead nearer and takes the chin away.
   const forehead = pts[MESH.forehead]!;
   const chin = pts[MESH.chin]!;
-  const faceHeight = Math.max(1e-6, toV(pt(pts, MESH.chin)) - toV(pt(pts, MESH.forehead)));
+  const faceHeight = max(1e-6, toV(pt(pts, MESH.chin)) - toV(pt(pts, MESH.forehead)));
   const depthTilt = ((chin[2] ?? 0) - (forehead[2] ?? 0)) / faceHeight;
-  const pitch = Math.asin(Math.max(-1, Math.min(1, depthTilt))) * DEG;
+  const pitch = asin(max(-1, min(1, depthTilt))) * DEG;
 
   return {
     mouthOpen,

@@ -14,6 +14,7 @@ import { EngineError, REACTION_CLIP } from '#ports/engine';
 import type { CameraPose, FacePose, ReactionFrame } from '../reaction/animation';
 import { isFaceRig, MESH, type FaceRig } from './landmarks';
 import { buildFaceModel, deform, rasterize, type FaceModel, type Rect } from './warp';
+const { abs, atan2, cos, floor, hypot, max, min, PI, round, sin } = Math;
 
 export interface PhotoLayout {
   /** Output size. */
@@ -96,7 +97,7 @@ const MARGIN = 0.16;
 const FEATHER = { top: 0.1, bottom: 0.14, side: 0.06 } as const;
 const EXTENSION_DARKEN = 0.3;
 
-const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
+const clamp = (v: number, lo: number, hi: number) => max(lo, min(hi, v));
 const smoothstep = (e0: number, e1: number, x: number) => {
   const t = clamp((x - e0) / (e1 - e0), 0, 1);
   return t * t * (3 - 2 * t);
@@ -108,8 +109,8 @@ const smoothstep = (e0: number, e1: number, x: number) => {
  * extension). Without a face the photo covers the whole 9:16 frame.
  */
 export function layoutPhoto(imageWidth: number, imageHeight: number, face: { x: number; y: number; width?: number } | null, width: number, height: number): PhotoLayout {
-  const cover = Math.max(width / imageWidth, height / imageHeight);
-  const scale = face?.width ? Math.max(width / imageWidth, (SELFIE_FACE_WIDTH * width) / face.width) : cover;
+  const cover = max(width / imageWidth, height / imageHeight);
+  const scale = face?.width ? max(width / imageWidth, (SELFIE_FACE_WIDTH * width) / face.width) : cover;
   const drawnW = imageWidth * scale, drawnH = imageHeight * scale;
   const cx = face ? face.x * scale : drawnW / 2;
   const offsetX = clamp(width / 2 - cx, width - drawnW, 0);
@@ -144,7 +145,7 @@ async function extendPhoto(photo: Buffer, pw: number, ph: number, rect: { x: num
   // edge's streaks (a dark head of hair at the top edge) melt into the colours beside them. Three
   // pipelines, because sharp runs one resize per pipeline, before its blur, whatever order they are
   // called in.
-  const small = { width: Math.max(6, Math.round(baseW / 40)), height: Math.max(8, Math.round(baseH / 16)) };
+  const small = { width: max(6, round(baseW / 40)), height: max(8, round(baseH / 16)) };
   const raw = (width: number, height: number) => ({ raw: { width, height, channels: 4 as const } });
   const shrunk = await sharp(Buffer.from(extended.buffer), raw(baseW, baseH)).resize(small.width, small.height, { fit: 'fill' }).raw().toBuffer();
   const soft = await sharp(shrunk, raw(small.width, small.height)).blur(3).raw().toBuffer();
@@ -161,14 +162,14 @@ async function extendPhoto(photo: Buffer, pw: number, ph: number, rect: { x: num
   const wx = new Float32Array(baseW), outX = new Float32Array(baseW);
   for (let x = 0; x < baseW; x++) {
     wx[x] = edge(x - rect.x, fSide, leftOn) * edge(rect.x + pw - 1 - x, fSide, rightOn);
-    outX[x] = Math.max(0, rect.x - x, x - (rect.x + pw - 1));
+    outX[x] = max(0, rect.x - x, x - (rect.x + pw - 1));
   }
   for (let y = 0; y < baseH; y++) {
     const wy = edge(y - rect.y, fTop, topOn) * edge(rect.y + ph - 1 - y, fBottom, bottomOn);
-    const outY = Math.max(0, rect.y - y, y - (rect.y + ph - 1));
+    const outY = max(0, rect.y - y, y - (rect.y + ph - 1));
     for (let x = 0; x < baseW; x++) {
       const w = wy * wx[x]!;
-      const far = outY > 0 || outX[x]! > 0 ? Math.hypot(outX[x]!, outY) : 0;
+      const far = outY > 0 || outX[x]! > 0 ? hypot(outX[x]!, outY) : 0;
       if (w >= 1 && far === 0) continue;
       const k = 1 - EXTENSION_DARKEN * smoothstep(0, darkenOver, far);
       const o = (y * baseW + x) * 4;
@@ -182,8 +183,8 @@ async function extendPhoto(photo: Buffer, pw: number, ph: number, rect: { x: num
 function rigForImage(rig: unknown, width: number, height: number): FaceRig | null {
   if (!isFaceRig(rig)) return null;
   const sx = width / rig.image.width, sy = height / rig.image.height;
-  if (Math.abs(sx - sy) > 0.01 * Math.max(sx, sy)) return null; // another picture: do not guess
-  if (Math.abs(sx - 1) < 1e-6) return rig;
+  if (abs(sx - sy) > 0.01 * max(sx, sy)) return null; // another picture: do not guess
+  if (abs(sx - 1) < 1e-6) return rig;
   return {
     ...rig,
     image: { width, height },
@@ -214,18 +215,18 @@ export async function preparePhoto(image: string | Buffer, rig: unknown, options
   const faceRig = rigForImage(rig, imgW, imgH);
   const face = faceRig ? { x: faceRig.box[0] + faceRig.box[2] / 2, y: faceRig.box[1] + faceRig.box[3] / 2, width: faceRig.box[2] } : null;
   const layout = layoutPhoto(imgW, imgH, face, width, height);
-  const margin = Math.round(Math.max(width, height) * MARGIN);
+  const margin = round(max(width, height) * MARGIN);
   const baseW = width + 2 * margin, baseH = height + 2 * margin;
 
   // The photo at its drawn size, only the part the base can show (a large upload zoomed on its face
   // would otherwise be resized whole).
-  const drawnW = Math.max(1, Math.round(imgW * layout.scale));
-  const drawnH = Math.max(1, Math.round(imgH * layout.scale));
+  const drawnW = max(1, round(imgW * layout.scale));
+  const drawnH = max(1, round(imgH * layout.scale));
   layout.scale = drawnW / imgW; // the scale actually used after rounding
-  const left = clamp(Math.floor(-(layout.offsetX + margin)), 0, drawnW - 1);
-  const top = clamp(Math.floor(-(layout.offsetY + margin)), 0, drawnH - 1);
-  const keptW = Math.min(drawnW - left, baseW), keptH = Math.min(drawnH - top, baseH);
-  const rect = { x: Math.round(layout.offsetX + margin) + left, y: Math.round(layout.offsetY + margin) + top };
+  const left = clamp(floor(-(layout.offsetX + margin)), 0, drawnW - 1);
+  const top = clamp(floor(-(layout.offsetY + margin)), 0, drawnH - 1);
+  const keptW = min(drawnW - left, baseW), keptH = min(drawnH - top, baseH);
+  const rect = { x: round(layout.offsetX + margin) + left, y: round(layout.offsetY + margin) + top };
   layout.offsetX = rect.x - left - margin;
   layout.offsetY = rect.y - top - margin;
   layout.region = { x: layout.offsetX, y: layout.offsetY, width: drawnW, height: drawnH };
@@ -256,8 +257,8 @@ export async function preparePhoto(image: string | Buffer, rig: unknown, options
   if (faceRig) {
     const placement = { scale: layout.scale, offsetX: layout.offsetX + margin, offsetY: layout.offsetY + margin };
     // The warp stays inside the photo: moving it must never drag the extension into the face.
-    const x0 = Math.max(0, rect.x), y0 = Math.max(0, rect.y);
-    const bounds = { x: x0, y: y0, width: Math.min(baseW, rect.x + keptW) - x0, height: Math.min(baseH, rect.y + keptH) - y0 };
+    const x0 = max(0, rect.x), y0 = max(0, rect.y);
+    const bounds = { x: x0, y: y0, width: min(baseW, rect.x + keptW) - x0, height: min(baseH, rect.y + keptH) - y0 };
     const model = buildFaceModel(faceRig, placement, bounds);
     if (model.iod >= MIN_IOD_PX && model.triangles.length > 0) {
       const patchData = new ImageData(model.patch.width, model.patch.height);
@@ -283,10 +284,10 @@ export async function preparePhoto(image: string | Buffer, rig: unknown, options
 function eyesToMouthOf(rig: FaceRig, layout: PhotoLayout): Rect {
   const { eyes, mouth } = rig.anchors;
   const xs = [eyes.left.outer[0], eyes.right.outer[0], mouth.left[0], mouth.right[0]];
-  const top = Math.min(eyes.left.upper[1], eyes.right.upper[1]);
+  const top = min(eyes.left.upper[1], eyes.right.upper[1]);
   const bottom = mouth.lowerOuter[1];
-  const span = Math.max(1, bottom - top);
-  const x0 = Math.min(...xs) - span * 0.12, x1 = Math.max(...xs) + span * 0.12;
+  const span = max(1, bottom - top);
+  const x0 = min(...xs) - span * 0.12, x1 = max(...xs) + span * 0.12;
   const y0 = top - span * 0.12, y1 = bottom + span * 0.4;
   const out = (v: number, offset: number) => v * layout.scale + offset;
   return { x: out(x0, layout.offsetX), y: out(y0, layout.offsetY), width: (x1 - x0) * layout.scale, height: (y1 - y0) * layout.scale };
@@ -298,8 +299,8 @@ export function transformedBox(m: readonly [number, number, number, number, numb
   const corners = [[r.x, r.y], [r.x + r.width, r.y], [r.x, r.y + r.height], [r.x + r.width, r.y + r.height]] as const;
   const xs = corners.map(([x, y]) => a * x + c * y + e);
   const ys = corners.map(([x, y]) => b * x + d * y + f);
-  const x = Math.min(...xs), y = Math.min(...ys);
-  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+  const x = min(...xs), y = min(...ys);
+  return { x, y, width: max(...xs) - x, height: max(...ys) - y };
 }
 
 /** The face's eyes-to-mouth box in this frame (output pixels), the camera applied; null without a face. */
@@ -310,10 +311,10 @@ export function photoFaceBox(prepared: PreparedPhoto, frame: ReactionFrame): Rec
 /** The camera as a canvas transform (about the pivot, offset in output pixels). */
 export function cameraMatrix(camera: CameraPose, pivot: [number, number]): [number, number, number, number, number, number] {
   const zoom = Number.isFinite(camera.zoom) && camera.zoom > 0.1 ? camera.zoom : 1;
-  const theta = ((Number.isFinite(camera.rotation) ? camera.rotation : 0) * Math.PI) / 180;
+  const theta = ((Number.isFinite(camera.rotation) ? camera.rotation : 0) * PI) / 180;
   const ox = Number.isFinite(camera.offsetX) ? camera.offsetX : 0;
   const oy = Number.isFinite(camera.offsetY) ? camera.offsetY : 0;
-  const c = Math.cos(theta) * zoom, s = Math.sin(theta) * zoom;
+  const c = cos(theta) * zoom, s = sin(theta) * zoom;
   const [px, py] = pivot;
   // out = T(pivot + offset) · R · S · T(−pivot) · p
   return [c, s, -s, c, px + ox - (c * px - s * py), py + oy - (s * px + c * py)];
@@ -323,7 +324,7 @@ export function cameraMatrix(camera: CameraPose, pivot: [number, number]): [numb
 function covers(m: [number, number, number, number, number, number], prepared: PreparedPhoto): boolean {
   const [a, b, c, d, e, f] = m;
   const det = a * d - b * c;
-  if (Math.abs(det) < 1e-9) return false;
+  if (abs(det) < 1e-9) return false;
   const { width, height } = prepared.layout;
   const M = prepared.margin;
   for (const [qx, qy] of [[0, 0], [width, 0], [0, height], [width, height]] as const) {
@@ -343,19 +344,19 @@ function covers(m: [number, number, number, number, number, number], prepared: P
 const REUSE_TOLERANCE_PX = 0.25;
 
 function samePoints(a: Float32Array, b: Float32Array): boolean {
-  for (let i = 0; i < a.length; i++) if (Math.abs(a[i]! - b[i]!) > REUSE_TOLERANCE_PX) return false;
+  for (let i = 0; i < a.length; i++) if (abs(a[i]! - b[i]!) > REUSE_TOLERANCE_PX) return false;
   return true;
 }
 
 function isNeutral(face: FacePose): boolean {
   return (
-    Math.abs(face.mouthOpen) < 1e-3 &&
-    Math.abs(face.smile) < 1e-3 &&
-    Math.abs(face.browRaise) < 1e-3 &&
-    Math.abs(face.eyeOpen - 1) < 1e-3 &&
-    Math.abs(face.headYaw) < 0.05 &&
-    Math.abs(face.headPitch) < 0.05 &&
-    Math.abs(face.headRoll) < 0.05
+    abs(face.mouthOpen) < 1e-3 &&
+    abs(face.smile) < 1e-3 &&
+    abs(face.browRaise) < 1e-3 &&
+    abs(face.eyeOpen - 1) < 1e-3 &&
+    abs(face.headYaw) < 0.05 &&
+    abs(face.headPitch) < 0.05 &&
+    abs(face.headRoll) < 0.05
   );
 }
 
@@ -441,22 +442,22 @@ function paintMouth(ctx: SKRSContext2D, model: FaceModel, points: Float32Array):
   const alpha = smoothstep(0.6, 4, opened) * smoothstep(0.5, 3, gap);
   if (alpha <= 0.01) return;
   const left = P(MESH.mouthLeft), right = P(MESH.mouthRight);
-  const mw = Math.hypot(right[0] - left[0], right[1] - left[1]);
+  const mw = hypot(right[0] - left[0], right[1] - left[1]);
   const cx = (up[0] + low[0]) / 2, cy = (up[1] + low[1]) / 2;
   const contour = model.mouthContour.map(P);
-  const angle = Math.atan2(uy, ux);
+  const angle = atan2(uy, ux);
 
   ctx.save();
   smoothClosedPath(ctx, contour);
   ctx.clip();
   ctx.globalAlpha = alpha;
   // As soft as the photo around it: a drawn mouth crisper than the face reads as a sticker.
-  ctx.filter = `blur(${Math.max(0.5, mw * 0.012).toFixed(2)}px)`;
+  ctx.filter = `blur(${max(0.5, mw * 0.012).toFixed(2)}px)`;
 
   // Cavity: the back of the mouth (just under the upper teeth) darkest, warmer and redder towards the
   // lower lip and the corners, never flat black.
   const backX = up[0] + vx * gap * 0.35, backY = up[1] + vy * gap * 0.35;
-  const cavity = ctx.createRadialGradient(backX, backY, 0, backX, backY, Math.max(mw * 0.55, gap));
+  const cavity = ctx.createRadialGradient(backX, backY, 0, backX, backY, max(mw * 0.55, gap));
   cavity.addColorStop(0, 'rgb(30, 10, 12)');
   cavity.addColorStop(0.45, 'rgb(58, 20, 22)');
   cavity.addColorStop(1, 'rgb(112, 46, 46)');
@@ -464,7 +465,7 @@ function paintMouth(ctx: SKRSContext2D, model: FaceModel, points: Float32Array):
   ctx.fillRect(cx - mw, cy - mw, 2 * mw, 2 * mw);
 
   // Tongue: a rounded mound resting on the lower teeth, lit from the front.
-  const tongueH = Math.min(gap * 0.42, mw * 0.24);
+  const tongueH = min(gap * 0.42, mw * 0.24);
   if (tongueH > 1.5) {
     const tx = low[0] - vx * tongueH * 0.1, ty = low[1] - vy * tongueH * 0.1;
     ctx.save();
@@ -477,7 +478,7 @@ function paintMouth(ctx: SKRSContext2D, model: FaceModel, points: Float32Array):
     tongue.addColorStop(1, 'rgba(90, 30, 34, 0)');
     ctx.fillStyle = tongue;
     ctx.beginPath();
-    ctx.arc(0, 0, mw * 0.34, 0, Math.PI * 2);
+    ctx.arc(0, 0, mw * 0.34, 0, PI * 2);
     ctx.fill();
     ctx.restore();
   }
@@ -491,11 +492,11 @@ function paintMouth(ctx: SKRSContext2D, model: FaceModel, points: Float32Array):
     const inner: [number, number][] = [];
     for (let k = from; k <= to; k++) {
       const [x, y] = P(lip[k]!);
-      const taper = Math.sin((Math.PI * (k - from + 0.5)) / (to - from + 1)) ** 0.5;
+      const taper = sin((PI * (k - from + 0.5)) / (to - from + 1)) ** 0.5;
       edge.push([x - sign * vx * 2, y - sign * vy * 2]);
       inner.push([x + sign * vx * height * taper, y + sign * vy * height * taper]);
     }
-    const mid = P(lip[Math.floor(n / 2)]!);
+    const mid = P(lip[floor(n / 2)]!);
     const shade = ctx.createLinearGradient(mid[0], mid[1], mid[0] + sign * vx * height, mid[1] + sign * vy * height);
     shade.addColorStop(0, `rgba(232, 224, 210, ${opacity})`);
     shade.addColorStop(0.7, `rgba(208, 196, 180, ${opacity})`);
@@ -505,7 +506,7 @@ function paintMouth(ctx: SKRSContext2D, model: FaceModel, points: Float32Array):
     ctx.fill();
     // Gaps between the front teeth: short, soft lines across the band.
     ctx.strokeStyle = `rgba(120, 96, 88, ${0.18 * opacity})`;
-    ctx.lineWidth = Math.max(0.6, mw * 0.012);
+    ctx.lineWidth = max(0.6, mw * 0.012);
     ctx.beginPath();
     for (const f of [-0.2, 0, 0.2]) {
       const bx = mid[0] + ux * f * mw, by = mid[1] + uy * f * mw;
@@ -522,7 +523,7 @@ function paintMouth(ctx: SKRSContext2D, model: FaceModel, points: Float32Array):
   // The lips' shadow inside the mouth: a ring around the mouth, clipped away, casts a blurred shadow
   // inward, deeper under the upper lip.
   ctx.shadowColor = 'rgba(20, 5, 6, 0.8)';
-  ctx.shadowBlur = Math.max(2, mw * 0.07);
+  ctx.shadowBlur = max(2, mw * 0.07);
   ctx.shadowOffsetX = vx * mw * 0.02;
   ctx.shadowOffsetY = vy * mw * 0.02;
   ctx.fillStyle = 'rgb(20, 5, 6)';
@@ -535,9 +536,9 @@ function paintMouth(ctx: SKRSContext2D, model: FaceModel, points: Float32Array):
   ctx.save();
   ctx.globalAlpha = alpha * 0.22;
   ctx.strokeStyle = 'rgba(255, 214, 206, 0.5)';
-  ctx.lineWidth = Math.max(1, mw * 0.05);
+  ctx.lineWidth = max(1, mw * 0.05);
   ctx.shadowColor = 'rgba(255, 214, 206, 0.5)';
-  ctx.shadowBlur = Math.max(2, mw * 0.05);
+  ctx.shadowBlur = max(2, mw * 0.05);
   ctx.lineCap = 'round';
   ctx.beginPath();
   const lower = MESH.lipsLowerInner;
@@ -561,10 +562,10 @@ function paintLashes(ctx: SKRSContext2D, model: FaceModel, points: Float32Array,
   ctx.lineJoin = 'round';
   for (const eye of [MESH.eyeA, MESH.eyeB]) {
     const idx = [eye.outer, ...eye.upper0, eye.inner];
-    const w = Math.hypot(points[2 * eye.outer]! - points[2 * eye.inner]!, points[2 * eye.outer + 1]! - points[2 * eye.inner + 1]!);
+    const w = hypot(points[2 * eye.outer]! - points[2 * eye.inner]!, points[2 * eye.outer + 1]! - points[2 * eye.inner + 1]!);
     for (const [lw, la] of [[0.12, 0.12], [0.06, 0.2], [0.03, 0.3]] as const) {
       ctx.strokeStyle = `rgba(38, 26, 24, ${la * a})`;
-      ctx.lineWidth = Math.max(1, w * lw);
+      ctx.lineWidth = max(1, w * lw);
       ctx.beginPath();
       idx.forEach((i, k) => {
         const x = points[2 * i]! - ox, y = points[2 * i + 1]! - oy;

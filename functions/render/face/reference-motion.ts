@@ -17,6 +17,7 @@ import { probeMedia } from '../ffmpeg/probe';
 import { pinnedInput, type Demuxer } from '../ffmpeg/video-container';
 import { NEUTRAL_FACE, REST_CAMERA, type ReactionFrame } from '../reaction/animation';
 import { detectInRgb, measureFace, type FaceMeasures } from './landmarks';
+const { ceil, floor, max, min, round } = Math;
 
 export interface ReferenceMotionOptions {
   /** Output frame rate. Default REACTION_CLIP.fps (30). */
@@ -67,11 +68,11 @@ export async function analyseReference(videoPath: string, options: ReferenceMoti
 
   const { demuxer, display, clipDurationS } = await probeReference(videoPath);
   // The reaction's length: the clip's, within the clip rules; maxFrames may cut it further.
-  let lengthS = Math.min(REACTION_CLIP.maxS, Math.max(REACTION_CLIP.minS, clipDurationS || REACTION_CLIP.minS));
-  let frameCount = Math.round(lengthS * fps);
-  if (options.maxFrames !== undefined) frameCount = Math.max(1, Math.min(frameCount, Math.floor(options.maxFrames)));
+  let lengthS = min(REACTION_CLIP.maxS, max(REACTION_CLIP.minS, clipDurationS || REACTION_CLIP.minS));
+  let frameCount = round(lengthS * fps);
+  if (options.maxFrames !== undefined) frameCount = max(1, min(frameCount, floor(options.maxFrames)));
   lengthS = frameCount / fps;
-  const analyseS = Math.min(lengthS, clipDurationS > 0 ? clipDurationS : lengthS);
+  const analyseS = min(lengthS, clipDurationS > 0 ? clipDurationS : lengthS);
 
   const { width, height } = decodeSize(display, shortSide);
 
@@ -111,8 +112,8 @@ async function probeReference(videoPath: string): Promise<{ demuxer: Demuxer; di
 /** Decode size: the short side at `shortSide`, even dimensions, aspect kept (display orientation). */
 function decodeSize(video: { displayWidth: number; displayHeight: number }, shortSide: number): { width: number; height: number } {
   const portrait = video.displayHeight >= video.displayWidth;
-  const scale = shortSide / Math.min(video.displayWidth, video.displayHeight);
-  const even = (v: number) => Math.max(2, 2 * Math.round(v / 2));
+  const scale = shortSide / min(video.displayWidth, video.displayHeight);
+  const even = (v: number) => max(2, 2 * round(v / 2));
   return { width: portrait ? even(shortSide) : even(video.displayWidth * scale), height: portrait ? even(video.displayHeight * scale) : even(shortSide) };
 }
 
@@ -130,7 +131,7 @@ export async function referenceShowsFace(videoPath: string, options: { sampleFps
   const sampleFps = options.sampleFps ?? 2;
   const { demuxer, display, clipDurationS } = await probeReference(videoPath);
   const { width, height } = decodeSize(display, 360);
-  const durationS = Math.min(REACTION_CLIP.maxS, clipDurationS || REACTION_CLIP.maxS);
+  const durationS = min(REACTION_CLIP.maxS, clipDurationS || REACTION_CLIP.maxS);
   try {
     await decodeFrames(videoPath, { demuxer, width, height, fps: sampleFps, durationS, signal: options.signal }, async (rgb) => {
       if (await detectInRgb(rgb, width, height, { signal: options.signal, minFaceSize: 24 })) throw FACE_SEEN;
@@ -200,16 +201,24 @@ export async function decodeFrames(file: string, options: DecodeOptions, onFrame
     child.on('close', (code) => resolve({ code }));
   });
 
-  let pending: Buffer = Buffer.alloc(0);
+  // Chunks are copied straight into the frame they belong to: each frame is handed over whole and
+  // owned by its reader, with no growing buffer of pending chunks copied again on every arrival.
+  let frame = new Uint8Array(frameBytes);
+  let filled = 0;
   let failure: unknown = null;
   try {
     for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-      while (pending.length >= frameBytes) {
-        // A copy: the frame outlives the chunk it came in.
-        const frame = new Uint8Array(pending.subarray(0, frameBytes));
-        pending = pending.subarray(frameBytes);
-        await onFrame(frame);
+      for (let at = 0; at < chunk.length; ) {
+        const take = min(frameBytes - filled, chunk.length - at);
+        frame.set(chunk.subarray(at, at + take), filled);
+        filled += take;
+        at += take;
+        if (filled === frameBytes) {
+          const full = frame;
+          frame = new Uint8Array(frameBytes);
+          filled = 0;
+          await onFrame(full);
+        }
       }
     }
   } catch (error) {
@@ -243,20 +252,20 @@ type Channel = 'mouthOpen' | 'smile' | 'brow' | 'eyeOpen' | 'yaw' | 'pitch' | 'r
 const STEADY: ReadonlySet<Channel> = new Set(['x', 'y', 'scale', 'roll']);
 const CHANNELS: Channel[] = ['mouthOpen', 'smile', 'brow', 'eyeOpen', 'yaw', 'pitch', 'roll', 'x', 'y', 'scale'];
 
-const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
+const clamp = (v: number, lo: number, hi: number) => max(lo, min(hi, v));
 
 /** Nearest-rank percentile, rounding down (a few samples never pull a low percentile up). */
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return 0;
-  return sorted[Math.floor(clamp(p, 0, 1) * (sorted.length - 1))]!;
+  return sorted[floor(clamp(p, 0, 1) * (sorted.length - 1))]!;
 }
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return 0;
   const mid = (sorted.length - 1) / 2;
-  return (sorted[Math.floor(mid)]! + sorted[Math.ceil(mid)]!) / 2;
+  return (sorted[floor(mid)]! + sorted[ceil(mid)]!) / 2;
 }
 
 /** Fills gaps (no face) by linear interpolation; ends hold the nearest known value. */
@@ -282,7 +291,7 @@ export function smooth(values: number[], passes = 2): number[] {
   for (let p = 0; p < passes; p++) {
     const next = new Array<number>(cur.length);
     for (let i = 0; i < cur.length; i++) {
-      const a = cur[Math.max(0, i - 1)]!, b = cur[i]!, c = cur[Math.min(cur.length - 1, i + 1)]!;
+      const a = cur[max(0, i - 1)]!, b = cur[i]!, c = cur[min(cur.length - 1, i + 1)]!;
       next[i] = (a + 2 * b + c) / 4;
     }
     cur = next;
@@ -292,7 +301,7 @@ export function smooth(values: number[], passes = 2): number[] {
 
 /** One pass of [1, 4, 1] / 6: takes the jitter's edge off and keeps ~90 % of a 0.8 Hz sway at 6 samples a second. */
 function smoothLightly(values: number[]): number[] {
-  return values.map((b, i) => (values[Math.max(0, i - 1)]! + 4 * b + values[Math.min(values.length - 1, i + 1)]!) / 6);
+  return values.map((b, i) => (values[max(0, i - 1)]! + 4 * b + values[min(values.length - 1, i + 1)]!) / 6);
 }
 
 /**
@@ -329,27 +338,27 @@ export function motionToFrames(
 
   // The clip's neutral: its first moments (a reaction starts at rest), except where a low or high
   // percentile is what rest means (a closed mouth, open eyes between blinks).
-  const head = valid.slice(0, Math.max(3, Math.ceil(valid.length * 0.2)));
+  const head = valid.slice(0, max(3, ceil(valid.length * 0.2)));
   const first = (pick: (m: FaceMeasures) => number) => median(head.map(pick));
   const all = (pick: (m: FaceMeasures) => number) => valid.map(pick);
   const neutral = {
-    mouthOpen: Math.min(first((m) => m.mouthOpen), percentile(all((m) => m.mouthOpen), 0.1)),
+    mouthOpen: min(first((m) => m.mouthOpen), percentile(all((m) => m.mouthOpen), 0.1)),
     smile: first((m) => m.smile),
-    brow: Math.min(first((m) => m.brow), percentile(all((m) => m.brow), 0.5)),
-    eyeOpen: Math.max(1e-3, percentile(all((m) => m.eyeOpen), 0.6)),
+    brow: min(first((m) => m.brow), percentile(all((m) => m.brow), 0.5)),
+    eyeOpen: max(1e-3, percentile(all((m) => m.eyeOpen), 0.6)),
     yaw: first((m) => m.headPose.yaw),
     pitch: first((m) => m.headPose.pitch),
     roll: first((m) => m.headPose.roll),
     x: first((m) => m.center[0]),
     y: first((m) => m.center[1]),
-    scale: Math.max(1e-3, first((m) => m.iod)),
+    scale: max(1e-3, first((m) => m.iod)),
   };
 
   const samples = measures.length;
   const at = (values: number[], t: number) => {
     const pos = clamp(t * options.sampleFps, 0, samples - 1);
-    const i = Math.floor(pos), f = pos - i;
-    const a = values[i]!, b = values[Math.min(samples - 1, i + 1)]!;
+    const i = floor(pos), f = pos - i;
+    const a = values[i]!, b = values[min(samples - 1, i + 1)]!;
     return a + (b - a) * f;
   };
 

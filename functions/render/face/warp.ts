@@ -15,6 +15,7 @@
 import type { FacePose } from '../reaction/animation';
 import { delaunay } from './delaunay';
 import { MESH, type FaceRig } from './landmarks';
+const { abs, ceil, cos, exp, floor, hypot, max, min, PI, sign, sin, sqrt } = Math;
 
 export interface Rect {
   x: number;
@@ -75,10 +76,10 @@ const POSE_LIMITS = { yaw: 18, pitch: 14, roll: 10, mouthOpen: 1.2, eyeOpen: [0,
 
 const smoothstep = (e0: number, e1: number, x: number) => {
   if (e1 === e0) return x < e0 ? 0 : 1;
-  const t = Math.max(0, Math.min(1, (x - e0) / (e1 - e0)));
+  const t = max(0, min(1, (x - e0) / (e1 - e0)));
   return t * t * (3 - 2 * t);
 };
-const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
+const clamp = (v: number, lo: number, hi: number) => max(lo, min(hi, v));
 
 /** A polyline v(u) through points (sorted by u), held flat beyond its ends. */
 function polyline(points: [number, number][]): (u: number) => number {
@@ -89,7 +90,7 @@ function polyline(points: [number, number][]): (u: number) => number {
       const [u1, v1] = pts[k]!;
       if (u <= u1) {
         const [u0, v0] = pts[k - 1]!;
-        return v0 + ((v1 - v0) * (u - u0)) / Math.max(1e-6, u1 - u0);
+        return v0 + ((v1 - v0) * (u - u0)) / max(1e-6, u1 - u0);
       }
     }
     return pts[pts.length - 1]![1];
@@ -121,7 +122,7 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
   const swapped = eyeL[0] > eyeR[0];
   if (swapped) [eyeL, eyeR] = [eyeR, eyeL];
   const ox = (eyeL[0] + eyeR[0]) / 2, oy = (eyeL[1] + eyeR[1]) / 2;
-  const iod = Math.max(1, Math.hypot(eyeR[0] - eyeL[0], eyeR[1] - eyeL[1]));
+  const iod = max(1, hypot(eyeR[0] - eyeL[0], eyeR[1] - eyeL[1]));
   const ux = (eyeR[0] - eyeL[0]) / iod, uy = (eyeR[1] - eyeL[1]) / iod;
   const vx = -uy, vy = ux;
   const toU = (x: number, y: number) => (x - ox) * ux + (y - oy) * uy;
@@ -131,17 +132,17 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
 
   let minU = Infinity, maxU = -Infinity, minV = Infinity, maxV = -Infinity;
   for (const i of MESH.silhouette) {
-    minU = Math.min(minU, fu[i]!); maxU = Math.max(maxU, fu[i]!);
-    minV = Math.min(minV, fv[i]!); maxV = Math.max(maxV, fv[i]!);
+    minU = min(minU, fu[i]!); maxU = max(maxU, fu[i]!);
+    minV = min(minV, fv[i]!); maxV = max(maxV, fv[i]!);
   }
-  const halfWidth = Math.max(iod * 0.8, (maxU - minU) / 2);
+  const halfWidth = max(iod * 0.8, (maxU - minU) / 2);
   const faceU = (minU + maxU) / 2;
   const chinV = fv[MESH.chin]!;
   const foreheadV = fv[MESH.forehead]!;
-  const faceHeight = Math.max(iod, chinV - foreheadV);
+  const faceHeight = max(iod, chinV - foreheadV);
 
   const mL = P(MESH.mouthLeft), mR = P(MESH.mouthRight);
-  const mouthWidth = Math.max(iod * 0.4, Math.hypot(mR[0] - mL[0], mR[1] - mL[1]));
+  const mouthWidth = max(iod * 0.4, hypot(mR[0] - mL[0], mR[1] - mL[1]));
   const mouthU = (toU(...mL) + toU(...mR)) / 2;
   const mouthHalf = mouthWidth / 2;
 
@@ -152,7 +153,7 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
   const haloCu = faceU, haloCv = (foreheadV + chinV) / 2;
   const haloRu = halfWidth * 1.2;
   const haloRvTop = faceHeight * 0.5 * 1.3;
-  const haloRvBottom = faceHeight * 0.5 + Math.max(0.2 * faceHeight, 1.3 * jawDrop);
+  const haloRvBottom = faceHeight * 0.5 + max(0.2 * faceHeight, 1.3 * jawDrop);
   // The silhouette as a polygon in the face frame: each halo point keeps clear of it along its ray.
   const sil = MESH.silhouette.map((i) => [fu[i]!, fv[i]!] as [number, number]);
   const silhouetteReach = (dx: number, dy: number) => {
@@ -162,22 +163,22 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
       // Ray (haloCu, haloCv) + s·(dx, dy) against segment a→b.
       const ex = bx - ax, ey = by - ay;
       const den = dx * ey - dy * ex;
-      if (Math.abs(den) < 1e-9) continue;
+      if (abs(den) < 1e-9) continue;
       const wx = ax - haloCu, wy = ay - haloCv;
       const sRay = (wx * ey - wy * ex) / den;
       const sSeg = (wx * dy - wy * dx) / den;
-      if (sRay > 0 && sSeg >= 0 && sSeg <= 1) best = Math.max(best, sRay);
+      if (sRay > 0 && sSeg >= 0 && sSeg <= 1) best = max(best, sRay);
     }
     return best;
   };
   const halo: [number, number][] = [];
   for (let k = 0; k < HALO; k++) {
-    const t = (k / HALO) * Math.PI * 2;
-    const cos = Math.cos(t), sin = Math.sin(t);
-    const ex = cos * haloRu, ey = sin * (sin > 0 ? haloRvBottom : haloRvTop);
-    const r = Math.hypot(ex, ey);
-    const need = silhouetteReach(cos, sin) * 1.18 + 0.08 * iod;
-    const grow = r > 0 ? Math.max(1, need / r) : 1;
+    const t = (k / HALO) * PI * 2;
+    const c = cos(t), s = sin(t);
+    const ex = c * haloRu, ey = s * (s > 0 ? haloRvBottom : haloRvTop);
+    const r = hypot(ex, ey);
+    const need = silhouetteReach(c, s) * 1.18 + 0.08 * iod;
+    const grow = r > 0 ? max(1, need / r) : 1;
     halo.push([haloCu + ex * grow, haloCv + ey * grow]);
   }
   // Patch: the halo's box grown by room for the motion, clamped to the base.
@@ -186,14 +187,14 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
   let bx0 = Infinity, by0 = Infinity, bx1 = -Infinity, by1 = -Infinity;
   for (const [u, v] of halo) {
     const x = toX(u, v), y = toY(u, v);
-    bx0 = Math.min(bx0, x); by0 = Math.min(by0, y); bx1 = Math.max(bx1, x); by1 = Math.max(by1, y);
+    bx0 = min(bx0, x); by0 = min(by0, y); bx1 = max(bx1, x); by1 = max(by1, y);
   }
-  const room = Math.max(halfWidth, faceHeight / 2) * 0.3;
-  const patchX0 = Math.max(bounds.x, Math.floor(bx0 - room));
-  const patchY0 = Math.max(bounds.y, Math.floor(by0 - room));
-  const patchX1 = Math.min(bounds.x + bounds.width, Math.ceil(bx1 + room));
-  const patchY1 = Math.min(bounds.y + bounds.height, Math.ceil(by1 + room));
-  const patch: Rect = { x: patchX0, y: patchY0, width: Math.max(1, patchX1 - patchX0), height: Math.max(1, patchY1 - patchY0) };
+  const room = max(halfWidth, faceHeight / 2) * 0.3;
+  const patchX0 = max(bounds.x, floor(bx0 - room));
+  const patchY0 = max(bounds.y, floor(by0 - room));
+  const patchX1 = min(bounds.x + bounds.width, ceil(bx1 + room));
+  const patchY1 = min(bounds.y + bounds.height, ceil(by1 + room));
+  const patch: Rect = { x: patchX0, y: patchY0, width: max(1, patchX1 - patchX0), height: max(1, patchY1 - patchY0) };
 
   const border: [number, number][] = [];
   const STEPS = 8;
@@ -224,13 +225,13 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
     haloLevel[k] = 1;
     // Along the ray from the halo's centre through this point, to the patch's edge.
     const dx = x - hcx, dy = y - hcy;
-    const len = Math.hypot(dx, dy) || 1;
+    const len = hypot(dx, dy) || 1;
     const ex = dx / len, ey = dy / len;
-    const toEdge = Math.min(
+    const toEdge = min(
       ex > 1e-9 ? (patchX1 - inset - x) / ex : ex < -1e-9 ? (patchX0 + inset - x) / ex : Infinity,
       ey > 1e-9 ? (patchY1 - inset - y) / ey : ey < -1e-9 ? (patchY0 + inset - y) / ey : Infinity,
     );
-    const reach = Math.max(0, toEdge) * 0.5;
+    const reach = max(0, toEdge) * 0.5;
     neutral[2 * (F + HALO + k)] = x + ex * reach;
     neutral[2 * (F + HALO + k) + 1] = y + ey * reach;
     haloLevel[HALO + k] = reach > 4 ? 0.45 : 0;
@@ -254,12 +255,12 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
   const lowerLip = new Set<number>([...MESH.lipsLowerInner, ...MESH.lipsLowerOuter, ...MESH.lipsLowerSemiInner, ...MESH.lipsLowerSemiOuter]);
   const upperLip = new Set<number>([...MESH.lipsUpperInner, ...MESH.lipsUpperOuter, ...MESH.lipsUpperSemiInner, ...MESH.lipsUpperSemiOuter]);
   const corners = new Set<number>([MESH.mouthLeft, MESH.mouthRight, 78, 308]);
-  const lateralJaw = (u: number) => 1 - 0.75 * smoothstep(mouthHalf, halfWidth * 1.05, Math.abs(u - mouthU));
+  const lateralJaw = (u: number) => 1 - 0.75 * smoothstep(mouthHalf, halfWidth * 1.05, abs(u - mouthU));
   const cornerW = 0.3;
   const mLu = toU(...mL), mLv = toV(...mL), mRu = toU(...mR), mRv = toV(...mR);
   /** Lip points right next to a corner move with the corner (their order there is unreliable). */
   const nearCorner = (w: number, u: number, v: number) => {
-    const dc = Math.min(Math.hypot(u - mLu, v - mLv), Math.hypot(u - mRu, v - mRv));
+    const dc = min(hypot(u - mLu, v - mLv), hypot(u - mRu, v - mRv));
     return cornerW + (w - cornerW) * smoothstep(0.04 * mouthWidth, 0.22 * mouthWidth, dc);
   };
   const upperInner = new Set<number>(MESH.lipsUpperInner);
@@ -267,7 +268,7 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
   const lowerSeamAt = polyline(MESH.lipsLowerInner.map((i) => [fu[i]!, fv[i]!]));
   for (let i = 0; i < F + H; i++) {
     const u = allU[i]!, v = allV[i]!;
-    const la = Math.abs(u - mouthU);
+    const la = abs(u - mouthU);
     // Which side of the lips' meeting line a lip point is on, by where it is (landmarks of a closed
     // mouth can put an "upper" point level with the lower lip); the inner contours by their label.
     let side: 'upper' | 'lower' | null = null;
@@ -281,7 +282,7 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
     else if (side === 'lower') {
       // The lower lip rides on the jaw; only toward the corners does it lag behind.
       const t = clamp(la / mouthHalf, 0, 1);
-      w = nearCorner(cornerW + (1 - cornerW) * Math.sqrt(1 - t * t), u, v); // an oval opening
+      w = nearCorner(cornerW + (1 - cornerW) * sqrt(1 - t * t), u, v); // an oval opening
     } else if (side === 'upper') {
       // The upper lip lifts a little, its inner and outer edges together (no crossing).
       const t = clamp(la / mouthHalf, 0, 1);
@@ -293,11 +294,11 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
       else {
         // Straight under the mouth the jaw moves as one piece; toward and beyond the corners the skin
         // below the seam stretches over a growing distance (no crease at the corners).
-        const ramp = 1 + 0.3 * mouthWidth * smoothstep(0.55 * mouthHalf, mouthHalf, la) + Math.max(0, la - mouthHalf) * 0.8;
+        const ramp = 1 + 0.3 * mouthWidth * smoothstep(0.55 * mouthHalf, mouthHalf, la) + max(0, la - mouthHalf) * 0.8;
         w = smoothstep(0, ramp, db) * lateralJaw(u);
       }
       // The neck follows the jaw only partly, but enough that the chin never runs over it.
-      if (i >= F) w *= Math.max(0.45, 1 - (0.6 * Math.max(0, v - chinV)) / jawDrop) * haloLevel[i - F]!;
+      if (i >= F) w *= max(0.45, 1 - (0.6 * max(0, v - chinV)) / jawDrop) * haloLevel[i - F]!;
     }
     if (w !== 0) add(fields.jaw, i, 0, w * J);
   }
@@ -310,9 +311,9 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
   const browW = new Float64Array(count), browInner = new Float64Array(count), browSide = new Float64Array(count);
   for (const eye of eyes) {
     let bu = 0, bMinU = Infinity, bMaxU = -Infinity;
-    for (const i of eye.browUpper) { bu += fu[i]!; bMinU = Math.min(bMinU, fu[i]!); bMaxU = Math.max(bMaxU, fu[i]!); }
+    for (const i of eye.browUpper) { bu += fu[i]!; bMinU = min(bMinU, fu[i]!); bMaxU = max(bMaxU, fu[i]!); }
     bu /= eye.browUpper.length;
-    const browHalf = Math.max(1, (bMaxU - bMinU) / 2);
+    const browHalf = max(1, (bMaxU - bMinU) / 2);
     const eyeV = (fv[eye.outer]! + fv[eye.inner]!) / 2;
     const innerU = fu[eye.inner]!, outerU = fu[eye.outer]!;
     const browUpperSet = new Set<number>(eye.browUpper);
@@ -321,24 +322,24 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
     const lidAt = polyline([...eye.upper0, eye.outer, eye.inner].map((i) => [fu[i]!, fv[i]!]));
     for (let i = 0; i < F + H; i++) {
       const u = allU[i]!, v = allV[i]!;
-      const lateral = 1 - smoothstep(browHalf, browHalf + 0.45 * iod, Math.abs(u - bu));
+      const lateral = 1 - smoothstep(browHalf, browHalf + 0.45 * iod, abs(u - bu));
       if (lateral <= 0) continue;
       const bl = browAt(u);
-      const ll = Math.max(bl + 1, Math.min(lidAt(u), eyeV));
+      const ll = max(bl + 1, min(lidAt(u), eyeV));
       let vert: number;
       // By place, not by label (a brow's outer end can sit level with the eye's outer corner): the
       // top third of the brow-to-lid gap is the brow itself and moves fully.
       if (browUpperSet.has(i) && v < ll - 0.5 * (ll - bl)) vert = 1;
       else if (i >= F) vert = 0; // the hairline and ears stay
-      else if (v < bl) vert = 0.22 + 0.78 * Math.exp(-(((bl - v) / (0.42 * iod)) ** 2));
+      else if (v < bl) vert = 0.22 + 0.78 * exp(-(((bl - v) / (0.42 * iod)) ** 2));
       else if (v < ll) vert = 1 - 0.88 * smoothstep(bl + 0.33 * (ll - bl), ll, v);
       else vert = v < eyeV ? 0.12 * (1 - smoothstep(ll, eyeV, v)) : 0; // the upper lid, a little
       const w = lateral * vert;
       if (w <= browW[i]!) continue;
       browW[i] = w;
       // Inner-ness: 1 at the brow's inner end, 0 at its outer end.
-      browInner[i] = clamp((u - outerU) / Math.max(1e-6, innerU - outerU), 0, 1);
-      browSide[i] = Math.sign(-bu);
+      browInner[i] = clamp((u - outerU) / max(1e-6, innerU - outerU), 0, 1);
+      browSide[i] = sign(-bu);
     }
   }
   for (let i = 0; i < count; i++) {
@@ -354,24 +355,24 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
     const lowerAt = polyline(eye.lower0.map((i) => [fu[i]!, fv[i]!]));
     const upperAt = polyline(eye.upper0.map((i) => [fu[i]!, fv[i]!]));
     const uOuter = fu[eye.outer]!, uInner = fu[eye.inner]!;
-    const eyeW = Math.max(1, Math.abs(uInner - uOuter));
-    const centreGap = Math.max(eyeW * 0.12, lowerAt((uOuter + uInner) / 2) - upperAt((uOuter + uInner) / 2));
+    const eyeW = max(1, abs(uInner - uOuter));
+    const centreGap = max(eyeW * 0.12, lowerAt((uOuter + uInner) / 2) - upperAt((uOuter + uInner) / 2));
     const profile = (u: number) => {
-      const t = clamp((u - Math.min(uOuter, uInner)) / eyeW, 0, 1);
-      return Math.sin(Math.PI * t) ** 0.8;
+      const t = clamp((u - min(uOuter, uInner)) / eyeW, 0, 1);
+      return sin(PI * t) ** 0.8;
     };
     const ring = (idx: readonly number[], fn: (i: number, gap: number, prof: number) => void) => {
       for (const i of idx) {
         if (i === eye.outer || i === eye.inner) continue;
-        const gap = Math.max(0, lowerAt(fu[i]!) - upperAt(fu[i]!));
+        const gap = max(0, lowerAt(fu[i]!) - upperAt(fu[i]!));
         fn(i, gap, profile(fu[i]!));
       }
     };
     // Closed.
     // Upper and lower lids all but meet (0.79 + 0.19 of the gap): the eye's inside collapses; the
     // painted lash line covers what is left.
-    ring(eye.upper0, (i) => add(fields.eyeClose, i, 0, 0.79 * Math.max(0, lowerAt(fu[i]!) - fv[i]!)));
-    ring(eye.lower0, (i) => add(fields.eyeClose, i, 0, -0.19 * Math.max(0, lowerAt(fu[i]!) - upperAt(fu[i]!))));
+    ring(eye.upper0, (i) => add(fields.eyeClose, i, 0, 0.79 * max(0, lowerAt(fu[i]!) - fv[i]!)));
+    ring(eye.lower0, (i) => add(fields.eyeClose, i, 0, -0.19 * max(0, lowerAt(fu[i]!) - upperAt(fu[i]!))));
     ring(eye.upper1, (i, _gap, prof) => add(fields.eyeClose, i, 0, 0.5 * centreGap * prof));
     ring(eye.upper2, (i, _gap, prof) => add(fields.eyeClose, i, 0, 0.2 * centreGap * prof));
     ring(eye.lower1, (i, _gap, prof) => add(fields.eyeClose, i, 0, -0.08 * centreGap * prof));
@@ -397,7 +398,7 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
     const u = fu[i]!, v = fv[i]!;
     for (const [cu, cv, side] of cornerPts) {
       const d2 = (u - cu) ** 2 + (v - cv) ** 2;
-      const w = Math.exp(-d2 / (sig * sig));
+      const w = exp(-d2 / (sig * sig));
       if (w > 0.002) {
         add(fields.smileUp, i, side * 0.07 * mouthWidth * w, -0.1 * mouthWidth * w);
         add(fields.smileDown, i, -side * 0.02 * mouthWidth * w, 0.08 * mouthWidth * w);
@@ -405,7 +406,7 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
       // Cheek: centred between the corner and the eye, lifts a little.
       const chU = cu + side * 0.15 * mouthWidth, chV = (cv + eyeMidV) * 0.55;
       const c2 = (u - chU) ** 2 + (v - chV) ** 2;
-      const wc = Math.exp(-c2 / (cheekSig * cheekSig));
+      const wc = exp(-c2 / (cheekSig * cheekSig));
       const below = smoothstep(eyeMidV, eyeMidV + 0.3 * iod, v);
       if (wc * below > 0.002) add(fields.smileUp, i, 0, -0.05 * mouthWidth * wc * below);
     }
@@ -424,7 +425,7 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
     const eu = (u - faceU) / halfWidth, ev = (v - cVface) / hh;
     const r2 = eu * eu + ev * ev;
     const bump = r2 < 1 ? (1 - r2) * (1 - r2) : 0;
-    const nose = i < F ? Math.exp(-((u - noseU) ** 2 + (v - noseV) ** 2) / (noseSig * noseSig)) : 0;
+    const nose = i < F ? exp(-((u - noseU) ** 2 + (v - noseV) ** 2) / (noseSig * noseSig)) : 0;
     const rigid = i < F ? 1 : 0.6 * haloLevel[i - F]!;
     rotationWeight[i] = i < F ? 1 : 0.65 * haloLevel[i - F]!;
     add(fields.yaw, i, halfWidth * (0.5 * bump + 0.22 * nose + 0.22 * rigid), 0);
@@ -435,25 +436,25 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
   // ---- Points near the patch's edge (a face filling the picture) move less, down to nothing at the
   // edge: the border ring is fixed and nothing may cross it. Each motion is limited to a part of the
   // point's distance to the edge at that motion's largest amount.
-  const edgeRoom = Math.max(4, room * 0.8);
+  const edgeRoom = max(4, room * 0.8);
   const largest: Record<keyof typeof fields, number> = {
     jaw: POSE_LIMITS.mouthOpen, browUp: 1, browDown: 1, eyeClose: 1, eyeWide: 1.2, smileUp: 1, smileDown: 1,
-    yaw: Math.sin((POSE_LIMITS.yaw * Math.PI) / 180), pitch: Math.sin((POSE_LIMITS.pitch * Math.PI) / 180),
+    yaw: sin((POSE_LIMITS.yaw * PI) / 180), pitch: sin((POSE_LIMITS.pitch * PI) / 180),
   };
-  const rollMax = (POSE_LIMITS.roll * Math.PI) / 180;
+  const rollMax = (POSE_LIMITS.roll * PI) / 180;
   for (let i = 0; i < F + H; i++) {
     const x = neutral[2 * i]!, y = neutral[2 * i + 1]!;
-    const edge = Math.min(x - patchX0, patchX1 - x, y - patchY0, patchY1 - y);
+    const edge = min(x - patchX0, patchX1 - x, y - patchY0, patchY1 - y);
     const soft = smoothstep(0, edgeRoom, edge);
     for (const [name, f] of Object.entries(fields) as [keyof typeof fields, Float32Array][]) {
-      const reach = Math.hypot(f[2 * i]!, f[2 * i + 1]!) * largest[name];
-      const k = Math.min(soft, reach > 0 ? (0.5 * edge) / reach : 1);
+      const reach = hypot(f[2 * i]!, f[2 * i + 1]!) * largest[name];
+      const k = min(soft, reach > 0 ? (0.5 * edge) / reach : 1);
       if (k >= 1) continue;
       f[2 * i] = f[2 * i]! * k;
       f[2 * i + 1] = f[2 * i + 1]! * k;
     }
-    const reach = rollMax * Math.hypot(allU[i]! - pivot[0], allV[i]! - pivot[1]) * rotationWeight[i]!;
-    rotationWeight[i] = rotationWeight[i]! * Math.min(soft, reach > 0 ? Math.min(1, (0.5 * edge) / reach) : 1);
+    const reach = rollMax * hypot(allU[i]! - pivot[0], allV[i]! - pivot[1]) * rotationWeight[i]!;
+    rotationWeight[i] = rotationWeight[i]! * min(soft, reach > 0 ? min(1, (0.5 * edge) / reach) : 1);
   }
 
   // ---- Triangulation, on a "topology pose" with the mouth half open and the eyes a little wide,
@@ -472,7 +473,7 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
   }
 
   const mouthContour = [...MESH.lipsUpperInner, ...[...MESH.lipsLowerInner].reverse().slice(1, -1)];
-  const neutralMouthGap = Math.max(0, fv[MESH.lowerLipInner]! - fv[MESH.upperLipInner]!);
+  const neutralMouthGap = max(0, fv[MESH.lowerLipInner]! - fv[MESH.upperLipInner]!);
   const cU = faceU, cV = (foreheadV + chinV) / 2;
 
   return {
@@ -501,8 +502,8 @@ export function buildFaceModel(rig: FaceRig, placement: { scale: number; offsetX
 function unionRect(a: Rect | null, b: Rect | null): Rect | null {
   if (!a) return b;
   if (!b) return a;
-  const x = Math.min(a.x, b.x), y = Math.min(a.y, b.y);
-  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+  const x = min(a.x, b.x), y = min(a.y, b.y);
+  return { x, y, width: max(a.x + a.width, b.x + b.width) - x, height: max(a.y + a.height, b.y + b.height) - y };
 }
 
 function signedArea(p: ArrayLike<number>, a: number, b: number, c: number): number {
@@ -538,10 +539,10 @@ export function deform(model: FaceModel, rawPose: FacePose, out?: Float32Array, 
   const pts = out ?? new Float32Array(n2);
   const f = model.fields;
   const cJaw = pose.mouthOpen;
-  const cBrowUp = Math.max(0, pose.browRaise), cBrowDown = Math.max(0, -pose.browRaise);
+  const cBrowUp = max(0, pose.browRaise), cBrowDown = max(0, -pose.browRaise);
   const cClose = clamp(1 - pose.eyeOpen, 0, 1);
   const cWide = clamp((pose.eyeOpen - 1) / 0.5, 0, 1.2);
-  const cSmileUp = Math.max(0, pose.smile), cSmileDown = Math.max(0, -pose.smile);
+  const cSmileUp = max(0, pose.smile), cSmileDown = max(0, -pose.smile);
   for (let k = 0; k < n2; k++) {
     pts[k] =
       model.neutral[k]! +
@@ -556,17 +557,17 @@ export function deform(model: FaceModel, rawPose: FacePose, out?: Float32Array, 
   const yawDeg = clamp(pose.headYaw, -MAX_TOTAL_YAW - model.photoPose.yaw, MAX_TOTAL_YAW - model.photoPose.yaw);
   const pitchDeg = clamp(pose.headPitch, -MAX_TOTAL_PITCH - model.photoPose.pitch, MAX_TOTAL_PITCH - model.photoPose.pitch);
   // A turn toward a side the photo already faces far is cut; the other way stays free.
-  const yaw = (clamp(yawDeg, -POSE_LIMITS.yaw, POSE_LIMITS.yaw) * Math.PI) / 180;
-  const pitch = (clamp(pitchDeg, -POSE_LIMITS.pitch, POSE_LIMITS.pitch) * Math.PI) / 180;
-  const roll = (pose.headRoll * Math.PI) / 180;
-  const sYaw = Math.sin(yaw), sPitch = Math.sin(pitch);
+  const yaw = (clamp(yawDeg, -POSE_LIMITS.yaw, POSE_LIMITS.yaw) * PI) / 180;
+  const pitch = (clamp(pitchDeg, -POSE_LIMITS.pitch, POSE_LIMITS.pitch) * PI) / 180;
+  const roll = (pose.headRoll * PI) / 180;
+  const sYaw = sin(yaw), sPitch = sin(pitch);
   if (sYaw !== 0 || sPitch !== 0) {
     for (let k = 0; k < n2; k++) pts[k] = pts[k]! + sYaw * f.yaw[k]! + sPitch * f.pitch[k]!;
   }
   if (roll !== 0) {
     const { ox, oy, ux, uy, vx, vy } = model.frame;
     const [pu, pv] = model.pivot;
-    const cr = Math.cos(roll), sr = Math.sin(roll);
+    const cr = cos(roll), sr = sin(roll);
     const limit = model.faceCount + model.haloCount;
     for (let i = 0; i < limit; i++) {
       const w = model.rotationWeight[i]!;
@@ -586,8 +587,8 @@ export function deform(model: FaceModel, rawPose: FacePose, out?: Float32Array, 
   const n = model.neutral;
   for (let i = 0; i < model.faceCount + model.haloCount; i++) {
     // (A point already that close to the edge at rest stays where it is.)
-    pts[2 * i] = clamp(pts[2 * i]!, Math.min(n[2 * i]!, px0 + 1), Math.max(n[2 * i]!, px0 + width - 1));
-    pts[2 * i + 1] = clamp(pts[2 * i + 1]!, Math.min(n[2 * i + 1]!, py0 + 1), Math.max(n[2 * i + 1]!, py0 + height - 1));
+    pts[2 * i] = clamp(pts[2 * i]!, min(n[2 * i]!, px0 + 1), max(n[2 * i]!, px0 + width - 1));
+    pts[2 * i + 1] = clamp(pts[2 * i + 1]!, min(n[2 * i + 1]!, py0 + 1), max(n[2 * i + 1]!, py0 + height - 1));
   }
   if (options.relax !== false) relaxFolds(model, pts);
   return pts;
@@ -652,7 +653,7 @@ export function rasterize(
     let m = 0;
     for (let j = 0; j < 3; j++) {
       const i = tris[t + j]!;
-      m += Math.abs(points[2 * i]! - n[2 * i]!) + Math.abs(points[2 * i + 1]! - n[2 * i + 1]!);
+      m += abs(points[2 * i]! - n[2 * i]!) + abs(points[2 * i + 1]! - n[2 * i + 1]!);
     }
     // Under a third of a pixel in all: drawing it again would change nothing anyone can see.
     if (m < 0.3) continue;
@@ -668,8 +669,8 @@ export function rasterize(
   }
   let dirty: Rect | null = null;
   if (bx1 >= bx0) {
-    const x0 = Math.max(px0, Math.floor(bx0) - 1), y0 = Math.max(py0, Math.floor(by0) - 1);
-    const x1 = Math.min(px0 + pw, Math.ceil(bx1) + 1), y1 = Math.min(py0 + ph, Math.ceil(by1) + 1);
+    const x0 = max(px0, floor(bx0) - 1), y0 = max(py0, floor(by0) - 1);
+    const x1 = min(px0 + pw, ceil(bx1) + 1), y1 = min(py0 + ph, ceil(by1) + 1);
     dirty = { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
   }
   const region = unionRect(dirty, previous);
@@ -697,7 +698,7 @@ export function rasterize(
     // Affine map destination → source: M = S · D⁻¹.
     const dx1 = x1 - x0, dy1 = y1 - y0, dx2 = x2 - x0, dy2 = y2 - y0;
     const det = dx1 * dy2 - dx2 * dy1;
-    if (Math.abs(det) < 1e-6) continue;
+    if (abs(det) < 1e-6) continue;
     const inv = 1 / det;
     const su1 = u1 - u0, sv1 = v1 - v0, su2 = u2 - u0, sv2 = v2 - v0;
     const a = (su1 * dy2 - su2 * dy1) * inv;
@@ -708,7 +709,7 @@ export function rasterize(
     const f = v0 - d * x0 - e * y0;
     drawn++;
     // The source triangle well inside the picture: no clamping needed anywhere in it.
-    const sMinX = Math.min(u0, u1, u2), sMaxX = Math.max(u0, u1, u2), sMinY = Math.min(v0, v1, v2), sMaxY = Math.max(v0, v1, v2);
+    const sMinX = min(u0, u1, u2), sMaxX = max(u0, u1, u2), sMinY = min(v0, v1, v2), sMaxY = max(v0, v1, v2);
     const safe = sMinX >= 2 && sMinY >= 2 && sMaxX <= srcWidth - 3 && sMaxY <= srcHeight - 3;
     // Sort the destination vertices by (y, x): edges then have one canonical direction. Each swap moves a
     // whole vertex (x, y, u, v) even where the last one's source is not read again.
@@ -718,8 +719,8 @@ export function rasterize(
     if (y2 < y1 || (y2 === y1 && x2 < x1)) { [x1, x2] = [x2, x1]; [y1, y2] = [y2, y1]; [u1, u2] = [u2, u1]; [v1, v2] = [v2, v1]; }
     /* eslint-enable no-useless-assignment */
     // Rows whose centre lies in [y0, y2).
-    const rowStart = Math.max(py0, Math.ceil(y0 - 0.5));
-    const rowEnd = Math.min(py0 + ph, Math.ceil(y2 - 0.5));
+    const rowStart = max(py0, ceil(y0 - 0.5));
+    const rowEnd = min(py0 + ph, ceil(y2 - 0.5));
     for (let Y = rowStart; Y < rowEnd; Y++) {
       const yc = Y + 0.5;
       // One formula for every edge, endpoints in (y, x) order: a shared edge gives both of its
@@ -731,8 +732,8 @@ export function rasterize(
       else continue;
       const xa = xLong < xShort ? xLong : xShort;
       const xb = xLong < xShort ? xShort : xLong;
-      const colStart = Math.max(px0, Math.ceil(xa - 0.5));
-      const colEnd = Math.min(px0 + pw, Math.ceil(xb - 0.5));
+      const colStart = max(px0, ceil(xa - 0.5));
+      const colEnd = min(px0 + pw, ceil(xb - 0.5));
       if (colEnd <= colStart) continue;
       const xc = colStart + 0.5;
       // Source position of the first pixel centre, in pixel-index space (centres at .0), then

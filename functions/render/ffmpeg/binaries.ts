@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { environment } from '#functions/config';
+const { trunc } = Math;
 
 export interface BinarySpec {
   tool: 'ffmpeg' | 'ffprobe';
@@ -77,7 +78,7 @@ export function ensureExecutable(
   // Size and mtime in the name: a stale copy of another version is never reused.
   const copy = path.join(
     options.tmpDir ?? os.tmpdir(),
-    `reaction-studio-${path.basename(file)}-${stat.size}-${Math.trunc(stat.mtimeMs)}`,
+    `reaction-studio-${path.basename(file)}-${stat.size}-${trunc(stat.mtimeMs)}`,
   );
   if (isExecutableFile(copy) && fs.statSync(copy).size === stat.size) return copy;
   // Copy under a private name and rename: concurrent processes never run a half-written binary.

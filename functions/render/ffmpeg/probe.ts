@@ -6,6 +6,7 @@
 import { MediaToolError, runFfprobe } from './binaries';
 import { readFileHead } from './file-head';
 import { pinnedInput, sniffVideoContainer, SNIFF_BYTES, type Demuxer } from './video-container';
+const { round } = Math;
 
 interface VideoStreamInfo {
   index: number;
@@ -114,7 +115,7 @@ export function streamRotation(stream: Pick<RawStream, 'tags' | 'side_data_list'
     if (fromTag !== null) clockwise = fromTag;
   }
   if (clockwise === null) return 0;
-  const quarter = ((Math.round(clockwise / 90) % 4) + 4) % 4;
+  const quarter = ((round(clockwise / 90) % 4) + 4) % 4;
   return ([0, 90, 180, 270] as const)[quarter] ?? 0;
 }
 

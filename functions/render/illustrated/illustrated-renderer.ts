@@ -29,6 +29,7 @@ import type { ExpressionParts, IllustratedRig } from './illustrated-rig';
 import { MOODS, scenePalette, type ScenePalette } from './palette';
 import { hashSeed, smoothNoise } from '../reaction/seeded-random';
 import { reactionFrames } from '../reaction/expression-curve';
+const { abs, ceil, cos, floor, max, min, PI, round, sin } = Math;
 
 interface SceneLayout {
   width: number;
@@ -133,7 +134,7 @@ export async function prepareIllustratedScene(rig: IllustratedRig, frames: reado
       const intensity = frame.expression?.intensity ?? 0;
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.globalAlpha = 1;
-      ctx.drawImage(backdrop.at(mood ? mood.tintStrength * Math.min(1, intensity / 0.8) : 0), 0, 0);
+      ctx.drawImage(backdrop.at(mood ? mood.tintStrength * min(1, intensity / 0.8) : 0), 0, 0);
 
       applyCamera(ctx, layout, frame);
       if (mood && mood.rays > 0 && intensity > 0.05) drawRays(ctx, layout, mood.rays * intensity, t, mood.accent, emotion!);
@@ -166,9 +167,9 @@ export async function prepareIllustratedScene(rig: IllustratedRig, frames: reado
 export function typicalFaceBox(): FaceBox {
   const layout = illustratedLayout(REACTION_CLIP.width, REACTION_CLIP.height);
   const boxes = reactionFrames({ emotion: 'shocked', intensity: 1, seed: 1, durationS: 4 }).map((frame) => faceBoxOf(layout, frame, true));
-  const x = Math.floor(Math.min(...boxes.map((b) => b.x)));
-  const y = Math.floor(Math.min(...boxes.map((b) => b.y)));
-  return { x, y, width: Math.ceil(Math.max(...boxes.map((b) => b.x + b.width))) - x, height: Math.ceil(Math.max(...boxes.map((b) => b.y + b.height))) - y };
+  const x = floor(min(...boxes.map((b) => b.x)));
+  const y = floor(min(...boxes.map((b) => b.y)));
+  return { x, y, width: ceil(max(...boxes.map((b) => b.x + b.width))) - x, height: ceil(max(...boxes.map((b) => b.y + b.height))) - y };
 }
 
 /** The head's move on its neck in a frame: about (px, py), shifted by (dx, dy), turned by `roll` radians. */
@@ -178,9 +179,9 @@ function headPose(layout: SceneLayout, frame: ReactionFrame, layered: boolean) {
   return {
     px: layout.originX + AVATAAARS_NECK_PIVOT.x * layout.scale,
     py: layout.originY + AVATAAARS_NECK_PIVOT.y * layout.scale,
-    dx: Math.sin((headYaw * Math.PI) / 180) * 38 * layout.scale * k,
-    dy: Math.sin((headPitch * Math.PI) / 180) * 30 * layout.scale * k,
-    roll: ((layered ? headRoll : headRoll * 0.4) * Math.PI) / 180,
+    dx: sin((headYaw * PI) / 180) * 38 * layout.scale * k,
+    dy: sin((headPitch * PI) / 180) * 30 * layout.scale * k,
+    roll: ((layered ? headRoll : headRoll * 0.4) * PI) / 180,
   };
 }
 
@@ -192,9 +193,9 @@ function faceBoxOf(layout: SceneLayout, frame: ReactionFrame, layered: boolean):
   const head = headPose(layout, frame, layered);
   const { zoom, offsetX, offsetY, rotation } = frame.camera;
   const px = layout.width / REACTION_CLIP.width;
-  const cam = (rotation * Math.PI) / 180;
+  const cam = (rotation * PI) / 180;
   const rotate = (x: number, y: number, cx: number, cy: number, angle: number, scale = 1): [number, number] => {
-    const c = Math.cos(angle) * scale, s = Math.sin(angle) * scale;
+    const c = cos(angle) * scale, s = sin(angle) * scale;
     return [cx + c * (x - cx) - s * (y - cy), cy + s * (x - cx) + c * (y - cy)];
   };
   const e = AVATAAARS_EYES_TO_MOUTH;
@@ -204,8 +205,8 @@ function faceBoxOf(layout: SceneLayout, frame: ReactionFrame, layered: boolean):
     return [x + offsetX * px, y + offsetY * px] as const;
   });
   const xs = corners.map((c) => c[0]), ys = corners.map((c) => c[1]);
-  const x = Math.min(...xs), y = Math.min(...ys);
-  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+  const x = min(...xs), y = min(...ys);
+  return { x, y, width: max(...xs) - x, height: max(...ys) - y };
 }
 
 interface Box {
@@ -217,7 +218,7 @@ interface Box {
 
 /** Rasterises an SVG image at `rs` pixels per viewBox unit, cropped to `box` (viewBox units). */
 function rasterise(image: Awaited<ReturnType<typeof loadImage>>, rs: number, box: Box): Bitmap {
-  const canvas = createCanvas(Math.ceil(box.w * rs), Math.ceil(box.h * rs));
+  const canvas = createCanvas(ceil(box.w * rs), ceil(box.h * rs));
   const ctx = canvas.getContext('2d');
   ctx.drawImage(image, -box.x * rs, -box.y * rs, AVATAAARS_VIEWBOX * rs, AVATAAARS_VIEWBOX * rs);
   return { canvas, vbX: box.x, vbY: box.y };
@@ -243,10 +244,10 @@ function opaqueBox(image: Awaited<ReturnType<typeof loadImage>>): Box {
   }
   if (maxX < 0) return { x: 0, y: 0, w: AVATAAARS_VIEWBOX, h: AVATAAARS_VIEWBOX };
   const margin = 8;
-  const x = Math.max(0, minX / probeScale - margin);
-  const y = Math.max(0, minY / probeScale - margin);
-  const w = Math.min(AVATAAARS_VIEWBOX, maxX / probeScale + margin) - x;
-  const h = Math.min(AVATAAARS_VIEWBOX, maxY / probeScale + margin + 14) - y;
+  const x = max(0, minX / probeScale - margin);
+  const y = max(0, minY / probeScale - margin);
+  const w = min(AVATAAARS_VIEWBOX, maxX / probeScale + margin) - x;
+  const h = min(AVATAAARS_VIEWBOX, maxY / probeScale + margin + 14) - y;
   return { x, y, w, h };
 }
 
@@ -266,7 +267,7 @@ function applyCamera(ctx: SKRSContext2D, layout: SceneLayout, frame: ReactionFra
   // Offsets are output pixels: a scene drawn smaller (and scaled up by the encoder) moves as far on screen.
   const px = layout.width / REACTION_CLIP.width;
   ctx.translate(layout.focusX + offsetX * px, layout.focusY + offsetY * px);
-  ctx.rotate((rotation * Math.PI) / 180);
+  ctx.rotate((rotation * PI) / 180);
   ctx.scale(zoom, zoom);
   ctx.translate(-layout.focusX, -layout.focusY);
 }
@@ -283,7 +284,7 @@ function crossFade(base: Canvas, mood: Canvas | null): { at(amount: number): Can
   let current = -1;
   return {
     at(amount) {
-      const step = Math.round(Math.max(0, Math.min(1, amount)) * 48);
+      const step = round(max(0, min(1, amount)) * 48);
       if (step === 0) return base;
       if (step !== current) {
         ctx.globalAlpha = 1;
@@ -322,7 +323,7 @@ function paintBackground(layout: SceneLayout, palette: ScenePalette): Canvas {
   shadow.addColorStop(1, 'rgba(0,0,0,0)');
   ctx.fillStyle = shadow;
   ctx.beginPath();
-  ctx.arc(discX, discY + r * 0.05, r * 1.12, 0, Math.PI * 2);
+  ctx.arc(discX, discY + r * 0.05, r * 1.12, 0, PI * 2);
   ctx.fill();
   const vignette = ctx.createRadialGradient(W / 2, H * 0.45, H * 0.3, W / 2, H * 0.45, H * 0.75);
   vignette.addColorStop(0, 'rgba(0,0,0,0)');
@@ -348,12 +349,12 @@ function drawDisc(ctx: SKRSContext2D, layout: SceneLayout, palette: ScenePalette
   const r = AVATAAARS_DISC.r * layout.scale;
   ctx.fillStyle = palette.disc;
   ctx.beginPath();
-  ctx.arc(cx, cy, r, 0, Math.PI * 2);
+  ctx.arc(cx, cy, r, 0, PI * 2);
   ctx.fill();
   ctx.strokeStyle = palette.rim;
   ctx.lineWidth = 2.4 * layout.scale;
   ctx.beginPath();
-  ctx.arc(cx, cy, r - 1.2 * layout.scale, 0, Math.PI * 2);
+  ctx.arc(cx, cy, r - 1.2 * layout.scale, 0, PI * 2);
   ctx.stroke();
 }
 
@@ -364,9 +365,9 @@ function drawRays(ctx: SKRSContext2D, layout: SceneLayout, strength: number, t: 
   const count = emotion === 'mind_blown' ? 22 : 16;
   const reach = layout.height;
   const spin = (emotion === 'mind_blown' ? 0.35 : 0.12) * t;
-  const half = (Math.PI / count) * 0.55;
+  const half = (PI / count) * 0.55;
   ctx.save();
-  ctx.globalAlpha = Math.min(0.5, strength);
+  ctx.globalAlpha = min(0.5, strength);
   // Strong near the head, gone before the frame's edges: a burst, not stripes.
   const fade = ctx.createRadialGradient(layout.focusX, layout.focusY, layout.width * 0.2, layout.focusX, layout.focusY, layout.height * 0.62);
   fade.addColorStop(0, colour);
@@ -374,10 +375,10 @@ function drawRays(ctx: SKRSContext2D, layout: SceneLayout, strength: number, t: 
   ctx.fillStyle = fade;
   ctx.beginPath();
   for (let i = 0; i < count; i++) {
-    const a = spin + (i / count) * Math.PI * 2;
+    const a = spin + (i / count) * PI * 2;
     ctx.moveTo(layout.focusX, layout.focusY);
-    ctx.lineTo(layout.focusX + Math.cos(a - half) * reach, layout.focusY + Math.sin(a - half) * reach);
-    ctx.lineTo(layout.focusX + Math.cos(a + half) * reach, layout.focusY + Math.sin(a + half) * reach);
+    ctx.lineTo(layout.focusX + cos(a - half) * reach, layout.focusY + sin(a - half) * reach);
+    ctx.lineTo(layout.focusX + cos(a + half) * reach, layout.focusY + sin(a + half) * reach);
     ctx.closePath();
   }
   ctx.fill();
@@ -405,10 +406,10 @@ function drawAccents(ctx: SKRSContext2D, layout: SceneLayout, emotion: Emotion, 
       sparkles(ctx, layout, t, e * (emotion === 'happy' ? 0.7 : 1), seed);
       break;
     case 'angry':
-      angerMark(ctx, fx + 56 * s, fy - 74 * s, s * (0.95 + 0.15 * Math.abs(Math.sin(t * 9))), e);
+      angerMark(ctx, fx + 56 * s, fy - 74 * s, s * (0.95 + 0.15 * abs(sin(t * 9))), e);
       break;
     case 'skeptical':
-      sweatDrop(ctx, fx - 62 * s, fy - 64 * s + Math.min(1, t % 2.4) * 10 * s, s * 1.4, e);
+      sweatDrop(ctx, fx - 62 * s, fy - 64 * s + min(1, t % 2.4) * 10 * s, s * 1.4, e);
       break;
     case 'laughing':
       laughLines(ctx, fx, fy, s, t, e);
@@ -430,25 +431,25 @@ function stroke(ctx: SKRSContext2D, colour: string, width: number, alpha: number
 
 /** Three manga "!" strokes above the head that pop on the peak. */
 function surpriseLines(ctx: SKRSContext2D, x: number, y: number, s: number, e: number): void {
-  const pop = Math.min(1, e * 1.3);
+  const pop = min(1, e * 1.3);
   ctx.beginPath();
   for (const angle of [-0.55, 0, 0.55]) {
-    const a = -Math.PI / 2 + angle;
+    const a = -PI / 2 + angle;
     const r0 = 8 * s;
     const r1 = r0 + 18 * s * pop;
-    ctx.moveTo(x + Math.cos(a) * r0, y + Math.sin(a) * r0);
-    ctx.lineTo(x + Math.cos(a) * r1, y + Math.sin(a) * r1);
+    ctx.moveTo(x + cos(a) * r0, y + sin(a) * r0);
+    ctx.lineTo(x + cos(a) * r1, y + sin(a) * r1);
   }
-  stroke(ctx, '#ffffff', 4.2 * s, Math.min(1, e * 1.2));
+  stroke(ctx, '#ffffff', 4.2 * s, min(1, e * 1.2));
 }
 
 function star(ctx: SKRSContext2D, x: number, y: number, r: number, points: number, inner: number, rotation: number): void {
   ctx.beginPath();
   for (let i = 0; i < points * 2; i++) {
-    const a = rotation + (i * Math.PI) / points;
+    const a = rotation + (i * PI) / points;
     const rr = i % 2 === 0 ? r : r * inner;
-    if (i === 0) ctx.moveTo(x + Math.cos(a) * rr, y + Math.sin(a) * rr);
-    else ctx.lineTo(x + Math.cos(a) * rr, y + Math.sin(a) * rr);
+    if (i === 0) ctx.moveTo(x + cos(a) * rr, y + sin(a) * rr);
+    else ctx.lineTo(x + cos(a) * rr, y + sin(a) * rr);
   }
   ctx.closePath();
 }
@@ -456,9 +457,9 @@ function star(ctx: SKRSContext2D, x: number, y: number, r: number, points: numbe
 /** Stars circling the head, cartoon-dizzy. */
 function dizzyStars(ctx: SKRSContext2D, x: number, y: number, s: number, t: number): void {
   for (let i = 0; i < 4; i++) {
-    const a = t * 4 + (i * Math.PI) / 2;
-    const sx = x + Math.cos(a) * 62 * s;
-    const sy = y + Math.sin(a) * 14 * s;
+    const a = t * 4 + (i * PI) / 2;
+    const sx = x + cos(a) * 62 * s;
+    const sy = y + sin(a) * 14 * s;
     star(ctx, sx, sy, 8 * s, 5, 0.45, a);
     ctx.fillStyle = '#ffe45c';
     ctx.fill();
@@ -488,7 +489,7 @@ function floatingHearts(ctx: SKRSContext2D, layout: SceneLayout, t: number, e: n
     const x = layout.focusX + side * (85 + (i % 3) * 14) * s + smoothNoise(seed + i, t * 0.8) * 10 * s;
     const y = layout.focusY + 120 * s - phase * 230 * s;
     const size = (14 + (i % 3) * 5) * s;
-    ctx.globalAlpha = Math.min(1, e * 1.2) * Math.sin(phase * Math.PI);
+    ctx.globalAlpha = min(1, e * 1.2) * sin(phase * PI);
     heart(ctx, x, y, size);
     ctx.fillStyle = i % 3 === 0 ? '#ff7aa8' : '#ff4d7d';
     ctx.fill();
@@ -500,12 +501,12 @@ function floatingHearts(ctx: SKRSContext2D, layout: SceneLayout, t: number, e: n
 function sparkles(ctx: SKRSContext2D, layout: SceneLayout, t: number, e: number, seed: number): void {
   const s = layout.scale;
   for (let i = 0; i < 6; i++) {
-    const a = (i / 6) * Math.PI * 2 + 0.4;
-    const x = layout.focusX + Math.cos(a) * (95 + 12 * smoothNoise(seed + i, 0.5)) * s;
-    const y = layout.focusY - 10 * s + Math.sin(a) * 95 * s;
-    const twinkle = Math.max(0, Math.sin(t * 5 + i * 1.7));
+    const a = (i / 6) * PI * 2 + 0.4;
+    const x = layout.focusX + cos(a) * (95 + 12 * smoothNoise(seed + i, 0.5)) * s;
+    const y = layout.focusY - 10 * s + sin(a) * 95 * s;
+    const twinkle = max(0, sin(t * 5 + i * 1.7));
     if (twinkle < 0.05) continue;
-    ctx.globalAlpha = Math.min(1, e * 1.3) * twinkle;
+    ctx.globalAlpha = min(1, e * 1.3) * twinkle;
     star(ctx, x, y, 15 * s * twinkle, 4, 0.26, 0);
     ctx.fillStyle = '#fffbe0';
     ctx.fill();
@@ -517,14 +518,14 @@ function sparkles(ctx: SKRSContext2D, layout: SceneLayout, t: number, e: number,
 function angerMark(ctx: SKRSContext2D, x: number, y: number, s: number, e: number): void {
   ctx.beginPath();
   for (let q = 0; q < 4; q++) {
-    const a = (q * Math.PI) / 2 + Math.PI / 4;
-    const ox = x + Math.cos(a) * 15 * s;
-    const oy = y + Math.sin(a) * 15 * s;
-    const inward = a + Math.PI;
-    ctx.moveTo(ox + Math.cos(inward - 0.6) * 9 * s, oy + Math.sin(inward - 0.6) * 9 * s);
+    const a = (q * PI) / 2 + PI / 4;
+    const ox = x + cos(a) * 15 * s;
+    const oy = y + sin(a) * 15 * s;
+    const inward = a + PI;
+    ctx.moveTo(ox + cos(inward - 0.6) * 9 * s, oy + sin(inward - 0.6) * 9 * s);
     ctx.arc(ox, oy, 9 * s, inward - 0.6, inward + 0.6);
   }
-  stroke(ctx, '#e0322b', 2.6 * s, Math.min(1, e * 1.3));
+  stroke(ctx, '#e0322b', 2.6 * s, min(1, e * 1.3));
 }
 
 function sweatDrop(ctx: SKRSContext2D, x: number, y: number, s: number, e: number): void {
@@ -533,7 +534,7 @@ function sweatDrop(ctx: SKRSContext2D, x: number, y: number, s: number, e: numbe
   ctx.quadraticCurveTo(x + 7 * s, y + 2 * s, x, y + 6 * s);
   ctx.quadraticCurveTo(x - 7 * s, y + 2 * s, x, y - 10 * s);
   ctx.closePath();
-  ctx.globalAlpha = Math.min(1, e * 1.2);
+  ctx.globalAlpha = min(1, e * 1.2);
   ctx.fillStyle = '#9ed4ff';
   ctx.fill();
   ctx.strokeStyle = '#4a90c2';
@@ -544,16 +545,16 @@ function sweatDrop(ctx: SKRSContext2D, x: number, y: number, s: number, e: numbe
 
 /** Little motion strokes on both sides of the head, on the beat of the laugh. */
 function laughLines(ctx: SKRSContext2D, fx: number, fy: number, s: number, t: number, e: number): void {
-  const beat = Math.max(0, Math.sin(t * Math.PI * 2 * 2.1));
+  const beat = max(0, sin(t * PI * 2 * 2.1));
   ctx.beginPath();
   for (const side of [-1, 1]) {
     for (let k = 0; k < 3; k++) {
-      const a = (side < 0 ? Math.PI : 0) + (k - 1) * 0.38 * side;
+      const a = (side < 0 ? PI : 0) + (k - 1) * 0.38 * side;
       const r0 = 78 * s;
       const r1 = r0 + 14 * s * (0.6 + 0.4 * beat);
-      ctx.moveTo(fx + Math.cos(a) * r0, fy - 8 * s + Math.sin(a) * r0);
-      ctx.lineTo(fx + Math.cos(a) * r1, fy - 8 * s + Math.sin(a) * r1);
+      ctx.moveTo(fx + cos(a) * r0, fy - 8 * s + sin(a) * r0);
+      ctx.lineTo(fx + cos(a) * r1, fy - 8 * s + sin(a) * r1);
     }
   }
-  stroke(ctx, '#ffffff', 3.6 * s, Math.min(1, e * 1.2));
+  stroke(ctx, '#ffffff', 3.6 * s, min(1, e * 1.2));
 }

@@ -4,6 +4,7 @@
  * disc it stands in, and per emotion a mood tint and an accent colour.
  */
 import type { Emotion } from '../reaction/animation';
+const { max, min } = Math;
 
 interface Hsl {
   h: number;
@@ -16,22 +17,22 @@ function hexToHsl(hex: string): Hsl {
   const r = ((n >> 16) & 255) / 255;
   const g = ((n >> 8) & 255) / 255;
   const b = (n & 255) / 255;
-  const max = Math.max(r, g, b);
-  const min = Math.min(r, g, b);
-  const l = (max + min) / 2;
-  if (max === min) return { h: 0, s: 0, l };
-  const d = max - min;
-  const s = l > 0.5 ? d / (2 - max - min) : d / (max + min);
+  const hi = max(r, g, b);
+  const lo = min(r, g, b);
+  const l = (hi + lo) / 2;
+  if (hi === lo) return { h: 0, s: 0, l };
+  const d = hi - lo;
+  const s = l > 0.5 ? d / (2 - hi - lo) : d / (hi + lo);
   let h: number;
-  if (max === r) h = (g - b) / d + (g < b ? 6 : 0);
-  else if (max === g) h = (b - r) / d + 2;
+  if (hi === r) h = (g - b) / d + (g < b ? 6 : 0);
+  else if (hi === g) h = (b - r) / d + 2;
   else h = (r - g) / d + 4;
   return { h: h * 60, s, l };
 }
 
 function hsl(c: Hsl, alpha = 1): string {
   const h = ((c.h % 360) + 360) % 360;
-  const pct = (v: number) => `${(Math.max(0, Math.min(1, v)) * 100).toFixed(1)}%`;
+  const pct = (v: number) => `${(max(0, min(1, v)) * 100).toFixed(1)}%`;
   return alpha >= 1 ? `hsl(${h.toFixed(1)}, ${pct(c.s)}, ${pct(c.l)})` : `hsla(${h.toFixed(1)}, ${pct(c.s)}, ${pct(c.l)}, ${alpha.toFixed(3)})`;
 }
 
@@ -51,14 +52,14 @@ export function scenePalette(backgroundHex: string): ScenePalette {
   const base = hexToHsl(backgroundHex);
   // Greys (and near-greys) keep a cool blue cast rather than going flat.
   const hue = base.s < 0.12 ? 215 : base.h;
-  const sat = base.s < 0.12 ? 0.18 : Math.min(0.62, Math.max(0.38, base.s * 0.7));
+  const sat = base.s < 0.12 ? 0.18 : min(0.62, max(0.38, base.s * 0.7));
   const dark = base.l < 0.45;
   return {
     top: hsl({ h: hue - 8, s: sat, l: dark ? 0.3 : 0.56 }),
     bottom: hsl({ h: hue + 14, s: sat * 0.9, l: dark ? 0.16 : 0.3 }),
     glow: hsl({ h: hue, s: sat * 0.7, l: dark ? 0.5 : 0.82 }, 0.55),
     disc: `#${backgroundHex}`,
-    rim: hsl({ h: base.h, s: base.s * 0.6, l: Math.min(0.98, base.l + 0.12) }, 0.9),
+    rim: hsl({ h: base.h, s: base.s * 0.6, l: min(0.98, base.l + 0.12) }, 0.9),
     shadow: hsl({ h: hue + 10, s: sat, l: 0.12 }, 0.45),
   };
 }

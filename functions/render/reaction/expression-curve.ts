@@ -14,6 +14,7 @@
 import { REACTION_CLIP } from '#ports/engine';
 import { NEUTRAL_FACE, type CameraPose, type Emotion, type FacePose, type ReactionFrame } from './animation';
 import { hashSeed, smoothNoise, streamFor } from './seeded-random';
+const { abs, exp, max, min, PI, round, sin } = Math;
 
 export interface ReactionPlan {
   emotion: Emotion;
@@ -102,7 +103,7 @@ const PROFILES: Record<Emotion, Profile> = {
     life: (p, t, e, seed) => {
       // Frozen in shock, but breathing: a small tremble and the jaw working.
       p.headRoll += e * 1.4 * smoothNoise(seed + 1, t * 3);
-      p.mouthOpen -= e * 0.12 * Math.abs(smoothNoise(seed + 2, t * 1.5));
+      p.mouthOpen -= e * 0.12 * abs(smoothNoise(seed + 2, t * 1.5));
     },
   },
   mind_blown: {
@@ -112,9 +113,9 @@ const PROFILES: Record<Emotion, Profile> = {
     camera: { punch: 0.2, punchS: 0.12, relax: 0.25, shake: 1.5, shakeDecayS: 0.8, shakeFloor: 0.1, push: 0.06, tilt: 1 },
     life: (p, t, e) => {
       // The head reels after the blast: a decaying wobble.
-      const wobble = Math.sin(t * Math.PI * 2 * 1.4) * Math.exp(-t / 1.6);
+      const wobble = sin(t * PI * 2 * 1.4) * exp(-t / 1.6);
       p.headRoll += e * 7 * wobble;
-      p.headYaw += e * 5 * Math.sin(t * Math.PI * 2 * 0.9) * Math.exp(-t / 2);
+      p.headYaw += e * 5 * sin(t * PI * 2 * 0.9) * exp(-t / 2);
     },
     alternate: { fromS: 0.9, lengthS: 1.4 },
   },
@@ -128,7 +129,7 @@ const PROFILES: Record<Emotion, Profile> = {
       const ha = pulse(t, 4.2, 0.55);
       p.mouthOpen += e * (ha * 0.15 - (1 - ha) * 0.6);
       p.headPitch += e * (3.5 * ha - 1.5);
-      p.headRoll += e * 2.5 * Math.sin(t * Math.PI * 2 * 0.8);
+      p.headRoll += e * 2.5 * sin(t * PI * 2 * 0.8);
     },
   },
   excited: {
@@ -138,9 +139,9 @@ const PROFILES: Record<Emotion, Profile> = {
     camera: { punch: 0.1, punchS: 0.12, relax: 0.3, shake: 0.45, shakeDecayS: 0.6, shakeFloor: 0.05, push: 0.05, tilt: 1 },
     life: (p, t, e) => {
       // Bouncing on the spot.
-      const bounce = Math.abs(Math.sin(t * Math.PI * 2.2));
+      const bounce = abs(sin(t * PI * 2.2));
       p.headPitch += e * (4 * bounce - 2);
-      p.headRoll += e * 4 * Math.sin(t * Math.PI * 2 * 0.7);
+      p.headRoll += e * 4 * sin(t * PI * 2 * 0.7);
       p.mouthOpen -= e * 0.3 * (1 - bounce);
     },
   },
@@ -154,7 +155,7 @@ const PROFILES: Record<Emotion, Profile> = {
       const sob = pulse(t, 1.35, 0.45);
       p.mouthOpen += e * (0.25 * sob - 0.15);
       p.headPitch += e * (-2.5 * sob);
-      p.headRoll += e * 1.5 * Math.sin(t * Math.PI * 2 * 0.5);
+      p.headRoll += e * 1.5 * sin(t * PI * 2 * 0.5);
     },
   },
   disgusted: {
@@ -164,7 +165,7 @@ const PROFILES: Record<Emotion, Profile> = {
     camera: { punch: -0.05, punchS: 0.15, relax: 1, shake: 0.3, shakeDecayS: 0.4, shakeFloor: 0, push: 0.08, tilt: 0.6 },
     life: (p, t, e) => {
       // A small "no, no" shake of the head.
-      p.headYaw += e * 3 * Math.sin(t * Math.PI * 2 * 1.6) * Math.exp(-t / 1.5);
+      p.headYaw += e * 3 * sin(t * PI * 2 * 1.6) * exp(-t / 1.5);
     },
     alternate: { fromS: 0.35, lengthS: 1.1 },
   },
@@ -185,8 +186,8 @@ const PROFILES: Record<Emotion, Profile> = {
     camera: { punch: 0.05, punchS: 0.3, relax: 0, shake: 0, shakeDecayS: 1, shakeFloor: 0, push: 0.06, tilt: 1 },
     life: (p, t, e) => {
       // Swaying, dreamy.
-      p.headRoll += e * 6 * Math.sin(t * Math.PI * 2 * 0.55);
-      p.headYaw += e * 3 * Math.sin(t * Math.PI * 2 * 0.3);
+      p.headRoll += e * 6 * sin(t * PI * 2 * 0.55);
+      p.headYaw += e * 3 * sin(t * PI * 2 * 0.3);
     },
   },
   angry: {
@@ -207,13 +208,13 @@ const PROFILES: Record<Emotion, Profile> = {
     onsetS: 0.4, buildS: 0.3, overshoot: 0.08, settle: 0.95,
     camera: { punch: 0.05, punchS: 0.25, relax: 0, shake: 0, shakeDecayS: 1, shakeFloor: 0, push: 0.05, tilt: 0.8 },
     life: (p, t, e) => {
-      p.headRoll += e * 4 * Math.sin(t * Math.PI * 2 * 0.45);
-      p.headPitch += e * 1.5 * Math.sin(t * Math.PI * 2 * 0.9);
+      p.headRoll += e * 4 * sin(t * PI * 2 * 0.45);
+      p.headPitch += e * 1.5 * sin(t * PI * 2 * 0.9);
     },
   },
 };
 
-const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
+const clamp = (v: number, lo: number, hi: number) => max(lo, min(hi, v));
 function smoothstep(e0: number, e1: number, x: number): number {
   const t = clamp((x - e0) / (e1 - e0), 0, 1);
   return t * t * (3 - 2 * t);
@@ -242,10 +243,10 @@ export function reactionTiming(plan: Pick<ReactionPlan, 'emotion' | 'seed'>): { 
  */
 function blinkTimes(seed: number, durationS: number, onsetS: number, peakS: number, beat: SecondBeat): number[] {
   const rnd = streamFor(seed, 'blinks');
-  const times: number[] = [rnd.range(0.04, Math.max(0.06, Math.min(0.2, onsetS - 0.3)))];
-  let t = Math.max(peakS + 0.45, beat.dipS + rnd.range(0.15, 0.35));
+  const times: number[] = [rnd.range(0.04, max(0.06, min(0.2, onsetS - 0.3)))];
+  let t = max(peakS + 0.45, beat.dipS + rnd.range(0.15, 0.35));
   while (t < durationS - 0.2) {
-    if (Math.abs(t - beat.peakS) > 0.15) times.push(t);
+    if (abs(t - beat.peakS) > 0.15) times.push(t);
     t += rnd.range(1.2, 2.2);
   }
   return times;
@@ -258,7 +259,7 @@ function blinkAmount(times: readonly number[], t: number): number {
   for (const start of times) {
     const x = (t - start) / BLINK_S;
     if (x < 0 || x > 1) continue;
-    amount = Math.max(amount, x < 0.35 ? x / 0.35 : 1 - (x - 0.35) / 0.65);
+    amount = max(amount, x < 0.35 ? x / 0.35 : 1 - (x - 0.35) / 0.65);
   }
   return clamp(amount, 0, 1);
 }
@@ -278,8 +279,8 @@ interface SecondBeat {
 function secondBeat(seed: number, peakS: number, durationS: number): SecondBeat {
   const rnd = streamFor(seed, 'second-beat');
   // In a short clip the beats come closer, but the second still peaks before the last half second.
-  const room = Math.max(0.9, durationS - peakS - 0.6);
-  const startS = peakS + Math.min(room * 0.55, rnd.range(1.05, 1.35));
+  const room = max(0.9, durationS - peakS - 0.6);
+  const startS = peakS + min(room * 0.55, rnd.range(1.05, 1.35));
   return { dipS: peakS + 0.25, dip: rnd.range(0.58, 0.66), startS, peakS: startS + rnd.range(0.2, 0.28), level: rnd.range(0.9, 0.96) };
 }
 
@@ -295,7 +296,7 @@ function envelope(profile: Profile, t: number, onsetS: number, peakS: number, be
     return hold;
   }
   if (t < beat.peakS) return beat.dip + (beat.level - beat.dip) * easeOutBack((t - beat.startS) / (beat.peakS - beat.startS), profile.overshoot * 0.6);
-  const settleT = (t - beat.peakS) / Math.max(0.001, durationS - beat.peakS);
+  const settleT = (t - beat.peakS) / max(0.001, durationS - beat.peakS);
   return beat.level - (beat.level - beat.level * profile.settle) * smoothstep(0, 1, settleT);
 }
 
@@ -312,14 +313,14 @@ interface Sway {
 function swayFor(seed: number): Sway {
   const rnd = streamFor(seed, 'sway');
   // Phases kept away from the sines' turning points at t = 0, so the head is already moving.
-  const phase = (): number => rnd.range(-0.9, 0.9) + (rnd.chance(0.5) ? Math.PI : 0);
+  const phase = (): number => rnd.range(-0.9, 0.9) + (rnd.chance(0.5) ? PI : 0);
   return { phase: [phase(), phase(), phase()], rate: [rnd.range(0.42, 0.52), rnd.range(0.62, 0.78), rnd.range(0.33, 0.4)] };
 }
 
 const SWAY_DEG = { yaw: 4, pitch: 2.6, roll: 3 } as const;
 
 function applySway(face: FacePose, sway: Sway, t: number, calm: number): void {
-  const w = (k: 0 | 1 | 2) => Math.sin(2 * Math.PI * sway.rate[k] * t + sway.phase[k]);
+  const w = (k: 0 | 1 | 2) => sin(2 * PI * sway.rate[k] * t + sway.phase[k]);
   // A strong emotion has its own head motion; the sway carries on under it, a little smaller.
   const k = 1 - 0.35 * calm;
   face.headYaw += SWAY_DEG.yaw * k * w(0);
@@ -335,21 +336,21 @@ const GLANCE_S = 0.3;
 function glanceAt(t: number, startS: number): number {
   const x = (t - startS) / GLANCE_S;
   if (x <= 0 || x >= 1) return 0;
-  return Math.sin(Math.PI * x) ** 2;
+  return sin(PI * x) ** 2;
 }
 
 /** The afterthought's swing: starts 0.5 s after the second beat peaks and dies out over ~1.5 s. */
 function afterthoughtAt(t: number, beat: SecondBeat): number {
   const x = t - beat.peakS - 0.5;
   if (x <= 0) return 0;
-  return Math.sin(2 * Math.PI * 1.25 * x) * Math.exp(-x / 1.4) * smoothstep(0, 0.15, x);
+  return sin(2 * PI * 1.25 * x) * exp(-x / 1.4) * smoothstep(0, 0.15, x);
 }
 
 /** The nod that lands each beat: the head dips and comes back over 0.35 s. */
 function beatNod(t: number, atS: number): number {
   const x = (t - atS) / 0.35;
   if (x <= 0 || x >= 1) return 0;
-  return Math.sin(Math.PI * x);
+  return sin(PI * x);
 }
 
 function clampFace(p: FacePose): FacePose {
@@ -370,7 +371,7 @@ function lerpFace(a: FacePose, b: FacePose, k: number): FacePose {
 /** The frames of a reaction: `durationS × fps` of them, deterministic for the plan. */
 export function reactionFrames(plan: ReactionPlan): ReactionFrame[] {
   const fps = plan.fps ?? REACTION_CLIP.fps;
-  const count = Math.max(1, Math.round(plan.durationS * fps));
+  const count = max(1, round(plan.durationS * fps));
   const durationS = count / fps;
   const profile = PROFILES[plan.emotion];
   const strength = clamp(plan.intensity, 0, 1);
@@ -382,7 +383,7 @@ export function reactionFrames(plan: ReactionPlan): ReactionFrame[] {
   const rnd = streamFor(plan.seed, 'pose');
   // The double-take looks to one side, the seed says which; it ends as the build starts.
   const glanceSide = rnd.chance(0.5) ? 1 : -1;
-  const glanceStartS = Math.max(0.02, onsetS - GLANCE_S - 0.02);
+  const glanceStartS = max(0.02, onsetS - GLANCE_S - 0.02);
   // The same emotion, not the same face every time: a slightly different peak per seed.
   const peak: FacePose = {
     ...profile.peak,
@@ -443,12 +444,12 @@ function cameraAt(style: CameraStyle, t: number, onsetS: number, beat: SecondBea
   }
   // The second beat punches in again, less, and eases back out by the end.
   const again = t - beat.startS;
-  if (again >= 0) zoom += 0.45 * Math.abs(style.punch) * strength * easeOutCubic(again / (style.punchS * 1.5)) * (1 - 0.6 * smoothstep(0.3, durationS - beat.startS, again));
-  const shake = since >= 0 ? strength * (style.shake * Math.exp(-since / style.shakeDecayS) + 0.5 * style.shake * (again >= 0 ? Math.exp(-again / style.shakeDecayS) : 0) + style.shakeFloor) : 0;
+  if (again >= 0) zoom += 0.45 * abs(style.punch) * strength * easeOutCubic(again / (style.punchS * 1.5)) * (1 - 0.6 * smoothstep(0.3, durationS - beat.startS, again));
+  const shake = since >= 0 ? strength * (style.shake * exp(-since / style.shakeDecayS) + 0.5 * style.shake * (again >= 0 ? exp(-again / style.shakeDecayS) : 0) + style.shakeFloor) : 0;
   // Hand-held drift: a few pixels and a fraction of a degree, slow; a sine under the noise keeps it
   // moving where the noise flattens out.
-  let offsetX = 7 * smoothNoise(seed + 21, t * 0.35) + 5 * Math.sin(2 * Math.PI * 0.23 * t + (seed % 7));
-  let offsetY = 5 * smoothNoise(seed + 22, t * 0.3) + 4 * Math.sin(2 * Math.PI * 0.31 * t + (seed % 5));
+  let offsetX = 7 * smoothNoise(seed + 21, t * 0.35) + 5 * sin(2 * PI * 0.23 * t + (seed % 7));
+  let offsetY = 5 * smoothNoise(seed + 22, t * 0.3) + 4 * sin(2 * PI * 0.31 * t + (seed % 5));
   let rotation = style.tilt * smoothNoise(seed + 23, t * 0.25);
   // The opening move: the phone is still settling on the face when the clip starts (a fraction of a
   // second of zoom, drop and tilt easing out), so the very first frames already move.

@@ -6,6 +6,7 @@
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import type { ReactionFrame } from './animation';
 import { encodeFrames, type CaptionOverlay, type EncodeStats, type PosterOutput } from './frame-encoder';
+const { ceil, floor, max, min } = Math;
 
 /**
  * What every renderer (illustrated, photo) offers: draw frame `index` over the whole output,
@@ -42,14 +43,14 @@ export function clipFaceBox(renderer: FrameRenderer, frames: readonly ReactionFr
   frames.forEach((frame, i) => {
     const box = renderer.faceBox!(frame, i);
     if (!box) return;
-    x0 = Math.min(x0, box.x * sx);
-    y0 = Math.min(y0, box.y * sy);
-    x1 = Math.max(x1, (box.x + box.width) * sx);
-    y1 = Math.max(y1, (box.y + box.height) * sy);
+    x0 = min(x0, box.x * sx);
+    y0 = min(y0, box.y * sy);
+    x1 = max(x1, (box.x + box.width) * sx);
+    y1 = max(y1, (box.y + box.height) * sy);
   });
   if (!Number.isFinite(x0)) return null;
-  const x = Math.max(0, Math.floor(x0)), y = Math.max(0, Math.floor(y0));
-  return { x, y, width: Math.min(width, Math.ceil(x1)) - x, height: Math.min(height, Math.ceil(y1)) - y };
+  const x = max(0, floor(x0)), y = max(0, floor(y0));
+  return { x, y, width: min(width, ceil(x1)) - x, height: min(height, ceil(y1)) - y };
 }
 
 export interface RenderClipOptions {

@@ -1,3 +1,5 @@
+const { cos, floor, imul, PI } = Math;
+
 /**
  * Deterministic randomness for the local engine: same seed, same avatar, same reaction, on every
  * machine. Each decision draws from its own stream (`streamFor(seed, 'hair')`), so adding a trait to a
@@ -10,7 +12,7 @@ export function hashSeed(...parts: ReadonlyArray<string | number>): number {
   const text = parts.join('\u241f');
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+    h = imul(h, 0x01000193);
   }
   return h >>> 0;
 }
@@ -29,8 +31,8 @@ export function randomFrom(seed: number): Random {
   const next = () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    t = imul(t ^ (t >>> 15), t | 1);
+    t ^= t + imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   return {
@@ -38,7 +40,7 @@ export function randomFrom(seed: number): Random {
     range: (min, max) => min + (max - min) * next(),
     pick: <T>(items: readonly T[]): T => {
       if (items.length === 0) throw new Error('pick from an empty list');
-      return items[Math.floor(next() * items.length)]!;
+      return items[floor(next() * items.length)]!;
     },
     chance: (probability) => next() < probability,
   };
@@ -53,18 +55,18 @@ export function streamFor(seed: number, name: string): Random {
  * Used for micro head motion and camera drift, where a sine would look mechanical.
  */
 export function smoothNoise(seed: number, x: number): number {
-  const i = Math.floor(x);
+  const i = floor(x);
   const f = x - i;
   const a = lattice(seed, i);
   const b = lattice(seed, i + 1);
-  const w = (1 - Math.cos(f * Math.PI)) / 2;
+  const w = (1 - cos(f * PI)) / 2;
   return a + (b - a) * w;
 }
 
 function lattice(seed: number, i: number): number {
-  let h = Math.imul(seed ^ Math.imul(i, 0x27d4eb2d), 0x165667b1);
+  let h = imul(seed ^ imul(i, 0x27d4eb2d), 0x165667b1);
   h ^= h >>> 15;
-  h = Math.imul(h, 0x85ebca6b);
+  h = imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   return ((h >>> 0) / 4294967295) * 2 - 1;
 }

@@ -11,6 +11,7 @@ import { fileArg, runFfmpeg } from '../ffmpeg/binaries';
 import { CANONICAL } from '../encoding/canonical-encoding';
 import { EBUR128_MEASURE, gainChain, measureGraph, measureLoudness, parseEbur128Summary, type Loudness } from './loudness';
 import { SOUND_LEVEL } from './levels';
+const { abs } = Math;
 
 export interface LevelEncodeInput {
   /** ffmpeg input arguments of the graph's sounds (`-i`, with any per-input options before each). */
@@ -77,7 +78,7 @@ export async function encodeLevelled(input: LevelEncodeInput): Promise<Loudness>
       if (measured.integratedLufs === null) return await keep(partial, input.outputPath, measured);
       const off = target - measured.integratedLufs;
       const peakOver = (measured.truePeakDbtp ?? -Infinity) - ceiling;
-      if ((Math.abs(off) <= LOUDNESS_SLACK_LU && peakOver <= 0) || attempt === ATTEMPTS) return await keep(partial, input.outputPath, measured);
+      if ((abs(off) <= LOUDNESS_SLACK_LU && peakOver <= 0) || attempt === ATTEMPTS) return await keep(partial, input.outputPath, measured);
       gainDb += off;
       // The encode lifted peaks the limiter had held: hold them lower by as much.
       if (input.verifyEncoded && limit !== null && peakOver > 0) limitAt -= peakOver + 0.2;

@@ -4,6 +4,7 @@
  * one gain (and a true-peak limiter only where the gain would push peaks over the ceiling).
  */
 import { fileArg, runFfmpeg } from '../ffmpeg/binaries';
+const { min } = Math;
 
 export interface Loudness {
   /** Integrated loudness, LUFS; null for silence (everything under the −70 LUFS gate). */
@@ -71,14 +72,14 @@ const MAX_GAIN_DB = 30;
  */
 export function levelChain(measured: Loudness, target: LevelTarget, sampleRate = 48_000): string {
   if (measured.integratedLufs === null) return 'anull';
-  const gainDb = Math.min(MAX_GAIN_DB, target.integratedLufs - measured.integratedLufs);
+  const gainDb = min(MAX_GAIN_DB, target.integratedLufs - measured.integratedLufs);
   const peakAfter = (measured.truePeakDbtp ?? -Infinity) + gainDb;
   return gainChain(gainDb, peakAfter > target.truePeakDbtp ? target.truePeakDbtp : null, sampleRate);
 }
 
 /** A gain, and a true-peak limiter at `limitDbtp` when one is given. */
 export function gainChain(gainDb: number, limitDbtp: number | null, sampleRate = 48_000): string {
-  const gain = `volume=${Math.min(MAX_GAIN_DB, gainDb).toFixed(2)}dB:precision=float`;
+  const gain = `volume=${min(MAX_GAIN_DB, gainDb).toFixed(2)}dB:precision=float`;
   if (limitDbtp === null) return gain;
   return [
     gain,

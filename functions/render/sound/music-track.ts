@@ -18,6 +18,7 @@ import { fileArg, MediaToolError, runFfmpeg, runFfprobe } from '../ffmpeg/binari
 import { readFileHead } from '../ffmpeg/file-head';
 import { parseProbeOutput, type MediaProbe } from '../ffmpeg/probe';
 import { levelChain, measureGraph } from './loudness';
+const { floor, max, round } = Math;
 
 /** The accepted formats, by what their bytes say, with the only ffmpeg demuxer each is read with. */
 const AUDIO_FORMATS = {
@@ -130,7 +131,7 @@ const TIMEOUTS_MS = { probe: 5_000, measure: 8_000, encode: 14_000 } as const;
 /** Decoding that loses more than this much of what the file declares means it was cut short. */
 const TRUNCATION_TOLERANCE = { seconds: 1, fraction: 0.03 } as const;
 
-const fmtDuration = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
+const fmtDuration = (s: number) => `${floor(s / 60)}:${String(floor(s % 60)).padStart(2, '0')}`;
 
 export interface MusicTrackFile {
   format: AudioFormat;
@@ -234,11 +235,11 @@ export async function ingestMusicTrack(inputPath: string, outputPath: string, op
 
   const durationS = await writtenDuration(outputPath);
   // A file cut short declares more than it holds: what decoded falls short of it.
-  if (declaredS - durationS > Math.max(TRUNCATION_TOLERANCE.seconds, declaredS * TRUNCATION_TOLERANCE.fraction)) {
+  if (declaredS - durationS > max(TRUNCATION_TOLERANCE.seconds, declaredS * TRUNCATION_TOLERANCE.fraction)) {
     throw new AppError('invalid_media', `${field} ends at ${fmtDuration(durationS)} of the ${fmtDuration(declaredS)} it declares (truncated or damaged?); export it again and re-upload it`);
   }
   if (durationS > MUSIC_LIMITS.maxDurationS + MUSIC_LIMITS.durationGraceS) {
     throw new AppError('invalid_media', `${field} plays longer than it declares, past ${MUSIC_LIMITS.maxDurationS / 60} minutes; export it again`);
   }
-  return { format, durationS: Math.round(durationS * 1000) / 1000, sizeBytes: (await stat(outputPath)).size };
+  return { format, durationS: round(durationS * 1000) / 1000, sizeBytes: (await stat(outputPath)).size };
 }

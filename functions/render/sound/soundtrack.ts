@@ -6,6 +6,7 @@
  */
 import { fileArg } from '../ffmpeg/binaries';
 import { CANONICAL } from '../encoding/canonical-encoding';
+const { log10, max, round } = Math;
 
 /** What plays under the reaction and what under the demo. Files are levelled sounds (−14 LUFS). */
 export interface SoundtrackSpec {
@@ -44,7 +45,7 @@ const MIX = {
 /** Ducking: the bed drops by up to ~18 dB within 20 ms of the key's sound, and comes back over half a second. */
 const DUCK = 'sidechaincompress=threshold=0.02:ratio=12:attack=20:release=500:makeup=1';
 
-const samplesOf = (seconds: number) => Math.round(seconds * CANONICAL.audio.sampleRate);
+const samplesOf = (seconds: number) => round(seconds * CANONICAL.audio.sampleRate);
 // aformat alone: ffmpeg inserts a resampler only where a source differs; the sounds mixed here are
 // nearly always 48 kHz stereo already, and an explicit aresample would copy every sample of them.
 const CANONICAL_AUDIO = `aformat=sample_fmts=fltp:sample_rates=${CANONICAL.audio.sampleRate}:channel_layouts=${CANONICAL.audio.channelLayout}`;
@@ -81,7 +82,7 @@ export function soundtrackGraph(spec: SoundtrackSpec): SoundtrackGraph {
   }
 
   if (spec.effectPath) {
-    const fadeOut = `afade=t=out:st=${Math.max(0, spec.reactionS - fadeS).toFixed(4)}:d=${Math.max(fadeS, 0.005).toFixed(4)}`;
+    const fadeOut = `afade=t=out:st=${max(0, spec.reactionS - fadeS).toFixed(4)}:d=${max(fadeS, 0.005).toFixed(4)}`;
     const effect = `${input(spec.effectPath)}${CANONICAL_AUDIO},atrim=end_sample=${reactionSamples},${fadeOut},volume=${MIX.effectDb}dB`;
     chains.push(spec.voicePath ? `${effect}[effect_dry];[effect_dry][voice_ducks_effect]${DUCK}[effect]` : `${effect}[effect]`);
     mixed.push('[effect]');
@@ -89,11 +90,11 @@ export function soundtrackGraph(spec: SoundtrackSpec): SoundtrackGraph {
 
   if (demo) {
     // The demo comes in under the reaction's last few milliseconds: a crossfade, not a cut.
-    const delayMs = Math.max(0, (spec.reactionS - fadeS) * 1000);
+    const delayMs = max(0, (spec.reactionS - fadeS) * 1000);
     const uses = ['[demo]', ...(spec.bed ? ['[demo_ducks_bed]'] : [])];
     chains.push(
       `${input(demo.path)}${CANONICAL_AUDIO},atrim=end_sample=${samplesOf(spec.demoS)},volume=${demo.gainDb.toFixed(2)}dB,` +
-        `afade=t=in:d=${Math.max(fadeS, 0.005).toFixed(4)},adelay=delays=${delayMs.toFixed(1)}:all=1,${split(uses)}`,
+        `afade=t=in:d=${max(fadeS, 0.005).toFixed(4)},adelay=delays=${delayMs.toFixed(1)}:all=1,${split(uses)}`,
     );
     mixed.push('[demo]');
   }
@@ -136,5 +137,5 @@ export function expectedLufs(spec: SoundtrackSpec, levelledLufs: number): number
   const demo = spec.demo && spec.demoS > 0 ? power(levelledLufs) : bedUnderDemo !== null && spec.demoS > 0 ? power(levelledLufs + bedUnderDemo) : 0;
   const sounding = (reaction > 0 ? spec.reactionS : 0) + (demo > 0 ? spec.demoS : 0);
   if (sounding === 0) return undefined;
-  return 10 * Math.log10((reaction * spec.reactionS + demo * spec.demoS) / sounding);
+  return 10 * log10((reaction * spec.reactionS + demo * spec.demoS) / sounding);
 }

@@ -9,6 +9,7 @@ import { MediaToolError, runFfmpeg } from '../ffmpeg/binaries';
 import { probeMedia } from '../ffmpeg/probe';
 import { readFileHead } from '../ffmpeg/file-head';
 import { CONTAINER_LABELS, pinnedInput, sniffVideoContainer, SNIFF_BYTES, type Demuxer, type VideoContainer } from '../ffmpeg/video-container';
+const { max, min, round } = Math;
 
 type DemoContainer = 'mp4' | 'mov' | 'avi';
 
@@ -56,7 +57,7 @@ async function decodedFrames(path: string, demuxer: Demuxer, streamIndex: number
   }
 }
 
-const fmtS = (s: number) => `${Math.round(s * 10) / 10} s`;
+const fmtS = (s: number) => `${round(s * 10) / 10} s`;
 
 /**
  * Inspects an uploaded demo video. Throws AppError 415 `unsupported_media_type` when the bytes are not
@@ -89,12 +90,12 @@ export async function inspectDemoVideo(path: string, options: { field?: string }
   if (durationS === null || !(durationS > 0)) {
     throw invalid('has no usable duration (zero or unknown length); export the video again and re-upload it');
   }
-  const longestS = Math.max(durationS, media.durationS ?? 0);
+  const longestS = max(durationS, media.durationS ?? 0);
   if (longestS > DEMO_VIDEO_RULES.maxDurationS + DEMO_VIDEO_RULES.durationGraceS) {
     throw invalid(`must be at most ${DEMO_VIDEO_RULES.maxDurationS} s long; got ${fmtS(longestS)}. Trim it and re-upload`);
   }
   const { displayWidth: width, displayHeight: height } = video;
-  if (Math.min(width, height) < DEMO_VIDEO_RULES.minSidePx) {
+  if (min(width, height) < DEMO_VIDEO_RULES.minSidePx) {
     throw invalid(`must be at least ${DEMO_VIDEO_RULES.minSidePx} px on each side; got ${width}x${height}`);
   }
   if (!(height > width)) {
@@ -103,10 +104,10 @@ export async function inspectDemoVideo(path: string, options: { field?: string }
 
   // Metadata can be intact while the picture data is not (a cut-off upload with its index up front):
   // decode the first frame and one near the end.
-  const relativeStartS = Math.max(0, (video.startS ?? 0) - (media.startS ?? 0));
+  const relativeStartS = max(0, (video.startS ?? 0) - (media.startS ?? 0));
   const [first, last] = await Promise.all([
     decodedFrames(path, demuxer, video.index, 0),
-    decodedFrames(path, demuxer, video.index, Math.max(0, relativeStartS + durationS - 1)),
+    decodedFrames(path, demuxer, video.index, max(0, relativeStartS + durationS - 1)),
   ]);
   if (first === 0 || last === 0) {
     throw invalid(

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { ensureExecutable } from '../ffmpeg/binaries';
 import { EngineError } from '#ports/engine';
 import { environment } from '#functions/config';
+const { round } = Math;
 
 export const ESPEAK = { envVar: 'ESPEAK_NG_PATH', packageName: 'espeak-ng', packagedPath: '/usr/bin/espeak-ng' } as const;
 
@@ -59,7 +60,7 @@ export async function speak(text: string, dir: string, options: { rateWpm: numbe
   const textPath = `${base}.txt`;
   const wavPath = `${base}.wav`;
   await fsp.writeFile(textPath, text.replace(/\s+/g, ' ').trim(), 'utf8');
-  const args = ['-v', ESPEAK_VOICE, '-b', '1', '-s', String(Math.round(options.rateWpm)), '-x', '--sep= ', '-w', wavPath, '-f', textPath];
+  const args = ['-v', ESPEAK_VOICE, '-b', '1', '-s', String(round(options.rateWpm)), '-x', '--sep= ', '-w', wavPath, '-f', textPath];
   const phonemes = await run(binary, args, options.signal);
   return { wavPath, phonemes };
 }

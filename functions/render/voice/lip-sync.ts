@@ -7,8 +7,9 @@
  */
 import type { ReactionFrame } from '../reaction/animation';
 import type { MouthFrame } from './visemes';
+const { max, min } = Math;
 
-const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+const clamp = (v: number, lo: number, hi: number) => min(hi, max(lo, v));
 
 export function speakingFrames(frames: readonly ReactionFrame[], mouth: readonly MouthFrame[]): ReactionFrame[] {
   return frames.map((frame, i) => {

@@ -11,6 +11,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_RATE_WPM, speak } from './espeak';
 import { alignPhonemes, mouthTrack, parsePhonemes, speechSpans, type MouthFrame, type Span, type TimedPhoneme } from './visemes';
+const { ceil, floor, max, min, round } = Math;
 
 /** Where the speech starts in the clip, and the beat left after it. */
 export const SPEECH_START_S = 0.3;
@@ -56,8 +57,8 @@ export function readWav(bytes: Buffer): PcmAudio {
     } else if (id === 'data') {
       if (bits !== 16 || channels < 1) throw new Error(`unsupported WAV: ${bits}-bit, ${channels} channels`);
       // A writer that could not seek back leaves the size unset: the data runs to the end.
-      const end = Math.min(bytes.length, size > 0 && size < 0xffffffff ? body + size : bytes.length);
-      const frames = Math.floor((end - body) / (2 * channels));
+      const end = min(bytes.length, size > 0 && size < 0xffffffff ? body + size : bytes.length);
+      const frames = floor((end - body) / (2 * channels));
       const samples = new Float32Array(frames);
       for (let i = 0; i < frames; i++) samples[i] = bytes.readInt16LE(body + i * 2 * channels) / 32768;
       return { samples, sampleRate };
@@ -82,7 +83,7 @@ export function wavBytes(audio: PcmAudio): Buffer {
   out.writeUInt16LE(16, 34);
   out.write('data', 36, 'ascii');
   out.writeUInt32LE(samples.length * 2, 40);
-  for (let i = 0; i < samples.length; i++) out.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(samples[i]! * 32768))), 44 + i * 2);
+  for (let i = 0; i < samples.length; i++) out.writeInt16LE(max(-32768, min(32767, round(samples[i]! * 32768))), 44 + i * 2);
   return out;
 }
 
@@ -101,7 +102,7 @@ async function take(line: string, dir: string, rateWpm: number, signal?: AbortSi
   const spans = speechSpans(audio.samples, audio.sampleRate);
   if (spans.length === 0) return { audio, phonemes: spoken.phonemes, spans, startS: 0, lengthS: 0 };
   // A little before the first onset: a soft start (an h, an s) sits under the threshold.
-  const startS = Math.max(0, spans[0]!.startS - 0.03);
+  const startS = max(0, spans[0]!.startS - 0.03);
   return { audio, phonemes: spoken.phonemes, spans, startS, lengthS: spans[spans.length - 1]!.endS - startS };
 }
 
@@ -115,7 +116,7 @@ export async function prepareSpokenLine(line: string, dir: string, options: { ma
   if (spoken.spans.length === 0) return null;
   // Speed is not quite proportional to the rate (pauses shrink less), hence a second try.
   for (let tries = 0; tries < 3 && spoken.lengthS > options.maxSpeechS && rateWpm < MAX_RATE_WPM; tries++) {
-    rateWpm = Math.min(MAX_RATE_WPM, Math.ceil((rateWpm * spoken.lengthS * 1.03) / options.maxSpeechS));
+    rateWpm = min(MAX_RATE_WPM, ceil((rateWpm * spoken.lengthS * 1.03) / options.maxSpeechS));
     spoken = await take(line, dir, rateWpm, options.signal);
     if (spoken.spans.length === 0) return null;
   }
@@ -130,24 +131,24 @@ export async function prepareSpokenLine(line: string, dir: string, options: { ma
     lengthS = phraseEnd ?? options.maxSpeechS;
     fadeS = phraseEnd === undefined ? 0.25 : 0.03;
   }
-  const lead = Math.round(SPEECH_START_S * rate);
-  const from = Math.round(startS * rate);
-  const count = Math.min(audio.samples.length - from, Math.round((lengthS + 0.05) * rate));
+  const lead = round(SPEECH_START_S * rate);
+  const from = round(startS * rate);
+  const count = min(audio.samples.length - from, round((lengthS + 0.05) * rate));
   const placed = new Float32Array(lead + count);
   placed.set(audio.samples.subarray(from, from + count), lead);
-  const fadeSamples = Math.round(fadeS * rate);
-  const fadeEnd = lead + Math.round(lengthS * rate);
-  for (let i = Math.max(lead, fadeEnd - fadeSamples); i < placed.length; i++) placed[i]! *= Math.max(0, (fadeEnd - i) / fadeSamples);
+  const fadeSamples = round(fadeS * rate);
+  const fadeEnd = lead + round(lengthS * rate);
+  for (let i = max(lead, fadeEnd - fadeSamples); i < placed.length; i++) placed[i]! *= max(0, (fadeEnd - i) / fadeSamples);
   const audioPath = path.join(dir, 'voice-placed.wav');
   await fsp.writeFile(audioPath, wavBytes({ samples: placed, sampleRate: rate }));
 
   const shift = (t: number) => t - startS + SPEECH_START_S;
   const endS = SPEECH_START_S + lengthS;
   const spans = spoken.spans
-    .map((s) => ({ startS: shift(s.startS), endS: Math.min(endS, shift(s.endS)) }))
+    .map((s) => ({ startS: shift(s.startS), endS: min(endS, shift(s.endS)) }))
     .filter((s) => s.endS > s.startS);
   const phonemes = alignPhonemes(parsePhonemes(spoken.phonemes), spoken.spans)
-    .map((p) => ({ ...p, startS: shift(p.startS), endS: Math.min(endS, shift(p.endS)) }))
+    .map((p) => ({ ...p, startS: shift(p.startS), endS: min(endS, shift(p.endS)) }))
     .filter((p) => p.endS > p.startS);
   return { audioPath, endS, clipS: endS + SPEECH_TAIL_S, phonemes, spans, rateWpm, truncated };
 }

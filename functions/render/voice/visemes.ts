@@ -14,6 +14,7 @@
  * Everything here is pure and deterministic: same phonemes, same samples → same frames.
  */
 import type { Viseme } from '../reaction/animation';
+const { max, min, round, sqrt } = Math;
 
 /** How open the jaw is for each shape (FacePose.mouthOpen's scale: 0 closed, 1 wide open). */
 export const VISEME_OPENNESS: Record<Viseme, number> = {
@@ -111,19 +112,19 @@ export interface EnvelopeOptions {
  * window's, joined across short silences.
  */
 export function speechSpans(samples: Float32Array, sampleRate: number, options: EnvelopeOptions = {}): Span[] {
-  const hop = Math.max(1, Math.round((options.hopS ?? 0.01) * sampleRate));
+  const hop = max(1, round((options.hopS ?? 0.01) * sampleRate));
   const mergeGapS = options.mergeGapS ?? 0.1;
   const minSpeechS = options.minSpeechS ?? 0.04;
   const rms: number[] = [];
   for (let start = 0; start < samples.length; start += hop) {
-    const end = Math.min(samples.length, start + hop);
+    const end = min(samples.length, start + hop);
     let sum = 0;
     for (let i = start; i < end; i++) sum += samples[i]! * samples[i]!;
-    rms.push(Math.sqrt(sum / (end - start)));
+    rms.push(sqrt(sum / (end - start)));
   }
-  const loudest = Math.max(0, ...rms);
+  const loudest = max(0, ...rms);
   if (loudest < 1e-4) return [];
-  const threshold = Math.max(loudest * 0.05, 1e-3);
+  const threshold = max(loudest * 0.05, 1e-3);
   const spans: Span[] = [];
   let open: number | null = null;
   rms.forEach((value, i) => {
@@ -205,7 +206,7 @@ export function mouthTrack(phonemes: readonly TimedPhoneme[], spans: readonly Sp
     let open = 0;
     let covered = 0;
     for (const p of phonemes) {
-      const overlap = Math.min(to, p.endS) - Math.max(from, p.startS);
+      const overlap = min(to, p.endS) - max(from, p.startS);
       if (overlap <= 0) continue;
       // Inside a phoneme but in a silence the envelope found (a pause the estimate ran over): rest.
       const heard = spans.some((s) => s.startS < p.endS && s.endS > p.startS && t >= s.startS - half && t <= s.endS + half);

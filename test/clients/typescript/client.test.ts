@@ -4,6 +4,7 @@
  * real local stack are in client-e2e.test.ts.
  */
 import { ApiError, createClient, StorageUploadError, WaitTimeoutError, type FetchLike } from '#client/index';
+const { min } = Math;
 
 const BASE = 'https://api.test/api/v1';
 const KEY = 'rsk_test';
@@ -196,7 +197,7 @@ describe('waitForJob', () => {
     job({ status: 'processing', stage: 'composing', progress: 80 }),
     job({ status: 'done', stage: 'done', progress: 100, video_id: 3 }),
   ];
-  const polled = (states: unknown[]) => fakeApi({ 'GET /videos/jobs/5': (_, n) => json(200, { data: states[Math.min(n, states.length) - 1] }) });
+  const polled = (states: unknown[]) => fakeApi({ 'GET /videos/jobs/5': (_, n) => json(200, { data: states[min(n, states.length) - 1] }) });
 
   test('polls until done and reports each change of status, stage, progress or queue position once', async () => {
     const api = polled(timeline);

@@ -21,6 +21,7 @@ import type {
 } from '#ports/job-store';
 import { MemoryAllowanceLedger } from './allowance-ledger';
 import { MemoryVideoLibrary } from './video-library';
+const { max } = Math;
 
 const jobKey = (accountId: number, jobId: number) => `${accountId}/${jobId}`;
 const copy = (job: StoredJob): StoredJob => structuredClone(job);
@@ -41,7 +42,7 @@ export class MemoryJobStore implements JobStore {
   /** Puts a job as it is (a test's starting point), replacing any with its id. */
   put(job: StoredJob): StoredJob {
     this.jobs.set(jobKey(job.account_id, job.id), copy(job));
-    this.lastId = Math.max(this.lastId, job.id);
+    this.lastId = max(this.lastId, job.id);
     return copy(job);
   }
 

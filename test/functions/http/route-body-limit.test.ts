@@ -7,6 +7,7 @@ import { readRouteBody } from '#http/body';
 import type { ApiRequest } from '#http/api-types';
 import { ROUTES, routeByKey, type RouteDefinition } from '#functions/routes';
 import { testDependencies } from '#test-support/wiring';
+const { max } = Math;
 
 function request(route: RouteDefinition, body: string): ApiRequest {
   return {
@@ -22,7 +23,7 @@ function request(route: RouteDefinition, body: string): ApiRequest {
 }
 
 /** A JSON object of about `bytes` bytes. */
-const jsonOf = (bytes: number) => JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(Math.max(0, bytes - 40)) });
+const jsonOf = (bytes: number) => JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(max(0, bytes - 40)) });
 
 test('every route with a body and a limit under the JSON cap has a smaller limit than the JSON reader (sign-in routes)', () => {
   const small = ROUTES.filter((r) => r.body && r.maxBodyBytes < 256 * 1024);

@@ -40,6 +40,7 @@ import { IMAGE_COPIES, IMAGE_HANDLER } from '#cloud/render-image';
 import { ESPEAK_ENV } from '#cloud/espeak-tree';
 import { FFMPEG_ENV } from '#cloud/ffmpeg-layer';
 import { HUMAN_ENTRY } from '#render';
+const { round } = Math;
 
 const synthesis = synthesisedStack();
 const { ids } = synthesis;
@@ -72,7 +73,7 @@ describe('every function, laid out as /var/task + /opt (a zip with its layers, a
   });
 
   test("fits its limit: a zip function's bundle and layers Lambda's 250 MB unzipped, an image function's image 10 GB", () => {
-    const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
+    const mb = (bytes: number) => round(bytes / 1e5) / 10;
     const sizes = functionIds().map((id) => {
       const assets = assetsOf(id);
       const { bytes, partsBytes, limitBytes } = functionSize(assets);

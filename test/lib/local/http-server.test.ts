@@ -11,6 +11,7 @@ import { generateKeyMaterial, hashKey, type ApiKeyRecord } from '#domain/api-key
 import type { ApiKeyStore } from '#ports/api-key-store';
 import { multipartBody } from '#test-support/hostile-requests';
 import { testDependencies } from '#test-support/wiring';
+const { min } = Math;
 
 const key = generateKeyMaterial();
 
@@ -97,7 +98,7 @@ function upload(path: string, options: Upload): Promise<Answer> {
     const pump = () => {
       while (sent < options.bytes) {
         if (options.holdAt !== undefined && sent >= options.holdAt) return;
-        const n = Math.min(CHUNK.length, options.bytes - sent);
+        const n = min(CHUNK.length, options.bytes - sent);
         sent += n;
         if (!req.write(n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n))) return void req.once('drain', pump);
       }
@@ -130,7 +131,7 @@ async function fetchUpload(path: string, options: Omit<Upload, 'declareLength'>)
       }
       if (options.holdAt !== undefined && sent >= options.holdAt) await answer;
       if (sent >= options.bytes) return controller.close();
-      const n = Math.min(CHUNK.length, options.bytes - sent);
+      const n = min(CHUNK.length, options.bytes - sent);
       sent += n;
       controller.enqueue(CHUNK.subarray(0, n));
     },

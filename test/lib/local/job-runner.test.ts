@@ -17,6 +17,7 @@ import {
 } from '#local/job-runner';
 import { TaskTokenInvalid } from '#ports/job-runner';
 import { JOB_STATE_MACHINE_FILE, type JobExecutionInput, type StepPayload } from '#pipeline/steps';
+const { max, random } = Math;
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const DAY_S = 24 * 3600;
@@ -108,7 +109,7 @@ function recordsStore(jobs: Record<number, Partial<StoredJob>> = {}) {
 function definitionWith(change: (definition: { States: Record<string, Record<string, unknown>> } & Record<string, unknown>) => void) {
   const definition = JSON.parse(readFileSync(join(ROOT, JOB_STATE_MACHINE_FILE), 'utf8'));
   change(definition);
-  const file = join(tmpDir, `definition-${Math.random().toString(36).slice(2)}.asl.json`);
+  const file = join(tmpDir, `definition-${random().toString(36).slice(2)}.asl.json`);
   writeFileSync(file, JSON.stringify(definition));
   return file;
 }
@@ -533,7 +534,7 @@ describe('the local job runner', () => {
       async (p) => {
         if (p.step !== 'generate_reaction' && p.step !== 'compose') return undefined;
         running++;
-        peak = Math.max(peak, running);
+        peak = max(peak, running);
         await sleep(p.step === 'generate_reaction' ? 400 : 50);
         running--;
         return undefined;

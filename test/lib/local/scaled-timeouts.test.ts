@@ -19,9 +19,10 @@ import { createLocalJobRunner, type LocalJobRunner } from '#local/job-runner';
 import { localPipeline } from '#local/pipeline-steps';
 import { JOB_STATE_MACHINE_FILE, PIPELINE_FUNCTIONS, STATE_OF_STEP, type StepPayload } from '#pipeline/steps';
 import { ACCOUNT, ALLOWANCE, pipelineWorld } from '#test-support/pipeline';
+const { ceil, max, random } = Math;
 
 const SCALE = 864_000;
-const scaled = (seconds: number) => Math.max(1, Math.ceil(seconds / SCALE));
+const scaled = (seconds: number) => max(1, ceil(seconds / SCALE));
 const RENDER_STEPS = new Set(['generate_reaction', 'render_preview', 'compose']);
 const ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -48,7 +49,7 @@ function scaledDefinition(): string {
   for (const state of Object.values(definition.States) as { TimeoutSeconds?: number }[]) {
     if (state.TimeoutSeconds !== undefined) state.TimeoutSeconds = scaled(state.TimeoutSeconds);
   }
-  const file = join(dir, `scaled-${Math.random().toString(36).slice(2)}.asl.json`);
+  const file = join(dir, `scaled-${random().toString(36).slice(2)}.asl.json`);
   writeFileSync(file, JSON.stringify(definition));
   return file;
 }

@@ -7,6 +7,7 @@ import { createVerify, generateKeyPairSync } from 'node:crypto';
 import { S3Client } from '@aws-sdk/client-s3';
 import { CloudFrontSignedLinks } from '#adapters/cloudfront/signed-links';
 import { S3BlobStore } from '#adapters/s3/blob-store';
+const { floor } = Math;
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', {
   modulusLength: 2048,
@@ -38,7 +39,7 @@ test('a link to the object on the distribution that the public key verifies, wit
   expect(link.pathname).toBe('/videos/acct_1/vid%201.mp4');
   expect(link.searchParams.get('Key-Pair-Id')).toBe('K2JCJMDEHXQW5F');
   const epoch = Number(link.searchParams.get('Expires'));
-  expect(epoch).toBe(Math.floor(expiresAt.getTime() / 1000));
+  expect(epoch).toBe(floor(expiresAt.getTime() / 1000));
 
   const resource = `${link.origin}${link.pathname}`;
   const verify = (policyUrl: string, until: number) =>

@@ -15,6 +15,7 @@ import {
 import type { ProviderError } from '#ports/social-provider';
 import { sequence, startLoopbackServer, useLoopbackServer, type Reply } from '#test-support/loopback-server';
 import { providerFailure } from '#test-support/social-provider';
+const { max } = Math;
 
 const server = useLoopbackServer({ notFound: () => ({ status: 404, body: { message: 'no route' } }) });
 
@@ -322,7 +323,7 @@ describe('analytics helpers', () => {
     let peak = 0;
     const out = await mapLimited([5, 1, 4, 2, 3], 2, async (n) => {
       running++;
-      peak = Math.max(peak, running);
+      peak = max(peak, running);
       await new Promise((r) => setTimeout(r, n * 3));
       running--;
       return n * 10;

@@ -5,11 +5,12 @@ import { testDependencies } from '#test-support/wiring';
 import { MemoryAccountStore } from '#test-doubles/memory/account-store';
 import { MemoryApiKeyStore } from '#test-doubles/memory/api-key-store';
 import { MemoryRateLimiter } from '#test-doubles/memory/rate-limiter';
+const { floor } = Math;
 
 const context = { awsRequestId: 'aws-1', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
 const MINUTE = 60_000;
 /** The start of a window, so that nothing of an earlier one weighs. */
-const T0 = Math.floor(Date.UTC(2026, 10, 22, 12, 0, 0) / MINUTE) * MINUTE;
+const T0 = floor(Date.UTC(2026, 10, 22, 12, 0, 0) / MINUTE) * MINUTE;
 
 function event(key: string, route = 'GET /api/v1/usage', query: Record<string, string> = {}): APIGatewayProxyEventV2 {
   const [method, path] = route.split(' ') as [string, string];

@@ -10,6 +10,7 @@ import {
   type CaptionStyle,
 } from '#functions/render/caption/caption';
 import { typicalFaceBox } from '#functions/render/illustrated/illustrated-renderer';
+const { abs, max, min } = Math;
 
 const W = 1080;
 const H = 1920;
@@ -52,10 +53,10 @@ function count(r: Rendered, test: (p: [number, number, number, number]) => boole
 
 const opaque = (p: number[]) => p[3]! === 255;
 const visible = (p: number[]) => p[3]! > 0;
-const whiteFill = (p: number[]) => opaque(p) && Math.min(p[0]!, p[1]!, p[2]!) > 235;
-const darkOutline = (p: number[]) => p[3]! > 200 && Math.max(p[0]!, p[1]!, p[2]!) < 40;
+const whiteFill = (p: number[]) => opaque(p) && min(p[0]!, p[1]!, p[2]!) > 235;
+const darkOutline = (p: number[]) => p[3]! > 200 && max(p[0]!, p[1]!, p[2]!) < 40;
 /** Clearly coloured: far from any grey (white fill, black outline and their blends are all grey). */
-const colourful = (p: number[]) => opaque(p) && Math.max(p[0]!, p[1]!, p[2]!) - Math.min(p[0]!, p[1]!, p[2]!) > 80;
+const colourful = (p: number[]) => opaque(p) && max(p[0]!, p[1]!, p[2]!) - min(p[0]!, p[1]!, p[2]!) > 80;
 
 function expectInsideSafeArea(box: CaptionBox): void {
   expect(box.x).toBeGreaterThanOrEqual(CAPTION_SAFE_AREA.left);
@@ -112,7 +113,7 @@ describe('renderCaptionPng', () => {
     // Lines are centred: the block is about as far from both side margins.
     const leftGap = r.box.x - CAPTION_SAFE_AREA.left;
     const rightGap = CAPTION_SAFE_AREA.right - (r.box.x + r.box.width);
-    expect(Math.abs(leftGap - rightGap)).toBeLessThan(12);
+    expect(abs(leftGap - rightGap)).toBeLessThan(12);
   });
 
   it('a word too long for a line is broken to fit', async () => {
@@ -145,7 +146,7 @@ describe('renderCaptionPng', () => {
     const latin = await render({ text: 'Lodz' });
     const accented = await render({ text: 'Łódź' });
     // Drawn with Montserrat's own glyphs: about the same width, taller for the accents (no fallback boxes).
-    expect(Math.abs(accented.box.width - latin.box.width)).toBeLessThan(latin.box.width * 0.2);
+    expect(abs(accented.box.width - latin.box.width)).toBeLessThan(latin.box.width * 0.2);
     expect(accented.box.height).toBeGreaterThan(latin.box.height);
   });
 
@@ -203,7 +204,7 @@ describe('line breaks', () => {
       expect(lines.length).toBeGreaterThan(1);
       expect(lines.at(-1)!.split(' ').length).toBeGreaterThan(1);
       const lengths = lines.map((l) => [...l].length);
-      expect(Math.min(...lengths) / Math.max(...lengths)).toBeGreaterThanOrEqual(0.5);
+      expect(min(...lengths) / max(...lengths)).toBeGreaterThanOrEqual(0.5);
     }
   });
 
@@ -218,7 +219,7 @@ describe('styles', () => {
   const band = (p: number[]) => opaque(p) && p[0]! > 220 && p[1]! > 180 && p[2]! < 110;
   /** Glow: the cyan halo, half transparent, around the letters. */
   const halo = (p: number[]) => p[3]! > 10 && p[3]! < 230 && p[2]! > 150 && p[1]! > 150 && p[0]! < 120;
-  const darkText = (p: number[]) => opaque(p) && Math.max(p[0]!, p[1]!, p[2]!) < 60;
+  const darkText = (p: number[]) => opaque(p) && max(p[0]!, p[1]!, p[2]!) < 60;
   const fillRatio = (r: Rendered) => count(r, visible) / (r.box.width * r.box.height);
 
   test('outline is the default: a caption without a style is drawn exactly as outline', async () => {
@@ -232,7 +233,7 @@ describe('styles', () => {
     const outlined = await render({ text: HOOK });
     expect(fillRatio(boxed)).toBeGreaterThan(0.7);
     expect(fillRatio(outlined)).toBeLessThan(0.5);
-    const boxWhite = (p: number[]) => p[3]! > 235 && Math.min(p[0]!, p[1]!, p[2]!) > 235;
+    const boxWhite = (p: number[]) => p[3]! > 235 && min(p[0]!, p[1]!, p[2]!) > 235;
     expect(count(boxed, boxWhite)).toBeGreaterThan(count(boxed, visible) * 0.5);
     expect(count(boxed, darkText)).toBeGreaterThan(3000);
     // The box's corners are rounded: the block's own corner pixel is clear.
@@ -292,7 +293,7 @@ describe('every style keeps every pixel inside the safe area, clear of the face'
     const face = FACES.drawn!;
     expect(face.y).toBeGreaterThan(500);
     expect(face.y + face.height).toBeLessThan(1100);
-    expect(Math.abs(face.x + face.width / 2 - W / 2)).toBeLessThan(40);
+    expect(abs(face.x + face.width / 2 - W / 2)).toBeLessThan(40);
   });
 
   test.each(STYLES)('%s: the longest caption, every size and position, both faces', async (style) => {

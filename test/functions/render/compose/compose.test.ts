@@ -8,6 +8,7 @@ import { CANONICAL, CANONICAL_ENCODING_ID, canonicalEncodeArgs, canonicalLength,
 import { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from '#functions/render/compose/compose';
 import { probeMedia, type MediaProbe } from '#functions/render/ffmpeg/probe';
 import { makeFixture, makeTempDir } from '#test-support/media-fixtures';
+const { abs, max, min } = Math;
 
 const W = CANONICAL.width;
 const H = CANONICAL.height;
@@ -98,8 +99,8 @@ function captionPixels(rgb: Buffer, rows: readonly [number, number], within?: Ca
     for (let x = 0; x < W; x++) {
       if (within && (x < within.x || x >= within.x + within.width || y < within.y || y >= within.y + within.height)) continue;
       const i = (y * W + x) * 3;
-      const lo = Math.min(rgb[i]!, rgb[i + 1]!, rgb[i + 2]!);
-      const hi = Math.max(rgb[i]!, rgb[i + 1]!, rgb[i + 2]!);
+      const lo = min(rgb[i]!, rgb[i + 1]!, rgb[i + 2]!);
+      const hi = max(rgb[i]!, rgb[i + 1]!, rgb[i + 2]!);
       if (lo > 215) white++;
       else if (hi < 45) dark++;
     }
@@ -195,8 +196,8 @@ describe('joinWithDemo', () => {
   it('is reaction + demo long (within one frame), canonical, and every frame decodes', async () => {
     const out = await finished;
     const media = await probe(out.path);
-    expect(Math.abs(out.durationS - (REACTION_S + DEMO_S))).toBeLessThanOrEqual(FRAME_S);
-    expect(Math.abs((media.durationS ?? 0) - (REACTION_S + DEMO_S))).toBeLessThanOrEqual(FRAME_S);
+    expect(abs(out.durationS - (REACTION_S + DEMO_S))).toBeLessThanOrEqual(FRAME_S);
+    expect(abs((media.durationS ?? 0) - (REACTION_S + DEMO_S))).toBeLessThanOrEqual(FRAME_S);
     expect(media.video?.frameCount).toBe((REACTION_S + DEMO_S) * CANONICAL.fps);
     expect(out.sizeBytes).toBe((await fsp.stat(out.path)).size);
     expect(canonicalMismatches(media)).toEqual([]);
@@ -229,7 +230,7 @@ describe('joinWithDemo', () => {
     const result = await joinWithDemo({ segmentPath: seg.path, segmentDurationS: seg.durationS, demo: { path: demo, durationS: DEMO_S }, sound: null, demoCaption: CAPTION, outputPath: out });
     const media = await probe(out);
     expect(media.video?.frameCount).toBe((REACTION_S + DEMO_S) * CANONICAL.fps);
-    expect(Math.abs(result.durationS - (REACTION_S + DEMO_S))).toBeLessThanOrEqual(FRAME_S);
+    expect(abs(result.durationS - (REACTION_S + DEMO_S))).toBeLessThanOrEqual(FRAME_S);
     expect(canonicalMismatches(media)).toEqual([]);
     const { box } = await renderCaptionPng(CAPTION);
     const grown = { x: box.x - 4, y: box.y - 4, width: box.width + 8, height: box.height + 8 };
@@ -253,7 +254,7 @@ describe('joinWithDemo', () => {
     const seg = await segment;
     const out = path.join(dir, 'reaction-only.mp4');
     const result = await joinWithDemo({ segmentPath: seg.path, segmentDurationS: seg.durationS, demo: null, sound: null, outputPath: out });
-    expect(Math.abs(result.durationS - REACTION_S)).toBeLessThanOrEqual(FRAME_S);
+    expect(abs(result.durationS - REACTION_S)).toBeLessThanOrEqual(FRAME_S);
     expect(result.sizeBytes).toBe((await fsp.stat(out)).size);
     const media = await probe(out);
     expect(media.video?.frameCount).toBe(REACTION_S * CANONICAL.fps);
@@ -300,9 +301,9 @@ describe('posterJpeg', () => {
     // instead would be ~7 levels off in red and blue for this blue.
     const { data } = await sharp(poster).extract({ left: 40, top: H / 2, width: 8, height: 8 }).raw().toBuffer({ resolveWithObject: true });
     const [r, g, b] = [data[0]!, data[1]!, data[2]!];
-    expect(Math.abs(r - 0x3a)).toBeLessThanOrEqual(3);
-    expect(Math.abs(g - 0x7b)).toBeLessThanOrEqual(3);
-    expect(Math.abs(b - 0xd5)).toBeLessThanOrEqual(3);
+    expect(abs(r - 0x3a)).toBeLessThanOrEqual(3);
+    expect(abs(g - 0x7b)).toBeLessThanOrEqual(3);
+    expect(abs(b - 0xd5)).toBeLessThanOrEqual(3);
   });
 
   it('fails when there is no frame at that time, and writes nothing', async () => {

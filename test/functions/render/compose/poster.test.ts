@@ -2,6 +2,7 @@
 import { peakFrameIndex, posterTimeS } from '#functions/render/compose/poster';
 import { CALM_FACE, reactionFrames } from '#functions/render/reaction/expression-curve';
 import { REST_CAMERA, type ReactionFrame } from '#functions/render/reaction/animation';
+const { floor, max } = Math;
 
 const still = (face: Partial<ReactionFrame['face']> = {}): ReactionFrame => ({ face: { ...CALM_FACE, ...face }, camera: REST_CAMERA });
 
@@ -9,7 +10,7 @@ describe('peakFrameIndex', () => {
   test.each(['shocked', 'laughing', 'mind_blown', 'crying'] as const)('a %s reaction: the frame whose emotion is strongest', (emotion) => {
     const frames = reactionFrames({ emotion, intensity: 1, durationS: 4, seed: 7 });
     const peak = peakFrameIndex(frames);
-    const strongest = Math.max(...frames.map((f) => f.expression?.intensity ?? 0));
+    const strongest = max(...frames.map((f) => f.expression?.intensity ?? 0));
     expect(frames[peak]!.expression?.intensity).toBe(strongest);
     // Not the fixed 60 % the poster used to take, and never the calm opening.
     expect(peak).toBeGreaterThan(0);
@@ -28,6 +29,6 @@ describe('peakFrameIndex', () => {
 
   test('without a curve (another engine’s clip) the poster falls back to 60 % of the segment, on a frame', () => {
     expect(posterTimeS(4)).toBeCloseTo(2.4, 5);
-    expect(posterTimeS(3.5) * 30).toBe(Math.floor(3.5 * 0.6 * 30));
+    expect(posterTimeS(3.5) * 30).toBe(floor(3.5 * 0.6 * 30));
   });
 });

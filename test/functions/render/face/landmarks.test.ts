@@ -9,6 +9,7 @@ import {
   type FaceRig,
 } from '#functions/render/face/landmarks';
 import { noFacePng, realFacePng, syntheticFacePng, syntheticMesh, syntheticRig, SYNTH } from './synthetic-face';
+const { abs, cos, hypot, PI, round, sign, sin } = Math;
 
 describe('detectFace', () => {
   test('an image with no face gives null (a plain picture, and a drawn cartoon face)', async () => {
@@ -56,8 +57,8 @@ describe('detectFace', () => {
       expect(a.mouth.lowerOuter[1]).toBeLessThan(a.jaw.chin[1]);
       expect(a.mouth.left[0]).toBeLessThan(a.mouth.right[0]);
       // A frontal portrait: small angles.
-      expect(Math.abs(r.headPose.roll)).toBeLessThan(8);
-      expect(Math.abs(r.headPose.yaw)).toBeLessThan(15);
+      expect(abs(r.headPose.roll)).toBeLessThan(8);
+      expect(abs(r.headPose.yaw)).toBeLessThan(15);
     });
 
     test('is compact and survives JSON (what is stored with the avatar)', () => {
@@ -67,7 +68,7 @@ describe('detectFace', () => {
       expect(isFaceRig(back)).toBe(true);
       expect(back).toEqual(rig);
       // Coordinates are rounded to 0.1 px.
-      expect(rig!.mesh.every((v) => Math.abs(v * 10 - Math.round(v * 10)) < 1e-6)).toBe(true);
+      expect(rig!.mesh.every((v) => abs(v * 10 - round(v * 10)) < 1e-6)).toBe(true);
     });
 
     test('follows the picture: a rotated copy gives a rolled head, a mirrored copy mirrors the yaw', async () => {
@@ -76,14 +77,14 @@ describe('detectFace', () => {
       expect(rotated!.headPose.roll - rig!.headPose.roll).toBeGreaterThan(6); // clockwise = positive
       const mirrored = await detectFace(await sharp(photo).flop().png().toBuffer());
       expect(mirrored).not.toBeNull();
-      expect(Math.sign(mirrored!.headPose.yaw) === -Math.sign(rig!.headPose.yaw) || Math.abs(rig!.headPose.yaw) < 3).toBe(true);
+      expect(sign(mirrored!.headPose.yaw) === -sign(rig!.headPose.yaw) || abs(rig!.headPose.yaw) < 3).toBe(true);
     });
 
     test('the same picture at another size gives the same landmarks, scaled', async () => {
       const half = await detectFace(await sharp(photo).resize(300, 300).png().toBuffer());
       expect(half).not.toBeNull();
       const [x1, y1] = [half!.anchors.nose.tip[0] * 2, half!.anchors.nose.tip[1] * 2];
-      expect(Math.hypot(x1 - rig!.anchors.nose.tip[0], y1 - rig!.anchors.nose.tip[1])).toBeLessThan(12);
+      expect(hypot(x1 - rig!.anchors.nose.tip[0], y1 - rig!.anchors.nose.tip[1])).toBeLessThan(12);
     });
   });
 });
@@ -92,7 +93,7 @@ describe('measureFace', () => {
   test('reads a synthetic face: level, frontal, mouth closed, eyes open', () => {
     const m = measureFace(syntheticMesh());
     expect(m.headPose.roll).toBeCloseTo(0, 1);
-    expect(Math.abs(m.headPose.yaw)).toBeLessThan(1);
+    expect(abs(m.headPose.yaw)).toBeLessThan(1);
     expect(m.mouthOpen).toBeLessThan(0.05);
     expect(m.eyeOpen).toBeGreaterThan(0.25);
     expect(m.iod).toBeCloseTo(120, 0);
@@ -106,10 +107,10 @@ describe('measureFace', () => {
     expect(measureFace(open).mouthOpen - m0.mouthOpen).toBeGreaterThan(0.25);
     const brows = base.map((p, i) => ([...MESH.eyeA.browUpper, ...MESH.eyeB.browUpper].includes(i as never) ? ([p[0], p[1] - 15, p[2]] as typeof p) : p));
     expect(measureFace(brows).brow - m0.brow).toBeCloseTo(15 / 120, 2);
-    const angle = (10 * Math.PI) / 180;
+    const angle = (10 * PI) / 180;
     const tilted = base.map(([x, y, z]) => {
       const dx = x - SYNTH.cx, dy = y - SYNTH.cy;
-      return [SYNTH.cx + dx * Math.cos(angle) - dy * Math.sin(angle), SYNTH.cy + dx * Math.sin(angle) + dy * Math.cos(angle), z] as [number, number, number];
+      return [SYNTH.cx + dx * cos(angle) - dy * sin(angle), SYNTH.cy + dx * sin(angle) + dy * cos(angle), z] as [number, number, number];
     });
     expect(measureFace(tilted).headPose.roll).toBeCloseTo(10, 0);
   });

@@ -20,6 +20,7 @@ import { MOTION_CAMERA } from '#functions/render/face/reference-motion';
 import { CAMERA_LIMITS } from '#functions/render/reaction/expression-curve';
 import { EngineError } from '#ports/engine';
 import { realFacePng, SYNTH, syntheticFacePng, syntheticRig } from './synthetic-face';
+const { abs, hypot, max, min, round } = Math;
 
 const W = 1080, H = 1920;
 const frame = (face: Partial<FacePose> = {}, camera: Partial<CameraPose> = {}): ReactionFrame => ({
@@ -42,7 +43,7 @@ function diff(a: Buffer, b: Buffer, rect: { x: number; y: number; width: number;
       const inRect = x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height;
       if (inRect !== inside) continue;
       const o = (y * W + x) * 4;
-      sum += Math.abs(a[o]! - b[o]!) + Math.abs(a[o + 1]! - b[o + 1]!) + Math.abs(a[o + 2]! - b[o + 2]!);
+      sum += abs(a[o]! - b[o]!) + abs(a[o + 1]! - b[o + 1]!) + abs(a[o + 2]! - b[o + 2]!);
       n += 3;
     }
   }
@@ -92,7 +93,7 @@ describe('the picture around the photo (a square upload: a third of the frame is
 
   const luma = (rgba: Buffer) => {
     const out = new Uint8Array(W * H);
-    for (let i = 0; i < out.length; i++) out[i] = Math.round(0.2126 * rgba[i * 4]! + 0.7152 * rgba[i * 4 + 1]! + 0.0722 * rgba[i * 4 + 2]!);
+    for (let i = 0; i < out.length; i++) out[i] = round(0.2126 * rgba[i * 4]! + 0.7152 * rgba[i * 4 + 1]! + 0.0722 * rgba[i * 4 + 2]!);
     return out;
   };
 
@@ -109,7 +110,7 @@ describe('the picture around the photo (a square upload: a third of the frame is
   });
 
   test('no edge of the source ever shows: the picture covers the frame at every camera limit, the curve\'s and a reference clip\'s', () => {
-    const offset = Math.max(CAMERA_LIMITS.offset, MOTION_CAMERA.offset);
+    const offset = max(CAMERA_LIMITS.offset, MOTION_CAMERA.offset);
     const extremes = [];
     for (const zoom of [CAMERA_LIMITS.zoom[0], 1, CAMERA_LIMITS.zoom[1]])
       for (const sx of [-1, 1]) for (const sy of [-1, 1]) for (const r of [-1, 1]) extremes.push({ zoom, offsetX: sx * offset, offsetY: sy * offset, rotation: r * CAMERA_LIMITS.rotation });
@@ -119,7 +120,7 @@ describe('the picture around the photo (a square upload: a third of the frame is
       for (const [qx, qy] of [[0, 0], [W, 0], [0, H], [W, H]] as const) {
         const x = (m[3] * (qx - m[4]) - m[2] * (qy - m[5])) / det;
         const y = (-m[1] * (qx - m[4]) + m[0] * (qy - m[5])) / det;
-        expect(Math.min(x + prepared.margin, y + prepared.margin)).toBeGreaterThanOrEqual(0);
+        expect(min(x + prepared.margin, y + prepared.margin)).toBeGreaterThanOrEqual(0);
         expect(x).toBeLessThanOrEqual(W + prepared.margin);
         expect(y).toBeLessThanOrEqual(H + prepared.margin);
       }
@@ -141,7 +142,7 @@ describe('a photo avatar with a face (synthetic landmarks on a drawn face)', () 
     expect(SYNTH.rx * 2 * layout.scale).toBeGreaterThan(0.4 * W); // the face, framed like a selfie
     const [px, py] = prepared.pivot;
     const faceX = SYNTH.cx * layout.scale + layout.offsetX, faceY = SYNTH.cy * layout.scale + layout.offsetY;
-    expect(Math.hypot(px - faceX, py - faceY)).toBeLessThan(0.2 * SYNTH.ry * layout.scale);
+    expect(hypot(px - faceX, py - faceY)).toBeLessThan(0.2 * SYNTH.ry * layout.scale);
   });
 
   test('neutral and peak differ inside the face and only there; the same pose gives the same pixels', () => {
@@ -192,7 +193,7 @@ describe('a photo avatar with a face (synthetic landmarks on a drawn face)', () 
   test('the open mouth is painted dark; raised brows leave skin where they were', () => {
     const { layout } = prepared;
     const at = (buf: Buffer, x: number, y: number) => {
-      const ox = Math.round(x * layout.scale + layout.offsetX), oy = Math.round(y * layout.scale + layout.offsetY);
+      const ox = round(x * layout.scale + layout.offsetX), oy = round(y * layout.scale + layout.offsetY);
       const o = (oy * W + ox) * 4;
       return (buf[o]! + buf[o + 1]! + buf[o + 2]!) / 3;
     };
@@ -265,21 +266,21 @@ describe('end to end on a real face photo (detectFace → preparePhoto → frame
       const [ux, uy] = out(rig!.anchors.mouth.upperInner), [, ly] = out(rig!.anchors.mouth.lowerInner);
       // Rows from the upper lip down through the opened jaw, across the middle of the mouth.
       const rows: { before: number; after: number; lightest: number }[] = [];
-      for (let y = Math.round(uy) - 20; y < Math.round(ly) + 110; y += 3) {
+      for (let y = round(uy) - 20; y < round(ly) + 110; y += 3) {
         let before = 0, after = 0, lightest = 0;
         for (let dx = -24; dx <= 24; dx += 4) {
-          const o = (y * W + Math.round(ux + dx)) * 4;
+          const o = (y * W + round(ux + dx)) * 4;
           const l = (b: Buffer) => (b[o]! + b[o + 1]! + b[o + 2]!) / 3;
           before += l(neutral);
           after += l(shocked);
-          lightest = Math.max(lightest, l(shocked));
+          lightest = max(lightest, l(shocked));
         }
         rows.push({ before: before / 13, after: after / 13, lightest });
       }
       // A cavity: rows near black, darker than the moustache and lips there before.
       expect(rows.filter((r) => r.after < 45 && r.after < r.before - 25).length).toBeGreaterThanOrEqual(3);
       // Teeth: near the top of the opening, a row far lighter than the cavity under it.
-      const darkest = Math.min(...rows.map((r) => r.after));
+      const darkest = min(...rows.map((r) => r.after));
       expect(rows.slice(0, 14).some((r) => r.lightest > darkest + 90)).toBe(true);
     } finally {
       await fsp.rm(file, { force: true });

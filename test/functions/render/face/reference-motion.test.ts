@@ -18,6 +18,7 @@ import { ffmpegPath } from '#functions/render/ffmpeg/binaries';
 import { EngineError } from '#ports/engine';
 import { makeFixture } from '#test-support/media-fixtures';
 import { realFacePng, syntheticMesh } from './synthetic-face';
+const { abs, max, PI, round, sin } = Math;
 
 const NO_FACE = 'No face found in the reference clip; use a clip where one person faces the camera';
 
@@ -93,7 +94,7 @@ describe('a reference clip with a face (a real photo, animated by the photo rend
   const fps = 15;
   const seconds = 2.4;
   /** Head roll and mouth of the clip over time: rest, then tilt and open, then rest. */
-  const curve = (t: number) => Math.max(0, Math.sin((Math.PI * (t - 0.3)) / 1.6)) * (t > 0.3 && t < 1.9 ? 1 : 0);
+  const curve = (t: number) => max(0, sin((PI * (t - 0.3)) / 1.6)) * (t > 0.3 && t < 1.9 ? 1 : 0);
   let clip: string;
 
   beforeAll(async () => {
@@ -104,7 +105,7 @@ describe('a reference clip with a face (a real photo, animated by the photo rend
     clip = path.join(dir, 'reference.mp4');
     const ff = spawn(ffmpegPath(), ['-hide_banner', '-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${W}x${H}`, '-r', String(fps), '-i', 'pipe:0', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-y', clip], { stdio: ['pipe', 'ignore', 'inherit'] });
     const done = new Promise((resolve) => ff.on('close', resolve));
-    for (let i = 0; i < Math.round(fps * seconds); i++) {
+    for (let i = 0; i < round(fps * seconds); i++) {
       const k = curve(i / fps);
       drawPhotoFrame(ctx, prepared, { face: { ...NEUTRAL_FACE, mouthOpen: k, headRoll: 8 * k }, camera: { zoom: 1, offsetX: 0, offsetY: 0, rotation: 0 } });
       const data = ctx.getImageData(0, 0, W, H).data;
@@ -119,11 +120,11 @@ describe('a reference clip with a face (a real photo, animated by the photo rend
     expect(result.samplesWithFace).toBe(result.samples);
     const frames = result.frames;
     expect(frames).toHaveLength(90); // 2.4 s → the 3 s minimum
-    const at = (t: number) => frames[Math.round(t * 30)]!.face;
-    expect(Math.abs(at(0.1).headRoll)).toBeLessThan(2);
+    const at = (t: number) => frames[round(t * 30)]!.face;
+    expect(abs(at(0.1).headRoll)).toBeLessThan(2);
     expect(at(1.1).headRoll).toBeGreaterThan(4); // the clip's peak (8° drawn)
     expect(at(1.1).headRoll).toBeLessThan(12);
-    expect(Math.abs(at(2.8).headRoll)).toBeLessThan(2.5);
+    expect(abs(at(2.8).headRoll)).toBeLessThan(2.5);
     expect(at(1.1).mouthOpen).toBeGreaterThan(at(0.1).mouthOpen + 0.1);
     expect(frames[89]).toEqual(frames[80]); // held past the clip's end
   });

@@ -6,6 +6,7 @@
  */
 import { createCanvas } from '@napi-rs/canvas';
 import { MESH, rigFromMesh, type FaceRig } from '#functions/render/face/landmarks';
+const { cos, floor, hypot, max, PI, round, sin } = Math;
 
 export const SYNTH = { width: 600, height: 800, cx: 300, cy: 400, rx: 150, ry: 200 } as const;
 
@@ -16,7 +17,7 @@ export function syntheticMesh(): P3[] {
   const pts: (P3 | undefined)[] = new Array(MESH.count);
   const depth = (x: number, y: number) => {
     const r2 = ((x - SYNTH.cx) / SYNTH.rx) ** 2 + ((y - SYNTH.cy) / SYNTH.ry) ** 2;
-    return Math.round(-40 * Math.max(0, 1 - r2));
+    return round(-40 * max(0, 1 - r2));
   };
   const set = (i: number, x: number, y: number) => {
     if (!pts[i]) pts[i] = [x, y, depth(x, y)];
@@ -26,7 +27,7 @@ export function syntheticMesh(): P3[] {
     const n = idx.length;
     idx.forEach((i, k) => {
       const t = ends ? k / (n - 1) : (k + 1) / (n + 1);
-      set(i, x0 + (x1 - x0) * t, yc + amp * Math.sin(Math.PI * t));
+      set(i, x0 + (x1 - x0) * t, yc + amp * sin(PI * t));
     });
   };
   const eye = (e: typeof MESH.eyeA | typeof MESH.eyeB, mirror: boolean) => {
@@ -44,7 +45,7 @@ export function syntheticMesh(): P3[] {
     arc(e.browLower, X(205), X(277), 308, -6, true);
     const [c, ...ring] = e.iris;
     set(c!, X(240), 340);
-    ring.forEach((i, k) => set(i, X(240) + 6 * Math.cos((k * Math.PI) / 2), 340 + 6 * Math.sin((k * Math.PI) / 2)));
+    ring.forEach((i, k) => set(i, X(240) + 6 * cos((k * PI) / 2), 340 + 6 * sin((k * PI) / 2)));
   };
   eye(MESH.eyeA, false);
   eye(MESH.eyeB, true);
@@ -66,8 +67,8 @@ export function syntheticMesh(): P3[] {
   set(MESH.noseBottom, 300, 432);
   // Silhouette: an ellipse from the top of the forehead, clockwise on screen.
   MESH.silhouette.forEach((i, k) => {
-    const a = -Math.PI / 2 + (k * 2 * Math.PI) / MESH.silhouette.length;
-    set(i, SYNTH.cx + SYNTH.rx * Math.cos(a), SYNTH.cy + SYNTH.ry * Math.sin(a));
+    const a = -PI / 2 + (k * 2 * PI) / MESH.silhouette.length;
+    set(i, SYNTH.cx + SYNTH.rx * cos(a), SYNTH.cy + SYNTH.ry * sin(a));
   });
   // Everything else on a jittered grid inside the face, clear of the points above.
   const taken = pts.filter((p): p is P3 => !!p);
@@ -76,7 +77,7 @@ export function syntheticMesh(): P3[] {
     for (let x = SYNTH.cx - SYNTH.rx + 8; x < SYNTH.cx + SYNTH.rx - 8; x += 15) {
       const jx = x + ((y * 7) % 5) - 2, jy = y + ((x * 3) % 5) - 2;
       if (((jx - SYNTH.cx) / (SYNTH.rx - 10)) ** 2 + ((jy - SYNTH.cy) / (SYNTH.ry - 10)) ** 2 > 1) continue;
-      if (taken.some(([px, py]) => Math.hypot(px - jx, py - jy) < 9)) continue;
+      if (taken.some(([px, py]) => hypot(px - jx, py - jy) < 9)) continue;
       free.push([jx, jy]);
     }
   }
@@ -84,7 +85,7 @@ export function syntheticMesh(): P3[] {
   if (free.length < missing.length) throw new Error('synthetic mesh: not enough free spots');
   // Spread evenly over the free spots, so the whole face is covered.
   missing.forEach((i, k) => {
-    const spot = free[Math.floor((k * free.length) / missing.length)]!;
+    const spot = free[floor((k * free.length) / missing.length)]!;
     set(i, spot[0], spot[1]);
   });
   return pts as P3[];
@@ -108,23 +109,23 @@ export function syntheticFacePng(): Buffer {
   ctx.fillRect(SYNTH.cx - 60, SYNTH.cy + 150, 120, 200);
   ctx.fillStyle = '#3b2a20';
   ctx.beginPath();
-  ctx.ellipse(SYNTH.cx, SYNTH.cy - 40, SYNTH.rx + 25, SYNTH.ry, 0, Math.PI, 2 * Math.PI);
+  ctx.ellipse(SYNTH.cx, SYNTH.cy - 40, SYNTH.rx + 25, SYNTH.ry, 0, PI, 2 * PI);
   ctx.fill();
   const skin = ctx.createRadialGradient(SYNTH.cx - 30, SYNTH.cy - 40, 20, SYNTH.cx, SYNTH.cy, SYNTH.ry);
   skin.addColorStop(0, '#f0c4a4');
   skin.addColorStop(1, '#c98f6b');
   ctx.fillStyle = skin;
   ctx.beginPath();
-  ctx.ellipse(SYNTH.cx, SYNTH.cy, SYNTH.rx, SYNTH.ry, 0, 0, 2 * Math.PI);
+  ctx.ellipse(SYNTH.cx, SYNTH.cy, SYNTH.rx, SYNTH.ry, 0, 0, 2 * PI);
   ctx.fill();
   for (const x of [240, SYNTH.width - 240]) {
     ctx.fillStyle = '#ffffff';
     ctx.beginPath();
-    ctx.ellipse(x, 340, 28, 10, 0, 0, 2 * Math.PI);
+    ctx.ellipse(x, 340, 28, 10, 0, 0, 2 * PI);
     ctx.fill();
     ctx.fillStyle = '#4a6a3a';
     ctx.beginPath();
-    ctx.arc(x, 340, 8, 0, 2 * Math.PI);
+    ctx.arc(x, 340, 8, 0, 2 * PI);
     ctx.fill();
     ctx.strokeStyle = '#3b2a20';
     ctx.lineWidth = 7;

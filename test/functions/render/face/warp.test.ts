@@ -3,6 +3,7 @@ import { delaunay } from '#functions/render/face/delaunay';
 import { MESH } from '#functions/render/face/landmarks';
 import { buildFaceModel, deform, rasterize, relaxFolds, type FaceModel } from '#functions/render/face/warp';
 import { SYNTH, syntheticRig } from './synthetic-face';
+const { abs } = Math;
 
 const pose = (p: Partial<FacePose>): FacePose => ({ ...NEUTRAL_FACE, ...p });
 
@@ -50,11 +51,11 @@ describe('the face warp on synthetic landmarks', () => {
     const pts = deform(model, pose({ browRaise: 1 }));
     for (const i of [...MESH.eyeA.browUpper, ...MESH.eyeB.browUpper]) {
       expect(dy(pts, i)).toBeLessThan(-0.1 * model.iod);
-      expect(Math.abs(dx(pts, i))).toBeLessThan(1);
+      expect(abs(dx(pts, i))).toBeLessThan(1);
     }
     // Forehead top moves less than the brows; lower lids and the mouth not at all.
     expect(dy(pts, MESH.forehead)).toBeGreaterThan(dy(pts, 105));
-    for (const i of [...MESH.eyeA.lower0, ...MESH.lipsLowerOuter, MESH.chin]) expect(Math.abs(dy(pts, i))).toBeLessThan(0.5);
+    for (const i of [...MESH.eyeA.lower0, ...MESH.lipsLowerOuter, MESH.chin]) expect(abs(dy(pts, i))).toBeLessThan(0.5);
     // A frown lowers them instead.
     const frown = deform(model, pose({ browRaise: -1 }));
     for (const i of MESH.eyeA.browUpper) expect(dy(frown, i)).toBeGreaterThan(0);
@@ -68,7 +69,7 @@ describe('the face warp on synthetic landmarks', () => {
     for (const i of MESH.lipsUpperInner) expect(dy(pts, i)).toBeLessThanOrEqual(0.3 * model.mouthWidth * 0.5 + 0.01);
     for (const i of MESH.lipsLowerOuter.slice(3, -3)) expect(dy(pts, i)).toBeGreaterThan(0.3 * model.mouthWidth);
     expect(dy(pts, MESH.chin)).toBeGreaterThan(0.3 * model.mouthWidth);
-    for (const i of [...MESH.eyeA.browUpper, ...MESH.eyeB.upper0, MESH.noseTip]) expect(Math.abs(dy(pts, i))).toBeLessThan(1);
+    for (const i of [...MESH.eyeA.browUpper, ...MESH.eyeB.upper0, MESH.noseTip]) expect(abs(dy(pts, i))).toBeLessThan(1);
   });
 
   test('eyeOpen closes the lids onto each other at 0 and lifts the upper lid above 1', () => {

@@ -8,6 +8,7 @@ import { reactionFrames } from '#functions/render/reaction/expression-curve';
 import { prepareIllustratedScene } from '#functions/render/illustrated/illustrated-renderer';
 import { RENDER_SIZE } from '#adapters/engines/local/engine';
 import type { ReactionFrame } from '#functions/render/reaction/animation';
+const { abs } = Math;
 
 const SMALL = { width: 270, height: 480 };
 
@@ -24,7 +25,7 @@ async function drawnAt(size: { width: number; height: number }, frames: Reaction
 
 const meanAbsDiff = (a: Uint8ClampedArray, b: Uint8ClampedArray) => {
   let sum = 0;
-  for (let i = 0; i < a.length; i++) if (i % 4 !== 3) sum += Math.abs(a[i]! - b[i]!);
+  for (let i = 0; i < a.length; i++) if (i % 4 !== 3) sum += abs(a[i]! - b[i]!);
   return sum / ((a.length / 4) * 3);
 };
 

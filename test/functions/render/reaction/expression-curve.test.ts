@@ -7,6 +7,7 @@ import {
   reactionFrames,
   reactionTiming,
 } from '#functions/render/reaction/expression-curve';
+const { abs, ceil, floor, hypot, max, min } = Math;
 
 const EMOTIONS: Emotion[] = ['shocked', 'laughing', 'excited', 'crying', 'disgusted', 'mind_blown', 'skeptical', 'in_love', 'angry', 'happy'];
 const frames = (emotion: Emotion, seed = 1, durationS = 4) => reactionFrames({ emotion, intensity: 1, durationS, seed });
@@ -34,7 +35,7 @@ describe('an emotion performed over time', () => {
       expect(first.face.mouthOpen).toBeCloseTo(CALM_FACE.mouthOpen, 5);
       expect(first.face.smile).toBeCloseTo(CALM_FACE.smile, 5);
       expect(first.face.eyeOpen).toBeGreaterThan(0.85);
-      expect(Math.abs(first.face.headRoll) + Math.abs(first.face.headYaw) + Math.abs(first.face.headPitch)).toBeLessThan(8);
+      expect(abs(first.face.headRoll) + abs(first.face.headYaw) + abs(first.face.headPitch)).toBeLessThan(8);
       // The phone is still settling on the face: a touch of zoom, easing out.
       expect(first.camera.zoom).toBeGreaterThan(1.02);
       expect(first.camera.zoom).toBeLessThan(1.1);
@@ -43,13 +44,13 @@ describe('an emotion performed over time', () => {
       expect(peakAt).toBeGreaterThan(5);
       expect(peakAt).toBeLessThan(30);
       const after = f.slice(peakAt).map(intensity);
-      const dipAt = after.indexOf(Math.min(...after.slice(0, 60)));
+      const dipAt = after.indexOf(min(...after.slice(0, 60)));
       expect(after[dipAt]).toBeLessThan(0.7);
       // The second beat: back up to near the peak, a second or more after the first.
       const secondAt = after.findIndex((v, i) => i > dipAt && v >= 0.85);
       expect(secondAt).toBeGreaterThan(25);
       expect(peakAt + secondAt).toBeLessThan(105);
-      expect(Math.min(...after)).toBeGreaterThan(0.5);
+      expect(min(...after)).toBeGreaterThan(0.5);
     }
   });
 
@@ -61,10 +62,10 @@ describe('an emotion performed over time', () => {
       // face's change per second is measured on real frames in the engine's liveliness suite).
       for (let i = 0; i + 6 < f.length; i += 3) {
         const a = pose(f[i]!), b = pose(f[i + 6]!);
-        expect(Math.max(...a.map((v, k) => Math.abs(v - b[k]!)))).toBeGreaterThan(0.33);
+        expect(max(...a.map((v, k) => abs(v - b[k]!)))).toBeGreaterThan(0.33);
       }
       // Moving on the first frames already.
-      expect(Math.max(...pose(f[0]!).map((v, k) => Math.abs(v - pose(f[2]!)[k]!)))).toBeGreaterThan(0.1);
+      expect(max(...pose(f[0]!).map((v, k) => abs(v - pose(f[2]!)[k]!)))).toBeGreaterThan(0.1);
     }
   });
 
@@ -72,10 +73,10 @@ describe('an emotion performed over time', () => {
     const seed = 2;
     const f = frames(emotion, seed);
     const { onsetS } = reactionTiming({ emotion, seed });
-    const before = f.slice(Math.max(0, Math.floor((onsetS - 0.35) * 30)), Math.floor(onsetS * 30));
-    expect(Math.max(...before.map((x) => x.face.browRaise))).toBeGreaterThan(0.2);
+    const before = f.slice(max(0, floor((onsetS - 0.35) * 30)), floor(onsetS * 30));
+    expect(max(...before.map((x) => x.face.browRaise))).toBeGreaterThan(0.2);
     const yaws = before.map((x) => x.face.headYaw);
-    expect(Math.max(...yaws) - Math.min(...yaws)).toBeGreaterThan(4);
+    expect(max(...yaws) - min(...yaws)).toBeGreaterThan(4);
   });
 
   test.each(EMOTIONS)('%s stays within the rig\'s bounds on every frame', (emotion) => {
@@ -89,9 +90,9 @@ describe('an emotion performed over time', () => {
         }
         expect(camera.zoom).toBeGreaterThanOrEqual(CAMERA_LIMITS.zoom[0]);
         expect(camera.zoom).toBeLessThanOrEqual(CAMERA_LIMITS.zoom[1]);
-        expect(Math.abs(camera.offsetX)).toBeLessThanOrEqual(CAMERA_LIMITS.offset);
-        expect(Math.abs(camera.offsetY)).toBeLessThanOrEqual(CAMERA_LIMITS.offset);
-        expect(Math.abs(camera.rotation)).toBeLessThanOrEqual(CAMERA_LIMITS.rotation);
+        expect(abs(camera.offsetX)).toBeLessThanOrEqual(CAMERA_LIMITS.offset);
+        expect(abs(camera.offsetY)).toBeLessThanOrEqual(CAMERA_LIMITS.offset);
+        expect(abs(camera.rotation)).toBeLessThanOrEqual(CAMERA_LIMITS.rotation);
       }
     }
   });
@@ -100,22 +101,22 @@ describe('an emotion performed over time', () => {
     const seed = 4;
     const f = frames('shocked', seed);
     const { onsetS, peakS } = reactionTiming({ emotion: 'shocked', seed });
-    const peak = f.slice(Math.ceil(peakS * 30), Math.ceil(peakS * 30) + 6);
-    expect(Math.max(...peak.map((x) => x.face.mouthOpen))).toBeGreaterThan(0.75);
-    expect(Math.max(...peak.map((x) => x.face.eyeOpen))).toBeGreaterThan(1.2);
-    expect(Math.min(...peak.map((x) => x.face.browRaise))).toBeGreaterThan(0.6);
-    const onset = Math.floor(onsetS * 30);
+    const peak = f.slice(ceil(peakS * 30), ceil(peakS * 30) + 6);
+    expect(max(...peak.map((x) => x.face.mouthOpen))).toBeGreaterThan(0.75);
+    expect(max(...peak.map((x) => x.face.eyeOpen))).toBeGreaterThan(1.2);
+    expect(min(...peak.map((x) => x.face.browRaise))).toBeGreaterThan(0.6);
+    const onset = floor(onsetS * 30);
     const punch = f.slice(onset, onset + 10);
-    expect(Math.max(...punch.map((x) => x.camera.zoom))).toBeGreaterThan(1.1);
-    const moves = punch.slice(1).map((x, i) => Math.hypot(x.camera.offsetX - punch[i]!.camera.offsetX, x.camera.offsetY - punch[i]!.camera.offsetY));
-    expect(Math.max(...moves)).toBeGreaterThan(4);
+    expect(max(...punch.map((x) => x.camera.zoom))).toBeGreaterThan(1.1);
+    const moves = punch.slice(1).map((x, i) => hypot(x.camera.offsetX - punch[i]!.camera.offsetX, x.camera.offsetY - punch[i]!.camera.offsetY));
+    expect(max(...moves)).toBeGreaterThan(4);
   });
 
   test('the calm emotions do not shake', () => {
     for (const emotion of ['in_love', 'skeptical', 'crying'] as const) {
       const f = frames(emotion, 2);
-      const moves = f.slice(1).map((x, i) => Math.hypot(x.camera.offsetX - f[i]!.camera.offsetX, x.camera.offsetY - f[i]!.camera.offsetY));
-      expect(Math.max(...moves)).toBeLessThan(2);
+      const moves = f.slice(1).map((x, i) => hypot(x.camera.offsetX - f[i]!.camera.offsetX, x.camera.offsetY - f[i]!.camera.offsetY));
+      expect(max(...moves)).toBeLessThan(2);
     }
   });
 
@@ -124,7 +125,7 @@ describe('an emotion performed over time', () => {
       const f = frames('shocked', seed);
       const { peakS } = reactionTiming({ emotion: 'shocked', seed });
       expect(f.slice(0, 9).some((x) => x.face.eyeOpen < 0.3)).toBe(true);
-      const blinks = f.slice(Math.ceil(peakS * 30)).filter((x) => x.face.eyeOpen < 0.3);
+      const blinks = f.slice(ceil(peakS * 30)).filter((x) => x.face.eyeOpen < 0.3);
       expect(blinks.length).toBeGreaterThan(0);
       for (const b of blinks) expect(partsForFrame(b.face, b.expression, 'classic').eyes).toBe('closed');
     }

@@ -10,6 +10,7 @@ import { rigFromPrompt } from '#adapters/engines/local/avatar-prompt';
 import { emotionFromPrompt } from '#adapters/engines/local/emotion-prompt';
 import { realFacePng } from '#bench/reference-clip';
 import { detectFace, fileArg, photoRenderer, prepareIllustratedScene, reactionFrames, renderCaptionPng, renderClipToFile, runFfmpeg, type FrameRenderer, type ReactionFrame } from '#render';
+const { abs } = Math;
 
 let dir: string;
 beforeAll(async () => {
@@ -48,7 +49,7 @@ describe('the first second of a reaction', () => {
     const frames = openingFrames();
     const pose = (f: ReactionFrame) => [f.face.headYaw, f.face.headPitch, f.face.headRoll, f.camera.zoom, f.camera.offsetX, f.camera.offsetY, f.camera.rotation];
     for (let i = 1; i < 12; i++) {
-      const moved = pose(frames[i]!).reduce((sum, v, k) => sum + Math.abs(v - pose(frames[i - 1]!)[k]!), 0);
+      const moved = pose(frames[i]!).reduce((sum, v, k) => sum + abs(v - pose(frames[i - 1]!)[k]!), 0);
       expect({ frame: i, moved: moved > 0.05 }).toEqual({ frame: i, moved: true });
     }
   });

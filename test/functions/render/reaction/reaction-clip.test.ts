@@ -12,6 +12,7 @@ import { renderClipToFile } from '#functions/render/reaction/reaction-clip';
 import { fileArg, runFfmpeg, runFfprobe } from '#functions/render/ffmpeg/binaries';
 import { canonicalEncodeArgs, canonicalMismatches } from '#functions/render/encoding/canonical-encoding';
 import { probeMedia } from '#functions/render/ffmpeg/probe';
+const { abs, round } = Math;
 
 let dir: string;
 beforeAll(async () => {
@@ -34,7 +35,7 @@ function meanAbsDiff(a: Buffer, b: Buffer, region?: { x: number; y: number; w: n
   let sum = 0;
   for (let y = r.y; y < r.y + r.h; y++) {
     for (let x = r.x; x < r.x + r.w; x++) {
-      for (let c = 0; c < 3; c++) sum += Math.abs(a[(y * width + x) * 3 + c]! - b[(y * width + x) * 3 + c]!);
+      for (let c = 0; c < 3; c++) sum += abs(a[(y * width + x) * 3 + c]! - b[(y * width + x) * 3 + c]!);
     }
   }
   return sum / (r.w * r.h * 3);
@@ -84,7 +85,7 @@ describe('a reaction clip rendered to a file', () => {
   test('the face changes: the peak frame differs from the calm first frame, most of all around the face', async () => {
     const { peakS } = reactionTiming({ emotion: 'shocked', seed });
     const calm = await frameAt(clip, 0);
-    const peak = await frameAt(clip, Math.round(peakS * 30) + 3);
+    const peak = await frameAt(clip, round(peakS * 30) + 3);
     const again = await frameAt(clip, 1);
     const face = { x: 80, y: 120, w: 110, h: 120 };
     expect(meanAbsDiff(calm, peak, face)).toBeGreaterThan(15);
@@ -139,7 +140,7 @@ describe('stopping a render', () => {
 });
 
 describe('a caption burnt in while encoding', () => {
-  const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]!) <= 10);
+  const near = (got: number[], want: number[]) => got.every((v, i) => abs(v - want[i]!) <= 10);
 
   /** A caption picture: a red block at (200, 300), 400×200, on a transparent 1080×1920 frame. */
   const redCaption = async (name: string) => {

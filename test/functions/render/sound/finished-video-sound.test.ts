@@ -10,6 +10,7 @@ import { LOUDNESS_TARGET } from '#domain/sound';
 import { captionSegment, joinWithDemo, measureLoudness, normaliseVideo, type JoinSound } from '#render';
 import { makeFixture } from '#test-support/media-fixtures';
 import { audioStreamOf, builtInSoundFile, demoAtLoudness, loudnessBetween, silences } from '#test-support/sound-fixtures';
+const { abs } = Math;
 
 jest.setTimeout(240_000);
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => fsp.rm(dir, { recursive: true, force: true }));
 
-const within = (value: number | null, target: number, tolerance: number) => value !== null && Math.abs(value - target) <= tolerance;
+const within = (value: number | null, target: number, tolerance: number) => value !== null && abs(value - target) <= tolerance;
 
 let segment: Promise<{ path: string; durationS: number }> | undefined;
 /** A 2 s reaction segment with no sound of its own (the offline engine's clips are silent without a voice line). */
@@ -86,14 +87,14 @@ describe('the finished video is levelled whatever the demo', () => {
       const measured = await measureLoudness(video.path);
       expect(within(measured.integratedLufs, LOUDNESS_TARGET.integratedLufs, LOUDNESS_TARGET.toleranceLu)).toBe(true);
       expect(measured.truePeakDbtp).toBeLessThanOrEqual(LOUDNESS_TARGET.truePeakDbtp);
-      expect(Math.abs(video.loudness.integratedLufs! - measured.integratedLufs!)).toBeLessThanOrEqual(0.2);
+      expect(abs(video.loudness.integratedLufs! - measured.integratedLufs!)).toBeLessThanOrEqual(0.2);
       // The audio is AAC and exactly as long as the pictures.
       const audio = await audioStreamOf(video.path);
       expect(audio.codec).toBe('aac');
-      expect(Math.abs(audio.durationS - video.durationS)).toBeLessThan(0.05);
+      expect(abs(audio.durationS - video.durationS)).toBeLessThan(0.05);
     }
     const [a, b] = await Promise.all([measureLoudness(quiet.path), measureLoudness(loud.path)]);
-    expect(Math.abs(a.integratedLufs! - b.integratedLufs!)).toBeLessThanOrEqual(2);
+    expect(abs(a.integratedLufs! - b.integratedLufs!)).toBeLessThanOrEqual(2);
   });
 });
 
@@ -125,7 +126,7 @@ describe('music', () => {
     expect(await loudnessBetween(music.path, 0, music.reactionS)).toBeGreaterThan(-20);
     const demoWithBed = await loudnessBetween(music.path, music.reactionS + 0.5, music.durationS);
     const demoAlone = await loudnessBetween(none.path, none.reactionS + 0.5, none.durationS);
-    expect(Math.abs(demoWithBed! - demoAlone!)).toBeLessThan(2);
+    expect(abs(demoWithBed! - demoAlone!)).toBeLessThan(2);
   });
 });
 

@@ -9,6 +9,7 @@ import { renderBed } from '#functions/render/sound/synth/beds';
 import { EFFECT_SECONDS, renderEffect } from '#functions/render/sound/synth/effects';
 import { SAMPLE_RATE, type StereoBuffer } from '#functions/render/sound/synth/signal';
 import { wavOf } from '#functions/render/sound/synth/wav';
+const { abs, max } = Math;
 
 /** The longest run of samples under −50 dBFS in either channel, in seconds. */
 function longestQuietS(buffer: StereoBuffer): number {
@@ -16,8 +17,8 @@ function longestQuietS(buffer: StereoBuffer): number {
   let longest = 0;
   let run = 0;
   for (let i = 0; i < buffer.length; i++) {
-    run = Math.abs(buffer.left[i]!) < floor && Math.abs(buffer.right[i]!) < floor ? run + 1 : 0;
-    longest = Math.max(longest, run);
+    run = abs(buffer.left[i]!) < floor && abs(buffer.right[i]!) < floor ? run + 1 : 0;
+    longest = max(longest, run);
   }
   return longest / SAMPLE_RATE;
 }
@@ -51,7 +52,7 @@ describe('built-in sounds', () => {
         const file = path.join(dir, `${id}.m4a`);
         await renderBuiltInSound(id, file);
         const measured = await measureLoudness(file);
-        expect(Math.abs(measured.integratedLufs! - LOUDNESS_TARGET.integratedLufs)).toBeLessThanOrEqual(0.5);
+        expect(abs(measured.integratedLufs! - LOUDNESS_TARGET.integratedLufs)).toBeLessThanOrEqual(0.5);
         expect(measured.truePeakDbtp).toBeLessThanOrEqual(LOUDNESS_TARGET.truePeakDbtp);
       }
     } finally {

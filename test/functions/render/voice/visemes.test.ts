@@ -14,15 +14,16 @@ import {
   visemeOf,
   type TimedPhoneme,
 } from '#functions/render/voice/visemes';
+const { abs, max, PI, round, sin } = Math;
 
 /** What `espeak-ng -v en-us -x --sep=' '` printed for "Oh my god, I can't believe it!" (espeak-ng 1.51). */
 const ESPEAK_X = "'oU  m aI  g '0 d\naI  k 'a n t  b I# l 'i: v  I t\n";
 
 /** `seconds` of mono samples at `rate`, a 200 Hz tone inside `tones`, silence elsewhere. */
 function toneTrack(seconds: number, rate: number, tones: Array<[number, number]>): Float32Array {
-  const samples = new Float32Array(Math.round(seconds * rate));
+  const samples = new Float32Array(round(seconds * rate));
   for (const [from, to] of tones) {
-    for (let i = Math.round(from * rate); i < Math.round(to * rate); i++) samples[i] = 0.5 * Math.sin((2 * Math.PI * 200 * i) / rate);
+    for (let i = round(from * rate); i < round(to * rate); i++) samples[i] = 0.5 * sin((2 * PI * 200 * i) / rate);
   }
   return samples;
 }
@@ -71,7 +72,7 @@ describe('stretches of speech in the audio', () => {
     const back = readWav(wavBytes({ samples, sampleRate: rate }));
     expect(back.sampleRate).toBe(rate);
     expect(back.samples).toHaveLength(samples.length);
-    expect(Math.max(...back.samples.map((v, i) => Math.abs(v - samples[i]!)))).toBeLessThan(1e-4);
+    expect(max(...back.samples.map((v, i) => abs(v - samples[i]!)))).toBeLessThan(1e-4);
   });
 
   test('clause by clause when the stretches match the clauses, else spread over the whole span by nominal length', () => {
@@ -98,7 +99,7 @@ describe('the mouth, frame by frame', () => {
   const phonemes = [timed('m', 0.3, 0.5), timed('a', 0.5, 0.7), timed('p', 1.2, 1.4), timed('a', 1.4, 1.6)];
   const spans = [{ startS: 0.3, endS: 0.7 }, { startS: 1.2, endS: 1.6 }];
   const track = mouthTrack(phonemes, spans, { fps, frameCount: 60, offsetS: 0, leadS: 0 });
-  const at = (s: number) => track[Math.round(s * fps)]!;
+  const at = (s: number) => track[round(s * fps)]!;
 
   test('closed on m and p, open on a, at rest in the pause and before the line', () => {
     expect(at(0.4)).toMatchObject({ viseme: 'closed', open: 0, weight: 1 });
@@ -136,7 +137,7 @@ describe('the mouth, frame by frame', () => {
     const face = { ...NEUTRAL_FACE, mouthOpen: 0.9, browRaise: 0.8, eyeOpen: 1.4 };
     const frames: ReactionFrame[] = Array.from({ length: 60 }, () => ({ face, camera: REST_CAMERA, expression: { emotion: 'shocked', intensity: 1 } }));
     const spoken = speakingFrames(frames, track);
-    const f = (s: number) => spoken[Math.round(s * fps)]!;
+    const f = (s: number) => spoken[round(s * fps)]!;
     expect(f(0)).toBe(frames[0]); // before the line: the expression as it was
     expect(f(0.4).face.mouthOpen).toBe(0);
     expect(f(0.4).viseme).toBe('closed');

@@ -26,6 +26,7 @@ import { EngineError, REACTION_CLIP, type AvatarRef } from '#ports/engine';
 import { MemoryBlobStore } from '#test-doubles/memory/blob-store';
 import { changedPixels } from '#test-support/pixel-diff';
 import { SYNTH, syntheticFacePng, syntheticRig } from '../face/synthetic-face';
+const { abs, max, min, round } = Math;
 
 const LINE = "Oh my god, I can't believe how good this is!";
 /** 99 characters: longer than five seconds at espeak-ng's default speed. */
@@ -85,7 +86,7 @@ describe('a voiced reaction from the local engine', () => {
     const probed = await probeMedia(file);
     if (!probed.ok) throw new Error(probed.detail);
     expect(canonicalMismatches(probed.media)).toEqual([]);
-    expect(probed.media.video!.frameCount).toBe(Math.round(clip.durationS * 30));
+    expect(probed.media.video!.frameCount).toBe(round(clip.durationS * 30));
 
     const before = await audioLevels(file, { fromS: 0, lengthS: 0.25 });
     const speech = await audioLevels(file, { fromS: 0.4, lengthS: 1.5 });
@@ -111,12 +112,12 @@ describe('a voiced reaction from the local engine', () => {
     const [a, b] = [await make(), await make()];
     expect(a.frames).toEqual(b.frames);
     expect(a.frames).toHaveLength(planned.length);
-    const speaking = a.frames.slice(Math.round(SPEECH_START_S * 30) + 2, Math.round(2.3 * 30));
+    const speaking = a.frames.slice(round(SPEECH_START_S * 30) + 2, round(2.3 * 30));
     const shapes = new Set(speaking.map((f) => f.viseme));
     expect(shapes.has('closed')).toBe(true);
     expect(shapes.has('open') || shapes.has('round')).toBe(true);
     const openings = speaking.map((f) => f.face.mouthOpen);
-    expect(Math.max(...openings) - Math.min(...openings)).toBeGreaterThan(0.4);
+    expect(max(...openings) - min(...openings)).toBeGreaterThan(0.4);
     // Before the line, the reaction as planned; the eyes and head are the expression's throughout.
     expect(a.frames[0]).toBe(planned[0]);
     a.frames.forEach((f, i) => expect(f.face.eyeOpen).toBe(planned[i]!.face.eyeOpen));
@@ -138,7 +139,7 @@ describe('a voiced reaction from the local engine', () => {
     // A mouth-sized box in the middle of the frame, not the whole face.
     expect(maxX - minX).toBeLessThan(RENDER_SIZE.width * 0.2);
     expect(maxY - minY).toBeLessThan(RENDER_SIZE.height * 0.08);
-    expect(Math.abs((minX + maxX) / 2 - RENDER_SIZE.width / 2)).toBeLessThan(RENDER_SIZE.width * 0.1);
+    expect(abs((minX + maxX) / 2 - RENDER_SIZE.width / 2)).toBeLessThan(RENDER_SIZE.width * 0.1);
   });
 
   test('the photo mouth: the speech opens the warped jaw on open vowels and shuts it on m/b/p', async () => {
@@ -152,7 +153,7 @@ describe('a voiced reaction from the local engine', () => {
     const closedFrame = frames.find((f) => f.viseme === 'closed')!;
     const { layout } = prepared;
     // Just under the lips' meeting line, where the cavity opens (see the photo renderer's tests).
-    const ox = Math.round(SYNTH.cx * layout.scale + layout.offsetX), oy = Math.round(480 * layout.scale + layout.offsetY);
+    const ox = round(SYNTH.cx * layout.scale + layout.offsetX), oy = round(480 * layout.scale + layout.offsetY);
     const brightness = (f: ReactionFrame) => {
       drawPhotoFrame(ctx, prepared, f);
       const [r, g, b] = ctx.getImageData(ox, oy, 1, 1).data;

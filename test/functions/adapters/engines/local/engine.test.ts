@@ -13,6 +13,7 @@ import { EngineError, type AvatarRef } from '#ports/engine';
 import { ensureBucket } from '#local/provision';
 import { sharedEndpoints, uniqueName } from '#test-support/services';
 import { fileArg, runFfmpeg } from '#render';
+const { abs } = Math;
 
 /** One frame of a clip as a PNG (lossless, so only the encode's own noise differs between clips). */
 async function framePng(file: string, atS: number): Promise<Buffer> {
@@ -137,7 +138,7 @@ describe('the local engine\'s choices', () => {
       // letters and dark outline differ by far more.
       const strongly = (x: number, y: number) => {
         const o = (y * 1080 + x) * 4;
-        return Math.abs(a![o]! - b![o]!) + Math.abs(a![o + 1]! - b![o + 1]!) + Math.abs(a![o + 2]! - b![o + 2]!) > 240;
+        return abs(a![o]! - b![o]!) + abs(a![o + 1]! - b![o + 1]!) + abs(a![o + 2]! - b![o + 2]!) > 240;
       };
       let onFace = 0, elsewhere = 0;
       for (let y = 0; y < 1920; y++) {

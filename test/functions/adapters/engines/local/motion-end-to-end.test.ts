@@ -13,6 +13,7 @@ import type { LocalEngine } from '#adapters/engines/local/engine';
 import { createLocalEngineWithFaces } from '#adapters/engines/local/engine-with-faces';
 import { fileArg, runFfmpeg, probeMedia } from '#render';
 import { EngineError, type AvatarRef } from '#ports/engine';
+const { abs } = Math;
 
 let dir: string;
 let bucketDir: string;
@@ -43,7 +44,7 @@ async function greyFrame(video: string, atS: number): Promise<Buffer> {
 function meanDifference(a: Buffer, b: Buffer): number {
   expect(a.length).toBe(b.length);
   let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
+  for (let i = 0; i < a.length; i++) sum += abs(a[i]! - b[i]!);
   return sum / a.length;
 }
 
