@@ -66,7 +66,7 @@ module.exports = {
       severity: 'error',
       comment:
         'A use case is one module directly under functions/use-cases/; a folder under it would be its own parts, which the operations and steps do not reach into.',
-      from: { path: notIn('use-cases') },
+      from: { path: '^functions/', pathNot: layer('use-cases') },
       to: { path: '^functions/use-cases/[^/]+/' },
     },
     {
