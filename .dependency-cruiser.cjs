@@ -56,8 +56,18 @@ module.exports = {
     {
       name: 'pipeline-through-ports',
       severity: 'error',
+      comment:
+        'Steps see the domain, the ports and use cases, and reach the outside only through the dependencies they are handed (rendering too, through the composer).',
       from: { path: layer('pipeline') },
-      to: { path: notIn('adapters', 'wiring', 'handlers', 'api', 'http') },
+      to: { path: notIn('adapters', 'render', 'wiring', 'handlers', 'api', 'http') },
+    },
+    {
+      name: 'use-cases-by-their-entry-points',
+      severity: 'error',
+      comment:
+        'A use case is one module directly under functions/use-cases/; a folder under it would be its own parts, which the operations and steps do not reach into.',
+      from: { path: '^functions/', pathNot: layer('use-cases') },
+      to: { path: '^functions/use-cases/[^/]+/' },
     },
     {
       name: 'render-stands-alone',
@@ -73,11 +83,7 @@ module.exports = {
         'Inside functions/, only adapters, wiring and handlers use the render wing, through its index (#render); the core reaches rendering through ports.',
       from: {
         path: '^functions/',
-        pathNot: [
-          notIn('adapters', 'wiring', 'handlers', 'render'),
-          // Temporary (issue 25): pipeline tasks that still call the wing directly, until they go through ports.
-          '^functions/pipeline/(tasks/(compose|finalize|render-preview)|job-sound)\\.ts$',
-        ],
+        pathNot: notIn('adapters', 'wiring', 'handlers', 'render'),
       },
       to: { path: layer('render') },
     },

@@ -1,5 +1,11 @@
 /** The finished video record and how clients see it (docs/decisions.md). */
 
+/**
+ * Every finished video's frame, portrait for the platforms it is posted to: the record states it, and
+ * the render wing's canonical encoding (render/encoding) takes it from here so the two cannot differ.
+ */
+export const VIDEO_FRAME = { width: 1080, height: 1920 } as const;
+
 export interface Video {
   id: number;
   account_id: number;

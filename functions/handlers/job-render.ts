@@ -9,6 +9,7 @@ import { withParts } from '#wiring/not-bundled';
 import { configuredEngines } from '#adapters/engines/configured';
 import { referenceResolver } from '#adapters/reference/reference-resolver';
 import { xrayCapture } from '#adapters/xray/sdk-capture';
+import { FfmpegVideoComposer } from '#adapters/media/ffmpeg-video-composer';
 
 /** The generation and ffmpeg steps. */
 export const tasks: TasksOf<'render'> = {
@@ -20,9 +21,13 @@ export const tasks: TasksOf<'render'> = {
 export const createHandler = (dependencies: DependencySource) => pipelineHandler('render', tasks, dependencies);
 
 /**
- * Only this function generates: the engines and the reference resolver are bundled here, not in the base
- * wiring. Its SDK calls are traced too (adapters/xray): clip transfers and engine calls are where its time goes.
+ * Only this function generates and encodes: the engines, the reference resolver and the composer are
+ * bundled here, not in the base wiring. Its SDK calls are traced too (adapters/xray): clip transfers and engine calls are where its time goes.
  */
 export const handler = createHandler(
-  withParts(instrumentedLambdaDependencies(xrayCapture), (base) => ({ engines: configuredEngines({ blobs: base.blobs }), references: referenceResolver() })),
+  withParts(instrumentedLambdaDependencies(xrayCapture), (base) => ({
+    engines: configuredEngines({ blobs: base.blobs }),
+    references: referenceResolver(),
+    composer: new FfmpegVideoComposer(),
+  })),
 );

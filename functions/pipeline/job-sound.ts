@@ -1,5 +1,5 @@
 /**
- * A job's sound (domain/sound SoundPlan) as local files for the render wing: the same for the preview
+ * A job's sound (domain/sound SoundPlan) as local files for the video composer: the same for the preview
  * (the reaction's part alone) and the finished video, so what is approved is what is published.
  */
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { soundOfJob } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
 import { isBuiltInSoundId, soundPlanOf } from '#domain/sound';
 import type { Dependencies } from '#ports/dependencies';
-import type { JoinSound } from '#render';
+import type { SoundFiles } from '#ports/video-composer';
 import { musicAudioKeyOf } from '#use-cases/music-audio';
 import { PipelineError } from './errors';
 
@@ -22,7 +22,7 @@ export async function jobSoundFiles(
   deps: SoundDeps,
   job: StoredJob,
   at: { withDemo: boolean; dir: string; /** Where the engine's clip (whose audio is the voice) is or will be. */ voicePath: string },
-): Promise<JoinSound> {
+): Promise<SoundFiles> {
   const { sound, musicId } = soundOfJob(job);
   const plan = soundPlanOf({ sound, musicId, emotion: job.reaction?.emotion ?? null });
   const voicePath = job.reaction?.voice ? at.voicePath : null;

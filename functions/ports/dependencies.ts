@@ -39,6 +39,7 @@ import type { WebhookReceivers } from './webhook-receivers';
 import type { MusicStore } from './music-store';
 import type { MusicMedia } from './music-media';
 import type { SoundBank } from './sound-bank';
+import type { VideoComposer } from './video-composer';
 
 export interface Dependencies {
   /** Starts video jobs and hands preview decisions to their executions. */
@@ -68,6 +69,8 @@ export interface Dependencies {
   /** Checks and re-encodes uploaded avatar images (sharp): only the avatars function bundles it. */
   avatarImages: AvatarImages;
   captionImages: CaptionImages;
+  /** Encodes a job's preview, finished video and poster (ffmpeg): only the render function bundles it. */
+  composer: VideoComposer;
   /** Video jobs and their Idempotency-Keys; the writes that also reserve an allowance unit. */
   jobs: JobStore;
   /** Settles and reads the monthly allowance. */

@@ -11,7 +11,7 @@ export interface ProductStore {
   newProductId(): Promise<number>;
   create(product: Product): Promise<void>;
   get(accountId: number, productId: number): Promise<Product | undefined>;
-  /** One page, oldest first, with the account's product count. */
+  /** One page, newest first, with the account's product count. */
   list(accountId: number, page: number, perPage: number): Promise<ProductPage>;
   /** The updated record, or undefined when there is none. */
   update(accountId: number, productId: number, changes: { name?: string; description?: string | null }, now: Date): Promise<Product | undefined>;

@@ -36,8 +36,8 @@ export async function settleDemo(deps: SettleDemoDeps, task: { accountId: number
       now,
       raiseEvent('product.demo.ready', accountId, { kind: 'product', id: productId }, now),
     );
-    // Deleted or replaced meanwhile: what we made belongs to nobody.
-    await deps.blobs.deleteKeys(kept ? [originalKey] : [canonicalKey]);
+    if (kept) await deps.blobs.deleteKeys([originalKey]);
+    else await dropUnlessLive(deps, task, canonicalKey);
   } catch (error) {
     logOf(deps).error('demo normalisation failed', { error, productId });
     await deps.products
@@ -49,8 +49,19 @@ export async function settleDemo(deps: SettleDemoDeps, task: { accountId: number
         raiseEvent('product.demo.failed', accountId, { kind: 'product', id: productId }, deps.now()),
       )
       .catch(() => undefined);
-    await deps.blobs.deleteKeys([canonicalKey]).catch(() => undefined);
+    await dropUnlessLive(deps, task, canonicalKey).catch(() => undefined);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What this run made, unless it is the demo: the canonical key is one per product, so when a duplicate
+ * run of the same task settled first, the file there is the live demo's. Otherwise the product was
+ * deleted or its demo failed meanwhile, and the file belongs to nobody.
+ */
+async function dropUnlessLive(deps: SettleDemoDeps, task: { accountId: number; productId: number }, canonicalKey: string): Promise<void> {
+  const product = await deps.products.get(task.accountId, task.productId);
+  if (product?.demo?.status === 'ready' && product.demo.key === canonicalKey) return;
+  await deps.blobs.deleteKeys([canonicalKey]);
 }

@@ -27,6 +27,7 @@ import {
   remoteFilesNotBundled,
   webhookReceiversNotBundled,
   musicMediaNotBundled,
+  composerNotBundled,
 } from './not-bundled';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 import { powertoolsMetrics } from '#adapters/metrics/powertools-metrics';
@@ -91,6 +92,7 @@ function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dep
     faces: facesNotBundled,
     captionImages: captionImagesNotBundled,
     musicMedia: musicMediaNotBundled,
+    composer: composerNotBundled,
     ...(storesNotBundled() as Pick<Dependencies, keyof ReturnType<typeof dynamoStores>>),
     // Only the social and analytics functions talk to the providers (social-on-aws.ts).
     social: socialNotBundled,

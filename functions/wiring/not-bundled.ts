@@ -15,6 +15,7 @@ import type { RemoteFiles } from '#ports/remote-files';
 import type { WebhookReceivers } from '#ports/webhook-receivers';
 import type { MusicMedia } from '#ports/music-media';
 import type { FaceFinder } from '#ports/face-finder';
+import type { VideoComposer } from '#ports/video-composer';
 
 const notBundled = (port: string) => (): never => {
   throw new Error(`${port} is not bundled with this function: its handler module must add it to the dependencies`);
@@ -49,6 +50,13 @@ export const captionImagesNotBundled: CaptionImages = {
   get typicalFaceBox(): CaptionImages['typicalFaceBox'] {
     return notBundled('the caption renderer')();
   },
+};
+
+export const composerNotBundled: VideoComposer = {
+  captionSegment: notBundled('the video composer'),
+  join: notBundled('the video composer'),
+  poster: notBundled('the video composer'),
+  defaultPosterTimeS: notBundled('the video composer'),
 };
 
 export const musicMediaNotBundled: MusicMedia = { ingest: notBundled('the music tools') };

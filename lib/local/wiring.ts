@@ -21,6 +21,7 @@ import { referenceResolver } from '#adapters/reference/reference-resolver';
 import { createLinkedFileDownloader } from '#adapters/reference/direct-media-resolver';
 import { FfprobeMediaInspector } from '#adapters/media/ffprobe-media-inspector';
 import { FfmpegMusicMedia } from '#adapters/media/ffmpeg-music-media';
+import { FfmpegVideoComposer } from '#adapters/media/ffmpeg-video-composer';
 import { dynamoStores } from '#adapters/dynamodb/stores';
 import { createSocialProviders, type SocialBackoff } from '#adapters/social/registry';
 import { localCredentialCipher } from '#adapters/crypto/credential-cipher';
@@ -75,6 +76,7 @@ export function localDependencies(parts: LocalParts): Dependencies {
     demoMedia: new FfmpegDemoMedia(),
     avatarImages: new SharpAvatarImages(),
     captionImages: new SkiaCaptionImages(),
+    composer: new FfmpegVideoComposer(),
     media: new FfprobeMediaInspector(),
     faces: { ...humanImageFaces, ...humanClipFaces },
     musicMedia: new FfmpegMusicMedia(),

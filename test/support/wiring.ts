@@ -50,6 +50,7 @@ export function testDependencies(overrides: Partial<Dependencies> = {}): Depende
     demoMedia: unwiredPort('demoMedia'),
     avatarImages: unwiredPort('avatarImages'),
     captionImages: unwiredPort('captionImages'),
+    composer: unwiredPort('composer'),
     jobs: unwiredPort('jobs'),
     ledger: unwiredPort('ledger'),
     videos: unwiredPort('videos'),

@@ -6,17 +6,16 @@
 import { join } from 'node:path';
 import { captionOf, hookOfJob, sameCaption } from '#domain/jobs';
 import { videoObjectKeys } from '#domain/video';
-import { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from '#render';
 import { jobSoundFiles } from '#pipeline/job-sound';
 import type { Dependencies } from '#ports/dependencies';
 import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
 import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 
-type ComposeDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'videos' | 'products' | 'avatars' | 'reactions' | 'sounds' | 'music'>;
+type ComposeDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'videos' | 'products' | 'avatars' | 'reactions' | 'sounds' | 'music' | 'composer'>;
 
 export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<void> {
-  const { blobs } = deps;
+  const { blobs, composer } = deps;
   let job = await activeJob(deps, payload);
   if (!job) return;
   const { product } = await requireInputs(deps, job);
@@ -57,10 +56,10 @@ export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<
         if (reaction.voice && !voiceFromSegment) await blobs.getToFile(reaction.key, join(dir, 'reaction.mp4'));
       } else {
         await blobs.getToFile(reaction.key, join(dir, 'reaction.mp4'));
-        segmentDurationS = (await captionSegment({ reactionPath: join(dir, 'reaction.mp4'), caption, outputPath: segmentPath })).durationS;
+        segmentDurationS = (await composer.captionSegment({ reactionPath: join(dir, 'reaction.mp4'), caption, outputPath: segmentPath })).durationS;
       }
       await demoFetched;
-      const joined = await joinWithDemo({
+      const joined = await composer.join({
         segmentPath,
         segmentDurationS,
         demo: demo ? { path: join(dir, 'demo.mp4'), durationS: demo.durationS, encoding: demo.encoding, loudnessLufs: demo.loudnessLufs } : null,
@@ -75,8 +74,8 @@ export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<
         await blobs.copy(enginePoster, keys.poster);
       } else {
         // The reaction's peak when the engine knows it (the segment keeps the clip's timeline).
-        const atS = reaction.peak_s != null && reaction.peak_s < segmentDurationS ? reaction.peak_s : posterTimeS(segmentDurationS);
-        await posterJpeg({ videoPath: join(dir, 'video.mp4'), atS, outputPath: join(dir, 'poster.jpg') });
+        const atS = reaction.peak_s != null && reaction.peak_s < segmentDurationS ? reaction.peak_s : composer.defaultPosterTimeS(segmentDurationS);
+        await composer.poster({ videoPath: join(dir, 'video.mp4'), atS, outputPath: join(dir, 'poster.jpg') });
         await blobs.putFile(keys.poster, join(dir, 'poster.jpg'), 'image/jpeg');
       }
       return { video_id: videoId, key: keys.video, poster_key: keys.poster, duration_s: joined.durationS, size_bytes: joined.sizeBytes };

@@ -3,8 +3,8 @@
  * and mark the job done together, then drop the job's working files. A crash between the charge and
  * the record re-runs this step, and the charge is idempotent.
  */
-import { CANONICAL } from '#render';
 import { jobObjectPrefix } from '#domain/jobs';
+import { VIDEO_FRAME } from '#domain/video';
 import type { Dependencies } from '#ports/dependencies';
 import { activeJob, enterStep } from '#pipeline/job-context';
 import { PipelineError } from '#pipeline/errors';
@@ -32,8 +32,8 @@ export async function finalize(payload: StepPayload, deps: Pick<Dependencies, 'j
       key: output.key,
       poster_key: output.poster_key,
       duration_s: output.duration_s,
-      width: CANONICAL.width,
-      height: CANONICAL.height,
+      width: VIDEO_FRAME.width,
+      height: VIDEO_FRAME.height,
       size_bytes: output.size_bytes,
       created_at: now.toISOString(),
     },

@@ -1,15 +1,14 @@
 /** RenderPreview: the captioned reaction segment, playable alone at preview_url. */
 import { join } from 'node:path';
 import { captionOf, jobObjectKeys } from '#domain/jobs';
-import { captionSegment, joinWithDemo } from '#render';
 import { jobSoundFiles } from '#pipeline/job-sound';
 import type { Dependencies } from '#ports/dependencies';
 import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
 import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 
-export async function renderPreview(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'blobs' | 'products' | 'avatars' | 'reactions' | 'sounds' | 'music'>): Promise<void> {
-  const { blobs } = deps;
+export async function renderPreview(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'blobs' | 'products' | 'avatars' | 'reactions' | 'sounds' | 'music' | 'composer'>): Promise<void> {
+  const { blobs, composer } = deps;
   let job = await activeJob(deps, payload);
   if (!job) return;
   await requireInputs(deps, job);
@@ -24,9 +23,9 @@ export async function renderPreview(payload: StepPayload, deps: Pick<Dependencie
       await blobs.getToFile(reaction.key, reactionPath);
       const sound = jobSoundFiles(deps, job, { withDemo: false, dir, voicePath: reactionPath });
       sound.catch(() => undefined);
-      const segment = await captionSegment({ reactionPath, caption, outputPath: join(dir, 'segment.mp4') });
+      const segment = await composer.captionSegment({ reactionPath, caption, outputPath: join(dir, 'segment.mp4') });
       // The preview sounds as the finished video's opening will: the reaction's sound, levelled.
-      await joinWithDemo({ segmentPath: join(dir, 'segment.mp4'), segmentDurationS: segment.durationS, demo: null, sound: await sound, outputPath: join(dir, 'preview.mp4') });
+      await composer.join({ segmentPath: join(dir, 'segment.mp4'), segmentDurationS: segment.durationS, demo: null, sound: await sound, outputPath: join(dir, 'preview.mp4') });
       await blobs.putFile(key, join(dir, 'preview.mp4'), 'video/mp4');
       return segment.durationS;
     } catch (error) {

@@ -8,11 +8,12 @@
 import { createHash } from 'node:crypto';
 import { fileArg } from '../ffmpeg/binaries';
 import type { MediaProbe } from '../ffmpeg/probe';
+import { VIDEO_FRAME } from '#domain/video';
 const { abs, max, round } = Math;
 
 export const CANONICAL = {
-  width: 1080,
-  height: 1920,
+  width: VIDEO_FRAME.width,
+  height: VIDEO_FRAME.height,
   fps: 30,
   video: {
     codec: 'h264',

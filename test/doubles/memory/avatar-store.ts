@@ -54,7 +54,8 @@ export class MemoryAvatarStore implements AvatarStore {
   async settle(accountId: number, avatarId: number, outcome: AvatarOutcome, now: Date): Promise<Avatar | undefined> {
     const avatar = this.avatars.get(avatarKey(accountId, avatarId));
     if (!avatar || avatar.status !== 'processing') return undefined;
-    Object.assign(avatar, structuredClone({ ...outcome, rig: outcome.rig ?? null }), { updated_at: now.toISOString() });
+    // DynamoDB stores a missing rig as null and reads it back as absent.
+    Object.assign(avatar, structuredClone({ ...outcome, rig: outcome.rig ?? undefined }), { updated_at: now.toISOString() });
     return structuredClone(avatar);
   }
 }

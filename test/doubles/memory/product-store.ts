@@ -1,6 +1,11 @@
-/** Products in memory, with the DynamoDB store's conditions (a demo settles only on the upload it was made from). */
+/**
+ * Products in memory, with the DynamoDB store's conditions (a demo settles only on the upload it was
+ * made from and, when it raises an event, only while it is processing). The events themselves are the
+ * webhook store's business, which this double does not keep.
+ */
 import type { DemoVideo, Product } from '#domain/product';
 import type { ProductPage, ProductStore } from '#ports/product-store';
+import type { WebhookEvent } from '#domain/webhooks';
 
 const productKey = (accountId: number, productId: number) => `${accountId}/${productId}`;
 
@@ -52,9 +57,10 @@ export class MemoryProductStore implements ProductStore {
     return product;
   }
 
-  async settleDemo(accountId: number, productId: number, demo: DemoVideo, now: Date): Promise<boolean> {
+  async settleDemo(accountId: number, productId: number, demo: DemoVideo, now: Date, event?: WebhookEvent): Promise<boolean> {
     const product = this.products.get(productKey(accountId, productId));
     if (!product || product.demo?.original_key !== demo.original_key) return false;
+    if (event && product.demo.status !== 'processing') return false;
     product.demo = structuredClone(demo);
     product.updated_at = now.toISOString();
     return true;

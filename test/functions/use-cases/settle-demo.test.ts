@@ -69,6 +69,20 @@ describe('settleDemo', () => {
     expect(blobs.objects.has(CANONICAL)).toBe(false);
   });
 
+  test('a duplicate run that finishes after the first settled leaves the live demo where it is', async () => {
+    let duplicate = true;
+    const { deps, products, blobs } = await setup(async (input, output, options) => {
+      if (duplicate) {
+        duplicate = false;
+        await settleDemo(deps, task);
+      }
+      return writesCanonical(input, output, options);
+    });
+    await settleDemo(deps, task);
+    expect((await products.get(7, 1))!.demo).toMatchObject({ status: 'ready', key: CANONICAL });
+    expect([...blobs.objects.keys()]).toEqual([CANONICAL]);
+  });
+
   test('a task for another upload, or one already settled, does nothing', async () => {
     const normalise = jest.fn(writesCanonical);
     const { deps } = await setup(normalise);

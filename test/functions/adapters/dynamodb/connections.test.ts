@@ -1,4 +1,4 @@
-/** The connection store against DynamoDB Local, with connections sealed by the key-file cipher. */
+/** The connection store against DynamoDB Local: its contract (which the memory double keeps too), and connections sealed by the key-file cipher. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import type { CredentialCipher } from '#ports/credential-cipher';
 import { storeConnection, type NewConnection } from '#use-cases/set-connection';
 import { openCredentials } from '#use-cases/connection-credentials';
 import { startTestTable, type TestTable } from '#test-support/dynamodb';
+import { connectionStoreContract } from '#test-support/connection-store-contract';
 
 const API_KEY = 'ayr_live_ABCDEFGHIJKLMNOP1234';
 const TIKTOK: Channel = { id: 'pk1:tiktok', platform: 'tiktok', name: 'Acme on TikTok', username: 'acme', active: true };
@@ -38,12 +39,10 @@ async function getOpened(accountId: number, provider: ProviderName) {
   const connection = await store.get(accountId, provider);
   return connection && { connection, credentials: await openCredentials(cipher, connection) };
 }
-const listConnections = (accountId: number) => store.list(accountId);
 const updateChannels = (accountId: number, provider: ProviderName, generation: string, channels: Channel[], now = new Date()) =>
   store.updateChannels(accountId, provider, generation, channels, now);
 const markConnectionError = (accountId: number, provider: ProviderName, generation: string, error: { code: string; message: string }) =>
   store.markError(accountId, provider, generation, error, new Date());
-const deleteConnection = (accountId: number, provider: ProviderName) => store.remove(accountId, provider);
 
 let nextAccount = 5000;
 const freshAccount = () => nextAccount++;
@@ -90,15 +89,6 @@ describe('the connection store', () => {
     expect(connection.key_hint).toBeNull();
   });
 
-  test('lists an account\'s connections only, in provider order', async () => {
-    const accountId = freshAccount();
-    await putConnection({ accountId, provider: 'provider_b', credentials: { apiKey: 'pfm_key_1234' }, channels: [YOUTUBE] });
-    await putConnection({ accountId, provider: 'provider_a', credentials: { apiKey: 'ayr_key_1234' }, channels: [TIKTOK] });
-    await putConnection({ accountId: freshAccount(), provider: 'provider_a', credentials: { apiKey: 'someone_else' }, channels: [] });
-    expect((await listConnections(accountId)).map((c) => c.provider)).toEqual(['provider_a', 'provider_b']);
-    expect(await listConnections(freshAccount())).toEqual([]);
-  });
-
   test('updateChannels stores a new listing and heals an errored connection, on the same generation only', async () => {
     const accountId = freshAccount();
     const { connection } = await putConnection({ accountId, provider: 'provider_a', credentials: { apiKey: API_KEY }, channels: [TIKTOK] });
@@ -116,14 +106,6 @@ describe('the connection store', () => {
     // Nothing is created for a provider that is not connected.
     expect(await updateChannels(accountId, 'provider_b', connection.generation, [TIKTOK])).toBeUndefined();
     expect(await getConnection(accountId, 'provider_b')).toBeUndefined();
-  });
-
-  test('deleteConnection returns what it removed, then nothing', async () => {
-    const accountId = freshAccount();
-    await putConnection({ accountId, provider: 'provider_b', credentials: { apiKey: 'pfm_key_5678' }, channels: [] });
-    expect(await deleteConnection(accountId, 'provider_b')).toMatchObject({ provider: 'provider_b' });
-    expect(await deleteConnection(accountId, 'provider_b')).toBeUndefined();
-    expect(await getOpened(accountId, 'provider_b')).toBeUndefined();
   });
 
   test('a sealed record copied into another account does not open there', async () => {
@@ -153,3 +135,5 @@ describe('the connection store', () => {
     expect(JSON.stringify(view)).not.toMatch(/credentials|ciphertext|generation|PK-1/);
   });
 });
+
+connectionStoreContract(() => store, 5500);
