@@ -26,7 +26,8 @@ export interface CaptionSpec {
   style?: CaptionStyle;
   /**
    * The face's eyes-to-mouth box on the 1080x1920 frame over the whole clip (the union of every
-   * frame's), which the caption's ink keeps clear of; null or absent when the face is not known.
+   * frame's), which the caption's ink keeps clear of, with the forehead above it; null or absent when
+   * the face is not known.
    */
   avoid?: CaptionBox | null;
 }
@@ -85,6 +86,20 @@ const HIGHLIGHT_BAND = '#ffd23f';
 const GLOW_COLOUR = '#29f0ff';
 /** Space kept between the caption's ink and the face's eyes-to-mouth box. */
 const FACE_GAP_PX = 24;
+/**
+ * The forehead, as a share of the eyes-to-mouth box's height above it: a face is read (by a viewer
+ * and by a face detector alike) from its brow up, and a caption across the forehead cut the face the
+ * detector finds on a drawn avatar to the first frame or none (issue 27). 0.4 is where human's face
+ * mesh ends above the drawn avatar's eyes-to-mouth box over a whole reaction.
+ */
+const FOREHEAD_SHARE = 0.4;
+
+/** The part of the frame a caption keeps clear of: the eyes-to-mouth box and the forehead above it. */
+function faceWithForehead(avoid: CaptionBox | null): CaptionBox | null {
+  if (!avoid) return null;
+  const forehead = avoid.height * FOREHEAD_SHARE;
+  return { x: avoid.x, y: avoid.y - forehead, width: avoid.width, height: avoid.height + forehead };
+}
 
 /**
  * How each style draws, relative to the font size. `padX`/`padY` is how far its ink reaches beyond
@@ -371,8 +386,9 @@ function fontSteps(size: CaptionSize): number[] {
  * smaller and moved again; a caption that fits nowhere in its band even at the smallest size goes to
  * the free part of the safe area nearest its band.
  */
-function planCaption(ctx: SKRSContext2D, text: string, size: CaptionSize, style: CaptionStyle, position: CaptionPosition, avoid: CaptionBox | null): Plan {
+function planCaption(ctx: SKRSContext2D, text: string, size: CaptionSize, style: CaptionStyle, position: CaptionPosition, eyesToMouth: CaptionBox | null): Plan {
   const safe = CAPTION_SAFE_AREA;
+  const avoid = faceWithForehead(eyesToMouth);
   const look = STYLE_LOOKS[style] ?? STYLE_LOOKS.outline;
   const shown = look.upper ? text.toUpperCase() : text;
   const fitting: Plan[] = [];

@@ -331,6 +331,18 @@ describe('every style keeps every pixel inside the safe area, clear of the face'
     expect(avoided.box.y + avoided.box.height / 2).toBeLessThanOrEqual(THIRDS.top[1]);
   });
 
+  test('the forehead above the eyes-to-mouth box is kept clear too, and the bench’s hook stays at its size in the top third', async () => {
+    // Issue 27: a hook over the drawn avatar's brow hid its face from the detector in all but the first frame.
+    const face = FACES.drawn!;
+    const forehead = { x: face.x, y: face.y - 0.4 * face.height, width: face.width, height: 0.4 * face.height };
+    const text = 'POV: the serum that finally works 😱';
+    const free = await render({ text, position: 'top', size: 'medium' });
+    const placed = await render({ text, position: 'top', size: 'medium', avoid: face });
+    expect(stray(placed, forehead).onFace).toBe(0);
+    expect(placed.box.height).toBe(free.box.height);
+    expect(placed.box.y + placed.box.height / 2).toBeLessThanOrEqual(THIRDS.top[1]);
+  });
+
   test('a face away from the caption moves nothing', async () => {
     const away = { x: 200, y: 1500, width: 300, height: 200 };
     const free = await renderCaptionPng({ text: 'Hook', position: 'top', size: 'medium' });
