@@ -84,6 +84,9 @@ const BOX_FILL = 'rgba(255, 255, 255, 0.96)';
 const BOX_TEXT = '#111111';
 const HIGHLIGHT_BAND = '#ffd23f';
 const GLOW_COLOUR = '#29f0ff';
+/** The dark halo right around the glow's letters, so they read on white as on black. */
+const GLOW_SHADE = 'rgba(6, 10, 30, 0.9)';
+const GLOW_SHADE_BLUR = 0.12;
 /** Space kept between the caption's ink and the face's eyes-to-mouth box. */
 const FACE_GAP_PX = 24;
 /**
@@ -122,7 +125,7 @@ const STYLE_LOOKS: Record<CaptionStyle, StyleLook> = {
   // Key words on a colour band, the rest outlined; the band's padding is the widest ink.
   highlight: { weight: 800, upper: false, outline: OUTLINE, padX: 0.18, padY: 0.06 },
   // Skia's blur reaches 1.5 x shadowBlur (3 sigma); a little more is kept for the anti-aliased edge.
-  glow: { weight: 800, upper: false, outline: 0.07, padX: GLOW_BLUR * 1.5 + 0.05, padY: GLOW_BLUR * 1.5 + 0.05 },
+  glow: { weight: 800, upper: false, outline: 0.1, padX: GLOW_BLUR * 1.5 + 0.05, padY: GLOW_BLUR * 1.5 + 0.05 },
   bold_caps: { weight: 900, upper: true, outline: 0.18, padX: 0.09, padY: 0.09 },
 };
 
@@ -527,12 +530,16 @@ function drawLines(ctx: SKRSContext2D, plan: Plan, style: CaptionStyle): void {
     }
   }
   if (style === 'glow') {
-    ctx.save();
-    ctx.shadowColor = GLOW_COLOUR;
-    ctx.shadowBlur = fontPx * GLOW_BLUR;
-    ctx.fillStyle = '#ffffff';
-    for (const l of lines) for (const r of l.runs) text(r.run, r.x, l.baseline, 'fill');
-    ctx.restore();
+    // The neon halo first, then a tight dark one over its inner edge: white letters on a pale frame
+    // met only the halo's own pale cyan (a contrast of 2.5 on white) and faded into it.
+    for (const [colour, blur] of [[GLOW_COLOUR, GLOW_BLUR], [GLOW_SHADE, GLOW_SHADE_BLUR]] as const) {
+      ctx.save();
+      ctx.shadowColor = colour;
+      ctx.shadowBlur = fontPx * blur;
+      ctx.fillStyle = '#ffffff';
+      for (const l of lines) for (const r of l.runs) text(r.run, r.x, l.baseline, 'fill');
+      ctx.restore();
+    }
   }
   // Outlines of every line first, then the fills, so no outline bites into a neighbour's fill.
   ctx.lineWidth = Math.round(fontPx * look.outline);
