@@ -12,18 +12,25 @@
  *   - poster: SSIM of the poster against the video's frame at the engine's peak;
  *   - for motion, the share of the reference's head movement followed (both measured with the face
  *     resampled to 256 px wide).
- * A column for the caption's safe area and face overlap belongs to the captions work; `CAPTION_COLUMN`
- * marks its place.
+ *   - caption vs face: how far the caption's ink (redrawn from the job's caption as compose drew it)
+ *     stays from the face box human found, forehead to chin (negative: it covers that many rows of
+ *     it), and whether every pixel of it is inside the platforms' safe area.
  */
 import { join } from 'node:path';
 import { fmt, type Table, type Target } from './report';
 
-const LOOKS_TARGETS = { minWindow: 1, freezeAtStartS: 0, seam: 5, posterSsim: 0.95, motionFollowed: 0.8 } as const;
+const LOOKS_TARGETS = { minWindow: 1, freezeAtStartS: 0, seam: 5, posterSsim: 0.95, motionFollowed: 0.8, captionGapPx: 0 } as const;
 
 /** The caption's horizontal safe area in a finished 1080-wide frame (docs/architecture.md, captions). */
 const CAPTION_X = [120, 930] as const;
-/** Where the captions work's safe-area / face-overlap figure goes, once it exists. */
-const CAPTION_COLUMN = 'caption vs face (captions work)';
+const CAPTION_COLUMN = 'caption vs face: gap px, in safe area';
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 export interface LooksRow {
   method: string;
@@ -34,6 +41,9 @@ export interface LooksRow {
   posterSsim: number;
   /** Motion only: the video's face motion over the reference's. */
   followed: number | null;
+  /** Rows between the caption's ink and the face box (negative: overlapping rows); null without a caption. */
+  captionGapPx: number | null;
+  captionInSafeArea: boolean | null;
 }
 
 export interface LooksInput {
@@ -46,16 +56,27 @@ export interface LooksInput {
   poster: string;
   /** For motion: the reference clip it followed. */
   reference?: string;
+  /** The caption's ink box on the frame, as compose drew it; null without one. */
+  caption: Box | null;
   dir: string;
 }
 
 /** A method whose video shows no face human can find: reported as such (a MISS), not a crash. */
 function faceless(method: string): LooksRow {
-  return { method, windows: [], minWindow: NaN, freezeAtStartS: NaN, seam: NaN, posterSsim: NaN, followed: null };
+  return { method, windows: [], minWindow: NaN, freezeAtStartS: NaN, seam: NaN, posterSsim: NaN, followed: null, captionGapPx: NaN, captionInSafeArea: null };
+}
+
+/**
+ * Rows from the caption to the face, where their columns meet (a caption beside the face is clear of
+ * it whatever its rows): the gap between them, negative for rows of the face it covers.
+ */
+function gapBetween(caption: Box, face: Box): number {
+  if (caption.x >= face.x + face.width || face.x >= caption.x + caption.width) return Infinity;
+  return Math.max(face.y - (caption.y + caption.height), caption.y - (face.y + face.height));
 }
 
 export async function measureLooks(input: LooksInput): Promise<LooksRow> {
-  const { measureFaceMotion, findFaceBox, freezes, lumaFrameAt, seamStep, subjectOf, runFfmpeg, fileArg } = await import('#render');
+  const { measureFaceMotion, findFaceBox, freezes, lumaFrameAt, seamStep, subjectOf, runFfmpeg, fileArg, CAPTION_SAFE_AREA } = await import('#render');
   const { ssimOf } = await import('./ssim');
   const box = (await findFaceBox(input.video, { durationS: input.reactionS })) ?? (await findFaceBox(input.video, { durationS: input.reactionS, samples: 30 }));
   if (!box) return faceless(input.method);
@@ -80,7 +101,13 @@ export async function measureLooks(input: LooksInput): Promise<LooksRow> {
     seam: seam.step,
     posterSsim: await ssimOf(input.poster, peakPng),
     followed,
+    captionGapPx: input.caption ? gapBetween(input.caption, motion.box) : null,
+    captionInSafeArea: input.caption ? insideSafeArea(input.caption, CAPTION_SAFE_AREA) : null,
   };
+}
+
+function insideSafeArea(box: Box, safe: { left: number; right: number; top: number; bottom: number }): boolean {
+  return box.x >= safe.left && box.x + box.width <= safe.right && box.y >= safe.top && box.y + box.height <= safe.bottom;
 }
 
 /** A floor as a bench target (the bench's targets are ceilings): how far short of it a figure is. */
@@ -95,11 +122,14 @@ export function looksSummary(rows: readonly LooksRow[]): { table: Table; targets
     { what: `${r.method}: seam (row luma step away from the face)`, value: Number.isNaN(r.seam) ? Infinity : r.seam, max: t.seam, unit: '' },
     shortOf(`${r.method}: poster SSIM against the peak frame, short of ${t.posterSsim}`, r.posterSsim, t.posterSsim),
     ...(r.followed !== null ? [shortOf(`${r.method}: share of the reference's head movement followed, short of ${t.motionFollowed}`, r.followed, t.motionFollowed)] : []),
+    ...(r.captionGapPx !== null ? [shortOf(`${r.method}: rows between the caption and the face human finds, short of ${t.captionGapPx}`, r.captionGapPx, t.captionGapPx)] : []),
+    ...(r.captionInSafeArea !== null ? [{ what: `${r.method}: caption pixels outside the safe area`, value: r.captionInSafeArea ? 0 : 1, max: 0, unit: '' }] : []),
   ]);
+  const captionOk = (r: LooksRow) => r.captionGapPx === null || (r.captionGapPx >= t.captionGapPx && r.captionInSafeArea === true);
   const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
   return {
     table: {
-      title: `Looks of finished videos, per method (targets: every 1 s window ≥ ${t.minWindow}, no freeze at start, seam ≤ ${t.seam}, poster SSIM ≥ ${t.posterSsim}, motion follows ≥ ${t.motionFollowed * 100} %)`,
+      title: `Looks of finished videos, per method (targets: every 1 s window ≥ ${t.minWindow}, no freeze at start, seam ≤ ${t.seam}, poster SSIM ≥ ${t.posterSsim}, motion follows ≥ ${t.motionFollowed * 100} %, the caption clear of the face and in the safe area)`,
       head: ['method', 'face motion per 1 s window', 'min', 'freeze at start s', 'seam step', 'poster SSIM', 'reference followed', CAPTION_COLUMN, 'verdict'],
       rows: rows.map((r) => [
         r.method,
@@ -109,8 +139,8 @@ export function looksSummary(rows: readonly LooksRow[]): { table: Table; targets
         fmt(r.seam, 2),
         fmt(r.posterSsim, 4),
         r.followed !== null ? `${fmt(r.followed * 100, 0)} %` : '',
-        '',
-        pass(r.minWindow >= t.minWindow && r.freezeAtStartS <= t.freezeAtStartS && r.seam <= t.seam && r.posterSsim >= t.posterSsim && (r.followed === null || r.followed >= t.motionFollowed)),
+        r.captionGapPx === null ? 'no caption' : `${Number.isFinite(r.captionGapPx) ? fmt(r.captionGapPx, 0) : 'beside'}, ${r.captionInSafeArea ? 'yes' : 'no'}`,
+        pass(r.minWindow >= t.minWindow && r.freezeAtStartS <= t.freezeAtStartS && r.seam <= t.seam && r.posterSsim >= t.posterSsim && (r.followed === null || r.followed >= t.motionFollowed) && captionOk(r)),
       ]),
     },
     targets,

@@ -101,6 +101,14 @@ async function measureVideo(file: string, reactionS: number): Promise<Omit<Measu
   };
 }
 
+/** The caption's ink box as compose drew it for this job (the same spec, the same renderer); null without one. */
+async function captionBoxOf(job: Parameters<typeof import('#domain/jobs').captionOf>[0]): Promise<{ x: number; y: number; width: number; height: number } | null> {
+  const { captionOf } = await import('#domain/jobs');
+  const { renderCaptionPng } = await import('#render');
+  const spec = captionOf(job);
+  return spec ? (await renderCaptionPng(spec)).box : null;
+}
+
 /** A demo whose audio measures `lufs`, uploaded and normalised. */
 async function productAt(call: ApiCall, tasksIdle: () => Promise<void>, demo: (typeof DEMOS)[number], seconds: number): Promise<number> {
   const { demoAtLoudness } = await import('#test-support/sound-fixtures');
@@ -173,7 +181,7 @@ export async function runQuality(options: QualityOptions): Promise<SectionResult
           const poster = join(dir, `${method}-poster.jpg`);
           await writeFile(poster, Buffer.from(await (await fetch(video.thumbnail_url)).arrayBuffer()));
           const reference = method === 'motion' ? referencePath : undefined;
-          looks.push(await measureLooks({ method, video: file, reactionS, peakS: done.reaction?.peak_s ?? null, poster, reference, dir }));
+          looks.push(await measureLooks({ method, video: file, reactionS, peakS: done.reaction?.peak_s ?? null, poster, reference, caption: await captionBoxOf(done), dir }));
         }
         log(`${method} × ${demo.name}: ${fmt(figures.integratedLufs)} LUFS, ${fmt(figures.truePeakDbtp)} dBTP, LRA ${fmt(figures.rangeLu)} LU, longest silence ${fmt(figures.longestSilenceS, 2)} s, reaction ${fmt(figures.reactionLufs ?? NaN)} LUFS`);
       }

@@ -65,6 +65,9 @@ let faceLong: string;
 let demoAuto: { api: ApiClient; accountId: number; product: any };
 let demoReuse: { api: ApiClient; accountId: number; product: any };
 
+/** The face box a job's caption was kept clear of, as the job keeps it with its reaction. */
+const faceBoxOf = async (accountId: number, jobId: number) => (await t.stack.dependencies.jobs.get(accountId, jobId))?.reaction?.face_box ?? null;
+
 beforeAll(async () => {
   // The stack's resolver is made below, once the loopback server it reaches is listening.
   const references: ReferenceResolver = { name: 'loopback', resolve: (url, options) => referenceDouble!.resolve(url, options) };
@@ -210,7 +213,7 @@ describe('POST /videos, method prompt, mode auto', () => {
       const poster = await fetchTo(video.thumbnail_url, 'poster.jpg');
       expect(await sharp(poster.bytes).metadata()).toMatchObject({ format: 'jpeg', width: 1080, height: 1920 });
 
-      await expectCaptionIn(await frameAt(mp4.file, 1), 'Wait for it... you will need this one', 'top');
+      await expectCaptionIn(await frameAt(mp4.file, 1), 'Wait for it... you will need this one', 'top', undefined, await faceBoxOf(demoAuto.accountId, job.id));
 
       expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
       expect((await api.get(`/videos/jobs/${job.id}`)).body.data.charged_units).toBe(1);
@@ -263,7 +266,7 @@ describe('mode preview, approve and regenerate', () => {
   test(
     'stops at preview_ready with a playable captioned preview, charged once; approve with hook overrides moves the caption and charges nothing',
     async () => {
-      const { api, product } = await freshAccount();
+      const { api, accountId, product } = await freshAccount();
       const res = await api.post('/videos', {
         product_id: product.id,
         method: 'prompt',
@@ -287,7 +290,7 @@ describe('mode preview, approve and regenerate', () => {
       expect(previewMedia.durationS!).toBeGreaterThanOrEqual(REACTION_MIN_S - DURATION_SLACK_S);
       expect(previewMedia.durationS!).toBeLessThanOrEqual(REACTION_MAX_S + DURATION_SLACK_S);
       const previewFrame = await frameAt(preview.file, 1);
-      await expectCaptionIn(previewFrame, 'Wait for it... you will need this one', 'top');
+      await expectCaptionIn(previewFrame, 'Wait for it... you will need this one', 'top', undefined, await faceBoxOf(accountId, job.id));
 
       const approved = await api.post(`/videos/jobs/${job.id}/approve`, { hook_text: 'Now look at this one, seriously', hook_position: 'bottom' });
       expect(approved.status).toBe(202);

@@ -9,7 +9,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { makeReferenceClip, realFacePng } from '#bench/reference-clip';
 import { JOB_STAGES } from '#domain/jobs';
-import { fileArg, runFfmpeg, probeMedia, type MediaProbe, renderCaptionPng } from '#render';
+import { fileArg, runFfmpeg, probeMedia, type FaceBox, type MediaProbe, renderCaptionPng } from '#render';
 import sharp from 'sharp';
 import { FIXTURE_DIR, makeFixture, type FixtureKind } from './media-fixtures';
 export { topLevelBoxes } from './mp4-boxes';
@@ -185,8 +185,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  * scores near 1 even after H.264; a white shirt matches the fill but not the outline, a dark area the
  * outline but not the fill, so anything but the letters themselves scores low.
  */
-async function captionMatch(rgb: Buffer, caption: { text: string; position: Third; size?: 'small' | 'medium' | 'large' }): Promise<number> {
-  const { png } = await renderCaptionPng({ text: caption.text, position: caption.position, size: caption.size ?? 'medium' });
+async function captionMatch(rgb: Buffer, caption: { text: string; position: Third; size?: 'small' | 'medium' | 'large'; avoid?: FaceBox | null }): Promise<number> {
+  const { png } = await renderCaptionPng({ text: caption.text, position: caption.position, size: caption.size ?? 'medium', avoid: caption.avoid ?? null });
   return layerMatch(rgb, png);
 }
 
@@ -219,10 +219,14 @@ export async function layerMatch(rgb: Buffer, png: Buffer): Promise<number> {
   return min(tally.fill.matching / tally.fill.solid, tally.outline.matching / tally.outline.solid);
 }
 
-/** The frame shows this caption at `position`, and not at the other two places. */
-export async function expectCaptionIn(rgb: Buffer, text: string, position: Third, size?: 'small' | 'medium' | 'large'): Promise<Record<Third, number>> {
+/**
+ * The frame shows this caption at `position`, and not at the other two places. `avoid`: the face box
+ * the job's caption was kept clear of (its reaction's `face_box`), so the caption is looked for where
+ * it was placed, moved off the face within its third.
+ */
+export async function expectCaptionIn(rgb: Buffer, text: string, position: Third, size?: 'small' | 'medium' | 'large', avoid?: FaceBox | null): Promise<Record<Third, number>> {
   const scores = {} as Record<Third, number>;
-  for (const third of Object.keys(THIRDS) as Third[]) scores[third] = await captionMatch(rgb, { text, position: third, size });
+  for (const third of Object.keys(THIRDS) as Third[]) scores[third] = await captionMatch(rgb, { text, position: third, size, avoid });
   // The scores are in the keys, so a failure shows them.
   const verdict: Record<string, boolean> = { [`${position}=${scores[position].toFixed(2)} >= 0.9`]: scores[position] >= 0.9 };
   for (const other of (Object.keys(THIRDS) as Third[]).filter((t) => t !== position)) {

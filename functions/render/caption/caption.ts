@@ -27,7 +27,8 @@ export interface CaptionSpec {
   style?: CaptionStyle;
   /**
    * The face's eyes-to-mouth box on the 1080x1920 frame over the whole clip (the union of every
-   * frame's), which the caption's ink keeps clear of; null or absent when the face is not known.
+   * frame's), which the caption's ink keeps clear of, with the forehead above it; null or absent when
+   * the face is not known.
    */
   avoid?: CaptionBox | null;
 }
@@ -84,8 +85,25 @@ const BOX_FILL = 'rgba(255, 255, 255, 0.96)';
 const BOX_TEXT = '#111111';
 const HIGHLIGHT_BAND = '#ffd23f';
 const GLOW_COLOUR = '#29f0ff';
+/** The dark halo right around the glow's letters, so they read on white as on black. */
+const GLOW_SHADE = 'rgba(6, 10, 30, 0.9)';
+const GLOW_SHADE_BLUR = 0.12;
 /** Space kept between the caption's ink and the face's eyes-to-mouth box. */
 const FACE_GAP_PX = 24;
+/**
+ * The forehead, as a share of the eyes-to-mouth box's height above it: a face is read (by a viewer
+ * and by a face detector alike) from its brow up, and a caption across the forehead cut the face the
+ * detector finds on a drawn avatar to the first frame or none (issue 27). 0.4 is where human's face
+ * mesh ends above the drawn avatar's eyes-to-mouth box over a whole reaction.
+ */
+const FOREHEAD_SHARE = 0.4;
+
+/** The part of the frame a caption keeps clear of: the eyes-to-mouth box and the forehead above it. */
+function faceWithForehead(avoid: CaptionBox | null): CaptionBox | null {
+  if (!avoid) return null;
+  const forehead = avoid.height * FOREHEAD_SHARE;
+  return { x: avoid.x, y: avoid.y - forehead, width: avoid.width, height: avoid.height + forehead };
+}
 
 /**
  * How each style draws, relative to the font size. `padX`/`padY` is how far its ink reaches beyond
@@ -108,7 +126,7 @@ const STYLE_LOOKS: Record<CaptionStyle, StyleLook> = {
   // Key words on a colour band, the rest outlined; the band's padding is the widest ink.
   highlight: { weight: 800, upper: false, outline: OUTLINE, padX: 0.18, padY: 0.06 },
   // Skia's blur reaches 1.5 x shadowBlur (3 sigma); a little more is kept for the anti-aliased edge.
-  glow: { weight: 800, upper: false, outline: 0.07, padX: GLOW_BLUR * 1.5 + 0.05, padY: GLOW_BLUR * 1.5 + 0.05 },
+  glow: { weight: 800, upper: false, outline: 0.1, padX: GLOW_BLUR * 1.5 + 0.05, padY: GLOW_BLUR * 1.5 + 0.05 },
   bold_caps: { weight: 900, upper: true, outline: 0.18, padX: 0.09, padY: 0.09 },
 };
 
@@ -372,8 +390,9 @@ function fontSteps(size: CaptionSize): number[] {
  * smaller and moved again; a caption that fits nowhere in its band even at the smallest size goes to
  * the free part of the safe area nearest its band.
  */
-function planCaption(ctx: SKRSContext2D, text: string, size: CaptionSize, style: CaptionStyle, position: CaptionPosition, avoid: CaptionBox | null): Plan {
+function planCaption(ctx: SKRSContext2D, text: string, size: CaptionSize, style: CaptionStyle, position: CaptionPosition, eyesToMouth: CaptionBox | null): Plan {
   const safe = CAPTION_SAFE_AREA;
+  const avoid = faceWithForehead(eyesToMouth);
   const look = STYLE_LOOKS[style] ?? STYLE_LOOKS.outline;
   const shown = look.upper ? text.toUpperCase() : text;
   const fitting: Plan[] = [];
@@ -512,12 +531,16 @@ function drawLines(ctx: SKRSContext2D, plan: Plan, style: CaptionStyle): void {
     }
   }
   if (style === 'glow') {
-    ctx.save();
-    ctx.shadowColor = GLOW_COLOUR;
-    ctx.shadowBlur = fontPx * GLOW_BLUR;
-    ctx.fillStyle = '#ffffff';
-    for (const l of lines) for (const r of l.runs) text(r.run, r.x, l.baseline, 'fill');
-    ctx.restore();
+    // The neon halo first, then a tight dark one over its inner edge: white letters on a pale frame
+    // met only the halo's own pale cyan (a contrast of 2.5 on white) and faded into it.
+    for (const [colour, blur] of [[GLOW_COLOUR, GLOW_BLUR], [GLOW_SHADE, GLOW_SHADE_BLUR]] as const) {
+      ctx.save();
+      ctx.shadowColor = colour;
+      ctx.shadowBlur = fontPx * blur;
+      ctx.fillStyle = '#ffffff';
+      for (const l of lines) for (const r of l.runs) text(r.run, r.x, l.baseline, 'fill');
+      ctx.restore();
+    }
   }
   // Outlines of every line first, then the fills, so no outline bites into a neighbour's fill.
   ctx.lineWidth = round(fontPx * look.outline);

@@ -453,7 +453,9 @@ function cameraAt(style: CameraStyle, t: number, onsetS: number, beat: SecondBea
   let rotation = style.tilt * smoothNoise(seed + 23, t * 0.25);
   // The opening move: the phone is still settling on the face when the clip starts (a fraction of a
   // second of zoom, drop and tilt easing out), so the very first frames already move.
-  const intro = 1 - easeOutCubic(t / INTRO_S);
+  // Eased out gently (quadratic, not cubic): the cubic had all but stopped by 0.3 s, before the
+  // reaction's onset, and a drawn head with a modelled face froze there for ffmpeg's freezedetect.
+  const intro = (1 - clamp(t / INTRO_S, 0, 1)) ** 2;
   zoom += 0.07 * intro;
   offsetY += 8 * intro;
   rotation += (seed % 2 === 0 ? 1 : -1) * 1.4 * intro;

@@ -266,6 +266,70 @@ describe('styles', () => {
   });
 });
 
+describe('every style reads on a white and on a black frame', () => {
+  const STYLES: CaptionStyle[] = ['outline', 'box', 'highlight', 'glow', 'bold_caps'];
+  /** How far around the letters counts as what they are read against: the width of a medium stroke. */
+  const RING_PX = 4;
+  /** WCAG's floor for large text (a caption is 54 px and up on a 1080-wide frame). */
+  const MIN_CONTRAST = 3;
+
+  /** WCAG relative luminance of an sRGB colour (0-255 channels). */
+  function luminance(rgb: readonly number[]): number {
+    const lin = (c: number) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * lin(rgb[0]!) + 0.7152 * lin(rgb[1]!) + 0.0722 * lin(rgb[2]!);
+  }
+
+  /**
+   * The caption laid over a plain frame of `background`: the mean luminance of its letters' own
+   * pixels and of the ring RING_PX around them, as WCAG's contrast ratio. Letters are the style's
+   * text colour where fully opaque (dark for box, white for the rest: highlight's white words).
+   */
+  function letterContrast(r: Rendered, style: CaptionStyle, background: number): number {
+    const darkLetters = style === 'box';
+    const isLetter = (p: number[]) => opaque(p) && (darkLetters ? Math.max(p[0]!, p[1]!, p[2]!) < 60 : Math.min(p[0]!, p[1]!, p[2]!) > 235);
+    const { x: bx, y: by, width: bw, height: bh } = r.box;
+    const x0 = Math.max(0, bx - RING_PX), y0 = Math.max(0, by - RING_PX);
+    const w = Math.min(W, bx + bw + RING_PX) - x0, h = Math.min(H, by + bh + RING_PX) - y0;
+    const letter = new Uint8Array(w * h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) letter[y * w + x] = isLetter(pixel(r, x0 + x, y0 + y)) ? 1 : 0;
+    const over = (x: number, y: number) => {
+      const p = pixel(r, x0 + x, y0 + y);
+      const a = p[3]! / 255;
+      return luminance([0, 1, 2].map((c) => p[c]! * a + background * (1 - a)));
+    };
+    let text = 0, textN = 0, ring = 0, ringN = 0;
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        if (letter[y * w + x]) {
+          text += over(x, y);
+          textN++;
+          continue;
+        }
+        let near = false;
+        for (let dy = -RING_PX; dy <= RING_PX && !near; dy++) {
+          for (let dx = -RING_PX; dx <= RING_PX && !near; dx++) {
+            const nx = x + dx, ny = y + dy;
+            near = nx >= 0 && ny >= 0 && nx < w && ny < h && letter[ny * w + nx] === 1;
+          }
+        }
+        if (near) {
+          ring += over(x, y);
+          ringN++;
+        }
+      }
+    }
+    const [l1, l2] = [text / textN, ring / ringN].sort((a, b) => b - a);
+    return (l1! + 0.05) / (l2! + 0.05);
+  }
+
+  test.each(STYLES)('%s: its letters stand out from what is right around them, on white and on black', async (style) => {
+    const r = await render({ text: 'This serum changed everything', style });
+    const contrast = { white: letterContrast(r, style, 255), black: letterContrast(r, style, 0) };
+    expect(contrast.white).toBeGreaterThanOrEqual(MIN_CONTRAST);
+    expect(contrast.black).toBeGreaterThanOrEqual(MIN_CONTRAST);
+  });
+});
+
 describe('every style keeps every pixel inside the safe area, clear of the face', () => {
   const STYLES: CaptionStyle[] = ['outline', 'box', 'highlight', 'glow', 'bold_caps'];
   const POSITIONS: CaptionPosition[] = ['top', 'middle', 'bottom'];
@@ -330,6 +394,18 @@ describe('every style keeps every pixel inside the safe area, clear of the face'
     expect(intersects(avoided.box, face)).toBe(false);
     expect(avoided.box.height).toBeLessThan(large.box.height);
     expect(avoided.box.y + avoided.box.height / 2).toBeLessThanOrEqual(THIRDS.top[1]);
+  });
+
+  test('the forehead above the eyes-to-mouth box is kept clear too, and the bench’s hook stays at its size in the top third', async () => {
+    // Issue 27: a hook over the drawn avatar's brow hid its face from the detector in all but the first frame.
+    const face = FACES.drawn!;
+    const forehead = { x: face.x, y: face.y - 0.4 * face.height, width: face.width, height: 0.4 * face.height };
+    const text = 'POV: the serum that finally works 😱';
+    const free = await render({ text, position: 'top', size: 'medium' });
+    const placed = await render({ text, position: 'top', size: 'medium', avoid: face });
+    expect(stray(placed, forehead).onFace).toBe(0);
+    expect(placed.box.height).toBe(free.box.height);
+    expect(placed.box.y + placed.box.height / 2).toBeLessThanOrEqual(THIRDS.top[1]);
   });
 
   test('a face away from the caption moves nothing', async () => {

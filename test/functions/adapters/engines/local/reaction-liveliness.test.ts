@@ -70,6 +70,26 @@ describe('a reaction lives for its whole length', () => {
   }, 120_000);
 });
 
+describe('a finished illustrated video, its hook burnt in', () => {
+  // Issue 27: human found this avatar's face (no glasses, dizzy eyes at the peak) in one frame of eight
+  // of the bare clip, and in none once the hook lay across its brow, so the looks bench had nothing to measure.
+  test('human finds the face under the caption and every 1 s window moves it by >= 1.0', async () => {
+    const made = await engine.avatarFromPrompt('mind blown', { seed: 5, outputKey: 'avatars/3.png' });
+    const plain: AvatarRef = { id: 3, source: 'prompt', imageKey: made.image.key, width: made.width, height: made.height, rig: made.rig };
+    const caption = { text: 'POV: the serum that finally works 😱', position: 'top', size: 'medium', style: 'outline' } as const;
+    const clip = await engine.reactionFromPrompt(plain, 'mind blown', { seed: 5, outputKey: 'reactions/captioned.mp4', caption });
+    expect(clip.captioned).not.toBeNull();
+    const file = blobPath('reactions/captioned.mp4');
+    const face = await findFaceBox(file);
+    expect(face).not.toBeNull();
+    // What human found is the face the engine drew: it holds the middle of the engine's eyes-to-mouth box.
+    const drawn = clip.faceBox!;
+    const [cx, cy] = [drawn.x + drawn.width / 2, drawn.y + drawn.height / 2];
+    expect(cx > face!.x && cx < face!.x + face!.width && cy > face!.y && cy < face!.y + face!.height).toBe(true);
+    expect((await measureFaceMotion(file, { box: face! })).minWindow).toBeGreaterThanOrEqual(1);
+  }, 120_000);
+});
+
 describe('a photo avatar framed like a selfie video', () => {
   test('the frame is filled, no seam where the photo meets its extension (row step <= 5 away from the face)', async () => {
     const clip = await promptClip(photo, 'laughing so hard', 'photo-laughing');
