@@ -286,10 +286,10 @@ describe('every style reads on a white and on a black frame', () => {
    */
   function letterContrast(r: Rendered, style: CaptionStyle, background: number): number {
     const darkLetters = style === 'box';
-    const isLetter = (p: number[]) => opaque(p) && (darkLetters ? Math.max(p[0]!, p[1]!, p[2]!) < 60 : Math.min(p[0]!, p[1]!, p[2]!) > 235);
+    const isLetter = (p: number[]) => opaque(p) && (darkLetters ? max(p[0]!, p[1]!, p[2]!) < 60 : min(p[0]!, p[1]!, p[2]!) > 235);
     const { x: bx, y: by, width: bw, height: bh } = r.box;
-    const x0 = Math.max(0, bx - RING_PX), y0 = Math.max(0, by - RING_PX);
-    const w = Math.min(W, bx + bw + RING_PX) - x0, h = Math.min(H, by + bh + RING_PX) - y0;
+    const x0 = max(0, bx - RING_PX), y0 = max(0, by - RING_PX);
+    const w = min(W, bx + bw + RING_PX) - x0, h = min(H, by + bh + RING_PX) - y0;
     const letter = new Uint8Array(w * h);
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) letter[y * w + x] = isLetter(pixel(r, x0 + x, y0 + y)) ? 1 : 0;
     const over = (x: number, y: number) => {
