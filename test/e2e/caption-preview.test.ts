@@ -102,5 +102,5 @@ describe('POST /captions/preview', () => {
     const file = path.join(dir, 'video.mp4');
     await download(video.url, file);
     expect(await layerMatch(await frameAt(file, 1), res.png)).toBeGreaterThan(0.9);
-  });
+  }, 180_000);
 });

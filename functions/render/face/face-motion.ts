@@ -10,7 +10,7 @@
 import { EngineError } from '#ports/engine';
 import { fileArg, runFfmpeg } from '../ffmpeg/binaries';
 import { probeMedia } from '../ffmpeg/probe';
-import { detectInRgb } from './landmarks';
+import { detectInRgb, MESH } from './landmarks';
 import { decodeFrames } from './reference-motion';
 import type { FaceBox } from '../reaction/reaction-clip';
 const { abs, ceil, floor, max, min, round } = Math;
@@ -72,11 +72,21 @@ async function clipShape(clip: string): Promise<ClipShape> {
 }
 
 /**
+ * Which part of the face a box spans: the whole mesh (brow, forehead, cheeks and chin), or only the
+ * eyes and the lips, the eyes-to-mouth box a caption must keep clear of (issue 27).
+ */
+export type FaceRegion = 'face' | 'eyes-to-mouth';
+
+const EYES_TO_MOUTH_POINTS = [
+  ...MESH.eyeA.upper0, ...MESH.eyeA.lower0, ...MESH.eyeB.upper0, ...MESH.eyeB.lower0, ...MESH.lipsUpperOuter, ...MESH.lipsLowerOuter,
+];
+
+/**
  * The union of the face boxes human finds in `samples` frames spread over the first `durationS`
  * seconds, in the clip's pixels; null when no frame shows a face. Detection runs on a half-size
  * decode (a face that fills a third of a phone screen is far above the detector's minimum).
  */
-export async function findFaceBox(clip: string, options: { durationS?: number; samples?: number; signal?: AbortSignal } = {}): Promise<FaceBox | null> {
+export async function findFaceBox(clip: string, options: { durationS?: number; samples?: number; region?: FaceRegion; signal?: AbortSignal } = {}): Promise<FaceBox | null> {
   const shape = await clipShape(clip);
   const spanS = min(options.durationS ?? shape.durationS, shape.durationS || Infinity);
   const samples = options.samples ?? 8;
@@ -88,7 +98,8 @@ export async function findFaceBox(clip: string, options: { durationS?: number; s
     const face = await detectInRgb(rgb, width, height, { signal: options.signal, minFaceSize: 24 });
     if (!face) return;
     // The mesh's extent, not human's `box` (a generous crop around the face for its own next pass).
-    const xs = face.mesh.map((p) => p[0]!), ys = face.mesh.map((p) => p[1]!);
+    const points = options.region === 'eyes-to-mouth' ? EYES_TO_MOUTH_POINTS.map((i) => face.mesh[i]!) : face.mesh;
+    const xs = points.map((p) => p[0]!), ys = points.map((p) => p[1]!);
     const found = { x0: min(...xs), y0: min(...ys), x1: max(...xs), y1: max(...ys) };
     box = box
       ? { x0: min(box.x0, found.x0), y0: min(box.y0, found.y0), x1: max(box.x1, found.x1), y1: max(box.y1, found.y1) }

@@ -67,7 +67,7 @@ describe('a reaction lives for its whole length', () => {
     expect(motion.windows).toHaveLength(4);
     expect(motion.minWindow).toBeGreaterThanOrEqual(1);
     expect(await frozenAtStart(clip)).toBe(false);
-  }, 120_000);
+  }, 240_000);
 });
 
 describe('a finished illustrated video, its hook burnt in', () => {
