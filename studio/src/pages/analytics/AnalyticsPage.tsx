@@ -2,7 +2,6 @@
  * Analytics: the connected providers' figures for the last 7, 30 or 90 days, read from the API's
  * cache (GET /analytics never calls a provider); "Sync now" asks the providers again.
  */
-import '@mantine/charts/styles.css';
 import { useState } from 'react';
 import { Alert, Anchor, Button, Group, Loader, SegmentedControl, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notify } from '../../components/notify';
