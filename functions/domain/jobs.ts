@@ -154,6 +154,11 @@ interface JobPreview {
   key: string;
   duration_s: number;
   caption: CaptionSpec | null;
+  /**
+   * The bare reaction at its peak (JPEG): the frame a client draws a changed caption over before it
+   * approves. Absent for a clip that came with its caption burnt in, and for previews made before it.
+   */
+  still_key?: string | null;
 }
 
 export interface Job {
@@ -247,6 +252,7 @@ export const jobObjectKeys = (accountId: number, jobId: number, round: number) =
     reference: `${prefix}reference-${round}`,
     reaction: `${prefix}reaction-${round}.mp4`,
     preview: `${prefix}preview-${round}.mp4`,
+    previewStill: `${prefix}preview-still-${round}.jpg`,
     poster: `${prefix}poster-${round}.jpg`,
   };
 };
@@ -257,9 +263,9 @@ export type JobView = Pick<
   | 'id' | 'status' | 'stage' | 'progress' | 'method' | 'mode' | 'product_id' | 'avatar_id' | 'reaction_id' | 'prompt'
   | 'video_source' | 'reference_url' | 'hook_text' | 'hook_position' | 'hook_size' | 'preview_expires_at' | 'video_id'
   | 'charged_units' | 'regenerations' | 'error' | 'created_at' | 'updated_at'
-> & { hook_style: HookStyle; hook_duration: HookDuration } & { sound: SoundMode; music_id: string | null; voice_line: string | null } & { preview_url: string | null; preview_url_expires_at: string | null; queue_position: number | null; batch_id: number | null };
+> & { hook_style: HookStyle; hook_duration: HookDuration } & { sound: SoundMode; music_id: string | null; voice_line: string | null } & { preview_url: string | null; preview_url_expires_at: string | null; preview_still_url: string | null; queue_position: number | null; batch_id: number | null };
 
-export function jobView(job: Job, preview?: { url: string; expiresAt: string }): JobView {
+export function jobView(job: Job, preview?: { url: string; expiresAt: string; stillUrl?: string | null }): JobView {
   const showPreview = job.status === 'preview_ready' && preview;
   return {
     id: job.id,
@@ -282,6 +288,7 @@ export function jobView(job: Job, preview?: { url: string; expiresAt: string }):
     ...(({ sound, musicId, voiceLine }) => ({ sound, music_id: musicId, voice_line: voiceLine }))(soundOfJob(job)),
     preview_url: showPreview ? preview.url : null,
     preview_url_expires_at: showPreview ? preview.expiresAt : null,
+    preview_still_url: showPreview ? (preview.stillUrl ?? null) : null,
     preview_expires_at: job.status === 'preview_ready' ? job.preview_expires_at : null,
     video_id: job.video_id,
     charged_units: job.charged_units,

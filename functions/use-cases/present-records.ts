@@ -9,8 +9,9 @@ import { productView, type Product } from '#domain/product';
 import type { BlobStore } from '#ports/blob-store';
 
 export async function presentJob(blobs: BlobStore, job: StoredJob) {
-  const preview = job.status === 'preview_ready' && job.preview ? await blobs.playbackUrl(job.preview.key) : undefined;
-  return jobView(job, preview);
+  if (job.status !== 'preview_ready' || !job.preview) return jobView(job);
+  const [preview, still] = await Promise.all([blobs.playbackUrl(job.preview.key), job.preview.still_key ? blobs.playbackUrl(job.preview.still_key) : undefined]);
+  return jobView(job, { ...preview, stillUrl: still?.url ?? null });
 }
 
 export async function presentProduct(blobs: BlobStore, product: Product) {

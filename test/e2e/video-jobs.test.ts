@@ -67,6 +67,7 @@ let demoReuse: { api: ApiClient; accountId: number; product: any };
 
 /** The face box a job's caption was kept clear of, as the job keeps it with its reaction. */
 const faceBoxOf = async (accountId: number, jobId: number) => (await t.stack.dependencies.jobs.get(accountId, jobId))?.reaction?.face_box ?? null;
+const peakOf = async (accountId: number, jobId: number) => (await t.stack.dependencies.jobs.get(accountId, jobId))?.reaction?.peak_s ?? null;
 
 beforeAll(async () => {
   // The stack's resolver is made below, once the loopback server it reaches is listening.
@@ -292,6 +293,16 @@ describe('mode preview, approve and regenerate', () => {
       const previewFrame = await frameAt(preview.file, 1);
       await expectCaptionIn(previewFrame, 'Wait for it... you will need this one', 'top', undefined, await faceBoxOf(accountId, job.id));
 
+      // The reaction's peak without its caption, to draw a changed caption over before approving: the
+      // preview's frame at the same instant, but for the caption.
+      expect(job.preview_still_url).toMatch(/^https?:\/\//);
+      const still = await fetchTo(job.preview_still_url, 'still.jpg');
+      expect(await sharp(still.bytes).metadata()).toMatchObject({ format: 'jpeg', width: 1080, height: 1920 });
+      const peakS = await peakOf(accountId, job.id);
+      expect(peakS).toEqual(expect.any(Number));
+      const stillRgb = await sharp(still.bytes).removeAlpha().raw().toBuffer();
+      expectDifferenceOnlyIn(stillRgb, await frameAt(preview.file, peakS!), ['top']);
+
       const approved = await api.post(`/videos/jobs/${job.id}/approve`, { hook_text: 'Now look at this one, seriously', hook_position: 'bottom' });
       expect(approved.status).toBe(202);
       expect(approved.body.data).toMatchObject({ id: job.id, hook_text: 'Now look at this one, seriously', hook_position: 'bottom' });
@@ -302,7 +313,7 @@ describe('mode preview, approve and regenerate', () => {
 
       const { job: done } = await waitForJob(api, job.id, ['done'], { observed });
       expectProgressNeverDecreases(observed);
-      expect(done).toMatchObject({ status: 'done', video_id: expect.any(Number), charged_units: 1, hook_text: 'Now look at this one, seriously', hook_position: 'bottom', preview_url: null });
+      expect(done).toMatchObject({ status: 'done', video_id: expect.any(Number), charged_units: 1, hook_text: 'Now look at this one, seriously', hook_position: 'bottom', preview_url: null, preview_still_url: null });
 
       const video = await getVideo(api, done.video_id);
       const mp4 = await fetchTo(video.url, 'video.mp4');

@@ -1061,6 +1061,7 @@ export interface components {
             voice_line: string | null;
             preview_url: string | null;
             preview_url_expires_at: string | null;
+            preview_still_url: string | null;
             preview_expires_at: string | null;
             video_id: number | null;
             charged_units: number;

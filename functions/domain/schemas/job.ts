@@ -32,6 +32,9 @@ export const jobResponse = z
     voice_line: z.nullable(z.string().check(z.meta({ description: 'The line the person speaks during the reaction' }))),
     preview_url: z.nullable(link),
     preview_url_expires_at: z.nullable(timestamp),
+    preview_still_url: z.nullable(
+      link.check(z.meta({ description: 'While preview_ready: the reaction without its caption, as a JPEG of its peak frame (signed like preview_url), to draw a changed caption over (POST /captions/preview) before approving; null when the clip came captioned' })),
+    ),
     preview_expires_at: z.nullable(timestamp),
     video_id: z.nullable(recordId),
     charged_units: z.int().check(z.nonnegative()),

@@ -15,8 +15,11 @@ export async function renderPreview(payload: StepPayload, deps: Pick<Dependencie
   job = await enterStep(deps, job, 'render_preview', 'rendering_preview');
   const reaction = job.reaction;
   if (!reaction) throw new PipelineError('internal_error', `Job ${job.id} reached the preview without a reaction clip`);
-  const key = jobObjectKeys(job.account_id, job.id, job.regenerations).preview;
+  const keys = jobObjectKeys(job.account_id, job.id, job.regenerations);
+  const key = keys.preview;
   const caption = captionOf(job);
+  // A clip with its caption burnt in has no bare frame to offer.
+  const stillKey = reaction.captioned ? null : keys.previewStill;
   const durationS = await withScratch(async (dir) => {
     try {
       const reactionPath = join(dir, 'reaction.mp4');
@@ -27,10 +30,15 @@ export async function renderPreview(payload: StepPayload, deps: Pick<Dependencie
       // The preview sounds as the finished video's opening will: the reaction's sound, levelled.
       await composer.join({ segmentPath: join(dir, 'segment.mp4'), segmentDurationS: segment.durationS, demo: null, sound: await sound, outputPath: join(dir, 'preview.mp4') });
       await blobs.putFile(key, join(dir, 'preview.mp4'), 'video/mp4');
+      if (stillKey) {
+        const atS = reaction.peak_s != null && reaction.peak_s < segment.durationS ? reaction.peak_s : composer.defaultPosterTimeS(segment.durationS);
+        await composer.poster({ videoPath: reactionPath, atS, outputPath: join(dir, 'still.jpg') });
+        await blobs.putFile(stillKey, join(dir, 'still.jpg'), 'image/jpeg');
+      }
       return segment.durationS;
     } catch (error) {
       throw toPipelineError(await blameDeletedInput(deps, job, error), 'render_failed');
     }
   });
-  await saveProgress(deps, job, { preview: { key, duration_s: durationS, caption } });
+  await saveProgress(deps, job, { preview: { key, duration_s: durationS, caption, still_key: stillKey } });
 }

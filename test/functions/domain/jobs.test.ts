@@ -85,6 +85,15 @@ describe('the job view', () => {
     expect(jobView(job()).queue_position).toBeNull();
   });
 
+  test("a preview waiting for a decision shows its bare still beside its link; no other job shows one", () => {
+    const links = { url: 'https://media.example/preview.mp4', expiresAt: '2026-11-01T01:00:00.000Z', stillUrl: 'https://media.example/still.jpg' };
+    const waiting = job({ status: 'preview_ready', stage: 'awaiting_approval' });
+    expect(jobView(waiting, links)).toMatchObject({ preview_url: links.url, preview_still_url: links.stillUrl });
+    // A clip that came captioned has no still: the link is null, not absent.
+    expect(jobView(waiting, { ...links, stillUrl: null }).preview_still_url).toBeNull();
+    expect(jobView(job({ status: 'done', stage: 'done' }), links)).toMatchObject({ preview_url: null, preview_still_url: null });
+  });
+
   test('a job that ended never shows a place in line', () => {
     expect(jobView(job({ status: 'done', stage: 'done', queue_position: 2 })).queue_position).toBeNull();
   });

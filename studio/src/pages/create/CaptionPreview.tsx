@@ -1,8 +1,9 @@
 /**
  * The caption as it will be burnt in, live while it is typed: the API draws it with the videos' own
- * renderer (POST /captions/preview) on a transparent 1080x1920 layer, laid here over a still of the
- * chosen avatar or a neutral 9:16 frame. For a job the layer keeps clear of that job's face as its
- * video will.
+ * renderer (POST /captions/preview) on a transparent 1080x1920 layer, laid here over a still: for a
+ * preview waiting for approval the job's own reaction at its peak without its caption
+ * (`preview_still_url`), before a job the chosen avatar, else a neutral 9:16 frame. For a job the
+ * layer keeps clear of that job's face as its video will.
  */
 import { AspectRatio, Box, Image, Loader } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';

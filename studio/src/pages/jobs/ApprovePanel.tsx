@@ -44,7 +44,7 @@ export function ApprovePanel({ job }: { job: Job }) {
         <div style={{ flex: '1 1 260px' }}>
           <CaptionFields value={caption} onChange={setCaption} description="Change the caption before the video is made, or leave it as it is" />
         </div>
-        <CaptionPreview caption={caption} jobId={job.id} maxWidth={160} />
+        <CaptionPreview caption={caption} jobId={job.id} imageUrl={job.preview_still_url} maxWidth={160} />
       </Group>
       <SoundFields value={sound} onChange={setSound} error={attempted && typeof soundChange === 'string' ? 'Choose a track' : undefined} />
       <ProblemAlert error={approve.error} onClose={approve.reset} />
