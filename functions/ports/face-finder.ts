@@ -14,6 +14,19 @@ export interface FaceFinder {
   /**
    * Whether a face shows in the part of a clip a reaction follows (sampled frames); undefined where
    * this runtime cannot look (the videos function on AWS, whose zip has no room for the face model).
+   * Where the looking happens in another function, a look that could not be had in time throws
+   * FaceCheckUnavailable.
    */
   clipShowsFace(path: string): Promise<boolean | undefined>;
+}
+
+/**
+ * clipShowsFace could not get an answer now (whatever looks is busy, throttled or timed out): not the
+ * clip's fault, and worth retrying. Any other failure is an error of ours.
+ */
+export class FaceCheckUnavailable extends Error {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, options);
+    this.name = 'FaceCheckUnavailable';
+  }
 }
