@@ -12,12 +12,11 @@ export interface FaceFinder {
    */
   faceInImage(image: Buffer): Promise<unknown>;
   /**
-   * Whether a face shows in the part of a clip a reaction follows (sampled frames); undefined where
-   * this runtime cannot look (the videos function on AWS, whose zip has no room for the face model).
-   * Where the looking happens in another function, a look that could not be had in time throws
-   * FaceCheckUnavailable.
+   * Whether a face shows in the part of a clip a reaction follows (sampled frames). Where the looking
+   * happens in another function (the videos function on AWS asks the face-check function), a look that
+   * could not be had in time throws FaceCheckUnavailable.
    */
-  clipShowsFace(path: string): Promise<boolean | undefined>;
+  clipShowsFace(path: string): Promise<boolean>;
 }
 
 /**

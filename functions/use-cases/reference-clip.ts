@@ -8,19 +8,17 @@ export type ReferenceClipDeps = Pick<Dependencies, 'media' | 'faces'>;
 
 /**
  * The face is looked for last: it decodes frames, which only a clip that passed the cheaper checks is
- * worth. Where it cannot be looked for here, the clip goes on: the render looks, and a job whose clip
- * shows no face fails with its unit released, never charged. A look that could not be had now is a 503
- * to retry, never a pass: nothing is reserved either way.
+ * worth. A look that could not be had now is a 503 to retry, never a pass: nothing is reserved either way.
  */
 export async function checkReferenceClip(deps: ReferenceClipDeps, path: string, field = 'reference_video'): Promise<ReferenceClip> {
   const clip = await deps.media.inspectReference(path, field);
-  let face: boolean | undefined;
+  let face: boolean;
   try {
     face = await deps.faces.clipShowsFace(path);
   } catch (error) {
     if (error instanceof FaceCheckUnavailable) throw faceCheckUnavailable(field, error);
     throw error;
   }
-  if (face === false) throw noFaceInClip(field);
+  if (!face) throw noFaceInClip(field);
   return clip;
 }

@@ -40,13 +40,6 @@ describe('POST /videos with a faceless reference clip', () => {
   }, 60_000);
 });
 
-describe('where this runtime cannot look for a face (the videos function on AWS)', () => {
-  test('the clip goes on to the job: the render looks, and fails the job uncharged when there is none', async () => {
-    const unseen = { ...real, faces: { ...real.faces, clipShowsFace: async () => undefined } };
-    await expect(checkReferenceClip(unseen, await makeFixture('vertical-mp4'))).resolves.toMatchObject({ contentType: 'video/mp4' });
-  }, 60_000);
-});
-
 describe('where the look happens in another function (the face-check function on AWS)', () => {
   test('a look that could not be had in time is 503 upstream_unavailable with Retry-After, never a pass', async () => {
     const busy = { ...real, faces: { ...real.faces, clipShowsFace: async () => Promise.reject(new FaceCheckUnavailable('throttled')) } };
