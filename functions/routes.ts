@@ -32,6 +32,11 @@ export interface FunctionNeeds {
   writes?: readonly MediaArea[];
   /** Background functions this one starts asynchronously; `env` names the variable holding the function name. */
   invokes?: readonly { worker: string; env: string }[];
+  /**
+   * Functions it calls synchronously and waits for within the request (lib/cloud/face-check.ts: the
+   * face-check function); `env` names the variable holding the function name.
+   */
+  calls?: readonly { helper: string; env: string }[];
   /** Gets the ffmpeg/ffprobe layer and FFMPEG_PATH / FFPROBE_PATH. */
   ffmpeg?: boolean;
   /** Gets the native-modules layer (sharp, Skia canvas), which its bundle then leaves external. */
@@ -111,10 +116,11 @@ export const HANDLER_GROUPS = {
     // Reference clips of jobs (an uploaded one moved out of uploads/); deleting a finished video.
     writes: ['jobs', 'videos', 'uploads'],
     jobs: ['start', 'decide'],
-    // ffprobe checks an uploaded reference clip before the job is accepted. Not its face: the ffmpeg
-    // layer (~247 of the 250 MiB a zip function holds) leaves no room for the face runtime, so on AWS
-    // the render looks for it (a faceless clip fails the job, nothing charged; docs/aws.md).
+    // ffprobe checks an uploaded reference clip before the job is accepted, and ffmpeg samples the
+    // frames its face is looked for in. The ffmpeg layer (~247 of the 250 MiB a zip function holds)
+    // leaves no room for the face runtime, so the face-check function looks at them (docs/aws.md).
     ffmpeg: true,
+    calls: [{ helper: 'face-check', env: 'FACE_CHECK_FUNCTION_NAME' }],
   },
   reactions: {
     entry: 'functions/handlers/reactions.ts',

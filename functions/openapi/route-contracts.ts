@@ -229,7 +229,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
       200: ok('`dry_run=true`: every check passed; the units it would reserve (one per variant), the allowance now and an estimate for the whole batch. Nothing was made', dataOf(videoQuoteResponse)),
       202: ok('Accepted: the batch with its jobs, `queued` (or, for a repeated Idempotency-Key, as they are now)', dataOf(videoBatchResponse)),
     },
-    errors: ['not_found', 'conflict', 'allowance_exhausted', 'invalid_media', 'no_face'],
+    errors: ['not_found', 'conflict', 'allowance_exhausted', 'invalid_media', 'no_face', 'upstream_unavailable'],
   },
   'GET /videos/batches/{id}': {
     summary: 'Get a batch of video jobs',

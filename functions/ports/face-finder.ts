@@ -12,8 +12,20 @@ export interface FaceFinder {
    */
   faceInImage(image: Buffer): Promise<unknown>;
   /**
-   * Whether a face shows in the part of a clip a reaction follows (sampled frames); undefined where
-   * this runtime cannot look (the videos function on AWS, whose zip has no room for the face model).
+   * Whether a face shows in the part of a clip a reaction follows (sampled frames). Where the looking
+   * happens in another function (the videos function on AWS asks the face-check function), a look that
+   * could not be had in time throws FaceCheckUnavailable.
    */
-  clipShowsFace(path: string): Promise<boolean | undefined>;
+  clipShowsFace(path: string): Promise<boolean>;
+}
+
+/**
+ * clipShowsFace could not get an answer now (whatever looks is busy, throttled or timed out): not the
+ * clip's fault, and worth retrying. Any other failure is an error of ours.
+ */
+export class FaceCheckUnavailable extends Error {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, options);
+    this.name = 'FaceCheckUnavailable';
+  }
 }

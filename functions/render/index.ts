@@ -69,7 +69,11 @@ export { prepareIllustratedScene, typicalFaceBox } from './illustrated/illustrat
 // named for the Lambda layer that ships them. Importing these loads no tfjs: the model loads on the
 // first detection.
 export { FACE_MODELS, HUMAN_ENTRY, WASM_BINARY, humanModelDir } from './face/human-loader';
-export { DEFAULT_SAMPLE_FPS, referenceShowsFace } from './face/reference-motion';
+export { DEFAULT_SAMPLE_FPS } from './face/reference-motion';
+// A motion reference's face check: in one process (referenceShowsFace), or in two halves, the frames sampled
+// where ffmpeg is and looked at where the face runtime is (the videos and face-check functions on AWS).
+export { REFERENCE_FACE_CHECK, REFERENCE_FACE_CHECK_MAX_FRAMES, referenceShowsFace, sampleReferenceFramesJpeg } from './face/reference-face';
+export { framesShowFace } from './face/frame-faces';
 export { detectFace } from './face/image-face';
 export { motionSource, photoRenderer, type MotionSource, type PhotoRenderer } from './face/index';
 // How alive a rendered reaction looks (issue 27): face motion per window, freezes, seams.

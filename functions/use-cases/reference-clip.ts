@@ -1,17 +1,24 @@
 /** A motion reference clip as a job takes it: a readable video within the limits (the media inspector), showing a face. */
-import { noFaceInClip } from '#domain/faces';
+import { faceCheckUnavailable, noFaceInClip } from '#domain/faces';
 import type { Dependencies } from '#ports/dependencies';
+import { FaceCheckUnavailable } from '#ports/face-finder';
 import type { ReferenceClip } from '#ports/media-inspector';
 
 export type ReferenceClipDeps = Pick<Dependencies, 'media' | 'faces'>;
 
 /**
  * The face is looked for last: it decodes frames, which only a clip that passed the cheaper checks is
- * worth. Where it cannot be looked for here, the clip goes on: the render looks, and a job whose clip
- * shows no face fails with its unit released, never charged.
+ * worth. A look that could not be had now is a 503 to retry, never a pass: nothing is reserved either way.
  */
 export async function checkReferenceClip(deps: ReferenceClipDeps, path: string, field = 'reference_video'): Promise<ReferenceClip> {
   const clip = await deps.media.inspectReference(path, field);
-  if ((await deps.faces.clipShowsFace(path)) === false) throw noFaceInClip(field);
+  let face: boolean;
+  try {
+    face = await deps.faces.clipShowsFace(path);
+  } catch (error) {
+    if (error instanceof FaceCheckUnavailable) throw faceCheckUnavailable(field, error);
+    throw error;
+  }
+  if (!face) throw noFaceInClip(field);
   return clip;
 }

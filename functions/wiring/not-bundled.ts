@@ -42,9 +42,6 @@ export const avatarImagesNotBundled: AvatarImages = { prepare: notBundled('the a
 
 export const facesNotBundled: FaceFinder = { faceInImage: notBundled('the face finder'), clipShowsFace: notBundled('the face finder') };
 
-/** Where the face runtime cannot ship beside ffmpeg (the videos function): a clip's face is the render's to find. */
-export const clipFacesSeenByTheRender: Pick<FaceFinder, 'clipShowsFace'> = { clipShowsFace: async () => undefined };
-
 export const captionImagesNotBundled: CaptionImages = {
   draw: notBundled('the caption renderer'),
   get typicalFaceBox(): CaptionImages['typicalFaceBox'] {

@@ -54,10 +54,12 @@ export interface ApiProps {
   bucket: s3.IBucket;
   ffmpegLayer: lambda.ILayerVersion;
   nativeLayer: lambda.ILayerVersion;
-  /** The face runtime, for the groups that look for a face in an upload (avatars, videos). */
+  /** The face runtime, for the groups that look for a face in an upload themselves (avatars). */
   faceLayer: lambda.ILayerVersion;
   engines: EngineConfig;
   workers: Readonly<Record<string, lambda.IFunction>>;
+  /** The functions groups call synchronously (`calls`: the face-check function, for videos). */
+  helpers: Readonly<Record<string, lambda.IFunction>>;
   /** The job state machine: groups whose `jobs` ask for it may start executions or answer task tokens. */
   stateMachine: sfn.IStateMachine;
 }

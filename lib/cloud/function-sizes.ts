@@ -71,6 +71,13 @@ export const WORKER_FUNCTION_SIZES = {
   'generate-avatar': { memoryMb: 1024, timeoutS: 5 * 60, packaging: 'zip' },
 } as const satisfies Record<string, FunctionSize>;
 
+/**
+ * Called by the videos function within a request (face-check.ts): sharp and human on a reference's
+ * ten sampled frames take under a second warm and a few seconds cold on one vCPU. Its timeout leaves
+ * the request, which ffprobe and ffmpeg share, inside API Gateway's 29 s.
+ */
+export const FACE_CHECK_FUNCTION_SIZE: FunctionSize = { memoryMb: MEDIA_MB, timeoutS: 10, packaging: 'zip' };
+
 export const WEBHOOK_FUNCTION_SIZES = {
   dispatch: { memoryMb: 512, timeoutS: 60, packaging: 'zip' },
   deliver: { memoryMb: 256, timeoutS: 60, packaging: 'zip' },

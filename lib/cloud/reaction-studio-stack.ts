@@ -1,13 +1,15 @@
 /**
- * The whole service on AWS: data, media, the ffmpeg and native-modules layers, background workers,
- * the video job pipeline (state machine and its functions; the render function a container image holding
- * those layers' trees and the face runtime), the HTTP API, and the studio on CloudFront in front of it.
+ * The whole service on AWS: data, media, the ffmpeg, native-modules and face-runtime layers, background
+ * workers, the face-check function, the video job pipeline (state machine and its functions; the render
+ * function a container image holding those layers' trees), the HTTP API, and the studio on CloudFront
+ * in front of it.
  */
 import * as path from 'node:path';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Api } from './api';
 import { DataStore } from './data';
+import { FACE_CHECK_HELPER, FaceCheck } from './face-check';
 import { FaceRuntimeLayer, faceRuntimeTree } from './face-layer';
 import { espeakTree } from './espeak-tree';
 import { FfmpegLayer, ffmpegTree } from './ffmpeg-layer';
@@ -38,6 +40,8 @@ export class ReactionStudioStack extends Stack {
   readonly media: MediaStore;
   readonly delivery: MediaDelivery;
   readonly workers: Workers;
+  /** Looks for a face in a motion reference's frames, for the videos function (face-check.ts). */
+  readonly faceCheck: FaceCheck;
   readonly webhooks: Webhooks;
   readonly jobs: JobPipeline;
   readonly api: Api;
@@ -67,6 +71,7 @@ export class ReactionStudioStack extends Stack {
     };
 
     this.workers = new Workers(this, 'Workers', shared);
+    this.faceCheck = new FaceCheck(this, 'FaceCheck', { ...shared, faceLayer: face.layer });
     this.webhooks = new Webhooks(this, 'Webhooks', shared);
     // The pipeline does not depend on the API; the API functions are granted on its state machine.
     // The render function ships as a container image holding the same trees as the layers (render-image.ts).
@@ -76,6 +81,7 @@ export class ReactionStudioStack extends Stack {
       ...shared,
       faceLayer: face.layer,
       workers: this.workers.functions,
+      helpers: { [FACE_CHECK_HELPER]: this.faceCheck.fn },
       stateMachine: this.jobs.stateMachine,
     });
     this.observability = new Observability(this, 'Observability', {

@@ -44,6 +44,8 @@ export interface ServiceFunctionProps {
   engines: EngineConfig;
   /** The functions this one may start, by worker name; must hold every `needs.invokes` target. */
   workers?: Readonly<Record<string, lambda.IFunction>>;
+  /** The functions this one calls synchronously, by name; must hold every `needs.calls` target (face-check.ts). */
+  helpers?: Readonly<Record<string, lambda.IFunction>>;
   /** The job state machine; required when `needs.jobs` asks for anything. */
   stateMachine?: sfn.IStateMachine;
   /** The KMS key sealing provider credentials; required when `needs.connectionKey` asks for it. */
@@ -145,12 +147,16 @@ export function grantNeeds(scope: Construct, fn: lambda.Function, props: Service
   applyEngineChoices(fn, needs.engineChoices ?? [], props.engines);
   applyEngineConfig(fn, needs.engines ?? [], props.engines);
 
-  for (const { worker, env } of needs.invokes ?? []) {
-    const target = props.workers?.[worker];
-    if (!target) throw new Error(`${needs.entry} invokes unknown worker "${worker}"`);
+  // Started in the background or called and waited for: either way its name in `env`, and leave to invoke it alone.
+  const targets = [
+    ...(needs.invokes ?? []).map(({ worker, env }) => ({ name: worker, env, fn: props.workers?.[worker], kind: 'worker' })),
+    ...(needs.calls ?? []).map(({ helper, env }) => ({ name: helper, env, fn: props.helpers?.[helper], kind: 'helper function' })),
+  ];
+  for (const { name, env, fn: target, kind } of targets) {
+    if (!target) throw new Error(`${needs.entry} invokes unknown ${kind} "${name}"`);
     fn.addEnvironment(env, target.functionName);
     target.grantInvoke(fn);
-    acknowledge(scope, { [`AwsSolutions-IAM5[Resource::${arnToken(target)}:*]`]: `may invoke ${worker} and its versions, nothing else` });
+    acknowledge(scope, { [`AwsSolutions-IAM5[Resource::${arnToken(target)}:*]`]: `may invoke ${name} and its versions, nothing else` });
   }
 
   const { stateMachine } = props;

@@ -30,12 +30,13 @@ function logicalIdsOf(stack: ReactionStudioStack): LogicalIds {
   const ids = <K extends string>(constructs: Record<K, IConstruct>) =>
     Object.fromEntries(Object.entries<IConstruct>(constructs).map(([key, construct]) => [key, id(construct)])) as Record<K, string>;
   const functionsBelow = (scope: IConstruct) => scope.node.findAll().filter((c) => c instanceof CfnFunction).map((c) => stack.getLogicalId(c as CfnFunction));
-  const { data, media, delivery, workers, webhooks, jobs, api, observability, studio } = stack;
+  const { data, media, delivery, workers, faceCheck, webhooks, jobs, api, observability, studio } = stack;
   return {
     data: { table: id(data.table), connectionKey: id(data.connectionKey) },
     media: { bucket: id(media.bucket), accessLogs: id(media.accessLogs) },
     delivery: { distribution: id(delivery.distribution), signingKey: id(delivery.signingKey), functions: functionsBelow(delivery) },
     workers: { functions: ids(workers.functions), failedInvocations: id(workers.failedInvocations) },
+    faceCheck: { function: id(faceCheck.fn) },
     webhooks: ids({
       dispatcher: webhooks.dispatcher,
       deliverer: webhooks.deliverer,

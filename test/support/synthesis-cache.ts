@@ -28,6 +28,7 @@ export interface LogicalIds {
   /** `functions`: every function below the construct (CDK's deploy-time key maker). */
   delivery: { distribution: string; signingKey: string; functions: string[] };
   workers: { functions: Record<WorkerName, string>; failedInvocations: string };
+  faceCheck: { function: string };
   webhooks: { dispatcher: string; deliverer: string; queue: string; failedDeliveries: string; failedStreamBatches: string };
   /** `allFunctions`: every function below the construct. */
   jobs: {

@@ -92,7 +92,7 @@ export async function analyseReference(videoPath: string, options: ReferenceMoti
 }
 
 /** The clip's demuxer, picture size as displayed and length; a clip that is no video is invalid_input. */
-async function probeReference(videoPath: string): Promise<{ demuxer: Demuxer; display: { displayWidth: number; displayHeight: number }; clipDurationS: number }> {
+export async function probeReference(videoPath: string): Promise<{ demuxer: Demuxer; display: { displayWidth: number; displayHeight: number }; clipDurationS: number }> {
   const probe = await probeMedia(videoPath);
   if (!probe.ok) {
     if (probe.reason === 'tool_unavailable') throw new EngineError('engine_failure', `ffprobe is unavailable: ${probe.detail}`);
@@ -110,37 +110,11 @@ async function probeReference(videoPath: string): Promise<{ demuxer: Demuxer; di
 }
 
 /** Decode size: the short side at `shortSide`, even dimensions, aspect kept (display orientation). */
-function decodeSize(video: { displayWidth: number; displayHeight: number }, shortSide: number): { width: number; height: number } {
+export function decodeSize(video: { displayWidth: number; displayHeight: number }, shortSide: number): { width: number; height: number } {
   const portrait = video.displayHeight >= video.displayWidth;
   const scale = shortSide / min(video.displayWidth, video.displayHeight);
   const even = (v: number) => max(2, 2 * round(v / 2));
   return { width: portrait ? even(shortSide) : even(video.displayWidth * scale), height: portrait ? even(video.displayHeight * scale) : even(shortSide) };
-}
-
-/** Ends a decode early: the first face answers the question. */
-const FACE_SEEN = Symbol('face seen');
-
-/**
- * Whether a face shows in the part of a clip a reaction follows (its first REACTION_CLIP.maxS): the
- * check a reference gets before a job is accepted. Two samples a second, stopping at the first face,
- * keep it near a second even for a faceless clip; the render samples more densely and fails the job
- * (nothing charged) in the rare clip whose face shows only between these samples. A clip that cannot
- * be decoded is EngineError('invalid_input'), as for the render.
- */
-export async function referenceShowsFace(videoPath: string, options: { sampleFps?: number; signal?: AbortSignal } = {}): Promise<boolean> {
-  const sampleFps = options.sampleFps ?? 2;
-  const { demuxer, display, clipDurationS } = await probeReference(videoPath);
-  const { width, height } = decodeSize(display, 360);
-  const durationS = min(REACTION_CLIP.maxS, clipDurationS || REACTION_CLIP.maxS);
-  try {
-    await decodeFrames(videoPath, { demuxer, width, height, fps: sampleFps, durationS, signal: options.signal }, async (rgb) => {
-      if (await detectInRgb(rgb, width, height, { signal: options.signal, minFaceSize: 24 })) throw FACE_SEEN;
-    });
-  } catch (error) {
-    if (error === FACE_SEEN) return true;
-    throw error;
-  }
-  return false;
 }
 
 export interface DecodeOptions {

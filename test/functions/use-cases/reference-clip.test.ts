@@ -7,6 +7,7 @@ import { humanClipFaces } from '#adapters/media/human-clip-faces';
 import { humanImageFaces } from '#adapters/media/human-image-faces';
 import { createVideoJob } from '#use-cases/create-video-job';
 import { checkReferenceClip } from '#use-cases/reference-clip';
+import { FaceCheckUnavailable } from '#ports/face-finder';
 import { faceReferenceClip } from '#test-support/jobs';
 import { makeFixture } from '#test-support/media-fixtures';
 import { PERIOD, promptRequest, videoJobFixture } from '#test-support/video-jobs';
@@ -39,9 +40,20 @@ describe('POST /videos with a faceless reference clip', () => {
   }, 60_000);
 });
 
-describe('where this runtime cannot look for a face (the videos function on AWS)', () => {
-  test('the clip goes on to the job: the render looks, and fails the job uncharged when there is none', async () => {
-    const unseen = { ...real, faces: { ...real.faces, clipShowsFace: async () => undefined } };
-    await expect(checkReferenceClip(unseen, await makeFixture('vertical-mp4'))).resolves.toMatchObject({ contentType: 'video/mp4' });
+describe('where the look happens in another function (the face-check function on AWS)', () => {
+  test('a look that could not be had in time is 503 upstream_unavailable with Retry-After, never a pass', async () => {
+    const busy = { ...real, faces: { ...real.faces, clipShowsFace: async () => Promise.reject(new FaceCheckUnavailable('throttled')) } };
+    await expect(checkReferenceClip(busy, await makeFixture('vertical-mp4'))).rejects.toMatchObject({
+      status: 503,
+      code: 'upstream_unavailable',
+      headers: { 'retry-after': '5' },
+      message: expect.stringMatching(/^reference_video: the face check did not answer in time/),
+    });
+  }, 60_000);
+
+  test('any other failure of the look is an error of ours, passed on as it is', async () => {
+    const broken = new Error('the face-check function failed');
+    const failing = { ...real, faces: { ...real.faces, clipShowsFace: async () => Promise.reject(broken) } };
+    await expect(checkReferenceClip(failing, await makeFixture('vertical-mp4'))).rejects.toBe(broken);
   }, 60_000);
 });

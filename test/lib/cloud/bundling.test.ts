@@ -4,6 +4,7 @@ import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LAMBDA_BUNDLE, NATIVE_MODULES, lambdaBundlingProps, lambdaEsbuildOptions } from '#cloud/bundling';
 import { HANDLER_GROUPS } from '#functions/routes';
 import { WORKERS } from '#cloud/workers';
+import { FACE_CHECK_FUNCTION } from '#cloud/face-check';
 import { PIPELINE_FUNCTIONS, SWEEPER_FUNCTION } from '#pipeline/steps';
 
 describe('Lambda bundling options', () => {
@@ -25,6 +26,7 @@ describe('Lambda bundling options', () => {
     ...Object.values(WORKERS).map((needs) => [needs.entry, needs as { native?: boolean }] as const),
     ...Object.values(PIPELINE_FUNCTIONS).map((needs) => [needs.entry, needs as { native?: boolean }] as const),
     [SWEEPER_FUNCTION.entry, SWEEPER_FUNCTION as { native?: boolean }] as const,
+    [FACE_CHECK_FUNCTION.entry, FACE_CHECK_FUNCTION as { native?: boolean }] as const,
   ])('%s needs nothing at run time but Node built-ins, the AWS SDK and (with the layer) its native modules', async (entry, needs) => {
     const { build } = await import('esbuild');
     const out = await build({ ...lambdaEsbuildOptions(entry, 'out/index.js', { native: needs.native }), write: false, metafile: true });
@@ -52,6 +54,21 @@ describe('Lambda bundling options', () => {
     for (const module of ['local/engine.ts', 'expression-curve.ts', 'reaction-clip.ts', 'frame-encoder.ts', 'caption/caption.ts', 'compose/compose.ts', 'face/index.ts']) {
       expect(inputs.filter((input) => input.endsWith(module))).toEqual([]);
     }
+  });
+
+  test("a reference's face check is split: the videos function bundles the frame sampler (ffmpeg) without the detector, the face-check function the detector without the sampler", async () => {
+    const { build } = await import('esbuild');
+    const inputsOf = async (entry: string, native: boolean) => {
+      const out = await build({ ...lambdaEsbuildOptions(entry, 'out/index.js', { native }), write: false, metafile: true });
+      return Object.values(out.metafile!.outputs).flatMap((output) => Object.keys(output.inputs));
+    };
+    const videos = await inputsOf(HANDLER_GROUPS.videos.entry, false);
+    expect(videos).toContain('functions/adapters/lambda/face-check-client.ts');
+    expect(videos).toContain('functions/render/face/reference-face.ts');
+    for (const module of ['face/frame-faces.ts', 'face/landmarks.ts', 'face/human-loader.ts', 'face/image-face.ts']) expect(videos.filter((input) => input.endsWith(module))).toEqual([]);
+    const faceCheck = await inputsOf(FACE_CHECK_FUNCTION.entry, true);
+    expect(faceCheck).toEqual(expect.arrayContaining(['functions/render/face/frame-faces.ts', 'functions/render/face/landmarks.ts']));
+    for (const module of ['ffmpeg/binaries.ts', 'face/reference-motion.ts', 'adapters/lambda/face-check-client.ts']) expect(faceCheck.filter((input) => input.endsWith(module))).toEqual([]);
   });
 
   test('never fall back to Docker', () => {

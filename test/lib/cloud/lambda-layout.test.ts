@@ -3,8 +3,9 @@
  * as /var/task and its layers merged as /opt, the render function's image context where its Dockerfile
  * copies it (test/support/lambda-layout.ts), checked for size, memory
  * and resolvable requires, then invoked in a fresh Node 22 process against DynamoDB Local and s3rver:
- * an API handler with API Gateway's v2 event, and the pipeline steps of a prompt reaction, a photo
- * avatar and a motion reference (face detection, ffmpeg, espeak-ng and the native modules from the layers).
+ * an API handler with API Gateway's v2 event, the face-check function and the videos function calling it
+ * through a stand-in of Lambda's Invoke API, and the pipeline steps of a prompt reaction, a photo avatar
+ * and a motion reference (face detection, ffmpeg, espeak-ng and the native modules from the layers).
  * The synthesis is the one the template suites share, whose layer trees are stand-ins: the layout
  * has the real trees in their place, staged by their own staging functions.
  *
@@ -12,6 +13,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
@@ -39,7 +42,8 @@ import { realFacePng } from '#bench/reference-clip';
 import { IMAGE_COPIES, IMAGE_HANDLER } from '#cloud/render-image';
 import { ESPEAK_ENV } from '#cloud/espeak-tree';
 import { FFMPEG_ENV } from '#cloud/ffmpeg-layer';
-import { HUMAN_ENTRY } from '#render';
+import { HUMAN_ENTRY, sampleReferenceFramesJpeg } from '#render';
+import { makeFixture } from '#test-support/media-fixtures';
 const { round } = Math;
 
 const synthesis = synthesisedStack();
@@ -142,7 +146,9 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
   let t: TestStack;
   let account: { accountId: number; key: string; api: ApiClient };
   let product: { id: number };
-  let live: Record<'avatars' | 'usage' | 'steps' | 'render', LaidOutFunction>;
+  let live: Record<'avatars' | 'usage' | 'videos' | 'faceCheck' | 'steps' | 'render', LaidOutFunction>;
+  /** Lambda's Invoke API for the videos function's SDK client: it runs the laid-out face-check function. */
+  let lambdaApi: Server;
 
   beforeAll(async () => {
     t = await startTestStack();
@@ -157,15 +163,22 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
     // The layout stands in for S3, not CloudFront: empty MEDIA_CDN_* settings keep playback links presigned s3rver URLs.
     const noCdn = Object.fromEntries(Object.values(MEDIA_CDN_ENV).map((name) => [name, '']));
     const endpoints = { DYNAMODB_ENDPOINT: t.stack.dynamoEndpoint, S3_ENDPOINT: t.stack.s3Endpoint, ...noCdn };
-    const lay = (name: string, id: string) => layOut(assetsOf(id), path.join(root, 'live', name), refs, endpoints);
+    const lay = (name: string, id: string, extra: Record<string, string> = {}) => layOut(assetsOf(id), path.join(root, 'live', name), refs, { ...endpoints, ...extra });
+    lambdaApi = await standInLambdaApi(() => live.faceCheck);
     live = {
       avatars: lay('avatars', ids.api.functions.avatars),
       usage: lay('usage', ids.api.functions.usage),
+      // The SDK takes a service's endpoint from AWS_ENDPOINT_URL_<SERVICE>.
+      videos: lay('videos', ids.api.functions.videos, { AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${(lambdaApi.address() as AddressInfo).port}` }),
+      faceCheck: lay('face-check', ids.faceCheck.function),
       steps: lay('steps', ids.jobs.functions.steps),
       render: lay('render', ids.jobs.functions.render),
     };
   }, 300_000);
-  afterAll(() => t?.stop());
+  afterAll(async () => {
+    lambdaApi?.close();
+    await t?.stop();
+  });
 
   const succeeded = (outcome: Invocation) => {
     if (outcome.error) throw new Error(`${outcome.error.name}: ${outcome.error.message}\n--- function output ---\n${outcome.logs.slice(-6000)}`);
@@ -173,7 +186,11 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
   };
 
   /** API Gateway's payload 2.0 event for an authenticated call, body as the gateway passes it. */
-  async function apiEvent(method: 'GET' | 'POST', routePath: string, options: { form?: FormData; pathParameters?: Record<string, string> } = {}): Promise<APIGatewayProxyEventV2> {
+  async function apiEvent(
+    method: 'GET' | 'POST',
+    routePath: string,
+    options: { form?: FormData; pathParameters?: Record<string, string>; query?: Record<string, string> } = {},
+  ): Promise<APIGatewayProxyEventV2> {
     const key = routeKey({ method, path: routePath });
     const rawPath = key.slice(key.indexOf(' ') + 1).replace(/\{(\w+)\}/g, (_m, name: string) => options.pathParameters![name]!);
     const headers: Record<string, string> = { authorization: `Bearer ${account.key}`, host: 'api.example.com', 'user-agent': 'layout-test' };
@@ -188,7 +205,8 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
       version: '2.0',
       routeKey: key,
       rawPath,
-      rawQueryString: '',
+      rawQueryString: new URLSearchParams(options.query).toString(),
+      ...(options.query ? { queryStringParameters: options.query } : {}),
       headers,
       pathParameters: options.pathParameters,
       requestContext: {
@@ -309,6 +327,39 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
   );
 
   test(
+    'the face-check function (human from the face layer, sharp from the native layer) answers the frames of a real face clip and of a faceless one',
+    async () => {
+      const framesOf = async (clip: string) => ({ frames: (await sampleReferenceFramesJpeg(clip)).map((jpeg) => jpeg.toString('base64')) });
+      expect(succeeded(await invoke(live.faceCheck, await framesOf(await faceReferenceClip({ durationS: 4 }))))).toEqual({ face: true });
+      expect(succeeded(await invoke(live.faceCheck, await framesOf(await makeFixture('vertical-mp4'))))).toEqual({ face: false });
+      expect(succeeded(await invoke(live.faceCheck, { frames: 'not a list' }))).toMatchObject({ error: { code: 'invalid_event' } });
+    },
+    STEP_MS,
+  );
+
+  test(
+    'the videos function (ffmpeg from its layer) has the face-check function look at an uploaded reference: a faceless clip is 422 no_face with nothing reserved, a face passes',
+    async () => {
+      expect(photoAvatarId).toEqual(expect.any(Number));
+      const motion = async (clip: string, query?: Record<string, string>) => {
+        const form = new FormData();
+        const fields = { product_id: String(product.id), method: 'motion', avatar_id: String(photoAvatarId), video_source: 'upload' };
+        for (const [name, value] of Object.entries(fields)) form.append(name, value);
+        form.append('reference_video', new Blob([new Uint8Array(fs.readFileSync(clip))]), 'reference.mp4');
+        return callApi(live.videos, await apiEvent('POST', '/videos', { form, query }));
+      };
+      const before = (await account.api.get('/usage')).body.data.allowance;
+      const refused = await motion(await makeFixture('vertical-mp4'));
+      expect(refused).toMatchObject({ status: 422, body: { code: 'no_face' } });
+      expect((await account.api.get('/usage')).body.data.allowance).toEqual(before);
+      // A dry run makes every check of the real request and starts nothing (there is no state machine here).
+      const taken = await motion(await faceReferenceClip({ durationS: 3.5 }), { dry_run: 'true' });
+      expect(taken.status).toBe(200);
+    },
+    STEP_MS,
+  );
+
+  test(
     'a motion reference (an uploaded clip of a face) on the photo avatar, auto mode',
     async () => {
       expect(photoAvatarId).toEqual(expect.any(Number));
@@ -325,3 +376,29 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
     STEP_MS,
   );
 });
+
+/**
+ * Lambda's Invoke API (`POST /2015-03-31/functions/{name}/invocations`) on a loopback port, answering each
+ * call by invoking `target()` in its layout, with a function's error as Lambda reports it (X-Amz-Function-Error).
+ */
+async function standInLambdaApi(target: () => LaidOutFunction): Promise<Server> {
+  const server = createServer((request, response) => {
+    if (request.method !== 'POST' || !/^\/2015-03-31\/functions\/[^/]+\/invocations$/.test(request.url ?? '')) {
+      response.writeHead(404).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      invoke(target(), JSON.parse(Buffer.concat(chunks).toString('utf8')))
+        .then((outcome) => {
+          const headers = { 'content-type': 'application/json', ...(outcome.error ? { 'x-amz-function-error': 'Unhandled' } : {}) };
+          const body = outcome.error ? { errorType: outcome.error.name, errorMessage: outcome.error.message } : outcome.result;
+          response.writeHead(200, headers).end(JSON.stringify(body));
+        })
+        .catch((error: Error) => response.writeHead(500).end(error.message));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}

@@ -10,7 +10,9 @@ import { WORKERS, type WorkerName } from '#cloud/workers';
 import { mediaAreaPattern } from '#domain/media-areas';
 import { actionsOf, referencedIds, resourcesOf, resourcesOfType, roleStatements, synthesisedStack, type Json, type Statement } from '#test-support/cdk-template';
 import { standInFor } from '#test-support/layer-trees';
-import { PIPELINE_FUNCTION_SIZES } from '#cloud/function-sizes';
+import { API_FUNCTION_SIZES, FACE_CHECK_FUNCTION_SIZE, PIPELINE_FUNCTION_SIZES } from '#cloud/function-sizes';
+import { FACE_CHECK_FUNCTION } from '#cloud/face-check';
+import { FACE_CHECK_FUNCTION_ENV } from '#adapters/lambda/face-check-protocol';
 
 const GROUPS = Object.keys(HANDLER_GROUPS) as HandlerGroup[];
 const PIPELINE = Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[];
@@ -26,6 +28,7 @@ const mcpFunctionId = () => ids.api.mcp;
 const groupFunctionId = (group: HandlerGroup) => ids.api.functions[group];
 const workerFunctionId = (worker: WorkerName) => ids.workers.functions[worker];
 const pipelineFunctionId = (name: PipelineFunction) => ids.jobs.functions[name];
+const faceCheckFunctionId = () => ids.faceCheck.function;
 
 function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
   return [items.filter(test), items.filter((item) => !test(item))];
@@ -61,6 +64,7 @@ const stagedLayer = (id: string) => path.join(synthesis.outdir, `asset.${String(
 const serviceFunctionIds = () => [
   ...GROUPS.map(groupFunctionId),
   ...(Object.keys(WORKERS) as WorkerName[]).map(workerFunctionId),
+  faceCheckFunctionId(),
   ...PIPELINE.map(pipelineFunctionId),
   ids.jobs.sweeper,
   ids.jobs.executionEnded,
@@ -159,7 +163,7 @@ describe('the HTTP API', () => {
 // ---- functions ----
 
 describe('Lambda functions', () => {
-  test('there is one function per handler group, per worker and per pipeline function, the MCP function, the sweeper, the execution-ended function, the webhook dispatcher and deliverer, the deploy-time key maker of media delivery, the deploy-time copier of the studio build, and no others', () => {
+  test('there is one function per handler group, per worker and per pipeline function, the face-check function, the MCP function, the sweeper, the execution-ended function, the webhook dispatcher and deliverer, the deploy-time key maker of media delivery, the deploy-time copier of the studio build, and no others', () => {
     const keyMaker = ids.delivery.functions;
     expect(keyMaker.length).toBeGreaterThan(0);
     const studioCopier = ofType('AWS::Lambda::Function').filter(([id]) => id.startsWith('CustomCDKBucketDeployment')).map(([id]) => id);
@@ -260,10 +264,10 @@ describe('the ffmpeg layer', () => {
     expect(usesFfmpeg(pipelineFunctionId('render')).env).toMatchObject({ FFMPEG_PATH: '/opt/bin/ffmpeg', FFPROBE_PATH: '/opt/bin/ffprobe' });
   });
 
-  test('functions that do not run ffmpeg do not carry it', () => {
+  test('functions that do not run ffmpeg do not carry it (the face-check function among them: its frames come sampled)', () => {
     const layerId = layerIdByDescription(/ffmpeg/);
-    for (const group of GROUPS.filter((g) => !('ffmpeg' in HANDLER_GROUPS[g]))) {
-      const { layers, env } = usesFfmpeg(groupFunctionId(group));
+    for (const id of [...GROUPS.filter((g) => !('ffmpeg' in HANDLER_GROUPS[g])).map(groupFunctionId), faceCheckFunctionId()]) {
+      const { layers, env } = usesFfmpeg(id);
       expect(layers).not.toContainEqual({ Ref: layerId });
       expect(env).not.toHaveProperty('FFMPEG_PATH');
     }
@@ -312,7 +316,7 @@ describe('the face-runtime layer', () => {
     expect(standInFor(stagedLayer(faceLayerId()))).toBe('face');
   });
 
-  test('goes exactly to the API groups that look for a face in an upload (avatars; not videos, whose ffmpeg leaves no room), no worker or pipeline function', () => {
+  test('goes exactly to the API groups that look for a face in an upload (avatars; not videos, whose ffmpeg leaves no room) and the face-check function, no worker or pipeline function', () => {
     const id = faceLayerId();
     const has = (fnId: string) => layersOf(fnId).some((l) => JSON.stringify(l) === JSON.stringify({ Ref: id }));
     for (const group of GROUPS) {
@@ -320,8 +324,45 @@ describe('the face-runtime layer', () => {
       expect({ group, has: has(groupFunctionId(group)) }).toEqual({ group, has: wants });
     }
     expect(GROUPS.filter((group) => has(groupFunctionId(group)))).toEqual(['avatars']);
+    expect(has(faceCheckFunctionId())).toBe(true);
     for (const worker of Object.keys(WORKERS) as WorkerName[]) expect({ worker, has: has(workerFunctionId(worker)) }).toEqual({ worker, has: false });
     for (const name of PIPELINE) expect({ name, has: has(pipelineFunctionId(name)) }).toEqual({ name, has: false });
+  });
+});
+
+describe('the face-check function', () => {
+  const layerDescriptions = (id: string) =>
+    ((functionProps(id).Layers ?? []) as Json[]).map((layer) => String(synthesis.resources[layer.Ref as string]!.Properties.Description));
+
+  test('a zip of its handler with the face runtime and the native modules (sharp) as layers, and no ffmpeg', () => {
+    const props = functionProps(faceCheckFunctionId());
+    expect(props.PackageType).toBeUndefined();
+    expect(props.Handler).toBe('index.handler');
+    expect(FACE_CHECK_FUNCTION.entry).toBe('functions/handlers/face-check.ts');
+    const layers = layerDescriptions(faceCheckFunctionId());
+    expect(layers).toHaveLength(2);
+    expect(layers).toEqual(expect.arrayContaining([expect.stringMatching(/^face runtime/), expect.stringMatching(/native npm packages/)]));
+    expect(layers.filter((d) => /ffmpeg/.test(d))).toEqual([]);
+    expect(props.Environment.Variables).not.toHaveProperty('FFMPEG_PATH');
+  });
+
+  test("a full vCPU (1769 MB), and a timeout that leaves the videos function's request room inside API Gateway's 29 s", () => {
+    const props = functionProps(faceCheckFunctionId());
+    expect(props.MemorySize).toBe(FACE_CHECK_FUNCTION_SIZE.memoryMb);
+    expect(props.MemorySize).toBe(1769);
+    expect(props.Timeout).toBe(FACE_CHECK_FUNCTION_SIZE.timeoutS);
+    expect(props.Timeout).toBeLessThanOrEqual(API_FUNCTION_SIZES.videos.timeoutS / 2);
+  });
+
+  test('may touch neither the table, the bucket, the state machine nor another function: its frames come in its event', () => {
+    const reaching = statementsOf(faceCheckFunctionId()).flatMap(actionsOf).filter((a) => /^(dynamodb|s3|states|kms|lambda|secretsmanager):/.test(a));
+    expect(reaching).toEqual([]);
+  });
+
+  test('is invoked synchronously only: no asynchronous invocation settings, no on-failure destination, and no route or rule may invoke it', () => {
+    const fn = faceCheckFunctionId();
+    expect(ofType('AWS::Lambda::EventInvokeConfig').filter(([, c]) => referencedIds(c.Properties.FunctionName).includes(fn))).toEqual([]);
+    expect(ofType('AWS::Lambda::Permission').filter(([, p]) => referencedIds(p.Properties.FunctionName).includes(fn))).toEqual([]);
   });
 });
 
@@ -487,38 +528,42 @@ describe('permissions', () => {
     expect(allowedActions(id, 's3')).toEqual([]);
   });
 
-  test('the products function may start the normalise-demo worker and no other function', () => {
-    const id = groupFunctionId('products');
-    const worker = workerFunctionId('normalise-demo');
+  /** `id` may invoke `target` (and its versions) and no other function, and finds its name in `env`. */
+  function expectInvokesOnly(id: string, target: string, env: string): void {
     const lambdaStatements = statementsOf(id).filter((s) => actionsOf(s).some((a) => a.startsWith('lambda:')));
     expect(lambdaStatements.length).toBeGreaterThan(0);
     for (const s of lambdaStatements) {
       expect(actionsOf(s)).toEqual(['lambda:InvokeFunction']);
       expect(resourcesOf(s)).not.toContain('*');
-      expect(new Set(referencedIds(s.Resource))).toEqual(new Set([worker]));
+      expect(new Set(referencedIds(s.Resource))).toEqual(new Set([target]));
     }
-    expect(functionProps(id).Environment.Variables.NORMALISE_FUNCTION_NAME).toEqual({ Ref: worker });
+    expect(functionProps(id).Environment.Variables[env]).toEqual({ Ref: target });
+  }
+
+  test('the products function may start the normalise-demo worker and no other function', () => {
+    expectInvokesOnly(groupFunctionId('products'), workerFunctionId('normalise-demo'), 'NORMALISE_FUNCTION_NAME');
   });
 
   test('the avatars function may start the generate-avatar worker and no other function', () => {
-    const id = groupFunctionId('avatars');
-    const worker = workerFunctionId('generate-avatar');
-    const lambdaStatements = statementsOf(id).filter((s) => actionsOf(s).some((a) => a.startsWith('lambda:')));
-    expect(lambdaStatements.length).toBeGreaterThan(0);
-    for (const s of lambdaStatements) {
-      expect(actionsOf(s)).toEqual(['lambda:InvokeFunction']);
-      expect(new Set(referencedIds(s.Resource))).toEqual(new Set([worker]));
-    }
-    expect(functionProps(id).Environment.Variables.GENERATE_AVATAR_FUNCTION_NAME).toEqual({ Ref: worker });
+    expectInvokesOnly(groupFunctionId('avatars'), workerFunctionId('generate-avatar'), 'GENERATE_AVATAR_FUNCTION_NAME');
   });
 
-  test('no function that declares no invocations may invoke a function', () => {
+  test('the videos function may invoke the face-check function, exactly it, named in FACE_CHECK_FUNCTION_NAME', () => {
+    expect(HANDLER_GROUPS.videos.calls).toEqual([{ helper: 'face-check', env: FACE_CHECK_FUNCTION_ENV }]);
+    expectInvokesOnly(groupFunctionId('videos'), faceCheckFunctionId(), FACE_CHECK_FUNCTION_ENV);
+  });
+
+  test('no function that declares no invocations or calls may invoke a function, nor knows the face-check function', () => {
+    const invokesNothing = (g: HandlerGroup) => !('invokes' in HANDLER_GROUPS[g]) && !('calls' in HANDLER_GROUPS[g]);
     const others = [
-      ...GROUPS.filter((g) => !('invokes' in HANDLER_GROUPS[g])).map(groupFunctionId),
+      ...GROUPS.filter(invokesNothing).map(groupFunctionId),
       ...(Object.keys(WORKERS) as WorkerName[]).map(workerFunctionId),
+      faceCheckFunctionId(),
       ...PIPELINE.map(pipelineFunctionId),
     ];
     for (const id of others) expect(allowedActions(id, 'lambda')).toEqual([]);
+    const knowing = serviceFunctions().filter(([, fn]) => FACE_CHECK_FUNCTION_ENV in fn.Properties.Environment.Variables).map(([fnId]) => fnId);
+    expect(knowing).toEqual([groupFunctionId('videos')]);
   });
 
   test('no policy grants DynamoDB or S3 actions on every resource', () => {
