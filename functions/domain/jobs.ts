@@ -246,6 +246,14 @@ const sameBox = (a: FrameBox | null, b: FrameBox | null) =>
 export const jobObjectPrefix = (accountId: number, jobId: number) => `accounts/${accountId}/jobs/${jobId}/`;
 
 /** Object keys of one round (`round` = regenerations so far), so a retry overwrites its own files only. */
+/**
+ * Where in a segment of `segmentDurationS` the reaction peaks (the poster's and the preview still's
+ * frame; the segment keeps the clip's timeline), or null when the engine does not know or the peak
+ * falls outside it: the caller then cuts at the composer's default.
+ */
+export const peakWithin = (reaction: Pick<JobReaction, 'peak_s'>, segmentDurationS: number): number | null =>
+  reaction.peak_s != null && reaction.peak_s < segmentDurationS ? reaction.peak_s : null;
+
 export const jobObjectKeys = (accountId: number, jobId: number, round: number) => {
   const prefix = jobObjectPrefix(accountId, jobId);
   return {

@@ -4,7 +4,7 @@
  * overridden is reused as the segment, so approving encodes nothing.
  */
 import { join } from 'node:path';
-import { captionOf, hookOfJob, sameCaption } from '#domain/jobs';
+import { captionOf, hookOfJob, peakWithin, sameCaption } from '#domain/jobs';
 import { videoObjectKeys } from '#domain/video';
 import { jobSoundFiles } from '#pipeline/job-sound';
 import type { Dependencies } from '#ports/dependencies';
@@ -73,8 +73,7 @@ export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<
       if (enginePoster) {
         await blobs.copy(enginePoster, keys.poster);
       } else {
-        // The reaction's peak when the engine knows it (the segment keeps the clip's timeline).
-        const atS = reaction.peak_s != null && reaction.peak_s < segmentDurationS ? reaction.peak_s : composer.defaultPosterTimeS(segmentDurationS);
+        const atS = peakWithin(reaction, segmentDurationS) ?? composer.defaultPosterTimeS(segmentDurationS);
         await composer.poster({ videoPath: join(dir, 'video.mp4'), atS, outputPath: join(dir, 'poster.jpg') });
         await blobs.putFile(keys.poster, join(dir, 'poster.jpg'), 'image/jpeg');
       }

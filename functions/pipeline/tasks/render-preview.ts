@@ -1,6 +1,6 @@
 /** RenderPreview: the captioned reaction segment, playable alone at preview_url. */
 import { join } from 'node:path';
-import { captionOf, jobObjectKeys } from '#domain/jobs';
+import { captionOf, jobObjectKeys, peakWithin } from '#domain/jobs';
 import { jobSoundFiles } from '#pipeline/job-sound';
 import type { Dependencies } from '#ports/dependencies';
 import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
@@ -31,7 +31,7 @@ export async function renderPreview(payload: StepPayload, deps: Pick<Dependencie
       await composer.join({ segmentPath: join(dir, 'segment.mp4'), segmentDurationS: segment.durationS, demo: null, sound: await sound, outputPath: join(dir, 'preview.mp4') });
       await blobs.putFile(key, join(dir, 'preview.mp4'), 'video/mp4');
       if (stillKey) {
-        const atS = reaction.peak_s != null && reaction.peak_s < segment.durationS ? reaction.peak_s : composer.defaultPosterTimeS(segment.durationS);
+        const atS = peakWithin(reaction, segment.durationS) ?? composer.defaultPosterTimeS(segment.durationS);
         await composer.poster({ videoPath: reactionPath, atS, outputPath: join(dir, 'still.jpg') });
         await blobs.putFile(stillKey, join(dir, 'still.jpg'), 'image/jpeg');
       }

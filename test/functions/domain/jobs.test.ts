@@ -7,6 +7,7 @@ import {
   chargeNumberOfRegeneration,
   captionOf,
   jobView,
+  peakWithin,
   sameCaption,
   type Job,
   type JobState,
@@ -64,6 +65,15 @@ describe('allowance unit numbering', () => {
   test('the job is unit 1 and each regeneration the next, so every unit has its own ledger entry', () => {
     expect(chargeNumberOfJob()).toBe(1);
     expect([0, 1, 2].map(chargeNumberOfRegeneration)).toEqual([2, 3, 4]);
+  });
+});
+
+describe('the peak frame of a segment', () => {
+  test('is the engine\'s peak when it falls inside the segment, else unknown (the composer\'s default then)', () => {
+    expect(peakWithin({ peak_s: 1.7 }, 4)).toBe(1.7);
+    expect(peakWithin({ peak_s: 4 }, 4)).toBeNull();
+    expect(peakWithin({ peak_s: null }, 4)).toBeNull();
+    expect(peakWithin({}, 4)).toBeNull();
   });
 });
 
