@@ -34,7 +34,8 @@ module.exports = {
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly})/)`],
   testTimeout: 60000,
   testSequencer: '<rootDir>/test/support/heavy-first-sequencer.js',
-  // Three workers on two cores: a good part of an end-to-end suite is waiting (on a provider's
-  // retry, a child process, a poll), and a third worker fills it.
-  maxWorkers: 3,
+  // Four workers on two cores: a good part of an end-to-end suite is waiting (on a provider's
+  // retry, a child process, a poll). With three, about a quarter of the cores' time
+  // was idle; with four, 5 s of 728 (docs/testing.md, Order and workers).
+  maxWorkers: 4,
 };
