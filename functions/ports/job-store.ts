@@ -9,7 +9,7 @@ import type { JobStatus } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
 import type { Video } from '#domain/video';
 import type { WebhookEvent } from '#domain/webhooks';
-import type { Reservation } from './allowance-ledger';
+import type { ChargeRef, Reservation } from './allowance-ledger';
 
 export interface IdempotencyRecord {
   job_id: number;
@@ -50,6 +50,12 @@ export interface ActiveJobRef {
 export interface JobSlice {
   items: StoredJob[];
   nextBefore: number | null;
+}
+
+/** What finishing a job settles: the units the job records as charged, and the unit to charge now, if any. */
+export interface FinishSettlement {
+  chargedUnits: number;
+  charge?: ChargeRef;
 }
 
 export interface JobStore {
@@ -94,9 +100,13 @@ export interface JobStore {
   restore(snapshot: StoredJob, condition: JobCondition, withdraw?: Reservation): Promise<boolean>;
   /**
    * Records the finished video and moves the job (still processing) to done with its charged units,
-   * together (and a webhook `event`). False when the job is no longer processing.
+   * together (and a webhook `event`), and settles `settlement.charge` (an auto job's unit) as charged
+   * in the same write: a job is never charged without being done, nor done without its charge. False
+   * when the job is no longer processing or the unit was settled meanwhile, and then nothing is
+   * written. A unit already charged (by a run before this write existed) is left as it is; a released
+   * or missing one throws LedgerViolation, and nothing is written.
    */
-  finishWithVideo(job: StoredJob, video: Video, chargedUnits: number, now?: Date, event?: WebhookEvent): Promise<boolean>;
+  finishWithVideo(job: StoredJob, video: Video, settlement: FinishSettlement, now?: Date, event?: WebhookEvent): Promise<boolean>;
   /**
    * The account's jobs newest first, at most `limit`, only those older than job `beforeId` when given:
    * each slice reads about `limit` items however many jobs the account has.

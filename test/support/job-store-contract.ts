@@ -211,18 +211,44 @@ export function jobStoreContract(stores: () => JobStoreUnderTest): void {
       expect(await ledger.entry(unit.ref)).toBeUndefined();
     });
 
-    test('finishWithVideo records the video and ends the job once, only from processing', async () => {
-      const { jobs } = stores();
+    test('finishWithVideo records the video, ends the job and charges its unit together, once, only from processing', async () => {
+      const { jobs, ledger } = stores();
       const accountId = freshAccount();
       const job = await queuedJob(accountId);
+      const { ref } = unitOf(accountId, job.id);
       await jobs.create(job, undefined, unitOf(accountId, job.id), NOW);
-      const video: Video = { id: job.id, account_id: accountId, job_id: job.id, product_id: 1, key: 'v.mp4', poster_key: 'p.jpg', duration_s: 9, width: 1080, height: 1920, size_bytes: 10, created_at: NOW.toISOString() };
-      expect(await jobs.finishWithVideo(job, video, 1, NOW)).toBe(false);
+      const video = videoOf(accountId, job.id, job.id);
+      const settlement = { chargedUnits: 1, charge: ref };
+      expect(await jobs.finishWithVideo(job, video, settlement, NOW)).toBe(false);
+      expect(await ledger.entry(ref)).toMatchObject({ state: 'reserved' });
       await jobs.update(accountId, job.id, { status: 'processing' });
-      expect(await jobs.finishWithVideo(job, video, 1, NOW)).toBe(true);
+      expect(await jobs.finishWithVideo(job, video, settlement, NOW)).toBe(true);
       expect(await jobs.get(accountId, job.id)).toMatchObject({ status: 'done', video_id: video.id, charged_units: 1, output: null });
-      expect(await jobs.finishWithVideo(job, video, 1, NOW)).toBe(false);
+      expect(await ledger.entry(ref)).toMatchObject({ state: 'charged' });
+      expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 1, reserved: 0 });
+      expect(await jobs.finishWithVideo(job, video, settlement, NOW)).toBe(false);
+      expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 1, reserved: 0 });
       expect((await jobs.listActive()).filter((j) => j.accountId === accountId)).toEqual([]);
+    });
+
+    test('finishWithVideo leaves a unit already charged as it is, and writes nothing for a released one', async () => {
+      const { jobs, ledger, videos } = stores();
+      const accountId = freshAccount();
+      const [charged, released] = [await queuedJob(accountId), await queuedJob(accountId)];
+      for (const job of [charged, released]) {
+        await jobs.create(job, undefined, unitOf(accountId, job.id), NOW);
+        await jobs.update(accountId, job.id, { status: 'processing' });
+      }
+      await ledger.charge(unitOf(accountId, charged.id).ref, NOW);
+      expect(await jobs.finishWithVideo(charged, videoOf(accountId, charged.id, charged.id), { chargedUnits: 1, charge: unitOf(accountId, charged.id).ref }, NOW)).toBe(true);
+      expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 1, reserved: 1 });
+
+      await ledger.release(unitOf(accountId, released.id).ref, NOW);
+      const refused = jobs.finishWithVideo(released, videoOf(accountId, released.id, released.id), { chargedUnits: 1, charge: unitOf(accountId, released.id).ref }, NOW);
+      await expect(refused).rejects.toThrow(/released/);
+      expect(await jobs.get(accountId, released.id)).toMatchObject({ status: 'processing', video_id: null });
+      expect(await videos.get(accountId, released.id)).toBeUndefined();
+      expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 1, reserved: 0 });
     });
 
     test('finished videos are listed newest first with their count, read only by their account, deleted once', async () => {
@@ -239,14 +265,28 @@ export function jobStoreContract(stores: () => JobStoreUnderTest): void {
     });
   });
 
+  const videoOf = (accountId: number, jobId: number, id: number): Video => ({
+    id,
+    account_id: accountId,
+    job_id: jobId,
+    product_id: 1,
+    key: `v${id}.mp4`,
+    poster_key: `p${id}.jpg`,
+    duration_s: 9,
+    width: 1080,
+    height: 1920,
+    size_bytes: 10,
+    created_at: NOW.toISOString(),
+  });
+
   /** A job run to done with its video, as Finalize leaves it. */
   async function finishedVideo({ jobs, videos }: JobStoreUnderTest, accountId: number): Promise<Video> {
     const job = await queuedJob(accountId);
     await jobs.create(job, undefined, unitOf(accountId, job.id, 1, 10), NOW);
     await jobs.update(accountId, job.id, { status: 'processing' });
     const id = await videos.newVideoId();
-    const video: Video = { id, account_id: accountId, job_id: job.id, product_id: 1, key: `v${id}.mp4`, poster_key: `p${id}.jpg`, duration_s: 9, width: 1080, height: 1920, size_bytes: 10, created_at: NOW.toISOString() };
-    expect(await jobs.finishWithVideo(job, video, 1, NOW)).toBe(true);
+    const video = videoOf(accountId, job.id, id);
+    expect(await jobs.finishWithVideo(job, video, { chargedUnits: 1, charge: unitOf(accountId, job.id, 1, 10).ref }, NOW)).toBe(true);
     return video;
   }
 

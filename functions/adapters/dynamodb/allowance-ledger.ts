@@ -85,6 +85,22 @@ export class DynamoAllowanceLedger implements AllowanceLedger {
     );
   }
 
+  /**
+   * The writes that settle `ref` as charged, for a caller's transaction (Finalize's move to done): none
+   * when it already is, the entry's move and the period's counters when it is reserved (conditioned on
+   * it still being so). A released or missing entry is a LedgerViolation, as for `charge`.
+   */
+  async chargeItems(ref: ChargeRef, now = new Date()): Promise<TransactItem[]> {
+    const entry = await this.entry(ref);
+    if (!entry) throw new LedgerViolation(`no allowance reservation for job ${ref.jobId} charge ${ref.chargeNumber}`);
+    if (entry.state === 'released') throw new LedgerViolation(`allowance unit ${ref.chargeNumber} of job ${ref.jobId} was released; it cannot be charged`);
+    if (entry.state === 'charged') return [];
+    return [
+      settleEntryItem(this.table, ref, 'charged', now),
+      periodItem(this.table, ref.accountId, entry.period, 'ADD reserved :minus, used :one', { ExpressionAttributeValues: { ':one': 1, ':minus': -1 } }),
+    ];
+  }
+
   async charge(ref: ChargeRef, now = new Date()): Promise<LedgerOutcome> {
     const outcome = await this.settle(ref, 'charged', 'ADD reserved :minus, used :one', now);
     if (outcome.state === 'released') {

@@ -12,6 +12,7 @@ import type {
   ActiveJobRef,
   BatchIdempotencyRecord,
   CreateJobOutcome,
+  FinishSettlement,
   IdempotencyClaim,
   IdempotencyRecord,
   JobChanges,
@@ -104,8 +105,9 @@ export class DynamoJobStore implements JobStore {
     return outcome.written;
   }
 
-  finishWithVideo(job: StoredJob, video: Video, chargedUnits: number, now = new Date(), event?: WebhookEvent): Promise<boolean> {
+  async finishWithVideo(job: StoredJob, video: Video, { chargedUnits, charge }: FinishSettlement, now = new Date(), event?: WebhookEvent): Promise<boolean> {
+    const chargeItems = charge ? await this.ledger.chargeItems(charge, now) : [];
     // The video's counter (meta.total of GET /videos) moves in the same transaction (collection-counter.ts).
-    return this.videos.putNewWith(video, finishedJobUpdate(this.table, job, video, chargedUnits, now), ...(event ? [outboxPut(this.table, event)] : []));
+    return this.videos.putNewWith(video, finishedJobUpdate(this.table, job, video, chargedUnits, now), ...chargeItems, ...(event ? [outboxPut(this.table, event)] : []));
   }
 }

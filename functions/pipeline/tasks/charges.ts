@@ -3,6 +3,7 @@ import { currentChargeNumber } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
 import type { ChargeRef } from '#ports/allowance-ledger';
 import type { Dependencies } from '#ports/dependencies';
+import type { FinishSettlement } from '#ports/job-store';
 
 export type LedgerDeps = Pick<Dependencies, 'ledger' | 'now'>;
 
@@ -22,6 +23,19 @@ export async function releaseReserved({ ledger, now }: LedgerDeps, job: StoredJo
   let charged = 0;
   for (const ref of refsOf(job)) if ((await ledger.release(ref, now())).state === 'charged') charged++;
   return charged;
+}
+
+/**
+ * What Finalize settles for the job: an auto job's current unit is charged in the same write that
+ * marks it done (JobStore.finishWithVideo), so the job records that unit as charged along with any
+ * charged before; a preview job's units were charged by ChargePreview.
+ */
+export async function settlementOnFinish({ ledger }: Pick<LedgerDeps, 'ledger'>, job: StoredJob): Promise<FinishSettlement> {
+  const charged = await countCharged({ ledger }, job);
+  if (job.mode !== 'auto') return { chargedUnits: charged };
+  const charge = { accountId: job.account_id, jobId: job.id, chargeNumber: currentChargeNumber(job) };
+  const alreadyCharged = (await ledger.entry(charge))?.state === 'charged';
+  return { chargedUnits: alreadyCharged ? charged : charged + 1, charge };
 }
 
 async function countCharged({ ledger }: Pick<LedgerDeps, 'ledger'>, job: StoredJob): Promise<number> {

@@ -1,7 +1,7 @@
 /**
- * Finalize: charge (auto jobs; a preview was charged when it became ready), then record the video
- * and mark the job done together, then drop the job's working files. A crash between the charge and
- * the record re-runs this step, and the charge is idempotent.
+ * Finalize: record the video, mark the job done and charge its unit (auto jobs; a preview was charged
+ * when it became ready) in one write, then drop the job's working files. A failure before that write
+ * leaves the unit reserved, so MarkFailed gives it back: no job ends failed and charged.
  */
 import { jobObjectPrefix } from '#domain/jobs';
 import { VIDEO_FRAME } from '#domain/video';
@@ -9,7 +9,7 @@ import type { Dependencies } from '#ports/dependencies';
 import { activeJob, enterStep } from '#pipeline/job-context';
 import { PipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
-import { chargeCurrentRound } from './charges';
+import { settlementOnFinish } from './charges';
 import type { Metrics } from '#ports/metrics';
 import { metricsOf } from '#use-cases/metrics-of';
 import { raiseEvent } from '#use-cases/webhook-events';
@@ -20,7 +20,7 @@ export async function finalize(payload: StepPayload, deps: Pick<Dependencies, 'j
   job = await enterStep(deps, job, 'finalize', 'finalizing');
   const output = job.output;
   if (!output) throw new PipelineError('internal_error', `Job ${job.id} reached Finalize without a composed video`);
-  const chargedUnits = job.mode === 'auto' ? await chargeCurrentRound(deps, job) : job.charged_units;
+  const settlement = await settlementOnFinish(deps, job);
   const now = deps.now();
   const finished = await deps.jobs.finishWithVideo(
     job,
@@ -37,14 +37,14 @@ export async function finalize(payload: StepPayload, deps: Pick<Dependencies, 'j
       size_bytes: output.size_bytes,
       created_at: now.toISOString(),
     },
-    chargedUnits,
+    settlement,
     now,
     raiseEvent('video.job.done', job.account_id, { kind: 'job', id: job.id }, now),
   );
   if (!finished) throw new PipelineError('internal_error', `Job ${job.id} could not be marked done`);
   // Told once: a re-run after this point finds the job done and returns above.
   metricsOf(deps).record({ name: 'JobsDone' });
-  metricsOf(deps).record({ name: 'UnitsCharged', units: chargedUnits });
+  metricsOf(deps).record({ name: 'UnitsCharged', units: settlement.chargedUnits });
   // The saved-reaction copies live apart; these are the job's own intermediates.
   await deps.blobs.deletePrefix(jobObjectPrefix(job.account_id, job.id));
 }

@@ -12,6 +12,7 @@ import type {
   ActiveJobRef,
   BatchIdempotencyRecord,
   CreateJobOutcome,
+  FinishSettlement,
   IdempotencyClaim,
   IdempotencyRecord,
   JobChanges,
@@ -139,9 +140,16 @@ export class MemoryJobStore implements JobStore {
     return true;
   }
 
-  async finishWithVideo(job: StoredJob, video: Video, chargedUnits: number, now = new Date()): Promise<boolean> {
+  async finishWithVideo(job: StoredJob, video: Video, { chargedUnits, charge }: FinishSettlement, now = new Date()): Promise<boolean> {
     const current = this.jobs.get(jobKey(job.account_id, job.id));
-    if (current?.status !== 'processing' || !this.videos.putNew(video)) return false;
+    if (current?.status !== 'processing') return false;
+    if (charge) {
+      const unit = await this.ledger.entry(charge);
+      // As the DynamoDB store: a released or missing unit refuses before anything is written (charge() throws and changes nothing).
+      if (unit?.state !== 'reserved' && unit?.state !== 'charged') await this.ledger.charge(charge);
+    }
+    if (!this.videos.putNew(video)) return false;
+    if (charge) await this.ledger.charge(charge);
     this.apply(current, {
       status: 'done',
       stage: 'done',
