@@ -121,24 +121,34 @@ async function withCheckedVariants<T>(
     if (i === variants.length) return next(references);
     const uploadId = variants[i]!.referenceUploadId;
     if (uploadId === null) return withReferenceFrom(i + 1);
-    return namingVariant(i, () =>
-      withFile(deps, accountId, 'reference_video', { uploadId }, async (path) => {
+    // Only a refusal of this variant's clip names it: what runs once it passed (the next variants, the batch's writes) speaks for itself.
+    let passed = false;
+    try {
+      return await withFile(deps, accountId, 'reference_video', { uploadId }, async (path) => {
         references[i] = { path, clip: await checkReferenceClip(deps, path) };
+        passed = true;
         return withReferenceFrom(i + 1);
-      }, options),
-    );
+      }, options);
+    } catch (error) {
+      throw passed ? error : namedForVariant(i, error);
+    }
   };
   return withReferenceFrom(0);
 }
 
-/** A refusal of one variant's record or upload names the variant (`variants[3].reaction_id: ...`); one already named is left as it is. */
+/** A refusal of one variant's record names the variant (`variants[3].reaction_id: ...`). */
 async function namingVariant<T>(index: number, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (!isAppError(error) || error.status >= 500 || error instanceof UploadAlreadyUsed || error.message.startsWith('variants[')) throw error;
-    throw new AppError(error.code, `variants[${index}].${error.message}`, { headers: error.headers, cause: error });
+    throw namedForVariant(index, error);
   }
+}
+
+/** A 4xx refusal with the variant's name before its field; one already named is left as it is, and so is a 5xx. */
+function namedForVariant(index: number, error: unknown): unknown {
+  if (!isAppError(error) || error.status >= 500 || error instanceof UploadAlreadyUsed || error.message.startsWith('variants[')) return error;
+  return new AppError(error.code, `variants[${index}].${error.message}`, { headers: error.headers, cause: error });
 }
 
 async function startBatch(
