@@ -92,9 +92,10 @@ export function newJob(accountId: number, id: number, request: VideoRequest, ref
 }
 
 /**
- * Where a regenerate's uploaded reference clip goes: beside its round's files, and apart from any
- * other request's (`nonce`), because concurrent regenerates all upload before one of them wins the
- * round; a loser that removes its upload must not remove the winner's, nor overwrite it.
+ * Where a regenerate's new reference clip (uploaded, or fetched from its link) goes: beside its
+ * round's files, and apart from any other request's (`nonce`), because concurrent regenerates all
+ * store theirs before one of them wins the round; a loser that removes its clip must not remove the
+ * winner's, nor overwrite it.
  */
-export const regenerateUploadKey = (accountId: number, jobId: number, round: number, nonce: string) =>
+export const regenerateReferenceKey = (accountId: number, jobId: number, round: number, nonce: string) =>
   `${jobObjectKeys(accountId, jobId, round).reference}-${nonce}`;

@@ -16,6 +16,7 @@ import { DynamoMusicStore } from '#adapters/dynamodb/music';
 import { withParts } from '#wiring/not-bundled';
 import { FfprobeMediaInspector } from '#adapters/media/ffprobe-media-inspector';
 import { lambdaClipFaces } from '#adapters/lambda/face-check-client';
+import { requestReferenceResolver } from '#adapters/reference/reference-resolver';
 
 /** The table's stores this function's operations use: all it bundles of them (the ledger: a dry run reads the allowance; music: a job's music_id is checked). */
 const STORES = apiStores({
@@ -33,8 +34,13 @@ const STORES = apiStores({
 /** The operations this group serves, for any runtime's wiring; they see only their stores. */
 export const createHandler = (dependencies: DependencySource) => createApiHandler({ ...finishedVideoOperations, ...videoJobOperations }, onlyStores(dependencies, STORES));
 
-// Uploaded reference clips are judged here (ffprobe), so only this function bundles the inspector. Their face:
-// frames sampled here (ffmpeg), looked at by the face-check function (routes.ts: no room for the face runtime beside ffmpeg).
+// Reference clips are judged here (ffprobe), so only this function bundles the inspector; a linked one is
+// fetched here first, within the request's time. Their face: frames sampled here (ffmpeg), looked at by
+// the face-check function (routes.ts: no room for the face runtime beside ffmpeg).
 export const handler = createHandler(
-  withParts(lambdaApiDependencies(STORES), (base) => ({ media: new FfprobeMediaInspector(), faces: { ...base.faces, ...lambdaClipFaces() } })),
+  withParts(lambdaApiDependencies(STORES), (base) => ({
+    media: new FfprobeMediaInspector(),
+    faces: { ...base.faces, ...lambdaClipFaces() },
+    references: requestReferenceResolver(),
+  })),
 );

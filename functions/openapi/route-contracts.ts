@@ -185,7 +185,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   'POST /videos': {
     summary: 'Start a video job',
     description:
-      'Reserves one unit of the monthly allowance. `prompt` needs prompt; `motion` needs avatar_id and video_source (then reference_url, or a reference_video file); `reuse` needs reaction_id. An uploaded reference clip must show a face (422 `no_face` otherwise, before anything is reserved).',
+      'Reserves one unit of the monthly allowance. `prompt` needs prompt; `motion` needs avatar_id and video_source (then reference_url, or a reference_video file); `reuse` needs reaction_id. A `reference_url` is fetched within the request (at most 100 MB and 60 s; a link to change is 400, too large 413, not a video 415, unreadable 422, a server that does not answer 503 with Retry-After) and the job keeps that clip. The reference clip, uploaded or linked, must show a face (422 `no_face` otherwise). All before anything is reserved.',
     fields: createVideoInput,
     responses: {
       200: ok('`dry_run=true`: every check passed; the units it would reserve, the allowance now and an estimate. Nothing was made', dataOf(videoQuoteResponse)),
@@ -210,7 +210,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   },
   'POST /videos/jobs/{id}/regenerate': {
     summary: 'Regenerate a preview',
-    description: 'Reserves one more unit. Nothing sent: the same inputs with a new seed.',
+    description: 'Reserves one more unit. Nothing sent: the same inputs with a new seed. A new reference clip is taken as POST /videos takes one: a `reference_url` is fetched within the request, and the clip must show a face (422 `no_face`), before anything is reserved.',
     fields: regenerateVideoInput,
     responses: {
       200: ok('`dry_run=true`: every check passed; one unit would be reserved (the allowance now and an estimate). Nothing was changed', dataOf(videoQuoteResponse)),
@@ -223,7 +223,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   'POST /videos/batch': {
     summary: 'Start a batch of video jobs',
     description:
-      'One product, 1 to 20 variants, each the fields of POST /videos but product_id (a variant may repeat the batch\'s; another is 400). Every check of every variant runs first (a refusal names the variant, `variants[3].reaction_id`); then all the jobs and one allowance unit each are written together: an allowance that cannot cover the whole batch is 402 and nothing is made. JSON only: a motion variant\'s clip is a direct upload (`reference_video_upload_id`, each used once in a batch). A job whose execution cannot start is answered `failed` with nothing charged.',
+      'One product, 1 to 20 variants, each the fields of POST /videos but product_id (a variant may repeat the batch\'s; another is 400). Every check of every variant runs first (a refusal names the variant, `variants[3].reaction_id`); then all the jobs and one allowance unit each are written together: an allowance that cannot cover the whole batch is 402 and nothing is made. JSON only: a motion variant\'s clip is a direct upload (`reference_video_upload_id`, each used once in a batch) or a `reference_url` (fetched within the request as POST /videos fetches it, once however many variants name it). A job whose execution cannot start is answered `failed` with nothing charged.',
     fields: createVideoBatchInput,
     responses: {
       200: ok('`dry_run=true`: every check passed; the units it would reserve (one per variant), the allowance now and an estimate for the whole batch. Nothing was made', dataOf(videoQuoteResponse)),

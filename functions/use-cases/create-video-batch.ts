@@ -23,7 +23,6 @@ import { executionInputOf, newJob, type StoredJob } from '#domain/job-execution'
 import type { VideoVariant } from '#domain/schemas/video-batch';
 import { newSeed } from '#domain/seed';
 import type { Dependencies } from '#ports/dependencies';
-import type { ReferenceClip } from '#ports/media-inspector';
 import type { BatchIdempotencyRecord, IdempotencyClaim, JobStore } from '#ports/job-store';
 import { Compensation } from './compensation';
 import type { CreateVideoJobDeps } from './create-video-job';
@@ -31,7 +30,8 @@ import { checkNamedRecords, checkProduct, quoteOf, reservationOf } from './job-r
 import { logOf } from './log';
 import { metricsOf } from './metrics-of';
 import { raiseEvent } from './webhook-events';
-import { checkReferenceClip } from './reference-clip';
+import { checkReferenceClip, type CheckedReference } from './reference-clip';
+import { withLinkedReference } from './reference-link';
 import { UploadAlreadyUsed, withFile } from './use-upload';
 
 export type CreateVideoBatchDeps = CreateVideoJobDeps & Pick<Dependencies, 'ledger'>;
@@ -49,12 +49,6 @@ export interface CreateVideoBatchInput {
 export interface BatchWithJobs {
   batch: VideoBatch;
   jobs: StoredJob[];
-}
-
-/** A variant's reference clip once checked: a scratch copy of its direct upload, as inspected. */
-interface CheckedReference {
-  path: string;
-  clip: ReferenceClip;
 }
 
 export async function createVideoBatch(deps: CreateVideoBatchDeps, input: CreateVideoBatchInput): Promise<BatchWithJobs> {
@@ -98,8 +92,10 @@ export async function readVideoBatch(deps: Pick<Dependencies, 'jobs'>, accountId
 
 /**
  * Every check, in order: the product once, then each variant's avatar, saved reaction and music
- * track (each distinct combination read once), then each variant's direct upload (checked, copied and inspected; claimed
- * by a real create and given back if the batch is not made). `next` runs on what passed.
+ * track (each distinct combination read once), then each variant's reference clip: its direct upload
+ * (checked, copied and inspected; claimed by a real create and given back if the batch is not made)
+ * or its link (fetched and judged once however many variants name it; each job stores its own copy).
+ * `next` runs on what passed.
  */
 async function withCheckedVariants<T>(
   deps: CheckDeps,
@@ -117,28 +113,44 @@ async function withCheckedVariants<T>(
     checked.add(named);
   }
   const references: (CheckedReference | undefined)[] = [];
+  const linked = new Map<string, CheckedReference>();
   const withReferenceFrom = async (i: number): Promise<T> => {
     if (i === variants.length) return next(references);
-    const uploadId = variants[i]!.referenceUploadId;
-    if (uploadId === null) return withReferenceFrom(i + 1);
-    return namingVariant(i, () =>
-      withFile(deps, accountId, 'reference_video', { uploadId }, async (path) => {
-        references[i] = { path, clip: await checkReferenceClip(deps, path) };
-        return withReferenceFrom(i + 1);
-      }, options),
-    );
+    const { request, referenceUploadId: uploadId } = variants[i]!;
+    const url = request.referenceUrl;
+    references[i] = url === null ? undefined : linked.get(url);
+    if (references[i] || (url === null && uploadId === null)) return withReferenceFrom(i + 1);
+    // Only a refusal of this variant's clip names it: what runs once it passed (the next variants, the batch's writes) speaks for itself.
+    let passed = false;
+    const onward = (reference: CheckedReference) => {
+      passed = true;
+      references[i] = reference;
+      if (url !== null) linked.set(url, reference);
+      return withReferenceFrom(i + 1);
+    };
+    try {
+      if (url !== null) return await withLinkedReference(deps, url, onward);
+      return await withFile(deps, accountId, 'reference_video', { uploadId: uploadId! }, async (path) => onward({ path, clip: await checkReferenceClip(deps, path) }), options);
+    } catch (error) {
+      throw passed ? error : namedForVariant(i, error);
+    }
   };
   return withReferenceFrom(0);
 }
 
-/** A refusal of one variant's record or upload names the variant (`variants[3].reaction_id: ...`); one already named is left as it is. */
+/** A refusal of one variant's record names the variant (`variants[3].reaction_id: ...`). */
 async function namingVariant<T>(index: number, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (!isAppError(error) || error.status >= 500 || error instanceof UploadAlreadyUsed || error.message.startsWith('variants[')) throw error;
-    throw new AppError(error.code, `variants[${index}].${error.message}`, { headers: error.headers, cause: error });
+    throw namedForVariant(index, error);
   }
+}
+
+/** A 4xx refusal with the variant's name before its field; one already named is left as it is, and so is a 5xx. */
+function namedForVariant(index: number, error: unknown): unknown {
+  if (!isAppError(error) || error.status >= 500 || error instanceof UploadAlreadyUsed || error.message.startsWith('variants[')) return error;
+  return new AppError(error.code, `variants[${index}].${error.message}`, { headers: error.headers, cause: error });
 }
 
 async function startBatch(
@@ -165,7 +177,7 @@ async function startBatch(
     const referenceKey = jobs[i]!.reference_key;
     if (!reference || !referenceKey) continue;
     await deps.blobs.putFile(referenceKey, reference.path, reference.clip.contentType);
-    undo.add('drop the uploaded reference clip', () => deps.blobs.deleteKeys([referenceKey]), { bestEffort: true });
+    undo.add('drop the stored reference clip', () => deps.blobs.deleteKeys([referenceKey]), { bestEffort: true });
   }
   // The batch, its jobs, their units and the key are written together: none exists without the others.
   const written = await undo.guard(() => deps.jobs.createBatch(batch, jobs, idempotency, units, now));

@@ -1,9 +1,10 @@
 /**
  * POST /videos: checks what the job names, then writes the job, its Idempotency-Key and its allowance
- * unit in one transaction and starts its execution. With an Idempotency-Key a repeat of the same
- * request answers the job it made; the same key with another request is 409. A job whose execution
- * cannot be started is taken back whole (job, key, unit, uploaded clip), unless it moved meanwhile:
- * then an execution owns it and it is answered as it is.
+ * unit in one transaction and starts its execution. A reference clip, uploaded or linked, is judged
+ * first and stored under the job. With an Idempotency-Key a repeat of the same request answers the
+ * job it made before anything is read or fetched again; the same key with another request is 409. A
+ * job whose execution cannot be started is taken back whole (job, key, unit, stored clip), unless it
+ * moved meanwhile: then an execution owns it and it is answered as it is.
  *
  * POST /videos?dry_run=true (quoteVideoJob) runs the same checks in the same order, and the
  * allowance's as a read, then answers what the job would take: nothing is written or claimed.
@@ -17,17 +18,17 @@ import { executionInputOf, newJob, type StoredJob } from '#domain/job-execution'
 import type { VideoRequest } from '#domain/schemas/video';
 import { newSeed } from '#domain/seed';
 import type { Dependencies } from '#ports/dependencies';
-import type { ReferenceClip } from '#ports/media-inspector';
 import type { IdempotencyClaim, IdempotencyRecord, JobStore } from '#ports/job-store';
 import { Compensation } from './compensation';
 import { checkReferencedRecords, quoteOf, reservationOf, type JobReferenceReads } from './job-references';
 import type { UseCaseLog } from './log';
 import type { Metrics } from '#ports/metrics';
 import { metricsOf } from './metrics-of';
-import { checkReferenceClip } from './reference-clip';
+import { checkReferenceClip, type CheckedReference } from './reference-clip';
+import { withLinkedReference } from './reference-link';
 import { UploadAlreadyUsed, withFile, type SentFile, type UseUploadDeps } from './use-upload';
 
-export type CreateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'faces' | 'now'> & JobReferenceReads & UseUploadDeps & { log?: UseCaseLog; metrics?: Metrics };
+export type CreateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'faces' | 'references' | 'now'> & JobReferenceReads & UseUploadDeps & { log?: UseCaseLog; metrics?: Metrics };
 
 export interface CreateVideoJobInput {
   accountId: number;
@@ -41,12 +42,6 @@ export interface CreateVideoJobInput {
 /** What the checks read (both the create and the dry run). */
 type CheckDeps = Omit<CreateVideoJobDeps, 'jobRunner' | 'metrics'>;
 export type QuoteVideoJobDeps = CheckDeps & Pick<Dependencies, 'ledger'>;
-
-/** The reference clip of a checked request: on disk (a scratch copy of a direct upload) and as inspected. */
-interface CheckedReference {
-  path: string;
-  clip: ReferenceClip;
-}
 
 export async function createVideoJob(deps: CreateVideoJobDeps, input: CreateVideoJobInput): Promise<StoredJob> {
   const { accountId } = input;
@@ -85,8 +80,9 @@ export async function quoteVideoJob(deps: QuoteVideoJobDeps, input: CreateVideoJ
 
 /**
  * Every check of a create that reads no allowance, in order: what the request names, then the
- * reference clip (a direct upload's checks, then the clip inspected and its face looked for). `next` runs on what passed;
- * a real create claims a direct upload for it, a dry run only reads a copy.
+ * reference clip (a direct upload's checks, or the link fetched; then the clip inspected and its face
+ * looked for). `next` runs on what passed; a real create claims a direct upload for it and stores a
+ * linked clip as it stores an uploaded one, a dry run only reads a copy.
  */
 async function withCheckedRequest<T>(
   deps: CheckDeps,
@@ -96,6 +92,7 @@ async function withCheckedRequest<T>(
 ): Promise<T> {
   const { accountId, request, referenceVideo } = input;
   await checkReferencedRecords(deps, accountId, request);
+  if (request.referenceUrl !== null) return withLinkedReference(deps, request.referenceUrl, next);
   if (!referenceVideo) return next(undefined);
   return withFile(deps, accountId, 'reference_video', referenceVideo, async (path) => next({ path, clip: await checkReferenceClip(deps, path) }), options);
 }
@@ -117,7 +114,7 @@ async function startJob(
 
   if (reference && referenceKey) {
     await deps.blobs.putFile(referenceKey, reference.path, reference.clip.contentType);
-    undo.add('drop the uploaded reference clip', () => deps.blobs.deleteKeys([referenceKey]), { bestEffort: true });
+    undo.add('drop the stored reference clip', () => deps.blobs.deleteKeys([referenceKey]), { bestEffort: true });
   }
   // The job, its Idempotency-Key and its unit are written together: none exists without the others.
   const written = await undo.guard(() => deps.jobs.create(job, idempotency, unit, now));

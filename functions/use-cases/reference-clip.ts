@@ -6,6 +6,12 @@ import type { ReferenceClip } from '#ports/media-inspector';
 
 export type ReferenceClipDeps = Pick<Dependencies, 'media' | 'faces'>;
 
+/** A reference clip that passed every check: on disk (a part, a scratch copy of an upload or of a link) and as inspected. */
+export interface CheckedReference {
+  path: string;
+  clip: ReferenceClip;
+}
+
 /**
  * The face is looked for last: it decodes frames, which only a clip that passed the cheaper checks is
  * worth. A look that could not be had now is a 503 to retry, never a pass: nothing is reserved either way.

@@ -8,22 +8,22 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, notFound } from '#domain/errors';
 import { assertCanRegenerate, chargeNumberOfRegeneration } from '#domain/jobs';
-import { regenerateUploadKey, type StoredJob } from '#domain/job-execution';
+import { regenerateReferenceKey, type StoredJob } from '#domain/job-execution';
 import { regenerateChangesOf, type RegenerateChanges, type RegenerateVideoInput } from '#domain/schemas/video';
 import { newSeed } from '#domain/seed';
 import { estimatedSeconds, type VideoQuote } from '#domain/quote';
 import type { Dependencies } from '#ports/dependencies';
-import type { ReferenceClip } from '#ports/media-inspector';
 import type { JobChanges } from '#ports/job-store';
 import { Compensation } from './compensation';
 import { handOver, NOT_WAITING, pendingToken } from './hand-over-decision';
 import { quoteOf, requireMusic, requireReadyAvatar, reservationOf, type JobReferenceReads } from './job-references';
 import type { UseCaseLog } from './log';
 import { JOB_STATE } from '#domain/job-states';
-import { checkReferenceClip } from './reference-clip';
+import { checkReferenceClip, type CheckedReference } from './reference-clip';
+import { withLinkedReference } from './reference-link';
 import { withFile, type SentFile, type UseUploadDeps } from './use-upload';
 
-export type RegenerateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'faces' | 'now'> &
+export type RegenerateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'faces' | 'references' | 'now'> &
   Pick<JobReferenceReads, 'accounts' | 'avatars' | 'music'> &
   UseUploadDeps & { log?: UseCaseLog };
 
@@ -37,12 +37,12 @@ export interface RegenerateVideoJobInput {
 
 export type QuoteRegenerationDeps = Omit<RegenerateVideoJobDeps, 'jobRunner'> & Pick<Dependencies, 'ledger'>;
 
-/** A round that passed every check but the allowance's: the job as read, its changes, its pending token, any new clip. */
+/** A round that passed every check but the allowance's: the job as read, its changes, its pending token, any new clip (uploaded or linked). */
 interface CheckedRound {
   job: StoredJob;
   changes: RegenerateChanges;
   token: string;
-  reference?: { path: string; clip: ReferenceClip };
+  reference?: CheckedReference;
 }
 
 export async function regenerateVideoJob(deps: RegenerateVideoJobDeps, input: RegenerateVideoJobInput): Promise<StoredJob> {
@@ -55,7 +55,10 @@ export async function quoteRegeneration(deps: QuoteRegenerationDeps, input: Rege
   return withCheckedRound(deps, input, { claim: false }, ({ job }) => quoteOf(deps, input.accountId, 1, estimatedSeconds(job.method, 'preview'), deps.now()));
 }
 
-/** Every check of a regenerate that reads no allowance, in order; a real one claims a direct upload for `next`, a dry run reads a copy. */
+/**
+ * Every check of a regenerate that reads no allowance, in order; a new clip, uploaded or linked, is
+ * judged as a create judges it. A real one claims a direct upload for `next`, a dry run reads a copy.
+ */
 async function withCheckedRound<T>(
   deps: Omit<RegenerateVideoJobDeps, 'jobRunner'>,
   input: RegenerateVideoJobInput,
@@ -69,6 +72,7 @@ async function withCheckedRound<T>(
   const changes = regenerateChangesOf(job.method, input.changes, referenceVideo !== undefined);
   if (changes.avatarId !== undefined) await requireReadyAvatar(deps, accountId, changes.avatarId);
   if (changes.sound) await requireMusic(deps, accountId, changes.sound.musicId);
+  if (changes.reference?.source === 'link') return withLinkedReference(deps, changes.reference.url, (reference) => next({ job, changes, token: pendingToken(job), reference }));
   if (!referenceVideo) return next({ job, changes, token: pendingToken(job) });
   return withFile(
     deps,
@@ -90,11 +94,11 @@ async function nextRoundOf(deps: RegenerateVideoJobDeps, { job, changes, token, 
   const now = deps.now();
   const round = job.regenerations + 1;
   const unit = await reservationOf(deps, { accountId, jobId, chargeNumber: chargeNumberOfRegeneration(job.regenerations) }, now);
-  const referenceKey = reference ? regenerateUploadKey(accountId, jobId, round, randomUUID()) : undefined;
+  const referenceKey = reference ? regenerateReferenceKey(accountId, jobId, round, randomUUID()) : undefined;
   const undo = new Compensation(deps);
   if (reference && referenceKey) {
     await deps.blobs.putFile(referenceKey, reference.path, reference.clip.contentType);
-    undo.add('drop the uploaded reference clip', () => deps.blobs.deleteKeys([referenceKey]), { bestEffort: true });
+    undo.add('drop the stored reference clip', () => deps.blobs.deleteKeys([referenceKey]), { bestEffort: true });
   }
 
   const moved = await undo.guard(() =>
@@ -124,7 +128,8 @@ function nextRound(round: number, changes: RegenerateChanges, referenceKey: stri
     resume_at: JOB_STATE.GenerateReaction,
     ...(changes.prompt !== undefined ? { prompt: changes.prompt } : {}),
     ...(changes.avatarId !== undefined ? { avatar_id: changes.avatarId } : {}),
-    ...(changes.reference?.source === 'link' ? { video_source: 'link' as const, reference_url: changes.reference.url, reference_key: null } : {}),
+    // A linked clip was fetched and judged at the door: the round renders those bytes, and keeps saying where they came from.
+    ...(changes.reference?.source === 'link' ? { video_source: 'link' as const, reference_url: changes.reference.url, reference_key: referenceKey ?? null } : {}),
     ...(changes.reference?.source === 'upload' && referenceKey ? { video_source: 'upload' as const, reference_url: null, reference_key: referenceKey } : {}),
     ...(changes.sound ? { sound: changes.sound.sound, music_id: changes.sound.musicId } : {}),
     ...(changes.voiceLine !== undefined ? { voice_line: changes.voiceLine } : {}),

@@ -17,7 +17,7 @@ import { SharpAvatarImages } from '#adapters/media/sharp-avatar-images';
 import { humanClipFaces } from '#adapters/media/human-clip-faces';
 import { humanImageFaces } from '#adapters/media/human-image-faces';
 import { SkiaCaptionImages } from '#adapters/media/skia-caption-images';
-import { referenceResolver } from '#adapters/reference/reference-resolver';
+import { requestReferenceResolver } from '#adapters/reference/reference-resolver';
 import { createLinkedFileDownloader } from '#adapters/reference/direct-media-resolver';
 import { FfprobeMediaInspector } from '#adapters/media/ffprobe-media-inspector';
 import { FfmpegMusicMedia } from '#adapters/media/ffmpeg-music-media';
@@ -71,7 +71,9 @@ export function localDependencies(parts: LocalParts): Dependencies {
     blobs,
     engines: configuredEngines({ blobs }),
     sounds: new BlobSoundBank(blobs),
-    references: referenceResolver(),
+    // A linked reference is fetched at the door, within a request's time as on AWS; the pipeline fetches
+    // only the link of a job written before that, with the same limits.
+    references: requestReferenceResolver(),
     remoteFiles: createLinkedFileDownloader(),
     demoMedia: new FfmpegDemoMedia(),
     avatarImages: new SharpAvatarImages(),

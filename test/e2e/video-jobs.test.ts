@@ -377,16 +377,18 @@ describe('method motion', () => {
   }, 120_000);
 
   test(
-    'video_source=link (auto): the allowed link is fetched, the reaction follows its length, the job ends done',
+    'video_source=link (auto): the allowed link is fetched once, at the door; the reaction follows its length, the job ends done',
     async () => {
       const { api, product, avatar } = linkAccount;
       const referenceUrl = `https://${CDN}/video/tos/face.mp4`;
       const res = await api.post('/videos', { product_id: product.id, method: 'motion', avatar_id: avatar.id, video_source: 'link', reference_url: referenceUrl, hook_text: 'Copy me' });
       expect(res.status).toBe(202);
       expect(res.body.data).toMatchObject({ method: 'motion', avatar_id: avatar.id, video_source: 'link', reference_url: referenceUrl, prompt: null });
+      // Fetched and judged at the door: the render used the stored clip and never fetched the link again.
+      expect(refRequests.filter((request) => request === `${CDN}/video/tos/face.mp4`)).toHaveLength(1);
       const { job, observed } = await waitForJob(api, res.body.data.id, ['done']);
       expectProgressNeverDecreases(observed);
-      expect(refRequests).toContain(`${CDN}/video/tos/face.mp4`);
+      expect(refRequests.filter((request) => request === `${CDN}/video/tos/face.mp4`)).toHaveLength(1);
       const video = await getVideo(api, job.video_id);
       // The reference is 3.5 s: within 3-5 s, so the reaction keeps its length.
       expect(video.duration_s).toBeCloseTo(3.5, 1);
@@ -455,6 +457,24 @@ describe('a motion reference that cannot drive a reaction', () => {
       );
       expectError(res, 422, 'no_face');
       expect(res.body.error).toMatch(/could not find a face in this clip/);
+      expect(await usage(api)).toMatchObject({ used: 0, reserved: 0 });
+      expect((await api.get('/videos/jobs')).body.data).toEqual([]);
+      expect(await listKeys(`accounts/${accountId}/jobs/`)).toEqual([]);
+    },
+    JOB_TEST_MS,
+  );
+
+  test(
+    'a linked clip with no face is refused at the door too (422 no_face naming reference_url): fetched once; no job, no unit, no object',
+    async () => {
+      const { api, accountId, product } = await freshAccount();
+      const avatar = await readyAvatar(api);
+      const route = `${CDN}/video/tos/no-face.mp4`;
+      refRoutes.set(route, await fsp.readFile(await makeFixture('vertical-mp4')));
+      const res = await api.post('/videos', { product_id: product.id, method: 'motion', avatar_id: avatar.id, video_source: 'link', reference_url: `https://${route}` });
+      expectError(res, 422, 'no_face');
+      expect(res.body.error).toMatch(/^reference_url: we could not find a face in this clip/);
+      expect(refRequests.filter((request) => request === route)).toHaveLength(1);
       expect(await usage(api)).toMatchObject({ used: 0, reserved: 0 });
       expect((await api.get('/videos/jobs')).body.data).toEqual([]);
       expect(await listKeys(`accounts/${accountId}/jobs/`)).toEqual([]);

@@ -13,6 +13,7 @@ import type { VideoRequest } from '#domain/schemas/video';
 import type { JobRunner } from '#ports/job-runner';
 import type { FaceFinder } from '#ports/face-finder';
 import type { MediaInspector } from '#ports/media-inspector';
+import type { ReferenceResolver } from '#ports/reference-resolver';
 import { faceFinder } from '#test-doubles/faces';
 import { MemoryAccountStore } from '#test-doubles/memory/account-store';
 import { MemoryAvatarStore } from '#test-doubles/memory/avatar-store';
@@ -67,9 +68,14 @@ export const promptRequest = (productId: number, changes: Partial<VideoRequest> 
   ...changes,
 });
 
+/** A motion job whose reference is a link (video_source=link). */
+export const linkedMotionRequest = (productId: number, avatarId: number, referenceUrl: string): VideoRequest =>
+  promptRequest(productId, { method: 'motion', prompt: null, avatarId, videoSource: 'link', referenceUrl });
+
 const inspectsAsMp4: MediaInspector = { inspectReference: async () => ({ contentType: 'video/mp4', durationS: 4 }) };
 
-export async function videoJobFixture(options: { plan?: PlanName; media?: MediaInspector; faces?: FaceFinder } = {}) {
+/** `references`: what serves reference links (unwired without it: a request without a link must not fetch). */
+export async function videoJobFixture(options: { plan?: PlanName; media?: MediaInspector; faces?: FaceFinder; references?: ReferenceResolver } = {}) {
   const accounts = new MemoryAccountStore();
   const account = await accounts.create('test', options.plan ?? 'free', NOW);
   const products = new MemoryProductStore();
@@ -108,6 +114,7 @@ export async function videoJobFixture(options: { plan?: PlanName; media?: MediaI
     jobRunner: runner,
     media: options.media ?? inspectsAsMp4,
     faces: options.faces ?? faceFinder(),
+    ...(options.references ? { references: options.references } : {}),
     now: () => NOW,
   });
   return { deps, accountId: account.id, productId: 1, avatarId: 1, jobs, ledger: jobs.ledger, blobs, runner, music };

@@ -34,7 +34,7 @@ import { pipeline } from 'node:stream/promises';
 import { inspectReferenceUrl } from '#domain/reference-url';
 import { probeMedia } from '#render';
 import { EngineError, isEngineError } from '#ports/engine';
-import type { ReferenceResolver, ResolvedReference, ResolveReferenceOptions } from '#ports/reference-resolver';
+import { ReferenceRefused, type ReferenceRefusal, type ReferenceResolver, type ResolvedReference, type ResolveReferenceOptions } from '#ports/reference-resolver';
 import { judgeAddress } from './address-policy';
 import { RemoteFileError, type RemoteFile, type RemoteFiles } from '#ports/remote-files';
 import { SNIFF_BYTES, sniffVideoContainer } from './media-sniff';
@@ -80,7 +80,9 @@ export const NOT_A_VIDEO_FILE =
   'The link must point to the video file itself (a direct link to an MP4 or similar), not to a web page. ' +
   'Copy the address of the video file, or upload the clip instead.';
 
-const invalid = (message: string, cause?: unknown) => new EngineError('invalid_input', message, { cause });
+/** A link to change, and which way: the link itself unless said otherwise. */
+const refused = (refusal: ReferenceRefusal, message: string, cause?: unknown) => new ReferenceRefused(refusal, message, { cause });
+const invalid = (message: string, cause?: unknown) => refused('link', message, cause);
 const unavailable = (message: string, cause?: unknown) => new EngineError('provider_unavailable', message, { retryable: true, cause });
 
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
@@ -139,7 +141,7 @@ class DownloadGuard extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.bytes += chunk.length;
     if (this.bytes > this.maxBytes) {
-      callback(invalid(`The reference video is larger than the ${megabytes(this.maxBytes)} allowed; link a shorter or smaller clip.`));
+      callback(refused('too_large', `The reference video is larger than the ${megabytes(this.maxBytes)} allowed; link a shorter or smaller clip.`));
       return;
     }
     if (this.released) {
@@ -163,7 +165,7 @@ class DownloadGuard extends Transform {
     this.released = true;
     sniffVideoContainer(head).then((verdict) => {
       if (!verdict.video) {
-        callback(invalid(verdict.looksLike === 'a web page' ? NOT_A_VIDEO_FILE : `The reference link is ${verdict.looksLike}, not a video file. ${NOT_A_VIDEO_FILE}`));
+        callback(refused('not_video', verdict.looksLike === 'a web page' ? NOT_A_VIDEO_FILE : `The reference link is ${verdict.looksLike}, not a video file. ${NOT_A_VIDEO_FILE}`));
         return;
       }
       callback(null, head);
@@ -180,11 +182,11 @@ function mediaTypeOf(response: http.IncomingMessage): string {
 function checkDeclaredType(mediaType: string): void {
   if (mediaType === '' || mediaType.startsWith('video/')) return;
   if (mediaType === 'application/octet-stream' || mediaType === 'binary/octet-stream') return;
-  if (mediaType === 'text/html' || mediaType === 'application/xhtml+xml') throw invalid(NOT_A_VIDEO_FILE);
+  if (mediaType === 'text/html' || mediaType === 'application/xhtml+xml') throw refused('not_video', NOT_A_VIDEO_FILE);
   if (mediaType.startsWith('audio/')) {
-    throw invalid('The reference link points to an audio file; a motion reference must be a video clip.');
+    throw refused('not_video', 'The reference link points to an audio file; a motion reference must be a video clip.');
   }
-  throw invalid(`The reference link is not a video file (the server says it is ${mediaType}). ${NOT_A_VIDEO_FILE}`);
+  throw refused('not_video', `The reference link is not a video file (the server says it is ${mediaType}). ${NOT_A_VIDEO_FILE}`);
 }
 
 function statusRefusal(status: number, statusMessage: string | undefined, subject: string): EngineError {
@@ -413,7 +415,8 @@ export function createDirectMediaResolver(options: DirectMediaResolverOptions = 
     const declared = response.headers['content-length'];
     const declaredBytes = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : null;
     if (declaredBytes !== null && declaredBytes > resolveOptions.maxBytes) {
-      throw invalid(
+      throw refused(
+        'too_large',
         `The reference video is ${megabytes(declaredBytes)}; the most allowed is ${megabytes(resolveOptions.maxBytes)}. Link a shorter or smaller clip.`,
       );
     }
@@ -427,7 +430,7 @@ export function createDirectMediaResolver(options: DirectMediaResolverOptions = 
     try {
       const guard = new DownloadGuard(resolveOptions.maxBytes);
       await pipeline(response, guard, handle.createWriteStream(), { signal });
-      if (guard.bytes === 0) throw invalid('The reference link returned an empty file.');
+      if (guard.bytes === 0) throw refused('unreadable', 'The reference link returned an empty file.');
       if (declaredBytes !== null && guard.bytes !== declaredBytes) {
         throw unavailable('The reference download was cut short; try again later.');
       }
@@ -456,20 +459,21 @@ export function createDirectMediaResolver(options: DirectMediaResolverOptions = 
       if (probed.reason === 'tool_unavailable') {
         throw new EngineError('engine_failure', 'ffprobe is not available to check the reference video', { cause: new Error(probed.detail) });
       }
-      throw invalid('The reference video could not be read: the file is damaged or not a video.', new Error(probed.detail));
+      throw refused('unreadable', 'The reference video could not be read: the file is damaged or not a video.', new Error(probed.detail));
     }
     const { media } = probed;
     if (!media.video) {
-      throw invalid(
+      throw refused(
+        'unreadable',
         media.audio
           ? 'The reference link points to audio only; a motion reference must be a video clip.'
           : 'The reference file has no video track.',
       );
     }
     const durationS = media.durationS ?? media.video.durationS;
-    if (durationS === null || !(durationS > 0)) throw invalid('The reference video could not be read: its length is unknown.');
+    if (durationS === null || !(durationS > 0)) throw refused('unreadable', 'The reference video could not be read: its length is unknown.');
     if (durationS > maxDurationS) {
-      throw invalid(`The reference clip is ${durationS.toFixed(1)} s long; the most allowed is ${maxDurationS} s. Link a shorter clip.`);
+      throw refused('unreadable', `The reference clip is ${durationS.toFixed(1)} s long; the most allowed is ${maxDurationS} s. Link a shorter clip.`);
     }
     return durationS;
   }

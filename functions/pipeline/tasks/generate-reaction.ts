@@ -1,6 +1,6 @@
 /**
  * GenerateReaction: the round's reaction clip from the engine. Prompt jobs without an avatar get a
- * person drawn from the prompt first; motion jobs with a link fetch the reference clip once per round.
+ * person drawn from the prompt first; motion jobs animate it with their stored reference clip.
  */
 import { join } from 'node:path';
 import { REFERENCE_CLIP_LIMITS } from '#ports/reference-resolver';
@@ -113,7 +113,11 @@ async function avatarForPrompt(deps: GenerateDeps, job: StoredJob, avatar: Avata
   return { id: 0, source: 'prompt', imageKey: made.image.key, width: made.width, height: made.height, prompt: job.prompt, rig: made.rig };
 }
 
-/** The uploaded clip, or the linked one fetched now (size and duration capped while downloading). */
+/**
+ * The stored clip: uploaded, or fetched from its link and judged at the door, so the render uses the
+ * very bytes that were checked. Only a job written before links were fetched at the door has a link
+ * and no clip: it is fetched now (size and duration capped while downloading) and kept as its clip.
+ */
 async function referenceKeyOf(deps: GenerateDeps, job: StoredJob, signal?: AbortSignal): Promise<string> {
   if (job.reference_key) return job.reference_key;
   if (!job.reference_url) throw new PipelineError('invalid_input', `Job ${job.id} has no reference clip`);

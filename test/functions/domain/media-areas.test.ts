@@ -3,7 +3,7 @@ import { demoCanonicalKey, demoOriginalKey } from '#domain/product';
 import { avatarImageKey } from '#domain/avatar';
 import { reactionClipKey } from '#domain/reaction';
 import { jobObjectKeys } from '#domain/jobs';
-import { regenerateUploadKey } from '#domain/job-execution';
+import { regenerateReferenceKey } from '#domain/job-execution';
 import { videoObjectKeys } from '#domain/video';
 import { uploadObjectKey } from '#domain/upload-record';
 import { musicAudioKey } from '#domain/music';
@@ -15,7 +15,7 @@ const KEYS_BY_AREA: Record<MediaArea, string[]> = {
   products: [demoOriginalKey(7, 12), demoCanonicalKey(7, 12)],
   avatars: [avatarImageKey(7, 3, 'png'), avatarImageKey(7, 3, 'jpg')],
   reactions: [reactionClipKey(7, 41)],
-  jobs: [...Object.values(jobObjectKeys(7, 90, 2)), regenerateUploadKey(7, 90, 3, 'nonce')],
+  jobs: [...Object.values(jobObjectKeys(7, 90, 2)), regenerateReferenceKey(7, 90, 3, 'nonce')],
   videos: Object.values(videoObjectKeys(7, 55)),
   uploads: [uploadObjectKey(7, '0b4f6a4e-8a52-4d39-9a5e-2f1b7d3f0c11')],
   music: [musicAudioKey(7, 21)],

@@ -2,7 +2,10 @@ import { createVideoBatch, quoteVideoBatch, readVideoBatch } from '#use-cases/cr
 import type { VideoVariant } from '#domain/schemas/video-batch';
 import { createUpload } from '#use-cases/create-upload';
 import { MemoryUploadStore } from '#test-doubles/memory/upload-store';
-import { NOW, PERIOD, promptRequest, videoJobFixture } from '#test-support/video-jobs';
+import { linkedMotionRequest, NOW, PERIOD, promptRequest, videoJobFixture } from '#test-support/video-jobs';
+import { faceFinder } from '#test-doubles/faces';
+import { referenceResolver } from '#test-doubles/references';
+import { EngineError } from '#ports/engine';
 
 const variant = (productId: number, hookText: string, changes = {}): VideoVariant => ({ request: promptRequest(productId, { hookText, ...changes }), referenceUploadId: null });
 const three = (productId: number) => ['One', 'Two', 'Three'].map((hook) => variant(productId, hook));
@@ -88,9 +91,9 @@ describe('createVideoBatch', () => {
       uploadIds.push(upload.id);
     }
     const motion = (uploadId: string): VideoVariant => ({ request: promptRequest(productId, { method: 'motion', prompt: null, avatarId, videoSource: 'upload' }), referenceUploadId: uploadId });
-    // Four variants on a free plan (3 videos): 402 once both uploads passed their checks.
+    // Four variants on a free plan (3 videos): 402 once both uploads passed their checks, the batch's refusal, not a variant's.
     const refused = createVideoBatch(deps, { accountId, productId, variants: [motion(uploadIds[0]!), motion(uploadIds[1]!), ...three(productId).slice(0, 2)] });
-    await expect(refused).rejects.toMatchObject({ code: 'allowance_exhausted' });
+    await expect(refused).rejects.toMatchObject({ code: 'allowance_exhausted', message: expect.not.stringMatching(/^variants\[/) });
     expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
 
     const { jobs } = await createVideoBatch(deps, { accountId, productId, variants: [motion(uploadIds[0]!), variant(productId, 'Two'), motion(uploadIds[1]!)] });
@@ -98,6 +101,62 @@ describe('createVideoBatch', () => {
     for (const job of [jobs[0]!, jobs[2]!]) expect(blobs.objects.get(job.reference_key!)).toEqual({ data: Buffer.from('clip bytes'), contentType: 'video/mp4' });
     // Used once: a second batch naming one of them is 409, as POST /videos answers it.
     await expect(createVideoBatch(deps, { accountId, productId, variants: [motion(uploadIds[1]!)] })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('was already used') });
+  });
+});
+
+describe('createVideoBatch with linked references (video_source=link)', () => {
+  const LINK = 'https://v16m.tiktokcdn.com/video/face.mp4';
+  const OTHER = 'https://video.twimg.com/other.mp4';
+  const linked = (productId: number, avatarId: number, url: string): VideoVariant => ({ request: linkedMotionRequest(productId, avatarId, url), referenceUploadId: null });
+
+  test('a link named by several variants is fetched and judged once; each job stores its own copy and keeps its link', async () => {
+    const references = referenceResolver({ [LINK]: 'linked bytes', [OTHER]: 'other bytes' });
+    const { deps, accountId, productId, avatarId, blobs, ledger } = await videoJobFixture({ plan: 'pro', references });
+    const variants = [linked(productId, avatarId, LINK), variant(productId, 'Prompt'), linked(productId, avatarId, OTHER), linked(productId, avatarId, LINK)];
+    const { jobs } = await createVideoBatch(deps, { accountId, productId, variants });
+    expect(references.calls.map((call) => call.url)).toEqual([LINK, OTHER]);
+    expect(jobs.map((job) => [job.video_source, job.reference_url, job.reference_key])).toEqual([
+      ['link', LINK, `accounts/${accountId}/jobs/${jobs[0]!.id}/reference-0`],
+      [null, null, null],
+      ['link', OTHER, `accounts/${accountId}/jobs/${jobs[2]!.id}/reference-0`],
+      ['link', LINK, `accounts/${accountId}/jobs/${jobs[3]!.id}/reference-0`],
+    ]);
+    expect([jobs[0]!, jobs[2]!, jobs[3]!].map((job) => blobs.objects.get(job.reference_key!)?.data.toString())).toEqual(['linked bytes', 'other bytes', 'linked bytes']);
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 4 });
+  });
+
+  test('a faceless linked clip is 422 no_face naming the variant: no batch, no unit, no object', async () => {
+    const references = referenceResolver({ [LINK]: 'a landscape' });
+    const { deps, accountId, productId, avatarId, blobs, ledger, jobs } = await videoJobFixture({ references, faces: faceFinder({ clip: false }) });
+    const refused = createVideoBatch(deps, { accountId, productId, variants: [variant(productId, 'One'), linked(productId, avatarId, LINK)] });
+    await expect(refused).rejects.toMatchObject({ status: 422, code: 'no_face', message: expect.stringMatching(/^variants\[1\]\.reference_url: we could not find a face/) });
+    expect(await jobs.listRecent(accountId, 10)).toEqual({ items: [], nextBefore: null });
+    expect(blobs.objects.size).toBe(0);
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
+  });
+
+  test('a link the resolver refuses names the variant; a link server that does not answer is 503 with Retry-After; nothing is reserved', async () => {
+    const busy = new EngineError('provider_unavailable', 'The reference link took longer than 12 s to download; try again later.');
+    const references = referenceResolver({ [OTHER]: busy });
+    const { deps, accountId, productId, avatarId, ledger } = await videoJobFixture({ references });
+    await expect(createVideoBatch(deps, { accountId, productId, variants: [linked(productId, avatarId, LINK)] })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^variants\[0\]\.reference_url: The reference link could not be opened \(HTTP 404/),
+    });
+    await expect(createVideoBatch(deps, { accountId, productId, variants: [linked(productId, avatarId, OTHER)] })).rejects.toMatchObject({
+      status: 503,
+      code: 'upstream_unavailable',
+      headers: { 'retry-after': '30' },
+    });
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
+  });
+
+  test('a repeat with its Idempotency-Key answers the batch without fetching again', async () => {
+    const references = referenceResolver({ [LINK]: 'linked bytes' });
+    const { deps, accountId, productId, avatarId } = await videoJobFixture({ references });
+    const first = await createVideoBatch(deps, { accountId, productId, variants: [linked(productId, avatarId, LINK)], idempotencyKey: 'key-1' });
+    expect(await createVideoBatch(deps, { accountId, productId, variants: [linked(productId, avatarId, LINK)], idempotencyKey: 'key-1' })).toEqual(first);
+    expect(references.calls).toHaveLength(1);
   });
 });
 

@@ -1,6 +1,12 @@
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { AppError } from '#domain/errors';
-import { createVideoJob } from '#use-cases/create-video-job';
-import { clipOnDisk, NOW, PERIOD, promptRequest, videoJobFixture } from '#test-support/video-jobs';
+import { EngineError } from '#ports/engine';
+import { REFERENCE_CLIP_LIMITS, ReferenceRefused } from '#ports/reference-resolver';
+import { createVideoJob, quoteVideoJob } from '#use-cases/create-video-job';
+import { clipOnDisk, linkedMotionRequest, NOW, PERIOD, promptRequest, videoJobFixture } from '#test-support/video-jobs';
+import { faceFinder } from '#test-doubles/faces';
+import { referenceResolver } from '#test-doubles/references';
 import { RecordingMetrics } from '#test-doubles/memory/metrics';
 import { MemoryUploadStore } from '#test-doubles/memory/upload-store';
 import { createUpload } from '#use-cases/create-upload';
@@ -185,5 +191,95 @@ describe('createVideoJob', () => {
         message: expect.stringContaining('was already used'),
       });
     });
+  });
+});
+
+describe('createVideoJob with a reference_url (video_source=link)', () => {
+  const LINK = 'https://v16m.tiktokcdn.com/video/face.mp4';
+
+  test('the linked clip is fetched once within the pipeline\'s limits, judged, and stored under the job as an upload is; the job still says it came from the link', async () => {
+    const references = referenceResolver({ [LINK]: 'linked bytes' });
+    const { deps, accountId, productId, avatarId, blobs, ledger } = await videoJobFixture({ references });
+    const job = await createVideoJob(deps, { accountId, request: linkedMotionRequest(productId, avatarId, LINK) });
+    expect(job).toMatchObject({ video_source: 'link', reference_url: LINK, reference_key: `accounts/${accountId}/jobs/${job.id}/reference-0` });
+    expect(blobs.objects.get(job.reference_key!)).toEqual({ data: Buffer.from('linked bytes'), contentType: 'video/mp4' });
+    expect(references.calls).toEqual([{ url: LINK, options: expect.objectContaining(REFERENCE_CLIP_LIMITS) }]);
+    // The scratch copy is gone once the job is written.
+    expect(existsSync(dirname(references.calls[0]!.options.destinationPath))).toBe(false);
+    expect(await ledger.entry({ accountId, jobId: job.id, chargeNumber: 1 })).toEqual({ state: 'reserved', period: PERIOD });
+  });
+
+  test('a linked clip without a face is 422 no_face naming reference_url: no job, no unit, no object', async () => {
+    const references = referenceResolver({ [LINK]: 'a landscape' });
+    const { deps, accountId, productId, avatarId, blobs, ledger, runner } = await videoJobFixture({ references, faces: faceFinder({ clip: false }) });
+    await expect(createVideoJob(deps, { accountId, request: linkedMotionRequest(productId, avatarId, LINK) })).rejects.toMatchObject({
+      status: 422,
+      code: 'no_face',
+      message: expect.stringMatching(/^reference_url: we could not find a face in this clip/),
+    });
+    expect(await deps.jobs.listActive()).toEqual([]);
+    expect(blobs.objects.size).toBe(0);
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
+    expect(runner.started).toEqual([]);
+    expect(existsSync(dirname(references.calls[0]!.options.destinationPath))).toBe(false);
+  });
+
+  test.each([
+    ['the link itself (a 404, a private address, a host off the list by a redirect)', 'link', 400, 'bad_request'],
+    ['a file over 100 MB', 'too_large', 413, 'payload_too_large'],
+    ['a web page, an image or an audio file', 'not_video', 415, 'unsupported_media_type'],
+    ['a damaged video, or one over 60 s', 'unreadable', 422, 'invalid_media'],
+  ] as const)('a link the resolver refuses for %s answers as that refusal of a file would, with its advice; nothing is reserved', async (_what, refusal, status, code) => {
+    const refused = new ReferenceRefused(refusal, 'The resolver says why.');
+    const { deps, accountId, productId, avatarId, blobs, ledger } = await videoJobFixture({ references: referenceResolver({ [LINK]: refused }) });
+    await expect(createVideoJob(deps, { accountId, request: linkedMotionRequest(productId, avatarId, LINK) })).rejects.toMatchObject({
+      status,
+      code,
+      message: 'reference_url: The resolver says why.',
+      cause: refused,
+    });
+    expect(await deps.jobs.listActive()).toEqual([]);
+    expect(blobs.objects.size).toBe(0);
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
+  });
+
+  test('a link whose server does not answer in time, or answers 5xx, is 503 with Retry-After: nothing is reserved', async () => {
+    const busy = new EngineError('provider_unavailable', "The reference link's server is not answering properly (HTTP 503); try again later.");
+    const { deps, accountId, productId, avatarId, ledger } = await videoJobFixture({ references: referenceResolver({ [LINK]: busy }) });
+    const failed = createVideoJob(deps, { accountId, request: linkedMotionRequest(productId, avatarId, LINK) });
+    await expect(failed).rejects.toMatchObject({ status: 503, code: 'upstream_unavailable', expose: true, headers: { 'retry-after': '30' }, message: expect.stringMatching(/^reference_url: .*HTTP 503.*Nothing was reserved/) });
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
+  });
+
+  test('a repeat with its Idempotency-Key answers the job before anything is fetched again', async () => {
+    const references = referenceResolver({ [LINK]: 'linked bytes' });
+    const { deps, accountId, productId, avatarId, runner } = await videoJobFixture({ references });
+    const request = linkedMotionRequest(productId, avatarId, LINK);
+    const first = await createVideoJob(deps, { accountId, request, idempotencyKey: 'key-1' });
+    const again = await createVideoJob(deps, { accountId, request, idempotencyKey: 'key-1' });
+    expect(again.id).toBe(first.id);
+    expect(references.calls).toHaveLength(1);
+    expect(runner.started).toHaveLength(1);
+  });
+
+  test('a job that cannot be written leaves no stored clip and no scratch copy', async () => {
+    const references = referenceResolver({ [LINK]: 'linked bytes' });
+    const { deps, accountId, productId, avatarId, jobs, blobs, ledger } = await videoJobFixture({ references });
+    const unreachable = new Error('table unreachable');
+    jobs.create = () => Promise.reject(unreachable);
+    await expect(createVideoJob(deps, { accountId, request: linkedMotionRequest(productId, avatarId, LINK) })).rejects.toBe(unreachable);
+    expect(blobs.objects.size).toBe(0);
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
+    expect(existsSync(dirname(references.calls[0]!.options.destinationPath))).toBe(false);
+  });
+
+  test('the dry run fetches and judges the link as the create does, and stores nothing', async () => {
+    const references = referenceResolver({ [LINK]: 'linked bytes' });
+    const { deps, accountId, productId, avatarId, blobs } = await videoJobFixture({ references });
+    expect(await quoteVideoJob(deps, { accountId, request: linkedMotionRequest(productId, avatarId, LINK) })).toMatchObject({ valid: true, units: 1 });
+    expect(references.calls).toHaveLength(1);
+    expect(blobs.objects.size).toBe(0);
+    const faceless = await videoJobFixture({ references, faces: faceFinder({ clip: false }) });
+    await expect(quoteVideoJob(faceless.deps, { accountId: faceless.accountId, request: linkedMotionRequest(faceless.productId, faceless.avatarId, LINK) })).rejects.toMatchObject({ code: 'no_face' });
   });
 });

@@ -2,6 +2,9 @@ import { regenerateVideoJob } from '#use-cases/regenerate-video-job';
 import { clipOnDisk, NOW, PERIOD, previewReadyJob, videoJobFixture } from '#test-support/video-jobs';
 import { createUpload } from '#use-cases/create-upload';
 import { MemoryUploadStore } from '#test-doubles/memory/upload-store';
+import { faceFinder } from '#test-doubles/faces';
+import { referenceResolver } from '#test-doubles/references';
+import { EngineError } from '#ports/engine';
 
 const motionPreview = (accountId: number, id: number) =>
   previewReadyJob(accountId, id, { method: 'motion', prompt: null, avatar_id: 1, video_source: 'upload', reference_key: `accounts/${accountId}/jobs/${id}/reference-0` });
@@ -131,6 +134,43 @@ describe('regenerateVideoJob', () => {
       expect(await jobs.get(accountId, 1)).toEqual(waiting);
       expect([...blobs.objects.keys()]).toEqual([upload.key]);
       expect(await uploads.get(accountId, upload.id)).toMatchObject({ status: 'pending' });
+    });
+  });
+
+  describe('with a new reference_url (video_source=link)', () => {
+    const LINK = 'https://v16m.tiktokcdn.com/video/face.mp4';
+
+    test('the link is fetched and judged at the door and stored for the new round; the job says link', async () => {
+      const references = referenceResolver({ [LINK]: 'linked bytes' });
+      const { deps, accountId, jobs, blobs, ledger } = await videoJobFixture({ references });
+      jobs.put(motionPreview(accountId, 1));
+      const job = await regenerateVideoJob(deps, { accountId, jobId: 1, changes: { video_source: 'link', reference_url: LINK } });
+      expect(job).toMatchObject({ regenerations: 1, video_source: 'link', reference_url: LINK, reference_key: expect.stringMatching(`^accounts/${accountId}/jobs/1/reference-1-`) });
+      expect(blobs.objects.get(job.reference_key!)?.data.toString()).toBe('linked bytes');
+      expect(references.calls).toHaveLength(1);
+      expect(await ledger.entry({ accountId, jobId: 1, chargeNumber: 2 })).toEqual({ state: 'reserved', period: PERIOD });
+    });
+
+    test('a faceless linked clip is 422 no_face naming reference_url: the preview stays as it was, nothing reserved or stored', async () => {
+      const { deps, accountId, jobs, blobs, ledger, runner } = await videoJobFixture({ references: referenceResolver({ [LINK]: 'a landscape' }), faces: faceFinder({ clip: false }) });
+      const waiting = jobs.put(motionPreview(accountId, 1));
+      await expect(regenerateVideoJob(deps, { accountId, jobId: 1, changes: { reference_url: LINK } })).rejects.toMatchObject({
+        code: 'no_face',
+        message: expect.stringMatching(/^reference_url: /),
+      });
+      expect(await jobs.get(accountId, 1)).toEqual(waiting);
+      expect(blobs.objects.size).toBe(0);
+      expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
+      expect(runner.decisions).toEqual([]);
+    });
+
+    test('a link server that does not answer is 503 with Retry-After; the preview stays as it was', async () => {
+      const busy = new EngineError('provider_unavailable', "The reference link's server did not answer within 5 s; try again later.");
+      const { deps, accountId, jobs, ledger } = await videoJobFixture({ references: referenceResolver({ [LINK]: busy }) });
+      const waiting = jobs.put(motionPreview(accountId, 1));
+      await expect(regenerateVideoJob(deps, { accountId, jobId: 1, changes: { reference_url: LINK } })).rejects.toMatchObject({ code: 'upstream_unavailable', headers: { 'retry-after': '30' } });
+      expect(await jobs.get(accountId, 1)).toEqual(waiting);
+      expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
     });
   });
 });

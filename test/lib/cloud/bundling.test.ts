@@ -71,6 +71,16 @@ describe('Lambda bundling options', () => {
     for (const module of ['ffmpeg/binaries.ts', 'face/reference-motion.ts', 'adapters/lambda/face-check-client.ts']) expect(faceCheck.filter((input) => input.endsWith(module))).toEqual([]);
   });
 
+  test('a linked reference is fetched where it is checked: the videos function bundles the reference resolver, as the render function does for jobs written before', async () => {
+    const { build } = await import('esbuild');
+    const inputsOf = async (entry: string, native: boolean) => {
+      const out = await build({ ...lambdaEsbuildOptions(entry, 'out/index.js', { native }), write: false, metafile: true });
+      return Object.values(out.metafile!.outputs).flatMap((output) => Object.keys(output.inputs));
+    };
+    expect(await inputsOf(HANDLER_GROUPS.videos.entry, false)).toContain('functions/adapters/reference/direct-media-resolver.ts');
+    expect(await inputsOf(PIPELINE_FUNCTIONS.render.entry, PIPELINE_FUNCTIONS.render.native)).toContain('functions/adapters/reference/direct-media-resolver.ts');
+  });
+
   test('never fall back to Docker', () => {
     expect(cdk.forceDockerBundling).toBe(false);
   });

@@ -228,7 +228,7 @@ describe('a link refused before anything is connected to', () => {
     ['an IPv6-literal host', 'https://[::1]/clip.mp4', /not an IP address/],
   ])('%s', async (_what, url, message) => {
     const error = await refusal(resolver().resolve(url, options()));
-    expect(error).toMatchObject({ code: 'invalid_input', retryable: false });
+    expect(error).toMatchObject({ code: 'invalid_input', refusal: 'link', retryable: false });
     expect(error.message).toMatch(/^The reference link is not allowed: it /);
     expect(error.message).toMatch(message);
     expect(lookups).toEqual([]);
@@ -253,7 +253,7 @@ describe('a link refused before anything is connected to', () => {
   ])('when the host resolves to %s', async (address) => {
     dns[CDN] = [address];
     const error = await refusal(resolver().resolve(`https://${CDN}/clip.mp4`, options()));
-    expect(error).toMatchObject({ code: 'invalid_input', retryable: false });
+    expect(error).toMatchObject({ code: 'invalid_input', refusal: 'link', retryable: false });
     expect(error.message).toMatch(/^The reference link's host "v16m\.tiktokcdn\.com" resolves to a private or reserved network address/);
     expect(requests).toEqual([]);
   });
@@ -329,7 +329,7 @@ describe('what the server sends', () => {
   it('an HTML page is refused, asking for the video file itself', async () => {
     serve('www.tiktok.com', '/@someone/video/1', sendFile(Buffer.from('<!doctype html><html><body>video</body></html>'), 'text/html; charset=utf-8'));
     const error = await refusal(resolver().resolve('https://www.tiktok.com/@someone/video/1', options()));
-    expect(error).toMatchObject({ code: 'invalid_input', message: NOT_A_VIDEO_FILE });
+    expect(error).toMatchObject({ code: 'invalid_input', refusal: 'not_video', message: NOT_A_VIDEO_FILE });
     expect(error.message).toMatch(/^The link must point to the video file itself/);
     await expectNoFilesLeft();
   });
@@ -344,6 +344,7 @@ describe('what the server sends', () => {
   it('a JSON error labelled video/mp4 is refused by its bytes', async () => {
     serve(CDN, '/clip.mp4', sendFile(Buffer.from('{"status_code":403,"status_msg":"expired"}'), 'video/mp4'));
     const error = await refusal(resolver().resolve(`https://${CDN}/clip.mp4`, options()));
+    expect(error).toMatchObject({ code: 'invalid_input', refusal: 'not_video' });
     expect(error.message).toMatch(/^The reference link is a JSON document, not a video file/);
     await expectNoFilesLeft();
   });
@@ -351,20 +352,20 @@ describe('what the server sends', () => {
   it('an audio file is refused by its declared type', async () => {
     serve(CDN, '/song.mp3', sendFile(Buffer.from('ID3\x04\0\0\0\0\0\0', 'latin1'), 'audio/mpeg'));
     const error = await refusal(resolver().resolve(`https://${CDN}/song.mp3`, options()));
-    expect(error).toMatchObject({ code: 'invalid_input', message: 'The reference link points to an audio file; a motion reference must be a video clip.' });
+    expect(error).toMatchObject({ code: 'invalid_input', refusal: 'not_video', message: 'The reference link points to an audio file; a motion reference must be a video clip.' });
   });
 
   it('an audio-only MP4 labelled video/mp4 is refused once probed, and not kept', async () => {
     serve(CDN, '/clip.mp4', sendFile(fixtures.audioOnly));
     const error = await refusal(resolver().resolve(`https://${CDN}/clip.mp4`, options()));
-    expect(error).toMatchObject({ code: 'invalid_input', message: 'The reference link points to audio only; a motion reference must be a video clip.' });
+    expect(error).toMatchObject({ code: 'invalid_input', refusal: 'unreadable', message: 'The reference link points to audio only; a motion reference must be a video clip.' });
     await expectNoFilesLeft();
   });
 
   it('a corrupt MP4 is refused once probed, and not kept', async () => {
     serve(CDN, '/clip.mp4', sendFile(fixtures.corrupt));
     const error = await refusal(resolver().resolve(`https://${CDN}/clip.mp4`, options()));
-    expect(error).toMatchObject({ code: 'invalid_input', message: 'The reference video could not be read: the file is damaged or not a video.' });
+    expect(error).toMatchObject({ code: 'invalid_input', refusal: 'unreadable', message: 'The reference video could not be read: the file is damaged or not a video.' });
     await expectNoFilesLeft();
   });
 
@@ -372,7 +373,7 @@ describe('what the server sends', () => {
     serve(CDN, '/gone', (_req, res) => res.writeHead(404).end());
     serve(CDN, '/busy', (_req, res) => res.writeHead(503).end());
     serve(CDN, '/slow-down', (_req, res) => res.writeHead(429).end());
-    expect(await refusal(resolver().resolve(`https://${CDN}/gone`, options()))).toMatchObject({ code: 'invalid_input', retryable: false });
+    expect(await refusal(resolver().resolve(`https://${CDN}/gone`, options()))).toMatchObject({ code: 'invalid_input', refusal: 'link', retryable: false });
     expect(await refusal(resolver().resolve(`https://${CDN}/busy`, options()))).toMatchObject({ code: 'provider_unavailable', retryable: true });
     expect(await refusal(resolver().resolve(`https://${CDN}/slow-down`, options()))).toMatchObject({ code: 'provider_unavailable', retryable: true });
   });
@@ -388,7 +389,7 @@ describe('caps', () => {
       res.on('close', () => (bodySent = res.writableFinished));
     });
     const error = await refusal(resolver({ deadlineMs: 5000 }).resolve(`https://${CDN}/big.mp4`, options({ maxBytes: 1024 * KB })));
-    expect(error).toMatchObject({ code: 'invalid_input', message: 'The reference video is 50.0 MB; the most allowed is 1.0 MB. Link a shorter or smaller clip.' });
+    expect(error).toMatchObject({ code: 'invalid_input', refusal: 'too_large', message: 'The reference video is 50.0 MB; the most allowed is 1.0 MB. Link a shorter or smaller clip.' });
     expect(bodySent).toBe(false);
     await expectNoFilesLeft();
   });
@@ -412,7 +413,7 @@ describe('caps', () => {
       });
     });
     const error = await refusal(resolver().resolve(`https://${CDN}/endless.mp4`, options({ maxBytes: 512 * KB })));
-    expect(error).toMatchObject({ code: 'invalid_input', message: 'The reference video is larger than the 0.5 MB allowed; link a shorter or smaller clip.' });
+    expect(error).toMatchObject({ code: 'invalid_input', refusal: 'too_large', message: 'The reference video is larger than the 0.5 MB allowed; link a shorter or smaller clip.' });
     expect(await closed).toBe(false); // the server's response never finished: the client hung up
     expect(sent).toBeLessThan(4 * 1024 * KB);
     await expectNoFilesLeft();
@@ -421,7 +422,7 @@ describe('caps', () => {
   it('a clip longer than the duration cap is refused and not kept', async () => {
     serve(CDN, '/clip.mp4', sendFile(fixtures.clip));
     const error = await refusal(resolver().resolve(`https://${CDN}/clip.mp4`, options({ maxDurationS: 1.5 })));
-    expect(error).toMatchObject({ code: 'invalid_input' });
+    expect(error).toMatchObject({ code: 'invalid_input', refusal: 'unreadable' });
     expect(error.message).toMatch(/^The reference clip is 2\.\d s long; the most allowed is 1\.5 s\./);
     await expectNoFilesLeft();
   });

@@ -10,6 +10,8 @@ import type { Engines } from '#ports/engines';
 import { jobObjectKeys } from '#domain/jobs';
 import { ACCOUNT, pipelineWorld } from '#test-support/pipeline';
 import { JOB_STATE } from '#domain/job-states';
+import { REFERENCE_CLIP_LIMITS } from '#ports/reference-resolver';
+import { referenceResolver } from '#test-doubles/references';
 
 interface Call {
   kind: 'prompt' | 'motion';
@@ -124,6 +126,32 @@ describe('generate_reaction', () => {
     await w.jobs.update(ACCOUNT, job.id, { reference_key: 'ref.mp4' });
     await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
     expect(e.calls[0]).toMatchObject({ kind: 'motion', referenceKey: 'ref.mp4', avatar: { id: avatar.id, imageKey: 'a.png' } });
+  });
+
+  test('a motion job whose link was fetched and judged at the door renders that stored clip: the link is not fetched again', async () => {
+    const e = engines();
+    // The world's resolver is unwired: any fetch would throw.
+    const w = pipelineWorld({ engines: e.ports });
+    const avatar = await w.avatar({ image_key: 'a.png' });
+    const job = await w.queuedJob({ method: 'motion', avatarId: avatar.id, prompt: null, videoSource: 'link', referenceUrl: 'https://v16m.tiktokcdn.com/face.mp4' });
+    await w.jobs.update(ACCOUNT, job.id, { reference_key: 'checked-at-the-door.mp4' });
+    await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    expect(e.calls[0]).toMatchObject({ kind: 'motion', referenceKey: 'checked-at-the-door.mp4' });
+  });
+
+  test('a job written before links were fetched at the door (a link, no stored clip) has it fetched now, stored and kept', async () => {
+    const e = engines();
+    const link = 'https://v16m.tiktokcdn.com/face.mp4';
+    const references = referenceResolver({ [link]: 'linked bytes' });
+    const w = pipelineWorld({ engines: e.ports, references });
+    const avatar = await w.avatar({ image_key: 'a.png' });
+    const job = await w.queuedJob({ method: 'motion', avatarId: avatar.id, prompt: null, videoSource: 'link', referenceUrl: link });
+    await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    const key = jobObjectKeys(ACCOUNT, job.id, 0).reference;
+    expect(references.calls).toEqual([{ url: link, options: expect.objectContaining(REFERENCE_CLIP_LIMITS) }]);
+    expect(e.calls[0]).toMatchObject({ kind: 'motion', referenceKey: key });
+    expect(w.blobs.objects.get(key)?.data.toString()).toBe('linked bytes');
+    expect(await w.jobs.get(ACCOUNT, job.id)).toMatchObject({ video_source: 'link', reference_url: link, reference_key: key });
   });
 });
 
