@@ -10,6 +10,7 @@ import { requestContext } from './middleware/request-context';
 import { errorEnvelope } from './middleware/error-envelope';
 import { authenticate, requireScopes } from './middleware/authenticate';
 import { rateLimit } from './middleware/rate-limit';
+import { conditionalGet } from './middleware/conditional-get';
 import { dispatchTo, type OperationTable } from './dispatch';
 import type { DependencySource } from '#ports/dependencies';
 
@@ -22,5 +23,7 @@ export function createApiHandler(operations: OperationTable, dependencies: Depen
     .use(authenticate())
     .use(rateLimit())
     .use(requireScopes())
+    // Last in, so it sees the operation's answer first: an ETag on every successful GET, 304 on a match.
+    .use(conditionalGet())
     .handler(dispatchTo(operations));
 }

@@ -115,6 +115,13 @@ export const parameters = {
       'the same key with a different request is 409. Keys are kept 24 hours.',
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
   },
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way).',
+    schema: { type: 'string', maxLength: 1024 },
+  },
 } as const;
 
 export const headers = {
@@ -124,6 +131,11 @@ export const headers = {
   RateLimitReset: { description: 'Seconds until the window has room again', required: true, schema: { type: 'integer', minimum: 0 } },
   RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
   Allow: { description: 'The methods the path takes (405 only)', schema: { type: 'string' } },
+  ETag: {
+    description: 'A strong validator of this exact answer; send it back as `If-None-Match`. An answer with signed media links changes on every request.',
+    required: true,
+    schema: { type: 'string' },
+  },
 } as const;
 
 export const paramRef = (name: keyof typeof parameters) => ref('parameters', name);

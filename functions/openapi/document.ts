@@ -26,6 +26,7 @@ const DESCRIPTION = `Short vertical reaction videos for products: an avatar reac
 - **Rate limit**: per account per rolling minute, shared by its keys. Answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`; a 429 carries \`Retry-After\`.
 - **Lists** of products, videos and posts are paged (\`page\`, \`per_page\`), newest first, with \`meta: {page, per_page, total}\`.
 - **Bodies** may be JSON, form-encoded or (where files are taken) multipart; unknown fields are 400.
+- **Polling**: authenticated GETs answer an \`ETag\`; send it back as \`If-None-Match\` and an unchanged answer is 304 with no body.
 - **POST /videos** takes an \`Idempotency-Key\` header; it and regenerate take \`?dry_run=true\` to check and quote without doing (200, not counted against the rate limit).`;
 
 /** The envelope, its `code` narrowed to what this status can carry here. */
@@ -48,13 +49,26 @@ function successResponses(route: RouteDefinition): Record<string, ZodOpenApiResp
       continue;
     }
     const contentType = answer.contentType ?? 'application/json';
+    const tagged = status === '200' && isConditional(route);
     out[status] = {
       description: answer.description,
-      headers: { 'x-request-id': headerRef('RequestId'), ...(route.auth !== 'none' ? rateLimitHeaders : {}) },
+      headers: { 'x-request-id': headerRef('RequestId'), ...(route.auth !== 'none' ? rateLimitHeaders : {}), ...(tagged ? { ETag: headerRef('ETag') } : {}) },
       content: { [contentType]: answer.schema ? { schema: answer.schema } : {} },
     };
+    if (tagged) {
+      out['304'] = {
+        description: 'Not modified: the answer is still the one `If-None-Match` names',
+        headers: { 'x-request-id': headerRef('RequestId'), ...rateLimitHeaders, ETag: headerRef('ETag') },
+      };
+    }
   }
   return out;
+}
+
+/** Authenticated GETs answering JSON take If-None-Match (functions/http/middleware/conditional-get.ts). */
+function isConditional(route: RouteDefinition): boolean {
+  const ok = contractOf(route).responses['200'];
+  return route.method === 'GET' && route.auth !== 'none' && ok !== undefined && !ok.redirect && (ok.contentType ?? 'application/json') === 'application/json';
 }
 
 function errorResponses(route: RouteDefinition): Record<string, ZodOpenApiResponseObject> {
@@ -123,6 +137,7 @@ function parametersOf(route: RouteDefinition) {
   if (route.query?.includes('days')) list.push(paramRef('Days'));
   if (route.query?.includes('dry_run')) list.push(paramRef('DryRun'));
   if (route.idempotencyKey) list.push(paramRef('IdempotencyKey'));
+  if (isConditional(route)) list.push(paramRef('IfNoneMatch'));
   return list;
 }
 

@@ -115,6 +115,28 @@ describe('reading, updating and deleting products', () => {
   });
 });
 
+describe('conditional reads', () => {
+  test('a GET answers an ETag; sent back as If-None-Match it is 304 with no body until the product changes', async () => {
+    const { api } = await t.newAccount();
+    const { id } = (await api.post('/products', { name: 'Glow Serum' })).body.data;
+    const first = await api.get(`/products/${id}`);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    expect((await api.get(`/products/${id}`)).headers.get('etag')).toBe(etag);
+
+    const unchanged = await api.get(`/products/${id}`, { 'if-none-match': etag });
+    expect({ status: unchanged.status, body: unchanged.body, etag: unchanged.headers.get('etag') }).toEqual({ status: 304, body: undefined, etag });
+    expect(unchanged.headers.get('ratelimit-remaining')).not.toBeNull();
+
+    await api.patch(`/products/${id}`, { name: 'Glow Serum 2' });
+    const changed = await api.get(`/products/${id}`, { 'if-none-match': etag });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.name).toBe('Glow Serum 2');
+    expect(changed.headers.get('etag')).not.toBe(etag);
+  });
+});
+
 describe('listing products', () => {
   test('is paginated newest first with meta {page, per_page, total}; a page past the end is empty', async () => {
     const { api } = await t.newAccount();

@@ -83,6 +83,8 @@ export function openApiMismatches(answer: ObservedAnswer): string[] {
   }
 
   const response = resolve(getAt(document, responsePath));
+  // A 304 has no body: its validator must be the one the document promises.
+  if (answer.status === 304) return answer.body === undefined && answer.headers.get('etag') ? problems : [`${where}: a 304 with a body or without ETag`];
   // A redirect documents no body, only where it goes.
   if (response.content === undefined && answer.status >= 300 && answer.status < 400) return answer.headers.get('location') ? problems : [`${where}: a redirect without Location`];
   const contentType = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();

@@ -1,6 +1,7 @@
 /**
  * Waiting for a video job: GET /videos/jobs/{id} until it settles, telling the caller each time
- * where it is (status, stage, progress, its place in the render queue) changed.
+ * where it is (status, stage, progress, its place in the render queue) changed. Each read after the
+ * first sends the last answer's ETag, so an unchanged job comes back as a bodiless 304.
  */
 import { pollUntil, type WaitOptions } from './poll';
 import { unwrap } from './result';
@@ -24,8 +25,16 @@ export const isSettled = (job: Job, until: WaitForJobOptions['until'] = 'final')
 /** Resolves with the job once settled (a `failed` job too: read its `error`); rejects on timeout or abort. */
 export function waitForJob(api: TypedClient, id: number, options: WaitForJobOptions = {}): Promise<Job> {
   let previous: Job | undefined;
+  let etag: string | undefined;
   return pollUntil(
-    async (signal) => (await unwrap(api.GET('/videos/jobs/{id}', { params: { path: { id } }, signal }))).data,
+    async (signal) => {
+      const call = api.GET('/videos/jobs/{id}', { params: { path: { id }, header: etag && previous ? { 'If-None-Match': etag } : undefined }, signal });
+      const { response } = await call;
+      if (response.status === 304 && previous) return previous;
+      const job = (await unwrap(call)).data;
+      etag = response.headers.get('etag') ?? undefined;
+      return job;
+    },
     (job) => isSettled(job, options.until),
     {
       ...options,

@@ -1469,6 +1469,8 @@ export interface components {
         DeliveryId: string;
         /** @description A repeat with the same key and the same request returns the same job (202) and reserves nothing more; the same key with a different request is 409. Keys are kept 24 hours. */
         IdempotencyKey: string;
+        /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+        IfNoneMatch: string;
     };
     requestBodies: never;
     headers: {
@@ -1484,6 +1486,8 @@ export interface components {
         RetryAfter: number;
         /** @description The methods the path takes (405 only) */
         Allow: string;
+        /** @description A strong validator of this exact answer; send it back as `If-None-Match`. An answer with signed media links changes on every request. */
+        ETag: string;
     };
     pathItems: never;
 }
@@ -1739,7 +1743,10 @@ export interface operations {
                 /** @description Items per page; anything but an integer in range is 400 */
                 per_page?: components["parameters"]["PerPage"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1752,6 +1759,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1760,6 +1768,18 @@ export interface operations {
                         meta: components["schemas"]["PageMeta"];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `bad_request` */
             400: {
@@ -2065,7 +2085,10 @@ export interface operations {
     productsGet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A record id (a positive integer; anything else is 400, another account's record 404) */
                 id: components["parameters"]["Id"];
@@ -2081,6 +2104,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2088,6 +2112,18 @@ export interface operations {
                         data: components["schemas"]["Product"];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `bad_request` */
             400: {
@@ -2651,7 +2687,10 @@ export interface operations {
     avatarsList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2664,6 +2703,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2671,6 +2711,18 @@ export interface operations {
                         data: components["schemas"]["Avatar"][];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `unauthorized` */
             401: {
@@ -2989,7 +3041,10 @@ export interface operations {
     avatarsGet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A record id (a positive integer; anything else is 400, another account's record 404) */
                 id: components["parameters"]["Id"];
@@ -3005,6 +3060,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3012,6 +3068,18 @@ export interface operations {
                         data: components["schemas"]["Avatar"];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `bad_request` */
             400: {
@@ -3241,7 +3309,10 @@ export interface operations {
     musicList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3254,6 +3325,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3261,6 +3333,18 @@ export interface operations {
                         data: components["schemas"]["MusicTrack"][];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `unauthorized` */
             401: {
@@ -3795,7 +3879,10 @@ export interface operations {
     reactionsList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3808,6 +3895,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3815,6 +3903,18 @@ export interface operations {
                         data: components["schemas"]["SavedReaction"][];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `unauthorized` */
             401: {
@@ -4094,7 +4194,10 @@ export interface operations {
     reactionsGet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A record id (a positive integer; anything else is 400, another account's record 404) */
                 id: components["parameters"]["Id"];
@@ -4110,6 +4213,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4117,6 +4221,18 @@ export interface operations {
                         data: components["schemas"]["SavedReaction"];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `bad_request` */
             400: {
@@ -4351,7 +4467,10 @@ export interface operations {
                 /** @description Items per page; anything but an integer in range is 400 */
                 per_page?: components["parameters"]["PerPage"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4364,6 +4483,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4372,6 +4492,18 @@ export interface operations {
                         meta: components["schemas"]["PageMeta"];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `bad_request` */
             400: {
@@ -4779,7 +4911,10 @@ export interface operations {
                 /** @description Only records older than this one: the previous slice's `meta.next_before` */
                 before?: components["parameters"]["Before"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4792,6 +4927,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4800,6 +4936,18 @@ export interface operations {
                         meta: components["schemas"]["CursorMeta"];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `bad_request` */
             400: {
@@ -4890,7 +5038,10 @@ export interface operations {
     videosGet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A record id (a positive integer; anything else is 400, another account's record 404) */
                 id: components["parameters"]["Id"];
@@ -4906,6 +5057,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4913,6 +5065,18 @@ export interface operations {
                         data: components["schemas"]["Video"];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `bad_request` */
             400: {
@@ -5142,7 +5306,10 @@ export interface operations {
     videosGetJob: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A record id (a positive integer; anything else is 400, another account's record 404) */
                 id: components["parameters"]["Id"];
@@ -5158,6 +5325,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5165,6 +5333,18 @@ export interface operations {
                         data: components["schemas"]["Job"];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `bad_request` */
             400: {
@@ -6013,7 +6193,10 @@ export interface operations {
     videosGetBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A record id (a positive integer; anything else is 400, another account's record 404) */
                 id: components["parameters"]["Id"];
@@ -6029,6 +6212,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6036,6 +6220,18 @@ export interface operations {
                         data: components["schemas"]["VideoBatch"];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `bad_request` */
             400: {
@@ -6499,7 +6695,10 @@ export interface operations {
     socialListConnections: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6512,6 +6711,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6519,6 +6719,18 @@ export interface operations {
                         data: components["schemas"]["Connection"][];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `unauthorized` */
             401: {
@@ -7102,7 +7314,10 @@ export interface operations {
                 /** @description Items per page; anything but an integer in range is 400 */
                 per_page?: components["parameters"]["PerPage"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7115,6 +7330,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7123,6 +7339,18 @@ export interface operations {
                         meta: components["schemas"]["PageMeta"];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `bad_request` */
             400: {
@@ -7410,7 +7638,10 @@ export interface operations {
     socialGetPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A record id (a positive integer; anything else is 400, another account's record 404) */
                 id: components["parameters"]["Id"];
@@ -7426,6 +7657,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7433,6 +7665,18 @@ export interface operations {
                         data: components["schemas"]["Post"];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `bad_request` */
             400: {
@@ -7692,7 +7936,10 @@ export interface operations {
                 /** @description The window, in UTC calendar days ending today */
                 days?: components["parameters"]["Days"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7705,6 +7952,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7712,6 +7960,18 @@ export interface operations {
                         data: components["schemas"]["AnalyticsOverview"];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `bad_request` */
             400: {
@@ -7915,7 +8175,10 @@ export interface operations {
     usageGet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7928,6 +8191,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7935,6 +8199,18 @@ export interface operations {
                         data: components["schemas"]["Usage"];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `unauthorized` */
             401: {
@@ -8367,7 +8643,10 @@ export interface operations {
     accountsSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8380,6 +8659,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8387,6 +8667,18 @@ export interface operations {
                         data: components["schemas"]["Session"];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `unauthorized` */
             401: {
@@ -8611,7 +8903,10 @@ export interface operations {
     accountsAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8624,6 +8919,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8631,6 +8927,18 @@ export interface operations {
                         data: components["schemas"]["Account"];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `unauthorized` */
             401: {
@@ -8708,7 +9016,10 @@ export interface operations {
     accountsListKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8721,6 +9032,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8728,6 +9040,18 @@ export interface operations {
                         data: components["schemas"]["ApiKey"][];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `unauthorized` */
             401: {
@@ -9231,7 +9555,10 @@ export interface operations {
     webhooksList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9244,6 +9571,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9251,6 +9579,18 @@ export interface operations {
                         data: components["schemas"]["Webhook"][];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `unauthorized` */
             401: {
@@ -9490,7 +9830,10 @@ export interface operations {
     webhooksGet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A webhook endpoint id as POST /webhooks answered it (`wh_...`; anything else is 400, another account's 404) */
                 webhook_id: components["parameters"]["WebhookId"];
@@ -9506,6 +9849,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9513,6 +9857,18 @@ export interface operations {
                         data: components["schemas"]["Webhook"];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `bad_request` */
             400: {
@@ -9914,7 +10270,10 @@ export interface operations {
                 /** @description Items per page; anything but an integer in range is 400 */
                 per_page?: components["parameters"]["PerPage"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A webhook endpoint id as POST /webhooks answered it (`wh_...`; anything else is 400, another account's 404) */
                 webhook_id: components["parameters"]["WebhookId"];
@@ -9930,6 +10289,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9938,6 +10298,18 @@ export interface operations {
                         meta: components["schemas"]["PageMeta"];
                     };
                 };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `bad_request` */
             400: {

@@ -215,6 +215,22 @@ describe('waitForJob', () => {
     ]);
   });
 
+  test('sends the last answer\'s ETag back, and takes a 304 as the same job', async () => {
+    const tagged = (state: object, tag: string) => json(200, { data: state }, { etag: tag });
+    const api = fakeApi({
+      'GET /videos/jobs/5': (request, n) => {
+        if (n === 1) return tagged(timeline[3]!, '"a"');
+        if (n === 2) return request.headers.get('if-none-match') === '"a"' ? new Response(null, { status: 304, headers: { etag: '"a"' } }) : json(500, { error: 'no tag', code: 'internal_error' });
+        return tagged(timeline[6]!, '"b"');
+      },
+    });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    const seen: string[] = [];
+    await expect(rs.waitForJob(5, { intervalMs: 1, onProgress: (j) => seen.push(j.stage) })).resolves.toMatchObject({ status: 'done' });
+    expect(api.sent.map((request) => request.headers.get('if-none-match'))).toEqual([null, '"a"', '"a"']);
+    expect(seen).toEqual(['generating_reaction', 'done']);
+  });
+
   test('a failed job settles the wait too: the caller reads its error', async () => {
     const api = polled([job({ status: 'processing', stage: 'preparing', progress: 5 }), job({ status: 'failed', stage: 'failed', progress: 100, error: { code: 'input_deleted', message: 'gone' } })]);
     const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });

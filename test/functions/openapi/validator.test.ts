@@ -21,7 +21,17 @@ const usage = {
 
 describe('openApiMismatches', () => {
   test('a conforming answer has none', () => {
-    expect(openApiMismatches({ method: 'GET', pathname: '/api/v1/usage', status: 200, headers: headers(), body: { data: usage } })).toEqual([]);
+    expect(openApiMismatches({ method: 'GET', pathname: '/api/v1/usage', status: 200, headers: headers({ etag: '"t"' }), body: { data: usage } })).toEqual([]);
+  });
+
+  test('a GET without its ETag, or a 304 with a body or without one, is reported', () => {
+    expect(openApiMismatches({ method: 'GET', pathname: '/api/v1/usage', status: 200, headers: headers(), body: { data: usage } })).toEqual([
+      'GET /api/v1/usage → 200: required header ETag is missing',
+    ]);
+    const notModified = (extra: Record<string, string>, body?: unknown) => openApiMismatches({ method: 'GET', pathname: '/api/v1/usage', status: 304, headers: headers(extra), body });
+    expect(notModified({ etag: '"t"' })).toEqual([]);
+    expect(notModified({})).toHaveLength(1);
+    expect(notModified({ etag: '"t"' }, { data: usage })).toHaveLength(1);
   });
 
   test('a field the schema does not know, or a missing one, is reported', () => {
