@@ -134,10 +134,10 @@ export async function prepareIllustratedScene(rig: IllustratedRig, frames: reado
     drawFrame(ctx, frame, index) {
       const t = index / fps;
       const intensity = frame.expression?.intensity ?? 0;
-      // In the transform handed in (the hand-held camera's, reaction/camera.ts): the backdrop reaches
-      // past the frame by its overscan, so the camera never shows an edge.
+      // Everything is drawn in the transform handed in (the hand-held camera's, reaction/camera.ts);
+      // the backdrop reaches past the frame by its overscan, so the camera never shows an edge.
       ctx.globalAlpha = 1;
-      ctx.drawImage(backdrop.at(mood ? mood.tintStrength * min(1, intensity / 0.8) : 0), -overscan, -overscan);
+      drawBackdrop(ctx, backdrop.at(mood ? mood.tintStrength * min(1, intensity / 0.8) : 0), overscan, layout);
 
       applyCamera(ctx, layout, frame);
       if (mood && mood.rays > 0 && intensity > 0.05) drawRays(ctx, layout, mood.rays * intensity, t, mood.accent, emotion!);
@@ -299,6 +299,22 @@ function crossFade(base: Canvas, mood: Canvas | null): { at(amount: number): Can
       return mixed;
     },
   };
+}
+
+/**
+ * The backdrop, moved as the transform moves the frame's centre but in whole pixels, and neither
+ * turned nor zoomed. It is gradients and a soft shadow: a step of one render pixel (two on the output)
+ * changes none of it visibly, but a turned, resampled full-frame draw cost Skia ~3 ms a frame, and its
+ * sub-pixel moves left x264 a residual on every block of it (~20 % more encoder CPU), where a whole
+ * pixel is a blit and a motion vector it predicts exactly.
+ */
+function drawBackdrop(ctx: SKRSContext2D, backdrop: Canvas, overscan: number, layout: SceneLayout): void {
+  const { a, b, c, d, e, f } = ctx.getTransform();
+  const cx = layout.width / 2, cy = layout.height / 2;
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, round(a * cx + c * cy + e - cx), round(b * cx + d * cy + f - cy));
+  ctx.drawImage(backdrop, -overscan, -overscan);
+  ctx.restore();
 }
 
 /** Backdrop painted past each edge of the frame, in pixels: what the hand-held camera may bring into view. */

@@ -5,8 +5,9 @@
  *
  * Why: the renderers' own camera moves the person, and a drawn backdrop or a photo's surroundings stood
  * perfectly still behind it. Real UGC is shot hand-held, and a frame whose edges never move reads as
- * a still with a sticker on it (ffmpeg's whole-frame freezedetect found 4-26 freezes of 0.1 s in a
- * 4 s illustrated reaction). The amplitudes stay below what a viewer notices as an effect.
+ * a still with a sticker on it (ffmpeg's whole-frame freezedetect found 4-27 freezes of 0.1 s in a
+ * 4 s illustrated reaction). The amplitudes are kept to what reads as a hand holding a phone, not an
+ * effect.
  *
  * It is one layer over any FrameRenderer (`handHeld`): the renderer draws in the transform it is
  * handed, with HANDHELD_OVERSCAN of picture past every edge, and reports its face box before the
@@ -33,7 +34,8 @@ export interface HandheldPose {
  * of whole-frame change every two frames, and a flat-colour scene changes only 0.3-0.5 level per
  * pixel it moves, so a drift of a few pixels (under 20 px/s) still froze wherever the person paused.
  * ±10 px once a second (~60 px/s; under 1 % of the width, about half a millimetre on a phone) left
- * 9 short freezes in 15 drawn reactions of five emotions that had 192 without it; ±8 px at 0.9 left 63.
+ * 10 freezes of 0.1 s in 15 drawn reactions (five emotions, three seeds) that had 191 without it;
+ * ±8 px at 0.9 turns a second left 63. The calmest emotions (crying) keep a few.
  */
 const SWAY = { radiusPx: 10, radiusWander: 0.15, turnsPerS: 1, paceWander: 0.8 } as const;
 /** A slower wander under the sway, so its centre moves too. */
