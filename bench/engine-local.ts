@@ -128,7 +128,7 @@ export async function runEngineLocal(options: EngineLocalOptions): Promise<Secti
   const { createLocalEngine } = await import('#adapters/engines/local/engine');
   const { reactionFrames } = await import('#render');
   const { emotionFromPrompt } = await import('#adapters/engines/local/emotion-prompt');
-  const { prepareIllustratedScene } = await import('#render');
+  const { prepareIllustratedScene, handHeld } = await import('#render');
   const { createCanvas } = await import('@napi-rs/canvas');
 
   const dir = await mkdtemp(join(tmpdir(), 'rs-bench-engine-'));
@@ -165,6 +165,8 @@ export async function runEngineLocal(options: EngineLocalOptions): Promise<Secti
     const { RENDER_SIZE } = await import('#adapters/engines/local/engine');
     const scene = await prepareIllustratedScene(avatar.rig as Parameters<typeof prepareIllustratedScene>[0], frames, { seed: 7, ...RENDER_SIZE });
     const prepareMs = performance.now() - prepStart;
+    // Filmed hand-held, as the engine draws it.
+    const filmed = handHeld(scene, 7);
     const canvas = createCanvas(scene.width, scene.height);
     const ctx = canvas.getContext('2d');
     let drawMs = 0;
@@ -172,7 +174,7 @@ export async function runEngineLocal(options: EngineLocalOptions): Promise<Secti
     for (let i = 0; i < frames.length; i++) {
       const t0 = performance.now();
       ctx.save();
-      scene.drawFrame(ctx, frames[i]!, i);
+      filmed.drawFrame(ctx, frames[i]!, i);
       ctx.restore();
       const t1 = performance.now();
       canvas.data();
@@ -227,12 +229,13 @@ const REFERENCE_S = 4;
  * default size; before frames were drawn smaller and scaled up by ffmpeg, this was the engine's clip).
  */
 async function ssimAgainstFullSize(rig: unknown, frames: readonly import('#render').ReactionFrame[], seed: number, clip: string, dir: string, name: string): Promise<number> {
-  const { prepareIllustratedScene } = await import('#render');
+  const { prepareIllustratedScene, handHeld } = await import('#render');
   const { renderClipToFile } = await import('#render');
   const { ssimOf } = await import('./ssim');
   const reference = join(dir, `${name}-full-size.mp4`);
   const scene = await prepareIllustratedScene(rig as Parameters<typeof prepareIllustratedScene>[0], frames, { seed });
-  await renderClipToFile(scene, frames, reference);
+  // Filmed with the engine's hand-held camera (the seed's take), so the two clips show the same picture.
+  await renderClipToFile(handHeld(scene, seed), frames, reference);
   return ssimOf(clip, reference);
 }
 

@@ -7,6 +7,8 @@
  *     between consecutive frames, 0-255);
  *   - freeze at start: how long a freeze (ffmpeg freezedetect n=0.003 d=0.1) that starts in the first
  *     0.1 s lasts (0 when the reaction moves at once);
+ *   - whole-frame freezes: how many freezes the same freezedetect finds anywhere in the reaction (a
+ *     backdrop that stands still while only the person moves reads as a still with a sticker on it);
  *   - seam: the largest mean luma step between neighbouring rows away from the face, averaged over the
  *     columns outside the caption's area (a seam crosses the whole width; the caption's text is not one);
  *   - poster: SSIM of the poster against the video's frame at the engine's peak;
@@ -20,7 +22,7 @@
 import { join } from 'node:path';
 import { fmt, type Table, type Target } from './report';
 
-const LOOKS_TARGETS = { minWindow: 1, freezeAtStartS: 0, seam: 5, posterSsim: 0.95, motionFollowed: 0.8, captionGapPx: 0 } as const;
+const LOOKS_TARGETS = { minWindow: 1, freezeAtStartS: 0, reactionFreezes: 0, seam: 5, posterSsim: 0.95, motionFollowed: 0.8, captionGapPx: 0 } as const;
 
 /** The caption's horizontal safe area in a finished 1080-wide frame (docs/architecture.md, captions). */
 const CAPTION_X = [120, 930] as const;
@@ -38,6 +40,8 @@ export interface LooksRow {
   windows: number[];
   minWindow: number;
   freezeAtStartS: number;
+  /** Whole-frame freezes (freezedetect n=0.003 d=0.1) anywhere in the reaction. */
+  reactionFreezes: number;
   seam: number;
   posterSsim: number;
   /** Motion only: the video's face motion over the reference's. */
@@ -66,7 +70,7 @@ export interface LooksInput {
 
 /** A method whose video shows no face human can find: reported as such (a MISS), not a crash. */
 function faceless(method: string): LooksRow {
-  return { method, windows: [], minWindow: NaN, freezeAtStartS: NaN, seam: NaN, posterSsim: NaN, followed: null, captionGapPx: NaN, captionFaceGapPx: NaN, captionInSafeArea: null };
+  return { method, windows: [], minWindow: NaN, freezeAtStartS: NaN, reactionFreezes: NaN, seam: NaN, posterSsim: NaN, followed: null, captionGapPx: NaN, captionFaceGapPx: NaN, captionInSafeArea: null };
 }
 
 /**
@@ -86,6 +90,7 @@ export async function measureLooks(input: LooksInput): Promise<LooksRow> {
   const motion = await measureFaceMotion(input.video, { durationS: input.reactionS, box });
   const eyesToMouth = input.caption ? await findFaceBox(input.video, { durationS: input.reactionS, region: 'eyes-to-mouth' }) : null;
   const atStart = (await freezes(input.video, { durationS: Math.min(1, input.reactionS) })).find((f) => f.startS < 0.1);
+  const reactionFreezes = (await freezes(input.video, { durationS: input.reactionS })).length;
   const peakS = input.peakS ?? input.reactionS * 0.6;
   const frame = await lumaFrameAt(input.video, peakS);
   const seam = seamStep(frame.luma, frame.width, frame.height, subjectOf(motion.box, frame.height), { columns: [[0, CAPTION_X[0]], [CAPTION_X[1], frame.width]] });
@@ -102,6 +107,7 @@ export async function measureLooks(input: LooksInput): Promise<LooksRow> {
     windows: motion.windows,
     minWindow: motion.minWindow,
     freezeAtStartS: atStart ? Math.min(input.reactionS, atStart.endS) - atStart.startS : 0,
+    reactionFreezes,
     seam: seam.step,
     posterSsim: await ssimOf(input.poster, peakPng),
     followed,
@@ -126,6 +132,7 @@ export function looksSummary(rows: readonly LooksRow[]): { table: Table; targets
     // NaN (no face found) fails every comparison, so it stays a MISS.
     shortOf(`${r.method}: quietest 1 s window of face motion, short of ${t.minWindow}`, r.minWindow, t.minWindow),
     { what: `${r.method}: freeze at start`, value: Number.isNaN(r.freezeAtStartS) ? Infinity : r.freezeAtStartS, max: t.freezeAtStartS, unit: 's' },
+    { what: `${r.method}: whole-frame freezes in the reaction`, value: Number.isNaN(r.reactionFreezes) ? Infinity : r.reactionFreezes, max: t.reactionFreezes, unit: '' },
     { what: `${r.method}: seam (row luma step away from the face)`, value: Number.isNaN(r.seam) ? Infinity : r.seam, max: t.seam, unit: '' },
     shortOf(`${r.method}: poster SSIM against the peak frame, short of ${t.posterSsim}`, r.posterSsim, t.posterSsim),
     ...(r.followed !== null ? [shortOf(`${r.method}: share of the reference's head movement followed, short of ${t.motionFollowed}`, r.followed, t.motionFollowed)] : []),
@@ -136,18 +143,19 @@ export function looksSummary(rows: readonly LooksRow[]): { table: Table; targets
   const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
   return {
     table: {
-      title: `Looks of finished videos, per method (targets: every 1 s window ≥ ${t.minWindow}, no freeze at start, seam ≤ ${t.seam}, poster SSIM ≥ ${t.posterSsim}, motion follows ≥ ${t.motionFollowed * 100} %, the caption clear of the eyes-to-mouth box and in the safe area)`,
-      head: ['method', 'face motion per 1 s window', 'min', 'freeze at start s', 'seam step', 'poster SSIM', 'reference followed', CAPTION_COLUMN, 'verdict'],
+      title: `Looks of finished videos, per method (targets: every 1 s window ≥ ${t.minWindow}, no freeze at start, no whole-frame freeze in the reaction, seam ≤ ${t.seam}, poster SSIM ≥ ${t.posterSsim}, motion follows ≥ ${t.motionFollowed * 100} %, the caption clear of the eyes-to-mouth box and in the safe area)`,
+      head: ['method', 'face motion per 1 s window', 'min', 'freeze at start s', 'whole-frame freezes in the reaction', 'seam step', 'poster SSIM', 'reference followed', CAPTION_COLUMN, 'verdict'],
       rows: rows.map((r) => [
         r.method,
         r.windows.length ? r.windows.map((w) => fmt(w, 2)).join(' ') : 'no face found',
         fmt(r.minWindow, 2),
         fmt(r.freezeAtStartS, 2),
+        fmt(r.reactionFreezes, 0),
         fmt(r.seam, 2),
         fmt(r.posterSsim, 4),
         r.followed !== null ? `${fmt(r.followed * 100, 0)} %` : '',
         r.captionGapPx === null ? 'no caption' : `${gapText(r.captionGapPx)} (${gapText(r.captionFaceGapPx ?? NaN)}), ${r.captionInSafeArea ? 'yes' : 'no'}`,
-        pass(r.minWindow >= t.minWindow && r.freezeAtStartS <= t.freezeAtStartS && r.seam <= t.seam && r.posterSsim >= t.posterSsim && (r.followed === null || r.followed >= t.motionFollowed) && captionOk(r)),
+        pass(r.minWindow >= t.minWindow && r.freezeAtStartS <= t.freezeAtStartS && r.reactionFreezes <= t.reactionFreezes && r.seam <= t.seam && r.posterSsim >= t.posterSsim && (r.followed === null || r.followed >= t.motionFollowed) && captionOk(r)),
       ]),
     },
     targets,

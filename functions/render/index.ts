@@ -46,6 +46,7 @@ export { REST_CAMERA, type Emotion, type ReactionFrame } from './reaction/animat
 export { CALM_FACE, reactionFrames } from './reaction/expression-curve';
 export { hashSeed, randomFrom, streamFor, type Random } from './reaction/seeded-random';
 export { clipFaceBox, renderClipToFile, type FaceBox, type FrameRenderer } from './reaction/reaction-clip';
+export { handHeld } from './reaction/camera';
 export type { CaptionOverlay, EncodeStats } from './reaction/frame-encoder';
 
 // The illustrated (DiceBear avataaars) avatar: its rig, its portrait, its animated scene.

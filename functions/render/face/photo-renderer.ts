@@ -14,6 +14,8 @@ import { EngineError, REACTION_CLIP } from '#ports/engine';
 import type { CameraPose, FacePose, ReactionFrame } from '../reaction/animation';
 import { isFaceRig, MESH, type FaceRig } from './landmarks';
 import { buildFaceModel, deform, rasterize, type FaceModel, type Rect } from './warp';
+import { compose, transformedBox, type Affine } from '../reaction/affine';
+import { HANDHELD_OVERSCAN } from '../reaction/camera';
 const { abs, atan2, cos, floor, hypot, max, min, PI, round, sin } = Math;
 
 export interface PhotoLayout {
@@ -84,9 +86,10 @@ const SELFIE_FACE_Y = 0.4;
 /**
  * Picture kept around the output on every side (a share of its long side) so no camera move shows an
  * edge: the curve's limits (a 0.9 zoom-out, a 4° turn, 60 px) and a reference clip's larger travel
- * all stay inside it (photo-renderer.test.ts checks the corners).
+ * all stay inside 0.16, and the hand-held camera that films every frame on top needs its own overscan
+ * (photo-renderer.test.ts checks the corners).
  */
-const MARGIN = 0.16;
+const MARGIN = 0.16 + HANDHELD_OVERSCAN;
 
 /**
  * Where the photo meets its extension, over how much of the output's height (or width, for the sides)
@@ -293,16 +296,6 @@ function eyesToMouthOf(rig: FaceRig, layout: PhotoLayout): Rect {
   return { x: out(x0, layout.offsetX), y: out(y0, layout.offsetY), width: (x1 - x0) * layout.scale, height: (y1 - y0) * layout.scale };
 }
 
-/** Where a rectangle lands under a canvas transform: the box around its four corners. */
-export function transformedBox(m: readonly [number, number, number, number, number, number], r: Rect): Rect {
-  const [a, b, c, d, e, f] = m;
-  const corners = [[r.x, r.y], [r.x + r.width, r.y], [r.x, r.y + r.height], [r.x + r.width, r.y + r.height]] as const;
-  const xs = corners.map(([x, y]) => a * x + c * y + e);
-  const ys = corners.map(([x, y]) => b * x + d * y + f);
-  const x = min(...xs), y = min(...ys);
-  return { x, y, width: max(...xs) - x, height: max(...ys) - y };
-}
-
 /** The face's eyes-to-mouth box in this frame (output pixels), the camera applied; null without a face. */
 export function photoFaceBox(prepared: PreparedPhoto, frame: ReactionFrame): Rect | null {
   return prepared.eyesToMouth ? transformedBox(cameraMatrix(frame.camera, prepared.pivot), prepared.eyesToMouth) : null;
@@ -321,7 +314,7 @@ export function cameraMatrix(camera: CameraPose, pivot: [number, number]): [numb
 }
 
 /** Whether the base, drawn with this transform, covers the whole output. */
-function covers(m: [number, number, number, number, number, number], prepared: PreparedPhoto): boolean {
+function covers(m: Affine, prepared: PreparedPhoto): boolean {
   const [a, b, c, d, e, f] = m;
   const det = a * d - b * c;
   if (abs(det) < 1e-9) return false;
@@ -361,8 +354,8 @@ function isNeutral(face: FacePose): boolean {
 }
 
 /**
- * Draws one frame onto `ctx` (an output-sized canvas): picture, warped face, camera. Leaves the
- * context's transform and state as it found them. Never throws for a face it cannot warp: a photo
+ * Draws one frame onto `ctx` (an output-sized canvas), inside the transform it holds: picture, warped
+ * face, camera. Leaves the context's transform and state as it found them. Never throws for a face it cannot warp: a photo
  * prepared without a face only moves the camera.
  */
 export function drawPhotoFrame(ctx: SKRSContext2D, prepared: PreparedPhoto, frame: ReactionFrame): void {
@@ -397,10 +390,12 @@ export function drawPhotoFrame(ctx: SKRSContext2D, prepared: PreparedPhoto, fram
       face.lastPoints = null;
     }
   }
-  const m = cameraMatrix(frame.camera, prepared.pivot);
+  // The frame's camera inside the hand-held camera's (reaction/camera.ts), which the margin covers too.
+  const { a, b, c, d, e, f } = ctx.getTransform();
+  const m = compose([a, b, c, d, e, f], cameraMatrix(frame.camera, prepared.pivot));
   ctx.save();
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
   if (!covers(m, prepared)) {
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.fillStyle = '#101014';
     ctx.fillRect(0, 0, prepared.layout.width, prepared.layout.height);
   }

@@ -14,7 +14,7 @@
 import { createCanvas, loadImage, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { REACTION_CLIP } from '#ports/engine';
 import type { Emotion, ReactionFrame } from '../reaction/animation';
-import type { FaceBox, FrameRenderer } from '../reaction/reaction-clip';
+import { clipFaceBox, type FaceBox, type FrameRenderer } from '../reaction/reaction-clip';
 import { partsForFrame, partsKey } from './expression-parts';
 import {
   AVATAAARS_DISC,
@@ -29,7 +29,8 @@ import type { ExpressionParts, IllustratedRig } from './illustrated-rig';
 import { MOODS, scenePalette, type ScenePalette } from './palette';
 import { hashSeed, smoothNoise } from '../reaction/seeded-random';
 import { reactionFrames } from '../reaction/expression-curve';
-const { abs, ceil, cos, floor, max, min, PI, round, sin } = Math;
+import { HANDHELD_OVERSCAN, handHeld } from '../reaction/camera';
+const { abs, ceil, cos, max, min, PI, round, sin } = Math;
 
 interface SceneLayout {
   width: number;
@@ -105,6 +106,7 @@ export async function prepareIllustratedScene(rig: IllustratedRig, frames: reado
   // The mood is the same backdrop re-coloured in the mood's hue, cross-faded in with the emotion.
   const tinted = mood?.tint ? paintBackground(layout, { ...scenePalette(mood.tint.slice(1)), glow: palette.glow }) : null;
   const backdrop = crossFade(background, tinted);
+  const overscan = backdropOverscan(layout);
 
   // The first expression decides the split; if DiceBear's markup is not the expected one, the whole
   // avatar moves as one piece (still with its expressions), which is less alive but never wrong.
@@ -132,9 +134,10 @@ export async function prepareIllustratedScene(rig: IllustratedRig, frames: reado
     drawFrame(ctx, frame, index) {
       const t = index / fps;
       const intensity = frame.expression?.intensity ?? 0;
-      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      // Everything is drawn in the transform handed in (the hand-held camera's, reaction/camera.ts);
+      // the backdrop reaches past the frame by its overscan, so the camera never shows an edge.
       ctx.globalAlpha = 1;
-      ctx.drawImage(backdrop.at(mood ? mood.tintStrength * min(1, intensity / 0.8) : 0), 0, 0);
+      drawBackdrop(ctx, backdrop.at(mood ? mood.tintStrength * min(1, intensity / 0.8) : 0), overscan, layout);
 
       applyCamera(ctx, layout, frame);
       if (mood && mood.rays > 0 && intensity > 0.05) drawRays(ctx, layout, mood.rays * intensity, t, mood.accent, emotion!);
@@ -161,15 +164,15 @@ export async function prepareIllustratedScene(rig: IllustratedRig, frames: reado
 
 /**
  * The eyes-to-mouth box of a typical reaction on the 1080x1920 frame: a drawn avatar through a strong
- * shocked reaction (the widest punch-in and head moves of the curves), every frame's box joined. What
- * a caption keeps clear of before a job has a reaction (the studio's caption preview).
+ * shocked reaction (the widest punch-in and head moves of the curves), filmed hand-held as the engine
+ * films it, every frame's box joined. What a caption keeps clear of before a job has a reaction (the
+ * studio's caption preview).
  */
 export function typicalFaceBox(): FaceBox {
   const layout = illustratedLayout(REACTION_CLIP.width, REACTION_CLIP.height);
-  const boxes = reactionFrames({ emotion: 'shocked', intensity: 1, seed: 1, durationS: 4 }).map((frame) => faceBoxOf(layout, frame, true));
-  const x = floor(min(...boxes.map((b) => b.x)));
-  const y = floor(min(...boxes.map((b) => b.y)));
-  return { x, y, width: ceil(max(...boxes.map((b) => b.x + b.width))) - x, height: ceil(max(...boxes.map((b) => b.y + b.height))) - y };
+  const frames = reactionFrames({ emotion: 'shocked', intensity: 1, seed: 1, durationS: 4 });
+  const drawn: FrameRenderer = { width: layout.width, height: layout.height, drawFrame: () => undefined, faceBox: (frame) => faceBoxOf(layout, frame, true) };
+  return clipFaceBox(handHeld(drawn, 1), frames, layout.width, layout.height)!;
 }
 
 /** The head's move on its neck in a frame: about (px, py), shifted by (dx, dy), turned by `roll` radians. */
@@ -298,23 +301,47 @@ function crossFade(base: Canvas, mood: Canvas | null): { at(amount: number): Can
   };
 }
 
-/** Gradient backdrop with a soft glow behind the disc and a vignette. */
+/**
+ * The backdrop, moved as the transform moves the frame's centre but in whole pixels, and neither
+ * turned nor zoomed. It is gradients and a soft shadow: a step of one render pixel (two on the output)
+ * changes none of it visibly, but a turned, resampled full-frame draw cost Skia ~3 ms a frame, and its
+ * sub-pixel moves left x264 a residual on every block of it (~20 % more encoder CPU), where a whole
+ * pixel is a blit and a motion vector it predicts exactly.
+ */
+function drawBackdrop(ctx: SKRSContext2D, backdrop: Canvas, overscan: number, layout: SceneLayout): void {
+  const { a, b, c, d, e, f } = ctx.getTransform();
+  const cx = layout.width / 2, cy = layout.height / 2;
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, round(a * cx + c * cy + e - cx), round(b * cx + d * cy + f - cy));
+  ctx.drawImage(backdrop, -overscan, -overscan);
+  ctx.restore();
+}
+
+/** Backdrop painted past each edge of the frame, in pixels: what the hand-held camera may bring into view. */
+const backdropOverscan = (layout: SceneLayout) => ceil(HANDHELD_OVERSCAN * max(layout.width, layout.height));
+
+/**
+ * Gradient backdrop with a soft glow behind the disc and a vignette, `backdropOverscan` larger than
+ * the frame on every side (drawn at minus that), its gradients carried on past the frame's edges.
+ */
 function paintBackground(layout: SceneLayout, palette: ScenePalette): Canvas {
   const { width: W, height: H } = layout;
-  const canvas = createCanvas(W, H);
+  const m = backdropOverscan(layout);
+  const canvas = createCanvas(W + 2 * m, H + 2 * m);
   const ctx = canvas.getContext('2d');
+  ctx.translate(m, m);
   const linear = ctx.createLinearGradient(0, 0, 0, H);
   linear.addColorStop(0, palette.top);
   linear.addColorStop(1, palette.bottom);
   ctx.fillStyle = linear;
-  ctx.fillRect(0, 0, W, H);
+  ctx.fillRect(-m, -m, W + 2 * m, H + 2 * m);
   const discX = layout.originX + AVATAAARS_DISC.cx * layout.scale;
   const discY = layout.originY + AVATAAARS_DISC.cy * layout.scale;
   const glow = ctx.createRadialGradient(discX, discY, 0, discX, discY, W * 0.95);
   glow.addColorStop(0, palette.glow);
   glow.addColorStop(1, 'rgba(255,255,255,0)');
   ctx.fillStyle = glow;
-  ctx.fillRect(0, 0, W, H);
+  ctx.fillRect(-m, -m, W + 2 * m, H + 2 * m);
   // The disc's soft shadow, slightly below it. It stays put while the camera moves the disc, which
   // reads as depth (the wall is further away than the disc).
   const r = AVATAAARS_DISC.r * layout.scale;
@@ -329,7 +356,7 @@ function paintBackground(layout: SceneLayout, palette: ScenePalette): Canvas {
   vignette.addColorStop(0, 'rgba(0,0,0,0)');
   vignette.addColorStop(1, 'rgba(0,0,0,0.32)');
   ctx.fillStyle = vignette;
-  ctx.fillRect(0, 0, W, H);
+  ctx.fillRect(-m, -m, W + 2 * m, H + 2 * m);
   return canvas;
 }
 

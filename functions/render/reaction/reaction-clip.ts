@@ -11,15 +11,18 @@ const { ceil, floor, max, min } = Math;
 /**
  * What every renderer (illustrated, photo) offers: draw frame `index` over the whole output,
  * opaque. The canvas is read after each call, so a renderer keeps nothing between frames that the
- * frame itself does not say.
+ * frame itself does not say. A renderer draws in the transform the context holds when it is called
+ * (the hand-held camera's, ./camera.ts) and paints HANDHELD_OVERSCAN of picture past every edge, so
+ * that camera never shows an edge.
  */
 export interface FrameRenderer {
   readonly width: number;
   readonly height: number;
   drawFrame(ctx: SKRSContext2D, frame: ReactionFrame, index: number): void;
   /**
-   * Where frame `index` shows the face's eyes-to-mouth (the renderer's own pixels), so the caption
-   * can keep off it; null when the frame has no face the renderer knows of. Absent: never known.
+   * Where frame `index` shows the face's eyes-to-mouth (the renderer's own pixels, in the identity
+   * transform: ./camera.ts moves it with the camera), so the caption can keep off it; null when the
+   * frame has no face the renderer knows of. Absent: never known.
    */
   faceBox?(frame: ReactionFrame, index: number): FaceBox | null;
 }

@@ -30,6 +30,7 @@ import {
   isIllustratedRig,
   type IllustratedRig,
   renderClipToFile,
+  handHeld,
   type FrameRenderer,
   renderCaptionPng,
   clipFaceBox,
@@ -115,7 +116,8 @@ export function createLocalEngine(deps: LocalEngineDeps): LocalEngine {
       const voice = options.voiceLine?.trim() ? await voicedFrames(options.voiceLine, planned, dir, { signal: options.signal, longer }) : null;
       const frames = voice?.frames ?? planned;
       checkAborted(options.signal);
-      const renderer = await rendererFor(avatar, frames, dir, options);
+      // Every method is filmed hand-held: without it the backdrop stood still behind the person.
+      const renderer = handHeld(await rendererFor(avatar, frames, dir, options), options.seed);
       checkAborted(options.signal);
       const file = path.join(dir, 'reaction.mp4');
       // Drawn here, so where the face goes is known: the caption (and any drawn later for this clip) keeps off it.
@@ -222,7 +224,7 @@ export async function renderPromptReactionToFile(
   const read = emotionFromPrompt(prompt);
   const frames = reactionFrames({ emotion: read.emotion, intensity: read.intensity, durationS: read.durationS, seed: options.seed });
   const scene = await prepareIllustratedScene(rig, frames, { seed: options.seed, ...RENDER_SIZE });
-  const stats = await renderClipToFile(scene, frames, outputPath, { signal: options.signal, timeoutMs: options.timeoutMs });
+  const stats = await renderClipToFile(handHeld(scene, options.seed), frames, outputPath, { signal: options.signal, timeoutMs: options.timeoutMs });
   return { emotion: read.emotion, durationS: frames.length / REACTION_CLIP.fps, frames, stats };
 }
 

@@ -18,6 +18,8 @@ import {
 import { seamStep } from '#functions/render/face/face-motion';
 import { MOTION_CAMERA } from '#functions/render/face/reference-motion';
 import { CAMERA_LIMITS } from '#functions/render/reaction/expression-curve';
+import { compose } from '#functions/render/reaction/affine';
+import { HANDHELD_LIMITS, handheldMatrix, type HandheldPose } from '#functions/render/reaction/camera';
 import { EngineError } from '#ports/engine';
 import { realFacePng, SYNTH, syntheticFacePng, syntheticRig } from './synthetic-face';
 const { abs, hypot, max, min, round } = Math;
@@ -109,13 +111,16 @@ describe('the picture around the photo (a square upload: a third of the frame is
     }
   });
 
-  test('no edge of the source ever shows: the picture covers the frame at every camera limit, the curve\'s and a reference clip\'s', () => {
+  test('no edge of the source ever shows: the picture covers the frame at every camera limit, the curve\'s and a reference clip\'s, filmed hand-held', () => {
     const offset = max(CAMERA_LIMITS.offset, MOTION_CAMERA.offset);
     const extremes = [];
     for (const zoom of [CAMERA_LIMITS.zoom[0], 1, CAMERA_LIMITS.zoom[1]])
       for (const sx of [-1, 1]) for (const sy of [-1, 1]) for (const r of [-1, 1]) extremes.push({ zoom, offsetX: sx * offset, offsetY: sy * offset, rotation: r * CAMERA_LIMITS.rotation });
-    for (const camera of extremes) {
-      const m = cameraMatrix(camera, prepared.pivot);
+    // The hand-held camera's furthest reach, the same way as the curve's (its zoom never goes below 1).
+    const { offsetPx: hand, rollDeg } = HANDHELD_LIMITS;
+    const handheld: HandheldPose[] = [];
+    for (const sx of [-1, 1]) for (const sy of [-1, 1]) for (const r of [-1, 1]) handheld.push({ offsetX: sx * hand, offsetY: sy * hand, zoom: 1, roll: r * rollDeg });
+    for (const m of extremes.flatMap((camera) => handheld.map((pose) => compose(handheldMatrix(pose, W, H), cameraMatrix(camera, prepared.pivot))))) {
       const det = m[0] * m[3] - m[1] * m[2];
       for (const [qx, qy] of [[0, 0], [W, 0], [0, H], [W, H]] as const) {
         const x = (m[3] * (qx - m[4]) - m[2] * (qy - m[5])) / det;

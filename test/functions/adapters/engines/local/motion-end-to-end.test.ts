@@ -93,13 +93,14 @@ describe(
 
     test('the avatar moves with the reference: frames at rest and mid-reaction differ', async () => {
       // The reference rests until 0.9 s, then sways, punches in and rolls its head.
-      const [early, rest, moving] = await Promise.all([greyFrame(output, 0.2), greyFrame(output, 0.5), greyFrame(output, 2.5)]);
+      const [early, rest, moving] = await Promise.all([greyFrame(output, 0.4), greyFrame(output, 0.5), greyFrame(output, 2.5)]);
       const moved = meanDifference(rest, moving);
       const still = meanDifference(early, rest);
       expect(rest.equals(moving)).toBe(false);
       expect(moved).toBeGreaterThan(1);
       // The change is the reference's motion, not noise: at rest the avatar changes far less (only
-      // by the landmarks' jitter on the re-encoded still).
+      // by the landmarks' jitter on the re-encoded still, and the hand-held camera's sway, which a
+      // tenth of a second apart has moved the picture by a few pixels).
       expect(moved).toBeGreaterThan(2 * still);
     });
   },

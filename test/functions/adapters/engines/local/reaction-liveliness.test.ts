@@ -10,8 +10,9 @@ import * as path from 'node:path';
 import { makeReferenceClip, realFacePng } from '#bench/reference-clip';
 import type { LocalEngine } from '#adapters/engines/local/engine';
 import { createLocalEngineWithFaces } from '#adapters/engines/local/engine-with-faces';
-import { findFaceBox, freezes, lumaFrameAt, measureFaceMotion, seamStep, subjectOf } from '#render';
+import { fileArg, findFaceBox, freezes, lumaFrameAt, measureFaceMotion, runFfmpeg, seamStep, subjectOf } from '#render';
 import type { AvatarRef } from '#ports/engine';
+const { abs, max } = Math;
 
 let dir: string;
 let bucketDir: string;
@@ -70,6 +71,59 @@ describe('a reaction lives for its whole length', () => {
   }, 240_000);
 });
 
+/**
+ * Per frame, how far each outermost row and column of the picture is from the one 4 px in (mean
+ * absolute luma difference, the largest of the four edges): an edge of the canvas brought into view by
+ * the camera would show as a dark line there, where the picture carries on smoothly.
+ */
+async function edgeSteps(clip: string): Promise<number[]> {
+  const raw = path.join(dir, `${path.basename(clip)}.edges`);
+  // Each edge as a 5-pixel strip, turned so the frame's own edge is the strip's first row.
+  const strips = '[0:v]format=gray,split=4[a][b][c][d];[a]crop=iw:5:0:0[t];[b]crop=iw:5:0:ih-5,vflip[u];[c]crop=5:ih:0:0,transpose=1[l];[d]crop=5:ih:iw-5:0,transpose=2[r];[t][u][l][r]hstack=4';
+  await runFfmpeg(['-v', 'error', '-i', fileArg(clip), '-filter_complex', strips, '-an', '-f', 'rawvideo', '-y', fileArg(raw)]);
+  const bytes = await fsp.readFile(raw);
+  const lengths = [1080, 1080, 1920, 1920];
+  const width = lengths.reduce((a, b) => a + b);
+  const steps: number[] = [];
+  for (let frame = 0; frame < bytes.length / (width * 5); frame++) {
+    const row = (k: number) => bytes.subarray(frame * width * 5 + k * width, frame * width * 5 + (k + 1) * width);
+    const [edge, inside] = [row(0), row(4)];
+    let from = 0, worst = 0;
+    for (const length of lengths) {
+      let sum = 0;
+      for (let x = from; x < from + length; x++) sum += abs(edge[x]! - inside[x]!);
+      worst = max(worst, sum / length);
+      from += length;
+    }
+    steps.push(worst);
+  }
+  return steps;
+}
+
+describe('filmed hand-held: the whole frame lives, and never shows an edge', () => {
+  // Before the hand-held camera only the person moved, and whole-frame freezedetect found 9 freezes of
+  // 0.1 s in the shocked clip from 0.6 s on: the backdrop stood still.
+  test.each([
+    ['an illustrated avatar, shocked', 'illustrated', 'OMG no way, shocked by the price'],
+    ['an illustrated avatar, in love', 'illustrated', 'in love with this'],
+    ['a photo avatar, laughing', 'photo', 'laughing so hard'],
+  ] as const)('%s: whole-frame freezedetect (n=0.003, d=0.1 s) finds no freeze anywhere in the clip', async (_name, kind, prompt) => {
+    const clip = await promptClip(kind === 'photo' ? photo : illustrated, prompt, kind === 'photo' ? 'photo-laughing' : `${kind}-${prompt.length}`);
+    expect(await freezes(clip)).toEqual([]);
+  }, 240_000);
+
+  test.each([
+    ['an illustrated avatar', 'illustrated', 'OMG no way, shocked by the price'],
+    ['a photo avatar', 'photo', 'laughing so hard'],
+  ] as const)('%s: in every frame the border rows and columns carry the picture on (no edge of the canvas)', async (_name, kind, prompt) => {
+    const clip = await promptClip(kind === 'photo' ? photo : illustrated, prompt, kind === 'photo' ? 'photo-laughing' : `${kind}-${prompt.length}`);
+    const steps = await edgeSteps(clip);
+    expect(steps).toHaveLength(120);
+    // The photo's own content at its sides steps by up to ~4; a 1-3 px band of exposed canvas, 40-100.
+    expect(max(...steps)).toBeLessThanOrEqual(10);
+  }, 240_000);
+});
+
 describe('a finished illustrated video, its hook burnt in', () => {
   // Issue 27: human found this avatar's face (no glasses, dizzy eyes at the peak) in one frame of eight
   // of the bare clip, and in none once the hook lay across its brow, so the looks bench had nothing to measure.
@@ -116,5 +170,8 @@ describe('a reaction from a reference clip', () => {
     expect(followed.mean / source.mean).toBeGreaterThanOrEqual(0.8);
     // And it does not overshoot into jitter: no more than a third again as much.
     expect(followed.mean / source.mean).toBeLessThan(1.35);
+    // The reference rests for its first 0.9 s and the clip holds its last pose: before the hand-held
+    // camera, whole-frame freezedetect found the photo still there (0.13-0.7 s, and from 3.83 s).
+    expect(await freezes(blobPath('reactions/motion.mp4'))).toEqual([]);
   }, 180_000);
 });
