@@ -242,11 +242,7 @@ export async function expectCaptionIn(rgb: Buffer, text: string, position: Third
  * differ strongly there and hardly anywhere else.
  */
 export function expectDifferenceOnlyIn(a: Buffer, b: Buffer, thirds: readonly Third[]): Record<Third, number> {
-  const changed = {
-    top: changedPixels(a, b, THIRDS.top),
-    middle: changedPixels(a, b, THIRDS.middle),
-    bottom: changedPixels(a, b, THIRDS.bottom),
-  };
+  const changed = changedPerThird(a, b);
   const least = min(...thirds.map((t) => changed[t]));
   const verdict: Record<string, boolean> = {};
   for (const t of Object.keys(THIRDS) as Third[]) {
@@ -255,6 +251,13 @@ export function expectDifferenceOnlyIn(a: Buffer, b: Buffer, thirds: readonly Th
   expect(verdict).toEqual(Object.fromEntries(Object.keys(verdict).map((k) => [k, true])));
   return changed;
 }
+
+/** The strongly changed pixels of two frames, per third. */
+export const changedPerThird = (a: Buffer, b: Buffer): Record<Third, number> => ({
+  top: changedPixels(a, b, THIRDS.top),
+  middle: changedPixels(a, b, THIRDS.middle),
+  bottom: changedPixels(a, b, THIRDS.bottom),
+});
 
 /**
  * Pixels in rows [from, to) that differ strongly between two frames of the same reaction: where a

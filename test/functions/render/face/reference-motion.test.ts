@@ -93,7 +93,7 @@ describe('motionToFrames', () => {
 describe('a reference clip with a face (a real photo, animated by the photo renderer, encoded)', () => {
   const fps = 15;
   const seconds = 2.4;
-  /** Head roll and mouth of the clip over time: rest, then tilt and open, then rest. */
+  /** Head roll (12° at the peak) and mouth of the clip over time: rest, then tilt and open, then rest. */
   const curve = (t: number) => max(0, sin((PI * (t - 0.3)) / 1.6)) * (t > 0.3 && t < 1.9 ? 1 : 0);
   let clip: string;
 
@@ -107,7 +107,7 @@ describe('a reference clip with a face (a real photo, animated by the photo rend
     const done = new Promise((resolve) => ff.on('close', resolve));
     for (let i = 0; i < round(fps * seconds); i++) {
       const k = curve(i / fps);
-      drawPhotoFrame(ctx, prepared, { face: { ...NEUTRAL_FACE, mouthOpen: k, headRoll: 8 * k }, camera: { zoom: 1, offsetX: 0, offsetY: 0, rotation: 0 } });
+      drawPhotoFrame(ctx, prepared, { face: { ...NEUTRAL_FACE, mouthOpen: k, headRoll: 12 * k }, camera: { zoom: 1, offsetX: 0, offsetY: 0, rotation: 0 } });
       const data = ctx.getImageData(0, 0, W, H).data;
       if (!ff.stdin.write(Buffer.from(data.buffer, data.byteOffset, data.length))) await new Promise((r) => ff.stdin.once('drain', r));
     }
@@ -122,7 +122,9 @@ describe('a reference clip with a face (a real photo, animated by the photo rend
     expect(frames).toHaveLength(90); // 2.4 s → the 3 s minimum
     const at = (t: number) => frames[round(t * 30)]!.face;
     expect(abs(at(0.1).headRoll)).toBeLessThan(2);
-    expect(at(1.1).headRoll).toBeGreaterThan(4); // the clip's peak (8° drawn)
+    // The detector reads a drawn roll at about half its size on a face this small: 12° drawn reads 5-6°
+    // (8° read 4.4° until the photo's margin grew for the hand-held camera, and 3.1° after).
+    expect(at(1.1).headRoll).toBeGreaterThan(4);
     expect(at(1.1).headRoll).toBeLessThan(12);
     expect(abs(at(2.8).headRoll)).toBeLessThan(2.5);
     expect(at(1.1).mouthOpen).toBeGreaterThan(at(0.1).mouthOpen + 0.1);
