@@ -31,11 +31,13 @@ export async function releaseReserved({ ledger, now }: LedgerDeps, job: StoredJo
  * charged before; a preview job's units were charged by ChargePreview.
  */
 export async function settlementOnFinish({ ledger }: Pick<LedgerDeps, 'ledger'>, job: StoredJob): Promise<FinishSettlement> {
-  const charged = await countCharged({ ledger }, job);
-  if (job.mode !== 'auto') return { chargedUnits: charged };
-  const charge = { accountId: job.account_id, jobId: job.id, chargeNumber: currentChargeNumber(job) };
-  const alreadyCharged = (await ledger.entry(charge))?.state === 'charged';
-  return { chargedUnits: alreadyCharged ? charged : charged + 1, charge };
+  if (job.mode !== 'auto') return { chargedUnits: job.charged_units };
+  // One read per round: the current unit counts as charged whether this write or an earlier run charges it.
+  const refs = refsOf(job);
+  const current = currentChargeNumber(job);
+  const entries = await Promise.all(refs.map((ref) => ledger.entry(ref)));
+  const chargedUnits = refs.filter((ref, i) => ref.chargeNumber === current || entries[i]?.state === 'charged').length;
+  return { chargedUnits, charge: { accountId: job.account_id, jobId: job.id, chargeNumber: current } };
 }
 
 async function countCharged({ ledger }: Pick<LedgerDeps, 'ledger'>, job: StoredJob): Promise<number> {

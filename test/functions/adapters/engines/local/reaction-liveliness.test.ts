@@ -52,18 +52,23 @@ function promptClip(avatar: AvatarRef, prompt: string, name: string, seed = 7): 
   return clips.get(name)!;
 }
 
+/** The prompt reactions both the face-motion and the whole-frame specs read (each rendered once). */
+const PROMPT_CASES = [
+  ['an illustrated avatar, shocked', 'illustrated', 'OMG no way, shocked by the price'],
+  ['an illustrated avatar, in love (a calm emotion)', 'illustrated', 'in love with this'],
+  ['a photo avatar, laughing', 'photo', 'laughing so hard'],
+] as const;
+const caseClip = (kind: 'illustrated' | 'photo', prompt: string) =>
+  promptClip(kind === 'photo' ? photo : illustrated, prompt, kind === 'photo' ? 'photo-laughing' : `${kind}-${prompt.length}`);
+
 /** Whether a clip moves from its first frames: no freeze that starts within the first 0.1 s. */
 async function frozenAtStart(clip: string): Promise<boolean> {
   return (await freezes(clip, { durationS: 1 })).some((f) => f.startS < 0.1);
 }
 
 describe('a reaction lives for its whole length', () => {
-  test.each([
-    ['an illustrated avatar, shocked', 'illustrated', 'OMG no way, shocked by the price'],
-    ['an illustrated avatar, in love (a calm emotion)', 'illustrated', 'in love with this'],
-    ['a photo avatar, laughing', 'photo', 'laughing so hard'],
-  ] as const)('%s: every 1 s window moves the face by >= 1.0, from the first 0.1 s', async (_name, kind, prompt) => {
-    const clip = await promptClip(kind === 'photo' ? photo : illustrated, prompt, kind === 'photo' ? 'photo-laughing' : `${kind}-${prompt.length}`);
+  test.each(PROMPT_CASES)('%s: every 1 s window moves the face by >= 1.0, from the first 0.1 s', async (_name, kind, prompt) => {
+    const clip = await caseClip(kind, prompt);
     const motion = await measureFaceMotion(clip);
     expect(motion.windows).toHaveLength(4);
     expect(motion.minWindow).toBeGreaterThanOrEqual(1);
@@ -103,12 +108,8 @@ async function edgeSteps(clip: string): Promise<number[]> {
 describe('filmed hand-held: the whole frame lives, and never shows an edge', () => {
   // Before the hand-held camera only the person moved, and whole-frame freezedetect found 9 freezes of
   // 0.1 s in the shocked clip from 0.6 s on: the backdrop stood still.
-  test.each([
-    ['an illustrated avatar, shocked', 'illustrated', 'OMG no way, shocked by the price'],
-    ['an illustrated avatar, in love', 'illustrated', 'in love with this'],
-    ['a photo avatar, laughing', 'photo', 'laughing so hard'],
-  ] as const)('%s: whole-frame freezedetect (n=0.003, d=0.1 s) finds no freeze anywhere in the clip', async (_name, kind, prompt) => {
-    const clip = await promptClip(kind === 'photo' ? photo : illustrated, prompt, kind === 'photo' ? 'photo-laughing' : `${kind}-${prompt.length}`);
+  test.each(PROMPT_CASES)('%s: whole-frame freezedetect (n=0.003, d=0.1 s) finds no freeze anywhere in the clip', async (_name, kind, prompt) => {
+    const clip = await caseClip(kind, prompt);
     expect(await freezes(clip)).toEqual([]);
   }, 240_000);
 
