@@ -120,7 +120,9 @@ export async function navigationPages(page: Page): Promise<{ label: string; path
 export async function openFromNavigation(tab: StudioPage, label: string, path?: string): Promise<void> {
   const { page } = tab;
   await step(tab, `open ${label} from the navigation`, 15_000, (timeout) => mainNavigation(page).getByRole('link', { name: label, exact: true }).click({ timeout }));
-  if (path) await step(tab, `the address of ${label}`, 15_000, (timeout) => page.waitForURL((url) => url.pathname === path, { timeout }));
+  // 30 s: a bound for a failure, not a figure. With four jest workers on two cores a clean-clone run once
+  // took over 15 s to reach New video from a job page (alone: under 6 s for the whole test).
+  if (path) await step(tab, `the address of ${label}`, 30_000, (timeout) => page.waitForURL((url) => url.pathname === path, { timeout }));
   await visible(tab, `the ${label} page's title`, page.getByRole('heading', { level: 2, name: label, exact: true }));
   await settle(page);
 }
