@@ -524,7 +524,7 @@ describe('save and reuse a reaction', () => {
       const reuse = await api.post('/videos', { product_id: product.id, method: 'reuse', reaction_id: reaction.id, hook_text: 'Now look at this one, seriously', hook_position: 'bottom' });
       expect(reuse.status).toBe(202);
       expect(reuse.body.data).toMatchObject({ method: 'reuse', reaction_id: reaction.id, prompt: null, avatar_id: null });
-      const { job: reused, observed } = await waitForJob(api, reuse.body.data.id, ['done'], { intervalMs: 300 });
+      const { job: reused, observed } = await waitForJob(api, reuse.body.data.id, ['done']);
       expectProgressNeverDecreases(observed);
       expect(observed.map((o) => o.stage)).not.toContain('generating_reaction');
       expect(reused).toMatchObject({ status: 'done', charged_units: 1, video_id: expect.any(Number) });

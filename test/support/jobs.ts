@@ -78,16 +78,23 @@ export async function waitForJob(
 /**
  * A GET retried on a connection reset: the client can reuse a keep-alive socket in the very moment
  * the server closes it for idleness (both live in this process, under a loaded CPU). GETs are safe
- * to repeat.
+ * to repeat. A 429 waits out its Retry-After (within one rate window), since a test that polled a
+ * slow job under a loaded CPU can reach the account's 120 requests per minute through no fault of
+ * the code under test.
  */
 export async function getWithRetry(api: ApiClient, urlPath: string, attempts = 3): Promise<ApiResponse> {
+  const rateWindowEnds = Date.now() + 65_000;
   for (let attempt = 1; ; attempt++) {
+    let res: ApiResponse;
     try {
-      return await api.get(urlPath);
+      res = await api.get(urlPath);
     } catch (error) {
       if (attempt >= attempts || !(error instanceof TypeError)) throw error;
       await sleep(200);
+      continue;
     }
+    if (res.status !== 429 || Date.now() > rateWindowEnds) return res;
+    await sleep(1000 * max(1, Number(res.headers.get('retry-after') ?? 1)));
   }
 }
 
