@@ -30,6 +30,7 @@ import { MOODS, scenePalette, type ScenePalette } from './palette';
 import { hashSeed, smoothNoise } from '../reaction/seeded-random';
 import { reactionFrames } from '../reaction/expression-curve';
 import { HANDHELD_OVERSCAN, handHeld } from '../reaction/camera';
+import { paintBokeh } from './bokeh';
 const { abs, ceil, cos, max, min, PI, round, sin } = Math;
 
 interface SceneLayout {
@@ -102,9 +103,9 @@ export async function prepareIllustratedScene(rig: IllustratedRig, frames: reado
   const distinct = new Map<string, ExpressionParts>();
   for (const p of partsPerFrame) if (!distinct.has(partsKey(p))) distinct.set(partsKey(p), p);
 
-  const background = paintBackground(layout, palette);
+  const background = paintBackground(layout, palette, seed);
   // The mood is the same backdrop re-coloured in the mood's hue, cross-faded in with the emotion.
-  const tinted = mood?.tint ? paintBackground(layout, { ...scenePalette(mood.tint.slice(1)), glow: palette.glow }) : null;
+  const tinted = mood?.tint ? paintBackground(layout, { ...scenePalette(mood.tint.slice(1)), glow: palette.glow }, seed) : null;
   const backdrop = crossFade(background, tinted);
   const overscan = backdropOverscan(layout);
 
@@ -321,10 +322,10 @@ function drawBackdrop(ctx: SKRSContext2D, backdrop: Canvas, overscan: number, la
 const backdropOverscan = (layout: SceneLayout) => ceil(HANDHELD_OVERSCAN * max(layout.width, layout.height));
 
 /**
- * Gradient backdrop with a soft glow behind the disc and a vignette, `backdropOverscan` larger than
+ * Gradient backdrop with a soft glow behind the disc, out-of-focus lights (same seed, same places) and a vignette, `backdropOverscan` larger than
  * the frame on every side (drawn at minus that), its gradients carried on past the frame's edges.
  */
-function paintBackground(layout: SceneLayout, palette: ScenePalette): Canvas {
+function paintBackground(layout: SceneLayout, palette: ScenePalette, seed: number): Canvas {
   const { width: W, height: H } = layout;
   const m = backdropOverscan(layout);
   const canvas = createCanvas(W + 2 * m, H + 2 * m);
@@ -342,6 +343,7 @@ function paintBackground(layout: SceneLayout, palette: ScenePalette): Canvas {
   glow.addColorStop(1, 'rgba(255,255,255,0)');
   ctx.fillStyle = glow;
   ctx.fillRect(-m, -m, W + 2 * m, H + 2 * m);
+  paintBokeh(ctx, W, H, m, seed);
   // The disc's soft shadow, slightly below it. It stays put while the camera moves the disc, which
   // reads as depth (the wall is further away than the disc).
   const r = AVATAAARS_DISC.r * layout.scale;
