@@ -1,5 +1,6 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { paintBokeh } from '#functions/render/illustrated/bokeh';
+const { max } = Math;
 
 /** The lights painted over black on a small frame, as RGBA bytes. */
 function lightsOver(seed: number, width = 270, height = 480): Uint8ClampedArray {
@@ -29,7 +30,7 @@ describe('the out-of-focus lights behind the person', () => {
     expect(share).toBeGreaterThan(0.1);
     expect(share).toBeLessThan(0.8);
     let brightest = 0;
-    for (let i = 0; i < pixels.length; i += 4) brightest = Math.max(brightest, pixels[i]!);
+    for (let i = 0; i < pixels.length; i += 4) brightest = max(brightest, pixels[i]!);
     expect(brightest).toBeLessThanOrEqual(255 / 6 + 16);
   });
 });
