@@ -31,7 +31,7 @@ import { logOf } from './log';
 import { metricsOf } from './metrics-of';
 import { raiseEvent } from './webhook-events';
 import { checkReferenceClip, type CheckedReference } from './reference-clip';
-import { withLinkedReference } from './reference-link';
+import { withLinkedReferences } from './reference-link';
 import { UploadAlreadyUsed, withFile } from './use-upload';
 
 export type CreateVideoBatchDeps = CreateVideoJobDeps & Pick<Dependencies, 'ledger'>;
@@ -94,7 +94,8 @@ export async function readVideoBatch(deps: Pick<Dependencies, 'jobs'>, accountId
  * Every check, in order: the product once, then each variant's avatar, saved reaction and music
  * track (each distinct combination read once), then each variant's reference clip: its direct upload
  * (checked, copied and inspected; claimed by a real create and given back if the batch is not made)
- * or its link (fetched and judged once however many variants name it; each job stores its own copy).
+ * or its link (fetched and judged once however many variants name it, up to four links at once; each
+ * job stores its own copy).
  * `next` runs on what passed.
  */
 async function withCheckedVariants<T>(
@@ -112,30 +113,29 @@ async function withCheckedVariants<T>(
     await namingVariant(i, () => checkNamedRecords(deps, accountId, request));
     checked.add(named);
   }
-  const references: (CheckedReference | undefined)[] = [];
-  const linked = new Map<string, CheckedReference>();
-  const withReferenceFrom = async (i: number): Promise<T> => {
-    if (i === variants.length) return next(references);
-    const { request, referenceUploadId: uploadId } = variants[i]!;
-    const url = request.referenceUrl;
-    references[i] = url === null ? undefined : linked.get(url);
-    if (references[i] || (url === null && uploadId === null)) return withReferenceFrom(i + 1);
-    // Only a refusal of this variant's clip names it: what runs once it passed (the next variants, the batch's writes) speaks for itself.
-    let passed = false;
-    const onward = (reference: CheckedReference) => {
-      passed = true;
-      references[i] = reference;
-      if (url !== null) linked.set(url, reference);
-      return withReferenceFrom(i + 1);
+  const links = variants.map(({ request }) => request.referenceUrl);
+  // A refused link names the first variant that gave it.
+  const refusalOf = (link: string, error: unknown) => namedForVariant(links.indexOf(link), error);
+  return withLinkedReferences(deps, links.filter((url): url is string => url !== null), refusalOf, (linked) => {
+    const references: (CheckedReference | undefined)[] = links.map((url) => (url === null ? undefined : linked.get(url)));
+    const withUploadFrom = async (i: number): Promise<T> => {
+      if (i === variants.length) return next(references);
+      const uploadId = variants[i]!.referenceUploadId;
+      if (references[i] || uploadId === null) return withUploadFrom(i + 1);
+      // Only a refusal of this variant's clip names it: what runs once it passed (the next variants, the batch's writes) speaks for itself.
+      let passed = false;
+      try {
+        return await withFile(deps, accountId, 'reference_video', { uploadId }, async (path) => {
+          references[i] = { path, clip: await checkReferenceClip(deps, path) };
+          passed = true;
+          return withUploadFrom(i + 1);
+        }, options);
+      } catch (error) {
+        throw passed ? error : namedForVariant(i, error);
+      }
     };
-    try {
-      if (url !== null) return await withLinkedReference(deps, url, onward);
-      return await withFile(deps, accountId, 'reference_video', { uploadId: uploadId! }, async (path) => onward({ path, clip: await checkReferenceClip(deps, path) }), options);
-    } catch (error) {
-      throw passed ? error : namedForVariant(i, error);
-    }
-  };
-  return withReferenceFrom(0);
+    return withUploadFrom(0);
+  });
 }
 
 /** A refusal of one variant's record names the variant (`variants[3].reaction_id: ...`). */

@@ -8,6 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pLimit from 'p-limit';
 import { AppError, type ErrorCode } from '#domain/errors';
 import type { Dependencies } from '#ports/dependencies';
 import { isEngineError } from '#ports/engine';
@@ -24,13 +25,50 @@ const RETRY_AFTER_S = '30';
  * whatever happens. A dry run calls it too: it fetches and judges, and stores nothing.
  */
 export async function withLinkedReference<T>(deps: ReferenceLinkDeps, url: string, work: (reference: CheckedReference) => Promise<T>, field = 'reference_url'): Promise<T> {
+  return withScratchDir(async (dir) => work(await fetchAndCheck(deps, url, join(dir, 'reference'), field)));
+}
+
+/** How many links of one request are fetched and judged at once. */
+const PARALLEL_LINKS = 4;
+
+/**
+ * Several links at once (a batch's variants): each distinct one fetched and judged once, up to four
+ * side by side, since each may take the resolver's whole download budget and one after another they
+ * would outlast the request. Where several are refused, the refusal of the first in `links`' order
+ * is the answer (the same request always gets the same one), named by `refusalOf`. `work` gets every
+ * checked clip by its link; the scratch copies are removed after, whatever happens.
+ */
+export async function withLinkedReferences<T>(
+  deps: ReferenceLinkDeps,
+  links: readonly string[],
+  refusalOf: (link: string, error: unknown) => unknown,
+  work: (references: ReadonlyMap<string, CheckedReference>) => Promise<T>,
+): Promise<T> {
+  const distinct = [...new Set(links)];
+  if (distinct.length === 0) return work(new Map());
+  return withScratchDir(async (dir) => {
+    const parallel = pLimit(PARALLEL_LINKS);
+    const settled = await Promise.allSettled(distinct.map((link, i) => parallel(() => fetchAndCheck(deps, link, join(dir, `reference-${i}`), 'reference_url'))));
+    const references = new Map<string, CheckedReference>();
+    for (const [i, outcome] of settled.entries()) {
+      if (outcome.status === 'rejected') throw refusalOf(distinct[i]!, outcome.reason);
+      references.set(distinct[i]!, outcome.value);
+    }
+    return work(references);
+  });
+}
+
+async function fetchAndCheck(deps: ReferenceLinkDeps, url: string, path: string, field: string): Promise<CheckedReference> {
+  await deps.references.resolve(url, { ...REFERENCE_CLIP_LIMITS, destinationPath: path }).catch((error: unknown) => {
+    throw linkRefusal(field, error);
+  });
+  return { path, clip: await checkReferenceClip(deps, path, field) };
+}
+
+async function withScratchDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'rs-reference-'));
   try {
-    const path = join(dir, 'reference');
-    await deps.references.resolve(url, { ...REFERENCE_CLIP_LIMITS, destinationPath: path }).catch((error: unknown) => {
-      throw linkRefusal(field, error);
-    });
-    return await work({ path, clip: await checkReferenceClip(deps, path, field) });
+    return await work(dir);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

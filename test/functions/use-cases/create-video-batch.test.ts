@@ -6,6 +6,8 @@ import { linkedMotionRequest, NOW, PERIOD, promptRequest, videoJobFixture } from
 import { faceFinder } from '#test-doubles/faces';
 import { referenceResolver } from '#test-doubles/references';
 import { EngineError } from '#ports/engine';
+import pWaitFor from 'p-wait-for';
+const { max } = Math;
 
 const variant = (productId: number, hookText: string, changes = {}): VideoVariant => ({ request: promptRequest(productId, { hookText, ...changes }), referenceUploadId: null });
 const three = (productId: number) => ['One', 'Two', 'Three'].map((hook) => variant(productId, hook));
@@ -148,6 +150,46 @@ describe('createVideoBatch with linked references (video_source=link)', () => {
       code: 'upstream_unavailable',
       headers: { 'retry-after': '30' },
     });
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
+  });
+
+  test('distinct links are fetched side by side, at most four at once, each before any unit is reserved', async () => {
+    const urls = Array.from({ length: 6 }, (_, i) => `https://v16m.tiktokcdn.com/video/clip-${i}.mp4`);
+    const served = referenceResolver(Object.fromEntries(urls.map((url) => [url, `bytes ${url}`])));
+    let inFlight = 0;
+    let most = 0;
+    const release: (() => void)[] = [];
+    const references = {
+      ...served,
+      async resolve(url: string, options: Parameters<typeof served.resolve>[1]) {
+        inFlight++;
+        most = max(most, inFlight);
+        // Each download waits until the test lets it end, so the ones in flight together can be counted.
+        await new Promise<void>((resolve) => release.push(resolve));
+        inFlight--;
+        return served.resolve(url, options);
+      },
+    };
+    const { deps, accountId, productId, avatarId, ledger } = await videoJobFixture({ references, plan: 'pro' });
+    const made = createVideoBatch(deps, { accountId, productId, variants: urls.map((url) => linked(productId, avatarId, url)) });
+    await pWaitFor(() => inFlight === 4, { interval: 1 });
+    expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
+    for (let i = 0; i < urls.length; i++) {
+      await pWaitFor(() => release.length > i, { interval: 1 });
+      release[i]!();
+    }
+    const { jobs } = await made;
+    expect(most).toBe(4);
+    expect(jobs.map((job) => job.reference_url)).toEqual(urls);
+  });
+
+  test('of several refused links, the first variant\'s refusal answers, naming that variant', async () => {
+    const references = referenceResolver({ [LINK]: 'linked bytes' });
+    const { deps, accountId, productId, avatarId, ledger } = await videoJobFixture({ references });
+    const missing = (name: string) => `https://video.twimg.com/${name}.mp4`;
+    const refused = createVideoBatch(deps, { accountId, productId, variants: [linked(productId, avatarId, LINK), linked(productId, avatarId, missing('b')), linked(productId, avatarId, missing('a'))] });
+    await expect(refused).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/^variants\[1\]\.reference_url: /) });
+    expect(references.calls.map((call) => call.url).sort()).toEqual([LINK, missing('a'), missing('b')].sort());
     expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 0, reserved: 0 });
   });
 
