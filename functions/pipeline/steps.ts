@@ -67,6 +67,15 @@ export const SWEEPER_FUNCTION = {
 
 export const SWEEP_INTERVAL_MINUTES = 15;
 
+/** Starts a job written but not started, from the table's stream (pipeline/start-written.ts). */
+export const JOB_STARTER_FUNCTION = {
+  entry: 'functions/handlers/job-starter.ts',
+  description: 'starts a video job written but not started (its API process died in between), from the table stream',
+  table: 'read',
+  bucket: 'none',
+  jobs: ['start'],
+} as const satisfies FunctionNeeds;
+
 /**
  * Fails the job of an execution that ended FAILED, TIMED_OUT or ABORTED (pipeline/execution-ended.ts),
  * started by an EventBridge rule: what no Catch in the machine can see, an execution timeout above all.

@@ -4,14 +4,14 @@
  * execution that timed out or was stopped on AWS, a record removed by hand). Units reserved longer
  * than a job can run whose job is gone or final are released here; units of jobs still in flight are
  * left to the pipeline. A job written but never started (the process died between the write and the
- * start) is started: starting is idempotent per job.
+ * start) is started: starting is idempotent per job. On AWS the table's stream starts such a job
+ * within seconds (start-written.ts); this is the net under it.
  */
 import { isFinal } from '#domain/jobs';
-import { executionInputOf } from '#domain/job-execution';
 import type { Dependencies } from '#ports/dependencies';
 import type { JobRunner } from '#ports/job-runner';
 import { logger } from '#functions/logger';
-import { STATE_OF_STEP } from './steps';
+import { startIfNeverStarted } from './start-written';
 
 /** Longer than any job's generation, preview and compose Task timeouts put together. */
 export const SWEEP_GRACE_MS = 60 * 60 * 1000;
@@ -42,12 +42,8 @@ export async function sweepStrandedWork(
     }
   }
   if (options.runner) {
-    for (const { accountId, jobId } of await jobs.listActive()) {
-      const job = await jobs.get(accountId, jobId);
-      if (!job || job.status !== 'queued' || job.resume_at !== STATE_OF_STEP.prepare) continue;
-      if (Date.parse(job.created_at) > cutoff.getTime()) continue;
-      await options.runner.start(executionInputOf(job));
-      report.started++;
+    for (const ref of await jobs.listActive()) {
+      if (await startIfNeverStarted({ jobs }, options.runner, ref, cutoff)) report.started++;
     }
   }
   return report;

@@ -63,6 +63,7 @@ export const PIPELINE_FUNCTION_SIZES = {
 
 export const SWEEPER_FUNCTION_SIZE: FunctionSize = { memoryMb: 512, timeoutS: 300, packaging: 'zip' };
 export const EXECUTION_ENDED_FUNCTION_SIZE: FunctionSize = { memoryMb: 512, timeoutS: 60, packaging: 'zip' };
+export const JOB_STARTER_FUNCTION_SIZE: FunctionSize = { memoryMb: 256, timeoutS: 60, packaging: 'zip' };
 
 export const WORKER_FUNCTION_SIZES = {
   // ffmpeg gets about 1.7 vCPUs; the source (up to 50 MB) and its normalised copy both sit in /tmp.

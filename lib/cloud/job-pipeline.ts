@@ -15,6 +15,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -23,6 +24,7 @@ import { Construct } from 'constructs';
 import {
   checkJobDefinition,
   EXECUTION_ENDED_FUNCTION,
+  JOB_STARTER_FUNCTION,
   JOB_STATE_MACHINE_FILE,
   PIPELINE_FUNCTIONS,
   SWEEP_INTERVAL_MINUTES,
@@ -30,12 +32,13 @@ import {
   type JobDefinition,
   type PipelineFunction,
 } from '#pipeline/steps';
+import { keys } from '#adapters/dynamodb/keys';
 import type { EngineConfig } from './engine-config';
 import { failureQueue } from './failure-queue';
 import { constructId, PROJECT_ROOT, ServiceFunction, type ServiceFunctionNeeds } from './service-function';
 import { acknowledge, arnToken } from './nag';
 import { ImageServiceFunction, type ImageTrees } from './render-image';
-import { EXECUTION_ENDED_FUNCTION_SIZE, PIPELINE_FUNCTION_SIZES, SWEEPER_FUNCTION_SIZE, type FunctionSize } from './function-sizes';
+import { EXECUTION_ENDED_FUNCTION_SIZE, JOB_STARTER_FUNCTION_SIZE, PIPELINE_FUNCTION_SIZES, SWEEPER_FUNCTION_SIZE, type FunctionSize } from './function-sizes';
 
 
 export interface JobPipelineProps {
@@ -57,6 +60,10 @@ export class JobPipeline extends Construct {
   readonly functions: Record<PipelineFunction, lambda.IFunction>;
   readonly logGroup: logs.LogGroup;
   readonly sweeper: lambda.IFunction;
+  /** Starts a job written but not started, from the table's stream. */
+  readonly jobStarter: lambda.IFunction;
+  /** Stream batches the job starter failed on three times (the sweeper starts those jobs later). */
+  readonly failedStarts: sqs.IQueue;
   /** Fails the job of an execution that ended FAILED, TIMED_OUT or ABORTED (the rule below). */
   readonly executionEnded: lambda.IFunction;
   /** Events the execution-ended function could not handle after its retries (an alarm watches its depth). */
@@ -134,6 +141,24 @@ export class JobPipeline extends Construct {
     const nextSweep = `idempotent and run every ${SWEEP_INTERVAL_MINUTES} minutes: the next run redoes a failed one`;
     acknowledge(this.sweeper, { 'Serverless-LambdaDLQ': nextSweep });
     acknowledge(sweepSchedule, { 'Serverless-EventBusDLQ': nextSweep });
+
+    // A job whose API process died between its write and its start is started from the table's
+    // stream within seconds (the sweeper above waits an hour). The stream carries keys only; the
+    // filter keeps the inserts of job items.
+    this.jobStarter = new ServiceFunction(this, 'JobStarterFunction', { ...shared, needs: JOB_STARTER_FUNCTION, size: JOB_STARTER_FUNCTION_SIZE, stateMachine: this.stateMachine }).fn;
+    this.failedStarts = failureQueue(this, 'JobStarterFailures');
+    this.jobStarter.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: lambda.StartingPosition.LATEST,
+        batchSize: 100,
+        retryAttempts: 3,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(this.failedStarts),
+        filters: [lambda.FilterCriteria.filter({ eventName: lambda.FilterRule.isEqual('INSERT'), dynamodb: { Keys: { sk: { S: lambda.FilterRule.beginsWith(keys.jobPrefix) } } } })],
+      }),
+    );
+    acknowledge(this.jobStarter, { 'Serverless-LambdaDLQ': 'invoked by its stream event source, whose on-failure destination (JobStarterFailures) keeps what fails for good' });
 
     // An execution that ends without its MarkFailed (its TimeoutSeconds passed, it was stopped, or
     // MarkFailed itself gave up) would leave its job in flight and its unit reserved: this rule runs the

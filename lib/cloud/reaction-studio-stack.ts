@@ -90,6 +90,7 @@ export class ReactionStudioStack extends Stack {
       failureQueues: {
         WorkerFailures: this.workers.failedInvocations,
         ExecutionEndedFailures: this.jobs.executionEndedFailures,
+        JobStarterFailures: this.jobs.failedStarts,
         WebhookDeliveryFailures: this.webhooks.failedDeliveries,
         WebhookStreamFailures: this.webhooks.failedStreamBatches,
       },

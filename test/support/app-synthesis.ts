@@ -50,6 +50,8 @@ function logicalIdsOf(stack: ReactionStudioStack): LogicalIds {
         sweeper: jobs.sweeper,
         executionEnded: jobs.executionEnded,
         executionEndedFailures: jobs.executionEndedFailures,
+        jobStarter: jobs.jobStarter,
+        failedStarts: jobs.failedStarts,
         stateMachine: jobs.stateMachine,
         logGroup: jobs.logGroup,
       }),

@@ -26,7 +26,7 @@ export function bareStack(app: App, id: string, engines: EngineConfig) {
   const layer = (name: string) => lambda.LayerVersion.fromLayerVersionArn(stack, name, layerArn(name));
   return {
     stack,
-    table: new dynamodb.Table(stack, 'Table', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING } }),
+    table: new dynamodb.Table(stack, 'Table', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING }, stream: dynamodb.StreamViewType.KEYS_ONLY }),
     bucket: new s3.Bucket(stack, 'Bucket'),
     ffmpegLayer: layer('ffmpeg'),
     nativeLayer: layer('native'),

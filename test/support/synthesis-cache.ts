@@ -36,6 +36,8 @@ export interface LogicalIds {
     sweeper: string;
     executionEnded: string;
     executionEndedFailures: string;
+    jobStarter: string;
+    failedStarts: string;
     stateMachine: string;
     logGroup: string;
     allFunctions: string[];

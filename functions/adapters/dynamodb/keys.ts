@@ -45,6 +45,13 @@ export const keys = {
 
   job: (accountId: number, jobId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `JOB#${padId(jobId)}` }),
   jobPrefix: 'JOB#',
+  /** The job a key names (the inverse of `job`), or null for any other item's key. */
+  jobOfKey: (key: { pk: string; sk: string }): { accountId: number; jobId: number } | null => {
+    const account = /^ACCOUNT#([1-9][0-9]{0,15})$/.exec(key.pk);
+    const job = /^JOB#([0-9]{12})$/.exec(key.sk);
+    if (!account || !job || Number(job[1]) < 1) return null;
+    return { accountId: Number(account[1]), jobId: Number(job[1]) };
+  },
   /**
    * Jobs not yet done or failed sit in a sparse index (gsi1), so a restarted local runner, or an
    * operator, finds every job still in flight without scanning the table.

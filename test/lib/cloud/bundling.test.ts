@@ -5,7 +5,7 @@ import { LAMBDA_BUNDLE, NATIVE_MODULES, lambdaBundlingProps, lambdaEsbuildOption
 import { HANDLER_GROUPS } from '#functions/routes';
 import { WORKERS } from '#cloud/workers';
 import { FACE_CHECK_FUNCTION } from '#cloud/face-check';
-import { PIPELINE_FUNCTIONS, SWEEPER_FUNCTION } from '#pipeline/steps';
+import { JOB_STARTER_FUNCTION, PIPELINE_FUNCTIONS, SWEEPER_FUNCTION } from '#pipeline/steps';
 
 describe('Lambda bundling options', () => {
   const esbuild = lambdaEsbuildOptions('functions/handlers/meta.ts', 'out/index.js');
@@ -26,6 +26,7 @@ describe('Lambda bundling options', () => {
     ...Object.values(WORKERS).map((needs) => [needs.entry, needs as { native?: boolean }] as const),
     ...Object.values(PIPELINE_FUNCTIONS).map((needs) => [needs.entry, needs as { native?: boolean }] as const),
     [SWEEPER_FUNCTION.entry, SWEEPER_FUNCTION as { native?: boolean }] as const,
+    [JOB_STARTER_FUNCTION.entry, JOB_STARTER_FUNCTION as { native?: boolean }] as const,
     [FACE_CHECK_FUNCTION.entry, FACE_CHECK_FUNCTION as { native?: boolean }] as const,
   ])('%s needs nothing at run time but Node built-ins, the AWS SDK and (with the layer) its native modules', async (entry, needs) => {
     const { build } = await import('esbuild');

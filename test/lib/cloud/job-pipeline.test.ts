@@ -20,13 +20,15 @@ import {
   SWEEP_INTERVAL_MINUTES,
   SWEEPER_FUNCTION,
   EXECUTION_ENDED_FUNCTION,
+  JOB_STARTER_FUNCTION,
   type PipelineFunction,
   type JobDefinition,
   type PipelineStep,
 } from '#pipeline/steps';
 import { JOB_STATE_NAMES } from '#domain/job-states';
 import { DEFAULT_BEDROCK_HOOKS_MODEL, type EngineConfig } from '#cloud/engine-config';
-import { EXECUTION_ENDED_FUNCTION_SIZE, PIPELINE_FUNCTION_SIZES, SWEEPER_FUNCTION_SIZE } from '#cloud/function-sizes';
+import { EXECUTION_ENDED_FUNCTION_SIZE, JOB_STARTER_FUNCTION_SIZE, PIPELINE_FUNCTION_SIZES, SWEEPER_FUNCTION_SIZE } from '#cloud/function-sizes';
+import { keys } from '#adapters/dynamodb/keys';
 import { ServiceFunction } from '#cloud/service-function';
 import { IMAGE_COPIES, IMAGE_HANDLER, imageTreesFor, parseDockerfile, RENDER_DOCKERFILE } from '#cloud/render-image';
 import { bareStack, synthesisePipeline } from '#test-support/pipeline-stack';
@@ -241,12 +243,12 @@ describe('the state machine role', () => {
 // ---- the pipeline functions ----
 
 describe('the pipeline functions', () => {
-  test('are the two declared ones, the sweeper and the execution-ended function; the zip ones on nodejs24.x, render a container image', () => {
-    const { sweeper: sweeperId, executionEnded: endedId } = jobs;
-    expect([...jobs.allFunctions].sort()).toEqual([...FUNCTIONS.map(functionId), sweeperId, endedId].sort());
+  test('are the two declared ones, the sweeper, the job starter and the execution-ended function; the zip ones on nodejs24.x, render a container image', () => {
+    const { sweeper: sweeperId, executionEnded: endedId, jobStarter: starterId } = jobs;
+    expect([...jobs.allFunctions].sort()).toEqual([...FUNCTIONS.map(functionId), sweeperId, endedId, starterId].sort());
     const packaging = Object.fromEntries(FUNCTIONS.map((name) => [name, [functionProps(name).PackageType ?? 'Zip', functionProps(name).Runtime ?? null]]));
     expect(packaging).toEqual({ steps: ['Zip', 'nodejs24.x'], render: ['Image', null] });
-    for (const id of [sweeperId, endedId]) expect(resources[id]!.Properties).toMatchObject({ Runtime: 'nodejs24.x' });
+    for (const id of [sweeperId, endedId, starterId]) expect(resources[id]!.Properties).toMatchObject({ Runtime: 'nodejs24.x' });
   });
 
   test('the render function: a container image with no layers; memory, timeout, /tmp, tracing, log group and ffmpeg settings from its needs', () => {
@@ -287,7 +289,7 @@ describe('the pipeline functions', () => {
     expect(staged).toEqual(trees.map((tree) => [tree, [tree]]));
   });
 
-  test.each([...FUNCTIONS.map((name) => PIPELINE_FUNCTIONS[name].entry), SWEEPER_FUNCTION.entry, EXECUTION_ENDED_FUNCTION.entry])(
+  test.each([...FUNCTIONS.map((name) => PIPELINE_FUNCTIONS[name].entry), SWEEPER_FUNCTION.entry, EXECUTION_ENDED_FUNCTION.entry, JOB_STARTER_FUNCTION.entry])(
     '%s is a Lambda entry like every other: in functions/handlers, with createHandler(dependencies) and handler',
     (entry) => {
       expect(entry).toMatch(/^functions\/handlers\/[\w-]+\.ts$/);
@@ -329,6 +331,39 @@ describe('the sweeper', () => {
     const actions = statementsOfRole(props.Role['Fn::GetAtt'][0] as string).flatMap(actionsOf);
     expect(actions).toEqual(expect.arrayContaining(['states:StartExecution', 'dynamodb:UpdateItem', 'dynamodb:Query']));
     expect(actions.filter((a) => /^s3:/.test(a))).toEqual([]);
+  });
+});
+
+describe('the job starter (a job written but not started is started within seconds)', () => {
+  const starterId = () => jobs.jobStarter;
+  const mappings = () => ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => referencedIds(m.Properties.FunctionName).includes(starterId()));
+
+  test("is woken by the table's stream for inserted job items only, reports failed records, and keeps batches it keeps failing", () => {
+    const found = mappings();
+    expect(found).toHaveLength(1);
+    const [, mapping] = found[0]!;
+    expect(referencedIds(mapping.Properties.EventSourceArn)).toEqual([ids.data.table]);
+    expect(mapping.Properties).toMatchObject({ StartingPosition: 'LATEST', MaximumRetryAttempts: 3, BisectBatchOnFunctionError: true, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+    const pattern = JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern);
+    expect(pattern).toEqual({ eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: [{ prefix: keys.jobPrefix }] } } } });
+    expect(referencedIds(mapping.Properties.DestinationConfig.OnFailure.Destination)).toEqual([jobs.failedStarts]);
+  });
+
+  test('is the function the step table declares: it may start executions of the job machine and read the table, and write nothing', () => {
+    const props = resources[starterId()]!.Properties;
+    expect(props.Timeout).toBe(JOB_STARTER_FUNCTION_SIZE.timeoutS);
+    expect(props.Handler).toBeDefined();
+    expect(referencedIds(props.Environment.Variables.JOB_STATE_MACHINE_ARN)).toEqual([stateMachine()[0]]);
+    const actions = statementsOfRole(props.Role['Fn::GetAtt'][0] as string).flatMap(actionsOf);
+    expect(actions).toEqual(expect.arrayContaining(['states:StartExecution', 'dynamodb:GetItem', 'dynamodb:GetRecords']));
+    expect(actions.filter((a) => /^s3:|^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems)$/.test(a))).toEqual([]);
+    expect(JOB_STARTER_FUNCTION).toMatchObject({ table: 'read', jobs: ['start'] });
+  });
+
+  test('its failed batches go to an alarmed queue', () => {
+    expect(Object.values(ids.observability.alarms).length).toBeGreaterThan(0);
+    const alarms = ofType('AWS::CloudWatch::Alarm').filter(([, a]) => JSON.stringify(a.Properties.Dimensions ?? []).includes(jobs.failedStarts));
+    expect(alarms).toHaveLength(1);
   });
 });
 
