@@ -32,7 +32,7 @@ const frame = z
   .refine((bytes) => bytes.length > 0 && bytes.length <= FACE_CHECK_LIMITS.maxFrameBytes, `a frame is 1 to ${FACE_CHECK_LIMITS.maxFrameBytes} bytes`);
 
 /** The event: `{frames: [base64 JPEG, ...]}`, 1 to 20 frames in clip order, each at most 200 KB decoded. */
-export const faceCheckEvent = z.strictObject({
+const faceCheckEvent = z.strictObject({
   frames: z.array(frame).min(1, 'at least one frame').max(FACE_CHECK_LIMITS.maxFrames, `at most ${FACE_CHECK_LIMITS.maxFrames} frames`),
 });
 
@@ -46,7 +46,7 @@ export const FACE_BOX_VERSION = 1;
  * `{kind: 'face_box', version: 1, frames: [base64 JPEG, ...]}`: 1 to 20 frames of one clip at one
  * size, in clip order. A later version is refused by name, not guessed at.
  */
-export const faceBoxEvent = z.strictObject({
+const faceBoxEvent = z.strictObject({
   kind: z.literal(FACE_BOX_KIND),
   version: z.literal(FACE_BOX_VERSION, `the only version is ${FACE_BOX_VERSION}`),
   frames: z.array(frame).min(1, 'at least one frame').max(FACE_CHECK_LIMITS.maxFrames, `at most ${FACE_CHECK_LIMITS.maxFrames} frames`),

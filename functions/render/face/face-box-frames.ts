@@ -11,7 +11,7 @@ import { EngineError } from '#ports/engine';
 import { fileArg, MediaToolError, runFfmpeg } from '../ffmpeg/binaries';
 import { probeMedia } from '../ffmpeg/probe';
 import { pinnedInput } from '../ffmpeg/video-container';
-import { FACE_BOX_SAMPLES, faceBoxDecodeSize } from './face-box';
+import { FACE_BOX_SAMPLES, faceBoxDecodeSize } from './face-box-sampling';
 const { min } = Math;
 
 /** ffmpeg's MJPEG quantiser for the sampled frames: about 40 KB for a 540x960 frame, sharp enough for the mesh. */

@@ -6,18 +6,7 @@
  */
 import { MESH } from './landmarks';
 import type { FaceBox } from '../reaction/reaction-clip';
-const { ceil, floor, max, min, round } = Math;
-
-/** Frames spread over the clip: a sway or a turn of the head a few frames long still falls inside the union. */
-export const FACE_BOX_SAMPLES = 8;
-/** The detector's smallest face on the half-size frames: far below a face that fills a third of a phone screen. */
-export const FACE_BOX_MIN_FACE = 24;
-
-/** Half the clip's size, even sides: where detection runs. */
-export function faceBoxDecodeSize(clip: { width: number; height: number }): { width: number; height: number } {
-  const even = (v: number) => max(2, 2 * round(v / 2));
-  return { width: even(clip.width / 2), height: even(clip.height / 2) };
-}
+const { ceil, floor, max, min } = Math;
 
 /**
  * Which part of the face a box spans: the whole mesh (brow, forehead, cheeks and chin), or only the

@@ -13,8 +13,9 @@ import { probeMedia } from '../ffmpeg/probe';
 import { detectInRgb } from './landmarks';
 import { decodeFrames } from './reference-motion';
 import type { FaceBox } from '../reaction/reaction-clip';
-import { extentToBox, FACE_BOX_MIN_FACE, FACE_BOX_SAMPLES, faceBoxDecodeSize, meshExtent, unionExtent, type Extent, type FaceRegion } from './face-box';
-const { abs, ceil, floor, max, min, round } = Math;
+import { extentToBox, meshExtent, unionExtent, type Extent, type FaceRegion } from './face-box';
+import { FACE_BOX_MIN_FACE, FACE_BOX_SAMPLES, faceBoxDecodeSize } from './face-box-sampling';
+const { abs, floor, max, min, round } = Math;
 
 export type { FaceBox, FaceRegion };
 

@@ -7,7 +7,8 @@ import sharp from 'sharp';
 import { EngineError } from '#ports/engine';
 import { detectInRgb } from './landmarks';
 import { REFERENCE_FACE_CHECK } from './reference-face';
-import { extentToBox, FACE_BOX_MIN_FACE, meshExtent, unionExtent, type Extent } from './face-box';
+import { extentToBox, meshExtent, unionExtent, type Extent } from './face-box';
+import { FACE_BOX_MIN_FACE } from './face-box-sampling';
 import type { FaceBox } from '../reaction/reaction-clip';
 
 /** A frame larger than this is no sampled frame (REFERENCE_FACE_CHECK makes at most 1280x360): refused undecoded. */

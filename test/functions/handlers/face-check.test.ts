@@ -11,6 +11,8 @@ import { findFaceBox, sampleFaceBoxFramesJpeg, sampleReferenceFramesJpeg } from 
 import { faceReferenceClip } from '#test-support/jobs';
 import { makeFixture } from '#test-support/media-fixtures';
 
+const { abs } = Math;
+
 const base64 = (frames: readonly Buffer[]) => frames.map((frame) => frame.toString('base64'));
 const greyJpeg = () => sharp({ create: { width: 360, height: 640, channels: 3, background: { r: 128, g: 128, b: 128 } } }).jpeg().toBuffer();
 
@@ -73,7 +75,7 @@ describe(`the face-box request ({kind: "${FACE_BOX_KIND}", version: ${FACE_BOX_V
     // The same frames decoded without JPEG in between: the same face, give or take a few of the clip's pixels.
     const k = sampled.clip.width / sampled.width;
     const local = (await findFaceBox(clip, { region: 'eyes-to-mouth' }))!;
-    for (const edge of ['x', 'y', 'width', 'height'] as const) expect(Math.abs(box[edge] * k - local[edge])).toBeLessThan(0.06 * sampled.clip.width);
+    for (const edge of ['x', 'y', 'width', 'height'] as const) expect(abs(box[edge] * k - local[edge])).toBeLessThan(0.06 * sampled.clip.width);
 
     const faceless = await sampleFaceBoxFramesJpeg(await makeFixture('vertical-mp4'));
     expect(await handler(boxRequest(faceless.frames))).toEqual({ box: null });

@@ -13,6 +13,8 @@ import { findFaceBox, sampleFaceBoxFramesJpeg, sampleReferenceFramesJpeg } from 
 import { faceReferenceClip } from '#test-support/jobs';
 import { makeFixture } from '#test-support/media-fixtures';
 
+const { abs } = Math;
+
 const lambda = mockClient(LambdaClient);
 const NAME = 'stack-FaceCheckFunction-abc';
 const clipFaces = (options: Parameters<typeof lambdaClipFaces>[0] = {}) => lambdaClipFaces({ client: new LambdaClient({ region: 'us-east-1' }), functionName: () => NAME, ...options });
@@ -131,7 +133,7 @@ describe('faceBoxInClip: the face-box request', () => {
     const local = await findFaceBox(faceClip, { region: 'eyes-to-mouth' });
     expect(box).not.toBeNull();
     // JPEG frames against raw ones: the same face within a few pixels of the 360-pixel-wide clip.
-    for (const edge of ['x', 'y', 'width', 'height'] as const) expect(Math.abs(box![edge] - local![edge])).toBeLessThan(20);
+    for (const edge of ['x', 'y', 'width', 'height'] as const) expect(abs(box![edge] - local![edge])).toBeLessThan(20);
     expect(await clipFaces().faceBoxInClip(facelessClip)).toBeNull();
   }, 60_000);
 

@@ -211,9 +211,9 @@ describe("a hosted engine's clip, which comes without a face box", () => {
   }
 
   function world(faces: FaceFinder) {
-    let w: ReturnType<typeof pipelineWorld> | undefined;
-    const e = hosted(() => w!.blobs);
-    w = pipelineWorld({ engines: e.ports, faces });
+    // The engine writes into the world's blob store, which the world makes.
+    const e = hosted(() => w.blobs);
+    const w = pipelineWorld({ engines: e.ports, faces });
     return { w, e };
   }
 
