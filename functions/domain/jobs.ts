@@ -95,6 +95,7 @@ export const JOB_ERROR_CODES = {
   content_rejected: 'The generation provider refused the content; change the prompt or the reference',
   generation_failed: 'The reaction could not be generated after retries; try again later',
   generation_timeout: 'Generating the reaction took longer than allowed; try again later',
+  no_face_in_result: 'The generated reaction showed no face, also on a second try; nothing was charged. Try again, or change the prompt or the avatar',
   reference_unavailable: 'The reference clip could not be downloaded from its link',
   render_failed: 'The video could not be rendered; try again, and report the job id if it persists',
   preview_expired: 'The preview was not approved or regenerated in time; create a new job',

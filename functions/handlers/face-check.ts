@@ -1,17 +1,19 @@
 /**
- * The face-check function: invoked synchronously by the videos function on AWS, which has ffmpeg but no
- * room for the face runtime, with the frames of a motion reference it sampled (face-check-protocol.ts).
- * It decodes them with sharp (the native-modules layer) and asks human (the face-runtime layer) as the
- * local check does (#render: framesShowFace). A malformed event or frame is an error answer, never a
- * throw; only the face runtime failing (or Lambda's timeout) fails the invocation.
+ * The face-check function: invoked synchronously by the functions that have no face runtime on AWS
+ * (face-check-protocol.ts): the videos function, with the frames of a motion reference it sampled
+ * (does any show a face?), and the render function under a hosted engine, with frames sampled across a
+ * generated reaction (where is the face's eyes-to-mouth box?). It decodes them with sharp (the
+ * native-modules layer) and asks human (the face-runtime layer) as the local checks do (#render:
+ * framesShowFace, faceBoxInFrames). A malformed event or frame is an error answer, never a throw;
+ * only the face runtime failing (or Lambda's timeout) fails the invocation.
  */
 import { isEngineError } from '#ports/engine';
-import { framesShowFace } from '#render';
+import { faceBoxInFrames, framesShowFace } from '#render';
 import { logger, withLambdaContext } from '#functions/logger';
-import { faceCheckEvent, type FaceCheckAnswer } from '#adapters/lambda/face-check-protocol';
+import { parseFaceCheckRequest, type FaceBoxAnswer, type FaceCheckAnswer } from '#adapters/lambda/face-check-protocol';
 
-export async function checkFrames(event: unknown): Promise<FaceCheckAnswer> {
-  const parsed = faceCheckEvent.safeParse(event);
+export async function checkFrames(event: unknown): Promise<FaceCheckAnswer | FaceBoxAnswer> {
+  const parsed = parseFaceCheckRequest(event);
   if (!parsed.success) {
     // The first problem of each field: zod goes on checking a value of the wrong type (a 25-character string against the frame count).
     const byField = new Map<string, string>();
@@ -21,8 +23,9 @@ export async function checkFrames(event: unknown): Promise<FaceCheckAnswer> {
     logger.warn('face check refused its event', answer.error);
     return answer;
   }
+  const request = parsed.data;
   try {
-    return { face: await framesShowFace(parsed.data.frames) };
+    return 'kind' in request ? { box: await faceBoxInFrames(request.frames) } : { face: await framesShowFace(request.frames) };
   } catch (error) {
     if (!isEngineError(error) || error.code !== 'invalid_input') throw error;
     logger.warn('face check refused a frame', { message: error.message });

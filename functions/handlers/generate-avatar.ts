@@ -7,6 +7,7 @@ import { lambdaDependencies } from '#wiring/lambda';
 import { withParts } from '#wiring/not-bundled';
 import { avatarEngines } from '#adapters/engines/avatar-engine';
 import { sharedFalKey } from '#adapters/engines/credentials';
+import { humanImageFaces } from '#adapters/media/human-image-faces';
 
 export type GenerateTask = Extract<BackgroundTask, { type: 'generate-avatar' }>;
 
@@ -14,5 +15,11 @@ export type GenerateTask = Extract<BackgroundTask, { type: 'generate-avatar' }>;
 export const createHandler = (dependencies: DependencySource) => (task: GenerateTask) => generateAvatar({ ...dependencies(), log: logger }, task);
 
 export const handler = withLambdaContext(
-  createHandler(withParts(lambdaDependencies, (base) => ({ engines: { ...base.engines, ...avatarEngines({ falKey: sharedFalKey(), blobs: base.blobs }) } }))),
+  createHandler(
+    withParts(lambdaDependencies, (base) => ({
+      engines: { ...base.engines, ...avatarEngines({ falKey: sharedFalKey(), blobs: base.blobs }) },
+      // The portrait's face, found as an upload's is (human from the face-runtime layer).
+      faces: { ...base.faces, ...humanImageFaces },
+    })),
+  ),
 );

@@ -10,6 +10,7 @@ import { configuredEngines } from '#adapters/engines/configured';
 import { referenceResolver } from '#adapters/reference/reference-resolver';
 import { xrayCapture } from '#adapters/xray/sdk-capture';
 import { FfmpegVideoComposer } from '#adapters/media/ffmpeg-video-composer';
+import { lambdaClipFaces } from '#adapters/lambda/face-check-client';
 
 /** The generation and ffmpeg steps. */
 export const tasks: TasksOf<'render'> = {
@@ -23,11 +24,14 @@ export const createHandler = (dependencies: DependencySource) => pipelineHandler
 /**
  * Only this function generates and encodes: the engines, the reference resolver and the composer are
  * bundled here, not in the base wiring. Its SDK calls are traced too (adapters/xray): clip transfers and engine calls are where its time goes.
+ * A hosted engine's clip comes without its face box: the face-check function finds it (the image
+ * carries the face runtime only for the local engine, which reports the box itself).
  */
 export const handler = createHandler(
   withParts(instrumentedLambdaDependencies(xrayCapture), (base) => ({
     engines: configuredEngines({ blobs: base.blobs }),
     references: referenceResolver(),
     composer: new FfmpegVideoComposer(),
+    faces: { ...base.faces, ...lambdaClipFaces() },
   })),
 );

@@ -47,6 +47,8 @@ export const PIPELINE_FUNCTIONS = {
     ffmpeg: true,
     native: true,
     engines: ['reaction'],
+    // A hosted engine's clip is looked at for its face box by the face-check function (generate-reaction.ts).
+    calls: [{ helper: 'face-check', env: 'FACE_CHECK_FUNCTION_NAME' }],
     callBudgetS: 900,
   },
 } as const satisfies Record<string, FunctionNeeds & PipelineFunctionSpec>;

@@ -3,6 +3,7 @@
  * (docs/decisions.md, Avatars; the face check). The use cases decide what a missing face means; this
  * only looks.
  */
+import type { FrameBox } from '#domain/jobs';
 
 export interface FaceFinder {
   /**
@@ -17,10 +18,17 @@ export interface FaceFinder {
    * could not be had in time throws FaceCheckUnavailable.
    */
   clipShowsFace(path: string): Promise<boolean>;
+  /**
+   * The face's eyes-to-mouth box over a whole reaction clip (the union over frames sampled across it,
+   * in the clip's pixels), or null when no sampled frame shows a face: for clips from engines that do
+   * not draw the face themselves (hosted ones), so a caption keeps clear of it. Where the looking
+   * happens in another function, a look that could not be had in time throws FaceCheckUnavailable.
+   */
+  faceBoxInClip(path: string): Promise<FrameBox | null>;
 }
 
 /**
- * clipShowsFace could not get an answer now (whatever looks is busy, throttled or timed out): not the
+ * clipShowsFace or faceBoxInClip could not get an answer now (whatever looks is busy, throttled or timed out): not the
  * clip's fault, and worth retrying. Any other failure is an error of ours.
  */
 export class FaceCheckUnavailable extends Error {

@@ -74,7 +74,9 @@ export { DEFAULT_SAMPLE_FPS } from './face/reference-motion';
 // A motion reference's face check: in one process (referenceShowsFace), or in two halves, the frames sampled
 // where ffmpeg is and looked at where the face runtime is (the videos and face-check functions on AWS).
 export { REFERENCE_FACE_CHECK, REFERENCE_FACE_CHECK_MAX_FRAMES, referenceShowsFace, sampleReferenceFramesJpeg } from './face/reference-face';
-export { framesShowFace } from './face/frame-faces';
+export { faceBoxInFrames, framesShowFace } from './face/frame-faces';
+// A clip's eyes-to-mouth box, where the engine did not draw the face itself (hosted engines): the frames it is found on.
+export { sampleFaceBoxFramesJpeg, type FaceBoxFrames } from './face/face-box-frames';
 export { detectFace } from './face/image-face';
 export { motionSource, photoRenderer, type MotionSource, type PhotoRenderer } from './face/index';
 // How alive a rendered reaction looks (issue 27): face motion per window, freezes, seams.

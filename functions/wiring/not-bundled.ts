@@ -40,7 +40,7 @@ export const demoMediaNotBundled: DemoMedia = { inspect: notBundled('the demo me
 
 export const avatarImagesNotBundled: AvatarImages = { prepare: notBundled('the avatar image tools') };
 
-export const facesNotBundled: FaceFinder = { faceInImage: notBundled('the face finder'), clipShowsFace: notBundled('the face finder') };
+export const facesNotBundled: FaceFinder = { faceInImage: notBundled('the face finder'), clipShowsFace: notBundled('the face finder'), faceBoxInClip: notBundled('the face finder') };
 
 export const captionImagesNotBundled: CaptionImages = {
   draw: notBundled('the caption renderer'),

@@ -53,6 +53,8 @@ export interface JobPipelineProps {
   renderMemoryMb?: number;
   /** X-Ray tracing of executions (off unless asked: it costs per trace). */
   tracing?: boolean;
+  /** The functions the pipeline functions call synchronously (`calls`: the face-check function, for render). */
+  helpers: Readonly<Record<string, lambda.IFunction>>;
 }
 
 export class JobPipeline extends Construct {

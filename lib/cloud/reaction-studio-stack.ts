@@ -40,7 +40,7 @@ export class ReactionStudioStack extends Stack {
   readonly media: MediaStore;
   readonly delivery: MediaDelivery;
   readonly workers: Workers;
-  /** Looks for a face in a motion reference's frames, for the videos function (face-check.ts). */
+  /** Looks for a face in a clip's frames, for the videos function and the render function (face-check.ts). */
   readonly faceCheck: FaceCheck;
   readonly webhooks: Webhooks;
   readonly jobs: JobPipeline;
@@ -70,13 +70,20 @@ export class ReactionStudioStack extends Stack {
       mediaLinks: this.delivery,
     };
 
-    this.workers = new Workers(this, 'Workers', shared);
+    // The generate-avatar worker looks for the face in a hosted portrait as an upload is looked at.
+    this.workers = new Workers(this, 'Workers', { ...shared, faceLayer: face.layer });
     this.faceCheck = new FaceCheck(this, 'FaceCheck', { ...shared, faceLayer: face.layer });
     this.webhooks = new Webhooks(this, 'Webhooks', shared);
     // The pipeline does not depend on the API; the API functions are granted on its state machine.
     // The render function ships as a container image holding the same trees as the layers (render-image.ts).
     const imageTrees = { ffmpeg: ffmpeg.tree, 'espeak-ng': tree('espeak-ng', espeakTree()), 'native-modules': native.tree, face: face.tree };
-    this.jobs = new JobPipeline(this, 'Jobs', { ...shared, imageTrees, renderMemoryMb: renderMemoryFromContext(this), tracing: true });
+    this.jobs = new JobPipeline(this, 'Jobs', {
+      ...shared,
+      imageTrees,
+      renderMemoryMb: renderMemoryFromContext(this),
+      tracing: true,
+      helpers: { [FACE_CHECK_HELPER]: this.faceCheck.fn },
+    });
     this.api = new Api(this, 'Api', {
       ...shared,
       faceLayer: face.layer,

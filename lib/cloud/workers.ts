@@ -33,6 +33,8 @@ export const WORKERS = {
     writes: ['avatars'],
     native: true,
     engines: ['avatar'],
+    // A hosted portrait must show a face, looked for as in an uploaded image (human, the face-runtime layer).
+    faces: true,
   },
 } as const satisfies Record<string, ServiceFunctionNeeds>;
 
@@ -45,6 +47,8 @@ export interface WorkersProps {
   bucket: s3.IBucket;
   ffmpegLayer: lambda.ILayerVersion;
   nativeLayer: lambda.ILayerVersion;
+  /** The face runtime, for the workers whose needs say `faces`. */
+  faceLayer: lambda.ILayerVersion;
   engines: EngineConfig;
 }
 

@@ -4,6 +4,7 @@
  * key, so a job runs its whole pipeline (compose joins the demo to it by stream copy) without drawing
  * or encoding a frame. It reports the asked caption as burnt in and writes the asked poster, as the
  * local engine does for auto jobs: the clip itself carries no caption, which only rendering suites check.
+ * Like the local engine it stands in for, it says where the face is, so no job looks for it again.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { EngineError, REACTION_CLIP, type AvatarRef, type GenerationOptions, type ReactionClip, type ReactionEngine } from '#ports/engine';
@@ -16,6 +17,8 @@ export interface CanonicalClip {
   poster: string;
   durationS: number;
   emotion: string | null;
+  /** Where the local engine drew the face (absent in a description cached before it was kept). */
+  faceBox?: ReactionClip['faceBox'];
 }
 
 function canonicalClip(): CanonicalClip {
@@ -48,6 +51,6 @@ export class CanonicalClipEngine implements ReactionEngine {
       poster = { key: options.posterKey, contentType: 'image/jpeg', sizeBytes: statSync(this.clip.poster).size };
     }
     const { width, height, fps } = REACTION_CLIP;
-    return { video, durationS: this.clip.durationS, width, height, fps, seed: options.seed, emotion: this.clip.emotion, engine: this.name, captioned: options.caption ?? null, poster };
+    return { video, durationS: this.clip.durationS, width, height, fps, seed: options.seed, emotion: this.clip.emotion, engine: this.name, captioned: options.caption ?? null, faceBox: this.clip.faceBox ?? null, poster };
   }
 }

@@ -6,6 +6,7 @@
 import sharp from 'sharp';
 import { EngineError, type AvatarEngine } from '#ports/engine';
 import { expectError, startTestStack, type TestStack } from '#test-support/local-stack';
+import { realFacePng } from '#bench/reference-clip';
 
 let t: TestStack;
 /** Each generation waits at the gate until the test lets it through. */
@@ -29,7 +30,9 @@ const slowHostedEngine: AvatarEngine = {
     gate.markStarted();
     await gate.released;
     if (prompt.includes('forbidden')) throw new EngineError('content_rejected', 'The prompt was flagged by the safety filter');
-    const png = await sharp({ create: { width: 768, height: 1344, channels: 3, background: '#8ac' } }).png().toBuffer();
+    // A portrait as a hosted model makes one: a real face on a plain wall; "faceless" asks for the wall alone.
+    const face = prompt.includes('faceless') ? [] : [{ input: await sharp(await realFacePng()).resize(560, 560).png().toBuffer(), left: 104, top: 300 }];
+    const png = await sharp({ create: { width: 768, height: 1344, channels: 3, background: '#8ac' } }).composite(face).png().toBuffer();
     await t.stack.dependencies.blobs.putBuffer(options.outputKey, png, 'image/png');
     return { image: { key: options.outputKey, contentType: 'image/png', sizeBytes: png.length }, width: 768, height: 1344, seed: options.seed, engine: 'hosted-stand-in' };
   },
@@ -63,6 +66,15 @@ describe('prompt avatars with a hosted engine', () => {
     await letGenerationFinish();
     const failed = (await api.get(`/avatars/${res.body.data.id}`)).body.data;
     expect(failed).toMatchObject({ status: 'failed', image_url: null, error: { code: 'content_rejected', message: expect.stringMatching(/safety/) } });
+  });
+
+  test('a portrait that shows no face ends in failed (no_face, as an upload without one), never ready', async () => {
+    const { api } = await t.newAccount();
+    const res = await api.post('/avatars', { prompt: 'a faceless silhouette' });
+    expect(res.status).toBe(202);
+    await letGenerationFinish();
+    const failed = (await api.get(`/avatars/${res.body.data.id}`)).body.data;
+    expect(failed).toMatchObject({ status: 'failed', image_url: null, error: { code: 'no_face', message: expect.stringMatching(/could not find a face in the generated portrait/) } });
   });
 
   test('an avatar deleted while generating stays deleted, and its image is not kept', async () => {

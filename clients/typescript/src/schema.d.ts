@@ -1068,7 +1068,7 @@ export interface components {
             regenerations: number;
             error: {
                 /** @enum {string} */
-                code: "input_deleted" | "invalid_input" | "content_rejected" | "generation_failed" | "generation_timeout" | "reference_unavailable" | "render_failed" | "preview_expired" | "timeout" | "internal_error";
+                code: "input_deleted" | "invalid_input" | "content_rejected" | "generation_failed" | "generation_timeout" | "no_face_in_result" | "reference_unavailable" | "render_failed" | "preview_expired" | "timeout" | "internal_error";
                 message: string;
             } | null;
             batch_id: number | null;

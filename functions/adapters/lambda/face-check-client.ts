@@ -1,14 +1,26 @@
 /**
- * FaceFinder.clipShowsFace for a function with ffmpeg but no face runtime (the videos function on AWS):
- * it samples the clip's frames here (#render: sampleReferenceFramesJpeg) and asks the face-check
- * function, synchronously, whether any shows a face (face-check-protocol.ts). Nothing passes unseen:
- * a throttle or a timeout is FaceCheckUnavailable, any other failure an error naming what went wrong.
+ * FaceFinder's clip questions for a function with ffmpeg but no face runtime (the videos function on
+ * AWS; the render function under a hosted engine): it samples the clip's frames here (#render:
+ * sampleReferenceFramesJpeg, sampleFaceBoxFramesJpeg) and asks the face-check function, synchronously,
+ * whether any shows a face, or where the face's eyes-to-mouth box is (face-check-protocol.ts). Nothing
+ * passes unseen: a throttle or a timeout is FaceCheckUnavailable, any other failure an error naming
+ * what went wrong.
  */
 import { InvokeCommand, LambdaClient, type InvokeCommandOutput } from '@aws-sdk/client-lambda';
 import { requiredEnv } from '#functions/config';
 import { FaceCheckUnavailable, type FaceFinder } from '#ports/face-finder';
-import { sampleReferenceFramesJpeg } from '#render';
-import { FACE_CHECK_FUNCTION_ENV, faceCheckAnswer, type FaceCheckEvent } from './face-check-protocol';
+import type { FrameBox } from '#domain/jobs';
+import { sampleFaceBoxFramesJpeg, sampleReferenceFramesJpeg } from '#render';
+import type { z } from 'zod';
+import {
+  FACE_BOX_KIND,
+  FACE_BOX_VERSION,
+  FACE_CHECK_FUNCTION_ENV,
+  faceBoxAnswer,
+  faceCheckAnswer,
+  type FaceBoxEvent,
+  type FaceCheckEvent,
+} from './face-check-protocol';
 
 export interface LambdaClipFacesOptions {
   client?: LambdaClient;
@@ -33,8 +45,8 @@ function callFailure(cause: unknown, name: string): Error {
   return new Error(`the face-check function ${name} could not be invoked (${detail})`, { cause });
 }
 
-/** What the function's answer says, or the error its FunctionError or a malformed answer is. */
-function answerOf(output: InvokeCommandOutput, name: string): boolean {
+/** What the function's answer says (read with `answer`), or the error its FunctionError or a malformed answer is. */
+function answerOf<S extends typeof faceCheckAnswer | typeof faceBoxAnswer>(output: InvokeCommandOutput, name: string, answer: S): Exclude<z.infer<S>, { error: unknown }> {
   const text = output.Payload ? Buffer.from(output.Payload).toString('utf8') : '';
   if (output.FunctionError) {
     const failure = safeJson(text) as { errorType?: string; errorMessage?: string } | undefined;
@@ -44,10 +56,11 @@ function answerOf(output: InvokeCommandOutput, name: string): boolean {
     }
     throw new Error(`the face-check function ${name} failed (${detail})`);
   }
-  const parsed = faceCheckAnswer.safeParse(safeJson(text));
+  const parsed = answer.safeParse(safeJson(text));
   if (!parsed.success) throw new Error(`the face-check function ${name} answered outside its contract: ${text.slice(0, 500)}`);
+  const data: object = parsed.data;
   if ('error' in parsed.data) throw new Error(`the face-check function ${name} refused the frames (${parsed.data.error.code}: ${parsed.data.error.message})`);
-  return parsed.data.face;
+  return data as Exclude<z.infer<S>, { error: unknown }>;
 }
 
 function safeJson(text: string): unknown {
@@ -58,28 +71,46 @@ function safeJson(text: string): unknown {
   }
 }
 
-export function lambdaClipFaces(options: LambdaClipFacesOptions = {}): Pick<FaceFinder, 'clipShowsFace'> {
+export function lambdaClipFaces(options: LambdaClipFacesOptions = {}): Pick<FaceFinder, 'clipShowsFace' | 'faceBoxInClip'> {
   let client = options.client;
   const functionName = options.functionName ?? (() => requiredEnv(FACE_CHECK_FUNCTION_ENV));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  async function invoke(event: FaceCheckEvent | FaceBoxEvent): Promise<{ output: InvokeCommandOutput; name: string }> {
+    const name = functionName();
+    client ??= new LambdaClient({});
+    try {
+      const output = await client.send(
+        new InvokeCommand({ FunctionName: name, InvocationType: 'RequestResponse', Payload: Buffer.from(JSON.stringify(event)) }),
+        { abortSignal: AbortSignal.timeout(timeoutMs) },
+      );
+      return { output, name };
+    } catch (cause) {
+      throw callFailure(cause, name);
+    }
+  }
   return {
     async clipShowsFace(path) {
       const frames = await sampleReferenceFramesJpeg(path);
       // No frame decoded is no face seen, as the local check answers it; nothing to ask.
       if (frames.length === 0) return false;
-      const name = functionName();
-      const event: FaceCheckEvent = { frames: frames.map((jpeg) => jpeg.toString('base64')) };
-      client ??= new LambdaClient({});
-      let output: InvokeCommandOutput;
-      try {
-        output = await client.send(
-          new InvokeCommand({ FunctionName: name, InvocationType: 'RequestResponse', Payload: Buffer.from(JSON.stringify(event)) }),
-          { abortSignal: AbortSignal.timeout(timeoutMs) },
-        );
-      } catch (cause) {
-        throw callFailure(cause, name);
-      }
-      return answerOf(output, name);
+      const { output, name } = await invoke({ frames: frames.map((jpeg) => jpeg.toString('base64')) });
+      return answerOf(output, name, faceCheckAnswer).face;
+    },
+    async faceBoxInClip(path) {
+      const sampled = await sampleFaceBoxFramesJpeg(path);
+      if (sampled.frames.length === 0) return null;
+      const event: FaceBoxEvent = { kind: FACE_BOX_KIND, version: FACE_BOX_VERSION, frames: sampled.frames.map((jpeg) => jpeg.toString('base64')) };
+      const { output, name } = await invoke(event);
+      const { box } = answerOf(output, name, faceBoxAnswer);
+      return box && inClip(box, sampled);
     },
   };
+}
+
+/** A box in the sampled frames' pixels as one in the clip's, rounded outwards and kept inside it. */
+function inClip(box: FrameBox, sampled: { width: number; clip: { width: number; height: number } }): FrameBox {
+  const { floor, ceil, max, min } = Math;
+  const k = sampled.clip.width / sampled.width;
+  const x = max(0, floor(box.x * k)), y = max(0, floor(box.y * k));
+  return { x, y, width: min(sampled.clip.width, ceil((box.x + box.width) * k)) - x, height: min(sampled.clip.height, ceil((box.y + box.height) * k)) - y };
 }

@@ -1,8 +1,16 @@
 /**
- * What the videos function sends the face-check function and what it answers, on AWS: the frames a
- * motion reference is judged on (#render: sampleReferenceFramesJpeg), as base64 JPEGs, and whether any
- * shows a face. Both sides read it here: the Lambda adapter of FaceFinder.clipShowsFace
- * (face-check-client.ts) and the function's handler (functions/handlers/face-check.ts).
+ * What the functions without a face runtime send the face-check function and what it answers, on AWS.
+ * Two kinds of request, both frames of one clip as base64 JPEGs:
+ *
+ * - the first (no `kind`, kept as it was for callers deployed before the second): the frames a motion
+ *   reference is judged on (#render: sampleReferenceFramesJpeg), answered with whether any shows a face
+ *   (the videos function, FaceFinder.clipShowsFace);
+ * - `{kind: 'face_box', version: 1}`: frames sampled across a generated reaction
+ *   (#render: sampleFaceBoxFramesJpeg), answered with the eyes-to-mouth box over them in the frames'
+ *   pixels, or null (the render function with a hosted engine, FaceFinder.faceBoxInClip).
+ *
+ * Both sides read it here: the Lambda adapter of the FaceFinder (face-check-client.ts) and the
+ * function's handler (functions/handlers/face-check.ts).
  */
 import { z } from 'zod';
 
@@ -24,11 +32,38 @@ const frame = z
   .refine((bytes) => bytes.length > 0 && bytes.length <= FACE_CHECK_LIMITS.maxFrameBytes, `a frame is 1 to ${FACE_CHECK_LIMITS.maxFrameBytes} bytes`);
 
 /** The event: `{frames: [base64 JPEG, ...]}`, 1 to 20 frames in clip order, each at most 200 KB decoded. */
-export const faceCheckEvent = z.strictObject({
+const faceCheckEvent = z.strictObject({
   frames: z.array(frame).min(1, 'at least one frame').max(FACE_CHECK_LIMITS.maxFrames, `at most ${FACE_CHECK_LIMITS.maxFrames} frames`),
 });
 
 export type FaceCheckEvent = z.input<typeof faceCheckEvent>;
+
+/** The `kind` of a face-box request, and the only version of it there is. */
+export const FACE_BOX_KIND = 'face_box';
+export const FACE_BOX_VERSION = 1;
+
+/**
+ * `{kind: 'face_box', version: 1, frames: [base64 JPEG, ...]}`: 1 to 20 frames of one clip at one
+ * size, in clip order. A later version is refused by name, not guessed at.
+ */
+const faceBoxEvent = z.strictObject({
+  kind: z.literal(FACE_BOX_KIND),
+  version: z.literal(FACE_BOX_VERSION, `the only version is ${FACE_BOX_VERSION}`),
+  frames: z.array(frame).min(1, 'at least one frame').max(FACE_CHECK_LIMITS.maxFrames, `at most ${FACE_CHECK_LIMITS.maxFrames} frames`),
+});
+
+export type FaceBoxEvent = z.input<typeof faceBoxEvent>;
+
+/**
+ * Which request an event is: one that names a `kind` is read as that kind (and refused if it is none
+ * we know), anything else as the first request, so a caller of the first kind sees the errors it saw.
+ */
+export function parseFaceCheckRequest(event: unknown) {
+  if (event !== null && typeof event === 'object' && !Array.isArray(event) && 'kind' in event) {
+    return z.discriminatedUnion('kind', [faceBoxEvent], { error: `one of "${FACE_BOX_KIND}"` }).safeParse(event);
+  }
+  return faceCheckEvent.safeParse(event);
+}
 
 /**
  * The answer: whether a face shows, or why the event was not looked at (`invalid_event`: not the
@@ -41,3 +76,16 @@ export const faceCheckAnswer = z.union([
 ]);
 
 export type FaceCheckAnswer = z.infer<typeof faceCheckAnswer>;
+
+const pixels = z.number().int().nonnegative();
+
+/**
+ * The answer to a face-box request: the eyes-to-mouth box over the frames, in their pixels (whole,
+ * inside the frame), `null` when no frame shows a face; or an error answer as above.
+ */
+export const faceBoxAnswer = z.union([
+  z.strictObject({ box: z.nullable(z.strictObject({ x: pixels, y: pixels, width: pixels, height: pixels })) }),
+  z.strictObject({ error: z.strictObject({ code: z.enum(['invalid_event', 'invalid_frame']), message: z.string() }) }),
+]);
+
+export type FaceBoxAnswer = z.infer<typeof faceBoxAnswer>;

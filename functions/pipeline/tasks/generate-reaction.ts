@@ -1,6 +1,7 @@
 /**
  * GenerateReaction: the round's reaction clip from the engine. Prompt jobs without an avatar get a
- * person drawn from the prompt first; motion jobs animate it with their stored reference clip.
+ * person drawn from the prompt first; motion jobs animate it with their stored reference clip. A clip
+ * whose engine does not say where the face is (a hosted one) has it looked for (reaction-face.ts).
  */
 import { join } from 'node:path';
 import { REFERENCE_CLIP_LIMITS } from '#ports/reference-resolver';
@@ -12,8 +13,9 @@ import type { Avatar } from '#domain/avatar';
 import { activeJob, enterStep, requireInputs, saveProgress, withScratch, type InputDeps } from '#pipeline/job-context';
 import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
+import { generateWithFace } from './reaction-face';
 
-type GenerateDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'engines' | 'references' | 'products' | 'avatars' | 'reactions'>;
+type GenerateDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'engines' | 'references' | 'products' | 'avatars' | 'reactions' | 'faces'>;
 
 export async function generateReaction(payload: StepPayload, deps: GenerateDeps, signal?: AbortSignal): Promise<void> {
   let job = await activeJob(deps, payload);
@@ -30,11 +32,13 @@ export async function generateReaction(payload: StepPayload, deps: GenerateDeps,
     // the reaction is encoded once. A preview's clip stays clean: it may be saved, reused or re-captioned.
     // ...and it opens the finished video as it is, so its poster can be written on the way too.
     const auto = job.mode === 'auto';
-    const options = { seed: job.seed, outputKey: keys.reaction, signal: watch.signal, caption: auto ? captionOf(job) : null, posterKey: auto ? keys.poster : undefined, voiceLine: soundOfJob(job).voiceLine };
-    const clip =
-      job.method === 'motion'
-        ? await engine.reactionFromMotion(avatarRefOf(requireAvatar(job, avatar)), await referenceKeyOf(deps, job, watch.signal), options)
-        : await engine.reactionFromPrompt(await avatarForPrompt(deps, job, avatar, watch.signal), job.prompt ?? '', options);
+    const motion = job.method === 'motion' ? { avatar: avatarRefOf(requireAvatar(job, avatar)), referenceKey: await referenceKeyOf(deps, job, watch.signal) } : null;
+    const clip = await generateWithFace(deps, job.seed, async (seed) => {
+      const options = { seed, outputKey: keys.reaction, signal: watch.signal, caption: auto ? captionOf(job) : null, posterKey: auto ? keys.poster : undefined, voiceLine: soundOfJob(job).voiceLine };
+      return motion
+        ? engine.reactionFromMotion(motion.avatar, motion.referenceKey, options)
+        : engine.reactionFromPrompt(await avatarForPrompt(deps, job, avatar, seed, watch.signal), job.prompt ?? '', options);
+    });
     await saveProgress(deps, job, {
       reaction: {
         key: clip.video.key,
@@ -103,10 +107,10 @@ function avatarRefOf(avatar: Avatar): AvatarRef {
 }
 
 /** Without avatar_id the engine picks the person from the prompt: a portrait is drawn for this job. */
-async function avatarForPrompt(deps: GenerateDeps, job: StoredJob, avatar: Avatar | null, signal?: AbortSignal): Promise<AvatarRef> {
+async function avatarForPrompt(deps: GenerateDeps, job: StoredJob, avatar: Avatar | null, seed: number, signal?: AbortSignal): Promise<AvatarRef> {
   if (avatar) return avatarRefOf(avatar);
   const made = await (await deps.engines.avatar()).avatarFromPrompt(job.prompt ?? '', {
-    seed: job.seed,
+    seed,
     outputKey: `${jobObjectKeys(job.account_id, job.id, job.regenerations).reaction}.avatar.png`,
     signal,
   });

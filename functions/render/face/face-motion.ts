@@ -10,12 +10,14 @@
 import { EngineError } from '#ports/engine';
 import { fileArg, runFfmpeg } from '../ffmpeg/binaries';
 import { probeMedia } from '../ffmpeg/probe';
-import { detectInRgb, MESH } from './landmarks';
+import { detectInRgb } from './landmarks';
 import { decodeFrames } from './reference-motion';
 import type { FaceBox } from '../reaction/reaction-clip';
-const { abs, ceil, floor, max, min, round } = Math;
+import { extentToBox, meshExtent, unionExtent, type Extent, type FaceRegion } from './face-box';
+import { FACE_BOX_MIN_FACE, FACE_BOX_SAMPLES, faceBoxDecodeSize } from './face-box-sampling';
+const { abs, floor, max, min, round } = Math;
 
-export type { FaceBox };
+export type { FaceBox, FaceRegion };
 
 export interface FaceMotion {
   fps: number;
@@ -72,16 +74,6 @@ async function clipShape(clip: string): Promise<ClipShape> {
 }
 
 /**
- * Which part of the face a box spans: the whole mesh (brow, forehead, cheeks and chin), or only the
- * eyes and the lips, the eyes-to-mouth box a caption must keep clear of (issue 27).
- */
-export type FaceRegion = 'face' | 'eyes-to-mouth';
-
-const EYES_TO_MOUTH_POINTS = [
-  ...MESH.eyeA.upper0, ...MESH.eyeA.lower0, ...MESH.eyeB.upper0, ...MESH.eyeB.lower0, ...MESH.lipsUpperOuter, ...MESH.lipsLowerOuter,
-];
-
-/**
  * The union of the face boxes human finds in `samples` frames spread over the first `durationS`
  * seconds, in the clip's pixels; null when no frame shows a face. Detection runs on a half-size
  * decode (a face that fills a third of a phone screen is far above the detector's minimum).
@@ -89,26 +81,14 @@ const EYES_TO_MOUTH_POINTS = [
 export async function findFaceBox(clip: string, options: { durationS?: number; samples?: number; region?: FaceRegion; signal?: AbortSignal } = {}): Promise<FaceBox | null> {
   const shape = await clipShape(clip);
   const spanS = min(options.durationS ?? shape.durationS, shape.durationS || Infinity);
-  const samples = options.samples ?? 8;
-  const even = (v: number) => max(2, 2 * round(v / 2));
-  const width = even(shape.width / 2), height = even(shape.height / 2);
-  const k = shape.width / width;
-  let box: { x0: number; y0: number; x1: number; y1: number } | null = null;
+  const samples = options.samples ?? FACE_BOX_SAMPLES;
+  const { width, height } = faceBoxDecodeSize(shape);
+  let extent: Extent | null = null;
   await decodeFrames(clip, { demuxer: shape.demuxer, width, height, fps: samples / spanS, durationS: spanS, signal: options.signal }, async (rgb) => {
-    const face = await detectInRgb(rgb, width, height, { signal: options.signal, minFaceSize: 24 });
-    if (!face) return;
-    // The mesh's extent, not human's `box` (a generous crop around the face for its own next pass).
-    const points = options.region === 'eyes-to-mouth' ? EYES_TO_MOUTH_POINTS.map((i) => face.mesh[i]!) : face.mesh;
-    const xs = points.map((p) => p[0]!), ys = points.map((p) => p[1]!);
-    const found = { x0: min(...xs), y0: min(...ys), x1: max(...xs), y1: max(...ys) };
-    box = box
-      ? { x0: min(box.x0, found.x0), y0: min(box.y0, found.y0), x1: max(box.x1, found.x1), y1: max(box.y1, found.y1) }
-      : found;
+    const face = await detectInRgb(rgb, width, height, { signal: options.signal, minFaceSize: FACE_BOX_MIN_FACE });
+    if (face) extent = unionExtent(extent, meshExtent(face.mesh, options.region));
   });
-  if (!box) return null;
-  const b = box as { x0: number; y0: number; x1: number; y1: number };
-  const x = max(0, floor(b.x0 * k)), y = max(0, floor(b.y0 * k));
-  return { x, y, width: min(shape.width, ceil(b.x1 * k)) - x, height: min(shape.height, ceil(b.y1 * k)) - y };
+  return extent ? extentToBox(extent, shape.width / width, shape) : null;
 }
 
 /** Mean absolute difference of two equal-length luma buffers. */

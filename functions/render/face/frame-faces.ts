@@ -7,6 +7,9 @@ import sharp from 'sharp';
 import { EngineError } from '#ports/engine';
 import { detectInRgb } from './landmarks';
 import { REFERENCE_FACE_CHECK } from './reference-face';
+import { extentToBox, meshExtent, unionExtent, type Extent } from './face-box';
+import { FACE_BOX_MIN_FACE } from './face-box-sampling';
+import type { FaceBox } from '../reaction/reaction-clip';
 
 /** A frame larger than this is no sampled frame (REFERENCE_FACE_CHECK makes at most 1280x360): refused undecoded. */
 const MAX_FRAME_PIXELS = 2048 * 2048;
@@ -40,4 +43,22 @@ export async function framesShowFace(jpegs: readonly Uint8Array[], options: { si
     if (await detectInRgb(rgb, width, height, { signal: options.signal, minFaceSize: REFERENCE_FACE_CHECK.minFaceSize })) return true;
   }
   return false;
+}
+
+/**
+ * The eyes-to-mouth box over `jpegs` (frames of one clip at one size, sampleFaceBoxFramesJpeg), the
+ * union of every frame's as findFaceBox makes it, in the frames' pixels; null when no frame shows a
+ * face. Frames must share one size: a box over frames of different sizes would mean nothing.
+ */
+export async function faceBoxInFrames(jpegs: readonly Uint8Array[], options: { signal?: AbortSignal } = {}): Promise<FaceBox | null> {
+  let extent: Extent | null = null;
+  let size: { width: number; height: number } | null = null;
+  for (const [index, jpeg] of jpegs.entries()) {
+    const { rgb, width, height } = await decodeJpeg(jpeg, index);
+    size ??= { width, height };
+    if (width !== size.width || height !== size.height) throw new EngineError('invalid_input', `frame ${index} is ${width}x${height}, not ${size.width}x${size.height} as frame 0`);
+    const face = await detectInRgb(rgb, width, height, { signal: options.signal, minFaceSize: FACE_BOX_MIN_FACE });
+    if (face) extent = unionExtent(extent, meshExtent(face.mesh, 'eyes-to-mouth'));
+  }
+  return extent && size ? extentToBox(extent, 1, size) : null;
 }

@@ -4,6 +4,8 @@ import { generateAvatar } from '#use-cases/generate-avatar';
 import { MemoryAvatarStore } from '#test-doubles/memory/avatar-store';
 import { MemoryBlobStore } from '#test-doubles/memory/blob-store';
 import { testDependencies, testEngines } from '#test-support/wiring';
+import { faceFinder, FOUND_FACE } from '#test-doubles/faces';
+import type { FaceFinder } from '#ports/face-finder';
 
 const NOW = new Date('2026-03-01T10:00:00Z');
 const IMAGE = 'accounts/7/avatars/1/image.png';
@@ -24,12 +26,12 @@ const pending: Avatar = {
   updated_at: NOW.toISOString(),
 };
 
-async function setup(avatarFromPrompt: AvatarEngine['avatarFromPrompt']) {
+async function setup(avatarFromPrompt: AvatarEngine['avatarFromPrompt'], faces: FaceFinder = faceFinder()) {
   const avatars = new MemoryAvatarStore();
   const blobs = new MemoryBlobStore();
   await avatars.create(pending, 10);
   const engine: AvatarEngine = { name: 'hosted-double', avatarFromPrompt };
-  const deps = testDependencies({ avatars, blobs, now: () => NOW, engines: testEngines({ avatar: async () => engine }) });
+  const deps = testDependencies({ avatars, blobs, faces, now: () => NOW, engines: testEngines({ avatar: async () => engine }) });
   return { avatars, blobs, deps };
 }
 
@@ -76,5 +78,27 @@ describe('generateAvatar', () => {
     await avatars.settle(7, 1, { status: 'ready', image_key: IMAGE, width: 1, height: 1, engine: 'x', seed: 1, error: null }, NOW);
     await generateAvatar(deps, { accountId: 7, avatarId: 1 });
     expect(engine).not.toHaveBeenCalled();
+  });
+
+  test('the portrait is looked at for a face as stored, and the landmarks found kept as its rig', async () => {
+    const blobs = new MemoryBlobStore();
+    const looked: string[] = [];
+    const faces: FaceFinder = { ...faceFinder(), faceInImage: async (image) => (looked.push(image.toString()), FOUND_FACE) };
+    const { deps, avatars } = await setup((prompt, options) => draws(blobs)(prompt, options), faces);
+    await generateAvatar({ ...deps, blobs }, { accountId: 7, avatarId: 1 });
+    expect(looked).toEqual(['png']);
+    expect(await avatars.get(7, 1)).toMatchObject({ status: 'ready', rig: FOUND_FACE });
+  });
+
+  test('a portrait that shows no face is a failed avatar saying so (no_face, as an upload without one), not a ready one; its image goes', async () => {
+    const blobs = new MemoryBlobStore();
+    const { deps, avatars } = await setup((prompt, options) => draws(blobs)(prompt, options), faceFinder({ image: false }));
+    await generateAvatar({ ...deps, blobs }, { accountId: 7, avatarId: 1 });
+    expect(await avatars.get(7, 1)).toMatchObject({
+      status: 'failed',
+      image_key: null,
+      error: { code: 'no_face', message: 'We could not find a face in the generated portrait. Try again, or describe one person facing the camera' },
+    });
+    expect(blobs.objects.size).toBe(0);
   });
 });

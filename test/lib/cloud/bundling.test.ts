@@ -72,6 +72,20 @@ describe('Lambda bundling options', () => {
     for (const module of ['ffmpeg/binaries.ts', 'face/reference-motion.ts', 'adapters/lambda/face-check-client.ts']) expect(faceCheck.filter((input) => input.endsWith(module))).toEqual([]);
   });
 
+  test("a hosted clip's face box is split the same way: the videos function's client bundles its frame sampler without the detector, the face-check function the box without the sampler", async () => {
+    const { build } = await import('esbuild');
+    const inputsOf = async (entry: string, native: boolean) => {
+      const out = await build({ ...lambdaEsbuildOptions(entry, 'out/index.js', { native }), write: false, metafile: true });
+      return Object.values(out.metafile!.outputs).flatMap((output) => Object.keys(output.inputs));
+    };
+    const videos = await inputsOf(HANDLER_GROUPS.videos.entry, false);
+    expect(videos).toContain('functions/render/face/face-box-frames.ts');
+    for (const module of ['face/face-box.ts', 'face/landmarks.ts']) expect(videos.filter((input) => input.endsWith(module))).toEqual([]);
+    const faceCheck = await inputsOf(FACE_CHECK_FUNCTION.entry, true);
+    expect(faceCheck).toEqual(expect.arrayContaining(['functions/render/face/face-box.ts', 'functions/render/face/face-box-sampling.ts']));
+    for (const module of ['face/face-box-frames.ts', 'ffmpeg/binaries.ts']) expect(faceCheck.filter((input) => input.endsWith(module))).toEqual([]);
+  });
+
   test('a linked reference is fetched where it is checked: the videos function bundles the reference resolver, as the render function does for jobs written before', async () => {
     const { build } = await import('esbuild');
     const inputsOf = async (entry: string, native: boolean) => {

@@ -316,7 +316,7 @@ describe('the face-runtime layer', () => {
     expect(standInFor(stagedLayer(faceLayerId()))).toBe('face');
   });
 
-  test('goes exactly to the API groups that look for a face in an upload (avatars; not videos, whose ffmpeg leaves no room) and the face-check function, no worker or pipeline function', () => {
+  test('goes exactly to the API groups that look for a face in an upload (avatars; not videos, whose ffmpeg leaves no room), the face-check function and the generate-avatar worker (a hosted portrait), no pipeline function', () => {
     const id = faceLayerId();
     const has = (fnId: string) => layersOf(fnId).some((l) => JSON.stringify(l) === JSON.stringify({ Ref: id }));
     for (const group of GROUPS) {
@@ -325,7 +325,7 @@ describe('the face-runtime layer', () => {
     }
     expect(GROUPS.filter((group) => has(groupFunctionId(group)))).toEqual(['avatars']);
     expect(has(faceCheckFunctionId())).toBe(true);
-    for (const worker of Object.keys(WORKERS) as WorkerName[]) expect({ worker, has: has(workerFunctionId(worker)) }).toEqual({ worker, has: false });
+    for (const worker of Object.keys(WORKERS) as WorkerName[]) expect({ worker, has: has(workerFunctionId(worker)) }).toEqual({ worker, has: worker === 'generate-avatar' });
     for (const name of PIPELINE) expect({ name, has: has(pipelineFunctionId(name)) }).toEqual({ name, has: false });
   });
 });
@@ -553,17 +553,22 @@ describe('permissions', () => {
     expectInvokesOnly(groupFunctionId('videos'), faceCheckFunctionId(), FACE_CHECK_FUNCTION_ENV);
   });
 
+  test('the render function may invoke the face-check function, exactly it, named in FACE_CHECK_FUNCTION_NAME (a hosted clip\'s face box)', () => {
+    expect(PIPELINE_FUNCTIONS.render.calls).toEqual([{ helper: 'face-check', env: FACE_CHECK_FUNCTION_ENV }]);
+    expectInvokesOnly(pipelineFunctionId('render'), faceCheckFunctionId(), FACE_CHECK_FUNCTION_ENV);
+  });
+
   test('no function that declares no invocations or calls may invoke a function, nor knows the face-check function', () => {
     const invokesNothing = (g: HandlerGroup) => !('invokes' in HANDLER_GROUPS[g]) && !('calls' in HANDLER_GROUPS[g]);
     const others = [
       ...GROUPS.filter(invokesNothing).map(groupFunctionId),
       ...(Object.keys(WORKERS) as WorkerName[]).map(workerFunctionId),
       faceCheckFunctionId(),
-      ...PIPELINE.map(pipelineFunctionId),
+      ...PIPELINE.filter((name) => !('calls' in PIPELINE_FUNCTIONS[name])).map(pipelineFunctionId),
     ];
     for (const id of others) expect(allowedActions(id, 'lambda')).toEqual([]);
     const knowing = serviceFunctions().filter(([, fn]) => FACE_CHECK_FUNCTION_ENV in fn.Properties.Environment.Variables).map(([fnId]) => fnId);
-    expect(knowing).toEqual([groupFunctionId('videos')]);
+    expect(knowing.sort()).toEqual([groupFunctionId('videos'), pipelineFunctionId('render')].sort());
   });
 
   test('no policy grants DynamoDB or S3 actions on every resource', () => {

@@ -44,7 +44,7 @@ async function render(into: string): Promise<void> {
   const avatar = await engine.avatarFromPrompt('a friendly woman with curly hair', { seed: 7, outputKey: 'avatar.png' });
   const ref = { id: 1, source: 'prompt' as const, imageKey: avatar.image.key, width: avatar.width, height: avatar.height, rig: avatar.rig };
   const clip = await engine.reactionFromPrompt(ref, 'shocked by the price', { seed: 7, outputKey: 'reaction.mp4', caption: null, posterKey: 'poster.jpg' });
-  const description: CanonicalClip = { video: join(into, 'reaction.mp4'), poster: join(into, 'poster.jpg'), durationS: clip.durationS, emotion: clip.emotion };
+  const description: CanonicalClip = { video: join(into, 'reaction.mp4'), poster: join(into, 'poster.jpg'), durationS: clip.durationS, emotion: clip.emotion, faceBox: clip.faceBox ?? null };
   await writeFile(join(into, 'clip.json'), JSON.stringify(description));
 }
 

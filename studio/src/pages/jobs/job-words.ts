@@ -22,6 +22,7 @@ const ERROR_HEADINGS: Record<NonNullable<Job['error']>['code'], string> = {
   content_rejected: 'The content was refused by the generator',
   generation_failed: 'The reaction could not be generated',
   generation_timeout: 'Generating the reaction took too long',
+  no_face_in_result: 'The generated reaction showed no face',
   reference_unavailable: 'The reference video could not be fetched',
   render_failed: 'The video could not be rendered',
   preview_expired: 'The preview expired before it was approved',

@@ -7,11 +7,16 @@ import { markFailed } from '#pipeline/tasks/mark-failed';
 import { prepare } from '#pipeline/tasks/prepare';
 import { EngineError, type AvatarEngine, type GenerationOptions, type ReactionClip, type ReactionEngine } from '#ports/engine';
 import type { Engines } from '#ports/engines';
-import { jobObjectKeys } from '#domain/jobs';
+import { readFileSync } from 'node:fs';
+import { captionOf, jobObjectKeys, jobObjectPrefix, type FrameBox } from '#domain/jobs';
 import { ACCOUNT, pipelineWorld } from '#test-support/pipeline';
 import { JOB_STATE } from '#domain/job-states';
 import { REFERENCE_CLIP_LIMITS } from '#ports/reference-resolver';
 import { referenceResolver } from '#test-doubles/references';
+import { faceFinder, FOUND_BOX } from '#test-doubles/faces';
+import { FACELESS_RETRIES, retrySeed } from '#pipeline/tasks/reaction-face';
+import { FaceCheckUnavailable, type FaceFinder } from '#ports/face-finder';
+import type { MemoryBlobStore } from '#test-doubles/memory/blob-store';
 
 interface Call {
   kind: 'prompt' | 'motion';
@@ -49,6 +54,9 @@ function engines(answer: (call: Call) => Promise<ReactionClip> | ReactionClip = 
   return { ports, calls };
 }
 
+/** Where an engine that draws the face itself (the local one) says it drew it. */
+const ENGINE_FACE = { x: 380, y: 650, width: 320, height: 300 };
+
 const clipAt = (key: string, captioned: ReactionClip['captioned'] = null): ReactionClip => ({
   video: { key, contentType: 'video/mp4', sizeBytes: 10 },
   durationS: 4,
@@ -59,6 +67,7 @@ const clipAt = (key: string, captioned: ReactionClip['captioned'] = null): React
   emotion: 'shocked',
   engine: 'double',
   captioned,
+  faceBox: ENGINE_FACE,
 });
 
 describe('generate_reaction', () => {
@@ -174,4 +183,114 @@ describe('an avatar whose photo shows no face (stored before uploads were checke
     expect(await w.jobs.get(ACCOUNT, job.id)).toMatchObject({ status: 'failed', charged_units: 0, error: { code: 'invalid_input', message: expect.stringMatching(/could not find a face/) } });
     expect(await w.ledger.periodUsage(ACCOUNT, w.period())).toEqual({ used: 0, reserved: 0 });
   }, 60_000);
+});
+
+describe("a hosted engine's clip, which comes without a face box", () => {
+  /** An engine like fal's: it stores the clip and says nothing of where the face is. */
+  function hosted(blobs: () => MemoryBlobStore) {
+    return engines(async (call) => {
+      await blobs().putBuffer(call.options.outputKey, Buffer.from(`clip for seed ${call.options.seed}`), 'video/mp4');
+      const { faceBox: _unknown, ...clip } = clipAt(call.options.outputKey);
+      return { ...clip, engine: 'fal', seed: call.options.seed };
+    });
+  }
+
+  /** A finder that answers in turn (the last answer again once the list runs out), and the clips it was shown. */
+  function finder(...answers: (FrameBox | null | Error)[]) {
+    const shown: string[] = [];
+    const faces: FaceFinder = {
+      ...faceFinder(),
+      faceBoxInClip: async (path) => {
+        shown.push(readFileSync(path, 'utf8'));
+        const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
+    };
+    return { faces, shown };
+  }
+
+  function world(faces: FaceFinder) {
+    // The engine writes into the world's blob store, which the world makes.
+    const e = hosted(() => w.blobs);
+    const w = pipelineWorld({ engines: e.ports, faces });
+    return { w, e };
+  }
+
+  test('the face is looked for on the stored clip, and its box kept as the reaction\'s face_box, which the caption avoids', async () => {
+    const f = finder(FOUND_BOX);
+    const { w, e } = world(f.faces);
+    const job = await w.queuedJob({ hookText: 'POV: it works' });
+    await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    expect(e.calls).toHaveLength(1);
+    expect(f.shown).toEqual(['clip for seed 42']);
+    const stored = await w.jobs.get(ACCOUNT, job.id);
+    expect(stored?.reaction).toMatchObject({ engine: 'fal', seed: 42, face_box: FOUND_BOX, captioned: null });
+    expect(captionOf(stored!)).toMatchObject({ text: 'POV: it works', avoid: FOUND_BOX });
+  });
+
+  test('a box the engine reports is not looked for again', async () => {
+    const f = finder(FOUND_BOX);
+    const w = pipelineWorld({ engines: engines().ports, faces: f.faces });
+    const job = await w.queuedJob();
+    await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    expect(f.shown).toEqual([]);
+    expect((await w.jobs.get(ACCOUNT, job.id))?.reaction?.face_box).toEqual(ENGINE_FACE);
+  });
+
+  test('a faceless clip is generated once more under another seed; a face then is kept with that seed', async () => {
+    const f = finder(null, FOUND_BOX);
+    const { w, e } = world(f.faces);
+    const job = await w.queuedJob();
+    await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    const second = retrySeed(42, 1);
+    expect(second).not.toBe(42);
+    expect(e.calls.map((call) => call.options.seed)).toEqual([42, second]);
+    expect(f.shown).toEqual(['clip for seed 42', `clip for seed ${second}`]);
+    expect((await w.jobs.get(ACCOUNT, job.id))?.reaction).toMatchObject({ seed: second, face_box: FOUND_BOX });
+  });
+
+  test('a prompt job without an avatar draws its portrait again with the new seed too: a faceless portrait makes faceless clips', async () => {
+    const f = finder(null, FOUND_BOX);
+    const { w, e } = world(f.faces);
+    const drawn: number[] = [];
+    const avatar = await (e.ports.avatar as () => Promise<{ avatarFromPrompt: (p: string, o: GenerationOptions) => Promise<unknown> }>)();
+    const draw = avatar.avatarFromPrompt;
+    avatar.avatarFromPrompt = async (prompt, options) => (drawn.push(options.seed), draw(prompt, options));
+    const job = await w.queuedJob();
+    await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    expect(drawn).toEqual([42, retrySeed(42, 1)]);
+  });
+
+  test(`no face after ${FACELESS_RETRIES + 1} clips: the job fails with no_face_in_result, and MarkFailed releases its unit: nothing is charged`, async () => {
+    const f = finder(null);
+    const { w, e } = world(f.faces);
+    const job = await w.queuedJob();
+    expect(await w.ledger.periodUsage(ACCOUNT, w.period())).toEqual({ used: 0, reserved: 1 });
+
+    const failure = await generateReaction(w.payload(job, 'generate_reaction'), w.deps).catch((error: unknown) => error);
+    expect(e.calls).toHaveLength(FACELESS_RETRIES + 1);
+    expect(failure).toMatchObject({ name: 'Job.Failed', code: 'no_face_in_result', detail: expect.stringMatching(/none showed a face; nothing was charged/) });
+
+    const caught = { Error: (failure as Error).name, Cause: (failure as Error).message };
+    await markFailed(w.payload(job, 'mark_failed', { failure: caught }), w.deps);
+    expect(await w.jobs.get(ACCOUNT, job.id)).toMatchObject({ status: 'failed', charged_units: 0, reaction: null, error: { code: 'no_face_in_result' } });
+    expect(await w.ledger.periodUsage(ACCOUNT, w.period())).toEqual({ used: 0, reserved: 0 });
+    expect(await w.blobs.listKeys(jobObjectPrefix(ACCOUNT, job.id))).toEqual([]);
+  });
+
+  test('a face check that cannot answer now is retried by the machine (Job.Retryable), never taken for a face or for none', async () => {
+    const f = finder(new FaceCheckUnavailable('throttled'));
+    const { w } = world(f.faces);
+    const job = await w.queuedJob();
+    await expect(generateReaction(w.payload(job, 'generate_reaction'), w.deps)).rejects.toMatchObject({ name: 'Job.Retryable', code: 'generation_failed' });
+    expect((await w.jobs.get(ACCOUNT, job.id))?.reaction).toBeNull();
+  });
+
+  test('any other failure of the face finder fails the step as a generation failure of ours', async () => {
+    const f = finder(new Error('the face-check function answered outside its contract'));
+    const { w } = world(f.faces);
+    const job = await w.queuedJob();
+    await expect(generateReaction(w.payload(job, 'generate_reaction'), w.deps)).rejects.toMatchObject({ name: 'Job.Failed', code: 'generation_failed' });
+  });
 });
