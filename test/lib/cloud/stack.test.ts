@@ -68,6 +68,7 @@ const serviceFunctionIds = () => [
   ...PIPELINE.map(pipelineFunctionId),
   ids.jobs.sweeper,
   ids.jobs.executionEnded,
+  ids.jobs.jobStarter,
   ids.webhooks.dispatcher,
   ids.webhooks.deliverer,
   mcpFunctionId(),
@@ -163,7 +164,7 @@ describe('the HTTP API', () => {
 // ---- functions ----
 
 describe('Lambda functions', () => {
-  test('there is one function per handler group, per worker and per pipeline function, the face-check function, the MCP function, the sweeper, the execution-ended function, the webhook dispatcher and deliverer, the deploy-time key maker of media delivery, the deploy-time copier of the studio build, and no others', () => {
+  test('there is one function per handler group, per worker and per pipeline function, the face-check function, the MCP function, the sweeper, the execution-ended function, the job starter, the webhook dispatcher and deliverer, the deploy-time key maker of media delivery, the deploy-time copier of the studio build, and no others', () => {
     const keyMaker = ids.delivery.functions;
     expect(keyMaker.length).toBeGreaterThan(0);
     const studioCopier = ofType('AWS::Lambda::Function').filter(([id]) => id.startsWith('CustomCDKBucketDeployment')).map(([id]) => id);
@@ -591,13 +592,13 @@ describe('permissions', () => {
   });
 
   // The reason the cdk-nag acknowledgements of `Resource::*` give (service-function.ts, job-pipeline.ts), held true.
-  test('statements on every resource are only X-Ray\'s (functions; and ListStreams for the webhook dispatcher) and log delivery\'s and X-Ray\'s (the state machine)', () => {
+  test('statements on every resource are only X-Ray\'s (functions; and ListStreams for the stream readers: the webhook dispatcher and the job starter) and log delivery\'s and X-Ray\'s (the state machine)', () => {
     const onEverything = (statements: Statement[]) => new Set(statements.filter((st) => resourcesOf(st).includes('*')).flatMap(actionsOf));
-    const dispatcher = ids.webhooks.dispatcher;
-    const others = serviceFunctions().filter(([id]) => id !== dispatcher);
+    const streamReaders = [ids.webhooks.dispatcher, ids.jobs.jobStarter];
+    const others = serviceFunctions().filter(([id]) => !streamReaders.includes(id));
     expect([...onEverything(others.flatMap(([id]) => statementsOf(id)))].sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
     // Reading the table's stream needs ListStreams, which no resource scopes.
-    expect([...onEverything(statementsOf(dispatcher))].sort()).toEqual(['dynamodb:ListStreams', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+    for (const reader of streamReaders) expect([...onEverything(statementsOf(reader))].sort()).toEqual(['dynamodb:ListStreams', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
     const stateMachine = onEverything(stateMachineStatements());
     expect(stateMachine.size).toBeGreaterThan(0);
     for (const action of stateMachine) expect(action).toMatch(/^(xray|logs):/);
