@@ -85,10 +85,13 @@ function gapBetween(caption: Box, face: Box): number {
 export async function measureLooks(input: LooksInput): Promise<LooksRow> {
   const { measureFaceMotion, findFaceBox, freezes, lumaFrameAt, seamStep, subjectOf, runFfmpeg, fileArg, CAPTION_SAFE_AREA } = await import('#render');
   const { ssimOf } = await import('./ssim');
-  const box = (await findFaceBox(input.video, { durationS: input.reactionS })) ?? (await findFaceBox(input.video, { durationS: input.reactionS, samples: 30 }));
+  // A drawn face under a caption is missed in some samples: where 8 find none, 30 look again (both boxes alike).
+  const lookFor = async (region?: 'eyes-to-mouth') =>
+    (await findFaceBox(input.video, { durationS: input.reactionS, region })) ?? (await findFaceBox(input.video, { durationS: input.reactionS, samples: 30, region }));
+  const box = await lookFor();
   if (!box) return faceless(input.method);
   const motion = await measureFaceMotion(input.video, { durationS: input.reactionS, box });
-  const eyesToMouth = input.caption ? await findFaceBox(input.video, { durationS: input.reactionS, region: 'eyes-to-mouth' }) : null;
+  const eyesToMouth = input.caption ? await lookFor('eyes-to-mouth') : null;
   const atStart = (await freezes(input.video, { durationS: Math.min(1, input.reactionS) })).find((f) => f.startS < 0.1);
   const reactionFreezes = (await freezes(input.video, { durationS: input.reactionS })).length;
   const peakS = input.peakS ?? input.reactionS * 0.6;
