@@ -183,10 +183,13 @@ describe('events from state changes', () => {
     expect(retried).toMatchObject({ status: 'pending', response_status: 503 });
     expect(retried.attempt).toBeGreaterThanOrEqual(1);
     failPreview = false;
-    // The next attempt comes when the schedule says (later with each failure), then done follows it.
-    const scheduled = (await deliveries(api, id)).find((d) => d.type === 'video.job.preview_ready')?.next_attempt_at;
-    const dueInMs = scheduled ? max(0, Date.parse(scheduled) - Date.now()) : 0;
-    await until('done delivered', () => hits('/ordered').find((seen) => (seen.body as any).type === 'video.job.done'), dueInMs + 20_000);
+    // The next attempt comes when the schedule says, then done follows it. The schedule's second
+    // retry is 5 minutes after the first: where the machine was slow enough to reach it, the head is
+    // sent again at once (POST .../retry, as an operator would), and done still waits for it.
+    const head = (await deliveries(api, id)).find((d) => d.type === 'video.job.preview_ready')!;
+    const dueInMs = head.next_attempt_at ? max(0, Date.parse(head.next_attempt_at) - Date.now()) : 0;
+    if (dueInMs > 10_000) expect((await api.post(`/webhooks/${id}/deliveries/${head.id}/retry`)).status).toBe(202);
+    await until('done delivered', () => hits('/ordered').find((seen) => (seen.body as any).type === 'video.job.done'), 30_000);
     const order = hits('/ordered').map((seen) => eventOf(seen, secret).type);
     expect(order.at(-1)).toBe('video.job.done');
     expect(order.length).toBeGreaterThanOrEqual(3);

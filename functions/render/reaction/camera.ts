@@ -35,10 +35,13 @@ export interface HandheldPose {
  * pixel it moves, so a drift of a few pixels (under 20 px/s) still froze wherever the person paused.
  * ±10 px once a second (~60 px/s; under 1 % of the width, about half a millimetre on a phone) left
  * 10 freezes of 0.1 s in 15 drawn reactions (five emotions, three seeds) that had 191 without it,
- * 8 of them crying; ±8 px at 0.9 turns a second left 63. ±11 px at 1.1, with the drawn backdrop's
- * out-of-focus lights, leaves 1 (and 3 in 25 more, none crying).
+ * 8 of them crying; ±8 px at 0.9 turns a second left 63. With the drawn backdrop's out-of-focus
+ * lights, ±10 px at 1.1 turns leaves 2 (and 7 in 25 more seeds): what is left is mostly an energetic
+ * emotion's own camera shake moving against the sway for a tenth of a second. A wider circle (±11 px:
+ * 1 and 3) widens the face box the caption keeps clear of, so the top hook over a drawn face dropped a
+ * size; a quicker one (1.35 turns) jumps more than 6 px every two frames.
  */
-const SWAY = { radiusPx: 11, radiusWander: 0.15, turnsPerS: 1.1, paceWander: 0.8 } as const;
+const SWAY = { radiusPx: 10, radiusWander: 0.15, turnsPerS: 1.1, paceWander: 0.8 } as const;
 /** A slower wander under the sway, so its centre moves too. */
 const DRIFT_PX = 3;
 /** Zoom breathing (between 1 and 1 + this: never below 1, so it never needs overscan) and roll, at most. */

@@ -116,7 +116,7 @@ describe('filmed hand-held: the whole frame lives, and never shows an edge', () 
   test('the calmest emotion (crying) lives too: the room behind moves with the camera', async () => {
     // Seed 2 had 4 freezes of 0.1 s over a bare gradient at ±10 px once a second: the crying head
     // barely moves, and a gradient shifted a pixel hardly changes. Out-of-focus lights in the backdrop
-    // and a slightly wider, quicker sway leave none.
+    // and a quicker sway (1.1 turns a second) leave none.
     const clip = await promptClip(illustrated, 'crying, this is so sad', 'illustrated-crying', 2);
     expect(await freezes(clip)).toEqual([]);
   }, 240_000);
