@@ -4,7 +4,7 @@
  * also refuses a timestamp more than 5 minutes off (replays).
  */
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import type { components } from './schema';
+import type { components } from './schema.js';
 
 export type WebhookEventType = components['schemas']['Webhook']['events'][number] | 'ping';
 
@@ -36,7 +36,7 @@ function headerRecord(headers: HeaderSource): Record<string, string> {
  * WebhookVerificationError otherwise. Use the `webhook-id` (the event's id) to drop repeats: delivery
  * is at least once.
  */
-export function verifyWebhook<T = unknown>(rawBody: string | Buffer, headers: HeaderSource, secret: string): WebhookEvent<T> {
-  const body = typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8');
+export function verifyWebhook<T = unknown>(rawBody: string | Uint8Array, headers: HeaderSource, secret: string): WebhookEvent<T> {
+  const body = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
   return new Webhook(secret).verify(body, headerRecord(headers)) as WebhookEvent<T>;
 }
