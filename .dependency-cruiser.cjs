@@ -125,7 +125,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|cdk\\.out|\\.data)' },
+    exclude: { path: '^(node_modules|cdk\\.out|\\.data|clients/[^/]+/dist)' },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: {

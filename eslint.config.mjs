@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'studio/dist/', 'clients/typescript/src/schema.d.ts', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'studio/dist/', 'clients/typescript/src/schema.d.ts', 'clients/*/dist/', '**/*.js', '**/*.cjs', '**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -17,11 +17,11 @@ export default tseslint.config(
   {
     // Each runtime reads its environment in one config module, which checks it and names a bad variable.
     files: ['functions/**/*.ts', 'lib/**/*.ts', 'bin/**/*.ts', 'clients/**/*.ts'],
-    ignores: ['functions/config.ts', 'lib/local/config.ts', 'lib/admin/config.ts', 'lib/cloud/config.ts', 'clients/typescript/src/environment.ts'],
+    ignores: ['functions/config.ts', 'lib/local/config.ts', 'lib/admin/config.ts', 'lib/cloud/config.ts', 'clients/cli/src/environment.ts', 'clients/mcp/src/environment.ts'],
     rules: {
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: "Read the environment through the runtime's config module (functions/config.ts, lib/*/config.ts, the client's environment.ts)." },
+        { object: 'process', property: 'env', message: "Read the environment through the runtime's config module (functions/config.ts, lib/*/config.ts, the CLI's and the MCP server's environment.ts)." },
       ],
     },
   },

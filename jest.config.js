@@ -32,6 +32,13 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global/teardown.ts',
   transform: { '^.+\\.ts$': swc, [`^.+/node_modules/(${esmOnly})/.+\\.js$`]: swc },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly})/)`],
+  moduleNameMapper: {
+    // The clients' sources import each other with the extension Node needs (`./client.js`): the file is `.ts`.
+    '^(\\.{1,2}/.+)\\.js$': '$1',
+    // As in tsconfig.json's paths: the repository tests the clients from source, not their build.
+    '^@reaction-studio/client$': '<rootDir>/clients/typescript/src/index.ts',
+    '^@reaction-studio/client/node$': '<rootDir>/clients/typescript/src/node.ts',
+  },
   testTimeout: 60000,
   testSequencer: '<rootDir>/test/support/heavy-first-sequencer.js',
   // Four workers on two cores: a good part of an end-to-end suite is waiting (on a provider's

@@ -9,7 +9,7 @@
  * it answers the job as it is and says to poll get_job.
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { handleMcpRequest } from '#client/mcp/http';
+import { handleMcpRequest } from '#mcp/http';
 import type { FetchLike } from '#client/retry';
 import { logger, withLambdaContext } from '#functions/logger';
 import { optionalEnv } from '#functions/config';

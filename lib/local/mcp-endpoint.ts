@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { handleMcpRequest } from '#client/mcp/http';
+import { handleMcpRequest } from '#mcp/http';
 import { API_PREFIX } from '#functions/routes';
 
 export const MCP_PATH = '/mcp';

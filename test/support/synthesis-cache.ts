@@ -63,13 +63,16 @@ export function entryFiles(entry: string) {
 }
 
 /**
- * What the synthesis reads: the CDK app and the functions it bundles, the ASL file, the studio build
+ * What the synthesis reads: the CDK app and the functions it bundles (the MCP function bundles the
+ * client's and the MCP server's sources), the ASL file, the studio build
  * and the API description it uploads, the context, the dependencies, the test code that synthesises
  * it, and the ffmpeg whose version the layer's description names.
  */
 const INPUTS = [
   'lib',
   'functions',
+  'clients/typescript/src',
+  'clients/mcp/src',
   'statemachines',
   'studio/dist',
   OPENAPI_FILE,

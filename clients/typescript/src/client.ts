@@ -4,13 +4,14 @@
  * 503 retries that honour Retry-After, and helpers for uploads and for waiting on background work.
  */
 import createFetchClient from 'openapi-fetch';
-import { idempotencyKeys } from './idempotency';
-import { csrfTokens } from './session';
-import { waitForJob, type WaitForJobOptions } from './jobs';
-import type { WaitOptions } from './poll';
-import { unwrap } from './result';
-import { retryingFetch, type FetchLike, type RetryOptions } from './retry';
-import type { Avatar, Job, Product, TypedClient, Video, VideoBatch, VideoQuote, paths } from './types';
+import { jsonAnswers } from './answers.js';
+import { idempotencyKeys } from './idempotency.js';
+import { csrfTokens } from './session.js';
+import { waitForJob, type WaitForJobOptions } from './jobs.js';
+import type { WaitOptions } from './poll.js';
+import { unwrap } from './result.js';
+import { retryingFetch, type FetchLike, type RetryOptions } from './retry.js';
+import type { Avatar, Job, Product, TypedClient, Video, VideoBatch, VideoQuote, paths } from './types.js';
 import {
   createAvatar,
   createProduct,
@@ -22,11 +23,11 @@ import {
   waitForDemo,
   type CreateAvatarInput,
   type CreateProductInput,
-  type CreateVideoJobInput,
   type RegenerateJobInput,
-} from './uploads';
-import { uploadFile, type Upload, type UploadFileOptions, type UploadPurpose } from './direct-uploads';
-import type { FileInput } from './files';
+} from './uploads.js';
+import { uploadFile, type Upload, type UploadFileOptions, type UploadPurpose } from './direct-uploads.js';
+import type { FileInput } from './files.js';
+import type { CreateVideoJobInput } from './video-job-input.js';
 
 type ApproveJobInput = NonNullable<paths['/videos/jobs/{id}/approve']['post']['requestBody']>['content']['application/json'];
 type CreateVideoBatchInput = NonNullable<paths['/videos/batch']['post']['requestBody']>['content']['application/json'];
@@ -86,7 +87,7 @@ export function createClient(options: ClientOptions): ReactionStudioClient {
     headers: { ...options.headers, ...(options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {}) },
     fetch: retryingFetch(send, options.retry),
   });
-  api.use(idempotencyKeys());
+  api.use(idempotencyKeys(), jsonAnswers(options.baseUrl));
   if (!options.apiKey && options.session) api.use(csrfTokens(options.session.csrfToken));
   return {
     ...api,

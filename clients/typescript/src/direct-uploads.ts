@@ -4,10 +4,10 @@
  * the upload's id then stands for the file in one create (`demo_video_upload_id`, `image_upload_id`,
  * `reference_video_upload_id`).
  */
-import { filePart, type FileInput } from './files';
-import { unwrap } from './result';
-import type { FetchLike } from './retry';
-import type { TypedClient, paths } from './types';
+import { filePart, type FileInput } from './files.js';
+import { unwrap } from './result.js';
+import type { FetchLike } from './retry.js';
+import type { TypedClient, paths } from './types.js';
 
 type UploadRequest = paths['/uploads']['post']['requestBody'] extends { content: { 'application/json': infer B } } ? B : never;
 export type UploadPurpose = UploadRequest['purpose'];

@@ -5,7 +5,7 @@
  * `requestId` to support.
  */
 
-import type { ErrorCode } from './types';
+import type { ErrorCode } from './types.js';
 
 /** The API's codes, and room for one added after these types were generated. */
 export type ApiErrorCode = ErrorCode | 'unknown_error' | (string & {});

@@ -3,9 +3,9 @@
  * where it is (status, stage, progress, its place in the render queue) changed. Each read after the
  * first sends the last answer's ETag, so an unchanged job comes back as a bodiless 304.
  */
-import { pollUntil, type WaitOptions } from './poll';
-import { unwrap } from './result';
-import type { Job, TypedClient } from './types';
+import { pollUntil, type WaitOptions } from './poll.js';
+import { unwrap } from './result.js';
+import type { Job, TypedClient } from './types.js';
 
 export interface WaitForJobOptions extends WaitOptions {
   /**

@@ -3,7 +3,7 @@
  */
 import { openAsBlob } from 'node:fs';
 import { basename } from 'node:path';
-import type { NamedFileInput } from './files';
+import type { NamedFileInput } from './files.js';
 
 /** A file on disk as an upload, read lazily by fetch as it is sent (no copy in memory first). */
 export async function fileFromPath(path: string): Promise<NamedFileInput> {

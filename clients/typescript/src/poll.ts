@@ -3,8 +3,8 @@
  * settled, else sleep. The rate limit is per account (120 requests a minute), so the default
  * interval leaves room for other calls; a 429 anyway is waited out by the retrying fetch.
  */
-import { WaitTimeoutError } from './errors';
-import { abortableSleep, type Sleep } from './retry';
+import { WaitTimeoutError } from './errors.js';
+import { abortableSleep, type Sleep } from './retry.js';
 
 export interface WaitOptions {
   /** Time between two reads. Default 1 000 ms. */

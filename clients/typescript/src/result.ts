@@ -2,7 +2,7 @@
  * openapi-fetch answers `{data}` or `{error}` beside the Response; the helpers want a value or an
  * exception. `unwrap` turns any typed call into the first, throwing ApiError for the second.
  */
-import { ApiError } from './errors';
+import { ApiError } from './errors.js';
 
 interface CallResult<T> {
   data?: T;

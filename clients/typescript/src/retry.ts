@@ -16,7 +16,7 @@
  * Ours, not p-retry (which the service uses): the client runs in browsers, Deno and Bun with
  * openapi-fetch as its only HTTP dependency, and what it retries is an answer, not a thrown error.
  */
-import { retryAfterSeconds } from './errors';
+import { retryAfterSeconds } from './errors.js';
 
 export type FetchLike = (request: Request) => Promise<Response>;
 

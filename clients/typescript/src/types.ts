@@ -1,6 +1,6 @@
 /** Names for the generated types that callers use most; everything else is in `components['schemas']`. */
 import type { Client } from 'openapi-fetch';
-import type { components, paths } from './schema';
+import type { components, paths } from './schema.js';
 
 export type { components, paths };
 export type Schemas = components['schemas'];

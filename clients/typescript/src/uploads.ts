@@ -4,11 +4,12 @@
  * background: a product's demo is normalised after the 201, and a hosted engine draws an avatar
  * after the 202. Without a file each create sends JSON.
  */
-import { formDataOf, type FileInput } from './files';
-import { IDEMPOTENCY_HEADER } from './idempotency';
-import { pollUntil, type WaitOptions } from './poll';
-import { unwrap } from './result';
-import type { Avatar, Job, Product, TypedClient, VideoQuote, paths } from './types';
+import { formDataOf, type FileInput } from './files.js';
+import { IDEMPOTENCY_HEADER } from './idempotency.js';
+import { pollUntil, type WaitOptions } from './poll.js';
+import { unwrap } from './result.js';
+import type { Avatar, Job, Product, TypedClient, VideoQuote, paths } from './types.js';
+import type { CreateVideoJobInput } from './video-job-input.js';
 
 type JsonBody<P extends keyof paths, M extends 'post'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 
@@ -20,13 +21,6 @@ export type CreateProductInput = JsonBody<'/products', 'post'> & {
 export type CreateAvatarInput = JsonBody<'/avatars', 'post'> | {
   /** A portrait (JPG, PNG or WEBP; at least 340x340; at most 10 MB). */
   image: FileInput;
-};
-
-export type CreateVideoJobInput = JsonBody<'/videos', 'post'> & {
-  /** A reference clip for method=motion (video_source=upload is then implied). */
-  referenceVideo?: FileInput;
-  /** Sent as Idempotency-Key; a UUID is made when left out. Pass your own to dedupe across processes. */
-  idempotencyKey?: string;
 };
 
 export type RegenerateJobInput = JsonBody<'/videos/jobs/{id}/regenerate', 'post'> & { referenceVideo?: FileInput };

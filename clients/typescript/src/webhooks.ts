@@ -3,8 +3,8 @@
  * `webhook-signature`) with the endpoint's `whsec_` secret, through the scheme's own library, which
  * also refuses a timestamp more than 5 minutes off (replays).
  */
-import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import type { components } from './schema';
+import { Webhook, WebhookVerificationError as LibraryVerificationError } from 'standardwebhooks';
+import type { components } from './schema.js';
 
 export type WebhookEventType = components['schemas']['Webhook']['events'][number] | 'ping';
 
@@ -16,7 +16,13 @@ export interface WebhookEvent<T = unknown> {
   data: T;
 }
 
-export { WebhookVerificationError };
+/**
+ * Ours rather than the library's class: its declarations name Node's Buffer, which would make this
+ * package's types need @types/node in a browser project.
+ */
+export class WebhookVerificationError extends Error {
+  override readonly name = 'WebhookVerificationError';
+}
 
 /** Headers as a record (any case) or a Fetch `Headers`. */
 type HeaderSource = Headers | Record<string, string | string[] | undefined>;
@@ -34,9 +40,14 @@ function headerRecord(headers: HeaderSource): Record<string, string> {
 /**
  * The event, once its signature checks out against the raw body exactly as received; throws
  * WebhookVerificationError otherwise. Use the `webhook-id` (the event's id) to drop repeats: delivery
- * is at least once.
+ * is at least once. `rawBody` is a string or the bytes (a Node Buffer is a Uint8Array).
  */
-export function verifyWebhook<T = unknown>(rawBody: string | Buffer, headers: HeaderSource, secret: string): WebhookEvent<T> {
-  const body = typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8');
-  return new Webhook(secret).verify(body, headerRecord(headers)) as WebhookEvent<T>;
+export function verifyWebhook<T = unknown>(rawBody: string | Uint8Array, headers: HeaderSource, secret: string): WebhookEvent<T> {
+  const body = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
+  try {
+    return new Webhook(secret).verify(body, headerRecord(headers)) as WebhookEvent<T>;
+  } catch (error) {
+    if (error instanceof LibraryVerificationError) throw new WebhookVerificationError(error.message);
+    throw error;
+  }
 }

@@ -9,11 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError } from '#client/errors';
-import { parseInvocation } from '#client/cli/args';
-import { configPath, readConfig, resolveCredentials, writeConfig } from '#client/cli/config';
-import { EXIT, JobFailedError, NotSignedInError, UsageError, exitCodeFor, exitCodeForStatus } from '#client/cli/exit-codes';
-import { errorJson, errorLine } from '#client/cli/output';
-import { run } from '#client/cli/run';
+import { parseInvocation } from '#cli/args';
+import { configPath, readConfig, resolveCredentials, writeConfig } from '#cli/config';
+import { EXIT, JobFailedError, NotSignedInError, UsageError, exitCodeFor, exitCodeForStatus } from '#cli/exit-codes';
+import { errorJson, errorLine } from '#cli/output';
+import { run } from '#cli/run';
 
 const parse = (line: string) => parseInvocation(line.split(' ').filter(Boolean)).command;
 const usageError = (line: string) => {

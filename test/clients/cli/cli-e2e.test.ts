@@ -1,5 +1,5 @@
 /**
- * The user CLI (clients/typescript/src/cli/main.ts) run as a child process against the local stack,
+ * The user CLI (clients/cli/src/main.ts) run as a child process against the local stack,
  * as a customer would: login with a key, a product with a demo (direct upload) waited for, hook
  * ideas, a prompt video waited for and downloaded, usage as JSON; and the exit codes of a bad key,
  * an unknown product and a missing argument.
@@ -14,7 +14,7 @@ import { startTestStack, type TestStack } from '#test-support/local-stack';
 
 const exec = promisify(execFile);
 const ROOT = resolve(__dirname, '..', '..', '..');
-const MAIN = join(ROOT, 'clients', 'typescript', 'src', 'cli', 'main.ts');
+const MAIN = join(ROOT, 'clients', 'cli', 'src', 'main.ts');
 
 interface Result {
   code: number;

@@ -1,6 +1,6 @@
 /**
  * The MCP server against the local stack, driven by the SDK's own client as an MCP host would: over
- * stdio (clients/typescript/src/mcp/stdio.ts as a child process, the key from the environment) and
+ * stdio (clients/mcp/src/stdio.ts as a child process, the key from the environment) and
  * over streamable HTTP at the stack's /mcp (the key in Authorization, as for the API). A product
  * with its demo by upload id, hook ideas, a video created and waited for with progress
  * notifications, usage; bad input as a tool error; no key or a bad key refused.
@@ -20,7 +20,7 @@ import { ffmpegPath } from '#render';
 import { startTestStack, type TestStack } from '#test-support/local-stack';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
-const STDIO = join(ROOT, 'clients', 'typescript', 'src', 'mcp', 'stdio.ts');
+const STDIO = join(ROOT, 'clients', 'mcp', 'src', 'stdio.ts');
 const exec = promisify(execFile);
 
 const TOOLS = [

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ReactionStudioClient } from '#client/client';
-import { createMcpServer } from '#client/mcp/server';
+import { createMcpServer } from '#mcp/server';
 
 const JOB = { id: 7, status: 'queued', stage: 'queued', progress: 0 };
 const calls: { method: string; args: unknown[] }[] = [];

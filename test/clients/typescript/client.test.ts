@@ -3,7 +3,7 @@
  * multipart bodies), how it waits for a job, and how failures surface. The same calls against the
  * real local stack are in client-e2e.test.ts.
  */
-import { ApiError, createClient, StorageUploadError, WaitTimeoutError, type FetchLike } from '#client/index';
+import { ApiError, createClient, StorageUploadError, UnexpectedResponseError, WaitTimeoutError, type FetchLike } from '#client/index';
 const { min } = Math;
 
 const BASE = 'https://api.test/api/v1';
@@ -184,6 +184,42 @@ describe('errors', () => {
     const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch, retry: { maxDelayMs: 10_000 } });
     await expect(rs.getJob(5)).rejects.toMatchObject({ status: 429, code: 'rate_limited', retryAfterS: 40 });
     expect(api.sent).toHaveLength(1);
+  });
+});
+
+describe('an answer that is not JSON (not the API)', () => {
+  const html = (status: number) => new Response('<!doctype html><title>Reaction Studio</title>', { status, headers: { 'content-type': 'text/html; charset=utf-8' } });
+
+  test('HTML where JSON was due names the likely cause: a baseUrl without /api/v1', async () => {
+    // The studio's page is what the server answers outside /api/v1.
+    const rs = createClient({ baseUrl: 'https://api.test', apiKey: KEY, fetch: async () => html(200) });
+    const error = await rs.GET('/videos').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect(error).toMatchObject({
+      message: 'got HTML (text/html; charset=utf-8) from GET /videos, status 200: is baseUrl missing /api/v1? (it is https://api.test)',
+      status: 200,
+      contentType: 'text/html; charset=utf-8',
+      request: { method: 'GET', url: 'https://api.test/videos' },
+    });
+  });
+
+  test("another server's 404 page is the same error, from the helpers too", async () => {
+    const rs = createClient({ baseUrl: 'https://api.test/v1', apiKey: KEY, fetch: async () => html(404) });
+    await expect(rs.getJob(5)).rejects.toThrow("got HTML (text/html; charset=utf-8) from GET /v1/videos/jobs/5, status 404: is baseUrl missing /api/v1? (it is https://api.test/v1)");
+  });
+
+  test('with the right prefix the hint is about the host, and a non-HTML type is named as it came', async () => {
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: async () => new Response('hello', { headers: { 'content-type': 'text/plain' } }) });
+    await expect(rs.GET('/usage')).rejects.toThrow(`got a non-JSON answer (text/plain) from GET /api/v1/usage, status 200: is baseUrl the API's root? (it is ${BASE})`);
+  });
+
+  test('a body asked for as something else (parseAs) and bodiless answers pass', async () => {
+    const png = new Response(new Uint8Array([137, 80, 78, 71]), { headers: { 'content-type': 'image/png' } });
+    const api = fakeApi({ 'POST /captions/preview': () => png, 'DELETE /videos/3': () => new Response(null, { status: 204 }) });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    const preview = await rs.POST('/captions/preview', { body: { text: 'hi' } as never, parseAs: 'blob' });
+    expect(preview.data).toBeInstanceOf(Blob);
+    await expect(rs.DELETE('/videos/{id}', { params: { path: { id: 3 } } })).resolves.toMatchObject({ response: { status: 204 } });
   });
 });
 

@@ -5,8 +5,7 @@
  * of the server or a protocol error.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { StorageUploadError } from '../direct-uploads';
-import { isApiError } from '../errors';
+import { StorageUploadError, isApiError } from '@reaction-studio/client';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 

@@ -5,11 +5,10 @@
  * so the tool answers it as last seen and says to poll get_job.
  */
 import * as z from 'zod';
-import { WaitTimeoutError } from '../errors';
-import type { Job } from '../types';
-import { Noted } from './results';
-import { CREATE, tool } from './tool';
-import { avatarSource, hookFields, id, soundFields, voiceLine } from './fields';
+import { WaitTimeoutError, type CreateVideoJobInput, type Job } from '@reaction-studio/client';
+import { Noted } from './results.js';
+import { CREATE, tool } from './tool.js';
+import { avatarSource, hookFields, id, soundFields, voiceLine } from './fields.js';
 
 export const createVideo = tool({
   name: 'create_video',
@@ -32,7 +31,8 @@ export const createVideo = tool({
   }),
   annotations: CREATE,
   async run(rs, { idempotency_key, wait, wait_timeout_s, ...fields }, context) {
-    const job = await rs.createVideoJob({ ...fields, idempotencyKey: idempotency_key });
+    // One flat schema is what a model fills in best; the API's 400 names what a method lacks or refuses.
+    const job = await rs.createVideoJob({ ...fields, idempotencyKey: idempotency_key } as CreateVideoJobInput);
     if (!wait) return job;
     const timeoutMs = Math.min(wait_timeout_s === undefined ? Infinity : wait_timeout_s * 1000, context.maxWaitMs);
     try {

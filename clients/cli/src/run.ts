@@ -2,10 +2,10 @@
  * The CLI as a function of its arguments and environment, answering an exit code: parse, run the
  * command, print any error as one line on stderr (or one JSON object on stdout with --json).
  */
-import { parseInvocation, USAGE, wantsJson } from './args';
-import { execute, type Context } from './commands';
-import { EXIT, exitCodeFor, type ExitCode } from './exit-codes';
-import { errorJson, errorLine, type Io } from './output';
+import { parseInvocation, USAGE, wantsJson } from './args.js';
+import { execute, type Context } from './commands.js';
+import { EXIT, exitCodeFor, type ExitCode } from './exit-codes.js';
+import { errorJson, errorLine, type Io } from './output.js';
 
 export async function run(argv: readonly string[], io: Io, env: Context['env'], options: { intervalMs?: number } = {}): Promise<ExitCode> {
   const json = wantsJson(argv);

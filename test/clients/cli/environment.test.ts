@@ -1,5 +1,5 @@
 /** The client's programs read a poll interval as whole milliseconds, and name a bad one. */
-import { pollIntervalMsOf } from '#client/environment';
+import { pollIntervalMsOf } from '#cli/environment';
 
 test('unset or empty is the default; a positive whole number is taken', () => {
   expect(pollIntervalMsOf({}, 'RS_POLL_INTERVAL_MS')).toBeUndefined();

@@ -2,7 +2,7 @@
  * The --wait progress line on stderr, redrawn in place; drawn only when stderr is a terminal, so
  * that logs and pipes get nothing. No progress-bar package is installed, hence this `\r` renderer.
  */
-import type { Io } from './output';
+import type { Io } from './output.js';
 
 export interface Progress {
   update(text: string): void;

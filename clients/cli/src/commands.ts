@@ -7,15 +7,13 @@ import { extname, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { createClient, type ReactionStudioClient } from '../client';
-import { unwrap } from '../result';
-import { fileFromPath } from '../node';
-import type { Job } from '../types';
-import type { Command } from './args';
-import { configPath, readConfig, resolveCredentials, writeConfig, DEFAULT_BASE_URL, type Env } from './config';
-import { JobFailedError, NotSignedInError } from './exit-codes';
-import { batchTable, jobLine, musicTable, productLine, productsTable, progressLine, table, videosTable, type Io } from './output';
-import { progress } from './progress';
+import { createClient, unwrap, type ReactionStudioClient, type Job } from '@reaction-studio/client';
+import { fileFromPath } from '@reaction-studio/client/node';
+import type { Command } from './args.js';
+import { configPath, readConfig, resolveCredentials, writeConfig, DEFAULT_BASE_URL, type Env } from './config.js';
+import { JobFailedError, NotSignedInError } from './exit-codes.js';
+import { batchTable, jobLine, musicTable, productLine, productsTable, progressLine, table, videosTable, type Io } from './output.js';
+import { progress } from './progress.js';
 
 export interface Context {
   io: Io;
@@ -166,7 +164,11 @@ async function createVideo(command: Extract<Command, { name: 'videos create' }>,
   };
   let job: Job;
   if (source.method === 'prompt') job = await rs.createVideoJob({ ...fields, method: 'prompt', prompt: source.prompt });
-  else if (source.method === 'reuse') job = await rs.createVideoJob({ ...fields, method: 'reuse', reaction_id: source.reactionId });
+  else if (source.method === 'reuse') {
+    // parseInvocation already refused --voice-line with --reaction; the request's type refuses the field.
+    const { voice_line: _none, ...reuse } = fields;
+    job = await rs.createVideoJob({ ...reuse, method: 'reuse', reaction_id: source.reactionId });
+  }
   else {
     const upload = await rs.uploadFile('reference_video', await fileFromPath(source.reference), { contentType: mediaType(source.reference) });
     job = await rs.createVideoJob({ ...fields, method: 'motion', avatar_id: source.avatarId, video_source: 'upload', reference_video_upload_id: upload.id });

@@ -2,8 +2,7 @@
  * What the CLI prints: short lines and tables for people, the API's data as JSON with --json, and
  * every error as one line (stderr) or one JSON object (stdout with --json).
  */
-import { ApiError } from '../errors';
-import type { Job, MusicTrack, Product, Video, VideoBatch } from '../types';
+import { ApiError, type Job, type MusicTrack, type Product, type Video, type VideoBatch } from '@reaction-studio/client';
 
 export interface Io {
   out(text: string): void;

@@ -2,7 +2,7 @@
  * Exit codes scripts can branch on (documented in the client's README, "CLI"), and the mapping from
  * what went wrong to one of them.
  */
-import { ApiError } from '../errors';
+import { ApiError } from '@reaction-studio/client';
 
 export const EXIT = {
   ok: 0,

@@ -1,7 +1,6 @@
 /**
- * The environment of the client's two programs (the `reaction-studio` CLI and the MCP server over
- * stdio): read here and only here (a lint rule keeps every other module from reading it); the library
- * itself reads none.
+ * The CLI's environment: read here and only here (a lint rule keeps every other module from reading
+ * it); the client library itself reads none.
  */
 export type Env = Record<string, string | undefined>;
 

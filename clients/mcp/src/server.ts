@@ -5,11 +5,10 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-import type { ReactionStudioClient } from '../client';
-import type { Job } from '../types';
-import { Noted, dataResult, errorResult } from './results';
-import type { ToolContext } from './tool';
-import { TOOLS } from './tools';
+import type { ReactionStudioClient, Job } from '@reaction-studio/client';
+import { Noted, dataResult, errorResult } from './results.js';
+import type { ToolContext } from './tool.js';
+import { TOOLS } from './tools.js';
 
 const MCP_SERVER_NAME = 'reaction-studio';
 const VERSION = '0.1.0';

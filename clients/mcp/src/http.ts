@@ -6,11 +6,8 @@
  * before any MCP message is read.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { createClient, type ReactionStudioClient } from '../client';
-import { isApiError } from '../errors';
-import { unwrap } from '../result';
-import type { FetchLike } from '../retry';
-import { createMcpServer, type McpServerOptions } from './server';
+import { createClient, isApiError, unwrap, type ReactionStudioClient, type FetchLike } from '@reaction-studio/client';
+import { createMcpServer, type McpServerOptions } from './server.js';
 
 export interface McpHttpOptions extends McpServerOptions {
   /** The API the tools call, prefix included (`http://127.0.0.1:3000/api/v1`). */

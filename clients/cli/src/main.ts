@@ -1,10 +1,11 @@
-#!/usr/bin/env -S npx tsx
+#!/usr/bin/env node
 /**
  * `reaction-studio`: the user CLI over the typed client (usage: `reaction-studio help`; exit codes in
- * the client's README). Run it with `npx tsx clients/typescript/src/cli/main.ts ...`.
+ * the client's README). In this repository, `npm run
+ * reaction-studio -- ...` runs it from source.
  */
-import { run } from './run';
-import { pollIntervalMsOf, processEnvironment } from '../environment';
+import { run } from './run.js';
+import { pollIntervalMsOf, processEnvironment } from './environment.js';
 
 const env = processEnvironment();
 let intervalMs: number | undefined;

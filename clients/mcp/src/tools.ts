@@ -5,11 +5,10 @@
  * be ready, the allowance, scopes) stays the API's, whose refusal comes back as the tool's error.
  */
 import * as z from 'zod';
-import type { ReactionStudioClient } from '../client';
-import { unwrap } from '../result';
-import { createVideo } from './create-video';
-import { id, paging, uploadId, hookFields, hookLook, avatarSource, soundFields, voiceLine } from './fields';
-import { CREATE, READ, tool, type ToolDefinition } from './tool';
+import { unwrap, type ReactionStudioClient } from '@reaction-studio/client';
+import { createVideo } from './create-video.js';
+import { id, paging, uploadId, hookFields, hookLook, avatarSource, soundFields, voiceLine } from './fields.js';
+import { CREATE, READ, tool, type ToolDefinition } from './tool.js';
 
 export const TOOLS: readonly ToolDefinition[] = [
   tool({

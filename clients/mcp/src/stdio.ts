@@ -1,4 +1,4 @@
-#!/usr/bin/env -S npx tsx
+#!/usr/bin/env node
 /**
  * `reaction-studio-mcp`: the MCP server over stdio, for a desktop client that starts it as a child
  * process (docs/mcp.md). The key comes from REACTION_STUDIO_API_KEY, the API from
@@ -6,10 +6,9 @@
  * anything else goes to stderr.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createClient } from '../client';
-import { DEFAULT_BASE_URL } from '../cli/config';
-import { createMcpServer } from './server';
-import { pollIntervalMsOf, processEnvironment } from '../environment';
+import { createClient } from '@reaction-studio/client';
+import { createMcpServer } from './server.js';
+import { DEFAULT_BASE_URL, pollIntervalMsOf, processEnvironment } from './environment.js';
 
 const env = processEnvironment();
 const apiKey = env.REACTION_STUDIO_API_KEY;

@@ -4,7 +4,7 @@
  * the network or the disk.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from './exit-codes';
+import { UsageError } from './exit-codes.js';
 
 const POSITIONS = ['top', 'middle', 'bottom'] as const;
 const SIZES = ['small', 'medium', 'large'] as const;

@@ -1,8 +1,7 @@
 /** What a tool is: its name, what it tells the model, its zod input schema, and what it does with the typed client. */
 import type * as z from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { ReactionStudioClient } from '../client';
-import type { Job } from '../types';
+import type { ReactionStudioClient, Job } from '@reaction-studio/client';
 
 export interface ToolContext {
   /** Aborted when the client cancels the call or goes away: waits stop with it. */
