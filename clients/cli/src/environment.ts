@@ -2,6 +2,8 @@
  * The CLI's environment: read here and only here (a lint rule keeps every other module from reading
  * it); the client library itself reads none.
  */
+import { pollIntervalMsFrom } from '@reaction-studio/client';
+
 export type Env = Record<string, string | undefined>;
 
 export function processEnvironment(): Env {
@@ -10,8 +12,5 @@ export function processEnvironment(): Env {
 
 /** A poll interval in milliseconds from `name`; unset is the default, anything but a positive whole number is named. */
 export function pollIntervalMsOf(env: Env, name: string): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  if (!/^[1-9]\d{0,6}$/.test(raw)) throw new Error(`${name} must be a whole number of milliseconds, not ${raw}`);
-  return Number(raw);
+  return pollIntervalMsFrom(env[name], name);
 }

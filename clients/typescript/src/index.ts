@@ -5,7 +5,7 @@ export type { FileInput, NamedFileInput } from './files.js';
 export { StorageUploadError, type Upload, type UploadFileOptions, type UploadPurpose } from './direct-uploads.js';
 export { IDEMPOTENCY_HEADER } from './idempotency.js';
 export { isSettled, type WaitForJobOptions } from './jobs.js';
-export type { WaitOptions } from './poll.js';
+export { pollIntervalMsFrom, type WaitOptions } from './poll.js';
 export { unwrap } from './result.js';
 export { RETRY_DEFAULTS, type FetchLike, type RetryEvent, type RetryOptions } from './retry.js';
 export type * from './types.js';

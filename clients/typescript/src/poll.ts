@@ -37,3 +37,13 @@ export async function pollUntil<T>(
     await sleep(Math.min(intervalMs, left), options.signal);
   }
 }
+
+/**
+ * A poll interval in milliseconds from a setting's text (the CLI's and the MCP server's environment):
+ * unset or empty is undefined (the default applies), anything but a positive whole number is named.
+ */
+export function pollIntervalMsFrom(raw: string | undefined, name: string): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[1-9]\d{0,6}$/.test(raw)) throw new Error(`${name} must be a whole number of milliseconds, not ${raw}`);
+  return Number(raw);
+}
