@@ -114,6 +114,9 @@ export function settingsFromEnv(env: Environment): Settings {
   };
 }
 
+/** The public API's base URL, which the MCP function calls with the caller's key (set by lib/cloud/mcp-endpoint.ts). */
+export const API_BASE_URL_ENV = 'API_BASE_URL';
+
 export const MEDIA_CDN_ENV = {
   domain: 'MEDIA_CDN_DOMAIN',
   keyPairId: 'MEDIA_CDN_KEY_PAIR_ID',

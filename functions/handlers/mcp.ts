@@ -12,9 +12,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda
 import { handleMcpRequest } from '#mcp/http';
 import type { FetchLike } from '#client/retry';
 import { logger, withLambdaContext } from '#functions/logger';
-import { optionalEnv } from '#functions/config';
+import { API_BASE_URL_ENV, optionalEnv } from '#functions/config';
 
-export const API_BASE_URL_ENV = 'API_BASE_URL';
 const MAX_WAIT_MS = 20_000;
 
 export interface McpHandlerOptions {

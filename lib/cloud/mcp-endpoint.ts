@@ -9,7 +9,8 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { API_PREFIX } from '#functions/routes';
-import { API_BASE_URL_ENV } from '#handlers/mcp';
+// The name only: the handler module would bring the whole MCP server (and the built client) into the synthesis.
+import { API_BASE_URL_ENV } from '#functions/config';
 import { acknowledge } from './nag';
 import { MCP_FUNCTION_SIZE } from './function-sizes';
 import { ServiceFunction, type ServiceFunctionNeeds, type ServiceFunctionProps } from './service-function';
