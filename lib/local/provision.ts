@@ -6,7 +6,7 @@ import {
   ResourceNotFoundException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, HeadBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
+import { BucketAlreadyExists, BucketAlreadyOwnedByYou, CreateBucketCommand, HeadBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 import { UPLOAD_CORS_RULE } from '#lib/upload-cors';
 import { TABLE_SCHEMA } from '#lib/table-schema';
 
@@ -58,7 +58,11 @@ export async function ensureBucket(endpoint: string, bucket: string): Promise<vo
     try {
       await client.send(new HeadBucketCommand({ Bucket: bucket }));
     } catch {
-      await client.send(new CreateBucketCommand({ Bucket: bucket }));
+      // The look can fail for reasons other than a missing bucket (the server just started, a socket
+      // reset under load); then the bucket may be there, and in this stack's own server it is ours.
+      await client.send(new CreateBucketCommand({ Bucket: bucket })).catch((error: unknown) => {
+        if (!(error instanceof BucketAlreadyOwnedByYou || error instanceof BucketAlreadyExists)) throw error;
+      });
     }
     // Set on every start, so a data dir made before the studio existed takes browser uploads too.
     await client.send(
