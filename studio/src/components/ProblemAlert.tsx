@@ -7,7 +7,7 @@ export function ProblemAlert({ error, onClose }: { error: unknown; onClose?: () 
   if (!error) return null;
   const problem = problemOf(error);
   return (
-    <Alert color="red" variant="light" title={problem.heading} icon={<IconAlertTriangle size={18} />} withCloseButton={!!onClose} onClose={onClose} role="alert">
+    <Alert color="red" variant="light" title={problem.heading} icon={<IconAlertTriangle size={18} />} withCloseButton={!!onClose} closeButtonLabel="Dismiss" onClose={onClose} role="alert">
       <Text size="sm">{problem.detail}</Text>
       {problem.requestId && (
         <Text size="xs" c="dimmed" mt={4}>

@@ -112,9 +112,12 @@ async function jobReaches(status: string, timeoutMs: number): Promise<void> {
 async function sentBody(what: string, url: string, send: (timeout: number) => Promise<void>): Promise<Record<string, unknown>> {
   const { page } = tab;
   let sent: Record<string, unknown> | undefined;
+  // Answered with a refusal, not a dropped connection: the studio's client retries a POST that never
+  // got an answer (it carries an Idempotency-Key), and a retry that went out after `unroute` made the
+  // job for real and took the tab to its page while the next test was navigating.
   await page.route(url, (route) => {
     sent ??= route.request().postDataJSON() as Record<string, unknown>;
-    return route.abort('failed');
+    return route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'Stopped by the test once the body was read', code: 'bad_request' }) });
   });
   try {
     await step(tab, what, 15_000, send);

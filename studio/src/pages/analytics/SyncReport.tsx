@@ -10,7 +10,7 @@ export function SyncReport({ result, onClose }: { result: SyncResult; onClose: (
   });
   if (problems.length === 0) return null;
   return (
-    <Alert color="orange" variant="light" title="Some figures could not be synced" withCloseButton onClose={onClose}>
+    <Alert color="orange" variant="light" title="Some figures could not be synced" withCloseButton closeButtonLabel="Dismiss" onClose={onClose}>
       <List size="sm">
         {problems.map((problem) => (
           <List.Item key={problem}>{problem}</List.Item>
