@@ -31,12 +31,22 @@ function attachment(filename: string): string {
   return `attachment; filename="${filename.replace(/["\\]/g, '').replace(/[^\x20-\x7e]/g, '_')}"`;
 }
 
-/** A dropped or reset connection, a timeout, or S3 answering 5xx: what the SDK itself would retry. */
+/** S3's answers for a body that did not arrive whole: the file is still on disk, so sending it again is the cure. */
+const BODY_NOT_RECEIVED = ['RequestTimeout', 'IncompleteBody', 'BadDigest', 'XAmzContentSHA256Mismatch'];
+
+/**
+ * What a put of a file on disk may try again: no answer at all (a dropped or reset connection, a
+ * timeout: nothing was stored), S3 answering 5xx, or a 400 that says the body did not arrive whole.
+ * Any other answer (access denied, no such bucket) is the answer. Twice in CI, under load, a
+ * streamed put to s3rver failed a demo's normalisation and a preview's render; which answer it gave
+ * was not recorded, so this takes any unanswered failure and waits longer between tries.
+ */
 function isTransientPutError(error: unknown): boolean {
-  const e = error as { $retryable?: unknown; $metadata?: { httpStatusCode?: number }; code?: string; name?: string };
+  const e = error as { $retryable?: unknown; $metadata?: { httpStatusCode?: number }; name?: string };
   if (e.$retryable) return true;
-  if ((e.$metadata?.httpStatusCode ?? 0) >= 500) return true;
-  return ['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ETIMEDOUT'].includes(e.code ?? '') || ['TimeoutError', 'RequestTimeout'].includes(e.name ?? '');
+  const status = e.$metadata?.httpStatusCode;
+  if (status === undefined) return true;
+  return status >= 500 || (status === 400 && BODY_NOT_RECEIVED.includes(e.name ?? ''));
 }
 
 /** DeleteObjects takes at most this many keys per call. */
@@ -67,7 +77,8 @@ export class S3BlobStore implements BlobStore {
           await handle.close();
         }
       },
-      { retries: 2, minTimeout: 200, shouldRetry: ({ error }) => isTransientPutError(error) },
+      // Five tries over about 4 s (0.25, 0.5, 1, 2 s apart).
+      { retries: 4, minTimeout: 250, factor: 2, shouldRetry: ({ error }) => isTransientPutError(error) },
     );
   }
 

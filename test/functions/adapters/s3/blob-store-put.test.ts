@@ -36,8 +36,25 @@ test('a refusal (4xx) is not retried: it is the answer', async () => {
   expect(s3.commandCalls(PutObjectCommand)).toHaveLength(1);
 });
 
-test('three failed attempts give up with the last error', async () => {
+test('S3 saying the body did not arrive whole (400 IncompleteBody, RequestTimeout) is sent again; another 400 is the answer', async () => {
+  const status400 = (name: string) => Object.assign(new Error(name), { name, $metadata: { httpStatusCode: 400 } });
+  s3.on(PutObjectCommand).rejectsOnce(status400('IncompleteBody')).rejectsOnce(status400('RequestTimeout')).resolves({});
+  await store().putFile('music/1/t1.m4a', file, 'audio/mp4');
+  expect(s3.commandCalls(PutObjectCommand)).toHaveLength(3);
+  s3.reset();
+  s3.on(PutObjectCommand).rejects(status400('InvalidArgument'));
+  await expect(store().putFile('music/1/t1.m4a', file, 'audio/mp4')).rejects.toThrow('InvalidArgument');
+  expect(s3.commandCalls(PutObjectCommand)).toHaveLength(1);
+});
+
+test('a failure with no answer at all, whatever its code, is sent again', async () => {
+  s3.on(PutObjectCommand).rejectsOnce(Object.assign(new Error('premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })).resolves({});
+  await store().putFile('music/1/t1.m4a', file, 'audio/mp4');
+  expect(s3.commandCalls(PutObjectCommand)).toHaveLength(2);
+});
+
+test('five failed attempts give up with the last error', async () => {
   s3.on(PutObjectCommand).rejects(reset());
   await expect(store().putFile('music/1/t1.m4a', file, 'audio/mp4')).rejects.toThrow('socket hang up');
-  expect(s3.commandCalls(PutObjectCommand)).toHaveLength(3);
-});
+  expect(s3.commandCalls(PutObjectCommand)).toHaveLength(5);
+}, 15_000);
