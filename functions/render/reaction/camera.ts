@@ -36,8 +36,9 @@ export interface HandheldPose {
  * ±10 px once a second (~60 px/s; under 1 % of the width, about half a millimetre on a phone) left
  * 10 freezes of 0.1 s in 15 drawn reactions (five emotions, three seeds) that had 191 without it,
  * 8 of them crying; ±8 px at 0.9 turns a second left 63. With the drawn backdrop's out-of-focus
- * lights, ±10 px at 1.1 turns leaves 2 (and 7 in 25 more seeds): what is left is mostly an energetic
- * emotion's own camera shake moving against the sway for a tenth of a second. A wider circle (±11 px:
+ * lights, ±10 px at 1.1 turns leaves 2 (and 7 in 25 more seeds), mostly an energetic emotion's own
+ * camera shake moving against the sway for a tenth of a second; with that shake tempered where it
+ * would (expression-curve.ts, neverHeldStill), 0 (and 2 in the 25, both crying). A wider circle (±11 px:
  * 1 and 3) widens the face box the caption keeps clear of, so the top hook over a drawn face dropped a
  * size; a quicker one (1.35 turns) jumps more than 6 px every two frames.
  */

@@ -13,8 +13,9 @@
  */
 import { REACTION_CLIP } from '#ports/engine';
 import { NEUTRAL_FACE, type CameraPose, type Emotion, type FacePose, type ReactionFrame } from './animation';
+import { handheldPose } from './camera';
 import { hashSeed, smoothNoise, streamFor } from './seeded-random';
-const { abs, exp, max, min, PI, round, sin } = Math;
+const { abs, exp, hypot, max, min, PI, round, sin } = Math;
 
 export interface ReactionPlan {
   emotion: Emotion;
@@ -394,6 +395,7 @@ export function reactionFrames(plan: ReactionPlan): ReactionFrame[] {
   const target = lerpFace(CALM_FACE, peak, strength);
 
   const frames: ReactionFrame[] = [];
+  const placed: Array<[number, number]> = [];
   for (let i = 0; i < count; i++) {
     const t = i / fps;
     const e = envelope(profile, t, onsetS, peakS, beat, durationS);
@@ -423,9 +425,11 @@ export function reactionFrames(plan: ReactionPlan): ReactionFrame[] {
     face.eyeOpen *= 1 - blinkAmount(blinks, t);
 
     const alternate = profile.alternate !== undefined && t >= peakS + profile.alternate.fromS && t < peakS + profile.alternate.fromS + profile.alternate.lengthS;
+    const shot = (jolt: number) => cameraAt(profile.camera, t, onsetS, beat, durationS, strength, noiseSeed, jolt);
+    const camera = neverHeldStill(shot, handheldPose(plan.seed, t), placed);
     frames.push({
       face: clampFace(face),
-      camera: cameraAt(profile.camera, t, onsetS, beat, durationS, strength, noiseSeed),
+      camera,
       expression: { emotion: plan.emotion, intensity: clamp(e * strength, 0, 1), ...(alternate ? { alternate: true } : {}) },
     });
   }
@@ -434,7 +438,36 @@ export function reactionFrames(plan: ReactionPlan): ReactionFrame[] {
 
 const INTRO_S = 0.55;
 
-function cameraAt(style: CameraStyle, t: number, onsetS: number, beat: SecondBeat, durationS: number, strength: number, seed: number): CameraPose {
+/**
+ * How far (output pixels) the picture must have moved since two frames before: the hand's sway alone
+ * moves it about 4 px in that time. ffmpeg's freezedetect (n = 0.003, d = 0.1 s) reports a freeze
+ * when two frames in a row stay within its noise of a third.
+ */
+const MIN_MOVE_IN_TWO_FRAMES_PX = 3.5;
+
+/**
+ * The frame's camera, its shake tempered where the shake would hold the picture still against the
+ * hand-held sway (camera.ts films every clip with the seed's sway, the pose `hand`): the shake's noise
+ * jolts in any direction, and where it cancelled the sway for two frames a laughing or shocked clip
+ * froze. `placed` is where the hand and the camera put the picture in the frames before; this frame's
+ * place is added to it.
+ */
+function neverHeldStill(shot: (jolt: number) => CameraPose, hand: { offsetX: number; offsetY: number }, placed: Array<[number, number]>): CameraPose {
+  const twoBefore = placed[placed.length - 2];
+  const at = (camera: CameraPose): [number, number] => [hand.offsetX + camera.offsetX, hand.offsetY + camera.offsetY];
+  const moved = (camera: CameraPose) => (twoBefore ? hypot(at(camera)[0] - twoBefore[0], at(camera)[1] - twoBefore[1]) : Infinity);
+  let camera = shot(1);
+  // Else the jolt halved, left out or turned round, whichever moves the picture most.
+  for (const jolt of [0.5, 0, -0.5, -1]) {
+    if (moved(camera) >= MIN_MOVE_IN_TWO_FRAMES_PX) break;
+    const other = shot(jolt);
+    if (moved(other) > moved(camera)) camera = other;
+  }
+  placed.push(at(camera));
+  return camera;
+}
+
+function cameraAt(style: CameraStyle, t: number, onsetS: number, beat: SecondBeat, durationS: number, strength: number, seed: number, jolt: number): CameraPose {
   const since = t - onsetS;
   let zoom = 1 + style.push * strength * smoothstep(0, durationS, t);
   if (since >= 0) {
@@ -460,8 +493,8 @@ function cameraAt(style: CameraStyle, t: number, onsetS: number, beat: SecondBea
   offsetY += 8 * intro;
   rotation += (seed % 2 === 0 ? 1 : -1) * 1.4 * intro;
   if (shake > 0) {
-    offsetX += shake * 22 * smoothNoise(seed + 31, t * 15);
-    offsetY += shake * 22 * smoothNoise(seed + 32, t * 15);
+    offsetX += jolt * shake * 22 * smoothNoise(seed + 31, t * 15);
+    offsetY += jolt * shake * 22 * smoothNoise(seed + 32, t * 15);
     rotation += shake * 1.2 * smoothNoise(seed + 33, t * 11);
   }
   return {

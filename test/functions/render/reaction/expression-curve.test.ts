@@ -7,6 +7,7 @@ import {
   reactionFrames,
   reactionTiming,
 } from '#functions/render/reaction/expression-curve';
+import { handheldPose } from '#functions/render/reaction/camera';
 const { abs, ceil, floor, hypot, max, min } = Math;
 
 const EMOTIONS: Emotion[] = ['shocked', 'laughing', 'excited', 'crying', 'disgusted', 'mind_blown', 'skeptical', 'in_love', 'angry', 'happy'];
@@ -119,6 +120,26 @@ describe('an emotion performed over time', () => {
       expect(max(...moves)).toBeLessThan(2);
     }
   });
+
+  test.each(['shocked', 'laughing', 'excited', 'angry', 'mind_blown', 'disgusted'] as const)(
+    '%s: the shake never holds the picture still against the hand-held sway (where the two cancelled for two frames, whole frames froze)',
+    (emotion) => {
+      let slow = 0, all = 0;
+      for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+        const f = frames(emotion, seed);
+        // Where the hand and this camera put the picture: the camera is filmed hand-held with the clip's seed.
+        const at = f.map((x, i) => [handheldPose(seed, i / 30).offsetX + x.camera.offsetX, handheldPose(seed, i / 30).offsetY + x.camera.offsetY] as const);
+        for (let i = 2; i < at.length; i++) {
+          const moved = hypot(at[i]![0] - at[i - 2]![0], at[i]![1] - at[i - 2]![1]);
+          expect(moved).toBeGreaterThan(1);
+          all++;
+          if (moved < 3.5) slow++;
+        }
+      }
+      // The sway alone moves it about 4 px in two frames; with the shake untempered 10-17 % of frames fell under 3.5 px.
+      expect(slow / all).toBeLessThan(0.08);
+    },
+  );
 
   test('the eyes blink in the calm start and during the hold, and a blink draws closed eyes', () => {
     for (const seed of [1, 2, 3, 4]) {
