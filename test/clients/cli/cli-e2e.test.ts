@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { ffmpegPath, ffprobePath } from '#render';
+import { bundledEntry } from '#test-support/bundled-entry';
 import { startTestStack, type TestStack } from '#test-support/local-stack';
 
 const exec = promisify(execFile);
 const ROOT = resolve(__dirname, '..', '..', '..');
-const MAIN = join(ROOT, 'clients', 'cli', 'src', 'main.ts');
 
 interface Result {
   code: number;
@@ -25,10 +25,12 @@ interface Result {
 let t: TestStack;
 let dir: string;
 let env: NodeJS.ProcessEnv;
+/** clients/cli/src/main.ts bundled once for the suite (see bundled-entry.ts). */
+let main: string;
 
 async function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Result> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, env: { ...env, ...extraEnv } });
+    const { stdout, stderr } = await exec(process.execPath, [main, ...args], { cwd: ROOT, env: { ...env, ...extraEnv } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -39,7 +41,8 @@ async function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Re
 beforeAll(async () => {
   t = await startTestStack();
   dir = mkdtempSync(join(tmpdir(), 'rs-user-cli-'));
-  // Run from the repository root (where tsx resolves); files are named by absolute path.
+  main = await bundledEntry('clients/cli/src/main.ts', dir, 'esm');
+  // Run from the repository root; files are named by absolute path.
   // No RS_API_KEY / RS_BASE_URL from the outside: the CLI's own config file only.
   const { RS_API_KEY: _key, RS_BASE_URL: _url, ...rest } = process.env;
   env = { ...rest, REACTION_STUDIO_CONFIG: join(dir, 'config.json'), RS_POLL_INTERVAL_MS: '300' };
