@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { ffmpegPath, ffprobePath } from '#render';
 import { bundledEntry } from '#test-support/bundled-entry';
+import { makeFixture } from '#test-support/media-fixtures';
 import { startTestStack, type TestStack } from '#test-support/local-stack';
 
 const exec = promisify(execFile);
@@ -24,6 +25,7 @@ interface Result {
 
 let t: TestStack;
 let dir: string;
+let demo: string;
 let env: NodeJS.ProcessEnv;
 /** clients/cli/src/main.ts bundled once for the suite (see bundled-entry.ts). */
 let main: string;
@@ -46,7 +48,7 @@ beforeAll(async () => {
   // No RS_API_KEY / RS_BASE_URL from the outside: the CLI's own config file only.
   const { RS_API_KEY: _key, RS_BASE_URL: _url, ...rest } = process.env;
   env = { ...rest, REACTION_STUDIO_CONFIG: join(dir, 'config.json'), RS_POLL_INTERVAL_MS: '300' };
-  await exec(ffmpegPath(), ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=540x960:r=30:d=3', '-pix_fmt', 'yuv420p', join(dir, 'demo.mp4')]);
+  demo = await makeFixture('demo-mp4');
 }, 120_000);
 afterAll(async () => {
   await t?.stop();
@@ -60,7 +62,7 @@ test('login, a product with a demo, hooks, a video waited for and downloaded, us
   expect(login.stdout).toMatch(/^signed in to /);
   expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
 
-  const created = await cli(['products', 'create', '--name', 'Glow Serum', '--demo', join(dir, 'demo.mp4'), '--wait', '--json']);
+  const created = await cli(['products', 'create', '--name', 'Glow Serum', '--demo', demo, '--wait', '--json']);
   expect(created).toMatchObject({ code: 0, stderr: '' });
   const product = JSON.parse(created.stdout);
   expect(product).toMatchObject({ id: expect.any(Number), name: 'Glow Serum', demo_video: { status: 'ready' } });

@@ -16,9 +16,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { createClient } from '#client/client';
 import { fileFromPath } from '#client/node';
-import { ffmpegPath } from '#render';
 import { bundledEntry } from '#test-support/bundled-entry';
 import { startTestStack, type TestStack } from '#test-support/local-stack';
+import { makeFixture } from '#test-support/media-fixtures';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const exec = promisify(execFile);
@@ -50,13 +50,14 @@ let t: TestStack;
 let dir: string;
 /** clients/mcp/src/stdio.ts bundled once for the suite (see bundled-entry.ts). */
 let stdio: string;
+let demo: string;
 const clients: Client[] = [];
 
 beforeAll(async () => {
   t = await startTestStack();
   dir = mkdtempSync(join(tmpdir(), 'rs-mcp-'));
   stdio = await bundledEntry('clients/mcp/src/stdio.ts', dir, 'esm');
-  await exec(ffmpegPath(), ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=540x960:r=30:d=3', '-pix_fmt', 'yuv420p', join(dir, 'demo.mp4')]);
+  demo = await makeFixture('demo-mp4');
 }, 120_000);
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
@@ -103,7 +104,7 @@ const structured = (result: CallToolResult) => {
 
 async function demoUploadId(key: string): Promise<string> {
   const rs = createClient({ baseUrl: t.stack.apiUrl, apiKey: key });
-  return (await rs.uploadFile('demo_video', await fileFromPath(join(dir, 'demo.mp4')), { contentType: 'video/mp4' })).id;
+  return (await rs.uploadFile('demo_video', await fileFromPath(demo), { contentType: 'video/mp4' })).id;
 }
 
 /**
