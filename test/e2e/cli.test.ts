@@ -3,15 +3,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { bundledEntry } from '#test-support/bundled-entry';
 import { apiClient, expectError, startTestStack, type TestStack } from '#test-support/local-stack';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '..', '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+
+// bin/cli.ts, bundled once for the suite (see bundled-entry.ts); run from the repository root as before.
+let bundleDir: string;
+let CLI: string;
+beforeAll(async () => {
+  bundleDir = mkdtempSync(join(tmpdir(), 'rs-admin-cli-'));
+  CLI = await bundledEntry('bin/cli.ts', bundleDir, 'cjs');
+});
+afterAll(() => {
+  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
+});
 
 async function cli(dataDir: string, ...args: string[]): Promise<{ code: number; json: any }> {
   try {
-    const { stdout } = await run(TSX, [join(ROOT, 'bin', 'cli.ts'), ...args, '--json'], {
+    const { stdout } = await run(process.execPath, [CLI, ...args, '--json'], {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: dataDir, STACK_NAME: '' },
     });

@@ -29,7 +29,8 @@ export type FixtureKind =
   | 'vertical-webm' // VP8 in WebM: refused by type
   | 'mp3' // audio file
   | 'png-as-mp4' // a PNG image named .mp4
-  | 'random-bytes'; // 64 KB of noise named .mp4
+  | 'random-bytes' // 64 KB of noise named .mp4
+  | 'demo-mp4'; // 540x960, 3 s, no audio, x264 at its default preset: the clients' end-to-end suites' product demo
 
 const TESTSRC = (size: string, seconds: number, rate = 30) => ['-f', 'lavfi', '-i', `testsrc2=s=${size}:r=${rate}:d=${seconds}`];
 const SINE = (seconds: number) => ['-f', 'lavfi', '-i', `sine=f=440:r=44100:d=${seconds}`];
@@ -68,6 +69,7 @@ const RECIPES: Record<FixtureKind, Recipe> = {
   mp3: { ext: 'mp3', ffmpeg: [...SINE(2), '-c:a', 'libmp3lame', '-b:a', '64k', '-f', 'mp3'] },
   'png-as-mp4': { ext: 'mp4', ffmpeg: [...TESTSRC('320x240', 1), '-frames:v', '1', '-c:v', 'png', '-f', 'image2'] },
   'random-bytes': { ext: 'mp4', bytes: async () => seededBytes(64 * 1024) },
+  'demo-mp4': { ext: 'mp4', ffmpeg: [...TESTSRC('540x960', 3), '-pix_fmt', 'yuv420p', '-f', 'mp4'] },
 };
 
 /** Inputs that only exist to derive other fixtures. */

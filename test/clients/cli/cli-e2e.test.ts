@@ -10,11 +10,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { ffmpegPath, ffprobePath } from '#render';
+import { bundledEntry } from '#test-support/bundled-entry';
+import { makeFixture } from '#test-support/media-fixtures';
 import { startTestStack, type TestStack } from '#test-support/local-stack';
 
 const exec = promisify(execFile);
 const ROOT = resolve(__dirname, '..', '..', '..');
-const MAIN = join(ROOT, 'clients', 'cli', 'src', 'main.ts');
 
 interface Result {
   code: number;
@@ -24,11 +25,14 @@ interface Result {
 
 let t: TestStack;
 let dir: string;
+let demo: string;
 let env: NodeJS.ProcessEnv;
+/** clients/cli/src/main.ts bundled once for the suite (see bundled-entry.ts). */
+let main: string;
 
 async function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Result> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, env: { ...env, ...extraEnv } });
+    const { stdout, stderr } = await exec(process.execPath, [main, ...args], { cwd: ROOT, env: { ...env, ...extraEnv } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -39,11 +43,12 @@ async function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Re
 beforeAll(async () => {
   t = await startTestStack();
   dir = mkdtempSync(join(tmpdir(), 'rs-user-cli-'));
-  // Run from the repository root (where tsx resolves); files are named by absolute path.
+  main = await bundledEntry('clients/cli/src/main.ts', dir, 'esm');
+  // Run from the repository root; files are named by absolute path.
   // No RS_API_KEY / RS_BASE_URL from the outside: the CLI's own config file only.
   const { RS_API_KEY: _key, RS_BASE_URL: _url, ...rest } = process.env;
   env = { ...rest, REACTION_STUDIO_CONFIG: join(dir, 'config.json'), RS_POLL_INTERVAL_MS: '300' };
-  await exec(ffmpegPath(), ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=540x960:r=30:d=3', '-pix_fmt', 'yuv420p', join(dir, 'demo.mp4')]);
+  demo = await makeFixture('demo-mp4');
 }, 120_000);
 afterAll(async () => {
   await t?.stop();
@@ -57,7 +62,7 @@ test('login, a product with a demo, hooks, a video waited for and downloaded, us
   expect(login.stdout).toMatch(/^signed in to /);
   expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
 
-  const created = await cli(['products', 'create', '--name', 'Glow Serum', '--demo', join(dir, 'demo.mp4'), '--wait', '--json']);
+  const created = await cli(['products', 'create', '--name', 'Glow Serum', '--demo', demo, '--wait', '--json']);
   expect(created).toMatchObject({ code: 0, stderr: '' });
   const product = JSON.parse(created.stdout);
   expect(product).toMatchObject({ id: expect.any(Number), name: 'Glow Serum', demo_video: { status: 'ready' } });

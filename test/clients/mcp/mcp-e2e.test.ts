@@ -16,11 +16,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { createClient } from '#client/client';
 import { fileFromPath } from '#client/node';
-import { ffmpegPath } from '#render';
+import { bundledEntry } from '#test-support/bundled-entry';
 import { startTestStack, type TestStack } from '#test-support/local-stack';
+import { makeFixture } from '#test-support/media-fixtures';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
-const STDIO = join(ROOT, 'clients', 'mcp', 'src', 'stdio.ts');
 const exec = promisify(execFile);
 
 const TOOLS = [
@@ -48,12 +48,16 @@ const TOOLS = [
 
 let t: TestStack;
 let dir: string;
+/** clients/mcp/src/stdio.ts bundled once for the suite (see bundled-entry.ts). */
+let stdio: string;
+let demo: string;
 const clients: Client[] = [];
 
 beforeAll(async () => {
   t = await startTestStack();
   dir = mkdtempSync(join(tmpdir(), 'rs-mcp-'));
-  await exec(ffmpegPath(), ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=540x960:r=30:d=3', '-pix_fmt', 'yuv420p', join(dir, 'demo.mp4')]);
+  stdio = await bundledEntry('clients/mcp/src/stdio.ts', dir, 'esm');
+  demo = await makeFixture('demo-mp4');
 }, 120_000);
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
@@ -67,7 +71,7 @@ async function overStdio(env: Record<string, string>): Promise<Client> {
   const { REACTION_STUDIO_API_KEY: _key, REACTION_STUDIO_API_URL: _url, ...rest } = process.env;
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', STDIO],
+    args: [stdio],
     cwd: ROOT,
     env: { ...(rest as Record<string, string>), REACTION_STUDIO_API_URL: t.stack.apiUrl, REACTION_STUDIO_POLL_INTERVAL_MS: '300', ...env },
     stderr: 'pipe',
@@ -100,7 +104,7 @@ const structured = (result: CallToolResult) => {
 
 async function demoUploadId(key: string): Promise<string> {
   const rs = createClient({ baseUrl: t.stack.apiUrl, apiKey: key });
-  return (await rs.uploadFile('demo_video', await fileFromPath(join(dir, 'demo.mp4')), { contentType: 'video/mp4' })).id;
+  return (await rs.uploadFile('demo_video', await fileFromPath(demo), { contentType: 'video/mp4' })).id;
 }
 
 /**
@@ -187,7 +191,7 @@ describe('over stdio', () => {
 
   test('without a key it says so on stderr and exits 2', async () => {
     const { REACTION_STUDIO_API_KEY: _key, ...env } = process.env;
-    const failed = await exec(process.execPath, ['--import', 'tsx', STDIO], { cwd: ROOT, env }).catch((error: { code: number; stderr: string }) => error);
+    const failed = await exec(process.execPath, [stdio], { cwd: ROOT, env }).catch((error: { code: number; stderr: string }) => error);
     expect(failed).toMatchObject({ code: 2, stderr: expect.stringMatching(/REACTION_STUDIO_API_KEY/) });
   }, 60_000);
 });

@@ -102,7 +102,9 @@ export async function make(): Promise<Job> {
 
 const tsconfig = (module: string, moduleResolution: string) => ({
   // No @types/node: the declarations need only the web globals (fetch, Blob), as in a browser project.
-  compilerOptions: { module, moduleResolution, target: 'ES2022', lib: ['ES2023', 'DOM'], types: [], strict: true, noEmit: true },
+  // skipDefaultLibCheck: TypeScript's own lib files (ES2023, DOM) are not the package's to check; the
+  // package's declarations still are (about 2 of each check's 5-7 CPU-s went to the lib files).
+  compilerOptions: { module, moduleResolution, target: 'ES2022', lib: ['ES2023', 'DOM'], types: [], strict: true, noEmit: true, skipDefaultLibCheck: true },
 });
 
 test.each([
