@@ -4,17 +4,21 @@
  * separate process that finds both (key file and sandboxes) through the data dir.
  */
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ProviderASandbox, ProviderBSandbox } from '#local/sandboxes/index';
 import { ProviderError, type SocialProvider } from '#ports/social-provider';
 import { logger } from '#functions/logger';
+import { bundledEntry } from '#test-support/bundled-entry';
 import { expectError, startTestStack, type ApiClient, type ApiResponse, type TestStack } from '#test-support/local-stack';
 
 const ROOT = resolve(__dirname, '..', '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 
 let t: TestStack;
+// bin/cli.ts, bundled once for the suite (see bundled-entry.ts); run from the repository root as before.
+let bundleDir: string;
+let CLI: string;
 let sandbox: ProviderASandbox;
 let sandboxB: ProviderBSandbox;
 /** Every response body of the file, to prove no provider key ever comes back. */
@@ -27,7 +31,8 @@ const logged: string[] = [];
 let captures: jest.SpyInstance[] = [];
 
 beforeAll(async () => {
-  t = await startTestStack({ sandboxes: {} });
+  bundleDir = mkdtempSync(join(tmpdir(), 'rs-connections-cli-'));
+  [t, CLI] = await Promise.all([startTestStack({ sandboxes: {} }), bundledEntry('bin/cli.ts', bundleDir, 'cjs')]);
   expect(t.stack.sandboxes?.active).toEqual({ provider_a: true, provider_b: true });
   sandbox = t.stack.sandboxes!.providerA;
   sandboxB = t.stack.sandboxes!.providerB;
@@ -45,6 +50,7 @@ afterAll(async () => {
   for (const capture of captures) capture.mockRestore();
   logger.setLogLevel((process.env.LOG_LEVEL as 'SILENT') ?? 'SILENT');
   await t?.stop();
+  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
 });
 
 /** Wraps a client so every answer is remembered for the no-leak assertion. */
@@ -322,7 +328,7 @@ function withoutProviderUrls(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 function cli(args: string[], stdin?: string): Promise<{ code: number; json: any; stdout: string; stderr: string }> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(TSX, [join(ROOT, 'bin', 'cli.ts'), ...args, '--json'], {
+    const child = spawn(process.execPath, [CLI, ...args, '--json'], {
       cwd: ROOT,
       // No provider URLs: the CLI finds the running stack's sandboxes through the data dir.
       env: { ...withoutProviderUrls(process.env), DATA_DIR: t.dataDir, STACK_NAME: '' },
