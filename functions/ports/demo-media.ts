@@ -20,6 +20,10 @@ export interface DemoMedia {
    * (415 unsupported_media_type, 422 invalid_media). Answers the media type to store it under.
    */
   inspect(path: string): Promise<{ contentType: string }>;
-  /** Writes the canonical encoding of `inputPath` to `outputPath`; nothing is left there on failure. */
+  /**
+   * Writes the canonical encoding of `inputPath` to `outputPath`; nothing is left there on failure.
+   * A file that cannot be converted rejects with AppError invalid_media (the uploader's to fix); any
+   * other rejection is a failure on our side (a tool that could not start or was killed, a timeout).
+   */
   normalise(inputPath: string, outputPath: string, options: { timeoutMs: number }): Promise<NormalisedDemo>;
 }

@@ -6,6 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isAppError } from '#domain/errors';
 import { demoCanonicalKey } from '#domain/product';
 import type { Dependencies } from '#ports/dependencies';
 import { logOf, type UseCaseLog } from './log';
@@ -44,7 +45,7 @@ export async function settleDemo(deps: SettleDemoDeps, task: { accountId: number
       .settleDemo(
         accountId,
         productId,
-        { ...base, status: 'failed', error: { code: 'invalid_media', message: 'The demo video could not be converted; upload it again or try another file' } },
+        { ...base, status: 'failed', error: demoFailure(error) },
         deps.now(),
         raiseEvent('product.demo.failed', accountId, { kind: 'product', id: productId }, deps.now()),
       )
@@ -53,6 +54,16 @@ export async function settleDemo(deps: SettleDemoDeps, task: { accountId: number
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What the product says about a failed demo: the file's own fault as the refusal the media work
+ * gave (invalid_media), anything else (storage, a killed or timed-out tool) as ours, so the uploader
+ * is not told to blame a good file.
+ */
+function demoFailure(error: unknown): { code: string; message: string } {
+  if (isAppError(error) && error.code === 'invalid_media') return { code: error.code, message: error.message };
+  return { code: 'internal_error', message: 'The demo video could not be processed because of a problem on our side; upload it again' };
 }
 
 /**

@@ -1,6 +1,7 @@
 /** Demo videos judged by their bytes and ffprobe, normalised by ffmpeg (#render: render/uploads/demo-video.ts, render/encoding/normalise.ts). */
+import { AppError } from '#domain/errors';
 import type { DemoMedia, NormalisedDemo } from '#ports/demo-media';
-import { inspectDemoVideo, normaliseVideo } from '#render';
+import { inspectDemoVideo, MediaToolError, normaliseVideo } from '#render';
 
 const CONTAINER_TYPES = { mp4: 'video/mp4', mov: 'video/quicktime', avi: 'video/x-msvideo' } as const;
 
@@ -10,7 +11,15 @@ export class FfmpegDemoMedia implements DemoMedia {
     return { contentType: CONTAINER_TYPES[info.container] };
   }
 
-  normalise(inputPath: string, outputPath: string, options: { timeoutMs: number }): Promise<NormalisedDemo> {
-    return normaliseVideo(inputPath, outputPath, options);
+  async normalise(inputPath: string, outputPath: string, options: { timeoutMs: number }): Promise<NormalisedDemo> {
+    try {
+      return await normaliseVideo(inputPath, outputPath, options);
+    } catch (error) {
+      // ffmpeg ran and gave up on the file (an exit code, not a signal): the file is the problem.
+      if (error instanceof MediaToolError && error.kind === 'exit' && error.exitCode !== null) {
+        throw new AppError('invalid_media', 'The demo video could not be converted (damaged or unusual encoding?); export it again and re-upload it', { cause: error });
+      }
+      throw error;
+    }
   }
 }

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { AppError } from '#domain/errors';
 import type { Product } from '#domain/product';
 import type { DemoMedia } from '#ports/demo-media';
 import { settleDemo } from '#use-cases/settle-demo';
@@ -62,10 +63,24 @@ describe('settleDemo', () => {
     expect(blobs.objects.has(CANONICAL)).toBe(false);
   });
 
-  test('a video ffmpeg cannot convert marks the demo failed', async () => {
-    const { deps, products, blobs } = await setup(async () => Promise.reject(new Error('ffmpeg exited 1')));
+  test('a video that cannot be converted marks the demo failed as invalid_media, with the media work\'s own words', async () => {
+    const refusal = new AppError('invalid_media', 'demo_video has no playable video stream');
+    const { deps, products, blobs } = await setup(async () => Promise.reject(refusal));
     await settleDemo(deps, task);
-    expect((await products.get(7, 1))!.demo).toMatchObject({ status: 'failed', error: { code: 'invalid_media' } });
+    expect((await products.get(7, 1))!.demo).toMatchObject({ status: 'failed', error: { code: 'invalid_media', message: refusal.message } });
+    expect(blobs.objects.has(CANONICAL)).toBe(false);
+  });
+
+  test.each([
+    ['the converter killed or timed out', () => Promise.reject(new Error('ffmpeg timed out and was killed'))],
+    ['the storage refusing the converted file', null],
+  ] as const)('a failure on our side (%s) marks the demo failed as internal_error, not as a bad file', async (_name, failing) => {
+    const { deps, products, blobs } = await setup(failing ?? writesCanonical);
+    if (!failing) jest.spyOn(blobs, 'putFile').mockRejectedValue(Object.assign(new Error('We encountered an internal error'), { $metadata: { httpStatusCode: 500 } }));
+    await settleDemo(deps, task);
+    const demo = (await products.get(7, 1))!.demo;
+    expect(demo).toMatchObject({ status: 'failed', error: { code: 'internal_error' } });
+    expect(demo?.error?.message).toMatch(/on our side/);
     expect(blobs.objects.has(CANONICAL)).toBe(false);
   });
 
