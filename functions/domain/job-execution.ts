@@ -17,10 +17,23 @@ export interface JobExecutionInput {
 /** What approve and regenerate send back through the task token. */
 export type JobDecision = { action: 'approve' } | { action: 'regenerate'; regenerations: number };
 
+export interface HandedDecision {
+  token: string;
+  decision: JobDecision;
+  /** When it was recorded (ISO 8601). */
+  at: string;
+}
+
 /** Pipeline bookkeeping kept beside the job's public fields. */
 interface JobInternals {
   /** The pending AwaitDecision's task token, while the job waits at preview_ready. */
   task_token?: string | null;
+  /**
+   * A preview decision on its way to the waiting execution: set by the write that records it, cleared
+   * when a step of the resumed execution starts. One still set minutes later did not arrive (the
+   * runner was unreachable and the undo failed too); the sweeper hands it over again.
+   */
+  handed_decision?: HandedDecision | null;
   /** The ASL state the job is in (see STATE_OF_STEP). */
   resume_at?: string | null;
   /** The composed video, uploaded under its id, waiting for Finalize to record it. */

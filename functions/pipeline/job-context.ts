@@ -48,6 +48,8 @@ export async function enterStep(
       stage,
       progress: Math.max(job.progress, JOB_STAGES[stage]),
       resume_at: STATE_OF_STEP[step],
+      // The execution is moving: a decision handed to it has arrived.
+      handed_decision: null,
       ...changes,
     },
     { statusIn: IN_FLIGHT },

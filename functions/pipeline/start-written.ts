@@ -4,7 +4,7 @@
  * per job), so whoever notices such a job may start it: on AWS the table's stream, within seconds of
  * the write (functions/handlers/job-starter.ts), and the sweeper as the last net.
  */
-import { executionInputOf } from '#domain/job-execution';
+import { executionInputOf, type StoredJob } from '#domain/job-execution';
 import type { Dependencies } from '#ports/dependencies';
 import type { JobRunner } from '#ports/job-runner';
 import { STATE_OF_STEP } from './steps';
@@ -17,7 +17,12 @@ export interface JobRef {
 /** Whether the job is written and no step of it has run yet: queued, to resume at the first step. */
 export async function startIfNeverStarted(deps: Pick<Dependencies, 'jobs'>, runner: JobRunner, ref: JobRef, writtenBefore?: Date): Promise<boolean> {
   const job = await deps.jobs.get(ref.accountId, ref.jobId);
-  if (!job || job.status !== 'queued' || job.resume_at !== STATE_OF_STEP.prepare) return false;
+  return job ? startJobIfNeverStarted(runner, job, writtenBefore) : false;
+}
+
+/** The same, for a job already read. */
+export async function startJobIfNeverStarted(runner: JobRunner, job: StoredJob, writtenBefore?: Date): Promise<boolean> {
+  if (job.status !== 'queued' || job.resume_at !== STATE_OF_STEP.prepare) return false;
   if (writtenBefore && Date.parse(job.created_at) > writtenBefore.getTime()) return false;
   await runner.start(executionInputOf(job));
   return true;

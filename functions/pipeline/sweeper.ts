@@ -5,13 +5,16 @@
  * than a job can run whose job is gone or final are released here; units of jobs still in flight are
  * left to the pipeline. A job written but never started (the process died between the write and the
  * start) is started: starting is idempotent per job. On AWS the table's stream starts such a job
- * within seconds (start-written.ts); this is the net under it.
+ * within seconds (start-written.ts); this is the net under it. A preview decision recorded but never
+ * received by its execution is handed over again (redeliver-decision.ts).
  */
 import { isFinal } from '#domain/jobs';
+import type { StoredJob } from '#domain/job-execution';
 import type { Dependencies } from '#ports/dependencies';
 import type { JobRunner } from '#ports/job-runner';
 import { logger } from '#functions/logger';
-import { startIfNeverStarted } from './start-written';
+import { HANDOVER_GRACE_MS, redeliverStuckDecision, type RedeliveryOutcome } from './redeliver-decision';
+import { startJobIfNeverStarted } from './start-written';
 
 /** Longer than any job's generation, preview and compose Task timeouts put together. */
 export const SWEEP_GRACE_MS = 60 * 60 * 1000;
@@ -19,6 +22,8 @@ export const SWEEP_GRACE_MS = 60 * 60 * 1000;
 export interface SweepReport {
   released: number;
   started: number;
+  /** Preview decisions handed to their executions again (redeliver-decision.ts). */
+  redelivered: number;
 }
 
 export type SweepDeps = Pick<Dependencies, 'jobs' | 'ledger' | 'now'>;
@@ -32,7 +37,7 @@ export async function sweepStrandedWork(
   options: { runner?: JobRunner; graceMs?: number } = {},
 ): Promise<SweepReport> {
   const cutoff = new Date(now().getTime() - (options.graceMs ?? SWEEP_GRACE_MS));
-  const report: SweepReport = { released: 0, started: 0 };
+  const report: SweepReport = { released: 0, started: 0, redelivered: 0 };
   for await (const unit of ledger.reservedBefore(cutoff)) {
     const job = await jobs.get(unit.accountId, unit.jobId);
     if (job && !isFinal(job.status)) continue;
@@ -42,9 +47,25 @@ export async function sweepStrandedWork(
     }
   }
   if (options.runner) {
+    const handedBefore = new Date(now().getTime() - HANDOVER_GRACE_MS);
     for (const ref of await jobs.listActive()) {
-      if (await startIfNeverStarted({ jobs }, options.runner, ref, cutoff)) report.started++;
+      const job = await jobs.get(ref.accountId, ref.jobId);
+      if (!job) continue;
+      if (await startJobIfNeverStarted(options.runner, job, cutoff)) report.started++;
+      if ((await redeliverOrLog({ jobs }, options.runner, job, handedBefore)) === 'redelivered') report.redelivered++;
     }
   }
   return report;
+}
+
+/** One job's failed redelivery (the runner still unreachable) waits for the next sweep; the others go on. */
+async function redeliverOrLog(deps: Pick<Dependencies, 'jobs'>, runner: JobRunner, job: StoredJob, handedBefore: Date): Promise<RedeliveryOutcome> {
+  try {
+    const outcome = await redeliverStuckDecision(deps, runner, job, handedBefore);
+    if (outcome !== 'none') logger.warn('a preview decision that had not reached its execution', { account_id: job.account_id, job_id: job.id, outcome });
+    return outcome;
+  } catch (error) {
+    logger.error('handing a preview decision over again failed', { account_id: job.account_id, job_id: job.id, error: String(error) });
+    return 'none';
+  }
 }

@@ -5,7 +5,7 @@
  */
 import { conflict, notFound } from '#domain/errors';
 import { assertCanApprove, JOB_STAGES } from '#domain/jobs';
-import type { StoredJob } from '#domain/job-execution';
+import type { JobDecision, StoredJob } from '#domain/job-execution';
 import { soundOf, type ApproveVideoInput } from '#domain/schemas/video';
 import type { Dependencies } from '#ports/dependencies';
 import { requireMusic } from './job-references';
@@ -14,7 +14,9 @@ import { handOver, NOT_WAITING, pendingToken } from './hand-over-decision';
 import type { UseCaseLog } from './log';
 import { JOB_STATE } from '#domain/job-states';
 
-export type ApprovePreviewDeps = Pick<Dependencies, 'jobs' | 'jobRunner' | 'music'> & { log?: UseCaseLog };
+const APPROVE: JobDecision = { action: 'approve' };
+
+export type ApprovePreviewDeps = Pick<Dependencies, 'jobs' | 'jobRunner' | 'music' | 'now'> & { log?: UseCaseLog };
 
 export async function approvePreview(deps: ApprovePreviewDeps, input: { accountId: number; jobId: number; changes: ApproveVideoInput }): Promise<StoredJob> {
   const { accountId, jobId, changes } = input;
@@ -32,6 +34,7 @@ export async function approvePreview(deps: ApprovePreviewDeps, input: { accountI
       stage: 'composing',
       progress: Math.max(job.progress, JOB_STAGES.composing),
       task_token: null,
+      handed_decision: { token, decision: APPROVE, at: deps.now().toISOString() },
       resume_at: JOB_STATE.Compose,
       ...(changes.hook_text !== undefined ? { hook_text: changes.hook_text } : {}),
       ...(changes.hook_position !== undefined ? { hook_position: changes.hook_position } : {}),
@@ -46,6 +49,6 @@ export async function approvePreview(deps: ApprovePreviewDeps, input: { accountI
   if (!moved) throw conflict(NOT_WAITING);
   const undo = new Compensation(deps);
   undo.add('put the job back at preview_ready', () => deps.jobs.restore(job, { statusIn: ['processing'], taskToken: null, regenerations: job.regenerations }));
-  await handOver(deps.jobRunner, token, { action: 'approve' }, undo);
+  await handOver(deps.jobRunner, token, APPROVE, undo);
   return moved;
 }

@@ -28,7 +28,7 @@ export async function handOver(runner: JobRunner, token: string, decision: JobDe
       'upstream_unavailable',
       outcome === 'undone'
         ? 'The decision could not be handed to the job pipeline; the job is back at preview_ready and nothing was charged. Retry in a moment'
-        : 'The decision could not be confirmed by the job pipeline; GET the job to see whether it moved',
+        : 'The decision could not be confirmed by the job pipeline; it is handed over again within minutes. GET the job to follow it',
       { cause: error, headers: { 'retry-after': '5' } },
     );
   }

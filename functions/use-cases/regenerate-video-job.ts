@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, notFound } from '#domain/errors';
 import { assertCanRegenerate, chargeNumberOfRegeneration } from '#domain/jobs';
-import { regenerateReferenceKey, type StoredJob } from '#domain/job-execution';
+import { regenerateReferenceKey, type HandedDecision, type JobDecision, type StoredJob } from '#domain/job-execution';
 import { regenerateChangesOf, type RegenerateChanges, type RegenerateVideoInput } from '#domain/schemas/video';
 import { newSeed } from '#domain/seed';
 import { estimatedSeconds, type VideoQuote } from '#domain/quote';
@@ -101,8 +101,10 @@ async function nextRoundOf(deps: RegenerateVideoJobDeps, { job, changes, token, 
     undo.add('drop the stored reference clip', () => deps.blobs.deleteKeys([referenceKey]), { bestEffort: true });
   }
 
+  const decision: JobDecision = { action: 'regenerate', regenerations: round };
+  const handed = { token, decision, at: now.toISOString() };
   const moved = await undo.guard(() =>
-    deps.jobs.startRound(accountId, jobId, nextRound(round, changes, referenceKey), { statusIn: ['preview_ready'], taskToken: token }, unit, now),
+    deps.jobs.startRound(accountId, jobId, nextRound(round, changes, referenceKey, handed), { statusIn: ['preview_ready'], taskToken: token }, unit, now),
   );
   if (!moved) {
     await undo.undo();
@@ -111,11 +113,11 @@ async function nextRoundOf(deps: RegenerateVideoJobDeps, { job, changes, token, 
   undo.add('put the job back at preview_ready and take its unit back', () =>
     deps.jobs.restore(job, { statusIn: ['queued'], taskToken: null, regenerations: round }, unit),
   );
-  await handOver(deps.jobRunner, token, { action: 'regenerate', regenerations: round }, undo);
+  await handOver(deps.jobRunner, token, decision, undo);
   return (await deps.jobs.get(accountId, jobId)) ?? job;
 }
 
-function nextRound(round: number, changes: RegenerateChanges, referenceKey: string | undefined): JobChanges {
+function nextRound(round: number, changes: RegenerateChanges, referenceKey: string | undefined, handed: HandedDecision): JobChanges {
   return {
     status: 'queued',
     stage: 'queued',
@@ -125,6 +127,7 @@ function nextRound(round: number, changes: RegenerateChanges, referenceKey: stri
     preview: null,
     preview_expires_at: null,
     task_token: null,
+    handed_decision: handed,
     resume_at: JOB_STATE.GenerateReaction,
     ...(changes.prompt !== undefined ? { prompt: changes.prompt } : {}),
     ...(changes.avatarId !== undefined ? { avatar_id: changes.avatarId } : {}),

@@ -186,6 +186,18 @@ export function jobStoreContract(stores: () => JobStoreUnderTest): void {
       expect(await jobs.get(accountId, job.id)).toMatchObject({ stage: 'preparing' });
     });
 
+    test('a decision on its way is kept whole on the job, and cleared by null', async () => {
+      const { jobs } = stores();
+      const accountId = freshAccount();
+      const job = await queuedJob(accountId);
+      await jobs.create(job, undefined, unitOf(accountId, job.id), NOW);
+      const handed = { token: 'token-9', decision: { action: 'regenerate' as const, regenerations: 2 }, at: NOW.toISOString() };
+      await jobs.update(accountId, job.id, { handed_decision: handed });
+      expect((await jobs.get(accountId, job.id))!.handed_decision).toEqual(handed);
+      await jobs.update(accountId, job.id, { handed_decision: null });
+      expect((await jobs.get(accountId, job.id))!.handed_decision ?? null).toBeNull();
+    });
+
     test('startRound moves the job and reserves the round\'s unit together; a condition that fails writes neither', async () => {
       const { jobs, ledger } = stores();
       const accountId = freshAccount();
