@@ -67,7 +67,10 @@ export function scenePalette(backgroundHex: string): ScenePalette {
 /**
  * How an emotion colours the scene: a backdrop in its hue faded in (nearly all the way: half-way
  * mixes of two hues go grey), and the colour of its accents. The cheerful ones keep the avatar's own
- * colours and get rays instead.
+ * colours and get rays instead. The quiet ones (crying, disgusted, skeptical) get faint rays too: their
+ * heads barely move, and a backdrop whose light turns slowly is what kept their frames from freezing
+ * (freezes of 0.1 s without them: crying 3 in 8 seeds, disgusted 2 and skeptical 3 in 5; with them
+ * 0 in 8, 1 in 7 and 0 in 7).
  */
 export interface Mood {
   tint: string | null;
@@ -82,9 +85,9 @@ export const MOODS: Record<Emotion, Mood> = {
   mind_blown: { tint: '#6d4cff', tintStrength: 0.9, accent: '#ffe45c', rays: 0.2 },
   laughing: { tint: null, tintStrength: 0, accent: '#fff3b0', rays: 0.14 },
   excited: { tint: null, tintStrength: 0, accent: '#fff3b0', rays: 0.15 },
-  crying: { tint: '#3d5a99', tintStrength: 0.85, accent: '#9ed4ff', rays: 0 },
-  disgusted: { tint: '#7da83a', tintStrength: 0.8, accent: '#d7f5a3', rays: 0 },
-  skeptical: { tint: '#5b5f7a', tintStrength: 0.6, accent: '#ffffff', rays: 0 },
+  crying: { tint: '#3d5a99', tintStrength: 0.85, accent: '#9ed4ff', rays: 0.07 },
+  disgusted: { tint: '#7da83a', tintStrength: 0.8, accent: '#d7f5a3', rays: 0.07 },
+  skeptical: { tint: '#5b5f7a', tintStrength: 0.6, accent: '#ffffff', rays: 0.07 },
   in_love: { tint: '#ff5c9a', tintStrength: 0.8, accent: '#ff4d7d', rays: 0.1 },
   angry: { tint: '#e0322b', tintStrength: 0.9, accent: '#ff3b30', rays: 0.12 },
   happy: { tint: null, tintStrength: 0, accent: '#fff6c2', rays: 0.08 },

@@ -113,11 +113,12 @@ describe('filmed hand-held: the whole frame lives, and never shows an edge', () 
     expect(await freezes(clip)).toEqual([]);
   }, 240_000);
 
-  test('the calmest emotion (crying) lives too: the room behind moves with the camera', async () => {
+  test('the calmest emotion (crying) lives too: the room behind moves with the camera, its light turns slowly', async () => {
     // Seed 2 had 4 freezes of 0.1 s over a bare gradient at ±10 px once a second: the crying head
     // barely moves, and a gradient shifted a pixel hardly changes. Out-of-focus lights in the backdrop
-    // and a quicker sway (1.1 turns a second) leave none.
-    const clip = await promptClip(illustrated, 'crying, this is so sad', 'illustrated-crying', 2);
+    // and a quicker sway (1.1 turns a second) left none there, but seed 3 still froze at 0.7 s (and 23
+    // at 3 s) until the sad mood got the faint turning rays the lively ones have (palette.ts MOODS).
+    const clip = await promptClip(illustrated, 'crying, this is so sad', 'illustrated-crying', 3);
     expect(await freezes(clip)).toEqual([]);
   }, 240_000);
 
