@@ -21,7 +21,7 @@
  * Text-to-speech models answer `audio` (a WAV of a voice-band tone, 2.5 s), lip-sync models a 5 s
  * video whose sound is such a tone (what the speech over the reaction comes back as).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -47,7 +47,7 @@ interface FalFault {
   destroy?: boolean;
 }
 
-type FalMedia = 'video-6s' | 'video-2s' | 'video-4s' | 'video-voiced' | 'png' | 'speech' | 'missing' | 'not-media';
+type FalMedia = 'video-6s' | 'video-2s' | 'video-3s' | 'video-4s' | 'video-voiced' | 'png' | 'speech' | 'missing' | 'not-media';
 
 interface FalJobScript {
   /** Status per poll, the last one repeating. Default IN_QUEUE, IN_PROGRESS, COMPLETED. */
@@ -115,21 +115,37 @@ const DEFAULT_STATUSES = ['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED'];
 const MEDIA_DIR = path.join(os.tmpdir(), 'reaction-studio-fal-double');
 const mediaFiles = new Map<string, Promise<string>>();
 
-/** Small vertical test media made once per machine with the project's ffmpeg (lavfi sources). */
+/**
+ * A generated video's picture: a white square sliding over a flat colour, 360x640. Every video the
+ * engine keeps is normalised to 1080x1920 (media.ts), and x264's cost there is the content's: on
+ * testsrc2's busy pattern a 5 s clip took 4-5 CPU-s, on this about 2. With `sound`, a tone of that
+ * pitch too; a lavfi graph's unlabelled outputs are its streams.
+ */
+function lavfiVideo(seconds: number, rate: number, sound?: number): string[] {
+  const picture = `color=c=0x3366aa:s=360x640:r=${rate}:d=${seconds}[bg];color=c=white:s=60x60:r=${rate}[box];[bg][box]overlay=x='mod(t*100,300)':y=200:shortest=1`;
+  const audio = sound ? ['-c:a', 'aac', '-shortest'] : [];
+  return ['-f', 'lavfi', '-i', sound ? `${picture}[out0];sine=f=${sound}:d=${seconds}[out1]` : picture, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', ...audio, '-f', 'mp4'];
+}
+
+const MEDIA_RECIPES: Record<Exclude<FalMedia, 'missing' | 'not-media'>, { ext: string; args: string[] }> = {
+  'video-6s': { ext: 'mp4', args: lavfiVideo(6, 30) },
+  'video-4s': { ext: 'mp4', args: lavfiVideo(4, 24, 330) },
+  // The shortest clip a reaction may be: for tests that read the request, not the result.
+  'video-3s': { ext: 'mp4', args: lavfiVideo(3, 30) },
+  'video-2s': { ext: 'mp4', args: lavfiVideo(2, 30) },
+  'video-voiced': { ext: 'mp4', args: lavfiVideo(5, 30, 220) },
+  speech: { ext: 'wav', args: ['-f', 'lavfi', '-i', 'sine=f=220:d=2.5:sample_rate=24000', '-c:a', 'pcm_s16le', '-f', 'wav'] },
+  png: { ext: 'png', args: ['-f', 'lavfi', '-i', 'testsrc2=s=768x1344:r=1:d=1', '-frames:v', '1', '-c:v', 'png', '-f', 'image2'] },
+};
+
+/** Small vertical test media made once per machine with the project's ffmpeg (lavfi sources), named by a hash of the recipe. */
 function mediaFile(kind: Exclude<FalMedia, 'missing' | 'not-media'>): Promise<string> {
   let pending = mediaFiles.get(kind);
   if (!pending) {
     pending = (async () => {
-      const recipes: Record<string, { ext: string; args: string[] }> = {
-        'video-6s': { ext: 'mp4', args: ['-f', 'lavfi', '-i', 'testsrc2=s=360x640:r=30:d=6', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mp4'] },
-        'video-4s': { ext: 'mp4', args: ['-f', 'lavfi', '-i', 'testsrc2=s=360x640:r=24:d=4', '-f', 'lavfi', '-i', 'sine=f=330:d=4', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-f', 'mp4'] },
-        'video-2s': { ext: 'mp4', args: ['-f', 'lavfi', '-i', 'testsrc2=s=360x640:r=30:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mp4'] },
-        'video-voiced': { ext: 'mp4', args: ['-f', 'lavfi', '-i', 'testsrc2=s=360x640:r=30:d=5', '-f', 'lavfi', '-i', 'sine=f=220:d=5', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-f', 'mp4'] },
-        speech: { ext: 'wav', args: ['-f', 'lavfi', '-i', 'sine=f=220:d=2.5:sample_rate=24000', '-c:a', 'pcm_s16le', '-f', 'wav'] },
-        png: { ext: 'png', args: ['-f', 'lavfi', '-i', 'testsrc2=s=768x1344:r=1:d=1', '-frames:v', '1', '-c:v', 'png', '-f', 'image2'] },
-      };
-      const recipe = recipes[kind]!;
-      const file = path.join(MEDIA_DIR, `${kind}-v1.${recipe.ext}`);
+      const recipe = MEDIA_RECIPES[kind];
+      const hash = createHash('sha256').update(JSON.stringify(recipe)).digest('hex').slice(0, 12);
+      const file = path.join(MEDIA_DIR, `${kind}-${hash}.${recipe.ext}`);
       if (await fsp.stat(file).then((s) => s.size > 0, () => false)) return file;
       await fsp.mkdir(MEDIA_DIR, { recursive: true });
       const partial = `${file}.${process.pid}.${randomUUID()}.partial.${recipe.ext}`;
@@ -378,7 +394,7 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Warm the media cache so the first test does not pay for ffmpeg inside its timeouts.
-  await Promise.all([mediaFile('png'), mediaFile('video-6s'), mediaFile('video-2s'), mediaFile('video-4s'), mediaFile('video-voiced'), mediaFile('speech')]);
+  await Promise.all(Object.keys(MEDIA_RECIPES).map((kind) => mediaFile(kind as keyof typeof MEDIA_RECIPES)));
 
   return {
     baseUrl,

@@ -1,8 +1,8 @@
 /**
  * The app as the template tests synthesise it: cdk.json's context, like `cdk synth`, with stand-in
  * layer trees (test/support/layer-trees.ts). `synthesise` writes the entry the suites share
- * (synthesis-cache.ts); `synthesiseVariant` builds the app with other context, for the tests of a
- * deployment choice.
+ * (synthesis-cache.ts): the app, and each of its VARIANTS, the app with other context for the tests
+ * of a deployment choice.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -16,7 +16,7 @@ import { ReactionStudioStack } from '#cloud/reaction-studio-stack';
 import type { Synthesised } from './cdk-template';
 import { standIn } from './layer-trees';
 import { nagAcknowledgements, nagFindings } from './nag-findings';
-import { entryFiles, STACK_NAME, type LogicalIds, type SynthesisIndex } from './synthesis-cache';
+import { entryFiles, STACK_NAME, VARIANTS, type LogicalIds, type SynthesisIndex, type VariantName } from './synthesis-cache';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -63,7 +63,12 @@ function logicalIdsOf(stack: ReactionStudioStack): LogicalIds {
   };
 }
 
-/** Synthesises the app into the cache entry `dir`: its assembly, and the index of what only the construct tree knows. */
+/**
+ * Synthesises the app into the cache entry `dir`: its assembly, the index of what only the construct
+ * tree knows, and each variant's resources and logical ids. The variants are synthesised here, after
+ * the app, because this process has then loaded aws-cdk-lib and CloudFormation Validate's rules
+ * already: a variant costs about 1 CPU-s here, 12 alone in a jest worker.
+ */
 export function synthesise(dir: string): void {
   const files = entryFiles(dir);
   const stack = standInStack(files.assembly, {});
@@ -74,14 +79,15 @@ export function synthesise(dir: string): void {
     nag: { findings: nagFindings(stack), acknowledgements: nagAcknowledgements(stack) },
   };
   fs.writeFileSync(files.index, JSON.stringify(index));
+  for (const [name, context] of Object.entries(VARIANTS)) fs.writeFileSync(files.variant(name as VariantName), JSON.stringify(synthesiseVariant(context)));
 }
 
 /**
- * The app with `context` over cdk.json's, synthesised into a folder removed before it answers: its
- * resources and logical ids, as the cached synthesis has them. Nothing is bundled: a deployment
- * choice shows in the template, not in the bundles.
+ * The app with `context` over cdk.json's, synthesised (and validated, as every synthesis is) into a
+ * folder removed before it answers: its resources and logical ids, as the cached synthesis has them.
+ * Nothing is bundled: a deployment choice shows in the template, not in the bundles.
  */
-export function synthesiseVariant(context: Record<string, unknown>): Pick<Synthesised, 'resources' | 'ids'> {
+function synthesiseVariant(context: Record<string, unknown>): Pick<Synthesised, 'resources' | 'ids'> {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'reaction-studio-variant-'));
   try {
     const stack = standInStack(outdir, { ...context, [cxapi.BUNDLING_STACKS]: [] });

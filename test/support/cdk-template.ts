@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import { Template } from 'aws-cdk-lib/assertions';
-import { entryFiles, SYNTHESIS_ENV, type LogicalIds, type NagReport, type SynthesisIndex } from './synthesis-cache';
+import { entryFiles, SYNTHESIS_ENV, type LogicalIds, type NagReport, type SynthesisIndex, type VariantName } from './synthesis-cache';
 
 export type Json = any;
 export interface Resource {
@@ -39,11 +39,15 @@ export interface Synthesised {
 
 let loaded: Synthesised | undefined;
 
-export function synthesisedStack(): Synthesised {
-  if (loaded) return loaded;
+function synthesisEntry(): ReturnType<typeof entryFiles> {
   const entry = process.env[SYNTHESIS_ENV];
   if (!entry) throw new Error(`${SYNTHESIS_ENV} is not set: the jest global setup (test/support/global/synthesis.ts) synthesises the app when a suite that calls synthesisedStack() runs`);
-  const files = entryFiles(entry);
+  return entryFiles(entry);
+}
+
+export function synthesisedStack(): Synthesised {
+  if (loaded) return loaded;
+  const files = synthesisEntry();
   const json = JSON.parse(fs.readFileSync(files.template, 'utf8')) as { Resources: Record<string, Resource>; Outputs: Record<string, Json> };
   const index = JSON.parse(fs.readFileSync(files.index, 'utf8')) as SynthesisIndex;
   let template: Template | undefined;
@@ -58,6 +62,11 @@ export function synthesisedStack(): Synthesised {
     outdir: files.assembly,
   };
   return loaded;
+}
+
+/** A deployment choice (synthesis-cache.ts, VARIANTS) as the global setup synthesised it with the app: its resources and logical ids. */
+export function synthesisedVariant(name: VariantName): Pick<Synthesised, 'resources' | 'ids'> {
+  return JSON.parse(fs.readFileSync(synthesisEntry().variant(name), 'utf8')) as Pick<Synthesised, 'resources' | 'ids'>;
 }
 
 export const resourcesOfType = (resources: Record<string, Resource>, type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);

@@ -18,6 +18,7 @@ export type FixtureKind =
   | 'square-mp4' // 720x720: not taller than wide
   | 'rotated-mp4' // 1280x720 pixels with a quarter-turn display matrix: plays as 720x1280
   | 'tiny-mp4' // 180x320 vertical: under the 240 px minimum
+  | 'blank-mp4' // 360x640, half a second of one colour, no audio: the cheapest clip to decode, where what it shows is not under test
   | 'long-mp4' // 181 s vertical at 1 fps: over the 180 s maximum
   | 'vertical-mov' // QuickTime, brand "qt  ", with a title and a GPS location
   | 'legacy-mov' // QuickTime with no ftyp box (its ftyp turned into a `free` atom), as old cameras wrote
@@ -50,6 +51,7 @@ const RECIPES: Record<FixtureKind, Recipe> = {
   // The 2018 ffmpeg drops rotate metadata when it encodes, so the rotation is added by a stream copy.
   'rotated-mp4': { ext: 'mp4', from: 'horizontal-mp4', transform: 'rotate' },
   'tiny-mp4': { ext: 'mp4', ffmpeg: [...TESTSRC('180x320', 2), ...X264, '-f', 'mp4'] },
+  'blank-mp4': { ext: 'mp4', ffmpeg: ['-f', 'lavfi', '-i', 'color=c=0x3366aa:s=360x640:r=30:d=0.5', ...X264, '-f', 'mp4'] },
   'long-mp4': { ext: 'mp4', ffmpeg: [...TESTSRC('240x428', 181, 1), ...X264, '-f', 'mp4'] },
   // Carries the kind of metadata phones write (place, title), which normalising must not keep.
   'vertical-mov': {

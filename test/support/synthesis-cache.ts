@@ -57,9 +57,26 @@ export interface SynthesisIndex {
   nag: NagReport;
 }
 
+export const FAL_KEY_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:fal-key-AbCdEf';
+
+/**
+ * The deployments the template tests read besides cdk.json's, as context over it (lib/cloud/engine-config.ts):
+ * synthesised with the app (app-synthesis.ts) and kept in its entry.
+ */
+export const VARIANTS = {
+  /** Hooks on Bedrock, avatars on fal (test/lib/cloud/engine-config.test.ts). */
+  hostedEngines: { hookEngine: 'bedrock', avatarEngine: 'fal', falKeySecretArn: FAL_KEY_SECRET_ARN },
+} satisfies Record<string, Record<string, unknown>>;
+export type VariantName = keyof typeof VARIANTS;
+
 export function entryFiles(entry: string) {
   const assembly = path.join(entry, 'assembly');
-  return { assembly, template: path.join(assembly, `${STACK_NAME}.template.json`), index: path.join(entry, 'index.json') };
+  return {
+    assembly,
+    template: path.join(assembly, `${STACK_NAME}.template.json`),
+    index: path.join(entry, 'index.json'),
+    variant: (name: VariantName) => path.join(entry, `variant-${name}.json`),
+  };
 }
 
 /**

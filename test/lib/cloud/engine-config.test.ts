@@ -1,10 +1,8 @@
 /** Engine choices come from CDK context; each gives exactly the settings and grants it needs. */
 import { App } from 'aws-cdk-lib';
 import { engineConfigFromContext } from '#cloud/engine-config';
-import { synthesiseVariant } from '#test-support/app-synthesis';
-import { actionsOf, resourcesOf, roleStatements, synthesisedStack, type Json, type Synthesised } from '#test-support/cdk-template';
-
-const FAL_SECRET = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:fal-key-AbCdEf';
+import { FAL_KEY_SECRET_ARN as FAL_SECRET, VARIANTS } from '#test-support/synthesis-cache';
+import { actionsOf, resourcesOf, roleStatements, synthesisedStack, synthesisedVariant, type Json, type Synthesised } from '#test-support/cdk-template';
 
 /** What the tests read of a synthesis: the functions' settings and grants, by logical id. */
 function readers({ resources, ids }: Pick<Synthesised, 'resources' | 'ids'>) {
@@ -30,7 +28,9 @@ describe('engine configuration of a deployment', () => {
   });
 
   test('hooks on Bedrock and avatars on fal: the hosted callers get their model and key, nothing more', () => {
-    const { ids, env, actions, engineResources } = readers(synthesiseVariant({ hookEngine: 'bedrock', avatarEngine: 'fal', falKeySecretArn: FAL_SECRET }));
+    // Synthesised by the global setup with the app (test/support/app-synthesis.ts).
+    expect(VARIANTS.hostedEngines).toEqual({ hookEngine: 'bedrock', avatarEngine: 'fal', falKeySecretArn: FAL_SECRET });
+    const { ids, env, actions, engineResources } = readers(synthesisedVariant('hostedEngines'));
     expect(env(ids.api.functions.hooks)).toMatchObject({ HOOK_ENGINE: 'bedrock', BEDROCK_HOOKS_MODEL_ID: 'us.amazon.nova-lite-v1:0' });
     const bedrock = actions(ids.api.functions.hooks).filter((s) => s.actions.includes('bedrock:InvokeModel'));
     expect(bedrock).toHaveLength(1);
@@ -45,7 +45,7 @@ describe('engine configuration of a deployment', () => {
     expect(env(ids.api.functions.avatars)).toMatchObject({ AVATAR_ENGINE: 'fal' });
     expect(env(ids.api.functions.avatars)).not.toHaveProperty('FAL_KEY_SECRET_ARN');
     expect(engineResources(actions(ids.api.functions.avatars), 'secretsmanager:')).toEqual([]);
-  }, 120_000);
+  });
 
   test('a fal engine without its key, or an unknown engine, refuses to synthesise', () => {
     const app = (context: Record<string, string>) => new App({ context });

@@ -17,12 +17,12 @@ interface RunSelection {
 
 const TEST_ROOT = path.resolve(__dirname, '..', '..');
 
-/** The suites that read the synthesis: those that call synthesisedStack() (test/support/cdk-template.ts). */
+/** The suites that read the synthesis: those that call synthesisedStack() or synthesisedVariant() (test/support/cdk-template.ts). */
 function templateSuites(dir = TEST_ROOT): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return templateSuites(full);
-    return entry.name.endsWith('.test.ts') && fs.readFileSync(full, 'utf8').includes('synthesisedStack(') ? [full] : [];
+    return entry.name.endsWith('.test.ts') && /synthesised(Stack|Variant)\(/.test(fs.readFileSync(full, 'utf8')) ? [full] : [];
   });
 }
 
