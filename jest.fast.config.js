@@ -19,7 +19,7 @@ module.exports = {
     '<rootDir>/test/functions/adapters/dynamodb/',
     '<rootDir>/test/functions/adapters/aws-clients\\.test\\.ts$',
     '<rootDir>/test/functions/adapters/engines/(fal|local)/engine\\.test\\.ts$',
-    '<rootDir>/test/lib/local/(runtime|loopback-only|data-dir|sandboxes)\\.test\\.ts$',
+    '<rootDir>/test/lib/local/(runtime|loopback-only|data-dir|sandboxes|provision)\\.test\\.ts$',
     '<rootDir>/test/lib/cloud/lambda-layout\\.test\\.ts$',
     // Video: ffmpeg encodes, rendered reactions, the face model.
     '<rootDir>/test/functions/render/(ffmpeg|encoding|uploads|caption|compose|face)/',
