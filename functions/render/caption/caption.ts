@@ -89,14 +89,14 @@ const GLOW_COLOUR = '#29f0ff';
 const GLOW_SHADE = 'rgba(6, 10, 30, 0.9)';
 const GLOW_SHADE_BLUR = 0.12;
 /** Space kept between the caption's ink and the face's eyes-to-mouth box. */
-const FACE_GAP_PX = 24;
+export const FACE_GAP_PX = 24;
 /**
  * The forehead, as a share of the eyes-to-mouth box's height above it: a face is read (by a viewer
  * and by a face detector alike) from its brow up, and a caption across the forehead cut the face the
  * detector finds on a drawn avatar to the first frame or none (issue 27). 0.4 is where human's face
  * mesh ends above the drawn avatar's eyes-to-mouth box over a whole reaction.
  */
-const FOREHEAD_SHARE = 0.4;
+export const FOREHEAD_SHARE = 0.4;
 
 /** The part of the frame a caption keeps clear of: the eyes-to-mouth box and the forehead above it. */
 function faceWithForehead(avoid: CaptionBox | null): CaptionBox | null {

@@ -33,7 +33,7 @@ import { HANDHELD_OVERSCAN, handHeld } from '../reaction/camera';
 import { paintBokeh } from './bokeh';
 const { abs, ceil, cos, max, min, PI, round, sin } = Math;
 
-interface SceneLayout {
+export interface SceneLayout {
   width: number;
   height: number;
   /** Output pixels per avatar viewBox unit at rest. */
@@ -51,7 +51,7 @@ interface SceneLayout {
  * the face lands in the upper-middle, where eyes go on a phone, about a fifth of the frame stays free
  * above the hair and a quarter below the bust.
  */
-function illustratedLayout(width: number = REACTION_CLIP.width, height: number = REACTION_CLIP.height): SceneLayout {
+export function illustratedLayout(width: number = REACTION_CLIP.width, height: number = REACTION_CLIP.height): SceneLayout {
   const scale = (width * 0.8) / (2 * AVATAAARS_DISC.r);
   const discY = height * 0.465;
   const originX = width / 2 - AVATAAARS_DISC.cx * scale;
@@ -266,7 +266,7 @@ function drawBitmap(ctx: SKRSContext2D, bitmap: Bitmap, layout: SceneLayout, rs:
   );
 }
 
-function applyCamera(ctx: SKRSContext2D, layout: SceneLayout, frame: ReactionFrame): void {
+export function applyCamera(ctx: SKRSContext2D, layout: SceneLayout, frame: ReactionFrame): void {
   const { zoom, offsetX, offsetY, rotation } = frame.camera;
   // Offsets are output pixels: a scene drawn smaller (and scaled up by the encoder) moves as far on screen.
   const px = layout.width / REACTION_CLIP.width;
@@ -414,18 +414,27 @@ function drawRays(ctx: SKRSContext2D, layout: SceneLayout, strength: number, t: 
   ctx.restore();
 }
 
-function drawAccents(ctx: SKRSContext2D, layout: SceneLayout, emotion: Emotion, frame: ReactionFrame, t: number, seed: number): void {
+/**
+ * How high above the face centre (viewBox units) an accent may reach at rest. A top caption may come
+ * down to the forehead above the face's eyes-to-mouth box (joined over the clip) less the gap it keeps
+ * (render/caption); with the punch-in's zoom and the camera's moves, accents under 58 stay below it
+ * in every frame (accents.test.ts). Drawn above the head they peeked out from behind a top caption
+ * as fragments of white strokes.
+ */
+const ACCENT_CEILING = 58;
+
+export function drawAccents(ctx: SKRSContext2D, layout: SceneLayout, emotion: Emotion, frame: ReactionFrame, t: number, seed: number): void {
   const e = frame.expression?.intensity ?? 0;
   const s = layout.scale;
   const fx = layout.focusX;
   const fy = layout.focusY;
   switch (emotion) {
     case 'shocked':
-      surpriseLines(ctx, fx, fy - 92 * s, s, e);
+      surpriseLines(ctx, fx, fy, s, e);
       break;
     case 'mind_blown':
-      surpriseLines(ctx, fx, fy - 92 * s, s, e);
-      if (frame.expression?.alternate) dizzyStars(ctx, fx, fy - 70 * s, s, t);
+      surpriseLines(ctx, fx, fy, s, e);
+      if (frame.expression?.alternate) dizzyStars(ctx, fx, fy - (ACCENT_CEILING - 22) * s, s, t);
       break;
     case 'in_love':
       floatingHearts(ctx, layout, t, e, seed);
@@ -435,10 +444,10 @@ function drawAccents(ctx: SKRSContext2D, layout: SceneLayout, emotion: Emotion, 
       sparkles(ctx, layout, t, e * (emotion === 'happy' ? 0.7 : 1), seed);
       break;
     case 'angry':
-      angerMark(ctx, fx + 56 * s, fy - 74 * s, s * (0.95 + 0.15 * abs(sin(t * 9))), e);
+      angerMark(ctx, fx + 64 * s, fy - (ACCENT_CEILING - 26) * s, s * (0.95 + 0.15 * abs(sin(t * 9))), e);
       break;
     case 'skeptical':
-      sweatDrop(ctx, fx - 62 * s, fy - 64 * s + min(1, t % 2.4) * 10 * s, s * 1.4, e);
+      sweatDrop(ctx, fx - 62 * s, fy - (ACCENT_CEILING - 14) * s + min(1, t % 2.4) * 10 * s, s * 1.4, e);
       break;
     case 'laughing':
       laughLines(ctx, fx, fy, s, t, e);
@@ -458,18 +467,26 @@ function stroke(ctx: SKRSContext2D, colour: string, width: number, alpha: number
   ctx.globalAlpha = 1;
 }
 
-/** Three manga "!" strokes above the head that pop on the peak. */
-function surpriseLines(ctx: SKRSContext2D, x: number, y: number, s: number, e: number): void {
+/**
+ * Manga "!" strokes that pop on the peak: a burst of three at each temple, pointing up and out, clear
+ * of the hair and under ACCENT_CEILING. A dark stroke under the white keeps them readable on the pale
+ * disc behind the head.
+ */
+function surpriseLines(ctx: SKRSContext2D, fx: number, fy: number, s: number, e: number): void {
   const pop = min(1, e * 1.3);
   ctx.beginPath();
-  for (const angle of [-0.55, 0, 0.55]) {
-    const a = -PI / 2 + angle;
-    const r0 = 8 * s;
-    const r1 = r0 + 18 * s * pop;
-    ctx.moveTo(x + cos(a) * r0, y + sin(a) * r0);
-    ctx.lineTo(x + cos(a) * r1, y + sin(a) * r1);
+  for (const side of [-1, 1]) {
+    const x = fx + side * 84 * s, y = fy - (ACCENT_CEILING - 24) * s;
+    for (const angle of [-0.5, 0, 0.5]) {
+      const a = -PI / 2 + side * (0.75 + angle);
+      const r0 = 6 * s;
+      const r1 = r0 + 16 * s * pop;
+      ctx.moveTo(x + cos(a) * r0, y + sin(a) * r0);
+      ctx.lineTo(x + cos(a) * r1, y + sin(a) * r1);
+    }
   }
-  stroke(ctx, '#ffffff', 4.2 * s, min(1, e * 1.2));
+  stroke(ctx, 'rgba(40,20,40,0.45)', 6.4 * s, min(1, e * 1.2));
+  stroke(ctx, '#ffffff', 4 * s, min(1, e * 1.2));
 }
 
 function star(ctx: SKRSContext2D, x: number, y: number, r: number, points: number, inner: number, rotation: number): void {
@@ -516,7 +533,7 @@ function floatingHearts(ctx: SKRSContext2D, layout: SceneLayout, t: number, e: n
     const phase = ((t + i * 0.37) / period) % 1;
     const side = i % 2 === 0 ? -1 : 1;
     const x = layout.focusX + side * (85 + (i % 3) * 14) * s + smoothNoise(seed + i, t * 0.8) * 10 * s;
-    const y = layout.focusY + 120 * s - phase * 230 * s;
+    const y = layout.focusY + 120 * s - phase * (120 + ACCENT_CEILING - 24) * s;
     const size = (14 + (i % 3) * 5) * s;
     ctx.globalAlpha = min(1, e * 1.2) * sin(phase * PI);
     heart(ctx, x, y, size);
@@ -532,7 +549,8 @@ function sparkles(ctx: SKRSContext2D, layout: SceneLayout, t: number, e: number,
   for (let i = 0; i < 6; i++) {
     const a = (i / 6) * PI * 2 + 0.4;
     const x = layout.focusX + cos(a) * (95 + 12 * smoothNoise(seed + i, 0.5)) * s;
-    const y = layout.focusY - 10 * s + sin(a) * 95 * s;
+    // Flattened above the face, so the top twinkles stay under ACCENT_CEILING.
+    const y = layout.focusY - 10 * s + sin(a) * (sin(a) < 0 ? ACCENT_CEILING - 26 : 95) * s;
     const twinkle = max(0, sin(t * 5 + i * 1.7));
     if (twinkle < 0.05) continue;
     ctx.globalAlpha = min(1, e * 1.3) * twinkle;

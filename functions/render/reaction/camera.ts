@@ -16,6 +16,7 @@
 import { REACTION_CLIP } from '#ports/engine';
 import type { FaceBox, FrameRenderer } from './reaction-clip';
 import { transformedBox, type Affine } from './affine';
+import { FREEZE_BUMP_REACH_PX } from './freeze-guard';
 import { hashSeed, smoothNoise } from './seeded-random';
 const { cos, hypot, PI, sin } = Math;
 
@@ -89,7 +90,8 @@ export function handheldMatrix(pose: HandheldPose, width: number, height: number
 
 /** How far past an edge the camera can bring into view, in pixels of a `width` x `height` picture: the offset, and the roll at a corner. */
 export function handheldReach(width: number, height: number): number {
-  const offset = HANDHELD_LIMITS.offsetPx * (width / REACTION_CLIP.width);
+  // The freeze guard's bump moves the picture a few pixels more, on top of the hand.
+  const offset = (HANDHELD_LIMITS.offsetPx + FREEZE_BUMP_REACH_PX) * (width / REACTION_CLIP.width);
   return offset + ((HANDHELD_LIMITS.rollDeg * PI) / 180) * hypot(width / 2, height / 2);
 }
 
@@ -104,7 +106,8 @@ export function handHeld(renderer: FrameRenderer, seed: number, fps: number = RE
     width: renderer.width,
     height: renderer.height,
     drawFrame(ctx, frame, index) {
-      ctx.setTransform(...at(index));
+      // Composed with what the context holds: the freeze guard's bump (./freeze-guard.ts) goes outside it.
+      ctx.transform(...at(index));
       renderer.drawFrame(ctx, frame, index);
     },
     ...(faceBox

@@ -6,6 +6,8 @@
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import type { ReactionFrame } from './animation';
 import { encodeFrames, type CaptionOverlay, type EncodeStats, type PosterOutput } from './frame-encoder';
+import { FreezeGuard } from './freeze-guard';
+import { REACTION_CLIP } from '#ports/engine';
 const { ceil, floor, max, min } = Math;
 
 /**
@@ -37,7 +39,8 @@ export interface FaceBox {
 /**
  * The face's eyes-to-mouth box over the whole clip (the union of every frame's) on a `width` x
  * `height` output, rounded outwards to whole pixels; null when the renderer knows of no face. The
- * caption is drawn once for the clip, so it must clear the face wherever it goes.
+ * caption is drawn once for the clip, so it must clear the face wherever it goes. (The freeze guard
+ * may draw a frame up to FREEZE_BUMP_REACH_PX off this box: inside the gap the caption keeps.)
  */
 export function clipFaceBox(renderer: FrameRenderer, frames: readonly ReactionFrame[], width: number, height: number): FaceBox | null {
   if (!renderer.faceBox) return null;
@@ -75,6 +78,8 @@ export async function renderClipToFile(
 ): Promise<EncodeStats> {
   const canvas = createCanvas(renderer.width, renderer.height);
   const ctx = canvas.getContext('2d');
+  const guard = new FreezeGuard(renderer.width, renderer.height);
+  const px = renderer.width / REACTION_CLIP.width;
   return encodeFrames({
     outputPath,
     frameCount: frames.length,
@@ -85,12 +90,14 @@ export async function renderClipToFile(
     overlay: options.overlay,
     poster: options.poster,
     audioPath: options.audioPath,
-    frame: (index) => {
-      ctx.save();
-      renderer.drawFrame(ctx, frames[index]!, index);
-      ctx.restore();
-      // Skia draws lazily: reading the pixels is where this frame's raster work happens.
-      return canvas.data();
-    },
+    frame: (index) =>
+      guard.next(([dx, dy]) => {
+        ctx.save();
+        ctx.translate(dx * px, dy * px);
+        renderer.drawFrame(ctx, frames[index]!, index);
+        ctx.restore();
+        // Skia draws lazily: reading the pixels is where this frame's raster work happens.
+        return canvas.data();
+      }),
   });
 }
