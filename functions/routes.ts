@@ -264,6 +264,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('GET', '/docs', 'meta', 'docsPage', PUBLIC),
   route('GET', '/docs/reference.js', 'meta', 'docsScript', PUBLIC),
   route('GET', '/docs/reference.css', 'meta', 'docsStyle', PUBLIC),
+  route('GET', '/docs/errors', 'meta', 'docsErrors', PUBLIC),
 
   route('GET', '/products', 'products', 'list', { query: ['page'] }),
   route('POST', '/products', 'products', 'create', { maxBodyBytes: uploadLimit(DEMO_VIDEO), body: { accept: ANY_BODY, files: { demo_video: DEMO_VIDEO } } }),

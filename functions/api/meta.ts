@@ -1,11 +1,12 @@
 /**
- * The public routes: GET / (liveness), the API description and its reference page. The request-context
+ * The public routes: GET / (liveness), the API description, its reference page and the error reference. The request-context
  * middleware also answers unknown routes here (404/405) in the envelope.
  */
 import type { ApiResult, PublicOperation } from '#http/api-types';
 import { ok } from '#http/respond';
 import { API_NAME, API_PREFIX, API_VERSION } from '#functions/routes';
 import { DOCS_PAGE_CSP, DOCS_PAGE_HTML } from '#functions/openapi/docs-page';
+import { ERROR_REFERENCE_CSP, ERROR_REFERENCE_HTML } from '#functions/openapi/error-reference';
 
 /** The files these routes serve, which the runtime ships (the handler decides where from). */
 export interface MetaAssets {
@@ -28,6 +29,9 @@ const text = (contentType: string, body: string, extra: Record<string, string> =
 const docsPage: PublicOperation = async () =>
   text('text/html; charset=utf-8', DOCS_PAGE_HTML, { 'content-security-policy': DOCS_PAGE_CSP, 'x-content-type-options': 'nosniff' });
 
+const docsErrors: PublicOperation = async () =>
+  text('text/html; charset=utf-8', ERROR_REFERENCE_HTML, { 'content-security-policy': ERROR_REFERENCE_CSP, 'x-content-type-options': 'nosniff' });
+
 export function metaOperations(assets: MetaAssets) {
   const docsScript: PublicOperation = async () =>
     text('text/javascript; charset=utf-8', await assets.docsScript(), { 'x-content-type-options': 'nosniff' });
@@ -39,5 +43,6 @@ export function metaOperations(assets: MetaAssets) {
     docsPage: { public: docsPage },
     docsScript: { public: docsScript },
     docsStyle: { public: docsStyle },
+    docsErrors: { public: docsErrors },
   };
 }

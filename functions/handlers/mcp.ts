@@ -13,6 +13,7 @@ import { handleMcpRequest } from '#mcp/http';
 import type { FetchLike } from '#client/retry';
 import { logger, withLambdaContext } from '#functions/logger';
 import { API_BASE_URL_ENV, optionalEnv } from '#functions/config';
+import { errorBody } from '#http/respond';
 
 const MAX_WAIT_MS = 20_000;
 
@@ -32,8 +33,8 @@ export function createHandler(options: McpHandlerOptions = {}) {
       return { statusCode: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
     } catch (error) {
       logger.error('mcp: unexpected failure', { error, requestId });
-      // As every API answer: the envelope, and a 500 carries the id to quote.
-      const body = JSON.stringify({ error: 'Internal server error', code: 'internal_error', request_id: requestId });
+      // As every API answer: the envelope, with the id to quote.
+      const body = JSON.stringify(errorBody({ code: 'internal_error', message: 'Internal server error' }, requestId));
       return { statusCode: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId }, body };
     }
   });

@@ -13,5 +13,12 @@ export function parseInput<S extends z.ZodMiniType>(schema: S, input: unknown, w
       return field ? `${field}: ${issue.message}` : issue.message;
     })
     .join('; ');
-  throw badRequest(`Invalid ${what}: ${details}`);
+  throw badRequest(`Invalid ${what}: ${details}`, fieldAtFault(result.error.issues[0]));
+}
+
+/** The first offending field as `param` names it (`metadata.campaign`, `variants.2.hook_text`); undefined for the body as a whole. */
+function fieldAtFault(issue: z.core.$ZodIssue | undefined): string | undefined {
+  if (!issue) return undefined;
+  const path = issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined ? [...issue.path, issue.keys[0]] : issue.path;
+  return path.length ? path.map(String).join('.') : undefined;
 }

@@ -22,7 +22,7 @@ const MEDIA_TYPES: Record<BodyKind, string> = {
 const DESCRIPTION = `Short vertical reaction videos for products: an avatar reacts under a hook caption, then the product's demo plays.
 
 - **Auth**: \`Authorization: Bearer rsk_...\` on every route but the public ones (liveness, this document and its reference page, sign-up and sign-in), or the studio's \`rs_session\` cookie (changes with it also send \`X-CSRF-Token\`). Managing keys and the session takes the cookie: a key there is 403.
-- **Errors** come in one envelope, \`{"error": message, "code": code}\`; every operation lists the codes it can answer. A 500 also carries \`request_id\`; every answer has an \`x-request-id\` header.
+- **Errors** come in one envelope, \`{"error": message, "code": code, "param"?: field, "request_id": id, "doc_url": link}\`: \`param\` names the field at fault when one is, \`request_id\` (also every answer's \`x-request-id\` header) is what to quote to support, and \`doc_url\` is the code's entry in the error reference at \`/api/v1/docs/errors\`. Every operation lists the codes it can answer.
 - **Rate limit**: per account per rolling minute, shared by its keys. Answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`; a 429 carries \`Retry-After\`.
 - **Lists** of products, videos and posts are paged (\`page\`, \`per_page\`), newest first, with \`meta: {page, per_page, total}\`.
 - **Bodies** may be JSON, form-encoded or (where files are taken) multipart; unknown fields are 400.

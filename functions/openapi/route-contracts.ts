@@ -102,6 +102,11 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     summary: "The reference page's stylesheet",
     responses: { 200: { description: "Swagger UI's stylesheet", contentType: 'text/css' } },
   },
+  'GET /docs/errors': {
+    summary: 'The error reference',
+    description: "Every error code with its status and what to do, one anchor per code: where an error envelope's `doc_url` points.",
+    responses: { 200: { description: 'A static page, no script', contentType: 'text/html' } },
+  },
 
   'GET /products': { summary: 'List products', responses: { 200: ok('A page of products, newest first', pageOf(productResponse)) } },
   'POST /products': {

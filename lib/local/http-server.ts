@@ -15,6 +15,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'a
 import { API_PREFIX, HANDLER_GROUPS, JSON_BODY_LIMIT, matchRoute, routeKey, type HandlerGroup, type RouteDefinition } from '#functions/routes';
 import { ERROR_CODES, isAppError, type ErrorCode } from '#domain/errors';
 import { bodyKindOf } from '#http/body';
+import { errorBody } from '#http/respond';
 import { resolvePrincipal, type CredentialContext } from '#http/middleware/authenticate';
 import { lambdaContext, toApiGatewayEvent, writeResult } from './apigw-event';
 import type { DependencySource } from '#ports/dependencies';
@@ -275,8 +276,8 @@ function drainThenEnd({ request, response, drain }: Exchange): void {
 }
 
 function envelope(problem: Refusal, requestId: string): { headers: Record<string, string>; body: string } {
-  // As from the handlers: only a 500 carries the request id in its body.
-  const body = JSON.stringify({ error: problem.message, code: problem.code, ...(problem.status >= 500 ? { request_id: requestId } : {}) });
+  // The handlers' envelope, so a refusal before any handler reads the same.
+  const body = JSON.stringify(errorBody(problem, requestId));
   return {
     headers: {
       'content-type': 'application/json; charset=utf-8',

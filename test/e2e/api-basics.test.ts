@@ -33,7 +33,7 @@ describe('the API root and unknown routes', () => {
   test('a 10 MB header is refused with a 4xx in the envelope', async () => {
     const { status, body } = await rawRequest(t.stack.baseUrl, '/api/v1/usage', { 'x-huge': 'a'.repeat(10 * 1024 * 1024) });
     expect(status).toBe(431);
-    expect(JSON.parse(body)).toEqual({ error: 'Request headers are too large', code: 'headers_too_large' });
+    expect(JSON.parse(body)).toEqual({ error: 'Request headers are too large', code: 'headers_too_large', request_id: expect.any(String), doc_url: '/api/v1/docs/errors#headers_too_large' });
   });
 
   test('every response carries a request id, errors included', async () => {

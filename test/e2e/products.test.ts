@@ -54,20 +54,22 @@ describe('creating products', () => {
   });
 
   test.each([
-    ['a missing name', { description: 'x' }],
-    ['an empty name', { name: '   ' }],
-    ['a name that is not a string', { name: 42 }],
-    ['a description that is not a string', { name: 'ok', description: ['x'] }],
-    ['an unknown field', { name: 'ok', colour: 'red' }],
-    ['a demo_video sent as JSON', { name: 'ok', demo_video: 'https://example.com/a.mp4' }],
-    ['a name over 200 characters', { name: 'x'.repeat(201) }],
-    ['a name with a NUL byte', { name: 'Glow\u0000serum' }],
-    ['a name with a right-to-left override', { name: 'Glow \u202Emurse' }],
-    ['a name with a line break', { name: 'Glow\nserum' }],
-    ['a description with a BEL', { name: 'ok', description: 'ding\u0007' }],
-  ])('%s is 400 bad_request and creates nothing', async (_label, body) => {
+    ['a missing name', { description: 'x' }, 'name'],
+    ['an empty name', { name: '   ' }, 'name'],
+    ['a name that is not a string', { name: 42 }, 'name'],
+    ['a description that is not a string', { name: 'ok', description: ['x'] }, 'description'],
+    ['an unknown field', { name: 'ok', colour: 'red' }, 'colour'],
+    ['a demo_video sent as JSON', { name: 'ok', demo_video: 'https://example.com/a.mp4' }, 'demo_video'],
+    ['a name over 200 characters', { name: 'x'.repeat(201) }, 'name'],
+    ['a name with a NUL byte', { name: 'Glow\u0000serum' }, 'name'],
+    ['a name with a right-to-left override', { name: 'Glow \u202Emurse' }, 'name'],
+    ['a name with a line break', { name: 'Glow\nserum' }, 'name'],
+    ['a description with a BEL', { name: 'ok', description: 'ding\u0007' }, 'description'],
+  ])('%s is 400 bad_request naming the field, and creates nothing', async (_label, body, param) => {
     const { api } = await t.newAccount();
-    expectError(await api.post('/products', body), 400, 'bad_request');
+    const res = await api.post('/products', body);
+    expectError(res, 400, 'bad_request');
+    expect(res.body).toMatchObject({ param, request_id: res.headers.get('x-request-id'), doc_url: '/api/v1/docs/errors#bad_request' });
     expect((await api.get('/products')).body.meta.total).toBe(0);
   });
 

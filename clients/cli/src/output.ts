@@ -65,24 +65,34 @@ const JOB_STATUS_ORDER = ['done', 'failed', 'preview_ready', 'processing', 'queu
 export const progressLine = (j: Job) =>
   `job ${j.id}: ${j.stage} ${j.progress}%${j.queue_position !== null ? ` (queue position ${j.queue_position})` : ''}`;
 
-function errorMessage(error: unknown): { message: string; code: string | null; requestId: string | null } {
-  if (error instanceof ApiError) return { message: error.message, code: error.code, requestId: error.requestId };
+interface ErrorFacts {
+  message: string;
+  code: string | null;
+  requestId: string | null;
+  param: string | null;
+  docUrl: string | null;
+}
+
+function errorMessage(error: unknown): ErrorFacts {
+  if (error instanceof ApiError) return { message: error.message, code: error.code, requestId: error.requestId, param: error.param, docUrl: error.docUrl };
   const code = (error as { code?: unknown } | null)?.code;
   return {
     message: error instanceof Error ? error.message : String(error),
     code: typeof code === 'string' ? code : null,
     requestId: null,
+    param: null,
+    docUrl: null,
   };
 }
 
-/** `error: <message> (code, request id)` */
+/** `error: <message> (code, field, request id)` and, on its own line, where the code is explained. */
 export function errorLine(error: unknown): string {
-  const { message, code, requestId } = errorMessage(error);
-  const detail = [code, requestId ? `request ${requestId}` : null].filter(Boolean).join(', ');
-  return `error: ${message}${detail ? ` (${detail})` : ''}`;
+  const { message, code, requestId, param, docUrl } = errorMessage(error);
+  const detail = [code, param ? `field ${param}` : null, requestId ? `request ${requestId}` : null].filter(Boolean).join(', ');
+  return `error: ${message}${detail ? ` (${detail})` : ''}${docUrl ? `\n  see ${docUrl}` : ''}`;
 }
 
 export function errorJson(error: unknown): string {
-  const { message, code, requestId } = errorMessage(error);
-  return JSON.stringify({ error: message, code, ...(requestId ? { request_id: requestId } : {}) });
+  const { message, code, requestId, param, docUrl } = errorMessage(error);
+  return JSON.stringify({ error: message, code, ...(param ? { param } : {}), ...(requestId ? { request_id: requestId } : {}), ...(docUrl ? { doc_url: docUrl } : {}) });
 }

@@ -33,12 +33,12 @@ export async function handleMcpRequest(request: Request, options: McpHttpOptions
 
 async function answerMcp(request: Request, options: McpHttpOptions, requestId: string): Promise<Response> {
   // Stateless: no session to resume (GET) or end (DELETE).
-  if (request.method !== 'POST') return problem(requestId, 405, 'method_not_allowed', `${request.method} is not supported on the MCP endpoint: send JSON-RPC with POST`, { allow: 'POST' });
+  if (request.method !== 'POST') return problem(options.apiBaseUrl, requestId, 405, 'method_not_allowed', `${request.method} is not supported on the MCP endpoint: send JSON-RPC with POST`, { allow: 'POST' });
   const authorization = request.headers.get('authorization');
   const apiKey = bearerKey(authorization);
   if (!apiKey) {
     const message = authorization === null ? 'Missing API key: send Authorization: Bearer rsk_...' : 'Malformed Authorization header: expected "Bearer <API key>"';
-    return problem(requestId, 401, 'unauthorized', message, { 'www-authenticate': 'Bearer' });
+    return problem(options.apiBaseUrl, requestId, 401, 'unauthorized', message, { 'www-authenticate': 'Bearer' });
   }
   const refusal = await keyRefusal(options, apiKey, requestId);
   if (refusal) return refusal;
@@ -76,8 +76,8 @@ async function keyRefusal(options: McpHttpOptions, apiKey: string, requestId: st
   try {
     await unwrap(check.GET('/usage'));
   } catch (error) {
-    if (isApiError(error) && error.status === 401) return problem(requestId, 401, 'unauthorized', error.message, { 'www-authenticate': 'Bearer' });
-    if (!isApiError(error)) return problem(requestId, 503, 'upstream_unavailable', 'The Reaction Studio API could not be reached', { 'retry-after': '5' });
+    if (isApiError(error) && error.status === 401) return problem(options.apiBaseUrl, requestId, 401, 'unauthorized', error.message, { 'www-authenticate': 'Bearer' });
+    if (!isApiError(error)) return problem(options.apiBaseUrl, requestId, 503, 'upstream_unavailable', 'The Reaction Studio API could not be reached', { 'retry-after': '5' });
     if (error.status >= 500) return undefined;
   }
   if (accepted.size >= ACCEPTED_MAX) accepted.clear();
@@ -90,10 +90,13 @@ async function sha256(text: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** The API's error envelope (`{error, code}`), so an MCP client's HTTP failure reads like the API's. */
-function problem(requestId: string, status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
-  // As the API's: only a 5xx carries the id in its body.
-  const body = { error: message, code, ...(status >= 500 ? { request_id: requestId } : {}) };
+/**
+ * The API's error envelope, so an MCP client's HTTP failure reads like the API's: `{error, code}`,
+ * the id to quote and the code's entry in the API's error reference (absolute here: this server may
+ * answer from another host than the API).
+ */
+function problem(apiBaseUrl: string, requestId: string, status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
+  const body = { error: message, code, request_id: requestId, doc_url: `${apiBaseUrl.replace(/\/+$/, '')}/docs/errors#${code}` };
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...headers } });
 }
 

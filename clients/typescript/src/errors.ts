@@ -1,8 +1,8 @@
 /**
  * Errors as the client sees them. The API answers every failure with one envelope,
- * `{"error": message, "code": code}` (a 500 adds `request_id`), and every response carries an
- * `x-request-id` header: an ApiError keeps all of it, so a caller can branch on `code` and quote
- * `requestId` to support.
+ * `{"error": message, "code": code, "param"?: field, "request_id": id, "doc_url": link}`, and every
+ * response carries an `x-request-id` header: an ApiError keeps all of it, so a caller can branch on
+ * `code`, point at the field in `param`, quote `requestId` to support and link `docUrl`.
  */
 
 import type { ErrorCode } from './types.js';
@@ -14,6 +14,8 @@ interface ErrorEnvelope {
   error?: unknown;
   code?: unknown;
   request_id?: unknown;
+  param?: unknown;
+  doc_url?: unknown;
 }
 
 export class ApiError extends Error {
@@ -21,18 +23,33 @@ export class ApiError extends Error {
   /** The envelope's `code` (e.g. `not_found`, `rate_limited`); `unknown_error` when the body was not the envelope. */
   readonly code: ApiErrorCode;
   readonly status: number;
-  /** From the `x-request-id` header, or the body of a 500. */
+  /** From the `x-request-id` header, or the envelope. */
   readonly requestId: string | null;
+  /** The request field at fault (`hook_text`, `variants.2.hook_text`), when the API named one. */
+  readonly param: string | null;
+  /** The code's entry in the API's error reference, absolute when the request's URL is known. */
+  readonly docUrl: string | null;
   /** Seconds from `Retry-After`, when the API sent it (429 and 503). */
   readonly retryAfterS: number | null;
   /** The body as received, parsed when it was JSON. */
   readonly body: unknown;
 
-  constructor(init: { status: number; code: ApiErrorCode; message: string; requestId: string | null; retryAfterS: number | null; body: unknown }) {
+  constructor(init: {
+    status: number;
+    code: ApiErrorCode;
+    message: string;
+    requestId: string | null;
+    retryAfterS: number | null;
+    body: unknown;
+    param?: string | null;
+    docUrl?: string | null;
+  }) {
     super(init.message);
     this.status = init.status;
     this.code = init.code;
     this.requestId = init.requestId;
+    this.param = init.param ?? null;
+    this.docUrl = init.docUrl ?? null;
     this.retryAfterS = init.retryAfterS;
     this.body = init.body;
   }
@@ -48,7 +65,18 @@ export class ApiError extends Error {
       requestId: headerId ?? (typeof envelope.request_id === 'string' ? envelope.request_id : null),
       retryAfterS: retryAfterSeconds(response.headers.get('retry-after')),
       body,
+      param: typeof envelope.param === 'string' ? envelope.param : null,
+      docUrl: typeof envelope.doc_url === 'string' ? absoluteUrl(envelope.doc_url, response.url) : null,
     });
+  }
+}
+
+/** The API's `doc_url` is relative to its host; against the response's URL it becomes a link (unchanged when that URL is unknown). */
+function absoluteUrl(link: string, base: string): string {
+  try {
+    return new URL(link, base).href;
+  } catch {
+    return link;
   }
 }
 

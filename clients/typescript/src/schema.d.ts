@@ -89,6 +89,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The error reference
+         * @description Every error code with its status and what to do, one anchor per code: where an error envelope's `doc_url` points.
+         */
+        get: operations["metaDocsErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/products": {
         parameters: {
             query?: never;
@@ -1439,8 +1459,12 @@ export interface components {
             error: string;
             /** @enum {string} */
             code: "bad_request" | "unauthorized" | "allowance_exhausted" | "library_full" | "avatars_full" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "invalid_media" | "no_face" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
-            /** @description Only on 500s: quote it to support */
-            request_id?: string;
+            /** @description The request field at fault, as a dotted path (`hook_text`, `metadata.campaign`, `variants.2.hook_text`); absent when the problem is not one field */
+            param?: string;
+            /** @description This request's id, also in the `x-request-id` header: quote it to support */
+            request_id: string;
+            /** @description The code's entry in the served error reference (`/api/v1/docs/errors#<code>`), relative to the API's host */
+            doc_url: string;
         };
     };
     responses: never;
@@ -1704,6 +1728,54 @@ export interface operations {
                 };
                 content: {
                     "text/css": unknown;
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
+    metaDocsErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A static page, no script */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
                 };
             };
             /** @description `internal_error` */

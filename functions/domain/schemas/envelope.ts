@@ -1,6 +1,6 @@
 /**
- * The shapes every answer shares: `{data}` and `{data, meta}` for success, `{error, code}` for
- * failure, and the field kinds records are made of. The API description (functions/openapi) is built
+ * The shapes every answer shares: `{data}` and `{data, meta}` for success, `{error, code, param?,
+ * request_id, doc_url}` for failure, and the field kinds records are made of. The API description (functions/openapi) is built
  * from these, and the e2e tests check every answer against it.
  */
 import * as z from 'zod/mini';
@@ -19,7 +19,9 @@ export const errorEnvelope = z
   .object({
     error: z.string().check(z.meta({ description: 'What went wrong, fit to show; 500s say only "Internal server error"' })),
     code: z.enum(Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]]),
-    request_id: z.optional(z.string().check(z.meta({ description: 'Only on 500s: quote it to support' }))),
+    param: z.optional(z.string().check(z.meta({ description: 'The request field at fault, as a dotted path (`hook_text`, `metadata.campaign`, `variants.2.hook_text`); absent when the problem is not one field' }))),
+    request_id: z.string().check(z.meta({ description: "This request's id, also in the `x-request-id` header: quote it to support" })),
+    doc_url: z.string().check(z.meta({ description: "The code's entry in the served error reference (`/api/v1/docs/errors#<code>`), relative to the API's host" })),
   })
   .register(z.globalRegistry, { id: 'ErrorEnvelope', description: 'Every error answer, whatever the status' });
 

@@ -160,6 +160,12 @@ describe('exit codes', () => {
     expect(errorLine(new UsageError('--product is required'))).toBe('error: --product is required');
     expect(JSON.parse(errorJson(new JobFailedError(3, 'render_failed', 'boom')))).toEqual({ error: 'job 3 failed: boom', code: 'render_failed' });
   });
+
+  test('an error that names its field and its reference entry says both', () => {
+    const named = new ApiError({ status: 400, code: 'bad_request', message: 'm', requestId: 'req-2', retryAfterS: null, body: null, param: 'hook_text', docUrl: 'http://localhost:3000/api/v1/docs/errors#bad_request' });
+    expect(errorLine(named)).toBe('error: m (bad_request, field hook_text, request req-2)\n  see http://localhost:3000/api/v1/docs/errors#bad_request');
+    expect(JSON.parse(errorJson(named))).toEqual({ error: 'm', code: 'bad_request', param: 'hook_text', request_id: 'req-2', doc_url: 'http://localhost:3000/api/v1/docs/errors#bad_request' });
+  });
 });
 
 describe('run() and the config file', () => {

@@ -111,11 +111,14 @@ test('exit codes: a bad key 3, an unknown product 4, a missing --product 2', asy
   const { key } = await t.newAccount();
   const badLogin = await cli(['login', '--key', 'rsk_not_a_real_key', '--base-url', t.stack.apiUrl]);
   expect(badLogin.code).toBe(3);
-  expect(badLogin.stderr).toMatch(/^error: .*\(unauthorized, request [^)]+\)\n$/);
+  expect(badLogin.stderr).toBe(
+    `${badLogin.stderr.split('\n')[0]}\n  see ${t.stack.apiUrl}/docs/errors#unauthorized\n`,
+  );
+  expect(badLogin.stderr).toMatch(/^error: .*\(unauthorized, request [^)]+\)\n/);
 
   const badEnv = await cli(['usage', '--json'], { RS_API_KEY: 'rsk_not_a_real_key', RS_BASE_URL: t.stack.apiUrl });
   expect(badEnv.code).toBe(3);
-  expect(JSON.parse(badEnv.stdout)).toMatchObject({ code: 'unauthorized' });
+  expect(JSON.parse(badEnv.stdout)).toMatchObject({ code: 'unauthorized', request_id: expect.any(String), doc_url: `${t.stack.apiUrl}/docs/errors#unauthorized` });
 
   const unknown = await cli(['videos', 'create', '--product', '99999999', '--prompt', 'laughing'], { RS_API_KEY: key, RS_BASE_URL: t.stack.apiUrl });
   expect(unknown.code).toBe(4);

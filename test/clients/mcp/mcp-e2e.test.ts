@@ -216,7 +216,7 @@ describe('over streamable HTTP at /mcp', () => {
       const response = await fetch(mcpUrl(), { method: 'POST', headers: { ...headers, ...(authorization ? { authorization } : {}) }, body: initialize });
       expect(response.status).toBe(401);
       expect(response.headers.get('x-request-id')).toBeTruthy();
-      expect(await response.json()).toEqual({ error: expect.any(String), code: 'unauthorized' });
+      expect(await response.json()).toEqual({ error: expect.any(String), code: 'unauthorized', request_id: response.headers.get('x-request-id'), doc_url: expect.stringMatching(/\/api\/v1\/docs\/errors#unauthorized$/) });
     }
     await expect(overHttp('rsk_not_a_real_key')).rejects.toMatchObject({ code: 401, message: expect.stringMatching(/unauthorized/) });
   }, 60_000);
@@ -237,7 +237,7 @@ describe('over streamable HTTP at /mcp', () => {
     expect(broken.status).toBe(400);
     const huge = await fetch(mcpUrl(), { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1_100_000) } }) });
     expect(huge.status).toBe(413);
-    expect(await huge.json()).toEqual({ error: expect.any(String), code: 'payload_too_large' });
+    expect(await huge.json()).toEqual({ error: expect.any(String), code: 'payload_too_large', request_id: huge.headers.get('x-request-id'), doc_url: '/api/v1/docs/errors#payload_too_large' });
     const client = await overHttp(key);
     expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
   });

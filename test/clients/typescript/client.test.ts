@@ -179,6 +179,15 @@ describe('errors', () => {
     expect(ApiError.from(response, error)).toMatchObject({ status: 500, code: 'internal_error', requestId: 'req-500' });
   });
 
+  test('keeps the field at fault and the reference link, made absolute against the answer’s URL', () => {
+    const envelope = { error: 'Invalid request: hook_text: too long', code: 'bad_request', param: 'hook_text', request_id: 'req-1', doc_url: '/api/v1/docs/errors#bad_request' };
+    const answered = Object.defineProperty(new Response(null, { status: 400 }), 'url', { value: 'https://api.example.com/api/v1/videos' });
+    expect(ApiError.from(answered, envelope)).toMatchObject({ param: 'hook_text', requestId: 'req-1', docUrl: 'https://api.example.com/api/v1/docs/errors#bad_request' });
+    // A Response built by hand has no URL: the link stays as the API wrote it.
+    expect(ApiError.from(new Response(null, { status: 400 }), envelope)).toMatchObject({ param: 'hook_text', docUrl: '/api/v1/docs/errors#bad_request' });
+    expect(ApiError.from(new Response(null, { status: 404 }), { error: 'x', code: 'not_found' })).toMatchObject({ param: null, docUrl: null });
+  });
+
   test('a refusal whose Retry-After is above the cap comes back at once, with retryAfterS', async () => {
     const api = fakeApi({ 'GET /videos/jobs/5': () => json(429, { error: 'slow down', code: 'rate_limited' }, { 'retry-after': '40' }) });
     const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch, retry: { maxDelayMs: 10_000 } });

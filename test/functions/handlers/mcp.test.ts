@@ -88,7 +88,7 @@ test('no key or a key the API refuses is 401 in the API\'s envelope, before any 
     const answer = await invoke(event({ authorization, body: INITIALIZE }));
     expect(answer.status).toBe(401);
     expect(answer.headers['www-authenticate']).toBe('Bearer');
-    expect(answer.json).toEqual({ error: expect.any(String), code: 'unauthorized' });
+    expect(answer.json).toEqual({ error: expect.any(String), code: 'unauthorized', request_id: answer.headers['x-request-id'], doc_url: expect.stringMatching(/\/docs\/errors#unauthorized$/) });
   }
 });
 

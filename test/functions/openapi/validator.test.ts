@@ -11,6 +11,9 @@ const headers = (extra: Record<string, string> = {}) =>
     ...extra,
   });
 
+/** The envelope every error answer carries. */
+const envelopeOf = (code: string, error: string) => ({ error, code, request_id: 'req-1', doc_url: `/api/v1/docs/errors#${code}` });
+
 const usage = {
   plan: { name: 'pro', monthly_allowance: 150, library_cap: 50, avatar_cap: 100 },
   period: { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' },
@@ -53,19 +56,27 @@ describe('openApiMismatches', () => {
 
   test('an error code the operation does not list for that status is reported', () => {
     const answer = (code: string, status: number) =>
-      openApiMismatches({ method: 'GET', pathname: '/api/v1/usage', status, headers: headers(), body: { error: 'no', code } });
+      openApiMismatches({ method: 'GET', pathname: '/api/v1/usage', status, headers: headers(), body: envelopeOf(code, 'no') });
     expect(answer('rate_limited', 429).join()).toMatch(/Retry-After/);
     expect(answer('forbidden', 403)).toEqual([]);
     expect(answer('conflict', 409).join()).toMatch(/not 409/);
     expect(answer('unauthorized', 403).join()).toMatch(/enum|belongs to status 401/);
   });
 
+  test('an error without its request id or reference link is not the envelope', () => {
+    const { request_id: _id, ...withoutId } = envelopeOf('forbidden', 'no');
+    const { doc_url: _link, ...withoutLink } = envelopeOf('forbidden', 'no');
+    for (const body of [withoutId, withoutLink]) {
+      expect(openApiMismatches({ method: 'GET', pathname: '/api/v1/usage', status: 403, headers: headers(), body }).join()).toMatch(/request_id|doc_url/);
+    }
+  });
+
   test('unknown paths and other methods must be 404 and 405 in the envelope', () => {
-    const envelope = { error: 'No route', code: 'not_found' };
+    const envelope = envelopeOf('not_found', 'No route');
     expect(openApiMismatches({ method: 'GET', pathname: '/api/v1/nothing', status: 404, headers: headers(), body: envelope })).toEqual([]);
     expect(openApiMismatches({ method: 'GET', pathname: '/api/v1/nothing', status: 200, headers: headers(), body: {} }).join()).toMatch(/404 was due/);
     expect(
-      openApiMismatches({ method: 'DELETE', pathname: '/api/v1/usage', status: 405, headers: headers(), body: { error: 'no', code: 'method_not_allowed' } }),
+      openApiMismatches({ method: 'DELETE', pathname: '/api/v1/usage', status: 405, headers: headers(), body: envelopeOf('method_not_allowed', 'no') }),
     ).toEqual([]);
   });
 });

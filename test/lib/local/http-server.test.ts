@@ -235,7 +235,7 @@ describe('a large body is read only for a good key', () => {
     });
     error.mockRestore();
     expectEnvelope(answer, 500, 'internal_error');
-    expect(answer.body).toEqual({ error: 'Internal server error', code: 'internal_error', request_id: answer.headers['x-request-id'] });
+    expect(answer.body).toEqual({ error: 'Internal server error', code: 'internal_error', request_id: answer.headers['x-request-id'], doc_url: '/api/v1/docs/errors#internal_error' });
   });
 });
 

@@ -121,7 +121,7 @@ describe('authentication (unit)', () => {
     const res = await call(`Bearer ${key.key}`, { apiKeys: failing });
     expect(res).toEqual({
       status: 500,
-      body: { error: 'Internal server error', code: 'internal_error', request_id: 'req-1' },
+      body: { error: 'Internal server error', code: 'internal_error', request_id: 'req-1', doc_url: '/api/v1/docs/errors#internal_error' },
       headers: expect.objectContaining({ 'x-request-id': 'req-1' }),
     });
     expect(JSON.stringify(res.body)).not.toMatch(/10\.0\.0\.12|stack/);
