@@ -87,9 +87,9 @@ async function withLinkedFile<T>(deps: UseUploadDeps, purpose: UploadPurpose, ur
 
 function linkRefusal(field: string, error: unknown): unknown {
   if (!(error instanceof RemoteFileError)) return error;
-  if (error.reason === 'too_large') return new AppError('payload_too_large', `${field}: ${error.message}`, { cause: error });
-  if (error.reason === 'unavailable') return new AppError('upstream_unavailable', `${field}: ${error.message}`, { cause: error, headers: { 'retry-after': '30' } });
-  return badRequest(`${field}: ${error.message}`);
+  if (error.reason === 'too_large') return new AppError('payload_too_large', `${field}: ${error.message}`, { cause: error, param: field });
+  if (error.reason === 'unavailable') return new AppError('upstream_unavailable', `${field}: ${error.message}`, { cause: error, headers: { 'retry-after': '30' }, param: field });
+  return badRequest(`${field}: ${error.message}`, field);
 }
 
 /** The checks of an upload before it is used (a dry run stops here; an oversized object is deleted only by a real use). */
@@ -97,7 +97,7 @@ async function usableUpload(deps: UseUploadDeps, accountId: number, purpose: Upl
   const field = UPLOAD_RULES[purpose].field;
   const upload = await deps.uploads.get(accountId, uploadId);
   if (!upload) throw notFound(`${field}: Upload ${uploadId}`);
-  if (upload.purpose !== purpose) throw badRequest(`${field}: upload ${uploadId} is for ${upload.purpose}, not ${purpose}`);
+  if (upload.purpose !== purpose) throw badRequest(`${field}: upload ${uploadId} is for ${upload.purpose}, not ${purpose}`, field);
   if (upload.status === 'used') throw alreadyUsed(field, uploadId);
   if (uploadIsExpired(upload, deps.now())) throw expired(field, uploadId);
   const size = await deps.blobs.sizeOf(upload.key);

@@ -109,6 +109,7 @@ describe('uploading an avatar image', () => {
     const refused = await upload(api, grey, 'grey.png');
     expectError(refused, 422, 'no_face');
     expect(refused.body.error).toMatch(/could not find a face in this image/);
+    expect(refused.body).toMatchObject({ param: 'image', doc_url: '/api/v1/docs/errors#no_face' });
     await expectNothingStored(accountId, api);
     expect((await api.get('/usage')).body.data.avatars).toMatchObject({ used: 0 });
   });
