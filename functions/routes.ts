@@ -197,8 +197,13 @@ export interface RouteDefinition {
    * analytics window, `dry_run` checks and quotes without doing (the rate limit is read, not counted).
    */
   query?: readonly ('page' | 'before' | 'days' | 'dry_run')[];
-  /** Takes an Idempotency-Key header (a repeat with the same key returns the same result). */
-  idempotencyKey?: true;
+  /**
+   * Takes an Idempotency-Key header: a repeat with the same key and request gets the first answer
+   * again, marked `Idempotent-Replayed: true`. `use-case`: the operation's use case writes the key
+   * with what it creates (video jobs and batches, which reserve allowance); `answer`: the dispatcher
+   * records the first successful answer and gives it again (#http/dispatch, use-cases/answer-once.ts).
+   */
+  idempotencyKey?: 'use-case' | 'answer';
 }
 
 export type BodyKind = 'json' | 'form' | 'multipart';
@@ -267,7 +272,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('GET', '/docs/errors', 'meta', 'docsErrors', PUBLIC),
 
   route('GET', '/products', 'products', 'list', { query: ['page'] }),
-  route('POST', '/products', 'products', 'create', { maxBodyBytes: uploadLimit(DEMO_VIDEO), body: { accept: ANY_BODY, files: { demo_video: DEMO_VIDEO } } }),
+  route('POST', '/products', 'products', 'create', { maxBodyBytes: uploadLimit(DEMO_VIDEO), body: { accept: ANY_BODY, files: { demo_video: DEMO_VIDEO } }, idempotencyKey: 'answer' }),
   route('GET', '/products/{id}', 'products', 'get'),
   route('PATCH', '/products/{id}', 'products', 'update', { body: { accept: ANY_BODY } }),
   route('PUT', '/products/{id}', 'products', 'update', { body: { accept: ANY_BODY } }),
@@ -277,17 +282,18 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('POST', '/avatars', 'avatars', 'create', {
     maxBodyBytes: uploadLimit(AVATAR_IMAGE),
     body: { accept: ANY_BODY, files: { image: { ...AVATAR_IMAGE, required: true } } },
+    idempotencyKey: 'answer',
   }),
   route('GET', '/avatars/{id}', 'avatars', 'get'),
   route('DELETE', '/avatars/{id}', 'avatars', 'remove'),
 
   route('GET', '/music', 'music', 'list'),
-  route('POST', '/music', 'music', 'create', { maxBodyBytes: uploadLimit(MUSIC_AUDIO), body: { accept: ANY_BODY, files: { audio: MUSIC_AUDIO } } }),
+  route('POST', '/music', 'music', 'create', { maxBodyBytes: uploadLimit(MUSIC_AUDIO), body: { accept: ANY_BODY, files: { audio: MUSIC_AUDIO } }, idempotencyKey: 'answer' }),
   route('GET', '/music/{music_id}/audio', 'music', 'audio'),
   route('DELETE', '/music/{music_id}', 'music', 'remove'),
 
   route('GET', '/reactions', 'reactions', 'list'),
-  route('POST', '/reactions', 'reactions', 'create', { body: { accept: ANY_BODY } }),
+  route('POST', '/reactions', 'reactions', 'create', { body: { accept: ANY_BODY }, idempotencyKey: 'answer' }),
   route('GET', '/reactions/{id}', 'reactions', 'get'),
   route('DELETE', '/reactions/{id}', 'reactions', 'remove'),
 
@@ -295,7 +301,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('POST', '/videos', 'videos', 'create', {
     maxBodyBytes: uploadLimit(REFERENCE_VIDEO),
     body: { accept: ANY_BODY, files: { reference_video: REFERENCE_VIDEO } },
-    idempotencyKey: true,
+    idempotencyKey: 'use-case',
     query: ['dry_run'],
   }),
   route('GET', '/videos/jobs', 'videos', 'listJobs', { query: ['before'] }),
@@ -310,7 +316,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   }),
 
   // Variant batches: many jobs of one product in one request (JSON only: a variant's clip is a direct upload).
-  route('POST', '/videos/batch', 'videos', 'createBatch', { body: { accept: ['json'] }, idempotencyKey: true, query: ['dry_run'] }),
+  route('POST', '/videos/batch', 'videos', 'createBatch', { body: { accept: ['json'] }, idempotencyKey: 'use-case', query: ['dry_run'] }),
   route('GET', '/videos/batches/{id}', 'videos', 'getBatch'),
 
   route('POST', '/hooks', 'hooks', 'create', { body: { accept: ANY_BODY } }),
@@ -323,7 +329,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('DELETE', '/social/connections/{provider}', 'social', 'disconnect', PUBLISH),
   route('POST', '/social/accounts/sync', 'social', 'syncAccounts', { ...PUBLISH, body: { accept: FIELDS_ONLY } }),
   route('GET', '/social/posts', 'social', 'listPosts', { query: ['page'] }),
-  route('POST', '/social/posts', 'social', 'createPost', { ...PUBLISH, body: { accept: FIELDS_ONLY } }),
+  route('POST', '/social/posts', 'social', 'createPost', { ...PUBLISH, body: { accept: FIELDS_ONLY }, idempotencyKey: 'answer' }),
   route('GET', '/social/posts/{id}', 'social', 'getPost'),
   route('DELETE', '/social/posts/{id}', 'social', 'deletePost', PUBLISH),
 
@@ -339,13 +345,13 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('POST', '/auth/password', 'accounts', 'changePassword', { ...SESSION, ...AUTH_BODY }),
   route('GET', '/account', 'accounts', 'account'),
   route('GET', '/keys', 'accounts', 'listKeys', SESSION),
-  route('POST', '/keys', 'accounts', 'createKey', { ...SESSION, body: { accept: FIELDS_ONLY } }),
+  route('POST', '/keys', 'accounts', 'createKey', { ...SESSION, body: { accept: FIELDS_ONLY }, idempotencyKey: 'answer' }),
   route('DELETE', '/keys/{id}', 'accounts', 'revokeKey', SESSION),
 
-  route('POST', '/uploads', 'uploads', 'create', { body: { accept: FIELDS_ONLY } }),
+  route('POST', '/uploads', 'uploads', 'create', { body: { accept: FIELDS_ONLY }, idempotencyKey: 'answer' }),
 
   route('GET', '/webhooks', 'webhooks', 'list'),
-  route('POST', '/webhooks', 'webhooks', 'create', { body: { accept: FIELDS_ONLY } }),
+  route('POST', '/webhooks', 'webhooks', 'create', { body: { accept: FIELDS_ONLY }, idempotencyKey: 'answer' }),
   route('GET', '/webhooks/{webhook_id}', 'webhooks', 'get'),
   route('PATCH', '/webhooks/{webhook_id}', 'webhooks', 'update', { body: { accept: FIELDS_ONLY } }),
   route('DELETE', '/webhooks/{webhook_id}', 'webhooks', 'remove'),

@@ -15,6 +15,7 @@ import type { Avatar } from '#domain/avatar';
 import { presentAvatar } from '#use-cases/present-records';
 import { createAvatar, type CreateAvatarInput } from '#use-cases/create-avatar';
 import { removeAvatar } from '#use-cases/remove-avatar';
+import { answeredOnce } from './answered-once';
 
 const present = (request: AuthenticatedRequest, avatar: Avatar) => presentAvatar(request.deps.blobs, avatar);
 
@@ -62,4 +63,4 @@ const remove: Operation = async (request) => {
   return deleted(await removeAvatar(request.deps, { accountId: request.principal.accountId, avatarId: idParam(request) }));
 };
 
-export const avatarOperations = { list, create, get, remove };
+export const avatarOperations = { list, create: answeredOnce(create), get, remove };

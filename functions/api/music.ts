@@ -14,6 +14,7 @@ import { API_PREFIX } from '#functions/routes';
 import { addMusicTrack, type AddMusicTrackInput } from '#use-cases/add-music-track';
 import { removeMusicTrack } from '#use-cases/remove-music-track';
 import { musicAudioKeyOf } from '#use-cases/music-audio';
+import { answeredOnce } from './answered-once';
 
 /** A playback link lives this long: enough to play a 10-minute track, and the page asks again for another. */
 const AUDIO_LINK_TTL_S = 60 * 60;
@@ -62,4 +63,4 @@ const remove: Operation = async (request) => {
   return ok({ id, deleted: true });
 };
 
-export const musicOperations = { list, create, audio, remove };
+export const musicOperations = { list, create: answeredOnce(create), audio, remove };

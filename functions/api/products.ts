@@ -12,6 +12,7 @@ import { presentProduct } from '#use-cases/present-records';
 import { createProduct } from '#use-cases/create-product';
 import { updateProduct } from '#use-cases/update-product';
 import { removeProduct } from '#use-cases/remove-product';
+import { answeredOnce } from './answered-once';
 
 const present = (request: AuthenticatedRequest, product: Product) => presentProduct(request.deps.blobs, product);
 
@@ -57,4 +58,4 @@ const remove: Operation = async (request) => {
   return deleted(await removeProduct(request.deps, { accountId: request.principal.accountId, productId: idParam(request) }));
 };
 
-export const productOperations = { list, create, get, update, remove };
+export const productOperations = { list, create: answeredOnce(create), get, update, remove };

@@ -13,6 +13,7 @@ import { saveReactionInput } from '#domain/schemas/reaction';
 import { savedReactionView, type SavedReaction } from '#domain/reaction';
 import { saveReaction } from '#use-cases/save-reaction';
 import { removeReaction } from '#use-cases/remove-reaction';
+import { answeredOnce } from './answered-once';
 
 
 async function present(request: AuthenticatedRequest, reaction: SavedReaction) {
@@ -46,4 +47,4 @@ const remove: Operation = async (request) => {
   return deleted(await removeReaction(request.deps, { accountId: request.principal.accountId, reactionId: idParam(request) }));
 };
 
-export const reactionOperations = { list, create, get, remove };
+export const reactionOperations = { list, create: answeredOnce(create), get, remove };

@@ -14,6 +14,7 @@ import { createPostInput, postFieldsOfForm, postRequestOf, postView } from '#dom
 import { publishPost } from '#use-cases/publish-post';
 import { listPosts as listRefreshedPosts, readPost, type RefreshedPost } from '#use-cases/refresh-posts';
 import { deletePost as deletePostUseCase } from '#use-cases/delete-post';
+import { answeredOnce } from './answered-once';
 
 async function readFields(request: AuthenticatedRequest): Promise<Record<string, unknown>> {
   const body = await readRouteBody(request);
@@ -45,4 +46,4 @@ const deletePost: Operation = async (request) => {
   return deleted(post.id);
 };
 
-export const socialPostOperations = { listPosts, createPost, getPost, deletePost };
+export const socialPostOperations = { listPosts, createPost: answeredOnce(createPost), getPost, deletePost };

@@ -6,6 +6,7 @@ import { created } from '#http/respond';
 import { createUploadInput } from '#domain/schemas/upload';
 import { uploadView } from '#domain/upload-record';
 import { createUpload } from '#use-cases/create-upload';
+import { answeredOnce } from './answered-once';
 
 const create: Operation = async (request) => {
   const body = await readRouteBody(request);
@@ -14,4 +15,4 @@ const create: Operation = async (request) => {
   return created(uploadView(upload, form));
 };
 
-export const uploadOperations = { create };
+export const uploadOperations = { create: answeredOnce(create) };

@@ -4,25 +4,25 @@
  * (functions/use-cases); the state machine does the work. With `?dry_run=true` create, regenerate and
  * the batch only check and quote (200), through the same checks.
  */
-import type { AuthenticatedRequest, Operation } from '#http/api-types';
+import type { ApiResult, Operation } from '#http/api-types';
 import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
+import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf } from '#http/idempotency-key';
 import { dryRunParam, idParam, sliceParams } from '#http/params';
 import { accepted, ok } from '#http/respond';
 import { logger } from '#functions/logger';
-import { badRequest, notFound } from '#domain/errors';
+import { notFound } from '#domain/errors';
 import { approveVideoInput, createVideoInput, regenerateVideoInput, videoRequestOf } from '#domain/schemas/video';
 import { presentJob } from '#use-cases/present-records';
 import type { BlobStore } from '#ports/blob-store';
 import { createVideoBatchInput, videoVariantsOf } from '#domain/schemas/video-batch';
 import { batchView } from '#domain/batches';
-import { createVideoJob, quoteVideoJob } from '#use-cases/create-video-job';
-import { createVideoBatch, quoteVideoBatch, readVideoBatch, type BatchWithJobs } from '#use-cases/create-video-batch';
+import { createOrReplayVideoJob, quoteVideoJob } from '#use-cases/create-video-job';
+import { createOrReplayVideoBatch, quoteVideoBatch, readVideoBatch, type BatchWithJobs } from '#use-cases/create-video-batch';
 import { approvePreview } from '#use-cases/approve-preview';
 import { quoteRegeneration, regenerateVideoJob } from '#use-cases/regenerate-video-job';
 import type { SentFile } from '#use-cases/use-upload';
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 const present = presentJob;
 
@@ -40,7 +40,7 @@ const listJobs: Operation = async (request) => {
 
 const create: Operation = async (request) => {
   const dryRun = dryRunParam(request);
-  const idempotencyKey = idempotencyKeyOf(request);
+  const idempotencyKey = idempotencyKeyOf(request.event);
   const body = await readRouteBody(request);
   try {
     const input = parseInput(createVideoInput, body.fields, 'video request');
@@ -48,8 +48,8 @@ const create: Operation = async (request) => {
     const videoRequest = videoRequestOf(input, file !== undefined);
     const jobInput = { accountId: request.principal.accountId, request: videoRequest, idempotencyKey, referenceVideo: referenceVideoOf(file, input.reference_video_upload_id) };
     if (dryRun) return ok(await quoteVideoJob({ ...request.deps, log: logger }, jobInput));
-    const job = await createVideoJob({ ...request.deps, log: logger }, jobInput);
-    return accepted(await present(request.deps.blobs, job));
+    const { job, replayed } = await createOrReplayVideoJob({ ...request.deps, log: logger }, jobInput);
+    return markReplayed(accepted(await present(request.deps.blobs, job)), replayed);
   } finally {
     await body.cleanup();
   }
@@ -79,12 +79,13 @@ const regenerate: Operation = async (request) => {
 
 const createBatch: Operation = async (request) => {
   const dryRun = dryRunParam(request);
-  const idempotencyKey = idempotencyKeyOf(request);
+  const idempotencyKey = idempotencyKeyOf(request.event);
   const body = await readRouteBody(request);
   const input = parseInput(createVideoBatchInput, body.fields, 'batch request');
   const batchInput = { accountId: request.principal.accountId, productId: input.product_id, variants: videoVariantsOf(input), idempotencyKey };
   if (dryRun) return ok(await quoteVideoBatch({ ...request.deps, log: logger }, batchInput));
-  return accepted(await presentBatch(request.deps.blobs, await createVideoBatch({ ...request.deps, log: logger }, batchInput)));
+  const { batch, replayed } = await createOrReplayVideoBatch({ ...request.deps, log: logger }, batchInput);
+  return markReplayed(accepted(await presentBatch(request.deps.blobs, batch)), replayed);
 };
 
 const getBatch: Operation = async (request) => {
@@ -97,17 +98,14 @@ async function presentBatch(blobs: BlobStore, { batch, jobs }: BatchWithJobs) {
   return batchView(batch, await Promise.all(jobs.map((job) => present(blobs, job))));
 }
 
+/** An earlier request's answer, given again for its Idempotency-Key, says so. */
+const markReplayed = (result: ApiResult, replayed: boolean): ApiResult => (replayed ? { ...result, headers: { ...result.headers, [IDEMPOTENT_REPLAYED_HEADER]: 'true' } } : result);
+
 /** The clip as a file part on disk or a direct upload's id (the schemas refuse both at once). */
 function referenceVideoOf(file: { path: string } | undefined, uploadId: string | undefined): SentFile | undefined {
   if (file) return { path: file.path };
   return uploadId ? { uploadId } : undefined;
 }
 
-function idempotencyKeyOf(request: AuthenticatedRequest): string | undefined {
-  const raw = request.event.headers?.['idempotency-key'];
-  if (raw === undefined) return undefined;
-  if (!IDEMPOTENCY_KEY.test(raw)) throw badRequest('Idempotency-Key must be 1-255 visible ASCII characters (a UUID is a good choice)');
-  return raw;
-}
 
 export const videoJobOperations = { create, listJobs, getJob, approve, regenerate, createBatch, getBatch };

@@ -9,6 +9,7 @@ import { deliveryView, endpointView } from '#domain/webhooks';
 import { createWebhookInput, updateWebhookInput } from '#domain/schemas/webhooks';
 import { createWebhook, deleteWebhook, getWebhook, updateWebhook } from '#use-cases/webhook-endpoints';
 import { listDeliveries, retryDelivery, sendTestEvent } from '#use-cases/webhook-deliveries';
+import { answeredOnce } from './answered-once';
 
 const ENDPOINT_ID = /^wh_[0-9a-f]{20}$/;
 const DELIVERY_ID = /^whd_[0-9a-f]{24}$/;
@@ -56,4 +57,4 @@ const retry: Operation = async (request) => {
 
 const test: Operation = async (request) => accepted(await sendTestEvent(request.deps, request.principal.accountId, endpointParam(request)));
 
-export const webhookOperations = { list, create, get, update, remove, deliveries, retry, test };
+export const webhookOperations = { list, create: answeredOnce(create), get, update, remove, deliveries, retry, test };

@@ -111,8 +111,9 @@ export const parameters = {
     in: 'header',
     required: false,
     description:
-      'A repeat with the same key and the same request returns the same job (202) and reserves nothing more; ' +
-      'the same key with a different request is 409. Keys are kept 24 hours.',
+      'A repeat with the same key and the same request returns the first answer again (the same record, nothing created or reserved twice), ' +
+      'with `Idempotent-Replayed: true`; the same key with a different request, or while the first is still running, is 409. ' +
+      'Only a success is kept: after a refusal the same key may be sent again. Keys are the account\'s own and kept 24 hours.',
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
   },
   IfNoneMatch: {
@@ -131,6 +132,11 @@ export const headers = {
   RateLimitReset: { description: 'Seconds until the window has room again', required: true, schema: { type: 'integer', minimum: 0 } },
   RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
   Allow: { description: 'The methods the path takes (405 only)', schema: { type: 'string' } },
+  IdempotentReplayed: {
+    description: 'Present, `true`, when this is the answer of an earlier request with the same Idempotency-Key, given again.',
+    required: false,
+    schema: { type: 'string', enum: ['true'] },
+  },
   ETag: {
     description: 'A strong validator of this exact answer; send it back as `If-None-Match`. An answer with signed media links changes on every request.',
     required: true,

@@ -27,7 +27,8 @@ const DESCRIPTION = `Short vertical reaction videos for products: an avatar reac
 - **Lists** of products, videos and posts are paged (\`page\`, \`per_page\`), newest first, with \`meta: {page, per_page, total}\`.
 - **Bodies** may be JSON, form-encoded or (where files are taken) multipart; unknown fields are 400.
 - **Polling**: authenticated GETs answer an \`ETag\`; send it back as \`If-None-Match\` and an unchanged answer is 304 with no body.
-- **POST /videos** takes an \`Idempotency-Key\` header; it and regenerate take \`?dry_run=true\` to check and quote without doing (200, not counted against the rate limit).`;
+- **Idempotency-Key**: every POST that creates something (videos, batches, products, avatars, music, reactions, uploads, posts, webhooks, keys) takes one; a repeat with the same key and request gets the first answer again with \`Idempotent-Replayed: true\`.
+- **Dry runs**: POST /videos and regenerate take \`?dry_run=true\` to check and quote without doing (200, not counted against the rate limit).`;
 
 /** The envelope, its `code` narrowed to what this status can carry here. */
 const envelopeFor = (codes: readonly ErrorCode[]): oas31.SchemaObject => ({
@@ -52,7 +53,12 @@ function successResponses(route: RouteDefinition): Record<string, ZodOpenApiResp
     const tagged = status === '200' && isConditional(route);
     out[status] = {
       description: answer.description,
-      headers: { 'x-request-id': headerRef('RequestId'), ...(route.auth !== 'none' ? rateLimitHeaders : {}), ...(tagged ? { ETag: headerRef('ETag') } : {}) },
+      headers: {
+        'x-request-id': headerRef('RequestId'),
+        ...(route.auth !== 'none' ? rateLimitHeaders : {}),
+        ...(tagged ? { ETag: headerRef('ETag') } : {}),
+        ...(route.idempotencyKey && status.startsWith('2') ? { 'Idempotent-Replayed': headerRef('IdempotentReplayed') } : {}),
+      },
       content: { [contentType]: answer.schema ? { schema: answer.schema } : {} },
     };
     if (tagged) {

@@ -30,6 +30,8 @@ export function routeErrorCodes(route: RouteDefinition): ErrorCode[] {
   if (/\{provider\}/.test(route.path)) codes.add('bad_request');
   if (/\{(webhook_id|delivery_id|music_id)\}/.test(route.path)) codes.add('bad_request').add('not_found');
   if (route.query?.length) codes.add('bad_request');
+  // A malformed Idempotency-Key (400); the key reused with another request, or sent again while its first request runs (409).
+  if (route.idempotencyKey) codes.add('bad_request').add('conflict');
   if (route.body) codes.add('bad_request').add('payload_too_large').add('unsupported_media_type');
   // An upload is judged by its bytes (415), its size (413) and whether it decodes as promised (422).
   if (route.body?.files) codes.add('payload_too_large').add('unsupported_media_type').add('invalid_media');

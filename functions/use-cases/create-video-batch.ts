@@ -52,16 +52,21 @@ export interface BatchWithJobs {
 }
 
 export async function createVideoBatch(deps: CreateVideoBatchDeps, input: CreateVideoBatchInput): Promise<BatchWithJobs> {
+  return (await createOrReplayVideoBatch(deps, input)).batch;
+}
+
+/** createVideoBatch, saying whether the batch is an earlier request's, answered again for its Idempotency-Key. */
+export async function createOrReplayVideoBatch(deps: CreateVideoBatchDeps, input: CreateVideoBatchInput): Promise<{ batch: BatchWithJobs; replayed: boolean }> {
   const idempotency = idempotencyClaimOf(input);
   if (idempotency) {
     const earlier = await deps.jobs.getBatchIdempotency(input.accountId, idempotency.keyHash, deps.now());
-    if (earlier) return sameRequestBatch(deps.jobs, input.accountId, earlier, idempotency.requestHash);
+    if (earlier) return { batch: await sameRequestBatch(deps.jobs, input.accountId, earlier, idempotency.requestHash), replayed: true };
   }
   try {
     return await withCheckedVariants(deps, input, { claim: true }, (references) => startBatch(deps, input, idempotency, references));
   } catch (error) {
     // The same batch sent twice at once with its key: the twin holds the uploads, so this one answers as a repeat.
-    if (idempotency && error instanceof UploadAlreadyUsed) return concurrentRequestBatch(deps.jobs, input.accountId, idempotency, deps.now());
+    if (idempotency && error instanceof UploadAlreadyUsed) return { batch: await concurrentRequestBatch(deps.jobs, input.accountId, idempotency, deps.now()), replayed: true };
     throw error;
   }
 }
@@ -158,7 +163,7 @@ async function startBatch(
   input: CreateVideoBatchInput,
   idempotency: IdempotencyClaim | undefined,
   references: (CheckedReference | undefined)[],
-): Promise<BatchWithJobs> {
+): Promise<{ batch: BatchWithJobs; replayed: boolean }> {
   const { accountId, productId, variants } = input;
   const now = deps.now();
   const batchId = await deps.jobs.newBatchId();
@@ -184,7 +189,7 @@ async function startBatch(
   if (!written.written) {
     // A concurrent request with the same key won; this one wrote nothing and answers with its batch.
     await undo.undo();
-    return concurrentRequestBatch(deps.jobs, accountId, idempotency!, now);
+    return { batch: await concurrentRequestBatch(deps.jobs, accountId, idempotency!, now), replayed: true };
   }
 
   // One at a time, so the jobs queue for render slots in the variants' order. The answer shows each
@@ -200,7 +205,7 @@ async function startBatch(
       answered.push(await failUnstarted(deps, job));
     }
   }
-  return { batch, jobs: answered };
+  return { batch: { batch, jobs: answered }, replayed: false };
 }
 
 const NOT_STARTED = 'The job could not be started; nothing was charged. Create it again (POST /videos) in a moment';

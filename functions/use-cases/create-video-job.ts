@@ -44,18 +44,23 @@ type CheckDeps = Omit<CreateVideoJobDeps, 'jobRunner' | 'metrics'>;
 export type QuoteVideoJobDeps = CheckDeps & Pick<Dependencies, 'ledger'>;
 
 export async function createVideoJob(deps: CreateVideoJobDeps, input: CreateVideoJobInput): Promise<StoredJob> {
+  return (await createOrReplayVideoJob(deps, input)).job;
+}
+
+/** createVideoJob, saying whether the job is an earlier request's, answered again for its Idempotency-Key. */
+export async function createOrReplayVideoJob(deps: CreateVideoJobDeps, input: CreateVideoJobInput): Promise<{ job: StoredJob; replayed: boolean }> {
   const { accountId } = input;
   const idempotency = await idempotencyClaimOf(input);
   if (idempotency) {
     const earlier = await deps.jobs.getIdempotency(accountId, idempotency.keyHash, deps.now());
-    if (earlier) return sameRequestJob(deps.jobs, accountId, earlier, idempotency.requestHash);
+    if (earlier) return { job: await sameRequestJob(deps.jobs, accountId, earlier, idempotency.requestHash), replayed: true };
   }
   try {
     // A direct upload is claimed for this job and given back if the job is not made.
     return await withCheckedRequest(deps, input, { claim: true }, (reference) => startJob(deps, input, idempotency, reference));
   } catch (error) {
     // The same request sent twice at once with its key: the twin holds the upload, so this one answers as a repeat.
-    if (idempotency && error instanceof UploadAlreadyUsed) return concurrentRequestJob(deps.jobs, accountId, idempotency, deps.now());
+    if (idempotency && error instanceof UploadAlreadyUsed) return { job: await concurrentRequestJob(deps.jobs, accountId, idempotency, deps.now()), replayed: true };
     throw error;
   }
 }
@@ -102,7 +107,7 @@ async function startJob(
   input: CreateVideoJobInput,
   idempotency: IdempotencyClaim | undefined,
   reference: CheckedReference | undefined,
-): Promise<StoredJob> {
+): Promise<{ job: StoredJob; replayed: boolean }> {
   const { accountId, request } = input;
 
   const now = deps.now();
@@ -121,7 +126,7 @@ async function startJob(
   if (!written.written) {
     // A concurrent request with the same key won; this one wrote nothing and answers with its job.
     await undo.undo();
-    return concurrentRequestJob(deps.jobs, accountId, idempotency!, now);
+    return { job: await concurrentRequestJob(deps.jobs, accountId, idempotency!, now), replayed: true };
   }
   // Taken back only while the job has not moved: an execution that did start owns it from then on.
   undo.add('withdraw the job, its key and its unit', () => deps.jobs.withdrawCreated(accountId, jobId, idempotency?.keyHash, unit));
@@ -132,7 +137,7 @@ async function startJob(
     if ((await undo.undo()) === 'kept') {
       // The answer was lost but the execution runs: the job started.
       metricsOf(deps).record({ name: 'JobsStarted' });
-      return (await deps.jobs.get(accountId, jobId)) ?? job;
+      return { job: (await deps.jobs.get(accountId, jobId)) ?? job, replayed: false };
     }
     throw new AppError('upstream_unavailable', 'The job could not be started; nothing was charged. Retry in a moment', {
       cause: error,
@@ -140,7 +145,7 @@ async function startJob(
     });
   }
   metricsOf(deps).record({ name: 'JobsStarted' });
-  return job;
+  return { job, replayed: false };
 }
 
 async function concurrentRequestJob(jobs: JobStore, accountId: number, idempotency: IdempotencyClaim, now: Date): Promise<StoredJob> {

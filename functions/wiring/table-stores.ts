@@ -10,11 +10,20 @@ import { TABLE_STORE_PORTS, type TableStorePort } from '#adapters/dynamodb/store
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-keys';
 import { DynamoRateLimiter } from '#adapters/dynamodb/rate-limiter';
 import { DynamoSessionStore } from '#adapters/dynamodb/sessions';
+import { DynamoIdempotentAnswers } from '#adapters/dynamodb/idempotent-answers';
 
 export type StoreClasses = { readonly [K in TableStorePort]?: new (table: DynamoTable) => Dependencies[K] };
 
-/** What every authenticated route reads before its operation: the key or the session, and the per-account limit. */
-const AUTH_STORES = { apiKeys: DynamoApiKeyStore, sessions: DynamoSessionStore, rateLimits: DynamoRateLimiter } as const satisfies StoreClasses;
+/**
+ * What every authenticated route may read besides its operation's: the key or the session, the
+ * per-account limit, and the Idempotency-Key answers its creating POSTs keep (#http/dispatch).
+ */
+const AUTH_STORES = {
+  apiKeys: DynamoApiKeyStore,
+  sessions: DynamoSessionStore,
+  rateLimits: DynamoRateLimiter,
+  idempotentAnswers: DynamoIdempotentAnswers,
+} as const satisfies StoreClasses;
 
 /** An API function's stores: authentication's and its operations'. */
 export const apiStores = (operations: StoreClasses): StoreClasses => ({ ...AUTH_STORES, ...operations });

@@ -82,6 +82,58 @@ describe('creating products', () => {
   });
 });
 
+describe('Idempotency-Key on POST /products', () => {
+  const keyed = (api: ApiClient, key: string, json: unknown) => api.send('POST', '/products', { json, headers: { 'idempotency-key': key } });
+
+  test('8 concurrent sends of one request make one product; a repeat gets its answer again, marked replayed', async () => {
+    const { api } = await t.newAccount();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => keyed(api, 'launch-1', { name: 'Glow Serum' })));
+    const made = answers.filter((a) => a.status === 201);
+    const busy = answers.filter((a) => a.status === 409);
+    expect(made.length + busy.length).toBe(8);
+    expect(new Set(made.map((a) => a.body.data.id)).size).toBe(1);
+    for (const refusal of busy) expect(refusal.headers.get('retry-after')).toBe('1');
+    const id = made[0]!.body.data.id;
+    const again = await keyed(api, 'launch-1', { name: 'Glow Serum' });
+    expect(again.status).toBe(201);
+    expect(again.body.data.id).toBe(id);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(made[0]!.headers.get('idempotent-replayed')).toBeNull();
+    expect((await api.get('/products')).body.meta.total).toBe(1);
+  });
+
+  test('the same key with another body is 409 and makes nothing; another account’s same key is its own', async () => {
+    const { api } = await t.newAccount();
+    expect((await keyed(api, 'k-2', { name: 'One' })).status).toBe(201);
+    expectError(await keyed(api, 'k-2', { name: 'Two' }), 409, 'conflict');
+    expect((await api.get('/products')).body.meta.total).toBe(1);
+    const other = await t.newAccount();
+    expect((await keyed(other.api, 'k-2', { name: 'One' })).headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  test('a refused request keeps nothing under its key: fixed and sent again with it, it is made', async () => {
+    const { api } = await t.newAccount();
+    expectError(await keyed(api, 'k-3', { name: '' }), 400, 'bad_request');
+    expect((await keyed(api, 'k-3', { name: 'Fixed' })).status).toBe(201);
+  });
+
+  test('a multipart form sent twice (a new boundary each time) is one product; a malformed key is 400 naming the header', async () => {
+    const { api } = await t.newAccount();
+    const send = () => {
+      const form = new FormData();
+      form.append('name', 'Form Product');
+      return api.send('POST', '/products', { body: form, headers: { 'idempotency-key': 'form-1' } });
+    };
+    const first = await send();
+    const second = await send();
+    expect(second.body.data.id).toBe(first.body.data.id);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    const bad = await api.send('POST', '/products', { json: { name: 'x' }, headers: { 'idempotency-key': 'has space' } });
+    expectError(bad, 400, 'bad_request');
+    expect(bad.body.param).toBe('Idempotency-Key');
+  });
+});
+
 describe('reading, updating and deleting products', () => {
   test('GET by id; a non-integer id is 400; an unknown id is 404', async () => {
     const { api } = await t.newAccount();

@@ -111,6 +111,7 @@ describe('POST /videos/batch: one saved reaction under three hooks', () => {
       const repeat = await withKey(api, key, body);
       expect(repeat.status).toBe(202);
       expect(repeat.body.data).toMatchObject({ id: batch.id, counts: { done: 3 } });
+      expect([created.headers.get('idempotent-replayed'), repeat.headers.get('idempotent-replayed')]).toEqual([null, 'true']);
       expectError(await withKey(api, key, { ...body, variants: body.variants.slice(0, 2) }), 409, 'conflict');
       expect(await allowance(api)).toMatchObject({ used: 4, reserved: 0 });
       expect((await api.get('/videos')).body.meta.total).toBe(3);

@@ -229,6 +229,7 @@ describe('Idempotency-Key', () => {
       const second = await api.send('POST', '/videos', { json: body, headers: { 'idempotency-key': key } });
       expect([first.status, second.status]).toEqual([202, 202]);
       expect(second.body.data.id).toBe(first.body.data.id);
+      expect([first.headers.get('idempotent-replayed'), second.headers.get('idempotent-replayed')]).toEqual([null, 'true']);
       const during = await usage(api);
       expect(during.used + during.reserved).toBe(1);
 

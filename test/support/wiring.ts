@@ -65,6 +65,7 @@ export function testDependencies(overrides: Partial<Dependencies> = {}): Depende
     apiKeys: unwiredPort('apiKeys'),
     users: unwiredPort('users'),
     sessions: unwiredPort('sessions'),
+    idempotentAnswers: unwiredPort('idempotentAnswers'),
     rateLimits: unwiredPort('rateLimits'),
     social: unwired('social'),
     cipher: unwiredPort('cipher'),

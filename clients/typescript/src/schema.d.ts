@@ -1491,7 +1491,7 @@ export interface components {
         MusicId: string;
         /** @description A delivery id from GET /webhooks/{webhook_id}/deliveries (`whd_...`) */
         DeliveryId: string;
-        /** @description A repeat with the same key and the same request returns the same job (202) and reserves nothing more; the same key with a different request is 409. Keys are kept 24 hours. */
+        /** @description A repeat with the same key and the same request returns the first answer again (the same record, nothing created or reserved twice), with `Idempotent-Replayed: true`; the same key with a different request, or while the first is still running, is 409. Only a success is kept: after a refusal the same key may be sent again. Keys are the account's own and kept 24 hours. */
         IdempotencyKey: string;
         /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
         IfNoneMatch: string;
@@ -1510,6 +1510,8 @@ export interface components {
         RetryAfter: number;
         /** @description The methods the path takes (405 only) */
         Allow: string;
+        /** @description Present, `true`, when this is the answer of an earlier request with the same Idempotency-Key, given again. */
+        IdempotentReplayed: "true";
         /** @description A strong validator of this exact answer; send it back as `If-None-Match`. An answer with signed media links changes on every request. */
         ETag: string;
     };
@@ -1942,7 +1944,10 @@ export interface operations {
     productsCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A repeat with the same key and the same request returns the first answer again (the same record, nothing created or reserved twice), with `Idempotent-Replayed: true`; the same key with a different request, or while the first is still running, is 409. Only a success is kept: after a refusal the same key may be sent again. Keys are the account's own and kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1981,6 +1986,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2872,7 +2878,10 @@ export interface operations {
     avatarsCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A repeat with the same key and the same request returns the first answer again (the same record, nothing created or reserved twice), with `Idempotent-Replayed: true`; the same key with a different request, or while the first is still running, is 409. Only a success is kept: after a refusal the same key may be sent again. Keys are the account's own and kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2909,6 +2918,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2924,6 +2934,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3494,7 +3505,10 @@ export interface operations {
     musicCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A repeat with the same key and the same request returns the first answer again (the same record, nothing created or reserved twice), with `Idempotent-Replayed: true`; the same key with a different request, or while the first is still running, is 409. Only a success is kept: after a refusal the same key may be sent again. Keys are the account's own and kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3526,6 +3540,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4064,7 +4079,10 @@ export interface operations {
     reactionsCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A repeat with the same key and the same request returns the first answer again (the same record, nothing created or reserved twice), with `Idempotent-Replayed: true`; the same key with a different request, or while the first is still running, is 409. Only a success is kept: after a refusal the same key may be sent again. Keys are the account's own and kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4089,6 +4107,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4104,6 +4123,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4670,7 +4690,7 @@ export interface operations {
                 dry_run?: components["parameters"]["DryRun"];
             };
             header?: {
-                /** @description A repeat with the same key and the same request returns the same job (202) and reserves nothing more; the same key with a different request is 409. Keys are kept 24 hours. */
+                /** @description A repeat with the same key and the same request returns the first answer again (the same record, nothing created or reserved twice), with `Idempotent-Replayed: true`; the same key with a different request, or while the first is still running, is 409. Only a success is kept: after a refusal the same key may be sent again. Keys are the account's own and kept 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4774,6 +4794,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4789,6 +4810,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6013,7 +6035,7 @@ export interface operations {
                 dry_run?: components["parameters"]["DryRun"];
             };
             header?: {
-                /** @description A repeat with the same key and the same request returns the same job (202) and reserves nothing more; the same key with a different request is 409. Keys are kept 24 hours. */
+                /** @description A repeat with the same key and the same request returns the first answer again (the same record, nothing created or reserved twice), with `Idempotent-Replayed: true`; the same key with a different request, or while the first is still running, is 409. Only a success is kept: after a refusal the same key may be sent again. Keys are the account's own and kept 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6061,6 +6083,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6076,6 +6099,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7513,7 +7537,10 @@ export interface operations {
     socialCreatePost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A repeat with the same key and the same request returns the first answer again (the same record, nothing created or reserved twice), with `Idempotent-Replayed: true`; the same key with a different request, or while the first is still running, is 409. Only a success is kept: after a refusal the same key may be sent again. Keys are the account's own and kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7547,6 +7574,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9201,7 +9229,10 @@ export interface operations {
     accountsCreateKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A repeat with the same key and the same request returns the first answer again (the same record, nothing created or reserved twice), with `Idempotent-Replayed: true`; the same key with a different request, or while the first is still running, is 409. Only a success is kept: after a refusal the same key may be sent again. Keys are the account's own and kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9225,6 +9256,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9269,6 +9301,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `conflict` */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "conflict";
                     };
                 };
             };
@@ -9474,7 +9519,10 @@ export interface operations {
     uploadsCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A repeat with the same key and the same request returns the first answer again (the same record, nothing created or reserved twice), with `Idempotent-Replayed: true`; the same key with a different request, or while the first is still running, is 409. Only a success is kept: after a refusal the same key may be sent again. Keys are the account's own and kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9504,6 +9552,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9548,6 +9597,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `conflict` */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "conflict";
                     };
                 };
             };
@@ -9740,7 +9802,10 @@ export interface operations {
     webhooksCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A repeat with the same key and the same request returns the first answer again (the same record, nothing created or reserved twice), with `Idempotent-Replayed: true`; the same key with a different request, or while the first is still running, is 409. Only a success is kept: after a refusal the same key may be sent again. Keys are the account's own and kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9766,6 +9831,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -63,6 +63,8 @@ export const keys = {
    */
   processingDemosIndex: 'PROCESSING_DEMOS',
   processingAvatarsIndex: 'PROCESSING_AVATARS',
+  /** The answer of a creating POST sent with an Idempotency-Key (not a job's or a batch's: those have their own). */
+  idempotentAnswer: (accountId: number, keyHash: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `ANSWER#${keyHash}` }),
   jobIdempotency: (accountId: number, keyHash: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `IDEMPOTENCY#${keyHash}` }),
   /** A batch of jobs (POST /videos/batch) and its Idempotency-Key, apart from single jobs' keys. */
   batch: (accountId: number, batchId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `BATCH#${padId(batchId)}` }),

@@ -5,6 +5,7 @@ import { DynamoAccountStore } from './accounts';
 import { DynamoApiKeyStore } from './api-keys';
 import { DynamoUserStore } from './users';
 import { DynamoSessionStore } from './sessions';
+import { DynamoIdempotentAnswers } from './idempotent-answers';
 import { DynamoRateLimiter } from './rate-limiter';
 import { DynamoProductStore } from './products';
 import { DynamoAvatarStore } from './avatars';
@@ -26,6 +27,7 @@ export const TABLE_STORE_PORTS = [
   'apiKeys',
   'users',
   'sessions',
+  'idempotentAnswers',
   'rateLimits',
   'products',
   'avatars',
@@ -51,6 +53,7 @@ export function dynamoStores(table: DynamoTable): TableStores {
     apiKeys: new DynamoApiKeyStore(table),
     users: new DynamoUserStore(table),
     sessions: new DynamoSessionStore(table),
+    idempotentAnswers: new DynamoIdempotentAnswers(table),
     rateLimits: new DynamoRateLimiter(table),
     products: new DynamoProductStore(table),
     avatars: new DynamoAvatarStore(table),

@@ -1,4 +1,5 @@
 /** An API function carries only the table stores its handler module names, and sees only those in every runtime. */
+import { DynamoIdempotentAnswers } from '#adapters/dynamodb/idempotent-answers';
 import { apiStores, buildStores, onlyStores } from '#wiring/table-stores';
 import { testDependencies } from '#test-support/wiring';
 import { DynamoProductStore } from '#adapters/dynamodb/products';
@@ -10,14 +11,20 @@ import type { Dependencies } from '#ports/dependencies';
 
 const stores = apiStores({ products: DynamoProductStore });
 
-test('an API function always has the stores authentication reads (key, session, rate limit), plus those it names', () => {
-  expect(stores).toEqual({ apiKeys: DynamoApiKeyStore, sessions: DynamoSessionStore, rateLimits: DynamoRateLimiter, products: DynamoProductStore });
+test('an API function always has the stores authentication reads (key, session, rate limit) and the Idempotency-Key answers, plus those it names', () => {
+  expect(stores).toEqual({
+    apiKeys: DynamoApiKeyStore,
+    sessions: DynamoSessionStore,
+    rateLimits: DynamoRateLimiter,
+    idempotentAnswers: DynamoIdempotentAnswers,
+    products: DynamoProductStore,
+  });
 });
 
 test('builds one instance of each named store over the table, and nothing else', () => {
   const table = { client: {}, name: 'reaction-studio' } as unknown as DynamoTable;
   const built = buildStores(table, stores);
-  expect(Object.keys(built).sort()).toEqual(['apiKeys', 'products', 'rateLimits', 'sessions']);
+  expect(Object.keys(built).sort()).toEqual(['apiKeys', 'idempotentAnswers', 'products', 'rateLimits', 'sessions']);
   expect(built.products).toBeInstanceOf(DynamoProductStore);
 });
 
