@@ -12,7 +12,7 @@ export const JOB_METHODS = ['prompt', 'motion', 'reuse'] as const;
 export type JobMethod = (typeof JOB_METHODS)[number];
 
 export const JOB_MODES = ['auto', 'preview'] as const;
-type JobMode = (typeof JOB_MODES)[number];
+export type JobMode = (typeof JOB_MODES)[number];
 
 export const HOOK_POSITIONS = ['top', 'middle', 'bottom'] as const;
 type HookPosition = (typeof HOOK_POSITIONS)[number];

@@ -38,8 +38,9 @@ export function assertAllowanceCovers(state: AllowanceState, units: number, peri
 
 /**
  * Seconds from the request to the job's next stop (auto: `done`; preview and regenerate:
- * `preview_ready`), not counting a wait for a render slot. The job record keeps no step durations, so
- * these are the local stack's measured figures (docs/benchmarks.md, 2026-11-25, 2 cores, local engine):
+ * `preview_ready`), not counting a wait for a render slot: what a quote answers until this stack has
+ * timed enough jobs of the kind (use-cases/job-duration-estimate.ts). These are the local stack's
+ * measured figures (docs/benchmarks.md, 2026-11-25, 2 cores, local engine):
  * prompt auto POST→done median 2.42 s, prompt preview POST→preview_ready 3.41 s; a motion reaction
  * renders 0.96 s longer than a prompt one (2.76 vs 1.80 s); a reuse job skips that 1.80 s render, and
  * auto then encodes the caption segment on its own (2.15 s, compose row). A regenerate runs the

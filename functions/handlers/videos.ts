@@ -5,6 +5,7 @@ import type { DependencySource } from '#ports/dependencies';
 import { lambdaApiDependencies } from '#wiring/lambda';
 import { apiStores, onlyStores } from '#wiring/table-stores';
 import { DynamoJobStore } from '#adapters/dynamodb/jobs';
+import { DynamoJobDurations } from '#adapters/dynamodb/job-durations';
 import { DynamoVideoLibrary } from '#adapters/dynamodb/videos';
 import { DynamoAccountStore } from '#adapters/dynamodb/accounts';
 import { DynamoProductStore } from '#adapters/dynamodb/products';
@@ -29,6 +30,7 @@ const STORES = apiStores({
   music: DynamoMusicStore,
   uploads: DynamoUploadStore,
   ledger: DynamoAllowanceLedger,
+  jobDurations: DynamoJobDurations,
 });
 
 /** The operations this group serves, for any runtime's wiring; they see only their stores. */

@@ -10,6 +10,7 @@ import type { AccountStore } from './account-store';
 import type { ApiKeyStore } from './api-key-store';
 import type { UserStore } from './user-store';
 import type { IdempotentAnswerStore } from './idempotent-answers';
+import type { JobDurationStore } from './job-durations';
 import type { SessionStore } from './session-store';
 import type { Engines } from './engines';
 import type { ProductStore } from './product-store';
@@ -109,6 +110,8 @@ export interface Dependencies {
   sessions: SessionStore;
   /** The answers of creating POSTs sent with an Idempotency-Key, to give again to a repeat. */
   idempotentAnswers: IdempotentAnswerStore;
+  /** How long recent jobs took, by kind: what quotes estimate from. */
+  jobDurations: JobDurationStore;
   /** Requests per rolling minute per account: the contract's 120 unless the local stack was started with another. */
   apiRequestsPerMinute: number;
   /** Seconds a preview waits for a decision (domain/preview-wait): 30 days unless the local stack was started with less. */

@@ -17,7 +17,8 @@
 import { createHash } from 'node:crypto';
 import { AppError, conflict, isAppError, notFound } from '#domain/errors';
 import type { VideoBatch } from '#domain/batches';
-import { estimatedSeconds, type VideoQuote } from '#domain/quote';
+import type { VideoQuote } from '#domain/quote';
+import { estimateSeconds } from './job-duration-estimate';
 import { chargeNumberOfJob, JOB_STAGES, jobObjectKeys } from '#domain/jobs';
 import { executionInputOf, newJob, type StoredJob } from '#domain/job-execution';
 import type { VideoVariant } from '#domain/schemas/video-batch';
@@ -72,10 +73,10 @@ export async function createOrReplayVideoBatch(deps: CreateVideoBatchDeps, input
 }
 
 /** The dry run: every check of createVideoBatch, and the allowance read for one unit per variant. */
-export async function quoteVideoBatch(deps: CheckDeps, input: CreateVideoBatchInput): Promise<VideoQuote> {
+export async function quoteVideoBatch(deps: CheckDeps & Pick<Dependencies, 'jobDurations'>, input: CreateVideoBatchInput): Promise<VideoQuote> {
   const { accountId, variants } = input;
   // Jobs share the render slots: the last one's next stop is about the sum of their own times away.
-  const estimate = variants.reduce((sum, { request }) => sum + estimatedSeconds(request.method, request.mode, request.hookDuration), 0);
+  const estimate = (await estimateSeconds(deps, variants.map(({ request }) => request))).reduce((sum, seconds) => sum + seconds, 0);
   const idempotency = idempotencyClaimOf(input);
   if (idempotency) {
     const earlier = await deps.jobs.getBatchIdempotency(accountId, idempotency.keyHash, deps.now());

@@ -12,7 +12,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { AppError, conflict, notFound } from '#domain/errors';
-import { estimatedSeconds, type VideoQuote } from '#domain/quote';
+import type { VideoQuote } from '#domain/quote';
+import { estimateSeconds } from './job-duration-estimate';
 import { chargeNumberOfJob, jobObjectKeys } from '#domain/jobs';
 import { executionInputOf, newJob, type StoredJob } from '#domain/job-execution';
 import type { VideoRequest } from '#domain/schemas/video';
@@ -41,7 +42,7 @@ export interface CreateVideoJobInput {
 
 /** What the checks read (both the create and the dry run). */
 type CheckDeps = Omit<CreateVideoJobDeps, 'jobRunner' | 'metrics'>;
-export type QuoteVideoJobDeps = CheckDeps & Pick<Dependencies, 'ledger'>;
+export type QuoteVideoJobDeps = CheckDeps & Pick<Dependencies, 'ledger' | 'jobDurations'>;
 
 export async function createVideoJob(deps: CreateVideoJobDeps, input: CreateVideoJobInput): Promise<StoredJob> {
   return (await createOrReplayVideoJob(deps, input)).job;
@@ -71,7 +72,7 @@ export async function createOrReplayVideoJob(deps: CreateVideoJobDeps, input: Cr
  */
 export async function quoteVideoJob(deps: QuoteVideoJobDeps, input: CreateVideoJobInput): Promise<VideoQuote> {
   const { accountId, request } = input;
-  const estimate = estimatedSeconds(request.method, request.mode, request.hookDuration);
+  const [estimate = 0] = await estimateSeconds(deps, [request]);
   const idempotency = await idempotencyClaimOf(input);
   if (idempotency) {
     const earlier = await deps.jobs.getIdempotency(accountId, idempotency.keyHash, deps.now());

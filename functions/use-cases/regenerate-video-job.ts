@@ -11,7 +11,8 @@ import { assertCanRegenerate, chargeNumberOfRegeneration } from '#domain/jobs';
 import { regenerateReferenceKey, type HandedDecision, type JobDecision, type StoredJob } from '#domain/job-execution';
 import { regenerateChangesOf, type RegenerateChanges, type RegenerateVideoInput } from '#domain/schemas/video';
 import { newSeed } from '#domain/seed';
-import { estimatedSeconds, type VideoQuote } from '#domain/quote';
+import type { VideoQuote } from '#domain/quote';
+import { estimateSeconds } from './job-duration-estimate';
 import type { Dependencies } from '#ports/dependencies';
 import type { JobChanges } from '#ports/job-store';
 import { Compensation } from './compensation';
@@ -35,7 +36,7 @@ export interface RegenerateVideoJobInput {
   referenceVideo?: SentFile;
 }
 
-export type QuoteRegenerationDeps = Omit<RegenerateVideoJobDeps, 'jobRunner'> & Pick<Dependencies, 'ledger'>;
+export type QuoteRegenerationDeps = Omit<RegenerateVideoJobDeps, 'jobRunner'> & Pick<Dependencies, 'ledger' | 'jobDurations'>;
 
 /** A round that passed every check but the allowance's: the job as read, its changes, its pending token, any new clip (uploaded or linked). */
 interface CheckedRound {
@@ -52,7 +53,10 @@ export async function regenerateVideoJob(deps: RegenerateVideoJobDeps, input: Re
 
 /** The dry run: the checks of regenerateVideoJob, then one unit checked against the allowance, not reserved. */
 export async function quoteRegeneration(deps: QuoteRegenerationDeps, input: RegenerateVideoJobInput): Promise<VideoQuote> {
-  return withCheckedRound(deps, input, { claim: false }, ({ job }) => quoteOf(deps, input.accountId, 1, estimatedSeconds(job.method, 'preview'), deps.now()));
+  return withCheckedRound(deps, input, { claim: false }, async ({ job }) => {
+    const [estimate = 0] = await estimateSeconds(deps, [{ method: job.method, mode: 'preview' }]);
+    return quoteOf(deps, input.accountId, 1, estimate, deps.now());
+  });
 }
 
 /**

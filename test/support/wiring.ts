@@ -52,6 +52,7 @@ export function testDependencies(overrides: Partial<Dependencies> = {}): Depende
     captionImages: unwiredPort('captionImages'),
     composer: unwiredPort('composer'),
     jobs: unwiredPort('jobs'),
+    jobDurations: unwiredPort('jobDurations'),
     ledger: unwiredPort('ledger'),
     videos: unwiredPort('videos'),
     uploads: unwiredPort('uploads'),

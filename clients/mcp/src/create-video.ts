@@ -15,7 +15,7 @@ export const createVideo = tool({
   title: 'Create a video',
   description:
     'Starts a video job (one unit of the monthly allowance) and answers the job. method prompt needs `prompt`; motion needs `avatar_id` and a reference; reuse needs `reaction_id`. `sound` (auto by default, music with a `music_id` from list_music, or none) and `voice_line` shape the soundtrack. mode preview stops at preview_ready for approve_job or regenerate_job. `wait: true` follows the job (progress notifications when the call has a progressToken) and answers it settled.',
-  input: z.object({
+  input: z.strictObject({
     product_id: id('product'),
     method: z.enum(['prompt', 'motion', 'reuse']),
     mode: z.enum(['auto', 'preview']).optional(),

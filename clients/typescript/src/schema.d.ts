@@ -1036,7 +1036,7 @@ export interface components {
                 reserved: number;
                 remaining: number;
             };
-            /** @description About how long the job would take to its next stop (auto: done; preview and regenerate: preview_ready), from measured step durations on an idle stack; time waiting for a render slot is not counted */
+            /** @description About how long the job would take to its next stop (auto: done; preview and regenerate: preview_ready): the median of this stack's latest jobs of the same kind, request to stop, queue included; a table measured on an idle stack until a kind has 5 of them */
             estimated_seconds: number;
         };
         Job: {

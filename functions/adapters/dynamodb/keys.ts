@@ -63,6 +63,8 @@ export const keys = {
    */
   processingDemosIndex: 'PROCESSING_DEMOS',
   processingAvatarsIndex: 'PROCESSING_AVATARS',
+  /** Recent job durations of one kind, for quotes: a partition per kind, so no one key takes every job's write. */
+  jobDurations: (kind: string) => ({ pk: `JOBDURATIONS#${kind}`, sk: 'JOBDURATIONS' }),
   /** The answer of a creating POST sent with an Idempotency-Key (not a job's or a batch's: those have their own). */
   idempotentAnswer: (accountId: number, keyHash: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `ANSWER#${keyHash}` }),
   jobIdempotency: (accountId: number, keyHash: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `IDEMPOTENCY#${keyHash}` }),

@@ -11,6 +11,7 @@ import { DynamoProductStore } from './products';
 import { DynamoAvatarStore } from './avatars';
 import { DynamoReactionStore } from './reactions';
 import { DynamoJobStore } from './jobs';
+import { DynamoJobDurations } from './job-durations';
 import { DynamoAllowanceLedger } from './allowance-ledger';
 import { DynamoVideoLibrary } from './videos';
 import { DynamoLibraryUsage } from './library';
@@ -34,6 +35,7 @@ export const TABLE_STORE_PORTS = [
   'music',
   'reactions',
   'jobs',
+  'jobDurations',
   'ledger',
   'videos',
   'library',
@@ -60,6 +62,7 @@ export function dynamoStores(table: DynamoTable): TableStores {
     music: new DynamoMusicStore(table),
     reactions: new DynamoReactionStore(table),
     jobs: new DynamoJobStore(table),
+    jobDurations: new DynamoJobDurations(table),
     ledger: new DynamoAllowanceLedger(table),
     videos: new DynamoVideoLibrary(table),
     library: new DynamoLibraryUsage(table),

@@ -9,8 +9,9 @@ import { activeJob, saveProgress } from '#pipeline/job-context';
 import { PipelineError } from '#pipeline/errors';
 import { STATE_OF_STEP, type StepPayload } from '#pipeline/steps';
 import { raiseEvent } from '#use-cases/webhook-events';
+import { recordJobDuration } from '#use-cases/job-duration-estimate';
 
-export async function awaitDecision(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'now' | 'previewWaitS'>): Promise<{ expires_at: string } | undefined> {
+export async function awaitDecision(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'now' | 'previewWaitS' | 'jobDurations'>): Promise<{ expires_at: string } | undefined> {
   if (!payload.task_token) throw new PipelineError('internal_error', 'await_decision needs a task token');
   const job = await activeJob(deps, payload);
   if (!job) return undefined;
@@ -35,6 +36,7 @@ export async function awaitDecision(payload: StepPayload, deps: Pick<Dependencie
     if (!(await deps.jobs.update(job.account_id, job.id, changes, { statusIn: ['queued', 'processing'] }, now, event))) {
       throw new PipelineError('internal_error', `Job ${job.id} moved while its preview was being shown`);
     }
+    await recordJobDuration(deps, job, 'preview_ready', now);
   }
   return { expires_at: expiresAt };
 }

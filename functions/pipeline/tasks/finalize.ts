@@ -13,8 +13,9 @@ import { settlementOnFinish } from './charges';
 import type { Metrics } from '#ports/metrics';
 import { metricsOf } from '#use-cases/metrics-of';
 import { raiseEvent } from '#use-cases/webhook-events';
+import { recordJobDuration } from '#use-cases/job-duration-estimate';
 
-export async function finalize(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'ledger' | 'blobs' | 'now'> & { metrics?: Metrics }): Promise<void> {
+export async function finalize(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'ledger' | 'blobs' | 'now' | 'jobDurations'> & { metrics?: Metrics }): Promise<void> {
   let job = await activeJob(deps, payload);
   if (!job) return;
   job = await enterStep(deps, job, 'finalize', 'finalizing');
@@ -42,6 +43,7 @@ export async function finalize(payload: StepPayload, deps: Pick<Dependencies, 'j
     raiseEvent('video.job.done', job.account_id, { kind: 'job', id: job.id }, now),
   );
   if (!finished) throw new PipelineError('internal_error', `Job ${job.id} could not be marked done`);
+  await recordJobDuration(deps, job, 'done', now);
   // Told once: a re-run after this point finds the job done and returns above.
   metricsOf(deps).record({ name: 'JobsDone' });
   metricsOf(deps).record({ name: 'UnitsCharged', units: settlement.chargedUnits });
