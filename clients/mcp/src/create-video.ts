@@ -10,6 +10,18 @@ import { Noted } from './results.js';
 import { CREATE, tool } from './tool.js';
 import { avatarSource, hookFields, id, soundFields, voiceLine } from './fields.js';
 
+/** What a video is made of, as create_video, quote_video and each variant of create_video_batch take it. */
+export const videoFields = {
+  method: z.enum(['prompt', 'motion', 'reuse']).describe('prompt: a reaction drawn from `prompt`; motion: an avatar following a reference clip; reuse: a saved reaction (`reaction_id`)'),
+  mode: z.enum(['auto', 'preview']).describe('auto (default): straight to the finished video; preview: stop at preview_ready for approve_job or regenerate_job').optional(),
+  prompt: z.string().min(1).max(1000).describe('How the avatar reacts (method prompt)').optional(),
+  reaction_id: id('saved reaction (method reuse)').optional(),
+  ...hookFields,
+  ...avatarSource,
+  ...soundFields,
+  ...voiceLine,
+};
+
 export const createVideo = tool({
   name: 'create_video',
   title: 'Create a video',
@@ -17,14 +29,7 @@ export const createVideo = tool({
     'Starts a video job (one unit of the monthly allowance) and answers the job. method prompt needs `prompt`; motion needs `avatar_id` and a reference; reuse needs `reaction_id`. `sound` (auto by default, music with a `music_id` from list_music, or none) and `voice_line` shape the soundtrack. mode preview stops at preview_ready for approve_job or regenerate_job. `wait: true` follows the job (progress notifications when the call has a progressToken) and answers it settled.',
   input: z.strictObject({
     product_id: id('product'),
-    method: z.enum(['prompt', 'motion', 'reuse']),
-    mode: z.enum(['auto', 'preview']).optional(),
-    prompt: z.string().min(1).max(1000).describe('How the avatar reacts (method prompt)').optional(),
-    reaction_id: id('saved reaction (method reuse)').optional(),
-    ...hookFields,
-    ...avatarSource,
-    ...soundFields,
-    ...voiceLine,
+    ...videoFields,
     idempotency_key: z.string().min(1).max(200).describe('Sent as Idempotency-Key: the same key and request again answer the first job, not a second one').optional(),
     wait: z.boolean().describe('Follow the job until done, failed or (mode preview) preview_ready').optional(),
     wait_timeout_s: z.number().int().positive().describe('The longest to wait; the job is then answered as it is').optional(),

@@ -7,8 +7,8 @@ export const uploadId = (purpose: string) => z.string().describe(`The id of an u
 
 export const hookFields = {
   hook_text: z.string().min(1).max(100).describe('The caption shown over the reaction (suggest_hooks gives ideas)').optional(),
-  hook_position: z.enum(['top', 'middle', 'bottom']).optional(),
-  hook_size: z.enum(['small', 'medium', 'large']).optional(),
+  hook_position: z.enum(['top', 'middle', 'bottom']).describe('Where the caption sits (default top); it keeps clear of the face and the apps\' UI either way').optional(),
+  hook_size: z.enum(['small', 'medium', 'large']).describe('The caption\'s type size (default medium); a long caption steps down to fit').optional(),
   ...hookLook(),
 };
 

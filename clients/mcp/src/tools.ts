@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import { unwrap, type ReactionStudioClient } from '@reaction-studio/client';
 import { createVideo } from './create-video.js';
+import { BATCH_TOOLS } from './batch-tools.js';
 import { id, paging, uploadId, hookFields, hookLook, avatarSource, soundFields, voiceLine } from './fields.js';
 import { CREATE, READ, tool, type ToolDefinition } from './tool.js';
 
@@ -33,10 +34,10 @@ export const TOOLS: readonly ToolDefinition[] = [
     description:
       'Declares a file and answers a one-hour presigned form (url, method, fields or headers): send the file there yourself, then name the upload\'s id in create_product (demo_video), create_avatar (avatar_image), create_video (reference_video) or add_music (music).',
     input: z.strictObject({
-      purpose: z.enum(['demo_video', 'avatar_image', 'reference_video', 'music']),
+      purpose: z.enum(['demo_video', 'avatar_image', 'reference_video', 'music']).describe('What the file is for: a product demo, an avatar portrait, a motion reference clip or a music track'),
       content_type: z.string().min(1).max(100).describe('The file\'s media type, e.g. video/mp4 or image/png'),
       size_bytes: z.number().int().positive().describe('The exact size of the file'),
-      filename: z.string().max(255).optional(),
+      filename: z.string().max(255).describe('The file\'s name, kept for display').optional(),
     }),
     annotations: CREATE,
     run: async (rs, body) => (await unwrap(rs.POST('/uploads', { body }))).data,
@@ -47,8 +48,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     description:
       'A product, with its demo clip (vertical MP4/MOV/AVI, at most 180 s) from a link (demo_video_url) or a direct upload (demo_video_upload_id). The demo is normalised in the background: `wait: true` answers once it is ready or failed.',
     input: z.strictObject({
-      name: z.string().min(1).max(200),
-      description: z.string().max(2000).optional(),
+      name: z.string().min(1).max(200).describe('The product\'s name, at most 200 characters'),
+      description: z.string().max(2000).describe('What the product is, for suggest_hooks and the studio; at most 2000 characters').optional(),
       demo_video_url: z.string().describe('A public link to the demo clip').optional(),
       demo_video_upload_id: uploadId('demo_video').optional(),
       wait: z.boolean().describe('Wait until the demo is ready (or failed)').optional(),
@@ -100,15 +101,16 @@ export const TOOLS: readonly ToolDefinition[] = [
     description: 'An avatar from exactly one of: a prompt describing the person, a portrait uploaded with create_upload (image_upload_id), or a link to a portrait (image_url).',
     input: z
       .strictObject({
-        prompt: z.string().min(3).max(1000).optional(),
+        prompt: z.string().min(3).max(1000).describe('The person to draw: age, hair, glasses, clothes, expression (3-1000 characters)').optional(),
         image_upload_id: uploadId('avatar_image').optional(),
-        image_url: z.string().optional(),
+        image_url: z.string().describe('A public link to a portrait (one person, face visible)').optional(),
       })
       .refine((source) => Object.values(source).filter((v) => v !== undefined).length === 1, { message: 'Give exactly one of prompt, image_upload_id, image_url' }),
     annotations: CREATE,
     run: async (rs, source) => rs.createAvatar(source as Parameters<ReactionStudioClient['createAvatar']>[0]),
   }),
   createVideo,
+  ...BATCH_TOOLS,
   tool({
     name: 'get_job',
     title: 'Get a video job',
@@ -129,7 +131,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'regenerate_job',
     title: 'Regenerate a preview',
     description: 'A new take of a preview job at preview_ready, with a new prompt or avatar/reference, caption style or duration, sound or voice line if given (uses one unit).',
-    input: z.strictObject({ job_id: id('job'), prompt: z.string().min(1).max(1000).optional(), ...avatarSource, ...hookLook(), ...soundFields, ...voiceLine }),
+    input: z.strictObject({ job_id: id('job'), prompt: z.string().min(1).max(1000).describe('A new reaction prompt (method prompt); left out, the same one with a new seed').optional(), ...avatarSource, ...hookLook(), ...soundFields, ...voiceLine }),
     annotations: CREATE,
     run: async (rs, { job_id, ...body }) => rs.regenerateJob(job_id, body),
   }),
@@ -178,12 +180,12 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Publish to social',
     description: 'Posts a finished video to channels of a connected provider, now, at schedule_at (ISO 8601), or as a draft.',
     input: z.strictObject({
-      provider: z.enum(['provider_a', 'provider_b']),
+      provider: z.enum(['provider_a', 'provider_b']).describe('The connected scheduling provider (list_social_connections)'),
       video_id: id('video'),
       account_ids: z.array(z.string().min(1).max(200)).min(1).max(20).describe('Channel ids from list_social_connections'),
-      caption: z.string().optional(),
+      caption: z.string().describe('The post\'s text (the strictest limit of the chosen networks applies); provider_b requires one; left out, provider_a posts none').optional(),
       schedule_at: z.string().describe('When to publish, ISO 8601; left out: now').optional(),
-      draft: z.boolean().optional(),
+      draft: z.boolean().describe('Keep it as a draft on the provider instead of publishing').optional(),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     run: async (rs, body) => (await unwrap(rs.POST('/social/posts', { body }))).data,

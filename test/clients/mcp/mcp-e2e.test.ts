@@ -30,17 +30,21 @@ const TOOLS = [
   'create_product',
   'create_upload',
   'create_video',
+  'create_video_batch',
+  'get_batch',
   'get_job',
   'get_product',
   'get_usage',
   'get_video',
   'list_avatars',
+  'list_jobs',
   'list_music',
   'list_products',
   'list_reactions',
   'list_social_connections',
   'list_videos',
   'publish_to_social',
+  'quote_video',
   'regenerate_job',
   'save_reaction',
   'suggest_hooks',
@@ -139,6 +143,9 @@ async function productHooksVideoUsage(client: Client, key: string, lastProgressA
   expect(new Set(figures).size).toBe(figures.length);
 
   expect(structured(await call(client, 'get_job', { job_id: job.id }))).toMatchObject({ id: job.id, status: 'done' });
+  expect(structured(await call(client, 'list_jobs', { limit: 5 })).data).toEqual([expect.objectContaining({ id: job.id, status: 'done' })]);
+  // A quote reserves nothing: the allowance below still shows the one video.
+  expect(structured(await call(client, 'quote_video', { product_id: product.id, method: 'prompt', prompt: 'laughing' }))).toMatchObject({ valid: true, units: 1, estimated_seconds: expect.any(Number) });
   const usage = structured(await call(client, 'get_usage', {}));
   expect(usage).toMatchObject({ plan: { name: 'pro' }, allowance: { used: 1 } });
   const videos = structured(await call(client, 'list_videos', {}));

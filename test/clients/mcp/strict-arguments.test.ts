@@ -35,3 +35,13 @@ test('a mistyped argument is a tool error that names it, and nothing is sent', a
   expect((answer.content[0] as { text: string }).text).toMatch(/demo_vidoe/);
   expect(sent).toEqual([]);
 });
+
+test('every argument of every tool is described for the model', async () => {
+  const { tools } = await client.listTools();
+  const undescribed = tools.flatMap((tool) =>
+    Object.entries((tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>)
+      .filter(([, schema]) => !schema.description)
+      .map(([name]) => `${tool.name}.${name}`),
+  );
+  expect(undescribed).toEqual([]);
+});
