@@ -9,6 +9,7 @@ import type { ReactionStudioClient, Job } from '@reaction-studio/client';
 import { Noted, dataResult, errorResult } from './results.js';
 import type { ToolContext } from './tool.js';
 import { TOOLS } from './tools.js';
+import { uploadFileTool } from './local-files.js';
 
 const MCP_SERVER_NAME = 'reaction-studio';
 const VERSION = '0.1.0';
@@ -16,6 +17,8 @@ const VERSION = '0.1.0';
 const DEFAULT_MAX_WAIT_MS = 15 * 60_000;
 
 export interface McpServerOptions {
+  /** Adds upload_file, which reads files from this machine's disk: for the stdio server only (local-files.ts). */
+  localFiles?: boolean;
   /** The longest a tool's `wait` may last. */
   maxWaitMs?: number;
   /** Between two polls of a wait (default the client's 1 s). */
@@ -27,7 +30,7 @@ export function createMcpServer(rs: ReactionStudioClient, options: McpServerOpti
     { name: MCP_SERVER_NAME, version: VERSION },
     { instructions: 'Reaction Studio makes short vertical reaction videos for products: create a product with its demo, suggest hooks, create a video (wait for it or poll get_job), then list, download or publish it.' },
   );
-  for (const definition of TOOLS) {
+  for (const definition of options.localFiles ? [...TOOLS, uploadFileTool] : TOOLS) {
     server.registerTool(
       definition.name,
       { title: definition.title, description: definition.description, inputSchema: definition.input, annotations: definition.annotations },

@@ -25,7 +25,7 @@ try {
   process.exit(2);
 }
 
-const server = createMcpServer(createClient({ baseUrl, apiKey, headers: { 'User-Agent': 'reaction-studio-mcp' } }), { intervalMs });
+const server = createMcpServer(createClient({ baseUrl, apiKey, headers: { 'User-Agent': 'reaction-studio-mcp' } }), { intervalMs, localFiles: true });
 // The host went away: stop (a wait in flight would otherwise poll on for nobody).
 process.stdin.once('end', () => void server.close().finally(() => process.exit(0)));
 server.connect(new StdioServerTransport()).catch((error: unknown) => {

@@ -117,8 +117,8 @@ async function demoUploadId(key: string): Promise<string> {
  * after a response read in the same chunk and by then drops progress for an answered request; over
  * stdio both often come in one read, over SSE never.
  */
-async function productHooksVideoUsage(client: Client, key: string, lastProgressArrives: boolean): Promise<void> {
-  const product = structured(await call(client, 'create_product', { name: 'Glow Serum', demo_video_upload_id: await demoUploadId(key), wait: true }));
+async function productHooksVideoUsage(client: Client, demoUpload: () => Promise<string>, lastProgressArrives: boolean): Promise<void> {
+  const product = structured(await call(client, 'create_product', { name: 'Glow Serum', demo_video_upload_id: await demoUpload(), wait: true }));
   expect(product).toMatchObject({ id: expect.any(Number), name: 'Glow Serum', demo_video: { status: 'ready' } });
 
   const ideas = structured(await call(client, 'suggest_hooks', { product_id: product.id }));
@@ -167,9 +167,9 @@ async function expectToolErrors(client: Client): Promise<void> {
   expect(structured(await call(client, 'get_usage', {})).plan.name).toBe('pro');
 }
 
-async function expectEveryToolDescribed(client: Client): Promise<void> {
+async function expectEveryToolDescribed(client: Client, extra: string[] = []): Promise<void> {
   const { tools } = await client.listTools();
-  expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
+  expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOLS, ...extra].sort());
   for (const tool of tools) {
     expect(tool.inputSchema.type).toBe('object');
     expect(tool.description).toBeTruthy();
@@ -179,11 +179,13 @@ async function expectEveryToolDescribed(client: Client): Promise<void> {
 }
 
 describe('over stdio', () => {
-  test('every tool has an input schema; a product by upload id, hooks, a video waited for with progress, usage', async () => {
+  test('every tool has an input schema; a product from a local file (upload_file), hooks, a video waited for with progress, usage', async () => {
     const { key } = await t.newAccount();
     const client = await overStdio({ REACTION_STUDIO_API_KEY: key });
-    await expectEveryToolDescribed(client);
-    await productHooksVideoUsage(client, key, false);
+    // Only the stdio server reads the user's disk.
+    await expectEveryToolDescribed(client, ['upload_file']);
+    const fromDisk = async () => structured(await call(client, 'upload_file', { path: demo, purpose: 'demo_video' })).id as string;
+    await productHooksVideoUsage(client, fromDisk, false);
   }, 300_000);
 
   test('bad input is a tool error that says what was wrong, and the server carries on', async () => {
@@ -208,7 +210,7 @@ describe('over streamable HTTP at /mcp', () => {
     const { key } = await t.newAccount();
     const client = await overHttp(key);
     await expectEveryToolDescribed(client);
-    await productHooksVideoUsage(client, key, true);
+    await productHooksVideoUsage(client, () => demoUploadId(key), true);
   }, 300_000);
 
   test('bad input is a tool error that says what was wrong, and the server carries on', async () => {
