@@ -345,7 +345,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('POST', '/auth/password', 'accounts', 'changePassword', { ...SESSION, ...AUTH_BODY }),
   route('GET', '/account', 'accounts', 'account'),
   route('GET', '/keys', 'accounts', 'listKeys', SESSION),
-  route('POST', '/keys', 'accounts', 'createKey', { ...SESSION, body: { accept: FIELDS_ONLY }, idempotencyKey: 'answer' }),
+  // No Idempotency-Key: its answer holds the new key, shown once and stored only as a hash; a recorded answer would keep it in clear.
+  route('POST', '/keys', 'accounts', 'createKey', { ...SESSION, body: { accept: FIELDS_ONLY } }),
   route('DELETE', '/keys/{id}', 'accounts', 'revokeKey', SESSION),
 
   route('POST', '/uploads', 'uploads', 'create', { body: { accept: FIELDS_ONLY }, idempotencyKey: 'answer' }),

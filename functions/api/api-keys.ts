@@ -9,7 +9,6 @@ import type { ApiKeyRecord } from '#domain/api-keys';
 import { createKeyInput } from '#domain/schemas/accounts';
 import { createKey } from '#use-cases/create-key';
 import { revokeKey } from '#use-cases/revoke-key';
-import { answeredOnce } from './answered-once';
 
 /** Never the key itself: only its hash is stored, and its prefix tells keys apart. */
 const keyView = (key: ApiKeyRecord) => ({
@@ -44,4 +43,4 @@ const revokeKeyOperation: Operation = async (request) => {
   return ok({ id, revoked: true });
 };
 
-export const apiKeyOperations = { account, listKeys, createKey: answeredOnce(createKeyOperation), revokeKey: revokeKeyOperation };
+export const apiKeyOperations = { account, listKeys, createKey: createKeyOperation, revokeKey: revokeKeyOperation };

@@ -27,7 +27,7 @@ const DESCRIPTION = `Short vertical reaction videos for products: an avatar reac
 - **Lists** of products, videos and posts are paged (\`page\`, \`per_page\`), newest first, with \`meta: {page, per_page, total}\`.
 - **Bodies** may be JSON, form-encoded or (where files are taken) multipart; unknown fields are 400.
 - **Polling**: authenticated GETs answer an \`ETag\`; send it back as \`If-None-Match\` and an unchanged answer is 304 with no body.
-- **Idempotency-Key**: every POST that creates something (videos, batches, products, avatars, music, reactions, uploads, posts, webhooks, keys) takes one; a repeat with the same key and request gets the first answer again with \`Idempotent-Replayed: true\`.
+- **Idempotency-Key**: every POST that creates something (videos, batches, products, avatars, music, reactions, uploads, posts, webhooks) takes one (not POST /keys: its answer is the new key, shown once and never kept in clear); a repeat with the same key and request gets the first answer again with \`Idempotent-Replayed: true\`.
 - **Dry runs**: POST /videos and regenerate take \`?dry_run=true\` to check and quote without doing (200, not counted against the rate limit).`;
 
 /** The envelope, its `code` narrowed to what this status can carry here. */

@@ -36,7 +36,6 @@ test('every route that records its answer for an Idempotency-Key runs an operati
     'POST /api/v1/music',
     'POST /api/v1/reactions',
     'POST /api/v1/social/posts',
-    'POST /api/v1/keys',
     'POST /api/v1/uploads',
     'POST /api/v1/webhooks',
   ]);
