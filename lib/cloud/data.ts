@@ -4,15 +4,19 @@
  * Beside it, the KMS key that wraps the data keys of the social-provider credentials stored in it.
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
+import * as backup from 'aws-cdk-lib/aws-backup';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '#lib/table-schema';
+import { acknowledge } from './nag';
 
 export class DataStore extends Construct {
   readonly table: dynamodb.Table;
   /** Envelope encryption of provider credentials (functions/adapters/crypto/credential-cipher.ts). */
   readonly connectionKey: kms.Key;
+  /** Daily copies of the table, kept 35 days in AWS Backup's vault. */
+  readonly backupPlan: backup.BackupPlan;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -25,8 +29,10 @@ export class DataStore extends Construct {
       timeToLiveAttribute: TABLE_SCHEMA.ttlAttribute,
       // Wakes the webhook dispatcher when an event is written (lib/cloud/webhooks.ts); keys are all it reads.
       stream: dynamodb.StreamViewType.KEYS_ONLY,
-      // Accounts, keys, usage and charges are the business's records: a stack deletion must not take them.
+      // Accounts, keys, usage and charges are the business's records: a stack deletion must not take
+      // them, and neither may a console click or a stray DeleteTable.
       removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
     });
 
     for (const index of TABLE_SCHEMA.globalIndexes) {
@@ -37,6 +43,15 @@ export class DataStore extends Construct {
         projectionType: dynamodb.ProjectionType.ALL,
       });
     }
+
+    // Point-in-time recovery covers 35 days of mistakes inside the table; the backup plan keeps copies
+    // apart from it (a deleted table takes its PITR window with it), restored as docs/aws.md says.
+    this.backupPlan = backup.BackupPlan.daily35DayRetention(this, 'BackupPlan');
+    const selection = this.backupPlan.addSelection('Table', { resources: [backup.BackupResource.fromDynamoDbTable(this.table)] });
+    acknowledge(selection, {
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]':
+        "AWS Backup's own service-role policy for backup jobs: the documented permission set, kept current by AWS as services add backup APIs",
+    });
 
     this.connectionKey = new kms.Key(this, 'ConnectionKey', {
       description: 'Wraps the data keys that seal social-provider credentials (envelope encryption)',

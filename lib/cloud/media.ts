@@ -17,6 +17,8 @@ const TMP_PREFIX = 'tmp/';
  * prefix two days later was never used.
  */
 const UNUSED_UPLOAD_EXPIRY = Duration.days(2);
+/** How long an overwritten or deleted object can be brought back. */
+const NONCURRENT_KEPT = Duration.days(7);
 
 /** Access logs are for investigating a leak or an abuse after the fact; three months covers a billing dispute. */
 const ACCESS_LOG_RETENTION = Duration.days(90);
@@ -48,7 +50,9 @@ export class MediaStore extends Construct {
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       minimumTLSVersion: 1.2,
-      versioned: false,
+      // An overwrite or a delete (a bug, a wrong key) keeps the old object as a noncurrent version for
+      // NONCURRENT_KEPT, then lifecycle removes it; versions cost storage only for that week.
+      versioned: true,
       removalPolicy: RemovalPolicy.RETAIN,
       serverAccessLogsBucket: this.accessLogs,
       serverAccessLogsPrefix: 'media/',
@@ -56,6 +60,7 @@ export class MediaStore extends Construct {
         { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
         { id: 'expire-tmp', prefix: TMP_PREFIX, expiration: Duration.days(1) },
         { id: 'expire-unused-uploads', prefix: UPLOADS_PREFIX, expiration: UNUSED_UPLOAD_EXPIRY },
+        { id: 'expire-noncurrent-versions', noncurrentVersionExpiration: NONCURRENT_KEPT, expiredObjectDeleteMarker: true },
       ],
       cors: [
         {

@@ -370,6 +370,16 @@ describe('the face-check function', () => {
 // ---- data and media ----
 
 describe('the table', () => {
+  test('survives mistakes: kept when the stack goes, protected from deletion, backed up daily for 35 days', () => {
+    const [[tableId, table]] = ofType('AWS::DynamoDB::Table') as [[string, Json]];
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.Properties.DeletionProtectionEnabled).toBe(true);
+    const [[, plan]] = ofType('AWS::Backup::BackupPlan') as [[string, Json]];
+    expect(plan.Properties.BackupPlan.BackupPlanRule).toEqual([expect.objectContaining({ ScheduleExpression: 'cron(0 5 * * ? *)', Lifecycle: { DeleteAfterDays: 35 } })]);
+    const [[, selection]] = ofType('AWS::Backup::BackupSelection') as [[string, Json]];
+    expect(JSON.stringify(selection.Properties.BackupSelection.Resources)).toContain(tableId);
+  });
+
   test('is on-demand, with point-in-time recovery and TTL on expires_at', () => {
     synthesis.template.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
@@ -440,9 +450,12 @@ describe('the media bucket', () => {
     );
   });
 
-  test('is not versioned and survives the deletion of the stack', () => {
+  test('is versioned, keeps an overwritten or deleted object a week, and survives the deletion of the stack', () => {
     const bucket = mediaBucket();
-    expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
+    expect(bucket.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toContainEqual(
+      expect.objectContaining({ Status: 'Enabled', NoncurrentVersionExpiration: { NoncurrentDays: 7 }, ExpiredObjectDeleteMarker: true }),
+    );
     expect(bucket.DeletionPolicy).toBe('Retain');
   });
 
