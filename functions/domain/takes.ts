@@ -4,7 +4,7 @@
  * stay with the job's working files until the job ends; approve composes the finished video from the
  * take it names, the newest by default. An auto job shows no preview, so it has no takes.
  */
-import { badRequest } from './errors';
+import { badRequest, conflict } from './errors';
 import { hookOfJob, isFinal, soundOfJob, type Job, type JobPreview, type JobReaction } from './jobs';
 
 /** The job's inputs that made a take: what approving that take puts back on the job. */
@@ -73,7 +73,8 @@ export const withTake = (job: TakeSource, take: JobTake): JobTake[] =>
 export function chosenTake(job: TakeSource, requested: number | undefined): JobTake {
   const takes = takesOf(job);
   const newest = takes.at(-1);
-  if (!newest) throw badRequest('The job has no take to approve yet; retry when it is preview_ready', 'take');
+  // Unreachable at preview_ready (RenderPreview records the take before the job waits), but never approve nothing.
+  if (!newest) throw conflict('The job has no preview to approve yet; retry when it is preview_ready');
   if (requested === undefined) return newest;
   const found = takes.find((take) => take.take === requested);
   if (!found) throw badRequest(`Invalid approve request: the job has no take ${requested}; its takes are ${rangeOf(takes)} (GET /videos/jobs/{id}/takes)`, 'take');

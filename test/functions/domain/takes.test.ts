@@ -89,8 +89,8 @@ describe('choosing a take', () => {
     expect(badTake(() => chosenTake(jobWithRounds(1), 2)).message).toMatch(/its takes are 1 \(/);
   });
 
-  test('a job with no take yet has nothing to choose', () => {
-    badTake(() => chosenTake(previewReadyJob(ACCOUNT, 1, { preview: null }), undefined));
+  test('a job with no take yet has nothing to choose: 409', () => {
+    expect(() => chosenTake(previewReadyJob(ACCOUNT, 1, { preview: null }), undefined)).toThrow(expect.objectContaining({ status: 409, code: 'conflict' }));
   });
 
   test("approving a take puts its clip, its preview and its inputs back on the job", () => {
