@@ -308,6 +308,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('GET', '/videos/{id}', 'videos', 'get'),
   route('DELETE', '/videos/{id}', 'videos', 'remove'),
   route('GET', '/videos/jobs/{id}', 'videos', 'getJob'),
+  route('GET', '/videos/jobs/{id}/takes', 'videos', 'listTakes'),
   route('POST', '/videos/jobs/{id}/approve', 'videos', 'approve', { body: { accept: FIELDS_ONLY, optional: true } }),
   route('POST', '/videos/jobs/{id}/regenerate', 'videos', 'regenerate', {
     maxBodyBytes: uploadLimit(REFERENCE_VIDEO),

@@ -1,5 +1,5 @@
 /**
- * Video jobs: POST /videos, GET /videos/jobs/{id}, approve and regenerate, and batches of jobs
+ * Video jobs: POST /videos, GET /videos/jobs/{id}, its takes, approve and regenerate, and batches of jobs
  * (POST /videos/batch, GET /videos/batches/{id}). The endpoints check and record
  * (functions/use-cases); the state machine does the work. With `?dry_run=true` create, regenerate and
  * the batch only check and quote (200), through the same checks.
@@ -13,7 +13,7 @@ import { accepted, ok } from '#http/respond';
 import { logger } from '#functions/logger';
 import { notFound } from '#domain/errors';
 import { approveVideoInput, createVideoInput, regenerateVideoInput, videoRequestOf } from '#domain/schemas/video';
-import { presentJob } from '#use-cases/present-records';
+import { presentJob, presentTakes } from '#use-cases/present-records';
 import type { BlobStore } from '#ports/blob-store';
 import { createVideoBatchInput, videoVariantsOf } from '#domain/schemas/video-batch';
 import { batchView } from '#domain/batches';
@@ -30,6 +30,12 @@ const getJob: Operation = async (request) => {
   const job = await request.deps.jobs.get(request.principal.accountId, idParam(request));
   if (!job) throw notFound('Job');
   return ok(await present(request.deps.blobs, job));
+};
+
+const listTakes: Operation = async (request) => {
+  const job = await request.deps.jobs.get(request.principal.accountId, idParam(request));
+  if (!job) throw notFound('Job');
+  return ok(await presentTakes(request.deps.blobs, job));
 };
 
 const listJobs: Operation = async (request) => {
@@ -108,4 +114,4 @@ function referenceVideoOf(file: { path: string } | undefined, uploadId: string |
 }
 
 
-export const videoJobOperations = { create, listJobs, getJob, approve, regenerate, createBatch, getBatch };
+export const videoJobOperations = { create, listJobs, getJob, listTakes, approve, regenerate, createBatch, getBatch };

@@ -4,6 +4,7 @@
  * endpoints (which start and resume executions) and the pipeline (which runs them) speak these.
  */
 import { jobObjectKeys, type Job } from './jobs';
+import type { JobTake } from './takes';
 import type { VideoRequest } from './schemas/video';
 import { JOB_STATE } from './job-states';
 
@@ -43,6 +44,11 @@ interface JobInternals {
    * (ChargePreview) and kept through every regeneration, so re-rolls never extend the wait.
    */
   preview_deadline?: string | null;
+  /**
+   * Every preview the job showed, oldest first (domain/takes.ts): RenderPreview records each, and
+   * approve composes the one it names. Absent on records written before takes, and on auto jobs.
+   */
+  takes?: JobTake[] | null;
 }
 
 interface JobOutput {

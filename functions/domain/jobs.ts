@@ -128,7 +128,7 @@ export interface CaptionSpec {
 }
 
 /** The reaction clip of the current round (a generation, or the saved clip of a reuse job). */
-interface JobReaction {
+export interface JobReaction {
   key: string;
   duration_s: number;
   emotion: string | null;
@@ -151,7 +151,7 @@ interface JobReaction {
 }
 
 /** The captioned reaction segment made for the preview; approve reuses it when the caption is unchanged. */
-interface JobPreview {
+export interface JobPreview {
   key: string;
   duration_s: number;
   caption: CaptionSpec | null;

@@ -16,7 +16,7 @@ import { avatarResponse, createAvatarFromUpload, createAvatarInput } from '#doma
 import { addMusicFromFile, addMusicFromUpload, deletedMusicResponse, musicTrackResponse } from '#domain/schemas/music';
 import { saveReactionInput, savedReactionResponse } from '#domain/schemas/reaction';
 import { approveVideoInput, createVideoInput, regenerateVideoInput } from '#domain/schemas/video';
-import { jobResponse } from '#domain/schemas/job';
+import { jobResponse, takeResponse } from '#domain/schemas/job';
 import { createVideoBatchInput, videoBatchResponse } from '#domain/schemas/video-batch';
 import { videoQuoteResponse } from '#domain/schemas/quote';
 import { finishedVideoResponse } from '#domain/schemas/finished-video';
@@ -206,9 +206,15 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     responses: { 200: ok('A slice of jobs, newest first', sliceOf(jobResponse)) },
   },
   'GET /videos/jobs/{id}': { summary: 'Get a video job', responses: { 200: ok('The job', dataOf(jobResponse)) } },
+  'GET /videos/jobs/{id}/takes': {
+    summary: "List a job's takes",
+    description:
+      "Every preview the job showed, oldest first: take 1 is the first preview, each regenerate adds the next and keeps the others, each playable while the job runs. An auto job shows no preview and has none.",
+    responses: { 200: ok('The takes, oldest first', dataOf(z.array(takeResponse))) },
+  },
   'POST /videos/jobs/{id}/approve': {
     summary: 'Approve a preview',
-    description: 'Optionally with a changed caption (`hook_text: null` drops it).',
+    description: 'Finishes the newest take, or the one named by `take` (400 with `param: take` for a take the job does not have); optionally with a changed caption (`hook_text: null` drops it).',
     fields: approveVideoInput,
     responses: { 202: ok('Accepted: the job, `processing`', dataOf(jobResponse)) },
     errors: ['conflict', 'upstream_unavailable'],

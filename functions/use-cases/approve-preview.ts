@@ -1,7 +1,9 @@
 /**
  * Approve: the job moves from preview_ready to composing (with any caption changes) by a write
  * conditioned on the pending task token, so of two concurrent decisions one wins and the other is 409;
- * then the decision is handed to the waiting execution.
+ * then the decision is handed to the waiting execution. The take chosen (domain/takes.ts) is put on
+ * the job by that same write, so Compose, which reads the job, composes exactly the take the winning
+ * decision named, and an undone hand-over puts the job back with the take it showed.
  */
 import { conflict, notFound } from '#domain/errors';
 import { assertCanApprove, JOB_STAGES } from '#domain/jobs';
@@ -13,6 +15,7 @@ import { Compensation } from './compensation';
 import { handOver, NOT_WAITING, pendingToken } from './hand-over-decision';
 import type { UseCaseLog } from './log';
 import { JOB_STATE } from '#domain/job-states';
+import { changesOfChosenTake, chosenTake } from '#domain/takes';
 
 const APPROVE: JobDecision = { action: 'approve' };
 
@@ -23,6 +26,7 @@ export async function approvePreview(deps: ApprovePreviewDeps, input: { accountI
   const job = await deps.jobs.get(accountId, jobId);
   if (!job) throw notFound('Job');
   assertCanApprove(job);
+  const take = chosenTake(job, changes.take);
   const sound = soundOf(changes, 'approve request');
   if (sound) await requireMusic(deps, accountId, sound.musicId);
   const token = pendingToken(job);
@@ -36,6 +40,7 @@ export async function approvePreview(deps: ApprovePreviewDeps, input: { accountI
       task_token: null,
       handed_decision: { token, decision: APPROVE, at: deps.now().toISOString() },
       resume_at: JOB_STATE.Compose,
+      ...changesOfChosenTake(take),
       ...(changes.hook_text !== undefined ? { hook_text: changes.hook_text } : {}),
       ...(changes.hook_position !== undefined ? { hook_position: changes.hook_position } : {}),
       ...(changes.hook_size !== undefined ? { hook_size: changes.hook_size } : {}),

@@ -1,8 +1,9 @@
 /**
- * Regenerate: the job's move to its next round (a new seed, the preview dropped, any changed inputs)
+ * Regenerate: the job's move to its next round (a new seed, a new take to come, any changed inputs)
  * and that round's allowance unit are one write conditioned on the pending task token, so of N
  * concurrent regenerates exactly one moves the job and reserves; the others write nothing (409). Then
  * the decision is handed to the waiting execution; if it cannot be, the round is taken back whole.
+ * The preview shown so far stays one of the job's takes (domain/takes.ts): approve may still pick it.
  * The dry run (quoteRegeneration) runs the same checks and reads the allowance instead: no write.
  */
 import { randomUUID } from 'node:crypto';
@@ -11,6 +12,7 @@ import { assertCanRegenerate, chargeNumberOfRegeneration } from '#domain/jobs';
 import { regenerateReferenceKey, type HandedDecision, type JobDecision, type StoredJob } from '#domain/job-execution';
 import { regenerateChangesOf, type RegenerateChanges, type RegenerateVideoInput } from '#domain/schemas/video';
 import { newSeed } from '#domain/seed';
+import { takesOf } from '#domain/takes';
 import type { VideoQuote } from '#domain/quote';
 import { estimateSeconds } from './job-duration-estimate';
 import type { Dependencies } from '#ports/dependencies';
@@ -108,7 +110,7 @@ async function nextRoundOf(deps: RegenerateVideoJobDeps, { job, changes, token, 
   const decision: JobDecision = { action: 'regenerate', regenerations: round };
   const handed = { token, decision, at: now.toISOString() };
   const moved = await undo.guard(() =>
-    deps.jobs.startRound(accountId, jobId, nextRound(round, changes, referenceKey, handed), { statusIn: ['preview_ready'], taskToken: token }, unit, now),
+    deps.jobs.startRound(accountId, jobId, nextRound(job, round, changes, referenceKey, handed), { statusIn: ['preview_ready'], taskToken: token }, unit, now),
   );
   if (!moved) {
     await undo.undo();
@@ -121,7 +123,7 @@ async function nextRoundOf(deps: RegenerateVideoJobDeps, { job, changes, token, 
   return (await deps.jobs.get(accountId, jobId)) ?? job;
 }
 
-function nextRound(round: number, changes: RegenerateChanges, referenceKey: string | undefined, handed: HandedDecision): JobChanges {
+function nextRound(job: StoredJob, round: number, changes: RegenerateChanges, referenceKey: string | undefined, handed: HandedDecision): JobChanges {
   return {
     status: 'queued',
     stage: 'queued',
@@ -129,6 +131,8 @@ function nextRound(round: number, changes: RegenerateChanges, referenceKey: stri
     seed: newSeed(),
     reaction: null,
     preview: null,
+    // Already recorded by RenderPreview; a job that showed its preview before takes were recorded keeps it here.
+    takes: takesOf(job),
     preview_expires_at: null,
     task_token: null,
     handed_decision: handed,

@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import sharp from 'sharp';
 import { createDirectMediaResolver, type HostLookup, type HttpsTransport } from '#adapters/reference/direct-media-resolver';
 import type { ReferenceResolver } from '#ports/reference-resolver';
+import { jobObjectKeys } from '#domain/jobs';
 import { audioLevels } from '#test-support/audio-levels';
 import { makeFixture, makeTempDir } from '#test-support/media-fixtures';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
@@ -219,6 +220,8 @@ describe('POST /videos, method prompt, mode auto', () => {
 
       expect(await usage(api)).toMatchObject({ used: 1, reserved: 0 });
       expect((await api.get(`/videos/jobs/${job.id}`)).body.data.charged_units).toBe(1);
+      // An auto job shows no preview, so it has no takes.
+      expect((await api.get(`/videos/jobs/${job.id}/takes`)).body).toEqual({ data: [] });
       // The job's working files (reaction clip, generated avatar) are gone once the video exists.
       expect(await listKeys(`accounts/${demoAuto.accountId}/jobs/${job.id}/`)).toEqual([]);
     },
@@ -338,15 +341,16 @@ describe('mode preview, approve and regenerate', () => {
   );
 
   test(
-    'regenerate re-rolls the preview with a new prompt for one more unit; approve then finishes it with no further charge',
+    'regenerate re-rolls the preview with a new prompt for one more unit and keeps the first take; approving take 1 finishes the video from take 1 with no further charge',
     async () => {
-      const { api, product } = await freshAccount();
+      const { api, accountId, product } = await freshAccount();
       const res = await api.post('/videos', { product_id: product.id, method: 'prompt', mode: 'preview', prompt: 'shocked by the price', hook_text: 'Wait for it' });
       expect(res.status).toBe(202);
       const id = res.body.data.id;
       const observed: Observation[] = [];
       const first = (await waitForJob(api, id, ['preview_ready'], { observed })).job;
       const firstPreview = await fetchTo(first.preview_url, 'preview-1.mp4');
+      expect((await api.get(`/videos/jobs/${id}/takes`)).body.data).toEqual([expect.objectContaining({ take: 1, current: true })]);
 
       const regenerated = await api.post(`/videos/jobs/${id}/regenerate`, { prompt: 'laughing so hard at this' });
       expect(regenerated.status).toBe(202);
@@ -361,11 +365,55 @@ describe('mode preview, approve and regenerate', () => {
       expectCanonical(await probe(secondPreview.file));
       expect(await usage(api)).toMatchObject({ used: 2, reserved: 0 });
 
-      expect((await api.post(`/videos/jobs/${id}/approve`, {})).status).toBe(202);
+      // Both takes are kept, oldest first, each with the prompt that made it; both play, and they differ.
+      const listed = await api.get(`/videos/jobs/${id}/takes`);
+      expect(listed.status).toBe(200);
+      const takes = listed.body.data;
+      expect(takes.map((take: any) => [take.take, take.current, take.options.prompt, take.options.hook_text])).toEqual([
+        [1, false, 'shocked by the price', 'Wait for it'],
+        [2, true, 'laughing so hard at this', 'Wait for it'],
+      ]);
+      expect(Date.parse(takes[0].created_at)).toBeLessThan(Date.parse(takes[1].created_at));
+      const [take1, take2] = await Promise.all([fetchTo(takes[0].preview_url, 'take-1.mp4'), fetchTo(takes[1].preview_url, 'take-2.mp4')]);
+      expect(sha256(take1.bytes)).toBe(sha256(firstPreview.bytes));
+      expect(sha256(take2.bytes)).toBe(sha256(secondPreview.bytes));
+      expect(takes[0].preview_still_url).toMatch(/^https?:\/\//);
+      expect((await fetchTo(takes[0].preview_still_url, 'take-1.jpg')).bytes.length).toBeGreaterThan(0);
+      // Unknown and foreign jobs have no takes to list.
+      expectError(await api.get('/videos/jobs/999999/takes'), 404, 'not_found');
+      expectError(await demoAuto.api.get(`/videos/jobs/${id}/takes`), 404, 'not_found');
+
+      // A take the job does not have is refused, naming the field, and the job still waits.
+      const refused = await api.post(`/videos/jobs/${id}/approve`, { take: 3 });
+      expectError(refused, 400, 'bad_request');
+      expect(refused.body.param).toBe('take');
+      expect((await api.get(`/videos/jobs/${id}`)).body.data.status).toBe('preview_ready');
+
+      const approved = await api.post(`/videos/jobs/${id}/approve`, { take: 1 });
+      expect(approved.status).toBe(202);
+      // The job takes back the inputs of the take it finishes.
+      expect(approved.body.data).toMatchObject({ prompt: 'shocked by the price' });
       const done = (await waitForJob(api, id, ['done'], { observed })).job;
       expectProgressNeverDecreases(observed);
-      expect(done).toMatchObject({ status: 'done', video_id: expect.any(Number), charged_units: 2, regenerations: 1 });
+      expect(done).toMatchObject({ status: 'done', video_id: expect.any(Number), charged_units: 2, regenerations: 1, prompt: 'shocked by the price' });
       expect(await usage(api)).toMatchObject({ used: 2, reserved: 0 });
+
+      // The video is take 1's: composed from its reaction clip, and (caption unchanged, no demo) its
+      // pictures are take 1's preview pictures, not take 2's.
+      expect((await t.stack.dependencies.jobs.get(accountId, id))?.reaction?.key).toBe(jobObjectKeys(accountId, id, 0).reaction);
+      const mp4 = await fetchTo((await getVideo(api, done.video_id)).url, 'video.mp4');
+      expect(abs((await probe(mp4.file)).durationS! - (await probe(take1.file)).durationS!)).toBeLessThanOrEqual(DURATION_SLACK_S);
+      const [finalFrame, take1Frame, take2Frame] = await Promise.all([frameAt(mp4.file, 1), frameAt(take1.file, 1), frameAt(take2.file, 1)]);
+      const changed = (a: Buffer, b: Buffer) => Object.values(changedPerThird(a, b)).reduce((sum, n) => sum + n, 0);
+      const fromTake2 = changed(finalFrame, take2Frame);
+      expect(fromTake2).toBeGreaterThan(3000);
+      expect(changed(finalFrame, take1Frame)).toBeLessThan(fromTake2 / 20);
+      // The record of the takes outlives their files, which went with the job's working files.
+      expect((await api.get(`/videos/jobs/${id}/takes`)).body.data.map((take: any) => [take.take, take.current, take.preview_url])).toEqual([
+        [1, true, null],
+        [2, false, null],
+      ]);
+      expect(await listKeys(`accounts/${accountId}/jobs/${id}/`)).toEqual([]);
     },
     JOB_TEST_MS,
   );

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import type { Avatar } from '#domain/avatar';
 import { newJob, type StoredJob, type JobDecision, type JobExecutionInput } from '#domain/job-execution';
 import { JOB_STATE } from '#domain/job-states';
+import { jobObjectKeys } from '#domain/jobs';
+import { takeOfRound, withTake } from '#domain/takes';
 import type { PlanName } from '#domain/plans';
 import type { VideoRequest } from '#domain/schemas/video';
 import type { JobRunner } from '#ports/job-runner';
@@ -135,6 +137,22 @@ export function previewReadyJob(accountId: number, id: number, changes: Partial<
     resume_at: JOB_STATE.AwaitDecision,
     ...changes,
   };
+}
+
+/**
+ * A preview job at preview_ready on its last round, having made one take per prompt (round 0 first,
+ * a minute apart), each recorded as RenderPreview records it.
+ */
+export function previewReadyJobWithTakes(accountId: number, id: number, prompts: readonly string[], changes: Partial<StoredJob> = {}): StoredJob {
+  let job = previewReadyJob(accountId, id, { reaction: null, preview: null, ...changes });
+  prompts.forEach((prompt, round) => {
+    const keys = jobObjectKeys(accountId, id, round);
+    const reaction = { key: keys.reaction, duration_s: 4, emotion: null, engine: 'local', seed: 7 + round };
+    const preview = { key: keys.preview, duration_s: 4 + round / 10, caption: null, still_key: keys.previewStill };
+    job = { ...job, regenerations: round, charged_units: round + 1, prompt, reaction };
+    job = { ...job, preview, takes: withTake(job, takeOfRound(job, reaction, preview, new Date(NOW.getTime() + round * 60_000).toISOString())) };
+  });
+  return job;
 }
 
 /** A scratch file standing for an uploaded clip; removed by `cleanup`. */

@@ -365,6 +365,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/videos/jobs/{id}/takes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a job's takes
+         * @description Every preview the job showed, oldest first: take 1 is the first preview, each regenerate adds the next and keeps the others, each playable while the job runs. An auto job shows no preview and has none.
+         */
+        get: operations["videosListTakes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/videos/jobs/{id}/approve": {
         parameters: {
             query?: never;
@@ -376,7 +396,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a preview
-         * @description Optionally with a changed caption (`hook_text: null` drops it).
+         * @description Finishes the newest take, or the one named by `take` (400 with `param: take` for a take the job does not have); optionally with a changed caption (`hook_text: null` drops it).
          */
         post: operations["videosApprove"];
         delete?: never;
@@ -1102,6 +1122,43 @@ export interface components {
             limit: number;
             /** @description Pass as `before` for the next, older slice; null at the end */
             next_before: number | null;
+        };
+        /** @description One preview of a preview job; a regenerate adds one and keeps the others until the job ends */
+        Take: {
+            /** @description The take's number: 1 for the first preview, one more per regenerate; approve names it as `take` */
+            take: number;
+            /** @description The take the job stands on: the one shown at preview_ready, or the one approved; false for every take while a regenerate makes the next one */
+            current: boolean;
+            preview_url: string | null;
+            preview_url_expires_at: string | null;
+            preview_still_url: string | null;
+            /** @description The preview's length in seconds */
+            duration_s: number;
+            /** @description The job's inputs that made this take, as the job showed them then; approving the take puts them back on the job */
+            options: {
+                prompt: string | null;
+                avatar_id: number | null;
+                video_source: ("link" | "upload") | null;
+                reference_url: string | null;
+                hook_text: string | null;
+                /** @enum {string} */
+                hook_position: "top" | "middle" | "bottom";
+                /** @enum {string} */
+                hook_size: "small" | "medium" | "large";
+                /** @enum {string} */
+                hook_style: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+                /** @enum {string} */
+                hook_duration: "reaction" | "full";
+                /** @enum {string} */
+                sound: "auto" | "music" | "none";
+                music_id: string | null;
+                voice_line: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description When its preview was made
+             */
+            created_at: string;
         };
         VideoBatch: {
             id: number;
@@ -5539,6 +5596,148 @@ export interface operations {
             };
         };
     };
+    videosListTakes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A record id (a positive integer; anything else is 400, another account's record 404) */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The takes, oldest first */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Take"][];
+                    };
+                };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
     videosApprove: {
         parameters: {
             query?: never;
@@ -5552,6 +5751,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description The take to finish (GET /videos/jobs/{id}/takes), from 1; the newest when left out. Its reaction, caption look and sound make the video, with the overrides below on top */
+                    take?: number | string;
                     hook_text?: string | null;
                     /** @enum {string} */
                     hook_position?: "top" | "middle" | "bottom";
@@ -5566,6 +5767,8 @@ export interface operations {
                     music_id?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The take to finish (GET /videos/jobs/{id}/takes), from 1; the newest when left out. Its reaction, caption look and sound make the video, with the overrides below on top */
+                    take?: number | string;
                     hook_text?: string | null;
                     /** @enum {string} */
                     hook_position?: "top" | "middle" | "bottom";

@@ -45,3 +45,36 @@ export const jobResponse = z
     updated_at: timestamp,
   })
   .register(z.globalRegistry, { id: 'Job' });
+
+/** One take of a preview job (takeView in functions/domain/takes.ts answers this shape). */
+export const takeResponse = z
+  .object({
+    take: z.int().check(z.positive(), z.meta({ description: 'The take\'s number: 1 for the first preview, one more per regenerate; approve names it as `take`' })),
+    current: z.boolean().check(
+      z.meta({ description: 'The take the job stands on: the one shown at preview_ready, or the one approved; false for every take while a regenerate makes the next one' }),
+    ),
+    preview_url: z.nullable(
+      link.check(z.meta({ description: "The take's captioned preview, signed like the job's preview_url; null once the job is done or failed (a take's files go with the job's working files)" })),
+    ),
+    preview_url_expires_at: z.nullable(timestamp),
+    preview_still_url: z.nullable(link.check(z.meta({ description: "The take's reaction at its peak without its caption (JPEG), as the job's preview_still_url; null when the clip came captioned or the job has ended" }))),
+    duration_s: z.number().check(z.positive(), z.meta({ description: "The preview's length in seconds" })),
+    options: z
+      .object({
+        prompt: z.nullable(z.string()),
+        avatar_id: z.nullable(recordId),
+        video_source: z.nullable(z.enum(VIDEO_SOURCES)),
+        reference_url: z.nullable(z.string()),
+        hook_text: z.nullable(z.string()),
+        hook_position: z.enum(HOOK_POSITIONS),
+        hook_size: z.enum(HOOK_SIZES),
+        hook_style: z.enum(HOOK_STYLES),
+        hook_duration: z.enum(HOOK_DURATIONS),
+        sound: z.enum(SOUND_MODES),
+        music_id: z.nullable(z.string()),
+        voice_line: z.nullable(z.string()),
+      })
+      .check(z.meta({ description: "The job's inputs that made this take, as the job showed them then; approving the take puts them back on the job" })),
+    created_at: timestamp.check(z.meta({ description: 'When its preview was made' })),
+  })
+  .register(z.globalRegistry, { id: 'Take', description: "One preview of a preview job; a regenerate adds one and keeps the others until the job ends" });

@@ -157,8 +157,13 @@ export function videoRequestOf(input: CreateVideoInput, hasFilePart: boolean, wh
   };
 }
 
-/** POST /videos/jobs/{id}/approve: caption and sound overrides; `hook_text: null` removes the caption. */
+/** POST /videos/jobs/{id}/approve: the take to finish, caption and sound overrides; `hook_text: null` removes the caption. */
 export const approveVideoInput = z.strictObject({
+  take: z.optional(
+    idField.check(
+      z.meta({ description: 'The take to finish (GET /videos/jobs/{id}/takes), from 1; the newest when left out. Its reaction, caption look and sound make the video, with the overrides below on top' }),
+    ),
+  ),
   hook_text: z.optional(z.nullable(text(JOB_LIMITS.hookTextMaxChars))),
   hook_position: z.optional(oneOf(HOOK_POSITIONS)),
   hook_size: z.optional(oneOf(HOOK_SIZES)),

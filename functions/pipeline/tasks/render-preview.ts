@@ -1,13 +1,18 @@
-/** RenderPreview: the captioned reaction segment, playable alone at preview_url. */
+/**
+ * RenderPreview: the captioned reaction segment, playable alone at preview_url. It is the round's take
+ * (domain/takes.ts), recorded beside the earlier ones in the same write, under the round's number, so
+ * a retried step records it once.
+ */
 import { join } from 'node:path';
 import { captionOf, jobObjectKeys, peakWithin } from '#domain/jobs';
+import { takeOfRound, withTake } from '#domain/takes';
 import { jobSoundFiles } from '#pipeline/job-sound';
 import type { Dependencies } from '#ports/dependencies';
 import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
 import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 
-export async function renderPreview(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'blobs' | 'products' | 'avatars' | 'reactions' | 'sounds' | 'music' | 'composer'>): Promise<void> {
+export async function renderPreview(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'blobs' | 'products' | 'avatars' | 'reactions' | 'sounds' | 'music' | 'composer' | 'now'>): Promise<void> {
   const { blobs, composer } = deps;
   let job = await activeJob(deps, payload);
   if (!job) return;
@@ -40,5 +45,6 @@ export async function renderPreview(payload: StepPayload, deps: Pick<Dependencie
       throw toPipelineError(await blameDeletedInput(deps, job, error), 'render_failed');
     }
   });
-  await saveProgress(deps, job, { preview: { key, duration_s: durationS, caption, still_key: stillKey } });
+  const preview = { key, duration_s: durationS, caption, still_key: stillKey };
+  await saveProgress(deps, job, { preview, takes: withTake(job, takeOfRound(job, reaction, preview, deps.now().toISOString())) });
 }

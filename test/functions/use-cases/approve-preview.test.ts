@@ -1,6 +1,7 @@
 import { TaskTokenInvalid } from '#ports/job-runner';
 import { approvePreview } from '#use-cases/approve-preview';
-import { previewReadyJob, videoJobFixture } from '#test-support/video-jobs';
+import { takesOf } from '#domain/takes';
+import { previewReadyJob, previewReadyJobWithTakes, videoJobFixture } from '#test-support/video-jobs';
 
 describe('approvePreview', () => {
   test('moves the job to composing with the caption changes and hands the decision to its execution', async () => {
@@ -57,6 +58,53 @@ describe('approvePreview', () => {
     runner.failDecision = new TaskTokenInvalid();
     await expect(approvePreview(deps, { accountId, jobId: 1, changes: {} })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('expired') });
     expect(await jobs.get(accountId, 1)).toMatchObject({ status: 'processing' });
+  });
+
+  test('without a take it finishes the newest, as before takes', async () => {
+    const { deps, accountId, jobs } = await videoJobFixture();
+    const waiting = jobs.put(previewReadyJobWithTakes(accountId, 1, ['shocked', 'laughing']));
+    expect(await approvePreview(deps, { accountId, jobId: 1, changes: {} })).toMatchObject({ reaction: waiting.reaction, preview: waiting.preview, prompt: 'laughing' });
+  });
+
+  test("naming an earlier take puts that take's clip, preview and inputs on the job in the write that wins, caption overrides on top", async () => {
+    const { deps, accountId, jobs, runner } = await videoJobFixture();
+    const waiting = jobs.put(previewReadyJobWithTakes(accountId, 1, ['shocked', 'laughing'], { hook_text: 'Wait' }));
+    const [first] = takesOf(waiting);
+    // The second round also changed the caption's look; the first take was previewed in its own.
+    await jobs.update(accountId, 1, { hook_style: 'glow', sound: 'none' });
+    const moved = await approvePreview(deps, { accountId, jobId: 1, changes: { take: 1, hook_position: 'bottom' } });
+    expect(moved).toMatchObject({ status: 'processing', resume_at: 'Compose', reaction: first!.reaction, preview: first!.preview, prompt: 'shocked', hook_style: 'outline', sound: 'auto', hook_text: 'Wait', hook_position: 'bottom' });
+    // The takes stay as they were; the decision handed over is the same approve.
+    expect(moved.takes).toEqual(waiting.takes);
+    expect(runner.decisions).toEqual([{ token: 'token-1', decision: { action: 'approve' } }]);
+  });
+
+  test('a take the job does not have is 400 naming take, and nothing moves', async () => {
+    const { deps, accountId, jobs, runner } = await videoJobFixture();
+    const waiting = jobs.put(previewReadyJobWithTakes(accountId, 1, ['shocked', 'laughing']));
+    await expect(approvePreview(deps, { accountId, jobId: 1, changes: { take: 3 } })).rejects.toMatchObject({ status: 400, code: 'bad_request', param: 'take', message: expect.stringContaining('1 to 2') });
+    expect(await jobs.get(accountId, 1)).toEqual(waiting);
+    expect(runner.decisions).toEqual([]);
+  });
+
+  test('two approves naming different takes: exactly one decision, and the job holds the take of the one that won', async () => {
+    const { deps, accountId, jobs, runner } = await videoJobFixture();
+    const waiting = jobs.put(previewReadyJobWithTakes(accountId, 1, ['shocked', 'laughing']));
+    const outcomes = await Promise.allSettled([1, 2].map((take) => approvePreview(deps, { accountId, jobId: 1, changes: { take } })));
+    const won = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+    expect(won).toHaveLength(1);
+    expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([expect.objectContaining({ reason: expect.objectContaining({ code: 'conflict' }) })]);
+    expect(runner.decisions).toHaveLength(1);
+    const winner = takesOf(waiting).find((take) => take.reaction.key === won[0]!.reaction?.key);
+    expect((await jobs.get(accountId, 1))?.reaction).toEqual(winner?.reaction);
+  });
+
+  test('a runner that cannot be reached after an earlier take was chosen: the job is back showing its newest take', async () => {
+    const { deps, accountId, jobs, runner } = await videoJobFixture();
+    const waiting = jobs.put(previewReadyJobWithTakes(accountId, 1, ['shocked', 'laughing']));
+    runner.failDecision = new Error('states unreachable');
+    await expect(approvePreview(deps, { accountId, jobId: 1, changes: { take: 1 } })).rejects.toMatchObject({ code: 'upstream_unavailable' });
+    expect(await jobs.get(accountId, 1)).toEqual(waiting);
   });
 
   test('an unknown job is 404; an auto job or one not at preview_ready is 409', async () => {

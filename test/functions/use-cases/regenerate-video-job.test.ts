@@ -1,5 +1,6 @@
 import { regenerateVideoJob } from '#use-cases/regenerate-video-job';
-import { clipOnDisk, NOW, PERIOD, previewReadyJob, videoJobFixture } from '#test-support/video-jobs';
+import { takesOf } from '#domain/takes';
+import { clipOnDisk, NOW, PERIOD, previewReadyJob, previewReadyJobWithTakes, videoJobFixture } from '#test-support/video-jobs';
 import { createUpload } from '#use-cases/create-upload';
 import { MemoryUploadStore } from '#test-doubles/memory/upload-store';
 import { faceFinder } from '#test-doubles/faces';
@@ -17,6 +18,26 @@ describe('regenerateVideoJob', () => {
     expect(job).toMatchObject({ status: 'queued', stage: 'queued', regenerations: 1, prompt: 'now laughing', preview: null, reaction: null, task_token: null, resume_at: 'GenerateReaction' });
     expect(await ledger.entry({ accountId, jobId: 1, chargeNumber: 2 })).toEqual({ state: 'reserved', period: PERIOD });
     expect(runner.decisions).toEqual([{ token: 'token-1', decision: { action: 'regenerate', regenerations: 1 } }]);
+  });
+
+  test('the takes shown so far are kept: the next round only adds one, and their files stay', async () => {
+    const { deps, accountId, jobs, blobs } = await videoJobFixture();
+    const waiting = jobs.put(previewReadyJobWithTakes(accountId, 1, ['shocked', 'laughing']));
+    for (const take of takesOf(waiting)) await blobs.putBuffer(take.preview.key, Buffer.from(`take ${take.take}`), 'video/mp4');
+    const job = await regenerateVideoJob(deps, { accountId, jobId: 1, changes: { prompt: 'crying' } });
+    expect(job).toMatchObject({ regenerations: 2, reaction: null, preview: null, takes: waiting.takes });
+    expect(takesOf(job).map((take) => [take.take, take.options.prompt])).toEqual([
+      [1, 'shocked'],
+      [2, 'laughing'],
+    ]);
+    expect([...blobs.objects.keys()].sort()).toEqual(takesOf(waiting).map((take) => take.preview.key).sort());
+  });
+
+  test('a job that showed its preview before takes were recorded keeps that preview as a take when it regenerates', async () => {
+    const { deps, accountId, jobs } = await videoJobFixture();
+    const waiting = jobs.put(previewReadyJob(accountId, 1, { takes: undefined }));
+    const job = await regenerateVideoJob(deps, { accountId, jobId: 1, changes: {} });
+    expect(takesOf(job)).toEqual([expect.objectContaining({ take: 1, reaction: waiting.reaction, preview: waiting.preview, options: expect.objectContaining({ prompt: 'amazed' }) })]);
   });
 
   test('a new caption style and duration are the next round\'s (its preview shows them); left out, the job keeps its own', async () => {

@@ -134,6 +134,14 @@ describe('approve input', () => {
     expect(approveVideoInput.safeParse({ hook_text: 'x'.repeat(101) }).success).toBe(false);
     expect(approveVideoInput.safeParse({ prompt: 'again' }).success).toBe(false);
   });
+
+  it('may name the take to finish: a whole number from 1, as JSON or as a form field', () => {
+    expect(approveVideoInput.parse({ take: 2 })).toEqual({ take: 2 });
+    expect(approveVideoInput.parse({ take: '1' })).toEqual({ take: 1 });
+    for (const take of [0, -1, 1.5, '01', 'first', null]) {
+      expect(() => parseInput(approveVideoInput, { take }, 'approve request')).toThrow(expect.objectContaining({ code: 'bad_request', param: 'take' }));
+    }
+  });
 });
 
 describe('sound fields', () => {
