@@ -59,7 +59,8 @@ export type Command =
   | { name: 'videos download'; videoId: number; out?: string }
   | { name: 'videos list' }
   | { name: 'jobs get'; jobId: number }
-  | ({ name: 'jobs approve'; jobId: number; hook?: string; position?: Position; size?: Size } & Sound & HookLook)
+  | { name: 'jobs takes'; jobId: number }
+  | ({ name: 'jobs approve'; jobId: number; take?: number; hook?: string; position?: Position; size?: Size } & Sound & HookLook)
   | ({ name: 'jobs regenerate'; jobId: number; prompt?: string; voiceLine?: string } & Sound & HookLook)
   | { name: 'music list' }
   | { name: 'music add'; file: string; trackName?: string }
@@ -97,7 +98,8 @@ export const USAGE = `usage: reaction-studio <command> [options] [--json]
   videos download ID [--out FILE]
   videos list
   jobs get ID
-  jobs approve ID [--hook TEXT] [--position P] [--size S] [--style STYLE] [--hook-duration D]
+  jobs takes ID
+  jobs approve ID [--take N] [--hook TEXT] [--position P] [--size S] [--style STYLE] [--hook-duration D]
                 [--sound S] [--music TRACK]
   jobs regenerate ID [--prompt TEXT] [--style STYLE] [--hook-duration D] [--sound S] [--music TRACK]
                 [--voice-line TEXT]
@@ -191,9 +193,13 @@ function parseCommand(name: string, rest: string[]): Command {
       const { positionals } = parse(rest, {}, 1, 'ID');
       return { name, jobId: id(positionals[0], 'ID') };
     }
+    case 'jobs takes': {
+      const { positionals } = parse(rest, {}, 1, 'ID');
+      return { name, jobId: id(positionals[0], 'ID') };
+    }
     case 'jobs approve': {
-      const { values, positionals } = parse(rest, { ...hookOptions, ...soundOptions }, 1, 'ID');
-      return { name, jobId: id(positionals[0], 'ID'), ...hook(values), ...sound(values) };
+      const { values, positionals } = parse(rest, { take: str, ...hookOptions, ...soundOptions }, 1, 'ID');
+      return { name, jobId: id(positionals[0], 'ID'), take: values.take === undefined ? undefined : id(values.take, '--take'), ...hook(values), ...sound(values) };
     }
     case 'jobs regenerate': {
       const { values, positionals } = parse(rest, { prompt: str, ...lookOptions, ...voiceOptions }, 1, 'ID');

@@ -12,7 +12,7 @@ import { fileFromPath } from '@reaction-studio/client/node';
 import type { Command } from './args.js';
 import { configPath, readConfig, resolveCredentials, writeConfig, DEFAULT_BASE_URL, type Env } from './config.js';
 import { JobFailedError, NotSignedInError } from './exit-codes.js';
-import { batchTable, jobLine, musicTable, productLine, productsTable, progressLine, table, videosTable, type Io } from './output.js';
+import { batchTable, jobLine, musicTable, takesTable, productLine, productsTable, progressLine, table, videosTable, type Io } from './output.js';
 import { progress } from './progress.js';
 
 export interface Context {
@@ -115,8 +115,12 @@ export async function execute(command: Exclude<Command, { name: 'help' }>, ctx: 
       const job = await (await client(ctx)).getJob(command.jobId);
       return print(ctx, job, () => jobLine(job));
     }
+    case 'jobs takes': {
+      const takes = await (await client(ctx)).listTakes(command.jobId);
+      return print(ctx, takes, () => takesTable(takes));
+    }
     case 'jobs approve': {
-      const job = await (await client(ctx)).approveJob(command.jobId, { hook_text: command.hook, hook_position: command.position, hook_size: command.size, ...lookFields(command), sound: command.sound, music_id: command.musicId });
+      const job = await (await client(ctx)).approveJob(command.jobId, { take: command.take, hook_text: command.hook, hook_position: command.position, hook_size: command.size, ...lookFields(command), sound: command.sound, music_id: command.musicId });
       return print(ctx, job, () => jobLine(job));
     }
     case 'jobs regenerate': {

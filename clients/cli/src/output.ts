@@ -2,7 +2,7 @@
  * What the CLI prints: short lines and tables for people, the API's data as JSON with --json, and
  * every error as one line (stderr) or one JSON object (stdout with --json).
  */
-import { ApiError, type Job, type MusicTrack, type Product, type Video, type VideoBatch } from '@reaction-studio/client';
+import { ApiError, type Job, type MusicTrack, type Product, type Take, type Video, type VideoBatch } from '@reaction-studio/client';
 
 export interface Io {
   out(text: string): void;
@@ -45,6 +45,12 @@ export const jobLine = (j: Job) =>
   ]
     .filter(Boolean)
     .join(' ');
+
+export const takesTable = (takes: readonly Take[]) =>
+  table(
+    takes.map((t) => [t.current ? `${t.take}*` : t.take, t.options.prompt ?? t.options.avatar_id ?? '', t.options.hook_text ?? '', t.created_at, t.preview_url ?? '(gone)']),
+    ['TAKE', 'PROMPT/AVATAR', 'HOOK', 'CREATED', 'PREVIEW'],
+  );
 
 export const videosTable = (videos: readonly Video[]) =>
   table(

@@ -122,10 +122,23 @@ export const TOOLS: readonly ToolDefinition[] = [
   tool({
     name: 'approve_job',
     title: 'Approve a preview',
-    description: 'Approves a preview job at preview_ready, optionally changing its hook or its sound (sound, music_id); the final video is then composed.',
-    input: z.strictObject({ job_id: id('job'), ...hookFields, ...soundFields }),
+    description: 'Approves a preview job at preview_ready: its newest take, or the one named by `take` (list_takes), optionally changing its hook or its sound (sound, music_id); the final video is then composed.',
+    input: z.strictObject({
+      job_id: id('job'),
+      take: z.number().int().min(1).describe('The take to compose (list_takes); left out, the newest').optional(),
+      ...hookFields,
+      ...soundFields,
+    }),
     annotations: CREATE,
     run: async (rs, { job_id, ...body }) => rs.approveJob(job_id, body),
+  }),
+  tool({
+    name: 'list_takes',
+    title: "List a preview job's takes",
+    description: 'Every preview a job showed, oldest first: take 1 is the first, each regenerate adds one and keeps the others (each with its preview_url while the job runs, the options that made it, and whether it is current). approve_job may name one. An auto job has none.',
+    input: z.strictObject({ job_id: id('job') }),
+    annotations: READ,
+    run: async (rs, { job_id }) => rs.listTakes(job_id),
   }),
   tool({
     name: 'regenerate_job',

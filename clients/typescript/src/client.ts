@@ -11,7 +11,7 @@ import { waitForJob, type WaitForJobOptions } from './jobs.js';
 import type { WaitOptions } from './poll.js';
 import { unwrap } from './result.js';
 import { retryingFetch, type FetchLike, type RetryOptions } from './retry.js';
-import type { Avatar, Job, Product, TypedClient, Video, VideoBatch, VideoQuote, paths } from './types.js';
+import type { Avatar, Job, Product, Take, TypedClient, Video, VideoBatch, VideoQuote, paths } from './types.js';
 import {
   createAvatar,
   createProduct,
@@ -67,6 +67,9 @@ export interface ReactionStudioClient extends TypedClient {
   getVideoBatch(id: number): Promise<VideoBatch>;
   getJob(id: number): Promise<Job>;
   waitForJob(id: number, options?: WaitForJobOptions): Promise<Job>;
+  /** A preview job's takes, oldest first (take 1 is the first preview, one more per regenerate); an auto job has none. */
+  listTakes(id: number): Promise<Take[]>;
+  /** Approves a preview at preview_ready: the newest take, or the one named by `take`. */
   approveJob(id: number, input?: ApproveJobInput): Promise<Job>;
   regenerateJob(id: number, input?: RegenerateJobInput): Promise<Job>;
   /** A regenerate as a dry run: every check (409 off preview_ready, 402 without a unit left), nothing changed. */
@@ -101,6 +104,7 @@ export function createClient(options: ClientOptions): ReactionStudioClient {
     getVideoBatch: async (id) => (await unwrap(api.GET('/videos/batches/{id}', { params: { path: { id } } }))).data,
     getJob: async (id) => (await unwrap(api.GET('/videos/jobs/{id}', { params: { path: { id } } }))).data,
     waitForJob: (id, waitOptions) => waitForJob(api, id, waitOptions),
+    listTakes: async (id) => (await unwrap(api.GET('/videos/jobs/{id}/takes', { params: { path: { id } } }))).data,
     approveJob: async (id, input = {}) => (await unwrap(api.POST('/videos/jobs/{id}/approve', { params: { path: { id } }, body: input }))).data,
     regenerateJob: (id, input) => regenerateJob(api, id, input),
     quoteRegeneration: (id, input) => quoteRegeneration(api, id, input),

@@ -11,6 +11,7 @@ export type Product = Schemas['Product'];
 export type Avatar = Schemas['Avatar'];
 export type MusicTrack = Schemas['MusicTrack'];
 export type Video = Schemas['Video'];
+export type Take = Schemas['Take'];
 /** A dry run's answer (`?dry_run=true` on POST /videos and regenerate): what the request would take. */
 export type VideoQuote = Schemas['VideoQuote'];
 /** A batch of jobs (POST /videos/batch, GET /videos/batches/{id}): its jobs in variant order and how many stand at each status. */

@@ -50,6 +50,8 @@ describe('argument parsing', () => {
     expect(parse('jobs get 7')).toEqual({ name: 'jobs get', jobId: 7 });
     expect(parse('jobs approve 7 --hook Yes --size small')).toEqual({ name: 'jobs approve', jobId: 7, hook: 'Yes', position: undefined, size: 'small' });
     expect(parse('jobs regenerate 7 --prompt again')).toEqual({ name: 'jobs regenerate', jobId: 7, prompt: 'again' });
+    expect(parse('jobs takes 7')).toEqual({ name: 'jobs takes', jobId: 7 });
+    expect(parse('jobs approve 7 --take 2')).toEqual({ name: 'jobs approve', jobId: 7, take: 2 });
     expect(parse('music list')).toEqual({ name: 'music list' });
     expect(parse('music add song.mp3 --name Summer')).toEqual({ name: 'music add', file: 'song.mp3', trackName: 'Summer' });
     expect(parse('music delete t12')).toEqual({ name: 'music delete', musicId: 't12' });
@@ -98,6 +100,8 @@ describe('argument parsing', () => {
     expect(usageError(`videos create --product 3 --prompt x --voice-line ${'a'.repeat(101)}`)).toBe('--voice-line must be at most 100 characters');
     expect(usageError('jobs approve 7 --voice-line hey')).toMatch(/Unknown option '--voice-line'/);
     expect(usageError('jobs approve 7 --sound music')).toMatch(/needs --music/);
+    expect(usageError('jobs approve 7 --take 0')).toBe('--take must be a positive integer');
+    expect(usageError('jobs approve 7 --take first')).toBe('--take must be a positive integer');
   });
 
   test('the caption look: --style and --hook-duration on create, batch, approve and regenerate', () => {

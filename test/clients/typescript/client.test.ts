@@ -46,6 +46,17 @@ describe('requests', () => {
     expect(api.sent[0]!.headers.get('authorization')).toBe(`Bearer ${KEY}`);
   });
 
+  test("listTakes answers a job's takes; approveJob sends the take it names", async () => {
+    const api = fakeApi({
+      'GET /videos/jobs/5/takes': () => json(200, { data: [{ take: 1, current: false }, { take: 2, current: true }] }),
+      'POST /videos/jobs/5/approve': () => json(200, { data: job({ status: 'composing' }) }),
+    });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    expect((await rs.listTakes(5)).map((t) => t.take)).toEqual([1, 2]);
+    await rs.approveJob(5, { take: 1 });
+    expect(await api.sent[1]!.request.json()).toEqual({ take: 1 });
+  });
+
   test('POST /videos gets a UUID Idempotency-Key, the same on every retry of the call, a new one per call', async () => {
     const api = fakeApi({
       'POST /videos': (_, n) => (n === 1 ? json(429, { error: 'slow down', code: 'rate_limited' }, { 'retry-after': '0' }) : json(202, { data: job({ id: n }) })),
