@@ -25,7 +25,7 @@ const demoPoint = (what: string) =>
     .union(
       [
         z.number().check(z.gte(0, POINT_MESSAGE), z.lte(DEMO_LENGTH.maxPointS, POINT_MESSAGE)),
-        z.pipe(z.string().check(z.regex(/^[0-9]{1,4}(\.[0-9]{1,6})?$/, POINT_MESSAGE)), z.transform(Number)),
+        z.pipe(z.string().check(z.regex(/^[0-9]{1,4}(\.[0-9]{1,20})?$/, POINT_MESSAGE)), z.transform(Number)),
       ],
       { error: POINT_MESSAGE },
     )
