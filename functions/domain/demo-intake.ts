@@ -41,7 +41,7 @@ export interface DemoFacts {
   durationS: number;
 }
 
-const fmtS = (s: number) => `${round(s * 10) / 10} s`;
+const fmtS = (s: number) => `${round(s * 100) / 100} s`;
 
 /** The intake a request asked for, or null when it asked for nothing (the product then stores none). */
 export function demoIntakeOf(fields: { reframe?: Reframe; demo_start_s?: number; demo_end_s?: number }): DemoIntake | null {
@@ -74,11 +74,14 @@ export function judgeDemo(facts: DemoFacts, intake: DemoIntake | null, field = '
   }
   const endS = endAsked === null ? durationS : min(endAsked, durationS);
   const keptS = endS - startS;
-  if (keptS < DEMO_LENGTH.minKeptS) {
-    throw badRequest(`demo_start_s (${startS} s) leaves less than ${DEMO_LENGTH.minKeptS} s of ${field}, which is ${fmtS(durationS)} long`, 'demo_start_s');
+  const trimmed = startS > 0 || endAsked !== null;
+  // A short demo sent whole is the uploader's choice; a trim that leaves a flash is a mistake.
+  if (trimmed && keptS < DEMO_LENGTH.minKeptS) {
+    const [param, point] = startS > 0 ? ['demo_start_s', startS] : ['demo_end_s', endS];
+    throw badRequest(`${param} (${point} s) leaves less than ${DEMO_LENGTH.minKeptS} s of ${field}, which is ${fmtS(durationS)} long`, param);
   }
   if (keptS > DEMO_LENGTH.maxKeptS + DEMO_LENGTH.graceS) {
-    if (intake?.start_s == null && endAsked === null) {
+    if (!trimmed) {
       throw new RefusedAsAsked('invalid_media', `${field} must be at most ${DEMO_LENGTH.maxKeptS} s long; got ${fmtS(durationS)}. Trim it and re-upload, or send demo_start_s and demo_end_s to keep at most ${DEMO_LENGTH.maxKeptS} s of it`, {
         param: 'demo_end_s',
       });

@@ -29,6 +29,7 @@ export type FixtureKind =
   | 'vertical-3gp' // a 3GP container: refused by type
   | 'vertical-webm' // 360x640 VP8 in WebM, no audio
   | 'vp9-opus-webm' // 360x640 VP9 + Opus in WebM, 2 s: a demo as browsers and screen recorders write one
+  | 'av1-vorbis-webm' // 360x640 AV1 + Vorbis in WebM, 1 s
   | 'live-webm' // the same written as a live stream, as a browser's MediaRecorder does: no duration in its header, no index
   | 'landscape-webm' // 1280x720 VP9 + Opus in WebM, 2 s: refused as a demo without a reframe
   | 'h264-as-webm' // H.264 in Matroska whose header calls it WebM: the type is WebM, the codec is not
@@ -78,6 +79,10 @@ const RECIPES: Record<FixtureKind, Recipe> = {
   'vertical-3gp': { ext: '3gp', ffmpeg: [...TESTSRC('360x640', 2), ...X264, '-f', '3gp'] },
   'vertical-webm': { ext: 'webm', ffmpeg: [...TESTSRC('360x640', 2), '-c:v', 'libvpx', '-b:v', '200k', '-f', 'webm'] },
   'vp9-opus-webm': { ext: 'webm', ffmpeg: [...TESTSRC('360x640', 2), ...SINE(2), ...VP9, ...OPUS, '-f', 'webm'] },
+  'av1-vorbis-webm': {
+    ext: 'webm',
+    ffmpeg: [...TESTSRC('360x640', 1), ...SINE(1), '-c:v', 'libaom-av1', '-usage', 'realtime', '-cpu-used', '8', '-pix_fmt', 'yuv420p', '-c:a', 'libvorbis', '-f', 'webm'],
+  },
   // `-live 1`: the muxer never seeks back, so the header keeps no duration and no index follows.
   'live-webm': { ext: 'webm', ffmpeg: [...TESTSRC('360x640', 2), ...SINE(2), ...VP9, ...OPUS, '-f', 'webm', '-live', '1'] },
   'landscape-webm': { ext: 'webm', ffmpeg: [...TESTSRC('1280x720', 2), ...SINE(2), ...VP9, ...OPUS, '-f', 'webm'] },

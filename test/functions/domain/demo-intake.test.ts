@@ -58,8 +58,9 @@ describe('the product fields that ask for a reframe or a trim', () => {
 });
 
 describe('judging a measured demo against what was asked', () => {
-  test('a portrait demo is kept whole without asking anything', () => {
+  test('a portrait demo is kept whole without asking anything, a short one too', () => {
     expect(judgeDemo(PORTRAIT, null)).toBe(10);
+    expect(judgeDemo({ ...PORTRAIT, durationS: 0.5 }, null)).toBe(0.5);
   });
 
   test.each([
@@ -96,6 +97,9 @@ describe('judging a measured demo against what was asked', () => {
     expect(error).toMatchObject({ status: 400, param: 'demo_start_s' });
     expect(error.message).toBe('demo_start_s (9.5 s) leaves less than 1 s of demo_video, which is 10 s long');
     expect(refusal(() => judgeDemo(PORTRAIT, intake({ start_s: 30 })))).toMatchObject({ param: 'demo_start_s' });
+    const short = refusal(() => judgeDemo({ ...PORTRAIT, durationS: 0.95 }, intake({ end_s: 1 })));
+    expect(short).toMatchObject({ status: 400, param: 'demo_end_s' });
+    expect(short.message).toBe('demo_end_s (0.95 s) leaves less than 1 s of demo_video, which is 0.95 s long');
   });
 
   test('over 180 s is refused unless a trim keeps at most 180 s of it', () => {

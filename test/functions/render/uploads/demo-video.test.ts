@@ -54,6 +54,10 @@ describe('accepted demo videos', () => {
     expect(info.durationS).toBeCloseTo(2, 1);
   });
 
+  it('a WebM of AV1 and Vorbis is accepted', async () => {
+    await expect(inspectDemoVideo(await makeFixture('av1-vorbis-webm'))).resolves.toMatchObject({ container: 'webm', width: 360, height: 640, hasAudio: true });
+  });
+
   it('a WebM of VP8 without sound is accepted', async () => {
     await expect(inspectDemoVideo(await makeFixture('vertical-webm'))).resolves.toMatchObject({ container: 'webm', hasAudio: false });
   });
