@@ -254,7 +254,10 @@ const SESSION = { auth: 'session' } as const;
 /** Sign-in bodies are a few short fields: anything larger is refused before it is read. */
 const AUTH_BODY = { maxBodyBytes: 4 * KB, body: { accept: FIELDS_ONLY } } as const;
 
-const DEMO_VIDEO: FileRule = { description: 'MP4, MOV or AVI (decided by its bytes), vertical, at most 180 s', maxBytes: DEMO_VIDEO_MAX_BYTES };
+const DEMO_VIDEO: FileRule = {
+  description: 'MP4, MOV, AVI or WEBM (decided by its bytes; a WebM holds VP8, VP9 or AV1 with Opus, Vorbis or no sound), vertical unless `reframe` is sent, at most 180 s kept (`demo_start_s`, `demo_end_s`)',
+  maxBytes: DEMO_VIDEO_MAX_BYTES,
+};
 const AVATAR_IMAGE: FileRule = { description: 'JPG, PNG or WEBP (decided by its bytes), at least 340x340', maxBytes: AVATAR_UPLOAD_MAX_BYTES };
 const REFERENCE_VIDEO: FileRule = {
   description: 'The motion reference for video_source=upload: MP4, MOV, WEBM or AVI, at most 60 s',

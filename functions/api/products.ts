@@ -1,4 +1,4 @@
-/** Products: the subject of every reaction video, with an optional vertical demo clip. */
+/** Products: the subject of every reaction video, with an optional demo clip (vertical, or reframed to be). */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
 import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
@@ -7,6 +7,7 @@ import { created, deleted, ok } from '#http/respond';
 import { badRequest, notFound } from '#domain/errors';
 import { logger } from '#functions/logger';
 import { createProductInput, updateProductInput } from '#domain/schemas/product';
+import { demoIntakeOf } from '#domain/demo-intake';
 import type { Product } from '#domain/product';
 import { presentProduct } from '#use-cases/present-records';
 import { createProduct } from '#use-cases/create-product';
@@ -25,12 +26,13 @@ const list: Operation = async (request) => {
 const create: Operation = async (request) => {
   const body = await readRouteBody(request);
   try {
-    const { demo_video_upload_id: uploadId, demo_video_url: url, ...input } = parseInput(createProductInput, body.fields, 'product');
+    const { demo_video_upload_id: uploadId, demo_video_url: url, reframe, demo_start_s, demo_end_s, ...input } = parseInput(createProductInput, body.fields, 'product');
     const file = body.files.demo_video;
     const given = [file && { path: file.path }, uploadId && { uploadId }, url && { url }].filter((source) => !!source);
     if (given.length > 1) throw badRequest('Send one of a demo_video file, demo_video_upload_id or demo_video_url, not several');
     const demo = given[0];
-    const product = await createProduct({ ...request.deps, log: logger }, { accountId: request.principal.accountId, ...input, demo });
+    const intake = demoIntakeOf({ reframe, demo_start_s, demo_end_s });
+    const product = await createProduct({ ...request.deps, log: logger }, { accountId: request.principal.accountId, ...input, demo, intake });
     return created(await present(request, product));
   } finally {
     await body.cleanup();

@@ -75,6 +75,12 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A file refused for what the request asked of it, not for itself (a landscape demo sent without a
+ * reframe): sent again with other options, the same file is taken, so a direct upload is kept for it.
+ */
+export class RefusedAsAsked extends AppError {}
+
 export const badRequest = (message: string, param?: string) => new AppError('bad_request', message, param === undefined ? {} : { param });
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
 export const conflict = (message: string) => new AppError('conflict', message);

@@ -112,7 +112,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   'POST /products': {
     summary: 'Create a product',
     description:
-      'With an optional demo clip, normalised in the background: a multipart `demo_video`, `demo_video_upload_id` (a direct upload, POST /uploads) or `demo_video_url` (a public https link, fetched within the request: at most 20 s, and the same 50 MB; a link to a private address, even by a redirect, is 400). One of them.',
+      'With an optional demo clip, normalised in the background to 1080x1920: a multipart `demo_video`, `demo_video_upload_id` (a direct upload, POST /uploads) or `demo_video_url` (a public https link, fetched within the request: at most 20 s, and the same 50 MB; a link to a private address, even by a redirect, is 400). One of them. MP4, MOV, AVI or WebM, told by its bytes (415 otherwise). A landscape or square demo is 422 (`param` `reframe`) unless `reframe` (`blur` or `crop`) is sent; such a direct upload stays unused, to be sent again with it. `demo_start_s` and `demo_end_s` keep a part of the demo (at least 1 s, at most 180 s; an end past the demo is 400); a demo over 180 s needs them. `reframe` or a trim without a demo is 400.',
     fields: createProductInput,
     responses: { 201: ok('Created; a demo clip is `processing`', dataOf(productResponse)) },
     errors: ['not_found', 'conflict', 'upstream_unavailable'],

@@ -14,6 +14,28 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
+/** A file sent to storage through POST /uploads, as a client does; answers the upload's id. */
+async function uploaded(api: ApiClient, file: string, contentType: string): Promise<string> {
+  const bytes = await readFile(file);
+  const form = (await api.post('/uploads', { purpose: 'demo_video', content_type: contentType, size_bytes: bytes.length })).body.data;
+  const body = new FormData();
+  for (const [name, value] of Object.entries(form.fields as Record<string, string>)) body.append(name, value);
+  body.append('file', new Blob([bytes], { type: contentType }), 'file');
+  expect((await fetch(form.url, { method: form.method, body })).status).toBe(204);
+  return form.id;
+}
+
+/** The product once its demo has settled, and the demo's file as ffprobe reads it. */
+async function settled(api: ApiClient, id: number) {
+  await t.stack.tasks.idle();
+  const product = (await api.get(`/products/${id}`)).body.data;
+  const file = join(await makeTempDir(), 'demo.mp4');
+  await writeFile(file, Buffer.from(await (await fetch(product.demo_video.url)).arrayBuffer()));
+  const probe = await probeMedia(file);
+  if (!probe.ok) throw new Error(probe.detail);
+  return { product, media: probe.media };
+}
+
 async function multipart(api: ApiClient, path: string, fields: Record<string, string>, file?: { name: string; path: string }) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
@@ -31,6 +53,9 @@ describe('creating products', () => {
       name: 'Glow Serum',
       description: 'Vitamin C serum',
       demo_video: null,
+      reframe: null,
+      demo_start_s: null,
+      demo_end_s: null,
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),
     });
@@ -65,6 +90,9 @@ describe('creating products', () => {
     ['a name with a right-to-left override', { name: 'Glow \u202Emurse' }, 'name'],
     ['a name with a line break', { name: 'Glow\nserum' }, 'name'],
     ['a description with a BEL', { name: 'ok', description: 'ding\u0007' }, 'description'],
+    ['a reframe that is not blur or crop', { name: 'ok', reframe: 'stretch' }, 'reframe'],
+    ['a reframe without a demo', { name: 'ok', reframe: 'blur' }, 'reframe'],
+    ['a trim that ends before it starts', { name: 'ok', demo_start_s: 3, demo_end_s: 2 }, 'demo_end_s'],
   ])('%s is 400 bad_request naming the field, and creates nothing', async (_label, body, param) => {
     const { api } = await t.newAccount();
     const res = await api.post('/products', body);
@@ -302,6 +330,43 @@ describe('demo videos', () => {
     const res = await api.send('POST', '/products', { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
     expectError(res, 400, 'bad_request');
     expect((await api.get('/products')).body.meta.total).toBe(0);
+  });
+
+  test('a landscape WebM (VP9, Opus) sent with reframe crop and a trim becomes a 1080x1920 demo of the part kept', async () => {
+    const { api } = await t.newAccount();
+    const fields = { name: 'Landscape', reframe: 'crop', demo_start_s: '0.5', demo_end_s: '1.5' };
+    const res = await multipart(api, '/products', fields, { name: 'demo_video', path: await makeFixture('landscape-webm') });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ reframe: 'crop', demo_start_s: 0.5, demo_end_s: 1.5, demo_video: { status: 'processing' } });
+
+    const { product, media } = await settled(api, res.body.data.id);
+    expect(product).toMatchObject({ reframe: 'crop', demo_start_s: 0.5, demo_end_s: 1.5, demo_video: { status: 'ready', width: 1080, height: 1920, duration_s: 1 } });
+    expect(media.video).toMatchObject({ codec: 'h264', displayWidth: 1080, displayHeight: 1920, frameCount: 30 });
+  });
+
+  test('a landscape demo without reframe is 422 naming the option, and its direct upload stays: sent again with reframe blur it is taken', async () => {
+    const { accountId, api } = await t.newAccount();
+    const uploadId = await uploaded(api, await makeFixture('landscape-webm'), 'video/webm');
+    const refused = await api.post('/products', { name: 'Landscape', demo_video_upload_id: uploadId });
+    expectError(refused, 422, 'invalid_media');
+    expect(refused.body).toMatchObject({ param: 'reframe', error: 'demo_video must be vertical (portrait, taller than wide); got 1280x720; send reframe: "blur" or "crop" to reframe it' });
+    expect((await api.get('/products')).body.meta.total).toBe(0);
+    expect(await listKeys(`accounts/${accountId}/`)).toEqual([]);
+
+    const res = await api.post('/products', { name: 'Landscape', demo_video_upload_id: uploadId, reframe: 'blur', demo_end_s: 1 });
+    expect(res.status).toBe(201);
+    const { product, media } = await settled(api, res.body.data.id);
+    expect(product).toMatchObject({ reframe: 'blur', demo_start_s: null, demo_end_s: 1, demo_video: { status: 'ready', width: 1080, height: 1920, duration_s: 1 } });
+    expect(media.video).toMatchObject({ displayWidth: 1080, displayHeight: 1920, frameCount: 30 });
+  });
+
+  test('a trim that ends past the demo is 400 naming demo_end_s and the demo\'s length, and makes nothing', async () => {
+    const { accountId, api } = await t.newAccount();
+    const res = await multipart(api, '/products', { name: 'Short', demo_end_s: '5' }, { name: 'demo_video', path: await makeFixture('vertical-mp4') });
+    expectError(res, 400, 'bad_request');
+    expect(res.body).toMatchObject({ param: 'demo_end_s', error: 'demo_end_s is 5 s but demo_video is 2 s long' });
+    expect((await api.get('/products')).body.meta.total).toBe(0);
+    expect(await listKeys(`accounts/${accountId}/`)).toEqual([]);
   });
 
   test('deleting a product removes its objects', async () => {

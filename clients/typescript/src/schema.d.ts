@@ -121,7 +121,7 @@ export interface paths {
         put?: never;
         /**
          * Create a product
-         * @description With an optional demo clip, normalised in the background: a multipart `demo_video`, `demo_video_upload_id` (a direct upload, POST /uploads) or `demo_video_url` (a public https link, fetched within the request: at most 20 s, and the same 50 MB; a link to a private address, even by a redirect, is 400). One of them.
+         * @description With an optional demo clip, normalised in the background to 1080x1920: a multipart `demo_video`, `demo_video_upload_id` (a direct upload, POST /uploads) or `demo_video_url` (a public https link, fetched within the request: at most 20 s, and the same 50 MB; a link to a private address, even by a redirect, is 400). One of them. MP4, MOV, AVI or WebM, told by its bytes (415 otherwise). A landscape or square demo is 422 (`param` `reframe`) unless `reframe` (`blur` or `crop`) is sent; such a direct upload stays unused, to be sent again with it. `demo_start_s` and `demo_end_s` keep a part of the demo (at least 1 s, at most 180 s; an end past the demo is 400); a demo over 180 s needs them. `reframe` or a trim without a demo is 400.
          */
         post: operations["productsCreate"];
         delete?: never;
@@ -932,6 +932,12 @@ export interface components {
             name: string;
             description: string | null;
             demo_video: components["schemas"]["DemoVideo"] | null;
+            /** @description How the demo was made portrait (`blur` or `crop`), as asked when it was sent; null: not reframed */
+            reframe: ("blur" | "crop") | null;
+            /** @description Where the kept part of the demo starts, as asked; null: at its beginning */
+            demo_start_s: number | null;
+            /** @description Where the kept part of the demo ends, as asked; null: at its end */
+            demo_end_s: number | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -943,9 +949,13 @@ export interface components {
             status: "processing" | "ready" | "failed";
             url: string | null;
             url_expires_at: string | null;
+            /** @description Seconds of the normalised demo (the kept part, when it was trimmed); null until ready */
             duration_s: number | null;
+            /** @description 1080 once ready: every demo is normalised to 1080x1920 */
             width: number | null;
+            /** @description 1920 once ready */
             height: number | null;
+            /** @description Why the demo failed, when `failed` */
             error: {
                 code: string;
                 message: string;
@@ -2011,25 +2021,64 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description What the product is called; shown in the studio and the API, never in the video */
                     name: string;
+                    /** @description Free text about the product; hook ideas (POST /hooks) are written from it */
                     description?: string;
+                    /** @description A direct upload (POST /uploads, purpose demo_video) to use as the demo, instead of a multipart `demo_video` */
                     demo_video_upload_id?: string;
-                    demo_video_url?: string;
-                };
-                "application/x-www-form-urlencoded": {
-                    name: string;
-                    description?: string;
-                    demo_video_upload_id?: string;
-                    demo_video_url?: string;
-                };
-                "multipart/form-data": {
-                    name: string;
-                    description?: string;
-                    demo_video_upload_id?: string;
+                    /** @description A public https link to the demo video, fetched within the request (at most 20 s and 50 MB) */
                     demo_video_url?: string;
                     /**
+                     * @description Makes a landscape or square demo portrait (1080x1920, 9:16); without it such a demo is refused (422). `blur`: the whole picture fitted to the width, over a blurred, darkened copy of itself; `crop`: the centre cut to 9:16. A vertical demo that is not 9:16 is reframed the same way
+                     * @enum {string}
+                     */
+                    reframe?: "blur" | "crop";
+                    /** @description Where the kept part of the demo starts, in seconds from its beginning (default 0) */
+                    demo_start_s?: number | string;
+                    /** @description Where the kept part of the demo ends, in seconds from its beginning (default: its end); at most the demo's length, at least 1 s and at most 180 s after demo_start_s */
+                    demo_end_s?: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description What the product is called; shown in the studio and the API, never in the video */
+                    name: string;
+                    /** @description Free text about the product; hook ideas (POST /hooks) are written from it */
+                    description?: string;
+                    /** @description A direct upload (POST /uploads, purpose demo_video) to use as the demo, instead of a multipart `demo_video` */
+                    demo_video_upload_id?: string;
+                    /** @description A public https link to the demo video, fetched within the request (at most 20 s and 50 MB) */
+                    demo_video_url?: string;
+                    /**
+                     * @description Makes a landscape or square demo portrait (1080x1920, 9:16); without it such a demo is refused (422). `blur`: the whole picture fitted to the width, over a blurred, darkened copy of itself; `crop`: the centre cut to 9:16. A vertical demo that is not 9:16 is reframed the same way
+                     * @enum {string}
+                     */
+                    reframe?: "blur" | "crop";
+                    /** @description Where the kept part of the demo starts, in seconds from its beginning (default 0) */
+                    demo_start_s?: number | string;
+                    /** @description Where the kept part of the demo ends, in seconds from its beginning (default: its end); at most the demo's length, at least 1 s and at most 180 s after demo_start_s */
+                    demo_end_s?: number | string;
+                };
+                "multipart/form-data": {
+                    /** @description What the product is called; shown in the studio and the API, never in the video */
+                    name: string;
+                    /** @description Free text about the product; hook ideas (POST /hooks) are written from it */
+                    description?: string;
+                    /** @description A direct upload (POST /uploads, purpose demo_video) to use as the demo, instead of a multipart `demo_video` */
+                    demo_video_upload_id?: string;
+                    /** @description A public https link to the demo video, fetched within the request (at most 20 s and 50 MB) */
+                    demo_video_url?: string;
+                    /**
+                     * @description Makes a landscape or square demo portrait (1080x1920, 9:16); without it such a demo is refused (422). `blur`: the whole picture fitted to the width, over a blurred, darkened copy of itself; `crop`: the centre cut to 9:16. A vertical demo that is not 9:16 is reframed the same way
+                     * @enum {string}
+                     */
+                    reframe?: "blur" | "crop";
+                    /** @description Where the kept part of the demo starts, in seconds from its beginning (default 0) */
+                    demo_start_s?: number | string;
+                    /** @description Where the kept part of the demo ends, in seconds from its beginning (default: its end); at most the demo's length, at least 1 s and at most 180 s after demo_start_s */
+                    demo_end_s?: number | string;
+                    /**
                      * Format: binary
-                     * @description MP4, MOV or AVI (decided by its bytes), vertical, at most 180 s; at most 50 MB
+                     * @description MP4, MOV, AVI or WEBM (decided by its bytes; a WebM holds VP8, VP9 or AV1 with Opus, Vorbis or no sound), vertical unless `reframe` is sent, at most 180 s kept (`demo_start_s`, `demo_end_s`); at most 50 MB
                      */
                     demo_video?: Blob;
                 };
@@ -2372,15 +2421,21 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The new name */
                     name?: string;
+                    /** @description The new description; `null` clears it */
                     description?: string | null;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The new name */
                     name?: string;
+                    /** @description The new description; `null` clears it */
                     description?: string | null;
                 };
                 "multipart/form-data": {
+                    /** @description The new name */
                     name?: string;
+                    /** @description The new description; `null` clears it */
                     description?: string | null;
                 };
             };
@@ -2665,15 +2720,21 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The new name */
                     name?: string;
+                    /** @description The new description; `null` clears it */
                     description?: string | null;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The new name */
                     name?: string;
+                    /** @description The new description; `null` clears it */
                     description?: string | null;
                 };
                 "multipart/form-data": {
+                    /** @description The new name */
                     name?: string;
+                    /** @description The new description; `null` clears it */
                     description?: string | null;
                 };
             };
