@@ -3,7 +3,8 @@
  * functions/wiring/lambda.ts (`settingsFromEnv`); the local stack knows its own table, bucket and
  * endpoints and builds it directly.
  */
-import { z } from 'zod';
+// zod/mini: the classic API with its locales is about 450 KB in every bundle that reads the config.
+import * as z from 'zod/mini';
 import type { ProviderName } from '#domain/social';
 
 export interface Settings {
@@ -65,9 +66,12 @@ export function environment(): Environment {
 
 /** Unset and empty are the same: CDK and shells write empty strings for "no value". */
 const unsetIfEmpty = (value: unknown) => (value === '' ? undefined : value);
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess(unsetIfEmpty, z.optional(schema));
+const unsetIfEmptyStep = z.transform(unsetIfEmpty);
+const optional = <T extends z.ZodMiniType>(schema: T) => z.pipe(unsetIfEmptyStep, z.optional(schema));
+const required = () => z.pipe(unsetIfEmptyStep, z.string({ error: 'is not set' }));
+const url = () => z.url({ error: 'must be a URL' });
 const positiveInteger = (digits: number) =>
-  z.string().regex(new RegExp(`^[1-9][0-9]{0,${digits - 1}}$`), 'must be a positive integer').transform(Number);
+  z.pipe(z.string().check(z.regex(new RegExp(`^[1-9][0-9]{0,${digits - 1}}$`), 'must be a positive integer')), z.transform(Number));
 
 /**
  * The variables a function reads at cold start, checked together: a missing or malformed one stops
@@ -75,19 +79,19 @@ const positiveInteger = (digits: number) =>
  */
 const LAMBDA_ENVIRONMENT = z.object({
   AWS_REGION: optional(z.string()),
-  TABLE_NAME: z.preprocess(unsetIfEmpty, z.string({ error: 'is not set' })),
-  BUCKET_NAME: z.preprocess(unsetIfEmpty, z.string({ error: 'is not set' })),
-  DYNAMODB_ENDPOINT: optional(z.url()),
-  S3_ENDPOINT: optional(z.url()),
+  TABLE_NAME: required(),
+  BUCKET_NAME: required(),
+  DYNAMODB_ENDPOINT: optional(url()),
+  S3_ENDPOINT: optional(url()),
   RATE_LIMIT_PER_MINUTE: optional(positiveInteger(9)),
   CONNECTION_KEY_ID: optional(z.string()),
-  PROVIDER_A_BASE_URL: optional(z.url()),
-  PROVIDER_B_BASE_URL: optional(z.url()),
+  PROVIDER_A_BASE_URL: optional(url()),
+  PROVIDER_B_BASE_URL: optional(url()),
   INLINE_UPLOAD_MAX_BYTES: optional(positiveInteger(15)),
 });
 
 /** `environment variable RATE_LIMIT_PER_MINUTE must be a positive integer, not 12x`. */
-function environmentError(error: z.ZodError, env: Environment): Error {
+function environmentError(error: z.core.$ZodError, env: Environment): Error {
   const problems = error.issues.map((issue) => {
     const name = String(issue.path[0]);
     const raw = env[name];
