@@ -25,6 +25,9 @@ export const createProductInput = z.strictObject({
   demo_video_url: z.optional(linkedFileUrl),
 });
 
+/** POST /products/sample takes no fields: its name, description and demo are the sample's (domain/sample-product). */
+export const createSampleProductInput = z.strictObject({});
+
 export const updateProductInput = z
   .strictObject({
     name: z.optional(name),

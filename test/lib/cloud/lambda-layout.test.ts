@@ -1,6 +1,6 @@
 /**
  * The synthesised app as Lambda would run it, with no AWS account: each zip function's bundle laid out
- * as /var/task and its layers merged as /opt, the render function's image context where its Dockerfile
+ * as /var/task and its layers merged as /opt, an image function's context where its Dockerfile
  * copies it (test/support/lambda-layout.ts), checked for size, memory
  * and resolvable requires, then invoked in a fresh Node 22 process against DynamoDB Local and s3rver:
  * an API handler with API Gateway's v2 event, the face-check function and the videos function calling it
@@ -85,12 +85,15 @@ describe('every function, laid out as /var/task + /opt (a zip with its layers, a
       return { id, packageType: assets.packageType, mb: mb(bytes), partsMb: partsBytes.map(mb), limitMb: mb(limitBytes), fits: bytes <= limitBytes };
     });
     expect(sizes.filter((s) => !s.fits)).toEqual([]);
-    // Only the render function needs an image: it holds ffmpeg, the native modules and the face runtime.
+    // Only the functions that need ffmpeg and the native modules together are images: the render
+    // function (with the face runtime and espeak-ng too) and the sample-demo worker.
     const images = sizes.filter((s) => s.packageType === 'Image');
-    expect(images.map((s) => s.id)).toEqual([ids.jobs.functions.render]);
-    expect(images[0]!.limitMb).toBe(mb(LAMBDA_IMAGE_LIMIT_BYTES));
-    // As a zip it would not fit: that is why it is an image.
-    expect(images[0]!.partsMb.reduce((sum, p) => sum + p, 0)).toBeGreaterThan(mb(LAMBDA_UNZIPPED_LIMIT_BYTES));
+    expect(images.map((s) => s.id).sort()).toEqual([ids.jobs.functions.render, ids.workers.functions['sample-demo']].sort());
+    for (const image of images) {
+      expect(image.limitMb).toBe(mb(LAMBDA_IMAGE_LIMIT_BYTES));
+      // As a zip it would not fit: that is why it is an image.
+      expect(image.partsMb.reduce((sum, p) => sum + p, 0)).toBeGreaterThan(mb(LAMBDA_UNZIPPED_LIMIT_BYTES));
+    }
   });
 
   test("lays the render image out from its staged Dockerfile: the bundle in /var/task, ffmpeg, espeak-ng, the native modules and the face runtime in /opt, the Dockerfile's ENV", () => {
