@@ -23,7 +23,7 @@ export interface StockAvatar {
 const STOCK_ID_BASE = 1_000_000_000;
 
 export const STOCK_AVATARS: readonly StockAvatar[] = [
-  { id: STOCK_ID_BASE + 1, slug: 'maya', prompt: 'a smiling young woman with long curly brown hair and a yellow hoodie', seed: 1101 },
+  { id: STOCK_ID_BASE + 1, slug: 'maya', prompt: 'a smiling young woman with long curly brown hair and a yellow hoodie', seed: 1102 },
   { id: STOCK_ID_BASE + 2, slug: 'leo', prompt: 'a young man with short black hair, round glasses and a blue shirt', seed: 2202 },
   { id: STOCK_ID_BASE + 3, slug: 'grace', prompt: 'a cheerful older woman with grey hair in a bun and a green sweater', seed: 3303 },
   { id: STOCK_ID_BASE + 4, slug: 'omar', prompt: 'a man with dark skin, a short beard and a red hoodie', seed: 4404 },

@@ -8,7 +8,7 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import { SAMPLE_DEMO } from '#domain/sample-product';
 import { font, type Weight } from './sample-text';
-const { max, min, PI } = Math;
+const { max, min, PI, round } = Math;
 
 const W = SAMPLE_DEMO.width;
 const H = SAMPLE_DEMO.height;
@@ -152,7 +152,7 @@ function progressRing(ctx: SKRSContext2D, cx: number, cy: number, done: number):
     ctx.arc(cx, cy, 74, -PI / 2, -PI / 2 + (2 * PI * done) / HABITS.length);
     ctx.stroke();
   }
-  text(ctx, `${Math.round(done)}/${HABITS.length}`, cx, cy + 16, 44, 800, COLOURS.ink, 'center');
+  text(ctx, `${round(done)}/${HABITS.length}`, cx, cy + 16, 44, 800, COLOURS.ink, 'center');
 }
 
 /** How far each habit is ticked at `t` (0..1, with the pop's overshoot). */
@@ -210,13 +210,13 @@ function statsScreen(ctx: SKRSContext2D, t: number): void {
   card(ctx, 60, 1130, 960, 220);
   circle(ctx, 170, 1240, 62, COLOURS.coral);
   circle(ctx, 170, 1258, 30, COLOURS.yellow);
-  text(ctx, `${max(1, Math.round(12 * streak))}-day streak`, 270, 1232, 56, 800, COLOURS.ink);
+  text(ctx, `${max(1, round(12 * streak))}-day streak`, 270, 1232, 56, 800, COLOURS.ink);
   text(ctx, 'Your best run yet', 270, 1290, 36, 600, COLOURS.muted);
 
   const rate = easeOut(t, TIMELINE.rate.from, TIMELINE.rate.to - TIMELINE.rate.from);
   card(ctx, 60, 1400, 960, 250);
   text(ctx, 'Completion', 110, 1480, 40, 600, COLOURS.muted);
-  text(ctx, `${Math.round(86 * rate)}%`, 970, 1480, 56, 800, COLOURS.ink, 'right');
+  text(ctx, `${round(86 * rate)}%`, 970, 1480, 56, 800, COLOURS.ink, 'right');
   ctx.fillStyle = COLOURS.track;
   ctx.beginPath();
   ctx.roundRect(110, 1540, 860, 40, 20);

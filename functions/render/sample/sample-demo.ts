@@ -21,8 +21,8 @@ const { durationS, fps, frames, width, height } = SAMPLE_DEMO;
 /** One decaying sine at `at` seconds: a tick or a click. */
 const blip = (at: number, hz: number, gain: number, decay: number) => `${gain}*sin(2*PI*${hz}*(t-${at}))*exp(-${decay}*(t-${at}))*gte(t,${at})`;
 
-/** The ffmpeg arguments that write the bed (exported for the tests to show what runs). */
-export function bedArgs(outputPath: string): string[] {
+/** The ffmpeg arguments that write the bed: lavfi sources only, no input file. */
+function bedArgs(outputPath: string): string[] {
   const chord = [261.63, 329.63, 392, 493.88].map((hz, i) => `${[0.12, 0.1, 0.08, 0.05][i]}*sin(2*PI*${hz}*t)`).join('+');
   const breathing = '(0.8+0.2*sin(2*PI*0.5*t))';
   const blips = [...TICKS_AT_S.map((at) => blip(at, 880, 0.18, 28)), blip(TAP_AT_S, 1320, 0.22, 40)].join('+');

@@ -48,7 +48,7 @@ function world(options: { render?: (out: string) => Promise<NormalisedDemo>; whi
   const deps = testDependencies({ products, blobs, sampleDemo, now: () => NOW, tasks: { dispatch: async (task) => void dispatched.push(task) } });
   /** Runs what was dispatched, as the worker would. */
   const runWorker = async () => {
-    for (const task of dispatched.splice(0)) if (task.type === 'sample-demo') await settleSampleDemo({ ...deps, log: { error: () => undefined } }, task);
+    for (const task of dispatched.splice(0)) if (task.type === 'sample-demo') await settleSampleDemo({ ...deps, log: { info: () => undefined, warn: () => undefined, error: () => undefined } }, task);
   };
   return { products, blobs, deps, dispatched, runWorker, renders: () => renders, sampleKeys: () => blobs.listKeys(SAMPLES_PREFIX) };
 }

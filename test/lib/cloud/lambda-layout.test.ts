@@ -149,9 +149,11 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
   let t: TestStack;
   let account: { accountId: number; key: string; api: ApiClient };
   let product: { id: number };
-  let live: Record<'avatars' | 'usage' | 'videos' | 'faceCheck' | 'steps' | 'render', LaidOutFunction>;
+  let live: Record<'avatars' | 'usage' | 'videos' | 'faceCheck' | 'steps' | 'render' | 'products' | 'sampleDemo', LaidOutFunction>;
   /** Lambda's Invoke API for the videos function's SDK client: it runs the laid-out face-check function. */
   let lambdaApi: Server;
+  /** The same for the products function: it runs the laid-out sample-demo worker (an Event invocation, answered when the worker ends). */
+  let workerApi: Server & { events: Promise<Invocation>[] };
 
   beforeAll(async () => {
     t = await startTestStack();
@@ -168,6 +170,7 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
     const endpoints = { DYNAMODB_ENDPOINT: t.stack.dynamoEndpoint, S3_ENDPOINT: t.stack.s3Endpoint, ...noCdn };
     const lay = (name: string, id: string, extra: Record<string, string> = {}) => layOut(assetsOf(id), path.join(root, 'live', name), refs, { ...endpoints, ...extra });
     lambdaApi = await standInLambdaApi(() => live.faceCheck);
+    workerApi = await standInLambdaApi(() => live.sampleDemo);
     live = {
       avatars: lay('avatars', ids.api.functions.avatars),
       usage: lay('usage', ids.api.functions.usage),
@@ -176,10 +179,13 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
       faceCheck: lay('face-check', ids.faceCheck.function),
       steps: lay('steps', ids.jobs.functions.steps),
       render: lay('render', ids.jobs.functions.render),
+      products: lay('products', ids.api.functions.products, { AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${(workerApi.address() as AddressInfo).port}` }),
+      sampleDemo: lay('sample-demo', ids.workers.functions['sample-demo']),
     };
   }, 300_000);
   afterAll(async () => {
     lambdaApi?.close();
+    workerApi?.close();
     await t?.stop();
   });
 
@@ -300,6 +306,26 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
   });
 
   test(
+    "the sample product: the products function (a zip) starts the sample-demo worker (an image: Skia, the sample's fonts and ffmpeg from /opt), which makes the clip; the next one is a copy, ready within the request",
+    async () => {
+      const first = await callApi(live.products, await apiEvent('POST', '/products/sample'));
+      expect(first).toMatchObject({ status: 201, body: { data: { demo_video: { status: 'processing' } } } });
+      expect(workerApi.events).toHaveLength(1);
+      succeeded(await workerApi.events[0]!);
+      const made = (await account.api.get(`/products/${first.body.data.id}`)).body.data.demo_video;
+      expect(made).toMatchObject({ status: 'ready', width: 1080, height: 1920, duration_s: 6 });
+      const file = path.join(root, 'sample.mp4');
+      expect((await download(made.url, file)).status).toBe(200);
+      expectCanonical(await probe(file));
+
+      const second = await callApi(live.products, await apiEvent('POST', '/products/sample'));
+      expect(second).toMatchObject({ status: 201, body: { data: { demo_video: { status: 'ready', duration_s: 6 } } } });
+      expect(workerApi.events).toHaveLength(1);
+    },
+    STEP_MS,
+  );
+
+  test(
     'a prompt reaction with a voice line (espeak-ng from the image) in preview mode: prepare, generate_reaction, render_preview, charge_preview',
     async () => {
       const created = await account.api.post('/videos', { product_id: product.id, method: 'prompt', mode: 'preview', prompt: 'amazed by the glow', hook_text: 'Wait for it', voice_line: 'You have to see this' });
@@ -383,8 +409,11 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
 /**
  * Lambda's Invoke API (`POST /2015-03-31/functions/{name}/invocations`) on a loopback port, answering each
  * call by invoking `target()` in its layout, with a function's error as Lambda reports it (X-Amz-Function-Error).
+ * An asynchronous call (`X-Amz-Invocation-Type: Event`) is answered 202 at once, as Lambda queues it; its
+ * invocation runs after and is kept in `events`.
  */
-async function standInLambdaApi(target: () => LaidOutFunction): Promise<Server> {
+async function standInLambdaApi(target: () => LaidOutFunction): Promise<Server & { events: Promise<Invocation>[] }> {
+  const events: Promise<Invocation>[] = [];
   const server = createServer((request, response) => {
     if (request.method !== 'POST' || !/^\/2015-03-31\/functions\/[^/]+\/invocations$/.test(request.url ?? '')) {
       response.writeHead(404).end();
@@ -393,7 +422,13 @@ async function standInLambdaApi(target: () => LaidOutFunction): Promise<Server> 
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      invoke(target(), JSON.parse(Buffer.concat(chunks).toString('utf8')))
+      const payload: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      if (request.headers['x-amz-invocation-type'] === 'Event') {
+        events.push(invoke(target(), payload));
+        response.writeHead(202).end();
+        return;
+      }
+      invoke(target(), payload)
         .then((outcome) => {
           const headers = { 'content-type': 'application/json', ...(outcome.error ? { 'x-amz-function-error': 'Unhandled' } : {}) };
           const body = outcome.error ? { errorType: outcome.error.name, errorMessage: outcome.error.message } : outcome.result;
@@ -403,5 +438,5 @@ async function standInLambdaApi(target: () => LaidOutFunction): Promise<Server> 
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
+  return Object.assign(server, { events });
 }
