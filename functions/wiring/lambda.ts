@@ -7,8 +7,6 @@ import { stepFunctionsJobRunner } from '#adapters/stepfunctions/job-runner';
 import { lambdaBackgroundTasks } from '#adapters/lambda/background-tasks';
 import { S3BlobStore } from '#adapters/s3/blob-store';
 import { BlobSoundBank } from '#adapters/sounds/blob-sound-bank';
-import { BlobSampleDemo } from '#adapters/samples/blob-sample-demo';
-import { BlobStockAvatars } from '#adapters/samples/blob-stock-avatars';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { CloudFrontSignedLinks, secretText, type SignedLinks } from '#adapters/cloudfront/signed-links';
 import { createDynamoTable, createS3Client, type ClientInstrument } from '#adapters/aws-clients';
@@ -30,6 +28,8 @@ import {
   webhookReceiversNotBundled,
   musicMediaNotBundled,
   composerNotBundled,
+  sampleDemoNotBundled,
+  stockAvatarsNotBundled,
 } from './not-bundled';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 import { powertoolsMetrics } from '#adapters/metrics/powertools-metrics';
@@ -84,10 +84,10 @@ function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dep
     blobs,
     // Renders only where ffmpeg is (the job-render function); elsewhere it finds the stored files.
     sounds: new BlobSoundBank(blobs),
-    // Found here; drawn only where the native modules are: the sample-demo worker makes the clip, and
-    // the avatars and render functions draw stock portraits (their handler modules add the drawing).
-    sampleDemo: new BlobSampleDemo(blobs),
-    stockAvatars: new BlobStockAvatars(blobs),
+    // Only the functions that read them: the products function and the sample-demo worker the sample
+    // clip; the avatars, videos and pipeline functions the stock avatars (the rig code is 14 KB).
+    sampleDemo: sampleDemoNotBundled,
+    stockAvatars: stockAvatarsNotBundled,
     // Heavy: the handler modules of the functions that generate add them (not-bundled.ts).
     engines: enginesNotBundled,
     references: referencesNotBundled,

@@ -44,6 +44,7 @@ import { ESPEAK_ENV } from '#cloud/espeak-tree';
 import { FFMPEG_ENV } from '#cloud/ffmpeg-layer';
 import { HUMAN_ENTRY, sampleReferenceFramesJpeg } from '#render';
 import { makeFixture } from '#test-support/media-fixtures';
+import { STOCK_AVATARS } from '#domain/stock-avatars';
 const { round } = Math;
 
 const synthesis = synthesisedStack();
@@ -326,9 +327,10 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
   );
 
   test(
-    'a prompt reaction with a voice line (espeak-ng from the image) in preview mode: prepare, generate_reaction, render_preview, charge_preview',
+    'a prompt reaction of a stock avatar (read by the steps function, its portrait drawn by the render function) with a voice line (espeak-ng from the image) in preview mode: prepare, generate_reaction, render_preview, charge_preview',
     async () => {
-      const created = await account.api.post('/videos', { product_id: product.id, method: 'prompt', mode: 'preview', prompt: 'amazed by the glow', hook_text: 'Wait for it', voice_line: 'You have to see this' });
+      const stock = STOCK_AVATARS[0]!.id;
+      const created = await account.api.post('/videos', { product_id: product.id, method: 'prompt', mode: 'preview', prompt: 'amazed by the glow', avatar_id: stock, hook_text: 'Wait for it', voice_line: 'You have to see this' });
       expect(created.status).toBe(202);
       const jobId = created.body.data.id as number;
       await runSteps(jobId, ['prepare', 'generate_reaction', 'render_preview', 'charge_preview']);
@@ -339,6 +341,9 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
       await t.stack.dependencies.blobs.getToFile(job!.preview!.key, file);
       expect((await probe(file)).video).toMatchObject({ codec: 'h264' });
       expect(job?.reaction?.voice).toBe(true);
+      // The render function drew the stock portrait into the bucket (nothing had listed avatars before).
+      const { dependencies } = t.stack;
+      expect(await dependencies.blobs.sizeOf(dependencies.stockAvatars.get(account.accountId, stock)!.image_key!)).toBeGreaterThan(0);
     },
     STEP_MS,
   );
