@@ -71,7 +71,11 @@ export const HANDLER_GROUPS = {
     bucket: 'readwrite',
     // Products' media; an upload it takes is moved out of uploads/.
     writes: ['products', 'uploads'],
-    invokes: [{ worker: 'normalise-demo', env: 'NORMALISE_FUNCTION_NAME' }],
+    // A sample product waits for the sample-demo worker only while the stack has no sample clip yet.
+    invokes: [
+      { worker: 'normalise-demo', env: 'NORMALISE_FUNCTION_NAME' },
+      { worker: 'sample-demo', env: 'SAMPLE_DEMO_FUNCTION_NAME' },
+    ],
     // ffprobe validates an upload before the request is answered; 1769 MB is one full vCPU.
     ffmpeg: true,
   },
@@ -80,7 +84,8 @@ export const HANDLER_GROUPS = {
     description: 'avatars: prompt-generated (local engine inline, hosted in the background) or uploaded',
     table: 'readwrite',
     bucket: 'readwrite',
-    writes: ['avatars', 'uploads'],
+    // Avatars' images; the stock avatars' portraits, drawn once per stack (samples/).
+    writes: ['avatars', 'uploads', 'samples'],
     invokes: [{ worker: 'generate-avatar', env: 'GENERATE_AVATAR_FUNCTION_NAME' }],
     // Reads AVATAR_ENGINE to decide between inline (local) and background (hosted) generation.
     engineChoices: ['avatar'],
@@ -276,6 +281,8 @@ export const ROUTES: readonly RouteDefinition[] = [
 
   route('GET', '/products', 'products', 'list', { query: ['page'] }),
   route('POST', '/products', 'products', 'create', { maxBodyBytes: uploadLimit(DEMO_VIDEO), body: { accept: ANY_BODY, files: { demo_video: DEMO_VIDEO } }, idempotencyKey: 'answer' }),
+  // The built-in sample product: it takes no fields, so a body (none, or an empty JSON or form one) is a few bytes at most.
+  route('POST', '/products/sample', 'products', 'createSample', { maxBodyBytes: 1 * KB, body: { accept: FIELDS_ONLY, optional: true }, idempotencyKey: 'answer' }),
   route('GET', '/products/{id}', 'products', 'get'),
   route('PATCH', '/products/{id}', 'products', 'update', { body: { accept: ANY_BODY } }),
   route('PUT', '/products/{id}', 'products', 'update', { body: { accept: ANY_BODY } }),

@@ -1,4 +1,4 @@
-/** Products: the subject of every reaction video, with an optional demo clip (vertical, or reframed to be). */
+/** Products: the subject of every reaction video, with an optional demo clip (vertical, or reframed to be); or the built-in sample product. */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
 import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
@@ -6,13 +6,14 @@ import { idParam, pageMeta, pageParams } from '#http/params';
 import { created, deleted, ok } from '#http/respond';
 import { badRequest, notFound } from '#domain/errors';
 import { logger } from '#functions/logger';
-import { createProductInput, updateProductInput } from '#domain/schemas/product';
+import { createProductInput, createSampleProductInput, updateProductInput } from '#domain/schemas/product';
 import { demoIntakeOf } from '#domain/demo-intake';
 import type { Product } from '#domain/product';
 import { presentProduct } from '#use-cases/present-records';
 import { createProduct } from '#use-cases/create-product';
 import { updateProduct } from '#use-cases/update-product';
 import { removeProduct } from '#use-cases/remove-product';
+import { createSampleProduct } from '#use-cases/create-sample-product';
 import { answeredOnce } from './answered-once';
 
 const present = (request: AuthenticatedRequest, product: Product) => presentProduct(request.deps.blobs, product);
@@ -39,6 +40,12 @@ const create: Operation = async (request) => {
   }
 };
 
+const createSample: Operation = async (request) => {
+  const body = await readRouteBody(request);
+  parseInput(createSampleProductInput, body.fields, 'sample product');
+  return created(await present(request, await createSampleProduct(request.deps, { accountId: request.principal.accountId })));
+};
+
 const get: Operation = async (request) => {
   const product = await request.deps.products.get(request.principal.accountId, idParam(request));
   if (!product) throw notFound('Product');
@@ -60,4 +67,4 @@ const remove: Operation = async (request) => {
   return deleted(await removeProduct(request.deps, { accountId: request.principal.accountId, productId: idParam(request) }));
 };
 
-export const productOperations = { list, create: answeredOnce(create), get, update, remove };
+export const productOperations = { list, create: answeredOnce(create), createSample: answeredOnce(createSample), get, update, remove };

@@ -42,7 +42,7 @@ export const ERROR_HELP: Record<ErrorCode, string> = {
   not_found: 'Nothing with that id belongs to this account (another account\'s records are not found either). Check the id.',
   method_not_allowed: 'The path exists but not with this method; the `Allow` header lists the methods it takes.',
   request_timeout: 'The request was not received in time. Send it again, whole.',
-  conflict: "The record is not in a state that allows this (a job that is not awaiting approval, a product whose demo is still processing), or an `Idempotency-Key` was reused with a different body. Read the record's state and retry when it allows.",
+  conflict: "The record is not in a state that allows this (a job that is not awaiting approval, a product whose demo is still processing), it is shared by every account and cannot be deleted (a stock avatar, a built-in music track), or an `Idempotency-Key` was reused with a different body. Read the record's state and retry when it allows.",
   payload_too_large: 'The body or a file is over its limit; the message gives the limit. Large files go through `POST /uploads`.',
   unsupported_media_type: 'The body or a file is of a type this route does not take; the message lists what it does take.',
   expectation_failed: 'Only `Expect: 100-continue` is supported; send the request without the other expectation.',

@@ -11,7 +11,7 @@ import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
 import type { ErrorCode } from '#domain/errors';
 import { dataOf, deletedRecord, pageOf, sliceOf } from '#domain/schemas/envelope';
-import { createProductInput, productResponse, updateProductInput } from '#domain/schemas/product';
+import { createProductInput, createSampleProductInput, productResponse, updateProductInput } from '#domain/schemas/product';
 import { avatarResponse, createAvatarFromUpload, createAvatarInput } from '#domain/schemas/avatar';
 import { addMusicFromFile, addMusicFromUpload, deletedMusicResponse, musicTrackResponse } from '#domain/schemas/music';
 import { saveReactionInput, savedReactionResponse } from '#domain/schemas/reaction';
@@ -117,6 +117,13 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     responses: { 201: ok('Created; a demo clip is `processing`', dataOf(productResponse)) },
     errors: ['not_found', 'conflict', 'upstream_unavailable'],
   },
+  'POST /products/sample': {
+    summary: 'Create the sample product',
+    description:
+      "A product like any other (listed, counted and deleted the same way) whose demo clip this service draws itself: a fictional habit tracker, 6 s at 1080x1920 with a soft sound bed, already in the output encoding. It takes no fields: send no body, or an empty JSON or form one. The clip is made once per stack; each sample product gets its own copy within the request and is `ready` at once. Only the stack's very first one answers `processing` while the clip is made (well under a minute), then turns `ready` (webhook `product.demo.ready`).",
+    fields: createSampleProductInput,
+    responses: { 201: ok('Created; its demo `ready` (`processing` only while the stack makes its first sample clip)', dataOf(productResponse)) },
+  },
   'GET /products/{id}': { summary: 'Get a product', responses: { 200: ok('The product', dataOf(productResponse)) } },
   'PATCH /products/{id}': { summary: 'Update a product', fields: updateProductInput, responses: { 200: ok('The updated product', dataOf(productResponse)) } },
   'PUT /products/{id}': {
@@ -127,8 +134,10 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   'DELETE /products/{id}': { summary: 'Delete a product and its demo', responses: { 200: gone } },
 
   'GET /avatars': {
-    summary: 'List avatars (all of them, newest first)',
-    responses: { 200: ok('Every avatar of the account', dataOf(z.array(avatarResponse))) },
+    summary: 'List avatars: the stock ones, then the account\'s own (newest first)',
+    description:
+      'Every account has the stock avatars (`stock: true`, in a fixed order, the same ids on every account): use them as `avatar_id` like your own. They do not count against the plan\'s avatar cap and cannot be deleted.',
+    responses: { 200: ok('Every avatar of the account, stock ones first', dataOf(z.array(avatarResponse))) },
   },
   'POST /avatars': {
     summary: 'Create an avatar from a prompt, or upload one',
@@ -143,7 +152,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     errors: ['not_found', 'conflict', 'avatars_full', 'invalid_media', 'no_face', 'upstream_unavailable'],
   },
   'GET /avatars/{id}': { summary: 'Get an avatar', responses: { 200: ok('The avatar', dataOf(avatarResponse)) } },
-  'DELETE /avatars/{id}': { summary: 'Delete an avatar and its images', responses: { 200: gone } },
+  'DELETE /avatars/{id}': { summary: 'Delete an avatar and its images', description: 'A stock avatar cannot be deleted (409).', responses: { 200: gone }, errors: ['conflict'] },
 
   'GET /music': {
     summary: 'List music: the built-in tracks, then the account\'s own (newest first)',

@@ -42,8 +42,8 @@ export const PIPELINE_FUNCTIONS = {
     substitution: 'JobRenderFunctionArn',
     table: 'readwrite',
     bucket: 'readwrite',
-    // Clips, previews and references of the job; the finished video and poster.
-    writes: ['jobs', 'videos'],
+    // Clips, previews and references of the job; the finished video and poster; a stock avatar's portrait, drawn once per stack.
+    writes: ['jobs', 'videos', 'samples'],
     ffmpeg: true,
     native: true,
     engines: ['reaction'],

@@ -42,6 +42,8 @@ import type { MusicStore } from './music-store';
 import type { MusicMedia } from './music-media';
 import type { SoundBank } from './sound-bank';
 import type { VideoComposer } from './video-composer';
+import type { SampleDemo } from './sample-demo';
+import type { StockAvatars } from './stock-avatars';
 
 export interface Dependencies {
   /** Starts video jobs and hands preview decisions to their executions. */
@@ -60,6 +62,10 @@ export interface Dependencies {
   products: ProductStore;
   /** Avatars, capped per plan. */
   avatars: AvatarStore;
+  /** The stock avatars every account has besides its own (find them through use-cases/find-avatar.ts). */
+  stockAvatars: StockAvatars;
+  /** The sample product's demo clip, made once per stack: found everywhere, made only by the sample-demo worker. */
+  sampleDemo: SampleDemo;
   /** The saved-reaction library. */
   reactions: ReactionStore;
   /** The account's own music tracks (the built-in ones are domain/sound's list). */

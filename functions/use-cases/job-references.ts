@@ -13,9 +13,10 @@ import { allowanceState, assertAllowanceCovers, type VideoQuote } from '#domain/
 import type { VideoRequest } from '#domain/schemas/video';
 import type { ChargeRef, Reservation } from '#ports/allowance-ledger';
 import type { Dependencies } from '#ports/dependencies';
+import { findAvatar } from './find-avatar';
 
 /** The stores of the records a job names, and of the account whose plan it is charged under. */
-export type JobReferenceReads = Pick<Dependencies, 'accounts' | 'products' | 'avatars' | 'reactions' | 'music'>;
+export type JobReferenceReads = Pick<Dependencies, 'accounts' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'music'>;
 
 /** Foreign or unknown ids in the body are 404 naming the field; inputs not usable yet are 409. */
 export async function checkReferencedRecords(deps: Omit<JobReferenceReads, 'accounts'>, accountId: number, request: VideoRequest): Promise<void> {
@@ -36,7 +37,7 @@ export async function checkProduct(deps: Pick<JobReferenceReads, 'products'>, ac
 }
 
 /** The avatar (ready), the saved reaction and the music track a job names, if it names them. */
-export async function checkNamedRecords(deps: Pick<JobReferenceReads, 'avatars' | 'reactions' | 'music'>, accountId: number, request: VideoRequest): Promise<void> {
+export async function checkNamedRecords(deps: Pick<JobReferenceReads, 'avatars' | 'stockAvatars' | 'reactions' | 'music'>, accountId: number, request: VideoRequest): Promise<void> {
   if (request.avatarId !== null) await requireReadyAvatar(deps, accountId, request.avatarId);
   if (request.reactionId !== null && !(await deps.reactions.get(accountId, request.reactionId))) {
     throw notFound(`reaction_id: Saved reaction ${request.reactionId}`);
@@ -51,8 +52,8 @@ export async function requireMusic(deps: Pick<JobReferenceReads, 'music'>, accou
   if (number === undefined || !(await deps.music.get(accountId, number))) throw notFound(`music_id: Music track ${musicId}`);
 }
 
-export async function requireReadyAvatar(deps: Pick<JobReferenceReads, 'avatars'>, accountId: number, avatarId: number): Promise<void> {
-  const avatar = await deps.avatars.get(accountId, avatarId);
+export async function requireReadyAvatar(deps: Pick<JobReferenceReads, 'avatars' | 'stockAvatars'>, accountId: number, avatarId: number): Promise<void> {
+  const avatar = await findAvatar(deps, accountId, avatarId);
   if (!avatar) throw notFound(`avatar_id: Avatar ${avatarId}`);
   if (avatar.status === 'processing') throw conflict(`Avatar ${avatarId} is still being generated; retry when its status is ready`);
   if (avatar.status === 'failed') throw conflict(`Avatar ${avatarId} failed to generate; create another avatar`);

@@ -28,6 +28,8 @@ import {
   webhookReceiversNotBundled,
   musicMediaNotBundled,
   composerNotBundled,
+  sampleDemoNotBundled,
+  stockAvatarsNotBundled,
 } from './not-bundled';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 import { powertoolsMetrics } from '#adapters/metrics/powertools-metrics';
@@ -82,6 +84,10 @@ function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dep
     blobs,
     // Renders only where ffmpeg is (the job-render function); elsewhere it finds the stored files.
     sounds: new BlobSoundBank(blobs),
+    // Only the functions that read them: the products function and the sample-demo worker the sample
+    // clip; the avatars, videos and pipeline functions the stock avatars (the rig code is 14 KB).
+    sampleDemo: sampleDemoNotBundled,
+    stockAvatars: stockAvatarsNotBundled,
     // Heavy: the handler modules of the functions that generate add them (not-bundled.ts).
     engines: enginesNotBundled,
     references: referencesNotBundled,

@@ -16,6 +16,8 @@ import type { WebhookReceivers } from '#ports/webhook-receivers';
 import type { MusicMedia } from '#ports/music-media';
 import type { FaceFinder } from '#ports/face-finder';
 import type { VideoComposer } from '#ports/video-composer';
+import type { SampleDemo } from '#ports/sample-demo';
+import type { StockAvatars } from '#ports/stock-avatars';
 
 const notBundled = (port: string) => (): never => {
   throw new Error(`${port} is not bundled with this function: its handler module must add it to the dependencies`);
@@ -57,6 +59,10 @@ export const composerNotBundled: VideoComposer = {
 };
 
 export const musicMediaNotBundled: MusicMedia = { ingest: notBundled('the music tools') };
+
+export const sampleDemoNotBundled: SampleDemo = { find: notBundled('the sample clip'), make: notBundled('the sample clip') };
+
+export const stockAvatarsNotBundled: StockAvatars = { list: notBundled('the stock avatars'), get: notBundled('the stock avatars'), ensureImages: notBundled('the stock avatars') };
 
 /** Until the render wing's sound bank is wired (functions/render/sound), a built-in track's file cannot be made. */
 

@@ -8,7 +8,7 @@
  */
 import type { BuildOptions } from 'esbuild';
 import type { BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { CAPTION_FONTS } from '#render';
+import { CAPTION_FONTS, SAMPLE_FONTS } from '#render';
 import { DOCS_FILES, installedDocsDir } from '#functions/openapi/docs-assets';
 
 export const LAMBDA_BUNDLE = {
@@ -50,8 +50,11 @@ export const NATIVE_MODULES = ['sharp', '@napi-rs/canvas'] as const;
 export const docsAssetsDir = installedDocsDir;
 export { DOCS_FILES };
 
-/** Caption fonts ship in the same layer: esbuild cannot bundle font files (see caption-fonts.ts). */
-export const FONT_PACKAGES = Object.values(CAPTION_FONTS).map((font) => ({ name: font.packageName, files: font.files }));
+/**
+ * Caption fonts, and the sample clip's (render/sample/sample-fonts.ts), ship in the same layer and in
+ * the images holding its tree: esbuild cannot bundle font files (see caption-fonts.ts).
+ */
+export const FONT_PACKAGES = [...Object.values(CAPTION_FONTS), ...Object.values(SAMPLE_FONTS)].map((font) => ({ name: font.packageName, files: font.files }));
 
 export interface BundleVariant {
   /** The function has the native-modules layer (which changes nothing in the bundle: see NATIVE_MODULES). */

@@ -69,14 +69,14 @@ export class ReactionStudioStack extends Stack {
       connectionKey: this.data.connectionKey,
       mediaLinks: this.delivery,
     };
+    // The render function and the sample-demo worker ship as container images holding the same trees as the layers (render-image.ts).
+    const imageTrees = { ffmpeg: ffmpeg.tree, 'espeak-ng': tree('espeak-ng', espeakTree()), 'native-modules': native.tree, face: face.tree };
 
     // The generate-avatar worker looks for the face in a hosted portrait as an upload is looked at.
-    this.workers = new Workers(this, 'Workers', { ...shared, faceLayer: face.layer });
+    this.workers = new Workers(this, 'Workers', { ...shared, faceLayer: face.layer, imageTrees });
     this.faceCheck = new FaceCheck(this, 'FaceCheck', { ...shared, faceLayer: face.layer });
     this.webhooks = new Webhooks(this, 'Webhooks', shared);
     // The pipeline does not depend on the API; the API functions are granted on its state machine.
-    // The render function ships as a container image holding the same trees as the layers (render-image.ts).
-    const imageTrees = { ffmpeg: ffmpeg.tree, 'espeak-ng': tree('espeak-ng', espeakTree()), 'native-modules': native.tree, face: face.tree };
     this.jobs = new JobPipeline(this, 'Jobs', {
       ...shared,
       imageTrees,

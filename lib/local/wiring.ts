@@ -9,6 +9,9 @@ import type { JobRunner } from '#ports/job-runner';
 import type { Settings } from '#functions/config';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 import { BlobSoundBank } from '#adapters/sounds/blob-sound-bank';
+import { BlobSampleDemo } from '#adapters/samples/blob-sample-demo';
+import { BlobStockAvatars } from '#adapters/samples/blob-stock-avatars';
+import { renderAvatarPng, renderSampleDemo } from '#render';
 import { S3BlobStore } from '#adapters/s3/blob-store';
 import { createDynamoTable, createS3Client } from '#adapters/aws-clients';
 import { configuredEngines } from '#adapters/engines/configured';
@@ -71,6 +74,8 @@ export function localDependencies(parts: LocalParts): Dependencies {
     blobs,
     engines: configuredEngines({ blobs }),
     sounds: new BlobSoundBank(blobs),
+    sampleDemo: new BlobSampleDemo(blobs, { render: renderSampleDemo }),
+    stockAvatars: new BlobStockAvatars(blobs, renderAvatarPng),
     // A linked reference is fetched at the door, within a request's time as on AWS; the pipeline fetches
     // only the link of a job written before that, with the same limits.
     references: requestReferenceResolver(),

@@ -3,6 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { probeMedia } from '#render';
 import { makeFixture, makeTempDir } from '#test-support/media-fixtures';
+import { download, expectCanonical, probe } from '#test-support/jobs';
+import { SAMPLE_PRODUCT, SAMPLES_PREFIX } from '#domain/sample-product';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
@@ -376,5 +378,86 @@ describe('demo videos', () => {
     expect(await listKeys(`accounts/${accountId}/products/${res.body.data.id}/`)).not.toEqual([]);
     expect((await api.delete(`/products/${res.body.data.id}`)).status).toBe(200);
     expect(await listKeys(`accounts/${accountId}/`)).toEqual([]);
+  });
+});
+
+describe('the sample product (POST /products/sample)', () => {
+  /** The stored clips every sample product is copied from: one per stack. */
+  const sharedClips = () => listKeys(`${SAMPLES_PREFIX}demo/`);
+
+  test("makes a product like any other from a built-in 6 s 1080x1920 clip: the stack's first waits for the clip, a second call is a copy, ready at once", async () => {
+    const { api, accountId } = await t.newAccount();
+    const first = await api.post('/products/sample');
+    expect(first.status).toBe(201);
+    expect(first.body.data).toMatchObject({ name: SAMPLE_PRODUCT.name, description: SAMPLE_PRODUCT.description, demo_video: { status: 'processing', url: null } });
+
+    // The stack's first: the worker makes the clip, then gives the product its copy.
+    await t.stack.tasks.idle();
+    const ready = (await api.get(`/products/${first.body.data.id}`)).body.data.demo_video;
+    expect(ready).toMatchObject({ status: 'ready', width: 1080, height: 1920, duration_s: 6, error: null, url: expect.stringMatching(/^http/) });
+    const file = join(await makeTempDir(), 'sample.mp4');
+    const served = await download(ready.url, file);
+    expect(served.status).toBe(200);
+    const media = await probe(file);
+    expectCanonical(media);
+    expect(media.durationS).toBeCloseTo(6, 1);
+    expect(await sharedClips()).toHaveLength(1);
+
+    // Cheap from now on: a server-side copy within the request, the answer already ready.
+    const second = await api.post('/products/sample');
+    expect(second.status).toBe(201);
+    expect(second.body.data.id).not.toBe(first.body.data.id);
+    expect(second.body.data.demo_video).toMatchObject({ status: 'ready', width: 1080, height: 1920, duration_s: 6, url: expect.stringMatching(/^http/) });
+    expect(await sharedClips()).toHaveLength(1);
+
+    // Listed and counted as any product; deleting one leaves the other's own copy and the shared clip.
+    const listed = await api.get('/products');
+    expect(listed.body.meta.total).toBe(2);
+    expect(listed.body.data.map((p: { id: number }) => p.id)).toEqual([second.body.data.id, first.body.data.id]);
+    expect((await api.delete(`/products/${first.body.data.id}`)).body).toEqual({ data: { id: first.body.data.id, deleted: true } });
+    expect(await listKeys(`accounts/${accountId}/products/${first.body.data.id}/`)).toEqual([]);
+    expect((await fetch(second.body.data.demo_video.url)).status).toBe(200);
+    expect(await sharedClips()).toHaveLength(1);
+  });
+
+  test('another account gets its own sample product, ready at once', async () => {
+    const { api } = await t.newAccount();
+    const made = await api.post('/products/sample');
+    expect(made.status).toBe(201);
+    expect(made.body.data.demo_video.status).toBe('ready');
+    expect((await api.get('/products')).body.meta.total).toBe(1);
+  });
+
+  test('takes no fields: no body, an empty JSON object or an empty form are all the same request', async () => {
+    const { api } = await t.newAccount();
+    expect((await api.send('POST', '/products/sample')).status).toBe(201);
+    expect((await api.post('/products/sample', {})).status).toBe(201);
+    expect((await api.send('POST', '/products/sample', { body: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(201);
+    expect((await api.get('/products')).body.meta.total).toBe(3);
+  });
+
+  test.each([
+    ['a field (a name of its own)', { json: { name: 'My product' } }, 400, 'bad_request'],
+    ['a demo link', { json: { demo_video_url: 'https://example.com/demo.mp4' } }, 400, 'bad_request'],
+    ['malformed JSON', { body: '{"name": ', headers: { 'content-type': 'application/json' } }, 400, 'bad_request'],
+    ['a JSON array', { body: '[]', headers: { 'content-type': 'application/json' } }, 400, 'bad_request'],
+    ['a multipart form', { body: (() => { const form = new FormData(); form.append('name', 'x'); return form; })() }, 415, 'unsupported_media_type'],
+    ['text/plain', { body: 'sample', headers: { 'content-type': 'text/plain' } }, 415, 'unsupported_media_type'],
+    ['a body over 1 KB', { json: { padding: 'x'.repeat(2000) } }, 413, 'payload_too_large'],
+  ])('%s is refused in the envelope and makes nothing', async (_label, init, status, code) => {
+    const { api } = await t.newAccount();
+    expectError(await api.send('POST', '/products/sample', init), status, code);
+    expect((await api.get('/products')).body.meta.total).toBe(0);
+  });
+
+  test('an Idempotency-Key makes one product of repeats, the repeat marked replayed', async () => {
+    const { api } = await t.newAccount();
+    const keyed = () => api.send('POST', '/products/sample', { headers: { 'idempotency-key': 'first-run-1' } });
+    const made = await keyed();
+    const again = await keyed();
+    expect(made.status).toBe(201);
+    expect(again.body.data.id).toBe(made.body.data.id);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect((await api.get('/products')).body.meta.total).toBe(1);
   });
 });

@@ -44,6 +44,8 @@ export function testDependencies(overrides: Partial<Dependencies> = {}): Depende
     references: { name: 'unwired', resolve: unwired('references') },
     products: unwiredPort('products'),
     avatars: unwiredPort('avatars'),
+    stockAvatars: unwiredPort('stockAvatars'),
+    sampleDemo: unwiredPort('sampleDemo'),
     music: unwiredPort('music'),
     musicMedia: unwiredPort('musicMedia'),
     reactions: unwiredPort('reactions'),

@@ -67,6 +67,9 @@ export const createProductInput = z
     }),
   );
 
+/** POST /products/sample takes no fields: its name, description and demo are the sample's (domain/sample-product). */
+export const createSampleProductInput = z.strictObject({});
+
 export const updateProductInput = z
   .strictObject({
     name: z.optional(name.check(z.meta({ description: 'The new name' }))),
