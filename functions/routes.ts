@@ -100,7 +100,8 @@ export const HANDLER_GROUPS = {
     table: 'readwrite',
     bucket: 'readwrite',
     // The account's tracks; an upload it takes is moved out of uploads/.
-    writes: ['music', 'uploads'],
+    // A built-in bed is rendered into sounds/ the first time it is played.
+    writes: ['music', 'uploads', 'sounds'],
     // ffprobe judges and ffmpeg levels an uploaded track within the request: a 10-minute one takes about 15 s of one full vCPU (1769 MB).
     ffmpeg: true,
   },
