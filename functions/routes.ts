@@ -42,6 +42,11 @@ export interface FunctionNeeds {
   /** Gets the native-modules layer (sharp, Skia canvas), which its bundle then leaves external. */
   native?: boolean;
   /**
+   * Packages a dependency imports on a path this function never takes: its bundle gets
+   * functions/handlers/absent-module.ts in their place (which throws if ever reached).
+   */
+  absent?: readonly string[];
+  /**
    * Looks for a face in an upload within the request (the FaceFinder port): gets the face-runtime
    * layer (human's Node WASM build, its three models, tfjs; about 9 MB, lib/cloud/face-layer.ts).
    */

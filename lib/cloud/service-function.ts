@@ -227,7 +227,7 @@ export class ServiceFunction extends Construct {
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       runtime: LAMBDA_RUNTIME,
-      bundling: lambdaBundlingProps({ native: needs.native }),
+      bundling: lambdaBundlingProps({ native: needs.native, absent: needs.absent }),
       layers: [...(needs.ffmpeg ? [props.ffmpegLayer] : []), ...(needs.native ? [props.nativeLayer] : []), ...(needs.faces && props.faceLayer ? [props.faceLayer] : [])],
     });
     grantNeeds(this, this.fn, props);
