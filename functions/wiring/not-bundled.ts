@@ -16,6 +16,7 @@ import type { WebhookReceivers } from '#ports/webhook-receivers';
 import type { MusicMedia } from '#ports/music-media';
 import type { FaceFinder } from '#ports/face-finder';
 import type { VideoComposer } from '#ports/video-composer';
+import type { Mailer } from '#ports/mailer';
 
 const notBundled = (port: string) => (): never => {
   throw new Error(`${port} is not bundled with this function: its handler module must add it to the dependencies`);
@@ -61,6 +62,8 @@ export const musicMediaNotBundled: MusicMedia = { ingest: notBundled('the music 
 /** Until the render wing's sound bank is wired (functions/render/sound), a built-in track's file cannot be made. */
 
 export const webhookReceiversNotBundled: WebhookReceivers = { vet: notBundled('the webhook sender'), send: notBundled('the webhook sender') };
+
+export const mailerNotBundled: Mailer = { send: notBundled('the mailer') };
 
 export const socialNotBundled: Dependencies['social'] = notBundled('the social providers');
 
