@@ -13,7 +13,7 @@ const TOKEN_BYTES = 32;
 /** 32 bytes in base64url, unpadded. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** The studio's page that reads the token from its address (studio/src/session/AuthPages.tsx). */
-export const RESET_PAGE_PATH = '/reset-password';
+const RESET_PAGE_PATH = '/reset-password';
 
 /** The user's pending reset, as stored: never the token itself. */
 export interface PasswordReset {

@@ -11,7 +11,7 @@ import type { Construct } from 'constructs';
 import { MAIL_ENV } from '#functions/config';
 import { acknowledge } from './nag';
 
-export const MAIL_FROM_CONTEXT = 'mailFrom';
+const MAIL_FROM_CONTEXT = 'mailFrom';
 
 /** What a mailing function is given: the sender, and the studio's address for the links. */
 export interface MailSetup {

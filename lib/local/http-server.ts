@@ -78,14 +78,12 @@ interface Exchange {
   outbox?: Pick<LocalOutbox, 'list'>;
 }
 
-interface LocalServerOptions {
+export function createLocalApiServer(options: {
   dependencies: DependencySource;
   drain?: Partial<DrainBounds>;
   studio?: StudioSite;
   outbox?: Pick<LocalOutbox, 'list'>;
-}
-
-export function createLocalApiServer(options: LocalServerOptions): Server {
+}): Server {
   const drain = { ...DRAIN_BOUNDS, ...options.drain };
   const handlerOf = handlersOver(options.dependencies);
   const exchange = (request: IncomingMessage, response: ServerResponse, awaitingContinue: boolean): Exchange => ({

@@ -132,7 +132,7 @@ export function ForgotPasswordPage() {
         </form>
       ) : (
         <Stack>
-          <Alert color="green" variant="light" title="Check your mail" role="status">
+          <Alert variant="default" title="Check your mail" role="status">
             If {sentTo} has an account, a link to reset its password is on its way. It works for 30 minutes, once; asking again replaces it.
           </Alert>
           {outbox.data && (

@@ -46,7 +46,7 @@ export function OutboxPage() {
         <ProblemAlert error={outbox.error} />
         {outbox.isPending && <Loader aria-label="Loading the outbox" />}
         {outbox.data === null && (
-          <Alert color="blue" variant="light" title="No local outbox here">
+          <Alert variant="default" title="No local outbox here">
             This studio is not the local stack: mail goes out by email.
           </Alert>
         )}
