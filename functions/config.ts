@@ -41,6 +41,13 @@ export interface Settings {
    * credentials. Unset locally, where s3rver's presigned URLs serve.
    */
   mediaCdn?: MediaCdnSettings;
+  /**
+   * The sender of the service's mails (MAIL_FROM), an identity SES has verified: set by the stack for
+   * the functions that mail (FunctionNeeds.mail) when the deployment names one (`-c mailFrom=`).
+   */
+  mailFrom?: string;
+  /** The studio's address (STUDIO_URL), where mailed links point; set with MAIL_FROM. */
+  studioUrl?: string;
 }
 
 export interface MediaCdnSettings {
@@ -88,6 +95,8 @@ const LAMBDA_ENVIRONMENT = z.object({
   PROVIDER_A_BASE_URL: optional(url()),
   PROVIDER_B_BASE_URL: optional(url()),
   INLINE_UPLOAD_MAX_BYTES: optional(positiveInteger(15)),
+  MAIL_FROM: optional(z.email()),
+  STUDIO_URL: optional(z.url({ protocol: /^https?$/ })),
 });
 
 /** `environment variable RATE_LIMIT_PER_MINUTE must be a positive integer, not 12x`. */
@@ -115,8 +124,13 @@ export function settingsFromEnv(env: Environment): Settings {
     socialBaseUrls: socialBaseUrlsFromEnv(env),
     inlineUploadMaxBytes: vars.INLINE_UPLOAD_MAX_BYTES,
     mediaCdn: mediaCdnFromEnv(env),
+    mailFrom: vars.MAIL_FROM,
+    studioUrl: vars.STUDIO_URL,
   };
 }
+
+/** The variables a mailing function reads (lib/cloud/service-function.ts sets them). */
+export const MAIL_ENV = { from: 'MAIL_FROM', studioUrl: 'STUDIO_URL' } as const;
 
 /** The public API's base URL, which the MCP function calls with the caller's key (set by lib/cloud/mcp-endpoint.ts). */
 export const API_BASE_URL_ENV = 'API_BASE_URL';

@@ -59,6 +59,11 @@ export interface FunctionNeeds {
   connectionKey?: 'encrypt-decrypt' | 'decrypt';
   /** What it asks of the job state machine: start executions, send preview decisions back. */
   jobs?: readonly ('start' | 'decide')[];
+  /**
+   * Sends mail (password-reset links) through SES: where the deployment names a sender, it gets
+   * MAIL_FROM, STUDIO_URL (where the links point) and the right to send from that address only.
+   */
+  mail?: boolean;
 }
 
 /** A handler group is one Lambda function (one bundle) serving several operations. */
@@ -165,10 +170,12 @@ export const HANDLER_GROUPS = {
   },
   accounts: {
     entry: 'functions/handlers/accounts.ts',
-    description: 'sign-up, sign-in and studio sessions, the account, and its API keys',
+    description: 'sign-up, sign-in, password reset and studio sessions, the account, and its API keys',
     // Users, sessions, keys, and the sign-in throttles' counters.
     table: 'readwrite',
     bucket: 'none',
+    // Password-reset links.
+    mail: true,
   },
   webhooks: {
     entry: 'functions/handlers/webhooks.ts',
@@ -360,6 +367,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('POST', '/auth/logout', 'accounts', 'logOut', SESSION),
   route('GET', '/auth/session', 'accounts', 'session', SESSION),
   route('POST', '/auth/password', 'accounts', 'changePassword', { ...SESSION, ...AUTH_BODY }),
+  route('POST', '/auth/password-reset', 'accounts', 'requestPasswordReset', { ...PUBLIC, ...AUTH_BODY }),
+  route('POST', '/auth/password-reset/confirm', 'accounts', 'confirmPasswordReset', { ...PUBLIC, ...AUTH_BODY }),
   route('GET', '/account', 'accounts', 'account'),
   route('GET', '/keys', 'accounts', 'listKeys', SESSION),
   // No Idempotency-Key: its answer holds the new key, shown once and stored only as a hash; a recorded answer would keep it in clear.

@@ -45,6 +45,10 @@ import {
   createdApiKeyResponse,
   logInInput,
   passwordChangedResponse,
+  passwordResetConfirmInput,
+  passwordResetRequestedResponse,
+  passwordResetRequestInput,
+  passwordResetResponse,
   revokedApiKeyResponse,
   sessionResponse,
   signUpInput,
@@ -342,6 +346,22 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     description: 'A wrong `current_password` is 403 and counts against the email\'s sign-in attempts; a `new_password` outside the policy is 400.',
     fields: changePasswordInput,
     responses: { 200: ok('Changed', dataOf(passwordChangedResponse)) },
+  },
+  'POST /auth/password-reset': {
+    summary: 'Ask for a password-reset link by mail',
+    description:
+      "Always 202 with the same body, whether or not the email has an account. If it has, a link to the studio's reset page (`/reset-password?token=…`) is mailed to it; the link works for 30 minutes and once, and asking again replaces it. At most 5 requests per email an hour and 30 sign-up, sign-in and reset requests per client address per minute (429 with Retry-After). A malformed email is 400.",
+    fields: passwordResetRequestInput,
+    responses: { 202: ok('Accepted: a link is on its way if the email has an account', dataOf(passwordResetRequestedResponse)) },
+    errors: ['rate_limited'],
+  },
+  'POST /auth/password-reset/confirm': {
+    summary: "Set a new password with a mailed link's token, and sign in",
+    description:
+      'The token of a link that is unknown, used, replaced by a newer one or past its 30 minutes is 400 with `param: token`; a password outside the policy (10 to 200 characters, not one of the most common) is 400 with `param: password`, and the link keeps working. Success spends the link (of two confirms with one token exactly one succeeds), signs every other session of the user out and answers with a new session cookie.',
+    fields: passwordResetConfirmInput,
+    responses: { 200: ok('The password is set; signed in', dataOf(passwordResetResponse)) },
+    errors: ['rate_limited'],
   },
   'GET /account': { summary: 'The account', responses: { 200: ok('The account', dataOf(accountResponse)) } },
   'GET /keys': { summary: "The account's API keys (never the keys themselves)", responses: { 200: ok('Every key, revoked ones too', dataOf(z.array(apiKeyResponse))) } },

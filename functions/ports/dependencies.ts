@@ -44,6 +44,7 @@ import type { SoundBank } from './sound-bank';
 import type { VideoComposer } from './video-composer';
 import type { SampleDemo } from './sample-demo';
 import type { StockAvatars } from './stock-avatars';
+import type { Mailer } from './mailer';
 
 export interface Dependencies {
   /** Starts video jobs and hands preview decisions to their executions. */
@@ -114,6 +115,14 @@ export interface Dependencies {
   users: UserStore;
   /** Studio sessions (the `rs_session` cookie), revocable, expiring. */
   sessions: SessionStore;
+  /** Mails to people (password-reset links): SES on AWS, the data dir's outbox locally. */
+  mailer: Mailer;
+  /**
+   * The studio's address, where mailed links point. Configured (STUDIO_URL on AWS, the server's own
+   * address locally), never taken from a request's Host, which a caller may forge to have a reset
+   * link point at its own site. A function: the local server knows its port only once it listens.
+   */
+  studioUrl: () => string;
   /** The answers of creating POSTs sent with an Idempotency-Key, to give again to a repeat. */
   idempotentAnswers: IdempotentAnswerStore;
   /** How long recent jobs took, by kind: what quotes estimate from. */

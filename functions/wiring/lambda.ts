@@ -30,6 +30,7 @@ import {
   composerNotBundled,
   sampleDemoNotBundled,
   stockAvatarsNotBundled,
+  mailerNotBundled,
 } from './not-bundled';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 import { powertoolsMetrics } from '#adapters/metrics/powertools-metrics';
@@ -105,6 +106,12 @@ function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dep
     cipher: cipherNotBundled,
     // Only the webhooks function and the delivery worker reach receivers.
     webhookReceivers: webhookReceiversNotBundled,
+    // Only the functions that mail add the sender (mail-on-aws.ts).
+    mailer: mailerNotBundled,
+    studioUrl: () => {
+      if (!settings.studioUrl) throw new Error('environment variable STUDIO_URL is not set: only the functions that mail get it, with MAIL_FROM');
+      return settings.studioUrl;
+    },
     apiRequestsPerMinute: settings.rateLimitPerMinute,
     // The state machine's AwaitDecision waits this long too.
     previewWaitS: settings.previewWaitS ?? PREVIEW_WAIT_MAX_S,

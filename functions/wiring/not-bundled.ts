@@ -18,6 +18,7 @@ import type { FaceFinder } from '#ports/face-finder';
 import type { VideoComposer } from '#ports/video-composer';
 import type { SampleDemo } from '#ports/sample-demo';
 import type { StockAvatars } from '#ports/stock-avatars';
+import type { Mailer } from '#ports/mailer';
 
 const notBundled = (port: string) => (): never => {
   throw new Error(`${port} is not bundled with this function: its handler module must add it to the dependencies`);
@@ -67,6 +68,8 @@ export const stockAvatarsNotBundled: StockAvatars = { list: notBundled('the stoc
 /** Until the render wing's sound bank is wired (functions/render/sound), a built-in track's file cannot be made. */
 
 export const webhookReceiversNotBundled: WebhookReceivers = { vet: notBundled('the webhook sender'), send: notBundled('the webhook sender') };
+
+export const mailerNotBundled: Mailer = { send: notBundled('the mailer') };
 
 export const socialNotBundled: Dependencies['social'] = notBundled('the social providers');
 

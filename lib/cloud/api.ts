@@ -40,6 +40,7 @@ import { acknowledge } from './nag';
 import { OPENAPI_DOCUMENT_ENV, OPENAPI_FILE } from '#functions/openapi/docs-assets';
 import { AWS_INLINE_UPLOAD_MAX_BYTES } from '#domain/uploads';
 import { McpEndpoint } from './mcp-endpoint';
+import type { MailSetup } from './mail';
 
 /**
  * A stage-wide backstop against floods; the contract's per-account limit (120 a minute, counted in
@@ -62,6 +63,8 @@ export interface ApiProps {
   helpers: Readonly<Record<string, lambda.IFunction>>;
   /** The job state machine: groups whose `jobs` ask for it may start executions or answer task tokens. */
   stateMachine: sfn.IStateMachine;
+  /** The mail sender and studio address, for the groups that mail (accounts); unset: none is sent. */
+  mail?: MailSetup;
 }
 
 export class Api extends Construct {

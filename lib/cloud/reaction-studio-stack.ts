@@ -5,7 +5,7 @@
  * in front of it.
  */
 import * as path from 'node:path';
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Api } from './api';
 import { DataStore } from './data';
@@ -26,6 +26,7 @@ import { Workers } from './workers';
 import { Webhooks } from './webhooks';
 import { alarmEmailFromContext, Observability } from './observability';
 import { StudioHosting } from './studio-hosting';
+import { mailFromContext } from './mail';
 
 export interface ReactionStudioStackProps extends StackProps {
   /**
@@ -84,12 +85,15 @@ export class ReactionStudioStack extends Stack {
       tracing: true,
       helpers: { [FACE_CHECK_HELPER]: this.faceCheck.fn },
     });
+    // Mailed links point at the studio, made below: its distribution depends on the HTTP API, not on any function, so no cycle.
+    const mailFrom = mailFromContext(this);
     this.api = new Api(this, 'Api', {
       ...shared,
       faceLayer: face.layer,
       workers: this.workers.functions,
       helpers: { [FACE_CHECK_HELPER]: this.faceCheck.fn },
       stateMachine: this.jobs.stateMachine,
+      mail: mailFrom ? { from: mailFrom, studioUrl: Lazy.string({ produce: () => this.studio.url }) } : undefined,
     });
     this.observability = new Observability(this, 'Observability', {
       httpApi: this.api.httpApi,

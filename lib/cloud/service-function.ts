@@ -25,6 +25,7 @@ import { applyEngineChoices, applyEngineConfig, type EngineConfig } from './engi
 import { LAMBDA_RUNTIME } from './runtime';
 import { acknowledge, arnToken } from './nag';
 import { mediaAreaPattern, type MediaArea } from '#domain/media-areas';
+import { grantMail, type MailSetup } from './mail';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const SERVICE_NAME = 'reaction-studio';
@@ -52,6 +53,8 @@ export interface ServiceFunctionProps {
   connectionKey?: kms.IKey;
   /** Signed playback links (media-delivery.ts): every function that reaches the bucket may hand them out. */
   mediaLinks?: { grantSigning(fn: lambda.Function): void };
+  /** The deployment's mail sender and studio address (mail.ts), for the functions whose needs say `mail`; unset: no mail. */
+  mail?: MailSetup;
 }
 
 /** The environment variable holding the job state machine's ARN, for functions that start executions. */
@@ -168,6 +171,8 @@ export function grantNeeds(scope: Construct, fn: lambda.Function, props: Service
   if (stateMachine && jobs.includes('decide')) stateMachine.grantTaskResponse(fn);
 
   acknowledge(scope, { 'AwsSolutions-IAM5[Resource::*]': "X-Ray's PutTraceSegments and PutTelemetryRecords take no resource" });
+
+  if (needs.mail && props.mail) grantMail(fn, props.mail);
 
   const { connectionKey } = props;
   if (connectionKey && needs.connectionKey) {

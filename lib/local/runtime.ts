@@ -31,6 +31,7 @@ import { startLocalSandboxes, type LocalSandboxes, type LocalSandboxesOptions } 
 import { localWebhookWorker } from './webhook-worker';
 import { watchOutboxInserts } from '#adapters/dynamodb/webhook-outbox';
 import { localEnvironment } from './config';
+import { LocalOutbox } from '#adapters/mail/local-outbox';
 
 export interface LocalStackOptions {
   dataDir?: string;
@@ -151,7 +152,10 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     const tasks = inProcessTasks((error, task) => log(`background task ${task.type} failed: ${String(error)}`), () => dependencies);
     // The steps run over the stack's dependencies; each function's code (ffmpeg, engines) loads on its first step.
     jobs = createLocalJobRunner({ ...localPipeline(() => dependencies), log });
-    const built = localDependencies({ jobRunner: jobs, tasks, clients, dataDir, socialBackoff: options.socialBackoff });
+    // Mailed links point at this server's studio: its address is known once it listens, below.
+    let baseUrl = '';
+    const outbox = new LocalOutbox(outboxDirOf(dataDir));
+    const built = localDependencies({ jobRunner: jobs, tasks, clients, dataDir, socialBackoff: options.socialBackoff, outbox, studioUrl: () => baseUrl });
     const dependencies = options.adjustDependencies ? options.adjustDependencies(built) : built;
     const demo = await seedDemoAccount(clients.table, dependencies);
     // The sweeper runs before interrupted work is resumed: a demo or avatar past its deadline fails instead.
@@ -168,14 +172,13 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     const resumed = options.http === false ? 0 : await jobs.resumeActiveJobs();
     if (resumed > 0) log(`resumed ${resumed} video job${resumed === 1 ? '' : 's'} at their recorded states`);
 
-    let baseUrl = '';
     let closeServer = async () => {};
     if (options.http !== false) {
       const hint = sandboxes?.connectHint(demo?.accountId ?? 1);
       if (hint) log(hint);
       // Media links and upload forms point at s3rver; the pages may load and post to it, nothing else.
       const studio = options.studio === false ? undefined : studioSite({ media: [services.s3Endpoint], uploads: [services.s3Endpoint] });
-      const server = createLocalApiServer({ dependencies: () => dependencies, studio });
+      const server = createLocalApiServer({ dependencies: () => dependencies, studio, outbox });
       const host = options.host ?? '127.0.0.1';
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -241,6 +244,9 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     throw error;
   }
 }
+
+/** The local stack's mails (adapters/mail/local-outbox.ts), in the data dir like its records. */
+const outboxDirOf = (dataDir: string) => join(dataDir, 'outbox');
 
 /** DynamoDB Local and s3rver of this stack's own, with their data under dataDir; recorded so a restart after a SIGKILL stops them. */
 async function startOwnServices(dataDir: string, children: ManagedChild[]): Promise<SharedServices> {

@@ -31,6 +31,7 @@ import { localCredentialCipher } from '#adapters/crypto/credential-cipher';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 import { loggedMetrics } from '#adapters/metrics/logged-metrics';
 import { HttpWebhookReceivers } from '#adapters/webhooks/http-receivers';
+import type { LocalOutbox } from '#adapters/mail/local-outbox';
 import { logger } from '#functions/logger';
 
 /** The SDK clients of one local stack, made from its Settings; the stack destroys them when it stops. */
@@ -63,6 +64,10 @@ export interface LocalParts {
   dataDir: string;
   /** Shorter waits between a provider's retries: tests of outages, which would otherwise wait seconds per call. */
   socialBackoff?: SocialBackoff;
+  /** Where mails go: files in the data dir, which the server lists at GET /local/outbox. */
+  outbox: LocalOutbox;
+  /** The server's own address once it listens: mailed links point at its studio. */
+  studioUrl: () => string;
 }
 
 export function localDependencies(parts: LocalParts): Dependencies {
@@ -92,6 +97,8 @@ export function localDependencies(parts: LocalParts): Dependencies {
     cipher: localCredentialCipher(parts.dataDir),
     // Receivers on this machine (a developer's test server) are allowed here only.
     webhookReceivers: new HttpWebhookReceivers({ allowLoopback: true }),
+    mailer: parts.outbox,
+    studioUrl: parts.studioUrl,
     apiRequestsPerMinute: settings.rateLimitPerMinute,
     previewWaitS: settings.previewWaitS ?? PREVIEW_WAIT_MAX_S,
     now: () => new Date(),

@@ -52,7 +52,7 @@ describe('the route table', () => {
   /** POSTs that change nothing: their inputs are a body only for size's sake (a caption to draw). */
   const READS_BY_POST = new Set(['POST /api/v1/captions/preview']);
 
-  test('writes need the write scope and reads the read scope; only the meta routes (liveness, the API description and the error reference), sign-up and sign-in are public', () => {
+  test('writes need the write scope and reads the read scope; only the meta routes (liveness, the API description and the error reference), sign-up, sign-in and password reset are public', () => {
     expect(ROUTES.filter((r) => r.auth === 'none').map(routeKey)).toEqual([
       'GET /api/v1',
       'GET /api/v1/openapi.json',
@@ -62,6 +62,8 @@ describe('the route table', () => {
       'GET /api/v1/docs/errors',
       'POST /api/v1/auth/signup',
       'POST /api/v1/auth/login',
+      'POST /api/v1/auth/password-reset',
+      'POST /api/v1/auth/password-reset/confirm',
     ]);
     for (const route of ROUTES) {
       if (route.group === 'meta' || route.auth === 'none') {

@@ -66,6 +66,8 @@ export const FAL_KEY_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012
 export const VARIANTS = {
   /** Hooks on Bedrock, avatars on fal (test/lib/cloud/engine-config.test.ts). */
   hostedEngines: { hookEngine: 'bedrock', avatarEngine: 'fal', falKeySecretArn: FAL_KEY_SECRET_ARN },
+  /** A mail sender named: password-reset links go out through SES (test/lib/cloud/mail.test.ts). */
+  mail: { mailFrom: 'no-reply@studio.example.com' },
 } satisfies Record<string, Record<string, unknown>>;
 export type VariantName = keyof typeof VARIANTS;
 

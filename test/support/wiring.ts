@@ -68,6 +68,8 @@ export function testDependencies(overrides: Partial<Dependencies> = {}): Depende
     apiKeys: unwiredPort('apiKeys'),
     users: unwiredPort('users'),
     sessions: unwiredPort('sessions'),
+    mailer: unwiredPort('mailer'),
+    studioUrl: unwired('studioUrl'),
     idempotentAnswers: unwiredPort('idempotentAnswers'),
     rateLimits: unwiredPort('rateLimits'),
     social: unwired('social'),

@@ -764,6 +764,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password-reset link by mail
+         * @description Always 202 with the same body, whether or not the email has an account. If it has, a link to the studio's reset page (`/reset-password?token=…`) is mailed to it; the link works for 30 minutes and once, and asking again replaces it. At most 5 requests per email an hour and 30 sign-up, sign-in and reset requests per client address per minute (429 with Retry-After). A malformed email is 400.
+         */
+        post: operations["accountsRequestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a mailed link's token, and sign in
+         * @description The token of a link that is unknown, used, replaced by a newer one or past its 30 minutes is 400 with `param: token`; a password outside the policy (10 to 200 characters, not one of the most common) is 400 with `param: password`, and the link keeps working. Success spends the link (of two confirms with one token exactly one succeeds), signs every other session of the user out and answers with a new session cookie.
+         */
+        post: operations["accountsConfirmPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/account": {
         parameters: {
             query?: never;
@@ -1435,6 +1475,25 @@ export interface components {
         PasswordChanged: {
             /** @constant */
             password_changed: true;
+            other_sessions_revoked: number;
+        };
+        /** @description The same answer whether or not the email has an account: if it has, a link is on its way to it */
+        PasswordResetRequested: {
+            /** @constant */
+            reset_requested: true;
+            /**
+             * @description How long a mailed link works, in seconds
+             * @constant
+             */
+            expires_in_s: 1800;
+        };
+        /** @description The password is set and the link spent; signed in: the `rs_session` cookie comes with this answer */
+        PasswordReset: {
+            user: components["schemas"]["User"];
+            account: components["schemas"]["Account"];
+            /** @description Send it as X-CSRF-Token with every change made with the session cookie */
+            csrf_token: string;
+            /** @description Sessions of the user signed out by the new password */
             other_sessions_revoked: number;
         };
         ApiKey: {
@@ -9423,6 +9482,240 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
+    accountsRequestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The address the account signed up with; a link to reset its password is mailed there if it has one */
+                    email: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The address the account signed up with; a link to reset its password is mailed there if it has one */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: a link is on its way if the email has an account */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasswordResetRequested"];
+                    };
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
+    accountsConfirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `token` of the mailed link (`/reset-password?token=…`) */
+                    token: string;
+                    /** @description The new password: 10 to 200 characters, not one of the most common */
+                    password: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The `token` of the mailed link (`/reset-password?token=…`) */
+                    token: string;
+                    /** @description The new password: 10 to 200 characters, not one of the most common */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The password is set; signed in */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasswordReset"];
+                    };
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;

@@ -18,6 +18,8 @@ export const keys = {
   /** A studio user in its account's partition; the claim on its email is what makes an email one user's. */
   user: (accountId: number, userId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `USER#${padId(userId)}` }),
   emailClaim: (email: string) => ({ pk: `EMAIL#${email}`, sk: 'EMAIL' }),
+  /** A password-reset token's hash, naming its user; the pending reset itself is kept on the user item. */
+  passwordReset: (tokenHash: string) => ({ pk: `PWRESET#${tokenHash}`, sk: 'PWRESET' }),
   /** A session by its token's hash; gsi1 lists a user's sessions, so a password change revokes the others. */
   session: (tokenHash: string) => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
   sessionsOfUserIndex: (userId: number) => `USERSESSIONS#${userId}`,
