@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { ProviderName } from '#domain/social';
+import { isPaidPlan, isPlanName, PLAN_NAMES, type PlanName } from '#domain/plans';
 
 export interface Settings {
   region: string;
@@ -40,6 +41,18 @@ export interface Settings {
    * credentials. Unset locally, where s3rver's presigned URLs serve.
    */
   mediaCdn?: MediaCdnSettings;
+  /**
+   * Stripe, for paid plans (STRIPE_SECRET_ID, STRIPE_PRICE_IDS): set by the stack for the billing
+   * function when a Stripe secret is configured; unset, paid plans cannot be taken (docs/billing.md).
+   */
+  stripe?: StripeSettings;
+}
+
+export interface StripeSettings {
+  /** The Secrets Manager secret (name or ARN) holding `{"secret_key": "sk_…", "webhook_secret": "whsec_…"}`. */
+  secretId: string;
+  /** The Stripe price of each paid plan. */
+  prices: Partial<Record<PlanName, string>>;
 }
 
 export interface MediaCdnSettings {
@@ -84,6 +97,8 @@ const LAMBDA_ENVIRONMENT = z.object({
   PROVIDER_A_BASE_URL: optional(z.url()),
   PROVIDER_B_BASE_URL: optional(z.url()),
   INLINE_UPLOAD_MAX_BYTES: optional(positiveInteger(15)),
+  STRIPE_SECRET_ID: optional(z.string()),
+  STRIPE_PRICE_IDS: optional(z.string()),
 });
 
 /** `environment variable RATE_LIMIT_PER_MINUTE must be a positive integer, not 12x`. */
@@ -111,7 +126,35 @@ export function settingsFromEnv(env: Environment): Settings {
     socialBaseUrls: socialBaseUrlsFromEnv(env),
     inlineUploadMaxBytes: vars.INLINE_UPLOAD_MAX_BYTES,
     mediaCdn: mediaCdnFromEnv(env),
+    stripe: stripeFromEnv(vars.STRIPE_SECRET_ID, vars.STRIPE_PRICE_IDS),
   };
+}
+
+export const STRIPE_ENV = { secretId: 'STRIPE_SECRET_ID', prices: 'STRIPE_PRICE_IDS' } as const;
+
+/** Both or neither: a key without prices could take no plan, prices without a key charge nobody. */
+function stripeFromEnv(secretId: string | undefined, prices: string | undefined): StripeSettings | undefined {
+  if (secretId === undefined && prices === undefined) return undefined;
+  if (secretId === undefined || prices === undefined) throw new Error(`set both ${STRIPE_ENV.secretId} and ${STRIPE_ENV.prices}, or neither`);
+  return { secretId, prices: parseStripePrices(prices, STRIPE_ENV.prices) };
+}
+
+/**
+ * `starter=price_1,pro=price_2,business=price_3`: every paid plan once, nothing else. `source` names
+ * where the text came from (a variable, a CDK context key) for the error.
+ */
+export function parseStripePrices(text: string, source: string): Partial<Record<PlanName, string>> {
+  const prices: Partial<Record<PlanName, string>> = {};
+  for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const match = /^([a-z]+)=(price_[A-Za-z0-9_]+)$/.exec(pair);
+    if (!match || !isPlanName(match[1]!) || !isPaidPlan(match[1]) || prices[match[1]]) {
+      throw new Error(`${source}: "${pair}" is not <paid plan>=<Stripe price id> (each paid plan once)`);
+    }
+    prices[match[1]] = match[2]!;
+  }
+  const missing = PLAN_NAMES.filter((plan) => isPaidPlan(plan) && !prices[plan]);
+  if (missing.length > 0) throw new Error(`${source} names no price for ${missing.join(', ')}`);
+  return prices;
 }
 
 /** The public API's base URL, which the MCP function calls with the caller's key (set by lib/cloud/mcp-endpoint.ts). */

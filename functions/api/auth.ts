@@ -7,6 +7,7 @@ import { clearSessionCookie, setSessionCookie } from '#http/session-cookie';
 import { AppError } from '#domain/errors';
 import { cookieMaxAgeS } from '#domain/session';
 import { userView } from '#domain/user';
+import { accountAt } from '#domain/account';
 import { changePasswordInput, logInInput, signUpInput } from '#domain/schemas/accounts';
 import { signUp, type SignedIn } from '#use-cases/sign-up';
 import { logIn } from '#use-cases/log-in';
@@ -18,7 +19,7 @@ const clientAddress = (request: ApiRequest) => request.event.requestContext?.htt
 
 function signedIn(request: ApiRequest, result: SignedIn, status: 200 | 201): ApiResult {
   const { user, account, session } = result;
-  const answer = (status === 201 ? created : ok)({ user: userView(user), account, csrf_token: session.record.csrf_token });
+  const answer = (status === 201 ? created : ok)({ user: userView(user), account: accountAt(account, request.deps.now()), csrf_token: session.record.csrf_token });
   return { ...answer, cookies: [setSessionCookie(request.event, session.token, cookieMaxAgeS(session.record, request.deps.now()))] };
 }
 
@@ -50,7 +51,7 @@ const session: Operation = async (request) => {
   const { session: record } = sessionOf(request);
   const [user, account] = await Promise.all([request.deps.users.get(record.account_id, record.user_id), request.deps.accounts.get(record.account_id)]);
   if (!user || !account) throw new AppError('unauthorized', 'This session\'s user no longer exists: sign in again');
-  return ok({ user: userView(user), account, csrf_token: record.csrf_token, expires_at: record.expires_at });
+  return ok({ user: userView(user), account: accountAt(account, request.deps.now()), csrf_token: record.csrf_token, expires_at: record.expires_at });
 };
 
 const changePasswordOperation: Operation = async (request) => {

@@ -42,6 +42,7 @@ import type { MusicStore } from './music-store';
 import type { MusicMedia } from './music-media';
 import type { SoundBank } from './sound-bank';
 import type { VideoComposer } from './video-composer';
+import type { Billing } from './billing';
 
 export interface Dependencies {
   /** Starts video jobs and hands preview decisions to their executions. */
@@ -102,6 +103,8 @@ export interface Dependencies {
   /** Limits shared by every instance (requests per minute, AI helper quotas, analytics syncs). */
   rateLimits: RateLimiter;
   accounts: AccountStore;
+  /** The payment provider behind paid plans: none locally, Stripe on AWS once configured. */
+  billing: Billing;
   /** The keys requests authenticate with. */
   apiKeys: ApiKeyStore;
   /** Studio users and their password hashes. */

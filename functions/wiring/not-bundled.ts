@@ -16,6 +16,7 @@ import type { WebhookReceivers } from '#ports/webhook-receivers';
 import type { MusicMedia } from '#ports/music-media';
 import type { FaceFinder } from '#ports/face-finder';
 import type { VideoComposer } from '#ports/video-composer';
+import type { Billing } from '#ports/billing';
 
 const notBundled = (port: string) => (): never => {
   throw new Error(`${port} is not bundled with this function: its handler module must add it to the dependencies`);
@@ -63,6 +64,8 @@ export const musicMediaNotBundled: MusicMedia = { ingest: notBundled('the music 
 export const webhookReceiversNotBundled: WebhookReceivers = { vet: notBundled('the webhook sender'), send: notBundled('the webhook sender') };
 
 export const socialNotBundled: Dependencies['social'] = notBundled('the social providers');
+
+export const billingNotBundled: Billing = { kind: 'not_configured', prepareChange: notBundled('the billing adapter'), readEvent: notBundled('the billing adapter') };
 
 export const cipherNotBundled: CredentialCipher = { kind: 'kms', seal: notBundled('the credential cipher'), open: notBundled('the credential cipher') };
 

@@ -31,6 +31,7 @@ import { startLocalSandboxes, type LocalSandboxes, type LocalSandboxesOptions } 
 import { localWebhookWorker } from './webhook-worker';
 import { watchOutboxInserts } from '#adapters/dynamodb/webhook-outbox';
 import { localEnvironment } from './config';
+import { startLocalBilling, type LocalBilling, type StartedBilling } from './billing';
 
 export interface LocalStackOptions {
   dataDir?: string;
@@ -61,6 +62,8 @@ export interface LocalStackOptions {
    * processes per stack. Without it the stack starts its own, with data under dataDir.
    */
   services?: SharedServices;
+  /** What paid plans go through (BILLING for `npm start`); default `local`: at once, nothing charged. */
+  billing?: LocalBilling;
 }
 
 export interface SharedServices {
@@ -91,6 +94,8 @@ export interface LocalStack {
    * unless SOCIAL_SANDBOXES=off.
    */
   sandboxes?: LocalSandboxes;
+  /** The billing it was started with; with `stripe-sandbox`, the Stripe sandbox. */
+  billing: StartedBilling;
   stop(): Promise<void>;
 }
 
@@ -127,6 +132,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
   let jobs: LocalJobRunner | undefined;
   let clients: LocalClients | undefined;
   let sandboxes: LocalSandboxes | undefined;
+  let billing: StartedBilling | undefined;
   try {
     const services = options.services ?? (await startOwnServices(dataDir, children));
     log(`DynamoDB Local on ${services.dynamoEndpoint}, s3rver on ${services.s3Endpoint}`);
@@ -143,6 +149,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       previewWaitS: options.previewWaitS,
       socialBaseUrls: sandboxes?.baseUrls ?? socialBaseUrlsFromEnv(localEnvironment()),
     };
+    billing = await startLocalBilling(options.billing ?? { kind: 'local' }, { stateFile: join(dataDir, 'sandboxes', 'stripe.json'), log });
     clients = localClients(settings);
     await ensureTable(services.dynamoEndpoint, services.tableName);
     await ensureBucket(services.s3Endpoint, services.bucketName);
@@ -151,7 +158,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     const tasks = inProcessTasks((error, task) => log(`background task ${task.type} failed: ${String(error)}`), () => dependencies);
     // The steps run over the stack's dependencies; each function's code (ffmpeg, engines) loads on its first step.
     jobs = createLocalJobRunner({ ...localPipeline(() => dependencies), log });
-    const built = localDependencies({ jobRunner: jobs, tasks, clients, dataDir, socialBackoff: options.socialBackoff });
+    const built = localDependencies({ jobRunner: jobs, tasks, clients, dataDir, socialBackoff: options.socialBackoff, billing: billing.billing });
     const dependencies = options.adjustDependencies ? options.adjustDependencies(built) : built;
     const demo = await seedDemoAccount(clients.table, dependencies);
     // The sweeper runs before interrupted work is resumed: a demo or avatar past its deadline fails instead.
@@ -189,6 +196,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
         });
     }
     const apiUrl = baseUrl ? `${baseUrl}${API_PREFIX}` : '';
+    if (apiUrl) billing.serving(apiUrl);
     writeRuntimeState(dataDir, {
       pid: process.pid,
       apiUrl,
@@ -200,6 +208,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
 
     let stopping: Promise<void> | undefined;
     const runner = jobs;
+    const startedBilling = billing;
     return {
       baseUrl,
       apiUrl,
@@ -213,6 +222,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       settings,
       table: clients.table,
       sandboxes,
+      billing: startedBilling,
       stop: () =>
         (stopping ??= (async () => {
           await closeServer();
@@ -226,6 +236,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
           clearTimeout(timer);
           // After the background work: a task may still be talking to a provider.
           await sandboxes?.stop();
+          await startedBilling.stop();
           clearRuntimeState(dataDir);
           await stopChildren();
           clearChildren(dataDir);
@@ -235,6 +246,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     };
   } catch (error) {
     await sandboxes?.stop();
+    await billing?.stop();
     await jobs?.stop();
     await stopChildren();
     clients?.destroy();

@@ -6,6 +6,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { Dependencies } from '#ports/dependencies';
 import type { BackgroundTasks } from '#ports/background-tasks';
 import type { JobRunner } from '#ports/job-runner';
+import type { Billing } from '#ports/billing';
 import type { Settings } from '#functions/config';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 import { BlobSoundBank } from '#adapters/sounds/blob-sound-bank';
@@ -60,6 +61,8 @@ export interface LocalParts {
   dataDir: string;
   /** Shorter waits between a provider's retries: tests of outages, which would otherwise wait seconds per call. */
   socialBackoff?: SocialBackoff;
+  /** What paid plans go through (./billing.ts). */
+  billing: Billing;
 }
 
 export function localDependencies(parts: LocalParts): Dependencies {
@@ -85,6 +88,7 @@ export function localDependencies(parts: LocalParts): Dependencies {
     ...dynamoStores(table),
     social: createSocialProviders({ baseUrls: settings.socialBaseUrls, backoff: parts.socialBackoff }),
     cipher: localCredentialCipher(parts.dataDir),
+    billing: parts.billing,
     // Receivers on this machine (a developer's test server) are allowed here only.
     webhookReceivers: new HttpWebhookReceivers({ allowLoopback: true }),
     apiRequestsPerMinute: settings.rateLimitPerMinute,
