@@ -48,7 +48,7 @@ export interface Settings {
   stripe?: StripeSettings;
 }
 
-export interface StripeSettings {
+interface StripeSettings {
   /** The Secrets Manager secret (name or ARN) holding `{"secret_key": "sk_…", "webhook_secret": "whsec_…"}`. */
   secretId: string;
   /** The Stripe price of each paid plan. */

@@ -6,6 +6,7 @@
 import { billingPeriodOf } from '#domain/billing-period';
 import { apiClient, expectError, startTestStack, type ApiResponse, type TestStack } from '#test-support/local-stack';
 
+const { floor, random } = Math;
 const PASSWORD = 'correct horse battery';
 const NEXT_PERIOD = billingPeriodOf(new Date()).end;
 
@@ -40,7 +41,7 @@ describe('plans, without payment (the local stack\'s default)', () => {
 
   async function signedUp(): Promise<Tab> {
     const tab = new Tab(t.stack.apiUrl);
-    expect((await tab.signUp(`owner-${Math.random().toString(36).slice(2)}@example.com`)).status).toBe(201);
+    expect((await tab.signUp(`owner-${random().toString(36).slice(2)}@example.com`)).status).toBe(201);
     return tab;
   }
 
@@ -173,7 +174,7 @@ describe('a paid plan through the Stripe sandbox (BILLING=stripe-sandbox)', () =
   test('a delivery whose signature does not match is 400 and changes nothing', async () => {
     const res = await apiClient(t.stack.apiUrl).send('POST', '/billing/stripe/webhook', {
       json: { id: 'evt_forged', type: 'checkout.session.completed', data: { object: { id: 'cs_x' } } },
-      headers: { 'stripe-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` },
+      headers: { 'stripe-signature': `t=${floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` },
     });
     expectError(res, 400, 'bad_request');
     expect(res.body.error).toMatch(/Stripe-Signature/);

@@ -117,7 +117,7 @@ export function stripeBilling(options: StripeBillingOptions): Billing {
 
   async function eventOf(stripe: Stripe, event: Stripe.Event): Promise<BillingEvent> {
     const ignored: BillingEvent = { id: event.id, kind: 'ignored', type: event.type };
-    let subscriptionId: string | null = null;
+    let subscriptionId: string | null;
     let accountHint: number | null = null;
     if (event.type === 'checkout.session.completed') {
       const session = event.data.object;

@@ -5,7 +5,7 @@ import { accountResponse } from './accounts';
 
 const count = z.int().check(z.nonnegative());
 
-export const planName = z.enum(PLAN_NAMES as [PlanName, ...PlanName[]], { error: `must be one of ${PLAN_NAMES.join(', ')}` });
+const planName = z.enum(PLAN_NAMES as [PlanName, ...PlanName[]], { error: `must be one of ${PLAN_NAMES.join(', ')}` });
 
 const planResponse = z
   .object({

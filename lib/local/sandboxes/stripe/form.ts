@@ -5,7 +5,7 @@
  */
 import { isRecord } from '../sandbox-kit';
 
-export type FormValue = string | FormObject;
+type FormValue = string | FormObject;
 export interface FormObject {
   [key: string]: FormValue;
 }

@@ -14,6 +14,7 @@ import type { SubscriptionLink } from '#ports/account-store';
 import { MemoryAccountStore } from '#test-doubles/memory/account-store';
 import { testDependencies } from '#test-support/wiring';
 
+const { floor } = Math;
 const PERIOD_END = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1));
 const RETURN_URL = 'http://127.0.0.1:3000/plans';
 
@@ -135,7 +136,7 @@ describe('webhook deliveries', () => {
     const forged = [
       ['no header', undefined],
       ['another secret', stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_someone_else' })],
-      ['an hour old', stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_SANDBOX.webhookSecret, timestamp: Math.floor(Date.now() / 1000) - 3600 })],
+      ['an hour old', stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_SANDBOX.webhookSecret, timestamp: floor(Date.now() / 1000) - 3600 })],
       ['garbage', 't=abc,v1=xyz'],
     ] as const;
     for (const [, header] of forged) {
