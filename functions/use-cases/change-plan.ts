@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { accountAt, type Account } from '#domain/account';
 import { billingPeriodOf } from '#domain/billing-period';
-import { AppError } from '#domain/errors';
+import { AppError, notFound } from '#domain/errors';
 import { changedPlan, planInForce, type PlanChangeOutcome } from '#domain/plan-change';
 import type { PlanName } from '#domain/plans';
 import type { PlanRecord } from '#ports/account-store';
@@ -83,7 +83,7 @@ async function changeClaimed(deps: ChangePlanDeps, input: ChangePlanInput, now: 
 
 async function result(deps: ChangePlanDeps, accountId: number, record: PlanRecord, change: PlanChangeResult['change'], checkoutUrl: string | null): Promise<PlanChangeResult> {
   const account = await deps.accounts.get(accountId);
-  if (!account) throw new AppError('not_found', 'Account not found');
+  if (!account) throw notFound('Account');
   // The plan fields as this request left them (the profile read may lag a strongly consistent write).
   return { account: accountAt({ ...account, ...record.state }, deps.now()), change, checkoutUrl };
 }

@@ -36,7 +36,7 @@
  */
 import { createSandboxClock, findRoute, startSandboxServer, stateFile, type SandboxClock, type SandboxOptions, type SandboxRequest, type SandboxResponse, type SandboxServer, type SandboxRoute } from '../sandbox-kit';
 import { decodeForm } from './form';
-import { invalid, missing, publicSession, StripeWorld, unauthorised, unknownUrl, type Session, type StripeState, type Subscription } from './world';
+import { invalid, missing, payPage, publicSession, StripeWorld, unauthorised, unknownUrl, type Session, type StripeState, type Subscription } from './world';
 
 /** The sandbox's fixed credentials and prices: the local stack and the tests configure the adapter with these. */
 export const STRIPE_SANDBOX = {
@@ -102,7 +102,7 @@ function handle(world: StripeWorld, secretKey: string, req: SandboxRequest): San
     const session = sessions[id];
     if (!session) return missing('checkout.session', id);
     if (session.status !== 'open') return { status: 303, body: null, headers: { location: session.success_url } };
-    if (route === 'GET /c/pay/:id') return StripeWorld.payPage(session);
+    if (route === 'GET /c/pay/:id') return payPage(session);
     world.completeCheckout(id);
     return { status: 303, body: null, headers: { location: session.success_url.replace('{CHECKOUT_SESSION_ID}', id) } };
   }

@@ -155,18 +155,7 @@ export class StripeWorld {
     if (session.status !== 'open') throw new Error(`checkout session ${sessionId} is ${session.status}`);
     const customer = session.customer ?? `cus_${randomToken(14)}`;
     if (!this.state.customers.includes(customer)) this.state.customers.push(customer);
-    const subscription: Subscription = {
-      id: `sub_${randomToken(24)}`,
-      object: 'subscription',
-      customer,
-      status: 'active',
-      metadata: { ...session._subscription_metadata },
-      cancel_at: null,
-      canceled_at: null,
-      billing_cycle_anchor: session._billing_cycle_anchor ?? this.nowS(),
-      created: this.nowS(),
-      items: { object: 'list', data: [{ id: `si_${randomToken(14)}`, object: 'subscription_item', price: { id: session._price, object: 'price' }, quantity: 1 }] },
-    };
+    const subscription = subscriptionOf(session, customer, this.nowS());
     this.state.subscriptions[subscription.id] = subscription;
     Object.assign(session, { status: 'complete', payment_status: 'paid', customer, subscription: subscription.id });
     this.emit('customer.subscription.created', subscription);
@@ -232,14 +221,30 @@ export class StripeWorld {
     this.emit('customer.subscription.updated', subscription);
     return { status: 200, body: subscription };
   }
+}
 
-  /** The hosted checkout page: a Pay button that posts back to it. */
-  static payPage(session: Session): SandboxResponse {
-    const price = session._price.replace(/[^A-Za-z0-9_]/g, '');
-    return {
-      status: 200,
-      body: null,
-      html: `<!doctype html><title>Stripe sandbox checkout</title><h1>Stripe sandbox</h1><p>Subscribe to ${price}. No card, no charge: this is the local stack's sandbox.</p><form method="post"><button>Pay</button></form><p><a href="${encodeURI(session.cancel_url)}">Cancel</a></p>`,
-    };
-  }
+/** The hosted checkout page: a Pay button that posts back to it. */
+export function payPage(session: Session): SandboxResponse {
+  const price = session._price.replace(/[^A-Za-z0-9_]/g, '');
+  return {
+    status: 200,
+    body: null,
+    html: `<!doctype html><title>Stripe sandbox checkout</title><h1>Stripe sandbox</h1><p>Subscribe to ${price}. No card, no charge: this is the local stack's sandbox.</p><form method="post"><button>Pay</button></form><p><a href="${encodeURI(session.cancel_url)}">Cancel</a></p>`,
+  };
+}
+
+/** The subscription a paid session makes, for `customer`. */
+function subscriptionOf(session: Session, customer: string, nowS: number): Subscription {
+  return {
+    id: `sub_${randomToken(24)}`,
+    object: 'subscription',
+    customer,
+    status: 'active',
+    metadata: { ...session._subscription_metadata },
+    cancel_at: null,
+    canceled_at: null,
+    billing_cycle_anchor: session._billing_cycle_anchor ?? nowS,
+    created: nowS,
+    items: { object: 'list', data: [{ id: `si_${randomToken(14)}`, object: 'subscription_item', price: { id: session._price, object: 'price' }, quantity: 1 }] },
+  };
 }

@@ -101,6 +101,10 @@ describe('a paid plan without a subscription', () => {
       cancel_url: `${RETURN_URL}?checkout=cancelled`,
     });
     expect(sandbox.control.counters.count('POST /v1/checkout/sessions')).toBeGreaterThan(0);
+    // The hosted page a person opens: a Pay button, no card.
+    const page = await fetch((step as { url: string }).url);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('<button>Pay</button>');
   });
 
   test("paying sends checkout.session.completed, signed: verified, it upgrades the account at once and links Stripe's subscription", async () => {
