@@ -6,6 +6,7 @@
 // zod/mini: the classic API with its locales is about 450 KB in every bundle that reads the config.
 import * as z from 'zod/mini';
 import type { ProviderName } from '#domain/social';
+import { isPaidPlan, isPlanName, PLAN_NAMES, type PlanName } from '#domain/plans';
 
 export interface Settings {
   region: string;
@@ -48,6 +49,18 @@ export interface Settings {
   mailFrom?: string;
   /** The studio's address (STUDIO_URL), where mailed links point; set with MAIL_FROM. */
   studioUrl?: string;
+  /**
+   * Stripe, for paid plans (STRIPE_SECRET_ID, STRIPE_PRICE_IDS): set by the stack for the billing
+   * function when a Stripe secret is configured; unset, paid plans cannot be taken (docs/billing.md).
+   */
+  stripe?: StripeSettings;
+}
+
+interface StripeSettings {
+  /** The Secrets Manager secret (name or ARN) holding `{"secret_key": "sk_…", "webhook_secret": "whsec_…"}`. */
+  secretId: string;
+  /** The Stripe price of each paid plan. */
+  prices: Partial<Record<PlanName, string>>;
 }
 
 export interface MediaCdnSettings {
@@ -97,6 +110,8 @@ const LAMBDA_ENVIRONMENT = z.object({
   INLINE_UPLOAD_MAX_BYTES: optional(positiveInteger(15)),
   MAIL_FROM: optional(z.email()),
   STUDIO_URL: optional(z.url({ protocol: /^https?$/ })),
+  STRIPE_SECRET_ID: optional(z.string()),
+  STRIPE_PRICE_IDS: optional(z.string()),
 });
 
 /** `environment variable RATE_LIMIT_PER_MINUTE must be a positive integer, not 12x`. */
@@ -126,11 +141,39 @@ export function settingsFromEnv(env: Environment): Settings {
     mediaCdn: mediaCdnFromEnv(env),
     mailFrom: vars.MAIL_FROM,
     studioUrl: vars.STUDIO_URL,
+    stripe: stripeFromEnv(vars.STRIPE_SECRET_ID, vars.STRIPE_PRICE_IDS),
   };
 }
 
 /** The variables a mailing function reads (lib/cloud/service-function.ts sets them). */
 export const MAIL_ENV = { from: 'MAIL_FROM', studioUrl: 'STUDIO_URL' } as const;
+
+export const STRIPE_ENV = { secretId: 'STRIPE_SECRET_ID', prices: 'STRIPE_PRICE_IDS' } as const;
+
+/** Both or neither: a key without prices could take no plan, prices without a key charge nobody. */
+function stripeFromEnv(secretId: string | undefined, prices: string | undefined): StripeSettings | undefined {
+  if (secretId === undefined && prices === undefined) return undefined;
+  if (secretId === undefined || prices === undefined) throw new Error(`set both ${STRIPE_ENV.secretId} and ${STRIPE_ENV.prices}, or neither`);
+  return { secretId, prices: parseStripePrices(prices, STRIPE_ENV.prices) };
+}
+
+/**
+ * `starter=price_1,pro=price_2,business=price_3`: every paid plan once, nothing else. `source` names
+ * where the text came from (a variable, a CDK context key) for the error.
+ */
+export function parseStripePrices(text: string, source: string): Partial<Record<PlanName, string>> {
+  const prices: Partial<Record<PlanName, string>> = {};
+  for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const match = /^([a-z]+)=(price_[A-Za-z0-9_]+)$/.exec(pair);
+    if (!match || !isPlanName(match[1]!) || !isPaidPlan(match[1]) || prices[match[1]]) {
+      throw new Error(`${source}: "${pair}" is not <paid plan>=<Stripe price id> (each paid plan once)`);
+    }
+    prices[match[1]] = match[2]!;
+  }
+  const missing = PLAN_NAMES.filter((plan) => isPaidPlan(plan) && !prices[plan]);
+  if (missing.length > 0) throw new Error(`${source} names no price for ${missing.join(', ')}`);
+  return prices;
+}
 
 /** The public API's base URL, which the MCP function calls with the caller's key (set by lib/cloud/mcp-endpoint.ts). */
 export const API_BASE_URL_ENV = 'API_BASE_URL';

@@ -64,6 +64,8 @@ export interface FunctionNeeds {
    * MAIL_FROM, STUDIO_URL (where the links point) and the right to send from that address only.
    */
   mail?: boolean;
+  /** Talks to the payment provider: gets the Stripe settings and may read the Stripe secret, when the deployment has one. */
+  billing?: true;
 }
 
 /** A handler group is one Lambda function (one bundle) serving several operations. */
@@ -184,6 +186,14 @@ export const HANDLER_GROUPS = {
     table: 'readwrite',
     bucket: 'none',
   },
+  billing: {
+    entry: 'functions/handlers/billing.ts',
+    description: 'the plan table, plan changes and the payment provider\'s webhook',
+    // The account's plan, the plan-change claim and the provider events already applied.
+    table: 'readwrite',
+    bucket: 'none',
+    billing: true,
+  },
   usage: {
     entry: 'functions/handlers/usage.ts',
     description: 'plan and allowance usage',
@@ -205,6 +215,8 @@ export interface RouteDefinition {
    * studio's session cookie; `session` ones only the cookie (a key is 403: a key cannot mint keys).
    */
   auth: 'none' | 'required' | 'session';
+  /** A `session` route's 403 to an API key, when the default (keys cannot manage keys or sessions) is not why. */
+  keyRefusal?: string;
   scopes: readonly Scope[];
   /** The largest request body the route accepts; the local server refuses larger ones before reading them. */
   maxBodyBytes: number;
@@ -361,6 +373,17 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('POST', '/analytics/sync', 'analytics', 'sync', { query: ['days'] }),
 
   route('GET', '/usage', 'usage', 'get'),
+
+  route('GET', '/plans', 'billing', 'plans', PUBLIC),
+  // The owner's session only: a key (a script, an integration) must not be able to spend the owner's money.
+  route('PUT', '/account/plan', 'billing', 'changePlan', {
+    ...SESSION,
+    keyRefusal: "Plans change only from the studio's session (the owner signed in; studio: Plans page), never with an API key",
+    maxBodyBytes: 4 * KB,
+    body: { accept: FIELDS_ONLY },
+  }),
+  // Stripe's deliveries: no credential but their signature, checked on the raw bytes (the largest Stripe event is far under 256 KB).
+  route('POST', '/billing/stripe/webhook', 'billing', 'stripeWebhook', { ...PUBLIC, body: { accept: ['json'] } }),
 
   route('POST', '/auth/signup', 'accounts', 'signUp', { ...PUBLIC, ...AUTH_BODY }),
   route('POST', '/auth/login', 'accounts', 'logIn', { ...PUBLIC, ...AUTH_BODY }),

@@ -8,6 +8,7 @@ import { AppError } from '#domain/errors';
 import { cookieMaxAgeS } from '#domain/session';
 import { userView } from '#domain/user';
 import { RESET_TOKEN_TTL_S } from '#domain/password-reset';
+import { accountAt } from '#domain/account';
 import { changePasswordInput, logInInput, passwordResetConfirmInput, passwordResetRequestInput, signUpInput } from '#domain/schemas/accounts';
 import { logger } from '#functions/logger';
 import { signUp, type SignedIn } from '#use-cases/sign-up';
@@ -22,7 +23,7 @@ const clientAddress = (request: ApiRequest) => request.event.requestContext?.htt
 
 function signedIn(request: ApiRequest, result: SignedIn, status: 200 | 201, extra: Record<string, unknown> = {}): ApiResult {
   const { user, account, session } = result;
-  const answer = (status === 201 ? created : ok)({ user: userView(user), account, csrf_token: session.record.csrf_token, ...extra });
+  const answer = (status === 201 ? created : ok)({ user: userView(user), account: accountAt(account, request.deps.now()), csrf_token: session.record.csrf_token, ...extra });
   return { ...answer, cookies: [setSessionCookie(request.event, session.token, cookieMaxAgeS(session.record, request.deps.now()))] };
 }
 
@@ -69,7 +70,7 @@ const session: Operation = async (request) => {
   const { session: record } = sessionOf(request);
   const [user, account] = await Promise.all([request.deps.users.get(record.account_id, record.user_id), request.deps.accounts.get(record.account_id)]);
   if (!user || !account) throw new AppError('unauthorized', 'This session\'s user no longer exists: sign in again');
-  return ok({ user: userView(user), account, csrf_token: record.csrf_token, expires_at: record.expires_at });
+  return ok({ user: userView(user), account: accountAt(account, request.deps.now()), csrf_token: record.csrf_token, expires_at: record.expires_at });
 };
 
 const changePasswordOperation: Operation = async (request) => {

@@ -25,6 +25,7 @@ import { captionPreviewInput } from '#domain/schemas/captions';
 import { channelSyncInput, channelSyncResponse, connectionResponse, disconnectResponse, postResponse } from '#domain/schemas/social';
 import { analyticsOverviewResponse, analyticsSyncResponse } from '#domain/schemas/analytics';
 import { usageResponse } from '#domain/schemas/usage';
+import { changePlanInput, planChangeResponse, plansResponse, stripeEventInput, stripeWebhookResponse } from '#domain/schemas/plans';
 import { createUploadInput, uploadResponse } from '#domain/schemas/upload';
 import { livenessResponse } from '#domain/schemas/meta';
 import {
@@ -319,6 +320,31 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   },
 
   'GET /usage': { summary: 'Plan and allowance usage', responses: { 200: ok('The counters', dataOf(usageResponse)) } },
+
+  'GET /plans': {
+    summary: 'The plans: prices and limits',
+    description: 'Public: no credential. `billing` says how a paid plan is taken on this deployment.',
+    responses: { 200: ok('Every plan, and how paid plans are taken here', dataOf(plansResponse)) },
+  },
+  'PUT /account/plan': {
+    summary: "Change the account's plan (the studio's session only)",
+    description:
+      "Only with the signed-in owner's session cookie (and its X-CSRF-Token); an API key is 403. An upgrade holds at once: the larger allowance and caps apply now, and the units used this period still count. A downgrade waits for the next billing period (a calendar month, UTC): the account shows it as `pending_plan` and `plan_changes_at`, and asking for the plan in force again cancels it. With Stripe (`billing: stripe` in GET /plans), a paid plan without a subscription answers 202 with `checkout_url` and changes nothing until Stripe confirms the payment; a subscription already there is changed in place (an upgrade is charged at once: a declined card is 402 payment_failed). Without a payment provider a paid plan is 409 billing_not_configured. One change at a time: a change while another is under way is 409 with Retry-After.",
+    fields: changePlanInput,
+    responses: {
+      200: ok('Changed (or scheduled, or already so)', dataOf(planChangeResponse)),
+      202: ok('Pay at `checkout_url` first; the account changes when the payment is confirmed', dataOf(planChangeResponse)),
+    },
+    errors: ['payment_failed', 'not_found', 'conflict', 'billing_not_configured', 'upstream_unavailable'],
+  },
+  'POST /billing/stripe/webhook': {
+    summary: "Stripe's events (Stripe calls this; configure it as the endpoint's URL)",
+    description:
+      "No credential: the `Stripe-Signature` header must sign the raw body with the endpoint's signing secret (else 400). checkout.session.completed, customer.subscription.updated and customer.subscription.deleted move the account's plan by the same rules as PUT /account/plan; each event id is applied once, and a redelivery is answered 200 with `result: duplicate`. 404 where no Stripe is configured.",
+    fields: stripeEventInput,
+    responses: { 200: ok('Received', dataOf(stripeWebhookResponse)) },
+    errors: ['not_found', 'upstream_unavailable'],
+  },
 
   'POST /auth/signup': {
     summary: 'Sign up: a new account on the free plan, signed in',

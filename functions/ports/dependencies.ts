@@ -45,6 +45,7 @@ import type { VideoComposer } from './video-composer';
 import type { SampleDemo } from './sample-demo';
 import type { StockAvatars } from './stock-avatars';
 import type { Mailer } from './mailer';
+import type { Billing } from './billing';
 
 export interface Dependencies {
   /** Starts video jobs and hands preview decisions to their executions. */
@@ -109,6 +110,8 @@ export interface Dependencies {
   /** Limits shared by every instance (requests per minute, AI helper quotas, analytics syncs). */
   rateLimits: RateLimiter;
   accounts: AccountStore;
+  /** The payment provider behind paid plans: none locally, Stripe on AWS once configured. */
+  billing: Billing;
   /** The keys requests authenticate with. */
   apiKeys: ApiKeyStore;
   /** Studio users and their password hashes. */

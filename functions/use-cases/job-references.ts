@@ -8,7 +8,7 @@ import { conflict, notFound } from '#domain/errors';
 import { accountTrackNumber } from '#domain/music';
 import { builtInTrack } from '#domain/sound';
 import { billingPeriodOf } from '#domain/billing-period';
-import { planOf } from '#domain/plans';
+import { limitsAt } from '#domain/account';
 import { allowanceState, assertAllowanceCovers, type VideoQuote } from '#domain/quote';
 import type { VideoRequest } from '#domain/schemas/video';
 import type { ChargeRef, Reservation } from '#ports/allowance-ledger';
@@ -61,13 +61,14 @@ export async function requireReadyAvatar(deps: Pick<JobReferenceReads, 'avatars'
 
 /** The unit `ref` is reserved as: this month's period, under the account's plan. */
 export async function reservationOf(deps: Pick<JobReferenceReads, 'accounts'>, ref: ChargeRef, now: Date): Promise<Reservation> {
-  return { ref, period: billingPeriodOf(now).id, limit: await monthlyLimitOf(deps, ref.accountId) };
+  return { ref, period: billingPeriodOf(now).id, limit: await monthlyLimitOf(deps, ref.accountId, now) };
 }
 
-async function monthlyLimitOf(deps: Pick<JobReferenceReads, 'accounts'>, accountId: number): Promise<number> {
+/** The plan in force now decides: an upgrade this period raises it at once, over the units already used. */
+async function monthlyLimitOf(deps: Pick<JobReferenceReads, 'accounts'>, accountId: number, now: Date): Promise<number> {
   const account = await deps.accounts.get(accountId);
   if (!account) throw notFound('Account');
-  return planOf(account.plan).monthlyVideos;
+  return limitsAt(account, now).monthlyVideos;
 }
 
 /**
@@ -81,7 +82,7 @@ export async function quoteOf(
   estimatedSeconds: number,
   now: Date,
 ): Promise<VideoQuote> {
-  const limit = await monthlyLimitOf(deps, accountId);
+  const limit = await monthlyLimitOf(deps, accountId, now);
   const period = billingPeriodOf(now).id;
   const allowance = allowanceState(limit, await deps.ledger.periodUsage(accountId, period));
   assertAllowanceCovers(allowance, units, period);

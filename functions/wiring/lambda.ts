@@ -26,6 +26,7 @@ import {
   cipherNotBundled,
   remoteFilesNotBundled,
   webhookReceiversNotBundled,
+  billingNotBundled,
   musicMediaNotBundled,
   composerNotBundled,
   sampleDemoNotBundled,
@@ -104,6 +105,8 @@ function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dep
     // Only the social and analytics functions talk to the providers (social-on-aws.ts).
     social: socialNotBundled,
     cipher: cipherNotBundled,
+    // Only the billing function talks to the payment provider (billing-on-aws.ts).
+    billing: billingNotBundled,
     // Only the webhooks function and the delivery worker reach receivers.
     webhookReceivers: webhookReceiversNotBundled,
     // Only the functions that mail add the sender (mail-on-aws.ts).

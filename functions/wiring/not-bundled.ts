@@ -19,6 +19,7 @@ import type { VideoComposer } from '#ports/video-composer';
 import type { SampleDemo } from '#ports/sample-demo';
 import type { StockAvatars } from '#ports/stock-avatars';
 import type { Mailer } from '#ports/mailer';
+import type { Billing } from '#ports/billing';
 
 const notBundled = (port: string) => (): never => {
   throw new Error(`${port} is not bundled with this function: its handler module must add it to the dependencies`);
@@ -72,6 +73,8 @@ export const webhookReceiversNotBundled: WebhookReceivers = { vet: notBundled('t
 export const mailerNotBundled: Mailer = { send: notBundled('the mailer') };
 
 export const socialNotBundled: Dependencies['social'] = notBundled('the social providers');
+
+export const billingNotBundled: Billing = { kind: 'not_configured', prepareChange: notBundled('the billing adapter'), readEvent: notBundled('the billing adapter') };
 
 export const cipherNotBundled: CredentialCipher = { kind: 'kms', seal: notBundled('the credential cipher'), open: notBundled('the credential cipher') };
 

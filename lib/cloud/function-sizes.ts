@@ -38,6 +38,8 @@ export const API_FUNCTION_SIZES = {
   accounts: api(1024),
   webhooks: api(512),
   usage: api(512),
+  // The Stripe SDK and, at most, two Stripe calls per request.
+  billing: api(512),
 } as const satisfies Record<HandlerGroup, FunctionSize>;
 
 export const MCP_FUNCTION_SIZE: FunctionSize = api(512);

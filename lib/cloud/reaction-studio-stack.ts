@@ -18,6 +18,7 @@ import { NativeModulesLayer, nativeModulesTree } from './native-modules-layer';
 import type { ImageTree } from './render-image';
 import type { LayerTree } from './staged-layer';
 import { engineConfigFromContext } from './engine-config';
+import { billingConfigFromContext } from './billing-config';
 import { renderMemoryFromContext } from './render-memory';
 import { PROJECT_ROOT } from './service-function';
 import { MediaStore } from './media';
@@ -94,6 +95,7 @@ export class ReactionStudioStack extends Stack {
       helpers: { [FACE_CHECK_HELPER]: this.faceCheck.fn },
       stateMachine: this.jobs.stateMachine,
       mail: mailFrom ? { from: mailFrom, studioUrl: Lazy.string({ produce: () => this.studio.url }) } : undefined,
+      billing: billingConfigFromContext(this),
     });
     this.observability = new Observability(this, 'Observability', {
       httpApi: this.api.httpApi,

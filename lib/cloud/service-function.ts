@@ -22,6 +22,7 @@ import { lambdaBundlingProps } from './bundling';
 import { FFMPEG_ENV } from './ffmpeg-layer';
 import { needsFaceRuntime } from './face-layer';
 import { applyEngineChoices, applyEngineConfig, type EngineConfig } from './engine-config';
+import { applyBillingConfig, type BillingConfig } from './billing-config';
 import { LAMBDA_RUNTIME } from './runtime';
 import { acknowledge, arnToken } from './nag';
 import { mediaAreaPattern, type MediaArea } from '#domain/media-areas';
@@ -55,6 +56,8 @@ export interface ServiceFunctionProps {
   mediaLinks?: { grantSigning(fn: lambda.Function): void };
   /** The deployment's mail sender and studio address (mail.ts), for the functions whose needs say `mail`; unset: no mail. */
   mail?: MailSetup;
+  /** The payment provider's settings, for functions whose `needs.billing` asks (billing-config.ts). */
+  billing?: BillingConfig;
 }
 
 /** The environment variable holding the job state machine's ARN, for functions that start executions. */
@@ -149,6 +152,7 @@ export function grantNeeds(scope: Construct, fn: lambda.Function, props: Service
 
   applyEngineChoices(fn, needs.engineChoices ?? [], props.engines);
   applyEngineConfig(fn, needs.engines ?? [], props.engines);
+  if (needs.billing) applyBillingConfig(fn, props.billing ?? {});
 
   // Started in the background or called and waited for: either way its name in `env`, and leave to invoke it alone.
   const targets = [

@@ -32,6 +32,7 @@ import { localWebhookWorker } from './webhook-worker';
 import { watchOutboxInserts } from '#adapters/dynamodb/webhook-outbox';
 import { localEnvironment } from './config';
 import { LocalOutbox } from '#adapters/mail/local-outbox';
+import { startLocalBilling, type LocalBilling, type StartedBilling } from './billing';
 
 export interface LocalStackOptions {
   dataDir?: string;
@@ -62,6 +63,8 @@ export interface LocalStackOptions {
    * processes per stack. Without it the stack starts its own, with data under dataDir.
    */
   services?: SharedServices;
+  /** What paid plans go through (BILLING for `npm start`); default `local`: at once, nothing charged. */
+  billing?: LocalBilling;
 }
 
 export interface SharedServices {
@@ -92,6 +95,8 @@ export interface LocalStack {
    * unless SOCIAL_SANDBOXES=off.
    */
   sandboxes?: LocalSandboxes;
+  /** The billing it was started with; with `stripe-sandbox`, the Stripe sandbox. */
+  billing: StartedBilling;
   stop(): Promise<void>;
 }
 
@@ -128,6 +133,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
   let jobs: LocalJobRunner | undefined;
   let clients: LocalClients | undefined;
   let sandboxes: LocalSandboxes | undefined;
+  let billing: StartedBilling | undefined;
   try {
     const services = options.services ?? (await startOwnServices(dataDir, children));
     log(`DynamoDB Local on ${services.dynamoEndpoint}, s3rver on ${services.s3Endpoint}`);
@@ -144,6 +150,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       previewWaitS: options.previewWaitS,
       socialBaseUrls: sandboxes?.baseUrls ?? socialBaseUrlsFromEnv(localEnvironment()),
     };
+    billing = await startLocalBilling(options.billing ?? { kind: 'local' }, { stateFile: join(dataDir, 'sandboxes', 'stripe.json'), log });
     clients = localClients(settings);
     await ensureTable(services.dynamoEndpoint, services.tableName);
     await ensureBucket(services.s3Endpoint, services.bucketName);
@@ -155,7 +162,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     // Mailed links point at this server's studio: its address is known once it listens, below.
     let baseUrl = '';
     const outbox = new LocalOutbox(outboxDirOf(dataDir));
-    const built = localDependencies({ jobRunner: jobs, tasks, clients, dataDir, socialBackoff: options.socialBackoff, outbox, studioUrl: () => baseUrl });
+    const built = localDependencies({ jobRunner: jobs, tasks, clients, dataDir, socialBackoff: options.socialBackoff, outbox, studioUrl: () => baseUrl, billing: billing.billing });
     const dependencies = options.adjustDependencies ? options.adjustDependencies(built) : built;
     const demo = await seedDemoAccount(clients.table, dependencies);
     // The sweeper runs before interrupted work is resumed: a demo or avatar past its deadline fails instead.
@@ -192,6 +199,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
         });
     }
     const apiUrl = baseUrl ? `${baseUrl}${API_PREFIX}` : '';
+    if (apiUrl) billing.serving(apiUrl);
     writeRuntimeState(dataDir, {
       pid: process.pid,
       apiUrl,
@@ -203,6 +211,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
 
     let stopping: Promise<void> | undefined;
     const runner = jobs;
+    const startedBilling = billing;
     return {
       baseUrl,
       apiUrl,
@@ -216,6 +225,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       settings,
       table: clients.table,
       sandboxes,
+      billing: startedBilling,
       stop: () =>
         (stopping ??= (async () => {
           await closeServer();
@@ -229,6 +239,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
           clearTimeout(timer);
           // After the background work: a task may still be talking to a provider.
           await sandboxes?.stop();
+          await startedBilling.stop();
           clearRuntimeState(dataDir);
           await stopChildren();
           clearChildren(dataDir);
@@ -238,6 +249,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     };
   } catch (error) {
     await sandboxes?.stop();
+    await billing?.stop();
     await jobs?.stop();
     await stopChildren();
     clients?.destroy();

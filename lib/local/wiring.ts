@@ -6,6 +6,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { Dependencies } from '#ports/dependencies';
 import type { BackgroundTasks } from '#ports/background-tasks';
 import type { JobRunner } from '#ports/job-runner';
+import type { Billing } from '#ports/billing';
 import type { Settings } from '#functions/config';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 import { BlobSoundBank } from '#adapters/sounds/blob-sound-bank';
@@ -68,6 +69,8 @@ export interface LocalParts {
   outbox: LocalOutbox;
   /** The server's own address once it listens: mailed links point at its studio. */
   studioUrl: () => string;
+  /** What paid plans go through (./billing.ts). */
+  billing: Billing;
 }
 
 export function localDependencies(parts: LocalParts): Dependencies {
@@ -95,6 +98,7 @@ export function localDependencies(parts: LocalParts): Dependencies {
     ...dynamoStores(table),
     social: createSocialProviders({ baseUrls: settings.socialBaseUrls, backoff: parts.socialBackoff }),
     cipher: localCredentialCipher(parts.dataDir),
+    billing: parts.billing,
     // Receivers on this machine (a developer's test server) are allowed here only.
     webhookReceivers: new HttpWebhookReceivers({ allowLoopback: true }),
     mailer: parts.outbox,

@@ -61,6 +61,8 @@ export interface TestStackOptions {
    * it has a table and bucket in the run's shared ones.
    */
   services?: 'own' | 'shared';
+  /** What paid plans go through (default `local`: at once, nothing charged); `stripe-sandbox` starts the Stripe sandbox with the stack. */
+  billing?: LocalStackOptions['billing'];
 }
 
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
@@ -74,6 +76,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     services,
     rateLimitPerMinute: options.rateLimitPerMinute,
     sandboxes: options.sandboxes ?? false,
+    billing: options.billing,
     // Outage tests make every provider call spend its retries; the policy itself is the adapters' unit tests'.
     socialBackoff: { baseDelayMs: 10, maxDelayMs: 40 },
     adjustDependencies: (wired) => {

@@ -22,7 +22,7 @@ export function userStoreContract(stores: () => { users: UserStore; accounts: Ac
       const { users, accounts } = stores();
       const made = await users.signUp(record('ada@example.com'));
       if (made === 'email_taken') throw new Error('the email was free');
-      expect(made.account).toEqual({ id: made.account.id, name: 'Ada', plan: 'free', created_at: NOW.toISOString() });
+      expect(made.account).toEqual({ id: made.account.id, name: 'Ada', plan: 'free', pending_plan: null, plan_changes_at: null, created_at: NOW.toISOString() });
       expect(await accounts.get(made.account.id)).toEqual(made.account);
       expect(made.user).toEqual({ id: made.user.id, account_id: made.account.id, email: 'ada@example.com', name: 'Ada', created_at: NOW.toISOString() });
       expect(await users.findByEmail('ada@example.com')).toEqual({ user: made.user, password_hash: 'scrypt$h1' });

@@ -65,6 +65,7 @@ export function testDependencies(overrides: Partial<Dependencies> = {}): Depende
     media: unwiredPort('media'),
     faces: unwiredPort('faces'),
     accounts: unwiredPort('accounts'),
+    billing: unwiredPort('billing'),
     apiKeys: unwiredPort('apiKeys'),
     users: unwiredPort('users'),
     sessions: unwiredPort('sessions'),

@@ -670,6 +670,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plans: prices and limits
+         * @description Public: no credential. `billing` says how a paid plan is taken on this deployment.
+         */
+        get: operations["billingPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the account's plan (the studio's session only)
+         * @description Only with the signed-in owner's session cookie (and its X-CSRF-Token); an API key is 403. An upgrade holds at once: the larger allowance and caps apply now, and the units used this period still count. A downgrade waits for the next billing period (a calendar month, UTC): the account shows it as `pending_plan` and `plan_changes_at`, and asking for the plan in force again cancels it. With Stripe (`billing: stripe` in GET /plans), a paid plan without a subscription answers 202 with `checkout_url` and changes nothing until Stripe confirms the payment; a subscription already there is changed in place (an upgrade is charged at once: a declined card is 402 payment_failed). Without a payment provider a paid plan is 409 billing_not_configured. One change at a time: a change while another is under way is 409 with Retry-After.
+         */
+        put: operations["billingChangePlan"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/stripe/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe's events (Stripe calls this; configure it as the endpoint's URL)
+         * @description No credential: the `Stripe-Signature` header must sign the raw body with the endpoint's signing secret (else 400). checkout.session.completed, customer.subscription.updated and customer.subscription.deleted move the account's plan by the same rules as PUT /account/plan; each event id is applied once, and a redelivery is answered 200 with `result: duplicate`. 404 where no Stripe is configured.
+         */
+        post: operations["billingStripeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/signup": {
         parameters: {
             query?: never;
@@ -986,6 +1046,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A Stripe event, as Stripe sends it (only what the service reads is listed) */
+        StripeEvent: {
+            /** @description The event id (`evt_…`): each is applied once, however often Stripe delivers it */
+            id: string;
+            /** @description checkout.session.completed, customer.subscription.updated and customer.subscription.deleted change plans; the rest are acknowledged and ignored */
+            type: string;
+            data: {
+                object: {
+                    id: string;
+                };
+            };
+        };
         Liveness: {
             name: string;
             version: string;
@@ -1406,12 +1478,22 @@ export interface components {
             overview: components["schemas"]["AnalyticsOverview"];
         };
         Usage: {
+            /** @description The plan in force and its limits (GET /plans lists every plan); change it with PUT /account/plan from the studio */
             plan: {
-                /** @enum {string} */
+                /**
+                 * @description The plan in force now
+                 * @enum {string}
+                 */
                 name: "free" | "starter" | "pro" | "business";
                 monthly_allowance: number;
                 library_cap: number;
                 avatar_cap: number;
+                ai_helpers_per_day: number;
+                ai_helpers_per_minute: number;
+                /** @description A downgrade waiting for the next billing period, or null */
+                pending_plan: ("free" | "starter" | "pro" | "business") | null;
+                /** @description When `pending_plan` takes over, or null */
+                plan_changes_at: string | null;
             };
             period: {
                 /** Format: date-time */
@@ -1436,6 +1518,73 @@ export interface components {
                 remaining: number;
             };
         };
+        Plans: {
+            /**
+             * @description How paid plans are taken here: `local` (at once, nothing charged: the local stack), `stripe` (PUT /account/plan to a paid plan answers a Stripe Checkout link first), `not_configured` (no payment provider: only the free plan can be chosen; a paid one is 409 billing_not_configured)
+             * @enum {string}
+             */
+            billing: "local" | "stripe" | "not_configured";
+            /** @description Every plan, from the smallest to the largest */
+            plans: components["schemas"]["Plan"][];
+        };
+        /** @description A plan: its price and the limits it sets */
+        Plan: {
+            /** @enum {string} */
+            name: "free" | "starter" | "pro" | "business";
+            /** @description What the plan costs a month */
+            price: {
+                /** @description The monthly price in the currency's smallest unit (cents); 0 for the free plan */
+                amount: number;
+                /** @constant */
+                currency: "usd";
+                /** @constant */
+                interval: "month";
+            };
+            /** @description Finished videos a billing period (a calendar month, UTC): one unit per video, and one per regeneration */
+            monthly_allowance: number;
+            /** @description Saved reactions the library keeps (402 library_full past it) */
+            library_cap: number;
+            /** @description Avatars the account keeps (402 avatars_full past it) */
+            avatar_cap: number;
+            /** @description Hook-idea and prompt-avatar requests a rolling day (429 past it) */
+            ai_helpers_per_day: number;
+            /** @description Hook-idea and prompt-avatar requests a rolling minute (429 past it) */
+            ai_helpers_per_minute: number;
+        };
+        PlanChange: {
+            account: components["schemas"]["Account"];
+            /**
+             * @description `upgraded`: the larger plan holds now. `downgrade_scheduled`: the smaller plan takes over at `account.plan_changes_at` (the next billing period). `downgrade_cancelled`: the plan in force was asked for again, so the waiting downgrade is dropped. `unchanged`: it already was so. `checkout`: pay at `checkout_url` first; the account changes when the payment is confirmed
+             * @enum {string}
+             */
+            change: "upgraded" | "downgrade_scheduled" | "downgrade_cancelled" | "unchanged" | "checkout";
+            /** @description Stripe Checkout, where the owner pays for a paid plan; null unless `change` is `checkout` */
+            checkout_url: string | null;
+        };
+        Account: {
+            id: number;
+            name: string;
+            /**
+             * @description The plan in force now: its allowance and caps hold
+             * @enum {string}
+             */
+            plan: "free" | "starter" | "pro" | "business";
+            /** @description A downgrade waiting for the next billing period (PUT /account/plan), or null */
+            pending_plan: ("free" | "starter" | "pro" | "business") | null;
+            /** @description When `pending_plan` takes over (the next billing period starts), or null */
+            plan_changes_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        StripeWebhookReceipt: {
+            /** @constant */
+            received: true;
+            /**
+             * @description `duplicate`: this event id was applied before, and nothing changed now
+             * @enum {string}
+             */
+            result: "applied" | "duplicate" | "ignored";
+        };
         /** @description Signed in: the `rs_session` cookie comes with this answer */
         SignedIn: {
             user: components["schemas"]["User"];
@@ -1448,14 +1597,6 @@ export interface components {
             id: number;
             email: string;
             name: string | null;
-            /** Format: date-time */
-            created_at: string;
-        };
-        Account: {
-            id: number;
-            name: string;
-            /** @enum {string} */
-            plan: "free" | "starter" | "pro" | "business";
             /** Format: date-time */
             created_at: string;
         };
@@ -1612,7 +1753,7 @@ export interface components {
             /** @description What went wrong, fit to show; 500s say only "Internal server error" */
             error: string;
             /** @enum {string} */
-            code: "bad_request" | "unauthorized" | "allowance_exhausted" | "library_full" | "avatars_full" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "invalid_media" | "no_face" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
+            code: "bad_request" | "unauthorized" | "allowance_exhausted" | "library_full" | "avatars_full" | "payment_failed" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "billing_not_configured" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "invalid_media" | "no_face" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
             /** @description The request field at fault, as a dotted path (`hook_text`, `metadata.campaign`, `variants.2.hook_text`); absent when the problem is not one field */
             param?: string;
             /** @description This request's id, also in the `x-request-id` header: quote it to support */
@@ -8888,6 +9029,397 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
+    billingPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every plan, and how paid plans are taken here */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Plans"];
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
+    billingChangePlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The plan to change to (GET /plans lists them)
+                     * @enum {string}
+                     */
+                    plan: "free" | "starter" | "pro" | "business";
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description The plan to change to (GET /plans lists them)
+                     * @enum {string}
+                     */
+                    plan: "free" | "starter" | "pro" | "business";
+                };
+            };
+        };
+        responses: {
+            /** @description Changed (or scheduled, or already so) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlanChange"];
+                    };
+                };
+            };
+            /** @description Pay at `checkout_url` first; the account changes when the payment is confirmed */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlanChange"];
+                    };
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description `payment_failed` */
+            402: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "payment_failed";
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `billing_not_configured`, `conflict` */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "billing_not_configured" | "conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `upstream_unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "upstream_unavailable";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
+    billingStripeWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StripeEvent"];
+            };
+        };
+        responses: {
+            /** @description Received */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StripeWebhookReceipt"];
+                    };
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `upstream_unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "upstream_unavailable";
                     };
                 };
             };

@@ -34,6 +34,9 @@ export const keys = {
   musicTrack: (accountId: number, trackId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `MUSIC#${padId(trackId)}` }),
   musicPrefix: 'MUSIC#',
 
+  /** A payment provider's event applied to the account's plan: written with the change, so a redelivery changes nothing. */
+  billingEvent: (accountId: number, eventId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `BILLINGEVENT#${eventId}` }),
+
   counter: (name: string) => ({ pk: `COUNTER#${name}`, sk: 'COUNTER' }),
   rateWindow: (bucket: string, windowStart: number) => ({ pk: `RATE#${bucket}`, sk: `W#${windowStart}` }),
 

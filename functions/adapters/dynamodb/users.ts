@@ -28,7 +28,7 @@ export class DynamoUserStore implements UserStore {
   async signUp(record: SignUpRecord): Promise<{ account: Account; user: User } | 'email_taken'> {
     const [accountId, userId] = await Promise.all([allocateId(this.table, 'account'), allocateId(this.table, 'user')]);
     const created_at = record.now.toISOString();
-    const account: Account = { id: accountId, name: record.accountName, plan: record.plan, created_at };
+    const account: Account = { id: accountId, name: record.accountName, plan: record.plan, pending_plan: null, plan_changes_at: null, created_at };
     const user: User = { id: userId, account_id: accountId, email: record.email, name: record.name, created_at };
     const TableName = this.table.name;
     try {

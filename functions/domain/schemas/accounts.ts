@@ -42,8 +42,17 @@ const userResponse = z
   .object({ id: recordId, email: z.string(), name: z.nullable(z.string()), created_at: timestamp })
   .register(z.globalRegistry, { id: 'User', description: 'A person who signs in to the studio' });
 
+const plan = z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]);
+
 export const accountResponse = z
-  .object({ id: recordId, name: z.string(), plan: z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]), created_at: timestamp })
+  .object({
+    id: recordId,
+    name: z.string(),
+    plan: plan.check(z.meta({ description: 'The plan in force now: its allowance and caps hold' })),
+    pending_plan: z.nullable(plan).check(z.meta({ description: 'A downgrade waiting for the next billing period (PUT /account/plan), or null' })),
+    plan_changes_at: z.nullable(timestamp).check(z.meta({ description: 'When `pending_plan` takes over (the next billing period starts), or null' })),
+    created_at: timestamp,
+  })
   .register(z.globalRegistry, { id: 'Account' });
 
 const csrfToken = z.string().check(z.meta({ description: 'Send it as X-CSRF-Token with every change made with the session cookie' }));
