@@ -22,7 +22,7 @@ export interface DemoVideoInfo {
   hasAudio: boolean;
 }
 
-const DEMO_VIDEO_RULES = {
+export const DEMO_VIDEO_RULES = {
   maxDurationS: 180,
   /** Players and editors round a 3:00 recording to 180.0x s; a fraction over is still "3 minutes". */
   durationGraceS: 0.5,

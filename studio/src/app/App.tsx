@@ -2,11 +2,12 @@
 import { Center, Loader, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { createBrowserRouter, Navigate, Route, RouterProvider, Routes } from 'react-router';
 import { SessionProvider, useSession } from '../session/session';
 import { SignInPage, SignUpPage } from '../session/AuthPages';
 import { Layout } from './Layout';
 import { HOME, PAGES } from './pages';
+import { SkipLink } from './SkipLink';
 import { cssVariablesResolver, theme } from './theme';
 
 const queries = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 5_000 } } });
@@ -40,15 +41,17 @@ function StudioRoutes() {
   );
 }
 
+// A data router, for its navigation blocker: leaving a page while an upload runs asks first (Layout).
+const router = createBrowserRouter([{ path: '*', element: <StudioRoutes /> }]);
+
 export function App() {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+      <SkipLink />
       <Notifications position="top-right" />
       <QueryClientProvider client={queries}>
         <SessionProvider>
-          <BrowserRouter>
-            <StudioRoutes />
-          </BrowserRouter>
+          <RouterProvider router={router} />
         </SessionProvider>
       </QueryClientProvider>
     </MantineProvider>

@@ -2,12 +2,16 @@
 import { useState, type FormEvent } from 'react';
 import { Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { MAIN_ID } from '../app/SkipLink';
+import { CountedTextInput } from '../components/CountedText';
 import { ProblemAlert } from '../components/ProblemAlert';
+import { TEXT_LIMITS } from '../intake/limits';
+import { counted } from '../intake/text-count';
 import { useSession } from './session';
 
 function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
   return (
-    <Center mih="100vh" p="md" component="main">
+    <Center mih="100vh" p="md" component="main" id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
       <Paper withBorder shadow="sm" p="xl" w={400} maw="100%">
         <Title order={1} size="h2" mb="xs">
           Reaction Studio
@@ -48,7 +52,7 @@ export function SignInPage() {
     <AuthFrame title="Sign in to make reaction videos">
       <form onSubmit={submit}>
         <Stack>
-          <ProblemAlert error={error} />
+          <ProblemAlert error={error} action="sign-in" />
           <TextInput name="email" type="email" label="Email" autoComplete="email" required />
           <PasswordInput name="password" label="Password" autoComplete="current-password" required />
           <Button type="submit" loading={busy}>
@@ -68,6 +72,7 @@ export function SignInPage() {
 
 export function SignUpPage() {
   const { signUp } = useSession();
+  const [name, setName] = useState('');
   const { submit, busy, error } = useFormAction((form) =>
     signUp(String(form.get('email')), String(form.get('password')), String(form.get('name') ?? '').trim() || undefined),
   );
@@ -75,11 +80,11 @@ export function SignUpPage() {
     <AuthFrame title="Create your account — the free plan, no card needed">
       <form onSubmit={submit}>
         <Stack>
-          <ProblemAlert error={error} />
-          <TextInput name="name" label="Your name" autoComplete="name" />
+          <ProblemAlert error={error} action="sign-up" />
+          <CountedTextInput name="name" label="Your name" description="Optional" autoComplete="name" limit={TEXT_LIMITS.personName} value={name} onChange={(event) => setName(event.currentTarget.value)} />
           <TextInput name="email" type="email" label="Email" autoComplete="email" required />
           <PasswordInput name="password" label="Password" description="At least 10 characters, not a common password" autoComplete="new-password" minLength={10} required />
-          <Button type="submit" loading={busy}>
+          <Button type="submit" loading={busy} disabled={counted(TEXT_LIMITS.personName, name).over > 0}>
             Create account
           </Button>
           <Text size="sm">

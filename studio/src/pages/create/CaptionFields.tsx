@@ -1,7 +1,9 @@
 /** The hook caption's inputs: text, where it sits, how big, its style and how long it shows (the API's own values). */
 import { useId, type ReactNode } from 'react';
-import { SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { DURATION_OPTIONS, HOOK_MAX, POSITION_OPTIONS, SIZE_OPTIONS, STYLE_OPTIONS, type Caption } from './caption';
+import { SegmentedControl, Stack, Text } from '@mantine/core';
+import { CountedTextInput } from '../../components/CountedText';
+import { TEXT_LIMITS } from '../../intake/limits';
+import { DURATION_OPTIONS, POSITION_OPTIONS, SIZE_OPTIONS, STYLE_OPTIONS, type Caption } from './caption';
 
 interface Props {
   value: Caption;
@@ -14,11 +16,11 @@ interface Props {
 export function CaptionFields({ value, onChange, textAction, description }: Props) {
   return (
     <Stack gap="sm">
-      <TextInput
+      <CountedTextInput
         label="Hook text"
-        description={description ?? `The caption over the reaction, at most ${HOOK_MAX} characters; leave it empty for none`}
+        description={description ?? 'The caption over the reaction; leave it empty for none'}
+        limit={TEXT_LIMITS.hookText}
         value={value.text}
-        maxLength={HOOK_MAX}
         onChange={(event) => onChange({ ...value, text: event.currentTarget.value })}
       />
       {textAction}
