@@ -2,7 +2,7 @@
 import { Center, Loader, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createBrowserRouter, Navigate, Route, RouterProvider, Routes } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { SessionProvider, useSession } from '../session/session';
 import { SignInPage, SignUpPage } from '../session/AuthPages';
 import { Layout } from './Layout';
@@ -41,9 +41,6 @@ function StudioRoutes() {
   );
 }
 
-// A data router, for its navigation blocker: leaving a page while an upload runs asks first (Layout).
-const router = createBrowserRouter([{ path: '*', element: <StudioRoutes /> }]);
-
 export function App() {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
@@ -51,7 +48,9 @@ export function App() {
       <Notifications position="top-right" />
       <QueryClientProvider client={queries}>
         <SessionProvider>
-          <RouterProvider router={router} />
+          <BrowserRouter>
+            <StudioRoutes />
+          </BrowserRouter>
         </SessionProvider>
       </QueryClientProvider>
     </MantineProvider>
