@@ -22,12 +22,18 @@ interface Props {
   /** An error from outside the field (the form's own checks). */
   error?: ReactNode;
   withAsterisk?: boolean;
+  /** Told while a chosen file is being checked, for a form that should not be sent meanwhile. */
+  onCheckingChange?: (checking: boolean) => void;
 }
 
-export function FileDropField({ purpose, label, description, value, onChange, leftSection, disabled, error, withAsterisk }: Props) {
+export function FileDropField({ purpose, label, description, value, onChange, leftSection, disabled, error, withAsterisk, onCheckingChange }: Props) {
   const rule = FILE_RULES[purpose];
   const [problem, setProblem] = useState<string | null>(null);
-  const [checking, setChecking] = useState(false);
+  const [checking, setCheckingState] = useState(false);
+  const setChecking = (next: boolean) => {
+    setCheckingState(next);
+    onCheckingChange?.(next);
+  };
   const [over, setOver] = useState(false);
   // Only the latest choice's verdict counts: an earlier file's check may end after it.
   const latest = useRef(0);

@@ -3,6 +3,7 @@
  * progress bar first; the product is created once it is there, and its demo is then processed in the
  * background (the list shows it as "processing" until "ready").
  */
+import { useState } from 'react';
 import { Button, Group, Modal, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -31,6 +32,7 @@ export function CreateProductModal({ opened, onClose }: { opened: boolean; onClo
     },
   });
   const demo = useUpload('demo_video');
+  const [checking, setChecking] = useState(false);
   const create = useCreateProduct();
   const submit = useMutation({
     mutationFn: async (values: Values) => {
@@ -68,6 +70,7 @@ export function CreateProductModal({ opened, onClose }: { opened: boolean; onClo
             leftSection={<IconVideo size={16} />}
             value={form.values.demo}
             onChange={(demo) => form.setFieldValue('demo', demo)}
+            onCheckingChange={setChecking}
           />
           <UploadProgress value={demo.progress} label="Uploading demo video" />
           <ProblemAlert error={submit.error} />
@@ -75,7 +78,7 @@ export function CreateProductModal({ opened, onClose }: { opened: boolean; onClo
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
-            <Button type="submit" loading={submit.isPending}>
+            <Button type="submit" loading={submit.isPending} disabled={checking}>
               Create product
             </Button>
           </Group>
