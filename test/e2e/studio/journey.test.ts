@@ -30,8 +30,10 @@ let tab: StudioPage;
 let workDir: string;
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'rs-studio-journey-'));
-  // The social sandboxes: "Post it" needs a connected provider to show the post form.
-  studio = await startStudioStack({ sandboxes: {} });
+  // The social sandboxes: "Post it" needs a connected provider to show the post form. The checks of
+  // every page load 24 pages in a minute or two, far faster than a person: past the contract's 120
+  // requests a minute.
+  studio = await startStudioStack({ sandboxes: {}, rateLimitPerMinute: 600 });
   tab = await studio.openPage();
 }, 240_000);
 afterAll(async () => {
@@ -361,18 +363,21 @@ journey('every page, with a product, a job and a video on it, on a laptop and on
   const check = async (where: string) => checked.push({ where, violations: await axeViolations(page), width: await contentWidth(page) });
   const pages = await navigationPages(page);
   const named = new RegExp(`^${PRODUCT_NAME} · Wait for the glow`);
-  for (const size of ['desktop', 'phone'] as const) {
-    await page.setViewportSize(VIEWPORTS[size]);
-    const at = `at ${VIEWPORTS[size].width}×${VIEWPORTS[size].height}`;
-    // By address: on a phone the navigation waits behind its menu button.
-    for (const [title, path] of [...pages.map(({ label, path }) => [label, path] as const), [named, jobPath] as const, [named, videoPath] as const]) {
-      await page.goto(`${studio.baseUrl}${path}`);
-      await visible(tab, `the title of ${path} ${at}`, page.getByRole('heading', { level: 2, name: title, exact: typeof title === 'string' }));
-      await settle(page);
-      await check(`${path} ${at}`);
+  try {
+    for (const size of ['desktop', 'phone'] as const) {
+      await page.setViewportSize(VIEWPORTS[size]);
+      const at = `at ${VIEWPORTS[size].width}×${VIEWPORTS[size].height}`;
+      // By address: on a phone the navigation waits behind its menu button.
+      for (const [title, path] of [...pages.map(({ label, path }) => [label, path] as const), [named, jobPath] as const, [named, videoPath] as const]) {
+        await page.goto(`${studio.baseUrl}${path}`);
+        await visible(tab, `the title of ${path} ${at}`, page.getByRole('heading', { level: 2, name: title, exact: typeof title === 'string' }));
+        await settle(page);
+        await check(`${path} ${at}`);
+      }
     }
+  } finally {
+    await page.setViewportSize(VIEWPORTS.desktop);
   }
-  await page.setViewportSize(VIEWPORTS.desktop);
   expect(checked.length).toBeGreaterThanOrEqual(24);
   const report = describeViolations(checked);
   if (report) throw new Error(`axe found serious or critical violations:\n${report}`);

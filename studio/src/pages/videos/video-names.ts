@@ -1,7 +1,8 @@
 /**
  * Video names (video-name.ts) from what the API answers: a video names its job and product; the job
- * holds the hook, the product its name. Each is asked for once and kept a minute, under the same keys
- * the job, video and product pages use, so a page that shows them fills the cache for the others.
+ * holds the hook, the product its name. The newest hundred jobs come in one request; an older job, a
+ * video or a product is asked for once, under the keys the job, video and product pages use, so a page
+ * that shows them fills the cache for the others. Each is kept a minute.
  */
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { unwrap } from '#client/result';
@@ -23,6 +24,10 @@ const fetchProduct = async (id: number): Promise<Product> => (await unwrap(api.G
 
 const distinct = (ids: number[]) => [...new Set(ids)];
 
+/** Under the jobs list's key: a new job (which invalidates it) is named at once. */
+const NEWEST_JOBS_KEY = ['jobs', 'names'] as const;
+const fetchNewestJobs = async (): Promise<Job[]> => (await unwrap(api.GET('/videos/jobs', { params: { query: { limit: 100 } } }))).data;
+
 /** Product names by id, for lists that hold product ids (a deleted product has none). */
 export function useProductNames(ids: number[]): (id: number) => string | undefined {
   const products = useQueries({
@@ -40,10 +45,13 @@ export function useVideoNames(ids: number[], known: readonly VideoRef[] = []): (
   });
   for (const query of videos) if (query.data) refs.set(query.data.id, query.data);
   const wanted = ids.flatMap((id) => refs.get(id) ?? []);
+  const newest = useQuery({ queryKey: NEWEST_JOBS_KEY, queryFn: fetchNewestJobs, staleTime: KEPT_MS, enabled: wanted.length > 0 });
+  const hooks = new Map(newest.data?.map((job) => [job.id, job.hook_text] as const));
+  const older = newest.isFetched ? distinct(wanted.map((video) => video.job_id)).filter((id) => !hooks.has(id)) : [];
   const jobs = useQueries({
-    queries: distinct(wanted.map((video) => video.job_id)).map((id) => ({ queryKey: jobKey(id), queryFn: () => fetchJob(id), staleTime: KEPT_MS, retry: false })),
+    queries: older.map((id) => ({ queryKey: jobKey(id), queryFn: () => fetchJob(id), staleTime: KEPT_MS, retry: false })),
   });
-  const hooks = new Map(jobs.flatMap((query) => (query.data ? [[query.data.id, query.data.hook_text] as const] : [])));
+  for (const query of jobs) if (query.data) hooks.set(query.data.id, query.data.hook_text);
   const productName = useProductNames(wanted.map((video) => video.product_id));
   return (id) => {
     const video = refs.get(id);
