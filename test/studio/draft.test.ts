@@ -22,6 +22,10 @@ test('everything typed and chosen comes back as it was', () => {
   expect(restoreDraft(draftText(typed, EMPTY_REFERENCE), none)).toEqual({ form: typed, reference: EMPTY_REFERENCE, restored: true });
 });
 
+test('a draft of the empty form restores nothing', () => {
+  expect(restoreDraft(draftText(blankForm(none), EMPTY_REFERENCE), none).restored).toBe(false);
+});
+
 test('a reference link is kept; an uploaded reference file is not (its upload is used once and cannot be shown again)', () => {
   const link = { source: 'link' as const, url: 'https://www.tiktok.com/@a/video/1', uploadId: null, uploading: false };
   expect(restoreDraft(draftText(typed, link), none).reference).toEqual(link);

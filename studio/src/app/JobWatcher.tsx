@@ -3,7 +3,7 @@
  * elsewhere in the studio: an in-app notification, the tab's title, and the browser's own notification
  * when the tab is in the background and the person allowed it (NotifyWhenDoneButton asks).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Anchor, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
@@ -16,7 +16,7 @@ import { useProductNames } from '../pages/videos/video-names';
 import { alertOf, finishedSince, showsJob, tabTitle } from './job-alerts';
 
 /** Under the jobs list's key, so a new job, an approval or a regeneration (which invalidate it) wakes the watch. */
-export const WATCH_KEY = ['jobs', 'watch'] as const;
+const WATCH_KEY = ['jobs', 'watch'] as const;
 const WATCH_MS = 5_000;
 
 const anyRunning = (jobs: Job[] | undefined) => !!jobs?.some((job) => job.status === 'queued' || job.status === 'processing');
@@ -42,7 +42,8 @@ export function JobWatcher() {
   });
   const productName = useProductNames(jobs.data?.map((job) => job.product_id) ?? []);
   const seen = useRef<Map<number, Job['status']> | null>(null);
-  const [unseen, setUnseen] = useState<Job[]>([]);
+  // Finished jobs not looked at yet: they are counted in the tab's title.
+  const unseen = useRef<Job[]>([]);
 
   useEffect(() => {
     if (!jobs.data) return;
@@ -50,7 +51,8 @@ export function JobWatcher() {
     seen.current = new Map(jobs.data.map((job) => [job.id, job.status]));
     const news = (finished as Job[]).filter((job) => !showsJob(window.location.pathname, job));
     if (!news.length) return;
-    setUnseen((current) => [...current, ...news]);
+    unseen.current = [...unseen.current, ...news];
+    document.title = tabTitle(unseen.current.length);
     for (const job of news) {
       const alert = alertOf(job);
       const name = videoName({ id: job.video_id, productName: productName(job.product_id), hookText: job.hook_text });
@@ -75,9 +77,11 @@ export function JobWatcher() {
   }, [jobs.data]);
 
   // Looking at a finished job's page (or the list of jobs) is having seen it.
-  useEffect(() => setUnseen((current) => (pathname === '/jobs' ? [] : current.filter((job) => !showsJob(pathname, job)))), [pathname]);
   useEffect(() => {
-    document.title = tabTitle(unseen.length);
-  }, [unseen.length]);
+    unseen.current = pathname === '/jobs' ? [] : unseen.current.filter((job) => !showsJob(pathname, job));
+    document.title = tabTitle(unseen.current.length);
+  }, [pathname]);
+  // Signed out: nothing of this account is waiting.
+  useEffect(() => () => void (document.title = tabTitle(0)), []);
   return null;
 }

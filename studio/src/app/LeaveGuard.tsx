@@ -46,14 +46,8 @@ export function LeaveGuard() {
     };
   }, [uploading]);
 
-  // The upload ended while the question was open: nothing is lost any more, so go on.
-  useEffect(() => {
-    if (uploading || asked === null) return;
-    setAsked(null);
-    navigate(asked);
-  }, [uploading, asked, navigate]);
-
-  if (asked === null) return null;
+  // The question stands only while something is at risk: an upload that ends closes it.
+  if (asked === null || !uploading) return null;
   const leave = () => {
     setAsked(null);
     navigate(asked);

@@ -33,7 +33,7 @@ export function alertOf(job: Seen): JobAlert {
 /** Whether the page at `pathname` shows this job's outcome, so nothing needs saying. */
 export const showsJob = (pathname: string, job: Seen) => pathname === `/jobs/${job.id}` || (job.video_id !== null && pathname === `/videos/${job.video_id}`);
 
-export const STUDIO_TITLE = 'Reaction Studio';
+const STUDIO_TITLE = 'Reaction Studio';
 
 /** The tab's title: how many finished jobs wait to be looked at, first, so a glance at the tab shows it. */
 export const tabTitle = (unseen: number) => (unseen > 0 ? `(${unseen}) ${unseen === 1 ? 'Job finished' : 'Jobs finished'} · ${STUDIO_TITLE}` : STUDIO_TITLE);

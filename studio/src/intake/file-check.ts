@@ -36,7 +36,7 @@ const MB = 1024 * 1024;
 const megabytes = (bytes: number) => `${bytes >= 10 * MB ? Math.round(bytes / MB) : Math.round((bytes / MB) * 10) / 10} MB`;
 
 /** A limit in words: "60 s", "3 minutes". */
-export function durationLimit(seconds: number): string {
+function durationLimit(seconds: number): string {
   if (seconds < 120) return `${seconds} s`;
   return seconds % 60 === 0 ? `${seconds / 60} minutes` : clock(seconds);
 }

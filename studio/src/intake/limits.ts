@@ -13,7 +13,7 @@ type Platform = components['schemas']['Channel']['platform'];
  * zod's `maxLength` counts): `trimmed` after zod's `z.trim()` drops the spaces around the text;
  * `code-points` as typed, spaces included (a post's caption, as the networks count it).
  */
-export type Counting = 'trimmed' | 'code-points';
+type Counting = 'trimmed' | 'code-points';
 
 export interface TextLimit {
   max: number;

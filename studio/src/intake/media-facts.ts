@@ -54,7 +54,7 @@ async function imageFacts(url: string): Promise<MediaFacts | null> {
   return decoded ? { width: image.naturalWidth, height: image.naturalHeight } : null;
 }
 
-export async function readMediaFacts(file: Blob, media: FileRule['media']): Promise<MediaFacts | null> {
+async function readMediaFacts(file: Blob, media: FileRule['media']): Promise<MediaFacts | null> {
   const url = URL.createObjectURL(file);
   try {
     return media === 'image' ? await imageFacts(url) : await mediaElementFacts(url, media);

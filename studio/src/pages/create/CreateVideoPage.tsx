@@ -111,7 +111,7 @@ export default function CreateVideoPage() {
     <>
       <PageHeader
         title="New video"
-        description={start.restored ? 'Your draft is kept while you work elsewhere in the studio.' : "An avatar reacts under your hook caption, then the product's demo plays."}
+        description={start.restored ? 'Your draft from earlier, kept while you worked elsewhere in the studio.' : "An avatar reacts under your hook caption, then the product's demo plays."}
         actions={
           <Button variant="default" onClick={startOver}>
             Start over

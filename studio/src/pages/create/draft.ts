@@ -75,7 +75,7 @@ function formOf(kept: Loose, blank: CreateForm): CreateForm {
 export interface Restored {
   form: CreateForm;
   reference: Reference;
-  /** Whether a kept draft filled the form. */
+  /** Whether a kept draft filled in something (a draft of the empty form restores nothing). */
   restored: boolean;
 }
 
@@ -93,5 +93,5 @@ export function restoreDraft(saved: string | null, params: URLSearchParams): Res
   if (params.get('product_id')) form.productId = blank.productId;
   if (params.get('reaction_id')) Object.assign(form, { method: 'reuse', reactionId: blank.reactionId });
   const reference = isObject(kept.reference) && kept.reference.source === 'link' ? { ...EMPTY_REFERENCE, source: 'link' as const, url: text(kept.reference.url, '') } : EMPTY_REFERENCE;
-  return { form, reference, restored: true };
+  return { form, reference, restored: draftText(form, reference) !== draftText(blank, EMPTY_REFERENCE) };
 }

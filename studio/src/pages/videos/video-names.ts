@@ -16,7 +16,7 @@ const KEPT_MS = 60_000;
 type VideoRef = Pick<Video, 'id' | 'job_id' | 'product_id'>;
 
 export const videoKey = (id: number) => ['video', id] as const;
-export const productKey = (id: number) => ['product', id] as const;
+const productKey = (id: number) => ['product', id] as const;
 
 export const fetchVideo = async (id: number): Promise<Video> => (await unwrap(api.GET('/videos/{id}', { params: { path: { id } } }))).data;
 const fetchJob = async (id: number): Promise<Job> => (await unwrap(api.GET('/videos/jobs/{id}', { params: { path: { id } } }))).data;
