@@ -1,8 +1,9 @@
 /**
  * `npx tsx bin/studio-screenshots.ts [--out docs/studio]`: pictures of the studio's main pages at
- * 1280×800 for the docs. Starts its own local stack in a temp folder, gives the demo account a product
- * with a demo, a finished video posted through the provider_a sandbox and a preview waiting for a
- * decision, signs in with the demo login in headless Chromium and saves one PNG per page.
+ * 1280×800, and the jobs on a phone (390×844), for the docs. Starts its own local stack in a temp
+ * folder, gives the demo account a product with a demo, a finished video posted through the
+ * provider_a sandbox and a preview waiting for a decision, signs in with the demo login in headless
+ * Chromium and saves one PNG per page.
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import type { Page } from 'playwright-core';
 import type { LocalStack } from '#local/runtime';
 import { ensureStudioBuilt } from '#local/studio-build';
 import { apiClient, productWithDemo, type ApiCall } from '#bench/stack-client';
-import { launchBrowser, settle } from '#test-support/browser';
+import { launchBrowser, settle, VIEWPORTS } from '#test-support/browser';
 
 const ROOT = resolve(__dirname, '..');
 const log = (line: string) => console.log(line);
@@ -112,7 +113,8 @@ async function main(): Promise<void> {
     await shoot('create-video');
 
     await page.goto(`${baseUrl}/jobs/${previewJobId}`);
-    await ready(page, /^Job #/);
+    // Named after its video: the product and the hook.
+    await ready(page, /Wait for the glow/);
     // A frame of the reaction rather than a black box: seek into the preview and wait for it.
     await page.locator('video[aria-label="Preview"]').evaluate(
       (element) =>
@@ -135,6 +137,11 @@ async function main(): Promise<void> {
       await ready(page, title);
       await shoot(name);
     }
+    // On a phone the lists are cards.
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.goto(`${baseUrl}/jobs`);
+    await ready(page, 'Jobs');
+    await shoot('jobs-phone');
     for (const file of shots) log(`${relative(ROOT, file)}  ${(statSync(file).size / 1024).toFixed(0)} KB`);
   } finally {
     await browser.close();

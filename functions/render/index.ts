@@ -34,9 +34,9 @@ export { renderSampleDemo } from './sample/sample-demo';
 export { SAMPLE_FONTS } from './sample/sample-fonts';
 
 // Uploads judged by their bytes: demo videos, motion references, avatar images.
-export { inspectDemoVideo } from './uploads/demo-video';
+export { DEMO_VIDEO_RULES, inspectDemoVideo } from './uploads/demo-video';
 export { inspectReferenceVideo, referenceContentType } from './uploads/reference-video';
-export { prepareAvatarImage } from './uploads/image-upload';
+export { AVATAR_IMAGE_RULES, prepareAvatarImage } from './uploads/image-upload';
 
 // The hook caption: drawn by Skia into a PNG, laid over a segment by ffmpeg.
 export { CAPTION_SAFE_AREA, renderCaptionPng, type CaptionBox, type CaptionSpec, type CaptionStyle } from './caption/caption';

@@ -3,11 +3,11 @@
  * override, without a browser: what each choice of sound sends, and the studio's copies of the API's
  * sound rules agree with the API's.
  */
-import { SOUND_MODES, VOICE_LINE_MAX_CHARS } from '#domain/sound';
+import { SOUND_MODES } from '#domain/sound';
 import { createVideoInput } from '#domain/schemas/video';
 import { CAPTION_DEFAULTS } from '../../studio/src/pages/create/caption';
 import { EMPTY_REFERENCE } from '../../studio/src/pages/create/reference';
-import { SOUND_DEFAULT, SOUND_OPTIONS, VOICE_LINE_MAX, soundOverride } from '../../studio/src/pages/create/sound';
+import { SOUND_DEFAULT, SOUND_OPTIONS, soundOverride } from '../../studio/src/pages/create/sound';
 import { videoRequest, type CreateForm } from '../../studio/src/pages/create/video-request';
 
 const form = (changes: Partial<CreateForm> = {}): CreateForm => ({
@@ -23,9 +23,16 @@ const form = (changes: Partial<CreateForm> = {}): CreateForm => ({
   ...changes,
 });
 
-test("the studio's sound choices and voice-line limit are the API's", () => {
+test("the studio's sound choices are the API's", () => {
   expect(SOUND_OPTIONS.map((option) => option.value)).toEqual([...SOUND_MODES]);
-  expect(VOICE_LINE_MAX).toBe(VOICE_LINE_MAX_CHARS);
+});
+
+test('a hook, a prompt or a voice line past its limit is not sent, and the form says which and by how much', () => {
+  expect(videoRequest(form({ caption: { ...CAPTION_DEFAULTS, text: 'x'.repeat(101) } }), EMPTY_REFERENCE)).toBe('The hook text is 1 character too long: at most 100');
+  expect(videoRequest(form({ prompt: 'y'.repeat(1003) }), EMPTY_REFERENCE)).toBe('The prompt is 3 characters too long: at most 1000');
+  expect(videoRequest(form({ voiceLine: 'z'.repeat(120) }), EMPTY_REFERENCE)).toBe('The voice line is 20 characters too long: at most 100');
+  // Spaces around the text are not counted, as the API trims them before it counts.
+  expect(videoRequest(form({ caption: { ...CAPTION_DEFAULTS, text: ` ${'x'.repeat(100)}  ` } }), EMPTY_REFERENCE)).toMatchObject({ hook_text: 'x'.repeat(100) });
 });
 
 test('auto is sent by default, with no music_id and no voice line', () => {

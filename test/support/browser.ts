@@ -26,7 +26,8 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-const STUDIO_VIEWPORT = { width: 1280, height: 800 } as const;
+/** The sizes the studio is checked at: a laptop's, and a phone's (an iPhone 14's CSS pixels). */
+export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 
 export interface StudioBrowser {
   browser: Browser;
@@ -40,7 +41,7 @@ export async function launchBrowser(): Promise<StudioBrowser> {
   const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
   return {
     browser,
-    newContext: () => browser.newContext({ viewport: STUDIO_VIEWPORT, locale: 'en-US', timezoneId: 'UTC' }),
+    newContext: () => browser.newContext({ viewport: VIEWPORTS.desktop, locale: 'en-US', timezoneId: 'UTC' }),
     close: () => browser.close(),
   };
 }
@@ -70,6 +71,11 @@ export async function settle(page: Page, timeoutMs = 5_000): Promise<void> {
     .first()
     .waitFor({ state: 'hidden', timeout: timeoutMs })
     .catch(() => undefined);
+}
+
+/** How wide the page's content is: wider than the viewport means a person scrolls sideways, or misses what is cut off. */
+export function contentWidth(page: Page): Promise<number> {
+  return page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
 }
 
 export interface AxeViolation {

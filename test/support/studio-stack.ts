@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { STUDIO_DIST } from '#local/studio-site';
 import { SESSION_COOKIE } from '#domain/session';
 import { launchBrowser, settle, watchConsole, type StudioBrowser } from './browser';
-import { startTestStack, type TestStack } from './local-stack';
+import { startTestStack, type TestStack, type TestStackOptions } from './local-stack';
 
 export interface StudioStack {
   t: TestStack;
@@ -30,10 +30,10 @@ export interface StudioPage {
   console(): string[];
 }
 
-export async function startStudioStack(): Promise<StudioStack> {
+export async function startStudioStack(options: TestStackOptions = {}): Promise<StudioStack> {
   // Jest's global setup (test/support/global/setup.ts) builds it once per run when a source changed.
   if (!existsSync(join(STUDIO_DIST, 'index.html'))) throw new Error(`no studio build in ${STUDIO_DIST}: run npm run studio:build`);
-  const t = await startTestStack();
+  const t = await startTestStack(options);
   let browser: StudioBrowser;
   try {
     browser = await launchBrowser();

@@ -22,7 +22,7 @@ export interface DemoVideoInfo {
   hasAudio: boolean;
 }
 
-const DEMO_VIDEO_RULES = {
+export const DEMO_VIDEO_RULES = {
   minSidePx: 240,
 } as const;
 

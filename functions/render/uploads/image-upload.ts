@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { AppError } from '#domain/errors';
 import { AVATAR_UPLOAD_MAX_BYTES } from '#domain/uploads';
 
-const AVATAR_IMAGE_RULES = {
+export const AVATAR_IMAGE_RULES = {
   maxBytes: AVATAR_UPLOAD_MAX_BYTES,
   minSide: 340,
   /** Pixel count above which an image is a decompression bomb, whatever its size in bytes. */

@@ -7,48 +7,35 @@ import { createElement, useCallback, useRef, useState } from 'react';
 import { Progress, Stack } from '@mantine/core';
 import { StorageUploadError, type Upload, type UploadPurpose } from '#client/direct-uploads';
 import { unwrap } from '#client/result';
+import { declaredType, judgeFile } from '../intake/file-check';
+import { FILE_RULES } from '../intake/limits';
 import { api } from './client';
+import { beginUpload } from './uploads-in-flight';
 
 export type { Upload, UploadPurpose };
 
-// Browsers leave `File.type` empty for some extensions (.mov on Linux, .mkv); the API needs a media type.
-const TYPES_BY_EXTENSION: Record<string, string> = {
-  mp4: 'video/mp4',
-  m4v: 'video/mp4',
-  mov: 'video/quicktime',
-  webm: 'video/webm',
-  mkv: 'video/x-matroska',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  mp3: 'audio/mpeg',
-  m4a: 'audio/mp4',
-  aac: 'audio/aac',
-  wav: 'audio/wav',
-  ogg: 'audio/ogg',
-  oga: 'audio/ogg',
-  opus: 'audio/opus',
-  flac: 'audio/flac',
-};
-
-function contentTypeOf(file: File): string {
-  if (file.type) return file.type;
-  const extension = file.name.split('.').pop()?.toLowerCase() ?? '';
-  const type = TYPES_BY_EXTENSION[extension];
-  if (!type) throw new Error(`The kind of file "${file.name}" could not be told; please choose a video (MP4, MOV, WebM), an image (PNG, JPEG, WebP) or a sound file (MP3, M4A, WAV, OGG, FLAC).`);
+/** The media type the API is told: the browser's, or the one the file's ending stands for. */
+function contentTypeOf(purpose: UploadPurpose, file: File): string {
+  const rule = FILE_RULES[purpose];
+  const type = declaredType(rule, file);
+  if (!type) throw new Error(judgeFile(rule, file) ?? `“${file.name}” cannot be sent as a ${rule.what}.`);
   return type;
 }
 
 /** Declares the upload, sends the file with progress (0..1) and answers the upload whose `id` a create names. */
 async function uploadWithProgress(purpose: UploadPurpose, file: File, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<Upload> {
   signal?.throwIfAborted();
-  const body = { purpose, content_type: contentTypeOf(file), size_bytes: file.size, filename: file.name };
-  const upload = (await unwrap(api.POST('/uploads', { body, signal }))).data;
-  onProgress(0);
-  await sendToStorage(upload, file, onProgress, signal);
-  onProgress(1);
-  return upload;
+  const body = { purpose, content_type: contentTypeOf(purpose, file), size_bytes: file.size, filename: file.name };
+  const done = beginUpload();
+  try {
+    const upload = (await unwrap(api.POST('/uploads', { body, signal }))).data;
+    onProgress(0);
+    await sendToStorage(upload, file, onProgress, signal);
+    onProgress(1);
+    return upload;
+  } finally {
+    done();
+  }
 }
 
 function sendToStorage(upload: Upload, file: File, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<void> {

@@ -8,6 +8,7 @@ import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage } from '.
 import { OutboxPage } from '../session/OutboxPage';
 import { Layout } from './Layout';
 import { HOME, PAGES } from './pages';
+import { SkipLink } from './SkipLink';
 import { cssVariablesResolver, theme } from './theme';
 
 const queries = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 5_000 } } });
@@ -49,6 +50,7 @@ function StudioRoutes() {
 export function App() {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+      <SkipLink />
       <Notifications position="top-right" />
       <QueryClientProvider client={queries}>
         <SessionProvider>

@@ -4,7 +4,10 @@ import { AppShell, Burger, Button, Group, Loader, NavLink, Text, Title } from '@
 import { useDisclosure } from '@mantine/hooks';
 import { NavLink as RouterLink, Outlet } from 'react-router';
 import { useSession } from '../session/session';
+import { JobWatcher } from './JobWatcher';
+import { LeaveGuard } from './LeaveGuard';
 import { PAGES } from './pages';
+import { MAIN_ID } from './SkipLink';
 
 export function Layout() {
   const [opened, { toggle, close }] = useDisclosure();
@@ -34,11 +37,13 @@ export function Layout() {
           <NavLink key={path} component={RouterLink} to={path} label={label} leftSection={Icon ? <Icon size={18} stroke={1.6} /> : null} onClick={close} />
         ))}
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
         <Suspense fallback={<Loader aria-label="Loading page" />}>
           <Outlet />
         </Suspense>
       </AppShell.Main>
+      <LeaveGuard />
+      <JobWatcher />
     </AppShell>
   );
 }

@@ -1,11 +1,12 @@
 /** An API refusal in words a person can act on, with the request id to quote to support. */
 import { Alert, Text } from '@mantine/core';
 import { IconAlertTriangle } from './icons';
-import { problemOf } from '../api/errors';
+import { problemOf, type Action } from '../api/errors';
 
-export function ProblemAlert({ error, onClose }: { error: unknown; onClose?: () => void }) {
+/** `action` names what was asked, where a code means something more precise for it (a 401 to a sign-in). */
+export function ProblemAlert({ error, onClose, action }: { error: unknown; onClose?: () => void; action?: Action }) {
   if (!error) return null;
-  const problem = problemOf(error);
+  const problem = problemOf(error, action);
   return (
     <Alert color="red" variant="light" title={problem.heading} icon={<IconAlertTriangle size={18} />} withCloseButton={!!onClose} closeButtonLabel="Dismiss" onClose={onClose} role="alert">
       <Text size="sm">{problem.detail}</Text>

@@ -8,6 +8,10 @@ import { isApiError } from '#client/errors';
 import { api } from '../api/client';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { HOME } from '../app/pages';
+import { MAIN_ID } from '../app/SkipLink';
+import { CountedTextInput } from '../components/CountedText';
+import { TEXT_LIMITS } from '../intake/limits';
+import { counted } from '../intake/text-count';
 import { useSession } from './session';
 import { useLocalOutbox } from './local-outbox';
 
@@ -15,7 +19,7 @@ const PASSWORD_RULE = 'At least 10 characters, not a common password';
 
 export function AuthFrame({ title, wide, children }: { title: string; wide?: boolean; children: React.ReactNode }) {
   return (
-    <Center mih="100vh" p="md" component="main">
+    <Center mih="100vh" p="md" component="main" id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
       <Paper withBorder shadow="sm" p="xl" w={wide ? 720 : 400} maw="100%">
         <Title order={1} size="h2" mb="xs">
           Reaction Studio
@@ -56,7 +60,7 @@ export function SignInPage() {
     <AuthFrame title="Sign in to make reaction videos">
       <form onSubmit={submit}>
         <Stack>
-          <ProblemAlert error={error} />
+          <ProblemAlert error={error} action="sign-in" />
           <TextInput name="email" type="email" label="Email" autoComplete="email" required />
           <PasswordInput name="password" label="Password" autoComplete="current-password" required />
           <Anchor component={Link} to="/forgot-password" size="sm">
@@ -79,6 +83,7 @@ export function SignInPage() {
 
 export function SignUpPage() {
   const { signUp } = useSession();
+  const [name, setName] = useState('');
   const { submit, busy, error } = useFormAction((form) =>
     signUp(String(form.get('email')), String(form.get('password')), String(form.get('name') ?? '').trim() || undefined),
   );
@@ -86,11 +91,11 @@ export function SignUpPage() {
     <AuthFrame title="Create your account — the free plan, no card needed">
       <form onSubmit={submit}>
         <Stack>
-          <ProblemAlert error={error} />
-          <TextInput name="name" label="Your name" autoComplete="name" />
+          <ProblemAlert error={error} action="sign-up" />
+          <CountedTextInput name="name" label="Your name" description="Optional" autoComplete="name" limit={TEXT_LIMITS.personName} value={name} onChange={(event) => setName(event.currentTarget.value)} />
           <TextInput name="email" type="email" label="Email" autoComplete="email" required />
           <PasswordInput name="password" label="Password" description={PASSWORD_RULE} autoComplete="new-password" minLength={10} required />
-          <Button type="submit" loading={busy}>
+          <Button type="submit" loading={busy} disabled={counted(TEXT_LIMITS.personName, name).over > 0}>
             Create account
           </Button>
           <Text size="sm">

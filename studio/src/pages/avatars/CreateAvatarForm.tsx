@@ -3,12 +3,16 @@
  * or upload a photo, sent straight to storage with a progress bar.
  */
 import { useState } from 'react';
-import { Button, FileInput, Group, Paper, SegmentedControl, Stack, Textarea, Title } from '@mantine/core';
+import { Button, Group, Paper, SegmentedControl, Stack, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPhoto } from '../../components/icons';
 import { useMutation } from '@tanstack/react-query';
 import { UploadProgress, useUpload } from '../../api/upload';
+import { CountedTextarea } from '../../components/CountedText';
+import { FileDropField } from '../../components/FileDropField';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { TEXT_LIMITS } from '../../intake/limits';
+import { counted } from '../../intake/text-count';
 import { useCreateAvatar } from './avatars-api';
 
 type Way = 'prompt' | 'photo';
@@ -33,7 +37,8 @@ export function CreateAvatarForm() {
       notifications.show({ color: 'green', title: 'Avatar added', message: avatar.status === 'processing' ? 'Its portrait is being drawn; it appears below when ready.' : 'It is ready to use in videos.' });
     },
   });
-  const ready = way === 'prompt' ? prompt.trim().length >= 3 : photo !== null;
+  const promptCount = counted(TEXT_LIMITS.avatarPrompt, prompt);
+  const ready = way === 'prompt' ? promptCount.count >= (TEXT_LIMITS.avatarPrompt.min ?? 1) && !promptCount.over : photo !== null;
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="new-avatar-title">
       <form
@@ -60,29 +65,18 @@ export function CreateAvatarForm() {
             maw={420}
           />
           {way === 'prompt' ? (
-            <Textarea
+            <CountedTextarea
               label="Prompt"
-              description="Who reacts in your videos, e.g. “a cheerful woman in her thirties with curly hair, studio light”."
+              description="Who reacts in your videos, e.g. “a cheerful woman in her thirties with curly hair, studio light”; at least 3 characters."
               autosize
               minRows={2}
-              minLength={3}
-              maxLength={1000}
+              limit={TEXT_LIMITS.avatarPrompt}
               value={prompt}
               onChange={(event) => setPrompt(event.currentTarget.value)}
             />
           ) : (
             <>
-              <FileInput
-                label="Photo"
-                description="A clear, front-facing portrait (PNG, JPEG or WebP)."
-                accept="image/png,image/jpeg,image/webp"
-                clearable
-                clearButtonProps={{ 'aria-label': 'Remove the chosen photo' }}
-                fileInputProps={{ 'aria-label': 'Photo file' }}
-                leftSection={<IconPhoto size={16} />}
-                value={photo}
-                onChange={setPhoto}
-              />
+              <FileDropField purpose="avatar_image" label="Photo" description="A clear, front-facing portrait." leftSection={<IconPhoto size={16} />} value={photo} onChange={setPhoto} />
               <UploadProgress value={photoUpload.progress} label="Uploading photo" />
             </>
           )}

@@ -3,43 +3,46 @@
  * a live preview of where it sits, and the sound (auto, a music track or none, and a voice line).
  * Submitting starts the job and opens its page, which follows it.
  */
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, Card, Grid, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { unwrap } from '#client/result';
 import { api } from '../../api/client';
 import { HookIdeas } from '../../components/HookIdeas';
 import { PageHeader } from '../../components/PageHeader';
 import { ProblemAlert } from '../../components/ProblemAlert';
-import { CAPTION_DEFAULTS } from './caption';
 import { CaptionFields } from './CaptionFields';
 import { CaptionPreview } from './CaptionPreview';
 import { MethodFields } from './MethodFields';
 import { ModeField } from './ModeField';
 import { ProductSelect } from './ProductSelect';
+import { blankForm, DRAFT_KEY, draftText, restoreDraft } from './draft';
 import { EMPTY_REFERENCE, type Reference } from './reference';
-import { SOUND_DEFAULT } from './sound';
 import { SoundFields } from './SoundFields';
 import { useAvatars } from './useAvatars';
 import { useReactions } from './useReactions';
 import { videoRequest, type CreateForm, type CreateVideoBody } from './video-request';
 import { VoiceLineField } from './VoiceLineField';
 
-function initialForm(params: URLSearchParams): CreateForm {
-  const reactionId = params.get('reaction_id');
-  return {
-    productId: params.get('product_id'),
-    method: reactionId ? 'reuse' : 'prompt',
-    prompt: '',
-    avatarId: null,
-    reactionId,
-    mode: 'auto',
-    caption: CAPTION_DEFAULTS,
-    sound: SOUND_DEFAULT,
-    voiceLine: '',
-  };
-}
+/** sessionStorage, where a browser allows it (a private window may not): the draft is a convenience. */
+const session = {
+  read: () => {
+    try {
+      return sessionStorage.getItem(DRAFT_KEY);
+    } catch {
+      return null;
+    }
+  },
+  write: (text: string | null) => {
+    try {
+      if (text === null) sessionStorage.removeItem(DRAFT_KEY);
+      else sessionStorage.setItem(DRAFT_KEY, text);
+    } catch {
+      // Not kept: the form still works.
+    }
+  },
+};
 
 /** The still behind the caption preview: the chosen avatar's, or the saved reaction's avatar. */
 function usePreviewImage(form: CreateForm): string | null {
@@ -62,8 +65,21 @@ function useIdempotencyKey() {
 export default function CreateVideoPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const [form, setForm] = useState<CreateForm>(() => initialForm(params));
-  const [reference, setReference] = useState<Reference>(EMPTY_REFERENCE);
+  const [start] = useState(() => restoreDraft(session.read(), params));
+  const [form, setForm] = useState<CreateForm>(start.form);
+  const [reference, setReference] = useState<Reference>(start.reference);
+  const queries = useQueryClient();
+  // Kept as it changes: leaving the page (or the studio, in this tab) and coming back finds it as it was.
+  useEffect(() => session.write(draftText(form, reference)), [form, reference]);
+  // A new form from scratch: its parts that hold their own state (a chosen file, hook ideas) start again too.
+  const [round, setRound] = useState(0);
+  const startOver = () => {
+    session.write(null);
+    setRound((current) => current + 1);
+    setForm(blankForm(new URLSearchParams()));
+    setReference(EMPTY_REFERENCE);
+    setAttempted(false);
+  };
   const [attempted, setAttempted] = useState(false);
   const set = <K extends keyof CreateForm>(key: K, value: CreateForm[K]) => setForm((current) => ({ ...current, [key]: value }));
   const imageUrl = usePreviewImage(form);
@@ -77,7 +93,12 @@ export default function CreateVideoPage() {
       if (!('id' in answer)) throw new Error('The API answered a quote instead of starting the job; please try again.');
       return answer;
     },
-    onSuccess: (job) => navigate(`/jobs/${job.id}`),
+    onSuccess: (job) => {
+      session.write(null);
+      // The watch on jobs (JobWatcher) learns of the new one, to tell when it finishes.
+      void queries.invalidateQueries({ queryKey: ['jobs'] });
+      navigate(`/jobs/${job.id}`);
+    },
   });
 
   const submit = () => {
@@ -88,8 +109,17 @@ export default function CreateVideoPage() {
   const productId = form.productId ? Number(form.productId) : null;
   return (
     <>
-      <PageHeader title="New video" description="An avatar reacts under your hook caption, then the product's demo plays." />
+      <PageHeader
+        title="New video"
+        description={start.restored ? 'Your draft from earlier, kept while you worked elsewhere in the studio.' : "An avatar reacts under your hook caption, then the product's demo plays."}
+        actions={
+          <Button variant="default" onClick={startOver}>
+            Start over
+          </Button>
+        }
+      />
       <form
+        key={round}
         onSubmit={(event) => {
           event.preventDefault();
           submit();

@@ -1,6 +1,8 @@
 /** How the reaction is made: from a prompt, by copying a reference video's motion, or from the library. */
 import { useId, type Dispatch, type SetStateAction } from 'react';
-import { SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
+import { SegmentedControl, Stack, Text } from '@mantine/core';
+import { CountedTextarea } from '../../components/CountedText';
+import { TEXT_LIMITS } from '../../intake/limits';
 import { AvatarSelect } from './AvatarSelect';
 import { ReactionSelect } from './ReactionSelect';
 import type { Reference } from './reference';
@@ -41,12 +43,12 @@ export function MethodFields({ form, set, reference, setReference }: Props) {
       </div>
       {form.method === 'prompt' && (
         <>
-          <Textarea
+          <CountedTextarea
             label="Reaction prompt"
             description="Who reacts and how, e.g. “a woman in her 30s, shocked by the price, then delighted”"
             autosize
             minRows={2}
-            maxLength={1000}
+            limit={TEXT_LIMITS.reactionPrompt}
             required
             value={form.prompt}
             onChange={(event) => set('prompt', event.currentTarget.value)}

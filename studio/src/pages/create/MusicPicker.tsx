@@ -4,7 +4,7 @@
  * of one's own can be uploaded here (it is then chosen) and deleted.
  */
 import { useEffect, useRef, useState } from 'react';
-import { ActionIcon, FileInput, Group, Loader, Radio, Stack, Text } from '@mantine/core';
+import { ActionIcon, Group, Loader, Radio, Stack, Text } from '@mantine/core';
 import { IconPlayerPause, IconPlayerPlay, IconUpload } from '../../components/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '#client/result';
@@ -12,6 +12,7 @@ import type { MusicTrack } from '#client/types';
 import { api } from '../../api/client';
 import { UploadProgress, useUpload } from '../../api/upload';
 import { ConfirmButton } from '../../components/ConfirmButton';
+import { FileDropField } from '../../components/FileDropField';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { MUSIC_KEY, useMusic } from './useMusic';
 
@@ -144,15 +145,14 @@ export function MusicPicker({ value, onChange, error }: Props) {
         </Radio.Group>
       )}
       <ProblemAlert error={preview.error} onClose={preview.clearError} />
-      <FileInput
+      <FileDropField
+        purpose="music"
         label="Upload a track"
-        description="MP3, M4A/AAC, WAV, OGG/Opus or FLAC, at most 20 MB and 10 minutes; it is levelled to the videos’ loudness"
-        accept="audio/mpeg,audio/mp4,audio/aac,audio/wav,audio/ogg,audio/opus,audio/flac,.mp3,.m4a,.aac,.wav,.ogg,.oga,.opus,.flac"
+        description="It is levelled to the videos’ loudness."
         leftSection={upload.adding ? <Loader size={14} /> : <IconUpload size={16} />}
         value={file}
         onChange={(chosen) => void choose(chosen)}
         disabled={upload.adding}
-        clearable
       />
       <UploadProgress value={upload.progress} label="Track upload" />
       <ProblemAlert error={upload.error} onClose={upload.clearError} />

@@ -3,9 +3,10 @@
  * goes straight to storage as soon as it is chosen (with progress), so creating sends only its id.
  */
 import { useId, useState, type Dispatch, type SetStateAction } from 'react';
-import { FileInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { IconUpload } from '../../components/icons';
 import { useUpload, UploadProgress } from '../../api/upload';
+import { FileDropField } from '../../components/FileDropField';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import type { Reference } from './reference';
 
@@ -36,7 +37,7 @@ export function ReferenceVideoFields({ value, onChange }: { value: Reference; on
           Reference video
         </Text>
         <Text size="xs" c="gray.7" mb={4}>
-          The avatar copies the movement in it: at most 60 s.
+          The avatar copies the movement in it.
         </Text>
         <SegmentedControl
           aria-labelledby={id}
@@ -50,15 +51,7 @@ export function ReferenceVideoFields({ value, onChange }: { value: Reference; on
       </div>
       {value.source === 'upload' ? (
         <>
-          <FileInput
-            label="Reference video file"
-            description="MP4, MOV, WebM or AVI, at most 100 MB"
-            accept="video/mp4,video/quicktime,video/webm,video/x-msvideo,.avi"
-            leftSection={<IconUpload size={16} />}
-            value={file}
-            onChange={(chosen) => void choose(chosen)}
-            clearable
-          />
+          <FileDropField purpose="reference_video" label="Reference video file" leftSection={<IconUpload size={16} />} value={file} onChange={(chosen) => void choose(chosen)} />
           <UploadProgress value={progress} label="Reference video upload" />
           <ProblemAlert error={error} onClose={() => setError(null)} />
         </>

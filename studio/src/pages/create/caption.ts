@@ -19,8 +19,6 @@ export interface Caption {
 }
 
 export const CAPTION_DEFAULTS: Caption = { text: '', position: 'top', size: 'medium', style: 'outline', duration: 'reaction' };
-/** The API's limit on hook_text. */
-export const HOOK_MAX = 100;
 
 export const POSITION_OPTIONS: { value: CaptionPosition; label: string }[] = [
   { value: 'top', label: 'Top' },

@@ -17,9 +17,6 @@ export interface SoundChoice {
 
 export const SOUND_DEFAULT: SoundChoice = { sound: 'auto', musicId: null };
 
-/** The API's VOICE_LINE_MAX_CHARS (a test holds the two together). */
-export const VOICE_LINE_MAX = 100;
-
 export const SOUND_OPTIONS: { value: SoundMode; label: string }[] = [
   { value: 'auto', label: 'Auto' },
   { value: 'music', label: 'Music' },

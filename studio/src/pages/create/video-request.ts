@@ -1,5 +1,7 @@
 /** The create form's values and what they become in POST /videos (only the chosen method's fields: others are 400). */
 import type { paths } from '#client/types';
+import { TEXT_LIMITS } from '../../intake/limits';
+import { overLimit } from '../../intake/text-count';
 import type { Caption } from './caption';
 import { referenceFields, type Reference } from './reference';
 import { soundBody, type SoundChoice } from './sound';
@@ -26,6 +28,8 @@ export function videoRequest(form: CreateForm, reference: Reference): CreateVide
   if (!form.productId) return 'Choose a product with a ready demo.';
   const reaction = reactionFields(form, reference);
   if (typeof reaction === 'string') return reaction;
+  const tooLong = overLimit(TEXT_LIMITS.hookText, form.caption.text, 'The hook text') ?? (form.method === 'reuse' ? null : overLimit(TEXT_LIMITS.voiceLine, form.voiceLine, 'The voice line'));
+  if (tooLong) return tooLong;
   const sound = soundBody(form.sound);
   if (typeof sound === 'string') return sound;
   const caption = form.caption.text.trim();
@@ -48,6 +52,8 @@ export function videoRequest(form: CreateForm, reference: Reference): CreateVide
 function reactionFields(form: CreateForm, reference: Reference) {
   if (form.method === 'prompt') {
     if (!form.prompt.trim()) return 'Describe the reaction in the prompt.';
+    const tooLong = overLimit(TEXT_LIMITS.reactionPrompt, form.prompt, 'The prompt');
+    if (tooLong) return tooLong;
     return { method: form.method, prompt: form.prompt.trim(), ...(form.avatarId ? { avatar_id: Number(form.avatarId) } : {}) };
   }
   if (form.method === 'motion') {

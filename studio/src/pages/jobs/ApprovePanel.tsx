@@ -9,6 +9,8 @@ import { unwrap } from '#client/result';
 import type { Job, paths } from '#client/types';
 import { api } from '../../api/client';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { TEXT_LIMITS } from '../../intake/limits';
+import { counted } from '../../intake/text-count';
 import { CaptionFields } from '../create/CaptionFields';
 import { CaptionPreview } from '../create/CaptionPreview';
 import { captionOfJob, type Caption } from '../create/caption';
@@ -35,7 +37,11 @@ export function ApprovePanel({ job }: { job: Job }) {
       if (caption.duration !== job.hook_duration) body.hook_duration = caption.duration;
       return (await unwrap(api.POST('/videos/jobs/{id}/approve', { params: { path: { id: job.id } }, body }))).data;
     },
-    onSuccess: (next) => queries.setQueryData(jobKey(job.id), next),
+    onSuccess: (next) => {
+      queries.setQueryData(jobKey(job.id), next);
+      // It runs again: the watch on jobs (JobWatcher) follows it to tell when it is done.
+      void queries.invalidateQueries({ queryKey: ['jobs'] });
+    },
   });
   return (
     <Stack gap="sm">
@@ -52,7 +58,7 @@ export function ApprovePanel({ job }: { job: Job }) {
         <Button
           onClick={() => {
             setAttempted(true);
-            if (typeof soundChange !== 'string') approve.mutate();
+            if (typeof soundChange !== 'string' && !counted(TEXT_LIMITS.hookText, caption.text).over) approve.mutate();
           }}
           loading={approve.isPending}
         >

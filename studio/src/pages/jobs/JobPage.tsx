@@ -1,11 +1,15 @@
 /** One video job, live: its progress while it runs, the decision at a preview, the video when it is done. */
 import { Anchor, Button, Card, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconMovie } from '../../components/icons';
+import { IconMovie, IconShare } from '../../components/icons';
 import { Link, useParams } from 'react-router';
 import type { Job } from '#client/types';
 import { PageHeader } from '../../components/PageHeader';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { NotifyWhenDoneButton } from '../../app/NotifyWhenDoneButton';
+import { videoName } from '../videos/video-name';
+import { useProductNames } from '../videos/video-names';
 import { JobFailure } from './JobFailure';
+import { isSettled } from './job-words';
 import { JobProgress } from './JobProgress';
 import { PreviewDecision } from './PreviewDecision';
 import { useJob } from './useJob';
@@ -37,11 +41,13 @@ function JobFacts({ job }: { job: Job }) {
 export default function JobPage() {
   const id = Number(useParams().id);
   const job = useJob(id);
+  const productName = useProductNames(job.data ? [job.data.product_id] : []);
+  const name = job.data ? videoName({ id: job.data.video_id, productName: productName(job.data.product_id), hookText: job.data.hook_text }) : `Job #${Number.isFinite(id) ? id : '?'}`;
   return (
     <>
       <PageHeader
-        title={`Job #${Number.isFinite(id) ? id : '?'}`}
-        description="This page follows the job as it runs; you can leave and come back."
+        title={name}
+        description={`Job #${Number.isFinite(id) ? id : '?'}. This page follows the job as it runs; you can leave and come back, and you are told when it finishes.`}
         actions={
           <Anchor component={Link} to="/jobs" size="sm">
             All jobs
@@ -55,6 +61,7 @@ export default function JobPage() {
           <Card withBorder padding="md">
             <Stack gap="md">
               <JobProgress job={job.data} />
+              {!isSettled(job.data) && <NotifyWhenDoneButton />}
               <JobFacts job={job.data} />
             </Stack>
           </Card>
@@ -64,6 +71,9 @@ export default function JobPage() {
             <Group>
               <Button component={Link} to={`/videos/${job.data.video_id}`} leftSection={<IconMovie size={16} />}>
                 Open the finished video
+              </Button>
+              <Button component={Link} to={`/social?video_id=${job.data.video_id}`} variant="default" leftSection={<IconShare size={16} />}>
+                Post it
               </Button>
             </Group>
           )}

@@ -11,46 +11,44 @@ import type { Job } from '#client/types';
 import { api } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { ResponsiveTable } from '../../components/ResponsiveTable';
 import { formatDate } from '../videos/format';
-import { STATUS_COLOURS, STATUS_WORDS, isSettled, stageLine } from './job-words';
+import { videoName } from '../videos/video-name';
+import { useProductNames } from '../videos/video-names';
+import { STATUS_COLOURS, STATUS_WORDS, isSettled, progressLine } from './job-words';
 
 const SLICE = 20;
 
-function JobRow({ job }: { job: Job }) {
+function JobRow({ job, name }: { job: Job; name: string }) {
   const running = !isSettled(job);
   return (
     <Table.Tr>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>
-        <Anchor component={Link} to={`/jobs/${job.id}`} underline="always">
-          Job #{job.id}
+      <Table.Td data-label="Video">
+        <Anchor component={Link} to={`/jobs/${job.id}`} underline="always" fw={500}>
+          {name}
         </Anchor>
+        <Text size="xs" c="gray.7">
+          Job #{job.id} · {formatDate(job.created_at)}
+        </Text>
       </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+      <Table.Td data-label="Status">
         <Badge color={STATUS_COLOURS[job.status]} variant="dot">
           {STATUS_WORDS[job.status]}
         </Badge>
       </Table.Td>
-      <Table.Td miw={220}>
-        <Text size="sm">{stageLine(job)}</Text>
-        {running && <Progress value={job.progress} size="sm" mt={4} animated striped aria-label={`Job #${job.id} progress`} />}
+      <Table.Td data-label="Stage" miw={220}>
+        <Text size="sm">{progressLine(job)}</Text>
+        {running && <Progress value={job.progress} size="sm" mt={4} animated striped aria-label={`${name}: progress`} />}
         {job.status === 'failed' && job.error && (
           <Text size="xs" c="red.8">
             {job.error.message}
           </Text>
         )}
       </Table.Td>
-      <Table.Td>
-        <Text size="sm" lineClamp={2}>
-          {job.hook_text ?? '—'}
-        </Text>
-      </Table.Td>
-      <Table.Td>
-        <Text size="sm">{formatDate(job.created_at)}</Text>
-      </Table.Td>
-      <Table.Td>
+      <Table.Td data-label="Result">
         {job.status === 'done' && job.video_id ? (
           <Anchor component={Link} to={`/videos/${job.video_id}`} underline="always" size="sm">
-            Video #{job.video_id}
+            Open the video
           </Anchor>
         ) : job.status === 'preview_ready' ? (
           <Anchor component={Link} to={`/jobs/${job.id}`} underline="always" size="sm">
@@ -72,6 +70,7 @@ export default function JobsPage() {
     staleTime: 0,
   });
   const list = jobs.data?.pages.flatMap((slice) => slice.data) ?? [];
+  const productName = useProductNames(list.map((job) => job.product_id));
   return (
     <>
       <PageHeader
@@ -97,25 +96,21 @@ export default function JobsPage() {
       )}
       {list.length > 0 && (
         <Stack gap="md">
-          <Table.ScrollContainer minWidth={760}>
-            <Table verticalSpacing="sm" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Job</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Stage</Table.Th>
-                  <Table.Th>Hook</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>Result</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((job) => (
-                  <JobRow key={job.id} job={job} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ResponsiveTable minWidth={720} verticalSpacing="sm" highlightOnHover aria-label="Jobs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Video</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Stage</Table.Th>
+                <Table.Th>Result</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.map((job) => (
+                <JobRow key={job.id} job={job} name={videoName({ id: job.video_id, productName: productName(job.product_id), hookText: job.hook_text })} />
+              ))}
+            </Table.Tbody>
+          </ResponsiveTable>
           {jobs.hasNextPage && (
             <Center>
               <Button variant="default" onClick={() => void jobs.fetchNextPage()} loading={jobs.isFetchingNextPage}>

@@ -4,14 +4,16 @@
  * form's fields, filled in from the job. It costs one more unit, so the button says so.
  */
 import { useState } from 'react';
-import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconRefresh } from '../../components/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '#client/result';
 import type { Job } from '#client/types';
 import { api } from '../../api/client';
+import { CountedTextarea } from '../../components/CountedText';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { TEXT_LIMITS } from '../../intake/limits';
 import { AvatarSelect } from '../create/AvatarSelect';
 import { captionOfJob, type Caption } from '../create/caption';
 import { CaptionLookFields } from '../create/CaptionFields';
@@ -47,6 +49,7 @@ export function RegeneratePanel({ job }: { job: Job }) {
     mutationFn: async (body: RegenerateBody) => (await unwrap(api.POST('/videos/jobs/{id}/regenerate', { params: { path: { id: job.id } }, body }))).data,
     onSuccess: (next) => {
       queries.setQueryData(jobKey(job.id), next);
+      void queries.invalidateQueries({ queryKey: ['jobs'] });
       close();
     },
   });
@@ -65,7 +68,15 @@ export function RegeneratePanel({ job }: { job: Job }) {
             A new take costs <strong>one more unit</strong> of your monthly allowance. Leave everything as it is for the same inputs with a new seed. {left} regeneration{left === 1 ? '' : 's'} left for this job.
           </Text>
           {job.method === 'prompt' && (
-            <Textarea label="Reaction prompt" description="Change it, or keep it for another take" autosize minRows={2} maxLength={1000} value={form.prompt} onChange={(event) => set('prompt', event.currentTarget.value)} />
+            <CountedTextarea
+              label="Reaction prompt"
+              description="Change it, or keep it for another take"
+              autosize
+              minRows={2}
+              limit={TEXT_LIMITS.reactionPrompt}
+              value={form.prompt}
+              onChange={(event) => set('prompt', event.currentTarget.value)}
+            />
           )}
           {job.method === 'motion' && (
             <>

@@ -55,8 +55,17 @@ export const STATUS_WORDS: Record<Job['status'], string> = {
   failed: 'Failed',
 };
 
-/** A stage with its place in line when it waits for a render slot (a queue, not a hang). */
-export function stageLine(job: Pick<Job, 'stage' | 'queue_position'>): string {
-  const words = STAGE_WORDS[job.stage];
-  return job.queue_position ? `${words} · number ${job.queue_position} in line for a render slot` : words;
+/** Still moving without a person acting: its progress is worth reading. */
+const isRunning = (job: Pick<Job, 'status'>) => job.status === 'queued' || job.status === 'processing';
+
+/**
+ * The stage in words, how far the job is while it runs, and its place in line when it waits for a
+ * render slot (a queue, not a hang): "Generating the reaction · 15%". The job answers one progress for
+ * the whole job (each stage starts at its own share of it), not one per stage.
+ */
+export function progressLine(job: Pick<Job, 'status' | 'stage' | 'progress' | 'queue_position'>): string {
+  const parts = [STAGE_WORDS[job.stage]];
+  if (isRunning(job)) parts.push(`${job.progress}%`);
+  if (job.queue_position) parts.push(`number ${job.queue_position} in line for a render slot`);
+  return parts.join(' · ');
 }

@@ -5,6 +5,8 @@
  * the voice line (functions/domain/schemas/video.ts, regenerateVideoInput).
  */
 import type { Job, paths } from '#client/types';
+import { TEXT_LIMITS } from '../../intake/limits';
+import { overLimit } from '../../intake/text-count';
 import { referenceFields, type Reference } from '../create/reference';
 import { soundOverride, type SoundChoice } from '../create/sound';
 
@@ -41,6 +43,8 @@ export const VOICE_LINE_KEPT = 'This job has a voice line: change it, or make a 
 /** The body, or the first thing still missing in words (in the panel's order: the sound comes last). */
 export function regenerateRequest(form: RegenerateForm, job: JobInputs): RegenerateBody | string {
   const body: RegenerateBody = {};
+  const tooLong = (job.method === 'prompt' ? overLimit(TEXT_LIMITS.reactionPrompt, form.prompt, 'The prompt') : null) ?? overLimit(TEXT_LIMITS.voiceLine, form.voiceLine, 'The voice line');
+  if (tooLong) return tooLong;
   const prompt = form.prompt.trim();
   if (job.method === 'prompt' && prompt && prompt !== job.prompt) body.prompt = prompt;
   if (job.method === 'motion') {

@@ -3,12 +3,17 @@
  * progress bar first; the product is created once it is there, and its demo is then processed in the
  * background (the list shows it as "processing" until "ready").
  */
-import { Button, FileInput, Group, Modal, Stack, TextInput, Textarea } from '@mantine/core';
+import { useState } from 'react';
+import { Button, Group, Modal, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconVideo } from '../../components/icons';
 import { useMutation } from '@tanstack/react-query';
+import { CountedTextarea, CountedTextInput } from '../../components/CountedText';
+import { FileDropField } from '../../components/FileDropField';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { TEXT_LIMITS } from '../../intake/limits';
+import { overLimit } from '../../intake/text-count';
 import { UploadProgress, useUpload } from '../../api/upload';
 import { useCreateProduct } from './products-api';
 
@@ -21,9 +26,13 @@ interface Values {
 export function CreateProductModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const form = useForm<Values>({
     initialValues: { name: '', description: '', demo: null },
-    validate: { name: (name) => (name.trim() ? null : 'Give the product a name') },
+    validate: {
+      name: (name) => (name.trim() ? overLimit(TEXT_LIMITS.productName, name, 'The name') : 'Give the product a name'),
+      description: (description) => overLimit(TEXT_LIMITS.productDescription, description, 'The description'),
+    },
   });
   const demo = useUpload('demo_video');
+  const [checking, setChecking] = useState(false);
   const create = useCreateProduct();
   const submit = useMutation({
     mutationFn: async (values: Values) => {
@@ -45,17 +54,23 @@ export function CreateProductModal({ opened, onClose }: { opened: boolean; onClo
     <Modal opened={opened} onClose={close} title="New product" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
       <form onSubmit={form.onSubmit((values) => submit.mutate(values))}>
         <Stack>
-          <TextInput label="Name" required maxLength={200} {...form.getInputProps('name')} />
-          <Textarea label="Description" description="What it is and who it is for; hook ideas draw on it." autosize minRows={2} maxLength={2000} {...form.getInputProps('description')} />
-          <FileInput
+          <CountedTextInput label="Name" required limit={TEXT_LIMITS.productName} {...form.getInputProps('name')} />
+          <CountedTextarea
+            label="Description"
+            description="What it is and who it is for; hook ideas draw on it."
+            autosize
+            minRows={2}
+            limit={TEXT_LIMITS.productDescription}
+            {...form.getInputProps('description')}
+          />
+          <FileDropField
+            purpose="demo_video"
             label="Demo video"
-            description="Optional. A short vertical (portrait) clip of the product in use, MP4, MOV or WebM; your reaction videos show it."
-            accept="video/*"
-            fileInputProps={{ 'aria-label': 'Demo video file' }}
-            clearable
-            clearButtonProps={{ 'aria-label': 'Remove the chosen file' }}
+            description="Optional: a short clip of the product in use, which your reaction videos show."
             leftSection={<IconVideo size={16} />}
-            {...form.getInputProps('demo')}
+            value={form.values.demo}
+            onChange={(demo) => form.setFieldValue('demo', demo)}
+            onCheckingChange={setChecking}
           />
           <UploadProgress value={demo.progress} label="Uploading demo video" />
           <ProblemAlert error={submit.error} />
@@ -63,7 +78,7 @@ export function CreateProductModal({ opened, onClose }: { opened: boolean; onClo
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
-            <Button type="submit" loading={submit.isPending}>
+            <Button type="submit" loading={submit.isPending} disabled={checking}>
               Create product
             </Button>
           </Group>

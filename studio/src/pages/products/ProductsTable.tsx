@@ -1,5 +1,6 @@
 /** One page of products: name, demo state and when it was added; a row opens the product. */
 import { Anchor, Table, Text } from '@mantine/core';
+import { ResponsiveTable } from '../../components/ResponsiveTable';
 import { DemoStatus } from './DemoStatus';
 import type { Product } from './products-api';
 
@@ -7,8 +8,7 @@ const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { da
 
 export function ProductsTable({ products, onOpen }: { products: Product[]; onOpen: (id: number) => void }) {
   return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table verticalSpacing="sm" highlightOnHover>
+    <ResponsiveTable minWidth={560} verticalSpacing="sm" highlightOnHover aria-label="Products">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Name</Table.Th>
@@ -19,7 +19,7 @@ export function ProductsTable({ products, onOpen }: { products: Product[]; onOpe
         <Table.Tbody>
           {products.map((product) => (
             <Table.Tr key={product.id}>
-              <Table.Td>
+              <Table.Td data-label="Name">
                 <Anchor component="button" type="button" fw={500} onClick={() => onOpen(product.id)}>
                   {product.name}
                 </Anchor>
@@ -29,16 +29,15 @@ export function ProductsTable({ products, onOpen }: { products: Product[]; onOpe
                   </Text>
                 )}
               </Table.Td>
-              <Table.Td>
+              <Table.Td data-label="Demo">
                 <DemoStatus demo={product.demo_video} />
               </Table.Td>
-              <Table.Td>
+              <Table.Td data-label="Added">
                 <Text size="sm">{dateOf(product.created_at)}</Text>
               </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    </ResponsiveTable>
   );
 }

@@ -1,14 +1,17 @@
 /** A new API key: a name to tell it apart and the scopes it may use. The key itself is shown once, after. */
-import { Button, Checkbox, Group, Stack, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { CountedTextInput } from '../../components/CountedText';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { TEXT_LIMITS } from '../../intake/limits';
+import { overLimit } from '../../intake/text-count';
 import { SCOPES, useCreateKey, type CreatedApiKey, type Scope } from './keys-api';
 
 export function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) {
   const form = useForm<{ name: string; scopes: Scope[] }>({
     initialValues: { name: '', scopes: ['read', 'write'] },
     validate: {
-      name: (name) => (name.trim() ? null : 'Name the key after where it will be used, e.g. "Zapier"'),
+      name: (name) => (name.trim() ? overLimit(TEXT_LIMITS.keyName, name, 'The name') : 'Name the key after where it will be used, e.g. "Zapier"'),
       scopes: (scopes) => (scopes.length ? null : 'Choose at least one scope'),
     },
   });
@@ -27,7 +30,7 @@ export function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) =
   return (
     <form onSubmit={submit}>
       <Stack gap="sm">
-        <TextInput label="Name" placeholder="e.g. Zapier, my script" required maxLength={100} {...form.getInputProps('name')} />
+        <CountedTextInput label="Name" description="Where the key is used" placeholder="e.g. Zapier, my script" required limit={TEXT_LIMITS.keyName} {...form.getInputProps('name')} />
         <Checkbox.Group label="Scopes" {...form.getInputProps('scopes')}>
           <Group mt={6}>
             {SCOPES.map((scope) => (

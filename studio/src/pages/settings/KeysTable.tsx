@@ -1,5 +1,6 @@
 /** The account's keys by name and first characters, what they may do, when last used; revoke with a confirmation. */
-import { Badge, Code, Group, Table, Text } from '@mantine/core';
+import { Badge, Code, Group, Table, Text, VisuallyHidden } from '@mantine/core';
+import { ResponsiveTable } from '../../components/ResponsiveTable';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { useRevokeKey, type ApiKey } from './keys-api';
 
@@ -8,8 +9,7 @@ const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefin
 export function KeysTable({ keys }: { keys: ApiKey[] }) {
   const revoke = useRevokeKey();
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table verticalSpacing="sm">
+    <ResponsiveTable minWidth={640} verticalSpacing="sm" aria-label="API keys">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Name</Table.Th>
@@ -17,22 +17,22 @@ export function KeysTable({ keys }: { keys: ApiKey[] }) {
             <Table.Th>Scopes</Table.Th>
             <Table.Th>Last used</Table.Th>
             <Table.Th>
-              <span className="mantine-visually-hidden">Actions</span>
+              <VisuallyHidden>Actions</VisuallyHidden>
             </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {keys.map((key) => (
             <Table.Tr key={key.id}>
-              <Table.Td>
+              <Table.Td data-label="Name">
                 <Text size="sm" fw={500}>
                   {key.name ?? 'Unnamed key'}
                 </Text>
               </Table.Td>
-              <Table.Td>
+              <Table.Td data-label="Key">
                 <Code>{key.prefix}…</Code>
               </Table.Td>
-              <Table.Td>
+              <Table.Td data-label="Scopes">
                 <Group gap={4}>
                   {key.scopes.map((scope) => (
                     <Badge key={scope} variant="outline" color="gray" size="sm">
@@ -41,7 +41,7 @@ export function KeysTable({ keys }: { keys: ApiKey[] }) {
                   ))}
                 </Group>
               </Table.Td>
-              <Table.Td>
+              <Table.Td data-label="Last used">
                 <Text size="sm">{when(key.last_used_at)}</Text>
               </Table.Td>
               <Table.Td>
@@ -61,7 +61,6 @@ export function KeysTable({ keys }: { keys: ApiKey[] }) {
             </Table.Tr>
           ))}
         </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    </ResponsiveTable>
   );
 }

@@ -29,7 +29,6 @@ export function PasswordSection() {
     onSuccess: (result) => {
       form.reset();
       notifications.show({
-        
         color: 'green',
         title: 'Password changed',
         message: `${result.other_sessions_revoked ? sessionsWord(result.other_sessions_revoked) : 'Any other session was'} signed out; this one stays signed in.`,
@@ -48,7 +47,7 @@ export function PasswordSection() {
           <PasswordInput label="Current password" autoComplete="current-password" required {...form.getInputProps('current')} />
           <PasswordInput label="New password" autoComplete="new-password" required {...form.getInputProps('next')} />
           <PasswordInput label="Confirm password" autoComplete="new-password" required {...form.getInputProps('repeat')} />
-          <ProblemAlert error={change.error} />
+          <ProblemAlert error={change.error} action="change-password" />
           {change.isSuccess && (
             <Text size="sm" role="status">
               Password changed. {sessionsWord(change.data.other_sessions_revoked)} signed out.

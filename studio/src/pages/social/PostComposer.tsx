@@ -1,16 +1,20 @@
 /** Publishing a finished video: POST /social/posts, now or at a chosen time, or as a draft held at the provider. */
-import { Anchor, Button, Checkbox, Group, Loader, Paper, Radio, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useEffect, useRef } from 'react';
+import { Anchor, Button, Checkbox, Group, Loader, Paper, Radio, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notify } from '../../components/notify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { unwrap } from '#client/result';
 import { api } from '../../api/client';
+import { CountedTextarea } from '../../components/CountedText';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { CAPTION_LIMIT, captionLimitOf } from '../../intake/limits';
+import { countOf } from '../../intake/text-count';
 import { ChannelPicker } from './ChannelPicker';
 import { localInputToIso, localTimeZone, scheduleProblem, toLocalInputValue } from './schedule';
 import { fetchVideoChoices, SOCIAL_KEYS } from './social-queries';
-import { CAPTION_LIMIT, PLATFORM_LABEL, PROVIDER_LABEL, STATUS_WORDS, type Connection, type Provider } from './social-words';
+import { PLATFORM_LABEL, PROVIDER_LABEL, STATUS_WORDS, type Connection, type Provider } from './social-words';
 
 interface Values {
   videoId: string | null;
@@ -30,15 +34,24 @@ function captionLimit(connection: Connection | undefined, accountIds: string[]):
   return { limit: CAPTION_LIMIT[strictest], network: PLATFORM_LABEL[strictest] };
 }
 
-const codePoints = (text: string) => [...text].length;
+/** No network takes more, whatever the channels: the API's own ceiling before any channel is chosen. */
+const CAPTION_MAX = Math.max(...Object.values(CAPTION_LIMIT));
 
-export function PostComposer({ connections, onPosted }: { connections: Connection[]; onPosted: () => void }) {
+interface Props {
+  connections: Connection[];
+  onPosted: () => void;
+  /** A video to post, chosen on its page ("Post it"), and the caption to start from (its hook). */
+  videoId?: string | null;
+  suggestedCaption?: string | null;
+}
+
+export function PostComposer({ connections, onPosted, videoId = null, suggestedCaption }: Props) {
   const queries = useQueryClient();
   const usable = connections.filter((c) => c.status === 'active');
   const videos = useQuery({ queryKey: SOCIAL_KEYS.videoChoices, queryFn: fetchVideoChoices });
   // Fields are marked withAsterisk, not required: the form's own checks then say what is missing in words.
   const form = useForm<Values>({
-    initialValues: { videoId: null, provider: usable.length === 1 ? usable[0]!.provider : null, accountIds: [], caption: '', when: 'now', scheduleAt: '', draft: false },
+    initialValues: { videoId, provider: usable.length === 1 ? usable[0]!.provider : null, accountIds: [], caption: '', when: 'now', scheduleAt: '', draft: false },
     validate: {
       videoId: (value) => (value ? null : 'Choose a video'),
       provider: (value) => (value ? null : 'Choose a provider'),
@@ -46,7 +59,8 @@ export function PostComposer({ connections, onPosted }: { connections: Connectio
       caption: (value, values) => {
         if (values.provider === 'provider_b' && !value.trim()) return `${PROVIDER_LABEL.provider_b} needs a caption`;
         const limit = captionLimit(connections.find((c) => c.provider === values.provider), values.accountIds);
-        return limit && codePoints(value) > limit.limit ? `${limit.network} allows at most ${limit.limit} characters` : null;
+        const max = limit?.limit ?? CAPTION_MAX;
+        return countOf(captionLimitOf(max), value) > max ? `${limit?.network ?? 'No network'} allows at most ${max} characters` : null;
       },
       scheduleAt: (value, values) => (values.when === 'later' ? scheduleProblem(value) : null),
     },
@@ -54,6 +68,15 @@ export function PostComposer({ connections, onPosted }: { connections: Connectio
   const { values } = form;
   const connection = connections.find((c) => c.provider === values.provider);
   const limit = captionLimit(connection, values.accountIds);
+
+  // The hook arrives after the form is drawn; it fills the caption only while nothing was typed there.
+  const suggested = useRef(false);
+  const { setFieldValue, isDirty } = form;
+  useEffect(() => {
+    if (suggested.current || !suggestedCaption) return;
+    suggested.current = true;
+    if (!isDirty('caption')) setFieldValue('caption', suggestedCaption);
+  }, [suggestedCaption, isDirty, setFieldValue]);
 
   const create = useMutation({
     mutationFn: async (v: Values) =>
@@ -100,7 +123,7 @@ export function PostComposer({ connections, onPosted }: { connections: Connectio
             </Text>
           )}
           {!!videos.data?.length && (
-            <Select label="Video" placeholder="Choose a finished video" data={videos.data} searchable withAsterisk nothingFoundMessage="No video matches" {...form.getInputProps('videoId')} />
+            <Select label="Video" placeholder="Choose a finished video" data={videos.data.map(({ value, label }) => ({ value, label }))} searchable withAsterisk nothingFoundMessage="No video matches" {...form.getInputProps('videoId')} />
           )}
           <ChannelPicker
             connections={usable}
@@ -110,13 +133,14 @@ export function PostComposer({ connections, onPosted }: { connections: Connectio
             onAccountIdsChange={(ids) => form.setFieldValue('accountIds', ids)}
             error={form.errors.accountIds as string | undefined}
           />
-          <Textarea
+          <CountedTextarea
             label="Caption"
             withAsterisk={values.provider === 'provider_b'}
             autosize
             minRows={3}
             maxRows={8}
-            description={limit ? `${codePoints(values.caption)} of ${limit.limit} characters (${limit.network}'s limit)` : `${codePoints(values.caption)} characters`}
+            limit={captionLimitOf(limit?.limit ?? CAPTION_MAX)}
+            description={limit ? `${limit.network}'s limit, the strictest of the chosen channels` : 'Choose channels to see their networks’ limit'}
             {...form.getInputProps('caption')}
           />
           <Radio.Group label="When" {...form.getInputProps('when')}>

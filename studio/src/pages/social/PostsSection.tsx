@@ -3,6 +3,8 @@
  * asked again every few seconds: the API refreshes such posts from their provider as it lists them.
  */
 import { Group, Loader, Pagination, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { ResponsiveTable } from '../../components/ResponsiveTable';
+import { useVideoNames } from '../videos/video-names';
 import { notify } from '../../components/notify';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '#client/result';
@@ -11,7 +13,7 @@ import { ProblemAlert } from '../../components/ProblemAlert';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { PostChannels } from './PostChannels';
 import { PostStatusBadge } from './PostStatusBadge';
-import { fetchPosts, POSTS_PER_PAGE, SOCIAL_KEYS } from './social-queries';
+import { fetchPosts, fetchVideoChoices, POSTS_PER_PAGE, SOCIAL_KEYS } from './social-queries';
 import { formatDateTime, isMoving, PROVIDER_LABEL, type Post } from './social-words';
 
 const POLL_MS = 5_000;
@@ -24,6 +26,12 @@ export function PostsSection({ page, onPageChange }: { page: number; onPageChang
     refetchInterval: (query) => (query.state.data?.data.some((post) => isMoving(post)) ? POLL_MS : false),
   });
   const pages = posts.data ? Math.max(1, Math.ceil(posts.data.meta.total / POSTS_PER_PAGE)) : 1;
+  // The post form's picker holds the newest videos by name; older ones are asked for one by one.
+  const choices = useQuery({ queryKey: SOCIAL_KEYS.videoChoices, queryFn: fetchVideoChoices });
+  const chosenName = new Map(choices.data?.map((choice) => [Number(choice.value), choice.name]));
+  const videoIds = posts.data?.data.map((post) => post.video_id) ?? [];
+  const fetchedName = useVideoNames(choices.isSuccess ? videoIds.filter((id) => !chosenName.has(id)) : []);
+  const nameOf = (id: number) => chosenName.get(id) ?? fetchedName(id);
 
   const remove = async (post: Post) => {
     await unwrap(api.DELETE('/social/posts/{id}', { params: { path: { id: post.id } } }));
@@ -47,8 +55,7 @@ export function PostsSection({ page, onPageChange }: { page: number; onPageChang
         </Text>
       )}
       {!!posts.data?.data.length && (
-        <Table.ScrollContainer minWidth={820}>
-          <Table verticalSpacing="sm" aria-label="Posts">
+        <ResponsiveTable minWidth={820} verticalSpacing="sm" aria-label="Posts">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Post</Table.Th>
@@ -64,26 +71,26 @@ export function PostsSection({ page, onPageChange }: { page: number; onPageChang
             <Table.Tbody>
               {posts.data.data.map((post) => (
                 <Table.Tr key={post.id}>
-                  <Table.Td>
+                  <Table.Td data-label="Post">
                     <Text size="sm" fw={500}>
-                      #{post.id} · video {post.video_id}
+                      {nameOf(post.video_id)}
                     </Text>
                     <Text size="xs" c="gray.7">
-                      {PROVIDER_LABEL[post.provider]}
+                      Post #{post.id} · {PROVIDER_LABEL[post.provider]}
                     </Text>
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label="Status">
                     <PostStatusBadge post={post} />
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label="Channels">
                     <PostChannels post={post} />
                   </Table.Td>
-                  <Table.Td maw={240}>
+                  <Table.Td data-label="Caption" maw={240}>
                     <Text size="sm" lineClamp={2} c={post.caption ? undefined : 'gray.7'}>
                       {post.caption || 'No caption'}
                     </Text>
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label="When">
                     <Text size="sm">{post.schedule_at ? formatDateTime(post.schedule_at) : 'Right away'}</Text>
                     <Text size="xs" c="gray.7">
                       {post.draft ? 'Draft · ' : ''}created {formatDateTime(post.created_at)}
@@ -104,8 +111,7 @@ export function PostsSection({ page, onPageChange }: { page: number; onPageChang
                 </Table.Tr>
               ))}
             </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        </ResponsiveTable>
       )}
       {pages > 1 && <Pagination total={pages} value={page} onChange={onPageChange} aria-label="Posts pages" />}
     </Stack>

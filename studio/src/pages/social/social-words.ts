@@ -1,4 +1,4 @@
-/** How the social page names providers, networks and post states, and the networks' caption limits. */
+/** How the social page names providers, networks and post states. */
 import type { components } from '#client/types';
 
 export type Connection = components['schemas']['Connection'];
@@ -22,19 +22,6 @@ export const PLATFORM_LABEL: Record<Platform, string> = {
   threads: 'Threads',
   pinterest: 'Pinterest',
   bluesky: 'Bluesky',
-};
-
-/** The networks' own limits in Unicode code points (docs/decisions.md, Social publishing); the API enforces them too. */
-export const CAPTION_LIMIT: Record<Platform, number> = {
-  tiktok: 2200,
-  instagram: 2200,
-  youtube: 5000,
-  facebook: 63206,
-  x: 280,
-  linkedin: 3000,
-  threads: 500,
-  pinterest: 500,
-  bluesky: 300,
 };
 
 // Shown as dot badges: the word in the text colour, the state's colour only in the dot (coloured badge text

@@ -9,17 +9,21 @@ import { PageHeader } from '../../components/PageHeader';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { formatBytes, formatDate, formatDuration } from './format';
+import { downloadFileName } from './video-name';
+import { fetchVideo, useVideoNames, videoKey } from './video-names';
 
 export default function VideoPage() {
   const id = Number(useParams().id);
   const navigate = useNavigate();
   const queries = useQueryClient();
-  const video = useQuery({ queryKey: ['video', id], queryFn: async () => (await unwrap(api.GET('/videos/{id}', { params: { path: { id } } }))).data });
+  const video = useQuery({ queryKey: videoKey(id), queryFn: () => fetchVideo(id) });
   const v = video.data;
+  const name = useVideoNames(Number.isFinite(id) ? [id] : [], v ? [v] : [])(id);
   return (
     <>
       <PageHeader
-        title={`Video #${Number.isFinite(id) ? id : '?'}`}
+        title={name}
+        description={`Video #${Number.isFinite(id) ? id : '?'}`}
         actions={
           <Anchor component={Link} to="/videos" size="sm">
             All videos
@@ -40,10 +44,11 @@ export default function VideoPage() {
                 Made {formatDate(v.created_at)} by <Anchor component={Link} to={`/jobs/${v.job_id}`} size="sm" underline="always">job #{v.job_id}</Anchor>.
               </Text>
               <Group gap="sm">
-                <Button component="a" href={v.download_url} leftSection={<IconDownload size={16} />}>
+                {/* The API's link answers with its own file name (Content-Disposition); `download` names it where the browser lets a page do so. */}
+                <Button component="a" href={v.download_url} download={downloadFileName(name, v.id)} leftSection={<IconDownload size={16} />}>
                   Download MP4
                 </Button>
-                <Button component={Link} to="/social" variant="default" leftSection={<IconShare size={16} />}>
+                <Button component={Link} to={`/social?video_id=${v.id}`} variant="default" leftSection={<IconShare size={16} />}>
                   Post it
                 </Button>
               </Group>
@@ -56,7 +61,7 @@ export default function VideoPage() {
                   confirmLabel="Delete"
                   size="sm"
                   leftSection={<IconTrash size={16} />}
-                  title={`Delete video #${v.id}?`}
+                  title={`Delete “${name}”?`}
                   message="The video, its MP4 and its poster are removed. This cannot be undone."
                   onConfirm={() => unwrap(api.DELETE('/videos/{id}', { params: { path: { id: v.id } } }))}
                   onDone={() => {

@@ -1,6 +1,6 @@
 /** The finished videos, newest first, a page at a time, each with its poster. */
 import { useState } from 'react';
-import { Button, Card, Center, Group, Image, Loader, Pagination, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, Card, Center, Image, Loader, Pagination, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconSparkles } from '../../components/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -9,6 +9,7 @@ import { api } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { formatDate, formatDuration } from './format';
+import { useVideoNames } from './video-names';
 
 const PER_PAGE = 12;
 
@@ -20,6 +21,8 @@ export default function VideosPage() {
     placeholderData: keepPreviousData,
   });
   const pages = videos.data ? Math.max(1, Math.ceil(videos.data.meta.total / PER_PAGE)) : 1;
+  const shown = videos.data?.data ?? [];
+  const nameOf = useVideoNames(shown.map((video) => video.id), shown);
   return (
     <>
       <PageHeader
@@ -49,18 +52,13 @@ export default function VideosPage() {
             {videos.data.data.map((video) => (
               <Card key={video.id} withBorder padding="xs" component={Link} to={`/videos/${video.id}`}>
                 <Card.Section>
-                  <Image src={video.thumbnail_url} alt={`Poster of video #${video.id}`} style={{ aspectRatio: `${video.width} / ${video.height}` }} fit="cover" />
+                  <Image src={video.thumbnail_url} alt="" style={{ aspectRatio: `${video.width} / ${video.height}` }} fit="cover" />
                 </Card.Section>
-                <Group justify="space-between" mt="xs" gap={4}>
-                  <Text size="sm" fw={500}>
-                    #{video.id}
-                  </Text>
-                  <Text size="xs" c="gray.7">
-                    {formatDuration(video.duration_s)}
-                  </Text>
-                </Group>
+                <Text size="sm" fw={500} mt="xs" lineClamp={2}>
+                  {nameOf(video.id)}
+                </Text>
                 <Text size="xs" c="gray.7">
-                  {formatDate(video.created_at)}
+                  {formatDuration(video.duration_s)} · {formatDate(video.created_at)}
                 </Text>
               </Card>
             ))}
