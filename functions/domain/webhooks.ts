@@ -70,7 +70,7 @@ export interface WebhookEvent {
   created_at: string;
 }
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
 /** Who made an attempt: the retry schedule, or the account (POST .../retry). */
 export type AttemptTrigger = 'automatic' | 'manual';

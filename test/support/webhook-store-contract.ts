@@ -12,7 +12,7 @@ import type { WebhookStore } from '#ports/webhook-store';
 
 const NOW = new Date('2026-11-28T12:00:00.000Z');
 
-export function endpointOf(accountId: number, id: string): WebhookEndpoint {
+function endpointOf(accountId: number, id: string): WebhookEndpoint {
   return {
     id,
     account_id: accountId,

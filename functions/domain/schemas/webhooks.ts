@@ -117,7 +117,7 @@ export const webhookDeliveryResponse = z
   })
   .register(z.globalRegistry, { id: 'WebhookDelivery', description: 'One event sent to one endpoint, with its attempts so far' });
 
-export const sentEventResponse = z
+const sentEventResponse = z
   .object({
     id: z.string().check(z.meta({ description: 'The event id (`evt_...`), the `webhook-id` of its deliveries' })),
     type: z.string(),
