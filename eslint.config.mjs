@@ -39,6 +39,14 @@ export default tseslint.config(
     },
   },
   {
+    // Lambda bundles: classic zod brings its whole API and every locale (~450 KB); zod/mini with
+    // `en` from zod/locales where messages are shown is ~30 KB.
+    files: ['functions/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'zod', message: "Import zod/mini (and `en` from 'zod/locales' for messages): classic zod adds ~450 KB to a Lambda bundle." }] }],
+    },
+  },
+  {
     files: ['studio/**/*.{ts,tsx}'],
     ...reactHooks.configs.flat['recommended-latest'],
   },

@@ -8,6 +8,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { lambdaEsbuildOptions } from '#cloud/bundling';
+import { MCP_FUNCTION } from '#cloud/mcp-endpoint';
 import { HANDLER_GROUPS } from '#functions/routes';
 import { WORKERS } from '#cloud/workers';
 import { fmt, median, type SectionResult, type Target } from './report';
@@ -42,6 +43,8 @@ interface BundleTarget {
   entry: string;
   /** Native modules come from a layer, so the bundle leaves them out (and cold init loads them from node_modules). */
   native: boolean;
+  /** Packages the bundle gets a stand-in for (FunctionNeeds.absent). */
+  absent?: readonly string[];
 }
 
 interface BundleFigures extends BundleTarget {
@@ -60,6 +63,7 @@ function bundleTargets(): BundleTarget[] {
   return [
     ...Object.entries(HANDLER_GROUPS).map(([name, needs]) => ({ name, kind: 'api' as const, entry: needs.entry, native: 'native' in needs && needs.native })),
     ...Object.entries(WORKERS).map(([name, needs]) => ({ name, kind: 'worker' as const, entry: needs.entry, native: 'native' in needs && needs.native })),
+    { name: 'mcp', kind: 'api' as const, entry: MCP_FUNCTION.entry, native: false, absent: MCP_FUNCTION.absent },
   ];
 }
 
@@ -90,7 +94,7 @@ export async function runBundles(options: BundleOptions): Promise<SectionResult>
 async function bundle(target: BundleTarget): Promise<Pick<BundleFigures, 'file' | 'sizeKb' | 'byPackage'>> {
   // NodejsFunction writes index.js into an asset folder; one folder per function here too.
   const file = join(OUT_DIR, `${target.kind}-${target.name}`, 'index.js');
-  const result = await build({ ...lambdaEsbuildOptions(join(ROOT, target.entry), file, { native: target.native }), metafile: true });
+  const result = await build({ ...lambdaEsbuildOptions(join(ROOT, target.entry), file, { native: target.native, absent: target.absent }), metafile: true });
   writeFileSync(join(OUT_DIR, `${target.kind}-${target.name}.meta.json`), JSON.stringify(result.metafile));
   return { file, sizeKb: statSync(file).size / 1024, byPackage: byPackage(result.metafile, file) };
 }

@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     dataDir: config.dataDir,
     rateLimitPerMinute: config.rateLimitPerMinute,
     previewWaitS: config.previewWaitS,
+    billing: config.billing,
     log: (line) => console.log(line),
   });
   console.log(`Reaction Studio API on ${stack.apiUrl}  (data in ${stack.dataDir})`);

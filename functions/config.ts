@@ -3,8 +3,10 @@
  * functions/wiring/lambda.ts (`settingsFromEnv`); the local stack knows its own table, bucket and
  * endpoints and builds it directly.
  */
-import { z } from 'zod';
+// zod/mini: the classic API with its locales is about 450 KB in every bundle that reads the config.
+import * as z from 'zod/mini';
 import type { ProviderName } from '#domain/social';
+import { isPaidPlan, isPlanName, PLAN_NAMES, type PlanName } from '#domain/plans';
 
 export interface Settings {
   region: string;
@@ -40,6 +42,25 @@ export interface Settings {
    * credentials. Unset locally, where s3rver's presigned URLs serve.
    */
   mediaCdn?: MediaCdnSettings;
+  /**
+   * The sender of the service's mails (MAIL_FROM), an identity SES has verified: set by the stack for
+   * the functions that mail (FunctionNeeds.mail) when the deployment names one (`-c mailFrom=`).
+   */
+  mailFrom?: string;
+  /** The studio's address (STUDIO_URL), where mailed links point; set with MAIL_FROM. */
+  studioUrl?: string;
+  /**
+   * Stripe, for paid plans (STRIPE_SECRET_ID, STRIPE_PRICE_IDS): set by the stack for the billing
+   * function when a Stripe secret is configured; unset, paid plans cannot be taken (docs/billing.md).
+   */
+  stripe?: StripeSettings;
+}
+
+interface StripeSettings {
+  /** The Secrets Manager secret (name or ARN) holding `{"secret_key": "sk_…", "webhook_secret": "whsec_…"}`. */
+  secretId: string;
+  /** The Stripe price of each paid plan. */
+  prices: Partial<Record<PlanName, string>>;
 }
 
 export interface MediaCdnSettings {
@@ -65,9 +86,12 @@ export function environment(): Environment {
 
 /** Unset and empty are the same: CDK and shells write empty strings for "no value". */
 const unsetIfEmpty = (value: unknown) => (value === '' ? undefined : value);
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess(unsetIfEmpty, z.optional(schema));
+const unsetIfEmptyStep = z.transform(unsetIfEmpty);
+const optional = <T extends z.ZodMiniType>(schema: T) => z.pipe(unsetIfEmptyStep, z.optional(schema));
+const required = () => z.pipe(unsetIfEmptyStep, z.string({ error: 'is not set' }));
+const url = () => z.url({ error: 'must be a URL' });
 const positiveInteger = (digits: number) =>
-  z.string().regex(new RegExp(`^[1-9][0-9]{0,${digits - 1}}$`), 'must be a positive integer').transform(Number);
+  z.pipe(z.string().check(z.regex(new RegExp(`^[1-9][0-9]{0,${digits - 1}}$`), 'must be a positive integer')), z.transform(Number));
 
 /**
  * The variables a function reads at cold start, checked together: a missing or malformed one stops
@@ -75,19 +99,23 @@ const positiveInteger = (digits: number) =>
  */
 const LAMBDA_ENVIRONMENT = z.object({
   AWS_REGION: optional(z.string()),
-  TABLE_NAME: z.preprocess(unsetIfEmpty, z.string({ error: 'is not set' })),
-  BUCKET_NAME: z.preprocess(unsetIfEmpty, z.string({ error: 'is not set' })),
-  DYNAMODB_ENDPOINT: optional(z.url()),
-  S3_ENDPOINT: optional(z.url()),
+  TABLE_NAME: required(),
+  BUCKET_NAME: required(),
+  DYNAMODB_ENDPOINT: optional(url()),
+  S3_ENDPOINT: optional(url()),
   RATE_LIMIT_PER_MINUTE: optional(positiveInteger(9)),
   CONNECTION_KEY_ID: optional(z.string()),
-  PROVIDER_A_BASE_URL: optional(z.url()),
-  PROVIDER_B_BASE_URL: optional(z.url()),
+  PROVIDER_A_BASE_URL: optional(url()),
+  PROVIDER_B_BASE_URL: optional(url()),
   INLINE_UPLOAD_MAX_BYTES: optional(positiveInteger(15)),
+  MAIL_FROM: optional(z.email()),
+  STUDIO_URL: optional(z.url({ protocol: /^https?$/ })),
+  STRIPE_SECRET_ID: optional(z.string()),
+  STRIPE_PRICE_IDS: optional(z.string()),
 });
 
 /** `environment variable RATE_LIMIT_PER_MINUTE must be a positive integer, not 12x`. */
-function environmentError(error: z.ZodError, env: Environment): Error {
+function environmentError(error: z.core.$ZodError, env: Environment): Error {
   const problems = error.issues.map((issue) => {
     const name = String(issue.path[0]);
     const raw = env[name];
@@ -111,7 +139,40 @@ export function settingsFromEnv(env: Environment): Settings {
     socialBaseUrls: socialBaseUrlsFromEnv(env),
     inlineUploadMaxBytes: vars.INLINE_UPLOAD_MAX_BYTES,
     mediaCdn: mediaCdnFromEnv(env),
+    mailFrom: vars.MAIL_FROM,
+    studioUrl: vars.STUDIO_URL,
+    stripe: stripeFromEnv(vars.STRIPE_SECRET_ID, vars.STRIPE_PRICE_IDS),
   };
+}
+
+/** The variables a mailing function reads (lib/cloud/service-function.ts sets them). */
+export const MAIL_ENV = { from: 'MAIL_FROM', studioUrl: 'STUDIO_URL' } as const;
+
+export const STRIPE_ENV = { secretId: 'STRIPE_SECRET_ID', prices: 'STRIPE_PRICE_IDS' } as const;
+
+/** Both or neither: a key without prices could take no plan, prices without a key charge nobody. */
+function stripeFromEnv(secretId: string | undefined, prices: string | undefined): StripeSettings | undefined {
+  if (secretId === undefined && prices === undefined) return undefined;
+  if (secretId === undefined || prices === undefined) throw new Error(`set both ${STRIPE_ENV.secretId} and ${STRIPE_ENV.prices}, or neither`);
+  return { secretId, prices: parseStripePrices(prices, STRIPE_ENV.prices) };
+}
+
+/**
+ * `starter=price_1,pro=price_2,business=price_3`: every paid plan once, nothing else. `source` names
+ * where the text came from (a variable, a CDK context key) for the error.
+ */
+export function parseStripePrices(text: string, source: string): Partial<Record<PlanName, string>> {
+  const prices: Partial<Record<PlanName, string>> = {};
+  for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const match = /^([a-z]+)=(price_[A-Za-z0-9_]+)$/.exec(pair);
+    if (!match || !isPlanName(match[1]!) || !isPaidPlan(match[1]) || prices[match[1]]) {
+      throw new Error(`${source}: "${pair}" is not <paid plan>=<Stripe price id> (each paid plan once)`);
+    }
+    prices[match[1]] = match[2]!;
+  }
+  const missing = PLAN_NAMES.filter((plan) => isPaidPlan(plan) && !prices[plan]);
+  if (missing.length > 0) throw new Error(`${source} names no price for ${missing.join(', ')}`);
+  return prices;
 }
 
 /** The public API's base URL, which the MCP function calls with the caller's key (set by lib/cloud/mcp-endpoint.ts). */

@@ -49,6 +49,11 @@ export interface FunctionNeeds {
   /** Gets the native-modules layer (sharp, Skia canvas), which its bundle then leaves external. */
   native?: boolean;
   /**
+   * Packages a dependency imports on a path this function never takes: its bundle gets
+   * functions/handlers/absent-module.ts in their place (which throws if ever reached).
+   */
+  absent?: readonly string[];
+  /**
    * Looks for a face in an upload within the request (the FaceFinder port): gets the face-runtime
    * layer (human's Node WASM build, its three models, tfjs; about 9 MB, lib/cloud/face-layer.ts).
    */
@@ -61,6 +66,13 @@ export interface FunctionNeeds {
   connectionKey?: 'encrypt-decrypt' | 'decrypt';
   /** What it asks of the job state machine: start executions, send preview decisions back. */
   jobs?: readonly ('start' | 'decide')[];
+  /**
+   * Sends mail (password-reset links) through SES: where the deployment names a sender, it gets
+   * MAIL_FROM, STUDIO_URL (where the links point) and the right to send from that address only.
+   */
+  mail?: boolean;
+  /** Talks to the payment provider: gets the Stripe settings and may read the Stripe secret, when the deployment has one. */
+  billing?: true;
 }
 
 /** A handler group is one Lambda function (one bundle) serving several operations. */
@@ -78,7 +90,11 @@ export const HANDLER_GROUPS = {
     bucket: 'readwrite',
     // Products' media; an upload it takes is moved out of uploads/.
     writes: ['products', 'uploads'],
-    invokes: [{ worker: 'normalise-demo', env: 'NORMALISE_FUNCTION_NAME' }],
+    // A sample product waits for the sample-demo worker only while the stack has no sample clip yet.
+    invokes: [
+      { worker: 'normalise-demo', env: 'NORMALISE_FUNCTION_NAME' },
+      { worker: 'sample-demo', env: 'SAMPLE_DEMO_FUNCTION_NAME' },
+    ],
     // ffprobe validates an upload before the request is answered; 1769 MB is one full vCPU.
     ffmpeg: true,
   },
@@ -87,7 +103,8 @@ export const HANDLER_GROUPS = {
     description: 'avatars: prompt-generated (local engine inline, hosted in the background) or uploaded',
     table: 'readwrite',
     bucket: 'readwrite',
-    writes: ['avatars', 'uploads'],
+    // Avatars' images; the stock avatars' portraits, drawn once per stack (samples/).
+    writes: ['avatars', 'uploads', 'samples'],
     invokes: [{ worker: 'generate-avatar', env: 'GENERATE_AVATAR_FUNCTION_NAME' }],
     // Reads AVATAR_ENGINE to decide between inline (local) and background (hosted) generation.
     engineChoices: ['avatar'],
@@ -102,7 +119,8 @@ export const HANDLER_GROUPS = {
     table: 'readwrite',
     bucket: 'readwrite',
     // The account's tracks; an upload it takes is moved out of uploads/.
-    writes: ['music', 'uploads'],
+    // A built-in bed is rendered into sounds/ the first time it is played.
+    writes: ['music', 'uploads', 'sounds'],
     // ffprobe judges and ffmpeg levels an uploaded track within the request: a 10-minute one takes about 15 s of one full vCPU (1769 MB).
     ffmpeg: true,
   },
@@ -161,10 +179,12 @@ export const HANDLER_GROUPS = {
   },
   accounts: {
     entry: 'functions/handlers/accounts.ts',
-    description: 'sign-up, sign-in and studio sessions, the account, and its API keys',
+    description: 'sign-up, sign-in, password reset and studio sessions, the account, and its API keys',
     // Users, sessions, keys, and the sign-in throttles' counters.
     table: 'readwrite',
     bucket: 'none',
+    // Password-reset links.
+    mail: true,
   },
   webhooks: {
     entry: 'functions/handlers/webhooks.ts',
@@ -172,6 +192,14 @@ export const HANDLER_GROUPS = {
     // Endpoints, deliveries and the outbox; URLs are vetted by resolving them, and a manual retry is sent from here (no bucket).
     table: 'readwrite',
     bucket: 'none',
+  },
+  billing: {
+    entry: 'functions/handlers/billing.ts',
+    description: 'the plan table, plan changes and the payment provider\'s webhook',
+    // The account's plan, the plan-change claim and the provider events already applied.
+    table: 'readwrite',
+    bucket: 'none',
+    billing: true,
   },
   usage: {
     entry: 'functions/handlers/usage.ts',
@@ -194,6 +222,8 @@ export interface RouteDefinition {
    * studio's session cookie; `session` ones only the cookie (a key is 403: a key cannot mint keys).
    */
   auth: 'none' | 'required' | 'session';
+  /** A `session` route's 403 to an API key, when the default (keys cannot manage keys or sessions) is not why. */
+  keyRefusal?: string;
   scopes: readonly Scope[];
   /** The largest request body the route accepts; the local server refuses larger ones before reading them. */
   maxBodyBytes: number;
@@ -267,7 +297,10 @@ const SESSION = { auth: 'session' } as const;
 /** Sign-in bodies are a few short fields: anything larger is refused before it is read. */
 const AUTH_BODY = { maxBodyBytes: 4 * KB, body: { accept: FIELDS_ONLY } } as const;
 
-const DEMO_VIDEO: FileRule = { description: 'MP4, MOV or AVI (decided by its bytes), vertical, at most 180 s', maxBytes: DEMO_VIDEO_MAX_BYTES };
+const DEMO_VIDEO: FileRule = {
+  description: 'MP4, MOV, AVI or WEBM (decided by its bytes; a WebM holds VP8, VP9 or AV1 with Opus, Vorbis or no sound), vertical unless `reframe` is sent, at most 180 s kept (`demo_start_s`, `demo_end_s`)',
+  maxBytes: DEMO_VIDEO_MAX_BYTES,
+};
 const AVATAR_IMAGE: FileRule = { description: 'JPG, PNG or WEBP (decided by its bytes), at least 340x340', maxBytes: AVATAR_UPLOAD_MAX_BYTES };
 const REFERENCE_VIDEO: FileRule = {
   description: 'The motion reference for video_source=upload: MP4, MOV, WEBM or AVI, at most 60 s',
@@ -286,6 +319,8 @@ export const ROUTES: readonly RouteDefinition[] = [
 
   route('GET', '/products', 'products', 'list', { query: ['page'] }),
   route('POST', '/products', 'products', 'create', { maxBodyBytes: uploadLimit(DEMO_VIDEO), body: { accept: ANY_BODY, files: { demo_video: DEMO_VIDEO } }, idempotencyKey: 'answer' }),
+  // The built-in sample product: it takes no fields, so a body (none, or an empty JSON or form one) is a few bytes at most.
+  route('POST', '/products/sample', 'products', 'createSample', { maxBodyBytes: 1 * KB, body: { accept: FIELDS_ONLY, optional: true }, idempotencyKey: 'answer' }),
   route('GET', '/products/{id}', 'products', 'get'),
   route('PATCH', '/products/{id}', 'products', 'update', { body: { accept: ANY_BODY } }),
   route('PUT', '/products/{id}', 'products', 'update', { body: { accept: ANY_BODY } }),
@@ -352,11 +387,24 @@ export const ROUTES: readonly RouteDefinition[] = [
 
   route('GET', '/usage', 'usage', 'get'),
 
+  route('GET', '/plans', 'billing', 'plans', PUBLIC),
+  // The owner's session only: a key (a script, an integration) must not be able to spend the owner's money.
+  route('PUT', '/account/plan', 'billing', 'changePlan', {
+    ...SESSION,
+    keyRefusal: "Plans change only from the studio's session (the owner signed in; studio: Plans page), never with an API key",
+    maxBodyBytes: 4 * KB,
+    body: { accept: FIELDS_ONLY },
+  }),
+  // Stripe's deliveries: no credential but their signature, checked on the raw bytes (the largest Stripe event is far under 256 KB).
+  route('POST', '/billing/stripe/webhook', 'billing', 'stripeWebhook', { ...PUBLIC, body: { accept: ['json'] } }),
+
   route('POST', '/auth/signup', 'accounts', 'signUp', { ...PUBLIC, ...AUTH_BODY }),
   route('POST', '/auth/login', 'accounts', 'logIn', { ...PUBLIC, ...AUTH_BODY }),
   route('POST', '/auth/logout', 'accounts', 'logOut', SESSION),
   route('GET', '/auth/session', 'accounts', 'session', SESSION),
   route('POST', '/auth/password', 'accounts', 'changePassword', { ...SESSION, ...AUTH_BODY }),
+  route('POST', '/auth/password-reset', 'accounts', 'requestPasswordReset', { ...PUBLIC, ...AUTH_BODY }),
+  route('POST', '/auth/password-reset/confirm', 'accounts', 'confirmPasswordReset', { ...PUBLIC, ...AUTH_BODY }),
   route('GET', '/account', 'accounts', 'account'),
   route('GET', '/keys', 'accounts', 'listKeys', SESSION),
   // No Idempotency-Key: its answer holds the new key, shown once and stored only as a hash; a recorded answer would keep it in clear.

@@ -5,6 +5,7 @@ import { parseInput } from '#http/validate';
 import { idParam } from '#http/params';
 import { created, ok } from '#http/respond';
 import { notFound } from '#domain/errors';
+import { accountAt } from '#domain/account';
 import type { ApiKeyRecord } from '#domain/api-keys';
 import { createKeyInput } from '#domain/schemas/accounts';
 import { createKey } from '#use-cases/create-key';
@@ -24,8 +25,7 @@ const keyView = (key: ApiKeyRecord) => ({
 const account: Operation = async (request) => {
   const found = await request.deps.accounts.get(request.principal.accountId);
   if (!found) throw notFound('Account');
-  const { id, name, plan, created_at } = found;
-  return ok({ id, name, plan, created_at });
+  return ok(accountAt(found, request.deps.now()));
 };
 
 const listKeys: Operation = async (request) => ok((await request.deps.apiKeys.listOfAccount(request.principal.accountId)).map(keyView));

@@ -1,24 +1,29 @@
-/** Sign-up, sign-in and the studio session. The session token travels only in the `rs_session` cookie. */
+/** Sign-up, sign-in, password reset and the studio session. The session token travels only in the `rs_session` cookie. */
 import type { ApiRequest, ApiResult, AuthenticatedRequest, Operation, PublicOperation, SessionCredential } from '#http/api-types';
 import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
-import { created, ok } from '#http/respond';
+import { accepted, created, ok } from '#http/respond';
 import { clearSessionCookie, setSessionCookie } from '#http/session-cookie';
 import { AppError } from '#domain/errors';
 import { cookieMaxAgeS } from '#domain/session';
 import { userView } from '#domain/user';
-import { changePasswordInput, logInInput, signUpInput } from '#domain/schemas/accounts';
+import { RESET_TOKEN_TTL_S } from '#domain/password-reset';
+import { accountAt } from '#domain/account';
+import { changePasswordInput, logInInput, passwordResetConfirmInput, passwordResetRequestInput, signUpInput } from '#domain/schemas/accounts';
+import { logger } from '#functions/logger';
 import { signUp, type SignedIn } from '#use-cases/sign-up';
 import { logIn } from '#use-cases/log-in';
 import { logOut } from '#use-cases/log-out';
 import { changePassword } from '#use-cases/change-password';
+import { requestPasswordReset } from '#use-cases/request-password-reset';
+import { confirmPasswordReset } from '#use-cases/confirm-password-reset';
 
 /** The address API Gateway saw the request come from (the local server fills the same field). */
 const clientAddress = (request: ApiRequest) => request.event.requestContext?.http?.sourceIp ?? 'unknown';
 
-function signedIn(request: ApiRequest, result: SignedIn, status: 200 | 201): ApiResult {
+function signedIn(request: ApiRequest, result: SignedIn, status: 200 | 201, extra: Record<string, unknown> = {}): ApiResult {
   const { user, account, session } = result;
-  const answer = (status === 201 ? created : ok)({ user: userView(user), account, csrf_token: session.record.csrf_token });
+  const answer = (status === 201 ? created : ok)({ user: userView(user), account: accountAt(account, request.deps.now()), csrf_token: session.record.csrf_token, ...extra });
   return { ...answer, cookies: [setSessionCookie(request.event, session.token, cookieMaxAgeS(session.record, request.deps.now()))] };
 }
 
@@ -32,6 +37,21 @@ const logInOperation: PublicOperation = async (request) => {
   const body = await readRouteBody(request);
   const input = parseInput(logInInput, body.fields, 'sign-in');
   return signedIn(request, await logIn(request.deps, clientAddress(request), input), 200);
+};
+
+/** The same answer whatever the use case found: no account is told apart from another, or from none. */
+const requestPasswordResetOperation: PublicOperation = async (request) => {
+  const body = await readRouteBody(request);
+  const input = parseInput(passwordResetRequestInput, body.fields, 'password reset request');
+  await requestPasswordReset({ ...request.deps, log: logger }, clientAddress(request), input);
+  return accepted({ reset_requested: true, expires_in_s: RESET_TOKEN_TTL_S });
+};
+
+const confirmPasswordResetOperation: PublicOperation = async (request) => {
+  const body = await readRouteBody(request);
+  const input = parseInput(passwordResetConfirmInput, body.fields, 'password reset');
+  const result = await confirmPasswordReset(request.deps, clientAddress(request), input);
+  return signedIn(request, result, 200, { other_sessions_revoked: result.otherSessionsRevoked });
 };
 
 /** Session routes admit only a session principal (authenticate middleware): this narrows the type. */
@@ -50,7 +70,7 @@ const session: Operation = async (request) => {
   const { session: record } = sessionOf(request);
   const [user, account] = await Promise.all([request.deps.users.get(record.account_id, record.user_id), request.deps.accounts.get(record.account_id)]);
   if (!user || !account) throw new AppError('unauthorized', 'This session\'s user no longer exists: sign in again');
-  return ok({ user: userView(user), account, csrf_token: record.csrf_token, expires_at: record.expires_at });
+  return ok({ user: userView(user), account: accountAt(account, request.deps.now()), csrf_token: record.csrf_token, expires_at: record.expires_at });
 };
 
 const changePasswordOperation: Operation = async (request) => {
@@ -63,6 +83,8 @@ const changePasswordOperation: Operation = async (request) => {
 export const authOperations = {
   signUp: { public: signUpOperation },
   logIn: { public: logInOperation },
+  requestPasswordReset: { public: requestPasswordResetOperation },
+  confirmPasswordReset: { public: confirmPasswordResetOperation },
   logOut: logOutOperation,
   session,
   changePassword: changePasswordOperation,

@@ -1,26 +1,28 @@
 /**
  * Avatars: the on-screen creators, generated from a prompt (JSON or form `prompt`) or uploaded
  * (multipart `image`). The local engine generates within the request; a hosted one in the background,
- * the avatar answering `status: processing` (202) until then.
+ * the avatar answering `status: processing` (202) until then. The stock avatars every account has
+ * are listed first and read like the account's own (use-cases/find-avatar.ts).
  */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
 import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { idParam } from '#http/params';
 import { accepted, created, deleted, ok } from '#http/respond';
-import { badRequest, notFound } from '#domain/errors';
+import { badRequest } from '#domain/errors';
 import { createAvatarFromPrompt, createAvatarFromUpload, createAvatarFromUploadId, createAvatarFromUrl } from '#domain/schemas/avatar';
 import { logger } from '#functions/logger';
 import type { Avatar } from '#domain/avatar';
 import { presentAvatar } from '#use-cases/present-records';
 import { createAvatar, type CreateAvatarInput } from '#use-cases/create-avatar';
 import { removeAvatar } from '#use-cases/remove-avatar';
+import { getAvatar, listAvatars } from '#use-cases/find-avatar';
 import { answeredOnce } from './answered-once';
 
 const present = (request: AuthenticatedRequest, avatar: Avatar) => presentAvatar(request.deps.blobs, avatar);
 
 const list: Operation = async (request) => {
-  const all = await request.deps.avatars.list(request.principal.accountId);
+  const all = await listAvatars(request.deps, request.principal.accountId);
   return ok(await Promise.all(all.map((avatar) => present(request, avatar))));
 };
 
@@ -54,9 +56,7 @@ const create: Operation = async (request) => {
 };
 
 const get: Operation = async (request) => {
-  const avatar = await request.deps.avatars.get(request.principal.accountId, idParam(request));
-  if (!avatar) throw notFound('Avatar');
-  return ok(await present(request, avatar));
+  return ok(await present(request, await getAvatar(request.deps, request.principal.accountId, idParam(request))));
 };
 
 const remove: Operation = async (request) => {

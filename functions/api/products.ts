@@ -1,4 +1,4 @@
-/** Products: the subject of every reaction video, with an optional vertical demo clip. */
+/** Products: the subject of every reaction video, with an optional demo clip (vertical, or reframed to be); or the built-in sample product. */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
 import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
@@ -6,12 +6,14 @@ import { idParam, pageMeta, pageParams } from '#http/params';
 import { created, deleted, ok } from '#http/respond';
 import { badRequest, notFound } from '#domain/errors';
 import { logger } from '#functions/logger';
-import { createProductInput, updateProductInput } from '#domain/schemas/product';
+import { createProductInput, createSampleProductInput, updateProductInput } from '#domain/schemas/product';
+import { demoIntakeOf } from '#domain/demo-intake';
 import type { Product } from '#domain/product';
 import { presentProduct } from '#use-cases/present-records';
 import { createProduct } from '#use-cases/create-product';
 import { updateProduct } from '#use-cases/update-product';
 import { removeProduct } from '#use-cases/remove-product';
+import { createSampleProduct } from '#use-cases/create-sample-product';
 import { answeredOnce } from './answered-once';
 
 const present = (request: AuthenticatedRequest, product: Product) => presentProduct(request.deps.blobs, product);
@@ -25,16 +27,23 @@ const list: Operation = async (request) => {
 const create: Operation = async (request) => {
   const body = await readRouteBody(request);
   try {
-    const { demo_video_upload_id: uploadId, demo_video_url: url, ...input } = parseInput(createProductInput, body.fields, 'product');
+    const { demo_video_upload_id: uploadId, demo_video_url: url, reframe, demo_start_s, demo_end_s, ...input } = parseInput(createProductInput, body.fields, 'product');
     const file = body.files.demo_video;
     const given = [file && { path: file.path }, uploadId && { uploadId }, url && { url }].filter((source) => !!source);
     if (given.length > 1) throw badRequest('Send one of a demo_video file, demo_video_upload_id or demo_video_url, not several');
     const demo = given[0];
-    const product = await createProduct({ ...request.deps, log: logger }, { accountId: request.principal.accountId, ...input, demo });
+    const intake = demoIntakeOf({ reframe, demo_start_s, demo_end_s });
+    const product = await createProduct({ ...request.deps, log: logger }, { accountId: request.principal.accountId, ...input, demo, intake });
     return created(await present(request, product));
   } finally {
     await body.cleanup();
   }
+};
+
+const createSample: Operation = async (request) => {
+  const body = await readRouteBody(request);
+  parseInput(createSampleProductInput, body.fields, 'sample product');
+  return created(await present(request, await createSampleProduct(request.deps, { accountId: request.principal.accountId })));
 };
 
 const get: Operation = async (request) => {
@@ -58,4 +67,4 @@ const remove: Operation = async (request) => {
   return deleted(await removeProduct(request.deps, { accountId: request.principal.accountId, productId: idParam(request) }));
 };
 
-export const productOperations = { list, create: answeredOnce(create), get, update, remove };
+export const productOperations = { list, create: answeredOnce(create), createSample: answeredOnce(createSample), get, update, remove };

@@ -17,6 +17,8 @@ export interface Avatar {
   seed: number | null;
   /** Engine-private animation data (see the engine port's AvatarRef.rig). */
   rig?: unknown;
+  /** One of the stock avatars every account shares (domain/stock-avatars): never stored, counted or deleted. */
+  stock?: true;
   error: { code: string; message: string } | null;
   created_at: string;
   updated_at: string;
@@ -24,6 +26,7 @@ export interface Avatar {
 
 export interface AvatarView {
   id: number;
+  stock: boolean;
   source: AvatarSource;
   prompt: string | null;
   status: AvatarStatus;
@@ -39,6 +42,7 @@ export interface AvatarView {
 export function avatarView(avatar: Avatar, image?: { url: string; expiresAt: string }): AvatarView {
   return {
     id: avatar.id,
+    stock: avatar.stock === true,
     source: avatar.source,
     prompt: avatar.prompt,
     status: avatar.status,

@@ -10,11 +10,13 @@ export const ERROR_CODES = {
   allowance_exhausted: 402,
   library_full: 402,
   avatars_full: 402,
+  payment_failed: 402,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
   conflict: 409,
+  billing_not_configured: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   expectation_failed: 417,
@@ -35,14 +37,20 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export const ERROR_HELP: Record<ErrorCode, string> = {
   bad_request: 'The request is malformed or a field is invalid. The message names the problem and `param` the field; fix it and send again.',
   unauthorized: 'No valid credentials: send `Authorization: Bearer rsk_…` with a key that exists, or sign in again for a session.',
-  allowance_exhausted: "The plan's monthly videos are used or reserved. Wait for the next period (`GET /usage` says when) or change plan.",
-  library_full: "The reaction library is at its plan's size. Delete a saved reaction (`DELETE /reactions/{id}`) or change plan.",
-  avatars_full: "The account has as many avatars as its plan allows. Delete one (`DELETE /avatars/{id}`) or change plan.",
+  allowance_exhausted:
+    "The plan's monthly videos are used or reserved. Wait for the next period (`GET /usage` says when) or change plan: `PUT /account/plan` from the studio's session (its Plans page); `GET /plans` lists them. An upgrade raises the allowance at once.",
+  library_full:
+    "The reaction library is at its plan's size. Delete a saved reaction (`DELETE /reactions/{id}`) or change plan: `PUT /account/plan` from the studio's session (its Plans page); `GET /plans` lists them.",
+  avatars_full:
+    "The account has as many avatars as its plan allows. Delete one (`DELETE /avatars/{id}`) or change plan: `PUT /account/plan` from the studio's session (its Plans page); `GET /plans` lists them.",
+  payment_failed: 'The payment provider refused the charge for a plan change (a declined card, say); the plan did not change. Update the payment method and try again.',
   forbidden: 'The credentials are valid but may not do this (an API key on a session-only route, a scope it lacks).',
   not_found: 'Nothing with that id belongs to this account (another account\'s records are not found either). Check the id.',
   method_not_allowed: 'The path exists but not with this method; the `Allow` header lists the methods it takes.',
   request_timeout: 'The request was not received in time. Send it again, whole.',
-  conflict: "The record is not in a state that allows this (a job that is not awaiting approval, a product whose demo is still processing), or an `Idempotency-Key` was reused with a different body. Read the record's state and retry when it allows.",
+  billing_not_configured:
+    'This deployment takes no payments (no payment provider is configured), so it cannot move an account to a paid plan; `GET /plans` says so in `billing`. A change to the free plan still works.',
+  conflict: "The record is not in a state that allows this (a job that is not awaiting approval, a product whose demo is still processing), it is shared by every account and cannot be deleted (a stock avatar, a built-in music track), or an `Idempotency-Key` was reused with a different body. Read the record's state and retry when it allows.",
   payload_too_large: 'The body or a file is over its limit; the message gives the limit. Large files go through `POST /uploads`.',
   unsupported_media_type: 'The body or a file is of a type this route does not take; the message lists what it does take.',
   expectation_failed: 'Only `Expect: 100-continue` is supported; send the request without the other expectation.',
@@ -74,6 +82,12 @@ export class AppError extends Error {
     this.param = options.param;
   }
 }
+
+/**
+ * A file refused for what the request asked of it, not for itself (a landscape demo sent without a
+ * reframe): sent again with other options, the same file is taken, so a direct upload is kept for it.
+ */
+export class RefusedAsAsked extends AppError {}
 
 export const badRequest = (message: string, param?: string) => new AppError('bad_request', message, param === undefined ? {} : { param });
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);

@@ -10,6 +10,8 @@ import { jobObjectPrefix } from './jobs';
 import { videoObjectPrefix } from './video';
 import { uploadObjectKey } from './upload-record';
 import { musicObjectPrefix } from './music';
+import { SAMPLES_PREFIX } from './sample-product';
+import { BUILT_IN_SOUNDS_PREFIX } from './sound';
 
 const MEDIA_AREAS = {
   products: productObjectPrefix,
@@ -18,6 +20,10 @@ const MEDIA_AREAS = {
   jobs: jobObjectPrefix,
   videos: videoObjectPrefix,
   music: musicObjectPrefix,
+  // What the project makes once per stack and every account shares: the sample product's clip, the stock avatars' portraits.
+  samples: () => SAMPLES_PREFIX,
+  // The built-in sound beds and stings, rendered by the first job or music request that needs one.
+  sounds: () => BUILT_IN_SOUNDS_PREFIX,
   // Direct uploads: the uploads function signs forms that put here; the functions that take an upload copy it out and delete it.
   uploads: uploadObjectKey,
 } as const;

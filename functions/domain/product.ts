@@ -1,4 +1,5 @@
 /** The product record and how it is shown to clients (docs/decisions.md). */
+import type { DemoIntake, Reframe } from './demo-intake';
 
 type DemoStatus = 'processing' | 'ready' | 'failed';
 
@@ -29,6 +30,11 @@ export interface Product {
   name: string;
   description: string | null;
   demo: DemoVideo | null;
+  /**
+   * How the demo is to be taken in (reframed, trimmed), as the request asked; kept beside the demo
+   * rather than in it because settling a demo replaces that record whole. Absent: nothing was asked.
+   */
+  demo_intake?: DemoIntake;
   created_at: string;
   updated_at: string;
 }
@@ -48,6 +54,9 @@ export interface ProductView {
   name: string;
   description: string | null;
   demo_video: DemoVideoView | null;
+  reframe: Reframe | null;
+  demo_start_s: number | null;
+  demo_end_s: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -69,6 +78,9 @@ export function productView(product: Product, playable?: { url: string; expiresA
           error: demo.error ?? null,
         }
       : null,
+    reframe: product.demo_intake?.reframe ?? null,
+    demo_start_s: product.demo_intake?.start_s ?? null,
+    demo_end_s: product.demo_intake?.end_s ?? null,
     created_at: product.created_at,
     updated_at: product.updated_at,
   };

@@ -5,6 +5,7 @@
  */
 import { AppError } from './errors';
 import type { JobMethod } from './jobs';
+import { CHANGE_PLAN_HINT } from './plans';
 
 /** This month's allowance as GET /usage shows it. */
 export interface AllowanceState {
@@ -29,7 +30,7 @@ export function allowanceState(limit: number, usage: { used: number; reserved: n
 
 /** The refusal of a reservation past the limit (the ledger's, word for word, so a dry run and the real request agree). */
 export const allowanceExhausted = (limit: number, period: string) =>
-  new AppError('allowance_exhausted', `The monthly allowance of ${limit} videos is used up for ${period}`);
+  new AppError('allowance_exhausted', `The monthly allowance of ${limit} videos is used up for ${period}; wait for the next period (GET /usage) or ${CHANGE_PLAN_HINT}`);
 
 /** What a real request would refuse: more units than are left (402). */
 export function assertAllowanceCovers(state: AllowanceState, units: number, period: string): void {

@@ -109,3 +109,9 @@ export function soundPlanOf(input: { sound: SoundMode; musicId: string | null; e
 /** An account's own track id ("t12"); built-in ids are slugs, so the two never collide. */
 export const accountTrackId = (sequence: number) => `t${sequence}`;
 export const isAccountTrackId = (id: string) => /^t[1-9][0-9]{0,15}$/.test(id);
+
+/** Where the built-in sounds live in the media bucket, rendered once per stack and shared by every account. */
+export const BUILT_IN_SOUNDS_PREFIX = 'sounds/built-in/';
+
+/** A built-in sound's file, under the version of the sounds it was rendered with (a new version renders anew). */
+export const builtInSoundKey = (id: string, version: number) => `${BUILT_IN_SOUNDS_PREFIX}v${version}/${id}.m4a`;

@@ -22,7 +22,7 @@ interface PurposeRule {
 
 /** The same caps and types the multipart file parts take (functions/routes.ts, the media checks). */
 export const UPLOAD_RULES: Readonly<Record<UploadPurpose, PurposeRule>> = {
-  demo_video: { maxBytes: DEMO_VIDEO_MAX_BYTES, contentTypes: ['video/mp4', 'video/quicktime', 'video/x-msvideo'], field: 'demo_video_upload_id' },
+  demo_video: { maxBytes: DEMO_VIDEO_MAX_BYTES, contentTypes: ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-msvideo'], field: 'demo_video_upload_id' },
   avatar_image: { maxBytes: AVATAR_UPLOAD_MAX_BYTES, contentTypes: ['image/jpeg', 'image/png', 'image/webp'], field: 'image_upload_id' },
   reference_video: {
     maxBytes: REFERENCE_VIDEO_MAX_BYTES,

@@ -6,6 +6,8 @@ import { lambdaApiDependencies } from '#wiring/lambda';
 import { apiStores, onlyStores } from '#wiring/table-stores';
 import { DynamoAccountStore } from '#adapters/dynamodb/accounts';
 import { DynamoUserStore } from '#adapters/dynamodb/users';
+import { withParts } from '#wiring/not-bundled';
+import { mailOnAws } from '#wiring/mail-on-aws';
 
 /** The table's stores this function's operations use: all it bundles of them. */
 const STORES = apiStores({ accounts: DynamoAccountStore, users: DynamoUserStore });
@@ -14,4 +16,5 @@ const STORES = apiStores({ accounts: DynamoAccountStore, users: DynamoUserStore 
 export const createHandler = (dependencies: DependencySource) =>
   createApiHandler({ ...authOperations, ...apiKeyOperations }, onlyStores(dependencies, STORES));
 
-export const handler = createHandler(lambdaApiDependencies(STORES));
+// Password-reset links are mailed from here: only this function carries the SES adapter.
+export const handler = createHandler(withParts(lambdaApiDependencies(STORES), mailOnAws));

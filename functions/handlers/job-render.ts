@@ -11,6 +11,8 @@ import { referenceResolver } from '#adapters/reference/reference-resolver';
 import { xrayCapture } from '#adapters/xray/sdk-capture';
 import { FfmpegVideoComposer } from '#adapters/media/ffmpeg-video-composer';
 import { lambdaClipFaces } from '#adapters/lambda/face-check-client';
+import { BlobStockAvatars } from '#adapters/samples/blob-stock-avatars';
+import { renderAvatarPng } from '#render';
 
 /** The generation and ffmpeg steps. */
 export const tasks: TasksOf<'render'> = {
@@ -33,5 +35,7 @@ export const handler = createHandler(
     references: referenceResolver(),
     composer: new FfmpegVideoComposer(),
     faces: { ...base.faces, ...lambdaClipFaces() },
+    // A hosted engine is handed a stock avatar's portrait, drawn here (sharp) if nothing drew it yet.
+    stockAvatars: new BlobStockAvatars(base.blobs, renderAvatarPng),
   })),
 );

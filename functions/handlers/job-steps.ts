@@ -7,6 +7,8 @@ import { finalize } from '#pipeline/tasks/finalize';
 import { markFailed } from '#pipeline/tasks/mark-failed';
 import type { DependencySource } from '#ports/dependencies';
 import { lambdaDependencies } from '#wiring/lambda';
+import { withParts } from '#wiring/not-bundled';
+import { BlobStockAvatars } from '#adapters/samples/blob-stock-avatars';
 
 /** The bookkeeping steps (records, charges, the preview wait, failures): no media code in this bundle. */
 export const tasks: TasksOf<'steps'> = {
@@ -19,4 +21,5 @@ export const tasks: TasksOf<'steps'> = {
 
 export const createHandler = (dependencies: DependencySource) => pipelineHandler('steps', tasks, dependencies);
 
-export const handler = createHandler(lambdaDependencies);
+// Prepare checks a job's inputs, a stock avatar among them (read from the catalogue; its portrait is the render function's to draw).
+export const handler = createHandler(withParts(lambdaDependencies, (base) => ({ stockAvatars: new BlobStockAvatars(base.blobs) })));

@@ -8,6 +8,7 @@ import { DynamoUploadStore } from '#adapters/dynamodb/uploads';
 import { withParts } from '#wiring/not-bundled';
 import { FfmpegDemoMedia } from '#adapters/media/ffmpeg-demo-media';
 import { createLinkedFileDownloader } from '#adapters/reference/direct-media-resolver';
+import { BlobSampleDemo } from '#adapters/samples/blob-sample-demo';
 
 /** The table's stores this function's operations use: all it bundles of them. */
 const STORES = apiStores({ products: DynamoProductStore, uploads: DynamoUploadStore });
@@ -16,4 +17,7 @@ const STORES = apiStores({ products: DynamoProductStore, uploads: DynamoUploadSt
 export const createHandler = (dependencies: DependencySource) => createApiHandler(productOperations, onlyStores(dependencies, STORES));
 
 // Uploaded demo videos are judged here (ffprobe), so only this function and the worker bundle the tools; a linked one is fetched here.
-export const handler = createHandler(withParts(lambdaApiDependencies(STORES), () => ({ demoMedia: new FfmpegDemoMedia(), remoteFiles: createLinkedFileDownloader() })));
+// The sample clip is only found here (and copied); the sample-demo worker makes it.
+export const handler = createHandler(
+  withParts(lambdaApiDependencies(STORES), (base) => ({ demoMedia: new FfmpegDemoMedia(), remoteFiles: createLinkedFileDownloader(), sampleDemo: new BlobSampleDemo(base.blobs) })),
+);

@@ -18,6 +18,7 @@ import { withParts } from '#wiring/not-bundled';
 import { FfprobeMediaInspector } from '#adapters/media/ffprobe-media-inspector';
 import { lambdaClipFaces } from '#adapters/lambda/face-check-client';
 import { requestReferenceResolver } from '#adapters/reference/reference-resolver';
+import { BlobStockAvatars } from '#adapters/samples/blob-stock-avatars';
 
 /** The table's stores this function's operations use: all it bundles of them (the ledger: a dry run reads the allowance; music: a job's music_id is checked). */
 const STORES = apiStores({
@@ -38,11 +39,13 @@ export const createHandler = (dependencies: DependencySource) => createApiHandle
 
 // Reference clips are judged here (ffprobe), so only this function bundles the inspector; a linked one is
 // fetched here first, within the request's time. Their face: frames sampled here (ffmpeg), looked at by
-// the face-check function (routes.ts: no room for the face runtime beside ffmpeg).
+// the face-check function (routes.ts: no room for the face runtime beside ffmpeg). A job may name a stock
+// avatar: the catalogue is read here, its portraits are drawn elsewhere.
 export const handler = createHandler(
   withParts(lambdaApiDependencies(STORES), (base) => ({
     media: new FfprobeMediaInspector(),
     faces: { ...base.faces, ...lambdaClipFaces() },
     references: requestReferenceResolver(),
+    stockAvatars: new BlobStockAvatars(base.blobs),
   })),
 );

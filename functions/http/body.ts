@@ -319,6 +319,18 @@ export async function readRouteBody(request: ApiRequest): Promise<ParsedBody> {
   return readBody(request.event, declared);
 }
 
+/**
+ * The body's bytes exactly as sent, for a route whose body is signed (a payment provider's webhook):
+ * a signature covers those bytes, not what parsing and serialising them again would give. Only the
+ * route's size limit is checked here; the signature is what decides whether it is read at all.
+ */
+export function rawRouteBody(request: ApiRequest): Buffer {
+  if (!request.route.body) throw new Error(`route ${request.route.operation} declares no body`);
+  refuseOverRouteLimit(request.event, request.route.maxBodyBytes);
+  const { body, isBase64Encoded } = request.event;
+  return body ? Buffer.from(body, isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+}
+
 const bodySize = (event: ApiEvent) => (!event.body ? 0 : event.isBase64Encoded ? Buffer.byteLength(event.body, 'base64') : Buffer.byteLength(event.body, 'utf8'));
 
 /**

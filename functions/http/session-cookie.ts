@@ -29,6 +29,16 @@ export const setSessionCookie = (event: ApiEvent, token: string, maxAgeS: number
 export const clearSessionCookie = (event: ApiEvent) => sessionCookie(event, '', { maxAge: 0, expires: new Date(0) });
 
 /**
+ * The studio's origin as this request reached it (through the studio's distribution on AWS, the
+ * local server's own address locally): where a page the service sends the browser to (a checkout's
+ * return) is found.
+ */
+export function studioOrigin(event: ApiEvent): string {
+  const host = event.headers?.['x-forwarded-host'] ?? event.headers?.host ?? '127.0.0.1';
+  return `${isPlainLoopback(event) ? 'http' : 'https'}://${host.toLowerCase()}`;
+}
+
+/**
  * The origin this request was addressed to, as a browser on the same site would send it in `Origin`.
  * On AWS the studio's CloudFront distribution passes its own host in x-forwarded-host (it overwrites
  * any a viewer sends); API Gateway's Host is then its own. A page of another site cannot set that

@@ -11,7 +11,7 @@ import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
 import type { ErrorCode } from '#domain/errors';
 import { dataOf, deletedRecord, pageOf, sliceOf } from '#domain/schemas/envelope';
-import { createProductInput, productResponse, updateProductInput } from '#domain/schemas/product';
+import { createProductInput, createSampleProductInput, productResponse, updateProductInput } from '#domain/schemas/product';
 import { avatarResponse, createAvatarFromUpload, createAvatarInput } from '#domain/schemas/avatar';
 import { addMusicFromFile, addMusicFromUpload, deletedMusicResponse, musicTrackResponse } from '#domain/schemas/music';
 import { saveReactionInput, savedReactionResponse } from '#domain/schemas/reaction';
@@ -25,6 +25,7 @@ import { captionPreviewInput } from '#domain/schemas/captions';
 import { channelSyncInput, channelSyncResponse, connectionResponse, disconnectResponse, postResponse } from '#domain/schemas/social';
 import { analyticsOverviewResponse, analyticsSyncResponse } from '#domain/schemas/analytics';
 import { usageResponse } from '#domain/schemas/usage';
+import { changePlanInput, planChangeResponse, plansResponse, stripeEventInput, stripeWebhookResponse } from '#domain/schemas/plans';
 import { createUploadInput, uploadResponse } from '#domain/schemas/upload';
 import { livenessResponse } from '#domain/schemas/meta';
 import {
@@ -47,6 +48,10 @@ import {
   createdApiKeyResponse,
   logInInput,
   passwordChangedResponse,
+  passwordResetConfirmInput,
+  passwordResetRequestedResponse,
+  passwordResetRequestInput,
+  passwordResetResponse,
   revokedApiKeyResponse,
   sessionResponse,
   signUpInput,
@@ -114,10 +119,17 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   'POST /products': {
     summary: 'Create a product',
     description:
-      'With an optional demo clip, normalised in the background: a multipart `demo_video`, `demo_video_upload_id` (a direct upload, POST /uploads) or `demo_video_url` (a public https link, fetched within the request: at most 20 s, and the same 50 MB; a link to a private address, even by a redirect, is 400). One of them.',
+      'With an optional demo clip, normalised in the background to 1080x1920: a multipart `demo_video`, `demo_video_upload_id` (a direct upload, POST /uploads) or `demo_video_url` (a public https link, fetched within the request: at most 20 s, and the same 50 MB; a link to a private address, even by a redirect, is 400). One of them. MP4, MOV, AVI or WebM, told by its bytes (415 otherwise). A landscape or square demo is 422 (`param` `reframe`) unless `reframe` (`blur` or `crop`) is sent; such a direct upload stays unused, to be sent again with it. `demo_start_s` and `demo_end_s` keep a part of the demo (at least 1 s, at most 180 s; an end past the demo is 400); a demo over 180 s needs them. `reframe` or a trim without a demo is 400.',
     fields: createProductInput,
     responses: { 201: ok('Created; a demo clip is `processing`', dataOf(productResponse)) },
     errors: ['not_found', 'conflict', 'upstream_unavailable'],
+  },
+  'POST /products/sample': {
+    summary: 'Create the sample product',
+    description:
+      "A product like any other (listed, counted and deleted the same way) whose demo clip this service draws itself: a fictional habit tracker, 6 s at 1080x1920 with a soft sound bed, already in the output encoding. It takes no fields: send no body, or an empty JSON or form one. The clip is made once per stack; each sample product gets its own copy within the request and is `ready` at once. Only the stack's very first one answers `processing` while the clip is made (well under a minute), then turns `ready` (webhook `product.demo.ready`).",
+    fields: createSampleProductInput,
+    responses: { 201: ok('Created; its demo `ready` (`processing` only while the stack makes its first sample clip)', dataOf(productResponse)) },
   },
   'GET /products/{id}': { summary: 'Get a product', responses: { 200: ok('The product', dataOf(productResponse)) } },
   'PATCH /products/{id}': { summary: 'Update a product', fields: updateProductInput, responses: { 200: ok('The updated product', dataOf(productResponse)) } },
@@ -129,8 +141,10 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   'DELETE /products/{id}': { summary: 'Delete a product and its demo', responses: { 200: gone } },
 
   'GET /avatars': {
-    summary: 'List avatars (all of them, newest first)',
-    responses: { 200: ok('Every avatar of the account', dataOf(z.array(avatarResponse))) },
+    summary: 'List avatars: the stock ones, then the account\'s own (newest first)',
+    description:
+      'Every account has the stock avatars (`stock: true`, in a fixed order, the same ids on every account): use them as `avatar_id` like your own. They do not count against the plan\'s avatar cap and cannot be deleted.',
+    responses: { 200: ok('Every avatar of the account, stock ones first', dataOf(z.array(avatarResponse))) },
   },
   'POST /avatars': {
     summary: 'Create an avatar from a prompt, or upload one',
@@ -145,7 +159,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     errors: ['not_found', 'conflict', 'avatars_full', 'invalid_media', 'no_face', 'upstream_unavailable'],
   },
   'GET /avatars/{id}': { summary: 'Get an avatar', responses: { 200: ok('The avatar', dataOf(avatarResponse)) } },
-  'DELETE /avatars/{id}': { summary: 'Delete an avatar and its images', responses: { 200: gone } },
+  'DELETE /avatars/{id}': { summary: 'Delete an avatar and its images', description: 'A stock avatar cannot be deleted (409).', responses: { 200: gone }, errors: ['conflict'] },
 
   'GET /music': {
     summary: 'List music: the built-in tracks, then the account\'s own (newest first)',
@@ -309,6 +323,31 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
 
   'GET /usage': { summary: 'Plan and allowance usage', responses: { 200: ok('The counters', dataOf(usageResponse)) } },
 
+  'GET /plans': {
+    summary: 'The plans: prices and limits',
+    description: 'Public: no credential. `billing` says how a paid plan is taken on this deployment.',
+    responses: { 200: ok('Every plan, and how paid plans are taken here', dataOf(plansResponse)) },
+  },
+  'PUT /account/plan': {
+    summary: "Change the account's plan (the studio's session only)",
+    description:
+      "Only with the signed-in owner's session cookie (and its X-CSRF-Token); an API key is 403. An upgrade holds at once: the larger allowance and caps apply now, and the units used this period still count. A downgrade waits for the next billing period (a calendar month, UTC): the account shows it as `pending_plan` and `plan_changes_at`, and asking for the plan in force again cancels it. With Stripe (`billing: stripe` in GET /plans), a paid plan without a subscription answers 202 with `checkout_url` and changes nothing until Stripe confirms the payment; a subscription already there is changed in place (an upgrade is charged at once: a declined card is 402 payment_failed). Without a payment provider a paid plan is 409 billing_not_configured. One change at a time: a change while another is under way is 409 with Retry-After.",
+    fields: changePlanInput,
+    responses: {
+      200: ok('Changed (or scheduled, or already so)', dataOf(planChangeResponse)),
+      202: ok('Pay at `checkout_url` first; the account changes when the payment is confirmed', dataOf(planChangeResponse)),
+    },
+    errors: ['payment_failed', 'not_found', 'conflict', 'billing_not_configured', 'upstream_unavailable'],
+  },
+  'POST /billing/stripe/webhook': {
+    summary: "Stripe's events (Stripe calls this; configure it as the endpoint's URL)",
+    description:
+      "No credential: the `Stripe-Signature` header must sign the raw body with the endpoint's signing secret (else 400). checkout.session.completed, customer.subscription.updated and customer.subscription.deleted move the account's plan by the same rules as PUT /account/plan; each event id is applied once, and a redelivery is answered 200 with `result: duplicate`. 404 where no Stripe is configured.",
+    fields: stripeEventInput,
+    responses: { 200: ok('Received', dataOf(stripeWebhookResponse)) },
+    errors: ['not_found', 'upstream_unavailable'],
+  },
+
   'POST /auth/signup': {
     summary: 'Sign up: a new account on the free plan, signed in',
     description:
@@ -335,6 +374,22 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     description: 'A wrong `current_password` is 403 and counts against the email\'s sign-in attempts; a `new_password` outside the policy is 400.',
     fields: changePasswordInput,
     responses: { 200: ok('Changed', dataOf(passwordChangedResponse)) },
+  },
+  'POST /auth/password-reset': {
+    summary: 'Ask for a password-reset link by mail',
+    description:
+      "Always 202 with the same body, whether or not the email has an account. If it has, a link to the studio's reset page (`/reset-password?token=…`) is mailed to it; the link works for 30 minutes and once, and asking again replaces it. At most 5 requests per email an hour and 30 sign-up, sign-in and reset requests per client address per minute (429 with Retry-After). A malformed email is 400.",
+    fields: passwordResetRequestInput,
+    responses: { 202: ok('Accepted: a link is on its way if the email has an account', dataOf(passwordResetRequestedResponse)) },
+    errors: ['rate_limited'],
+  },
+  'POST /auth/password-reset/confirm': {
+    summary: "Set a new password with a mailed link's token, and sign in",
+    description:
+      'The token of a link that is unknown, used, replaced by a newer one or past its 30 minutes is 400 with `param: token`; a password outside the policy (10 to 200 characters, not one of the most common) is 400 with `param: password`, and the link keeps working. Success spends the link (of two confirms with one token exactly one succeeds), signs every other session of the user out and answers with a new session cookie.',
+    fields: passwordResetConfirmInput,
+    responses: { 200: ok('The password is set; signed in', dataOf(passwordResetResponse)) },
+    errors: ['rate_limited'],
   },
   'GET /account': { summary: 'The account', responses: { 200: ok('The account', dataOf(accountResponse)) } },
   'GET /keys': { summary: "The account's API keys (never the keys themselves)", responses: { 200: ok('Every key, revoked ones too', dataOf(z.array(apiKeyResponse))) } },

@@ -13,6 +13,7 @@ import type { JobChanges } from '#ports/job-store';
 import type { Product } from '#domain/product';
 import type { Avatar } from '#domain/avatar';
 import type { SavedReaction } from '#domain/reaction';
+import { findAvatar } from '#use-cases/find-avatar';
 import { inputDeleted, PipelineError } from './errors';
 import { STATE_OF_STEP, type PipelineStep, type StepPayload } from './steps';
 
@@ -71,13 +72,14 @@ export interface JobInputs {
 }
 
 /** Where the records a job names are read from. */
-export type InputDeps = Pick<Dependencies, 'products' | 'avatars' | 'reactions'>;
+export type InputDeps = Pick<Dependencies, 'products' | 'avatars' | 'stockAvatars' | 'reactions'>;
 
-/** The records the job names, each still there; a deleted one fails the job (input_deleted). */
-export async function requireInputs({ products, avatars, reactions }: InputDeps, job: StoredJob): Promise<JobInputs> {
+/** The records the job names, each still there (a stock avatar always is); a deleted one fails the job (input_deleted). */
+export async function requireInputs(deps: InputDeps, job: StoredJob): Promise<JobInputs> {
+  const { products, reactions } = deps;
   const [product, avatar, reaction] = await Promise.all([
     products.get(job.account_id, job.product_id),
-    job.avatar_id === null ? null : avatars.get(job.account_id, job.avatar_id),
+    job.avatar_id === null ? null : findAvatar(deps, job.account_id, job.avatar_id),
     job.reaction_id === null ? null : reactions.get(job.account_id, job.reaction_id),
   ]);
   if (!product) throw inputDeleted(`Product ${job.product_id}`);

@@ -42,8 +42,8 @@ export const PIPELINE_FUNCTIONS = {
     substitution: 'JobRenderFunctionArn',
     table: 'readwrite',
     bucket: 'readwrite',
-    // Clips, previews and references of the job; the finished video and poster.
-    writes: ['jobs', 'videos'],
+    // Clips, previews and references of the job; the finished video and poster; a stock avatar's portrait and the built-in sounds, made once per stack.
+    writes: ['jobs', 'videos', 'samples', 'sounds'],
     ffmpeg: true,
     native: true,
     engines: ['reaction'],

@@ -2,6 +2,7 @@
 import type { Avatar } from '#domain/avatar';
 import type { WebhookEvent } from '#domain/webhooks';
 import { AppError } from '#domain/errors';
+import { CHANGE_PLAN_HINT } from '#domain/plans';
 
 export type AvatarOutcome = Pick<Avatar, 'status' | 'image_key' | 'width' | 'height' | 'engine' | 'seed' | 'error'> & { rig?: unknown };
 
@@ -32,6 +33,6 @@ export interface AvatarStore {
 export function avatarsFull(cap: number): AppError {
   return new AppError(
     'avatars_full',
-    `This plan keeps at most ${cap} avatars and all ${cap} are in use; delete one (DELETE /avatars/{id}) or upgrade the plan to add more`,
+    `This plan keeps at most ${cap} avatars and all ${cap} are in use; delete one (DELETE /avatars/{id}) or ${CHANGE_PLAN_HINT}`,
   );
 }

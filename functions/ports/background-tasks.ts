@@ -5,7 +5,8 @@
 
 export type BackgroundTask =
   | { type: 'normalise-demo'; accountId: number; productId: number; originalKey: string }
-  | { type: 'generate-avatar'; accountId: number; avatarId: number };
+  | { type: 'generate-avatar'; accountId: number; avatarId: number }
+  | { type: 'sample-demo'; accountId: number; productId: number };
 
 export interface BackgroundTasks {
   dispatch(task: BackgroundTask): Promise<void>;

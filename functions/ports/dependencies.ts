@@ -42,6 +42,10 @@ import type { MusicStore } from './music-store';
 import type { MusicMedia } from './music-media';
 import type { SoundBank } from './sound-bank';
 import type { VideoComposer } from './video-composer';
+import type { SampleDemo } from './sample-demo';
+import type { StockAvatars } from './stock-avatars';
+import type { Mailer } from './mailer';
+import type { Billing } from './billing';
 
 export interface Dependencies {
   /** Starts video jobs and hands preview decisions to their executions. */
@@ -60,6 +64,10 @@ export interface Dependencies {
   products: ProductStore;
   /** Avatars, capped per plan. */
   avatars: AvatarStore;
+  /** The stock avatars every account has besides its own (find them through use-cases/find-avatar.ts). */
+  stockAvatars: StockAvatars;
+  /** The sample product's demo clip, made once per stack: found everywhere, made only by the sample-demo worker. */
+  sampleDemo: SampleDemo;
   /** The saved-reaction library. */
   reactions: ReactionStore;
   /** The account's own music tracks (the built-in ones are domain/sound's list). */
@@ -102,12 +110,22 @@ export interface Dependencies {
   /** Limits shared by every instance (requests per minute, AI helper quotas, analytics syncs). */
   rateLimits: RateLimiter;
   accounts: AccountStore;
+  /** The payment provider behind paid plans: none locally, Stripe on AWS once configured. */
+  billing: Billing;
   /** The keys requests authenticate with. */
   apiKeys: ApiKeyStore;
   /** Studio users and their password hashes. */
   users: UserStore;
   /** Studio sessions (the `rs_session` cookie), revocable, expiring. */
   sessions: SessionStore;
+  /** Mails to people (password-reset links): SES on AWS, the data dir's outbox locally. */
+  mailer: Mailer;
+  /**
+   * The studio's address, where mailed links point. Configured (STUDIO_URL on AWS, the server's own
+   * address locally), never taken from a request's Host, which a caller may forge to have a reset
+   * link point at its own site. A function: the local server knows its port only once it listens.
+   */
+  studioUrl: () => string;
   /** The answers of creating POSTs sent with an Idempotency-Key, to give again to a repeat. */
   idempotentAnswers: IdempotentAnswerStore;
   /** How long recent jobs took, by kind: what quotes estimate from. */

@@ -1,5 +1,6 @@
 /** The saved-reaction library: one reaction per job, capped per plan. */
 import { AppError } from '#domain/errors';
+import { CHANGE_PLAN_HINT } from '#domain/plans';
 import type { SavedReaction } from '#domain/reaction';
 
 export type SaveOutcome = { created: true } | { created: false; existingId: number };
@@ -23,6 +24,6 @@ export interface ReactionStore {
 export function libraryFull(cap: number): AppError {
   return new AppError(
     'library_full',
-    `The saved-reaction library is full (${cap} of ${cap} on this plan); delete a saved reaction (DELETE /reactions/{id}) or upgrade the plan to save more`,
+    `The saved-reaction library is full (${cap} of ${cap} on this plan); delete a saved reaction (DELETE /reactions/{id}) or ${CHANGE_PLAN_HINT}`,
   );
 }

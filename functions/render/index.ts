@@ -17,6 +17,7 @@ export { SNIFF_BYTES, sniffVideoContainer, type VideoContainer } from './ffmpeg/
 // The canonical encoding every segment of a finished video shares, and re-encoding a demo video into it.
 export {
   CANONICAL,
+  CANONICAL_ENCODING_ID,
   canonicalConcatList,
   canonicalEncodeArgs,
   canonicalFrameCount,
@@ -27,6 +28,10 @@ export {
   toCanonicalAudio,
 } from './encoding/canonical-encoding';
 export { normaliseVideo } from './encoding/normalise';
+
+// The sample product's demo clip (a fictional habit tracker), drawn by Skia over a bed ffmpeg synthesises, and the fonts it is drawn with.
+export { renderSampleDemo } from './sample/sample-demo';
+export { SAMPLE_FONTS } from './sample/sample-fonts';
 
 // Uploads judged by their bytes: demo videos, motion references, avatar images.
 export { inspectDemoVideo } from './uploads/demo-video';

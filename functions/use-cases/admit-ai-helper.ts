@@ -4,7 +4,8 @@
  * up the other, and concurrent requests cannot pass either.
  */
 import { AppError, notFound } from '#domain/errors';
-import { planOf } from '#domain/plans';
+import { accountAt } from '#domain/account';
+import { CHANGE_PLAN_HINT, planOf } from '#domain/plans';
 import type { Dependencies } from '#ports/dependencies';
 
 const MINUTE_MS = 60_000;
@@ -13,8 +14,9 @@ const DAY_MS = 24 * 60 * MINUTE_MS;
 export type AiHelperDeps = Pick<Dependencies, 'accounts' | 'rateLimits' | 'now'>;
 
 export async function admitAiHelper(deps: AiHelperDeps, accountId: number): Promise<void> {
-  const account = await deps.accounts.get(accountId);
-  if (!account) throw notFound('Account');
+  const found = await deps.accounts.get(accountId);
+  if (!found) throw notFound('Account');
+  const account = accountAt(found, deps.now());
   const plan = planOf(account.plan);
   const [minute, day] = await deps.rateLimits.consumeAll(
     [
@@ -28,7 +30,7 @@ export async function admitAiHelper(deps: AiHelperDeps, accountId: number): Prom
   const which = day!.retryAfterS
     ? `the daily limit of ${plan.aiHelpersPerDay} AI-helper requests`
     : `the limit of ${plan.aiHelpersPerMinute} AI-helper requests per minute`;
-  throw new AppError('rate_limited', `You reached ${which} on the ${account.plan} plan; retry in ${retryAfterS} s`, {
+  throw new AppError('rate_limited', `You reached ${which} on the ${account.plan} plan; retry in ${retryAfterS} s, or ${CHANGE_PLAN_HINT}`, {
     headers: { 'retry-after': String(retryAfterS) },
   });
 }

@@ -7,7 +7,7 @@
 import { avatarImageKey, type Avatar } from '#domain/avatar';
 import { notFound } from '#domain/errors';
 import { noFaceInImage } from '#domain/faces';
-import { planOf } from '#domain/plans';
+import { limitsAt } from '#domain/account';
 import { newSeed } from '#domain/seed';
 import { avatarsFull } from '#ports/avatar-store';
 import type { Dependencies } from '#ports/dependencies';
@@ -38,7 +38,7 @@ export async function createAvatar(deps: CreateAvatarDeps, input: CreateAvatarIn
 async function roomForAvatar(deps: CreateAvatarDeps, accountId: number): Promise<number> {
   const account = await deps.accounts.get(accountId);
   if (!account) throw notFound('Account');
-  const cap = planOf(account.plan).avatarCap;
+  const cap = limitsAt(account, deps.now()).avatarCap;
   if ((await deps.avatars.count(accountId)) >= cap) throw avatarsFull(cap);
   return cap;
 }

@@ -1,8 +1,9 @@
 /**
  * Creates a product, with its demo video when one was uploaded (a multipart part or a direct upload):
- * the file is judged before anything is written (a refused one leaves nothing behind) and normalised
- * in the background.
+ * the file is judged before anything is written (a refused one leaves nothing behind), with what the
+ * request asked of it (a reframe, a trim), and normalised in the background as asked.
  */
+import { intakeWithoutDemo, judgeDemo, type DemoIntake } from '#domain/demo-intake';
 import { demoOriginalKey, type Product } from '#domain/product';
 import type { Dependencies } from '#ports/dependencies';
 import { withFile, type FileSource, type UseUploadDeps } from './use-upload';
@@ -15,16 +16,22 @@ export interface CreateProductInput {
   description?: string | null;
   /** The demo video: a multipart part on disk, or a direct upload's id. */
   demo?: FileSource;
+  /** How to take the demo in (domain/demo-intake.ts); null or absent: as it is. */
+  intake?: DemoIntake | null;
 }
 
 export async function createProduct(deps: CreateProductDeps, input: CreateProductInput): Promise<Product> {
-  if (!input.demo) return create(deps, input, undefined);
+  if (!input.demo) {
+    if (input.intake) throw intakeWithoutDemo(input.intake);
+    return create(deps, input, undefined);
+  }
   return withFile(deps, input.accountId, 'demo_video', input.demo, (path) => create(deps, input, path));
 }
 
 async function create(deps: CreateProductDeps, input: CreateProductInput, demoPath: string | undefined): Promise<Product> {
   const { accountId } = input;
   const demo = demoPath ? await deps.demoMedia.inspect(demoPath) : undefined;
+  if (demo) judgeDemo(demo, input.intake ?? null);
   const id = await deps.products.newProductId();
   const now = deps.now().toISOString();
   const product: Product = {
@@ -33,6 +40,7 @@ async function create(deps: CreateProductDeps, input: CreateProductInput, demoPa
     name: input.name,
     description: input.description ?? null,
     demo: demo ? { status: 'processing', original_key: demoOriginalKey(accountId, id) } : null,
+    ...(demo && input.intake ? { demo_intake: input.intake } : {}),
     created_at: now,
     updated_at: now,
   };

@@ -8,14 +8,15 @@ import { conflict, notFound } from '#domain/errors';
 import { accountTrackNumber } from '#domain/music';
 import { builtInTrack } from '#domain/sound';
 import { billingPeriodOf } from '#domain/billing-period';
-import { planOf } from '#domain/plans';
+import { limitsAt } from '#domain/account';
 import { allowanceState, assertAllowanceCovers, type VideoQuote } from '#domain/quote';
 import type { VideoRequest } from '#domain/schemas/video';
 import type { ChargeRef, Reservation } from '#ports/allowance-ledger';
 import type { Dependencies } from '#ports/dependencies';
+import { findAvatar } from './find-avatar';
 
 /** The stores of the records a job names, and of the account whose plan it is charged under. */
-export type JobReferenceReads = Pick<Dependencies, 'accounts' | 'products' | 'avatars' | 'reactions' | 'music'>;
+export type JobReferenceReads = Pick<Dependencies, 'accounts' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'music'>;
 
 /** Foreign or unknown ids in the body are 404 naming the field; inputs not usable yet are 409. */
 export async function checkReferencedRecords(deps: Omit<JobReferenceReads, 'accounts'>, accountId: number, request: VideoRequest): Promise<void> {
@@ -36,7 +37,7 @@ export async function checkProduct(deps: Pick<JobReferenceReads, 'products'>, ac
 }
 
 /** The avatar (ready), the saved reaction and the music track a job names, if it names them. */
-export async function checkNamedRecords(deps: Pick<JobReferenceReads, 'avatars' | 'reactions' | 'music'>, accountId: number, request: VideoRequest): Promise<void> {
+export async function checkNamedRecords(deps: Pick<JobReferenceReads, 'avatars' | 'stockAvatars' | 'reactions' | 'music'>, accountId: number, request: VideoRequest): Promise<void> {
   if (request.avatarId !== null) await requireReadyAvatar(deps, accountId, request.avatarId);
   if (request.reactionId !== null && !(await deps.reactions.get(accountId, request.reactionId))) {
     throw notFound(`reaction_id: Saved reaction ${request.reactionId}`);
@@ -51,8 +52,8 @@ export async function requireMusic(deps: Pick<JobReferenceReads, 'music'>, accou
   if (number === undefined || !(await deps.music.get(accountId, number))) throw notFound(`music_id: Music track ${musicId}`);
 }
 
-export async function requireReadyAvatar(deps: Pick<JobReferenceReads, 'avatars'>, accountId: number, avatarId: number): Promise<void> {
-  const avatar = await deps.avatars.get(accountId, avatarId);
+export async function requireReadyAvatar(deps: Pick<JobReferenceReads, 'avatars' | 'stockAvatars'>, accountId: number, avatarId: number): Promise<void> {
+  const avatar = await findAvatar(deps, accountId, avatarId);
   if (!avatar) throw notFound(`avatar_id: Avatar ${avatarId}`);
   if (avatar.status === 'processing') throw conflict(`Avatar ${avatarId} is still being generated; retry when its status is ready`);
   if (avatar.status === 'failed') throw conflict(`Avatar ${avatarId} failed to generate; create another avatar`);
@@ -60,13 +61,14 @@ export async function requireReadyAvatar(deps: Pick<JobReferenceReads, 'avatars'
 
 /** The unit `ref` is reserved as: this month's period, under the account's plan. */
 export async function reservationOf(deps: Pick<JobReferenceReads, 'accounts'>, ref: ChargeRef, now: Date): Promise<Reservation> {
-  return { ref, period: billingPeriodOf(now).id, limit: await monthlyLimitOf(deps, ref.accountId) };
+  return { ref, period: billingPeriodOf(now).id, limit: await monthlyLimitOf(deps, ref.accountId, now) };
 }
 
-async function monthlyLimitOf(deps: Pick<JobReferenceReads, 'accounts'>, accountId: number): Promise<number> {
+/** The plan in force now decides: an upgrade this period raises it at once, over the units already used. */
+async function monthlyLimitOf(deps: Pick<JobReferenceReads, 'accounts'>, accountId: number, now: Date): Promise<number> {
   const account = await deps.accounts.get(accountId);
   if (!account) throw notFound('Account');
-  return planOf(account.plan).monthlyVideos;
+  return limitsAt(account, now).monthlyVideos;
 }
 
 /**
@@ -80,7 +82,7 @@ export async function quoteOf(
   estimatedSeconds: number,
   now: Date,
 ): Promise<VideoQuote> {
-  const limit = await monthlyLimitOf(deps, accountId);
+  const limit = await monthlyLimitOf(deps, accountId, now);
   const period = billingPeriodOf(now).id;
   const allowance = allowanceState(limit, await deps.ledger.periodUsage(accountId, period));
   assertAllowanceCovers(allowance, units, period);

@@ -27,7 +27,7 @@ import { withLinkedReference } from './reference-link';
 import { withFile, type SentFile, type UseUploadDeps } from './use-upload';
 
 export type RegenerateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'faces' | 'references' | 'now'> &
-  Pick<JobReferenceReads, 'accounts' | 'avatars' | 'music'> &
+  Pick<JobReferenceReads, 'accounts' | 'avatars' | 'stockAvatars' | 'music'> &
   UseUploadDeps & { log?: UseCaseLog };
 
 export interface RegenerateVideoJobInput {

@@ -1,9 +1,13 @@
-/** Deletes an avatar: its record first (so jobs see it gone), then its objects. */
+/** Deletes an avatar: its record first (so jobs see it gone), then its objects. A stock avatar is every account's: 409. */
 import { avatarObjectPrefix } from '#domain/avatar';
-import { notFound } from '#domain/errors';
+import { conflict, notFound } from '#domain/errors';
+import { isStockAvatarId } from '#domain/stock-avatars';
 import type { Dependencies } from '#ports/dependencies';
 
 export async function removeAvatar(deps: Pick<Dependencies, 'avatars' | 'blobs'>, input: { accountId: number; avatarId: number }): Promise<number> {
+  if (isStockAvatarId(input.avatarId)) {
+    throw conflict(`Avatar ${input.avatarId} is a stock avatar, which every account shares: it cannot be deleted (it does not count against the plan's avatar cap)`);
+  }
   const avatar = await deps.avatars.delete(input.accountId, input.avatarId);
   if (!avatar) throw notFound('Avatar');
   await deps.blobs.deletePrefix(avatarObjectPrefix(input.accountId, input.avatarId));

@@ -4,7 +4,7 @@
  */
 import { conflict, notFound } from '#domain/errors';
 import type { Job } from '#domain/jobs';
-import { planOf } from '#domain/plans';
+import { limitsAt } from '#domain/account';
 import { reactionClipKey, type SavedReaction } from '#domain/reaction';
 import type { Dependencies } from '#ports/dependencies';
 import { libraryFull, type SaveOutcome } from '#ports/reaction-store';
@@ -26,7 +26,7 @@ export async function saveReaction(deps: SaveReactionDeps, input: { accountId: n
   if (!job) throw notFound('job_id: job');
   if (!account) throw notFound('Account');
   const clip = clipOf(job);
-  const cap = planOf(account.plan).libraryCap;
+  const cap = limitsAt(account, deps.now()).libraryCap;
   // Refused before the copy when the library is plainly full; the store's save is what enforces it.
   if ((await deps.library.count(accountId)) >= cap) throw libraryFull(cap);
 

@@ -27,7 +27,7 @@ export async function settleDemo(deps: SettleDemoDeps, task: { accountId: number
     const input = join(dir, 'input');
     const output = join(dir, 'demo.mp4');
     await deps.blobs.getToFile(originalKey, input);
-    const result = await deps.demoMedia.normalise(input, output, { timeoutMs: NORMALISE_TIMEOUT_MS });
+    const result = await deps.demoMedia.normalise(input, output, { timeoutMs: NORMALISE_TIMEOUT_MS, ...(product.demo_intake ? { intake: product.demo_intake } : {}) });
     await deps.blobs.putFile(canonicalKey, output, 'video/mp4');
     const now = deps.now();
     const kept = await deps.products.settleDemo(

@@ -1,11 +1,11 @@
-/** Admits a sign-in request under every throttle named, or refuses it as 429 with the longest wait. */
+/** Admits a sign-in (or password-reset) request under every throttle named, or refuses it as 429 with the longest wait. */
 import { AppError } from '#domain/errors';
 import type { RateLimitRule } from '#domain/sliding-window';
 import type { Dependencies } from '#ports/dependencies';
 
-export async function admitSignIn(deps: Pick<Dependencies, 'rateLimits' | 'now'>, rules: readonly RateLimitRule[]): Promise<void> {
+export async function admitSignIn(deps: Pick<Dependencies, 'rateLimits' | 'now'>, rules: readonly RateLimitRule[], what = 'sign-in attempts'): Promise<void> {
   const decisions = await deps.rateLimits.consumeAll(rules, deps.now().getTime());
   if (decisions.every((d) => d.allowed)) return;
   const retryAfterS = Math.max(1, ...decisions.map((d) => d.retryAfterS ?? 0));
-  throw new AppError('rate_limited', `Too many sign-in attempts: retry in ${retryAfterS} s`, { headers: { 'retry-after': String(retryAfterS) } });
+  throw new AppError('rate_limited', `Too many ${what}: retry in ${retryAfterS} s`, { headers: { 'retry-after': String(retryAfterS) } });
 }

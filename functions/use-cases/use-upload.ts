@@ -9,7 +9,7 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppError, badRequest, conflict, isAppError, notFound } from '#domain/errors';
+import { AppError, badRequest, conflict, isAppError, notFound, RefusedAsAsked } from '#domain/errors';
 import { UPLOAD_RULES, uploadIsExpired, type Upload, type UploadPurpose } from '#domain/upload-record';
 import type { Dependencies } from '#ports/dependencies';
 import { RemoteFileError } from '#ports/remote-files';
@@ -25,7 +25,7 @@ export type UseUploadDeps = Pick<Dependencies, 'uploads' | 'blobs' | 'remoteFile
 /** The field that links a file of each purpose that takes links (a reference clip's link is the job's own reference_url). */
 const URL_FIELDS: Readonly<Partial<Record<UploadPurpose, string>>> = { demo_video: 'demo_video_url', avatar_image: 'image_url', reference_video: 'reference_url' };
 
-/** The refusals that judge the file itself: such a file is of no further use, so it goes. */
+/** The refusals that judge the file itself: such a file is of no further use, so it goes (unless it was refused only as asked). */
 const REFUSALS_OF_THE_FILE = new Set(['payload_too_large', 'unsupported_media_type', 'invalid_media', 'no_face']);
 
 /**
@@ -52,7 +52,7 @@ export async function withFile<T>(
     await dropObject(deps, upload);
     return result;
   } catch (error) {
-    if (isAppError(error) && REFUSALS_OF_THE_FILE.has(error.code)) await dropObject(deps, upload);
+    if (isAppError(error) && REFUSALS_OF_THE_FILE.has(error.code) && !(error instanceof RefusedAsAsked)) await dropObject(deps, upload);
     await undo.undo();
     throw error;
   }

@@ -26,8 +26,12 @@ import {
   cipherNotBundled,
   remoteFilesNotBundled,
   webhookReceiversNotBundled,
+  billingNotBundled,
   musicMediaNotBundled,
   composerNotBundled,
+  sampleDemoNotBundled,
+  stockAvatarsNotBundled,
+  mailerNotBundled,
 } from './not-bundled';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 import { powertoolsMetrics } from '#adapters/metrics/powertools-metrics';
@@ -82,6 +86,10 @@ function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dep
     blobs,
     // Renders only where ffmpeg is (the job-render function); elsewhere it finds the stored files.
     sounds: new BlobSoundBank(blobs),
+    // Only the functions that read them: the products function and the sample-demo worker the sample
+    // clip; the avatars, videos and pipeline functions the stock avatars (the rig code is 14 KB).
+    sampleDemo: sampleDemoNotBundled,
+    stockAvatars: stockAvatarsNotBundled,
     // Heavy: the handler modules of the functions that generate add them (not-bundled.ts).
     engines: enginesNotBundled,
     references: referencesNotBundled,
@@ -97,8 +105,16 @@ function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dep
     // Only the social and analytics functions talk to the providers (social-on-aws.ts).
     social: socialNotBundled,
     cipher: cipherNotBundled,
+    // Only the billing function talks to the payment provider (billing-on-aws.ts).
+    billing: billingNotBundled,
     // Only the webhooks function and the delivery worker reach receivers.
     webhookReceivers: webhookReceiversNotBundled,
+    // Only the functions that mail add the sender (mail-on-aws.ts).
+    mailer: mailerNotBundled,
+    studioUrl: () => {
+      if (!settings.studioUrl) throw new Error('environment variable STUDIO_URL is not set: only the functions that mail get it, with MAIL_FROM');
+      return settings.studioUrl;
+    },
     apiRequestsPerMinute: settings.rateLimitPerMinute,
     // The state machine's AwaitDecision waits this long too.
     previewWaitS: settings.previewWaitS ?? PREVIEW_WAIT_MAX_S,

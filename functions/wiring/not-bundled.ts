@@ -16,6 +16,10 @@ import type { WebhookReceivers } from '#ports/webhook-receivers';
 import type { MusicMedia } from '#ports/music-media';
 import type { FaceFinder } from '#ports/face-finder';
 import type { VideoComposer } from '#ports/video-composer';
+import type { SampleDemo } from '#ports/sample-demo';
+import type { StockAvatars } from '#ports/stock-avatars';
+import type { Mailer } from '#ports/mailer';
+import type { Billing } from '#ports/billing';
 
 const notBundled = (port: string) => (): never => {
   throw new Error(`${port} is not bundled with this function: its handler module must add it to the dependencies`);
@@ -58,11 +62,19 @@ export const composerNotBundled: VideoComposer = {
 
 export const musicMediaNotBundled: MusicMedia = { ingest: notBundled('the music tools') };
 
+export const sampleDemoNotBundled: SampleDemo = { find: notBundled('the sample clip'), make: notBundled('the sample clip') };
+
+export const stockAvatarsNotBundled: StockAvatars = { list: notBundled('the stock avatars'), get: notBundled('the stock avatars'), ensureImages: notBundled('the stock avatars') };
+
 /** Until the render wing's sound bank is wired (functions/render/sound), a built-in track's file cannot be made. */
 
 export const webhookReceiversNotBundled: WebhookReceivers = { vet: notBundled('the webhook sender'), send: notBundled('the webhook sender') };
 
+export const mailerNotBundled: Mailer = { send: notBundled('the mailer') };
+
 export const socialNotBundled: Dependencies['social'] = notBundled('the social providers');
+
+export const billingNotBundled: Billing = { kind: 'not_configured', prepareChange: notBundled('the billing adapter'), readEvent: notBundled('the billing adapter') };
 
 export const cipherNotBundled: CredentialCipher = { kind: 'kms', seal: notBundled('the credential cipher'), open: notBundled('the credential cipher') };
 

@@ -40,6 +40,8 @@ import { acknowledge } from './nag';
 import { OPENAPI_DOCUMENT_ENV, OPENAPI_FILE } from '#functions/openapi/docs-assets';
 import { AWS_INLINE_UPLOAD_MAX_BYTES } from '#domain/uploads';
 import { McpEndpoint } from './mcp-endpoint';
+import type { MailSetup } from './mail';
+import type { BillingConfig } from './billing-config';
 
 /**
  * A stage-wide backstop against floods; the contract's per-account limit (120 a minute, counted in
@@ -57,11 +59,15 @@ export interface ApiProps {
   /** The face runtime, for the groups that look for a face in an upload themselves (avatars). */
   faceLayer: lambda.ILayerVersion;
   engines: EngineConfig;
+  /** Stripe, when the deployment takes payments (billing-config.ts). */
+  billing: BillingConfig;
   workers: Readonly<Record<string, lambda.IFunction>>;
   /** The functions groups call synchronously (`calls`: the face-check function, for videos). */
   helpers: Readonly<Record<string, lambda.IFunction>>;
   /** The job state machine: groups whose `jobs` ask for it may start executions or answer task tokens. */
   stateMachine: sfn.IStateMachine;
+  /** The mail sender and studio address, for the groups that mail (accounts); unset: none is sent. */
+  mail?: MailSetup;
 }
 
 export class Api extends Construct {

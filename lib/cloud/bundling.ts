@@ -6,9 +6,10 @@
  * Only types are imported from esbuild and aws-cdk-lib: a script can load this module without
  * paying for aws-cdk-lib.
  */
+import * as path from 'node:path';
 import type { BuildOptions } from 'esbuild';
 import type { BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { CAPTION_FONTS } from '#render';
+import { CAPTION_FONTS, SAMPLE_FONTS } from '#render';
 import { DOCS_FILES, installedDocsDir } from '#functions/openapi/docs-assets';
 
 export const LAMBDA_BUNDLE = {
@@ -50,13 +51,21 @@ export const NATIVE_MODULES = ['sharp', '@napi-rs/canvas'] as const;
 export const docsAssetsDir = installedDocsDir;
 export { DOCS_FILES };
 
-/** Caption fonts ship in the same layer: esbuild cannot bundle font files (see caption-fonts.ts). */
-export const FONT_PACKAGES = Object.values(CAPTION_FONTS).map((font) => ({ name: font.packageName, files: font.files }));
+/**
+ * Caption fonts, and the sample clip's (render/sample/sample-fonts.ts), ship in the same layer and in
+ * the images holding its tree: esbuild cannot bundle font files (see caption-fonts.ts).
+ */
+export const FONT_PACKAGES = [...Object.values(CAPTION_FONTS), ...Object.values(SAMPLE_FONTS)].map((font) => ({ name: font.packageName, files: font.files }));
 
 export interface BundleVariant {
   /** The function has the native-modules layer (which changes nothing in the bundle: see NATIVE_MODULES). */
   native?: boolean;
+  /** Packages replaced by functions/handlers/absent-module.ts (FunctionNeeds.absent). */
+  absent?: readonly string[];
 }
+
+const ABSENT_MODULE = path.resolve(__dirname, '..', '..', 'functions', 'handlers', 'absent-module.ts');
+const aliasesFor = (variant: BundleVariant): Record<string, string> => Object.fromEntries((variant.absent ?? []).map((name) => [name, ABSENT_MODULE]));
 
 const externalsFor = (_variant: BundleVariant) => [...LAMBDA_BUNDLE.external, ...NATIVE_MODULES];
 
@@ -73,6 +82,7 @@ export function lambdaEsbuildOptions(entry: string, outfile: string, variant: Bu
     sourcemap: LAMBDA_BUNDLE.sourcemap,
     external: externalsFor(variant),
     mainFields: [...LAMBDA_BUNDLE.mainFields],
+    alias: aliasesFor(variant),
     logLevel: 'warning',
   };
 }
@@ -90,6 +100,7 @@ export function lambdaBundlingProps(variant: BundleVariant = {}): BundlingOption
     sourceMap: LAMBDA_BUNDLE.sourcemap,
     externalModules: externalsFor(variant),
     mainFields: [...LAMBDA_BUNDLE.mainFields],
+    esbuildArgs: Object.fromEntries(Object.entries(aliasesFor(variant)).map(([name, file]) => [`--alias:${name}`, file])),
     forceDockerBundling: false,
     logLevel: 'warning' as BundlingOptions['logLevel'],
   };

@@ -38,6 +38,8 @@ export const API_FUNCTION_SIZES = {
   accounts: api(1024),
   webhooks: api(512),
   usage: api(512),
+  // The Stripe SDK and, at most, two Stripe calls per request.
+  billing: api(512),
 } as const satisfies Record<HandlerGroup, FunctionSize>;
 
 export const MCP_FUNCTION_SIZE: FunctionSize = api(512);
@@ -70,6 +72,9 @@ export const WORKER_FUNCTION_SIZES = {
   'normalise-demo': { memoryMb: 3008, timeoutS: 15 * 60, ephemeralStorageMb: 2048, packaging: 'zip' },
   // A hosted engine's queue may take minutes.
   'generate-avatar': { memoryMb: 1024, timeoutS: 5 * 60, packaging: 'zip' },
+  // Draws 180 frames and encodes them twice (about 13 s of CPU on a developer's machine), once per stack:
+  // 1.7 vCPUs. Skia and ffmpeg together are past a zip's 250 MB, so it is an image (render-image.ts).
+  'sample-demo': { memoryMb: 3008, timeoutS: 5 * 60, packaging: 'image' },
 } as const satisfies Record<string, FunctionSize>;
 
 /**

@@ -17,11 +17,15 @@ import { ServiceFunction, type ServiceFunctionNeeds, type ServiceFunctionProps }
 
 export const MCP_PATH = '/mcp';
 
-const MCP_FUNCTION: ServiceFunctionNeeds = {
+export const MCP_FUNCTION: ServiceFunctionNeeds = {
   entry: 'functions/handlers/mcp.ts',
   description: 'the MCP server (streamable HTTP): tools over the public API, with the caller\'s key',
   table: 'none',
   bucket: 'none',
+  // The MCP SDK imports these for what this server never does (about 200 KB): Ajv validates
+  // elicitation answers (it never elicits; clients/mcp/src/server.ts), and zod 3 with its JSON Schema
+  // converter serves zod 3 schemas (the tools' are zod 4).
+  absent: ['ajv', 'ajv-formats', 'zod/v3', 'zod-to-json-schema'],
   // Under API Gateway's 30 s: a tool's wait stops at 20 s and answers the job as it is.
 };
 

@@ -5,7 +5,7 @@
  * in front of it.
  */
 import * as path from 'node:path';
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Api } from './api';
 import { DataStore } from './data';
@@ -18,6 +18,7 @@ import { NativeModulesLayer, nativeModulesTree } from './native-modules-layer';
 import type { ImageTree } from './render-image';
 import type { LayerTree } from './staged-layer';
 import { engineConfigFromContext } from './engine-config';
+import { billingConfigFromContext } from './billing-config';
 import { renderMemoryFromContext } from './render-memory';
 import { PROJECT_ROOT } from './service-function';
 import { MediaStore } from './media';
@@ -26,6 +27,7 @@ import { Workers } from './workers';
 import { Webhooks } from './webhooks';
 import { alarmEmailFromContext, Observability } from './observability';
 import { StudioHosting } from './studio-hosting';
+import { mailFromContext } from './mail';
 
 export interface ReactionStudioStackProps extends StackProps {
   /**
@@ -69,14 +71,14 @@ export class ReactionStudioStack extends Stack {
       connectionKey: this.data.connectionKey,
       mediaLinks: this.delivery,
     };
+    // The render function and the sample-demo worker ship as container images holding the same trees as the layers (render-image.ts).
+    const imageTrees = { ffmpeg: ffmpeg.tree, 'espeak-ng': tree('espeak-ng', espeakTree()), 'native-modules': native.tree, face: face.tree };
 
     // The generate-avatar worker looks for the face in a hosted portrait as an upload is looked at.
-    this.workers = new Workers(this, 'Workers', { ...shared, faceLayer: face.layer });
+    this.workers = new Workers(this, 'Workers', { ...shared, faceLayer: face.layer, imageTrees });
     this.faceCheck = new FaceCheck(this, 'FaceCheck', { ...shared, faceLayer: face.layer });
     this.webhooks = new Webhooks(this, 'Webhooks', shared);
     // The pipeline does not depend on the API; the API functions are granted on its state machine.
-    // The render function ships as a container image holding the same trees as the layers (render-image.ts).
-    const imageTrees = { ffmpeg: ffmpeg.tree, 'espeak-ng': tree('espeak-ng', espeakTree()), 'native-modules': native.tree, face: face.tree };
     this.jobs = new JobPipeline(this, 'Jobs', {
       ...shared,
       imageTrees,
@@ -84,12 +86,16 @@ export class ReactionStudioStack extends Stack {
       tracing: true,
       helpers: { [FACE_CHECK_HELPER]: this.faceCheck.fn },
     });
+    // Mailed links point at the studio, made below: its distribution depends on the HTTP API, not on any function, so no cycle.
+    const mailFrom = mailFromContext(this);
     this.api = new Api(this, 'Api', {
       ...shared,
       faceLayer: face.layer,
       workers: this.workers.functions,
       helpers: { [FACE_CHECK_HELPER]: this.faceCheck.fn },
       stateMachine: this.jobs.stateMachine,
+      mail: mailFrom ? { from: mailFrom, studioUrl: Lazy.string({ produce: () => this.studio.url }) } : undefined,
+      billing: billingConfigFromContext(this),
     });
     this.observability = new Observability(this, 'Observability', {
       httpApi: this.api.httpApi,

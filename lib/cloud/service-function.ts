@@ -22,9 +22,11 @@ import { lambdaBundlingProps } from './bundling';
 import { FFMPEG_ENV } from './ffmpeg-layer';
 import { needsFaceRuntime } from './face-layer';
 import { applyEngineChoices, applyEngineConfig, type EngineConfig } from './engine-config';
+import { applyBillingConfig, type BillingConfig } from './billing-config';
 import { LAMBDA_RUNTIME } from './runtime';
 import { acknowledge, arnToken } from './nag';
 import { mediaAreaPattern, type MediaArea } from '#domain/media-areas';
+import { grantMail, type MailSetup } from './mail';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const SERVICE_NAME = 'reaction-studio';
@@ -52,6 +54,10 @@ export interface ServiceFunctionProps {
   connectionKey?: kms.IKey;
   /** Signed playback links (media-delivery.ts): every function that reaches the bucket may hand them out. */
   mediaLinks?: { grantSigning(fn: lambda.Function): void };
+  /** The deployment's mail sender and studio address (mail.ts), for the functions whose needs say `mail`; unset: no mail. */
+  mail?: MailSetup;
+  /** The payment provider's settings, for functions whose `needs.billing` asks (billing-config.ts). */
+  billing?: BillingConfig;
 }
 
 /** The environment variable holding the job state machine's ARN, for functions that start executions. */
@@ -146,6 +152,7 @@ export function grantNeeds(scope: Construct, fn: lambda.Function, props: Service
 
   applyEngineChoices(fn, needs.engineChoices ?? [], props.engines);
   applyEngineConfig(fn, needs.engines ?? [], props.engines);
+  if (needs.billing) applyBillingConfig(fn, props.billing ?? {});
 
   // Started in the background or called and waited for: either way its name in `env`, and leave to invoke it alone.
   const targets = [
@@ -168,6 +175,8 @@ export function grantNeeds(scope: Construct, fn: lambda.Function, props: Service
   if (stateMachine && jobs.includes('decide')) stateMachine.grantTaskResponse(fn);
 
   acknowledge(scope, { 'AwsSolutions-IAM5[Resource::*]': "X-Ray's PutTraceSegments and PutTelemetryRecords take no resource" });
+
+  if (needs.mail && props.mail) grantMail(fn, props.mail);
 
   const { connectionKey } = props;
   if (connectionKey && needs.connectionKey) {
@@ -227,7 +236,7 @@ export class ServiceFunction extends Construct {
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       runtime: LAMBDA_RUNTIME,
-      bundling: lambdaBundlingProps({ native: needs.native }),
+      bundling: lambdaBundlingProps({ native: needs.native, absent: needs.absent }),
       layers: [...(needs.ffmpeg ? [props.ffmpegLayer] : []), ...(needs.native ? [props.nativeLayer] : []), ...(needs.faces && props.faceLayer ? [props.faceLayer] : [])],
     });
     grantNeeds(this, this.fn, props);

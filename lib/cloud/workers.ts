@@ -14,6 +14,7 @@ import type { EngineConfig } from './engine-config';
 import { failureQueue } from './failure-queue';
 import { acknowledge } from './nag';
 import { constructId, ServiceFunction, type ServiceFunctionNeeds } from './service-function';
+import { ImageServiceFunction, type ImageTrees } from './render-image';
 import { WORKER_FUNCTION_SIZES, type FunctionSize } from './function-sizes';
 
 export const WORKERS = {
@@ -36,6 +37,17 @@ export const WORKERS = {
     // A hosted portrait must show a face, looked for as in an uploaded image (human, the face-runtime layer).
     faces: true,
   },
+  'sample-demo': {
+    entry: 'functions/handlers/sample-demo.ts',
+    description: "makes the sample product's demo clip once per stack (Skia frames, ffmpeg) and gives sample products their copy",
+    table: 'readwrite',
+    bucket: 'readwrite',
+    // The shared clip (samples/), each sample product's copy.
+    writes: ['products', 'samples'],
+    // Skia and ffmpeg in one function are past a zip's 250 MB: it ships as an image (function-sizes.ts).
+    ffmpeg: true,
+    native: true,
+  },
 } as const satisfies Record<string, ServiceFunctionNeeds>;
 
 export type WorkerName = keyof typeof WORKERS;
@@ -49,6 +61,8 @@ export interface WorkersProps {
   nativeLayer: lambda.ILayerVersion;
   /** The face runtime, for the workers whose needs say `faces`. */
   faceLayer: lambda.ILayerVersion;
+  /** The trees an image worker holds (render-image.ts). */
+  imageTrees: ImageTrees;
   engines: EngineConfig;
 }
 
@@ -61,14 +75,15 @@ export const WORKER_ASYNC = { retryAttempts: 2, maxEventAgeS: 3600 } as const;
 
 export class Workers extends Construct {
   readonly functions: Record<WorkerName, lambda.IFunction>;
-  /** The on-failure destination of both workers: each failed task, kept 14 days (an alarm watches its depth). */
+  /** The on-failure destination of every worker: each failed task, kept 14 days (an alarm watches its depth). */
   readonly failedInvocations: sqs.IQueue;
 
   constructor(scope: Construct, id: string, props: WorkersProps) {
     super(scope, id);
     const functions: Partial<Record<WorkerName, lambda.IFunction>> = {};
     for (const [name, needs] of Object.entries(WORKERS) as [WorkerName, ServiceFunctionNeeds][]) {
-      functions[name] = new ServiceFunction(this, constructId(name), { ...props, needs, size: WORKER_SIZES[name] }).fn;
+      const fnProps = { ...props, needs, size: WORKER_SIZES[name] };
+      functions[name] = fnProps.size.packaging === 'image' ? new ImageServiceFunction(this, constructId(name), fnProps).fn : new ServiceFunction(this, constructId(name), fnProps).fn;
     }
     this.functions = functions as Record<WorkerName, lambda.IFunction>;
     const failed = failureQueue(this, 'FailedInvocations');

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
-import { API_REQUESTS_PER_MINUTE, type Environment } from '#functions/config';
+import { API_REQUESTS_PER_MINUTE, parseStripePrices, type Environment } from '#functions/config';
+import type { LocalBilling } from './billing';
 
 /** This process's environment, for the local modules that take an `env` to read (tests pass their own). */
 export function localEnvironment(): Environment {
@@ -22,6 +23,12 @@ const SERVE_ENVIRONMENT = z.object({
   // Testing settings: load runs raise the rate limit; a preview that expires in seconds tries expiry.
   RATE_LIMIT_PER_MINUTE: wholeNumber(1, 999_999_999),
   PREVIEW_EXPIRY_SECONDS: wholeNumber(1, Number.MAX_SAFE_INTEGER),
+  // Paid plans: at once and free (local), through the Stripe sandbox, or through Stripe itself (docs/billing.md).
+  BILLING: z.preprocess(unsetIfEmpty, z.optional(z.enum(['local', 'stripe-sandbox', 'stripe'], { error: 'must be local, stripe-sandbox or stripe' }))),
+  STRIPE_SECRET_KEY: z.preprocess(unsetIfEmpty, z.optional(z.string().regex(/^(sk|rk)_/, 'must be a Stripe secret key (sk_…)'))),
+  STRIPE_WEBHOOK_SECRET: z.preprocess(unsetIfEmpty, z.optional(z.string().regex(/^whsec_/, 'must be a webhook signing secret (whsec_…)'))),
+  STRIPE_PRICE_IDS: z.preprocess(unsetIfEmpty, z.optional(z.string())),
+  STRIPE_API_URL: z.preprocess(unsetIfEmpty, z.optional(z.url())),
 });
 
 export interface ServeConfig {
@@ -30,6 +37,7 @@ export interface ServeConfig {
   dataDir?: string;
   rateLimitPerMinute: number;
   previewWaitS: number;
+  billing: LocalBilling;
 }
 
 /** `npm start`'s settings, checked before anything starts: a wrong one stops it with its name. */
@@ -45,5 +53,20 @@ export function serveConfig(env: Environment = localEnvironment()): ServeConfig 
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? API_REQUESTS_PER_MINUTE,
     // Never past the 30 days the state machine's deadline is computed for.
     previewWaitS: Math.min(vars.PREVIEW_EXPIRY_SECONDS ?? PREVIEW_WAIT_MAX_S, PREVIEW_WAIT_MAX_S),
+    billing: billingOf(vars),
+  };
+}
+
+/** BILLING=stripe needs its key, signing secret and prices; the other two need nothing. */
+function billingOf(vars: z.infer<typeof SERVE_ENVIRONMENT>): LocalBilling {
+  if (vars.BILLING !== 'stripe') return { kind: vars.BILLING ?? 'local' };
+  const missing = (['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_IDS'] as const).filter((name) => vars[name] === undefined);
+  if (missing.length > 0) throw new Error(`BILLING=stripe needs ${missing.join(', ')}`);
+  return {
+    kind: 'stripe',
+    secretKey: vars.STRIPE_SECRET_KEY!,
+    webhookSecret: vars.STRIPE_WEBHOOK_SECRET!,
+    prices: parseStripePrices(vars.STRIPE_PRICE_IDS!, 'environment variable STRIPE_PRICE_IDS'),
+    apiUrl: vars.STRIPE_API_URL,
   };
 }

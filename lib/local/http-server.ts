@@ -21,6 +21,8 @@ import { lambdaContext, toApiGatewayEvent, writeResult } from './apigw-event';
 import type { DependencySource } from '#ports/dependencies';
 import type { StudioSite } from './studio-site';
 import { MCP_BODY_LIMIT, MCP_PATH, serveMcp } from './mcp-endpoint';
+import { mayReadOutbox, OUTBOX_PATH } from './outbox-endpoint';
+import type { LocalOutbox } from '#adapters/mail/local-outbox';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
 
@@ -72,9 +74,16 @@ interface Exchange {
   dependencies: DependencySource;
   /** The studio's pages, for reads outside the API's prefix; without it those are the API's 404. */
   studio?: StudioSite;
+  /** The stack's outbox, listed at GET /local/outbox (outbox-endpoint.ts); without it that path is the studio's. */
+  outbox?: Pick<LocalOutbox, 'list'>;
 }
 
-export function createLocalApiServer(options: { dependencies: DependencySource; drain?: Partial<DrainBounds>; studio?: StudioSite }): Server {
+export function createLocalApiServer(options: {
+  dependencies: DependencySource;
+  drain?: Partial<DrainBounds>;
+  studio?: StudioSite;
+  outbox?: Pick<LocalOutbox, 'list'>;
+}): Server {
   const drain = { ...DRAIN_BOUNDS, ...options.drain };
   const handlerOf = handlersOver(options.dependencies);
   const exchange = (request: IncomingMessage, response: ServerResponse, awaitingContinue: boolean): Exchange => ({
@@ -85,6 +94,7 @@ export function createLocalApiServer(options: { dependencies: DependencySource; 
     handlerOf,
     dependencies: options.dependencies,
     studio: options.studio,
+    outbox: options.outbox,
   });
   // Idle keep-alive connections outlive clients' own idle timeouts (undici's is 4 s): the client, not the
   // server, closes them, so a client never sends a request on a socket the server is closing (ECONNRESET).
@@ -121,6 +131,7 @@ async function handle(exchange: Exchange): Promise<void> {
   const url = parseTarget(request.url);
   if (!url) return refuse(exchange, refusal('bad_request', 'Malformed request target'));
   if (url.pathname === MCP_PATH) return answerMcp(exchange, url);
+  if (url.pathname === OUTBOX_PATH && exchange.outbox) return answerOutbox(exchange, exchange.outbox);
   if (exchange.studio && isStudioRead(request, url)) return exchange.studio(request, response, () => guarded(exchange, answerApi(exchange, url)));
   return answerApi(exchange, url);
 }
@@ -170,6 +181,24 @@ async function answerMcp(exchange: Exchange, url: URL): Promise<void> {
   if (body === 'aborted') return;
   if (body === 'too_large') return refuse(exchange, tooLarge(MCP_BODY_LIMIT));
   return serveMcp(request, response, url, body);
+}
+
+/** The local stack's mails, newest first, as `{data: [...]}`; not cached, and only for this machine. */
+async function answerOutbox(exchange: Exchange, outbox: Pick<LocalOutbox, 'list'>): Promise<void> {
+  const { request, response } = exchange;
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.setHeader('allow', 'GET, HEAD');
+    return refuse(exchange, refusal('method_not_allowed', `${String(request.method).slice(0, 20)} is not allowed on ${OUTBOX_PATH}; GET it`));
+  }
+  if (!mayReadOutbox(request)) return refuse(exchange, refusal('forbidden', 'The local outbox answers only this machine, addressed as localhost or 127.0.0.1'));
+  const body = JSON.stringify({ data: await outbox.list() });
+  response.writeHead(200, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    'cache-control': 'no-store',
+    'x-request-id': randomUUID(),
+  });
+  response.end(request.method === 'HEAD' ? undefined : body);
 }
 
 function parseTarget(target: string | undefined): URL | undefined {

@@ -6,6 +6,7 @@ import type { BackgroundTask, BackgroundTasks } from '#ports/background-tasks';
 import type { DependencySource } from '#ports/dependencies';
 import { createHandler as normaliseDemoWorker } from '#handlers/normalise-demo';
 import { createHandler as generateAvatarWorker } from '#handlers/generate-avatar';
+import { createHandler as sampleDemoWorker } from '#handlers/sample-demo';
 
 export interface InProcessTasks extends BackgroundTasks {
   /** Resolves once every dispatched task has finished. */
@@ -19,6 +20,7 @@ export function inProcessTasks(onError: (error: unknown, task: BackgroundTask) =
   const WORKERS: Workers = {
     'normalise-demo': normaliseDemoWorker(dependencies),
     'generate-avatar': generateAvatarWorker(dependencies),
+    'sample-demo': sampleDemoWorker(dependencies),
   };
   let tail: Promise<void> = Promise.resolve();
   return {

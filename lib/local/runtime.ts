@@ -31,6 +31,8 @@ import { startLocalSandboxes, type LocalSandboxes, type LocalSandboxesOptions } 
 import { localWebhookWorker } from './webhook-worker';
 import { watchOutboxInserts } from '#adapters/dynamodb/webhook-outbox';
 import { localEnvironment } from './config';
+import { LocalOutbox } from '#adapters/mail/local-outbox';
+import { startLocalBilling, type LocalBilling, type StartedBilling } from './billing';
 
 export interface LocalStackOptions {
   dataDir?: string;
@@ -61,6 +63,8 @@ export interface LocalStackOptions {
    * processes per stack. Without it the stack starts its own, with data under dataDir.
    */
   services?: SharedServices;
+  /** What paid plans go through (BILLING for `npm start`); default `local`: at once, nothing charged. */
+  billing?: LocalBilling;
 }
 
 export interface SharedServices {
@@ -91,6 +95,8 @@ export interface LocalStack {
    * unless SOCIAL_SANDBOXES=off.
    */
   sandboxes?: LocalSandboxes;
+  /** The billing it was started with; with `stripe-sandbox`, the Stripe sandbox. */
+  billing: StartedBilling;
   stop(): Promise<void>;
 }
 
@@ -127,6 +133,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
   let jobs: LocalJobRunner | undefined;
   let clients: LocalClients | undefined;
   let sandboxes: LocalSandboxes | undefined;
+  let billing: StartedBilling | undefined;
   try {
     const services = options.services ?? (await startOwnServices(dataDir, children));
     log(`DynamoDB Local on ${services.dynamoEndpoint}, s3rver on ${services.s3Endpoint}`);
@@ -143,6 +150,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       previewWaitS: options.previewWaitS,
       socialBaseUrls: sandboxes?.baseUrls ?? socialBaseUrlsFromEnv(localEnvironment()),
     };
+    billing = await startLocalBilling(options.billing ?? { kind: 'local' }, { stateFile: join(dataDir, 'sandboxes', 'stripe.json'), log });
     clients = localClients(settings);
     await ensureTable(services.dynamoEndpoint, services.tableName);
     await ensureBucket(services.s3Endpoint, services.bucketName);
@@ -151,7 +159,10 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     const tasks = inProcessTasks((error, task) => log(`background task ${task.type} failed: ${String(error)}`), () => dependencies);
     // The steps run over the stack's dependencies; each function's code (ffmpeg, engines) loads on its first step.
     jobs = createLocalJobRunner({ ...localPipeline(() => dependencies), log });
-    const built = localDependencies({ jobRunner: jobs, tasks, clients, dataDir, socialBackoff: options.socialBackoff });
+    // Mailed links point at this server's studio: its address is known once it listens, below.
+    let baseUrl = '';
+    const outbox = new LocalOutbox(outboxDirOf(dataDir));
+    const built = localDependencies({ jobRunner: jobs, tasks, clients, dataDir, socialBackoff: options.socialBackoff, outbox, studioUrl: () => baseUrl, billing: billing.billing });
     const dependencies = options.adjustDependencies ? options.adjustDependencies(built) : built;
     const demo = await seedDemoAccount(clients.table, dependencies);
     // The sweeper runs before interrupted work is resumed: a demo or avatar past its deadline fails instead.
@@ -168,14 +179,13 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     const resumed = options.http === false ? 0 : await jobs.resumeActiveJobs();
     if (resumed > 0) log(`resumed ${resumed} video job${resumed === 1 ? '' : 's'} at their recorded states`);
 
-    let baseUrl = '';
     let closeServer = async () => {};
     if (options.http !== false) {
       const hint = sandboxes?.connectHint(demo?.accountId ?? 1);
       if (hint) log(hint);
       // Media links and upload forms point at s3rver; the pages may load and post to it, nothing else.
       const studio = options.studio === false ? undefined : studioSite({ media: [services.s3Endpoint], uploads: [services.s3Endpoint] });
-      const server = createLocalApiServer({ dependencies: () => dependencies, studio });
+      const server = createLocalApiServer({ dependencies: () => dependencies, studio, outbox });
       const host = options.host ?? '127.0.0.1';
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -189,6 +199,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
         });
     }
     const apiUrl = baseUrl ? `${baseUrl}${API_PREFIX}` : '';
+    if (apiUrl) billing.serving(apiUrl);
     writeRuntimeState(dataDir, {
       pid: process.pid,
       apiUrl,
@@ -200,6 +211,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
 
     let stopping: Promise<void> | undefined;
     const runner = jobs;
+    const startedBilling = billing;
     return {
       baseUrl,
       apiUrl,
@@ -213,6 +225,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       settings,
       table: clients.table,
       sandboxes,
+      billing: startedBilling,
       stop: () =>
         (stopping ??= (async () => {
           await closeServer();
@@ -226,6 +239,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
           clearTimeout(timer);
           // After the background work: a task may still be talking to a provider.
           await sandboxes?.stop();
+          await startedBilling.stop();
           clearRuntimeState(dataDir);
           await stopChildren();
           clearChildren(dataDir);
@@ -235,12 +249,16 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     };
   } catch (error) {
     await sandboxes?.stop();
+    await billing?.stop();
     await jobs?.stop();
     await stopChildren();
     clients?.destroy();
     throw error;
   }
 }
+
+/** The local stack's mails (adapters/mail/local-outbox.ts), in the data dir like its records. */
+const outboxDirOf = (dataDir: string) => join(dataDir, 'outbox');
 
 /** DynamoDB Local and s3rver of this stack's own, with their data under dataDir; recorded so a restart after a SIGKILL stops them. */
 async function startOwnServices(dataDir: string, children: ManagedChild[]): Promise<SharedServices> {

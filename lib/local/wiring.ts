@@ -6,9 +6,13 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { Dependencies } from '#ports/dependencies';
 import type { BackgroundTasks } from '#ports/background-tasks';
 import type { JobRunner } from '#ports/job-runner';
+import type { Billing } from '#ports/billing';
 import type { Settings } from '#functions/config';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 import { BlobSoundBank } from '#adapters/sounds/blob-sound-bank';
+import { BlobSampleDemo } from '#adapters/samples/blob-sample-demo';
+import { BlobStockAvatars } from '#adapters/samples/blob-stock-avatars';
+import { renderAvatarPng, renderSampleDemo } from '#render';
 import { S3BlobStore } from '#adapters/s3/blob-store';
 import { createDynamoTable, createS3Client } from '#adapters/aws-clients';
 import { configuredEngines } from '#adapters/engines/configured';
@@ -28,6 +32,7 @@ import { localCredentialCipher } from '#adapters/crypto/credential-cipher';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 import { loggedMetrics } from '#adapters/metrics/logged-metrics';
 import { HttpWebhookReceivers } from '#adapters/webhooks/http-receivers';
+import type { LocalOutbox } from '#adapters/mail/local-outbox';
 import { logger } from '#functions/logger';
 
 /** The SDK clients of one local stack, made from its Settings; the stack destroys them when it stops. */
@@ -60,6 +65,12 @@ export interface LocalParts {
   dataDir: string;
   /** Shorter waits between a provider's retries: tests of outages, which would otherwise wait seconds per call. */
   socialBackoff?: SocialBackoff;
+  /** Where mails go: files in the data dir, which the server lists at GET /local/outbox. */
+  outbox: LocalOutbox;
+  /** The server's own address once it listens: mailed links point at its studio. */
+  studioUrl: () => string;
+  /** What paid plans go through (./billing.ts). */
+  billing: Billing;
 }
 
 export function localDependencies(parts: LocalParts): Dependencies {
@@ -71,6 +82,8 @@ export function localDependencies(parts: LocalParts): Dependencies {
     blobs,
     engines: configuredEngines({ blobs }),
     sounds: new BlobSoundBank(blobs),
+    sampleDemo: new BlobSampleDemo(blobs, { render: renderSampleDemo }),
+    stockAvatars: new BlobStockAvatars(blobs, renderAvatarPng),
     // A linked reference is fetched at the door, within a request's time as on AWS; the pipeline fetches
     // only the link of a job written before that, with the same limits.
     references: requestReferenceResolver(),
@@ -85,8 +98,11 @@ export function localDependencies(parts: LocalParts): Dependencies {
     ...dynamoStores(table),
     social: createSocialProviders({ baseUrls: settings.socialBaseUrls, backoff: parts.socialBackoff }),
     cipher: localCredentialCipher(parts.dataDir),
+    billing: parts.billing,
     // Receivers on this machine (a developer's test server) are allowed here only.
     webhookReceivers: new HttpWebhookReceivers({ allowLoopback: true }),
+    mailer: parts.outbox,
+    studioUrl: parts.studioUrl,
     apiRequestsPerMinute: settings.rateLimitPerMinute,
     previewWaitS: settings.previewWaitS ?? PREVIEW_WAIT_MAX_S,
     now: () => new Date(),

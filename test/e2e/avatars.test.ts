@@ -2,6 +2,10 @@ import sharp from 'sharp';
 import { realFacePng } from '#bench/reference-clip';
 import { rateLimitsOnStoppedClock } from '#test-support/clock';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
+import { download, expectCanonical, probe, waitForJob } from '#test-support/jobs';
+import { makeTempDir } from '#test-support/media-fixtures';
+import { STOCK_AVATARS } from '#domain/stock-avatars';
+import { join } from 'node:path';
 
 let t: TestStack;
 
@@ -25,8 +29,14 @@ const solid = (width: number, height: number) =>
 /** A real face at the given size: what an accepted upload must show. */
 const portrait = async (width: number, height: number) => sharp(await sharp(await realFacePng()).resize(width, height, { fit: 'fill' }).png().toBuffer());
 
+const STOCK_IDS = STOCK_AVATARS.map((s) => s.id);
+
+/** The ids GET /avatars lists, and those of the account's own only. */
+const listedIds = async (api: ApiClient) => ((await api.get('/avatars')).body.data as { id: number }[]).map((a) => a.id);
+const ownIds = async (api: ApiClient) => (await listedIds(api)).filter((id) => !STOCK_IDS.includes(id));
+
 async function expectNothingStored(accountId: number, api: ApiClient) {
-  expect((await api.get('/avatars')).body.data).toEqual([]);
+  expect(await ownIds(api)).toEqual([]);
   expect(await listKeys(`accounts/${accountId}/`)).toEqual([]);
 }
 
@@ -122,7 +132,7 @@ describe('uploading an avatar image', () => {
 });
 
 describe("the plan's avatar cap", () => {
-  test('past the cap a new avatar is 402 avatars_full, before any generation; usage shows the count; a delete makes room', async () => {
+  test('past the cap a new avatar is 402 avatars_full, before any generation; usage shows the count, stock avatars apart; a delete makes room', async () => {
     const { api } = await t.newAccount({ plan: 'free' });
     const cap = (await api.get('/usage')).body.data.avatars.cap;
     const png = await (await portrait(400, 400)).png().toBuffer();
@@ -135,7 +145,8 @@ describe("the plan's avatar cap", () => {
     expect(refused.body.error).toContain(`at most ${cap} avatars`);
     // Refused before the AI-helper budget is spent: the free plan allows 5 a minute.
     for (let i = 0; i < 6; i++) expectError(await api.post('/avatars', { prompt: 'a smiling woman' }), 402, 'avatars_full');
-    expect((await api.get('/avatars')).body.data).toHaveLength(cap);
+    // A full account still has every stock avatar: they are not counted against the cap.
+    expect(await listedIds(api)).toEqual([...STOCK_IDS, ...made.map((a) => a.id).reverse()]);
 
     await api.delete(`/avatars/${made[0].id}`);
     expect((await upload(api, png)).status).toBe(201);
@@ -150,7 +161,8 @@ describe('listing, reading and deleting avatars', () => {
     const second = (await upload(api, png)).body.data;
     const listed = await api.get('/avatars');
     expect(listed.body.meta).toBeUndefined();
-    expect(listed.body.data.map((a: { id: number }) => a.id)).toEqual([second.id, first.id]);
+    expect(listed.body.data.map((a: { id: number }) => a.id)).toEqual([...STOCK_IDS, second.id, first.id]);
+    expect(listed.body.data.map((a: { stock: boolean }) => a.stock)).toEqual([...STOCK_IDS.map(() => true), false, false]);
     expect((await api.get(`/avatars/${first.id}`)).body.data.id).toBe(first.id);
     expectError(await api.get('/avatars/abc'), 400, 'bad_request');
 
@@ -202,5 +214,51 @@ describe('generating an avatar from a prompt', () => {
     expect((await api.post('/avatars', { prompt: 'a smiling woman with curly red hair' })).status).toBe(201);
     expect((await api.post('/avatars', { prompt: 'a teenager with a cap' })).status).toBe(201);
     expectError(await api.post('/avatars', { prompt: 'an old man' }), 429, 'rate_limited');
+  });
+});
+
+describe('stock avatars', () => {
+  test('a brand-new account lists them first, stock and ready, each portrait a playable 1024x1024 PNG; every account has the same ones', async () => {
+    const { api } = await t.newAccount();
+    const listed = (await api.get('/avatars')).body.data;
+    expect(listed.map((a: { id: number }) => a.id)).toEqual(STOCK_IDS);
+    for (const avatar of listed) {
+      expect(avatar).toMatchObject({ stock: true, status: 'ready', source: 'prompt', width: 1024, height: 1024, error: null, image_url: expect.stringMatching(/^http/) });
+      const image = await fetch(avatar.image_url);
+      expect({ status: image.status, type: image.headers.get('content-type') }).toEqual({ status: 200, type: 'image/png' });
+      expect(await sharp(Buffer.from(await image.arrayBuffer())).metadata()).toMatchObject({ width: 1024, height: 1024 });
+    }
+    expect((await api.get(`/avatars/${STOCK_IDS[0]}`)).body.data).toMatchObject({ id: STOCK_IDS[0], stock: true });
+    const other = await t.newAccount();
+    expect(await listedIds(other.api)).toEqual(STOCK_IDS);
+    expect((await api.get('/usage')).body.data.avatars.used).toBe(0);
+  });
+
+  test('cannot be deleted: 409 conflict in the envelope, saying why, and they stay', async () => {
+    const { api } = await t.newAccount();
+    const refused = await api.delete(`/avatars/${STOCK_IDS[1]}`);
+    expectError(refused, 409, 'conflict');
+    expect(refused.body.error).toMatch(/stock avatar/);
+    expect(await listedIds(api)).toEqual(STOCK_IDS);
+    expect((await api.get(`/avatars/${STOCK_IDS[1]}`)).status).toBe(200);
+  });
+
+  test("a brand-new account's first run reaches a video: the sample product, a stock avatar, a job done", async () => {
+    const { api } = await t.newAccount();
+    const product = (await api.post('/products/sample')).body.data;
+    // Ready at once once this stack has the clip; the stack's first waits for the worker.
+    await t.stack.tasks.idle();
+    const [stock] = (await api.get('/avatars')).body.data;
+    const created = await api.post('/videos', { product_id: product.id, method: 'prompt', prompt: 'amazed by a twelve-day streak', avatar_id: stock.id, hook_text: 'POV: day 12' });
+    expect(created.status).toBe(202);
+    const { job } = await waitForJob(api, created.body.data.id, ['done']);
+    expect(job).toMatchObject({ status: 'done', avatar_id: stock.id, product_id: product.id, video_id: expect.any(Number) });
+    const video = (await api.get(`/videos/${job.video_id}`)).body.data;
+    const file = join(await makeTempDir(), 'video.mp4');
+    expect((await download(video.url, file)).status).toBe(200);
+    const media = await probe(file);
+    expectCanonical(media);
+    // The reaction, then the sample's whole 6 s demo.
+    expect(media.durationS).toBeGreaterThan(6);
   });
 });

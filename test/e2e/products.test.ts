@@ -3,6 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { probeMedia } from '#render';
 import { makeFixture, makeTempDir } from '#test-support/media-fixtures';
+import { download, expectCanonical, probe } from '#test-support/jobs';
+import { SAMPLE_PRODUCT, SAMPLES_PREFIX } from '#domain/sample-product';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
@@ -13,6 +15,28 @@ beforeAll(async () => {
   t = await startTestStack();
 });
 afterAll(() => t?.stop());
+
+/** A file sent to storage through POST /uploads, as a client does; answers the upload's id. */
+async function uploaded(api: ApiClient, file: string, contentType: string): Promise<string> {
+  const bytes = await readFile(file);
+  const form = (await api.post('/uploads', { purpose: 'demo_video', content_type: contentType, size_bytes: bytes.length })).body.data;
+  const body = new FormData();
+  for (const [name, value] of Object.entries(form.fields as Record<string, string>)) body.append(name, value);
+  body.append('file', new Blob([bytes], { type: contentType }), 'file');
+  expect((await fetch(form.url, { method: form.method, body })).status).toBe(204);
+  return form.id;
+}
+
+/** The product once its demo has settled, and the demo's file as ffprobe reads it. */
+async function settled(api: ApiClient, id: number) {
+  await t.stack.tasks.idle();
+  const product = (await api.get(`/products/${id}`)).body.data;
+  const file = join(await makeTempDir(), 'demo.mp4');
+  await writeFile(file, Buffer.from(await (await fetch(product.demo_video.url)).arrayBuffer()));
+  const probe = await probeMedia(file);
+  if (!probe.ok) throw new Error(probe.detail);
+  return { product, media: probe.media };
+}
 
 async function multipart(api: ApiClient, path: string, fields: Record<string, string>, file?: { name: string; path: string }) {
   const form = new FormData();
@@ -31,6 +55,9 @@ describe('creating products', () => {
       name: 'Glow Serum',
       description: 'Vitamin C serum',
       demo_video: null,
+      reframe: null,
+      demo_start_s: null,
+      demo_end_s: null,
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),
     });
@@ -65,6 +92,9 @@ describe('creating products', () => {
     ['a name with a right-to-left override', { name: 'Glow \u202Emurse' }, 'name'],
     ['a name with a line break', { name: 'Glow\nserum' }, 'name'],
     ['a description with a BEL', { name: 'ok', description: 'ding\u0007' }, 'description'],
+    ['a reframe that is not blur or crop', { name: 'ok', reframe: 'stretch' }, 'reframe'],
+    ['a reframe without a demo', { name: 'ok', reframe: 'blur' }, 'reframe'],
+    ['a trim that ends before it starts', { name: 'ok', demo_start_s: 3, demo_end_s: 2 }, 'demo_end_s'],
   ])('%s is 400 bad_request naming the field, and creates nothing', async (_label, body, param) => {
     const { api } = await t.newAccount();
     const res = await api.post('/products', body);
@@ -304,6 +334,43 @@ describe('demo videos', () => {
     expect((await api.get('/products')).body.meta.total).toBe(0);
   });
 
+  test('a landscape WebM (VP9, Opus) sent with reframe crop and a trim becomes a 1080x1920 demo of the part kept', async () => {
+    const { api } = await t.newAccount();
+    const fields = { name: 'Landscape', reframe: 'crop', demo_start_s: '0.5', demo_end_s: '1.5' };
+    const res = await multipart(api, '/products', fields, { name: 'demo_video', path: await makeFixture('landscape-webm') });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ reframe: 'crop', demo_start_s: 0.5, demo_end_s: 1.5, demo_video: { status: 'processing' } });
+
+    const { product, media } = await settled(api, res.body.data.id);
+    expect(product).toMatchObject({ reframe: 'crop', demo_start_s: 0.5, demo_end_s: 1.5, demo_video: { status: 'ready', width: 1080, height: 1920, duration_s: 1 } });
+    expect(media.video).toMatchObject({ codec: 'h264', displayWidth: 1080, displayHeight: 1920, frameCount: 30 });
+  });
+
+  test('a landscape demo without reframe is 422 naming the option, and its direct upload stays: sent again with reframe blur it is taken', async () => {
+    const { accountId, api } = await t.newAccount();
+    const uploadId = await uploaded(api, await makeFixture('landscape-webm'), 'video/webm');
+    const refused = await api.post('/products', { name: 'Landscape', demo_video_upload_id: uploadId });
+    expectError(refused, 422, 'invalid_media');
+    expect(refused.body).toMatchObject({ param: 'reframe', error: 'demo_video must be vertical (portrait, taller than wide); got 1280x720; send reframe: "blur" or "crop" to reframe it' });
+    expect((await api.get('/products')).body.meta.total).toBe(0);
+    expect(await listKeys(`accounts/${accountId}/`)).toEqual([]);
+
+    const res = await api.post('/products', { name: 'Landscape', demo_video_upload_id: uploadId, reframe: 'blur', demo_end_s: 1 });
+    expect(res.status).toBe(201);
+    const { product, media } = await settled(api, res.body.data.id);
+    expect(product).toMatchObject({ reframe: 'blur', demo_start_s: null, demo_end_s: 1, demo_video: { status: 'ready', width: 1080, height: 1920, duration_s: 1 } });
+    expect(media.video).toMatchObject({ displayWidth: 1080, displayHeight: 1920, frameCount: 30 });
+  });
+
+  test('a trim that ends past the demo is 400 naming demo_end_s and the demo\'s length, and makes nothing', async () => {
+    const { accountId, api } = await t.newAccount();
+    const res = await multipart(api, '/products', { name: 'Short', demo_end_s: '5' }, { name: 'demo_video', path: await makeFixture('vertical-mp4') });
+    expectError(res, 400, 'bad_request');
+    expect(res.body).toMatchObject({ param: 'demo_end_s', error: 'demo_end_s is 5 s but demo_video is 2 s long' });
+    expect((await api.get('/products')).body.meta.total).toBe(0);
+    expect(await listKeys(`accounts/${accountId}/`)).toEqual([]);
+  });
+
   test('deleting a product removes its objects', async () => {
     const { accountId, api } = await t.newAccount();
     const res = await multipart(api, '/products', { name: 'Gone soon' }, { name: 'demo_video', path: await makeFixture('vertical-mp4') });
@@ -311,5 +378,86 @@ describe('demo videos', () => {
     expect(await listKeys(`accounts/${accountId}/products/${res.body.data.id}/`)).not.toEqual([]);
     expect((await api.delete(`/products/${res.body.data.id}`)).status).toBe(200);
     expect(await listKeys(`accounts/${accountId}/`)).toEqual([]);
+  });
+});
+
+describe('the sample product (POST /products/sample)', () => {
+  /** The stored clips every sample product is copied from: one per stack. */
+  const sharedClips = () => listKeys(`${SAMPLES_PREFIX}demo/`);
+
+  test("makes a product like any other from a built-in 6 s 1080x1920 clip: the stack's first waits for the clip, a second call is a copy, ready at once", async () => {
+    const { api, accountId } = await t.newAccount();
+    const first = await api.post('/products/sample');
+    expect(first.status).toBe(201);
+    expect(first.body.data).toMatchObject({ name: SAMPLE_PRODUCT.name, description: SAMPLE_PRODUCT.description, demo_video: { status: 'processing', url: null } });
+
+    // The stack's first: the worker makes the clip, then gives the product its copy.
+    await t.stack.tasks.idle();
+    const ready = (await api.get(`/products/${first.body.data.id}`)).body.data.demo_video;
+    expect(ready).toMatchObject({ status: 'ready', width: 1080, height: 1920, duration_s: 6, error: null, url: expect.stringMatching(/^http/) });
+    const file = join(await makeTempDir(), 'sample.mp4');
+    const served = await download(ready.url, file);
+    expect(served.status).toBe(200);
+    const media = await probe(file);
+    expectCanonical(media);
+    expect(media.durationS).toBeCloseTo(6, 1);
+    expect(await sharedClips()).toHaveLength(1);
+
+    // Cheap from now on: a server-side copy within the request, the answer already ready.
+    const second = await api.post('/products/sample');
+    expect(second.status).toBe(201);
+    expect(second.body.data.id).not.toBe(first.body.data.id);
+    expect(second.body.data.demo_video).toMatchObject({ status: 'ready', width: 1080, height: 1920, duration_s: 6, url: expect.stringMatching(/^http/) });
+    expect(await sharedClips()).toHaveLength(1);
+
+    // Listed and counted as any product; deleting one leaves the other's own copy and the shared clip.
+    const listed = await api.get('/products');
+    expect(listed.body.meta.total).toBe(2);
+    expect(listed.body.data.map((p: { id: number }) => p.id)).toEqual([second.body.data.id, first.body.data.id]);
+    expect((await api.delete(`/products/${first.body.data.id}`)).body).toEqual({ data: { id: first.body.data.id, deleted: true } });
+    expect(await listKeys(`accounts/${accountId}/products/${first.body.data.id}/`)).toEqual([]);
+    expect((await fetch(second.body.data.demo_video.url)).status).toBe(200);
+    expect(await sharedClips()).toHaveLength(1);
+  });
+
+  test('another account gets its own sample product, ready at once', async () => {
+    const { api } = await t.newAccount();
+    const made = await api.post('/products/sample');
+    expect(made.status).toBe(201);
+    expect(made.body.data.demo_video.status).toBe('ready');
+    expect((await api.get('/products')).body.meta.total).toBe(1);
+  });
+
+  test('takes no fields: no body, an empty JSON object or an empty form are all the same request', async () => {
+    const { api } = await t.newAccount();
+    expect((await api.send('POST', '/products/sample')).status).toBe(201);
+    expect((await api.post('/products/sample', {})).status).toBe(201);
+    expect((await api.send('POST', '/products/sample', { body: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(201);
+    expect((await api.get('/products')).body.meta.total).toBe(3);
+  });
+
+  test.each([
+    ['a field (a name of its own)', { json: { name: 'My product' } }, 400, 'bad_request'],
+    ['a demo link', { json: { demo_video_url: 'https://example.com/demo.mp4' } }, 400, 'bad_request'],
+    ['malformed JSON', { body: '{"name": ', headers: { 'content-type': 'application/json' } }, 400, 'bad_request'],
+    ['a JSON array', { body: '[]', headers: { 'content-type': 'application/json' } }, 400, 'bad_request'],
+    ['a multipart form', { body: (() => { const form = new FormData(); form.append('name', 'x'); return form; })() }, 415, 'unsupported_media_type'],
+    ['text/plain', { body: 'sample', headers: { 'content-type': 'text/plain' } }, 415, 'unsupported_media_type'],
+    ['a body over 1 KB', { json: { padding: 'x'.repeat(2000) } }, 413, 'payload_too_large'],
+  ])('%s is refused in the envelope and makes nothing', async (_label, init, status, code) => {
+    const { api } = await t.newAccount();
+    expectError(await api.send('POST', '/products/sample', init), status, code);
+    expect((await api.get('/products')).body.meta.total).toBe(0);
+  });
+
+  test('an Idempotency-Key makes one product of repeats, the repeat marked replayed', async () => {
+    const { api } = await t.newAccount();
+    const keyed = () => api.send('POST', '/products/sample', { headers: { 'idempotency-key': 'first-run-1' } });
+    const made = await keyed();
+    const again = await keyed();
+    expect(made.status).toBe(201);
+    expect(again.body.data.id).toBe(made.body.data.id);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect((await api.get('/products')).body.meta.total).toBe(1);
   });
 });

@@ -13,8 +13,8 @@ const PUBLISHING = new Set(
 
 /** The studio's own routes: a signed-in session only, never a key (a key cannot mint keys). */
 const SESSION_ONLY = new Set(
-  ['POST /auth/logout', 'GET /auth/session', 'POST /auth/password', 'GET /keys', 'POST /keys', 'DELETE /keys/{id}'].map((key) => {
-    const [method, path] = key.split(' ') as ['GET' | 'POST' | 'DELETE', string];
+  ['POST /auth/logout', 'GET /auth/session', 'POST /auth/password', 'GET /keys', 'POST /keys', 'DELETE /keys/{id}', 'PUT /account/plan'].map((key) => {
+    const [method, path] = key.split(' ') as ['GET' | 'POST' | 'PUT' | 'DELETE', string];
     return routeKey({ method, path });
   }),
 );
@@ -52,7 +52,7 @@ describe('the route table', () => {
   /** POSTs that change nothing: their inputs are a body only for size's sake (a caption to draw). */
   const READS_BY_POST = new Set(['POST /api/v1/captions/preview']);
 
-  test('writes need the write scope and reads the read scope; only the meta routes (liveness, the API description and the error reference), sign-up and sign-in are public', () => {
+  test('writes need the write scope and reads the read scope; only the meta routes (liveness, the API description and the error reference), sign-up, sign-in, password reset, the plan table and Stripe\'s webhook are public', () => {
     expect(ROUTES.filter((r) => r.auth === 'none').map(routeKey)).toEqual([
       'GET /api/v1',
       'GET /api/v1/openapi.json',
@@ -60,8 +60,12 @@ describe('the route table', () => {
       'GET /api/v1/docs/reference.js',
       'GET /api/v1/docs/reference.css',
       'GET /api/v1/docs/errors',
+      'GET /api/v1/plans',
+      'POST /api/v1/billing/stripe/webhook',
       'POST /api/v1/auth/signup',
       'POST /api/v1/auth/login',
+      'POST /api/v1/auth/password-reset',
+      'POST /api/v1/auth/password-reset/confirm',
     ]);
     for (const route of ROUTES) {
       if (route.group === 'meta' || route.auth === 'none') {

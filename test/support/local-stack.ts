@@ -17,6 +17,9 @@ import { CanonicalClipEngine } from '#test-doubles/canonical-clip-engine';
 import { BlobSoundBank } from '#adapters/sounds/blob-sound-bank';
 import { GeneratedSoundBank } from '#test-doubles/sound-bank';
 import { TEST_SOUND_CACHE } from './sound-fixtures';
+import { TEST_SAMPLE_CACHE } from './sample-fixtures';
+import { BlobSampleDemo } from '#adapters/samples/blob-sample-demo';
+import { renderSampleDemo } from '#render';
 import { assertMatchesOpenApi } from './openapi-validator';
 import { deleteTable, servicesFor } from './services';
 
@@ -58,6 +61,8 @@ export interface TestStackOptions {
    * it has a table and bucket in the run's shared ones.
    */
   services?: 'own' | 'shared';
+  /** What paid plans go through (default `local`: at once, nothing charged); `stripe-sandbox` starts the Stripe sandbox with the stack. */
+  billing?: LocalStackOptions['billing'];
 }
 
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
@@ -71,15 +76,18 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     services,
     rateLimitPerMinute: options.rateLimitPerMinute,
     sandboxes: options.sandboxes ?? false,
+    billing: options.billing,
     // Outage tests make every provider call spend its retries; the policy itself is the adapters' unit tests'.
     socialBackoff: { baseDelayMs: 10, maxDelayMs: 40 },
     adjustDependencies: (wired) => {
       // Real renders get the real built-in sounds, rendered once per machine (they depend on code only);
       // the rest a tone per sound, as they get the canonical clip instead of the engine.
+      // The sample product's clip is real in every stack, made once per machine and code (sample-fixtures.ts).
+      const sampled = { ...wired, sampleDemo: new BlobSampleDemo(wired.blobs, { render: renderSampleDemo, cacheDir: TEST_SAMPLE_CACHE }) };
       const built =
         options.renders === 'real'
-          ? { ...wired, sounds: new BlobSoundBank(wired.blobs, { cacheDir: TEST_SOUND_CACHE }) }
-          : withEngineDouble({ ...wired, sounds: new GeneratedSoundBank(wired.blobs) }, new CanonicalClipEngine(wired.blobs));
+          ? { ...sampled, sounds: new BlobSoundBank(wired.blobs, { cacheDir: TEST_SOUND_CACHE }) }
+          : withEngineDouble({ ...sampled, sounds: new GeneratedSoundBank(wired.blobs) }, new CanonicalClipEngine(wired.blobs));
       const adjusted = options.adjustDependencies ? options.adjustDependencies(built) : built;
       social = new SwitchableSocialProviders(adjusted.social);
       return { ...adjusted, jobRunner: (runner = new SwitchableJobRunner(adjusted.jobRunner)), social: social.providers };

@@ -27,7 +27,13 @@ export type FixtureKind =
   | 'truncated-mp4' // first 2 KB of a good MP4 whose index is at the end
   | 'truncated-mid-mp4' // a faststart MP4 cut in half: readable index, missing picture data
   | 'vertical-3gp' // a 3GP container: refused by type
-  | 'vertical-webm' // VP8 in WebM: refused by type
+  | 'vertical-webm' // 360x640 VP8 in WebM, no audio
+  | 'vp9-opus-webm' // 360x640 VP9 + Opus in WebM, 2 s: a demo as browsers and screen recorders write one
+  | 'av1-vorbis-webm' // 360x640 AV1 + Vorbis in WebM, 1 s
+  | 'live-webm' // the same written as a live stream, as a browser's MediaRecorder does: no duration in its header, no index
+  | 'landscape-webm' // 1280x720 VP9 + Opus in WebM, 2 s: refused as a demo without a reframe
+  | 'h264-as-webm' // H.264 in Matroska whose header calls it WebM: the type is WebM, the codec is not
+  | 'vertical-mkv' // VP9 in Matroska (not WebM): refused by type
   | 'mp3' // audio file
   | 'png-as-mp4' // a PNG image named .mp4
   | 'random-bytes' // 64 KB of noise named .mp4
@@ -37,10 +43,14 @@ const TESTSRC = (size: string, seconds: number, rate = 30) => ['-f', 'lavfi', '-
 const SINE = (seconds: number) => ['-f', 'lavfi', '-i', `sine=f=440:r=44100:d=${seconds}`];
 const X264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '30', '-pix_fmt', 'yuv420p'];
 const AAC = ['-c:a', 'aac', '-b:a', '64k'];
+/** VP9 at libvpx's fastest (a test clip's quality does not matter) and Opus: what a browser records. */
+const VP9 = ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '300k', '-pix_fmt', 'yuv420p'];
+const OPUS = ['-c:a', 'libopus', '-b:a', '48k'];
 
 type Recipe =
   | { ext: string; ffmpeg: string[] }
-  | { ext: string; from: string; transform: 'head-2k' | 'half' | 'ftyp-to-free' | 'rotate' }
+  | { ext: string; from: string; transform: 'head-2k' | 'half' | 'ftyp-to-free' | 'rotate' | 'doctype-webm' }
+
   | { ext: string; bytes: () => Promise<Buffer> };
 
 const RECIPES: Record<FixtureKind, Recipe> = {
@@ -68,6 +78,16 @@ const RECIPES: Record<FixtureKind, Recipe> = {
   'truncated-mid-mp4': { ext: 'mp4', from: 'vertical-mp4-faststart', transform: 'half' },
   'vertical-3gp': { ext: '3gp', ffmpeg: [...TESTSRC('360x640', 2), ...X264, '-f', '3gp'] },
   'vertical-webm': { ext: 'webm', ffmpeg: [...TESTSRC('360x640', 2), '-c:v', 'libvpx', '-b:v', '200k', '-f', 'webm'] },
+  'vp9-opus-webm': { ext: 'webm', ffmpeg: [...TESTSRC('360x640', 2), ...SINE(2), ...VP9, ...OPUS, '-f', 'webm'] },
+  'av1-vorbis-webm': {
+    ext: 'webm',
+    ffmpeg: [...TESTSRC('360x640', 1), ...SINE(1), '-c:v', 'libaom-av1', '-usage', 'realtime', '-cpu-used', '8', '-pix_fmt', 'yuv420p', '-c:a', 'libvorbis', '-f', 'webm'],
+  },
+  // `-live 1`: the muxer never seeks back, so the header keeps no duration and no index follows.
+  'live-webm': { ext: 'webm', ffmpeg: [...TESTSRC('360x640', 2), ...SINE(2), ...VP9, ...OPUS, '-f', 'webm', '-live', '1'] },
+  'landscape-webm': { ext: 'webm', ffmpeg: [...TESTSRC('1280x720', 2), ...SINE(2), ...VP9, ...OPUS, '-f', 'webm'] },
+  'h264-as-webm': { ext: 'webm', from: 'h264-mkv', transform: 'doctype-webm' },
+  'vertical-mkv': { ext: 'mkv', ffmpeg: [...TESTSRC('360x640', 1), ...VP9, '-f', 'matroska'] },
   mp3: { ext: 'mp3', ffmpeg: [...SINE(2), '-c:a', 'libmp3lame', '-b:a', '64k', '-f', 'mp3'] },
   'png-as-mp4': { ext: 'mp4', ffmpeg: [...TESTSRC('320x240', 1), '-frames:v', '1', '-c:v', 'png', '-f', 'image2'] },
   'random-bytes': { ext: 'mp4', bytes: async () => seededBytes(64 * 1024) },
@@ -76,6 +96,7 @@ const RECIPES: Record<FixtureKind, Recipe> = {
 
 /** Inputs that only exist to derive other fixtures. */
 const INTERNAL: Record<string, Recipe> = {
+  'h264-mkv': { ext: 'mkv', ffmpeg: [...TESTSRC('360x640', 1), ...X264, '-f', 'matroska'] },
   'vertical-mp4-faststart': {
     ext: 'mp4',
     ffmpeg: [...TESTSRC('720x1280', 2), ...SINE(2), ...X264, ...AAC, '-movflags', '+faststart', '-f', 'mp4'],
@@ -116,6 +137,18 @@ async function exists(file: string): Promise<boolean> {
   return fsp.stat(file).then((s) => s.size > 0, () => false);
 }
 
+/**
+ * Rewrites a Matroska header's DocType "matroska" as "webm", padding the four bytes it frees with an
+ * EBML Void element so that no size changes: ffmpeg will not mux H.264 as WebM, a hand-made file can.
+ */
+function docTypeWebm(bytes: Buffer): Buffer {
+  const docType = Buffer.from([0x42, 0x82, 0x88, ...Buffer.from('matroska', 'latin1')]);
+  const at = bytes.indexOf(docType);
+  if (at < 0 || at > 64) throw new Error('fixture source has no Matroska DocType in its header');
+  const webm = Buffer.from([0x42, 0x82, 0x84, ...Buffer.from('webm', 'latin1'), 0xec, 0x82, 0x00, 0x00]);
+  return Buffer.concat([bytes.subarray(0, at), webm, bytes.subarray(at + docType.length)]);
+}
+
 /** Swaps the `ftyp` box's type for `free`: offsets stay valid, and the file reads as pre-ftyp QuickTime. */
 function ftypToFree(bytes: Buffer): Buffer {
   const copy = Buffer.from(bytes);
@@ -140,6 +173,7 @@ async function build(kind: string, recipe: Recipe, target: string): Promise<void
     const derived =
       recipe.transform === 'head-2k' ? bytes.subarray(0, 2048)
       : recipe.transform === 'half' ? bytes.subarray(0, floor(bytes.length / 2))
+      : recipe.transform === 'doctype-webm' ? docTypeWebm(bytes)
       : ftypToFree(bytes);
     await fsp.writeFile(target, derived);
   }

@@ -42,6 +42,18 @@ export function productStoreContract(store: () => ProductStore, firstAccount: nu
       expect(await store().get(accountId + 1, product.id)).toBeUndefined();
     });
 
+    test('how its demo is taken in (reframe, trim) reads back as written, and stays when the demo settles and the product is renamed', async () => {
+      const accountId = freshAccount();
+      const id = await store().newProductId();
+      const demo_intake = { reframe: 'crop' as const, start_s: 1.25, end_s: null };
+      const product: Product = { id, account_id: accountId, name: 'Lamp', description: null, demo: processing, demo_intake, created_at: T0.toISOString(), updated_at: T0.toISOString() };
+      await store().create(product);
+      expect(await store().get(accountId, id)).toEqual(product);
+      expect(await store().settleDemo(accountId, id, ready, T1, eventOf(accountId, id, 'product.demo.ready'))).toBe(true);
+      expect(await store().update(accountId, id, { name: 'Desk Lamp' }, T1)).toMatchObject({ demo: ready, demo_intake });
+      expect((await store().list(accountId, 1, 10)).items).toEqual([{ ...product, name: 'Desk Lamp', demo: ready, updated_at: T1.toISOString() }]);
+    });
+
     test('a product id is created once', async () => {
       const accountId = freshAccount();
       const product = await stored(accountId);

@@ -58,6 +58,7 @@ export interface SynthesisIndex {
 }
 
 export const FAL_KEY_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:fal-key-AbCdEf';
+export const STRIPE_SECRET_NAME = 'reaction-studio/stripe';
 
 /**
  * The deployments the template tests read besides cdk.json's, as context over it (lib/cloud/engine-config.ts):
@@ -66,6 +67,10 @@ export const FAL_KEY_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012
 export const VARIANTS = {
   /** Hooks on Bedrock, avatars on fal (test/lib/cloud/engine-config.test.ts). */
   hostedEngines: { hookEngine: 'bedrock', avatarEngine: 'fal', falKeySecretArn: FAL_KEY_SECRET_ARN },
+  /** A mail sender named: password-reset links go out through SES (test/lib/cloud/mail.test.ts). */
+  mail: { mailFrom: 'no-reply@studio.example.com' },
+  /** Paid plans through Stripe (test/lib/cloud/billing-config.test.ts). */
+  stripeBilling: { stripeSecret: STRIPE_SECRET_NAME, stripePrices: 'starter=price_s,pro=price_p,business=price_b' },
 } satisfies Record<string, Record<string, unknown>>;
 export type VariantName = keyof typeof VARIANTS;
 

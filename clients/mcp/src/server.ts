@@ -5,6 +5,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { ReactionStudioClient, Job } from '@reaction-studio/client';
 import { Noted, dataResult, errorResult } from './results.js';
 import type { ToolContext } from './tool.js';
@@ -25,10 +26,18 @@ export interface McpServerOptions {
   intervalMs?: number;
 }
 
+/**
+ * The SDK validates a client's answers to an elicitation with this; the server never elicits, so it
+ * refuses any, and the SDK's default (Ajv, about 130 KB) is never built or, on Lambda, bundled.
+ */
+const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'this server asks no questions (no elicitation)' }),
+};
+
 export function createMcpServer(rs: ReactionStudioClient, options: McpServerOptions = {}): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version: VERSION },
-    { instructions: 'Reaction Studio makes short vertical reaction videos for products: create a product with its demo, suggest hooks, create a video (wait for it or poll get_job), then list, download or publish it.' },
+    { jsonSchemaValidator: NO_ELICITATION, instructions: 'Reaction Studio makes short vertical reaction videos for products: create a product with its demo, suggest hooks, create a video (wait for it or poll get_job), then list, download or publish it.' },
   );
   for (const definition of options.localFiles ? [...TOOLS, uploadFileTool] : TOOLS) {
     server.registerTool(

@@ -46,12 +46,18 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'create_product',
     title: 'Create a product',
     description:
-      'A product, with its demo clip (vertical MP4/MOV/AVI, at most 180 s) from a link (demo_video_url) or a direct upload (demo_video_upload_id). The demo is normalised in the background: `wait: true` answers once it is ready or failed.',
+      'A product, with its demo clip (MP4, MOV, AVI or WebM; vertical unless `reframe` is given; at most 180 s kept) from a link (demo_video_url) or a direct upload (demo_video_upload_id). The demo is normalised in the background to 1080x1920: `wait: true` answers once it is ready or failed.',
     input: z.strictObject({
       name: z.string().min(1).max(200).describe('The product\'s name, at most 200 characters'),
       description: z.string().max(2000).describe('What the product is, for suggest_hooks and the studio; at most 2000 characters').optional(),
       demo_video_url: z.string().describe('A public link to the demo clip').optional(),
       demo_video_upload_id: uploadId('demo_video').optional(),
+      reframe: z
+        .enum(['blur', 'crop'])
+        .describe('For a landscape or square demo, which is refused without it: blur (the whole picture over a blurred copy of itself) or crop (the centre cut to 9:16)')
+        .optional(),
+      demo_start_s: z.number().min(0).describe('Keep the demo from this second').optional(),
+      demo_end_s: z.number().positive().describe('Keep the demo up to this second (at least 1 s and at most 180 s after demo_start_s)').optional(),
       wait: z.boolean().describe('Wait until the demo is ready (or failed)').optional(),
     }),
     annotations: CREATE,

@@ -11,7 +11,7 @@ import { waitForJob, type WaitForJobOptions } from './jobs.js';
 import type { WaitOptions } from './poll.js';
 import { unwrap } from './result.js';
 import { retryingFetch, type FetchLike, type RetryOptions } from './retry.js';
-import type { Avatar, Job, Product, Take, TypedClient, Video, VideoBatch, VideoQuote, paths } from './types.js';
+import type { Avatar, Job, PlanChange, PlanName, Plans, Product, Take, TypedClient, Video, VideoBatch, VideoQuote, paths } from './types.js';
 import {
   createAvatar,
   createProduct,
@@ -80,6 +80,14 @@ export interface ReactionStudioClient extends TypedClient {
    * answers the upload, whose `id` goes in `demo_video_upload_id`, `image_upload_id` or `reference_video_upload_id`.
    */
   uploadFile(purpose: UploadPurpose, file: FileInput, options?: UploadFileOptions): Promise<Upload>;
+  /** GET /plans (public): every plan's price and limits, and whether paid plans go through Stripe here. */
+  listPlans(): Promise<Plans>;
+  /**
+   * PUT /account/plan, for the studio's own pages (`session`): an API key is refused (403). An upgrade
+   * holds at once, a downgrade at `account.plan_changes_at`; with `change: 'checkout'`, send the owner to
+   * `checkout_url` and the plan changes once Stripe confirms the payment.
+   */
+  changePlan(plan: PlanName): Promise<PlanChange>;
 }
 
 export function createClient(options: ClientOptions): ReactionStudioClient {
@@ -110,6 +118,8 @@ export function createClient(options: ClientOptions): ReactionStudioClient {
     quoteRegeneration: (id, input) => quoteRegeneration(api, id, input),
     getVideo: async (id) => (await unwrap(api.GET('/videos/{id}', { params: { path: { id } } }))).data,
     uploadFile: (purpose, file, uploadOptions) => uploadFile(api, send, purpose, file, uploadOptions),
+    listPlans: async () => (await unwrap(api.GET('/plans'))).data,
+    changePlan: async (plan) => (await unwrap(api.PUT('/account/plan', { body: { plan } }))).data,
   };
 }
 

@@ -121,9 +121,29 @@ export interface paths {
         put?: never;
         /**
          * Create a product
-         * @description With an optional demo clip, normalised in the background: a multipart `demo_video`, `demo_video_upload_id` (a direct upload, POST /uploads) or `demo_video_url` (a public https link, fetched within the request: at most 20 s, and the same 50 MB; a link to a private address, even by a redirect, is 400). One of them.
+         * @description With an optional demo clip, normalised in the background to 1080x1920: a multipart `demo_video`, `demo_video_upload_id` (a direct upload, POST /uploads) or `demo_video_url` (a public https link, fetched within the request: at most 20 s, and the same 50 MB; a link to a private address, even by a redirect, is 400). One of them. MP4, MOV, AVI or WebM, told by its bytes (415 otherwise). A landscape or square demo is 422 (`param` `reframe`) unless `reframe` (`blur` or `crop`) is sent; such a direct upload stays unused, to be sent again with it. `demo_start_s` and `demo_end_s` keep a part of the demo (at least 1 s, at most 180 s; an end past the demo is 400); a demo over 180 s needs them. `reframe` or a trim without a demo is 400.
          */
         post: operations["productsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/products/sample": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the sample product
+         * @description A product like any other (listed, counted and deleted the same way) whose demo clip this service draws itself: a fictional habit tracker, 6 s at 1080x1920 with a soft sound bed, already in the output encoding. It takes no fields: send no body, or an empty JSON or form one. The clip is made once per stack; each sample product gets its own copy within the request and is `ready` at once. Only the stack's very first one answers `processing` while the clip is made (well under a minute), then turns `ready` (webhook `product.demo.ready`).
+         */
+        post: operations["productsCreateSample"];
         delete?: never;
         options?: never;
         head?: never;
@@ -157,7 +177,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List avatars (all of them, newest first) */
+        /**
+         * List avatars: the stock ones, then the account's own (newest first)
+         * @description Every account has the stock avatars (`stock: true`, in a fixed order, the same ids on every account): use them as `avatar_id` like your own. They do not count against the plan's avatar cap and cannot be deleted.
+         */
         get: operations["avatarsList"];
         put?: never;
         /**
@@ -182,7 +205,10 @@ export interface paths {
         get: operations["avatarsGet"];
         put?: never;
         post?: never;
-        /** Delete an avatar and its images */
+        /**
+         * Delete an avatar and its images
+         * @description A stock avatar cannot be deleted (409).
+         */
         delete: operations["avatarsRemove"];
         options?: never;
         head?: never;
@@ -644,6 +670,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plans: prices and limits
+         * @description Public: no credential. `billing` says how a paid plan is taken on this deployment.
+         */
+        get: operations["billingPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the account's plan (the studio's session only)
+         * @description Only with the signed-in owner's session cookie (and its X-CSRF-Token); an API key is 403. An upgrade holds at once: the larger allowance and caps apply now, and the units used this period still count. A downgrade waits for the next billing period (a calendar month, UTC): the account shows it as `pending_plan` and `plan_changes_at`, and asking for the plan in force again cancels it. With Stripe (`billing: stripe` in GET /plans), a paid plan without a subscription answers 202 with `checkout_url` and changes nothing until Stripe confirms the payment; a subscription already there is changed in place (an upgrade is charged at once: a declined card is 402 payment_failed). Without a payment provider a paid plan is 409 billing_not_configured. One change at a time: a change while another is under way is 409 with Retry-After.
+         */
+        put: operations["billingChangePlan"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/stripe/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe's events (Stripe calls this; configure it as the endpoint's URL)
+         * @description No credential: the `Stripe-Signature` header must sign the raw body with the endpoint's signing secret (else 400). checkout.session.completed, customer.subscription.updated and customer.subscription.deleted move the account's plan by the same rules as PUT /account/plan; each event id is applied once, and a redelivery is answered 200 with `result: duplicate`. 404 where no Stripe is configured.
+         */
+        post: operations["billingStripeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/signup": {
         parameters: {
             query?: never;
@@ -732,6 +818,46 @@ export interface paths {
          * @description A wrong `current_password` is 403 and counts against the email's sign-in attempts; a `new_password` outside the policy is 400.
          */
         post: operations["accountsChangePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password-reset link by mail
+         * @description Always 202 with the same body, whether or not the email has an account. If it has, a link to the studio's reset page (`/reset-password?token=…`) is mailed to it; the link works for 30 minutes and once, and asking again replaces it. At most 5 requests per email an hour and 30 sign-up, sign-in and reset requests per client address per minute (429 with Retry-After). A malformed email is 400.
+         */
+        post: operations["accountsRequestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a mailed link's token, and sign in
+         * @description The token of a link that is unknown, used, replaced by a newer one or past its 30 minutes is 400 with `param: token`; a password outside the policy (10 to 200 characters, not one of the most common) is 400 with `param: password`, and the link keeps working. Success spends the link (of two confirms with one token exactly one succeeds), signs every other session of the user out and answers with a new session cookie.
+         */
+        post: operations["accountsConfirmPasswordReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -960,6 +1086,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A Stripe event, as Stripe sends it (only what the service reads is listed) */
+        StripeEvent: {
+            /** @description The event id (`evt_…`): each is applied once, however often Stripe delivers it */
+            id: string;
+            /** @description checkout.session.completed, customer.subscription.updated and customer.subscription.deleted change plans; the rest are acknowledged and ignored */
+            type: string;
+            data: {
+                object: {
+                    id: string;
+                };
+            };
+        };
         Liveness: {
             name: string;
             /** @description The major version, as in the path (`v1`) */
@@ -975,6 +1113,12 @@ export interface components {
             name: string;
             description: string | null;
             demo_video: components["schemas"]["DemoVideo"] | null;
+            /** @description How the demo was made portrait (`blur` or `crop`), as asked when it was sent; null: not reframed */
+            reframe: ("blur" | "crop") | null;
+            /** @description Where the kept part of the demo starts, as asked; null: at its beginning */
+            demo_start_s: number | null;
+            /** @description Where the kept part of the demo ends, as asked; null: at its end */
+            demo_end_s: number | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -986,9 +1130,13 @@ export interface components {
             status: "processing" | "ready" | "failed";
             url: string | null;
             url_expires_at: string | null;
+            /** @description Seconds of the normalised demo (the kept part, when it was trimmed); null until ready */
             duration_s: number | null;
+            /** @description 1080 once ready: every demo is normalised to 1080x1920 */
             width: number | null;
+            /** @description 1920 once ready */
             height: number | null;
+            /** @description Why the demo failed, when `failed` */
             error: {
                 code: string;
                 message: string;
@@ -1007,6 +1155,8 @@ export interface components {
         };
         Avatar: {
             id: number;
+            /** @description A stock avatar every account has (listed first, not counted against the plan's cap, not deletable); false for the account's own */
+            stock: boolean;
             /** @enum {string} */
             source: "prompt" | "upload";
             prompt: string | null;
@@ -1371,12 +1521,22 @@ export interface components {
             overview: components["schemas"]["AnalyticsOverview"];
         };
         Usage: {
+            /** @description The plan in force and its limits (GET /plans lists every plan); change it with PUT /account/plan from the studio */
             plan: {
-                /** @enum {string} */
+                /**
+                 * @description The plan in force now
+                 * @enum {string}
+                 */
                 name: "free" | "starter" | "pro" | "business";
                 monthly_allowance: number;
                 library_cap: number;
                 avatar_cap: number;
+                ai_helpers_per_day: number;
+                ai_helpers_per_minute: number;
+                /** @description A downgrade waiting for the next billing period, or null */
+                pending_plan: ("free" | "starter" | "pro" | "business") | null;
+                /** @description When `pending_plan` takes over, or null */
+                plan_changes_at: string | null;
             };
             period: {
                 /** Format: date-time */
@@ -1401,6 +1561,73 @@ export interface components {
                 remaining: number;
             };
         };
+        Plans: {
+            /**
+             * @description How paid plans are taken here: `local` (at once, nothing charged: the local stack), `stripe` (PUT /account/plan to a paid plan answers a Stripe Checkout link first), `not_configured` (no payment provider: only the free plan can be chosen; a paid one is 409 billing_not_configured)
+             * @enum {string}
+             */
+            billing: "local" | "stripe" | "not_configured";
+            /** @description Every plan, from the smallest to the largest */
+            plans: components["schemas"]["Plan"][];
+        };
+        /** @description A plan: its price and the limits it sets */
+        Plan: {
+            /** @enum {string} */
+            name: "free" | "starter" | "pro" | "business";
+            /** @description What the plan costs a month */
+            price: {
+                /** @description The monthly price in the currency's smallest unit (cents); 0 for the free plan */
+                amount: number;
+                /** @constant */
+                currency: "usd";
+                /** @constant */
+                interval: "month";
+            };
+            /** @description Finished videos a billing period (a calendar month, UTC): one unit per video, and one per regeneration */
+            monthly_allowance: number;
+            /** @description Saved reactions the library keeps (402 library_full past it) */
+            library_cap: number;
+            /** @description Avatars the account keeps (402 avatars_full past it) */
+            avatar_cap: number;
+            /** @description Hook-idea and prompt-avatar requests a rolling day (429 past it) */
+            ai_helpers_per_day: number;
+            /** @description Hook-idea and prompt-avatar requests a rolling minute (429 past it) */
+            ai_helpers_per_minute: number;
+        };
+        PlanChange: {
+            account: components["schemas"]["Account"];
+            /**
+             * @description `upgraded`: the larger plan holds now. `downgrade_scheduled`: the smaller plan takes over at `account.plan_changes_at` (the next billing period). `downgrade_cancelled`: the plan in force was asked for again, so the waiting downgrade is dropped. `unchanged`: it already was so. `checkout`: pay at `checkout_url` first; the account changes when the payment is confirmed
+             * @enum {string}
+             */
+            change: "upgraded" | "downgrade_scheduled" | "downgrade_cancelled" | "unchanged" | "checkout";
+            /** @description Stripe Checkout, where the owner pays for a paid plan; null unless `change` is `checkout` */
+            checkout_url: string | null;
+        };
+        Account: {
+            id: number;
+            name: string;
+            /**
+             * @description The plan in force now: its allowance and caps hold
+             * @enum {string}
+             */
+            plan: "free" | "starter" | "pro" | "business";
+            /** @description A downgrade waiting for the next billing period (PUT /account/plan), or null */
+            pending_plan: ("free" | "starter" | "pro" | "business") | null;
+            /** @description When `pending_plan` takes over (the next billing period starts), or null */
+            plan_changes_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        StripeWebhookReceipt: {
+            /** @constant */
+            received: true;
+            /**
+             * @description `duplicate`: this event id was applied before, and nothing changed now
+             * @enum {string}
+             */
+            result: "applied" | "duplicate" | "ignored";
+        };
         /** @description Signed in: the `rs_session` cookie comes with this answer */
         SignedIn: {
             user: components["schemas"]["User"];
@@ -1413,14 +1640,6 @@ export interface components {
             id: number;
             email: string;
             name: string | null;
-            /** Format: date-time */
-            created_at: string;
-        };
-        Account: {
-            id: number;
-            name: string;
-            /** @enum {string} */
-            plan: "free" | "starter" | "pro" | "business";
             /** Format: date-time */
             created_at: string;
         };
@@ -1440,6 +1659,25 @@ export interface components {
         PasswordChanged: {
             /** @constant */
             password_changed: true;
+            other_sessions_revoked: number;
+        };
+        /** @description The same answer whether or not the email has an account: if it has, a link is on its way to it */
+        PasswordResetRequested: {
+            /** @constant */
+            reset_requested: true;
+            /**
+             * @description How long a mailed link works, in seconds
+             * @constant
+             */
+            expires_in_s: 1800;
+        };
+        /** @description The password is set and the link spent; signed in: the `rs_session` cookie comes with this answer */
+        PasswordReset: {
+            user: components["schemas"]["User"];
+            account: components["schemas"]["Account"];
+            /** @description Send it as X-CSRF-Token with every change made with the session cookie */
+            csrf_token: string;
+            /** @description Sessions of the user signed out by the new password */
             other_sessions_revoked: number;
         };
         ApiKey: {
@@ -1608,7 +1846,7 @@ export interface components {
             /** @description What went wrong, fit to show; 500s say only "Internal server error" */
             error: string;
             /** @enum {string} */
-            code: "bad_request" | "unauthorized" | "allowance_exhausted" | "library_full" | "avatars_full" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "invalid_media" | "no_face" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
+            code: "bad_request" | "unauthorized" | "allowance_exhausted" | "library_full" | "avatars_full" | "payment_failed" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "billing_not_configured" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "invalid_media" | "no_face" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
             /** @description The request field at fault, as a dotted path (`hook_text`, `metadata.campaign`, `variants.2.hook_text`); absent when the problem is not one field */
             param?: string;
             /** @description This request's id, also in the `x-request-id` header: quote it to support */
@@ -2134,25 +2372,64 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description What the product is called; shown in the studio and the API, never in the video */
                     name: string;
+                    /** @description Free text about the product; hook ideas (POST /hooks) are written from it */
                     description?: string;
+                    /** @description A direct upload (POST /uploads, purpose demo_video) to use as the demo, instead of a multipart `demo_video` */
                     demo_video_upload_id?: string;
-                    demo_video_url?: string;
-                };
-                "application/x-www-form-urlencoded": {
-                    name: string;
-                    description?: string;
-                    demo_video_upload_id?: string;
-                    demo_video_url?: string;
-                };
-                "multipart/form-data": {
-                    name: string;
-                    description?: string;
-                    demo_video_upload_id?: string;
+                    /** @description A public https link to the demo video, fetched within the request (at most 20 s and 50 MB) */
                     demo_video_url?: string;
                     /**
+                     * @description Makes a landscape or square demo portrait (1080x1920, 9:16); without it such a demo is refused (422). `blur`: the whole picture fitted to the width, over a blurred, darkened copy of itself; `crop`: the centre cut to 9:16. A vertical demo that is not 9:16 is reframed the same way
+                     * @enum {string}
+                     */
+                    reframe?: "blur" | "crop";
+                    /** @description Where the kept part of the demo starts, in seconds from its beginning (default 0) */
+                    demo_start_s?: number | string;
+                    /** @description Where the kept part of the demo ends, in seconds from its beginning (default: its end); at most the demo's length, at least 1 s and at most 180 s after demo_start_s */
+                    demo_end_s?: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description What the product is called; shown in the studio and the API, never in the video */
+                    name: string;
+                    /** @description Free text about the product; hook ideas (POST /hooks) are written from it */
+                    description?: string;
+                    /** @description A direct upload (POST /uploads, purpose demo_video) to use as the demo, instead of a multipart `demo_video` */
+                    demo_video_upload_id?: string;
+                    /** @description A public https link to the demo video, fetched within the request (at most 20 s and 50 MB) */
+                    demo_video_url?: string;
+                    /**
+                     * @description Makes a landscape or square demo portrait (1080x1920, 9:16); without it such a demo is refused (422). `blur`: the whole picture fitted to the width, over a blurred, darkened copy of itself; `crop`: the centre cut to 9:16. A vertical demo that is not 9:16 is reframed the same way
+                     * @enum {string}
+                     */
+                    reframe?: "blur" | "crop";
+                    /** @description Where the kept part of the demo starts, in seconds from its beginning (default 0) */
+                    demo_start_s?: number | string;
+                    /** @description Where the kept part of the demo ends, in seconds from its beginning (default: its end); at most the demo's length, at least 1 s and at most 180 s after demo_start_s */
+                    demo_end_s?: number | string;
+                };
+                "multipart/form-data": {
+                    /** @description What the product is called; shown in the studio and the API, never in the video */
+                    name: string;
+                    /** @description Free text about the product; hook ideas (POST /hooks) are written from it */
+                    description?: string;
+                    /** @description A direct upload (POST /uploads, purpose demo_video) to use as the demo, instead of a multipart `demo_video` */
+                    demo_video_upload_id?: string;
+                    /** @description A public https link to the demo video, fetched within the request (at most 20 s and 50 MB) */
+                    demo_video_url?: string;
+                    /**
+                     * @description Makes a landscape or square demo portrait (1080x1920, 9:16); without it such a demo is refused (422). `blur`: the whole picture fitted to the width, over a blurred, darkened copy of itself; `crop`: the centre cut to 9:16. A vertical demo that is not 9:16 is reframed the same way
+                     * @enum {string}
+                     */
+                    reframe?: "blur" | "crop";
+                    /** @description Where the kept part of the demo starts, in seconds from its beginning (default 0) */
+                    demo_start_s?: number | string;
+                    /** @description Where the kept part of the demo ends, in seconds from its beginning (default: its end); at most the demo's length, at least 1 s and at most 180 s after demo_start_s */
+                    demo_end_s?: number | string;
+                    /**
                      * Format: binary
-                     * @description MP4, MOV or AVI (decided by its bytes), vertical, at most 180 s; at most 50 MB
+                     * @description MP4, MOV, AVI or WEBM (decided by its bytes; a WebM holds VP8, VP9 or AV1 with Opus, Vorbis or no sound), vertical unless `reframe` is sent, at most 180 s kept (`demo_start_s`, `demo_end_s`); at most 50 MB
                      */
                     demo_video?: Blob;
                 };
@@ -2353,6 +2630,174 @@ export interface operations {
             };
         };
     };
+    productsCreateSample: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A repeat with the same key and the same request returns the first answer again (the same record, nothing created or reserved twice), with `Idempotent-Replayed: true`; the same key with a different request, or while the first is still running, is 409. Only a success is kept: after a refusal the same key may be sent again. Keys are the account's own and kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+                "application/x-www-form-urlencoded": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Created; its demo `ready` (`processing` only while the stack makes its first sample clip) */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Product"];
+                    };
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `conflict` */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
     productsGet: {
         parameters: {
             query?: never;
@@ -2517,15 +2962,21 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The new name */
                     name?: string;
+                    /** @description The new description; `null` clears it */
                     description?: string | null;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The new name */
                     name?: string;
+                    /** @description The new description; `null` clears it */
                     description?: string | null;
                 };
                 "multipart/form-data": {
+                    /** @description The new name */
                     name?: string;
+                    /** @description The new description; `null` clears it */
                     description?: string | null;
                 };
             };
@@ -2828,15 +3279,21 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The new name */
                     name?: string;
+                    /** @description The new description; `null` clears it */
                     description?: string | null;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The new name */
                     name?: string;
+                    /** @description The new description; `null` clears it */
                     description?: string | null;
                 };
                 "multipart/form-data": {
+                    /** @description The new name */
                     name?: string;
+                    /** @description The new description; `null` clears it */
                     description?: string | null;
                 };
             };
@@ -3004,7 +3461,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every avatar of the account */
+            /** @description Every avatar of the account, stock ones first */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3605,6 +4062,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description `conflict` */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "conflict";
                     };
                 };
             };
@@ -9111,6 +9582,422 @@ export interface operations {
             };
         };
     };
+    billingPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every plan, and how paid plans are taken here */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Plans"];
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
+    billingChangePlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The plan to change to (GET /plans lists them)
+                     * @enum {string}
+                     */
+                    plan: "free" | "starter" | "pro" | "business";
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description The plan to change to (GET /plans lists them)
+                     * @enum {string}
+                     */
+                    plan: "free" | "starter" | "pro" | "business";
+                };
+            };
+        };
+        responses: {
+            /** @description Changed (or scheduled, or already so) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlanChange"];
+                    };
+                };
+            };
+            /** @description Pay at `checkout_url` first; the account changes when the payment is confirmed */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlanChange"];
+                    };
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description `payment_failed` */
+            402: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "payment_failed";
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `billing_not_configured`, `conflict` */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "billing_not_configured" | "conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `upstream_unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "upstream_unavailable";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
+    billingStripeWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StripeEvent"];
+            };
+        };
+        responses: {
+            /** @description Received */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StripeWebhookReceipt"];
+                    };
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `upstream_unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "upstream_unavailable";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
     accountsSignUp: {
         parameters: {
             query?: never;
@@ -9722,6 +10609,254 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
+    accountsRequestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The address the account signed up with; a link to reset its password is mailed there if it has one */
+                    email: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The address the account signed up with; a link to reset its password is mailed there if it has one */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: a link is on its way if the email has an account */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasswordResetRequested"];
+                    };
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
+    accountsConfirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `token` of the mailed link (`/reset-password?token=…`) */
+                    token: string;
+                    /** @description The new password: 10 to 200 characters, not one of the most common */
+                    password: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The `token` of the mailed link (`/reset-password?token=…`) */
+                    token: string;
+                    /** @description The new password: 10 to 200 characters, not one of the most common */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The password is set; signed in */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasswordReset"];
+                    };
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;

@@ -17,6 +17,13 @@ export type VideoQuote = Schemas['VideoQuote'];
 /** A batch of jobs (POST /videos/batch, GET /videos/batches/{id}): its jobs in variant order and how many stand at each status. */
 export type VideoBatch = Schemas['VideoBatch'];
 export type ErrorCode = Schemas['ErrorEnvelope']['code'];
+/** GET /plans: every plan with its price and limits, and how paid plans are taken (`billing`). */
+export type Plans = Schemas['Plans'];
+export type Plan = Schemas['Plan'];
+export type PlanName = Plan['name'];
+/** PUT /account/plan's answer: the account as the change left it, what the change did, a Stripe Checkout link when paying comes first. */
+export type PlanChange = Schemas['PlanChange'];
+export type Account = Schemas['Account'];
 
 /** The typed openapi-fetch client: GET, POST, PUT, PATCH, DELETE over the document's paths. */
 export type TypedClient = Client<paths>;

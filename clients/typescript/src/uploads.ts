@@ -14,7 +14,7 @@ import type { CreateVideoJobInput } from './video-job-input.js';
 type JsonBody<P extends keyof paths, M extends 'post'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 
 export type CreateProductInput = JsonBody<'/products', 'post'> & {
-  /** The demo clip (MP4, MOV or AVI; vertical; at most 180 s and 50 MB). */
+  /** The demo clip (MP4, MOV, AVI or WebM; vertical unless `reframe` is sent; at most 180 s kept and 50 MB). */
   demoVideo?: FileInput;
 };
 

@@ -18,6 +18,8 @@ export const keys = {
   /** A studio user in its account's partition; the claim on its email is what makes an email one user's. */
   user: (accountId: number, userId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `USER#${padId(userId)}` }),
   emailClaim: (email: string) => ({ pk: `EMAIL#${email}`, sk: 'EMAIL' }),
+  /** A password-reset token's hash, naming its user; the pending reset itself is kept on the user item. */
+  passwordReset: (tokenHash: string) => ({ pk: `PWRESET#${tokenHash}`, sk: 'PWRESET' }),
   /** A session by its token's hash; gsi1 lists a user's sessions, so a password change revokes the others. */
   session: (tokenHash: string) => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
   sessionsOfUserIndex: (userId: number) => `USERSESSIONS#${userId}`,
@@ -31,6 +33,9 @@ export const keys = {
   /** An account's own music track (the built-in ones are no records). */
   musicTrack: (accountId: number, trackId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `MUSIC#${padId(trackId)}` }),
   musicPrefix: 'MUSIC#',
+
+  /** A payment provider's event applied to the account's plan: written with the change, so a redelivery changes nothing. */
+  billingEvent: (accountId: number, eventId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `BILLINGEVENT#${eventId}` }),
 
   counter: (name: string) => ({ pk: `COUNTER#${name}`, sk: 'COUNTER' }),
   rateWindow: (bucket: string, windowStart: number) => ({ pk: `RATE#${bucket}`, sk: `W#${windowStart}` }),

@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { DemoIntake } from '#domain/demo-intake';
 import type { DemoVideo, Product } from '#domain/product';
 import type { ProductPage, ProductStore } from '#ports/product-store';
 import type { DynamoTable } from './table';
@@ -113,6 +114,7 @@ function toProduct(item: Record<string, unknown>): Product {
     name: item.name as string,
     description: (item.description as string | null | undefined) ?? null,
     demo: (item.demo as DemoVideo | null | undefined) ?? null,
+    ...(item.demo_intake ? { demo_intake: item.demo_intake as DemoIntake } : {}),
     created_at: item.created_at as string,
     updated_at: item.updated_at as string,
   };

@@ -6,6 +6,7 @@ import type { BackgroundTask, BackgroundTasks } from '#ports/background-tasks';
 const FUNCTION_ENV: Record<BackgroundTask['type'], string> = {
   'normalise-demo': 'NORMALISE_FUNCTION_NAME',
   'generate-avatar': 'GENERATE_AVATAR_FUNCTION_NAME',
+  'sample-demo': 'SAMPLE_DEMO_FUNCTION_NAME',
 };
 
 export function lambdaBackgroundTasks(client = new LambdaClient({})): BackgroundTasks {

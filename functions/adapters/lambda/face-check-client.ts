@@ -11,7 +11,7 @@ import { requiredEnv } from '#functions/config';
 import { FaceCheckUnavailable, type FaceFinder } from '#ports/face-finder';
 import type { FrameBox } from '#domain/jobs';
 import { sampleFaceBoxFramesJpeg, sampleReferenceFramesJpeg } from '#render';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import {
   FACE_BOX_KIND,
   FACE_BOX_VERSION,

@@ -9,10 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BlobStore } from '#ports/blob-store';
 import type { SoundBank } from '#ports/sound-bank';
-import { isBuiltInSoundId } from '#domain/sound';
+import { builtInSoundKey, isBuiltInSoundId } from '#domain/sound';
 import { BUILT_IN_SOUNDS_VERSION, renderBuiltInSound } from '#render';
-
-const builtInSoundKey = (id: string) => `sounds/built-in/v${BUILT_IN_SOUNDS_VERSION}/${id}.m4a`;
 
 export class BlobSoundBank implements SoundBank {
   /** One render per sound per process, however many jobs ask at once. */
@@ -25,7 +23,7 @@ export class BlobSoundBank implements SoundBank {
 
   async builtInKey(id: string): Promise<string> {
     if (!isBuiltInSoundId(id)) throw new Error(`no built-in sound "${id}"`);
-    const key = builtInSoundKey(id);
+    const key = builtInSoundKey(id, BUILT_IN_SOUNDS_VERSION);
     if ((await this.blobs.sizeOf(key)) !== undefined) return key;
     let pending = this.rendering.get(id);
     if (!pending) {

@@ -1,8 +1,9 @@
-/** Sign-up, sign-in, the session, the account and API keys as zod schemas: validation and types come from here. */
+/** Sign-up, sign-in, password reset, the session, the account and API keys as zod schemas: validation and types come from here. */
 import * as z from 'zod/mini';
 import { PLAN_NAMES, type PlanName } from '#domain/plans';
 import { ALL_SCOPES, type Scope } from '#domain/api-keys';
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '#domain/credentials';
+import { RESET_TOKEN_TTL_S } from '#domain/password-reset';
 import { withoutControlCharacters } from './common';
 import { recordId, timestamp } from './envelope';
 
@@ -19,6 +20,17 @@ export const signUpInput = z.strictObject({ email, password, name: z.optional(la
 export const logInInput = z.strictObject({ email, password });
 export const changePasswordInput = z.strictObject({ current_password: password, new_password: password });
 
+export const passwordResetRequestInput = z.strictObject({
+  email: email.check(z.meta({ description: 'The address the account signed up with; a link to reset its password is mailed there if it has one' })),
+});
+export const passwordResetConfirmInput = z.strictObject({
+  // Whether it is one of ours is the use case's to say, with the same message for every bad token; this only bounds what is read.
+  token: z
+    .string({ error: 'must be a string' })
+    .check(z.maxLength(200, 'must be at most 200 characters'), z.meta({ description: 'The `token` of the mailed link (`/reset-password?token=…`)' })),
+  password: password.check(z.meta({ description: 'The new password: 10 to 200 characters, not one of the most common' })),
+});
+
 const scope = z.enum(ALL_SCOPES as [Scope, ...Scope[]], { error: `must be one of ${ALL_SCOPES.join(', ')}` });
 export const createKeyInput = z.strictObject({
   name: label(100),
@@ -30,8 +42,17 @@ const userResponse = z
   .object({ id: recordId, email: z.string(), name: z.nullable(z.string()), created_at: timestamp })
   .register(z.globalRegistry, { id: 'User', description: 'A person who signs in to the studio' });
 
+const plan = z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]);
+
 export const accountResponse = z
-  .object({ id: recordId, name: z.string(), plan: z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]), created_at: timestamp })
+  .object({
+    id: recordId,
+    name: z.string(),
+    plan: plan.check(z.meta({ description: 'The plan in force now: its allowance and caps hold' })),
+    pending_plan: z.nullable(plan).check(z.meta({ description: 'A downgrade waiting for the next billing period (PUT /account/plan), or null' })),
+    plan_changes_at: z.nullable(timestamp).check(z.meta({ description: 'When `pending_plan` takes over (the next billing period starts), or null' })),
+    created_at: timestamp,
+  })
   .register(z.globalRegistry, { id: 'Account' });
 
 const csrfToken = z.string().check(z.meta({ description: 'Send it as X-CSRF-Token with every change made with the session cookie' }));
@@ -49,6 +70,25 @@ export const signedOutResponse = z.object({ signed_out: z.literal(true) }).regis
 export const passwordChangedResponse = z
   .object({ password_changed: z.literal(true), other_sessions_revoked: z.int().check(z.nonnegative()) })
   .register(z.globalRegistry, { id: 'PasswordChanged' });
+
+export const passwordResetRequestedResponse = z
+  .object({
+    reset_requested: z.literal(true),
+    expires_in_s: z.literal(RESET_TOKEN_TTL_S).check(z.meta({ description: 'How long a mailed link works, in seconds' })),
+  })
+  .register(z.globalRegistry, {
+    id: 'PasswordResetRequested',
+    description: 'The same answer whether or not the email has an account: if it has, a link is on its way to it',
+  });
+
+export const passwordResetResponse = z
+  .object({
+    user: userResponse,
+    account: accountResponse,
+    csrf_token: csrfToken,
+    other_sessions_revoked: z.int().check(z.nonnegative(), z.meta({ description: 'Sessions of the user signed out by the new password' })),
+  })
+  .register(z.globalRegistry, { id: 'PasswordReset', description: 'The password is set and the link spent; signed in: the `rs_session` cookie comes with this answer' });
 
 const scopes = z.array(scope);
 

@@ -28,6 +28,12 @@ export const createAvatarInput = z.union([createAvatarFromPrompt, createAvatarFr
 export const avatarResponse = z
   .object({
     id: recordId,
+    stock: z.boolean().check(
+      z.meta({
+        description:
+          'A stock avatar every account has (listed first, not counted against the plan\'s cap, not deletable); false for the account\'s own',
+      }),
+    ),
     source: z.enum(['prompt', 'upload']),
     prompt: z.nullable(z.string()),
     status: z.enum(['processing', 'ready', 'failed']),

@@ -88,7 +88,7 @@ export function authenticate(
       if (api.route.auth === 'none') return;
       const principal = await resolvePrincipal(request.event, api, resolvers);
       if (api.route.auth === 'session' && principal.credential.kind !== 'session') {
-        throw new AppError('forbidden', 'Only a signed-in studio session may do this: an API key cannot manage keys or sessions');
+        throw new AppError('forbidden', api.route.keyRefusal ?? 'Only a signed-in studio session may do this: an API key cannot manage keys or sessions');
       }
       api.principal = principal;
     },

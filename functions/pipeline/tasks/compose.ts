@@ -12,7 +12,7 @@ import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, w
 import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 
-type ComposeDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'videos' | 'products' | 'avatars' | 'reactions' | 'sounds' | 'music' | 'composer'>;
+type ComposeDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'videos' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'sounds' | 'music' | 'composer'>;
 
 export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<void> {
   const { blobs, composer } = deps;

@@ -15,7 +15,7 @@ import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 import { generateWithFace } from './reaction-face';
 
-type GenerateDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'engines' | 'references' | 'products' | 'avatars' | 'reactions' | 'faces'>;
+type GenerateDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'engines' | 'references' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'faces'>;
 
 export async function generateReaction(payload: StepPayload, deps: GenerateDeps, signal?: AbortSignal): Promise<void> {
   let job = await activeJob(deps, payload);
@@ -23,6 +23,8 @@ export async function generateReaction(payload: StepPayload, deps: GenerateDeps,
   // branching around this state, keeps one state transition off every generated job's bill.
   if (!job || job.method === 'reuse') return;
   const { avatar } = await requireInputs(deps, job);
+  // A hosted engine is handed the portrait: a stock one is drawn here if this stack never listed avatars yet.
+  if (avatar?.stock) await deps.stockAvatars.ensureImages();
   job = await enterStep(deps, job, 'generate_reaction', 'generating_reaction', { reaction: null, preview: null });
   const keys = jobObjectKeys(job.account_id, job.id, job.regenerations);
   const watch = watchInputs(deps, job, signal);

@@ -3,7 +3,7 @@ import type { Dependencies } from '#ports/dependencies';
 import { activeJob, enterStep, requireInputs } from '#pipeline/job-context';
 import type { StepPayload } from '#pipeline/steps';
 
-export async function prepare(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'products' | 'avatars' | 'reactions'>): Promise<void> {
+export async function prepare(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'products' | 'avatars' | 'stockAvatars' | 'reactions'>): Promise<void> {
   const job = await activeJob(deps, payload);
   if (!job) return;
   const { reaction } = await requireInputs(deps, job);

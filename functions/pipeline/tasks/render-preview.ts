@@ -12,7 +12,7 @@ import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, w
 import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 
-export async function renderPreview(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'blobs' | 'products' | 'avatars' | 'reactions' | 'sounds' | 'music' | 'composer' | 'now'>): Promise<void> {
+export async function renderPreview(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'blobs' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'sounds' | 'music' | 'composer' | 'now'>): Promise<void> {
   const { blobs, composer } = deps;
   let job = await activeJob(deps, payload);
   if (!job) return;

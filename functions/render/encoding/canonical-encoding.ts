@@ -86,23 +86,33 @@ export function canonicalFrameCount(durationS: number): number {
   return max(1, round(durationS * CANONICAL.fps));
 }
 
+/** Constant 30 fps from 0: a video track that starts late is padded from 0 so audio and video stay aligned. */
+export function canonicalRate(): string {
+  return `fps=fps=${CANONICAL.fps}:start_time=0`;
+}
+
+/** The output side of every scale into the frame: BT.709 limited range, square pixels. */
+export const TO_CANONICAL_COLOUR = 'out_color_matrix=bt709:out_range=tv';
+
 /**
- * Video filter chain: constant 30 fps, fit inside 1080x1920 keeping the display aspect (non-square
- * pixels included), centre on black, BT.709 limited-range 4:2:0. Even sizes keep 4:2:0 chroma whole.
- * Input rotation is applied by ffmpeg before this chain (autorotate), so sizes here are display sizes.
+ * Scales to fit inside 1080x1920 keeping the display aspect (non-square pixels included), to even
+ * sizes (4:2:0 chroma stays whole), square pixels out.
  */
-export function fitToCanonicalFrame(): string {
-  const { width: W, height: H, fps } = CANONICAL;
+export function fitInsideCanonicalFrame(): string {
+  const { width: W, height: H } = CANONICAL;
   // Single quotes protect the commas inside min() from the filtergraph parser.
   const k = `min(${W}/(iw*sar),${H}/ih)`;
-  return [
-    // start_time=0: a video track that starts late is padded from 0 so audio and video stay aligned.
-    `fps=fps=${fps}:start_time=0`,
-    `scale=w='trunc(${k}*iw*sar/2)*2':h='trunc(${k}*ih/2)*2':out_color_matrix=bt709:out_range=tv`,
-    'setsar=1',
-    `pad=${W}:${H}:(ow-iw)/2:(oh-ih)/2:black`,
-    `format=${CANONICAL.video.pixFmt}`,
-  ].join(',');
+  return [`scale=w='trunc(${k}*iw*sar/2)*2':h='trunc(${k}*ih/2)*2':${TO_CANONICAL_COLOUR}`, 'setsar=1'].join(',');
+}
+
+/**
+ * Video filter chain: constant 30 fps, fit inside 1080x1920 keeping the display aspect, centre on
+ * black, BT.709 limited-range 4:2:0. Input rotation is applied by ffmpeg before this chain
+ * (autorotate), so sizes here are display sizes.
+ */
+export function fitToCanonicalFrame(): string {
+  const { width: W, height: H } = CANONICAL;
+  return [canonicalRate(), fitInsideCanonicalFrame(), `pad=${W}:${H}:(ow-iw)/2:(oh-ih)/2:black`, `format=${CANONICAL.video.pixFmt}`].join(',');
 }
 
 /** Any audio in, 48 kHz stereo float out, starting at 0 with gaps filled (timestamps are trusted). */

@@ -1,6 +1,7 @@
 /**
  * Re-encodes an accepted demo video, once, into the canonical encoding, so that every finished video
- * is just "reaction segment + this file" joined by stream copy (docs/architecture.md, Media).
+ * is just "reaction segment + this file" joined by stream copy (docs/architecture.md, Media): framed
+ * as asked (demo-framing.ts) and cut to the part asked for.
  */
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
@@ -13,14 +14,17 @@ import {
   canonicalMismatches,
   canonicalSilence,
   CANONICAL_ENCODING_ID,
-  fitToCanonicalFrame,
   toCanonicalAudio,
 } from './canonical-encoding';
+import { framedVideoGraph, type DemoFraming } from './demo-framing';
 import { probeMedia, type MediaProbe } from '../ffmpeg/probe';
 import { pinnedInput, type Demuxer } from '../ffmpeg/video-container';
 import { levelChain, measureGraph, type Loudness } from '../sound/loudness';
 import { SOUND_LEVEL } from '../sound/levels';
 const { max, min } = Math;
+
+/** Read past the cut by this much: the graph cuts to the exact frame, and a short read would end on a cloned frame. */
+const READ_MARGIN_S = 0.25;
 
 export interface NormaliseResult {
   /** CANONICAL_ENCODING_ID of the settings the file was made with. */
@@ -43,23 +47,34 @@ function videoEndS(media: MediaProbe): number | null {
   return media.durationS && media.durationS > 0 ? media.durationS : null;
 }
 
+/** The part of the input kept: from `startS`, `keepS` long. */
+interface Cut {
+  startS: number;
+  keepS: number;
+}
+
 /**
- * The full ffmpeg argument list (exported so tests and benchmarks can show what is run). The input is
- * read with the demuxer ffprobe was pinned to: the upload is untrusted.
+ * The input options that open the upload at the cut, with the demuxer ffprobe was pinned to (the
+ * upload is untrusted). Seeking before the input is exact when ffmpeg decodes (it drops what comes
+ * before the point) and starts the kept part at 0; `-t` stops reading after it.
  */
-function normaliseArgs(inputPath: string, outputPath: string, media: MediaProbe, frames: number, demuxer: Demuxer, loudness: Loudness | null): string[] {
+function cutInput(inputPath: string, demuxer: Demuxer, cut: Cut, trimmed: boolean): string[] {
+  const seek = cut.startS > 0 ? ['-ss', cut.startS.toFixed(3)] : [];
+  const stop = trimmed ? ['-t', (cut.keepS + READ_MARGIN_S).toFixed(3)] : [];
+  return [...seek, ...stop, ...pinnedInput(inputPath, demuxer)];
+}
+
+/** The full ffmpeg argument list. */
+function normaliseArgs(input: string[], outputPath: string, media: MediaProbe, frames: number, framing: DemoFraming, loudness: Loudness | null): string[] {
   const video = media.video;
   if (!video) throw new Error('normaliseArgs needs a video stream');
   const length = canonicalLength(frames);
   // Levelled here, once: every video made from this demo then joins it at the same loudness.
   const audioChain = media.audio && loudness ? `[0:${media.audio.index}]${toCanonicalAudio()},${levelChain(loudness, SOUND_LEVEL)}` : canonicalSilence();
-  const graph = [
-    `[0:${video.index}]${fitToCanonicalFrame()},${length.video}[v]`,
-    `${audioChain},${length.audio}[a]`,
-  ].join(';');
+  const graph = [framedVideoGraph(framing, `[0:${video.index}]`, length.video, '[v]'), `${audioChain},${length.audio}[a]`].join(';');
   return [
     '-v', 'error',
-    ...pinnedInput(inputPath, demuxer),
+    ...input,
     '-filter_complex', graph,
     '-map', '[v]',
     '-map', '[a]',
@@ -72,9 +87,9 @@ function normaliseArgs(inputPath: string, outputPath: string, media: MediaProbe,
  * The first pass of levelling: the loudness of the part of the audio that will be kept. Null when
  * there is no audio or only silence (nothing to level: the demo stays silent).
  */
-async function measureDemoAudio(inputPath: string, media: MediaProbe, demuxer: Demuxer, keepS: number): Promise<Loudness | null> {
+async function measureDemoAudio(input: string[], media: MediaProbe, keepS: number): Promise<Loudness | null> {
   if (!media.audio) return null;
-  const measured = await measureGraph(pinnedInput(inputPath, demuxer), `[0:${media.audio.index}]${toCanonicalAudio()},atrim=end=${keepS.toFixed(3)}[out]`, {
+  const measured = await measureGraph(input, `[0:${media.audio.index}]${toCanonicalAudio()},atrim=end=${keepS.toFixed(3)}[out]`, {
     timeoutMs: 5 * 60_000,
   });
   return measured.integratedLufs === null ? null : measured;
@@ -93,6 +108,11 @@ export async function normaliseVideo(
     timeoutMs?: number;
     /** Keeps at most this many seconds from the start (e.g. a generated reaction clip cut to 5 s). */
     maxDurationS?: number;
+    /** How the picture goes into the frame (default `fit`). */
+    framing?: DemoFraming;
+    /** Where the kept part starts and ends, in seconds of the input (defaults: its start and its end). */
+    startS?: number;
+    endS?: number;
   } = {},
 ): Promise<NormaliseResult> {
   const probed = await probeMedia(inputPath);
@@ -109,11 +129,16 @@ export async function normaliseVideo(
     throw new AppError('invalid_media', 'demo_video has no playable video stream');
   }
 
+  const startS = options.startS ?? 0;
+  const stopS = min(endS, options.endS ?? endS, options.maxDurationS !== undefined ? startS + options.maxDurationS : endS);
+  if (!(stopS > startS)) throw new AppError('invalid_media', `demo_video ends at ${endS.toFixed(1)} s, before the part asked for starts`);
+  const cut = { startS, keepS: stopS - startS };
+  const input = cutInput(inputPath, probed.demuxer, cut, stopS < endS || startS > 0);
+
   const partial = `${outputPath}.${randomUUID()}.partial`;
   try {
-    const keepS = options.maxDurationS !== undefined ? min(endS, options.maxDurationS) : endS;
-    const loudness = await measureDemoAudio(inputPath, media, probed.demuxer, keepS);
-    await runFfmpeg(normaliseArgs(inputPath, partial, media, canonicalFrameCount(keepS), probed.demuxer, loudness), {
+    const loudness = await measureDemoAudio(input, media, cut.keepS);
+    await runFfmpeg(normaliseArgs(input, partial, media, canonicalFrameCount(cut.keepS), options.framing ?? 'fit', loudness), {
       timeoutMs: options.timeoutMs ?? 10 * 60_000,
     });
     const written = await probeMedia(partial, { format: 'mov' });

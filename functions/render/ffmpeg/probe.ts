@@ -210,9 +210,40 @@ export async function probeMedia(path: string, options: { timeoutMs?: number; fo
     }
     return { ok: false, reason: 'tool_unavailable', detail: error instanceof Error ? error.message : String(error) };
   }
+  let media: MediaProbe;
   try {
-    return { ok: true, media: parseProbeOutput(JSON.parse(stdout) as RawProbe), demuxer };
+    media = parseProbeOutput(JSON.parse(stdout) as RawProbe);
   } catch {
     return { ok: false, reason: 'unreadable', detail: 'ffprobe printed no readable description of the file' };
   }
+  if (demuxer === 'matroska' && media.video && media.video.durationS === null && media.durationS === null) {
+    media.video.durationS = await packetsEndS(path, demuxer, media.video.index, options.timeoutMs ?? 30_000);
+  }
+  return { ok: true, media, demuxer };
+}
+
+/**
+ * Where a stream's last packet ends, read packet by packet (demuxed, not decoded). For WebM written as
+ * a live stream (a browser's MediaRecorder, a screen recorder piping its output), which has no
+ * duration in its header and no index to seek to the end with. Null when there are no timed packets.
+ */
+async function packetsEndS(path: string, demuxer: Demuxer, streamIndex: number, timeoutMs: number): Promise<number | null> {
+  let stdout: string;
+  try {
+    ({ stdout } = await runFfprobe(
+      ['-v', 'error', '-select_streams', String(streamIndex), '-show_entries', 'packet=pts_time,duration_time', '-of', 'csv=p=0', ...pinnedInput(path, demuxer)],
+      { timeoutMs },
+    ));
+  } catch {
+    // Probing never throws: a file ffprobe cannot walk has no usable duration, which its caller refuses.
+    return null;
+  }
+  let end: number | null = null;
+  for (const line of stdout.split('\n')) {
+    const [pts, duration] = line.split(',').map(num);
+    if (pts === null || pts === undefined) continue;
+    const packetEnd = pts + (duration ?? 0);
+    if (end === null || packetEnd > end) end = packetEnd;
+  }
+  return end;
 }

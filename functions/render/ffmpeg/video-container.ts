@@ -9,7 +9,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { fileArg } from './binaries';
 
-/** The containers the README promises somewhere: MP4, MOV, AVI (demo videos) and WebM (references). */
+/** The containers the README promises: MP4, MOV, AVI and WebM (demo videos and motion references alike). */
 export type VideoContainer = 'mp4' | 'mov' | 'avi' | 'webm';
 
 /** ffmpeg's demuxer for each container; the only demuxers an upload ever reaches. */
@@ -35,14 +35,6 @@ const MOV_BRAND = 'qt  ';
 /** Top-level atoms a QuickTime file may start with when it predates the `ftyp` box. */
 const LEGACY_QUICKTIME_ATOMS = new Set(['moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
 const IMAGE_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1', 'avif', 'avis']);
-
-/** How a refusal names an accepted container that the caller does not take (a WebM demo video). */
-export const CONTAINER_LABELS: Record<VideoContainer, string> = {
-  mp4: 'an MP4 video',
-  mov: 'a MOV video',
-  avi: 'an AVI video',
-  webm: 'a WebM/Matroska video',
-};
 
 const ascii = (bytes: Buffer, start: number, end: number) => bytes.subarray(start, end).toString('latin1');
 const found = (container: VideoContainer): ContainerSniff => ({ container, demuxer: DEMUXERS[container] });

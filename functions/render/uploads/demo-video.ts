@@ -1,20 +1,20 @@
 /**
- * Accepting or refusing a product's demo video. The type comes from the file's own bytes (never its
- * name or declared content type: both are the sender's word), confirmed by ffprobe; then the
- * usability rules: a real video track, decodable from start to end, at most 180 s, at least 240 px a
- * side, portrait.
+ * Accepting or refusing a product's demo video as media. The type comes from the file's own bytes
+ * (never its name or declared content type: both are the sender's word), confirmed by ffprobe; then
+ * what makes it usable at all: a real video track (in a WebM, one of the web's own codecs), a known
+ * length, at least 240 px a side, decodable from start to end. Its shape and length are measured
+ * here and judged by the rules of intake (domain/demo-intake.ts), which know what the request asked.
  */
 import { AppError } from '#domain/errors';
 import { MediaToolError, runFfmpeg } from '../ffmpeg/binaries';
 import { probeMedia } from '../ffmpeg/probe';
 import { readFileHead } from '../ffmpeg/file-head';
-import { CONTAINER_LABELS, pinnedInput, sniffVideoContainer, SNIFF_BYTES, type Demuxer, type VideoContainer } from '../ffmpeg/video-container';
-const { max, min, round } = Math;
-
-type DemoContainer = 'mp4' | 'mov' | 'avi';
+import { pinnedInput, sniffVideoContainer, SNIFF_BYTES, type Demuxer, type VideoContainer } from '../ffmpeg/video-container';
+const { max, min } = Math;
 
 export interface DemoVideoInfo {
-  container: DemoContainer;
+  /** Every container the sniffer knows is a demo's: MP4, MOV, AVI, WebM. */
+  container: VideoContainer;
   /** Display size, after rotation metadata. */
   width: number;
   height: number;
@@ -23,25 +23,17 @@ export interface DemoVideoInfo {
 }
 
 const DEMO_VIDEO_RULES = {
-  maxDurationS: 180,
-  /** Players and editors round a 3:00 recording to 180.0x s; a fraction over is still "3 minutes". */
-  durationGraceS: 0.5,
   minSidePx: 240,
 } as const;
 
-const ACCEPTED = 'an MP4, MOV or AVI video';
-/** The README's demo formats; WebM is a reference-only container. */
-const DEMO_CONTAINERS: ReadonlySet<VideoContainer> = new Set(['mp4', 'mov', 'avi']);
+const ACCEPTED = 'an MP4, MOV, AVI or WebM video';
 
-export type SniffResult = { container: DemoContainer; demuxer: Demuxer } | { refused: string };
-
-/** The demo-video verdict on a file's first bytes (video-container.ts, narrowed to MP4/MOV/AVI). */
-export async function sniffDemoContainer(head: Buffer): Promise<SniffResult> {
-  const sniffed = await sniffVideoContainer(head);
-  if ('refused' in sniffed) return sniffed;
-  if (!DEMO_CONTAINERS.has(sniffed.container)) return { refused: CONTAINER_LABELS[sniffed.container] };
-  return { container: sniffed.container as DemoContainer, demuxer: sniffed.demuxer };
-}
+/**
+ * What a WebM may hold, as the WebM specification says (browsers, screen recorders and ffmpeg write
+ * nothing else). A Matroska file that only calls itself WebM may hold anything: it is refused by its
+ * codecs rather than handed to a decoder nobody meant for it.
+ */
+const WEBM_CODECS = { video: new Set(['vp8', 'vp9', 'av1']), audio: new Set(['opus', 'vorbis']) } as const;
 
 /** How many video frames ffmpeg decodes from `startS`; 0 when the data is missing or broken. */
 async function decodedFrames(path: string, demuxer: Demuxer, streamIndex: number, startS: number): Promise<number> {
@@ -57,18 +49,17 @@ async function decodedFrames(path: string, demuxer: Demuxer, streamIndex: number
   }
 }
 
-const fmtS = (s: number) => `${round(s * 10) / 10} s`;
-
 /**
  * Inspects an uploaded demo video. Throws AppError 415 `unsupported_media_type` when the bytes are not
- * MP4/MOV/AVI, 422 `invalid_media` when they are but the video is unusable; each message says what to
- * fix. A broken toolchain throws a plain Error (a 500, never blamed on the user).
+ * MP4/MOV/AVI/WebM (or a WebM holds other codecs), 422 `invalid_media` when they are but the video is
+ * unusable; each message says what to fix. A broken toolchain throws a plain Error (a 500, never
+ * blamed on the user).
  */
 export async function inspectDemoVideo(path: string, options: { field?: string } = {}): Promise<DemoVideoInfo> {
   const field = options.field ?? 'demo_video';
   const invalid = (message: string) => new AppError('invalid_media', `${field} ${message}`);
 
-  const sniffed = await sniffDemoContainer(await readFileHead(path, SNIFF_BYTES));
+  const sniffed = await sniffVideoContainer(await readFileHead(path, SNIFF_BYTES));
   if ('refused' in sniffed) {
     throw new AppError('unsupported_media_type', `${field} must be ${ACCEPTED}; got ${sniffed.refused}`);
   }
@@ -86,20 +77,22 @@ export async function inspectDemoVideo(path: string, options: { field?: string }
   if (!video) {
     throw invalid(`has no video stream${media.audio ? ' (it is audio only)' : ''}; upload a video with picture`);
   }
+  if (container === 'webm') {
+    const audioCodec = media.audio?.codec;
+    if (!WEBM_CODECS.video.has(video.codec) || (audioCodec !== undefined && !WEBM_CODECS.audio.has(audioCodec))) {
+      throw new AppError(
+        'unsupported_media_type',
+        `${field} is a WebM holding ${video.codec} video${audioCodec ? ` and ${audioCodec} sound` : ''}; a WebM demo must hold VP8, VP9 or AV1 video and Opus or Vorbis sound (or none)`,
+      );
+    }
+  }
   const durationS = video.durationS ?? media.durationS;
   if (durationS === null || !(durationS > 0)) {
     throw invalid('has no usable duration (zero or unknown length); export the video again and re-upload it');
   }
-  const longestS = max(durationS, media.durationS ?? 0);
-  if (longestS > DEMO_VIDEO_RULES.maxDurationS + DEMO_VIDEO_RULES.durationGraceS) {
-    throw invalid(`must be at most ${DEMO_VIDEO_RULES.maxDurationS} s long; got ${fmtS(longestS)}. Trim it and re-upload`);
-  }
   const { displayWidth: width, displayHeight: height } = video;
   if (min(width, height) < DEMO_VIDEO_RULES.minSidePx) {
     throw invalid(`must be at least ${DEMO_VIDEO_RULES.minSidePx} px on each side; got ${width}x${height}`);
-  }
-  if (!(height > width)) {
-    throw invalid(`must be vertical (portrait, taller than wide); got ${width}x${height}`);
   }
 
   // Metadata can be intact while the picture data is not (a cut-off upload with its index up front):

@@ -172,6 +172,8 @@ export interface SandboxResponse {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** A page for a person (a provider's hosted checkout) instead of the JSON `body`. */
+  html?: string;
 }
 
 type MalformedKind = 'json' | 'shape';
@@ -377,7 +379,8 @@ export async function startSandboxServer(options: {
       }
       return;
     }
-    send(res, answer.status, JSON.stringify(answer.body), answer.headers);
+    if (answer.html !== undefined) send(res, answer.status, answer.html, { 'content-type': 'text/html; charset=utf-8', ...answer.headers });
+    else send(res, answer.status, JSON.stringify(answer.body), answer.headers);
   }
 
   await new Promise<void>((resolve, reject) => {

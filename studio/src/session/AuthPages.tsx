@@ -1,14 +1,22 @@
-/** Sign in and sign up: the only pages a visitor without a session sees. */
+/** Sign in, sign up and password reset: the pages a visitor without a session sees. */
 import { useState, type FormEvent } from 'react';
-import { Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { Link } from 'react-router';
+import { Alert, Anchor, Button, Center, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { unwrap } from '#client/result';
+import { isApiError } from '#client/errors';
+import { api } from '../api/client';
 import { ProblemAlert } from '../components/ProblemAlert';
+import { HOME } from '../app/pages';
 import { useSession } from './session';
+import { useLocalOutbox } from './local-outbox';
 
-function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
+const PASSWORD_RULE = 'At least 10 characters, not a common password';
+
+export function AuthFrame({ title, wide, children }: { title: string; wide?: boolean; children: React.ReactNode }) {
   return (
     <Center mih="100vh" p="md" component="main">
-      <Paper withBorder shadow="sm" p="xl" w={400} maw="100%">
+      <Paper withBorder shadow="sm" p="xl" w={wide ? 720 : 400} maw="100%">
         <Title order={1} size="h2" mb="xs">
           Reaction Studio
         </Title>
@@ -51,6 +59,9 @@ export function SignInPage() {
           <ProblemAlert error={error} />
           <TextInput name="email" type="email" label="Email" autoComplete="email" required />
           <PasswordInput name="password" label="Password" autoComplete="current-password" required />
+          <Anchor component={Link} to="/forgot-password" size="sm">
+            Forgot password?
+          </Anchor>
           <Button type="submit" loading={busy}>
             Sign in
           </Button>
@@ -78,7 +89,7 @@ export function SignUpPage() {
           <ProblemAlert error={error} />
           <TextInput name="name" label="Your name" autoComplete="name" />
           <TextInput name="email" type="email" label="Email" autoComplete="email" required />
-          <PasswordInput name="password" label="Password" description="At least 10 characters, not a common password" autoComplete="new-password" minLength={10} required />
+          <PasswordInput name="password" label="Password" description={PASSWORD_RULE} autoComplete="new-password" minLength={10} required />
           <Button type="submit" loading={busy}>
             Create account
           </Button>
@@ -88,6 +99,105 @@ export function SignUpPage() {
               Sign in
             </Anchor>
           </Text>
+        </Stack>
+      </form>
+    </AuthFrame>
+  );
+}
+
+/** The email for a reset link; the answer is the same whether or not it has an account, and so is this page. */
+export function ForgotPasswordPage() {
+  const [sentTo, setSentTo] = useState<string>();
+  const { submit, busy, error } = useFormAction(async (form) => {
+    const email = String(form.get('email'));
+    await unwrap(api.POST('/auth/password-reset', { body: { email } }));
+    setSentTo(email.trim());
+  });
+  const outbox = useLocalOutbox(sentTo !== undefined);
+  return (
+    <AuthFrame title="Reset your password">
+      {sentTo === undefined ? (
+        <form onSubmit={submit}>
+          <Stack>
+            <ProblemAlert error={error} />
+            <Text size="sm">Enter the email you signed up with; we mail you a link to choose a new password.</Text>
+            <TextInput name="email" type="email" label="Email" autoComplete="email" required />
+            <Button type="submit" loading={busy}>
+              Send the link
+            </Button>
+            <Anchor component={Link} to="/sign-in" size="sm">
+              Back to sign in
+            </Anchor>
+          </Stack>
+        </form>
+      ) : (
+        <Stack>
+          <Alert variant="default" title="Check your mail" role="status">
+            If {sentTo} has an account, a link to reset its password is on its way. It works for 30 minutes, once; asking again replaces it.
+          </Alert>
+          {outbox.data && (
+            <Text size="sm">
+              This is the local stack, which sends no mail:{' '}
+              <Anchor component={Link} to="/outbox">
+                open the outbox (local)
+              </Anchor>
+              .
+            </Text>
+          )}
+          <Anchor component={Link} to="/sign-in" size="sm">
+            Back to sign in
+          </Anchor>
+        </Stack>
+      )}
+    </AuthFrame>
+  );
+}
+
+/** The mailed link's page: a new password for the token in its address; success signs in. */
+export function ResetPasswordPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const navigate = useNavigate();
+  const { resetPassword } = useSession();
+  const [mismatch, setMismatch] = useState(false);
+  const { submit, busy, error } = useFormAction(async (form) => {
+    const password = String(form.get('password'));
+    const differ = password !== String(form.get('repeat'));
+    setMismatch(differ);
+    if (differ) return;
+    const revoked = await resetPassword(token, password);
+    navigate(HOME, { replace: true });
+    notifications.show({ color: 'green', title: 'Password set', message: `You are signed in.${revoked ? ' Every other session was signed out.' : ''}`, autoClose: 10_000 });
+  });
+  const linkIsBad = isApiError(error) && error.param === 'token';
+  if (!token || linkIsBad) {
+    return (
+      <AuthFrame title="Reset your password">
+        <Stack>
+          {linkIsBad ? <ProblemAlert error={error} /> : <Text>This page needs the link from the password-reset mail.</Text>}
+          <Group justify="space-between">
+            <Anchor component={Link} to="/forgot-password" size="sm">
+              Ask for a new link
+            </Anchor>
+            <Anchor component={Link} to="/sign-in" size="sm">
+              Back to sign in
+            </Anchor>
+          </Group>
+        </Stack>
+      </AuthFrame>
+    );
+  }
+  return (
+    <AuthFrame title="Choose a new password">
+      <form onSubmit={submit}>
+        <Stack>
+          <ProblemAlert error={error} />
+          <PasswordInput name="password" label="New password" description={PASSWORD_RULE} autoComplete="new-password" minLength={10} required />
+          <PasswordInput name="repeat" label="Confirm password" autoComplete="new-password" required error={mismatch ? 'The two passwords differ' : undefined} />
+          <Text size="sm">Setting it signs you in here and out everywhere else.</Text>
+          <Button type="submit" loading={busy}>
+            Set password
+          </Button>
         </Stack>
       </form>
     </AuthFrame>

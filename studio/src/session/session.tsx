@@ -17,6 +17,8 @@ interface SessionState {
   signIn(email: string, password: string): Promise<void>;
   signUp(email: string, password: string, name?: string): Promise<void>;
   signOut(): Promise<void>;
+  /** Sets a new password with a mailed link's token and signs in; answers how many other sessions it signed out. */
+  resetPassword(token: string, password: string): Promise<number>;
   /** Asks the API again (after a 401, or a password change). */
   refresh(): Promise<void>;
 }
@@ -63,6 +65,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       async signUp(email, password, name) {
         await unwrap(api.POST('/auth/signup', { body: { email, password, ...(name ? { name } : {}) } }));
         adopt(await currentSession());
+      },
+      async resetPassword(token, password) {
+        const { data } = await unwrap(api.POST('/auth/password-reset/confirm', { body: { token, password } }));
+        adopt(await currentSession());
+        return data.other_sessions_revoked;
       },
       async signOut() {
         await unwrap(api.POST('/auth/logout'));

@@ -140,6 +140,32 @@ describe('requests', () => {
   });
 });
 
+describe('plans', () => {
+  const plans = { billing: 'stripe', plans: [{ name: 'free', price: { amount: 0, currency: 'usd', interval: 'month' }, monthly_allowance: 3 }] };
+  const account = { id: 1, name: 'Acme', plan: 'free', pending_plan: null, plan_changes_at: null, created_at: '2026-11-01T00:00:00.000Z' };
+
+  test('listPlans is GET /plans, unwrapped; changePlan is PUT /account/plan {plan}, with the session\'s CSRF token and no key', async () => {
+    const api = fakeApi({
+      'GET /plans': () => json(200, { data: plans }),
+      'PUT /account/plan': () => json(202, { data: { account, change: 'checkout', checkout_url: 'https://checkout.stripe.com/c/pay/cs_test_1' } }),
+    });
+    const rs = createClient({ baseUrl: BASE, session: { csrfToken: () => 'csrf-1' }, fetch: api.fetch });
+    expect(await rs.listPlans()).toEqual(plans);
+    const change = await rs.changePlan('pro');
+    expect(change).toEqual({ account, change: 'checkout', checkout_url: 'https://checkout.stripe.com/c/pay/cs_test_1' });
+    const put = api.sent[1]!;
+    expect(put.headers.get('x-csrf-token')).toBe('csrf-1');
+    expect(put.headers.get('authorization')).toBeNull();
+    expect(await put.request.json()).toEqual({ plan: 'pro' });
+  });
+
+  test("a refusal (a key on the session's route) is an ApiError with its code", async () => {
+    const api = fakeApi({ 'PUT /account/plan': () => json(403, { error: "Plans change only from the studio's session", code: 'forbidden', request_id: 'r', doc_url: '/api/v1/docs/errors#forbidden' }) });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    await expect(rs.changePlan('business')).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+  });
+});
+
 describe('uploadFile (direct uploads)', () => {
   const form = { id: 'up-1', purpose: 'demo_video', method: 'POST', url: 'https://storage.test/media', fields: { key: 'uploads/7/up-1', policy: 'p', 'Content-Type': 'video/mp4' }, max_bytes: 4, expires_at: '2026-11-25T13:00:00Z' };
 

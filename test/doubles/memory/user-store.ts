@@ -1,4 +1,5 @@
 import type { Account } from '#domain/account';
+import type { PasswordReset } from '#domain/password-reset';
 import type { User, UserCredentials } from '#domain/user';
 import type { AccountStore } from '#ports/account-store';
 import type { SignUpRecord, UserStore } from '#ports/user-store';
@@ -6,6 +7,8 @@ import type { SignUpRecord, UserStore } from '#ports/user-store';
 /** Users by email, as the DynamoDB store keeps them; a taken email writes nothing, as its transaction does. */
 export class MemoryUserStore implements UserStore {
   private readonly byEmail = new Map<string, UserCredentials>();
+  /** Each user's pending reset, by user id, as the DynamoDB store keeps it on the user item. */
+  private readonly resets = new Map<number, PasswordReset>();
   private lastId = 0;
 
   constructor(private readonly accounts: AccountStore) {}
@@ -34,6 +37,26 @@ export class MemoryUserStore implements UserStore {
     const found = this.find(accountId, userId);
     if (!found) throw new Error('ConditionalCheckFailed: no such user');
     found.password_hash = passwordHash;
+    this.resets.delete(userId);
+  }
+
+  async savePasswordReset(reset: PasswordReset): Promise<void> {
+    if (!this.find(reset.account_id, reset.user_id)) throw new Error('ConditionalCheckFailed: no such user');
+    this.resets.set(reset.user_id, { ...reset });
+  }
+
+  async findPasswordReset(tokenHash: string): Promise<PasswordReset | undefined> {
+    const pending = [...this.resets.values()].find((r) => r.token_hash === tokenHash);
+    return pending && { ...pending };
+  }
+
+  async redeemPasswordReset(reset: PasswordReset, passwordHash: string): Promise<boolean> {
+    // Checked and changed before any await, as the store's conditional update is one step.
+    const found = this.find(reset.account_id, reset.user_id);
+    if (!found || this.resets.get(reset.user_id)?.token_hash !== reset.token_hash) return false;
+    found.password_hash = passwordHash;
+    this.resets.delete(reset.user_id);
+    return true;
   }
 
   private find(accountId: number, userId: number): UserCredentials | undefined {

@@ -32,6 +32,7 @@ test('every route that records its answer for an Idempotency-Key runs an operati
   const answered = ROUTES.filter((r) => r.idempotencyKey === 'answer').map(routeKey);
   expect(answered).toEqual([
     'POST /api/v1/products',
+    'POST /api/v1/products/sample',
     'POST /api/v1/avatars',
     'POST /api/v1/music',
     'POST /api/v1/reactions',

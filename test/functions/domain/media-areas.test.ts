@@ -7,6 +7,9 @@ import { regenerateReferenceKey } from '#domain/job-execution';
 import { videoObjectKeys } from '#domain/video';
 import { uploadObjectKey } from '#domain/upload-record';
 import { musicAudioKey } from '#domain/music';
+import { sampleDemoKey } from '#domain/sample-product';
+import { stockAvatarImageKey } from '#domain/stock-avatars';
+import { builtInSoundKey } from '#domain/sound';
 
 /** An IAM resource pattern as S3 reads it: `*` matches any run of characters, `/` included. */
 const matches = (pattern: string, key: string) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(key);
@@ -19,6 +22,8 @@ const KEYS_BY_AREA: Record<MediaArea, string[]> = {
   videos: Object.values(videoObjectKeys(7, 55)),
   uploads: [uploadObjectKey(7, '0b4f6a4e-8a52-4d39-9a5e-2f1b7d3f0c11')],
   music: [musicAudioKey(7, 21)],
+  samples: [sampleDemoKey('2c668f6f44758a1e'), stockAvatarImageKey('maya', '0123456789abcdef')],
+  sounds: [builtInSoundKey('sunny-pop', 2), builtInSoundKey('whoosh', 2)],
 };
 
 describe('media areas (the unit of a write grant on AWS)', () => {

@@ -3,7 +3,7 @@
  * on AWS it arrives whole in the event, and the body reader refuses it the same way.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { readRouteBody } from '#http/body';
+import { rawRouteBody, readRouteBody } from '#http/body';
 import type { ApiRequest } from '#http/api-types';
 import { ROUTES, routeByKey, type RouteDefinition } from '#functions/routes';
 import { testDependencies } from '#test-support/wiring';
@@ -41,4 +41,14 @@ test('a body within the limit is read as before', async () => {
   const login = routeByKey('POST /api/v1/auth/login')!;
   const body = await readRouteBody(request(login, JSON.stringify({ email: 'a@example.com', password: 'correct horse battery' })));
   expect(body.fields).toEqual({ email: 'a@example.com', password: 'correct horse battery' });
+});
+
+test("a signed body (Stripe's webhook) is its bytes exactly as sent, base64 or text, and held to the route's limit too", () => {
+  const webhook = routeByKey('POST /api/v1/billing/stripe/webhook')!;
+  const sent = '{\n  "id": "evt_1",\n  "type": "checkout.session.completed"\n}';
+  expect(rawRouteBody(request(webhook, sent)).toString('utf8')).toBe(sent);
+  const base64 = { ...request(webhook, Buffer.from(sent).toString('base64')) };
+  base64.event = { ...base64.event, isBase64Encoded: true };
+  expect(rawRouteBody(base64).toString('utf8')).toBe(sent);
+  expect(() => rawRouteBody(request(webhook, 'x'.repeat(webhook.maxBodyBytes + 1)))).toThrow(expect.objectContaining({ code: 'payload_too_large' }));
 });

@@ -2,7 +2,7 @@
  * The session cookie's same-origin rule: locally the page and the API share the Host; on AWS the
  * studio's CloudFront distribution forwards its own host in x-forwarded-host.
  */
-import { isSameOrigin, setSessionCookie } from '#http/session-cookie';
+import { isSameOrigin, setSessionCookie, studioOrigin } from '#http/session-cookie';
 import type { ApiEvent } from '#http/api-types';
 
 const event = (headers: Record<string, string>) => ({ headers }) as unknown as ApiEvent;
@@ -25,6 +25,13 @@ describe('isSameOrigin', () => {
   test('an Origin that is not a URL is never the same origin', () => {
     expect(isSameOrigin(event({ host: '127.0.0.1:3000' }), 'null')).toBe(false);
     expect(isSameOrigin(event({}), 'http://127.0.0.1:3000')).toBe(false);
+  });
+});
+
+describe('studioOrigin (where a checkout sends the browser back)', () => {
+  test('the local server itself over http, the distribution over https', () => {
+    expect(studioOrigin(event({ host: '127.0.0.1:3000' }))).toBe('http://127.0.0.1:3000');
+    expect(studioOrigin(event({ host: 'abc123.execute-api.eu-west-1.amazonaws.com', 'x-forwarded-host': 'D111.cloudfront.net', 'x-forwarded-proto': 'https' }))).toBe('https://d111.cloudfront.net');
   });
 });
 

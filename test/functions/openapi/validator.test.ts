@@ -16,7 +16,7 @@ const headers = (extra: Record<string, string> = {}) =>
 const envelopeOf = (code: string, error: string) => ({ error, code, request_id: 'req-1', doc_url: `/api/v1/docs/errors#${code}` });
 
 const usage = {
-  plan: { name: 'pro', monthly_allowance: 150, library_cap: 50, avatar_cap: 100 },
+  plan: { name: 'pro', monthly_allowance: 150, library_cap: 50, avatar_cap: 100, ai_helpers_per_day: 500, ai_helpers_per_minute: 20, pending_plan: null, plan_changes_at: null },
   period: { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' },
   allowance: { limit: 150, used: 1, reserved: 0, remaining: 149 },
   library: { used: 0, cap: 50, remaining: 50 },

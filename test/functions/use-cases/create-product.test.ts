@@ -24,7 +24,7 @@ function setup(options: { media?: Partial<DemoMedia>; dispatch?: (task: Backgrou
   const blobs = new MemoryBlobStore();
   const dispatched: BackgroundTask[] = [];
   const demoMedia: DemoMedia = {
-    inspect: async () => ({ contentType: 'video/quicktime' }),
+    inspect: async () => ({ contentType: 'video/quicktime', width: 720, height: 1280, durationS: 8 }),
     normalise: async () => {
       throw new Error('not in a create');
     },
@@ -50,6 +50,32 @@ describe('createProduct', () => {
     expect(product.demo).toEqual({ status: 'processing', original_key: `accounts/7/products/${product.id}/demo-original` });
     expect(blobs.objects.get(product.demo!.original_key)).toMatchObject({ contentType: 'video/quicktime' });
     expect(dispatched).toEqual([{ type: 'normalise-demo', accountId: 7, productId: product.id, originalKey: product.demo!.original_key }]);
+  });
+
+  test('a landscape demo with a reframe and a trim is taken; the ask is stored with the product', async () => {
+    const { deps, products, dispatched } = setup({ media: { inspect: async () => ({ contentType: 'video/webm', width: 1280, height: 720, durationS: 6 }) } });
+    const intake = { reframe: 'crop' as const, start_s: 1, end_s: 5 };
+    const product = await createProduct(deps, { accountId: 7, name: 'Lamp', demo: { path: demoPath }, intake });
+    expect(product.demo_intake).toEqual(intake);
+    expect((await products.get(7, product.id))?.demo_intake).toEqual(intake);
+    expect(dispatched).toHaveLength(1);
+  });
+
+  test.each([
+    ['a landscape demo without a reframe', { width: 1280, height: 720, durationS: 6 }, null, 422, 'reframe'],
+    ['an end past the demo', { width: 720, height: 1280, durationS: 6 }, { reframe: null, start_s: null, end_s: 8 }, 400, 'demo_end_s'],
+  ] as const)('%s is refused before anything is written', async (_label, facts, intake, status, param) => {
+    const { deps, products, blobs, dispatched } = setup({ media: { inspect: async () => ({ contentType: 'video/mp4', ...facts }) } });
+    await expect(createProduct(deps, { accountId: 7, name: 'Lamp', demo: { path: demoPath }, intake })).rejects.toMatchObject({ status, param });
+    expect(products.products.size).toBe(0);
+    expect(blobs.objects.size).toBe(0);
+    expect(dispatched).toEqual([]);
+  });
+
+  test('a reframe or a trim without a demo is a 400 naming it, and makes nothing', async () => {
+    const { deps, products } = setup();
+    await expect(createProduct(deps, { accountId: 7, name: 'Lamp', intake: { reframe: 'blur', start_s: null, end_s: null } })).rejects.toMatchObject({ status: 400, param: 'reframe' });
+    expect(products.products.size).toBe(0);
   });
 
   test('a refused upload leaves nothing behind', async () => {

@@ -24,7 +24,7 @@ function setup(options: { media?: Partial<DemoMedia>; remoteFiles?: RemoteFiles 
   const products = new MemoryProductStore();
   const dispatched: BackgroundTask[] = [];
   const demoMedia: DemoMedia = {
-    inspect: async () => ({ contentType: 'video/mp4' }),
+    inspect: async () => ({ contentType: 'video/mp4', width: 720, height: 1280, durationS: 8 }),
     normalise: async () => {
       throw new Error('not in a create');
     },
@@ -143,6 +143,19 @@ describe('using an upload (POST /products with demo_video_upload_id)', () => {
     expect(s.blobs.objects.size).toBe(0);
     expect(s.products.products.size).toBe(0);
     expect(await s.uploads.get(7, upload.id)).toMatchObject({ status: 'pending' });
+  });
+
+  test('a landscape file sent without a reframe keeps its upload: sent again with one, the same upload is taken', async () => {
+    const s = setup({ media: { inspect: async () => ({ contentType: 'video/webm', width: 1280, height: 720, durationS: 4 }) } });
+    const upload = await uploaded(s, 7, 100);
+    await expect(createProduct(s.deps, { accountId: 7, name: 'Lamp', demo: { uploadId: upload.id } })).rejects.toMatchObject({ status: 422, param: 'reframe' });
+    expect([...s.blobs.objects.keys()]).toEqual([upload.key]);
+    expect(await s.uploads.get(7, upload.id)).toMatchObject({ status: 'pending' });
+
+    const intake = { reframe: 'blur' as const, start_s: null, end_s: null };
+    const product = await createProduct(s.deps, { accountId: 7, name: 'Lamp', demo: { uploadId: upload.id }, intake });
+    expect(product.demo_intake).toEqual(intake);
+    expect(await s.uploads.get(7, upload.id)).toMatchObject({ status: 'used' });
   });
 
   test('when the product cannot be recorded the upload is given back with its file, for a retry', async () => {

@@ -27,7 +27,7 @@ async function setup(normalise: DemoMedia['normalise']) {
   const blobs = new MemoryBlobStore();
   await products.create(product({ status: 'processing', original_key: ORIGINAL }));
   await blobs.putBuffer(ORIGINAL, Buffer.from('original'), 'video/quicktime');
-  const demoMedia: DemoMedia = { inspect: async () => ({ contentType: 'video/mp4' }), normalise };
+  const demoMedia: DemoMedia = { inspect: async () => ({ contentType: 'video/mp4', width: 720, height: 1280, durationS: 8 }), normalise };
   return { products, blobs, deps: testDependencies({ products, blobs, demoMedia, now: () => NOW }) };
 }
 
@@ -52,6 +52,30 @@ describe('settleDemo', () => {
       loudness_lufs: -14,
     });
     expect([...blobs.objects.keys()]).toEqual([CANONICAL]);
+  });
+
+  test('the demo is normalised as the product asked (reframed, trimmed), and the ask stays on the product', async () => {
+    const asked: unknown[] = [];
+    const { deps, products } = await setup(async (input, output, options) => {
+      asked.push(options.intake);
+      return writesCanonical(input, output, options);
+    });
+    const intake = { reframe: 'blur' as const, start_s: 1.5, end_s: 4 };
+    await products.delete(7, 1);
+    await products.create({ ...product({ status: 'processing', original_key: ORIGINAL }), demo_intake: intake });
+    await settleDemo(deps, task);
+    expect(asked).toEqual([intake]);
+    expect(await products.get(7, 1)).toMatchObject({ demo: { status: 'ready' }, demo_intake: intake });
+  });
+
+  test('without an ask, the demo is normalised as it is', async () => {
+    const asked: unknown[] = [];
+    const { deps } = await setup(async (input, output, options) => {
+      asked.push(options);
+      return writesCanonical(input, output, options);
+    });
+    await settleDemo(deps, task);
+    expect(asked).toEqual([{ timeoutMs: expect.any(Number) }]);
   });
 
   test('a product deleted meanwhile keeps nothing of the work', async () => {

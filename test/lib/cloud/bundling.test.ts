@@ -5,6 +5,7 @@ import { LAMBDA_BUNDLE, NATIVE_MODULES, lambdaBundlingProps, lambdaEsbuildOption
 import { HANDLER_GROUPS } from '#functions/routes';
 import { WORKERS } from '#cloud/workers';
 import { FACE_CHECK_FUNCTION } from '#cloud/face-check';
+import { MCP_FUNCTION } from '#cloud/mcp-endpoint';
 import { JOB_STARTER_FUNCTION, PIPELINE_FUNCTIONS, SWEEPER_FUNCTION } from '#pipeline/steps';
 
 describe('Lambda bundling options', () => {
@@ -28,6 +29,7 @@ describe('Lambda bundling options', () => {
     [SWEEPER_FUNCTION.entry, SWEEPER_FUNCTION as { native?: boolean }] as const,
     [JOB_STARTER_FUNCTION.entry, JOB_STARTER_FUNCTION as { native?: boolean }] as const,
     [FACE_CHECK_FUNCTION.entry, FACE_CHECK_FUNCTION as { native?: boolean }] as const,
+    [MCP_FUNCTION.entry, MCP_FUNCTION as { native?: boolean }] as const,
   ])('%s needs nothing at run time but Node built-ins, the AWS SDK and (with the layer) its native modules', async (entry, needs) => {
     const { build } = await import('esbuild');
     const out = await build({ ...lambdaEsbuildOptions(entry, 'out/index.js', { native: needs.native }), write: false, metafile: true });
@@ -94,6 +96,21 @@ describe('Lambda bundling options', () => {
     };
     expect(await inputsOf(HANDLER_GROUPS.videos.entry, false)).toContain('functions/adapters/reference/direct-media-resolver.ts');
     expect(await inputsOf(PIPELINE_FUNCTIONS.render.entry, PIPELINE_FUNCTIONS.render.native)).toContain('functions/adapters/reference/direct-media-resolver.ts');
+  });
+
+  test('the MCP function bundles none of what the SDK imports for paths it never takes (Ajv, zod 3, its JSON Schema converter), and NodejsFunction gets the same replacements', async () => {
+    const { build } = await import('esbuild');
+    const variant = { absent: MCP_FUNCTION.absent };
+    const out = await build({ ...lambdaEsbuildOptions(MCP_FUNCTION.entry, 'out/mcp.js', variant), write: false, metafile: true });
+    const inputs = Object.values(out.metafile!.outputs).flatMap((output) => Object.keys(output.inputs));
+    expect(inputs).toContain('functions/handlers/absent-module.ts');
+    expect(inputs.filter((input) => /node_modules\/(ajv|ajv-formats|zod-to-json-schema|zod\/v3)\//.test(input))).toEqual([]);
+    // The SDK itself and zod 4 stay.
+    expect(inputs.some((input) => input.includes('node_modules/@modelcontextprotocol/sdk/'))).toBe(true);
+    expect(inputs.some((input) => input.includes('node_modules/zod/v4/'))).toBe(true);
+    const cdkArgs = lambdaBundlingProps(variant).esbuildArgs!;
+    expect(Object.keys(cdkArgs).sort()).toEqual(MCP_FUNCTION.absent!.map((name) => `--alias:${name}`).sort());
+    expect(new Set(Object.values(cdkArgs))).toEqual(new Set(Object.values(lambdaEsbuildOptions(MCP_FUNCTION.entry, 'out/mcp.js', variant).alias!)));
   });
 
   test('never fall back to Docker', () => {

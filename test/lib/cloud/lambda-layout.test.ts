@@ -1,6 +1,6 @@
 /**
  * The synthesised app as Lambda would run it, with no AWS account: each zip function's bundle laid out
- * as /var/task and its layers merged as /opt, the render function's image context where its Dockerfile
+ * as /var/task and its layers merged as /opt, an image function's context where its Dockerfile
  * copies it (test/support/lambda-layout.ts), checked for size, memory
  * and resolvable requires, then invoked in a fresh Node 22 process against DynamoDB Local and s3rver:
  * an API handler with API Gateway's v2 event, the face-check function and the videos function calling it
@@ -44,6 +44,7 @@ import { ESPEAK_ENV } from '#cloud/espeak-tree';
 import { FFMPEG_ENV } from '#cloud/ffmpeg-layer';
 import { HUMAN_ENTRY, sampleReferenceFramesJpeg } from '#render';
 import { makeFixture } from '#test-support/media-fixtures';
+import { STOCK_AVATARS } from '#domain/stock-avatars';
 const { round } = Math;
 
 const synthesis = synthesisedStack();
@@ -85,12 +86,15 @@ describe('every function, laid out as /var/task + /opt (a zip with its layers, a
       return { id, packageType: assets.packageType, mb: mb(bytes), partsMb: partsBytes.map(mb), limitMb: mb(limitBytes), fits: bytes <= limitBytes };
     });
     expect(sizes.filter((s) => !s.fits)).toEqual([]);
-    // Only the render function needs an image: it holds ffmpeg, the native modules and the face runtime.
+    // Only the functions that need ffmpeg and the native modules together are images: the render
+    // function (with the face runtime and espeak-ng too) and the sample-demo worker.
     const images = sizes.filter((s) => s.packageType === 'Image');
-    expect(images.map((s) => s.id)).toEqual([ids.jobs.functions.render]);
-    expect(images[0]!.limitMb).toBe(mb(LAMBDA_IMAGE_LIMIT_BYTES));
-    // As a zip it would not fit: that is why it is an image.
-    expect(images[0]!.partsMb.reduce((sum, p) => sum + p, 0)).toBeGreaterThan(mb(LAMBDA_UNZIPPED_LIMIT_BYTES));
+    expect(images.map((s) => s.id).sort()).toEqual([ids.jobs.functions.render, ids.workers.functions['sample-demo']].sort());
+    for (const image of images) {
+      expect(image.limitMb).toBe(mb(LAMBDA_IMAGE_LIMIT_BYTES));
+      // As a zip it would not fit: that is why it is an image.
+      expect(image.partsMb.reduce((sum, p) => sum + p, 0)).toBeGreaterThan(mb(LAMBDA_UNZIPPED_LIMIT_BYTES));
+    }
   });
 
   test("lays the render image out from its staged Dockerfile: the bundle in /var/task, ffmpeg, espeak-ng, the native modules and the face runtime in /opt, the Dockerfile's ENV", () => {
@@ -120,15 +124,6 @@ describe('every function, laid out as /var/task + /opt (a zip with its layers, a
       if (found.unresolved.length > 0) unresolved[id] = found.unresolved;
       for (const request of found.requested.filter((r) => r.startsWith('@aws-sdk/'))) sdk.add(request);
     }
-    // ajv (the MCP SDK's schema validator) names its helpers in code it would generate for standalone
-    // validators, as `require("ajv/dist/runtime/...")` strings; validating in process never requires
-    // them (the MCP function runs the SDK in its layout below).
-    const mcp = ids.api.mcp;
-    if (unresolved[mcp]) {
-      expect(unresolved[mcp]).toEqual(expect.arrayContaining([expect.stringMatching(/^ajv\/dist\/runtime\//)]));
-      expect(unresolved[mcp]!.filter((request) => !/^(ajv\/dist\/runtime\/\w+|ajv-formats\/dist\/formats)$/.test(request))).toEqual([]);
-      delete unresolved[mcp];
-    }
     expect(unresolved).toEqual({});
     // The bundles leave the SDK to the runtime (lib/cloud/bundling.ts): these are the packages they expect there.
     expect([...sdk].every((name) => /^@aws-sdk\/[a-z0-9-]+$/.test(name))).toBe(true);
@@ -146,9 +141,11 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
   let t: TestStack;
   let account: { accountId: number; key: string; api: ApiClient };
   let product: { id: number };
-  let live: Record<'avatars' | 'usage' | 'videos' | 'faceCheck' | 'steps' | 'render', LaidOutFunction>;
+  let live: Record<'avatars' | 'usage' | 'videos' | 'faceCheck' | 'steps' | 'render' | 'products' | 'sampleDemo', LaidOutFunction>;
   /** Lambda's Invoke API for the videos function's SDK client: it runs the laid-out face-check function. */
   let lambdaApi: Server;
+  /** The same for the products function: it runs the laid-out sample-demo worker (an Event invocation, answered when the worker ends). */
+  let workerApi: Server & { events: Promise<Invocation>[] };
 
   beforeAll(async () => {
     t = await startTestStack();
@@ -165,6 +162,7 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
     const endpoints = { DYNAMODB_ENDPOINT: t.stack.dynamoEndpoint, S3_ENDPOINT: t.stack.s3Endpoint, ...noCdn };
     const lay = (name: string, id: string, extra: Record<string, string> = {}) => layOut(assetsOf(id), path.join(root, 'live', name), refs, { ...endpoints, ...extra });
     lambdaApi = await standInLambdaApi(() => live.faceCheck);
+    workerApi = await standInLambdaApi(() => live.sampleDemo);
     live = {
       avatars: lay('avatars', ids.api.functions.avatars),
       usage: lay('usage', ids.api.functions.usage),
@@ -173,10 +171,13 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
       faceCheck: lay('face-check', ids.faceCheck.function),
       steps: lay('steps', ids.jobs.functions.steps),
       render: lay('render', ids.jobs.functions.render),
+      products: lay('products', ids.api.functions.products, { AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${(workerApi.address() as AddressInfo).port}` }),
+      sampleDemo: lay('sample-demo', ids.workers.functions['sample-demo']),
     };
   }, 300_000);
   afterAll(async () => {
     lambdaApi?.close();
+    workerApi?.close();
     await t?.stop();
   });
 
@@ -277,7 +278,7 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
     STEP_MS,
   );
 
-  test('the MCP function (the MCP SDK, zod and ajv in its bundle) answers initialize and a tool call through the API at API_BASE_URL', async () => {
+  test('the MCP function (the MCP SDK and zod in its bundle, Ajv and zod 3 left out) answers initialize and a tool call through the API at API_BASE_URL', async () => {
     const mcp = layOut(assetsOf(ids.api.mcp), path.join(root, 'live', 'mcp'), {}, { API_BASE_URL: t.stack.apiUrl });
     const template = await apiEvent('GET', '/usage');
     const mcpEvent = (message: unknown): APIGatewayProxyEventV2 => ({
@@ -297,9 +298,30 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
   });
 
   test(
-    'a prompt reaction with a voice line (espeak-ng from the image) in preview mode: prepare, generate_reaction, render_preview, charge_preview',
+    "the sample product: the products function (a zip) starts the sample-demo worker (an image: Skia, the sample's fonts and ffmpeg from /opt), which makes the clip; the next one is a copy, ready within the request",
     async () => {
-      const created = await account.api.post('/videos', { product_id: product.id, method: 'prompt', mode: 'preview', prompt: 'amazed by the glow', hook_text: 'Wait for it', voice_line: 'You have to see this' });
+      const first = await callApi(live.products, await apiEvent('POST', '/products/sample'));
+      expect(first).toMatchObject({ status: 201, body: { data: { demo_video: { status: 'processing' } } } });
+      expect(workerApi.events).toHaveLength(1);
+      succeeded(await workerApi.events[0]!);
+      const made = (await account.api.get(`/products/${first.body.data.id}`)).body.data.demo_video;
+      expect(made).toMatchObject({ status: 'ready', width: 1080, height: 1920, duration_s: 6 });
+      const file = path.join(root, 'sample.mp4');
+      expect((await download(made.url, file)).status).toBe(200);
+      expectCanonical(await probe(file));
+
+      const second = await callApi(live.products, await apiEvent('POST', '/products/sample'));
+      expect(second).toMatchObject({ status: 201, body: { data: { demo_video: { status: 'ready', duration_s: 6 } } } });
+      expect(workerApi.events).toHaveLength(1);
+    },
+    STEP_MS,
+  );
+
+  test(
+    'a prompt reaction of a stock avatar (read by the steps function, its portrait drawn by the render function) with a voice line (espeak-ng from the image) in preview mode: prepare, generate_reaction, render_preview, charge_preview',
+    async () => {
+      const stock = STOCK_AVATARS[0]!.id;
+      const created = await account.api.post('/videos', { product_id: product.id, method: 'prompt', mode: 'preview', prompt: 'amazed by the glow', avatar_id: stock, hook_text: 'Wait for it', voice_line: 'You have to see this' });
       expect(created.status).toBe(202);
       const jobId = created.body.data.id as number;
       await runSteps(jobId, ['prepare', 'generate_reaction', 'render_preview', 'charge_preview']);
@@ -310,6 +332,9 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
       await t.stack.dependencies.blobs.getToFile(job!.preview!.key, file);
       expect((await probe(file)).video).toMatchObject({ codec: 'h264' });
       expect(job?.reaction?.voice).toBe(true);
+      // The render function drew the stock portrait into the bucket (nothing had listed avatars before).
+      const { dependencies } = t.stack;
+      expect(await dependencies.blobs.sizeOf(dependencies.stockAvatars.get(account.accountId, stock)!.image_key!)).toBeGreaterThan(0);
     },
     STEP_MS,
   );
@@ -380,8 +405,11 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
 /**
  * Lambda's Invoke API (`POST /2015-03-31/functions/{name}/invocations`) on a loopback port, answering each
  * call by invoking `target()` in its layout, with a function's error as Lambda reports it (X-Amz-Function-Error).
+ * An asynchronous call (`X-Amz-Invocation-Type: Event`) is answered 202 at once, as Lambda queues it; its
+ * invocation runs after and is kept in `events`.
  */
-async function standInLambdaApi(target: () => LaidOutFunction): Promise<Server> {
+async function standInLambdaApi(target: () => LaidOutFunction): Promise<Server & { events: Promise<Invocation>[] }> {
+  const events: Promise<Invocation>[] = [];
   const server = createServer((request, response) => {
     if (request.method !== 'POST' || !/^\/2015-03-31\/functions\/[^/]+\/invocations$/.test(request.url ?? '')) {
       response.writeHead(404).end();
@@ -390,7 +418,13 @@ async function standInLambdaApi(target: () => LaidOutFunction): Promise<Server> 
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      invoke(target(), JSON.parse(Buffer.concat(chunks).toString('utf8')))
+      const payload: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      if (request.headers['x-amz-invocation-type'] === 'Event') {
+        events.push(invoke(target(), payload));
+        response.writeHead(202).end();
+        return;
+      }
+      invoke(target(), payload)
         .then((outcome) => {
           const headers = { 'content-type': 'application/json', ...(outcome.error ? { 'x-amz-function-error': 'Unhandled' } : {}) };
           const body = outcome.error ? { errorType: outcome.error.name, errorMessage: outcome.error.message } : outcome.result;
@@ -400,5 +434,5 @@ async function standInLambdaApi(target: () => LaidOutFunction): Promise<Server> 
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
+  return Object.assign(server, { events });
 }

@@ -10,7 +10,7 @@ import { WORKERS, type WorkerName } from '#cloud/workers';
 import { mediaAreaPattern } from '#domain/media-areas';
 import { actionsOf, referencedIds, resourcesOf, resourcesOfType, roleStatements, synthesisedStack, type Json, type Statement } from '#test-support/cdk-template';
 import { standInFor } from '#test-support/layer-trees';
-import { API_FUNCTION_SIZES, FACE_CHECK_FUNCTION_SIZE, PIPELINE_FUNCTION_SIZES } from '#cloud/function-sizes';
+import { API_FUNCTION_SIZES, FACE_CHECK_FUNCTION_SIZE, PIPELINE_FUNCTION_SIZES, WORKER_FUNCTION_SIZES } from '#cloud/function-sizes';
 import { FACE_CHECK_FUNCTION } from '#cloud/face-check';
 import { FACE_CHECK_FUNCTION_ENV } from '#adapters/lambda/face-check-protocol';
 
@@ -175,7 +175,8 @@ describe('Lambda functions', () => {
   test('every function runs the newest Node.js runtime this CDK knows (an image function its base image, render-image.test.ts), on x86_64', () => {
     const images = serviceFunctions().filter(([, fn]) => fn.Properties.PackageType === 'Image');
     const zips = serviceFunctions().filter(([, fn]) => fn.Properties.PackageType !== 'Image');
-    expect(images.map(([id]) => id)).toEqual([pipelineFunctionId('render')]);
+    // The functions needing ffmpeg and the native modules together (past a zip's 250 MB): the render function and the sample-demo worker.
+    expect(images.map(([id]) => id).sort()).toEqual([pipelineFunctionId('render'), workerFunctionId('sample-demo')].sort());
     expect(zips.map(([, fn]) => fn.Properties.Runtime)).toEqual(zips.map(() => 'nodejs24.x'));
     for (const [, fn] of serviceFunctions()) expect(fn.Properties.Architectures).toEqual(['x86_64']);
   });
@@ -261,8 +262,10 @@ describe('the ffmpeg layer', () => {
       expect(layers).toContainEqual({ Ref: layerId });
       expect(env).toMatchObject({ FFMPEG_PATH: '/opt/bin/ffmpeg', FFPROBE_PATH: '/opt/bin/ffprobe' });
     }
-    // The render image holds the layer's tree in /opt instead (render-image.ts), at the same paths.
-    expect(usesFfmpeg(pipelineFunctionId('render')).env).toMatchObject({ FFMPEG_PATH: '/opt/bin/ffmpeg', FFPROBE_PATH: '/opt/bin/ffprobe' });
+    // The images hold the layer's tree in /opt instead (render-image.ts), at the same paths.
+    for (const id of [pipelineFunctionId('render'), workerFunctionId('sample-demo')]) {
+      expect(usesFfmpeg(id).env).toMatchObject({ FFMPEG_PATH: '/opt/bin/ffmpeg', FFPROBE_PATH: '/opt/bin/ffprobe' });
+    }
   });
 
   test('functions that do not run ffmpeg do not carry it (the face-check function among them: its frames come sampled)', () => {
@@ -297,8 +300,10 @@ describe('the native-modules layer', () => {
       expect({ group, has: layersOf(groupFunctionId(group)).some((l) => JSON.stringify(l) === JSON.stringify({ Ref: id })) }).toEqual({ group, has: wants });
     }
     for (const worker of Object.keys(WORKERS) as WorkerName[]) {
+      // An image function holds the tree itself (render-image.ts).
       const needs = WORKERS[worker] as { native?: boolean };
-      expect({ worker, has: layersOf(workerFunctionId(worker)).some((l) => JSON.stringify(l) === JSON.stringify({ Ref: id })) }).toEqual({ worker, has: needs.native === true });
+      const zip = WORKER_FUNCTION_SIZES[worker].packaging === 'zip';
+      expect({ worker, has: layersOf(workerFunctionId(worker)).some((l) => JSON.stringify(l) === JSON.stringify({ Ref: id })) }).toEqual({ worker, has: needs.native === true && zip });
     }
     for (const name of PIPELINE) {
       // An image function holds the tree itself (render-image.ts).
@@ -542,20 +547,21 @@ describe('permissions', () => {
     expect(allowedActions(id, 's3')).toEqual([]);
   });
 
-  /** `id` may invoke `target` (and its versions) and no other function, and finds its name in `env`. */
-  function expectInvokesOnly(id: string, target: string, env: string): void {
+  /** `id` may invoke `target` (and its versions) and no other function, and finds its name in `env`; or each of several such targets. */
+  function expectInvokesOnly(id: string, target: string, env: string, ...more: [string, string][]): void {
+    const targets = [[target, env], ...more];
     const lambdaStatements = statementsOf(id).filter((s) => actionsOf(s).some((a) => a.startsWith('lambda:')));
     expect(lambdaStatements.length).toBeGreaterThan(0);
     for (const s of lambdaStatements) {
       expect(actionsOf(s)).toEqual(['lambda:InvokeFunction']);
       expect(resourcesOf(s)).not.toContain('*');
-      expect(new Set(referencedIds(s.Resource))).toEqual(new Set([target]));
     }
-    expect(functionProps(id).Environment.Variables[env]).toEqual({ Ref: target });
+    expect(new Set(lambdaStatements.flatMap((s) => referencedIds(s.Resource)))).toEqual(new Set(targets.map(([fn]) => fn)));
+    for (const [fn, name] of targets) expect(functionProps(id).Environment.Variables[name!]).toEqual({ Ref: fn });
   }
 
-  test('the products function may start the normalise-demo worker and no other function', () => {
-    expectInvokesOnly(groupFunctionId('products'), workerFunctionId('normalise-demo'), 'NORMALISE_FUNCTION_NAME');
+  test('the products function may start the normalise-demo and sample-demo workers and no other function', () => {
+    expectInvokesOnly(groupFunctionId('products'), workerFunctionId('normalise-demo'), 'NORMALISE_FUNCTION_NAME', [workerFunctionId('sample-demo'), 'SAMPLE_DEMO_FUNCTION_NAME']);
   });
 
   test('the avatars function may start the generate-avatar worker and no other function', () => {

@@ -5,7 +5,7 @@ import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 describe('serveConfig', () => {
   test('unset (or empty) is port 3000, the contract rate limit and the full 30-day preview wait', () => {
     for (const env of [{}, { PORT: '', RATE_LIMIT_PER_MINUTE: '', PREVIEW_EXPIRY_SECONDS: ' ' }]) {
-      expect(serveConfig(env)).toEqual({ port: 3000, dataDir: undefined, rateLimitPerMinute: 120, previewWaitS: PREVIEW_WAIT_MAX_S });
+      expect(serveConfig(env)).toEqual({ port: 3000, dataDir: undefined, rateLimitPerMinute: 120, previewWaitS: PREVIEW_WAIT_MAX_S, billing: { kind: 'local' } });
     }
     expect(PREVIEW_WAIT_MAX_S).toBe(30 * 24 * 3600);
   });
@@ -16,6 +16,7 @@ describe('serveConfig', () => {
       dataDir: '/tmp/rs',
       rateLimitPerMinute: 100000,
       previewWaitS: 3,
+      billing: { kind: 'local' },
     });
     expect(serveConfig({ PREVIEW_EXPIRY_SECONDS: String(PREVIEW_WAIT_MAX_S * 2) }).previewWaitS).toBe(PREVIEW_WAIT_MAX_S);
   });
@@ -25,7 +26,30 @@ describe('serveConfig', () => {
     [{ PORT: 'http' }, /PORT must be a whole number, not http/],
     [{ RATE_LIMIT_PER_MINUTE: '0' }, /RATE_LIMIT_PER_MINUTE/],
     [{ PREVIEW_EXPIRY_SECONDS: 'soon' }, /PREVIEW_EXPIRY_SECONDS must be a whole number, not soon/],
+    [{ BILLING: 'paypal' }, /BILLING must be local, stripe-sandbox or stripe/],
+    [{ BILLING: 'stripe' }, /BILLING=stripe needs STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_IDS/],
+    [{ BILLING: 'stripe', STRIPE_SECRET_KEY: 'pk_live_x' }, /STRIPE_SECRET_KEY must be a Stripe secret key/],
+    [{ BILLING: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x', STRIPE_PRICE_IDS: 'starter=price_a,pro=price_b' }, /STRIPE_PRICE_IDS names no price for business/],
   ])('%j stops the start, naming the variable', (env, message) => {
     expect(() => serveConfig(env)).toThrow(message);
+  });
+
+  test('BILLING picks what paid plans go through: stripe-sandbox needs nothing more, stripe its key, signing secret and a price per paid plan', () => {
+    expect(serveConfig({ BILLING: 'stripe-sandbox' }).billing).toEqual({ kind: 'stripe-sandbox' });
+    expect(
+      serveConfig({
+        BILLING: 'stripe',
+        STRIPE_SECRET_KEY: 'sk_test_x',
+        STRIPE_WEBHOOK_SECRET: 'whsec_x',
+        STRIPE_PRICE_IDS: 'starter=price_a, pro=price_b,business=price_c',
+        STRIPE_API_URL: 'http://127.0.0.1:12111',
+      }).billing,
+    ).toEqual({
+      kind: 'stripe',
+      secretKey: 'sk_test_x',
+      webhookSecret: 'whsec_x',
+      prices: { starter: 'price_a', pro: 'price_b', business: 'price_c' },
+      apiUrl: 'http://127.0.0.1:12111',
+    });
   });
 });

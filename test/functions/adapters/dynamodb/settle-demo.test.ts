@@ -48,7 +48,7 @@ async function uploaded(products: ProductStore, normalise: (deps: ReturnType<typ
   await blobs.putBuffer(demoOriginalKey(accountId, id), Buffer.from('original'), 'video/quicktime');
   const task: Task = { accountId, productId: id, originalKey: demoOriginalKey(accountId, id) };
   let first = true;
-  const demoMedia: DemoMedia = { inspect: async () => ({ contentType: 'video/mp4' }), normalise: (...args) => (first ? ((first = false), normalise(deps, task)(...args)) : writesCanonical(...args)) };
+  const demoMedia: DemoMedia = { inspect: async () => ({ contentType: 'video/mp4', width: 720, height: 1280, durationS: 8 }), normalise: (...args) => (first ? ((first = false), normalise(deps, task)(...args)) : writesCanonical(...args)) };
   const deps = testDependencies({ products, blobs, demoMedia, now: () => NOW });
   return { deps, task, blobs, canonicalKey: demoCanonicalKey(accountId, id) };
 }

@@ -36,3 +36,21 @@ describe('FfmpegDemoMedia.normalise', () => {
     await expect(normalise()).rejects.toBe(unreadable);
   });
 });
+
+describe('FfmpegDemoMedia.normalise, as the product asked', () => {
+  const done = { encoding: 'e', durationS: 1, width: 1080, height: 1920, sizeBytes: 1, loudnessLufs: null };
+
+  test('a reframe picks the framing and a trim its points; nothing asked is the whole demo, fitted', async () => {
+    converting.mockClear();
+    converting.mockResolvedValue(done);
+    const media = new FfmpegDemoMedia();
+    await media.normalise('/tmp/in', '/tmp/out.mp4', { timeoutMs: 1000, intake: { reframe: 'blur', start_s: 2, end_s: 7.5 } });
+    await media.normalise('/tmp/in', '/tmp/out.mp4', { timeoutMs: 1000, intake: { reframe: null, start_s: null, end_s: 3 } });
+    await media.normalise('/tmp/in', '/tmp/out.mp4', { timeoutMs: 1000 });
+    expect(converting.mock.calls.map(([, , options]) => options)).toEqual([
+      { timeoutMs: 1000, framing: 'blur', startS: 2, endS: 7.5 },
+      { timeoutMs: 1000, framing: 'fit', endS: 3 },
+      { timeoutMs: 1000, framing: 'fit' },
+    ]);
+  });
+});

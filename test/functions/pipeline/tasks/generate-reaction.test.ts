@@ -5,7 +5,7 @@ import { motionSource, photoRenderer } from '#render';
 import { generateReaction } from '#pipeline/tasks/generate-reaction';
 import { markFailed } from '#pipeline/tasks/mark-failed';
 import { prepare } from '#pipeline/tasks/prepare';
-import { EngineError, type AvatarEngine, type GenerationOptions, type ReactionClip, type ReactionEngine } from '#ports/engine';
+import { EngineError, type AvatarEngine, type AvatarRef, type GenerationOptions, type ReactionClip, type ReactionEngine } from '#ports/engine';
 import type { Engines } from '#ports/engines';
 import { readFileSync } from 'node:fs';
 import { captionOf, jobObjectKeys, jobObjectPrefix, type FrameBox } from '#domain/jobs';
@@ -17,6 +17,9 @@ import { faceFinder, FOUND_BOX } from '#test-doubles/faces';
 import { FACELESS_RETRIES, retrySeed } from '#pipeline/tasks/reaction-face';
 import { FaceCheckUnavailable, type FaceFinder } from '#ports/face-finder';
 import type { MemoryBlobStore } from '#test-doubles/memory/blob-store';
+import { BlobStockAvatars } from '#adapters/samples/blob-stock-avatars';
+import { STOCK_AVATARS } from '#domain/stock-avatars';
+import { isIllustratedRig } from '#render';
 
 interface Call {
   kind: 'prompt' | 'motion';
@@ -136,6 +139,24 @@ describe('generate_reaction', () => {
     await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
     expect(e.calls[0]).toMatchObject({ kind: 'motion', referenceKey: 'ref.mp4', avatar: { id: avatar.id, imageKey: 'a.png' } });
   });
+
+  test.each(['prompt', 'motion'] as const)(
+    'a %s job naming a stock avatar hands the engine its illustrated rig (what the offline engine animates) and its portrait, drawn into the store first (what a hosted engine is sent)',
+    async (method) => {
+      const e = engines();
+      const w = pipelineWorld({ engines: e.ports });
+      const deps = { ...w.deps, stockAvatars: new BlobStockAvatars(w.blobs, async () => Buffer.from('portrait')) };
+      const stock = STOCK_AVATARS[1]!;
+      const job = await w.queuedJob(method === 'prompt' ? { avatarId: stock.id, prompt: 'shocked' } : { method, avatarId: stock.id, prompt: null, videoSource: 'upload' });
+      if (method === 'motion') await w.jobs.update(ACCOUNT, job.id, { reference_key: 'ref.mp4' });
+      await generateReaction(w.payload(job, 'generate_reaction'), deps);
+      expect(e.calls).toHaveLength(1);
+      const avatar = e.calls[0]!.avatar as AvatarRef;
+      expect(avatar).toMatchObject({ id: stock.id, source: 'prompt', prompt: stock.prompt, width: 1024, height: 1024 });
+      expect(isIllustratedRig(avatar.rig)).toBe(true);
+      expect((w.blobs as MemoryBlobStore).objects.get(avatar.imageKey)?.data.toString()).toBe('portrait');
+    },
+  );
 
   test('a motion job whose link was fetched and judged at the door renders that stored clip: the link is not fetched again', async () => {
     const e = engines();

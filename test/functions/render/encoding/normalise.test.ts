@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { AppError } from '#domain/errors';
@@ -12,6 +13,7 @@ import {
 import { normaliseVideo } from '#functions/render/encoding/normalise';
 import { probeMedia, type MediaProbe } from '#functions/render/ffmpeg/probe';
 import { makeFixture, makeTempDir, type FixtureKind } from '#test-support/media-fixtures';
+const { abs, min } = Math;
 
 let dir: string;
 const normalised = new Map<FixtureKind, Promise<string>>();
@@ -52,9 +54,48 @@ async function ffprobeStreams(file: string): Promise<Array<Record<string, unknow
 
 /** One frame, shrunk to 108x192 grey, as luma rows. */
 async function greyFrame(file: string, atS: number): Promise<Buffer> {
-  const raw = path.join(dir, `frame-${path.basename(file)}-${atS}.gray`);
-  await runFfmpeg(['-v', 'error', '-ss', String(atS), '-i', fileArg(file), '-frames:v', '1', '-vf', 'scale=108:192', '-pix_fmt', 'gray', '-f', 'rawvideo', '-y', fileArg(raw)]);
+  return greyPart(file, atS, 'scale=108:192');
+}
+
+/** One frame through `filter` (a crop, then a scale to a small size), grey, as luma rows. */
+async function greyPart(file: string, atS: number, filter: string): Promise<Buffer> {
+  return framePart(file, atS, filter, 'gray');
+}
+
+/**
+ * The same as RGB, to compare pictures across encodings: the canonical one is BT.709, a test
+ * source's BT.601, so the same colour has another luma in each (red: 0.21 against 0.30).
+ */
+async function rgbPart(file: string, atS: number, filter: string): Promise<Buffer> {
+  return framePart(file, atS, `${filter},format=rgb24`, 'rgb24');
+}
+
+async function framePart(file: string, atS: number, filter: string, pixFmt: 'gray' | 'rgb24'): Promise<Buffer> {
+  const raw = path.join(dir, `frame-${randomUUID()}.raw`);
+  await runFfmpeg(['-v', 'error', '-ss', String(atS), '-i', fileArg(file), '-frames:v', '1', '-vf', filter, '-pix_fmt', pixFmt, '-f', 'rawvideo', '-y', fileArg(raw)]);
   return fsp.readFile(raw);
+}
+
+/** Mean absolute difference of two pictures of one size and format, 0-255. */
+function meanDifference(a: Buffer, b: Buffer): number {
+  expect(a.length).toBe(b.length);
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += abs(a[i]! - b[i]!);
+  return sum / a.length;
+}
+
+const mean = (picture: Buffer) => picture.reduce((sum, value) => sum + value, 0) / picture.length;
+
+/** How much neighbouring pixels of a row differ on average: high for sharp detail, low for a blur. */
+function sharpness(picture: Buffer, width: number): number {
+  let sum = 0;
+  let count = 0;
+  for (let i = 0; i < picture.length; i++) {
+    if (i % width === width - 1) continue;
+    sum += abs(picture[i]! - picture[i + 1]!);
+    count++;
+  }
+  return sum / count;
 }
 
 /** Loudest sample of the audio track in dBFS (-91 is 16-bit digital silence). */
@@ -161,6 +202,86 @@ describe('normaliseVideo', () => {
     expect(error).toMatchObject({ status: 422, code: 'invalid_media' });
     expect((error as Error).message).not.toContain(dir);
     expect((await fsp.readdir(dir)).filter((name) => name.startsWith('never.mp4'))).toEqual([]);
+  });
+});
+
+describe('WebM demos', () => {
+  it('a WebM of VP9 and Opus normalises to the canonical encoding, its sound kept', async () => {
+    const out = await normalisedFrom('vp9-opus-webm');
+    const media = await probe(out);
+    expect(canonicalMismatches(media)).toEqual([]);
+    expect(media.video?.frameCount).toBe(60);
+    expect(media.audio?.durationS).toBe(2);
+    expect(await maxVolumeDb(out)).toBeGreaterThan(-40);
+  });
+
+  it('a trim keeps exactly the part asked for, seeking even in a live-recorded WebM (no duration, no index)', async () => {
+    const out = path.join(dir, 'trimmed.mp4');
+    const result = await normaliseVideo(await makeFixture('live-webm'), out, { startS: 0.5, endS: 1.7 });
+    expect(result.durationS).toBe(1.2);
+    const media = await probe(out);
+    expect(canonicalMismatches(media)).toEqual([]);
+    expect(media.video?.frameCount).toBe(36);
+    expect(media.audio?.durationS).toBe(1.2);
+    // The first frame kept is the source's at 0.5 s (testsrc2 draws a moving picture and a frame counter).
+    // testsrc2 prints the time and the frame number top left: the kept part's first frame shows 0.500 and 15.
+    const source = await makeFixture('live-webm');
+    const clock = 'crop=iw*0.13:ih*0.05:iw*0.155:0,scale=48:32';
+    const first = await rgbPart(out, 0, clock);
+    const nearby = [14, 15, 16, 17].map((frame) => frame / 30);
+    const distances = await Promise.all(nearby.map(async (atS) => meanDifference(first, await rgbPart(source, atS, clock))));
+    expect(nearby[distances.indexOf(min(...distances))]).toBe(0.5);
+  });
+});
+
+describe('reframing a landscape demo (1280x720) to the portrait frame', () => {
+  const reframed = new Map<string, Promise<string>>();
+  const reframedAs = (framing: 'blur' | 'crop') => {
+    let pending = reframed.get(framing);
+    if (!pending) {
+      pending = (async () => {
+        const out = path.join(dir, `horizontal-${framing}.mp4`);
+        await normaliseVideo(await makeFixture('horizontal-mp4'), out, { framing });
+        return out;
+      })();
+      reframed.set(framing, pending);
+    }
+    return pending;
+  };
+  /** 1280x720 fitted to 1080 wide is 1080x606, from row 657 of 1920. */
+  const BAND = { y: 657, height: 606 };
+
+  it.each(['blur', 'crop'] as const)('%s gives the canonical 1080x1920 encoding', async (framing) => {
+    const media = await probe(await reframedAs(framing));
+    expect(canonicalMismatches(media)).toEqual([]);
+    expect(media.video).toMatchObject({ displayWidth: 1080, displayHeight: 1920, frameCount: 60 });
+  });
+
+  it('blur keeps the whole picture, as a band across the middle', async () => {
+    const out = await reframedAs('blur');
+    const band = await rgbPart(out, 1, `crop=1080:${BAND.height}:0:${BAND.y},scale=108:61`);
+    const whole = await rgbPart(await makeFixture('horizontal-mp4'), 1, 'scale=108:61');
+    expect(meanDifference(band, whole)).toBeLessThan(4);
+  });
+
+  it('blur fills above and below the band with a blurred, darkened copy, never black', async () => {
+    const out = await reframedAs('blur');
+    const source = await greyPart(await makeFixture('horizontal-mp4'), 1, 'scale=108:61');
+    for (const [y, height] of [[0, 600], [1320, 600]] as const) {
+      const backdrop = await greyPart(out, 1, `crop=1080:${height}:0:${y},scale=108:60`);
+      expect(mean(backdrop)).toBeGreaterThan(20);
+      expect(mean(backdrop)).toBeLessThan(0.8 * mean(source));
+      expect(sharpness(backdrop, 108)).toBeLessThan(sharpness(source, 108) / 3);
+    }
+  });
+
+  it('crop fills the whole frame with the centre of the picture', async () => {
+    const out = await reframedAs('crop');
+    const frame = await greyFrame(out, 1);
+    for (const row of [0, 2, 96, 189, 191]) expect(rowMean(frame, row)).toBeGreaterThan(20);
+    // The centre 404x720 of the source (438 px in from each side), shrunk as the frame is.
+    const centre = await rgbPart(await makeFixture('horizontal-mp4'), 1, 'crop=404:720:438:0,scale=108:192');
+    expect(meanDifference(await rgbPart(out, 1, 'scale=108:192'), centre)).toBeLessThan(4);
   });
 });
 

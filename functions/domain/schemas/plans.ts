@@ -1,0 +1,71 @@
+/** Plans and plan changes as zod schemas: GET /plans, PUT /account/plan, the Stripe webhook's body. */
+import * as z from 'zod/mini';
+import { PLAN_CURRENCY, PLAN_NAMES, type PlanName } from '#domain/plans';
+import { accountResponse } from './accounts';
+
+const count = z.int().check(z.nonnegative());
+
+const planName = z.enum(PLAN_NAMES as [PlanName, ...PlanName[]], { error: `must be one of ${PLAN_NAMES.join(', ')}` });
+
+const planResponse = z
+  .object({
+    name: planName,
+    price: z
+      .object({
+        amount: count.check(z.meta({ description: "The monthly price in the currency's smallest unit (cents); 0 for the free plan" })),
+        currency: z.literal(PLAN_CURRENCY),
+        interval: z.literal('month'),
+      })
+      .check(z.meta({ description: 'What the plan costs a month' })),
+    monthly_allowance: count.check(z.meta({ description: 'Finished videos a billing period (a calendar month, UTC): one unit per video, and one per regeneration' })),
+    library_cap: count.check(z.meta({ description: 'Saved reactions the library keeps (402 library_full past it)' })),
+    avatar_cap: count.check(z.meta({ description: 'Avatars the account keeps (402 avatars_full past it)' })),
+    ai_helpers_per_day: count.check(z.meta({ description: 'Hook-idea and prompt-avatar requests a rolling day (429 past it)' })),
+    ai_helpers_per_minute: count.check(z.meta({ description: 'Hook-idea and prompt-avatar requests a rolling minute (429 past it)' })),
+  })
+  .register(z.globalRegistry, { id: 'Plan', description: "A plan: its price and the limits it sets" });
+
+export const plansResponse = z
+  .object({
+    billing: z.enum(['local', 'stripe', 'not_configured']).check(
+      z.meta({
+        description:
+          'How paid plans are taken here: `local` (at once, nothing charged: the local stack), `stripe` (PUT /account/plan to a paid plan answers a Stripe Checkout link first), `not_configured` (no payment provider: only the free plan can be chosen; a paid one is 409 billing_not_configured)',
+      }),
+    ),
+    plans: z.array(planResponse).check(z.meta({ description: 'Every plan, from the smallest to the largest' })),
+  })
+  .register(z.globalRegistry, { id: 'Plans' });
+
+export const changePlanInput = z.strictObject({
+  plan: planName.check(z.meta({ description: 'The plan to change to (GET /plans lists them)' })),
+});
+
+export const planChangeResponse = z
+  .object({
+    account: accountResponse,
+    change: z.enum(['upgraded', 'downgrade_scheduled', 'downgrade_cancelled', 'unchanged', 'checkout']).check(
+      z.meta({
+        description:
+          '`upgraded`: the larger plan holds now. `downgrade_scheduled`: the smaller plan takes over at `account.plan_changes_at` (the next billing period). `downgrade_cancelled`: the plan in force was asked for again, so the waiting downgrade is dropped. `unchanged`: it already was so. `checkout`: pay at `checkout_url` first; the account changes when the payment is confirmed',
+      }),
+    ),
+    checkout_url: z.nullable(z.url()).check(z.meta({ description: 'Stripe Checkout, where the owner pays for a paid plan; null unless `change` is `checkout`' })),
+  })
+  .register(z.globalRegistry, { id: 'PlanChange' });
+
+/** What the service reads of a Stripe event's JSON (the whole body is what its signature covers). */
+export const stripeEventInput = z
+  .object({
+    id: z.string().check(z.meta({ description: 'The event id (`evt_…`): each is applied once, however often Stripe delivers it' })),
+    type: z.string().check(z.meta({ description: 'checkout.session.completed, customer.subscription.updated and customer.subscription.deleted change plans; the rest are acknowledged and ignored' })),
+    data: z.object({ object: z.object({ id: z.string() }) }),
+  })
+  .register(z.globalRegistry, { id: 'StripeEvent', description: 'A Stripe event, as Stripe sends it (only what the service reads is listed)' });
+
+export const stripeWebhookResponse = z
+  .object({
+    received: z.literal(true),
+    result: z.enum(['applied', 'duplicate', 'ignored']).check(z.meta({ description: '`duplicate`: this event id was applied before, and nothing changed now' })),
+  })
+  .register(z.globalRegistry, { id: 'StripeWebhookReceipt' });

@@ -1,0 +1,57 @@
+/**
+ * POST /products/sample: a product from the built-in demo clip (domain/sample-product), counted and
+ * deleted like any other. Once this stack has made the clip, the product gets its own copy of it
+ * within the request (a server-side copy) and is ready at once; the stack's first sample product waits
+ * `processing` while the sample-demo worker draws the clip, as an uploaded demo waits for its
+ * normalisation. A failure leaves neither record nor copy behind.
+ */
+import { demoCanonicalKey, demoOriginalKey, type DemoVideo, type Product } from '#domain/product';
+import { SAMPLE_PRODUCT } from '#domain/sample-product';
+import type { Dependencies } from '#ports/dependencies';
+import type { StoredSampleDemo } from '#ports/sample-demo';
+
+export type CreateSampleProductDeps = Pick<Dependencies, 'products' | 'blobs' | 'sampleDemo' | 'tasks' | 'now'>;
+
+/** The demo record of a product given its copy of the stored clip at `key`. */
+export function sampleDemoRecord(accountId: number, productId: number, sample: StoredSampleDemo): DemoVideo {
+  const { demo } = sample;
+  return {
+    status: 'ready',
+    // Nothing was uploaded: the key a demo keeps its upload under is named, as every demo names one, and stays empty.
+    original_key: demoOriginalKey(accountId, productId),
+    key: demoCanonicalKey(accountId, productId),
+    encoding: demo.encoding,
+    duration_s: demo.durationS,
+    width: demo.width,
+    height: demo.height,
+    size_bytes: demo.sizeBytes,
+    loudness_lufs: demo.loudnessLufs,
+  };
+}
+
+export async function createSampleProduct(deps: CreateSampleProductDeps, input: { accountId: number }): Promise<Product> {
+  const { accountId } = input;
+  const sample = await deps.sampleDemo.find();
+  const id = await deps.products.newProductId();
+  const now = deps.now().toISOString();
+  const product: Product = {
+    id,
+    account_id: accountId,
+    name: SAMPLE_PRODUCT.name,
+    description: SAMPLE_PRODUCT.description,
+    demo: sample ? sampleDemoRecord(accountId, id, sample) : { status: 'processing', original_key: demoOriginalKey(accountId, id) },
+    created_at: now,
+    updated_at: now,
+  };
+  const copied = sample ? demoCanonicalKey(accountId, id) : null;
+  try {
+    if (sample && copied) await deps.blobs.copy(sample.key, copied);
+    await deps.products.create(product);
+    if (!sample) await deps.tasks.dispatch({ type: 'sample-demo', accountId, productId: id });
+  } catch (error) {
+    await deps.products.delete(accountId, id).catch(() => undefined);
+    if (copied) await deps.blobs.deleteKeys([copied]).catch(() => undefined);
+    throw error;
+  }
+  return product;
+}
