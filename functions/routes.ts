@@ -12,7 +12,14 @@ import { AVATAR_UPLOAD_MAX_BYTES, DEMO_VIDEO_MAX_BYTES, MUSIC_MAX_BYTES, REFEREN
 
 export const API_PREFIX = '/api/v1';
 export const API_NAME = 'Reaction Studio API';
+/** The major version, in the path: a change that breaks a client comes only with the next one (docs/versioning.md). */
 export const API_VERSION = 'v1';
+/**
+ * The date of v1's latest revision: every answer's `Reaction-Studio-Version` header, the API
+ * description's `info.version`, and the newest entry of docs/changelog.md (a test holds them equal).
+ */
+export const API_REVISION = '2026-11-30';
+export const API_VERSION_HEADER = 'reaction-studio-version';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type { Scope };
@@ -181,8 +188,8 @@ export const HANDLER_GROUPS = {
   },
   webhooks: {
     entry: 'functions/handlers/webhooks.ts',
-    description: 'webhook endpoints, their delivery logs, retries and test pings',
-    // Endpoints, deliveries and the outbox; URLs are vetted by resolving them (no bucket).
+    description: 'webhook endpoints and their secrets, delivery logs, retries and test pings; the account\'s sent events',
+    // Endpoints, deliveries and the outbox; URLs are vetted by resolving them, and a manual retry is sent from here (no bucket).
     table: 'readwrite',
     bucket: 'none',
   },
@@ -223,10 +230,11 @@ export interface RouteDefinition {
   /** The body it reads: encodings and file parts (#http/body reads it by this, so no operation repeats it). */
   body?: RouteBody;
   /**
-   * Query parameters: `page` (+ per_page) pages, `before` (+ limit) a newest-first cursor, `days` an
-   * analytics window, `dry_run` checks and quotes without doing (the rate limit is read, not counted).
+   * Query parameters: `page` (+ per_page) pages, `before` (+ limit) a newest-first cursor, `after`
+   * (+ limit) a cursor that follows new records, `days` an analytics window, `dry_run` checks and
+   * quotes without doing (the rate limit is read, not counted).
    */
-  query?: readonly ('page' | 'before' | 'days' | 'dry_run')[];
+  query?: readonly ('page' | 'before' | 'after' | 'days' | 'dry_run')[];
   /**
    * Takes an Idempotency-Key header: a repeat with the same key and request gets the first answer
    * again, marked `Idempotent-Replayed: true`. `use-case`: the operation's use case writes the key
@@ -234,6 +242,11 @@ export interface RouteDefinition {
    * records the first successful answer and gives it again (#http/dispatch, use-cases/answer-once.ts).
    */
   idempotencyKey?: 'use-case' | 'answer';
+  /**
+   * A route on its way out (docs/versioning.md): its answers carry `Deprecation` and `Sunset`, and the
+   * API description marks it. Dates as `YYYY-MM-DD`; `instead` says what replaces it.
+   */
+  deprecated?: { since: string; sunset: string; instead: string };
 }
 
 export type BodyKind = 'json' | 'form' | 'multipart';
@@ -401,10 +414,13 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('POST', '/uploads', 'uploads', 'create', { body: { accept: FIELDS_ONLY }, idempotencyKey: 'answer' }),
 
   route('GET', '/webhooks', 'webhooks', 'list'),
+  // The secret is kept in clear anyway (every delivery is signed with it), so a recorded answer keeps nothing new.
   route('POST', '/webhooks', 'webhooks', 'create', { body: { accept: FIELDS_ONLY }, idempotencyKey: 'answer' }),
+  route('GET', '/webhooks/events', 'webhooks', 'events', { query: ['after'] }),
   route('GET', '/webhooks/{webhook_id}', 'webhooks', 'get'),
   route('PATCH', '/webhooks/{webhook_id}', 'webhooks', 'update', { body: { accept: FIELDS_ONLY } }),
   route('DELETE', '/webhooks/{webhook_id}', 'webhooks', 'remove'),
+  route('POST', '/webhooks/{webhook_id}/rotate-secret', 'webhooks', 'rotateSecret', { body: { accept: FIELDS_ONLY, optional: true }, idempotencyKey: 'answer' }),
   route('GET', '/webhooks/{webhook_id}/deliveries', 'webhooks', 'deliveries', { query: ['page'] }),
   route('POST', '/webhooks/{webhook_id}/deliveries/{delivery_id}/retry', 'webhooks', 'retry'),
   route('POST', '/webhooks/{webhook_id}/test', 'webhooks', 'test'),

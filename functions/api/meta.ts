@@ -4,7 +4,7 @@
  */
 import type { ApiResult, PublicOperation } from '#http/api-types';
 import { ok } from '#http/respond';
-import { API_NAME, API_PREFIX, API_VERSION } from '#functions/routes';
+import { API_NAME, API_PREFIX, API_REVISION, API_VERSION } from '#functions/routes';
 import { DOCS_PAGE_CSP, DOCS_PAGE_HTML } from '#functions/openapi/docs-page';
 import { ERROR_REFERENCE_CSP, ERROR_REFERENCE_HTML } from '#functions/openapi/error-reference';
 
@@ -18,7 +18,7 @@ export interface MetaAssets {
 }
 
 const liveness: PublicOperation = async () =>
-  ok({ name: API_NAME, version: API_VERSION, base_path: API_PREFIX, status: 'ok' });
+  ok({ name: API_NAME, version: API_VERSION, revision: API_REVISION, base_path: API_PREFIX, status: 'ok' });
 
 const text = (contentType: string, body: string, extra: Record<string, string> = {}): ApiResult => ({
   statusCode: 200,

@@ -1,18 +1,19 @@
-/** Webhooks: endpoints that receive signed events, their delivery logs, retries and a test ping. */
+/** Webhooks: endpoints that receive signed events, their secrets, delivery logs, retries and a test ping; the account's sent events. */
 import type { ApiRequest, Operation } from '#http/api-types';
 import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
-import { pageMeta, pageParams } from '#http/params';
+import { pageMeta, pageParams, sliceLimit } from '#http/params';
 import { accepted, created, ok } from '#http/respond';
 import { badRequest } from '#domain/errors';
-import { deliveryView, endpointView } from '#domain/webhooks';
-import { createWebhookInput, updateWebhookInput } from '#domain/schemas/webhooks';
-import { createWebhook, deleteWebhook, getWebhook, updateWebhook } from '#use-cases/webhook-endpoints';
+import { deliveryView, endpointView, sentEventView } from '#domain/webhooks';
+import { createWebhookInput, rotateSecretInput, updateWebhookInput } from '#domain/schemas/webhooks';
+import { createWebhook, deleteWebhook, getWebhook, rotateWebhookSecret, updateWebhook } from '#use-cases/webhook-endpoints';
 import { listDeliveries, retryDelivery, sendTestEvent } from '#use-cases/webhook-deliveries';
 import { answeredOnce } from './answered-once';
 
 const ENDPOINT_ID = /^wh_[0-9a-f]{20}$/;
 const DELIVERY_ID = /^whd_[0-9a-f]{24}$/;
+const EVENT_ID = /^evt_[0-9a-f]{32}$/;
 
 function stringParam(request: ApiRequest, name: string, pattern: RegExp, what: string): string {
   const raw = request.pathParameters[name];
@@ -37,6 +38,12 @@ const update: Operation = async (request) => {
   return ok(endpointView(await updateWebhook(request.deps, request.principal.accountId, endpointParam(request), input)));
 };
 
+const rotateSecret: Operation = async (request) => {
+  const body = await readRouteBody(request);
+  const input = parseInput(rotateSecretInput, body.fields, 'rotation');
+  return ok(endpointView(await rotateWebhookSecret(request.deps, request.principal.accountId, endpointParam(request), input), { withSecret: true }));
+};
+
 const remove: Operation = async (request) => {
   const id = endpointParam(request);
   await deleteWebhook(request.deps, request.principal.accountId, id);
@@ -51,10 +58,17 @@ const deliveries: Operation = async (request) => {
 
 const retry: Operation = async (request) => {
   const deliveryId = stringParam(request, 'delivery_id', DELIVERY_ID, 'delivery');
-  const queued = await retryDelivery(request.deps, request.principal.accountId, endpointParam(request), deliveryId);
-  return accepted({ id: queued.id, status: 'pending', next_attempt_at: queued.next_attempt_at });
+  return ok(deliveryView(await retryDelivery(request.deps, request.principal.accountId, endpointParam(request), deliveryId)));
+};
+
+/** The account's sent events, oldest first: after `after`, or the newest `limit` (GET /webhooks/events). */
+const events: Operation = async (request) => {
+  const after = request.query.after;
+  if (after !== undefined && !EVENT_ID.test(after)) throw badRequest('Query parameter after must be an event id (evt_ and 32 hex digits)', 'after');
+  const sent = await request.deps.webhooks.sentEvents(request.principal.accountId, { after, limit: sliceLimit(request) });
+  return ok(sent.map(sentEventView), 200, { next_after: sent.at(-1)?.id ?? after ?? null });
 };
 
 const test: Operation = async (request) => accepted(await sendTestEvent(request.deps, request.principal.accountId, endpointParam(request)));
 
-export const webhookOperations = { list, create: answeredOnce(create), get, update, remove, deliveries, retry, test };
+export const webhookOperations = { list, create: answeredOnce(create), get, update, rotateSecret: answeredOnce(rotateSecret), remove, deliveries, retry, test, events };

@@ -1,6 +1,7 @@
 /**
- * Webhooks: the events an account can subscribe to, what an endpoint and a delivery are, and the
- * rules of delivery (retry schedule, when an endpoint is disabled, which URLs may receive events).
+ * Webhooks: the events an account can subscribe to, what an endpoint, an event and a delivery are,
+ * who receives an event, and which URLs may receive them. What an attempt does to a delivery is in
+ * webhook-attempts.ts, signing secrets and their rotation in webhook-secrets.ts.
  */
 
 /** Every event a state change can raise, and the ping a test sends: the one list. */
@@ -19,6 +20,9 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Sent only by POST /webhooks/{id}/test, whatever the endpoint subscribes to. */
 export const PING_EVENT = 'ping';
 export type DeliveredEventType = WebhookEventType | typeof PING_EVENT;
+/** In an endpoint's `events`, alone: every event type, those of today and any added later. */
+export const ALL_EVENTS = '*';
+export type SubscribedEvent = WebhookEventType | typeof ALL_EVENTS;
 
 /** The record an event is about; its payload's `data` is that record as its GET answers it. */
 export type EventSubjectKind = 'job' | 'product' | 'avatar' | 'post' | 'endpoint';
@@ -33,18 +37,18 @@ export const WEBHOOK_LIMITS = {
   responseExcerptBytes: 512,
 } as const;
 
-/** Seconds before each retry: the first attempt, then these 7 (about 28 hours in all). */
-export const RETRY_DELAYS_S = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600] as const;
-
 export interface WebhookEndpoint {
   id: string;
   account_id: number;
   url: string;
-  events: WebhookEventType[];
+  events: SubscribedEvent[];
   description: string | null;
   enabled: boolean;
-  /** `whsec_<base64>`: shown once, at creation. */
+  /** `whsec_<base64>`: shown once, at creation or rotation. */
   secret: string;
+  /** The secret the last rotation replaced: it signs beside `secret` until `previous_secret_expires_at`. */
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
   /** When deliveries began failing with no success since; null while healthy. */
   failing_since: string | null;
   /** Why the service disabled the endpoint (null when enabled, or disabled by the account). */
@@ -68,6 +72,23 @@ export interface WebhookEvent {
 
 type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
+/** Who made an attempt: the retry schedule, or the account (POST .../retry). */
+export type AttemptTrigger = 'automatic' | 'manual';
+
+/** One attempt as the delivery log keeps it. */
+export interface DeliveryAttempt {
+  /** An automatic attempt's place in the schedule (1-8); a manual one's count among the manual ones. */
+  number: number;
+  trigger: AttemptTrigger;
+  /** When it was sent. */
+  at: string;
+  outcome: 'succeeded' | 'failed';
+  /** What it met, in words: `Answered 204`, `No answer within 10 s`, a refused address. */
+  message: string;
+  response_status: number | null;
+  duration_ms: number;
+}
+
 export interface WebhookDelivery {
   id: string;
   account_id: number;
@@ -77,15 +98,27 @@ export interface WebhookDelivery {
   order_key: string;
   /** The exact body sent on every attempt (the signature covers it). */
   payload: string;
-  /** Attempts made so far. */
+  /** Attempts made so far, automatic and manual. */
   attempt: number;
+  /** Attempts of the retry schedule made so far: the next automatic one is number `automatic_attempts + 1`. */
+  automatic_attempts: number;
+  manual_attempts: number;
+  /** The newest attempts, oldest first (webhook-attempts.ts bounds the list). */
+  attempts: DeliveryAttempt[];
   status: DeliveryStatus;
   response_status: number | null;
   latency_ms: number | null;
   /** What the last attempt met, in words (a status, a timeout, a refused address). */
   last_error: string | null;
-  /** When the next attempt is due; null when settled, or while an earlier delivery of its order key is pending. */
+  /**
+   * When the next automatic attempt is due (the lease of one in flight while it is sent); null when
+   * settled, or while an earlier delivery of its order key is pending.
+   */
   next_attempt_at: string | null;
+  /** The lease of the automatic attempt in flight: only the worker holding it records that attempt. */
+  claimed_until: string | null;
+  /** Raised by every write: a delivery is written only over the revision it was read at. */
+  revision: number;
   created_at: string;
   updated_at: string;
 }
@@ -97,56 +130,23 @@ export type AttemptResult =
   /** The address policy refused the URL: retried like any failure (DNS may change back). */
   | { kind: 'refused'; message: string; latencyMs: number };
 
-/** What a delivery becomes after an attempt, and what happens to its endpoint. */
-export interface AttemptOutcome {
-  delivery: Pick<WebhookDelivery, 'attempt' | 'status' | 'response_status' | 'latency_ms' | 'last_error' | 'next_attempt_at'>;
-  endpoint: { failing_since: string | null; disable?: string };
-}
-
-const isSuccess = (result: AttemptResult) => result.kind === 'answered' && result.status >= 200 && result.status < 300;
-
-/**
- * Settles one attempt: a 2xx succeeds; 410 Gone says the endpoint is gone for good, so the delivery
- * fails and the endpoint is disabled at once; anything else (a 3xx: redirects are not followed) is
- * retried on the schedule until the attempts run out. An endpoint failing for 3 days is disabled.
- */
-export function settleAttempt(delivery: Pick<WebhookDelivery, 'attempt'>, endpoint: Pick<WebhookEndpoint, 'failing_since'>, result: AttemptResult, now: Date): AttemptOutcome {
-  const attempt = delivery.attempt + 1;
-  const common = { attempt, response_status: result.kind === 'answered' ? result.status : null, latency_ms: result.latencyMs };
-  if (isSuccess(result)) {
-    return { delivery: { ...common, status: 'succeeded', last_error: null, next_attempt_at: null }, endpoint: { failing_since: null } };
-  }
-  const failingSince = endpoint.failing_since ?? now.toISOString();
-  const lastError = describeFailure(result);
-  if (result.kind === 'answered' && result.status === 410) {
-    return {
-      delivery: { ...common, status: 'failed', last_error: lastError, next_attempt_at: null },
-      endpoint: { failing_since: failingSince, disable: 'The endpoint answered 410 Gone' },
-    };
-  }
-  const failingTooLong = now.getTime() - Date.parse(failingSince) >= WEBHOOK_LIMITS.disableAfterMs;
-  const disable = failingTooLong ? 'Deliveries failed for 3 days without a success' : undefined;
-  const delay = RETRY_DELAYS_S[attempt - 1];
-  if (delay === undefined || disable) {
-    return { delivery: { ...common, status: 'failed', last_error: lastError, next_attempt_at: null }, endpoint: { failing_since: failingSince, disable } };
-  }
-  return {
-    delivery: { ...common, status: 'pending', last_error: lastError, next_attempt_at: new Date(now.getTime() + delay * 1000).toISOString() },
-    endpoint: { failing_since: failingSince },
-  };
-}
-
-function describeFailure(result: AttemptResult): string {
-  if (result.kind !== 'answered') return result.message;
-  if (result.status >= 300 && result.status < 400) return `Answered ${result.status}: redirects are not followed; point the endpoint at the final URL`;
-  return `Answered ${result.status}`;
-}
-
 /** The endpoints an event goes to: the one it names (a ping, enabled or not), or every enabled one subscribed to its type. */
 export const recipientsOf = (event: Pick<WebhookEvent, 'type' | 'endpoint_id'>, endpoints: WebhookEndpoint[]) =>
   event.endpoint_id
     ? endpoints.filter((endpoint) => endpoint.id === event.endpoint_id)
-    : endpoints.filter((endpoint) => endpoint.enabled && event.type !== PING_EVENT && endpoint.events.includes(event.type));
+    : endpoints.filter((endpoint) => endpoint.enabled && event.type !== PING_EVENT && subscribes(endpoint, event.type));
+
+/** `*` takes every event type, including those added after the endpoint was made. */
+const subscribes = (endpoint: Pick<WebhookEndpoint, 'events'>, type: WebhookEventType) => endpoint.events.includes(ALL_EVENTS) || endpoint.events.includes(type);
+
+/** An event once fanned out, with the body its deliveries send (GET /webhooks/events lists these). */
+export interface SentEvent {
+  id: string;
+  payload: string;
+}
+
+/** A sent event as the API lists it: the body its deliveries carry, `{id, type, created_at, data}`. */
+export const sentEventView = (event: SentEvent): unknown => JSON.parse(event.payload);
 
 /** The body every attempt of a delivery sends: `{id, type, created_at, data}`. */
 export const eventPayload = (event: Pick<WebhookEvent, 'id' | 'type' | 'created_at'>, data: unknown): string =>
@@ -161,6 +161,7 @@ export function endpointView(endpoint: WebhookEndpoint, options: { withSecret?: 
     description: endpoint.description,
     enabled: endpoint.enabled,
     disabled_reason: endpoint.disabled_reason,
+    previous_secret_expires_at: endpoint.previous_secret_expires_at,
     ...(options.withSecret ? { secret: endpoint.secret } : {}),
     created_at: endpoint.created_at,
     updated_at: endpoint.updated_at,
@@ -178,6 +179,7 @@ export function deliveryView(delivery: WebhookDelivery) {
     latency_ms: delivery.latency_ms,
     last_error: delivery.last_error,
     next_attempt_at: delivery.next_attempt_at,
+    attempts: delivery.attempts,
     created_at: delivery.created_at,
   };
 }

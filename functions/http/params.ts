@@ -40,8 +40,11 @@ export interface SliceRequest {
   before?: number;
 }
 
+/** `limit` of a cursor-following list: how many items at most. */
+export const sliceLimit = (request: Pick<ApiRequest, 'query'>): number => boundedInt(request.query.limit, 'limit', PER_PAGE_DEFAULT, 1, PER_PAGE_MAX);
+
 export function sliceParams(request: ApiRequest): SliceRequest {
-  const limit = boundedInt(request.query.limit, 'limit', PER_PAGE_DEFAULT, 1, PER_PAGE_MAX);
+  const limit = sliceLimit(request);
   const before = request.query.before === undefined ? undefined : boundedInt(request.query.before, 'before', 1, 1, 999_999_999);
   return { limit, ...(before === undefined ? {} : { before }) };
 }

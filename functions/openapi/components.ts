@@ -56,6 +56,12 @@ export const parameters = {
     description: "Only records older than this one: the previous slice's `meta.next_before`",
     schema: { type: 'integer', minimum: 1 },
   },
+  After: {
+    name: 'after',
+    in: 'query',
+    description: "Only records after this one, oldest first: the previous answer's `meta.next_after`",
+    schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' },
+  },
   Days: {
     name: 'days',
     in: 'query',
@@ -127,6 +133,11 @@ export const parameters = {
 
 export const headers = {
   RequestId: { description: 'The request id, on every answer: quote it to support', required: true, schema: { type: 'string' } },
+  ApiRevision: {
+    description: "The API's revision that answered, on every answer: the date of its newest changelog entry (the major version is in the path)",
+    required: true,
+    schema: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+  },
   RateLimitLimit: { description: 'Requests allowed per rolling minute (per account)', required: true, schema: { type: 'integer', minimum: 0 } },
   RateLimitRemaining: { description: 'Requests left in the current window', required: true, schema: { type: 'integer', minimum: 0 } },
   RateLimitReset: { description: 'Seconds until the window has room again', required: true, schema: { type: 'integer', minimum: 0 } },

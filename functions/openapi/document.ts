@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { createDocument, type oas31, type ZodOpenApiObject, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
-import { API_NAME, API_PREFIX, API_VERSION, HANDLER_GROUPS, ROUTES, type BodyKind, type RouteBody, type RouteDefinition } from '#functions/routes';
+import { API_NAME, API_PREFIX, API_REVISION, HANDLER_GROUPS, ROUTES, type BodyKind, type RouteBody, type RouteDefinition } from '#functions/routes';
 import { errorEnvelope } from '#domain/schemas/envelope';
 import type { ErrorCode } from '#domain/errors';
 import { SECURITY_SCHEME, SESSION_SCHEME, headerRef, headers, paramRef, parameters, rateLimitHeaders, securitySchemes } from './components';
@@ -28,7 +28,11 @@ const DESCRIPTION = `Short vertical reaction videos for products: an avatar reac
 - **Bodies** may be JSON, form-encoded or (where files are taken) multipart; unknown fields are 400.
 - **Polling**: authenticated GETs answer an \`ETag\`; send it back as \`If-None-Match\` and an unchanged answer is 304 with no body.
 - **Idempotency-Key**: every POST that creates something (videos, batches, products, avatars, music, reactions, uploads, posts, webhooks) takes one (not POST /keys: its answer is the new key, shown once and never kept in clear); a repeat with the same key and request gets the first answer again with \`Idempotent-Replayed: true\`.
+- **Versions**: the major version is in the path (\`/api/v1\`); within it changes only add. Every answer carries \`Reaction-Studio-Version\`, the date of the revision that answered (this document's \`info.version\`). A route on its way out is marked deprecated here and its answers carry \`Deprecation\` and \`Sunset\`.
 - **Dry runs**: POST /videos and regenerate take \`?dry_run=true\` to check and quote without doing (200, not counted against the rate limit).`;
+
+/** What every answer carries: its request id and the API's revision. */
+const everyAnswer = { 'x-request-id': headerRef('RequestId'), 'Reaction-Studio-Version': headerRef('ApiRevision') };
 
 /** The envelope, its `code` narrowed to what this status can carry here. */
 const envelopeFor = (codes: readonly ErrorCode[]): oas31.SchemaObject => ({
@@ -42,7 +46,7 @@ function successResponses(route: RouteDefinition): Record<string, ZodOpenApiResp
       out[status] = {
         description: answer.description,
         headers: {
-          'x-request-id': headerRef('RequestId'),
+          ...everyAnswer,
           ...(route.auth !== 'none' ? rateLimitHeaders : {}),
           Location: { description: 'Where to go', required: true, schema: { type: 'string', format: 'uri' } },
         },
@@ -54,7 +58,7 @@ function successResponses(route: RouteDefinition): Record<string, ZodOpenApiResp
     out[status] = {
       description: answer.description,
       headers: {
-        'x-request-id': headerRef('RequestId'),
+        ...everyAnswer,
         ...(route.auth !== 'none' ? rateLimitHeaders : {}),
         ...(tagged ? { ETag: headerRef('ETag') } : {}),
         ...(route.idempotencyKey && status.startsWith('2') ? { 'Idempotent-Replayed': headerRef('IdempotentReplayed') } : {}),
@@ -64,7 +68,7 @@ function successResponses(route: RouteDefinition): Record<string, ZodOpenApiResp
     if (tagged) {
       out['304'] = {
         description: 'Not modified: the answer is still the one `If-None-Match` names',
-        headers: { 'x-request-id': headerRef('RequestId'), ...rateLimitHeaders, ETag: headerRef('ETag') },
+        headers: { ...everyAnswer, ...rateLimitHeaders, ETag: headerRef('ETag') },
       };
     }
   }
@@ -86,7 +90,7 @@ function errorResponses(route: RouteDefinition): Record<string, ZodOpenApiRespon
     out[String(status)] = {
       description: codes.map((code) => `\`${code}\``).join(', '),
       headers: {
-        'x-request-id': headerRef('RequestId'),
+        ...everyAnswer,
         ...(limited ? rateLimitHeaders : {}),
         ...(retry ? { 'Retry-After': status === 429 ? { ...headers.RetryAfter, required: true } : headerRef('RetryAfter') } : {}),
       },
@@ -100,7 +104,7 @@ const transportRefusal: ZodOpenApiResponseObject = {
   description:
     'Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), ' +
     'a body not received in time (408) or over the route\'s limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431).',
-  headers: { 'x-request-id': headerRef('RequestId'), Allow: headerRef('Allow') },
+  headers: { ...everyAnswer, Allow: headerRef('Allow') },
   content: { 'application/json': { schema: envelopeFor(TRANSPORT_CODES) } },
 };
 
@@ -140,6 +144,7 @@ function parametersOf(route: RouteDefinition) {
   if (route.path.includes('{music_id}')) list.push(paramRef('MusicId'));
   if (route.query?.includes('page')) list.push(paramRef('Page'), paramRef('PerPage'));
   if (route.query?.includes('before')) list.push(paramRef('Limit'), paramRef('Before'));
+  if (route.query?.includes('after')) list.push(paramRef('Limit'), paramRef('After'));
   if (route.query?.includes('days')) list.push(paramRef('Days'));
   if (route.query?.includes('dry_run')) list.push(paramRef('DryRun'));
   if (route.idempotencyKey) list.push(paramRef('IdempotencyKey'));
@@ -154,13 +159,22 @@ function securityOf(route: RouteDefinition): Record<string, string[]>[] {
   return [{ [SECURITY_SCHEME]: [...route.scopes] }, { [SESSION_SCHEME]: [] }];
 }
 
+/** A deprecated route says when it goes and what replaces it, before the rest of its description. */
+function describe(route: RouteDefinition, contract: RouteContract): string {
+  const notice = route.deprecated
+    ? `**Deprecated** since ${route.deprecated.since}, gone after ${route.deprecated.sunset} (answers carry \`Deprecation\` and \`Sunset\`): ${route.deprecated.instead}.`
+    : '';
+  return [notice, contract.description ?? ''].filter(Boolean).join('\n\n');
+}
+
 function operation(route: RouteDefinition): ZodOpenApiOperationObject {
   const contract = contractOf(route);
   return {
     operationId: operationIdOf(route),
     tags: [route.group],
     summary: contract.summary,
-    ...(contract.description ? { description: contract.description } : {}),
+    ...(contract.description || route.deprecated ? { description: describe(route, contract) } : {}),
+    ...(route.deprecated ? { deprecated: true } : {}),
     // OpenAPI 3.1 lets a non-OAuth requirement name roles: here, the key scopes the route needs.
     security: securityOf(route),
     ...(parametersOf(route).length ? { parameters: parametersOf(route) } : {}),
@@ -176,7 +190,8 @@ export function buildOpenApiDocument() {
   }
   return createDocument({
     openapi: '3.1.0',
-    info: { title: API_NAME, version: API_VERSION, description: DESCRIPTION },
+    // The major version is in the path (servers); info.version is v1's revision, as every answer's Reaction-Studio-Version says.
+    info: { title: API_NAME, version: API_REVISION, description: DESCRIPTION },
     servers: [{ url: API_PREFIX, description: 'This host' }],
     tags: Object.entries(HANDLER_GROUPS).map(([name, group]) => ({ name, description: group.description })),
     security: [{ [SECURITY_SCHEME]: [] }],

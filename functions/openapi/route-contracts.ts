@@ -32,7 +32,9 @@ import {
   createWebhookInput,
   createdWebhookResponse,
   deletedWebhookResponse,
-  queuedDeliveryResponse,
+  rotateSecretInput,
+  rotatedWebhookResponse,
+  sentEventsResponse,
   testEventResponse,
   updateWebhookInput,
   webhookDeliveryResponse,
@@ -414,10 +416,19 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   'POST /webhooks': {
     summary: 'Add a webhook endpoint',
     description:
-      'Events go to `url` as signed POSTs (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`), body `{id, type, created_at, data}` with `data` the record as its GET answers it. https only; the host must resolve to public addresses, checked now and on every attempt; redirects are not followed. A 2xx within 10 s is success; otherwise retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. A 410 Gone, or 3 days of failures, disables the endpoint. At most 10 per account (409 past that).',
+      'Events go to `url` as signed POSTs (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, one such entry per secret, space-separated, while a rotated-out secret still signs), body `{id, type, created_at, data}` with `data` the record as its GET answers it. `events` names the types to send, or is `["*"]` for every type, those added later included. https only; the host must resolve to public addresses, checked now and on every attempt; redirects are not followed. A 2xx within 10 s is success; otherwise retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. A 410 Gone, or 3 days of failures, disables the endpoint. At most 10 per account (409 past that).',
     fields: createWebhookInput,
     responses: { 201: ok('The endpoint with its signing secret, shown only here', dataOf(createdWebhookResponse)) },
     errors: ['conflict'],
+  },
+  'GET /webhooks/events': {
+    summary: "The account's events, as their deliveries carry them",
+    description:
+      'Every event the account raised (pings aside), whether or not an endpoint takes it, in the order they were raised, each once it was fanned out: ' +
+      'without `after`, the newest `limit`; with it, those raised after that one (follow new events by passing `meta.next_after` back), ' +
+      'stopping before an event still waiting to be fanned out, so following the list never steps over one. Events are kept 7 days. ' +
+      'What `reaction-studio webhooks listen` polls to forward events to a local URL.',
+    responses: { 200: ok('Events, oldest first', sentEventsResponse) },
   },
   'GET /webhooks/{webhook_id}': { summary: 'Get a webhook endpoint', responses: { 200: ok('The endpoint', dataOf(webhookResponse)) } },
   'PATCH /webhooks/{webhook_id}': {
@@ -426,16 +437,31 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     fields: updateWebhookInput,
     responses: { 200: ok('The updated endpoint', dataOf(webhookResponse)) },
   },
+  'POST /webhooks/{webhook_id}/rotate-secret': {
+    summary: "Rotate an endpoint's signing secret",
+    description:
+      'A new secret, shown only in this answer. The one it replaces keeps signing beside it for `expires_in_s` (24 h unless given, at most 7 days, 0 ends it at once): ' +
+      'each delivery then carries both signatures in `webhook-signature`, so a receiver verifies with either and can switch when it likes. ' +
+      'Only one previous secret is kept: rotating again ends the older overlap at once. Takes an Idempotency-Key: the secret is kept in clear anyway (deliveries are signed with it), so a replayed answer keeps nothing new. ' +
+      'Two rotations at once: one is 409.',
+    fields: rotateSecretInput,
+    responses: { 200: ok('The endpoint with its new secret', dataOf(rotatedWebhookResponse)) },
+    errors: ['conflict'],
+  },
   'DELETE /webhooks/{webhook_id}': { summary: 'Delete a webhook endpoint: its pending deliveries fail', responses: { 200: ok('Deleted', dataOf(deletedWebhookResponse)) } },
   'GET /webhooks/{webhook_id}/deliveries': {
     summary: "An endpoint's deliveries, newest first",
-    description: 'Each with its attempts so far, the last answer and when the next attempt is due. Kept 30 days.',
+    description: `Each with its attempts (automatic and manual, oldest first), the last answer and when the next automatic attempt is due. Kept 30 days.`,
     responses: { 200: ok('One page of deliveries', pageOf(webhookDeliveryResponse)) },
   },
   'POST /webhooks/{webhook_id}/deliveries/{delivery_id}/retry': {
     summary: 'Send a delivery again now',
-    description: 'Whatever it became (succeeded, failed, or waiting for a retry); the same event id and body, signed anew.',
-    responses: { 202: ok('Queued', dataOf(queuedDeliveryResponse)) },
+    description:
+      'One attempt, sent within this request (up to 10 s), whatever the delivery became (succeeded, failed, or waiting for a retry): the same event id and body, signed anew. ' +
+      'The retry schedule is left alone: a pending delivery keeps its next automatic attempt, at its time and with its number. A success settles the delivery (a pending one\'s later events follow); a failure leaves it as it was. ' +
+      'A disabled endpoint is 409 (turn it back on first), except for a ping.',
+    responses: { 200: ok('The delivery, this attempt last among its `attempts`', dataOf(webhookDeliveryResponse)) },
+    errors: ['conflict'],
   },
   'POST /webhooks/{webhook_id}/test': {
     summary: 'Send a ping event to this endpoint',

@@ -1,7 +1,8 @@
 /**
  * Fans the outbox's events out: each becomes one delivery per endpoint that gets it, with the exact
  * body every attempt will send, `data` being the record as its GET answers it at this moment (links
- * freshly signed). An event whose record is gone meanwhile carries `{id, deleted: true}`.
+ * freshly signed). An event whose record is gone meanwhile carries `{id, deleted: true}`. The body is
+ * kept with the event too, endpoints or not: GET /webhooks/events lists it (`webhooks listen`).
  */
 import { randomBytes } from 'node:crypto';
 import { eventPayload, recipientsOf, type WebhookDelivery, type WebhookEvent } from '#domain/webhooks';
@@ -23,7 +24,7 @@ export async function dispatchWebhookEvents(deps: DispatchDeps, limit = 25): Pro
 async function dispatchEvent(deps: DispatchDeps, event: WebhookEvent): Promise<boolean> {
   const endpoints = recipientsOf(event, await deps.webhooks.listEndpoints(event.account_id));
   const now = deps.now();
-  const payload = endpoints.length > 0 ? eventPayload(event, await dataOf(deps, event)) : '';
+  const payload = eventPayload(event, await dataOf(deps, event));
   const deliveries = endpoints.map(
     (endpoint): WebhookDelivery => ({
       id: newDeliveryId(now),
@@ -34,16 +35,21 @@ async function dispatchEvent(deps: DispatchDeps, event: WebhookEvent): Promise<b
       order_key: event.order_key,
       payload,
       attempt: 0,
+      automatic_attempts: 0,
+      manual_attempts: 0,
+      attempts: [],
       status: 'pending',
       response_status: null,
       latency_ms: null,
       last_error: null,
       next_attempt_at: null,
+      claimed_until: null,
+      revision: 0,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
     }),
   );
-  return deps.webhooks.fanOut(event, deliveries, now);
+  return deps.webhooks.fanOut(event, payload, deliveries, now);
 }
 
 /** Time first, so an endpoint's deliveries (and a lane's) sort in the order they were made. */

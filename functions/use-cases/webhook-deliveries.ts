@@ -1,8 +1,9 @@
 /** An endpoint's delivery log, a manual retry, and the test ping. */
-import { notFound } from '#domain/errors';
+import { AppError, notFound } from '#domain/errors';
 import { PING_EVENT, type WebhookDelivery } from '#domain/webhooks';
 import type { Dependencies } from '#ports/dependencies';
 import type { DeliveryPage } from '#ports/webhook-store';
+import { attemptDelivery, type DeliverDeps } from './deliver-webhooks';
 import { getWebhook } from './webhook-endpoints';
 import { raiseEvent } from './webhook-events';
 
@@ -13,12 +14,20 @@ export async function listDeliveries(deps: DeliveryDeps, accountId: number, endp
   return deps.webhooks.listDeliveries(accountId, endpointId, page.page, page.perPage);
 }
 
-/** Sends a delivery again at once, whatever it became; its attempts keep counting. */
-export async function retryDelivery(deps: DeliveryDeps, accountId: number, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
-  await getWebhook(deps, accountId, endpointId);
-  const queued = await deps.webhooks.requeue(accountId, endpointId, deliveryId, deps.now());
-  if (!queued) throw notFound('Delivery');
-  return queued;
+/**
+ * Sends a delivery once, now, whatever it became, and answers it with the attempt in its log. The
+ * retry schedule is left alone: a pending delivery's next automatic attempt keeps its time and
+ * number. A success settles it (a pending one's lane moves on); a failure leaves it as it was.
+ */
+export async function retryDelivery(deps: DeliverDeps, accountId: number, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
+  const endpoint = await getWebhook(deps, accountId, endpointId);
+  const delivery = await deps.webhooks.getDelivery(accountId, endpointId, deliveryId);
+  if (!delivery) throw notFound('Delivery');
+  if (!endpoint.enabled && delivery.type !== PING_EVENT) {
+    throw new AppError('conflict', 'The endpoint is disabled: turn it back on with PATCH {"enabled": true}, then retry');
+  }
+  const sent = await attemptDelivery(deps, endpoint, delivery, 'manual');
+  return sent ?? delivery;
 }
 
 /** A `ping` for this endpoint only (enabled or not), its data the endpoint as GET answers it. */

@@ -1,11 +1,13 @@
 /**
- * POST/GET/PATCH/DELETE /webhooks: an account's endpoints. A URL is vetted when it is set (its host
- * must resolve to allowed addresses) and again on every delivery attempt, since DNS can change.
+ * POST/GET/PATCH/DELETE /webhooks: an account's endpoints, and the rotation of their secrets. A URL
+ * is vetted when it is set (its host must resolve to allowed addresses) and again on every delivery
+ * attempt, since DNS can change.
  */
 import { randomBytes } from 'node:crypto';
 import { AppError, badRequest, notFound } from '#domain/errors';
 import { WEBHOOK_LIMITS, type WebhookEndpoint } from '#domain/webhooks';
-import type { CreateWebhookInput, UpdateWebhookInput } from '#domain/schemas/webhooks';
+import { rotatedSecrets, SECRET_OVERLAP_S } from '#domain/webhook-secrets';
+import type { CreateWebhookInput, RotateSecretInput, UpdateWebhookInput } from '#domain/schemas/webhooks';
 import type { Dependencies } from '#ports/dependencies';
 import type { EndpointChanges } from '#ports/webhook-store';
 
@@ -26,6 +28,8 @@ export async function createWebhook(deps: EndpointDeps, accountId: number, input
     description: input.description || null,
     enabled: true,
     secret: newSecret(),
+    previous_secret: null,
+    previous_secret_expires_at: null,
     failing_since: null,
     disabled_reason: null,
     created_at: now,
@@ -54,6 +58,20 @@ export async function updateWebhook(deps: EndpointDeps, accountId: number, endpo
   const updated = await deps.webhooks.updateEndpoint(accountId, endpointId, changes, deps.now());
   if (!updated) throw notFound('Webhook');
   return updated;
+}
+
+/**
+ * A new secret, answered once; the one it replaces keeps signing beside it for `expires_in_s` (24 h
+ * unless asked). Made over the secret it replaces: of two rotations at once, one is 409.
+ */
+export async function rotateWebhookSecret(deps: EndpointDeps, accountId: number, endpointId: string, input: RotateSecretInput): Promise<WebhookEndpoint> {
+  const endpoint = await getWebhook(deps, accountId, endpointId);
+  const now = deps.now();
+  const secrets = rotatedSecrets(endpoint, newSecret(), input.expires_in_s ?? SECRET_OVERLAP_S.default, now);
+  const rotated = await deps.webhooks.updateEndpoint(accountId, endpointId, secrets, now, endpoint.secret);
+  if (rotated) return rotated;
+  await getWebhook(deps, accountId, endpointId);
+  throw new AppError('conflict', 'The secret was rotated by another request meanwhile; rotate again to get a secret of your own');
 }
 
 export async function deleteWebhook(deps: Pick<Dependencies, 'webhooks'>, accountId: number, endpointId: string): Promise<void> {

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Socket } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
-import { API_PREFIX, HANDLER_GROUPS, JSON_BODY_LIMIT, matchRoute, routeKey, type HandlerGroup, type RouteDefinition } from '#functions/routes';
+import { API_PREFIX, API_REVISION, API_VERSION_HEADER, HANDLER_GROUPS, JSON_BODY_LIMIT, matchRoute, routeKey, type HandlerGroup, type RouteDefinition } from '#functions/routes';
 import { ERROR_CODES, isAppError, type ErrorCode } from '#domain/errors';
 import { bodyKindOf } from '#http/body';
 import { errorBody } from '#http/respond';
@@ -312,6 +312,7 @@ function envelope(problem: Refusal, requestId: string): { headers: Record<string
       'content-type': 'application/json; charset=utf-8',
       'content-length': String(Buffer.byteLength(body)),
       'x-request-id': requestId,
+      [API_VERSION_HEADER]: API_REVISION,
     },
     body,
   };

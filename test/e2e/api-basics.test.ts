@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { API_REVISION } from '#functions/routes';
 import { apiClient, expectError, startTestStack, type TestStack } from '#test-support/local-stack';
 
 let t: TestStack;
@@ -8,15 +9,19 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 describe('the API root and unknown routes', () => {
-  test('GET / answers the API name and version without a key', async () => {
+  test('GET / answers the API name, version and revision without a key', async () => {
     const res = await apiClient(t.stack.apiUrl).get('/');
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ name: 'Reaction Studio API', version: 'v1' });
+    expect(res.body.data).toMatchObject({ name: 'Reaction Studio API', version: 'v1', revision: API_REVISION });
     expect(res.headers.get('x-request-id')).toBeTruthy();
+    expect(res.headers.get('reaction-studio-version')).toBe(API_REVISION);
   });
 
+
   test('an unknown path under the API prefix is 404 not_found in the envelope; outside it the server answers with the studio', async () => {
-    expectError(await apiClient(t.stack.apiUrl).get('/no-such-thing'), 404, 'not_found');
+    const unknown = await apiClient(t.stack.apiUrl).get('/no-such-thing');
+    expectError(unknown, 404, 'not_found');
+    expect(unknown.headers.get('reaction-studio-version')).toBe(API_REVISION);
     expectError(await apiClient(t.stack.baseUrl).get('/api/v2/products'), 404, 'not_found');
     const root = await fetch(`${t.stack.baseUrl}/`);
     expect(root.status).toBe(200);
@@ -30,9 +35,10 @@ describe('the API root and unknown routes', () => {
     expect(res.headers.get('allow')).toBe('GET, POST');
   });
 
-  test('a 10 MB header is refused with a 4xx in the envelope', async () => {
-    const { status, body } = await rawRequest(t.stack.baseUrl, '/api/v1/usage', { 'x-huge': 'a'.repeat(10 * 1024 * 1024) });
+  test('a 10 MB header is refused with a 4xx in the envelope, which carries the revision like every answer', async () => {
+    const { status, body, headers } = await rawRequest(t.stack.baseUrl, '/api/v1/usage', { 'x-huge': 'a'.repeat(10 * 1024 * 1024) });
     expect(status).toBe(431);
+    expect(headers['reaction-studio-version']).toBe(API_REVISION);
     expect(JSON.parse(body)).toEqual({ error: 'Request headers are too large', code: 'headers_too_large', request_id: expect.any(String), doc_url: '/api/v1/docs/errors#headers_too_large' });
   });
 
@@ -46,12 +52,12 @@ describe('the API root and unknown routes', () => {
   });
 });
 
-function rawRequest(baseUrl: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function rawRequest(baseUrl: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string; headers: NodeJS.Dict<string | string[]> }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${baseUrl}${path}`, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString() }));
+      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString(), headers: res.headers }));
     });
     req.on('error', reject);
     req.end();

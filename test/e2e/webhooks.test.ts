@@ -2,7 +2,9 @@
  * Webhooks through the local HTTP server: endpoints managed over the API, events raised by real state
  * changes (a product's demo, a preview job approved to done) reaching a loopback receiver signed by the
  * Standard Webhooks scheme, in order per job, with retries, disabling on 410, no redirect followed,
- * the delivery log, manual retry and the test ping; and every bad input a 4xx with nothing written.
+ * the delivery log with every attempt, a manual retry sent within its request, the test ping, a
+ * secret rotated with both secrets signing, `*`, the account's event list; and every bad input a 4xx
+ * with nothing written.
  */
 import { verifyWebhook } from '#client/webhooks';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
@@ -62,6 +64,7 @@ describe('managing endpoints', () => {
       description: null,
       enabled: true,
       disabled_reason: null,
+      previous_secret_expires_at: null,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
       created_at: expect.any(String),
       updated_at: expect.any(String),
@@ -103,6 +106,7 @@ describe('managing endpoints', () => {
     ['an unknown event', { url: `https://example.com/hook`, events: ['video.job.exploded'] }],
     ['no events', { url: `https://example.com/hook`, events: [] }],
     ['an event twice', { url: `https://example.com/hook`, events: ['avatar.ready', 'avatar.ready'] }],
+    ['"*" beside a type', { url: `https://example.com/hook`, events: ['*', 'avatar.ready'] }],
     ['an unknown field', { url: `https://example.com/hook`, events: ['avatar.ready'], secret: 'mine' }],
   ])('%s is 400 and writes nothing', async (_, body) => {
     const { api } = await t.newAccount();
@@ -188,7 +192,7 @@ describe('events from state changes', () => {
     // sent again at once (POST .../retry, as an operator would), and done still waits for it.
     const head = (await deliveries(api, id)).find((d) => d.type === 'video.job.preview_ready')!;
     const dueInMs = head.next_attempt_at ? max(0, Date.parse(head.next_attempt_at) - Date.now()) : 0;
-    if (dueInMs > 10_000) expect((await api.post(`/webhooks/${id}/deliveries/${head.id}/retry`)).status).toBe(202);
+    if (dueInMs > 10_000) expect((await api.post(`/webhooks/${id}/deliveries/${head.id}/retry`)).status).toBe(200);
     await until('done delivered', () => hits('/ordered').find((seen) => (seen.body as any).type === 'video.job.done'), 30_000);
     const order = hits('/ordered').map((seen) => eventOf(seen, secret).type);
     expect(order.at(-1)).toBe('video.job.done');
@@ -212,6 +216,10 @@ describe('receivers that misbehave', () => {
     expect(Date.parse(first.next_attempt_at) - Date.parse(settled!.updated_at)).toBe(5_000);
     const second = await until('retried', async () => (await deliveries(api, id)).find((d) => d.attempt === 2), 15_000);
     expect(second).toMatchObject({ status: 'succeeded', response_status: 200, next_attempt_at: null });
+    expect(second.attempts.map((a: any) => [a.trigger, a.number, a.outcome, a.response_status, a.message])).toEqual([
+      ['automatic', 1, 'failed', 500, 'Answered 500'],
+      ['automatic', 2, 'succeeded', 200, 'Answered 200'],
+    ]);
     expect(new Set(hits('/flaky').map((seen) => seen.headers['webhook-id'])).size).toBe(1);
   }, 60_000);
 
@@ -265,11 +273,15 @@ describe('the delivery log, retry and ping', () => {
       const log = await deliveries(api, id);
       return log[0]?.status === 'succeeded' ? log : undefined;
     });
+    // Sent within the request: the answer is the delivery with the attempt it made.
     const retried = await api.post(`/webhooks/${id}/deliveries/${delivery.id}/retry`);
-    expect(retried.status).toBe(202);
-    expect(retried.body.data).toMatchObject({ id: delivery.id, status: 'pending' });
-    const again = await until('resent', () => hits('/ping')[1]);
-    expect(eventOf(again, secret).id).toBe(ping.id);
+    expect(retried.status).toBe(200);
+    expect(retried.body.data).toMatchObject({ id: delivery.id, status: 'succeeded', attempt: 2 });
+    expect(retried.body.data.attempts.map((a: any) => [a.trigger, a.number, a.outcome])).toEqual([
+      ['automatic', 1, 'succeeded'],
+      ['manual', 1, 'succeeded'],
+    ]);
+    expect(eventOf(hits('/ping')[1]!, secret).id).toBe(ping.id);
     const page = await api.get(`/webhooks/${id}/deliveries?per_page=1&page=1`);
     expect(page.body.meta).toEqual({ page: 1, per_page: 1, total: 1 });
   }, 60_000);
@@ -284,4 +296,41 @@ describe('the delivery log, retry and ping', () => {
     expect(() => verifyWebhook(altered, seen.headers as Record<string, string>, secret)).toThrow();
     expect(() => verifyWebhook(JSON.stringify(seen.body), seen.headers as Record<string, string>, `whsec_${Buffer.from('another secret!!').toString('base64')}`)).toThrow();
   }, 60_000);
+});
+
+describe('secrets, "*" and the event list', () => {
+  test('a rotated secret: answered once (replayed by its Idempotency-Key), both secrets sign during the overlap', async () => {
+    const { api } = await t.newAccount();
+    receiver.route(() => ({ status: 204 }));
+    const { id, secret: old } = await endpoint(api, ['*'], '/rotated');
+    const key = { 'idempotency-key': `rotate-${id}` };
+    const rotated = await api.send('POST', `/webhooks/${id}/rotate-secret`, { json: { expires_in_s: 600 }, headers: key });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data).toMatchObject({ id, events: ['*'], secret: expect.stringMatching(/^whsec_/), previous_secret_expires_at: expect.any(String) });
+    const replay = await api.send('POST', `/webhooks/${id}/rotate-secret`, { json: { expires_in_s: 600 }, headers: key });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.data.secret).toBe(rotated.body.data.secret);
+    expect((await api.get(`/webhooks/${id}`)).body.data).not.toHaveProperty('secret');
+    expectError(await api.post(`/webhooks/${id}/rotate-secret`, { expires_in_s: 8 * 24 * 3600 }), 400, 'bad_request');
+
+    // A ping reaches "*" and carries both signatures: either secret verifies it.
+    await api.post(`/webhooks/${id}/test`);
+    const seen = await until('ping', () => hits('/rotated')[0]);
+    expect(String(seen.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(eventOf(seen, old).type).toBe('ping');
+    expect(eventOf(seen, rotated.body.data.secret).type).toBe('ping');
+  }, 60_000);
+
+  test("GET /webhooks/events lists the account's events, with no endpoint at all, and follows them by `after`", async () => {
+    const { api } = await t.newAccount();
+    const product = await productWithDemo(api, () => t.stack.tasks.idle());
+    const listed = await until('the demo event', async () => {
+      const page = await api.get('/webhooks/events?limit=5');
+      return page.body.data.length > 0 ? page.body : undefined;
+    });
+    expect(listed.data).toEqual([{ id: expect.stringMatching(/^evt_[0-9a-f]{32}$/), type: 'product.demo.ready', created_at: expect.any(String), data: expect.objectContaining({ id: product.id }) }]);
+    expect(listed.meta).toEqual({ next_after: listed.data[0].id });
+    expect((await api.get(`/webhooks/events?after=${listed.meta.next_after}`)).body).toEqual({ data: [], meta: { next_after: listed.meta.next_after } });
+    expectError(await api.get('/webhooks/events?after=evt_nope'), 400, 'bad_request');
+  }, 120_000);
 });

@@ -31,6 +31,8 @@ type ReactionSource = { method: 'prompt'; prompt: string } | { method: 'reuse'; 
 
 export type Command =
   | { name: 'help' }
+  | { name: 'version' }
+  /** `key` `-`: read it from standard input (so it stays out of the shell's history and `ps`). */
   | { name: 'login'; key: string; baseUrl?: string }
   | { name: 'products create'; productName: string; description?: string; demo: string; wait: boolean }
   | { name: 'products list' }
@@ -60,12 +62,14 @@ export type Command =
   | { name: 'videos list' }
   | { name: 'jobs get'; jobId: number }
   | { name: 'jobs takes'; jobId: number }
-  | ({ name: 'jobs approve'; jobId: number; take?: number; hook?: string; position?: Position; size?: Size } & Sound & HookLook)
-  | ({ name: 'jobs regenerate'; jobId: number; prompt?: string; voiceLine?: string } & Sound & HookLook)
+  | ({ name: 'jobs approve'; jobId: number; take?: number; hook?: string; position?: Position; size?: Size; wait: boolean; out?: string } & Sound & HookLook)
+  | ({ name: 'jobs regenerate'; jobId: number; prompt?: string; voiceLine?: string; wait: boolean } & Sound & HookLook)
   | { name: 'music list' }
   | { name: 'music add'; file: string; trackName?: string }
   | { name: 'music delete'; musicId: string }
-  | { name: 'usage' };
+  | { name: 'usage' }
+  /** Events of the account forwarded to a local URL (`--events`: only these types; none: every type). */
+  | { name: 'webhooks listen'; forwardTo: string; events?: string[]; printSecret: boolean };
 
 export interface Invocation {
   command: Command;
@@ -81,8 +85,9 @@ const soundOptions = { sound: str, music: str } satisfies Options;
 const voiceOptions = { ...soundOptions, 'voice-line': str } satisfies Options;
 
 export const USAGE = `usage: reaction-studio <command> [options] [--json]
+       reaction-studio --version
 
-  login --key rsk_... [--base-url URL]
+  login --key rsk_...|- [--base-url URL]      (--key -: read the key from standard input)
   products create --name N [--description D] --demo FILE [--wait]
   products list
   hooks PRODUCT_ID
@@ -100,20 +105,26 @@ export const USAGE = `usage: reaction-studio <command> [options] [--json]
   jobs get ID
   jobs takes ID
   jobs approve ID [--take N] [--hook TEXT] [--position P] [--size S] [--style STYLE] [--hook-duration D]
-                [--sound S] [--music TRACK]
+                [--sound S] [--music TRACK] [--wait] [--out FILE]
   jobs regenerate ID [--prompt TEXT] [--style STYLE] [--hook-duration D] [--sound S] [--music TRACK]
-                [--voice-line TEXT]
+                [--voice-line TEXT] [--wait]
   music list
   music add FILE [--name N]
   music delete ID
   usage
+  webhooks listen --forward-to URL [--events TYPE,TYPE...]   (Ctrl-C stops it)
+  webhooks listen --print-secret
 
 sound: auto (default) an effect matched to the reaction; music a track under the video (--music alone
        implies it; music list shows the tracks); none the demo's own audio only. --voice-line (at most
        100 characters) is spoken during the reaction; not with --reaction.
 
-exit codes: 0 ok, 1 other (network, 5xx), 2 usage, 3 not signed in / 401 / 403, 4 not found,
-            5 conflict or invalid (400 / 409 / 422), 6 allowance or limits (402 / 429), 7 job failed`;
+--wait follows the job: the job's id on stderr at once, a progress line while stderr is a terminal,
+       then the MP4 downloaded (its path on stdout) or, for a preview, its URL.
+
+exit codes: 0 ok, 1 other (network, 5xx), 2 usage (a file that cannot be read too), 3 not signed in /
+            401 / 403, 4 not found, 5 conflict or invalid (400 / 409 / 413 / 415 / 422),
+            6 allowance or limits (402 / 429), 7 job failed`;
 
 /** `--json` is read first, wherever it is, so that even a usage error can be answered as JSON. */
 export function wantsJson(argv: readonly string[]): boolean {
@@ -125,7 +136,11 @@ export function parseInvocation(argv: readonly string[]): Invocation {
   const args = argv.filter((arg) => arg !== '--json');
   const [first, second] = args;
   if (first === undefined || first === 'help' || first === '--help' || first === '-h') return { command: { name: 'help' }, json };
-  const group = ['products', 'videos', 'jobs', 'music'].includes(first);
+  if (first === '--version' || first === 'version') {
+    parse(args.slice(1), {}, 0);
+    return { command: { name: 'version' }, json };
+  }
+  const group = ['products', 'videos', 'jobs', 'music', 'webhooks'].includes(first);
   const name = group ? `${first} ${second ?? ''}`.trim() : first;
   const rest = args.slice(group ? 2 : 1);
   return { command: parseCommand(name, rest), json };
@@ -198,12 +213,29 @@ function parseCommand(name: string, rest: string[]): Command {
       return { name, jobId: id(positionals[0], 'ID') };
     }
     case 'jobs approve': {
-      const { values, positionals } = parse(rest, { take: str, ...hookOptions, ...soundOptions }, 1, 'ID');
-      return { name, jobId: id(positionals[0], 'ID'), take: values.take === undefined ? undefined : id(values.take, '--take'), ...hook(values), ...sound(values) };
+      const { values, positionals } = parse(rest, { take: str, ...hookOptions, ...soundOptions, wait: bool, out: str }, 1, 'ID');
+      if (values.out !== undefined && !values.wait) throw new UsageError('--out needs --wait (the video is downloaded once the job is done)');
+      return {
+        name,
+        jobId: id(positionals[0], 'ID'),
+        take: values.take === undefined ? undefined : id(values.take, '--take'),
+        ...hook(values),
+        ...sound(values),
+        wait: values.wait ?? false,
+        out: values.out,
+      };
     }
     case 'jobs regenerate': {
-      const { values, positionals } = parse(rest, { prompt: str, ...lookOptions, ...voiceOptions }, 1, 'ID');
-      return { name, jobId: id(positionals[0], 'ID'), prompt: values.prompt, ...look(values), ...sound(values), voiceLine: voiceLine(values['voice-line']) };
+      const { values, positionals } = parse(rest, { prompt: str, ...lookOptions, ...voiceOptions, wait: bool }, 1, 'ID');
+      return { name, jobId: id(positionals[0], 'ID'), prompt: values.prompt, ...look(values), ...sound(values), voiceLine: voiceLine(values['voice-line']), wait: values.wait ?? false };
+    }
+    case 'webhooks listen': {
+      const { values } = parse(rest, { 'forward-to': str, events: str, 'print-secret': bool }, 0);
+      if (values['print-secret']) {
+        if (values['forward-to'] !== undefined || values.events !== undefined) throw new UsageError('--print-secret takes no other option');
+        return { name, forwardTo: '', printSecret: true };
+      }
+      return { name, forwardTo: forwardUrl(required(values['forward-to'], '--forward-to')), events: eventList(values.events), printSecret: false };
     }
     case 'music add': {
       const { values, positionals } = parse(rest, { name: str }, 1, 'FILE');
@@ -275,6 +307,26 @@ function voiceLine(value: string | undefined, method?: ReactionSource['method'])
   if (!value.trim()) throw new UsageError('--voice-line must not be empty');
   if (value.length > 100) throw new UsageError('--voice-line must be at most 100 characters');
   return value;
+}
+
+/** Where listen forwards: an http(s) URL, most often on this machine. */
+function forwardUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--forward-to must be a URL such as http://localhost:4000/webhooks, not ${value}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--forward-to must be an http or https URL, not ${url.protocol}`);
+  return url.toString();
+}
+
+/** Event types, comma-separated; `*` (or leaving it out) is every type. */
+function eventList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const types = value.split(',').map((type) => type.trim()).filter(Boolean);
+  if (types.length === 0 || types.some((type) => !/^(\*|[a-z_]+(\.[a-z_]+)+)$/.test(type))) throw new UsageError(`--events must be event types separated by commas (video.job.done,product.demo.ready), not ${value}`);
+  return types.includes('*') ? undefined : types;
 }
 
 function reactionSource(values: { prompt?: string; reaction?: string; avatar?: string; reference?: string }): ReactionSource {

@@ -11,6 +11,8 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000/api/v1';
 export interface StoredConfig {
   api_key?: string;
   base_url?: string;
+  /** What `webhooks listen` signs forwarded events with (made on first use). */
+  listen_secret?: string;
 }
 
 export type Env = Record<string, string | undefined>;

@@ -31,6 +31,23 @@ export class NotSignedInError extends Error {
   }
 }
 
+/**
+ * A local file the command names could not be read (nothing was sent: a usage error, exit 2) or
+ * written (after the work was done: exit 1); the message names the path. `code` is the system's
+ * (`ENOENT`, `EACCES`, `EISDIR`).
+ */
+export class LocalFileError extends Error {
+  override readonly name = 'LocalFileError';
+  constructor(
+    readonly access: 'read' | 'write',
+    readonly path: string,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** A job waited for with --wait ended `failed`; code and message are the job's. */
 export class JobFailedError extends Error {
   override readonly name = 'JobFailedError';
@@ -45,6 +62,7 @@ export class JobFailedError extends Error {
 
 export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof UsageError) return EXIT.usage;
+  if (error instanceof LocalFileError) return error.access === 'read' ? EXIT.usage : EXIT.other;
   if (error instanceof NotSignedInError) return EXIT.auth;
   if (error instanceof JobFailedError) return EXIT.jobFailed;
   if (error instanceof ApiError) return exitCodeForStatus(error.status);
@@ -54,7 +72,8 @@ export function exitCodeFor(error: unknown): ExitCode {
 export function exitCodeForStatus(status: number): ExitCode {
   if (status === 401 || status === 403) return EXIT.auth;
   if (status === 404) return EXIT.notFound;
-  if (status === 400 || status === 409 || status === 422) return EXIT.invalid;
+  // 413 and 415: a file the API refused for its size or its kind, which no retry changes.
+  if (status === 400 || status === 409 || status === 413 || status === 415 || status === 422) return EXIT.invalid;
   if (status === 402 || status === 429) return EXIT.limits;
   return EXIT.other;
 }

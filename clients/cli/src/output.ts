@@ -7,6 +7,8 @@ import { ApiError, type Job, type MusicTrack, type Product, type Take, type Vide
 export interface Io {
   out(text: string): void;
   err(text: string): void;
+  /** All of standard input, as text (`login --key -`). */
+  readStdin(): Promise<string>;
   /** Whether stderr is a terminal: the progress line is drawn only then. */
   errIsTty: boolean;
   /** Rewrites the current stderr line (no newline). */
@@ -67,6 +69,10 @@ export const batchTable = (batch: VideoBatch) =>
 
 /** The order a batch's counts are told in: finished first. */
 const JOB_STATUS_ORDER = ['done', 'failed', 'preview_ready', 'processing', 'queued'] as const;
+
+/** One forwarded event: when it was raised, its type and id, and what the local URL answered. */
+export const forwardedLine = (event: { id: string; type: string; created_at: string }, result: { status: number; durationMs: number } | { error: string; durationMs: number }) =>
+  `${event.created_at}  ${event.type}  ${event.id}  -> ${'status' in result ? result.status : `failed: ${result.error}`} (${result.durationMs} ms)`;
 
 export const progressLine = (j: Job) =>
   `job ${j.id}: ${j.stage} ${j.progress}%${j.queue_position !== null ? ` (queue position ${j.queue_position})` : ''}`;

@@ -6,8 +6,9 @@ import { parseInvocation, USAGE, wantsJson } from './args.js';
 import { execute, type Context } from './commands.js';
 import { EXIT, exitCodeFor, type ExitCode } from './exit-codes.js';
 import { errorJson, errorLine, type Io } from './output.js';
+import { CLI_VERSION } from './version.js';
 
-export async function run(argv: readonly string[], io: Io, env: Context['env'], options: { intervalMs?: number } = {}): Promise<ExitCode> {
+export async function run(argv: readonly string[], io: Io, env: Context['env'], options: { intervalMs?: number; signal?: AbortSignal } = {}): Promise<ExitCode> {
   const json = wantsJson(argv);
   try {
     const { command } = parseInvocation(argv);
@@ -15,7 +16,11 @@ export async function run(argv: readonly string[], io: Io, env: Context['env'], 
       io.out(USAGE);
       return EXIT.ok;
     }
-    await execute(command, { io, env, json, intervalMs: options.intervalMs });
+    if (command.name === 'version') {
+      io.out(json ? JSON.stringify({ version: CLI_VERSION }) : CLI_VERSION);
+      return EXIT.ok;
+    }
+    await execute(command, { io, env, json, intervalMs: options.intervalMs, signal: options.signal });
     return EXIT.ok;
   } catch (error) {
     if (json) io.out(errorJson(error));

@@ -951,9 +951,29 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description Events go to `url` as signed POSTs (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`), body `{id, type, created_at, data}` with `data` the record as its GET answers it. https only; the host must resolve to public addresses, checked now and on every attempt; redirects are not followed. A 2xx within 10 s is success; otherwise retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. A 410 Gone, or 3 days of failures, disables the endpoint. At most 10 per account (409 past that).
+         * @description Events go to `url` as signed POSTs (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, one such entry per secret, space-separated, while a rotated-out secret still signs), body `{id, type, created_at, data}` with `data` the record as its GET answers it. `events` names the types to send, or is `["*"]` for every type, those added later included. https only; the host must resolve to public addresses, checked now and on every attempt; redirects are not followed. A 2xx within 10 s is success; otherwise retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. A 410 Gone, or 3 days of failures, disables the endpoint. At most 10 per account (409 past that).
          */
         post: operations["webhooksCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's events, as their deliveries carry them
+         * @description Every event the account raised (pings aside), whether or not an endpoint takes it, in the order they were raised, each once it was fanned out: without `after`, the newest `limit`; with it, those raised after that one (follow new events by passing `meta.next_after` back), stopping before an event still waiting to be fanned out, so following the list never steps over one. Events are kept 7 days. What `reaction-studio webhooks listen` polls to forward events to a local URL.
+         */
+        get: operations["webhooksEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -982,6 +1002,26 @@ export interface paths {
         patch: operations["webhooksUpdate"];
         trace?: never;
     };
+    "/webhooks/{webhook_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description A new secret, shown only in this answer. The one it replaces keeps signing beside it for `expires_in_s` (24 h unless given, at most 7 days, 0 ends it at once): each delivery then carries both signatures in `webhook-signature`, so a receiver verifies with either and can switch when it likes. Only one previous secret is kept: rotating again ends the older overlap at once. Takes an Idempotency-Key: the secret is kept in clear anyway (deliveries are signed with it), so a replayed answer keeps nothing new. Two rotations at once: one is 409.
+         */
+        post: operations["webhooksRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{webhook_id}/deliveries": {
         parameters: {
             query?: never;
@@ -991,7 +1031,7 @@ export interface paths {
         };
         /**
          * An endpoint's deliveries, newest first
-         * @description Each with its attempts so far, the last answer and when the next attempt is due. Kept 30 days.
+         * @description Each with its attempts (automatic and manual, oldest first), the last answer and when the next automatic attempt is due. Kept 30 days.
          */
         get: operations["webhooksDeliveries"];
         put?: never;
@@ -1013,7 +1053,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again now
-         * @description Whatever it became (succeeded, failed, or waiting for a retry); the same event id and body, signed anew.
+         * @description One attempt, sent within this request (up to 10 s), whatever the delivery became (succeeded, failed, or waiting for a retry): the same event id and body, signed anew. The retry schedule is left alone: a pending delivery keeps its next automatic attempt, at its time and with its number. A success settles the delivery (a pending one's later events follow); a failure leaves it as it was. A disabled endpoint is 409 (turn it back on first), except for a ping.
          */
         post: operations["webhooksRetry"];
         delete?: never;
@@ -1060,7 +1100,10 @@ export interface components {
         };
         Liveness: {
             name: string;
+            /** @description The major version, as in the path (`v1`) */
             version: string;
+            /** @description The date of its latest revision, as every answer's `Reaction-Studio-Version` header says */
+            revision: string;
             base_path: string;
             /** @constant */
             status: "ok";
@@ -1691,11 +1734,13 @@ export interface components {
         Webhook: {
             id: string;
             url: string;
-            events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed")[];
+            events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
             description: string | null;
             enabled: boolean;
             /** @description Why the service disabled the endpoint (a 410 Gone, or 3 days of failures); PATCH `enabled: true` turns it back on */
             disabled_reason: string | null;
+            /** @description Until when the secret the last rotation replaced still signs beside the current one (`webhook-signature` then carries both); null when none does */
+            previous_secret_expires_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1704,11 +1749,13 @@ export interface components {
         CreatedWebhook: {
             id: string;
             url: string;
-            events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed")[];
+            events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
             description: string | null;
             enabled: boolean;
             /** @description Why the service disabled the endpoint (a 410 Gone, or 3 days of failures); PATCH `enabled: true` turns it back on */
             disabled_reason: string | null;
+            /** @description Until when the secret the last rotation replaced still signs beside the current one (`webhook-signature` then carries both); null when none does */
+            previous_secret_expires_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1716,10 +1763,39 @@ export interface components {
             /** @description The signing secret (`whsec_...`): shown only in this answer. Verify each delivery with it (Standard Webhooks) */
             secret: string;
         };
+        /** @description An event as its deliveries carry it */
+        WebhookEvent: {
+            /** @description The event id (`evt_...`), the `webhook-id` of its deliveries */
+            id: string;
+            type: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The record as its GET answered it when the event was sent */
+            data: {
+                [key: string]: unknown;
+            };
+        };
         DeletedWebhook: {
             id: string;
             /** @constant */
             deleted: true;
+        };
+        RotatedWebhook: {
+            id: string;
+            url: string;
+            events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+            description: string | null;
+            enabled: boolean;
+            /** @description Why the service disabled the endpoint (a 410 Gone, or 3 days of failures); PATCH `enabled: true` turns it back on */
+            disabled_reason: string | null;
+            /** @description Until when the secret the last rotation replaced still signs beside the current one (`webhook-signature` then carries both); null when none does */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The new signing secret (`whsec_...`): shown only in this answer (and its replay by Idempotency-Key) */
+            secret: string;
         };
         /** @description One event sent to one endpoint, with its attempts so far */
         WebhookDelivery: {
@@ -1733,16 +1809,33 @@ export interface components {
             response_status: number | null;
             latency_ms: number | null;
             last_error: string | null;
+            /** @description When the next automatic attempt is due; null when settled, or while an earlier event of the same record is still being delivered */
             next_attempt_at: string | null;
+            /** @description Its attempts, oldest first: every automatic one, and the newest manual ones (at most 20 in all; `attempt` counts every one) */
+            attempts: components["schemas"]["WebhookAttempt"][];
             /** Format: date-time */
             created_at: string;
         };
-        /** @description A delivery queued to be sent at once */
-        QueuedDelivery: {
-            id: string;
-            /** @constant */
-            status: "pending";
-            next_attempt_at: string | null;
+        /** @description One attempt of a delivery */
+        WebhookAttempt: {
+            /** @description An automatic attempt's place in the retry schedule (1-8); a manual one's count among the manual retries */
+            number: number;
+            /**
+             * @description `automatic`: the retry schedule; `manual`: POST .../retry
+             * @enum {string}
+             */
+            trigger: "automatic" | "manual";
+            /**
+             * Format: date-time
+             * @description When it was sent
+             */
+            at: string;
+            /** @enum {string} */
+            outcome: "succeeded" | "failed";
+            /** @description What it met, in words: `Answered 204`, `No answer within 10 s`, a refused address */
+            message: string;
+            response_status: number | null;
+            duration_ms: number;
         };
         TestEvent: {
             /** @description The ping event: find its delivery in GET /webhooks/{id}/deliveries */
@@ -1772,6 +1865,8 @@ export interface components {
         Limit: number;
         /** @description Only records older than this one: the previous slice's `meta.next_before` */
         Before: number;
+        /** @description Only records after this one, oldest first: the previous answer's `meta.next_after` */
+        After: string;
         /** @description The window, in UTC calendar days ending today */
         Days: number;
         /** @description `true`: run every check of the request (fields, what it names, any reference upload, the allowance) and answer 200 with what it would take, or the same error the request would get; nothing is made, reserved or claimed, and the request is not counted against the rate limit (its headers are still sent, and an account over the limit still gets 429). `false` (the default) does it; anything else is 400 */
@@ -1795,6 +1890,8 @@ export interface components {
     headers: {
         /** @description The request id, on every answer: quote it to support */
         RequestId: string;
+        /** @description The API's revision that answered, on every answer: the date of its newest changelog entry (the major version is in the path) */
+        ApiRevision: string;
         /** @description Requests allowed per rolling minute (per account) */
         RateLimitLimit: number;
         /** @description Requests left in the current window */
@@ -1827,6 +1924,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1839,6 +1937,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1852,6 +1951,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -1877,6 +1977,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1887,6 +1988,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1900,6 +2002,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -1925,6 +2028,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1935,6 +2039,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1948,6 +2053,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -1973,6 +2079,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1983,6 +2090,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1996,6 +2104,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -2021,6 +2130,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2031,6 +2141,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2044,6 +2155,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -2069,6 +2181,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2079,6 +2192,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2092,6 +2206,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -2125,6 +2240,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2142,6 +2258,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2154,6 +2271,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2167,6 +2285,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2180,6 +2299,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2193,6 +2313,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2211,6 +2332,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2224,6 +2346,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -2317,6 +2440,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2333,6 +2457,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2346,6 +2471,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2359,6 +2485,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2372,6 +2499,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2385,6 +2513,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2398,6 +2527,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2411,6 +2541,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2424,6 +2555,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2437,6 +2569,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2455,6 +2588,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2468,6 +2602,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2482,6 +2617,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -2515,6 +2651,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2531,6 +2668,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2544,6 +2682,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2557,6 +2696,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2570,6 +2710,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2583,6 +2724,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2596,6 +2738,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2609,6 +2752,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2627,6 +2771,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2640,6 +2785,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -2671,6 +2817,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2687,6 +2834,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2699,6 +2847,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2712,6 +2861,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2725,6 +2875,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2738,6 +2889,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2751,6 +2903,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2769,6 +2922,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2782,6 +2936,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -2831,6 +2986,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2846,6 +3002,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2859,6 +3016,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2872,6 +3030,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2885,6 +3044,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2898,6 +3058,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2911,6 +3072,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2924,6 +3086,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2942,6 +3105,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2955,6 +3119,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -2983,6 +3148,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2998,6 +3164,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3011,6 +3178,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3024,6 +3192,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3037,6 +3206,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3050,6 +3220,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3068,6 +3239,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3081,6 +3253,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -3130,6 +3303,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3145,6 +3319,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3158,6 +3333,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3171,6 +3347,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3184,6 +3361,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3197,6 +3375,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3210,6 +3389,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3223,6 +3403,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3241,6 +3422,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3254,6 +3436,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -3282,6 +3465,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3298,6 +3482,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3310,6 +3495,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3323,6 +3509,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3336,6 +3523,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3354,6 +3542,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3367,6 +3556,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -3419,6 +3609,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3435,6 +3626,7 @@ export interface operations {
             202: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3451,6 +3643,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3464,6 +3657,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3477,6 +3671,7 @@ export interface operations {
             402: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3490,6 +3685,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3503,6 +3699,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3516,6 +3713,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3529,6 +3727,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3542,6 +3741,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3555,6 +3755,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3568,6 +3769,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3586,6 +3788,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3599,6 +3802,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3613,6 +3817,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -3644,6 +3849,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3660,6 +3866,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3672,6 +3879,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3685,6 +3893,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3698,6 +3907,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3711,6 +3921,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3724,6 +3935,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3742,6 +3954,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3755,6 +3968,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -3783,6 +3997,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3798,6 +4013,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3811,6 +4027,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3824,6 +4041,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3837,6 +4055,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3850,6 +4069,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3863,6 +4083,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3881,6 +4102,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3894,6 +4116,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -3922,6 +4145,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3938,6 +4162,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3950,6 +4175,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3963,6 +4189,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3976,6 +4203,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3994,6 +4222,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4007,6 +4236,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -4054,6 +4284,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4070,6 +4301,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4083,6 +4315,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4096,6 +4329,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4109,6 +4343,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4122,6 +4357,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4135,6 +4371,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4148,6 +4385,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4161,6 +4399,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4174,6 +4413,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4192,6 +4432,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4205,6 +4446,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -4233,6 +4475,7 @@ export interface operations {
             302: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4246,6 +4489,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4259,6 +4503,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4272,6 +4517,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4285,6 +4531,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4298,6 +4545,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4316,6 +4564,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4329,6 +4578,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -4357,6 +4607,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4372,6 +4623,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4385,6 +4637,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4398,6 +4651,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4411,6 +4665,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4424,6 +4679,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4437,6 +4693,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4455,6 +4712,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4468,6 +4726,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -4496,6 +4755,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4512,6 +4772,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4524,6 +4785,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4537,6 +4799,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4550,6 +4813,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4568,6 +4832,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4581,6 +4846,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -4621,6 +4887,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4637,6 +4904,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4653,6 +4921,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4666,6 +4935,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4679,6 +4949,7 @@ export interface operations {
             402: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4692,6 +4963,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4705,6 +4977,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4718,6 +4991,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4731,6 +5005,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4744,6 +5019,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4757,6 +5033,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4775,6 +5052,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4788,6 +5066,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -4819,6 +5098,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4835,6 +5115,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4847,6 +5128,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4860,6 +5142,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4873,6 +5156,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4886,6 +5170,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4899,6 +5184,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4917,6 +5203,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4930,6 +5217,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -4958,6 +5246,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4973,6 +5262,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4986,6 +5276,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4999,6 +5290,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5012,6 +5304,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5025,6 +5318,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5043,6 +5337,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5056,6 +5351,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -5089,6 +5385,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5106,6 +5403,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5118,6 +5416,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5131,6 +5430,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5144,6 +5444,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5157,6 +5458,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5175,6 +5477,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5188,6 +5491,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -5308,6 +5612,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5324,6 +5629,7 @@ export interface operations {
             202: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5340,6 +5646,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5353,6 +5660,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5366,6 +5674,7 @@ export interface operations {
             402: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5379,6 +5688,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5392,6 +5702,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5405,6 +5716,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5418,6 +5730,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5431,6 +5744,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5444,6 +5758,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5457,6 +5772,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5475,6 +5791,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5488,6 +5805,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5502,6 +5820,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -5535,6 +5854,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5552,6 +5872,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5564,6 +5885,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5577,6 +5899,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5590,6 +5913,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5603,6 +5927,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5621,6 +5946,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5634,6 +5960,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -5665,6 +5992,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5681,6 +6009,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5693,6 +6022,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5706,6 +6036,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5719,6 +6050,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5732,6 +6064,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5745,6 +6078,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5763,6 +6097,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5776,6 +6111,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -5804,6 +6140,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5819,6 +6156,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5832,6 +6170,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5845,6 +6184,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5858,6 +6198,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5871,6 +6212,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5889,6 +6231,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5902,6 +6245,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -5933,6 +6277,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5949,6 +6294,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5961,6 +6307,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5974,6 +6321,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5987,6 +6335,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6000,6 +6349,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6013,6 +6363,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -6031,6 +6382,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6044,6 +6396,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -6075,6 +6428,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -6091,6 +6445,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -6103,6 +6458,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6116,6 +6472,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6129,6 +6486,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6142,6 +6500,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6155,6 +6514,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -6173,6 +6533,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6186,6 +6547,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -6249,6 +6611,7 @@ export interface operations {
             202: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -6264,6 +6627,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6277,6 +6641,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6290,6 +6655,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6303,6 +6669,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6316,6 +6683,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6329,6 +6697,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6342,6 +6711,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6355,6 +6725,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -6373,6 +6744,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6386,6 +6758,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6400,6 +6773,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -6487,6 +6861,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -6502,6 +6877,7 @@ export interface operations {
             202: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -6517,6 +6893,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6530,6 +6907,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6543,6 +6921,7 @@ export interface operations {
             402: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6556,6 +6935,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6569,6 +6949,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6582,6 +6963,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6595,6 +6977,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6608,6 +6991,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6621,6 +7005,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6634,6 +7019,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -6652,6 +7038,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6665,6 +7052,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6679,6 +7067,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -6743,6 +7132,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -6759,6 +7149,7 @@ export interface operations {
             202: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -6775,6 +7166,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6788,6 +7180,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6801,6 +7194,7 @@ export interface operations {
             402: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6814,6 +7208,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6827,6 +7222,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6840,6 +7236,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6853,6 +7250,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6866,6 +7264,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6879,6 +7278,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6892,6 +7292,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -6910,6 +7311,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6923,6 +7325,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6937,6 +7340,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -6968,6 +7372,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -6984,6 +7389,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -6996,6 +7402,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7009,6 +7416,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7022,6 +7430,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7035,6 +7444,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7048,6 +7458,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -7066,6 +7477,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7079,6 +7491,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -7116,6 +7529,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -7131,6 +7545,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7144,6 +7559,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7157,6 +7573,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7170,6 +7587,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7183,6 +7601,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7196,6 +7615,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7209,6 +7629,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7222,6 +7643,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -7240,6 +7662,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7253,6 +7676,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7267,6 +7691,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -7317,6 +7742,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -7330,6 +7756,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7343,6 +7770,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7356,6 +7784,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7369,6 +7798,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7382,6 +7812,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7395,6 +7826,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7408,6 +7840,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -7426,6 +7859,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7439,6 +7873,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -7467,6 +7902,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -7483,6 +7919,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -7495,6 +7932,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7508,6 +7946,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7521,6 +7960,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -7539,6 +7979,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7552,6 +7993,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -7595,6 +8037,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -7610,6 +8053,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -7625,6 +8069,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7638,6 +8083,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7651,6 +8097,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7664,6 +8111,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7677,6 +8125,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7690,6 +8139,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7703,6 +8153,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -7721,6 +8172,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7734,6 +8186,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7748,6 +8201,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -7776,6 +8230,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -7796,6 +8251,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7809,6 +8265,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7822,6 +8279,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7835,6 +8293,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7848,6 +8307,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -7866,6 +8326,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7879,6 +8340,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -7915,6 +8377,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -7930,6 +8393,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7943,6 +8407,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7956,6 +8421,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7969,6 +8435,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7982,6 +8449,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7995,6 +8463,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8008,6 +8477,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8026,6 +8496,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8039,6 +8510,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8053,6 +8525,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -8086,6 +8559,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8103,6 +8577,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8115,6 +8590,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8128,6 +8604,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8141,6 +8618,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8154,6 +8632,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8172,6 +8651,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8185,6 +8665,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -8234,6 +8715,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8250,6 +8732,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8263,6 +8746,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8276,6 +8760,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8289,6 +8774,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8302,6 +8788,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8315,6 +8802,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8328,6 +8816,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8341,6 +8830,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8359,6 +8849,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8372,6 +8863,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8386,6 +8878,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -8417,6 +8910,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8433,6 +8927,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8445,6 +8940,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8458,6 +8954,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8471,6 +8968,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8484,6 +8982,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8497,6 +8996,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8515,6 +9015,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8528,6 +9029,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -8556,6 +9058,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8571,6 +9074,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8584,6 +9088,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8597,6 +9102,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8610,6 +9116,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8623,6 +9130,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8636,6 +9144,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8654,6 +9163,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8667,6 +9177,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8681,6 +9192,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -8712,6 +9224,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8728,6 +9241,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8740,6 +9254,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8753,6 +9268,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8766,6 +9282,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8779,6 +9296,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8797,6 +9315,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8810,6 +9329,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -8838,6 +9358,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8853,6 +9374,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8866,6 +9388,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8879,6 +9402,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8892,6 +9416,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8910,6 +9435,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8923,6 +9449,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -8951,6 +9478,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8967,6 +9495,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8979,6 +9508,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8992,6 +9522,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9005,6 +9536,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -9023,6 +9555,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9036,6 +9569,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -9061,6 +9595,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9073,6 +9608,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9086,6 +9622,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -9128,6 +9665,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -9143,6 +9681,7 @@ export interface operations {
             202: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -9158,6 +9697,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9171,6 +9711,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9184,6 +9725,7 @@ export interface operations {
             402: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9197,6 +9739,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9210,6 +9753,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9223,6 +9767,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9236,6 +9781,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9249,6 +9795,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9262,6 +9809,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -9280,6 +9828,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9293,6 +9842,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9307,6 +9857,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -9336,6 +9887,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9348,6 +9900,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9361,6 +9914,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9374,6 +9928,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9387,6 +9942,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9400,6 +9956,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9413,6 +9970,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9427,6 +9985,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -9465,6 +10024,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9477,6 +10037,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9490,6 +10051,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9503,6 +10065,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9516,6 +10079,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9529,6 +10093,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;
@@ -9544,6 +10109,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9557,6 +10123,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -9593,6 +10160,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9605,6 +10173,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9618,6 +10187,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9631,6 +10201,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9644,6 +10215,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9657,6 +10229,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;
@@ -9672,6 +10245,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9685,6 +10259,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -9710,6 +10285,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -9725,6 +10301,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9738,6 +10315,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9751,6 +10329,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -9769,6 +10348,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9782,6 +10362,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -9810,6 +10391,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -9826,6 +10408,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -9838,6 +10421,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9851,6 +10435,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9864,6 +10449,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -9882,6 +10468,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9895,6 +10482,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -9931,6 +10519,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -9946,6 +10535,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9959,6 +10549,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9972,6 +10563,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9985,6 +10577,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9998,6 +10591,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10011,6 +10605,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -10029,6 +10624,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10042,6 +10638,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -10078,6 +10675,7 @@ export interface operations {
             202: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10090,6 +10688,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10103,6 +10702,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10116,6 +10716,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10129,6 +10730,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;
@@ -10144,6 +10746,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10157,6 +10760,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -10197,6 +10801,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10209,6 +10814,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10222,6 +10828,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10235,6 +10842,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10248,6 +10856,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;
@@ -10263,6 +10872,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10276,6 +10886,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -10304,6 +10915,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -10320,6 +10932,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -10332,6 +10945,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10345,6 +10959,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10358,6 +10973,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -10376,6 +10992,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10389,6 +11006,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -10417,6 +11035,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -10433,6 +11052,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -10445,6 +11065,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10458,6 +11079,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10471,6 +11093,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -10489,6 +11112,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10502,6 +11126,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -10538,6 +11163,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -10553,6 +11179,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10566,6 +11193,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10579,6 +11207,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10592,6 +11221,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10605,6 +11235,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10618,6 +11249,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -10636,6 +11268,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10649,6 +11282,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -10677,6 +11311,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -10692,6 +11327,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10705,6 +11341,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10718,6 +11355,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10731,6 +11369,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10744,6 +11383,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -10762,6 +11402,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10775,6 +11416,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -10820,6 +11462,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -10836,6 +11479,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10849,6 +11493,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10862,6 +11507,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10875,6 +11521,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10888,6 +11535,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10901,6 +11549,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10914,6 +11563,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -10932,6 +11582,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10945,6 +11596,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -10973,6 +11625,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -10989,6 +11642,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11001,6 +11655,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11014,6 +11669,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11027,6 +11683,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11045,6 +11702,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11058,6 +11716,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -11084,12 +11743,12 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed")[];
+                    events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
                     description?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     url: string;
-                    events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed")[];
+                    events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
                     description?: string;
                 };
             };
@@ -11099,6 +11758,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11115,6 +11775,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11128,6 +11789,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11141,6 +11803,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11154,6 +11817,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11167,6 +11831,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11180,6 +11845,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11193,6 +11859,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11211,6 +11878,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11224,6 +11892,150 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
+    webhooksEvents: {
+        parameters: {
+            query?: {
+                /** @description Items in this slice; anything but an integer in range is 400 */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only records after this one, oldest first: the previous answer's `meta.next_after` */
+                after?: components["parameters"]["After"];
+            };
+            header?: {
+                /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Events, oldest first */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEvent"][];
+                        meta: {
+                            /** @description The `after` of the next call: the last event listed, or the `after` given when none was; null when the account has no events yet */
+                            next_after: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the answer is still the one `If-None-Match` names */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -11255,6 +12067,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11271,6 +12084,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11283,6 +12097,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11296,6 +12111,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11309,6 +12125,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11322,6 +12139,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11335,6 +12153,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11353,6 +12172,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11366,6 +12186,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -11394,6 +12215,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11409,6 +12231,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11422,6 +12245,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11435,6 +12259,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11448,6 +12273,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11461,6 +12287,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11479,6 +12306,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11492,6 +12320,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -11518,13 +12347,13 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed")[];
+                    events?: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
                 "application/x-www-form-urlencoded": {
                     url?: string;
-                    events?: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed")[];
+                    events?: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -11535,6 +12364,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11550,6 +12380,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11563,6 +12394,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11576,6 +12408,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11589,6 +12422,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11602,6 +12436,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11615,6 +12450,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11628,6 +12464,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11646,6 +12483,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11659,6 +12497,198 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
+    webhooksRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A repeat with the same key and the same request returns the first answer again (the same record, nothing created or reserved twice), with `Idempotent-Replayed: true`; the same key with a different request, or while the first is still running, is 409. Only a success is kept: after a refusal the same key may be sent again. Keys are the account's own and kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description A webhook endpoint id as POST /webhooks answered it (`wh_...`; anything else is 400, another account's 404) */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description How long the replaced secret keeps signing beside the new one, in seconds: 86400 (24 h) unless given, at most 604800 (7 days); 0 ends it at once */
+                    expires_in_s?: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description How long the replaced secret keeps signing beside the new one, in seconds: 86400 (24 h) unless given, at most 604800 (7 days); 0 ends it at once */
+                    expires_in_s?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint with its new secret */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RotatedWebhook"];
+                    };
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `conflict` */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -11695,6 +12725,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11712,6 +12743,7 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11724,6 +12756,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11737,6 +12770,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11750,6 +12784,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11763,6 +12798,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11776,6 +12812,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11794,6 +12831,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11807,6 +12845,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -11833,10 +12872,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Queued */
-            202: {
+            /** @description The delivery, this attempt last among its `attempts` */
+            200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11844,7 +12884,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["QueuedDelivery"];
+                        data: components["schemas"]["WebhookDelivery"];
                     };
                 };
             };
@@ -11852,6 +12892,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11865,6 +12906,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11878,6 +12920,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11891,6 +12934,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11900,10 +12944,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description `conflict` */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "conflict";
+                    };
+                };
+            };
             /** @description `rate_limited` */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11922,6 +12981,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11935,6 +12995,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -11963,6 +13024,7 @@ export interface operations {
             202: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11978,6 +13040,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11991,6 +13054,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12004,6 +13068,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12017,6 +13082,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12030,6 +13096,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -12048,6 +13115,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12061,6 +13129,7 @@ export interface operations {
             default: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };

@@ -1,12 +1,14 @@
 /**
  * Verifying the service's webhooks (Standard Webhooks: `webhook-id`, `webhook-timestamp`,
  * `webhook-signature`) with the endpoint's `whsec_` secret, through the scheme's own library, which
- * also refuses a timestamp more than 5 minutes off (replays).
+ * also refuses a timestamp more than 5 minutes off (replays). While a rotated-out secret still signs,
+ * `webhook-signature` carries one signature per secret: either secret verifies it.
  */
 import { Webhook, WebhookVerificationError as LibraryVerificationError } from 'standardwebhooks';
 import type { components } from './schema.js';
 
-export type WebhookEventType = components['schemas']['Webhook']['events'][number] | 'ping';
+/** What an event's `type` can be: every type an endpoint can name (`*` is a subscription, never a type), and `ping`. */
+export type WebhookEventType = Exclude<components['schemas']['Webhook']['events'][number], '*'> | 'ping';
 
 /** What every delivery's body holds: `data` is the record as its GET answers it (a ping's: the endpoint). */
 export interface WebhookEvent<T = unknown> {
@@ -40,14 +42,38 @@ function headerRecord(headers: HeaderSource): Record<string, string> {
 /**
  * The event, once its signature checks out against the raw body exactly as received; throws
  * WebhookVerificationError otherwise. Use the `webhook-id` (the event's id) to drop repeats: delivery
- * is at least once. `rawBody` is a string or the bytes (a Node Buffer is a Uint8Array).
+ * is at least once. `rawBody` is a string or the bytes (a Node Buffer is a Uint8Array). `secret` may
+ * be several (a receiver switching secrets on its own schedule): any one that verifies will do.
  */
-export function verifyWebhook<T = unknown>(rawBody: string | Uint8Array, headers: HeaderSource, secret: string): WebhookEvent<T> {
+export function verifyWebhook<T = unknown>(rawBody: string | Uint8Array, headers: HeaderSource, secret: string | readonly string[]): WebhookEvent<T> {
   const body = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
-  try {
-    return new Webhook(secret).verify(body, headerRecord(headers)) as WebhookEvent<T>;
-  } catch (error) {
-    if (error instanceof LibraryVerificationError) throw new WebhookVerificationError(error.message);
-    throw error;
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (secrets.length === 0) throw new WebhookVerificationError('No secret to verify with');
+  const record = headerRecord(headers);
+  let refusal: WebhookVerificationError | undefined;
+  for (const candidate of secrets) {
+    try {
+      return new Webhook(candidate).verify(body, record) as WebhookEvent<T>;
+    } catch (error) {
+      if (!(error instanceof LibraryVerificationError)) throw error;
+      refusal = new WebhookVerificationError(error.message);
+    }
   }
+  throw refusal!;
+}
+
+/** The three Standard Webhooks headers of a signed delivery. */
+export type WebhookHeaders = Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string>;
+
+/**
+ * The headers that sign `body` as event `id` with `secret`, as the service signs its deliveries:
+ * what `reaction-studio webhooks listen` forwards events with, and a way for a receiver's tests to
+ * make deliveries `verifyWebhook` accepts.
+ */
+export function signWebhook(body: string, id: string, secret: string, at: Date = new Date()): WebhookHeaders {
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': new Webhook(secret).sign(id, at, body),
+  };
 }

@@ -97,7 +97,9 @@ export const keys = {
   webhookEndpoint: (accountId: number, endpointId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `WEBHOOK#${endpointId}` }),
   webhookEndpointPrefix: 'WEBHOOK#',
   webhookCount: (accountId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: 'WEBHOOKCOUNT' }),
+  /** Event ids begin with their time, so an account's events sort in the order they were raised. */
   webhookEvent: (accountId: number, eventId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `WHEVENT#${eventId}` }),
+  webhookEventPrefix: 'WHEVENT#',
   /** Events written with their state change and not yet fanned out sit in a sparse index (gsi1), oldest first. */
   webhookOutboxIndex: 'WEBHOOK_OUTBOX',
   webhookDelivery: (accountId: number, endpointId: string, deliveryId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `WHDELIVERY#${endpointId}#${deliveryId}` }),

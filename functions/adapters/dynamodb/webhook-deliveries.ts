@@ -1,11 +1,13 @@
 /**
  * Webhook deliveries in the account's partition: fanned out from an outbox event, claimed when due,
- * and settled attempt by attempt. Due deliveries sit in a sparse gsi1 index; a lane item per pending
- * delivery orders an endpoint's deliveries of one order key (a job's events), and only a lane's
- * oldest delivery is put in the due index.
+ * and settled attempt by attempt, each write conditional on the revision it was computed from. Due
+ * deliveries sit in a sparse gsi1 index; a lane item per pending delivery orders an endpoint's
+ * deliveries of one order key (a job's events), and only a lane's oldest delivery is put in the due
+ * index.
  */
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import type { AttemptOutcome, WebhookDelivery, WebhookEvent } from '#domain/webhooks';
+import type { DeliveryChange } from '#domain/webhook-attempts';
+import type { DeliveryAttempt, WebhookDelivery, WebhookEvent } from '#domain/webhooks';
 import type { DeliveryPage, DeliveryRef, WebhookStore } from '#ports/webhook-store';
 import type { DynamoTable } from './table';
 import { GSI1, keys, webhookLanePrefix } from './keys';
@@ -17,20 +19,20 @@ const DELIVERY_KEPT_S = 30 * 24 * 3600;
 
 const dueIndexKeys = (deliveryId: string, dueAt: string) => ({ gsi1pk: keys.webhookDueIndex, gsi1sk: `${dueAt}#${deliveryId}` });
 
-type Deliveries = Pick<WebhookStore, 'fanOut' | 'dueDeliveries' | 'getDelivery' | 'listDeliveries' | 'claim' | 'recordAttempt' | 'requeue'>;
+type Deliveries = Pick<WebhookStore, 'fanOut' | 'dueDeliveries' | 'getDelivery' | 'listDeliveries' | 'claim' | 'recordAttempt'>;
 
 export class DynamoWebhookDeliveries implements Deliveries {
   constructor(private readonly table: DynamoTable) {}
 
-  async fanOut(event: WebhookEvent, deliveries: WebhookDelivery[], now: Date): Promise<boolean> {
+  async fanOut(event: WebhookEvent, payload: string, deliveries: WebhookDelivery[], now: Date): Promise<boolean> {
     const items: TransactItem[] = [
       {
         Update: {
           TableName: this.table.name,
           Key: keys.webhookEvent(event.account_id, event.id),
-          UpdateExpression: 'SET fanned_out_at = :now REMOVE gsi1pk, gsi1sk',
+          UpdateExpression: 'SET fanned_out_at = :now, payload = :payload REMOVE gsi1pk, gsi1sk',
           ConditionExpression: 'gsi1pk = :outbox',
-          ExpressionAttributeValues: { ':now': now.toISOString(), ':outbox': outboxIndexKeys(event).gsi1pk },
+          ExpressionAttributeValues: { ':now': now.toISOString(), ':payload': payload, ':outbox': outboxIndexKeys(event).gsi1pk },
         },
       },
     ];
@@ -81,59 +83,53 @@ export class DynamoWebhookDeliveries implements Deliveries {
     const item = await updateWithEvent(this.table, {
       TableName: this.table.name,
       Key: keys.webhookDelivery(ref.accountId, ref.endpointId, ref.deliveryId),
-      UpdateExpression: 'SET next_attempt_at = :lease, gsi1pk = :due, gsi1sk = :sk',
+      UpdateExpression: 'SET next_attempt_at = :lease, claimed_until = :lease, gsi1pk = :due, gsi1sk = :sk ADD revision :one',
       ConditionExpression: '#status = :pending AND next_attempt_at <= :now',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':lease': lease, ':pending': 'pending', ':now': now.toISOString(), ...dueValues(ref.deliveryId, lease) },
+      ExpressionAttributeValues: { ':lease': lease, ':pending': 'pending', ':now': now.toISOString(), ':one': 1, ...dueValues(ref.deliveryId, lease) },
     });
     return item ? toDelivery(item) : undefined;
   }
 
-  async recordAttempt(delivery: WebhookDelivery, outcome: AttemptOutcome['delivery'], now: Date): Promise<boolean> {
-    const due = outcome.next_attempt_at;
+  async recordAttempt(read: WebhookDelivery, change: DeliveryChange, now: Date): Promise<boolean> {
+    const due = change.status === 'pending' ? change.next_attempt_at : null;
     const update: TransactItem = {
       Update: {
         TableName: this.table.name,
-        Key: keys.webhookDelivery(delivery.account_id, delivery.endpoint_id, delivery.id),
+        Key: keys.webhookDelivery(read.account_id, read.endpoint_id, read.id),
         UpdateExpression:
-          'SET attempt = :attempt, #status = :status, response_status = :response, latency_ms = :latency, last_error = :error, next_attempt_at = :next, updated_at = :now' +
+          'SET attempt = :attempt, automatic_attempts = :automatic, manual_attempts = :manual, attempts = :attempts, #status = :status, ' +
+          'response_status = :response, latency_ms = :latency, last_error = :error, next_attempt_at = :next, claimed_until = :claimed, ' +
+          'updated_at = :now, revision = :revision' +
           (due ? ', gsi1pk = :due, gsi1sk = :sk' : ' REMOVE gsi1pk, gsi1sk'),
-        ConditionExpression: 'attempt = :before AND #status = :pending',
+        // Items written before revisions were kept have none: they read as revision 0.
+        ConditionExpression: read.revision === 0 ? 'attribute_exists(pk) AND (attribute_not_exists(revision) OR revision = :read)' : 'revision = :read',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
-          ':attempt': outcome.attempt,
-          ':status': outcome.status,
-          ':response': outcome.response_status,
-          ':latency': outcome.latency_ms,
-          ':error': outcome.last_error,
-          ':next': due,
+          ':attempt': change.attempt,
+          ':automatic': change.automatic_attempts,
+          ':manual': change.manual_attempts,
+          ':attempts': change.attempts,
+          ':status': change.status,
+          ':response': change.response_status,
+          ':latency': change.latency_ms,
+          ':error': change.last_error,
+          ':next': change.next_attempt_at,
+          ':claimed': change.claimed_until,
           ':now': now.toISOString(),
-          ':before': delivery.attempt,
-          ':pending': 'pending',
-          ...(due ? dueValues(delivery.id, due) : {}),
+          ':revision': read.revision + 1,
+          ':read': read.revision,
+          ...(due ? dueValues(read.id, due) : {}),
         },
       },
     };
-    if (outcome.status === 'pending') return (await transact([update], this.table.client)).written;
-    const laneKey = keys.webhookLane(delivery.account_id, delivery.endpoint_id, delivery.order_key, delivery.id);
+    const leavesLane = read.status === 'pending' && change.status !== 'pending';
+    if (!leavesLane) return (await transact([update], this.table.client)).written;
+    const laneKey = keys.webhookLane(read.account_id, read.endpoint_id, read.order_key, read.id);
     const written = (await transact([update, { Delete: { TableName: this.table.name, Key: laneKey } }], this.table.client)).written;
-    if (written) await startNextInLane(this.table, delivery, now);
+    if (written) await startNextInLane(this.table, read, now);
     return written;
   }
-
-  async requeue(accountId: number, endpointId: string, deliveryId: string, now: Date): Promise<WebhookDelivery | undefined> {
-    const at = now.toISOString();
-    const item = await updateWithEvent(this.table, {
-      TableName: this.table.name,
-      Key: keys.webhookDelivery(accountId, endpointId, deliveryId),
-      UpdateExpression: 'SET #status = :pending, next_attempt_at = :now, updated_at = :now, gsi1pk = :due, gsi1sk = :sk',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':pending': 'pending', ':now': at, ...dueValues(deliveryId, at) },
-    });
-    return item ? toDelivery(item) : undefined;
-  }
-
 }
 
 /** The oldest pending delivery id of a lane, if any. */
@@ -160,10 +156,11 @@ async function startNextInLane(table: DynamoTable, settled: WebhookDelivery, now
   await updateWithEvent(table, {
     TableName: table.name,
     Key: keys.webhookDelivery(settled.account_id, settled.endpoint_id, next),
-    UpdateExpression: 'SET next_attempt_at = :now, gsi1pk = :due, gsi1sk = :sk',
+    // A new revision, so a manual retry's outcome computed while it waited cannot set it waiting again.
+    UpdateExpression: 'SET next_attempt_at = :now, gsi1pk = :due, gsi1sk = :sk ADD revision :one',
     ConditionExpression: '#status = :pending AND next_attempt_at = :null',
     ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':pending': 'pending', ':now': at, ':null': null, ...dueValues(next, at) },
+    ExpressionAttributeValues: { ':pending': 'pending', ':now': at, ':null': null, ':one': 1, ...dueValues(next, at) },
   });
 }
 
@@ -209,7 +206,9 @@ const dueValues = (deliveryId: string, dueAt: string) => {
 };
 const ttlOf = (createdAt: string) => Math.floor(Date.parse(createdAt) / 1000) + DELIVERY_KEPT_S;
 
+/** A delivery as read back; one written before attempts were logged reads as automatic attempts with no log. */
 function toDelivery(item: Record<string, unknown>): WebhookDelivery {
+  const attempt = item.attempt as number;
   return {
     id: item.id as string,
     account_id: item.account_id as number,
@@ -218,12 +217,17 @@ function toDelivery(item: Record<string, unknown>): WebhookDelivery {
     type: item.event_type as WebhookDelivery['type'],
     order_key: item.order_key as string,
     payload: item.payload as string,
-    attempt: item.attempt as number,
+    attempt,
+    automatic_attempts: (item.automatic_attempts as number | undefined) ?? attempt,
+    manual_attempts: (item.manual_attempts as number | undefined) ?? 0,
+    attempts: (item.attempts as DeliveryAttempt[] | undefined) ?? [],
     status: item.status as WebhookDelivery['status'],
     response_status: (item.response_status as number | null | undefined) ?? null,
     latency_ms: (item.latency_ms as number | null | undefined) ?? null,
     last_error: (item.last_error as string | null | undefined) ?? null,
     next_attempt_at: (item.next_attempt_at as string | null | undefined) ?? null,
+    claimed_until: (item.claimed_until as string | null | undefined) ?? null,
+    revision: (item.revision as number | undefined) ?? 0,
     created_at: item.created_at as string,
     updated_at: item.updated_at as string,
   };

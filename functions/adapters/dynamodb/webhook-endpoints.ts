@@ -10,7 +10,21 @@ import { keys } from './keys';
 import { transact } from './transactions';
 import { updateWithEvent } from './webhook-outbox';
 
-const ENDPOINT_ATTRIBUTES = ['id', 'account_id', 'url', 'events', 'description', 'enabled', 'secret', 'failing_since', 'disabled_reason', 'created_at', 'updated_at'] as const;
+const ENDPOINT_ATTRIBUTES = [
+  'id',
+  'account_id',
+  'url',
+  'events',
+  'description',
+  'enabled',
+  'secret',
+  'previous_secret',
+  'previous_secret_expires_at',
+  'failing_since',
+  'disabled_reason',
+  'created_at',
+  'updated_at',
+] as const;
 
 type Endpoints = Pick<WebhookStore, 'createEndpoint' | 'listEndpoints' | 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint'>;
 
@@ -61,7 +75,7 @@ export class DynamoWebhookEndpoints implements Endpoints {
     return out.Item ? toEndpoint(out.Item) : undefined;
   }
 
-  async updateEndpoint(accountId: number, endpointId: string, changes: EndpointChanges, now: Date): Promise<WebhookEndpoint | undefined> {
+  async updateEndpoint(accountId: number, endpointId: string, changes: EndpointChanges, now: Date, ifSecret?: string): Promise<WebhookEndpoint | undefined> {
     const fields = { ...changes, updated_at: now.toISOString() };
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
@@ -72,11 +86,15 @@ export class DynamoWebhookEndpoints implements Endpoints {
         values[`:${name}`] = value;
         return `#${name} = :${name}`;
       });
+    if (ifSecret !== undefined) {
+      names['#current'] = 'secret';
+      values[':current'] = ifSecret;
+    }
     const item = await updateWithEvent(this.table, {
       TableName: this.table.name,
       Key: keys.webhookEndpoint(accountId, endpointId),
       UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: 'attribute_exists(pk)',
+      ConditionExpression: ifSecret === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #current = :current',
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     });

@@ -3,9 +3,9 @@
  * so an event exists exactly when its change does. Pending events sit in a sparse index (gsi1) until
  * the dispatcher fans them out (`putEvent` and `pendingEvents` are the webhook store's outbox part).
  */
-import { GetCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandOutput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { WebhookEvent } from '#domain/webhooks';
+import type { SentEvent, WebhookEvent } from '#domain/webhooks';
 import type { DynamoTable } from './table';
 import { GSI1, keys } from './keys';
 import { transact, type TransactItem } from './transactions';
@@ -84,7 +84,7 @@ export function watchOutboxInserts(table: DynamoTable, onInsert: () => void): vo
   );
 }
 
-/** The webhook store's outbox: an event written on its own, and the pending events in raising order. */
+/** The webhook store's outbox: an event written on its own, the pending events in raising order, and the account's sent events. */
 export class DynamoWebhookOutbox {
   constructor(private readonly table: DynamoTable) {}
 
@@ -104,6 +104,66 @@ export class DynamoWebhookOutbox {
     );
     return (out.Items ?? []).map(toEvent);
   }
+
+  async sentEvents(accountId: number, query: { after?: string; limit: number }): Promise<SentEvent[]> {
+    return query.after === undefined ? newestSent(this.table, accountId, query.limit) : sentAfter(this.table, accountId, query.after, query.limit);
+  }
+}
+
+/** Pings go to one endpoint and are not the account's events; events fanned out before bodies were kept have none. */
+const listed = (item: Record<string, unknown>) => !item.endpoint_id && typeof item.payload === 'string';
+const sentEvent = (item: Record<string, unknown>): SentEvent => ({ id: item.id as string, payload: item.payload as string });
+const waiting = (item: Record<string, unknown>) => !item.endpoint_id && item.fanned_out_at === undefined;
+
+/** Oldest first after `after`, stopping before the first event still in the outbox. */
+async function sentAfter(table: DynamoTable, accountId: number, after: string, limit: number): Promise<SentEvent[]> {
+  const found: SentEvent[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out: QueryCommandOutput = await table.client.send(
+      new QueryCommand({
+        TableName: table.name,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': keys.accountPartition(accountId), ':from': `${keys.webhookEventPrefix}${after}`, ':to': `${keys.webhookEventPrefix}~` },
+        ConsistentRead: true,
+        Limit: limit + 1,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      if (item.id === after) continue;
+      if (waiting(item)) return found;
+      if (listed(item)) found.push(sentEvent(item));
+      if (found.length === limit) return found;
+    }
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return found;
+}
+
+/** The newest `limit` sent events, oldest first (one still in the outbox is left out). */
+async function newestSent(table: DynamoTable, accountId: number, limit: number): Promise<SentEvent[]> {
+  const found: SentEvent[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out: QueryCommandOutput = await table.client.send(
+      new QueryCommand({
+        TableName: table.name,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.accountPartition(accountId), ':prefix': keys.webhookEventPrefix },
+        ScanIndexForward: false,
+        ConsistentRead: true,
+        Limit: limit + 1,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      if (listed(item) && !waiting(item)) found.push(sentEvent(item));
+      if (found.length === limit) return found.reverse();
+    }
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return found.reverse();
 }
 
 function toEvent(item: Record<string, unknown>): WebhookEvent {

@@ -3,7 +3,8 @@
  * endpoints (webhook-endpoints.ts), the outbox of events (webhook-outbox.ts) and deliveries with their
  * lanes (webhook-deliveries.ts).
  */
-import type { AttemptOutcome, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '#domain/webhooks';
+import type { DeliveryChange } from '#domain/webhook-attempts';
+import type { SentEvent, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '#domain/webhooks';
 import type { DeliveryPage, DeliveryRef, EndpointChanges, WebhookStore } from '#ports/webhook-store';
 import type { DynamoTable } from './table';
 import { DynamoWebhookDeliveries } from './webhook-deliveries';
@@ -33,8 +34,8 @@ export class DynamoWebhookStore implements WebhookStore {
     return this.endpoints.getEndpoint(accountId, endpointId);
   }
 
-  updateEndpoint(accountId: number, endpointId: string, changes: EndpointChanges, now: Date): Promise<WebhookEndpoint | undefined> {
-    return this.endpoints.updateEndpoint(accountId, endpointId, changes, now);
+  updateEndpoint(accountId: number, endpointId: string, changes: EndpointChanges, now: Date, ifSecret?: string): Promise<WebhookEndpoint | undefined> {
+    return this.endpoints.updateEndpoint(accountId, endpointId, changes, now, ifSecret);
   }
 
   deleteEndpoint(accountId: number, endpointId: string): Promise<boolean> {
@@ -49,8 +50,12 @@ export class DynamoWebhookStore implements WebhookStore {
     return this.outbox.pendingEvents(limit);
   }
 
-  fanOut(event: WebhookEvent, deliveries: WebhookDelivery[], now: Date): Promise<boolean> {
-    return this.deliveries.fanOut(event, deliveries, now);
+  fanOut(event: WebhookEvent, payload: string, deliveries: WebhookDelivery[], now: Date): Promise<boolean> {
+    return this.deliveries.fanOut(event, payload, deliveries, now);
+  }
+
+  sentEvents(accountId: number, query: { after?: string; limit: number }): Promise<SentEvent[]> {
+    return this.outbox.sentEvents(accountId, query);
   }
 
   dueDeliveries(now: Date, limit: number): Promise<DeliveryRef[]> {
@@ -69,11 +74,7 @@ export class DynamoWebhookStore implements WebhookStore {
     return this.deliveries.claim(ref, now, leaseUntil);
   }
 
-  recordAttempt(delivery: WebhookDelivery, outcome: AttemptOutcome['delivery'], now: Date): Promise<boolean> {
-    return this.deliveries.recordAttempt(delivery, outcome, now);
-  }
-
-  requeue(accountId: number, endpointId: string, deliveryId: string, now: Date): Promise<WebhookDelivery | undefined> {
-    return this.deliveries.requeue(accountId, endpointId, deliveryId, now);
+  recordAttempt(read: WebhookDelivery, change: DeliveryChange, now: Date): Promise<boolean> {
+    return this.deliveries.recordAttempt(read, change, now);
   }
 }

@@ -1,10 +1,12 @@
 /**
  * Resolves the route of the event (from API Gateway's routeKey, or by matching the path for the
- * `$default` catch-all), fixes the request id, and stamps `x-request-id` on every response.
+ * `$default` catch-all), fixes the request id, and stamps `x-request-id` and the API's revision
+ * (`Reaction-Studio-Version`) on every response, and a deprecated route's `Deprecation` and `Sunset`.
  */
 import type middy from '@middy/core';
 import { randomUUID } from 'node:crypto';
-import { matchRoute, routeByKey } from '#functions/routes';
+import { API_REVISION, API_VERSION_HEADER, matchRoute, routeByKey } from '#functions/routes';
+import { deprecationHeaders } from '#http/deprecation';
 import { AppError } from '#domain/errors';
 import type { ApiContext, ApiEvent, ApiRequest, ApiResult } from '#http/api-types';
 import type { DependencySource } from '#ports/dependencies';
@@ -24,7 +26,7 @@ export function requestContext(dependencies: DependencySource): middy.Middleware
         requestId,
         pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
         query: event.queryStringParameters ?? {},
-        responseHeaders: { [REQUEST_ID_HEADER]: requestId },
+        responseHeaders: { [REQUEST_ID_HEADER]: requestId, [API_VERSION_HEADER]: API_REVISION },
         pending: [],
         // Built on first use: the public routes never reach a port and must not load the SDK clients.
         get deps() {
@@ -35,6 +37,7 @@ export function requestContext(dependencies: DependencySource): middy.Middleware
       const byKey = event.routeKey && event.routeKey !== '$default' ? routeByKey(event.routeKey) : undefined;
       if (byKey) {
         api.route = byKey;
+        Object.assign(api.responseHeaders, deprecationHeaders(byKey));
         return;
       }
       const match = matchRoute(event.requestContext?.http?.method ?? 'GET', event.rawPath ?? '/');
@@ -46,6 +49,7 @@ export function requestContext(dependencies: DependencySource): middy.Middleware
       }
       api.route = match.route;
       api.pathParameters = match.pathParameters;
+      Object.assign(api.responseHeaders, deprecationHeaders(match.route));
     },
     after: (request) => finish(request),
     onError: (request) => finish(request),

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { ApiError } from '#client/errors';
 import { parseInvocation } from '#cli/args';
 import { configPath, readConfig, resolveCredentials, writeConfig } from '#cli/config';
-import { EXIT, JobFailedError, NotSignedInError, UsageError, exitCodeFor, exitCodeForStatus } from '#cli/exit-codes';
+import { EXIT, JobFailedError, LocalFileError, NotSignedInError, UsageError, exitCodeFor, exitCodeForStatus } from '#cli/exit-codes';
 import { errorJson, errorLine } from '#cli/output';
 import { run } from '#cli/run';
 
@@ -48,10 +48,10 @@ describe('argument parsing', () => {
     expect(parse('videos download 5 --out v.mp4')).toEqual({ name: 'videos download', videoId: 5, out: 'v.mp4' });
     expect(parse('videos list')).toEqual({ name: 'videos list' });
     expect(parse('jobs get 7')).toEqual({ name: 'jobs get', jobId: 7 });
-    expect(parse('jobs approve 7 --hook Yes --size small')).toEqual({ name: 'jobs approve', jobId: 7, hook: 'Yes', position: undefined, size: 'small' });
-    expect(parse('jobs regenerate 7 --prompt again')).toEqual({ name: 'jobs regenerate', jobId: 7, prompt: 'again' });
+    expect(parse('jobs approve 7 --hook Yes --size small')).toEqual({ name: 'jobs approve', jobId: 7, hook: 'Yes', position: undefined, size: 'small', wait: false });
+    expect(parse('jobs regenerate 7 --prompt again')).toEqual({ name: 'jobs regenerate', jobId: 7, prompt: 'again', wait: false });
     expect(parse('jobs takes 7')).toEqual({ name: 'jobs takes', jobId: 7 });
-    expect(parse('jobs approve 7 --take 2')).toEqual({ name: 'jobs approve', jobId: 7, take: 2 });
+    expect(parse('jobs approve 7 --take 2')).toEqual({ name: 'jobs approve', jobId: 7, take: 2, wait: false });
     expect(parse('music list')).toEqual({ name: 'music list' });
     expect(parse('music add song.mp3 --name Summer')).toEqual({ name: 'music add', file: 'song.mp3', trackName: 'Summer' });
     expect(parse('music delete t12')).toEqual({ name: 'music delete', musicId: 't12' });
@@ -88,8 +88,8 @@ describe('argument parsing', () => {
     expect(parse('videos create --product 3 --prompt x --music t12')).toMatchObject({ sound: undefined, musicId: 't12' });
     expect(parse('videos create --product 3 --reaction 9 --sound none')).toMatchObject({ source: { method: 'reuse' }, sound: 'none', musicId: undefined, voiceLine: undefined });
     expect(parse('videos batch --product 3 --prompt x --hook A --hook B --music toy-box --voice-line hey')).toMatchObject({ hooks: ['A', 'B'], musicId: 'toy-box', voiceLine: 'hey' });
-    expect(parse('jobs approve 7 --sound music --music t4')).toEqual({ name: 'jobs approve', jobId: 7, sound: 'music', musicId: 't4' });
-    expect(parse('jobs regenerate 7 --sound none --voice-line again')).toEqual({ name: 'jobs regenerate', jobId: 7, sound: 'none', voiceLine: 'again' });
+    expect(parse('jobs approve 7 --sound music --music t4')).toEqual({ name: 'jobs approve', jobId: 7, sound: 'music', musicId: 't4', wait: false });
+    expect(parse('jobs regenerate 7 --sound none --voice-line again')).toEqual({ name: 'jobs regenerate', jobId: 7, sound: 'none', voiceLine: 'again', wait: false });
 
     expect(usageError('videos create --product 3 --prompt x --sound loud')).toMatch(/--sound must be one of auto, music, none/);
     expect(usageError('videos create --product 3 --prompt x --sound music')).toBe('--sound music needs --music TRACK (music list shows the tracks)');
@@ -107,10 +107,22 @@ describe('argument parsing', () => {
   test('the caption look: --style and --hook-duration on create, batch, approve and regenerate', () => {
     expect(parse('videos create --product 3 --prompt x --hook Hi --style box --hook-duration full')).toMatchObject({ hook: 'Hi', style: 'box', hookDuration: 'full' });
     expect(parse('videos batch --product 3 --reaction 9 --hook A --style bold_caps')).toMatchObject({ hooks: ['A'], style: 'bold_caps', hookDuration: undefined });
-    expect(parse('jobs approve 7 --style glow --hook-duration reaction')).toEqual({ name: 'jobs approve', jobId: 7, style: 'glow', hookDuration: 'reaction' });
-    expect(parse('jobs regenerate 7 --style highlight')).toEqual({ name: 'jobs regenerate', jobId: 7, style: 'highlight' });
+    expect(parse('jobs approve 7 --style glow --hook-duration reaction')).toEqual({ name: 'jobs approve', jobId: 7, style: 'glow', hookDuration: 'reaction', wait: false });
+    expect(parse('jobs regenerate 7 --style highlight')).toEqual({ name: 'jobs regenerate', jobId: 7, style: 'highlight', wait: false });
     expect(usageError('videos create --product 3 --prompt x --style comic')).toBe('--style must be one of outline, box, highlight, glow, bold_caps');
     expect(usageError('jobs approve 7 --hook-duration forever')).toBe('--hook-duration must be one of reaction, full');
+  });
+
+  test('--version, login --key - (standard input), --wait on approve and regenerate, webhooks listen', () => {
+    expect(parse('--version')).toEqual({ name: 'version' });
+    expect(parse('login --key -')).toEqual({ name: 'login', key: '-', baseUrl: undefined });
+    expect(parse('jobs approve 7 --take 2 --wait --out v.mp4')).toMatchObject({ name: 'jobs approve', jobId: 7, take: 2, wait: true, out: 'v.mp4' });
+    expect(parse('jobs approve 7')).toMatchObject({ wait: false, out: undefined });
+    expect(parse('jobs regenerate 7 --prompt again --wait')).toMatchObject({ name: 'jobs regenerate', jobId: 7, prompt: 'again', wait: true });
+    expect(parse('webhooks listen --forward-to http://localhost:4000/hooks')).toEqual({ name: 'webhooks listen', forwardTo: 'http://localhost:4000/hooks', events: undefined, printSecret: false });
+    expect(parse('webhooks listen --forward-to http://localhost:4000/ --events video.job.done,product.demo.ready')).toMatchObject({ events: ['video.job.done', 'product.demo.ready'] });
+    expect(parse('webhooks listen --forward-to http://localhost:4000/ --events *')).toMatchObject({ events: undefined });
+    expect(parse('webhooks listen --print-secret')).toEqual({ name: 'webhooks listen', forwardTo: '', printSecret: true });
   });
 
   test('--json is taken wherever it stands', () => {
@@ -135,6 +147,13 @@ describe('argument parsing', () => {
     expect(usageError('usage now')).toBe('unexpected argument: now');
     expect(usageError('jobs frobnicate')).toBe('unknown command: jobs frobnicate');
     expect(usageError('frobnicate')).toBe('unknown command: frobnicate');
+    expect(usageError('--version now')).toBe('unexpected argument: now');
+    expect(usageError('jobs approve 7 --out v.mp4')).toMatch(/--out needs --wait/);
+    expect(usageError('webhooks listen')).toBe('--forward-to is required');
+    expect(usageError('webhooks listen --forward-to localhost:4000')).toMatch(/--forward-to must be an http or https URL/);
+    expect(usageError('webhooks listen --forward-to nowhere')).toMatch(/--forward-to must be a URL/);
+    expect(usageError('webhooks listen --forward-to http://localhost:4000/ --events done')).toMatch(/--events must be event types/);
+    expect(usageError('webhooks listen --print-secret --forward-to http://localhost:4000/')).toMatch(/--print-secret takes no other option/);
   });
 });
 
@@ -144,7 +163,7 @@ describe('exit codes', () => {
   test('API statuses map to the documented codes', () => {
     expect([401, 403].map(exitCodeForStatus)).toEqual([EXIT.auth, EXIT.auth]);
     expect(exitCodeForStatus(404)).toBe(EXIT.notFound);
-    expect([400, 409, 422].map(exitCodeForStatus)).toEqual([5, 5, 5]);
+    expect([400, 409, 413, 415, 422].map(exitCodeForStatus)).toEqual([5, 5, 5, 5, 5]);
     expect([402, 429].map(exitCodeForStatus)).toEqual([6, 6]);
     expect([500, 502, 503].map(exitCodeForStatus)).toEqual([1, 1, 1]);
   });
@@ -156,6 +175,8 @@ describe('exit codes', () => {
     expect(exitCodeFor(apiError(402, 'allowance_exhausted'))).toBe(6);
     expect(exitCodeFor(new JobFailedError(1, 'render_failed', 'boom'))).toBe(7);
     expect(exitCodeFor(new TypeError('fetch failed'))).toBe(1);
+    expect(exitCodeFor(new LocalFileError('read', 'a.mp4', 'ENOENT', 'x'))).toBe(2);
+    expect(exitCodeFor(new LocalFileError('write', 'a.mp4', 'ENOENT', 'x'))).toBe(1);
   });
 
   test('an error is one line, or one JSON object', () => {
@@ -182,7 +203,7 @@ describe('run() and the config file', () => {
   const io = () => {
     const out: string[] = [];
     const err: string[] = [];
-    return { out, err, io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t), errRaw: (t: string) => err.push(t), errIsTty: false } };
+    return { out, err, io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t), errRaw: (t: string) => err.push(t), errIsTty: false, readStdin: async () => '' } };
   };
 
   test('a usage error exits 2 with one line on stderr, or JSON on stdout with --json', async () => {

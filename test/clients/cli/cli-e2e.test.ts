@@ -1,10 +1,10 @@
 /**
  * The user CLI (clients/cli/src/main.ts) run as a child process against the local stack,
- * as a customer would: login with a key, a product with a demo (direct upload) waited for, hook
- * ideas, a prompt video waited for and downloaded, usage as JSON; and the exit codes of a bad key,
- * an unknown product and a missing argument.
+ * as a customer would: login with a key, a product with a demo (direct upload) waited for while
+ * `webhooks listen` forwards its event to a local URL, hook ideas, a prompt video waited for and
+ * downloaded, usage as JSON; and the exit codes of a bad key, an unknown product and a missing argument.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +13,8 @@ import { ffmpegPath, ffprobePath } from '#render';
 import { bundledEntry } from '#test-support/bundled-entry';
 import { makeFixture } from '#test-support/media-fixtures';
 import { startTestStack, type TestStack } from '#test-support/local-stack';
+import { startLoopbackServer } from '#test-support/loopback-server';
+import { verifyWebhook } from '#client/webhooks';
 
 const exec = promisify(execFile);
 const ROOT = resolve(__dirname, '..', '..', '..');
@@ -40,6 +42,16 @@ async function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Re
   }
 }
 
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = probe();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 beforeAll(async () => {
   t = await startTestStack();
   dir = mkdtempSync(join(tmpdir(), 'rs-user-cli-'));
@@ -62,10 +74,34 @@ test('login, a product with a demo, hooks, a video waited for and downloaded, us
   expect(login.stdout).toMatch(/^signed in to /);
   expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
 
-  const created = await cli(['products', 'create', '--name', 'Glow Serum', '--demo', demo, '--wait', '--json']);
-  expect(created).toMatchObject({ code: 0, stderr: '' });
-  const product = JSON.parse(created.stdout);
-  expect(product).toMatchObject({ id: expect.any(Number), name: 'Glow Serum', demo_video: { status: 'ready' } });
+  // Events forwarded to a local URL while the product's demo is made (the API itself delivers only to https).
+  const receiver = await startLoopbackServer();
+  receiver.route(() => ({ status: 204 }));
+  const listener = spawn(process.execPath, [main, 'webhooks', 'listen', '--forward-to', `${receiver.url}/local`], { cwd: ROOT, env });
+  let listenErr = '';
+  listener.stderr.on('data', (chunk: Buffer) => (listenErr += chunk.toString()));
+  let product: { id: number };
+  const exited = new Promise<number | null>((done) => listener.once('exit', (code) => done(code)));
+  try {
+    await until('listen is ready', () => (listenErr.includes('Ready:') ? true : undefined));
+    const secret = (await cli(['webhooks', 'listen', '--print-secret'])).stdout.trim();
+    expect(listenErr).toContain(`Signing secret: ${secret}`);
+
+    const created = await cli(['products', 'create', '--name', 'Glow Serum', '--demo', demo, '--wait', '--json']);
+    product = JSON.parse(created.stdout);
+    // Without a terminal, still one line that names the product waited for.
+    expect(created).toMatchObject({ code: 0, stderr: `product ${product.id}: waiting for its demo\n` });
+    expect(product).toMatchObject({ id: expect.any(Number), name: 'Glow Serum', demo_video: { status: 'ready' } });
+
+    const forwarded = await until('the demo event forwarded', () => receiver.seen[0]);
+    const event = verifyWebhook<{ id: number }>(JSON.stringify(forwarded.body), forwarded.headers as Record<string, string>, secret);
+    expect(event).toMatchObject({ type: 'product.demo.ready', data: { id: product.id } });
+    listener.kill('SIGINT');
+    expect(await exited).toBe(0);
+  } finally {
+    listener.kill('SIGKILL');
+    await receiver.close();
+  }
 
   const listed = await cli(['products', 'list']);
   expect(listed.code).toBe(0);
@@ -76,8 +112,8 @@ test('login, a product with a demo, hooks, a video waited for and downloaded, us
   expect(hooks.stdout.trim().split('\n')).toHaveLength(10);
 
   const made = await cli(['videos', 'create', '--product', String(product.id), '--prompt', 'shocked by the price', '--hook', 'Wait for it', '--wait', '--out', join(dir, 'out.mp4')]);
-  // stderr is not a terminal here: no progress line.
-  expect(made).toMatchObject({ code: 0, stderr: '' });
+  // stderr is not a terminal here: no progress line, only the job's id.
+  expect(made).toMatchObject({ code: 0, stderr: expect.stringMatching(/^job \d+ queued: waiting for its video\n$/) });
   const path = made.stdout.trim();
   expect(path).toBe(join(dir, 'out.mp4'));
   expect(existsSync(path)).toBe(true);
@@ -93,7 +129,7 @@ test('login, a product with a demo, hooks, a video waited for and downloaded, us
 
   // One reaction under two hooks in one batch, waited for: both videos made, in variant order.
   const batch = await cli(['videos', 'batch', '--product', String(product.id), '--prompt', 'laughing so hard', '--hook', 'Day one', '--hook', 'Day thirty', '--wait', '--json']);
-  expect(batch).toMatchObject({ code: 0, stderr: '' });
+  expect(batch).toMatchObject({ code: 0, stderr: expect.stringMatching(/^batch \d+: jobs \d+, \d+: waiting for their videos\n$/) });
   expect(JSON.parse(batch.stdout)).toMatchObject({
     product_id: product.id,
     counts: { done: 2, failed: 0 },

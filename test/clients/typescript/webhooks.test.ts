@@ -1,9 +1,9 @@
 /**
- * verifyWebhook over the Standard Webhooks library: the event from a genuine delivery (body as a
+ * verifyWebhook and signWebhook over the Standard Webhooks library: the event from a genuine delivery (body as a
  * string or as bytes), and the package's own WebhookVerificationError for anything else.
  */
 import { Webhook } from 'standardwebhooks';
-import { verifyWebhook, WebhookVerificationError } from '#client/index';
+import { signWebhook, verifyWebhook, WebhookVerificationError } from '#client/index';
 const { floor } = Math;
 
 const secret = `whsec_${Buffer.from('a webhook secret, 32 bytes long!').toString('base64')}`;
@@ -25,4 +25,21 @@ test('an altered body is refused with the package\'s WebhookVerificationError', 
   const altered = () => verifyWebhook(body.replace('7', '8'), signed(body), secret);
   expect(altered).toThrow(WebhookVerificationError);
   expect(altered).toThrow(expect.objectContaining({ name: 'WebhookVerificationError' }));
+});
+
+test('while two secrets sign (a rotation), either verifies; several secrets may be given, and any one that verifies will do', () => {
+  const next = `whsec_${Buffer.from('the secret a rotation gave, 32 b').toString('base64')}`;
+  const headers = signed(body);
+  const both = { ...headers, 'webhook-signature': `${new Webhook(next).sign('evt_1', new Date(Number(headers['webhook-timestamp']) * 1000), body)} ${headers['webhook-signature']}` };
+  expect(verifyWebhook(body, both, next)).toMatchObject({ id: 'evt_1' });
+  expect(verifyWebhook(body, both, secret)).toMatchObject({ id: 'evt_1' });
+  expect(verifyWebhook(body, headers, [next, secret])).toMatchObject({ id: 'evt_1' });
+  expect(() => verifyWebhook(body, headers, [next])).toThrow(WebhookVerificationError);
+  expect(() => verifyWebhook(body, headers, [])).toThrow(WebhookVerificationError);
+});
+
+test('signWebhook makes the headers verifyWebhook accepts', () => {
+  const headers = signWebhook(body, 'evt_1', secret);
+  expect(headers['webhook-id']).toBe('evt_1');
+  expect(verifyWebhook(body, headers, secret)).toMatchObject({ id: 'evt_1', data: { id: 7 } });
 });

@@ -5,6 +5,7 @@ const headers = (extra: Record<string, string> = {}) =>
   new Headers({
     'content-type': 'application/json; charset=utf-8',
     'x-request-id': 'r1',
+    'reaction-studio-version': '2026-11-30',
     'ratelimit-limit': '120',
     'ratelimit-remaining': '119',
     'ratelimit-reset': '60',

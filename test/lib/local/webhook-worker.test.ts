@@ -2,6 +2,7 @@
  * The local webhook worker's timing: an outbox insert wakes it at once, a tick that found work is
  * followed soon by another, and an idle stack is polled only at the idle interval.
  */
+import type { Dependencies } from '#ports/dependencies';
 import type { WebhookStore } from '#ports/webhook-store';
 import type { WebhookEvent } from '#domain/webhooks';
 import { localWebhookWorker } from '#local/webhook-worker';
@@ -32,7 +33,9 @@ function idleStore(events: WebhookEvent[] = []) {
       release();
     };
   };
-  return { polls, hold, deps: testDependencies({ webhooks, now: () => new Date() }) };
+  // Each event's body is made at fan-out, endpoints or not: its job is gone, so the body says so.
+  const jobs = { get: async () => undefined } as unknown as Dependencies['jobs'];
+  return { polls, hold, deps: testDependencies({ webhooks, jobs, now: () => new Date() }) };
 }
 
 const TICKS = { busyMs: 10, idleMs: 60_000 };
