@@ -58,7 +58,7 @@ const deliveries: Operation = async (request) => {
 
 const retry: Operation = async (request) => {
   const deliveryId = stringParam(request, 'delivery_id', DELIVERY_ID, 'delivery');
-  return ok(deliveryView(await retryDelivery(request.deps, request.principal.accountId, endpointParam(request), deliveryId)));
+  return ok(deliveryView(await retryDelivery(request.deps, request.principal.accountId, endpointParam(request), deliveryId)), 202);
 };
 
 /** The account's sent events, oldest first: after `after`, or the newest `limit` (GET /webhooks/events). */

@@ -460,7 +460,8 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
       'One attempt, sent within this request (up to 10 s), whatever the delivery became (succeeded, failed, or waiting for a retry): the same event id and body, signed anew. ' +
       'The retry schedule is left alone: a pending delivery keeps its next automatic attempt, at its time and with its number. A success settles the delivery (a pending one\'s later events follow); a failure leaves it as it was. ' +
       'A disabled endpoint is 409 (turn it back on first), except for a ping.',
-    responses: { 200: ok('The delivery, this attempt last among its `attempts`', dataOf(webhookDeliveryResponse)) },
+    // 202 as the contract has it: the attempt is made, though its outcome is in the answer.
+    responses: { 202: ok('The delivery, this attempt last among its `attempts`', dataOf(webhookDeliveryResponse)) },
     errors: ['conflict'],
   },
   'POST /webhooks/{webhook_id}/test': {

@@ -12873,7 +12873,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The delivery, this attempt last among its `attempts` */
-            200: {
+            202: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "Reaction-Studio-Version": components["headers"]["ApiRevision"];
