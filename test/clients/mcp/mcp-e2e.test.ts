@@ -34,6 +34,7 @@ const TOOLS = [
   'get_batch',
   'get_job',
   'get_product',
+  'list_takes',
   'get_usage',
   'get_video',
   'list_avatars',
