@@ -27,9 +27,13 @@ function recordingRenderer(found: unknown = { kind: 'photo-face', version: 1 }):
     },
     async prepare(_image: string, rig: unknown, options: { width: number; height: number }) {
       recorder.rigsPrepared.push(rig);
+      // Stripes, not a flat fill: the hand-held camera's movement must show, or the freeze guard
+      // (render/reaction/freeze-guard.ts) redraws every frame trying to make a flat picture move.
       return { width: options.width, height: options.height, drawFrame: (ctx: { fillStyle: string; fillRect: (...a: number[]) => void }) => {
-        ctx.fillStyle = '#224';
-        ctx.fillRect(0, 0, options.width, options.height);
+        for (let x = 0; x < options.width; x += 24) {
+          ctx.fillStyle = (x / 24) % 2 === 0 ? '#224' : '#c96';
+          ctx.fillRect(x, 0, 24, options.height);
+        }
       } };
     },
   };
