@@ -62,7 +62,7 @@ export async function attemptDelivery(deps: DeliverDeps, endpoint: WebhookEndpoi
     if (trigger === 'automatic' && !holdsLease(current, delivery)) return undefined;
     outcome = settleAttempt(current, endpoint, { trigger, sentAt, result }, settledAt);
     return outcome.delivery;
-  });
+  }, settledAt);
   if (!written || !outcome) return undefined;
   countOutcome(deps, written.before, written.after);
   await updateEndpointHealth(deps, endpoint, outcome, settledAt);
@@ -88,12 +88,14 @@ async function record(
   deps: DeliverDeps,
   read: WebhookDelivery,
   change: (current: WebhookDelivery) => DeliveryChange | undefined,
+  // The settled time, so updated_at and a next attempt computed from it share one clock reading.
+  at?: Date,
 ): Promise<{ before: WebhookDelivery; after: WebhookDelivery } | undefined> {
   let current: WebhookDelivery | undefined = read;
   for (let tries = 0; current && tries < RECORD_TRIES; tries++) {
     const next = change(current);
     if (!next) return undefined;
-    if (await deps.webhooks.recordAttempt(current, next, deps.now())) return { before: current, after: { ...current, ...next, revision: current.revision + 1 } };
+    if (await deps.webhooks.recordAttempt(current, next, at ?? deps.now())) return { before: current, after: { ...current, ...next, revision: current.revision + 1 } };
     current = await deps.webhooks.getDelivery(read.account_id, read.endpoint_id, read.id);
   }
   if (current) throw new Error(`webhook delivery ${read.id} was written ${RECORD_TRIES} times while its attempt was being recorded`);
