@@ -22,6 +22,11 @@ export interface DemoVideo {
    */
   loudness_lufs?: number | null;
   error?: { code: string; message: string };
+  /**
+   * Set while a sample product's demo is being made: work cut off by a restart is handed back to the
+   * sample-demo worker, since there is no upload to normalise.
+   */
+  source?: 'sample';
 }
 
 export interface Product {

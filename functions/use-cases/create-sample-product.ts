@@ -39,7 +39,7 @@ export async function createSampleProduct(deps: CreateSampleProductDeps, input: 
     account_id: accountId,
     name: SAMPLE_PRODUCT.name,
     description: SAMPLE_PRODUCT.description,
-    demo: sample ? sampleDemoRecord(accountId, id, sample) : { status: 'processing', original_key: demoOriginalKey(accountId, id) },
+    demo: sample ? sampleDemoRecord(accountId, id, sample) : { status: 'processing', original_key: demoOriginalKey(accountId, id), source: 'sample' },
     created_at: now,
     updated_at: now,
   };

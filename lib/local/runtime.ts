@@ -270,7 +270,7 @@ async function startOwnServices(dataDir: string, children: ManagedChild[]): Prom
   return { dynamoEndpoint: db.endpoint, s3Endpoint: blobs.endpoint, tableName: LOCAL_TABLE, bucketName: LOCAL_BUCKET };
 }
 
-/** Demo normalisations cut off by the last shutdown are started again. */
+/** Demo normalisations, and sample clips being made, cut off by the last shutdown are started again. */
 async function resumeInterruptedWork(table: DynamoTable, tasks: BackgroundTasks, log: (line: string) => void): Promise<void> {
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -284,8 +284,13 @@ async function resumeInterruptedWork(table: DynamoTable, tasks: BackgroundTasks,
       }),
     );
     for (const item of (out.Items ?? []) as Product[]) {
-      log(`resuming demo normalisation of product ${item.id}`);
-      await tasks.dispatch({ type: 'normalise-demo', accountId: item.account_id, productId: item.id, originalKey: item.demo!.original_key });
+      const demo = item.demo!;
+      log(`resuming ${demo.source === 'sample' ? 'the sample demo' : 'demo normalisation'} of product ${item.id}`);
+      await tasks.dispatch(
+        demo.source === 'sample'
+          ? { type: 'sample-demo', accountId: item.account_id, productId: item.id }
+          : { type: 'normalise-demo', accountId: item.account_id, productId: item.id, originalKey: demo.original_key },
+      );
     }
     startKey = out.LastEvaluatedKey;
   } while (startKey);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkJava } from '#local/dynamodb-local';
 import getPort from 'get-port';
+import pWaitFor from 'p-wait-for';
 import { apiClient, startTestStack } from '#test-support/local-stack';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
@@ -30,6 +31,33 @@ describe('the local runtime', () => {
         const signedIn = await apiClient(second.stack.apiUrl).post('/auth/login', demoLogin);
         expect(signedIn.status).toBe(200);
         expect(signedIn.body.data.account).toMatchObject({ name: 'demo', plan: 'pro' });
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('a sample product whose clip was still being made when the stack went down is finished by the next start', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rs-restart-'));
+    try {
+      // The first stack never hands the clip to its worker, as when it is killed while drawing it.
+      const first = await startTestStack({
+        dataDir,
+        adjustDependencies: (built) => ({ ...built, tasks: { dispatch: async (task) => (task.type === 'sample-demo' ? undefined : built.tasks.dispatch(task)) } }),
+      });
+      const key = first.stack.demo!.key;
+      const created = await apiClient(first.stack.apiUrl, key).post('/products/sample', {});
+      expect(created.body.data.demo_video).toMatchObject({ status: 'processing' });
+      await first.stop();
+
+      const second = await startTestStack({ dataDir });
+      try {
+        const api = apiClient(second.stack.apiUrl, key);
+        let demo: { status: string } | undefined;
+        await pWaitFor(async () => (demo = (await api.get(`/products/${created.body.data.id}`)).body.data.demo_video).status !== 'processing', { interval: 200, timeout: 60_000 });
+        expect(demo).toMatchObject({ status: 'ready', duration_s: expect.any(Number), error: null });
       } finally {
         await second.stop();
       }
