@@ -15,6 +15,8 @@ async function main(): Promise<void> {
     rateLimitPerMinute: config.rateLimitPerMinute,
     previewWaitS: config.previewWaitS,
     billing: config.billing,
+    renderConcurrency: config.renderConcurrency,
+    lambdaThrottle: config.lambdaThrottle,
     log: (line) => console.log(line),
   });
   console.log(`Reaction Studio API on ${stack.apiUrl}  (data in ${stack.dataDir})`);

@@ -96,25 +96,40 @@ export const RETRYABLE_ERROR = 'Job.Retryable';
 export const FINAL_ERROR = 'Job.Failed';
 
 /**
- * The errors of the Lambda service itself that AWS advises retrying: a throttle, a dropped or timed-out
- * call to the service, an invocation that died without an answer (`Lambda.Unknown`).
+ * The errors of the Lambda service itself that AWS advises retrying: a dropped or timed-out call to
+ * the service, an invocation that died without an answer (`Lambda.Unknown`). A throttle is not among
+ * them: it has its own, much longer retrier (CAPACITY_RETRIER).
  */
 const LAMBDA_TRANSIENT_ERRORS = [
   'Lambda.ClientExecutionTimeoutException',
   'Lambda.Unknown',
-  'Lambda.TooManyRequestsException',
   'Lambda.ServiceException',
   'Lambda.AWSLambdaException',
   'Lambda.SdkClientException',
 ] as const;
 
+/** Lambda's answer when the function is at its concurrency cap (or the account's): the call never ran. */
+export const THROTTLED_ERROR = 'Lambda.TooManyRequestsException';
+
 /** Exponential backoff with full jitter, capped: 2 s, 4 s, 8 s, ... at most 30 s, each drawn from 0 to that. */
 const BACKOFF = { IntervalSeconds: 2, BackoffRate: 2, MaxDelaySeconds: 30, JitterStrategy: 'FULL' } as const;
 
 /**
- * How a Task state retries. `transient`: Lambda's own hiccups and our retryable errors, a few times
- * (anything else fails the job). `always`: any error, more times, for MarkFailed, which must record
- * the failure.
+ * A throttled Task waits for capacity instead of failing its job: a burst queues behind the render
+ * cap. Backoff 5 s doubling to at most 120 s, with full jitter so that a burst does not come back
+ * at once; 64 tries. The longest each try may wait adds up to about two hours, and with the jitter the
+ * wait to give up is about an hour (its mean; the sum of 64 uniform draws varies by a few minutes).
+ */
+const CAPACITY_BACKOFF = { IntervalSeconds: 5, BackoffRate: 2, MaxDelaySeconds: 120, JitterStrategy: 'FULL' } as const;
+const CAPACITY_ATTEMPTS = 64;
+
+/** Every Task's first retrier: a throttle is retried for about an hour (CAPACITY_BACKOFF). */
+export const CAPACITY_RETRIER = { ErrorEquals: [THROTTLED_ERROR], ...CAPACITY_BACKOFF, MaxAttempts: CAPACITY_ATTEMPTS };
+
+/**
+ * How a Task state retries after a throttle. `transient`: Lambda's own hiccups and our retryable
+ * errors, a few times (anything else fails the job). `always`: any error, more times, for MarkFailed,
+ * which must record the failure.
  */
 const RETRY_CLASSES = {
   transient: { errors: [...LAMBDA_TRANSIENT_ERRORS, RETRYABLE_ERROR], maxAttempts: 3 },
@@ -123,12 +138,21 @@ const RETRY_CLASSES = {
 
 type RetryClass = keyof typeof RETRY_CLASSES;
 
-/** The ASL Retry entry of a retry class, exactly as the file must write it. */
+/** The ASL Retry entry of a retry class, exactly as the file must write it (after CAPACITY_RETRIER). */
 export const retrierOf = (retry: RetryClass) => ({
   ErrorEquals: [...RETRY_CLASSES[retry].errors],
   ...BACKOFF,
   MaxAttempts: RETRY_CLASSES[retry].maxAttempts,
 });
+
+/** The longest the capacity retrier can keep one Task waiting: every backoff at its cap. */
+const capacityWaitWorstS = (): number => sumOfBackoffs(CAPACITY_BACKOFF, CAPACITY_ATTEMPTS);
+
+function sumOfBackoffs(backoff: { IntervalSeconds: number; BackoffRate: number; MaxDelaySeconds: number }, attempts: number): number {
+  let totalS = 0;
+  for (let retry = 0; retry < attempts; retry++) totalS += Math.min(backoff.IntervalSeconds * backoff.BackoffRate ** retry, backoff.MaxDelaySeconds);
+  return totalS;
+}
 
 /**
  * A Task state outlives its function by this much: the function's own timeout ends a stuck attempt
@@ -243,14 +267,11 @@ export interface JobDefinition {
 
 const LAMBDA_INVOKE = 'arn:aws:states:::lambda:invoke';
 
-/** The longest one Task can run, retries included: every attempt times out and every backoff is its longest. */
+/** The longest one Task can run, retries included: every attempt times out, every throttle waits its longest. */
 function worstAttemptsS(step: PipelineStep, timeoutS: number): number {
   const { maxAttempts } = RETRY_CLASSES[PIPELINE_STEPS[step].retry];
-  let backoffS = 0;
-  for (let retry = 0; retry < maxAttempts; retry++) {
-    backoffS += Math.min(BACKOFF.IntervalSeconds * BACKOFF.BackoffRate ** retry, BACKOFF.MaxDelaySeconds);
-  }
-  return timeoutS * (1 + maxAttempts) + backoffS;
+  // A throttled try never ran, so it adds its wait and nothing of the timeout.
+  return timeoutS * (1 + maxAttempts) + sumOfBackoffs(BACKOFF, maxAttempts) + capacityWaitWorstS();
 }
 
 /**
@@ -313,10 +334,10 @@ export function jobDefinitionProblems(definition: JobDefinition, options: { time
     }
     const resource = spec.waitsForToken ? `${LAMBDA_INVOKE}.waitForTaskToken` : LAMBDA_INVOKE;
     if (state.Resource !== resource) problems.push(`Task ${name} has Resource ${String(state.Resource)}, not ${resource}`);
-    const expected = JSON.stringify(normalisedRetrier(retrierOf(spec.retry)));
+    const expected = [CAPACITY_RETRIER, retrierOf(spec.retry)].map((r) => JSON.stringify(normalisedRetrier(r)));
     const retries = (state.Retry ?? []).map((r) => JSON.stringify(normalisedRetrier(r)));
-    if (retries.length !== 1 || retries[0] !== expected) {
-      problems.push(`Task ${name} retries ${retries.join(', ') || 'nothing'}, the table says ${spec.retry} (${expected})`);
+    if (retries.join() !== expected.join()) {
+      problems.push(`Task ${name} retries ${retries.join(', ') || 'nothing'}, the table says capacity then ${spec.retry} (${expected.join(', ')})`);
     }
     if (spec.resultPath !== undefined && state.ResultPath !== spec.resultPath) {
       problems.push(`Task ${name} has ResultPath ${String(state.ResultPath)}, the table says ${spec.resultPath}`);

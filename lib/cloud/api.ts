@@ -68,6 +68,8 @@ export interface ApiProps {
   stateMachine: sfn.IStateMachine;
   /** The mail sender and studio address, for the groups that mail (accounts); unset: none is sent. */
   mail?: MailSetup;
+  /** Concurrent executions reserved for each API function (concurrency.ts); unset: none. */
+  reservedConcurrency?: number;
 }
 
 export class Api extends Construct {
@@ -86,7 +88,7 @@ export class Api extends Construct {
     const integrations = {} as Record<HandlerGroup, HttpLambdaIntegration>;
     let metaFunction: NodejsFunction | undefined;
     for (const group of groups) {
-      const fn = new ServiceFunction(this, `${constructId(group)}Handler`, { ...props, needs: HANDLER_GROUPS[group], size: API_FUNCTION_SIZES[group] }).fn;
+      const fn = new ServiceFunction(this, `${constructId(group)}Handler`, { ...props, needs: HANDLER_GROUPS[group], size: { ...API_FUNCTION_SIZES[group], reservedConcurrency: props.reservedConcurrency } }).fn;
       acknowledge(fn, { 'Serverless-LambdaDLQ': "invoked synchronously by API Gateway: a failure is the caller's 5xx, nothing to redrive" });
       if (group === 'meta') metaFunction = fn;
       // A request reaches the function only up to what API Gateway and Lambda carry: past this, files go through POST /uploads.

@@ -14,6 +14,8 @@ export interface FunctionSize {
   ephemeralStorageMb?: number;
   /** An image holds what would pass Lambda's 250 MB for a zip with its layers (render-image.ts). */
   packaging: 'zip' | 'image';
+  /** Concurrent executions reserved for it, and its cap (concurrency.ts); unset: the account's shared pool. */
+  reservedConcurrency?: number;
 }
 
 /** API Gateway ends an integration at 30 s: an API function stops before it. */

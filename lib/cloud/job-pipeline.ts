@@ -51,6 +51,8 @@ export interface JobPipelineProps {
   engines: EngineConfig;
   /** The render function's memory (lib/cloud/render-memory.ts); the step table's default otherwise. */
   renderMemoryMb?: number;
+  /** The render function's reserved concurrency, its cap (concurrency.ts); unset: none. */
+  renderConcurrency?: number;
   /** X-Ray tracing of executions (off unless asked: it costs per trace). */
   tracing?: boolean;
   /** The functions the pipeline functions call synchronously (`calls`: the face-check function, for render). */
@@ -73,11 +75,15 @@ export class JobPipeline extends Construct {
 
   constructor(scope: Construct, id: string, props: JobPipelineProps) {
     super(scope, id);
-    const { tracing, renderMemoryMb, ...shared } = props;
+    const { tracing, renderMemoryMb, renderConcurrency, ...shared } = props;
 
     const functions: Partial<Record<PipelineFunction, lambda.IFunction>> = {};
     for (const [name, needs] of Object.entries(PIPELINE_FUNCTIONS) as [PipelineFunction, ServiceFunctionNeeds][]) {
-      const size: FunctionSize = { ...PIPELINE_FUNCTION_SIZES[name], ...(name === 'render' && renderMemoryMb ? { memoryMb: renderMemoryMb } : {}) };
+      const size: FunctionSize = {
+        ...PIPELINE_FUNCTION_SIZES[name],
+        ...(name === 'render' && renderMemoryMb ? { memoryMb: renderMemoryMb } : {}),
+        ...(name === 'render' && renderConcurrency ? { reservedConcurrency: renderConcurrency } : {}),
+      };
       const fnProps = { ...shared, needs, size };
       const id = `${constructId(name)}Function`;
       functions[name] = size.packaging === 'image' ? new ImageServiceFunction(this, id, fnProps).fn : new ServiceFunction(this, id, fnProps).fn;

@@ -20,6 +20,7 @@ import type { LayerTree } from './staged-layer';
 import { engineConfigFromContext } from './engine-config';
 import { billingConfigFromContext } from './billing-config';
 import { renderMemoryFromContext } from './render-memory';
+import { concurrencyFromContext } from './concurrency';
 import { PROJECT_ROOT } from './service-function';
 import { MediaStore } from './media';
 import { MediaDelivery } from './media-delivery';
@@ -79,10 +80,12 @@ export class ReactionStudioStack extends Stack {
     this.faceCheck = new FaceCheck(this, 'FaceCheck', { ...shared, faceLayer: face.layer });
     this.webhooks = new Webhooks(this, 'Webhooks', shared);
     // The pipeline does not depend on the API; the API functions are granted on its state machine.
+    const reserved = concurrencyFromContext(this);
     this.jobs = new JobPipeline(this, 'Jobs', {
       ...shared,
       imageTrees,
       renderMemoryMb: renderMemoryFromContext(this),
+      renderConcurrency: reserved.render,
       tracing: true,
       helpers: { [FACE_CHECK_HELPER]: this.faceCheck.fn },
     });
@@ -96,6 +99,7 @@ export class ReactionStudioStack extends Stack {
       stateMachine: this.jobs.stateMachine,
       mail: mailFrom ? { from: mailFrom, studioUrl: Lazy.string({ produce: () => this.studio.url }) } : undefined,
       billing: billingConfigFromContext(this),
+      reservedConcurrency: reserved.api,
     });
     this.observability = new Observability(this, 'Observability', {
       httpApi: this.api.httpApi,

@@ -124,6 +124,7 @@ export function functionBase(scope: Construct, props: ServiceFunctionProps) {
     memorySize: size.memoryMb,
     timeout: Duration.seconds(size.timeoutS),
     ...(size.ephemeralStorageMb ? { ephemeralStorageSize: Size.mebibytes(size.ephemeralStorageMb) } : {}),
+    ...(size.reservedConcurrency ? { reservedConcurrentExecutions: size.reservedConcurrency } : {}),
     logGroup,
     environment: {
       // Names grant nothing; the grants decide what the function may touch.

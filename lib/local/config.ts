@@ -29,6 +29,10 @@ const SERVE_ENVIRONMENT = z.object({
   STRIPE_WEBHOOK_SECRET: z.preprocess(unsetIfEmpty, z.optional(z.string().regex(/^whsec_/, 'must be a webhook signing secret (whsec_…)'))),
   STRIPE_PRICE_IDS: z.preprocess(unsetIfEmpty, z.optional(z.string())),
   STRIPE_API_URL: z.preprocess(unsetIfEmpty, z.optional(z.url())),
+  // The render function's concurrency cap, and whether a step over it is refused as Lambda refuses one
+  // (a throttle the state machine retries) instead of queueing for a slot (docs/aws.md, Bursts).
+  LOCAL_RENDER_CONCURRENCY: wholeNumber(1, 64),
+  LOCAL_LAMBDA_THROTTLE: z.preprocess(unsetIfEmpty, z.optional(z.enum(['0', '1'], { error: 'must be 0 or 1' }))),
 });
 
 export interface ServeConfig {
@@ -38,6 +42,10 @@ export interface ServeConfig {
   rateLimitPerMinute: number;
   previewWaitS: number;
   billing: LocalBilling;
+  /** Render steps at once; unset: the runner's default. */
+  renderConcurrency?: number;
+  /** Over the cap, refuse with Lambda's throttle instead of queueing. */
+  lambdaThrottle: boolean;
 }
 
 /** `npm start`'s settings, checked before anything starts: a wrong one stops it with its name. */
@@ -54,6 +62,8 @@ export function serveConfig(env: Environment = localEnvironment()): ServeConfig 
     // Never past the 30 days the state machine's deadline is computed for.
     previewWaitS: Math.min(vars.PREVIEW_EXPIRY_SECONDS ?? PREVIEW_WAIT_MAX_S, PREVIEW_WAIT_MAX_S),
     billing: billingOf(vars),
+    renderConcurrency: vars.LOCAL_RENDER_CONCURRENCY,
+    lambdaThrottle: vars.LOCAL_LAMBDA_THROTTLE === '1',
   };
 }
 

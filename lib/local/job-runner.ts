@@ -57,6 +57,12 @@ export interface LocalJobRunnerOptions {
   /** How many steps of the `render` function run at once (ffmpeg uses every core). Default 2. */
   renderConcurrency?: number;
   /**
+   * Over the render cap, a step is refused with Lambda's throttle (`Lambda.TooManyRequestsException`,
+   * which the ASL's capacity retrier waits out) instead of queueing for a slot oldest first: how a
+   * burst meets the render function's reserved concurrency on AWS.
+   */
+  throttle?: boolean;
+  /**
    * Milliseconds between retries instead of the ASL's backoff (tests): one number for every state, or
    * per state name as aws-local-stepfunctions takes them.
    */
@@ -102,7 +108,7 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
       return options.wrapStep ? options.wrapStep(payload, call) : call();
     },
     store,
-    Math.max(1, options.renderConcurrency ?? 2),
+    { size: Math.max(1, options.renderConcurrency ?? 2), throttle: options.throttle ?? false },
     log,
   );
   const executions = new RunningExecutions(machine, steps, log, options.executionEnded);

@@ -65,6 +65,10 @@ export interface LocalStackOptions {
   services?: SharedServices;
   /** What paid plans go through (BILLING for `npm start`); default `local`: at once, nothing charged. */
   billing?: LocalBilling;
+  /** Render steps at once (LOCAL_RENDER_CONCURRENCY); the runner's default otherwise. */
+  renderConcurrency?: number;
+  /** Over the render cap, answer as Lambda does when throttled instead of queueing (LOCAL_LAMBDA_THROTTLE=1). */
+  lambdaThrottle?: boolean;
 }
 
 export interface SharedServices {
@@ -158,7 +162,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     // The workers get the stack's dependencies, built below; no task runs before they are.
     const tasks = inProcessTasks((error, task) => log(`background task ${task.type} failed: ${String(error)}`), () => dependencies);
     // The steps run over the stack's dependencies; each function's code (ffmpeg, engines) loads on its first step.
-    jobs = createLocalJobRunner({ ...localPipeline(() => dependencies), log });
+    jobs = createLocalJobRunner({ ...localPipeline(() => dependencies), log, renderConcurrency: options.renderConcurrency, throttle: options.lambdaThrottle });
     // Mailed links point at this server's studio: its address is known once it listens, below.
     let baseUrl = '';
     const outbox = new LocalOutbox(outboxDirOf(dataDir));

@@ -3,9 +3,11 @@
  * out or the runner stops), a render slot first for the `render` function (granted oldest job first,
  * render-slots.ts, with the wait shown on the job's record, queue-positions.ts), and each Task's own
  * TimeoutSeconds counted from the moment the step really starts: a render step queued for a slot is
- * not yet late (the library's own Task timer is neutralised, see local-definition.ts).
+ * not yet late (the library's own Task timer is neutralised, see local-definition.ts). In throttle
+ * mode a render step over the cap is refused at once with Lambda's own throttle error instead, which
+ * the state machine's capacity retrier waits out, as on AWS under reserved concurrency.
  */
-import type { PipelineFunction, StepPayload } from '#pipeline/steps';
+import { THROTTLED_ERROR, type PipelineFunction, type StepPayload } from '#pipeline/steps';
 import { deadlineTimer } from './deadline-timer';
 import type { Execution } from './execution';
 import type { TaskInfo } from './local-definition';
@@ -23,6 +25,12 @@ export interface QueueRecords {
   setQueuePosition?(accountId: number, jobId: number, position: number | null): Promise<unknown>;
 }
 
+/** The render function's concurrency: its cap, and whether a step over it queues or is throttled. */
+export interface RenderCapacity {
+  size: number;
+  throttle: boolean;
+}
+
 /** A running step, and how to cut it short (a Task timeout aborts its signal with States.Timeout). */
 export interface RunningStep {
   running: Promise<unknown>;
@@ -38,8 +46,8 @@ export class StepInvoker {
   constructor(
     private readonly callStep: StepCall,
     private readonly records: QueueRecords,
-    renderConcurrency: number,
-    log: (line: string) => void,
+    private readonly capacity: RenderCapacity,
+    private readonly log: (line: string) => void,
   ) {
     this.positions = queuePositions(
       async (key, position) => {
@@ -48,7 +56,7 @@ export class StepInvoker {
       },
       (key, error) => log(`job ${key}: queue position not recorded: ${String(error)}`),
     );
-    this.renderSlots = new RenderSlots(renderConcurrency, this.positions.set);
+    this.renderSlots = new RenderSlots(capacity.size, this.positions.set);
   }
 
   /** Calls the step; its signal aborts with `abort()` or when the execution is stopped. */
@@ -70,6 +78,10 @@ export class StepInvoker {
   async invoke(exec: Execution, stateName: string, task: TaskInfo, payload: StepPayload): Promise<Json> {
     let release: () => void = () => undefined;
     if (task.fn === 'render') {
+      if (!exec.heldSlot && this.capacity.throttle && this.renderSlots.full) {
+        this.log(`job ${exec.key}: ${stateName} throttled, the render function is at its cap`);
+        throw taskError(THROTTLED_ERROR, `Rate Exceeded. (the render function is at its ${this.capacity.size} concurrent executions)`);
+      }
       release = exec.heldSlot ?? (await this.renderSlot(exec, payload));
       exec.heldSlot = undefined;
     }

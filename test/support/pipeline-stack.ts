@@ -35,7 +35,7 @@ export function bareStack(app: App, id: string, engines: EngineConfig) {
   };
 }
 
-type PipelineSettings = Pick<JobPipelineProps, 'engines' | 'renderMemoryMb' | 'tracing'>;
+type PipelineSettings = Pick<JobPipelineProps, 'engines' | 'renderMemoryMb' | 'renderConcurrency' | 'tracing'>;
 
 /** The pipeline's template and its functions' logical ids, synthesised in a temp folder removed before it answers. */
 export function synthesisePipeline(settings: PipelineSettings): { resources: Record<string, Resource>; functionIds: Record<PipelineFunction, string> } {
@@ -59,6 +59,7 @@ export function synthesisePipeline(settings: PipelineSettings): { resources: Rec
 
 export interface PipelineFunctionProps {
   MemorySize?: number;
+  ReservedConcurrentExecutions?: number;
   Layers?: string[];
 }
 

@@ -19,6 +19,7 @@ import {
   taskTimeoutS,
   type JobDefinition,
   type PipelineStep,
+  CAPACITY_RETRIER,
 } from '#pipeline/steps';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 
@@ -34,6 +35,7 @@ const ROOT = resolve(__dirname, '..', '..', '..');
 const readDefinition = (): JobDefinition & Record<string, unknown> => JSON.parse(readFileSync(resolve(ROOT, JOB_STATE_MACHINE_FILE), 'utf8'));
 const STEPS = Object.keys(PIPELINE_STEPS) as PipelineStep[];
 const DAY_S = 24 * 3600;
+const { min } = Math;
 
 describe('the ASL file', () => {
   test('is valid Amazon States Language (asl-validator, paths checked)', () => {
@@ -54,23 +56,34 @@ describe('the ASL file', () => {
     expect(() => checkJobDefinition(readDefinition())).not.toThrow();
   });
 
-  test('every Task retries Lambda throttles, service errors, Lambda.Unknown and client timeouts with capped, jittered backoff', () => {
+  test('every Task waits out a Lambda throttle for about an hour, then retries service errors, Lambda.Unknown and client timeouts a few times', () => {
     for (const [name, state] of Object.entries(readDefinition().States)) {
       if (state.Type !== 'Task') continue;
-      const [retrier] = state.Retry ?? [];
+      const [capacity, retrier] = state.Retry ?? [];
+      expect({ name, capacity }).toEqual({ name, capacity: CAPACITY_RETRIER });
+      const longest = Array.from({ length: CAPACITY_RETRIER.MaxAttempts }, (_, i) => min(5 * 2 ** i, 120)).reduce((a, b) => a + b);
+      // Full jitter draws each wait from 0 to its cap: the mean wait before giving up is half the caps' sum.
+      expect(longest / 2).toBeGreaterThan(3_400);
+      expect(longest / 2).toBeLessThan(3_800);
       const errors = retrier?.ErrorEquals as string[];
       const all = errors.includes('States.ALL');
-      for (const error of ['Lambda.ClientExecutionTimeoutException', 'Lambda.Unknown', 'Lambda.TooManyRequestsException', 'Lambda.ServiceException']) {
+      for (const error of ['Lambda.ClientExecutionTimeoutException', 'Lambda.Unknown', 'Lambda.ServiceException']) {
         expect({ name, retried: all || errors.includes(error) }).toEqual({ name, retried: true });
       }
       expect(retrier).toMatchObject({ BackoffRate: 2, JitterStrategy: 'FULL', MaxDelaySeconds: 30 });
     }
   });
 
+  test('a Task without the capacity retrier first is named: a throttle would fail its job within a minute', () => {
+    const definition = readDefinition();
+    definition.States.GenerateReaction!.Retry = [{ ...retrierOf('transient'), ErrorEquals: [...retrierOf('transient').ErrorEquals, 'Lambda.TooManyRequestsException'] }];
+    expect(jobDefinitionProblems(definition)).toEqual([expect.stringMatching(/^Task GenerateReaction retries .*the table says capacity then transient/)]);
+  });
+
   test('a retrier that drifted from its class is named', () => {
     const definition = readDefinition();
-    definition.States.Compose!.Retry = [{ ...retrierOf('transient'), ErrorEquals: ['Job.Retryable'] }];
-    expect(jobDefinitionProblems(definition)).toEqual([expect.stringMatching(/^Task Compose retries .*Job\.Retryable.*the table says transient/)]);
+    definition.States.Compose!.Retry = [CAPACITY_RETRIER, { ...retrierOf('transient'), ErrorEquals: ['Job.Retryable'] }];
+    expect(jobDefinitionProblems(definition)).toEqual([expect.stringMatching(/^Task Compose retries .*Job\.Retryable.*the table says capacity then transient/)]);
   });
 
   test("every calling Task's TimeoutSeconds outlasts its function's timeout, so the function's own timeout ends an attempt first", () => {
@@ -97,13 +110,14 @@ describe('the ASL file', () => {
   test("the execution's TimeoutSeconds is above the worst case of every path, and the check says so when it is not", () => {
     const definition = readDefinition();
     const worst = executionWorstCaseS();
-    // The preview wait once, plus 21 rounds of failing renders and the final steps: about a day and a half more.
-    expect(worst).toBeGreaterThan(PREVIEW_WAIT_MAX_S + DAY_S);
-    expect(worst).toBeLessThan(PREVIEW_WAIT_MAX_S + 3 * DAY_S);
+    // The preview wait once, plus 21 rounds of failing renders, each Task throttled to its longest, and
+    // the final steps: about nine days more.
+    expect(worst).toBeGreaterThan(PREVIEW_WAIT_MAX_S + 8 * DAY_S);
+    expect(worst).toBeLessThan(PREVIEW_WAIT_MAX_S + 10 * DAY_S);
     expect(definition.TimeoutSeconds).toBeGreaterThan(worst);
-    // The 32 days the file had before would cut the longest preview job short.
-    expect(jobDefinitionProblems({ ...definition, TimeoutSeconds: 32 * DAY_S })).toEqual([
-      expect.stringMatching(/execution's TimeoutSeconds is 2764800; it must be above the worst case of \d+ s/),
+    // The 33 days the file had before the capacity retrier would cut the longest preview job short.
+    expect(jobDefinitionProblems({ ...definition, TimeoutSeconds: 33 * DAY_S })).toEqual([
+      expect.stringMatching(/execution's TimeoutSeconds is 2851200; it must be above the worst case of \d+ s/),
     ]);
     expect(jobDefinitionProblems({ ...definition, TimeoutSeconds: undefined })).toHaveLength(1);
   });

@@ -166,7 +166,7 @@ describe('the job state machine', () => {
     expect(jobDefinitionProblems(asl)).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/Compose has TimeoutSeconds 1/),
-        expect.stringMatching(/MarkFailed retries .*"Job.Retryable".*, the table says always/),
+        expect.stringMatching(/MarkFailed retries .*"Job.Retryable".*, the table says capacity then always/),
         expect.stringMatching(/Finalize invokes \$\{JobRenderFunctionArn\}, not the steps function/),
         expect.stringMatching(/state Renamed is not in JOB_STATE_NAMES/),
         expect.stringMatching(/state ChargePreview of JOB_STATE_NAMES is missing/),

@@ -580,6 +580,67 @@ describe('the local job runner', () => {
       for (const id of ids) expect(records.positionOf(id)).toBeNull();
     });
 
+    test('a burst of 60 jobs against a cap of 2: every one done, none failed, finished oldest first, never more than 2 rendering', async () => {
+      const records = recordsStore();
+      const finished: number[] = [];
+      let rendering = 0;
+      let peak = 0;
+      const h = harness(
+        async (p) => {
+          if (renderSteps.has(p.step)) {
+            peak = max(peak, ++rendering);
+            await sleep(2);
+            rendering--;
+          }
+          if (p.step === 'finalize') finished.push(p.job_id);
+          return undefined;
+        },
+        { renderConcurrency: 2, store: records.store },
+      );
+      const ids = Array.from({ length: 60 }, (_, i) => 1000 + i);
+      for (const id of ids) await h.runner.start(auto(id));
+      await h.runner.idle();
+      expect(peak).toBe(2);
+      expect(finished).toEqual(ids);
+      expect(h.calls.filter((c) => c.step === 'mark_failed')).toEqual([]);
+    });
+
+    test('throttled as Lambda throttles (LOCAL_LAMBDA_THROTTLE=1): a step over the cap fails with its error, the capacity retrier waits it out, and no job fails', async () => {
+      const records = recordsStore();
+      let rendering = 0;
+      let peak = 0;
+      const finished: number[] = [];
+      const h = harness(
+        async (p) => {
+          if (renderSteps.has(p.step)) {
+            peak = max(peak, ++rendering);
+            await sleep(5);
+            rendering--;
+          }
+          if (p.step === 'finalize') finished.push(p.job_id);
+          return undefined;
+        },
+        {
+          renderConcurrency: 2,
+          throttle: true,
+          store: records.store,
+          // The capacity retrier comes first on every Task: 10 ms between its tries here, 64 of them.
+          retryIntervalOverrides: { GenerateReaction: [10, 0], Compose: [10, 0] },
+        },
+      );
+      const ids = Array.from({ length: 12 }, (_, i) => 2000 + i);
+      await Promise.all(ids.map((id) => h.runner.start(auto(id))));
+      await h.runner.idle();
+      expect(peak).toBe(2);
+      expect([...finished].sort()).toEqual(ids);
+      expect(h.calls.filter((c) => c.step === 'mark_failed')).toEqual([]);
+      expect(h.lines.filter((line) => / throttled, the render function is at its cap$/.test(line)).length).toBeGreaterThan(0);
+      // A refused step never ran: each job's render steps were called once each.
+      for (const id of ids) expect(h.steps(id)).toEqual(['prepare', 'generate_reaction', 'compose', 'finalize']);
+      // Nothing queued for a slot, so no record showed a position.
+      expect(records.positionWrites.filter(([, position]) => position !== null)).toEqual([]);
+    });
+
     test('a job resumed after a restart keeps its age: it goes before newer jobs already waiting', async () => {
       const records = recordsStore({ 90: { status: 'processing', resume_at: 'GenerateReaction' } });
       let releaseFirst!: () => void;
