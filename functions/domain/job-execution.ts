@@ -5,6 +5,7 @@
  */
 import { jobObjectKeys, type Job } from './jobs';
 import type { JobTake } from './takes';
+import type { CapacityWait } from './capacity-wait';
 import type { VideoRequest } from './schemas/video';
 import { JOB_STATE } from './job-states';
 
@@ -49,6 +50,8 @@ interface JobInternals {
    * approve composes the one it names. Absent on records written before takes, and on auto jobs.
    */
   takes?: JobTake[] | null;
+  /** A wait for render capacity in progress (domain/capacity-wait.ts); cleared when a step starts. */
+  capacity_wait?: CapacityWait | null;
 }
 
 interface JobOutput {

@@ -78,6 +78,8 @@ export const chargeNumberOfRegeneration = (regenerationsBefore: number) => regen
 export const JOB_STAGES = {
   queued: 0,
   preparing: 5,
+  // A render step refused for capacity waits here (domain/capacity-wait.ts); progress keeps what it had.
+  waiting_for_capacity: 5,
   generating_reaction: 15,
   rendering_preview: 60,
   awaiting_approval: 70,
@@ -100,6 +102,7 @@ export const JOB_ERROR_CODES = {
   render_failed: 'The video could not be rendered; try again, and report the job id if it persists',
   preview_expired: 'The preview was not approved or regenerated in time; create a new job',
   timeout: 'A pipeline step took longer than allowed; try again later',
+  capacity_unavailable: 'The service had no render capacity for an hour; nothing was charged for the unfinished video. Try again later',
   internal_error: 'Something failed on our side; try again, and report the job id if it persists',
 } as const;
 export type JobErrorCode = keyof typeof JOB_ERROR_CODES;

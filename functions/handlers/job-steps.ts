@@ -5,6 +5,7 @@ import { chargePreview } from '#pipeline/tasks/charge-preview';
 import { awaitDecision } from '#pipeline/tasks/await-decision';
 import { finalize } from '#pipeline/tasks/finalize';
 import { markFailed } from '#pipeline/tasks/mark-failed';
+import { awaitCapacity } from '#pipeline/tasks/await-capacity';
 import type { DependencySource } from '#ports/dependencies';
 import { lambdaDependencies } from '#wiring/lambda';
 import { withParts } from '#wiring/not-bundled';
@@ -17,6 +18,7 @@ export const tasks: TasksOf<'steps'> = {
   await_decision: (payload, deps) => awaitDecision(payload, deps),
   finalize: (payload, deps) => finalize(payload, deps),
   mark_failed: markFailed,
+  await_capacity: (payload, deps) => awaitCapacity(payload, deps),
 };
 
 export const createHandler = (dependencies: DependencySource) => pipelineHandler('steps', tasks, dependencies);

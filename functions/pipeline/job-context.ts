@@ -49,8 +49,9 @@ export async function enterStep(
       stage,
       progress: Math.max(job.progress, JOB_STAGES[stage]),
       resume_at: STATE_OF_STEP[step],
-      // The execution is moving: a decision handed to it has arrived.
+      // The execution is moving: a decision handed to it has arrived, and a wait for capacity is over.
       handed_decision: null,
+      capacity_wait: null,
       ...changes,
     },
     { statusIn: IN_FLIGHT },

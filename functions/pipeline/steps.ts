@@ -12,6 +12,7 @@ import type { Dependencies } from '#ports/dependencies';
 import { JOB_STATE, JOB_STATE_NAMES, type JobStateName } from '#domain/job-states';
 import { JOB_LIMITS } from '#domain/jobs';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
+import { CAPACITY_WAIT } from '#domain/capacity-wait';
 
 export const JOB_STATE_MACHINE_FILE = 'statemachines/video-job.asl.json';
 
@@ -166,6 +167,14 @@ export const DECISION_WAIT_PATH = '$.decision_wait.seconds';
 /** What ChargePreview's result becomes in the execution's state. */
 const DECISION_WAIT_RESULT_PATH = '$.decision_wait';
 
+/**
+ * Where a render Task's Catch puts a throttle (`$.capacity.<its state>`), and where AwaitCapacity then
+ * writes the wait and the state to go back to, replacing what the Catch put there.
+ */
+const CAPACITY_RESULT_PATH = '$.capacity';
+/** Where WaitForCapacity reads its seconds. */
+const CAPACITY_WAIT_PATH = '$.capacity.wait_s';
+
 interface StepSpec {
   /** The ASL Task state that sends this step; the job records it as `resume_at` when the step starts. */
   state: JobStateName;
@@ -189,6 +198,7 @@ export const PIPELINE_STEPS = {
   charge_preview: { state: JOB_STATE.ChargePreview, fn: 'steps', retry: 'transient', resultPath: DECISION_WAIT_RESULT_PATH },
   await_decision: { state: JOB_STATE.AwaitDecision, fn: 'steps', waitsForToken: true, retry: 'transient' },
   compose: { state: JOB_STATE.Compose, fn: 'render', retry: 'transient' },
+  await_capacity: { state: JOB_STATE.AwaitCapacity, fn: 'steps', retry: 'transient', resultPath: CAPACITY_RESULT_PATH },
   finalize: { state: JOB_STATE.Finalize, fn: 'steps', retry: 'transient' },
   mark_failed: { state: JOB_STATE.MarkFailed, fn: 'steps', retry: 'always' },
 } as const satisfies Record<string, StepSpec>;
@@ -245,6 +255,8 @@ export interface StepPayload {
   task_token?: string;
   /** mark_failed only. */
   failure?: TaskFailure;
+  /** await_capacity only: what the throttled render Task's Catch put under CAPACITY_RESULT_PATH. */
+  throttled?: Record<string, unknown>;
 }
 
 /** As much of an ASL definition as the check reads. */
@@ -261,6 +273,8 @@ export interface JobDefinition {
       ResultPath?: string | null;
       Parameters?: { FunctionName?: string; Payload?: { step?: string } };
       Retry?: Record<string, unknown>[];
+      Catch?: { ErrorEquals: string[]; ResultPath?: string | null; Next: string }[];
+      SecondsPath?: string;
     }
   >;
 }
@@ -271,7 +285,13 @@ const LAMBDA_INVOKE = 'arn:aws:states:::lambda:invoke';
 function worstAttemptsS(step: PipelineStep, timeoutS: number): number {
   const { maxAttempts } = RETRY_CLASSES[PIPELINE_STEPS[step].retry];
   // A throttled try never ran, so it adds its wait and nothing of the timeout.
-  return timeoutS * (1 + maxAttempts) + sumOfBackoffs(BACKOFF, maxAttempts) + capacityWaitWorstS();
+  const throttledS = PIPELINE_STEPS[step].fn === 'render' ? capacityLoopWorstS() : capacityWaitWorstS();
+  return timeoutS * (1 + maxAttempts) + sumOfBackoffs(BACKOFF, maxAttempts) + throttledS;
+}
+
+/** The capacity loop gives up at its first turn past the limit: the limit, one more wait, and that turn's AwaitCapacity. */
+function capacityLoopWorstS(): number {
+  return CAPACITY_WAIT.limitMs / 1000 + CAPACITY_WAIT.maxS + worstAttemptsS('await_capacity', taskTimeoutS('await_capacity'));
 }
 
 /**
@@ -334,11 +354,7 @@ export function jobDefinitionProblems(definition: JobDefinition, options: { time
     }
     const resource = spec.waitsForToken ? `${LAMBDA_INVOKE}.waitForTaskToken` : LAMBDA_INVOKE;
     if (state.Resource !== resource) problems.push(`Task ${name} has Resource ${String(state.Resource)}, not ${resource}`);
-    const expected = [CAPACITY_RETRIER, retrierOf(spec.retry)].map((r) => JSON.stringify(normalisedRetrier(r)));
-    const retries = (state.Retry ?? []).map((r) => JSON.stringify(normalisedRetrier(r)));
-    if (retries.join() !== expected.join()) {
-      problems.push(`Task ${name} retries ${retries.join(', ') || 'nothing'}, the table says capacity then ${spec.retry} (${expected.join(', ')})`);
-    }
+    problems.push(...capacityProblems(name, spec, state));
     if (spec.resultPath !== undefined && state.ResultPath !== spec.resultPath) {
       problems.push(`Task ${name} has ResultPath ${String(state.ResultPath)}, the table says ${spec.resultPath}`);
     }
@@ -351,6 +367,28 @@ export function jobDefinitionProblems(definition: JobDefinition, options: { time
     }
   }
   for (const step of Object.keys(PIPELINE_STEPS)) if (!sent.has(step)) problems.push(`no Task sends step ${step}`);
+  const wait = definition.States[JOB_STATE.WaitForCapacity];
+  if (wait && (wait.Type !== 'Wait' || wait.SecondsPath !== CAPACITY_WAIT_PATH)) problems.push(`${JOB_STATE.WaitForCapacity} must be a Wait of SecondsPath ${CAPACITY_WAIT_PATH}`);
+  return problems;
+}
+
+/**
+ * A render Task's throttle is caught into the visible capacity loop (AwaitCapacity) under
+ * `$.capacity.<state>`, and only other errors are retried; every other Task retries a throttle
+ * silently first (CAPACITY_RETRIER), then its class.
+ */
+function capacityProblems(name: string, spec: StepSpec, state: JobDefinition['States'][string]): string[] {
+  const problems: string[] = [];
+  const waitsVisibly = spec.fn === 'render';
+  const expected = (waitsVisibly ? [retrierOf(spec.retry)] : [CAPACITY_RETRIER, retrierOf(spec.retry)]).map((r) => JSON.stringify(normalisedRetrier(r)));
+  const retries = (state.Retry ?? []).map((r) => JSON.stringify(normalisedRetrier(r)));
+  if (retries.join() !== expected.join()) {
+    problems.push(`Task ${name} retries ${retries.join(', ') || 'nothing'}, the table says ${waitsVisibly ? '' : 'capacity then '}${spec.retry} (${expected.join(', ')})`);
+  }
+  const [first] = state.Catch ?? [];
+  const caught = first?.ErrorEquals.join() === THROTTLED_ERROR && first.ResultPath === `${CAPACITY_RESULT_PATH}.${name}` && first.Next === JOB_STATE.AwaitCapacity;
+  if (waitsVisibly && !caught) problems.push(`Task ${name} must first catch ${THROTTLED_ERROR} into ${CAPACITY_RESULT_PATH}.${name} and go to ${JOB_STATE.AwaitCapacity}`);
+  if (!waitsVisibly && state.Catch?.some((c) => c.ErrorEquals.includes(THROTTLED_ERROR))) problems.push(`Task ${name} catches ${THROTTLED_ERROR}: only render Tasks wait for capacity in the loop`);
   return problems;
 }
 

@@ -28,9 +28,10 @@ export interface JobMachine {
 
 /**
  * Loads and validates the definition (once: ~0.3 s). `retryIntervalOverrides` replaces the ASL's
- * backoff (tests): one number for every Task state, or per state name.
+ * backoff (tests): one number for every Task state, or per state name; `waitOverridesMs` a Wait
+ * state's seconds, by state name.
  */
-export function localJobMachine(definitionPath?: string, retryIntervalOverrides?: number | RetryIntervals): JobMachine {
+export function localJobMachine(definitionPath?: string, retryIntervalOverrides?: number | RetryIntervals, waitOverridesMs?: Record<string, number>): JobMachine {
   const { definition, tasks, executionTimeoutS } = loadLocalDefinition(definitionPath);
   const retryIntervals: RetryIntervals | undefined =
     typeof retryIntervalOverrides === 'number'
@@ -49,7 +50,7 @@ export function localJobMachine(definitionPath?: string, retryIntervalOverrides?
     executionTimeoutS,
     run: (input, startAt, handlers) =>
       machineFrom(startAt).run(input as never, {
-        overrides: { taskResourceLocalHandlers: handlers as never, retryIntervalOverrides: retryIntervals },
+        overrides: { taskResourceLocalHandlers: handlers as never, retryIntervalOverrides: retryIntervals, waitTimeOverrides: waitOverridesMs },
         context: { Task: { Token: TOKEN_PLACEHOLDER } },
       }),
   };

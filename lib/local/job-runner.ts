@@ -22,6 +22,7 @@
  * This module is the runner's contract and assembly; the executions it holds are executions.ts, and
  * where a job re-enters after a restart is job-resume.ts.
  */
+import { JOB_STATE } from '#domain/job-states';
 import type { JobRunner } from '#ports/job-runner';
 import type { EndedExecution } from '#pipeline/execution-ended';
 import { STATE_OF_STEP, type JobDecision, type PipelineFunction, type StepPayload } from '#pipeline/steps';
@@ -67,6 +68,8 @@ export interface LocalJobRunnerOptions {
    * per state name as aws-local-stepfunctions takes them.
    */
   retryIntervalOverrides?: number | Record<string, number | number[]>;
+  /** Milliseconds each WaitForCapacity turn waits instead of the seconds AwaitCapacity answered (tests). */
+  capacityWaitMs?: number;
   /** Wraps each step call (fault injection in tests). */
   wrapStep?: (payload: StepPayload, call: () => Promise<unknown>) => Promise<unknown>;
   /** Where resumeActiveJobs finds the jobs in flight. Default: none (nothing to resume, no positions shown). */
@@ -99,7 +102,11 @@ const RESUME_SETTLE_MS = 30_000;
 
 export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRunner {
   const log = options.log ?? (() => undefined);
-  const machine = localJobMachine(options.definitionPath, options.retryIntervalOverrides);
+  const machine = localJobMachine(
+    options.definitionPath,
+    options.retryIntervalOverrides,
+    options.capacityWaitMs === undefined ? undefined : { [JOB_STATE.WaitForCapacity]: options.capacityWaitMs },
+  );
   const stopGraceMs = options.stopGraceMs ?? 10_000;
   const store = options.store ?? NO_STORE;
   const steps = new StepInvoker(

@@ -1257,7 +1257,7 @@ export interface components {
             /** @enum {string} */
             status: "queued" | "processing" | "preview_ready" | "done" | "failed";
             /** @enum {string} */
-            stage: "queued" | "preparing" | "generating_reaction" | "rendering_preview" | "awaiting_approval" | "composing" | "finalizing" | "done" | "failed";
+            stage: "queued" | "preparing" | "waiting_for_capacity" | "generating_reaction" | "rendering_preview" | "awaiting_approval" | "composing" | "finalizing" | "done" | "failed";
             progress: number;
             queue_position: number | null;
             /** @enum {string} */
@@ -1301,7 +1301,7 @@ export interface components {
             regenerations: number;
             error: {
                 /** @enum {string} */
-                code: "input_deleted" | "invalid_input" | "content_rejected" | "generation_failed" | "generation_timeout" | "no_face_in_result" | "reference_unavailable" | "render_failed" | "preview_expired" | "timeout" | "internal_error";
+                code: "input_deleted" | "invalid_input" | "content_rejected" | "generation_failed" | "generation_timeout" | "no_face_in_result" | "reference_unavailable" | "render_failed" | "preview_expired" | "timeout" | "capacity_unavailable" | "internal_error";
                 message: string;
             } | null;
             batch_id: number | null;

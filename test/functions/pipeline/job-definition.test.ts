@@ -20,6 +20,7 @@ import {
   type JobDefinition,
   type PipelineStep,
   CAPACITY_RETRIER,
+  stepOfState,
 } from '#pipeline/steps';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 
@@ -56,15 +57,18 @@ describe('the ASL file', () => {
     expect(() => checkJobDefinition(readDefinition())).not.toThrow();
   });
 
-  test('every Task waits out a Lambda throttle for about an hour, then retries service errors, Lambda.Unknown and client timeouts a few times', () => {
-    for (const [name, state] of Object.entries(readDefinition().States)) {
+  test('a render Task catches a Lambda throttle into the capacity loop; every other Task waits it out for about an hour; both then retry service errors, Lambda.Unknown and client timeouts a few times', () => {
+    const { States } = readDefinition();
+    for (const [name, state] of Object.entries(States)) {
       if (state.Type !== 'Task') continue;
-      const [capacity, retrier] = state.Retry ?? [];
-      expect({ name, capacity }).toEqual({ name, capacity: CAPACITY_RETRIER });
-      const longest = Array.from({ length: CAPACITY_RETRIER.MaxAttempts }, (_, i) => min(5 * 2 ** i, 120)).reduce((a, b) => a + b);
-      // Full jitter draws each wait from 0 to its cap: the mean wait before giving up is half the caps' sum.
-      expect(longest / 2).toBeGreaterThan(3_400);
-      expect(longest / 2).toBeLessThan(3_800);
+      const rendering = PIPELINE_STEPS[stepOfState(name)!].fn === 'render';
+      const [first, second] = state.Retry ?? [];
+      const retrier = rendering ? first : second;
+      if (rendering) {
+        expect({ name, catch: state.Catch?.[0] }).toEqual({ name, catch: { ErrorEquals: ['Lambda.TooManyRequestsException'], ResultPath: `$.capacity.${name}`, Next: 'AwaitCapacity' } });
+      } else {
+        expect({ name, capacity: first }).toEqual({ name, capacity: CAPACITY_RETRIER });
+      }
       const errors = retrier?.ErrorEquals as string[];
       const all = errors.includes('States.ALL');
       for (const error of ['Lambda.ClientExecutionTimeoutException', 'Lambda.Unknown', 'Lambda.ServiceException']) {
@@ -72,18 +76,30 @@ describe('the ASL file', () => {
       }
       expect(retrier).toMatchObject({ BackoffRate: 2, JitterStrategy: 'FULL', MaxDelaySeconds: 30 });
     }
+    const longest = Array.from({ length: CAPACITY_RETRIER.MaxAttempts }, (_, i) => min(5 * 2 ** i, 120)).reduce((a, b) => a + b);
+    // Full jitter draws each wait from 0 to its cap: the mean wait before giving up is half the caps' sum.
+    expect(longest / 2).toBeGreaterThan(3_400);
+    expect(longest / 2).toBeLessThan(3_800);
+    // The loop: AwaitCapacity answers the wait and the Task to go back to; WaitForCapacity waits it; the Choice goes back.
+    expect(States.AwaitCapacity).toMatchObject({ Parameters: { Payload: { step: 'await_capacity', 'throttled.$': '$.capacity' } }, ResultPath: '$.capacity', Next: 'WaitForCapacity' });
+    expect(States.WaitForCapacity).toMatchObject({ Type: 'Wait', SecondsPath: '$.capacity.wait_s', Next: 'ResumeAfterCapacity' });
+    expect((States.ResumeAfterCapacity as unknown as { Choices: { Next: string }[] }).Choices.map((c) => c.Next)).toEqual(['GenerateReaction', 'RenderPreview', 'Compose']);
   });
 
-  test('a Task without the capacity retrier first is named: a throttle would fail its job within a minute', () => {
+  test('a render Task that retries a throttle instead of showing the wait, or a bookkeeping Task without the capacity retrier, is named', () => {
     const definition = readDefinition();
-    definition.States.GenerateReaction!.Retry = [{ ...retrierOf('transient'), ErrorEquals: [...retrierOf('transient').ErrorEquals, 'Lambda.TooManyRequestsException'] }];
-    expect(jobDefinitionProblems(definition)).toEqual([expect.stringMatching(/^Task GenerateReaction retries .*the table says capacity then transient/)]);
+    definition.States.GenerateReaction!.Catch = definition.States.GenerateReaction!.Catch!.slice(1);
+    definition.States.Finalize!.Retry = [retrierOf('transient')];
+    expect(jobDefinitionProblems(definition)).toEqual([
+      expect.stringMatching(/^Task GenerateReaction must first catch Lambda.TooManyRequestsException into \$.capacity.GenerateReaction and go to AwaitCapacity/),
+      expect.stringMatching(/^Task Finalize retries .*the table says capacity then transient/),
+    ]);
   });
 
   test('a retrier that drifted from its class is named', () => {
     const definition = readDefinition();
-    definition.States.Compose!.Retry = [CAPACITY_RETRIER, { ...retrierOf('transient'), ErrorEquals: ['Job.Retryable'] }];
-    expect(jobDefinitionProblems(definition)).toEqual([expect.stringMatching(/^Task Compose retries .*Job\.Retryable.*the table says capacity then transient/)]);
+    definition.States.Compose!.Retry = [{ ...retrierOf('transient'), ErrorEquals: ['Job.Retryable'] }];
+    expect(jobDefinitionProblems(definition)).toEqual([expect.stringMatching(/^Task Compose retries .*Job\.Retryable.*the table says transient/)]);
   });
 
   test("every calling Task's TimeoutSeconds outlasts its function's timeout, so the function's own timeout ends an attempt first", () => {
@@ -111,9 +127,9 @@ describe('the ASL file', () => {
     const definition = readDefinition();
     const worst = executionWorstCaseS();
     // The preview wait once, plus 21 rounds of failing renders, each Task throttled to its longest, and
-    // the final steps: about nine days more.
-    expect(worst).toBeGreaterThan(PREVIEW_WAIT_MAX_S + 8 * DAY_S);
-    expect(worst).toBeLessThan(PREVIEW_WAIT_MAX_S + 10 * DAY_S);
+    // the final steps: about eleven and a half days more.
+    expect(worst).toBeGreaterThan(PREVIEW_WAIT_MAX_S + 11 * DAY_S);
+    expect(worst).toBeLessThan(PREVIEW_WAIT_MAX_S + 12 * DAY_S);
     expect(definition.TimeoutSeconds).toBeGreaterThan(worst);
     // The 33 days the file had before the capacity retrier would cut the longest preview job short.
     expect(jobDefinitionProblems({ ...definition, TimeoutSeconds: 33 * DAY_S })).toEqual([

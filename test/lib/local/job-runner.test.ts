@@ -605,13 +605,19 @@ describe('the local job runner', () => {
       expect(h.calls.filter((c) => c.step === 'mark_failed')).toEqual([]);
     });
 
-    test('throttled as Lambda throttles (LOCAL_LAMBDA_THROTTLE=1): a step over the cap fails with its error, the capacity retrier waits it out, and no job fails', async () => {
+    test('throttled as Lambda throttles (LOCAL_LAMBDA_THROTTLE=1): a render step over the cap is refused, the job waits in AwaitCapacity and WaitForCapacity and goes back to the refused Task; none fails', async () => {
       const records = recordsStore();
       let rendering = 0;
       let peak = 0;
       const finished: number[] = [];
+      const capacityTurns: { jobId: number; resume: string }[] = [];
       const h = harness(
         async (p) => {
+          if (p.step === 'await_capacity') {
+            const resume = Object.keys(p.throttled ?? {}).find((key) => key !== 'wait_s' && key !== 'resume')!;
+            capacityTurns.push({ jobId: p.job_id, resume });
+            return { wait_s: 1, resume };
+          }
           if (renderSteps.has(p.step)) {
             peak = max(peak, ++rendering);
             await sleep(5);
@@ -620,13 +626,7 @@ describe('the local job runner', () => {
           if (p.step === 'finalize') finished.push(p.job_id);
           return undefined;
         },
-        {
-          renderConcurrency: 2,
-          throttle: true,
-          store: records.store,
-          // The capacity retrier comes first on every Task: 10 ms between its tries here, 64 of them.
-          retryIntervalOverrides: { GenerateReaction: [10, 0], Compose: [10, 0] },
-        },
+        { renderConcurrency: 2, throttle: true, store: records.store, capacityWaitMs: 5 },
       );
       const ids = Array.from({ length: 12 }, (_, i) => 2000 + i);
       await Promise.all(ids.map((id) => h.runner.start(auto(id))));
@@ -634,9 +634,12 @@ describe('the local job runner', () => {
       expect(peak).toBe(2);
       expect([...finished].sort()).toEqual(ids);
       expect(h.calls.filter((c) => c.step === 'mark_failed')).toEqual([]);
-      expect(h.lines.filter((line) => / throttled, the render function is at its cap$/.test(line)).length).toBeGreaterThan(0);
-      // A refused step never ran: each job's render steps were called once each.
-      for (const id of ids) expect(h.steps(id)).toEqual(['prepare', 'generate_reaction', 'compose', 'finalize']);
+      expect(h.lines.filter((line) => / throttled, the render function is at its cap$/.test(line)).length).toBe(capacityTurns.length);
+      // Refusals went through the loop, each back to the Task that was refused, and a refused step never ran.
+      expect(capacityTurns.length).toBeGreaterThan(0);
+      // (A job keeps its slot from its generation to its Compose, so here the refusals are of generations.)
+      expect(new Set(capacityTurns.map((turn) => turn.resume))).toEqual(new Set(['GenerateReaction']));
+      for (const id of ids) expect(h.steps(id).filter((step) => step !== 'await_capacity')).toEqual(['prepare', 'generate_reaction', 'compose', 'finalize']);
       // Nothing queued for a slot, so no record showed a position.
       expect(records.positionWrites.filter(([, position]) => position !== null)).toEqual([]);
     });

@@ -7,6 +7,7 @@ import type { Job, JobStage } from '#client/types';
 const STAGE_WORDS: Record<JobStage, string> = {
   queued: 'Waiting to start',
   preparing: 'Preparing the inputs',
+  waiting_for_capacity: 'Waiting for a free renderer (busy right now)',
   generating_reaction: 'Generating the reaction',
   rendering_preview: 'Rendering the preview',
   awaiting_approval: 'Preview ready: waiting for your decision',
@@ -27,6 +28,7 @@ const ERROR_HEADINGS: Record<NonNullable<Job['error']>['code'], string> = {
   render_failed: 'The video could not be rendered',
   preview_expired: 'The preview expired before it was approved',
   timeout: 'The job took too long',
+  capacity_unavailable: 'The service was too busy to render it',
   internal_error: 'Something went wrong on our side',
 };
 
