@@ -462,22 +462,30 @@ const compiled: CompiledPath[] = [...new Set(ROUTES.map((r) => r.path))].sort((a
   return { path, pattern: new RegExp(`^${source}$`), names };
 });
 
-/** Matches a request path (trailing slash ignored) the way API Gateway would, plus 405 detection. */
+/**
+ * Matches a request path (trailing slash ignored) the way API Gateway would: the most literal path
+ * that has a route for the method wins, so GET /products/sample reaches GET /products/{id} although
+ * POST /products/sample is more literal. A path with routes for other methods only is a 405.
+ */
 export function matchRoute(method: string, rawPath: string): RouteMatch {
   const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
+  let allow: HttpMethod[] | undefined;
   for (const candidate of compiled) {
     const m = candidate.pattern.exec(path);
     if (!m) continue;
+    const forPath = ROUTES.filter((r) => r.path === candidate.path);
+    const found = forPath.find((r) => r.method === method.toUpperCase());
+    if (!found) {
+      allow ??= forPath.map((r) => r.method);
+      continue;
+    }
     const pathParameters: Record<string, string> = {};
     candidate.names.forEach((name, i) => {
       pathParameters[name] = safeDecode(m[i + 1]!);
     });
-    const forPath = ROUTES.filter((r) => r.path === candidate.path);
-    const found = forPath.find((r) => r.method === method.toUpperCase());
-    if (found) return { kind: 'matched', route: found, pathParameters };
-    return { kind: 'method_not_allowed', allow: forPath.map((r) => r.method) };
+    return { kind: 'matched', route: found, pathParameters };
   }
-  return { kind: 'not_found' };
+  return allow ? { kind: 'method_not_allowed', allow } : { kind: 'not_found' };
 }
 
 function safeDecode(segment: string): string {

@@ -52,6 +52,13 @@ describe('the route table', () => {
   /** POSTs that change nothing: their inputs are a body only for size's sake (a caption to draw). */
   const READS_BY_POST = new Set(['POST /api/v1/captions/preview']);
 
+  test('a literal path with no route for the method falls to the parameter route that has one, as API Gateway matches', () => {
+    expect(matchRoute('GET', '/api/v1/products/sample')).toMatchObject({ kind: 'matched', route: { method: 'GET', path: '/products/{id}' }, pathParameters: { id: 'sample' } });
+    expect(matchRoute('POST', '/api/v1/products/sample')).toMatchObject({ kind: 'matched', route: { method: 'POST', path: '/products/sample' } });
+    expect(matchRoute('GET', '/api/v1/videos/jobs')).toMatchObject({ kind: 'matched', route: { path: '/videos/jobs' } });
+    expect(matchRoute('PATCH', '/api/v1/videos/jobs')).toMatchObject({ kind: 'method_not_allowed', allow: ['GET'] });
+  });
+
   test('writes need the write scope and reads the read scope; only the meta routes (liveness, the API description and the error reference), sign-up, sign-in, password reset, the plan table and Stripe\'s webhook are public', () => {
     expect(ROUTES.filter((r) => r.auth === 'none').map(routeKey)).toEqual([
       'GET /api/v1',
