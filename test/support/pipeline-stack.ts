@@ -35,7 +35,7 @@ export function bareStack(app: App, id: string, engines: EngineConfig) {
   };
 }
 
-type PipelineSettings = Pick<JobPipelineProps, 'engines' | 'renderMemoryMb' | 'renderConcurrency' | 'tracing'>;
+type PipelineSettings = Pick<JobPipelineProps, 'engines' | 'tracing'>;
 
 /** The pipeline's template and its functions' logical ids, synthesised in a temp folder removed before it answers. */
 export function synthesisePipeline(settings: PipelineSettings): { resources: Record<string, Resource>; functionIds: Record<PipelineFunction, string> } {
@@ -55,15 +55,4 @@ export function synthesisePipeline(settings: PipelineSettings): { resources: Rec
   } finally {
     fs.rmSync(outdir, { recursive: true, force: true });
   }
-}
-
-export interface PipelineFunctionProps {
-  MemorySize?: number;
-  ReservedConcurrentExecutions?: number;
-  Layers?: string[];
-}
-
-export function pipelineFunctions(settings: PipelineSettings): Record<PipelineFunction, PipelineFunctionProps> {
-  const { resources, functionIds } = synthesisePipeline(settings);
-  return Object.fromEntries(Object.entries(functionIds).map(([name, id]) => [name, resources[id]!.Properties as PipelineFunctionProps])) as Record<PipelineFunction, PipelineFunctionProps>;
 }

@@ -71,6 +71,8 @@ export const VARIANTS = {
   mail: { mailFrom: 'no-reply@studio.example.com' },
   /** Paid plans through Stripe (test/lib/cloud/billing-config.test.ts). */
   stripeBilling: { stripeSecret: STRIPE_SECRET_NAME, stripePrices: 'starter=price_s,pro=price_p,business=price_b' },
+  /** A bigger render function with a concurrency cap, and concurrency reserved for the API (test/lib/cloud/render-sizing.test.ts). */
+  sized: { renderMemoryMb: 10_240, renderConcurrency: 20, apiConcurrency: 10 },
 } satisfies Record<string, Record<string, unknown>>;
 export type VariantName = keyof typeof VARIANTS;
 

@@ -3,8 +3,7 @@
  * deployment choices (CDK context), bounded by what Lambda accepts.
  */
 import { App, Stack } from 'aws-cdk-lib';
-import { DEFAULT_BEDROCK_HOOKS_MODEL, type EngineConfig } from '#cloud/engine-config';
-import { pipelineFunctions } from '#test-support/pipeline-stack';
+import { resourcesOfType, synthesisedStack, synthesisedVariant, type Resource } from '#test-support/cdk-template';
 import { DEFAULT_RENDER_MEMORY_MB, LAMBDA_MEMORY_MB, RENDER_MEMORY_CONTEXT, renderMemoryFromContext } from '#cloud/render-memory';
 import { PIPELINE_FUNCTION_SIZES } from '#cloud/function-sizes';
 import { CONCURRENCY_CONTEXT, concurrencyFromContext } from '#cloud/concurrency';
@@ -49,13 +48,20 @@ describe('renderConcurrency and apiConcurrency (CDK context)', () => {
   });
 });
 
-describe('the job pipeline with renderMemoryMb and renderConcurrency', () => {
-  test('gives the render function that memory and that cap, and leaves the other functions theirs', () => {
-    const engines: EngineConfig = { avatar: 'local', reaction: 'local', hooks: 'local', bedrockModelId: DEFAULT_BEDROCK_HOOKS_MODEL };
-    const functions = pipelineFunctions({ engines, renderMemoryMb: 10_240, renderConcurrency: 20 });
-    expect(functions.render.MemorySize).toBe(10_240);
-    expect(functions.render.ReservedConcurrentExecutions).toBe(20);
-    expect(functions.steps.MemorySize).toBeLessThanOrEqual(DEFAULT_RENDER_MEMORY_MB);
-    expect(functions.steps.ReservedConcurrentExecutions).toBeUndefined();
-  }, 180_000);
+describe('the app deployed with renderMemoryMb, renderConcurrency and apiConcurrency', () => {
+  const props = (resources: Record<string, Resource>, id: string) => resources[id]!.Properties as { MemorySize?: number; ReservedConcurrentExecutions?: number };
+
+  test('gives the render function that memory and that cap, each API function its reservation, and leaves the other functions theirs', () => {
+    const { resources, ids } = synthesisedVariant('sized');
+    expect(props(resources, ids.jobs.functions.render)).toMatchObject({ MemorySize: 10_240, ReservedConcurrentExecutions: 20 });
+    expect(props(resources, ids.jobs.functions.steps).MemorySize).toBeLessThanOrEqual(DEFAULT_RENDER_MEMORY_MB);
+    expect(props(resources, ids.jobs.functions.steps).ReservedConcurrentExecutions).toBeUndefined();
+    for (const id of Object.values(ids.api.functions)) expect(props(resources, id).ReservedConcurrentExecutions).toBe(10);
+  });
+
+  test('without them no function reserves any concurrency: a new account can deploy', () => {
+    const { resources } = synthesisedStack();
+    const reserving = resourcesOfType(resources, 'AWS::Lambda::Function').filter(([, r]) => (r.Properties as { ReservedConcurrentExecutions?: number }).ReservedConcurrentExecutions !== undefined);
+    expect(reserving).toEqual([]);
+  });
 });
