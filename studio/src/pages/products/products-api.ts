@@ -20,6 +20,18 @@ export function useProducts(page: number) {
   });
 }
 
+/**
+ * Every product a picker offers, in one request (the API's largest page; an account with more searches
+ * by name), asked again while a demo is being processed: it becomes usable on its own.
+ */
+export function useProductsForPicker() {
+  return useQuery({
+    queryKey: ['products', 'picker'],
+    queryFn: () => unwrap(api.GET('/products', { params: { query: { per_page: 100 } } })),
+    refetchInterval: (query) => (query.state.data?.data.some(processing) ? POLL_MS : false),
+  });
+}
+
 export function useProduct(id: number | undefined) {
   return useQuery({
     queryKey: ['product', id],
@@ -52,6 +64,15 @@ export function useCreateProduct() {
           }),
         )
       ).data,
+    onSuccess: invalidate,
+  });
+}
+
+/** POST /products/sample: a product with the service's own demo clip, ready at once (or in seconds on a fresh stack). */
+export function useCreateSampleProduct() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: async () => (await unwrap(api.POST('/products/sample', { body: {} }))).data,
     onSuccess: invalidate,
   });
 }
