@@ -12,6 +12,7 @@ import { api } from '../../api/client';
 import { HookIdeas } from '../../components/HookIdeas';
 import { PageHeader } from '../../components/PageHeader';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { UnitsLeft } from '../usage/UnitsLeft';
 import { CaptionFields } from './CaptionFields';
 import { CaptionPreview } from './CaptionPreview';
 import { MethodFields } from './MethodFields';
@@ -98,6 +99,7 @@ export function CreateVideoForm({ above }: { above?: ReactNode }) {
       session.write(null);
       // The watch on jobs (JobWatcher) learns of the new one, to tell when it finishes.
       void queries.invalidateQueries({ queryKey: ['jobs'] });
+      void queries.invalidateQueries({ queryKey: ['usage'] });
       navigate(`/jobs/${job.id}`);
     },
   });
@@ -199,9 +201,7 @@ export function CreateVideoForm({ above }: { above?: ReactNode }) {
                 <Button type="submit" size="md" loading={create.isPending}>
                   Create video
                 </Button>
-                <Text size="sm" c="gray.7">
-                  Uses one unit of your monthly allowance.
-                </Text>
+                <UnitsLeft cost={1} />
               </Group>
             </Stack>
           </Grid.Col>

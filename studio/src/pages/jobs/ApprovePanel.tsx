@@ -9,6 +9,7 @@ import { unwrap } from '#client/result';
 import type { Job, paths } from '#client/types';
 import { api } from '../../api/client';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { UnitsLeft } from '../usage/UnitsLeft';
 import { TEXT_LIMITS } from '../../intake/limits';
 import { counted } from '../../intake/text-count';
 import { CaptionFields } from '../create/CaptionFields';
@@ -41,6 +42,7 @@ export function ApprovePanel({ job }: { job: Job }) {
       queries.setQueryData(jobKey(job.id), next);
       // It runs again: the watch on jobs (JobWatcher) follows it to tell when it is done.
       void queries.invalidateQueries({ queryKey: ['jobs'] });
+      void queries.invalidateQueries({ queryKey: ['usage'] });
     },
   });
   return (
@@ -64,6 +66,7 @@ export function ApprovePanel({ job }: { job: Job }) {
         >
           Approve
         </Button>
+        <UnitsLeft cost={0} />
       </Group>
     </Stack>
   );

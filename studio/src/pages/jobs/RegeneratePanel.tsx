@@ -13,6 +13,7 @@ import type { Job } from '#client/types';
 import { api } from '../../api/client';
 import { CountedTextarea } from '../../components/CountedText';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { UnitsLeft } from '../usage/UnitsLeft';
 import { TEXT_LIMITS } from '../../intake/limits';
 import { AvatarSelect } from '../create/AvatarSelect';
 import { captionOfJob, type Caption } from '../create/caption';
@@ -50,6 +51,7 @@ export function RegeneratePanel({ job }: { job: Job }) {
     onSuccess: (next) => {
       queries.setQueryData(jobKey(job.id), next);
       void queries.invalidateQueries({ queryKey: ['jobs'] });
+      void queries.invalidateQueries({ queryKey: ['usage'] });
       close();
     },
   });
@@ -102,6 +104,7 @@ export function RegeneratePanel({ job }: { job: Job }) {
           )}
           <ProblemAlert error={regenerate.error} onClose={regenerate.reset} />
           <Group justify="flex-end">
+            <UnitsLeft cost={1} />
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
