@@ -6,6 +6,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import {
   IconBuildingStore,
   IconChartBar,
+  IconCreditCard,
   IconGauge,
   IconKey,
   IconLibraryPhoto,
@@ -37,6 +38,7 @@ export const PAGES: StudioPage[] = [
   { path: '/social', label: 'Social', icon: IconShare, Page: lazy(() => import('../pages/social/SocialPage')) },
   { path: '/analytics', label: 'Analytics', icon: IconChartBar, Page: lazy(() => import('../pages/analytics/AnalyticsPage')) },
   { path: '/usage', label: 'Usage', icon: IconGauge, Page: lazy(() => import('../pages/usage/UsagePage')) },
+  { path: '/plans', label: 'Plans', icon: IconCreditCard, Page: lazy(() => import('../pages/plans/PlansPage')) },
   { path: '/settings', label: 'Settings', icon: IconKey, Page: lazy(() => import('../pages/settings/SettingsPage')) },
 ];
 
