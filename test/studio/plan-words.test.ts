@@ -1,9 +1,11 @@
 /** The Plans page's words (studio/src/pages/plans/plan-words.ts), from the service's own plan table. */
+import type { Plan } from '#client/types';
 import { PLAN_NAMES, planView } from '#domain/plans';
 import { changeWords, currentPlanLine, planRow, priceOf } from '../../studio/src/pages/plans/plan-words';
 
-const PLANS = PLAN_NAMES.map(planView);
-const [free, starter, pro, business] = PLANS;
+// GET /plans answers planView's objects; its currency is the one literal the contract names.
+const PLANS = PLAN_NAMES.map(planView) as Plan[];
+const [free, starter, pro, business] = PLANS as [Plan, Plan, Plan, Plan];
 const onPlan = (plan: (typeof PLAN_NAMES)[number], pending: (typeof PLAN_NAMES)[number] | null = null) => ({ plan, pending_plan: pending, plan_changes_at: pending ? '2026-12-01T00:00:00.000Z' : null });
 
 test('prices: the free plan is "Free", the others dollars a month', () => {

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '#client/result';
 import type { Product } from '#client/types';
 import { api } from '../../api/client';
+import type { DemoIntakeBody } from './demo-intake';
 
 export type { Product };
 export const PER_PAGE = 10;
@@ -51,16 +52,18 @@ export interface NewProduct {
   name: string;
   description?: string;
   demoUploadId?: string;
+  /** With a demo: its reframe and the part kept. */
+  intake?: DemoIntakeBody;
 }
 
 export function useCreateProduct() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: async ({ name, description, demoUploadId }: NewProduct) =>
+    mutationFn: async ({ name, description, demoUploadId, intake }: NewProduct) =>
       (
         await unwrap(
           api.POST('/products', {
-            body: { name, ...(description ? { description } : {}), ...(demoUploadId ? { demo_video_upload_id: demoUploadId } : {}) },
+            body: { name, ...(description ? { description } : {}), ...(demoUploadId ? { demo_video_upload_id: demoUploadId, ...intake } : {}) },
           }),
         )
       ).data,

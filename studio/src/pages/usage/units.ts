@@ -3,7 +3,9 @@
  * allowance): one unit per video and one per regeneration, reserved when the job starts, given back if
  * it fails; approving a preview spends nothing (docs/decisions.md, The allowance ledger).
  */
-import type { Usage } from './usage-api';
+import type { Schemas } from '#client/types';
+
+type Allowance = Schemas['Usage']['allowance'];
 
 export interface UnitsNote {
   text: string;
@@ -14,7 +16,7 @@ export interface UnitsNote {
 const units = (n: number) => `${n} unit${n === 1 ? '' : 's'}`;
 
 /** `cost` units for the action; without the allowance (not loaded yet), what it costs alone. */
-export function unitsNote(cost: number, allowance?: Usage['allowance']): UnitsNote {
+export function unitsNote(cost: number, allowance?: Allowance): UnitsNote {
   const spends = cost === 0 ? 'Costs nothing' : `Uses ${units(cost)}`;
   if (!allowance) return { text: `${spends} of your monthly allowance.`, enough: true };
   const { remaining, limit } = allowance;
