@@ -30,6 +30,7 @@ export const PAGES: StudioPage[] = [
   { path: '/create', label: 'New video', icon: IconSparkles, Page: lazy(() => import('../pages/create/CreateVideoPage')) },
   { path: '/jobs', label: 'Jobs', icon: IconListDetails, Page: lazy(() => import('../pages/jobs/JobsPage')) },
   { path: '/jobs/:id', Page: lazy(() => import('../pages/jobs/JobPage')) },
+  { path: '/batches/:id', Page: lazy(() => import('../pages/batches/BatchPage')) },
   { path: '/videos', label: 'Videos', icon: IconMovie, Page: lazy(() => import('../pages/videos/VideosPage')) },
   { path: '/videos/:id', Page: lazy(() => import('../pages/videos/VideoPage')) },
   { path: '/products', label: 'Products', icon: IconBuildingStore, Page: lazy(() => import('../pages/products/ProductsPage')) },

@@ -28,7 +28,8 @@ import { jobKey } from './useJob';
 /** The API's cap on regenerations per job. */
 const MAX_REGENERATIONS = 20;
 
-export function RegeneratePanel({ job }: { job: Job }) {
+/** `compact`: a small button, for a card among others (a batch's). */
+export function RegeneratePanel({ job, compact = false }: { job: Job; compact?: boolean }) {
   const queries = useQueryClient();
   const [opened, { open, close }] = useDisclosure(false);
   const [form, setForm] = useState<RegenerateForm>(() => regenerateFormOf(job));
@@ -52,6 +53,7 @@ export function RegeneratePanel({ job }: { job: Job }) {
       queries.setQueryData(jobKey(job.id), next);
       void queries.invalidateQueries({ queryKey: ['jobs'] });
       void queries.invalidateQueries({ queryKey: ['usage'] });
+      void queries.invalidateQueries({ queryKey: ['batch'] });
       close();
     },
   });
@@ -61,7 +63,7 @@ export function RegeneratePanel({ job }: { job: Job }) {
 
   return (
     <>
-      <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={open} disabled={left <= 0}>
+      <Button variant="default" size={compact ? 'xs' : 'sm'} leftSection={<IconRefresh size={compact ? 14 : 16} />} onClick={open} disabled={left <= 0}>
         Regenerate…
       </Button>
       <Modal opened={opened} onClose={close} title="Regenerate the preview" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
