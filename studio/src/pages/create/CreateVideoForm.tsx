@@ -33,14 +33,17 @@ function usePreviewImage(form: CreateForm): string | null {
   return avatars.data?.find((avatar) => String(avatar.id) === String(avatarId))?.image_url ?? null;
 }
 
-function PreviewCard({ form }: { form: CreateForm }) {
+/** `variants`: with no hook text of its own, the preview shows the first variant's hook. */
+function PreviewCard({ form, variants }: { form: CreateForm; variants: Variants }) {
   const imageUrl = usePreviewImage(form);
+  const first = variants.on && !form.caption.text.trim() ? variants.hooks[0] : undefined;
+  const caption = first ? { ...form.caption, text: first } : form.caption;
   return (
     <Card withBorder padding="md" pos="sticky" top={72}>
       <Title order={3} size="h4" mb="sm">
         Caption preview
       </Title>
-      <CaptionPreview caption={form.caption} imageUrl={imageUrl} maxWidth={280} />
+      <CaptionPreview caption={caption} imageUrl={imageUrl} maxWidth={280} />
       <Text size="xs" c="gray.7" mt="xs">
         Drawn inside the area the short-video apps leave free of their own buttons.
       </Text>
@@ -128,7 +131,7 @@ export function CreateVideoForm({ above }: { above?: ReactNode }) {
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 5 }}>
-            <PreviewCard form={form} />
+            <PreviewCard form={form} variants={variants} />
           </Grid.Col>
           {/* After the preview on phones, so the preview sits right under the caption it shows. */}
           <Grid.Col span={{ base: 12, md: 7 }}>

@@ -36,7 +36,7 @@ export function TakesGrid({ takes, picked, onPick }: Props) {
           {takes.map((take, i) => (
             <Card key={take.take} withBorder padding="xs" data-picked={picked === take.take || undefined} style={picked === take.take ? { borderColor: 'var(--mantine-color-violet-7)', borderWidth: 2 } : undefined}>
               {take.preview_url && (
-                <video src={take.preview_url} controls playsInline preload="metadata" aria-label={`Take ${take.take}`} style={{ width: '100%', aspectRatio: '9 / 16', background: '#000', borderRadius: 6 }} />
+                <video src={take.preview_url} poster={take.preview_still_url ?? undefined} controls playsInline preload="metadata" aria-label={`Take ${take.take}`} style={{ width: '100%', aspectRatio: '9 / 16', background: '#000', borderRadius: 6 }} />
               )}
               <Stack gap={4} mt="xs">
                 <Group gap={6}>

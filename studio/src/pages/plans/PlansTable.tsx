@@ -3,7 +3,7 @@ import { Badge, Button, Table, Text } from '@mantine/core';
 import type { Account, Plan, PlanName, Plans } from '#client/types';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { ResponsiveTable } from '../../components/ResponsiveTable';
-import { dayOf, planRow, planTitle, priceOf, type PlanRow } from './plan-words';
+import { planRow, planTitle, priceOf, type PlanRow } from './plan-words';
 
 interface Props {
   plans: Plans;
@@ -64,11 +64,15 @@ export function PlansTable({ plans, account, onChoose, busy }: Props) {
             <Table.Tr key={plan.name} aria-current={plan.name === account.plan ? 'true' : undefined}>
               <Table.Td data-label="Plan">
                 <Text fw={600}>{planTitle(plan.name)}</Text>
-                {row.badge && (
-                  <Badge variant="light" color={plan.name === account.plan ? 'violet' : 'yellow'} title={plan.name === account.pending_plan && account.plan_changes_at ? `Takes over on ${dayOf(account.plan_changes_at)}` : undefined}>
-                    {row.badge}
-                  </Badge>
-                )}
+                {row.badge &&
+                  (plan.name === account.plan ? (
+                    <Badge variant="light">{row.badge}</Badge>
+                  ) : (
+                    // A date is too long for a badge, which cuts its text on a phone.
+                    <Text size="xs" fw={600}>
+                      {row.badge}
+                    </Text>
+                  ))}
               </Table.Td>
               <Table.Td data-label="Price">{priceOf(plan.price)}</Table.Td>
               <Table.Td data-label="Videos a month">{plan.monthly_allowance}</Table.Td>
