@@ -196,7 +196,7 @@ test('a demo dropped on the field is checked in the browser and nothing is sent:
   await openFromNavigation(tab, 'Products', '/products');
   await step(tab, 'open the new-product form', 15_000, (timeout) => page.getByRole('button', { name: 'New product' }).click({ timeout }));
   const form = page.getByRole('dialog', { name: 'New product' });
-  const field = form.getByRole('button', { name: 'Demo video' });
+  const field = form.getByRole('button', { name: 'Demo video', exact: true });
   await visible(tab, 'the demo field', field);
   // The limits are stated before anything is chosen, WebM among the formats.
   await visible(tab, "the demo field's limits", form.getByText(/MP4, MOV, AVI or WebM; portrait, or landscape and square ones reframed to 9:16; at most 50 MB; up to 3 minutes of it kept/));
