@@ -200,9 +200,10 @@ async function checkAtBothSizes(what: string, path: string, ready: (page: Page) 
 /** Connects Provider A through its sandbox on the Social page, unless it already is (the post form then shows). */
 async function connectProviderA(): Promise<void> {
   const { page } = tab;
-  const connect = page.getByRole('button', { name: 'Connect Provider A' });
+  // Exact: "Disconnect Provider A" is shown once connected.
+  const connect = page.getByRole('button', { name: 'Connect Provider A', exact: true });
   const post = page.getByRole('region', { name: 'New post' });
-  await visible(tab, 'the Social page, connected or not', connect.or(post));
+  await visible(tab, 'the Social page, connected or not', connect.or(post).first());
   if (!(await connect.isVisible())) return;
   await step(tab, 'connect Provider A (its sandbox)', 30_000, async (timeout) => {
     await connect.click({ timeout });
@@ -254,8 +255,13 @@ journey(FIRST_RUN, [SIGN_UP], 180_000, async () => {
   await step(tab, 'try the sample product', 15_000, (timeout) => checklist.getByRole('button', { name: 'Try a sample product' }).click({ timeout }));
   // Its demo is ready at once, or in seconds on a stack that draws its sample clip for the first time.
   await visible(tab, 'the New video form', page.getByRole('button', { name: 'Create video' }), 120_000);
-  sampleName = await page.getByRole('combobox', { name: 'Product' }).inputValue();
-  expect(sampleName).toMatch(/\(sample\)$/);
+  const product = page.getByRole('combobox', { name: 'Product' });
+  await step(tab, 'the sample product chosen in the form', 15_000, async (timeout) => {
+    for (const until = Date.now() + timeout; !/\(sample\)$/.test(await product.inputValue()); await page.waitForTimeout(250)) {
+      if (Date.now() > until) throw new Error(`the product field reads "${await product.inputValue()}"`);
+    }
+  });
+  sampleName = await product.inputValue();
   await visible(tab, 'the product step ticked', checklist.getByText('Add a product (done)'));
   // Nothing typed: the units the form would spend, and what the month has.
   await visible(tab, 'the units left beside Create video', page.getByText('Uses 1 unit · 3 of 3 units left this month.'));
@@ -279,6 +285,8 @@ journey(BATCH, [FIRST_RUN], 600_000, async () => {
   expect((await list.getByRole('listitem').allInnerTexts()).map((text) => text.trim())).toEqual(hooks.map((hook, i) => `${i + 1}. ${hook}`));
   await page.mouse.move(0, 0);
   await visible(tab, 'the batch and its units', page.getByText('Uses 3 units · 3 of 3 units left this month.'));
+  // With no hook text of its own the preview shows the first variant's hook.
+  await visible(tab, "the first hook's caption in the preview", page.getByTestId('caption-layer'), 30_000);
   await page.screenshot({ path: join(DOCS_PICTURES, 'variants.png') });
 
   await step(tab, 'create the three videos', 15_000, (timeout) => page.getByRole('button', { name: 'Create 3 videos' }).click({ timeout }));

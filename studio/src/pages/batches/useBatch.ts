@@ -4,7 +4,7 @@ import { unwrap } from '#client/result';
 import { api } from '../../api/client';
 import { batchSettled } from './batch-words';
 
-export const batchKey = (id: number) => ['batch', id] as const;
+const batchKey = (id: number) => ['batch', id] as const;
 
 export function useBatch(id: number) {
   return useQuery({

@@ -61,6 +61,14 @@ export function CreateVideoForm({ above }: { above?: ReactNode }) {
   const [attempted, setAttempted] = useState(false);
   // Kept as it changes: leaving the page (or the studio, in this tab) and coming back finds it as it was.
   useEffect(() => session.write(draftText(form, reference)), [form, reference]);
+  // A product named in the address after the form is drawn (the sample product, made from the checklist above) is chosen too.
+  // (Adjusted while rendering, as React advises for state that follows a prop: no effect, no second render.)
+  const named = params.get('product_id');
+  const [seenNamed, setSeenNamed] = useState(named);
+  if (named !== seenNamed) {
+    setSeenNamed(named);
+    if (named) setForm((current) => ({ ...current, productId: named }));
+  }
   // A new form from scratch: its parts that hold their own state (a chosen file, hook ideas) start again too.
   const [round, setRound] = useState(0);
   const startOver = () => {

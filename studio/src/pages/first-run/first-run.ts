@@ -5,9 +5,9 @@
  */
 import type { Avatar, Job, Product } from '#client/types';
 
-export type StepKey = 'product' | 'avatar' | 'video';
+type StepKey = 'product' | 'avatar' | 'video';
 /** `waiting`: begun and moving on its own (a demo being prepared, a job running). */
-export type StepState = 'todo' | 'waiting' | 'done';
+type StepState = 'todo' | 'waiting' | 'done';
 
 export interface FirstRunStep {
   key: StepKey;

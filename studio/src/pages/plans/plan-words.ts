@@ -17,9 +17,9 @@ export function priceOf(price: Plan['price']): string {
 }
 
 /** A day of the billing calendar (periods are calendar months in UTC). */
-export const dayOf = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
+const dayOf = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
 
-export type RowAction = 'upgrade' | 'downgrade' | 'keep';
+type RowAction = 'upgrade' | 'downgrade' | 'keep';
 
 export interface PlanRow {
   /** "Current plan", "From 1 December 2026". */

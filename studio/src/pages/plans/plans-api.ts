@@ -4,7 +4,7 @@ import { unwrap } from '#client/result';
 import type { PlanName } from '#client/types';
 import { api } from '../../api/client';
 
-export const ACCOUNT_KEY = ['account'] as const;
+const ACCOUNT_KEY = ['account'] as const;
 
 export function useAccount() {
   return useQuery({ queryKey: ACCOUNT_KEY, queryFn: async () => (await unwrap(api.GET('/account'))).data });
