@@ -11,6 +11,13 @@ describe('problemOf', () => {
     expect(problemOf(refusal('no_face', message))).toEqual({ heading: expect.stringMatching(/^No face found/), detail: message, requestId: 'req-1' });
   });
 
+  test('a 402 (the allowance or a cap reached) points to the Plans page; other refusals do not', () => {
+    const exhausted = refusal('allowance_exhausted', 'Monthly allowance of 3 videos used; change plan: PUT /account/plan (studio: Plans page; the plans: GET /plans)', 402);
+    expect(problemOf(exhausted)).toMatchObject({ heading: "This month's video allowance is used up", changePlan: true });
+    expect(problemOf(refusal('avatars_full', 'The plan keeps 3 avatars', 402)).changePlan).toBe(true);
+    expect(problemOf(refusal('conflict', 'busy', 409))).not.toHaveProperty('changePlan');
+  });
+
   test('a code the studio does not know still shows the message', () => {
     expect(problemOf(refusal('something_new', 'details', 418))).toMatchObject({ heading: 'The request failed (418)', detail: 'details' });
   });

@@ -10,8 +10,8 @@ const MB = 1024 * 1024;
 const demo = FILE_RULES.demo_video;
 
 describe('the limits stated next to each field', () => {
-  test('the demo field says WebM is accepted, that it must be portrait, and how long and large it may be', () => {
-    expect(hintOf(demo)).toBe('MP4, MOV, AVI or WebM; portrait (taller than wide); at most 3 minutes and 50 MB');
+  test('the demo field says WebM is accepted, that a landscape or square one is reframed, how large it may be and how much of it is kept', () => {
+    expect(hintOf(demo)).toBe('MP4, MOV, AVI or WebM; portrait, or landscape and square ones reframed to 9:16; at most 50 MB; up to 3 minutes of it kept');
   });
 
   test('avatar, reference and music fields state theirs', () => {
@@ -46,17 +46,25 @@ describe('kind and size, before reading the file', () => {
 });
 
 describe('length and shape, from what the browser read', () => {
-  test('a landscape or square demo is refused, with its size and what to do', () => {
-    expect(judgeMedia(demo, 'wide.mp4', { width: 1920, height: 1080, durationS: 12 })).toBe(
-      '“wide.mp4” is landscape (1920×1080): the demo video must be portrait, taller than wide. Export it vertical, e.g. 1080×1920.',
-    );
-    expect(judgeMedia(demo, 'square.mp4', { width: 720, height: 720, durationS: 12 })).toMatch(/is square \(720×720\)/);
+  test('a landscape or square demo is taken: the form asks how to reframe it (demo-intake.ts)', () => {
+    expect(judgeMedia(demo, 'wide.mp4', { width: 1920, height: 1080, durationS: 12 })).toBeNull();
+    expect(judgeMedia(demo, 'square.mp4', { width: 720, height: 720, durationS: 12 })).toBeNull();
     expect(judgeMedia(demo, 'tall.mp4', { width: 1080, height: 1920, durationS: 12 })).toBeNull();
   });
 
-  test("a demo over 3 minutes is refused; the API's half second of grace is kept", () => {
-    expect(judgeMedia(demo, 'tall.mp4', { width: 1080, height: 1920, durationS: 180.4 })).toBeNull();
-    expect(judgeMedia(demo, 'tall.mp4', { width: 1080, height: 1920, durationS: 200 })).toBe('“tall.mp4” is 3:20 long: a demo video may be at most 3 minutes. Trim it, then choose it again.');
+  test('a shape rule that cannot be reframed still refuses, with the size and what to do', () => {
+    const portraitOnly = { ...demo, reframable: false };
+    expect(judgeMedia(portraitOnly, 'wide.mp4', { width: 1920, height: 1080, durationS: 12 })).toBe(
+      '“wide.mp4” is landscape (1920×1080): the demo video must be portrait, taller than wide. Export it vertical, e.g. 1080×1920.',
+    );
+    expect(judgeMedia(portraitOnly, 'square.mp4', { width: 720, height: 720, durationS: 12 })).toMatch(/is square \(720×720\)/);
+  });
+
+  test('a demo over 3 minutes is taken, to be trimmed in the form; a length rule that cannot be trimmed keeps the grace and refuses past it', () => {
+    expect(judgeMedia(demo, 'tall.mp4', { width: 1080, height: 1920, durationS: 200 })).toBeNull();
+    const whole = { ...demo, trimmable: false };
+    expect(judgeMedia(whole, 'tall.mp4', { width: 1080, height: 1920, durationS: 180.4 })).toBeNull();
+    expect(judgeMedia(whole, 'tall.mp4', { width: 1080, height: 1920, durationS: 200 })).toBe('“tall.mp4” is 3:20 long: a demo video may be at most 3 minutes. Trim it, then choose it again.');
   });
 
   test('a reference over 60 s is refused with no grace; its shape is free', () => {

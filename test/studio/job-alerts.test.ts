@@ -30,10 +30,13 @@ test('each outcome says what happened and leads to the page that shows it', () =
   expect(alertOf(job(3, 'failed'))).toEqual({ title: 'A video job failed', color: 'red', path: '/jobs/3' });
 });
 
-test("the job's own page and its video's page show it already", () => {
+test("the job's own page, its video's page and its batch's page show it already", () => {
   expect(showsJob('/jobs/1', job(1, 'done', 11))).toBe(true);
   expect(showsJob('/videos/11', job(1, 'done', 11))).toBe(true);
   expect(showsJob('/products', job(1, 'done', 11))).toBe(false);
+  expect(showsJob('/batches/4', { ...job(1, 'preview_ready'), batch_id: 4 })).toBe(true);
+  expect(showsJob('/batches/5', { ...job(1, 'preview_ready'), batch_id: 4 })).toBe(false);
+  expect(showsJob('/batches/4', job(1, 'preview_ready'))).toBe(false);
 });
 
 test("the tab's title counts what waits to be looked at, first", () => {

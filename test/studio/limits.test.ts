@@ -108,11 +108,14 @@ describe('file rules', () => {
 
   test("lengths, shapes and pixels are the API's media checks'", () => {
     expect(FILE_RULES.demo_video).toMatchObject({
-      // The studio offers no trim, so a demo must fit whole: what the API keeps at most, with its grace.
+      // What the API keeps of a demo at most, with its grace: a longer clip is trimmed in the form.
       maxDurationS: DEMO_LENGTH.maxKeptS,
       durationGraceS: DEMO_LENGTH.graceS,
       minSidePx: DEMO_VIDEO_RULES.minSidePx,
       portrait: true,
+      // The API takes a landscape or square demo with `reframe`, and a part of a longer one with the trim points.
+      reframable: true,
+      trimmable: true,
     });
     expect(FILE_RULES.reference_video.maxDurationS).toBe(REFERENCE_CLIP_LIMITS.maxDurationS);
     // The reference check has no grace: 60.1 s is refused.

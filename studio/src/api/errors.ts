@@ -45,13 +45,15 @@ export interface Problem {
   detail: string;
   /** Quote it to support; present when the API gave one. */
   requestId?: string;
+  /** A 402: the plan's allowance or a cap is reached, and a larger plan is the way on (the Plans page). */
+  changePlan?: true;
 }
 
 export function problemOf(error: unknown, action?: Action): Problem {
   if (isApiError(error)) {
     const wait = error.retryAfterS ? ` (try again in ${error.retryAfterS} s)` : '';
     const heading = (action && ACTION_HEADINGS[action][error.code]) ?? HEADINGS[error.code] ?? `The request failed (${error.status})`;
-    return { heading, detail: error.message + wait, requestId: error.requestId ?? undefined };
+    return { heading, detail: error.message + wait, requestId: error.requestId ?? undefined, ...(error.status === 402 ? { changePlan: true as const } : {}) };
   }
   if (error instanceof StorageUploadError) return { heading: 'The upload was refused by storage', detail: 'The upload form may have expired; please choose the file again.' };
   if (error instanceof TypeError) return { heading: 'Cannot reach Reaction Studio', detail: 'Check your connection; your work is kept and you can try again.' };

@@ -6,17 +6,14 @@
 import { useEffect, useRef } from 'react';
 import { Anchor, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
-import { unwrap } from '#client/result';
 import type { Job } from '#client/types';
-import { api } from '../api/client';
+import { fetchNewestJobs, NEWEST_JOBS_KEY } from '../api/newest-jobs';
 import { videoName } from '../pages/videos/video-name';
 import { useProductNames } from '../pages/videos/video-names';
 import { alertOf, finishedSince, showsJob, tabTitle } from './job-alerts';
 
-/** Under the jobs list's key, so a new job, an approval or a regeneration (which invalidate it) wakes the watch. */
-const WATCH_KEY = ['jobs', 'watch'] as const;
 const WATCH_MS = 5_000;
 
 const anyRunning = (jobs: Job[] | undefined) => !!jobs?.some((job) => job.status === 'queued' || job.status === 'processing');
@@ -34,9 +31,11 @@ function tellTheBrowser(title: string, body: string, open: () => void) {
 export function JobWatcher() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
+  const queries = useQueryClient();
   const jobs = useQuery({
-    queryKey: WATCH_KEY,
-    queryFn: async () => (await unwrap(api.GET('/videos/jobs', { params: { query: { limit: 20 } } }))).data,
+    // Under the jobs list's key: a new job, an approval or a regeneration (which invalidate it) wakes the watch.
+    queryKey: NEWEST_JOBS_KEY,
+    queryFn: fetchNewestJobs,
     refetchInterval: (query) => (anyRunning(query.state.data) ? WATCH_MS : false),
     staleTime: 0,
   });
@@ -49,6 +48,8 @@ export function JobWatcher() {
     if (!jobs.data) return;
     const finished = seen.current ? finishedSince(seen.current, jobs.data) : [];
     seen.current = new Map(jobs.data.map((job) => [job.id, job.status]));
+    // A finished job is a new video and a charged unit: the lists and the units left shown elsewhere follow.
+    if (finished.length) void Promise.all([queries.invalidateQueries({ queryKey: ['videos'] }), queries.invalidateQueries({ queryKey: ['usage'] })]);
     const news = (finished as Job[]).filter((job) => !showsJob(window.location.pathname, job));
     if (!news.length) return;
     unseen.current = [...unseen.current, ...news];

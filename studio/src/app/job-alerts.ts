@@ -5,7 +5,7 @@
 import type { Job } from '#client/types';
 
 type Status = Job['status'];
-type Seen = Pick<Job, 'id' | 'status' | 'video_id'>;
+type Seen = Pick<Job, 'id' | 'status' | 'video_id'> & Partial<Pick<Job, 'batch_id'>>;
 
 const running = (status: Status) => status === 'queued' || status === 'processing';
 
@@ -30,8 +30,9 @@ export function alertOf(job: Seen): JobAlert {
   return { title: 'A video job failed', color: 'red', path: `/jobs/${job.id}` };
 }
 
-/** Whether the page at `pathname` shows this job's outcome, so nothing needs saying. */
-export const showsJob = (pathname: string, job: Seen) => pathname === `/jobs/${job.id}` || (job.video_id !== null && pathname === `/videos/${job.video_id}`);
+/** Whether the page at `pathname` shows this job's outcome (its page, its video's, its batch's), so nothing needs saying. */
+export const showsJob = (pathname: string, job: Seen) =>
+  pathname === `/jobs/${job.id}` || (job.video_id !== null && pathname === `/videos/${job.video_id}`) || (!!job.batch_id && pathname === `/batches/${job.batch_id}`);
 
 const STUDIO_TITLE = 'Reaction Studio';
 

@@ -6,6 +6,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import {
   IconBuildingStore,
   IconChartBar,
+  IconCreditCard,
   IconGauge,
   IconKey,
   IconLibraryPhoto,
@@ -29,6 +30,7 @@ export const PAGES: StudioPage[] = [
   { path: '/create', label: 'New video', icon: IconSparkles, Page: lazy(() => import('../pages/create/CreateVideoPage')) },
   { path: '/jobs', label: 'Jobs', icon: IconListDetails, Page: lazy(() => import('../pages/jobs/JobsPage')) },
   { path: '/jobs/:id', Page: lazy(() => import('../pages/jobs/JobPage')) },
+  { path: '/batches/:id', Page: lazy(() => import('../pages/batches/BatchPage')) },
   { path: '/videos', label: 'Videos', icon: IconMovie, Page: lazy(() => import('../pages/videos/VideosPage')) },
   { path: '/videos/:id', Page: lazy(() => import('../pages/videos/VideoPage')) },
   { path: '/products', label: 'Products', icon: IconBuildingStore, Page: lazy(() => import('../pages/products/ProductsPage')) },
@@ -37,6 +39,7 @@ export const PAGES: StudioPage[] = [
   { path: '/social', label: 'Social', icon: IconShare, Page: lazy(() => import('../pages/social/SocialPage')) },
   { path: '/analytics', label: 'Analytics', icon: IconChartBar, Page: lazy(() => import('../pages/analytics/AnalyticsPage')) },
   { path: '/usage', label: 'Usage', icon: IconGauge, Page: lazy(() => import('../pages/usage/UsagePage')) },
+  { path: '/plans', label: 'Plans', icon: IconCreditCard, Page: lazy(() => import('../pages/plans/PlansPage')) },
   { path: '/settings', label: 'Settings', icon: IconKey, Page: lazy(() => import('../pages/settings/SettingsPage')) },
 ];
 

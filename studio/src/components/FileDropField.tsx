@@ -5,7 +5,7 @@
  */
 import { useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { Box, FileInput, Loader } from '@mantine/core';
-import { acceptOf, hintOf } from '../intake/file-check';
+import { acceptOf, hintOf, type MediaFacts } from '../intake/file-check';
 import { FILE_RULES, type FilePurpose } from '../intake/limits';
 import { checkFile } from '../intake/media-facts';
 import classes from './fields.module.css';
@@ -24,9 +24,11 @@ interface Props {
   withAsterisk?: boolean;
   /** Told while a chosen file is being checked, for a form that should not be sent meanwhile. */
   onCheckingChange?: (checking: boolean) => void;
+  /** Told what the browser read of the file taken (null when none is, or nothing could be read), for a form that asks more of it. */
+  onFacts?: (facts: MediaFacts | null) => void;
 }
 
-export function FileDropField({ purpose, label, description, value, onChange, leftSection, disabled, error, withAsterisk, onCheckingChange }: Props) {
+export function FileDropField({ purpose, label, description, value, onChange, leftSection, disabled, error, withAsterisk, onCheckingChange, onFacts }: Props) {
   const rule = FILE_RULES[purpose];
   const [problem, setProblem] = useState<string | null>(null);
   const [checking, setCheckingState] = useState(false);
@@ -43,14 +45,16 @@ export function FileDropField({ purpose, label, description, value, onChange, le
     setProblem(null);
     if (!file) {
       setChecking(false);
+      onFacts?.(null);
       onChange(null);
       return;
     }
     setChecking(true);
-    const refusal = await checkFile(rule, file);
+    const { refusal, facts } = await checkFile(rule, file);
     if (turn !== latest.current) return;
     setChecking(false);
     setProblem(refusal);
+    onFacts?.(refusal ? null : facts);
     onChange(refusal ? null : file);
   };
 

@@ -1,5 +1,6 @@
 /** An API refusal in words a person can act on, with the request id to quote to support. */
-import { Alert, Text } from '@mantine/core';
+import { Alert, Anchor, Text } from '@mantine/core';
+import { Link } from 'react-router';
 import { IconAlertTriangle } from './icons';
 import { problemOf, type Action } from '../api/errors';
 
@@ -10,6 +11,11 @@ export function ProblemAlert({ error, onClose, action }: { error: unknown; onClo
   return (
     <Alert color="red" variant="light" title={problem.heading} icon={<IconAlertTriangle size={18} />} withCloseButton={!!onClose} closeButtonLabel="Dismiss" onClose={onClose} role="alert">
       <Text size="sm">{problem.detail}</Text>
+      {problem.changePlan && (
+        <Anchor component={Link} to="/plans" size="sm" underline="always" display="inline-block" mt={4}>
+          See the plans
+        </Anchor>
+      )}
       {problem.requestId && (
         <Text size="xs" c="dimmed" mt={4}>
           Request id: {problem.requestId}

@@ -47,10 +47,9 @@ const measured = (seconds: number) => (seconds < 60 ? `${Math.round(seconds * 10
 
 /** The limits a person reads next to the field before choosing anything. */
 export function hintOf(rule: FileRule): string {
-  const shape = [
-    rule.portrait ? 'portrait (taller than wide)' : '',
-    rule.minSidePx && rule.media === 'image' ? `at least ${rule.minSidePx}×${rule.minSidePx} px` : '',
-  ].filter(Boolean);
+  const portrait = rule.reframable ? 'portrait, or landscape and square ones reframed to 9:16' : 'portrait (taller than wide)';
+  const shape = [rule.portrait ? portrait : '', rule.minSidePx && rule.media === 'image' ? `at least ${rule.minSidePx}×${rule.minSidePx} px` : ''].filter(Boolean);
+  if (rule.trimmable && rule.maxDurationS) return [rule.formats, ...shape, `at most ${megabytes(rule.maxBytes)}`, `up to ${durationLimit(rule.maxDurationS)} of it kept`].join('; ');
   const most = [rule.maxDurationS ? durationLimit(rule.maxDurationS) : '', megabytes(rule.maxBytes)].filter(Boolean).join(' and ');
   return [rule.formats, ...shape, `at most ${most}`].join('; ');
 }
@@ -68,14 +67,18 @@ export function judgeFile(rule: FileRule, file: ChosenFile): string | null {
   return null;
 }
 
-/** Length, shape and pixels from what the browser read. Null when fine, or when nothing could be read. */
+/**
+ * Length, shape and pixels from what the browser read. Null when fine, or when nothing could be read.
+ * A rule that is `reframable` or `trimmable` takes any shape or length: the form asks what to do with it.
+ */
 export function judgeMedia(rule: FileRule, name: string, facts: MediaFacts): string | null {
   const { width, height, durationS } = facts;
-  if (durationS !== undefined && rule.maxDurationS !== undefined && durationS > rule.maxDurationS + (rule.durationGraceS ?? 0)) {
+  // A trimmable file's length is the form's to judge, against the part it keeps (demo-intake.ts).
+  if (durationS !== undefined && rule.maxDurationS !== undefined && !rule.trimmable && durationS > rule.maxDurationS + (rule.durationGraceS ?? 0)) {
     return `“${name}” is ${measured(durationS)} long: a ${rule.what} may be at most ${durationLimit(rule.maxDurationS)}. Trim it, then choose it again.`;
   }
   if (width === undefined || height === undefined || !(width > 0 && height > 0)) return null;
-  if (rule.portrait && !(height > width)) {
+  if (rule.portrait && !rule.reframable && !(height > width)) {
     const shape = width === height ? 'square' : 'landscape';
     return `“${name}” is ${shape} (${width}×${height}): the ${rule.what} must be portrait, taller than wide. Export it vertical, e.g. 1080×1920.`;
   }

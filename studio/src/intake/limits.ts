@@ -83,6 +83,10 @@ export interface FileRule {
   maxPixels?: number;
   /** Taller than wide. */
   portrait?: boolean;
+  /** A landscape or square one is taken too: the form then asks how to make it portrait (`reframe`). */
+  reframable?: boolean;
+  /** A longer one is taken too: the form then asks which part to keep (`demo_start_s`, `demo_end_s`), at most `maxDurationS`. */
+  trimmable?: boolean;
 }
 
 const MB = 1024 * 1024;
@@ -101,6 +105,8 @@ export const FILE_RULES: Record<FilePurpose, FileRule> = {
     durationGraceS: 0.5,
     minSidePx: 240,
     portrait: true,
+    reframable: true,
+    trimmable: true,
   },
   avatar_image: {
     what: 'photo',

@@ -63,10 +63,17 @@ async function readMediaFacts(file: Blob, media: FileRule['media']): Promise<Med
   }
 }
 
-/** The whole check of a chosen file: null when it may be sent, else what is wrong in words. */
-export async function checkFile(rule: FileRule, file: File): Promise<string | null> {
+export interface FileVerdict {
+  /** Null when the file may be sent, else what is wrong in words. */
+  refusal: string | null;
+  /** What the browser read of it (its shape and length), null when it could read nothing. */
+  facts: MediaFacts | null;
+}
+
+/** The whole check of a chosen file, with what was read of it for the form (a demo's shape, say). */
+export async function checkFile(rule: FileRule, file: File): Promise<FileVerdict> {
   const refusal = judgeFile(rule, file);
-  if (refusal) return refusal;
+  if (refusal) return { refusal, facts: null };
   const facts = await readMediaFacts(file, rule.media);
-  return facts ? judgeMedia(rule, file.name, facts) : null;
+  return { refusal: facts ? judgeMedia(rule, file.name, facts) : null, facts };
 }

@@ -186,9 +186,9 @@ async function dropFile(page: Page, target: Locator, path: string): Promise<void
   for (const type of ['dragenter', 'dragover', 'drop']) await target.dispatchEvent(type, { dataTransfer: transfer });
 }
 
-test('a landscape demo dropped on the field is refused in the browser, saying why, and nothing is sent; a portrait one is taken', async () => {
+test('a demo dropped on the field is checked in the browser and nothing is sent: one too small is refused in words, a landscape one taken with the choice of how to make it portrait, a portrait one taken as it is', async () => {
   const { page } = tab;
-  const [landscape, portrait] = await Promise.all([clip('wide.mp4', '640x360'), clip('tall.mp4', '360x640')]);
+  const [tiny, landscape, portrait] = await Promise.all([clip('tiny.mp4', '180x320'), clip('wide.mp4', '640x360'), clip('tall.mp4', '360x640')]);
   const sent: string[] = [];
   page.on('request', (request) => {
     if (request.method() !== 'GET') sent.push(`${request.method()} ${request.url()}`);
@@ -196,18 +196,30 @@ test('a landscape demo dropped on the field is refused in the browser, saying wh
   await openFromNavigation(tab, 'Products', '/products');
   await step(tab, 'open the new-product form', 15_000, (timeout) => page.getByRole('button', { name: 'New product' }).click({ timeout }));
   const form = page.getByRole('dialog', { name: 'New product' });
-  const field = form.getByRole('button', { name: 'Demo video' });
+  const field = form.getByRole('button', { name: 'Demo video', exact: true });
   await visible(tab, 'the demo field', field);
   // The limits are stated before anything is chosen, WebM among the formats.
-  await visible(tab, "the demo field's limits", form.getByText(/MP4, MOV, AVI or WebM; portrait \(taller than wide\); at most 3 minutes and 50 MB/));
+  await visible(tab, "the demo field's limits", form.getByText(/MP4, MOV, AVI or WebM; portrait, or landscape and square ones reframed to 9:16; at most 50 MB; up to 3 minutes of it kept/));
+
+  await dropFile(page, field, tiny);
+  await visible(tab, 'the refusal', form.getByText('“tiny.mp4” is 180×320: a demo video must be at least 240 px on each side.', { exact: false }));
+  expect(await field.innerText()).not.toContain('tiny.mp4');
 
   await dropFile(page, field, landscape);
-  await visible(tab, 'the refusal', form.getByText('“wide.mp4” is landscape (640×360): the demo video must be portrait, taller than wide.', { exact: false }));
-  expect(await field.innerText()).not.toContain('wide.mp4');
+  await visible(tab, 'the landscape clip chosen', field.getByText('wide.mp4'));
+  const reframe = form.getByRole('radiogroup', { name: 'Make it portrait' });
+  await visible(tab, 'the choice of how to make it portrait', reframe);
+  await visible(tab, 'what the browser read of its shape', form.getByText('This clip is landscape (640×360); reaction videos are portrait, 9:16.'));
+  expect(await reframe.getByRole('radio', { name: /Blur the sides/ }).isChecked()).toBe(true);
+  const violations = await axeViolations(page);
+  const report = describeViolations([{ where: 'the new-product form with a landscape demo', violations }]);
+  if (report) throw new Error(`axe found serious or critical violations:\n${report}`);
 
   await dropFile(page, field, portrait);
   await visible(tab, 'the portrait clip chosen', field.getByText('tall.mp4'));
-  expect(await form.getByText(/is landscape/).count()).toBe(0);
+  expect(await reframe.count()).toBe(0);
+  // The trim fields are there for any demo.
+  await visible(tab, 'the trim fields', form.getByLabel('Start at (s)'));
   // Files go to storage only when the form is sent: checking them sent nothing.
   expect(sent).toEqual([]);
   await step(tab, 'cancel the form', 15_000, (timeout) => form.getByRole('button', { name: 'Cancel' }).click({ timeout }));

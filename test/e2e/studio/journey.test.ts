@@ -1,15 +1,17 @@
 /**
- * The studio's journey (issue 12) in Chromium against a local stack: sign up, make an API key in
+ * The studio's journey (issues 12 and 28) in Chromium against a local stack: sign up and, as a new
+ * account, reach finished videos from the first-run checklist (the sample product, a batch of three
+ * variants from hook ideas, one approved and posted), change plan; then make an API key in
  * Settings and use it, add a product with a demo video through the page's upload, make a preview job
  * from a prompt, read what Regenerate would send with another sound and a voice line, approve it,
  * play the finished video, pick a music track (its preview plays) and a voice line for another video
  * and read the request, check every page with data on it with axe, revoke the key, sign out. Each step builds on the one before; after a failure the later steps
  * report that they did not run instead of failing for the same reason again.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { renderCaptionPng, runFfmpeg, typicalFaceBox } from '#render';
 import { apiClient } from '#test-support/local-stack';
 import { axeViolations, contentWidth, describeViolations, settle, VIEWPORTS, type PageViolations } from '#test-support/browser';
@@ -169,7 +171,66 @@ async function expectPlays(what: string, video: Locator): Promise<{ duration: nu
   return state;
 }
 
+/** Where the journey's pictures of issue 28's pages go: the studio's docs. */
+const DOCS_PICTURES = resolve(__dirname, '../../../docs/studio');
+
+/** The page at laptop and phone size: axe, nothing wider than the phone, and a picture of each in the docs. */
+async function checkAtBothSizes(what: string, path: string, ready: (page: Page) => Locator, picture: string): Promise<void> {
+  const { page } = tab;
+  const checked: (PageViolations & { width: number })[] = [];
+  try {
+    for (const size of ['desktop', 'phone'] as const) {
+      await page.setViewportSize(VIEWPORTS[size]);
+      await page.goto(`${studio.baseUrl}${path}`);
+      await visible(tab, `${what} at ${VIEWPORTS[size].width}×${VIEWPORTS[size].height}`, ready(page), 30_000);
+      await settle(page);
+      // Nothing hovered or focused: the picture and axe see the page at rest.
+      await page.mouse.move(0, 0);
+      checked.push({ where: `${what} at ${VIEWPORTS[size].width}×${VIEWPORTS[size].height}`, violations: await axeViolations(page), width: await contentWidth(page) });
+      await page.screenshot({ path: join(DOCS_PICTURES, `${picture}${size === 'phone' ? '-phone' : ''}.png`) });
+    }
+  } finally {
+    await page.setViewportSize(VIEWPORTS.desktop);
+  }
+  const report = describeViolations(checked);
+  if (report) throw new Error(`axe found serious or critical violations:\n${report}`);
+  expect(checked.filter((c) => c.where.includes(`at ${VIEWPORTS.phone.width}×`) && c.width > VIEWPORTS.phone.width).map((c) => `${c.where}: ${c.width} px`)).toEqual([]);
+}
+
+/** Connects Provider A through its sandbox on the Social page, unless it already is (the post form then shows). */
+async function connectProviderA(): Promise<void> {
+  const { page } = tab;
+  // Exact: "Disconnect Provider A" is shown once connected.
+  const connect = page.getByRole('button', { name: 'Connect Provider A', exact: true });
+  const post = page.getByRole('region', { name: 'New post' });
+  await visible(tab, 'the Social page, connected or not', connect.or(post).first());
+  if (!(await connect.isVisible())) return;
+  await step(tab, 'connect Provider A (its sandbox)', 30_000, async (timeout) => {
+    await connect.click({ timeout });
+    const dialog = page.getByRole('dialog', { name: 'Connect Provider A' });
+    await dialog.getByLabel('API key').fill('sandbox_a_journey', { timeout });
+    await dialog.getByRole('button', { name: 'Connect', exact: true }).click({ timeout });
+    await dialog.waitFor({ state: 'hidden', timeout });
+  });
+}
+
+/** Waits until the combobox reads `expected` at its start (a chosen option's label). */
+async function comboboxReads(what: string, combobox: Locator, expected: string): Promise<void> {
+  await step(tab, what, 15_000, async (timeout) => {
+    for (const until = Date.now() + timeout; !(await combobox.inputValue()).startsWith(expected); await tab.page.waitForTimeout(250)) {
+      if (Date.now() > until) throw new Error(`it reads "${await combobox.inputValue()}"`);
+    }
+  });
+}
+
 const SIGN_UP = 'sign up in the studio';
+const FIRST_RUN = 'New video, first run: the checklist with the stock avatars ticked, then "Try a sample product" opens the form with the sample chosen';
+const BATCH = 'Variants: three hook ideas as one batch of previews, side by side on the batch page; one approved becomes a video';
+const PLAN = 'Plans: an upgrade holds at once, a downgrade waits for the next period and says when';
+let sampleName: string;
+let hooks: string[];
+let batchPath: string;
+let approvedName: string;
 const KEY = 'Settings: create an API key, read it once from the dialog, and use it from Node';
 const PRODUCT = 'Products: a product with a demo video uploaded from the page becomes ready';
 const VIDEO = 'New video: a preview from a prompt, approved, ends in a finished video that plays';
@@ -177,6 +238,114 @@ const VIDEO = 'New video: a preview from a prompt, approved, ends in a finished 
 journey(SIGN_UP, [], 60_000, async () => {
   await signUp(studio, tab, `journey-${Date.now()}@example.com`);
   await visible(tab, 'the signed-in address in the header', tab.page.getByText(/journey-\d+@example\.com/));
+});
+
+journey(FIRST_RUN, [SIGN_UP], 180_000, async () => {
+  const { page } = tab;
+  await openFromNavigation(tab, 'New video', '/create');
+  const checklist = page.getByRole('region', { name: 'Your first video in three steps' });
+  await visible(tab, 'the first-run checklist', checklist);
+  // The stock avatars are there from the start; nothing else is.
+  expect(await checklist.getByRole('listitem').count()).toBe(3);
+  for (const state of ['Add a product (to do)', 'Pick or make an avatar (done)', 'Make a video (to do)']) await visible(tab, `"${state}"`, checklist.getByText(state, { exact: true }));
+  // The form waits for a product whose demo is ready: no "Create video" to press yet.
+  expect(await page.getByRole('button', { name: 'Create video' }).count()).toBe(0);
+  await checkAtBothSizes('New video, first run', '/create', () => checklist, 'first-run');
+
+  await step(tab, 'try the sample product', 15_000, (timeout) => checklist.getByRole('button', { name: 'Try a sample product' }).click({ timeout }));
+  // Its demo is ready at once, or in seconds on a stack that draws its sample clip for the first time.
+  await visible(tab, 'the New video form', page.getByRole('button', { name: 'Create video' }), 120_000);
+  const product = page.getByRole('combobox', { name: 'Product' });
+  await step(tab, 'the sample product chosen in the form', 15_000, async (timeout) => {
+    for (const until = Date.now() + timeout; !/\(sample\)$/.test(await product.inputValue()); await page.waitForTimeout(250)) {
+      if (Date.now() > until) throw new Error(`the product field reads "${await product.inputValue()}"`);
+    }
+  });
+  sampleName = await product.inputValue();
+  await visible(tab, 'the product step ticked', checklist.getByText('Add a product (done)'));
+  // Nothing typed: the units the form would spend, and what the month has.
+  await visible(tab, 'the units left beside Create video', page.getByText('Uses 1 unit · 3 of 3 units left this month.'));
+});
+
+journey(BATCH, [FIRST_RUN], 600_000, async () => {
+  const { page } = tab;
+  await page.getByLabel('Reaction prompt').fill('a woman in her 30s, surprised, then delighted');
+  await step(tab, 'choose the mode "Preview"', 15_000, (timeout) => page.locator('label').filter({ hasText: /^Preview$/ }).click({ timeout }));
+  await step(tab, 'turn on "Make variants"', 15_000, (timeout) => page.getByRole('switch', { name: 'Make variants' }).check({ timeout }));
+  await step(tab, 'ask for hook ideas', 15_000, (timeout) => page.getByRole('button', { name: 'Suggest hooks' }).click({ timeout }));
+  const ideas = page.getByRole('group', { name: 'Hook ideas' });
+  await visible(tab, 'the hook ideas', ideas, 30_000);
+  const add = ideas.getByRole('button', { name: /^Add: / });
+  hooks = [];
+  for (let i = 0; i < 3; i++) {
+    hooks.push((await add.nth(i).getAttribute('aria-label'))!.replace(/^Add: /, ''));
+    await step(tab, `add hook idea ${i + 1}`, 15_000, (timeout) => add.nth(i).click({ timeout }));
+  }
+  const list = page.getByRole('list', { name: 'Variant hooks' });
+  expect((await list.getByRole('listitem').allInnerTexts()).map((text) => text.trim())).toEqual(hooks.map((hook, i) => `${i + 1}. ${hook}`));
+  await page.mouse.move(0, 0);
+  await visible(tab, 'the batch and its units', page.getByText('Uses 3 units · 3 of 3 units left this month.'));
+  // With no hook text of its own the preview shows the first variant's hook.
+  await visible(tab, "the first hook's caption in the preview", page.getByTestId('caption-layer'), 30_000);
+  await page.screenshot({ path: join(DOCS_PICTURES, 'variants.png') });
+
+  await step(tab, 'create the three videos', 15_000, (timeout) => page.getByRole('button', { name: 'Create 3 videos' }).click({ timeout }));
+  await step(tab, 'the batch page opens', 30_000, (timeout) => page.waitForURL(/\/batches\/\d+$/, { timeout }));
+  batchPath = new URL(page.url()).pathname;
+  await visible(tab, 'three previews to review', page.getByText('3 videos: 3 previews to review'), 480_000);
+  // Side by side, each its own preview; "Play all" starts them together.
+  for (const hook of hooks) await visible(tab, `the preview of "${hook}"`, page.getByRole('article', { name: `${sampleName} · ${hook}` }).locator('video'));
+  await step(tab, 'play all the previews', 15_000, (timeout) => page.getByRole('button', { name: 'Play all' }).click({ timeout }));
+  await step(tab, 'the three previews play together', 30_000, (timeout) =>
+    page.waitForFunction(() => {
+      const { document } = globalThis as unknown as { document: { querySelectorAll(selector: string): Iterable<Media> } };
+      const videos = [...document.querySelectorAll('main video')];
+      return videos.length === 3 && videos.every((video) => video.error === null && video.currentTime > 0.2);
+    }, undefined, { timeout }),
+  );
+  await checkAtBothSizes('the batch page', batchPath, (p) => p.getByText('3 videos: 3 previews to review'), 'batch');
+
+  approvedName = `${sampleName} · ${hooks[0]}`;
+  const card = page.getByRole('article', { name: approvedName });
+  await step(tab, 'approve the first variant', 15_000, (timeout) => card.getByRole('button', { name: `Approve ${approvedName}` }).click({ timeout }));
+  await visible(tab, 'the first variant done', card.getByTestId('job-status').filter({ hasText: /^done$/i }), 300_000);
+  await visible(tab, 'the others still waiting for a decision', page.getByText('3 videos: 2 previews to review, 1 done'));
+});
+
+journey('Post it from the batch: Social with the video chosen and its hook as the caption, posted through the sandbox', [BATCH], 90_000, async () => {
+  const { page } = tab;
+  await page.goto(`${studio.baseUrl}${batchPath}`);
+  await step(tab, 'Post it', 15_000, (timeout) => page.getByRole('article', { name: approvedName }).getByRole('link', { name: `Post ${approvedName}` }).click({ timeout }));
+  await step(tab, 'the Social page opens', 15_000, (timeout) => page.waitForURL(/\/social\?video_id=\d+$/, { timeout }));
+  await connectProviderA();
+  const post = page.getByRole('region', { name: 'New post' });
+  await visible(tab, 'the post form', post);
+  await comboboxReads('the video chosen', post.getByRole('combobox', { name: 'Video' }), approvedName);
+  expect(await post.getByLabel('Caption').inputValue()).toBe(hooks[0]);
+  // The channels come first among the form's checkboxes ("Save as a draft" is the last).
+  await step(tab, 'choose a channel', 15_000, (timeout) => post.getByRole('checkbox').first().check({ timeout }));
+  await step(tab, 'publish', 15_000, (timeout) => post.getByRole('button', { name: 'Publish now' }).click({ timeout }));
+  await visible(tab, 'the post in the list', page.getByRole('table', { name: 'Posts' }).getByRole('row').filter({ hasText: approvedName }), 30_000);
+});
+
+journey(PLAN, [FIRST_RUN], 90_000, async () => {
+  const { page } = tab;
+  const cookie = await sessionCookieHeader(tab.context);
+  const usage = async () => ((await (await fetch(`${studio.apiUrl}/usage`, { headers: { cookie } })).json()) as { data: { plan: { name: string; pending_plan: string | null }; allowance: { limit: number } } }).data;
+  await openFromNavigation(tab, 'Plans', '/plans');
+  const current = page.getByTestId('current-plan');
+  await visible(tab, 'the plan in force', current.filter({ hasText: 'You are on the Free plan.' }));
+  await step(tab, 'upgrade to Starter', 15_000, (timeout) => page.getByRole('button', { name: 'Upgrade to Starter' }).click({ timeout }));
+  await visible(tab, 'Starter in force', current.filter({ hasText: /^You are on the Starter plan\.$/ }));
+  expect(await usage()).toMatchObject({ plan: { name: 'starter', pending_plan: null }, allowance: { limit: 30 } });
+
+  await step(tab, 'ask to downgrade to Free', 15_000, (timeout) => page.getByRole('button', { name: 'Downgrade to Free' }).click({ timeout }));
+  await step(tab, 'confirm the downgrade', 15_000, (timeout) => page.getByRole('dialog', { name: 'Downgrade to Free?' }).getByRole('button', { name: 'Downgrade to Free' }).click({ timeout }));
+  await visible(tab, 'the downgrade waiting, with its day', current.filter({ hasText: /It changes to Free on \d{1,2} \w+ \d{4}, when the next billing period starts/ }));
+  await visible(tab, "the Free plan's row says from when", page.getByRole('row').filter({ hasText: /^Free/ }).getByText(/^From \d{1,2} \w+ \d{4}$/));
+  // Starter holds until then.
+  expect(await usage()).toMatchObject({ plan: { name: 'starter', pending_plan: 'free' }, allowance: { limit: 30 } });
+  await checkAtBothSizes('the Plans page with a downgrade waiting', '/plans', (p) => p.getByTestId('current-plan').filter({ hasText: 'It changes to Free' }), 'plans');
 });
 
 journey(KEY, [SIGN_UP], 60_000, async () => {
@@ -300,13 +469,8 @@ journey('Post it: Social opens with the video chosen and its hook as the caption
   await page.goto(`${studio.baseUrl}${videoPath}`);
   await step(tab, 'Post it', 15_000, (timeout) => page.getByRole('link', { name: 'Post it' }).click({ timeout }));
   await step(tab, 'the Social page opens', 15_000, (timeout) => page.waitForURL(/\/social\?video_id=\d+$/, { timeout }));
-  await step(tab, 'connect Provider A (its sandbox)', 30_000, async (timeout) => {
-    await page.getByRole('button', { name: 'Connect Provider A' }).click({ timeout });
-    const connect = page.getByRole('dialog', { name: 'Connect Provider A' });
-    await connect.getByLabel('API key').fill('sandbox_a_journey', { timeout });
-    await connect.getByRole('button', { name: 'Connect', exact: true }).click({ timeout });
-    await connect.waitFor({ state: 'hidden', timeout });
-  });
+  // Connected already when the batch's video was posted.
+  await connectProviderA();
   const post = page.getByRole('region', { name: 'New post' });
   await visible(tab, 'the post form', post);
   const video = post.getByRole('combobox', { name: 'Video' });

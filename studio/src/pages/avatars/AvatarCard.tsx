@@ -1,10 +1,9 @@
-/** One avatar: its portrait once ready (a placeholder while it is drawn), where it came from, delete. */
+/** One avatar: its portrait once ready (a placeholder while it is drawn), where it came from, delete (a stock avatar is everyone's: it stays). */
 import { AspectRatio, Badge, Card, Center, Group, Image, Loader, Stack, Text } from '@mantine/core';
 import { IconPhotoOff } from '../../components/icons';
 import { ConfirmButton } from '../../components/ConfirmButton';
+import { avatarName as nameOf } from './avatar-name';
 import { useDeleteAvatar, type Avatar } from './avatars-api';
-
-const nameOf = (avatar: Avatar) => (avatar.source === 'prompt' && avatar.prompt ? avatar.prompt : `Uploaded photo #${avatar.id}`);
 
 function Portrait({ avatar }: { avatar: Avatar }) {
   if (avatar.status === 'ready' && avatar.image_url) return <Image src={avatar.image_url} alt={`Avatar: ${nameOf(avatar)}`} fit="cover" />;
@@ -42,15 +41,24 @@ export function AvatarCard({ avatar }: { avatar: Avatar }) {
         {nameOf(avatar)}
       </Text>
       <Group justify="space-between" mt="xs">
-        <Badge color={COLORS[avatar.status]} variant="dot">
-          {avatar.status}
-        </Badge>
-        <ConfirmButton
-          label="Delete"
-          title="Delete this avatar?"
-          message="The avatar and its portrait are deleted for good. Videos already made with it stay."
-          onConfirm={() => remove.mutateAsync(avatar.id)}
-        />
+        <Group gap={6}>
+          <Badge color={COLORS[avatar.status]} variant="dot">
+            {avatar.status}
+          </Badge>
+          {avatar.stock && (
+            <Badge color="violet" variant="light">
+              Stock
+            </Badge>
+          )}
+        </Group>
+        {!avatar.stock && (
+          <ConfirmButton
+            label="Delete"
+            title="Delete this avatar?"
+            message="The avatar and its portrait are deleted for good. Videos already made with it stay."
+            onConfirm={() => remove.mutateAsync(avatar.id)}
+          />
+        )}
       </Group>
     </Card>
   );

@@ -3,6 +3,7 @@ import { Anchor, Select, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Avatar } from '#client/types';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { avatarOption } from '../avatars/avatar-name';
 import { useAvatars } from './useAvatars';
 
 interface Props {
@@ -13,12 +14,11 @@ interface Props {
   label?: string;
 }
 
-const avatarName = (avatar: Avatar) => (avatar.prompt ? `#${avatar.id} · ${avatar.prompt.slice(0, 60)}` : `#${avatar.id} · uploaded photo`);
 const STATUS_NOTE: Record<Avatar['status'], string> = { ready: '', processing: ' (still being made)', failed: ' (failed)' };
 
 export function AvatarSelect({ value, onChange, required, description, label = 'Avatar' }: Props) {
   const avatars = useAvatars();
-  const data = (avatars.data ?? []).map((avatar) => ({ value: String(avatar.id), label: avatarName(avatar) + STATUS_NOTE[avatar.status], disabled: avatar.status !== 'ready' }));
+  const data = (avatars.data ?? []).map((avatar) => ({ value: String(avatar.id), label: avatarOption(avatar) + STATUS_NOTE[avatar.status], disabled: avatar.status !== 'ready' }));
   const none = avatars.isSuccess && !data.some((option) => !option.disabled);
   return (
     <div>

@@ -1,11 +1,9 @@
 /** Picks the product; only one whose demo video is ready can be used, and the others say why not. */
 import { Anchor, Select, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { unwrap } from '#client/result';
 import type { Product } from '#client/types';
-import { api } from '../../api/client';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { useProductsForPicker } from '../products/products-api';
 
 const DEMO_NOTE: Record<NonNullable<Product['demo_video']>['status'], string> = {
   ready: '',
@@ -22,13 +20,7 @@ interface Props {
 }
 
 export function ProductSelect({ value, onChange, error }: Props) {
-  // The picker asks for the largest page the API gives; an account with more products searches by name.
-  const products = useQuery({
-    queryKey: ['products', 'picker'],
-    queryFn: () => unwrap(api.GET('/products', { params: { query: { per_page: 100 } } })),
-    // A demo being processed becomes usable on its own; look again until none is processing.
-    refetchInterval: (query) => (query.state.data?.data.some((product) => product.demo_video?.status === 'processing') ? 3_000 : false),
-  });
+  const products = useProductsForPicker();
   const list = products.data?.data ?? [];
   const data = list.map((product) => ({ value: String(product.id), label: product.name + note(product), disabled: product.demo_video?.status !== 'ready' }));
   return (

@@ -45,8 +45,8 @@ export const DURATION_OPTIONS: { value: CaptionDuration; label: string }[] = [
   { value: 'full', label: 'Whole video' },
 ];
 
-/** A job's caption as the studio's controls hold it. */
-export const captionOfJob = (job: Job): Caption => ({
+/** A job's (or a take's) caption as the studio's controls hold it. */
+export const captionOfJob = (job: Pick<Job, 'hook_text' | 'hook_position' | 'hook_size' | 'hook_style' | 'hook_duration'>): Caption => ({
   text: job.hook_text ?? '',
   position: job.hook_position,
   size: job.hook_size,

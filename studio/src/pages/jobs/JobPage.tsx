@@ -49,9 +49,16 @@ export default function JobPage() {
         title={name}
         description={`Job #${Number.isFinite(id) ? id : '?'}. This page follows the job as it runs; you can leave and come back, and you are told when it finishes.`}
         actions={
-          <Anchor component={Link} to="/jobs" size="sm">
-            All jobs
-          </Anchor>
+          <Group gap="md">
+            {job.data?.batch_id && (
+              <Anchor component={Link} to={`/batches/${job.data.batch_id}`} size="sm">
+                Its batch
+              </Anchor>
+            )}
+            <Anchor component={Link} to="/jobs" size="sm">
+              All jobs
+            </Anchor>
+          </Group>
         }
       />
       {job.isPending && <Loader aria-label="Loading the job" />}

@@ -13,6 +13,7 @@ import type { Job } from '#client/types';
 import { api } from '../../api/client';
 import { CountedTextarea } from '../../components/CountedText';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { UnitsLeft } from '../usage/UnitsLeft';
 import { TEXT_LIMITS } from '../../intake/limits';
 import { AvatarSelect } from '../create/AvatarSelect';
 import { captionOfJob, type Caption } from '../create/caption';
@@ -27,7 +28,8 @@ import { jobKey } from './useJob';
 /** The API's cap on regenerations per job. */
 const MAX_REGENERATIONS = 20;
 
-export function RegeneratePanel({ job }: { job: Job }) {
+/** `compact`: a small button, for a card among others (a batch's). */
+export function RegeneratePanel({ job, compact = false }: { job: Job; compact?: boolean }) {
   const queries = useQueryClient();
   const [opened, { open, close }] = useDisclosure(false);
   const [form, setForm] = useState<RegenerateForm>(() => regenerateFormOf(job));
@@ -50,6 +52,8 @@ export function RegeneratePanel({ job }: { job: Job }) {
     onSuccess: (next) => {
       queries.setQueryData(jobKey(job.id), next);
       void queries.invalidateQueries({ queryKey: ['jobs'] });
+      void queries.invalidateQueries({ queryKey: ['usage'] });
+      void queries.invalidateQueries({ queryKey: ['batch'] });
       close();
     },
   });
@@ -59,7 +63,7 @@ export function RegeneratePanel({ job }: { job: Job }) {
 
   return (
     <>
-      <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={open} disabled={left <= 0}>
+      <Button variant="default" size={compact ? 'xs' : 'sm'} leftSection={<IconRefresh size={compact ? 14 : 16} />} onClick={open} disabled={left <= 0}>
         Regenerate…
       </Button>
       <Modal opened={opened} onClose={close} title="Regenerate the preview" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
@@ -102,6 +106,7 @@ export function RegeneratePanel({ job }: { job: Job }) {
           )}
           <ProblemAlert error={regenerate.error} onClose={regenerate.reset} />
           <Group justify="flex-end">
+            <UnitsLeft cost={1} />
             <Button variant="default" onClick={close}>
               Cancel
             </Button>

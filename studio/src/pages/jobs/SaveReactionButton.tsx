@@ -7,7 +7,8 @@ import { unwrap } from '#client/result';
 import { api } from '../../api/client';
 import { ProblemAlert } from '../../components/ProblemAlert';
 
-export function SaveReactionButton({ jobId }: { jobId: number }) {
+/** `compact`: a small button, for a card among others (a batch's). */
+export function SaveReactionButton({ jobId, compact = false }: { jobId: number; compact?: boolean }) {
   const queries = useQueryClient();
   const save = useMutation({
     mutationFn: async () => (await unwrap(api.POST('/reactions', { body: { job_id: jobId } }))).data,
@@ -16,8 +17,8 @@ export function SaveReactionButton({ jobId }: { jobId: number }) {
   return (
     <Stack gap="xs">
       <Group gap="sm">
-        <Button variant="default" leftSection={<IconBookmark size={16} />} onClick={() => save.mutate()} loading={save.isPending} disabled={save.isSuccess}>
-          Save reaction to library
+        <Button variant="default" size={compact ? 'xs' : 'sm'} leftSection={<IconBookmark size={compact ? 14 : 16} />} onClick={() => save.mutate()} loading={save.isPending} disabled={save.isSuccess}>
+          {compact ? 'Save reaction' : 'Save reaction to library'}
         </Button>
         {save.isSuccess && (
           <Text size="sm" role="status">

@@ -1,7 +1,8 @@
 /**
- * A new product: name, description and an optional demo clip. The clip goes straight to storage with a
- * progress bar first; the product is created once it is there, and its demo is then processed in the
- * background (the list shows it as "processing" until "ready").
+ * A new product: name, description and an optional demo clip, with how to make a landscape or square
+ * clip portrait and which part of it to keep. The clip goes straight to storage with a progress bar
+ * first; the product is created once it is there, and its demo is then processed in the background
+ * (the list shows it as "processing" until "ready").
  */
 import { useState } from 'react';
 import { Button, Group, Modal, Stack } from '@mantine/core';
@@ -15,6 +16,9 @@ import { ProblemAlert } from '../../components/ProblemAlert';
 import { TEXT_LIMITS } from '../../intake/limits';
 import { overLimit } from '../../intake/text-count';
 import { UploadProgress, useUpload } from '../../api/upload';
+import type { MediaFacts } from '../../intake/file-check';
+import { DEMO_INTAKE_DEFAULTS, demoIntakeBody, isIntakeProblem, type DemoIntakeBody, type DemoIntakeForm, type IntakeProblem } from './demo-intake';
+import { DemoIntakeFields } from './DemoIntakeFields';
 import { useCreateProduct } from './products-api';
 
 interface Values {
@@ -34,10 +38,13 @@ export function CreateProductModal({ opened, onClose }: { opened: boolean; onClo
   const demo = useUpload('demo_video');
   const [checking, setChecking] = useState(false);
   const create = useCreateProduct();
+  const [facts, setFacts] = useState<MediaFacts | null>(null);
+  const [intake, setIntake] = useState<DemoIntakeForm>(DEMO_INTAKE_DEFAULTS);
+  const [intakeProblem, setIntakeProblem] = useState<IntakeProblem | null>(null);
   const submit = useMutation({
-    mutationFn: async (values: Values) => {
+    mutationFn: async ({ values, demoIntake }: { values: Values; demoIntake: DemoIntakeBody }) => {
       const upload = values.demo ? await demo.upload(values.demo) : undefined;
-      return create.mutateAsync({ name: values.name.trim(), description: values.description.trim(), demoUploadId: upload?.id });
+      return create.mutateAsync({ name: values.name.trim(), description: values.description.trim(), demoUploadId: upload?.id, ...(upload ? { intake: demoIntake } : {}) });
     },
     onSuccess: (product) => {
       notifications.show({ color: 'green', title: 'Product created', message: product.demo_video ? 'Its demo is being processed; the list shows when it is ready.' : product.name });
@@ -48,11 +55,19 @@ export function CreateProductModal({ opened, onClose }: { opened: boolean; onClo
     demo.cancel();
     submit.reset();
     form.reset();
+    setFacts(null);
+    setIntake(DEMO_INTAKE_DEFAULTS);
+    setIntakeProblem(null);
     onClose();
   }
+  const send = (values: Values) => {
+    const demoIntake = values.demo ? demoIntakeBody(intake, facts) : {};
+    setIntakeProblem(isIntakeProblem(demoIntake) ? demoIntake : null);
+    if (!isIntakeProblem(demoIntake)) submit.mutate({ values, demoIntake });
+  };
   return (
     <Modal opened={opened} onClose={close} title="New product" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
-      <form onSubmit={form.onSubmit((values) => submit.mutate(values))}>
+      <form onSubmit={form.onSubmit(send)}>
         <Stack>
           <CountedTextInput label="Name" required limit={TEXT_LIMITS.productName} {...form.getInputProps('name')} />
           <CountedTextarea
@@ -71,7 +86,9 @@ export function CreateProductModal({ opened, onClose }: { opened: boolean; onClo
             value={form.values.demo}
             onChange={(demo) => form.setFieldValue('demo', demo)}
             onCheckingChange={setChecking}
+            onFacts={setFacts}
           />
+          {form.values.demo && <DemoIntakeFields facts={facts} value={intake} onChange={setIntake} problem={intakeProblem} />}
           <UploadProgress value={demo.progress} label="Uploading demo video" />
           <ProblemAlert error={submit.error} />
           <Group justify="flex-end">

@@ -1,6 +1,8 @@
 /** Products: what the reaction videos show. A paginated list, a form to add one, a drawer to edit one. */
 import { useState } from 'react';
 import { Button, Center, Group, Loader, Pagination, Paper, Stack, Text } from '@mantine/core';
+import { FirstRunChecklist } from '../first-run/FirstRunChecklist';
+import { useFirstRun } from '../first-run/useFirstRun';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPlus } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
@@ -9,6 +11,22 @@ import { CreateProductModal } from './CreateProductModal';
 import { ProductDrawer } from './ProductDrawer';
 import { ProductsTable } from './ProductsTable';
 import { PER_PAGE, useProducts } from './products-api';
+
+/** An empty list: what a product is for, and the way to a first video (the sample product among it). */
+function NoProductsYet({ onAddProduct }: { onAddProduct: () => void }) {
+  const firstRun = useFirstRun();
+  return (
+    <Stack>
+      <Paper withBorder p="lg">
+        <Text>
+          No products yet. A product is what your videos advertise: a name, a description hook ideas are written from, and a demo clip that plays after the reaction. Add one with “New product”, or try the sample product to make a
+          first video now.
+        </Text>
+      </Paper>
+      {firstRun.data && <FirstRunChecklist run={firstRun.data} jobs={firstRun.jobs} where="products" onAddProduct={onAddProduct} />}
+    </Stack>
+  );
+}
 
 export default function ProductsPage() {
   const [page, setPage] = useState(1);
@@ -34,11 +52,7 @@ export default function ProductsPage() {
             <Loader aria-label="Loading products" />
           </Center>
         )}
-        {products.data && products.data.data.length === 0 && page === 1 && (
-          <Paper withBorder p="xl">
-            <Text ta="center">No products yet. Add one with “New product” — a name is enough, a demo video makes better videos.</Text>
-          </Paper>
-        )}
+        {products.data && products.data.data.length === 0 && page === 1 && <NoProductsYet onAddProduct={openCreate} />}
         {products.data && products.data.data.length === 0 && page > 1 && <Text>Nothing left on this page; the products are on the pages before it.</Text>}
         {products.data && products.data.data.length > 0 && <ProductsTable products={products.data.data} onOpen={setOpenId} />}
         {(pages > 1 || page > 1) && (

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '#client/result';
 import type { Product } from '#client/types';
 import { api } from '../../api/client';
+import type { DemoIntakeBody } from './demo-intake';
 
 export type { Product };
 export const PER_PAGE = 10;
@@ -17,6 +18,18 @@ export function useProducts(page: number) {
     queryFn: () => unwrap(api.GET('/products', { params: { query: { page, per_page: PER_PAGE } } })),
     refetchInterval: (query) => (query.state.data?.data.some(processing) ? POLL_MS : false),
     placeholderData: (previous) => previous,
+  });
+}
+
+/**
+ * Every product a picker offers, in one request (the API's largest page; an account with more searches
+ * by name), asked again while a demo is being processed: it becomes usable on its own.
+ */
+export function useProductsForPicker() {
+  return useQuery({
+    queryKey: ['products', 'picker'],
+    queryFn: () => unwrap(api.GET('/products', { params: { query: { per_page: 100 } } })),
+    refetchInterval: (query) => (query.state.data?.data.some(processing) ? POLL_MS : false),
   });
 }
 
@@ -39,19 +52,30 @@ export interface NewProduct {
   name: string;
   description?: string;
   demoUploadId?: string;
+  /** With a demo: its reframe and the part kept. */
+  intake?: DemoIntakeBody;
 }
 
 export function useCreateProduct() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: async ({ name, description, demoUploadId }: NewProduct) =>
+    mutationFn: async ({ name, description, demoUploadId, intake }: NewProduct) =>
       (
         await unwrap(
           api.POST('/products', {
-            body: { name, ...(description ? { description } : {}), ...(demoUploadId ? { demo_video_upload_id: demoUploadId } : {}) },
+            body: { name, ...(description ? { description } : {}), ...(demoUploadId ? { demo_video_upload_id: demoUploadId, ...intake } : {}) },
           }),
         )
       ).data,
+    onSuccess: invalidate,
+  });
+}
+
+/** POST /products/sample: a product with the service's own demo clip, ready at once (or in seconds on a fresh stack). */
+export function useCreateSampleProduct() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: async () => (await unwrap(api.POST('/products/sample', { body: {} }))).data,
     onSuccess: invalidate,
   });
 }

@@ -1,14 +1,13 @@
 /** Who this is: the account's name, its plan and since when. */
-import { Badge, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { unwrap } from '#client/result';
-import { api } from '../../api/client';
+import { Anchor, Badge, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { useAccount } from '../plans/plans-api';
 import { useSession } from '../../session/session';
 
 export function AccountSection() {
   const { session } = useSession();
-  const account = useQuery({ queryKey: ['account'], queryFn: async () => (await unwrap(api.GET('/account'))).data });
+  const account = useAccount();
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="account-title">
       <Stack gap="xs">
@@ -22,6 +21,9 @@ export function AccountSection() {
             <Group gap="xs">
               <Text fw={500}>{account.data.name}</Text>
               <Badge variant="light">{account.data.plan} plan</Badge>
+              <Anchor component={Link} to="/plans" size="sm" underline="always">
+                Change plan
+              </Anchor>
             </Group>
             {session && <Text size="sm">Signed in as {session.user.email}</Text>}
             <Text size="sm">Since {new Date(account.data.created_at).toLocaleDateString(undefined, { dateStyle: 'long' })}</Text>

@@ -1,6 +1,8 @@
 /** Usage: the plan and its period, the video allowance, and how full the library and avatars are. */
-import { Badge, Center, Group, Loader, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Center, Group, Loader, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
+import { currentPlanLine } from '../plans/plan-words';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { AllowanceCard } from './AllowanceCard';
 import { MeterCard } from './MeterCard';
@@ -26,6 +28,10 @@ function PlanCard({ plan, period }: Pick<Usage, 'plan' | 'period'>) {
       </Group>
       <Text size="sm" mt="xs">
         {plan.monthly_allowance} videos a month, {plan.library_cap} saved reactions, {plan.avatar_cap} avatars.
+        {plan.pending_plan && ` ${currentPlanLine({ plan: plan.name, pending_plan: plan.pending_plan, plan_changes_at: plan.plan_changes_at })}`}{' '}
+        <Anchor component={Link} to="/plans" size="sm" underline="always">
+          Change plan
+        </Anchor>
       </Text>
     </Paper>
   );
