@@ -25,7 +25,7 @@ export const errorEnvelope = z
   })
   .register(z.globalRegistry, { id: 'ErrorEnvelope', description: 'Every error answer, whatever the status' });
 
-const pageMeta = z
+export const pageMeta = z
   .object({ page: z.int().check(z.positive()), per_page: z.int().check(z.positive()), total: z.int().check(z.nonnegative()) })
   .register(z.globalRegistry, { id: 'PageMeta', description: 'Where a page of a list is; a page past the end is empty' });
 
@@ -33,7 +33,7 @@ export const deletedRecord = z
   .object({ id: recordId, deleted: z.literal(true) })
   .register(z.globalRegistry, { id: 'Deleted' });
 
-const cursorMeta = z
+export const cursorMeta = z
   .object({
     limit: z.int().check(z.positive()),
     next_before: z.nullable(recordId).check(z.meta({ description: 'Pass as `before` for the next, older slice; null at the end' })),

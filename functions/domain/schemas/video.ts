@@ -68,13 +68,13 @@ export const createVideoInput = z.strictObject({
 
 export type CreateVideoInput = z.infer<typeof createVideoInput>;
 
-/** What each method requires and allows beside the common fields. */
-const METHOD_FIELDS: Record<JobMethod, { required: readonly string[]; allowed: readonly string[] }> = {
+/** What each method requires and allows beside the common fields (the document's one shape per method is built from it). */
+export const METHOD_FIELDS: Record<JobMethod, { required: readonly string[]; allowed: readonly string[] }> = {
   prompt: { required: ['prompt'], allowed: ['prompt', 'avatar_id'] },
   motion: { required: ['avatar_id', 'video_source'], allowed: ['avatar_id', 'video_source', 'reference_url', 'reference_video', 'reference_video_upload_id'] },
   reuse: { required: ['reaction_id'], allowed: ['reaction_id'] },
 };
-const METHOD_SPECIFIC = ['prompt', 'avatar_id', 'video_source', 'reference_url', 'reference_video', 'reference_video_upload_id', 'reaction_id'] as const;
+export const METHOD_SPECIFIC = ['prompt', 'avatar_id', 'video_source', 'reference_url', 'reference_video', 'reference_video_upload_id', 'reaction_id'] as const;
 
 export interface VideoRequest {
   productId: number;

@@ -117,22 +117,6 @@ export const webhookDeliveryResponse = z
   })
   .register(z.globalRegistry, { id: 'WebhookDelivery', description: 'One event sent to one endpoint, with its attempts so far' });
 
-const sentEventResponse = z
-  .object({
-    id: z.string().check(z.meta({ description: 'The event id (`evt_...`), the `webhook-id` of its deliveries' })),
-    type: z.string(),
-    created_at: timestamp,
-    data: z.record(z.string(), z.unknown()).check(z.meta({ description: 'The record as its GET answered it when the event was sent' })),
-  })
-  .register(z.globalRegistry, { id: 'WebhookEvent', description: 'An event as its deliveries carry it' });
-
-export const sentEventsResponse = z.object({
-  data: z.array(sentEventResponse),
-  meta: z.object({
-    next_after: z.nullable(z.string()).check(z.meta({ description: 'The `after` of the next call: the last event listed, or the `after` given when none was; null when the account has no events yet' })),
-  }),
-});
-
 export const deletedWebhookResponse = z.object({ id: z.string(), deleted: z.literal(true) }).register(z.globalRegistry, { id: 'DeletedWebhook' });
 
 export const testEventResponse = z
