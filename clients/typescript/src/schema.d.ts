@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness */
+        /**
+         * Liveness
+         * @description Public, no credential: 200 while the service answers, with its name, the major version in the path and the revision answering. A health check.
+         */
         get: operations["metaLiveness"];
         put?: never;
         post?: never;
@@ -28,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This API description (OpenAPI 3.1) */
+        /**
+         * This API description (OpenAPI 3.1)
+         * @description Public, no credential. Built from the route table and the schemas the operations parse with and answer with; feed it to a client generator, a mock server or a linter. docs/openapi.json in the repository is the same document.
+         */
         get: operations["metaOpenapiDocument"];
         put?: never;
         post?: never;
@@ -45,7 +51,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The API reference page */
+        /**
+         * The API reference page
+         * @description Public, no credential: Swagger UI rendering this document, to read and try the operations in a browser.
+         */
         get: operations["metaDocsPage"];
         put?: never;
         post?: never;
@@ -62,7 +71,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The reference page's script */
+        /**
+         * The reference page's script
+         * @description What GET /docs loads: served by this API, so the page needs no other host.
+         */
         get: operations["metaDocsScript"];
         put?: never;
         post?: never;
@@ -79,7 +91,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The reference page's stylesheet */
+        /**
+         * The reference page's stylesheet
+         * @description What GET /docs loads: served by this API, so the page needs no other host.
+         */
         get: operations["metaDocsStyle"];
         put?: never;
         post?: never;
@@ -116,7 +131,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List products */
+        /**
+         * List products
+         * @description The account's products, newest first, a page at a time (`page`, `per_page`; `meta.total` counts them all), each with its demo clip's state and, once `ready`, a signed link to it.
+         */
         get: operations["productsList"];
         put?: never;
         /**
@@ -157,16 +175,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a product */
+        /**
+         * Get a product
+         * @description With its demo clip: `processing` while it is normalised, then `ready` with a signed `url` (good until `url_expires_at`: ask again for a fresh one) or `failed` with the reason. Poll this, or take the `product.demo.ready` and `product.demo.failed` webhooks.
+         */
         get: operations["productsGet"];
-        /** Update a product (as PATCH: only the fields given change) */
+        /**
+         * Update a product (as PATCH: only the fields given change)
+         * @description The same as PATCH /products/{id}: fields left out keep their value.
+         */
         put: operations["productsUpdateViaPut"];
         post?: never;
-        /** Delete a product and its demo */
+        /**
+         * Delete a product and its demo
+         * @description The record goes first, so the product leaves the lists at once and a job still using it ends failed (`input_deleted`); then its demo files.
+         */
         delete: operations["productsRemove"];
         options?: never;
         head?: never;
-        /** Update a product */
+        /**
+         * Update a product
+         * @description Changes the name, the description or both (at least one; `description: null` clears it). The demo clip stays as it is: another demo is another product.
+         */
         patch: operations["productsUpdate"];
         trace?: never;
     };
@@ -201,7 +231,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an avatar */
+        /**
+         * Get an avatar
+         * @description A stock avatar or one of the account's own, with a signed link to its image once `ready`. A prompt avatar made by a hosted engine is `processing` until it is done: poll this, or take the `avatar.ready` and `avatar.failed` webhooks.
+         */
         get: operations["avatarsGet"];
         put?: never;
         post?: never;
@@ -286,10 +319,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List saved reactions */
+        /**
+         * List saved reactions
+         * @description The account's library of saved reaction clips, newest first, each with a signed link to its clip: what a `reuse` job's `reaction_id` names. The plan caps its size (GET /usage).
+         */
         get: operations["reactionsList"];
         put?: never;
-        /** Save a preview job's reaction clip to the library */
+        /**
+         * Save a preview job's reaction clip to the library
+         * @description The reaction of a preview job (once it has one to show) is copied into the library, to make more videos from with `method: reuse`. Once per job: saving the same job again answers 200 with the reaction saved first. A full library is 402 `library_full`.
+         */
         post: operations["reactionsCreate"];
         delete?: never;
         options?: never;
@@ -304,11 +343,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a saved reaction */
+        /**
+         * Get a saved reaction
+         * @description With a signed link to its clip (good until `clip_url_expires_at`: ask again for a fresh one).
+         */
         get: operations["reactionsGet"];
         put?: never;
         post?: never;
-        /** Delete a saved reaction */
+        /**
+         * Delete a saved reaction
+         * @description Frees its place in the library; its clip is deleted. Videos already made with it keep it.
+         */
         delete: operations["reactionsRemove"];
         options?: never;
         head?: never;
@@ -322,7 +367,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List finished videos */
+        /**
+         * List finished videos
+         * @description The account's finished videos, newest first, a page at a time, each with signed links to play, download and preview it.
+         */
         get: operations["videosList"];
         put?: never;
         /**
@@ -363,11 +411,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a finished video */
+        /**
+         * Get a finished video
+         * @description A done job's video (its `video_id`): a 1080x1920 MP4 with signed links to play it (`url`), download it (`download_url`) and its poster frame (`thumbnail_url`), good until `url_expires_at`: ask again for fresh ones.
+         */
         get: operations["videosGet"];
         put?: never;
         post?: never;
-        /** Delete a finished video and its files */
+        /**
+         * Delete a finished video and its files
+         * @description The video and its files (the MP4 and its poster) are deleted; posts already handed to a provider stay there.
+         */
         delete: operations["videosRemove"];
         options?: never;
         head?: never;
@@ -381,7 +435,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a video job */
+        /**
+         * Get a video job
+         * @description Where the job stands: `status` (queued, processing, preview_ready, done, failed), the finer `stage` and `progress` (0-100). A preview job stops at `preview_ready` with a signed `preview_url` until approved or regenerated; a done job names its `video_id`; a failed one its `error`. Poll it (send the `ETag` back as `If-None-Match`: an unchanged job is 304), or take the `video.job.*` webhooks.
+         */
         get: operations["videosGetJob"];
         put?: never;
         post?: never;
@@ -500,7 +557,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Caption ideas for a product */
+        /**
+         * Caption ideas for a product
+         * @description Ten short captions for the video's hook, written from the product's name and description, each fitting `hook_text`. Counts against the plan's AI-helper budget (429 past it).
+         */
         post: operations["hooksCreate"];
         delete?: never;
         options?: never;
@@ -535,7 +595,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List social connections */
+        /**
+         * List social connections
+         * @description Each connected scheduling provider with the channels its key reaches (what a post names in `account_ids`) and, if the provider refused the stored key, the error; never the key itself (only `key_hint`).
+         */
         get: operations["socialListConnections"];
         put?: never;
         post?: never;
@@ -553,10 +616,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Connect a scheduling provider */
+        /**
+         * Connect a scheduling provider
+         * @description The key is checked with the provider first (listing the channels it reaches) and stored sealed only if the provider takes it, replacing any earlier connection of that provider (200) or making the first one (201). A key the provider refuses is 409 and nothing is stored.
+         */
         put: operations["socialConnect"];
         post?: never;
-        /** Disconnect a scheduling provider */
+        /**
+         * Disconnect a scheduling provider
+         * @description The connection and its sealed key are deleted. Posts already handed to the provider stay there, and stay listed here.
+         */
         delete: operations["socialDisconnect"];
         options?: never;
         head?: never;
@@ -572,7 +641,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refresh a provider's channel list */
+        /**
+         * Refresh a provider's channel list
+         * @description Asks the provider for the channels the stored key reaches now, and says which appeared and which went. Not connected, or a stored key the provider now refuses, is 409 (the latter marks the connection `error` until it is connected again); a successful listing heals it.
+         */
         post: operations["socialSyncAccounts"];
         delete?: never;
         options?: never;
@@ -587,7 +659,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List posts */
+        /**
+         * List posts
+         * @description The account's posts, newest first, a page at a time. Posts that may have moved on their own (publishing, or scheduled and due) are refreshed from their provider first; one the provider cannot be asked about now is answered as last known, with `stale: true` and the reason.
+         */
         get: operations["socialListPosts"];
         put?: never;
         /**
@@ -608,11 +683,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a post, refreshed from its provider */
+        /**
+         * Get a post, refreshed from its provider
+         * @description A post not yet final is asked of its provider and what it says is kept, with each channel's result. A read never fails for provider trouble: the last known state is answered with `stale: true` and the reason.
+         */
         get: operations["socialGetPost"];
         put?: never;
         post?: never;
-        /** Delete a post at its provider */
+        /**
+         * Delete a post at its provider
+         * @description The provider's rule for deleting is applied to the post's state as the provider has it now (409 naming the rule otherwise); then it is deleted upstream and kept here with status `deleted`. Deleting it again asks nothing upstream.
+         */
         delete: operations["socialDeletePost"];
         options?: never;
         head?: never;
@@ -626,7 +707,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Analytics from the last syncs */
+        /**
+         * Analytics from the last syncs
+         * @description Views, likes, comments, shares and posts over the last `days` UTC days, added up and per day, per provider and overall, from what the last POST /analytics/sync stored. No provider is asked, so it is fast and never fails upstream; `covers_window` says whether a provider's last sync reached back far enough.
+         */
         get: operations["analyticsOverview"];
         put?: never;
         post?: never;
@@ -645,7 +729,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pull analytics from every connected provider */
+        /**
+         * Pull analytics from every connected provider
+         * @description Every connected provider is asked at once and what each answered is stored. One failing is reported in its entry (`status: failed`) and keeps its earlier figures; one that could read only some channels is `ok` with `skipped_accounts`. A few syncs an hour per account (429 with Retry-After past them): each spends quota at every provider.
+         */
         post: operations["analyticsSync"];
         delete?: never;
         options?: never;
@@ -660,7 +747,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Plan and allowance usage */
+        /**
+         * Plan and allowance usage
+         * @description The plan in force and this billing period's counters: videos used and reserved (a running job holds its unit until it ends) against the monthly allowance, saved reactions and avatars against their caps.
+         */
         get: operations["usageGet"];
         put?: never;
         post?: never;
@@ -779,7 +869,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign out: the session is revoked and its cookie cleared */
+        /**
+         * Sign out: the session is revoked and its cookie cleared
+         * @description The session ends at once: its cookie, even if kept, is 401 from then on. Other sessions of the user stay signed in.
+         */
         post: operations["accountsLogOut"];
         delete?: never;
         options?: never;
@@ -794,7 +887,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user, account and CSRF token */
+        /**
+         * The signed-in user, account and CSRF token
+         * @description What the studio reads on load: who is signed in, their account, when the session ends, and the `csrf_token` to send as X-CSRF-Token with every change made with the cookie. No session, or an ended one, is 401.
+         */
         get: operations["accountsSession"];
         put?: never;
         post?: never;
@@ -871,7 +967,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account */
+        /**
+         * The account
+         * @description Its name, the plan in force and any downgrade waiting for the next billing period.
+         */
         get: operations["accountsAccount"];
         put?: never;
         post?: never;
@@ -888,7 +987,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's API keys (never the keys themselves) */
+        /**
+         * The account's API keys (never the keys themselves)
+         * @description Studio session only (an API key is 403). Every key with its name, `prefix` (its first characters, to tell keys apart), scopes and when it was last used; revoked keys too, with `revoked_at`.
+         */
         get: operations["accountsListKeys"];
         put?: never;
         /**
@@ -912,7 +1014,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key: the next request with it is 401 */
+        /**
+         * Revoke an API key: the next request with it is 401
+         * @description Studio session only (an API key is 403). The key stays listed, with `revoked_at`; it cannot be turned back on: make another.
+         */
         delete: operations["accountsRevokeKey"];
         options?: never;
         head?: never;
@@ -946,7 +1051,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's webhook endpoints (never their secrets) */
+        /**
+         * The account's webhook endpoints (never their secrets)
+         * @description Every endpoint, oldest first, with the event types it takes and whether it is enabled (and, if the service disabled it, why). The document's `webhooks` section describes each event's body.
+         */
         get: operations["webhooksList"];
         put?: never;
         /**
@@ -987,11 +1095,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a webhook endpoint */
+        /**
+         * Get a webhook endpoint
+         * @description Its URL, the event types it takes, whether it is enabled, and until when a rotated-out secret still signs beside the current one. Never the secret.
+         */
         get: operations["webhooksGet"];
         put?: never;
         post?: never;
-        /** Delete a webhook endpoint: its pending deliveries fail */
+        /**
+         * Delete a webhook endpoint: its pending deliveries fail
+         * @description Nothing more is sent to it, retries included. Events go on being raised for the account's other endpoints and stay listed in GET /webhooks/events.
+         */
         delete: operations["webhooksRemove"];
         options?: never;
         head?: never;
@@ -1083,10 +1197,418 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "video.job.preview_ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * video.job.preview_ready
+         * @description A preview job's preview is ready to approve or regenerate (again after each regenerate). `data` is the job as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onVideoJobPreviewReady"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "video.job.done": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * video.job.done
+         * @description A job finished with its video (`data.video_id`). `data` is the job as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onVideoJobDone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "video.job.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * video.job.failed
+         * @description A job ended failed (`data.error` says why); its allowance unit was released. `data` is the job as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onVideoJobFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.demo.ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * product.demo.ready
+         * @description A demo clip's background conversion ended ready (or, for a stack's first sample product, its clip was made). `data` is the product as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onProductDemoReady"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.demo.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * product.demo.failed
+         * @description A demo clip's background conversion failed (`data.demo_video.error` says why). `data` is the product as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onProductDemoFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "avatar.ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * avatar.ready
+         * @description A prompt avatar's background generation ended ready. `data` is the avatar as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onAvatarReady"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "avatar.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * avatar.failed
+         * @description A prompt avatar's background generation failed (`data.error` says why). `data` is the avatar as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onAvatarFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "social.post.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * social.post.published
+         * @description A refresh of a post found it published on every channel. `data` is the post as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onSocialPostPublished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "social.post.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * social.post.failed
+         * @description A refresh of a post found it failed, or published on some channels only (`data.status` is `partially_published`). `data` is the post as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onSocialPostFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ping
+         * @description POST /webhooks/{webhook_id}/test asked for it: to that endpoint only, whatever it subscribes to. `data` is the endpoint as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
-        /** @description A Stripe event, as Stripe sends it (only what the service reads is listed) */
+        /** @description A video job: the product, how its reaction is made (`method`, with the fields that method takes), the caption and the sound */
+        VideoRequest: components["schemas"]["PromptVideoRequest"] | components["schemas"]["MotionVideoRequest"] | components["schemas"]["ReuseVideoRequest"];
+        /** @description `method: prompt`. A reaction generated from `prompt` (the person: `avatar_id`, or one the engine imagines). */
+        PromptVideoRequest: {
+            product_id: number | string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            method: "prompt";
+            /** @enum {string} */
+            mode?: "auto" | "preview";
+            hook_text?: string;
+            /** @enum {string} */
+            hook_position?: "top" | "middle" | "bottom";
+            /** @enum {string} */
+            hook_size?: "small" | "medium" | "large";
+            /** @enum {string} */
+            hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+            /** @enum {string} */
+            hook_duration?: "reaction" | "full";
+            prompt: string;
+            avatar_id?: number | string;
+            /** @enum {string} */
+            sound?: "auto" | "music" | "none";
+            music_id?: string;
+            voice_line?: string;
+        };
+        /** @description `method: motion`. The avatar `avatar_id` performs a reference clip's motion: `video_source` `link` with `reference_url` (a short-video link, fetched within the request), or `upload` with `reference_video_upload_id` (a direct upload) or, in a multipart body, the `reference_video` file. */
+        MotionVideoRequest: {
+            product_id: number | string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            method: "motion";
+            /** @enum {string} */
+            mode?: "auto" | "preview";
+            hook_text?: string;
+            /** @enum {string} */
+            hook_position?: "top" | "middle" | "bottom";
+            /** @enum {string} */
+            hook_size?: "small" | "medium" | "large";
+            /** @enum {string} */
+            hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+            /** @enum {string} */
+            hook_duration?: "reaction" | "full";
+            avatar_id: number | string;
+            /** @enum {string} */
+            video_source: "link" | "upload";
+            reference_url?: string;
+            reference_video_upload_id?: string;
+            /** @enum {string} */
+            sound?: "auto" | "music" | "none";
+            music_id?: string;
+            voice_line?: string;
+        };
+        /** @description `method: reuse`. A saved reaction (`reaction_id`, POST /reactions) replayed as it is: no new voice line. */
+        ReuseVideoRequest: {
+            product_id: number | string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            method: "reuse";
+            /** @enum {string} */
+            mode?: "auto" | "preview";
+            hook_text?: string;
+            /** @enum {string} */
+            hook_position?: "top" | "middle" | "bottom";
+            /** @enum {string} */
+            hook_size?: "small" | "medium" | "large";
+            /** @enum {string} */
+            hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+            /** @enum {string} */
+            hook_duration?: "reaction" | "full";
+            reaction_id: number | string;
+            /** @enum {string} */
+            sound?: "auto" | "music" | "none";
+            music_id?: string;
+        };
+        /** @description `method: motion`. The avatar `avatar_id` performs a reference clip's motion: `video_source` `link` with `reference_url` (a short-video link, fetched within the request), or `upload` with `reference_video_upload_id` (a direct upload) or, in a multipart body, the `reference_video` file. */
+        MotionVideoRequestMultipart: {
+            product_id: number | string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            method: "motion";
+            /** @enum {string} */
+            mode?: "auto" | "preview";
+            hook_text?: string;
+            /** @enum {string} */
+            hook_position?: "top" | "middle" | "bottom";
+            /** @enum {string} */
+            hook_size?: "small" | "medium" | "large";
+            /** @enum {string} */
+            hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+            /** @enum {string} */
+            hook_duration?: "reaction" | "full";
+            avatar_id: number | string;
+            /** @enum {string} */
+            video_source: "link" | "upload";
+            reference_url?: string;
+            reference_video_upload_id?: string;
+            /** @enum {string} */
+            sound?: "auto" | "music" | "none";
+            music_id?: string;
+            voice_line?: string;
+            /**
+             * Format: binary
+             * @description The motion reference for video_source=upload: MP4, MOV, WEBM or AVI, at most 60 s; at most 100 MB
+             */
+            reference_video?: Blob;
+        };
+        /** @description One variant of a batch: the fields of POST /videos for its method; `product_id` may be left out (it is the batch's) */
+        BatchVariant: components["schemas"]["PromptBatchVariant"] | components["schemas"]["MotionBatchVariant"] | components["schemas"]["ReuseBatchVariant"];
+        /** @description `method: prompt`. A reaction generated from `prompt` (the person: `avatar_id`, or one the engine imagines). */
+        PromptBatchVariant: {
+            product_id?: number | string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            method: "prompt";
+            /** @enum {string} */
+            mode?: "auto" | "preview";
+            hook_text?: string;
+            /** @enum {string} */
+            hook_position?: "top" | "middle" | "bottom";
+            /** @enum {string} */
+            hook_size?: "small" | "medium" | "large";
+            /** @enum {string} */
+            hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+            /** @enum {string} */
+            hook_duration?: "reaction" | "full";
+            prompt: string;
+            avatar_id?: number | string;
+            /** @enum {string} */
+            sound?: "auto" | "music" | "none";
+            music_id?: string;
+            voice_line?: string;
+        };
+        /** @description `method: motion`. The avatar `avatar_id` performs a reference clip's motion: `video_source` `link` with `reference_url` (a short-video link, fetched within the request), or `upload` with `reference_video_upload_id` (a direct upload) or, in a multipart body, the `reference_video` file. */
+        MotionBatchVariant: {
+            product_id?: number | string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            method: "motion";
+            /** @enum {string} */
+            mode?: "auto" | "preview";
+            hook_text?: string;
+            /** @enum {string} */
+            hook_position?: "top" | "middle" | "bottom";
+            /** @enum {string} */
+            hook_size?: "small" | "medium" | "large";
+            /** @enum {string} */
+            hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+            /** @enum {string} */
+            hook_duration?: "reaction" | "full";
+            avatar_id: number | string;
+            /** @enum {string} */
+            video_source: "link" | "upload";
+            reference_url?: string;
+            reference_video_upload_id?: string;
+            /** @enum {string} */
+            sound?: "auto" | "music" | "none";
+            music_id?: string;
+            voice_line?: string;
+        };
+        /** @description `method: reuse`. A saved reaction (`reaction_id`, POST /reactions) replayed as it is: no new voice line. */
+        ReuseBatchVariant: {
+            product_id?: number | string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            method: "reuse";
+            /** @enum {string} */
+            mode?: "auto" | "preview";
+            hook_text?: string;
+            /** @enum {string} */
+            hook_position?: "top" | "middle" | "bottom";
+            /** @enum {string} */
+            hook_size?: "small" | "medium" | "large";
+            /** @enum {string} */
+            hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+            /** @enum {string} */
+            hook_duration?: "reaction" | "full";
+            reaction_id: number | string;
+            /** @enum {string} */
+            sound?: "auto" | "music" | "none";
+            music_id?: string;
+        };
+        /**
+         * @description A Stripe event, as Stripe sends it (only what the service reads is listed)
+         * @example {
+         *       "id": "evt_1QxY2zAbCdEfGhIjKlMnOpQr",
+         *       "type": "checkout.session.completed",
+         *       "data": {
+         *         "object": {
+         *           "id": "cs_test_a1B2c3D4e5F6"
+         *         }
+         *       }
+         *     }
+         */
         StripeEvent: {
             /** @description The event id (`evt_…`): each is applied once, however often Stripe delivers it */
             id: string;
@@ -1098,160 +1620,97 @@ export interface components {
                 };
             };
         };
-        Liveness: {
-            name: string;
-            /** @description The major version, as in the path (`v1`) */
-            version: string;
-            /** @description The date of its latest revision, as every answer's `Reaction-Studio-Version` header says */
-            revision: string;
-            base_path: string;
-            /** @constant */
-            status: "ok";
-        };
-        Product: {
-            id: number;
-            name: string;
-            description: string | null;
-            demo_video: components["schemas"]["DemoVideo"] | null;
-            /** @description How the demo was made portrait (`blur` or `crop`), as asked when it was sent; null: not reframed */
-            reframe: ("blur" | "crop") | null;
-            /** @description Where the kept part of the demo starts, as asked; null: at its beginning */
-            demo_start_s: number | null;
-            /** @description Where the kept part of the demo ends, as asked; null: at its end */
-            demo_end_s: number | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        /** @description The demo clip: `processing` until normalised, then `ready` (with a playable url) or `failed` */
-        DemoVideo: {
-            /** @enum {string} */
-            status: "processing" | "ready" | "failed";
-            url: string | null;
-            url_expires_at: string | null;
-            /** @description Seconds of the normalised demo (the kept part, when it was trimmed); null until ready */
-            duration_s: number | null;
-            /** @description 1080 once ready: every demo is normalised to 1080x1920 */
-            width: number | null;
-            /** @description 1920 once ready */
-            height: number | null;
-            /** @description Why the demo failed, when `failed` */
-            error: {
-                code: string;
-                message: string;
-            } | null;
-        };
-        /** @description Where a page of a list is; a page past the end is empty */
-        PageMeta: {
-            page: number;
-            per_page: number;
-            total: number;
-        };
-        Deleted: {
-            id: number;
-            /** @constant */
-            deleted: true;
-        };
-        Avatar: {
-            id: number;
-            /** @description A stock avatar every account has (listed first, not counted against the plan's cap, not deletable); false for the account's own */
-            stock: boolean;
-            /** @enum {string} */
-            source: "prompt" | "upload";
-            prompt: string | null;
-            /** @enum {string} */
-            status: "processing" | "ready" | "failed";
-            image_url: string | null;
-            image_url_expires_at: string | null;
-            width: number | null;
-            height: number | null;
-            error: {
-                code: string;
-                message: string;
-            } | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        /** @description A built-in bed or one of the account's own tracks, levelled to −14 LUFS */
-        MusicTrack: {
-            /** @description A built-in track's slug ("sunny-pop") or one of the account's ("t12"): what a job's `music_id` names */
-            id: string;
-            name: string;
-            /** @description Built-in tracks only */
-            mood: ("upbeat" | "chill" | "dramatic" | "funny" | "epic" | "romantic" | "tense" | "playful") | null;
-            /** @description Built-in tracks only */
-            bpm: number | null;
-            duration_s: number;
-            built_in: boolean;
-            /** @description Plays the track: the path of GET /music/{music_id}/audio from the API host's root (send the same credentials), which answers 302 to a short-lived link to the audio (AAC in .m4a) */
-            preview_url: string;
-            /** @description When the account added it; null for built-in tracks */
-            created_at: string | null;
-        };
-        DeletedMusicTrack: {
+        /**
+         * @description `video.job.preview_ready`: A preview job's preview is ready to approve or regenerate (again after each regenerate).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "video.job.preview_ready",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 481,
+         *         "status": "preview_ready",
+         *         "stage": "awaiting_approval",
+         *         "progress": 70,
+         *         "queue_position": null,
+         *         "method": "prompt",
+         *         "mode": "preview",
+         *         "product_id": 12,
+         *         "avatar_id": 31,
+         *         "reaction_id": null,
+         *         "prompt": "She gasps, then laughs in disbelief",
+         *         "video_source": null,
+         *         "reference_url": null,
+         *         "hook_text": "I did not expect this to work",
+         *         "hook_position": "top",
+         *         "hook_size": "medium",
+         *         "hook_style": "outline",
+         *         "hook_duration": "reaction",
+         *         "sound": "auto",
+         *         "music_id": null,
+         *         "voice_line": null,
+         *         "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *         "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
+         *         "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *         "preview_expires_at": "2026-12-02T12:01:42.000Z",
+         *         "video_id": null,
+         *         "charged_units": 1,
+         *         "regenerations": 0,
+         *         "error": null,
+         *         "batch_id": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        VideoJobPreviewReadyEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
             id: string;
             /** @constant */
-            deleted: true;
-        };
-        SavedReaction: {
-            id: number;
-            job_id: number;
-            /** @enum {string} */
-            method: "prompt" | "motion" | "reuse";
-            avatar_id: number | null;
-            prompt: string | null;
-            /** Format: uri */
-            clip_url: string;
-            /** Format: date-time */
-            clip_url_expires_at: string;
-            duration_s: number;
-            emotion: string | null;
-            /** Format: date-time */
-            created_at: string;
-        };
-        Video: {
-            id: number;
-            job_id: number;
-            product_id: number;
-            /** Format: uri */
-            url: string;
-            /** Format: date-time */
-            url_expires_at: string;
+            type: "video.job.preview_ready";
             /**
-             * Format: uri
-             * @description The same MP4 as url, answered with Content-Disposition: attachment (filename reaction-video-<id>.mp4); it expires with url
+             * Format: date-time
+             * @description When the change that raised the event happened
              */
-            download_url: string;
-            /** Format: uri */
-            thumbnail_url: string;
-            duration_s: number;
-            width: number;
-            height: number;
-            size_bytes: number;
-            /** Format: date-time */
             created_at: string;
+            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Job"] | components["schemas"]["Deleted"];
         };
-        VideoQuote: {
-            /**
-             * @description Every check of the real request passed (a failing one answers its error instead)
-             * @constant
-             */
-            valid: true;
-            /** @description Allowance units the request would reserve: 1, or 0 for a repeat of an earlier request with its Idempotency-Key */
-            units: number;
-            /** @description This month's allowance now, as GET /usage shows it; the dry run reserved nothing */
-            allowance: {
-                limit: number;
-                used: number;
-                reserved: number;
-                remaining: number;
-            };
-            /** @description About how long the job would take to its next stop (auto: done; preview and regenerate: preview_ready): the median of this stack's latest jobs of the same kind, request to stop, queue included; a table measured on an idle stack until a kind has 5 of them */
-            estimated_seconds: number;
-        };
+        /**
+         * @example {
+         *       "id": 481,
+         *       "status": "preview_ready",
+         *       "stage": "awaiting_approval",
+         *       "progress": 70,
+         *       "queue_position": null,
+         *       "method": "prompt",
+         *       "mode": "preview",
+         *       "product_id": 12,
+         *       "avatar_id": 31,
+         *       "reaction_id": null,
+         *       "prompt": "She gasps, then laughs in disbelief",
+         *       "video_source": null,
+         *       "reference_url": null,
+         *       "hook_text": "I did not expect this to work",
+         *       "hook_position": "top",
+         *       "hook_size": "medium",
+         *       "hook_style": "outline",
+         *       "hook_duration": "reaction",
+         *       "sound": "auto",
+         *       "music_id": null,
+         *       "voice_line": null,
+         *       "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
+         *       "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "preview_expires_at": "2026-12-02T12:01:42.000Z",
+         *       "video_id": null,
+         *       "charged_units": 1,
+         *       "regenerations": 0,
+         *       "error": null,
+         *       "batch_id": null,
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
         Job: {
             id: number;
             /** @enum {string} */
@@ -1310,13 +1769,847 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description Where a newest-first slice of a list ends */
+        /**
+         * @example {
+         *       "id": 12,
+         *       "deleted": true
+         *     }
+         */
+        Deleted: {
+            id: number;
+            /** @constant */
+            deleted: true;
+        };
+        /**
+         * @description `video.job.done`: A job finished with its video (`data.video_id`).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "video.job.done",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 481,
+         *         "status": "done",
+         *         "stage": "done",
+         *         "progress": 100,
+         *         "queue_position": null,
+         *         "method": "prompt",
+         *         "mode": "preview",
+         *         "product_id": 12,
+         *         "avatar_id": 31,
+         *         "reaction_id": null,
+         *         "prompt": "She gasps, then laughs in disbelief",
+         *         "video_source": null,
+         *         "reference_url": null,
+         *         "hook_text": "I did not expect this to work",
+         *         "hook_position": "top",
+         *         "hook_size": "medium",
+         *         "hook_style": "outline",
+         *         "hook_duration": "reaction",
+         *         "sound": "auto",
+         *         "music_id": null,
+         *         "voice_line": null,
+         *         "preview_url": null,
+         *         "preview_url_expires_at": null,
+         *         "preview_still_url": null,
+         *         "preview_expires_at": null,
+         *         "video_id": 95,
+         *         "charged_units": 1,
+         *         "regenerations": 0,
+         *         "error": null,
+         *         "batch_id": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        VideoJobDoneEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /** @constant */
+            type: "video.job.done";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Job"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `video.job.failed`: A job ended failed (`data.error` says why); its allowance unit was released.
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "video.job.failed",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 481,
+         *         "status": "failed",
+         *         "stage": "failed",
+         *         "progress": 100,
+         *         "queue_position": null,
+         *         "method": "prompt",
+         *         "mode": "preview",
+         *         "product_id": 12,
+         *         "avatar_id": 31,
+         *         "reaction_id": null,
+         *         "prompt": "She gasps, then laughs in disbelief",
+         *         "video_source": null,
+         *         "reference_url": null,
+         *         "hook_text": "I did not expect this to work",
+         *         "hook_position": "top",
+         *         "hook_size": "medium",
+         *         "hook_style": "outline",
+         *         "hook_duration": "reaction",
+         *         "sound": "auto",
+         *         "music_id": null,
+         *         "voice_line": null,
+         *         "preview_url": null,
+         *         "preview_url_expires_at": null,
+         *         "preview_still_url": null,
+         *         "preview_expires_at": null,
+         *         "video_id": null,
+         *         "charged_units": 0,
+         *         "regenerations": 0,
+         *         "error": {
+         *           "code": "generation_failed",
+         *           "message": "The reaction could not be generated after retries; try again later"
+         *         },
+         *         "batch_id": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        VideoJobFailedEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /** @constant */
+            type: "video.job.failed";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Job"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `product.demo.ready`: A demo clip's background conversion ended ready (or, for a stack's first sample product, its clip was made).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "product.demo.ready",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 12,
+         *         "name": "Glow Serum",
+         *         "description": "A vitamin C serum that fades dark spots in two weeks",
+         *         "demo_video": {
+         *           "status": "ready",
+         *           "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *           "url_expires_at": "2026-11-25T13:01:42.000Z",
+         *           "duration_s": 14.2,
+         *           "width": 1080,
+         *           "height": 1920,
+         *           "error": null
+         *         },
+         *         "reframe": null,
+         *         "demo_start_s": null,
+         *         "demo_end_s": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        ProductDemoReadyEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /** @constant */
+            type: "product.demo.ready";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The product as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Product"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @example {
+         *       "id": 12,
+         *       "name": "Glow Serum",
+         *       "description": "A vitamin C serum that fades dark spots in two weeks",
+         *       "demo_video": {
+         *         "status": "ready",
+         *         "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *         "url_expires_at": "2026-11-25T13:01:42.000Z",
+         *         "duration_s": 14.2,
+         *         "width": 1080,
+         *         "height": 1920,
+         *         "error": null
+         *       },
+         *       "reframe": null,
+         *       "demo_start_s": null,
+         *       "demo_end_s": null,
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
+        Product: {
+            id: number;
+            name: string;
+            description: string | null;
+            demo_video: components["schemas"]["DemoVideo"] | null;
+            /** @description How the demo was made portrait (`blur` or `crop`), as asked when it was sent; null: not reframed */
+            reframe: ("blur" | "crop") | null;
+            /** @description Where the kept part of the demo starts, as asked; null: at its beginning */
+            demo_start_s: number | null;
+            /** @description Where the kept part of the demo ends, as asked; null: at its end */
+            demo_end_s: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description The demo clip: `processing` until normalised, then `ready` (with a playable url) or `failed` */
+        DemoVideo: {
+            /** @enum {string} */
+            status: "processing" | "ready" | "failed";
+            url: string | null;
+            url_expires_at: string | null;
+            /** @description Seconds of the normalised demo (the kept part, when it was trimmed); null until ready */
+            duration_s: number | null;
+            /** @description 1080 once ready: every demo is normalised to 1080x1920 */
+            width: number | null;
+            /** @description 1920 once ready */
+            height: number | null;
+            /** @description Why the demo failed, when `failed` */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+        };
+        /**
+         * @description `product.demo.failed`: A demo clip's background conversion failed (`data.demo_video.error` says why).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "product.demo.failed",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 12,
+         *         "name": "Glow Serum",
+         *         "description": "A vitamin C serum that fades dark spots in two weeks",
+         *         "demo_video": {
+         *           "status": "failed",
+         *           "url": null,
+         *           "url_expires_at": null,
+         *           "duration_s": null,
+         *           "width": null,
+         *           "height": null,
+         *           "error": {
+         *             "code": "invalid_media",
+         *             "message": "The demo video has no readable video stream"
+         *           }
+         *         },
+         *         "reframe": null,
+         *         "demo_start_s": null,
+         *         "demo_end_s": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        ProductDemoFailedEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /** @constant */
+            type: "product.demo.failed";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The product as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Product"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `avatar.ready`: A prompt avatar's background generation ended ready.
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "avatar.ready",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 31,
+         *         "stock": false,
+         *         "source": "prompt",
+         *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+         *         "status": "ready",
+         *         "image_url": "https://media.reaction-studio.example/avatars/31/image.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *         "image_url_expires_at": "2026-11-25T13:01:42.000Z",
+         *         "width": 1024,
+         *         "height": 1024,
+         *         "error": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        AvatarReadyEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /** @constant */
+            type: "avatar.ready";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The avatar as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Avatar"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @example {
+         *       "id": 31,
+         *       "stock": false,
+         *       "source": "prompt",
+         *       "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+         *       "status": "ready",
+         *       "image_url": "https://media.reaction-studio.example/avatars/31/image.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "image_url_expires_at": "2026-11-25T13:01:42.000Z",
+         *       "width": 1024,
+         *       "height": 1024,
+         *       "error": null,
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
+        Avatar: {
+            id: number;
+            /** @description A stock avatar every account has (listed first, not counted against the plan's cap, not deletable); false for the account's own */
+            stock: boolean;
+            /** @enum {string} */
+            source: "prompt" | "upload";
+            prompt: string | null;
+            /** @enum {string} */
+            status: "processing" | "ready" | "failed";
+            image_url: string | null;
+            image_url_expires_at: string | null;
+            width: number | null;
+            height: number | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description `avatar.failed`: A prompt avatar's background generation failed (`data.error` says why).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "avatar.failed",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 31,
+         *         "stock": false,
+         *         "source": "prompt",
+         *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+         *         "status": "failed",
+         *         "image_url": null,
+         *         "image_url_expires_at": null,
+         *         "width": null,
+         *         "height": null,
+         *         "error": {
+         *           "code": "content_rejected",
+         *           "message": "The image provider refused the prompt; describe the person differently"
+         *         },
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        AvatarFailedEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /** @constant */
+            type: "avatar.failed";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The avatar as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Avatar"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `social.post.published`: A refresh of a post found it published on every channel.
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "social.post.published",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 52,
+         *         "provider": "provider_a",
+         *         "provider_post_id": "pst_5b1e9c7a",
+         *         "video_id": 95,
+         *         "account_ids": [
+         *           "acc_tt_82731",
+         *           "acc_ig_19284"
+         *         ],
+         *         "caption": "Two weeks, one serum #skincare",
+         *         "schedule_at": null,
+         *         "draft": false,
+         *         "status": "published",
+         *         "results": [
+         *           {
+         *             "account_id": "acc_tt_82731",
+         *             "platform": "tiktok",
+         *             "status": "published",
+         *             "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+         *             "error": null
+         *           },
+         *           {
+         *             "account_id": "acc_ig_19284",
+         *             "platform": "instagram",
+         *             "status": "published",
+         *             "url": "https://www.instagram.com/reel/C1a2B3c4D5e/",
+         *             "error": null
+         *           }
+         *         ],
+         *         "stale": false,
+         *         "stale_reason": null,
+         *         "refreshed_at": "2026-11-25T12:01:42.000Z",
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        SocialPostPublishedEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /** @constant */
+            type: "social.post.published";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The post as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Post"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @example {
+         *       "id": 52,
+         *       "provider": "provider_a",
+         *       "provider_post_id": "pst_5b1e9c7a",
+         *       "video_id": 95,
+         *       "account_ids": [
+         *         "acc_tt_82731",
+         *         "acc_ig_19284"
+         *       ],
+         *       "caption": "Two weeks, one serum #skincare",
+         *       "schedule_at": null,
+         *       "draft": false,
+         *       "status": "published",
+         *       "results": [
+         *         {
+         *           "account_id": "acc_tt_82731",
+         *           "platform": "tiktok",
+         *           "status": "published",
+         *           "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+         *           "error": null
+         *         },
+         *         {
+         *           "account_id": "acc_ig_19284",
+         *           "platform": "instagram",
+         *           "status": "published",
+         *           "url": "https://www.instagram.com/reel/C1a2B3c4D5e/",
+         *           "error": null
+         *         }
+         *       ],
+         *       "stale": false,
+         *       "stale_reason": null,
+         *       "refreshed_at": "2026-11-25T12:01:42.000Z",
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
+        Post: {
+            id: number;
+            /** @enum {string} */
+            provider: "provider_a" | "provider_b";
+            provider_post_id: string;
+            video_id: number;
+            account_ids: string[];
+            caption: string;
+            schedule_at: string | null;
+            draft: boolean;
+            /** @enum {string} */
+            status: "draft" | "scheduled" | "publishing" | "published" | "partially_published" | "failed" | "deleted";
+            results: {
+                account_id: string;
+                /** @enum {string} */
+                platform: "tiktok" | "instagram" | "youtube" | "facebook" | "x" | "linkedin" | "threads" | "pinterest" | "bluesky";
+                /** @enum {string} */
+                status: "pending" | "published" | "failed" | "deleted";
+                url: string | null;
+                error: string | null;
+            }[];
+            stale: boolean;
+            stale_reason: {
+                code: string;
+                message: string;
+            } | null;
+            /** Format: date-time */
+            refreshed_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description `social.post.failed`: A refresh of a post found it failed, or published on some channels only (`data.status` is `partially_published`).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "social.post.failed",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 52,
+         *         "provider": "provider_a",
+         *         "provider_post_id": "pst_5b1e9c7a",
+         *         "video_id": 95,
+         *         "account_ids": [
+         *           "acc_tt_82731",
+         *           "acc_ig_19284"
+         *         ],
+         *         "caption": "Two weeks, one serum #skincare",
+         *         "schedule_at": null,
+         *         "draft": false,
+         *         "status": "partially_published",
+         *         "results": [
+         *           {
+         *             "account_id": "acc_tt_82731",
+         *             "platform": "tiktok",
+         *             "status": "published",
+         *             "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+         *             "error": null
+         *           },
+         *           {
+         *             "account_id": "acc_ig_19284",
+         *             "platform": "instagram",
+         *             "status": "failed",
+         *             "url": null,
+         *             "error": "Instagram refused the video: the account is not a business account"
+         *           }
+         *         ],
+         *         "stale": false,
+         *         "stale_reason": null,
+         *         "refreshed_at": "2026-11-25T12:01:42.000Z",
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        SocialPostFailedEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /** @constant */
+            type: "social.post.failed";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The post as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Post"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `ping`: POST /webhooks/{webhook_id}/test asked for it: to that endpoint only, whatever it subscribes to.
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "ping",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": "wh_8c2f1a9e4b7d3c6e0f12",
+         *         "url": "https://hooks.glowlabs.example/reaction-studio",
+         *         "events": [
+         *           "video.job.done",
+         *           "video.job.failed"
+         *         ],
+         *         "description": "Order fulfilment",
+         *         "enabled": true,
+         *         "disabled_reason": null,
+         *         "previous_secret_expires_at": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:00:00.000Z"
+         *       }
+         *     }
+         */
+        PingEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /** @constant */
+            type: "ping";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The endpoint as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Webhook"] | components["schemas"]["DeletedWebhook"];
+        };
+        /**
+         * @description An endpoint that receives signed events
+         * @example {
+         *       "id": "wh_8c2f1a9e4b7d3c6e0f12",
+         *       "url": "https://hooks.glowlabs.example/reaction-studio",
+         *       "events": [
+         *         "video.job.done",
+         *         "video.job.failed"
+         *       ],
+         *       "description": "Order fulfilment",
+         *       "enabled": true,
+         *       "disabled_reason": null,
+         *       "previous_secret_expires_at": null,
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:00:00.000Z"
+         *     }
+         */
+        Webhook: {
+            id: string;
+            url: string;
+            events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+            description: string | null;
+            enabled: boolean;
+            /** @description Why the service disabled the endpoint (a 410 Gone, or 3 days of failures); PATCH `enabled: true` turns it back on */
+            disabled_reason: string | null;
+            /** @description Until when the secret the last rotation replaced still signs beside the current one (`webhook-signature` then carries both); null when none does */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "wh_8c2f1a9e4b7d3c6e0f12",
+         *       "deleted": true
+         *     }
+         */
+        DeletedWebhook: {
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        /**
+         * @example {
+         *       "name": "Reaction Studio API",
+         *       "version": "v1",
+         *       "revision": "2026-11-30",
+         *       "base_path": "/api/v1",
+         *       "status": "ok"
+         *     }
+         */
+        Liveness: {
+            name: string;
+            /** @description The major version, as in the path (`v1`) */
+            version: string;
+            /** @description The date of its latest revision, as every answer's `Reaction-Studio-Version` header says */
+            revision: string;
+            base_path: string;
+            /** @constant */
+            status: "ok";
+        };
+        /**
+         * @description Where a page of a list is; a page past the end is empty
+         * @example {
+         *       "page": 1,
+         *       "per_page": 20,
+         *       "total": 1
+         *     }
+         */
+        PageMeta: {
+            page: number;
+            per_page: number;
+            total: number;
+        };
+        /**
+         * @description A built-in bed or one of the account's own tracks, levelled to −14 LUFS
+         * @example {
+         *       "id": "sunny-pop",
+         *       "name": "Sunny Pop",
+         *       "mood": "upbeat",
+         *       "bpm": 118,
+         *       "duration_s": 60,
+         *       "built_in": true,
+         *       "preview_url": "/api/v1/music/sunny-pop/audio",
+         *       "created_at": null
+         *     }
+         */
+        MusicTrack: {
+            /** @description A built-in track's slug ("sunny-pop") or one of the account's ("t12"): what a job's `music_id` names */
+            id: string;
+            name: string;
+            /** @description Built-in tracks only */
+            mood: ("upbeat" | "chill" | "dramatic" | "funny" | "epic" | "romantic" | "tense" | "playful") | null;
+            /** @description Built-in tracks only */
+            bpm: number | null;
+            duration_s: number;
+            built_in: boolean;
+            /** @description Plays the track: the path of GET /music/{music_id}/audio from the API host's root (send the same credentials), which answers 302 to a short-lived link to the audio (AAC in .m4a) */
+            preview_url: string;
+            /** @description When the account added it; null for built-in tracks */
+            created_at: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "t12",
+         *       "deleted": true
+         *     }
+         */
+        DeletedMusicTrack: {
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        /**
+         * @example {
+         *       "id": 7,
+         *       "job_id": 481,
+         *       "method": "prompt",
+         *       "avatar_id": 31,
+         *       "prompt": "She gasps, then laughs in disbelief",
+         *       "clip_url": "https://media.reaction-studio.example/reactions/7/clip.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
+         *       "duration_s": 3.2,
+         *       "emotion": "shocked",
+         *       "created_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
+        SavedReaction: {
+            id: number;
+            job_id: number;
+            /** @enum {string} */
+            method: "prompt" | "motion" | "reuse";
+            avatar_id: number | null;
+            prompt: string | null;
+            /** Format: uri */
+            clip_url: string;
+            /** Format: date-time */
+            clip_url_expires_at: string;
+            duration_s: number;
+            emotion: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @example {
+         *       "id": 95,
+         *       "job_id": 481,
+         *       "product_id": 12,
+         *       "url": "https://media.reaction-studio.example/videos/95/video.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "url_expires_at": "2026-11-25T13:01:42.000Z",
+         *       "download_url": "https://media.reaction-studio.example/videos/95/video.mp4?download?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "thumbnail_url": "https://media.reaction-studio.example/videos/95/poster.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "duration_s": 17.4,
+         *       "width": 1080,
+         *       "height": 1920,
+         *       "size_bytes": 8412330,
+         *       "created_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
+        Video: {
+            id: number;
+            job_id: number;
+            product_id: number;
+            /** Format: uri */
+            url: string;
+            /** Format: date-time */
+            url_expires_at: string;
+            /**
+             * Format: uri
+             * @description The same MP4 as url, answered with Content-Disposition: attachment (filename reaction-video-<id>.mp4); it expires with url
+             */
+            download_url: string;
+            /** Format: uri */
+            thumbnail_url: string;
+            duration_s: number;
+            width: number;
+            height: number;
+            size_bytes: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @example {
+         *       "valid": true,
+         *       "units": 1,
+         *       "allowance": {
+         *         "limit": 150,
+         *         "used": 41,
+         *         "reserved": 2,
+         *         "remaining": 107
+         *       },
+         *       "estimated_seconds": 95
+         *     }
+         */
+        VideoQuote: {
+            /**
+             * @description Every check of the real request passed (a failing one answers its error instead)
+             * @constant
+             */
+            valid: true;
+            /** @description Allowance units the request would reserve: 1, or 0 for a repeat of an earlier request with its Idempotency-Key */
+            units: number;
+            /** @description This month's allowance now, as GET /usage shows it; the dry run reserved nothing */
+            allowance: {
+                limit: number;
+                used: number;
+                reserved: number;
+                remaining: number;
+            };
+            /** @description About how long the job would take to its next stop (auto: done; preview and regenerate: preview_ready): the median of this stack's latest jobs of the same kind, request to stop, queue included; a table measured on an idle stack until a kind has 5 of them */
+            estimated_seconds: number;
+        };
+        /**
+         * @description Where a newest-first slice of a list ends
+         * @example {
+         *       "limit": 20,
+         *       "next_before": null
+         *     }
+         */
         CursorMeta: {
             limit: number;
             /** @description Pass as `before` for the next, older slice; null at the end */
             next_before: number | null;
         };
-        /** @description One preview of a preview job; a regenerate adds one and keeps the others until the job ends */
+        /**
+         * @description One preview of a preview job; a regenerate adds one and keeps the others until the job ends
+         * @example {
+         *       "take": 1,
+         *       "current": true,
+         *       "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
+         *       "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "duration_s": 17.4,
+         *       "options": {
+         *         "prompt": "She gasps, then laughs in disbelief",
+         *         "avatar_id": 31,
+         *         "video_source": null,
+         *         "reference_url": null,
+         *         "hook_text": "I did not expect this to work",
+         *         "hook_position": "top",
+         *         "hook_size": "medium",
+         *         "hook_style": "outline",
+         *         "hook_duration": "reaction",
+         *         "sound": "auto",
+         *         "music_id": null,
+         *         "voice_line": null
+         *       },
+         *       "created_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
         Take: {
             /** @description The take's number: 1 for the first preview, one more per regenerate; approve names it as `take` */
             take: number;
@@ -1353,13 +2646,97 @@ export interface components {
              */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "id": 9,
+         *       "product_id": 12,
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "jobs": [
+         *         {
+         *           "id": 481,
+         *           "status": "queued",
+         *           "stage": "queued",
+         *           "progress": 0,
+         *           "queue_position": null,
+         *           "method": "prompt",
+         *           "mode": "preview",
+         *           "product_id": 12,
+         *           "avatar_id": 31,
+         *           "reaction_id": null,
+         *           "prompt": "She gasps, then laughs in disbelief",
+         *           "video_source": null,
+         *           "reference_url": null,
+         *           "hook_text": "I did not expect this to work",
+         *           "hook_position": "top",
+         *           "hook_size": "medium",
+         *           "hook_style": "outline",
+         *           "hook_duration": "reaction",
+         *           "sound": "auto",
+         *           "music_id": null,
+         *           "voice_line": null,
+         *           "preview_url": null,
+         *           "preview_url_expires_at": null,
+         *           "preview_still_url": null,
+         *           "preview_expires_at": null,
+         *           "video_id": null,
+         *           "charged_units": 1,
+         *           "regenerations": 0,
+         *           "error": null,
+         *           "batch_id": 9,
+         *           "created_at": "2026-11-25T12:00:00.000Z",
+         *           "updated_at": "2026-11-25T12:00:00.000Z"
+         *         },
+         *         {
+         *           "id": 482,
+         *           "status": "queued",
+         *           "stage": "queued",
+         *           "progress": 0,
+         *           "queue_position": null,
+         *           "method": "reuse",
+         *           "mode": "auto",
+         *           "product_id": 12,
+         *           "avatar_id": null,
+         *           "reaction_id": 7,
+         *           "prompt": null,
+         *           "video_source": null,
+         *           "reference_url": null,
+         *           "hook_text": "POV: your skin after 14 days",
+         *           "hook_position": "top",
+         *           "hook_size": "medium",
+         *           "hook_style": "outline",
+         *           "hook_duration": "reaction",
+         *           "sound": "auto",
+         *           "music_id": null,
+         *           "voice_line": null,
+         *           "preview_url": null,
+         *           "preview_url_expires_at": null,
+         *           "preview_still_url": null,
+         *           "preview_expires_at": null,
+         *           "video_id": null,
+         *           "charged_units": 1,
+         *           "regenerations": 0,
+         *           "error": null,
+         *           "batch_id": 9,
+         *           "created_at": "2026-11-25T12:00:00.000Z",
+         *           "updated_at": "2026-11-25T12:00:00.000Z"
+         *         }
+         *       ],
+         *       "counts": {
+         *         "queued": 2,
+         *         "processing": 0,
+         *         "preview_ready": 0,
+         *         "done": 0,
+         *         "failed": 0
+         *       }
+         *     }
+         */
         VideoBatch: {
             id: number;
             product_id: number;
             /** Format: date-time */
             created_at: string;
             /** @description The variants' jobs, in variant order, as GET /videos/jobs/{id} shows each */
-            jobs: components["schemas"]["Job"][];
+            jobs: components["schemas"]["JobOutput"][];
             /** @description How many of the jobs are at each status now */
             counts: {
                 queued: number;
@@ -1369,7 +2746,26 @@ export interface components {
                 failed: number;
             };
         };
-        /** @description 10 caption ideas; any one fits a job's hook_text */
+        /**
+         * @description 10 caption ideas; any one fits a job's hook_text
+         * @example {
+         *       "product_id": 12,
+         *       "hooks": [
+         *         {
+         *           "text": "POV: you finally found a serum that works",
+         *           "format": "pov"
+         *         },
+         *         {
+         *           "text": "Why did nobody tell me about this sooner?",
+         *           "format": "question"
+         *         },
+         *         {
+         *           "text": "I tried it for 14 days and this happened",
+         *           "format": "curiosity_gap"
+         *         }
+         *       ]
+         *     }
+         */
         HookIdeas: {
             product_id: number;
             hooks: {
@@ -1378,6 +2774,32 @@ export interface components {
                 format: "pov" | "question" | "curiosity_gap" | "challenge" | "confession" | "listicle" | "before_after" | "warning" | "social_proof" | "story";
             }[];
         };
+        /**
+         * @example {
+         *       "provider": "provider_a",
+         *       "status": "active",
+         *       "key_hint": "…7f3a",
+         *       "channels": [
+         *         {
+         *           "id": "acc_tt_82731",
+         *           "platform": "tiktok",
+         *           "name": "Glow Labs",
+         *           "username": "glowlabs",
+         *           "active": true
+         *         },
+         *         {
+         *           "id": "acc_ig_19284",
+         *           "platform": "instagram",
+         *           "name": "Glow Labs",
+         *           "username": "glowlabs.skin",
+         *           "active": true
+         *         }
+         *       ],
+         *       "connected_at": "2026-11-25T12:00:00.000Z",
+         *       "synced_at": "2026-11-25T12:01:42.000Z",
+         *       "last_error": null
+         *     }
+         */
         Connection: {
             /** @enum {string} */
             provider: "provider_a" | "provider_b";
@@ -1405,6 +2827,33 @@ export interface components {
             username: string | null;
             active: boolean;
         };
+        /**
+         * @example {
+         *       "provider": "provider_a",
+         *       "status": "active",
+         *       "channels": [
+         *         {
+         *           "id": "acc_tt_82731",
+         *           "platform": "tiktok",
+         *           "name": "Glow Labs",
+         *           "username": "glowlabs",
+         *           "active": true
+         *         },
+         *         {
+         *           "id": "acc_ig_19284",
+         *           "platform": "instagram",
+         *           "name": "Glow Labs",
+         *           "username": "glowlabs.skin",
+         *           "active": true
+         *         }
+         *       ],
+         *       "synced_at": "2026-11-25T12:01:42.000Z",
+         *       "added": [
+         *         "acc_ig_19284"
+         *       ],
+         *       "removed": []
+         *     }
+         */
         ChannelSync: {
             /** @enum {string} */
             provider: "provider_a" | "provider_b";
@@ -1416,39 +2865,55 @@ export interface components {
             added: string[];
             removed: string[];
         };
-        Post: {
-            id: number;
-            /** @enum {string} */
-            provider: "provider_a" | "provider_b";
-            provider_post_id: string;
-            video_id: number;
-            account_ids: string[];
-            caption: string;
-            schedule_at: string | null;
-            draft: boolean;
-            /** @enum {string} */
-            status: "draft" | "scheduled" | "publishing" | "published" | "partially_published" | "failed" | "deleted";
-            results: {
-                account_id: string;
-                /** @enum {string} */
-                platform: "tiktok" | "instagram" | "youtube" | "facebook" | "x" | "linkedin" | "threads" | "pinterest" | "bluesky";
-                /** @enum {string} */
-                status: "pending" | "published" | "failed" | "deleted";
-                url: string | null;
-                error: string | null;
-            }[];
-            stale: boolean;
-            stale_reason: {
-                code: string;
-                message: string;
-            } | null;
-            /** Format: date-time */
-            refreshed_at: string;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
+        /**
+         * @example {
+         *       "days": 7,
+         *       "since": "2026-11-19",
+         *       "until": "2026-11-25",
+         *       "totals": {
+         *         "views": 18420,
+         *         "likes": 1204,
+         *         "comments": 87,
+         *         "shares": 212,
+         *         "posts": 1
+         *       },
+         *       "providers": [
+         *         {
+         *           "provider": "provider_a",
+         *           "synced_at": "2026-11-25T12:01:42.000Z",
+         *           "synced_days": 30,
+         *           "covers_window": true,
+         *           "totals": {
+         *             "views": 18420,
+         *             "likes": 1204,
+         *             "comments": 87,
+         *             "shares": 212,
+         *             "posts": 1
+         *           },
+         *           "daily": [
+         *             {
+         *               "date": "2026-11-24",
+         *               "views": 18420,
+         *               "likes": 1204,
+         *               "comments": 87,
+         *               "shares": 212,
+         *               "posts": 1
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "daily": [
+         *         {
+         *           "date": "2026-11-24",
+         *           "views": 18420,
+         *           "likes": 1204,
+         *           "comments": 87,
+         *           "shares": 212,
+         *           "posts": 1
+         *         }
+         *       ]
+         *     }
+         */
         AnalyticsOverview: {
             days: number;
             /** Format: date */
@@ -1495,6 +2960,65 @@ export interface components {
                 posts: number;
             }[];
         };
+        /**
+         * @example {
+         *       "days": 7,
+         *       "synced_at": "2026-11-25T12:01:42.000Z",
+         *       "providers": [
+         *         {
+         *           "provider": "provider_a",
+         *           "status": "ok"
+         *         }
+         *       ],
+         *       "overview": {
+         *         "days": 7,
+         *         "since": "2026-11-19",
+         *         "until": "2026-11-25",
+         *         "totals": {
+         *           "views": 18420,
+         *           "likes": 1204,
+         *           "comments": 87,
+         *           "shares": 212,
+         *           "posts": 1
+         *         },
+         *         "providers": [
+         *           {
+         *             "provider": "provider_a",
+         *             "synced_at": "2026-11-25T12:01:42.000Z",
+         *             "synced_days": 30,
+         *             "covers_window": true,
+         *             "totals": {
+         *               "views": 18420,
+         *               "likes": 1204,
+         *               "comments": 87,
+         *               "shares": 212,
+         *               "posts": 1
+         *             },
+         *             "daily": [
+         *               {
+         *                 "date": "2026-11-24",
+         *                 "views": 18420,
+         *                 "likes": 1204,
+         *                 "comments": 87,
+         *                 "shares": 212,
+         *                 "posts": 1
+         *               }
+         *             ]
+         *           }
+         *         ],
+         *         "daily": [
+         *           {
+         *             "date": "2026-11-24",
+         *             "views": 18420,
+         *             "likes": 1204,
+         *             "comments": 87,
+         *             "shares": 212,
+         *             "posts": 1
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
         AnalyticsSync: {
             days: number;
             /** Format: date-time */
@@ -1520,6 +3044,40 @@ export interface components {
             })[];
             overview: components["schemas"]["AnalyticsOverview"];
         };
+        /**
+         * @example {
+         *       "plan": {
+         *         "name": "pro",
+         *         "monthly_allowance": 150,
+         *         "library_cap": 50,
+         *         "avatar_cap": 100,
+         *         "ai_helpers_per_day": 500,
+         *         "ai_helpers_per_minute": 20,
+         *         "pending_plan": null,
+         *         "plan_changes_at": null
+         *       },
+         *       "period": {
+         *         "start": "2026-11-01T00:00:00.000Z",
+         *         "end": "2026-12-01T00:00:00.000Z"
+         *       },
+         *       "allowance": {
+         *         "limit": 150,
+         *         "used": 41,
+         *         "reserved": 2,
+         *         "remaining": 107
+         *       },
+         *       "library": {
+         *         "used": 7,
+         *         "cap": 50,
+         *         "remaining": 43
+         *       },
+         *       "avatars": {
+         *         "used": 4,
+         *         "cap": 100,
+         *         "remaining": 96
+         *       }
+         *     }
+         */
         Usage: {
             /** @description The plan in force and its limits (GET /plans lists every plan); change it with PUT /account/plan from the studio */
             plan: {
@@ -1561,6 +3119,65 @@ export interface components {
                 remaining: number;
             };
         };
+        /**
+         * @example {
+         *       "billing": "stripe",
+         *       "plans": [
+         *         {
+         *           "name": "free",
+         *           "price": {
+         *             "amount": 0,
+         *             "currency": "usd",
+         *             "interval": "month"
+         *           },
+         *           "monthly_allowance": 3,
+         *           "library_cap": 3,
+         *           "avatar_cap": 10,
+         *           "ai_helpers_per_day": 20,
+         *           "ai_helpers_per_minute": 5
+         *         },
+         *         {
+         *           "name": "starter",
+         *           "price": {
+         *             "amount": 1900,
+         *             "currency": "usd",
+         *             "interval": "month"
+         *           },
+         *           "monthly_allowance": 30,
+         *           "library_cap": 10,
+         *           "avatar_cap": 25,
+         *           "ai_helpers_per_day": 100,
+         *           "ai_helpers_per_minute": 10
+         *         },
+         *         {
+         *           "name": "pro",
+         *           "price": {
+         *             "amount": 4900,
+         *             "currency": "usd",
+         *             "interval": "month"
+         *           },
+         *           "monthly_allowance": 150,
+         *           "library_cap": 50,
+         *           "avatar_cap": 100,
+         *           "ai_helpers_per_day": 500,
+         *           "ai_helpers_per_minute": 20
+         *         },
+         *         {
+         *           "name": "business",
+         *           "price": {
+         *             "amount": 14900,
+         *             "currency": "usd",
+         *             "interval": "month"
+         *           },
+         *           "monthly_allowance": 600,
+         *           "library_cap": 200,
+         *           "avatar_cap": 250,
+         *           "ai_helpers_per_day": 2000,
+         *           "ai_helpers_per_minute": 40
+         *         }
+         *       ]
+         *     }
+         */
         Plans: {
             /**
              * @description How paid plans are taken here: `local` (at once, nothing charged: the local stack), `stripe` (PUT /account/plan to a paid plan answers a Stripe Checkout link first), `not_configured` (no payment provider: only the free plan can be chosen; a paid one is 409 billing_not_configured)
@@ -1594,6 +3211,20 @@ export interface components {
             /** @description Hook-idea and prompt-avatar requests a rolling minute (429 past it) */
             ai_helpers_per_minute: number;
         };
+        /**
+         * @example {
+         *       "account": {
+         *         "id": 1,
+         *         "name": "Glow Labs",
+         *         "plan": "pro",
+         *         "pending_plan": null,
+         *         "plan_changes_at": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z"
+         *       },
+         *       "change": "upgraded",
+         *       "checkout_url": null
+         *     }
+         */
         PlanChange: {
             account: components["schemas"]["Account"];
             /**
@@ -1604,6 +3235,16 @@ export interface components {
             /** @description Stripe Checkout, where the owner pays for a paid plan; null unless `change` is `checkout` */
             checkout_url: string | null;
         };
+        /**
+         * @example {
+         *       "id": 1,
+         *       "name": "Glow Labs",
+         *       "plan": "pro",
+         *       "pending_plan": null,
+         *       "plan_changes_at": null,
+         *       "created_at": "2026-11-25T12:00:00.000Z"
+         *     }
+         */
         Account: {
             id: number;
             name: string;
@@ -1619,6 +3260,12 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "received": true,
+         *       "result": "applied"
+         *     }
+         */
         StripeWebhookReceipt: {
             /** @constant */
             received: true;
@@ -1628,7 +3275,26 @@ export interface components {
              */
             result: "applied" | "duplicate" | "ignored";
         };
-        /** @description Signed in: the `rs_session` cookie comes with this answer */
+        /**
+         * @description Signed in: the `rs_session` cookie comes with this answer
+         * @example {
+         *       "user": {
+         *         "id": 1,
+         *         "email": "maya@glowlabs.example",
+         *         "name": "Maya",
+         *         "created_at": "2026-11-25T12:00:00.000Z"
+         *       },
+         *       "account": {
+         *         "id": 1,
+         *         "name": "Glow Labs",
+         *         "plan": "pro",
+         *         "pending_plan": null,
+         *         "plan_changes_at": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z"
+         *       },
+         *       "csrf_token": "k3Vt9QmZ1xR7bLw2pYs8dNc4hFj6gTa0"
+         *     }
+         */
         SignedIn: {
             user: components["schemas"]["User"];
             account: components["schemas"]["Account"];
@@ -1643,11 +3309,36 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "signed_out": true
+         *     }
+         */
         SignedOut: {
             /** @constant */
             signed_out: true;
         };
-        /** @description The signed-in session; it ends 7 days after its last use, 30 days after sign-in at the latest */
+        /**
+         * @description The signed-in session; it ends 7 days after its last use, 30 days after sign-in at the latest
+         * @example {
+         *       "user": {
+         *         "id": 1,
+         *         "email": "maya@glowlabs.example",
+         *         "name": "Maya",
+         *         "created_at": "2026-11-25T12:00:00.000Z"
+         *       },
+         *       "account": {
+         *         "id": 1,
+         *         "name": "Glow Labs",
+         *         "plan": "pro",
+         *         "pending_plan": null,
+         *         "plan_changes_at": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z"
+         *       },
+         *       "csrf_token": "k3Vt9QmZ1xR7bLw2pYs8dNc4hFj6gTa0",
+         *       "expires_at": "2026-12-02T12:00:00.000Z"
+         *     }
+         */
         Session: {
             user: components["schemas"]["User"];
             account: components["schemas"]["Account"];
@@ -1656,12 +3347,24 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
         };
+        /**
+         * @example {
+         *       "password_changed": true,
+         *       "other_sessions_revoked": 2
+         *     }
+         */
         PasswordChanged: {
             /** @constant */
             password_changed: true;
             other_sessions_revoked: number;
         };
-        /** @description The same answer whether or not the email has an account: if it has, a link is on its way to it */
+        /**
+         * @description The same answer whether or not the email has an account: if it has, a link is on its way to it
+         * @example {
+         *       "reset_requested": true,
+         *       "expires_in_s": 1800
+         *     }
+         */
         PasswordResetRequested: {
             /** @constant */
             reset_requested: true;
@@ -1671,7 +3374,27 @@ export interface components {
              */
             expires_in_s: 1800;
         };
-        /** @description The password is set and the link spent; signed in: the `rs_session` cookie comes with this answer */
+        /**
+         * @description The password is set and the link spent; signed in: the `rs_session` cookie comes with this answer
+         * @example {
+         *       "user": {
+         *         "id": 1,
+         *         "email": "maya@glowlabs.example",
+         *         "name": "Maya",
+         *         "created_at": "2026-11-25T12:00:00.000Z"
+         *       },
+         *       "account": {
+         *         "id": 1,
+         *         "name": "Glow Labs",
+         *         "plan": "pro",
+         *         "pending_plan": null,
+         *         "plan_changes_at": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z"
+         *       },
+         *       "csrf_token": "k3Vt9QmZ1xR7bLw2pYs8dNc4hFj6gTa0",
+         *       "other_sessions_revoked": 1
+         *     }
+         */
         PasswordReset: {
             user: components["schemas"]["User"];
             account: components["schemas"]["Account"];
@@ -1680,6 +3403,20 @@ export interface components {
             /** @description Sessions of the user signed out by the new password */
             other_sessions_revoked: number;
         };
+        /**
+         * @example {
+         *       "id": 4,
+         *       "name": "CI pipeline",
+         *       "prefix": "rsk_Xq7v",
+         *       "scopes": [
+         *         "read",
+         *         "write"
+         *       ],
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "last_used_at": "2026-11-25T11:58:03.000Z",
+         *       "revoked_at": null
+         *     }
+         */
         ApiKey: {
             id: number;
             name: string | null;
@@ -1691,6 +3428,19 @@ export interface components {
             last_used_at: string | null;
             revoked_at: string | null;
         };
+        /**
+         * @example {
+         *       "id": 4,
+         *       "name": "CI pipeline",
+         *       "key": "rsk_Xq7vN2cLp9RkT4mW8zB1yD6fH3jQ5sA0eU7gI2oK9nV",
+         *       "prefix": "rsk_Xq7v",
+         *       "scopes": [
+         *         "read",
+         *         "write"
+         *       ],
+         *       "created_at": "2026-11-25T12:00:00.000Z"
+         *     }
+         */
         CreatedApiKey: {
             id: number;
             name: string;
@@ -1701,12 +3451,34 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "id": 4,
+         *       "revoked": true
+         *     }
+         */
         RevokedApiKey: {
             id: number;
             /** @constant */
             revoked: true;
         };
-        /** @description A one-time, one-hour form to send one file straight to storage */
+        /**
+         * @description A one-time, one-hour form to send one file straight to storage
+         * @example {
+         *       "id": "3f2b8c1e-7a4d-4e9b-9c0f-2d6a5b8e1f34",
+         *       "purpose": "demo_video",
+         *       "method": "POST",
+         *       "url": "https://uploads.reaction-studio.example/",
+         *       "fields": {
+         *         "key": "uploads/1/3f2b8c1e-7a4d-4e9b-9c0f-2d6a5b8e1f34",
+         *         "Content-Type": "video/mp4",
+         *         "Policy": "eyJleHBpcmF0aW9uIjoi",
+         *         "X-Amz-Signature": "9b2e7f0c1a"
+         *       },
+         *       "max_bytes": 48000000,
+         *       "expires_at": "2026-11-25T13:00:00.000Z"
+         *     }
+         */
         Upload: {
             /** @description Name it in the body where the file would go (demo_video_upload_id, image_upload_id, reference_video_upload_id) */
             id: string;
@@ -1730,22 +3502,23 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
         };
-        /** @description An endpoint that receives signed events */
-        Webhook: {
-            id: string;
-            url: string;
-            events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
-            description: string | null;
-            enabled: boolean;
-            /** @description Why the service disabled the endpoint (a 410 Gone, or 3 days of failures); PATCH `enabled: true` turns it back on */
-            disabled_reason: string | null;
-            /** @description Until when the secret the last rotation replaced still signs beside the current one (`webhook-signature` then carries both); null when none does */
-            previous_secret_expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
+        /**
+         * @example {
+         *       "id": "wh_8c2f1a9e4b7d3c6e0f12",
+         *       "url": "https://hooks.glowlabs.example/reaction-studio",
+         *       "events": [
+         *         "video.job.done",
+         *         "video.job.failed"
+         *       ],
+         *       "description": "Order fulfilment",
+         *       "enabled": true,
+         *       "disabled_reason": null,
+         *       "previous_secret_expires_at": null,
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:00:00.000Z",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+         *     }
+         */
         CreatedWebhook: {
             id: string;
             url: string;
@@ -1763,23 +3536,66 @@ export interface components {
             /** @description The signing secret (`whsec_...`): shown only in this answer. Verify each delivery with it (Standard Webhooks) */
             secret: string;
         };
-        /** @description An event as its deliveries carry it */
-        WebhookEvent: {
-            /** @description The event id (`evt_...`), the `webhook-id` of its deliveries */
-            id: string;
-            type: string;
-            /** Format: date-time */
-            created_at: string;
-            /** @description The record as its GET answered it when the event was sent */
-            data: {
-                [key: string]: unknown;
-            };
-        };
-        DeletedWebhook: {
-            id: string;
-            /** @constant */
-            deleted: true;
-        };
+        /**
+         * @description An event as its deliveries carry it: `data` is the record its `type` is about
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "video.job.done",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 481,
+         *         "status": "done",
+         *         "stage": "done",
+         *         "progress": 100,
+         *         "queue_position": null,
+         *         "method": "prompt",
+         *         "mode": "preview",
+         *         "product_id": 12,
+         *         "avatar_id": 31,
+         *         "reaction_id": null,
+         *         "prompt": "She gasps, then laughs in disbelief",
+         *         "video_source": null,
+         *         "reference_url": null,
+         *         "hook_text": "I did not expect this to work",
+         *         "hook_position": "top",
+         *         "hook_size": "medium",
+         *         "hook_style": "outline",
+         *         "hook_duration": "reaction",
+         *         "sound": "auto",
+         *         "music_id": null,
+         *         "voice_line": null,
+         *         "preview_url": null,
+         *         "preview_url_expires_at": null,
+         *         "preview_still_url": null,
+         *         "preview_expires_at": null,
+         *         "video_id": 95,
+         *         "charged_units": 1,
+         *         "regenerations": 0,
+         *         "error": null,
+         *         "batch_id": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        WebhookEvent: components["schemas"]["VideoJobPreviewReadyEventOutput"] | components["schemas"]["VideoJobDoneEventOutput"] | components["schemas"]["VideoJobFailedEventOutput"] | components["schemas"]["ProductDemoReadyEventOutput"] | components["schemas"]["ProductDemoFailedEventOutput"] | components["schemas"]["AvatarReadyEventOutput"] | components["schemas"]["AvatarFailedEventOutput"] | components["schemas"]["SocialPostPublishedEventOutput"] | components["schemas"]["SocialPostFailedEventOutput"] | components["schemas"]["PingEventOutput"];
+        /**
+         * @example {
+         *       "id": "wh_8c2f1a9e4b7d3c6e0f12",
+         *       "url": "https://hooks.glowlabs.example/reaction-studio",
+         *       "events": [
+         *         "video.job.done",
+         *         "video.job.failed"
+         *       ],
+         *       "description": "Order fulfilment",
+         *       "enabled": true,
+         *       "disabled_reason": null,
+         *       "previous_secret_expires_at": "2026-11-26T12:01:42.000Z",
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:01:42.000Z",
+         *       "secret": "whsec_2T8yJ0cQw4Vn6bXe1LmZr9HsPkUa3DfG"
+         *     }
+         */
         RotatedWebhook: {
             id: string;
             url: string;
@@ -1797,7 +3613,32 @@ export interface components {
             /** @description The new signing secret (`whsec_...`): shown only in this answer (and its replay by Idempotency-Key) */
             secret: string;
         };
-        /** @description One event sent to one endpoint, with its attempts so far */
+        /**
+         * @description One event sent to one endpoint, with its attempts so far
+         * @example {
+         *       "id": "whd_019a7c2e5f41a8c3e5f7b9d1",
+         *       "event_id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "video.job.done",
+         *       "attempt": 1,
+         *       "status": "succeeded",
+         *       "response_status": 204,
+         *       "latency_ms": 182,
+         *       "last_error": null,
+         *       "next_attempt_at": null,
+         *       "attempts": [
+         *         {
+         *           "number": 1,
+         *           "trigger": "automatic",
+         *           "at": "2026-11-25T12:01:42.000Z",
+         *           "outcome": "succeeded",
+         *           "message": "Answered 204",
+         *           "response_status": 204,
+         *           "duration_ms": 182
+         *         }
+         *       ],
+         *       "created_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
         WebhookDelivery: {
             id: string;
             /** @description The `webhook-id` header and the payload `id`: the same on every attempt, so a receiver can drop repeats */
@@ -1837,9 +3678,357 @@ export interface components {
             response_status: number | null;
             duration_ms: number;
         };
+        /**
+         * @example {
+         *       "event_id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c"
+         *     }
+         */
         TestEvent: {
             /** @description The ping event: find its delivery in GET /webhooks/{id}/deliveries */
             event_id: string;
+        };
+        ProductOutput: {
+            id: number;
+            name: string;
+            description: string | null;
+            demo_video: components["schemas"]["DemoVideoOutput"] | null;
+            /** @description How the demo was made portrait (`blur` or `crop`), as asked when it was sent; null: not reframed */
+            reframe: ("blur" | "crop") | null;
+            /** @description Where the kept part of the demo starts, as asked; null: at its beginning */
+            demo_start_s: number | null;
+            /** @description Where the kept part of the demo ends, as asked; null: at its end */
+            demo_end_s: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description The demo clip: `processing` until normalised, then `ready` (with a playable url) or `failed` */
+        DemoVideoOutput: {
+            /** @enum {string} */
+            status: "processing" | "ready" | "failed";
+            url: string | null;
+            url_expires_at: string | null;
+            /** @description Seconds of the normalised demo (the kept part, when it was trimmed); null until ready */
+            duration_s: number | null;
+            /** @description 1080 once ready: every demo is normalised to 1080x1920 */
+            width: number | null;
+            /** @description 1920 once ready */
+            height: number | null;
+            /** @description Why the demo failed, when `failed` */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+        };
+        DeletedOutput: {
+            id: number;
+            /** @constant */
+            deleted: true;
+        };
+        AvatarOutput: {
+            id: number;
+            /** @description A stock avatar every account has (listed first, not counted against the plan's cap, not deletable); false for the account's own */
+            stock: boolean;
+            /** @enum {string} */
+            source: "prompt" | "upload";
+            prompt: string | null;
+            /** @enum {string} */
+            status: "processing" | "ready" | "failed";
+            image_url: string | null;
+            image_url_expires_at: string | null;
+            width: number | null;
+            height: number | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        JobOutput: {
+            id: number;
+            /** @enum {string} */
+            status: "queued" | "processing" | "preview_ready" | "done" | "failed";
+            /** @enum {string} */
+            stage: "queued" | "preparing" | "generating_reaction" | "rendering_preview" | "awaiting_approval" | "composing" | "finalizing" | "done" | "failed";
+            progress: number;
+            queue_position: number | null;
+            /** @enum {string} */
+            method: "prompt" | "motion" | "reuse";
+            /** @enum {string} */
+            mode: "auto" | "preview";
+            product_id: number;
+            avatar_id: number | null;
+            reaction_id: number | null;
+            prompt: string | null;
+            video_source: ("link" | "upload") | null;
+            reference_url: string | null;
+            hook_text: string | null;
+            /** @enum {string} */
+            hook_position: "top" | "middle" | "bottom";
+            /** @enum {string} */
+            hook_size: "small" | "medium" | "large";
+            /**
+             * @description outline: white, dark outline; box: dark text on a white box; highlight: key words on a colour band; glow; bold_caps: uppercase, heavy
+             * @enum {string}
+             */
+            hook_style: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+            /**
+             * @description reaction: the caption shows over the reaction only; full: over the demo too
+             * @enum {string}
+             */
+            hook_duration: "reaction" | "full";
+            /**
+             * @description auto: an effect matched to the reaction, then the demo audio; music: music_id under both, ducked under the demo; none: the demo audio only
+             * @enum {string}
+             */
+            sound: "auto" | "music" | "none";
+            music_id: string | null;
+            voice_line: string | null;
+            preview_url: string | null;
+            preview_url_expires_at: string | null;
+            preview_still_url: string | null;
+            preview_expires_at: string | null;
+            video_id: number | null;
+            charged_units: number;
+            regenerations: number;
+            error: {
+                /** @enum {string} */
+                code: "input_deleted" | "invalid_input" | "content_rejected" | "generation_failed" | "generation_timeout" | "no_face_in_result" | "reference_unavailable" | "render_failed" | "preview_expired" | "timeout" | "internal_error";
+                message: string;
+            } | null;
+            batch_id: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PostOutput: {
+            id: number;
+            /** @enum {string} */
+            provider: "provider_a" | "provider_b";
+            provider_post_id: string;
+            video_id: number;
+            account_ids: string[];
+            caption: string;
+            schedule_at: string | null;
+            draft: boolean;
+            /** @enum {string} */
+            status: "draft" | "scheduled" | "publishing" | "published" | "partially_published" | "failed" | "deleted";
+            results: {
+                account_id: string;
+                /** @enum {string} */
+                platform: "tiktok" | "instagram" | "youtube" | "facebook" | "x" | "linkedin" | "threads" | "pinterest" | "bluesky";
+                /** @enum {string} */
+                status: "pending" | "published" | "failed" | "deleted";
+                url: string | null;
+                error: string | null;
+            }[];
+            stale: boolean;
+            stale_reason: {
+                code: string;
+                message: string;
+            } | null;
+            /** Format: date-time */
+            refreshed_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description An endpoint that receives signed events */
+        WebhookOutput: {
+            id: string;
+            url: string;
+            events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+            description: string | null;
+            enabled: boolean;
+            /** @description Why the service disabled the endpoint (a 410 Gone, or 3 days of failures); PATCH `enabled: true` turns it back on */
+            disabled_reason: string | null;
+            /** @description Until when the secret the last rotation replaced still signs beside the current one (`webhook-signature` then carries both); null when none does */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description `video.job.preview_ready`: A preview job's preview is ready to approve or regenerate (again after each regenerate). */
+        VideoJobPreviewReadyEventOutput: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "video.job.preview_ready";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["JobOutput"] | components["schemas"]["DeletedOutput"];
+        };
+        /** @description `video.job.done`: A job finished with its video (`data.video_id`). */
+        VideoJobDoneEventOutput: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "video.job.done";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["JobOutput"] | components["schemas"]["DeletedOutput"];
+        };
+        /** @description `video.job.failed`: A job ended failed (`data.error` says why); its allowance unit was released. */
+        VideoJobFailedEventOutput: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "video.job.failed";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["JobOutput"] | components["schemas"]["DeletedOutput"];
+        };
+        /** @description `product.demo.ready`: A demo clip's background conversion ended ready (or, for a stack's first sample product, its clip was made). */
+        ProductDemoReadyEventOutput: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "product.demo.ready";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The product as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["ProductOutput"] | components["schemas"]["DeletedOutput"];
+        };
+        /** @description `product.demo.failed`: A demo clip's background conversion failed (`data.demo_video.error` says why). */
+        ProductDemoFailedEventOutput: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "product.demo.failed";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The product as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["ProductOutput"] | components["schemas"]["DeletedOutput"];
+        };
+        /** @description `avatar.ready`: A prompt avatar's background generation ended ready. */
+        AvatarReadyEventOutput: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "avatar.ready";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The avatar as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["AvatarOutput"] | components["schemas"]["DeletedOutput"];
+        };
+        /** @description `avatar.failed`: A prompt avatar's background generation failed (`data.error` says why). */
+        AvatarFailedEventOutput: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "avatar.failed";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The avatar as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["AvatarOutput"] | components["schemas"]["DeletedOutput"];
+        };
+        /** @description `social.post.published`: A refresh of a post found it published on every channel. */
+        SocialPostPublishedEventOutput: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "social.post.published";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The post as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["PostOutput"] | components["schemas"]["DeletedOutput"];
+        };
+        /** @description `social.post.failed`: A refresh of a post found it failed, or published on some channels only (`data.status` is `partially_published`). */
+        SocialPostFailedEventOutput: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "social.post.failed";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The post as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["PostOutput"] | components["schemas"]["DeletedOutput"];
+        };
+        /** @description `ping`: POST /webhooks/{webhook_id}/test asked for it: to that endpoint only, whatever it subscribes to. */
+        PingEventOutput: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ping";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The endpoint as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["WebhookOutput"] | components["schemas"]["DeletedWebhookOutput"];
+        };
+        DeletedWebhookOutput: {
+            id: string;
+            /** @constant */
+            deleted: true;
         };
         /** @description Every error answer, whatever the status */
         ErrorEnvelope: {
@@ -1885,6 +4074,12 @@ export interface components {
         IdempotencyKey: string;
         /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
         IfNoneMatch: string;
+        /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+        WebhookEventId: string;
+        /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+        WebhookTimestamp: string;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+        WebhookSignature: string;
     };
     requestBodies: never;
     headers: {
@@ -1928,6 +4123,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "name": "Reaction Studio API",
+                     *         "version": "v1",
+                     *         "revision": "2026-11-30",
+                     *         "base_path": "/api/v1",
+                     *         "status": "ok"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Liveness"];
                     };
@@ -2248,8 +4454,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 12,
+                     *           "name": "Glow Serum",
+                     *           "description": "A vitamin C serum that fades dark spots in two weeks",
+                     *           "demo_video": {
+                     *             "status": "ready",
+                     *             "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *             "url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *             "duration_s": 14.2,
+                     *             "width": 1080,
+                     *             "height": 1920,
+                     *             "error": null
+                     *           },
+                     *           "reframe": null,
+                     *           "demo_start_s": null,
+                     *           "demo_end_s": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z",
+                     *           "updated_at": "2026-11-25T12:01:42.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Product"][];
+                        data: components["schemas"]["ProductOutput"][];
                         meta: components["schemas"]["PageMeta"];
                     };
                 };
@@ -2448,8 +4684,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "name": "Glow Serum",
+                     *         "description": "A vitamin C serum that fades dark spots in two weeks",
+                     *         "demo_video": {
+                     *           "status": "processing",
+                     *           "url": null,
+                     *           "url_expires_at": null,
+                     *           "duration_s": null,
+                     *           "width": null,
+                     *           "height": null,
+                     *           "error": null
+                     *         },
+                     *         "reframe": null,
+                     *         "demo_start_s": null,
+                     *         "demo_end_s": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Product"];
+                        data: components["schemas"]["ProductOutput"];
                     };
                 };
             };
@@ -2659,8 +4918,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "name": "Glow Serum",
+                     *         "description": "A vitamin C serum that fades dark spots in two weeks",
+                     *         "demo_video": {
+                     *           "status": "ready",
+                     *           "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "duration_s": 14.2,
+                     *           "width": 1080,
+                     *           "height": 1920,
+                     *           "error": null
+                     *         },
+                     *         "reframe": null,
+                     *         "demo_start_s": null,
+                     *         "demo_end_s": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Product"];
+                        data: components["schemas"]["ProductOutput"];
                     };
                 };
             };
@@ -2825,8 +5107,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "name": "Glow Serum",
+                     *         "description": "A vitamin C serum that fades dark spots in two weeks",
+                     *         "demo_video": {
+                     *           "status": "ready",
+                     *           "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "duration_s": 14.2,
+                     *           "width": 1080,
+                     *           "height": 1920,
+                     *           "error": null
+                     *         },
+                     *         "reframe": null,
+                     *         "demo_start_s": null,
+                     *         "demo_end_s": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Product"];
+                        data: components["schemas"]["ProductOutput"];
                     };
                 };
             };
@@ -2993,8 +5298,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "name": "Glow Serum",
+                     *         "description": "A vitamin C serum that fades dark spots in two weeks",
+                     *         "demo_video": {
+                     *           "status": "ready",
+                     *           "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "duration_s": 14.2,
+                     *           "width": 1080,
+                     *           "height": 1920,
+                     *           "error": null
+                     *         },
+                     *         "reframe": null,
+                     *         "demo_start_s": null,
+                     *         "demo_end_s": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Product"];
+                        data: components["schemas"]["ProductOutput"];
                     };
                 };
             };
@@ -3155,8 +5483,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Deleted"];
+                        data: components["schemas"]["DeletedOutput"];
                     };
                 };
             };
@@ -3310,8 +5646,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "name": "Glow Serum",
+                     *         "description": "A vitamin C serum that fades dark spots in two weeks",
+                     *         "demo_video": {
+                     *           "status": "ready",
+                     *           "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "duration_s": 14.2,
+                     *           "width": 1080,
+                     *           "height": 1920,
+                     *           "error": null
+                     *         },
+                     *         "reframe": null,
+                     *         "demo_start_s": null,
+                     *         "demo_end_s": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Product"];
+                        data: components["schemas"]["ProductOutput"];
                     };
                 };
             };
@@ -3473,8 +5832,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 31,
+                     *           "stock": false,
+                     *           "source": "prompt",
+                     *           "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+                     *           "status": "ready",
+                     *           "image_url": "https://media.reaction-studio.example/avatars/31/image.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "image_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "width": 1024,
+                     *           "height": 1024,
+                     *           "error": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z",
+                     *           "updated_at": "2026-11-25T12:01:42.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Avatar"][];
+                        data: components["schemas"]["AvatarOutput"][];
                     };
                 };
             };
@@ -3617,8 +5996,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 31,
+                     *         "stock": false,
+                     *         "source": "prompt",
+                     *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+                     *         "status": "ready",
+                     *         "image_url": "https://media.reaction-studio.example/avatars/31/image.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "image_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *         "width": 1024,
+                     *         "height": 1024,
+                     *         "error": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Avatar"];
+                        data: components["schemas"]["AvatarOutput"];
                     };
                 };
             };
@@ -3634,8 +6031,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 31,
+                     *         "stock": false,
+                     *         "source": "prompt",
+                     *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+                     *         "status": "processing",
+                     *         "image_url": null,
+                     *         "image_url_expires_at": null,
+                     *         "width": null,
+                     *         "height": null,
+                     *         "error": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Avatar"];
+                        data: components["schemas"]["AvatarOutput"];
                     };
                 };
             };
@@ -3857,8 +6272,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 31,
+                     *         "stock": false,
+                     *         "source": "prompt",
+                     *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+                     *         "status": "ready",
+                     *         "image_url": "https://media.reaction-studio.example/avatars/31/image.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "image_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *         "width": 1024,
+                     *         "height": 1024,
+                     *         "error": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Avatar"];
+                        data: components["schemas"]["AvatarOutput"];
                     };
                 };
             };
@@ -4004,8 +6437,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Deleted"];
+                        data: components["schemas"]["DeletedOutput"];
                     };
                 };
             };
@@ -4153,6 +6594,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "sunny-pop",
+                     *           "name": "Sunny Pop",
+                     *           "mood": "upbeat",
+                     *           "bpm": 118,
+                     *           "duration_s": 60,
+                     *           "built_in": true,
+                     *           "preview_url": "/api/v1/music/sunny-pop/audio",
+                     *           "created_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["MusicTrack"][];
                     };
@@ -4292,6 +6749,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "t12",
+                     *         "name": "Brand jingle",
+                     *         "mood": null,
+                     *         "bpm": null,
+                     *         "duration_s": 31.5,
+                     *         "built_in": false,
+                     *         "preview_url": "/api/v1/music/t12/audio",
+                     *         "created_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["MusicTrack"];
                     };
@@ -4614,6 +7085,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "t12",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["DeletedMusicTrack"];
                     };
@@ -4763,6 +7242,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 7,
+                     *           "job_id": 481,
+                     *           "method": "prompt",
+                     *           "avatar_id": 31,
+                     *           "prompt": "She gasps, then laughs in disbelief",
+                     *           "clip_url": "https://media.reaction-studio.example/reactions/7/clip.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "duration_s": 3.2,
+                     *           "emotion": "shocked",
+                     *           "created_at": "2026-11-25T12:01:42.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SavedReaction"][];
                     };
@@ -4895,6 +7392,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "job_id": 481,
+                     *         "method": "prompt",
+                     *         "avatar_id": 31,
+                     *         "prompt": "She gasps, then laughs in disbelief",
+                     *         "clip_url": "https://media.reaction-studio.example/reactions/7/clip.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *         "duration_s": 3.2,
+                     *         "emotion": "shocked",
+                     *         "created_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SavedReaction"];
                     };
@@ -4912,6 +7425,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "job_id": 481,
+                     *         "method": "prompt",
+                     *         "avatar_id": 31,
+                     *         "prompt": "She gasps, then laughs in disbelief",
+                     *         "clip_url": "https://media.reaction-studio.example/reactions/7/clip.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *         "duration_s": 3.2,
+                     *         "emotion": "shocked",
+                     *         "created_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SavedReaction"];
                     };
@@ -5106,6 +7635,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "job_id": 481,
+                     *         "method": "prompt",
+                     *         "avatar_id": 31,
+                     *         "prompt": "She gasps, then laughs in disbelief",
+                     *         "clip_url": "https://media.reaction-studio.example/reactions/7/clip.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *         "duration_s": 3.2,
+                     *         "emotion": "shocked",
+                     *         "created_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SavedReaction"];
                     };
@@ -5253,8 +7798,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Deleted"];
+                        data: components["schemas"]["DeletedOutput"];
                     };
                 };
             };
@@ -5393,6 +7946,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 95,
+                     *           "job_id": 481,
+                     *           "product_id": 12,
+                     *           "url": "https://media.reaction-studio.example/videos/95/video.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "download_url": "https://media.reaction-studio.example/videos/95/video.mp4?download?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "thumbnail_url": "https://media.reaction-studio.example/videos/95/poster.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "duration_s": 17.4,
+                     *           "width": 1080,
+                     *           "height": 1920,
+                     *           "size_bytes": 8412330,
+                     *           "created_at": "2026-11-25T12:01:42.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Video"][];
                         meta: components["schemas"]["PageMeta"];
@@ -5519,92 +8097,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    product_id: number | string;
-                    /** @enum {string} */
-                    method: "prompt" | "motion" | "reuse";
-                    /** @enum {string} */
-                    mode?: "auto" | "preview";
-                    hook_text?: string;
-                    /** @enum {string} */
-                    hook_position?: "top" | "middle" | "bottom";
-                    /** @enum {string} */
-                    hook_size?: "small" | "medium" | "large";
-                    /** @enum {string} */
-                    hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                    /** @enum {string} */
-                    hook_duration?: "reaction" | "full";
-                    prompt?: string;
-                    avatar_id?: number | string;
-                    /** @enum {string} */
-                    video_source?: "link" | "upload";
-                    reference_url?: string;
-                    reference_video_upload_id?: string;
-                    reaction_id?: number | string;
-                    /** @enum {string} */
-                    sound?: "auto" | "music" | "none";
-                    music_id?: string;
-                    voice_line?: string;
-                };
-                "application/x-www-form-urlencoded": {
-                    product_id: number | string;
-                    /** @enum {string} */
-                    method: "prompt" | "motion" | "reuse";
-                    /** @enum {string} */
-                    mode?: "auto" | "preview";
-                    hook_text?: string;
-                    /** @enum {string} */
-                    hook_position?: "top" | "middle" | "bottom";
-                    /** @enum {string} */
-                    hook_size?: "small" | "medium" | "large";
-                    /** @enum {string} */
-                    hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                    /** @enum {string} */
-                    hook_duration?: "reaction" | "full";
-                    prompt?: string;
-                    avatar_id?: number | string;
-                    /** @enum {string} */
-                    video_source?: "link" | "upload";
-                    reference_url?: string;
-                    reference_video_upload_id?: string;
-                    reaction_id?: number | string;
-                    /** @enum {string} */
-                    sound?: "auto" | "music" | "none";
-                    music_id?: string;
-                    voice_line?: string;
-                };
-                "multipart/form-data": {
-                    product_id: number | string;
-                    /** @enum {string} */
-                    method: "prompt" | "motion" | "reuse";
-                    /** @enum {string} */
-                    mode?: "auto" | "preview";
-                    hook_text?: string;
-                    /** @enum {string} */
-                    hook_position?: "top" | "middle" | "bottom";
-                    /** @enum {string} */
-                    hook_size?: "small" | "medium" | "large";
-                    /** @enum {string} */
-                    hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                    /** @enum {string} */
-                    hook_duration?: "reaction" | "full";
-                    prompt?: string;
-                    avatar_id?: number | string;
-                    /** @enum {string} */
-                    video_source?: "link" | "upload";
-                    reference_url?: string;
-                    reference_video_upload_id?: string;
-                    reaction_id?: number | string;
-                    /** @enum {string} */
-                    sound?: "auto" | "music" | "none";
-                    music_id?: string;
-                    voice_line?: string;
-                    /**
-                     * Format: binary
-                     * @description The motion reference for video_source=upload: MP4, MOV, WEBM or AVI, at most 60 s; at most 100 MB
-                     */
-                    reference_video?: Blob;
-                };
+                "application/json": components["schemas"]["VideoRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["VideoRequest"];
+                "multipart/form-data": components["schemas"]["PromptVideoRequest"] | components["schemas"]["MotionVideoRequestMultipart"] | components["schemas"]["ReuseVideoRequest"];
             };
         };
         responses: {
@@ -5620,6 +8115,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "valid": true,
+                     *         "units": 1,
+                     *         "allowance": {
+                     *           "limit": 150,
+                     *           "used": 41,
+                     *           "reserved": 2,
+                     *           "remaining": 107
+                     *         },
+                     *         "estimated_seconds": 95
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["VideoQuote"];
                     };
@@ -5637,8 +8147,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 481,
+                     *         "status": "queued",
+                     *         "stage": "queued",
+                     *         "progress": 0,
+                     *         "queue_position": null,
+                     *         "method": "prompt",
+                     *         "mode": "preview",
+                     *         "product_id": 12,
+                     *         "avatar_id": 31,
+                     *         "reaction_id": null,
+                     *         "prompt": "She gasps, then laughs in disbelief",
+                     *         "video_source": null,
+                     *         "reference_url": null,
+                     *         "hook_text": "I did not expect this to work",
+                     *         "hook_position": "top",
+                     *         "hook_size": "medium",
+                     *         "hook_style": "outline",
+                     *         "hook_duration": "reaction",
+                     *         "sound": "auto",
+                     *         "music_id": null,
+                     *         "voice_line": null,
+                     *         "preview_url": null,
+                     *         "preview_url_expires_at": null,
+                     *         "preview_still_url": null,
+                     *         "preview_expires_at": null,
+                     *         "video_id": null,
+                     *         "charged_units": 1,
+                     *         "regenerations": 0,
+                     *         "error": null,
+                     *         "batch_id": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Job"];
+                        data: components["schemas"]["JobOutput"];
                     };
                 };
             };
@@ -5862,8 +8410,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 481,
+                     *           "status": "preview_ready",
+                     *           "stage": "awaiting_approval",
+                     *           "progress": 70,
+                     *           "queue_position": null,
+                     *           "method": "prompt",
+                     *           "mode": "preview",
+                     *           "product_id": 12,
+                     *           "avatar_id": 31,
+                     *           "reaction_id": null,
+                     *           "prompt": "She gasps, then laughs in disbelief",
+                     *           "video_source": null,
+                     *           "reference_url": null,
+                     *           "hook_text": "I did not expect this to work",
+                     *           "hook_position": "top",
+                     *           "hook_size": "medium",
+                     *           "hook_style": "outline",
+                     *           "hook_duration": "reaction",
+                     *           "sound": "auto",
+                     *           "music_id": null,
+                     *           "voice_line": null,
+                     *           "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "preview_expires_at": "2026-12-02T12:01:42.000Z",
+                     *           "video_id": null,
+                     *           "charged_units": 1,
+                     *           "regenerations": 0,
+                     *           "error": null,
+                     *           "batch_id": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z",
+                     *           "updated_at": "2026-11-25T12:01:42.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 20,
+                     *         "next_before": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Job"][];
+                        data: components["schemas"]["JobOutput"][];
                         meta: components["schemas"]["CursorMeta"];
                     };
                 };
@@ -6000,6 +8592,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 95,
+                     *         "job_id": 481,
+                     *         "product_id": 12,
+                     *         "url": "https://media.reaction-studio.example/videos/95/video.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *         "download_url": "https://media.reaction-studio.example/videos/95/video.mp4?download?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "thumbnail_url": "https://media.reaction-studio.example/videos/95/poster.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "duration_s": 17.4,
+                     *         "width": 1080,
+                     *         "height": 1920,
+                     *         "size_bytes": 8412330,
+                     *         "created_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Video"];
                     };
@@ -6147,8 +8757,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Deleted"];
+                        data: components["schemas"]["DeletedOutput"];
                     };
                 };
             };
@@ -6285,8 +8903,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 481,
+                     *         "status": "preview_ready",
+                     *         "stage": "awaiting_approval",
+                     *         "progress": 70,
+                     *         "queue_position": null,
+                     *         "method": "prompt",
+                     *         "mode": "preview",
+                     *         "product_id": 12,
+                     *         "avatar_id": 31,
+                     *         "reaction_id": null,
+                     *         "prompt": "She gasps, then laughs in disbelief",
+                     *         "video_source": null,
+                     *         "reference_url": null,
+                     *         "hook_text": "I did not expect this to work",
+                     *         "hook_position": "top",
+                     *         "hook_size": "medium",
+                     *         "hook_style": "outline",
+                     *         "hook_duration": "reaction",
+                     *         "sound": "auto",
+                     *         "music_id": null,
+                     *         "voice_line": null,
+                     *         "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *         "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "preview_expires_at": "2026-12-02T12:01:42.000Z",
+                     *         "video_id": null,
+                     *         "charged_units": 1,
+                     *         "regenerations": 0,
+                     *         "error": null,
+                     *         "batch_id": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Job"];
+                        data: components["schemas"]["JobOutput"];
                     };
                 };
             };
@@ -6436,6 +9092,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "take": 1,
+                     *           "current": true,
+                     *           "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "duration_s": 17.4,
+                     *           "options": {
+                     *             "prompt": "She gasps, then laughs in disbelief",
+                     *             "avatar_id": 31,
+                     *             "video_source": null,
+                     *             "reference_url": null,
+                     *             "hook_text": "I did not expect this to work",
+                     *             "hook_position": "top",
+                     *             "hook_size": "medium",
+                     *             "hook_style": "outline",
+                     *             "hook_duration": "reaction",
+                     *             "sound": "auto",
+                     *             "music_id": null,
+                     *             "voice_line": null
+                     *           },
+                     *           "created_at": "2026-11-25T12:01:42.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Take"][];
                     };
@@ -6618,8 +9303,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 481,
+                     *         "status": "processing",
+                     *         "stage": "composing",
+                     *         "progress": 80,
+                     *         "queue_position": null,
+                     *         "method": "prompt",
+                     *         "mode": "preview",
+                     *         "product_id": 12,
+                     *         "avatar_id": 31,
+                     *         "reaction_id": null,
+                     *         "prompt": "She gasps, then laughs in disbelief",
+                     *         "video_source": null,
+                     *         "reference_url": null,
+                     *         "hook_text": "I did not expect this to work",
+                     *         "hook_position": "top",
+                     *         "hook_size": "medium",
+                     *         "hook_style": "outline",
+                     *         "hook_duration": "reaction",
+                     *         "sound": "auto",
+                     *         "music_id": null,
+                     *         "voice_line": null,
+                     *         "preview_url": null,
+                     *         "preview_url_expires_at": null,
+                     *         "preview_still_url": null,
+                     *         "preview_expires_at": null,
+                     *         "video_id": null,
+                     *         "charged_units": 1,
+                     *         "regenerations": 0,
+                     *         "error": null,
+                     *         "batch_id": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Job"];
+                        data: components["schemas"]["JobOutput"];
                     };
                 };
             };
@@ -6868,6 +9591,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "valid": true,
+                     *         "units": 1,
+                     *         "allowance": {
+                     *           "limit": 150,
+                     *           "used": 41,
+                     *           "reserved": 2,
+                     *           "remaining": 107
+                     *         },
+                     *         "estimated_seconds": 95
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["VideoQuote"];
                     };
@@ -6884,8 +9622,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 481,
+                     *         "status": "queued",
+                     *         "stage": "queued",
+                     *         "progress": 0,
+                     *         "queue_position": null,
+                     *         "method": "prompt",
+                     *         "mode": "preview",
+                     *         "product_id": 12,
+                     *         "avatar_id": 31,
+                     *         "reaction_id": null,
+                     *         "prompt": "She gasps, then laughs in disbelief",
+                     *         "video_source": null,
+                     *         "reference_url": null,
+                     *         "hook_text": "I did not expect this to work",
+                     *         "hook_position": "top",
+                     *         "hook_size": "medium",
+                     *         "hook_style": "outline",
+                     *         "hook_duration": "reaction",
+                     *         "sound": "auto",
+                     *         "music_id": null,
+                     *         "voice_line": null,
+                     *         "preview_url": null,
+                     *         "preview_url_expires_at": null,
+                     *         "preview_still_url": null,
+                     *         "preview_expires_at": null,
+                     *         "video_id": null,
+                     *         "charged_units": 2,
+                     *         "regenerations": 1,
+                     *         "error": null,
+                     *         "batch_id": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Job"];
+                        data: components["schemas"]["JobOutput"];
                     };
                 };
             };
@@ -7097,33 +9873,7 @@ export interface operations {
             content: {
                 "application/json": {
                     product_id: number | string;
-                    variants: {
-                        /** @enum {string} */
-                        method: "prompt" | "motion" | "reuse";
-                        /** @enum {string} */
-                        mode?: "auto" | "preview";
-                        hook_text?: string;
-                        /** @enum {string} */
-                        hook_position?: "top" | "middle" | "bottom";
-                        /** @enum {string} */
-                        hook_size?: "small" | "medium" | "large";
-                        /** @enum {string} */
-                        hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                        /** @enum {string} */
-                        hook_duration?: "reaction" | "full";
-                        prompt?: string;
-                        avatar_id?: number | string;
-                        /** @enum {string} */
-                        video_source?: "link" | "upload";
-                        reference_url?: string;
-                        reference_video_upload_id?: string;
-                        reaction_id?: number | string;
-                        /** @enum {string} */
-                        sound?: "auto" | "music" | "none";
-                        music_id?: string;
-                        voice_line?: string;
-                        product_id?: number | string;
-                    }[];
+                    variants: components["schemas"]["BatchVariant"][];
                 };
             };
         };
@@ -7140,6 +9890,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "valid": true,
+                     *         "units": 1,
+                     *         "allowance": {
+                     *           "limit": 150,
+                     *           "used": 41,
+                     *           "reserved": 2,
+                     *           "remaining": 107
+                     *         },
+                     *         "estimated_seconds": 95
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["VideoQuote"];
                     };
@@ -7157,6 +9922,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 9,
+                     *         "product_id": 12,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "jobs": [
+                     *           {
+                     *             "id": 481,
+                     *             "status": "queued",
+                     *             "stage": "queued",
+                     *             "progress": 0,
+                     *             "queue_position": null,
+                     *             "method": "prompt",
+                     *             "mode": "preview",
+                     *             "product_id": 12,
+                     *             "avatar_id": 31,
+                     *             "reaction_id": null,
+                     *             "prompt": "She gasps, then laughs in disbelief",
+                     *             "video_source": null,
+                     *             "reference_url": null,
+                     *             "hook_text": "I did not expect this to work",
+                     *             "hook_position": "top",
+                     *             "hook_size": "medium",
+                     *             "hook_style": "outline",
+                     *             "hook_duration": "reaction",
+                     *             "sound": "auto",
+                     *             "music_id": null,
+                     *             "voice_line": null,
+                     *             "preview_url": null,
+                     *             "preview_url_expires_at": null,
+                     *             "preview_still_url": null,
+                     *             "preview_expires_at": null,
+                     *             "video_id": null,
+                     *             "charged_units": 1,
+                     *             "regenerations": 0,
+                     *             "error": null,
+                     *             "batch_id": 9,
+                     *             "created_at": "2026-11-25T12:00:00.000Z",
+                     *             "updated_at": "2026-11-25T12:00:00.000Z"
+                     *           },
+                     *           {
+                     *             "id": 482,
+                     *             "status": "queued",
+                     *             "stage": "queued",
+                     *             "progress": 0,
+                     *             "queue_position": null,
+                     *             "method": "reuse",
+                     *             "mode": "auto",
+                     *             "product_id": 12,
+                     *             "avatar_id": null,
+                     *             "reaction_id": 7,
+                     *             "prompt": null,
+                     *             "video_source": null,
+                     *             "reference_url": null,
+                     *             "hook_text": "POV: your skin after 14 days",
+                     *             "hook_position": "top",
+                     *             "hook_size": "medium",
+                     *             "hook_style": "outline",
+                     *             "hook_duration": "reaction",
+                     *             "sound": "auto",
+                     *             "music_id": null,
+                     *             "voice_line": null,
+                     *             "preview_url": null,
+                     *             "preview_url_expires_at": null,
+                     *             "preview_still_url": null,
+                     *             "preview_expires_at": null,
+                     *             "video_id": null,
+                     *             "charged_units": 1,
+                     *             "regenerations": 0,
+                     *             "error": null,
+                     *             "batch_id": 9,
+                     *             "created_at": "2026-11-25T12:00:00.000Z",
+                     *             "updated_at": "2026-11-25T12:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "counts": {
+                     *           "queued": 2,
+                     *           "processing": 0,
+                     *           "preview_ready": 0,
+                     *           "done": 0,
+                     *           "failed": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["VideoBatch"];
                     };
@@ -7380,6 +10231,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 9,
+                     *         "product_id": 12,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "jobs": [
+                     *           {
+                     *             "id": 481,
+                     *             "status": "queued",
+                     *             "stage": "queued",
+                     *             "progress": 0,
+                     *             "queue_position": null,
+                     *             "method": "prompt",
+                     *             "mode": "preview",
+                     *             "product_id": 12,
+                     *             "avatar_id": 31,
+                     *             "reaction_id": null,
+                     *             "prompt": "She gasps, then laughs in disbelief",
+                     *             "video_source": null,
+                     *             "reference_url": null,
+                     *             "hook_text": "I did not expect this to work",
+                     *             "hook_position": "top",
+                     *             "hook_size": "medium",
+                     *             "hook_style": "outline",
+                     *             "hook_duration": "reaction",
+                     *             "sound": "auto",
+                     *             "music_id": null,
+                     *             "voice_line": null,
+                     *             "preview_url": null,
+                     *             "preview_url_expires_at": null,
+                     *             "preview_still_url": null,
+                     *             "preview_expires_at": null,
+                     *             "video_id": null,
+                     *             "charged_units": 1,
+                     *             "regenerations": 0,
+                     *             "error": null,
+                     *             "batch_id": 9,
+                     *             "created_at": "2026-11-25T12:00:00.000Z",
+                     *             "updated_at": "2026-11-25T12:00:00.000Z"
+                     *           },
+                     *           {
+                     *             "id": 482,
+                     *             "status": "queued",
+                     *             "stage": "queued",
+                     *             "progress": 0,
+                     *             "queue_position": null,
+                     *             "method": "reuse",
+                     *             "mode": "auto",
+                     *             "product_id": 12,
+                     *             "avatar_id": null,
+                     *             "reaction_id": 7,
+                     *             "prompt": null,
+                     *             "video_source": null,
+                     *             "reference_url": null,
+                     *             "hook_text": "POV: your skin after 14 days",
+                     *             "hook_position": "top",
+                     *             "hook_size": "medium",
+                     *             "hook_style": "outline",
+                     *             "hook_duration": "reaction",
+                     *             "sound": "auto",
+                     *             "music_id": null,
+                     *             "voice_line": null,
+                     *             "preview_url": null,
+                     *             "preview_url_expires_at": null,
+                     *             "preview_still_url": null,
+                     *             "preview_expires_at": null,
+                     *             "video_id": null,
+                     *             "charged_units": 1,
+                     *             "regenerations": 0,
+                     *             "error": null,
+                     *             "batch_id": 9,
+                     *             "created_at": "2026-11-25T12:00:00.000Z",
+                     *             "updated_at": "2026-11-25T12:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "counts": {
+                     *           "queued": 2,
+                     *           "processing": 0,
+                     *           "preview_ready": 0,
+                     *           "done": 0,
+                     *           "failed": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["VideoBatch"];
                     };
@@ -7536,6 +10473,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "product_id": 12,
+                     *         "hooks": [
+                     *           {
+                     *             "text": "POV: you finally found a serum that works",
+                     *             "format": "pov"
+                     *           },
+                     *           {
+                     *             "text": "Why did nobody tell me about this sooner?",
+                     *             "format": "question"
+                     *           },
+                     *           {
+                     *             "text": "I tried it for 14 days and this happened",
+                     *             "format": "curiosity_gap"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["HookIdeas"];
                     };
@@ -7910,6 +10868,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "provider": "provider_a",
+                     *           "status": "active",
+                     *           "key_hint": "…7f3a",
+                     *           "channels": [
+                     *             {
+                     *               "id": "acc_tt_82731",
+                     *               "platform": "tiktok",
+                     *               "name": "Glow Labs",
+                     *               "username": "glowlabs",
+                     *               "active": true
+                     *             },
+                     *             {
+                     *               "id": "acc_ig_19284",
+                     *               "platform": "instagram",
+                     *               "name": "Glow Labs",
+                     *               "username": "glowlabs.skin",
+                     *               "active": true
+                     *             }
+                     *           ],
+                     *           "connected_at": "2026-11-25T12:00:00.000Z",
+                     *           "synced_at": "2026-11-25T12:01:42.000Z",
+                     *           "last_error": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Connection"][];
                     };
@@ -8044,6 +11032,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "provider": "provider_a",
+                     *         "status": "active",
+                     *         "key_hint": "…7f3a",
+                     *         "channels": [
+                     *           {
+                     *             "id": "acc_tt_82731",
+                     *             "platform": "tiktok",
+                     *             "name": "Glow Labs",
+                     *             "username": "glowlabs",
+                     *             "active": true
+                     *           },
+                     *           {
+                     *             "id": "acc_ig_19284",
+                     *             "platform": "instagram",
+                     *             "name": "Glow Labs",
+                     *             "username": "glowlabs.skin",
+                     *             "active": true
+                     *           }
+                     *         ],
+                     *         "connected_at": "2026-11-25T12:00:00.000Z",
+                     *         "synced_at": "2026-11-25T12:01:42.000Z",
+                     *         "last_error": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Connection"];
                     };
@@ -8060,6 +11076,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "provider": "provider_a",
+                     *         "status": "active",
+                     *         "key_hint": "…7f3a",
+                     *         "channels": [
+                     *           {
+                     *             "id": "acc_tt_82731",
+                     *             "platform": "tiktok",
+                     *             "name": "Glow Labs",
+                     *             "username": "glowlabs",
+                     *             "active": true
+                     *           },
+                     *           {
+                     *             "id": "acc_ig_19284",
+                     *             "platform": "instagram",
+                     *             "name": "Glow Labs",
+                     *             "username": "glowlabs.skin",
+                     *             "active": true
+                     *           }
+                     *         ],
+                     *         "connected_at": "2026-11-25T12:00:00.000Z",
+                     *         "synced_at": "2026-11-25T12:01:42.000Z",
+                     *         "last_error": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Connection"];
                     };
@@ -8237,6 +11281,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "provider": "provider_a",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @enum {string} */
@@ -8384,6 +11436,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "provider": "provider_a",
+                     *         "status": "active",
+                     *         "channels": [
+                     *           {
+                     *             "id": "acc_tt_82731",
+                     *             "platform": "tiktok",
+                     *             "name": "Glow Labs",
+                     *             "username": "glowlabs",
+                     *             "active": true
+                     *           },
+                     *           {
+                     *             "id": "acc_ig_19284",
+                     *             "platform": "instagram",
+                     *             "name": "Glow Labs",
+                     *             "username": "glowlabs.skin",
+                     *             "active": true
+                     *           }
+                     *         ],
+                     *         "synced_at": "2026-11-25T12:01:42.000Z",
+                     *         "added": [
+                     *           "acc_ig_19284"
+                     *         ],
+                     *         "removed": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ChannelSync"];
                     };
@@ -8567,8 +11648,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 52,
+                     *           "provider": "provider_a",
+                     *           "provider_post_id": "pst_5b1e9c7a",
+                     *           "video_id": 95,
+                     *           "account_ids": [
+                     *             "acc_tt_82731",
+                     *             "acc_ig_19284"
+                     *           ],
+                     *           "caption": "Two weeks, one serum #skincare",
+                     *           "schedule_at": null,
+                     *           "draft": false,
+                     *           "status": "published",
+                     *           "results": [
+                     *             {
+                     *               "account_id": "acc_tt_82731",
+                     *               "platform": "tiktok",
+                     *               "status": "published",
+                     *               "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+                     *               "error": null
+                     *             },
+                     *             {
+                     *               "account_id": "acc_ig_19284",
+                     *               "platform": "instagram",
+                     *               "status": "published",
+                     *               "url": "https://www.instagram.com/reel/C1a2B3c4D5e/",
+                     *               "error": null
+                     *             }
+                     *           ],
+                     *           "stale": false,
+                     *           "stale_reason": null,
+                     *           "refreshed_at": "2026-11-25T12:01:42.000Z",
+                     *           "created_at": "2026-11-25T12:00:00.000Z",
+                     *           "updated_at": "2026-11-25T12:01:42.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Post"][];
+                        data: components["schemas"]["PostOutput"][];
                         meta: components["schemas"]["PageMeta"];
                     };
                 };
@@ -8723,8 +11850,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 52,
+                     *         "provider": "provider_a",
+                     *         "provider_post_id": "pst_5b1e9c7a",
+                     *         "video_id": 95,
+                     *         "account_ids": [
+                     *           "acc_tt_82731",
+                     *           "acc_ig_19284"
+                     *         ],
+                     *         "caption": "Two weeks, one serum #skincare",
+                     *         "schedule_at": null,
+                     *         "draft": false,
+                     *         "status": "published",
+                     *         "results": [
+                     *           {
+                     *             "account_id": "acc_tt_82731",
+                     *             "platform": "tiktok",
+                     *             "status": "published",
+                     *             "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+                     *             "error": null
+                     *           },
+                     *           {
+                     *             "account_id": "acc_ig_19284",
+                     *             "platform": "instagram",
+                     *             "status": "published",
+                     *             "url": "https://www.instagram.com/reel/C1a2B3c4D5e/",
+                     *             "error": null
+                     *           }
+                     *         ],
+                     *         "stale": false,
+                     *         "stale_reason": null,
+                     *         "refreshed_at": "2026-11-25T12:01:42.000Z",
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Post"];
+                        data: components["schemas"]["PostOutput"];
                     };
                 };
             };
@@ -8918,8 +12084,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 52,
+                     *         "provider": "provider_a",
+                     *         "provider_post_id": "pst_5b1e9c7a",
+                     *         "video_id": 95,
+                     *         "account_ids": [
+                     *           "acc_tt_82731",
+                     *           "acc_ig_19284"
+                     *         ],
+                     *         "caption": "Two weeks, one serum #skincare",
+                     *         "schedule_at": null,
+                     *         "draft": false,
+                     *         "status": "published",
+                     *         "results": [
+                     *           {
+                     *             "account_id": "acc_tt_82731",
+                     *             "platform": "tiktok",
+                     *             "status": "published",
+                     *             "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+                     *             "error": null
+                     *           },
+                     *           {
+                     *             "account_id": "acc_ig_19284",
+                     *             "platform": "instagram",
+                     *             "status": "published",
+                     *             "url": "https://www.instagram.com/reel/C1a2B3c4D5e/",
+                     *             "error": null
+                     *           }
+                     *         ],
+                     *         "stale": false,
+                     *         "stale_reason": null,
+                     *         "refreshed_at": "2026-11-25T12:01:42.000Z",
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Post"];
+                        data: components["schemas"]["PostOutput"];
                     };
                 };
             };
@@ -9065,8 +12270,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Deleted"];
+                        data: components["schemas"]["DeletedOutput"];
                     };
                 };
             };
@@ -9232,6 +12445,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "days": 7,
+                     *         "since": "2026-11-19",
+                     *         "until": "2026-11-25",
+                     *         "totals": {
+                     *           "views": 18420,
+                     *           "likes": 1204,
+                     *           "comments": 87,
+                     *           "shares": 212,
+                     *           "posts": 1
+                     *         },
+                     *         "providers": [
+                     *           {
+                     *             "provider": "provider_a",
+                     *             "synced_at": "2026-11-25T12:01:42.000Z",
+                     *             "synced_days": 30,
+                     *             "covers_window": true,
+                     *             "totals": {
+                     *               "views": 18420,
+                     *               "likes": 1204,
+                     *               "comments": 87,
+                     *               "shares": 212,
+                     *               "posts": 1
+                     *             },
+                     *             "daily": [
+                     *               {
+                     *                 "date": "2026-11-24",
+                     *                 "views": 18420,
+                     *                 "likes": 1204,
+                     *                 "comments": 87,
+                     *                 "shares": 212,
+                     *                 "posts": 1
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "daily": [
+                     *           {
+                     *             "date": "2026-11-24",
+                     *             "views": 18420,
+                     *             "likes": 1204,
+                     *             "comments": 87,
+                     *             "shares": 212,
+                     *             "posts": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AnalyticsOverview"];
                     };
@@ -9365,6 +12629,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "days": 7,
+                     *         "synced_at": "2026-11-25T12:01:42.000Z",
+                     *         "providers": [
+                     *           {
+                     *             "provider": "provider_a",
+                     *             "status": "ok"
+                     *           }
+                     *         ],
+                     *         "overview": {
+                     *           "days": 7,
+                     *           "since": "2026-11-19",
+                     *           "until": "2026-11-25",
+                     *           "totals": {
+                     *             "views": 18420,
+                     *             "likes": 1204,
+                     *             "comments": 87,
+                     *             "shares": 212,
+                     *             "posts": 1
+                     *           },
+                     *           "providers": [
+                     *             {
+                     *               "provider": "provider_a",
+                     *               "synced_at": "2026-11-25T12:01:42.000Z",
+                     *               "synced_days": 30,
+                     *               "covers_window": true,
+                     *               "totals": {
+                     *                 "views": 18420,
+                     *                 "likes": 1204,
+                     *                 "comments": 87,
+                     *                 "shares": 212,
+                     *                 "posts": 1
+                     *               },
+                     *               "daily": [
+                     *                 {
+                     *                   "date": "2026-11-24",
+                     *                   "views": 18420,
+                     *                   "likes": 1204,
+                     *                   "comments": 87,
+                     *                   "shares": 212,
+                     *                   "posts": 1
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "daily": [
+                     *             {
+                     *               "date": "2026-11-24",
+                     *               "views": 18420,
+                     *               "likes": 1204,
+                     *               "comments": 87,
+                     *               "shares": 212,
+                     *               "posts": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AnalyticsSync"];
                     };
@@ -9486,6 +12811,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "plan": {
+                     *           "name": "pro",
+                     *           "monthly_allowance": 150,
+                     *           "library_cap": 50,
+                     *           "avatar_cap": 100,
+                     *           "ai_helpers_per_day": 500,
+                     *           "ai_helpers_per_minute": 20,
+                     *           "pending_plan": null,
+                     *           "plan_changes_at": null
+                     *         },
+                     *         "period": {
+                     *           "start": "2026-11-01T00:00:00.000Z",
+                     *           "end": "2026-12-01T00:00:00.000Z"
+                     *         },
+                     *         "allowance": {
+                     *           "limit": 150,
+                     *           "used": 41,
+                     *           "reserved": 2,
+                     *           "remaining": 107
+                     *         },
+                     *         "library": {
+                     *           "used": 7,
+                     *           "cap": 50,
+                     *           "remaining": 43
+                     *         },
+                     *         "avatars": {
+                     *           "used": 4,
+                     *           "cap": 100,
+                     *           "remaining": 96
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Usage"];
                     };
@@ -9599,6 +12960,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "billing": "stripe",
+                     *         "plans": [
+                     *           {
+                     *             "name": "free",
+                     *             "price": {
+                     *               "amount": 0,
+                     *               "currency": "usd",
+                     *               "interval": "month"
+                     *             },
+                     *             "monthly_allowance": 3,
+                     *             "library_cap": 3,
+                     *             "avatar_cap": 10,
+                     *             "ai_helpers_per_day": 20,
+                     *             "ai_helpers_per_minute": 5
+                     *           },
+                     *           {
+                     *             "name": "starter",
+                     *             "price": {
+                     *               "amount": 1900,
+                     *               "currency": "usd",
+                     *               "interval": "month"
+                     *             },
+                     *             "monthly_allowance": 30,
+                     *             "library_cap": 10,
+                     *             "avatar_cap": 25,
+                     *             "ai_helpers_per_day": 100,
+                     *             "ai_helpers_per_minute": 10
+                     *           },
+                     *           {
+                     *             "name": "pro",
+                     *             "price": {
+                     *               "amount": 4900,
+                     *               "currency": "usd",
+                     *               "interval": "month"
+                     *             },
+                     *             "monthly_allowance": 150,
+                     *             "library_cap": 50,
+                     *             "avatar_cap": 100,
+                     *             "ai_helpers_per_day": 500,
+                     *             "ai_helpers_per_minute": 20
+                     *           },
+                     *           {
+                     *             "name": "business",
+                     *             "price": {
+                     *               "amount": 14900,
+                     *               "currency": "usd",
+                     *               "interval": "month"
+                     *             },
+                     *             "monthly_allowance": 600,
+                     *             "library_cap": 200,
+                     *             "avatar_cap": 250,
+                     *             "ai_helpers_per_day": 2000,
+                     *             "ai_helpers_per_minute": 40
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Plans"];
                     };
@@ -9672,6 +13094,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "account": {
+                     *           "id": 1,
+                     *           "name": "Glow Labs",
+                     *           "plan": "pro",
+                     *           "pending_plan": null,
+                     *           "plan_changes_at": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "change": "upgraded",
+                     *         "checkout_url": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PlanChange"];
                     };
@@ -9688,6 +13126,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "account": {
+                     *           "id": 1,
+                     *           "name": "Glow Labs",
+                     *           "plan": "pro",
+                     *           "pending_plan": null,
+                     *           "plan_changes_at": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "change": "upgraded",
+                     *         "checkout_url": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PlanChange"];
                     };
@@ -9891,6 +13345,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "received": true,
+                     *         "result": "applied"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["StripeWebhookReceipt"];
                     };
@@ -10028,6 +13490,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "user": {
+                     *           "id": 1,
+                     *           "email": "maya@glowlabs.example",
+                     *           "name": "Maya",
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "account": {
+                     *           "id": 1,
+                     *           "name": "Glow Labs",
+                     *           "plan": "pro",
+                     *           "pending_plan": null,
+                     *           "plan_changes_at": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "csrf_token": "k3Vt9QmZ1xR7bLw2pYs8dNc4hFj6gTa0"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SignedIn"];
                     };
@@ -10164,6 +13647,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "user": {
+                     *           "id": 1,
+                     *           "email": "maya@glowlabs.example",
+                     *           "name": "Maya",
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "account": {
+                     *           "id": 1,
+                     *           "name": "Glow Labs",
+                     *           "plan": "pro",
+                     *           "pending_plan": null,
+                     *           "plan_changes_at": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "csrf_token": "k3Vt9QmZ1xR7bLw2pYs8dNc4hFj6gTa0"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SignedIn"];
                     };
@@ -10292,6 +13796,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "signed_out": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SignedOut"];
                     };
@@ -10399,6 +13910,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "user": {
+                     *           "id": 1,
+                     *           "email": "maya@glowlabs.example",
+                     *           "name": "Maya",
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "account": {
+                     *           "id": 1,
+                     *           "name": "Glow Labs",
+                     *           "plan": "pro",
+                     *           "pending_plan": null,
+                     *           "plan_changes_at": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "csrf_token": "k3Vt9QmZ1xR7bLw2pYs8dNc4hFj6gTa0",
+                     *         "expires_at": "2026-12-02T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Session"];
                     };
@@ -10526,6 +14059,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "password_changed": true,
+                     *         "other_sessions_revoked": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PasswordChanged"];
                     };
@@ -10679,6 +14220,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "reset_requested": true,
+                     *         "expires_in_s": 1800
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PasswordResetRequested"];
                     };
@@ -10805,6 +14354,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "user": {
+                     *           "id": 1,
+                     *           "email": "maya@glowlabs.example",
+                     *           "name": "Maya",
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "account": {
+                     *           "id": 1,
+                     *           "name": "Glow Labs",
+                     *           "plan": "pro",
+                     *           "pending_plan": null,
+                     *           "plan_changes_at": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "csrf_token": "k3Vt9QmZ1xR7bLw2pYs8dNc4hFj6gTa0",
+                     *         "other_sessions_revoked": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PasswordReset"];
                     };
@@ -10923,6 +14494,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "name": "Glow Labs",
+                     *         "plan": "pro",
+                     *         "pending_plan": null,
+                     *         "plan_changes_at": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Account"];
                     };
@@ -11043,6 +14626,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 4,
+                     *           "name": "CI pipeline",
+                     *           "prefix": "rsk_Xq7v",
+                     *           "scopes": [
+                     *             "read",
+                     *             "write"
+                     *           ],
+                     *           "created_at": "2026-11-25T12:00:00.000Z",
+                     *           "last_used_at": "2026-11-25T11:58:03.000Z",
+                     *           "revoked_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApiKey"][];
                     };
@@ -11170,6 +14771,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 4,
+                     *         "name": "CI pipeline",
+                     *         "key": "rsk_Xq7vN2cLp9RkT4mW8zB1yD6fH3jQ5sA0eU7gI2oK9nV",
+                     *         "prefix": "rsk_Xq7v",
+                     *         "scopes": [
+                     *           "read",
+                     *           "write"
+                     *         ],
+                     *         "created_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CreatedApiKey"];
                     };
@@ -11318,6 +14934,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 4,
+                     *         "revoked": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["RevokedApiKey"];
                     };
@@ -11470,6 +15094,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c1e-7a4d-4e9b-9c0f-2d6a5b8e1f34",
+                     *         "purpose": "demo_video",
+                     *         "method": "POST",
+                     *         "url": "https://uploads.reaction-studio.example/",
+                     *         "fields": {
+                     *           "key": "uploads/1/3f2b8c1e-7a4d-4e9b-9c0f-2d6a5b8e1f34",
+                     *           "Content-Type": "video/mp4",
+                     *           "Policy": "eyJleHBpcmF0aW9uIjoi",
+                     *           "X-Amz-Signature": "9b2e7f0c1a"
+                     *         },
+                     *         "max_bytes": 48000000,
+                     *         "expires_at": "2026-11-25T13:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Upload"];
                     };
@@ -11633,8 +15275,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "wh_8c2f1a9e4b7d3c6e0f12",
+                     *           "url": "https://hooks.glowlabs.example/reaction-studio",
+                     *           "events": [
+                     *             "video.job.done",
+                     *             "video.job.failed"
+                     *           ],
+                     *           "description": "Order fulfilment",
+                     *           "enabled": true,
+                     *           "disabled_reason": null,
+                     *           "previous_secret_expires_at": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z",
+                     *           "updated_at": "2026-11-25T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Webhook"][];
+                        data: components["schemas"]["WebhookOutput"][];
                     };
                 };
             };
@@ -11766,6 +15428,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wh_8c2f1a9e4b7d3c6e0f12",
+                     *         "url": "https://hooks.glowlabs.example/reaction-studio",
+                     *         "events": [
+                     *           "video.job.done",
+                     *           "video.job.failed"
+                     *         ],
+                     *         "description": "Order fulfilment",
+                     *         "enabled": true,
+                     *         "disabled_reason": null,
+                     *         "previous_secret_expires_at": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:00:00.000Z",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CreatedWebhook"];
                     };
@@ -11934,6 +15615,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                     *           "type": "video.job.done",
+                     *           "created_at": "2026-11-25T12:01:42.000Z",
+                     *           "data": {
+                     *             "id": 481,
+                     *             "status": "done",
+                     *             "stage": "done",
+                     *             "progress": 100,
+                     *             "queue_position": null,
+                     *             "method": "prompt",
+                     *             "mode": "preview",
+                     *             "product_id": 12,
+                     *             "avatar_id": 31,
+                     *             "reaction_id": null,
+                     *             "prompt": "She gasps, then laughs in disbelief",
+                     *             "video_source": null,
+                     *             "reference_url": null,
+                     *             "hook_text": "I did not expect this to work",
+                     *             "hook_position": "top",
+                     *             "hook_size": "medium",
+                     *             "hook_style": "outline",
+                     *             "hook_duration": "reaction",
+                     *             "sound": "auto",
+                     *             "music_id": null,
+                     *             "voice_line": null,
+                     *             "preview_url": null,
+                     *             "preview_url_expires_at": null,
+                     *             "preview_still_url": null,
+                     *             "preview_expires_at": null,
+                     *             "video_id": 95,
+                     *             "charged_units": 1,
+                     *             "regenerations": 0,
+                     *             "error": null,
+                     *             "batch_id": null,
+                     *             "created_at": "2026-11-25T12:00:00.000Z",
+                     *             "updated_at": "2026-11-25T12:01:42.000Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_after": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookEvent"][];
                         meta: {
@@ -12075,8 +15804,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wh_8c2f1a9e4b7d3c6e0f12",
+                     *         "url": "https://hooks.glowlabs.example/reaction-studio",
+                     *         "events": [
+                     *           "video.job.done",
+                     *           "video.job.failed"
+                     *         ],
+                     *         "description": "Order fulfilment",
+                     *         "enabled": true,
+                     *         "disabled_reason": null,
+                     *         "previous_secret_expires_at": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Webhook"];
+                        data: components["schemas"]["WebhookOutput"];
                     };
                 };
             };
@@ -12222,8 +15969,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wh_8c2f1a9e4b7d3c6e0f12",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["DeletedWebhook"];
+                        data: components["schemas"]["DeletedWebhookOutput"];
                     };
                 };
             };
@@ -12371,8 +16126,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wh_8c2f1a9e4b7d3c6e0f12",
+                     *         "url": "https://hooks.glowlabs.example/reaction-studio",
+                     *         "events": [
+                     *           "video.job.done",
+                     *           "video.job.failed"
+                     *         ],
+                     *         "description": "Order fulfilment",
+                     *         "enabled": true,
+                     *         "disabled_reason": null,
+                     *         "previous_secret_expires_at": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: components["schemas"]["Webhook"];
+                        data: components["schemas"]["WebhookOutput"];
                     };
                 };
             };
@@ -12548,6 +16321,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wh_8c2f1a9e4b7d3c6e0f12",
+                     *         "url": "https://hooks.glowlabs.example/reaction-studio",
+                     *         "events": [
+                     *           "video.job.done",
+                     *           "video.job.failed"
+                     *         ],
+                     *         "description": "Order fulfilment",
+                     *         "enabled": true,
+                     *         "disabled_reason": null,
+                     *         "previous_secret_expires_at": "2026-11-26T12:01:42.000Z",
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z",
+                     *         "secret": "whsec_2T8yJ0cQw4Vn6bXe1LmZr9HsPkUa3DfG"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["RotatedWebhook"];
                     };
@@ -12733,6 +16525,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "whd_019a7c2e5f41a8c3e5f7b9d1",
+                     *           "event_id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                     *           "type": "video.job.done",
+                     *           "attempt": 1,
+                     *           "status": "succeeded",
+                     *           "response_status": 204,
+                     *           "latency_ms": 182,
+                     *           "last_error": null,
+                     *           "next_attempt_at": null,
+                     *           "attempts": [
+                     *             {
+                     *               "number": 1,
+                     *               "trigger": "automatic",
+                     *               "at": "2026-11-25T12:01:42.000Z",
+                     *               "outcome": "succeeded",
+                     *               "message": "Answered 204",
+                     *               "response_status": 204,
+                     *               "duration_ms": 182
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-25T12:01:42.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         meta: components["schemas"]["PageMeta"];
@@ -12883,6 +16709,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "whd_019a7c2e5f41a8c3e5f7b9d1",
+                     *         "event_id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                     *         "type": "video.job.done",
+                     *         "attempt": 1,
+                     *         "status": "succeeded",
+                     *         "response_status": 204,
+                     *         "latency_ms": 182,
+                     *         "last_error": null,
+                     *         "next_attempt_at": null,
+                     *         "attempts": [
+                     *           {
+                     *             "number": 1,
+                     *             "trigger": "automatic",
+                     *             "at": "2026-11-25T12:01:42.000Z",
+                     *             "outcome": "succeeded",
+                     *             "message": "Answered 204",
+                     *             "response_status": 204,
+                     *             "duration_ms": 182
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"];
                     };
@@ -13031,6 +16884,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "event_id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TestEvent"];
                     };
@@ -13139,6 +16999,697 @@ export interface operations {
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
+            };
+        };
+    };
+    onVideoJobPreviewReady: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "video.job.preview_ready",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 481,
+                 *         "status": "preview_ready",
+                 *         "stage": "awaiting_approval",
+                 *         "progress": 70,
+                 *         "queue_position": null,
+                 *         "method": "prompt",
+                 *         "mode": "preview",
+                 *         "product_id": 12,
+                 *         "avatar_id": 31,
+                 *         "reaction_id": null,
+                 *         "prompt": "She gasps, then laughs in disbelief",
+                 *         "video_source": null,
+                 *         "reference_url": null,
+                 *         "hook_text": "I did not expect this to work",
+                 *         "hook_position": "top",
+                 *         "hook_size": "medium",
+                 *         "hook_style": "outline",
+                 *         "hook_duration": "reaction",
+                 *         "sound": "auto",
+                 *         "music_id": null,
+                 *         "voice_line": null,
+                 *         "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                 *         "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
+                 *         "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                 *         "preview_expires_at": "2026-12-02T12:01:42.000Z",
+                 *         "video_id": null,
+                 *         "charged_units": 1,
+                 *         "regenerations": 0,
+                 *         "error": null,
+                 *         "batch_id": null,
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["VideoJobPreviewReadyEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onVideoJobDone: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "video.job.done",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 481,
+                 *         "status": "done",
+                 *         "stage": "done",
+                 *         "progress": 100,
+                 *         "queue_position": null,
+                 *         "method": "prompt",
+                 *         "mode": "preview",
+                 *         "product_id": 12,
+                 *         "avatar_id": 31,
+                 *         "reaction_id": null,
+                 *         "prompt": "She gasps, then laughs in disbelief",
+                 *         "video_source": null,
+                 *         "reference_url": null,
+                 *         "hook_text": "I did not expect this to work",
+                 *         "hook_position": "top",
+                 *         "hook_size": "medium",
+                 *         "hook_style": "outline",
+                 *         "hook_duration": "reaction",
+                 *         "sound": "auto",
+                 *         "music_id": null,
+                 *         "voice_line": null,
+                 *         "preview_url": null,
+                 *         "preview_url_expires_at": null,
+                 *         "preview_still_url": null,
+                 *         "preview_expires_at": null,
+                 *         "video_id": 95,
+                 *         "charged_units": 1,
+                 *         "regenerations": 0,
+                 *         "error": null,
+                 *         "batch_id": null,
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["VideoJobDoneEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onVideoJobFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "video.job.failed",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 481,
+                 *         "status": "failed",
+                 *         "stage": "failed",
+                 *         "progress": 100,
+                 *         "queue_position": null,
+                 *         "method": "prompt",
+                 *         "mode": "preview",
+                 *         "product_id": 12,
+                 *         "avatar_id": 31,
+                 *         "reaction_id": null,
+                 *         "prompt": "She gasps, then laughs in disbelief",
+                 *         "video_source": null,
+                 *         "reference_url": null,
+                 *         "hook_text": "I did not expect this to work",
+                 *         "hook_position": "top",
+                 *         "hook_size": "medium",
+                 *         "hook_style": "outline",
+                 *         "hook_duration": "reaction",
+                 *         "sound": "auto",
+                 *         "music_id": null,
+                 *         "voice_line": null,
+                 *         "preview_url": null,
+                 *         "preview_url_expires_at": null,
+                 *         "preview_still_url": null,
+                 *         "preview_expires_at": null,
+                 *         "video_id": null,
+                 *         "charged_units": 0,
+                 *         "regenerations": 0,
+                 *         "error": {
+                 *           "code": "generation_failed",
+                 *           "message": "The reaction could not be generated after retries; try again later"
+                 *         },
+                 *         "batch_id": null,
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["VideoJobFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProductDemoReady: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "product.demo.ready",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 12,
+                 *         "name": "Glow Serum",
+                 *         "description": "A vitamin C serum that fades dark spots in two weeks",
+                 *         "demo_video": {
+                 *           "status": "ready",
+                 *           "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                 *           "url_expires_at": "2026-11-25T13:01:42.000Z",
+                 *           "duration_s": 14.2,
+                 *           "width": 1080,
+                 *           "height": 1920,
+                 *           "error": null
+                 *         },
+                 *         "reframe": null,
+                 *         "demo_start_s": null,
+                 *         "demo_end_s": null,
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProductDemoReadyEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProductDemoFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "product.demo.failed",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 12,
+                 *         "name": "Glow Serum",
+                 *         "description": "A vitamin C serum that fades dark spots in two weeks",
+                 *         "demo_video": {
+                 *           "status": "failed",
+                 *           "url": null,
+                 *           "url_expires_at": null,
+                 *           "duration_s": null,
+                 *           "width": null,
+                 *           "height": null,
+                 *           "error": {
+                 *             "code": "invalid_media",
+                 *             "message": "The demo video has no readable video stream"
+                 *           }
+                 *         },
+                 *         "reframe": null,
+                 *         "demo_start_s": null,
+                 *         "demo_end_s": null,
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProductDemoFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAvatarReady: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "avatar.ready",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 31,
+                 *         "stock": false,
+                 *         "source": "prompt",
+                 *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+                 *         "status": "ready",
+                 *         "image_url": "https://media.reaction-studio.example/avatars/31/image.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                 *         "image_url_expires_at": "2026-11-25T13:01:42.000Z",
+                 *         "width": 1024,
+                 *         "height": 1024,
+                 *         "error": null,
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AvatarReadyEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAvatarFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "avatar.failed",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 31,
+                 *         "stock": false,
+                 *         "source": "prompt",
+                 *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+                 *         "status": "failed",
+                 *         "image_url": null,
+                 *         "image_url_expires_at": null,
+                 *         "width": null,
+                 *         "height": null,
+                 *         "error": {
+                 *           "code": "content_rejected",
+                 *           "message": "The image provider refused the prompt; describe the person differently"
+                 *         },
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AvatarFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSocialPostPublished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "social.post.published",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 52,
+                 *         "provider": "provider_a",
+                 *         "provider_post_id": "pst_5b1e9c7a",
+                 *         "video_id": 95,
+                 *         "account_ids": [
+                 *           "acc_tt_82731",
+                 *           "acc_ig_19284"
+                 *         ],
+                 *         "caption": "Two weeks, one serum #skincare",
+                 *         "schedule_at": null,
+                 *         "draft": false,
+                 *         "status": "published",
+                 *         "results": [
+                 *           {
+                 *             "account_id": "acc_tt_82731",
+                 *             "platform": "tiktok",
+                 *             "status": "published",
+                 *             "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+                 *             "error": null
+                 *           },
+                 *           {
+                 *             "account_id": "acc_ig_19284",
+                 *             "platform": "instagram",
+                 *             "status": "published",
+                 *             "url": "https://www.instagram.com/reel/C1a2B3c4D5e/",
+                 *             "error": null
+                 *           }
+                 *         ],
+                 *         "stale": false,
+                 *         "stale_reason": null,
+                 *         "refreshed_at": "2026-11-25T12:01:42.000Z",
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SocialPostPublishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSocialPostFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "social.post.failed",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 52,
+                 *         "provider": "provider_a",
+                 *         "provider_post_id": "pst_5b1e9c7a",
+                 *         "video_id": 95,
+                 *         "account_ids": [
+                 *           "acc_tt_82731",
+                 *           "acc_ig_19284"
+                 *         ],
+                 *         "caption": "Two weeks, one serum #skincare",
+                 *         "schedule_at": null,
+                 *         "draft": false,
+                 *         "status": "partially_published",
+                 *         "results": [
+                 *           {
+                 *             "account_id": "acc_tt_82731",
+                 *             "platform": "tiktok",
+                 *             "status": "published",
+                 *             "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+                 *             "error": null
+                 *           },
+                 *           {
+                 *             "account_id": "acc_ig_19284",
+                 *             "platform": "instagram",
+                 *             "status": "failed",
+                 *             "url": null,
+                 *             "error": "Instagram refused the video: the account is not a business account"
+                 *           }
+                 *         ],
+                 *         "stale": false,
+                 *         "stale_reason": null,
+                 *         "refreshed_at": "2026-11-25T12:01:42.000Z",
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SocialPostFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "ping",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": "wh_8c2f1a9e4b7d3c6e0f12",
+                 *         "url": "https://hooks.glowlabs.example/reaction-studio",
+                 *         "events": [
+                 *           "video.job.done",
+                 *           "video.job.failed"
+                 *         ],
+                 *         "description": "Order fulfilment",
+                 *         "enabled": true,
+                 *         "disabled_reason": null,
+                 *         "previous_secret_expires_at": null,
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:00:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

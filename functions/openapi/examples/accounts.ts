@@ -20,14 +20,14 @@ import { deletedRecord } from '#domain/schemas/envelope';
 import { API_NAME, API_PREFIX, API_REVISION } from '#functions/routes';
 import { CREATED_AT, IDS, sample } from './sample';
 
-export const ACCOUNT: z.output<typeof accountResponse> = { id: IDS.account, name: 'Glow Labs', plan: 'pro', pending_plan: null, plan_changes_at: null, created_at: CREATED_AT };
+const ACCOUNT: z.output<typeof accountResponse> = { id: IDS.account, name: 'Glow Labs', plan: 'pro', pending_plan: null, plan_changes_at: null, created_at: CREATED_AT };
 
 const USER = { id: IDS.user, email: 'maya@glowlabs.example', name: 'Maya', created_at: CREATED_AT };
 const CSRF_TOKEN = 'k3Vt9QmZ1xR7bLw2pYs8dNc4hFj6gTa0';
 
 const SIGNED_IN: z.output<typeof signedInResponse> = { user: USER, account: ACCOUNT, csrf_token: CSRF_TOKEN };
 
-export const KEY: z.output<typeof apiKeyResponse> = {
+const KEY: z.output<typeof apiKeyResponse> = {
   id: IDS.key,
   name: 'CI pipeline',
   prefix: 'rsk_Xq7v',

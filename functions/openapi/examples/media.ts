@@ -86,7 +86,7 @@ export const AVATAR_FAILED: z.output<typeof avatarResponse> = {
   updated_at: UPDATED_AT,
 };
 
-export const MUSIC_TRACK: z.output<typeof musicTrackResponse> = {
+const MUSIC_TRACK: z.output<typeof musicTrackResponse> = {
   id: 'sunny-pop',
   name: 'Sunny Pop',
   mood: 'upbeat',
@@ -108,7 +108,7 @@ export const OWN_MUSIC_TRACK: z.output<typeof musicTrackResponse> = {
   created_at: CREATED_AT,
 };
 
-export const SAVED_REACTION: z.output<typeof savedReactionResponse> = {
+const SAVED_REACTION: z.output<typeof savedReactionResponse> = {
   id: IDS.reaction,
   job_id: IDS.job,
   method: 'prompt',
@@ -121,7 +121,7 @@ export const SAVED_REACTION: z.output<typeof savedReactionResponse> = {
   created_at: UPDATED_AT,
 };
 
-export const VIDEO: z.output<typeof finishedVideoResponse> = {
+const VIDEO: z.output<typeof finishedVideoResponse> = {
   id: IDS.video,
   job_id: IDS.job,
   product_id: IDS.product,
@@ -208,7 +208,7 @@ export const JOB_FAILED: z.output<typeof jobResponse> = {
   error: { code: 'generation_failed', message: 'The reaction could not be generated after retries; try again later' },
 };
 
-export const TAKE: z.output<typeof takeResponse> = {
+const TAKE: z.output<typeof takeResponse> = {
   take: 1,
   current: true,
   preview_url: JOB_PREVIEW_READY.preview_url,
@@ -232,7 +232,7 @@ export const TAKE: z.output<typeof takeResponse> = {
   created_at: UPDATED_AT,
 };
 
-export const VIDEO_BATCH: z.output<typeof videoBatchResponse> = {
+const VIDEO_BATCH: z.output<typeof videoBatchResponse> = {
   id: IDS.batch,
   product_id: IDS.product,
   created_at: CREATED_AT,
@@ -243,14 +243,14 @@ export const VIDEO_BATCH: z.output<typeof videoBatchResponse> = {
   counts: { queued: 2, processing: 0, preview_ready: 0, done: 0, failed: 0 },
 };
 
-export const QUOTE: z.output<typeof videoQuoteResponse> = {
+const QUOTE: z.output<typeof videoQuoteResponse> = {
   valid: true,
   units: 1,
   allowance: { limit: 150, used: 41, reserved: 2, remaining: 107 },
   estimated_seconds: 95,
 };
 
-export const HOOK_IDEAS: z.output<typeof hookIdeasResponse> = {
+const HOOK_IDEAS: z.output<typeof hookIdeasResponse> = {
   product_id: IDS.product,
   hooks: [
     { text: 'POV: you finally found a serum that works', format: 'pov' },
@@ -259,7 +259,7 @@ export const HOOK_IDEAS: z.output<typeof hookIdeasResponse> = {
   ],
 };
 
-export const UPLOAD: z.output<typeof uploadResponse> = {
+const UPLOAD: z.output<typeof uploadResponse> = {
   id: UPLOAD_ID,
   purpose: 'demo_video',
   method: 'POST',
