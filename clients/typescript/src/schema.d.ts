@@ -1713,9 +1713,31 @@ export interface components {
          */
         Job: {
             id: number;
-            /** @enum {string} */
+            /**
+             * @description Where the job stands
+             *
+             *     - `queued`: Accepted, waiting for its first step (again after a regenerate)
+             *     - `processing`: A step is running (`stage` says which, `progress` how far)
+             *     - `preview_ready`: A preview job stopped at its preview (`preview_url`): approve it or regenerate it before `preview_expires_at`
+             *     - `done`: Finished: `video_id` names the video (GET /videos/{id})
+             *     - `failed`: Ended without a video: `error` says why; units still reserved for it are released
+             * @enum {string}
+             */
             status: "queued" | "processing" | "preview_ready" | "done" | "failed";
-            /** @enum {string} */
+            /**
+             * @description The step the job is at (while it waits for a render slot, the step done last)
+             *
+             *     - `queued`: Waiting to start (progress 0)
+             *     - `preparing`: Checking that the product, the avatar or the saved reaction it uses still exist (5)
+             *     - `generating_reaction`: The engine makes the reaction clip (15)
+             *     - `rendering_preview`: The caption is drawn over the reaction for the preview (60)
+             *     - `awaiting_approval`: The preview is shown: waiting for approve or regenerate (70)
+             *     - `composing`: The captioned reaction and the demo are joined, with the sound (80)
+             *     - `finalizing`: The video and its poster are stored and the job charged (95)
+             *     - `done`: The video is ready (100)
+             *     - `failed`: The job ended failed (100)
+             * @enum {string}
+             */
             stage: "queued" | "preparing" | "generating_reaction" | "rendering_preview" | "awaiting_approval" | "composing" | "finalizing" | "done" | "failed";
             progress: number;
             queue_position: number | null;
@@ -1759,7 +1781,22 @@ export interface components {
             charged_units: number;
             regenerations: number;
             error: {
-                /** @enum {string} */
+                /**
+                 * @description Why the job failed
+                 *
+                 *     - `input_deleted`: A product, avatar or saved reaction the job uses was deleted while it ran; create a new job
+                 *     - `invalid_input`: An input could not be used (for example no usable face, or an unreadable reference clip)
+                 *     - `content_rejected`: The generation provider refused the content; change the prompt or the reference
+                 *     - `generation_failed`: The reaction could not be generated after retries; try again later
+                 *     - `generation_timeout`: Generating the reaction took longer than allowed; try again later
+                 *     - `no_face_in_result`: The generated reaction showed no face, also on a second try; nothing was charged. Try again, or change the prompt or the avatar
+                 *     - `reference_unavailable`: The reference clip could not be downloaded from its link
+                 *     - `render_failed`: The video could not be rendered; try again, and report the job id if it persists
+                 *     - `preview_expired`: The preview was not approved or regenerated in time; create a new job
+                 *     - `timeout`: A pipeline step took longer than allowed; try again later
+                 *     - `internal_error`: Something failed on our side; try again, and report the job id if it persists
+                 * @enum {string}
+                 */
                 code: "input_deleted" | "invalid_input" | "content_rejected" | "generation_failed" | "generation_timeout" | "no_face_in_result" | "reference_unavailable" | "render_failed" | "preview_expired" | "timeout" | "internal_error";
                 message: string;
             } | null;
@@ -1972,7 +2009,12 @@ export interface components {
         };
         /** @description The demo clip: `processing` until normalised, then `ready` (with a playable url) or `failed` */
         DemoVideo: {
-            /** @enum {string} */
+            /**
+             * @description - `processing`: Being normalised to 1080x1920 in the background (the `product.demo.ready` or `product.demo.failed` webhook tells when it ends)
+             *     - `ready`: `url` plays it; jobs of the product may start
+             *     - `failed`: `error` says why; send the demo again as a new product
+             * @enum {string}
+             */
             status: "processing" | "ready" | "failed";
             url: string | null;
             url_expires_at: string | null;
@@ -2089,7 +2131,12 @@ export interface components {
             /** @enum {string} */
             source: "prompt" | "upload";
             prompt: string | null;
-            /** @enum {string} */
+            /**
+             * @description - `processing`: A hosted engine is drawing it (the `avatar.ready` or `avatar.failed` webhook tells when it ends)
+             *     - `ready`: `image_url` shows it; jobs may use it as `avatar_id`
+             *     - `failed`: `error` says why; it cannot be used
+             * @enum {string}
+             */
             status: "processing" | "ready" | "failed";
             image_url: string | null;
             image_url_expires_at: string | null;
@@ -2245,13 +2292,30 @@ export interface components {
             caption: string;
             schedule_at: string | null;
             draft: boolean;
-            /** @enum {string} */
+            /**
+             * @description Where the post stands at its provider
+             *
+             *     - `draft`: Handed to the provider as a draft: nothing goes out until it is published there
+             *     - `scheduled`: Goes out at `schedule_at`
+             *     - `publishing`: The provider is putting it out now
+             *     - `published`: Out on every channel (`results` links to each)
+             *     - `partially_published`: Out on some channels only: `results` says which failed and why
+             *     - `failed`: Out on no channel: `results` says why
+             *     - `deleted`: Deleted at the provider (DELETE /social/posts/{id}, or in its dashboard); kept here as a record
+             * @enum {string}
+             */
             status: "draft" | "scheduled" | "publishing" | "published" | "partially_published" | "failed" | "deleted";
             results: {
                 account_id: string;
                 /** @enum {string} */
                 platform: "tiktok" | "instagram" | "youtube" | "facebook" | "x" | "linkedin" | "threads" | "pinterest" | "bluesky";
-                /** @enum {string} */
+                /**
+                 * @description - `pending`: Not out on this channel yet (a draft, scheduled, or being published)
+                 *     - `published`: Out: `url` links to it
+                 *     - `failed`: `error` says why
+                 *     - `deleted`: Taken down
+                 * @enum {string}
+                 */
                 status: "pending" | "published" | "failed" | "deleted";
                 url: string | null;
                 error: string | null;
@@ -3645,7 +3709,12 @@ export interface components {
             event_id: string;
             type: string;
             attempt: number;
-            /** @enum {string} */
+            /**
+             * @description - `pending`: Not delivered yet: `next_attempt_at` says when the next automatic attempt is due
+             *     - `succeeded`: A 2xx came back in time
+             *     - `failed`: Given up (every automatic attempt failed, or the endpoint was deleted): a manual retry may still be sent
+             * @enum {string}
+             */
             status: "pending" | "succeeded" | "failed";
             response_status: number | null;
             latency_ms: number | null;
@@ -3705,7 +3774,12 @@ export interface components {
         };
         /** @description The demo clip: `processing` until normalised, then `ready` (with a playable url) or `failed` */
         DemoVideoOutput: {
-            /** @enum {string} */
+            /**
+             * @description - `processing`: Being normalised to 1080x1920 in the background (the `product.demo.ready` or `product.demo.failed` webhook tells when it ends)
+             *     - `ready`: `url` plays it; jobs of the product may start
+             *     - `failed`: `error` says why; send the demo again as a new product
+             * @enum {string}
+             */
             status: "processing" | "ready" | "failed";
             url: string | null;
             url_expires_at: string | null;
@@ -3733,7 +3807,12 @@ export interface components {
             /** @enum {string} */
             source: "prompt" | "upload";
             prompt: string | null;
-            /** @enum {string} */
+            /**
+             * @description - `processing`: A hosted engine is drawing it (the `avatar.ready` or `avatar.failed` webhook tells when it ends)
+             *     - `ready`: `image_url` shows it; jobs may use it as `avatar_id`
+             *     - `failed`: `error` says why; it cannot be used
+             * @enum {string}
+             */
             status: "processing" | "ready" | "failed";
             image_url: string | null;
             image_url_expires_at: string | null;
@@ -3750,9 +3829,31 @@ export interface components {
         };
         JobOutput: {
             id: number;
-            /** @enum {string} */
+            /**
+             * @description Where the job stands
+             *
+             *     - `queued`: Accepted, waiting for its first step (again after a regenerate)
+             *     - `processing`: A step is running (`stage` says which, `progress` how far)
+             *     - `preview_ready`: A preview job stopped at its preview (`preview_url`): approve it or regenerate it before `preview_expires_at`
+             *     - `done`: Finished: `video_id` names the video (GET /videos/{id})
+             *     - `failed`: Ended without a video: `error` says why; units still reserved for it are released
+             * @enum {string}
+             */
             status: "queued" | "processing" | "preview_ready" | "done" | "failed";
-            /** @enum {string} */
+            /**
+             * @description The step the job is at (while it waits for a render slot, the step done last)
+             *
+             *     - `queued`: Waiting to start (progress 0)
+             *     - `preparing`: Checking that the product, the avatar or the saved reaction it uses still exist (5)
+             *     - `generating_reaction`: The engine makes the reaction clip (15)
+             *     - `rendering_preview`: The caption is drawn over the reaction for the preview (60)
+             *     - `awaiting_approval`: The preview is shown: waiting for approve or regenerate (70)
+             *     - `composing`: The captioned reaction and the demo are joined, with the sound (80)
+             *     - `finalizing`: The video and its poster are stored and the job charged (95)
+             *     - `done`: The video is ready (100)
+             *     - `failed`: The job ended failed (100)
+             * @enum {string}
+             */
             stage: "queued" | "preparing" | "generating_reaction" | "rendering_preview" | "awaiting_approval" | "composing" | "finalizing" | "done" | "failed";
             progress: number;
             queue_position: number | null;
@@ -3796,7 +3897,22 @@ export interface components {
             charged_units: number;
             regenerations: number;
             error: {
-                /** @enum {string} */
+                /**
+                 * @description Why the job failed
+                 *
+                 *     - `input_deleted`: A product, avatar or saved reaction the job uses was deleted while it ran; create a new job
+                 *     - `invalid_input`: An input could not be used (for example no usable face, or an unreadable reference clip)
+                 *     - `content_rejected`: The generation provider refused the content; change the prompt or the reference
+                 *     - `generation_failed`: The reaction could not be generated after retries; try again later
+                 *     - `generation_timeout`: Generating the reaction took longer than allowed; try again later
+                 *     - `no_face_in_result`: The generated reaction showed no face, also on a second try; nothing was charged. Try again, or change the prompt or the avatar
+                 *     - `reference_unavailable`: The reference clip could not be downloaded from its link
+                 *     - `render_failed`: The video could not be rendered; try again, and report the job id if it persists
+                 *     - `preview_expired`: The preview was not approved or regenerated in time; create a new job
+                 *     - `timeout`: A pipeline step took longer than allowed; try again later
+                 *     - `internal_error`: Something failed on our side; try again, and report the job id if it persists
+                 * @enum {string}
+                 */
                 code: "input_deleted" | "invalid_input" | "content_rejected" | "generation_failed" | "generation_timeout" | "no_face_in_result" | "reference_unavailable" | "render_failed" | "preview_expired" | "timeout" | "internal_error";
                 message: string;
             } | null;
@@ -3816,13 +3932,30 @@ export interface components {
             caption: string;
             schedule_at: string | null;
             draft: boolean;
-            /** @enum {string} */
+            /**
+             * @description Where the post stands at its provider
+             *
+             *     - `draft`: Handed to the provider as a draft: nothing goes out until it is published there
+             *     - `scheduled`: Goes out at `schedule_at`
+             *     - `publishing`: The provider is putting it out now
+             *     - `published`: Out on every channel (`results` links to each)
+             *     - `partially_published`: Out on some channels only: `results` says which failed and why
+             *     - `failed`: Out on no channel: `results` says why
+             *     - `deleted`: Deleted at the provider (DELETE /social/posts/{id}, or in its dashboard); kept here as a record
+             * @enum {string}
+             */
             status: "draft" | "scheduled" | "publishing" | "published" | "partially_published" | "failed" | "deleted";
             results: {
                 account_id: string;
                 /** @enum {string} */
                 platform: "tiktok" | "instagram" | "youtube" | "facebook" | "x" | "linkedin" | "threads" | "pinterest" | "bluesky";
-                /** @enum {string} */
+                /**
+                 * @description - `pending`: Not out on this channel yet (a draft, scheduled, or being published)
+                 *     - `published`: Out: `url` links to it
+                 *     - `failed`: `error` says why
+                 *     - `deleted`: Taken down
+                 * @enum {string}
+                 */
                 status: "pending" | "published" | "failed" | "deleted";
                 url: string | null;
                 error: string | null;

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { withoutControlCharacters } from './common';
+import { describedEnum, withoutControlCharacters } from './common';
 import { failure, link, recordId, timestamp } from './envelope';
 import { linkedFileUrl, uploadIdField } from './upload';
 
@@ -36,7 +36,11 @@ export const avatarResponse = z
     ),
     source: z.enum(['prompt', 'upload']),
     prompt: z.nullable(z.string()),
-    status: z.enum(['processing', 'ready', 'failed']),
+    status: describedEnum(['processing', 'ready', 'failed'], {
+      processing: 'A hosted engine is drawing it (the `avatar.ready` or `avatar.failed` webhook tells when it ends)',
+      ready: '`image_url` shows it; jobs may use it as `avatar_id`',
+      failed: '`error` says why; it cannot be used',
+    }),
     image_url: z.nullable(link),
     image_url_expires_at: z.nullable(timestamp),
     width: z.nullable(z.int()),

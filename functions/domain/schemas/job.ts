@@ -1,6 +1,19 @@
 /** How a video job is shown (jobView in functions/domain/jobs.ts answers this shape). */
 import * as z from 'zod/mini';
-import { HOOK_DURATIONS, HOOK_POSITIONS, HOOK_SIZES, HOOK_STYLES, JOB_ERROR_CODES, JOB_METHODS, JOB_MODES, JOB_STAGES, JOB_STATUSES } from '#domain/jobs';
+import {
+  HOOK_DURATIONS,
+  HOOK_POSITIONS,
+  HOOK_SIZES,
+  HOOK_STYLES,
+  JOB_ERROR_CODES,
+  JOB_METHODS,
+  JOB_MODES,
+  JOB_STAGES,
+  JOB_STAGE_MEANINGS,
+  JOB_STATUSES,
+  JOB_STATUS_MEANINGS,
+} from '#domain/jobs';
+import { describedEnum } from './common';
 import { recordId, link, timestamp } from './envelope';
 import { VIDEO_SOURCES } from './video';
 import { SOUND_MODES } from '#domain/sound';
@@ -10,8 +23,8 @@ const keysOf = <T extends Record<string, unknown>>(record: T) => Object.keys(rec
 export const jobResponse = z
   .object({
     id: recordId,
-    status: z.enum(JOB_STATUSES),
-    stage: z.enum(keysOf(JOB_STAGES)),
+    status: describedEnum(JOB_STATUSES, JOB_STATUS_MEANINGS, 'Where the job stands'),
+    stage: describedEnum(keysOf(JOB_STAGES), JOB_STAGE_MEANINGS, 'The step the job is at (while it waits for a render slot, the step done last)'),
     progress: z.int().check(z.minimum(0), z.maximum(100)),
     queue_position: z.nullable(z.int().check(z.positive(), z.meta({ description: 'Place in line for a render slot (1 = next) while waiting for one' }))),
     method: z.enum(JOB_METHODS),
@@ -39,7 +52,7 @@ export const jobResponse = z
     video_id: z.nullable(recordId),
     charged_units: z.int().check(z.nonnegative()),
     regenerations: z.int().check(z.nonnegative()),
-    error: z.nullable(z.object({ code: z.enum(keysOf(JOB_ERROR_CODES)), message: z.string() })),
+    error: z.nullable(z.object({ code: describedEnum(keysOf(JOB_ERROR_CODES), JOB_ERROR_CODES, 'Why the job failed'), message: z.string() })),
     batch_id: z.nullable(recordId.check(z.meta({ description: 'The batch (POST /videos/batch) the job was made in; null for a job made alone' }))),
     created_at: timestamp,
     updated_at: timestamp,

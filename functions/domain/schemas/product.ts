@@ -1,7 +1,7 @@
 /** Product inputs as zod schemas: validation and types come from here. */
 import * as z from 'zod/mini';
 import { DEMO_LENGTH, REFRAMES } from '#domain/demo-intake';
-import { withoutControlCharacters } from './common';
+import { describedEnum, withoutControlCharacters } from './common';
 import { failure, link, recordId, timestamp } from './envelope';
 import { linkedFileUrl, uploadIdField } from './upload';
 
@@ -84,7 +84,11 @@ export const updateProductInput = z
 /** How a product is shown (productView in functions/domain/product.ts answers this shape). */
 const demoVideoResponse = z
   .object({
-    status: z.enum(['processing', 'ready', 'failed']),
+    status: describedEnum(['processing', 'ready', 'failed'], {
+      processing: 'Being normalised to 1080x1920 in the background (the `product.demo.ready` or `product.demo.failed` webhook tells when it ends)',
+      ready: '`url` plays it; jobs of the product may start',
+      failed: '`error` says why; send the demo again as a new product',
+    }),
     url: z.nullable(link),
     url_expires_at: z.nullable(timestamp),
     duration_s: z.nullable(z.number()).check(z.meta({ description: 'Seconds of the normalised demo (the kept part, when it was trimmed); null until ready' })),

@@ -2,7 +2,18 @@
 import * as z from 'zod/mini';
 import { PLATFORMS, SOCIAL_PROVIDERS } from '#domain/social';
 import { POST_STATUSES } from '#domain/social-post';
+import { describedEnum } from './common';
 import { failure, recordId, timestamp } from './envelope';
+
+const POST_STATUS_MEANINGS: Readonly<Record<(typeof POST_STATUSES)[number], string>> = {
+  draft: 'Handed to the provider as a draft: nothing goes out until it is published there',
+  scheduled: 'Goes out at `schedule_at`',
+  publishing: 'The provider is putting it out now',
+  published: 'Out on every channel (`results` links to each)',
+  partially_published: 'Out on some channels only: `results` says which failed and why',
+  failed: 'Out on no channel: `results` says why',
+  deleted: 'Deleted at the provider (DELETE /social/posts/{id}, or in its dashboard); kept here as a record',
+};
 
 const provider = z.enum(SOCIAL_PROVIDERS);
 
@@ -50,12 +61,17 @@ export const postResponse = z
     caption: z.string(),
     schedule_at: z.nullable(timestamp),
     draft: z.boolean(),
-    status: z.enum(POST_STATUSES),
+    status: describedEnum(POST_STATUSES, POST_STATUS_MEANINGS, 'Where the post stands at its provider'),
     results: z.array(
       z.object({
         account_id: z.string(),
         platform: z.enum(PLATFORMS),
-        status: z.enum(['pending', 'published', 'failed', 'deleted']),
+        status: describedEnum(['pending', 'published', 'failed', 'deleted'], {
+          pending: 'Not out on this channel yet (a draft, scheduled, or being published)',
+          published: 'Out: `url` links to it',
+          failed: '`error` says why',
+          deleted: 'Taken down',
+        }),
         url: z.nullable(z.string()),
         error: z.nullable(z.string()),
       }),

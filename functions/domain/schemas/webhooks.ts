@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES, type SubscribedEvent } from '#domain/webhooks';
 import { SECRET_OVERLAP_S } from '#domain/webhook-secrets';
 import { ATTEMPT_LOG_LIMIT } from '#domain/webhook-attempts';
-import { withoutControlCharacters } from './common';
+import { describedEnum, withoutControlCharacters } from './common';
 import { timestamp } from './envelope';
 
 const url = z
@@ -105,7 +105,11 @@ export const webhookDeliveryResponse = z
     event_id: z.string().check(z.meta({ description: 'The `webhook-id` header and the payload `id`: the same on every attempt, so a receiver can drop repeats' })),
     type: z.string(),
     attempt: z.int().check(z.nonnegative()),
-    status: z.enum(['pending', 'succeeded', 'failed']),
+    status: describedEnum(['pending', 'succeeded', 'failed'], {
+      pending: 'Not delivered yet: `next_attempt_at` says when the next automatic attempt is due',
+      succeeded: 'A 2xx came back in time',
+      failed: 'Given up (every automatic attempt failed, or the endpoint was deleted): a manual retry may still be sent',
+    }),
     response_status: z.nullable(z.int()),
     latency_ms: z.nullable(z.int()),
     last_error: z.nullable(z.string()),

@@ -116,6 +116,39 @@ describe('the API description explains itself', () => {
   });
 });
 
+/** Every schema in the document, with where it is. */
+function* schemasIn(node: unknown, at: string): Generator<[string, Json]> {
+  if (Array.isArray(node)) for (const [i, item] of node.entries()) yield* schemasIn(item, `${at}/${i}`);
+  else if (node && typeof node === 'object') {
+    if ('enum' in node) yield [at, node as Json];
+    for (const [key, value] of Object.entries(node)) yield* schemasIn(value, `${at}/${key}`);
+  }
+}
+
+describe('states and stages', () => {
+  const schemas = document.components.schemas;
+
+  test.each([
+    ['Job', 'status'],
+    ['Job', 'stage'],
+    ['DemoVideo', 'status'],
+    ['Avatar', 'status'],
+    ['Post', 'status'],
+    ['WebhookDelivery', 'status'],
+  ])("%s.%s: an enum with every value's meaning", (component, property) => {
+    const schema = schemas[component].properties[property];
+    expect(Object.keys(schema['x-enumDescriptions'])).toEqual(schema.enum);
+    for (const value of schema.enum) expect(schema.description).toContain(`- \`${value}\`: ${schema['x-enumDescriptions'][value]}`);
+  });
+
+  test("a failed job's error code is described too, and every described enum describes exactly its values", () => {
+    expect(Object.keys(schemas.Job.properties.error.anyOf[0].properties.code['x-enumDescriptions'])).toEqual(schemas.Job.properties.error.anyOf[0].properties.code.enum);
+    const described = [...schemasIn(document, '#')].filter(([, schema]) => schema['x-enumDescriptions']);
+    expect(described.length).toBeGreaterThanOrEqual(7);
+    for (const [, schema] of described) expect(Object.keys(schema['x-enumDescriptions']).sort()).toEqual([...schema.enum].sort());
+  });
+});
+
 describe('webhooks', () => {
   const types = [...WEBHOOK_EVENT_TYPES, PING_EVENT];
 
