@@ -5,7 +5,7 @@
  */
 import type { ZodOpenApiObject, ZodOpenApiOperationObject } from 'zod-openapi';
 import { EVENT_SUBJECTS, WEBHOOK_LIMITS, type DeliveredEventType } from '#domain/webhooks';
-import { WEBHOOK_EVENT_PAYLOADS, payloadNameOf } from '#domain/schemas/webhook-events';
+import { payloadNameOf } from '#domain/schemas/webhook-events';
 import { eventExample } from './examples';
 
 export const WEBHOOK_TAG = { name: 'webhook events', description: 'What the service sends to your webhook endpoints (POST /webhooks): one signed POST per event' };
@@ -51,7 +51,9 @@ function entry(type: DeliveredEventType): ZodOpenApiOperationObject {
     parameters: Object.keys(webhookParameters).map((name) => ({ $ref: `#/components/parameters/${name}` })),
     requestBody: {
       required: true,
-      content: { 'application/json': { schema: WEBHOOK_EVENT_PAYLOADS[type], example: eventExample(type) } },
+      // By reference to the component GET /webhooks/events answers with: a body the service sends has an answer's shape, not a request's
+      // (given as a schema here, zod-openapi would render each record a second time, as input).
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${payloadNameOf(type)}` }, example: eventExample(type) } },
     },
     responses: {
       '200': {

@@ -1621,354 +1621,23 @@ export interface components {
             };
         };
         /**
-         * @description `video.job.preview_ready`: A preview job's preview is ready to approve or regenerate (again after each regenerate).
          * @example {
-         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
-         *       "type": "video.job.preview_ready",
-         *       "created_at": "2026-11-25T12:01:42.000Z",
-         *       "data": {
-         *         "id": 481,
-         *         "status": "preview_ready",
-         *         "stage": "awaiting_approval",
-         *         "progress": 70,
-         *         "queue_position": null,
-         *         "method": "prompt",
-         *         "mode": "preview",
-         *         "product_id": 12,
-         *         "avatar_id": 31,
-         *         "reaction_id": null,
-         *         "prompt": "She gasps, then laughs in disbelief",
-         *         "video_source": null,
-         *         "reference_url": null,
-         *         "hook_text": "I did not expect this to work",
-         *         "hook_position": "top",
-         *         "hook_size": "medium",
-         *         "hook_style": "outline",
-         *         "hook_duration": "reaction",
-         *         "sound": "auto",
-         *         "music_id": null,
-         *         "voice_line": null,
-         *         "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
-         *         "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
-         *         "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
-         *         "preview_expires_at": "2026-12-02T12:01:42.000Z",
-         *         "video_id": null,
-         *         "charged_units": 1,
-         *         "regenerations": 0,
-         *         "error": null,
-         *         "batch_id": null,
-         *         "created_at": "2026-11-25T12:00:00.000Z",
-         *         "updated_at": "2026-11-25T12:01:42.000Z"
-         *       }
+         *       "name": "Reaction Studio API",
+         *       "version": "v1",
+         *       "revision": "2026-11-30",
+         *       "base_path": "/api/v1",
+         *       "status": "ok"
          *     }
          */
-        VideoJobPreviewReadyEvent: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
+        Liveness: {
+            name: string;
+            /** @description The major version, as in the path (`v1`) */
+            version: string;
+            /** @description The date of its latest revision, as every answer's `Reaction-Studio-Version` header says */
+            revision: string;
+            base_path: string;
             /** @constant */
-            type: "video.job.preview_ready";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["Job"] | components["schemas"]["Deleted"];
-        };
-        /**
-         * @example {
-         *       "id": 481,
-         *       "status": "preview_ready",
-         *       "stage": "awaiting_approval",
-         *       "progress": 70,
-         *       "queue_position": null,
-         *       "method": "prompt",
-         *       "mode": "preview",
-         *       "product_id": 12,
-         *       "avatar_id": 31,
-         *       "reaction_id": null,
-         *       "prompt": "She gasps, then laughs in disbelief",
-         *       "video_source": null,
-         *       "reference_url": null,
-         *       "hook_text": "I did not expect this to work",
-         *       "hook_position": "top",
-         *       "hook_size": "medium",
-         *       "hook_style": "outline",
-         *       "hook_duration": "reaction",
-         *       "sound": "auto",
-         *       "music_id": null,
-         *       "voice_line": null,
-         *       "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
-         *       "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
-         *       "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
-         *       "preview_expires_at": "2026-12-02T12:01:42.000Z",
-         *       "video_id": null,
-         *       "charged_units": 1,
-         *       "regenerations": 0,
-         *       "error": null,
-         *       "batch_id": null,
-         *       "created_at": "2026-11-25T12:00:00.000Z",
-         *       "updated_at": "2026-11-25T12:01:42.000Z"
-         *     }
-         */
-        Job: {
-            id: number;
-            /**
-             * @description Where the job stands
-             *
-             *     - `queued`: Accepted, waiting for its first step (again after a regenerate)
-             *     - `processing`: A step is running (`stage` says which, `progress` how far)
-             *     - `preview_ready`: A preview job stopped at its preview (`preview_url`): approve it or regenerate it before `preview_expires_at`
-             *     - `done`: Finished: `video_id` names the video (GET /videos/{id})
-             *     - `failed`: Ended without a video: `error` says why; units still reserved for it are released
-             * @enum {string}
-             */
-            status: "queued" | "processing" | "preview_ready" | "done" | "failed";
-            /**
-             * @description The step the job is at (while it waits for a render slot, the step done last)
-             *
-             *     - `queued`: Waiting to start (progress 0)
-             *     - `preparing`: Checking that the product, the avatar or the saved reaction it uses still exist (5)
-             *     - `generating_reaction`: The engine makes the reaction clip (15)
-             *     - `rendering_preview`: The caption is drawn over the reaction for the preview (60)
-             *     - `awaiting_approval`: The preview is shown: waiting for approve or regenerate (70)
-             *     - `composing`: The captioned reaction and the demo are joined, with the sound (80)
-             *     - `finalizing`: The video and its poster are stored and the job charged (95)
-             *     - `done`: The video is ready (100)
-             *     - `failed`: The job ended failed (100)
-             * @enum {string}
-             */
-            stage: "queued" | "preparing" | "generating_reaction" | "rendering_preview" | "awaiting_approval" | "composing" | "finalizing" | "done" | "failed";
-            progress: number;
-            queue_position: number | null;
-            /** @enum {string} */
-            method: "prompt" | "motion" | "reuse";
-            /** @enum {string} */
-            mode: "auto" | "preview";
-            product_id: number;
-            avatar_id: number | null;
-            reaction_id: number | null;
-            prompt: string | null;
-            video_source: ("link" | "upload") | null;
-            reference_url: string | null;
-            hook_text: string | null;
-            /** @enum {string} */
-            hook_position: "top" | "middle" | "bottom";
-            /** @enum {string} */
-            hook_size: "small" | "medium" | "large";
-            /**
-             * @description outline: white, dark outline; box: dark text on a white box; highlight: key words on a colour band; glow; bold_caps: uppercase, heavy
-             * @enum {string}
-             */
-            hook_style: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-            /**
-             * @description reaction: the caption shows over the reaction only; full: over the demo too
-             * @enum {string}
-             */
-            hook_duration: "reaction" | "full";
-            /**
-             * @description auto: an effect matched to the reaction, then the demo audio; music: music_id under both, ducked under the demo; none: the demo audio only
-             * @enum {string}
-             */
-            sound: "auto" | "music" | "none";
-            music_id: string | null;
-            voice_line: string | null;
-            preview_url: string | null;
-            preview_url_expires_at: string | null;
-            preview_still_url: string | null;
-            preview_expires_at: string | null;
-            video_id: number | null;
-            charged_units: number;
-            regenerations: number;
-            error: {
-                /**
-                 * @description Why the job failed
-                 *
-                 *     - `input_deleted`: A product, avatar or saved reaction the job uses was deleted while it ran; create a new job
-                 *     - `invalid_input`: An input could not be used (for example no usable face, or an unreadable reference clip)
-                 *     - `content_rejected`: The generation provider refused the content; change the prompt or the reference
-                 *     - `generation_failed`: The reaction could not be generated after retries; try again later
-                 *     - `generation_timeout`: Generating the reaction took longer than allowed; try again later
-                 *     - `no_face_in_result`: The generated reaction showed no face, also on a second try; nothing was charged. Try again, or change the prompt or the avatar
-                 *     - `reference_unavailable`: The reference clip could not be downloaded from its link
-                 *     - `render_failed`: The video could not be rendered; try again, and report the job id if it persists
-                 *     - `preview_expired`: The preview was not approved or regenerated in time; create a new job
-                 *     - `timeout`: A pipeline step took longer than allowed; try again later
-                 *     - `internal_error`: Something failed on our side; try again, and report the job id if it persists
-                 * @enum {string}
-                 */
-                code: "input_deleted" | "invalid_input" | "content_rejected" | "generation_failed" | "generation_timeout" | "no_face_in_result" | "reference_unavailable" | "render_failed" | "preview_expired" | "timeout" | "internal_error";
-                message: string;
-            } | null;
-            batch_id: number | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        /**
-         * @example {
-         *       "id": 12,
-         *       "deleted": true
-         *     }
-         */
-        Deleted: {
-            id: number;
-            /** @constant */
-            deleted: true;
-        };
-        /**
-         * @description `video.job.done`: A job finished with its video (`data.video_id`).
-         * @example {
-         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
-         *       "type": "video.job.done",
-         *       "created_at": "2026-11-25T12:01:42.000Z",
-         *       "data": {
-         *         "id": 481,
-         *         "status": "done",
-         *         "stage": "done",
-         *         "progress": 100,
-         *         "queue_position": null,
-         *         "method": "prompt",
-         *         "mode": "preview",
-         *         "product_id": 12,
-         *         "avatar_id": 31,
-         *         "reaction_id": null,
-         *         "prompt": "She gasps, then laughs in disbelief",
-         *         "video_source": null,
-         *         "reference_url": null,
-         *         "hook_text": "I did not expect this to work",
-         *         "hook_position": "top",
-         *         "hook_size": "medium",
-         *         "hook_style": "outline",
-         *         "hook_duration": "reaction",
-         *         "sound": "auto",
-         *         "music_id": null,
-         *         "voice_line": null,
-         *         "preview_url": null,
-         *         "preview_url_expires_at": null,
-         *         "preview_still_url": null,
-         *         "preview_expires_at": null,
-         *         "video_id": 95,
-         *         "charged_units": 1,
-         *         "regenerations": 0,
-         *         "error": null,
-         *         "batch_id": null,
-         *         "created_at": "2026-11-25T12:00:00.000Z",
-         *         "updated_at": "2026-11-25T12:01:42.000Z"
-         *       }
-         *     }
-         */
-        VideoJobDoneEvent: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /** @constant */
-            type: "video.job.done";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["Job"] | components["schemas"]["Deleted"];
-        };
-        /**
-         * @description `video.job.failed`: A job ended failed (`data.error` says why); its allowance unit was released.
-         * @example {
-         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
-         *       "type": "video.job.failed",
-         *       "created_at": "2026-11-25T12:01:42.000Z",
-         *       "data": {
-         *         "id": 481,
-         *         "status": "failed",
-         *         "stage": "failed",
-         *         "progress": 100,
-         *         "queue_position": null,
-         *         "method": "prompt",
-         *         "mode": "preview",
-         *         "product_id": 12,
-         *         "avatar_id": 31,
-         *         "reaction_id": null,
-         *         "prompt": "She gasps, then laughs in disbelief",
-         *         "video_source": null,
-         *         "reference_url": null,
-         *         "hook_text": "I did not expect this to work",
-         *         "hook_position": "top",
-         *         "hook_size": "medium",
-         *         "hook_style": "outline",
-         *         "hook_duration": "reaction",
-         *         "sound": "auto",
-         *         "music_id": null,
-         *         "voice_line": null,
-         *         "preview_url": null,
-         *         "preview_url_expires_at": null,
-         *         "preview_still_url": null,
-         *         "preview_expires_at": null,
-         *         "video_id": null,
-         *         "charged_units": 0,
-         *         "regenerations": 0,
-         *         "error": {
-         *           "code": "generation_failed",
-         *           "message": "The reaction could not be generated after retries; try again later"
-         *         },
-         *         "batch_id": null,
-         *         "created_at": "2026-11-25T12:00:00.000Z",
-         *         "updated_at": "2026-11-25T12:01:42.000Z"
-         *       }
-         *     }
-         */
-        VideoJobFailedEvent: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /** @constant */
-            type: "video.job.failed";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["Job"] | components["schemas"]["Deleted"];
-        };
-        /**
-         * @description `product.demo.ready`: A demo clip's background conversion ended ready (or, for a stack's first sample product, its clip was made).
-         * @example {
-         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
-         *       "type": "product.demo.ready",
-         *       "created_at": "2026-11-25T12:01:42.000Z",
-         *       "data": {
-         *         "id": 12,
-         *         "name": "Glow Serum",
-         *         "description": "A vitamin C serum that fades dark spots in two weeks",
-         *         "demo_video": {
-         *           "status": "ready",
-         *           "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
-         *           "url_expires_at": "2026-11-25T13:01:42.000Z",
-         *           "duration_s": 14.2,
-         *           "width": 1080,
-         *           "height": 1920,
-         *           "error": null
-         *         },
-         *         "reframe": null,
-         *         "demo_start_s": null,
-         *         "demo_end_s": null,
-         *         "created_at": "2026-11-25T12:00:00.000Z",
-         *         "updated_at": "2026-11-25T12:01:42.000Z"
-         *       }
-         *     }
-         */
-        ProductDemoReadyEvent: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /** @constant */
-            type: "product.demo.ready";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The product as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["Product"] | components["schemas"]["Deleted"];
+            status: "ok";
         };
         /**
          * @example {
@@ -2031,82 +1700,28 @@ export interface components {
             } | null;
         };
         /**
-         * @description `product.demo.failed`: A demo clip's background conversion failed (`data.demo_video.error` says why).
+         * @description Where a page of a list is; a page past the end is empty
          * @example {
-         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
-         *       "type": "product.demo.failed",
-         *       "created_at": "2026-11-25T12:01:42.000Z",
-         *       "data": {
-         *         "id": 12,
-         *         "name": "Glow Serum",
-         *         "description": "A vitamin C serum that fades dark spots in two weeks",
-         *         "demo_video": {
-         *           "status": "failed",
-         *           "url": null,
-         *           "url_expires_at": null,
-         *           "duration_s": null,
-         *           "width": null,
-         *           "height": null,
-         *           "error": {
-         *             "code": "invalid_media",
-         *             "message": "The demo video has no readable video stream"
-         *           }
-         *         },
-         *         "reframe": null,
-         *         "demo_start_s": null,
-         *         "demo_end_s": null,
-         *         "created_at": "2026-11-25T12:00:00.000Z",
-         *         "updated_at": "2026-11-25T12:01:42.000Z"
-         *       }
+         *       "page": 1,
+         *       "per_page": 20,
+         *       "total": 1
          *     }
          */
-        ProductDemoFailedEvent: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /** @constant */
-            type: "product.demo.failed";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The product as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["Product"] | components["schemas"]["Deleted"];
+        PageMeta: {
+            page: number;
+            per_page: number;
+            total: number;
         };
         /**
-         * @description `avatar.ready`: A prompt avatar's background generation ended ready.
          * @example {
-         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
-         *       "type": "avatar.ready",
-         *       "created_at": "2026-11-25T12:01:42.000Z",
-         *       "data": {
-         *         "id": 31,
-         *         "stock": false,
-         *         "source": "prompt",
-         *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
-         *         "status": "ready",
-         *         "image_url": "https://media.reaction-studio.example/avatars/31/image.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
-         *         "image_url_expires_at": "2026-11-25T13:01:42.000Z",
-         *         "width": 1024,
-         *         "height": 1024,
-         *         "error": null,
-         *         "created_at": "2026-11-25T12:00:00.000Z",
-         *         "updated_at": "2026-11-25T12:01:42.000Z"
-         *       }
+         *       "id": 12,
+         *       "deleted": true
          *     }
          */
-        AvatarReadyEvent: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
+        Deleted: {
+            id: number;
             /** @constant */
-            type: "avatar.ready";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The avatar as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["Avatar"] | components["schemas"]["Deleted"];
+            deleted: true;
         };
         /**
          * @example {
@@ -2150,353 +1765,6 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        };
-        /**
-         * @description `avatar.failed`: A prompt avatar's background generation failed (`data.error` says why).
-         * @example {
-         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
-         *       "type": "avatar.failed",
-         *       "created_at": "2026-11-25T12:01:42.000Z",
-         *       "data": {
-         *         "id": 31,
-         *         "stock": false,
-         *         "source": "prompt",
-         *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
-         *         "status": "failed",
-         *         "image_url": null,
-         *         "image_url_expires_at": null,
-         *         "width": null,
-         *         "height": null,
-         *         "error": {
-         *           "code": "content_rejected",
-         *           "message": "The image provider refused the prompt; describe the person differently"
-         *         },
-         *         "created_at": "2026-11-25T12:00:00.000Z",
-         *         "updated_at": "2026-11-25T12:01:42.000Z"
-         *       }
-         *     }
-         */
-        AvatarFailedEvent: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /** @constant */
-            type: "avatar.failed";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The avatar as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["Avatar"] | components["schemas"]["Deleted"];
-        };
-        /**
-         * @description `social.post.published`: A refresh of a post found it published on every channel.
-         * @example {
-         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
-         *       "type": "social.post.published",
-         *       "created_at": "2026-11-25T12:01:42.000Z",
-         *       "data": {
-         *         "id": 52,
-         *         "provider": "provider_a",
-         *         "provider_post_id": "pst_5b1e9c7a",
-         *         "video_id": 95,
-         *         "account_ids": [
-         *           "acc_tt_82731",
-         *           "acc_ig_19284"
-         *         ],
-         *         "caption": "Two weeks, one serum #skincare",
-         *         "schedule_at": null,
-         *         "draft": false,
-         *         "status": "published",
-         *         "results": [
-         *           {
-         *             "account_id": "acc_tt_82731",
-         *             "platform": "tiktok",
-         *             "status": "published",
-         *             "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
-         *             "error": null
-         *           },
-         *           {
-         *             "account_id": "acc_ig_19284",
-         *             "platform": "instagram",
-         *             "status": "published",
-         *             "url": "https://www.instagram.com/reel/C1a2B3c4D5e/",
-         *             "error": null
-         *           }
-         *         ],
-         *         "stale": false,
-         *         "stale_reason": null,
-         *         "refreshed_at": "2026-11-25T12:01:42.000Z",
-         *         "created_at": "2026-11-25T12:00:00.000Z",
-         *         "updated_at": "2026-11-25T12:01:42.000Z"
-         *       }
-         *     }
-         */
-        SocialPostPublishedEvent: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /** @constant */
-            type: "social.post.published";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The post as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["Post"] | components["schemas"]["Deleted"];
-        };
-        /**
-         * @example {
-         *       "id": 52,
-         *       "provider": "provider_a",
-         *       "provider_post_id": "pst_5b1e9c7a",
-         *       "video_id": 95,
-         *       "account_ids": [
-         *         "acc_tt_82731",
-         *         "acc_ig_19284"
-         *       ],
-         *       "caption": "Two weeks, one serum #skincare",
-         *       "schedule_at": null,
-         *       "draft": false,
-         *       "status": "published",
-         *       "results": [
-         *         {
-         *           "account_id": "acc_tt_82731",
-         *           "platform": "tiktok",
-         *           "status": "published",
-         *           "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
-         *           "error": null
-         *         },
-         *         {
-         *           "account_id": "acc_ig_19284",
-         *           "platform": "instagram",
-         *           "status": "published",
-         *           "url": "https://www.instagram.com/reel/C1a2B3c4D5e/",
-         *           "error": null
-         *         }
-         *       ],
-         *       "stale": false,
-         *       "stale_reason": null,
-         *       "refreshed_at": "2026-11-25T12:01:42.000Z",
-         *       "created_at": "2026-11-25T12:00:00.000Z",
-         *       "updated_at": "2026-11-25T12:01:42.000Z"
-         *     }
-         */
-        Post: {
-            id: number;
-            /** @enum {string} */
-            provider: "provider_a" | "provider_b";
-            provider_post_id: string;
-            video_id: number;
-            account_ids: string[];
-            caption: string;
-            schedule_at: string | null;
-            draft: boolean;
-            /**
-             * @description Where the post stands at its provider
-             *
-             *     - `draft`: Handed to the provider as a draft: nothing goes out until it is published there
-             *     - `scheduled`: Goes out at `schedule_at`
-             *     - `publishing`: The provider is putting it out now
-             *     - `published`: Out on every channel (`results` links to each)
-             *     - `partially_published`: Out on some channels only: `results` says which failed and why
-             *     - `failed`: Out on no channel: `results` says why
-             *     - `deleted`: Deleted at the provider (DELETE /social/posts/{id}, or in its dashboard); kept here as a record
-             * @enum {string}
-             */
-            status: "draft" | "scheduled" | "publishing" | "published" | "partially_published" | "failed" | "deleted";
-            results: {
-                account_id: string;
-                /** @enum {string} */
-                platform: "tiktok" | "instagram" | "youtube" | "facebook" | "x" | "linkedin" | "threads" | "pinterest" | "bluesky";
-                /**
-                 * @description - `pending`: Not out on this channel yet (a draft, scheduled, or being published)
-                 *     - `published`: Out: `url` links to it
-                 *     - `failed`: `error` says why
-                 *     - `deleted`: Taken down
-                 * @enum {string}
-                 */
-                status: "pending" | "published" | "failed" | "deleted";
-                url: string | null;
-                error: string | null;
-            }[];
-            stale: boolean;
-            stale_reason: {
-                code: string;
-                message: string;
-            } | null;
-            /** Format: date-time */
-            refreshed_at: string;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        /**
-         * @description `social.post.failed`: A refresh of a post found it failed, or published on some channels only (`data.status` is `partially_published`).
-         * @example {
-         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
-         *       "type": "social.post.failed",
-         *       "created_at": "2026-11-25T12:01:42.000Z",
-         *       "data": {
-         *         "id": 52,
-         *         "provider": "provider_a",
-         *         "provider_post_id": "pst_5b1e9c7a",
-         *         "video_id": 95,
-         *         "account_ids": [
-         *           "acc_tt_82731",
-         *           "acc_ig_19284"
-         *         ],
-         *         "caption": "Two weeks, one serum #skincare",
-         *         "schedule_at": null,
-         *         "draft": false,
-         *         "status": "partially_published",
-         *         "results": [
-         *           {
-         *             "account_id": "acc_tt_82731",
-         *             "platform": "tiktok",
-         *             "status": "published",
-         *             "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
-         *             "error": null
-         *           },
-         *           {
-         *             "account_id": "acc_ig_19284",
-         *             "platform": "instagram",
-         *             "status": "failed",
-         *             "url": null,
-         *             "error": "Instagram refused the video: the account is not a business account"
-         *           }
-         *         ],
-         *         "stale": false,
-         *         "stale_reason": null,
-         *         "refreshed_at": "2026-11-25T12:01:42.000Z",
-         *         "created_at": "2026-11-25T12:00:00.000Z",
-         *         "updated_at": "2026-11-25T12:01:42.000Z"
-         *       }
-         *     }
-         */
-        SocialPostFailedEvent: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /** @constant */
-            type: "social.post.failed";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The post as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["Post"] | components["schemas"]["Deleted"];
-        };
-        /**
-         * @description `ping`: POST /webhooks/{webhook_id}/test asked for it: to that endpoint only, whatever it subscribes to.
-         * @example {
-         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
-         *       "type": "ping",
-         *       "created_at": "2026-11-25T12:01:42.000Z",
-         *       "data": {
-         *         "id": "wh_8c2f1a9e4b7d3c6e0f12",
-         *         "url": "https://hooks.glowlabs.example/reaction-studio",
-         *         "events": [
-         *           "video.job.done",
-         *           "video.job.failed"
-         *         ],
-         *         "description": "Order fulfilment",
-         *         "enabled": true,
-         *         "disabled_reason": null,
-         *         "previous_secret_expires_at": null,
-         *         "created_at": "2026-11-25T12:00:00.000Z",
-         *         "updated_at": "2026-11-25T12:00:00.000Z"
-         *       }
-         *     }
-         */
-        PingEvent: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /** @constant */
-            type: "ping";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The endpoint as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["Webhook"] | components["schemas"]["DeletedWebhook"];
-        };
-        /**
-         * @description An endpoint that receives signed events
-         * @example {
-         *       "id": "wh_8c2f1a9e4b7d3c6e0f12",
-         *       "url": "https://hooks.glowlabs.example/reaction-studio",
-         *       "events": [
-         *         "video.job.done",
-         *         "video.job.failed"
-         *       ],
-         *       "description": "Order fulfilment",
-         *       "enabled": true,
-         *       "disabled_reason": null,
-         *       "previous_secret_expires_at": null,
-         *       "created_at": "2026-11-25T12:00:00.000Z",
-         *       "updated_at": "2026-11-25T12:00:00.000Z"
-         *     }
-         */
-        Webhook: {
-            id: string;
-            url: string;
-            events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
-            description: string | null;
-            enabled: boolean;
-            /** @description Why the service disabled the endpoint (a 410 Gone, or 3 days of failures); PATCH `enabled: true` turns it back on */
-            disabled_reason: string | null;
-            /** @description Until when the secret the last rotation replaced still signs beside the current one (`webhook-signature` then carries both); null when none does */
-            previous_secret_expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        /**
-         * @example {
-         *       "id": "wh_8c2f1a9e4b7d3c6e0f12",
-         *       "deleted": true
-         *     }
-         */
-        DeletedWebhook: {
-            id: string;
-            /** @constant */
-            deleted: true;
-        };
-        /**
-         * @example {
-         *       "name": "Reaction Studio API",
-         *       "version": "v1",
-         *       "revision": "2026-11-30",
-         *       "base_path": "/api/v1",
-         *       "status": "ok"
-         *     }
-         */
-        Liveness: {
-            name: string;
-            /** @description The major version, as in the path (`v1`) */
-            version: string;
-            /** @description The date of its latest revision, as every answer's `Reaction-Studio-Version` header says */
-            revision: string;
-            base_path: string;
-            /** @constant */
-            status: "ok";
-        };
-        /**
-         * @description Where a page of a list is; a page past the end is empty
-         * @example {
-         *       "page": 1,
-         *       "per_page": 20,
-         *       "total": 1
-         *     }
-         */
-        PageMeta: {
-            page: number;
-            per_page: number;
-            total: number;
         };
         /**
          * @description A built-in bed or one of the account's own tracks, levelled to −14 LUFS
@@ -2635,6 +1903,137 @@ export interface components {
             };
             /** @description About how long the job would take to its next stop (auto: done; preview and regenerate: preview_ready): the median of this stack's latest jobs of the same kind, request to stop, queue included; a table measured on an idle stack until a kind has 5 of them */
             estimated_seconds: number;
+        };
+        /**
+         * @example {
+         *       "id": 481,
+         *       "status": "preview_ready",
+         *       "stage": "awaiting_approval",
+         *       "progress": 70,
+         *       "queue_position": null,
+         *       "method": "prompt",
+         *       "mode": "preview",
+         *       "product_id": 12,
+         *       "avatar_id": 31,
+         *       "reaction_id": null,
+         *       "prompt": "She gasps, then laughs in disbelief",
+         *       "video_source": null,
+         *       "reference_url": null,
+         *       "hook_text": "I did not expect this to work",
+         *       "hook_position": "top",
+         *       "hook_size": "medium",
+         *       "hook_style": "outline",
+         *       "hook_duration": "reaction",
+         *       "sound": "auto",
+         *       "music_id": null,
+         *       "voice_line": null,
+         *       "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
+         *       "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "preview_expires_at": "2026-12-02T12:01:42.000Z",
+         *       "video_id": null,
+         *       "charged_units": 1,
+         *       "regenerations": 0,
+         *       "error": null,
+         *       "batch_id": null,
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
+        Job: {
+            id: number;
+            /**
+             * @description Where the job stands
+             *
+             *     - `queued`: Accepted, waiting for its first step (again after a regenerate)
+             *     - `processing`: A step is running (`stage` says which, `progress` how far)
+             *     - `preview_ready`: A preview job stopped at its preview (`preview_url`): approve it or regenerate it before `preview_expires_at`
+             *     - `done`: Finished: `video_id` names the video (GET /videos/{id})
+             *     - `failed`: Ended without a video: `error` says why; units still reserved for it are released
+             * @enum {string}
+             */
+            status: "queued" | "processing" | "preview_ready" | "done" | "failed";
+            /**
+             * @description The step the job is at (while it waits for a render slot, the step done last)
+             *
+             *     - `queued`: Waiting to start (progress 0)
+             *     - `preparing`: Checking that the product, the avatar or the saved reaction it uses still exist (5)
+             *     - `generating_reaction`: The engine makes the reaction clip (15)
+             *     - `rendering_preview`: The caption is drawn over the reaction for the preview (60)
+             *     - `awaiting_approval`: The preview is shown: waiting for approve or regenerate (70)
+             *     - `composing`: The captioned reaction and the demo are joined, with the sound (80)
+             *     - `finalizing`: The video and its poster are stored and the job charged (95)
+             *     - `done`: The video is ready (100)
+             *     - `failed`: The job ended failed (100)
+             * @enum {string}
+             */
+            stage: "queued" | "preparing" | "generating_reaction" | "rendering_preview" | "awaiting_approval" | "composing" | "finalizing" | "done" | "failed";
+            progress: number;
+            queue_position: number | null;
+            /** @enum {string} */
+            method: "prompt" | "motion" | "reuse";
+            /** @enum {string} */
+            mode: "auto" | "preview";
+            product_id: number;
+            avatar_id: number | null;
+            reaction_id: number | null;
+            prompt: string | null;
+            video_source: ("link" | "upload") | null;
+            reference_url: string | null;
+            hook_text: string | null;
+            /** @enum {string} */
+            hook_position: "top" | "middle" | "bottom";
+            /** @enum {string} */
+            hook_size: "small" | "medium" | "large";
+            /**
+             * @description outline: white, dark outline; box: dark text on a white box; highlight: key words on a colour band; glow; bold_caps: uppercase, heavy
+             * @enum {string}
+             */
+            hook_style: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+            /**
+             * @description reaction: the caption shows over the reaction only; full: over the demo too
+             * @enum {string}
+             */
+            hook_duration: "reaction" | "full";
+            /**
+             * @description auto: an effect matched to the reaction, then the demo audio; music: music_id under both, ducked under the demo; none: the demo audio only
+             * @enum {string}
+             */
+            sound: "auto" | "music" | "none";
+            music_id: string | null;
+            voice_line: string | null;
+            preview_url: string | null;
+            preview_url_expires_at: string | null;
+            preview_still_url: string | null;
+            preview_expires_at: string | null;
+            video_id: number | null;
+            charged_units: number;
+            regenerations: number;
+            error: {
+                /**
+                 * @description Why the job failed
+                 *
+                 *     - `input_deleted`: A product, avatar or saved reaction the job uses was deleted while it ran; create a new job
+                 *     - `invalid_input`: An input could not be used (for example no usable face, or an unreadable reference clip)
+                 *     - `content_rejected`: The generation provider refused the content; change the prompt or the reference
+                 *     - `generation_failed`: The reaction could not be generated after retries; try again later
+                 *     - `generation_timeout`: Generating the reaction took longer than allowed; try again later
+                 *     - `no_face_in_result`: The generated reaction showed no face, also on a second try; nothing was charged. Try again, or change the prompt or the avatar
+                 *     - `reference_unavailable`: The reference clip could not be downloaded from its link
+                 *     - `render_failed`: The video could not be rendered; try again, and report the job id if it persists
+                 *     - `preview_expired`: The preview was not approved or regenerated in time; create a new job
+                 *     - `timeout`: A pipeline step took longer than allowed; try again later
+                 *     - `internal_error`: Something failed on our side; try again, and report the job id if it persists
+                 * @enum {string}
+                 */
+                code: "input_deleted" | "invalid_input" | "content_rejected" | "generation_failed" | "generation_timeout" | "no_face_in_result" | "reference_unavailable" | "render_failed" | "preview_expired" | "timeout" | "internal_error";
+                message: string;
+            } | null;
+            batch_id: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         /**
          * @description Where a newest-first slice of a list ends
@@ -2800,7 +2199,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /** @description The variants' jobs, in variant order, as GET /videos/jobs/{id} shows each */
-            jobs: components["schemas"]["JobOutput"][];
+            jobs: components["schemas"]["Job"][];
             /** @description How many of the jobs are at each status now */
             counts: {
                 queued: number;
@@ -2928,6 +2327,93 @@ export interface components {
             synced_at: string;
             added: string[];
             removed: string[];
+        };
+        /**
+         * @example {
+         *       "id": 52,
+         *       "provider": "provider_a",
+         *       "provider_post_id": "pst_5b1e9c7a",
+         *       "video_id": 95,
+         *       "account_ids": [
+         *         "acc_tt_82731",
+         *         "acc_ig_19284"
+         *       ],
+         *       "caption": "Two weeks, one serum #skincare",
+         *       "schedule_at": null,
+         *       "draft": false,
+         *       "status": "published",
+         *       "results": [
+         *         {
+         *           "account_id": "acc_tt_82731",
+         *           "platform": "tiktok",
+         *           "status": "published",
+         *           "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+         *           "error": null
+         *         },
+         *         {
+         *           "account_id": "acc_ig_19284",
+         *           "platform": "instagram",
+         *           "status": "published",
+         *           "url": "https://www.instagram.com/reel/C1a2B3c4D5e/",
+         *           "error": null
+         *         }
+         *       ],
+         *       "stale": false,
+         *       "stale_reason": null,
+         *       "refreshed_at": "2026-11-25T12:01:42.000Z",
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
+        Post: {
+            id: number;
+            /** @enum {string} */
+            provider: "provider_a" | "provider_b";
+            provider_post_id: string;
+            video_id: number;
+            account_ids: string[];
+            caption: string;
+            schedule_at: string | null;
+            draft: boolean;
+            /**
+             * @description Where the post stands at its provider
+             *
+             *     - `draft`: Handed to the provider as a draft: nothing goes out until it is published there
+             *     - `scheduled`: Goes out at `schedule_at`
+             *     - `publishing`: The provider is putting it out now
+             *     - `published`: Out on every channel (`results` links to each)
+             *     - `partially_published`: Out on some channels only: `results` says which failed and why
+             *     - `failed`: Out on no channel: `results` says why
+             *     - `deleted`: Deleted at the provider (DELETE /social/posts/{id}, or in its dashboard); kept here as a record
+             * @enum {string}
+             */
+            status: "draft" | "scheduled" | "publishing" | "published" | "partially_published" | "failed" | "deleted";
+            results: {
+                account_id: string;
+                /** @enum {string} */
+                platform: "tiktok" | "instagram" | "youtube" | "facebook" | "x" | "linkedin" | "threads" | "pinterest" | "bluesky";
+                /**
+                 * @description - `pending`: Not out on this channel yet (a draft, scheduled, or being published)
+                 *     - `published`: Out: `url` links to it
+                 *     - `failed`: `error` says why
+                 *     - `deleted`: Taken down
+                 * @enum {string}
+                 */
+                status: "pending" | "published" | "failed" | "deleted";
+                url: string | null;
+                error: string | null;
+            }[];
+            stale: boolean;
+            stale_reason: {
+                code: string;
+                message: string;
+            } | null;
+            /** Format: date-time */
+            refreshed_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         /**
          * @example {
@@ -3567,6 +3053,38 @@ export interface components {
             expires_at: string;
         };
         /**
+         * @description An endpoint that receives signed events
+         * @example {
+         *       "id": "wh_8c2f1a9e4b7d3c6e0f12",
+         *       "url": "https://hooks.glowlabs.example/reaction-studio",
+         *       "events": [
+         *         "video.job.done",
+         *         "video.job.failed"
+         *       ],
+         *       "description": "Order fulfilment",
+         *       "enabled": true,
+         *       "disabled_reason": null,
+         *       "previous_secret_expires_at": null,
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:00:00.000Z"
+         *     }
+         */
+        Webhook: {
+            id: string;
+            url: string;
+            events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+            description: string | null;
+            enabled: boolean;
+            /** @description Why the service disabled the endpoint (a 410 Gone, or 3 days of failures); PATCH `enabled: true` turns it back on */
+            disabled_reason: string | null;
+            /** @description Until when the secret the last rotation replaced still signs beside the current one (`webhook-signature` then carries both); null when none does */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
          * @example {
          *       "id": "wh_8c2f1a9e4b7d3c6e0f12",
          *       "url": "https://hooks.glowlabs.example/reaction-studio",
@@ -3642,7 +3160,519 @@ export interface components {
          *       }
          *     }
          */
-        WebhookEvent: components["schemas"]["VideoJobPreviewReadyEventOutput"] | components["schemas"]["VideoJobDoneEventOutput"] | components["schemas"]["VideoJobFailedEventOutput"] | components["schemas"]["ProductDemoReadyEventOutput"] | components["schemas"]["ProductDemoFailedEventOutput"] | components["schemas"]["AvatarReadyEventOutput"] | components["schemas"]["AvatarFailedEventOutput"] | components["schemas"]["SocialPostPublishedEventOutput"] | components["schemas"]["SocialPostFailedEventOutput"] | components["schemas"]["PingEventOutput"];
+        WebhookEvent: components["schemas"]["VideoJobPreviewReadyEvent"] | components["schemas"]["VideoJobDoneEvent"] | components["schemas"]["VideoJobFailedEvent"] | components["schemas"]["ProductDemoReadyEvent"] | components["schemas"]["ProductDemoFailedEvent"] | components["schemas"]["AvatarReadyEvent"] | components["schemas"]["AvatarFailedEvent"] | components["schemas"]["SocialPostPublishedEvent"] | components["schemas"]["SocialPostFailedEvent"] | components["schemas"]["PingEvent"];
+        /**
+         * @description `video.job.preview_ready`: A preview job's preview is ready to approve or regenerate (again after each regenerate).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "video.job.preview_ready",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 481,
+         *         "status": "preview_ready",
+         *         "stage": "awaiting_approval",
+         *         "progress": 70,
+         *         "queue_position": null,
+         *         "method": "prompt",
+         *         "mode": "preview",
+         *         "product_id": 12,
+         *         "avatar_id": 31,
+         *         "reaction_id": null,
+         *         "prompt": "She gasps, then laughs in disbelief",
+         *         "video_source": null,
+         *         "reference_url": null,
+         *         "hook_text": "I did not expect this to work",
+         *         "hook_position": "top",
+         *         "hook_size": "medium",
+         *         "hook_style": "outline",
+         *         "hook_duration": "reaction",
+         *         "sound": "auto",
+         *         "music_id": null,
+         *         "voice_line": null,
+         *         "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *         "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
+         *         "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *         "preview_expires_at": "2026-12-02T12:01:42.000Z",
+         *         "video_id": null,
+         *         "charged_units": 1,
+         *         "regenerations": 0,
+         *         "error": null,
+         *         "batch_id": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        VideoJobPreviewReadyEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "video.job.preview_ready";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Job"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `video.job.done`: A job finished with its video (`data.video_id`).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "video.job.done",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 481,
+         *         "status": "done",
+         *         "stage": "done",
+         *         "progress": 100,
+         *         "queue_position": null,
+         *         "method": "prompt",
+         *         "mode": "preview",
+         *         "product_id": 12,
+         *         "avatar_id": 31,
+         *         "reaction_id": null,
+         *         "prompt": "She gasps, then laughs in disbelief",
+         *         "video_source": null,
+         *         "reference_url": null,
+         *         "hook_text": "I did not expect this to work",
+         *         "hook_position": "top",
+         *         "hook_size": "medium",
+         *         "hook_style": "outline",
+         *         "hook_duration": "reaction",
+         *         "sound": "auto",
+         *         "music_id": null,
+         *         "voice_line": null,
+         *         "preview_url": null,
+         *         "preview_url_expires_at": null,
+         *         "preview_still_url": null,
+         *         "preview_expires_at": null,
+         *         "video_id": 95,
+         *         "charged_units": 1,
+         *         "regenerations": 0,
+         *         "error": null,
+         *         "batch_id": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        VideoJobDoneEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "video.job.done";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Job"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `video.job.failed`: A job ended failed (`data.error` says why); its allowance unit was released.
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "video.job.failed",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 481,
+         *         "status": "failed",
+         *         "stage": "failed",
+         *         "progress": 100,
+         *         "queue_position": null,
+         *         "method": "prompt",
+         *         "mode": "preview",
+         *         "product_id": 12,
+         *         "avatar_id": 31,
+         *         "reaction_id": null,
+         *         "prompt": "She gasps, then laughs in disbelief",
+         *         "video_source": null,
+         *         "reference_url": null,
+         *         "hook_text": "I did not expect this to work",
+         *         "hook_position": "top",
+         *         "hook_size": "medium",
+         *         "hook_style": "outline",
+         *         "hook_duration": "reaction",
+         *         "sound": "auto",
+         *         "music_id": null,
+         *         "voice_line": null,
+         *         "preview_url": null,
+         *         "preview_url_expires_at": null,
+         *         "preview_still_url": null,
+         *         "preview_expires_at": null,
+         *         "video_id": null,
+         *         "charged_units": 0,
+         *         "regenerations": 0,
+         *         "error": {
+         *           "code": "generation_failed",
+         *           "message": "The reaction could not be generated after retries; try again later"
+         *         },
+         *         "batch_id": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        VideoJobFailedEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "video.job.failed";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Job"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `product.demo.ready`: A demo clip's background conversion ended ready (or, for a stack's first sample product, its clip was made).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "product.demo.ready",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 12,
+         *         "name": "Glow Serum",
+         *         "description": "A vitamin C serum that fades dark spots in two weeks",
+         *         "demo_video": {
+         *           "status": "ready",
+         *           "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *           "url_expires_at": "2026-11-25T13:01:42.000Z",
+         *           "duration_s": 14.2,
+         *           "width": 1080,
+         *           "height": 1920,
+         *           "error": null
+         *         },
+         *         "reframe": null,
+         *         "demo_start_s": null,
+         *         "demo_end_s": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        ProductDemoReadyEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "product.demo.ready";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The product as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Product"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `product.demo.failed`: A demo clip's background conversion failed (`data.demo_video.error` says why).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "product.demo.failed",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 12,
+         *         "name": "Glow Serum",
+         *         "description": "A vitamin C serum that fades dark spots in two weeks",
+         *         "demo_video": {
+         *           "status": "failed",
+         *           "url": null,
+         *           "url_expires_at": null,
+         *           "duration_s": null,
+         *           "width": null,
+         *           "height": null,
+         *           "error": {
+         *             "code": "invalid_media",
+         *             "message": "The demo video has no readable video stream"
+         *           }
+         *         },
+         *         "reframe": null,
+         *         "demo_start_s": null,
+         *         "demo_end_s": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        ProductDemoFailedEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "product.demo.failed";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The product as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Product"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `avatar.ready`: A prompt avatar's background generation ended ready.
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "avatar.ready",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 31,
+         *         "stock": false,
+         *         "source": "prompt",
+         *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+         *         "status": "ready",
+         *         "image_url": "https://media.reaction-studio.example/avatars/31/image.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *         "image_url_expires_at": "2026-11-25T13:01:42.000Z",
+         *         "width": 1024,
+         *         "height": 1024,
+         *         "error": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        AvatarReadyEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "avatar.ready";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The avatar as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Avatar"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `avatar.failed`: A prompt avatar's background generation failed (`data.error` says why).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "avatar.failed",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 31,
+         *         "stock": false,
+         *         "source": "prompt",
+         *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+         *         "status": "failed",
+         *         "image_url": null,
+         *         "image_url_expires_at": null,
+         *         "width": null,
+         *         "height": null,
+         *         "error": {
+         *           "code": "content_rejected",
+         *           "message": "The image provider refused the prompt; describe the person differently"
+         *         },
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        AvatarFailedEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "avatar.failed";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The avatar as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Avatar"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `social.post.published`: A refresh of a post found it published on every channel.
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "social.post.published",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 52,
+         *         "provider": "provider_a",
+         *         "provider_post_id": "pst_5b1e9c7a",
+         *         "video_id": 95,
+         *         "account_ids": [
+         *           "acc_tt_82731",
+         *           "acc_ig_19284"
+         *         ],
+         *         "caption": "Two weeks, one serum #skincare",
+         *         "schedule_at": null,
+         *         "draft": false,
+         *         "status": "published",
+         *         "results": [
+         *           {
+         *             "account_id": "acc_tt_82731",
+         *             "platform": "tiktok",
+         *             "status": "published",
+         *             "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+         *             "error": null
+         *           },
+         *           {
+         *             "account_id": "acc_ig_19284",
+         *             "platform": "instagram",
+         *             "status": "published",
+         *             "url": "https://www.instagram.com/reel/C1a2B3c4D5e/",
+         *             "error": null
+         *           }
+         *         ],
+         *         "stale": false,
+         *         "stale_reason": null,
+         *         "refreshed_at": "2026-11-25T12:01:42.000Z",
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        SocialPostPublishedEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "social.post.published";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The post as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Post"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `social.post.failed`: A refresh of a post found it failed, or published on some channels only (`data.status` is `partially_published`).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "social.post.failed",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 52,
+         *         "provider": "provider_a",
+         *         "provider_post_id": "pst_5b1e9c7a",
+         *         "video_id": 95,
+         *         "account_ids": [
+         *           "acc_tt_82731",
+         *           "acc_ig_19284"
+         *         ],
+         *         "caption": "Two weeks, one serum #skincare",
+         *         "schedule_at": null,
+         *         "draft": false,
+         *         "status": "partially_published",
+         *         "results": [
+         *           {
+         *             "account_id": "acc_tt_82731",
+         *             "platform": "tiktok",
+         *             "status": "published",
+         *             "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+         *             "error": null
+         *           },
+         *           {
+         *             "account_id": "acc_ig_19284",
+         *             "platform": "instagram",
+         *             "status": "failed",
+         *             "url": null,
+         *             "error": "Instagram refused the video: the account is not a business account"
+         *           }
+         *         ],
+         *         "stale": false,
+         *         "stale_reason": null,
+         *         "refreshed_at": "2026-11-25T12:01:42.000Z",
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        SocialPostFailedEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "social.post.failed";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The post as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Post"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `ping`: POST /webhooks/{webhook_id}/test asked for it: to that endpoint only, whatever it subscribes to.
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "ping",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": "wh_8c2f1a9e4b7d3c6e0f12",
+         *         "url": "https://hooks.glowlabs.example/reaction-studio",
+         *         "events": [
+         *           "video.job.done",
+         *           "video.job.failed"
+         *         ],
+         *         "description": "Order fulfilment",
+         *         "enabled": true,
+         *         "disabled_reason": null,
+         *         "previous_secret_expires_at": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:00:00.000Z"
+         *       }
+         *     }
+         */
+        PingEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ping";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The endpoint as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Webhook"] | components["schemas"]["DeletedWebhook"];
+        };
+        /**
+         * @example {
+         *       "id": "wh_8c2f1a9e4b7d3c6e0f12",
+         *       "deleted": true
+         *     }
+         */
+        DeletedWebhook: {
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
         /**
          * @example {
          *       "id": "wh_8c2f1a9e4b7d3c6e0f12",
@@ -3755,413 +3785,6 @@ export interface components {
         TestEvent: {
             /** @description The ping event: find its delivery in GET /webhooks/{id}/deliveries */
             event_id: string;
-        };
-        ProductOutput: {
-            id: number;
-            name: string;
-            description: string | null;
-            demo_video: components["schemas"]["DemoVideoOutput"] | null;
-            /** @description How the demo was made portrait (`blur` or `crop`), as asked when it was sent; null: not reframed */
-            reframe: ("blur" | "crop") | null;
-            /** @description Where the kept part of the demo starts, as asked; null: at its beginning */
-            demo_start_s: number | null;
-            /** @description Where the kept part of the demo ends, as asked; null: at its end */
-            demo_end_s: number | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        /** @description The demo clip: `processing` until normalised, then `ready` (with a playable url) or `failed` */
-        DemoVideoOutput: {
-            /**
-             * @description - `processing`: Being normalised to 1080x1920 in the background (the `product.demo.ready` or `product.demo.failed` webhook tells when it ends)
-             *     - `ready`: `url` plays it; jobs of the product may start
-             *     - `failed`: `error` says why; send the demo again as a new product
-             * @enum {string}
-             */
-            status: "processing" | "ready" | "failed";
-            url: string | null;
-            url_expires_at: string | null;
-            /** @description Seconds of the normalised demo (the kept part, when it was trimmed); null until ready */
-            duration_s: number | null;
-            /** @description 1080 once ready: every demo is normalised to 1080x1920 */
-            width: number | null;
-            /** @description 1920 once ready */
-            height: number | null;
-            /** @description Why the demo failed, when `failed` */
-            error: {
-                code: string;
-                message: string;
-            } | null;
-        };
-        DeletedOutput: {
-            id: number;
-            /** @constant */
-            deleted: true;
-        };
-        AvatarOutput: {
-            id: number;
-            /** @description A stock avatar every account has (listed first, not counted against the plan's cap, not deletable); false for the account's own */
-            stock: boolean;
-            /** @enum {string} */
-            source: "prompt" | "upload";
-            prompt: string | null;
-            /**
-             * @description - `processing`: A hosted engine is drawing it (the `avatar.ready` or `avatar.failed` webhook tells when it ends)
-             *     - `ready`: `image_url` shows it; jobs may use it as `avatar_id`
-             *     - `failed`: `error` says why; it cannot be used
-             * @enum {string}
-             */
-            status: "processing" | "ready" | "failed";
-            image_url: string | null;
-            image_url_expires_at: string | null;
-            width: number | null;
-            height: number | null;
-            error: {
-                code: string;
-                message: string;
-            } | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        JobOutput: {
-            id: number;
-            /**
-             * @description Where the job stands
-             *
-             *     - `queued`: Accepted, waiting for its first step (again after a regenerate)
-             *     - `processing`: A step is running (`stage` says which, `progress` how far)
-             *     - `preview_ready`: A preview job stopped at its preview (`preview_url`): approve it or regenerate it before `preview_expires_at`
-             *     - `done`: Finished: `video_id` names the video (GET /videos/{id})
-             *     - `failed`: Ended without a video: `error` says why; units still reserved for it are released
-             * @enum {string}
-             */
-            status: "queued" | "processing" | "preview_ready" | "done" | "failed";
-            /**
-             * @description The step the job is at (while it waits for a render slot, the step done last)
-             *
-             *     - `queued`: Waiting to start (progress 0)
-             *     - `preparing`: Checking that the product, the avatar or the saved reaction it uses still exist (5)
-             *     - `generating_reaction`: The engine makes the reaction clip (15)
-             *     - `rendering_preview`: The caption is drawn over the reaction for the preview (60)
-             *     - `awaiting_approval`: The preview is shown: waiting for approve or regenerate (70)
-             *     - `composing`: The captioned reaction and the demo are joined, with the sound (80)
-             *     - `finalizing`: The video and its poster are stored and the job charged (95)
-             *     - `done`: The video is ready (100)
-             *     - `failed`: The job ended failed (100)
-             * @enum {string}
-             */
-            stage: "queued" | "preparing" | "generating_reaction" | "rendering_preview" | "awaiting_approval" | "composing" | "finalizing" | "done" | "failed";
-            progress: number;
-            queue_position: number | null;
-            /** @enum {string} */
-            method: "prompt" | "motion" | "reuse";
-            /** @enum {string} */
-            mode: "auto" | "preview";
-            product_id: number;
-            avatar_id: number | null;
-            reaction_id: number | null;
-            prompt: string | null;
-            video_source: ("link" | "upload") | null;
-            reference_url: string | null;
-            hook_text: string | null;
-            /** @enum {string} */
-            hook_position: "top" | "middle" | "bottom";
-            /** @enum {string} */
-            hook_size: "small" | "medium" | "large";
-            /**
-             * @description outline: white, dark outline; box: dark text on a white box; highlight: key words on a colour band; glow; bold_caps: uppercase, heavy
-             * @enum {string}
-             */
-            hook_style: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-            /**
-             * @description reaction: the caption shows over the reaction only; full: over the demo too
-             * @enum {string}
-             */
-            hook_duration: "reaction" | "full";
-            /**
-             * @description auto: an effect matched to the reaction, then the demo audio; music: music_id under both, ducked under the demo; none: the demo audio only
-             * @enum {string}
-             */
-            sound: "auto" | "music" | "none";
-            music_id: string | null;
-            voice_line: string | null;
-            preview_url: string | null;
-            preview_url_expires_at: string | null;
-            preview_still_url: string | null;
-            preview_expires_at: string | null;
-            video_id: number | null;
-            charged_units: number;
-            regenerations: number;
-            error: {
-                /**
-                 * @description Why the job failed
-                 *
-                 *     - `input_deleted`: A product, avatar or saved reaction the job uses was deleted while it ran; create a new job
-                 *     - `invalid_input`: An input could not be used (for example no usable face, or an unreadable reference clip)
-                 *     - `content_rejected`: The generation provider refused the content; change the prompt or the reference
-                 *     - `generation_failed`: The reaction could not be generated after retries; try again later
-                 *     - `generation_timeout`: Generating the reaction took longer than allowed; try again later
-                 *     - `no_face_in_result`: The generated reaction showed no face, also on a second try; nothing was charged. Try again, or change the prompt or the avatar
-                 *     - `reference_unavailable`: The reference clip could not be downloaded from its link
-                 *     - `render_failed`: The video could not be rendered; try again, and report the job id if it persists
-                 *     - `preview_expired`: The preview was not approved or regenerated in time; create a new job
-                 *     - `timeout`: A pipeline step took longer than allowed; try again later
-                 *     - `internal_error`: Something failed on our side; try again, and report the job id if it persists
-                 * @enum {string}
-                 */
-                code: "input_deleted" | "invalid_input" | "content_rejected" | "generation_failed" | "generation_timeout" | "no_face_in_result" | "reference_unavailable" | "render_failed" | "preview_expired" | "timeout" | "internal_error";
-                message: string;
-            } | null;
-            batch_id: number | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        PostOutput: {
-            id: number;
-            /** @enum {string} */
-            provider: "provider_a" | "provider_b";
-            provider_post_id: string;
-            video_id: number;
-            account_ids: string[];
-            caption: string;
-            schedule_at: string | null;
-            draft: boolean;
-            /**
-             * @description Where the post stands at its provider
-             *
-             *     - `draft`: Handed to the provider as a draft: nothing goes out until it is published there
-             *     - `scheduled`: Goes out at `schedule_at`
-             *     - `publishing`: The provider is putting it out now
-             *     - `published`: Out on every channel (`results` links to each)
-             *     - `partially_published`: Out on some channels only: `results` says which failed and why
-             *     - `failed`: Out on no channel: `results` says why
-             *     - `deleted`: Deleted at the provider (DELETE /social/posts/{id}, or in its dashboard); kept here as a record
-             * @enum {string}
-             */
-            status: "draft" | "scheduled" | "publishing" | "published" | "partially_published" | "failed" | "deleted";
-            results: {
-                account_id: string;
-                /** @enum {string} */
-                platform: "tiktok" | "instagram" | "youtube" | "facebook" | "x" | "linkedin" | "threads" | "pinterest" | "bluesky";
-                /**
-                 * @description - `pending`: Not out on this channel yet (a draft, scheduled, or being published)
-                 *     - `published`: Out: `url` links to it
-                 *     - `failed`: `error` says why
-                 *     - `deleted`: Taken down
-                 * @enum {string}
-                 */
-                status: "pending" | "published" | "failed" | "deleted";
-                url: string | null;
-                error: string | null;
-            }[];
-            stale: boolean;
-            stale_reason: {
-                code: string;
-                message: string;
-            } | null;
-            /** Format: date-time */
-            refreshed_at: string;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        /** @description An endpoint that receives signed events */
-        WebhookOutput: {
-            id: string;
-            url: string;
-            events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
-            description: string | null;
-            enabled: boolean;
-            /** @description Why the service disabled the endpoint (a 410 Gone, or 3 days of failures); PATCH `enabled: true` turns it back on */
-            disabled_reason: string | null;
-            /** @description Until when the secret the last rotation replaced still signs beside the current one (`webhook-signature` then carries both); null when none does */
-            previous_secret_expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        /** @description `video.job.preview_ready`: A preview job's preview is ready to approve or regenerate (again after each regenerate). */
-        VideoJobPreviewReadyEventOutput: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "video.job.preview_ready";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["JobOutput"] | components["schemas"]["DeletedOutput"];
-        };
-        /** @description `video.job.done`: A job finished with its video (`data.video_id`). */
-        VideoJobDoneEventOutput: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "video.job.done";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["JobOutput"] | components["schemas"]["DeletedOutput"];
-        };
-        /** @description `video.job.failed`: A job ended failed (`data.error` says why); its allowance unit was released. */
-        VideoJobFailedEventOutput: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "video.job.failed";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["JobOutput"] | components["schemas"]["DeletedOutput"];
-        };
-        /** @description `product.demo.ready`: A demo clip's background conversion ended ready (or, for a stack's first sample product, its clip was made). */
-        ProductDemoReadyEventOutput: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "product.demo.ready";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The product as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["ProductOutput"] | components["schemas"]["DeletedOutput"];
-        };
-        /** @description `product.demo.failed`: A demo clip's background conversion failed (`data.demo_video.error` says why). */
-        ProductDemoFailedEventOutput: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "product.demo.failed";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The product as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["ProductOutput"] | components["schemas"]["DeletedOutput"];
-        };
-        /** @description `avatar.ready`: A prompt avatar's background generation ended ready. */
-        AvatarReadyEventOutput: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "avatar.ready";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The avatar as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["AvatarOutput"] | components["schemas"]["DeletedOutput"];
-        };
-        /** @description `avatar.failed`: A prompt avatar's background generation failed (`data.error` says why). */
-        AvatarFailedEventOutput: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "avatar.failed";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The avatar as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["AvatarOutput"] | components["schemas"]["DeletedOutput"];
-        };
-        /** @description `social.post.published`: A refresh of a post found it published on every channel. */
-        SocialPostPublishedEventOutput: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "social.post.published";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The post as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["PostOutput"] | components["schemas"]["DeletedOutput"];
-        };
-        /** @description `social.post.failed`: A refresh of a post found it failed, or published on some channels only (`data.status` is `partially_published`). */
-        SocialPostFailedEventOutput: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "social.post.failed";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The post as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["PostOutput"] | components["schemas"]["DeletedOutput"];
-        };
-        /** @description `ping`: POST /webhooks/{webhook_id}/test asked for it: to that endpoint only, whatever it subscribes to. */
-        PingEventOutput: {
-            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
-            id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "ping";
-            /**
-             * Format: date-time
-             * @description When the change that raised the event happened
-             */
-            created_at: string;
-            /** @description The endpoint as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
-            data: components["schemas"]["WebhookOutput"] | components["schemas"]["DeletedWebhookOutput"];
-        };
-        DeletedWebhookOutput: {
-            id: string;
-            /** @constant */
-            deleted: true;
         };
         /** @description Every error answer, whatever the status */
         ErrorEnvelope: {
@@ -4618,7 +4241,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["ProductOutput"][];
+                        data: components["schemas"]["Product"][];
                         meta: components["schemas"]["PageMeta"];
                     };
                 };
@@ -4841,7 +4464,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["ProductOutput"];
+                        data: components["schemas"]["Product"];
                     };
                 };
             };
@@ -5075,7 +4698,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["ProductOutput"];
+                        data: components["schemas"]["Product"];
                     };
                 };
             };
@@ -5264,7 +4887,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["ProductOutput"];
+                        data: components["schemas"]["Product"];
                     };
                 };
             };
@@ -5455,7 +5078,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["ProductOutput"];
+                        data: components["schemas"]["Product"];
                     };
                 };
             };
@@ -5625,7 +5248,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["DeletedOutput"];
+                        data: components["schemas"]["Deleted"];
                     };
                 };
             };
@@ -5803,7 +5426,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["ProductOutput"];
+                        data: components["schemas"]["Product"];
                     };
                 };
             };
@@ -5986,7 +5609,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["AvatarOutput"][];
+                        data: components["schemas"]["Avatar"][];
                     };
                 };
             };
@@ -6148,7 +5771,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["AvatarOutput"];
+                        data: components["schemas"]["Avatar"];
                     };
                 };
             };
@@ -6183,7 +5806,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["AvatarOutput"];
+                        data: components["schemas"]["Avatar"];
                     };
                 };
             };
@@ -6424,7 +6047,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["AvatarOutput"];
+                        data: components["schemas"]["Avatar"];
                     };
                 };
             };
@@ -6579,7 +6202,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["DeletedOutput"];
+                        data: components["schemas"]["Deleted"];
                     };
                 };
             };
@@ -7940,7 +7563,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["DeletedOutput"];
+                        data: components["schemas"]["Deleted"];
                     };
                 };
             };
@@ -8319,7 +7942,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["JobOutput"];
+                        data: components["schemas"]["Job"];
                     };
                 };
             };
@@ -8588,7 +8211,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["JobOutput"][];
+                        data: components["schemas"]["Job"][];
                         meta: components["schemas"]["CursorMeta"];
                     };
                 };
@@ -8899,7 +8522,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["DeletedOutput"];
+                        data: components["schemas"]["Deleted"];
                     };
                 };
             };
@@ -9075,7 +8698,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["JobOutput"];
+                        data: components["schemas"]["Job"];
                     };
                 };
             };
@@ -9475,7 +9098,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["JobOutput"];
+                        data: components["schemas"]["Job"];
                     };
                 };
             };
@@ -9794,7 +9417,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["JobOutput"];
+                        data: components["schemas"]["Job"];
                     };
                 };
             };
@@ -11828,7 +11451,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["PostOutput"][];
+                        data: components["schemas"]["Post"][];
                         meta: components["schemas"]["PageMeta"];
                     };
                 };
@@ -12023,7 +11646,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["PostOutput"];
+                        data: components["schemas"]["Post"];
                     };
                 };
             };
@@ -12257,7 +11880,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["PostOutput"];
+                        data: components["schemas"]["Post"];
                     };
                 };
             };
@@ -12412,7 +12035,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["DeletedOutput"];
+                        data: components["schemas"]["Deleted"];
                     };
                 };
             };
@@ -15429,7 +15052,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["WebhookOutput"][];
+                        data: components["schemas"]["Webhook"][];
                     };
                 };
             };
@@ -15956,7 +15579,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["WebhookOutput"];
+                        data: components["schemas"]["Webhook"];
                     };
                 };
             };
@@ -16111,7 +15734,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["DeletedWebhookOutput"];
+                        data: components["schemas"]["DeletedWebhook"];
                     };
                 };
             };
@@ -16278,7 +15901,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["WebhookOutput"];
+                        data: components["schemas"]["Webhook"];
                     };
                 };
             };

@@ -171,6 +171,10 @@ describe('webhooks', () => {
     expect(Object.keys(entry.responses)).toContain('200');
   });
 
+  test('the payloads name the records the answers name: no record is drawn twice (an `...Output` twin of a request-side copy)', () => {
+    expect(Object.keys(document.components.schemas).filter((name) => name.endsWith('Output'))).toEqual([]);
+  });
+
   test("an event's payload is told apart by its type: WebhookEvent is a oneOf with a discriminator, and GET /webhooks/events lists those", () => {
     const event = document.components.schemas.WebhookEvent;
     expect(event.discriminator.propertyName).toBe('type');
