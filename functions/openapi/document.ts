@@ -34,7 +34,10 @@ const everyAnswer = { 'x-request-id': headerRef('RequestId'), 'Reaction-Studio-V
 
 /** The envelope, its `code` narrowed to what this status can carry here. */
 const envelopeFor = (codes: readonly ErrorCode[]): oas31.SchemaObject => ({
-  allOf: [{ $ref: '#/components/schemas/ErrorEnvelope' }, { type: 'object', properties: { code: { enum: [...codes] } } }],
+  allOf: [
+    { $ref: '#/components/schemas/ErrorEnvelope' },
+    { type: 'object', properties: { code: { enum: [...codes], description: 'The codes this operation answers with at this status' } } },
+  ],
 });
 
 function successResponses(route: RouteDefinition): Record<string, ZodOpenApiResponseObject> {

@@ -1405,110 +1405,212 @@ export interface components {
         VideoRequest: components["schemas"]["PromptVideoRequest"] | components["schemas"]["MotionVideoRequest"] | components["schemas"]["ReuseVideoRequest"];
         /** @description `method: prompt`. A reaction generated from `prompt` (the person: `avatar_id`, or one the engine imagines). */
         PromptVideoRequest: {
+            /** @description The product whose demo the video shows (its demo must be `ready`) */
             product_id: number | string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `prompt`: A reaction generated from `prompt` (the person: `avatar_id`, or one the engine imagines). (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             method: "prompt";
-            /** @enum {string} */
+            /**
+             * @description `auto` (the default): straight to the video; `preview`: stop at `preview_ready` for approve or regenerate
+             * @enum {string}
+             */
             mode?: "auto" | "preview";
+            /** @description The caption over the reaction, the video's hook (at most 100 characters; POST /hooks suggests some); none when left out */
             hook_text?: string;
-            /** @enum {string} */
+            /**
+             * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+             * @enum {string}
+             */
             hook_position?: "top" | "middle" | "bottom";
-            /** @enum {string} */
+            /**
+             * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+             * @enum {string}
+             */
             hook_size?: "small" | "medium" | "large";
-            /** @enum {string} */
+            /**
+             * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+             * @enum {string}
+             */
             hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-            /** @enum {string} */
+            /**
+             * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+             * @enum {string}
+             */
             hook_duration?: "reaction" | "full";
+            /** @description What the person does: the reaction the engine generates (`method: prompt`) */
             prompt: string;
+            /** @description The avatar that plays the person (GET /avatars: a stock one or the account's own); with `method: prompt` optional (the engine imagines someone without it) */
             avatar_id?: number | string;
-            /** @enum {string} */
+            /**
+             * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+             * @enum {string}
+             */
             sound?: "auto" | "music" | "none";
+            /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
             music_id?: string;
+            /** @description A line the person says during the reaction (at most 100 characters) */
             voice_line?: string;
         };
         /** @description `method: motion`. The avatar `avatar_id` performs a reference clip's motion: `video_source` `link` with `reference_url` (a short-video link, fetched within the request), or `upload` with `reference_video_upload_id` (a direct upload) or, in a multipart body, the `reference_video` file. */
         MotionVideoRequest: {
+            /** @description The product whose demo the video shows (its demo must be `ready`) */
             product_id: number | string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `motion`: The avatar `avatar_id` performs a reference clip's motion: `video_source` `link` with `reference_url` (a short-video link, fetched within the request), or `upload` with `reference_video_upload_id` (a direct upload) or, in a multipart body, the `reference_video` file. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             method: "motion";
-            /** @enum {string} */
+            /**
+             * @description `auto` (the default): straight to the video; `preview`: stop at `preview_ready` for approve or regenerate
+             * @enum {string}
+             */
             mode?: "auto" | "preview";
+            /** @description The caption over the reaction, the video's hook (at most 100 characters; POST /hooks suggests some); none when left out */
             hook_text?: string;
-            /** @enum {string} */
+            /**
+             * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+             * @enum {string}
+             */
             hook_position?: "top" | "middle" | "bottom";
-            /** @enum {string} */
+            /**
+             * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+             * @enum {string}
+             */
             hook_size?: "small" | "medium" | "large";
-            /** @enum {string} */
+            /**
+             * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+             * @enum {string}
+             */
             hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-            /** @enum {string} */
+            /**
+             * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+             * @enum {string}
+             */
             hook_duration?: "reaction" | "full";
+            /** @description The avatar that plays the person (GET /avatars: a stock one or the account's own); with `method: prompt` optional (the engine imagines someone without it) */
             avatar_id: number | string;
-            /** @enum {string} */
+            /**
+             * @description Where the motion reference comes from: `link` (`reference_url`) or `upload` (`reference_video_upload_id`, or a multipart `reference_video`)
+             * @enum {string}
+             */
             video_source: "link" | "upload";
+            /** @description A short-video link (TikTok, Instagram, YouTube Shorts...) whose motion the avatar performs, fetched within the request (`video_source: link`) */
             reference_url?: string;
+            /** @description A direct upload (POST /uploads, purpose `reference_video`) of the motion reference, instead of a multipart `reference_video` (`video_source: upload`) */
             reference_video_upload_id?: string;
-            /** @enum {string} */
+            /**
+             * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+             * @enum {string}
+             */
             sound?: "auto" | "music" | "none";
+            /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
             music_id?: string;
+            /** @description A line the person says during the reaction (at most 100 characters) */
             voice_line?: string;
         };
         /** @description `method: reuse`. A saved reaction (`reaction_id`, POST /reactions) replayed as it is: no new voice line. */
         ReuseVideoRequest: {
+            /** @description The product whose demo the video shows (its demo must be `ready`) */
             product_id: number | string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `reuse`: A saved reaction (`reaction_id`, POST /reactions) replayed as it is: no new voice line. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             method: "reuse";
-            /** @enum {string} */
+            /**
+             * @description `auto` (the default): straight to the video; `preview`: stop at `preview_ready` for approve or regenerate
+             * @enum {string}
+             */
             mode?: "auto" | "preview";
+            /** @description The caption over the reaction, the video's hook (at most 100 characters; POST /hooks suggests some); none when left out */
             hook_text?: string;
-            /** @enum {string} */
+            /**
+             * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+             * @enum {string}
+             */
             hook_position?: "top" | "middle" | "bottom";
-            /** @enum {string} */
+            /**
+             * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+             * @enum {string}
+             */
             hook_size?: "small" | "medium" | "large";
-            /** @enum {string} */
+            /**
+             * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+             * @enum {string}
+             */
             hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-            /** @enum {string} */
+            /**
+             * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+             * @enum {string}
+             */
             hook_duration?: "reaction" | "full";
+            /** @description The saved reaction to replay (GET /reactions; `method: reuse`) */
             reaction_id: number | string;
-            /** @enum {string} */
+            /**
+             * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+             * @enum {string}
+             */
             sound?: "auto" | "music" | "none";
+            /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
             music_id?: string;
         };
         /** @description `method: motion`. The avatar `avatar_id` performs a reference clip's motion: `video_source` `link` with `reference_url` (a short-video link, fetched within the request), or `upload` with `reference_video_upload_id` (a direct upload) or, in a multipart body, the `reference_video` file. */
         MotionVideoRequestMultipart: {
+            /** @description The product whose demo the video shows (its demo must be `ready`) */
             product_id: number | string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `motion`: The avatar `avatar_id` performs a reference clip's motion: `video_source` `link` with `reference_url` (a short-video link, fetched within the request), or `upload` with `reference_video_upload_id` (a direct upload) or, in a multipart body, the `reference_video` file. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             method: "motion";
-            /** @enum {string} */
+            /**
+             * @description `auto` (the default): straight to the video; `preview`: stop at `preview_ready` for approve or regenerate
+             * @enum {string}
+             */
             mode?: "auto" | "preview";
+            /** @description The caption over the reaction, the video's hook (at most 100 characters; POST /hooks suggests some); none when left out */
             hook_text?: string;
-            /** @enum {string} */
+            /**
+             * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+             * @enum {string}
+             */
             hook_position?: "top" | "middle" | "bottom";
-            /** @enum {string} */
+            /**
+             * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+             * @enum {string}
+             */
             hook_size?: "small" | "medium" | "large";
-            /** @enum {string} */
+            /**
+             * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+             * @enum {string}
+             */
             hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-            /** @enum {string} */
+            /**
+             * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+             * @enum {string}
+             */
             hook_duration?: "reaction" | "full";
+            /** @description The avatar that plays the person (GET /avatars: a stock one or the account's own); with `method: prompt` optional (the engine imagines someone without it) */
             avatar_id: number | string;
-            /** @enum {string} */
+            /**
+             * @description Where the motion reference comes from: `link` (`reference_url`) or `upload` (`reference_video_upload_id`, or a multipart `reference_video`)
+             * @enum {string}
+             */
             video_source: "link" | "upload";
+            /** @description A short-video link (TikTok, Instagram, YouTube Shorts...) whose motion the avatar performs, fetched within the request (`video_source: link`) */
             reference_url?: string;
+            /** @description A direct upload (POST /uploads, purpose `reference_video`) of the motion reference, instead of a multipart `reference_video` (`video_source: upload`) */
             reference_video_upload_id?: string;
-            /** @enum {string} */
+            /**
+             * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+             * @enum {string}
+             */
             sound?: "auto" | "music" | "none";
+            /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
             music_id?: string;
+            /** @description A line the person says during the reaction (at most 100 characters) */
             voice_line?: string;
             /**
              * Format: binary
@@ -1520,81 +1622,155 @@ export interface components {
         BatchVariant: components["schemas"]["PromptBatchVariant"] | components["schemas"]["MotionBatchVariant"] | components["schemas"]["ReuseBatchVariant"];
         /** @description `method: prompt`. A reaction generated from `prompt` (the person: `avatar_id`, or one the engine imagines). */
         PromptBatchVariant: {
+            /** @description The batch's `product_id`, if given at all (another is 400) */
             product_id?: number | string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `prompt`: A reaction generated from `prompt` (the person: `avatar_id`, or one the engine imagines). (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             method: "prompt";
-            /** @enum {string} */
+            /**
+             * @description `auto` (the default): straight to the video; `preview`: stop at `preview_ready` for approve or regenerate
+             * @enum {string}
+             */
             mode?: "auto" | "preview";
+            /** @description The caption over the reaction, the video's hook (at most 100 characters; POST /hooks suggests some); none when left out */
             hook_text?: string;
-            /** @enum {string} */
+            /**
+             * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+             * @enum {string}
+             */
             hook_position?: "top" | "middle" | "bottom";
-            /** @enum {string} */
+            /**
+             * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+             * @enum {string}
+             */
             hook_size?: "small" | "medium" | "large";
-            /** @enum {string} */
+            /**
+             * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+             * @enum {string}
+             */
             hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-            /** @enum {string} */
+            /**
+             * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+             * @enum {string}
+             */
             hook_duration?: "reaction" | "full";
+            /** @description What the person does: the reaction the engine generates (`method: prompt`) */
             prompt: string;
+            /** @description The avatar that plays the person (GET /avatars: a stock one or the account's own); with `method: prompt` optional (the engine imagines someone without it) */
             avatar_id?: number | string;
-            /** @enum {string} */
+            /**
+             * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+             * @enum {string}
+             */
             sound?: "auto" | "music" | "none";
+            /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
             music_id?: string;
+            /** @description A line the person says during the reaction (at most 100 characters) */
             voice_line?: string;
         };
         /** @description `method: motion`. The avatar `avatar_id` performs a reference clip's motion: `video_source` `link` with `reference_url` (a short-video link, fetched within the request), or `upload` with `reference_video_upload_id` (a direct upload) or, in a multipart body, the `reference_video` file. */
         MotionBatchVariant: {
+            /** @description The batch's `product_id`, if given at all (another is 400) */
             product_id?: number | string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `motion`: The avatar `avatar_id` performs a reference clip's motion: `video_source` `link` with `reference_url` (a short-video link, fetched within the request), or `upload` with `reference_video_upload_id` (a direct upload) or, in a multipart body, the `reference_video` file. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             method: "motion";
-            /** @enum {string} */
+            /**
+             * @description `auto` (the default): straight to the video; `preview`: stop at `preview_ready` for approve or regenerate
+             * @enum {string}
+             */
             mode?: "auto" | "preview";
+            /** @description The caption over the reaction, the video's hook (at most 100 characters; POST /hooks suggests some); none when left out */
             hook_text?: string;
-            /** @enum {string} */
+            /**
+             * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+             * @enum {string}
+             */
             hook_position?: "top" | "middle" | "bottom";
-            /** @enum {string} */
+            /**
+             * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+             * @enum {string}
+             */
             hook_size?: "small" | "medium" | "large";
-            /** @enum {string} */
+            /**
+             * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+             * @enum {string}
+             */
             hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-            /** @enum {string} */
+            /**
+             * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+             * @enum {string}
+             */
             hook_duration?: "reaction" | "full";
+            /** @description The avatar that plays the person (GET /avatars: a stock one or the account's own); with `method: prompt` optional (the engine imagines someone without it) */
             avatar_id: number | string;
-            /** @enum {string} */
+            /**
+             * @description Where the motion reference comes from: `link` (`reference_url`) or `upload` (`reference_video_upload_id`, or a multipart `reference_video`)
+             * @enum {string}
+             */
             video_source: "link" | "upload";
+            /** @description A short-video link (TikTok, Instagram, YouTube Shorts...) whose motion the avatar performs, fetched within the request (`video_source: link`) */
             reference_url?: string;
+            /** @description A direct upload (POST /uploads, purpose `reference_video`) of the motion reference, instead of a multipart `reference_video` (`video_source: upload`) */
             reference_video_upload_id?: string;
-            /** @enum {string} */
+            /**
+             * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+             * @enum {string}
+             */
             sound?: "auto" | "music" | "none";
+            /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
             music_id?: string;
+            /** @description A line the person says during the reaction (at most 100 characters) */
             voice_line?: string;
         };
         /** @description `method: reuse`. A saved reaction (`reaction_id`, POST /reactions) replayed as it is: no new voice line. */
         ReuseBatchVariant: {
+            /** @description The batch's `product_id`, if given at all (another is 400) */
             product_id?: number | string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `reuse`: A saved reaction (`reaction_id`, POST /reactions) replayed as it is: no new voice line. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             method: "reuse";
-            /** @enum {string} */
+            /**
+             * @description `auto` (the default): straight to the video; `preview`: stop at `preview_ready` for approve or regenerate
+             * @enum {string}
+             */
             mode?: "auto" | "preview";
+            /** @description The caption over the reaction, the video's hook (at most 100 characters; POST /hooks suggests some); none when left out */
             hook_text?: string;
-            /** @enum {string} */
+            /**
+             * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+             * @enum {string}
+             */
             hook_position?: "top" | "middle" | "bottom";
-            /** @enum {string} */
+            /**
+             * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+             * @enum {string}
+             */
             hook_size?: "small" | "medium" | "large";
-            /** @enum {string} */
+            /**
+             * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+             * @enum {string}
+             */
             hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-            /** @enum {string} */
+            /**
+             * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+             * @enum {string}
+             */
             hook_duration?: "reaction" | "full";
+            /** @description The saved reaction to replay (GET /reactions; `method: reuse`) */
             reaction_id: number | string;
-            /** @enum {string} */
+            /**
+             * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+             * @enum {string}
+             */
             sound?: "auto" | "music" | "none";
+            /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
             music_id?: string;
         };
         /**
@@ -1614,13 +1790,17 @@ export interface components {
             id: string;
             /** @description checkout.session.completed, customer.subscription.updated and customer.subscription.deleted change plans; the rest are acknowledged and ignored */
             type: string;
+            /** @description The event's payload */
             data: {
+                /** @description The object the event is about */
                 object: {
+                    /** @description The object's id */
                     id: string;
                 };
             };
         };
         /**
+         * @description The service is up
          * @example {
          *       "name": "Reaction Studio API",
          *       "version": "v1",
@@ -1630,16 +1810,22 @@ export interface components {
          *     }
          */
         Liveness: {
+            /** @description The API's name */
             name: string;
             /** @description The major version, as in the path (`v1`) */
             version: string;
             /** @description The date of its latest revision, as every answer's `Reaction-Studio-Version` header says */
             revision: string;
+            /** @description Where the API is served from on this host (`/api/v1`) */
             base_path: string;
-            /** @constant */
+            /**
+             * @description Always `ok`: the service answers
+             * @constant
+             */
             status: "ok";
         };
         /**
+         * @description Something to make videos about: its name, and the demo clip the videos end with
          * @example {
          *       "id": 12,
          *       "name": "Glow Serum",
@@ -1661,9 +1847,13 @@ export interface components {
          *     }
          */
         Product: {
+            /** @description The product's id */
             id: number;
+            /** @description What it is called */
             name: string;
+            /** @description Free text about it (hook ideas are written from it); null: none */
             description: string | null;
+            /** @description Its demo clip; null when it was created without one */
             demo_video: components["schemas"]["DemoVideo"] | null;
             /** @description How the demo was made portrait (`blur` or `crop`), as asked when it was sent; null: not reframed */
             reframe: ("blur" | "crop") | null;
@@ -1671,9 +1861,15 @@ export interface components {
             demo_start_s: number | null;
             /** @description Where the kept part of the demo ends, as asked; null: at its end */
             demo_end_s: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
             updated_at: string;
         };
         /** @description The demo clip: `processing` until normalised, then `ready` (with a playable url) or `failed` */
@@ -1685,7 +1881,9 @@ export interface components {
              * @enum {string}
              */
             status: "processing" | "ready" | "failed";
+            /** @description Once `ready`: the normalised demo (MP4), a signed link; null before */
             url: string | null;
+            /** @description When `url` stops working: GET the product again for a fresh one */
             url_expires_at: string | null;
             /** @description Seconds of the normalised demo (the kept part, when it was trimmed); null until ready */
             duration_s: number | null;
@@ -1695,7 +1893,9 @@ export interface components {
             height: number | null;
             /** @description Why the demo failed, when `failed` */
             error: {
+                /** @description What went wrong, as a code to branch on */
                 code: string;
+                /** @description What went wrong and what to do, in words fit to show */
                 message: string;
             } | null;
         };
@@ -1708,22 +1908,31 @@ export interface components {
          *     }
          */
         PageMeta: {
+            /** @description This page (from 1) */
             page: number;
+            /** @description Items a page holds */
             per_page: number;
+            /** @description Items in the whole list */
             total: number;
         };
         /**
+         * @description A record deleted, or gone before an event about it was sent
          * @example {
          *       "id": 12,
          *       "deleted": true
          *     }
          */
         Deleted: {
+            /** @description The id of the record deleted */
             id: number;
-            /** @constant */
+            /**
+             * @description Always true
+             * @constant
+             */
             deleted: true;
         };
         /**
+         * @description A person who reacts in the videos: a stock one, or one of the account's, generated or uploaded
          * @example {
          *       "id": 31,
          *       "stock": false,
@@ -1740,11 +1949,16 @@ export interface components {
          *     }
          */
         Avatar: {
+            /** @description The avatar's id: a job's `avatar_id` */
             id: number;
             /** @description A stock avatar every account has (listed first, not counted against the plan's cap, not deletable); false for the account's own */
             stock: boolean;
-            /** @enum {string} */
+            /**
+             * @description `prompt`: generated from a description; `upload`: a photo sent
+             * @enum {string}
+             */
             source: "prompt" | "upload";
+            /** @description The description it was generated from; null for an upload */
             prompt: string | null;
             /**
              * @description - `processing`: A hosted engine is drawing it (the `avatar.ready` or `avatar.failed` webhook tells when it ends)
@@ -1753,17 +1967,30 @@ export interface components {
              * @enum {string}
              */
             status: "processing" | "ready" | "failed";
+            /** @description Once `ready`: the image, a signed link; null before */
             image_url: string | null;
+            /** @description When `image_url` stops working: GET the avatar again for a fresh one */
             image_url_expires_at: string | null;
+            /** @description The image's width in pixels, once ready */
             width: number | null;
+            /** @description The image's height in pixels, once ready */
             height: number | null;
+            /** @description Once `failed`: why; null otherwise */
             error: {
+                /** @description What went wrong, as a code to branch on */
                 code: string;
+                /** @description What went wrong and what to do, in words fit to show */
                 message: string;
             } | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
             updated_at: string;
         };
         /**
@@ -1782,12 +2009,15 @@ export interface components {
         MusicTrack: {
             /** @description A built-in track's slug ("sunny-pop") or one of the account's ("t12"): what a job's `music_id` names */
             id: string;
+            /** @description The track's name, to show */
             name: string;
             /** @description Built-in tracks only */
             mood: ("upbeat" | "chill" | "dramatic" | "funny" | "epic" | "romantic" | "tense" | "playful") | null;
             /** @description Built-in tracks only */
             bpm: number | null;
+            /** @description Its length in seconds (a video loops or cuts it to fit) */
             duration_s: number;
+            /** @description One of the service's own beds (every account has them; not deletable); false for the account's own */
             built_in: boolean;
             /** @description Plays the track: the path of GET /music/{music_id}/audio from the API host's root (send the same credentials), which answers 302 to a short-lived link to the audio (AAC in .m4a) */
             preview_url: string;
@@ -1795,17 +2025,23 @@ export interface components {
             created_at: string | null;
         };
         /**
+         * @description A track of the account's, deleted with its file
          * @example {
          *       "id": "t12",
          *       "deleted": true
          *     }
          */
         DeletedMusicTrack: {
+            /** @description The id of the track deleted */
             id: string;
-            /** @constant */
+            /**
+             * @description Always true
+             * @constant
+             */
             deleted: true;
         };
         /**
+         * @description A reaction clip kept in the library, to make more videos with (`method: reuse`) without generating again
          * @example {
          *       "id": 7,
          *       "job_id": 481,
@@ -1820,22 +2056,41 @@ export interface components {
          *     }
          */
         SavedReaction: {
+            /** @description The saved reaction's id: a `reuse` job's `reaction_id` */
             id: number;
+            /** @description The preview job it was saved from */
             job_id: number;
-            /** @enum {string} */
+            /**
+             * @description How that job made it
+             * @enum {string}
+             */
             method: "prompt" | "motion" | "reuse";
+            /** @description The avatar that played it; null when the engine imagined the person */
             avatar_id: number | null;
+            /** @description The prompt it was generated from; null for a motion reaction */
             prompt: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The reaction clip (MP4, no caption), a signed link
+             */
             clip_url: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When `clip_url` stops working: GET it again for a fresh one
+             */
             clip_url_expires_at: string;
+            /** @description Its length in seconds */
             duration_s: number;
+            /** @description The emotion the engine performed (`shocked`, `laughing`...), which picks its sound effect; null when unknown */
             emotion: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was saved
+             */
             created_at: string;
         };
         /**
+         * @description A finished video: the captioned reaction, then the product's demo, 1080x1920
          * @example {
          *       "id": 95,
          *       "job_id": 481,
@@ -1852,28 +2107,48 @@ export interface components {
          *     }
          */
         Video: {
+            /** @description The video's id: a done job's `video_id` */
             id: number;
+            /** @description The job that made it */
             job_id: number;
+            /** @description The product it shows */
             product_id: number;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The video (MP4, H.264 and AAC), a signed link to play
+             */
             url: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the links stop working: GET the video again for fresh ones
+             */
             url_expires_at: string;
             /**
              * Format: uri
              * @description The same MP4 as url, answered with Content-Disposition: attachment (filename reaction-video-<id>.mp4); it expires with url
              */
             download_url: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The poster (JPEG): the reaction at its peak, captioned
+             */
             thumbnail_url: string;
+            /** @description Its length in seconds */
             duration_s: number;
+            /** @description Width in pixels (1080) */
             width: number;
+            /** @description Height in pixels (1920) */
             height: number;
+            /** @description The MP4's size in bytes */
             size_bytes: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
         };
         /**
+         * @description What a request would take, from a dry run (`?dry_run=true`): nothing was made or reserved
          * @example {
          *       "valid": true,
          *       "units": 1,
@@ -1896,15 +2171,20 @@ export interface components {
             units: number;
             /** @description This month's allowance now, as GET /usage shows it; the dry run reserved nothing */
             allowance: {
+                /** @description The plan's videos a billing period */
                 limit: number;
+                /** @description Charged this period */
                 used: number;
+                /** @description Held by jobs still running */
                 reserved: number;
+                /** @description What is left to reserve */
                 remaining: number;
             };
             /** @description About how long the job would take to its next stop (auto: done; preview and regenerate: preview_ready): the median of this stack's latest jobs of the same kind, request to stop, queue included; a table measured on an idle stack until a kind has 5 of them */
             estimated_seconds: number;
         };
         /**
+         * @description A video job: where it stands and the inputs it was made with
          * @example {
          *       "id": 481,
          *       "status": "preview_ready",
@@ -1941,6 +2221,7 @@ export interface components {
          *     }
          */
         Job: {
+            /** @description The job's id */
             id: number;
             /**
              * @description Where the job stands
@@ -1968,22 +2249,42 @@ export interface components {
              * @enum {string}
              */
             stage: "queued" | "preparing" | "generating_reaction" | "rendering_preview" | "awaiting_approval" | "composing" | "finalizing" | "done" | "failed";
+            /** @description How far the job is, 0 to 100; it only rises (after a regenerate it holds until composing) */
             progress: number;
             queue_position: number | null;
-            /** @enum {string} */
+            /**
+             * @description How its reaction is made: `prompt`, `motion` (an avatar performs a reference clip) or `reuse` (a saved reaction)
+             * @enum {string}
+             */
             method: "prompt" | "motion" | "reuse";
-            /** @enum {string} */
+            /**
+             * @description `auto`: straight to the video; `preview`: stops at `preview_ready` for approve or regenerate
+             * @enum {string}
+             */
             mode: "auto" | "preview";
+            /** @description The product whose demo the video shows */
             product_id: number;
+            /** @description The avatar that plays the person; null when the engine imagined one, or for a reused reaction */
             avatar_id: number | null;
+            /** @description The saved reaction replayed (`method: reuse`); null otherwise */
             reaction_id: number | null;
+            /** @description What the person does (`method: prompt`); null otherwise */
             prompt: string | null;
+            /** @description Where the motion reference came from (`method: motion`): `link` or `upload`; null otherwise */
             video_source: ("link" | "upload") | null;
+            /** @description The motion reference's link (`video_source: link`); null otherwise */
             reference_url: string | null;
+            /** @description The caption over the reaction; null: none */
             hook_text: string | null;
-            /** @enum {string} */
+            /**
+             * @description Where the caption sits: the top, middle or bottom third
+             * @enum {string}
+             */
             hook_position: "top" | "middle" | "bottom";
-            /** @enum {string} */
+            /**
+             * @description How large the caption is drawn
+             * @enum {string}
+             */
             hook_size: "small" | "medium" | "large";
             /**
              * @description outline: white, dark outline; box: dark text on a white box; highlight: key words on a colour band; glow; bold_caps: uppercase, heavy
@@ -2002,13 +2303,20 @@ export interface components {
             sound: "auto" | "music" | "none";
             music_id: string | null;
             voice_line: string | null;
+            /** @description While `preview_ready`: the captioned preview (MP4), a signed link; null otherwise */
             preview_url: string | null;
+            /** @description When `preview_url` (and `preview_still_url`) stop working: GET the job again for fresh ones */
             preview_url_expires_at: string | null;
             preview_still_url: string | null;
+            /** @description While `preview_ready`: approve or regenerate before this, or the job fails (`preview_expired`) */
             preview_expires_at: string | null;
+            /** @description Once `done`: the finished video (GET /videos/{id}); null before */
             video_id: number | null;
+            /** @description Allowance units charged for it so far (a preview is charged when shown, each regenerate one more) */
             charged_units: number;
+            /** @description How many times its preview was regenerated */
             regenerations: number;
+            /** @description Once `failed`: why; null otherwise */
             error: {
                 /**
                  * @description Why the job failed
@@ -2027,12 +2335,19 @@ export interface components {
                  * @enum {string}
                  */
                 code: "input_deleted" | "invalid_input" | "content_rejected" | "generation_failed" | "generation_timeout" | "no_face_in_result" | "reference_unavailable" | "render_failed" | "preview_expired" | "timeout" | "internal_error";
+                /** @description What went wrong and what to do, in words fit to show */
                 message: string;
             } | null;
             batch_id: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
             updated_at: string;
         };
         /**
@@ -2043,6 +2358,7 @@ export interface components {
          *     }
          */
         CursorMeta: {
+            /** @description Items a slice holds at most (the `limit` asked for) */
             limit: number;
             /** @description Pass as `before` for the next, older slice; null at the end */
             next_before: number | null;
@@ -2079,28 +2395,51 @@ export interface components {
             /** @description The take the job stands on: the one shown at preview_ready, or the one approved; false for every take while a regenerate makes the next one */
             current: boolean;
             preview_url: string | null;
+            /** @description When `preview_url` and `preview_still_url` stop working: list the takes again for fresh ones */
             preview_url_expires_at: string | null;
             preview_still_url: string | null;
             /** @description The preview's length in seconds */
             duration_s: number;
             /** @description The job's inputs that made this take, as the job showed them then; approving the take puts them back on the job */
             options: {
+                /** @description The prompt (`prompt` jobs) */
                 prompt: string | null;
+                /** @description The avatar */
                 avatar_id: number | null;
+                /** @description The motion reference's source (`motion` jobs) */
                 video_source: ("link" | "upload") | null;
+                /** @description The motion reference's link (`video_source: link`) */
                 reference_url: string | null;
+                /** @description The caption */
                 hook_text: string | null;
-                /** @enum {string} */
+                /**
+                 * @description The caption's third
+                 * @enum {string}
+                 */
                 hook_position: "top" | "middle" | "bottom";
-                /** @enum {string} */
+                /**
+                 * @description The caption's size
+                 * @enum {string}
+                 */
                 hook_size: "small" | "medium" | "large";
-                /** @enum {string} */
+                /**
+                 * @description The caption's style
+                 * @enum {string}
+                 */
                 hook_style: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                /** @enum {string} */
+                /**
+                 * @description How long the caption shows
+                 * @enum {string}
+                 */
                 hook_duration: "reaction" | "full";
-                /** @enum {string} */
+                /**
+                 * @description The sound
+                 * @enum {string}
+                 */
                 sound: "auto" | "music" | "none";
+                /** @description The music bed (`sound: music`) */
                 music_id: string | null;
+                /** @description The line the person says */
                 voice_line: string | null;
             };
             /**
@@ -2110,6 +2449,7 @@ export interface components {
             created_at: string;
         };
         /**
+         * @description Jobs of one product made in one request (POST /videos/batch), in variant order
          * @example {
          *       "id": 9,
          *       "product_id": 12,
@@ -2194,18 +2534,28 @@ export interface components {
          *     }
          */
         VideoBatch: {
+            /** @description The batch's id */
             id: number;
+            /** @description The product its jobs are for */
             product_id: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
             /** @description The variants' jobs, in variant order, as GET /videos/jobs/{id} shows each */
             jobs: components["schemas"]["Job"][];
             /** @description How many of the jobs are at each status now */
             counts: {
+                /** @description Jobs at this status */
                 queued: number;
+                /** @description Jobs at this status */
                 processing: number;
+                /** @description Jobs at this status */
                 preview_ready: number;
+                /** @description Jobs at this status */
                 done: number;
+                /** @description Jobs at this status */
                 failed: number;
             };
         };
@@ -2230,14 +2580,21 @@ export interface components {
          *     }
          */
         HookIdeas: {
+            /** @description The product they are for */
             product_id: number;
+            /** @description The ideas, best first */
             hooks: {
+                /** @description The caption: use it as a job's `hook_text` */
                 text: string;
-                /** @enum {string} */
+                /**
+                 * @description The kind of hook it is (a point of view, a question, a curiosity gap...)
+                 * @enum {string}
+                 */
                 format: "pov" | "question" | "curiosity_gap" | "challenge" | "confession" | "listicle" | "before_after" | "warning" | "social_proof" | "story";
             }[];
         };
         /**
+         * @description A scheduling provider the account posts through, with the channels its key reaches
          * @example {
          *       "provider": "provider_a",
          *       "status": "active",
@@ -2264,33 +2621,61 @@ export interface components {
          *     }
          */
         Connection: {
-            /** @enum {string} */
+            /**
+             * @description The scheduling provider
+             * @enum {string}
+             */
             provider: "provider_a" | "provider_b";
-            /** @enum {string} */
+            /**
+             * @description `active`: the stored key works; `error`: the provider refused it (`last_error`): connect again
+             * @enum {string}
+             */
             status: "active" | "error";
+            /** @description The key's last 4 characters, to tell keys apart (null for a short key); never the key */
             key_hint: string | null;
+            /** @description The channels the key reaches, as last listed */
             channels: components["schemas"]["Channel"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the key was stored
+             */
             connected_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the channels were last listed
+             */
             synced_at: string;
+            /** @description Why the connection is `error`; null while it works */
             last_error: {
+                /** @description What the provider refused, as a code */
                 code: string;
+                /** @description What went wrong, in words fit to show */
                 message: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When
+                 */
                 at: string;
             } | null;
         };
         /** @description One account on one network; its id is what a post names in account_ids */
         Channel: {
+            /** @description The channel's id at the provider: what a post names in `account_ids` */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description The network
+             * @enum {string}
+             */
             platform: "tiktok" | "instagram" | "youtube" | "facebook" | "x" | "linkedin" | "threads" | "pinterest" | "bluesky";
+            /** @description Its display name */
             name: string;
+            /** @description Its handle on the network, when the provider says */
             username: string | null;
+            /** @description Whether the provider can post to it now */
             active: boolean;
         };
         /**
+         * @description A provider's channels listed again, and what changed
          * @example {
          *       "provider": "provider_a",
          *       "status": "active",
@@ -2318,17 +2703,30 @@ export interface components {
          *     }
          */
         ChannelSync: {
-            /** @enum {string} */
+            /**
+             * @description The scheduling provider
+             * @enum {string}
+             */
             provider: "provider_a" | "provider_b";
-            /** @enum {string} */
+            /**
+             * @description The connection's state after the listing
+             * @enum {string}
+             */
             status: "active" | "error";
+            /** @description The channels the key reaches now */
             channels: components["schemas"]["Channel"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When they were listed
+             */
             synced_at: string;
+            /** @description Channel ids that appeared since the last listing */
             added: string[];
+            /** @description Channel ids that went */
             removed: string[];
         };
         /**
+         * @description A finished video handed to a scheduling provider for some channels
          * @example {
          *       "id": 52,
          *       "provider": "provider_a",
@@ -2366,14 +2764,24 @@ export interface components {
          *     }
          */
         Post: {
+            /** @description The post's id */
             id: number;
-            /** @enum {string} */
+            /**
+             * @description The scheduling provider
+             * @enum {string}
+             */
             provider: "provider_a" | "provider_b";
+            /** @description The post's id at the provider */
             provider_post_id: string;
+            /** @description The video posted */
             video_id: number;
+            /** @description The channels it went to (their ids) */
             account_ids: string[];
+            /** @description The text posted with the video */
             caption: string;
+            /** @description When it goes out, if scheduled; null: at once */
             schedule_at: string | null;
+            /** @description Handed over as a draft, to publish at the provider */
             draft: boolean;
             /**
              * @description Where the post stands at its provider
@@ -2388,9 +2796,14 @@ export interface components {
              * @enum {string}
              */
             status: "draft" | "scheduled" | "publishing" | "published" | "partially_published" | "failed" | "deleted";
+            /** @description How it went on each channel */
             results: {
+                /** @description The channel */
                 account_id: string;
-                /** @enum {string} */
+                /**
+                 * @description Its network
+                 * @enum {string}
+                 */
                 platform: "tiktok" | "instagram" | "youtube" | "facebook" | "x" | "linkedin" | "threads" | "pinterest" | "bluesky";
                 /**
                  * @description - `pending`: Not out on this channel yet (a draft, scheduled, or being published)
@@ -2400,22 +2813,38 @@ export interface components {
                  * @enum {string}
                  */
                 status: "pending" | "published" | "failed" | "deleted";
+                /** @description Once published: the post on the network */
                 url: string | null;
+                /** @description Once failed: why */
                 error: string | null;
             }[];
+            /** @description True when the provider could not be asked just now: `status` and `results` are as of `refreshed_at` */
             stale: boolean;
+            /** @description Why it is stale; null otherwise */
             stale_reason: {
+                /** @description What went wrong, as a code to branch on */
                 code: string;
+                /** @description What went wrong and what to do, in words fit to show */
                 message: string;
             } | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the provider last confirmed it
+             */
             refreshed_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
             updated_at: string;
         };
         /**
+         * @description What the posts did over a window, from the last syncs: per provider and added up
          * @example {
          *       "days": 7,
          *       "since": "2026-11-19",
@@ -2465,52 +2894,97 @@ export interface components {
          *     }
          */
         AnalyticsOverview: {
+            /** @description The window, in UTC days ending today (`days`) */
             days: number;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Its first day
+             */
             since: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Its last day (today)
+             */
             until: string;
+            /** @description The figures added up over the window */
             totals: {
+                /** @description Views of the posts */
                 views: number;
+                /** @description Likes */
                 likes: number;
+                /** @description Comments */
                 comments: number;
+                /** @description Shares */
                 shares: number;
+                /** @description Posts published */
                 posts: number;
             };
+            /** @description Each connected provider's figures */
             providers: {
-                /** @enum {string} */
+                /**
+                 * @description The scheduling provider
+                 * @enum {string}
+                 */
                 provider: "provider_a" | "provider_b";
+                /** @description When its figures were last synced (POST /analytics/sync); null: never */
                 synced_at: string | null;
+                /** @description How many days back that sync reached; null: never synced */
                 synced_days: number | null;
+                /** @description Whether that sync reached back over the whole window */
                 covers_window: boolean;
+                /** @description The figures added up over the window */
                 totals: {
+                    /** @description Views of the posts */
                     views: number;
+                    /** @description Likes */
                     likes: number;
+                    /** @description Comments */
                     comments: number;
+                    /** @description Shares */
                     shares: number;
+                    /** @description Posts published */
                     posts: number;
                 };
+                /** @description The figures day by day, oldest first */
                 daily: {
-                    /** Format: date */
+                    /**
+                     * Format: date
+                     * @description The UTC day
+                     */
                     date: string;
+                    /** @description Views of the posts */
                     views: number;
+                    /** @description Likes */
                     likes: number;
+                    /** @description Comments */
                     comments: number;
+                    /** @description Shares */
                     shares: number;
+                    /** @description Posts published */
                     posts: number;
                 }[];
             }[];
+            /** @description The figures day by day, oldest first */
             daily: {
-                /** Format: date */
+                /**
+                 * Format: date
+                 * @description The UTC day
+                 */
                 date: string;
+                /** @description Views of the posts */
                 views: number;
+                /** @description Likes */
                 likes: number;
+                /** @description Comments */
                 comments: number;
+                /** @description Shares */
                 shares: number;
+                /** @description Posts published */
                 posts: number;
             }[];
         };
         /**
+         * @description A sync of every connected provider, and the overview after it
          * @example {
          *       "days": 7,
          *       "synced_at": "2026-11-25T12:01:42.000Z",
@@ -2570,31 +3044,55 @@ export interface components {
          *     }
          */
         AnalyticsSync: {
+            /** @description How many days back each provider was asked for */
             days: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When
+             */
             synced_at: string;
+            /** @description What each connected provider answered */
             providers: ({
-                /** @enum {string} */
+                /**
+                 * @description The scheduling provider
+                 * @enum {string}
+                 */
                 provider: "provider_a" | "provider_b";
-                /** @constant */
+                /**
+                 * @description It answered; its figures are stored
+                 * @constant
+                 */
                 status: "ok";
+                /** @description Channels it could not read this time: the figures stand for the others */
                 skipped_accounts?: {
+                    /** @description The channel */
                     account_id: string;
+                    /** @description Why it could not be read */
                     reason: string;
                 }[];
             } | {
-                /** @enum {string} */
+                /**
+                 * @description The scheduling provider
+                 * @enum {string}
+                 */
                 provider: "provider_a" | "provider_b";
-                /** @constant */
+                /**
+                 * @description It did not answer; its earlier figures stay
+                 * @constant
+                 */
                 status: "failed";
+                /** @description Why */
                 error: {
+                    /** @description What went wrong, as a code to branch on */
                     code: string;
+                    /** @description What went wrong and what to do, in words fit to show */
                     message: string;
                 };
             })[];
             overview: components["schemas"]["AnalyticsOverview"];
         };
         /**
+         * @description The plan in force and this period's counters against its limits
          * @example {
          *       "plan": {
          *         "name": "pro",
@@ -2636,40 +3134,66 @@ export interface components {
                  * @enum {string}
                  */
                 name: "free" | "starter" | "pro" | "business";
+                /** @description Videos a billing period */
                 monthly_allowance: number;
+                /** @description Saved reactions the library keeps */
                 library_cap: number;
+                /** @description Avatars the account keeps */
                 avatar_cap: number;
+                /** @description Hook-idea and prompt-avatar requests a rolling day */
                 ai_helpers_per_day: number;
+                /** @description Hook-idea and prompt-avatar requests a rolling minute */
                 ai_helpers_per_minute: number;
                 /** @description A downgrade waiting for the next billing period, or null */
                 pending_plan: ("free" | "starter" | "pro" | "business") | null;
                 /** @description When `pending_plan` takes over, or null */
                 plan_changes_at: string | null;
             };
+            /** @description The billing period now: a calendar month, UTC */
             period: {
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description Its first instant
+                 */
                 start: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When the next begins (the allowance renews then)
+                 */
                 end: string;
             };
+            /** @description This period's videos */
             allowance: {
+                /** @description The plan's videos this period */
                 limit: number;
+                /** @description Charged this period */
                 used: number;
+                /** @description Held by jobs still running */
                 reserved: number;
+                /** @description What is left to reserve */
                 remaining: number;
             };
+            /** @description Saved reactions against the cap */
             library: {
+                /** @description Kept now */
                 used: number;
+                /** @description The plan's cap */
                 cap: number;
+                /** @description Room left */
                 remaining: number;
             };
+            /** @description The account's avatars against the cap (stock ones do not count) */
             avatars: {
+                /** @description Kept now */
                 used: number;
+                /** @description The plan's cap */
                 cap: number;
+                /** @description Room left */
                 remaining: number;
             };
         };
         /**
+         * @description The plans on offer, and how this deployment takes paid ones
          * @example {
          *       "billing": "stripe",
          *       "plans": [
@@ -2739,15 +3263,24 @@ export interface components {
         };
         /** @description A plan: its price and the limits it sets */
         Plan: {
-            /** @enum {string} */
+            /**
+             * @description The plan's name
+             * @enum {string}
+             */
             name: "free" | "starter" | "pro" | "business";
             /** @description What the plan costs a month */
             price: {
                 /** @description The monthly price in the currency's smallest unit (cents); 0 for the free plan */
                 amount: number;
-                /** @constant */
+                /**
+                 * @description The currency (US dollars)
+                 * @constant
+                 */
                 currency: "usd";
-                /** @constant */
+                /**
+                 * @description Charged monthly
+                 * @constant
+                 */
                 interval: "month";
             };
             /** @description Finished videos a billing period (a calendar month, UTC): one unit per video, and one per regeneration */
@@ -2762,6 +3295,7 @@ export interface components {
             ai_helpers_per_minute: number;
         };
         /**
+         * @description What a plan change did, or what it waits for
          * @example {
          *       "account": {
          *         "id": 1,
@@ -2776,6 +3310,7 @@ export interface components {
          *     }
          */
         PlanChange: {
+            /** @description The account after the change */
             account: components["schemas"]["Account"];
             /**
              * @description `upgraded`: the larger plan holds now. `downgrade_scheduled`: the smaller plan takes over at `account.plan_changes_at` (the next billing period). `downgrade_cancelled`: the plan in force was asked for again, so the waiting downgrade is dropped. `unchanged`: it already was so. `checkout`: pay at `checkout_url` first; the account changes when the payment is confirmed
@@ -2786,6 +3321,7 @@ export interface components {
             checkout_url: string | null;
         };
         /**
+         * @description Whose the records are: the plan and its limits apply to it, shared by its keys and sessions
          * @example {
          *       "id": 1,
          *       "name": "Glow Labs",
@@ -2796,7 +3332,9 @@ export interface components {
          *     }
          */
         Account: {
+            /** @description The account's id */
             id: number;
+            /** @description The account's name */
             name: string;
             /**
              * @description The plan in force now: its allowance and caps hold
@@ -2807,17 +3345,24 @@ export interface components {
             pending_plan: ("free" | "starter" | "pro" | "business") | null;
             /** @description When `pending_plan` takes over (the next billing period starts), or null */
             plan_changes_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
         };
         /**
+         * @description What the service did with a Stripe event
          * @example {
          *       "received": true,
          *       "result": "applied"
          *     }
          */
         StripeWebhookReceipt: {
-            /** @constant */
+            /**
+             * @description Always true: Stripe need not send it again
+             * @constant
+             */
             received: true;
             /**
              * @description `duplicate`: this event id was applied before, and nothing changed now
@@ -2847,25 +3392,36 @@ export interface components {
          */
         SignedIn: {
             user: components["schemas"]["User"];
+            /** @description Their account */
             account: components["schemas"]["Account"];
             /** @description Send it as X-CSRF-Token with every change made with the session cookie */
             csrf_token: string;
         };
         /** @description A person who signs in to the studio */
         User: {
+            /** @description The user's id */
             id: number;
+            /** @description The address they sign in with */
             email: string;
+            /** @description Their name, if given */
             name: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When they signed up
+             */
             created_at: string;
         };
         /**
+         * @description The session is revoked; its cookie is cleared
          * @example {
          *       "signed_out": true
          *     }
          */
         SignedOut: {
-            /** @constant */
+            /**
+             * @description Always true
+             * @constant
+             */
             signed_out: true;
         };
         /**
@@ -2891,21 +3447,30 @@ export interface components {
          */
         Session: {
             user: components["schemas"]["User"];
+            /** @description Their account */
             account: components["schemas"]["Account"];
             /** @description Send it as X-CSRF-Token with every change made with the session cookie */
             csrf_token: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the session ends unless used again
+             */
             expires_at: string;
         };
         /**
+         * @description The password is changed
          * @example {
          *       "password_changed": true,
          *       "other_sessions_revoked": 2
          *     }
          */
         PasswordChanged: {
-            /** @constant */
+            /**
+             * @description Always true
+             * @constant
+             */
             password_changed: true;
+            /** @description Sessions of the user signed out by the change (this one stays) */
             other_sessions_revoked: number;
         };
         /**
@@ -2916,7 +3481,10 @@ export interface components {
          *     }
          */
         PasswordResetRequested: {
-            /** @constant */
+            /**
+             * @description Always true, whether or not the email has an account
+             * @constant
+             */
             reset_requested: true;
             /**
              * @description How long a mailed link works, in seconds
@@ -2947,6 +3515,7 @@ export interface components {
          */
         PasswordReset: {
             user: components["schemas"]["User"];
+            /** @description Their account */
             account: components["schemas"]["Account"];
             /** @description Send it as X-CSRF-Token with every change made with the session cookie */
             csrf_token: string;
@@ -2954,6 +3523,7 @@ export interface components {
             other_sessions_revoked: number;
         };
         /**
+         * @description An API key, as listed: never the key itself
          * @example {
          *       "id": 4,
          *       "name": "CI pipeline",
@@ -2968,17 +3538,26 @@ export interface components {
          *     }
          */
         ApiKey: {
+            /** @description The key's id (DELETE /keys/{id} revokes it) */
             id: number;
+            /** @description What it is for */
             name: string | null;
             /** @description The key's first characters, to tell keys apart; the key itself is shown only once */
             prefix: string;
+            /** @description What the key may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels) */
             scopes: ("read" | "write" | "publish")[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
+            /** @description When a request last came with it; null: never */
             last_used_at: string | null;
+            /** @description When it was revoked; null while it works */
             revoked_at: string | null;
         };
         /**
+         * @description A new API key, with the key itself: shown this once
          * @example {
          *       "id": 4,
          *       "name": "CI pipeline",
@@ -2992,24 +3571,36 @@ export interface components {
          *     }
          */
         CreatedApiKey: {
+            /** @description The key's id */
             id: number;
+            /** @description What it is for */
             name: string;
             /** @description The key: shown in this answer only, store it now */
             key: string;
+            /** @description The key's first characters, as GET /keys lists it */
             prefix: string;
+            /** @description What the key may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels) */
             scopes: ("read" | "write" | "publish")[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
         };
         /**
+         * @description The key is revoked: the next request with it is 401
          * @example {
          *       "id": 4,
          *       "revoked": true
          *     }
          */
         RevokedApiKey: {
+            /** @description The key revoked */
             id: number;
-            /** @constant */
+            /**
+             * @description Always true
+             * @constant
+             */
             revoked: true;
         };
         /**
@@ -3032,24 +3623,35 @@ export interface components {
         Upload: {
             /** @description Name it in the body where the file would go (demo_video_upload_id, image_upload_id, reference_video_upload_id) */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description As declared
+             * @enum {string}
+             */
             purpose: "demo_video" | "avatar_image" | "reference_video" | "music";
             /**
              * @description POST: a multipart form with `fields` then the file as `file`; PUT: the raw bytes with `headers`
              * @enum {string}
              */
             method: "POST" | "PUT";
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Where to send the file
+             */
             url: string;
+            /** @description `POST`: the form fields to send first, as they are */
             fields?: {
                 [key: string]: string;
             };
+            /** @description `PUT`: the headers to send with the bytes */
             headers?: {
                 [key: string]: string;
             };
             /** @description The declared size: a larger object is refused by storage or when used */
             max_bytes: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Send the file before this (an hour); name the upload id within it too
+             */
             expires_at: string;
         };
         /**
@@ -3070,21 +3672,33 @@ export interface components {
          *     }
          */
         Webhook: {
+            /** @description The endpoint's id (`wh_...`) */
             id: string;
+            /** @description Where events are POSTed */
             url: string;
+            /** @description The event types it takes, or `["*"]` for every type */
             events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+            /** @description What it is for; null: not said */
             description: string | null;
+            /** @description Whether events go to it: false once disabled (by PATCH, a 410 Gone, or 3 days of failures) */
             enabled: boolean;
             /** @description Why the service disabled the endpoint (a 410 Gone, or 3 days of failures); PATCH `enabled: true` turns it back on */
             disabled_reason: string | null;
             /** @description Until when the secret the last rotation replaced still signs beside the current one (`webhook-signature` then carries both); null when none does */
             previous_secret_expires_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
             updated_at: string;
         };
         /**
+         * @description A new endpoint, with its signing secret: shown this once
          * @example {
          *       "id": "wh_8c2f1a9e4b7d3c6e0f12",
          *       "url": "https://hooks.glowlabs.example/reaction-studio",
@@ -3102,18 +3716,29 @@ export interface components {
          *     }
          */
         CreatedWebhook: {
+            /** @description The endpoint's id (`wh_...`) */
             id: string;
+            /** @description Where events are POSTed */
             url: string;
+            /** @description The event types it takes, or `["*"]` for every type */
             events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+            /** @description What it is for; null: not said */
             description: string | null;
+            /** @description Whether events go to it: false once disabled (by PATCH, a 410 Gone, or 3 days of failures) */
             enabled: boolean;
             /** @description Why the service disabled the endpoint (a 410 Gone, or 3 days of failures); PATCH `enabled: true` turns it back on */
             disabled_reason: string | null;
             /** @description Until when the secret the last rotation replaced still signs beside the current one (`webhook-signature` then carries both); null when none does */
             previous_secret_expires_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
             updated_at: string;
             /** @description The signing secret (`whsec_...`): shown only in this answer. Verify each delivery with it (Standard Webhooks) */
             secret: string;
@@ -3207,7 +3832,7 @@ export interface components {
             /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "video.job.preview_ready";
@@ -3265,7 +3890,7 @@ export interface components {
             /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "video.job.done";
@@ -3326,7 +3951,7 @@ export interface components {
             /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "video.job.failed";
@@ -3369,7 +3994,7 @@ export interface components {
             /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "product.demo.ready";
@@ -3415,7 +4040,7 @@ export interface components {
             /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "product.demo.failed";
@@ -3453,7 +4078,7 @@ export interface components {
             /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "avatar.ready";
@@ -3494,7 +4119,7 @@ export interface components {
             /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "avatar.failed";
@@ -3553,7 +4178,7 @@ export interface components {
             /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "social.post.published";
@@ -3612,7 +4237,7 @@ export interface components {
             /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "social.post.failed";
@@ -3650,7 +4275,7 @@ export interface components {
             /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "ping";
@@ -3663,17 +4288,23 @@ export interface components {
             data: components["schemas"]["Webhook"] | components["schemas"]["DeletedWebhook"];
         };
         /**
+         * @description An endpoint deleted: nothing more is sent to it
          * @example {
          *       "id": "wh_8c2f1a9e4b7d3c6e0f12",
          *       "deleted": true
          *     }
          */
         DeletedWebhook: {
+            /** @description The id of the endpoint deleted */
             id: string;
-            /** @constant */
+            /**
+             * @description Always true
+             * @constant
+             */
             deleted: true;
         };
         /**
+         * @description The endpoint with its new signing secret: shown this once
          * @example {
          *       "id": "wh_8c2f1a9e4b7d3c6e0f12",
          *       "url": "https://hooks.glowlabs.example/reaction-studio",
@@ -3691,18 +4322,29 @@ export interface components {
          *     }
          */
         RotatedWebhook: {
+            /** @description The endpoint's id (`wh_...`) */
             id: string;
+            /** @description Where events are POSTed */
             url: string;
+            /** @description The event types it takes, or `["*"]` for every type */
             events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+            /** @description What it is for; null: not said */
             description: string | null;
+            /** @description Whether events go to it: false once disabled (by PATCH, a 410 Gone, or 3 days of failures) */
             enabled: boolean;
             /** @description Why the service disabled the endpoint (a 410 Gone, or 3 days of failures); PATCH `enabled: true` turns it back on */
             disabled_reason: string | null;
             /** @description Until when the secret the last rotation replaced still signs beside the current one (`webhook-signature` then carries both); null when none does */
             previous_secret_expires_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
             updated_at: string;
             /** @description The new signing secret (`whsec_...`): shown only in this answer (and its replay by Idempotency-Key) */
             secret: string;
@@ -3734,10 +4376,13 @@ export interface components {
          *     }
          */
         WebhookDelivery: {
+            /** @description The delivery's id (`whd_...`): what POST .../retry names */
             id: string;
             /** @description The `webhook-id` header and the payload `id`: the same on every attempt, so a receiver can drop repeats */
             event_id: string;
+            /** @description The event's type */
             type: string;
+            /** @description Attempts made so far, automatic and manual */
             attempt: number;
             /**
              * @description - `pending`: Not delivered yet: `next_attempt_at` says when the next automatic attempt is due
@@ -3746,14 +4391,20 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "succeeded" | "failed";
+            /** @description The last attempt's HTTP status; null before any, or when it got no answer */
             response_status: number | null;
+            /** @description How long the last attempt took, in milliseconds */
             latency_ms: number | null;
+            /** @description What the last failed attempt met, in words; null after a success */
             last_error: string | null;
             /** @description When the next automatic attempt is due; null when settled, or while an earlier event of the same record is still being delivered */
             next_attempt_at: string | null;
             /** @description Its attempts, oldest first: every automatic one, and the newest manual ones (at most 20 in all; `attempt` counts every one) */
             attempts: components["schemas"]["WebhookAttempt"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the event was fanned out to this endpoint
+             */
             created_at: string;
         };
         /** @description One attempt of a delivery */
@@ -3770,14 +4421,20 @@ export interface components {
              * @description When it was sent
              */
             at: string;
-            /** @enum {string} */
+            /**
+             * @description `succeeded`: a 2xx in time; `failed`: anything else
+             * @enum {string}
+             */
             outcome: "succeeded" | "failed";
             /** @description What it met, in words: `Answered 204`, `No answer within 10 s`, a refused address */
             message: string;
+            /** @description The receiver's HTTP status; null when it did not answer */
             response_status: number | null;
+            /** @description How long the attempt took, in milliseconds */
             duration_ms: number;
         };
         /**
+         * @description A ping queued for the endpoint
          * @example {
          *       "event_id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c"
          *     }
@@ -3790,7 +4447,10 @@ export interface components {
         ErrorEnvelope: {
             /** @description What went wrong, fit to show; 500s say only "Internal server error" */
             error: string;
-            /** @enum {string} */
+            /**
+             * @description What went wrong, as a code to branch on: the error reference (`doc_url`) says what each means and what to do
+             * @enum {string}
+             */
             code: "bad_request" | "unauthorized" | "allowance_exhausted" | "library_full" | "avatars_full" | "payment_failed" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "billing_not_configured" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "invalid_media" | "no_face" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
             /** @description The request field at fault, as a dotted path (`hook_text`, `metadata.campaign`, `variants.2.hook_text`); absent when the problem is not one field */
             param?: string;
@@ -3904,7 +4564,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -3919,7 +4582,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -3955,7 +4621,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -3970,7 +4639,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -4006,7 +4678,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -4021,7 +4696,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -4057,7 +4735,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -4072,7 +4753,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -4108,7 +4792,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -4123,7 +4810,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -4159,7 +4849,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -4174,7 +4867,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -4268,7 +4964,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -4282,7 +4981,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -4296,7 +4998,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -4315,7 +5020,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -4329,7 +5037,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -4344,7 +5055,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -4477,7 +5191,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -4491,7 +5208,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -4505,7 +5225,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -4519,7 +5242,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -4533,7 +5259,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -4547,7 +5276,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -4561,7 +5293,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -4575,7 +5310,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "invalid_media";
                     };
                 };
@@ -4594,7 +5332,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -4608,7 +5349,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -4623,7 +5367,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -4638,7 +5385,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -4711,7 +5461,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -4725,7 +5478,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -4739,7 +5495,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -4753,7 +5512,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -4767,7 +5529,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -4781,7 +5546,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -4800,7 +5568,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -4814,7 +5585,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -4829,7 +5603,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -4913,7 +5690,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -4927,7 +5707,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -4941,7 +5724,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -4955,7 +5741,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -4974,7 +5763,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -4988,7 +5780,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -5003,7 +5798,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -5091,7 +5889,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -5105,7 +5906,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -5119,7 +5923,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -5133,7 +5940,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -5147,7 +5957,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -5161,7 +5974,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -5180,7 +5996,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -5194,7 +6013,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -5209,7 +6031,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -5261,7 +6086,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -5275,7 +6103,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -5289,7 +6120,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -5303,7 +6137,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -5322,7 +6159,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -5336,7 +6176,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -5351,7 +6194,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -5439,7 +6285,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -5453,7 +6302,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -5467,7 +6319,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -5481,7 +6336,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -5495,7 +6353,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -5509,7 +6370,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -5528,7 +6392,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -5542,7 +6409,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -5557,7 +6427,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -5635,7 +6508,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -5649,7 +6525,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -5668,7 +6547,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -5682,7 +6564,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -5697,7 +6582,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -5717,17 +6605,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Who to draw, in words (3 to 1000 characters): the engine generates a portrait from it */
                     prompt: string;
                 } | {
+                    /** @description A photo sent before (POST /uploads, purpose `avatar_image`): JPEG, PNG or WebP showing a face */
                     image_upload_id: string;
                 } | {
+                    /** @description A public https link to a photo showing a face, fetched within the request */
                     image_url: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description Who to draw, in words (3 to 1000 characters): the engine generates a portrait from it */
                     prompt: string;
                 } | {
+                    /** @description A photo sent before (POST /uploads, purpose `avatar_image`): JPEG, PNG or WebP showing a face */
                     image_upload_id: string;
                 } | {
+                    /** @description A public https link to a photo showing a face, fetched within the request */
                     image_url: string;
                 };
                 "multipart/form-data": {
@@ -5819,7 +6713,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -5833,7 +6730,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -5847,7 +6747,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "avatars_full";
                     };
                 };
@@ -5861,7 +6764,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -5875,7 +6781,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -5889,7 +6798,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -5903,7 +6815,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -5917,7 +6832,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -5931,7 +6849,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "invalid_media" | "no_face";
                     };
                 };
@@ -5950,7 +6871,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -5964,7 +6888,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -5979,7 +6906,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -5994,7 +6924,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -6073,7 +7006,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -6087,7 +7023,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -6101,7 +7040,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -6115,7 +7057,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -6134,7 +7079,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -6148,7 +7096,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -6163,7 +7114,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -6215,7 +7169,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -6229,7 +7186,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -6243,7 +7203,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -6257,7 +7220,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -6271,7 +7237,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -6290,7 +7259,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -6304,7 +7276,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -6319,7 +7294,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -6393,7 +7371,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -6407,7 +7388,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -6426,7 +7410,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -6440,7 +7427,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -6455,7 +7445,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -6475,14 +7468,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The audio sent before (POST /uploads, purpose `music`) */
                     audio_upload_id: string;
+                    /** @description The track's name (at most 100 characters); the file's name when left out */
                     name?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The audio sent before (POST /uploads, purpose `music`) */
                     audio_upload_id: string;
+                    /** @description The track's name (at most 100 characters); the file's name when left out */
                     name?: string;
                 };
                 "multipart/form-data": {
+                    /** @description The track's name (at most 100 characters); the file's name when left out */
                     name?: string;
                     /**
                      * Format: binary
@@ -6533,7 +7531,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -6547,7 +7548,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -6561,7 +7565,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -6575,7 +7582,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -6589,7 +7599,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -6603,7 +7616,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -6617,7 +7633,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -6631,7 +7650,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "invalid_media";
                     };
                 };
@@ -6650,7 +7672,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -6664,7 +7689,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -6679,7 +7707,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -6721,7 +7752,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -6735,7 +7769,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -6749,7 +7786,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -6763,7 +7803,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -6782,7 +7825,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -6796,7 +7842,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -6811,7 +7860,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -6863,7 +7915,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -6877,7 +7932,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -6891,7 +7949,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -6905,7 +7966,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -6919,7 +7983,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -6938,7 +8005,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -6952,7 +8022,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -6967,7 +8040,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -7043,7 +8119,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -7057,7 +8136,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -7076,7 +8158,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -7090,7 +8175,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -7105,7 +8193,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -7125,12 +8216,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The preview job whose reaction to keep (it must have shown its preview) */
                     job_id: number | string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The preview job whose reaction to keep (it must have shown its preview) */
                     job_id: number | string;
                 };
                 "multipart/form-data": {
+                    /** @description The preview job whose reaction to keep (it must have shown its preview) */
                     job_id: number | string;
                 };
             };
@@ -7211,7 +8305,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -7225,7 +8322,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -7239,7 +8339,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "library_full";
                     };
                 };
@@ -7253,7 +8356,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -7267,7 +8373,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -7281,7 +8390,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -7295,7 +8407,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -7309,7 +8424,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -7328,7 +8446,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -7342,7 +8463,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -7357,7 +8481,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -7434,7 +8561,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -7448,7 +8578,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -7462,7 +8595,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -7476,7 +8612,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -7495,7 +8634,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -7509,7 +8651,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -7524,7 +8669,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -7576,7 +8724,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -7590,7 +8741,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -7604,7 +8758,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -7618,7 +8775,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -7637,7 +8797,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -7651,7 +8814,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -7666,7 +8832,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -7755,7 +8924,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -7769,7 +8941,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -7783,7 +8958,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -7802,7 +8980,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -7816,7 +8997,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -7831,7 +9015,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -7955,7 +9142,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -7969,7 +9159,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -7983,7 +9176,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "allowance_exhausted";
                     };
                 };
@@ -7997,7 +9193,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -8011,7 +9210,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -8025,7 +9227,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -8039,7 +9244,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -8053,7 +9261,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -8067,7 +9278,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "invalid_media" | "no_face";
                     };
                 };
@@ -8086,7 +9300,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -8100,7 +9317,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -8115,7 +9335,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -8130,7 +9353,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -8238,7 +9464,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -8252,7 +9481,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -8266,7 +9498,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -8285,7 +9520,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -8299,7 +9537,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -8314,7 +9555,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -8393,7 +9637,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -8407,7 +9654,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -8421,7 +9671,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -8435,7 +9688,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -8454,7 +9710,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -8468,7 +9727,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -8483,7 +9745,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -8535,7 +9800,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -8549,7 +9817,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -8563,7 +9834,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -8577,7 +9851,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -8596,7 +9873,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -8610,7 +9890,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -8625,7 +9908,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -8724,7 +10010,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -8738,7 +10027,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -8752,7 +10044,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -8766,7 +10061,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -8785,7 +10083,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -8799,7 +10100,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -8814,7 +10118,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -8904,7 +10211,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -8918,7 +10228,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -8932,7 +10245,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -8946,7 +10262,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -8965,7 +10284,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -8979,7 +10301,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -8994,7 +10319,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -9016,33 +10344,67 @@ export interface operations {
                 "application/json": {
                     /** @description The take to finish (GET /videos/jobs/{id}/takes), from 1; the newest when left out. Its reaction, caption look and sound make the video, with the overrides below on top */
                     take?: number | string;
+                    /** @description A new caption for the video; `null` drops it; left out, the take's stays */
                     hook_text?: string | null;
-                    /** @enum {string} */
+                    /**
+                     * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+                     * @enum {string}
+                     */
                     hook_position?: "top" | "middle" | "bottom";
-                    /** @enum {string} */
+                    /**
+                     * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+                     * @enum {string}
+                     */
                     hook_size?: "small" | "medium" | "large";
-                    /** @enum {string} */
+                    /**
+                     * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+                     * @enum {string}
+                     */
                     hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                    /** @enum {string} */
+                    /**
+                     * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+                     * @enum {string}
+                     */
                     hook_duration?: "reaction" | "full";
-                    /** @enum {string} */
+                    /**
+                     * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+                     * @enum {string}
+                     */
                     sound?: "auto" | "music" | "none";
+                    /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
                     music_id?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The take to finish (GET /videos/jobs/{id}/takes), from 1; the newest when left out. Its reaction, caption look and sound make the video, with the overrides below on top */
                     take?: number | string;
+                    /** @description A new caption for the video; `null` drops it; left out, the take's stays */
                     hook_text?: string | null;
-                    /** @enum {string} */
+                    /**
+                     * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+                     * @enum {string}
+                     */
                     hook_position?: "top" | "middle" | "bottom";
-                    /** @enum {string} */
+                    /**
+                     * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+                     * @enum {string}
+                     */
                     hook_size?: "small" | "medium" | "large";
-                    /** @enum {string} */
+                    /**
+                     * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+                     * @enum {string}
+                     */
                     hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                    /** @enum {string} */
+                    /**
+                     * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+                     * @enum {string}
+                     */
                     hook_duration?: "reaction" | "full";
-                    /** @enum {string} */
+                    /**
+                     * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+                     * @enum {string}
+                     */
                     sound?: "auto" | "music" | "none";
+                    /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
                     music_id?: string;
                 };
             };
@@ -9111,7 +10473,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -9125,7 +10490,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -9139,7 +10507,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -9153,7 +10524,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -9167,7 +10541,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -9181,7 +10558,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -9195,7 +10575,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -9214,7 +10597,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -9228,7 +10614,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -9243,7 +10632,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -9258,7 +10650,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -9281,51 +10676,105 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description A new prompt (a `prompt` job only) */
                     prompt?: string;
+                    /** @description Another avatar (a `motion` job only) */
                     avatar_id?: number | string;
-                    /** @enum {string} */
+                    /**
+                     * @description A new motion reference's source (a `motion` job only): Where the motion reference comes from: `link` (`reference_url`) or `upload` (`reference_video_upload_id`, or a multipart `reference_video`)
+                     * @enum {string}
+                     */
                     video_source?: "link" | "upload";
+                    /** @description A new motion reference (a `motion` job only): A short-video link (TikTok, Instagram, YouTube Shorts...) whose motion the avatar performs, fetched within the request (`video_source: link`) */
                     reference_url?: string;
+                    /** @description A new motion reference (a `motion` job only): A direct upload (POST /uploads, purpose `reference_video`) of the motion reference, instead of a multipart `reference_video` (`video_source: upload`) */
                     reference_video_upload_id?: string;
-                    /** @enum {string} */
+                    /**
+                     * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+                     * @enum {string}
+                     */
                     hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                    /** @enum {string} */
+                    /**
+                     * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+                     * @enum {string}
+                     */
                     hook_duration?: "reaction" | "full";
-                    /** @enum {string} */
+                    /**
+                     * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+                     * @enum {string}
+                     */
                     sound?: "auto" | "music" | "none";
+                    /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
                     music_id?: string;
+                    /** @description A line the person says during the reaction (at most 100 characters) */
                     voice_line?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description A new prompt (a `prompt` job only) */
                     prompt?: string;
+                    /** @description Another avatar (a `motion` job only) */
                     avatar_id?: number | string;
-                    /** @enum {string} */
+                    /**
+                     * @description A new motion reference's source (a `motion` job only): Where the motion reference comes from: `link` (`reference_url`) or `upload` (`reference_video_upload_id`, or a multipart `reference_video`)
+                     * @enum {string}
+                     */
                     video_source?: "link" | "upload";
+                    /** @description A new motion reference (a `motion` job only): A short-video link (TikTok, Instagram, YouTube Shorts...) whose motion the avatar performs, fetched within the request (`video_source: link`) */
                     reference_url?: string;
+                    /** @description A new motion reference (a `motion` job only): A direct upload (POST /uploads, purpose `reference_video`) of the motion reference, instead of a multipart `reference_video` (`video_source: upload`) */
                     reference_video_upload_id?: string;
-                    /** @enum {string} */
+                    /**
+                     * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+                     * @enum {string}
+                     */
                     hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                    /** @enum {string} */
+                    /**
+                     * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+                     * @enum {string}
+                     */
                     hook_duration?: "reaction" | "full";
-                    /** @enum {string} */
+                    /**
+                     * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+                     * @enum {string}
+                     */
                     sound?: "auto" | "music" | "none";
+                    /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
                     music_id?: string;
+                    /** @description A line the person says during the reaction (at most 100 characters) */
                     voice_line?: string;
                 };
                 "multipart/form-data": {
+                    /** @description A new prompt (a `prompt` job only) */
                     prompt?: string;
+                    /** @description Another avatar (a `motion` job only) */
                     avatar_id?: number | string;
-                    /** @enum {string} */
+                    /**
+                     * @description A new motion reference's source (a `motion` job only): Where the motion reference comes from: `link` (`reference_url`) or `upload` (`reference_video_upload_id`, or a multipart `reference_video`)
+                     * @enum {string}
+                     */
                     video_source?: "link" | "upload";
+                    /** @description A new motion reference (a `motion` job only): A short-video link (TikTok, Instagram, YouTube Shorts...) whose motion the avatar performs, fetched within the request (`video_source: link`) */
                     reference_url?: string;
+                    /** @description A new motion reference (a `motion` job only): A direct upload (POST /uploads, purpose `reference_video`) of the motion reference, instead of a multipart `reference_video` (`video_source: upload`) */
                     reference_video_upload_id?: string;
-                    /** @enum {string} */
+                    /**
+                     * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+                     * @enum {string}
+                     */
                     hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                    /** @enum {string} */
+                    /**
+                     * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+                     * @enum {string}
+                     */
                     hook_duration?: "reaction" | "full";
-                    /** @enum {string} */
+                    /**
+                     * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+                     * @enum {string}
+                     */
                     sound?: "auto" | "music" | "none";
+                    /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
                     music_id?: string;
+                    /** @description A line the person says during the reaction (at most 100 characters) */
                     voice_line?: string;
                     /**
                      * Format: binary
@@ -9430,7 +10879,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -9444,7 +10896,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -9458,7 +10913,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "allowance_exhausted";
                     };
                 };
@@ -9472,7 +10930,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -9486,7 +10947,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -9500,7 +10964,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -9514,7 +10981,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -9528,7 +10998,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -9542,7 +11015,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "invalid_media" | "no_face";
                     };
                 };
@@ -9561,7 +11037,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -9575,7 +11054,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -9590,7 +11072,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -9605,7 +11090,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -9628,7 +11116,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The product every variant is for */
                     product_id: number | string;
+                    /** @description 1 to 20 jobs to make, each the fields of POST /videos for its method */
                     variants: components["schemas"]["BatchVariant"][];
                 };
             };
@@ -9778,7 +11268,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -9792,7 +11285,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -9806,7 +11302,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "allowance_exhausted";
                     };
                 };
@@ -9820,7 +11319,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -9834,7 +11336,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -9848,7 +11353,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -9862,7 +11370,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -9876,7 +11387,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -9890,7 +11404,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "invalid_media" | "no_face";
                     };
                 };
@@ -9909,7 +11426,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -9923,7 +11443,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -9938,7 +11461,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -9953,7 +11479,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -10100,7 +11629,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -10114,7 +11646,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -10128,7 +11663,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -10142,7 +11680,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -10161,7 +11702,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -10175,7 +11719,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -10190,7 +11737,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -10207,12 +11757,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The product to write captions for (from its name and description) */
                     product_id: number | string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The product to write captions for (from its name and description) */
                     product_id: number | string;
                 };
                 "multipart/form-data": {
+                    /** @description The product to write captions for (from its name and description) */
                     product_id: number | string;
                 };
             };
@@ -10264,7 +11817,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -10278,7 +11834,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -10292,7 +11851,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -10306,7 +11868,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -10320,7 +11885,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -10334,7 +11902,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -10348,7 +11919,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "invalid_media";
                     };
                 };
@@ -10367,7 +11941,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -10381,7 +11958,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -10396,7 +11976,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -10411,7 +11994,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -10428,23 +12014,43 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The caption, as a job's `hook_text` */
                     text: string;
-                    /** @enum {string} */
+                    /**
+                     * @description The third it sits in, as a job's `hook_position` (default `top`)
+                     * @enum {string}
+                     */
                     position?: "top" | "middle" | "bottom";
-                    /** @enum {string} */
+                    /**
+                     * @description As a job's `hook_size` (default `medium`)
+                     * @enum {string}
+                     */
                     size?: "small" | "medium" | "large";
-                    /** @enum {string} */
+                    /**
+                     * @description As a job's `hook_style` (default `outline`)
+                     * @enum {string}
+                     */
                     style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
                     /** @description A job whose reaction's face the caption keeps clear of, as that job's video will; without it, a typical avatar's face */
                     job_id?: number | string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The caption, as a job's `hook_text` */
                     text: string;
-                    /** @enum {string} */
+                    /**
+                     * @description The third it sits in, as a job's `hook_position` (default `top`)
+                     * @enum {string}
+                     */
                     position?: "top" | "middle" | "bottom";
-                    /** @enum {string} */
+                    /**
+                     * @description As a job's `hook_size` (default `medium`)
+                     * @enum {string}
+                     */
                     size?: "small" | "medium" | "large";
-                    /** @enum {string} */
+                    /**
+                     * @description As a job's `hook_style` (default `outline`)
+                     * @enum {string}
+                     */
                     style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
                     /** @description A job whose reaction's face the caption keeps clear of, as that job's video will; without it, a typical avatar's face */
                     job_id?: number | string;
@@ -10475,7 +12081,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -10489,7 +12098,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -10503,7 +12115,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -10517,7 +12132,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -10531,7 +12149,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -10545,7 +12166,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -10564,7 +12188,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -10578,7 +12205,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -10593,7 +12223,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -10681,7 +12314,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -10695,7 +12331,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -10714,7 +12353,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -10728,7 +12370,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -10743,7 +12388,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -10763,15 +12411,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The provider's API key: checked with the provider, then stored sealed; never shown again (only its last 4 characters) */
                     api_key: string;
+                    /** @description `provider_a` only: the User Profile the key acts for */
                     profile_key?: string;
+                    /** @description `provider_a` only, with `x_api_secret`: the owner's X app, which X channels need */
                     x_api_key?: string;
+                    /** @description `provider_a` only, with `x_api_key`: the X app's secret */
                     x_api_secret?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The provider's API key: checked with the provider, then stored sealed; never shown again (only its last 4 characters) */
                     api_key: string;
+                    /** @description `provider_a` only: the User Profile the key acts for */
                     profile_key?: string;
+                    /** @description `provider_a` only, with `x_api_secret`: the owner's X app, which X channels need */
                     x_api_key?: string;
+                    /** @description `provider_a` only, with `x_api_key`: the X app's secret */
                     x_api_secret?: string;
                 };
             };
@@ -10874,7 +12530,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -10888,7 +12547,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -10902,7 +12564,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -10916,7 +12581,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -10930,7 +12598,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -10944,7 +12615,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -10963,7 +12637,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -10977,7 +12654,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -10992,7 +12672,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -11007,7 +12690,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -11046,10 +12732,17 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description The connection deleted */
                         data: {
-                            /** @enum {string} */
+                            /**
+                             * @description The scheduling provider
+                             * @enum {string}
+                             */
                             provider: "provider_a" | "provider_b";
-                            /** @constant */
+                            /**
+                             * @description Always true
+                             * @constant
+                             */
                             deleted: true;
                         };
                     };
@@ -11064,7 +12757,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -11078,7 +12774,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -11092,7 +12791,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -11106,7 +12808,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -11125,7 +12830,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -11139,7 +12847,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -11154,7 +12865,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -11171,11 +12885,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
+                    /**
+                     * @description The connected provider whose channels to list again
+                     * @enum {string}
+                     */
                     provider: "provider_a" | "provider_b";
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @enum {string} */
+                    /**
+                     * @description The connected provider whose channels to list again
+                     * @enum {string}
+                     */
                     provider: "provider_a" | "provider_b";
                 };
             };
@@ -11235,7 +12955,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -11249,7 +12972,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -11263,7 +12989,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -11277,7 +13006,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -11291,7 +13023,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -11305,7 +13040,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -11324,7 +13062,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -11338,7 +13079,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -11353,7 +13097,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -11368,7 +13115,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -11478,7 +13228,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -11492,7 +13245,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -11506,7 +13262,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -11525,7 +13284,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -11539,7 +13301,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -11554,7 +13319,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -11574,21 +13342,37 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
+                    /**
+                     * @description The connected provider to post through
+                     * @enum {string}
+                     */
                     provider: "provider_a" | "provider_b";
+                    /** @description The finished video to post (GET /videos) */
                     video_id: number | string;
+                    /** @description The channels to post to (their ids, GET /social/connections), 1 to 20; in a form body one comma-separated field */
                     account_ids: string[];
+                    /** @description The text posted with the video, within the strictest of its channels' limits */
                     caption?: string;
+                    /** @description When it goes out: an ISO 8601 date-time with its offset, within 365 days; null or left out: now */
                     schedule_at?: string | null;
+                    /** @description Hand it over as a draft, to publish at the provider */
                     draft?: boolean;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @enum {string} */
+                    /**
+                     * @description The connected provider to post through
+                     * @enum {string}
+                     */
                     provider: "provider_a" | "provider_b";
+                    /** @description The finished video to post (GET /videos) */
                     video_id: number | string;
+                    /** @description The channels to post to (their ids, GET /social/connections), 1 to 20; in a form body one comma-separated field */
                     account_ids: string[];
+                    /** @description The text posted with the video, within the strictest of its channels' limits */
                     caption?: string;
+                    /** @description When it goes out: an ISO 8601 date-time with its offset, within 365 days; null or left out: now */
                     schedule_at?: string | null;
+                    /** @description Hand it over as a draft, to publish at the provider */
                     draft?: boolean;
                 };
             };
@@ -11659,7 +13443,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -11673,7 +13460,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -11687,7 +13477,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -11701,7 +13494,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -11715,7 +13511,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -11729,7 +13528,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -11743,7 +13545,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -11762,7 +13567,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -11776,7 +13584,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -11791,7 +13602,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -11806,7 +13620,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -11906,7 +13723,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -11920,7 +13740,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -11934,7 +13757,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -11948,7 +13774,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -11967,7 +13796,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -11981,7 +13813,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -11996,7 +13831,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -12048,7 +13886,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -12062,7 +13903,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -12076,7 +13920,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -12090,7 +13937,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -12104,7 +13954,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -12123,7 +13976,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -12137,7 +13993,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -12152,7 +14011,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -12167,7 +14029,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -12279,7 +14144,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -12293,7 +14161,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -12307,7 +14178,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -12326,7 +14200,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -12340,7 +14217,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -12355,7 +14235,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -12460,7 +14343,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -12474,7 +14360,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -12488,7 +14377,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -12507,7 +14399,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -12521,7 +14416,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -12536,7 +14434,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -12630,7 +14531,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -12644,7 +14548,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -12663,7 +14570,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -12677,7 +14587,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -12692,7 +14605,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -12791,7 +14707,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -12806,7 +14725,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -12912,7 +14834,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -12926,7 +14851,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -12940,7 +14868,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payment_failed";
                     };
                 };
@@ -12954,7 +14885,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -12968,7 +14902,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -12982,7 +14919,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "billing_not_configured" | "conflict";
                     };
                 };
@@ -12996,7 +14936,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -13010,7 +14953,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -13029,7 +14975,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -13043,7 +14992,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -13058,7 +15010,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -13073,7 +15028,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -13123,7 +15081,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -13137,7 +15098,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -13151,7 +15115,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -13165,7 +15132,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -13179,7 +15149,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -13194,7 +15167,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -13209,7 +15185,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -13226,13 +15205,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The address to sign in with (trimmed and lower-cased); one account per address */
                     email: string;
+                    /** @description At least 10 and at most 200 characters, and not one of the most common passwords */
                     password: string;
+                    /** @description What the studio calls the person */
                     name?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The address to sign in with (trimmed and lower-cased); one account per address */
                     email: string;
+                    /** @description At least 10 and at most 200 characters, and not one of the most common passwords */
                     password: string;
+                    /** @description What the studio calls the person */
                     name?: string;
                 };
             };
@@ -13281,7 +15266,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -13295,7 +15283,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -13309,7 +15300,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -13323,7 +15317,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -13339,7 +15336,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -13353,7 +15353,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -13368,7 +15371,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -13385,11 +15391,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The address signed up with */
                     email: string;
+                    /** @description Its password */
                     password: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The address signed up with */
                     email: string;
+                    /** @description Its password */
                     password: string;
                 };
             };
@@ -13438,7 +15448,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -13452,7 +15465,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -13466,7 +15482,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -13480,7 +15499,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -13496,7 +15518,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -13510,7 +15535,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -13525,7 +15553,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -13573,7 +15604,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -13587,7 +15621,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -13606,7 +15643,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -13620,7 +15660,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -13635,7 +15678,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -13715,7 +15761,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -13729,7 +15778,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -13748,7 +15800,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -13762,7 +15817,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -13777,7 +15835,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -13794,11 +15855,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The password now (a wrong one is 403) */
                     current_password: string;
+                    /** @description The new one: 10 to 200 characters, not one of the most common */
                     new_password: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The password now (a wrong one is 403) */
                     current_password: string;
+                    /** @description The new one: 10 to 200 characters, not one of the most common */
                     new_password: string;
                 };
             };
@@ -13837,7 +15902,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -13851,7 +15919,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -13865,7 +15936,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -13879,7 +15953,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -13893,7 +15970,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -13912,7 +15992,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -13926,7 +16009,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -13941,7 +16027,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -13998,7 +16087,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -14012,7 +16104,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -14026,7 +16121,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -14042,7 +16140,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -14056,7 +16157,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -14071,7 +16175,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -14146,7 +16253,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -14160,7 +16270,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -14174,7 +16287,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -14190,7 +16306,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -14204,7 +16323,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -14219,7 +16341,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -14289,7 +16414,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -14303,7 +16431,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -14322,7 +16453,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -14336,7 +16470,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -14351,7 +16488,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -14427,7 +16567,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -14441,7 +16584,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -14460,7 +16606,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -14474,7 +16623,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -14489,7 +16641,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -14506,11 +16661,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description What the key is for, to tell keys apart */
                     name: string;
+                    /** @description What it may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels); every scope when left out */
                     scopes?: ("read" | "write" | "publish")[];
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description What the key is for, to tell keys apart */
                     name: string;
+                    /** @description What it may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels); every scope when left out */
                     scopes?: ("read" | "write" | "publish")[];
                 };
             };
@@ -14556,7 +16715,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -14570,7 +16732,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -14584,7 +16749,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -14598,7 +16766,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -14612,7 +16783,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -14631,7 +16805,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -14645,7 +16822,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -14660,7 +16840,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -14712,7 +16895,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -14726,7 +16912,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -14740,7 +16929,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -14754,7 +16946,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -14773,7 +16968,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -14787,7 +16985,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -14802,7 +17003,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -14822,17 +17026,29 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
+                    /**
+                     * @description Where the file will go: `demo_video` (POST /products), `avatar_image` (POST /avatars), `reference_video` (POST /videos), `music` (POST /music)
+                     * @enum {string}
+                     */
                     purpose: "demo_video" | "avatar_image" | "reference_video" | "music";
+                    /** @description The file's media type (`video/mp4`...): one the purpose takes, or 415 */
                     content_type: string;
+                    /** @description The file's size in bytes: at most the purpose's limit (413 otherwise); a larger file is refused by storage */
                     size_bytes: number | string;
+                    /** @description The file's name, kept for what it makes (a track's name) */
                     filename?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @enum {string} */
+                    /**
+                     * @description Where the file will go: `demo_video` (POST /products), `avatar_image` (POST /avatars), `reference_video` (POST /videos), `music` (POST /music)
+                     * @enum {string}
+                     */
                     purpose: "demo_video" | "avatar_image" | "reference_video" | "music";
+                    /** @description The file's media type (`video/mp4`...): one the purpose takes, or 415 */
                     content_type: string;
+                    /** @description The file's size in bytes: at most the purpose's limit (413 otherwise); a larger file is refused by storage */
                     size_bytes: number | string;
+                    /** @description The file's name, kept for what it makes (a track's name) */
                     filename?: string;
                 };
             };
@@ -14882,7 +17098,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -14896,7 +17115,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -14910,7 +17132,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -14924,7 +17149,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -14938,7 +17166,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -14952,7 +17183,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -14971,7 +17205,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -14985,7 +17222,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -15000,7 +17240,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -15078,7 +17321,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -15092,7 +17338,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -15111,7 +17360,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -15125,7 +17377,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -15140,7 +17395,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -15160,13 +17418,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Where events are POSTed: https, to a host that resolves to public addresses (checked now and on every attempt); redirects are not followed */
                     url: string;
+                    /** @description The event types to send (the document's `webhooks` section shows each), or `["*"]` for every type, those added later included */
                     events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+                    /** @description What the endpoint is for, to tell endpoints apart (at most 200 characters) */
                     description?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description Where events are POSTed: https, to a host that resolves to public addresses (checked now and on every attempt); redirects are not followed */
                     url: string;
+                    /** @description The event types to send (the document's `webhooks` section shows each), or `["*"]` for every type, those added later included */
                     events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+                    /** @description What the endpoint is for, to tell endpoints apart (at most 200 characters) */
                     description?: string;
                 };
             };
@@ -15217,7 +17481,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -15231,7 +17498,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -15245,7 +17515,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -15259,7 +17532,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -15273,7 +17549,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -15287,7 +17566,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -15306,7 +17588,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -15320,7 +17605,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -15335,7 +17623,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -15420,7 +17711,9 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description Events, oldest first */
                         data: components["schemas"]["WebhookEvent"][];
+                        /** @description Where the list stands */
                         meta: {
                             /** @description The `after` of the next call: the last event listed, or the `after` given when none was; null when the account has no events yet */
                             next_after: string | null;
@@ -15450,7 +17743,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -15464,7 +17760,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -15478,7 +17777,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -15497,7 +17799,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -15511,7 +17816,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -15526,7 +17834,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -15605,7 +17916,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -15619,7 +17933,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -15633,7 +17950,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -15647,7 +17967,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -15666,7 +17989,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -15680,7 +18006,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -15695,7 +18024,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -15747,7 +18079,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -15761,7 +18096,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -15775,7 +18113,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -15789,7 +18130,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -15808,7 +18152,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -15822,7 +18169,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -15837,7 +18187,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -15857,15 +18210,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description A new URL, vetted as at creation. Where events are POSTed: https, to a host that resolves to public addresses (checked now and on every attempt); redirects are not followed */
                     url?: string;
+                    /** @description The event types to send (the document's `webhooks` section shows each), or `["*"]` for every type, those added later included */
                     events?: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+                    /** @description What the endpoint is for, to tell endpoints apart (at most 200 characters); `null` clears it */
                     description?: string | null;
+                    /** @description `false` stops deliveries; `true` turns the endpoint back on (one the service disabled too) and clears its failure streak */
                     enabled?: boolean;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description A new URL, vetted as at creation. Where events are POSTed: https, to a host that resolves to public addresses (checked now and on every attempt); redirects are not followed */
                     url?: string;
+                    /** @description The event types to send (the document's `webhooks` section shows each), or `["*"]` for every type, those added later included */
                     events?: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+                    /** @description What the endpoint is for, to tell endpoints apart (at most 200 characters); `null` clears it */
                     description?: string | null;
+                    /** @description `false` stops deliveries; `true` turns the endpoint back on (one the service disabled too) and clears its failure streak */
                     enabled?: boolean;
                 };
             };
@@ -15914,7 +18275,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -15928,7 +18292,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -15942,7 +18309,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -15956,7 +18326,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -15970,7 +18343,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -15984,7 +18360,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -16003,7 +18382,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -16017,7 +18399,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -16032,7 +18417,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -16110,7 +18498,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -16124,7 +18515,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -16138,7 +18532,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -16152,7 +18549,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -16166,7 +18566,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -16180,7 +18583,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -16194,7 +18600,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -16213,7 +18622,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -16227,7 +18639,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -16242,7 +18657,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -16343,7 +18761,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -16357,7 +18778,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -16371,7 +18795,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -16385,7 +18812,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -16404,7 +18834,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -16418,7 +18851,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -16433,7 +18869,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -16506,7 +18945,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -16520,7 +18962,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -16534,7 +18979,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -16548,7 +18996,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -16562,7 +19013,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -16581,7 +19035,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -16595,7 +19052,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -16610,7 +19070,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -16661,7 +19124,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -16675,7 +19141,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -16689,7 +19158,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -16703,7 +19175,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -16722,7 +19197,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -16736,7 +19214,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -16751,7 +19232,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this operation answers with at this status
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };

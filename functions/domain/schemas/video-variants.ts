@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
 import { JOB_METHODS, type JobMethod } from '#domain/jobs';
 import { idField } from './common';
+import { meaning } from './envelope';
 import { BATCH_LIMITS } from '#domain/batches';
 import { METHOD_FIELDS, METHOD_SPECIFIC, createVideoInput } from './video';
 import { createVideoBatchInput } from './video-batch';
@@ -38,7 +39,7 @@ function shapeOf(method: JobMethod): Variant {
     .filter(([name]) => !refused.has(name))
     .map(([name, field]) => [name, required.includes(name) ? requiredField(field) : field] as const);
   const { product_id, ...rest } = Object.fromEntries(fields);
-  return z.strictObject({ product_id: product_id!, method: z.literal(method), ...rest }) as unknown as Variant;
+  return z.strictObject({ product_id: product_id!, method: meaning(z.literal(method), `\`${method}\`: ${WHAT_EACH_TAKES[method]}`), ...rest }) as unknown as Variant;
 }
 
 function unionOf<V extends z.ZodMiniObject>(id: string, variantId: (method: JobMethod) => string, shape: (method: JobMethod) => V, description: string) {
@@ -64,11 +65,17 @@ export const createVideoRequest = unionOf(
 const videoBatchVariant = unionOf(
   'BatchVariant',
   (method) => `${capitalised(method)}BatchVariant`,
-  (method) => z.extend(shapeOf(method), { product_id: z.optional(idField) }),
+  (method) => z.extend(shapeOf(method), { product_id: z.optional(meaning(idField, "The batch's `product_id`, if given at all (another is 400)")) }),
   "One variant of a batch: the fields of POST /videos for its method; `product_id` may be left out (it is the batch's)",
 );
 
 /** POST /videos/batch, its variants shown one shape per method. */
 export const createVideoBatchRequest = z.extend(createVideoBatchInput, {
-  variants: z.array(videoBatchVariant).check(z.minLength(1), z.maxLength(BATCH_LIMITS.maxVariants)),
+  variants: z
+    .array(videoBatchVariant)
+    .check(
+      z.minLength(1),
+      z.maxLength(BATCH_LIMITS.maxVariants),
+      z.meta({ description: `1 to ${BATCH_LIMITS.maxVariants} jobs to make, each the fields of POST /videos for its method` }),
+    ),
 });

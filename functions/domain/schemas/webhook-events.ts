@@ -36,7 +36,7 @@ function payloadOf<T extends DeliveredEventType>(type: T) {
   return z
     .object({
       id: z.string().check(z.meta({ description: 'The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats' })),
-      type: z.literal(type),
+      type: z.literal(type).check(z.meta({ description: 'The event type: what happened, and what `data` is' })),
       created_at: timestamp.check(z.meta({ description: 'When the change that raised the event happened' })),
       data: z.union([record, gone]).check(
         z.meta({ description: `The ${subject} as its GET answers it when the event is sent (links freshly signed), or \`{id, deleted: true}\` if it was deleted before` }),
@@ -59,8 +59,8 @@ export const webhookEventResponse = z
   .register(z.globalRegistry, { id: 'WebhookEvent', description: 'An event as its deliveries carry it: `data` is the record its `type` is about' });
 
 export const sentEventsResponse = z.object({
-  data: z.array(webhookEventResponse),
+  data: z.array(webhookEventResponse).check(z.meta({ description: 'Events, oldest first' })),
   meta: z.object({
     next_after: z.nullable(z.string()).check(z.meta({ description: 'The `after` of the next call: the last event listed, or the `after` given when none was; null when the account has no events yet' })),
-  }),
+  }).check(z.meta({ description: 'Where the list stands' })),
 });
