@@ -7,21 +7,24 @@
 import { Webhook, WebhookVerificationError as LibraryVerificationError } from 'standardwebhooks';
 import type { components } from './schema.js';
 
+type AnyWebhookEvent = components['schemas']['WebhookEvent'];
+
 /**
  * What a delivery's body holds, told apart by `type` (the document's `webhooks` section): `data` is
  * the record that type is about as its GET answers it (a job, a product, an avatar, a post; a ping's:
  * the endpoint), or `{id, deleted: true}` if it was deleted before the event was sent. Narrow on
- * `event.type` and `event.data` is typed.
+ * `event.type` and `event.data` is typed. `WebhookEvent<T>` is an event whose `data` you name
+ * yourself, as before the events were typed.
  */
-export type WebhookEvent = components['schemas']['WebhookEvent'];
+export type WebhookEvent<T = never> = [T] extends [never] ? AnyWebhookEvent : UntypedWebhookEvent<T>;
 
 /** What an event's `type` can be: every type an endpoint can name (`*` is a subscription, never a type), and `ping`. */
-export type WebhookEventType = WebhookEvent['type'];
+export type WebhookEventType = AnyWebhookEvent['type'];
 
 /** The event of one type: `WebhookEventOf<'video.job.done'>['data']` is the job. */
-export type WebhookEventOf<T extends WebhookEventType> = Extract<WebhookEvent, { type: T }>;
+export type WebhookEventOf<T extends WebhookEventType> = Extract<AnyWebhookEvent, { type: T }>;
 
-/** An event whose `data` the caller names (`verifyWebhook<T>`). */
+/** An event whose `data` the caller names (`verifyWebhook<T>`, `WebhookEvent<T>`). */
 interface UntypedWebhookEvent<T> {
   id: string;
   type: WebhookEventType;
@@ -58,7 +61,7 @@ function headerRecord(headers: HeaderSource): Record<string, string> {
  */
 export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderSource, secret: string | readonly string[]): WebhookEvent;
 /** As before the events were typed: `data` of the type you name (narrowing on `type` needs no name). */
-export function verifyWebhook<T>(rawBody: string | Uint8Array, headers: HeaderSource, secret: string | readonly string[]): UntypedWebhookEvent<T>;
+export function verifyWebhook<T>(rawBody: string | Uint8Array, headers: HeaderSource, secret: string | readonly string[]): WebhookEvent<T>;
 export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderSource, secret: string | readonly string[]): WebhookEvent {
   const body = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
   const secrets = typeof secret === 'string' ? [secret] : secret;

@@ -54,4 +54,7 @@ test("an event is typed by its type: narrowed on `type`, its `data` is that type
   const data: WebhookEventOf<'video.job.done'>['data'] = event.data;
   const videoId = 'deleted' in data ? null : data.video_id;
   expect(videoId).toBe(JOB_DONE.video_id);
+  // As before the union: an event whose data the caller names.
+  const named: WebhookEvent<{ video_id: number | null }> = verifyWebhook<{ video_id: number | null }>(delivery, signWebhook(delivery, 'evt_1', secret), secret);
+  expect(named.data.video_id).toBe(JOB_DONE.video_id);
 });
