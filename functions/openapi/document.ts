@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { createDocument, type oas31, type ZodOpenApiObject, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { API_NAME, API_PREFIX, API_REVISION, HANDLER_GROUPS, ROUTES, type RouteDefinition } from '#functions/routes';
 import { errorEnvelope } from '#domain/schemas/envelope';
-import type { ErrorCode } from '#domain/errors';
+import { ERROR_CODES, type ErrorCode } from '#domain/errors';
 import { SECURITY_SCHEME, SESSION_SCHEME, headerRef, headers, paramRef, parameters, rateLimitHeaders, securitySchemes } from './components';
 import { TRANSPORT_CODES, byStatus, routeErrorCodes } from './errors';
 import { operationIdOf } from './operation-ids';
@@ -36,7 +36,7 @@ const everyAnswer = { 'x-request-id': headerRef('RequestId'), 'Reaction-Studio-V
 const envelopeFor = (codes: readonly ErrorCode[]): oas31.SchemaObject => ({
   allOf: [
     { $ref: '#/components/schemas/ErrorEnvelope' },
-    { type: 'object', properties: { code: { enum: [...codes], description: 'The codes this operation answers with at this status' } } },
+    { type: 'object', properties: { code: { enum: [...codes], description: 'The codes this status carries here' } } },
   ],
 });
 
@@ -78,8 +78,12 @@ function successResponses(route: RouteDefinition): Record<string, ZodOpenApiResp
 
 const exampleField = (example: unknown) => (example === undefined ? {} : { example });
 
-/** One example per code the answer can carry, named by the code. */
-const errorExamples = (codes: readonly ErrorCode[]) => Object.fromEntries(codes.map((code) => [code, { summary: code, value: errorExample(code) }]));
+/** One example per code the answer can carry, named by the code: each a shared component, written once. */
+const errorExamples = (codes: readonly ErrorCode[]) => Object.fromEntries(codes.map((code) => [code, { $ref: `#/components/examples/${code}` }]));
+
+/** The envelope of every code, once: what the answers' examples point to. */
+const errorExampleComponents = () =>
+  Object.fromEntries((Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => [code, { summary: `${code} (${ERROR_CODES[code]})`, value: errorExample(code) }]));
 
 /** Authenticated GETs answering JSON take If-None-Match (functions/http/middleware/conditional-get.ts). */
 function isConditional(route: RouteDefinition): boolean {
@@ -191,6 +195,7 @@ export function buildOpenApiDocument() {
       securitySchemes: securitySchemes as never,
       parameters: { ...parameters, ...webhookParameters } as never,
       headers: headers as never,
+      examples: errorExampleComponents(),
       schemas: { ErrorEnvelope: errorEnvelope },
     },
   }));

@@ -4565,7 +4565,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -4583,7 +4583,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -4622,7 +4622,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -4640,7 +4640,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -4679,7 +4679,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -4697,7 +4697,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -4736,7 +4736,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -4754,7 +4754,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -4793,7 +4793,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -4811,7 +4811,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -4850,7 +4850,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -4868,7 +4868,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -4965,7 +4965,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -4982,7 +4982,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -4999,7 +4999,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -5021,7 +5021,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -5038,7 +5038,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -5056,7 +5056,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -5192,7 +5192,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -5209,7 +5209,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -5226,7 +5226,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -5243,7 +5243,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -5260,7 +5260,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -5277,7 +5277,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -5294,7 +5294,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -5311,7 +5311,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "invalid_media";
@@ -5333,7 +5333,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -5350,7 +5350,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -5368,7 +5368,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "upstream_unavailable";
@@ -5386,7 +5386,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -5462,7 +5462,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -5479,7 +5479,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -5496,7 +5496,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -5513,7 +5513,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -5530,7 +5530,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -5547,7 +5547,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -5569,7 +5569,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -5586,7 +5586,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -5604,7 +5604,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -5691,7 +5691,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -5708,7 +5708,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -5725,7 +5725,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -5742,7 +5742,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -5764,7 +5764,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -5781,7 +5781,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -5799,7 +5799,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -5890,7 +5890,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -5907,7 +5907,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -5924,7 +5924,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -5941,7 +5941,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -5958,7 +5958,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -5975,7 +5975,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -5997,7 +5997,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -6014,7 +6014,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -6032,7 +6032,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -6087,7 +6087,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -6104,7 +6104,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -6121,7 +6121,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -6138,7 +6138,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -6160,7 +6160,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -6177,7 +6177,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -6195,7 +6195,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -6286,7 +6286,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -6303,7 +6303,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -6320,7 +6320,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -6337,7 +6337,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -6354,7 +6354,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -6371,7 +6371,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -6393,7 +6393,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -6410,7 +6410,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -6428,7 +6428,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -6509,7 +6509,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -6526,7 +6526,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -6548,7 +6548,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -6565,7 +6565,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -6583,7 +6583,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -6714,7 +6714,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -6731,7 +6731,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -6748,7 +6748,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "avatars_full";
@@ -6765,7 +6765,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -6782,7 +6782,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -6799,7 +6799,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -6816,7 +6816,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -6833,7 +6833,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -6850,7 +6850,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "invalid_media" | "no_face";
@@ -6872,7 +6872,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -6889,7 +6889,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -6907,7 +6907,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "upstream_unavailable";
@@ -6925,7 +6925,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -7007,7 +7007,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -7024,7 +7024,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -7041,7 +7041,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -7058,7 +7058,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -7080,7 +7080,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -7097,7 +7097,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -7115,7 +7115,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -7170,7 +7170,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -7187,7 +7187,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -7204,7 +7204,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -7221,7 +7221,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -7238,7 +7238,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -7260,7 +7260,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -7277,7 +7277,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -7295,7 +7295,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -7372,7 +7372,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -7389,7 +7389,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -7411,7 +7411,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -7428,7 +7428,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -7446,7 +7446,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -7532,7 +7532,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -7549,7 +7549,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -7566,7 +7566,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -7583,7 +7583,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -7600,7 +7600,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -7617,7 +7617,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -7634,7 +7634,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -7651,7 +7651,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "invalid_media";
@@ -7673,7 +7673,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -7690,7 +7690,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -7708,7 +7708,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -7753,7 +7753,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -7770,7 +7770,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -7787,7 +7787,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -7804,7 +7804,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -7826,7 +7826,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -7843,7 +7843,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -7861,7 +7861,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -7916,7 +7916,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -7933,7 +7933,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -7950,7 +7950,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -7967,7 +7967,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -7984,7 +7984,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -8006,7 +8006,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -8023,7 +8023,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -8041,7 +8041,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -8120,7 +8120,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -8137,7 +8137,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -8159,7 +8159,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -8176,7 +8176,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -8194,7 +8194,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -8306,7 +8306,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -8323,7 +8323,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -8340,7 +8340,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "library_full";
@@ -8357,7 +8357,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -8374,7 +8374,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -8391,7 +8391,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -8408,7 +8408,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -8425,7 +8425,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -8447,7 +8447,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -8464,7 +8464,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -8482,7 +8482,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -8562,7 +8562,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -8579,7 +8579,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -8596,7 +8596,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -8613,7 +8613,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -8635,7 +8635,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -8652,7 +8652,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -8670,7 +8670,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -8725,7 +8725,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -8742,7 +8742,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -8759,7 +8759,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -8776,7 +8776,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -8798,7 +8798,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -8815,7 +8815,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -8833,7 +8833,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -8925,7 +8925,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -8942,7 +8942,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -8959,7 +8959,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -8981,7 +8981,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -8998,7 +8998,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -9016,7 +9016,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -9143,7 +9143,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -9160,7 +9160,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -9177,7 +9177,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "allowance_exhausted";
@@ -9194,7 +9194,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -9211,7 +9211,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -9228,7 +9228,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -9245,7 +9245,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -9262,7 +9262,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -9279,7 +9279,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "invalid_media" | "no_face";
@@ -9301,7 +9301,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -9318,7 +9318,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -9336,7 +9336,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "upstream_unavailable";
@@ -9354,7 +9354,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -9465,7 +9465,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -9482,7 +9482,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -9499,7 +9499,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -9521,7 +9521,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -9538,7 +9538,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -9556,7 +9556,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -9638,7 +9638,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -9655,7 +9655,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -9672,7 +9672,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -9689,7 +9689,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -9711,7 +9711,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -9728,7 +9728,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -9746,7 +9746,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -9801,7 +9801,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -9818,7 +9818,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -9835,7 +9835,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -9852,7 +9852,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -9874,7 +9874,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -9891,7 +9891,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -9909,7 +9909,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -10011,7 +10011,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -10028,7 +10028,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -10045,7 +10045,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -10062,7 +10062,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -10084,7 +10084,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -10101,7 +10101,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -10119,7 +10119,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -10212,7 +10212,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -10229,7 +10229,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -10246,7 +10246,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -10263,7 +10263,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -10285,7 +10285,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -10302,7 +10302,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -10320,7 +10320,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -10474,7 +10474,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -10491,7 +10491,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -10508,7 +10508,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -10525,7 +10525,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -10542,7 +10542,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -10559,7 +10559,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -10576,7 +10576,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -10598,7 +10598,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -10615,7 +10615,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -10633,7 +10633,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "upstream_unavailable";
@@ -10651,7 +10651,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -10880,7 +10880,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -10897,7 +10897,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -10914,7 +10914,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "allowance_exhausted";
@@ -10931,7 +10931,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -10948,7 +10948,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -10965,7 +10965,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -10982,7 +10982,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -10999,7 +10999,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -11016,7 +11016,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "invalid_media" | "no_face";
@@ -11038,7 +11038,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -11055,7 +11055,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -11073,7 +11073,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "upstream_unavailable";
@@ -11091,7 +11091,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -11269,7 +11269,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -11286,7 +11286,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -11303,7 +11303,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "allowance_exhausted";
@@ -11320,7 +11320,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -11337,7 +11337,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -11354,7 +11354,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -11371,7 +11371,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -11388,7 +11388,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -11405,7 +11405,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "invalid_media" | "no_face";
@@ -11427,7 +11427,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -11444,7 +11444,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -11462,7 +11462,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "upstream_unavailable";
@@ -11480,7 +11480,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -11630,7 +11630,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -11647,7 +11647,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -11664,7 +11664,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -11681,7 +11681,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -11703,7 +11703,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -11720,7 +11720,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -11738,7 +11738,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -11818,7 +11818,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -11835,7 +11835,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -11852,7 +11852,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -11869,7 +11869,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -11886,7 +11886,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -11903,7 +11903,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -11920,7 +11920,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "invalid_media";
@@ -11942,7 +11942,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -11959,7 +11959,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -11977,7 +11977,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "upstream_unavailable";
@@ -11995,7 +11995,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -12082,7 +12082,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -12099,7 +12099,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -12116,7 +12116,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -12133,7 +12133,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -12150,7 +12150,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -12167,7 +12167,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -12189,7 +12189,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -12206,7 +12206,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -12224,7 +12224,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -12315,7 +12315,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -12332,7 +12332,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -12354,7 +12354,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -12371,7 +12371,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -12389,7 +12389,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -12531,7 +12531,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -12548,7 +12548,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -12565,7 +12565,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -12582,7 +12582,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -12599,7 +12599,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -12616,7 +12616,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -12638,7 +12638,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -12655,7 +12655,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -12673,7 +12673,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "upstream_unavailable";
@@ -12691,7 +12691,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -12758,7 +12758,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -12775,7 +12775,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -12792,7 +12792,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -12809,7 +12809,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -12831,7 +12831,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -12848,7 +12848,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -12866,7 +12866,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -12956,7 +12956,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -12973,7 +12973,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -12990,7 +12990,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -13007,7 +13007,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -13024,7 +13024,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -13041,7 +13041,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -13063,7 +13063,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -13080,7 +13080,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -13098,7 +13098,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "upstream_unavailable";
@@ -13116,7 +13116,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -13229,7 +13229,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -13246,7 +13246,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -13263,7 +13263,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -13285,7 +13285,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -13302,7 +13302,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -13320,7 +13320,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -13444,7 +13444,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -13461,7 +13461,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -13478,7 +13478,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -13495,7 +13495,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -13512,7 +13512,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -13529,7 +13529,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -13546,7 +13546,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -13568,7 +13568,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -13585,7 +13585,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -13603,7 +13603,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "upstream_unavailable";
@@ -13621,7 +13621,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -13724,7 +13724,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -13741,7 +13741,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -13758,7 +13758,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -13775,7 +13775,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -13797,7 +13797,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -13814,7 +13814,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -13832,7 +13832,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -13887,7 +13887,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -13904,7 +13904,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -13921,7 +13921,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -13938,7 +13938,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -13955,7 +13955,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -13977,7 +13977,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -13994,7 +13994,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -14012,7 +14012,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "upstream_unavailable";
@@ -14030,7 +14030,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -14145,7 +14145,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -14162,7 +14162,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -14179,7 +14179,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -14201,7 +14201,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -14218,7 +14218,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -14236,7 +14236,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -14344,7 +14344,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -14361,7 +14361,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -14378,7 +14378,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -14400,7 +14400,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -14417,7 +14417,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -14435,7 +14435,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -14532,7 +14532,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -14549,7 +14549,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -14571,7 +14571,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -14588,7 +14588,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -14606,7 +14606,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -14708,7 +14708,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -14726,7 +14726,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -14835,7 +14835,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -14852,7 +14852,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -14869,7 +14869,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payment_failed";
@@ -14886,7 +14886,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -14903,7 +14903,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -14920,7 +14920,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "billing_not_configured" | "conflict";
@@ -14937,7 +14937,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -14954,7 +14954,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -14976,7 +14976,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -14993,7 +14993,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -15011,7 +15011,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "upstream_unavailable";
@@ -15029,7 +15029,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -15082,7 +15082,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -15099,7 +15099,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -15116,7 +15116,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -15133,7 +15133,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -15150,7 +15150,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -15168,7 +15168,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "upstream_unavailable";
@@ -15186,7 +15186,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -15267,7 +15267,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -15284,7 +15284,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -15301,7 +15301,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -15318,7 +15318,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -15337,7 +15337,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -15354,7 +15354,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -15372,7 +15372,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -15449,7 +15449,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -15466,7 +15466,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -15483,7 +15483,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -15500,7 +15500,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -15519,7 +15519,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -15536,7 +15536,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -15554,7 +15554,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -15605,7 +15605,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -15622,7 +15622,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -15644,7 +15644,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -15661,7 +15661,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -15679,7 +15679,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -15762,7 +15762,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -15779,7 +15779,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -15801,7 +15801,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -15818,7 +15818,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -15836,7 +15836,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -15903,7 +15903,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -15920,7 +15920,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -15937,7 +15937,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -15954,7 +15954,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -15971,7 +15971,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -15993,7 +15993,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -16010,7 +16010,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -16028,7 +16028,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -16088,7 +16088,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -16105,7 +16105,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -16122,7 +16122,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -16141,7 +16141,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -16158,7 +16158,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -16176,7 +16176,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -16254,7 +16254,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -16271,7 +16271,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -16288,7 +16288,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -16307,7 +16307,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -16324,7 +16324,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -16342,7 +16342,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -16415,7 +16415,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -16432,7 +16432,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -16454,7 +16454,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -16471,7 +16471,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -16489,7 +16489,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -16568,7 +16568,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -16585,7 +16585,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -16607,7 +16607,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -16624,7 +16624,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -16642,7 +16642,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -16716,7 +16716,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -16733,7 +16733,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -16750,7 +16750,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -16767,7 +16767,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -16784,7 +16784,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -16806,7 +16806,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -16823,7 +16823,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -16841,7 +16841,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -16896,7 +16896,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -16913,7 +16913,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -16930,7 +16930,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -16947,7 +16947,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -16969,7 +16969,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -16986,7 +16986,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -17004,7 +17004,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -17099,7 +17099,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -17116,7 +17116,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -17133,7 +17133,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -17150,7 +17150,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -17167,7 +17167,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -17184,7 +17184,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -17206,7 +17206,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -17223,7 +17223,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -17241,7 +17241,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -17322,7 +17322,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -17339,7 +17339,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -17361,7 +17361,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -17378,7 +17378,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -17396,7 +17396,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -17482,7 +17482,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -17499,7 +17499,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -17516,7 +17516,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -17533,7 +17533,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -17550,7 +17550,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -17567,7 +17567,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -17589,7 +17589,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -17606,7 +17606,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -17624,7 +17624,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -17744,7 +17744,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -17761,7 +17761,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -17778,7 +17778,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -17800,7 +17800,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -17817,7 +17817,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -17835,7 +17835,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -17917,7 +17917,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -17934,7 +17934,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -17951,7 +17951,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -17968,7 +17968,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -17990,7 +17990,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -18007,7 +18007,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -18025,7 +18025,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -18080,7 +18080,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -18097,7 +18097,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -18114,7 +18114,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -18131,7 +18131,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -18153,7 +18153,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -18170,7 +18170,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -18188,7 +18188,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -18276,7 +18276,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -18293,7 +18293,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -18310,7 +18310,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -18327,7 +18327,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -18344,7 +18344,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -18361,7 +18361,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -18383,7 +18383,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -18400,7 +18400,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -18418,7 +18418,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -18499,7 +18499,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -18516,7 +18516,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -18533,7 +18533,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -18550,7 +18550,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -18567,7 +18567,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -18584,7 +18584,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "payload_too_large";
@@ -18601,7 +18601,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unsupported_media_type";
@@ -18623,7 +18623,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -18640,7 +18640,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -18658,7 +18658,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -18762,7 +18762,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -18779,7 +18779,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -18796,7 +18796,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -18813,7 +18813,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -18835,7 +18835,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -18852,7 +18852,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -18870,7 +18870,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -18946,7 +18946,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -18963,7 +18963,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -18980,7 +18980,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -18997,7 +18997,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -19014,7 +19014,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "conflict";
@@ -19036,7 +19036,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -19053,7 +19053,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -19071,7 +19071,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
@@ -19125,7 +19125,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request";
@@ -19142,7 +19142,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "unauthorized";
@@ -19159,7 +19159,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "forbidden";
@@ -19176,7 +19176,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "not_found";
@@ -19198,7 +19198,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
@@ -19215,7 +19215,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "internal_error";
@@ -19233,7 +19233,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /**
-                         * @description The codes this operation answers with at this status
+                         * @description The codes this status carries here
                          * @enum {unknown}
                          */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";

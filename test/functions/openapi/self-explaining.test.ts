@@ -35,10 +35,13 @@ function problems(value: unknown, ...path: string[]): string[] {
 
 const operations = ROUTES.map((route) => ({ route, method: route.method.toLowerCase(), op: document.paths[route.path][route.method.toLowerCase()] as Json }));
 
+/** An example object, or the shared one it names (`#/components/examples/...`). */
+const exampleObject = (example: Json): Json => (typeof example.$ref === 'string' ? document.components.examples[example.$ref.split('/').pop()!] : example);
+
 /** Each example of a media type: its `example`, or the values of its `examples`. */
 const examplesOf = (media: Json): [string, unknown][] => [
   ...(media.example !== undefined ? [['example', media.example] as [string, unknown]] : []),
-  ...Object.entries((media.examples ?? {}) as Record<string, { value: unknown }>).map(([name, e]) => [name, e.value] as [string, unknown]),
+  ...Object.entries((media.examples ?? {}) as Record<string, Json>).map(([name, e]) => [name, exampleObject(e).value] as [string, unknown]),
 ];
 
 describe('the API description explains itself', () => {
@@ -98,7 +101,8 @@ describe('the API description explains itself', () => {
         expect(media.schema.allOf[0]).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
         expect(Object.keys(media.examples).sort()).toEqual([...codes].sort());
         for (const code of codes) {
-          const envelope = media.examples[code].value;
+          expect(media.examples[code]).toEqual({ $ref: `#/components/examples/${code}` });
+          const envelope = document.components.examples[code].value;
           expect(envelope).toMatchObject({ code, request_id: expect.any(String), doc_url: `/api/v1/docs/errors#${code}` });
           if (status !== 'default') expect(ERROR_CODES[code as keyof typeof ERROR_CODES]).toBe(Number(status));
           expect(problems(envelope, 'paths', route.path, method, 'responses', status, 'content', 'application/json', 'schema')).toEqual([]);
