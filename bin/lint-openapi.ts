@@ -1,6 +1,7 @@
 /**
  * `npm run lint:openapi` (after `openapi.ts --check`): lints docs/openapi.json with Redocly's rules as
- * redocly.yaml sets them, and fails on any error or warning. It calls `@redocly/openapi-core`, the
+ * redocly.yaml sets them (the recommended ones, and ours in lint/openapi-rules.ts), and fails on any
+ * error or warning. It calls `@redocly/openapi-core`, the
  * linter inside Redocly's CLI, which openapi-typescript already installs: the CLI itself would add
  * 14 MB and a docs server to the install for this one command.
  */

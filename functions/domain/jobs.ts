@@ -8,6 +8,15 @@ import { SOUND_DEFAULTS, type SoundMode } from './sound';
 export const JOB_STATUSES = ['queued', 'processing', 'preview_ready', 'done', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
+/** What each status tells a client polling the job (the API description shows them beside the values). */
+export const JOB_STATUS_MEANINGS: Readonly<Record<JobStatus, string>> = {
+  queued: 'Accepted, waiting for its first step (again after a regenerate)',
+  processing: 'A step is running (`stage` says which, `progress` how far)',
+  preview_ready: 'A preview job stopped at its preview (`preview_url`): approve it or regenerate it before `preview_expires_at`',
+  done: 'Finished: `video_id` names the video (GET /videos/{id})',
+  failed: 'Ended without a video: `error` says why; units still reserved for it are released',
+};
+
 export const JOB_METHODS = ['prompt', 'motion', 'reuse'] as const;
 export type JobMethod = (typeof JOB_METHODS)[number];
 
@@ -89,6 +98,20 @@ export const JOB_STAGES = {
   failed: 100,
 } as const;
 export type JobStage = keyof typeof JOB_STAGES;
+
+/** What each stage is doing; `progress` starts at the stage's figure in JOB_STAGES. */
+export const JOB_STAGE_MEANINGS: Readonly<Record<JobStage, string>> = {
+  queued: 'Waiting to start (progress 0)',
+  preparing: 'Checking that the product, the avatar or the saved reaction it uses still exist (5)',
+  waiting_for_capacity: 'A render step was refused because the service is busy; it is tried again shortly, for up to an hour (progress unchanged)',
+  generating_reaction: 'The engine makes the reaction clip (15)',
+  rendering_preview: 'The caption is drawn over the reaction for the preview (60)',
+  awaiting_approval: 'The preview is shown: waiting for approve or regenerate (70)',
+  composing: 'The captioned reaction and the demo are joined, with the sound (80)',
+  finalizing: 'The video and its poster are stored and the job charged (95)',
+  done: 'The video is ready (100)',
+  failed: 'The job ended failed (100)',
+};
 
 /** Failure codes a job can end with (`error.code`), each with what the user can do about it. */
 export const JOB_ERROR_CODES = {

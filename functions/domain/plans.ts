@@ -20,7 +20,7 @@ export type Plan = (typeof PLANS)[PlanName];
 export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];
 
 /** The currency of every price. */
-export const PLAN_CURRENCY = 'usd';
+export const PLAN_CURRENCY = 'usd' as const;
 
 export function isPlanName(value: string): value is PlanName {
   return Object.hasOwn(PLANS, value);

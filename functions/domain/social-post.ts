@@ -74,6 +74,7 @@ const channelIds = z
     z.minLength(1, 'must name at least one channel'),
     z.maxLength(POST_CHANNELS_MAX, `must name at most ${POST_CHANNELS_MAX} channels`),
     z.refine((ids: string[]) => new Set(ids).size === ids.length, 'must not name a channel twice'),
+    z.meta({ description: `The channels to post to (their ids, GET /social/connections), 1 to ${POST_CHANNELS_MAX}; in a form body one comma-separated field` }),
   );
 
 /**
@@ -81,17 +82,24 @@ const channelIds = z
  * the message can say how far off it is.
  */
 export const createPostInput = z.strictObject({
-  provider: z.enum(SOCIAL_PROVIDERS, { error: `must be one of ${SOCIAL_PROVIDERS.join(', ')}` }),
-  video_id: idField,
+  provider: z
+    .enum(SOCIAL_PROVIDERS, { error: `must be one of ${SOCIAL_PROVIDERS.join(', ')}` })
+    .check(z.meta({ description: 'The connected provider to post through' })),
+  video_id: idField.check(z.meta({ description: 'The finished video to post (GET /videos)' })),
   account_ids: channelIds,
   caption: z.optional(
     z.string({ error: 'must be a string' }).check(
       z.refine((text: string) => captionLength(text) <= CAPTION_MAX, `must be at most ${CAPTION_MAX} characters`),
       withoutControlCharacters('text'),
+      z.meta({ description: "The text posted with the video, within the strictest of its channels' limits" }),
     ),
   ),
-  schedule_at: z.optional(z.nullable(z.string({ error: 'must be an ISO 8601 date-time with a UTC offset, or null' }))),
-  draft: z.optional(z.boolean({ error: 'must be true or false' })),
+  schedule_at: z.optional(
+    z
+      .nullable(z.string({ error: 'must be an ISO 8601 date-time with a UTC offset, or null' }))
+      .check(z.meta({ description: `When it goes out: an ISO 8601 date-time with its offset, within ${SCHEDULE_MAX_AHEAD_DAYS} days; null or left out: now` })),
+  ),
+  draft: z.optional(z.boolean({ error: 'must be true or false' }).check(z.meta({ description: 'Hand it over as a draft, to publish at the provider' }))),
 });
 export type CreatePostInput = z.infer<typeof createPostInput>;
 

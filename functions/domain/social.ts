@@ -138,12 +138,12 @@ const providerSecret = (min: number) =>
 
 /** PUT /social/connections/{provider} (and `cli connections set`). Messages never quote the value. */
 export const connectionInput = z.strictObject({
-  api_key: providerSecret(8),
+  api_key: providerSecret(8).check(z.meta({ description: "The provider's API key: checked with the provider, then stored sealed; never shown again (only its last 4 characters)" })),
   /** provider_a only: the User Profile the key acts for. */
-  profile_key: z.optional(providerSecret(1)),
+  profile_key: z.optional(providerSecret(1).check(z.meta({ description: '`provider_a` only: the User Profile the key acts for' }))),
   /** provider_a only, both or neither: the owner's X app, which Ayrshare needs for X channels. */
-  x_api_key: z.optional(providerSecret(1)),
-  x_api_secret: z.optional(providerSecret(1)),
+  x_api_key: z.optional(providerSecret(1).check(z.meta({ description: "`provider_a` only, with `x_api_secret`: the owner's X app, which X channels need" }))),
+  x_api_secret: z.optional(providerSecret(1).check(z.meta({ description: "`provider_a` only, with `x_api_key`: the X app's secret" }))),
 });
 
 export type ConnectionInput = z.infer<typeof connectionInput>;

@@ -27,6 +27,32 @@ export type SubscribedEvent = WebhookEventType | typeof ALL_EVENTS;
 /** The record an event is about; its payload's `data` is that record as its GET answers it. */
 export type EventSubjectKind = 'job' | 'product' | 'avatar' | 'post' | 'endpoint';
 
+/**
+ * What each delivered type is about and when it is sent: raiseEvent takes only the subject its type
+ * names, and the API description documents each type's payload from this table.
+ */
+export const EVENT_SUBJECTS = {
+  'video.job.preview_ready': { subject: 'job', sentWhen: "A preview job's preview is ready to approve or regenerate (again after each regenerate)." },
+  'video.job.done': { subject: 'job', sentWhen: 'A job finished with its video (`data.video_id`).' },
+  'video.job.failed': { subject: 'job', sentWhen: 'A job ended failed (`data.error` says why); its allowance unit was released.' },
+  'product.demo.ready': {
+    subject: 'product',
+    sentWhen: "A demo clip's background conversion ended ready (or, for a stack's first sample product, its clip was made).",
+  },
+  'product.demo.failed': { subject: 'product', sentWhen: "A demo clip's background conversion failed (`data.demo_video.error` says why)." },
+  'avatar.ready': { subject: 'avatar', sentWhen: "A prompt avatar's background generation ended ready." },
+  'avatar.failed': { subject: 'avatar', sentWhen: "A prompt avatar's background generation failed (`data.error` says why)." },
+  'social.post.published': { subject: 'post', sentWhen: 'A refresh of a post found it published on every channel.' },
+  'social.post.failed': {
+    subject: 'post',
+    sentWhen: 'A refresh of a post found it failed, or published on some channels only (`data.status` is `partially_published`).',
+  },
+  ping: { subject: 'endpoint', sentWhen: 'POST /webhooks/{webhook_id}/test asked for it: to that endpoint only, whatever it subscribes to.' },
+} as const satisfies Record<DeliveredEventType, { subject: EventSubjectKind; sentWhen: string }>;
+
+/** The subject kind a delivered type is about. */
+export type SubjectOf<T extends DeliveredEventType> = (typeof EVENT_SUBJECTS)[T]['subject'];
+
 export const WEBHOOK_LIMITS = {
   endpointsPerAccount: 10,
   /** A 2xx within this long is success; anything else is retried. */
@@ -209,5 +235,5 @@ export function webhookUrlProblem(raw: string, policy: ReceiverPolicy): string |
 const isLoopbackName = (hostname: string) => ['localhost', '127.0.0.1', '[::1]', '::1'].includes(hostname.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 
 /** A post published on some channels only counts as failed: something needs the account's attention (data.status says which). */
-export const postEventOf = (status: string): WebhookEventType | undefined =>
+export const postEventOf = (status: string): 'social.post.published' | 'social.post.failed' | undefined =>
   status === 'published' ? 'social.post.published' : status === 'failed' || status === 'partially_published' ? 'social.post.failed' : undefined;

@@ -5,19 +5,17 @@
  */
 import * as z from 'zod/mini';
 import { createDocument, type oas31, type ZodOpenApiObject, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
-import { API_NAME, API_PREFIX, API_REVISION, HANDLER_GROUPS, ROUTES, type BodyKind, type RouteBody, type RouteDefinition } from '#functions/routes';
+import { API_NAME, API_PREFIX, API_REVISION, HANDLER_GROUPS, ROUTES, type RouteDefinition } from '#functions/routes';
 import { errorEnvelope } from '#domain/schemas/envelope';
-import type { ErrorCode } from '#domain/errors';
+import { ERROR_CODES, type ErrorCode } from '#domain/errors';
 import { SECURITY_SCHEME, SESSION_SCHEME, headerRef, headers, paramRef, parameters, rateLimitHeaders, securitySchemes } from './components';
 import { TRANSPORT_CODES, byStatus, routeErrorCodes } from './errors';
 import { operationIdOf } from './operation-ids';
 import { contractOf, type RouteContract } from './route-contracts';
-
-const MEDIA_TYPES: Record<BodyKind, string> = {
-  json: 'application/json',
-  form: 'application/x-www-form-urlencoded',
-  multipart: 'multipart/form-data',
-};
+import { requestBody } from './request-bodies';
+import { WEBHOOK_TAG, webhookEntries, webhookParameters } from './webhooks';
+import { SAMPLES, exampleOf } from './examples';
+import { errorExample } from './examples/errors';
 
 const DESCRIPTION = `Short vertical reaction videos for products: an avatar reacts under a hook caption, then the product's demo plays.
 
@@ -36,7 +34,10 @@ const everyAnswer = { 'x-request-id': headerRef('RequestId'), 'Reaction-Studio-V
 
 /** The envelope, its `code` narrowed to what this status can carry here. */
 const envelopeFor = (codes: readonly ErrorCode[]): oas31.SchemaObject => ({
-  allOf: [{ $ref: '#/components/schemas/ErrorEnvelope' }, { type: 'object', properties: { code: { enum: [...codes] } } }],
+  allOf: [
+    { $ref: '#/components/schemas/ErrorEnvelope' },
+    { type: 'object', properties: { code: { enum: [...codes], description: 'The codes this status carries here' } } },
+  ],
 });
 
 function successResponses(route: RouteDefinition): Record<string, ZodOpenApiResponseObject> {
@@ -63,7 +64,7 @@ function successResponses(route: RouteDefinition): Record<string, ZodOpenApiResp
         ...(tagged ? { ETag: headerRef('ETag') } : {}),
         ...(route.idempotencyKey && status.startsWith('2') ? { 'Idempotent-Replayed': headerRef('IdempotentReplayed') } : {}),
       },
-      content: { [contentType]: answer.schema ? { schema: answer.schema } : {} },
+      content: { [contentType]: answer.schema ? { schema: answer.schema, ...exampleField(answer.example ?? exampleOf(answer.schema)) } : {} },
     };
     if (tagged) {
       out['304'] = {
@@ -74,6 +75,15 @@ function successResponses(route: RouteDefinition): Record<string, ZodOpenApiResp
   }
   return out;
 }
+
+const exampleField = (example: unknown) => (example === undefined ? {} : { example });
+
+/** One example per code the answer can carry, named by the code: each a shared component, written once. */
+const errorExamples = (codes: readonly ErrorCode[]) => Object.fromEntries(codes.map((code) => [code, { $ref: `#/components/examples/${code}` }]));
+
+/** The envelope of every code, once: what the answers' examples point to. */
+const errorExampleComponents = () =>
+  Object.fromEntries((Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => [code, { summary: `${code} (${ERROR_CODES[code]})`, value: errorExample(code) }]));
 
 /** Authenticated GETs answering JSON take If-None-Match (functions/http/middleware/conditional-get.ts). */
 function isConditional(route: RouteDefinition): boolean {
@@ -94,7 +104,7 @@ function errorResponses(route: RouteDefinition): Record<string, ZodOpenApiRespon
         ...(limited ? rateLimitHeaders : {}),
         ...(retry ? { 'Retry-After': status === 429 ? { ...headers.RetryAfter, required: true } : headerRef('RetryAfter') } : {}),
       },
-      content: { 'application/json': { schema: envelopeFor(codes) } },
+      content: { 'application/json': { schema: envelopeFor(codes), examples: errorExamples(codes) } },
     };
   }
   return out;
@@ -105,35 +115,8 @@ const transportRefusal: ZodOpenApiResponseObject = {
     'Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), ' +
     'a body not received in time (408) or over the route\'s limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431).',
   headers: { ...everyAnswer, Allow: headerRef('Allow') },
-  content: { 'application/json': { schema: envelopeFor(TRANSPORT_CODES) } },
+  content: { 'application/json': { schema: envelopeFor(TRANSPORT_CODES), examples: errorExamples(TRANSPORT_CODES) } },
 };
-
-/** A multipart body: the text fields' schema plus each file part as binary. */
-function multipartSchema(body: RouteBody, contract: RouteContract): oas31.SchemaObject {
-  const textFields = contract.multipartFields ?? contract.fields!;
-  const { $schema: _, ...fields } = z.toJSONSchema(textFields, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>;
-  const files = Object.entries(body.files ?? {});
-  const properties = {
-    ...(fields.properties as Record<string, unknown>),
-    ...Object.fromEntries(
-      files.map(([name, rule]) => [name, { type: 'string', format: 'binary', description: `${rule.description}; at most ${rule.maxBytes / 1024 / 1024} MB` }]),
-    ),
-  };
-  const required = [...((fields.required as string[] | undefined) ?? []), ...files.filter(([, rule]) => rule.required).map(([name]) => name)];
-  return { ...fields, type: 'object', properties, ...(required.length ? { required } : {}) } as oas31.SchemaObject;
-}
-
-function requestBody(route: RouteDefinition): ZodOpenApiOperationObject['requestBody'] {
-  const { body } = route;
-  if (!body) return undefined;
-  const contract = contractOf(route);
-  return {
-    required: !body.optional,
-    content: Object.fromEntries(
-      body.accept.map((kind) => [MEDIA_TYPES[kind], { schema: kind === 'multipart' ? multipartSchema(body, contract) : contract.fields }]),
-    ),
-  };
-}
 
 function parametersOf(route: RouteDefinition) {
   const list = [];
@@ -183,24 +166,37 @@ function operation(route: RouteDefinition): ZodOpenApiOperationObject {
   } as ZodOpenApiOperationObject;
 }
 
+/** Each record schema's sample as its component's example too, where the document names it. */
+function withComponentExamples<D extends { components?: { schemas?: Record<string, unknown> } }>(document: D): D {
+  const schemas = document.components?.schemas ?? {};
+  for (const { schema, value } of SAMPLES) {
+    const id = z.globalRegistry.get(schema)?.id;
+    const component = id === undefined ? undefined : (schemas[id] as oas31.SchemaObject | undefined);
+    if (component) component.examples = [value];
+  }
+  return document;
+}
+
 export function buildOpenApiDocument() {
   const paths: NonNullable<ZodOpenApiObject['paths']> = {};
   for (const route of ROUTES) {
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
   }
-  return createDocument({
+  return withComponentExamples(createDocument({
     openapi: '3.1.0',
     // The major version is in the path (servers); info.version is v1's revision, as every answer's Reaction-Studio-Version says.
     info: { title: API_NAME, version: API_REVISION, description: DESCRIPTION },
     servers: [{ url: API_PREFIX, description: 'This host' }],
-    tags: Object.entries(HANDLER_GROUPS).map(([name, group]) => ({ name, description: group.description })),
+    tags: [...Object.entries(HANDLER_GROUPS).map(([name, group]) => ({ name, description: group.description })), WEBHOOK_TAG],
     security: [{ [SECURITY_SCHEME]: [] }],
     paths,
+    webhooks: webhookEntries(),
     components: {
       securitySchemes: securitySchemes as never,
-      parameters: parameters as never,
+      parameters: { ...parameters, ...webhookParameters } as never,
       headers: headers as never,
+      examples: errorExampleComponents(),
       schemas: { ErrorEnvelope: errorEnvelope },
     },
-  });
+  }));
 }

@@ -15,9 +15,10 @@ import { createProductInput, createSampleProductInput, productResponse, updatePr
 import { avatarResponse, createAvatarFromUpload, createAvatarInput } from '#domain/schemas/avatar';
 import { addMusicFromFile, addMusicFromUpload, deletedMusicResponse, musicTrackResponse } from '#domain/schemas/music';
 import { saveReactionInput, savedReactionResponse } from '#domain/schemas/reaction';
-import { approveVideoInput, createVideoInput, regenerateVideoInput } from '#domain/schemas/video';
+import { approveVideoInput, regenerateVideoInput } from '#domain/schemas/video';
+import { createVideoBatchRequest, createVideoRequest } from '#domain/schemas/video-variants';
 import { jobResponse, takeResponse } from '#domain/schemas/job';
-import { createVideoBatchInput, videoBatchResponse } from '#domain/schemas/video-batch';
+import { videoBatchResponse } from '#domain/schemas/video-batch';
 import { videoQuoteResponse } from '#domain/schemas/quote';
 import { finishedVideoResponse } from '#domain/schemas/finished-video';
 import { hookIdeasResponse, hookRequest } from '#domain/schemas/hooks';
@@ -34,12 +35,12 @@ import {
   deletedWebhookResponse,
   rotateSecretInput,
   rotatedWebhookResponse,
-  sentEventsResponse,
   testEventResponse,
   updateWebhookInput,
   webhookDeliveryResponse,
   webhookResponse,
 } from '#domain/schemas/webhooks';
+import { sentEventsResponse } from '#domain/schemas/webhook-events';
 import {
   accountResponse,
   apiKeyResponse,
@@ -61,6 +62,7 @@ import {
 import { connectionInput } from '#domain/social';
 import { createPostInput } from '#domain/social-post';
 import { ROUTES, type RouteDefinition } from '#functions/routes';
+import { AVATAR_PROCESSING, JOB_COMPOSING, JOB_QUEUED, OWN_MUSIC_TRACK, PRODUCT_PROCESSING } from './examples/media';
 
 type SuccessStatus = 200 | 201 | 202 | 302;
 
@@ -72,6 +74,8 @@ interface Answer {
   contentType?: string;
   /** A redirect: no body, a `Location`. */
   redirect?: true;
+  /** The body's example, where the schema's own (./examples) is not the one to show. */
+  example?: unknown;
 }
 
 export interface RouteContract {
@@ -88,25 +92,31 @@ export interface RouteContract {
 /** `POST /products`: the table's method and path, without the prefix. */
 type ContractKey = `${RouteDefinition['method']} /${string}`;
 
-const ok = (description: string, schema: ZodMiniType): Answer => ({ description, schema });
+const ok = (description: string, schema: ZodMiniType, example?: unknown): Answer => ({ description, schema, ...(example === undefined ? {} : { example }) });
 const gone: Answer = { description: 'Deleted', schema: dataOf(deletedRecord) };
 
 const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
-  'GET /': { summary: 'Liveness', responses: { 200: ok('The service answers', dataOf(livenessResponse)) } },
+  'GET /': {
+    summary: 'Liveness',
+    description: 'Public, no credential: 200 while the service answers, with its name, the major version in the path and the revision answering. A health check.', responses: { 200: ok('The service answers', dataOf(livenessResponse)) } },
   'GET /openapi.json': {
     summary: 'This API description (OpenAPI 3.1)',
+    description: 'Public, no credential. Built from the route table and the schemas the operations parse with and answer with; feed it to a client generator, a mock server or a linter. docs/openapi.json in the repository is the same document.',
     responses: { 200: { description: 'The OpenAPI document', contentType: 'application/json' } },
   },
   'GET /docs': {
     summary: 'The API reference page',
+    description: 'Public, no credential: Swagger UI rendering this document, to read and try the operations in a browser.',
     responses: { 200: { description: 'A page rendering this document; it loads its script and stylesheet from this API only', contentType: 'text/html' } },
   },
   'GET /docs/reference.js': {
     summary: "The reference page's script",
+    description: 'What GET /docs loads: served by this API, so the page needs no other host.',
     responses: { 200: { description: "Swagger UI's prebuilt bundle", contentType: 'text/javascript' } },
   },
   'GET /docs/reference.css': {
     summary: "The reference page's stylesheet",
+    description: 'What GET /docs loads: served by this API, so the page needs no other host.',
     responses: { 200: { description: "Swagger UI's stylesheet", contentType: 'text/css' } },
   },
   'GET /docs/errors': {
@@ -115,13 +125,16 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     responses: { 200: { description: 'A static page, no script', contentType: 'text/html' } },
   },
 
-  'GET /products': { summary: 'List products', responses: { 200: ok('A page of products, newest first', pageOf(productResponse)) } },
+  'GET /products': {
+    summary: 'List products',
+    description: "The account's products, newest first, a page at a time (`page`, `per_page`; `meta.total` counts them all), each with its demo clip's state and, once `ready`, a signed link to it.",
+    responses: { 200: ok('A page of products, newest first', pageOf(productResponse)) } },
   'POST /products': {
     summary: 'Create a product',
     description:
       'With an optional demo clip, normalised in the background to 1080x1920: a multipart `demo_video`, `demo_video_upload_id` (a direct upload, POST /uploads) or `demo_video_url` (a public https link, fetched within the request: at most 20 s, and the same 50 MB; a link to a private address, even by a redirect, is 400). One of them. MP4, MOV, AVI or WebM, told by its bytes (415 otherwise). A landscape or square demo is 422 (`param` `reframe`) unless `reframe` (`blur` or `crop`) is sent; such a direct upload stays unused, to be sent again with it. `demo_start_s` and `demo_end_s` keep a part of the demo (at least 1 s, at most 180 s; an end past the demo is 400); a demo over 180 s needs them. `reframe` or a trim without a demo is 400.',
     fields: createProductInput,
-    responses: { 201: ok('Created; a demo clip is `processing`', dataOf(productResponse)) },
+    responses: { 201: ok('Created; a demo clip is `processing`', dataOf(productResponse), { data: PRODUCT_PROCESSING }) },
     errors: ['not_found', 'conflict', 'upstream_unavailable'],
   },
   'POST /products/sample': {
@@ -131,14 +144,26 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     fields: createSampleProductInput,
     responses: { 201: ok('Created; its demo `ready` (`processing` only while the stack makes its first sample clip)', dataOf(productResponse)) },
   },
-  'GET /products/{id}': { summary: 'Get a product', responses: { 200: ok('The product', dataOf(productResponse)) } },
-  'PATCH /products/{id}': { summary: 'Update a product', fields: updateProductInput, responses: { 200: ok('The updated product', dataOf(productResponse)) } },
+  'GET /products/{id}': {
+    summary: 'Get a product',
+    description:
+      'With its demo clip: `processing` while it is normalised, then `ready` with a signed `url` (good until `url_expires_at`: ask again for a fresh one) or `failed` with the reason. Poll this, or take the `product.demo.ready` and `product.demo.failed` webhooks.',
+    responses: { 200: ok('The product', dataOf(productResponse)) } },
+  'PATCH /products/{id}': {
+    summary: 'Update a product',
+    description: 'Changes the name, the description or both (at least one; `description: null` clears it). The demo clip stays as it is: another demo is another product.',
+    fields: updateProductInput, responses: { 200: ok('The updated product', dataOf(productResponse)) } },
   'PUT /products/{id}': {
     summary: 'Update a product (as PATCH: only the fields given change)',
+    description: 'The same as PATCH /products/{id}: fields left out keep their value.',
     fields: updateProductInput,
     responses: { 200: ok('The updated product', dataOf(productResponse)) },
   },
-  'DELETE /products/{id}': { summary: 'Delete a product and its demo', responses: { 200: gone } },
+  'DELETE /products/{id}': {
+    summary: 'Delete a product and its demo',
+    description: 'The record goes first, so the product leaves the lists at once and a job still using it ends failed (`input_deleted`); then its demo files.',
+    responses: { 200: gone },
+  },
 
   'GET /avatars': {
     summary: 'List avatars: the stock ones, then the account\'s own (newest first)',
@@ -154,11 +179,14 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     multipartFields: createAvatarFromUpload,
     responses: {
       201: ok('Made within the request (an upload, or the local engine): `ready`', dataOf(avatarResponse)),
-      202: ok('A hosted engine makes it in the background: `processing`', dataOf(avatarResponse)),
+      202: ok('A hosted engine makes it in the background: `processing`', dataOf(avatarResponse), { data: AVATAR_PROCESSING }),
     },
     errors: ['not_found', 'conflict', 'avatars_full', 'invalid_media', 'no_face', 'upstream_unavailable'],
   },
-  'GET /avatars/{id}': { summary: 'Get an avatar', responses: { 200: ok('The avatar', dataOf(avatarResponse)) } },
+  'GET /avatars/{id}': {
+    summary: 'Get an avatar',
+    description: 'A stock avatar or one of the account\'s own, with a signed link to its image once `ready`. A prompt avatar made by a hosted engine is `processing` until it is done: poll this, or take the `avatar.ready` and `avatar.failed` webhooks.',
+    responses: { 200: ok('The avatar', dataOf(avatarResponse)) } },
   'DELETE /avatars/{id}': { summary: 'Delete an avatar and its images', description: 'A stock avatar cannot be deleted (409).', responses: { 200: gone }, errors: ['conflict'] },
 
   'GET /music': {
@@ -173,7 +201,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
       'A multipart `audio` file, or `audio_upload_id` (a direct upload, POST /uploads with purpose `music`; on AWS the way for files over 4 MB); `name` is optional (else the file\'s name). MP3, M4A/AAC, WAV, OGG (Vorbis or Opus) or FLAC, decided by the bytes; at most 20 MB and 10 minutes, with a sound stream and no video. It is transcoded within the request to AAC 48 kHz stereo at 128 kbit/s and levelled to −14 LUFS integrated with true peaks under −1.5 dBTP; a refused file leaves nothing behind. An account keeps at most 50 tracks (409 past that).',
     fields: addMusicFromUpload,
     multipartFields: addMusicFromFile,
-    responses: { 201: ok('Added: the track, ready to use as `music_id`', dataOf(musicTrackResponse)) },
+    responses: { 201: ok('Added: the track, ready to use as `music_id`', dataOf(musicTrackResponse), { data: OWN_MUSIC_TRACK }) },
     errors: ['not_found', 'conflict'],
   },
   'GET /music/{music_id}/audio': {
@@ -189,9 +217,14 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     errors: ['conflict'],
   },
 
-  'GET /reactions': { summary: 'List saved reactions', responses: { 200: ok('The library, newest first', dataOf(z.array(savedReactionResponse))) } },
+  'GET /reactions': {
+    summary: 'List saved reactions',
+    description: "The account's library of saved reaction clips, newest first, each with a signed link to its clip: what a `reuse` job's `reaction_id` names. The plan caps its size (GET /usage).",
+    responses: { 200: ok('The library, newest first', dataOf(z.array(savedReactionResponse))) } },
   'POST /reactions': {
     summary: "Save a preview job's reaction clip to the library",
+    description:
+      'The reaction of a preview job (once it has one to show) is copied into the library, to make more videos from with `method: reuse`. Once per job: saving the same job again answers 200 with the reaction saved first. A full library is 402 `library_full`.',
     fields: saveReactionInput,
     responses: {
       200: ok('This job was saved before: the same reaction', dataOf(savedReactionResponse)),
@@ -199,29 +232,50 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     },
     errors: ['not_found', 'conflict', 'library_full'],
   },
-  'GET /reactions/{id}': { summary: 'Get a saved reaction', responses: { 200: ok('The saved reaction', dataOf(savedReactionResponse)) } },
-  'DELETE /reactions/{id}': { summary: 'Delete a saved reaction', responses: { 200: gone } },
+  'GET /reactions/{id}': {
+    summary: 'Get a saved reaction',
+    description: 'With a signed link to its clip (good until `clip_url_expires_at`: ask again for a fresh one).',
+    responses: { 200: ok('The saved reaction', dataOf(savedReactionResponse)) } },
+  'DELETE /reactions/{id}': {
+    summary: 'Delete a saved reaction',
+    description: 'Frees its place in the library; its clip is deleted. Videos already made with it keep it.',
+    responses: { 200: gone },
+  },
 
-  'GET /videos': { summary: 'List finished videos', responses: { 200: ok('A page of videos, newest first', pageOf(finishedVideoResponse)) } },
+  'GET /videos': {
+    summary: 'List finished videos',
+    description: "The account's finished videos, newest first, a page at a time, each with signed links to play, download and preview it.",
+    responses: { 200: ok('A page of videos, newest first', pageOf(finishedVideoResponse)) } },
   'POST /videos': {
     summary: 'Start a video job',
     description:
       'Reserves one unit of the monthly allowance. `prompt` needs prompt; `motion` needs avatar_id and video_source (then reference_url, or a reference_video file); `reuse` needs reaction_id. A `reference_url` is fetched within the request (at most 100 MB and 60 s; a link to change is 400, too large 413, not a video 415, unreadable 422, a server that does not answer 503 with Retry-After) and the job keeps that clip. The reference clip, uploaded or linked, must show a face (422 `no_face` otherwise). All before anything is reserved.',
-    fields: createVideoInput,
+    fields: createVideoRequest,
     responses: {
       200: ok('`dry_run=true`: every check passed; the units it would reserve, the allowance now and an estimate. Nothing was made', dataOf(videoQuoteResponse)),
-      202: ok('Accepted: the job, `queued` (or, for a repeated Idempotency-Key, as it is now)', dataOf(jobResponse)),
+      202: ok('Accepted: the job, `queued` (or, for a repeated Idempotency-Key, as it is now)', dataOf(jobResponse), { data: JOB_QUEUED }),
     },
     errors: ['not_found', 'conflict', 'allowance_exhausted', 'no_face', 'upstream_unavailable'],
   },
-  'GET /videos/{id}': { summary: 'Get a finished video', responses: { 200: ok('The video, with presigned links', dataOf(finishedVideoResponse)) } },
-  'DELETE /videos/{id}': { summary: 'Delete a finished video and its files', responses: { 200: gone } },
+  'GET /videos/{id}': {
+    summary: 'Get a finished video',
+    description: 'A done job\'s video (its `video_id`): a 1080x1920 MP4 with signed links to play it (`url`), download it (`download_url`) and its poster frame (`thumbnail_url`), good until `url_expires_at`: ask again for fresh ones.',
+    responses: { 200: ok('The video, with presigned links', dataOf(finishedVideoResponse)) } },
+  'DELETE /videos/{id}': {
+    summary: 'Delete a finished video and its files',
+    description: 'The video and its files (the MP4 and its poster) are deleted; posts already handed to a provider stay there.',
+    responses: { 200: gone },
+  },
   'GET /videos/jobs': {
     summary: 'List video jobs',
     description: "The account's jobs, newest first, in slices: pass the answer's `meta.next_before` as `before` for the next one. Each slice costs the same however many jobs there are.",
     responses: { 200: ok('A slice of jobs, newest first', sliceOf(jobResponse)) },
   },
-  'GET /videos/jobs/{id}': { summary: 'Get a video job', responses: { 200: ok('The job', dataOf(jobResponse)) } },
+  'GET /videos/jobs/{id}': {
+    summary: 'Get a video job',
+    description:
+      'Where the job stands: `status` (queued, processing, preview_ready, done, failed), the finer `stage` and `progress` (0-100). A preview job stops at `preview_ready` with a signed `preview_url` until approved or regenerated; a done job names its `video_id`; a failed one its `error`. Poll it (send the `ETag` back as `If-None-Match`: an unchanged job is 304), or take the `video.job.*` webhooks.',
+    responses: { 200: ok('The job', dataOf(jobResponse)) } },
   'GET /videos/jobs/{id}/takes': {
     summary: "List a job's takes",
     description:
@@ -232,7 +286,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     summary: 'Approve a preview',
     description: 'Finishes the newest take, or the one named by `take` (400 with `param: take` for a take the job does not have); optionally with a changed caption (`hook_text: null` drops it).',
     fields: approveVideoInput,
-    responses: { 202: ok('Accepted: the job, `processing`', dataOf(jobResponse)) },
+    responses: { 202: ok('Accepted: the job, `processing`', dataOf(jobResponse), { data: JOB_COMPOSING }) },
     errors: ['conflict', 'upstream_unavailable'],
   },
   'POST /videos/jobs/{id}/regenerate': {
@@ -241,7 +295,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     fields: regenerateVideoInput,
     responses: {
       200: ok('`dry_run=true`: every check passed; one unit would be reserved (the allowance now and an estimate). Nothing was changed', dataOf(videoQuoteResponse)),
-      202: ok('Accepted: the job, `queued`', dataOf(jobResponse)),
+      202: ok('Accepted: the job, `queued`', dataOf(jobResponse), { data: { ...JOB_QUEUED, regenerations: 1, charged_units: 2 } }),
     },
     errors: ['not_found', 'conflict', 'allowance_exhausted', 'no_face', 'upstream_unavailable'],
   },
@@ -251,7 +305,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     summary: 'Start a batch of video jobs',
     description:
       'One product, 1 to 20 variants, each the fields of POST /videos but product_id (a variant may repeat the batch\'s; another is 400). Every check of every variant runs first (a refusal names the variant, `variants[3].reaction_id`); then all the jobs and one allowance unit each are written together: an allowance that cannot cover the whole batch is 402 and nothing is made. JSON only: a motion variant\'s clip is a direct upload (`reference_video_upload_id`, each used once in a batch) or a `reference_url` (fetched within the request as POST /videos fetches it, once however many variants name it). A job whose execution cannot start is answered `failed` with nothing charged.',
-    fields: createVideoBatchInput,
+    fields: createVideoBatchRequest,
     responses: {
       200: ok('`dry_run=true`: every check passed; the units it would reserve (one per variant), the allowance now and an estimate for the whole batch. Nothing was made', dataOf(videoQuoteResponse)),
       202: ok('Accepted: the batch with its jobs, `queued` (or, for a repeated Idempotency-Key, as they are now)', dataOf(videoBatchResponse)),
@@ -266,6 +320,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
 
   'POST /hooks': {
     summary: 'Caption ideas for a product',
+    description: "Ten short captions for the video's hook, written from the product's name and description, each fitting `hook_text`. Counts against the plan's AI-helper budget (429 past it).",
     fields: hookRequest,
     responses: { 200: ok('Ten ideas', dataOf(hookIdeasResponse)) },
     errors: ['not_found', 'invalid_media', 'upstream_unavailable'],
@@ -281,26 +336,36 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
 
   'GET /social/connections': {
     summary: 'List social connections',
+    description: 'Each connected scheduling provider with the channels its key reaches (what a post names in `account_ids`) and, if the provider refused the stored key, the error; never the key itself (only `key_hint`).',
     responses: { 200: ok('Every connected provider with its channels', dataOf(z.array(connectionResponse))) },
   },
   'PUT /social/connections/{provider}': {
     summary: 'Connect a scheduling provider',
+    description:
+      'The key is checked with the provider first (listing the channels it reaches) and stored sealed only if the provider takes it, replacing any earlier connection of that provider (200) or making the first one (201). A key the provider refuses is 409 and nothing is stored.',
     fields: connectionInput,
     responses: { 200: ok('Replaced the earlier connection', dataOf(connectionResponse)), 201: ok('Connected', dataOf(connectionResponse)) },
     errors: ['conflict', 'rate_limited', 'upstream_unavailable'],
   },
   'DELETE /social/connections/{provider}': {
     summary: 'Disconnect a scheduling provider',
+    description: 'The connection and its sealed key are deleted. Posts already handed to the provider stay there, and stay listed here.',
     responses: { 200: ok('Disconnected', dataOf(disconnectResponse)) },
     errors: ['not_found'],
   },
   'POST /social/accounts/sync': {
     summary: "Refresh a provider's channel list",
+    description:
+      "Asks the provider for the channels the stored key reaches now, and says which appeared and which went. Not connected, or a stored key the provider now refuses, is 409 (the latter marks the connection `error` until it is connected again); a successful listing heals it.",
     fields: channelSyncInput,
     responses: { 200: ok('The channels now, and what changed', dataOf(channelSyncResponse)) },
     errors: ['conflict', 'rate_limited', 'upstream_unavailable'],
   },
-  'GET /social/posts': { summary: 'List posts', responses: { 200: ok('A page of posts, newest first', pageOf(postResponse)) } },
+  'GET /social/posts': {
+    summary: 'List posts',
+    description:
+      "The account's posts, newest first, a page at a time. Posts that may have moved on their own (publishing, or scheduled and due) are refreshed from their provider first; one the provider cannot be asked about now is answered as last known, with `stale: true` and the reason.",
+    responses: { 200: ok('A page of posts, newest first', pageOf(postResponse)) } },
   'POST /social/posts': {
     summary: 'Publish or schedule a finished video',
     description: 'In a form body `account_ids` is one comma-separated field, `draft` is `true` or `false`, and an empty `schedule_at` means now.',
@@ -308,20 +373,36 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     responses: { 201: ok('Handed to the provider', dataOf(postResponse)) },
     errors: ['not_found', 'conflict', 'rate_limited', 'upstream_unavailable'],
   },
-  'GET /social/posts/{id}': { summary: 'Get a post, refreshed from its provider', responses: { 200: ok('The post', dataOf(postResponse)) } },
+  'GET /social/posts/{id}': {
+    summary: 'Get a post, refreshed from its provider',
+    description:
+      "A post not yet final is asked of its provider and what it says is kept, with each channel's result. A read never fails for provider trouble: the last known state is answered with `stale: true` and the reason.",
+    responses: { 200: ok('The post', dataOf(postResponse)) } },
   'DELETE /social/posts/{id}': {
     summary: 'Delete a post at its provider',
+    description:
+      "The provider's rule for deleting is applied to the post's state as the provider has it now (409 naming the rule otherwise); then it is deleted upstream and kept here with status `deleted`. Deleting it again asks nothing upstream.",
     responses: { 200: gone },
     errors: ['conflict', 'rate_limited', 'upstream_unavailable'],
   },
 
-  'GET /analytics': { summary: 'Analytics from the last syncs', responses: { 200: ok('The window, added up', dataOf(analyticsOverviewResponse)) } },
+  'GET /analytics': {
+    summary: 'Analytics from the last syncs',
+    description:
+      'Views, likes, comments, shares and posts over the last `days` UTC days, added up and per day, per provider and overall, from what the last POST /analytics/sync stored. No provider is asked, so it is fast and never fails upstream; `covers_window` says whether a provider\'s last sync reached back far enough.',
+    responses: { 200: ok('The window, added up', dataOf(analyticsOverviewResponse)) } },
   'POST /analytics/sync': {
     summary: 'Pull analytics from every connected provider',
+    description:
+      'Every connected provider is asked at once and what each answered is stored. One failing is reported in its entry (`status: failed`) and keeps its earlier figures; one that could read only some channels is `ok` with `skipped_accounts`. A few syncs an hour per account (429 with Retry-After past them): each spends quota at every provider.',
     responses: { 200: ok('What each provider answered, and the overview after it', dataOf(analyticsSyncResponse)) },
   },
 
-  'GET /usage': { summary: 'Plan and allowance usage', responses: { 200: ok('The counters', dataOf(usageResponse)) } },
+  'GET /usage': {
+    summary: 'Plan and allowance usage',
+    description:
+      "The plan in force and this billing period's counters: videos used and reserved (a running job holds its unit until it ends) against the monthly allowance, saved reactions and avatars against their caps.",
+    responses: { 200: ok('The counters', dataOf(usageResponse)) } },
 
   'GET /plans': {
     summary: 'The plans: prices and limits',
@@ -364,9 +445,13 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     responses: { 200: ok('Signed in; the session cookie comes with it', dataOf(signedInResponse)) },
     errors: ['unauthorized', 'rate_limited'],
   },
-  'POST /auth/logout': { summary: 'Sign out: the session is revoked and its cookie cleared', responses: { 200: ok('Signed out', dataOf(signedOutResponse)) } },
+  'POST /auth/logout': {
+    summary: 'Sign out: the session is revoked and its cookie cleared',
+    description: 'The session ends at once: its cookie, even if kept, is 401 from then on. Other sessions of the user stay signed in.',
+    responses: { 200: ok('Signed out', dataOf(signedOutResponse)) } },
   'GET /auth/session': {
     summary: 'The signed-in user, account and CSRF token',
+    description: 'What the studio reads on load: who is signed in, their account, when the session ends, and the `csrf_token` to send as X-CSRF-Token with every change made with the cookie. No session, or an ended one, is 401.',
     responses: { 200: ok('The session', dataOf(sessionResponse)) },
   },
   'POST /auth/password': {
@@ -391,8 +476,14 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     responses: { 200: ok('The password is set; signed in', dataOf(passwordResetResponse)) },
     errors: ['rate_limited'],
   },
-  'GET /account': { summary: 'The account', responses: { 200: ok('The account', dataOf(accountResponse)) } },
-  'GET /keys': { summary: "The account's API keys (never the keys themselves)", responses: { 200: ok('Every key, revoked ones too', dataOf(z.array(apiKeyResponse))) } },
+  'GET /account': {
+    summary: 'The account',
+    description: 'Its name, the plan in force and any downgrade waiting for the next billing period.',
+    responses: { 200: ok('The account', dataOf(accountResponse)) } },
+  'GET /keys': {
+    summary: "The account's API keys (never the keys themselves)",
+    description: "Studio session only (an API key is 403). Every key with its name, `prefix` (its first characters, to tell keys apart), scopes and when it was last used; revoked keys too, with `revoked_at`.",
+    responses: { 200: ok('Every key, revoked ones too', dataOf(z.array(apiKeyResponse))) } },
   'POST /keys': {
     summary: 'Make an API key',
     description: 'Without `scopes` the key gets every scope (read, write, publish). The key is in this answer only.',
@@ -401,6 +492,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   },
   'DELETE /keys/{id}': {
     summary: 'Revoke an API key: the next request with it is 401',
+    description: 'Studio session only (an API key is 403). The key stays listed, with `revoked_at`; it cannot be turned back on: make another.',
     responses: { 200: ok('Revoked', dataOf(revokedApiKeyResponse)) },
   },
 
@@ -412,7 +504,10 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     responses: { 201: ok('The form to send the file with', dataOf(uploadResponse)) },
   },
 
-  'GET /webhooks': { summary: "The account's webhook endpoints (never their secrets)", responses: { 200: ok('Every endpoint, oldest first', dataOf(z.array(webhookResponse))) } },
+  'GET /webhooks': {
+    summary: "The account's webhook endpoints (never their secrets)",
+    description: 'Every endpoint, oldest first, with the event types it takes and whether it is enabled (and, if the service disabled it, why). The document\'s `webhooks` section describes each event\'s body.',
+    responses: { 200: ok('Every endpoint, oldest first', dataOf(z.array(webhookResponse))) } },
   'POST /webhooks': {
     summary: 'Add a webhook endpoint',
     description:
@@ -430,7 +525,10 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
       'What `reaction-studio webhooks listen` polls to forward events to a local URL.',
     responses: { 200: ok('Events, oldest first', sentEventsResponse) },
   },
-  'GET /webhooks/{webhook_id}': { summary: 'Get a webhook endpoint', responses: { 200: ok('The endpoint', dataOf(webhookResponse)) } },
+  'GET /webhooks/{webhook_id}': {
+    summary: 'Get a webhook endpoint',
+    description: 'Its URL, the event types it takes, whether it is enabled, and until when a rotated-out secret still signs beside the current one. Never the secret.',
+    responses: { 200: ok('The endpoint', dataOf(webhookResponse)) } },
   'PATCH /webhooks/{webhook_id}': {
     summary: 'Change a webhook endpoint',
     description: '`enabled: true` turns an endpoint the service disabled back on and clears its failure streak; a new `url` is vetted as at creation.',
@@ -448,7 +546,10 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     responses: { 200: ok('The endpoint with its new secret', dataOf(rotatedWebhookResponse)) },
     errors: ['conflict'],
   },
-  'DELETE /webhooks/{webhook_id}': { summary: 'Delete a webhook endpoint: its pending deliveries fail', responses: { 200: ok('Deleted', dataOf(deletedWebhookResponse)) } },
+  'DELETE /webhooks/{webhook_id}': {
+    summary: 'Delete a webhook endpoint: its pending deliveries fail',
+    description: 'Nothing more is sent to it, retries included. Events go on being raised for the account\'s other endpoints and stay listed in GET /webhooks/events.',
+    responses: { 200: ok('Deleted', dataOf(deletedWebhookResponse)) } },
   'GET /webhooks/{webhook_id}/deliveries': {
     summary: "An endpoint's deliveries, newest first",
     description: `Each with its attempts (automatic and manual, oldest first), the last answer and when the next automatic attempt is due. Kept 30 days.`,
@@ -471,7 +572,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   },
 };
 
-const keyOf = (route: Pick<RouteDefinition, 'method' | 'path'>): ContractKey => `${route.method} ${route.path}` as ContractKey;
+export const keyOf = (route: Pick<RouteDefinition, 'method' | 'path'>): ContractKey => `${route.method} ${route.path}` as ContractKey;
 
 /** The contract of a route; a route without one (or a body without fields) fails the build of the document. */
 export function contractOf(route: RouteDefinition): RouteContract {

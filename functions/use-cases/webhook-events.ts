@@ -1,6 +1,6 @@
 /** The events a state change raises: written by the store in the same write as the change. */
 import { randomBytes } from 'node:crypto';
-import type { DeliveredEventType, EventSubjectKind, WebhookEvent } from '#domain/webhooks';
+import type { DeliveredEventType, SubjectOf, WebhookEvent } from '#domain/webhooks';
 
 /**
  * `evt_` and 32 hex digits: the raising time in milliseconds first (12), then 20 random ones, so an
@@ -8,7 +8,8 @@ import type { DeliveredEventType, EventSubjectKind, WebhookEvent } from '#domain
  */
 const newEventId = (now: Date) => `evt_${now.getTime().toString(16).padStart(12, '0')}${randomBytes(10).toString('hex')}`;
 
-export function raiseEvent(type: DeliveredEventType, accountId: number, subject: { kind: EventSubjectKind; id: number | string }, now: Date): WebhookEvent {
+/** The subject must be the kind its type is about (EVENT_SUBJECTS): the payload the document promises is that record. */
+export function raiseEvent<T extends DeliveredEventType>(type: T, accountId: number, subject: { kind: SubjectOf<T>; id: number | string }, now: Date): WebhookEvent {
   return {
     id: newEventId(now),
     account_id: accountId,

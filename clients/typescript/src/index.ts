@@ -9,6 +9,6 @@ export { pollIntervalMsFrom, type WaitOptions } from './poll.js';
 export { unwrap } from './result.js';
 export { RETRY_DEFAULTS, type FetchLike, type RetryEvent, type RetryOptions } from './retry.js';
 export type * from './types.js';
-export { signWebhook, verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookEventType, type WebhookHeaders } from './webhooks.js';
+export { signWebhook, verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookEventOf, type WebhookEventType, type WebhookHeaders } from './webhooks.js';
 export type { CreateAvatarInput, CreateProductInput, RegenerateJobInput } from './uploads.js';
 export type { CreateVideoJobInput } from './video-job-input.js';

@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness */
+        /**
+         * Liveness
+         * @description Public, no credential: 200 while the service answers, with its name, the major version in the path and the revision answering. A health check.
+         */
         get: operations["metaLiveness"];
         put?: never;
         post?: never;
@@ -28,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This API description (OpenAPI 3.1) */
+        /**
+         * This API description (OpenAPI 3.1)
+         * @description Public, no credential. Built from the route table and the schemas the operations parse with and answer with; feed it to a client generator, a mock server or a linter. docs/openapi.json in the repository is the same document.
+         */
         get: operations["metaOpenapiDocument"];
         put?: never;
         post?: never;
@@ -45,7 +51,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The API reference page */
+        /**
+         * The API reference page
+         * @description Public, no credential: Swagger UI rendering this document, to read and try the operations in a browser.
+         */
         get: operations["metaDocsPage"];
         put?: never;
         post?: never;
@@ -62,7 +71,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The reference page's script */
+        /**
+         * The reference page's script
+         * @description What GET /docs loads: served by this API, so the page needs no other host.
+         */
         get: operations["metaDocsScript"];
         put?: never;
         post?: never;
@@ -79,7 +91,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The reference page's stylesheet */
+        /**
+         * The reference page's stylesheet
+         * @description What GET /docs loads: served by this API, so the page needs no other host.
+         */
         get: operations["metaDocsStyle"];
         put?: never;
         post?: never;
@@ -116,7 +131,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List products */
+        /**
+         * List products
+         * @description The account's products, newest first, a page at a time (`page`, `per_page`; `meta.total` counts them all), each with its demo clip's state and, once `ready`, a signed link to it.
+         */
         get: operations["productsList"];
         put?: never;
         /**
@@ -157,16 +175,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a product */
+        /**
+         * Get a product
+         * @description With its demo clip: `processing` while it is normalised, then `ready` with a signed `url` (good until `url_expires_at`: ask again for a fresh one) or `failed` with the reason. Poll this, or take the `product.demo.ready` and `product.demo.failed` webhooks.
+         */
         get: operations["productsGet"];
-        /** Update a product (as PATCH: only the fields given change) */
+        /**
+         * Update a product (as PATCH: only the fields given change)
+         * @description The same as PATCH /products/{id}: fields left out keep their value.
+         */
         put: operations["productsUpdateViaPut"];
         post?: never;
-        /** Delete a product and its demo */
+        /**
+         * Delete a product and its demo
+         * @description The record goes first, so the product leaves the lists at once and a job still using it ends failed (`input_deleted`); then its demo files.
+         */
         delete: operations["productsRemove"];
         options?: never;
         head?: never;
-        /** Update a product */
+        /**
+         * Update a product
+         * @description Changes the name, the description or both (at least one; `description: null` clears it). The demo clip stays as it is: another demo is another product.
+         */
         patch: operations["productsUpdate"];
         trace?: never;
     };
@@ -201,7 +231,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an avatar */
+        /**
+         * Get an avatar
+         * @description A stock avatar or one of the account's own, with a signed link to its image once `ready`. A prompt avatar made by a hosted engine is `processing` until it is done: poll this, or take the `avatar.ready` and `avatar.failed` webhooks.
+         */
         get: operations["avatarsGet"];
         put?: never;
         post?: never;
@@ -286,10 +319,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List saved reactions */
+        /**
+         * List saved reactions
+         * @description The account's library of saved reaction clips, newest first, each with a signed link to its clip: what a `reuse` job's `reaction_id` names. The plan caps its size (GET /usage).
+         */
         get: operations["reactionsList"];
         put?: never;
-        /** Save a preview job's reaction clip to the library */
+        /**
+         * Save a preview job's reaction clip to the library
+         * @description The reaction of a preview job (once it has one to show) is copied into the library, to make more videos from with `method: reuse`. Once per job: saving the same job again answers 200 with the reaction saved first. A full library is 402 `library_full`.
+         */
         post: operations["reactionsCreate"];
         delete?: never;
         options?: never;
@@ -304,11 +343,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a saved reaction */
+        /**
+         * Get a saved reaction
+         * @description With a signed link to its clip (good until `clip_url_expires_at`: ask again for a fresh one).
+         */
         get: operations["reactionsGet"];
         put?: never;
         post?: never;
-        /** Delete a saved reaction */
+        /**
+         * Delete a saved reaction
+         * @description Frees its place in the library; its clip is deleted. Videos already made with it keep it.
+         */
         delete: operations["reactionsRemove"];
         options?: never;
         head?: never;
@@ -322,7 +367,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List finished videos */
+        /**
+         * List finished videos
+         * @description The account's finished videos, newest first, a page at a time, each with signed links to play, download and preview it.
+         */
         get: operations["videosList"];
         put?: never;
         /**
@@ -363,11 +411,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a finished video */
+        /**
+         * Get a finished video
+         * @description A done job's video (its `video_id`): a 1080x1920 MP4 with signed links to play it (`url`), download it (`download_url`) and its poster frame (`thumbnail_url`), good until `url_expires_at`: ask again for fresh ones.
+         */
         get: operations["videosGet"];
         put?: never;
         post?: never;
-        /** Delete a finished video and its files */
+        /**
+         * Delete a finished video and its files
+         * @description The video and its files (the MP4 and its poster) are deleted; posts already handed to a provider stay there.
+         */
         delete: operations["videosRemove"];
         options?: never;
         head?: never;
@@ -381,7 +435,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a video job */
+        /**
+         * Get a video job
+         * @description Where the job stands: `status` (queued, processing, preview_ready, done, failed), the finer `stage` and `progress` (0-100). A preview job stops at `preview_ready` with a signed `preview_url` until approved or regenerated; a done job names its `video_id`; a failed one its `error`. Poll it (send the `ETag` back as `If-None-Match`: an unchanged job is 304), or take the `video.job.*` webhooks.
+         */
         get: operations["videosGetJob"];
         put?: never;
         post?: never;
@@ -500,7 +557,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Caption ideas for a product */
+        /**
+         * Caption ideas for a product
+         * @description Ten short captions for the video's hook, written from the product's name and description, each fitting `hook_text`. Counts against the plan's AI-helper budget (429 past it).
+         */
         post: operations["hooksCreate"];
         delete?: never;
         options?: never;
@@ -535,7 +595,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List social connections */
+        /**
+         * List social connections
+         * @description Each connected scheduling provider with the channels its key reaches (what a post names in `account_ids`) and, if the provider refused the stored key, the error; never the key itself (only `key_hint`).
+         */
         get: operations["socialListConnections"];
         put?: never;
         post?: never;
@@ -553,10 +616,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Connect a scheduling provider */
+        /**
+         * Connect a scheduling provider
+         * @description The key is checked with the provider first (listing the channels it reaches) and stored sealed only if the provider takes it, replacing any earlier connection of that provider (200) or making the first one (201). A key the provider refuses is 409 and nothing is stored.
+         */
         put: operations["socialConnect"];
         post?: never;
-        /** Disconnect a scheduling provider */
+        /**
+         * Disconnect a scheduling provider
+         * @description The connection and its sealed key are deleted. Posts already handed to the provider stay there, and stay listed here.
+         */
         delete: operations["socialDisconnect"];
         options?: never;
         head?: never;
@@ -572,7 +641,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refresh a provider's channel list */
+        /**
+         * Refresh a provider's channel list
+         * @description Asks the provider for the channels the stored key reaches now, and says which appeared and which went. Not connected, or a stored key the provider now refuses, is 409 (the latter marks the connection `error` until it is connected again); a successful listing heals it.
+         */
         post: operations["socialSyncAccounts"];
         delete?: never;
         options?: never;
@@ -587,7 +659,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List posts */
+        /**
+         * List posts
+         * @description The account's posts, newest first, a page at a time. Posts that may have moved on their own (publishing, or scheduled and due) are refreshed from their provider first; one the provider cannot be asked about now is answered as last known, with `stale: true` and the reason.
+         */
         get: operations["socialListPosts"];
         put?: never;
         /**
@@ -608,11 +683,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a post, refreshed from its provider */
+        /**
+         * Get a post, refreshed from its provider
+         * @description A post not yet final is asked of its provider and what it says is kept, with each channel's result. A read never fails for provider trouble: the last known state is answered with `stale: true` and the reason.
+         */
         get: operations["socialGetPost"];
         put?: never;
         post?: never;
-        /** Delete a post at its provider */
+        /**
+         * Delete a post at its provider
+         * @description The provider's rule for deleting is applied to the post's state as the provider has it now (409 naming the rule otherwise); then it is deleted upstream and kept here with status `deleted`. Deleting it again asks nothing upstream.
+         */
         delete: operations["socialDeletePost"];
         options?: never;
         head?: never;
@@ -626,7 +707,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Analytics from the last syncs */
+        /**
+         * Analytics from the last syncs
+         * @description Views, likes, comments, shares and posts over the last `days` UTC days, added up and per day, per provider and overall, from what the last POST /analytics/sync stored. No provider is asked, so it is fast and never fails upstream; `covers_window` says whether a provider's last sync reached back far enough.
+         */
         get: operations["analyticsOverview"];
         put?: never;
         post?: never;
@@ -645,7 +729,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pull analytics from every connected provider */
+        /**
+         * Pull analytics from every connected provider
+         * @description Every connected provider is asked at once and what each answered is stored. One failing is reported in its entry (`status: failed`) and keeps its earlier figures; one that could read only some channels is `ok` with `skipped_accounts`. A few syncs an hour per account (429 with Retry-After past them): each spends quota at every provider.
+         */
         post: operations["analyticsSync"];
         delete?: never;
         options?: never;
@@ -660,7 +747,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Plan and allowance usage */
+        /**
+         * Plan and allowance usage
+         * @description The plan in force and this billing period's counters: videos used and reserved (a running job holds its unit until it ends) against the monthly allowance, saved reactions and avatars against their caps.
+         */
         get: operations["usageGet"];
         put?: never;
         post?: never;
@@ -779,7 +869,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign out: the session is revoked and its cookie cleared */
+        /**
+         * Sign out: the session is revoked and its cookie cleared
+         * @description The session ends at once: its cookie, even if kept, is 401 from then on. Other sessions of the user stay signed in.
+         */
         post: operations["accountsLogOut"];
         delete?: never;
         options?: never;
@@ -794,7 +887,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user, account and CSRF token */
+        /**
+         * The signed-in user, account and CSRF token
+         * @description What the studio reads on load: who is signed in, their account, when the session ends, and the `csrf_token` to send as X-CSRF-Token with every change made with the cookie. No session, or an ended one, is 401.
+         */
         get: operations["accountsSession"];
         put?: never;
         post?: never;
@@ -871,7 +967,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account */
+        /**
+         * The account
+         * @description Its name, the plan in force and any downgrade waiting for the next billing period.
+         */
         get: operations["accountsAccount"];
         put?: never;
         post?: never;
@@ -888,7 +987,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's API keys (never the keys themselves) */
+        /**
+         * The account's API keys (never the keys themselves)
+         * @description Studio session only (an API key is 403). Every key with its name, `prefix` (its first characters, to tell keys apart), scopes and when it was last used; revoked keys too, with `revoked_at`.
+         */
         get: operations["accountsListKeys"];
         put?: never;
         /**
@@ -912,7 +1014,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key: the next request with it is 401 */
+        /**
+         * Revoke an API key: the next request with it is 401
+         * @description Studio session only (an API key is 403). The key stays listed, with `revoked_at`; it cannot be turned back on: make another.
+         */
         delete: operations["accountsRevokeKey"];
         options?: never;
         head?: never;
@@ -946,7 +1051,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's webhook endpoints (never their secrets) */
+        /**
+         * The account's webhook endpoints (never their secrets)
+         * @description Every endpoint, oldest first, with the event types it takes and whether it is enabled (and, if the service disabled it, why). The document's `webhooks` section describes each event's body.
+         */
         get: operations["webhooksList"];
         put?: never;
         /**
@@ -987,11 +1095,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a webhook endpoint */
+        /**
+         * Get a webhook endpoint
+         * @description Its URL, the event types it takes, whether it is enabled, and until when a rotated-out secret still signs beside the current one. Never the secret.
+         */
         get: operations["webhooksGet"];
         put?: never;
         post?: never;
-        /** Delete a webhook endpoint: its pending deliveries fail */
+        /**
+         * Delete a webhook endpoint: its pending deliveries fail
+         * @description Nothing more is sent to it, retries included. Events go on being raised for the account's other endpoints and stay listed in GET /webhooks/events.
+         */
         delete: operations["webhooksRemove"];
         options?: never;
         head?: never;
@@ -1083,35 +1197,663 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "video.job.preview_ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * video.job.preview_ready
+         * @description A preview job's preview is ready to approve or regenerate (again after each regenerate). `data` is the job as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onVideoJobPreviewReady"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "video.job.done": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * video.job.done
+         * @description A job finished with its video (`data.video_id`). `data` is the job as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onVideoJobDone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "video.job.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * video.job.failed
+         * @description A job ended failed (`data.error` says why); its allowance unit was released. `data` is the job as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onVideoJobFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.demo.ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * product.demo.ready
+         * @description A demo clip's background conversion ended ready (or, for a stack's first sample product, its clip was made). `data` is the product as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onProductDemoReady"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.demo.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * product.demo.failed
+         * @description A demo clip's background conversion failed (`data.demo_video.error` says why). `data` is the product as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onProductDemoFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "avatar.ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * avatar.ready
+         * @description A prompt avatar's background generation ended ready. `data` is the avatar as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onAvatarReady"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "avatar.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * avatar.failed
+         * @description A prompt avatar's background generation failed (`data.error` says why). `data` is the avatar as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onAvatarFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "social.post.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * social.post.published
+         * @description A refresh of a post found it published on every channel. `data` is the post as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onSocialPostPublished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "social.post.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * social.post.failed
+         * @description A refresh of a post found it failed, or published on some channels only (`data.status` is `partially_published`). `data` is the post as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onSocialPostFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ping
+         * @description POST /webhooks/{webhook_id}/test asked for it: to that endpoint only, whatever it subscribes to. `data` is the endpoint as its GET answers it when the event is sent, or `{id, deleted: true}` if it was deleted before.
+         */
+        post: operations["onPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
-        /** @description A Stripe event, as Stripe sends it (only what the service reads is listed) */
+        /** @description A video job: the product, how its reaction is made (`method`, with the fields that method takes), the caption and the sound */
+        VideoRequest: components["schemas"]["PromptVideoRequest"] | components["schemas"]["MotionVideoRequest"] | components["schemas"]["ReuseVideoRequest"];
+        /** @description `method: prompt`. A reaction generated from `prompt` (the person: `avatar_id`, or one the engine imagines). */
+        PromptVideoRequest: {
+            /** @description The product whose demo the video shows (its demo must be `ready`) */
+            product_id: number | string;
+            /**
+             * @description `prompt`: A reaction generated from `prompt` (the person: `avatar_id`, or one the engine imagines). (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            method: "prompt";
+            /**
+             * @description `auto` (the default): straight to the video; `preview`: stop at `preview_ready` for approve or regenerate
+             * @enum {string}
+             */
+            mode?: "auto" | "preview";
+            /** @description The caption over the reaction, the video's hook (at most 100 characters; POST /hooks suggests some); none when left out */
+            hook_text?: string;
+            /**
+             * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+             * @enum {string}
+             */
+            hook_position?: "top" | "middle" | "bottom";
+            /**
+             * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+             * @enum {string}
+             */
+            hook_size?: "small" | "medium" | "large";
+            /**
+             * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+             * @enum {string}
+             */
+            hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+            /**
+             * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+             * @enum {string}
+             */
+            hook_duration?: "reaction" | "full";
+            /** @description What the person does: the reaction the engine generates (`method: prompt`) */
+            prompt: string;
+            /** @description The avatar that plays the person (GET /avatars: a stock one or the account's own); with `method: prompt` optional (the engine imagines someone without it) */
+            avatar_id?: number | string;
+            /**
+             * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+             * @enum {string}
+             */
+            sound?: "auto" | "music" | "none";
+            /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
+            music_id?: string;
+            /** @description A line the person says during the reaction (at most 100 characters) */
+            voice_line?: string;
+        };
+        /** @description `method: motion`. The avatar `avatar_id` performs a reference clip's motion: `video_source` `link` with `reference_url` (a short-video link, fetched within the request), or `upload` with `reference_video_upload_id` (a direct upload) or, in a multipart body, the `reference_video` file. */
+        MotionVideoRequest: {
+            /** @description The product whose demo the video shows (its demo must be `ready`) */
+            product_id: number | string;
+            /**
+             * @description `motion`: The avatar `avatar_id` performs a reference clip's motion: `video_source` `link` with `reference_url` (a short-video link, fetched within the request), or `upload` with `reference_video_upload_id` (a direct upload) or, in a multipart body, the `reference_video` file. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            method: "motion";
+            /**
+             * @description `auto` (the default): straight to the video; `preview`: stop at `preview_ready` for approve or regenerate
+             * @enum {string}
+             */
+            mode?: "auto" | "preview";
+            /** @description The caption over the reaction, the video's hook (at most 100 characters; POST /hooks suggests some); none when left out */
+            hook_text?: string;
+            /**
+             * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+             * @enum {string}
+             */
+            hook_position?: "top" | "middle" | "bottom";
+            /**
+             * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+             * @enum {string}
+             */
+            hook_size?: "small" | "medium" | "large";
+            /**
+             * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+             * @enum {string}
+             */
+            hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+            /**
+             * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+             * @enum {string}
+             */
+            hook_duration?: "reaction" | "full";
+            /** @description The avatar that plays the person (GET /avatars: a stock one or the account's own); with `method: prompt` optional (the engine imagines someone without it) */
+            avatar_id: number | string;
+            /**
+             * @description Where the motion reference comes from: `link` (`reference_url`) or `upload` (`reference_video_upload_id`, or a multipart `reference_video`)
+             * @enum {string}
+             */
+            video_source: "link" | "upload";
+            /** @description A short-video link (TikTok, Instagram, YouTube Shorts...) whose motion the avatar performs, fetched within the request (`video_source: link`) */
+            reference_url?: string;
+            /** @description A direct upload (POST /uploads, purpose `reference_video`) of the motion reference, instead of a multipart `reference_video` (`video_source: upload`) */
+            reference_video_upload_id?: string;
+            /**
+             * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+             * @enum {string}
+             */
+            sound?: "auto" | "music" | "none";
+            /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
+            music_id?: string;
+            /** @description A line the person says during the reaction (at most 100 characters) */
+            voice_line?: string;
+        };
+        /** @description `method: reuse`. A saved reaction (`reaction_id`, POST /reactions) replayed as it is: no new voice line. */
+        ReuseVideoRequest: {
+            /** @description The product whose demo the video shows (its demo must be `ready`) */
+            product_id: number | string;
+            /**
+             * @description `reuse`: A saved reaction (`reaction_id`, POST /reactions) replayed as it is: no new voice line. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            method: "reuse";
+            /**
+             * @description `auto` (the default): straight to the video; `preview`: stop at `preview_ready` for approve or regenerate
+             * @enum {string}
+             */
+            mode?: "auto" | "preview";
+            /** @description The caption over the reaction, the video's hook (at most 100 characters; POST /hooks suggests some); none when left out */
+            hook_text?: string;
+            /**
+             * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+             * @enum {string}
+             */
+            hook_position?: "top" | "middle" | "bottom";
+            /**
+             * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+             * @enum {string}
+             */
+            hook_size?: "small" | "medium" | "large";
+            /**
+             * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+             * @enum {string}
+             */
+            hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+            /**
+             * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+             * @enum {string}
+             */
+            hook_duration?: "reaction" | "full";
+            /** @description The saved reaction to replay (GET /reactions; `method: reuse`) */
+            reaction_id: number | string;
+            /**
+             * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+             * @enum {string}
+             */
+            sound?: "auto" | "music" | "none";
+            /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
+            music_id?: string;
+        };
+        /** @description `method: motion`. The avatar `avatar_id` performs a reference clip's motion: `video_source` `link` with `reference_url` (a short-video link, fetched within the request), or `upload` with `reference_video_upload_id` (a direct upload) or, in a multipart body, the `reference_video` file. */
+        MotionVideoRequestMultipart: {
+            /** @description The product whose demo the video shows (its demo must be `ready`) */
+            product_id: number | string;
+            /**
+             * @description `motion`: The avatar `avatar_id` performs a reference clip's motion: `video_source` `link` with `reference_url` (a short-video link, fetched within the request), or `upload` with `reference_video_upload_id` (a direct upload) or, in a multipart body, the `reference_video` file. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            method: "motion";
+            /**
+             * @description `auto` (the default): straight to the video; `preview`: stop at `preview_ready` for approve or regenerate
+             * @enum {string}
+             */
+            mode?: "auto" | "preview";
+            /** @description The caption over the reaction, the video's hook (at most 100 characters; POST /hooks suggests some); none when left out */
+            hook_text?: string;
+            /**
+             * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+             * @enum {string}
+             */
+            hook_position?: "top" | "middle" | "bottom";
+            /**
+             * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+             * @enum {string}
+             */
+            hook_size?: "small" | "medium" | "large";
+            /**
+             * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+             * @enum {string}
+             */
+            hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+            /**
+             * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+             * @enum {string}
+             */
+            hook_duration?: "reaction" | "full";
+            /** @description The avatar that plays the person (GET /avatars: a stock one or the account's own); with `method: prompt` optional (the engine imagines someone without it) */
+            avatar_id: number | string;
+            /**
+             * @description Where the motion reference comes from: `link` (`reference_url`) or `upload` (`reference_video_upload_id`, or a multipart `reference_video`)
+             * @enum {string}
+             */
+            video_source: "link" | "upload";
+            /** @description A short-video link (TikTok, Instagram, YouTube Shorts...) whose motion the avatar performs, fetched within the request (`video_source: link`) */
+            reference_url?: string;
+            /** @description A direct upload (POST /uploads, purpose `reference_video`) of the motion reference, instead of a multipart `reference_video` (`video_source: upload`) */
+            reference_video_upload_id?: string;
+            /**
+             * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+             * @enum {string}
+             */
+            sound?: "auto" | "music" | "none";
+            /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
+            music_id?: string;
+            /** @description A line the person says during the reaction (at most 100 characters) */
+            voice_line?: string;
+            /**
+             * Format: binary
+             * @description The motion reference for video_source=upload: MP4, MOV, WEBM or AVI, at most 60 s; at most 100 MB
+             */
+            reference_video?: Blob;
+        };
+        /** @description One variant of a batch: the fields of POST /videos for its method; `product_id` may be left out (it is the batch's) */
+        BatchVariant: components["schemas"]["PromptBatchVariant"] | components["schemas"]["MotionBatchVariant"] | components["schemas"]["ReuseBatchVariant"];
+        /** @description `method: prompt`. A reaction generated from `prompt` (the person: `avatar_id`, or one the engine imagines). */
+        PromptBatchVariant: {
+            /** @description The batch's `product_id`, if given at all (another is 400) */
+            product_id?: number | string;
+            /**
+             * @description `prompt`: A reaction generated from `prompt` (the person: `avatar_id`, or one the engine imagines). (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            method: "prompt";
+            /**
+             * @description `auto` (the default): straight to the video; `preview`: stop at `preview_ready` for approve or regenerate
+             * @enum {string}
+             */
+            mode?: "auto" | "preview";
+            /** @description The caption over the reaction, the video's hook (at most 100 characters; POST /hooks suggests some); none when left out */
+            hook_text?: string;
+            /**
+             * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+             * @enum {string}
+             */
+            hook_position?: "top" | "middle" | "bottom";
+            /**
+             * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+             * @enum {string}
+             */
+            hook_size?: "small" | "medium" | "large";
+            /**
+             * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+             * @enum {string}
+             */
+            hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+            /**
+             * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+             * @enum {string}
+             */
+            hook_duration?: "reaction" | "full";
+            /** @description What the person does: the reaction the engine generates (`method: prompt`) */
+            prompt: string;
+            /** @description The avatar that plays the person (GET /avatars: a stock one or the account's own); with `method: prompt` optional (the engine imagines someone without it) */
+            avatar_id?: number | string;
+            /**
+             * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+             * @enum {string}
+             */
+            sound?: "auto" | "music" | "none";
+            /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
+            music_id?: string;
+            /** @description A line the person says during the reaction (at most 100 characters) */
+            voice_line?: string;
+        };
+        /** @description `method: motion`. The avatar `avatar_id` performs a reference clip's motion: `video_source` `link` with `reference_url` (a short-video link, fetched within the request), or `upload` with `reference_video_upload_id` (a direct upload) or, in a multipart body, the `reference_video` file. */
+        MotionBatchVariant: {
+            /** @description The batch's `product_id`, if given at all (another is 400) */
+            product_id?: number | string;
+            /**
+             * @description `motion`: The avatar `avatar_id` performs a reference clip's motion: `video_source` `link` with `reference_url` (a short-video link, fetched within the request), or `upload` with `reference_video_upload_id` (a direct upload) or, in a multipart body, the `reference_video` file. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            method: "motion";
+            /**
+             * @description `auto` (the default): straight to the video; `preview`: stop at `preview_ready` for approve or regenerate
+             * @enum {string}
+             */
+            mode?: "auto" | "preview";
+            /** @description The caption over the reaction, the video's hook (at most 100 characters; POST /hooks suggests some); none when left out */
+            hook_text?: string;
+            /**
+             * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+             * @enum {string}
+             */
+            hook_position?: "top" | "middle" | "bottom";
+            /**
+             * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+             * @enum {string}
+             */
+            hook_size?: "small" | "medium" | "large";
+            /**
+             * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+             * @enum {string}
+             */
+            hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+            /**
+             * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+             * @enum {string}
+             */
+            hook_duration?: "reaction" | "full";
+            /** @description The avatar that plays the person (GET /avatars: a stock one or the account's own); with `method: prompt` optional (the engine imagines someone without it) */
+            avatar_id: number | string;
+            /**
+             * @description Where the motion reference comes from: `link` (`reference_url`) or `upload` (`reference_video_upload_id`, or a multipart `reference_video`)
+             * @enum {string}
+             */
+            video_source: "link" | "upload";
+            /** @description A short-video link (TikTok, Instagram, YouTube Shorts...) whose motion the avatar performs, fetched within the request (`video_source: link`) */
+            reference_url?: string;
+            /** @description A direct upload (POST /uploads, purpose `reference_video`) of the motion reference, instead of a multipart `reference_video` (`video_source: upload`) */
+            reference_video_upload_id?: string;
+            /**
+             * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+             * @enum {string}
+             */
+            sound?: "auto" | "music" | "none";
+            /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
+            music_id?: string;
+            /** @description A line the person says during the reaction (at most 100 characters) */
+            voice_line?: string;
+        };
+        /** @description `method: reuse`. A saved reaction (`reaction_id`, POST /reactions) replayed as it is: no new voice line. */
+        ReuseBatchVariant: {
+            /** @description The batch's `product_id`, if given at all (another is 400) */
+            product_id?: number | string;
+            /**
+             * @description `reuse`: A saved reaction (`reaction_id`, POST /reactions) replayed as it is: no new voice line. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            method: "reuse";
+            /**
+             * @description `auto` (the default): straight to the video; `preview`: stop at `preview_ready` for approve or regenerate
+             * @enum {string}
+             */
+            mode?: "auto" | "preview";
+            /** @description The caption over the reaction, the video's hook (at most 100 characters; POST /hooks suggests some); none when left out */
+            hook_text?: string;
+            /**
+             * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+             * @enum {string}
+             */
+            hook_position?: "top" | "middle" | "bottom";
+            /**
+             * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+             * @enum {string}
+             */
+            hook_size?: "small" | "medium" | "large";
+            /**
+             * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+             * @enum {string}
+             */
+            hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
+            /**
+             * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+             * @enum {string}
+             */
+            hook_duration?: "reaction" | "full";
+            /** @description The saved reaction to replay (GET /reactions; `method: reuse`) */
+            reaction_id: number | string;
+            /**
+             * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+             * @enum {string}
+             */
+            sound?: "auto" | "music" | "none";
+            /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
+            music_id?: string;
+        };
+        /**
+         * @description A Stripe event, as Stripe sends it (only what the service reads is listed)
+         * @example {
+         *       "id": "evt_1QxY2zAbCdEfGhIjKlMnOpQr",
+         *       "type": "checkout.session.completed",
+         *       "data": {
+         *         "object": {
+         *           "id": "cs_test_a1B2c3D4e5F6"
+         *         }
+         *       }
+         *     }
+         */
         StripeEvent: {
             /** @description The event id (`evt_…`): each is applied once, however often Stripe delivers it */
             id: string;
             /** @description checkout.session.completed, customer.subscription.updated and customer.subscription.deleted change plans; the rest are acknowledged and ignored */
             type: string;
+            /** @description The event's payload */
             data: {
+                /** @description The object the event is about */
                 object: {
+                    /** @description The object's id */
                     id: string;
                 };
             };
         };
+        /**
+         * @description The service is up
+         * @example {
+         *       "name": "Reaction Studio API",
+         *       "version": "v1",
+         *       "revision": "2026-11-30",
+         *       "base_path": "/api/v1",
+         *       "status": "ok"
+         *     }
+         */
         Liveness: {
+            /** @description The API's name */
             name: string;
             /** @description The major version, as in the path (`v1`) */
             version: string;
             /** @description The date of its latest revision, as every answer's `Reaction-Studio-Version` header says */
             revision: string;
+            /** @description Where the API is served from on this host (`/api/v1`) */
             base_path: string;
-            /** @constant */
+            /**
+             * @description Always `ok`: the service answers
+             * @constant
+             */
             status: "ok";
         };
+        /**
+         * @description Something to make videos about: its name, and the demo clip the videos end with
+         * @example {
+         *       "id": 12,
+         *       "name": "Glow Serum",
+         *       "description": "A vitamin C serum that fades dark spots in two weeks",
+         *       "demo_video": {
+         *         "status": "ready",
+         *         "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *         "url_expires_at": "2026-11-25T13:01:42.000Z",
+         *         "duration_s": 14.2,
+         *         "width": 1080,
+         *         "height": 1920,
+         *         "error": null
+         *       },
+         *       "reframe": null,
+         *       "demo_start_s": null,
+         *       "demo_end_s": null,
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
         Product: {
+            /** @description The product's id */
             id: number;
+            /** @description What it is called */
             name: string;
+            /** @description Free text about it (hook ideas are written from it); null: none */
             description: string | null;
+            /** @description Its demo clip; null when it was created without one */
             demo_video: components["schemas"]["DemoVideo"] | null;
             /** @description How the demo was made portrait (`blur` or `crop`), as asked when it was sent; null: not reframed */
             reframe: ("blur" | "crop") | null;
@@ -1119,16 +1861,29 @@ export interface components {
             demo_start_s: number | null;
             /** @description Where the kept part of the demo ends, as asked; null: at its end */
             demo_end_s: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
             updated_at: string;
         };
         /** @description The demo clip: `processing` until normalised, then `ready` (with a playable url) or `failed` */
         DemoVideo: {
-            /** @enum {string} */
+            /**
+             * @description - `processing`: Being normalised to 1080x1920 in the background (the `product.demo.ready` or `product.demo.failed` webhook tells when it ends)
+             *     - `ready`: `url` plays it; jobs of the product may start
+             *     - `failed`: `error` says why; send the demo again as a new product
+             * @enum {string}
+             */
             status: "processing" | "ready" | "failed";
+            /** @description Once `ready`: the normalised demo (MP4), a signed link; null before */
             url: string | null;
+            /** @description When `url` stops working: GET the product again for a fresh one */
             url_expires_at: string | null;
             /** @description Seconds of the normalised demo (the kept part, when it was trimmed); null until ready */
             duration_s: number | null;
@@ -1138,102 +1893,274 @@ export interface components {
             height: number | null;
             /** @description Why the demo failed, when `failed` */
             error: {
+                /** @description What went wrong, as a code to branch on */
                 code: string;
+                /** @description What went wrong and what to do, in words fit to show */
                 message: string;
             } | null;
         };
-        /** @description Where a page of a list is; a page past the end is empty */
+        /**
+         * @description Where a page of a list is; a page past the end is empty
+         * @example {
+         *       "page": 1,
+         *       "per_page": 20,
+         *       "total": 1
+         *     }
+         */
         PageMeta: {
+            /** @description This page (from 1) */
             page: number;
+            /** @description Items a page holds */
             per_page: number;
+            /** @description Items in the whole list */
             total: number;
         };
+        /**
+         * @description A record deleted, or gone before an event about it was sent
+         * @example {
+         *       "id": 12,
+         *       "deleted": true
+         *     }
+         */
         Deleted: {
+            /** @description The id of the record deleted */
             id: number;
-            /** @constant */
+            /**
+             * @description Always true
+             * @constant
+             */
             deleted: true;
         };
+        /**
+         * @description A person who reacts in the videos: a stock one, or one of the account's, generated or uploaded
+         * @example {
+         *       "id": 31,
+         *       "stock": false,
+         *       "source": "prompt",
+         *       "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+         *       "status": "ready",
+         *       "image_url": "https://media.reaction-studio.example/avatars/31/image.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "image_url_expires_at": "2026-11-25T13:01:42.000Z",
+         *       "width": 1024,
+         *       "height": 1024,
+         *       "error": null,
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
         Avatar: {
+            /** @description The avatar's id: a job's `avatar_id` */
             id: number;
             /** @description A stock avatar every account has (listed first, not counted against the plan's cap, not deletable); false for the account's own */
             stock: boolean;
-            /** @enum {string} */
+            /**
+             * @description `prompt`: generated from a description; `upload`: a photo sent
+             * @enum {string}
+             */
             source: "prompt" | "upload";
+            /** @description The description it was generated from; null for an upload */
             prompt: string | null;
-            /** @enum {string} */
+            /**
+             * @description - `processing`: A hosted engine is drawing it (the `avatar.ready` or `avatar.failed` webhook tells when it ends)
+             *     - `ready`: `image_url` shows it; jobs may use it as `avatar_id`
+             *     - `failed`: `error` says why; it cannot be used
+             * @enum {string}
+             */
             status: "processing" | "ready" | "failed";
+            /** @description Once `ready`: the image, a signed link; null before */
             image_url: string | null;
+            /** @description When `image_url` stops working: GET the avatar again for a fresh one */
             image_url_expires_at: string | null;
+            /** @description The image's width in pixels, once ready */
             width: number | null;
+            /** @description The image's height in pixels, once ready */
             height: number | null;
+            /** @description Once `failed`: why; null otherwise */
             error: {
+                /** @description What went wrong, as a code to branch on */
                 code: string;
+                /** @description What went wrong and what to do, in words fit to show */
                 message: string;
             } | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
             updated_at: string;
         };
-        /** @description A built-in bed or one of the account's own tracks, levelled to −14 LUFS */
+        /**
+         * @description A built-in bed or one of the account's own tracks, levelled to −14 LUFS
+         * @example {
+         *       "id": "sunny-pop",
+         *       "name": "Sunny Pop",
+         *       "mood": "upbeat",
+         *       "bpm": 118,
+         *       "duration_s": 60,
+         *       "built_in": true,
+         *       "preview_url": "/api/v1/music/sunny-pop/audio",
+         *       "created_at": null
+         *     }
+         */
         MusicTrack: {
             /** @description A built-in track's slug ("sunny-pop") or one of the account's ("t12"): what a job's `music_id` names */
             id: string;
+            /** @description The track's name, to show */
             name: string;
             /** @description Built-in tracks only */
             mood: ("upbeat" | "chill" | "dramatic" | "funny" | "epic" | "romantic" | "tense" | "playful") | null;
             /** @description Built-in tracks only */
             bpm: number | null;
+            /** @description Its length in seconds (a video loops or cuts it to fit) */
             duration_s: number;
+            /** @description One of the service's own beds (every account has them; not deletable); false for the account's own */
             built_in: boolean;
             /** @description Plays the track: the path of GET /music/{music_id}/audio from the API host's root (send the same credentials), which answers 302 to a short-lived link to the audio (AAC in .m4a) */
             preview_url: string;
             /** @description When the account added it; null for built-in tracks */
             created_at: string | null;
         };
+        /**
+         * @description A track of the account's, deleted with its file
+         * @example {
+         *       "id": "t12",
+         *       "deleted": true
+         *     }
+         */
         DeletedMusicTrack: {
+            /** @description The id of the track deleted */
             id: string;
-            /** @constant */
+            /**
+             * @description Always true
+             * @constant
+             */
             deleted: true;
         };
+        /**
+         * @description A reaction clip kept in the library, to make more videos with (`method: reuse`) without generating again
+         * @example {
+         *       "id": 7,
+         *       "job_id": 481,
+         *       "method": "prompt",
+         *       "avatar_id": 31,
+         *       "prompt": "She gasps, then laughs in disbelief",
+         *       "clip_url": "https://media.reaction-studio.example/reactions/7/clip.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
+         *       "duration_s": 3.2,
+         *       "emotion": "shocked",
+         *       "created_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
         SavedReaction: {
+            /** @description The saved reaction's id: a `reuse` job's `reaction_id` */
             id: number;
+            /** @description The preview job it was saved from */
             job_id: number;
-            /** @enum {string} */
+            /**
+             * @description How that job made it
+             * @enum {string}
+             */
             method: "prompt" | "motion" | "reuse";
+            /** @description The avatar that played it; null when the engine imagined the person */
             avatar_id: number | null;
+            /** @description The prompt it was generated from; null for a motion reaction */
             prompt: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The reaction clip (MP4, no caption), a signed link
+             */
             clip_url: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When `clip_url` stops working: GET it again for a fresh one
+             */
             clip_url_expires_at: string;
+            /** @description Its length in seconds */
             duration_s: number;
+            /** @description The emotion the engine performed (`shocked`, `laughing`...), which picks its sound effect; null when unknown */
             emotion: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was saved
+             */
             created_at: string;
         };
+        /**
+         * @description A finished video: the captioned reaction, then the product's demo, 1080x1920
+         * @example {
+         *       "id": 95,
+         *       "job_id": 481,
+         *       "product_id": 12,
+         *       "url": "https://media.reaction-studio.example/videos/95/video.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "url_expires_at": "2026-11-25T13:01:42.000Z",
+         *       "download_url": "https://media.reaction-studio.example/videos/95/video.mp4?download?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "thumbnail_url": "https://media.reaction-studio.example/videos/95/poster.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "duration_s": 17.4,
+         *       "width": 1080,
+         *       "height": 1920,
+         *       "size_bytes": 8412330,
+         *       "created_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
         Video: {
+            /** @description The video's id: a done job's `video_id` */
             id: number;
+            /** @description The job that made it */
             job_id: number;
+            /** @description The product it shows */
             product_id: number;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The video (MP4, H.264 and AAC), a signed link to play
+             */
             url: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the links stop working: GET the video again for fresh ones
+             */
             url_expires_at: string;
             /**
              * Format: uri
              * @description The same MP4 as url, answered with Content-Disposition: attachment (filename reaction-video-<id>.mp4); it expires with url
              */
             download_url: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The poster (JPEG): the reaction at its peak, captioned
+             */
             thumbnail_url: string;
+            /** @description Its length in seconds */
             duration_s: number;
+            /** @description Width in pixels (1080) */
             width: number;
+            /** @description Height in pixels (1920) */
             height: number;
+            /** @description The MP4's size in bytes */
             size_bytes: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
         };
+        /**
+         * @description What a request would take, from a dry run (`?dry_run=true`): nothing was made or reserved
+         * @example {
+         *       "valid": true,
+         *       "units": 1,
+         *       "allowance": {
+         *         "limit": 150,
+         *         "used": 41,
+         *         "reserved": 2,
+         *         "remaining": 107
+         *       },
+         *       "estimated_seconds": 95
+         *     }
+         */
         VideoQuote: {
             /**
              * @description Every check of the real request passed (a failing one answers its error instead)
@@ -1244,36 +2171,121 @@ export interface components {
             units: number;
             /** @description This month's allowance now, as GET /usage shows it; the dry run reserved nothing */
             allowance: {
+                /** @description The plan's videos a billing period */
                 limit: number;
+                /** @description Charged this period */
                 used: number;
+                /** @description Held by jobs still running */
                 reserved: number;
+                /** @description What is left to reserve */
                 remaining: number;
             };
             /** @description About how long the job would take to its next stop (auto: done; preview and regenerate: preview_ready): the median of this stack's latest jobs of the same kind, request to stop, queue included; a table measured on an idle stack until a kind has 5 of them */
             estimated_seconds: number;
         };
+        /**
+         * @description A video job: where it stands and the inputs it was made with
+         * @example {
+         *       "id": 481,
+         *       "status": "preview_ready",
+         *       "stage": "awaiting_approval",
+         *       "progress": 70,
+         *       "queue_position": null,
+         *       "method": "prompt",
+         *       "mode": "preview",
+         *       "product_id": 12,
+         *       "avatar_id": 31,
+         *       "reaction_id": null,
+         *       "prompt": "She gasps, then laughs in disbelief",
+         *       "video_source": null,
+         *       "reference_url": null,
+         *       "hook_text": "I did not expect this to work",
+         *       "hook_position": "top",
+         *       "hook_size": "medium",
+         *       "hook_style": "outline",
+         *       "hook_duration": "reaction",
+         *       "sound": "auto",
+         *       "music_id": null,
+         *       "voice_line": null,
+         *       "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
+         *       "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "preview_expires_at": "2026-12-02T12:01:42.000Z",
+         *       "video_id": null,
+         *       "charged_units": 1,
+         *       "regenerations": 0,
+         *       "error": null,
+         *       "batch_id": null,
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
         Job: {
+            /** @description The job's id */
             id: number;
-            /** @enum {string} */
+            /**
+             * @description Where the job stands
+             *
+             *     - `queued`: Accepted, waiting for its first step (again after a regenerate)
+             *     - `processing`: A step is running (`stage` says which, `progress` how far)
+             *     - `preview_ready`: A preview job stopped at its preview (`preview_url`): approve it or regenerate it before `preview_expires_at`
+             *     - `done`: Finished: `video_id` names the video (GET /videos/{id})
+             *     - `failed`: Ended without a video: `error` says why; units still reserved for it are released
+             * @enum {string}
+             */
             status: "queued" | "processing" | "preview_ready" | "done" | "failed";
-            /** @enum {string} */
+            /**
+             * @description The step the job is at (while it waits for a render slot, the step done last)
+             *
+             *     - `queued`: Waiting to start (progress 0)
+             *     - `preparing`: Checking that the product, the avatar or the saved reaction it uses still exist (5)
+             *     - `waiting_for_capacity`: A render step was refused because the service is busy; it is tried again shortly, for up to an hour (progress unchanged)
+             *     - `generating_reaction`: The engine makes the reaction clip (15)
+             *     - `rendering_preview`: The caption is drawn over the reaction for the preview (60)
+             *     - `awaiting_approval`: The preview is shown: waiting for approve or regenerate (70)
+             *     - `composing`: The captioned reaction and the demo are joined, with the sound (80)
+             *     - `finalizing`: The video and its poster are stored and the job charged (95)
+             *     - `done`: The video is ready (100)
+             *     - `failed`: The job ended failed (100)
+             * @enum {string}
+             */
             stage: "queued" | "preparing" | "waiting_for_capacity" | "generating_reaction" | "rendering_preview" | "awaiting_approval" | "composing" | "finalizing" | "done" | "failed";
+            /** @description How far the job is, 0 to 100; it only rises (after a regenerate it holds until composing) */
             progress: number;
             queue_position: number | null;
-            /** @enum {string} */
+            /**
+             * @description How its reaction is made: `prompt`, `motion` (an avatar performs a reference clip) or `reuse` (a saved reaction)
+             * @enum {string}
+             */
             method: "prompt" | "motion" | "reuse";
-            /** @enum {string} */
+            /**
+             * @description `auto`: straight to the video; `preview`: stops at `preview_ready` for approve or regenerate
+             * @enum {string}
+             */
             mode: "auto" | "preview";
+            /** @description The product whose demo the video shows */
             product_id: number;
+            /** @description The avatar that plays the person; null when the engine imagined one, or for a reused reaction */
             avatar_id: number | null;
+            /** @description The saved reaction replayed (`method: reuse`); null otherwise */
             reaction_id: number | null;
+            /** @description What the person does (`method: prompt`); null otherwise */
             prompt: string | null;
+            /** @description Where the motion reference came from (`method: motion`): `link` or `upload`; null otherwise */
             video_source: ("link" | "upload") | null;
+            /** @description The motion reference's link (`video_source: link`); null otherwise */
             reference_url: string | null;
+            /** @description The caption over the reaction; null: none */
             hook_text: string | null;
-            /** @enum {string} */
+            /**
+             * @description Where the caption sits: the top, middle or bottom third
+             * @enum {string}
+             */
             hook_position: "top" | "middle" | "bottom";
-            /** @enum {string} */
+            /**
+             * @description How large the caption is drawn
+             * @enum {string}
+             */
             hook_size: "small" | "medium" | "large";
             /**
              * @description outline: white, dark outline; box: dark text on a white box; highlight: key words on a colour band; glow; bold_caps: uppercase, heavy
@@ -1292,59 +2304,144 @@ export interface components {
             sound: "auto" | "music" | "none";
             music_id: string | null;
             voice_line: string | null;
+            /** @description While `preview_ready`: the captioned preview (MP4), a signed link; null otherwise */
             preview_url: string | null;
+            /** @description When `preview_url` (and `preview_still_url`) stop working: GET the job again for fresh ones */
             preview_url_expires_at: string | null;
             preview_still_url: string | null;
+            /** @description While `preview_ready`: approve or regenerate before this, or the job fails (`preview_expired`) */
             preview_expires_at: string | null;
+            /** @description Once `done`: the finished video (GET /videos/{id}); null before */
             video_id: number | null;
+            /** @description Allowance units charged for it so far (a preview is charged when shown, each regenerate one more) */
             charged_units: number;
+            /** @description How many times its preview was regenerated */
             regenerations: number;
+            /** @description Once `failed`: why; null otherwise */
             error: {
-                /** @enum {string} */
+                /**
+                 * @description Why the job failed
+                 *
+                 *     - `input_deleted`: A product, avatar or saved reaction the job uses was deleted while it ran; create a new job
+                 *     - `invalid_input`: An input could not be used (for example no usable face, or an unreadable reference clip)
+                 *     - `content_rejected`: The generation provider refused the content; change the prompt or the reference
+                 *     - `generation_failed`: The reaction could not be generated after retries; try again later
+                 *     - `generation_timeout`: Generating the reaction took longer than allowed; try again later
+                 *     - `no_face_in_result`: The generated reaction showed no face, also on a second try; nothing was charged. Try again, or change the prompt or the avatar
+                 *     - `reference_unavailable`: The reference clip could not be downloaded from its link
+                 *     - `render_failed`: The video could not be rendered; try again, and report the job id if it persists
+                 *     - `preview_expired`: The preview was not approved or regenerated in time; create a new job
+                 *     - `timeout`: A pipeline step took longer than allowed; try again later
+                 *     - `capacity_unavailable`: The service had no render capacity for an hour; nothing was charged for the unfinished video. Try again later
+                 *     - `internal_error`: Something failed on our side; try again, and report the job id if it persists
+                 * @enum {string}
+                 */
                 code: "input_deleted" | "invalid_input" | "content_rejected" | "generation_failed" | "generation_timeout" | "no_face_in_result" | "reference_unavailable" | "render_failed" | "preview_expired" | "timeout" | "capacity_unavailable" | "internal_error";
+                /** @description What went wrong and what to do, in words fit to show */
                 message: string;
             } | null;
             batch_id: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
             updated_at: string;
         };
-        /** @description Where a newest-first slice of a list ends */
+        /**
+         * @description Where a newest-first slice of a list ends
+         * @example {
+         *       "limit": 20,
+         *       "next_before": null
+         *     }
+         */
         CursorMeta: {
+            /** @description Items a slice holds at most (the `limit` asked for) */
             limit: number;
             /** @description Pass as `before` for the next, older slice; null at the end */
             next_before: number | null;
         };
-        /** @description One preview of a preview job; a regenerate adds one and keeps the others until the job ends */
+        /**
+         * @description One preview of a preview job; a regenerate adds one and keeps the others until the job ends
+         * @example {
+         *       "take": 1,
+         *       "current": true,
+         *       "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
+         *       "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *       "duration_s": 17.4,
+         *       "options": {
+         *         "prompt": "She gasps, then laughs in disbelief",
+         *         "avatar_id": 31,
+         *         "video_source": null,
+         *         "reference_url": null,
+         *         "hook_text": "I did not expect this to work",
+         *         "hook_position": "top",
+         *         "hook_size": "medium",
+         *         "hook_style": "outline",
+         *         "hook_duration": "reaction",
+         *         "sound": "auto",
+         *         "music_id": null,
+         *         "voice_line": null
+         *       },
+         *       "created_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
         Take: {
             /** @description The take's number: 1 for the first preview, one more per regenerate; approve names it as `take` */
             take: number;
             /** @description The take the job stands on: the one shown at preview_ready, or the one approved; false for every take while a regenerate makes the next one */
             current: boolean;
             preview_url: string | null;
+            /** @description When `preview_url` and `preview_still_url` stop working: list the takes again for fresh ones */
             preview_url_expires_at: string | null;
             preview_still_url: string | null;
             /** @description The preview's length in seconds */
             duration_s: number;
             /** @description The job's inputs that made this take, as the job showed them then; approving the take puts them back on the job */
             options: {
+                /** @description The prompt (`prompt` jobs) */
                 prompt: string | null;
+                /** @description The avatar */
                 avatar_id: number | null;
+                /** @description The motion reference's source (`motion` jobs) */
                 video_source: ("link" | "upload") | null;
+                /** @description The motion reference's link (`video_source: link`) */
                 reference_url: string | null;
+                /** @description The caption */
                 hook_text: string | null;
-                /** @enum {string} */
+                /**
+                 * @description The caption's third
+                 * @enum {string}
+                 */
                 hook_position: "top" | "middle" | "bottom";
-                /** @enum {string} */
+                /**
+                 * @description The caption's size
+                 * @enum {string}
+                 */
                 hook_size: "small" | "medium" | "large";
-                /** @enum {string} */
+                /**
+                 * @description The caption's style
+                 * @enum {string}
+                 */
                 hook_style: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                /** @enum {string} */
+                /**
+                 * @description How long the caption shows
+                 * @enum {string}
+                 */
                 hook_duration: "reaction" | "full";
-                /** @enum {string} */
+                /**
+                 * @description The sound
+                 * @enum {string}
+                 */
                 sound: "auto" | "music" | "none";
+                /** @description The music bed (`sound: music`) */
                 music_id: string | null;
+                /** @description The line the person says */
                 voice_line: string | null;
             };
             /**
@@ -1353,173 +2450,684 @@ export interface components {
              */
             created_at: string;
         };
+        /**
+         * @description Jobs of one product made in one request (POST /videos/batch), in variant order
+         * @example {
+         *       "id": 9,
+         *       "product_id": 12,
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "jobs": [
+         *         {
+         *           "id": 481,
+         *           "status": "queued",
+         *           "stage": "queued",
+         *           "progress": 0,
+         *           "queue_position": null,
+         *           "method": "prompt",
+         *           "mode": "preview",
+         *           "product_id": 12,
+         *           "avatar_id": 31,
+         *           "reaction_id": null,
+         *           "prompt": "She gasps, then laughs in disbelief",
+         *           "video_source": null,
+         *           "reference_url": null,
+         *           "hook_text": "I did not expect this to work",
+         *           "hook_position": "top",
+         *           "hook_size": "medium",
+         *           "hook_style": "outline",
+         *           "hook_duration": "reaction",
+         *           "sound": "auto",
+         *           "music_id": null,
+         *           "voice_line": null,
+         *           "preview_url": null,
+         *           "preview_url_expires_at": null,
+         *           "preview_still_url": null,
+         *           "preview_expires_at": null,
+         *           "video_id": null,
+         *           "charged_units": 1,
+         *           "regenerations": 0,
+         *           "error": null,
+         *           "batch_id": 9,
+         *           "created_at": "2026-11-25T12:00:00.000Z",
+         *           "updated_at": "2026-11-25T12:00:00.000Z"
+         *         },
+         *         {
+         *           "id": 482,
+         *           "status": "queued",
+         *           "stage": "queued",
+         *           "progress": 0,
+         *           "queue_position": null,
+         *           "method": "reuse",
+         *           "mode": "auto",
+         *           "product_id": 12,
+         *           "avatar_id": null,
+         *           "reaction_id": 7,
+         *           "prompt": null,
+         *           "video_source": null,
+         *           "reference_url": null,
+         *           "hook_text": "POV: your skin after 14 days",
+         *           "hook_position": "top",
+         *           "hook_size": "medium",
+         *           "hook_style": "outline",
+         *           "hook_duration": "reaction",
+         *           "sound": "auto",
+         *           "music_id": null,
+         *           "voice_line": null,
+         *           "preview_url": null,
+         *           "preview_url_expires_at": null,
+         *           "preview_still_url": null,
+         *           "preview_expires_at": null,
+         *           "video_id": null,
+         *           "charged_units": 1,
+         *           "regenerations": 0,
+         *           "error": null,
+         *           "batch_id": 9,
+         *           "created_at": "2026-11-25T12:00:00.000Z",
+         *           "updated_at": "2026-11-25T12:00:00.000Z"
+         *         }
+         *       ],
+         *       "counts": {
+         *         "queued": 2,
+         *         "processing": 0,
+         *         "preview_ready": 0,
+         *         "done": 0,
+         *         "failed": 0
+         *       }
+         *     }
+         */
         VideoBatch: {
+            /** @description The batch's id */
             id: number;
+            /** @description The product its jobs are for */
             product_id: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
             /** @description The variants' jobs, in variant order, as GET /videos/jobs/{id} shows each */
             jobs: components["schemas"]["Job"][];
             /** @description How many of the jobs are at each status now */
             counts: {
+                /** @description Jobs at this status */
                 queued: number;
+                /** @description Jobs at this status */
                 processing: number;
+                /** @description Jobs at this status */
                 preview_ready: number;
+                /** @description Jobs at this status */
                 done: number;
+                /** @description Jobs at this status */
                 failed: number;
             };
         };
-        /** @description 10 caption ideas; any one fits a job's hook_text */
+        /**
+         * @description 10 caption ideas; any one fits a job's hook_text
+         * @example {
+         *       "product_id": 12,
+         *       "hooks": [
+         *         {
+         *           "text": "POV: you finally found a serum that works",
+         *           "format": "pov"
+         *         },
+         *         {
+         *           "text": "Why did nobody tell me about this sooner?",
+         *           "format": "question"
+         *         },
+         *         {
+         *           "text": "I tried it for 14 days and this happened",
+         *           "format": "curiosity_gap"
+         *         }
+         *       ]
+         *     }
+         */
         HookIdeas: {
+            /** @description The product they are for */
             product_id: number;
+            /** @description The ideas, best first */
             hooks: {
+                /** @description The caption: use it as a job's `hook_text` */
                 text: string;
-                /** @enum {string} */
+                /**
+                 * @description The kind of hook it is (a point of view, a question, a curiosity gap...)
+                 * @enum {string}
+                 */
                 format: "pov" | "question" | "curiosity_gap" | "challenge" | "confession" | "listicle" | "before_after" | "warning" | "social_proof" | "story";
             }[];
         };
+        /**
+         * @description A scheduling provider the account posts through, with the channels its key reaches
+         * @example {
+         *       "provider": "provider_a",
+         *       "status": "active",
+         *       "key_hint": "…7f3a",
+         *       "channels": [
+         *         {
+         *           "id": "acc_tt_82731",
+         *           "platform": "tiktok",
+         *           "name": "Glow Labs",
+         *           "username": "glowlabs",
+         *           "active": true
+         *         },
+         *         {
+         *           "id": "acc_ig_19284",
+         *           "platform": "instagram",
+         *           "name": "Glow Labs",
+         *           "username": "glowlabs.skin",
+         *           "active": true
+         *         }
+         *       ],
+         *       "connected_at": "2026-11-25T12:00:00.000Z",
+         *       "synced_at": "2026-11-25T12:01:42.000Z",
+         *       "last_error": null
+         *     }
+         */
         Connection: {
-            /** @enum {string} */
+            /**
+             * @description The scheduling provider
+             * @enum {string}
+             */
             provider: "provider_a" | "provider_b";
-            /** @enum {string} */
+            /**
+             * @description `active`: the stored key works; `error`: the provider refused it (`last_error`): connect again
+             * @enum {string}
+             */
             status: "active" | "error";
+            /** @description The key's last 4 characters, to tell keys apart (null for a short key); never the key */
             key_hint: string | null;
+            /** @description The channels the key reaches, as last listed */
             channels: components["schemas"]["Channel"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the key was stored
+             */
             connected_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the channels were last listed
+             */
             synced_at: string;
+            /** @description Why the connection is `error`; null while it works */
             last_error: {
+                /** @description What the provider refused, as a code */
                 code: string;
+                /** @description What went wrong, in words fit to show */
                 message: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When
+                 */
                 at: string;
             } | null;
         };
         /** @description One account on one network; its id is what a post names in account_ids */
         Channel: {
+            /** @description The channel's id at the provider: what a post names in `account_ids` */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description The network
+             * @enum {string}
+             */
             platform: "tiktok" | "instagram" | "youtube" | "facebook" | "x" | "linkedin" | "threads" | "pinterest" | "bluesky";
+            /** @description Its display name */
             name: string;
+            /** @description Its handle on the network, when the provider says */
             username: string | null;
+            /** @description Whether the provider can post to it now */
             active: boolean;
         };
+        /**
+         * @description A provider's channels listed again, and what changed
+         * @example {
+         *       "provider": "provider_a",
+         *       "status": "active",
+         *       "channels": [
+         *         {
+         *           "id": "acc_tt_82731",
+         *           "platform": "tiktok",
+         *           "name": "Glow Labs",
+         *           "username": "glowlabs",
+         *           "active": true
+         *         },
+         *         {
+         *           "id": "acc_ig_19284",
+         *           "platform": "instagram",
+         *           "name": "Glow Labs",
+         *           "username": "glowlabs.skin",
+         *           "active": true
+         *         }
+         *       ],
+         *       "synced_at": "2026-11-25T12:01:42.000Z",
+         *       "added": [
+         *         "acc_ig_19284"
+         *       ],
+         *       "removed": []
+         *     }
+         */
         ChannelSync: {
-            /** @enum {string} */
+            /**
+             * @description The scheduling provider
+             * @enum {string}
+             */
             provider: "provider_a" | "provider_b";
-            /** @enum {string} */
+            /**
+             * @description The connection's state after the listing
+             * @enum {string}
+             */
             status: "active" | "error";
+            /** @description The channels the key reaches now */
             channels: components["schemas"]["Channel"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When they were listed
+             */
             synced_at: string;
+            /** @description Channel ids that appeared since the last listing */
             added: string[];
+            /** @description Channel ids that went */
             removed: string[];
         };
+        /**
+         * @description A finished video handed to a scheduling provider for some channels
+         * @example {
+         *       "id": 52,
+         *       "provider": "provider_a",
+         *       "provider_post_id": "pst_5b1e9c7a",
+         *       "video_id": 95,
+         *       "account_ids": [
+         *         "acc_tt_82731",
+         *         "acc_ig_19284"
+         *       ],
+         *       "caption": "Two weeks, one serum #skincare",
+         *       "schedule_at": null,
+         *       "draft": false,
+         *       "status": "published",
+         *       "results": [
+         *         {
+         *           "account_id": "acc_tt_82731",
+         *           "platform": "tiktok",
+         *           "status": "published",
+         *           "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+         *           "error": null
+         *         },
+         *         {
+         *           "account_id": "acc_ig_19284",
+         *           "platform": "instagram",
+         *           "status": "published",
+         *           "url": "https://www.instagram.com/reel/C1a2B3c4D5e/",
+         *           "error": null
+         *         }
+         *       ],
+         *       "stale": false,
+         *       "stale_reason": null,
+         *       "refreshed_at": "2026-11-25T12:01:42.000Z",
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
         Post: {
+            /** @description The post's id */
             id: number;
-            /** @enum {string} */
+            /**
+             * @description The scheduling provider
+             * @enum {string}
+             */
             provider: "provider_a" | "provider_b";
+            /** @description The post's id at the provider */
             provider_post_id: string;
+            /** @description The video posted */
             video_id: number;
+            /** @description The channels it went to (their ids) */
             account_ids: string[];
+            /** @description The text posted with the video */
             caption: string;
+            /** @description When it goes out, if scheduled; null: at once */
             schedule_at: string | null;
+            /** @description Handed over as a draft, to publish at the provider */
             draft: boolean;
-            /** @enum {string} */
+            /**
+             * @description Where the post stands at its provider
+             *
+             *     - `draft`: Handed to the provider as a draft: nothing goes out until it is published there
+             *     - `scheduled`: Goes out at `schedule_at`
+             *     - `publishing`: The provider is putting it out now
+             *     - `published`: Out on every channel (`results` links to each)
+             *     - `partially_published`: Out on some channels only: `results` says which failed and why
+             *     - `failed`: Out on no channel: `results` says why
+             *     - `deleted`: Deleted at the provider (DELETE /social/posts/{id}, or in its dashboard); kept here as a record
+             * @enum {string}
+             */
             status: "draft" | "scheduled" | "publishing" | "published" | "partially_published" | "failed" | "deleted";
+            /** @description How it went on each channel */
             results: {
+                /** @description The channel */
                 account_id: string;
-                /** @enum {string} */
+                /**
+                 * @description Its network
+                 * @enum {string}
+                 */
                 platform: "tiktok" | "instagram" | "youtube" | "facebook" | "x" | "linkedin" | "threads" | "pinterest" | "bluesky";
-                /** @enum {string} */
+                /**
+                 * @description - `pending`: Not out on this channel yet (a draft, scheduled, or being published)
+                 *     - `published`: Out: `url` links to it
+                 *     - `failed`: `error` says why
+                 *     - `deleted`: Taken down
+                 * @enum {string}
+                 */
                 status: "pending" | "published" | "failed" | "deleted";
+                /** @description Once published: the post on the network */
                 url: string | null;
+                /** @description Once failed: why */
                 error: string | null;
             }[];
+            /** @description True when the provider could not be asked just now: `status` and `results` are as of `refreshed_at` */
             stale: boolean;
+            /** @description Why it is stale; null otherwise */
             stale_reason: {
+                /** @description What went wrong, as a code to branch on */
                 code: string;
+                /** @description What went wrong and what to do, in words fit to show */
                 message: string;
             } | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the provider last confirmed it
+             */
             refreshed_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
             updated_at: string;
         };
+        /**
+         * @description What the posts did over a window, from the last syncs: per provider and added up
+         * @example {
+         *       "days": 7,
+         *       "since": "2026-11-19",
+         *       "until": "2026-11-25",
+         *       "totals": {
+         *         "views": 18420,
+         *         "likes": 1204,
+         *         "comments": 87,
+         *         "shares": 212,
+         *         "posts": 1
+         *       },
+         *       "providers": [
+         *         {
+         *           "provider": "provider_a",
+         *           "synced_at": "2026-11-25T12:01:42.000Z",
+         *           "synced_days": 30,
+         *           "covers_window": true,
+         *           "totals": {
+         *             "views": 18420,
+         *             "likes": 1204,
+         *             "comments": 87,
+         *             "shares": 212,
+         *             "posts": 1
+         *           },
+         *           "daily": [
+         *             {
+         *               "date": "2026-11-24",
+         *               "views": 18420,
+         *               "likes": 1204,
+         *               "comments": 87,
+         *               "shares": 212,
+         *               "posts": 1
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "daily": [
+         *         {
+         *           "date": "2026-11-24",
+         *           "views": 18420,
+         *           "likes": 1204,
+         *           "comments": 87,
+         *           "shares": 212,
+         *           "posts": 1
+         *         }
+         *       ]
+         *     }
+         */
         AnalyticsOverview: {
+            /** @description The window, in UTC days ending today (`days`) */
             days: number;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Its first day
+             */
             since: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Its last day (today)
+             */
             until: string;
+            /** @description The figures added up over the window */
             totals: {
+                /** @description Views of the posts */
                 views: number;
+                /** @description Likes */
                 likes: number;
+                /** @description Comments */
                 comments: number;
+                /** @description Shares */
                 shares: number;
+                /** @description Posts published */
                 posts: number;
             };
+            /** @description Each connected provider's figures */
             providers: {
-                /** @enum {string} */
+                /**
+                 * @description The scheduling provider
+                 * @enum {string}
+                 */
                 provider: "provider_a" | "provider_b";
+                /** @description When its figures were last synced (POST /analytics/sync); null: never */
                 synced_at: string | null;
+                /** @description How many days back that sync reached; null: never synced */
                 synced_days: number | null;
+                /** @description Whether that sync reached back over the whole window */
                 covers_window: boolean;
+                /** @description The figures added up over the window */
                 totals: {
+                    /** @description Views of the posts */
                     views: number;
+                    /** @description Likes */
                     likes: number;
+                    /** @description Comments */
                     comments: number;
+                    /** @description Shares */
                     shares: number;
+                    /** @description Posts published */
                     posts: number;
                 };
+                /** @description The figures day by day, oldest first */
                 daily: {
-                    /** Format: date */
+                    /**
+                     * Format: date
+                     * @description The UTC day
+                     */
                     date: string;
+                    /** @description Views of the posts */
                     views: number;
+                    /** @description Likes */
                     likes: number;
+                    /** @description Comments */
                     comments: number;
+                    /** @description Shares */
                     shares: number;
+                    /** @description Posts published */
                     posts: number;
                 }[];
             }[];
+            /** @description The figures day by day, oldest first */
             daily: {
-                /** Format: date */
+                /**
+                 * Format: date
+                 * @description The UTC day
+                 */
                 date: string;
+                /** @description Views of the posts */
                 views: number;
+                /** @description Likes */
                 likes: number;
+                /** @description Comments */
                 comments: number;
+                /** @description Shares */
                 shares: number;
+                /** @description Posts published */
                 posts: number;
             }[];
         };
+        /**
+         * @description A sync of every connected provider, and the overview after it
+         * @example {
+         *       "days": 7,
+         *       "synced_at": "2026-11-25T12:01:42.000Z",
+         *       "providers": [
+         *         {
+         *           "provider": "provider_a",
+         *           "status": "ok"
+         *         }
+         *       ],
+         *       "overview": {
+         *         "days": 7,
+         *         "since": "2026-11-19",
+         *         "until": "2026-11-25",
+         *         "totals": {
+         *           "views": 18420,
+         *           "likes": 1204,
+         *           "comments": 87,
+         *           "shares": 212,
+         *           "posts": 1
+         *         },
+         *         "providers": [
+         *           {
+         *             "provider": "provider_a",
+         *             "synced_at": "2026-11-25T12:01:42.000Z",
+         *             "synced_days": 30,
+         *             "covers_window": true,
+         *             "totals": {
+         *               "views": 18420,
+         *               "likes": 1204,
+         *               "comments": 87,
+         *               "shares": 212,
+         *               "posts": 1
+         *             },
+         *             "daily": [
+         *               {
+         *                 "date": "2026-11-24",
+         *                 "views": 18420,
+         *                 "likes": 1204,
+         *                 "comments": 87,
+         *                 "shares": 212,
+         *                 "posts": 1
+         *               }
+         *             ]
+         *           }
+         *         ],
+         *         "daily": [
+         *           {
+         *             "date": "2026-11-24",
+         *             "views": 18420,
+         *             "likes": 1204,
+         *             "comments": 87,
+         *             "shares": 212,
+         *             "posts": 1
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
         AnalyticsSync: {
+            /** @description How many days back each provider was asked for */
             days: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When
+             */
             synced_at: string;
+            /** @description What each connected provider answered */
             providers: ({
-                /** @enum {string} */
+                /**
+                 * @description The scheduling provider
+                 * @enum {string}
+                 */
                 provider: "provider_a" | "provider_b";
-                /** @constant */
+                /**
+                 * @description It answered; its figures are stored
+                 * @constant
+                 */
                 status: "ok";
+                /** @description Channels it could not read this time: the figures stand for the others */
                 skipped_accounts?: {
+                    /** @description The channel */
                     account_id: string;
+                    /** @description Why it could not be read */
                     reason: string;
                 }[];
             } | {
-                /** @enum {string} */
+                /**
+                 * @description The scheduling provider
+                 * @enum {string}
+                 */
                 provider: "provider_a" | "provider_b";
-                /** @constant */
+                /**
+                 * @description It did not answer; its earlier figures stay
+                 * @constant
+                 */
                 status: "failed";
+                /** @description Why */
                 error: {
+                    /** @description What went wrong, as a code to branch on */
                     code: string;
+                    /** @description What went wrong and what to do, in words fit to show */
                     message: string;
                 };
             })[];
             overview: components["schemas"]["AnalyticsOverview"];
         };
+        /**
+         * @description The plan in force and this period's counters against its limits
+         * @example {
+         *       "plan": {
+         *         "name": "pro",
+         *         "monthly_allowance": 150,
+         *         "library_cap": 50,
+         *         "avatar_cap": 100,
+         *         "ai_helpers_per_day": 500,
+         *         "ai_helpers_per_minute": 20,
+         *         "pending_plan": null,
+         *         "plan_changes_at": null
+         *       },
+         *       "period": {
+         *         "start": "2026-11-01T00:00:00.000Z",
+         *         "end": "2026-12-01T00:00:00.000Z"
+         *       },
+         *       "allowance": {
+         *         "limit": 150,
+         *         "used": 41,
+         *         "reserved": 2,
+         *         "remaining": 107
+         *       },
+         *       "library": {
+         *         "used": 7,
+         *         "cap": 50,
+         *         "remaining": 43
+         *       },
+         *       "avatars": {
+         *         "used": 4,
+         *         "cap": 100,
+         *         "remaining": 96
+         *       }
+         *     }
+         */
         Usage: {
             /** @description The plan in force and its limits (GET /plans lists every plan); change it with PUT /account/plan from the studio */
             plan: {
@@ -1528,39 +3136,124 @@ export interface components {
                  * @enum {string}
                  */
                 name: "free" | "starter" | "pro" | "business";
+                /** @description Videos a billing period */
                 monthly_allowance: number;
+                /** @description Saved reactions the library keeps */
                 library_cap: number;
+                /** @description Avatars the account keeps */
                 avatar_cap: number;
+                /** @description Hook-idea and prompt-avatar requests a rolling day */
                 ai_helpers_per_day: number;
+                /** @description Hook-idea and prompt-avatar requests a rolling minute */
                 ai_helpers_per_minute: number;
                 /** @description A downgrade waiting for the next billing period, or null */
                 pending_plan: ("free" | "starter" | "pro" | "business") | null;
                 /** @description When `pending_plan` takes over, or null */
                 plan_changes_at: string | null;
             };
+            /** @description The billing period now: a calendar month, UTC */
             period: {
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description Its first instant
+                 */
                 start: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When the next begins (the allowance renews then)
+                 */
                 end: string;
             };
+            /** @description This period's videos */
             allowance: {
+                /** @description The plan's videos this period */
                 limit: number;
+                /** @description Charged this period */
                 used: number;
+                /** @description Held by jobs still running */
                 reserved: number;
+                /** @description What is left to reserve */
                 remaining: number;
             };
+            /** @description Saved reactions against the cap */
             library: {
+                /** @description Kept now */
                 used: number;
+                /** @description The plan's cap */
                 cap: number;
+                /** @description Room left */
                 remaining: number;
             };
+            /** @description The account's avatars against the cap (stock ones do not count) */
             avatars: {
+                /** @description Kept now */
                 used: number;
+                /** @description The plan's cap */
                 cap: number;
+                /** @description Room left */
                 remaining: number;
             };
         };
+        /**
+         * @description The plans on offer, and how this deployment takes paid ones
+         * @example {
+         *       "billing": "stripe",
+         *       "plans": [
+         *         {
+         *           "name": "free",
+         *           "price": {
+         *             "amount": 0,
+         *             "currency": "usd",
+         *             "interval": "month"
+         *           },
+         *           "monthly_allowance": 3,
+         *           "library_cap": 3,
+         *           "avatar_cap": 10,
+         *           "ai_helpers_per_day": 20,
+         *           "ai_helpers_per_minute": 5
+         *         },
+         *         {
+         *           "name": "starter",
+         *           "price": {
+         *             "amount": 1900,
+         *             "currency": "usd",
+         *             "interval": "month"
+         *           },
+         *           "monthly_allowance": 30,
+         *           "library_cap": 10,
+         *           "avatar_cap": 25,
+         *           "ai_helpers_per_day": 100,
+         *           "ai_helpers_per_minute": 10
+         *         },
+         *         {
+         *           "name": "pro",
+         *           "price": {
+         *             "amount": 4900,
+         *             "currency": "usd",
+         *             "interval": "month"
+         *           },
+         *           "monthly_allowance": 150,
+         *           "library_cap": 50,
+         *           "avatar_cap": 100,
+         *           "ai_helpers_per_day": 500,
+         *           "ai_helpers_per_minute": 20
+         *         },
+         *         {
+         *           "name": "business",
+         *           "price": {
+         *             "amount": 14900,
+         *             "currency": "usd",
+         *             "interval": "month"
+         *           },
+         *           "monthly_allowance": 600,
+         *           "library_cap": 200,
+         *           "avatar_cap": 250,
+         *           "ai_helpers_per_day": 2000,
+         *           "ai_helpers_per_minute": 40
+         *         }
+         *       ]
+         *     }
+         */
         Plans: {
             /**
              * @description How paid plans are taken here: `local` (at once, nothing charged: the local stack), `stripe` (PUT /account/plan to a paid plan answers a Stripe Checkout link first), `not_configured` (no payment provider: only the free plan can be chosen; a paid one is 409 billing_not_configured)
@@ -1572,15 +3265,24 @@ export interface components {
         };
         /** @description A plan: its price and the limits it sets */
         Plan: {
-            /** @enum {string} */
+            /**
+             * @description The plan's name
+             * @enum {string}
+             */
             name: "free" | "starter" | "pro" | "business";
             /** @description What the plan costs a month */
             price: {
                 /** @description The monthly price in the currency's smallest unit (cents); 0 for the free plan */
                 amount: number;
-                /** @constant */
+                /**
+                 * @description The currency (US dollars)
+                 * @constant
+                 */
                 currency: "usd";
-                /** @constant */
+                /**
+                 * @description Charged monthly
+                 * @constant
+                 */
                 interval: "month";
             };
             /** @description Finished videos a billing period (a calendar month, UTC): one unit per video, and one per regeneration */
@@ -1594,7 +3296,23 @@ export interface components {
             /** @description Hook-idea and prompt-avatar requests a rolling minute (429 past it) */
             ai_helpers_per_minute: number;
         };
+        /**
+         * @description What a plan change did, or what it waits for
+         * @example {
+         *       "account": {
+         *         "id": 1,
+         *         "name": "Glow Labs",
+         *         "plan": "pro",
+         *         "pending_plan": null,
+         *         "plan_changes_at": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z"
+         *       },
+         *       "change": "upgraded",
+         *       "checkout_url": null
+         *     }
+         */
         PlanChange: {
+            /** @description The account after the change */
             account: components["schemas"]["Account"];
             /**
              * @description `upgraded`: the larger plan holds now. `downgrade_scheduled`: the smaller plan takes over at `account.plan_changes_at` (the next billing period). `downgrade_cancelled`: the plan in force was asked for again, so the waiting downgrade is dropped. `unchanged`: it already was so. `checkout`: pay at `checkout_url` first; the account changes when the payment is confirmed
@@ -1604,8 +3322,21 @@ export interface components {
             /** @description Stripe Checkout, where the owner pays for a paid plan; null unless `change` is `checkout` */
             checkout_url: string | null;
         };
+        /**
+         * @description Whose the records are: the plan and its limits apply to it, shared by its keys and sessions
+         * @example {
+         *       "id": 1,
+         *       "name": "Glow Labs",
+         *       "plan": "pro",
+         *       "pending_plan": null,
+         *       "plan_changes_at": null,
+         *       "created_at": "2026-11-25T12:00:00.000Z"
+         *     }
+         */
         Account: {
+            /** @description The account's id */
             id: number;
+            /** @description The account's name */
             name: string;
             /**
              * @description The plan in force now: its allowance and caps hold
@@ -1616,11 +3347,24 @@ export interface components {
             pending_plan: ("free" | "starter" | "pro" | "business") | null;
             /** @description When `pending_plan` takes over (the next billing period starts), or null */
             plan_changes_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
         };
+        /**
+         * @description What the service did with a Stripe event
+         * @example {
+         *       "received": true,
+         *       "result": "applied"
+         *     }
+         */
         StripeWebhookReceipt: {
-            /** @constant */
+            /**
+             * @description Always true: Stripe need not send it again
+             * @constant
+             */
             received: true;
             /**
              * @description `duplicate`: this event id was applied before, and nothing changed now
@@ -1628,42 +3372,121 @@ export interface components {
              */
             result: "applied" | "duplicate" | "ignored";
         };
-        /** @description Signed in: the `rs_session` cookie comes with this answer */
+        /**
+         * @description Signed in: the `rs_session` cookie comes with this answer
+         * @example {
+         *       "user": {
+         *         "id": 1,
+         *         "email": "maya@glowlabs.example",
+         *         "name": "Maya",
+         *         "created_at": "2026-11-25T12:00:00.000Z"
+         *       },
+         *       "account": {
+         *         "id": 1,
+         *         "name": "Glow Labs",
+         *         "plan": "pro",
+         *         "pending_plan": null,
+         *         "plan_changes_at": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z"
+         *       },
+         *       "csrf_token": "k3Vt9QmZ1xR7bLw2pYs8dNc4hFj6gTa0"
+         *     }
+         */
         SignedIn: {
             user: components["schemas"]["User"];
+            /** @description Their account */
             account: components["schemas"]["Account"];
             /** @description Send it as X-CSRF-Token with every change made with the session cookie */
             csrf_token: string;
         };
         /** @description A person who signs in to the studio */
         User: {
+            /** @description The user's id */
             id: number;
+            /** @description The address they sign in with */
             email: string;
+            /** @description Their name, if given */
             name: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When they signed up
+             */
             created_at: string;
         };
+        /**
+         * @description The session is revoked; its cookie is cleared
+         * @example {
+         *       "signed_out": true
+         *     }
+         */
         SignedOut: {
-            /** @constant */
+            /**
+             * @description Always true
+             * @constant
+             */
             signed_out: true;
         };
-        /** @description The signed-in session; it ends 7 days after its last use, 30 days after sign-in at the latest */
+        /**
+         * @description The signed-in session; it ends 7 days after its last use, 30 days after sign-in at the latest
+         * @example {
+         *       "user": {
+         *         "id": 1,
+         *         "email": "maya@glowlabs.example",
+         *         "name": "Maya",
+         *         "created_at": "2026-11-25T12:00:00.000Z"
+         *       },
+         *       "account": {
+         *         "id": 1,
+         *         "name": "Glow Labs",
+         *         "plan": "pro",
+         *         "pending_plan": null,
+         *         "plan_changes_at": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z"
+         *       },
+         *       "csrf_token": "k3Vt9QmZ1xR7bLw2pYs8dNc4hFj6gTa0",
+         *       "expires_at": "2026-12-02T12:00:00.000Z"
+         *     }
+         */
         Session: {
             user: components["schemas"]["User"];
+            /** @description Their account */
             account: components["schemas"]["Account"];
             /** @description Send it as X-CSRF-Token with every change made with the session cookie */
             csrf_token: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the session ends unless used again
+             */
             expires_at: string;
         };
+        /**
+         * @description The password is changed
+         * @example {
+         *       "password_changed": true,
+         *       "other_sessions_revoked": 2
+         *     }
+         */
         PasswordChanged: {
-            /** @constant */
+            /**
+             * @description Always true
+             * @constant
+             */
             password_changed: true;
+            /** @description Sessions of the user signed out by the change (this one stays) */
             other_sessions_revoked: number;
         };
-        /** @description The same answer whether or not the email has an account: if it has, a link is on its way to it */
+        /**
+         * @description The same answer whether or not the email has an account: if it has, a link is on its way to it
+         * @example {
+         *       "reset_requested": true,
+         *       "expires_in_s": 1800
+         *     }
+         */
         PasswordResetRequested: {
-            /** @constant */
+            /**
+             * @description Always true, whether or not the email has an account
+             * @constant
+             */
             reset_requested: true;
             /**
              * @description How long a mailed link works, in seconds
@@ -1671,149 +3494,919 @@ export interface components {
              */
             expires_in_s: 1800;
         };
-        /** @description The password is set and the link spent; signed in: the `rs_session` cookie comes with this answer */
+        /**
+         * @description The password is set and the link spent; signed in: the `rs_session` cookie comes with this answer
+         * @example {
+         *       "user": {
+         *         "id": 1,
+         *         "email": "maya@glowlabs.example",
+         *         "name": "Maya",
+         *         "created_at": "2026-11-25T12:00:00.000Z"
+         *       },
+         *       "account": {
+         *         "id": 1,
+         *         "name": "Glow Labs",
+         *         "plan": "pro",
+         *         "pending_plan": null,
+         *         "plan_changes_at": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z"
+         *       },
+         *       "csrf_token": "k3Vt9QmZ1xR7bLw2pYs8dNc4hFj6gTa0",
+         *       "other_sessions_revoked": 1
+         *     }
+         */
         PasswordReset: {
             user: components["schemas"]["User"];
+            /** @description Their account */
             account: components["schemas"]["Account"];
             /** @description Send it as X-CSRF-Token with every change made with the session cookie */
             csrf_token: string;
             /** @description Sessions of the user signed out by the new password */
             other_sessions_revoked: number;
         };
+        /**
+         * @description An API key, as listed: never the key itself
+         * @example {
+         *       "id": 4,
+         *       "name": "CI pipeline",
+         *       "prefix": "rsk_Xq7v",
+         *       "scopes": [
+         *         "read",
+         *         "write"
+         *       ],
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "last_used_at": "2026-11-25T11:58:03.000Z",
+         *       "revoked_at": null
+         *     }
+         */
         ApiKey: {
+            /** @description The key's id (DELETE /keys/{id} revokes it) */
             id: number;
+            /** @description What it is for */
             name: string | null;
             /** @description The key's first characters, to tell keys apart; the key itself is shown only once */
             prefix: string;
+            /** @description What the key may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels) */
             scopes: ("read" | "write" | "publish")[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
+            /** @description When a request last came with it; null: never */
             last_used_at: string | null;
+            /** @description When it was revoked; null while it works */
             revoked_at: string | null;
         };
+        /**
+         * @description A new API key, with the key itself: shown this once
+         * @example {
+         *       "id": 4,
+         *       "name": "CI pipeline",
+         *       "key": "rsk_Xq7vN2cLp9RkT4mW8zB1yD6fH3jQ5sA0eU7gI2oK9nV",
+         *       "prefix": "rsk_Xq7v",
+         *       "scopes": [
+         *         "read",
+         *         "write"
+         *       ],
+         *       "created_at": "2026-11-25T12:00:00.000Z"
+         *     }
+         */
         CreatedApiKey: {
+            /** @description The key's id */
             id: number;
+            /** @description What it is for */
             name: string;
             /** @description The key: shown in this answer only, store it now */
             key: string;
+            /** @description The key's first characters, as GET /keys lists it */
             prefix: string;
+            /** @description What the key may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels) */
             scopes: ("read" | "write" | "publish")[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
         };
+        /**
+         * @description The key is revoked: the next request with it is 401
+         * @example {
+         *       "id": 4,
+         *       "revoked": true
+         *     }
+         */
         RevokedApiKey: {
+            /** @description The key revoked */
             id: number;
-            /** @constant */
+            /**
+             * @description Always true
+             * @constant
+             */
             revoked: true;
         };
-        /** @description A one-time, one-hour form to send one file straight to storage */
+        /**
+         * @description A one-time, one-hour form to send one file straight to storage
+         * @example {
+         *       "id": "3f2b8c1e-7a4d-4e9b-9c0f-2d6a5b8e1f34",
+         *       "purpose": "demo_video",
+         *       "method": "POST",
+         *       "url": "https://uploads.reaction-studio.example/",
+         *       "fields": {
+         *         "key": "uploads/1/3f2b8c1e-7a4d-4e9b-9c0f-2d6a5b8e1f34",
+         *         "Content-Type": "video/mp4",
+         *         "Policy": "eyJleHBpcmF0aW9uIjoi",
+         *         "X-Amz-Signature": "9b2e7f0c1a"
+         *       },
+         *       "max_bytes": 48000000,
+         *       "expires_at": "2026-11-25T13:00:00.000Z"
+         *     }
+         */
         Upload: {
             /** @description Name it in the body where the file would go (demo_video_upload_id, image_upload_id, reference_video_upload_id) */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description As declared
+             * @enum {string}
+             */
             purpose: "demo_video" | "avatar_image" | "reference_video" | "music";
             /**
              * @description POST: a multipart form with `fields` then the file as `file`; PUT: the raw bytes with `headers`
              * @enum {string}
              */
             method: "POST" | "PUT";
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Where to send the file
+             */
             url: string;
+            /** @description `POST`: the form fields to send first, as they are */
             fields?: {
                 [key: string]: string;
             };
+            /** @description `PUT`: the headers to send with the bytes */
             headers?: {
                 [key: string]: string;
             };
             /** @description The declared size: a larger object is refused by storage or when used */
             max_bytes: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Send the file before this (an hour); name the upload id within it too
+             */
             expires_at: string;
         };
-        /** @description An endpoint that receives signed events */
+        /**
+         * @description An endpoint that receives signed events
+         * @example {
+         *       "id": "wh_8c2f1a9e4b7d3c6e0f12",
+         *       "url": "https://hooks.glowlabs.example/reaction-studio",
+         *       "events": [
+         *         "video.job.done",
+         *         "video.job.failed"
+         *       ],
+         *       "description": "Order fulfilment",
+         *       "enabled": true,
+         *       "disabled_reason": null,
+         *       "previous_secret_expires_at": null,
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:00:00.000Z"
+         *     }
+         */
         Webhook: {
+            /** @description The endpoint's id (`wh_...`) */
             id: string;
+            /** @description Where events are POSTed */
             url: string;
+            /** @description The event types it takes, or `["*"]` for every type */
             events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+            /** @description What it is for; null: not said */
             description: string | null;
+            /** @description Whether events go to it: false once disabled (by PATCH, a 410 Gone, or 3 days of failures) */
             enabled: boolean;
             /** @description Why the service disabled the endpoint (a 410 Gone, or 3 days of failures); PATCH `enabled: true` turns it back on */
             disabled_reason: string | null;
             /** @description Until when the secret the last rotation replaced still signs beside the current one (`webhook-signature` then carries both); null when none does */
             previous_secret_expires_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
             updated_at: string;
         };
+        /**
+         * @description A new endpoint, with its signing secret: shown this once
+         * @example {
+         *       "id": "wh_8c2f1a9e4b7d3c6e0f12",
+         *       "url": "https://hooks.glowlabs.example/reaction-studio",
+         *       "events": [
+         *         "video.job.done",
+         *         "video.job.failed"
+         *       ],
+         *       "description": "Order fulfilment",
+         *       "enabled": true,
+         *       "disabled_reason": null,
+         *       "previous_secret_expires_at": null,
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:00:00.000Z",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+         *     }
+         */
         CreatedWebhook: {
+            /** @description The endpoint's id (`wh_...`) */
             id: string;
+            /** @description Where events are POSTed */
             url: string;
+            /** @description The event types it takes, or `["*"]` for every type */
             events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+            /** @description What it is for; null: not said */
             description: string | null;
+            /** @description Whether events go to it: false once disabled (by PATCH, a 410 Gone, or 3 days of failures) */
             enabled: boolean;
             /** @description Why the service disabled the endpoint (a 410 Gone, or 3 days of failures); PATCH `enabled: true` turns it back on */
             disabled_reason: string | null;
             /** @description Until when the secret the last rotation replaced still signs beside the current one (`webhook-signature` then carries both); null when none does */
             previous_secret_expires_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
             updated_at: string;
             /** @description The signing secret (`whsec_...`): shown only in this answer. Verify each delivery with it (Standard Webhooks) */
             secret: string;
         };
-        /** @description An event as its deliveries carry it */
-        WebhookEvent: {
-            /** @description The event id (`evt_...`), the `webhook-id` of its deliveries */
+        /**
+         * @description An event as its deliveries carry it: `data` is the record its `type` is about
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "video.job.done",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 481,
+         *         "status": "done",
+         *         "stage": "done",
+         *         "progress": 100,
+         *         "queue_position": null,
+         *         "method": "prompt",
+         *         "mode": "preview",
+         *         "product_id": 12,
+         *         "avatar_id": 31,
+         *         "reaction_id": null,
+         *         "prompt": "She gasps, then laughs in disbelief",
+         *         "video_source": null,
+         *         "reference_url": null,
+         *         "hook_text": "I did not expect this to work",
+         *         "hook_position": "top",
+         *         "hook_size": "medium",
+         *         "hook_style": "outline",
+         *         "hook_duration": "reaction",
+         *         "sound": "auto",
+         *         "music_id": null,
+         *         "voice_line": null,
+         *         "preview_url": null,
+         *         "preview_url_expires_at": null,
+         *         "preview_still_url": null,
+         *         "preview_expires_at": null,
+         *         "video_id": 95,
+         *         "charged_units": 1,
+         *         "regenerations": 0,
+         *         "error": null,
+         *         "batch_id": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        WebhookEvent: components["schemas"]["VideoJobPreviewReadyEvent"] | components["schemas"]["VideoJobDoneEvent"] | components["schemas"]["VideoJobFailedEvent"] | components["schemas"]["ProductDemoReadyEvent"] | components["schemas"]["ProductDemoFailedEvent"] | components["schemas"]["AvatarReadyEvent"] | components["schemas"]["AvatarFailedEvent"] | components["schemas"]["SocialPostPublishedEvent"] | components["schemas"]["SocialPostFailedEvent"] | components["schemas"]["PingEvent"];
+        /**
+         * @description `video.job.preview_ready`: A preview job's preview is ready to approve or regenerate (again after each regenerate).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "video.job.preview_ready",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 481,
+         *         "status": "preview_ready",
+         *         "stage": "awaiting_approval",
+         *         "progress": 70,
+         *         "queue_position": null,
+         *         "method": "prompt",
+         *         "mode": "preview",
+         *         "product_id": 12,
+         *         "avatar_id": 31,
+         *         "reaction_id": null,
+         *         "prompt": "She gasps, then laughs in disbelief",
+         *         "video_source": null,
+         *         "reference_url": null,
+         *         "hook_text": "I did not expect this to work",
+         *         "hook_position": "top",
+         *         "hook_size": "medium",
+         *         "hook_style": "outline",
+         *         "hook_duration": "reaction",
+         *         "sound": "auto",
+         *         "music_id": null,
+         *         "voice_line": null,
+         *         "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *         "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
+         *         "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *         "preview_expires_at": "2026-12-02T12:01:42.000Z",
+         *         "video_id": null,
+         *         "charged_units": 1,
+         *         "regenerations": 0,
+         *         "error": null,
+         *         "batch_id": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        VideoJobPreviewReadyEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
             id: string;
-            type: string;
-            /** Format: date-time */
+            /**
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "video.job.preview_ready";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
             created_at: string;
-            /** @description The record as its GET answered it when the event was sent */
-            data: {
-                [key: string]: unknown;
-            };
+            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Job"] | components["schemas"]["Deleted"];
         };
-        DeletedWebhook: {
+        /**
+         * @description `video.job.done`: A job finished with its video (`data.video_id`).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "video.job.done",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 481,
+         *         "status": "done",
+         *         "stage": "done",
+         *         "progress": 100,
+         *         "queue_position": null,
+         *         "method": "prompt",
+         *         "mode": "preview",
+         *         "product_id": 12,
+         *         "avatar_id": 31,
+         *         "reaction_id": null,
+         *         "prompt": "She gasps, then laughs in disbelief",
+         *         "video_source": null,
+         *         "reference_url": null,
+         *         "hook_text": "I did not expect this to work",
+         *         "hook_position": "top",
+         *         "hook_size": "medium",
+         *         "hook_style": "outline",
+         *         "hook_duration": "reaction",
+         *         "sound": "auto",
+         *         "music_id": null,
+         *         "voice_line": null,
+         *         "preview_url": null,
+         *         "preview_url_expires_at": null,
+         *         "preview_still_url": null,
+         *         "preview_expires_at": null,
+         *         "video_id": 95,
+         *         "charged_units": 1,
+         *         "regenerations": 0,
+         *         "error": null,
+         *         "batch_id": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        VideoJobDoneEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
             id: string;
-            /** @constant */
+            /**
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "video.job.done";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Job"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `video.job.failed`: A job ended failed (`data.error` says why); its allowance unit was released.
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "video.job.failed",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 481,
+         *         "status": "failed",
+         *         "stage": "failed",
+         *         "progress": 100,
+         *         "queue_position": null,
+         *         "method": "prompt",
+         *         "mode": "preview",
+         *         "product_id": 12,
+         *         "avatar_id": 31,
+         *         "reaction_id": null,
+         *         "prompt": "She gasps, then laughs in disbelief",
+         *         "video_source": null,
+         *         "reference_url": null,
+         *         "hook_text": "I did not expect this to work",
+         *         "hook_position": "top",
+         *         "hook_size": "medium",
+         *         "hook_style": "outline",
+         *         "hook_duration": "reaction",
+         *         "sound": "auto",
+         *         "music_id": null,
+         *         "voice_line": null,
+         *         "preview_url": null,
+         *         "preview_url_expires_at": null,
+         *         "preview_still_url": null,
+         *         "preview_expires_at": null,
+         *         "video_id": null,
+         *         "charged_units": 0,
+         *         "regenerations": 0,
+         *         "error": {
+         *           "code": "generation_failed",
+         *           "message": "The reaction could not be generated after retries; try again later"
+         *         },
+         *         "batch_id": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        VideoJobFailedEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "video.job.failed";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The job as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Job"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `product.demo.ready`: A demo clip's background conversion ended ready (or, for a stack's first sample product, its clip was made).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "product.demo.ready",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 12,
+         *         "name": "Glow Serum",
+         *         "description": "A vitamin C serum that fades dark spots in two weeks",
+         *         "demo_video": {
+         *           "status": "ready",
+         *           "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *           "url_expires_at": "2026-11-25T13:01:42.000Z",
+         *           "duration_s": 14.2,
+         *           "width": 1080,
+         *           "height": 1920,
+         *           "error": null
+         *         },
+         *         "reframe": null,
+         *         "demo_start_s": null,
+         *         "demo_end_s": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        ProductDemoReadyEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "product.demo.ready";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The product as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Product"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `product.demo.failed`: A demo clip's background conversion failed (`data.demo_video.error` says why).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "product.demo.failed",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 12,
+         *         "name": "Glow Serum",
+         *         "description": "A vitamin C serum that fades dark spots in two weeks",
+         *         "demo_video": {
+         *           "status": "failed",
+         *           "url": null,
+         *           "url_expires_at": null,
+         *           "duration_s": null,
+         *           "width": null,
+         *           "height": null,
+         *           "error": {
+         *             "code": "invalid_media",
+         *             "message": "The demo video has no readable video stream"
+         *           }
+         *         },
+         *         "reframe": null,
+         *         "demo_start_s": null,
+         *         "demo_end_s": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        ProductDemoFailedEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "product.demo.failed";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The product as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Product"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `avatar.ready`: A prompt avatar's background generation ended ready.
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "avatar.ready",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 31,
+         *         "stock": false,
+         *         "source": "prompt",
+         *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+         *         "status": "ready",
+         *         "image_url": "https://media.reaction-studio.example/avatars/31/image.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+         *         "image_url_expires_at": "2026-11-25T13:01:42.000Z",
+         *         "width": 1024,
+         *         "height": 1024,
+         *         "error": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        AvatarReadyEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "avatar.ready";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The avatar as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Avatar"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `avatar.failed`: A prompt avatar's background generation failed (`data.error` says why).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "avatar.failed",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 31,
+         *         "stock": false,
+         *         "source": "prompt",
+         *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+         *         "status": "failed",
+         *         "image_url": null,
+         *         "image_url_expires_at": null,
+         *         "width": null,
+         *         "height": null,
+         *         "error": {
+         *           "code": "content_rejected",
+         *           "message": "The image provider refused the prompt; describe the person differently"
+         *         },
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        AvatarFailedEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "avatar.failed";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The avatar as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Avatar"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `social.post.published`: A refresh of a post found it published on every channel.
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "social.post.published",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 52,
+         *         "provider": "provider_a",
+         *         "provider_post_id": "pst_5b1e9c7a",
+         *         "video_id": 95,
+         *         "account_ids": [
+         *           "acc_tt_82731",
+         *           "acc_ig_19284"
+         *         ],
+         *         "caption": "Two weeks, one serum #skincare",
+         *         "schedule_at": null,
+         *         "draft": false,
+         *         "status": "published",
+         *         "results": [
+         *           {
+         *             "account_id": "acc_tt_82731",
+         *             "platform": "tiktok",
+         *             "status": "published",
+         *             "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+         *             "error": null
+         *           },
+         *           {
+         *             "account_id": "acc_ig_19284",
+         *             "platform": "instagram",
+         *             "status": "published",
+         *             "url": "https://www.instagram.com/reel/C1a2B3c4D5e/",
+         *             "error": null
+         *           }
+         *         ],
+         *         "stale": false,
+         *         "stale_reason": null,
+         *         "refreshed_at": "2026-11-25T12:01:42.000Z",
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        SocialPostPublishedEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "social.post.published";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The post as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Post"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `social.post.failed`: A refresh of a post found it failed, or published on some channels only (`data.status` is `partially_published`).
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "social.post.failed",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": 52,
+         *         "provider": "provider_a",
+         *         "provider_post_id": "pst_5b1e9c7a",
+         *         "video_id": 95,
+         *         "account_ids": [
+         *           "acc_tt_82731",
+         *           "acc_ig_19284"
+         *         ],
+         *         "caption": "Two weeks, one serum #skincare",
+         *         "schedule_at": null,
+         *         "draft": false,
+         *         "status": "partially_published",
+         *         "results": [
+         *           {
+         *             "account_id": "acc_tt_82731",
+         *             "platform": "tiktok",
+         *             "status": "published",
+         *             "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+         *             "error": null
+         *           },
+         *           {
+         *             "account_id": "acc_ig_19284",
+         *             "platform": "instagram",
+         *             "status": "failed",
+         *             "url": null,
+         *             "error": "Instagram refused the video: the account is not a business account"
+         *           }
+         *         ],
+         *         "stale": false,
+         *         "stale_reason": null,
+         *         "refreshed_at": "2026-11-25T12:01:42.000Z",
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:01:42.000Z"
+         *       }
+         *     }
+         */
+        SocialPostFailedEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "social.post.failed";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The post as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Post"] | components["schemas"]["Deleted"];
+        };
+        /**
+         * @description `ping`: POST /webhooks/{webhook_id}/test asked for it: to that endpoint only, whatever it subscribes to.
+         * @example {
+         *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "ping",
+         *       "created_at": "2026-11-25T12:01:42.000Z",
+         *       "data": {
+         *         "id": "wh_8c2f1a9e4b7d3c6e0f12",
+         *         "url": "https://hooks.glowlabs.example/reaction-studio",
+         *         "events": [
+         *           "video.job.done",
+         *           "video.job.failed"
+         *         ],
+         *         "description": "Order fulfilment",
+         *         "enabled": true,
+         *         "disabled_reason": null,
+         *         "previous_secret_expires_at": null,
+         *         "created_at": "2026-11-25T12:00:00.000Z",
+         *         "updated_at": "2026-11-25T12:00:00.000Z"
+         *       }
+         *     }
+         */
+        PingEvent: {
+            /** @description The event id (`evt_` and 32 hex digits), also the `webhook-id` header: the same on every attempt, so a receiver can drop repeats */
+            id: string;
+            /**
+             * @description The event type: what happened, and what `data` is (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "ping";
+            /**
+             * Format: date-time
+             * @description When the change that raised the event happened
+             */
+            created_at: string;
+            /** @description The endpoint as its GET answers it when the event is sent (links freshly signed), or `{id, deleted: true}` if it was deleted before */
+            data: components["schemas"]["Webhook"] | components["schemas"]["DeletedWebhook"];
+        };
+        /**
+         * @description An endpoint deleted: nothing more is sent to it
+         * @example {
+         *       "id": "wh_8c2f1a9e4b7d3c6e0f12",
+         *       "deleted": true
+         *     }
+         */
+        DeletedWebhook: {
+            /** @description The id of the endpoint deleted */
+            id: string;
+            /**
+             * @description Always true
+             * @constant
+             */
             deleted: true;
         };
+        /**
+         * @description The endpoint with its new signing secret: shown this once
+         * @example {
+         *       "id": "wh_8c2f1a9e4b7d3c6e0f12",
+         *       "url": "https://hooks.glowlabs.example/reaction-studio",
+         *       "events": [
+         *         "video.job.done",
+         *         "video.job.failed"
+         *       ],
+         *       "description": "Order fulfilment",
+         *       "enabled": true,
+         *       "disabled_reason": null,
+         *       "previous_secret_expires_at": "2026-11-26T12:01:42.000Z",
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:01:42.000Z",
+         *       "secret": "whsec_2T8yJ0cQw4Vn6bXe1LmZr9HsPkUa3DfG"
+         *     }
+         */
         RotatedWebhook: {
+            /** @description The endpoint's id (`wh_...`) */
             id: string;
+            /** @description Where events are POSTed */
             url: string;
+            /** @description The event types it takes, or `["*"]` for every type */
             events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+            /** @description What it is for; null: not said */
             description: string | null;
+            /** @description Whether events go to it: false once disabled (by PATCH, a 410 Gone, or 3 days of failures) */
             enabled: boolean;
             /** @description Why the service disabled the endpoint (a 410 Gone, or 3 days of failures); PATCH `enabled: true` turns it back on */
             disabled_reason: string | null;
             /** @description Until when the secret the last rotation replaced still signs beside the current one (`webhook-signature` then carries both); null when none does */
             previous_secret_expires_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
             updated_at: string;
             /** @description The new signing secret (`whsec_...`): shown only in this answer (and its replay by Idempotency-Key) */
             secret: string;
         };
-        /** @description One event sent to one endpoint, with its attempts so far */
+        /**
+         * @description One event sent to one endpoint, with its attempts so far
+         * @example {
+         *       "id": "whd_019a7c2e5f41a8c3e5f7b9d1",
+         *       "event_id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+         *       "type": "video.job.done",
+         *       "attempt": 1,
+         *       "status": "succeeded",
+         *       "response_status": 204,
+         *       "latency_ms": 182,
+         *       "last_error": null,
+         *       "next_attempt_at": null,
+         *       "attempts": [
+         *         {
+         *           "number": 1,
+         *           "trigger": "automatic",
+         *           "at": "2026-11-25T12:01:42.000Z",
+         *           "outcome": "succeeded",
+         *           "message": "Answered 204",
+         *           "response_status": 204,
+         *           "duration_ms": 182
+         *         }
+         *       ],
+         *       "created_at": "2026-11-25T12:01:42.000Z"
+         *     }
+         */
         WebhookDelivery: {
+            /** @description The delivery's id (`whd_...`): what POST .../retry names */
             id: string;
             /** @description The `webhook-id` header and the payload `id`: the same on every attempt, so a receiver can drop repeats */
             event_id: string;
+            /** @description The event's type */
             type: string;
+            /** @description Attempts made so far, automatic and manual */
             attempt: number;
-            /** @enum {string} */
+            /**
+             * @description - `pending`: Not delivered yet: `next_attempt_at` says when the next automatic attempt is due
+             *     - `succeeded`: A 2xx came back in time
+             *     - `failed`: Given up (every automatic attempt failed, or the endpoint was deleted): a manual retry may still be sent
+             * @enum {string}
+             */
             status: "pending" | "succeeded" | "failed";
+            /** @description The last attempt's HTTP status; null before any, or when it got no answer */
             response_status: number | null;
+            /** @description How long the last attempt took, in milliseconds */
             latency_ms: number | null;
+            /** @description What the last failed attempt met, in words; null after a success */
             last_error: string | null;
             /** @description When the next automatic attempt is due; null when settled, or while an earlier event of the same record is still being delivered */
             next_attempt_at: string | null;
             /** @description Its attempts, oldest first: every automatic one, and the newest manual ones (at most 20 in all; `attempt` counts every one) */
             attempts: components["schemas"]["WebhookAttempt"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the event was fanned out to this endpoint
+             */
             created_at: string;
         };
         /** @description One attempt of a delivery */
@@ -1830,13 +4423,24 @@ export interface components {
              * @description When it was sent
              */
             at: string;
-            /** @enum {string} */
+            /**
+             * @description `succeeded`: a 2xx in time; `failed`: anything else
+             * @enum {string}
+             */
             outcome: "succeeded" | "failed";
             /** @description What it met, in words: `Answered 204`, `No answer within 10 s`, a refused address */
             message: string;
+            /** @description The receiver's HTTP status; null when it did not answer */
             response_status: number | null;
+            /** @description How long the attempt took, in milliseconds */
             duration_ms: number;
         };
+        /**
+         * @description A ping queued for the endpoint
+         * @example {
+         *       "event_id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c"
+         *     }
+         */
         TestEvent: {
             /** @description The ping event: find its delivery in GET /webhooks/{id}/deliveries */
             event_id: string;
@@ -1845,7 +4449,10 @@ export interface components {
         ErrorEnvelope: {
             /** @description What went wrong, fit to show; 500s say only "Internal server error" */
             error: string;
-            /** @enum {string} */
+            /**
+             * @description What went wrong, as a code to branch on: the error reference (`doc_url`) says what each means and what to do
+             * @enum {string}
+             */
             code: "bad_request" | "unauthorized" | "allowance_exhausted" | "library_full" | "avatars_full" | "payment_failed" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "billing_not_configured" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "invalid_media" | "no_face" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
             /** @description The request field at fault, as a dotted path (`hook_text`, `metadata.campaign`, `variants.2.hook_text`); absent when the problem is not one field */
             param?: string;
@@ -1885,6 +4492,12 @@ export interface components {
         IdempotencyKey: string;
         /** @description The `ETag` of an answer you hold: while the answer is still the same, it is 304 with no body (poll a job this way). */
         IfNoneMatch: string;
+        /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+        WebhookEventId: string;
+        /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+        WebhookTimestamp: string;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+        WebhookSignature: string;
     };
     requestBodies: never;
     headers: {
@@ -1928,6 +4541,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "name": "Reaction Studio API",
+                     *         "version": "v1",
+                     *         "revision": "2026-11-30",
+                     *         "base_path": "/api/v1",
+                     *         "status": "ok"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Liveness"];
                     };
@@ -1942,7 +4566,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -1957,7 +4584,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -1993,7 +4623,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -2008,7 +4641,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -2044,7 +4680,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -2059,7 +4698,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -2095,7 +4737,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -2110,7 +4755,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -2146,7 +4794,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -2161,7 +4812,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -2197,7 +4851,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -2212,7 +4869,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -2248,6 +4908,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 12,
+                     *           "name": "Glow Serum",
+                     *           "description": "A vitamin C serum that fades dark spots in two weeks",
+                     *           "demo_video": {
+                     *             "status": "ready",
+                     *             "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *             "url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *             "duration_s": 14.2,
+                     *             "width": 1080,
+                     *             "height": 1920,
+                     *             "error": null
+                     *           },
+                     *           "reframe": null,
+                     *           "demo_start_s": null,
+                     *           "demo_end_s": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z",
+                     *           "updated_at": "2026-11-25T12:01:42.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"][];
                         meta: components["schemas"]["PageMeta"];
@@ -2276,7 +4966,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -2290,7 +4983,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -2304,7 +5000,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -2323,7 +5022,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -2337,7 +5039,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -2352,7 +5057,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -2448,6 +5156,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "name": "Glow Serum",
+                     *         "description": "A vitamin C serum that fades dark spots in two weeks",
+                     *         "demo_video": {
+                     *           "status": "processing",
+                     *           "url": null,
+                     *           "url_expires_at": null,
+                     *           "duration_s": null,
+                     *           "width": null,
+                     *           "height": null,
+                     *           "error": null
+                     *         },
+                     *         "reframe": null,
+                     *         "demo_start_s": null,
+                     *         "demo_end_s": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"];
                     };
@@ -2462,7 +5193,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -2476,7 +5210,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -2490,7 +5227,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -2504,7 +5244,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -2518,7 +5261,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -2532,7 +5278,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -2546,7 +5295,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -2560,7 +5312,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "invalid_media";
                     };
                 };
@@ -2579,7 +5334,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -2593,7 +5351,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -2608,7 +5369,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -2623,7 +5387,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -2659,6 +5426,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "name": "Glow Serum",
+                     *         "description": "A vitamin C serum that fades dark spots in two weeks",
+                     *         "demo_video": {
+                     *           "status": "ready",
+                     *           "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "duration_s": 14.2,
+                     *           "width": 1080,
+                     *           "height": 1920,
+                     *           "error": null
+                     *         },
+                     *         "reframe": null,
+                     *         "demo_start_s": null,
+                     *         "demo_end_s": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"];
                     };
@@ -2673,7 +5463,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -2687,7 +5480,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -2701,7 +5497,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -2715,7 +5514,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -2729,7 +5531,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -2743,7 +5548,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -2762,7 +5570,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -2776,7 +5587,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -2791,7 +5605,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -2825,6 +5642,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "name": "Glow Serum",
+                     *         "description": "A vitamin C serum that fades dark spots in two weeks",
+                     *         "demo_video": {
+                     *           "status": "ready",
+                     *           "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "duration_s": 14.2,
+                     *           "width": 1080,
+                     *           "height": 1920,
+                     *           "error": null
+                     *         },
+                     *         "reframe": null,
+                     *         "demo_start_s": null,
+                     *         "demo_end_s": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"];
                     };
@@ -2852,7 +5692,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -2866,7 +5709,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -2880,7 +5726,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -2894,7 +5743,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -2913,7 +5765,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -2927,7 +5782,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -2942,7 +5800,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -2993,6 +5854,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "name": "Glow Serum",
+                     *         "description": "A vitamin C serum that fades dark spots in two weeks",
+                     *         "demo_video": {
+                     *           "status": "ready",
+                     *           "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "duration_s": 14.2,
+                     *           "width": 1080,
+                     *           "height": 1920,
+                     *           "error": null
+                     *         },
+                     *         "reframe": null,
+                     *         "demo_start_s": null,
+                     *         "demo_end_s": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"];
                     };
@@ -3007,7 +5891,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -3021,7 +5908,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -3035,7 +5925,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -3049,7 +5942,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -3063,7 +5959,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -3077,7 +5976,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -3096,7 +5998,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -3110,7 +6015,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -3125,7 +6033,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -3155,6 +6066,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deleted"];
                     };
@@ -3169,7 +6088,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -3183,7 +6105,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -3197,7 +6122,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -3211,7 +6139,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -3230,7 +6161,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -3244,7 +6178,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -3259,7 +6196,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -3310,6 +6250,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "name": "Glow Serum",
+                     *         "description": "A vitamin C serum that fades dark spots in two weeks",
+                     *         "demo_video": {
+                     *           "status": "ready",
+                     *           "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "duration_s": 14.2,
+                     *           "width": 1080,
+                     *           "height": 1920,
+                     *           "error": null
+                     *         },
+                     *         "reframe": null,
+                     *         "demo_start_s": null,
+                     *         "demo_end_s": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"];
                     };
@@ -3324,7 +6287,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -3338,7 +6304,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -3352,7 +6321,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -3366,7 +6338,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -3380,7 +6355,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -3394,7 +6372,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -3413,7 +6394,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -3427,7 +6411,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -3442,7 +6429,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -3473,6 +6463,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 31,
+                     *           "stock": false,
+                     *           "source": "prompt",
+                     *           "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+                     *           "status": "ready",
+                     *           "image_url": "https://media.reaction-studio.example/avatars/31/image.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "image_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "width": 1024,
+                     *           "height": 1024,
+                     *           "error": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z",
+                     *           "updated_at": "2026-11-25T12:01:42.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Avatar"][];
                     };
@@ -3500,7 +6510,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -3514,7 +6527,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -3533,7 +6549,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -3547,7 +6566,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -3562,7 +6584,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -3582,17 +6607,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Who to draw, in words (3 to 1000 characters): the engine generates a portrait from it */
                     prompt: string;
                 } | {
+                    /** @description A photo sent before (POST /uploads, purpose `avatar_image`): JPEG, PNG or WebP showing a face */
                     image_upload_id: string;
                 } | {
+                    /** @description A public https link to a photo showing a face, fetched within the request */
                     image_url: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description Who to draw, in words (3 to 1000 characters): the engine generates a portrait from it */
                     prompt: string;
                 } | {
+                    /** @description A photo sent before (POST /uploads, purpose `avatar_image`): JPEG, PNG or WebP showing a face */
                     image_upload_id: string;
                 } | {
+                    /** @description A public https link to a photo showing a face, fetched within the request */
                     image_url: string;
                 };
                 "multipart/form-data": {
@@ -3617,6 +6648,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 31,
+                     *         "stock": false,
+                     *         "source": "prompt",
+                     *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+                     *         "status": "ready",
+                     *         "image_url": "https://media.reaction-studio.example/avatars/31/image.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "image_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *         "width": 1024,
+                     *         "height": 1024,
+                     *         "error": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Avatar"];
                     };
@@ -3634,6 +6683,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 31,
+                     *         "stock": false,
+                     *         "source": "prompt",
+                     *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+                     *         "status": "processing",
+                     *         "image_url": null,
+                     *         "image_url_expires_at": null,
+                     *         "width": null,
+                     *         "height": null,
+                     *         "error": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Avatar"];
                     };
@@ -3648,7 +6715,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -3662,7 +6732,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -3676,7 +6749,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "avatars_full";
                     };
                 };
@@ -3690,7 +6766,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -3704,7 +6783,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -3718,7 +6800,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -3732,7 +6817,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -3746,7 +6834,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -3760,7 +6851,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "invalid_media" | "no_face";
                     };
                 };
@@ -3779,7 +6873,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -3793,7 +6890,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -3808,7 +6908,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -3823,7 +6926,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -3857,6 +6963,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 31,
+                     *         "stock": false,
+                     *         "source": "prompt",
+                     *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+                     *         "status": "ready",
+                     *         "image_url": "https://media.reaction-studio.example/avatars/31/image.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "image_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *         "width": 1024,
+                     *         "height": 1024,
+                     *         "error": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Avatar"];
                     };
@@ -3884,7 +7008,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -3898,7 +7025,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -3912,7 +7042,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -3926,7 +7059,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -3945,7 +7081,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -3959,7 +7098,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -3974,7 +7116,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -4004,6 +7149,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deleted"];
                     };
@@ -4018,7 +7171,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -4032,7 +7188,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -4046,7 +7205,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -4060,7 +7222,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -4074,7 +7239,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -4093,7 +7261,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -4107,7 +7278,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -4122,7 +7296,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -4153,6 +7330,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "sunny-pop",
+                     *           "name": "Sunny Pop",
+                     *           "mood": "upbeat",
+                     *           "bpm": 118,
+                     *           "duration_s": 60,
+                     *           "built_in": true,
+                     *           "preview_url": "/api/v1/music/sunny-pop/audio",
+                     *           "created_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["MusicTrack"][];
                     };
@@ -4180,7 +7373,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -4194,7 +7390,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -4213,7 +7412,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -4227,7 +7429,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -4242,7 +7447,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -4262,14 +7470,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The audio sent before (POST /uploads, purpose `music`) */
                     audio_upload_id: string;
+                    /** @description The track's name (at most 100 characters); the file's name when left out */
                     name?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The audio sent before (POST /uploads, purpose `music`) */
                     audio_upload_id: string;
+                    /** @description The track's name (at most 100 characters); the file's name when left out */
                     name?: string;
                 };
                 "multipart/form-data": {
+                    /** @description The track's name (at most 100 characters); the file's name when left out */
                     name?: string;
                     /**
                      * Format: binary
@@ -4292,6 +7505,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "t12",
+                     *         "name": "Brand jingle",
+                     *         "mood": null,
+                     *         "bpm": null,
+                     *         "duration_s": 31.5,
+                     *         "built_in": false,
+                     *         "preview_url": "/api/v1/music/t12/audio",
+                     *         "created_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["MusicTrack"];
                     };
@@ -4306,7 +7533,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -4320,7 +7550,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -4334,7 +7567,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -4348,7 +7584,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -4362,7 +7601,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -4376,7 +7618,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -4390,7 +7635,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -4404,7 +7652,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "invalid_media";
                     };
                 };
@@ -4423,7 +7674,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -4437,7 +7691,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -4452,7 +7709,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -4494,7 +7754,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -4508,7 +7771,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -4522,7 +7788,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -4536,7 +7805,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -4555,7 +7827,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -4569,7 +7844,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -4584,7 +7862,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -4614,6 +7895,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "t12",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["DeletedMusicTrack"];
                     };
@@ -4628,7 +7917,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -4642,7 +7934,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -4656,7 +7951,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -4670,7 +7968,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -4684,7 +7985,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -4703,7 +8007,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -4717,7 +8024,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -4732,7 +8042,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -4763,6 +8076,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 7,
+                     *           "job_id": 481,
+                     *           "method": "prompt",
+                     *           "avatar_id": 31,
+                     *           "prompt": "She gasps, then laughs in disbelief",
+                     *           "clip_url": "https://media.reaction-studio.example/reactions/7/clip.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "duration_s": 3.2,
+                     *           "emotion": "shocked",
+                     *           "created_at": "2026-11-25T12:01:42.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SavedReaction"][];
                     };
@@ -4790,7 +8121,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -4804,7 +8138,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -4823,7 +8160,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -4837,7 +8177,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -4852,7 +8195,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -4872,12 +8218,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The preview job whose reaction to keep (it must have shown its preview) */
                     job_id: number | string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The preview job whose reaction to keep (it must have shown its preview) */
                     job_id: number | string;
                 };
                 "multipart/form-data": {
+                    /** @description The preview job whose reaction to keep (it must have shown its preview) */
                     job_id: number | string;
                 };
             };
@@ -4895,6 +8244,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "job_id": 481,
+                     *         "method": "prompt",
+                     *         "avatar_id": 31,
+                     *         "prompt": "She gasps, then laughs in disbelief",
+                     *         "clip_url": "https://media.reaction-studio.example/reactions/7/clip.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *         "duration_s": 3.2,
+                     *         "emotion": "shocked",
+                     *         "created_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SavedReaction"];
                     };
@@ -4912,6 +8277,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "job_id": 481,
+                     *         "method": "prompt",
+                     *         "avatar_id": 31,
+                     *         "prompt": "She gasps, then laughs in disbelief",
+                     *         "clip_url": "https://media.reaction-studio.example/reactions/7/clip.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *         "duration_s": 3.2,
+                     *         "emotion": "shocked",
+                     *         "created_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SavedReaction"];
                     };
@@ -4926,7 +8307,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -4940,7 +8324,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -4954,7 +8341,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "library_full";
                     };
                 };
@@ -4968,7 +8358,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -4982,7 +8375,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -4996,7 +8392,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -5010,7 +8409,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -5024,7 +8426,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -5043,7 +8448,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -5057,7 +8465,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -5072,7 +8483,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -5106,6 +8520,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "job_id": 481,
+                     *         "method": "prompt",
+                     *         "avatar_id": 31,
+                     *         "prompt": "She gasps, then laughs in disbelief",
+                     *         "clip_url": "https://media.reaction-studio.example/reactions/7/clip.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *         "duration_s": 3.2,
+                     *         "emotion": "shocked",
+                     *         "created_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SavedReaction"];
                     };
@@ -5133,7 +8563,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -5147,7 +8580,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -5161,7 +8597,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -5175,7 +8614,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -5194,7 +8636,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -5208,7 +8653,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -5223,7 +8671,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -5253,6 +8704,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deleted"];
                     };
@@ -5267,7 +8726,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -5281,7 +8743,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -5295,7 +8760,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -5309,7 +8777,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -5328,7 +8799,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -5342,7 +8816,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -5357,7 +8834,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -5393,6 +8873,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 95,
+                     *           "job_id": 481,
+                     *           "product_id": 12,
+                     *           "url": "https://media.reaction-studio.example/videos/95/video.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "download_url": "https://media.reaction-studio.example/videos/95/video.mp4?download?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "thumbnail_url": "https://media.reaction-studio.example/videos/95/poster.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "duration_s": 17.4,
+                     *           "width": 1080,
+                     *           "height": 1920,
+                     *           "size_bytes": 8412330,
+                     *           "created_at": "2026-11-25T12:01:42.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Video"][];
                         meta: components["schemas"]["PageMeta"];
@@ -5421,7 +8926,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -5435,7 +8943,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -5449,7 +8960,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -5468,7 +8982,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -5482,7 +8999,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -5497,7 +9017,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -5519,92 +9042,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    product_id: number | string;
-                    /** @enum {string} */
-                    method: "prompt" | "motion" | "reuse";
-                    /** @enum {string} */
-                    mode?: "auto" | "preview";
-                    hook_text?: string;
-                    /** @enum {string} */
-                    hook_position?: "top" | "middle" | "bottom";
-                    /** @enum {string} */
-                    hook_size?: "small" | "medium" | "large";
-                    /** @enum {string} */
-                    hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                    /** @enum {string} */
-                    hook_duration?: "reaction" | "full";
-                    prompt?: string;
-                    avatar_id?: number | string;
-                    /** @enum {string} */
-                    video_source?: "link" | "upload";
-                    reference_url?: string;
-                    reference_video_upload_id?: string;
-                    reaction_id?: number | string;
-                    /** @enum {string} */
-                    sound?: "auto" | "music" | "none";
-                    music_id?: string;
-                    voice_line?: string;
-                };
-                "application/x-www-form-urlencoded": {
-                    product_id: number | string;
-                    /** @enum {string} */
-                    method: "prompt" | "motion" | "reuse";
-                    /** @enum {string} */
-                    mode?: "auto" | "preview";
-                    hook_text?: string;
-                    /** @enum {string} */
-                    hook_position?: "top" | "middle" | "bottom";
-                    /** @enum {string} */
-                    hook_size?: "small" | "medium" | "large";
-                    /** @enum {string} */
-                    hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                    /** @enum {string} */
-                    hook_duration?: "reaction" | "full";
-                    prompt?: string;
-                    avatar_id?: number | string;
-                    /** @enum {string} */
-                    video_source?: "link" | "upload";
-                    reference_url?: string;
-                    reference_video_upload_id?: string;
-                    reaction_id?: number | string;
-                    /** @enum {string} */
-                    sound?: "auto" | "music" | "none";
-                    music_id?: string;
-                    voice_line?: string;
-                };
-                "multipart/form-data": {
-                    product_id: number | string;
-                    /** @enum {string} */
-                    method: "prompt" | "motion" | "reuse";
-                    /** @enum {string} */
-                    mode?: "auto" | "preview";
-                    hook_text?: string;
-                    /** @enum {string} */
-                    hook_position?: "top" | "middle" | "bottom";
-                    /** @enum {string} */
-                    hook_size?: "small" | "medium" | "large";
-                    /** @enum {string} */
-                    hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                    /** @enum {string} */
-                    hook_duration?: "reaction" | "full";
-                    prompt?: string;
-                    avatar_id?: number | string;
-                    /** @enum {string} */
-                    video_source?: "link" | "upload";
-                    reference_url?: string;
-                    reference_video_upload_id?: string;
-                    reaction_id?: number | string;
-                    /** @enum {string} */
-                    sound?: "auto" | "music" | "none";
-                    music_id?: string;
-                    voice_line?: string;
-                    /**
-                     * Format: binary
-                     * @description The motion reference for video_source=upload: MP4, MOV, WEBM or AVI, at most 60 s; at most 100 MB
-                     */
-                    reference_video?: Blob;
-                };
+                "application/json": components["schemas"]["VideoRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["VideoRequest"];
+                "multipart/form-data": components["schemas"]["PromptVideoRequest"] | components["schemas"]["MotionVideoRequestMultipart"] | components["schemas"]["ReuseVideoRequest"];
             };
         };
         responses: {
@@ -5620,6 +9060,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "valid": true,
+                     *         "units": 1,
+                     *         "allowance": {
+                     *           "limit": 150,
+                     *           "used": 41,
+                     *           "reserved": 2,
+                     *           "remaining": 107
+                     *         },
+                     *         "estimated_seconds": 95
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["VideoQuote"];
                     };
@@ -5637,6 +9092,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 481,
+                     *         "status": "queued",
+                     *         "stage": "queued",
+                     *         "progress": 0,
+                     *         "queue_position": null,
+                     *         "method": "prompt",
+                     *         "mode": "preview",
+                     *         "product_id": 12,
+                     *         "avatar_id": 31,
+                     *         "reaction_id": null,
+                     *         "prompt": "She gasps, then laughs in disbelief",
+                     *         "video_source": null,
+                     *         "reference_url": null,
+                     *         "hook_text": "I did not expect this to work",
+                     *         "hook_position": "top",
+                     *         "hook_size": "medium",
+                     *         "hook_style": "outline",
+                     *         "hook_duration": "reaction",
+                     *         "sound": "auto",
+                     *         "music_id": null,
+                     *         "voice_line": null,
+                     *         "preview_url": null,
+                     *         "preview_url_expires_at": null,
+                     *         "preview_still_url": null,
+                     *         "preview_expires_at": null,
+                     *         "video_id": null,
+                     *         "charged_units": 1,
+                     *         "regenerations": 0,
+                     *         "error": null,
+                     *         "batch_id": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Job"];
                     };
@@ -5651,7 +9144,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -5665,7 +9161,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -5679,7 +9178,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "allowance_exhausted";
                     };
                 };
@@ -5693,7 +9195,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -5707,7 +9212,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -5721,7 +9229,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -5735,7 +9246,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -5749,7 +9263,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -5763,7 +9280,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "invalid_media" | "no_face";
                     };
                 };
@@ -5782,7 +9302,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -5796,7 +9319,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -5811,7 +9337,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -5826,7 +9355,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -5862,6 +9394,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 481,
+                     *           "status": "preview_ready",
+                     *           "stage": "awaiting_approval",
+                     *           "progress": 70,
+                     *           "queue_position": null,
+                     *           "method": "prompt",
+                     *           "mode": "preview",
+                     *           "product_id": 12,
+                     *           "avatar_id": 31,
+                     *           "reaction_id": null,
+                     *           "prompt": "She gasps, then laughs in disbelief",
+                     *           "video_source": null,
+                     *           "reference_url": null,
+                     *           "hook_text": "I did not expect this to work",
+                     *           "hook_position": "top",
+                     *           "hook_size": "medium",
+                     *           "hook_style": "outline",
+                     *           "hook_duration": "reaction",
+                     *           "sound": "auto",
+                     *           "music_id": null,
+                     *           "voice_line": null,
+                     *           "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "preview_expires_at": "2026-12-02T12:01:42.000Z",
+                     *           "video_id": null,
+                     *           "charged_units": 1,
+                     *           "regenerations": 0,
+                     *           "error": null,
+                     *           "batch_id": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z",
+                     *           "updated_at": "2026-11-25T12:01:42.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 20,
+                     *         "next_before": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Job"][];
                         meta: components["schemas"]["CursorMeta"];
@@ -5890,7 +9466,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -5904,7 +9483,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -5918,7 +9500,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -5937,7 +9522,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -5951,7 +9539,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -5966,7 +9557,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -6000,6 +9594,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 95,
+                     *         "job_id": 481,
+                     *         "product_id": 12,
+                     *         "url": "https://media.reaction-studio.example/videos/95/video.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *         "download_url": "https://media.reaction-studio.example/videos/95/video.mp4?download?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "thumbnail_url": "https://media.reaction-studio.example/videos/95/poster.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "duration_s": 17.4,
+                     *         "width": 1080,
+                     *         "height": 1920,
+                     *         "size_bytes": 8412330,
+                     *         "created_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Video"];
                     };
@@ -6027,7 +9639,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -6041,7 +9656,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -6055,7 +9673,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -6069,7 +9690,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -6088,7 +9712,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -6102,7 +9729,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -6117,7 +9747,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -6147,6 +9780,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deleted"];
                     };
@@ -6161,7 +9802,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -6175,7 +9819,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -6189,7 +9836,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -6203,7 +9853,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -6222,7 +9875,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -6236,7 +9892,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -6251,7 +9910,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -6285,6 +9947,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 481,
+                     *         "status": "preview_ready",
+                     *         "stage": "awaiting_approval",
+                     *         "progress": 70,
+                     *         "queue_position": null,
+                     *         "method": "prompt",
+                     *         "mode": "preview",
+                     *         "product_id": 12,
+                     *         "avatar_id": 31,
+                     *         "reaction_id": null,
+                     *         "prompt": "She gasps, then laughs in disbelief",
+                     *         "video_source": null,
+                     *         "reference_url": null,
+                     *         "hook_text": "I did not expect this to work",
+                     *         "hook_position": "top",
+                     *         "hook_size": "medium",
+                     *         "hook_style": "outline",
+                     *         "hook_duration": "reaction",
+                     *         "sound": "auto",
+                     *         "music_id": null,
+                     *         "voice_line": null,
+                     *         "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *         "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *         "preview_expires_at": "2026-12-02T12:01:42.000Z",
+                     *         "video_id": null,
+                     *         "charged_units": 1,
+                     *         "regenerations": 0,
+                     *         "error": null,
+                     *         "batch_id": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Job"];
                     };
@@ -6312,7 +10012,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -6326,7 +10029,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -6340,7 +10046,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -6354,7 +10063,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -6373,7 +10085,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -6387,7 +10102,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -6402,7 +10120,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -6436,6 +10157,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "take": 1,
+                     *           "current": true,
+                     *           "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
+                     *           "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                     *           "duration_s": 17.4,
+                     *           "options": {
+                     *             "prompt": "She gasps, then laughs in disbelief",
+                     *             "avatar_id": 31,
+                     *             "video_source": null,
+                     *             "reference_url": null,
+                     *             "hook_text": "I did not expect this to work",
+                     *             "hook_position": "top",
+                     *             "hook_size": "medium",
+                     *             "hook_style": "outline",
+                     *             "hook_duration": "reaction",
+                     *             "sound": "auto",
+                     *             "music_id": null,
+                     *             "voice_line": null
+                     *           },
+                     *           "created_at": "2026-11-25T12:01:42.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Take"][];
                     };
@@ -6463,7 +10213,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -6477,7 +10230,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -6491,7 +10247,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -6505,7 +10264,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -6524,7 +10286,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -6538,7 +10303,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -6553,7 +10321,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -6575,33 +10346,67 @@ export interface operations {
                 "application/json": {
                     /** @description The take to finish (GET /videos/jobs/{id}/takes), from 1; the newest when left out. Its reaction, caption look and sound make the video, with the overrides below on top */
                     take?: number | string;
+                    /** @description A new caption for the video; `null` drops it; left out, the take's stays */
                     hook_text?: string | null;
-                    /** @enum {string} */
+                    /**
+                     * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+                     * @enum {string}
+                     */
                     hook_position?: "top" | "middle" | "bottom";
-                    /** @enum {string} */
+                    /**
+                     * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+                     * @enum {string}
+                     */
                     hook_size?: "small" | "medium" | "large";
-                    /** @enum {string} */
+                    /**
+                     * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+                     * @enum {string}
+                     */
                     hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                    /** @enum {string} */
+                    /**
+                     * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+                     * @enum {string}
+                     */
                     hook_duration?: "reaction" | "full";
-                    /** @enum {string} */
+                    /**
+                     * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+                     * @enum {string}
+                     */
                     sound?: "auto" | "music" | "none";
+                    /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
                     music_id?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The take to finish (GET /videos/jobs/{id}/takes), from 1; the newest when left out. Its reaction, caption look and sound make the video, with the overrides below on top */
                     take?: number | string;
+                    /** @description A new caption for the video; `null` drops it; left out, the take's stays */
                     hook_text?: string | null;
-                    /** @enum {string} */
+                    /**
+                     * @description Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps' own buttons
+                     * @enum {string}
+                     */
                     hook_position?: "top" | "middle" | "bottom";
-                    /** @enum {string} */
+                    /**
+                     * @description How large the caption is drawn: `small`, `medium` (the default) or `large`
+                     * @enum {string}
+                     */
                     hook_size?: "small" | "medium" | "large";
-                    /** @enum {string} */
+                    /**
+                     * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+                     * @enum {string}
+                     */
                     hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                    /** @enum {string} */
+                    /**
+                     * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+                     * @enum {string}
+                     */
                     hook_duration?: "reaction" | "full";
-                    /** @enum {string} */
+                    /**
+                     * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+                     * @enum {string}
+                     */
                     sound?: "auto" | "music" | "none";
+                    /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
                     music_id?: string;
                 };
             };
@@ -6618,6 +10423,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 481,
+                     *         "status": "processing",
+                     *         "stage": "composing",
+                     *         "progress": 80,
+                     *         "queue_position": null,
+                     *         "method": "prompt",
+                     *         "mode": "preview",
+                     *         "product_id": 12,
+                     *         "avatar_id": 31,
+                     *         "reaction_id": null,
+                     *         "prompt": "She gasps, then laughs in disbelief",
+                     *         "video_source": null,
+                     *         "reference_url": null,
+                     *         "hook_text": "I did not expect this to work",
+                     *         "hook_position": "top",
+                     *         "hook_size": "medium",
+                     *         "hook_style": "outline",
+                     *         "hook_duration": "reaction",
+                     *         "sound": "auto",
+                     *         "music_id": null,
+                     *         "voice_line": null,
+                     *         "preview_url": null,
+                     *         "preview_url_expires_at": null,
+                     *         "preview_still_url": null,
+                     *         "preview_expires_at": null,
+                     *         "video_id": null,
+                     *         "charged_units": 1,
+                     *         "regenerations": 0,
+                     *         "error": null,
+                     *         "batch_id": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Job"];
                     };
@@ -6632,7 +10475,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -6646,7 +10492,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -6660,7 +10509,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -6674,7 +10526,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -6688,7 +10543,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -6702,7 +10560,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -6716,7 +10577,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -6735,7 +10599,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -6749,7 +10616,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -6764,7 +10634,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -6779,7 +10652,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -6802,51 +10678,105 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description A new prompt (a `prompt` job only) */
                     prompt?: string;
+                    /** @description Another avatar (a `motion` job only) */
                     avatar_id?: number | string;
-                    /** @enum {string} */
+                    /**
+                     * @description A new motion reference's source (a `motion` job only): Where the motion reference comes from: `link` (`reference_url`) or `upload` (`reference_video_upload_id`, or a multipart `reference_video`)
+                     * @enum {string}
+                     */
                     video_source?: "link" | "upload";
+                    /** @description A new motion reference (a `motion` job only): A short-video link (TikTok, Instagram, YouTube Shorts...) whose motion the avatar performs, fetched within the request (`video_source: link`) */
                     reference_url?: string;
+                    /** @description A new motion reference (a `motion` job only): A direct upload (POST /uploads, purpose `reference_video`) of the motion reference, instead of a multipart `reference_video` (`video_source: upload`) */
                     reference_video_upload_id?: string;
-                    /** @enum {string} */
+                    /**
+                     * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+                     * @enum {string}
+                     */
                     hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                    /** @enum {string} */
+                    /**
+                     * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+                     * @enum {string}
+                     */
                     hook_duration?: "reaction" | "full";
-                    /** @enum {string} */
+                    /**
+                     * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+                     * @enum {string}
+                     */
                     sound?: "auto" | "music" | "none";
+                    /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
                     music_id?: string;
+                    /** @description A line the person says during the reaction (at most 100 characters) */
                     voice_line?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description A new prompt (a `prompt` job only) */
                     prompt?: string;
+                    /** @description Another avatar (a `motion` job only) */
                     avatar_id?: number | string;
-                    /** @enum {string} */
+                    /**
+                     * @description A new motion reference's source (a `motion` job only): Where the motion reference comes from: `link` (`reference_url`) or `upload` (`reference_video_upload_id`, or a multipart `reference_video`)
+                     * @enum {string}
+                     */
                     video_source?: "link" | "upload";
+                    /** @description A new motion reference (a `motion` job only): A short-video link (TikTok, Instagram, YouTube Shorts...) whose motion the avatar performs, fetched within the request (`video_source: link`) */
                     reference_url?: string;
+                    /** @description A new motion reference (a `motion` job only): A direct upload (POST /uploads, purpose `reference_video`) of the motion reference, instead of a multipart `reference_video` (`video_source: upload`) */
                     reference_video_upload_id?: string;
-                    /** @enum {string} */
+                    /**
+                     * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+                     * @enum {string}
+                     */
                     hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                    /** @enum {string} */
+                    /**
+                     * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+                     * @enum {string}
+                     */
                     hook_duration?: "reaction" | "full";
-                    /** @enum {string} */
+                    /**
+                     * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+                     * @enum {string}
+                     */
                     sound?: "auto" | "music" | "none";
+                    /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
                     music_id?: string;
+                    /** @description A line the person says during the reaction (at most 100 characters) */
                     voice_line?: string;
                 };
                 "multipart/form-data": {
+                    /** @description A new prompt (a `prompt` job only) */
                     prompt?: string;
+                    /** @description Another avatar (a `motion` job only) */
                     avatar_id?: number | string;
-                    /** @enum {string} */
+                    /**
+                     * @description A new motion reference's source (a `motion` job only): Where the motion reference comes from: `link` (`reference_url`) or `upload` (`reference_video_upload_id`, or a multipart `reference_video`)
+                     * @enum {string}
+                     */
                     video_source?: "link" | "upload";
+                    /** @description A new motion reference (a `motion` job only): A short-video link (TikTok, Instagram, YouTube Shorts...) whose motion the avatar performs, fetched within the request (`video_source: link`) */
                     reference_url?: string;
+                    /** @description A new motion reference (a `motion` job only): A direct upload (POST /uploads, purpose `reference_video`) of the motion reference, instead of a multipart `reference_video` (`video_source: upload`) */
                     reference_video_upload_id?: string;
-                    /** @enum {string} */
+                    /**
+                     * @description How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)
+                     * @enum {string}
+                     */
                     hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                    /** @enum {string} */
+                    /**
+                     * @description How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)
+                     * @enum {string}
+                     */
                     hook_duration?: "reaction" | "full";
-                    /** @enum {string} */
+                    /**
+                     * @description Under the video: `auto` (the default): an effect matched to the reaction, then the demo's own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo's audio only
+                     * @enum {string}
+                     */
                     sound?: "auto" | "music" | "none";
+                    /** @description The music bed for `sound: music` (GET /music lists the built-in and the account's tracks); given alone, it means `sound: music` */
                     music_id?: string;
+                    /** @description A line the person says during the reaction (at most 100 characters) */
                     voice_line?: string;
                     /**
                      * Format: binary
@@ -6868,6 +10798,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "valid": true,
+                     *         "units": 1,
+                     *         "allowance": {
+                     *           "limit": 150,
+                     *           "used": 41,
+                     *           "reserved": 2,
+                     *           "remaining": 107
+                     *         },
+                     *         "estimated_seconds": 95
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["VideoQuote"];
                     };
@@ -6884,6 +10829,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 481,
+                     *         "status": "queued",
+                     *         "stage": "queued",
+                     *         "progress": 0,
+                     *         "queue_position": null,
+                     *         "method": "prompt",
+                     *         "mode": "preview",
+                     *         "product_id": 12,
+                     *         "avatar_id": 31,
+                     *         "reaction_id": null,
+                     *         "prompt": "She gasps, then laughs in disbelief",
+                     *         "video_source": null,
+                     *         "reference_url": null,
+                     *         "hook_text": "I did not expect this to work",
+                     *         "hook_position": "top",
+                     *         "hook_size": "medium",
+                     *         "hook_style": "outline",
+                     *         "hook_duration": "reaction",
+                     *         "sound": "auto",
+                     *         "music_id": null,
+                     *         "voice_line": null,
+                     *         "preview_url": null,
+                     *         "preview_url_expires_at": null,
+                     *         "preview_still_url": null,
+                     *         "preview_expires_at": null,
+                     *         "video_id": null,
+                     *         "charged_units": 2,
+                     *         "regenerations": 1,
+                     *         "error": null,
+                     *         "batch_id": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Job"];
                     };
@@ -6898,7 +10881,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -6912,7 +10898,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -6926,7 +10915,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "allowance_exhausted";
                     };
                 };
@@ -6940,7 +10932,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -6954,7 +10949,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -6968,7 +10966,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -6982,7 +10983,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -6996,7 +11000,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -7010,7 +11017,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "invalid_media" | "no_face";
                     };
                 };
@@ -7029,7 +11039,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -7043,7 +11056,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -7058,7 +11074,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -7073,7 +11092,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -7096,34 +11118,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The product every variant is for */
                     product_id: number | string;
-                    variants: {
-                        /** @enum {string} */
-                        method: "prompt" | "motion" | "reuse";
-                        /** @enum {string} */
-                        mode?: "auto" | "preview";
-                        hook_text?: string;
-                        /** @enum {string} */
-                        hook_position?: "top" | "middle" | "bottom";
-                        /** @enum {string} */
-                        hook_size?: "small" | "medium" | "large";
-                        /** @enum {string} */
-                        hook_style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
-                        /** @enum {string} */
-                        hook_duration?: "reaction" | "full";
-                        prompt?: string;
-                        avatar_id?: number | string;
-                        /** @enum {string} */
-                        video_source?: "link" | "upload";
-                        reference_url?: string;
-                        reference_video_upload_id?: string;
-                        reaction_id?: number | string;
-                        /** @enum {string} */
-                        sound?: "auto" | "music" | "none";
-                        music_id?: string;
-                        voice_line?: string;
-                        product_id?: number | string;
-                    }[];
+                    /** @description 1 to 20 jobs to make, each the fields of POST /videos for its method */
+                    variants: components["schemas"]["BatchVariant"][];
                 };
             };
         };
@@ -7140,6 +11138,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "valid": true,
+                     *         "units": 1,
+                     *         "allowance": {
+                     *           "limit": 150,
+                     *           "used": 41,
+                     *           "reserved": 2,
+                     *           "remaining": 107
+                     *         },
+                     *         "estimated_seconds": 95
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["VideoQuote"];
                     };
@@ -7157,6 +11170,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 9,
+                     *         "product_id": 12,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "jobs": [
+                     *           {
+                     *             "id": 481,
+                     *             "status": "queued",
+                     *             "stage": "queued",
+                     *             "progress": 0,
+                     *             "queue_position": null,
+                     *             "method": "prompt",
+                     *             "mode": "preview",
+                     *             "product_id": 12,
+                     *             "avatar_id": 31,
+                     *             "reaction_id": null,
+                     *             "prompt": "She gasps, then laughs in disbelief",
+                     *             "video_source": null,
+                     *             "reference_url": null,
+                     *             "hook_text": "I did not expect this to work",
+                     *             "hook_position": "top",
+                     *             "hook_size": "medium",
+                     *             "hook_style": "outline",
+                     *             "hook_duration": "reaction",
+                     *             "sound": "auto",
+                     *             "music_id": null,
+                     *             "voice_line": null,
+                     *             "preview_url": null,
+                     *             "preview_url_expires_at": null,
+                     *             "preview_still_url": null,
+                     *             "preview_expires_at": null,
+                     *             "video_id": null,
+                     *             "charged_units": 1,
+                     *             "regenerations": 0,
+                     *             "error": null,
+                     *             "batch_id": 9,
+                     *             "created_at": "2026-11-25T12:00:00.000Z",
+                     *             "updated_at": "2026-11-25T12:00:00.000Z"
+                     *           },
+                     *           {
+                     *             "id": 482,
+                     *             "status": "queued",
+                     *             "stage": "queued",
+                     *             "progress": 0,
+                     *             "queue_position": null,
+                     *             "method": "reuse",
+                     *             "mode": "auto",
+                     *             "product_id": 12,
+                     *             "avatar_id": null,
+                     *             "reaction_id": 7,
+                     *             "prompt": null,
+                     *             "video_source": null,
+                     *             "reference_url": null,
+                     *             "hook_text": "POV: your skin after 14 days",
+                     *             "hook_position": "top",
+                     *             "hook_size": "medium",
+                     *             "hook_style": "outline",
+                     *             "hook_duration": "reaction",
+                     *             "sound": "auto",
+                     *             "music_id": null,
+                     *             "voice_line": null,
+                     *             "preview_url": null,
+                     *             "preview_url_expires_at": null,
+                     *             "preview_still_url": null,
+                     *             "preview_expires_at": null,
+                     *             "video_id": null,
+                     *             "charged_units": 1,
+                     *             "regenerations": 0,
+                     *             "error": null,
+                     *             "batch_id": 9,
+                     *             "created_at": "2026-11-25T12:00:00.000Z",
+                     *             "updated_at": "2026-11-25T12:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "counts": {
+                     *           "queued": 2,
+                     *           "processing": 0,
+                     *           "preview_ready": 0,
+                     *           "done": 0,
+                     *           "failed": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["VideoBatch"];
                     };
@@ -7171,7 +11270,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -7185,7 +11287,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -7199,7 +11304,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "allowance_exhausted";
                     };
                 };
@@ -7213,7 +11321,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -7227,7 +11338,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -7241,7 +11355,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -7255,7 +11372,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -7269,7 +11389,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -7283,7 +11406,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "invalid_media" | "no_face";
                     };
                 };
@@ -7302,7 +11428,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -7316,7 +11445,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -7331,7 +11463,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -7346,7 +11481,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -7380,6 +11518,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 9,
+                     *         "product_id": 12,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "jobs": [
+                     *           {
+                     *             "id": 481,
+                     *             "status": "queued",
+                     *             "stage": "queued",
+                     *             "progress": 0,
+                     *             "queue_position": null,
+                     *             "method": "prompt",
+                     *             "mode": "preview",
+                     *             "product_id": 12,
+                     *             "avatar_id": 31,
+                     *             "reaction_id": null,
+                     *             "prompt": "She gasps, then laughs in disbelief",
+                     *             "video_source": null,
+                     *             "reference_url": null,
+                     *             "hook_text": "I did not expect this to work",
+                     *             "hook_position": "top",
+                     *             "hook_size": "medium",
+                     *             "hook_style": "outline",
+                     *             "hook_duration": "reaction",
+                     *             "sound": "auto",
+                     *             "music_id": null,
+                     *             "voice_line": null,
+                     *             "preview_url": null,
+                     *             "preview_url_expires_at": null,
+                     *             "preview_still_url": null,
+                     *             "preview_expires_at": null,
+                     *             "video_id": null,
+                     *             "charged_units": 1,
+                     *             "regenerations": 0,
+                     *             "error": null,
+                     *             "batch_id": 9,
+                     *             "created_at": "2026-11-25T12:00:00.000Z",
+                     *             "updated_at": "2026-11-25T12:00:00.000Z"
+                     *           },
+                     *           {
+                     *             "id": 482,
+                     *             "status": "queued",
+                     *             "stage": "queued",
+                     *             "progress": 0,
+                     *             "queue_position": null,
+                     *             "method": "reuse",
+                     *             "mode": "auto",
+                     *             "product_id": 12,
+                     *             "avatar_id": null,
+                     *             "reaction_id": 7,
+                     *             "prompt": null,
+                     *             "video_source": null,
+                     *             "reference_url": null,
+                     *             "hook_text": "POV: your skin after 14 days",
+                     *             "hook_position": "top",
+                     *             "hook_size": "medium",
+                     *             "hook_style": "outline",
+                     *             "hook_duration": "reaction",
+                     *             "sound": "auto",
+                     *             "music_id": null,
+                     *             "voice_line": null,
+                     *             "preview_url": null,
+                     *             "preview_url_expires_at": null,
+                     *             "preview_still_url": null,
+                     *             "preview_expires_at": null,
+                     *             "video_id": null,
+                     *             "charged_units": 1,
+                     *             "regenerations": 0,
+                     *             "error": null,
+                     *             "batch_id": 9,
+                     *             "created_at": "2026-11-25T12:00:00.000Z",
+                     *             "updated_at": "2026-11-25T12:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "counts": {
+                     *           "queued": 2,
+                     *           "processing": 0,
+                     *           "preview_ready": 0,
+                     *           "done": 0,
+                     *           "failed": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["VideoBatch"];
                     };
@@ -7407,7 +11631,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -7421,7 +11648,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -7435,7 +11665,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -7449,7 +11682,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -7468,7 +11704,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -7482,7 +11721,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -7497,7 +11739,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -7514,12 +11759,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The product to write captions for (from its name and description) */
                     product_id: number | string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The product to write captions for (from its name and description) */
                     product_id: number | string;
                 };
                 "multipart/form-data": {
+                    /** @description The product to write captions for (from its name and description) */
                     product_id: number | string;
                 };
             };
@@ -7536,6 +11784,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "product_id": 12,
+                     *         "hooks": [
+                     *           {
+                     *             "text": "POV: you finally found a serum that works",
+                     *             "format": "pov"
+                     *           },
+                     *           {
+                     *             "text": "Why did nobody tell me about this sooner?",
+                     *             "format": "question"
+                     *           },
+                     *           {
+                     *             "text": "I tried it for 14 days and this happened",
+                     *             "format": "curiosity_gap"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["HookIdeas"];
                     };
@@ -7550,7 +11819,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -7564,7 +11836,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -7578,7 +11853,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -7592,7 +11870,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -7606,7 +11887,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -7620,7 +11904,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -7634,7 +11921,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "invalid_media";
                     };
                 };
@@ -7653,7 +11943,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -7667,7 +11960,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -7682,7 +11978,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -7697,7 +11996,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -7714,23 +12016,43 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The caption, as a job's `hook_text` */
                     text: string;
-                    /** @enum {string} */
+                    /**
+                     * @description The third it sits in, as a job's `hook_position` (default `top`)
+                     * @enum {string}
+                     */
                     position?: "top" | "middle" | "bottom";
-                    /** @enum {string} */
+                    /**
+                     * @description As a job's `hook_size` (default `medium`)
+                     * @enum {string}
+                     */
                     size?: "small" | "medium" | "large";
-                    /** @enum {string} */
+                    /**
+                     * @description As a job's `hook_style` (default `outline`)
+                     * @enum {string}
+                     */
                     style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
                     /** @description A job whose reaction's face the caption keeps clear of, as that job's video will; without it, a typical avatar's face */
                     job_id?: number | string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The caption, as a job's `hook_text` */
                     text: string;
-                    /** @enum {string} */
+                    /**
+                     * @description The third it sits in, as a job's `hook_position` (default `top`)
+                     * @enum {string}
+                     */
                     position?: "top" | "middle" | "bottom";
-                    /** @enum {string} */
+                    /**
+                     * @description As a job's `hook_size` (default `medium`)
+                     * @enum {string}
+                     */
                     size?: "small" | "medium" | "large";
-                    /** @enum {string} */
+                    /**
+                     * @description As a job's `hook_style` (default `outline`)
+                     * @enum {string}
+                     */
                     style?: "outline" | "box" | "highlight" | "glow" | "bold_caps";
                     /** @description A job whose reaction's face the caption keeps clear of, as that job's video will; without it, a typical avatar's face */
                     job_id?: number | string;
@@ -7761,7 +12083,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -7775,7 +12100,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -7789,7 +12117,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -7803,7 +12134,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -7817,7 +12151,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -7831,7 +12168,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -7850,7 +12190,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -7864,7 +12207,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -7879,7 +12225,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -7910,6 +12259,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "provider": "provider_a",
+                     *           "status": "active",
+                     *           "key_hint": "…7f3a",
+                     *           "channels": [
+                     *             {
+                     *               "id": "acc_tt_82731",
+                     *               "platform": "tiktok",
+                     *               "name": "Glow Labs",
+                     *               "username": "glowlabs",
+                     *               "active": true
+                     *             },
+                     *             {
+                     *               "id": "acc_ig_19284",
+                     *               "platform": "instagram",
+                     *               "name": "Glow Labs",
+                     *               "username": "glowlabs.skin",
+                     *               "active": true
+                     *             }
+                     *           ],
+                     *           "connected_at": "2026-11-25T12:00:00.000Z",
+                     *           "synced_at": "2026-11-25T12:01:42.000Z",
+                     *           "last_error": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Connection"][];
                     };
@@ -7937,7 +12316,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -7951,7 +12333,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -7970,7 +12355,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -7984,7 +12372,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -7999,7 +12390,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -8019,15 +12413,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The provider's API key: checked with the provider, then stored sealed; never shown again (only its last 4 characters) */
                     api_key: string;
+                    /** @description `provider_a` only: the User Profile the key acts for */
                     profile_key?: string;
+                    /** @description `provider_a` only, with `x_api_secret`: the owner's X app, which X channels need */
                     x_api_key?: string;
+                    /** @description `provider_a` only, with `x_api_key`: the X app's secret */
                     x_api_secret?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The provider's API key: checked with the provider, then stored sealed; never shown again (only its last 4 characters) */
                     api_key: string;
+                    /** @description `provider_a` only: the User Profile the key acts for */
                     profile_key?: string;
+                    /** @description `provider_a` only, with `x_api_secret`: the owner's X app, which X channels need */
                     x_api_key?: string;
+                    /** @description `provider_a` only, with `x_api_key`: the X app's secret */
                     x_api_secret?: string;
                 };
             };
@@ -8044,6 +12446,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "provider": "provider_a",
+                     *         "status": "active",
+                     *         "key_hint": "…7f3a",
+                     *         "channels": [
+                     *           {
+                     *             "id": "acc_tt_82731",
+                     *             "platform": "tiktok",
+                     *             "name": "Glow Labs",
+                     *             "username": "glowlabs",
+                     *             "active": true
+                     *           },
+                     *           {
+                     *             "id": "acc_ig_19284",
+                     *             "platform": "instagram",
+                     *             "name": "Glow Labs",
+                     *             "username": "glowlabs.skin",
+                     *             "active": true
+                     *           }
+                     *         ],
+                     *         "connected_at": "2026-11-25T12:00:00.000Z",
+                     *         "synced_at": "2026-11-25T12:01:42.000Z",
+                     *         "last_error": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Connection"];
                     };
@@ -8060,6 +12490,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "provider": "provider_a",
+                     *         "status": "active",
+                     *         "key_hint": "…7f3a",
+                     *         "channels": [
+                     *           {
+                     *             "id": "acc_tt_82731",
+                     *             "platform": "tiktok",
+                     *             "name": "Glow Labs",
+                     *             "username": "glowlabs",
+                     *             "active": true
+                     *           },
+                     *           {
+                     *             "id": "acc_ig_19284",
+                     *             "platform": "instagram",
+                     *             "name": "Glow Labs",
+                     *             "username": "glowlabs.skin",
+                     *             "active": true
+                     *           }
+                     *         ],
+                     *         "connected_at": "2026-11-25T12:00:00.000Z",
+                     *         "synced_at": "2026-11-25T12:01:42.000Z",
+                     *         "last_error": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Connection"];
                     };
@@ -8074,7 +12532,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -8088,7 +12549,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -8102,7 +12566,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -8116,7 +12583,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -8130,7 +12600,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -8144,7 +12617,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -8163,7 +12639,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -8177,7 +12656,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -8192,7 +12674,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -8207,7 +12692,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -8237,11 +12725,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "provider": "provider_a",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The connection deleted */
                         data: {
-                            /** @enum {string} */
+                            /**
+                             * @description The scheduling provider
+                             * @enum {string}
+                             */
                             provider: "provider_a" | "provider_b";
-                            /** @constant */
+                            /**
+                             * @description Always true
+                             * @constant
+                             */
                             deleted: true;
                         };
                     };
@@ -8256,7 +12759,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -8270,7 +12776,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -8284,7 +12793,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -8298,7 +12810,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -8317,7 +12832,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -8331,7 +12849,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -8346,7 +12867,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -8363,11 +12887,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
+                    /**
+                     * @description The connected provider whose channels to list again
+                     * @enum {string}
+                     */
                     provider: "provider_a" | "provider_b";
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @enum {string} */
+                    /**
+                     * @description The connected provider whose channels to list again
+                     * @enum {string}
+                     */
                     provider: "provider_a" | "provider_b";
                 };
             };
@@ -8384,6 +12914,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "provider": "provider_a",
+                     *         "status": "active",
+                     *         "channels": [
+                     *           {
+                     *             "id": "acc_tt_82731",
+                     *             "platform": "tiktok",
+                     *             "name": "Glow Labs",
+                     *             "username": "glowlabs",
+                     *             "active": true
+                     *           },
+                     *           {
+                     *             "id": "acc_ig_19284",
+                     *             "platform": "instagram",
+                     *             "name": "Glow Labs",
+                     *             "username": "glowlabs.skin",
+                     *             "active": true
+                     *           }
+                     *         ],
+                     *         "synced_at": "2026-11-25T12:01:42.000Z",
+                     *         "added": [
+                     *           "acc_ig_19284"
+                     *         ],
+                     *         "removed": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ChannelSync"];
                     };
@@ -8398,7 +12957,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -8412,7 +12974,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -8426,7 +12991,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -8440,7 +13008,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -8454,7 +13025,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -8468,7 +13042,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -8487,7 +13064,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -8501,7 +13081,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -8516,7 +13099,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -8531,7 +13117,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -8567,6 +13156,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 52,
+                     *           "provider": "provider_a",
+                     *           "provider_post_id": "pst_5b1e9c7a",
+                     *           "video_id": 95,
+                     *           "account_ids": [
+                     *             "acc_tt_82731",
+                     *             "acc_ig_19284"
+                     *           ],
+                     *           "caption": "Two weeks, one serum #skincare",
+                     *           "schedule_at": null,
+                     *           "draft": false,
+                     *           "status": "published",
+                     *           "results": [
+                     *             {
+                     *               "account_id": "acc_tt_82731",
+                     *               "platform": "tiktok",
+                     *               "status": "published",
+                     *               "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+                     *               "error": null
+                     *             },
+                     *             {
+                     *               "account_id": "acc_ig_19284",
+                     *               "platform": "instagram",
+                     *               "status": "published",
+                     *               "url": "https://www.instagram.com/reel/C1a2B3c4D5e/",
+                     *               "error": null
+                     *             }
+                     *           ],
+                     *           "stale": false,
+                     *           "stale_reason": null,
+                     *           "refreshed_at": "2026-11-25T12:01:42.000Z",
+                     *           "created_at": "2026-11-25T12:00:00.000Z",
+                     *           "updated_at": "2026-11-25T12:01:42.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Post"][];
                         meta: components["schemas"]["PageMeta"];
@@ -8595,7 +13230,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -8609,7 +13247,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -8623,7 +13264,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -8642,7 +13286,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -8656,7 +13303,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -8671,7 +13321,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -8691,21 +13344,37 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
+                    /**
+                     * @description The connected provider to post through
+                     * @enum {string}
+                     */
                     provider: "provider_a" | "provider_b";
+                    /** @description The finished video to post (GET /videos) */
                     video_id: number | string;
+                    /** @description The channels to post to (their ids, GET /social/connections), 1 to 20; in a form body one comma-separated field */
                     account_ids: string[];
+                    /** @description The text posted with the video, within the strictest of its channels' limits */
                     caption?: string;
+                    /** @description When it goes out: an ISO 8601 date-time with its offset, within 365 days; null or left out: now */
                     schedule_at?: string | null;
+                    /** @description Hand it over as a draft, to publish at the provider */
                     draft?: boolean;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @enum {string} */
+                    /**
+                     * @description The connected provider to post through
+                     * @enum {string}
+                     */
                     provider: "provider_a" | "provider_b";
+                    /** @description The finished video to post (GET /videos) */
                     video_id: number | string;
+                    /** @description The channels to post to (their ids, GET /social/connections), 1 to 20; in a form body one comma-separated field */
                     account_ids: string[];
+                    /** @description The text posted with the video, within the strictest of its channels' limits */
                     caption?: string;
+                    /** @description When it goes out: an ISO 8601 date-time with its offset, within 365 days; null or left out: now */
                     schedule_at?: string | null;
+                    /** @description Hand it over as a draft, to publish at the provider */
                     draft?: boolean;
                 };
             };
@@ -8723,6 +13392,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 52,
+                     *         "provider": "provider_a",
+                     *         "provider_post_id": "pst_5b1e9c7a",
+                     *         "video_id": 95,
+                     *         "account_ids": [
+                     *           "acc_tt_82731",
+                     *           "acc_ig_19284"
+                     *         ],
+                     *         "caption": "Two weeks, one serum #skincare",
+                     *         "schedule_at": null,
+                     *         "draft": false,
+                     *         "status": "published",
+                     *         "results": [
+                     *           {
+                     *             "account_id": "acc_tt_82731",
+                     *             "platform": "tiktok",
+                     *             "status": "published",
+                     *             "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+                     *             "error": null
+                     *           },
+                     *           {
+                     *             "account_id": "acc_ig_19284",
+                     *             "platform": "instagram",
+                     *             "status": "published",
+                     *             "url": "https://www.instagram.com/reel/C1a2B3c4D5e/",
+                     *             "error": null
+                     *           }
+                     *         ],
+                     *         "stale": false,
+                     *         "stale_reason": null,
+                     *         "refreshed_at": "2026-11-25T12:01:42.000Z",
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Post"];
                     };
@@ -8737,7 +13445,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -8751,7 +13462,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -8765,7 +13479,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -8779,7 +13496,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -8793,7 +13513,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -8807,7 +13530,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -8821,7 +13547,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -8840,7 +13569,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -8854,7 +13586,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -8869,7 +13604,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -8884,7 +13622,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -8918,6 +13659,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 52,
+                     *         "provider": "provider_a",
+                     *         "provider_post_id": "pst_5b1e9c7a",
+                     *         "video_id": 95,
+                     *         "account_ids": [
+                     *           "acc_tt_82731",
+                     *           "acc_ig_19284"
+                     *         ],
+                     *         "caption": "Two weeks, one serum #skincare",
+                     *         "schedule_at": null,
+                     *         "draft": false,
+                     *         "status": "published",
+                     *         "results": [
+                     *           {
+                     *             "account_id": "acc_tt_82731",
+                     *             "platform": "tiktok",
+                     *             "status": "published",
+                     *             "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+                     *             "error": null
+                     *           },
+                     *           {
+                     *             "account_id": "acc_ig_19284",
+                     *             "platform": "instagram",
+                     *             "status": "published",
+                     *             "url": "https://www.instagram.com/reel/C1a2B3c4D5e/",
+                     *             "error": null
+                     *           }
+                     *         ],
+                     *         "stale": false,
+                     *         "stale_reason": null,
+                     *         "refreshed_at": "2026-11-25T12:01:42.000Z",
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Post"];
                     };
@@ -8945,7 +13725,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -8959,7 +13742,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -8973,7 +13759,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -8987,7 +13776,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -9006,7 +13798,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -9020,7 +13815,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -9035,7 +13833,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -9065,6 +13866,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deleted"];
                     };
@@ -9079,7 +13888,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -9093,7 +13905,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -9107,7 +13922,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -9121,7 +13939,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -9135,7 +13956,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -9154,7 +13978,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -9168,7 +13995,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -9183,7 +14013,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -9198,7 +14031,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -9232,6 +14068,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "days": 7,
+                     *         "since": "2026-11-19",
+                     *         "until": "2026-11-25",
+                     *         "totals": {
+                     *           "views": 18420,
+                     *           "likes": 1204,
+                     *           "comments": 87,
+                     *           "shares": 212,
+                     *           "posts": 1
+                     *         },
+                     *         "providers": [
+                     *           {
+                     *             "provider": "provider_a",
+                     *             "synced_at": "2026-11-25T12:01:42.000Z",
+                     *             "synced_days": 30,
+                     *             "covers_window": true,
+                     *             "totals": {
+                     *               "views": 18420,
+                     *               "likes": 1204,
+                     *               "comments": 87,
+                     *               "shares": 212,
+                     *               "posts": 1
+                     *             },
+                     *             "daily": [
+                     *               {
+                     *                 "date": "2026-11-24",
+                     *                 "views": 18420,
+                     *                 "likes": 1204,
+                     *                 "comments": 87,
+                     *                 "shares": 212,
+                     *                 "posts": 1
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "daily": [
+                     *           {
+                     *             "date": "2026-11-24",
+                     *             "views": 18420,
+                     *             "likes": 1204,
+                     *             "comments": 87,
+                     *             "shares": 212,
+                     *             "posts": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AnalyticsOverview"];
                     };
@@ -9259,7 +14146,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -9273,7 +14163,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -9287,7 +14180,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -9306,7 +14202,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -9320,7 +14219,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -9335,7 +14237,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -9365,6 +14270,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "days": 7,
+                     *         "synced_at": "2026-11-25T12:01:42.000Z",
+                     *         "providers": [
+                     *           {
+                     *             "provider": "provider_a",
+                     *             "status": "ok"
+                     *           }
+                     *         ],
+                     *         "overview": {
+                     *           "days": 7,
+                     *           "since": "2026-11-19",
+                     *           "until": "2026-11-25",
+                     *           "totals": {
+                     *             "views": 18420,
+                     *             "likes": 1204,
+                     *             "comments": 87,
+                     *             "shares": 212,
+                     *             "posts": 1
+                     *           },
+                     *           "providers": [
+                     *             {
+                     *               "provider": "provider_a",
+                     *               "synced_at": "2026-11-25T12:01:42.000Z",
+                     *               "synced_days": 30,
+                     *               "covers_window": true,
+                     *               "totals": {
+                     *                 "views": 18420,
+                     *                 "likes": 1204,
+                     *                 "comments": 87,
+                     *                 "shares": 212,
+                     *                 "posts": 1
+                     *               },
+                     *               "daily": [
+                     *                 {
+                     *                   "date": "2026-11-24",
+                     *                   "views": 18420,
+                     *                   "likes": 1204,
+                     *                   "comments": 87,
+                     *                   "shares": 212,
+                     *                   "posts": 1
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "daily": [
+                     *             {
+                     *               "date": "2026-11-24",
+                     *               "views": 18420,
+                     *               "likes": 1204,
+                     *               "comments": 87,
+                     *               "shares": 212,
+                     *               "posts": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AnalyticsSync"];
                     };
@@ -9379,7 +14345,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -9393,7 +14362,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -9407,7 +14379,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -9426,7 +14401,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -9440,7 +14418,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -9455,7 +14436,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -9486,6 +14470,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "plan": {
+                     *           "name": "pro",
+                     *           "monthly_allowance": 150,
+                     *           "library_cap": 50,
+                     *           "avatar_cap": 100,
+                     *           "ai_helpers_per_day": 500,
+                     *           "ai_helpers_per_minute": 20,
+                     *           "pending_plan": null,
+                     *           "plan_changes_at": null
+                     *         },
+                     *         "period": {
+                     *           "start": "2026-11-01T00:00:00.000Z",
+                     *           "end": "2026-12-01T00:00:00.000Z"
+                     *         },
+                     *         "allowance": {
+                     *           "limit": 150,
+                     *           "used": 41,
+                     *           "reserved": 2,
+                     *           "remaining": 107
+                     *         },
+                     *         "library": {
+                     *           "used": 7,
+                     *           "cap": 50,
+                     *           "remaining": 43
+                     *         },
+                     *         "avatars": {
+                     *           "used": 4,
+                     *           "cap": 100,
+                     *           "remaining": 96
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Usage"];
                     };
@@ -9513,7 +14533,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -9527,7 +14550,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -9546,7 +14572,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -9560,7 +14589,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -9575,7 +14607,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -9599,6 +14634,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "billing": "stripe",
+                     *         "plans": [
+                     *           {
+                     *             "name": "free",
+                     *             "price": {
+                     *               "amount": 0,
+                     *               "currency": "usd",
+                     *               "interval": "month"
+                     *             },
+                     *             "monthly_allowance": 3,
+                     *             "library_cap": 3,
+                     *             "avatar_cap": 10,
+                     *             "ai_helpers_per_day": 20,
+                     *             "ai_helpers_per_minute": 5
+                     *           },
+                     *           {
+                     *             "name": "starter",
+                     *             "price": {
+                     *               "amount": 1900,
+                     *               "currency": "usd",
+                     *               "interval": "month"
+                     *             },
+                     *             "monthly_allowance": 30,
+                     *             "library_cap": 10,
+                     *             "avatar_cap": 25,
+                     *             "ai_helpers_per_day": 100,
+                     *             "ai_helpers_per_minute": 10
+                     *           },
+                     *           {
+                     *             "name": "pro",
+                     *             "price": {
+                     *               "amount": 4900,
+                     *               "currency": "usd",
+                     *               "interval": "month"
+                     *             },
+                     *             "monthly_allowance": 150,
+                     *             "library_cap": 50,
+                     *             "avatar_cap": 100,
+                     *             "ai_helpers_per_day": 500,
+                     *             "ai_helpers_per_minute": 20
+                     *           },
+                     *           {
+                     *             "name": "business",
+                     *             "price": {
+                     *               "amount": 14900,
+                     *               "currency": "usd",
+                     *               "interval": "month"
+                     *             },
+                     *             "monthly_allowance": 600,
+                     *             "library_cap": 200,
+                     *             "avatar_cap": 250,
+                     *             "ai_helpers_per_day": 2000,
+                     *             "ai_helpers_per_minute": 40
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Plans"];
                     };
@@ -9613,7 +14709,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -9628,7 +14727,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -9672,6 +14774,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "account": {
+                     *           "id": 1,
+                     *           "name": "Glow Labs",
+                     *           "plan": "pro",
+                     *           "pending_plan": null,
+                     *           "plan_changes_at": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "change": "upgraded",
+                     *         "checkout_url": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PlanChange"];
                     };
@@ -9688,6 +14806,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "account": {
+                     *           "id": 1,
+                     *           "name": "Glow Labs",
+                     *           "plan": "pro",
+                     *           "pending_plan": null,
+                     *           "plan_changes_at": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "change": "upgraded",
+                     *         "checkout_url": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PlanChange"];
                     };
@@ -9702,7 +14836,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -9716,7 +14853,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -9730,7 +14870,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payment_failed";
                     };
                 };
@@ -9744,7 +14887,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -9758,7 +14904,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -9772,7 +14921,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "billing_not_configured" | "conflict";
                     };
                 };
@@ -9786,7 +14938,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -9800,7 +14955,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -9819,7 +14977,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -9833,7 +14994,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -9848,7 +15012,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -9863,7 +15030,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -9891,6 +15061,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "received": true,
+                     *         "result": "applied"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["StripeWebhookReceipt"];
                     };
@@ -9905,7 +15083,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -9919,7 +15100,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -9933,7 +15117,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -9947,7 +15134,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -9961,7 +15151,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -9976,7 +15169,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "upstream_unavailable";
                     };
                 };
@@ -9991,7 +15187,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -10008,13 +15207,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The address to sign in with (trimmed and lower-cased); one account per address */
                     email: string;
+                    /** @description At least 10 and at most 200 characters, and not one of the most common passwords */
                     password: string;
+                    /** @description What the studio calls the person */
                     name?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The address to sign in with (trimmed and lower-cased); one account per address */
                     email: string;
+                    /** @description At least 10 and at most 200 characters, and not one of the most common passwords */
                     password: string;
+                    /** @description What the studio calls the person */
                     name?: string;
                 };
             };
@@ -10028,6 +15233,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "user": {
+                     *           "id": 1,
+                     *           "email": "maya@glowlabs.example",
+                     *           "name": "Maya",
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "account": {
+                     *           "id": 1,
+                     *           "name": "Glow Labs",
+                     *           "plan": "pro",
+                     *           "pending_plan": null,
+                     *           "plan_changes_at": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "csrf_token": "k3Vt9QmZ1xR7bLw2pYs8dNc4hFj6gTa0"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SignedIn"];
                     };
@@ -10042,7 +15268,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -10056,7 +15285,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -10070,7 +15302,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -10084,7 +15319,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -10100,7 +15338,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -10114,7 +15355,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -10129,7 +15373,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -10146,11 +15393,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The address signed up with */
                     email: string;
+                    /** @description Its password */
                     password: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The address signed up with */
                     email: string;
+                    /** @description Its password */
                     password: string;
                 };
             };
@@ -10164,6 +15415,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "user": {
+                     *           "id": 1,
+                     *           "email": "maya@glowlabs.example",
+                     *           "name": "Maya",
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "account": {
+                     *           "id": 1,
+                     *           "name": "Glow Labs",
+                     *           "plan": "pro",
+                     *           "pending_plan": null,
+                     *           "plan_changes_at": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "csrf_token": "k3Vt9QmZ1xR7bLw2pYs8dNc4hFj6gTa0"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SignedIn"];
                     };
@@ -10178,7 +15450,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -10192,7 +15467,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -10206,7 +15484,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -10220,7 +15501,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -10236,7 +15520,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -10250,7 +15537,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -10265,7 +15555,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -10292,6 +15585,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "signed_out": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SignedOut"];
                     };
@@ -10306,7 +15606,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -10320,7 +15623,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -10339,7 +15645,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -10353,7 +15662,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -10368,7 +15680,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -10399,6 +15714,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "user": {
+                     *           "id": 1,
+                     *           "email": "maya@glowlabs.example",
+                     *           "name": "Maya",
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "account": {
+                     *           "id": 1,
+                     *           "name": "Glow Labs",
+                     *           "plan": "pro",
+                     *           "pending_plan": null,
+                     *           "plan_changes_at": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "csrf_token": "k3Vt9QmZ1xR7bLw2pYs8dNc4hFj6gTa0",
+                     *         "expires_at": "2026-12-02T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Session"];
                     };
@@ -10426,7 +15763,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -10440,7 +15780,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -10459,7 +15802,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -10473,7 +15819,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -10488,7 +15837,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -10505,11 +15857,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The password now (a wrong one is 403) */
                     current_password: string;
+                    /** @description The new one: 10 to 200 characters, not one of the most common */
                     new_password: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The password now (a wrong one is 403) */
                     current_password: string;
+                    /** @description The new one: 10 to 200 characters, not one of the most common */
                     new_password: string;
                 };
             };
@@ -10526,6 +15882,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "password_changed": true,
+                     *         "other_sessions_revoked": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PasswordChanged"];
                     };
@@ -10540,7 +15904,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -10554,7 +15921,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -10568,7 +15938,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -10582,7 +15955,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -10596,7 +15972,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -10615,7 +15994,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -10629,7 +16011,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -10644,7 +16029,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -10679,6 +16067,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "reset_requested": true,
+                     *         "expires_in_s": 1800
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PasswordResetRequested"];
                     };
@@ -10693,7 +16089,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -10707,7 +16106,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -10721,7 +16123,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -10737,7 +16142,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -10751,7 +16159,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -10766,7 +16177,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -10805,6 +16219,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "user": {
+                     *           "id": 1,
+                     *           "email": "maya@glowlabs.example",
+                     *           "name": "Maya",
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "account": {
+                     *           "id": 1,
+                     *           "name": "Glow Labs",
+                     *           "plan": "pro",
+                     *           "pending_plan": null,
+                     *           "plan_changes_at": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z"
+                     *         },
+                     *         "csrf_token": "k3Vt9QmZ1xR7bLw2pYs8dNc4hFj6gTa0",
+                     *         "other_sessions_revoked": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PasswordReset"];
                     };
@@ -10819,7 +16255,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -10833,7 +16272,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -10847,7 +16289,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -10863,7 +16308,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -10877,7 +16325,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -10892,7 +16343,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -10923,6 +16377,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "name": "Glow Labs",
+                     *         "plan": "pro",
+                     *         "pending_plan": null,
+                     *         "plan_changes_at": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Account"];
                     };
@@ -10950,7 +16416,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -10964,7 +16433,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -10983,7 +16455,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -10997,7 +16472,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -11012,7 +16490,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -11043,6 +16524,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 4,
+                     *           "name": "CI pipeline",
+                     *           "prefix": "rsk_Xq7v",
+                     *           "scopes": [
+                     *             "read",
+                     *             "write"
+                     *           ],
+                     *           "created_at": "2026-11-25T12:00:00.000Z",
+                     *           "last_used_at": "2026-11-25T11:58:03.000Z",
+                     *           "revoked_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApiKey"][];
                     };
@@ -11070,7 +16569,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -11084,7 +16586,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -11103,7 +16608,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -11117,7 +16625,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -11132,7 +16643,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -11149,11 +16663,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description What the key is for, to tell keys apart */
                     name: string;
+                    /** @description What it may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels); every scope when left out */
                     scopes?: ("read" | "write" | "publish")[];
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description What the key is for, to tell keys apart */
                     name: string;
+                    /** @description What it may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels); every scope when left out */
                     scopes?: ("read" | "write" | "publish")[];
                 };
             };
@@ -11170,6 +16688,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 4,
+                     *         "name": "CI pipeline",
+                     *         "key": "rsk_Xq7vN2cLp9RkT4mW8zB1yD6fH3jQ5sA0eU7gI2oK9nV",
+                     *         "prefix": "rsk_Xq7v",
+                     *         "scopes": [
+                     *           "read",
+                     *           "write"
+                     *         ],
+                     *         "created_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CreatedApiKey"];
                     };
@@ -11184,7 +16717,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -11198,7 +16734,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -11212,7 +16751,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -11226,7 +16768,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -11240,7 +16785,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -11259,7 +16807,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -11273,7 +16824,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -11288,7 +16842,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -11318,6 +16875,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 4,
+                     *         "revoked": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["RevokedApiKey"];
                     };
@@ -11332,7 +16897,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -11346,7 +16914,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -11360,7 +16931,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -11374,7 +16948,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -11393,7 +16970,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -11407,7 +16987,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -11422,7 +17005,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -11442,17 +17028,29 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
+                    /**
+                     * @description Where the file will go: `demo_video` (POST /products), `avatar_image` (POST /avatars), `reference_video` (POST /videos), `music` (POST /music)
+                     * @enum {string}
+                     */
                     purpose: "demo_video" | "avatar_image" | "reference_video" | "music";
+                    /** @description The file's media type (`video/mp4`...): one the purpose takes, or 415 */
                     content_type: string;
+                    /** @description The file's size in bytes: at most the purpose's limit (413 otherwise); a larger file is refused by storage */
                     size_bytes: number | string;
+                    /** @description The file's name, kept for what it makes (a track's name) */
                     filename?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @enum {string} */
+                    /**
+                     * @description Where the file will go: `demo_video` (POST /products), `avatar_image` (POST /avatars), `reference_video` (POST /videos), `music` (POST /music)
+                     * @enum {string}
+                     */
                     purpose: "demo_video" | "avatar_image" | "reference_video" | "music";
+                    /** @description The file's media type (`video/mp4`...): one the purpose takes, or 415 */
                     content_type: string;
+                    /** @description The file's size in bytes: at most the purpose's limit (413 otherwise); a larger file is refused by storage */
                     size_bytes: number | string;
+                    /** @description The file's name, kept for what it makes (a track's name) */
                     filename?: string;
                 };
             };
@@ -11470,6 +17068,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c1e-7a4d-4e9b-9c0f-2d6a5b8e1f34",
+                     *         "purpose": "demo_video",
+                     *         "method": "POST",
+                     *         "url": "https://uploads.reaction-studio.example/",
+                     *         "fields": {
+                     *           "key": "uploads/1/3f2b8c1e-7a4d-4e9b-9c0f-2d6a5b8e1f34",
+                     *           "Content-Type": "video/mp4",
+                     *           "Policy": "eyJleHBpcmF0aW9uIjoi",
+                     *           "X-Amz-Signature": "9b2e7f0c1a"
+                     *         },
+                     *         "max_bytes": 48000000,
+                     *         "expires_at": "2026-11-25T13:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Upload"];
                     };
@@ -11484,7 +17100,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -11498,7 +17117,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -11512,7 +17134,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -11526,7 +17151,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -11540,7 +17168,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -11554,7 +17185,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -11573,7 +17207,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -11587,7 +17224,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -11602,7 +17242,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -11633,6 +17276,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "wh_8c2f1a9e4b7d3c6e0f12",
+                     *           "url": "https://hooks.glowlabs.example/reaction-studio",
+                     *           "events": [
+                     *             "video.job.done",
+                     *             "video.job.failed"
+                     *           ],
+                     *           "description": "Order fulfilment",
+                     *           "enabled": true,
+                     *           "disabled_reason": null,
+                     *           "previous_secret_expires_at": null,
+                     *           "created_at": "2026-11-25T12:00:00.000Z",
+                     *           "updated_at": "2026-11-25T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"][];
                     };
@@ -11660,7 +17323,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -11674,7 +17340,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -11693,7 +17362,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -11707,7 +17379,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -11722,7 +17397,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -11742,13 +17420,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Where events are POSTed: https, to a host that resolves to public addresses (checked now and on every attempt); redirects are not followed */
                     url: string;
+                    /** @description The event types to send (the document's `webhooks` section shows each), or `["*"]` for every type, those added later included */
                     events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+                    /** @description What the endpoint is for, to tell endpoints apart (at most 200 characters) */
                     description?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description Where events are POSTed: https, to a host that resolves to public addresses (checked now and on every attempt); redirects are not followed */
                     url: string;
+                    /** @description The event types to send (the document's `webhooks` section shows each), or `["*"]` for every type, those added later included */
                     events: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+                    /** @description What the endpoint is for, to tell endpoints apart (at most 200 characters) */
                     description?: string;
                 };
             };
@@ -11766,6 +17450,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wh_8c2f1a9e4b7d3c6e0f12",
+                     *         "url": "https://hooks.glowlabs.example/reaction-studio",
+                     *         "events": [
+                     *           "video.job.done",
+                     *           "video.job.failed"
+                     *         ],
+                     *         "description": "Order fulfilment",
+                     *         "enabled": true,
+                     *         "disabled_reason": null,
+                     *         "previous_secret_expires_at": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:00:00.000Z",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CreatedWebhook"];
                     };
@@ -11780,7 +17483,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -11794,7 +17500,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -11808,7 +17517,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -11822,7 +17534,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -11836,7 +17551,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -11850,7 +17568,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -11869,7 +17590,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -11883,7 +17607,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -11898,7 +17625,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -11934,8 +17664,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                     *           "type": "video.job.done",
+                     *           "created_at": "2026-11-25T12:01:42.000Z",
+                     *           "data": {
+                     *             "id": 481,
+                     *             "status": "done",
+                     *             "stage": "done",
+                     *             "progress": 100,
+                     *             "queue_position": null,
+                     *             "method": "prompt",
+                     *             "mode": "preview",
+                     *             "product_id": 12,
+                     *             "avatar_id": 31,
+                     *             "reaction_id": null,
+                     *             "prompt": "She gasps, then laughs in disbelief",
+                     *             "video_source": null,
+                     *             "reference_url": null,
+                     *             "hook_text": "I did not expect this to work",
+                     *             "hook_position": "top",
+                     *             "hook_size": "medium",
+                     *             "hook_style": "outline",
+                     *             "hook_duration": "reaction",
+                     *             "sound": "auto",
+                     *             "music_id": null,
+                     *             "voice_line": null,
+                     *             "preview_url": null,
+                     *             "preview_url_expires_at": null,
+                     *             "preview_still_url": null,
+                     *             "preview_expires_at": null,
+                     *             "video_id": 95,
+                     *             "charged_units": 1,
+                     *             "regenerations": 0,
+                     *             "error": null,
+                     *             "batch_id": null,
+                     *             "created_at": "2026-11-25T12:00:00.000Z",
+                     *             "updated_at": "2026-11-25T12:01:42.000Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_after": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /** @description Events, oldest first */
                         data: components["schemas"]["WebhookEvent"][];
+                        /** @description Where the list stands */
                         meta: {
                             /** @description The `after` of the next call: the last event listed, or the `after` given when none was; null when the account has no events yet */
                             next_after: string | null;
@@ -11965,7 +17745,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -11979,7 +17762,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -11993,7 +17779,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -12012,7 +17801,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -12026,7 +17818,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -12041,7 +17836,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -12075,6 +17873,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wh_8c2f1a9e4b7d3c6e0f12",
+                     *         "url": "https://hooks.glowlabs.example/reaction-studio",
+                     *         "events": [
+                     *           "video.job.done",
+                     *           "video.job.failed"
+                     *         ],
+                     *         "description": "Order fulfilment",
+                     *         "enabled": true,
+                     *         "disabled_reason": null,
+                     *         "previous_secret_expires_at": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"];
                     };
@@ -12102,7 +17918,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -12116,7 +17935,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -12130,7 +17952,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -12144,7 +17969,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -12163,7 +17991,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -12177,7 +18008,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -12192,7 +18026,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -12222,6 +18059,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wh_8c2f1a9e4b7d3c6e0f12",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["DeletedWebhook"];
                     };
@@ -12236,7 +18081,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -12250,7 +18098,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -12264,7 +18115,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -12278,7 +18132,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -12297,7 +18154,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -12311,7 +18171,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -12326,7 +18189,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -12346,15 +18212,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description A new URL, vetted as at creation. Where events are POSTed: https, to a host that resolves to public addresses (checked now and on every attempt); redirects are not followed */
                     url?: string;
+                    /** @description The event types to send (the document's `webhooks` section shows each), or `["*"]` for every type, those added later included */
                     events?: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+                    /** @description What the endpoint is for, to tell endpoints apart (at most 200 characters); `null` clears it */
                     description?: string | null;
+                    /** @description `false` stops deliveries; `true` turns the endpoint back on (one the service disabled too) and clears its failure streak */
                     enabled?: boolean;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description A new URL, vetted as at creation. Where events are POSTed: https, to a host that resolves to public addresses (checked now and on every attempt); redirects are not followed */
                     url?: string;
+                    /** @description The event types to send (the document's `webhooks` section shows each), or `["*"]` for every type, those added later included */
                     events?: ("video.job.preview_ready" | "video.job.done" | "video.job.failed" | "product.demo.ready" | "product.demo.failed" | "avatar.ready" | "avatar.failed" | "social.post.published" | "social.post.failed" | "*")[];
+                    /** @description What the endpoint is for, to tell endpoints apart (at most 200 characters); `null` clears it */
                     description?: string | null;
+                    /** @description `false` stops deliveries; `true` turns the endpoint back on (one the service disabled too) and clears its failure streak */
                     enabled?: boolean;
                 };
             };
@@ -12371,6 +18245,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wh_8c2f1a9e4b7d3c6e0f12",
+                     *         "url": "https://hooks.glowlabs.example/reaction-studio",
+                     *         "events": [
+                     *           "video.job.done",
+                     *           "video.job.failed"
+                     *         ],
+                     *         "description": "Order fulfilment",
+                     *         "enabled": true,
+                     *         "disabled_reason": null,
+                     *         "previous_secret_expires_at": null,
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"];
                     };
@@ -12385,7 +18277,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -12399,7 +18294,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -12413,7 +18311,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -12427,7 +18328,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -12441,7 +18345,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -12455,7 +18362,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -12474,7 +18384,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -12488,7 +18401,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -12503,7 +18419,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -12548,6 +18467,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wh_8c2f1a9e4b7d3c6e0f12",
+                     *         "url": "https://hooks.glowlabs.example/reaction-studio",
+                     *         "events": [
+                     *           "video.job.done",
+                     *           "video.job.failed"
+                     *         ],
+                     *         "description": "Order fulfilment",
+                     *         "enabled": true,
+                     *         "disabled_reason": null,
+                     *         "previous_secret_expires_at": "2026-11-26T12:01:42.000Z",
+                     *         "created_at": "2026-11-25T12:00:00.000Z",
+                     *         "updated_at": "2026-11-25T12:01:42.000Z",
+                     *         "secret": "whsec_2T8yJ0cQw4Vn6bXe1LmZr9HsPkUa3DfG"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["RotatedWebhook"];
                     };
@@ -12562,7 +18500,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -12576,7 +18517,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -12590,7 +18534,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -12604,7 +18551,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -12618,7 +18568,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -12632,7 +18585,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "payload_too_large";
                     };
                 };
@@ -12646,7 +18602,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unsupported_media_type";
                     };
                 };
@@ -12665,7 +18624,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -12679,7 +18641,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -12694,7 +18659,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -12733,6 +18701,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "whd_019a7c2e5f41a8c3e5f7b9d1",
+                     *           "event_id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                     *           "type": "video.job.done",
+                     *           "attempt": 1,
+                     *           "status": "succeeded",
+                     *           "response_status": 204,
+                     *           "latency_ms": 182,
+                     *           "last_error": null,
+                     *           "next_attempt_at": null,
+                     *           "attempts": [
+                     *             {
+                     *               "number": 1,
+                     *               "trigger": "automatic",
+                     *               "at": "2026-11-25T12:01:42.000Z",
+                     *               "outcome": "succeeded",
+                     *               "message": "Answered 204",
+                     *               "response_status": 204,
+                     *               "duration_ms": 182
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-25T12:01:42.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         meta: components["schemas"]["PageMeta"];
@@ -12761,7 +18763,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -12775,7 +18780,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -12789,7 +18797,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -12803,7 +18814,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -12822,7 +18836,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -12836,7 +18853,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -12851,7 +18871,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -12883,6 +18906,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "whd_019a7c2e5f41a8c3e5f7b9d1",
+                     *         "event_id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                     *         "type": "video.job.done",
+                     *         "attempt": 1,
+                     *         "status": "succeeded",
+                     *         "response_status": 204,
+                     *         "latency_ms": 182,
+                     *         "last_error": null,
+                     *         "next_attempt_at": null,
+                     *         "attempts": [
+                     *           {
+                     *             "number": 1,
+                     *             "trigger": "automatic",
+                     *             "at": "2026-11-25T12:01:42.000Z",
+                     *             "outcome": "succeeded",
+                     *             "message": "Answered 204",
+                     *             "response_status": 204,
+                     *             "duration_ms": 182
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-25T12:01:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"];
                     };
@@ -12897,7 +18947,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -12911,7 +18964,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -12925,7 +18981,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -12939,7 +18998,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -12953,7 +19015,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "conflict";
                     };
                 };
@@ -12972,7 +19037,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -12986,7 +19054,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -13001,7 +19072,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
@@ -13031,6 +19105,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "event_id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TestEvent"];
                     };
@@ -13045,7 +19126,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request";
                     };
                 };
@@ -13059,7 +19143,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "unauthorized";
                     };
                 };
@@ -13073,7 +19160,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "forbidden";
                     };
                 };
@@ -13087,7 +19177,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "not_found";
                     };
                 };
@@ -13106,7 +19199,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "rate_limited";
                     };
                 };
@@ -13120,7 +19216,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "internal_error";
                     };
                 };
@@ -13135,10 +19234,704 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {unknown} */
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
                         code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
                     };
                 };
+            };
+        };
+    };
+    onVideoJobPreviewReady: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "video.job.preview_ready",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 481,
+                 *         "status": "preview_ready",
+                 *         "stage": "awaiting_approval",
+                 *         "progress": 70,
+                 *         "queue_position": null,
+                 *         "method": "prompt",
+                 *         "mode": "preview",
+                 *         "product_id": 12,
+                 *         "avatar_id": 31,
+                 *         "reaction_id": null,
+                 *         "prompt": "She gasps, then laughs in disbelief",
+                 *         "video_source": null,
+                 *         "reference_url": null,
+                 *         "hook_text": "I did not expect this to work",
+                 *         "hook_position": "top",
+                 *         "hook_size": "medium",
+                 *         "hook_style": "outline",
+                 *         "hook_duration": "reaction",
+                 *         "sound": "auto",
+                 *         "music_id": null,
+                 *         "voice_line": null,
+                 *         "preview_url": "https://media.reaction-studio.example/jobs/481/preview-1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                 *         "preview_url_expires_at": "2026-11-25T13:01:42.000Z",
+                 *         "preview_still_url": "https://media.reaction-studio.example/jobs/481/still-1.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                 *         "preview_expires_at": "2026-12-02T12:01:42.000Z",
+                 *         "video_id": null,
+                 *         "charged_units": 1,
+                 *         "regenerations": 0,
+                 *         "error": null,
+                 *         "batch_id": null,
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["VideoJobPreviewReadyEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onVideoJobDone: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "video.job.done",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 481,
+                 *         "status": "done",
+                 *         "stage": "done",
+                 *         "progress": 100,
+                 *         "queue_position": null,
+                 *         "method": "prompt",
+                 *         "mode": "preview",
+                 *         "product_id": 12,
+                 *         "avatar_id": 31,
+                 *         "reaction_id": null,
+                 *         "prompt": "She gasps, then laughs in disbelief",
+                 *         "video_source": null,
+                 *         "reference_url": null,
+                 *         "hook_text": "I did not expect this to work",
+                 *         "hook_position": "top",
+                 *         "hook_size": "medium",
+                 *         "hook_style": "outline",
+                 *         "hook_duration": "reaction",
+                 *         "sound": "auto",
+                 *         "music_id": null,
+                 *         "voice_line": null,
+                 *         "preview_url": null,
+                 *         "preview_url_expires_at": null,
+                 *         "preview_still_url": null,
+                 *         "preview_expires_at": null,
+                 *         "video_id": 95,
+                 *         "charged_units": 1,
+                 *         "regenerations": 0,
+                 *         "error": null,
+                 *         "batch_id": null,
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["VideoJobDoneEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onVideoJobFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "video.job.failed",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 481,
+                 *         "status": "failed",
+                 *         "stage": "failed",
+                 *         "progress": 100,
+                 *         "queue_position": null,
+                 *         "method": "prompt",
+                 *         "mode": "preview",
+                 *         "product_id": 12,
+                 *         "avatar_id": 31,
+                 *         "reaction_id": null,
+                 *         "prompt": "She gasps, then laughs in disbelief",
+                 *         "video_source": null,
+                 *         "reference_url": null,
+                 *         "hook_text": "I did not expect this to work",
+                 *         "hook_position": "top",
+                 *         "hook_size": "medium",
+                 *         "hook_style": "outline",
+                 *         "hook_duration": "reaction",
+                 *         "sound": "auto",
+                 *         "music_id": null,
+                 *         "voice_line": null,
+                 *         "preview_url": null,
+                 *         "preview_url_expires_at": null,
+                 *         "preview_still_url": null,
+                 *         "preview_expires_at": null,
+                 *         "video_id": null,
+                 *         "charged_units": 0,
+                 *         "regenerations": 0,
+                 *         "error": {
+                 *           "code": "generation_failed",
+                 *           "message": "The reaction could not be generated after retries; try again later"
+                 *         },
+                 *         "batch_id": null,
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["VideoJobFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProductDemoReady: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "product.demo.ready",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 12,
+                 *         "name": "Glow Serum",
+                 *         "description": "A vitamin C serum that fades dark spots in two weeks",
+                 *         "demo_video": {
+                 *           "status": "ready",
+                 *           "url": "https://media.reaction-studio.example/demos/12/demo.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                 *           "url_expires_at": "2026-11-25T13:01:42.000Z",
+                 *           "duration_s": 14.2,
+                 *           "width": 1080,
+                 *           "height": 1920,
+                 *           "error": null
+                 *         },
+                 *         "reframe": null,
+                 *         "demo_start_s": null,
+                 *         "demo_end_s": null,
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProductDemoReadyEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProductDemoFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "product.demo.failed",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 12,
+                 *         "name": "Glow Serum",
+                 *         "description": "A vitamin C serum that fades dark spots in two weeks",
+                 *         "demo_video": {
+                 *           "status": "failed",
+                 *           "url": null,
+                 *           "url_expires_at": null,
+                 *           "duration_s": null,
+                 *           "width": null,
+                 *           "height": null,
+                 *           "error": {
+                 *             "code": "invalid_media",
+                 *             "message": "The demo video has no readable video stream"
+                 *           }
+                 *         },
+                 *         "reframe": null,
+                 *         "demo_start_s": null,
+                 *         "demo_end_s": null,
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProductDemoFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAvatarReady: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "avatar.ready",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 31,
+                 *         "stock": false,
+                 *         "source": "prompt",
+                 *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+                 *         "status": "ready",
+                 *         "image_url": "https://media.reaction-studio.example/avatars/31/image.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=4f1c9a0e7b2d",
+                 *         "image_url_expires_at": "2026-11-25T13:01:42.000Z",
+                 *         "width": 1024,
+                 *         "height": 1024,
+                 *         "error": null,
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AvatarReadyEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAvatarFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "avatar.failed",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 31,
+                 *         "stock": false,
+                 *         "source": "prompt",
+                 *         "prompt": "A woman in her twenties with curly hair, in a bright kitchen, looking into the camera",
+                 *         "status": "failed",
+                 *         "image_url": null,
+                 *         "image_url_expires_at": null,
+                 *         "width": null,
+                 *         "height": null,
+                 *         "error": {
+                 *           "code": "content_rejected",
+                 *           "message": "The image provider refused the prompt; describe the person differently"
+                 *         },
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AvatarFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSocialPostPublished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "social.post.published",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 52,
+                 *         "provider": "provider_a",
+                 *         "provider_post_id": "pst_5b1e9c7a",
+                 *         "video_id": 95,
+                 *         "account_ids": [
+                 *           "acc_tt_82731",
+                 *           "acc_ig_19284"
+                 *         ],
+                 *         "caption": "Two weeks, one serum #skincare",
+                 *         "schedule_at": null,
+                 *         "draft": false,
+                 *         "status": "published",
+                 *         "results": [
+                 *           {
+                 *             "account_id": "acc_tt_82731",
+                 *             "platform": "tiktok",
+                 *             "status": "published",
+                 *             "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+                 *             "error": null
+                 *           },
+                 *           {
+                 *             "account_id": "acc_ig_19284",
+                 *             "platform": "instagram",
+                 *             "status": "published",
+                 *             "url": "https://www.instagram.com/reel/C1a2B3c4D5e/",
+                 *             "error": null
+                 *           }
+                 *         ],
+                 *         "stale": false,
+                 *         "stale_reason": null,
+                 *         "refreshed_at": "2026-11-25T12:01:42.000Z",
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SocialPostPublishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSocialPostFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "social.post.failed",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": 52,
+                 *         "provider": "provider_a",
+                 *         "provider_post_id": "pst_5b1e9c7a",
+                 *         "video_id": 95,
+                 *         "account_ids": [
+                 *           "acc_tt_82731",
+                 *           "acc_ig_19284"
+                 *         ],
+                 *         "caption": "Two weeks, one serum #skincare",
+                 *         "schedule_at": null,
+                 *         "draft": false,
+                 *         "status": "partially_published",
+                 *         "results": [
+                 *           {
+                 *             "account_id": "acc_tt_82731",
+                 *             "platform": "tiktok",
+                 *             "status": "published",
+                 *             "url": "https://www.tiktok.com/@glowlabs/video/7311234567890123456",
+                 *             "error": null
+                 *           },
+                 *           {
+                 *             "account_id": "acc_ig_19284",
+                 *             "platform": "instagram",
+                 *             "status": "failed",
+                 *             "url": null,
+                 *             "error": "Instagram refused the video: the account is not a business account"
+                 *           }
+                 *         ],
+                 *         "stale": false,
+                 *         "stale_reason": null,
+                 *         "refreshed_at": "2026-11-25T12:01:42.000Z",
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:01:42.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SocialPostFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every attempt: drop a delivery whose id you have handled (delivery is at least once) */
+                "webhook-id": components["parameters"]["WebhookEventId"];
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes off your clock (a replay) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64 part of the endpoint's `whsec_` secret; while a rotated-out secret still signs, a second entry follows, space-separated. Verify against the raw body before parsing it (`verifyWebhook` in the client) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_019a7c2e5f40b3e91d2c4a6f8e0b1d3c",
+                 *       "type": "ping",
+                 *       "created_at": "2026-11-25T12:01:42.000Z",
+                 *       "data": {
+                 *         "id": "wh_8c2f1a9e4b7d3c6e0f12",
+                 *         "url": "https://hooks.glowlabs.example/reaction-studio",
+                 *         "events": [
+                 *           "video.job.done",
+                 *           "video.job.failed"
+                 *         ],
+                 *         "description": "Order fulfilment",
+                 *         "enabled": true,
+                 *         "disabled_reason": null,
+                 *         "previous_secret_expires_at": null,
+                 *         "created_at": "2026-11-25T12:00:00.000Z",
+                 *         "updated_at": "2026-11-25T12:00:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s settles the delivery. Anything else, or no answer in time, is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later; 3 days of failures disable the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and gets nothing more until PATCH /webhooks/{webhook_id} turns it back on. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -53,7 +53,8 @@ export async function quoteVideoJob(api: TypedClient, input: CreateVideoJobInput
 
 async function postVideo(api: TypedClient, input: CreateVideoJobInput, dryRun: boolean): Promise<Job | VideoQuote> {
   const { referenceVideo, idempotencyKey, ...fields } = input;
-  const body = withReference(fields, referenceVideo);
+  // Fields that leave out video_source come with a file: multipart, where withReference fills it in.
+  const body = withReference(fields as JsonBody<'/videos', 'post'>, referenceVideo);
   const headers = idempotencyKey === undefined ? {} : { [IDEMPOTENCY_HEADER]: idempotencyKey };
   return (await unwrap(api.POST('/videos', { body, headers, params: dryRun ? { query: { dry_run: true } } : {} }))).data;
 }

@@ -7,11 +7,25 @@
 import { Webhook, WebhookVerificationError as LibraryVerificationError } from 'standardwebhooks';
 import type { components } from './schema.js';
 
-/** What an event's `type` can be: every type an endpoint can name (`*` is a subscription, never a type), and `ping`. */
-export type WebhookEventType = Exclude<components['schemas']['Webhook']['events'][number], '*'> | 'ping';
+type AnyWebhookEvent = components['schemas']['WebhookEvent'];
 
-/** What every delivery's body holds: `data` is the record as its GET answers it (a ping's: the endpoint). */
-export interface WebhookEvent<T = unknown> {
+/**
+ * What a delivery's body holds, told apart by `type` (the document's `webhooks` section): `data` is
+ * the record that type is about as its GET answers it (a job, a product, an avatar, a post; a ping's:
+ * the endpoint), or `{id, deleted: true}` if it was deleted before the event was sent. Narrow on
+ * `event.type` and `event.data` is typed. `WebhookEvent<T>` is an event whose `data` you name
+ * yourself, as before the events were typed.
+ */
+export type WebhookEvent<T = never> = [T] extends [never] ? AnyWebhookEvent : UntypedWebhookEvent<T>;
+
+/** What an event's `type` can be: every type an endpoint can name (`*` is a subscription, never a type), and `ping`. */
+export type WebhookEventType = AnyWebhookEvent['type'];
+
+/** The event of one type: `WebhookEventOf<'video.job.done'>['data']` is the job. */
+export type WebhookEventOf<T extends WebhookEventType> = Extract<AnyWebhookEvent, { type: T }>;
+
+/** An event whose `data` the caller names (`verifyWebhook<T>`, `WebhookEvent<T>`). */
+interface UntypedWebhookEvent<T> {
   id: string;
   type: WebhookEventType;
   created_at: string;
@@ -45,7 +59,10 @@ function headerRecord(headers: HeaderSource): Record<string, string> {
  * is at least once. `rawBody` is a string or the bytes (a Node Buffer is a Uint8Array). `secret` may
  * be several (a receiver switching secrets on its own schedule): any one that verifies will do.
  */
-export function verifyWebhook<T = unknown>(rawBody: string | Uint8Array, headers: HeaderSource, secret: string | readonly string[]): WebhookEvent<T> {
+export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderSource, secret: string | readonly string[]): WebhookEvent;
+/** As before the events were typed: `data` of the type you name (narrowing on `type` needs no name). */
+export function verifyWebhook<T>(rawBody: string | Uint8Array, headers: HeaderSource, secret: string | readonly string[]): WebhookEvent<T>;
+export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderSource, secret: string | readonly string[]): WebhookEvent {
   const body = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
   const secrets = typeof secret === 'string' ? [secret] : secret;
   if (secrets.length === 0) throw new WebhookVerificationError('No secret to verify with');
@@ -53,7 +70,7 @@ export function verifyWebhook<T = unknown>(rawBody: string | Uint8Array, headers
   let refusal: WebhookVerificationError | undefined;
   for (const candidate of secrets) {
     try {
-      return new Webhook(candidate).verify(body, record) as WebhookEvent<T>;
+      return new Webhook(candidate).verify(body, record) as WebhookEvent;
     } catch (error) {
       if (!(error instanceof LibraryVerificationError)) throw error;
       refusal = new WebhookVerificationError(error.message);

@@ -5,7 +5,7 @@ import { ALL_SCOPES, type Scope } from '#domain/api-keys';
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '#domain/credentials';
 import { RESET_TOKEN_TTL_S } from '#domain/password-reset';
 import { withoutControlCharacters } from './common';
-import { recordId, timestamp } from './envelope';
+import { createdAt, meaning, recordId, timestamp } from './envelope';
 
 /** Whether the address is one is the use case's to say (sign-in must not tell a malformed address from an unknown one). */
 const email = z.string({ error: 'must be a string' }).check(z.maxLength(EMAIL_MAX_LENGTH + 20, `must be at most ${EMAIL_MAX_LENGTH} characters`));
@@ -16,9 +16,16 @@ const label = (max: number) =>
     .string({ error: 'must be a string' })
     .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`), withoutControlCharacters('line'));
 
-export const signUpInput = z.strictObject({ email, password, name: z.optional(label(100)) });
-export const logInInput = z.strictObject({ email, password });
-export const changePasswordInput = z.strictObject({ current_password: password, new_password: password });
+export const signUpInput = z.strictObject({
+  email: meaning(email, 'The address to sign in with (trimmed and lower-cased); one account per address'),
+  password: meaning(password, 'At least 10 and at most 200 characters, and not one of the most common passwords'),
+  name: z.optional(meaning(label(100), 'What the studio calls the person')),
+});
+export const logInInput = z.strictObject({ email: meaning(email, 'The address signed up with'), password: meaning(password, 'Its password') });
+export const changePasswordInput = z.strictObject({
+  current_password: meaning(password, 'The password now (a wrong one is 403)'),
+  new_password: meaning(password, 'The new one: 10 to 200 characters, not one of the most common'),
+});
 
 export const passwordResetRequestInput = z.strictObject({
   email: email.check(z.meta({ description: 'The address the account signed up with; a link to reset its password is mailed there if it has one' })),
@@ -33,47 +40,70 @@ export const passwordResetConfirmInput = z.strictObject({
 
 const scope = z.enum(ALL_SCOPES as [Scope, ...Scope[]], { error: `must be one of ${ALL_SCOPES.join(', ')}` });
 export const createKeyInput = z.strictObject({
-  name: label(100),
-  scopes: z.optional(z.array(scope).check(z.minLength(1, 'must name at least one scope'), z.maxLength(ALL_SCOPES.length, 'names a scope twice'))),
+  name: meaning(label(100), 'What the key is for, to tell keys apart'),
+  scopes: z.optional(
+    z
+      .array(scope)
+      .check(
+        z.minLength(1, 'must name at least one scope'),
+        z.maxLength(ALL_SCOPES.length, 'names a scope twice'),
+        z.meta({ description: 'What it may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels); every scope when left out' }),
+      ),
+  ),
 });
 export type CreateKeyInput = z.infer<typeof createKeyInput>;
 
 const userResponse = z
-  .object({ id: recordId, email: z.string(), name: z.nullable(z.string()), created_at: timestamp })
+  .object({
+    id: meaning(recordId, "The user's id"),
+    email: meaning(z.string(), 'The address they sign in with'),
+    name: meaning(z.nullable(z.string()), 'Their name, if given'),
+    created_at: meaning(timestamp, 'When they signed up'),
+  })
   .register(z.globalRegistry, { id: 'User', description: 'A person who signs in to the studio' });
 
 const plan = z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]);
 
 export const accountResponse = z
   .object({
-    id: recordId,
-    name: z.string(),
+    id: meaning(recordId, "The account's id"),
+    name: meaning(z.string(), "The account's name"),
     plan: plan.check(z.meta({ description: 'The plan in force now: its allowance and caps hold' })),
     pending_plan: z.nullable(plan).check(z.meta({ description: 'A downgrade waiting for the next billing period (PUT /account/plan), or null' })),
     plan_changes_at: z.nullable(timestamp).check(z.meta({ description: 'When `pending_plan` takes over (the next billing period starts), or null' })),
-    created_at: timestamp,
+    created_at: createdAt,
   })
-  .register(z.globalRegistry, { id: 'Account' });
+  .register(z.globalRegistry, { id: 'Account', description: 'Whose the records are: the plan and its limits apply to it, shared by its keys and sessions' });
 
 const csrfToken = z.string().check(z.meta({ description: 'Send it as X-CSRF-Token with every change made with the session cookie' }));
 
 export const signedInResponse = z
-  .object({ user: userResponse, account: accountResponse, csrf_token: csrfToken })
+  .object({ user: userResponse, account: meaning(accountResponse, 'Their account'), csrf_token: csrfToken })
   .register(z.globalRegistry, { id: 'SignedIn', description: 'Signed in: the `rs_session` cookie comes with this answer' });
 
 export const sessionResponse = z
-  .object({ user: userResponse, account: accountResponse, csrf_token: csrfToken, expires_at: timestamp })
+  .object({
+    user: userResponse,
+    account: meaning(accountResponse, 'Their account'),
+    csrf_token: csrfToken,
+    expires_at: meaning(timestamp, 'When the session ends unless used again'),
+  })
   .register(z.globalRegistry, { id: 'Session', description: 'The signed-in session; it ends 7 days after its last use, 30 days after sign-in at the latest' });
 
-export const signedOutResponse = z.object({ signed_out: z.literal(true) }).register(z.globalRegistry, { id: 'SignedOut' });
+export const signedOutResponse = z
+  .object({ signed_out: meaning(z.literal(true), 'Always true') })
+  .register(z.globalRegistry, { id: 'SignedOut', description: 'The session is revoked; its cookie is cleared' });
 
 export const passwordChangedResponse = z
-  .object({ password_changed: z.literal(true), other_sessions_revoked: z.int().check(z.nonnegative()) })
-  .register(z.globalRegistry, { id: 'PasswordChanged' });
+  .object({
+    password_changed: meaning(z.literal(true), 'Always true'),
+    other_sessions_revoked: meaning(z.int().check(z.nonnegative()), 'Sessions of the user signed out by the change (this one stays)'),
+  })
+  .register(z.globalRegistry, { id: 'PasswordChanged', description: 'The password is changed' });
 
 export const passwordResetRequestedResponse = z
   .object({
-    reset_requested: z.literal(true),
+    reset_requested: meaning(z.literal(true), 'Always true, whether or not the email has an account'),
     expires_in_s: z.literal(RESET_TOKEN_TTL_S).check(z.meta({ description: 'How long a mailed link works, in seconds' })),
   })
   .register(z.globalRegistry, {
@@ -84,35 +114,37 @@ export const passwordResetRequestedResponse = z
 export const passwordResetResponse = z
   .object({
     user: userResponse,
-    account: accountResponse,
+    account: meaning(accountResponse, 'Their account'),
     csrf_token: csrfToken,
     other_sessions_revoked: z.int().check(z.nonnegative(), z.meta({ description: 'Sessions of the user signed out by the new password' })),
   })
   .register(z.globalRegistry, { id: 'PasswordReset', description: 'The password is set and the link spent; signed in: the `rs_session` cookie comes with this answer' });
 
-const scopes = z.array(scope);
+const scopes = meaning(z.array(scope), 'What the key may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels)');
 
 export const apiKeyResponse = z
   .object({
-    id: recordId,
-    name: z.nullable(z.string()),
+    id: meaning(recordId, "The key's id (DELETE /keys/{id} revokes it)"),
+    name: meaning(z.nullable(z.string()), 'What it is for'),
     prefix: z.string().check(z.meta({ description: 'The key\'s first characters, to tell keys apart; the key itself is shown only once' })),
     scopes,
-    created_at: timestamp,
-    last_used_at: z.nullable(timestamp),
-    revoked_at: z.nullable(timestamp),
+    created_at: createdAt,
+    last_used_at: meaning(z.nullable(timestamp), 'When a request last came with it; null: never'),
+    revoked_at: meaning(z.nullable(timestamp), 'When it was revoked; null while it works'),
   })
-  .register(z.globalRegistry, { id: 'ApiKey' });
+  .register(z.globalRegistry, { id: 'ApiKey', description: 'An API key, as listed: never the key itself' });
 
 export const createdApiKeyResponse = z
   .object({
-    id: recordId,
-    name: z.string(),
+    id: meaning(recordId, "The key's id"),
+    name: meaning(z.string(), 'What it is for'),
     key: z.string().check(z.meta({ description: 'The key: shown in this answer only, store it now' })),
-    prefix: z.string(),
+    prefix: meaning(z.string(), "The key's first characters, as GET /keys lists it"),
     scopes,
-    created_at: timestamp,
+    created_at: createdAt,
   })
-  .register(z.globalRegistry, { id: 'CreatedApiKey' });
+  .register(z.globalRegistry, { id: 'CreatedApiKey', description: 'A new API key, with the key itself: shown this once' });
 
-export const revokedApiKeyResponse = z.object({ id: recordId, revoked: z.literal(true) }).register(z.globalRegistry, { id: 'RevokedApiKey' });
+export const revokedApiKeyResponse = z
+  .object({ id: meaning(recordId, 'The key revoked'), revoked: meaning(z.literal(true), 'Always true') })
+  .register(z.globalRegistry, { id: 'RevokedApiKey', description: 'The key is revoked: the next request with it is 401' });

@@ -1,48 +1,71 @@
 /** GET /analytics and POST /analytics/sync (buildOverview in functions/domain/analytics.ts answers the overview). */
 import * as z from 'zod/mini';
 import { SOCIAL_PROVIDERS } from '#domain/social';
-import { failure, timestamp } from './envelope';
+import { failure, meaning, timestamp } from './envelope';
 
-const count = z.number().check(z.nonnegative());
+const count = (what: string) => meaning(z.number().check(z.nonnegative()), what);
 const date = z.iso.date();
-const totals = z.object({ views: count, likes: count, comments: count, shares: count, posts: count });
-const day = z.object({ date, views: count, likes: count, comments: count, shares: count, posts: count });
-const provider = z.enum(SOCIAL_PROVIDERS);
+const figures = {
+  views: count('Views of the posts'),
+  likes: count('Likes'),
+  comments: count('Comments'),
+  shares: count('Shares'),
+  posts: count('Posts published'),
+};
+const totals = meaning(z.object(figures), 'The figures added up over the window');
+const day = z.object({ date: meaning(date, 'The UTC day'), ...figures });
+const daily = meaning(z.array(day), 'The figures day by day, oldest first');
+const provider = meaning(z.enum(SOCIAL_PROVIDERS), 'The scheduling provider');
 
 export const analyticsOverviewResponse = z
   .object({
-    days: z.int().check(z.positive()),
-    since: date,
-    until: date,
+    days: meaning(z.int().check(z.positive()), 'The window, in UTC days ending today (`days`)'),
+    since: meaning(date, 'Its first day'),
+    until: meaning(date, 'Its last day (today)'),
     totals,
-    providers: z.array(
-      z.object({
-        provider,
-        synced_at: z.nullable(timestamp),
-        synced_days: z.nullable(z.int()),
-        covers_window: z.boolean(),
-        totals,
-        daily: z.array(day),
-      }),
+    providers: meaning(
+      z.array(
+        z.object({
+          provider,
+          synced_at: meaning(z.nullable(timestamp), 'When its figures were last synced (POST /analytics/sync); null: never'),
+          synced_days: meaning(z.nullable(z.int()), 'How many days back that sync reached; null: never synced'),
+          covers_window: meaning(z.boolean(), 'Whether that sync reached back over the whole window'),
+          totals,
+          daily,
+        }),
+      ),
+      'Each connected provider\'s figures',
     ),
-    daily: z.array(day),
+    daily,
   })
-  .register(z.globalRegistry, { id: 'AnalyticsOverview' });
+  .register(z.globalRegistry, { id: 'AnalyticsOverview', description: 'What the posts did over a window, from the last syncs: per provider and added up' });
 
 export const analyticsSyncResponse = z
   .object({
-    days: z.int().check(z.positive()),
-    synced_at: timestamp,
-    providers: z.array(
-      z.union([
-        z.object({
-          provider,
-          status: z.literal('ok'),
-          skipped_accounts: z.optional(z.array(z.object({ account_id: z.string(), reason: z.string() }))),
-        }),
-        z.object({ provider, status: z.literal('failed'), error: failure }),
-      ]),
+    days: meaning(z.int().check(z.positive()), 'How many days back each provider was asked for'),
+    synced_at: meaning(timestamp, 'When'),
+    providers: meaning(
+      z.array(
+        z.union([
+          z
+            .object({
+              provider,
+              status: meaning(z.literal('ok'), 'It answered; its figures are stored'),
+              skipped_accounts: z.optional(
+                meaning(
+                  z.array(z.object({ account_id: meaning(z.string(), 'The channel'), reason: meaning(z.string(), 'Why it could not be read') })),
+                  'Channels it could not read this time: the figures stand for the others',
+                ),
+              ),
+            })
+            .check(z.meta({ description: 'A provider that answered' })),
+          z
+            .object({ provider, status: meaning(z.literal('failed'), 'It did not answer; its earlier figures stay'), error: meaning(failure, 'Why') })
+            .check(z.meta({ description: 'A provider that failed' })),
+        ]),
+      ),
+      'What each connected provider answered',
     ),
     overview: analyticsOverviewResponse,
   })
-  .register(z.globalRegistry, { id: 'AnalyticsSync' });
+  .register(z.globalRegistry, { id: 'AnalyticsSync', description: 'A sync of every connected provider, and the overview after it' });

@@ -13,10 +13,11 @@ export const captionPreviewInput = z.strictObject({
       z.minLength(1, 'must not be empty'),
       z.maxLength(JOB_LIMITS.hookTextMaxChars, `must be at most ${JOB_LIMITS.hookTextMaxChars} characters`),
       withoutControlCharacters('text'),
+      z.meta({ description: "The caption, as a job's `hook_text`" }),
     ),
-  position: z.optional(oneOf(HOOK_POSITIONS)),
-  size: z.optional(oneOf(HOOK_SIZES)),
-  style: z.optional(oneOf(HOOK_STYLES)),
+  position: z.optional(oneOf(HOOK_POSITIONS).check(z.meta({ description: "The third it sits in, as a job's `hook_position` (default `top`)" }))),
+  size: z.optional(oneOf(HOOK_SIZES).check(z.meta({ description: "As a job's `hook_size` (default `medium`)" }))),
+  style: z.optional(oneOf(HOOK_STYLES).check(z.meta({ description: "As a job's `hook_style` (default `outline`)" }))),
   /** A job of the caller's: the caption keeps clear of that job's reaction's face, as its video will. */
   job_id: z.optional(idField.check(z.meta({ description: "A job whose reaction's face the caption keeps clear of, as that job's video will; without it, a typical avatar's face" }))),
 });

@@ -35,3 +35,12 @@ export const withoutControlCharacters = (kind: 'line' | 'text') =>
     (value) => !(kind === 'line' ? HIDDEN_CONTROLS_IN_LINE : HIDDEN_CONTROLS_IN_TEXT).test(value),
     CONTROL_CHARACTERS_MESSAGE[kind],
   );
+
+/**
+ * An enum whose values each mean something a client acts on (a job's status, a post's): each value is
+ * explained in the description, and again as `x-enumDescriptions` (what Redoc shows beside the values).
+ */
+export function describedEnum<const T extends readonly [string, ...string[]]>(values: T, meanings: Readonly<Record<T[number], string>>, lead?: string) {
+  const list = values.map((value: T[number]) => `- \`${value}\`: ${meanings[value]}`).join('\n');
+  return z.enum(values).check(z.meta({ description: lead ? `${lead}\n\n${list}` : list, 'x-enumDescriptions': { ...meanings } }));
+}

@@ -1,20 +1,20 @@
 /** How a finished video is shown (videoView in functions/domain/video.ts answers this shape). */
 import * as z from 'zod/mini';
-import { link, recordId, timestamp } from './envelope';
+import { createdAt, link, meaning, recordId, timestamp } from './envelope';
 
 export const finishedVideoResponse = z
   .object({
-    id: recordId,
-    job_id: recordId,
-    product_id: recordId,
-    url: link,
-    url_expires_at: timestamp,
+    id: meaning(recordId, "The video's id: a done job's `video_id`"),
+    job_id: meaning(recordId, 'The job that made it'),
+    product_id: meaning(recordId, 'The product it shows'),
+    url: meaning(link, 'The video (MP4, H.264 and AAC), a signed link to play'),
+    url_expires_at: meaning(timestamp, 'When the links stop working: GET the video again for fresh ones'),
     download_url: link.check(z.meta({ description: 'The same MP4 as url, answered with Content-Disposition: attachment (filename reaction-video-<id>.mp4); it expires with url' })),
-    thumbnail_url: link,
-    duration_s: z.number(),
-    width: z.int(),
-    height: z.int(),
-    size_bytes: z.int().check(z.nonnegative()),
-    created_at: timestamp,
+    thumbnail_url: meaning(link, 'The poster (JPEG): the reaction at its peak, captioned'),
+    duration_s: meaning(z.number(), 'Its length in seconds'),
+    width: meaning(z.int(), 'Width in pixels (1080)'),
+    height: meaning(z.int(), 'Height in pixels (1920)'),
+    size_bytes: meaning(z.int().check(z.nonnegative()), 'The MP4\'s size in bytes'),
+    created_at: createdAt,
   })
-  .register(z.globalRegistry, { id: 'Video' });
+  .register(z.globalRegistry, { id: 'Video', description: 'A finished video: the captioned reaction, then the product\'s demo, 1080x1920' });

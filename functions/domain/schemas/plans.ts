@@ -2,6 +2,7 @@
 import * as z from 'zod/mini';
 import { PLAN_CURRENCY, PLAN_NAMES, type PlanName } from '#domain/plans';
 import { accountResponse } from './accounts';
+import { meaning } from './envelope';
 
 const count = z.int().check(z.nonnegative());
 
@@ -9,12 +10,12 @@ const planName = z.enum(PLAN_NAMES as [PlanName, ...PlanName[]], { error: `must 
 
 const planResponse = z
   .object({
-    name: planName,
+    name: meaning(planName, "The plan's name"),
     price: z
       .object({
         amount: count.check(z.meta({ description: "The monthly price in the currency's smallest unit (cents); 0 for the free plan" })),
-        currency: z.literal(PLAN_CURRENCY),
-        interval: z.literal('month'),
+        currency: meaning(z.literal(PLAN_CURRENCY), 'The currency (US dollars)'),
+        interval: meaning(z.literal('month'), 'Charged monthly'),
       })
       .check(z.meta({ description: 'What the plan costs a month' })),
     monthly_allowance: count.check(z.meta({ description: 'Finished videos a billing period (a calendar month, UTC): one unit per video, and one per regeneration' })),
@@ -35,7 +36,7 @@ export const plansResponse = z
     ),
     plans: z.array(planResponse).check(z.meta({ description: 'Every plan, from the smallest to the largest' })),
   })
-  .register(z.globalRegistry, { id: 'Plans' });
+  .register(z.globalRegistry, { id: 'Plans', description: 'The plans on offer, and how this deployment takes paid ones' });
 
 export const changePlanInput = z.strictObject({
   plan: planName.check(z.meta({ description: 'The plan to change to (GET /plans lists them)' })),
@@ -43,7 +44,7 @@ export const changePlanInput = z.strictObject({
 
 export const planChangeResponse = z
   .object({
-    account: accountResponse,
+    account: meaning(accountResponse, 'The account after the change'),
     change: z.enum(['upgraded', 'downgrade_scheduled', 'downgrade_cancelled', 'unchanged', 'checkout']).check(
       z.meta({
         description:
@@ -52,20 +53,20 @@ export const planChangeResponse = z
     ),
     checkout_url: z.nullable(z.url()).check(z.meta({ description: 'Stripe Checkout, where the owner pays for a paid plan; null unless `change` is `checkout`' })),
   })
-  .register(z.globalRegistry, { id: 'PlanChange' });
+  .register(z.globalRegistry, { id: 'PlanChange', description: 'What a plan change did, or what it waits for' });
 
 /** What the service reads of a Stripe event's JSON (the whole body is what its signature covers). */
 export const stripeEventInput = z
   .object({
     id: z.string().check(z.meta({ description: 'The event id (`evt_…`): each is applied once, however often Stripe delivers it' })),
     type: z.string().check(z.meta({ description: 'checkout.session.completed, customer.subscription.updated and customer.subscription.deleted change plans; the rest are acknowledged and ignored' })),
-    data: z.object({ object: z.object({ id: z.string() }) }),
+    data: meaning(z.object({ object: meaning(z.object({ id: meaning(z.string(), "The object's id") }), 'The object the event is about') }), "The event's payload"),
   })
   .register(z.globalRegistry, { id: 'StripeEvent', description: 'A Stripe event, as Stripe sends it (only what the service reads is listed)' });
 
 export const stripeWebhookResponse = z
   .object({
-    received: z.literal(true),
+    received: meaning(z.literal(true), 'Always true: Stripe need not send it again'),
     result: z.enum(['applied', 'duplicate', 'ignored']).check(z.meta({ description: '`duplicate`: this event id was applied before, and nothing changed now' })),
   })
-  .register(z.globalRegistry, { id: 'StripeWebhookReceipt' });
+  .register(z.globalRegistry, { id: 'StripeWebhookReceipt', description: 'What the service did with a Stripe event' });

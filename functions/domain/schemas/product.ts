@@ -1,8 +1,8 @@
 /** Product inputs as zod schemas: validation and types come from here. */
 import * as z from 'zod/mini';
 import { DEMO_LENGTH, REFRAMES } from '#domain/demo-intake';
-import { withoutControlCharacters } from './common';
-import { failure, link, recordId, timestamp } from './envelope';
+import { describedEnum, withoutControlCharacters } from './common';
+import { createdAt, failure, link, meaning, recordId, timestamp, updatedAt } from './envelope';
 import { linkedFileUrl, uploadIdField } from './upload';
 
 const name = z
@@ -84,9 +84,13 @@ export const updateProductInput = z
 /** How a product is shown (productView in functions/domain/product.ts answers this shape). */
 const demoVideoResponse = z
   .object({
-    status: z.enum(['processing', 'ready', 'failed']),
-    url: z.nullable(link),
-    url_expires_at: z.nullable(timestamp),
+    status: describedEnum(['processing', 'ready', 'failed'], {
+      processing: 'Being normalised to 1080x1920 in the background (the `product.demo.ready` or `product.demo.failed` webhook tells when it ends)',
+      ready: '`url` plays it; jobs of the product may start',
+      failed: '`error` says why; send the demo again as a new product',
+    }),
+    url: meaning(z.nullable(link), 'Once `ready`: the normalised demo (MP4), a signed link; null before'),
+    url_expires_at: meaning(z.nullable(timestamp), 'When `url` stops working: GET the product again for a fresh one'),
     duration_s: z.nullable(z.number()).check(z.meta({ description: 'Seconds of the normalised demo (the kept part, when it was trimmed); null until ready' })),
     width: z.nullable(z.int()).check(z.meta({ description: '1080 once ready: every demo is normalised to 1080x1920' })),
     height: z.nullable(z.int()).check(z.meta({ description: '1920 once ready' })),
@@ -96,14 +100,14 @@ const demoVideoResponse = z
 
 export const productResponse = z
   .object({
-    id: recordId,
-    name: z.string(),
-    description: z.nullable(z.string()),
-    demo_video: z.nullable(demoVideoResponse),
+    id: meaning(recordId, "The product's id"),
+    name: meaning(z.string(), 'What it is called'),
+    description: meaning(z.nullable(z.string()), 'Free text about it (hook ideas are written from it); null: none'),
+    demo_video: meaning(z.nullable(demoVideoResponse), 'Its demo clip; null when it was created without one'),
     reframe: z.nullable(z.enum(REFRAMES)).check(z.meta({ description: 'How the demo was made portrait (`blur` or `crop`), as asked when it was sent; null: not reframed' })),
     demo_start_s: z.nullable(z.number()).check(z.meta({ description: 'Where the kept part of the demo starts, as asked; null: at its beginning' })),
     demo_end_s: z.nullable(z.number()).check(z.meta({ description: 'Where the kept part of the demo ends, as asked; null: at its end' })),
-    created_at: timestamp,
-    updated_at: timestamp,
+    created_at: createdAt,
+    updated_at: updatedAt,
   })
-  .register(z.globalRegistry, { id: 'Product' });
+  .register(z.globalRegistry, { id: 'Product', description: 'Something to make videos about: its name, and the demo clip the videos end with' });

@@ -15,13 +15,23 @@ const byteCount = z.union(
 );
 
 export const createUploadInput = z.strictObject({
-  purpose: z.enum(UPLOAD_PURPOSES, { error: `must be one of ${UPLOAD_PURPOSES.join(', ')}` }),
+  purpose: z
+    .enum(UPLOAD_PURPOSES, { error: `must be one of ${UPLOAD_PURPOSES.join(', ')}` })
+    .check(z.meta({ description: 'Where the file will go: `demo_video` (POST /products), `avatar_image` (POST /avatars), `reference_video` (POST /videos), `music` (POST /music)' })),
   content_type: z
     .string({ error: 'must be a string' })
-    .check(z.trim(), z.toLowerCase(), z.minLength(1, 'must not be empty'), z.maxLength(100, 'must be at most 100 characters')),
-  size_bytes: byteCount,
+    .check(
+      z.trim(),
+      z.toLowerCase(),
+      z.minLength(1, 'must not be empty'),
+      z.maxLength(100, 'must be at most 100 characters'),
+      z.meta({ description: "The file's media type (`video/mp4`...): one the purpose takes, or 415" }),
+    ),
+  size_bytes: byteCount.check(z.meta({ description: "The file's size in bytes: at most the purpose's limit (413 otherwise); a larger file is refused by storage" })),
   filename: z.optional(
-    z.string({ error: 'must be a string' }).check(z.trim(), z.maxLength(255, 'must be at most 255 characters'), withoutControlCharacters('line')),
+    z
+      .string({ error: 'must be a string' })
+      .check(z.trim(), z.maxLength(255, 'must be at most 255 characters'), withoutControlCharacters('line'), z.meta({ description: "The file's name, kept for what it makes (a track's name)" })),
   ),
 });
 export type CreateUploadInput = z.infer<typeof createUploadInput>;
@@ -43,12 +53,12 @@ export const linkedFileUrl = z
 export const uploadResponse = z
   .object({
     id: z.string().check(z.meta({ description: 'Name it in the body where the file would go (demo_video_upload_id, image_upload_id, reference_video_upload_id)' })),
-    purpose: z.enum(UPLOAD_PURPOSES),
+    purpose: z.enum(UPLOAD_PURPOSES).check(z.meta({ description: 'As declared' })),
     method: z.enum(['POST', 'PUT']).check(z.meta({ description: 'POST: a multipart form with `fields` then the file as `file`; PUT: the raw bytes with `headers`' })),
-    url: link,
-    fields: z.optional(z.record(z.string(), z.string())),
-    headers: z.optional(z.record(z.string(), z.string())),
+    url: link.check(z.meta({ description: 'Where to send the file' })),
+    fields: z.optional(z.record(z.string(), z.string()).check(z.meta({ description: '`POST`: the form fields to send first, as they are' }))),
+    headers: z.optional(z.record(z.string(), z.string()).check(z.meta({ description: '`PUT`: the headers to send with the bytes' }))),
     max_bytes: z.int().check(z.meta({ description: 'The declared size: a larger object is refused by storage or when used' })),
-    expires_at: timestamp,
+    expires_at: timestamp.check(z.meta({ description: 'Send the file before this (an hour); name the upload id within it too' })),
   })
   .register(z.globalRegistry, { id: 'Upload', description: 'A one-time, one-hour form to send one file straight to storage' });

@@ -8,7 +8,7 @@ import { JOB_STATUSES } from '#domain/jobs';
 import { badRequest, isAppError } from '#domain/errors';
 import { BATCH_LIMITS } from '#domain/batches';
 import { idField } from './common';
-import { recordId, timestamp } from './envelope';
+import { createdAt, meaning, recordId } from './envelope';
 import { jobResponse } from './job';
 import { createVideoInput, videoRequestOf, type CreateVideoInput, type VideoRequest } from './video';
 
@@ -16,12 +16,13 @@ import { createVideoInput, videoRequestOf, type CreateVideoInput, type VideoRequ
 const videoVariantInput = z.extend(z.omit(createVideoInput, { product_id: true }), { product_id: z.optional(idField) });
 
 export const createVideoBatchInput = z.strictObject({
-  product_id: idField,
+  product_id: meaning(idField, 'The product every variant is for'),
   variants: z
     .array(videoVariantInput, { error: 'must be a list of variants' })
     .check(
       z.minLength(1, `must hold 1 to ${BATCH_LIMITS.maxVariants} variants`),
       z.maxLength(BATCH_LIMITS.maxVariants, `must hold 1 to ${BATCH_LIMITS.maxVariants} variants`),
+      z.meta({ description: `1 to ${BATCH_LIMITS.maxVariants} jobs to make, each the fields of POST /videos for its method` }),
     ),
 });
 export type CreateVideoBatchInput = z.infer<typeof createVideoBatchInput>;
@@ -62,17 +63,17 @@ function variantRequestOf(variant: CreateVideoInput, field: string): VideoReques
   }
 }
 
-const count = z.int().check(z.nonnegative());
+const count = z.int().check(z.nonnegative(), z.meta({ description: 'Jobs at this status' }));
 
 /** GET /videos/batches/{id} and the 202 of POST /videos/batch (batchView in functions/domain/batches.ts answers this shape). */
 export const videoBatchResponse = z
   .object({
-    id: recordId,
-    product_id: recordId,
-    created_at: timestamp,
+    id: meaning(recordId, "The batch's id"),
+    product_id: meaning(recordId, 'The product its jobs are for'),
+    created_at: createdAt,
     jobs: z.array(jobResponse).check(z.meta({ description: "The variants' jobs, in variant order, as GET /videos/jobs/{id} shows each" })),
     counts: z
       .object(Object.fromEntries(JOB_STATUSES.map((status) => [status, count])) as Record<(typeof JOB_STATUSES)[number], typeof count>)
       .check(z.meta({ description: 'How many of the jobs are at each status now' })),
   })
-  .register(z.globalRegistry, { id: 'VideoBatch' });
+  .register(z.globalRegistry, { id: 'VideoBatch', description: 'Jobs of one product made in one request (POST /videos/batch), in variant order' });

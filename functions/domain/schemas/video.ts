@@ -9,6 +9,7 @@ import { idField, withoutControlCharacters } from './common';
 import { checkReferenceUrl } from '#domain/reference-url';
 import { builtInTrack, isAccountTrackId, SOUND_DEFAULTS, SOUND_MODES, VOICE_LINE_MAX_CHARS, type SoundMode } from '#domain/sound';
 import { uploadIdField } from './upload';
+import { meaning } from './envelope';
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(', ')}` });
@@ -26,18 +27,34 @@ const musicId = z.string({ error: 'must be a string' }).check(
   z.refine((id) => builtInTrack(id) !== undefined || isAccountTrackId(id), 'must be a built-in track id or one of your tracks (GET /music)'),
 );
 
+const SOUND = 'Under the video: `auto` (the default): an effect matched to the reaction, then the demo\'s own audio; `music`: `music_id` under both, ducked under the demo; `none`: the demo\'s audio only';
+const MUSIC_ID = 'The music bed for `sound: music` (GET /music lists the built-in and the account\'s tracks); given alone, it means `sound: music`';
+
 /** The sound fields of a job (docs/decisions.md, Sound), shared by create, batch variants, approve and regenerate. */
 const soundFields = () => ({
-  sound: z.optional(oneOf(SOUND_MODES)),
-  music_id: z.optional(musicId),
-  voice_line: z.optional(text(VOICE_LINE_MAX_CHARS)),
+  sound: z.optional(meaning(oneOf(SOUND_MODES), SOUND)),
+  music_id: z.optional(meaning(musicId, MUSIC_ID)),
+  voice_line: z.optional(meaning(text(VOICE_LINE_MAX_CHARS), `A line the person says during the reaction (at most ${VOICE_LINE_MAX_CHARS} characters)`)),
 });
+
+const HOOK_STYLE =
+  'How the caption is drawn: `outline` (the default: white, a dark outline), `box` (dark letters on a white box), `highlight` (the long words on a colour band), `glow`, `bold_caps` (uppercase, heavy)';
+const HOOK_DURATION = 'How long the caption shows: `reaction` (the default: over the reaction only) or `full` (over the demo too)';
 
 /** The caption's style and duration (docs/decisions.md, Captions), shared by create, batch variants, approve and regenerate. */
 const hookLookFields = () => ({
-  hook_style: z.optional(oneOf(HOOK_STYLES)),
-  hook_duration: z.optional(oneOf(HOOK_DURATIONS)),
+  hook_style: z.optional(meaning(oneOf(HOOK_STYLES), HOOK_STYLE)),
+  hook_duration: z.optional(meaning(oneOf(HOOK_DURATIONS), HOOK_DURATION)),
 });
+
+const HOOK_TEXT = `The caption over the reaction, the video's hook (at most ${JOB_LIMITS.hookTextMaxChars} characters; POST /hooks suggests some); none when left out`;
+const HOOK_POSITION = 'Where the caption sits: the `top` (the default), `middle` or `bottom` third, clear of the apps\' own buttons';
+const HOOK_SIZE = 'How large the caption is drawn: `small`, `medium` (the default) or `large`';
+const PROMPT = 'What the person does: the reaction the engine generates (`method: prompt`)';
+const AVATAR_ID = 'The avatar that plays the person (GET /avatars: a stock one or the account\'s own); with `method: prompt` optional (the engine imagines someone without it)';
+const VIDEO_SOURCE = 'Where the motion reference comes from: `link` (`reference_url`) or `upload` (`reference_video_upload_id`, or a multipart `reference_video`)';
+const REFERENCE_URL = 'A short-video link (TikTok, Instagram, YouTube Shorts...) whose motion the avatar performs, fetched within the request (`video_source: link`)';
+const REFERENCE_UPLOAD_ID = 'A direct upload (POST /uploads, purpose `reference_video`) of the motion reference, instead of a multipart `reference_video` (`video_source: upload`)';
 
 /** `music_id` alone means sound=music; sound=music needs a music_id and no other sound takes one. */
 export function soundOf(input: { sound?: SoundMode; music_id?: string }, what: string): { sound: SoundMode; musicId: string | null } | null {
@@ -49,32 +66,31 @@ export function soundOf(input: { sound?: SoundMode; music_id?: string }, what: s
 }
 
 export const createVideoInput = z.strictObject({
-  product_id: idField,
-  method: oneOf(JOB_METHODS),
-  mode: z.optional(oneOf(JOB_MODES)),
-  hook_text: z.optional(text(JOB_LIMITS.hookTextMaxChars)),
-  hook_position: z.optional(oneOf(HOOK_POSITIONS)),
-  hook_size: z.optional(oneOf(HOOK_SIZES)),
+  product_id: meaning(idField, 'The product whose demo the video shows (its demo must be `ready`)'),
+  method: meaning(oneOf(JOB_METHODS), 'How the reaction is made: `prompt` (generated from a prompt), `motion` (an avatar performs a reference clip\'s motion) or `reuse` (a saved reaction)'),
+  mode: z.optional(meaning(oneOf(JOB_MODES), '`auto` (the default): straight to the video; `preview`: stop at `preview_ready` for approve or regenerate')),
+  hook_text: z.optional(meaning(text(JOB_LIMITS.hookTextMaxChars), HOOK_TEXT)),
+  hook_position: z.optional(meaning(oneOf(HOOK_POSITIONS), HOOK_POSITION)),
+  hook_size: z.optional(meaning(oneOf(HOOK_SIZES), HOOK_SIZE)),
   ...hookLookFields(),
-  prompt: z.optional(text(1000)),
-  avatar_id: z.optional(idField),
-  video_source: z.optional(oneOf(VIDEO_SOURCES)),
-  reference_url: z.optional(url),
-  /** A direct upload (POST /uploads, purpose reference_video) instead of the multipart `reference_video` part. */
-  reference_video_upload_id: z.optional(uploadIdField),
-  reaction_id: z.optional(idField),
+  prompt: z.optional(meaning(text(1000), PROMPT)),
+  avatar_id: z.optional(meaning(idField, AVATAR_ID)),
+  video_source: z.optional(meaning(oneOf(VIDEO_SOURCES), VIDEO_SOURCE)),
+  reference_url: z.optional(meaning(url, REFERENCE_URL)),
+  reference_video_upload_id: z.optional(meaning(uploadIdField, REFERENCE_UPLOAD_ID)),
+  reaction_id: z.optional(meaning(idField, 'The saved reaction to replay (GET /reactions; `method: reuse`)')),
   ...soundFields(),
 });
 
 export type CreateVideoInput = z.infer<typeof createVideoInput>;
 
-/** What each method requires and allows beside the common fields. */
-const METHOD_FIELDS: Record<JobMethod, { required: readonly string[]; allowed: readonly string[] }> = {
+/** What each method requires and allows beside the common fields (the document's one shape per method is built from it). */
+export const METHOD_FIELDS: Record<JobMethod, { required: readonly string[]; allowed: readonly string[] }> = {
   prompt: { required: ['prompt'], allowed: ['prompt', 'avatar_id'] },
   motion: { required: ['avatar_id', 'video_source'], allowed: ['avatar_id', 'video_source', 'reference_url', 'reference_video', 'reference_video_upload_id'] },
   reuse: { required: ['reaction_id'], allowed: ['reaction_id'] },
 };
-const METHOD_SPECIFIC = ['prompt', 'avatar_id', 'video_source', 'reference_url', 'reference_video', 'reference_video_upload_id', 'reaction_id'] as const;
+export const METHOD_SPECIFIC = ['prompt', 'avatar_id', 'video_source', 'reference_url', 'reference_video', 'reference_video_upload_id', 'reaction_id'] as const;
 
 export interface VideoRequest {
   productId: number;
@@ -164,22 +180,22 @@ export const approveVideoInput = z.strictObject({
       z.meta({ description: 'The take to finish (GET /videos/jobs/{id}/takes), from 1; the newest when left out. Its reaction, caption look and sound make the video, with the overrides below on top' }),
     ),
   ),
-  hook_text: z.optional(z.nullable(text(JOB_LIMITS.hookTextMaxChars))),
-  hook_position: z.optional(oneOf(HOOK_POSITIONS)),
-  hook_size: z.optional(oneOf(HOOK_SIZES)),
+  hook_text: z.optional(meaning(z.nullable(text(JOB_LIMITS.hookTextMaxChars)), 'A new caption for the video; `null` drops it; left out, the take\'s stays')),
+  hook_position: z.optional(meaning(oneOf(HOOK_POSITIONS), HOOK_POSITION)),
+  hook_size: z.optional(meaning(oneOf(HOOK_SIZES), HOOK_SIZE)),
   ...hookLookFields(),
-  sound: z.optional(oneOf(SOUND_MODES)),
-  music_id: z.optional(musicId),
+  sound: z.optional(meaning(oneOf(SOUND_MODES), SOUND)),
+  music_id: z.optional(meaning(musicId, MUSIC_ID)),
 });
 export type ApproveVideoInput = z.infer<typeof approveVideoInput>;
 
 /** POST /videos/jobs/{id}/regenerate: changed inputs of the job's own method (reference_video is a file part). */
 export const regenerateVideoInput = z.strictObject({
-  prompt: z.optional(text(1000)),
-  avatar_id: z.optional(idField),
-  video_source: z.optional(oneOf(VIDEO_SOURCES)),
-  reference_url: z.optional(url),
-  reference_video_upload_id: z.optional(uploadIdField),
+  prompt: z.optional(meaning(text(1000), 'A new prompt (a `prompt` job only)')),
+  avatar_id: z.optional(meaning(idField, 'Another avatar (a `motion` job only)')),
+  video_source: z.optional(meaning(oneOf(VIDEO_SOURCES), `A new motion reference's source (a \`motion\` job only): ${VIDEO_SOURCE}`)),
+  reference_url: z.optional(meaning(url, `A new motion reference (a \`motion\` job only): ${REFERENCE_URL}`)),
+  reference_video_upload_id: z.optional(meaning(uploadIdField, `A new motion reference (a \`motion\` job only): ${REFERENCE_UPLOAD_ID}`)),
   ...hookLookFields(),
   ...soundFields(),
 });

@@ -3,7 +3,9 @@
  * string or as bytes), and the package's own WebhookVerificationError for anything else.
  */
 import { Webhook } from 'standardwebhooks';
-import { signWebhook, verifyWebhook, WebhookVerificationError } from '#client/index';
+import { signWebhook, verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookEventOf } from '#client/index';
+import { eventExample } from '#functions/openapi/examples/index';
+import { JOB_DONE } from '#functions/openapi/examples/media';
 const { floor } = Math;
 
 const secret = `whsec_${Buffer.from('a webhook secret, 32 bytes long!').toString('base64')}`;
@@ -42,4 +44,17 @@ test('signWebhook makes the headers verifyWebhook accepts', () => {
   const headers = signWebhook(body, 'evt_1', secret);
   expect(headers['webhook-id']).toBe('evt_1');
   expect(verifyWebhook(body, headers, secret)).toMatchObject({ id: 'evt_1', data: { id: 7 } });
+});
+
+test("an event is typed by its type: narrowed on `type`, its `data` is that type's record (the document's example of a done job)", () => {
+  const delivery = JSON.stringify(eventExample('video.job.done'));
+  const event: WebhookEvent = verifyWebhook(delivery, signWebhook(delivery, 'evt_1', secret), secret);
+  if (event.type !== 'video.job.done') throw new Error(`expected a done job, got ${event.type}`);
+  // Compiles only while the union gives a done job's `data` the job's shape (or what is left of a deleted one).
+  const data: WebhookEventOf<'video.job.done'>['data'] = event.data;
+  const videoId = 'deleted' in data ? null : data.video_id;
+  expect(videoId).toBe(JOB_DONE.video_id);
+  // As before the union: an event whose data the caller names.
+  const named: WebhookEvent<{ video_id: number | null }> = verifyWebhook<{ video_id: number | null }>(delivery, signWebhook(delivery, 'evt_1', secret), secret);
+  expect(named.data.video_id).toBe(JOB_DONE.video_id);
 });

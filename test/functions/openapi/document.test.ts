@@ -62,10 +62,15 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  test('uploads are multipart with their file parts as binary; POST /videos takes an Idempotency-Key', () => {
+  test('uploads are multipart with their file parts as binary (on the shapes that take them); POST /videos takes an Idempotency-Key', () => {
     const create = (document.paths as any)['/videos'].post;
+    // Multipart is one shape per method too: the motion one takes the reference clip as a file part.
     const multipart = create.requestBody.content['multipart/form-data'].schema;
-    expect(multipart.properties.reference_video).toMatchObject({ type: 'string', format: 'binary' });
+    expect(multipart.discriminator.mapping.motion).toBe('#/components/schemas/MotionVideoRequestMultipart');
+    const motion = (document as any).components.schemas.MotionVideoRequestMultipart;
+    expect(motion.properties.reference_video).toMatchObject({ type: 'string', format: 'binary' });
+    const regenerate = (document.paths as any)['/videos/jobs/{id}/regenerate'].post.requestBody.content['multipart/form-data'].schema;
+    expect(regenerate.properties.reference_video).toMatchObject({ type: 'string', format: 'binary' });
     expect(Object.keys(create.requestBody.content)).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
     expect(create.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['202', '402', '409', '413', '415', '422']));

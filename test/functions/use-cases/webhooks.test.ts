@@ -271,7 +271,7 @@ describe('events', () => {
 
     /** An event fanned out while an older one still waits (two dispatchers): listed only once the older one is. */
     async function raiseAfterWaiting() {
-      const event = raiseEvent('avatar.ready', ACCOUNT, { kind: 'product', id: 4 }, clock);
+      const event = raiseEvent('product.demo.ready', ACCOUNT, { kind: 'product', id: 4 }, clock);
       await store.putEvent(event);
       await store.fanOut(event, JSON.stringify({ id: event.id }), [], clock);
       return event;
