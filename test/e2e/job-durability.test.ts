@@ -613,9 +613,11 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
   }, 120_000);
 
   test('a GenerateReaction past its TimeoutSeconds fails the job with a timeout and releases the unit', async () => {
-    // A copy of the real ASL with a 1 s GenerateReaction; the runner takes any definition file.
+    // A copy of the real ASL with a 5 s GenerateReaction; the runner takes any definition file. Not 1 s:
+    // under CI load the step's work before the engine call (reading the job and its inputs) once took
+    // longer, so the Task ended before the engine was reached and had no generation to stop.
     const definition = JSON.parse(readFileSync(join(ROOT, JOB_STATE_MACHINE_FILE), 'utf8'));
-    definition.States.GenerateReaction.TimeoutSeconds = 1;
+    definition.States.GenerateReaction.TimeoutSeconds = 5;
     const definitionPath = join(scratch, 'short-generate.asl.json');
     writeFileSync(definitionPath, JSON.stringify(definition));
 
@@ -641,7 +643,8 @@ describe('in process: crashes, retries, failures and the allowance edge', () => 
     // GenerateReaction's own Catch for States.Timeout names the step that ran out of time.
     expect(failed.error?.code).toBe('generation_timeout');
     expect(failed.error?.message).toBe(JOB_ERROR_CODES[failed.error!.code]);
-    expect(seenSignal?.aborted).toBe(true);
+    expect(seenSignal).toBeDefined();
+    expect(seenSignal!.aborted).toBe(true);
     expect(await allowanceOf(api)).toMatchObject({ used: 0, reserved: 0 });
     expect(await listKeys(jobObjectPrefix(accountId, jobId))).toEqual([]);
     expect(existsSync(definitionPath)).toBe(true);

@@ -21,10 +21,13 @@ import { JOB_STATE_MACHINE_FILE, PIPELINE_FUNCTIONS, STATE_OF_STEP, type StepPay
 import { ACCOUNT, ALLOWANCE, pipelineWorld } from '#test-support/pipeline';
 const { ceil, max, random } = Math;
 
-const SCALE = 864_000;
+const ROOT = resolve(__dirname, '..', '..', '..');
+const readDefinition = () => JSON.parse(readFileSync(resolve(ROOT, JOB_STATE_MACHINE_FILE), 'utf8'));
+// The execution's TimeoutSeconds becomes 4 s, whatever the file says: the second test's job needs
+// longer than that (eight 0.6 s attempts) and less than twice it. 30 days become 3 s.
+const SCALE = ceil(readDefinition().TimeoutSeconds / 4);
 const scaled = (seconds: number) => max(1, ceil(seconds / SCALE));
 const RENDER_STEPS = new Set(['generate_reaction', 'render_preview', 'compose']);
-const ROOT = resolve(__dirname, '..', '..', '..');
 
 let dir: string;
 let runner: LocalJobRunner | undefined;
@@ -40,7 +43,6 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const readDefinition = () => JSON.parse(readFileSync(resolve(ROOT, JOB_STATE_MACHINE_FILE), 'utf8'));
 
 /** The ASL file with every TimeoutSeconds scaled (TimeoutSecondsPath is fed by ChargePreview, from the scaled preview wait). */
 function scaledDefinition(): string {
@@ -73,7 +75,7 @@ async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeo
  */
 function scaledWorld(render: (payload: StepPayload) => Promise<unknown> = async () => null) {
   let aheadMs = 0;
-  const w = pipelineWorld({ now: () => new Date(Date.now() + aheadMs), previewWaitS: PREVIEW_WAIT_MAX_S / SCALE });
+  const w = pipelineWorld({ now: () => new Date(Date.now() + aheadMs), previewWaitS: scaled(PREVIEW_WAIT_MAX_S) });
   const expiries: string[] = [];
   const lines: string[] = [];
   runner = createLocalJobRunner({
