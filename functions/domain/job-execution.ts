@@ -52,6 +52,17 @@ interface JobInternals {
   takes?: JobTake[] | null;
   /** A wait for render capacity in progress (domain/capacity-wait.ts); cleared when a step starts. */
   capacity_wait?: CapacityWait | null;
+  /**
+   * The hosted engine's requests of the current round, by slot (ports/engine.ts ProviderRequestLog):
+   * a GenerateReaction retried after its process died waits for them instead of paying again.
+   */
+  provider_requests?: KeptProviderRequests | null;
+}
+
+/** Requests of one round only: a regenerated round is new work and never reattaches to the last one. */
+export interface KeptProviderRequests {
+  round: number;
+  slots: Record<string, { requestId: string; statusUrl: string; responseUrl: string; cancelUrl: string }>;
 }
 
 interface JobOutput {

@@ -121,6 +121,31 @@ export interface GenerationOptions {
    * no frame to cut. Engines that cannot ignore it.
    */
   posterKey?: string;
+  /**
+   * Where a hosted engine keeps the provider requests it submits for this generation. A step retried
+   * after its process died (a crash, a Lambda timeout) finds them there and waits for them again
+   * instead of submitting, and paying for, the same work twice. Engines that submit nothing ignore it.
+   */
+  requests?: ProviderRequestLog;
+}
+
+/** A request submitted to a hosted provider: what it takes to find it again from another process. */
+export interface ProviderRequest {
+  requestId: string;
+  statusUrl: string;
+  responseUrl: string;
+  cancelUrl: string;
+}
+
+/**
+ * The provider requests of one generation, by slot (the engine's name for the call: its model and
+ * seed). `remember` is awaited before the engine waits for the request, so a process that dies while
+ * waiting leaves it findable; `forget` drops one the engine gave up on (failed or cancelled).
+ */
+export interface ProviderRequestLog {
+  recall(slot: string): Promise<ProviderRequest | null>;
+  remember(slot: string, request: ProviderRequest): Promise<void>;
+  forget(slot: string): Promise<void>;
 }
 
 export interface AvatarEngine {

@@ -37,6 +37,19 @@ export function jobStoreContract(stores: () => JobStoreUnderTest): void {
       expect((await jobs.listActive()).filter((j) => j.accountId === accountId)).toEqual([{ accountId, jobId: job.id }]);
     });
 
+    test("keeps a round's provider requests under slots named by model and seed, and drops them when set to null", async () => {
+      const { jobs } = stores();
+      const accountId = freshAccount();
+      const job = await queuedJob(accountId);
+      await jobs.create(job, undefined, unitOf(accountId, job.id), NOW);
+      const request = { requestId: 'f1e2', statusUrl: 'https://queue.fal.run/a/b/requests/f1e2/status', responseUrl: 'https://queue.fal.run/a/b/requests/f1e2', cancelUrl: 'https://queue.fal.run/a/b/requests/f1e2/cancel' };
+      const kept = { round: 0, slots: { 'fal-ai/kling-video/v2.6/pro/image-to-video#42': request, 'fal-ai/kokoro/american-english#42': { ...request, requestId: 'a.b' } } };
+      await jobs.update(accountId, job.id, { provider_requests: kept });
+      expect((await jobs.get(accountId, job.id))?.provider_requests).toEqual(kept);
+      await jobs.update(accountId, job.id, { provider_requests: null });
+      expect((await jobs.get(accountId, job.id))?.provider_requests ?? null).toBeNull();
+    });
+
     test("lists an account's jobs newest first in slices that continue with nextBefore, and no other account's", async () => {
       const { jobs } = stores();
       const accountId = freshAccount();

@@ -211,7 +211,19 @@ export function makeFixture(kind: FixtureKind): Promise<string> {
   return fixturePath(kind);
 }
 
-/** A fresh temp directory for a test's outputs; remove it with `fsp.rm(dir, {recursive: true})`. */
-export function makeTempDir(prefix = 'media-test-'): Promise<string> {
-  return fsp.mkdtemp(path.join(os.tmpdir(), prefix));
+/** Every temp directory a suite made, removed when the suite ends (a suite that forgets one leaks no disk). */
+const madeDirs = new Set<string>();
+// Registered at import, so only where jest's hooks exist (the global setup imports this module too).
+if (typeof afterAll === 'function') {
+  afterAll(async () => {
+    await Promise.all([...madeDirs].map((dir) => fsp.rm(dir, { recursive: true, force: true })));
+    madeDirs.clear();
+  });
+}
+
+/** A fresh temp directory for a test's outputs, removed after the suite (or earlier by the test). */
+export async function makeTempDir(prefix = 'media-test-'): Promise<string> {
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), prefix));
+  madeDirs.add(dir);
+  return dir;
 }

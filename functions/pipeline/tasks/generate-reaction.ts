@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { REFERENCE_CLIP_LIMITS } from '#ports/reference-resolver';
-import { isEngineError, type AvatarRef } from '#ports/engine';
+import { isEngineError, type AvatarRef, type GenerationOptions } from '#ports/engine';
 import type { Dependencies } from '#ports/dependencies';
 import { captionOf, jobObjectKeys, soundOfJob } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
@@ -14,6 +14,7 @@ import { activeJob, enterStep, requireInputs, saveProgress, withScratch, type In
 import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 import { generateWithFace } from './reaction-face';
+import { jobRequestLog } from '#pipeline/provider-requests';
 
 type GenerateDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'engines' | 'references' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'faces'>;
 
@@ -28,6 +29,7 @@ export async function generateReaction(payload: StepPayload, deps: GenerateDeps,
   job = await enterStep(deps, job, 'generate_reaction', 'generating_reaction', { reaction: null, preview: null });
   const keys = jobObjectKeys(job.account_id, job.id, job.regenerations);
   const watch = watchInputs(deps, job, signal);
+  const requests = jobRequestLog(deps, job);
   try {
     const engine = await deps.engines.reaction();
     // An auto job's clip is its finished segment: the caption is burnt in while the engine encodes, so
@@ -36,10 +38,10 @@ export async function generateReaction(payload: StepPayload, deps: GenerateDeps,
     const auto = job.mode === 'auto';
     const motion = job.method === 'motion' ? { avatar: avatarRefOf(requireAvatar(job, avatar)), referenceKey: await referenceKeyOf(deps, job, watch.signal) } : null;
     const clip = await generateWithFace(deps, job.seed, async (seed) => {
-      const options = { seed, outputKey: keys.reaction, signal: watch.signal, caption: auto ? captionOf(job) : null, posterKey: auto ? keys.poster : undefined, voiceLine: soundOfJob(job).voiceLine };
+      const options = { seed, outputKey: keys.reaction, signal: watch.signal, caption: auto ? captionOf(job) : null, posterKey: auto ? keys.poster : undefined, voiceLine: soundOfJob(job).voiceLine, requests };
       return motion
         ? engine.reactionFromMotion(motion.avatar, motion.referenceKey, options)
-        : engine.reactionFromPrompt(await avatarForPrompt(deps, job, avatar, seed, watch.signal), job.prompt ?? '', options);
+        : engine.reactionFromPrompt(await avatarForPrompt(deps, job, avatar, { seed, signal: watch.signal, requests }), job.prompt ?? '', options);
     });
     await saveProgress(deps, job, {
       reaction: {
@@ -109,12 +111,16 @@ function avatarRefOf(avatar: Avatar): AvatarRef {
 }
 
 /** Without avatar_id the engine picks the person from the prompt: a portrait is drawn for this job. */
-async function avatarForPrompt(deps: GenerateDeps, job: StoredJob, avatar: Avatar | null, seed: number, signal?: AbortSignal): Promise<AvatarRef> {
+async function avatarForPrompt(
+  deps: GenerateDeps,
+  job: StoredJob,
+  avatar: Avatar | null,
+  generation: Pick<GenerationOptions, 'seed' | 'signal' | 'requests'>,
+): Promise<AvatarRef> {
   if (avatar) return avatarRefOf(avatar);
   const made = await (await deps.engines.avatar()).avatarFromPrompt(job.prompt ?? '', {
-    seed,
+    ...generation,
     outputKey: `${jobObjectKeys(job.account_id, job.id, job.regenerations).reaction}.avatar.png`,
-    signal,
   });
   return { id: 0, source: 'prompt', imageKey: made.image.key, width: made.width, height: made.height, prompt: job.prompt, rig: made.rig };
 }

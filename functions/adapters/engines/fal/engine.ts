@@ -34,6 +34,7 @@ import { FalQueueClient } from './queue-client';
 import { imageInputUrl, objectInputUrl, storeImage, storeReactionClip, withTempDir, type FalBlobs } from './media';
 import { fitMotionReference } from './motion-reference';
 import { lipSyncedUrl, speechUrl } from './voice';
+import { keptAs } from './kept-requests';
 
 export const FAL_ENGINE_NAME = 'fal';
 
@@ -176,6 +177,7 @@ export function createFalAvatarEngine(options: FalEngineOptions): AvatarEngine {
         output: FluxOutput,
         timeoutMs: settings.imageTimeoutMs,
         signal: generation.signal,
+        ...keptAs(settings.avatarModel, generation),
       });
       if (output.has_nsfw_concepts?.some(Boolean)) {
         throw new EngineError('content_rejected', "flagged by the provider's safety filter (the generated image was marked unsafe); try a different prompt");
@@ -214,10 +216,10 @@ export function createFalReactionEngine(options: FalEngineOptions): ReactionEngi
     const line = generation.voiceLine?.trim() || null;
     // The speech is made while the reaction renders; the lip-sync needs both.
     const [{ output }, speech] = await Promise.all([
-      client.run(model, { input, output: KlingOutput, timeoutMs: settings.timeoutMs, signal: generation.signal }),
-      line ? speechUrl(client, settings, line, generation.signal) : null,
+      client.run(model, { input, output: KlingOutput, timeoutMs: settings.timeoutMs, signal: generation.signal, ...keptAs(model, generation) }),
+      line ? speechUrl(client, settings, line, generation) : null,
     ]);
-    const videoUrl = speech ? await lipSyncedUrl(client, settings, output.video.url, speech, generation.signal) : output.video.url;
+    const videoUrl = speech ? await lipSyncedUrl(client, settings, output.video.url, speech, generation) : output.video.url;
     return withTempDir('fal-reaction-', async (dir) => {
       const source = path.join(dir, 'provider-video');
       await client.download(videoUrl, source, {

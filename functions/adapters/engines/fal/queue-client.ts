@@ -17,7 +17,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import * as z from 'zod/mini';
-import { EngineError, isEngineError } from '#ports/engine';
+import { EngineError, isEngineError, type ProviderRequest, type ProviderRequestLog } from '#ports/engine';
 import type { SecretProvider } from '#adapters/engines/credentials';
 import {
   abortReason,
@@ -82,6 +82,12 @@ export interface FalRunOptions<T> {
   timeoutMs: number;
   signal?: AbortSignal;
   onUpdate?: (update: FalQueueUpdate) => void;
+  /**
+   * Keeps the submitted request under `slot` (default: the model id) before waiting for it, and
+   * reattaches to a kept one instead of submitting: a retried step does not pay twice.
+   */
+  requests?: ProviderRequestLog;
+  slot?: string;
 }
 
 export interface FalRunResult<T> {
@@ -107,6 +113,13 @@ interface Answer {
   text: string;
 }
 
+const requestOf = (submitted: FalSubmission): ProviderRequest => ({
+  requestId: submitted.request_id,
+  statusUrl: submitted.status_url,
+  responseUrl: submitted.response_url,
+  cancelUrl: submitted.cancel_url,
+});
+
 export class FalQueueClient {
   readonly queueUrl: string;
   private readonly origin: string;
@@ -127,17 +140,39 @@ export class FalQueueClient {
     if (!ENDPOINT_ID.test(endpointId)) throw new EngineError('engine_failure', `not a fal model id: ${endpointId}`);
     return withDeadline('The generation', run.timeoutMs, run.signal, async (signal) => {
       const key = await this.options.apiKey.get();
-      const submitted = await this.submit(endpointId, run.input, key, signal);
+      const slot = run.slot ?? endpointId;
+      const kept = await run.requests?.recall(slot);
+      const submitted = kept ? this.reattached(kept) : await this.submit(endpointId, run.input, key, signal);
       let finished = false;
       try {
+        if (!kept) await run.requests?.remember(slot, requestOf(submitted));
         const output = await this.awaitOutput(submitted, run, key, signal);
         finished = true;
         return { requestId: submitted.request_id, output };
       } finally {
-        // A request we stop waiting for (abort, deadline, any failure mid-run) would still run and bill.
-        if (!finished) await this.cancel(submitted, key);
+        // A request we stop waiting for (abort, deadline, any failure mid-run) would still run and bill;
+        // once cancelled, a retry must not wait for it again.
+        if (!finished) {
+          await this.cancel(submitted, key);
+          await run.requests?.forget(slot).catch(() => undefined);
+        }
       }
     });
+  }
+
+  /** A kept request as a submission; its URLs are held to this queue's origin as at submit. */
+  private reattached(request: ProviderRequest): FalSubmission {
+    const submitted = { request_id: request.requestId, status_url: request.statusUrl, response_url: request.responseUrl, cancel_url: request.cancelUrl };
+    this.checkOrigins(submitted, 'a kept request');
+    return submitted;
+  }
+
+  private checkOrigins(submitted: Pick<FalSubmission, 'status_url' | 'response_url' | 'cancel_url'>, what: string): void {
+    for (const field of ['status_url', 'response_url', 'cancel_url'] as const) {
+      if (new URL(submitted[field]).origin !== this.origin) {
+        throw contractError(what, `${field} points outside ${this.origin}`);
+      }
+    }
   }
 
   async submit(endpointId: string, input: Record<string, unknown>, key: string, signal: AbortSignal): Promise<FalSubmission> {
@@ -150,11 +185,7 @@ export class FalQueueClient {
     }, signal);
     if (answer.status < 200 || answer.status > 299) throw this.httpError(answer, 'submit');
     const submitted = parseAnswer(answer, SubmitAnswer, 'submit');
-    for (const field of ['status_url', 'response_url', 'cancel_url'] as const) {
-      if (new URL(submitted[field]).origin !== this.origin) {
-        throw contractError('submit', `${field} points outside ${this.origin}`);
-      }
-    }
+    this.checkOrigins(submitted, 'submit');
     return submitted;
   }
 

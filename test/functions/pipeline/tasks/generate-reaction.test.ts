@@ -315,3 +315,67 @@ describe("a hosted engine's clip, which comes without a face box", () => {
     await expect(generateReaction(w.payload(job, 'generate_reaction'), w.deps)).rejects.toMatchObject({ name: 'Job.Failed', code: 'generation_failed' });
   });
 });
+
+describe('the provider requests a hosted engine submits are kept on the job (a retried step reattaches)', () => {
+  const REQUEST = { requestId: 'r-1', statusUrl: 'https://queue.example/r-1/status', responseUrl: 'https://queue.example/r-1', cancelUrl: 'https://queue.example/r-1/cancel' };
+
+  test('a request remembered by a run whose process died is recalled by the next run of the step', async () => {
+    let first = true;
+    let dying!: () => void;
+    const recalled: unknown[] = [];
+    const e = engines(async (call) => {
+      if (first) {
+        first = false;
+        await call.options.requests!.remember('kling#42', REQUEST);
+        // The process is gone from here on: this run never answers (released at the end of the test).
+        await new Promise<void>((resolve) => (dying = resolve));
+        return clipAt(call.options.outputKey);
+      }
+      recalled.push(await call.options.requests!.recall('kling#42'));
+      return clipAt(call.options.outputKey);
+    });
+    const w = pipelineWorld({ engines: e.ports });
+    const job = await w.queuedJob();
+    const died = generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    await until(async () => (await w.jobs.get(ACCOUNT, job.id))?.provider_requests != null);
+    expect((await w.jobs.get(ACCOUNT, job.id))?.provider_requests).toEqual({ round: 0, slots: { 'kling#42': REQUEST } });
+
+    await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    expect(recalled).toEqual([REQUEST]);
+    dying();
+    await died;
+  });
+
+  test('requests remembered side by side (the reaction and its speech) are both kept', async () => {
+    const e = engines(async (call) => {
+      const log = call.options.requests!;
+      await Promise.all([log.remember('kling#42', REQUEST), log.remember('kokoro#42', { ...REQUEST, requestId: 'r-2' })]);
+      await log.forget('kling#42');
+      return clipAt(call.options.outputKey);
+    });
+    const w = pipelineWorld({ engines: e.ports });
+    const job = await w.queuedJob();
+    await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    expect((await w.jobs.get(ACCOUNT, job.id))?.provider_requests).toEqual({ round: 0, slots: { 'kokoro#42': { ...REQUEST, requestId: 'r-2' } } });
+  });
+
+  test("a regenerated round never reattaches to the last round's requests", async () => {
+    const recalled: unknown[] = [];
+    const e = engines(async (call) => {
+      recalled.push(await call.options.requests!.recall('kling#42'));
+      return clipAt(call.options.outputKey);
+    });
+    const w = pipelineWorld({ engines: e.ports });
+    const job = await w.queuedJob({ mode: 'preview' });
+    await w.jobs.update(ACCOUNT, job.id, { regenerations: 1, provider_requests: { round: 0, slots: { 'kling#42': REQUEST } } });
+    await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    expect(recalled).toEqual([null]);
+  });
+});
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let tries = 0; !(await check()); tries++) {
+    if (tries > 200) throw new Error('never happened');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

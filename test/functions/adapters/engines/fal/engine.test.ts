@@ -22,6 +22,7 @@ import { DEFAULT_REGION } from '#functions/config';
 import { canonicalMismatches, probeMedia, fileArg, runFfmpeg } from '#render';
 import { mostActiveStart } from '#adapters/engines/fal/motion-reference';
 import { EngineError, type AvatarRef } from '#ports/engine';
+import type { ProviderRequest, ProviderRequestLog } from '#ports/engine';
 import { ensureBucket } from '#local/provision';
 import { sharedEndpoints, uniqueName } from '#test-support/services';
 import { startFalDouble, type FalDouble } from '#test-doubles/fal-queue';
@@ -225,6 +226,25 @@ describe('reaction from a prompt (Kling 2.6 image-to-video)', () => {
     if (!probed.ok) throw new Error(probed.detail);
     expect(canonicalMismatches(probed.media)).toEqual([]);
     expect(probed.media.video!.durationS).toBeCloseTo(5, 1);
+  });
+
+  it("with a voice line and a request log, each call's request is kept under its model and the seed: a second generation submits nothing", async () => {
+    const slots = new Map<string, ProviderRequest>();
+    const requests: ProviderRequestLog = {
+      recall: async (slot) => slots.get(slot) ?? null,
+      remember: async (slot, request) => void slots.set(slot, request),
+      forget: async (slot) => void slots.delete(slot),
+    };
+    const generation = { seed: 5, outputKey: 'reactions/kept.mp4', voiceLine: 'No way!', requests };
+    await createFalReactionEngine(options()).reactionFromPrompt(avatar, 'shocked', generation);
+    expect([...slots.keys()].sort()).toEqual(['fal-ai/kling-video/v2.6/pro/image-to-video#5', 'fal-ai/kokoro/american-english#5', 'fal-ai/sync-lipsync#5'].sort());
+    expect(double.calls('submit')).toHaveLength(3);
+    // The same generation run again (a retried step): it waits for the kept requests and pays for none.
+    await createFalReactionEngine(options()).reactionFromPrompt(avatar, 'shocked', generation);
+    expect(double.calls('submit')).toHaveLength(3);
+    // Another seed is other work.
+    await createFalReactionEngine(options()).reactionFromPrompt(avatar, 'shocked', { ...generation, seed: 6, voiceLine: null });
+    expect(double.calls('submit')).toHaveLength(4);
   });
 
   it('the prompt states the reaction beats: a double-take, then the peak, then a reaction to the reaction', async () => {

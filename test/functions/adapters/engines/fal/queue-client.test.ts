@@ -3,7 +3,7 @@
  * retries and their delays, error mapping, cancellation on abort and timeout, webhook hints.
  */
 import * as z from 'zod';
-import { EngineError } from '#ports/engine';
+import { EngineError, type ProviderRequest, type ProviderRequestLog } from '#ports/engine';
 import type { SecretProvider } from '#adapters/engines/credentials';
 import { FalQueueClient, type FalClientOptions, type FalQueueUpdate } from '#adapters/engines/fal/queue-client';
 import { FalWebhooks } from '#adapters/engines/fal/webhook';
@@ -40,8 +40,23 @@ function client(overrides: Partial<FalClientOptions> = {}): FalQueueClient {
   });
 }
 
-function run(c: FalQueueClient, options: { timeoutMs?: number; signal?: AbortSignal; onUpdate?: (u: FalQueueUpdate) => void } = {}) {
-  return c.run(MOTION, { input, output: Output, timeoutMs: options.timeoutMs ?? 5_000, signal: options.signal, onUpdate: options.onUpdate });
+function run(c: FalQueueClient, options: { timeoutMs?: number; signal?: AbortSignal; onUpdate?: (u: FalQueueUpdate) => void; requests?: ProviderRequestLog } = {}) {
+  return c.run(MOTION, { input, output: Output, timeoutMs: options.timeoutMs ?? 5_000, signal: options.signal, onUpdate: options.onUpdate, requests: options.requests });
+}
+
+/** A request log as a job record keeps it, with what the queue had seen when each request was remembered. */
+function requestLog(seed: Record<string, ProviderRequest> = {}) {
+  const slots = new Map(Object.entries(seed));
+  const statusPollsWhenRemembered: number[] = [];
+  const log: ProviderRequestLog = {
+    recall: async (slot) => slots.get(slot) ?? null,
+    remember: async (slot, request) => {
+      statusPollsWhenRemembered.push(double.calls('status').length);
+      slots.set(slot, request);
+    },
+    forget: async (slot) => void slots.delete(slot),
+  };
+  return { log, slots, statusPollsWhenRemembered };
 }
 
 async function failure(promise: Promise<unknown>): Promise<EngineError> {
@@ -317,6 +332,71 @@ describe('timeout and cancellation', () => {
     controller.abort();
     await expect(run(client(), { signal: controller.signal })).rejects.toMatchObject({ code: 'cancelled' });
     expect(double.requests).toHaveLength(0);
+  });
+});
+
+describe('kept requests: a step retried after its process died reattaches instead of paying twice', () => {
+  it('the submitted request is kept, under the model id, before the first poll', async () => {
+    const kept = requestLog();
+    const { requestId } = await run(client(), { requests: kept.log });
+    expect(kept.statusPollsWhenRemembered).toEqual([0]);
+    expect(kept.slots.get(MOTION)).toEqual({
+      requestId,
+      statusUrl: `${double.baseUrl}/fal-ai/kling-video/requests/${requestId}/status`,
+      responseUrl: `${double.baseUrl}/fal-ai/kling-video/requests/${requestId}`,
+      cancelUrl: `${double.baseUrl}/fal-ai/kling-video/requests/${requestId}/cancel`,
+    });
+  });
+
+  it('a second run over the same log, while the first still waits, submits nothing and gets the same result', async () => {
+    double.script({ statuses: ['IN_QUEUE', 'IN_PROGRESS'] });
+    const kept = requestLog();
+    // The first run stands for the process that died mid-wait: it never gets to cancel anything.
+    const first = run(client({ pollIntervalMs: 20 }), { requests: kept.log });
+    await until(() => kept.slots.has(MOTION), 'the request to be kept');
+    const second = run(client({ pollIntervalMs: 20 }), { requests: kept.log });
+    await until(() => double.calls('status').length >= 3, 'the retry to poll');
+    double.complete(kept.slots.get(MOTION)!.requestId);
+    const [a, b] = await Promise.all([first, second]);
+    expect(double.calls('submit')).toHaveLength(1);
+    expect(b).toEqual(a);
+    expect(double.calls('cancel')).toHaveLength(0);
+  });
+
+  it('a run that fails cancels its request and forgets it: the next try submits anew', async () => {
+    double.script({ statuses: ['IN_QUEUE', 'FAILED'], result: { status: 422, body: { detail: [{ msg: 'the image has no face', type: 'value_error' }] } } });
+    const kept = requestLog();
+    await failure(run(client(), { requests: kept.log }));
+    expect(double.calls('cancel')).toHaveLength(1);
+    expect(kept.slots.size).toBe(0);
+    double.script({ statuses: ['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED'], result: undefined });
+    await run(client(), { requests: kept.log });
+    expect(double.calls('submit')).toHaveLength(2);
+  });
+
+  it('a kept request whose URLs point at another origin is refused before anything is sent (they would get our key)', async () => {
+    const kept = requestLog({
+      [MOTION]: { requestId: 'r1', statusUrl: 'https://attacker.example/status', responseUrl: `${double.baseUrl}/x/y/requests/r1`, cancelUrl: `${double.baseUrl}/x/y/requests/r1/cancel` },
+    });
+    const error = await failure(run(client(), { requests: kept.log }));
+    expect(error.code).toBe('provider_error');
+    expect(error.message).toContain('status_url points outside');
+    expect(double.requests).toHaveLength(0);
+  });
+
+  it('a request the log cannot keep is cancelled at once: nothing runs that no retry could find', async () => {
+    double.script({ statuses: ['IN_QUEUE', 'IN_PROGRESS'] });
+    const log: ProviderRequestLog = {
+      recall: async () => null,
+      remember: async () => {
+        throw new Error('the table is unreachable');
+      },
+      forget: async () => undefined,
+    };
+    await expect(run(client(), { requests: log })).rejects.toThrow('the table is unreachable');
+    expect(double.calls('submit')).toHaveLength(1);
+    expect(double.calls('status')).toHaveLength(0);
+    expect(double.calls('cancel')).toHaveLength(1);
   });
 });
 
