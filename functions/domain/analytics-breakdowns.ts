@@ -53,19 +53,19 @@ export interface KnownChannel {
 
 type Figures = Engagement & { posts: number };
 
-export interface VideoBreakdown extends Figures {
+interface VideoBreakdown extends Figures {
   video_id: number;
   product_name: string | null;
   hook_text: string | null;
 }
 
-export interface HookBreakdown extends Figures {
+interface HookBreakdown extends Figures {
   hook_text: string;
   /** How many of our videos carried it. */
   videos: number;
 }
 
-export interface ChannelBreakdown extends Figures {
+interface ChannelBreakdown extends Figures {
   provider: ProviderName;
   /** null when the provider named only the network (a post not made in the studio). */
   channel_id: string | null;

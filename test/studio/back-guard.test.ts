@@ -1,6 +1,8 @@
 /** The browser's Back button held while an upload is in flight (studio/src/app/back-guard.ts). */
 import { holdBack, type HistoryWindow } from '../../studio/src/app/back-guard';
 
+const { max, min } = Math;
+
 /** A tab's session history: entries with their address and state, Back and Forward as `go`. */
 class Tab implements HistoryWindow {
   entries: { url: string; state: unknown }[];
@@ -25,7 +27,7 @@ class Tab implements HistoryWindow {
       this.moveTo(this.index + 1);
     },
     go: (delta = 0) => {
-      this.moveTo(Math.max(0, Math.min(this.entries.length - 1, this.index + delta)));
+      this.moveTo(max(0, min(this.entries.length - 1, this.index + delta)));
       for (const listener of [...this.listeners]) listener();
     },
   };
