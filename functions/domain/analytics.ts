@@ -3,6 +3,7 @@
  * the last sync of each connected provider stored, cut to the asked window and added up. Days are
  * UTC calendar days; the window ends today and holds `days` days.
  */
+import { buildBreakdowns, type BreakdownInput, type Breakdowns, type PostFigures } from './analytics-breakdowns';
 import { badRequest } from './errors';
 import type { ProviderName } from './social';
 
@@ -23,6 +24,8 @@ export interface ProviderAnalytics {
   daily: AnalyticsDay[];
   /** Channels whose figures could not be read this time (the others still count), with why. */
   skipped?: { channelId: string; reason: string }[];
+  /** The same figures post by post (and network by network), for the breakdowns. */
+  posts?: PostFigures[];
 }
 
 export const ANALYTICS_DAYS = { default: 30, min: 1, max: 365 } as const;
@@ -47,6 +50,8 @@ export interface CachedAnalytics {
   synced_at: string;
   totals: ProviderAnalytics['totals'];
   daily: AnalyticsDay[];
+  /** Per post, newest first (keepNewestPosts); absent in entries stored before they were kept. */
+  posts?: PostFigures[];
 }
 
 type Totals = Omit<AnalyticsDay, 'date'>;
@@ -64,7 +69,7 @@ interface ProviderOverview {
   daily: AnalyticsDay[];
 }
 
-export interface AnalyticsOverview {
+export interface AnalyticsOverview extends Breakdowns {
   days: number;
   /** First and last day of the window (YYYY-MM-DD, UTC). */
   since: string;
@@ -84,18 +89,29 @@ function add(into: Totals, day: Totals): void {
   for (const metric of METRICS) into[metric] += Number(day[metric]) || 0;
 }
 
-function analyticsWindow(days: number, now: Date): { since: string; until: string } {
+export function overviewWindow(days: number, now: Date): { since: string; until: string } {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   return { since: dateOf(today - (days - 1) * DAY_MS), until: dateOf(today) };
 }
 
+/** What names the posts in the breakdowns: our posts, their videos, the connected channels. */
+export type BreakdownSources = Pick<BreakdownInput, 'ours' | 'videos' | 'channels'>;
+const NO_SOURCES: BreakdownSources = { ours: [], videos: [], channels: [] };
+
 /**
  * The overview for `connected` providers (in that order), from their cached syncs. Totals are the sum
  * of the daily series inside the window, so every figure on the page adds up; a provider synced with
- * a shorter window than the one asked shows `covers_window: false`.
+ * a shorter window than the one asked shows `covers_window: false`. The breakdowns (per video, hook
+ * and channel) come from the same syncs' per-post figures, named by `sources`.
  */
-export function buildOverview(days: number, now: Date, connected: readonly ProviderName[], cached: readonly CachedAnalytics[]): AnalyticsOverview {
-  const { since, until } = analyticsWindow(days, now);
+export function buildOverview(
+  days: number,
+  now: Date,
+  connected: readonly ProviderName[],
+  cached: readonly CachedAnalytics[],
+  sources: BreakdownSources = NO_SOURCES,
+): AnalyticsOverview {
+  const { since, until } = overviewWindow(days, now);
   const inWindow = (day: AnalyticsDay) => day.date >= since && day.date <= until;
   const byDate = new Map<string, Totals>();
   const totals = zero();
@@ -111,7 +127,7 @@ export function buildOverview(days: number, now: Date, connected: readonly Provi
       byDate.set(day.date, slot);
     }
     add(totals, providerTotals);
-    const syncedSince = analyticsWindow(cache.days, new Date(cache.synced_at)).since;
+    const syncedSince = overviewWindow(cache.days, new Date(cache.synced_at)).since;
     return {
       provider,
       synced_at: cache.synced_at,
@@ -125,5 +141,6 @@ export function buildOverview(days: number, now: Date, connected: readonly Provi
   for (let ms = Date.parse(`${since}T00:00:00Z`); dateOf(ms) <= until; ms += DAY_MS) {
     daily.push({ date: dateOf(ms), ...(byDate.get(dateOf(ms)) ?? zero()) });
   }
-  return { days, since, until, totals, providers, daily };
+  const figures = connected.map((provider) => ({ provider, posts: cached.find((c) => c.provider === provider)?.posts ?? [] }));
+  return { days, since, until, totals, providers, daily, ...buildBreakdowns({ since, until, figures, ...sources }) };
 }

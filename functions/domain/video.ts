@@ -35,8 +35,36 @@ export interface VideoView {
   created_at: string;
 }
 
-/** The name a downloaded video is saved under (download_url's Content-Disposition). */
-export const videoDownloadName = (videoId: number) => `reaction-video-${videoId}.mp4`;
+/** What names a video where people see it: its product and its hook (either may be gone or absent). */
+export interface VideoNaming {
+  productName: string | null;
+  hookText: string | null;
+}
+
+/** Words of a name as a file name's part: lower case, accents dropped, anything else one hyphen. */
+const slugOf = (text: string | null) =>
+  (text ?? '')
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+
+/** Long enough for a product and a hook; well within every file system's 255. */
+const DOWNLOAD_NAME_MAX = 80;
+
+/**
+ * The name a downloaded video is saved under (download_url's Content-Disposition): what the studio
+ * calls it ("<product> · <hook>") as plain ASCII, e.g. `glow-serum-wait-for-it.mp4`, so every
+ * browser and file system keeps it as given; `reaction-video-<id>.mp4` when nothing names it.
+ */
+export function videoDownloadName(videoId: number, naming: VideoNaming = { productName: null, hookText: null }): string {
+  const product = slugOf(naming.productName);
+  const hook = slugOf(naming.hookText);
+  const words = product && hook ? `${product}-${hook}` : product ? `${product}-video-${videoId}` : hook;
+  const cut = words.slice(0, DOWNLOAD_NAME_MAX).replace(/-+$/, '');
+  return `${cut || `reaction-video-${videoId}`}.mp4`;
+}
 
 /** `download` is `playable` made to save as videoDownloadName, with the same expiry. */
 export function videoView(video: Video, playable: { url: string; expiresAt: string }, download: { url: string }, poster: { url: string }): VideoView {

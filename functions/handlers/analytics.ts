@@ -5,11 +5,22 @@ import { lambdaApiDependencies } from '#wiring/lambda';
 import { apiStores, onlyStores } from '#wiring/table-stores';
 import { DynamoConnectionStore } from '#adapters/dynamodb/connections';
 import { DynamoAnalyticsCache } from '#adapters/dynamodb/analytics-cache';
+import { DynamoPostStore } from '#adapters/dynamodb/posts';
+import { DynamoVideoLibrary } from '#adapters/dynamodb/videos';
+import { DynamoJobStore } from '#adapters/dynamodb/jobs';
+import { DynamoProductStore } from '#adapters/dynamodb/products';
 import { withParts } from '#wiring/not-bundled';
 import { socialOnAws } from '#wiring/social-on-aws';
 
-/** The table's stores this function's operations use: all it bundles of them. */
-const STORES = apiStores({ connections: DynamoConnectionStore, analytics: DynamoAnalyticsCache });
+/** The table's stores this function's operations use: all it bundles of them (posts, videos, jobs and products name the breakdowns). */
+const STORES = apiStores({
+  connections: DynamoConnectionStore,
+  analytics: DynamoAnalyticsCache,
+  posts: DynamoPostStore,
+  videos: DynamoVideoLibrary,
+  jobs: DynamoJobStore,
+  products: DynamoProductStore,
+});
 
 /** The operations this group serves, for any runtime's wiring; they see only their stores. */
 export const createHandler = (dependencies: DependencySource) => createApiHandler(analyticsOperations, onlyStores(dependencies, STORES));

@@ -389,8 +389,8 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   'GET /analytics': {
     summary: 'Analytics from the last syncs',
     description:
-      'Views, likes, comments, shares and posts over the last `days` UTC days, added up and per day, per provider and overall, from what the last POST /analytics/sync stored. No provider is asked, so it is fast and never fails upstream; `covers_window` says whether a provider\'s last sync reached back far enough.',
-    responses: { 200: ok('The window, added up', dataOf(analyticsOverviewResponse)) } },
+      'Views, likes, comments, shares and posts over the last `days` UTC days, added up and per day, per provider and overall, from what the last POST /analytics/sync stored; then per video, per hook and per channel (`by_video`, `by_hook`, `by_channel`, most views first) and the hook that drew the most views (`best_hook`). Posts made in the studio name their video and hook; others count for their channel alone. No provider is asked, so it is fast and never fails upstream; `covers_window` says whether a provider\'s last sync reached back far enough.',
+    responses: { 200: ok('The window, added up and broken down', dataOf(analyticsOverviewResponse)) } },
   'POST /analytics/sync': {
     summary: 'Pull analytics from every connected provider',
     description:

@@ -6,18 +6,20 @@
  * sliding window, 429 with Retry-After), since each one spends the account's quota at every provider.
  */
 import { AppError } from '#domain/errors';
+import { keepNewestPosts } from '#domain/analytics-breakdowns';
 import { ANALYTICS_SYNC_LIMIT, type AnalyticsOverview, type CachedAnalytics } from '#domain/analytics';
 import type { ProviderName } from '#domain/social';
 import type { Dependencies } from '#ports/dependencies';
 import { accessConnection } from './connection-credentials';
-import { analyticsOverview } from './analytics-overview';
+import { analyticsOverview, type AnalyticsOverviewDeps } from './analytics-overview';
 import { logOf, type UseCaseLog } from './log';
 import { failureSummary, reconnect } from './provider-errors';
 
 /** Every provider is asked in parallel; all answers are in before API Gateway's 30 s. */
 const SYNC_DEADLINE_MS = 20_000;
 
-export type SyncAnalyticsDeps = Pick<Dependencies, 'social' | 'connections' | 'cipher' | 'analytics' | 'rateLimits' | 'now'> & { log?: UseCaseLog };
+/** The overview's stores too: the sync answers the overview after it. */
+export type SyncAnalyticsDeps = Pick<Dependencies, 'social' | 'cipher' | 'rateLimits' | 'now'> & AnalyticsOverviewDeps & { log?: UseCaseLog };
 
 type SyncOutcome =
   | { provider: ProviderName; status: 'ok'; skipped_accounts?: { account_id: string; reason: string }[] }
@@ -55,7 +57,7 @@ async function syncOne(deps: SyncAnalyticsDeps, accountId: number, provider: Pro
   }
   try {
     const figures = await deps.social(provider).analytics(access.credentials, { days, now }, { signal: AbortSignal.timeout(SYNC_DEADLINE_MS) });
-    const entry: CachedAnalytics = { provider, days, synced_at: now.toISOString(), totals: figures.totals, daily: figures.daily };
+    const entry: CachedAnalytics = { provider, days, synced_at: now.toISOString(), totals: figures.totals, daily: figures.daily, posts: keepNewestPosts(figures.posts ?? []) };
     await deps.analytics.put(accountId, entry);
     if (!figures.skipped?.length) return { provider, status: 'ok' };
     // Some channels could not be read this time: the figures stand for the others, and say so.

@@ -26,8 +26,9 @@ const control = (provider: ProviderName) => t.control(provider);
 
 afterEach(() => t.resetSandboxes());
 
-const seedVideo = (accountId: number): Promise<Video> =>
-  seedFinishedVideo(t.stack, accountId, { videoPath, posterBytes: Buffer.from([0xff, 0xd8, 0xff, 0xd9]), sizeBytes: 1000, jobIdBase: 9000, productId: 1 });
+/** A finished video titled "Glow Serum · Wait for it" unless `named` says otherwise. */
+const seedVideo = (accountId: number, named = { product: 'Glow Serum', hook: 'Wait for it' as string | null }): Promise<Video> =>
+  seedFinishedVideo(t.stack, accountId, { videoPath, posterBytes: Buffer.from([0xff, 0xd8, 0xff, 0xd9]), sizeBytes: 1000, jobIdBase: 9000, productId: 1, named });
 
 /** The active channel id per platform of a fresh connection. */
 const connect = async (api: ApiClient, accountId: number, provider: ProviderName): Promise<Record<string, string>> =>
@@ -119,6 +120,21 @@ describe('syncing published posts from both providers', () => {
       expect(p.totals.posts).toBe(1);
       expect(p.totals.views).toBeGreaterThan(0);
     }
+
+    // Broken down: the one video (both posts), its hook (the best of the window), each channel posted to.
+    expect(overview.by_video).toEqual([{ video_id: video.id, product_name: 'Glow Serum', hook_text: 'Wait for it', ...overview.totals }]);
+    expect(overview.by_hook).toEqual([{ hook_text: 'Wait for it', videos: 1, ...overview.totals }]);
+    expect(overview.best_hook).toEqual(overview.by_hook[0]);
+    const channels = overview.by_channel.map((c: any) => [c.provider, c.channel_id, c.platform]).sort();
+    expect(channels).toEqual(
+      [
+        ['provider_a', a.tiktok, 'tiktok'],
+        ['provider_a', a.youtube, 'youtube'],
+        ['provider_b', b.instagram, 'instagram'],
+        ['provider_b', b.tiktok, 'tiktok'],
+      ].sort(),
+    );
+    for (const metric of ['views', 'likes', 'comments', 'shares'] as const) expect(sum(overview.by_channel, metric)).toBe(overview.totals[metric]);
 
     // GET reads the cache: the same figures, and no provider is asked.
     for (const provider of ['provider_a', 'provider_b'] as const) control(provider).resetCounters();

@@ -113,7 +113,7 @@ describe('fetching a finished video', () => {
     expect((await sharp(poster.bytes).metadata()).format).toBe('jpeg');
   });
 
-  test('download_url serves the same MP4 as an attachment named reaction-video-<id>.mp4; url stays inline', async () => {
+  test('download_url serves the same MP4 as an attachment, reaction-video-<id>.mp4 when nothing names it; url stays inline', async () => {
     const { accountId, api } = await t.newAccount();
     const video = await seedVideo(accountId);
     const { data } = (await api.get(`/videos/${video.id}`)).body;
@@ -129,6 +129,22 @@ describe('fetching a finished video', () => {
     expect((await fetch(data.url)).headers.get('content-disposition')).toBeNull();
     const [listed] = (await api.get('/videos')).body.data;
     expect(listed.download_url).toContain('response-content-disposition=');
+  });
+
+  test('a video named by its product and hook downloads under that name, made safe for any file system', async () => {
+    const { accountId, api } = await t.newAccount();
+    const named = (product: string, hook: string | null) =>
+      seedFinishedVideo(t.stack, accountId, { videoPath: files.videoPath, posterBytes: files.posterBytes, sizeBytes: files.videoBytes.length, jobIdBase: 0, productId: 0, named: { product, hook } });
+    const serum = await named('Glow Serum', 'Wait for it…');
+    const crème = await named('Crème "Nuit" / Night', null);
+    const dispositionOf = async (id: number) => (await fetch((await api.get(`/videos/${id}`)).body.data.download_url)).headers.get('content-disposition');
+
+    expect(await dispositionOf(serum.id)).toBe('attachment; filename="glow-serum-wait-for-it.mp4"');
+    expect(await dispositionOf(crème.id)).toBe(`attachment; filename="creme-nuit-night-video-${crème.id}.mp4"`);
+    // The list names them the same way.
+    const listed = (await api.get('/videos')).body.data;
+    const saved = await fetch(listed.find((v: { id: number }) => v.id === serum.id).download_url);
+    expect(saved.headers.get('content-disposition')).toBe('attachment; filename="glow-serum-wait-for-it.mp4"');
   });
 
   test('an unknown id, or another account’s, is a 404', async () => {

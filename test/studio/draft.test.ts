@@ -1,4 +1,5 @@
 /** The New video form kept across navigation (studio/src/pages/create/draft.ts): what is kept, what is not, what wins. */
+import { NO_VARIANTS } from '../../studio/src/pages/create/batch-request';
 import { CAPTION_DEFAULTS } from '../../studio/src/pages/create/caption';
 import { blankForm, draftText, restoreDraft } from '../../studio/src/pages/create/draft';
 import { EMPTY_REFERENCE } from '../../studio/src/pages/create/reference';
@@ -19,7 +20,24 @@ const typed: CreateForm = {
 };
 
 test('everything typed and chosen comes back as it was', () => {
-  expect(restoreDraft(draftText(typed, EMPTY_REFERENCE), none)).toEqual({ form: typed, reference: EMPTY_REFERENCE, restored: true });
+  expect(restoreDraft(draftText(typed, EMPTY_REFERENCE), none)).toEqual({ form: typed, reference: EMPTY_REFERENCE, variants: NO_VARIANTS, restored: true });
+});
+
+test('the variants come back too: on, their hooks and their avatars', () => {
+  const variants = { on: true, hooks: ['Wait for it', 'POV: 7am skin'], avatarIds: ['5', '8'] };
+  expect(restoreDraft(draftText(typed, EMPTY_REFERENCE, variants), none).variants).toEqual(variants);
+  // Variants alone (the form otherwise empty) are a draft worth restoring.
+  expect(restoreDraft(draftText(blankForm(none), EMPTY_REFERENCE, { on: true, hooks: [], avatarIds: [] }), none).restored).toBe(true);
+});
+
+test('kept variants are checked like the rest: hooks as strings once each, avatars as ids; a draft from before variants has none', () => {
+  const tampered = JSON.stringify({
+    version: 1,
+    form: typed,
+    variants: { on: 'yes', hooks: ['A', ' A ', 7, '', 'B'], avatarIds: ['5', '5', 'x', 9, '0'] },
+  });
+  expect(restoreDraft(tampered, none).variants).toEqual({ on: false, hooks: ['A', 'B'], avatarIds: ['5'] });
+  expect(restoreDraft(JSON.stringify({ version: 1, form: typed }), none).variants).toEqual(NO_VARIANTS);
 });
 
 test('a draft of the empty form restores nothing', () => {
@@ -39,7 +57,7 @@ test('a product or saved reaction in the address is chosen over the draft', () =
 });
 
 test('no draft, another version of it, or text that is not one: the empty form', () => {
-  const blank = { form: blankForm(none), reference: EMPTY_REFERENCE, restored: false };
+  const blank = { form: blankForm(none), reference: EMPTY_REFERENCE, variants: NO_VARIANTS, restored: false };
   expect(restoreDraft(null, none)).toEqual(blank);
   expect(restoreDraft('{not json', none)).toEqual(blank);
   expect(restoreDraft(JSON.stringify({ version: 0, form: typed }), none)).toEqual(blank);

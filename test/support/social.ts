@@ -10,9 +10,11 @@ import { keys } from '#adapters/dynamodb/keys';
 import { allocateId } from '#adapters/dynamodb/ids';
 import type { LocalStack } from '#local/runtime';
 import { videoObjectKeys, type Video } from '#domain/video';
+import { newJob } from '#domain/job-execution';
 import type { ProviderName } from '#domain/social';
 import { PROVIDER_A_KEY_PREFIX, PROVIDER_B_KEY_PREFIX, type SandboxControl } from '#local/sandboxes/index';
 import { makeFixture } from './media-fixtures';
+import { promptRequest } from './video-jobs';
 import { startTestStack, type ApiClient, type TestStack } from './local-stack';
 
 // ---------------------------------------------------------------------------------------- videos
@@ -42,19 +44,34 @@ export interface SeededVideo {
   /** The record's job_id is this plus the video's id. */
   jobIdBase: number;
   productId: number;
+  /** Named as the studio names videos: its product and its job (with this hook) are stored too, in place of productId and jobIdBase. */
+  named?: { product: string; hook: string | null };
+}
+
+/** A product and the finished job of a seeded video, as the studio's flow leaves them: the ids they got. */
+async function seedNaming(stack: LocalStack, accountId: number, videoId: number, named: NonNullable<SeededVideo['named']>) {
+  const { products, jobs } = stack.dependencies;
+  const now = new Date();
+  const productId = await products.newProductId();
+  await products.create({ id: productId, account_id: accountId, name: named.product, description: null, demo: null, created_at: now.toISOString(), updated_at: now.toISOString() });
+  const jobId = await jobs.newJobId();
+  const job = { ...newJob(accountId, jobId, promptRequest(productId, { hookText: named.hook }), null, 1, now), status: 'done', video_id: videoId };
+  await stack.table.client.send(new PutCommand({ TableName: stack.table.name, Item: { ...keys.job(accountId, jobId), type: 'job', ...job } }));
+  return { productId, jobId };
 }
 
 /** A finished video of `accountId`, stored as Finalize stores one: MP4 and poster in the bucket, the record in the table. */
 export async function seedFinishedVideo(stack: LocalStack, accountId: number, from: SeededVideo): Promise<Video> {
   const { blobs } = stack.dependencies;
   const id = await allocateId(stack.table, 'video');
+  const naming = from.named ? await seedNaming(stack, accountId, id, from.named) : { productId: from.productId, jobId: from.jobIdBase + id };
   const objects = videoObjectKeys(accountId, id);
   await Promise.all([blobs.putFile(objects.video, from.videoPath, 'video/mp4'), blobs.putBuffer(objects.poster, from.posterBytes, 'image/jpeg')]);
   const video: Video = {
     id,
     account_id: accountId,
-    job_id: from.jobIdBase + id,
-    product_id: from.productId,
+    job_id: naming.jobId,
+    product_id: naming.productId,
     key: objects.video,
     poster_key: objects.poster,
     duration_s: 2,

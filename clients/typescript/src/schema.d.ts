@@ -709,7 +709,7 @@ export interface paths {
         };
         /**
          * Analytics from the last syncs
-         * @description Views, likes, comments, shares and posts over the last `days` UTC days, added up and per day, per provider and overall, from what the last POST /analytics/sync stored. No provider is asked, so it is fast and never fails upstream; `covers_window` says whether a provider's last sync reached back far enough.
+         * @description Views, likes, comments, shares and posts over the last `days` UTC days, added up and per day, per provider and overall, from what the last POST /analytics/sync stored; then per video, per hook and per channel (`by_video`, `by_hook`, `by_channel`, most views first) and the hook that drew the most views (`best_hook`). Posts made in the studio name their video and hook; others count for their channel alone. No provider is asked, so it is fast and never fails upstream; `covers_window` says whether a provider's last sync reached back far enough.
          */
         get: operations["analyticsOverview"];
         put?: never;
@@ -2125,7 +2125,7 @@ export interface components {
             url_expires_at: string;
             /**
              * Format: uri
-             * @description The same MP4 as url, answered with Content-Disposition: attachment (filename reaction-video-<id>.mp4); it expires with url
+             * @description The same MP4 as url, answered with Content-Disposition: attachment, named after its product and hook (e.g. glow-serum-wait-for-it.mp4; reaction-video-<id>.mp4 when neither is known); it expires with url
              */
             download_url: string;
             /**
@@ -2846,7 +2846,7 @@ export interface components {
             updated_at: string;
         };
         /**
-         * @description What the posts did over a window, from the last syncs: per provider and added up
+         * @description What the posts did over a window, from the last syncs: per provider and added up, and per video, hook and channel
          * @example {
          *       "days": 7,
          *       "since": "2026-11-19",
@@ -2892,7 +2892,52 @@ export interface components {
          *           "shares": 212,
          *           "posts": 1
          *         }
-         *       ]
+         *       ],
+         *       "by_video": [
+         *         {
+         *           "video_id": 95,
+         *           "product_name": "Glow Serum",
+         *           "hook_text": "Wait for it…",
+         *           "views": 18420,
+         *           "likes": 1204,
+         *           "comments": 87,
+         *           "shares": 212,
+         *           "posts": 1
+         *         }
+         *       ],
+         *       "by_hook": [
+         *         {
+         *           "hook_text": "Wait for it…",
+         *           "videos": 1,
+         *           "views": 18420,
+         *           "likes": 1204,
+         *           "comments": 87,
+         *           "shares": 212,
+         *           "posts": 1
+         *         }
+         *       ],
+         *       "by_channel": [
+         *         {
+         *           "provider": "provider_a",
+         *           "channel_id": "acc_tt_82731",
+         *           "platform": "tiktok",
+         *           "name": "Glow Labs",
+         *           "views": 18420,
+         *           "likes": 1204,
+         *           "comments": 87,
+         *           "shares": 212,
+         *           "posts": 1
+         *         }
+         *       ],
+         *       "best_hook": {
+         *         "hook_text": "Wait for it…",
+         *         "videos": 1,
+         *         "views": 18420,
+         *         "likes": 1204,
+         *         "comments": 87,
+         *         "shares": 212,
+         *         "posts": 1
+         *       }
          *     }
          */
         AnalyticsOverview: {
@@ -2984,6 +3029,70 @@ export interface components {
                 /** @description Posts published */
                 posts: number;
             }[];
+            /** @description Per video posted from the studio, most views first */
+            by_video: {
+                /** @description The video (GET /videos/{id}) */
+                video_id: number;
+                /** @description Its product; null when the video or product was deleted */
+                product_name: string | null;
+                /** @description Its hook; null when it had none or was deleted */
+                hook_text: string | null;
+                /** @description Views of the posts */
+                views: number;
+                /** @description Likes */
+                likes: number;
+                /** @description Comments */
+                comments: number;
+                /** @description Shares */
+                shares: number;
+                /** @description Posts counted in the row */
+                posts: number;
+            }[];
+            /** @description Per hook of those videos, most views first */
+            by_hook: components["schemas"]["AnalyticsHook"][];
+            /** @description Per channel, every post counted (those made outside the studio too), most views first */
+            by_channel: {
+                /**
+                 * @description The scheduling provider
+                 * @enum {string}
+                 */
+                provider: "provider_a" | "provider_b";
+                /** @description The channel (GET /social/connections); null when the provider named only the network */
+                channel_id: string | null;
+                /** @description Its network; null when unknown */
+                platform: ("tiktok" | "instagram" | "youtube" | "facebook" | "x" | "linkedin" | "threads" | "pinterest" | "bluesky") | null;
+                /** @description Its display name while it is connected */
+                name: string | null;
+                /** @description Views of the posts */
+                views: number;
+                /** @description Likes */
+                likes: number;
+                /** @description Comments */
+                comments: number;
+                /** @description Shares */
+                shares: number;
+                /** @description Posts counted in the row */
+                posts: number;
+            }[];
+            /** @description The hook whose posts drew the most views in the window; null when no hooked post was viewed */
+            best_hook: components["schemas"]["AnalyticsHook"] | null;
+        };
+        /** @description One hook's posts added up over the window */
+        AnalyticsHook: {
+            /** @description The hook (videos whose hooks differ only in case or spacing share a row) */
+            hook_text: string;
+            /** @description Videos that carried it */
+            videos: number;
+            /** @description Views of the posts */
+            views: number;
+            /** @description Likes */
+            likes: number;
+            /** @description Comments */
+            comments: number;
+            /** @description Shares */
+            shares: number;
+            /** @description Posts counted in the row */
+            posts: number;
         };
         /**
          * @description A sync of every connected provider, and the overview after it
@@ -3041,7 +3150,52 @@ export interface components {
          *             "shares": 212,
          *             "posts": 1
          *           }
-         *         ]
+         *         ],
+         *         "by_video": [
+         *           {
+         *             "video_id": 95,
+         *             "product_name": "Glow Serum",
+         *             "hook_text": "Wait for it…",
+         *             "views": 18420,
+         *             "likes": 1204,
+         *             "comments": 87,
+         *             "shares": 212,
+         *             "posts": 1
+         *           }
+         *         ],
+         *         "by_hook": [
+         *           {
+         *             "hook_text": "Wait for it…",
+         *             "videos": 1,
+         *             "views": 18420,
+         *             "likes": 1204,
+         *             "comments": 87,
+         *             "shares": 212,
+         *             "posts": 1
+         *           }
+         *         ],
+         *         "by_channel": [
+         *           {
+         *             "provider": "provider_a",
+         *             "channel_id": "acc_tt_82731",
+         *             "platform": "tiktok",
+         *             "name": "Glow Labs",
+         *             "views": 18420,
+         *             "likes": 1204,
+         *             "comments": 87,
+         *             "shares": 212,
+         *             "posts": 1
+         *           }
+         *         ],
+         *         "best_hook": {
+         *           "hook_text": "Wait for it…",
+         *           "videos": 1,
+         *           "views": 18420,
+         *           "likes": 1204,
+         *           "comments": 87,
+         *           "shares": 212,
+         *           "posts": 1
+         *         }
          *       }
          *     }
          */
@@ -14056,7 +14210,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The window, added up */
+            /** @description The window, added up and broken down */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -14115,7 +14269,52 @@ export interface operations {
                      *             "shares": 212,
                      *             "posts": 1
                      *           }
-                     *         ]
+                     *         ],
+                     *         "by_video": [
+                     *           {
+                     *             "video_id": 95,
+                     *             "product_name": "Glow Serum",
+                     *             "hook_text": "Wait for it…",
+                     *             "views": 18420,
+                     *             "likes": 1204,
+                     *             "comments": 87,
+                     *             "shares": 212,
+                     *             "posts": 1
+                     *           }
+                     *         ],
+                     *         "by_hook": [
+                     *           {
+                     *             "hook_text": "Wait for it…",
+                     *             "videos": 1,
+                     *             "views": 18420,
+                     *             "likes": 1204,
+                     *             "comments": 87,
+                     *             "shares": 212,
+                     *             "posts": 1
+                     *           }
+                     *         ],
+                     *         "by_channel": [
+                     *           {
+                     *             "provider": "provider_a",
+                     *             "channel_id": "acc_tt_82731",
+                     *             "platform": "tiktok",
+                     *             "name": "Glow Labs",
+                     *             "views": 18420,
+                     *             "likes": 1204,
+                     *             "comments": 87,
+                     *             "shares": 212,
+                     *             "posts": 1
+                     *           }
+                     *         ],
+                     *         "best_hook": {
+                     *           "hook_text": "Wait for it…",
+                     *           "videos": 1,
+                     *           "views": 18420,
+                     *           "likes": 1204,
+                     *           "comments": 87,
+                     *           "shares": 212,
+                     *           "posts": 1
+                     *         }
                      *       }
                      *     }
                      */
@@ -14326,7 +14525,52 @@ export interface operations {
                      *               "shares": 212,
                      *               "posts": 1
                      *             }
-                     *           ]
+                     *           ],
+                     *           "by_video": [
+                     *             {
+                     *               "video_id": 95,
+                     *               "product_name": "Glow Serum",
+                     *               "hook_text": "Wait for it…",
+                     *               "views": 18420,
+                     *               "likes": 1204,
+                     *               "comments": 87,
+                     *               "shares": 212,
+                     *               "posts": 1
+                     *             }
+                     *           ],
+                     *           "by_hook": [
+                     *             {
+                     *               "hook_text": "Wait for it…",
+                     *               "videos": 1,
+                     *               "views": 18420,
+                     *               "likes": 1204,
+                     *               "comments": 87,
+                     *               "shares": 212,
+                     *               "posts": 1
+                     *             }
+                     *           ],
+                     *           "by_channel": [
+                     *             {
+                     *               "provider": "provider_a",
+                     *               "channel_id": "acc_tt_82731",
+                     *               "platform": "tiktok",
+                     *               "name": "Glow Labs",
+                     *               "views": 18420,
+                     *               "likes": 1204,
+                     *               "comments": 87,
+                     *               "shares": 212,
+                     *               "posts": 1
+                     *             }
+                     *           ],
+                     *           "best_hook": {
+                     *             "hook_text": "Wait for it…",
+                     *             "videos": 1,
+                     *             "views": 18420,
+                     *             "likes": 1204,
+                     *             "comments": 87,
+                     *             "shares": 212,
+                     *             "posts": 1
+                     *           }
                      *         }
                      *       }
                      *     }

@@ -33,6 +33,7 @@ export class DynamoAnalyticsCache implements AnalyticsCache {
       synced_at: item.synced_at as string,
       totals: item.totals as CachedAnalytics['totals'],
       daily: (item.daily as CachedAnalytics['daily'] | undefined) ?? [],
+      posts: (item.posts as CachedAnalytics['posts']) ?? [],
     }));
   }
 }

@@ -440,7 +440,7 @@ export function createProviderA(options: ProviderAOptions = {}): SocialProvider 
         for (const [key, value] of Object.entries(perNetwork)) {
           if (!fromAyrsharePlatform(key) || typeof value !== 'object' || value === null) continue;
           const metrics = (value as { analytics?: unknown }).analytics ?? value;
-          tally.add(post.at, readMetrics(metrics), post.id);
+          tally.add(post.at, readMetrics(metrics), post.id, { platform: fromAyrsharePlatform(key) });
           counted = true;
         }
         if (!counted) tally.add(post.at, { views: 0, likes: 0, comments: 0, shares: 0 }, post.id);

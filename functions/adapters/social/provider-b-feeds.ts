@@ -94,7 +94,7 @@ export async function readAccountFeeds(http: ProviderHttp, pull: FeedPull): Prom
   const failures: ProviderError[] = [];
   await mapLimited(pull.accountIds, pull.concurrency, async (accountId) => {
     try {
-      for (const entry of await accountEntries(http, accountId, pull)) tally.add(entry.at, entry.metrics, entry.key);
+      for (const entry of await accountEntries(http, accountId, pull)) tally.add(entry.at, entry.metrics, entry.key, { channelId: accountId });
     } catch (error) {
       if (stopsEverything(error, pull.signal)) throw error;
       const failure = asPullFailure(error as ProviderError);

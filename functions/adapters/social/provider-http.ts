@@ -34,6 +34,7 @@ import { NoAnswer, parseRetryAfter, retryingFetch, sleep, type BackoffPolicy } f
 import { PLATFORMS, type Platform, type ProviderCredentials, type ProviderName } from '#domain/social';
 import { ProviderError, isProviderError } from '#ports/social-provider';
 import type { AnalyticsDay, ProviderAnalytics } from '#domain/analytics';
+import { keepNewestPosts, type PostFigures } from '#domain/analytics-breakdowns';
 
 const ENGLISH_ERRORS: z.core.$ZodErrorMap = en().localeError;
 const MAX_QUOTE = 240;
@@ -385,12 +386,22 @@ export function readMetrics(metrics: unknown): Metrics {
   return { views: pick(METRIC_ALIASES.views), likes: pick(METRIC_ALIASES.likes), comments: pick(METRIC_ALIASES.comments), shares: pick(METRIC_ALIASES.shares) };
 }
 
-/** Sums metrics per UTC day; `posts` counts each distinct post key once, on the day it went out. */
+/** Where one post's figures went out, as far as the provider says: for the per-post breakdowns. */
+export interface PostPlace {
+  channelId?: string | null;
+  platform?: Platform | null;
+}
+
+/**
+ * Sums metrics per UTC day; `posts` counts each distinct post key once, on the day it went out. Each
+ * add is kept post by post too (PostFigures), so the overview can break the figures down.
+ */
 export class AnalyticsTally {
   private readonly days = new Map<string, AnalyticsDay>();
   private readonly counted = new Set<string>();
+  private readonly posts: PostFigures[] = [];
 
-  add(at: Date, metrics: Metrics, postKey: string): void {
+  add(at: Date, metrics: Metrics, postKey: string, place: PostPlace = {}): void {
     const date = at.toISOString().slice(0, 10);
     let day = this.days.get(date);
     if (!day) {
@@ -405,6 +416,7 @@ export class AnalyticsTally {
       this.counted.add(postKey);
       day.posts += 1;
     }
+    this.posts.push({ post_id: postKey, channel_id: place.channelId ?? null, platform: place.platform ?? null, date, ...metrics });
   }
 
   result(): ProviderAnalytics {
@@ -417,6 +429,6 @@ export class AnalyticsTally {
       totals.shares += day.shares;
       totals.posts += day.posts;
     }
-    return { totals, daily };
+    return { totals, daily, posts: keepNewestPosts(this.posts) };
   }
 }

@@ -1,6 +1,6 @@
 /** GET /analytics and POST /analytics/sync (buildOverview in functions/domain/analytics.ts answers the overview). */
 import * as z from 'zod/mini';
-import { SOCIAL_PROVIDERS } from '#domain/social';
+import { PLATFORMS, SOCIAL_PROVIDERS } from '#domain/social';
 import { failure, meaning, timestamp } from './envelope';
 
 const count = (what: string) => meaning(z.number().check(z.nonnegative()), what);
@@ -16,6 +16,41 @@ const totals = meaning(z.object(figures), 'The figures added up over the window'
 const day = z.object({ date: meaning(date, 'The UTC day'), ...figures });
 const daily = meaning(z.array(day), 'The figures day by day, oldest first');
 const provider = meaning(z.enum(SOCIAL_PROVIDERS), 'The scheduling provider');
+const postFigures = { ...figures, posts: count('Posts counted in the row') };
+const hookRow = z
+  .object({
+    hook_text: meaning(z.string(), 'The hook (videos whose hooks differ only in case or spacing share a row)'),
+    videos: count('Videos that carried it'),
+    ...postFigures,
+  })
+  .register(z.globalRegistry, { id: 'AnalyticsHook', description: "One hook's posts added up over the window" });
+const breakdowns = {
+  by_video: meaning(
+    z.array(
+      z.object({
+        video_id: meaning(z.int().check(z.positive()), 'The video (GET /videos/{id})'),
+        product_name: meaning(z.nullable(z.string()), 'Its product; null when the video or product was deleted'),
+        hook_text: meaning(z.nullable(z.string()), 'Its hook; null when it had none or was deleted'),
+        ...postFigures,
+      }),
+    ),
+    'Per video posted from the studio, most views first',
+  ),
+  by_hook: meaning(z.array(hookRow), 'Per hook of those videos, most views first'),
+  by_channel: meaning(
+    z.array(
+      z.object({
+        provider,
+        channel_id: meaning(z.nullable(z.string()), 'The channel (GET /social/connections); null when the provider named only the network'),
+        platform: meaning(z.nullable(z.enum(PLATFORMS)), 'Its network; null when unknown'),
+        name: meaning(z.nullable(z.string()), 'Its display name while it is connected'),
+        ...postFigures,
+      }),
+    ),
+    'Per channel, every post counted (those made outside the studio too), most views first',
+  ),
+  best_hook: meaning(z.nullable(hookRow), 'The hook whose posts drew the most views in the window; null when no hooked post was viewed'),
+};
 
 export const analyticsOverviewResponse = z
   .object({
@@ -37,8 +72,12 @@ export const analyticsOverviewResponse = z
       'Each connected provider\'s figures',
     ),
     daily,
+    ...breakdowns,
   })
-  .register(z.globalRegistry, { id: 'AnalyticsOverview', description: 'What the posts did over a window, from the last syncs: per provider and added up' });
+  .register(z.globalRegistry, {
+    id: 'AnalyticsOverview',
+    description: 'What the posts did over a window, from the last syncs: per provider and added up, and per video, hook and channel',
+  });
 
 export const analyticsSyncResponse = z
   .object({

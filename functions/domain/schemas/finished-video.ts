@@ -9,7 +9,7 @@ export const finishedVideoResponse = z
     product_id: meaning(recordId, 'The product it shows'),
     url: meaning(link, 'The video (MP4, H.264 and AAC), a signed link to play'),
     url_expires_at: meaning(timestamp, 'When the links stop working: GET the video again for fresh ones'),
-    download_url: link.check(z.meta({ description: 'The same MP4 as url, answered with Content-Disposition: attachment (filename reaction-video-<id>.mp4); it expires with url' })),
+    download_url: link.check(z.meta({ description: 'The same MP4 as url, answered with Content-Disposition: attachment, named after its product and hook (e.g. glow-serum-wait-for-it.mp4; reaction-video-<id>.mp4 when neither is known); it expires with url' })),
     thumbnail_url: meaning(link, 'The poster (JPEG): the reaction at its peak, captioned'),
     duration_s: meaning(z.number(), 'Its length in seconds'),
     width: meaning(z.int(), 'Width in pixels (1080)'),

@@ -56,6 +56,10 @@ const OVERVIEW: z.output<typeof analyticsOverviewResponse> = {
   totals: TOTALS,
   providers: [{ provider: 'provider_a', synced_at: UPDATED_AT, synced_days: 30, covers_window: true, totals: TOTALS, daily: [DAY] }],
   daily: [DAY],
+  by_video: [{ video_id: IDS.video, product_name: 'Glow Serum', hook_text: 'Wait for it…', ...TOTALS }],
+  by_hook: [{ hook_text: 'Wait for it…', videos: 1, ...TOTALS }],
+  by_channel: [{ provider: 'provider_a', channel_id: 'acc_tt_82731', platform: 'tiktok', name: 'Glow Labs', ...TOTALS }],
+  best_hook: { hook_text: 'Wait for it…', videos: 1, ...TOTALS },
 };
 
 export const SOCIAL_SAMPLES = [

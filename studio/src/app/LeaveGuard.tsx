@@ -2,12 +2,13 @@
  * While an upload is on its way to storage, leaving would drop it: following a link to another page
  * of the studio asks first (a dialog), and a reload or closing the tab gets the browser's own question.
  * Links are caught before the router sees them, which spares the first load React Router's data
- * router (18.6 KB gzipped) that its own navigation blocker needs; the browser's Back button is not
- * asked about.
+ * router (18.6 KB gzipped) that its own navigation blocker needs; the browser's Back button is held
+ * by a copy of the page's history entry (back-guard.ts) and asks the same.
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useUploadsInFlight } from '../api/uploads-in-flight';
+import { holdBack, type BackHold } from './back-guard';
 
 // The dialog (a modal and its scroll lock) stays out of the first load: most visits never need it.
 const LeaveDialog = lazy(() => import('./LeaveDialog'));
@@ -25,7 +26,8 @@ function leavingTo(event: MouseEvent): string | null {
 export function LeaveGuard() {
   const uploading = useUploadsInFlight() > 0;
   const navigate = useNavigate();
-  const [asked, setAsked] = useState<string | null>(null);
+  /** Where a link would have gone, or the back hold when it was Back. */
+  const [asked, setAsked] = useState<string | BackHold | null>(null);
 
   useEffect(() => {
     if (!uploading) return;
@@ -40,9 +42,13 @@ export function LeaveGuard() {
     };
     window.addEventListener('beforeunload', ask);
     document.addEventListener('click', hold, true);
+    const back = holdBack(window, () => setAsked(back));
     return () => {
       window.removeEventListener('beforeunload', ask);
       document.removeEventListener('click', hold, true);
+      back.release();
+      // A question left open when the upload ended is not asked again by the next one.
+      setAsked(null);
     };
   }, [uploading]);
 
@@ -50,7 +56,8 @@ export function LeaveGuard() {
   if (asked === null || !uploading) return null;
   const leave = () => {
     setAsked(null);
-    navigate(asked);
+    if (typeof asked === 'string') void navigate(asked);
+    else asked.leave();
   };
   return (
     <Suspense fallback={null}>

@@ -1,12 +1,15 @@
 /**
  * The social use cases' world in memory: both providers faked, the post, connection and analytics
- * stores, the cipher, finished videos and the rate limiter, over a clock the test sets.
+ * stores, the cipher, finished videos (with their jobs and products) and the rate limiter, over a
+ * clock the test sets.
  */
 import type { Channel, ProviderCredentials, ProviderName } from '#domain/social';
 import type { Video } from '#domain/video';
 import type { Dependencies } from '#ports/dependencies';
+import { newJob } from '#domain/job-execution';
 import { storeConnection } from '#use-cases/set-connection';
 import { testDependencies } from '#test-support/wiring';
+import { promptRequest } from '#test-support/video-jobs';
 import { MemoryAnalyticsCache } from './analytics-cache';
 import { MemoryBlobStore } from './blob-store';
 import { MemoryConnectionStore } from './connection-store';
@@ -14,6 +17,8 @@ import { MemoryCredentialCipher } from './credential-cipher';
 import { MemoryPostStore } from './post-store';
 import { MemoryRateLimiter } from './rate-limiter';
 import { fakeSocial } from './social-provider';
+import { MemoryJobStore } from './job-store';
+import { MemoryProductStore } from './product-store';
 import { MemoryVideoLibrary } from './video-library';
 
 export const TIKTOK: Channel = { id: 'ch-tiktok', platform: 'tiktok', name: 'Acme on TikTok', username: 'acme', active: true };
@@ -29,9 +34,23 @@ export function socialWorld(start = new Date('2026-03-01T10:00:00Z')) {
   const analytics = new MemoryAnalyticsCache();
   const cipher = new MemoryCredentialCipher();
   const videos = new MemoryVideoLibrary();
+  const jobs = new MemoryJobStore(undefined, videos);
+  const products = new MemoryProductStore();
   const blobs = new MemoryBlobStore();
   const rateLimits = new MemoryRateLimiter(() => now.getTime());
-  const deps: Dependencies = testDependencies({ social: fakes.social, posts, connections, analytics, cipher, videos, blobs, rateLimits, now: () => now });
+  const deps: Dependencies = testDependencies({
+    social: fakes.social,
+    posts,
+    connections,
+    analytics,
+    cipher,
+    videos,
+    jobs,
+    products,
+    blobs,
+    rateLimits,
+    now: () => now,
+  });
   return {
     deps,
     provider_a: fakes.provider_a,
@@ -39,6 +58,9 @@ export function socialWorld(start = new Date('2026-03-01T10:00:00Z')) {
     posts,
     connections,
     analytics,
+    videos,
+    jobs,
+    products,
     setNow(at: Date) {
       now = at;
     },
@@ -46,14 +68,26 @@ export function socialWorld(start = new Date('2026-03-01T10:00:00Z')) {
     async connect(accountId: number, provider: ProviderName, channels: Channel[], credentials: ProviderCredentials = { apiKey: `${provider}_key_0123456789` }) {
       return (await storeConnection(deps, { accountId, provider, credentials, channels })).connection;
     },
-    /** A finished video of the account, as Finalize records it. */
-    async video(accountId: number): Promise<Video> {
+    /**
+     * A finished video of the account, as Finalize records it. Named (a product and a hook): its
+     * product and job are stored too, as the studio's flow leaves them.
+     */
+    async video(accountId: number, named?: { product: string; hook: string | null }): Promise<Video> {
       const id = await videos.newVideoId();
+      let productId = 1;
+      let jobId = 1000 + id;
+      if (named) {
+        productId = await products.newProductId();
+        const at = now.toISOString();
+        await products.create({ id: productId, account_id: accountId, name: named.product, description: null, demo: null, created_at: at, updated_at: at });
+        jobId = await jobs.newJobId();
+        jobs.put({ ...newJob(accountId, jobId, promptRequest(productId, { hookText: named.hook }), null, 1, now), status: 'done', video_id: id });
+      }
       const video: Video = {
         id,
         account_id: accountId,
-        job_id: 1000 + id,
-        product_id: 1,
+        job_id: jobId,
+        product_id: productId,
         key: `videos/${accountId}/${id}.mp4`,
         poster_key: `videos/${accountId}/${id}.jpg`,
         duration_s: 2,

@@ -1,6 +1,7 @@
 /**
  * Analytics: the connected providers' figures for the last 7, 30 or 90 days, read from the API's
- * cache (GET /analytics never calls a provider); "Sync now" asks the providers again.
+ * cache (GET /analytics never calls a provider), added up and broken down per video, hook and
+ * channel; "Sync now" asks the providers again.
  */
 import { useState } from 'react';
 import { Alert, Anchor, Button, Group, Loader, SegmentedControl, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
@@ -12,13 +13,13 @@ import { unwrap } from '#client/result';
 import { api } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { analyticsKey, fetchOverview } from './analytics-query';
 import { AnalyticsCharts } from './AnalyticsCharts';
+import { Breakdowns } from './Breakdowns';
 import { ProviderSyncState } from './ProviderSyncState';
 import { StatCards } from './StatCards';
 import { SyncReport } from './SyncReport';
 import { formatDay, WINDOWS, type SyncResult, type WindowDays } from './analytics-words';
-
-const analyticsKey = (days: number) => ['analytics', days] as const;
 
 export default function AnalyticsPage() {
   const queries = useQueryClient();
@@ -26,7 +27,7 @@ export default function AnalyticsPage() {
   const days = Number(windowDays);
   const overview = useQuery({
     queryKey: analyticsKey(days),
-    queryFn: async () => (await unwrap(api.GET('/analytics', { params: { query: { days } } }))).data,
+    queryFn: () => fetchOverview(days),
     placeholderData: keepPreviousData,
   });
   const [report, setReport] = useState<SyncResult | null>(null);
@@ -94,6 +95,7 @@ export default function AnalyticsPage() {
           </section>
           <ProviderSyncState providers={data.providers} />
           <AnalyticsCharts overview={data} />
+          <Breakdowns overview={data} />
         </>
       )}
     </Stack>

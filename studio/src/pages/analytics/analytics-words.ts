@@ -1,5 +1,5 @@
 /** The analytics page's names, colours and date words. */
-import type { components } from '#client/schema';
+import type { components } from '#client/types';
 
 export type Overview = components['schemas']['AnalyticsOverview'];
 export type SyncResult = components['schemas']['AnalyticsSync'];

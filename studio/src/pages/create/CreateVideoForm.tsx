@@ -57,10 +57,10 @@ export function CreateVideoForm({ above }: { above?: ReactNode }) {
   const [start] = useState(() => restoreDraft(session.read(), params));
   const [form, setForm] = useState<CreateForm>(start.form);
   const [reference, setReference] = useState<Reference>(start.reference);
-  const [variants, setVariants] = useState<Variants>(NO_VARIANTS);
+  const [variants, setVariants] = useState<Variants>(start.variants);
   const [attempted, setAttempted] = useState(false);
   // Kept as it changes: leaving the page (or the studio, in this tab) and coming back finds it as it was.
-  useEffect(() => session.write(draftText(form, reference)), [form, reference]);
+  useEffect(() => session.write(draftText(form, reference, variants)), [form, reference, variants]);
   // A product named in the address after the form is drawn (the sample product, made from the checklist above) is chosen too.
   // (Adjusted while rendering, as React advises for state that follows a prop: no effect, no second render.)
   const named = params.get('product_id');

@@ -1,9 +1,10 @@
 /**
  * The New video form kept while a person goes elsewhere in the studio and comes back (this tab only:
- * sessionStorage). Everything typed and chosen is kept but an uploaded reference file, whose upload
- * is used once and cannot be shown again; a link is kept. A draft from another version of the form,
+ * sessionStorage). Everything typed and chosen is kept, the variants too (their hooks and avatars),
+ * but an uploaded reference file, whose upload is used once and cannot be shown again; a link is kept. A draft from another version of the form,
  * or any text that is not one, gives the empty form.
  */
+import { NO_VARIANTS, withHook, type Variants } from './batch-request';
 import { CAPTION_DEFAULTS, DURATION_OPTIONS, POSITION_OPTIONS, SIZE_OPTIONS, STYLE_OPTIONS, type Caption } from './caption';
 import { EMPTY_REFERENCE, type Reference } from './reference';
 import { SOUND_DEFAULT, SOUND_OPTIONS, type SoundChoice } from './sound';
@@ -28,8 +29,8 @@ export function blankForm(params: URLSearchParams): CreateForm {
   };
 }
 
-export function draftText(form: CreateForm, reference: Reference): string {
-  return JSON.stringify({ version: VERSION, form, reference: { source: reference.source, url: reference.url } });
+export function draftText(form: CreateForm, reference: Reference, variants: Variants = NO_VARIANTS): string {
+  return JSON.stringify({ version: VERSION, form, reference: { source: reference.source, url: reference.url }, variants });
 }
 
 type Loose = Record<string, unknown>;
@@ -72,9 +73,21 @@ function formOf(kept: Loose, blank: CreateForm): CreateForm {
   };
 }
 
+/** More hooks than any batch takes are not kept: a draft is a convenience, not a store. */
+const KEPT_HOOKS_MAX = 50;
+
+/** Drafts written before variants were kept have none: no variants. */
+function variantsOf(value: unknown): Variants {
+  if (!isObject(value)) return NO_VARIANTS;
+  const hooks = (Array.isArray(value.hooks) ? value.hooks : []).filter((hook): hook is string => typeof hook === 'string').slice(0, KEPT_HOOKS_MAX);
+  const avatarIds = (Array.isArray(value.avatarIds) ? value.avatarIds : []).filter((avatarId): avatarId is string => id(avatarId, null) !== null);
+  return { ...hooks.reduce(withHook, { ...NO_VARIANTS, on: value.on === true }), avatarIds: [...new Set(avatarIds)] };
+}
+
 export interface Restored {
   form: CreateForm;
   reference: Reference;
+  variants: Variants;
   /** Whether a kept draft filled in something (a draft of the empty form restores nothing). */
   restored: boolean;
 }
@@ -88,10 +101,11 @@ export function restoreDraft(saved: string | null, params: URLSearchParams): Res
   } catch {
     kept = null;
   }
-  if (!isObject(kept) || kept.version !== VERSION || !isObject(kept.form)) return { form: blank, reference: EMPTY_REFERENCE, restored: false };
+  if (!isObject(kept) || kept.version !== VERSION || !isObject(kept.form)) return { form: blank, reference: EMPTY_REFERENCE, variants: NO_VARIANTS, restored: false };
   const form = formOf(kept.form, blank);
   if (params.get('product_id')) form.productId = blank.productId;
   if (params.get('reaction_id')) Object.assign(form, { method: 'reuse', reactionId: blank.reactionId });
   const reference = isObject(kept.reference) && kept.reference.source === 'link' ? { ...EMPTY_REFERENCE, source: 'link' as const, url: text(kept.reference.url, '') } : EMPTY_REFERENCE;
-  return { form, reference, restored: draftText(form, reference) !== draftText(blank, EMPTY_REFERENCE) };
+  const variants = variantsOf(kept.variants);
+  return { form, reference, variants, restored: draftText(form, reference, variants) !== draftText(blank, EMPTY_REFERENCE) };
 }

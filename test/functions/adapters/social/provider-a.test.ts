@@ -590,13 +590,26 @@ describe('analytics', () => {
     expect(list!.headers['profile-key']).toBe(PROFILE_KEY);
     expect(rest.every((r) => r.method === 'POST' && r.path === '/api/analytics/post' && r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
     expect(rest.map((r) => (r.body as { id: string }).id).sort()).toEqual(['p_gone', 'p_sched', 'p_today']);
-    expect(analytics).toEqual({
+    const { posts, ...summed } = analytics;
+    expect(summed).toEqual({
       totals: { views: 1_100, likes: 65, comments: 7, shares: 9, posts: 3 },
       daily: [
         { date: '2025-06-13', views: 1_000, likes: 50, comments: 4, shares: 6, posts: 2 },
         { date: '2025-06-15', views: 100, likes: 15, comments: 3, shares: 3, posts: 1 },
       ],
     });
+    // The same figures post by post and network by network (Ayrshare names the network, not the channel), newest first.
+    expect(posts).toHaveLength(4);
+    expect(posts!.slice(0, 2)).toEqual([
+      { post_id: 'p_today', channel_id: null, platform: 'x', date: '2025-06-15', views: 0, likes: 10, comments: 2, shares: 3 },
+      { post_id: 'p_today', channel_id: null, platform: 'youtube', date: '2025-06-15', views: 100, likes: 5, comments: 1, shares: 0 },
+    ]);
+    expect(posts!.slice(2)).toEqual(
+      expect.arrayContaining([
+        { post_id: 'p_sched', channel_id: null, platform: 'tiktok', date: '2025-06-13', views: 1_000, likes: 50, comments: 4, shares: 6 },
+        { post_id: 'p_gone', channel_id: null, platform: null, date: '2025-06-13', views: 0, likes: 0, comments: 0, shares: 0 },
+      ]),
+    );
   });
 
   it('a one-day window only keeps today', async () => {
@@ -612,6 +625,7 @@ describe('analytics', () => {
     await expect(provider.analytics(credentials, { days: 30, now: NOW })).resolves.toEqual({
       totals: { views: 0, likes: 0, comments: 0, shares: 0, posts: 0 },
       daily: [],
+      posts: [],
     });
   });
 

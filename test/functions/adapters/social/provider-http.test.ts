@@ -308,12 +308,18 @@ describe('analytics helpers', () => {
     const tally = new AnalyticsTally();
     tally.add(new Date('2025-06-15T01:00:00Z'), { views: 1, likes: 1, comments: 0, shares: 0 }, 'p1');
     tally.add(new Date('2025-06-14T23:59:59Z'), { views: 10, likes: 0, comments: 2, shares: 1 }, 'p2');
-    tally.add(new Date('2025-06-15T05:00:00Z'), { views: 5, likes: 0, comments: 0, shares: 0 }, 'p1');
+    tally.add(new Date('2025-06-15T05:00:00Z'), { views: 5, likes: 0, comments: 0, shares: 0 }, 'p1', { platform: 'tiktok' });
     expect(tally.result()).toEqual({
       totals: { views: 16, likes: 1, comments: 2, shares: 1, posts: 2 },
       daily: [
         { date: '2025-06-14', views: 10, likes: 0, comments: 2, shares: 1, posts: 1 },
         { date: '2025-06-15', views: 6, likes: 1, comments: 0, shares: 0, posts: 1 },
+      ],
+      // Each add as it came, newest day first, with where the provider said it went out.
+      posts: [
+        { post_id: 'p1', channel_id: null, platform: null, date: '2025-06-15', views: 1, likes: 1, comments: 0, shares: 0 },
+        { post_id: 'p1', channel_id: null, platform: 'tiktok', date: '2025-06-15', views: 5, likes: 0, comments: 0, shares: 0 },
+        { post_id: 'p2', channel_id: null, platform: null, date: '2025-06-14', views: 10, likes: 0, comments: 2, shares: 1 },
       ],
     });
   });
