@@ -7,6 +7,7 @@
  * subscribes an address (confirmed from the mail AWS sends), and anything else can subscribe later.
  */
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type * as budgets from 'aws-cdk-lib/aws-budgets';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -18,6 +19,8 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { capacityAlarms, type CapacityAlarmSources } from './capacity-alarms';
+import { costBudget } from './cost-budget';
 import { METRIC_SHAPES, METRICS_NAMESPACE, SERVICE_NAME, type MetricName } from '#domain/metrics';
 
 export interface ObservabilityProps {
@@ -27,6 +30,10 @@ export interface ObservabilityProps {
   failureQueues: Readonly<Record<string, sqs.IQueue>>;
   /** An address the alarm topic mails (CDK context `alarmEmail`). */
   alarmEmail?: string;
+  /** What the capacity alarms watch (capacity-alarms.ts). */
+  capacity: Omit<CapacityAlarmSources, 'httpApi'>;
+  /** The account's monthly cost budget in USD (CDK context `monthlyBudgetUsd`). */
+  monthlyBudgetUsd: number;
 }
 
 /** The thresholds, in one place: docs/aws.md explains them. */
@@ -67,11 +74,15 @@ function splitMetric(name: MetricName, statistic: string, label: string): cloudw
 }
 
 export class Observability extends Construct {
-  /** By name: api5xx, failedJobs, failedExecutions, throttles, and `<queue>Depth` per failure queue. */
+  /**
+   * By name: api5xx, failedJobs, failedExecutions, throttles, the capacity alarms (renderNearTimeout,
+   * apiP99, dynamoThrottles, concurrency, `<queue>Age` per work queue) and `<queue>Depth` per failure queue.
+   */
   readonly alarms: Record<string, cloudwatch.Alarm>;
   readonly dashboard: cloudwatch.Dashboard;
-  /** Where every alarm's state changes go. */
+  /** Where every alarm's state changes go, and the cost budget's alerts. */
   readonly alarmTopic: sns.Topic;
+  readonly budget: budgets.CfnBudget;
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
@@ -136,6 +147,7 @@ export class Observability extends Construct {
         1,
       ),
     };
+    Object.assign(this.alarms, capacityAlarms({ httpApi, ...props.capacity }, alarm));
     for (const [name, queue] of Object.entries(props.failureQueues)) {
       this.alarms[`${name}Depth`] = alarm(
         `${name}Depth`,
@@ -146,6 +158,7 @@ export class Observability extends Construct {
     }
 
     this.alarmTopic = alarmTopic(this, props.alarmEmail);
+    this.budget = costBudget(this, this.alarmTopic, props.monthlyBudgetUsd);
     const notify = new cloudwatchActions.SnsAction(this.alarmTopic);
     for (const each of Object.values(this.alarms)) {
       each.addAlarmAction(notify);
@@ -202,7 +215,7 @@ function alarmTopic(scope: Construct, email: string | undefined): sns.Topic {
   });
   key.addToResourcePolicy(
     new iam.PolicyStatement({
-      principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+      principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com'), new iam.ServicePrincipal('budgets.amazonaws.com')],
       actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
       resources: ['*'],
     }),

@@ -27,6 +27,8 @@ import { MediaDelivery } from './media-delivery';
 import { Workers } from './workers';
 import { Webhooks } from './webhooks';
 import { alarmEmailFromContext, Observability } from './observability';
+import { monthlyBudgetFromContext } from './cost-budget';
+import { PIPELINE_FUNCTION_SIZES } from './function-sizes';
 import { StudioHosting } from './studio-hosting';
 import { mailFromContext } from './mail';
 
@@ -112,6 +114,12 @@ export class ReactionStudioStack extends Stack {
         WebhookStreamFailures: this.webhooks.failedStreamBatches,
       },
       alarmEmail: alarmEmailFromContext(this),
+      capacity: {
+        table: this.data.table,
+        render: { fn: this.jobs.functions.render, timeoutS: PIPELINE_FUNCTION_SIZES.render.timeoutS },
+        workQueues: { WebhookDeliveries: this.webhooks.queue },
+      },
+      monthlyBudgetUsd: monthlyBudgetFromContext(this),
     });
 
     this.studio = new StudioHosting(this, 'Studio', {

@@ -5,21 +5,42 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { ALARM_THRESHOLDS, alarmEmailFromContext, Observability } from '#cloud/observability';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '#domain/metrics';
+import { CAPACITY_THRESHOLDS } from '#cloud/capacity-alarms';
+import { DEFAULT_MONTHLY_BUDGET_USD, monthlyBudgetFromContext } from '#cloud/cost-budget';
 import type { Json } from '#test-support/cdk-template';
+
+const RENDER_TIMEOUT_S = 900;
 
 function build(alarmEmail?: string) {
   const stack = new Stack(new App(), 'ObservabilityTest');
   const httpApi = new HttpApi(stack, 'HttpApi');
   const stateMachine = new sfn.StateMachine(stack, 'StateMachine', { definitionBody: sfn.DefinitionBody.fromChainable(new sfn.Pass(stack, 'Pass')) });
   const queue = new sqs.Queue(stack, 'Failures');
-  const observability = new Observability(stack, 'Observability', { httpApi, stateMachine, failureQueues: { WorkerFailures: queue }, alarmEmail });
+  const deliveries = new sqs.Queue(stack, 'Deliveries');
+  const table = new dynamodb.Table(stack, 'Table', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING } });
+  const render = new lambda.Function(stack, 'Render', { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => {}') });
+  const observability = new Observability(stack, 'Observability', {
+    httpApi,
+    stateMachine,
+    failureQueues: { WorkerFailures: queue },
+    alarmEmail,
+    capacity: { table, render: { fn: render, timeoutS: RENDER_TIMEOUT_S }, workQueues: { WebhookDeliveries: deliveries } },
+    monthlyBudgetUsd: 250,
+  });
   const template = Template.fromStack(stack);
   const id = (c: { node: { defaultChild?: unknown } }) => stack.getLogicalId(c.node.defaultChild as never);
-  return { stack, template, observability, ids: { api: id(httpApi), stateMachine: id(stateMachine), queue: id(queue) } };
+  return {
+    stack,
+    template,
+    observability,
+    ids: { api: id(httpApi), stateMachine: id(stateMachine), queue: id(queue), deliveries: id(deliveries), table: id(table), render: id(render) },
+  };
 }
 
 const built = build();
@@ -32,7 +53,9 @@ const metricsOf = (props: Json): Json[] => (props.Metrics as Json[]).filter((m) 
 
 describe('alarms', () => {
   test('there is one per condition and one per failure queue, none of them firing on missing data', () => {
-    expect(Object.keys(built.observability.alarms).sort()).toEqual(['WorkerFailuresDepth', 'api5xx', 'failedExecutions', 'failedJobs', 'throttles']);
+    expect(Object.keys(built.observability.alarms).sort()).toEqual(
+      ['WebhookDeliveriesAge', 'WorkerFailuresDepth', 'api5xx', 'apiP99', 'concurrency', 'dynamoThrottles', 'failedExecutions', 'failedJobs', 'renderNearTimeout', 'throttles'].sort(),
+    );
     for (const name of Object.keys(built.observability.alarms)) {
       const props = alarmProps(name);
       expect(props.TreatMissingData).toBe('notBreaching');
@@ -87,6 +110,97 @@ describe('alarms', () => {
   });
 });
 
+describe('capacity alarms: warnings while there is still time to act', () => {
+  test("a render call that ran 80 % of its timeout: the render function's longest Duration in 5 minutes", () => {
+    expect(alarmProps('renderNearTimeout')).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Duration',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: built.ids.render } }],
+      Statistic: 'Maximum',
+      Threshold: RENDER_TIMEOUT_S * 1000 * 0.8,
+    });
+  });
+
+  test('API p99 latency, three periods running', () => {
+    expect(alarmProps('apiP99')).toMatchObject({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: 'Latency',
+      ExtendedStatistic: 'p99',
+      Threshold: CAPACITY_THRESHOLDS.apiP99Ms,
+      EvaluationPeriods: 3,
+    });
+  });
+
+  test("DynamoDB: the table's throttled reads and writes together", () => {
+    const props = alarmProps('dynamoThrottles');
+    expect((props.Metrics as Json[]).find((m) => m.Expression).Expression).toBe('reads + writes');
+    const inputs = metricsOf(props);
+    expect(inputs.map((m) => m.MetricName).sort()).toEqual(['ReadThrottleEvents', 'WriteThrottleEvents']);
+    for (const m of inputs) expect(m.Dimensions).toEqual([{ Name: 'TableName', Value: { Ref: built.ids.table } }]);
+  });
+
+  test("Lambda concurrency: the account's claimed concurrency against its quota from Service Quotas, at 80 %", () => {
+    const props = alarmProps('concurrency');
+    expect(props.Threshold).toBe(CAPACITY_THRESHOLDS.concurrencyPercent);
+    expect((props.Metrics as Json[]).find((m) => m.Expression).Expression).toBe('100 * claimed / SERVICE_QUOTA(usage)');
+    const inputs = metricsOf(props);
+    expect(inputs).toContainEqual({ Namespace: 'AWS/Lambda', MetricName: 'ClaimedAccountConcurrency' });
+    expect(inputs).toContainEqual({
+      Namespace: 'AWS/Usage',
+      MetricName: 'ResourceCount',
+      Dimensions: expect.arrayContaining([
+        { Name: 'Service', Value: 'Lambda' },
+        { Name: 'Type', Value: 'Resource' },
+        { Name: 'Resource', Value: 'ConcurrentExecutions' },
+        { Name: 'Class', Value: 'None' },
+      ]),
+    });
+  });
+
+  test('a work queue: its oldest message waiting 15 minutes', () => {
+    expect(alarmProps('WebhookDeliveriesAge')).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [built.ids.deliveries, 'QueueName'] } }],
+      Threshold: CAPACITY_THRESHOLDS.queueAgeS,
+    });
+  });
+});
+
+describe('the monthly cost budget', () => {
+  const topicRef = () => ({ Ref: built.stack.getLogicalId(built.observability.alarmTopic.node.defaultChild as never) });
+
+  test('is the amount given, told to the alarm topic at 80 % spent and when the month is forecast past it', () => {
+    built.template.hasResourceProperties('AWS::Budgets::Budget', {
+      Budget: { BudgetType: 'COST', TimeUnit: 'MONTHLY', BudgetLimit: { Amount: 250, Unit: 'USD' } },
+      NotificationsWithSubscribers: [
+        { Notification: { NotificationType: 'ACTUAL', ComparisonOperator: 'GREATER_THAN', Threshold: 80, ThresholdType: 'PERCENTAGE' }, Subscribers: [{ SubscriptionType: 'SNS', Address: topicRef() }] },
+        { Notification: { NotificationType: 'FORECASTED', ComparisonOperator: 'GREATER_THAN', Threshold: 100, ThresholdType: 'PERCENTAGE' }, Subscribers: [{ SubscriptionType: 'SNS', Address: topicRef() }] },
+      ],
+    });
+  });
+
+  test('AWS Budgets may publish to the encrypted topic: the topic policy and the key allow it', () => {
+    const policies = Object.values(built.template.findResources('AWS::SNS::TopicPolicy')) as Json[];
+    expect(policies.flatMap((policy) => policy.Properties.PolicyDocument.Statement as Json[])).toContainEqual(
+      expect.objectContaining({ Principal: { Service: 'budgets.amazonaws.com' }, Action: 'sns:Publish' }),
+    );
+    const keys = Object.values(built.template.findResources('AWS::KMS::Key')) as Json[];
+    const statements = keys.flatMap((key) => key.Properties.KeyPolicy.Statement as Json[]);
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Principal: { Service: expect.arrayContaining(['budgets.amazonaws.com', 'cloudwatch.amazonaws.com']) } }),
+    );
+  });
+
+  test('context monthlyBudgetUsd is a positive amount; unset is the default', () => {
+    const withContext = (monthlyBudgetUsd: unknown) => monthlyBudgetFromContext(new Stack(new App({ context: monthlyBudgetUsd === undefined ? {} : { monthlyBudgetUsd } }), 'S'));
+    expect(withContext(undefined)).toBe(DEFAULT_MONTHLY_BUDGET_USD);
+    expect(withContext('40')).toBe(40);
+    expect(withContext(1000)).toBe(1000);
+    for (const bad of ['0', '-5', 'lots']) expect(() => withContext(bad)).toThrow('context monthlyBudgetUsd must be a positive number');
+  });
+});
+
 describe('the dashboard', () => {
   const body = (): string => JSON.stringify(built.template.findResources('AWS::CloudWatch::Dashboard'));
 
@@ -121,7 +235,7 @@ describe('the alarm topic', () => {
     expect(resources[keyId].Properties.EnableKeyRotation).toBe(true);
     const statements = resources[keyId].Properties.KeyPolicy.Statement as Json[];
     expect(statements).toContainEqual(
-      expect.objectContaining({ Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] }),
+      expect.objectContaining({ Principal: { Service: expect.arrayContaining(['cloudwatch.amazonaws.com']) }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] }),
     );
   });
 
