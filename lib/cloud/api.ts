@@ -40,14 +40,10 @@ import { acknowledge } from './nag';
 import { OPENAPI_DOCUMENT_ENV, OPENAPI_FILE } from '#functions/openapi/docs-assets';
 import { AWS_INLINE_UPLOAD_MAX_BYTES } from '#domain/uploads';
 import { McpEndpoint } from './mcp-endpoint';
+import { activeAccountsFromContext, stageThrottle } from './stage-throttle';
 import type { MailSetup } from './mail';
 import type { BillingConfig } from './billing-config';
 
-/**
- * A stage-wide backstop against floods; the contract's per-account limit (120 a minute, counted in
- * DynamoDB) is enforced by the handlers.
- */
-const STAGE_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
 /** Read by settingsFromEnv (functions/config.ts) as Settings.inlineUploadMaxBytes. */
 export const INLINE_UPLOAD_ENV = 'INLINE_UPLOAD_MAX_BYTES';
 
@@ -114,7 +110,8 @@ export class Api extends Construct {
       httpApi: this.httpApi,
       stageName: '$default',
       autoDeploy: true,
-      throttle: STAGE_THROTTLE,
+      // A backstop above the handlers' per-account limit, sized for every active account at once (stage-throttle.ts).
+      throttle: stageThrottle(activeAccountsFromContext(this)),
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
         format: AccessLogFormat.custom(

@@ -2,6 +2,7 @@
  * The synthesised CloudFormation template, read as the specification of what `cdk deploy` creates.
  * The stack is synthesised once per run for every template suite (test/support/cdk-template.ts).
  */
+import { DEFAULT_ACTIVE_ACCOUNTS, stageThrottle } from '#cloud/stage-throttle';
 import * as path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { PIPELINE_FUNCTIONS, type PipelineFunction } from '#pipeline/steps';
@@ -141,7 +142,8 @@ describe('the HTTP API', () => {
     synthesis.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
-      DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
+      // The formula's answer for the default expected load (stage-throttle.test.ts holds the formula).
+      DefaultRouteSettings: { ThrottlingRateLimit: stageThrottle(DEFAULT_ACTIVE_ACCOUNTS).rateLimit, ThrottlingBurstLimit: stageThrottle(DEFAULT_ACTIVE_ACCOUNTS).burstLimit },
       AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [Match.anyValue(), 'Arn'] } },
     });
   });
