@@ -62,10 +62,13 @@ export type PipelineFunction = keyof typeof PIPELINE_FUNCTIONS;
  */
 export const SWEEPER_FUNCTION = {
   entry: 'functions/handlers/sweeper.ts',
-  description: 'safety net: stranded allowance units, jobs never started, demos and avatars stuck in processing',
+  description: 'safety net: stranded allowance units, jobs never started, preview decisions not handed over, demos and avatars stuck in processing',
   table: 'readwrite',
-  bucket: 'none',
-  jobs: ['start'],
+  // A job failed for an undelivered decision has its working files removed, as MarkFailed does.
+  bucket: 'readwrite',
+  writes: ['jobs', 'videos'],
+  // 'decide': a preview decision whose hand-over failed is handed over again (redeliver-decision.ts).
+  jobs: ['start', 'decide'],
 } as const satisfies FunctionNeeds;
 
 export const SWEEP_INTERVAL_MINUTES = 15;

@@ -13,7 +13,7 @@ import type { StoredJob } from '#domain/job-execution';
 import type { Dependencies } from '#ports/dependencies';
 import type { JobRunner } from '#ports/job-runner';
 import { logger } from '#functions/logger';
-import { HANDOVER_GRACE_MS, redeliverStuckDecision, type RedeliveryOutcome } from './redeliver-decision';
+import { HANDOVER_GRACE_MS, redeliverStuckDecision, type RedeliveryDeps, type RedeliveryOutcome } from './redeliver-decision';
 import { startJobIfNeverStarted } from './start-written';
 
 /** Longer than any job's generation, preview and compose Task timeouts put together. */
@@ -24,20 +24,23 @@ export interface SweepReport {
   started: number;
   /** Preview decisions handed to their executions again (redeliver-decision.ts). */
   redelivered: number;
+  /** Jobs failed because their decision could not be handed over for DECISION_GIVE_UP_MS. */
+  failed_decisions: number;
 }
 
-export type SweepDeps = Pick<Dependencies, 'jobs' | 'ledger' | 'now'>;
+export type SweepDeps = Pick<Dependencies, 'jobs' | 'ledger' | 'blobs' | 'now'>;
 
 /**
  * `runner` starts the jobs never started; without it only units are released (the local runner
  * resumes every active job itself).
  */
 export async function sweepStrandedWork(
-  { jobs, ledger, now }: SweepDeps,
+  deps: SweepDeps,
   options: { runner?: JobRunner; graceMs?: number } = {},
 ): Promise<SweepReport> {
+  const { jobs, ledger, now } = deps;
   const cutoff = new Date(now().getTime() - (options.graceMs ?? SWEEP_GRACE_MS));
-  const report: SweepReport = { released: 0, started: 0, redelivered: 0 };
+  const report: SweepReport = { released: 0, started: 0, redelivered: 0, failed_decisions: 0 };
   for await (const unit of ledger.reservedBefore(cutoff)) {
     const job = await jobs.get(unit.accountId, unit.jobId);
     if (job && !isFinal(job.status)) continue;
@@ -52,14 +55,16 @@ export async function sweepStrandedWork(
       const job = await jobs.get(ref.accountId, ref.jobId);
       if (!job) continue;
       if (await startJobIfNeverStarted(options.runner, job, cutoff)) report.started++;
-      if ((await redeliverOrLog({ jobs }, options.runner, job, handedBefore)) === 'redelivered') report.redelivered++;
+      const outcome = await redeliverOrLog(deps, options.runner, job, handedBefore);
+      if (outcome === 'redelivered') report.redelivered++;
+      if (outcome === 'failed') report.failed_decisions++;
     }
   }
   return report;
 }
 
 /** One job's failed redelivery (the runner still unreachable) waits for the next sweep; the others go on. */
-async function redeliverOrLog(deps: Pick<Dependencies, 'jobs'>, runner: JobRunner, job: StoredJob, handedBefore: Date): Promise<RedeliveryOutcome> {
+async function redeliverOrLog(deps: RedeliveryDeps, runner: JobRunner, job: StoredJob, handedBefore: Date): Promise<RedeliveryOutcome> {
   try {
     const outcome = await redeliverStuckDecision(deps, runner, job, handedBefore);
     if (outcome !== 'none') logger.warn('a preview decision that had not reached its execution', { account_id: job.account_id, job_id: job.id, outcome });
