@@ -605,7 +605,7 @@ describe('the local job runner', () => {
       expect(h.calls.filter((c) => c.step === 'mark_failed')).toEqual([]);
     });
 
-    test('throttled as Lambda throttles (LOCAL_LAMBDA_THROTTLE=1): a render step over the cap is refused, the job waits in AwaitCapacity and WaitForCapacity and goes back to the refused Task; none fails', async () => {
+    test('60 jobs at once against a cap of 2, throttled as Lambda throttles (LOCAL_LAMBDA_THROTTLE=1): a render step over the cap is refused, the job waits in AwaitCapacity and WaitForCapacity and goes back to the refused Task; all done, none fails', async () => {
       const records = recordsStore();
       let rendering = 0;
       let peak = 0;
@@ -628,7 +628,7 @@ describe('the local job runner', () => {
         },
         { renderConcurrency: 2, throttle: true, store: records.store, capacityWaitMs: 5 },
       );
-      const ids = Array.from({ length: 12 }, (_, i) => 2000 + i);
+      const ids = Array.from({ length: 60 }, (_, i) => 2000 + i);
       await Promise.all(ids.map((id) => h.runner.start(auto(id))));
       await h.runner.idle();
       expect(peak).toBe(2);
