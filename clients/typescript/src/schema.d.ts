@@ -1842,6 +1842,7 @@ export interface components {
          *       "reframe": null,
          *       "demo_start_s": null,
          *       "demo_end_s": null,
+         *       "test": false,
          *       "created_at": "2026-11-25T12:00:00.000Z",
          *       "updated_at": "2026-11-25T12:01:42.000Z"
          *     }
@@ -1861,6 +1862,8 @@ export interface components {
             demo_start_s: number | null;
             /** @description Where the kept part of the demo ends, as asked; null: at its end */
             demo_end_s: number | null;
+            /** @description Made with a test key (`rsk_test_…`): test data, seen only with test keys; its video is watermarked TEST and used no allowance */
+            test: boolean;
             /**
              * Format: date-time
              * @description When it was created
@@ -1944,6 +1947,7 @@ export interface components {
          *       "width": 1024,
          *       "height": 1024,
          *       "error": null,
+         *       "test": false,
          *       "created_at": "2026-11-25T12:00:00.000Z",
          *       "updated_at": "2026-11-25T12:01:42.000Z"
          *     }
@@ -1982,6 +1986,8 @@ export interface components {
                 /** @description What went wrong and what to do, in words fit to show */
                 message: string;
             } | null;
+            /** @description Made with a test key (`rsk_test_…`): test data, seen only with test keys; its video is watermarked TEST and used no allowance */
+            test: boolean;
             /**
              * Format: date-time
              * @description When it was created
@@ -2052,6 +2058,7 @@ export interface components {
          *       "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
          *       "duration_s": 3.2,
          *       "emotion": "shocked",
+         *       "test": false,
          *       "created_at": "2026-11-25T12:01:42.000Z"
          *     }
          */
@@ -2083,6 +2090,8 @@ export interface components {
             duration_s: number;
             /** @description The emotion the engine performed (`shocked`, `laughing`...), which picks its sound effect; null when unknown */
             emotion: string | null;
+            /** @description Made with a test key (`rsk_test_…`): test data, seen only with test keys; its video is watermarked TEST and used no allowance */
+            test: boolean;
             /**
              * Format: date-time
              * @description When it was saved
@@ -2103,6 +2112,7 @@ export interface components {
          *       "width": 1080,
          *       "height": 1920,
          *       "size_bytes": 8412330,
+         *       "test": false,
          *       "created_at": "2026-11-25T12:01:42.000Z"
          *     }
          */
@@ -2141,6 +2151,8 @@ export interface components {
             height: number;
             /** @description The MP4's size in bytes */
             size_bytes: number;
+            /** @description Made with a test key (`rsk_test_…`): test data, seen only with test keys; its video is watermarked TEST and used no allowance */
+            test: boolean;
             /**
              * Format: date-time
              * @description When it was created
@@ -2216,6 +2228,7 @@ export interface components {
          *       "regenerations": 0,
          *       "error": null,
          *       "batch_id": null,
+         *       "test": false,
          *       "created_at": "2026-11-25T12:00:00.000Z",
          *       "updated_at": "2026-11-25T12:01:42.000Z"
          *     }
@@ -2341,6 +2354,8 @@ export interface components {
                 message: string;
             } | null;
             batch_id: number | null;
+            /** @description Made with a test key (`rsk_test_…`): test data, seen only with test keys; its video is watermarked TEST and used no allowance */
+            test: boolean;
             /**
              * Format: date-time
              * @description When it was created
@@ -2488,6 +2503,7 @@ export interface components {
          *           "regenerations": 0,
          *           "error": null,
          *           "batch_id": 9,
+         *           "test": false,
          *           "created_at": "2026-11-25T12:00:00.000Z",
          *           "updated_at": "2026-11-25T12:00:00.000Z"
          *         },
@@ -2522,6 +2538,7 @@ export interface components {
          *           "regenerations": 0,
          *           "error": null,
          *           "batch_id": 9,
+         *           "test": false,
          *           "created_at": "2026-11-25T12:00:00.000Z",
          *           "updated_at": "2026-11-25T12:00:00.000Z"
          *         }
@@ -3534,6 +3551,7 @@ export interface components {
          *         "read",
          *         "write"
          *       ],
+         *       "mode": "live",
          *       "created_at": "2026-11-25T12:00:00.000Z",
          *       "last_used_at": "2026-11-25T11:58:03.000Z",
          *       "revoked_at": null
@@ -3548,6 +3566,11 @@ export interface components {
             prefix: string;
             /** @description What the key may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels) */
             scopes: ("read" | "write" | "publish")[];
+            /**
+             * @description `live` (`rsk_…`): the account's data, engines and allowance; `test` (`rsk_test_…`): test data kept apart from live data, the offline engine and the social sandboxes, no allowance used, videos watermarked TEST
+             * @enum {string}
+             */
+            mode: "live" | "test";
             /**
              * Format: date-time
              * @description When it was created
@@ -3569,6 +3592,7 @@ export interface components {
          *         "read",
          *         "write"
          *       ],
+         *       "mode": "live",
          *       "created_at": "2026-11-25T12:00:00.000Z"
          *     }
          */
@@ -3583,6 +3607,11 @@ export interface components {
             prefix: string;
             /** @description What the key may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels) */
             scopes: ("read" | "write" | "publish")[];
+            /**
+             * @description `live` (`rsk_…`): the account's data, engines and allowance; `test` (`rsk_test_…`): test data kept apart from live data, the offline engine and the social sandboxes, no allowance used, videos watermarked TEST
+             * @enum {string}
+             */
+            mode: "live" | "test";
             /**
              * Format: date-time
              * @description When it was created
@@ -3782,6 +3811,7 @@ export interface components {
          *         "regenerations": 0,
          *         "error": null,
          *         "batch_id": null,
+         *         "test": false,
          *         "created_at": "2026-11-25T12:00:00.000Z",
          *         "updated_at": "2026-11-25T12:01:42.000Z"
          *       }
@@ -3825,6 +3855,7 @@ export interface components {
          *         "regenerations": 0,
          *         "error": null,
          *         "batch_id": null,
+         *         "test": false,
          *         "created_at": "2026-11-25T12:00:00.000Z",
          *         "updated_at": "2026-11-25T12:01:42.000Z"
          *       }
@@ -3883,6 +3914,7 @@ export interface components {
          *         "regenerations": 0,
          *         "error": null,
          *         "batch_id": null,
+         *         "test": false,
          *         "created_at": "2026-11-25T12:00:00.000Z",
          *         "updated_at": "2026-11-25T12:01:42.000Z"
          *       }
@@ -3944,6 +3976,7 @@ export interface components {
          *           "message": "The reaction could not be generated after retries; try again later"
          *         },
          *         "batch_id": null,
+         *         "test": false,
          *         "created_at": "2026-11-25T12:00:00.000Z",
          *         "updated_at": "2026-11-25T12:01:42.000Z"
          *       }
@@ -3987,6 +4020,7 @@ export interface components {
          *         "reframe": null,
          *         "demo_start_s": null,
          *         "demo_end_s": null,
+         *         "test": false,
          *         "created_at": "2026-11-25T12:00:00.000Z",
          *         "updated_at": "2026-11-25T12:01:42.000Z"
          *       }
@@ -4033,6 +4067,7 @@ export interface components {
          *         "reframe": null,
          *         "demo_start_s": null,
          *         "demo_end_s": null,
+         *         "test": false,
          *         "created_at": "2026-11-25T12:00:00.000Z",
          *         "updated_at": "2026-11-25T12:01:42.000Z"
          *       }
@@ -4071,6 +4106,7 @@ export interface components {
          *         "width": 1024,
          *         "height": 1024,
          *         "error": null,
+         *         "test": false,
          *         "created_at": "2026-11-25T12:00:00.000Z",
          *         "updated_at": "2026-11-25T12:01:42.000Z"
          *       }
@@ -4112,6 +4148,7 @@ export interface components {
          *           "code": "content_rejected",
          *           "message": "The image provider refused the prompt; describe the person differently"
          *         },
+         *         "test": false,
          *         "created_at": "2026-11-25T12:00:00.000Z",
          *         "updated_at": "2026-11-25T12:01:42.000Z"
          *       }
@@ -4927,6 +4964,7 @@ export interface operations {
                      *           "reframe": null,
                      *           "demo_start_s": null,
                      *           "demo_end_s": null,
+                     *           "test": false,
                      *           "created_at": "2026-11-25T12:00:00.000Z",
                      *           "updated_at": "2026-11-25T12:01:42.000Z"
                      *         }
@@ -5174,6 +5212,7 @@ export interface operations {
                      *         "reframe": null,
                      *         "demo_start_s": null,
                      *         "demo_end_s": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:00:00.000Z"
                      *       }
@@ -5444,6 +5483,7 @@ export interface operations {
                      *         "reframe": null,
                      *         "demo_start_s": null,
                      *         "demo_end_s": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:01:42.000Z"
                      *       }
@@ -5660,6 +5700,7 @@ export interface operations {
                      *         "reframe": null,
                      *         "demo_start_s": null,
                      *         "demo_end_s": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:01:42.000Z"
                      *       }
@@ -5872,6 +5913,7 @@ export interface operations {
                      *         "reframe": null,
                      *         "demo_start_s": null,
                      *         "demo_end_s": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:01:42.000Z"
                      *       }
@@ -6268,6 +6310,7 @@ export interface operations {
                      *         "reframe": null,
                      *         "demo_start_s": null,
                      *         "demo_end_s": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:01:42.000Z"
                      *       }
@@ -6477,6 +6520,7 @@ export interface operations {
                      *           "width": 1024,
                      *           "height": 1024,
                      *           "error": null,
+                     *           "test": false,
                      *           "created_at": "2026-11-25T12:00:00.000Z",
                      *           "updated_at": "2026-11-25T12:01:42.000Z"
                      *         }
@@ -6661,6 +6705,7 @@ export interface operations {
                      *         "width": 1024,
                      *         "height": 1024,
                      *         "error": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:01:42.000Z"
                      *       }
@@ -6696,6 +6741,7 @@ export interface operations {
                      *         "width": null,
                      *         "height": null,
                      *         "error": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:00:00.000Z"
                      *       }
@@ -6976,6 +7022,7 @@ export interface operations {
                      *         "width": 1024,
                      *         "height": 1024,
                      *         "error": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:01:42.000Z"
                      *       }
@@ -8089,6 +8136,7 @@ export interface operations {
                      *           "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
                      *           "duration_s": 3.2,
                      *           "emotion": "shocked",
+                     *           "test": false,
                      *           "created_at": "2026-11-25T12:01:42.000Z"
                      *         }
                      *       ]
@@ -8256,6 +8304,7 @@ export interface operations {
                      *         "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
                      *         "duration_s": 3.2,
                      *         "emotion": "shocked",
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:01:42.000Z"
                      *       }
                      *     }
@@ -8289,6 +8338,7 @@ export interface operations {
                      *         "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
                      *         "duration_s": 3.2,
                      *         "emotion": "shocked",
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:01:42.000Z"
                      *       }
                      *     }
@@ -8532,6 +8582,7 @@ export interface operations {
                      *         "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
                      *         "duration_s": 3.2,
                      *         "emotion": "shocked",
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:01:42.000Z"
                      *       }
                      *     }
@@ -8888,6 +8939,7 @@ export interface operations {
                      *           "width": 1080,
                      *           "height": 1920,
                      *           "size_bytes": 8412330,
+                     *           "test": false,
                      *           "created_at": "2026-11-25T12:01:42.000Z"
                      *         }
                      *       ],
@@ -9125,6 +9177,7 @@ export interface operations {
                      *         "regenerations": 0,
                      *         "error": null,
                      *         "batch_id": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:00:00.000Z"
                      *       }
@@ -9428,6 +9481,7 @@ export interface operations {
                      *           "regenerations": 0,
                      *           "error": null,
                      *           "batch_id": null,
+                     *           "test": false,
                      *           "created_at": "2026-11-25T12:00:00.000Z",
                      *           "updated_at": "2026-11-25T12:01:42.000Z"
                      *         }
@@ -9608,6 +9662,7 @@ export interface operations {
                      *         "width": 1080,
                      *         "height": 1920,
                      *         "size_bytes": 8412330,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:01:42.000Z"
                      *       }
                      *     }
@@ -9980,6 +10035,7 @@ export interface operations {
                      *         "regenerations": 0,
                      *         "error": null,
                      *         "batch_id": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:01:42.000Z"
                      *       }
@@ -10456,6 +10512,7 @@ export interface operations {
                      *         "regenerations": 0,
                      *         "error": null,
                      *         "batch_id": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:01:42.000Z"
                      *       }
@@ -10862,6 +10919,7 @@ export interface operations {
                      *         "regenerations": 1,
                      *         "error": null,
                      *         "batch_id": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:00:00.000Z"
                      *       }
@@ -11208,6 +11266,7 @@ export interface operations {
                      *             "regenerations": 0,
                      *             "error": null,
                      *             "batch_id": 9,
+                     *             "test": false,
                      *             "created_at": "2026-11-25T12:00:00.000Z",
                      *             "updated_at": "2026-11-25T12:00:00.000Z"
                      *           },
@@ -11242,6 +11301,7 @@ export interface operations {
                      *             "regenerations": 0,
                      *             "error": null,
                      *             "batch_id": 9,
+                     *             "test": false,
                      *             "created_at": "2026-11-25T12:00:00.000Z",
                      *             "updated_at": "2026-11-25T12:00:00.000Z"
                      *           }
@@ -11556,6 +11616,7 @@ export interface operations {
                      *             "regenerations": 0,
                      *             "error": null,
                      *             "batch_id": 9,
+                     *             "test": false,
                      *             "created_at": "2026-11-25T12:00:00.000Z",
                      *             "updated_at": "2026-11-25T12:00:00.000Z"
                      *           },
@@ -11590,6 +11651,7 @@ export interface operations {
                      *             "regenerations": 0,
                      *             "error": null,
                      *             "batch_id": 9,
+                     *             "test": false,
                      *             "created_at": "2026-11-25T12:00:00.000Z",
                      *             "updated_at": "2026-11-25T12:00:00.000Z"
                      *           }
@@ -16535,6 +16597,7 @@ export interface operations {
                      *             "read",
                      *             "write"
                      *           ],
+                     *           "mode": "live",
                      *           "created_at": "2026-11-25T12:00:00.000Z",
                      *           "last_used_at": "2026-11-25T11:58:03.000Z",
                      *           "revoked_at": null
@@ -16667,12 +16730,22 @@ export interface operations {
                     name: string;
                     /** @description What it may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels); every scope when left out */
                     scopes?: ("read" | "write" | "publish")[];
+                    /**
+                     * @description `live` (`rsk_…`): the account's data, engines and allowance; `test` (`rsk_test_…`): test data kept apart from live data, the offline engine and the social sandboxes, no allowance used, videos watermarked TEST; live when left out
+                     * @enum {string}
+                     */
+                    mode?: "live" | "test";
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description What the key is for, to tell keys apart */
                     name: string;
                     /** @description What it may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels); every scope when left out */
                     scopes?: ("read" | "write" | "publish")[];
+                    /**
+                     * @description `live` (`rsk_…`): the account's data, engines and allowance; `test` (`rsk_test_…`): test data kept apart from live data, the offline engine and the social sandboxes, no allowance used, videos watermarked TEST; live when left out
+                     * @enum {string}
+                     */
+                    mode?: "live" | "test";
                 };
             };
         };
@@ -16699,6 +16772,7 @@ export interface operations {
                      *           "read",
                      *           "write"
                      *         ],
+                     *         "mode": "live",
                      *         "created_at": "2026-11-25T12:00:00.000Z"
                      *       }
                      *     }
@@ -17702,6 +17776,7 @@ export interface operations {
                      *             "regenerations": 0,
                      *             "error": null,
                      *             "batch_id": null,
+                     *             "test": false,
                      *             "created_at": "2026-11-25T12:00:00.000Z",
                      *             "updated_at": "2026-11-25T12:01:42.000Z"
                      *           }
@@ -19296,6 +19371,7 @@ export interface operations {
                  *         "regenerations": 0,
                  *         "error": null,
                  *         "batch_id": null,
+                 *         "test": false,
                  *         "created_at": "2026-11-25T12:00:00.000Z",
                  *         "updated_at": "2026-11-25T12:01:42.000Z"
                  *       }
@@ -19373,6 +19449,7 @@ export interface operations {
                  *         "regenerations": 0,
                  *         "error": null,
                  *         "batch_id": null,
+                 *         "test": false,
                  *         "created_at": "2026-11-25T12:00:00.000Z",
                  *         "updated_at": "2026-11-25T12:01:42.000Z"
                  *       }
@@ -19453,6 +19530,7 @@ export interface operations {
                  *           "message": "The reaction could not be generated after retries; try again later"
                  *         },
                  *         "batch_id": null,
+                 *         "test": false,
                  *         "created_at": "2026-11-25T12:00:00.000Z",
                  *         "updated_at": "2026-11-25T12:01:42.000Z"
                  *       }
@@ -19515,6 +19593,7 @@ export interface operations {
                  *         "reframe": null,
                  *         "demo_start_s": null,
                  *         "demo_end_s": null,
+                 *         "test": false,
                  *         "created_at": "2026-11-25T12:00:00.000Z",
                  *         "updated_at": "2026-11-25T12:01:42.000Z"
                  *       }
@@ -19580,6 +19659,7 @@ export interface operations {
                  *         "reframe": null,
                  *         "demo_start_s": null,
                  *         "demo_end_s": null,
+                 *         "test": false,
                  *         "created_at": "2026-11-25T12:00:00.000Z",
                  *         "updated_at": "2026-11-25T12:01:42.000Z"
                  *       }
@@ -19637,6 +19717,7 @@ export interface operations {
                  *         "width": 1024,
                  *         "height": 1024,
                  *         "error": null,
+                 *         "test": false,
                  *         "created_at": "2026-11-25T12:00:00.000Z",
                  *         "updated_at": "2026-11-25T12:01:42.000Z"
                  *       }
@@ -19697,6 +19778,7 @@ export interface operations {
                  *           "code": "content_rejected",
                  *           "message": "The image provider refused the prompt; describe the person differently"
                  *         },
+                 *         "test": false,
                  *         "created_at": "2026-11-25T12:00:00.000Z",
                  *         "updated_at": "2026-11-25T12:01:42.000Z"
                  *       }

@@ -14,6 +14,7 @@ import { activeJob, enterStep, requireInputs, saveProgress, withScratch, type In
 import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 import { generateWithFace } from './reaction-face';
+import { engineRequestOf } from '#domain/test-mode';
 
 type GenerateDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'engines' | 'references' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'faces'>;
 
@@ -29,7 +30,7 @@ export async function generateReaction(payload: StepPayload, deps: GenerateDeps,
   const keys = jobObjectKeys(job.account_id, job.id, job.regenerations);
   const watch = watchInputs(deps, job, signal);
   try {
-    const engine = await deps.engines.reaction();
+    const engine = await deps.engines.reaction(engineRequestOf(job.account_id));
     // An auto job's clip is its finished segment: the caption is burnt in while the engine encodes, so
     // the reaction is encoded once. A preview's clip stays clean: it may be saved, reused or re-captioned.
     // ...and it opens the finished video as it is, so its poster can be written on the way too.
@@ -111,7 +112,7 @@ function avatarRefOf(avatar: Avatar): AvatarRef {
 /** Without avatar_id the engine picks the person from the prompt: a portrait is drawn for this job. */
 async function avatarForPrompt(deps: GenerateDeps, job: StoredJob, avatar: Avatar | null, seed: number, signal?: AbortSignal): Promise<AvatarRef> {
   if (avatar) return avatarRefOf(avatar);
-  const made = await (await deps.engines.avatar()).avatarFromPrompt(job.prompt ?? '', {
+  const made = await (await deps.engines.avatar(engineRequestOf(job.account_id))).avatarFromPrompt(job.prompt ?? '', {
     seed,
     outputKey: `${jobObjectKeys(job.account_id, job.id, job.regenerations).reaction}.avatar.png`,
     signal,
