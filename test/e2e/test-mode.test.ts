@@ -10,6 +10,7 @@ import { renderOverlayPng } from '#render';
 import { apiClient, expectError, startTestStack, type ApiClient, type ApiResponse, type TestStack } from '#test-support/local-stack';
 import { download, frameAt, productWithDemo, waitForJob } from '#test-support/jobs';
 import { makeTempDir } from '#test-support/media-fixtures';
+const { min } = Math;
 
 const JOB_TEST_MS = 180_000;
 const FRAME_W = 1080;
@@ -61,7 +62,7 @@ async function labelMatch(rgb: Buffer): Promise<number> {
       if (kind === 'letter' ? r > 180 && g > 180 && b > 180 : r > 150 && g < 100 && b < 130) tally[kind].matching++;
     }
   }
-  return Math.min(tally.letter.matching / tally.letter.solid, tally.tab.matching / tally.tab.solid);
+  return min(tally.letter.matching / tally.letter.solid, tally.tab.matching / tally.tab.solid);
 }
 
 /** Makes an auto video with `client` and answers the finished job, its video and the MP4's path. */

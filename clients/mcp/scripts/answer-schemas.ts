@@ -49,7 +49,13 @@ function refsIn(schema: Json, into: Set<string>): Set<string> {
 }
 
 /** The answers' schemas and every component they reach, as the TypeScript module's text. */
-export function answerSchemasModule(document: { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, Json> } }): string {
+/** The parts of an OpenAPI document read here. */
+interface ApiDescription {
+  paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Json }> }> } | undefined>>;
+  components: { schemas: Record<string, Json> };
+}
+
+export function answerSchemasModule(document: ApiDescription): string {
   const answers: JsonObject = {};
   for (const key of ANSWERS) {
     const [method, path, status] = key.split(' ') as [string, string, string];
