@@ -14,6 +14,8 @@ const { min } = Math;
 
 const JOB_TEST_MS = 180_000;
 const FRAME_W = 1080;
+/** Port 9 (discard) on loopback: nothing listens, a connection is refused at once. */
+const DEAD_PROVIDER = 'http://127.0.0.1:9/api';
 
 let t: TestStack;
 let dir: string;
@@ -26,7 +28,8 @@ const fromSession = (method: string, path: string, json?: unknown): Promise<ApiR
   api().send(method, path, { json, headers: { cookie: session.cookie, 'x-csrf-token': session.csrf } });
 
 beforeAll(async () => {
-  [t, dir] = await Promise.all([startTestStack(), makeTempDir('test-mode-e2e-')]);
+  // The live provider_a is configured at an address where nothing answers; its sandbox runs all the same.
+  [t, dir] = await Promise.all([startTestStack({ sandboxes: { env: { PROVIDER_A_BASE_URL: DEAD_PROVIDER } } }), makeTempDir('test-mode-e2e-')]);
   const signedUp = await api().post('/auth/signup', { email: 'tess@example.com', password: 'correct horse battery', name: 'Tess' });
   expect(signedUp.status).toBe(201);
   session = { cookie: signedUp.headers.getSetCookie().find((c) => c.startsWith('rs_session='))!.split(';')[0]!, csrf: signedUp.body.data.csrf_token };
@@ -164,5 +167,18 @@ describe('a test key', () => {
     const [fromTest, fromLive] = await Promise.all([test_.get('/account'), live.get('/account')]);
     expect(fromTest.status).toBe(200);
     expect(fromTest.body.data).toEqual(fromLive.body.data);
+  });
+});
+
+describe("a test key's social calls", () => {
+  test('go to the sandbox, whatever provider the stack is configured with; the live key reaches the configured one, and the connections are apart', async () => {
+    const key = `sandbox_a_testmode_${process.pid}_abcdef`;
+    const tested = await test_.put('/social/connections/provider_a', { api_key: key });
+    expect(tested.status).toBe(201);
+    expect(tested.body.data).toMatchObject({ provider: 'provider_a', status: 'active', channels: expect.arrayContaining([expect.objectContaining({ platform: 'tiktok' })]) });
+    // The live key's call goes to the configured address, where nothing answers.
+    expectError(await live.put('/social/connections/provider_a', { api_key: key }), 503, 'upstream_unavailable');
+    expect((await live.get('/social/connections')).body.data).toEqual([]);
+    expect((await test_.get('/social/connections')).body.data.map((c: { provider: string }) => c.provider)).toEqual(['provider_a']);
   });
 });
