@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'studio/dist/', 'clients/typescript/src/schema.d.ts', 'clients/*/dist/', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'studio/dist/', 'clients/typescript/src/schema.d.ts', 'clients/mcp/src/answer-schemas.ts', 'clients/*/dist/', '**/*.js', '**/*.cjs', '**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

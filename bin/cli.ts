@@ -114,7 +114,7 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       case 'connections set': {
         if (!(await getAccount(accountArg))) throw new Error(`account ${accountArg} does not exist`);
         const { provider, credentials } = connection!;
-        const channels = await checkWithProvider(target.social, provider, credentials);
+        const channels = await checkWithProvider(target.social, accountArg, provider, credentials);
         const stored = await storeConnection({ ...target, now: () => new Date() }, { accountId: accountArg, provider, credentials, channels });
         const view = connectionView(stored.connection);
         return { account: accountArg, provider, created: stored.created, status: view.status, key_hint: view.key_hint, channels: view.channels };
@@ -170,9 +170,9 @@ async function readStdin(): Promise<string> {
 }
 
 /** The channels the key reaches; the provider's refusal, in words that never quote the key. */
-async function checkWithProvider(social: SocialProviders, provider: ProviderName, credentials: ProviderCredentials) {
+async function checkWithProvider(social: SocialProviders, accountId: number, provider: ProviderName, credentials: ProviderCredentials) {
   try {
-    return await listChannels(social, provider, credentials, 30_000);
+    return await listChannels(social, accountId, provider, credentials, 30_000);
   } catch (error) {
     if (isKeyRefusal(error)) {
       throw new Error(`the provider refused this key (${provider}); nothing was stored`, { cause: error });

@@ -30,6 +30,8 @@ export interface Settings {
    * PROVIDER_B_BASE_URL); locally, the loopback sandboxes.
    */
   socialBaseUrls?: Partial<Record<ProviderName, string>>;
+  /** The providers' sandboxes, where test keys' social calls go (domain/test-mode): the local stack's; none on AWS. */
+  socialSandboxUrls?: Partial<Record<ProviderName, string>>;
   /**
    * The largest multipart body the API takes inline (INLINE_UPLOAD_MAX_BYTES): set by the CDK stack for
    * the API functions, which a request reaches only up to what API Gateway and Lambda carry; unset

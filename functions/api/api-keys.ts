@@ -10,6 +10,7 @@ import type { ApiKeyRecord } from '#domain/api-keys';
 import { createKeyInput } from '#domain/schemas/accounts';
 import { createKey } from '#use-cases/create-key';
 import { revokeKey } from '#use-cases/revoke-key';
+import { accountOfScope } from '#domain/test-mode';
 
 /** Never the key itself: only its hash is stored, and its prefix tells keys apart. */
 const keyView = (key: ApiKeyRecord) => ({
@@ -17,13 +18,14 @@ const keyView = (key: ApiKeyRecord) => ({
   name: key.name ?? null,
   prefix: key.prefix,
   scopes: key.scopes,
+  mode: key.mode,
   created_at: key.created_at,
   last_used_at: key.last_used_at,
   revoked_at: key.revoked_at,
 });
 
 const account: Operation = async (request) => {
-  const found = await request.deps.accounts.get(request.principal.accountId);
+  const found = await request.deps.accounts.get(accountOfScope(request.principal.accountId));
   if (!found) throw notFound('Account');
   return ok(accountAt(found, request.deps.now()));
 };
@@ -34,7 +36,7 @@ const createKeyOperation: Operation = async (request) => {
   const body = await readRouteBody(request);
   const input = parseInput(createKeyInput, body.fields, 'API key');
   const key = await createKey(request.deps, request.principal.accountId, input);
-  return created({ id: key.id, name: key.name, key: key.key, prefix: key.prefix, scopes: key.scopes, created_at: key.created_at });
+  return created({ id: key.id, name: key.name, key: key.key, prefix: key.prefix, scopes: key.scopes, mode: key.mode, created_at: key.created_at });
 };
 
 const revokeKeyOperation: Operation = async (request) => {

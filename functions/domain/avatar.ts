@@ -1,4 +1,5 @@
 /** The avatar record and how clients see it (docs/decisions.md). */
+import { isTestScope } from './test-mode';
 
 type AvatarStatus = 'processing' | 'ready' | 'failed';
 type AvatarSource = 'prompt' | 'upload';
@@ -35,6 +36,7 @@ export interface AvatarView {
   width: number | null;
   height: number | null;
   error: { code: string; message: string } | null;
+  test: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -51,6 +53,7 @@ export function avatarView(avatar: Avatar, image?: { url: string; expiresAt: str
     width: avatar.width,
     height: avatar.height,
     error: avatar.error,
+    test: isTestScope(avatar.account_id),
     created_at: avatar.created_at,
     updated_at: avatar.updated_at,
   };

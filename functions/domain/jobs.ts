@@ -4,6 +4,7 @@
  */
 import { conflict } from './errors';
 import { SOUND_DEFAULTS, type SoundMode } from './sound';
+import { isTestScope } from './test-mode';
 
 export const JOB_STATUSES = ['queued', 'processing', 'preview_ready', 'done', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -298,7 +299,7 @@ export type JobView = Pick<
   | 'id' | 'status' | 'stage' | 'progress' | 'method' | 'mode' | 'product_id' | 'avatar_id' | 'reaction_id' | 'prompt'
   | 'video_source' | 'reference_url' | 'hook_text' | 'hook_position' | 'hook_size' | 'preview_expires_at' | 'video_id'
   | 'charged_units' | 'regenerations' | 'error' | 'created_at' | 'updated_at'
-> & { hook_style: HookStyle; hook_duration: HookDuration } & { sound: SoundMode; music_id: string | null; voice_line: string | null } & { preview_url: string | null; preview_url_expires_at: string | null; preview_still_url: string | null; queue_position: number | null; batch_id: number | null };
+> & { hook_style: HookStyle; hook_duration: HookDuration } & { sound: SoundMode; music_id: string | null; voice_line: string | null } & { preview_url: string | null; preview_url_expires_at: string | null; preview_still_url: string | null; queue_position: number | null; batch_id: number | null; test: boolean };
 
 export function jobView(job: Job, preview?: { url: string; expiresAt: string; stillUrl?: string | null }): JobView {
   const showPreview = job.status === 'preview_ready' && preview;
@@ -326,10 +327,12 @@ export function jobView(job: Job, preview?: { url: string; expiresAt: string; st
     preview_still_url: showPreview ? (preview.stillUrl ?? null) : null,
     preview_expires_at: job.status === 'preview_ready' ? job.preview_expires_at : null,
     video_id: job.video_id,
-    charged_units: job.charged_units,
+    // A test job's units sit in its scope's own ledger, which nothing bills or limits (domain/test-mode).
+    charged_units: isTestScope(job.account_id) ? 0 : job.charged_units,
     regenerations: job.regenerations,
     error: job.error,
     batch_id: job.batch_id ?? null,
+    test: isTestScope(job.account_id),
     created_at: job.created_at,
     updated_at: job.updated_at,
   };

@@ -1,5 +1,6 @@
 /** The product record and how it is shown to clients (docs/decisions.md). */
 import type { DemoIntake, Reframe } from './demo-intake';
+import { isTestScope } from './test-mode';
 
 type DemoStatus = 'processing' | 'ready' | 'failed';
 
@@ -62,6 +63,7 @@ export interface ProductView {
   reframe: Reframe | null;
   demo_start_s: number | null;
   demo_end_s: number | null;
+  test: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -86,6 +88,7 @@ export function productView(product: Product, playable?: { url: string; expiresA
     reframe: product.demo_intake?.reframe ?? null,
     demo_start_s: product.demo_intake?.start_s ?? null,
     demo_end_s: product.demo_intake?.end_s ?? null,
+    test: isTestScope(product.account_id),
     created_at: product.created_at,
     updated_at: product.updated_at,
   };

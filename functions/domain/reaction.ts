@@ -1,5 +1,6 @@
 /** A saved reaction: a job's reaction clip kept in the account's library for reuse. */
 import type { FrameBox, JobMethod } from './jobs';
+import { isTestScope } from './test-mode';
 
 export interface SavedReaction {
   id: number;
@@ -27,6 +28,7 @@ export interface SavedReactionView {
   clip_url_expires_at: string;
   duration_s: number;
   emotion: string | null;
+  test: boolean;
   created_at: string;
 }
 
@@ -41,6 +43,7 @@ export function savedReactionView(reaction: SavedReaction, clip: { url: string; 
     clip_url_expires_at: clip.expiresAt,
     duration_s: reaction.duration_s,
     emotion: reaction.emotion,
+    test: isTestScope(reaction.account_id),
     created_at: reaction.created_at,
   };
 }

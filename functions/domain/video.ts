@@ -1,4 +1,5 @@
 /** The finished video record and how clients see it (docs/decisions.md). */
+import { isTestScope } from './test-mode';
 
 /**
  * Every finished video's frame, portrait for the platforms it is posted to: the record states it, and
@@ -32,6 +33,8 @@ export interface VideoView {
   width: number;
   height: number;
   size_bytes: number;
+  /** Made with a test key (domain/test-mode): watermarked, nothing charged. */
+  test: boolean;
   created_at: string;
 }
 
@@ -80,6 +83,7 @@ export function videoView(video: Video, playable: { url: string; expiresAt: stri
     width: video.width,
     height: video.height,
     size_bytes: video.size_bytes,
+    test: isTestScope(video.account_id),
     created_at: video.created_at,
   };
 }

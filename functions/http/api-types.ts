@@ -8,6 +8,10 @@ export type ApiResult = APIGatewayProxyStructuredResultV2 & { headers?: Record<s
 
 /** Who is calling. A studio session resolves to the same shape as an API key, with every scope. */
 export interface Principal {
+  /**
+   * Whose records the request works on: the account's id, or for a test key its test scope
+   * (domain/test-mode), so operations and stores need not know about test mode to keep it apart.
+   */
   accountId: number;
   scopes: readonly Scope[];
   credential: { kind: 'api_key'; keyId: number } | SessionCredential;

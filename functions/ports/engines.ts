@@ -4,13 +4,19 @@
  */
 import type { AvatarEngine, HookEngine, ReactionEngine } from './engine';
 
+/** Which engine a use asks for: the configured one, or the offline (local) one whatever is configured. */
+interface EngineRequest {
+  /** Test mode's work (domain/test-mode `engineRequestOf`): nothing hosted is called or paid for. */
+  offline?: boolean;
+}
+
 export interface Engines {
   /** The configured avatar engine; a hosted one may outlast a request (see `avatarIsInline`). */
-  avatar(): Promise<AvatarEngine>;
+  avatar(request?: EngineRequest): Promise<AvatarEngine>;
   /** The engine that generates within a request, so an API function needs no hosted adapter. */
   inlineAvatar(): Promise<AvatarEngine>;
   /** Whether the configured avatar engine answers within a request; if not, generation goes to the background. */
   readonly avatarIsInline: boolean;
-  reaction(): Promise<ReactionEngine>;
-  hooks(): Promise<HookEngine>;
+  reaction(request?: EngineRequest): Promise<ReactionEngine>;
+  hooks(request?: EngineRequest): Promise<HookEngine>;
 }

@@ -42,8 +42,17 @@ export interface SocialProvider {
   analytics(credentials: ProviderCredentials, window: { days: number; now: Date }, options?: { signal?: AbortSignal }): Promise<ProviderAnalytics>;
 }
 
+/** Which of a provider's APIs a use asks for: the configured one, or its sandbox. */
+interface SocialRequest {
+  /**
+   * Test mode's calls (domain/test-mode `socialRequestOf`): the provider's sandbox, whatever the
+   * stack is configured with. Where the runtime has none, the adapter fails every call as unavailable.
+   */
+  sandbox?: boolean;
+}
+
 /** The adapter that speaks for a provider: each runtime's wiring decides (tests pass doubles). */
-export type SocialProviders = (name: ProviderName) => SocialProvider;
+export type SocialProviders = (name: ProviderName, request?: SocialRequest) => SocialProvider;
 
 export type ProviderErrorKind =
   /** Our stored key was refused: the account must reconnect. */

@@ -27,12 +27,14 @@ export interface JoinRequest {
   sound: SoundFiles | null;
   /** hook_duration=full: the caption stays over the demo too, which then costs one encode. */
   demoCaption?: CaptionSpec | null;
+  /** A corner label over every frame, demo included (a test job's "TEST"). */
+  watermark?: string | null;
   outputPath: string;
 }
 
 export interface VideoComposer {
   /** The reaction in the canonical encoding with `caption` laid over (null: as it is); its exact length. */
-  captionSegment(input: { reactionPath: string; caption: CaptionSpec | null; outputPath: string }): Promise<{ durationS: number }>;
+  captionSegment(input: { reactionPath: string; caption: CaptionSpec | null; watermark?: string | null; outputPath: string }): Promise<{ durationS: number }>;
   /** The segment, then the demo by stream copy, the sound mixed anew and levelled. */
   join(input: JoinRequest): Promise<{ durationS: number; sizeBytes: number }>;
   /** The JPEG of the frame at `atS`. */

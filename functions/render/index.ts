@@ -40,6 +40,7 @@ export { AVATAR_IMAGE_RULES, prepareAvatarImage } from './uploads/image-upload';
 
 // The hook caption: drawn by Skia into a PNG, laid over a segment by ffmpeg.
 export { CAPTION_SAFE_AREA, renderCaptionPng, type CaptionBox, type CaptionSpec, type CaptionStyle } from './caption/caption';
+export { renderOverlayPng } from './caption/watermark';
 export { CAPTION_FONTS } from './caption/caption-fonts';
 
 // The finished video: the captioned reaction segment joined with the demo, and its poster.

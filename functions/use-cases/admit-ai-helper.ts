@@ -7,6 +7,7 @@ import { AppError, notFound } from '#domain/errors';
 import { accountAt } from '#domain/account';
 import { CHANGE_PLAN_HINT, planOf } from '#domain/plans';
 import type { Dependencies } from '#ports/dependencies';
+import { accountOfScope } from '#domain/test-mode';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -14,7 +15,7 @@ const DAY_MS = 24 * 60 * MINUTE_MS;
 export type AiHelperDeps = Pick<Dependencies, 'accounts' | 'rateLimits' | 'now'>;
 
 export async function admitAiHelper(deps: AiHelperDeps, accountId: number): Promise<void> {
-  const found = await deps.accounts.get(accountId);
+  const found = await deps.accounts.get(accountOfScope(accountId));
   if (!found) throw notFound('Account');
   const account = accountAt(found, deps.now());
   const plan = planOf(account.plan);

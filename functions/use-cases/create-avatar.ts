@@ -14,6 +14,8 @@ import type { Dependencies } from '#ports/dependencies';
 import { admitAiHelper, type AiHelperDeps } from './admit-ai-helper';
 import { engineFailureToAppError } from './engine-failure';
 import { withFile, type FileSource, type UseUploadDeps } from './use-upload';
+import { accountOfScope } from '#domain/test-mode';
+import { engineRequestOf } from '#domain/test-mode';
 
 export type CreateAvatarDeps = Pick<Dependencies, 'avatars' | 'avatarImages' | 'faces' | 'blobs' | 'engines' | 'tasks'> & AiHelperDeps & UseUploadDeps;
 
@@ -36,7 +38,8 @@ export async function createAvatar(deps: CreateAvatarDeps, input: CreateAvatarIn
 }
 
 async function roomForAvatar(deps: CreateAvatarDeps, accountId: number): Promise<number> {
-  const account = await deps.accounts.get(accountId);
+  // A test scope's avatars count against the cap on their own, under the account's plan.
+  const account = await deps.accounts.get(accountOfScope(accountId));
   if (!account) throw notFound('Account');
   const cap = limitsAt(account, deps.now()).avatarCap;
   if ((await deps.avatars.count(accountId)) >= cap) throw avatarsFull(cap);
@@ -75,7 +78,8 @@ async function fromPrompt(deps: CreateAvatarDeps, accountId: number, prompt: str
   await admitAiHelper(deps, accountId);
   const id = await deps.avatars.newAvatarId();
   const seed = newSeed();
-  if (!deps.engines.avatarIsInline) {
+  // A test scope's avatar is drawn offline, which answers within the request.
+  if (!deps.engines.avatarIsInline && !engineRequestOf(accountId).offline) {
     const pending = newAvatar(deps, accountId, id, { source: 'prompt', status: 'processing', prompt, seed });
     await deps.avatars.create(pending, cap);
     try {

@@ -1,4 +1,4 @@
-/** POST /keys: a named key for the signed-in account; without scopes it gets every scope, as the session has. */
+/** POST /keys: a named key for the signed-in account; without scopes it gets every scope, as the session has; without a mode it is live. */
 import { ALL_SCOPES, type CreatedApiKey } from '#domain/api-keys';
 import type { CreateKeyInput } from '#domain/schemas/accounts';
 import type { Dependencies } from '#ports/dependencies';
@@ -10,6 +10,6 @@ export async function createKey(
 ): Promise<CreatedApiKey & { name: string; created_at: string }> {
   const now = deps.now();
   const scopes = [...new Set(input.scopes ?? ALL_SCOPES)];
-  const key = await deps.apiKeys.create(accountId, scopes, now, input.name);
+  const key = await deps.apiKeys.create(accountId, scopes, now, input.name, input.mode ?? 'live');
   return { ...key, name: input.name, created_at: now.toISOString() };
 }

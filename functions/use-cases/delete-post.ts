@@ -12,6 +12,7 @@ import { accessConnection, usableConnection, type OpenedConnection } from './con
 import { logOf } from './log';
 import { providerFailure } from './provider-errors';
 import { REFRESH_DEADLINE_MS, noteAuthFailure, refreshPost, requirePost, type RefreshDeps } from './refresh-posts';
+import { socialRequestOf } from '#domain/test-mode';
 
 const DELETE_DEADLINE_MS = 12_000;
 const AFTER_DELETE_DEADLINE_MS = 5_000;
@@ -23,7 +24,7 @@ export async function deletePost(deps: RefreshDeps, input: { accountId: number; 
   if (post.status === 'deleted') return post;
 
   const provider = post.provider;
-  const adapter = deps.social(provider);
+  const adapter = deps.social(provider, socialRequestOf(accountId));
   const access = await accessConnection(deps, accountId, provider);
   if (access.kind === 'opened' && !isFinalStatus(post.status)) {
     // The rule is judged on the state the provider has now. If the provider cannot be asked, the
@@ -58,7 +59,7 @@ export async function deletePost(deps: RefreshDeps, input: { accountId: number; 
  */
 async function resultsAfterDelete(deps: Pick<Dependencies, 'social'>, post: Post, opened: OpenedConnection): Promise<Post['results']> {
   try {
-    const after = await deps.social(post.provider).getPost(opened.credentials, post.provider_post_id, { signal: AbortSignal.timeout(AFTER_DELETE_DEADLINE_MS) });
+    const after = await deps.social(post.provider, socialRequestOf(post.account_id)).getPost(opened.credentials, post.provider_post_id, { signal: AbortSignal.timeout(AFTER_DELETE_DEADLINE_MS) });
     const merged = mergeResults(post.results, after.results);
     // Whatever the provider still calls pending will never go out now.
     return merged.map((r) => (r.status === 'pending' ? { ...r, status: 'deleted' } : r));

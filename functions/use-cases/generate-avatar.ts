@@ -12,6 +12,7 @@ import type { Dependencies } from '#ports/dependencies';
 import { isEngineError } from '#ports/engine';
 import { logOf, type UseCaseLog } from './log';
 import { raiseEvent } from './webhook-events';
+import { engineRequestOf } from '#domain/test-mode';
 
 export type GenerateAvatarDeps = Pick<Dependencies, 'avatars' | 'engines' | 'blobs' | 'faces' | 'now'> & { log?: UseCaseLog };
 
@@ -29,7 +30,7 @@ export async function generateAvatar(deps: GenerateAvatarDeps, task: { accountId
   if (!avatar || avatar.status !== 'processing' || !avatar.prompt) return;
   const outputKey = avatarImageKey(accountId, avatarId, 'png');
   try {
-    const engine = await deps.engines.avatar();
+    const engine = await deps.engines.avatar(engineRequestOf(accountId));
     const made = await engine.avatarFromPrompt(avatar.prompt, { seed: avatar.seed ?? 0, outputKey });
     // Looked for in the image as stored, as an upload's is; the landmarks found are the local renderer's rig.
     const face = await deps.faces.faceInImage(await storedImage(deps, made.image.key));

@@ -14,6 +14,7 @@ import type { VideoRequest } from '#domain/schemas/video';
 import type { ChargeRef, Reservation } from '#ports/allowance-ledger';
 import type { Dependencies } from '#ports/dependencies';
 import { findAvatar } from './find-avatar';
+import { isTestScope, TEST_MONTHLY_LIMIT } from '#domain/test-mode';
 
 /** The stores of the records a job names, and of the account whose plan it is charged under. */
 export type JobReferenceReads = Pick<Dependencies, 'accounts' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'music'>;
@@ -66,6 +67,7 @@ export async function reservationOf(deps: Pick<JobReferenceReads, 'accounts'>, r
 
 /** The plan in force now decides: an upgrade this period raises it at once, over the units already used. */
 async function monthlyLimitOf(deps: Pick<JobReferenceReads, 'accounts'>, accountId: number, now: Date): Promise<number> {
+  if (isTestScope(accountId)) return TEST_MONTHLY_LIMIT;
   const account = await deps.accounts.get(accountId);
   if (!account) throw notFound('Account');
   return limitsAt(account, now).monthlyVideos;

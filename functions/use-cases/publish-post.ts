@@ -14,6 +14,7 @@ import { accessConnection, usableConnection, type OpenedConnection } from './con
 import { logOf, type UseCaseLog } from './log';
 import { providerFailure } from './provider-errors';
 import { noteAuthFailure } from './refresh-posts';
+import { socialRequestOf } from '#domain/test-mode';
 
 /** Deadlines keep every answer under API Gateway's 30 s, whatever the provider does. */
 const CREATE_DEADLINE_MS = 20_000;
@@ -39,7 +40,7 @@ export async function publishPost(deps: PublishDeps, input: { accountId: number;
   const media = await mediaLinks(deps, video, request.scheduleAt, now);
   let accepted: ProviderPost;
   try {
-    accepted = await deps.social(provider).createPost(
+    accepted = await deps.social(provider, socialRequestOf(accountId)).createPost(
       opened.credentials,
       { caption: request.caption, channels, media, scheduleAt: request.scheduleAt, draft: request.draft, externalId: String(id) },
       { signal: AbortSignal.timeout(CREATE_DEADLINE_MS) },
@@ -71,7 +72,7 @@ async function mediaLinks(deps: Pick<Dependencies, 'blobs'>, video: Video, sched
 
 /** Takes back a post we could not record, where the provider's rule allows; a failure here is only logged. */
 async function withdraw(deps: PublishDeps, opened: OpenedConnection, accepted: ProviderPost): Promise<void> {
-  const adapter = deps.social(opened.connection.provider);
+  const adapter = deps.social(opened.connection.provider, socialRequestOf(opened.connection.account_id));
   if (!adapter.deleteRule(accepted).allowed) return;
   await adapter
     .deletePost(opened.credentials, accepted.providerPostId, { signal: AbortSignal.timeout(WITHDRAW_DEADLINE_MS) })

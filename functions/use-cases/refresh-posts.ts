@@ -15,6 +15,7 @@ import { logOf, type UseCaseLog } from './log';
 import { connectFirst, failureSummary, reconnect } from './provider-errors';
 import { postEventOf } from '#domain/webhooks';
 import { raiseEvent } from './webhook-events';
+import { socialRequestOf } from '#domain/test-mode';
 
 export const REFRESH_DEADLINE_MS = 8_000;
 /** A list refreshes the moving posts of its page a few at a time, within one overall deadline. */
@@ -54,7 +55,7 @@ export async function refreshPost(deps: RefreshDeps, post: Post, access: Connect
   }
   let fresh: ProviderPost;
   try {
-    fresh = await deps.social(post.provider).getPost(access.credentials, post.provider_post_id, { signal: AbortSignal.timeout(deadlineMs) });
+    fresh = await deps.social(post.provider, socialRequestOf(post.account_id)).getPost(access.credentials, post.provider_post_id, { signal: AbortSignal.timeout(deadlineMs) });
   } catch (error) {
     if (isProviderError(error) && error.kind === 'not_found') {
       // Gone upstream (deleted in the provider's dashboard): so it is here.

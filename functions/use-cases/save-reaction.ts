@@ -8,6 +8,7 @@ import { limitsAt } from '#domain/account';
 import { reactionClipKey, type SavedReaction } from '#domain/reaction';
 import type { Dependencies } from '#ports/dependencies';
 import { libraryFull, type SaveOutcome } from '#ports/reaction-store';
+import { accountOfScope } from '#domain/test-mode';
 
 export type SaveReactionDeps = Pick<Dependencies, 'reactions' | 'jobs' | 'accounts' | 'library' | 'blobs' | 'now'>;
 
@@ -22,7 +23,7 @@ export async function saveReaction(deps: SaveReactionDeps, input: { accountId: n
   const savedId = await deps.reactions.idForJob(accountId, jobId);
   if (savedId !== undefined) return existing(deps, accountId, savedId);
 
-  const [job, account] = await Promise.all([deps.jobs.get(accountId, jobId), deps.accounts.get(accountId)]);
+  const [job, account] = await Promise.all([deps.jobs.get(accountId, jobId), deps.accounts.get(accountOfScope(accountId))]);
   if (!job) throw notFound('job_id: job');
   if (!account) throw notFound('Account');
   const clip = clipOf(job);

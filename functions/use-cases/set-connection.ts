@@ -11,6 +11,7 @@ import type { Dependencies } from '#ports/dependencies';
 import { sealCredentials } from './connection-credentials';
 import { logOf, type UseCaseLog } from './log';
 import { providerFailure } from './provider-errors';
+import { socialRequestOf } from '#domain/test-mode';
 
 /** Leaves room under API Gateway's 30 s for sealing and storing after the provider answers. */
 const PROVIDER_CALL_TIMEOUT_MS = 20_000;
@@ -20,8 +21,14 @@ const KEY_REFUSALS: ReadonlySet<string> = new Set(['auth', 'rejected', 'not_foun
 
 export const isKeyRefusal = (error: unknown): error is ProviderError => isProviderError(error) && KEY_REFUSALS.has(error.kind);
 
-export function listChannels(social: SocialProviders, provider: ProviderName, credentials: ProviderCredentials, timeoutMs = PROVIDER_CALL_TIMEOUT_MS): Promise<Channel[]> {
-  return social(provider).listChannels(credentials, { signal: AbortSignal.timeout(timeoutMs) });
+export async function listChannels(
+  social: SocialProviders,
+  accountId: number,
+  provider: ProviderName,
+  credentials: ProviderCredentials,
+  timeoutMs = PROVIDER_CALL_TIMEOUT_MS,
+): Promise<Channel[]> {
+  return social(provider, socialRequestOf(accountId)).listChannels(credentials, { signal: AbortSignal.timeout(timeoutMs) });
 }
 
 export interface NewConnection {
@@ -59,7 +66,7 @@ export async function setConnection(
   const log = logOf(deps);
   let channels: Channel[];
   try {
-    channels = await listChannels(deps.social, provider, credentials);
+    channels = await listChannels(deps.social, accountId, provider, credentials);
   } catch (error) {
     if (isKeyRefusal(error)) {
       log.info('provider refused a key offered for connection', { provider, accountId, kind: error.kind });

@@ -6,6 +6,7 @@ import type { Dependencies } from '#ports/dependencies';
 import type { HookIdea } from '#ports/engine';
 import { admitAiHelper, type AiHelperDeps } from './admit-ai-helper';
 import { engineFailureToAppError } from './engine-failure';
+import { engineRequestOf } from '#domain/test-mode';
 
 export type SuggestHooksDeps = Pick<Dependencies, 'products' | 'engines'> & AiHelperDeps;
 
@@ -13,7 +14,7 @@ export async function suggestHooks(deps: SuggestHooksDeps, input: { accountId: n
   const product = await deps.products.get(input.accountId, input.productId);
   if (!product) throw notFound('product_id: product');
   await admitAiHelper(deps, input.accountId);
-  const engine = await deps.engines.hooks();
+  const engine = await deps.engines.hooks(engineRequestOf(input.accountId));
   let ideas: HookIdea[];
   try {
     ideas = await engine.hookIdeas({ id: product.id, name: product.name, description: product.description }, { seed: newSeed(), count: HOOK_IDEAS_PER_REQUEST });

@@ -37,7 +37,7 @@ export async function syncAccounts(
 
   let channels: Channel[];
   try {
-    channels = await listChannels(deps.social, provider, credentials);
+    channels = await listChannels(deps.social, accountId, provider, credentials);
   } catch (error) {
     if (isKeyRefusal(error)) {
       log.warn('provider refused the stored key', { provider, accountId, kind: error.kind });

@@ -14,6 +14,7 @@ import { accessConnection } from './connection-credentials';
 import { analyticsOverview, type AnalyticsOverviewDeps } from './analytics-overview';
 import { logOf, type UseCaseLog } from './log';
 import { failureSummary, reconnect } from './provider-errors';
+import { socialRequestOf } from '#domain/test-mode';
 
 /** Every provider is asked in parallel; all answers are in before API Gateway's 30 s. */
 const SYNC_DEADLINE_MS = 20_000;
@@ -56,7 +57,7 @@ async function syncOne(deps: SyncAnalyticsDeps, accountId: number, provider: Pro
     return { provider, status: 'failed', error: { code: 'conflict', message: reconnect(provider).message } };
   }
   try {
-    const figures = await deps.social(provider).analytics(access.credentials, { days, now }, { signal: AbortSignal.timeout(SYNC_DEADLINE_MS) });
+    const figures = await deps.social(provider, socialRequestOf(accountId)).analytics(access.credentials, { days, now }, { signal: AbortSignal.timeout(SYNC_DEADLINE_MS) });
     const entry: CachedAnalytics = { provider, days, synced_at: now.toISOString(), totals: figures.totals, daily: figures.daily, posts: keepNewestPosts(figures.posts ?? []) };
     await deps.analytics.put(accountId, entry);
     if (!figures.skipped?.length) return { provider, status: 'ok' };

@@ -13,7 +13,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StagedTreeLayer, type StagedLayerProps } from './staged-layer';
 import { FACE_MODELS, HUMAN_ENTRY, WASM_BINARY } from '#render';
-import type { EngineConfig } from './engine-config';
 import { findPackageJson } from './native-modules-layer';
 
 interface FacePackage {
@@ -84,9 +83,12 @@ function stageFaceRuntime(packages: readonly StagedPackage[], outputDir: string)
   }
 }
 
-/** Only the local reaction engine detects faces; a function calling a hosted one needs no layer. */
-export function needsFaceRuntime(needs: { engines?: readonly string[] }, engines: Pick<EngineConfig, 'reaction'>): boolean {
-  return (needs.engines ?? []).includes('reaction') && engines.reaction === 'local';
+/**
+ * Only the local reaction engine detects faces, and every function calling the reaction engine may
+ * run it: test mode's jobs (domain/test-mode) use it whatever engine the stack is configured with.
+ */
+export function needsFaceRuntime(needs: { engines?: readonly string[] }): boolean {
+  return (needs.engines ?? []).includes('reaction');
 }
 
 /**

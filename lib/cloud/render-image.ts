@@ -98,7 +98,7 @@ export function parseDockerfile(text: string): Dockerfile {
  */
 export function imageTreesFor(props: Pick<ServiceFunctionProps, 'needs' | 'engines'>): ImageTree[] {
   const { needs } = props;
-  const localEngine = needsFaceRuntime(needs, props.engines);
+  const localEngine = needsFaceRuntime(needs);
   return [
     ...(needs.ffmpeg ? ['ffmpeg' as const] : []),
     ...(localEngine ? ['espeak-ng' as const] : []),

@@ -226,7 +226,7 @@ export class ServiceFunction extends Construct {
     const { needs } = props;
     if (props.size.packaging !== 'zip') throw new Error(`${needs.entry} ships as a container image (render-image.ts), not as a zip`);
     // The face runtime ships only in the render image (render-image.ts); no zip function has it.
-    if (needsFaceRuntime(needs, props.engines)) throw new Error(`${needs.entry} needs the face runtime, which only a container image carries (packaging 'image' in function-sizes.ts)`);
+    if (needsFaceRuntime(needs)) throw new Error(`${needs.entry} needs the face runtime, which only a container image carries (packaging 'image' in function-sizes.ts)`);
     if (needs.faces && !props.faceLayer) throw new Error(`${needs.entry} looks for faces in uploads but was given no face-runtime layer (faceLayer)`);
     const base = functionBase(this, props);
 

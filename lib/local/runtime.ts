@@ -153,6 +153,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       rateLimitPerMinute: options.rateLimitPerMinute ?? API_REQUESTS_PER_MINUTE,
       previewWaitS: options.previewWaitS,
       socialBaseUrls: sandboxes?.baseUrls ?? socialBaseUrlsFromEnv(localEnvironment()),
+      socialSandboxUrls: sandboxes?.urls,
     };
     billing = await startLocalBilling(options.billing ?? { kind: 'local' }, { stateFile: join(dataDir, 'sandboxes', 'stripe.json'), log });
     clients = localClients(settings);

@@ -96,7 +96,7 @@ export function localDependencies(parts: LocalParts): Dependencies {
     faces: { ...humanImageFaces, ...humanClipFaces },
     musicMedia: new FfmpegMusicMedia(),
     ...dynamoStores(table),
-    social: createSocialProviders({ baseUrls: settings.socialBaseUrls, backoff: parts.socialBackoff }),
+    social: createSocialProviders({ baseUrls: settings.socialBaseUrls, sandboxUrls: settings.socialSandboxUrls, backoff: parts.socialBackoff }),
     cipher: localCredentialCipher(parts.dataDir),
     billing: parts.billing,
     // Receivers on this machine (a developer's test server) are allowed here only.

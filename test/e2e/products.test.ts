@@ -58,6 +58,7 @@ describe('creating products', () => {
       reframe: null,
       demo_start_s: null,
       demo_end_s: null,
+      test: false,
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),
     });

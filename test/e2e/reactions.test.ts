@@ -95,6 +95,7 @@ describe('saving a reaction from a preview job', () => {
       clip_url_expires_at: expect.stringMatching(/Z$/),
       duration_s: 2,
       emotion: 'shocked',
+      test: false,
       created_at: expect.stringMatching(/Z$/),
     });
     expect(Date.parse(res.body.data.clip_url_expires_at)).toBeGreaterThan(Date.now() + 3600_000);

@@ -97,6 +97,7 @@ describe('fetching a finished video', () => {
       width: 720,
       height: 1280,
       size_bytes: files.videoBytes.length,
+      test: false,
       created_at: video.created_at,
     });
     expect(Date.parse(res.body.data.url_expires_at)).toBeGreaterThan(Date.now() + 3600_000);

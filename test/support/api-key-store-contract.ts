@@ -24,11 +24,25 @@ export function apiKeyStoreContract(stores: () => { keys: ApiKeyStore; accounts:
         name: 'CI',
         prefix: created.prefix,
         scopes: ['read', 'write'],
+        mode: 'live',
         created_at: T0.toISOString(),
         last_used_at: null,
         revoked_at: null,
       });
       expect(await keys().findByHash(hashKey(`${created.key}x`))).toBeUndefined();
+    });
+
+    test('a test key reads rsk_test_, is found and listed with its mode; a key made without a mode is live', async () => {
+      const accountId = await newAccount();
+      const test = await keys().create(accountId, ['read'], T0, 'Sandbox', 'test');
+      const live = await keys().create(accountId, ['read'], T0, 'Prod');
+      expect(test).toMatchObject({ mode: 'test', key: expect.stringMatching(/^rsk_test_/), prefix: expect.stringMatching(/^rsk_test_/) });
+      expect((await keys().findByHash(hashKey(test.key)))?.mode).toBe('test');
+      expect((await keys().findByHash(hashKey(live.key)))?.mode).toBe('live');
+      expect((await keys().listOfAccount(accountId)).map((key) => [key.name, key.mode])).toEqual([
+        ['Sandbox', 'test'],
+        ['Prod', 'live'],
+      ]);
     });
 
     test('a key made without a name has none', async () => {

@@ -112,7 +112,7 @@ export class SwitchableSocialProviders {
   private readonly swapped = new Map<ProviderName, SocialProvider>();
   constructor(private readonly original: SocialProviders) {}
   /** What the stack is wired with. */
-  readonly providers: SocialProviders = (name) => this.swapped.get(name) ?? this.original(name);
+  readonly providers: SocialProviders = (name, request) => this.swapped.get(name) ?? this.original(name, request);
   /** The stack's own adapter, for a double that delegates to it. */
   real(name: ProviderName): SocialProvider {
     return this.original(name);

@@ -7,6 +7,7 @@ import { unwrap, type CreateVideoJobInput, type ReactionStudioClient } from '@re
 import { videoFields } from './create-video.js';
 import { id } from './fields.js';
 import { CREATE, READ, tool } from './tool.js';
+import { answerBody, answerData } from './answers.js';
 
 type BatchInput = Parameters<ReactionStudioClient['createVideoBatch']>[0];
 
@@ -21,6 +22,7 @@ export const BATCH_TOOLS = [
       ...videoFields,
       idempotency_key: z.string().min(1).max(200).describe('The key create_video would send: a repeat of an earlier request with it quotes 0 units').optional(),
     }),
+    output: answerData('POST /videos 200'),
     annotations: READ,
     run: async (rs, { idempotency_key, ...fields }) => rs.quoteVideoJob({ ...fields, idempotencyKey: idempotency_key } as CreateVideoJobInput),
   }),
@@ -33,6 +35,7 @@ export const BATCH_TOOLS = [
       product_id: id('product'),
       variants: z.array(z.strictObject(videoFields)).min(1).max(20).describe('Each variant takes the fields of create_video but product_id; a motion clip comes from reference_video_upload_id or reference_url'),
     }),
+    output: answerData('POST /videos/batch 202'),
     annotations: CREATE,
     run: async (rs, body) => rs.createVideoBatch(body as BatchInput),
   }),
@@ -41,6 +44,7 @@ export const BATCH_TOOLS = [
     title: 'Get a batch',
     description: 'A batch: its jobs as they are now and how many are queued, processing, preview_ready, done or failed.',
     input: z.strictObject({ batch_id: id('batch') }),
+    output: answerData('GET /videos/batches/{id} 200'),
     annotations: READ,
     run: async (rs, { batch_id }) => rs.getVideoBatch(batch_id),
   }),
@@ -52,6 +56,7 @@ export const BATCH_TOOLS = [
       limit: z.number().int().min(1).max(100).describe('Jobs in this slice (default 20)').optional(),
       before: id('job to continue before (meta.next_before of the last slice)').optional(),
     }),
+    output: answerBody('GET /videos/jobs 200'),
     annotations: READ,
     run: async (rs, query) => unwrap(rs.GET('/videos/jobs', { params: { query } })),
   }),

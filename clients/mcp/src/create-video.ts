@@ -9,6 +9,7 @@ import { WaitTimeoutError, type CreateVideoJobInput, type Job } from '@reaction-
 import { Noted } from './results.js';
 import { CREATE, tool } from './tool.js';
 import { avatarSource, hookFields, id, soundFields, voiceLine } from './fields.js';
+import { answerData } from './answers.js';
 
 /** What a video is made of, as create_video, quote_video and each variant of create_video_batch take it. */
 export const videoFields = {
@@ -34,6 +35,7 @@ export const createVideo = tool({
     wait: z.boolean().describe('Follow the job until done, failed or (mode preview) preview_ready').optional(),
     wait_timeout_s: z.number().int().positive().describe('The longest to wait; the job is then answered as it is').optional(),
   }),
+  output: answerData('POST /videos 202'),
   annotations: CREATE,
   async run(rs, { idempotency_key, wait, wait_timeout_s, ...fields }, context) {
     // One flat schema is what a model fills in best; the API's 400 names what a method lacks or refuses.

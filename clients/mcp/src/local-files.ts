@@ -10,6 +10,7 @@ import { extname } from 'node:path';
 import * as z from 'zod';
 import { fileFromPath } from '@reaction-studio/client/node';
 import { CREATE, tool } from './tool.js';
+import { answerData } from './answers.js';
 
 /**
  * Media types of the files the API takes, by extension: a dozen fixed entries, so a table rather than
@@ -44,6 +45,7 @@ export const uploadFileTool = tool({
     purpose: z.enum(['demo_video', 'avatar_image', 'reference_video', 'music']).describe('What the file is for: a product demo, an avatar portrait, a motion reference clip or a music track'),
     content_type: z.string().min(1).max(100).describe('The media type, when the extension does not say it (e.g. video/mp4)').optional(),
   }),
+  output: answerData('POST /uploads 201'),
   annotations: CREATE,
   async run(rs, { path, purpose, content_type }) {
     const contentType = content_type ?? MEDIA_TYPES[extname(path).toLowerCase()];

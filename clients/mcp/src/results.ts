@@ -1,11 +1,14 @@
 /**
  * What a tool answers: the API's data as JSON text (for any model) and as structuredContent (for
- * clients that read it), or a tool error (`isError: true`) that says what the API said: its code,
- * message, status and request id. A failed call is an answer the model can act on, never a crash
- * of the server or a protocol error.
+ * clients that read it, checked against the tool's outputSchema), or a tool error (`isError: true`)
+ * that says what the API said: its code, message, status and request id. A failed call is an answer
+ * the model can act on, never a crash of the server or a protocol error.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { StorageUploadError, isApiError } from '@reaction-studio/client';
+
+/** Where a tool error's details are, for clients that branch on them. */
+const ERROR_META = 'reaction-studio/error';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -27,7 +30,9 @@ interface ToolProblem {
 export function errorResult(error: unknown): CallToolResult {
   const problem = problemOf(error);
   const where = [problem.code, problem.status && `HTTP ${problem.status}`, problem.request_id && `request ${problem.request_id}`].filter(Boolean).join(', ');
-  return { isError: true, content: [{ type: 'text', text: `${problem.message} (${where})` }], structuredContent: { error: problem } };
+  // Under _meta, not structuredContent: the SDK's client checks any structuredContent, an error's too,
+  // against the tool's outputSchema, and would turn the API's refusal into a protocol error.
+  return { isError: true, content: [{ type: 'text', text: `${problem.message} (${where})` }], _meta: { [ERROR_META]: problem } };
 }
 
 function problemOf(error: unknown): ToolProblem {

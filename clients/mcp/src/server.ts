@@ -1,6 +1,7 @@
 /**
- * The MCP server over one typed client: every tool of the table registered with its zod schema, its
- * answer turned into tool content, and any failure into a tool error (results.ts). The server holds
+ * The MCP server over one typed client: every tool of the table registered with its zod input schema
+ * and its output schema (output-schemas.ts), its answer turned into tool content, and any failure
+ * into a tool error (results.ts). The server holds
  * no state of its own, so the HTTP transport builds one per request and stdio one per process.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -11,6 +12,7 @@ import { Noted, dataResult, errorResult } from './results.js';
 import type { ToolContext } from './tool.js';
 import { TOOLS } from './tools.js';
 import { uploadFileTool } from './local-files.js';
+import { outputSchemaOf } from './output-schemas.js';
 
 const MCP_SERVER_NAME = 'reaction-studio';
 const VERSION = '0.1.0';
@@ -42,7 +44,13 @@ export function createMcpServer(rs: ReactionStudioClient, options: McpServerOpti
   for (const definition of options.localFiles ? [...TOOLS, uploadFileTool] : TOOLS) {
     server.registerTool(
       definition.name,
-      { title: definition.title, description: definition.description, inputSchema: definition.input, annotations: definition.annotations },
+      {
+        title: definition.title,
+        description: definition.description,
+        inputSchema: definition.input,
+        outputSchema: outputSchemaOf(definition.output),
+        annotations: definition.annotations,
+      },
       async (args, extra) => {
         const progress = progressReporter(extra.sendNotification, extra._meta?.progressToken);
         const context: ToolContext = {

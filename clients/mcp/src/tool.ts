@@ -1,7 +1,8 @@
-/** What a tool is: its name, what it tells the model, its zod input schema, and what it does with the typed client. */
+/** What a tool is: its name, what it tells the model, its zod input schema, the API answer it hands back, and what it does with the typed client. */
 import type * as z from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { ReactionStudioClient, Job } from '@reaction-studio/client';
+import type { ToolOutput } from './answers.js';
 
 export interface ToolContext {
   /** Aborted when the client cancels the call or goes away: waits stop with it. */
@@ -19,6 +20,8 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   title: string;
   description: string;
   input: S;
+  /** The answer `run` returns (its outputSchema); a wait answers the same record as it stands. */
+  output: ToolOutput;
   annotations?: ToolAnnotations;
   run(rs: ReactionStudioClient, args: z.output<S>, context: ToolContext): Promise<unknown>;
 }

@@ -10,6 +10,7 @@ import { createVideo } from './create-video.js';
 import { BATCH_TOOLS } from './batch-tools.js';
 import { id, paging, uploadId, hookFields, hookLook, avatarSource, soundFields, voiceLine } from './fields.js';
 import { CREATE, READ, tool, type ToolDefinition } from './tool.js';
+import { answerBody, answerData } from './answers.js';
 
 export const TOOLS: readonly ToolDefinition[] = [
   tool({
@@ -17,6 +18,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'List products',
     description: 'The account\'s products, newest first, with their demo video\'s status; `meta` has the paging.',
     input: z.strictObject(paging),
+    output: answerBody('GET /products 200'),
     annotations: READ,
     run: async (rs, query) => unwrap(rs.GET('/products', { params: { query } })),
   }),
@@ -25,6 +27,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Get a product',
     description: 'One product; its demo_video.status must be `ready` before a video can be made of it.',
     input: z.strictObject({ product_id: id('product') }),
+    output: answerData('GET /products/{id} 200'),
     annotations: READ,
     run: async (rs, { product_id }) => (await unwrap(rs.GET('/products/{id}', { params: { path: { id: product_id } } }))).data,
   }),
@@ -39,6 +42,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       size_bytes: z.number().int().positive().describe('The exact size of the file'),
       filename: z.string().max(255).describe('The file\'s name, kept for display').optional(),
     }),
+    output: answerData('POST /uploads 201'),
     annotations: CREATE,
     run: async (rs, body) => (await unwrap(rs.POST('/uploads', { body }))).data,
   }),
@@ -60,6 +64,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       demo_end_s: z.number().positive().describe('Keep the demo up to this second (at least 1 s and at most 180 s after demo_start_s)').optional(),
       wait: z.boolean().describe('Wait until the demo is ready (or failed)').optional(),
     }),
+    output: answerData('POST /products 201'),
     annotations: CREATE,
     run: async (rs, { wait, ...fields }, context) => {
       const product = await rs.createProduct(fields);
@@ -72,6 +77,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Suggest hooks',
     description: 'Ten hook caption ideas for a product, each with its format; one of them is a good hook_text for create_video.',
     input: z.strictObject({ product_id: id('product') }),
+    output: answerData('POST /hooks 200'),
     annotations: CREATE,
     run: async (rs, body) => (await unwrap(rs.POST('/hooks', { body }))).data,
   }),
@@ -80,6 +86,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'List avatars',
     description: 'Every avatar of the account (an avatar is the face of a method=motion video).',
     input: z.strictObject({}),
+    output: answerData('GET /avatars 200'),
     annotations: READ,
     run: async (rs) => (await unwrap(rs.GET('/avatars'))).data,
   }),
@@ -89,6 +96,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     description:
       'The tracks a video can play under it (create_video music_id): the built-in ones (with mood and bpm), then the account\'s own. All are levelled to -14 LUFS.',
     input: z.strictObject({}),
+    output: answerData('GET /music 200'),
     annotations: READ,
     run: async (rs) => (await unwrap(rs.GET('/music'))).data,
   }),
@@ -98,6 +106,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     description:
       'Adds one of the account\'s own tracks from a direct upload (create_upload purpose music: MP3, M4A/AAC, WAV, OGG/Opus or FLAC, at most 20 MB and 10 minutes). It is levelled to -14 LUFS and answered with its id (t12) for create_video music_id.',
     input: z.strictObject({ audio_upload_id: uploadId('music'), name: z.string().min(1).max(100).describe('Else the uploaded file\'s name').optional() }),
+    output: answerData('POST /music 201'),
     annotations: CREATE,
     run: async (rs, body) => (await unwrap(rs.POST('/music', { body }))).data,
   }),
@@ -112,6 +121,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         image_url: z.string().describe('A public link to a portrait (one person, face visible)').optional(),
       })
       .refine((source) => Object.values(source).filter((v) => v !== undefined).length === 1, { message: 'Give exactly one of prompt, image_upload_id, image_url' }),
+    output: answerData('POST /avatars 201'),
     annotations: CREATE,
     run: async (rs, source) => rs.createAvatar(source as Parameters<ReactionStudioClient['createAvatar']>[0]),
   }),
@@ -122,6 +132,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Get a video job',
     description: 'A video job: status, stage, progress, queue position; a preview_url at preview_ready, a video_id when done, an error when failed.',
     input: z.strictObject({ job_id: id('job') }),
+    output: answerData('GET /videos/jobs/{id} 200'),
     annotations: READ,
     run: async (rs, { job_id }) => rs.getJob(job_id),
   }),
@@ -135,6 +146,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       ...hookFields,
       ...soundFields,
     }),
+    output: answerData('POST /videos/jobs/{id}/approve 202'),
     annotations: CREATE,
     run: async (rs, { job_id, ...body }) => rs.approveJob(job_id, body),
   }),
@@ -143,6 +155,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: "List a preview job's takes",
     description: 'Every preview a job showed, oldest first: take 1 is the first, each regenerate adds one and keeps the others (each with its preview_url while the job runs, the options that made it, and whether it is current). approve_job may name one. An auto job has none.',
     input: z.strictObject({ job_id: id('job') }),
+    output: answerData('GET /videos/jobs/{id}/takes 200'),
     annotations: READ,
     run: async (rs, { job_id }) => rs.listTakes(job_id),
   }),
@@ -151,6 +164,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Regenerate a preview',
     description: 'A new take of a preview job at preview_ready, with a new prompt or avatar/reference, caption style or duration, sound or voice line if given (uses one unit).',
     input: z.strictObject({ job_id: id('job'), prompt: z.string().min(1).max(1000).describe('A new reaction prompt (method prompt); left out, the same one with a new seed').optional(), ...avatarSource, ...hookLook(), ...soundFields, ...voiceLine }),
+    output: answerData('POST /videos/jobs/{id}/regenerate 202'),
     annotations: CREATE,
     run: async (rs, { job_id, ...body }) => rs.regenerateJob(job_id, body),
   }),
@@ -159,6 +173,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Save a reaction',
     description: 'Keeps the reaction clip of a finished job in the library, to reuse with create_video method reuse.',
     input: z.strictObject({ job_id: id('job') }),
+    output: answerData('POST /reactions 201'),
     annotations: CREATE,
     run: async (rs, body) => (await unwrap(rs.POST('/reactions', { body }))).data,
   }),
@@ -167,6 +182,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'List saved reactions',
     description: 'The saved-reaction library, newest first.',
     input: z.strictObject({}),
+    output: answerData('GET /reactions 200'),
     annotations: READ,
     run: async (rs) => (await unwrap(rs.GET('/reactions'))).data,
   }),
@@ -175,6 +191,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'List videos',
     description: 'Finished videos, newest first, with their download links; `meta` has the paging.',
     input: z.strictObject(paging),
+    output: answerBody('GET /videos 200'),
     annotations: READ,
     run: async (rs, query) => unwrap(rs.GET('/videos', { params: { query } })),
   }),
@@ -183,6 +200,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Get a video',
     description: 'A finished video with a fresh download link.',
     input: z.strictObject({ video_id: id('video') }),
+    output: answerData('GET /videos/{id} 200'),
     annotations: READ,
     run: async (rs, { video_id }) => rs.getVideo(video_id),
   }),
@@ -191,6 +209,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'List social connections',
     description: 'The connected scheduling providers and their channels; a channel\'s id is what publish_to_social takes in account_ids.',
     input: z.strictObject({}),
+    output: answerData('GET /social/connections 200'),
     annotations: READ,
     run: async (rs) => (await unwrap(rs.GET('/social/connections'))).data,
   }),
@@ -206,6 +225,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       schedule_at: z.string().describe('When to publish, ISO 8601; left out: now').optional(),
       draft: z.boolean().describe('Keep it as a draft on the provider instead of publishing').optional(),
     }),
+    output: answerData('POST /social/posts 201'),
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     run: async (rs, body) => (await unwrap(rs.POST('/social/posts', { body }))).data,
   }),
@@ -214,6 +234,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Get usage',
     description: 'The plan, the videos used, reserved and left this month, and the library and avatar counts against their caps.',
     input: z.strictObject({}),
+    output: answerData('GET /usage 200'),
     annotations: READ,
     run: async (rs) => (await unwrap(rs.GET('/usage'))).data,
   }),

@@ -1842,6 +1842,7 @@ export interface components {
          *       "reframe": null,
          *       "demo_start_s": null,
          *       "demo_end_s": null,
+         *       "test": false,
          *       "created_at": "2026-11-25T12:00:00.000Z",
          *       "updated_at": "2026-11-25T12:01:42.000Z"
          *     }
@@ -1861,6 +1862,8 @@ export interface components {
             demo_start_s: number | null;
             /** @description Where the kept part of the demo ends, as asked; null: at its end */
             demo_end_s: number | null;
+            /** @description Made with a test key (`rsk_test_…`): test data, seen only with test keys; its video is watermarked TEST and used no allowance */
+            test: boolean;
             /**
              * Format: date-time
              * @description When it was created
@@ -1944,6 +1947,7 @@ export interface components {
          *       "width": 1024,
          *       "height": 1024,
          *       "error": null,
+         *       "test": false,
          *       "created_at": "2026-11-25T12:00:00.000Z",
          *       "updated_at": "2026-11-25T12:01:42.000Z"
          *     }
@@ -1982,6 +1986,8 @@ export interface components {
                 /** @description What went wrong and what to do, in words fit to show */
                 message: string;
             } | null;
+            /** @description Made with a test key (`rsk_test_…`): test data, seen only with test keys; its video is watermarked TEST and used no allowance */
+            test: boolean;
             /**
              * Format: date-time
              * @description When it was created
@@ -2052,6 +2058,7 @@ export interface components {
          *       "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
          *       "duration_s": 3.2,
          *       "emotion": "shocked",
+         *       "test": false,
          *       "created_at": "2026-11-25T12:01:42.000Z"
          *     }
          */
@@ -2083,6 +2090,8 @@ export interface components {
             duration_s: number;
             /** @description The emotion the engine performed (`shocked`, `laughing`...), which picks its sound effect; null when unknown */
             emotion: string | null;
+            /** @description Made with a test key (`rsk_test_…`): test data, seen only with test keys; its video is watermarked TEST and used no allowance */
+            test: boolean;
             /**
              * Format: date-time
              * @description When it was saved
@@ -2103,6 +2112,7 @@ export interface components {
          *       "width": 1080,
          *       "height": 1920,
          *       "size_bytes": 8412330,
+         *       "test": false,
          *       "created_at": "2026-11-25T12:01:42.000Z"
          *     }
          */
@@ -2141,6 +2151,8 @@ export interface components {
             height: number;
             /** @description The MP4's size in bytes */
             size_bytes: number;
+            /** @description Made with a test key (`rsk_test_…`): test data, seen only with test keys; its video is watermarked TEST and used no allowance */
+            test: boolean;
             /**
              * Format: date-time
              * @description When it was created
@@ -2216,6 +2228,7 @@ export interface components {
          *       "regenerations": 0,
          *       "error": null,
          *       "batch_id": null,
+         *       "test": false,
          *       "created_at": "2026-11-25T12:00:00.000Z",
          *       "updated_at": "2026-11-25T12:01:42.000Z"
          *     }
@@ -2341,6 +2354,8 @@ export interface components {
                 message: string;
             } | null;
             batch_id: number | null;
+            /** @description Made with a test key (`rsk_test_…`): test data, seen only with test keys; its video is watermarked TEST and used no allowance */
+            test: boolean;
             /**
              * Format: date-time
              * @description When it was created
@@ -2488,6 +2503,7 @@ export interface components {
          *           "regenerations": 0,
          *           "error": null,
          *           "batch_id": 9,
+         *           "test": false,
          *           "created_at": "2026-11-25T12:00:00.000Z",
          *           "updated_at": "2026-11-25T12:00:00.000Z"
          *         },
@@ -2522,6 +2538,7 @@ export interface components {
          *           "regenerations": 0,
          *           "error": null,
          *           "batch_id": 9,
+         *           "test": false,
          *           "created_at": "2026-11-25T12:00:00.000Z",
          *           "updated_at": "2026-11-25T12:00:00.000Z"
          *         }
@@ -3688,6 +3705,7 @@ export interface components {
          *         "read",
          *         "write"
          *       ],
+         *       "mode": "live",
          *       "created_at": "2026-11-25T12:00:00.000Z",
          *       "last_used_at": "2026-11-25T11:58:03.000Z",
          *       "revoked_at": null
@@ -3702,6 +3720,11 @@ export interface components {
             prefix: string;
             /** @description What the key may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels) */
             scopes: ("read" | "write" | "publish")[];
+            /**
+             * @description `live` (`rsk_…`): the account's data, engines and allowance; `test` (`rsk_test_…`): test data kept apart from live data, the offline engine and the social sandboxes, no allowance used, videos watermarked TEST
+             * @enum {string}
+             */
+            mode: "live" | "test";
             /**
              * Format: date-time
              * @description When it was created
@@ -3723,6 +3746,7 @@ export interface components {
          *         "read",
          *         "write"
          *       ],
+         *       "mode": "live",
          *       "created_at": "2026-11-25T12:00:00.000Z"
          *     }
          */
@@ -3737,6 +3761,11 @@ export interface components {
             prefix: string;
             /** @description What the key may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels) */
             scopes: ("read" | "write" | "publish")[];
+            /**
+             * @description `live` (`rsk_…`): the account's data, engines and allowance; `test` (`rsk_test_…`): test data kept apart from live data, the offline engine and the social sandboxes, no allowance used, videos watermarked TEST
+             * @enum {string}
+             */
+            mode: "live" | "test";
             /**
              * Format: date-time
              * @description When it was created
@@ -3936,6 +3965,7 @@ export interface components {
          *         "regenerations": 0,
          *         "error": null,
          *         "batch_id": null,
+         *         "test": false,
          *         "created_at": "2026-11-25T12:00:00.000Z",
          *         "updated_at": "2026-11-25T12:01:42.000Z"
          *       }
@@ -3979,6 +4009,7 @@ export interface components {
          *         "regenerations": 0,
          *         "error": null,
          *         "batch_id": null,
+         *         "test": false,
          *         "created_at": "2026-11-25T12:00:00.000Z",
          *         "updated_at": "2026-11-25T12:01:42.000Z"
          *       }
@@ -4037,6 +4068,7 @@ export interface components {
          *         "regenerations": 0,
          *         "error": null,
          *         "batch_id": null,
+         *         "test": false,
          *         "created_at": "2026-11-25T12:00:00.000Z",
          *         "updated_at": "2026-11-25T12:01:42.000Z"
          *       }
@@ -4098,6 +4130,7 @@ export interface components {
          *           "message": "The reaction could not be generated after retries; try again later"
          *         },
          *         "batch_id": null,
+         *         "test": false,
          *         "created_at": "2026-11-25T12:00:00.000Z",
          *         "updated_at": "2026-11-25T12:01:42.000Z"
          *       }
@@ -4141,6 +4174,7 @@ export interface components {
          *         "reframe": null,
          *         "demo_start_s": null,
          *         "demo_end_s": null,
+         *         "test": false,
          *         "created_at": "2026-11-25T12:00:00.000Z",
          *         "updated_at": "2026-11-25T12:01:42.000Z"
          *       }
@@ -4187,6 +4221,7 @@ export interface components {
          *         "reframe": null,
          *         "demo_start_s": null,
          *         "demo_end_s": null,
+         *         "test": false,
          *         "created_at": "2026-11-25T12:00:00.000Z",
          *         "updated_at": "2026-11-25T12:01:42.000Z"
          *       }
@@ -4225,6 +4260,7 @@ export interface components {
          *         "width": 1024,
          *         "height": 1024,
          *         "error": null,
+         *         "test": false,
          *         "created_at": "2026-11-25T12:00:00.000Z",
          *         "updated_at": "2026-11-25T12:01:42.000Z"
          *       }
@@ -4266,6 +4302,7 @@ export interface components {
          *           "code": "content_rejected",
          *           "message": "The image provider refused the prompt; describe the person differently"
          *         },
+         *         "test": false,
          *         "created_at": "2026-11-25T12:00:00.000Z",
          *         "updated_at": "2026-11-25T12:01:42.000Z"
          *       }
@@ -5081,6 +5118,7 @@ export interface operations {
                      *           "reframe": null,
                      *           "demo_start_s": null,
                      *           "demo_end_s": null,
+                     *           "test": false,
                      *           "created_at": "2026-11-25T12:00:00.000Z",
                      *           "updated_at": "2026-11-25T12:01:42.000Z"
                      *         }
@@ -5328,6 +5366,7 @@ export interface operations {
                      *         "reframe": null,
                      *         "demo_start_s": null,
                      *         "demo_end_s": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:00:00.000Z"
                      *       }
@@ -5598,6 +5637,7 @@ export interface operations {
                      *         "reframe": null,
                      *         "demo_start_s": null,
                      *         "demo_end_s": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:01:42.000Z"
                      *       }
@@ -5814,6 +5854,7 @@ export interface operations {
                      *         "reframe": null,
                      *         "demo_start_s": null,
                      *         "demo_end_s": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:01:42.000Z"
                      *       }
@@ -6026,6 +6067,7 @@ export interface operations {
                      *         "reframe": null,
                      *         "demo_start_s": null,
                      *         "demo_end_s": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:01:42.000Z"
                      *       }
@@ -6422,6 +6464,7 @@ export interface operations {
                      *         "reframe": null,
                      *         "demo_start_s": null,
                      *         "demo_end_s": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:01:42.000Z"
                      *       }
@@ -6631,6 +6674,7 @@ export interface operations {
                      *           "width": 1024,
                      *           "height": 1024,
                      *           "error": null,
+                     *           "test": false,
                      *           "created_at": "2026-11-25T12:00:00.000Z",
                      *           "updated_at": "2026-11-25T12:01:42.000Z"
                      *         }
@@ -6815,6 +6859,7 @@ export interface operations {
                      *         "width": 1024,
                      *         "height": 1024,
                      *         "error": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:01:42.000Z"
                      *       }
@@ -6850,6 +6895,7 @@ export interface operations {
                      *         "width": null,
                      *         "height": null,
                      *         "error": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:00:00.000Z"
                      *       }
@@ -7130,6 +7176,7 @@ export interface operations {
                      *         "width": 1024,
                      *         "height": 1024,
                      *         "error": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:01:42.000Z"
                      *       }
@@ -8243,6 +8290,7 @@ export interface operations {
                      *           "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
                      *           "duration_s": 3.2,
                      *           "emotion": "shocked",
+                     *           "test": false,
                      *           "created_at": "2026-11-25T12:01:42.000Z"
                      *         }
                      *       ]
@@ -8410,6 +8458,7 @@ export interface operations {
                      *         "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
                      *         "duration_s": 3.2,
                      *         "emotion": "shocked",
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:01:42.000Z"
                      *       }
                      *     }
@@ -8443,6 +8492,7 @@ export interface operations {
                      *         "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
                      *         "duration_s": 3.2,
                      *         "emotion": "shocked",
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:01:42.000Z"
                      *       }
                      *     }
@@ -8686,6 +8736,7 @@ export interface operations {
                      *         "clip_url_expires_at": "2026-11-25T13:01:42.000Z",
                      *         "duration_s": 3.2,
                      *         "emotion": "shocked",
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:01:42.000Z"
                      *       }
                      *     }
@@ -9042,6 +9093,7 @@ export interface operations {
                      *           "width": 1080,
                      *           "height": 1920,
                      *           "size_bytes": 8412330,
+                     *           "test": false,
                      *           "created_at": "2026-11-25T12:01:42.000Z"
                      *         }
                      *       ],
@@ -9279,6 +9331,7 @@ export interface operations {
                      *         "regenerations": 0,
                      *         "error": null,
                      *         "batch_id": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:00:00.000Z"
                      *       }
@@ -9582,6 +9635,7 @@ export interface operations {
                      *           "regenerations": 0,
                      *           "error": null,
                      *           "batch_id": null,
+                     *           "test": false,
                      *           "created_at": "2026-11-25T12:00:00.000Z",
                      *           "updated_at": "2026-11-25T12:01:42.000Z"
                      *         }
@@ -9762,6 +9816,7 @@ export interface operations {
                      *         "width": 1080,
                      *         "height": 1920,
                      *         "size_bytes": 8412330,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:01:42.000Z"
                      *       }
                      *     }
@@ -10134,6 +10189,7 @@ export interface operations {
                      *         "regenerations": 0,
                      *         "error": null,
                      *         "batch_id": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:01:42.000Z"
                      *       }
@@ -10610,6 +10666,7 @@ export interface operations {
                      *         "regenerations": 0,
                      *         "error": null,
                      *         "batch_id": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:01:42.000Z"
                      *       }
@@ -11016,6 +11073,7 @@ export interface operations {
                      *         "regenerations": 1,
                      *         "error": null,
                      *         "batch_id": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-25T12:00:00.000Z",
                      *         "updated_at": "2026-11-25T12:00:00.000Z"
                      *       }
@@ -11362,6 +11420,7 @@ export interface operations {
                      *             "regenerations": 0,
                      *             "error": null,
                      *             "batch_id": 9,
+                     *             "test": false,
                      *             "created_at": "2026-11-25T12:00:00.000Z",
                      *             "updated_at": "2026-11-25T12:00:00.000Z"
                      *           },
@@ -11396,6 +11455,7 @@ export interface operations {
                      *             "regenerations": 0,
                      *             "error": null,
                      *             "batch_id": 9,
+                     *             "test": false,
                      *             "created_at": "2026-11-25T12:00:00.000Z",
                      *             "updated_at": "2026-11-25T12:00:00.000Z"
                      *           }
@@ -11710,6 +11770,7 @@ export interface operations {
                      *             "regenerations": 0,
                      *             "error": null,
                      *             "batch_id": 9,
+                     *             "test": false,
                      *             "created_at": "2026-11-25T12:00:00.000Z",
                      *             "updated_at": "2026-11-25T12:00:00.000Z"
                      *           },
@@ -11744,6 +11805,7 @@ export interface operations {
                      *             "regenerations": 0,
                      *             "error": null,
                      *             "batch_id": 9,
+                     *             "test": false,
                      *             "created_at": "2026-11-25T12:00:00.000Z",
                      *             "updated_at": "2026-11-25T12:00:00.000Z"
                      *           }
@@ -16779,6 +16841,7 @@ export interface operations {
                      *             "read",
                      *             "write"
                      *           ],
+                     *           "mode": "live",
                      *           "created_at": "2026-11-25T12:00:00.000Z",
                      *           "last_used_at": "2026-11-25T11:58:03.000Z",
                      *           "revoked_at": null
@@ -16911,12 +16974,22 @@ export interface operations {
                     name: string;
                     /** @description What it may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels); every scope when left out */
                     scopes?: ("read" | "write" | "publish")[];
+                    /**
+                     * @description `live` (`rsk_…`): the account's data, engines and allowance; `test` (`rsk_test_…`): test data kept apart from live data, the offline engine and the social sandboxes, no allowance used, videos watermarked TEST; live when left out
+                     * @enum {string}
+                     */
+                    mode?: "live" | "test";
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description What the key is for, to tell keys apart */
                     name: string;
                     /** @description What it may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels); every scope when left out */
                     scopes?: ("read" | "write" | "publish")[];
+                    /**
+                     * @description `live` (`rsk_…`): the account's data, engines and allowance; `test` (`rsk_test_…`): test data kept apart from live data, the offline engine and the social sandboxes, no allowance used, videos watermarked TEST; live when left out
+                     * @enum {string}
+                     */
+                    mode?: "live" | "test";
                 };
             };
         };
@@ -16943,6 +17016,7 @@ export interface operations {
                      *           "read",
                      *           "write"
                      *         ],
+                     *         "mode": "live",
                      *         "created_at": "2026-11-25T12:00:00.000Z"
                      *       }
                      *     }
@@ -17946,6 +18020,7 @@ export interface operations {
                      *             "regenerations": 0,
                      *             "error": null,
                      *             "batch_id": null,
+                     *             "test": false,
                      *             "created_at": "2026-11-25T12:00:00.000Z",
                      *             "updated_at": "2026-11-25T12:01:42.000Z"
                      *           }
@@ -19540,6 +19615,7 @@ export interface operations {
                  *         "regenerations": 0,
                  *         "error": null,
                  *         "batch_id": null,
+                 *         "test": false,
                  *         "created_at": "2026-11-25T12:00:00.000Z",
                  *         "updated_at": "2026-11-25T12:01:42.000Z"
                  *       }
@@ -19617,6 +19693,7 @@ export interface operations {
                  *         "regenerations": 0,
                  *         "error": null,
                  *         "batch_id": null,
+                 *         "test": false,
                  *         "created_at": "2026-11-25T12:00:00.000Z",
                  *         "updated_at": "2026-11-25T12:01:42.000Z"
                  *       }
@@ -19697,6 +19774,7 @@ export interface operations {
                  *           "message": "The reaction could not be generated after retries; try again later"
                  *         },
                  *         "batch_id": null,
+                 *         "test": false,
                  *         "created_at": "2026-11-25T12:00:00.000Z",
                  *         "updated_at": "2026-11-25T12:01:42.000Z"
                  *       }
@@ -19759,6 +19837,7 @@ export interface operations {
                  *         "reframe": null,
                  *         "demo_start_s": null,
                  *         "demo_end_s": null,
+                 *         "test": false,
                  *         "created_at": "2026-11-25T12:00:00.000Z",
                  *         "updated_at": "2026-11-25T12:01:42.000Z"
                  *       }
@@ -19824,6 +19903,7 @@ export interface operations {
                  *         "reframe": null,
                  *         "demo_start_s": null,
                  *         "demo_end_s": null,
+                 *         "test": false,
                  *         "created_at": "2026-11-25T12:00:00.000Z",
                  *         "updated_at": "2026-11-25T12:01:42.000Z"
                  *       }
@@ -19881,6 +19961,7 @@ export interface operations {
                  *         "width": 1024,
                  *         "height": 1024,
                  *         "error": null,
+                 *         "test": false,
                  *         "created_at": "2026-11-25T12:00:00.000Z",
                  *         "updated_at": "2026-11-25T12:01:42.000Z"
                  *       }
@@ -19941,6 +20022,7 @@ export interface operations {
                  *           "code": "content_rejected",
                  *           "message": "The image provider refused the prompt; describe the person differently"
                  *         },
+                 *         "test": false,
                  *         "created_at": "2026-11-25T12:00:00.000Z",
                  *         "updated_at": "2026-11-25T12:01:42.000Z"
                  *       }

@@ -5,7 +5,7 @@
  */
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '#functions/routes';
-import { generateKeyMaterial, isLastUseStale, newKeyRecord, type ApiKeyRecord, type CreatedApiKey } from '#domain/api-keys';
+import { generateKeyMaterial, isLastUseStale, newKeyRecord, type ApiKeyRecord, type CreatedApiKey, type KeyMode } from '#domain/api-keys';
 import type { ApiKeyStore } from '#ports/api-key-store';
 import type { DynamoTable } from './table';
 import { GSI1, keys } from './keys';
@@ -15,10 +15,10 @@ import { queryAll } from './pagination';
 export class DynamoApiKeyStore implements ApiKeyStore {
   constructor(private readonly table: DynamoTable) {}
 
-  async create(accountId: number, scopes: readonly Scope[], now = new Date(), name?: string): Promise<CreatedApiKey> {
+  async create(accountId: number, scopes: readonly Scope[], now = new Date(), name?: string, mode: KeyMode = 'live'): Promise<CreatedApiKey> {
     const id = await allocateId(this.table, 'apikey');
-    const material = generateKeyMaterial();
-    const record = newKeyRecord(id, accountId, material.prefix, scopes, now, name);
+    const material = generateKeyMaterial(mode);
+    const record = newKeyRecord(id, accountId, material.prefix, scopes, now, name, mode);
     // Timestamps not yet set stay absent, so `if_not_exists` can tell "never" from a value.
     const { last_used_at: _never, revoked_at: _notYet, ...stored } = record;
     const TableName = this.table.name;
@@ -49,7 +49,7 @@ export class DynamoApiKeyStore implements ApiKeyStore {
         ],
       }),
     );
-    return { id, key: material.raw, prefix: material.prefix, scopes: record.scopes };
+    return { id, key: material.raw, prefix: material.prefix, scopes: record.scopes, mode };
   }
 
   async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
@@ -116,6 +116,7 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
     ...(typeof item.name === 'string' ? { name: item.name } : {}),
     prefix: item.prefix as string,
     scopes: (item.scopes as Scope[]) ?? [],
+    mode: item.mode === 'test' ? 'test' : 'live',
     created_at: item.created_at as string,
     last_used_at: (item.last_used_at as string | null) ?? null,
     revoked_at: (item.revoked_at as string | null) ?? null,

@@ -26,5 +26,5 @@ export function inlineAvatarEngines(options: { blobs: EngineBlobs }): Pick<Engin
 export function avatarEngines(options: { falKey: () => SecretProvider; blobs: EngineBlobs }): Pick<Engines, 'avatar' | 'inlineAvatar' | 'avatarIsInline'> {
   const inline = inlineAvatarEngines(options);
   const hosted = once<AvatarEngine>(async () => (await import('./fal/engine')).falAvatarEngine({ apiKey: options.falKey(), blobs: options.blobs }));
-  return { ...inline, avatar: () => (engineChoice('avatar') === 'fal' ? hosted() : inline.inlineAvatar()) };
+  return { ...inline, avatar: (request) => (engineChoice('avatar') === 'fal' && !request?.offline ? hosted() : inline.inlineAvatar()) };
 }

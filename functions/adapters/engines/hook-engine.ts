@@ -3,10 +3,9 @@ import { engineChoice } from './registry';
 import { once } from './once';
 
 export function hookEngines(): Pick<Engines, 'hooks'> {
+  const local = once(async () => (await import('./local-hook-writer')).localHookEngine());
+  const hosted = once(async () => (await import('./bedrock/hooks')).bedrockHookEngine());
   return {
-    hooks: once(async () => {
-      if (engineChoice('hooks') === 'bedrock') return (await import('./bedrock/hooks')).bedrockHookEngine();
-      return (await import('./local-hook-writer')).localHookEngine();
-    }),
+    hooks: (request) => (engineChoice('hooks') === 'bedrock' && !request?.offline ? hosted() : local()),
   };
 }

@@ -4,7 +4,7 @@ import type { CaptionSpec } from '#domain/jobs';
 import { captionSegment, joinWithDemo, posterJpeg, posterTimeS } from '#render';
 
 export class FfmpegVideoComposer implements VideoComposer {
-  captionSegment(input: { reactionPath: string; caption: CaptionSpec | null; outputPath: string }): Promise<{ durationS: number }> {
+  captionSegment(input: { reactionPath: string; caption: CaptionSpec | null; watermark?: string | null; outputPath: string }): Promise<{ durationS: number }> {
     return captionSegment(input);
   }
 

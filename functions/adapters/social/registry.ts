@@ -5,7 +5,7 @@
  * at the provider's public API.
  */
 import { SOCIAL_PROVIDERS, type ProviderName } from '#domain/social';
-import type { SocialProvider, SocialProviders } from '#ports/social-provider';
+import { ProviderError, type SocialProvider, type SocialProviders } from '#ports/social-provider';
 import { createProviderA } from './provider-a';
 import { createProviderB } from './provider-b';
 import type { ProviderHttpSettings } from './provider-http';
@@ -21,17 +21,33 @@ const FACTORIES: Record<ProviderName, (baseUrl: string | undefined, http: Partia
 /** Where each provider's API is, when not at its public address. */
 export type SocialBaseUrls = Partial<Record<ProviderName, string>>;
 
-export function createSocialProviders(options: { baseUrls?: SocialBaseUrls; backoff?: SocialBackoff } = {}): SocialProviders {
-  const instances = new Map<ProviderName, SocialProvider>();
-  return (name) => {
+/**
+ * `baseUrls`: the configured APIs; `sandboxUrls`: the providers' sandboxes, which test mode's calls
+ * go to (the local stack's loopback sandboxes; none on AWS).
+ */
+export function createSocialProviders(options: { baseUrls?: SocialBaseUrls; sandboxUrls?: SocialBaseUrls; backoff?: SocialBackoff } = {}): SocialProviders {
+  const instances = new Map<string, SocialProvider>();
+  return (name, request) => {
     if (!(SOCIAL_PROVIDERS as readonly string[]).includes(name)) {
       throw new Error(`unknown social provider "${String(name)}" (expected one of ${SOCIAL_PROVIDERS.join(', ')})`);
     }
-    let instance = instances.get(name);
+    const sandbox = request?.sandbox === true;
+    const id = `${name}${sandbox ? ':sandbox' : ''}`;
+    let instance = instances.get(id);
     if (!instance) {
-      instance = FACTORIES[name](options.baseUrls?.[name], options.backoff ?? {});
-      instances.set(name, instance);
+      const baseUrl = sandbox ? options.sandboxUrls?.[name] : options.baseUrls?.[name];
+      instance = sandbox && !baseUrl ? noSandbox(name) : FACTORIES[name](baseUrl, options.backoff ?? {});
+      instances.set(id, instance);
     }
     return instance;
   };
+}
+
+/** A sandbox this runtime does not run: every call is unavailable, saying so; the delete rule is the provider's own. */
+function noSandbox(name: ProviderName): SocialProvider {
+  const rule = FACTORIES[name](undefined, {});
+  const unavailable = async (): Promise<never> => {
+    throw new ProviderError(name, 'unavailable', `${name}'s sandbox does not run in this deployment: test keys publish only to the social sandboxes (the local stack runs them)`);
+  };
+  return { name, listChannels: unavailable, createPost: unavailable, getPost: unavailable, deletePost: unavailable, analytics: unavailable, deleteRule: (post) => rule.deleteRule(post) };
 }

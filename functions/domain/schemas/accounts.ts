@@ -1,7 +1,7 @@
 /** Sign-up, sign-in, password reset, the session, the account and API keys as zod schemas: validation and types come from here. */
 import * as z from 'zod/mini';
 import { PLAN_NAMES, type PlanName } from '#domain/plans';
-import { ALL_SCOPES, type Scope } from '#domain/api-keys';
+import { ALL_SCOPES, KEY_MODES, type KeyMode, type Scope } from '#domain/api-keys';
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '#domain/credentials';
 import { RESET_TOKEN_TTL_S } from '#domain/password-reset';
 import { withoutControlCharacters } from './common';
@@ -39,6 +39,9 @@ export const passwordResetConfirmInput = z.strictObject({
 });
 
 const scope = z.enum(ALL_SCOPES as [Scope, ...Scope[]], { error: `must be one of ${ALL_SCOPES.join(', ')}` });
+const keyMode = z.enum(KEY_MODES as [KeyMode, ...KeyMode[]], { error: `must be one of ${KEY_MODES.join(', ')}` });
+const keyModeMeaning =
+  '`live` (`rsk_…`): the account\'s data, engines and allowance; `test` (`rsk_test_…`): test data kept apart from live data, the offline engine and the social sandboxes, no allowance used, videos watermarked TEST';
 export const createKeyInput = z.strictObject({
   name: meaning(label(100), 'What the key is for, to tell keys apart'),
   scopes: z.optional(
@@ -50,6 +53,7 @@ export const createKeyInput = z.strictObject({
         z.meta({ description: 'What it may do: `read` (GETs), `write` (other methods), `publish` (posting to social channels); every scope when left out' }),
       ),
   ),
+  mode: z.optional(keyMode.check(z.meta({ description: `${keyModeMeaning}; live when left out` }))),
 });
 export type CreateKeyInput = z.infer<typeof createKeyInput>;
 
@@ -128,6 +132,7 @@ export const apiKeyResponse = z
     name: meaning(z.nullable(z.string()), 'What it is for'),
     prefix: z.string().check(z.meta({ description: 'The key\'s first characters, to tell keys apart; the key itself is shown only once' })),
     scopes,
+    mode: meaning(keyMode, keyModeMeaning),
     created_at: createdAt,
     last_used_at: meaning(z.nullable(timestamp), 'When a request last came with it; null: never'),
     revoked_at: meaning(z.nullable(timestamp), 'When it was revoked; null while it works'),
@@ -141,6 +146,7 @@ export const createdApiKeyResponse = z
     key: z.string().check(z.meta({ description: 'The key: shown in this answer only, store it now' })),
     prefix: meaning(z.string(), "The key's first characters, as GET /keys lists it"),
     scopes,
+    mode: meaning(keyMode, keyModeMeaning),
     created_at: createdAt,
   })
   .register(z.globalRegistry, { id: 'CreatedApiKey', description: 'A new API key, with the key itself: shown this once' });

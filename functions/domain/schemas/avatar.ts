@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { describedEnum, withoutControlCharacters } from './common';
-import { createdAt, failure, link, meaning, recordId, timestamp, updatedAt } from './envelope';
+import { createdAt, failure, link, meaning, recordId, timestamp, updatedAt, testRecord } from './envelope';
 import { linkedFileUrl, uploadIdField } from './upload';
 
 /** A prompt must describe someone: words, not only emoji or punctuation, and not an essay. */
@@ -52,6 +52,7 @@ export const avatarResponse = z
     width: meaning(z.nullable(z.int()), "The image's width in pixels, once ready"),
     height: meaning(z.nullable(z.int()), "The image's height in pixels, once ready"),
     error: meaning(z.nullable(failure), 'Once `failed`: why; null otherwise'),
+    test: testRecord,
     created_at: createdAt,
     updated_at: updatedAt,
   })

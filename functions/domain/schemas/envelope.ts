@@ -17,6 +17,8 @@ export const meaning = <T extends z.ZodMiniType>(schema: T, description: string)
 /** When a record was made, and last changed. */
 export const createdAt = meaning(timestamp, 'When it was created');
 export const updatedAt = meaning(timestamp, 'When it last changed');
+/** Whether a record is test data (made with a test key, seen only with one: docs/decisions.md, Test mode). */
+export const testRecord = meaning(z.boolean(), 'Made with a test key (`rsk_test_…`): test data, seen only with test keys; its video is watermarked TEST and used no allowance');
 /** What went wrong with a background step, in words fit for the client. */
 export const failure = z.object({
   code: meaning(z.string(), 'What went wrong, as a code to branch on'),

@@ -1,6 +1,6 @@
 /** How a finished video is shown (videoView in functions/domain/video.ts answers this shape). */
 import * as z from 'zod/mini';
-import { createdAt, link, meaning, recordId, timestamp } from './envelope';
+import { createdAt, link, meaning, recordId, timestamp, testRecord } from './envelope';
 
 export const finishedVideoResponse = z
   .object({
@@ -15,6 +15,7 @@ export const finishedVideoResponse = z
     width: meaning(z.int(), 'Width in pixels (1080)'),
     height: meaning(z.int(), 'Height in pixels (1920)'),
     size_bytes: meaning(z.int().check(z.nonnegative()), 'The MP4\'s size in bytes'),
+    test: testRecord,
     created_at: createdAt,
   })
   .register(z.globalRegistry, { id: 'Video', description: 'A finished video: the captioned reaction, then the product\'s demo, 1080x1920' });

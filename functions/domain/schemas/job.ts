@@ -14,7 +14,7 @@ import {
   JOB_STATUS_MEANINGS,
 } from '#domain/jobs';
 import { describedEnum } from './common';
-import { createdAt, meaning, recordId, link, timestamp, updatedAt } from './envelope';
+import { createdAt, meaning, recordId, link, timestamp, updatedAt, testRecord } from './envelope';
 import { VIDEO_SOURCES } from './video';
 import { SOUND_MODES } from '#domain/sound';
 
@@ -62,6 +62,7 @@ export const jobResponse = z
       'Once `failed`: why; null otherwise',
     ),
     batch_id: z.nullable(recordId.check(z.meta({ description: 'The batch (POST /videos/batch) the job was made in; null for a job made alone' }))),
+    test: testRecord,
     created_at: createdAt,
     updated_at: updatedAt,
   })

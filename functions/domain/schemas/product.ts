@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { DEMO_LENGTH, REFRAMES } from '#domain/demo-intake';
 import { describedEnum, withoutControlCharacters } from './common';
-import { createdAt, failure, link, meaning, recordId, timestamp, updatedAt } from './envelope';
+import { createdAt, failure, link, meaning, recordId, timestamp, updatedAt, testRecord } from './envelope';
 import { linkedFileUrl, uploadIdField } from './upload';
 
 const name = z
@@ -107,6 +107,7 @@ export const productResponse = z
     reframe: z.nullable(z.enum(REFRAMES)).check(z.meta({ description: 'How the demo was made portrait (`blur` or `crop`), as asked when it was sent; null: not reframed' })),
     demo_start_s: z.nullable(z.number()).check(z.meta({ description: 'Where the kept part of the demo starts, as asked; null: at its beginning' })),
     demo_end_s: z.nullable(z.number()).check(z.meta({ description: 'Where the kept part of the demo ends, as asked; null: at its end' })),
+    test: testRecord,
     created_at: createdAt,
     updated_at: updatedAt,
   })

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { JOB_METHODS } from '#domain/jobs';
 import { idField } from './common';
-import { link, meaning, recordId, timestamp } from './envelope';
+import { link, meaning, recordId, timestamp, testRecord } from './envelope';
 
 export const saveReactionInput = z.strictObject({ job_id: idField.check(z.meta({ description: 'The preview job whose reaction to keep (it must have shown its preview)' })) });
 
@@ -17,6 +17,7 @@ export const savedReactionResponse = z
     clip_url_expires_at: meaning(timestamp, 'When `clip_url` stops working: GET it again for a fresh one'),
     duration_s: meaning(z.number(), 'Its length in seconds'),
     emotion: meaning(z.nullable(z.string()), 'The emotion the engine performed (`shocked`, `laughing`...), which picks its sound effect; null when unknown'),
+    test: testRecord,
     created_at: meaning(timestamp, 'When it was saved'),
   })
   .register(z.globalRegistry, { id: 'SavedReaction', description: 'A reaction clip kept in the library, to make more videos with (`method: reuse`) without generating again' });

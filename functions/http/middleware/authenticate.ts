@@ -7,6 +7,7 @@ import type middy from '@middy/core';
 import { AppError } from '#domain/errors';
 import { timingSafeEqual } from 'node:crypto';
 import { ALL_SCOPES, hashKey, isWellFormedKey } from '#domain/api-keys';
+import { scopeOf } from '#domain/test-mode';
 import { hashSessionToken, isSessionLive, isWellFormedSessionToken, slidSession } from '#domain/session';
 import { isSameOrigin, sessionTokenOf } from '#http/session-cookie';
 import type { ApiContext, ApiEvent, ApiRequest, ApiResult, Principal } from '#http/api-types';
@@ -38,7 +39,8 @@ const bearerApiKey: CredentialResolver = async (event, context) => {
   if (record.revoked_at) throw unauthorized('This API key has been revoked');
   // Best effort, alongside the request: a failed bookkeeping write must not fail the caller's request.
   context.pending.push(apiKeys.recordUse(record, hash, now()).catch((error) => logger.warn('could not record key use', { error })));
-  return { accountId: record.account_id, scopes: record.scopes, credential: { kind: 'api_key', keyId: record.id } };
+  // A test key works in its account's test scope: every store then finds test records only.
+  return { accountId: scopeOf(record.account_id, record.mode), scopes: record.scopes, credential: { kind: 'api_key', keyId: record.id } };
 };
 
 const SIGNED_OUT = 'Not signed in, or the session has ended: sign in again (POST /auth/login)';

@@ -28,6 +28,7 @@ export const PRODUCT: z.output<typeof productResponse> = {
   reframe: null,
   demo_start_s: null,
   demo_end_s: null,
+  test: false,
   created_at: CREATED_AT,
   updated_at: UPDATED_AT,
 };
@@ -64,6 +65,7 @@ export const AVATAR: z.output<typeof avatarResponse> = {
   width: 1024,
   height: 1024,
   error: null,
+  test: false,
   created_at: CREATED_AT,
   updated_at: UPDATED_AT,
 };
@@ -118,6 +120,7 @@ const SAVED_REACTION: z.output<typeof savedReactionResponse> = {
   clip_url_expires_at: LINKS_EXPIRE_AT,
   duration_s: 3.2,
   emotion: 'shocked',
+  test: false,
   created_at: UPDATED_AT,
 };
 
@@ -133,6 +136,7 @@ const VIDEO: z.output<typeof finishedVideoResponse> = {
   width: 1080,
   height: 1920,
   size_bytes: 8_412_330,
+  test: false,
   created_at: UPDATED_AT,
 };
 
@@ -168,6 +172,7 @@ export const JOB_QUEUED: z.output<typeof jobResponse> = {
   regenerations: 0,
   error: null,
   batch_id: null,
+  test: false,
   created_at: CREATED_AT,
   updated_at: CREATED_AT,
 };

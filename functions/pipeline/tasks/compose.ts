@@ -1,11 +1,13 @@
 /**
  * Compose: the finished MP4. Only the reaction segment is encoded (with its caption); the product's
  * normalised demo joins it by stream copy. An approved preview whose caption was not
- * overridden is reused as the segment, so approving encodes nothing.
+ * overridden is reused as the segment, so approving encodes nothing. A test job's video
+ * (domain/test-mode) has TEST burnt into every frame: its segment and demo are encoded with the label.
  */
 import { join } from 'node:path';
 import { captionOf, hookOfJob, peakWithin, sameCaption } from '#domain/jobs';
 import { videoObjectKeys } from '#domain/video';
+import { isTestScope, TEST_WATERMARK } from '#domain/test-mode';
 import { jobSoundFiles } from '#pipeline/job-sound';
 import type { Dependencies } from '#ports/dependencies';
 import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
@@ -30,6 +32,7 @@ export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<
       : null;
   const keys = videoObjectKeys(job.account_id, videoId);
   const caption = captionOf(job);
+  const watermark = isTestScope(job.account_id) ? TEST_WATERMARK : null;
   // A segment already made with this caption is joined as it is: the engine's clip (canonical, with
   // the caption burnt in for auto jobs, or clean when there is no caption) or the approved preview.
   // Only otherwise is the reaction encoded here.
@@ -50,13 +53,18 @@ export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<
       const soundFetched = jobSoundFiles(deps, job, { withDemo: demo !== null, dir, voicePath: voiceFromSegment ? segmentPath : join(dir, 'reaction.mp4') });
       soundFetched.catch(() => undefined);
       let segmentDurationS: number;
-      if (readySegment) {
+      if (readySegment && watermark) {
+        // Its caption is already drawn: only the label is laid over it.
+        await blobs.getToFile(readySegment.key, join(dir, 'ready.mp4'));
+        segmentDurationS = (await composer.captionSegment({ reactionPath: join(dir, 'ready.mp4'), caption: null, watermark, outputPath: segmentPath })).durationS;
+        if (reaction.voice && !voiceFromSegment) await blobs.getToFile(reaction.key, join(dir, 'reaction.mp4'));
+      } else if (readySegment) {
         await blobs.getToFile(readySegment.key, segmentPath);
         segmentDurationS = readySegment.duration_s;
         if (reaction.voice && !voiceFromSegment) await blobs.getToFile(reaction.key, join(dir, 'reaction.mp4'));
       } else {
         await blobs.getToFile(reaction.key, join(dir, 'reaction.mp4'));
-        segmentDurationS = (await composer.captionSegment({ reactionPath: join(dir, 'reaction.mp4'), caption, outputPath: segmentPath })).durationS;
+        segmentDurationS = (await composer.captionSegment({ reactionPath: join(dir, 'reaction.mp4'), caption, watermark, outputPath: segmentPath })).durationS;
       }
       await demoFetched;
       const joined = await composer.join({
@@ -65,11 +73,13 @@ export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<
         demo: demo ? { path: join(dir, 'demo.mp4'), durationS: demo.durationS, encoding: demo.encoding, loudnessLufs: demo.loudnessLufs } : null,
         sound: await soundFetched,
         demoCaption: hookOfJob(job).duration === 'full' ? caption : null,
+        watermark,
         outputPath: join(dir, 'video.mp4'),
       });
       await blobs.putFile(keys.video, join(dir, 'video.mp4'), 'video/mp4');
       // The engine's poster is the same frame of the same segment, written while it was encoded.
-      const enginePoster = readySegment && 'poster_key' in readySegment ? readySegment.poster_key : null;
+      // A watermarked video's poster is cut from it, so it shows the label too.
+      const enginePoster = !watermark && readySegment && 'poster_key' in readySegment ? readySegment.poster_key : null;
       if (enginePoster) {
         await blobs.copy(enginePoster, keys.poster);
       } else {

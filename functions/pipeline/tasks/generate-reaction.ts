@@ -15,6 +15,7 @@ import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 import { generateWithFace } from './reaction-face';
 import { jobRequestLog } from '#pipeline/provider-requests';
+import { engineRequestOf } from '#domain/test-mode';
 
 type GenerateDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'engines' | 'references' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'faces'>;
 
@@ -31,7 +32,7 @@ export async function generateReaction(payload: StepPayload, deps: GenerateDeps,
   const watch = watchInputs(deps, job, signal);
   const requests = jobRequestLog(deps, job);
   try {
-    const engine = await deps.engines.reaction();
+    const engine = await deps.engines.reaction(engineRequestOf(job.account_id));
     // An auto job's clip is its finished segment: the caption is burnt in while the engine encodes, so
     // the reaction is encoded once. A preview's clip stays clean: it may be saved, reused or re-captioned.
     // ...and it opens the finished video as it is, so its poster can be written on the way too.
@@ -118,7 +119,7 @@ async function avatarForPrompt(
   generation: Pick<GenerationOptions, 'seed' | 'signal' | 'requests'>,
 ): Promise<AvatarRef> {
   if (avatar) return avatarRefOf(avatar);
-  const made = await (await deps.engines.avatar()).avatarFromPrompt(job.prompt ?? '', {
+  const made = await (await deps.engines.avatar(engineRequestOf(job.account_id))).avatarFromPrompt(job.prompt ?? '', {
     ...generation,
     outputKey: `${jobObjectKeys(job.account_id, job.id, job.regenerations).reaction}.avatar.png`,
   });

@@ -158,7 +158,7 @@ function fontFiles(packageName: string, pattern: RegExp): string[] {
  * Skia falls back family by family, while files sharing one family name would be matched by style
  * alone and only one subset would ever be used (no Ł, no Cyrillic).
  */
-function registerFonts(): FontLists {
+export function registerFonts(): FontLists {
   if (fonts) return fonts;
   const register = (files: string[], prefix: string) =>
     files.map((file) => {

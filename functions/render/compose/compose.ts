@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { fileArg, runFfmpeg } from '../ffmpeg/binaries';
-import { renderCaptionPng, type CaptionBox, type CaptionSpec } from '../caption/caption';
+import type { CaptionBox, CaptionSpec } from '../caption/caption';
+import { renderOverlayPng } from '../caption/watermark';
 import { captionOverlayChains } from '../caption/caption-overlay';
 import { POSTER_ENCODE_ARGS, POSTER_FILTER } from './poster';
 
@@ -41,6 +42,8 @@ export interface CaptionSegmentInput {
   timeoutMs?: number;
   /** `standard` for camera footage (a demo under a full-length caption); default `rendered`, for drawn reactions. */
   speed?: CanonicalSpeed;
+  /** A corner label burnt in with the caption (a test job's "TEST"); absent or null: none. */
+  watermark?: string | null;
 }
 
 export interface CaptionSegmentResult {
@@ -69,6 +72,8 @@ export interface JoinInput {
    * caption laid over (the one encode this costs); absent or null, the demo is stream-copied as stored.
    */
   demoCaption?: CaptionSpec | null;
+  /** A corner label over the whole video, demo included (which then costs the demo's encode too). */
+  watermark?: string | null;
   outputPath: string;
   timeoutMs?: number;
 }
@@ -186,13 +191,14 @@ export async function captionSegment(input: CaptionSegmentInput): Promise<Captio
   const canonical = canonicalMismatches(reaction).length === 0;
   const frames = canonical && video.frameCount ? video.frameCount : canonicalFrameCount(lengthS);
   const caption = input.caption && input.caption.text.trim() ? input.caption : null;
+  const watermark = input.watermark || null;
   const timeoutMs = input.timeoutMs ?? 3 * 60_000;
 
-  const pngPath = caption ? partialOf(input.outputPath, 'caption.png') : null;
+  const pngPath = caption || watermark ? partialOf(input.outputPath, 'caption.png') : null;
   try {
     let overlay: { pngPath: string; box: CaptionBox } | null = null;
-    if (caption && pngPath) {
-      const image = await renderCaptionPng(caption);
+    if (pngPath) {
+      const image = await renderOverlayPng(caption, watermark);
       await fsp.writeFile(pngPath, image.png);
       if (image.box.width > 0) overlay = { pngPath, box: image.box };
     }
@@ -238,8 +244,11 @@ export async function joinWithDemo(input: JoinInput): Promise<JoinResult> {
   try {
     // The captioned demo takes the stored demo's place in the pictures only: the mix still reads the
     // stored demo's sound, so the caption costs no audio generation.
-    const demoPictures = demo && input.demoCaption?.text.trim()
-      ? { path: captionedDemoPath, durationS: (await captionSegment({ reactionPath: demo.path, caption: input.demoCaption, outputPath: captionedDemoPath, speed: 'standard', timeoutMs })).durationS }
+    const demoPictures = demo && (input.demoCaption?.text.trim() || input.watermark)
+      ? {
+          path: captionedDemoPath,
+          durationS: (await captionSegment({ reactionPath: demo.path, caption: input.demoCaption ?? null, watermark: input.watermark, outputPath: captionedDemoPath, speed: 'standard', timeoutMs })).durationS,
+        }
       : demo;
     const spec = await soundtrackSpecOf(input);
     const sound = soundtrackGraph(spec);

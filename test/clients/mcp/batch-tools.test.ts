@@ -4,16 +4,20 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ReactionStudioClient } from '#client/client';
 import { createMcpServer } from '#mcp/server';
+import type { AnswerKey } from '#mcp/answers';
+import { exampleAnswer, exampleData } from '#test-support/api-examples';
 
 const calls: { method: string; args: unknown[] }[] = [];
-const answer = { id: 4 };
+/** What each method of the typed client answers: the API description's example. */
+const ANSWERS: Record<string, AnswerKey> = { quoteVideoJob: 'POST /videos 200', createVideoBatch: 'POST /videos/batch 202', getVideoBatch: 'GET /videos/batches/{id} 200' };
+const JOBS = exampleAnswer('GET /videos/jobs 200');
 const rs = new Proxy(
   {},
   {
     get: (_target, method) =>
       method === 'GET'
-        ? async (...args: unknown[]) => (calls.push({ method: 'GET', args }), { data: { data: [answer], meta: { limit: 5, next_before: null } }, response: new Response() })
-        : async (...args: unknown[]) => (calls.push({ method: String(method), args }), answer),
+        ? async (...args: unknown[]) => (calls.push({ method: 'GET', args }), { data: JOBS, response: new Response() })
+        : async (...args: unknown[]) => (calls.push({ method: String(method), args }), exampleData(ANSWERS[String(method)]!)),
   },
 ) as unknown as ReactionStudioClient;
 
@@ -57,6 +61,6 @@ test('a batch of none, of 21, or with an unknown variant field is refused before
 
 test('list_jobs reads a newest-first slice', async () => {
   const listed = await call('list_jobs', { limit: 5, before: 40 });
-  expect(listed.structuredContent).toEqual({ data: [answer], meta: { limit: 5, next_before: null } });
+  expect(listed.structuredContent).toEqual(JOBS);
   expect(calls).toEqual([{ method: 'GET', args: ['/videos/jobs', { params: { query: { limit: 5, before: 40 } } }] }]);
 });

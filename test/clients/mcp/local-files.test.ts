@@ -7,12 +7,15 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ReactionStudioClient } from '#client/client';
 import { createMcpServer, type McpServerOptions } from '#mcp/server';
+import { exampleData } from '#test-support/api-examples';
+
+const UPLOAD = exampleData('POST /uploads 201');
 
 const uploads: { purpose: string; filename: string; size: number; contentType: string }[] = [];
 const rs = {
   uploadFile: async (purpose: string, file: { data: Blob; filename: string }, options: { contentType: string }) => {
     uploads.push({ purpose, filename: file.filename, size: file.data.size, contentType: options.contentType });
-    return { id: 'up_1', purpose };
+    return { ...UPLOAD, purpose };
   },
 } as unknown as ReactionStudioClient;
 
@@ -52,7 +55,7 @@ test('the HTTP server (no local files) does not have the tool at all', async () 
 test('a local file is sent as an upload of its purpose, its media type told by its extension', async () => {
   const result = await call(stdio, { path: join(dir, 'demo.MP4'), purpose: 'demo_video' });
   expect(result.isError).toBeFalsy();
-  expect(result.structuredContent).toEqual({ id: 'up_1', purpose: 'demo_video' });
+  expect(result.structuredContent).toEqual({ ...UPLOAD, purpose: 'demo_video' });
   expect(uploads).toEqual([{ purpose: 'demo_video', filename: 'demo.MP4', size: 1234, contentType: 'video/mp4' }]);
 });
 

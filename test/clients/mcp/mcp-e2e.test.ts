@@ -160,7 +160,7 @@ async function expectToolErrors(client: Client): Promise<void> {
   expect((wrongType.content[0] as { text: string }).text).toMatch(/product_id/);
   // The API refuses what only it can know, and its code and request id come back.
   const unknownJob = await call(client, 'get_job', { job_id: 99_999_999 });
-  expect(unknownJob).toMatchObject({ isError: true, structuredContent: { error: { code: 'not_found', status: 404, request_id: expect.any(String) } } });
+  expect(unknownJob).toMatchObject({ isError: true, _meta: { 'reaction-studio/error': { code: 'not_found', status: 404, request_id: expect.any(String) } } });
   const twoSources = await call(client, 'create_avatar', { prompt: 'a cheerful chef', image_url: 'https://example.com/a.png' });
   expect(twoSources.isError).toBe(true);
   expect((await call(client, 'no_such_tool', {})).isError).toBe(true);
@@ -196,7 +196,7 @@ describe('over stdio', () => {
 
   test('a bad key: each tool call is the API\'s 401 as a tool error', async () => {
     const client = await overStdio({ REACTION_STUDIO_API_KEY: 'rsk_not_a_real_key' });
-    expect(await call(client, 'get_usage', {})).toMatchObject({ isError: true, structuredContent: { error: { code: 'unauthorized', status: 401 } } });
+    expect(await call(client, 'get_usage', {})).toMatchObject({ isError: true, _meta: { 'reaction-studio/error': { code: 'unauthorized', status: 401 } } });
   }, 60_000);
 
   test('without a key it says so on stderr and exits 2', async () => {

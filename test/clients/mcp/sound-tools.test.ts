@@ -8,8 +8,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ReactionStudioClient } from '#client/client';
 import { createMcpServer } from '#mcp/server';
+import { exampleData } from '#test-support/api-examples';
 
-const JOB = { id: 7, status: 'queued', stage: 'queued', progress: 0 };
+const JOB = exampleData('GET /videos/jobs/{id} 200');
 const calls: { method: string; args: unknown[] }[] = [];
 const recorder = (method: string) => async (...args: unknown[]) => {
   calls.push({ method, args });

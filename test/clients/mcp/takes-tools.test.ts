@@ -8,17 +8,19 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ReactionStudioClient } from '#client/client';
 import { createMcpServer } from '#mcp/server';
+import { exampleData } from '#test-support/api-examples';
 
+const [EXAMPLE_TAKE] = exampleData('GET /videos/jobs/{id}/takes 200');
 const TAKES = [
-  { take: 1, current: false, preview_url: 'http://x/p1.mp4' },
-  { take: 2, current: true, preview_url: 'http://x/p2.mp4' },
+  { ...EXAMPLE_TAKE, take: 1, current: false, preview_url: 'http://x/p1.mp4' },
+  { ...EXAMPLE_TAKE, take: 2, current: true, preview_url: 'http://x/p2.mp4' },
 ];
 const calls: { method: string; args: unknown[] }[] = [];
 const recorder = (method: string, answer: unknown) => async (...args: unknown[]) => {
   calls.push({ method, args });
   return answer;
 };
-const rs = { listTakes: recorder('listTakes', TAKES), approveJob: recorder('approveJob', { id: 7, status: 'composing' }) } as unknown as ReactionStudioClient;
+const rs = { listTakes: recorder('listTakes', TAKES), approveJob: recorder('approveJob', exampleData('POST /videos/jobs/{id}/approve 202')) } as unknown as ReactionStudioClient;
 
 let client: Client;
 beforeAll(async () => {

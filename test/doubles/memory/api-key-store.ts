@@ -1,4 +1,4 @@
-import { generateKeyMaterial, isLastUseStale, newKeyRecord, type ApiKeyRecord, type CreatedApiKey } from '#domain/api-keys';
+import { generateKeyMaterial, isLastUseStale, newKeyRecord, type ApiKeyRecord, type CreatedApiKey, type KeyMode } from '#domain/api-keys';
 import type { Scope } from '#functions/routes';
 import type { AccountStore } from '#ports/account-store';
 import type { ApiKeyStore } from '#ports/api-key-store';
@@ -12,12 +12,12 @@ export class MemoryApiKeyStore implements ApiKeyStore {
 
   constructor(private readonly accounts: AccountStore) {}
 
-  async create(accountId: number, scopes: readonly Scope[], now = new Date(), name?: string): Promise<CreatedApiKey> {
+  async create(accountId: number, scopes: readonly Scope[], now = new Date(), name?: string, mode: KeyMode = 'live'): Promise<CreatedApiKey> {
     if (!(await this.accounts.get(accountId))) throw new Error(`account ${accountId} does not exist`);
-    const material = generateKeyMaterial();
-    const record = newKeyRecord(++this.lastId, accountId, material.prefix, scopes, now, name);
+    const material = generateKeyMaterial(mode);
+    const record = newKeyRecord(++this.lastId, accountId, material.prefix, scopes, now, name, mode);
     this.byHash.set(material.hash, record);
-    return { id: record.id, key: material.raw, prefix: record.prefix, scopes: [...record.scopes] };
+    return { id: record.id, key: material.raw, prefix: record.prefix, scopes: [...record.scopes], mode };
   }
 
   async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {

@@ -52,9 +52,10 @@ describe('the face runtime tree', () => {
 });
 
 describe('who gets it', () => {
+  // Test mode's jobs run on the local engine whatever is configured, so the image carries it with fal too.
   test.each([
     ['local', true],
-    ['fal', false],
+    ['fal', true],
   ] as const)("the render function's image with reaction engine %s: %s; the steps function never", (reaction, expected) => {
     expect(imageTreesFor({ needs: PIPELINE_FUNCTIONS.render, engines: engines(reaction) }).includes('face')).toBe(expected);
     // The local engine speaks voice lines too: espeak-ng comes with the face runtime.
@@ -62,10 +63,9 @@ describe('who gets it', () => {
     expect(imageTreesFor({ needs: PIPELINE_FUNCTIONS.steps, engines: engines(reaction) })).toEqual([]);
   });
 
-  test('only a function that calls the reaction engine, and only the local one, detects faces', () => {
-    expect(needsFaceRuntime({ engines: ['reaction'] }, { reaction: 'local' })).toBe(true);
-    expect(needsFaceRuntime({ engines: ['reaction'] }, { reaction: 'fal' })).toBe(false);
-    expect(needsFaceRuntime({ engines: ['avatar', 'hooks'] }, { reaction: 'local' })).toBe(false);
-    expect(needsFaceRuntime({}, { reaction: 'local' })).toBe(false);
+  test('only a function that calls the reaction engine detects faces', () => {
+    expect(needsFaceRuntime({ engines: ['reaction'] })).toBe(true);
+    expect(needsFaceRuntime({ engines: ['avatar', 'hooks'] })).toBe(false);
+    expect(needsFaceRuntime({})).toBe(false);
   });
 });

@@ -17,7 +17,7 @@ const key = generateKeyMaterial();
 
 /** What the early key check sees: `known` makes `key` a good key; `failure` makes the store fail. */
 const keyStore = { known: false, failure: undefined as Error | undefined, lookups: 0 };
-const record: ApiKeyRecord = { id: 1, account_id: 1, prefix: key.prefix, scopes: ['read', 'write'], created_at: 'x', last_used_at: null, revoked_at: null };
+const record: ApiKeyRecord = { id: 1, account_id: 1, prefix: key.prefix, scopes: ['read', 'write'], mode: 'live', created_at: 'x', last_used_at: null, revoked_at: null };
 const apiKeys = {
   findByHash: async (hash: string) => {
     keyStore.lookups++;

@@ -1,15 +1,15 @@
-/** A new API key: a name to tell it apart and the scopes it may use. The key itself is shown once, after. */
-import { Button, Checkbox, Group, Stack } from '@mantine/core';
+/** A new API key: a name to tell it apart, the scopes it may use, live or test. The key itself is shown once, after. */
+import { Button, Checkbox, Group, Radio, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { CountedTextInput } from '../../components/CountedText';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { TEXT_LIMITS } from '../../intake/limits';
 import { overLimit } from '../../intake/text-count';
-import { SCOPES, useCreateKey, type CreatedApiKey, type Scope } from './keys-api';
+import { KEY_MODES, SCOPES, useCreateKey, type CreatedApiKey, type KeyMode, type Scope } from './keys-api';
 
 export function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) {
-  const form = useForm<{ name: string; scopes: Scope[] }>({
-    initialValues: { name: '', scopes: ['read', 'write'] },
+  const form = useForm<{ name: string; scopes: Scope[]; mode: KeyMode }>({
+    initialValues: { name: '', scopes: ['read', 'write'], mode: 'live' },
     validate: {
       name: (name) => (name.trim() ? overLimit(TEXT_LIMITS.keyName, name, 'The name') : 'Name the key after where it will be used, e.g. "Zapier"'),
       scopes: (scopes) => (scopes.length ? null : 'Choose at least one scope'),
@@ -18,7 +18,7 @@ export function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) =
   const create = useCreateKey();
   const submit = form.onSubmit((values) =>
     create.mutate(
-      { name: values.name.trim(), scopes: values.scopes },
+      { name: values.name.trim(), scopes: values.scopes, mode: values.mode },
       {
         onSuccess: (key) => {
           form.reset();
@@ -38,6 +38,13 @@ export function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) =
             ))}
           </Group>
         </Checkbox.Group>
+        <Radio.Group label="Mode" {...form.getInputProps('mode')}>
+          <Group mt={6}>
+            {KEY_MODES.map((mode) => (
+              <Radio key={mode.value} value={mode.value} label={mode.label} description={mode.description} />
+            ))}
+          </Group>
+        </Radio.Group>
         <ProblemAlert error={create.error} />
         <Group>
           <Button type="submit" loading={create.isPending}>

@@ -14,6 +14,7 @@ export function KeysTable({ keys }: { keys: ApiKey[] }) {
           <Table.Tr>
             <Table.Th>Name</Table.Th>
             <Table.Th>Key</Table.Th>
+            <Table.Th>Mode</Table.Th>
             <Table.Th>Scopes</Table.Th>
             <Table.Th>Last used</Table.Th>
             <Table.Th>
@@ -31,6 +32,11 @@ export function KeysTable({ keys }: { keys: ApiKey[] }) {
               </Table.Td>
               <Table.Td data-label="Key">
                 <Code>{key.prefix}…</Code>
+              </Table.Td>
+              <Table.Td data-label="Mode">
+                <Badge variant="light" color={key.mode === 'test' ? 'orange' : 'teal'} size="sm">
+                  {key.mode}
+                </Badge>
               </Table.Td>
               <Table.Td data-label="Scopes">
                 <Group gap={4}>

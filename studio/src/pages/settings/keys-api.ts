@@ -7,6 +7,11 @@ import { api } from '../../api/client';
 export type ApiKey = components['schemas']['ApiKey'];
 export type CreatedApiKey = components['schemas']['CreatedApiKey'];
 export type Scope = ApiKey['scopes'][number];
+export type KeyMode = ApiKey['mode'];
+export const KEY_MODES: { value: KeyMode; label: string; description: string }[] = [
+  { value: 'live', label: 'Live', description: 'Your real products and videos; uses the allowance' },
+  { value: 'test', label: 'Test', description: 'Separate test data, offline engine, no allowance; videos marked TEST' },
+];
 export const SCOPES: { value: Scope; label: string; description: string }[] = [
   { value: 'read', label: 'Read', description: 'See videos, jobs, products, usage' },
   { value: 'write', label: 'Write', description: 'Make videos, products, avatars' },
@@ -22,7 +27,7 @@ export function useKeys() {
 export function useCreateKey() {
   const queries = useQueryClient();
   return useMutation({
-    mutationFn: async (body: { name: string; scopes: Scope[] }) => (await unwrap(api.POST('/keys', { body }))).data,
+    mutationFn: async (body: { name: string; scopes: Scope[]; mode: KeyMode }) => (await unwrap(api.POST('/keys', { body }))).data,
     onSuccess: () => queries.invalidateQueries({ queryKey: KEYS }),
   });
 }

@@ -71,6 +71,21 @@ describe('registry', () => {
     expect(social('provider_a')).toBe(social('provider_a'));
     expect(() => social('provider_c' as never)).toThrow(/unknown social provider/);
   });
+
+  it("test mode's calls go to the sandbox's address, whatever the configured one", async () => {
+    server.route(routes({ 'GET /api/user': { body: { displayNames: [] } } }));
+    const social = createSocialProviders({ baseUrls: { provider_a: 'http://127.0.0.1:9/never' }, sandboxUrls: { provider_a: apiUrl() } });
+    await expect(social('provider_a', { sandbox: true }).listChannels(credentials)).resolves.toEqual([]);
+    expect(server.seen.map((r) => r.path)).toEqual(['/api/user']);
+    expect(social('provider_a', { sandbox: true })).not.toBe(social('provider_a'));
+  });
+
+  it('where no sandbox runs, a sandbox call is unavailable, saying why, and the real API is not called', async () => {
+    const social = createSocialProviders({ baseUrls: { provider_a: apiUrl() } });
+    await expect(social('provider_a', { sandbox: true }).listChannels(credentials)).rejects.toMatchObject({ name: 'ProviderError', kind: 'unavailable', message: expect.stringMatching(/sandbox/) });
+    expect(server.seen).toEqual([]);
+    expect(social('provider_a', { sandbox: true }).deleteRule({ status: 'scheduled', results: [] })).toEqual(social('provider_a').deleteRule({ status: 'scheduled', results: [] }));
+  });
 });
 
 describe('listChannels', () => {

@@ -4,6 +4,7 @@ import { createApiHandler } from '#http/api-handler';
 import type { Dependencies } from '#ports/dependencies';
 import type { ApiKeyStore } from '#ports/api-key-store';
 import { generateKeyMaterial, hashKey } from '#domain/api-keys';
+import { scopeOf } from '#domain/test-mode';
 import { testDependencies } from '#test-support/wiring';
 import { MemoryAccountStore } from '#test-doubles/memory/account-store';
 import { MemoryApiKeyStore } from '#test-doubles/memory/api-key-store';
@@ -88,6 +89,18 @@ describe('authentication (unit)', () => {
     const res = await call(`Bearer ${key.key}`);
     expect(res).toMatchObject({ status: 200, body: { accountId: key.accountId, scopes: ['read', 'write'], credential: { kind: 'api_key', keyId: key.id } } });
     expect(apiKeys.uses).toEqual([{ keyId: key.id, at: NOW.toISOString() }]);
+  });
+
+  test("a test key reaches the operation as its account's test scope, a live key as the account itself", async () => {
+    const account = await accounts.create('a', 'pro');
+    const [testKey, liveKey] = [await apiKeys.create(account.id, ['read'], NOW, 'ci', 'test'), await apiKeys.create(account.id, ['read'], NOW, 'prod', 'live')];
+    expect((await call(`Bearer ${testKey.key}`)).body).toMatchObject({ accountId: scopeOf(account.id, 'test') });
+    expect((await call(`Bearer ${liveKey.key}`)).body).toMatchObject({ accountId: account.id });
+    expect(scopeOf(account.id, 'test')).not.toBe(account.id);
+  });
+
+  test('a test key of the right shape that was never issued is 401, as a live one is', async () => {
+    expect(await call(`Bearer ${generateKeyMaterial('test').raw}`)).toMatchObject({ status: 401, body: { error: 'Unknown API key' } });
   });
 
   test('a key is looked up by the hash of its raw value', async () => {
