@@ -8,7 +8,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 
 export const DEFAULT_MONTHLY_BUDGET_USD = 100;
-export const BUDGET_ALERTS = [
+const BUDGET_ALERTS = [
   { notificationType: 'ACTUAL', threshold: 80 },
   { notificationType: 'FORECASTED', threshold: 100 },
 ] as const;

@@ -15,7 +15,7 @@ import { API_REQUESTS_PER_MINUTE } from '#functions/config';
 /** API Gateway's default account-level throttle per region (a quota AWS can raise). */
 export const API_GATEWAY_ACCOUNT_QUOTA = { rateLimit: 10_000, burstLimit: 5_000 } as const;
 export const DEFAULT_ACTIVE_ACCOUNTS = 500;
-export const ACTIVE_ACCOUNTS_CONTEXT = 'apiActiveAccounts';
+const ACTIVE_ACCOUNTS_CONTEXT = 'apiActiveAccounts';
 
 export function stageThrottle(activeAccounts: number, perAccountPerMinute = API_REQUESTS_PER_MINUTE): { rateLimit: number; burstLimit: number } {
   const rateLimit = Math.min(API_GATEWAY_ACCOUNT_QUOTA.rateLimit, Math.ceil((activeAccounts * perAccountPerMinute) / 60));
