@@ -80,7 +80,8 @@ test('a tool call (base64 body, as API Gateway passes some) reaches the API with
 
 test('an API refusal is a tool error with its code and request id', async () => {
   const answer = await invoke(event({ authorization: `Bearer ${GOOD_KEY}`, body: rpc(3, 'tools/call', { name: 'get_job', arguments: { job_id: 7 } }) }));
-  expect(answer.json.result).toMatchObject({ isError: true, structuredContent: { error: { code: 'not_found', status: 404, request_id: 'api-req-1' } } });
+  // The details ride in _meta: an SDK client checks any structuredContent, an error's too, against the tool's output schema.
+  expect(answer.json.result).toMatchObject({ isError: true, _meta: { 'reaction-studio/error': { code: 'not_found', status: 404, request_id: 'api-req-1' } } });
 });
 
 test('no key or a key the API refuses is 401 in the API\'s envelope, before any MCP message is read', async () => {
