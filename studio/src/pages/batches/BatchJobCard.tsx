@@ -51,7 +51,9 @@ export function BatchJobCard({ job, name, hook }: { job: Job; name: string; hook
           {hook}
         </Text>
         {job.status === 'preview_ready' && job.preview_url && (
-          <video src={job.preview_url} poster={job.preview_still_url ?? undefined} controls playsInline preload="metadata" aria-label={`Preview: ${hook}`} style={{ width: '100%', aspectRatio: '9 / 16', background: '#000', borderRadius: 6 }} />
+          // No poster: the bare still has no caption, and variants are compared by their captions. The
+          // media fragment makes every browser show the captioned first frame before play.
+          <video src={`${job.preview_url}#t=0.1`} controls playsInline preload="metadata" aria-label={`Preview: ${hook}`} style={{ width: '100%', aspectRatio: '9 / 16', background: '#000', borderRadius: 6 }} />
         )}
         <JobProgress job={job} />
         {job.status === 'preview_ready' && <Decision job={job} name={name} />}

@@ -34,7 +34,8 @@ export function KeysTable({ keys }: { keys: ApiKey[] }) {
                 <Code>{key.prefix}…</Code>
               </Table.Td>
               <Table.Td data-label="Mode">
-                <Badge variant="light" color={key.mode === 'test' ? 'orange' : 'teal'} size="sm">
+                {/* A dot badge: its label keeps the body's text colour (a light teal or orange one reads under 4.5:1). */}
+                <Badge variant="dot" color={key.mode === 'test' ? 'orange' : 'teal'} size="sm">
                   {key.mode}
                 </Badge>
               </Table.Td>
