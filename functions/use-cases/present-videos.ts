@@ -1,0 +1,39 @@
+/**
+ * Finished videos as clients see them: a playable (presigned) url, a download url (the same object,
+ * saved as an attachment named after its product and hook) and its poster.
+ */
+import { videoDownloadName, videoView, type Video, type VideoNaming } from '#domain/video';
+import type { BlobStore } from '#ports/blob-store';
+import type { Dependencies } from '#ports/dependencies';
+
+export type PresentVideosDeps = Pick<Dependencies, 'jobs' | 'products' | 'blobs'>;
+
+export async function presentVideos(deps: PresentVideosDeps, accountId: number, videos: readonly Video[]) {
+  const names = await namings(deps, accountId, videos);
+  return Promise.all(videos.map((video, i) => present(deps.blobs, video, names[i]!)));
+}
+
+async function present(blobs: BlobStore, video: Video, naming: VideoNaming) {
+  const now = new Date();
+  const [playable, download, poster] = await Promise.all([
+    blobs.playbackUrl(video.key, now),
+    blobs.downloadUrl(video.key, videoDownloadName(video.id, naming), now),
+    blobs.playbackUrl(video.poster_key, now),
+  ]);
+  return videoView(video, playable, download, poster);
+}
+
+/** Each video's product name and hook (its job's), for its download's file name; a product is read once for all its videos. */
+async function namings(deps: Pick<Dependencies, 'jobs' | 'products'>, accountId: number, videos: readonly Video[]): Promise<VideoNaming[]> {
+  const products = new Map<number, Promise<string | null>>();
+  const productName = (productId: number) => {
+    if (!products.has(productId)) products.set(productId, deps.products.get(accountId, productId).then((product) => product?.name ?? null));
+    return products.get(productId)!;
+  };
+  return Promise.all(
+    videos.map(async (video) => {
+      const [job, name] = await Promise.all([deps.jobs.get(accountId, video.job_id), productName(video.product_id)]);
+      return { productName: name, hookText: job?.hook_text ?? null };
+    }),
+  );
+}
