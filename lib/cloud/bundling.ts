@@ -55,7 +55,7 @@ export { DOCS_FILES };
  * Caption fonts, and the sample clip's (render/sample/sample-fonts.ts), ship in the same layer and in
  * the images holding its tree: esbuild cannot bundle font files (see caption-fonts.ts).
  */
-export const FONT_PACKAGES = [...Object.values(CAPTION_FONTS), ...Object.values(SAMPLE_FONTS)].map((font) => ({ name: font.packageName, files: font.files }));
+export const FONT_PACKAGES = [...Object.values(CAPTION_FONTS), ...Object.values(SAMPLE_FONTS)].map((font) => ({ name: font.packageName, folder: font.folder, files: font.files }));
 
 export interface BundleVariant {
   /** The function has the native-modules layer (which changes nothing in the bundle: see NATIVE_MODULES). */

@@ -64,10 +64,10 @@ export function nativeModulesTree(projectRoot: string): StagedLayerProps {
       }
       for (const font of fonts) {
         const target = path.join(outputDir, 'nodejs', 'node_modules', font.name);
-        fs.mkdirSync(path.join(target, 'files'), { recursive: true });
+        fs.mkdirSync(path.join(target, font.folder), { recursive: true });
         fs.copyFileSync(path.join(font.dir, 'package.json'), path.join(target, 'package.json'));
-        for (const file of fs.readdirSync(path.join(font.dir, 'files')).filter((f) => font.files.test(f))) {
-          fs.copyFileSync(path.join(font.dir, 'files', file), path.join(target, 'files', file));
+        for (const file of fs.readdirSync(path.join(font.dir, font.folder)).filter((f) => font.files.test(f))) {
+          fs.copyFileSync(path.join(font.dir, font.folder, file), path.join(target, font.folder, file));
         }
       }
     },

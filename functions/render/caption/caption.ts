@@ -2,7 +2,7 @@
  * The hook caption (docs/architecture.md, Media; docs/decisions.md, Captions): a transparent
  * full-frame PNG that compose.ts lays over the reaction segment (and, for hook_duration=full, over the
  * demo). TikTok-like: Montserrat ExtraBold in one of five styles, centred lines wrapped to a safe
- * area, placed clear of the face, colour emoji (Noto Color Emoji, never stroked: a stroke around a
+ * area, placed clear of the face, colour emoji (Twemoji, never stroked: a stroke around a
  * bitmap glyph would draw a black square).
  *
  * Fonts come from the @fontsource packages in node_modules, located by module resolution, registered
@@ -145,9 +145,9 @@ interface FontLists {
 
 let fonts: FontLists | undefined;
 
-/** Every file of a @fontsource package matching `pattern`, by module resolution (never fetched). */
-function fontFiles(packageName: string, pattern: RegExp): string[] {
-  const dir = path.join(path.dirname(require.resolve(`${packageName}/package.json`)), 'files');
+/** Every file of a font package's folder matching `pattern`, by module resolution (never fetched). */
+function fontFiles({ packageName, folder, files: pattern }: { packageName: string; folder: string; files: RegExp }): string[] {
+  const dir = path.join(path.dirname(require.resolve(`${packageName}/package.json`)), folder);
   const files = readdirSync(dir).filter((f) => pattern.test(f)).sort();
   if (files.length === 0) throw new Error(`caption fonts: no files matching ${pattern} in ${dir}`);
   return files.map((f) => path.join(dir, f));
@@ -168,10 +168,10 @@ export function registerFonts(): FontLists {
       }
       return `"${family}"`;
     });
-  const textFiles = fontFiles(CAPTION_FONTS.text.packageName, CAPTION_FONTS.text.files);
+  const textFiles = fontFiles(CAPTION_FONTS.text);
   const text = register(textFiles.filter((f) => f.includes('-800-')), 'Caption Text');
   const heavy = register(textFiles.filter((f) => f.includes('-900-')), 'Caption Heavy');
-  const emoji = register(fontFiles(CAPTION_FONTS.emoji.packageName, CAPTION_FONTS.emoji.files), 'Caption Emoji');
+  const emoji = register(fontFiles(CAPTION_FONTS.emoji), 'Caption Emoji');
   // Emoji last in the text lists too: a symbol Montserrat lacks still draws rather than as a box.
   fonts = { text: [...text, ...emoji].join(', '), heavy: [...heavy, ...emoji].join(', '), emoji: emoji.join(', ') };
   return fonts;

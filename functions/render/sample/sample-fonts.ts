@@ -4,5 +4,5 @@
  * screens is English). One list for the drawing and for the Lambda layer and image that ship them.
  */
 export const SAMPLE_FONTS = {
-  text: { packageName: '@fontsource/montserrat', files: /^montserrat-latin-(600|800)-normal\.woff2$/ },
+  text: { packageName: '@fontsource/montserrat', folder: 'files', files: /^montserrat-latin-(600|800)-normal\.woff2$/ },
 } as const;

@@ -15,8 +15,8 @@ let registered = false;
 
 function register(): void {
   if (registered) return;
-  const { packageName, files } = SAMPLE_FONTS.text;
-  const dir = path.join(path.dirname(require.resolve(`${packageName}/package.json`)), 'files');
+  const { packageName, folder, files } = SAMPLE_FONTS.text;
+  const dir = path.join(path.dirname(require.resolve(`${packageName}/package.json`)), folder);
   const found = readdirSync(dir).filter((f) => files.test(f));
   for (const weight of [600, 800] as const) {
     const file = found.find((f) => f.includes(`-${weight}-`));
