@@ -14,6 +14,7 @@ import { SwitchableJobRunner, SwitchableSocialProviders } from './wiring';
 import type { Dependencies } from '#ports/dependencies';
 import type { Engines } from '#ports/engines';
 import { CanonicalClipEngine } from '#test-doubles/canonical-clip-engine';
+import { memoisedComposer, memoisedDemoMedia } from '#test-doubles/memoised-media';
 import { BlobSoundBank } from '#adapters/sounds/blob-sound-bank';
 import { GeneratedSoundBank } from '#test-doubles/sound-bank';
 import { TEST_SOUND_CACHE } from './sound-fixtures';
@@ -81,13 +82,17 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     socialBackoff: { baseDelayMs: 10, maxDelayMs: 40 },
     adjustDependencies: (wired) => {
       // Real renders get the real built-in sounds, rendered once per machine (they depend on code only);
-      // the rest a tone per sound, as they get the canonical clip instead of the engine.
+      // the rest a tone per sound, as they get the canonical clip instead of the engine, and the
+      // demo normaliser and caption encoder memoised (one encode per distinct input in a run).
       // The sample product's clip is real in every stack, made once per machine and code (sample-fixtures.ts).
       const sampled = { ...wired, sampleDemo: new BlobSampleDemo(wired.blobs, { render: renderSampleDemo, cacheDir: TEST_SAMPLE_CACHE }) };
       const built =
         options.renders === 'real'
           ? { ...sampled, sounds: new BlobSoundBank(wired.blobs, { cacheDir: TEST_SOUND_CACHE }) }
-          : withEngineDouble({ ...sampled, sounds: new GeneratedSoundBank(wired.blobs) }, new CanonicalClipEngine(wired.blobs));
+          : withEngineDouble(
+              { ...sampled, sounds: new GeneratedSoundBank(wired.blobs), demoMedia: memoisedDemoMedia(wired.demoMedia), composer: memoisedComposer(wired.composer) },
+              new CanonicalClipEngine(wired.blobs),
+            );
       const adjusted = options.adjustDependencies ? options.adjustDependencies(built) : built;
       social = new SwitchableSocialProviders(adjusted.social);
       return { ...adjusted, jobRunner: (runner = new SwitchableJobRunner(adjusted.jobRunner)), social: social.providers };

@@ -1,7 +1,8 @@
 /**
  * The canonical reaction clip that the engine double serves (test/doubles/canonical-clip-engine.ts):
  * rendered by the real local engine once, then kept in node_modules/.cache under a hash of the code
- * that renders it, so a run renders it only when that code changed.
+ * that renders it, so a run renders it only when that code changed. Names, the same way, the folder
+ * where the memoised demo normaliser and caption encoder keep their files (test/doubles/memoised-media.ts).
  */
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { join, relative, resolve } from 'node:path';
 import { createLocalEngine } from '#adapters/engines/local/engine';
 import type { BlobFiles } from '#adapters/engines/local/engine-files';
 import { CANONICAL_CLIP_ENV, type CanonicalClip } from '#test-doubles/canonical-clip-engine';
+import { RENDER_MEMO_ENV } from '#test-doubles/memoised-media';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const RENDERING_CODE = ['functions/adapters/engines/local', 'functions/render', 'functions/ports/engine.ts'];
@@ -21,9 +23,12 @@ async function filesUnder(path: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }
 
-async function renderingCodeHash(): Promise<string> {
+/** What the memoised demo normaliser and caption encoder depend on (test/doubles/memoised-media.ts). */
+const MEDIA_CODE = ['functions/render', 'functions/domain', 'functions/ports'];
+
+async function codeHash(paths: string[]): Promise<string> {
   const hash = createHash('sha256');
-  const files = (await Promise.all(RENDERING_CODE.map(filesUnder))).flat().sort();
+  const files = (await Promise.all(paths.map(filesUnder))).flat().sort();
   for (const file of files) hash.update(relative(ROOT, file)).update(await readFile(file));
   return hash.digest('hex').slice(0, 16);
 }
@@ -51,7 +56,8 @@ async function render(into: string): Promise<void> {
 /** Renders the clip unless this code already did, and hands its description to the workers. */
 export async function prepareCanonicalClip(): Promise<void> {
   const cacheRoot = join(ROOT, 'node_modules', '.cache', 'reaction-studio-tests');
-  const dir = join(cacheRoot, `canonical-clip-${await renderingCodeHash()}`);
+  const dir = join(cacheRoot, `canonical-clip-${await codeHash(RENDERING_CODE)}`);
+  process.env[RENDER_MEMO_ENV] = join(cacheRoot, `media-memo-${await codeHash(MEDIA_CODE)}`);
   if (!existsSync(join(dir, 'clip.json'))) {
     await mkdir(cacheRoot, { recursive: true });
     // Rendered aside and renamed into place: a run killed halfway leaves no clip that looks whole.
