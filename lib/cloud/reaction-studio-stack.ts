@@ -10,11 +10,11 @@ import { Construct } from 'constructs';
 import { Api } from './api';
 import { DataStore } from './data';
 import { FACE_CHECK_HELPER, FaceCheck } from './face-check';
-import { FaceRuntimeLayer, faceRuntimeTree } from './face-layer';
-import { espeakTree } from './espeak-tree';
-import { FfmpegLayer, ffmpegTree } from './ffmpeg-layer';
+import { FaceRuntimeLayer } from './face-layer';
+import { FfmpegLayer } from './ffmpeg-layer';
+import { hostStagedTree } from './host-staging';
 import { JobPipeline } from './job-pipeline';
-import { NativeModulesLayer, nativeModulesTree } from './native-modules-layer';
+import { NativeModulesLayer } from './native-modules-layer';
 import type { ImageTree } from './render-image';
 import type { LayerTree } from './staged-layer';
 import { engineConfigFromContext } from './engine-config';
@@ -61,9 +61,9 @@ export class ReactionStudioStack extends Stack {
     this.data = new DataStore(this, 'Data');
     this.media = new MediaStore(this, 'Media');
     this.delivery = new MediaDelivery(this, 'MediaDelivery', { bucket: this.media.bucket });
-    const ffmpeg = new FfmpegLayer(this, 'Ffmpeg', tree('ffmpeg', ffmpegTree()));
-    const native = new NativeModulesLayer(this, 'NativeModules', tree('native-modules', nativeModulesTree(PROJECT_ROOT)));
-    const face = new FaceRuntimeLayer(this, 'FaceRuntime', tree('face', faceRuntimeTree(PROJECT_ROOT)));
+    const ffmpeg = new FfmpegLayer(this, 'Ffmpeg', tree('ffmpeg', hostStagedTree('ffmpeg')));
+    const native = new NativeModulesLayer(this, 'NativeModules', tree('native-modules', hostStagedTree('native-modules')));
+    const face = new FaceRuntimeLayer(this, 'FaceRuntime', tree('face', hostStagedTree('face')));
     const engines = engineConfigFromContext(this);
     const shared = {
       table: this.data.table,
@@ -75,7 +75,7 @@ export class ReactionStudioStack extends Stack {
       mediaLinks: this.delivery,
     };
     // The render function and the sample-demo worker ship as container images holding the same trees as the layers (render-image.ts).
-    const imageTrees = { ffmpeg: ffmpeg.tree, 'espeak-ng': tree('espeak-ng', espeakTree()), 'native-modules': native.tree, face: face.tree };
+    const imageTrees = { ffmpeg: ffmpeg.tree, 'espeak-ng': tree('espeak-ng', hostStagedTree('espeak-ng')), 'native-modules': native.tree, face: face.tree };
 
     // The generate-avatar worker looks for the face in a hosted portrait as an upload is looked at.
     this.workers = new Workers(this, 'Workers', { ...shared, faceLayer: face.layer, imageTrees });

@@ -5,12 +5,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { faceRuntimeTree } from '#cloud/face-layer';
-import { espeakTree } from '#cloud/espeak-tree';
-import { ffmpegTree } from '#cloud/ffmpeg-layer';
-import { nativeModulesTree } from '#cloud/native-modules-layer';
+import { LOCAL_TREES } from '#cloud/host-staging';
 import type { ImageTree, ImageTrees } from '#cloud/render-image';
-import { PROJECT_ROOT } from '#cloud/service-function';
 import type { LayerTree } from '#cloud/staged-layer';
 
 const STAND_IN_FOLDER = 'stand-in';
@@ -44,17 +40,10 @@ export function standInFor(dir: string): ImageTree | undefined {
   return more.length === 0 ? (name as ImageTree) : undefined;
 }
 
-const REAL_TREES: Record<ImageTree, () => LayerTree> = {
-  ffmpeg: ffmpegTree,
-  'espeak-ng': espeakTree,
-  'native-modules': () => nativeModulesTree(PROJECT_ROOT),
-  face: () => faceRuntimeTree(PROJECT_ROOT),
-};
-
 /** Stages the real tree into <dir>/<name>, as `cdk synth` stages it into a layer's asset or the render image. */
 export function stageRealTree(name: ImageTree, dir: string): string {
   const target = path.join(dir, name);
   fs.mkdirSync(target, { recursive: true });
-  REAL_TREES[name]().stage(target);
+  LOCAL_TREES[name]().stage(target);
   return target;
 }

@@ -98,3 +98,13 @@ describe('the staged context', () => {
     expect(fs.readdirSync(path.join(context, 'ffmpeg'))).toEqual([]);
   }, 120_000);
 });
+
+describe('the image Lambda is given', () => {
+  test('the pinned CDK CLI builds every image with BUILDX_NO_DEFAULT_ATTESTATIONS=1, so BuildKit pushes a plain manifest (an OCI index with attestations is refused by Lambda)', () => {
+    const cli = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'node_modules', 'aws-cdk', 'lib', 'index.js'), 'utf8');
+    const build = cli.indexOf('const buildCommand = [');
+    expect(build).toBeGreaterThan(0);
+    const nextMethod = cli.indexOf('async login(', build);
+    expect(cli.slice(build, nextMethod)).toMatch(/env:\s*\{\s*BUILDX_NO_DEFAULT_ATTESTATIONS:\s*"1"/);
+  });
+});
