@@ -19,6 +19,8 @@ import type {
   JobCondition,
   JobSlice,
   JobStore,
+  SweepCandidate,
+  SweepCutoffs,
 } from '#ports/job-store';
 import { allocateId } from './ids';
 import type { DynamoTable } from './table';
@@ -28,6 +30,7 @@ import { DynamoVideoLibrary } from './videos';
 import { outboxPut, updateWithEvent } from './webhook-outbox';
 import { IDEMPOTENCY_ITEM, deleteNewJobItems, finishedJobUpdate, jobUpdate, newBatchItems, newJobItems, restoreJobItem } from './job-items';
 import { DynamoJobQueries, toJob } from './job-queries';
+import { quietJob, sweepCandidates } from './active-jobs';
 
 export class DynamoJobStore implements JobStore {
   private readonly ledger: DynamoAllowanceLedger;
@@ -70,6 +73,14 @@ export class DynamoJobStore implements JobStore {
 
   listActive(): Promise<ActiveJobRef[]> {
     return this.queries.listActive();
+  }
+
+  sweepCandidates(cutoffs: SweepCutoffs): AsyncIterable<SweepCandidate> {
+    return sweepCandidates(this.table, cutoffs);
+  }
+
+  quiet(candidate: SweepCandidate, job: StoredJob): Promise<boolean> {
+    return quietJob(this.table, candidate, job);
   }
 
   async create(job: StoredJob, idempotency: IdempotencyClaim | undefined, unit: Reservation, now: Date): Promise<CreateJobOutcome> {

@@ -22,7 +22,7 @@ describe('the sweeper', () => {
     const w = pipelineWorld();
     orphanUnit(w, 900);
     w.advance(OLDER_THAN_ANY_JOB);
-    expect(await sweepStrandedWork(w.deps)).toEqual({ released: 1, started: 0, redelivered: 0, failed_decisions: 0 });
+    expect(await sweepStrandedWork(w.deps)).toEqual({ released: 1, started: 0, redelivered: 0, failed_decisions: 0, left_for_next_sweep: [] });
     expect(await w.ledger.entry(unit(900))).toMatchObject({ state: 'released' });
     expect(await w.ledger.periodUsage(ACCOUNT, w.period())).toEqual({ used: 0, reserved: 0 });
   });
@@ -49,7 +49,7 @@ describe('the sweeper', () => {
     const w = pipelineWorld();
     orphanUnit(w, 901);
     w.advance(60_000);
-    expect(await sweepStrandedWork(w.deps)).toEqual({ released: 0, started: 0, redelivered: 0, failed_decisions: 0 });
+    expect(await sweepStrandedWork(w.deps)).toEqual({ released: 0, started: 0, redelivered: 0, failed_decisions: 0, left_for_next_sweep: [] });
     expect(await w.ledger.entry(unit(901))).toMatchObject({ state: 'reserved' });
   });
 
@@ -68,7 +68,7 @@ describe('the sweeper', () => {
     const recent = await w.queuedJob();
     w.advance(60_000);
     const runner = recordingRunner();
-    expect(await sweepStrandedWork(w.deps, { runner })).toEqual({ released: 0, started: 1, redelivered: 0, failed_decisions: 0 });
+    expect(await sweepStrandedWork(w.deps, { runner })).toEqual({ released: 0, started: 1, redelivered: 0, failed_decisions: 0, left_for_next_sweep: [] });
     expect(runner.started).toEqual([{ account_id: ACCOUNT, job_id: old.id, job: { mode: 'auto', method: 'prompt' } }]);
     expect(runner.started.map((input) => input.job_id)).not.toContain(recent.id);
   });
@@ -77,6 +77,6 @@ describe('the sweeper', () => {
     const w = pipelineWorld();
     await w.queuedJob();
     w.advance(OLDER_THAN_ANY_JOB);
-    expect(await sweepStrandedWork(w.deps)).toEqual({ released: 0, started: 0, redelivered: 0, failed_decisions: 0 });
+    expect(await sweepStrandedWork(w.deps)).toEqual({ released: 0, started: 0, redelivered: 0, failed_decisions: 0, left_for_next_sweep: [] });
   });
 });
