@@ -71,7 +71,8 @@ export interface FinishSettlement {
 }
 
 export interface JobStore {
-  newJobId(): Promise<number>;
+  /** A new job id: unique, and above every earlier one of the account (its jobs list newest first by id). */
+  newJobId(accountId: number): Promise<number>;
   get(accountId: number, jobId: number): Promise<StoredJob | undefined>;
   /** The job's Idempotency-Key record; one past its day (at `now`) counts as gone. */
   getIdempotency(accountId: number, keyHash: string, now?: Date): Promise<IdempotencyRecord | undefined>;
@@ -80,7 +81,7 @@ export interface JobStore {
    * allowance throws AppError allowance_exhausted; the unit already existing throws LedgerViolation.
    */
   create(job: StoredJob, idempotency: IdempotencyClaim | undefined, unit: Reservation, now: Date): Promise<CreateJobOutcome>;
-  newBatchId(): Promise<number>;
+  newBatchId(accountId: number): Promise<number>;
   getBatch(accountId: number, batchId: number): Promise<VideoBatch | undefined>;
   /** The batch's Idempotency-Key record; one past its day (at `now`) counts as gone. */
   getBatchIdempotency(accountId: number, keyHash: string, now?: Date): Promise<BatchIdempotencyRecord | undefined>;

@@ -22,7 +22,7 @@ export function jobStoreContract(stores: () => JobStoreUnderTest): void {
   let nextAccount = 5000;
   const freshAccount = () => nextAccount++;
   const unitOf = (accountId: number, jobId: number, chargeNumber = 1, limit = 3): Reservation => ({ ref: { accountId, jobId, chargeNumber }, period: PERIOD, limit });
-  const queuedJob = async (accountId: number): Promise<StoredJob> => newJob(accountId, await stores().jobs.newJobId(), promptRequest(1), null, 7, NOW);
+  const queuedJob = async (accountId: number): Promise<StoredJob> => newJob(accountId, await stores().jobs.newJobId(accountId), promptRequest(1), null, 7, NOW);
   const claim = { keyHash: 'key-hash', requestHash: 'request-hash' };
 
   describe('the job store', () => {
@@ -112,9 +112,9 @@ export function jobStoreContract(stores: () => JobStoreUnderTest): void {
     describe('a batch', () => {
       /** `count` queued jobs of a new batch, with their units under `limit`. */
       const newBatch = async (accountId: number, count: number, limit: number) => {
-        const batchId = await stores().jobs.newBatchId();
+        const batchId = await stores().jobs.newBatchId(accountId);
         const jobs: StoredJob[] = [];
-        for (let i = 0; i < count; i++) jobs.push(newJob(accountId, await stores().jobs.newJobId(), promptRequest(1), null, i, NOW, batchId));
+        for (let i = 0; i < count; i++) jobs.push(newJob(accountId, await stores().jobs.newJobId(accountId), promptRequest(1), null, i, NOW, batchId));
         const batch: VideoBatch = { id: batchId, account_id: accountId, product_id: 1, job_ids: jobs.map((job) => job.id), created_at: NOW.toISOString() };
         return { batch, jobs, units: jobs.map((job) => unitOf(accountId, job.id, 1, limit)) };
       };
@@ -309,7 +309,7 @@ export function jobStoreContract(stores: () => JobStoreUnderTest): void {
     const job = await queuedJob(accountId);
     await jobs.create(job, undefined, unitOf(accountId, job.id, 1, 10), NOW);
     await jobs.update(accountId, job.id, { status: 'processing' });
-    const id = await videos.newVideoId();
+    const id = await videos.newVideoId(accountId);
     const video = videoOf(accountId, job.id, id);
     expect(await jobs.finishWithVideo(job, video, { chargedUnits: 1, charge: unitOf(accountId, job.id, 1, 10).ref }, NOW)).toBe(true);
     return video;

@@ -22,7 +22,7 @@ import type {
   SweepCandidate,
   SweepCutoffs,
 } from '#ports/job-store';
-import { allocateId } from './ids';
+import { allocateShardedId } from './ids';
 import type { DynamoTable } from './table';
 import { transact } from './transactions';
 import { DynamoAllowanceLedger } from './allowance-ledger';
@@ -43,12 +43,12 @@ export class DynamoJobStore implements JobStore {
     this.queries = new DynamoJobQueries(table);
   }
 
-  newJobId(): Promise<number> {
-    return allocateId(this.table, 'job');
+  newJobId(accountId: number): Promise<number> {
+    return allocateShardedId(this.table, 'job', accountId);
   }
 
-  newBatchId(): Promise<number> {
-    return allocateId(this.table, 'batch');
+  newBatchId(accountId: number): Promise<number> {
+    return allocateShardedId(this.table, 'batch', accountId);
   }
 
   get(accountId: number, jobId: number): Promise<StoredJob | undefined> {
