@@ -11,6 +11,22 @@ export interface TestTable {
   stop(): Promise<void>;
 }
 
+/**
+ * Makes every index Query of the table's client ask for pages of at most `items`: DynamoDB pages at
+ * 1 MB, which a test would need thousands of items to reach, so readers that follow LastEvaluatedKey
+ * are held to it with a few.
+ */
+export function smallIndexPages(table: DynamoTable, items: number): void {
+  table.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { IndexName?: string; Limit?: number };
+      if (context.commandName === 'QueryCommand' && input.IndexName) input.Limit = Math.min(input.Limit ?? items, items);
+      return next(args);
+    },
+    { step: 'initialize', name: 'smallIndexPages' },
+  );
+}
+
 export async function startTestTable(): Promise<TestTable> {
   const { dynamoEndpoint } = sharedEndpoints();
   const tableName = uniqueName('table');
