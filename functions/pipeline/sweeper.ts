@@ -25,9 +25,9 @@ import { startJobIfNeverStarted } from './start-written';
 export const SWEEP_GRACE_MS = 60 * 60 * 1000;
 
 /** What one sweep may spend: the sweeper's function runs 300 s (lib/cloud/function-sizes.ts). */
-export const SWEEP_BUDGET_MS = 240 * 1000;
+const SWEEP_BUDGET_MS = 240 * 1000;
 
-export type SweepPass = 'units' | 'jobs';
+type SweepPass = 'units' | 'jobs';
 
 export interface SweepReport {
   released: number;

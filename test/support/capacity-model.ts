@@ -51,9 +51,10 @@ import { faceFinder } from '#test-doubles/faces';
 import { promptRequest } from './video-jobs';
 import { testDependencies } from './wiring';
 import { WriteMeter, type PartitionWrites } from './write-meter';
+const { floor } = Math;
 
 /** What one partition key costs per job of a kind. */
-export interface KeyLoad {
+interface KeyLoad {
   where: string;
   /** The key, or its family (`ACTIVE_JOBS#<shard>`, `ACCOUNT#<id>`) when several keys share the load. */
   pk: string;
@@ -77,7 +78,7 @@ export interface KindCapacity {
 }
 
 export const JOB_KINDS = ['auto', 'preview_approve', 'regenerate', 'batch', 'failed'] as const;
-export type JobKind = (typeof JOB_KINDS)[number];
+type JobKind = (typeof JOB_KINDS)[number];
 
 /** A partition key's most WCU a second. */
 export const PARTITION_WCU_PER_S = 1000;
@@ -258,8 +259,8 @@ export async function measureCapacity(table: DynamoTable, rounds = 3): Promise<K
       jobs,
       keys,
       hottest,
-      jobsPerSecond: Math.floor(PARTITION_WCU_PER_S / perKey(hottest)),
-      oneAccountJobsPerSecond: Math.floor(PARTITION_WCU_PER_S / account),
+      jobsPerSecond: floor(PARTITION_WCU_PER_S / perKey(hottest)),
+      oneAccountJobsPerSecond: floor(PARTITION_WCU_PER_S / account),
     });
   }
   return results;

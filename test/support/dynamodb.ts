@@ -4,6 +4,7 @@ import { createDynamoTable } from '#adapters/aws-clients';
 import { DEFAULT_REGION } from '#functions/config';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 import { deleteTable, sharedEndpoints, uniqueName } from './services';
+const { min } = Math;
 
 export interface TestTable {
   /** The table, for the adapters under test: `new DynamoXStore(t.table)`. */
@@ -20,7 +21,7 @@ export function smallIndexPages(table: DynamoTable, items: number): void {
   table.client.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as { IndexName?: string; Limit?: number };
-      if (context.commandName === 'QueryCommand' && input.IndexName) input.Limit = Math.min(input.Limit ?? items, items);
+      if (context.commandName === 'QueryCommand' && input.IndexName) input.Limit = min(input.Limit ?? items, items);
       return next(args);
     },
     { step: 'initialize', name: 'smallIndexPages' },

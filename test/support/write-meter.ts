@@ -8,9 +8,9 @@
  * attribute changed (an update). An update that changes nothing an index holds writes nothing to it.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 import { TABLE_SCHEMA } from '#lib/table-schema';
+const { abs, ceil, max } = Math;
 
 type Item = Record<string, unknown>;
 type Key = { pk: string; sk: string };
@@ -26,10 +26,10 @@ export interface PartitionWrites {
 const KB = 1024;
 
 /** DynamoDB's item size: attribute names and values in bytes (numbers about one byte per two digits). */
-export function itemBytes(value: unknown): number {
+function itemBytes(value: unknown): number {
   if (value === null || value === undefined || typeof value === 'boolean') return 1;
   if (typeof value === 'string') return Buffer.byteLength(value);
-  if (typeof value === 'number') return Math.ceil(String(Math.abs(value)).replace(/[.-]/g, '').length / 2) + 1;
+  if (typeof value === 'number') return ceil(String(abs(value)).replace(/[.-]/g, '').length / 2) + 1;
   if (Array.isArray(value)) return 3 + value.reduce<number>((sum, v) => sum + 1 + itemBytes(v), 0);
   if (typeof value === 'object') return 3 + Object.entries(value).reduce((sum, [name, v]) => sum + Buffer.byteLength(name) + 1 + itemBytes(v), 0);
   return 8;
@@ -45,18 +45,15 @@ const stableJson = (value: unknown): string =>
       ? `[${value.map(stableJson).join(',')}]`
       : JSON.stringify(value);
 
-const units = (bytes: number) => Math.max(1, Math.ceil(bytes / KB));
-const native = (item: unknown): Item | undefined => {
-  if (!item || typeof item !== 'object') return undefined;
-  const pk = (item as Item).pk;
-  return pk && typeof pk === 'object' && 'S' in (pk as object) ? unmarshall(item as never) : (item as Item);
-};
+const units = (bytes: number) => max(1, ceil(bytes / KB));
+/** A key attribute as the request carries it: a plain string, or marshalled (`{ S: ... }`). */
+const plain = (value: unknown) => (value && typeof value === 'object' && 'S' in value ? (value as { S: string }).S : (value as string));
 
 /** The keys of the items a write request names, and whether it is a transaction. */
 function writtenKeys(command: string, input: Item): { keys: Key[]; transactional: boolean } | undefined {
   const keyOf = (source: unknown) => {
-    const item = native(source);
-    return item ? { pk: item.pk as string, sk: item.sk as string } : undefined;
+    const item = source as Item | undefined;
+    return item ? { pk: plain(item.pk), sk: plain(item.sk) } : undefined;
   };
   if (command === 'PutCommand' || command === 'PutItemCommand') return { keys: [keyOf(input.Item)!], transactional: false };
   if (['UpdateCommand', 'UpdateItemCommand', 'DeleteCommand', 'DeleteItemCommand'].includes(command)) return { keys: [keyOf(input.Key)!], transactional: false };
@@ -129,7 +126,7 @@ export class WriteMeter {
   private count(itemKeys: Key[], transactional: boolean, before: (Item | undefined)[], after: (Item | undefined)[]): void {
     itemKeys.forEach((key, i) => {
       const [b, a] = [before[i], after[i]];
-      const base = units(Math.max(b ? itemBytes(b) : 0, a ? itemBytes(a) : 0));
+      const base = units(max(b ? itemBytes(b) : 0, a ? itemBytes(a) : 0));
       this.add('table', key.pk, transactional ? 2 * base : base);
       for (const index of TABLE_SCHEMA.globalIndexes) this.countIndex(index, indexEntry(index, b), indexEntry(index, a));
     });

@@ -26,7 +26,7 @@ export function shardOf(itemId: string): number {
   return (hash >>> 0) % INDEX_SHARDS;
 }
 
-export const shardKey = (set: string, shard: number) => `${set}#${String(shard).padStart(2, '0')}`;
+const shardKey = (set: string, shard: number) => `${set}#${String(shard).padStart(2, '0')}`;
 
 /** The gsi2 partition of the item whose own id is `itemId`, in `set`. */
 export const shardedPk = (set: string, itemId: string) => shardKey(set, shardOf(itemId));

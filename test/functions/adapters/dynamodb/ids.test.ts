@@ -3,6 +3,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { allocateShardedId, ID_BLOCK, lastAllocatedId } from '#adapters/dynamodb/ids';
 import { keys } from '#adapters/dynamodb/keys';
 import { startTestTable, type TestTable } from '#test-support/dynamodb';
+const { max, min } = Math;
 
 let t: TestTable;
 beforeAll(async () => {
@@ -22,9 +23,9 @@ describe('sharded ids', () => {
     const asks = Array.from({ length: 400 }, (_, i) => allocateShardedId(t.table, 'crowd', 1 + (i % 37)));
     const ids = await Promise.all(asks);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(Math.min(...ids)).toBeGreaterThan(0);
+    expect(min(...ids)).toBeGreaterThan(0);
     // Every id lies within what the entity's counter handed out, as for unsharded ids.
-    expect(Math.max(...ids)).toBeLessThanOrEqual(await lastAllocatedId(t.table, 'crowd'));
+    expect(max(...ids)).toBeLessThanOrEqual(await lastAllocatedId(t.table, 'crowd'));
   });
 
   test('the entity counter takes one write per block, not per id', async () => {
