@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only api|bundles|compose|engine|scale|job|cost|burst|batch|quality|join|studio|webhooks] [--requests N] [--warmup N] [--connections N] [--init-runs N]`
+ * `npm run bench [-- --only api|bundles|compose|engine|scale|capacity|job|cost|burst|batch|quality|join|studio|webhooks] [--requests N] [--warmup N] [--connections N] [--init-runs N]`
  *
  * Runs each section, prints a table per section with its targets and a PASS/MISS flag, and keeps the
  * raw figures in .bench/last-run.json. A missed target still exits 0 (a benchmark reports; the tests
@@ -43,6 +43,7 @@ const SECTIONS: readonly Section[] = [
   { name: 'compose', title: 'Compose: caption segment + stream-copy join vs a full re-encode', run: (_s, log) => import('./compose').then((m) => m.runCompose({ ...m.COMPOSE_DEFAULTS, log })) },
   { name: 'engine', title: 'Local engine: avatar, and 4 s reactions from a prompt, from motion and of a photo', run: (_s, log) => import('./engine-local').then((m) => m.runEngineLocal({ ...m.ENGINE_LOCAL_DEFAULTS, log })) },
   { name: 'scale', title: 'Scale: list calls at 20, 5,000 and 50,000 products (latency and DynamoDB read units)', run: (_s, log) => import('./scale').then((m) => m.runScale({ ...m.SCALE_DEFAULTS, sizes: [...m.SCALE_DEFAULTS.sizes], log })) },
+  { name: 'capacity', title: 'Write capacity: jobs a second before a shared DynamoDB partition key reaches 1,000 WCU/s, per kind of job', run: (_s, log) => import('./capacity').then((m) => m.runCapacity({ ...m.CAPACITY_DEFAULTS, log })) },
   { name: 'job', title: 'Video job: POST /videos to done on the local stack (4 s reaction + 15 s demo)', run: (_s, log) => import('./video-job').then((m) => m.runVideoJob({ ...m.VIDEO_JOB_DEFAULTS, log })) },
   { name: 'cost', title: 'AWS cost of one finished video (no model inference): auto and preview jobs on the local stack, priced', run: (_s, log) => import('./video-cost').then((m) => m.runVideoCost({ ...m.VIDEO_COST_DEFAULTS, log })) },
   { name: 'burst', title: 'Burst: 16 auto jobs POSTed at once on the local stack (completion order, cores busy, CPU per video)', run: (_s, log) => import('./burst').then((m) => m.runBurst({ ...m.BURST_DEFAULTS, log })) },

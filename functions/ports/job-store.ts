@@ -46,6 +46,18 @@ export interface ActiveJobRef {
   jobId: number;
 }
 
+/** A job the sweeper should look at; `mark` is the watch the store read (domain/job-watch.ts), for `quiet`. */
+export interface SweepCandidate extends ActiveJobRef {
+  mark: string;
+}
+
+export interface SweepCutoffs {
+  /** Jobs written before this and maybe never started. */
+  unstartedBefore: Date;
+  /** Jobs whose decision was recorded before this and maybe never received. */
+  handedBefore: Date;
+}
+
 /** One slice of an account's jobs, newest first; `nextBefore` continues the list (null: nothing older). */
 export interface JobSlice {
   items: StoredJob[];
@@ -59,7 +71,8 @@ export interface FinishSettlement {
 }
 
 export interface JobStore {
-  newJobId(): Promise<number>;
+  /** A new job id: unique, and above every earlier one of the account (its jobs list newest first by id). */
+  newJobId(accountId: number): Promise<number>;
   get(accountId: number, jobId: number): Promise<StoredJob | undefined>;
   /** The job's Idempotency-Key record; one past its day (at `now`) counts as gone. */
   getIdempotency(accountId: number, keyHash: string, now?: Date): Promise<IdempotencyRecord | undefined>;
@@ -68,7 +81,7 @@ export interface JobStore {
    * allowance throws AppError allowance_exhausted; the unit already existing throws LedgerViolation.
    */
   create(job: StoredJob, idempotency: IdempotencyClaim | undefined, unit: Reservation, now: Date): Promise<CreateJobOutcome>;
-  newBatchId(): Promise<number>;
+  newBatchId(accountId: number): Promise<number>;
   getBatch(accountId: number, batchId: number): Promise<VideoBatch | undefined>;
   /** The batch's Idempotency-Key record; one past its day (at `now`) counts as gone. */
   getBatchIdempotency(accountId: number, keyHash: string, now?: Date): Promise<BatchIdempotencyRecord | undefined>;
@@ -112,6 +125,18 @@ export interface JobStore {
    * each slice reads about `limit` items however many jobs the account has.
    */
   listRecent(accountId: number, limit: number, beforeId?: number): Promise<JobSlice>;
-  /** Every job not yet done or failed, across accounts, oldest first. */
+  /** Every job not yet done or failed, across accounts, by id (oldest first). */
   listActive(): Promise<ActiveJobRef[]>;
+  /**
+   * The jobs in flight the sweeper must look at, by their watch (domain/job-watch.ts): handed a
+   * decision before `handedBefore`, first, then unstarted since before `unstartedBefore`. Read as the
+   * caller goes, so a sweep out of time stops reading; a job quiet, or watched since later, is not among them.
+   */
+  sweepCandidates(cutoffs: SweepCutoffs): AsyncIterable<SweepCandidate>;
+  /**
+   * The sweeper looked at `job` (the candidate as it read it) and found nothing to do: it leaves the
+   * candidates until a write watches it again. False, and nothing written, when its watch changed
+   * since it was read, or it ended.
+   */
+  quiet(candidate: SweepCandidate, job: StoredJob): Promise<boolean>;
 }

@@ -8,7 +8,8 @@ export interface VideoPage {
 
 export interface VideoLibrary {
   /** Videos are numbered apart from jobs; Compose takes the id before it uploads the files. */
-  newVideoId(): Promise<number>;
+  /** A new video id: unique, and above every earlier one of the account. */
+  newVideoId(accountId: number): Promise<number>;
   get(accountId: number, videoId: number): Promise<Video | undefined>;
   /** One page, newest first, with the account's video count. */
   list(accountId: number, page: number, perPage: number): Promise<VideoPage>;

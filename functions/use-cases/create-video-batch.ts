@@ -167,9 +167,9 @@ async function startBatch(
 ): Promise<{ batch: BatchWithJobs; replayed: boolean }> {
   const { accountId, productId, variants } = input;
   const now = deps.now();
-  const batchId = await deps.jobs.newBatchId();
+  const batchId = await deps.jobs.newBatchId(accountId);
   // Ids are handed out concurrently; sorted, they follow the variants' order.
-  const jobIds = (await Promise.all(variants.map(() => deps.jobs.newJobId()))).sort((a, b) => a - b);
+  const jobIds = (await Promise.all(variants.map(() => deps.jobs.newJobId(accountId)))).sort((a, b) => a - b);
   const firstUnit = await reservationOf(deps, { accountId, jobId: jobIds[0]!, chargeNumber: chargeNumberOfJob() }, now);
   const units = jobIds.map((jobId) => ({ ...firstUnit, ref: { ...firstUnit.ref, jobId } }));
   const jobs = variants.map(({ request }, i) => {

@@ -112,7 +112,7 @@ async function startJob(
   const { accountId, request } = input;
 
   const now = deps.now();
-  const jobId = await deps.jobs.newJobId();
+  const jobId = await deps.jobs.newJobId(accountId);
   const unit = await reservationOf(deps, { accountId, jobId, chargeNumber: chargeNumberOfJob() }, now);
   const referenceKey = reference ? jobObjectKeys(accountId, jobId, 0).reference : null;
   const job = newJob(accountId, jobId, request, referenceKey, newSeed(), now);

@@ -35,12 +35,15 @@ export class DataStore extends Construct {
       deletionProtection: true,
     });
 
+    // One index per deploy: CloudFormation adds at most one to a table in an update, so gsi2 came on its own.
     for (const index of TABLE_SCHEMA.globalIndexes) {
       this.table.addGlobalSecondaryIndex({
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
         sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
-        projectionType: dynamodb.ProjectionType.ALL,
+        ...(index.projection.type === 'INCLUDE'
+          ? { projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection.attributes] }
+          : { projectionType: dynamodb.ProjectionType.ALL }),
       });
     }
 

@@ -54,7 +54,7 @@ export function localSweeper(dependencies: DependencySource, log: (line: string)
     try {
       const deps = dependencies();
       const report = { ...(await sweepStrandedWork(deps)), ...(await failStuckProcessing(deps)) };
-      if (Object.values(report).some((count) => count > 0)) log(`sweeper: ${JSON.stringify(report)}`);
+      if (Object.values(report).some((value) => (Array.isArray(value) ? value.length > 0 : value > 0))) log(`sweeper: ${JSON.stringify(report)}`);
     } catch (error) {
       log(`sweeper failed: ${String(error)}`);
     }

@@ -1,10 +1,16 @@
-/** Creates the table and the bucket when absent, with the same schema the CDK stack deploys. */
+/**
+ * Creates the table and the bucket when absent, with the same schema the CDK stack deploys; a table
+ * kept in a data dir from before an index existed gets the index added.
+ */
 import {
   CreateTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
+  type GlobalSecondaryIndex,
+  type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import { BucketAlreadyExists, BucketAlreadyOwnedByYou, CreateBucketCommand, HeadBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 import { UPLOAD_CORS_RULE } from '#lib/upload-cors';
@@ -17,7 +23,8 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: credentials('local') });
   try {
     try {
-      await client.send(new DescribeTableCommand({ TableName: tableName }));
+      const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+      await addMissingIndexes(client, tableName, Table);
       return false;
     } catch (error) {
       if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -33,14 +40,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
           { AttributeName: partitionKey, KeyType: 'HASH' },
           { AttributeName: sortKey, KeyType: 'RANGE' },
         ],
-        GlobalSecondaryIndexes: globalIndexes.map((g) => ({
-          IndexName: g.name,
-          KeySchema: [
-            { AttributeName: g.partitionKey, KeyType: 'HASH' },
-            { AttributeName: g.sortKey, KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'ALL' },
-        })),
+        GlobalSecondaryIndexes: globalIndexes.map(indexDefinition),
       }),
     );
     await client.send(
@@ -49,6 +49,33 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     return true;
   } finally {
     client.destroy();
+  }
+}
+
+type IndexSchema = (typeof TABLE_SCHEMA.globalIndexes)[number];
+
+function indexDefinition(index: IndexSchema): GlobalSecondaryIndex {
+  return {
+    IndexName: index.name,
+    KeySchema: [
+      { AttributeName: index.partitionKey, KeyType: 'HASH' },
+      { AttributeName: index.sortKey, KeyType: 'RANGE' },
+    ],
+    Projection: index.projection.type === 'INCLUDE' ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.attributes] } : { ProjectionType: 'ALL' },
+  };
+}
+
+/** A data dir's table made before an index of the schema existed: the index is added (as a deploy adds it on AWS). */
+async function addMissingIndexes(client: DynamoDBClient, tableName: string, table: TableDescription | undefined): Promise<void> {
+  const present = new Set((table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of TABLE_SCHEMA.globalIndexes.filter((g) => !present.has(g.name))) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: [index.partitionKey, index.sortKey].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+        GlobalSecondaryIndexUpdates: [{ Create: indexDefinition(index) }],
+      }),
+    );
   }
 }
 

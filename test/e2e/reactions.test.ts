@@ -20,7 +20,7 @@ afterAll(() => t?.stop());
 
 /** A job as the pipeline leaves it at preview_ready: its round's reaction clip in the bucket. */
 async function seedJob(accountId: number, fields: Partial<Job> = {}): Promise<Job> {
-  const id = await t.stack.dependencies.jobs.newJobId();
+  const id = await t.stack.dependencies.jobs.newJobId(accountId);
   const now = new Date().toISOString();
   const clipKey = jobObjectKeys(accountId, id, 0).reaction;
   await t.stack.dependencies.blobs.putFile(clipKey, clipPath, 'video/mp4');

@@ -22,7 +22,7 @@ export function jobStoreContract(stores: () => JobStoreUnderTest): void {
   let nextAccount = 5000;
   const freshAccount = () => nextAccount++;
   const unitOf = (accountId: number, jobId: number, chargeNumber = 1, limit = 3): Reservation => ({ ref: { accountId, jobId, chargeNumber }, period: PERIOD, limit });
-  const queuedJob = async (accountId: number): Promise<StoredJob> => newJob(accountId, await stores().jobs.newJobId(), promptRequest(1), null, 7, NOW);
+  const queuedJob = async (accountId: number): Promise<StoredJob> => newJob(accountId, await stores().jobs.newJobId(accountId), promptRequest(1), null, 7, NOW);
   const claim = { keyHash: 'key-hash', requestHash: 'request-hash' };
 
   describe('the job store', () => {
@@ -35,6 +35,74 @@ export function jobStoreContract(stores: () => JobStoreUnderTest): void {
       expect(await jobs.getIdempotency(accountId, claim.keyHash, NOW)).toEqual({ job_id: job.id, request_hash: claim.requestHash });
       expect(await ledger.entry(unitOf(accountId, job.id).ref)).toEqual({ state: 'reserved', period: PERIOD });
       expect((await jobs.listActive()).filter((j) => j.accountId === accountId)).toEqual([{ accountId, jobId: job.id }]);
+    });
+
+    test('lists every job in flight, however many, and none that ended', async () => {
+      const { jobs } = stores();
+      const made: StoredJob[] = [];
+      for (let i = 0; i < 24; i++) {
+        const accountId = freshAccount();
+        const job = await queuedJob(accountId);
+        await jobs.create(job, undefined, unitOf(accountId, job.id), NOW);
+        made.push(job);
+      }
+      for (const job of made.slice(0, 4)) await jobs.update(job.account_id, job.id, { status: 'failed', stage: 'failed' });
+      const mine = new Set(made.map((job) => job.account_id));
+      const listed = (await jobs.listActive()).filter((ref) => mine.has(ref.accountId));
+      expect(listed.map((ref) => ref.jobId)).toEqual([...listed.map((ref) => ref.jobId)].sort((a, b) => a - b));
+      const byAccount = (a: { accountId: number }, b: { accountId: number }) => a.accountId - b.accountId;
+      expect([...listed].sort(byAccount)).toEqual(made.slice(4).map((job) => ({ accountId: job.account_id, jobId: job.id })));
+    });
+
+    describe("the sweeper's candidates", () => {
+      const HOUR = 3600_000;
+      const cutoffs = (at: Date) => ({ unstartedBefore: new Date(at.getTime() - HOUR), handedBefore: new Date(at.getTime() - HOUR / 12) });
+      const candidatesOf = async (jobs: JobStore, accountId: number, at: Date) => {
+        const found = [];
+        for await (const candidate of jobs.sweepCandidates(cutoffs(at))) if (candidate.accountId === accountId) found.push(candidate);
+        return found;
+      };
+
+      test('a job written long ago and never started is one, until a step starts it', async () => {
+        const { jobs } = stores();
+        const accountId = freshAccount();
+        const job = await queuedJob(accountId);
+        await jobs.create(job, undefined, unitOf(accountId, job.id), NOW);
+        expect(await candidatesOf(jobs, accountId, new Date(NOW.getTime() + HOUR / 2))).toEqual([]);
+        expect(await candidatesOf(jobs, accountId, new Date(NOW.getTime() + 2 * HOUR))).toEqual([{ accountId, jobId: job.id, mark: expect.any(String) }]);
+        await jobs.update(accountId, job.id, { status: 'processing', stage: 'preparing', handed_decision: null });
+        expect(await candidatesOf(jobs, accountId, new Date(NOW.getTime() + 2 * HOUR))).toEqual([]);
+      });
+
+      test('a preview waiting at preview_ready is none however long it waits; a decision handed over is one after its grace', async () => {
+        const { jobs } = stores();
+        const accountId = freshAccount();
+        const job = await queuedJob(accountId);
+        await jobs.create(job, undefined, unitOf(accountId, job.id), NOW);
+        await jobs.update(accountId, job.id, { status: 'preview_ready', stage: 'awaiting_approval', task_token: 't' });
+        expect(await candidatesOf(jobs, accountId, new Date(NOW.getTime() + 30 * 24 * HOUR))).toEqual([]);
+        const at = new Date(NOW.getTime() + 24 * HOUR);
+        await jobs.update(accountId, job.id, { status: 'processing', handed_decision: { token: 't', decision: { action: 'approve' }, at: at.toISOString() } });
+        expect(await candidatesOf(jobs, accountId, new Date(at.getTime() + HOUR / 60))).toEqual([]);
+        expect(await candidatesOf(jobs, accountId, new Date(at.getTime() + HOUR))).toEqual([{ accountId, jobId: job.id, mark: expect.any(String) }]);
+      });
+
+      test('quiet takes a candidate out, unless its watch changed since it was read', async () => {
+        const { jobs } = stores();
+        const accountId = freshAccount();
+        const job = await queuedJob(accountId);
+        await jobs.create(job, undefined, unitOf(accountId, job.id), NOW);
+        const later = new Date(NOW.getTime() + 2 * HOUR);
+        const [seen] = await candidatesOf(jobs, accountId, later);
+        const handed = { token: 't', decision: { action: 'approve' as const }, at: NOW.toISOString() };
+        await jobs.update(accountId, job.id, { handed_decision: handed });
+        expect(await jobs.quiet(seen!, (await jobs.get(accountId, job.id))!)).toBe(false);
+        const [again] = await candidatesOf(jobs, accountId, later);
+        expect(again!.mark).not.toBe(seen!.mark);
+        expect(await jobs.quiet(again!, (await jobs.get(accountId, job.id))!)).toBe(true);
+        expect(await candidatesOf(jobs, accountId, later)).toEqual([]);
+        expect((await jobs.listActive()).filter((ref) => ref.accountId === accountId)).toEqual([{ accountId, jobId: job.id }]);
+      });
     });
 
     test("keeps a round's provider requests under slots named by model and seed, and drops them when set to null", async () => {
@@ -112,9 +180,9 @@ export function jobStoreContract(stores: () => JobStoreUnderTest): void {
     describe('a batch', () => {
       /** `count` queued jobs of a new batch, with their units under `limit`. */
       const newBatch = async (accountId: number, count: number, limit: number) => {
-        const batchId = await stores().jobs.newBatchId();
+        const batchId = await stores().jobs.newBatchId(accountId);
         const jobs: StoredJob[] = [];
-        for (let i = 0; i < count; i++) jobs.push(newJob(accountId, await stores().jobs.newJobId(), promptRequest(1), null, i, NOW, batchId));
+        for (let i = 0; i < count; i++) jobs.push(newJob(accountId, await stores().jobs.newJobId(accountId), promptRequest(1), null, i, NOW, batchId));
         const batch: VideoBatch = { id: batchId, account_id: accountId, product_id: 1, job_ids: jobs.map((job) => job.id), created_at: NOW.toISOString() };
         return { batch, jobs, units: jobs.map((job) => unitOf(accountId, job.id, 1, limit)) };
       };
@@ -309,7 +377,7 @@ export function jobStoreContract(stores: () => JobStoreUnderTest): void {
     const job = await queuedJob(accountId);
     await jobs.create(job, undefined, unitOf(accountId, job.id, 1, 10), NOW);
     await jobs.update(accountId, job.id, { status: 'processing' });
-    const id = await videos.newVideoId();
+    const id = await videos.newVideoId(accountId);
     const video = videoOf(accountId, job.id, id);
     expect(await jobs.finishWithVideo(job, video, { chargedUnits: 1, charge: unitOf(accountId, job.id, 1, 10).ref }, NOW)).toBe(true);
     return video;

@@ -54,7 +54,7 @@ async function seedNaming(stack: LocalStack, accountId: number, videoId: number,
   const now = new Date();
   const productId = await products.newProductId();
   await products.create({ id: productId, account_id: accountId, name: named.product, description: null, demo: null, created_at: now.toISOString(), updated_at: now.toISOString() });
-  const jobId = await jobs.newJobId();
+  const jobId = await jobs.newJobId(accountId);
   const job = { ...newJob(accountId, jobId, promptRequest(productId, { hookText: named.hook }), null, 1, now), status: 'done', video_id: videoId };
   await stack.table.client.send(new PutCommand({ TableName: stack.table.name, Item: { ...keys.job(accountId, jobId), type: 'job', ...job } }));
   return { productId, jobId };

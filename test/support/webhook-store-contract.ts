@@ -89,6 +89,31 @@ export function webhookStoreContract(storeOf: () => WebhookStore, firstAccount: 
     store = storeOf();
   });
 
+  test('pending events: the oldest `limit` of all, however many there are and wherever they are kept', async () => {
+    const account = nextAccount++;
+    // Older than any other test's events, so they are the store's oldest.
+    const old = (i: number) => ({ ...eventOf(account, `evt_old_${String(i).padStart(2, '0')}`), created_at: new Date(Date.UTC(2020, 0, 1, 0, 0, i)).toISOString() });
+    for (let i = 0; i < 24; i++) await store.putEvent(old(23 - i));
+    expect((await store.pendingEvents(5)).map((e) => e.id)).toEqual([0, 1, 2, 3, 4].map((i) => old(i).id));
+    expect((await store.pendingEvents(1000)).filter((e) => e.account_id === account)).toHaveLength(24);
+    for (let i = 0; i < 24; i++) await store.fanOut(old(i), '{}', [], NOW);
+    expect((await store.pendingEvents(1000)).filter((e) => e.account_id === account)).toEqual([]);
+  });
+
+  test('due deliveries: those due longest first, `limit` of them, however many are due', async () => {
+    const account = nextAccount++;
+    await store.createEndpoint(endpointOf(account, 'wh_many'), { limit: 10, refusal: () => new Error('full') });
+    const early = (i: number) => new Date(Date.UTC(2020, 0, 2, 0, 0, i));
+    for (let i = 0; i < 20; i++) {
+      const event = eventOf(account, `evt_due_${i}`, `lane-${i}`);
+      await store.putEvent(event);
+      await store.fanOut(event, '{}', [deliveryOf(event, 'wh_many', `whd_due_${String(i).padStart(2, '0')}`)], early(19 - i));
+    }
+    const due = await store.dueDeliveries(early(30), 4);
+    expect(due.map((ref) => ref.deliveryId)).toEqual(['whd_due_19', 'whd_due_18', 'whd_due_17', 'whd_due_16']);
+    expect((await store.dueDeliveries(early(30), 1000)).filter((ref) => ref.accountId === account)).toHaveLength(20);
+  });
+
   test('an event is fanned out once, however many dispatchers race', async () => {
     const account = nextAccount++;
     await store.createEndpoint(endpointOf(account, 'wh_a'), { limit: 10, refusal: () => new Error('full') });

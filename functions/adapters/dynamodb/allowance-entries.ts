@@ -1,17 +1,19 @@
 /**
  * The allowance ledger's entries: one item per unit a job reserves (its charge number), moving
- * reserved → charged | released. Reserved entries sit in a sparse index until settled, so the
- * sweeper finds any whose job ended without settling them.
+ * reserved → charged | released. Reserved entries sit in a sparse sharded index (gsi2, shards.ts)
+ * until settled, so the sweeper finds any whose job ended without settling them.
  */
-import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ChargeRef, EntryState, LedgerEntry, ReservedUnit } from '#ports/allowance-ledger';
-import { GSI1, keys } from './keys';
+import { keys } from './keys';
+import { shardedPk, streamSet } from './shards';
 import type { DynamoTable } from './table';
 import type { TransactItem } from './transactions';
 
+/** A job's units share its shard (by account and job), so one job's rounds stay in one partition. */
 const reservedIndexKey = (ref: ChargeRef, at: string) => ({
-  gsi1pk: keys.reservedUnitsIndex,
-  gsi1sk: `${at}#${ref.accountId}#${ref.jobId}#${ref.chargeNumber}`,
+  gsi2pk: shardedPk(keys.reservedUnitsIndex, `${ref.accountId}/${ref.jobId}`),
+  gsi2sk: `${at}#${ref.accountId}#${ref.jobId}#${ref.chargeNumber}`,
 });
 
 const entryKey = (ref: ChargeRef) => keys.allowanceEntry(ref.accountId, ref.jobId, ref.chargeNumber);
@@ -58,7 +60,8 @@ export function settleEntryItem(table: DynamoTable, ref: ChargeRef, target: 'cha
     Update: {
       TableName: table.name,
       Key: entryKey(ref),
-      UpdateExpression: 'SET #state = :target, settled_at = :now REMOVE gsi1pk, gsi1sk',
+      // gsi1's too: an entry reserved before the set was sharded sits there.
+      UpdateExpression: 'SET #state = :target, settled_at = :now REMOVE gsi2pk, gsi2sk, gsi1pk, gsi1sk',
       ConditionExpression: '#state = :reserved',
       ExpressionAttributeNames: { '#state': 'state' },
       ExpressionAttributeValues: { ':reserved': 'reserved', ':target': target, ':now': now.toISOString() },
@@ -71,25 +74,14 @@ export async function readEntry(table: DynamoTable, ref: ChargeRef): Promise<Led
   return out.Item ? { state: out.Item.state as EntryState, period: out.Item.period as string } : undefined;
 }
 
-/** The entries still reserved since before `cutoff`, oldest first. */
+/** The entries still reserved since before `cutoff`, oldest first in each shard, read as the caller goes. */
 export async function* reservedEntriesBefore(table: DynamoTable, cutoff: Date): AsyncGenerator<ReservedUnit> {
-  const pages = paginateQuery(
-    { client: table.client },
-    {
-      TableName: table.name,
-      IndexName: GSI1,
-      KeyConditionExpression: 'gsi1pk = :reserved AND gsi1sk < :cutoff',
-      ExpressionAttributeValues: { ':reserved': keys.reservedUnitsIndex, ':cutoff': cutoff.toISOString() },
-    },
-  );
-  for await (const page of pages) {
-    for (const item of page.Items ?? []) {
-      yield {
-        accountId: item.account_id as number,
-        jobId: item.job_id as number,
-        chargeNumber: item.charge_number as number,
-        reservedAt: item.reserved_at as string,
-      };
-    }
+  for await (const { item } of streamSet(table, keys.reservedUnitsIndex, { below: cutoff.toISOString() })) {
+    yield {
+      accountId: item.account_id as number,
+      jobId: item.job_id as number,
+      chargeNumber: item.charge_number as number,
+      reservedAt: item.reserved_at as string,
+    };
   }
 }

@@ -1,18 +1,39 @@
 /**
  * The items and conditional writes of video job records, as transaction items the job store sends
  * alone or together with the allowance ledger's and the video library's. Jobs in flight carry the
- * sparse active-jobs index attributes, dropped when they end.
+ * sparse active-jobs index attributes (gsi2, sharded), sorted by what the sweeper watches them for
+ * (domain/job-watch.ts), and dropped when they end.
  */
-import { isFinal, JOB_STAGES, type Job } from '#domain/jobs';
+import { JOB_STAGES } from '#domain/jobs';
+import { watchAfter, watchOf, type JobWatch } from '#domain/job-watch';
 import type { StoredJob } from '#domain/job-execution';
 import type { Video } from '#domain/video';
 import type { VideoBatch } from '#domain/batches';
 import type { IdempotencyClaim, JobChanges, JobCondition } from '#ports/job-store';
 import { keys, padId } from './keys';
+import { shardedPk } from './shards';
 import type { DynamoTable } from './table';
 import type { TransactItem } from './transactions';
 
-const activeIndex = (job: Pick<Job, 'id' | 'account_id'>) => ({ gsi1pk: keys.activeJobsIndex, gsi1sk: `${padId(job.id)}#${job.account_id}` });
+/** Sort-key prefixes of the active-jobs set: the sweeper reads the watched ones by range. */
+export const WATCH_PREFIX = { unstarted: 'U#', handover: 'H#', quiet: 'Q#' } as const;
+
+/** A job in flight's place in the active-jobs set: its shard (by its id, so it never moves shards) and its watch. */
+export function watchKeys(accountId: number, jobId: number, watch: JobWatch): { gsi2pk: string; gsi2sk: string } {
+  const self = `${padId(accountId)}#${padId(jobId)}`;
+  return {
+    gsi2pk: shardedPk(keys.activeJobsIndex, `${accountId}/${jobId}`),
+    gsi2sk: watch.kind === 'quiet' ? `${WATCH_PREFIX.quiet}${self}` : `${WATCH_PREFIX[watch.kind]}${watch.since}#${self}`,
+  };
+}
+
+const activeIndex = (job: StoredJob) => {
+  const watch = watchOf(job);
+  return watch ? watchKeys(job.account_id, job.id, watch) : {};
+};
+
+/** Leaving the set also leaves gsi1's single partition, where jobs written before the shards sit. */
+const LEAVE_ACTIVE = 'gsi2pk, gsi2sk, gsi1pk, gsi1sk';
 
 /** In newJobItems, the Idempotency-Key's Put follows the job's; in newBatchItems, the batch's. */
 export const IDEMPOTENCY_ITEM = 1;
@@ -96,7 +117,11 @@ export function restoreJobItem(table: DynamoTable, snapshot: StoredJob, conditio
   };
 }
 
-/** A conditional update of a job's fields; ending it drops it from the active-jobs index. */
+/**
+ * A conditional update of a job's fields; one that changes what the sweeper watches moves its key in
+ * the active-jobs set, and ending the job drops it from the set. Most updates leave the key, and then
+ * write nothing to the index (its projection holds only attributes a job never changes).
+ */
 export function jobUpdate(table: DynamoTable, accountId: number, jobId: number, changes: JobChanges, condition: JobCondition, now: Date) {
   const { conditions, names, values } = jobCondition(condition);
   values[':updated_at'] = now.toISOString();
@@ -108,7 +133,14 @@ export function jobUpdate(table: DynamoTable, accountId: number, jobId: number, 
     values[`:${field}`] = value;
     sets.push(`#${field} = :${field}`);
   }
-  if (changes.status && isFinal(changes.status)) removes.push('gsi1pk', 'gsi1sk');
+  const watch = watchAfter(changes);
+  if (watch === null) removes.push(LEAVE_ACTIVE);
+  if (watch) {
+    const index = watchKeys(accountId, jobId, watch);
+    Object.assign(values, { ':watch_pk': index.gsi2pk, ':watch_sk': index.gsi2sk });
+    sets.push('gsi2pk = :watch_pk', 'gsi2sk = :watch_sk');
+    removes.push('gsi1pk', 'gsi1sk');
+  }
   return {
     TableName: table.name,
     Key: keys.job(accountId, jobId),
@@ -127,7 +159,7 @@ export function finishedJobUpdate(table: DynamoTable, job: StoredJob, video: Vid
       Key: keys.job(job.account_id, job.id),
       UpdateExpression:
         'SET #status = :done, stage = :done, progress = :full, video_id = :video, charged_units = :charged, updated_at = :now, ' +
-        'resume_at = :null, task_token = :null, #output = :null REMOVE gsi1pk, gsi1sk',
+        `resume_at = :null, task_token = :null, #output = :null REMOVE ${LEAVE_ACTIVE}`,
       ConditionExpression: '#status = :processing',
       ExpressionAttributeNames: { '#status': 'status', '#output': 'output' },
       ExpressionAttributeValues: {

@@ -1,13 +1,14 @@
 /**
  * Reading video job records on DynamoDB: one job, an account's jobs newest first, the jobs in flight
- * (the sparse active-jobs index), batches and the Idempotency-Key records of both.
+ * (the sparse active-jobs set, active-jobs.ts), batches and the Idempotency-Key records of both.
  */
-import { GetCommand, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredJob } from '#domain/job-execution';
 import type { VideoBatch } from '#domain/batches';
 import type { ActiveJobRef, BatchIdempotencyRecord, IdempotencyRecord, JobSlice, JobStore } from '#ports/job-store';
-import { GSI1, keys, padId } from './keys';
+import { keys, padId } from './keys';
 import type { DynamoTable } from './table';
+import { listActiveJobs } from './active-jobs';
 
 type JobQueries = Pick<JobStore, 'get' | 'listRecent' | 'getIdempotency' | 'getBatch' | 'getBatchIdempotency' | 'listActive'>;
 
@@ -68,23 +69,12 @@ export class DynamoJobQueries implements JobQueries {
     return { batch_id: out.Item.batch_id as number, request_hash: out.Item.request_hash as string };
   }
 
-  async listActive(): Promise<ActiveJobRef[]> {
-    const found: ActiveJobRef[] = [];
-    const query = {
-      TableName: this.table.name,
-      IndexName: GSI1,
-      KeyConditionExpression: 'gsi1pk = :active',
-      ExpressionAttributeValues: { ':active': keys.activeJobsIndex },
-    };
-    for await (const out of paginateQuery({ client: this.table.client }, query)) {
-      for (const item of out.Items ?? []) found.push({ accountId: item.account_id as number, jobId: item.id as number });
-    }
-    return found;
+  listActive(): Promise<ActiveJobRef[]> {
+    return listActiveJobs(this.table);
   }
-
 }
 
 export function toJob(item: Record<string, unknown>): StoredJob {
-  const { pk: _pk, sk: _sk, type: _type, gsi1pk: _g1, gsi1sk: _g2, ...rest } = item;
+  const { pk: _pk, sk: _sk, type: _type, gsi1pk: _g1, gsi1sk: _g2, gsi2pk: _g3, gsi2sk: _g4, ...rest } = item;
   return rest as unknown as StoredJob;
 }

@@ -19,8 +19,10 @@ import type {
   JobCondition,
   JobSlice,
   JobStore,
+  SweepCandidate,
+  SweepCutoffs,
 } from '#ports/job-store';
-import { allocateId } from './ids';
+import { allocateShardedId } from './ids';
 import type { DynamoTable } from './table';
 import { transact } from './transactions';
 import { DynamoAllowanceLedger } from './allowance-ledger';
@@ -28,6 +30,7 @@ import { DynamoVideoLibrary } from './videos';
 import { outboxPut, updateWithEvent } from './webhook-outbox';
 import { IDEMPOTENCY_ITEM, deleteNewJobItems, finishedJobUpdate, jobUpdate, newBatchItems, newJobItems, restoreJobItem } from './job-items';
 import { DynamoJobQueries, toJob } from './job-queries';
+import { quietJob, sweepCandidates } from './active-jobs';
 
 export class DynamoJobStore implements JobStore {
   private readonly ledger: DynamoAllowanceLedger;
@@ -40,12 +43,12 @@ export class DynamoJobStore implements JobStore {
     this.queries = new DynamoJobQueries(table);
   }
 
-  newJobId(): Promise<number> {
-    return allocateId(this.table, 'job');
+  newJobId(accountId: number): Promise<number> {
+    return allocateShardedId(this.table, 'job', accountId);
   }
 
-  newBatchId(): Promise<number> {
-    return allocateId(this.table, 'batch');
+  newBatchId(accountId: number): Promise<number> {
+    return allocateShardedId(this.table, 'batch', accountId);
   }
 
   get(accountId: number, jobId: number): Promise<StoredJob | undefined> {
@@ -70,6 +73,14 @@ export class DynamoJobStore implements JobStore {
 
   listActive(): Promise<ActiveJobRef[]> {
     return this.queries.listActive();
+  }
+
+  sweepCandidates(cutoffs: SweepCutoffs): AsyncIterable<SweepCandidate> {
+    return sweepCandidates(this.table, cutoffs);
+  }
+
+  quiet(candidate: SweepCandidate, job: StoredJob): Promise<boolean> {
+    return quietJob(this.table, candidate, job);
   }
 
   async create(job: StoredJob, idempotency: IdempotencyClaim | undefined, unit: Reservation, now: Date): Promise<CreateJobOutcome> {

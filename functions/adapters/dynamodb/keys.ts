@@ -45,7 +45,7 @@ export const keys = {
     pk: `ACCOUNT#${accountId}`,
     sk: `CHARGE#${padId(jobId)}#${chargeNumber}`,
   }),
-  /** Units still only reserved sit in a sparse index (gsi1), so the sweeper finds those whose job ended without settling them. */
+  /** Units still only reserved sit in a sparse sharded index (gsi2), so the sweeper finds those whose job ended without settling them. */
   reservedUnitsIndex: 'RESERVED_UNITS',
 
   job: (accountId: number, jobId: number) => ({ pk: `ACCOUNT#${accountId}`, sk: `JOB#${padId(jobId)}` }),
@@ -58,8 +58,9 @@ export const keys = {
     return { accountId: Number(account[1]), jobId: Number(job[1]) };
   },
   /**
-   * Jobs not yet done or failed sit in a sparse index (gsi1), so a restarted local runner, or an
-   * operator, finds every job still in flight without scanning the table.
+   * Jobs not yet done or failed sit in a sparse sharded index (gsi2), so a restarted local runner, or
+   * an operator, finds every job still in flight without scanning the table, and the sweeper the few
+   * it must look at (job-watch in the domain says which).
    */
   activeJobsIndex: 'ACTIVE_JOBS',
   /**
@@ -100,11 +101,11 @@ export const keys = {
   /** Event ids begin with their time, so an account's events sort in the order they were raised. */
   webhookEvent: (accountId: number, eventId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `WHEVENT#${eventId}` }),
   webhookEventPrefix: 'WHEVENT#',
-  /** Events written with their state change and not yet fanned out sit in a sparse index (gsi1), oldest first. */
+  /** Events written with their state change and not yet fanned out sit in a sparse sharded index (gsi2), oldest first in each shard. */
   webhookOutboxIndex: 'WEBHOOK_OUTBOX',
   webhookDelivery: (accountId: number, endpointId: string, deliveryId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `WHDELIVERY#${endpointId}#${deliveryId}` }),
   webhookDeliveryPrefix: (endpointId: string) => `WHDELIVERY#${endpointId}#`,
-  /** Deliveries due for an attempt sit in a sparse index (gsi1) sorted by when they are due. */
+  /** Deliveries due for an attempt sit in a sparse sharded index (gsi2) sorted by when they are due. */
   webhookDueIndex: 'WEBHOOK_DUE',
   /** A pending delivery's place in its lane (endpoint and order key): only the lane's oldest is ever due. */
   webhookLane: (accountId: number, endpointId: string, orderKey: string, deliveryId: string) => ({
@@ -131,3 +132,5 @@ export const webhookLanePrefix = (endpointId: string, orderKey: string) => `WHLA
 export const collectionBlockPrefix = (collection: string, generation: number) => `BLOCK#${collection}#${String(generation).padStart(16, '0')}#`;
 
 export const GSI1 = 'gsi1';
+/** The sharded in-flight sets (shards.ts). Items written before they were sharded sit in one gsi1 partition per set, read still (shards.ts `LEGACY`). */
+export const GSI2 = 'gsi2';

@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Video } from '#domain/video';
 import type { VideoLibrary, VideoPage } from '#ports/video-library';
 import { keys } from './keys';
-import { allocateId } from './ids';
+import { allocateShardedId } from './ids';
 import type { DynamoTable } from './table';
 import { DynamoCollections } from './collection-counter';
 import type { TransactItem } from './transactions';
@@ -17,8 +17,8 @@ export class DynamoVideoLibrary implements VideoLibrary {
     this.collections = new DynamoCollections(table);
   }
 
-  newVideoId(): Promise<number> {
-    return allocateId(this.table, 'video');
+  newVideoId(accountId: number): Promise<number> {
+    return allocateShardedId(this.table, 'video', accountId);
   }
 
   async get(accountId: number, videoId: number): Promise<Video | undefined> {

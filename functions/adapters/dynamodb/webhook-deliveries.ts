@@ -1,7 +1,7 @@
 /**
  * Webhook deliveries in the account's partition: fanned out from an outbox event, claimed when due,
  * and settled attempt by attempt, each write conditional on the revision it was computed from. Due
- * deliveries sit in a sparse gsi1 index; a lane item per pending delivery orders an endpoint's
+ * deliveries sit in a sparse sharded index (gsi2, shards.ts); a lane item per pending delivery orders an endpoint's
  * deliveries of one order key (a job's events), and only a lane's oldest delivery is put in the due
  * index.
  */
@@ -10,14 +10,17 @@ import type { DeliveryChange } from '#domain/webhook-attempts';
 import type { DeliveryAttempt, WebhookDelivery, WebhookEvent } from '#domain/webhooks';
 import type { DeliveryPage, DeliveryRef, WebhookStore } from '#ports/webhook-store';
 import type { DynamoTable } from './table';
-import { GSI1, keys, webhookLanePrefix } from './keys';
+import { keys, webhookLanePrefix } from './keys';
+import { oldestFirst, readSet, shardedPk } from './shards';
 import { transact, type TransactItem } from './transactions';
 import { outboxIndexKeys, updateWithEvent } from './webhook-outbox';
 
 /** Deliveries stay readable for 30 days after they were made. */
 const DELIVERY_KEPT_S = 30 * 24 * 3600;
 
-const dueIndexKeys = (deliveryId: string, dueAt: string) => ({ gsi1pk: keys.webhookDueIndex, gsi1sk: `${dueAt}#${deliveryId}` });
+const dueIndexKeys = (deliveryId: string, dueAt: string) => ({ gsi2pk: shardedPk(keys.webhookDueIndex, deliveryId), gsi2sk: `${dueAt}#${deliveryId}` });
+/** A delivery written before the due set was sharded leaves gsi1's partition on its next write. */
+const LEAVE_LEGACY = 'gsi1pk, gsi1sk';
 
 type Deliveries = Pick<WebhookStore, 'fanOut' | 'dueDeliveries' | 'getDelivery' | 'listDeliveries' | 'claim' | 'recordAttempt'>;
 
@@ -30,9 +33,10 @@ export class DynamoWebhookDeliveries implements Deliveries {
         Update: {
           TableName: this.table.name,
           Key: keys.webhookEvent(event.account_id, event.id),
-          UpdateExpression: 'SET fanned_out_at = :now, payload = :payload REMOVE gsi1pk, gsi1sk',
-          ConditionExpression: 'gsi1pk = :outbox',
-          ExpressionAttributeValues: { ':now': now.toISOString(), ':payload': payload, ':outbox': outboxIndexKeys(event).gsi1pk },
+          UpdateExpression: 'SET fanned_out_at = :now, payload = :payload REMOVE gsi2pk, gsi2sk, gsi1pk, gsi1sk',
+          // Still in the outbox: in its shard, or in the one partition of events written before the shards.
+          ConditionExpression: 'gsi2pk = :outbox OR gsi1pk = :legacy',
+          ExpressionAttributeValues: { ':now': now.toISOString(), ':payload': payload, ':outbox': outboxIndexKeys(event).gsi2pk, ':legacy': keys.webhookOutboxIndex },
         },
       },
     ];
@@ -54,17 +58,10 @@ export class DynamoWebhookDeliveries implements Deliveries {
     return outcome.written;
   }
 
+  /** The `limit` due longest across the shards: each shard's first `limit`, merged. */
   async dueDeliveries(now: Date, limit: number): Promise<DeliveryRef[]> {
-    const out = await this.table.client.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        IndexName: GSI1,
-        KeyConditionExpression: 'gsi1pk = :due AND gsi1sk <= :now',
-        ExpressionAttributeValues: { ':due': keys.webhookDueIndex, ':now': `${now.toISOString()}#~` },
-        Limit: limit,
-      }),
-    );
-    return (out.Items ?? []).map((item) => ({ accountId: item.account_id as number, endpointId: item.endpoint_id as string, deliveryId: item.id as string }));
+    const { items } = await readSet(this.table, keys.webhookDueIndex, { upTo: `${now.toISOString()}#~` }, { perPartition: limit });
+    return oldestFirst(items, limit).map(({ item }) => ({ accountId: item.account_id as number, endpointId: item.endpoint_id as string, deliveryId: item.id as string }));
   }
 
   async getDelivery(accountId: number, endpointId: string, deliveryId: string): Promise<WebhookDelivery | undefined> {
@@ -83,7 +80,7 @@ export class DynamoWebhookDeliveries implements Deliveries {
     const item = await updateWithEvent(this.table, {
       TableName: this.table.name,
       Key: keys.webhookDelivery(ref.accountId, ref.endpointId, ref.deliveryId),
-      UpdateExpression: 'SET next_attempt_at = :lease, claimed_until = :lease, gsi1pk = :due, gsi1sk = :sk ADD revision :one',
+      UpdateExpression: `SET next_attempt_at = :lease, claimed_until = :lease, gsi2pk = :due, gsi2sk = :sk ADD revision :one REMOVE ${LEAVE_LEGACY}`,
       ConditionExpression: '#status = :pending AND next_attempt_at <= :now',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':lease': lease, ':pending': 'pending', ':now': now.toISOString(), ':one': 1, ...dueValues(ref.deliveryId, lease) },
@@ -101,7 +98,7 @@ export class DynamoWebhookDeliveries implements Deliveries {
           'SET attempt = :attempt, automatic_attempts = :automatic, manual_attempts = :manual, attempts = :attempts, #status = :status, ' +
           'response_status = :response, latency_ms = :latency, last_error = :error, next_attempt_at = :next, claimed_until = :claimed, ' +
           'updated_at = :now, revision = :revision' +
-          (due ? ', gsi1pk = :due, gsi1sk = :sk' : ' REMOVE gsi1pk, gsi1sk'),
+          (due ? `, gsi2pk = :due, gsi2sk = :sk REMOVE ${LEAVE_LEGACY}` : ` REMOVE gsi2pk, gsi2sk, ${LEAVE_LEGACY}`),
         // Items written before revisions were kept have none: they read as revision 0.
         ConditionExpression: read.revision === 0 ? 'attribute_exists(pk) AND (attribute_not_exists(revision) OR revision = :read)' : 'revision = :read',
         ExpressionAttributeNames: { '#status': 'status' },
@@ -157,7 +154,7 @@ async function startNextInLane(table: DynamoTable, settled: WebhookDelivery, now
     TableName: table.name,
     Key: keys.webhookDelivery(settled.account_id, settled.endpoint_id, next),
     // A new revision, so a manual retry's outcome computed while it waited cannot set it waiting again.
-    UpdateExpression: 'SET next_attempt_at = :now, gsi1pk = :due, gsi1sk = :sk ADD revision :one',
+    UpdateExpression: `SET next_attempt_at = :now, gsi2pk = :due, gsi2sk = :sk ADD revision :one REMOVE ${LEAVE_LEGACY}`,
     ConditionExpression: '#status = :pending AND next_attempt_at = :null',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: { ':pending': 'pending', ':now': at, ':null': null, ':one': 1, ...dueValues(next, at) },
@@ -202,7 +199,7 @@ function deliveryItem(delivery: WebhookDelivery): Record<string, unknown> {
 
 const dueValues = (deliveryId: string, dueAt: string) => {
   const index = dueIndexKeys(deliveryId, dueAt);
-  return { ':due': index.gsi1pk, ':sk': index.gsi1sk };
+  return { ':due': index.gsi2pk, ':sk': index.gsi2sk };
 };
 const ttlOf = (createdAt: string) => Math.floor(Date.parse(createdAt) / 1000) + DELIVERY_KEPT_S;
 

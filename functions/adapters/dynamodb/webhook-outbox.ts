@@ -1,19 +1,23 @@
 /**
  * The outbox: a webhook event is written in the same transaction as the state change that raised it,
- * so an event exists exactly when its change does. Pending events sit in a sparse index (gsi1) until
- * the dispatcher fans them out (`putEvent` and `pendingEvents` are the webhook store's outbox part).
+ * so an event exists exactly when its change does. Pending events sit in a sparse sharded index (gsi2,
+ * shards.ts) until the dispatcher fans them out (`putEvent` and `pendingEvents` are the webhook store's outbox part).
  */
 import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandOutput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { SentEvent, WebhookEvent } from '#domain/webhooks';
 import type { DynamoTable } from './table';
-import { GSI1, keys } from './keys';
+import { keys } from './keys';
+import { oldestFirst, readSet, shardedPk } from './shards';
 import { transact, type TransactItem } from './transactions';
 
 /** An event is kept a week after it was raised: long enough to read it back, then the TTL removes it. */
 const EVENT_KEPT_S = 7 * 24 * 3600;
 
-export const outboxIndexKeys = (event: Pick<WebhookEvent, 'id' | 'created_at'>) => ({ gsi1pk: keys.webhookOutboxIndex, gsi1sk: `${event.created_at}#${event.id}` });
+export const outboxIndexKeys = (event: Pick<WebhookEvent, 'id' | 'created_at'>) => ({
+  gsi2pk: shardedPk(keys.webhookOutboxIndex, event.id),
+  gsi2sk: `${event.created_at}#${event.id}`,
+});
 
 export function outboxPut(table: DynamoTable, event: WebhookEvent): TransactItem {
   return {
@@ -64,8 +68,8 @@ type WriteInput = { Item?: Record<string, unknown>; TransactItems?: { Put?: { It
 function putsOutboxEvent(input: WriteInput): boolean {
   const items = input.TransactItems ? input.TransactItems.map((t) => t.Put?.Item) : [input.Item];
   return items.some((item) => {
-    const pk = item?.gsi1pk as string | { S?: string } | undefined;
-    return (typeof pk === 'string' ? pk : pk?.S) === keys.webhookOutboxIndex;
+    const pk = item?.gsi2pk as string | { S?: string } | undefined;
+    return (typeof pk === 'string' ? pk : pk?.S)?.startsWith(`${keys.webhookOutboxIndex}#`) ?? false;
   });
 }
 
@@ -92,17 +96,10 @@ export class DynamoWebhookOutbox {
     await transact([outboxPut(this.table, event)], this.table.client);
   }
 
+  /** The oldest `limit` across the shards: each shard's oldest `limit`, merged. */
   async pendingEvents(limit: number): Promise<WebhookEvent[]> {
-    const out = await this.table.client.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        IndexName: GSI1,
-        KeyConditionExpression: 'gsi1pk = :outbox',
-        ExpressionAttributeValues: { ':outbox': keys.webhookOutboxIndex },
-        Limit: limit,
-      }),
-    );
-    return (out.Items ?? []).map(toEvent);
+    const { items } = await readSet(this.table, keys.webhookOutboxIndex, {}, { perPartition: limit });
+    return oldestFirst(items, limit).map(({ item }) => toEvent(item));
   }
 
   async sentEvents(accountId: number, query: { after?: string; limit: number }): Promise<SentEvent[]> {

@@ -23,7 +23,7 @@ export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<
   const { product } = await requireInputs(deps, job);
   // The id is taken once and kept on the job, so a retried compose overwrites its own files.
   job = await enterStep(deps, job, 'compose', 'composing', job.output ? {} : { output: null });
-  const videoId = job.output?.video_id ?? (await deps.videos.newVideoId());
+  const videoId = job.output?.video_id ?? (await deps.videos.newVideoId(job.account_id));
   const reaction = job.reaction;
   if (!reaction) throw new PipelineError('internal_error', `Job ${job.id} reached composition without a reaction clip`);
   const demo =

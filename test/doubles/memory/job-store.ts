@@ -1,9 +1,11 @@
 /**
  * Video jobs in memory, with the DynamoDB store's conditions: an update applies only while its
  * condition holds (else undefined, nothing written), the writes that reserve a unit go through the
- * ledger double all or nothing, and a job leaves the active list when it becomes final.
+ * ledger double all or nothing, and a job leaves the active list when it becomes final. What the
+ * sweeper watches each job for follows the same rules (domain/job-watch.ts).
  */
 import { isFinal, JOB_STAGES } from '#domain/jobs';
+import { watchAfter, watchOf, type JobWatch } from '#domain/job-watch';
 import type { StoredJob } from '#domain/job-execution';
 import type { Video } from '#domain/video';
 import type { VideoBatch } from '#domain/batches';
@@ -19,6 +21,8 @@ import type {
   JobCondition,
   JobSlice,
   JobStore,
+  SweepCandidate,
+  SweepCutoffs,
 } from '#ports/job-store';
 import { MemoryAllowanceLedger } from './allowance-ledger';
 import { MemoryVideoLibrary } from './video-library';
@@ -26,9 +30,11 @@ const { max } = Math;
 
 const jobKey = (accountId: number, jobId: number) => `${accountId}/${jobId}`;
 const copy = (job: StoredJob): StoredJob => structuredClone(job);
+const markOf = (watch: JobWatch) => JSON.stringify(watch);
 
 export class MemoryJobStore implements JobStore {
   private readonly jobs = new Map<string, StoredJob>();
+  private readonly watches = new Map<string, JobWatch>();
   private readonly keys = new Map<string, IdempotencyRecord & { expiresAtMs: number }>();
   private lastId = 0;
   private readonly batches = new Map<string, VideoBatch>();
@@ -43,6 +49,7 @@ export class MemoryJobStore implements JobStore {
   /** Puts a job as it is (a test's starting point), replacing any with its id. */
   put(job: StoredJob): StoredJob {
     this.jobs.set(jobKey(job.account_id, job.id), copy(job));
+    this.watch(job.account_id, job.id, watchOf(job));
     this.lastId = max(this.lastId, job.id);
     return copy(job);
   }
@@ -114,6 +121,7 @@ export class MemoryJobStore implements JobStore {
     if (this.jobs.get(jobKey(accountId, jobId))?.status !== 'queued') return false;
     if (!this.ledger.withdraw(unit)) return false;
     this.jobs.delete(jobKey(accountId, jobId));
+    this.watches.delete(jobKey(accountId, jobId));
     if (idempotencyKeyHash && this.keys.get(`${accountId}/${idempotencyKeyHash}`)?.job_id === jobId) this.keys.delete(`${accountId}/${idempotencyKeyHash}`);
     return true;
   }
@@ -178,10 +186,33 @@ export class MemoryJobStore implements JobStore {
       .map((job) => ({ accountId: job.account_id, jobId: job.id }));
   }
 
+  async *sweepCandidates({ unstartedBefore, handedBefore }: SweepCutoffs): AsyncGenerator<SweepCandidate> {
+    const watched = [...this.watches.entries()].map(([key, watch]) => ({ watch, since: 'since' in watch ? watch.since : '', job: this.jobs.get(key)! }));
+    const due = (kind: JobWatch['kind'], before: Date) =>
+      watched.filter(({ watch, since }) => watch.kind === kind && since < before.toISOString()).sort((a, b) => a.since.localeCompare(b.since));
+    for (const { watch, job } of [...due('handover', handedBefore), ...due('unstarted', unstartedBefore)]) {
+      yield { accountId: job.account_id, jobId: job.id, mark: markOf(watch) };
+    }
+  }
+
+  async quiet(candidate: SweepCandidate): Promise<boolean> {
+    const watch = this.watches.get(jobKey(candidate.accountId, candidate.jobId));
+    if (!watch || markOf(watch) !== candidate.mark) return false;
+    this.watches.set(jobKey(candidate.accountId, candidate.jobId), { kind: 'quiet' });
+    return true;
+  }
+
   private apply(job: StoredJob, changes: JobChanges, now: Date): StoredJob {
     const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     Object.assign(job, defined, { updated_at: now.toISOString() });
+    const watch = watchAfter(changes);
+    if (watch !== undefined) this.watch(job.account_id, job.id, watch);
     return copy(job);
+  }
+
+  private watch(accountId: number, jobId: number, watch: JobWatch | null): void {
+    if (watch) this.watches.set(jobKey(accountId, jobId), watch);
+    else this.watches.delete(jobKey(accountId, jobId));
   }
 }
 

@@ -395,7 +395,7 @@ describe('the table', () => {
     });
   });
 
-  test('has keys pk/sk (strings) and one GSI gsi1 on gsi1pk/gsi1sk', () => {
+  test('has keys pk/sk (strings), gsi1 on gsi1pk/gsi1sk projecting all, and gsi2 on gsi2pk/gsi2sk projecting only attributes items never change', () => {
     synthesis.template.hasResourceProperties('AWS::DynamoDB::Table', {
       KeySchema: [
         { AttributeName: 'pk', KeyType: 'HASH' },
@@ -406,6 +406,8 @@ describe('the table', () => {
         { AttributeName: 'sk', AttributeType: 'S' },
         { AttributeName: 'gsi1pk', AttributeType: 'S' },
         { AttributeName: 'gsi1sk', AttributeType: 'S' },
+        { AttributeName: 'gsi2pk', AttributeType: 'S' },
+        { AttributeName: 'gsi2sk', AttributeType: 'S' },
       ]),
       GlobalSecondaryIndexes: [
         {
@@ -415,6 +417,17 @@ describe('the table', () => {
             { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
           ],
           Projection: { ProjectionType: 'ALL' },
+        },
+        {
+          IndexName: 'gsi2',
+          KeySchema: [
+            { AttributeName: 'gsi2pk', KeyType: 'HASH' },
+            { AttributeName: 'gsi2sk', KeyType: 'RANGE' },
+          ],
+          Projection: {
+            ProjectionType: 'INCLUDE',
+            NonKeyAttributes: ['account_id', 'id', 'created_at', 'job_id', 'charge_number', 'reserved_at', 'endpoint_id', 'event_type', 'subject', 'order_key'],
+          },
         },
       ],
     });

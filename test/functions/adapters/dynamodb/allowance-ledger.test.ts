@@ -2,12 +2,14 @@ import { DynamoAllowanceLedger } from '#adapters/dynamodb/allowance-ledger';
 import { LedgerViolation, type ChargeRef } from '#ports/allowance-ledger';
 import { AppError } from '#domain/errors';
 import type { TransactItem } from '#adapters/dynamodb/transactions';
-import { startTestTable, type TestTable } from '#test-support/dynamodb';
+import { smallIndexPages, startTestTable, type TestTable } from '#test-support/dynamodb';
 
 let testTable: TestTable;
 let ledger: DynamoAllowanceLedger;
 beforeAll(async () => {
   testTable = await startTestTable();
+  // Two items a page: the reserved units' reader follows every shard's pages.
+  smallIndexPages(testTable.table, 2);
   ledger = new DynamoAllowanceLedger(testTable.table);
 });
 afterAll(() => testTable?.stop());
@@ -118,6 +120,15 @@ describe('the allowance ledger', () => {
     const listed = [];
     for await (const unit of ledger.reservedBefore(new Date('2025-01-01T00:00:00Z'))) if (unit.accountId === accountId) listed.push(unit);
     expect(listed).toEqual([{ ...old, reservedAt: '2020-01-01T00:00:00.000Z' }]);
+  });
+
+  test('every unit still reserved is listed, across the shards and their pages', async () => {
+    const accountId = freshAccount();
+    const refs = Array.from({ length: 30 }, (_, i) => ({ accountId, jobId: 300 + i, chargeNumber: 1 }));
+    for (const ref of refs) await reserve(ref, PERIOD, 99, new Date('2020-02-01T00:00:00Z'));
+    const listed: number[] = [];
+    for await (const unit of ledger.reservedBefore(new Date('2025-01-01T00:00:00Z'))) if (unit.accountId === accountId) listed.push(unit.jobId);
+    expect(listed.sort((a, b) => a - b)).toEqual(refs.map((ref) => ref.jobId));
   });
 
   test('concurrent reservations never pass the limit', async () => {

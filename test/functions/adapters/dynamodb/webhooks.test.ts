@@ -6,13 +6,15 @@ import { DynamoWebhookStore } from '#adapters/dynamodb/webhooks';
 import { DynamoAvatarStore } from '#adapters/dynamodb/avatars';
 import { watchOutboxInserts } from '#adapters/dynamodb/webhook-outbox';
 import type { WebhookEvent } from '#domain/webhooks';
-import { startTestTable, type TestTable } from '#test-support/dynamodb';
+import { smallIndexPages, startTestTable, type TestTable } from '#test-support/dynamodb';
 import { eventOf, webhookStoreContract } from '#test-support/webhook-store-contract';
 
 let table: TestTable;
 let store: DynamoWebhookStore;
 beforeAll(async () => {
   table = await startTestTable();
+  // Two items a page: the in-flight sets' readers follow every shard's pages.
+  smallIndexPages(table.table, 2);
   store = new DynamoWebhookStore(table.table);
 });
 afterAll(() => table?.stop());
