@@ -125,6 +125,9 @@ export function functionBase(scope: Construct, props: ServiceFunctionProps) {
     timeout: Duration.seconds(size.timeoutS),
     ...(size.ephemeralStorageMb ? { ephemeralStorageSize: Size.mebibytes(size.ephemeralStorageMb) } : {}),
     ...(size.reservedConcurrency ? { reservedConcurrentExecutions: size.reservedConcurrency } : {}),
+    // Only a function whose currentVersion is read publishes versions (the pipeline's, for its `live`
+    // alias); a version a deploy replaces is kept, so the alias can be moved back to it.
+    currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
     logGroup,
     environment: {
       // Names grant nothing; the grants decide what the function may touch.

@@ -46,6 +46,7 @@ function logicalIdsOf(stack: ReactionStudioStack): LogicalIds {
     }),
     jobs: {
       functions: ids(jobs.functions),
+      aliases: ids(jobs.aliases),
       ...ids({
         sweeper: jobs.sweeper,
         executionEnded: jobs.executionEnded,

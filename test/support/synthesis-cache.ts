@@ -33,6 +33,8 @@ export interface LogicalIds {
   /** `allFunctions`: every function below the construct. */
   jobs: {
     functions: Record<PipelineFunction, string>;
+    /** Each pipeline function's `live` alias, which the state machine invokes. */
+    aliases: Record<PipelineFunction, string>;
     sweeper: string;
     executionEnded: string;
     executionEndedFailures: string;

@@ -639,13 +639,13 @@ describe('permissions', () => {
 describe('the job state machine', () => {
   const stateMachineId = () => singleId('AWS::StepFunctions::StateMachine');
 
-  test('is one Standard state machine whose Tasks call the two pipeline functions', () => {
+  test("is one Standard state machine whose Tasks call the two pipeline functions' live aliases", () => {
     const sm = synthesis.resources[stateMachineId()]!;
     expect(sm.Properties.StateMachineType).toBe('STANDARD');
     const substitutions = sm.Properties.DefinitionSubstitutions as Record<string, Json>;
     expect(Object.keys(substitutions).sort()).toEqual(PIPELINE.map((f) => PIPELINE_FUNCTIONS[f].substitution).sort());
     for (const name of PIPELINE) {
-      expect(substitutions[PIPELINE_FUNCTIONS[name].substitution]).toEqual({ 'Fn::GetAtt': [pipelineFunctionId(name), 'Arn'] });
+      expect(substitutions[PIPELINE_FUNCTIONS[name].substitution]).toEqual({ Ref: ids.jobs.aliases[name] });
     }
   });
 
@@ -653,7 +653,7 @@ describe('the job state machine', () => {
     expect(synthesis.resources[stateMachineId()]!.Properties.TracingConfiguration).toEqual({ Enabled: true });
   });
 
-  test('its role may invoke exactly the two pipeline functions', () => {
+  test("its role may invoke exactly the two pipeline functions' live aliases", () => {
     const roleId = synthesis.resources[stateMachineId()]!.Properties.RoleArn['Fn::GetAtt'][0] as string;
     const statements = ofType('AWS::IAM::Policy')
       .filter(([, p]) => (p.Properties.Roles as Json[]).some((r) => r.Ref === roleId))
@@ -663,7 +663,7 @@ describe('the job state machine', () => {
     for (const s of invoke) {
       expect(actionsOf(s)).toEqual(['lambda:InvokeFunction']);
       expect(resourcesOf(s)).not.toContain('*');
-      expect(new Set(referencedIds(s.Resource))).toEqual(new Set(PIPELINE.map(pipelineFunctionId)));
+      expect(new Set(referencedIds(s.Resource))).toEqual(new Set(PIPELINE.map((name) => ids.jobs.aliases[name])));
     }
   });
 
