@@ -33,7 +33,7 @@ import { ServiceFunction } from '#cloud/service-function';
 import { IMAGE_COPIES, IMAGE_HANDLER, imageTreesFor, parseDockerfile, RENDER_DOCKERFILE } from '#cloud/render-image';
 import { bareStack, synthesisePipeline } from '#test-support/pipeline-stack';
 import { LIVE_ALIAS } from '#cloud/job-pipeline';
-import { actionsOf, referencedIds, resourcesOf, resourcesOfType, synthesisedStack, type Json, type Resource, type Statement } from '#test-support/cdk-template';
+import { actionsOf, referencedIds, resourcesOfType, synthesisedStack, type Json, type Resource, type Statement } from '#test-support/cdk-template';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FUNCTIONS = Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[];
