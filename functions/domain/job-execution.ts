@@ -73,7 +73,7 @@ interface JobOutput {
   size_bytes: number;
   /** The retention its files were tagged with, and when lifecycle removes them (domain/video-retention.ts); absent on jobs composed before retention. */
   retention_days?: number;
-  expires_at?: string;
+  file_expires_at?: string;
 }
 
 export type StoredJob = Job & JobInternals;

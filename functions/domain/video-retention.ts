@@ -43,16 +43,16 @@ export function fileExpiry(writtenAt: Date, days: number): Date {
   return new Date((Math.floor(due / DAY_MS) + 1) * DAY_MS);
 }
 
-/** Whether a video's file is past its retention; a video written before retention (no `expires_at`) is kept until deleted. */
-export const isVideoExpired = (video: { expires_at?: string | null }, now: Date): boolean =>
-  typeof video.expires_at === 'string' && now.getTime() >= Date.parse(video.expires_at);
+/** Whether a video's file is past its retention; a video written before retention (no `file_expires_at`) is kept until deleted. */
+export const isVideoExpired = (video: { file_expires_at?: string }, now: Date): boolean =>
+  typeof video.file_expires_at === 'string' && now.getTime() >= Date.parse(video.file_expires_at);
 
 /**
  * Refuses a video whose file is past retention (410 video_expired): fetching it (for fresh links) and
  * publishing it. The message says when and under which retention, since the client cannot undo it.
  */
-export function requireKeptFile(video: { id: number; expires_at?: string | null; retention_days?: number }, now: Date): void {
+export function requireKeptFile(video: { id: number; file_expires_at?: string; retention_days?: number }, now: Date): void {
   if (!isVideoExpired(video, now)) return;
   const kept = video.retention_days === undefined ? '' : ` (kept ${video.retention_days} days under the plan it was made with)`;
-  throw new AppError('video_expired', `Video ${video.id}'s file expired at ${video.expires_at}${kept}; its record stays listed with expired: true until deleted`);
+  throw new AppError('video_expired', `Video ${video.id}'s file expired at ${video.file_expires_at}${kept}; its record stays listed with expired: true until deleted`);
 }

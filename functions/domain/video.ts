@@ -21,10 +21,11 @@ export interface Video {
   size_bytes: number;
   /**
    * The retention its files were written with and when lifecycle removes them (domain/video-retention.ts);
-   * absent on a video made before retention, which is kept until deleted.
+   * absent on a video made before retention, which is kept until deleted. Not `expires_at`: that is
+   * the table's TTL attribute (lib/table-schema.ts), and the record is not to expire with its file.
    */
   retention_days?: number;
-  expires_at?: string;
+  file_expires_at?: string;
   created_at: string;
 }
 
@@ -95,7 +96,7 @@ export function videoView(video: Video, playable: { url: string; expiresAt: stri
     height: video.height,
     size_bytes: video.size_bytes,
     test: isTestScope(video.account_id),
-    expires_at: video.expires_at ?? null,
+    expires_at: video.file_expires_at ?? null,
     expired: isVideoExpired(video, now),
     created_at: video.created_at,
   };

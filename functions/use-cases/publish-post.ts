@@ -34,8 +34,8 @@ export async function publishPost(deps: PublishDeps, input: { accountId: number;
   const video = await deps.videos.get(accountId, request.videoId);
   if (!video) throw notFound(`video_id: Video ${request.videoId}`);
   requireKeptFile(video, now);
-  if (request.scheduleAt && video.expires_at && request.scheduleAt.getTime() >= Date.parse(video.expires_at)) {
-    throw badRequest(`schedule_at must be before the video's file expires (${video.expires_at}): the provider fetches it then`, 'schedule_at');
+  if (request.scheduleAt && video.file_expires_at && request.scheduleAt.getTime() >= Date.parse(video.file_expires_at)) {
+    throw badRequest(`schedule_at must be before the video's file expires (${video.file_expires_at}): the provider fetches it then`, 'schedule_at');
   }
   const channels = pickChannels(provider, request.accountIds, opened.connection.channels);
   checkXApp(provider, channels, opened.credentials);

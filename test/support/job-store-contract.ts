@@ -284,7 +284,7 @@ export function jobStoreContract(stores: () => JobStoreUnderTest): void {
         await jobs.create(job, undefined, unitOf(accountId, job.id, 1, 10), NOW);
         await jobs.update(accountId, job.id, { status: 'processing' });
       }
-      const retained = { ...videoOf(accountId, kept.id, kept.id), retention_days: 30, expires_at: '2026-12-26T00:00:00.000Z' };
+      const retained = { ...videoOf(accountId, kept.id, kept.id), retention_days: 30, file_expires_at: '2026-12-26T00:00:00.000Z' };
       await jobs.finishWithVideo(kept, retained, { chargedUnits: 1, charge: unitOf(accountId, kept.id).ref }, NOW);
       await jobs.finishWithVideo(older, videoOf(accountId, older.id, older.id), { chargedUnits: 1, charge: unitOf(accountId, older.id).ref }, NOW);
       expect(await videos.get(accountId, kept.id)).toEqual(retained);

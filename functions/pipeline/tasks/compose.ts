@@ -109,7 +109,7 @@ export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<
         duration_s: joined.durationS,
         size_bytes: joined.sizeBytes,
         retention_days: retention.days,
-        expires_at: fileExpiry(writtenAt, retention.days).toISOString(),
+        file_expires_at: fileExpiry(writtenAt, retention.days).toISOString(),
       };
     } catch (error) {
       throw toPipelineError(await blameDeletedInput(deps, job, error), 'render_failed');

@@ -45,7 +45,7 @@ const videoOf = (accountId: number, id: number, expiresAt: string | undefined): 
   width: 1080,
   height: 1920,
   size_bytes: 1000,
-  ...(expiresAt ? { retention_days: 30, expires_at: expiresAt } : {}),
+  ...(expiresAt ? { retention_days: 30, file_expires_at: expiresAt } : {}),
   created_at: '2026-04-01T10:00:00.000Z',
 });
 

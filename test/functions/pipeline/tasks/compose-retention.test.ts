@@ -73,7 +73,7 @@ describe("a finished video's retention", () => {
     const done = (await w.jobs.get(ACCOUNT, job.id))!;
     const video = (await w.videos.get(ACCOUNT, done.video_id!))!;
     for (const key of [video.key, video.poster_key]) expect(w.blobs.objects.get(key)!.tags).toEqual({ [RETENTION_TAG]: `days-${days}` });
-    expect(video).toMatchObject({ retention_days: days, expires_at: fileExpiry(writtenAt, days).toISOString() });
+    expect(video).toMatchObject({ retention_days: days, file_expires_at: fileExpiry(writtenAt, days).toISOString() });
   });
 
   test("the engine's poster, copied beside the video, gets the video's tag (not the working file's none)", async () => {
@@ -104,7 +104,7 @@ describe("a finished video's retention", () => {
     await finalize(w.payload(second, 'finalize'), w.deps);
 
     const after = (await w.videos.get(ACCOUNT, before.id))!;
-    expect(after).toMatchObject({ retention_days: 30, expires_at: before.expires_at });
+    expect(after).toMatchObject({ retention_days: 30, file_expires_at: before.file_expires_at });
     expect(w.blobs.objects.get(after.key)!.tags).toEqual({ [RETENTION_TAG]: 'days-30' });
     const newer = (await w.videos.get(ACCOUNT, (await w.jobs.get(ACCOUNT, second.id))!.video_id!))!;
     expect(newer.retention_days).toBe(365);
