@@ -24,6 +24,21 @@ export const AWS_PRICES = {
   s3GbMonth: 0.023,
   cloudFrontGb: 0.085,
   cloudFrontHttpsRequest: 0.01 / 10_000,
+  // What the stack pays whether or not it makes videos, and what grows with its records (bench/cost-model.ts).
+  kmsKeyMonth: 1.0,
+  secretMonth: 0.4,
+  alarmMonth: 0.1,
+  dashboardMonth: 3.0,
+  ecrGbMonth: 0.1,
+  dynamoGbMonth: 0.25,
+  pitrGbMonth: 0.2,
+  /** AWS Backup's warm storage for DynamoDB: each daily copy is a full one. */
+  backupGbMonth: 0.1,
+  logsIngestedGb: 0.5,
+  /** X-Ray, per trace recorded. */
+  xrayTrace: 5.0 / 1e6,
+  /** SQS standard, per request (a webhook delivery is a send, a receive and a delete). */
+  sqsRequest: 0.4 / 1e6,
 } as const;
 
 /** One Lambda invocation as measured, with its function's configuration. */

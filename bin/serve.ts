@@ -17,6 +17,7 @@ async function main(): Promise<void> {
     billing: config.billing,
     renderConcurrency: config.renderConcurrency,
     lambdaThrottle: config.lambdaThrottle,
+    tableName: config.tableName,
     log: (line) => console.log(line),
   });
   console.log(`Reaction Studio API on ${stack.apiUrl}  (data in ${stack.dataDir})`);

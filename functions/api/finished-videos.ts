@@ -7,6 +7,7 @@ import type { Operation } from '#http/api-types';
 import { idParam, pageMeta, pageParams } from '#http/params';
 import { deleted, ok } from '#http/respond';
 import { notFound } from '#domain/errors';
+import { requireKeptFile } from '#domain/video-retention';
 import { deleteVideo } from '#use-cases/delete-video';
 import { presentVideos } from '#use-cases/present-videos';
 
@@ -19,6 +20,8 @@ const list: Operation = async (request) => {
 const get: Operation = async (request) => {
   const video = await request.deps.videos.get(request.principal.accountId, idParam(request));
   if (!video) throw notFound('Video');
+  // The links it would hand out lead nowhere once lifecycle has removed the file.
+  requireKeptFile(video, request.deps.now());
   return ok((await presentVideos(request.deps, request.principal.accountId, [video]))[0]);
 };
 

@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   request_timeout: 408,
   conflict: 409,
   billing_not_configured: 409,
+  video_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   expectation_failed: 417,
@@ -51,6 +52,8 @@ export const ERROR_HELP: Record<ErrorCode, string> = {
   billing_not_configured:
     'This deployment takes no payments (no payment provider is configured), so it cannot move an account to a paid plan; `GET /plans` says so in `billing`. A change to the free plan still works.',
   conflict: "The record is not in a state that allows this (a job that is not awaiting approval, a product whose demo is still processing), it is shared by every account and cannot be deleted (a stock avatar, a built-in music track), or an `Idempotency-Key` was reused with a different body. Read the record's state and retry when it allows.",
+  video_expired:
+    "The video's file is past the retention of the plan it was made under (`expires_at` on the video; `video_retention_days` in `GET /plans`) and has been deleted: it can no longer be played, downloaded or published. The record stays listed with `expired: true` until you delete it. Make the video again if you need it.",
   payload_too_large: 'The body or a file is over its limit; the message gives the limit. Large files go through `POST /uploads`.',
   unsupported_media_type: 'The body or a file is of a type this route does not take; the message lists what it does take.',
   expectation_failed: 'Only `Expect: 100-continue` is supported; send the request without the other expectation.',

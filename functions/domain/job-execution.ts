@@ -71,6 +71,9 @@ interface JobOutput {
   poster_key: string;
   duration_s: number;
   size_bytes: number;
+  /** The retention its files were tagged with, and when lifecycle removes them (domain/video-retention.ts); absent on jobs composed before retention. */
+  retention_days?: number;
+  file_expires_at?: string;
 }
 
 export type StoredJob = Job & JobInternals;

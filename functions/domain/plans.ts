@@ -5,13 +5,16 @@
  * the library cap, a counter moved in the create's transaction admits each new avatar.
  * `priceCents` is the monthly price in US cents, as payment providers count money (integers, no
  * rounding); a paid plan's Stripe price is configured per deployment and must charge the same.
+ * `videoRetentionDays`: how long a finished video's file (and its poster) is kept after it is made, by
+ * the plan in force when it was made (domain/video-retention.ts; each distinct value is a lifecycle
+ * rule of the media bucket). The contract names no retention: these are our numbers.
  * The plans are listed from the smallest to the largest: that order decides what is an upgrade.
  */
 const PLANS = {
-  free: { priceCents: 0, monthlyVideos: 3, libraryCap: 3, avatarCap: 10, aiHelpersPerDay: 20, aiHelpersPerMinute: 5 },
-  starter: { priceCents: 1900, monthlyVideos: 30, libraryCap: 10, avatarCap: 25, aiHelpersPerDay: 100, aiHelpersPerMinute: 10 },
-  pro: { priceCents: 4900, monthlyVideos: 150, libraryCap: 50, avatarCap: 100, aiHelpersPerDay: 500, aiHelpersPerMinute: 20 },
-  business: { priceCents: 14900, monthlyVideos: 600, libraryCap: 200, avatarCap: 250, aiHelpersPerDay: 2000, aiHelpersPerMinute: 40 },
+  free: { priceCents: 0, monthlyVideos: 3, libraryCap: 3, avatarCap: 10, aiHelpersPerDay: 20, aiHelpersPerMinute: 5, videoRetentionDays: 30 },
+  starter: { priceCents: 1900, monthlyVideos: 30, libraryCap: 10, avatarCap: 25, aiHelpersPerDay: 100, aiHelpersPerMinute: 10, videoRetentionDays: 90 },
+  pro: { priceCents: 4900, monthlyVideos: 150, libraryCap: 50, avatarCap: 100, aiHelpersPerDay: 500, aiHelpersPerMinute: 20, videoRetentionDays: 365 },
+  business: { priceCents: 14900, monthlyVideos: 600, libraryCap: 200, avatarCap: 250, aiHelpersPerDay: 2000, aiHelpersPerMinute: 40, videoRetentionDays: 730 },
 } as const;
 
 export type PlanName = keyof typeof PLANS;
@@ -53,5 +56,6 @@ export function planView(name: PlanName) {
     avatar_cap: plan.avatarCap,
     ai_helpers_per_day: plan.aiHelpersPerDay,
     ai_helpers_per_minute: plan.aiHelpersPerMinute,
+    video_retention_days: plan.videoRetentionDays,
   };
 }

@@ -1,5 +1,6 @@
 /** The finished video record and how clients see it (docs/decisions.md). */
 import { isTestScope } from './test-mode';
+import { isVideoExpired } from './video-retention';
 
 /**
  * Every finished video's frame, portrait for the platforms it is posted to: the record states it, and
@@ -18,6 +19,13 @@ export interface Video {
   width: number;
   height: number;
   size_bytes: number;
+  /**
+   * The retention its files were written with and when lifecycle removes them (domain/video-retention.ts);
+   * absent on a video made before retention, which is kept until deleted. Not `expires_at`: that is
+   * the table's TTL attribute (lib/table-schema.ts), and the record is not to expire with its file.
+   */
+  retention_days?: number;
+  file_expires_at?: string;
   created_at: string;
 }
 
@@ -35,6 +43,10 @@ export interface VideoView {
   size_bytes: number;
   /** Made with a test key (domain/test-mode): watermarked, nothing charged. */
   test: boolean;
+  /** When its file goes under its plan's retention; null: kept until deleted. */
+  expires_at: string | null;
+  /** Its file is past retention: the links lead nowhere, GET /videos/{id} answers 410 video_expired. */
+  expired: boolean;
   created_at: string;
 }
 
@@ -70,7 +82,7 @@ export function videoDownloadName(videoId: number, naming: VideoNaming = { produ
 }
 
 /** `download` is `playable` made to save as videoDownloadName, with the same expiry. */
-export function videoView(video: Video, playable: { url: string; expiresAt: string }, download: { url: string }, poster: { url: string }): VideoView {
+export function videoView(video: Video, playable: { url: string; expiresAt: string }, download: { url: string }, poster: { url: string }, now: Date): VideoView {
   return {
     id: video.id,
     job_id: video.job_id,
@@ -84,6 +96,8 @@ export function videoView(video: Video, playable: { url: string; expiresAt: stri
     height: video.height,
     size_bytes: video.size_bytes,
     test: isTestScope(video.account_id),
+    expires_at: video.file_expires_at ?? null,
+    expired: isVideoExpired(video, now),
     created_at: video.created_at,
   };
 }

@@ -259,8 +259,11 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
   },
   'GET /videos/{id}': {
     summary: 'Get a finished video',
-    description: 'A done job\'s video (its `video_id`): a 1080x1920 MP4 with signed links to play it (`url`), download it (`download_url`) and its poster frame (`thumbnail_url`), good until `url_expires_at`: ask again for fresh ones.',
-    responses: { 200: ok('The video, with presigned links', dataOf(finishedVideoResponse)) } },
+    description:
+      'A done job\'s video (its `video_id`): a 1080x1920 MP4 with signed links to play it (`url`), download it (`download_url`) and its poster frame (`thumbnail_url`), good until `url_expires_at`: ask again for fresh ones. Its file is kept until `expires_at` (the retention of the plan it was made under); after that this answers 410 `video_expired`, while GET /videos still lists it with `expired: true`.',
+    responses: { 200: ok('The video, with presigned links', dataOf(finishedVideoResponse)) },
+    errors: ['video_expired'],
+  },
   'DELETE /videos/{id}': {
     summary: 'Delete a finished video and its files',
     description: 'The video and its files (the MP4 and its poster) are deleted; posts already handed to a provider stay there.',
@@ -371,7 +374,7 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     description: 'In a form body `account_ids` is one comma-separated field, `draft` is `true` or `false`, and an empty `schedule_at` means now.',
     fields: createPostInput,
     responses: { 201: ok('Handed to the provider', dataOf(postResponse)) },
-    errors: ['not_found', 'conflict', 'rate_limited', 'upstream_unavailable'],
+    errors: ['not_found', 'conflict', 'video_expired', 'rate_limited', 'upstream_unavailable'],
   },
   'GET /social/posts/{id}': {
     summary: 'Get a post, refreshed from its provider',

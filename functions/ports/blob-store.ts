@@ -6,11 +6,19 @@ export interface PlaybackLink {
   expiresAt: string;
 }
 
+/**
+ * How an object is written: `tags` are object tags (S3's), which lifecycle rules select on (a
+ * finished video's retention class, domain/video-retention.ts). Keys and values are plain words.
+ */
+export interface PutOptions {
+  tags?: Readonly<Record<string, string>>;
+}
+
 export interface BlobStore {
-  putFile(key: string, path: string, contentType: string): Promise<void>;
+  putFile(key: string, path: string, contentType: string, options?: PutOptions): Promise<void>;
   putBuffer(key: string, data: Buffer, contentType: string): Promise<void>;
-  /** The bytes never pass through the caller; the content type is kept. */
-  copy(fromKey: string, toKey: string): Promise<void>;
+  /** The bytes never pass through the caller; the content type is kept, and the source's tags unless `options.tags` replaces them. */
+  copy(fromKey: string, toKey: string, options?: PutOptions): Promise<void>;
   getToFile(key: string, path: string): Promise<void>;
   deleteKeys(keys: readonly string[]): Promise<void>;
   deletePrefix(prefix: string): Promise<void>;

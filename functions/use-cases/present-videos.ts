@@ -6,21 +6,21 @@ import { videoDownloadName, videoView, type Video, type VideoNaming } from '#dom
 import type { BlobStore } from '#ports/blob-store';
 import type { Dependencies } from '#ports/dependencies';
 
-export type PresentVideosDeps = Pick<Dependencies, 'jobs' | 'products' | 'blobs'>;
+export type PresentVideosDeps = Pick<Dependencies, 'jobs' | 'products' | 'blobs' | 'now'>;
 
 export async function presentVideos(deps: PresentVideosDeps, accountId: number, videos: readonly Video[]) {
   const names = await namings(deps, accountId, videos);
-  return Promise.all(videos.map((video, i) => present(deps.blobs, video, names[i]!)));
+  const now = deps.now();
+  return Promise.all(videos.map((video, i) => present(deps.blobs, video, names[i]!, now)));
 }
 
-async function present(blobs: BlobStore, video: Video, naming: VideoNaming) {
-  const now = new Date();
+async function present(blobs: BlobStore, video: Video, naming: VideoNaming, now: Date) {
   const [playable, download, poster] = await Promise.all([
     blobs.playbackUrl(video.key, now),
     blobs.downloadUrl(video.key, videoDownloadName(video.id, naming), now),
     blobs.playbackUrl(video.poster_key, now),
   ]);
-  return videoView(video, playable, download, poster);
+  return videoView(video, playable, download, poster, now);
 }
 
 /** Each video's product name and hook (its job's), for its download's file name; a product is read once for all its videos. */

@@ -5,7 +5,8 @@
  * external id, and only its acceptance is written. A failed call leaves nothing behind; an accepted
  * post that cannot be recorded is withdrawn upstream where the provider's delete rule allows.
  */
-import { notFound } from '#domain/errors';
+import { badRequest, notFound } from '#domain/errors';
+import { requireKeptFile } from '#domain/video-retention';
 import { checkCaption, checkXApp, mediaUrlTtlS, newPost, pickChannels, type Post, type PostRequest, type ProviderPost } from '#domain/social-post';
 import type { Video } from '#domain/video';
 import { isProviderError, type PostMedia } from '#ports/social-provider';
@@ -32,6 +33,10 @@ export async function publishPost(deps: PublishDeps, input: { accountId: number;
   const opened = usableConnection(access, provider);
   const video = await deps.videos.get(accountId, request.videoId);
   if (!video) throw notFound(`video_id: Video ${request.videoId}`);
+  requireKeptFile(video, now);
+  if (request.scheduleAt && video.file_expires_at && request.scheduleAt.getTime() >= Date.parse(video.file_expires_at)) {
+    throw badRequest(`schedule_at must be before the video's file expires (${video.file_expires_at}): the provider fetches it then`, 'schedule_at');
+  }
   const channels = pickChannels(provider, request.accountIds, opened.connection.channels);
   checkXApp(provider, channels, opened.credentials);
   checkCaption(request.caption, channels);

@@ -10,9 +10,11 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '#lib/table-schema';
 import { acknowledge } from './nag';
+import { restoredTableFromContext } from './restored-table';
 
 export class DataStore extends Construct {
-  readonly table: dynamodb.Table;
+  /** The stack's own table, or the restored one it was pointed at (restored-table.ts). */
+  readonly table: dynamodb.ITable;
   /** Envelope encryption of provider credentials (functions/adapters/crypto/credential-cipher.ts). */
   readonly connectionKey: kms.Key;
   /** Daily copies of the table, kept 35 days in AWS Backup's vault. */
@@ -21,31 +23,12 @@ export class DataStore extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
 
-    this.table = new dynamodb.Table(this, 'Table', {
-      partitionKey: { name: TABLE_SCHEMA.partitionKey, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: TABLE_SCHEMA.sortKey, type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      timeToLiveAttribute: TABLE_SCHEMA.ttlAttribute,
-      // Wakes the webhook dispatcher when an event is written (lib/cloud/webhooks.ts); keys are all it reads.
-      stream: dynamodb.StreamViewType.KEYS_ONLY,
-      // Accounts, keys, usage and charges are the business's records: a stack deletion must not take
-      // them, and neither may a console click or a stray DeleteTable.
-      removalPolicy: RemovalPolicy.RETAIN,
-      deletionProtection: true,
-    });
-
-    // One index per deploy: CloudFormation adds at most one to a table in an update, so gsi2 came on its own.
-    for (const index of TABLE_SCHEMA.globalIndexes) {
-      this.table.addGlobalSecondaryIndex({
-        indexName: index.name,
-        partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
-        sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
-        ...(index.projection.type === 'INCLUDE'
-          ? { projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection.attributes] }
-          : { projectionType: dynamodb.ProjectionType.ALL }),
-      });
-    }
+    const restored = restoredTableFromContext(this);
+    // A restored table's settings (stream, TTL, PITR, deletion protection) are set by the restore
+    // runbook, not here: CloudFormation did not create it and does not own it.
+    this.table = restored
+      ? dynamodb.Table.fromTableAttributes(this, 'RestoredTable', { ...restored, grantIndexPermissions: true })
+      : this.ownTable();
 
     // Point-in-time recovery covers 35 days of mistakes inside the table; the backup plan keeps copies
     // apart from it (a deleted table takes its PITR window with it), restored as docs/aws.md says.
@@ -62,5 +45,34 @@ export class DataStore extends Construct {
       // Records sealed under it outlive the stack with the table: losing the key would lose every connection.
       removalPolicy: RemovalPolicy.RETAIN,
     });
+  }
+
+  private ownTable(): dynamodb.Table {
+    const table = new dynamodb.Table(this, 'Table', {
+      partitionKey: { name: TABLE_SCHEMA.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: TABLE_SCHEMA.sortKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: TABLE_SCHEMA.ttlAttribute,
+      // Wakes the webhook dispatcher when an event is written (lib/cloud/webhooks.ts); keys are all it reads.
+      stream: dynamodb.StreamViewType.KEYS_ONLY,
+      // Accounts, keys, usage and charges are the business's records: a stack deletion must not take
+      // them, and neither may a console click or a stray DeleteTable.
+      removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
+    });
+
+    // One index per deploy: CloudFormation adds at most one to a table in an update, so gsi2 came on its own.
+    for (const index of TABLE_SCHEMA.globalIndexes) {
+      table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+        ...(index.projection.type === 'INCLUDE'
+          ? { projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection.attributes] }
+          : { projectionType: dynamodb.ProjectionType.ALL }),
+      });
+    }
+    return table;
   }
 }

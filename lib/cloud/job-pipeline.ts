@@ -4,7 +4,14 @@
  * Task's `FunctionName` substituted with the ARN of the function that runs it. The local runner
  * reads the same file and the same substitution names.
  *
- * The state machine's role may invoke exactly the two pipeline functions. The pipeline functions
+ * Each pipeline function publishes a version whenever its code or configuration changes (a deploy
+ * that changes it) and has a `live` alias on that version; the definition names the alias, never the
+ * bare function, so what a Task of a running execution calls is always the version `live` points at:
+ * an execution that spans a deploy runs its next Task on the new version (the step payload, `{step,
+ * account_id, job_id}`, stays the same across deploys), and moving the alias back is a rollback
+ * (docs/aws.md, Deploys and in-flight jobs). Old versions are retained for that.
+ *
+ * The state machine's role may invoke exactly the two aliases. The pipeline functions
  * themselves get no Step Functions permission: `await_decision` only stores the task token it is
  * handed, and the API (approve, regenerate) sends it back.
  */
@@ -36,10 +43,13 @@ import { keys } from '#adapters/dynamodb/keys';
 import type { EngineConfig } from './engine-config';
 import { failureQueue } from './failure-queue';
 import { constructId, PROJECT_ROOT, ServiceFunction, type ServiceFunctionNeeds } from './service-function';
-import { acknowledge, arnToken } from './nag';
+import { acknowledge } from './nag';
 import { ImageServiceFunction, type ImageTrees } from './render-image';
 import { EXECUTION_ENDED_FUNCTION_SIZE, JOB_STARTER_FUNCTION_SIZE, PIPELINE_FUNCTION_SIZES, SWEEPER_FUNCTION_SIZE, type FunctionSize } from './function-sizes';
 
+
+/** The alias every Task invokes (docs/aws.md, Deploys and in-flight jobs). */
+export const LIVE_ALIAS = 'live';
 
 export interface JobPipelineProps {
   table: dynamodb.ITable;
@@ -62,6 +72,8 @@ export interface JobPipelineProps {
 export class JobPipeline extends Construct {
   readonly stateMachine: sfn.StateMachine;
   readonly functions: Record<PipelineFunction, lambda.IFunction>;
+  /** Each pipeline function's `live` alias, on the version this deploy published: what the state machine invokes. */
+  readonly aliases: Record<PipelineFunction, lambda.Alias>;
   readonly logGroup: logs.LogGroup;
   readonly sweeper: lambda.IFunction;
   /** Starts a job written but not started, from the table's stream. */
@@ -77,7 +89,7 @@ export class JobPipeline extends Construct {
     super(scope, id);
     const { tracing, renderMemoryMb, renderConcurrency, ...shared } = props;
 
-    const functions: Partial<Record<PipelineFunction, lambda.IFunction>> = {};
+    const functions: Partial<Record<PipelineFunction, lambda.Function>> = {};
     for (const [name, needs] of Object.entries(PIPELINE_FUNCTIONS) as [PipelineFunction, ServiceFunctionNeeds][]) {
       const size: FunctionSize = {
         ...PIPELINE_FUNCTION_SIZES[name],
@@ -88,7 +100,18 @@ export class JobPipeline extends Construct {
       const id = `${constructId(name)}Function`;
       functions[name] = size.packaging === 'image' ? new ImageServiceFunction(this, id, fnProps).fn : new ServiceFunction(this, id, fnProps).fn;
     }
-    this.functions = functions as Record<PipelineFunction, lambda.IFunction>;
+    this.functions = functions as Record<PipelineFunction, lambda.Function>;
+    const aliases: Partial<Record<PipelineFunction, lambda.Alias>> = {};
+    for (const [name, fn] of Object.entries(functions) as [PipelineFunction, lambda.Function][]) {
+      // currentVersion's logical id hashes the function's code and configuration: a deploy that
+      // changes either publishes a version, one that changes neither publishes none.
+      aliases[name] = new lambda.Alias(this, `${constructId(name)}Live`, {
+        aliasName: LIVE_ALIAS,
+        version: fn.currentVersion,
+        description: 'What the video job state machine invokes',
+      });
+    }
+    this.aliases = aliases as Record<PipelineFunction, lambda.Alias>;
     for (const fn of Object.values(this.functions)) {
       acknowledge(fn, { 'Serverless-LambdaDLQ': "invoked synchronously by the state machine, whose Retry and Catch handle a failure" });
     }
@@ -106,7 +129,7 @@ export class JobPipeline extends Construct {
       PipelineFunction,
       { substitution: string },
     ][]) {
-      substitutions[substitution] = this.functions[name].functionArn;
+      substitutions[substitution] = this.aliases[name].functionArn;
     }
 
     // A file that drifted from the step table fails the synth, not a job in production.
@@ -129,14 +152,11 @@ export class JobPipeline extends Construct {
     });
 
     // The definition comes from a file, so CDK derives no grants from it: the role may invoke the
-    // two pipeline functions (and their versions) and nothing else.
-    for (const fn of Object.values(this.functions)) fn.grantInvoke(this.stateMachine);
+    // two `live` aliases and nothing else (not the bare functions, nor another version).
+    for (const alias of Object.values(this.aliases)) alias.grantInvoke(this.stateMachine);
     acknowledge(this.stateMachine, {
       'AwsSolutions-SF1': "errors are enough to find a failed job's cause; every event of an execution is in its history",
       'AwsSolutions-IAM5[Resource::*]': 'log delivery and X-Ray actions take no resource',
-      ...Object.fromEntries(
-        Object.values(this.functions).map((fn) => [`AwsSolutions-IAM5[Resource::${arnToken(fn)}:*]`, 'may invoke this pipeline function and its versions']),
-      ),
     });
 
     // No job or allowance unit may stay stranded: the sweeper runs on a schedule (it is idempotent).

@@ -8,6 +8,21 @@ import { UPLOAD_CORS_RULE } from '#lib/upload-cors';
 import { Construct } from 'constructs';
 import { acknowledge } from './nag';
 import { UPLOADS_PREFIX } from '#domain/upload-record';
+import { RETENTION_TAG, retentionClasses } from '#domain/video-retention';
+
+/**
+ * One rule per retention class of the plans (functions/domain/plans.ts): a finished video's file and
+ * poster carry their class as a tag from the moment they are written, so lifecycle expires them
+ * without reading the table. In this versioned bucket expiry leaves a delete marker; the
+ * noncurrent-version rule below removes the bytes NONCURRENT_KEPT later, and then the marker.
+ */
+function videoRetentionRules(): s3.LifecycleRule[] {
+  return retentionClasses().map(({ retentionClass, days }) => ({
+    id: `expire-videos-${retentionClass}`,
+    tagFilters: { [RETENTION_TAG]: retentionClass },
+    expiration: Duration.days(days),
+  }));
+}
 
 /** Scratch objects (e.g. an upload waiting for normalisation) live under this prefix for a day at most. */
 const TMP_PREFIX = 'tmp/';
@@ -61,6 +76,7 @@ export class MediaStore extends Construct {
         { id: 'expire-tmp', prefix: TMP_PREFIX, expiration: Duration.days(1) },
         { id: 'expire-unused-uploads', prefix: UPLOADS_PREFIX, expiration: UNUSED_UPLOAD_EXPIRY },
         { id: 'expire-noncurrent-versions', noncurrentVersionExpiration: NONCURRENT_KEPT, expiredObjectDeleteMarker: true },
+        ...videoRetentionRules(),
       ],
       cors: [
         {

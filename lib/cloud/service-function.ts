@@ -86,6 +86,7 @@ const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamod
 /** The media actions the blob store uses (functions/adapters/s3): reads and copies' sources, writes, deletes. */
 const MEDIA_READ_ACTIONS = ['s3:GetObject'];
 const MEDIA_WRITE_ACTIONS = ['s3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'];
+const MEDIA_TAGGING_ACTIONS = ['s3:PutObjectTagging'];
 
 const CONNECTION_KEY_CONDITIONS = {
   'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['account_id', 'provider'] },
@@ -125,6 +126,9 @@ export function functionBase(scope: Construct, props: ServiceFunctionProps) {
     timeout: Duration.seconds(size.timeoutS),
     ...(size.ephemeralStorageMb ? { ephemeralStorageSize: Size.mebibytes(size.ephemeralStorageMb) } : {}),
     ...(size.reservedConcurrency ? { reservedConcurrentExecutions: size.reservedConcurrency } : {}),
+    // Only a function whose currentVersion is read publishes versions (the pipeline's, for its `live`
+    // alias); a version a deploy replaces is kept, so the alias can be moved back to it.
+    currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
     logGroup,
     environment: {
       // Names grant nothing; the grants decide what the function may touch.
@@ -206,6 +210,11 @@ function grantMedia(scope: Construct, fn: lambda.Function, needs: ServiceFunctio
   if (areas.length === 0) return;
   const patterns = areas.map(mediaAreaPattern);
   fn.addToRolePolicy(new iam.PolicyStatement({ actions: MEDIA_WRITE_ACTIONS, resources: patterns.map((p) => bucket.arnForObjects(p)) }));
+  // A finished video's files are written with their retention tag (domain/video-retention.ts), and S3
+  // authorises a PUT or COPY that sets tags as PutObjectTagging too: the videos area alone gets it.
+  if (areas.includes('videos')) {
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: MEDIA_TAGGING_ACTIONS, resources: [bucket.arnForObjects(mediaAreaPattern('videos'))] }));
+  }
   acknowledge(
     scope,
     Object.fromEntries(

@@ -33,6 +33,8 @@ const SERVE_ENVIRONMENT = z.object({
   // (a throttle the state machine retries) instead of queueing for a slot (docs/aws.md, Bursts).
   LOCAL_RENDER_CONCURRENCY: wholeNumber(1, 64),
   LOCAL_LAMBDA_THROTTLE: z.preprocess(unsetIfEmpty, z.optional(z.enum(['0', '1'], { error: 'must be 0 or 1' }))),
+  // The table the stack runs on in its DynamoDB Local: a restored one (npm run restore; docs/aws.md).
+  TABLE_NAME: z.preprocess(unsetIfEmpty, z.optional(z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/, 'must be a DynamoDB table name (3 to 255 letters, digits, _ . -)'))),
 });
 
 export interface ServeConfig {
@@ -46,6 +48,8 @@ export interface ServeConfig {
   renderConcurrency?: number;
   /** Over the cap, refuse with Lambda's throttle instead of queueing. */
   lambdaThrottle: boolean;
+  /** Unset: the local table's usual name (runtime-state.ts LOCAL_TABLE). */
+  tableName?: string;
 }
 
 /** `npm start`'s settings, checked before anything starts: a wrong one stops it with its name. */
@@ -64,6 +68,7 @@ export function serveConfig(env: Environment = localEnvironment()): ServeConfig 
     billing: billingOf(vars),
     renderConcurrency: vars.LOCAL_RENDER_CONCURRENCY,
     lambdaThrottle: vars.LOCAL_LAMBDA_THROTTLE === '1',
+    tableName: vars.TABLE_NAME,
   };
 }
 

@@ -69,6 +69,8 @@ export interface LocalStackOptions {
   renderConcurrency?: number;
   /** Over the render cap, answer as Lambda does when throttled instead of queueing (LOCAL_LAMBDA_THROTTLE=1). */
   lambdaThrottle?: boolean;
+  /** The table in the stack's own DynamoDB Local (TABLE_NAME: a restored one, docs/aws.md); default LOCAL_TABLE. */
+  tableName?: string;
 }
 
 export interface SharedServices {
@@ -139,7 +141,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
   let sandboxes: LocalSandboxes | undefined;
   let billing: StartedBilling | undefined;
   try {
-    const services = options.services ?? (await startOwnServices(dataDir, children));
+    const services = options.services ?? (await startOwnServices(dataDir, children, options.tableName));
     log(`DynamoDB Local on ${services.dynamoEndpoint}, s3rver on ${services.s3Endpoint}`);
 
     // Before the wiring, which makes the provider adapters at the sandboxes' URLs.
@@ -266,13 +268,13 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
 const outboxDirOf = (dataDir: string) => join(dataDir, 'outbox');
 
 /** DynamoDB Local and s3rver of this stack's own, with their data under dataDir; recorded so a restart after a SIGKILL stops them. */
-async function startOwnServices(dataDir: string, children: ManagedChild[]): Promise<SharedServices> {
+async function startOwnServices(dataDir: string, children: ManagedChild[], tableName = LOCAL_TABLE): Promise<SharedServices> {
   const [db, blobs] = await Promise.all([
     startDynamoDbLocal({ dbPath: join(dataDir, 'dynamodb') }).then((r) => (children.push(r.child), r)),
     startS3Local({ directory: join(dataDir, 's3') }).then((r) => (children.push(r.child), r)),
   ]);
   recordChildren(dataDir, children.map((c) => c.process.pid).filter((pid): pid is number => pid !== undefined));
-  return { dynamoEndpoint: db.endpoint, s3Endpoint: blobs.endpoint, tableName: LOCAL_TABLE, bucketName: LOCAL_BUCKET };
+  return { dynamoEndpoint: db.endpoint, s3Endpoint: blobs.endpoint, tableName, bucketName: LOCAL_BUCKET };
 }
 
 /** Demo normalisations, and sample clips being made, cut off by the last shutdown are started again. */

@@ -32,7 +32,7 @@ function logicalIdsOf(stack: ReactionStudioStack): LogicalIds {
   const functionsBelow = (scope: IConstruct) => scope.node.findAll().filter((c) => c instanceof CfnFunction).map((c) => stack.getLogicalId(c as CfnFunction));
   const { data, media, delivery, workers, faceCheck, webhooks, jobs, api, observability, studio } = stack;
   return {
-    data: { table: id(data.table), connectionKey: id(data.connectionKey) },
+    data: { table: data.table.node.defaultChild ? id(data.table) : '', connectionKey: id(data.connectionKey) },
     media: { bucket: id(media.bucket), accessLogs: id(media.accessLogs) },
     delivery: { distribution: id(delivery.distribution), signingKey: id(delivery.signingKey), functions: functionsBelow(delivery) },
     workers: { functions: ids(workers.functions), failedInvocations: id(workers.failedInvocations) },
@@ -46,6 +46,7 @@ function logicalIdsOf(stack: ReactionStudioStack): LogicalIds {
     }),
     jobs: {
       functions: ids(jobs.functions),
+      aliases: ids(jobs.aliases),
       ...ids({
         sweeper: jobs.sweeper,
         executionEnded: jobs.executionEnded,

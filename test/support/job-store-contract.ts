@@ -344,6 +344,21 @@ export function jobStoreContract(stores: () => JobStoreUnderTest): void {
       expect(await ledger.periodUsage(accountId, PERIOD)).toEqual({ used: 1, reserved: 0 });
     });
 
+    test("a video's retention and file expiry are kept with it; a video without them reads back without them", async () => {
+      const { jobs, videos } = stores();
+      const accountId = freshAccount();
+      const [kept, older] = [await queuedJob(accountId), await queuedJob(accountId)];
+      for (const job of [kept, older]) {
+        await jobs.create(job, undefined, unitOf(accountId, job.id, 1, 10), NOW);
+        await jobs.update(accountId, job.id, { status: 'processing' });
+      }
+      const retained = { ...videoOf(accountId, kept.id, kept.id), retention_days: 30, file_expires_at: '2026-12-26T00:00:00.000Z' };
+      await jobs.finishWithVideo(kept, retained, { chargedUnits: 1, charge: unitOf(accountId, kept.id).ref }, NOW);
+      await jobs.finishWithVideo(older, videoOf(accountId, older.id, older.id), { chargedUnits: 1, charge: unitOf(accountId, older.id).ref }, NOW);
+      expect(await videos.get(accountId, kept.id)).toEqual(retained);
+      expect(await videos.get(accountId, older.id)).toEqual(videoOf(accountId, older.id, older.id));
+    });
+
     test('finished videos are listed newest first with their count, read only by their account, deleted once', async () => {
       const { videos } = stores();
       const accountId = freshAccount();

@@ -35,7 +35,7 @@ export function bareStack(app: App, id: string, engines: EngineConfig) {
   };
 }
 
-type PipelineSettings = Pick<JobPipelineProps, 'engines' | 'tracing'>;
+type PipelineSettings = Pick<JobPipelineProps, 'engines' | 'tracing' | 'renderMemoryMb'>;
 
 /** The pipeline's template and its functions' logical ids, synthesised in a temp folder removed before it answers. */
 export function synthesisePipeline(settings: PipelineSettings): { resources: Record<string, Resource>; functionIds: Record<PipelineFunction, string> } {

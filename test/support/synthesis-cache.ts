@@ -23,6 +23,7 @@ export const STACK_NAME = 'ReactionStudioTest';
 
 /** Logical ids of the constructs the template tests look up, where the stack keeps them. */
 export interface LogicalIds {
+  /** `table`: the stack's own table; '' when it is pointed at a restored one (no resource of its own). */
   data: { table: string; connectionKey: string };
   media: { bucket: string; accessLogs: string };
   /** `functions`: every function below the construct (CDK's deploy-time key maker). */
@@ -33,6 +34,8 @@ export interface LogicalIds {
   /** `allFunctions`: every function below the construct. */
   jobs: {
     functions: Record<PipelineFunction, string>;
+    /** Each pipeline function's `live` alias, which the state machine invokes. */
+    aliases: Record<PipelineFunction, string>;
     sweeper: string;
     executionEnded: string;
     executionEndedFailures: string;
@@ -64,6 +67,9 @@ export const STRIPE_SECRET_NAME = 'reaction-studio/stripe';
  * The deployments the template tests read besides cdk.json's, as context over it (lib/cloud/engine-config.ts):
  * synthesised with the app (app-synthesis.ts) and kept in its entry.
  */
+/** The restored table of the restoredTable variant. */
+export const RESTORED_TABLE_NAME = 'ReactionStudio-restored-20261130';
+
 export const VARIANTS = {
   /** Hooks on Bedrock, avatars on fal (test/lib/cloud/engine-config.test.ts). */
   hostedEngines: { hookEngine: 'bedrock', avatarEngine: 'fal', falKeySecretArn: FAL_KEY_SECRET_ARN },
@@ -73,6 +79,8 @@ export const VARIANTS = {
   stripeBilling: { stripeSecret: STRIPE_SECRET_NAME, stripePrices: 'starter=price_s,pro=price_p,business=price_b' },
   /** A bigger render function with a concurrency cap, and concurrency reserved for the API (test/lib/cloud/render-sizing.test.ts). */
   sized: { renderMemoryMb: 10_240, renderConcurrency: 20, apiConcurrency: 10 },
+  /** Pointed at a table restored into a new one (test/lib/cloud/restored-table.test.ts). */
+  restoredTable: { restoredTableName: RESTORED_TABLE_NAME, restoredTableStreamArn: `arn:aws:dynamodb:us-east-1:123456789012:table/${RESTORED_TABLE_NAME}/stream/2026-11-30T12:00:00.000` },
 } satisfies Record<string, Record<string, unknown>>;
 export type VariantName = keyof typeof VARIANTS;
 

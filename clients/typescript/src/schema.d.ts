@@ -413,7 +413,7 @@ export interface paths {
         };
         /**
          * Get a finished video
-         * @description A done job's video (its `video_id`): a 1080x1920 MP4 with signed links to play it (`url`), download it (`download_url`) and its poster frame (`thumbnail_url`), good until `url_expires_at`: ask again for fresh ones.
+         * @description A done job's video (its `video_id`): a 1080x1920 MP4 with signed links to play it (`url`), download it (`download_url`) and its poster frame (`thumbnail_url`), good until `url_expires_at`: ask again for fresh ones. Its file is kept until `expires_at` (the retention of the plan it was made under); after that this answers 410 `video_expired`, while GET /videos still lists it with `expired: true`.
          */
         get: operations["videosGet"];
         put?: never;
@@ -2113,6 +2113,8 @@ export interface components {
          *       "height": 1920,
          *       "size_bytes": 8412330,
          *       "test": false,
+         *       "expires_at": "2027-11-26T00:00:00.000Z",
+         *       "expired": false,
          *       "created_at": "2026-11-25T12:01:42.000Z"
          *     }
          */
@@ -2153,6 +2155,10 @@ export interface components {
             size_bytes: number;
             /** @description Made with a test key (`rsk_test_…`): test data, seen only with test keys; its video is watermarked TEST and used no allowance */
             test: boolean;
+            /** @description When its file (and poster) is deleted: its creation plus the retention of the plan it was made under (GET /plans, `video_retention_days`), rounded up to the next midnight UTC; null for a video kept until deleted */
+            expires_at: string | null;
+            /** @description Its file is past `expires_at` and gone (or about to be): the links lead nowhere, GET /videos/{id} answers 410 `video_expired`, and it cannot be published; the record stays until deleted */
+            expired: boolean;
             /**
              * Format: date-time
              * @description When it was created
@@ -3381,7 +3387,8 @@ export interface components {
          *           "library_cap": 3,
          *           "avatar_cap": 10,
          *           "ai_helpers_per_day": 20,
-         *           "ai_helpers_per_minute": 5
+         *           "ai_helpers_per_minute": 5,
+         *           "video_retention_days": 30
          *         },
          *         {
          *           "name": "starter",
@@ -3394,7 +3401,8 @@ export interface components {
          *           "library_cap": 10,
          *           "avatar_cap": 25,
          *           "ai_helpers_per_day": 100,
-         *           "ai_helpers_per_minute": 10
+         *           "ai_helpers_per_minute": 10,
+         *           "video_retention_days": 90
          *         },
          *         {
          *           "name": "pro",
@@ -3407,7 +3415,8 @@ export interface components {
          *           "library_cap": 50,
          *           "avatar_cap": 100,
          *           "ai_helpers_per_day": 500,
-         *           "ai_helpers_per_minute": 20
+         *           "ai_helpers_per_minute": 20,
+         *           "video_retention_days": 365
          *         },
          *         {
          *           "name": "business",
@@ -3420,7 +3429,8 @@ export interface components {
          *           "library_cap": 200,
          *           "avatar_cap": 250,
          *           "ai_helpers_per_day": 2000,
-         *           "ai_helpers_per_minute": 40
+         *           "ai_helpers_per_minute": 40,
+         *           "video_retention_days": 730
          *         }
          *       ]
          *     }
@@ -3466,6 +3476,8 @@ export interface components {
             ai_helpers_per_day: number;
             /** @description Hook-idea and prompt-avatar requests a rolling minute (429 past it) */
             ai_helpers_per_minute: number;
+            /** @description Days a finished video's file is kept after it is made (then GET /videos/{id} answers 410 video_expired); a video keeps the retention of the plan it was made under */
+            video_retention_days: number;
         };
         /**
          * @description What a plan change did, or what it waits for
@@ -4644,7 +4656,7 @@ export interface components {
              * @description What went wrong, as a code to branch on: the error reference (`doc_url`) says what each means and what to do
              * @enum {string}
              */
-            code: "bad_request" | "unauthorized" | "allowance_exhausted" | "library_full" | "avatars_full" | "payment_failed" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "billing_not_configured" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "invalid_media" | "no_face" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
+            code: "bad_request" | "unauthorized" | "allowance_exhausted" | "library_full" | "avatars_full" | "payment_failed" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "billing_not_configured" | "video_expired" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "invalid_media" | "no_face" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
             /** @description The request field at fault, as a dotted path (`hook_text`, `metadata.campaign`, `variants.2.hook_text`); absent when the problem is not one field */
             param?: string;
             /** @description This request's id, also in the `x-request-id` header: quote it to support */
@@ -9094,6 +9106,8 @@ export interface operations {
                      *           "height": 1920,
                      *           "size_bytes": 8412330,
                      *           "test": false,
+                     *           "expires_at": "2027-11-26T00:00:00.000Z",
+                     *           "expired": false,
                      *           "created_at": "2026-11-25T12:01:42.000Z"
                      *         }
                      *       ],
@@ -9817,6 +9831,8 @@ export interface operations {
                      *         "height": 1920,
                      *         "size_bytes": 8412330,
                      *         "test": false,
+                     *         "expires_at": "2027-11-26T00:00:00.000Z",
+                     *         "expired": false,
                      *         "created_at": "2026-11-25T12:01:42.000Z"
                      *       }
                      *     }
@@ -9904,6 +9920,23 @@ export interface operations {
                          * @enum {unknown}
                          */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description `video_expired` */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "video_expired";
                     };
                 };
             };
@@ -13737,6 +13770,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description `video_expired` */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "video_expired";
+                    };
+                };
+            };
             /** @description `payload_too_large` */
             413: {
                 headers: {
@@ -14956,7 +15006,8 @@ export interface operations {
                      *             "library_cap": 3,
                      *             "avatar_cap": 10,
                      *             "ai_helpers_per_day": 20,
-                     *             "ai_helpers_per_minute": 5
+                     *             "ai_helpers_per_minute": 5,
+                     *             "video_retention_days": 30
                      *           },
                      *           {
                      *             "name": "starter",
@@ -14969,7 +15020,8 @@ export interface operations {
                      *             "library_cap": 10,
                      *             "avatar_cap": 25,
                      *             "ai_helpers_per_day": 100,
-                     *             "ai_helpers_per_minute": 10
+                     *             "ai_helpers_per_minute": 10,
+                     *             "video_retention_days": 90
                      *           },
                      *           {
                      *             "name": "pro",
@@ -14982,7 +15034,8 @@ export interface operations {
                      *             "library_cap": 50,
                      *             "avatar_cap": 100,
                      *             "ai_helpers_per_day": 500,
-                     *             "ai_helpers_per_minute": 20
+                     *             "ai_helpers_per_minute": 20,
+                     *             "video_retention_days": 365
                      *           },
                      *           {
                      *             "name": "business",
@@ -14995,7 +15048,8 @@ export interface operations {
                      *             "library_cap": 200,
                      *             "avatar_cap": 250,
                      *             "ai_helpers_per_day": 2000,
-                     *             "ai_helpers_per_minute": 40
+                     *             "ai_helpers_per_minute": 40,
+                     *             "video_retention_days": 730
                      *           }
                      *         ]
                      *       }

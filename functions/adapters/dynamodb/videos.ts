@@ -68,6 +68,7 @@ function toVideo(item: Record<string, unknown>): Video {
     width: item.width as number,
     height: item.height as number,
     size_bytes: item.size_bytes as number,
+    ...(typeof item.file_expires_at === 'string' ? { retention_days: item.retention_days as number, file_expires_at: item.file_expires_at } : {}),
     created_at: item.created_at as string,
   };
 }

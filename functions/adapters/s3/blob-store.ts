@@ -16,7 +16,7 @@ import { open, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import pRetry from 'p-retry';
 import type { Readable } from 'node:stream';
-import { PLAYBACK_URL_TTL_S, type BlobStore, type PlaybackLink } from '#ports/blob-store';
+import { PLAYBACK_URL_TTL_S, type BlobStore, type PlaybackLink, type PutOptions } from '#ports/blob-store';
 import type { UploadForm } from '#domain/upload-record';
 import { RESPONSE_CONTENT_DISPOSITION, type SignedLinks } from '#adapters/cloudfront/signed-links';
 
@@ -49,6 +49,12 @@ function isTransientPutError(error: unknown): boolean {
   return status >= 500 || (status === 400 && BODY_NOT_RECEIVED.includes(e.name ?? ''));
 }
 
+/** Tags as S3 takes them on a PUT or COPY (`x-amz-tagging`): a URL-encoded query string; undefined for none. */
+function taggingOf(options: PutOptions | undefined): string | undefined {
+  const tags = Object.entries(options?.tags ?? {});
+  return tags.length > 0 ? new URLSearchParams(tags).toString() : undefined;
+}
+
 /** DeleteObjects takes at most this many keys per call. */
 const DELETE_BATCH = 1000;
 
@@ -60,8 +66,9 @@ export class S3BlobStore implements BlobStore {
     private readonly links?: SignedLinks,
   ) {}
 
-  async putFile(key: string, path: string, contentType: string): Promise<void> {
+  async putFile(key: string, path: string, contentType: string, options?: PutOptions): Promise<void> {
     const { size } = await stat(path);
+    const tagging = taggingOf(options);
     // The SDK cannot retry a streamed body it has already read from, so a dropped connection is
     // retried here with a fresh stream (the file is still on disk), as the SDK would retry a buffer.
     await pRetry(
@@ -71,7 +78,14 @@ export class S3BlobStore implements BlobStore {
         const handle = await open(path, 'r');
         try {
           await this.client.send(
-            new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: handle.createReadStream({ autoClose: false }), ContentLength: size, ContentType: contentType }),
+            new PutObjectCommand({
+              Bucket: this.bucket,
+              Key: key,
+              Body: handle.createReadStream({ autoClose: false }),
+              ContentLength: size,
+              ContentType: contentType,
+              ...(tagging ? { Tagging: tagging } : {}),
+            }),
           );
         } finally {
           await handle.close();
@@ -86,10 +100,13 @@ export class S3BlobStore implements BlobStore {
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentType: contentType }));
   }
 
-  async copy(fromKey: string, toKey: string): Promise<void> {
+  async copy(fromKey: string, toKey: string, options?: PutOptions): Promise<void> {
     // CopySource is "bucket/key" URL-encoded; the slashes between key segments stay literal.
     const source = `${this.bucket}/${fromKey.split('/').map(encodeURIComponent).join('/')}`;
-    await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: toKey, CopySource: source }));
+    const tagging = taggingOf(options);
+    // Without tags S3 copies the source's (TaggingDirective COPY); with them the copy gets these only.
+    const tags = tagging ? { Tagging: tagging, TaggingDirective: 'REPLACE' as const } : {};
+    await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: toKey, CopySource: source, ...tags }));
   }
 
   async getToFile(key: string, path: string): Promise<void> {

@@ -16,6 +16,14 @@ export const finishedVideoResponse = z
     height: meaning(z.int(), 'Height in pixels (1920)'),
     size_bytes: meaning(z.int().check(z.nonnegative()), 'The MP4\'s size in bytes'),
     test: testRecord,
+    expires_at: meaning(
+      z.nullable(timestamp),
+      "When its file (and poster) is deleted: its creation plus the retention of the plan it was made under (GET /plans, `video_retention_days`), rounded up to the next midnight UTC; null for a video kept until deleted",
+    ),
+    expired: meaning(
+      z.boolean(),
+      'Its file is past `expires_at` and gone (or about to be): the links lead nowhere, GET /videos/{id} answers 410 `video_expired`, and it cannot be published; the record stays until deleted',
+    ),
     created_at: createdAt,
   })
   .register(z.globalRegistry, { id: 'Video', description: 'A finished video: the captioned reaction, then the product\'s demo, 1080x1920' });

@@ -23,6 +23,12 @@ const planResponse = z
     avatar_cap: count.check(z.meta({ description: 'Avatars the account keeps (402 avatars_full past it)' })),
     ai_helpers_per_day: count.check(z.meta({ description: 'Hook-idea and prompt-avatar requests a rolling day (429 past it)' })),
     ai_helpers_per_minute: count.check(z.meta({ description: 'Hook-idea and prompt-avatar requests a rolling minute (429 past it)' })),
+    video_retention_days: count.check(
+      z.meta({
+        description:
+          "Days a finished video's file is kept after it is made (then GET /videos/{id} answers 410 video_expired); a video keeps the retention of the plan it was made under",
+      }),
+    ),
   })
   .register(z.globalRegistry, { id: 'Plan', description: "A plan: its price and the limits it sets" });
 

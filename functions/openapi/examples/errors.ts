@@ -20,6 +20,7 @@ const TYPICAL: Record<ErrorCode, { error: string; param?: string }> = {
   request_timeout: { error: 'The request body was not received in time' },
   conflict: { error: 'The job is not awaiting approval (it is processing)' },
   billing_not_configured: { error: 'This deployment takes no payments: only the free plan can be chosen' },
+  video_expired: { error: "Video 95's file expired at 2026-12-26T00:00:00.000Z (kept 30 days under the plan it was made with); its record stays listed with expired: true until deleted" },
   payload_too_large: { error: 'reference_video is larger than 100 MB', param: 'reference_video' },
   unsupported_media_type: { error: 'demo_video must be MP4, MOV, AVI or WebM (this one is a PNG image)', param: 'demo_video' },
   expectation_failed: { error: 'Only Expect: 100-continue is supported' },

@@ -11,6 +11,7 @@ import { videoQuoteResponse } from '#domain/schemas/quote';
 import { hookIdeasResponse } from '#domain/schemas/hooks';
 import { uploadResponse } from '#domain/schemas/upload';
 import { CREATED_AT, IDS, LINKS_EXPIRE_AT, UPDATED_AT, UPLOAD_ID, sample, signedLink } from './sample';
+import { fileExpiry, retentionOfPlan } from '#domain/video-retention';
 
 export const PRODUCT: z.output<typeof productResponse> = {
   id: IDS.product,
@@ -137,6 +138,9 @@ const VIDEO: z.output<typeof finishedVideoResponse> = {
   height: 1920,
   size_bytes: 8_412_330,
   test: false,
+  // Made under the pro plan.
+  expires_at: fileExpiry(new Date(UPDATED_AT), retentionOfPlan('pro').days).toISOString(),
+  expired: false,
   created_at: UPDATED_AT,
 };
 

@@ -7,14 +7,26 @@
 import { join } from 'node:path';
 import { captionOf, hookOfJob, peakWithin, sameCaption } from '#domain/jobs';
 import { videoObjectKeys } from '#domain/video';
-import { isTestScope, TEST_WATERMARK } from '#domain/test-mode';
+import { accountOfScope, isTestScope, TEST_WATERMARK } from '#domain/test-mode';
+import { planInForce } from '#domain/plan-change';
+import { fileExpiry, retentionClasses, retentionOfPlan, retentionTags, type VideoRetention } from '#domain/video-retention';
 import { jobSoundFiles } from '#pipeline/job-sound';
 import type { Dependencies } from '#ports/dependencies';
 import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
 import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 
-type ComposeDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'videos' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'sounds' | 'music' | 'composer'>;
+type ComposeDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'videos' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'sounds' | 'music' | 'composer' | 'accounts' | 'now'>;
+
+/**
+ * The retention of the plan in force now (a test scope's: its account's), fixed on the files as
+ * their tag and on the record: a later plan change leaves both (docs/decisions.md, Video retention).
+ */
+async function retentionNow(deps: Pick<ComposeDeps, 'accounts' | 'now'>, scopeId: number): Promise<VideoRetention> {
+  const account = await deps.accounts.get(accountOfScope(scopeId));
+  // An account gone mid-job makes a video no one lists; the shortest class keeps it the least.
+  return account ? retentionOfPlan(planInForce(account, deps.now())) : retentionClasses()[0]!;
+}
 
 export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<void> {
   const { blobs, composer } = deps;
@@ -33,6 +45,8 @@ export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<
   const keys = videoObjectKeys(job.account_id, videoId);
   const caption = captionOf(job);
   const watermark = isTestScope(job.account_id) ? TEST_WATERMARK : null;
+  const retention = await retentionNow(deps, job.account_id);
+  const stored = { tags: retentionTags(retention) };
   // A segment already made with this caption is joined as it is: the engine's clip (canonical, with
   // the caption burnt in for auto jobs, or clean when there is no caption) or the approved preview.
   // Only otherwise is the reaction encoded here.
@@ -76,18 +90,27 @@ export async function compose(payload: StepPayload, deps: ComposeDeps): Promise<
         watermark,
         outputPath: join(dir, 'video.mp4'),
       });
-      await blobs.putFile(keys.video, join(dir, 'video.mp4'), 'video/mp4');
+      const writtenAt = deps.now();
+      await blobs.putFile(keys.video, join(dir, 'video.mp4'), 'video/mp4', stored);
       // The engine's poster is the same frame of the same segment, written while it was encoded.
       // A watermarked video's poster is cut from it, so it shows the label too.
       const enginePoster = !watermark && readySegment && 'poster_key' in readySegment ? readySegment.poster_key : null;
       if (enginePoster) {
-        await blobs.copy(enginePoster, keys.poster);
+        await blobs.copy(enginePoster, keys.poster, stored);
       } else {
         const atS = peakWithin(reaction, segmentDurationS) ?? composer.defaultPosterTimeS(segmentDurationS);
         await composer.poster({ videoPath: join(dir, 'video.mp4'), atS, outputPath: join(dir, 'poster.jpg') });
-        await blobs.putFile(keys.poster, join(dir, 'poster.jpg'), 'image/jpeg');
+        await blobs.putFile(keys.poster, join(dir, 'poster.jpg'), 'image/jpeg', stored);
       }
-      return { video_id: videoId, key: keys.video, poster_key: keys.poster, duration_s: joined.durationS, size_bytes: joined.sizeBytes };
+      return {
+        video_id: videoId,
+        key: keys.video,
+        poster_key: keys.poster,
+        duration_s: joined.durationS,
+        size_bytes: joined.sizeBytes,
+        retention_days: retention.days,
+        file_expires_at: fileExpiry(writtenAt, retention.days).toISOString(),
+      };
     } catch (error) {
       throw toPipelineError(await blameDeletedInput(deps, job, error), 'render_failed');
     }

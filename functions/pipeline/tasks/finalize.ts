@@ -36,6 +36,7 @@ export async function finalize(payload: StepPayload, deps: Pick<Dependencies, 'j
       width: VIDEO_FRAME.width,
       height: VIDEO_FRAME.height,
       size_bytes: output.size_bytes,
+      ...(output.file_expires_at ? { retention_days: output.retention_days, file_expires_at: output.file_expires_at } : {}),
       created_at: now.toISOString(),
     },
     settlement,

@@ -1,27 +1,30 @@
 /** Media objects in memory: files go in and out through real paths, so code under test keeps its scratch dirs. */
 import { readFile, writeFile } from 'node:fs/promises';
-import type { BlobStore, PlaybackLink } from '#ports/blob-store';
+import type { BlobStore, PlaybackLink, PutOptions } from '#ports/blob-store';
 import { PLAYBACK_URL_TTL_S } from '#ports/blob-store';
 import type { UploadForm } from '#domain/upload-record';
 
 interface StoredObject {
   data: Buffer;
   contentType: string;
+  /** Object tags, as S3 keeps them (lifecycle rules select on them). */
+  tags: Record<string, string>;
 }
 
 export class MemoryBlobStore implements BlobStore {
   readonly objects = new Map<string, StoredObject>();
 
-  async putFile(key: string, path: string, contentType: string): Promise<void> {
-    this.objects.set(key, { data: await readFile(path), contentType });
+  async putFile(key: string, path: string, contentType: string, options?: PutOptions): Promise<void> {
+    this.objects.set(key, { data: await readFile(path), contentType, tags: { ...options?.tags } });
   }
 
   async putBuffer(key: string, data: Buffer, contentType: string): Promise<void> {
-    this.objects.set(key, { data: Buffer.from(data), contentType });
+    this.objects.set(key, { data: Buffer.from(data), contentType, tags: {} });
   }
 
-  async copy(fromKey: string, toKey: string): Promise<void> {
-    this.objects.set(toKey, { ...this.require(fromKey) });
+  async copy(fromKey: string, toKey: string, options?: PutOptions): Promise<void> {
+    const source = this.require(fromKey);
+    this.objects.set(toKey, { ...source, tags: options?.tags ? { ...options.tags } : { ...source.tags } });
   }
 
   async getToFile(key: string, path: string): Promise<void> {

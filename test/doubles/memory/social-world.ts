@@ -72,7 +72,7 @@ export function socialWorld(start = new Date('2026-03-01T10:00:00Z')) {
      * A finished video of the account, as Finalize records it. Named (a product and a hook): its
      * product and job are stored too, as the studio's flow leaves them.
      */
-    async video(accountId: number, named?: { product: string; hook: string | null }): Promise<Video> {
+    async video(accountId: number, named?: { product: string; hook: string | null }, fields: Partial<Video> = {}): Promise<Video> {
       const id = await videos.newVideoId();
       let productId = 1;
       let jobId = 1000 + id;
@@ -95,6 +95,7 @@ export function socialWorld(start = new Date('2026-03-01T10:00:00Z')) {
         height: 1280,
         size_bytes: 123_456,
         created_at: now.toISOString(),
+        ...fields,
       };
       videos.putNew(video);
       return video;

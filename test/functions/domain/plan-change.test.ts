@@ -90,6 +90,13 @@ describe('the plan table', () => {
       avatar_cap: 100,
       ai_helpers_per_day: 500,
       ai_helpers_per_minute: 20,
+      video_retention_days: 365,
     });
+  });
+
+  test('a larger plan keeps videos at least as long as a smaller one', () => {
+    const days = PLAN_NAMES.map((name) => planView(name).video_retention_days);
+    expect(days).toEqual([...days].sort((a, b) => a - b));
+    expect(days.every((d) => d > 0)).toBe(true);
   });
 });

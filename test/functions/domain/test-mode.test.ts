@@ -76,8 +76,8 @@ describe('records made with a test key', () => {
 
   test('a video says test: true, a live one test: false', () => {
     const video = { id: 1, account_id: scopeOf(7, 'test'), job_id: 2, product_id: 3, key: 'k', poster_key: 'p', duration_s: 9, width: 1080, height: 1920, size_bytes: 10, created_at: at };
-    expect(videoView(video as never, link, link, link).test).toBe(true);
-    expect(videoView({ ...video, account_id: 7 } as never, link, link, link).test).toBe(false);
+    expect(videoView(video as never, link, link, link, new Date(at)).test).toBe(true);
+    expect(videoView({ ...video, account_id: 7 } as never, link, link, link, new Date(at)).test).toBe(false);
   });
 
   test('a test job says test: true and shows no unit charged, whatever its scope ledger holds', () => {

@@ -52,7 +52,9 @@ describe('views answer their documented schemas', () => {
     const avatar = { id: 3, account_id: 2, source: 'prompt', prompt: 'a smiling chef', status: 'ready', image_key: 'k', width: 1024, height: 1024, engine: 'local', seed: 7, error: null, created_at: at, updated_at: at } as const;
     expect(avatarResponse.safeParse(avatarView(avatar, link)).success).toBe(true);
     const video = { id: 4, account_id: 2, job_id: 5, product_id: 1, key: 'v', poster_key: 'p', duration_s: 12, width: 1080, height: 1920, size_bytes: 1000, created_at: at };
-    expect(finishedVideoResponse.safeParse(videoView(video, link, link, link)).success).toBe(true);
+    expect(finishedVideoResponse.safeParse(videoView(video, link, link, link, new Date(at))).success).toBe(true);
+    const kept = { ...video, retention_days: 30, file_expires_at: '2026-12-26T00:00:00.000Z' };
+    expect(finishedVideoResponse.safeParse(videoView(kept, link, link, link, new Date(at))).success).toBe(true);
     const reaction = { id: 6, account_id: 2, job_id: 5, method: 'prompt', avatar_id: null, prompt: 'wow', clip_key: 'c', duration_s: 3, emotion: 'shocked', created_at: at } as const;
     expect(savedReactionResponse.safeParse(savedReactionView(reaction, link)).success).toBe(true);
     const job: Job = {

@@ -48,6 +48,23 @@ describe('publishPost', () => {
     expect(await world.posts.get(ACCOUNT, post.id)).toEqual(post);
   });
 
+  test("a video whose file is past its plan's retention is 410 video_expired, and the provider is not asked", async () => {
+    const { world, request, fake } = await ready();
+    const expired = await world.video(ACCOUNT, undefined, { retention_days: 30, file_expires_at: new Date(world.deps.now().getTime() - 60_000).toISOString() });
+    await expect(publish(world, request({ videoId: expired.id }))).rejects.toMatchObject({ status: 410, code: 'video_expired' });
+    expect(fake.calls).toEqual([]);
+  });
+
+  test('a post scheduled for when the file will be gone is 400 on schedule_at (the provider fetches the file then)', async () => {
+    const { world, request, fake } = await ready();
+    const expiresAt = new Date(world.deps.now().getTime() + 2 * 86_400_000);
+    const video = await world.video(ACCOUNT, undefined, { retention_days: 30, file_expires_at: expiresAt.toISOString() });
+    const late = publish(world, request({ videoId: video.id, scheduleAt: new Date(expiresAt.getTime() + 3_600_000) }));
+    await expect(late).rejects.toMatchObject({ status: 400, param: 'schedule_at' });
+    expect(fake.calls).toEqual([]);
+    await expect(publish(world, request({ videoId: video.id, scheduleAt: new Date(expiresAt.getTime() - 3_600_000) }))).resolves.toMatchObject({ status: 'scheduled' });
+  });
+
   test('not connected: 409 saying to connect first, and the provider is not asked', async () => {
     const world = socialWorld();
     const video = await world.video(ACCOUNT);

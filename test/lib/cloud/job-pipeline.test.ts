@@ -32,7 +32,8 @@ import { keys } from '#adapters/dynamodb/keys';
 import { ServiceFunction } from '#cloud/service-function';
 import { IMAGE_COPIES, IMAGE_HANDLER, imageTreesFor, parseDockerfile, RENDER_DOCKERFILE } from '#cloud/render-image';
 import { bareStack, synthesisePipeline } from '#test-support/pipeline-stack';
-import { actionsOf, referencedIds, resourcesOf, resourcesOfType, synthesisedStack, type Json, type Resource, type Statement } from '#test-support/cdk-template';
+import { LIVE_ALIAS } from '#cloud/job-pipeline';
+import { actionsOf, referencedIds, resourcesOfType, synthesisedStack, type Json, type Resource, type Statement } from '#test-support/cdk-template';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FUNCTIONS = Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[];
@@ -51,6 +52,9 @@ const jobs = ids.jobs;
 
 const ofType = (type: string) => resourcesOfType(resources, type);
 const functionId = (name: PipelineFunction) => jobs.functions[name];
+const aliasId = (name: PipelineFunction) => jobs.aliases[name];
+/** The function an alias (by logical id) is of. */
+const functionOfAlias = (id: string) => FUNCTIONS.find((f) => aliasId(f) === id);
 const functionProps = (name: PipelineFunction): Json => resources[functionId(name)]!.Properties;
 
 function stateMachine(): [string, Resource] {
@@ -87,8 +91,9 @@ function substitutedDefinition(): Json {
   const text = stagedDefinition().replace(/\$\{(\w+)\}/g, (whole, name: string) => {
     const value = substitutions[name];
     if (value === undefined) return whole;
-    expect(value).toEqual({ 'Fn::GetAtt': [expect.any(String), 'Arn'] });
-    return `${ARN_MARKER}${value['Fn::GetAtt'][0]}`;
+    // An alias's ARN is its Ref.
+    expect(value).toEqual({ Ref: expect.any(String) });
+    return `${ARN_MARKER}${value.Ref}`;
   });
   return JSON.parse(text);
 }
@@ -110,12 +115,12 @@ describe('the job state machine', () => {
     expect(stagedDefinition()).toBe(fs.readFileSync(path.join(ROOT, JOB_STATE_MACHINE_FILE), 'utf8'));
   });
 
-  test('substitutes each pipeline function ARN, and every placeholder the file uses', () => {
+  test("substitutes each pipeline function's live alias ARN (never the bare function), and every placeholder the file uses", () => {
     const [, sm] = stateMachine();
     const substitutions = sm.Properties.DefinitionSubstitutions as Record<string, Json>;
     expect(Object.keys(substitutions).sort()).toEqual(FUNCTIONS.map((f) => PIPELINE_FUNCTIONS[f].substitution).sort());
     for (const name of FUNCTIONS) {
-      expect(substitutions[PIPELINE_FUNCTIONS[name].substitution]).toEqual({ 'Fn::GetAtt': [functionId(name), 'Arn'] });
+      expect(substitutions[PIPELINE_FUNCTIONS[name].substitution]).toEqual({ Ref: aliasId(name) });
     }
     expect(placeholders(stagedDefinition()).sort()).toEqual(Object.keys(substitutions).sort());
   });
@@ -128,8 +133,8 @@ describe('the job state machine', () => {
     expect(JSON.stringify(definition)).not.toMatch(/\$\{/);
   });
 
-  test('every Task invokes one of the two pipeline functions, the one that runs its step', () => {
-    const ids = new Map(FUNCTIONS.map((f) => [`${ARN_MARKER}${functionId(f)}`, f]));
+  test("every Task invokes the live alias of one of the two pipeline functions, the one that runs its step", () => {
+    const ids = new Map(FUNCTIONS.map((f) => [`${ARN_MARKER}${aliasId(f)}`, f]));
     const tasks = taskStates(substitutedDefinition());
     expect(tasks.length).toBeGreaterThan(0);
     const used = new Set<PipelineFunction>();
@@ -186,7 +191,7 @@ describe('the job state machine', () => {
     const state = substitutedDefinition().States.AwaitDecision as Json;
     expect(state.Type).toBe('Task');
     expect(state.Resource).toMatch(/\.waitForTaskToken$/);
-    expect(state.Parameters.FunctionName).toBe(`${ARN_MARKER}${functionId('steps')}`);
+    expect(state.Parameters.FunctionName).toBe(`${ARN_MARKER}${aliasId('steps')}`);
     expect(state.Parameters.Payload['task_token.$']).toBe('$$.Task.Token');
     expect(state.TimeoutSecondsPath).toBe(DECISION_WAIT_PATH);
     expect(state.TimeoutSeconds).toBeUndefined();
@@ -194,8 +199,8 @@ describe('the job state machine', () => {
 
   test("every Task's TimeoutSeconds is longer than the Timeout of the function it invokes", () => {
     for (const [name, state] of taskStates(substitutedDefinition())) {
-      const functionLogicalId = String(state.Parameters.FunctionName).slice(ARN_MARKER.length);
-      const functionTimeoutS = resources[functionLogicalId]!.Properties.Timeout as number;
+      const fn = functionOfAlias(String(state.Parameters.FunctionName).slice(ARN_MARKER.length))!;
+      const functionTimeoutS = functionProps(fn).Timeout as number;
       // AwaitDecision's wait comes from its path; its shortest is DECISION_WAIT_MIN_S.
       const stateTimeoutS = (state.TimeoutSeconds as number | undefined) ?? DECISION_WAIT_MIN_S;
       expect({ name, longer: stateTimeoutS > functionTimeoutS }).toEqual({ name, longer: true });
@@ -223,14 +228,14 @@ describe('the job state machine', () => {
 describe('the state machine role', () => {
   const roleId = () => stateMachine()[1].Properties.RoleArn['Fn::GetAtt'][0] as string;
 
-  test('may invoke exactly the two pipeline functions (and their versions), nothing by wildcard', () => {
+  test('may invoke exactly the two live aliases: not the bare functions, no other version, nothing by wildcard', () => {
     const invoke = statementsOfRole(roleId()).filter((s) => actionsOf(s).some((a) => a.startsWith('lambda:')));
     expect(invoke.length).toBeGreaterThan(0);
     for (const s of invoke) {
       expect(s.Effect).toBe('Allow');
       expect(actionsOf(s)).toEqual(['lambda:InvokeFunction']);
-      expect(resourcesOf(s)).not.toContain('*');
-      expect(new Set(referencedIds(s.Resource))).toEqual(new Set(FUNCTIONS.map(functionId)));
+      expect(JSON.stringify(s.Resource)).not.toMatch(/\*/);
+      expect(new Set(referencedIds(s.Resource))).toEqual(new Set(FUNCTIONS.map(aliasId)));
     }
   });
 
@@ -238,6 +243,43 @@ describe('the state machine role', () => {
     const actions = statementsOfRole(roleId()).flatMap(actionsOf);
     expect(actions.filter((a) => /^(dynamodb|s3|states):/.test(a) || a === '*')).toEqual([]);
   });
+});
+
+// ---- versions and the live alias ----
+
+/** The version each function's live alias points at (its logical id), in a template. */
+function liveVersions(template: Record<string, Resource>): Record<string, string> {
+  const aliases = resourcesOfType(template, 'AWS::Lambda::Alias').filter(([, a]) => a.Properties.Name === LIVE_ALIAS);
+  return Object.fromEntries(aliases.map(([, a]) => [a.Properties.FunctionName.Ref as string, a.Properties.FunctionVersion['Fn::GetAtt'][0] as string]));
+}
+
+describe('versions and the live alias (what an execution that spans a deploy runs)', () => {
+  test.each(FUNCTIONS)('the %s function has a "live" alias on a version of itself, and that version is kept when a deploy replaces it', (name) => {
+    const alias = resources[aliasId(name)]!;
+    expect(alias.Type).toBe('AWS::Lambda::Alias');
+    expect(alias.Properties).toMatchObject({ Name: LIVE_ALIAS, FunctionName: { Ref: functionId(name) } });
+    const versionId = alias.Properties.FunctionVersion['Fn::GetAtt'][0] as string;
+    const version = resources[versionId]!;
+    expect(version.Type).toBe('AWS::Lambda::Version');
+    expect(version.Properties.FunctionName).toEqual({ Ref: functionId(name) });
+    expect(version.DeletionPolicy).toBe('Retain');
+  });
+
+  test('no other function of the stack publishes versions or aliases (only the pipeline needs them)', () => {
+    const versioned = ofType('AWS::Lambda::Version').map(([, v]) => v.Properties.FunctionName.Ref as string);
+    expect(versioned.sort()).toEqual(FUNCTIONS.map(functionId).sort());
+    expect(ofType('AWS::Lambda::Alias').map(([id]) => id).sort()).toEqual(FUNCTIONS.map(aliasId).sort());
+  });
+
+  test('a deploy that changes a function publishes a new version of it and moves live there; an unchanged function keeps its version', () => {
+    const before = synthesisePipeline({ engines: ENGINES });
+    const same = synthesisePipeline({ engines: ENGINES });
+    const changed = synthesisePipeline({ engines: ENGINES, renderMemoryMb: 4096 });
+    const versionOf = (run: typeof before, name: PipelineFunction) => liveVersions(run.resources)[run.functionIds[name]];
+    for (const name of FUNCTIONS) expect({ name, version: versionOf(same, name) }).toEqual({ name, version: versionOf(before, name) });
+    expect(versionOf(changed, 'render')).not.toBe(versionOf(before, 'render'));
+    expect(versionOf(changed, 'steps')).toBe(versionOf(before, 'steps'));
+  }, 240_000);
 });
 
 // ---- the pipeline functions ----

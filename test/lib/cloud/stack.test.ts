@@ -9,6 +9,8 @@ import { PIPELINE_FUNCTIONS, type PipelineFunction } from '#pipeline/steps';
 import { HANDLER_GROUPS, ROUTES, routeKey, type FunctionNeeds, type HandlerGroup } from '#functions/routes';
 import { WORKERS, type WorkerName } from '#cloud/workers';
 import { mediaAreaPattern } from '#domain/media-areas';
+import { PLAN_NAMES, planOf } from '#domain/plans';
+import { RETENTION_TAG } from '#domain/video-retention';
 import { actionsOf, referencedIds, resourcesOf, resourcesOfType, roleStatements, synthesisedStack, type Json, type Statement } from '#test-support/cdk-template';
 import { standInFor } from '#test-support/layer-trees';
 import { API_FUNCTION_SIZES, FACE_CHECK_FUNCTION_SIZE, PIPELINE_FUNCTION_SIZES, WORKER_FUNCTION_SIZES } from '#cloud/function-sizes';
@@ -502,6 +504,31 @@ describe('the media bucket', () => {
     expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', Prefix: 'uploads/', ExpirationInDays: 2 }));
   });
 
+  test("expires a finished video's files by the retention tag they are written with: one rule per plan retention class", () => {
+    const rules = mediaBucket().Properties.LifecycleConfiguration.Rules as Json[];
+    const byTag = rules.filter((r) => r.TagFilters);
+    const planDays = [...new Set(PLAN_NAMES.map((name) => planOf(name).videoRetentionDays))].sort((a, b) => a - b);
+    expect(byTag.map((r) => r.ExpirationInDays)).toEqual(planDays);
+    for (const rule of byTag) {
+      expect(rule).toMatchObject({ Status: 'Enabled', TagFilters: [{ Key: RETENTION_TAG, Value: `days-${rule.ExpirationInDays}` }] });
+      // Tags alone select: a video's key starts with its account, so no prefix names them all.
+      expect(rule.Prefix).toBeUndefined();
+    }
+    // Expiry leaves a delete marker in this versioned bucket: the bytes go with the noncurrent versions a week later.
+    expect(rules).toContainEqual(expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: 7 }, ExpiredObjectDeleteMarker: true }));
+    expect(rules.find((r) => r.NoncurrentVersionExpiration)!.TagFilters).toBeUndefined();
+  });
+
+  test('only functions that write the videos area may tag objects, and only there', () => {
+    const tagging = serviceFunctionIds().flatMap((id) => statementsOf(id).filter((s) => actionsOf(s).includes('s3:PutObjectTagging')).map((s) => ({ id, s })));
+    expect(tagging.map(({ id }) => id)).toContain(pipelineFunctionId('render'));
+    for (const { s } of tagging) {
+      expect(actionsOf(s)).toEqual(['s3:PutObjectTagging']);
+      expect(JSON.stringify(s.Resource)).toContain(`/${mediaAreaPattern('videos')}`);
+      expect(resourcesOf(s)).toHaveLength(1);
+    }
+  });
+
   test('lets browsers POST direct uploads to their presigned forms, and nothing else cross-origin', () => {
     expect(mediaBucket().Properties.CorsConfiguration.CorsRules).toEqual([
       { AllowedMethods: ['POST'], AllowedOrigins: ['*'], AllowedHeaders: ['*'], MaxAge: 3600 },
@@ -545,7 +572,8 @@ describe('permissions', () => {
         return r['Fn::Join'][1][1] as string;
       });
       const declared = needs.bucket === 'readwrite' ? (needs.writes ?? []) : [];
-      expect({ id, areas: areas.sort() }).toEqual({ id, areas: declared.map((a) => `/${mediaAreaPattern(a)}`).sort() });
+      // The videos area is also in a statement of its own (tagging), so each area counts once.
+      expect({ id, areas: [...new Set(areas)].sort() }).toEqual({ id, areas: declared.map((a) => `/${mediaAreaPattern(a)}`).sort() });
       if (needs.bucket !== 'none') expect(allowedActions(id, 's3')).toEqual(expect.arrayContaining(['s3:GetObject', 's3:ListBucket']));
     }
   });
@@ -652,13 +680,13 @@ describe('permissions', () => {
 describe('the job state machine', () => {
   const stateMachineId = () => singleId('AWS::StepFunctions::StateMachine');
 
-  test('is one Standard state machine whose Tasks call the two pipeline functions', () => {
+  test("is one Standard state machine whose Tasks call the two pipeline functions' live aliases", () => {
     const sm = synthesis.resources[stateMachineId()]!;
     expect(sm.Properties.StateMachineType).toBe('STANDARD');
     const substitutions = sm.Properties.DefinitionSubstitutions as Record<string, Json>;
     expect(Object.keys(substitutions).sort()).toEqual(PIPELINE.map((f) => PIPELINE_FUNCTIONS[f].substitution).sort());
     for (const name of PIPELINE) {
-      expect(substitutions[PIPELINE_FUNCTIONS[name].substitution]).toEqual({ 'Fn::GetAtt': [pipelineFunctionId(name), 'Arn'] });
+      expect(substitutions[PIPELINE_FUNCTIONS[name].substitution]).toEqual({ Ref: ids.jobs.aliases[name] });
     }
   });
 
@@ -666,7 +694,7 @@ describe('the job state machine', () => {
     expect(synthesis.resources[stateMachineId()]!.Properties.TracingConfiguration).toEqual({ Enabled: true });
   });
 
-  test('its role may invoke exactly the two pipeline functions', () => {
+  test("its role may invoke exactly the two pipeline functions' live aliases", () => {
     const roleId = synthesis.resources[stateMachineId()]!.Properties.RoleArn['Fn::GetAtt'][0] as string;
     const statements = ofType('AWS::IAM::Policy')
       .filter(([, p]) => (p.Properties.Roles as Json[]).some((r) => r.Ref === roleId))
@@ -676,7 +704,7 @@ describe('the job state machine', () => {
     for (const s of invoke) {
       expect(actionsOf(s)).toEqual(['lambda:InvokeFunction']);
       expect(resourcesOf(s)).not.toContain('*');
-      expect(new Set(referencedIds(s.Resource))).toEqual(new Set(PIPELINE.map(pipelineFunctionId)));
+      expect(new Set(referencedIds(s.Resource))).toEqual(new Set(PIPELINE.map((name) => ids.jobs.aliases[name])));
     }
   });
 

@@ -13,13 +13,14 @@ describe('serveConfig', () => {
         billing: { kind: 'local' },
         renderConcurrency: undefined,
         lambdaThrottle: false,
+        tableName: undefined,
       });
     }
     expect(PREVIEW_WAIT_MAX_S).toBe(30 * 24 * 3600);
   });
 
   test('takes what is set; a preview wait past 30 days is capped at what the state machine waits', () => {
-    const env = { PORT: '0', DATA_DIR: '/tmp/rs', RATE_LIMIT_PER_MINUTE: '100000', PREVIEW_EXPIRY_SECONDS: '3', LOCAL_RENDER_CONCURRENCY: '2', LOCAL_LAMBDA_THROTTLE: '1' };
+    const env = { PORT: '0', DATA_DIR: '/tmp/rs', RATE_LIMIT_PER_MINUTE: '100000', PREVIEW_EXPIRY_SECONDS: '3', LOCAL_RENDER_CONCURRENCY: '2', LOCAL_LAMBDA_THROTTLE: '1', TABLE_NAME: 'restored-20261130' };
     expect(serveConfig(env)).toEqual({
       port: 0,
       dataDir: '/tmp/rs',
@@ -28,6 +29,7 @@ describe('serveConfig', () => {
       billing: { kind: 'local' },
       renderConcurrency: 2,
       lambdaThrottle: true,
+      tableName: 'restored-20261130',
     });
     expect(serveConfig({ PREVIEW_EXPIRY_SECONDS: String(PREVIEW_WAIT_MAX_S * 2) }).previewWaitS).toBe(PREVIEW_WAIT_MAX_S);
   });
@@ -40,6 +42,7 @@ describe('serveConfig', () => {
     [{ BILLING: 'paypal' }, /BILLING must be local, stripe-sandbox or stripe/],
     [{ LOCAL_RENDER_CONCURRENCY: '0' }, /LOCAL_RENDER_CONCURRENCY/],
     [{ LOCAL_LAMBDA_THROTTLE: 'yes' }, /LOCAL_LAMBDA_THROTTLE must be 0 or 1, not yes/],
+    [{ TABLE_NAME: 'my table' }, /TABLE_NAME must be a DynamoDB table name/],
     [{ BILLING: 'stripe' }, /BILLING=stripe needs STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_IDS/],
     [{ BILLING: 'stripe', STRIPE_SECRET_KEY: 'pk_live_x' }, /STRIPE_SECRET_KEY must be a Stripe secret key/],
     [{ BILLING: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x', STRIPE_PRICE_IDS: 'starter=price_a,pro=price_b' }, /STRIPE_PRICE_IDS names no price for business/],
