@@ -59,11 +59,11 @@ async function writeRecords() {
   const productId = await stores.products.newProductId();
   const at = NOW.toISOString();
   await stores.products.create({ id: productId, account_id: account.id, name: 'Glow serum', description: 'a serum', demo: null, created_at: at, updated_at: at });
-  const job = newJob(account.id, await stores.jobs.newJobId(), promptRequest(productId), null, 7, NOW);
+  const job = newJob(account.id, await stores.jobs.newJobId(account.id), promptRequest(productId), null, 7, NOW);
   const unit = { ref: { accountId: account.id, jobId: job.id, chargeNumber: 1 }, period: PERIOD, limit: 150 };
   await stores.jobs.create(job, undefined, unit, NOW);
   await stores.jobs.update(account.id, job.id, { status: 'processing' });
-  const videoId = await stores.videos.newVideoId();
+  const videoId = await stores.videos.newVideoId(account.id);
   const video = {
     id: videoId, account_id: account.id, job_id: job.id, product_id: productId, key: 'v.mp4', poster_key: 'p.jpg',
     duration_s: 9, width: 1080, height: 1920, size_bytes: 10, retention_days: 365, file_expires_at: '2027-11-26T00:00:00.000Z', created_at: at,
@@ -86,7 +86,7 @@ async function readBack(tableName: string, ids: Awaited<ReturnType<typeof writeR
       videos: await stores.videos.list(ids.accountId, 1, 10),
       usage: await stores.ledger.periodUsage(ids.accountId, PERIOD),
       // Ids go on from where they were: the next one is not one already used.
-      nextVideoId: await stores.videos.newVideoId(),
+      nextVideoId: await stores.videos.newVideoId(ids.accountId),
     };
   } finally {
     table.client.destroy();
