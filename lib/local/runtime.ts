@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { API_PREFIX } from '#functions/routes';
+import { LOCAL_UPDATES_PATH } from '#domain/live-updates';
 import type { BackgroundTasks } from '#ports/background-tasks';
 import type { Dependencies } from '#ports/dependencies';
 import { localClients, localDependencies, type LocalClients } from './wiring';
@@ -167,7 +168,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     // Mailed links point at this server's studio: its address is known once it listens, below.
     let baseUrl = '';
     const outbox = new LocalOutbox(outboxDirOf(dataDir));
-    const built = localDependencies({ jobRunner: jobs, tasks, clients, dataDir, socialBackoff: options.socialBackoff, outbox, studioUrl: () => baseUrl, billing: billing.billing });
+    const built = localDependencies({ jobRunner: jobs, tasks, clients, dataDir, socialBackoff: options.socialBackoff, outbox, studioUrl: () => baseUrl, updatesUrl: () => `${baseUrl.replace(/^http/, 'ws')}${LOCAL_UPDATES_PATH}`, billing: billing.billing });
     const dependencies = options.adjustDependencies ? options.adjustDependencies(built) : built;
     const demo = await seedDemoAccount(clients.table, dependencies);
     // The sweeper runs before interrupted work is resumed: a demo or avatar past its deadline fails instead.

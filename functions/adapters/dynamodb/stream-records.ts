@@ -1,10 +1,12 @@
 /**
  * The table's stream as the job starter reads it (KEYS_ONLY records, lib/cloud/job-pipeline.ts): which
- * records name a job, by the table's own key design. A record that is not a job's insert, or is not
+ * records name a job, by the table's own key design; and as the live-update pusher reads it
+ * (lib/cloud/live-updates.ts): which records are jobs, products or avatars that changed. A record that is not a job's insert, or is not
  * shaped as DynamoDB Streams sends it, names none.
  */
 import * as z from 'zod/mini';
 import { keys } from './keys';
+import type { ChangedRecord, UpdateResource } from '#domain/live-updates';
 
 const streamRecord = z.object({
   eventName: z.string(),
@@ -33,4 +35,30 @@ export function insertedJobsOf(event: unknown): StreamedJob[] {
     if (job) jobs.push({ sequenceNumber: SequenceNumber, job });
   }
   return jobs;
+}
+
+const FOLLOWED_RECORDS: Record<string, UpdateResource> = { JOB: 'job', PRODUCT: 'product', AVATAR: 'avatar' };
+const FOLLOWED_KEY = /^(JOB|PRODUCT|AVATAR)#([0-9]{12})$/;
+
+/** The record a key names, when it is one live updates follow (a job, a product, an avatar), in its account's scope. */
+export function followedRecordOfKey(key: { pk: string; sk: string }): ChangedRecord | undefined {
+  const account = /^ACCOUNT#([1-9][0-9]{0,15})$/.exec(key.pk);
+  const record = FOLLOWED_KEY.exec(key.sk);
+  if (!account || !record || Number(record[2]) < 1) return undefined;
+  return { scopeId: Number(account[1]), topic: { resource: FOLLOWED_RECORDS[record[1]!]!, id: Number(record[2]) } };
+}
+
+/** The jobs, products and avatars an event's records wrote (inserted or changed), in order; anything else is left out. */
+export function changedRecordsOf(event: unknown): ChangedRecord[] {
+  const records = z.object({ Records: z.array(z.unknown()) }).safeParse(event);
+  if (!records.success) return [];
+  const changed: ChangedRecord[] = [];
+  for (const raw of records.data.Records) {
+    const record = streamRecord.safeParse(raw);
+    if (!record.success || record.data.eventName === 'REMOVE') continue;
+    const { Keys } = record.data.dynamodb;
+    const found = followedRecordOfKey({ pk: Keys.pk.S, sk: Keys.sk.S });
+    if (found) changed.push(found);
+  }
+  return changed;
 }
