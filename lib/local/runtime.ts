@@ -31,6 +31,9 @@ import type { ManagedChild } from './child-process';
 import { startLocalSandboxes, type LocalSandboxes, type LocalSandboxesOptions } from './sandboxes';
 import { localWebhookWorker } from './webhook-worker';
 import { watchOutboxInserts } from '#adapters/dynamodb/webhook-outbox';
+import { watchFollowedWrites } from '#adapters/dynamodb/stream-records';
+import { localUpdateSockets } from './update-socket-server';
+import { localUpdatePusher } from './live-updates';
 import { localEnvironment } from './config';
 import { LocalOutbox } from '#adapters/mail/local-outbox';
 import { startLocalBilling, type LocalBilling, type StartedBilling } from './billing';
@@ -175,6 +178,10 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     const sweeper = localSweeper(() => dependencies, log);
     const webhooks = localWebhookWorker(() => dependencies, log);
     watchOutboxInserts(clients.table, () => webhooks.wake());
+    // Live updates: the sockets API Gateway would hold, and the pusher the table's stream would feed.
+    const sockets = localUpdateSockets({ dependencies: () => dependencies });
+    const updates = localUpdatePusher(() => dependencies, sockets.pusher, log);
+    if (options.http !== false) watchFollowedWrites(clients.table, (changed) => updates.changed(changed));
     if (options.http !== false) {
       await sweeper.sweep();
       sweeper.start();
@@ -192,6 +199,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       // Media links and upload forms point at s3rver; the pages may load and post to it, nothing else.
       const studio = options.studio === false ? undefined : studioSite({ media: [services.s3Endpoint], uploads: [services.s3Endpoint] });
       const server = createLocalApiServer({ dependencies: () => dependencies, studio, outbox });
+      sockets.attach(server);
       const host = options.host ?? '127.0.0.1';
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -200,6 +208,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
       closeServer = () =>
         new Promise((resolve) => {
+          sockets.closeAll();
           server.close(() => resolve());
           server.closeAllConnections();
         });
@@ -235,6 +244,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       stop: () =>
         (stopping ??= (async () => {
           await closeServer();
+          await updates.idle();
           sweeper.stop();
           await webhooks.stop();
           // Executions are aborted, not failed: the next start re-enters each job where it was.

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { keys } from './keys';
+import type { DynamoTable } from './table';
 import type { ChangedRecord, UpdateResource } from '#domain/live-updates';
 
 const streamRecord = z.object({
@@ -61,4 +62,53 @@ export function changedRecordsOf(event: unknown): ChangedRecord[] {
     if (found) changed.push(found);
   }
   return changed;
+}
+
+type KeyValue = string | { S?: string } | undefined;
+type Keyed = { pk?: KeyValue; sk?: KeyValue } | undefined;
+type WriteRequest = {
+  Item?: Keyed;
+  Key?: Keyed;
+  TransactItems?: { Put?: { Item?: Keyed }; Update?: { Key?: Keyed } }[];
+  RequestItems?: Record<string, { PutRequest?: { Item?: Keyed } }[]>;
+};
+
+/** The commands that put or update items, in the document client's names and the low-level client's. */
+const WRITES = new Set(['PutCommand', 'UpdateCommand', 'TransactWriteCommand', 'BatchWriteCommand', 'PutItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
+
+const text = (value: KeyValue) => (typeof value === 'string' ? value : value?.S);
+
+/** The followed records a write request puts or updates (deletes are not updates), native or marshalled. */
+function followedRecordsWritten(input: WriteRequest): ChangedRecord[] {
+  const written: Keyed[] = [
+    input.Item,
+    input.Key,
+    ...(input.TransactItems ?? []).flatMap((t) => [t.Put?.Item, t.Update?.Key]),
+    ...Object.values(input.RequestItems ?? {}).flatMap((requests) => requests.map((r) => r.PutRequest?.Item)),
+  ];
+  return written.flatMap((item) => {
+    const pk = text(item?.pk);
+    const sk = text(item?.sk);
+    const found = pk && sk ? followedRecordOfKey({ pk, sk }) : undefined;
+    return found ? [found] : [];
+  });
+}
+
+/**
+ * Calls `onChange` after every successful write of a job, product or avatar: on the local stack, the
+ * stand-in for the table stream that feeds the live-update pusher on AWS. Reads (whose input has a
+ * Key too) and deletes are no change: only the writing commands are looked at.
+ */
+export function watchFollowedWrites(table: DynamoTable, onChange: (changed: ChangedRecord[]) => void): void {
+  table.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const out = await next(args);
+      if (WRITES.has(context.commandName ?? '')) {
+        const changed = followedRecordsWritten(args.input as WriteRequest);
+        if (changed.length > 0) onChange(changed);
+      }
+      return out;
+    },
+    { step: 'initialize', name: 'watchFollowedWrites' },
+  );
 }
