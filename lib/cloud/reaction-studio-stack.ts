@@ -135,6 +135,7 @@ export class ReactionStudioStack extends Stack {
       mediaDomain: this.delivery.distribution.distributionDomainName,
       mediaBucket: this.media.bucket,
       logBucket: this.delivery.logs,
+      updatesUrl: this.liveUpdates.url,
     });
 
     new CfnOutput(this, 'StudioUrl', { value: this.studio.url, description: 'The web studio; its API is under /api/v1 on the same origin' });
