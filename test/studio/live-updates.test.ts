@@ -7,6 +7,11 @@ import { LiveUpdates } from '../../studio/src/api/live-updates';
 import type { WebSocketLike } from '#client/live-updates';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+/** Waits (in real time) until `ready` holds. */
+async function until(ready: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !ready(); i++) await tick();
+  expect(ready()).toBe(true);
+}
 
 /** Sockets opened, each answering a subscribe with `subscribed` (or an error for the ids in `refused`). */
 function socketWorld(refused: number[] = []) {
@@ -46,7 +51,7 @@ test('two records followed at once share one socket; each is live once subscribe
   const jobs: unknown[] = [];
   const products: unknown[] = [];
   const stops = [live.follow('job', 7, (d) => jobs.push(d)), live.follow('product', 2, (d) => products.push(d))];
-  await tick();
+  await until(() => live.isLive('job', 7) && live.isLive('product', 2));
   expect(sockets).toHaveLength(1);
   expect(sockets[0]!.url).toBe('wss://updates.test/v1?ticket=rsu_1');
   expect(live.isLive('job', 7) && live.isLive('product', 2)).toBe(true);
@@ -57,8 +62,12 @@ test('two records followed at once share one socket; each is live once subscribe
 });
 
 test('a record the socket refuses (not found) is not live, so its page keeps polling', async () => {
-  const { live } = socketWorld([9]);
+  const world = socketWorld([9]);
+  const { live } = world;
+  const { sockets } = world;
   const stop = live.follow('job', 9, () => undefined);
+  await until(() => sockets[0]?.sent.length === 1);
+  await tick();
   await tick();
   expect(live.isLive('job', 9)).toBe(false);
   stop();
@@ -68,7 +77,7 @@ test("the last follower's stop unsubscribes, and with nothing followed the socke
   const { live, sockets } = socketWorld();
   const stopA = live.follow('avatar', 3, () => undefined);
   const stopB = live.follow('avatar', 3, () => undefined);
-  await tick();
+  await until(() => live.isLive('avatar', 3));
   stopA();
   expect(sockets[0]!.sent.filter((m) => m.action === 'unsubscribe')).toEqual([]);
   stopB();
