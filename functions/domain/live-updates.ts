@@ -12,7 +12,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod/mini';
 import type { ErrorCode } from './errors';
 
-export const UPDATE_RESOURCES = ['job', 'product', 'avatar'] as const;
+const UPDATE_RESOURCES = ['job', 'product', 'avatar'] as const;
 export type UpdateResource = (typeof UPDATE_RESOURCES)[number];
 
 /** One record a socket may follow, in the subscriber's scope (its account, or the account's test scope). */
@@ -114,10 +114,5 @@ export type ServerMessage =
 /** The item-key form of a topic, shared by the stores: `job#000000000007`. */
 export const topicKey = (topic: UpdateTopic) => `${topic.resource}#${String(topic.id).padStart(12, '0')}`;
 
-export function topicOfKey(key: string): UpdateTopic | undefined {
-  const match = /^(job|product|avatar)#([0-9]{12})$/.exec(key);
-  return match ? { resource: match[1] as UpdateResource, id: Number(match[2]) } : undefined;
-}
-
-/** Where a resource's GET lives, for error messages that point at the REST twin. */
+/** How error messages name each resource, as the REST API's 404s do. */
 export const resourceName: Record<UpdateResource, string> = { job: 'Job', product: 'Product', avatar: 'Avatar' };

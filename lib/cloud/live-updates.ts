@@ -22,7 +22,7 @@ import { LIVE_UPDATE_FUNCTION_SIZES } from './function-sizes';
 import { acknowledge } from './nag';
 import { ServiceFunction, type ServiceFunctionNeeds } from './service-function';
 
-export const LIVE_UPDATE_FUNCTIONS = {
+const LIVE_UPDATE_FUNCTIONS = {
   socket: {
     entry: 'functions/handlers/update-socket.ts',
     description: 'the live-updates WebSocket: takes tickets ($connect), subscriptions ($default), ends ($disconnect)',

@@ -21,9 +21,9 @@ export interface WaitOptions {
   signal?: AbortSignal;
 }
 
-export const WAIT_DEFAULTS = { intervalMs: 1_000, timeoutMs: 15 * 60_000 } as const;
+const WAIT_DEFAULTS = { intervalMs: 1_000, timeoutMs: 15 * 60_000 } as const;
 
-export async function pollUntil<T>(
+async function pollUntil<T>(
   read: (signal: AbortSignal | undefined) => Promise<T>,
   settled: (value: T) => boolean,
   options: WaitOptions & { what: string; onValue?: (value: T) => void; sleep?: Sleep },

@@ -42,7 +42,7 @@ const FOLLOWED_RECORDS: Record<string, UpdateResource> = { JOB: 'job', PRODUCT: 
 const FOLLOWED_KEY = /^(JOB|PRODUCT|AVATAR)#([0-9]{12})$/;
 
 /** The record a key names, when it is one live updates follow (a job, a product, an avatar), in its account's scope. */
-export function followedRecordOfKey(key: { pk: string; sk: string }): ChangedRecord | undefined {
+function followedRecordOfKey(key: { pk: string; sk: string }): ChangedRecord | undefined {
   const account = /^ACCOUNT#([1-9][0-9]{0,15})$/.exec(key.pk);
   const record = FOLLOWED_KEY.exec(key.sk);
   if (!account || !record || Number(record[2]) < 1) return undefined;

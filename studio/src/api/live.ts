@@ -9,13 +9,13 @@ import { globalWebSocket } from '#client/live-updates';
 import { api } from './client';
 import { LiveUpdates, type LiveResource } from './live-updates';
 
-export const liveUpdates = new LiveUpdates({
+const liveUpdates = new LiveUpdates({
   ticket: async () => (await unwrap(api.POST('/updates/tickets'))).data,
   WebSocket: globalWebSocket(),
 });
 
 /** How often a record whose updates arrive live is asked for anyway. */
-export const LIVE_POLL_MS = 15_000;
+const LIVE_POLL_MS = 15_000;
 
 /** The poll interval for records: `pollMs` unless every one's updates arrive live. */
 export const pollingUnlessLive = (resource: LiveResource, ids: number | readonly number[], pollMs: number) =>
