@@ -51,6 +51,8 @@ export interface Settings {
   mailFrom?: string;
   /** The studio's address (STUDIO_URL), where mailed links point; set with MAIL_FROM. */
   studioUrl?: string;
+  /** Where live-update sockets connect (UPDATES_URL): set by the stack for the function that issues their tickets. */
+  updatesUrl?: string;
   /**
    * Stripe, for paid plans (STRIPE_SECRET_ID, STRIPE_PRICE_IDS): set by the stack for the billing
    * function when a Stripe secret is configured; unset, paid plans cannot be taken (docs/billing.md).
@@ -112,6 +114,7 @@ const LAMBDA_ENVIRONMENT = z.object({
   INLINE_UPLOAD_MAX_BYTES: optional(positiveInteger(15)),
   MAIL_FROM: optional(z.email()),
   STUDIO_URL: optional(z.url({ protocol: /^https?$/ })),
+  UPDATES_URL: optional(z.url({ protocol: /^wss?$/ })),
   STRIPE_SECRET_ID: optional(z.string()),
   STRIPE_PRICE_IDS: optional(z.string()),
 });
@@ -143,7 +146,20 @@ export function settingsFromEnv(env: Environment): Settings {
     mediaCdn: mediaCdnFromEnv(env),
     mailFrom: vars.MAIL_FROM,
     studioUrl: vars.STUDIO_URL,
+    updatesUrl: vars.UPDATES_URL,
     stripe: stripeFromEnv(vars.STRIPE_SECRET_ID, vars.STRIPE_PRICE_IDS),
+  };
+}
+
+/** Where the live-update pusher posts (UPDATES_ENDPOINT: the WebSocket API stage's https address) and as whom (the role's credentials Lambda sets). */
+export function updatesPusherSettings(env: Environment): { endpoint: string; credentials: () => { accessKeyId: string; secretAccessKey: string; sessionToken?: string } } {
+  const parsed = z
+    .object({ UPDATES_ENDPOINT: z.pipe(unsetIfEmptyStep, z.url({ protocol: /^https$/, error: 'must be an https URL' })), AWS_ACCESS_KEY_ID: required(), AWS_SECRET_ACCESS_KEY: required() })
+    .safeParse(env);
+  if (!parsed.success) throw environmentError(parsed.error, env);
+  return {
+    endpoint: parsed.data.UPDATES_ENDPOINT,
+    credentials: () => ({ accessKeyId: env.AWS_ACCESS_KEY_ID!, secretAccessKey: env.AWS_SECRET_ACCESS_KEY!, sessionToken: env.AWS_SESSION_TOKEN || undefined }),
   };
 }
 

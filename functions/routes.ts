@@ -406,6 +406,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('POST', '/auth/password-reset', 'accounts', 'requestPasswordReset', { ...PUBLIC, ...AUTH_BODY }),
   route('POST', '/auth/password-reset/confirm', 'accounts', 'confirmPasswordReset', { ...PUBLIC, ...AUTH_BODY }),
   route('GET', '/account', 'accounts', 'account'),
+  // Reading what a socket pushes is reading: a read-only key may follow records.
+  route('POST', '/updates/tickets', 'accounts', 'issueUpdateTicket', { scopes: ['read'] }),
   route('GET', '/keys', 'accounts', 'listKeys', SESSION),
   // No Idempotency-Key: its answer holds the new key, shown once and stored only as a hash; a recorded answer would keep it in clear.
   route('POST', '/keys', 'accounts', 'createKey', { ...SESSION, body: { accept: FIELDS_ONLY } }),

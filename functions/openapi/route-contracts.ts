@@ -26,6 +26,7 @@ import { captionPreviewInput } from '#domain/schemas/captions';
 import { channelSyncInput, channelSyncResponse, connectionResponse, disconnectResponse, postResponse } from '#domain/schemas/social';
 import { analyticsOverviewResponse, analyticsSyncResponse } from '#domain/schemas/analytics';
 import { usageResponse } from '#domain/schemas/usage';
+import { updateTicketResponse } from '#domain/schemas/live-updates';
 import { changePlanInput, planChangeResponse, plansResponse, stripeEventInput, stripeWebhookResponse } from '#domain/schemas/plans';
 import { createUploadInput, uploadResponse } from '#domain/schemas/upload';
 import { livenessResponse } from '#domain/schemas/meta';
@@ -499,6 +500,12 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     responses: { 200: ok('Revoked', dataOf(revokedApiKeyResponse)) },
   },
 
+  'POST /updates/tickets': {
+    summary: 'A ticket for a live-updates WebSocket',
+    description:
+      'Jobs, products (their demo) and avatars pushed as they change, instead of polling (docs/live-updates.md). Open `url` with `?ticket=<ticket>` within a minute (once: a ticket opens one connection), then send `{"action": "subscribe", "resource": "job", "id": 7}`; the answer `subscribed` carries the record as its GET answers it, and each change comes as `{"type": "update", "resource", "id", "data"}` with `data` the same. A key (scope `read`) or the studio session (with `X-CSRF-Token`) takes one; a test key\'s socket follows test records only.',
+    responses: { 201: ok('The ticket and where to connect', dataOf(updateTicketResponse)) },
+  },
   'POST /uploads': {
     summary: 'Upload a file straight to storage',
     description:

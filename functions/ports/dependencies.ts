@@ -46,6 +46,7 @@ import type { SampleDemo } from './sample-demo';
 import type { StockAvatars } from './stock-avatars';
 import type { Mailer } from './mailer';
 import type { Billing } from './billing';
+import type { UpdateSocketStore } from './update-sockets';
 
 export interface Dependencies {
   /** Starts video jobs and hands preview decisions to their executions. */
@@ -126,6 +127,8 @@ export interface Dependencies {
    * link point at its own site. A function: the local server knows its port only once it listens.
    */
   studioUrl: () => string;
+  /** Where live-update sockets connect (UPDATES_URL on AWS: the WebSocket API's stage; the server's own address locally). */
+  updatesUrl: () => string;
   /** The answers of creating POSTs sent with an Idempotency-Key, to give again to a repeat. */
   idempotentAnswers: IdempotentAnswerStore;
   /** How long recent jobs took, by kind: what quotes estimate from. */
@@ -138,6 +141,8 @@ export interface Dependencies {
   inlineUploadMaxBytes?: number;
   /** The time every rule is decided against; tests pass a fixed clock. */
   now: () => Date;
+  /** Live updates' tickets, open sockets and their subscriptions (domain/live-updates). */
+  updateSockets: UpdateSocketStore;
   /** Webhook endpoints, the outbox of events and their deliveries. */
   webhooks: WebhookStore;
   /** Where events are sent: vets receivers' addresses and sends attempts (loopback only on the local stack). */

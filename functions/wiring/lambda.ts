@@ -115,6 +115,10 @@ function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dep
       if (!settings.studioUrl) throw new Error('environment variable STUDIO_URL is not set: only the functions that mail get it, with MAIL_FROM');
       return settings.studioUrl;
     },
+    updatesUrl: () => {
+      if (!settings.updatesUrl) throw new Error('environment variable UPDATES_URL is not set: only the function that issues live-update tickets gets it');
+      return settings.updatesUrl;
+    },
     apiRequestsPerMinute: settings.rateLimitPerMinute,
     // The state machine's AwaitDecision waits this long too.
     previewWaitS: settings.previewWaitS ?? PREVIEW_WAIT_MAX_S,

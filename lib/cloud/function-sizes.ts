@@ -90,3 +90,10 @@ export const WEBHOOK_FUNCTION_SIZES = {
   dispatch: { memoryMb: 512, timeoutS: 60, packaging: 'zip' },
   deliver: { memoryMb: 256, timeoutS: 60, packaging: 'zip' },
 } as const satisfies Record<string, FunctionSize>;
+
+export const LIVE_UPDATE_FUNCTION_SIZES = {
+  // API Gateway gives a WebSocket route's integration 29 s too.
+  socket: api(512),
+  // A batch of changed records, each read once and posted to its sockets (5 s per post at most).
+  pusher: { memoryMb: 512, timeoutS: 60, packaging: 'zip' },
+} as const satisfies Record<string, FunctionSize>;

@@ -26,6 +26,8 @@ import { MediaStore } from './media';
 import { MediaDelivery } from './media-delivery';
 import { Workers } from './workers';
 import { Webhooks } from './webhooks';
+import { LiveUpdates, UPDATES_ENV } from './live-updates';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { alarmEmailFromContext, Observability } from './observability';
 import { monthlyBudgetFromContext } from './cost-budget';
 import { PIPELINE_FUNCTION_SIZES } from './function-sizes';
@@ -48,6 +50,7 @@ export class ReactionStudioStack extends Stack {
   /** Looks for a face in a clip's frames, for the videos function and the render function (face-check.ts). */
   readonly faceCheck: FaceCheck;
   readonly webhooks: Webhooks;
+  readonly liveUpdates: LiveUpdates;
   readonly jobs: JobPipeline;
   readonly api: Api;
   readonly observability: Observability;
@@ -81,6 +84,7 @@ export class ReactionStudioStack extends Stack {
     this.workers = new Workers(this, 'Workers', { ...shared, faceLayer: face.layer, imageTrees });
     this.faceCheck = new FaceCheck(this, 'FaceCheck', { ...shared, faceLayer: face.layer });
     this.webhooks = new Webhooks(this, 'Webhooks', shared);
+    this.liveUpdates = new LiveUpdates(this, 'LiveUpdates', shared);
     // The pipeline does not depend on the API; the API functions are granted on its state machine.
     const reserved = concurrencyFromContext(this);
     this.jobs = new JobPipeline(this, 'Jobs', {
@@ -103,6 +107,8 @@ export class ReactionStudioStack extends Stack {
       billing: billingConfigFromContext(this),
       reservedConcurrency: reserved.api,
     });
+    // The accounts function issues the tickets, naming where to connect.
+    (this.api.functions.accounts as lambda.Function).addEnvironment(UPDATES_ENV.url, this.liveUpdates.url);
     this.observability = new Observability(this, 'Observability', {
       httpApi: this.api.httpApi,
       stateMachine: this.jobs.stateMachine,
@@ -112,6 +118,7 @@ export class ReactionStudioStack extends Stack {
         JobStarterFailures: this.jobs.failedStarts,
         WebhookDeliveryFailures: this.webhooks.failedDeliveries,
         WebhookStreamFailures: this.webhooks.failedStreamBatches,
+        LiveUpdateStreamFailures: this.liveUpdates.failedStreamBatches,
       },
       alarmEmail: alarmEmailFromContext(this),
       capacity: {
@@ -128,10 +135,12 @@ export class ReactionStudioStack extends Stack {
       mediaDomain: this.delivery.distribution.distributionDomainName,
       mediaBucket: this.media.bucket,
       logBucket: this.delivery.logs,
+      updatesUrl: this.liveUpdates.url,
     });
 
     new CfnOutput(this, 'StudioUrl', { value: this.studio.url, description: 'The web studio; its API is under /api/v1 on the same origin' });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (prefix included)' });
+    new CfnOutput(this, 'UpdatesUrl', { value: this.liveUpdates.url, description: 'The live-updates WebSocket (tickets from POST /api/v1/updates/tickets name it too)' });
     new CfnOutput(this, 'MediaDomain', {
       value: this.delivery.distribution.distributionDomainName,
       description: 'The CloudFront distribution serving signed media links',

@@ -29,6 +29,8 @@ export interface StudioHostingProps {
   mediaBucket: s3.IBucket;
   /** Where CloudFront writes its access logs (under studio/). */
   logBucket: s3.IBucket;
+  /** The live-updates WebSocket's address (live-updates.ts): the pages may connect to it. */
+  updatesUrl: string;
 }
 
 const edgeFunction = (scope: Construct, id: string, file: string, comment: string) =>
@@ -155,7 +157,7 @@ export class StudioHosting extends Construct {
 
   private pageHeaders(props: StudioHostingProps): cloudfront.ResponseHeadersPolicy {
     const uploads = `https://${props.mediaBucket.bucketRegionalDomainName}`;
-    const policy = studioContentSecurityPolicy({ media: [`https://${props.mediaDomain}`, uploads], uploads: [uploads] });
+    const policy = studioContentSecurityPolicy({ media: [`https://${props.mediaDomain}`, uploads], uploads: [uploads], sockets: [props.updatesUrl] });
     return new cloudfront.ResponseHeadersPolicy(this, 'PageHeaders', {
       comment: 'the studio pages: the same headers as the local server sends',
       securityHeadersBehavior: {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { API_PREFIX } from '#functions/routes';
+import { LOCAL_UPDATES_PATH } from '#domain/live-updates';
 import type { BackgroundTasks } from '#ports/background-tasks';
 import type { Dependencies } from '#ports/dependencies';
 import { localClients, localDependencies, type LocalClients } from './wiring';
@@ -30,6 +31,9 @@ import type { ManagedChild } from './child-process';
 import { startLocalSandboxes, type LocalSandboxes, type LocalSandboxesOptions } from './sandboxes';
 import { localWebhookWorker } from './webhook-worker';
 import { watchOutboxInserts } from '#adapters/dynamodb/webhook-outbox';
+import { watchFollowedWrites } from '#adapters/dynamodb/stream-records';
+import { localUpdateSockets } from './update-socket-server';
+import { localUpdatePusher } from './live-updates';
 import { localEnvironment } from './config';
 import { LocalOutbox } from '#adapters/mail/local-outbox';
 import { startLocalBilling, type LocalBilling, type StartedBilling } from './billing';
@@ -169,13 +173,17 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
     // Mailed links point at this server's studio: its address is known once it listens, below.
     let baseUrl = '';
     const outbox = new LocalOutbox(outboxDirOf(dataDir));
-    const built = localDependencies({ jobRunner: jobs, tasks, clients, dataDir, socialBackoff: options.socialBackoff, outbox, studioUrl: () => baseUrl, billing: billing.billing });
+    const built = localDependencies({ jobRunner: jobs, tasks, clients, dataDir, socialBackoff: options.socialBackoff, outbox, studioUrl: () => baseUrl, updatesUrl: () => `${baseUrl.replace(/^http/, 'ws')}${LOCAL_UPDATES_PATH}`, billing: billing.billing });
     const dependencies = options.adjustDependencies ? options.adjustDependencies(built) : built;
     const demo = await seedDemoAccount(clients.table, dependencies);
     // The sweeper runs before interrupted work is resumed: a demo or avatar past its deadline fails instead.
     const sweeper = localSweeper(() => dependencies, log);
     const webhooks = localWebhookWorker(() => dependencies, log);
     watchOutboxInserts(clients.table, () => webhooks.wake());
+    // Live updates: the sockets API Gateway would hold, and the pusher the table's stream would feed.
+    const sockets = localUpdateSockets({ dependencies: () => dependencies });
+    const updates = localUpdatePusher(() => dependencies, sockets.pusher, log);
+    if (options.http !== false) watchFollowedWrites(clients.table, (changed) => updates.changed(changed));
     if (options.http !== false) {
       await sweeper.sweep();
       sweeper.start();
@@ -193,6 +201,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       // Media links and upload forms point at s3rver; the pages may load and post to it, nothing else.
       const studio = options.studio === false ? undefined : studioSite({ media: [services.s3Endpoint], uploads: [services.s3Endpoint] });
       const server = createLocalApiServer({ dependencies: () => dependencies, studio, outbox });
+      sockets.attach(server);
       const host = options.host ?? '127.0.0.1';
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -201,6 +210,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
       closeServer = () =>
         new Promise((resolve) => {
+          sockets.closeAll();
           server.close(() => resolve());
           server.closeAllConnections();
         });
@@ -236,6 +246,7 @@ async function startHoldingLock(dataDir: string, options: LocalStackOptions, log
       stop: () =>
         (stopping ??= (async () => {
           await closeServer();
+          await updates.idle();
           sweeper.stop();
           await webhooks.stop();
           // Executions are aborted, not failed: the next start re-enters each job where it was.

@@ -69,6 +69,8 @@ export interface LocalParts {
   outbox: LocalOutbox;
   /** The server's own address once it listens: mailed links point at its studio. */
   studioUrl: () => string;
+  /** The server's WebSocket address for live updates, once it listens. */
+  updatesUrl: () => string;
   /** What paid plans go through (./billing.ts). */
   billing: Billing;
 }
@@ -103,6 +105,7 @@ export function localDependencies(parts: LocalParts): Dependencies {
     webhookReceivers: new HttpWebhookReceivers({ allowLoopback: true }),
     mailer: parts.outbox,
     studioUrl: parts.studioUrl,
+    updatesUrl: parts.updatesUrl,
     apiRequestsPerMinute: settings.rateLimitPerMinute,
     previewWaitS: settings.previewWaitS ?? PREVIEW_WAIT_MAX_S,
     now: () => new Date(),

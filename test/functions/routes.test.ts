@@ -49,8 +49,8 @@ describe('the route table', () => {
     expect(matchRoute('GET', '/api/v2/products')).toEqual({ kind: 'not_found' });
   });
 
-  /** POSTs that change nothing: their inputs are a body only for size's sake (a caption to draw). */
-  const READS_BY_POST = new Set(['POST /api/v1/captions/preview']);
+  /** POSTs that change nothing of the account's: a caption drawn (a body only for size's sake), a ticket to read live updates with. */
+  const READS_BY_POST = new Set(['POST /api/v1/captions/preview', 'POST /api/v1/updates/tickets']);
 
   test('a literal path with no route for the method falls to the parameter route that has one, as API Gateway matches', () => {
     expect(matchRoute('GET', '/api/v1/products/sample')).toMatchObject({ kind: 'matched', route: { method: 'GET', path: '/products/{id}' }, pathParameters: { id: 'sample' } });

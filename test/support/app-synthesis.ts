@@ -30,7 +30,7 @@ function logicalIdsOf(stack: ReactionStudioStack): LogicalIds {
   const ids = <K extends string>(constructs: Record<K, IConstruct>) =>
     Object.fromEntries(Object.entries<IConstruct>(constructs).map(([key, construct]) => [key, id(construct)])) as Record<K, string>;
   const functionsBelow = (scope: IConstruct) => scope.node.findAll().filter((c) => c instanceof CfnFunction).map((c) => stack.getLogicalId(c as CfnFunction));
-  const { data, media, delivery, workers, faceCheck, webhooks, jobs, api, observability, studio } = stack;
+  const { data, media, delivery, workers, faceCheck, webhooks, liveUpdates, jobs, api, observability, studio } = stack;
   return {
     data: { table: data.table.node.defaultChild ? id(data.table) : '', connectionKey: id(data.connectionKey) },
     media: { bucket: id(media.bucket), accessLogs: id(media.accessLogs) },
@@ -43,6 +43,13 @@ function logicalIdsOf(stack: ReactionStudioStack): LogicalIds {
       queue: webhooks.queue,
       failedDeliveries: webhooks.failedDeliveries,
       failedStreamBatches: webhooks.failedStreamBatches,
+    }),
+    liveUpdates: ids({
+      webSocketApi: liveUpdates.webSocketApi,
+      stage: liveUpdates.stage,
+      socketFunction: liveUpdates.socketFunction,
+      pusher: liveUpdates.pusher,
+      failedStreamBatches: liveUpdates.failedStreamBatches,
     }),
     jobs: {
       functions: ids(jobs.functions),

@@ -31,6 +31,7 @@ export interface LogicalIds {
   workers: { functions: Record<WorkerName, string>; failedInvocations: string };
   faceCheck: { function: string };
   webhooks: { dispatcher: string; deliverer: string; queue: string; failedDeliveries: string; failedStreamBatches: string };
+  liveUpdates: { webSocketApi: string; stage: string; socketFunction: string; pusher: string; failedStreamBatches: string };
   /** `allFunctions`: every function below the construct. */
   jobs: {
     functions: Record<PipelineFunction, string>;

@@ -8,6 +8,7 @@ import { jsonAnswers } from './answers.js';
 import { idempotencyKeys } from './idempotency.js';
 import { csrfTokens } from './session.js';
 import { waitForJob, type WaitForJobOptions } from './jobs.js';
+import { globalWebSocket, type LiveUpdates, type WebSocketConstructor } from './live-updates.js';
 import type { WaitOptions } from './poll.js';
 import { unwrap } from './result.js';
 import { retryingFetch, type FetchLike, type RetryOptions } from './retry.js';
@@ -48,6 +49,12 @@ export interface ClientOptions {
   retry?: RetryOptions;
   /** Extra headers on every request (a User-Agent, tracing). */
   headers?: Record<string, string>;
+  /**
+   * The WebSocket the waits follow live updates with (docs/live-updates.md): by default the runtime's
+   * own (Node 22, browsers; Node 20 has none, so its waits poll unless given one, `ws`'s say); `false`
+   * always polls.
+   */
+  webSocket?: WebSocketConstructor | false;
 }
 
 export interface ReactionStudioClient extends TypedClient {
@@ -100,18 +107,19 @@ export function createClient(options: ClientOptions): ReactionStudioClient {
   });
   api.use(idempotencyKeys(), jsonAnswers(options.baseUrl));
   if (!options.apiKey && options.session) api.use(csrfTokens(options.session.csrfToken));
+  const live: LiveUpdates = { api, WebSocket: options.webSocket === false ? undefined : (options.webSocket ?? globalWebSocket()) };
   return {
     ...api,
     createProduct: (input) => createProduct(api, input),
-    waitForDemo: (productId, waitOptions) => waitForDemo(api, productId, waitOptions),
+    waitForDemo: (productId, waitOptions) => waitForDemo(api, productId, waitOptions, live),
     createAvatar: (input) => createAvatar(api, input),
-    waitForAvatar: (avatarId, waitOptions) => waitForAvatar(api, avatarId, waitOptions),
+    waitForAvatar: (avatarId, waitOptions) => waitForAvatar(api, avatarId, waitOptions, live),
     createVideoJob: (input) => createVideoJob(api, input),
     quoteVideoJob: (input) => quoteVideoJob(api, input),
     createVideoBatch: async (input) => batchOf((await unwrap(api.POST('/videos/batch', { body: input }))).data),
     getVideoBatch: async (id) => (await unwrap(api.GET('/videos/batches/{id}', { params: { path: { id } } }))).data,
     getJob: async (id) => (await unwrap(api.GET('/videos/jobs/{id}', { params: { path: { id } } }))).data,
-    waitForJob: (id, waitOptions) => waitForJob(api, id, waitOptions),
+    waitForJob: (id, waitOptions) => waitForJob(api, id, waitOptions, live),
     listTakes: async (id) => (await unwrap(api.GET('/videos/jobs/{id}/takes', { params: { path: { id } } }))).data,
     approveJob: async (id, input = {}) => (await unwrap(api.POST('/videos/jobs/{id}/approve', { params: { path: { id } }, body: input }))).data,
     regenerateJob: (id, input) => regenerateJob(api, id, input),

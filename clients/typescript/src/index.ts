@@ -6,6 +6,7 @@ export { StorageUploadError, type Upload, type UploadFileOptions, type UploadPur
 export { IDEMPOTENCY_HEADER } from './idempotency.js';
 export { isSettled, type WaitForJobOptions } from './jobs.js';
 export { pollIntervalMsFrom, type WaitOptions } from './poll.js';
+export type { WebSocketConstructor, WebSocketLike } from './live-updates.js';
 export { unwrap } from './result.js';
 export { RETRY_DEFAULTS, type FetchLike, type RetryEvent, type RetryOptions } from './retry.js';
 export type * from './types.js';

@@ -1,9 +1,11 @@
 /**
- * Waiting for a video job: GET /videos/jobs/{id} until it settles, telling the caller each time
- * where it is (status, stage, progress, its place in the render queue) changed. Each read after the
- * first sends the last answer's ETag, so an unchanged job comes back as a bodiless 304.
+ * Waiting for a video job until it settles, telling the caller each time where it is (status, stage,
+ * progress, its place in the render queue) changed: pushed over the live-updates socket when the client
+ * has one, else (or once the socket fails) GET /videos/jobs/{id} polled. Each read after the first
+ * sends the last answer's ETag, so an unchanged job comes back as a bodiless 304.
  */
-import { pollUntil, type WaitOptions } from './poll.js';
+import { waitUntil, type WaitOptions } from './poll.js';
+import type { LiveUpdates } from './live-updates.js';
 import { unwrap } from './result.js';
 import type { Job, TypedClient } from './types.js';
 
@@ -23,10 +25,11 @@ export const isSettled = (job: Job, until: WaitForJobOptions['until'] = 'final')
   FINAL.has(job.status) || (until === 'preview_ready' && job.status === 'preview_ready');
 
 /** Resolves with the job once settled (a `failed` job too: read its `error`); rejects on timeout or abort. */
-export function waitForJob(api: TypedClient, id: number, options: WaitForJobOptions = {}): Promise<Job> {
+export function waitForJob(api: TypedClient, id: number, options: WaitForJobOptions = {}, live?: LiveUpdates): Promise<Job> {
   let previous: Job | undefined;
   let etag: string | undefined;
-  return pollUntil(
+  return waitUntil(
+    { live, resource: 'job', id },
     async (signal) => {
       const call = api.GET('/videos/jobs/{id}', { params: { path: { id }, header: etag && previous ? { 'If-None-Match': etag } : undefined }, signal });
       const { response } = await call;

@@ -5,8 +5,14 @@
  */
 import { WaitTimeoutError } from './errors.js';
 import { abortableSleep, type Sleep } from './retry.js';
+import { followUntilSettled, type LiveResource, type LiveUpdates } from './live-updates.js';
 
 export interface WaitOptions {
+  /**
+   * Follow the record over the live-updates WebSocket (docs/live-updates.md) when the client has a
+   * WebSocket, polling only if the socket cannot be used or fails. Default true; false always polls.
+   */
+  live?: boolean;
   /** Time between two reads. Default 1 000 ms. */
   intervalMs?: number;
   /** Give up (WaitTimeoutError) after this long. Default 15 minutes, a generation step's own limit. */
@@ -17,7 +23,7 @@ export interface WaitOptions {
 
 const WAIT_DEFAULTS = { intervalMs: 1_000, timeoutMs: 15 * 60_000 } as const;
 
-export async function pollUntil<T>(
+async function pollUntil<T>(
   read: (signal: AbortSignal | undefined) => Promise<T>,
   settled: (value: T) => boolean,
   options: WaitOptions & { what: string; onValue?: (value: T) => void; sleep?: Sleep },
@@ -36,6 +42,33 @@ export async function pollUntil<T>(
     if (left <= 0) throw new WaitTimeoutError(`${options.what} did not settle within ${timeoutMs} ms`, last);
     await sleep(Math.min(intervalMs, left), options.signal);
   }
+}
+
+/** Which record a wait follows on the socket, and the socket's way (none: poll). */
+export interface LiveTarget {
+  live: LiveUpdates | undefined;
+  resource: LiveResource;
+  id: number;
+}
+
+/**
+ * Waits on the live-updates socket while it works, then polls for whatever time is left: the socket's
+ * failure (no WebSocket, a refused ticket, a dropped connection) costs nothing but the switch.
+ */
+export async function waitUntil<T>(
+  target: LiveTarget,
+  read: (signal: AbortSignal | undefined) => Promise<T>,
+  settled: (value: T) => boolean,
+  options: WaitOptions & { what: string; onValue?: (value: T) => void; sleep?: Sleep },
+): Promise<T> {
+  const timeoutMs = options.timeoutMs ?? WAIT_DEFAULTS.timeoutMs;
+  const deadline = Date.now() + timeoutMs;
+  if (target.live && options.live !== false) {
+    const onValue = options.onValue ?? (() => undefined);
+    const followed = await followUntilSettled<T>(target.live, { ...target, settled, onValue, deadline, what: options.what, signal: options.signal });
+    if (followed !== undefined) return followed;
+  }
+  return pollUntil(read, settled, { ...options, timeoutMs: Math.max(0, deadline - Date.now()) });
 }
 
 /**

@@ -6,7 +6,8 @@
  */
 import { formDataOf, type FileInput } from './files.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
-import { pollUntil, type WaitOptions } from './poll.js';
+import { waitUntil, type WaitOptions } from './poll.js';
+import type { LiveUpdates } from './live-updates.js';
 import { unwrap } from './result.js';
 import type { Avatar, Job, Product, TypedClient, VideoQuote, paths } from './types.js';
 import type { CreateVideoJobInput } from './video-job-input.js';
@@ -92,8 +93,9 @@ function withReference<F extends object>(fields: F, referenceVideo: FileInput | 
 }
 
 /** Polls the product until its demo is no longer `processing`; answers it `ready` or `failed` (with `error`). */
-export function waitForDemo(api: TypedClient, productId: number, options: WaitOptions = {}): Promise<Product> {
-  return pollUntil(
+export function waitForDemo(api: TypedClient, productId: number, options: WaitOptions = {}, live?: LiveUpdates): Promise<Product> {
+  return waitUntil(
+    { live, resource: 'product', id: productId },
     async (signal) => (await unwrap(api.GET('/products/{id}', { params: { path: { id: productId } }, signal }))).data,
     (product) => product.demo_video?.status !== 'processing',
     { ...options, what: `demo video of product ${productId}` },
@@ -101,8 +103,9 @@ export function waitForDemo(api: TypedClient, productId: number, options: WaitOp
 }
 
 /** Polls the avatar until it is no longer `processing` (hosted engines draw it after the 202). */
-export function waitForAvatar(api: TypedClient, avatarId: number, options: WaitOptions = {}): Promise<Avatar> {
-  return pollUntil(
+export function waitForAvatar(api: TypedClient, avatarId: number, options: WaitOptions = {}, live?: LiveUpdates): Promise<Avatar> {
+  return waitUntil(
+    { live, resource: 'avatar', id: avatarId },
     async (signal) => (await unwrap(api.GET('/avatars/{id}', { params: { path: { id: avatarId } }, signal }))).data,
     (avatar) => avatar.status !== 'processing',
     { ...options, what: `avatar ${avatarId}` },

@@ -113,6 +113,13 @@ export const keys = {
     sk: `${webhookLanePrefix(endpointId, orderKey)}${deliveryId}`,
   }),
 
+  /** Live updates (ports/update-sockets): a ticket by its hash, a socket by API Gateway's connection id. */
+  updateTicket: (hash: string) => ({ pk: `UPDATETICKET#${hash}`, sk: 'UPDATETICKET' }),
+  updateSocket: (connectionId: string) => ({ pk: `UPDATESOCKET#${connectionId}`, sk: 'UPDATESOCKET' }),
+  /** A socket following one record, in the record's own partition: a record's subscribers are one Query. */
+  updateSubscription: (scopeId: number, topicKey: string, connectionId: string) => ({ pk: `ACCOUNT#${scopeId}`, sk: `UPDATESUB#${topicKey}#${connectionId}` }),
+  updateSubscriptionPrefix: (topicKey: string) => `UPDATESUB#${topicKey}#`,
+
   seedMarker: (name: string) => ({ pk: `SEED#${name}`, sk: 'SEED' }),
 
   /**

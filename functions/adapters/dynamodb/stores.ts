@@ -21,6 +21,7 @@ import { DynamoAnalyticsCache } from './analytics-cache';
 import { DynamoUploadStore } from './uploads';
 import { DynamoWebhookStore } from './webhooks';
 import { DynamoMusicStore } from './music';
+import { DynamoUpdateSocketStore } from './update-sockets';
 
 /** The ports the table serves: a function that carries only some of them names which (functions/wiring/table-stores.ts). */
 export const TABLE_STORE_PORTS = [
@@ -44,6 +45,7 @@ export const TABLE_STORE_PORTS = [
   'analytics',
   'uploads',
   'webhooks',
+  'updateSockets',
 ] as const satisfies readonly (keyof Dependencies)[];
 
 export type TableStorePort = (typeof TABLE_STORE_PORTS)[number];
@@ -71,5 +73,6 @@ export function dynamoStores(table: DynamoTable): TableStores {
     analytics: new DynamoAnalyticsCache(table),
     uploads: new DynamoUploadStore(table),
     webhooks: new DynamoWebhookStore(table),
+    updateSockets: new DynamoUpdateSocketStore(table),
   };
 }

@@ -1,10 +1,13 @@
 /**
  * The table's stream as the job starter reads it (KEYS_ONLY records, lib/cloud/job-pipeline.ts): which
- * records name a job, by the table's own key design. A record that is not a job's insert, or is not
+ * records name a job, by the table's own key design; and as the live-update pusher reads it
+ * (lib/cloud/live-updates.ts): which records are jobs, products or avatars that changed. A record that is not a job's insert, or is not
  * shaped as DynamoDB Streams sends it, names none.
  */
 import * as z from 'zod/mini';
 import { keys } from './keys';
+import type { DynamoTable } from './table';
+import type { ChangedRecord, UpdateResource } from '#domain/live-updates';
 
 const streamRecord = z.object({
   eventName: z.string(),
@@ -33,4 +36,79 @@ export function insertedJobsOf(event: unknown): StreamedJob[] {
     if (job) jobs.push({ sequenceNumber: SequenceNumber, job });
   }
   return jobs;
+}
+
+const FOLLOWED_RECORDS: Record<string, UpdateResource> = { JOB: 'job', PRODUCT: 'product', AVATAR: 'avatar' };
+const FOLLOWED_KEY = /^(JOB|PRODUCT|AVATAR)#([0-9]{12})$/;
+
+/** The record a key names, when it is one live updates follow (a job, a product, an avatar), in its account's scope. */
+function followedRecordOfKey(key: { pk: string; sk: string }): ChangedRecord | undefined {
+  const account = /^ACCOUNT#([1-9][0-9]{0,15})$/.exec(key.pk);
+  const record = FOLLOWED_KEY.exec(key.sk);
+  if (!account || !record || Number(record[2]) < 1) return undefined;
+  return { scopeId: Number(account[1]), topic: { resource: FOLLOWED_RECORDS[record[1]!]!, id: Number(record[2]) } };
+}
+
+/** The jobs, products and avatars an event's records wrote (inserted or changed), in order; anything else is left out. */
+export function changedRecordsOf(event: unknown): ChangedRecord[] {
+  const records = z.object({ Records: z.array(z.unknown()) }).safeParse(event);
+  if (!records.success) return [];
+  const changed: ChangedRecord[] = [];
+  for (const raw of records.data.Records) {
+    const record = streamRecord.safeParse(raw);
+    if (!record.success || record.data.eventName === 'REMOVE') continue;
+    const { Keys } = record.data.dynamodb;
+    const found = followedRecordOfKey({ pk: Keys.pk.S, sk: Keys.sk.S });
+    if (found) changed.push(found);
+  }
+  return changed;
+}
+
+type KeyValue = string | { S?: string } | undefined;
+type Keyed = { pk?: KeyValue; sk?: KeyValue } | undefined;
+type WriteRequest = {
+  Item?: Keyed;
+  Key?: Keyed;
+  TransactItems?: { Put?: { Item?: Keyed }; Update?: { Key?: Keyed } }[];
+  RequestItems?: Record<string, { PutRequest?: { Item?: Keyed } }[]>;
+};
+
+/** The commands that put or update items, in the document client's names and the low-level client's. */
+const WRITES = new Set(['PutCommand', 'UpdateCommand', 'TransactWriteCommand', 'BatchWriteCommand', 'PutItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
+
+const text = (value: KeyValue) => (typeof value === 'string' ? value : value?.S);
+
+/** The followed records a write request puts or updates (deletes are not updates), native or marshalled. */
+function followedRecordsWritten(input: WriteRequest): ChangedRecord[] {
+  const written: Keyed[] = [
+    input.Item,
+    input.Key,
+    ...(input.TransactItems ?? []).flatMap((t) => [t.Put?.Item, t.Update?.Key]),
+    ...Object.values(input.RequestItems ?? {}).flatMap((requests) => requests.map((r) => r.PutRequest?.Item)),
+  ];
+  return written.flatMap((item) => {
+    const pk = text(item?.pk);
+    const sk = text(item?.sk);
+    const found = pk && sk ? followedRecordOfKey({ pk, sk }) : undefined;
+    return found ? [found] : [];
+  });
+}
+
+/**
+ * Calls `onChange` after every successful write of a job, product or avatar: on the local stack, the
+ * stand-in for the table stream that feeds the live-update pusher on AWS. Reads (whose input has a
+ * Key too) and deletes are no change: only the writing commands are looked at.
+ */
+export function watchFollowedWrites(table: DynamoTable, onChange: (changed: ChangedRecord[]) => void): void {
+  table.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const out = await next(args);
+      if (WRITES.has(context.commandName ?? '')) {
+        const changed = followedRecordsWritten(args.input as WriteRequest);
+        if (changed.length > 0) onChange(changed);
+      }
+      return out;
+    },
+    { step: 'initialize', name: 'watchFollowedWrites' },
+  );
 }

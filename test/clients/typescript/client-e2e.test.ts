@@ -43,9 +43,10 @@ test('a demo sent straight to storage (POST /uploads, then the form) makes a pro
 }, 180_000);
 
 test(
-  'a full video job: product with a demo upload, POST /videos auto, waitForJob with progress, a playable video',
+  'a full video job: product with a demo upload, POST /videos auto, waitForJob with progress over the live-updates socket, a playable video',
   async () => {
-    const { rs } = await customer();
+    const sent: string[] = [];
+    const { rs } = await customer((request) => (sent.push(`${request.method} ${new URL(request.url).pathname}`), globalThis.fetch(request)));
     const product = await rs.createProduct({ name: 'Glow Serum', demoVideo: await fileFromPath(await makeFixture('vertical-mp4')) });
     expect(product.demo_video?.status).toBe('processing');
     expect((await rs.waitForDemo(product.id, { intervalMs: 500, timeoutMs: 120_000 })).demo_video?.status).toBe('ready');
@@ -64,6 +65,9 @@ test(
       expect([a.status, a.stage, a.progress, a.queue_position]).not.toEqual([b.status, b.stage, b.progress, b.queue_position]);
     }
     expectProgressNeverDecreases(reports);
+    // Node 22 has a WebSocket: the waits followed the socket, and nothing polled the job.
+    expect(sent).toContain('POST /api/v1/updates/tickets');
+    expect(sent.filter((line) => line === `GET /api/v1/videos/jobs/${job.id}`)).toEqual([]);
 
     const video = await rs.getVideo(done.video_id!);
     expect(video).toMatchObject({ job_id: job.id, product_id: product.id });

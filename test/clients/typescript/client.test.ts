@@ -3,7 +3,7 @@
  * multipart bodies), how it waits for a job, and how failures surface. The same calls against the
  * real local stack are in client-e2e.test.ts.
  */
-import { ApiError, createClient, StorageUploadError, UnexpectedResponseError, WaitTimeoutError, type FetchLike } from '#client/index';
+import { ApiError, createClient, StorageUploadError, UnexpectedResponseError, WaitTimeoutError, type FetchLike, type WebSocketLike } from '#client/index';
 const { min } = Math;
 
 const BASE = 'https://api.test/api/v1';
@@ -269,7 +269,113 @@ describe('an answer that is not JSON (not the API)', () => {
   });
 });
 
-describe('waitForJob', () => {
+/**
+ * A WebSocket double speaking the live-updates protocol: it opens (or fails to), answers a subscribe
+ * with `messages` in order, then stays open or closes. It records the URLs opened and what was sent.
+ */
+function scriptedSocket(messages: unknown[], options: { opens?: boolean; thenClose?: boolean } = {}) {
+  const opened: string[] = [];
+  const sent: unknown[] = [];
+  const later = (fn: () => void) => setTimeout(fn, 1);
+  class Socket implements WebSocketLike {
+    private listeners = new Map<string, ((event: { data: unknown }) => void)[]>();
+    constructor(url: string) {
+      opened.push(url);
+      later(() => this.emit(options.opens === false ? 'error' : 'open'));
+    }
+    addEventListener(type: string, listener: (event: { data: unknown }) => void) {
+      this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+    }
+    send(data: string) {
+      const message = JSON.parse(data) as { action: string };
+      sent.push(message);
+      if (message.action !== 'subscribe') return;
+      for (const m of messages) later(() => this.emit('message', JSON.stringify(m)));
+      if (options.thenClose) later(() => this.emit('close'));
+    }
+    close() {}
+    private emit(type: string, data?: string) {
+      for (const listener of this.listeners.get(type) ?? []) listener({ data });
+    }
+  }
+  return { WebSocket: Socket, opened, sent };
+}
+
+describe('waitForJob, over live updates', () => {
+  const states = [
+    job({ status: 'queued', stage: 'queued', progress: 0, queue_position: 1 }),
+    job({ status: 'processing', stage: 'generating_reaction', progress: 15 }),
+    job({ status: 'processing', stage: 'composing', progress: 80 }),
+    job({ status: 'done', stage: 'done', progress: 100, video_id: 3 }),
+  ];
+  const ticket = () => json(201, { data: { ticket: 'rsu_t', url: 'wss://updates.test/v1', expires_at: '2026-12-01T00:00:00.000Z' } });
+  const subscribed = (data: unknown) => ({ type: 'subscribed', resource: 'job', id: 5, data });
+  const update = (data: unknown) => ({ type: 'update', resource: 'job', id: 5, data });
+
+  test('follows the job on the socket: each update is its progress, and nothing polls it', async () => {
+    const socket = scriptedSocket([subscribed(states[0]), update(states[1]), update(states[2]), update(states[3])]);
+    const api = fakeApi({ 'POST /updates/tickets': ticket });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch, webSocket: socket.WebSocket });
+    const seen: string[] = [];
+    await expect(rs.waitForJob(5, { onProgress: (j) => seen.push(j.stage) })).resolves.toMatchObject({ status: 'done', video_id: 3 });
+    expect(seen).toEqual(['queued', 'generating_reaction', 'composing', 'done']);
+    expect(api.sent.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /updates/tickets']);
+    expect(socket.opened).toEqual(['wss://updates.test/v1?ticket=rsu_t']);
+    expect(socket.sent).toEqual([{ action: 'subscribe', resource: 'job', id: 5 }]);
+  });
+
+  test("updates about other records on the same socket are not this job's", async () => {
+    const other = { type: 'update', resource: 'job', id: 6, data: job({ id: 6, status: 'done', stage: 'done', progress: 100 }) };
+    const socket = scriptedSocket([subscribed(states[1]), other, update(states[3])]);
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: fakeApi({ 'POST /updates/tickets': ticket }).fetch, webSocket: socket.WebSocket });
+    await expect(rs.waitForJob(5)).resolves.toMatchObject({ id: 5, status: 'done' });
+  });
+
+  test('a socket that cannot open hands the wait to polling', async () => {
+    const socket = scriptedSocket([], { opens: false });
+    const api = fakeApi({ 'POST /updates/tickets': ticket, 'GET /videos/jobs/5': (_, n) => json(200, { data: states[min(n, 4) - 1] }) });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch, webSocket: socket.WebSocket });
+    await expect(rs.waitForJob(5, { intervalMs: 1 })).resolves.toMatchObject({ status: 'done' });
+    expect(api.sent.filter((r) => r.method === 'GET')).toHaveLength(4);
+  });
+
+  test('a socket closing mid-way hands over to polling, which carries on from where the socket left it', async () => {
+    const socket = scriptedSocket([subscribed(states[0]), update(states[1])], { thenClose: true });
+    const api = fakeApi({ 'POST /updates/tickets': ticket, 'GET /videos/jobs/5': (_, n) => json(200, { data: states[min(n + 1, 3)] }) });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch, webSocket: socket.WebSocket });
+    const seen: string[] = [];
+    await expect(rs.waitForJob(5, { intervalMs: 1, onProgress: (j) => seen.push(j.stage) })).resolves.toMatchObject({ status: 'done' });
+    expect(seen).toEqual(['queued', 'generating_reaction', 'composing', 'done']);
+  });
+
+  test('a refused ticket polls instead', async () => {
+    const socket = scriptedSocket([subscribed(states[3])]);
+    const api = fakeApi({ 'POST /updates/tickets': () => json(403, { error: 'needs read', code: 'forbidden' }), 'GET /videos/jobs/5': () => json(200, { data: states[3] }) });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch, webSocket: socket.WebSocket });
+    await expect(rs.waitForJob(5, { intervalMs: 1 })).resolves.toMatchObject({ status: 'done' });
+    expect(socket.opened).toEqual([]);
+  });
+
+  test("an error about the subscription (a job that is not the account's) polls, and the poll's 404 is the caller's ApiError", async () => {
+    const socket = scriptedSocket([{ type: 'error', code: 'not_found', message: 'Job 5 not found', resource: 'job', id: 5 }]);
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: fakeApi({ 'POST /updates/tickets': ticket }).fetch, webSocket: socket.WebSocket });
+    await expect(rs.waitForJob(5, { intervalMs: 1 })).rejects.toMatchObject({ name: 'ApiError', code: 'not_found' });
+  });
+
+  test('waitForDemo follows the product the same way', async () => {
+    const product = (status: string) => ({ id: 2, name: 'Glow', demo_video: { status } });
+    const socket = scriptedSocket([
+      { type: 'subscribed', resource: 'product', id: 2, data: product('processing') },
+      { type: 'update', resource: 'product', id: 2, data: product('ready') },
+    ]);
+    const api = fakeApi({ 'POST /updates/tickets': ticket });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch, webSocket: socket.WebSocket });
+    await expect(rs.waitForDemo(2)).resolves.toMatchObject({ demo_video: { status: 'ready' } });
+    expect(socket.sent).toEqual([{ action: 'subscribe', resource: 'product', id: 2 }]);
+  });
+});
+
+describe('waitForJob, polling (a client without a WebSocket)', () => {
   const timeline = [
     job({ status: 'queued', stage: 'queued', progress: 0, queue_position: 2 }),
     job({ status: 'queued', stage: 'queued', progress: 0, queue_position: 1 }),
@@ -283,7 +389,7 @@ describe('waitForJob', () => {
 
   test('polls until done and reports each change of status, stage, progress or queue position once', async () => {
     const api = polled(timeline);
-    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, webSocket: false, fetch: api.fetch });
     const seen: [string, number, number | null, boolean][] = [];
     const done = await rs.waitForJob(5, { intervalMs: 1, onProgress: (j, previous) => seen.push([j.stage, j.progress, j.queue_position, previous !== undefined]) });
     expect(done).toMatchObject({ status: 'done', video_id: 3 });
@@ -306,7 +412,7 @@ describe('waitForJob', () => {
         return tagged(timeline[6]!, '"b"');
       },
     });
-    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, webSocket: false, fetch: api.fetch });
     const seen: string[] = [];
     await expect(rs.waitForJob(5, { intervalMs: 1, onProgress: (j) => seen.push(j.stage) })).resolves.toMatchObject({ status: 'done' });
     expect(api.sent.map((request) => request.headers.get('if-none-match'))).toEqual([null, '"a"', '"a"']);
@@ -315,27 +421,27 @@ describe('waitForJob', () => {
 
   test('a failed job settles the wait too: the caller reads its error', async () => {
     const api = polled([job({ status: 'processing', stage: 'preparing', progress: 5 }), job({ status: 'failed', stage: 'failed', progress: 100, error: { code: 'input_deleted', message: 'gone' } })]);
-    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: api.fetch });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, webSocket: false, fetch: api.fetch });
     await expect(rs.waitForJob(5, { intervalMs: 1 })).resolves.toMatchObject({ status: 'failed', error: { code: 'input_deleted' } });
   });
 
   test("stops at preview_ready only when asked; otherwise waits past it", async () => {
     const states = [job({ status: 'processing', stage: 'rendering_preview', progress: 60 }), job({ status: 'preview_ready', stage: 'awaiting_approval', progress: 70 }), job({ status: 'done', stage: 'done', progress: 100 })];
-    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: polled(states).fetch });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, webSocket: false, fetch: polled(states).fetch });
     await expect(rs.waitForJob(5, { intervalMs: 1, until: 'preview_ready' })).resolves.toMatchObject({ status: 'preview_ready' });
-    const again = createClient({ baseUrl: BASE, apiKey: KEY, fetch: polled(states).fetch });
+    const again = createClient({ baseUrl: BASE, apiKey: KEY, webSocket: false, fetch: polled(states).fetch });
     await expect(again.waitForJob(5, { intervalMs: 1 })).resolves.toMatchObject({ status: 'done' });
   });
 
   test('gives up after timeoutMs with the last job seen', async () => {
-    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: polled([job({})]).fetch });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, webSocket: false, fetch: polled([job({})]).fetch });
     const error = await rs.waitForJob(5, { intervalMs: 5, timeoutMs: 30 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WaitTimeoutError);
     expect((error as WaitTimeoutError).last).toMatchObject({ id: 5, status: 'queued' });
   });
 
   test('an abort ends the wait with the reason, even mid-sleep', async () => {
-    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: polled([job({})]).fetch });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, webSocket: false, fetch: polled([job({})]).fetch });
     const controller = new AbortController();
     const waiting = rs.waitForJob(5, { intervalMs: 60_000, signal: controller.signal });
     setTimeout(() => controller.abort(new Error('user left')), 20);
@@ -343,7 +449,7 @@ describe('waitForJob', () => {
   });
 
   test('a 404 while polling is an ApiError, not a wait until the timeout', async () => {
-    const rs = createClient({ baseUrl: BASE, apiKey: KEY, fetch: fakeApi({}).fetch });
+    const rs = createClient({ baseUrl: BASE, apiKey: KEY, webSocket: false, fetch: fakeApi({}).fetch });
     await expect(rs.waitForJob(5, { intervalMs: 1 })).rejects.toMatchObject({ name: 'ApiError', code: 'not_found' });
   });
 });

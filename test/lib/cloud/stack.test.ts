@@ -26,6 +26,8 @@ const { ids } = synthesis;
 // ---- helpers: read the template the way a reviewer would ----
 
 const ofType = (type: string) => resourcesOfType(synthesis.resources, type);
+/** The HTTP API's routes, integrations and stages (the live-updates WebSocket API has its own: live-updates.test.ts). */
+const ofHttpApi = (type: string) => ofType(type).filter(([, r]) => referencedIds(r.Properties.ApiId).includes(ids.api.httpApi));
 
 const mcpFunctionId = () => ids.api.mcp;
 const groupFunctionId = (group: HandlerGroup) => ids.api.functions[group];
@@ -74,6 +76,8 @@ const serviceFunctionIds = () => [
   ids.jobs.jobStarter,
   ids.webhooks.dispatcher,
   ids.webhooks.deliverer,
+  ids.liveUpdates.socketFunction,
+  ids.liveUpdates.pusher,
   mcpFunctionId(),
 ];
 const serviceFunctions = () => ofType('AWS::Lambda::Function').filter(([id]) => serviceFunctionIds().includes(id));
@@ -98,7 +102,7 @@ function routeTargetFunction(route: Json): string {
 }
 
 function routeWithKey(key: string): Json {
-  const found = ofType('AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties.RouteKey === key);
+  const found = ofHttpApi('AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties.RouteKey === key);
   expect(found).toHaveLength(1);
   return found[0]![1];
 }
@@ -119,11 +123,11 @@ describe('the HTTP API', () => {
   });
 
   test('there are no routes beyond the route table, $default and /mcp', () => {
-    expect(ofType('AWS::ApiGatewayV2::Route')).toHaveLength(ROUTES.length + 2);
+    expect(ofHttpApi('AWS::ApiGatewayV2::Route')).toHaveLength(ROUTES.length + 2);
   });
 
   test('each handler group has one function and one integration, and so has the MCP endpoint', () => {
-    const integrationTargets = ofType('AWS::ApiGatewayV2::Integration').map(
+    const integrationTargets = ofHttpApi('AWS::ApiGatewayV2::Integration').map(
       ([, i]) => i.Properties.IntegrationUri['Fn::GetAtt'][0] as string,
     );
     expect(integrationTargets.sort()).toEqual([...GROUPS.map(groupFunctionId), mcpFunctionId()].sort());
@@ -132,7 +136,7 @@ describe('the HTTP API', () => {
   test('the MCP function calls the API at its public endpoint, within 29 s, and may touch neither the table nor the bucket', () => {
     const fn = functionProps(mcpFunctionId());
     expect(fn.Timeout).toBeLessThanOrEqual(29);
-    const apiId = singleId('AWS::ApiGatewayV2::Api');
+    const apiId = ids.api.httpApi;
     expect(JSON.stringify(fn.Environment.Variables.API_BASE_URL)).toContain(apiId);
     expect(JSON.stringify(fn.Environment.Variables.API_BASE_URL)).toContain('/api/v1');
     const reaching = statementsOf(mcpFunctionId()).flatMap(actionsOf).filter((a) => /^(dynamodb|s3|states|kms|lambda):/.test(a));
@@ -140,7 +144,7 @@ describe('the HTTP API', () => {
   });
 
   test('one auto-deployed $default stage, throttled as a backstop, with access logs', () => {
-    synthesis.template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    expect(ofHttpApi('AWS::ApiGatewayV2::Stage')).toHaveLength(1);
     synthesis.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
@@ -151,7 +155,7 @@ describe('the HTTP API', () => {
   });
 
   test('API Gateway may invoke each function only from its own API; EventBridge only the sweeper, the execution-ended function and the webhook dispatcher, each from its rule', () => {
-    const apiId = singleId('AWS::ApiGatewayV2::Api');
+    const apiId = ids.api.httpApi;
     const { sweeper, executionEnded } = ids.jobs;
     const { dispatcher } = ids.webhooks;
     const [byRules, permissions] = partition(ofType('AWS::Lambda::Permission'), ([, p]) => p.Properties.Principal === 'events.amazonaws.com');
@@ -160,7 +164,8 @@ describe('the HTTP API', () => {
     for (const [, p] of byRules) expect(referencedIds(p.Properties.SourceArn).map((id) => synthesis.resources[id]?.Type)).toEqual(['AWS::Events::Rule']);
     for (const [, p] of permissions) {
       expect(p.Properties.Principal).toBe('apigateway.amazonaws.com');
-      expect(referencedIds(p.Properties.SourceArn)).toContain(apiId);
+      const fromWebSocket = referencedIds(p.Properties.FunctionName).includes(ids.liveUpdates.socketFunction);
+      expect(referencedIds(p.Properties.SourceArn)).toContain(fromWebSocket ? ids.liveUpdates.webSocketApi : apiId);
     }
   });
 });
@@ -168,7 +173,7 @@ describe('the HTTP API', () => {
 // ---- functions ----
 
 describe('Lambda functions', () => {
-  test('there is one function per handler group, per worker and per pipeline function, the face-check function, the MCP function, the sweeper, the execution-ended function, the job starter, the webhook dispatcher and deliverer, the deploy-time key maker of media delivery, the deploy-time copier of the studio build, and no others', () => {
+  test('there is one function per handler group, per worker and per pipeline function, the face-check function, the MCP function, the sweeper, the execution-ended function, the job starter, the webhook dispatcher and deliverer, the live-updates socket function and pusher, the deploy-time key maker of media delivery, the deploy-time copier of the studio build, and no others', () => {
     const keyMaker = ids.delivery.functions;
     expect(keyMaker.length).toBeGreaterThan(0);
     const studioCopier = ofType('AWS::Lambda::Function').filter(([id]) => id.startsWith('CustomCDKBucketDeployment')).map(([id]) => id);
@@ -654,9 +659,9 @@ describe('permissions', () => {
   });
 
   // The reason the cdk-nag acknowledgements of `Resource::*` give (service-function.ts, job-pipeline.ts), held true.
-  test('statements on every resource are only X-Ray\'s (functions; and ListStreams for the stream readers: the webhook dispatcher and the job starter) and log delivery\'s and X-Ray\'s (the state machine)', () => {
+  test('statements on every resource are only X-Ray\'s (functions; and ListStreams for the stream readers: the webhook dispatcher, the job starter and the live-update pusher) and log delivery\'s and X-Ray\'s (the state machine)', () => {
     const onEverything = (statements: Statement[]) => new Set(statements.filter((st) => resourcesOf(st).includes('*')).flatMap(actionsOf));
-    const streamReaders = [ids.webhooks.dispatcher, ids.jobs.jobStarter];
+    const streamReaders = [ids.webhooks.dispatcher, ids.jobs.jobStarter, ids.liveUpdates.pusher];
     const others = serviceFunctions().filter(([id]) => !streamReaders.includes(id));
     expect([...onEverything(others.flatMap(([id]) => statementsOf(id)))].sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
     // Reading the table's stream needs ListStreams, which no resource scopes.
@@ -770,7 +775,7 @@ describe('observability', () => {
 
 describe('outputs', () => {
   test('ApiUrl is the API endpoint with the /api/v1 prefix', () => {
-    const apiId = singleId('AWS::ApiGatewayV2::Api');
+    const apiId = ids.api.httpApi;
     synthesis.template.hasOutput('ApiUrl', {
       Value: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }, '/api/v1']] },
     });

@@ -1,16 +1,25 @@
-/** One job, asked for again every second until it settles (done, failed, or a preview waiting for a decision). */
-import { useQuery } from '@tanstack/react-query';
+/**
+ * One job until it settles (done, failed, or a preview waiting for a decision): pushed over the live
+ * updates socket while that works, asked for again every second otherwise.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '#client/result';
+import type { Job } from '#client/types';
 import { api } from '../../api/client';
+import { pollingUnlessLive, useLiveRecord } from '../../api/live';
 import { isSettled } from './job-words';
 
 export const jobKey = (id: number) => ['job', id] as const;
 
 export function useJob(id: number) {
-  return useQuery({
+  const queries = useQueryClient();
+  const query = useQuery({
     queryKey: jobKey(id),
     queryFn: async () => (await unwrap(api.GET('/videos/jobs/{id}', { params: { path: { id } } }))).data,
-    refetchInterval: (query) => (query.state.data && isSettled(query.state.data) ? false : 1_000),
+    refetchInterval: (current) => (current.state.data && isSettled(current.state.data) ? false : pollingUnlessLive('job', id, 1_000)),
     staleTime: 0,
   });
+  const settled = query.data !== undefined && isSettled(query.data);
+  useLiveRecord('job', id, !settled, (data) => queries.setQueryData(jobKey(id), data as Job));
+  return query;
 }

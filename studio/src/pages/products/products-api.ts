@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '#client/result';
 import type { Product } from '#client/types';
 import { api } from '../../api/client';
+import { pollingUnlessLive, useLiveRecord, useLiveRecords } from '../../api/live';
 import type { DemoIntakeBody } from './demo-intake';
 
 export type { Product };
@@ -13,12 +14,22 @@ const POLL_MS = 2_000;
 const processing = (product: Product) => product.demo_video?.status === 'processing';
 
 export function useProducts(page: number) {
-  return useQuery({
+  const queries = useQueryClient();
+  const query = useQuery({
     queryKey: ['products', page],
     queryFn: () => unwrap(api.GET('/products', { params: { query: { page, per_page: PER_PAGE } } })),
-    refetchInterval: (query) => (query.state.data?.data.some(processing) ? POLL_MS : false),
+    refetchInterval: (current) => {
+      const ids = (current.state.data?.data ?? []).filter(processing).map((p) => p.id);
+      return ids.length > 0 ? pollingUnlessLive('product', ids, POLL_MS) : false;
+    },
     placeholderData: (previous) => previous,
   });
+  // A demo pushed as ready (or failed) replaces its product in the page; the rest stays as it was.
+  useLiveRecords('product', (query.data?.data ?? []).filter(processing).map((p) => p.id), (data) => {
+    const pushed = data as Product;
+    queries.setQueryData(['products', page], (current: typeof query.data) => current && { ...current, data: current.data.map((p) => (p.id === pushed.id ? pushed : p)) });
+  });
+  return query;
 }
 
 /**
@@ -33,13 +44,17 @@ export function useProductsForPicker() {
   });
 }
 
+/** One product; while its demo is processing, pushed over the live-updates socket (polled when that does not work). */
 export function useProduct(id: number | undefined) {
-  return useQuery({
+  const queries = useQueryClient();
+  const query = useQuery({
     queryKey: ['product', id],
     queryFn: async () => (await unwrap(api.GET('/products/{id}', { params: { path: { id: id! } } }))).data,
     enabled: id !== undefined,
-    refetchInterval: (query) => (query.state.data && processing(query.state.data) ? POLL_MS : false),
+    refetchInterval: (current) => (current.state.data && processing(current.state.data) ? pollingUnlessLive('product', id!, POLL_MS) : false),
   });
+  useLiveRecord('product', id, query.data !== undefined && processing(query.data), (data) => queries.setQueryData(['product', id], data as Product));
+  return query;
 }
 
 /** After any change the lists and the product are asked again. */
