@@ -151,16 +151,11 @@ export function settingsFromEnv(env: Environment): Settings {
   };
 }
 
-/** Where the live-update pusher posts (UPDATES_ENDPOINT: the WebSocket API stage's https address) and as whom (the role's credentials Lambda sets). */
-export function updatesPusherSettings(env: Environment): { endpoint: string; credentials: () => { accessKeyId: string; secretAccessKey: string; sessionToken?: string } } {
-  const parsed = z
-    .object({ UPDATES_ENDPOINT: z.pipe(unsetIfEmptyStep, z.url({ protocol: /^https$/, error: 'must be an https URL' })), AWS_ACCESS_KEY_ID: required(), AWS_SECRET_ACCESS_KEY: required() })
-    .safeParse(env);
+/** Where the live-update pusher posts (UPDATES_ENDPOINT: the WebSocket API stage's https address); the client signs with the role's credentials. */
+export function updatesPusherSettings(env: Environment): { endpoint: string } {
+  const parsed = z.object({ UPDATES_ENDPOINT: z.pipe(unsetIfEmptyStep, z.url({ protocol: /^https$/, error: 'must be an https URL' })) }).safeParse(env);
   if (!parsed.success) throw environmentError(parsed.error, env);
-  return {
-    endpoint: parsed.data.UPDATES_ENDPOINT,
-    credentials: () => ({ accessKeyId: env.AWS_ACCESS_KEY_ID!, secretAccessKey: env.AWS_SECRET_ACCESS_KEY!, sessionToken: env.AWS_SESSION_TOKEN || undefined }),
-  };
+  return { endpoint: parsed.data.UPDATES_ENDPOINT };
 }
 
 /** The variables a mailing function reads (lib/cloud/service-function.ts sets them). */
