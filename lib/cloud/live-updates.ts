@@ -19,7 +19,7 @@ import { Construct } from 'constructs';
 import type { EngineConfig } from './engine-config';
 import { failureQueue } from './failure-queue';
 import { LIVE_UPDATE_FUNCTION_SIZES } from './function-sizes';
-import { acknowledge } from './nag';
+import { acknowledge, nagArnHead } from './nag';
 import { ServiceFunction, type ServiceFunctionNeeds } from './service-function';
 
 const LIVE_UPDATE_FUNCTIONS = {
@@ -114,7 +114,7 @@ export class LiveUpdates extends Construct {
     acknowledge(pusher, { 'Serverless-LambdaDLQ': 'invoked by its stream event source only, whose on-failure destination (StreamFailures) keeps batches it fails on' });
     const apiId = Stack.of(this).getLogicalId(this.webSocketApi.node.defaultChild as CfnElement);
     acknowledge(pusher.role!, {
-      [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<${apiId}>/${UPDATES_STAGE}/*/@connections/*]`]:
+      [`AwsSolutions-IAM5[Resource::${nagArnHead(this, 'execute-api')}:<${apiId}>/${UPDATES_STAGE}/*/@connections/*]`]:
         'connection ids are made by API Gateway at each $connect: the grant is every connection of this one stage, which is all it can name',
     });
     acknowledge(socket, { 'Serverless-LambdaDLQ': 'invoked synchronously by API Gateway, which answers the client with its failure: nothing is left to redrive' });

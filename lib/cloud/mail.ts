@@ -9,7 +9,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { MAIL_ENV } from '#functions/config';
-import { acknowledge } from './nag';
+import { acknowledge, nagArnHead } from './nag';
 
 const MAIL_FROM_CONTEXT = 'mailFrom';
 
@@ -42,7 +42,7 @@ export function grantMail(fn: lambda.Function, mail: MailSetup): void {
     new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: [identities], conditions: { StringEquals: { 'ses:FromAddress': mail.from } } }),
   );
   acknowledge(fn, {
-    'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]':
+    [`AwsSolutions-IAM5[Resource::${nagArnHead(fn, 'ses')}:identity/*]`]:
       "SES checks a send against the sender's and (in its sandbox) each recipient's identity; the condition allows the configured From address only",
   });
 }
