@@ -98,6 +98,9 @@ describe('fetching a finished video', () => {
       height: 1280,
       size_bytes: files.videoBytes.length,
       test: false,
+      // Seeded without a retention, as a video made before retention by plan: kept until deleted.
+      expires_at: null,
+      expired: false,
       created_at: video.created_at,
     });
     expect(Date.parse(res.body.data.url_expires_at)).toBeGreaterThan(Date.now() + 3600_000);

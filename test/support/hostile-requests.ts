@@ -50,8 +50,8 @@ export interface HostileRequest {
   body?: Buffer;
 }
 
-/** The two POSTs that take no body: what they are sent is ignored (API Gateway would pass it on too). */
-const BODILESS_OPERATIONS = new Set(['syncAccounts', 'sync']);
+/** The POSTs that take no body: what they are sent is ignored (API Gateway would pass it on too). */
+const BODILESS_OPERATIONS = new Set(['syncAccounts', 'sync', 'issueUpdateTicket']);
 /** POSTs that take no fields and name no record: an empty object is a whole, valid request to them. */
 const FIELDLESS_OPERATIONS = new Set(['createSample']);
 /** The lists with page and per_page (avatars and reactions are listed whole and ignore a query). */

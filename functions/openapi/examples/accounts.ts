@@ -16,6 +16,7 @@ import {
 import { planChangeResponse, plansResponse, stripeEventInput, stripeWebhookResponse } from '#domain/schemas/plans';
 import { usageResponse } from '#domain/schemas/usage';
 import { livenessResponse } from '#domain/schemas/meta';
+import { updateTicketResponse } from '#domain/schemas/live-updates';
 import { deletedRecord } from '#domain/schemas/envelope';
 import { API_NAME, API_PREFIX, API_REVISION } from '#functions/routes';
 import { CREATED_AT, IDS, sample } from './sample';
@@ -57,6 +58,7 @@ export const ACCOUNT_SAMPLES = [
     created_at: CREATED_AT,
   }),
   sample(revokedApiKeyResponse, { id: IDS.key, revoked: true }),
+  sample(updateTicketResponse, { ticket: 'rsu_8fK2mQ9xVb3TzL7pWc1nRd5H', url: 'wss://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/v1', expires_at: '2026-11-30T12:01:00.000Z' }),
   sample(plansResponse, { billing: 'stripe', plans: PLAN_NAMES.map(planView) }),
   sample(planChangeResponse, { account: ACCOUNT, change: 'upgraded', checkout_url: null }),
   sample(stripeEventInput, { id: 'evt_1QxY2zAbCdEfGhIjKlMnOpQr', type: 'checkout.session.completed', data: { object: { id: 'cs_test_a1B2c3D4e5F6' } } }),

@@ -29,6 +29,7 @@ const HEADINGS: Record<string, string> = {
   headers_too_large: 'The request was too large — sign out and in again',
   internal_error: 'Something went wrong on our side',
   upstream_unavailable: 'A service we depend on is busy — try again shortly',
+  video_expired: 'This video has expired: its file was deleted after your plan’s retention',
 };
 
 /** Actions whose refusals say more than their code alone. */

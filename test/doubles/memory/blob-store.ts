@@ -7,24 +7,26 @@ import type { UploadForm } from '#domain/upload-record';
 interface StoredObject {
   data: Buffer;
   contentType: string;
-  /** Object tags, as S3 keeps them (lifecycle rules select on them). */
-  tags: Record<string, string>;
+  /** Object tags, as S3 keeps them (lifecycle rules select on them); absent on an untagged object. */
+  tags?: Record<string, string>;
 }
+
+const tagged = (tags: Record<string, string> | undefined) => (tags && Object.keys(tags).length > 0 ? { tags: { ...tags } } : {});
 
 export class MemoryBlobStore implements BlobStore {
   readonly objects = new Map<string, StoredObject>();
 
   async putFile(key: string, path: string, contentType: string, options?: PutOptions): Promise<void> {
-    this.objects.set(key, { data: await readFile(path), contentType, tags: { ...options?.tags } });
+    this.objects.set(key, { data: await readFile(path), contentType, ...tagged(options?.tags) });
   }
 
   async putBuffer(key: string, data: Buffer, contentType: string): Promise<void> {
-    this.objects.set(key, { data: Buffer.from(data), contentType, tags: {} });
+    this.objects.set(key, { data: Buffer.from(data), contentType });
   }
 
   async copy(fromKey: string, toKey: string, options?: PutOptions): Promise<void> {
-    const source = this.require(fromKey);
-    this.objects.set(toKey, { ...source, tags: options?.tags ? { ...options.tags } : { ...source.tags } });
+    const { tags, ...source } = this.require(fromKey);
+    this.objects.set(toKey, { ...source, ...tagged(options?.tags ?? tags) });
   }
 
   async getToFile(key: string, path: string): Promise<void> {

@@ -55,6 +55,6 @@ describe('records stuck in processing', () => {
     await w.avatarGenerating();
     w.advance(PROCESSING_DEADLINE_MS + 1000);
     const jobRunner: JobRunner = { start: async () => undefined, sendDecision: async () => undefined };
-    expect(await createHandler(() => ({ ...w.deps, jobRunner }))({})).toEqual({ released: 0, started: 0, redelivered: 0, failed_decisions: 0, failed_demos: 0, failed_avatars: 1 });
+    expect(await createHandler(() => ({ ...w.deps, jobRunner }))({})).toEqual({ released: 0, started: 0, redelivered: 0, failed_decisions: 0, failed_demos: 0, failed_avatars: 1, left_for_next_sweep: [] });
   });
 });

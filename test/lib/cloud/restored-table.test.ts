@@ -56,9 +56,9 @@ describe('the app pointed at a restored table', () => {
     for (const s of table) expect(text(s.Resource)).toContain(`:table/${RESTORED_TABLE_NAME}`);
   });
 
-  test("the job starter and the webhook dispatcher read the restored table's stream", () => {
+  test("the job starter, the webhook dispatcher and the live-updates pusher read the restored table's stream", () => {
     const sources = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => text(m.Properties.EventSourceArn).includes(':dynamodb:') || text(m.Properties.EventSourceArn).includes('stream'));
-    expect(sources).toHaveLength(2);
+    expect(sources).toHaveLength(3);
     for (const [, mapping] of sources) expect(mapping.Properties.EventSourceArn).toBe(STREAM);
   });
 
