@@ -69,13 +69,17 @@ async function subscribe(deps: UpdateSocketDeps & PresentUpdateDeps, socket: Upd
   if (topic.resource === 'avatar' && isStockAvatarId(topic.id)) {
     return updateError('bad_request', `Avatar ${topic.id} is a stock avatar: always ready, it never changes (GET /avatars/${topic.id} reads it)`, topic);
   }
-  // Read first: an id the scope does not own is never written down, and the answer carries where it stands now.
-  const data = await presentTopic(deps, socket.scopeId, topic);
-  if (data === undefined) return updateError('not_found', `${resourceName[topic.resource]} ${topic.id} not found`, topic);
+  // Read first: an id the scope does not own is never written down.
+  const notFound = () => updateError('not_found', `${resourceName[topic.resource]} ${topic.id} not found`, topic);
+  if ((await presentTopic(deps, socket.scopeId, topic)) === undefined) return notFound();
   const outcome = await deps.updateSockets.subscribe(socket, topic, LIVE_UPDATE_LIMITS.subscriptions);
   if (outcome === 'full') {
     return updateError('bad_request', `A socket follows at most ${LIVE_UPDATE_LIMITS.subscriptions} records: unsubscribe from one first`, topic);
   }
+  // Read again once subscribed: a change between the first read and the subscription is pushed to no
+  // one, so the answer must carry it (a client that saw the old state would wait for a push that never comes).
+  const data = await presentTopic(deps, socket.scopeId, topic);
+  if (data === undefined) return notFound();
   return { type: 'subscribed', ...topic, data };
 }
 
