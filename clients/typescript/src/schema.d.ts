@@ -3727,7 +3727,14 @@ export interface components {
             /** @description Sessions of the user signed out by the new password */
             other_sessions_revoked: number;
         };
-        /** @description A ticket to open a live-updates WebSocket with (docs/live-updates.md) */
+        /**
+         * @description A ticket to open a live-updates WebSocket with (docs/live-updates.md)
+         * @example {
+         *       "ticket": "rsu_8fK2mQ9xVb3TzL7pWc1nRd5H",
+         *       "url": "wss://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/v1",
+         *       "expires_at": "2026-11-30T12:01:00.000Z"
+         *     }
+         */
         UpdateTicket: {
             /** @description Good for one connection within a minute: open `url` with `?ticket=<ticket>` */
             ticket: string;
@@ -16912,6 +16919,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "ticket": "rsu_8fK2mQ9xVb3TzL7pWc1nRd5H",
+                     *         "url": "wss://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/v1",
+                     *         "expires_at": "2026-11-30T12:01:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["UpdateTicket"];
                     };
