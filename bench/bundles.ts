@@ -13,7 +13,14 @@ import { HANDLER_GROUPS } from '#functions/routes';
 import { WORKERS } from '#cloud/workers';
 import { fmt, median, type SectionResult, type Target } from './report';
 
+/**
+ * The size target is for what our code and its other dependencies add: each bundle also carries the
+ * AWS SDK it uses (lib/cloud/bundling.ts), shown beside it. Cold init is timed on the whole bundle.
+ */
 const BUNDLE_TARGETS = { sizeKb: 300, initMedianMs: 150 } as const;
+
+/** The AWS SDK v3 and what only it brings (Smithy, its hashing and XML packages). */
+const AWS_SDK = /^@aws-sdk\/|^@smithy\/|^@aws-crypto\/|^fast-xml-parser$|^strnum$|^bowser$/;
 
 export interface BundleOptions {
   /** Fresh processes per bundle for the cold-init timing. */
@@ -179,10 +186,13 @@ function summarise(figures: BundleFigures[], options: BundleOptions): SectionRes
     const verdict = value <= max ? 'PASS' : 'MISS';
     return f.kind === 'api' ? verdict : `(${verdict})`;
   };
+  const sdkKb = (f: BundleFigures) => f.byPackage.filter(([name]) => AWS_SDK.test(name)).reduce((sum, [, kb]) => sum + kb, 0);
   const rows = figures.map((f) => [
     `${f.name} (${f.kind})`,
     fmt(f.sizeKb),
-    judge(f, 'bundle size', f.sizeKb, BUNDLE_TARGETS.sizeKb, 'KB'),
+    fmt(sdkKb(f)),
+    fmt(f.sizeKb - sdkKb(f)),
+    judge(f, 'bundle size without the AWS SDK', f.sizeKb - sdkKb(f), BUNDLE_TARGETS.sizeKb, 'KB'),
     fmt(f.initMedianMs),
     fmt(f.initMaxMs),
     judge(f, 'cold init median', f.initMedianMs, BUNDLE_TARGETS.initMedianMs, 'ms'),
@@ -204,8 +214,8 @@ function summarise(figures: BundleFigures[], options: BundleOptions): SectionRes
   return {
     tables: [
       {
-        title: `targets: size <= ${BUNDLE_TARGETS.sizeKb} KB, cold init median <= ${BUNDLE_TARGETS.initMedianMs} ms (API functions)`,
-        head: ['bundle', 'size KB', 'flag', 'init p50 ms', 'init max ms', 'flag'],
+        title: `targets: size without the AWS SDK <= ${BUNDLE_TARGETS.sizeKb} KB, cold init median (whole bundle) <= ${BUNDLE_TARGETS.initMedianMs} ms (API functions)`,
+        head: ['bundle', 'size KB', 'AWS SDK KB', 'rest KB', 'flag', 'init p50 ms', 'init max ms', 'flag'],
         rows,
       },
     ],

@@ -142,8 +142,7 @@ export const HANDLER_GROUPS = {
     writes: ['jobs', 'videos', 'uploads'],
     jobs: ['start', 'decide'],
     // ffprobe checks an uploaded reference clip before the job is accepted, and ffmpeg samples the
-    // frames its face is looked for in. The ffmpeg layer (~247 of the 250 MiB a zip function holds)
-    // leaves no room for the face runtime, so the face-check function looks at them (docs/aws.md).
+    // frames its face is looked for in; the face-check function looks at them (docs/aws.md).
     ffmpeg: true,
     calls: [{ helper: 'face-check', env: 'FACE_CHECK_FUNCTION_NAME' }],
   },

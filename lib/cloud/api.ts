@@ -34,6 +34,7 @@ import {
 } from '#functions/routes';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { constructId, PROJECT_ROOT, ServiceFunction } from './service-function';
+import { ImageServiceFunction, type ImageTrees } from './render-image';
 import { DOCS_FILES, docsAssetsDir } from './bundling';
 import { LAMBDA_RUNTIME } from './runtime';
 import { acknowledge } from './nag';
@@ -50,7 +51,8 @@ export const INLINE_UPLOAD_ENV = 'INLINE_UPLOAD_MAX_BYTES';
 export interface ApiProps {
   table: dynamodb.ITable;
   bucket: s3.IBucket;
-  ffmpegLayer: lambda.ILayerVersion;
+  /** The trees of the groups that ship as images (those that run ffmpeg; function-sizes.ts). */
+  imageTrees: ImageTrees;
   nativeLayer: lambda.ILayerVersion;
   /** The face runtime, for the groups that look for a face in an upload themselves (avatars). */
   faceLayer: lambda.ILayerVersion;
@@ -84,9 +86,10 @@ export class Api extends Construct {
     const integrations = {} as Record<HandlerGroup, HttpLambdaIntegration>;
     let metaFunction: NodejsFunction | undefined;
     for (const group of groups) {
-      const fn = new ServiceFunction(this, `${constructId(group)}Handler`, { ...props, needs: HANDLER_GROUPS[group], size: { ...API_FUNCTION_SIZES[group], reservedConcurrency: props.reservedConcurrency } }).fn;
+      const fnProps = { ...props, needs: HANDLER_GROUPS[group], size: { ...API_FUNCTION_SIZES[group], reservedConcurrency: props.reservedConcurrency } };
+      const fn = fnProps.size.packaging === 'image' ? new ImageServiceFunction(this, `${constructId(group)}Handler`, fnProps).fn : new ServiceFunction(this, `${constructId(group)}Handler`, fnProps).fn;
       acknowledge(fn, { 'Serverless-LambdaDLQ': "invoked synchronously by API Gateway: a failure is the caller's 5xx, nothing to redrive" });
-      if (group === 'meta') metaFunction = fn;
+      if (group === 'meta') metaFunction = fn as NodejsFunction;
       // A request reaches the function only up to what API Gateway and Lambda carry: past this, files go through POST /uploads.
       if (ROUTES.some((r) => r.group === group && r.body?.files)) fn.addEnvironment(INLINE_UPLOAD_ENV, String(AWS_INLINE_UPLOAD_MAX_BYTES));
       functions[group] = fn;

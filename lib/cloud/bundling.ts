@@ -20,12 +20,13 @@ export const LAMBDA_BUNDLE = {
   minify: true,
   sourcemap: false,
   /**
-   * The AWS SDK v3 comes with the Lambda Node.js runtime (all clients and lib packages), so bundles
-   * leave it out, as NodejsFunction does by default: bundled, the SDK alone takes a handler that
-   * touches DynamoDB and S3 past 450 KB. The versions package-lock.json pins are what the tests and
-   * the local runtime use; the runtime's SDK is newer than every feature the code relies on.
+   * Nothing is left to the runtime: each bundle carries the AWS SDK v3 clients it uses, at the versions
+   * package-lock.json pins and the tests ran, as AWS advises for production. The runtime's own copy
+   * is whatever version AWS last put there, and not every package the code uses (lib-dynamodb, the
+   * presigners, cloudfront-signer) is promised in it. It costs a few hundred KB per bundle; the ES
+   * module builds (mainFields) let esbuild keep only the commands a function calls.
    */
-  external: ['@aws-sdk/*'] as readonly string[],
+  external: [] as readonly string[],
   /**
    * Prefer packages' ES module builds: esbuild can tree-shake them, which takes about a third off a
    * handler bundle using the AWS SDK clients (and its cold load time with it). The output is still CJS.

@@ -1,14 +1,16 @@
 /**
- * A Lambda layer holding the ffmpeg and ffprobe the project runs locally: Debian 12's `ffmpeg` package
+ * The ffmpeg tree the images of the functions that run it hold (render-image.ts), laid out as a Lambda
+ * layer would be (/opt): the ffmpeg and ffprobe the project runs locally: Debian 12's `ffmpeg` package
  * (the security-maintained 5.1 branch, installed by `npm install`, see bin/ensure-ffmpeg.sh), with every
  * shared library they load, under Debian's own glibc and loader (debian-binaries.ts): /opt/bin/ffmpeg
  * and /opt/bin/ffprobe are wrapper scripts that run the real binaries under that loader.
  *
- * The files are staged by a file copy at synth time (staged-layer.ts).
+ * It is no layer: ~247 MB is past the 200 MB a zip function may hold with its layers (function-sizes.ts).
+ * The files are staged by a file copy at synth time.
  */
 import * as path from 'node:path';
 import { installedRelease, releaseHash, stageRelease } from './debian-binaries';
-import { StagedTreeLayer, type StagedLayerProps } from './staged-layer';
+import type { StagedLayerProps } from './staged-layer';
 import { FFMPEG, FFPROBE } from '#render';
 
 export const FFMPEG_ENV = {
@@ -29,5 +31,3 @@ export function ffmpegTree(): StagedLayerProps {
     license: 'GPL-3.0',
   };
 }
-
-export class FfmpegLayer extends StagedTreeLayer {}

@@ -54,7 +54,6 @@ export const LIVE_ALIAS = 'live';
 export interface JobPipelineProps {
   table: dynamodb.ITable;
   bucket: s3.IBucket;
-  ffmpegLayer: lambda.ILayerVersion;
   nativeLayer: lambda.ILayerVersion;
   /** What the render image holds besides its bundle (render-image.ts): the layers' trees and the face runtime. */
   imageTrees: ImageTrees;

@@ -49,7 +49,6 @@ const FOLLOWED_PREFIXES = ['JOB#', 'PRODUCT#', 'AVATAR#'] as const;
 export interface LiveUpdatesProps {
   table: dynamodb.ITable;
   bucket: s3.IBucket;
-  ffmpegLayer: lambda.ILayerVersion;
   nativeLayer: lambda.ILayerVersion;
   engines: EngineConfig;
   mediaLinks?: { grantSigning(fn: lambda.Function): void };

@@ -1,5 +1,5 @@
 /**
- * The whole service on AWS: data, media, the ffmpeg, native-modules and face-runtime layers, background
+ * The whole service on AWS: data, media, the native-modules and face-runtime layers (and the trees the images hold), background
  * workers, the face-check function, the video job pipeline (state machine and its functions; the render
  * function a container image holding those layers' trees), the HTTP API, and the studio on CloudFront
  * in front of it.
@@ -11,7 +11,6 @@ import { Api } from './api';
 import { DataStore } from './data';
 import { FACE_CHECK_HELPER, FaceCheck } from './face-check';
 import { FaceRuntimeLayer } from './face-layer';
-import { FfmpegLayer } from './ffmpeg-layer';
 import { hostStagedTree } from './host-staging';
 import { JobPipeline } from './job-pipeline';
 import { NativeModulesLayer } from './native-modules-layer';
@@ -64,21 +63,21 @@ export class ReactionStudioStack extends Stack {
     this.data = new DataStore(this, 'Data');
     this.media = new MediaStore(this, 'Media');
     this.delivery = new MediaDelivery(this, 'MediaDelivery', { bucket: this.media.bucket });
-    const ffmpeg = new FfmpegLayer(this, 'Ffmpeg', tree('ffmpeg', hostStagedTree('ffmpeg')));
     const native = new NativeModulesLayer(this, 'NativeModules', tree('native-modules', hostStagedTree('native-modules')));
     const face = new FaceRuntimeLayer(this, 'FaceRuntime', tree('face', hostStagedTree('face')));
     const engines = engineConfigFromContext(this);
     const shared = {
       table: this.data.table,
       bucket: this.media.bucket,
-      ffmpegLayer: ffmpeg.layer,
       nativeLayer: native.layer,
       engines,
       connectionKey: this.data.connectionKey,
       mediaLinks: this.delivery,
     };
-    // The render function and the sample-demo worker ship as container images holding the same trees as the layers (render-image.ts).
-    const imageTrees = { ffmpeg: ffmpeg.tree, 'espeak-ng': tree('espeak-ng', hostStagedTree('espeak-ng')), 'native-modules': native.tree, face: face.tree };
+    // The functions that run ffmpeg (the render function, the demo and sample workers, the products,
+    // music and videos API functions) ship as container images holding the same trees as the layers;
+    // ffmpeg has no layer, for no zip function may carry it (render-image.ts, function-sizes.ts).
+    const imageTrees = { ffmpeg: tree('ffmpeg', hostStagedTree('ffmpeg')), 'espeak-ng': tree('espeak-ng', hostStagedTree('espeak-ng')), 'native-modules': native.tree, face: face.tree };
 
     // The generate-avatar worker looks for the face in a hosted portrait as an upload is looked at.
     this.workers = new Workers(this, 'Workers', { ...shared, faceLayer: face.layer, imageTrees });
@@ -100,6 +99,7 @@ export class ReactionStudioStack extends Stack {
     this.api = new Api(this, 'Api', {
       ...shared,
       faceLayer: face.layer,
+      imageTrees,
       workers: this.workers.functions,
       helpers: { [FACE_CHECK_HELPER]: this.faceCheck.fn },
       stateMachine: this.jobs.stateMachine,

@@ -39,7 +39,6 @@ export interface ServiceFunctionProps {
   size: FunctionSize;
   table: dynamodb.ITable;
   bucket: s3.IBucket;
-  ffmpegLayer: lambda.ILayerVersion;
   nativeLayer: lambda.ILayerVersion;
   /** The face runtime (face-layer.ts); required when `needs.faces` asks for it. */
   faceLayer?: lambda.ILayerVersion;
@@ -226,7 +225,7 @@ function grantMedia(scope: Construct, fn: lambda.Function, needs: ServiceFunctio
   );
 }
 
-/** A zip function: its esbuild bundle, with the layers its needs name. */
+/** A zip function: its esbuild bundle, with the layers its needs name (native modules, face runtime; never ffmpeg). */
 export class ServiceFunction extends Construct {
   readonly fn: nodejs.NodejsFunction;
 
@@ -235,6 +234,7 @@ export class ServiceFunction extends Construct {
     const { needs } = props;
     if (props.size.packaging !== 'zip') throw new Error(`${needs.entry} ships as a container image (render-image.ts), not as a zip`);
     // The face runtime ships only in the render image (render-image.ts); no zip function has it.
+    if (needs.ffmpeg) throw new Error(`${needs.entry} runs ffmpeg, which only a container image carries (packaging 'image' in function-sizes.ts)`);
     if (needsFaceRuntime(needs)) throw new Error(`${needs.entry} needs the face runtime, which only a container image carries (packaging 'image' in function-sizes.ts)`);
     if (needs.faces && !props.faceLayer) throw new Error(`${needs.entry} looks for faces in uploads but was given no face-runtime layer (faceLayer)`);
     const base = functionBase(this, props);
@@ -247,7 +247,7 @@ export class ServiceFunction extends Construct {
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       runtime: LAMBDA_RUNTIME,
       bundling: lambdaBundlingProps({ native: needs.native, absent: needs.absent }),
-      layers: [...(needs.ffmpeg ? [props.ffmpegLayer] : []), ...(needs.native ? [props.nativeLayer] : []), ...(needs.faces && props.faceLayer ? [props.faceLayer] : [])],
+      layers: [...(needs.native ? [props.nativeLayer] : []), ...(needs.faces && props.faceLayer ? [props.faceLayer] : [])],
     });
     grantNeeds(this, this.fn, props);
   }

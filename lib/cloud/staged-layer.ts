@@ -42,7 +42,7 @@ function stagedLayer(scope: Construct, id: string, props: StagedLayerProps): lam
     code,
     description: props.description.slice(0, 256),
     compatibleRuntimes: [LAMBDA_RUNTIME],
-    // Every function here is x86-64, for the ffmpeg layer's binaries (Debian's amd64 build).
+    // Every function here is x86-64, for the ffmpeg tree's binaries (Debian's amd64 build).
     compatibleArchitectures: [lambda.Architecture.X86_64],
     ...(props.license ? { license: props.license } : {}),
   });

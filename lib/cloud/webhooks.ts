@@ -46,7 +46,6 @@ export const WEBHOOK_MAX_RECEIVES = 5;
 export interface WebhooksProps {
   table: dynamodb.ITable;
   bucket: s3.IBucket;
-  ffmpegLayer: lambda.ILayerVersion;
   nativeLayer: lambda.ILayerVersion;
   engines: EngineConfig;
   mediaLinks?: { grantSigning(fn: lambda.Function): void };

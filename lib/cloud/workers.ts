@@ -44,7 +44,7 @@ export const WORKERS = {
     bucket: 'readwrite',
     // The shared clip (samples/), each sample product's copy.
     writes: ['products', 'samples'],
-    // Skia and ffmpeg in one function are past a zip's 250 MB: it ships as an image (function-sizes.ts).
+    // It runs ffmpeg, so it ships as an image (function-sizes.ts).
     ffmpeg: true,
     native: true,
   },
@@ -57,7 +57,6 @@ const WORKER_SIZES: Record<WorkerName, FunctionSize> = WORKER_FUNCTION_SIZES;
 export interface WorkersProps {
   table: dynamodb.ITable;
   bucket: s3.IBucket;
-  ffmpegLayer: lambda.ILayerVersion;
   nativeLayer: lambda.ILayerVersion;
   /** The face runtime, for the workers whose needs say `faces`. */
   faceLayer: lambda.ILayerVersion;

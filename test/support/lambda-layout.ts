@@ -2,8 +2,9 @@
  * A function of the synthesised app laid out the way Lambda runs it, without an AWS account: a zip
  * function's bundle asset as <root>/var/task and its layers' assets merged as <root>/opt; an image
  * function's staged build context copied where its Dockerfile's COPY lines put it (read from the
- * staged Dockerfile itself, so the layout is what the image holds), with the Dockerfile's ENV; the SDK
- * the runtime provides under <root>/var/runtime/node_modules, and the handler invoked in a fresh Node
+ * staged Dockerfile itself, so the layout is what the image holds), with the Dockerfile's ENV; an empty
+ * <root>/var/runtime/node_modules where the runtime keeps its own AWS SDK (the bundles carry theirs,
+ * so nothing may resolve there), and the handler invoked in a fresh Node
  * 22 process started in var/task with Lambda's NODE_PATH and PATH rewritten under <root>. Nothing it
  * runs can reach the repository's node_modules: the root is a temp folder, and NODE_PATH names only
  * the layout. Where the synthesis staged a stand-in for a layer tree, the layout has the real tree.
@@ -12,20 +13,16 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseDockerfile, type ImageTree } from '#cloud/render-image';
+import { ZIP_BUDGET_BYTES } from '#cloud/function-sizes';
 import type { Json, Resource, Synthesised } from './cdk-template';
 import { stageRealTree, standInFor } from './layer-trees';
 const { random } = Math;
-
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 /**
  * The Node that runs the tests: bin/ensure-node.sh makes every npm script run on Node 22, the Lambda
  * runtime's major version (lambda-layout.test.ts checks it), so the functions load here as there.
  */
 export const NODE22 = process.execPath;
-
-/** Lambda's own limit on a function's code and layers, unzipped (250 MB as Lambda counts: 262,144,000 bytes). */
-export const LAMBDA_UNZIPPED_LIMIT_BYTES = 250 * 1024 * 1024;
 
 /** Lambda's limit on a container image, uncompressed, all its layers included. */
 export const LAMBDA_IMAGE_LIMIT_BYTES = 10 * 1024 * 1024 * 1024;
@@ -130,7 +127,7 @@ export function functionSize(assets: FunctionAssets): { partsBytes: number[]; by
   const copied = partsBytes.reduce((sum, b) => sum + b, 0);
   return assets.packageType === 'Image'
     ? { partsBytes, bytes: copied + BASE_IMAGE_ALLOWANCE_BYTES, limitBytes: LAMBDA_IMAGE_LIMIT_BYTES }
-    : { partsBytes, bytes: copied, limitBytes: LAMBDA_UNZIPPED_LIMIT_BYTES };
+    : { partsBytes, bytes: copied, limitBytes: ZIP_BUDGET_BYTES };
 }
 
 export function dirBytes(dir: string): number {
@@ -180,18 +177,6 @@ const underRoot = (root: string, value: string) => {
 /** A path list (NODE_PATH, PATH) with each of Lambda's folders under the root. */
 const listUnderRoot = (root: string, value: string) => value.split(':').map((p) => underRoot(root, p)).join(':');
 
-/**
- * The SDK the Node.js runtime provides in /var/runtime/node_modules (every @aws-sdk/* v3 package the
- * bundles leave external), stood in for by links to this repository's pinned copies. Only @aws-sdk/*
- * is linked, so nothing else resolves through it.
- */
-function provideRuntimeSdk(root: string): void {
-  const sdk = path.join(REPO_ROOT, 'node_modules', '@aws-sdk');
-  const target = path.join(root, 'var', 'runtime', 'node_modules', '@aws-sdk');
-  fs.mkdirSync(target, { recursive: true });
-  for (const name of fs.readdirSync(sdk)) fs.symlinkSync(path.join(sdk, name), path.join(target, name));
-}
-
 /** Helper scripts, placed where Lambda keeps its own bootstrap (never in var/task). */
 const INVOKE_SCRIPT = `'use strict';
 const fs = require('node:fs');
@@ -213,16 +198,12 @@ try {
 } catch (error) { fail(error); }
 `;
 
-/** Every literal require() of the bundle that neither Node nor the layout can satisfy. */
+/** Which of the requests named (the bundle's require() calls, found by the caller) neither Node nor the layout can satisfy. */
 const RESOLVE_SCRIPT = `'use strict';
-const fs = require('node:fs');
 const { createRequire, isBuiltin } = require('node:module');
-const [, , entry, ...extra] = process.argv;
-const source = fs.readFileSync(entry, 'utf8');
-const requested = new Set(extra);
-for (const m of source.matchAll(/\\brequire\\(\\s*["'\`]([^"'\`]+)["'\`]\\s*\\)/g)) requested.add(m[1]);
+const [, , entry, ...requested] = process.argv;
 const fromEntry = createRequire(entry);
-const out = { requested: [...requested].sort(), unresolved: [] };
+const out = { requested: [...new Set(requested)].sort(), unresolved: [] };
 for (const request of out.requested) {
   if (isBuiltin(request)) continue;
   try { fromEntry.resolve(request); } catch { out.unresolved.push(request); }
@@ -253,7 +234,7 @@ export function layOut(assets: FunctionAssets, root: string, refs: Record<string
     if (target === tree.to) throw new Error(`${assets.id}: ${tree.dir} goes to ${tree.to}, outside Lambda's folders`);
     linkTree(tree.dir, target);
   }
-  provideRuntimeSdk(root);
+  fs.mkdirSync(path.join(root, 'var', 'runtime'), { recursive: true });
   fs.writeFileSync(path.join(root, 'var', 'runtime', 'invoke.cjs'), INVOKE_SCRIPT);
   fs.writeFileSync(path.join(root, 'var', 'runtime', 'resolve.cjs'), RESOLVE_SCRIPT);
 
@@ -316,9 +297,16 @@ export async function invoke(fn: LaidOutFunction, event: unknown): Promise<Invoc
   return { ...outcome, logs: `${stdout}\n${stderr}` };
 }
 
-/** The bundle's literal requires (plus `extra`), and those that resolve to nothing in the layout. */
+/**
+ * The bundle's require() calls with a literal name (plus `extra`), and those that resolve to nothing
+ * in the layout. esbuild parses the bundle, so a name inside a string (an SDK error message telling
+ * the reader to `require("@aws-sdk/signature-v4-crt")`) is not taken for a call.
+ */
 export async function requires(fn: LaidOutFunction, extra: readonly string[] = []): Promise<{ requested: string[]; unresolved: string[] }> {
   const entry = path.join(fn.task, `${fn.assets.handler.slice(0, fn.assets.handler.lastIndexOf('.'))}.js`);
-  const { stdout } = await runNode(fn, [path.join(fn.root, 'var', 'runtime', 'resolve.cjs'), entry, ...extra], 30_000);
+  const { build } = await import('esbuild');
+  const parsed = await build({ entryPoints: [entry], bundle: true, write: false, metafile: true, platform: 'node', external: ['*'], logLevel: 'silent' });
+  const called = Object.values(parsed.metafile.inputs).flatMap((input) => input.imports.filter((i) => i.external).map((i) => i.path));
+  const { stdout } = await runNode(fn, [path.join(fn.root, 'var', 'runtime', 'resolve.cjs'), entry, ...called, ...extra], 30_000);
   return JSON.parse(stdout) as { requested: string[]; unresolved: string[] };
 }

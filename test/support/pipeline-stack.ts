@@ -28,7 +28,6 @@ export function bareStack(app: App, id: string, engines: EngineConfig) {
     stack,
     table: new dynamodb.Table(stack, 'Table', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING }, stream: dynamodb.StreamViewType.KEYS_ONLY }),
     bucket: new s3.Bucket(stack, 'Bucket'),
-    ffmpegLayer: layer('ffmpeg'),
     nativeLayer: layer('native'),
     imageTrees: standInImageTrees(),
     engines,

@@ -3,6 +3,7 @@
  * The stack is synthesised once per run for every template suite (test/support/cdk-template.ts).
  */
 import { DEFAULT_ACTIVE_ACCOUNTS, stageThrottle } from '#cloud/stage-throttle';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { PIPELINE_FUNCTIONS, type PipelineFunction } from '#pipeline/steps';
@@ -184,8 +185,10 @@ describe('Lambda functions', () => {
   test('every function runs the newest Node.js runtime this CDK knows (an image function its base image, render-image.test.ts), on x86_64', () => {
     const images = serviceFunctions().filter(([, fn]) => fn.Properties.PackageType === 'Image');
     const zips = serviceFunctions().filter(([, fn]) => fn.Properties.PackageType !== 'Image');
-    // The functions needing ffmpeg and the native modules together (past a zip's 250 MB): the render function and the sample-demo worker.
-    expect(images.map(([id]) => id).sort()).toEqual([pipelineFunctionId('render'), workerFunctionId('sample-demo')].sort());
+    // The functions that run ffmpeg (its tree alone is past a zip's 200 MB budget): the render function, the demo and sample workers, the products, music and videos functions.
+    expect(images.map(([id]) => id).sort()).toEqual(
+      [pipelineFunctionId('render'), workerFunctionId('sample-demo'), workerFunctionId('normalise-demo'), ...GROUPS.filter((g) => 'ffmpeg' in HANDLER_GROUPS[g]).map(groupFunctionId)].sort(),
+    );
     expect(zips.map(([, fn]) => fn.Properties.Runtime)).toEqual(zips.map(() => 'nodejs24.x'));
     for (const [, fn] of serviceFunctions()) expect(fn.Properties.Architectures).toEqual(['x86_64']);
   });
@@ -241,48 +244,38 @@ describe('Lambda functions', () => {
   });
 });
 
-describe('the ffmpeg layer', () => {
-  const usesFfmpeg = (id: string) => {
-    const props = functionProps(id);
-    return { layers: props.Layers ?? [], env: props.Environment.Variables as Record<string, unknown> };
+describe('ffmpeg', () => {
+  const envOf = (id: string) => functionProps(id).Environment.Variables as Record<string, unknown>;
+  /** The trees an image function's staged context holds (their stand-ins' names), by the asset hash its ImageUri ends with. */
+  const imageTrees = (id: string) => {
+    const hash = (functionProps(id).Code.ImageUri['Fn::Sub'] as string).split(':').pop()!;
+    const context = path.join(synthesis.outdir, `asset.${hash}`);
+    return fs.readdirSync(context).filter((folder) => fs.existsSync(path.join(context, folder, 'stand-in')));
   };
+  const withFfmpeg = () => [
+    ...GROUPS.filter((g) => 'ffmpeg' in HANDLER_GROUPS[g]).map(groupFunctionId),
+    workerFunctionId('normalise-demo'),
+    workerFunctionId('sample-demo'),
+    pipelineFunctionId('render'),
+  ];
 
-  test('is built for nodejs24.x on x86_64', () => {
-    synthesis.template.hasResourceProperties('AWS::Lambda::LayerVersion', {
-      CompatibleRuntimes: ['nodejs24.x'],
-      CompatibleArchitectures: ['x86_64'],
-    });
+  test('has no layer: its tree (~247 MB) is past the 200 MB a zip function may hold with its layers', () => {
+    expect(ofType('AWS::Lambda::LayerVersion').filter(([, l]) => /ffmpeg/.test(l.Properties.Description))).toEqual([]);
   });
 
-  // What the tree holds is checked on the tree itself (ffmpeg-layer.test.ts): here it is a stand-in.
-  test('is staged from the ffmpeg tree', () => {
-    expect(standInFor(stagedLayer(layerIdByDescription(/ffmpeg/)))).toBe('ffmpeg');
-  });
-
-  test('the functions that run ffmpeg get the layer and its paths', () => {
-    const layerId = layerIdByDescription(/ffmpeg/);
-    const withFfmpeg = [
-      ...GROUPS.filter((g) => 'ffmpeg' in HANDLER_GROUPS[g]).map(groupFunctionId),
-      workerFunctionId('normalise-demo'),
-    ];
-    expect(withFfmpeg).toContain(groupFunctionId('products'));
-    for (const id of withFfmpeg) {
-      const { layers, env } = usesFfmpeg(id);
-      expect(layers).toContainEqual({ Ref: layerId });
-      expect(env).toMatchObject({ FFMPEG_PATH: '/opt/bin/ffmpeg', FFPROBE_PATH: '/opt/bin/ffprobe' });
-    }
-    // The images hold the layer's tree in /opt instead (render-image.ts), at the same paths.
-    for (const id of [pipelineFunctionId('render'), workerFunctionId('sample-demo')]) {
-      expect(usesFfmpeg(id).env).toMatchObject({ FFMPEG_PATH: '/opt/bin/ffmpeg', FFPROBE_PATH: '/opt/bin/ffprobe' });
+  test('the functions that run it are images holding its tree in /opt, with its paths', () => {
+    expect(withFfmpeg()).toEqual(expect.arrayContaining([groupFunctionId('products'), groupFunctionId('videos'), groupFunctionId('music')]));
+    for (const id of withFfmpeg()) {
+      expect(functionProps(id).PackageType).toBe('Image');
+      expect(imageTrees(id)).toContain('ffmpeg');
+      expect(envOf(id)).toMatchObject({ FFMPEG_PATH: '/opt/bin/ffmpeg', FFPROBE_PATH: '/opt/bin/ffprobe' });
     }
   });
 
-  test('functions that do not run ffmpeg do not carry it (the face-check function among them: its frames come sampled)', () => {
-    const layerId = layerIdByDescription(/ffmpeg/);
+  test('functions that do not run it do not carry it (the face-check function among them: its frames come sampled)', () => {
     for (const id of [...GROUPS.filter((g) => !('ffmpeg' in HANDLER_GROUPS[g])).map(groupFunctionId), faceCheckFunctionId()]) {
-      const { layers, env } = usesFfmpeg(id);
-      expect(layers).not.toContainEqual({ Ref: layerId });
-      expect(env).not.toHaveProperty('FFMPEG_PATH');
+      expect(functionProps(id).PackageType).not.toBe('Image');
+      expect(envOf(id)).not.toHaveProperty('FFMPEG_PATH');
     }
   });
 });
