@@ -6,6 +6,7 @@
  */
 import { startProviderBSandbox, type ProviderBSandbox } from '#local/sandboxes/index';
 import { shapeProblems } from '#test-support/provider-schemas';
+import { startFalDouble, type FalDouble } from '#test-doubles/fal-queue';
 
 describe('Post for Me (provider_b sandbox) against the Post for Me OpenAPI document', () => {
   const KEY = 'sandbox_b_schemas';
@@ -61,5 +62,66 @@ describe('Post for Me (provider_b sandbox) against the Post for Me OpenAPI docum
     expect(shapeProblems('post-for-me', 'PlatformPostList', feed.json)).toEqual([]);
     const last = await call('GET', `/v1/social-account-feeds/${accountId('instagram')}?expand=metrics&limit=1&cursor=${feed.json.meta.cursor}`);
     expect(shapeProblems('post-for-me', 'PlatformPostList', last.json)).toEqual([]);
+  });
+});
+
+describe('the fal queue double against fal\'s published queue and model schemas', () => {
+  let fal: FalDouble;
+  const IMAGE = 'https://cdn.example.com/face.png';
+  const MODELS: Array<[string, Record<string, unknown>, string]> = [
+    ['fal-ai/flux/schnell', { prompt: 'a face' }, 'FluxSchnellOutput'],
+    ['fal-ai/kling-video/v2.6/pro/image-to-video', { prompt: 'reacts', start_image_url: IMAGE }, 'VideoOutput'],
+    ['fal-ai/kling-video/v2.6/standard/motion-control', { image_url: IMAGE, video_url: 'https://cdn.example.com/ref.mp4', character_orientation: 'video' }, 'VideoOutput'],
+    ['fal-ai/kokoro/american-english', { prompt: 'Hello there' }, 'SpeechOutput'],
+    ['fal-ai/sync-lipsync', { video_url: 'https://cdn.example.com/r.mp4', audio_url: 'https://cdn.example.com/v.wav' }, 'VideoOutput'],
+  ];
+
+  beforeAll(async () => {
+    fal = await startFalDouble();
+  });
+  afterAll(() => fal.close());
+  afterEach(() => fal.reset());
+
+  async function call(method: string, url: string, body?: unknown): Promise<{ status: number; json: any }> {
+    const response = await fetch(url, { method, headers: { authorization: `Key ${fal.key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: response.status, json: await response.json() };
+  }
+
+  test.each(MODELS)('%s: submit, every status on the way, the output', async (model, input, output) => {
+    const submitted = await call('POST', `${fal.baseUrl}/${model}`, input);
+    expect(shapeProblems('fal', 'InQueueQueueStatus', submitted.json)).toEqual([]);
+    const seen: string[] = [];
+    for (let poll = 0; poll < 5 && seen.at(-1) !== 'COMPLETED'; poll++) {
+      const status = await call('GET', submitted.json.status_url);
+      expect(shapeProblems('fal', 'QueueStatus', status.json)).toEqual([]);
+      seen.push(status.json.status);
+    }
+    expect(seen).toEqual(['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED']);
+    expect(shapeProblems('fal', output, (await call('GET', submitted.json.response_url)).json)).toEqual([]);
+  });
+
+  test('an NSFW image is still a FLUX output, flagged in has_nsfw_concepts', async () => {
+    fal.script({ nsfw: true, statuses: ['COMPLETED'] });
+    const submitted = await call('POST', `${fal.baseUrl}/fal-ai/flux/schnell`, { prompt: 'a face' });
+    await call('GET', submitted.json.status_url);
+    const result = await call('GET', submitted.json.response_url);
+    expect(shapeProblems('fal', 'FluxSchnellOutput', result.json)).toEqual([]);
+    expect(result.json.has_nsfw_concepts).toEqual([true]);
+  });
+
+  test('a bad input is a 422 in fal\'s validation error shape', async () => {
+    const refused = await call('POST', `${fal.baseUrl}/fal-ai/kokoro/american-english`, {});
+    expect(refused.status).toBe(422);
+    expect(shapeProblems('fal', 'ValidationError', refused.json)).toEqual([]);
+  });
+
+  test('webhook bodies, OK and ERROR, as fal sends them', async () => {
+    const submitted = await call('POST', `${fal.baseUrl}/fal-ai/flux/schnell`, { prompt: 'a face' });
+    const ok = fal.webhookBody(submitted.json.request_id);
+    expect(shapeProblems('fal', 'WebHookResponse', ok)).toEqual([]);
+    expect(shapeProblems('fal', 'FluxSchnellOutput', ok.payload)).toEqual([]);
+    const failed = fal.webhookBody(submitted.json.request_id, 'ERROR');
+    expect(shapeProblems('fal', 'WebHookResponse', failed)).toEqual([]);
+    expect(shapeProblems('fal', 'ValidationError', failed.payload)).toEqual([]);
   });
 });

@@ -360,7 +360,10 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
     }
 
     if (route === 'status') {
-      if (job.cancelled) return send(res, 200, { status: 'COMPLETED', request_id: job.id, response_url: `${baseUrl}/${job.app}/requests/${job.id}` }, idHeader);
+      // Every status answer carries the request's three URLs, as fal's client types them (QueueStatus).
+      const root = `${baseUrl}/${job.app}/requests/${job.id}`;
+      const urls = { request_id: job.id, response_url: root, status_url: `${root}/status`, cancel_url: `${root}/cancel` };
+      if (job.cancelled) return send(res, 200, { status: 'COMPLETED', ...urls, logs: [] }, idHeader);
       const statuses = job.script.statuses;
       const status = job.completed ? 'COMPLETED' : statuses[min(job.polls, statuses.length - 1)]!;
       job.polls += 1;
@@ -369,11 +372,11 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
         status === 'IN_QUEUE'
           ? { queue_position: max(0, 3 - job.polls) }
           : status === 'IN_PROGRESS'
-            ? { logs: [{ message: `step ${job.polls}`, level: 'INFO', timestamp: new Date().toISOString() }] }
-            : {};
+            ? { logs: [{ message: `step ${job.polls}`, level: 'INFO', source: 'USER', timestamp: new Date().toISOString() }] }
+            : { logs: [], metrics: { inference_time: 1.5 } };
       // fal answers 202 while a request waits or runs, 200 once it is done.
       const httpStatus = status === 'IN_QUEUE' || status === 'IN_PROGRESS' ? 202 : 200;
-      return send(res, httpStatus, { status, request_id: job.id, response_url: `${baseUrl}/${job.app}/requests/${job.id}`, ...extra }, idHeader);
+      return send(res, httpStatus, { status, ...urls, ...extra }, idHeader);
     }
 
     // result
@@ -422,7 +425,8 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
         gateway_request_id: requestId,
         status,
         payload: status === 'OK' && job ? output(job) : { detail: [{ loc: ['body'], msg: 'generation failed', type: 'runtime_error' }] },
-        error: status === 'OK' ? null : 'Invalid status code: 422',
+        // fal's WebHookResponse: `error` is never present on OK.
+        ...(status === 'OK' ? {} : { error: 'Invalid status code: 422' }),
       };
     },
     calls(route) {
