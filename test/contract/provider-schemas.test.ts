@@ -4,9 +4,11 @@
  * wire as the production adapters get it and must conform: a field the provider marks required,
  * its type and nullability, its enum.
  */
+import { connect } from 'node:http2';
 import { startProviderBSandbox, type ProviderBSandbox } from '#local/sandboxes/index';
 import { shapeProblems } from '#test-support/provider-schemas';
 import { startFalDouble, type FalDouble } from '#test-doubles/fal-queue';
+import { startBedrockDouble, type BedrockDouble } from '#test-doubles/bedrock-runtime';
 
 describe('Post for Me (provider_b sandbox) against the Post for Me OpenAPI document', () => {
   const KEY = 'sandbox_b_schemas';
@@ -123,5 +125,52 @@ describe('the fal queue double against fal\'s published queue and model schemas'
     const failed = fal.webhookBody(submitted.json.request_id, 'ERROR');
     expect(shapeProblems('fal', 'WebHookResponse', failed)).toEqual([]);
     expect(shapeProblems('fal', 'ValidationError', failed.payload)).toEqual([]);
+  });
+});
+
+describe('the Bedrock Runtime double against the service model in the AWS SDK', () => {
+  let bedrock: BedrockDouble;
+  beforeAll(async () => {
+    bedrock = await startBedrockDouble();
+  });
+  afterAll(() => bedrock.close());
+  afterEach(() => bedrock.reset());
+
+  /** One Converse call over HTTP/2, as the SDK sends it, the answer read off the wire. */
+  async function converse(): Promise<{ status: number; errorType: string | undefined; json: any }> {
+    const session = connect(bedrock.endpoint);
+    try {
+      return await new Promise((resolve, reject) => {
+        const stream = session.request({ ':method': 'POST', ':path': '/model/us.amazon.nova-lite-v1%3A0/converse', 'content-type': 'application/json' });
+        let status = 0;
+        let errorType: string | undefined;
+        const chunks: Buffer[] = [];
+        stream.on('response', (headers) => {
+          status = Number(headers[':status']);
+          errorType = headers['x-amzn-errortype'] as string | undefined;
+        });
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => resolve({ status, errorType, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        stream.on('error', reject);
+        stream.end(JSON.stringify({ system: [{ text: 'Write exactly 3 hook ideas' }], messages: [{ role: 'user', content: [{ text: 'Product name: <<<Glow>>>' }] }] }));
+      });
+    } finally {
+      session.close();
+    }
+  }
+
+  test.each(['end_turn', 'max_tokens', 'guardrail_intervened', 'content_filtered'] as const)('a Converse answer that stops with %s', async (stopReason) => {
+    bedrock.enqueue({ kind: 'hooks', stopReason });
+    const answer = await converse();
+    expect(answer.status).toBe(200);
+    expect(shapeProblems('bedrock-runtime', 'ConverseResponse', answer.json)).toEqual([]);
+    expect(answer.json.stopReason).toBe(stopReason);
+  });
+
+  test('a service error: the type in x-amzn-ErrorType, the message in the body', async () => {
+    bedrock.enqueue({ kind: 'error', type: 'ThrottlingException', status: 429, message: 'Too many requests' });
+    const answer = await converse();
+    expect([answer.status, answer.errorType?.split(':')[0]]).toEqual([429, 'ThrottlingException']);
+    expect(shapeProblems('bedrock-runtime', 'ErrorBody', answer.json)).toEqual([]);
   });
 });
