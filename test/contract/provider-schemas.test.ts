@@ -9,6 +9,8 @@ import { startProviderBSandbox, type ProviderBSandbox } from '#local/sandboxes/i
 import { shapeProblems } from '#test-support/provider-schemas';
 import { startFalDouble, type FalDouble } from '#test-doubles/fal-queue';
 import { startBedrockDouble, type BedrockDouble } from '#test-doubles/bedrock-runtime';
+import { startLoopbackServer } from '#test-support/loopback-server';
+import { FalWebhooks } from '#adapters/engines/fal/webhook';
 
 describe('Post for Me (provider_b sandbox) against the Post for Me OpenAPI document', () => {
   const KEY = 'sandbox_b_schemas';
@@ -117,14 +119,34 @@ describe('the fal queue double against fal\'s published queue and model schemas'
     expect(shapeProblems('fal', 'ValidationError', refused.json)).toEqual([]);
   });
 
-  test('webhook bodies, OK and ERROR, as fal sends them', async () => {
-    const submitted = await call('POST', `${fal.baseUrl}/fal-ai/flux/schnell`, { prompt: 'a face' });
-    const ok = fal.webhookBody(submitted.json.request_id);
-    expect(shapeProblems('fal', 'WebHookResponse', ok)).toEqual([]);
-    expect(shapeProblems('fal', 'FluxSchnellOutput', ok.payload)).toEqual([]);
-    const failed = fal.webhookBody(submitted.json.request_id, 'ERROR');
-    expect(shapeProblems('fal', 'WebHookResponse', failed)).toEqual([]);
-    expect(shapeProblems('fal', 'ValidationError', failed.payload)).toEqual([]);
+  test('webhooks: delivered to the fal_webhook URL in fal\'s shape, OK and ERROR, and our handler takes both', async () => {
+    const receiver = await startLoopbackServer();
+    const webhooks = new FalWebhooks();
+    receiver.route((request) => {
+      const outcome = webhooks.handle(request.body);
+      return { status: outcome.ok ? 200 : 400, body: outcome };
+    });
+    try {
+      const hook = `${receiver.url}/internal/fal-webhook?token=t`;
+      const submitted = await call('POST', `${fal.baseUrl}/fal-ai/flux/schnell?fal_webhook=${encodeURIComponent(hook)}`, { prompt: 'a face' });
+      const failed = await call('POST', `${fal.baseUrl}/fal-ai/flux/schnell?fal_webhook=${encodeURIComponent(hook)}`, { prompt: 'a face' });
+      expect(await fal.deliverWebhook(submitted.json.request_id)).toBe(200);
+      expect(await fal.deliverWebhook(failed.json.request_id, 'ERROR')).toBe(200);
+
+      const [ok, error] = receiver.seen as Array<{ method: string; path: string; body: any }>;
+      expect([ok!.method, ok!.path]).toEqual(['POST', '/internal/fal-webhook']);
+      expect(shapeProblems('fal', 'WebHookResponse', ok!.body)).toEqual([]);
+      expect(shapeProblems('fal', 'FluxSchnellOutput', ok!.body.payload)).toEqual([]);
+      expect(shapeProblems('fal', 'WebHookResponse', error!.body)).toEqual([]);
+      expect(shapeProblems('fal', 'ValidationError', error!.body.payload)).toEqual([]);
+
+      // A payload fal could not serialise comes as null with payload_error: still a webhook we take.
+      const unserialisable = { request_id: 'r-1', gateway_request_id: 'r-1', status: 'OK', payload: null, payload_error: 'Response payload is not JSON serializable' };
+      expect(shapeProblems('fal', 'WebHookResponse', unserialisable)).toEqual([]);
+      expect(webhooks.handle(unserialisable)).toMatchObject({ ok: true, requestId: 'r-1' });
+    } finally {
+      await receiver.close();
+    }
   });
 });
 
