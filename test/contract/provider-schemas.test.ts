@@ -54,10 +54,12 @@ describe('Post for Me (provider_b sandbox) against the Post for Me OpenAPI docum
   });
 
   test('post results, successful and failed, and the account feed with metrics', async () => {
+    sandbox.control.failPlatform('facebook');
     const post = await call('POST', '/v1/social-posts', { caption: 'Results', social_accounts: [accountId('instagram'), accountId('facebook')], media: [{ url: VIDEO }] });
     sandbox.control.advance(60_000 + 3_600_000);
+    sandbox.control.restorePlatform();
     const results = await call('GET', `/v1/social-post-results?post_id=${post.json.id}`);
-    expect(results.json.data).toHaveLength(2);
+    expect(results.json.data.map((r: { success: boolean }) => r.success).sort()).toEqual([false, true]);
     expect(shapeProblems('post-for-me', 'SocialPostResultList', results.json)).toEqual([]);
     expect(shapeProblems('post-for-me', 'SocialPostResult', (await call('GET', `/v1/social-post-results/${results.json.data[0].id}`)).json)).toEqual([]);
 
@@ -66,6 +68,17 @@ describe('Post for Me (provider_b sandbox) against the Post for Me OpenAPI docum
     expect(shapeProblems('post-for-me', 'PlatformPostList', feed.json)).toEqual([]);
     const last = await call('GET', `/v1/social-account-feeds/${accountId('instagram')}?expand=metrics&limit=1&cursor=${feed.json.meta.cursor}`);
     expect(shapeProblems('post-for-me', 'PlatformPostList', last.json)).toEqual([]);
+  });
+
+  test('errors: a refused post, an unknown one, a delete the status forbids', async () => {
+    const refused = await call('POST', '/v1/social-posts', { caption: '', social_accounts: [accountId('tiktok')], media: [{ url: VIDEO }] });
+    expect(refused.status).toBe(400);
+    expect(shapeProblems('post-for-me', 'InvalidRequest', refused.json)).toEqual([]);
+    const unknown = await call('GET', '/v1/social-posts/sp_nope');
+    expect([unknown.status, shapeProblems('post-for-me', 'HttpExceptionBody', unknown.json)]).toEqual([404, []]);
+    const sent = await call('POST', '/v1/social-posts', { caption: 'Now', social_accounts: [accountId('tiktok')], media: [{ url: VIDEO }] });
+    const undeletable = await call('DELETE', `/v1/social-posts/${sent.json.id}`);
+    expect([undeletable.status, shapeProblems('post-for-me', 'HttpExceptionBody', undeletable.json)]).toEqual([400, []]);
   });
 });
 
