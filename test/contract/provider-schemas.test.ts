@@ -8,6 +8,8 @@ import { connect } from 'node:http2';
 import { startProviderBSandbox, type ProviderBSandbox } from '#local/sandboxes/index';
 import { shapeProblems } from '#test-support/provider-schemas';
 import { startFalDouble, type FalDouble } from '#test-doubles/fal-queue';
+import { FAL_MODELS } from '#test-doubles/fal-models';
+import falSchema from '../fixtures/providers/fal.schema.json';
 import { startBedrockDouble, type BedrockDouble } from '#test-doubles/bedrock-runtime';
 import { startLoopbackServer } from '#test-support/loopback-server';
 import { FalWebhooks } from '#adapters/engines/fal/webhook';
@@ -126,8 +128,23 @@ describe('the fal queue double against fal\'s published queue and model schemas'
     expect(result.json.has_nsfw_concepts).toEqual([true]);
   });
 
+  test.each([
+    ['fal-ai/flux/schnell', 'FluxSchnellInput'],
+    ['fal-ai/kling-video/v2.6/pro/image-to-video', 'KlingVideoV26ProImageToVideoInput'],
+    ['fal-ai/kling-video/v2.6/standard/motion-control', 'KlingVideoV26StandardMotionControlInput'],
+    ['fal-ai/kokoro/american-english', 'KokoroAmericanEnglishInput'],
+    ['fal-ai/sync-lipsync', 'SyncLipsyncInput'],
+  ])('%s: the double takes the fields fal publishes and requires what fal requires', (model, input) => {
+    const published = falSchema.definitions[input as keyof typeof falSchema.definitions] as { required: string[]; properties: Record<string, unknown> };
+    const spec = FAL_MODELS[model]!;
+    expect([...Object.keys(spec.required), ...Object.keys(spec.optional)].filter((field) => !(field in published.properties))).toEqual([]);
+    // Kokoro's prompt: optional on fal (it defaults to ""), required by the double, since an empty one speaks nothing.
+    const stricter = model === 'fal-ai/kokoro/american-english' ? ['prompt'] : [];
+    expect(Object.keys(spec.required).sort()).toEqual([...published.required, ...stricter].sort());
+  });
+
   test('a bad input is a 422 in fal\'s validation error shape', async () => {
-    const refused = await call('POST', `${fal.baseUrl}/fal-ai/kokoro/american-english`, {});
+    const refused = await call('POST', `${fal.baseUrl}/fal-ai/sync-lipsync`, { video_url: 'https://cdn.example.com/r.mp4' });
     expect(refused.status).toBe(422);
     expect(shapeProblems('fal', 'ValidationError', refused.json)).toEqual([]);
   });
