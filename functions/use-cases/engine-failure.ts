@@ -15,6 +15,16 @@ export function engineFailureToAppError(error: unknown, field: string): unknown 
         cause: error,
         headers: { 'retry-after': '60' },
       });
+    case 'provider_error':
+      // The provider answered but nothing usable came of it (a model's answer cut off at max_tokens
+      // twice, a model failure): not our fault and likely to pass, so the client may retry.
+      if (error.retryable) {
+        return new AppError('upstream_unavailable', `The generation provider gave no usable answer; retry in a moment (${error.message})`, {
+          cause: error,
+          headers: { 'retry-after': '5' },
+        });
+      }
+      return new AppError('internal_error', error.message, { cause: error });
     default:
       return new AppError('internal_error', error.message, { cause: error });
   }

@@ -106,6 +106,18 @@ describe('the calls provider_a makes', () => {
     expect((await x.delete({ id: sent.id })).status).toBe('success');
   });
 
+  test('a User Profile (setProfileKey): its own networks and posts, unseen by the primary profile', async () => {
+    sandbox.control.linkPlatforms(KEY, ['instagram'], 'client-7');
+    const profile = client().setProfileKey('client-7');
+    expect((await profile.user()).activeSocialAccounts).toEqual(['instagram']);
+    const sent = await profile.post({ post: 'For client 7', platforms: ['instagram'], mediaUrls: [VIDEO] });
+    expect(sent).toEqual(expect.objectContaining({ status: 'success', id: expect.any(String) }));
+    expect((await profile.getPost({ id: sent.id })).status).toBe('success');
+    expect(await client().getPost({ id: sent.id })).toEqual(expect.objectContaining({ status: 'error', code: 136 }));
+    // The SDK sent the header the sandbox scopes by.
+    expect(sandbox.control.requests().filter((r) => r.headers['profile-key'] === 'client-7')).toHaveLength(3);
+  });
+
   test('a failed post is retried with PUT /post/retry', async () => {
     sandbox.control.failPlatform('facebook');
     const failed = await client().post({ post: 'Again', platforms: ['facebook'], mediaUrls: [VIDEO] });

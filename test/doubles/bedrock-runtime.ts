@@ -16,13 +16,14 @@ import {
   type Http2Session,
 } from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import type { StopReason } from '@aws-sdk/client-bedrock-runtime';
 const { floor } = Math;
 
 type BedrockReply =
   /** Good hooks (default count: what the prompt asked for), optionally fenced or with extra items. */
-  | { kind: 'hooks'; hooks?: Array<{ text: string; format: string }>; count?: number; fenced?: boolean; stopReason?: string }
+  | { kind: 'hooks'; hooks?: Array<{ text: string; format: string }>; count?: number; fenced?: boolean; stopReason?: StopReason }
   /** Any assistant text. */
-  | { kind: 'text'; text: string; stopReason?: string }
+  | { kind: 'text'; text: string; stopReason?: StopReason }
   /** A service error, e.g. ThrottlingException 429, AccessDeniedException 403. */
   | { kind: 'error'; type: string; status: number; message?: string }
   /** A raw HTTP answer (e.g. a body that is not JSON). */
@@ -69,7 +70,7 @@ export function sampleHooks(product: string, count: number): Array<{ text: strin
   }));
 }
 
-function converseAnswer(text: string, stopReason = 'end_turn'): string {
+function converseAnswer(text: string, stopReason: StopReason = 'end_turn'): string {
   return JSON.stringify({
     output: { message: { role: 'assistant', content: [{ text }] } },
     stopReason,

@@ -20,6 +20,9 @@
  * fetched at submit as fal would, and a motion reference outside Kling's limits fails at the result.
  * Text-to-speech models answer `audio` (a WAV of a voice-band tone, 2.5 s), lip-sync models a 5 s
  * video whose sound is such a tone (what the speech over the reaction comes back as).
+ * `deliverWebhook` POSTs a job's webhook body (OK or ERROR) to the `fal_webhook` URL it was
+ * submitted with. Every answer and webhook body is held to fal's published shapes in
+ * test/contract/provider-schemas.test.ts.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
@@ -104,6 +107,12 @@ export interface FalDouble {
   complete(requestId: string): void;
   /** The body fal would POST to the job's webhook. */
   webhookBody(requestId: string, status?: 'OK' | 'ERROR'): Record<string, unknown>;
+  /**
+   * POSTs that body, as JSON, to the `fal_webhook` URL the job was submitted with, as fal does when
+   * a request ends (no signature headers: the double has no fal key to sign with). Answers the
+   * receiver's HTTP status; throws when the job had no webhook.
+   */
+  deliverWebhook(requestId: string, status?: 'OK' | 'ERROR'): Promise<number>;
   /** Requests matching a route. */
   calls(route: FalRoute): RecordedRequest[];
   reset(): void;
@@ -256,6 +265,19 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
     return { video: { url, content_type: 'video/mp4', file_name: `${job.id}.mp4`, file_size: 12345 } };
   };
 
+  /** The body fal POSTs to a job's webhook when it ends. */
+  const webhookBody = (requestId: string, status: 'OK' | 'ERROR' = 'OK'): Record<string, unknown> => {
+    const job = jobs.get(requestId);
+    return {
+      request_id: requestId,
+      gateway_request_id: requestId,
+      status,
+      payload: status === 'OK' && job ? output(job) : { detail: [{ loc: ['body'], msg: 'generation failed', type: 'runtime_error' }] },
+      // fal's WebHookResponse: `error` is never present on OK.
+      ...(status === 'OK' ? {} : { error: 'Invalid status code: 422' }),
+    };
+  };
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', baseUrl);
     const body = await readBody(req);
@@ -360,7 +382,10 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
     }
 
     if (route === 'status') {
-      if (job.cancelled) return send(res, 200, { status: 'COMPLETED', request_id: job.id, response_url: `${baseUrl}/${job.app}/requests/${job.id}` }, idHeader);
+      // Every status answer carries the request's three URLs, as fal's client types them (QueueStatus).
+      const root = `${baseUrl}/${job.app}/requests/${job.id}`;
+      const urls = { request_id: job.id, response_url: root, status_url: `${root}/status`, cancel_url: `${root}/cancel` };
+      if (job.cancelled) return send(res, 200, { status: 'COMPLETED', ...urls, logs: [] }, idHeader);
       const statuses = job.script.statuses;
       const status = job.completed ? 'COMPLETED' : statuses[min(job.polls, statuses.length - 1)]!;
       job.polls += 1;
@@ -369,11 +394,11 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
         status === 'IN_QUEUE'
           ? { queue_position: max(0, 3 - job.polls) }
           : status === 'IN_PROGRESS'
-            ? { logs: [{ message: `step ${job.polls}`, level: 'INFO', timestamp: new Date().toISOString() }] }
-            : {};
+            ? { logs: [{ message: `step ${job.polls}`, level: 'INFO', source: 'USER', timestamp: new Date().toISOString() }] }
+            : { logs: [], metrics: { inference_time: 1.5 } };
       // fal answers 202 while a request waits or runs, 200 once it is done.
       const httpStatus = status === 'IN_QUEUE' || status === 'IN_PROGRESS' ? 202 : 200;
-      return send(res, httpStatus, { status, request_id: job.id, response_url: `${baseUrl}/${job.app}/requests/${job.id}`, ...extra }, idHeader);
+      return send(res, httpStatus, { status, ...urls, ...extra }, idHeader);
     }
 
     // result
@@ -415,15 +440,13 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
       if (!job) throw new Error(`no job ${requestId}`);
       job.completed = true;
     },
-    webhookBody(requestId, status = 'OK') {
-      const job = jobs.get(requestId);
-      return {
-        request_id: requestId,
-        gateway_request_id: requestId,
-        status,
-        payload: status === 'OK' && job ? output(job) : { detail: [{ loc: ['body'], msg: 'generation failed', type: 'runtime_error' }] },
-        error: status === 'OK' ? null : 'Invalid status code: 422',
-      };
+    webhookBody,
+    async deliverWebhook(requestId, status = 'OK') {
+      const target = jobs.get(requestId)?.webhookUrl;
+      if (!target) throw new Error(`job ${requestId} was not submitted with a fal_webhook`);
+      const response = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(webhookBody(requestId, status)) });
+      await response.arrayBuffer();
+      return response.status;
     },
     calls(route) {
       return requests.filter((r) => routeOf(r.method, r.path) === route);

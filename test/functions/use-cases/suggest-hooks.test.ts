@@ -5,6 +5,8 @@ import { MemoryAccountStore } from '#test-doubles/memory/account-store';
 import { MemoryProductStore } from '#test-doubles/memory/product-store';
 import { MemoryRateLimiter } from '#test-doubles/memory/rate-limiter';
 import { testDependencies, testEngines } from '#test-support/wiring';
+import { createBedrockHookEngine } from '#adapters/engines/bedrock/hooks';
+import { startBedrockDouble, type BedrockDouble } from '#test-doubles/bedrock-runtime';
 
 const NOW = new Date('2026-03-01T10:00:00Z');
 const idea = (n: number): HookIdea => ({ text: `POV: idea ${n}`, format: 'pov' });
@@ -44,5 +46,52 @@ describe('suggestHooks', () => {
   test('a busy provider reads as upstream_unavailable with a retry hint', async () => {
     const { deps, accountId } = await setup(async () => Promise.reject(new EngineError('provider_unavailable', 'throttled')));
     await expect(suggestHooks(deps, { accountId, productId: 5 })).rejects.toMatchObject({ code: 'upstream_unavailable', headers: { 'retry-after': '60' } });
+  });
+});
+
+/**
+ * The Bedrock hook engine itself behind suggestHooks, its model a Converse double: what the API's
+ * caller sees when the model stops for a reason other than end_turn.
+ */
+describe('suggestHooks with the Bedrock engine, by the model\'s stop reason', () => {
+  let bedrock: BedrockDouble;
+  beforeAll(async () => {
+    bedrock = await startBedrockDouble();
+  });
+  afterAll(() => bedrock.close());
+  afterEach(() => bedrock.reset());
+
+  const bedrockEngine = () =>
+    createBedrockHookEngine({
+      endpoint: bedrock.endpoint,
+      region: 'us-east-1',
+      requestTimeoutMs: 2_000,
+      retryBackoff: { computeNextBackoffDelay: () => 0, setDelayBase: () => undefined },
+    });
+
+  test('max_tokens once: asked again with a larger budget, and the ideas come', async () => {
+    bedrock.enqueue({ kind: 'hooks', stopReason: 'max_tokens' });
+    const { deps, accountId } = await setup((product, options) => bedrockEngine().hookIdeas(product, options));
+    const answer = await suggestHooks(deps, { accountId, productId: 5 });
+    expect(answer.hooks).toHaveLength(HOOK_IDEAS_PER_REQUEST);
+    expect(answer.hooks[0]!.text).toContain('Glow Serum');
+    expect(bedrock.requests[1]!.body.inferenceConfig!.maxTokens).toBeGreaterThan(bedrock.requests[0]!.body.inferenceConfig!.maxTokens!);
+  });
+
+  test('max_tokens twice: 503 upstream_unavailable with a Retry-After, saying the answer was cut off', async () => {
+    bedrock.enqueue({ kind: 'hooks', stopReason: 'max_tokens' }, { kind: 'hooks', stopReason: 'max_tokens' });
+    const { deps, accountId } = await setup((product, options) => bedrockEngine().hookIdeas(product, options));
+    const error = await suggestHooks(deps, { accountId, productId: 5 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'upstream_unavailable', status: 503, expose: true, headers: { 'retry-after': '5' } });
+    expect((error as Error).message).toContain('cut off (max_tokens)');
+  });
+
+  test.each(['guardrail_intervened', 'content_filtered'] as const)('%s: 400 naming the product as what was refused, not retried', async (stopReason) => {
+    bedrock.enqueue({ kind: 'text', text: 'Sorry, the model cannot answer this.', stopReason });
+    const { deps, accountId } = await setup((product, options) => bedrockEngine().hookIdeas(product, options));
+    const error = await suggestHooks(deps, { accountId, productId: 5 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'bad_request', status: 400 });
+    expect((error as Error).message).toMatch(/^product was refused by the generation provider: flagged by the model's content filter; rephrase/);
+    expect(bedrock.requests).toHaveLength(1);
   });
 });

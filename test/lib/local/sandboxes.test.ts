@@ -680,6 +680,7 @@ describe('provider_b sandbox (Post for Me contract)', () => {
       error: null,
       details: expect.any(Object),
       platform_data: { id: expect.stringMatching(/^\d{19}$/), url: expect.stringContaining('https://www.tiktok.com/@tests.tiktok/video/') },
+      media: [expect.objectContaining({ url: expect.stringMatching(/^https:\/\//) })],
     });
     expect(byAccount[accounts.facebook].success).toBe(true);
     const one = await api('GET', `/v1/social-post-results/${byAccount[accounts.tiktok].id}`);
@@ -771,7 +772,7 @@ describe('provider_b sandbox (Post for Me contract)', () => {
       expect.objectContaining({ platform_post_id: expect.any(String), platform_url: expect.stringContaining('tiktok.com'), posted_at: expect.any(String), social_post_id: second.body.id }),
     );
     expect(plain.body.data[0].metrics).toBeUndefined();
-    expect(plain.body.meta).toEqual({ cursor: null, limit: 50, next: null, has_more: false });
+    expect(plain.body.meta).toEqual({ cursor: '', limit: 50, next: null, has_more: false });
 
     const withMetrics = await feedOf(mine.tiktok, '?expand=metrics');
     const tiktok = withMetrics.body.data[1].metrics;

@@ -56,6 +56,8 @@ export interface ProviderBResult {
   error: string | null;
   details: Record<string, unknown>;
   platform_data: { id?: string; url?: string };
+  /** The post's media as this result used them (Post for Me's schema requires the field, null allowed). */
+  media: Array<Record<string, unknown>> | null;
 }
 
 export interface StoredKey {
@@ -85,7 +87,9 @@ export interface StoredPost {
   mediaOk: boolean;
 }
 
-export interface StoredResult extends ProviderBResult {
+export interface StoredResult extends Omit<ProviderBResult, 'media'> {
+  /** Absent in state saved before results kept their media. */
+  media?: Array<Record<string, unknown>>;
   apiKey: string;
   platform: string;
   postedAt: number;

@@ -61,9 +61,11 @@ export function feed(s: ProviderBState, owner: StoredKey, accountId: string, url
     return {
       platform: r.platform,
       social_account_id: r.social_account_id,
+      platform_account_id: account.user_id,
       platform_post_id: r.platform_data.id!,
       platform_url: r.platform_data.url!,
       caption: post?.caption ?? '',
+      media: (post?.media ?? []).map((m) => ({ ...m })),
       posted_at: iso(r.postedAt),
       social_post_id: r.post_id,
       social_post_result_id: r.id,
@@ -72,7 +74,8 @@ export function feed(s: ProviderBState, owner: StoredKey, accountId: string, url
     };
   });
   const hasMore = offset + limit < items.length;
-  const nextCursor = hasMore ? Buffer.from(JSON.stringify({ o: offset + limit })).toString('base64url') : null;
+  // The last page's cursor is "" (the service sends `cursor || ''`), never null.
+  const nextCursor = hasMore ? Buffer.from(JSON.stringify({ o: offset + limit })).toString('base64url') : '';
   let next: string | null = null;
   if (nextCursor) {
     const nextUrl = new URL(url.pathname + url.search, s.origin);

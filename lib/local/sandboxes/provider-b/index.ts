@@ -46,14 +46,14 @@
  *   GET    /v1/social-post-results        ?post_id &social_account_id &platform (repeatable) &limit
  *                                          &offset → {data:[{id, post_id, social_account_id, success,
  *                                          error (string|null), details, platform_data:{id, url} ({}
- *                                          on failure)}], meta}
+ *                                          on failure), media}], meta}
  *   GET    /v1/social-post-results/{id}   one result; 404 "Result not found"
  *   GET    /v1/social-account-feeds/{account_id}  ?expand=metrics &limit (50, max 100) &cursor
  *                                          &social_post_id &platform_post_id &external_post_id
- *                                          → {data:[{platform, social_account_id, platform_post_id,
- *                                          platform_url, caption, posted_at, social_post_id,
- *                                          social_post_result_id, external_post_id, metrics?}],
- *                                          meta:{cursor (of the next page, or null), limit, next (URL
+ *                                          → {data:[{platform, social_account_id, platform_account_id,
+ *                                          platform_post_id, platform_url, caption, media, posted_at,
+ *                                          social_post_id, social_post_result_id, external_post_id,
+ *                                          metrics?}], meta:{cursor (of the next page, or ""), limit, next (URL
  *                                          or null), has_more}}; newest first; only successful copies
  *                                          published through the sandbox; metrics only with
  *                                          expand=metrics. Any failure (unknown or disconnected

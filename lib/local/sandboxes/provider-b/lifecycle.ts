@@ -36,6 +36,7 @@ export function settle(s: ProviderBState, post: StoredPost): StoredPost {
         error: reason,
         details: reason === null ? { posted_at: iso(at) } : { failed_at: iso(at) },
         platform_data: reason === null ? networkCopy(account, post.id) : {},
+        media: post.media.map((m) => ({ ...m })),
       };
       s.results.set(result.id, result);
     }
@@ -47,7 +48,7 @@ export function settle(s: ProviderBState, post: StoredPost): StoredPost {
   return post;
 }
 
-export const publicResult = ({ id, post_id, social_account_id, success, error, details, platform_data }: StoredResult): ProviderBResult => ({
+export const publicResult = ({ id, post_id, social_account_id, success, error, details, platform_data, media }: StoredResult): ProviderBResult => ({
   id,
   post_id,
   social_account_id,
@@ -55,6 +56,7 @@ export const publicResult = ({ id, post_id, social_account_id, success, error, d
   error,
   details: { ...details },
   platform_data: { ...platform_data },
+  media: media ? media.map((m) => ({ ...m })) : null,
 });
 
 export function view(s: ProviderBState, post: StoredPost): ProviderBPostView {

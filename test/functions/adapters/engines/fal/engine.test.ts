@@ -27,6 +27,9 @@ import { ensureBucket } from '#local/provision';
 import { sharedEndpoints, uniqueName } from '#test-support/services';
 import { startFalDouble, type FalDouble } from '#test-doubles/fal-queue';
 import { makeFixture } from '#test-support/media-fixtures';
+import { jobErrorOf, toPipelineError } from '#pipeline/errors';
+import { engineFailureToAppError } from '#use-cases/engine-failure';
+import { RETRYABLE_ERROR } from '#pipeline/steps';
 
 const BUCKET = uniqueName('fal-engine');
 const AVATAR_KEY = 'avatars/1/image.png';
@@ -181,6 +184,8 @@ describe('avatar from a prompt (FLUX schnell)', () => {
     expect(error.code).toBe('content_rejected');
     expect(await exists('avatars/3/image.png')).toBe(false);
     expect(double.calls('media')).toHaveLength(0);
+    // What POST /avatars answers: a 400 naming the prompt, not a server error.
+    expect(engineFailureToAppError(error, 'prompt')).toMatchObject({ code: 'bad_request', status: 400, message: expect.stringMatching(/^prompt was refused by the generation provider: flagged/) });
   });
 
   it('is configured from an environment (FAL_QUEUE_URL, FAL_KEY, FAL_POLL_INTERVAL_MS)', async () => {
@@ -377,5 +382,39 @@ describe('reaction from motion (Kling 2.6 motion control)', () => {
     expect(body.image_url).toMatch(/^data:image\/png;base64,/);
     expect(Buffer.from(body.image_url!.split(',')[1]!, 'base64').length).toBe(avatarBytes);
     expect(body.video_url).toContain('X-Amz-Signature=');
+  });
+});
+
+/**
+ * Generation failures as the job records them. fal's status enum ends at COMPLETED whatever came of
+ * the run: a failed generation is a COMPLETED request whose result is an error answer.
+ */
+describe('failed generations: the job outcome', () => {
+  /** The reaction's failure as the state machine's Catch hands it to MarkFailed, and the job error it becomes. */
+  async function jobOutcome(): Promise<{ retried: boolean; error: ReturnType<typeof jobErrorOf> }> {
+    const failed = toPipelineError(await failure(createFalReactionEngine(options()).reactionFromPrompt(avatar, 'shocked', { seed: 3, outputKey: 'reactions/failed.mp4' })), 'generation_failed');
+    return { retried: failed.name === RETRYABLE_ERROR, error: jobErrorOf({ Error: failed.name, Cause: failed.message }) };
+  }
+
+  it('a content-policy refusal fails the job as content_rejected, without retries', async () => {
+    double.script({
+      statuses: ['IN_QUEUE', 'COMPLETED'],
+      result: { status: 422, body: { detail: [{ loc: ['body', 'prompt'], msg: 'The prompt was flagged by the content checker', type: 'content_policy_violation' }] } },
+    });
+    const outcome = await jobOutcome();
+    expect(outcome).toEqual({ retried: false, error: { code: 'content_rejected', message: expect.stringContaining("flagged by the provider's safety filter (the prompt:") } });
+    expect(await exists('reactions/failed.mp4')).toBe(false);
+  });
+
+  it('an input the model cannot use fails the job as invalid_input, naming the field', async () => {
+    double.script({ statuses: ['COMPLETED'], result: { status: 422, body: { detail: [{ loc: ['body', 'start_image_url'], msg: 'No face detected in the image', type: 'value_error' }] } } });
+    const outcome = await jobOutcome();
+    expect(outcome).toEqual({ retried: false, error: { code: 'invalid_input', message: expect.stringContaining('No face detected') } });
+  });
+
+  it('a crash of the model (a 500 result) is retried by the state machine, then reads generation_failed', async () => {
+    double.script({ statuses: ['COMPLETED'], result: { status: 500, body: { detail: 'Internal server error' } } });
+    const outcome = await jobOutcome();
+    expect(outcome).toEqual({ retried: true, error: { code: 'generation_failed', message: expect.stringContaining('busy or down') } });
   });
 });
