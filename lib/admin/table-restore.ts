@@ -28,7 +28,7 @@ import {
   type DynamoDBClient,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
-import { TABLE_SCHEMA } from '#lib/table-schema';
+import { createTableInput, TABLE_SCHEMA } from '#lib/table-schema';
 
 type Item = Record<string, AttributeValue>;
 
@@ -95,31 +95,10 @@ async function readManifest(dir: string): Promise<ExportManifest> {
   return manifest as ExportManifest;
 }
 
-/** The stack's table schema (lib/table-schema.ts), on demand, with its keys-only stream; refuses a name in use. */
+/** The stack's table schema (lib/table-schema.ts), on demand, with its keys-only stream (gsi2's INCLUDE projection too); refuses a name in use. */
 async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
-  const { partitionKey, sortKey, globalIndexes } = TABLE_SCHEMA;
-  const attributes = new Set<string>([partitionKey, sortKey, ...globalIndexes.flatMap((g) => [g.partitionKey, g.sortKey])]);
   try {
-    await client.send(
-      new CreateTableCommand({
-        TableName: tableName,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
-        KeySchema: [
-          { AttributeName: partitionKey, KeyType: 'HASH' },
-          { AttributeName: sortKey, KeyType: 'RANGE' },
-        ],
-        GlobalSecondaryIndexes: globalIndexes.map((g) => ({
-          IndexName: g.name,
-          KeySchema: [
-            { AttributeName: g.partitionKey, KeyType: 'HASH' },
-            { AttributeName: g.sortKey, KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'ALL' },
-        })),
-        StreamSpecification: { StreamEnabled: true, StreamViewType: 'KEYS_ONLY' },
-      }),
-    );
+    await client.send(new CreateTableCommand(createTableInput(tableName, { keysOnlyStream: true })));
   } catch (error) {
     if (error instanceof ResourceInUseException) throw new Error(`table ${tableName} exists: a restore goes into a NEW table (pick another name)`, { cause: error });
     throw error;

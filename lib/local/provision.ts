@@ -9,12 +9,11 @@ import {
   ResourceNotFoundException,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
-  type GlobalSecondaryIndex,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import { BucketAlreadyExists, BucketAlreadyOwnedByYou, CreateBucketCommand, HeadBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 import { UPLOAD_CORS_RULE } from '#lib/upload-cors';
-import { TABLE_SCHEMA } from '#lib/table-schema';
+import { createTableInput, indexDefinition, TABLE_SCHEMA } from '#lib/table-schema';
 
 const credentials = (id: string) => ({ accessKeyId: id, secretAccessKey: id });
 
@@ -29,40 +28,14 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     } catch (error) {
       if (!(error instanceof ResourceNotFoundException)) throw error;
     }
-    const { partitionKey, sortKey, globalIndexes, ttlAttribute } = TABLE_SCHEMA;
-    const attributes = new Set<string>([partitionKey, sortKey, ...globalIndexes.flatMap((g) => [g.partitionKey, g.sortKey])]);
+    await client.send(new CreateTableCommand(createTableInput(tableName)));
     await client.send(
-      new CreateTableCommand({
-        TableName: tableName,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
-        KeySchema: [
-          { AttributeName: partitionKey, KeyType: 'HASH' },
-          { AttributeName: sortKey, KeyType: 'RANGE' },
-        ],
-        GlobalSecondaryIndexes: globalIndexes.map(indexDefinition),
-      }),
-    );
-    await client.send(
-      new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: ttlAttribute, Enabled: true } }),
+      new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TABLE_SCHEMA.ttlAttribute, Enabled: true } }),
     );
     return true;
   } finally {
     client.destroy();
   }
-}
-
-type IndexSchema = (typeof TABLE_SCHEMA.globalIndexes)[number];
-
-function indexDefinition(index: IndexSchema): GlobalSecondaryIndex {
-  return {
-    IndexName: index.name,
-    KeySchema: [
-      { AttributeName: index.partitionKey, KeyType: 'HASH' },
-      { AttributeName: index.sortKey, KeyType: 'RANGE' },
-    ],
-    Projection: index.projection.type === 'INCLUDE' ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.attributes] } : { ProjectionType: 'ALL' },
-  };
 }
 
 /** A data dir's table made before an index of the schema existed: the index is added (as a deploy adds it on AWS). */

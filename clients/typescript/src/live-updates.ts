@@ -84,7 +84,7 @@ function follow<T>(WebSocket: WebSocketConstructor, url: string, options: Follow
     socket.addEventListener('error', () => end(() => resolve(undefined)));
     socket.addEventListener('close', () => end(() => resolve(undefined)));
     socket.addEventListener('message', (event) => {
-      const message = parse(event.data);
+      const message = parseUpdateMessage(event.data);
       if (!message || (message.resource !== undefined && (message.resource !== options.resource || message.id !== options.id))) return;
       // An error about this record (not found, refused): polling gives the caller the API's own answer.
       if (message.type === 'error') return end(() => resolve(undefined));
@@ -96,18 +96,20 @@ function follow<T>(WebSocket: WebSocketConstructor, url: string, options: Follow
   });
 }
 
-interface Message {
+/** A server message as the socket sends it, fields unchecked: the readers look only at what they need. */
+export interface UpdateMessage {
   type?: string;
-  resource?: string;
+  resource?: LiveResource;
   id?: number;
   data?: unknown;
 }
 
-function parse(data: unknown): Message | undefined {
+/** A socket message's text as an object, or undefined for anything else (binary frames, bad JSON). */
+export function parseUpdateMessage(data: unknown): UpdateMessage | undefined {
   if (typeof data !== 'string') return undefined;
   try {
     const value: unknown = JSON.parse(data);
-    return typeof value === 'object' && value !== null ? (value as Message) : undefined;
+    return typeof value === 'object' && value !== null ? (value as UpdateMessage) : undefined;
   } catch {
     return undefined;
   }

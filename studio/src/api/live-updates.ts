@@ -4,7 +4,7 @@
  * opened again after a drop (a new ticket each time, waiting longer after each failure). A page asks
  * `isLive` whether its record's updates arrive here; while they do not, it polls as before.
  */
-import type { WebSocketConstructor, WebSocketLike } from '#client/live-updates';
+import { parseUpdateMessage, type WebSocketConstructor, type WebSocketLike } from '#client/live-updates';
 
 export type LiveResource = 'job' | 'product' | 'avatar';
 type Listener = (data: unknown) => void;
@@ -95,7 +95,7 @@ export class LiveUpdates {
   }
 
   private received(data: unknown): void {
-    const message = parse(data);
+    const message = parseUpdateMessage(data);
     if (!message?.resource || message.id === undefined) return;
     const key = keyOf(message.resource, message.id);
     if (message.type === 'error') {
@@ -155,21 +155,4 @@ const placeholder: WebSocketLike = { send: () => undefined, close: () => undefin
 function subscription(key: string) {
   const [resource, id] = key.split('#');
   return { action: 'subscribe', resource, id: Number(id) };
-}
-
-interface Message {
-  type?: string;
-  resource?: LiveResource;
-  id?: number;
-  data?: unknown;
-}
-
-function parse(data: unknown): Message | undefined {
-  if (typeof data !== 'string') return undefined;
-  try {
-    const value: unknown = JSON.parse(data);
-    return typeof value === 'object' && value !== null ? (value as Message) : undefined;
-  } catch {
-    return undefined;
-  }
 }

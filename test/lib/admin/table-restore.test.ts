@@ -116,6 +116,11 @@ describe('npm run restore: export, then restore into a new table', () => {
     expect(table.StreamSpecification).toMatchObject({ StreamEnabled: true, StreamViewType: 'KEYS_ONLY' });
     expect(table.DeletionProtectionEnabled).toBe(true);
     expect(table.GlobalSecondaryIndexes?.map((g) => g.IndexName)).toEqual(TABLE_SCHEMA.globalIndexes.map((g) => g.name));
+    // Each index projects what the stack's does (gsi2 only the attributes that never change), as the source table's.
+    const projections = (t: typeof table) => Object.fromEntries((t.GlobalSecondaryIndexes ?? []).map((g) => [g.IndexName, g.Projection]));
+    const sourceTable = (await client.send(new DescribeTableCommand({ TableName: source.table.name }))).Table!;
+    expect(projections(table)).toEqual(projections(sourceTable));
+    expect(projections(table).gsi2).toMatchObject({ ProjectionType: 'INCLUDE' });
     const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
     expect(ttl.TimeToLiveDescription).toMatchObject({ AttributeName: TABLE_SCHEMA.ttlAttribute, TimeToLiveStatus: 'ENABLED' });
   });
