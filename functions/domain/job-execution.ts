@@ -62,7 +62,7 @@ interface JobInternals {
 /** Requests of one round only: a regenerated round is new work and never reattaches to the last one. */
 export interface KeptProviderRequests {
   round: number;
-  slots: Record<string, { requestId: string; statusUrl: string; responseUrl: string; cancelUrl: string }>;
+  slots: Record<string, { requestId: string; statusUrl: string; responseUrl: string; cancelUrl: string; submittedAt?: string }>;
 }
 
 interface JobOutput {
