@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { REFERENCE_CLIP_LIMITS } from '#ports/reference-resolver';
-import { isEngineError, type AvatarRef, type GenerationOptions } from '#ports/engine';
+import { isEngineError, isProviderPending, type AvatarRef, type GenerationOptions } from '#ports/engine';
 import type { Dependencies } from '#ports/dependencies';
 import { captionOf, jobObjectKeys, soundOfJob } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
@@ -15,19 +15,30 @@ import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 import { generateWithFace } from './reaction-face';
 import { jobRequestLog } from '#pipeline/provider-requests';
+import { callbackFor } from '#pipeline/provider-callback';
 import { engineRequestOf } from '#domain/test-mode';
 
-type GenerateDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'engines' | 'references' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'faces'>;
+type GenerateDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'engines' | 'references' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'faces' | 'providerCallbackUrl'>;
 
-export async function generateReaction(payload: StepPayload, deps: GenerateDeps, signal?: AbortSignal): Promise<void> {
+/** What IsGenerated reads: whether the round waits for its provider's webhook at AwaitProvider. */
+export interface GenerationAnswer {
+  awaiting_provider: boolean;
+}
+
+const GENERATED: GenerationAnswer = { awaiting_provider: false };
+
+export async function generateReaction(payload: StepPayload, deps: GenerateDeps, signal?: AbortSignal): Promise<GenerationAnswer> {
   let job = await activeJob(deps, payload);
   // A reuse job's clip is the saved one, recorded by prepare. Passing it through here, rather than
   // branching around this state, keeps one state transition off every generated job's bill.
-  if (!job || job.method === 'reuse') return;
+  if (!job || job.method === 'reuse') return GENERATED;
   const { avatar } = await requireInputs(deps, job);
   // A hosted engine is handed the portrait: a stock one is drawn here if this stack never listed avatars yet.
   if (avatar?.stock) await deps.stockAvatars.ensureImages();
-  job = await enterStep(deps, job, 'generate_reaction', 'generating_reaction', { reaction: null, preview: null });
+  // Waiting by callback: the round's secret is kept (with the step's entry, no extra write) before anything is submitted.
+  const byCallback = callbackFor(deps, job);
+  job = await enterStep(deps, job, 'generate_reaction', 'generating_reaction', { reaction: null, preview: null, ...(byCallback ? { provider_wait: byCallback.wait } : {}) });
+  const callback = byCallback?.callback;
   const keys = jobObjectKeys(job.account_id, job.id, job.regenerations);
   const watch = watchInputs(deps, job, signal);
   const requests = jobRequestLog(deps, job);
@@ -39,10 +50,10 @@ export async function generateReaction(payload: StepPayload, deps: GenerateDeps,
     const auto = job.mode === 'auto';
     const motion = job.method === 'motion' ? { avatar: avatarRefOf(requireAvatar(job, avatar)), referenceKey: await referenceKeyOf(deps, job, watch.signal) } : null;
     const clip = await generateWithFace(deps, job.seed, async (seed) => {
-      const options = { seed, outputKey: keys.reaction, signal: watch.signal, caption: auto ? captionOf(job) : null, posterKey: auto ? keys.poster : undefined, voiceLine: soundOfJob(job).voiceLine, requests };
+      const options = { seed, outputKey: keys.reaction, signal: watch.signal, caption: auto ? captionOf(job) : null, posterKey: auto ? keys.poster : undefined, voiceLine: soundOfJob(job).voiceLine, requests, callback };
       return motion
         ? engine.reactionFromMotion(motion.avatar, motion.referenceKey, options)
-        : engine.reactionFromPrompt(await avatarForPrompt(deps, job, avatar, { seed, signal: watch.signal, requests }), job.prompt ?? '', options);
+        : engine.reactionFromPrompt(await avatarForPrompt(deps, job, avatar, { seed, signal: watch.signal, requests, callback }), job.prompt ?? '', options);
     });
     await saveProgress(deps, job, {
       reaction: {
@@ -59,11 +70,14 @@ export async function generateReaction(payload: StepPayload, deps: GenerateDeps,
       },
     });
   } catch (error) {
+    // Submitted and kept: the execution parks until the webhook, and this step reattaches then.
+    if (isProviderPending(error) && !watch.inputGone()) return { awaiting_provider: true };
     // A generation stopped because an input was deleted says so, not "cancelled".
     throw toPipelineError(watch.inputGone() ?? error, 'generation_failed');
   } finally {
     watch.stop();
   }
+  return GENERATED;
 }
 
 const INPUT_CHECK_MS = 2000;
@@ -116,7 +130,7 @@ async function avatarForPrompt(
   deps: GenerateDeps,
   job: StoredJob,
   avatar: Avatar | null,
-  generation: Pick<GenerationOptions, 'seed' | 'signal' | 'requests'>,
+  generation: Pick<GenerationOptions, 'seed' | 'signal' | 'requests' | 'callback'>,
 ): Promise<AvatarRef> {
   if (avatar) return avatarRefOf(avatar);
   const made = await (await deps.engines.avatar(engineRequestOf(job.account_id))).avatarFromPrompt(job.prompt ?? '', {
