@@ -19,7 +19,9 @@
  * details, NSFW flags) and which media file is served. With `fetchInputs` on, the inputs' URLs are
  * fetched at submit as fal would, and a motion reference outside Kling's limits fails at the result.
  * Text-to-speech models answer `audio` (a WAV of a voice-band tone, 2.5 s), lip-sync models a 5 s
- * video whose sound is such a tone (what the speech over the reaction comes back as).
+ * video whose sound is such a tone (what the speech over the reaction comes back as). With
+ * `runOnTheirOwn`, a job submitted with `?fal_webhook=` completes by itself and fal's webhook is
+ * POSTed (redelivered on any answer but 2xx), as a job generating by callback meets fal.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
@@ -104,6 +106,15 @@ export interface FalDouble {
   complete(requestId: string): void;
   /** The body fal would POST to the job's webhook. */
   webhookBody(requestId: string, status?: 'OK' | 'ERROR'): Record<string, unknown>;
+  /**
+   * Jobs submitted with `?fal_webhook=` from now on run on their own, as on fal where nobody polls:
+   * each completes `afterMs` after its submit and its webhook is POSTed, again on any answer but 2xx
+   * (fal redelivers for 2 h; here every 50 ms, at most 200 times). `webhook: false` completes them
+   * and never calls back (a lost webhook). null: they wait for polls or `complete`, as before.
+   */
+  runOnTheirOwn(options: { afterMs: number; webhook?: boolean } | null): void;
+  /** Each webhook POST made, with the answer's status (0: no answer). */
+  deliveries: { requestId: string; url: string; status: number }[];
   /** Requests matching a route. */
   calls(route: FalRoute): RecordedRequest[];
   reset(): void;
@@ -325,6 +336,7 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
         runErrors: [],
       };
       jobs.set(id, job);
+      if (onTheirOwn && job.webhookUrl) runAlone(job, onTheirOwn);
       if (fetchInputs) {
         for (const [field, value] of Object.entries(job.input)) {
           if (typeof value !== 'string' || !/^https?:/.test(value)) continue;
@@ -385,6 +397,42 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
     return send(res, 200, output(job), idHeader);
   }
 
+  let onTheirOwn: { afterMs: number; webhook?: boolean } | null = null;
+  const deliveries: FalDouble['deliveries'] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const later = (ms: number, then: () => void) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      then();
+    }, ms);
+    timers.add(timer);
+  };
+  function runAlone(job: DoubleJob, how: { afterMs: number; webhook?: boolean }) {
+    later(how.afterMs, () => {
+      if (job.cancelled) return;
+      job.completed = true;
+      if (how.webhook !== false) void deliver(job, 0);
+    });
+  }
+  async function deliver(job: DoubleJob, attempt: number): Promise<void> {
+    const answered = await fetch(job.webhookUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(webhookBodyOf(job.id)) }).then(
+      async (r) => (await r.arrayBuffer(), r.status),
+      () => 0,
+    );
+    deliveries.push({ requestId: job.id, url: job.webhookUrl!, status: answered });
+    if ((answered < 200 || answered > 299) && attempt < 200 && jobs.get(job.id) === job) later(50, () => void deliver(job, attempt + 1));
+  }
+  function webhookBodyOf(requestId: string, status: 'OK' | 'ERROR' = 'OK') {
+    const job = jobs.get(requestId);
+    return {
+      request_id: requestId,
+      gateway_request_id: requestId,
+      status,
+      payload: status === 'OK' && job ? output(job) : { detail: [{ loc: ['body'], msg: 'generation failed', type: 'runtime_error' }] },
+      error: status === 'OK' ? null : 'Invalid status code: 422',
+    };
+  }
+
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) send(res, 500, { detail: `double failed: ${String(error)}` });
@@ -415,16 +463,11 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
       if (!job) throw new Error(`no job ${requestId}`);
       job.completed = true;
     },
-    webhookBody(requestId, status = 'OK') {
-      const job = jobs.get(requestId);
-      return {
-        request_id: requestId,
-        gateway_request_id: requestId,
-        status,
-        payload: status === 'OK' && job ? output(job) : { detail: [{ loc: ['body'], msg: 'generation failed', type: 'runtime_error' }] },
-        error: status === 'OK' ? null : 'Invalid status code: 422',
-      };
+    webhookBody: webhookBodyOf,
+    runOnTheirOwn(options) {
+      onTheirOwn = options;
     },
+    deliveries,
     calls(route) {
       return requests.filter((r) => routeOf(r.method, r.path) === route);
     },
@@ -434,8 +477,13 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
       faults = [];
       script = {};
       fetchInputs = false;
+      onTheirOwn = null;
+      deliveries.length = 0;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
     },
     async close() {
+      for (const timer of timers) clearTimeout(timer);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
