@@ -179,6 +179,8 @@ export interface AvatarEngine {
 
 export interface ReactionEngine {
   readonly name: string;
+  /** A hosted engine that can wait by callback (GenerationOptions.callback); others generate in the call. */
+  readonly callsBack?: boolean;
   reactionFromPrompt(avatar: AvatarRef, prompt: string, options: GenerationOptions): Promise<ReactionClip>;
   /** `referenceKey` is a clip in the blob store (uploaded, or fetched from an allowed link). */
   reactionFromMotion(avatar: AvatarRef, referenceKey: string, options: GenerationOptions): Promise<ReactionClip>;

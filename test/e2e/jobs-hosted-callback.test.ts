@@ -32,6 +32,7 @@ beforeAll(async () => {
       });
       const hosted: ReactionEngine = {
         name: real.name,
+        callsBack: real.callsBack,
         reactionFromPrompt: (avatar, prompt, options) =>
           real.reactionFromPrompt(avatar, prompt, options).catch((error: unknown) => {
             if (isProviderPending(error) && crashOnce.delete(prompt)) throw new EngineError('provider_unavailable', 'the step died after keeping its request', { retryable: true });

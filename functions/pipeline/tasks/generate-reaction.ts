@@ -2,6 +2,9 @@
  * GenerateReaction: the round's reaction clip from the engine. Prompt jobs without an avatar get a
  * person drawn from the prompt first; motion jobs animate it with their stored reference clip. A clip
  * whose engine does not say where the face is (a hosted one) has it looked for (reaction-face.ts).
+ * A hosted engine that calls back (ReactionEngine.callsBack), on a stack with an address for its
+ * webhooks, waits by callback: the step answers awaiting_provider and the execution parks at
+ * AwaitProvider (await-provider.ts) until the webhook; the next entry reattaches to the kept requests.
  */
 import { join } from 'node:path';
 import { REFERENCE_CLIP_LIMITS } from '#ports/reference-resolver';
@@ -35,15 +38,17 @@ export async function generateReaction(payload: StepPayload, deps: GenerateDeps,
   const { avatar } = await requireInputs(deps, job);
   // A hosted engine is handed the portrait: a stock one is drawn here if this stack never listed avatars yet.
   if (avatar?.stock) await deps.stockAvatars.ensureImages();
+  const engine = await deps.engines.reaction(engineRequestOf(job.account_id)).catch((error: unknown) => {
+    throw toPipelineError(error, 'generation_failed');
+  });
   // Waiting by callback: the round's secret is kept (with the step's entry, no extra write) before anything is submitted.
-  const byCallback = callbackFor(deps, job);
+  const byCallback = engine.callsBack ? callbackFor(deps, job) : null;
   job = await enterStep(deps, job, 'generate_reaction', 'generating_reaction', { reaction: null, preview: null, ...(byCallback ? { provider_wait: byCallback.wait } : {}) });
   const callback = byCallback?.callback;
   const keys = jobObjectKeys(job.account_id, job.id, job.regenerations);
   const watch = watchInputs(deps, job, signal);
   const requests = jobRequestLog(deps, job);
   try {
-    const engine = await deps.engines.reaction(engineRequestOf(job.account_id));
     // An auto job's clip is its finished segment: the caption is burnt in while the engine encodes, so
     // the reaction is encoded once. A preview's clip stays clean: it may be saved, reused or re-captioned.
     // ...and it opens the finished video as it is, so its poster can be written on the way too.

@@ -235,6 +235,7 @@ export function createFalReactionEngine(options: FalEngineOptions): ReactionEngi
 
   return {
     name: FAL_ENGINE_NAME,
+    callsBack: true,
     async reactionFromPrompt(avatar: AvatarRef, prompt: string, generation: GenerationOptions): Promise<ReactionClip> {
       const input = {
         prompt: reactionPrompt(prompt, { speaking: !!generation.voiceLine?.trim() }),
