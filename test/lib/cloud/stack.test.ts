@@ -745,6 +745,19 @@ describe('the job state machine', () => {
     expect(actions.filter((a) => !/^states:(StartExecution|SendTask(Success|Failure|Heartbeat))$/.test(a))).toEqual([]);
   });
 
+  test("hosted engines by callback: fal's webhook route reaches the videos function, which may answer task tokens of the state machine only; the render function names the API's address", () => {
+    const route = routeWithKey('POST /api/v1/engines/fal/callbacks/{ticket}');
+    expect(routeTargetFunction(route)).toBe(groupFunctionId('videos'));
+    // No authorizer: the ticket (a secret drawn per job round) is what the caller proves itself with.
+    expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+    const answering = statementsOf(groupFunctionId('videos')).filter((s) => actionsOf(s).some((a) => a.startsWith('states:SendTask')));
+    expect(answering.length).toBeGreaterThan(0);
+    for (const s of answering) expect(referencedIds(s.Resource)).toEqual([stateMachineId()]);
+    const callbackUrl = functionProps(pipelineFunctionId('render')).Environment.Variables.PROVIDER_CALLBACK_URL;
+    expect(referencedIds(callbackUrl)).toEqual([ids.api.httpApi]);
+    expect(allowedActions(pipelineFunctionId('render'), 'states')).toEqual([]);
+  });
+
   test('no other function has any Step Functions permission or knows the state machine', () => {
     const declared = (g: HandlerGroup) => 'jobs' in HANDLER_GROUPS[g];
     expect(GROUPS.filter(declared)).toContain('videos');
