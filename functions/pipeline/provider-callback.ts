@@ -9,7 +9,7 @@ import { callbackTicket, providerWaitFor, type ProviderWait } from '#domain/prov
 import { API_PREFIX } from '#functions/routes';
 
 /** Where fal's completion webhook for a job goes (routes.ts: POST /engines/fal/callbacks/{ticket}). */
-export const falCallbackPath = (ticket: string) => `${API_PREFIX}/engines/fal/callbacks/${ticket}`;
+const falCallbackPath = (ticket: string) => `${API_PREFIX}/engines/fal/callbacks/${ticket}`;
 
 /**
  * The round's provider wait and the callback a hosted engine is given, or nothing where the stack has

@@ -16,6 +16,7 @@ import { standInFor } from '#test-support/layer-trees';
 import { API_FUNCTION_SIZES, FACE_CHECK_FUNCTION_SIZE, PIPELINE_FUNCTION_SIZES, WORKER_FUNCTION_SIZES } from '#cloud/function-sizes';
 import { FACE_CHECK_FUNCTION } from '#cloud/face-check';
 import { FACE_CHECK_FUNCTION_ENV } from '#adapters/lambda/face-check-protocol';
+import { PROVIDER_CALLBACK_ENV } from '#cloud/provider-callbacks';
 
 const GROUPS = Object.keys(HANDLER_GROUPS) as HandlerGroup[];
 const PIPELINE = Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[];
@@ -753,7 +754,7 @@ describe('the job state machine', () => {
     const answering = statementsOf(groupFunctionId('videos')).filter((s) => actionsOf(s).some((a) => a.startsWith('states:SendTask')));
     expect(answering.length).toBeGreaterThan(0);
     for (const s of answering) expect(referencedIds(s.Resource)).toEqual([stateMachineId()]);
-    const callbackUrl = functionProps(pipelineFunctionId('render')).Environment.Variables.PROVIDER_CALLBACK_URL;
+    const callbackUrl = functionProps(pipelineFunctionId('render')).Environment.Variables[PROVIDER_CALLBACK_ENV];
     expect(referencedIds(callbackUrl)).toEqual([ids.api.httpApi]);
     expect(allowedActions(pipelineFunctionId('render'), 'states')).toEqual([]);
   });

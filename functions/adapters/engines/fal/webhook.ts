@@ -9,7 +9,8 @@
  * Idempotent per request_id: a redelivery is acknowledged and does nothing.
  *
  * A job waiting by callback (GenerationOptions.callback) is resumed by the same body at its own route
- * (use-cases/provider-callback.ts), which parses it with parseFalWebhook.
+ * (use-cases/provider-callback.ts, domain/schemas/provider-callback.ts), where the URL's ticket
+ * proves the caller.
  */
 import * as z from 'zod/mini';
 import { ENGLISH_ERRORS } from './errors';
@@ -29,7 +30,7 @@ export type FalWebhookOutcome =
 type Waiter = () => void;
 
 /** A webhook body (parsed JSON, or its raw text) as fal sends it, or why it is not one. */
-export function parseFalWebhook(body: unknown): { ok: true; requestId: string; status: 'OK' | 'ERROR' } | { ok: false; error: string } {
+function parseFalWebhook(body: unknown): { ok: true; requestId: string; status: 'OK' | 'ERROR' } | { ok: false; error: string } {
   let value = body;
   if (typeof body === 'string' || Buffer.isBuffer(body)) {
     try {
