@@ -1658,7 +1658,13 @@ export interface components {
              */
             reference_video?: Blob;
         };
-        /** @description fal.ai's completion webhook, as fal sends it (only what the service reads is listed) */
+        /**
+         * @description fal.ai's completion webhook, as fal sends it (only what the service reads is listed)
+         * @example {
+         *       "request_id": "764cabcf-b745-4b3e-ae38-1200304cf45b",
+         *       "status": "OK"
+         *     }
+         */
         FalCallback: {
             /** @description fal's request id: one of the job's submitted requests */
             request_id: string;
@@ -2523,7 +2529,13 @@ export interface components {
              */
             created_at: string;
         };
-        /** @description What the service did with a provider callback */
+        /**
+         * @description What the service did with a provider callback
+         * @example {
+         *       "received": true,
+         *       "result": "resumed"
+         *     }
+         */
         ProviderCallbackReceipt: {
             /**
              * @description Always true: the provider need not send it again
@@ -11457,6 +11469,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "received": true,
+                     *         "result": "resumed"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProviderCallbackReceipt"];
                     };
