@@ -8,7 +8,7 @@
  * an auto job measured on the local stack, 2026-11-28); what it does not measure is assumed here, each
  * number named and explained: the client's polling, cold starts, logs and traces, the table's storage
  * and its backups, the fixed resources the template holds (counted from it by the test), and what a
- * hosted engine's wait costs the render function.
+ * hosted engine's callback costs (no Lambda waits on the provider: it calls back).
  */
 import { AWS_PRICES } from './aws-prices';
 import { API_FUNCTION_SIZES, PIPELINE_FUNCTION_SIZES, SWEEPER_FUNCTION_SIZE, WEBHOOK_FUNCTION_SIZES } from '#cloud/function-sizes';
@@ -53,11 +53,12 @@ export const ASSUMED = {
   webhook: { dispatchS: 0.1, deliverS: 0.2, sqsRequests: 3, readUnits: 2, writeUnits: 3 },
   /**
    * Lambda bills the init of a cold start (since August 2025). A zip function inits in about 0.8 s,
-   * the render image in about 2.5 s (an image is pulled and started; nothing measured on AWS here).
+   * an image in about 2.5 s (it is pulled and started; nothing measured on AWS here): the render
+   * function, and the videos function that takes POST /videos, are images (they run ffmpeg).
    * At 1,000 videos a month (one every 43 minutes) every call of a job's three functions finds no
    * warm environment; at 100,000 (one every 26 s) one call in 20 does (scale-out and recycling).
    */
-  initS: { zip: 0.8, render: 2.5 },
+  initS: { zip: 0.8, image: 2.5 },
   coldShare: (videosPerMonth: number) => (videosPerMonth <= 1_000 ? 1 : 0.05),
   /** Structured logs per video (every invocation's lines), and per poll. */
   logBytesPerVideo: 30 * KB,
@@ -69,13 +70,26 @@ export const ASSUMED = {
   monthsOfRecords: 12,
   /** AWS Backup keeps 35 daily full copies; PITR bills the table's size. */
   backupCopies: 35,
-  /** The render and sample-demo images and their layers in CDK's asset repository. */
-  ecrGb: 1,
+  /**
+   * The six images (render, sample-demo, normalise-demo, products, music, videos; about 0.5 to 0.9 GB
+   * each, the base image's layers stored once) in CDK's asset repository.
+   */
+  ecrGb: 3,
   /** A sweep: 0.5 s at its memory and about 10 read units. */
   sweepS: 0.5,
   sweepReadUnits: 10,
-  /** A hosted engine's clip takes a minute or more (docs/engines.md); the render function waits for it at its memory. */
-  hostedWaitS: 90,
+  /** IsGenerated, the Choice after GenerateReaction: added to the machine after the bench ran, every job passes it once. */
+  isGeneratedTransitions: 1,
+  /**
+   * A hosted engine's clip takes a minute or more (docs/engines.md), and no Lambda waits for it: the
+   * execution parks at AwaitProvider (a task token) until fal's webhook (docs/decisions.md, hosted
+   * engines by callback). What the callback costs instead: three state transitions (AwaitProvider,
+   * GenerateReaction again, IsGenerated again), AwaitProvider's call of the steps function (100 ms),
+   * the webhook's API call (the videos function, 100 ms, one job read), and GenerateReaction's second
+   * call reattaching by request id (1 s at the render function's memory before it downloads the clip,
+   * as it would have after a wait), with a few more units for the token and the kept request.
+   */
+  hostedCallback: { transitions: 3, stepsCallS: 0.1, apiCallS: 0.1, renderReentryS: 1, readUnits: 3, writeUnits: 3 },
 } as const;
 
 /** What the template holds that bills by the month (the test counts them in the synthesised stack). */
@@ -126,7 +140,7 @@ export function monthlyCost({ videosPerMonth: n, notify, engine }: Scenario): Co
         (lambda(m.pipelineGbSeconds, m.pipelineInvocations) +
           lambda(a.apiCalls * a.apiCallS * VIDEOS_GB, a.apiCalls) +
           a.apiCalls * P.httpApiRequest +
-          m.stateTransitions * P.stateTransition +
+          (m.stateTransitions + a.isGeneratedTransitions) * P.stateTransition +
           dynamo(m.dynamoReadUnits, m.dynamoWriteUnits) +
           m.s3ClassA * P.s3ClassA +
           m.s3ClassB * P.s3ClassB),
@@ -148,15 +162,27 @@ export function monthlyCost({ videosPerMonth: n, notify, engine }: Scenario): Co
         },
     {
       item: "Cold starts: init billed (each job's three calls cold at 1k a month, 1 in 20 at 100k)",
-      usd: n * cold * lambda(a.initS.render * RENDER_GB + a.initS.zip * gb(PIPELINE_FUNCTION_SIZES.steps.memoryMb) + a.initS.zip * VIDEOS_GB, 0),
+      usd: n * cold * lambda(a.initS.image * RENDER_GB + a.initS.zip * gb(PIPELINE_FUNCTION_SIZES.steps.memoryMb) + a.initS.image * VIDEOS_GB, 0),
     },
     { item: 'Logs and traces: CloudWatch Logs ingestion, X-Ray (API calls and the execution)', usd: n * ((a.logBytesPerVideo / GB) * P.logsIngestedGb + (a.apiCalls + 1) * P.xrayTrace) },
     { item: `Table: a year of records, PITR, ${a.backupCopies} daily backups`, usd: tableGb * (P.dynamoGbMonth + P.pitrGbMonth + a.backupCopies * P.backupGbMonth) },
-    { item: `Hosted engine: the render function waits ${a.hostedWaitS} s at ${PIPELINE_FUNCTION_SIZES.render.memoryMb} MB`, usd: engine === 'hosted' ? n * lambda(a.hostedWaitS * RENDER_GB, 0) : 0 },
+    { item: 'Hosted engine by callback: no Lambda waits on fal; AwaitProvider, the webhook, GenerateReaction again', usd: engine === 'hosted' ? n * hostedCallbackUsd() : 0 },
   ];
 }
 
 export const total = (items: readonly CostItem[]) => items.reduce((sum, i) => sum + i.usd, 0);
+/** What one hosted video's callback costs beyond the local engine's path (ASSUMED.hostedCallback); inference not included. */
+function hostedCallbackUsd(): number {
+  const c = ASSUMED.hostedCallback;
+  return (
+    lambda(c.stepsCallS * gb(PIPELINE_FUNCTION_SIZES.steps.memoryMb) + c.apiCallS * VIDEOS_GB + c.renderReentryS * RENDER_GB, 3) +
+    P.httpApiRequest +
+    c.transitions * P.stateTransition +
+    dynamo(c.readUnits, c.writeUnits) +
+    P.xrayTrace
+  );
+}
+
 /** The month's bill over its videos; undefined at none. */
 export const perVideo = (scenario: Scenario) => (scenario.videosPerMonth > 0 ? total(monthlyCost(scenario)) / scenario.videosPerMonth : undefined);
 
@@ -174,7 +200,7 @@ export function costTableMarkdown(): string {
   const base = (videosPerMonth: number): Scenario => ({ videosPerMonth, notify: 'poll', engine: 'local' });
   const columns = VOLUMES.map((v) => monthlyCost(base(v)));
   const header = `| a month, local engine, the studio polling | ${VOLUMES.map((v) => `${v.toLocaleString('en-US')} videos`).join(' | ')} |`;
-  // A line no column pays (the hosted wait, with the local engine) is left out.
+  // A line no column pays (the hosted callback, with the local engine) is left out.
   const rows = columns[0]!.flatMap((line, i) => (columns.some((c) => c[i]!.usd > 0) ? [`| ${line.item} | ${columns.map((c) => usd(c[i]!.usd)).join(' | ')} |`] : []));
   const per = (s: Scenario) => {
     const value = perVideo(s);
@@ -187,7 +213,7 @@ export function costTableMarkdown(): string {
     `| **Total** | ${columns.map((c) => `**${usd(total(c))}**`).join(' | ')} |`,
     `| **Per video** | ${VOLUMES.map((v) => `**${per(base(v))}**`).join(' | ')} |`,
     `| Per video with the webhook instead of polling | ${VOLUMES.map((v) => per({ ...base(v), notify: 'webhook' })).join(' | ')} |`,
-    `| Per video with a hosted engine (its wait; inference not included) | ${VOLUMES.map((v) => per({ ...base(v), engine: 'hosted' })).join(' | ')} |`,
+    `| Per video with a hosted engine (by callback; inference not included) | ${VOLUMES.map((v) => per({ ...base(v), engine: 'hosted' })).join(' | ')} |`,
     '',
     `| keeping a video its plan's retention (S3 Standard, ${(MEASURED_VIDEO.fileBytes / MB).toFixed(1)} MB) | ${PLAN_NAMES.join(' | ')} |`,
     `|---|${PLAN_NAMES.map(() => '---:').join('|')}|`,

@@ -53,6 +53,8 @@ export interface Settings {
   studioUrl?: string;
   /** Where live-update sockets connect (UPDATES_URL): set by the stack for the function that issues their tickets. */
   updatesUrl?: string;
+  /** The API's address for hosted engines' webhooks (PROVIDER_CALLBACK_URL): set by the stack for the render function (Dependencies.providerCallbackUrl). */
+  providerCallbackUrl?: string;
   /**
    * Stripe, for paid plans (STRIPE_SECRET_ID, STRIPE_PRICE_IDS): set by the stack for the billing
    * function when a Stripe secret is configured; unset, paid plans cannot be taken (docs/billing.md).
@@ -115,6 +117,7 @@ const LAMBDA_ENVIRONMENT = z.object({
   MAIL_FROM: optional(z.email()),
   STUDIO_URL: optional(z.url({ protocol: /^https?$/ })),
   UPDATES_URL: optional(z.url({ protocol: /^wss?$/ })),
+  PROVIDER_CALLBACK_URL: optional(z.url({ protocol: /^https?$/ })),
   STRIPE_SECRET_ID: optional(z.string()),
   STRIPE_PRICE_IDS: optional(z.string()),
 });
@@ -147,6 +150,7 @@ export function settingsFromEnv(env: Environment): Settings {
     mailFrom: vars.MAIL_FROM,
     studioUrl: vars.STUDIO_URL,
     updatesUrl: vars.UPDATES_URL,
+    providerCallbackUrl: vars.PROVIDER_CALLBACK_URL,
     stripe: stripeFromEnv(vars.STRIPE_SECRET_ID, vars.STRIPE_PRICE_IDS),
   };
 }

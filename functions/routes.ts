@@ -135,7 +135,7 @@ export const HANDLER_GROUPS = {
   },
   videos: {
     entry: 'functions/handlers/videos.ts',
-    description: 'video jobs (create, poll, approve, regenerate) and finished videos',
+    description: 'video jobs (create, poll, approve, regenerate), finished videos, and the hosted engine\'s callbacks that resume them',
     table: 'readwrite',
     bucket: 'readwrite',
     // Reference clips of jobs (an uploaded one moved out of uploads/); deleting a finished video.
@@ -364,6 +364,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   }),
 
   // Variant batches: many jobs of one product in one request (JSON only: a variant's clip is a direct upload).
+  // fal's completion webhook for a job generating by callback; the ticket is the job and its round's secret.
+  route('POST', '/engines/fal/callbacks/{ticket}', 'videos', 'falCallback', { ...PUBLIC, body: { accept: ['json'] }, maxBodyBytes: 64 * KB }),
   route('POST', '/videos/batch', 'videos', 'createBatch', { body: { accept: ['json'] }, idempotencyKey: 'use-case', query: ['dry_run'] }),
   route('GET', '/videos/batches/{id}', 'videos', 'getBatch'),
 

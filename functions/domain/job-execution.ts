@@ -8,6 +8,7 @@ import type { JobTake } from './takes';
 import type { CapacityWait } from './capacity-wait';
 import type { VideoRequest } from './schemas/video';
 import { JOB_STATE } from './job-states';
+import type { ProviderWait } from './provider-wait';
 
 /** The execution input: what every state can read. */
 export interface JobExecutionInput {
@@ -18,6 +19,11 @@ export interface JobExecutionInput {
 
 /** What approve and regenerate send back through the task token. */
 export type JobDecision = { action: 'approve' } | { action: 'regenerate'; regenerations: number };
+
+/** What a provider's webhook sends back through AwaitProvider's token: only that the execution may go on. */
+export interface ProviderReady {
+  action: 'provider_ready';
+}
 
 export interface HandedDecision {
   token: string;
@@ -57,12 +63,14 @@ interface JobInternals {
    * a GenerateReaction retried after its process died waits for them instead of paying again.
    */
   provider_requests?: KeptProviderRequests | null;
+  /** The round's wait on its hosted engine by callback (domain/provider-wait.ts). */
+  provider_wait?: ProviderWait | null;
 }
 
 /** Requests of one round only: a regenerated round is new work and never reattaches to the last one. */
 export interface KeptProviderRequests {
   round: number;
-  slots: Record<string, { requestId: string; statusUrl: string; responseUrl: string; cancelUrl: string }>;
+  slots: Record<string, { requestId: string; statusUrl: string; responseUrl: string; cancelUrl: string; submittedAt?: string }>;
 }
 
 interface JobOutput {

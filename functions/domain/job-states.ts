@@ -7,6 +7,8 @@
 export const JOB_STATE_NAMES = [
   'Start',
   'GenerateReaction',
+  'IsGenerated',
+  'AwaitProvider',
   'IsPreview',
   'RenderPreview',
   'ChargePreview',

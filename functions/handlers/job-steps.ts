@@ -3,6 +3,7 @@ import type { TasksOf } from '#pipeline/steps';
 import { prepare } from '#pipeline/tasks/prepare';
 import { chargePreview } from '#pipeline/tasks/charge-preview';
 import { awaitDecision } from '#pipeline/tasks/await-decision';
+import { awaitProvider } from '#pipeline/tasks/await-provider';
 import { finalize } from '#pipeline/tasks/finalize';
 import { markFailed } from '#pipeline/tasks/mark-failed';
 import { awaitCapacity } from '#pipeline/tasks/await-capacity';
@@ -11,11 +12,12 @@ import { lambdaDependencies } from '#wiring/lambda';
 import { withParts } from '#wiring/not-bundled';
 import { BlobStockAvatars } from '#adapters/samples/blob-stock-avatars';
 
-/** The bookkeeping steps (records, charges, the preview wait, failures): no media code in this bundle. */
+/** The bookkeeping steps (records, charges, the preview and provider waits, failures): no media code in this bundle. */
 export const tasks: TasksOf<'steps'> = {
   prepare,
   charge_preview: chargePreview,
   await_decision: (payload, deps) => awaitDecision(payload, deps),
+  await_provider: (payload, deps) => awaitProvider(payload, deps),
   finalize: (payload, deps) => finalize(payload, deps),
   mark_failed: markFailed,
   await_capacity: (payload, deps) => awaitCapacity(payload, deps),

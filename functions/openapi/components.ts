@@ -105,6 +105,13 @@ export const parameters = {
     description: 'A track id as GET /music lists it: a built-in slug (`sunny-pop`) or one of the account\'s own (`t12`); anything else of that shape, or another account\'s track, is 404',
     schema: { type: 'string', pattern: '^[a-z0-9-]{1,40}$' },
   },
+  CallbackTicket: {
+    name: 'ticket',
+    in: 'path',
+    required: true,
+    description: 'What the service put in the webhook URL it gave the provider: the job and a secret drawn for its round. Any other value is 404',
+    schema: { type: 'string', pattern: '^[1-9][0-9]{0,14}\\.[1-9][0-9]{0,14}\\.[A-Za-z0-9_-]{43}$' },
+  },
   DeliveryId: {
     name: 'delivery_id',
     in: 'path',

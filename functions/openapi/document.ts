@@ -125,6 +125,7 @@ function parametersOf(route: RouteDefinition) {
   if (route.path.includes('{webhook_id}')) list.push(paramRef('WebhookId'));
   if (route.path.includes('{delivery_id}')) list.push(paramRef('DeliveryId'));
   if (route.path.includes('{music_id}')) list.push(paramRef('MusicId'));
+  if (route.path.includes('{ticket}')) list.push(paramRef('CallbackTicket'));
   if (route.query?.includes('page')) list.push(paramRef('Page'), paramRef('PerPage'));
   if (route.query?.includes('before')) list.push(paramRef('Limit'), paramRef('Before'));
   if (route.query?.includes('after')) list.push(paramRef('Limit'), paramRef('After'));

@@ -16,6 +16,7 @@ import { avatarResponse, createAvatarFromUpload, createAvatarInput } from '#doma
 import { addMusicFromFile, addMusicFromUpload, deletedMusicResponse, musicTrackResponse } from '#domain/schemas/music';
 import { saveReactionInput, savedReactionResponse } from '#domain/schemas/reaction';
 import { approveVideoInput, regenerateVideoInput } from '#domain/schemas/video';
+import { falCallbackInput, providerCallbackResponse } from '#domain/schemas/provider-callback';
 import { createVideoBatchRequest, createVideoRequest } from '#domain/schemas/video-variants';
 import { jobResponse, takeResponse } from '#domain/schemas/job';
 import { videoBatchResponse } from '#domain/schemas/video-batch';
@@ -431,6 +432,15 @@ const CONTRACTS: Readonly<Record<ContractKey, RouteContract>> = {
     fields: stripeEventInput,
     responses: { 200: ok('Received', dataOf(stripeWebhookResponse)) },
     errors: ['not_found', 'upstream_unavailable'],
+  },
+
+  'POST /engines/fal/callbacks/{ticket}': {
+    summary: "fal.ai's completion webhook for a job generating on the hosted engine (fal calls this; the service gives it the URL)",
+    description:
+      "No credential: the ticket in the path names the job and carries a secret drawn for its round, which only the URL given to fal holds (anything else is 404, and nothing changes). It resumes the job's execution, which then asks fal for the result by the request id it kept; the body is never taken as the result. 409 while the step that submitted is still running: fal delivers again. A request the job no longer waits for is answered 200 with `result: ignored`.",
+    fields: falCallbackInput,
+    responses: { 200: ok('Received', dataOf(providerCallbackResponse)) },
+    errors: ['not_found', 'conflict', 'upstream_unavailable'],
   },
 
   'POST /auth/signup': {

@@ -178,17 +178,35 @@ const CAPACITY_RESULT_PATH = '$.capacity';
 /** Where WaitForCapacity reads its seconds. */
 const CAPACITY_WAIT_PATH = '$.capacity.wait_s';
 
+/**
+ * How long AwaitProvider waits for a hosted engine's webhook before GenerateReaction asks the provider
+ * itself (docs/decisions.md): longer than the longest generation the provider is given (the fal
+ * video limit, FAL_TIMEOUT_S, 600 s), so a request still running at the second look is past its
+ * limit and the job fails as timed out instead of waiting again.
+ */
+export const PROVIDER_WAIT_S = 660;
+
+/**
+ * The most AwaitProvider waits one round can have: every provider request of a round (an avatar, the
+ * reaction, its speech and its lip-sync, for each of the two seeds a faceless clip allows) ends one
+ * wait by its webhook and at most one by the timeout.
+ */
+const PROVIDER_WAITS_PER_ROUND = 16;
+
+/** Where GenerateReaction says whether it waits on its provider (IsGenerated reads it). */
+const GENERATION_RESULT_PATH = '$.generation';
+
 interface StepSpec {
   /** The ASL Task state that sends this step; the job records it as `resume_at` when the step starts. */
   state: JobStateName;
   fn: PipelineFunction;
   retry: RetryClass;
   /**
-   * A `.waitForTaskToken` Task: the step stores the token and the execution waits for a decision, up
-   * to the job's one preview deadline (TimeoutSecondsPath, DECISION_WAIT_PATH) instead of a fixed
-   * TimeoutSeconds.
+   * A `.waitForTaskToken` Task: the step stores the token and the execution waits. `decision`: for
+   * approve or regenerate, up to the job's one preview deadline (TimeoutSecondsPath,
+   * DECISION_WAIT_PATH); `provider`: for a hosted engine's webhook, PROVIDER_WAIT_S at most.
    */
-  waitsForToken?: true;
+  waitsForToken?: 'decision' | 'provider';
   /** Where the state puts the step's answer, when the machine reads it. */
   resultPath?: string;
 }
@@ -196,10 +214,11 @@ interface StepSpec {
 /** Each `step` value the ASL sends in a Task payload. */
 export const PIPELINE_STEPS = {
   prepare: { state: JOB_STATE.Start, fn: 'steps', retry: 'transient' },
-  generate_reaction: { state: JOB_STATE.GenerateReaction, fn: 'render', retry: 'transient' },
+  generate_reaction: { state: JOB_STATE.GenerateReaction, fn: 'render', retry: 'transient', resultPath: GENERATION_RESULT_PATH },
+  await_provider: { state: JOB_STATE.AwaitProvider, fn: 'steps', waitsForToken: 'provider', retry: 'transient' },
   render_preview: { state: JOB_STATE.RenderPreview, fn: 'render', retry: 'transient' },
   charge_preview: { state: JOB_STATE.ChargePreview, fn: 'steps', retry: 'transient', resultPath: DECISION_WAIT_RESULT_PATH },
-  await_decision: { state: JOB_STATE.AwaitDecision, fn: 'steps', waitsForToken: true, retry: 'transient' },
+  await_decision: { state: JOB_STATE.AwaitDecision, fn: 'steps', waitsForToken: 'decision', retry: 'transient' },
   compose: { state: JOB_STATE.Compose, fn: 'render', retry: 'transient' },
   await_capacity: { state: JOB_STATE.AwaitCapacity, fn: 'steps', retry: 'transient', resultPath: CAPACITY_RESULT_PATH },
   finalize: { state: JOB_STATE.Finalize, fn: 'steps', retry: 'transient' },
@@ -254,7 +273,7 @@ export interface StepPayload {
   step: PipelineStep;
   account_id: number;
   job_id: number;
-  /** await_decision only. */
+  /** await_decision and await_provider only. */
   task_token?: string;
   /** mark_failed only. */
   failure?: TaskFailure;
@@ -307,7 +326,8 @@ function capacityLoopWorstS(): number {
 export function executionWorstCaseS(): number {
   const calls = (step: PipelineStep) => worstAttemptsS(step, taskTimeoutS(step));
   const decisionRetriesS = worstAttemptsS('await_decision', taskTimeoutS('await_decision')) - taskTimeoutS('await_decision');
-  const round = calls('generate_reaction') + calls('render_preview') + calls('charge_preview') + DECISION_WAIT_MIN_S + decisionRetriesS;
+  const providerWaitsS = PROVIDER_WAITS_PER_ROUND * (worstAttemptsS('await_provider', PROVIDER_WAIT_S) + calls('generate_reaction'));
+  const round = calls('generate_reaction') + providerWaitsS + calls('render_preview') + calls('charge_preview') + DECISION_WAIT_MIN_S + decisionRetriesS;
   const rounds = JOB_LIMITS.maxRegenerations + 1;
   return calls('prepare') + rounds * round + PREVIEW_WAIT_MAX_S + calls('compose') + calls('finalize') + calls('mark_failed');
 }
@@ -361,10 +381,12 @@ export function jobDefinitionProblems(definition: JobDefinition, options: { time
     if (spec.resultPath !== undefined && state.ResultPath !== spec.resultPath) {
       problems.push(`Task ${name} has ResultPath ${String(state.ResultPath)}, the table says ${spec.resultPath}`);
     }
-    if (spec.waitsForToken) {
+    if (spec.waitsForToken === 'decision') {
       if (state.TimeoutSecondsPath !== DECISION_WAIT_PATH || state.TimeoutSeconds !== undefined) {
         problems.push(`Task ${name} must wait TimeoutSecondsPath ${DECISION_WAIT_PATH} (the job's preview deadline) and no TimeoutSeconds`);
       }
+    } else if (spec.waitsForToken === 'provider') {
+      problems.push(...providerWaitProblems(name, state, checkTimeouts));
     } else if (checkTimeouts && state.TimeoutSeconds !== taskTimeoutS(step)) {
       problems.push(`Task ${name} has TimeoutSeconds ${String(state.TimeoutSeconds)}, the table says ${taskTimeoutS(step)}`);
     }
@@ -372,6 +394,22 @@ export function jobDefinitionProblems(definition: JobDefinition, options: { time
   for (const step of Object.keys(PIPELINE_STEPS)) if (!sent.has(step)) problems.push(`no Task sends step ${step}`);
   const wait = definition.States[JOB_STATE.WaitForCapacity];
   if (wait && (wait.Type !== 'Wait' || wait.SecondsPath !== CAPACITY_WAIT_PATH)) problems.push(`${JOB_STATE.WaitForCapacity} must be a Wait of SecondsPath ${CAPACITY_WAIT_PATH}`);
+  return problems;
+}
+
+/**
+ * AwaitProvider waits PROVIDER_WAIT_S at most, then goes back to GenerateReaction, which asks the
+ * provider by the kept request id: a lost webhook ends there, never in a wait without end.
+ */
+function providerWaitProblems(name: string, state: JobDefinition['States'][string], checkTimeouts: boolean): string[] {
+  const problems: string[] = [];
+  if (state.TimeoutSecondsPath !== undefined || (checkTimeouts && state.TimeoutSeconds !== PROVIDER_WAIT_S)) {
+    problems.push(`Task ${name} must wait TimeoutSeconds ${PROVIDER_WAIT_S} (PROVIDER_WAIT_S), not a path`);
+  }
+  const [timeout] = state.Catch ?? [];
+  if (timeout?.ErrorEquals.join() !== 'States.Timeout' || timeout.Next !== JOB_STATE.GenerateReaction || timeout.ResultPath !== null) {
+    problems.push(`Task ${name} must first catch States.Timeout (ResultPath null) and go back to ${JOB_STATE.GenerateReaction}`);
+  }
   return problems;
 }
 

@@ -127,6 +127,12 @@ export interface Dependencies {
    * link point at its own site. A function: the local server knows its port only once it listens.
    */
   studioUrl: () => string;
+  /**
+   * The API's own address (origin, no path), where a hosted engine's webhooks reach it: set, a
+   * generation on such an engine waits by callback (domain/provider-wait.ts) and no Lambda waits on
+   * the provider; unset, the step waits for the provider itself.
+   */
+  providerCallbackUrl?: () => string | undefined;
   /** Where live-update sockets connect (UPDATES_URL on AWS: the WebSocket API's stage; the server's own address locally). */
   updatesUrl: () => string;
   /** The answers of creating POSTs sent with an Idempotency-Key, to give again to a repeat. */

@@ -127,7 +127,27 @@ export interface GenerationOptions {
    * instead of submitting, and paying for, the same work twice. Engines that submit nothing ignore it.
    */
   requests?: ProviderRequestLog;
+  /**
+   * Wait by callback instead of in this process (needs `requests`): a hosted engine submits with the
+   * provider's completion webhook pointing at `webhookUrl`, keeps the request, and throws
+   * ProviderPending instead of polling; the step is called again once the webhook (or the wait's
+   * timeout) resumes the execution, and then reattaches to the kept request by its id.
+   */
+  callback?: { webhookUrl: string };
 }
+
+/**
+ * A generation waiting on provider requests that run on (GenerationOptions.callback): not a failure.
+ * Nothing is cancelled; the requests are kept and a later call of the same generation reattaches.
+ */
+export class ProviderPending extends Error {
+  constructor(readonly requestIds: readonly string[]) {
+    super(`Waiting for the provider's requests ${requestIds.join(', ')}`);
+    this.name = 'ProviderPending';
+  }
+}
+
+export const isProviderPending = (error: unknown): error is ProviderPending => error instanceof ProviderPending;
 
 /** A request submitted to a hosted provider: what it takes to find it again from another process. */
 export interface ProviderRequest {
@@ -135,6 +155,8 @@ export interface ProviderRequest {
   statusUrl: string;
   responseUrl: string;
   cancelUrl: string;
+  /** When it was submitted (ISO 8601): a reattached request past its generation's limit is given up. */
+  submittedAt?: string;
 }
 
 /**
@@ -157,6 +179,8 @@ export interface AvatarEngine {
 
 export interface ReactionEngine {
   readonly name: string;
+  /** A hosted engine that can wait by callback (GenerationOptions.callback); others generate in the call. */
+  readonly callsBack?: boolean;
   reactionFromPrompt(avatar: AvatarRef, prompt: string, options: GenerationOptions): Promise<ReactionClip>;
   /** `referenceKey` is a clip in the blob store (uploaded, or fetched from an allowed link). */
   reactionFromMotion(avatar: AvatarRef, referenceKey: string, options: GenerationOptions): Promise<ReactionClip>;

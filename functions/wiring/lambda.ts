@@ -119,6 +119,7 @@ function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dep
       if (!settings.updatesUrl) throw new Error('environment variable UPDATES_URL is not set: only the function that issues live-update tickets gets it');
       return settings.updatesUrl;
     },
+    providerCallbackUrl: () => settings.providerCallbackUrl,
     apiRequestsPerMinute: settings.rateLimitPerMinute,
     // The state machine's AwaitDecision waits this long too.
     previewWaitS: settings.previewWaitS ?? PREVIEW_WAIT_MAX_S,

@@ -26,6 +26,7 @@ import { MediaDelivery } from './media-delivery';
 import { Workers } from './workers';
 import { Webhooks } from './webhooks';
 import { LiveUpdates, UPDATES_ENV } from './live-updates';
+import { nameProviderCallbacks } from './provider-callbacks';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { alarmEmailFromContext, Observability } from './observability';
 import { monthlyBudgetFromContext } from './cost-budget';
@@ -109,6 +110,8 @@ export class ReactionStudioStack extends Stack {
     });
     // The accounts function issues the tickets, naming where to connect.
     (this.api.functions.accounts as lambda.Function).addEnvironment(UPDATES_ENV.url, this.liveUpdates.url);
+    // A hosted engine's webhook resumes its job through the API: the render function names the address.
+    nameProviderCallbacks(this.jobs.functions.render, this.api.httpApi);
     this.observability = new Observability(this, 'Observability', {
       httpApi: this.api.httpApi,
       stateMachine: this.jobs.stateMachine,

@@ -26,6 +26,7 @@ import { JOB_STATE } from '#domain/job-states';
 import type { JobRunner } from '#ports/job-runner';
 import type { EndedExecution } from '#pipeline/execution-ended';
 import { STATE_OF_STEP, type JobDecision, type PipelineFunction, type StepPayload } from '#pipeline/steps';
+import type { ProviderReady } from '#domain/job-execution';
 import { executionKey } from './execution';
 import { RunningExecutions } from './executions';
 import { localJobMachine, type JobMachine } from './job-machine';
@@ -128,7 +129,7 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
       executions.launch(input, machine.startAt);
     },
 
-    async sendDecision(taskToken, decision: JobDecision) {
+    async sendDecision(taskToken, decision: JobDecision | ProviderReady) {
       executions.tokens.decide(taskToken, decision);
     },
 

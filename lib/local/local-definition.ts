@@ -94,9 +94,9 @@ export function loadLocalDefinition(definitionPath: string = JOB_STATE_MACHINE_F
     if ('HeartbeatSeconds' in state || 'HeartbeatSecondsPath' in state) {
       throw new Error(`${file}: state ${name}: HeartbeatSeconds is not supported by the local runner`);
     }
-    const spec: { fn: PipelineFunction; waitsForToken?: true } = PIPELINE_STEPS[step];
+    const spec: { fn: PipelineFunction; waitsForToken?: 'decision' | 'provider' } = PIPELINE_STEPS[step];
     const timeoutPath = state.TimeoutSecondsPath;
-    tasks[name] = { fn: spec.fn, step, waitsForToken: spec.waitsForToken === true, timeoutS: state.TimeoutSeconds, timeoutPath };
+    tasks[name] = { fn: spec.fn, step, waitsForToken: spec.waitsForToken !== undefined, timeoutS: state.TimeoutSeconds, timeoutPath };
     if (timeoutPath) {
       delete state.TimeoutSecondsPath;
       const withParameters = state as { Parameters?: Record<string, unknown> };

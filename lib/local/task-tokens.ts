@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { TaskTokenInvalid } from '#ports/job-runner';
 import type { JobDecision, StepPayload } from '#pipeline/steps';
+import type { ProviderReady } from '#domain/job-execution';
 import { deadlineTimer } from './deadline-timer';
 import type { Execution } from './execution';
 import { TOKEN_PLACEHOLDER } from './job-machine';
@@ -83,7 +84,7 @@ export class TaskTokens {
   }
 
   /** Sends a decision back to the wait holding `token`; throws TaskTokenInvalid when none does (any more). */
-  decide(token: string, decision: JobDecision): void {
+  decide(token: string, decision: JobDecision | ProviderReady): void {
     const wait = this.waits.get(token);
     if (!wait) throw new TaskTokenInvalid();
     this.waits.delete(token);

@@ -106,6 +106,8 @@ export function localDependencies(parts: LocalParts): Dependencies {
     mailer: parts.outbox,
     studioUrl: parts.studioUrl,
     updatesUrl: parts.updatesUrl,
+    // Unset unless configured: fal cannot call back to a loopback address (tests point it at the fal double's stack).
+    providerCallbackUrl: () => settings.providerCallbackUrl,
     apiRequestsPerMinute: settings.rateLimitPerMinute,
     previewWaitS: settings.previewWaitS ?? PREVIEW_WAIT_MAX_S,
     now: () => new Date(),

@@ -21,7 +21,9 @@
  * Text-to-speech models answer `audio` (a WAV of a voice-band tone, 2.5 s), lip-sync models a 5 s
  * video whose sound is such a tone (what the speech over the reaction comes back as).
  * `deliverWebhook` POSTs a job's webhook body (OK or ERROR) to the `fal_webhook` URL it was
- * submitted with. Every answer and webhook body is held to fal's published shapes in
+ * submitted with. With `runOnTheirOwn`, a job submitted with `?fal_webhook=` completes by itself and
+ * fal's webhook is POSTed (redelivered on any answer but 2xx), as a job generating by callback meets
+ * fal. Every answer and webhook body is held to fal's published shapes in
  * test/contract/provider-schemas.test.ts.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -113,6 +115,15 @@ export interface FalDouble {
    * receiver's HTTP status; throws when the job had no webhook.
    */
   deliverWebhook(requestId: string, status?: 'OK' | 'ERROR'): Promise<number>;
+  /**
+   * Jobs submitted with `?fal_webhook=` from now on run on their own, as on fal where nobody polls:
+   * each completes `afterMs` after its submit and its webhook is POSTed, again on any answer but 2xx
+   * (fal redelivers for 2 h; here every 50 ms, at most 200 times). `webhook: false` completes them
+   * and never calls back (a lost webhook). null: they wait for polls or `complete`, as before.
+   */
+  runOnTheirOwn(options: { afterMs: number; webhook?: boolean } | null): void;
+  /** Each webhook POST made, with the answer's status (0: no answer). */
+  deliveries: { requestId: string; url: string; status: number }[];
   /** Requests matching a route. */
   calls(route: FalRoute): RecordedRequest[];
   reset(): void;
@@ -347,6 +358,7 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
         runErrors: [],
       };
       jobs.set(id, job);
+      if (onTheirOwn && job.webhookUrl) runAlone(job, onTheirOwn);
       if (fetchInputs) {
         for (const [field, value] of Object.entries(job.input)) {
           if (typeof value !== 'string' || !/^https?:/.test(value)) continue;
@@ -410,6 +422,32 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
     return send(res, 200, output(job), idHeader);
   }
 
+  let onTheirOwn: { afterMs: number; webhook?: boolean } | null = null;
+  const deliveries: FalDouble['deliveries'] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const later = (ms: number, then: () => void) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      then();
+    }, ms);
+    timers.add(timer);
+  };
+  function runAlone(job: DoubleJob, how: { afterMs: number; webhook?: boolean }) {
+    later(how.afterMs, () => {
+      if (job.cancelled) return;
+      job.completed = true;
+      if (how.webhook !== false) void deliver(job, 0);
+    });
+  }
+  async function deliver(job: DoubleJob, attempt: number): Promise<void> {
+    const answered = await fetch(job.webhookUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(webhookBody(job.id)) }).then(
+      async (r) => (await r.arrayBuffer(), r.status),
+      () => 0,
+    );
+    deliveries.push({ requestId: job.id, url: job.webhookUrl!, status: answered });
+    if ((answered < 200 || answered > 299) && attempt < 200 && jobs.get(job.id) === job) later(50, () => void deliver(job, attempt + 1));
+  }
+
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) send(res, 500, { detail: `double failed: ${String(error)}` });
@@ -448,6 +486,10 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
       await response.arrayBuffer();
       return response.status;
     },
+    runOnTheirOwn(options) {
+      onTheirOwn = options;
+    },
+    deliveries,
     calls(route) {
       return requests.filter((r) => routeOf(r.method, r.path) === route);
     },
@@ -457,8 +499,13 @@ export async function startFalDouble(options: { key?: string } = {}): Promise<Fa
       faults = [];
       script = {};
       fetchInputs = false;
+      onTheirOwn = null;
+      deliveries.length = 0;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
     },
     async close() {
+      for (const timer of timers) clearTimeout(timer);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

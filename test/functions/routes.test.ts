@@ -59,7 +59,7 @@ describe('the route table', () => {
     expect(matchRoute('PATCH', '/api/v1/videos/jobs')).toMatchObject({ kind: 'method_not_allowed', allow: ['GET'] });
   });
 
-  test('writes need the write scope and reads the read scope; only the meta routes (liveness, the API description and the error reference), sign-up, sign-in, password reset, the plan table and Stripe\'s webhook are public', () => {
+  test('writes need the write scope and reads the read scope; only the meta routes (liveness, the API description and the error reference), sign-up, sign-in, password reset, the plan table, Stripe\'s webhook and fal\'s job callbacks (their ticket is their credential) are public', () => {
     expect(ROUTES.filter((r) => r.auth === 'none').map(routeKey)).toEqual([
       'GET /api/v1',
       'GET /api/v1/openapi.json',
@@ -67,6 +67,7 @@ describe('the route table', () => {
       'GET /api/v1/docs/reference.js',
       'GET /api/v1/docs/reference.css',
       'GET /api/v1/docs/errors',
+      'POST /api/v1/engines/fal/callbacks/{ticket}',
       'GET /api/v1/plans',
       'POST /api/v1/billing/stripe/webhook',
       'POST /api/v1/auth/signup',

@@ -508,6 +508,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/engines/fal/callbacks/{ticket}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * fal.ai's completion webhook for a job generating on the hosted engine (fal calls this; the service gives it the URL)
+         * @description No credential: the ticket in the path names the job and carries a secret drawn for its round, which only the URL given to fal holds (anything else is 404, and nothing changes). It resumes the job's execution, which then asks fal for the result by the request id it kept; the body is never taken as the result. 409 while the step that submitted is still running: fal delivers again. A request the job no longer waits for is answered 200 with `result: ignored`.
+         */
+        post: operations["videosFalCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/videos/batch": {
         parameters: {
             query?: never;
@@ -1638,6 +1658,24 @@ export interface components {
              */
             reference_video?: Blob;
         };
+        /**
+         * @description fal.ai's completion webhook, as fal sends it (only what the service reads is listed)
+         * @example {
+         *       "request_id": "764cabcf-b745-4b3e-ae38-1200304cf45b",
+         *       "status": "OK"
+         *     }
+         */
+        FalCallback: {
+            /** @description fal's request id: one of the job's submitted requests */
+            request_id: string;
+            /**
+             * @description How the request ended; the service asks fal for the result either way
+             * @enum {string}
+             */
+            status: "OK" | "ERROR";
+        } & {
+            [key: string]: unknown;
+        };
         /** @description One variant of a batch: the fields of POST /videos for its method; `product_id` may be left out (it is the batch's) */
         BatchVariant: components["schemas"]["PromptBatchVariant"] | components["schemas"]["MotionBatchVariant"] | components["schemas"]["ReuseBatchVariant"];
         /** @description `method: prompt`. A reaction generated from `prompt` (the person: `avatar_id`, or one the engine imagines). */
@@ -2490,6 +2528,25 @@ export interface components {
              * @description When its preview was made
              */
             created_at: string;
+        };
+        /**
+         * @description What the service did with a provider callback
+         * @example {
+         *       "received": true,
+         *       "result": "resumed"
+         *     }
+         */
+        ProviderCallbackReceipt: {
+            /**
+             * @description Always true: the provider need not send it again
+             * @constant
+             */
+            received: true;
+            /**
+             * @description `resumed`: the job went on to fetch the result; `ignored`: the job no longer waits for that request (a redelivery, an earlier round)
+             * @enum {string}
+             */
+            result: "resumed" | "ignored";
         };
         /**
          * @description Jobs of one product made in one request (POST /videos/batch), in variant order
@@ -4728,6 +4785,8 @@ export interface components {
         WebhookId: string;
         /** @description A track id as GET /music lists it: a built-in slug (`sunny-pop`) or one of the account's own (`t12`); anything else of that shape, or another account's track, is 404 */
         MusicId: string;
+        /** @description What the service put in the webhook URL it gave the provider: the job and a secret drawn for its round. Any other value is 404 */
+        CallbackTicket: string;
         /** @description A delivery id from GET /webhooks/{webhook_id}/deliveries (`whd_...`) */
         DeliveryId: string;
         /** @description A repeat with the same key and the same request returns the first answer again (the same record, nothing created or reserved twice), with `Idempotent-Replayed: true`; the same key with a different request, or while the first is still running, is 409. Only a success is kept: after a refusal the same key may be sent again. Keys are the account's own and kept 24 hours. */
@@ -11328,6 +11387,183 @@ export interface operations {
                          * @enum {unknown}
                          */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `upstream_unavailable` */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "upstream_unavailable";
+                    };
+                };
+            };
+            /** @description Refused by the HTTP layer before the operation runs: a malformed request (400), another method on this path (405, with `Allow`), a body not received in time (408) or over the route's limit (413), a large body that is not multipart (415), an `Expect` other than 100-continue (417), headers too large (431). */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "headers_too_large";
+                    };
+                };
+            };
+        };
+    };
+    videosFalCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description What the service put in the webhook URL it gave the provider: the job and a secret drawn for its round. Any other value is 404 */
+                ticket: components["parameters"]["CallbackTicket"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FalCallback"];
+            };
+        };
+        responses: {
+            /** @description Received */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "received": true,
+                     *         "result": "resumed"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ProviderCallbackReceipt"];
+                    };
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `conflict` */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "unsupported_media_type";
                     };
                 };
             };

@@ -14,6 +14,7 @@ import {
   signedOutResponse,
 } from '#domain/schemas/accounts';
 import { planChangeResponse, plansResponse, stripeEventInput, stripeWebhookResponse } from '#domain/schemas/plans';
+import { falCallbackInput, providerCallbackResponse } from '#domain/schemas/provider-callback';
 import { usageResponse } from '#domain/schemas/usage';
 import { livenessResponse } from '#domain/schemas/meta';
 import { updateTicketResponse } from '#domain/schemas/live-updates';
@@ -63,6 +64,8 @@ export const ACCOUNT_SAMPLES = [
   sample(planChangeResponse, { account: ACCOUNT, change: 'upgraded', checkout_url: null }),
   sample(stripeEventInput, { id: 'evt_1QxY2zAbCdEfGhIjKlMnOpQr', type: 'checkout.session.completed', data: { object: { id: 'cs_test_a1B2c3D4e5F6' } } }),
   sample(stripeWebhookResponse, { received: true, result: 'applied' }),
+  sample(falCallbackInput, { request_id: '764cabcf-b745-4b3e-ae38-1200304cf45b', status: 'OK' }),
+  sample(providerCallbackResponse, { received: true, result: 'resumed' }),
   sample(usageResponse, {
     plan: { name: 'pro', monthly_allowance: 150, library_cap: 50, avatar_cap: 100, ai_helpers_per_day: 500, ai_helpers_per_minute: 20, pending_plan: null, plan_changes_at: null },
     period: { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' },

@@ -15,6 +15,7 @@ import { hookRequest } from '#domain/schemas/hooks';
 import { captionPreviewInput } from '#domain/schemas/captions';
 import { channelSyncInput } from '#domain/schemas/social';
 import { changePlanInput, stripeEventInput } from '#domain/schemas/plans';
+import { falCallbackInput } from '#domain/schemas/provider-callback';
 import { changePasswordInput, createKeyInput, logInInput, passwordResetConfirmInput, passwordResetRequestInput, signUpInput } from '#domain/schemas/accounts';
 import { createUploadInput } from '#domain/schemas/upload';
 import { createWebhookInput, rotateSecretInput, updateWebhookInput } from '#domain/schemas/webhooks';
@@ -119,6 +120,9 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, RequestExamples>> = {
     later: { summary: 'Scheduled', value: { provider: 'provider_a', video_id: IDS.video, account_ids: ['acc_tt_82731'], caption: 'Two weeks, one serum', schedule_at: '2026-11-26T17:00:00Z' } },
   }),
   'PUT /account/plan': of(changePlanInput, { upgrade: { summary: 'An upgrade', value: { plan: 'pro' } } }),
+  'POST /engines/fal/callbacks/{ticket}': of(falCallbackInput, {
+    completed: { summary: 'A request of the job ended', value: { request_id: '764cabcf-b745-4b3e-ae38-1200304cf45b', status: 'OK' } },
+  }),
   'POST /billing/stripe/webhook': of(stripeEventInput, {
     checkout: { summary: 'A paid checkout', value: { id: 'evt_1QxY2zAbCdEfGhIjKlMnOpQr', type: 'checkout.session.completed', data: { object: { id: 'cs_test_a1B2c3D4e5F6' } } } },
   }),

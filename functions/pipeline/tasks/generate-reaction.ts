@@ -2,10 +2,13 @@
  * GenerateReaction: the round's reaction clip from the engine. Prompt jobs without an avatar get a
  * person drawn from the prompt first; motion jobs animate it with their stored reference clip. A clip
  * whose engine does not say where the face is (a hosted one) has it looked for (reaction-face.ts).
+ * A hosted engine that calls back (ReactionEngine.callsBack), on a stack with an address for its
+ * webhooks, waits by callback: the step answers awaiting_provider and the execution parks at
+ * AwaitProvider (await-provider.ts) until the webhook; the next entry reattaches to the kept requests.
  */
 import { join } from 'node:path';
 import { REFERENCE_CLIP_LIMITS } from '#ports/reference-resolver';
-import { isEngineError, type AvatarRef, type GenerationOptions } from '#ports/engine';
+import { isEngineError, isProviderPending, type AvatarRef, type GenerationOptions } from '#ports/engine';
 import type { Dependencies } from '#ports/dependencies';
 import { captionOf, jobObjectKeys, soundOfJob } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
@@ -15,34 +18,47 @@ import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 import { generateWithFace } from './reaction-face';
 import { jobRequestLog } from '#pipeline/provider-requests';
+import { callbackFor } from '#pipeline/provider-callback';
 import { engineRequestOf } from '#domain/test-mode';
 
-type GenerateDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'engines' | 'references' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'faces'>;
+type GenerateDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'engines' | 'references' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'faces' | 'providerCallbackUrl'>;
 
-export async function generateReaction(payload: StepPayload, deps: GenerateDeps, signal?: AbortSignal): Promise<void> {
+/** What IsGenerated reads: whether the round waits for its provider's webhook at AwaitProvider. */
+export interface GenerationAnswer {
+  awaiting_provider: boolean;
+}
+
+const GENERATED: GenerationAnswer = { awaiting_provider: false };
+
+export async function generateReaction(payload: StepPayload, deps: GenerateDeps, signal?: AbortSignal): Promise<GenerationAnswer> {
   let job = await activeJob(deps, payload);
   // A reuse job's clip is the saved one, recorded by prepare. Passing it through here, rather than
   // branching around this state, keeps one state transition off every generated job's bill.
-  if (!job || job.method === 'reuse') return;
+  if (!job || job.method === 'reuse') return GENERATED;
   const { avatar } = await requireInputs(deps, job);
   // A hosted engine is handed the portrait: a stock one is drawn here if this stack never listed avatars yet.
   if (avatar?.stock) await deps.stockAvatars.ensureImages();
-  job = await enterStep(deps, job, 'generate_reaction', 'generating_reaction', { reaction: null, preview: null });
+  const engine = await deps.engines.reaction(engineRequestOf(job.account_id)).catch((error: unknown) => {
+    throw toPipelineError(error, 'generation_failed');
+  });
+  // Waiting by callback: the round's secret is kept (with the step's entry, no extra write) before anything is submitted.
+  const byCallback = engine.callsBack ? callbackFor(deps, job) : null;
+  job = await enterStep(deps, job, 'generate_reaction', 'generating_reaction', { reaction: null, preview: null, ...(byCallback ? { provider_wait: byCallback.wait } : {}) });
+  const callback = byCallback?.callback;
   const keys = jobObjectKeys(job.account_id, job.id, job.regenerations);
   const watch = watchInputs(deps, job, signal);
   const requests = jobRequestLog(deps, job);
   try {
-    const engine = await deps.engines.reaction(engineRequestOf(job.account_id));
     // An auto job's clip is its finished segment: the caption is burnt in while the engine encodes, so
     // the reaction is encoded once. A preview's clip stays clean: it may be saved, reused or re-captioned.
     // ...and it opens the finished video as it is, so its poster can be written on the way too.
     const auto = job.mode === 'auto';
     const motion = job.method === 'motion' ? { avatar: avatarRefOf(requireAvatar(job, avatar)), referenceKey: await referenceKeyOf(deps, job, watch.signal) } : null;
     const clip = await generateWithFace(deps, job.seed, async (seed) => {
-      const options = { seed, outputKey: keys.reaction, signal: watch.signal, caption: auto ? captionOf(job) : null, posterKey: auto ? keys.poster : undefined, voiceLine: soundOfJob(job).voiceLine, requests };
+      const options = { seed, outputKey: keys.reaction, signal: watch.signal, caption: auto ? captionOf(job) : null, posterKey: auto ? keys.poster : undefined, voiceLine: soundOfJob(job).voiceLine, requests, callback };
       return motion
         ? engine.reactionFromMotion(motion.avatar, motion.referenceKey, options)
-        : engine.reactionFromPrompt(await avatarForPrompt(deps, job, avatar, { seed, signal: watch.signal, requests }), job.prompt ?? '', options);
+        : engine.reactionFromPrompt(await avatarForPrompt(deps, job, avatar, { seed, signal: watch.signal, requests, callback }), job.prompt ?? '', options);
     });
     await saveProgress(deps, job, {
       reaction: {
@@ -59,11 +75,14 @@ export async function generateReaction(payload: StepPayload, deps: GenerateDeps,
       },
     });
   } catch (error) {
+    // Submitted and kept: the execution parks until the webhook, and this step reattaches then.
+    if (isProviderPending(error) && !watch.inputGone()) return { awaiting_provider: true };
     // A generation stopped because an input was deleted says so, not "cancelled".
     throw toPipelineError(watch.inputGone() ?? error, 'generation_failed');
   } finally {
     watch.stop();
   }
+  return GENERATED;
 }
 
 const INPUT_CHECK_MS = 2000;
@@ -116,7 +135,7 @@ async function avatarForPrompt(
   deps: GenerateDeps,
   job: StoredJob,
   avatar: Avatar | null,
-  generation: Pick<GenerationOptions, 'seed' | 'signal' | 'requests'>,
+  generation: Pick<GenerationOptions, 'seed' | 'signal' | 'requests' | 'callback'>,
 ): Promise<AvatarRef> {
   if (avatar) return avatarRefOf(avatar);
   const made = await (await deps.engines.avatar(engineRequestOf(job.account_id))).avatarFromPrompt(job.prompt ?? '', {

@@ -15,6 +15,7 @@ import {
   jobDefinitionProblems,
   PIPELINE_FUNCTIONS,
   PIPELINE_STEPS,
+  PROVIDER_WAIT_S,
   retrierOf,
   taskTimeoutS,
   type JobDefinition,
@@ -23,6 +24,7 @@ import {
   stepOfState,
 } from '#pipeline/steps';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
+import { JOB_STATE } from '#domain/job-states';
 
 interface AslValidation {
   isValid: boolean;
@@ -109,8 +111,24 @@ describe('the ASL file', () => {
       const fnTimeoutS = PIPELINE_FUNCTIONS[PIPELINE_STEPS[step].fn].callBudgetS;
       const waitS = state.TimeoutSeconds ?? DECISION_WAIT_MIN_S;
       expect({ step, longer: waitS > fnTimeoutS }).toEqual({ step, longer: true });
-      if (state.TimeoutSeconds !== undefined) expect(state.TimeoutSeconds).toBe(taskTimeoutS(step));
+      // AwaitProvider waits for a webhook, not for its function: PROVIDER_WAIT_S, then GenerateReaction asks fal itself.
+      const expected = step === 'await_provider' ? PROVIDER_WAIT_S : taskTimeoutS(step);
+      if (state.TimeoutSeconds !== undefined) expect({ step, timeoutS: state.TimeoutSeconds }).toEqual({ step, timeoutS: expected });
     }
+  });
+
+  test('AwaitProvider waits PROVIDER_WAIT_S, longer than fal is given for a video, then goes back to GenerateReaction: a lost webhook never leaves a job waiting', () => {
+    const { States } = readDefinition();
+    expect(States.AwaitProvider).toMatchObject({ TimeoutSeconds: PROVIDER_WAIT_S, Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken', Next: JOB_STATE.GenerateReaction });
+    expect(PROVIDER_WAIT_S).toBeGreaterThan(600);
+    expect(States.AwaitProvider!.Catch![0]).toEqual({ ErrorEquals: ['States.Timeout'], ResultPath: null, Next: JOB_STATE.GenerateReaction });
+    expect(States.GenerateReaction).toMatchObject({ ResultSelector: { 'awaiting.$': '$.Payload.awaiting_provider' }, ResultPath: '$.generation', Next: JOB_STATE.IsGenerated });
+    const drifted = readDefinition();
+    drifted.States.AwaitProvider = { ...drifted.States.AwaitProvider!, Catch: drifted.States.AwaitProvider!.Catch!.slice(1) };
+    expect(jobDefinitionProblems(drifted)).toEqual([expect.stringMatching(/AwaitProvider must first catch States.Timeout/)]);
+    const endless = readDefinition();
+    endless.States.AwaitProvider = { ...endless.States.AwaitProvider!, TimeoutSeconds: undefined };
+    expect(jobDefinitionProblems(endless)).toEqual([expect.stringMatching(/AwaitProvider must wait TimeoutSeconds 660/)]);
   });
 
   test('AwaitDecision waits up to the deadline ChargePreview computes, never a fixed 30 days that a regeneration would restart', () => {
@@ -126,10 +144,11 @@ describe('the ASL file', () => {
   test("the execution's TimeoutSeconds is above the worst case of every path, and the check says so when it is not", () => {
     const definition = readDefinition();
     const worst = executionWorstCaseS();
-    // The preview wait once, plus 21 rounds of failing renders, each Task throttled to its longest, and
-    // the final steps: about eleven and a half days more.
-    expect(worst).toBeGreaterThan(PREVIEW_WAIT_MAX_S + 11 * DAY_S);
-    expect(worst).toBeLessThan(PREVIEW_WAIT_MAX_S + 12 * DAY_S);
+    // The preview wait once, plus 21 rounds of failing renders, each round parking at AwaitProvider
+    // 16 times (a hosted engine by callback), each Task throttled to its longest, and the final steps:
+    // about 108 and a half days more (eleven and a half without the provider waits).
+    expect(worst).toBeGreaterThan(PREVIEW_WAIT_MAX_S + 108 * DAY_S);
+    expect(worst).toBeLessThan(PREVIEW_WAIT_MAX_S + 109 * DAY_S);
     expect(definition.TimeoutSeconds).toBeGreaterThan(worst);
     // The 33 days the file had before the capacity retrier would cut the longest preview job short.
     expect(jobDefinitionProblems({ ...definition, TimeoutSeconds: 33 * DAY_S })).toEqual([

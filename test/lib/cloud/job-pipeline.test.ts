@@ -10,6 +10,7 @@ import { App } from 'aws-cdk-lib';
 import {
   DECISION_WAIT_MIN_S,
   DECISION_WAIT_PATH,
+  PROVIDER_WAIT_S,
   JOB_STATE_MACHINE_FILE,
   jobDefinitionProblems,
   retrierOf,
@@ -156,8 +157,9 @@ describe('the job state machine', () => {
     expect(jobDefinitionProblems(asl)).toEqual([]);
     for (const [step, spec] of Object.entries(PIPELINE_STEPS) as [PipelineStep, (typeof PIPELINE_STEPS)[PipelineStep]][]) {
       const state = asl.States[spec.state];
-      const timeout = 'waitsForToken' in spec ? state?.TimeoutSecondsPath : state?.TimeoutSeconds;
-      expect({ step, timeout }).toEqual({ step, timeout: 'waitsForToken' in spec ? DECISION_WAIT_PATH : taskTimeoutS(step) });
+      const waits = 'waitsForToken' in spec ? spec.waitsForToken : undefined;
+      const timeout = waits === 'decision' ? state?.TimeoutSecondsPath : state?.TimeoutSeconds;
+      expect({ step, timeout }).toEqual({ step, timeout: waits === 'decision' ? DECISION_WAIT_PATH : waits === 'provider' ? PROVIDER_WAIT_S : taskTimeoutS(step) });
     }
   });
 

@@ -11,6 +11,7 @@
  *
  * Slow by nature (three jobs rendered on the machine's cores): a few minutes.
  */
+import { PROVIDER_CALLBACK_ENV } from '#cloud/provider-callbacks';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -172,7 +173,8 @@ describe('invoked in the layout against DynamoDB Local and s3rver', () => {
       videos: lay('videos', ids.api.functions.videos, { AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${(lambdaApi.address() as AddressInfo).port}` }),
       faceCheck: lay('face-check', ids.faceCheck.function),
       steps: lay('steps', ids.jobs.functions.steps),
-      render: lay('render', ids.jobs.functions.render),
+      // The HTTP API's address (fal's webhooks) stands in as the local stack's: the local engine never calls back.
+      render: lay('render', ids.jobs.functions.render, { [PROVIDER_CALLBACK_ENV]: t.stack.baseUrl }),
       products: lay('products', ids.api.functions.products, { AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${(workerApi.address() as AddressInfo).port}` }),
       sampleDemo: lay('sample-demo', ids.workers.functions['sample-demo']),
     };

@@ -17,6 +17,7 @@ import { standInFor } from '#test-support/layer-trees';
 import { API_FUNCTION_SIZES, FACE_CHECK_FUNCTION_SIZE, PIPELINE_FUNCTION_SIZES, WORKER_FUNCTION_SIZES } from '#cloud/function-sizes';
 import { FACE_CHECK_FUNCTION } from '#cloud/face-check';
 import { FACE_CHECK_FUNCTION_ENV } from '#adapters/lambda/face-check-protocol';
+import { PROVIDER_CALLBACK_ENV } from '#cloud/provider-callbacks';
 
 const GROUPS = Object.keys(HANDLER_GROUPS) as HandlerGroup[];
 const PIPELINE = Object.keys(PIPELINE_FUNCTIONS) as PipelineFunction[];
@@ -736,6 +737,19 @@ describe('the job state machine', () => {
     expect(actions.includes('states:SendTaskSuccess')).toBe(jobs.includes('decide'));
     expect('JOB_STATE_MACHINE_ARN' in functionProps(id).Environment.Variables).toBe(jobs.includes('start'));
     expect(actions.filter((a) => !/^states:(StartExecution|SendTask(Success|Failure|Heartbeat))$/.test(a))).toEqual([]);
+  });
+
+  test("hosted engines by callback: fal's webhook route reaches the videos function, which may answer task tokens of the state machine only; the render function names the API's address", () => {
+    const route = routeWithKey('POST /api/v1/engines/fal/callbacks/{ticket}');
+    expect(routeTargetFunction(route)).toBe(groupFunctionId('videos'));
+    // No authorizer: the ticket (a secret drawn per job round) is what the caller proves itself with.
+    expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+    const answering = statementsOf(groupFunctionId('videos')).filter((s) => actionsOf(s).some((a) => a.startsWith('states:SendTask')));
+    expect(answering.length).toBeGreaterThan(0);
+    for (const s of answering) expect(referencedIds(s.Resource)).toEqual([stateMachineId()]);
+    const callbackUrl = functionProps(pipelineFunctionId('render')).Environment.Variables[PROVIDER_CALLBACK_ENV];
+    expect(referencedIds(callbackUrl)).toEqual([ids.api.httpApi]);
+    expect(allowedActions(pipelineFunctionId('render'), 'states')).toEqual([]);
   });
 
   test('no other function has any Step Functions permission or knows the state machine', () => {

@@ -62,6 +62,7 @@ function harness(
       const answer = await behave(payload, attempt, context.signal);
       if (answer !== undefined) return answer;
       if (payload.step === 'charge_preview') return { decision_wait_s: 3600 };
+      if (payload.step === 'generate_reaction') return { awaiting_provider: false };
       return payload.step === 'await_decision' ? { expires_at: inAnHour() } : { ok: true };
     },
   });
@@ -177,6 +178,54 @@ describe('the local job runner', () => {
     await h.runner.sendDecision(second, { action: 'approve' });
     await h.runner.idle();
     expect(h.steps(4).slice(-2)).toEqual(['compose', 'finalize']);
+  });
+
+  test('a generation waiting on its hosted provider parks at AwaitProvider with a token; the webhook\'s ProviderReady resumes GenerateReaction, and no step runs meanwhile', async () => {
+    const h = harness((p, attempt) => (p.step === 'generate_reaction' ? { awaiting_provider: attempt === 1 } : undefined));
+    await h.runner.start(auto(70));
+    await h.runner.idle();
+    expect(h.steps(70)).toEqual(['prepare', 'generate_reaction', 'await_provider']);
+    const token = h.last(70, 'await_provider')!.task_token!;
+    expect(h.runner.pendingTokens()).toEqual([token]);
+    await sleep(100);
+    expect(h.steps(70)).toHaveLength(3);
+
+    await h.runner.sendDecision(token, { action: 'provider_ready' });
+    await h.runner.idle();
+    expect(h.steps(70).slice(3)).toEqual(['generate_reaction', 'compose', 'finalize']);
+    expect(h.lines.join('\n')).toMatch(/job 70 .*execution succeeded/);
+    await expect(h.runner.sendDecision(token, { action: 'provider_ready' })).rejects.toBeInstanceOf(TaskTokenInvalid);
+  });
+
+  test('a webhook that never comes: AwaitProvider times out back into GenerateReaction, which asks the provider itself', async () => {
+    const definitionPath = definitionWith((d) => {
+      d.States.AwaitProvider!.TimeoutSeconds = 1;
+    });
+    const h = harness((p, attempt) => (p.step === 'generate_reaction' ? { awaiting_provider: attempt === 1 } : undefined), { definitionPath });
+    const started = Date.now();
+    await h.runner.start(auto(71));
+    await eventually(() => h.steps(71).includes('finalize'), 10_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(h.steps(71)).toEqual(['prepare', 'generate_reaction', 'await_provider', 'generate_reaction', 'compose', 'finalize']);
+  });
+
+  test('a lost webhook whose request then fails as timed out ends the job through MarkFailed, not in a wait without end', async () => {
+    const definitionPath = definitionWith((d) => {
+      d.States.AwaitProvider!.TimeoutSeconds = 1;
+    });
+    const h = harness(
+      (p, attempt) => {
+        if (p.step !== 'generate_reaction') return undefined;
+        if (attempt === 1) return { awaiting_provider: true };
+        throw namedError('Job.Failed', JSON.stringify({ code: 'timeout', message: 'The generation took longer than 600 s' }));
+      },
+      { definitionPath },
+    );
+    await h.runner.start(auto(72));
+    await eventually(() => h.steps(72).includes('mark_failed'), 10_000);
+    await h.runner.idle();
+    expect(h.steps(72)).toEqual(['prepare', 'generate_reaction', 'await_provider', 'generate_reaction', 'mark_failed']);
+    expect(h.runner.pendingTokens()).toEqual([]);
   });
 
   test('twenty regenerations of one job each issue a new token, then approve finishes it', async () => {

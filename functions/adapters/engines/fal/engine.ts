@@ -34,7 +34,7 @@ import { FalQueueClient } from './queue-client';
 import { imageInputUrl, objectInputUrl, storeImage, storeReactionClip, withTempDir, type FalBlobs } from './media';
 import { fitMotionReference } from './motion-reference';
 import { lipSyncedUrl, speechUrl } from './voice';
-import { keptAs } from './kept-requests';
+import { allOrPending, keptAs } from './kept-requests';
 
 export const FAL_ENGINE_NAME = 'fal';
 
@@ -215,10 +215,10 @@ export function createFalReactionEngine(options: FalEngineOptions): ReactionEngi
   ): Promise<ReactionClip> {
     const line = generation.voiceLine?.trim() || null;
     // The speech is made while the reaction renders; the lip-sync needs both.
-    const [{ output }, speech] = await Promise.all([
+    const [{ output }, speech] = await allOrPending([
       client.run(model, { input, output: KlingOutput, timeoutMs: settings.timeoutMs, signal: generation.signal, ...keptAs(model, generation) }),
-      line ? speechUrl(client, settings, line, generation) : null,
-    ]);
+      line ? speechUrl(client, settings, line, generation) : Promise.resolve(null),
+    ] as const);
     const videoUrl = speech ? await lipSyncedUrl(client, settings, output.video.url, speech, generation) : output.video.url;
     return withTempDir('fal-reaction-', async (dir) => {
       const source = path.join(dir, 'provider-video');
@@ -235,6 +235,7 @@ export function createFalReactionEngine(options: FalEngineOptions): ReactionEngi
 
   return {
     name: FAL_ENGINE_NAME,
+    callsBack: true,
     async reactionFromPrompt(avatar: AvatarRef, prompt: string, generation: GenerationOptions): Promise<ReactionClip> {
       const input = {
         prompt: reactionPrompt(prompt, { speaking: !!generation.voiceLine?.trim() }),

@@ -17,7 +17,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import * as z from 'zod/mini';
-import { EngineError, isEngineError, type ProviderRequest, type ProviderRequestLog } from '#ports/engine';
+import { EngineError, ProviderPending, isEngineError, isProviderPending, type ProviderRequest, type ProviderRequestLog } from '#ports/engine';
 import type { SecretProvider } from '#adapters/engines/credentials';
 import {
   abortReason,
@@ -88,6 +88,8 @@ export interface FalRunOptions<T> {
    */
   requests?: ProviderRequestLog;
   slot?: string;
+  /** Wait by webhook, not here (GenerationOptions.callback): needs `requests`. */
+  callback?: { webhookUrl: string };
 }
 
 export interface FalRunResult<T> {
@@ -135,29 +137,61 @@ export class FalQueueClient {
     this.webhooks = options.webhooks ?? new FalWebhooks();
   }
 
-  /** Submits, waits for completion and returns the validated output. */
+  /**
+   * Submits, waits for completion and returns the validated output. With `callback`, nothing waits
+   * here: a fresh request is submitted with the webhook and kept, and a kept one is asked its status
+   * once; either still running throws ProviderPending (docs/decisions.md, hosted engines by callback).
+   */
   async run<T>(endpointId: string, run: FalRunOptions<T>): Promise<FalRunResult<T>> {
     if (!ENDPOINT_ID.test(endpointId)) throw new EngineError('engine_failure', `not a fal model id: ${endpointId}`);
+    if (run.callback && !run.requests) throw new EngineError('engine_failure', 'a generation waiting by callback must keep its requests');
     return withDeadline('The generation', run.timeoutMs, run.signal, async (signal) => {
       const key = await this.options.apiKey.get();
       const slot = run.slot ?? endpointId;
       const kept = await run.requests?.recall(slot);
-      const submitted = kept ? this.reattached(kept) : await this.submit(endpointId, run.input, key, signal);
-      let finished = false;
+      const submitted = kept ? this.reattached(kept) : await this.submit(endpointId, run.input, key, signal, run.callback?.webhookUrl);
+      let settled = false;
       try {
-        if (!kept) await run.requests?.remember(slot, requestOf(submitted));
-        const output = await this.awaitOutput(submitted, run, key, signal);
-        finished = true;
+        if (!kept) await run.requests?.remember(slot, { ...requestOf(submitted), submittedAt: new Date().toISOString() });
+        const output = run.callback ? await this.checkOnce(submitted, kept, run, key, signal) : await this.awaitOutput(submitted, run, key, signal);
+        settled = true;
         return { requestId: submitted.request_id, output };
+      } catch (error) {
+        // Still running by design: kept, not cancelled, for the call the webhook brings.
+        if (isProviderPending(error)) settled = true;
+        throw error;
       } finally {
         // A request we stop waiting for (abort, deadline, any failure mid-run) would still run and bill;
         // once cancelled, a retry must not wait for it again.
-        if (!finished) {
+        if (!settled) {
           await this.cancel(submitted, key);
           await run.requests?.forget(slot).catch(() => undefined);
         }
       }
     });
+  }
+
+  /**
+   * A callback generation's one look at its request: just submitted, it is pending (the webhook says
+   * when it ends); kept, its status decides. One still running past the generation's limit, counted
+   * from its submission, fails as a timeout (and is cancelled): a lost webhook ends here.
+   */
+  private async checkOnce<T>(submitted: FalSubmission, kept: ProviderRequest | null | undefined, run: FalRunOptions<T>, key: string, signal: AbortSignal): Promise<T> {
+    if (!kept) throw new ProviderPending([submitted.request_id]);
+    const answer = await this.call('status', submitted.status_url, { method: 'GET', headers: this.headers(key) }, signal);
+    if (answer.status < 200 || answer.status > 299) throw this.httpError(answer, 'status');
+    const status = parseAnswer(answer, StatusAnswer, 'status');
+    if (status.status === 'IN_QUEUE' || status.status === 'IN_PROGRESS') {
+      const since = kept.submittedAt ? Date.parse(kept.submittedAt) : NaN;
+      if (Date.now() - since > run.timeoutMs) {
+        throw new EngineError('provider_timeout', `The generation took longer than ${Math.round(run.timeoutMs / 1000)} s; try again later`);
+      }
+      throw new ProviderPending([submitted.request_id]);
+    }
+    if (status.status !== 'COMPLETED') throw await this.terminalStatus(submitted, status.status, key, signal);
+    const result = await this.fetchOutput(submitted, run.output, key, signal, false);
+    if (result.done) return result.output;
+    throw contractError('result', 'the request was COMPLETED but its result is not ready');
   }
 
   /** A kept request as a submission; its URLs are held to this queue's origin as at submit. */
@@ -175,9 +209,9 @@ export class FalQueueClient {
     }
   }
 
-  async submit(endpointId: string, input: Record<string, unknown>, key: string, signal: AbortSignal): Promise<FalSubmission> {
+  async submit(endpointId: string, input: Record<string, unknown>, key: string, signal: AbortSignal, webhookUrl = this.options.webhookUrl): Promise<FalSubmission> {
     const url = new URL(`${this.queueUrl}/${endpointId}`);
-    if (this.options.webhookUrl) url.searchParams.set('fal_webhook', this.options.webhookUrl);
+    if (webhookUrl) url.searchParams.set('fal_webhook', webhookUrl);
     const answer = await this.call('submit', url.toString(), {
       method: 'POST',
       headers: this.headers(key, true),

@@ -23,7 +23,7 @@ const SpeechOutput = z.looseObject({ audio: FalFile });
 const LipSyncOutput = z.looseObject({ video: FalFile });
 
 /** The generation a voice call belongs to: its abort signal, and where its requests are kept. */
-type VoiceGeneration = Pick<GenerationOptions, 'signal' | 'requests' | 'seed'>;
+type VoiceGeneration = Pick<GenerationOptions, 'signal' | 'requests' | 'seed' | 'callback'>;
 
 type VoiceSettings = Pick<FalSettings, 'ttsModel' | 'ttsVoice' | 'lipSyncModel' | 'imageTimeoutMs' | 'timeoutMs'>;
 

@@ -7,6 +7,10 @@
  * polling stays the source of truth, so a lost or forged webhook changes nothing but timing.
  *
  * Idempotent per request_id: a redelivery is acknowledged and does nothing.
+ *
+ * A job waiting by callback (GenerationOptions.callback) is resumed by the same body at its own route
+ * (use-cases/provider-callback.ts, domain/schemas/provider-callback.ts), where the URL's ticket
+ * proves the caller.
  */
 import * as z from 'zod/mini';
 import { ENGLISH_ERRORS } from './errors';
@@ -25,6 +29,21 @@ export type FalWebhookOutcome =
 
 type Waiter = () => void;
 
+/** A webhook body (parsed JSON, or its raw text) as fal sends it, or why it is not one. */
+function parseFalWebhook(body: unknown): { ok: true; requestId: string; status: 'OK' | 'ERROR' } | { ok: false; error: string } {
+  let value = body;
+  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    try {
+      value = JSON.parse(body.toString());
+    } catch {
+      return { ok: false, error: 'webhook body is not JSON' };
+    }
+  }
+  const parsed = FalWebhookSchema.safeParse(value, { error: ENGLISH_ERRORS });
+  if (!parsed.success) return { ok: false, error: `webhook body is not a fal.ai completion: ${z.prettifyError(parsed.error)}` };
+  return { ok: true, requestId: parsed.data.request_id, status: parsed.data.status };
+}
+
 const SEEN_LIMIT = 5_000;
 
 /** Who waits on which fal request, and which requests' webhooks already came. */
@@ -39,19 +58,9 @@ export class FalWebhooks {
    * 400 with `error` otherwise.
    */
   handle(body: unknown): FalWebhookOutcome {
-    let value = body;
-    if (typeof body === 'string' || Buffer.isBuffer(body)) {
-      try {
-        value = JSON.parse(body.toString());
-      } catch {
-        return { ok: false, error: 'webhook body is not JSON' };
-      }
-    }
-    const parsed = FalWebhookSchema.safeParse(value, { error: ENGLISH_ERRORS });
-    if (!parsed.success) {
-      return { ok: false, error: `webhook body is not a fal.ai completion: ${z.prettifyError(parsed.error)}` };
-    }
-    const { request_id: requestId, status } = parsed.data;
+    const parsed = parseFalWebhook(body);
+    if (!parsed.ok) return parsed;
+    const { requestId, status } = parsed;
     if (this.seen.has(requestId)) return { ok: true, requestId, status, duplicate: true, woke: 0 };
     this.remember(requestId);
     const waiting = this.waiters.get(requestId);

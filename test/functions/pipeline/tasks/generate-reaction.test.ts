@@ -5,7 +5,8 @@ import { motionSource, photoRenderer } from '#render';
 import { generateReaction } from '#pipeline/tasks/generate-reaction';
 import { markFailed } from '#pipeline/tasks/mark-failed';
 import { prepare } from '#pipeline/tasks/prepare';
-import { EngineError, type AvatarEngine, type AvatarRef, type GenerationOptions, type ReactionClip, type ReactionEngine } from '#ports/engine';
+import { awaitProvider } from '#pipeline/tasks/await-provider';
+import { EngineError, ProviderPending, type AvatarEngine, type AvatarRef, type GenerationOptions, type ReactionClip, type ReactionEngine } from '#ports/engine';
 import type { Engines } from '#ports/engines';
 import { readFileSync } from 'node:fs';
 import { captionOf, jobObjectKeys, jobObjectPrefix, type FrameBox } from '#domain/jobs';
@@ -370,6 +371,71 @@ describe('the provider requests a hosted engine submits are kept on the job (a r
     await w.jobs.update(ACCOUNT, job.id, { regenerations: 1, provider_requests: { round: 0, slots: { 'kling#42': REQUEST } } });
     await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
     expect(recalled).toEqual([null]);
+  });
+});
+
+describe('waiting by callback: a hosted engine that calls back, on a stack with an address for webhooks', () => {
+  const CALLBACKS = { providerCallbackUrl: () => 'https://api.example' };
+  /** A hosted engine that keeps its request and answers pending the first `pendingCalls` times. */
+  function callingBack(pendingCalls = 1) {
+    let calls = 0;
+    const e = engines(async (call) => {
+      calls += 1;
+      await call.options.requests!.remember('kling#42', { requestId: 'r-1', statusUrl: 'https://q/s', responseUrl: 'https://q/r', cancelUrl: 'https://q/c' });
+      if (calls <= pendingCalls) throw new ProviderPending(['r-1']);
+      return { ...clipAt(call.options.outputKey), faceBox: null };
+    });
+    return { ...e, ports: { ...e.ports, reaction: async () => Object.assign(await e.ports.reaction({} as never), { callsBack: true }) } as Engines };
+  }
+
+  test('the step keeps a secret for the round before submitting, hands the engine the webhook URL, and answers awaiting_provider', async () => {
+    const e = callingBack();
+    const w = pipelineWorld({ engines: e.ports, ...CALLBACKS });
+    const job = await w.queuedJob();
+    expect(await generateReaction(w.payload(job, 'generate_reaction'), w.deps)).toEqual({ awaiting_provider: true });
+    const stored = await w.jobs.get(ACCOUNT, job.id);
+    expect(stored?.provider_wait).toEqual({ round: 0, secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), token: null });
+    expect(e.calls[0]!.options.callback).toEqual({ webhookUrl: `https://api.example/api/v1/engines/fal/callbacks/${ACCOUNT}.${job.id}.${stored!.provider_wait!.secret}` });
+    expect(stored).toMatchObject({ status: 'processing', reaction: null, provider_requests: { round: 0, slots: { 'kling#42': { requestId: 'r-1' } } } });
+  });
+
+  test('the entry after the webhook keeps the round\'s secret and records the clip; a new round draws a new secret', async () => {
+    const e = callingBack();
+    const w = pipelineWorld({ engines: e.ports, ...CALLBACKS });
+    const job = await w.queuedJob({ mode: 'preview' });
+    await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    const { secret } = (await w.jobs.get(ACCOUNT, job.id))!.provider_wait!;
+    await w.jobs.update(ACCOUNT, job.id, { provider_wait: { round: 0, secret, token: 'spent-token' } });
+    expect(await generateReaction(w.payload(job, 'generate_reaction'), w.deps)).toEqual({ awaiting_provider: false });
+    const done = await w.jobs.get(ACCOUNT, job.id);
+    expect(done?.provider_wait).toEqual({ round: 0, secret, token: null });
+    expect(done?.reaction).toMatchObject({ key: e.calls[1]!.options.outputKey });
+
+    await w.jobs.update(ACCOUNT, job.id, { regenerations: 1 });
+    await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    const next = (await w.jobs.get(ACCOUNT, job.id))!.provider_wait!;
+    expect(next.round).toBe(1);
+    expect(next.secret).not.toBe(secret);
+  });
+
+  test('without an address for webhooks, or with an engine that does not call back, nothing waits by callback', async () => {
+    for (const [ports, extra] of [
+      [callingBack(0).ports, {}],
+      [engines().ports, CALLBACKS],
+    ] as const) {
+      const w = pipelineWorld({ engines: ports, ...extra });
+      const job = await w.queuedJob();
+      expect(await generateReaction(w.payload(job, 'generate_reaction'), w.deps)).toEqual({ awaiting_provider: false });
+      expect((await w.jobs.get(ACCOUNT, job.id))?.provider_wait).toBeUndefined();
+    }
+  });
+
+  test('AwaitProvider keeps its token on the round\'s provider wait, where the webhook finds it', async () => {
+    const w = pipelineWorld({ engines: callingBack().ports, ...CALLBACKS });
+    const job = await w.queuedJob();
+    await generateReaction(w.payload(job, 'generate_reaction'), w.deps);
+    await awaitProvider({ ...w.payload(job, 'await_provider'), task_token: 'token-1' }, w.deps);
+    expect(await w.jobs.get(ACCOUNT, job.id)).toMatchObject({ provider_wait: { round: 0, token: 'token-1' }, resume_at: JOB_STATE.AwaitProvider });
   });
 });
 

@@ -3,7 +3,7 @@
  * retries and their delays, error mapping, cancellation on abort and timeout, webhook hints.
  */
 import * as z from 'zod';
-import { EngineError, type ProviderRequest, type ProviderRequestLog } from '#ports/engine';
+import { EngineError, ProviderPending, type ProviderRequest, type ProviderRequestLog } from '#ports/engine';
 import type { SecretProvider } from '#adapters/engines/credentials';
 import { FalQueueClient, type FalClientOptions, type FalQueueUpdate } from '#adapters/engines/fal/queue-client';
 import { FalWebhooks } from '#adapters/engines/fal/webhook';
@@ -335,6 +335,72 @@ describe('timeout and cancellation', () => {
   });
 });
 
+describe('waiting by callback: nothing polls, the webhook brings the next call', () => {
+  const HOOK = 'https://api.example/api/v1/engines/fal/callbacks/1.2.secret';
+  const byCallback = (c: FalQueueClient, requests: ProviderRequestLog, timeoutMs = 5_000) =>
+    c.run(MOTION, { input, output: Output, timeoutMs, requests, callback: { webhookUrl: HOOK } });
+  const pending = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e);
+
+  it('submits with the webhook, keeps the request and answers ProviderPending without a single status poll', async () => {
+    const kept = requestLog();
+    const error = await pending(byCallback(client(), kept.log));
+    expect(error).toBeInstanceOf(ProviderPending);
+    const [submit] = double.calls('submit');
+    expect(submit!.query.get('fal_webhook')).toBe(HOOK);
+    expect((error as ProviderPending).requestIds).toEqual([kept.slots.get(MOTION)!.requestId]);
+    expect(double.calls('status')).toHaveLength(0);
+    expect(double.calls('cancel')).toHaveLength(0);
+  });
+
+  it('the call after the webhook reattaches by request id: one status, one result, no second submit', async () => {
+    const kept = requestLog();
+    await pending(byCallback(client(), kept.log));
+    double.complete(kept.slots.get(MOTION)!.requestId);
+    const { requestId, output } = await byCallback(client(), kept.log);
+    expect(requestId).toBe(kept.slots.get(MOTION)!.requestId);
+    expect(output.video.url).toContain(requestId);
+    expect(double.calls('submit')).toHaveLength(1);
+    expect(double.calls('status')).toHaveLength(1);
+    expect(double.calls('result')).toHaveLength(1);
+  });
+
+  it('a call before the request ends (a spurious wake, or the wait timed out) is pending again, submitting nothing', async () => {
+    double.script({ statuses: ['IN_PROGRESS'] });
+    const kept = requestLog();
+    await pending(byCallback(client(), kept.log));
+    expect(await pending(byCallback(client(), kept.log))).toBeInstanceOf(ProviderPending);
+    expect(double.calls('submit')).toHaveLength(1);
+    expect(double.calls('cancel')).toHaveLength(0);
+  });
+
+  it('a kept request still running past the generation limit (a lost webhook) fails as a timeout and is cancelled', async () => {
+    double.script({ statuses: ['IN_PROGRESS'] });
+    const kept = requestLog();
+    await pending(byCallback(client(), kept.log));
+    const request = kept.slots.get(MOTION)!;
+    kept.slots.set(MOTION, { ...request, submittedAt: new Date(Date.now() - 10_000).toISOString() });
+    const error = await failure(byCallback(client(), kept.log, 5_000));
+    expect(error.code).toBe('provider_timeout');
+    expect(double.calls('cancel')).toHaveLength(1);
+    expect(kept.slots.size).toBe(0);
+  });
+
+  it('a request that failed upstream fails the call with its reason, as polling would', async () => {
+    double.script({ statuses: ['FAILED'], result: { status: 422, body: { detail: [{ msg: 'the image has no face', type: 'value_error' }] } } });
+    const kept = requestLog();
+    await pending(byCallback(client(), kept.log));
+    const error = await failure(byCallback(client(), kept.log));
+    expect(error.code).not.toBe('provider_timeout');
+    expect(double.calls('submit')).toHaveLength(1);
+  });
+
+  it('a callback without a request log is refused before anything is sent', async () => {
+    const error = await failure(client().run(MOTION, { input, output: Output, timeoutMs: 1_000, callback: { webhookUrl: HOOK } }));
+    expect(error.code).toBe('engine_failure');
+    expect(double.requests).toHaveLength(0);
+  });
+});
+
 describe('kept requests: a step retried after its process died reattaches instead of paying twice', () => {
   it('the submitted request is kept, under the model id, before the first poll', async () => {
     const kept = requestLog();
@@ -345,6 +411,7 @@ describe('kept requests: a step retried after its process died reattaches instea
       statusUrl: `${double.baseUrl}/fal-ai/kling-video/requests/${requestId}/status`,
       responseUrl: `${double.baseUrl}/fal-ai/kling-video/requests/${requestId}`,
       cancelUrl: `${double.baseUrl}/fal-ai/kling-video/requests/${requestId}/cancel`,
+      submittedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
   });
 
