@@ -3,7 +3,7 @@ import { authOperations } from '#api/auth';
 import { apiKeyOperations } from '#api/api-keys';
 import { liveUpdateOperations } from '#api/live-updates';
 import { DynamoUpdateSocketStore } from '#adapters/dynamodb/update-sockets';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { lambdaApiDependencies } from '#wiring/lambda';
 import { apiStores, onlyStores } from '#wiring/table-stores';
 import { DynamoAccountStore } from '#adapters/dynamodb/accounts';
@@ -15,7 +15,7 @@ import { mailOnAws } from '#wiring/mail-on-aws';
 const STORES = apiStores({ accounts: DynamoAccountStore, users: DynamoUserStore, updateSockets: DynamoUpdateSocketStore });
 
 /** The operations this group serves, for any runtime's wiring; they see only their stores. */
-export const createHandler = (dependencies: DependencySource) =>
+export const createHandler = (dependencies: PortSource) =>
   createApiHandler({ ...authOperations, ...apiKeyOperations, ...liveUpdateOperations }, onlyStores(dependencies, STORES));
 
 // Password-reset links are mailed from here: only this function carries the SES adapter.

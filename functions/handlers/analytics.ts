@@ -1,6 +1,6 @@
 import { createApiHandler } from '#http/api-handler';
 import { analyticsOperations } from '#api/analytics';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { lambdaApiDependencies } from '#wiring/lambda';
 import { apiStores, onlyStores } from '#wiring/table-stores';
 import { DynamoConnectionStore } from '#adapters/dynamodb/connections';
@@ -23,6 +23,6 @@ const STORES = apiStores({
 });
 
 /** The operations this group serves, for any runtime's wiring; they see only their stores. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler(analyticsOperations, onlyStores(dependencies, STORES));
+export const createHandler = (dependencies: PortSource) => createApiHandler(analyticsOperations, onlyStores(dependencies, STORES));
 
 export const handler = createHandler(withParts(lambdaApiDependencies(STORES), socialOnAws));

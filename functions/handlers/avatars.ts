@@ -1,6 +1,6 @@
 import { createApiHandler } from '#http/api-handler';
 import { avatarOperations } from '#api/avatars';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { lambdaApiDependencies } from '#wiring/lambda';
 import { apiStores, onlyStores } from '#wiring/table-stores';
 import { DynamoAvatarStore } from '#adapters/dynamodb/avatars';
@@ -18,7 +18,7 @@ import { renderAvatarPng } from '#render';
 const STORES = apiStores({ avatars: DynamoAvatarStore, accounts: DynamoAccountStore, uploads: DynamoUploadStore });
 
 /** The operations this group serves, for any runtime's wiring; they see only their stores. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler(avatarOperations, onlyStores(dependencies, STORES));
+export const createHandler = (dependencies: PortSource) => createApiHandler(avatarOperations, onlyStores(dependencies, STORES));
 
 // Only the inline (local) engine: a hosted one runs in the generate-avatar worker. Uploads are checked with sharp and for a face here; a linked image is fetched here;
 // the stock avatars' portraits are drawn here (sharp) the first time a list needs them.

@@ -1,6 +1,6 @@
 import { createApiHandler } from '#http/api-handler';
 import { billingOperations } from '#api/billing';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { lambdaApiDependencies } from '#wiring/lambda';
 import { apiStores, onlyStores } from '#wiring/table-stores';
 import { withParts } from '#wiring/not-bundled';
@@ -11,6 +11,6 @@ import { DynamoAccountStore } from '#adapters/dynamodb/accounts';
 const STORES = apiStores({ accounts: DynamoAccountStore });
 
 /** The operations this group serves, for any runtime's wiring; they see only their stores. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler(billingOperations, onlyStores(dependencies, STORES));
+export const createHandler = (dependencies: PortSource) => createApiHandler(billingOperations, onlyStores(dependencies, STORES));
 
 export const handler = createHandler(withParts(lambdaApiDependencies(STORES), billingOnAws));

@@ -1,5 +1,5 @@
 import { endedExecutionOf, failEndedExecution } from '#pipeline/execution-ended';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { logger, withLambdaContext } from '#functions/logger';
 import { lambdaDependencies } from '#wiring/lambda';
 
@@ -8,7 +8,7 @@ import { lambdaDependencies } from '#wiring/lambda';
  * (lib/cloud/job-pipeline.ts): fails their job (status failed, reserved units released) unless it is
  * already final. An event that names no job is logged and dropped: there is nothing to fail.
  */
-export const createHandler = (dependencies: DependencySource) => async (event: unknown) => {
+export const createHandler = (dependencies: PortSource) => async (event: unknown) => {
   const ended = endedExecutionOf(event);
   if (!ended) {
     logger.warn('execution status event without a job; ignored');

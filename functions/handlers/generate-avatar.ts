@@ -1,6 +1,6 @@
 /** The generate-avatar worker: started asynchronously by POST /avatars when the avatar engine is hosted. */
 import type { BackgroundTask } from '#ports/background-tasks';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { generateAvatar } from '#use-cases/generate-avatar';
 import { logger, withLambdaContext } from '#functions/logger';
 import { lambdaDependencies } from '#wiring/lambda';
@@ -12,7 +12,7 @@ import { humanImageFaces } from '#adapters/media/human-image-faces';
 export type GenerateTask = Extract<BackgroundTask, { type: 'generate-avatar' }>;
 
 /** The worker over any runtime's wiring (the local stack runs it in process). */
-export const createHandler = (dependencies: DependencySource) => (task: GenerateTask) => generateAvatar({ ...dependencies(), log: logger }, task);
+export const createHandler = (dependencies: PortSource) => (task: GenerateTask) => generateAvatar({ ...dependencies(), log: logger }, task);
 
 export const handler = withLambdaContext(
   createHandler(

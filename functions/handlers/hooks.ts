@@ -1,6 +1,6 @@
 import { createApiHandler } from '#http/api-handler';
 import { hookOperations } from '#api/hooks';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { lambdaApiDependencies } from '#wiring/lambda';
 import { apiStores, onlyStores } from '#wiring/table-stores';
 import { DynamoProductStore } from '#adapters/dynamodb/products';
@@ -14,6 +14,6 @@ import { hookEngines } from '#adapters/engines/hook-engine';
 const STORES = apiStores({ products: DynamoProductStore, accounts: DynamoAccountStore, jobs: DynamoJobStore });
 
 /** The operations this group serves, for any runtime's wiring; they see only their stores. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler(hookOperations, onlyStores(dependencies, STORES));
+export const createHandler = (dependencies: PortSource) => createApiHandler(hookOperations, onlyStores(dependencies, STORES));
 
 export const handler = createHandler(withParts(lambdaApiDependencies(STORES), (base) => ({ engines: { ...base.engines, ...hookEngines() }, captionImages: new SkiaCaptionImages() })));

@@ -3,7 +3,7 @@ import type { TasksOf } from '#pipeline/steps';
 import { generateReaction } from '#pipeline/tasks/generate-reaction';
 import { renderPreview } from '#pipeline/tasks/render-preview';
 import { compose } from '#pipeline/tasks/compose';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { instrumentedLambdaDependencies } from '#wiring/lambda';
 import { withParts } from '#wiring/not-bundled';
 import { configuredEngines } from '#adapters/engines/configured';
@@ -21,7 +21,7 @@ export const tasks: TasksOf<'render'> = {
   compose,
 };
 
-export const createHandler = (dependencies: DependencySource) => pipelineHandler('render', tasks, dependencies);
+export const createHandler = (dependencies: PortSource) => pipelineHandler('render', tasks, dependencies);
 
 /**
  * Only this function generates and encodes: the engines, the reference resolver and the composer are

@@ -1,7 +1,7 @@
 import type { DynamoDBBatchResponse } from 'aws-lambda';
 import { insertedJobsOf } from '#adapters/dynamodb/stream-records';
 import { startIfNeverStarted } from '#pipeline/start-written';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { logger, withLambdaContext } from '#functions/logger';
 import { lambdaDependencies } from '#wiring/lambda';
 
@@ -12,7 +12,7 @@ import { lambdaDependencies } from '#wiring/lambda';
  * already started (its name is the job's, so a second start is a no-op). A record whose start failed
  * is handed back for Lambda to retry; one that names no job is dropped.
  */
-export const createHandler = (dependencies: DependencySource) => async (event: unknown): Promise<DynamoDBBatchResponse> => {
+export const createHandler = (dependencies: PortSource) => async (event: unknown): Promise<DynamoDBBatchResponse> => {
   const deps = dependencies();
   const failures: DynamoDBBatchResponse['batchItemFailures'] = [];
   for (const { sequenceNumber, job } of insertedJobsOf(event)) {

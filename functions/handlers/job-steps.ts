@@ -6,7 +6,7 @@ import { awaitDecision } from '#pipeline/tasks/await-decision';
 import { finalize } from '#pipeline/tasks/finalize';
 import { markFailed } from '#pipeline/tasks/mark-failed';
 import { awaitCapacity } from '#pipeline/tasks/await-capacity';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { lambdaDependencies } from '#wiring/lambda';
 import { withParts } from '#wiring/not-bundled';
 import { BlobStockAvatars } from '#adapters/samples/blob-stock-avatars';
@@ -21,7 +21,7 @@ export const tasks: TasksOf<'steps'> = {
   await_capacity: (payload, deps) => awaitCapacity(payload, deps),
 };
 
-export const createHandler = (dependencies: DependencySource) => pipelineHandler('steps', tasks, dependencies);
+export const createHandler = (dependencies: PortSource) => pipelineHandler('steps', tasks, dependencies);
 
 // Prepare checks a job's inputs, a stock avatar among them (read from the catalogue; its portrait is the render function's to draw).
 export const handler = createHandler(withParts(lambdaDependencies, (base) => ({ stockAvatars: new BlobStockAvatars(base.blobs) })));

@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { createPublicHandler } from '#http/public-handler';
 import { metaOperations, type MetaAssets } from '#api/meta';
 import { DOCS_FILES, OPENAPI_DOCUMENT_ENV, committedOpenApiDocument, installedDocsFile, type DocsFile } from '#functions/openapi/docs-assets';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { optionalEnv } from '#functions/config';
 
-const NONE: DependencySource = () => {
+const NONE: PortSource = () => {
   throw new Error('the public routes reach no port');
 };
 
@@ -33,7 +33,7 @@ const ASSETS: MetaAssets = {
 };
 
 /** The public routes reach no port, so this function loads no wiring and no AWS SDK. */
-export const createHandler = (dependencies: DependencySource = NONE, assets: MetaAssets = ASSETS) =>
+export const createHandler = (dependencies: PortSource = NONE, assets: MetaAssets = ASSETS) =>
   createPublicHandler(metaOperations(assets), dependencies);
 
 /** Also API Gateway's `$default` route: the request-context middleware answers 404/405 there. */

@@ -1,6 +1,6 @@
 import { createApiHandler } from '#http/api-handler';
 import { productOperations } from '#api/products';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { lambdaApiDependencies } from '#wiring/lambda';
 import { apiStores, onlyStores } from '#wiring/table-stores';
 import { DynamoProductStore } from '#adapters/dynamodb/products';
@@ -14,7 +14,7 @@ import { BlobSampleDemo } from '#adapters/samples/blob-sample-demo';
 const STORES = apiStores({ products: DynamoProductStore, uploads: DynamoUploadStore });
 
 /** The operations this group serves, for any runtime's wiring; they see only their stores. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler(productOperations, onlyStores(dependencies, STORES));
+export const createHandler = (dependencies: PortSource) => createApiHandler(productOperations, onlyStores(dependencies, STORES));
 
 // Uploaded demo videos are judged here (ffprobe), so only this function and the worker bundle the tools; a linked one is fetched here.
 // The sample clip is only found here (and copied); the sample-demo worker makes it.

@@ -1,6 +1,6 @@
 import { createApiHandler } from '#http/api-handler';
 import { reactionOperations } from '#api/reactions';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { lambdaApiDependencies } from '#wiring/lambda';
 import { apiStores, onlyStores } from '#wiring/table-stores';
 import { DynamoReactionStore } from '#adapters/dynamodb/reactions';
@@ -12,6 +12,6 @@ import { DynamoLibraryUsage } from '#adapters/dynamodb/library';
 const STORES = apiStores({ reactions: DynamoReactionStore, jobs: DynamoJobStore, accounts: DynamoAccountStore, library: DynamoLibraryUsage });
 
 /** The operations this group serves, for any runtime's wiring; they see only their stores. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler(reactionOperations, onlyStores(dependencies, STORES));
+export const createHandler = (dependencies: PortSource) => createApiHandler(reactionOperations, onlyStores(dependencies, STORES));
 
 export const handler = createHandler(lambdaApiDependencies(STORES));

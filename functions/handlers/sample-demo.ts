@@ -4,7 +4,7 @@
  * holding both (lib/cloud/workers.ts).
  */
 import type { BackgroundTask } from '#ports/background-tasks';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { settleSampleDemo } from '#use-cases/settle-sample-demo';
 import { logger, withLambdaContext } from '#functions/logger';
 import { lambdaDependencies } from '#wiring/lambda';
@@ -15,6 +15,6 @@ import { renderSampleDemo } from '#render';
 export type SampleDemoTask = Extract<BackgroundTask, { type: 'sample-demo' }>;
 
 /** The worker over any runtime's wiring (the local stack runs it in process). */
-export const createHandler = (dependencies: DependencySource) => (task: SampleDemoTask) => settleSampleDemo({ ...dependencies(), log: logger }, task);
+export const createHandler = (dependencies: PortSource) => (task: SampleDemoTask) => settleSampleDemo({ ...dependencies(), log: logger }, task);
 
 export const handler = withLambdaContext(createHandler(withParts(lambdaDependencies, (base) => ({ sampleDemo: new BlobSampleDemo(base.blobs, { render: renderSampleDemo }) }))));

@@ -1,7 +1,7 @@
 import { createApiHandler } from '#http/api-handler';
 import { socialConnectionOperations } from '#api/social-connections';
 import { socialPostOperations } from '#api/social-posts';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { lambdaApiDependencies } from '#wiring/lambda';
 import { apiStores, onlyStores } from '#wiring/table-stores';
 import { DynamoConnectionStore } from '#adapters/dynamodb/connections';
@@ -14,6 +14,6 @@ import { socialOnAws } from '#wiring/social-on-aws';
 const STORES = apiStores({ connections: DynamoConnectionStore, posts: DynamoPostStore, videos: DynamoVideoLibrary });
 
 /** The operations this group serves, for any runtime's wiring; they see only their stores. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler({ ...socialConnectionOperations, ...socialPostOperations }, onlyStores(dependencies, STORES));
+export const createHandler = (dependencies: PortSource) => createApiHandler({ ...socialConnectionOperations, ...socialPostOperations }, onlyStores(dependencies, STORES));
 
 export const handler = createHandler(withParts(lambdaApiDependencies(STORES), socialOnAws));

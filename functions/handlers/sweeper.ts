@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { failStuckProcessing } from '#pipeline/stuck-processing';
 import { sweepStrandedWork } from '#pipeline/sweeper';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { lambdaDependencies } from '#wiring/lambda';
 import { withLambdaContext } from '#functions/logger';
 
@@ -13,7 +13,7 @@ const STUCK_PROCESSING_MARGIN_MS = 60 * 1000;
  * demos and avatars stuck in processing (pipeline/stuck-processing.ts). The sweep stops on the time the
  * invocation has left, so the function is never cut off inside a write.
  */
-export const createHandler = (dependencies: DependencySource) => async (_scheduledEvent?: unknown, context?: Pick<Context, 'getRemainingTimeInMillis'>) => {
+export const createHandler = (dependencies: PortSource) => async (_scheduledEvent?: unknown, context?: Pick<Context, 'getRemainingTimeInMillis'>) => {
   const deps = dependencies();
   const timeLeft = context ? { timeLeftMs: () => context.getRemainingTimeInMillis() - STUCK_PROCESSING_MARGIN_MS } : {};
   return { ...(await sweepStrandedWork(deps, { runner: deps.jobRunner, ...timeLeft })), ...(await failStuckProcessing(deps)) };

@@ -6,7 +6,7 @@ import { changedRecordsOf } from '#adapters/dynamodb/stream-records';
 import { ManagementApiPusher } from '#adapters/sockets/management-api-pusher';
 import { environment, updatesPusherSettings } from '#functions/config';
 import { withLambdaContext } from '#functions/logger';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import type { UpdatePusher } from '#ports/update-sockets';
 import { pushUpdates } from '#use-cases/push-updates';
 import { lambdaApiDependencies, lambdaSettings } from '#wiring/lambda';
@@ -19,7 +19,7 @@ import { DynamoAvatarStore } from '#adapters/dynamodb/avatars';
 const STORES = { updateSockets: DynamoUpdateSocketStore, jobs: DynamoJobStore, products: DynamoProductStore, avatars: DynamoAvatarStore } as const satisfies StoreClasses;
 
 /** A failure (not a gone connection) fails the batch, which the stream retries: updates are whole records, so a repeat is harmless. */
-export const createHandler = (dependencies: DependencySource, pusher: () => UpdatePusher) => async (event: unknown) => {
+export const createHandler = (dependencies: PortSource, pusher: () => UpdatePusher) => async (event: unknown) => {
   const changes = changedRecordsOf(event);
   const sent = await pushUpdates(dependencies(), pusher(), changes);
   return { changed: changes.length, sent };

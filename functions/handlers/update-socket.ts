@@ -8,7 +8,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { answerSocketEvent, socketEvent } from '#api/update-socket';
 import { updateError } from '#domain/live-updates';
 import { logger } from '#functions/logger';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { lambdaApiDependencies } from '#wiring/lambda';
 import { onlyStores, type StoreClasses } from '#wiring/table-stores';
 import { DynamoUpdateSocketStore } from '#adapters/dynamodb/update-sockets';
@@ -26,7 +26,7 @@ const STORES = {
 
 type Result = APIGatewayProxyStructuredResultV2;
 
-export const createHandler = (dependencies: DependencySource) => {
+export const createHandler = (dependencies: PortSource) => {
   const deps = onlyStores(dependencies, STORES);
   return middy<unknown, Result>()
     .use(injectLambdaContext(logger, { resetKeys: true }))

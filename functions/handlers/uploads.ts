@@ -1,6 +1,6 @@
 import { createApiHandler } from '#http/api-handler';
 import { uploadOperations } from '#api/uploads';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { lambdaApiDependencies } from '#wiring/lambda';
 import { apiStores, onlyStores } from '#wiring/table-stores';
 import { DynamoUploadStore } from '#adapters/dynamodb/uploads';
@@ -9,6 +9,6 @@ import { DynamoUploadStore } from '#adapters/dynamodb/uploads';
 const STORES = apiStores({ uploads: DynamoUploadStore });
 
 /** The operations this group serves, for any runtime's wiring; they see only their stores. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler(uploadOperations, onlyStores(dependencies, STORES));
+export const createHandler = (dependencies: PortSource) => createApiHandler(uploadOperations, onlyStores(dependencies, STORES));
 
 export const handler = createHandler(lambdaApiDependencies(STORES));

@@ -1,6 +1,6 @@
 import { createApiHandler } from '#http/api-handler';
 import { usageOperations } from '#api/usage';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { lambdaApiDependencies } from '#wiring/lambda';
 import { apiStores, onlyStores } from '#wiring/table-stores';
 import { DynamoAccountStore } from '#adapters/dynamodb/accounts';
@@ -12,6 +12,6 @@ import { DynamoAvatarStore } from '#adapters/dynamodb/avatars';
 const STORES = apiStores({ accounts: DynamoAccountStore, ledger: DynamoAllowanceLedger, library: DynamoLibraryUsage, avatars: DynamoAvatarStore });
 
 /** The operations this group serves, for any runtime's wiring; they see only their stores. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler(usageOperations, onlyStores(dependencies, STORES));
+export const createHandler = (dependencies: PortSource) => createApiHandler(usageOperations, onlyStores(dependencies, STORES));
 
 export const handler = createHandler(lambdaApiDependencies(STORES));

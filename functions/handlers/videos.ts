@@ -1,7 +1,7 @@
 import { createApiHandler } from '#http/api-handler';
 import { videoJobOperations } from '#api/video-jobs';
 import { finishedVideoOperations } from '#api/finished-videos';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { lambdaApiDependencies } from '#wiring/lambda';
 import { apiStores, onlyStores } from '#wiring/table-stores';
 import { DynamoJobStore } from '#adapters/dynamodb/jobs';
@@ -35,7 +35,7 @@ const STORES = apiStores({
 });
 
 /** The operations this group serves, for any runtime's wiring; they see only their stores. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler({ ...finishedVideoOperations, ...videoJobOperations }, onlyStores(dependencies, STORES));
+export const createHandler = (dependencies: PortSource) => createApiHandler({ ...finishedVideoOperations, ...videoJobOperations }, onlyStores(dependencies, STORES));
 
 // Reference clips are judged here (ffprobe), so only this function bundles the inspector; a linked one is
 // fetched here first, within the request's time. Their face: frames sampled here (ffmpeg), looked at by

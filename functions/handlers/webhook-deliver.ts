@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { deliverWebhook } from '#use-cases/deliver-webhooks';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { deliveryRefOf } from '#adapters/sqs/delivery-queue';
 import { HttpWebhookReceivers } from '#adapters/webhooks/http-receivers';
 import { lambdaDependencies } from '#wiring/lambda';
@@ -13,7 +13,7 @@ import { withLambdaContext } from '#functions/logger';
  * error of our own (the table unreachable) returns the message to the queue, and after five tries to
  * its dead-letter queue, which an alarm watches.
  */
-export const createHandler = (dependencies: DependencySource) => async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const createHandler = (dependencies: PortSource) => async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const deps = dependencies();
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   await Promise.all(

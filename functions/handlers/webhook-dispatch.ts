@@ -1,6 +1,6 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { dispatchWebhookEvents } from '#use-cases/dispatch-webhook-events';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import type { DeliveryQueue } from '#ports/delivery-queue';
 import { SqsDeliveryQueue } from '#adapters/sqs/delivery-queue';
 import { lambdaDependencies, lambdaSettings } from '#wiring/lambda';
@@ -15,7 +15,7 @@ const QUEUED_PER_RUN = 200;
  * stream's records only wake it: it fans out whatever the outbox holds, then queues every delivery
  * that is due (new ones, retries whose time came, a lane's next), so a failed run loses nothing.
  */
-export const createHandler = (dependencies: DependencySource, queue: () => DeliveryQueue) => async (_trigger?: unknown) => {
+export const createHandler = (dependencies: PortSource, queue: () => DeliveryQueue) => async (_trigger?: unknown) => {
   const deps = dependencies();
   const dispatched = await dispatchWebhookEvents(deps, 100);
   const due = await deps.webhooks.dueDeliveries(deps.now(), QUEUED_PER_RUN);

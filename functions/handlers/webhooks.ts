@@ -1,6 +1,6 @@
 import { createApiHandler } from '#http/api-handler';
 import { webhookOperations } from '#api/webhooks';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { lambdaApiDependencies } from '#wiring/lambda';
 import { apiStores, onlyStores } from '#wiring/table-stores';
 import { withParts } from '#wiring/not-bundled';
@@ -11,7 +11,7 @@ import { HttpWebhookReceivers } from '#adapters/webhooks/http-receivers';
 const STORES = apiStores({ webhooks: DynamoWebhookStore });
 
 /** The operations this group serves, for any runtime's wiring; they see only their stores. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler(webhookOperations, onlyStores(dependencies, STORES));
+export const createHandler = (dependencies: PortSource) => createApiHandler(webhookOperations, onlyStores(dependencies, STORES));
 
 // A URL is vetted (resolved, its addresses judged) when it is set: only this function and the delivery worker carry the sender.
 export const handler = createHandler(withParts(lambdaApiDependencies(STORES), () => ({ webhookReceivers: new HttpWebhookReceivers({ allowLoopback: false }) })));

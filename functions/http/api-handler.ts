@@ -12,9 +12,9 @@ import { authenticate, requireScopes } from './middleware/authenticate';
 import { rateLimit } from './middleware/rate-limit';
 import { conditionalGet } from './middleware/conditional-get';
 import { dispatchTo, type OperationTable } from './dispatch';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 
-export function createApiHandler(operations: OperationTable, dependencies: DependencySource) {
+export function createApiHandler(operations: OperationTable, dependencies: PortSource) {
   return middy<ApiEvent, ApiResult, Error, ApiContext>()
     // Every line logged during the request carries the function, its request id and whether it was a cold start.
     .use(injectLambdaContext(logger, { resetKeys: true }))

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { RouteDefinition, Scope } from '#functions/routes';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { SessionRecord } from '#domain/session';
 
 export type ApiEvent = APIGatewayProxyEventV2;
@@ -38,7 +38,7 @@ export interface ApiRequest {
   /** Bookkeeping writes that must finish before the invocation ends (Lambda freezes what is left). */
   pending: Promise<unknown>[];
   /** What the operation calls out through, built by the runtime's wiring module. */
-  deps: Dependencies;
+  deps: Ports;
 }
 
 export interface AuthenticatedRequest extends ApiRequest {

@@ -9,9 +9,9 @@ import type { ApiContext, ApiEvent, ApiResult, PublicOperation } from './api-typ
 import { requestContext } from './middleware/request-context';
 import { errorEnvelope } from './middleware/error-envelope';
 import { dispatchTo } from './dispatch';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 
-export function createPublicHandler(operations: Record<string, { public: PublicOperation }>, dependencies: DependencySource) {
+export function createPublicHandler(operations: Record<string, { public: PublicOperation }>, dependencies: PortSource) {
   return middy<ApiEvent, ApiResult, Error, ApiContext>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(requestContext(dependencies))

@@ -5,14 +5,14 @@
  */
 import type { Context } from 'aws-lambda';
 import { logger } from '#functions/logger';
-import type { Dependencies, DependencySource } from '#ports/dependencies';
+import type { Ports, PortSource } from '#ports/ports';
 import { PIPELINE_STEPS, type PipelineFunction, type StepPayload, type StepTasks, type TasksOf } from './steps';
 
 export async function runStep(
   fn: PipelineFunction,
   tasks: StepTasks,
   payload: StepPayload,
-  deps: Dependencies,
+  deps: Ports,
   signal?: AbortSignal,
 ): Promise<unknown> {
   const spec = Object.hasOwn(PIPELINE_STEPS, payload.step) ? PIPELINE_STEPS[payload.step] : undefined;
@@ -38,7 +38,7 @@ const STOP_BEFORE_TIMEOUT_MS = 10_000;
  * A pipeline function's Lambda handler. The abort signal fires shortly before the function's own
  * timeout, so a generation stops cleanly and the state machine sees an error it can retry or catch.
  */
-export function pipelineHandler<F extends PipelineFunction>(fn: F, tasks: TasksOf<F>, dependencies: DependencySource) {
+export function pipelineHandler<F extends PipelineFunction>(fn: F, tasks: TasksOf<F>, dependencies: PortSource) {
   return async (payload: StepPayload, context?: Context): Promise<unknown> => {
     const controller = new AbortController();
     if (context) logger.addContext(context);

@@ -8,7 +8,7 @@
  * runner at load and by the tests).
  */
 import type { FunctionNeeds } from '#functions/routes';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { JOB_STATE, JOB_STATE_NAMES, type JobStateName } from '#domain/job-states';
 import { JOB_LIMITS } from '#domain/jobs';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
@@ -233,7 +233,7 @@ export const stepOfState = (state: string): PipelineStep | undefined =>
   (Object.keys(PIPELINE_STEPS) as PipelineStep[]).find((step) => PIPELINE_STEPS[step].state === state);
 
 /** A step's implementation: the ports it reaches come from the runtime's dependencies. */
-type StepTask = (payload: StepPayload, deps: Dependencies, signal?: AbortSignal) => Promise<unknown>;
+type StepTask = (payload: StepPayload, deps: Ports, signal?: AbortSignal) => Promise<unknown>;
 
 /** A function's task map: exactly its steps, so a step moved to the other function is a compile error. */
 export type TasksOf<F extends PipelineFunction> = { readonly [S in StepOf<F>]: StepTask };

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError, badRequest, conflict, isAppError, notFound, RefusedAsAsked } from '#domain/errors';
 import { UPLOAD_RULES, uploadIsExpired, type Upload, type UploadPurpose } from '#domain/upload-record';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { RemoteFileError } from '#ports/remote-files';
 import { Compensation } from './compensation';
 import { logOf, type UseCaseLog } from './log';
@@ -20,7 +20,7 @@ import { logOf, type UseCaseLog } from './log';
 export type SentFile = { path: string } | { uploadId: string };
 export type FileSource = SentFile | { url: string };
 
-export type UseUploadDeps = Pick<Dependencies, 'uploads' | 'blobs' | 'remoteFiles' | 'now'> & { log?: UseCaseLog };
+export type UseUploadDeps = Pick<Ports, 'uploads' | 'blobs' | 'remoteFiles' | 'now'> & { log?: UseCaseLog };
 
 /** The field that links a file of each purpose that takes links (a reference clip's link is the job's own reference_url). */
 const URL_FIELDS: Readonly<Partial<Record<UploadPurpose, string>>> = { demo_video: 'demo_video_url', avatar_image: 'image_url', reference_video: 'reference_url' };

@@ -2,7 +2,7 @@
  * The Lambda runtime's wiring: the one place that decides which adapter serves each port on AWS. It is
  * built on a function's first invocation and reused while the execution environment lives.
  */
-import type { Dependencies, DependencySource } from '#ports/dependencies';
+import type { Ports, PortSource } from '#ports/ports';
 import { stepFunctionsJobRunner } from '#adapters/stepfunctions/job-runner';
 import { lambdaBackgroundTasks } from '#adapters/lambda/background-tasks';
 import { S3BlobStore } from '#adapters/s3/blob-store';
@@ -38,8 +38,8 @@ import { powertoolsMetrics } from '#adapters/metrics/powertools-metrics';
 
 let settings: Settings | undefined;
 let table: DynamoTable | undefined;
-let base: Dependencies | undefined;
-let built: Dependencies | undefined;
+let base: Ports | undefined;
+let built: Ports | undefined;
 
 /** The function's settings: the one read of its environment. */
 export function lambdaSettings(): Settings {
@@ -53,14 +53,14 @@ function lambdaTable(): DynamoTable {
 }
 
 /** Every port, every store of the table: the pipeline, the workers and the sweeper. */
-export function lambdaDependencies(): Dependencies {
+export function lambdaDependencies(): Ports {
   built ??= { ...lambdaBase(), ...dynamoStores(lambdaTable()) };
   return built;
 }
 
 /** Every port and store, each AWS SDK client passed through `instrument` as it is made (X-Ray capture where it pays). */
-export function instrumentedLambdaDependencies(instrument: ClientInstrument): DependencySource {
-  let instrumented: Dependencies | undefined;
+export function instrumentedLambdaDependencies(instrument: ClientInstrument): PortSource {
+  let instrumented: Ports | undefined;
   return () => {
     instrumented ??= { ...awsDependencies(lambdaSettings(), instrument), ...dynamoStores(createDynamoTable(lambdaSettings(), instrument)) };
     return instrumented;
@@ -68,17 +68,17 @@ export function instrumentedLambdaDependencies(instrument: ClientInstrument): De
 }
 
 /** An API function: the stores its handler module names (apiStores), nothing more bundled. */
-export function lambdaApiDependencies(stores: StoreClasses): DependencySource {
-  return onlyStores(() => ({ ...lambdaBase(), ...buildStores(lambdaTable(), stores) }) as Dependencies, stores);
+export function lambdaApiDependencies(stores: StoreClasses): PortSource {
+  return onlyStores(() => ({ ...lambdaBase(), ...buildStores(lambdaTable(), stores) }) as Ports, stores);
 }
 
-function lambdaBase(): Dependencies {
+function lambdaBase(): Ports {
   base ??= awsDependencies(lambdaSettings());
   return base;
 }
 
 /** The ports besides the table's stores, which each function adds as it needs them. */
-function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dependencies {
+function awsDependencies(settings: Settings, instrument?: ClientInstrument): Ports {
   const blobs = new S3BlobStore(createS3Client(settings, instrument), settings.bucketName, cdnLinks(settings));
   return {
     jobRunner: stepFunctionsJobRunner(),
@@ -101,7 +101,7 @@ function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dep
     captionImages: captionImagesNotBundled,
     musicMedia: musicMediaNotBundled,
     composer: composerNotBundled,
-    ...(storesNotBundled() as Pick<Dependencies, keyof ReturnType<typeof dynamoStores>>),
+    ...(storesNotBundled() as Pick<Ports, keyof ReturnType<typeof dynamoStores>>),
     // Only the social and analytics functions talk to the providers (social-on-aws.ts).
     social: socialNotBundled,
     cipher: cipherNotBundled,

@@ -3,7 +3,7 @@
  * reference resolver load heavy and native modules, and every function bundles what its entry imports.
  * Reaching one that was not added is a wiring bug, said as such.
  */
-import type { Dependencies, DependencySource } from '#ports/dependencies';
+import type { Ports, PortSource } from '#ports/ports';
 import type { Engines } from '#ports/engines';
 import type { ReferenceResolver } from '#ports/reference-resolver';
 import type { MediaInspector } from '#ports/media-inspector';
@@ -72,15 +72,15 @@ export const webhookReceiversNotBundled: WebhookReceivers = { vet: notBundled('t
 
 export const mailerNotBundled: Mailer = { send: notBundled('the mailer') };
 
-export const socialNotBundled: Dependencies['social'] = notBundled('the social providers');
+export const socialNotBundled: Ports['social'] = notBundled('the social providers');
 
 export const billingNotBundled: Billing = { kind: 'not_configured', prepareChange: notBundled('the billing adapter'), readEvent: notBundled('the billing adapter') };
 
 export const cipherNotBundled: CredentialCipher = { kind: 'kms', seal: notBundled('the credential cipher'), open: notBundled('the credential cipher') };
 
 /** `base` with the parts a handler module adds, built once on first use like the base itself. */
-export function withParts(base: DependencySource, parts: (built: Dependencies) => Partial<Dependencies>): DependencySource {
-  let built: Dependencies | undefined;
+export function withParts(base: PortSource, parts: (built: Ports) => Partial<Ports>): PortSource {
+  let built: Ports | undefined;
   return () => {
     if (!built) {
       const from = base();

@@ -4,7 +4,7 @@
  * classes are most of a small function's bundle), and in every runtime its operations see only those
  * (the others throw), so the local stack and the e2e tests prove each list complete before a deploy.
  */
-import type { Dependencies, DependencySource } from '#ports/dependencies';
+import type { Ports, PortSource } from '#ports/ports';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 import { TABLE_STORE_PORTS, type TableStorePort } from '#adapters/dynamodb/stores';
 import { DynamoApiKeyStore } from '#adapters/dynamodb/api-keys';
@@ -12,7 +12,7 @@ import { DynamoRateLimiter } from '#adapters/dynamodb/rate-limiter';
 import { DynamoSessionStore } from '#adapters/dynamodb/sessions';
 import { DynamoIdempotentAnswers } from '#adapters/dynamodb/idempotent-answers';
 
-export type StoreClasses = { readonly [K in TableStorePort]?: new (table: DynamoTable) => Dependencies[K] };
+export type StoreClasses = { readonly [K in TableStorePort]?: new (table: DynamoTable) => Ports[K] };
 
 /**
  * What every authenticated route may read besides its operation's: the key or the session, the
@@ -28,7 +28,7 @@ const AUTH_STORES = {
 /** An API function's stores: authentication's and its operations'. */
 export const apiStores = (operations: StoreClasses): StoreClasses => ({ ...AUTH_STORES, ...operations });
 
-export function buildStores(table: DynamoTable, classes: StoreClasses): Partial<Dependencies> {
+export function buildStores(table: DynamoTable, classes: StoreClasses): Partial<Ports> {
   return Object.fromEntries(Object.entries(classes).map(([port, Store]) => [port, new Store(table)]));
 }
 
@@ -46,12 +46,12 @@ function storeNotBundled(port: string): never {
   ) as never;
 }
 
-export function storesNotBundled(except: StoreClasses = {}): Partial<Dependencies> {
+export function storesNotBundled(except: StoreClasses = {}): Partial<Ports> {
   return Object.fromEntries(TABLE_STORE_PORTS.filter((port) => !(port in except)).map((port) => [port, storeNotBundled(port)]));
 }
 
 /** `source` with only the named stores: what the function sees is what its Lambda bundles. */
-export function onlyStores(source: DependencySource, classes: StoreClasses): DependencySource {
-  let built: Dependencies | undefined;
+export function onlyStores(source: PortSource, classes: StoreClasses): PortSource {
+  let built: Ports | undefined;
   return () => (built ??= { ...source(), ...storesNotBundled(classes) });
 }

@@ -3,7 +3,7 @@
  * in-process ASL runner and background work on in-process tasks instead of Step Functions and Lambda.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { BackgroundTasks } from '#ports/background-tasks';
 import type { JobRunner } from '#ports/job-runner';
 import type { Billing } from '#ports/billing';
@@ -75,7 +75,7 @@ export interface LocalParts {
   billing: Billing;
 }
 
-export function localDependencies(parts: LocalParts): Dependencies {
+export function localDependencies(parts: LocalParts): Ports {
   const { table, s3, settings } = parts.clients;
   const blobs = new S3BlobStore(s3, settings.bucketName);
   return {

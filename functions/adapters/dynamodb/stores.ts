@@ -1,5 +1,5 @@
 /** Every record store the service keeps in its one DynamoDB table: the same on AWS and locally. */
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { DynamoTable } from './table';
 import { DynamoAccountStore } from './accounts';
 import { DynamoApiKeyStore } from './api-keys';
@@ -46,10 +46,10 @@ export const TABLE_STORE_PORTS = [
   'uploads',
   'webhooks',
   'updateSockets',
-] as const satisfies readonly (keyof Dependencies)[];
+] as const satisfies readonly (keyof Ports)[];
 
 export type TableStorePort = (typeof TABLE_STORE_PORTS)[number];
-type TableStores = Pick<Dependencies, TableStorePort>;
+type TableStores = Pick<Ports, TableStorePort>;
 
 export function dynamoStores(table: DynamoTable): TableStores {
   return {

@@ -9,12 +9,12 @@ import { API_REVISION, API_VERSION_HEADER, matchRoute, routeByKey } from '#funct
 import { deprecationHeaders } from '#http/deprecation';
 import { AppError } from '#domain/errors';
 import type { ApiContext, ApiEvent, ApiRequest, ApiResult } from '#http/api-types';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { logger } from '#functions/logger';
 
 const REQUEST_ID_HEADER = 'x-request-id';
 
-export function requestContext(dependencies: DependencySource): middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+export function requestContext(dependencies: PortSource): middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
   return {
     before: (request) => {
       const event = request.event;

@@ -7,7 +7,7 @@ import { DynamoApiKeyStore } from '#adapters/dynamodb/api-keys';
 import { DynamoRateLimiter } from '#adapters/dynamodb/rate-limiter';
 import { DynamoSessionStore } from '#adapters/dynamodb/sessions';
 import type { DynamoTable } from '#adapters/dynamodb/table';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 
 const stores = apiStores({ products: DynamoProductStore });
 
@@ -29,7 +29,7 @@ test('builds one instance of each named store over the table, and nothing else',
 });
 
 describe('onlyStores', () => {
-  const products = { get: async () => undefined } as unknown as Dependencies['products'];
+  const products = { get: async () => undefined } as unknown as Ports['products'];
   const deps = testDependencies({ products });
   const seen = onlyStores(() => deps, stores)();
 

@@ -336,7 +336,7 @@ describe('the pipeline functions', () => {
     (entry) => {
       expect(entry).toMatch(/^functions\/handlers\/[\w-]+\.ts$/);
       const text = fs.readFileSync(path.join(ROOT, entry), 'utf8');
-      expect(text).toMatch(/^export const createHandler = \(dependencies: DependencySource\)/m);
+      expect(text).toMatch(/^export const createHandler = \(dependencies: PortSource\)/m);
       // The base wiring (or its instrumented form, X-Ray capture given), with what only this function bundles added by the entry itself.
       expect(text).toMatch(/^export const handler = (withLambdaContext\(\s*)?createHandler\(\s*(withParts\()?(instrumentedL|l)ambdaDependencies\b/m);
     },
