@@ -155,3 +155,6 @@ export interface Ports {
 
 /** Built lazily: a Lambda's first invocation builds its ports, tests and the local stack pass their own. */
 export type PortSource<P = Ports> = () => P;
+
+/** The ports a use case or step reaches (its first parameter): what an operation or worker that calls it names in turn. */
+export type NeedsOf<F> = F extends (needs: infer D, ...rest: never[]) => unknown ? D : never;

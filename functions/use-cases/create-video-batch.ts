@@ -73,7 +73,9 @@ export async function createOrReplayVideoBatch(deps: CreateVideoBatchDeps, input
 }
 
 /** The dry run: every check of createVideoBatch, and the allowance read for one unit per variant. */
-export async function quoteVideoBatch(deps: CheckDeps & Pick<Ports, 'jobDurations'>, input: CreateVideoBatchInput): Promise<VideoQuote> {
+export type QuoteVideoBatchDeps = CheckDeps & Pick<Ports, 'jobDurations'>;
+
+export async function quoteVideoBatch(deps: QuoteVideoBatchDeps, input: CreateVideoBatchInput): Promise<VideoQuote> {
   const { accountId, variants } = input;
   // Jobs share the render slots: the last one's next stop is about the sum of their own times away.
   const estimate = (await estimateSeconds(deps, variants.map(({ request }) => request))).reduce((sum, seconds) => sum + seconds, 0);
