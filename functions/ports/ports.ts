@@ -158,3 +158,9 @@ export type PortSource<P = Ports> = () => P;
 
 /** The ports a use case or step reaches (its first parameter): what an operation or worker that calls it names in turn. */
 export type NeedsOf<F> = F extends (needs: infer D, ...rest: never[]) => unknown ? D : never;
+
+/**
+ * Some members of one port, for a use that reaches only those: a function then supplies (and bundles)
+ * only their adapters, such as the hook engine without the avatar and reaction engines.
+ */
+export type PartOf<K extends keyof Ports, M extends keyof Ports[K]> = { [P in K]: Pick<Ports[K], M> };

@@ -25,11 +25,11 @@ import { checkReferencedRecords, quoteOf, reservationOf, type JobReferenceReads 
 import type { UseCaseLog } from './log';
 import type { Metrics } from '#ports/metrics';
 import { metricsOf } from './metrics-of';
-import { checkReferenceClip, type CheckedReference } from './reference-clip';
+import { checkReferenceClip, type CheckedReference, type ReferenceClipDeps } from './reference-clip';
 import { withLinkedReference } from './reference-link';
 import { UploadAlreadyUsed, withFile, type SentFile, type UseUploadDeps } from './use-upload';
 
-export type CreateVideoJobDeps = Pick<Ports, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'faces' | 'references' | 'now'> & JobReferenceReads & UseUploadDeps & { log?: UseCaseLog; metrics?: Metrics };
+export type CreateVideoJobDeps = Pick<Ports, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'references' | 'now'> & ReferenceClipDeps & JobReferenceReads & UseUploadDeps & { log?: UseCaseLog; metrics?: Metrics };
 
 export interface CreateVideoJobInput {
   accountId: number;

@@ -22,11 +22,11 @@ import { handOver, NOT_WAITING, pendingToken } from './hand-over-decision';
 import { quoteOf, requireMusic, requireReadyAvatar, reservationOf, type JobReferenceReads } from './job-references';
 import type { UseCaseLog } from './log';
 import { JOB_STATE } from '#domain/job-states';
-import { checkReferenceClip, type CheckedReference } from './reference-clip';
+import { checkReferenceClip, type CheckedReference, type ReferenceClipDeps } from './reference-clip';
 import { withLinkedReference } from './reference-link';
 import { withFile, type SentFile, type UseUploadDeps } from './use-upload';
 
-export type RegenerateVideoJobDeps = Pick<Ports, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'faces' | 'references' | 'now'> &
+export type RegenerateVideoJobDeps = Pick<Ports, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'references' | 'now'> & ReferenceClipDeps &
   Pick<JobReferenceReads, 'accounts' | 'avatars' | 'stockAvatars' | 'music'> &
   UseUploadDeps & { log?: UseCaseLog };
 

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { REFERENCE_CLIP_LIMITS } from '#ports/reference-resolver';
 import { isEngineError, type AvatarRef, type GenerationOptions } from '#ports/engine';
-import type { Ports } from '#ports/ports';
+import type { PartOf, Ports } from '#ports/ports';
 import { captionOf, jobObjectKeys, soundOfJob } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
 import type { Avatar } from '#domain/avatar';
@@ -17,7 +17,9 @@ import { generateWithFace } from './reaction-face';
 import { jobRequestLog } from '#pipeline/provider-requests';
 import { engineRequestOf } from '#domain/test-mode';
 
-type GenerateDeps = Pick<Ports, 'jobs' | 'blobs' | 'engines' | 'references' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'faces'>;
+type GenerateDeps = Pick<Ports, 'jobs' | 'blobs' | 'references' | 'products' | 'avatars' | 'stockAvatars' | 'reactions'> &
+  PartOf<'engines', 'reaction' | 'avatar'> &
+  PartOf<'faces', 'faceBoxInClip'>;
 
 export async function generateReaction(payload: StepPayload, deps: GenerateDeps, signal?: AbortSignal): Promise<void> {
   let job = await activeJob(deps, payload);
