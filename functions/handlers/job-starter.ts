@@ -1,9 +1,9 @@
 import type { DynamoDBBatchResponse } from 'aws-lambda';
 import { insertedJobsOf } from '#adapters/dynamodb/stream-records';
 import { startIfNeverStarted } from '#pipeline/start-written';
-import type { PortSource } from '#ports/ports';
+import type { NeedsOf, PortSource, Ports } from '#ports/ports';
 import { logger, withLambdaContext } from '#functions/logger';
-import { lambdaDependencies } from '#wiring/lambda';
+import { lambdaPorts } from '#wiring/lambda';
 
 /**
  * Runs on the table's stream when a job is written (lib/cloud/job-pipeline.ts) and starts it unless a
@@ -12,8 +12,8 @@ import { lambdaDependencies } from '#wiring/lambda';
  * already started (its name is the job's, so a second start is a no-op). A record whose start failed
  * is handed back for Lambda to retry; one that names no job is dropped.
  */
-export const createHandler = (dependencies: PortSource) => async (event: unknown): Promise<DynamoDBBatchResponse> => {
-  const deps = dependencies();
+export const createHandler = (ports: PortSource<NeedsOf<typeof startIfNeverStarted> & Pick<Ports, 'jobRunner'>>) => async (event: unknown): Promise<DynamoDBBatchResponse> => {
+  const deps = ports();
   const failures: DynamoDBBatchResponse['batchItemFailures'] = [];
   for (const { sequenceNumber, job } of insertedJobsOf(event)) {
     try {
@@ -28,4 +28,4 @@ export const createHandler = (dependencies: PortSource) => async (event: unknown
   return { batchItemFailures: failures };
 };
 
-export const handler = withLambdaContext(createHandler(lambdaDependencies));
+export const handler = withLambdaContext(createHandler(lambdaPorts(({ common, allStores }) => ({ ...common, ...allStores() }))));

@@ -1,5 +1,6 @@
 import type { ApiContext, ApiEvent, ApiRequest, ApiResult, AuthenticatedRequest } from './api-types';
 import { AppError } from '#domain/errors';
+import type { AllOf, PortsIn } from '#ports/ports';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- any operation fits a table; PortsOf reads what each one needs. */
 type AnyOperation = (request: AuthenticatedRequest<any>) => Promise<ApiResult>;
@@ -9,14 +10,11 @@ type AnyPublicOperation = (request: ApiRequest<any>) => Promise<ApiResult>;
 export type OperationTable = Record<string, AnyOperation | { public: AnyPublicOperation }>;
 
 /** The ports one table entry's operation is handed. */
-export type PortsOfEntry<E> = E extends { public: infer O } ? DepsOf<O> : DepsOf<E>;
+type PortsOfEntry<E> = E extends { public: infer O } ? DepsOf<O> : DepsOf<E>;
 type DepsOf<O> = O extends (request: infer R) => unknown ? (R extends { deps: infer P } ? P : never) : never;
 
-/** `A | B` as `A & B`: what a group's operations reach together. */
-type Intersection<U> = (U extends unknown ? (union: U) => void : never) extends (all: infer I) => void ? I : never;
-
 /** The ports a group of operations reaches: every port any of them names. A handler's wiring must supply all of them. */
-export type PortsOf<T extends OperationTable> = Intersection<{ [K in keyof T]: PortsOfEntry<T[K]> }[keyof T]>;
+export type PortsOf<T extends OperationTable> = PortsIn<AllOf<{ [K in keyof T]: PortsOfEntry<T[K]> }[keyof T]>>;
 
 /** Runs the operation the resolved route names. */
 export function dispatchTo<P>(operations: OperationTable) {

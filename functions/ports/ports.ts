@@ -164,3 +164,9 @@ export type NeedsOf<F> = F extends (needs: infer D, ...rest: never[]) => unknown
  * only their adapters, such as the hook engine without the avatar and reaction engines.
  */
 export type PartOf<K extends keyof Ports, M extends keyof Ports[K]> = { [P in K]: Pick<Ports[K], M> };
+
+/** `A | B` as `A & B`: the ports a group of operations or steps reaches together. */
+export type AllOf<U> = (U extends unknown ? (union: U) => void : never) extends (all: infer I) => void ? I : never;
+
+/** The registry's ports among `D`, leaving what a caller adds itself (a use case's `log`). */
+export type PortsIn<D> = Pick<D, Extract<keyof D, keyof Ports>>;

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { MUSIC_ENCODING, MUSIC_LIMITS, musicAudioKey, trackNameOf, type MusicTrack } from '#domain/music';
 import type { Ports } from '#ports/ports';
 import { musicFull } from '#ports/music-store';
-import { withFile, type SentFile, type UseUploadDeps } from './use-upload';
+import { withFile, type SentFile, type SentFileDeps } from './use-upload';
 
-export type AddMusicTrackDeps = Pick<Ports, 'music' | 'musicMedia' | 'blobs' | 'now'> & UseUploadDeps;
+export type AddMusicTrackDeps = Pick<Ports, 'music' | 'musicMedia' | 'blobs' | 'now'> & SentFileDeps;
 
 export interface AddMusicTrackInput {
   accountId: number;

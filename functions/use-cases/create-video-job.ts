@@ -27,9 +27,9 @@ import type { Metrics } from '#ports/metrics';
 import { metricsOf } from './metrics-of';
 import { checkReferenceClip, type CheckedReference, type ReferenceClipDeps } from './reference-clip';
 import { withLinkedReference } from './reference-link';
-import { UploadAlreadyUsed, withFile, type SentFile, type UseUploadDeps } from './use-upload';
+import { UploadAlreadyUsed, withFile, type SentFile, type SentFileDeps } from './use-upload';
 
-export type CreateVideoJobDeps = Pick<Ports, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'references' | 'now'> & ReferenceClipDeps & JobReferenceReads & UseUploadDeps & { log?: UseCaseLog; metrics?: Metrics };
+export type CreateVideoJobDeps = Pick<Ports, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'references' | 'now'> & ReferenceClipDeps & JobReferenceReads & SentFileDeps & { log?: UseCaseLog; metrics?: Metrics };
 
 export interface CreateVideoJobInput {
   accountId: number;

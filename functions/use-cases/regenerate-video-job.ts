@@ -24,11 +24,11 @@ import type { UseCaseLog } from './log';
 import { JOB_STATE } from '#domain/job-states';
 import { checkReferenceClip, type CheckedReference, type ReferenceClipDeps } from './reference-clip';
 import { withLinkedReference } from './reference-link';
-import { withFile, type SentFile, type UseUploadDeps } from './use-upload';
+import { withFile, type SentFile, type SentFileDeps } from './use-upload';
 
 export type RegenerateVideoJobDeps = Pick<Ports, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'references' | 'now'> & ReferenceClipDeps &
   Pick<JobReferenceReads, 'accounts' | 'avatars' | 'stockAvatars' | 'music'> &
-  UseUploadDeps & { log?: UseCaseLog };
+  SentFileDeps & { log?: UseCaseLog };
 
 export interface RegenerateVideoJobInput {
   accountId: number;

@@ -24,7 +24,7 @@ import { DynamoMusicStore } from './music';
 import { DynamoUpdateSocketStore } from './update-sockets';
 
 /** The ports the table serves: a function that carries only some of them names which (functions/wiring/table-stores.ts). */
-export const TABLE_STORE_PORTS = [
+const TABLE_STORE_PORTS = [
   'accounts',
   'apiKeys',
   'users',
@@ -49,7 +49,7 @@ export const TABLE_STORE_PORTS = [
 ] as const satisfies readonly (keyof Ports)[];
 
 export type TableStorePort = (typeof TABLE_STORE_PORTS)[number];
-type TableStores = Pick<Ports, TableStorePort>;
+export type TableStores = Pick<Ports, TableStorePort>;
 
 export function dynamoStores(table: DynamoTable): TableStores {
   return {
