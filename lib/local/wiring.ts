@@ -1,5 +1,6 @@
 /**
- * The local runtime's wiring: the adapters the local stack serves each port with. Jobs run on the
+ * The local runtime's wiring: the adapters the local stack serves each port with. It builds every port
+ * in the registry, which satisfies any handler's type, so each handler module's createHandler takes it. Jobs run on the
  * in-process ASL runner and background work on in-process tasks instead of Step Functions and Lambda.
  */
 import type { S3Client } from '@aws-sdk/client-s3';

@@ -1,5 +1,5 @@
 /**
- * The tests' wiring: dependencies for code under test that runs without a stack, and a job runner
+ * The tests' wiring: every port of the registry (so any handler takes it), for code under test that runs without a stack, and a job runner
  * that a test points elsewhere (a runner that fails on purpose, a second runner over the same steps).
  */
 import type { Ports } from '#ports/ports';
