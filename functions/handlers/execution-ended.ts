@@ -1,6 +1,7 @@
 import { endedExecutionOf, failEndedExecution } from '#pipeline/execution-ended';
 import type { NeedsOf, PortSource } from '#ports/ports';
 import { logger, withLambdaContext } from '#functions/logger';
+import { dynamoStores } from '#adapters/dynamodb/stores';
 import { lambdaPorts } from '#wiring/lambda';
 
 /**
@@ -19,4 +20,4 @@ export const createHandler = (ports: PortSource<NeedsOf<typeof failEndedExecutio
   return { failed: true };
 };
 
-export const handler = withLambdaContext(createHandler(lambdaPorts(({ common, allStores }) => ({ ...common, ...allStores() }))));
+export const handler = withLambdaContext(createHandler(lambdaPorts(({ common, table }) => ({ ...common, ...dynamoStores(table()) }))));

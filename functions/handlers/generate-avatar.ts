@@ -3,6 +3,7 @@ import type { BackgroundTask } from '#ports/background-tasks';
 import type { NeedsOf, PortSource } from '#ports/ports';
 import { generateAvatar } from '#use-cases/generate-avatar';
 import { logger, withLambdaContext } from '#functions/logger';
+import { dynamoStores } from '#adapters/dynamodb/stores';
 import { lambdaPorts } from '#wiring/lambda';
 import { avatarEngines } from '#adapters/engines/avatar-engine';
 import { sharedFalKey } from '#adapters/engines/credentials';
@@ -15,9 +16,9 @@ export const createHandler = (ports: PortSource<NeedsOf<typeof generateAvatar>>)
 
 export const handler = withLambdaContext(
   createHandler(
-    lambdaPorts(({ common, allStores }) => ({
+    lambdaPorts(({ common, table }) => ({
       ...common,
-      ...allStores(),
+      ...dynamoStores(table()),
       engines: avatarEngines({ falKey: sharedFalKey(), blobs: common.blobs }),
       // The portrait's face, found as an upload's is (human from the face-runtime layer).
       faces: humanImageFaces,

@@ -4,6 +4,7 @@ import { generateReaction } from '#pipeline/tasks/generate-reaction';
 import { renderPreview } from '#pipeline/tasks/render-preview';
 import { compose } from '#pipeline/tasks/compose';
 import type { PortSource } from '#ports/ports';
+import { dynamoStores } from '#adapters/dynamodb/stores';
 import { lambdaPorts } from '#wiring/lambda';
 import { configuredEngines } from '#adapters/engines/configured';
 import { referenceResolver } from '#adapters/reference/reference-resolver';
@@ -30,9 +31,9 @@ export const createHandler = (ports: PortSource<PipelinePorts<typeof tasks>>) =>
  */
 export const handler = createHandler(
   lambdaPorts(
-    ({ common, allStores }) => ({
+    ({ common, table }) => ({
       ...common,
-      ...allStores(),
+      ...dynamoStores(table()),
       engines: configuredEngines({ blobs: common.blobs }),
       references: referenceResolver(),
       composer: new FfmpegVideoComposer(),

@@ -3,6 +3,7 @@ import { insertedJobsOf } from '#adapters/dynamodb/stream-records';
 import { startIfNeverStarted } from '#pipeline/start-written';
 import type { NeedsOf, PortSource, Ports } from '#ports/ports';
 import { logger, withLambdaContext } from '#functions/logger';
+import { dynamoStores } from '#adapters/dynamodb/stores';
 import { lambdaPorts } from '#wiring/lambda';
 
 /**
@@ -28,4 +29,4 @@ export const createHandler = (ports: PortSource<NeedsOf<typeof startIfNeverStart
   return { batchItemFailures: failures };
 };
 
-export const handler = withLambdaContext(createHandler(lambdaPorts(({ common, allStores }) => ({ ...common, ...allStores() }))));
+export const handler = withLambdaContext(createHandler(lambdaPorts(({ common, table }) => ({ ...common, ...dynamoStores(table()) }))));

@@ -7,6 +7,7 @@ import { finalize } from '#pipeline/tasks/finalize';
 import { markFailed } from '#pipeline/tasks/mark-failed';
 import { awaitCapacity } from '#pipeline/tasks/await-capacity';
 import type { PortSource } from '#ports/ports';
+import { dynamoStores } from '#adapters/dynamodb/stores';
 import { lambdaPorts } from '#wiring/lambda';
 import { BlobStockAvatars } from '#adapters/samples/blob-stock-avatars';
 
@@ -23,4 +24,4 @@ export const tasks = {
 export const createHandler = (ports: PortSource<PipelinePorts<typeof tasks>>) => pipelineHandler('steps', tasks, ports);
 
 // Prepare checks a job's inputs, a stock avatar among them (read from the catalogue; its portrait is the render function's to draw).
-export const handler = createHandler(lambdaPorts(({ common, allStores }) => ({ ...common, ...allStores(), stockAvatars: new BlobStockAvatars(common.blobs) })));
+export const handler = createHandler(lambdaPorts(({ common, table }) => ({ ...common, ...dynamoStores(table()), stockAvatars: new BlobStockAvatars(common.blobs) })));

@@ -2,6 +2,7 @@ import type { Context } from 'aws-lambda';
 import { failStuckProcessing } from '#pipeline/stuck-processing';
 import { sweepStrandedWork } from '#pipeline/sweeper';
 import type { NeedsOf, PortSource, Ports } from '#ports/ports';
+import { dynamoStores } from '#adapters/dynamodb/stores';
 import { lambdaPorts } from '#wiring/lambda';
 import { withLambdaContext } from '#functions/logger';
 
@@ -19,4 +20,4 @@ export const createHandler = (ports: PortSource<NeedsOf<typeof sweepStrandedWork
   return { ...(await sweepStrandedWork(deps, { runner: deps.jobRunner, ...timeLeft })), ...(await failStuckProcessing(deps)) };
 };
 
-export const handler = withLambdaContext(createHandler(lambdaPorts(({ common, allStores }) => ({ ...common, ...allStores() }))));
+export const handler = withLambdaContext(createHandler(lambdaPorts(({ common, table }) => ({ ...common, ...dynamoStores(table()) }))));

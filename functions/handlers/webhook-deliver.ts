@@ -3,6 +3,7 @@ import { deliverWebhook } from '#use-cases/deliver-webhooks';
 import type { NeedsOf, PortSource } from '#ports/ports';
 import { deliveryRefOf } from '#adapters/sqs/delivery-queue';
 import { HttpWebhookReceivers } from '#adapters/webhooks/http-receivers';
+import { dynamoStores } from '#adapters/dynamodb/stores';
 import { lambdaPorts } from '#wiring/lambda';
 import { withLambdaContext } from '#functions/logger';
 
@@ -30,4 +31,4 @@ export const createHandler = (ports: PortSource<NeedsOf<typeof deliverWebhook>>)
   return { batchItemFailures: failures };
 };
 
-export const handler = withLambdaContext(createHandler(lambdaPorts(({ common, allStores }) => ({ ...common, ...allStores(), webhookReceivers: new HttpWebhookReceivers({ allowLoopback: false }) }))));
+export const handler = withLambdaContext(createHandler(lambdaPorts(({ common, table }) => ({ ...common, ...dynamoStores(table()), webhookReceivers: new HttpWebhookReceivers({ allowLoopback: false }) }))));

@@ -3,6 +3,7 @@ import { dispatchWebhookEvents } from '#use-cases/dispatch-webhook-events';
 import type { NeedsOf, PortSource } from '#ports/ports';
 import type { DeliveryQueue } from '#ports/delivery-queue';
 import { SqsDeliveryQueue } from '#adapters/sqs/delivery-queue';
+import { dynamoStores } from '#adapters/dynamodb/stores';
 import { lambdaPorts, lambdaSettings } from '#wiring/lambda';
 import { withLambdaContext } from '#functions/logger';
 import { requiredEnv } from '#functions/config';
@@ -27,4 +28,4 @@ let sqs: SqsDeliveryQueue | undefined;
 // At the first run, named if missing: an empty queue URL would only fail inside the SDK.
 const deliveryQueue = () => (sqs ??= new SqsDeliveryQueue(new SQSClient({ region: lambdaSettings().region }), requiredEnv('WEBHOOK_QUEUE_URL')));
 
-export const handler = withLambdaContext(createHandler(lambdaPorts(({ common, allStores }) => ({ ...common, ...allStores() })), deliveryQueue));
+export const handler = withLambdaContext(createHandler(lambdaPorts(({ common, table }) => ({ ...common, ...dynamoStores(table()) })), deliveryQueue));

@@ -15,7 +15,6 @@ import { CloudFrontSignedLinks, secretText, type SignedLinks } from '#adapters/c
 import { createDynamoTable, createS3Client, type ClientInstrument } from '#adapters/aws-clients';
 import { environment, settingsFromEnv, type Settings } from '#functions/config';
 import type { DynamoTable } from '#adapters/dynamodb/table';
-import { dynamoStores, type TableStores } from '#adapters/dynamodb/stores';
 import { buildStores, type StoreClasses, type StoresOf } from './table-stores';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 import { powertoolsMetrics } from '#adapters/metrics/powertools-metrics';
@@ -40,8 +39,8 @@ export interface LambdaParts {
   common: CommonPorts;
   /** One instance of each named table store (table-stores.ts): all of the table's code the function bundles. */
   stores<C extends StoreClasses>(classes: C): StoresOf<C>;
-  /** Every store of the table: the pipeline and the workers, whose bundles carry them all. */
-  allStores(): TableStores;
+  /** The table, made once: the pipeline and the workers build every store over it (dynamoStores), their bundles carrying them all. */
+  table(): DynamoTable;
 }
 
 /**
@@ -60,7 +59,7 @@ export function lambdaPorts<P>(build: (parts: LambdaParts) => P, instrument?: Cl
         settings: current,
         common: commonPorts(current, instrument),
         stores: (classes) => buildStores(tableOnce(), classes),
-        allStores: () => dynamoStores(tableOnce()),
+        table: tableOnce,
       });
     }
     return built;
