@@ -5,18 +5,19 @@
  * #use-cases/sync-analytics). No provider connected: 200 with an empty list.
  */
 import type { Operation } from '#http/api-types';
+import type { NeedsOf } from '#ports/ports';
 import { ok } from '#http/respond';
 import { logger } from '#functions/logger';
 import { daysParam } from '#domain/analytics';
 import { analyticsOverview } from '#use-cases/analytics-overview';
 import { syncAnalytics } from '#use-cases/sync-analytics';
 
-const overview: Operation = async (request) => {
+const overview: Operation<NeedsOf<typeof analyticsOverview>> = async (request) => {
   const days = daysParam(request.query.days);
   return ok(await analyticsOverview(request.deps, { accountId: request.principal.accountId, days, now: request.deps.now() }));
 };
 
-const sync: Operation = async (request) => {
+const sync: Operation<NeedsOf<typeof syncAnalytics>> = async (request) => {
   const days = daysParam(request.query.days);
   return ok(await syncAnalytics({ ...request.deps, log: logger }, { accountId: request.principal.accountId, days }));
 };

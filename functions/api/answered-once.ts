@@ -11,8 +11,8 @@ import { answerOnce } from '#use-cases/answer-once';
 
 const ANSWERED_ONCE = Symbol('answeredOnce');
 
-export function answeredOnce(operation: Operation): Operation {
-  const once: Operation = async (request) => {
+export function answeredOnce<P>(operation: Operation<P>): Operation<P> {
+  const once: Operation<P> = async (request) => {
     const key = idempotencyKeyOf(request.event);
     if (key === undefined) return operation(request);
     const keyed = { accountId: request.principal.accountId, keyHash: keyHashOf(key), requestHash: requestHashOf(request.event) };

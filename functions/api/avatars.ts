@@ -5,6 +5,7 @@
  * are listed first and read like the account's own (use-cases/find-avatar.ts).
  */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
+import type { NeedsOf, Ports } from '#ports/ports';
 import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { idParam } from '#http/params';
@@ -19,14 +20,16 @@ import { removeAvatar } from '#use-cases/remove-avatar';
 import { getAvatar, listAvatars } from '#use-cases/find-avatar';
 import { answeredOnce } from './answered-once';
 
-const present = (request: AuthenticatedRequest, avatar: Avatar) => presentAvatar(request.deps.blobs, avatar);
+type Reads = NeedsOf<typeof getAvatar> & Pick<Ports, 'blobs'>;
 
-const list: Operation = async (request) => {
+const present = (request: AuthenticatedRequest<Pick<Ports, 'blobs'>>, avatar: Avatar) => presentAvatar(request.deps.blobs, avatar);
+
+const list: Operation<Reads> = async (request) => {
   const all = await listAvatars(request.deps, request.principal.accountId);
   return ok(await Promise.all(all.map((avatar) => present(request, avatar))));
 };
 
-const create: Operation = async (request) => {
+const create: Operation<NeedsOf<typeof createAvatar> & Reads> = async (request) => {
   const body = await readRouteBody(request);
   try {
     const accountId = request.principal.accountId;
@@ -55,11 +58,11 @@ const create: Operation = async (request) => {
   }
 };
 
-const get: Operation = async (request) => {
+const get: Operation<Reads> = async (request) => {
   return ok(await present(request, await getAvatar(request.deps, request.principal.accountId, idParam(request))));
 };
 
-const remove: Operation = async (request) => {
+const remove: Operation<NeedsOf<typeof removeAvatar>> = async (request) => {
   return deleted(await removeAvatar(request.deps, { accountId: request.principal.accountId, avatarId: idParam(request) }));
 };
 

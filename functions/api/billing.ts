@@ -3,6 +3,7 @@
  * key could otherwise spend the owner's money), and the payment provider's webhook.
  */
 import type { Operation, PublicOperation } from '#http/api-types';
+import type { NeedsOf, Ports } from '#ports/ports';
 import { rawRouteBody, readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { accepted, ok } from '#http/respond';
@@ -15,9 +16,9 @@ import { receiveBillingEvent } from '#use-cases/apply-billing-event';
 /** The studio page a checkout comes back to. */
 const PLANS_PAGE = '/plans';
 
-const plans: PublicOperation = async (request) => ok({ billing: request.deps.billing.kind, plans: PLAN_NAMES.map(planView) });
+const plans: PublicOperation<Pick<Ports, 'billing'>> = async (request) => ok({ billing: request.deps.billing.kind, plans: PLAN_NAMES.map(planView) });
 
-const changePlanOperation: Operation = async (request) => {
+const changePlanOperation: Operation<NeedsOf<typeof changePlan>> = async (request) => {
   const body = await readRouteBody(request);
   const input = parseInput(changePlanInput, body.fields, 'plan change');
   const result = await changePlan(request.deps, { accountId: request.principal.accountId, to: input.plan, returnUrl: `${studioOrigin(request.event)}${PLANS_PAGE}` });
@@ -26,7 +27,7 @@ const changePlanOperation: Operation = async (request) => {
   return result.change === 'checkout' ? accepted(answer) : ok(answer);
 };
 
-const stripeWebhook: PublicOperation = async (request) => {
+const stripeWebhook: PublicOperation<NeedsOf<typeof receiveBillingEvent>> = async (request) => {
   const result = await receiveBillingEvent(request.deps, rawRouteBody(request), request.event.headers?.['stripe-signature']);
   return ok({ received: true, result: result.status });
 };

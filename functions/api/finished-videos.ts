@@ -4,6 +4,7 @@
  * poster, deleted with their objects. The job operations share the videos handler group beside these.
  */
 import type { Operation } from '#http/api-types';
+import type { NeedsOf, Ports } from '#ports/ports';
 import { idParam, pageMeta, pageParams } from '#http/params';
 import { deleted, ok } from '#http/respond';
 import { notFound } from '#domain/errors';
@@ -11,13 +12,15 @@ import { requireKeptFile } from '#domain/video-retention';
 import { deleteVideo } from '#use-cases/delete-video';
 import { presentVideos } from '#use-cases/present-videos';
 
-const list: Operation = async (request) => {
+type Reads = NeedsOf<typeof presentVideos> & Pick<Ports, 'videos' | 'now'>;
+
+const list: Operation<Reads> = async (request) => {
   const page = pageParams(request);
   const slice = await request.deps.videos.list(request.principal.accountId, page.page, page.perPage);
   return ok(await presentVideos(request.deps, request.principal.accountId, slice.items), 200, pageMeta(page, slice.total));
 };
 
-const get: Operation = async (request) => {
+const get: Operation<Reads> = async (request) => {
   const video = await request.deps.videos.get(request.principal.accountId, idParam(request));
   if (!video) throw notFound('Video');
   // The links it would hand out lead nowhere once lifecycle has removed the file.
@@ -25,7 +28,7 @@ const get: Operation = async (request) => {
   return ok((await presentVideos(request.deps, request.principal.accountId, [video]))[0]);
 };
 
-const remove: Operation = async (request) => {
+const remove: Operation<NeedsOf<typeof deleteVideo>> = async (request) => {
   const id = await deleteVideo(request.deps, { accountId: request.principal.accountId, videoId: idParam(request) });
   return deleted(id);
 };

@@ -3,6 +3,7 @@
  * /captions/preview: a caption drawn by the videos' own renderer, as a PNG.
  */
 import type { Operation } from '#http/api-types';
+import type { NeedsOf } from '#ports/ports';
 import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { ok } from '#http/respond';
@@ -11,7 +12,7 @@ import { suggestHooks } from '#use-cases/suggest-hooks';
 import { captionPreviewInput } from '#domain/schemas/captions';
 import { previewCaption as drawPreview } from '#use-cases/preview-caption';
 
-const create: Operation = async (request) => {
+const create: Operation<NeedsOf<typeof suggestHooks>> = async (request) => {
   const body = await readRouteBody(request);
   try {
     const { product_id } = parseInput(hookRequest, body.fields, 'hooks request');
@@ -21,7 +22,7 @@ const create: Operation = async (request) => {
   }
 };
 
-const previewCaption: Operation = async (request) => {
+const previewCaption: Operation<NeedsOf<typeof drawPreview>> = async (request) => {
   const body = await readRouteBody(request);
   try {
     const caption = parseInput(captionPreviewInput, body.fields, 'caption preview');

@@ -4,6 +4,7 @@
  * the request), playing one (a redirect to a short-lived link to its file) and deleting one.
  */
 import type { Operation } from '#http/api-types';
+import type { NeedsOf, Ports } from '#ports/ports';
 import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { created, ok } from '#http/respond';
@@ -25,12 +26,12 @@ const musicIdParam = (request: Parameters<Operation>[0]): string => {
   return raw;
 };
 
-const list: Operation = async (request) => {
+const list: Operation<Pick<Ports, 'music'>> = async (request) => {
   const own = await request.deps.music.list(request.principal.accountId);
   return ok(musicLibraryView(own, API_PREFIX));
 };
 
-const create: Operation = async (request) => {
+const create: Operation<NeedsOf<typeof addMusicTrack>> = async (request) => {
   const body = await readRouteBody(request);
   try {
     const accountId = request.principal.accountId;
@@ -51,14 +52,14 @@ const create: Operation = async (request) => {
   }
 };
 
-const audio: Operation = async (request) => {
+const audio: Operation<NeedsOf<typeof musicAudioKeyOf> & Pick<Ports, 'blobs' | 'now'>> = async (request) => {
   const key = await musicAudioKeyOf(request.deps, { accountId: request.principal.accountId, musicId: musicIdParam(request) });
   const link = await request.deps.blobs.playbackUrl(key, request.deps.now(), AUDIO_LINK_TTL_S);
   // The link is signed and short-lived: neither the redirect nor the link may be cached past it.
   return { statusCode: 302, headers: { location: link.url, 'cache-control': 'private, no-store' }, body: '' };
 };
 
-const remove: Operation = async (request) => {
+const remove: Operation<NeedsOf<typeof removeMusicTrack>> = async (request) => {
   const id = await removeMusicTrack(request.deps, { accountId: request.principal.accountId, musicId: musicIdParam(request) });
   return ok({ id, deleted: true });
 };

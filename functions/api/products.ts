@@ -1,5 +1,6 @@
 /** Products: the subject of every reaction video, with an optional demo clip (vertical, or reframed to be); or the built-in sample product. */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
+import type { NeedsOf, Ports } from '#ports/ports';
 import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { idParam, pageMeta, pageParams } from '#http/params';
@@ -16,15 +17,17 @@ import { removeProduct } from '#use-cases/remove-product';
 import { createSampleProduct } from '#use-cases/create-sample-product';
 import { answeredOnce } from './answered-once';
 
-const present = (request: AuthenticatedRequest, product: Product) => presentProduct(request.deps.blobs, product);
+type Reads = Pick<Ports, 'products' | 'blobs'>;
 
-const list: Operation = async (request) => {
+const present = (request: AuthenticatedRequest<Pick<Ports, 'blobs'>>, product: Product) => presentProduct(request.deps.blobs, product);
+
+const list: Operation<Reads> = async (request) => {
   const page = pageParams(request);
   const slice = await request.deps.products.list(request.principal.accountId, page.page, page.perPage);
   return ok(await Promise.all(slice.items.map((product) => present(request, product))), 200, pageMeta(page, slice.total));
 };
 
-const create: Operation = async (request) => {
+const create: Operation<NeedsOf<typeof createProduct> & Reads> = async (request) => {
   const body = await readRouteBody(request);
   try {
     const { demo_video_upload_id: uploadId, demo_video_url: url, reframe, demo_start_s, demo_end_s, ...input } = parseInput(createProductInput, body.fields, 'product');
@@ -40,19 +43,19 @@ const create: Operation = async (request) => {
   }
 };
 
-const createSample: Operation = async (request) => {
+const createSample: Operation<NeedsOf<typeof createSampleProduct> & Reads> = async (request) => {
   const body = await readRouteBody(request);
   parseInput(createSampleProductInput, body.fields, 'sample product');
   return created(await present(request, await createSampleProduct(request.deps, { accountId: request.principal.accountId })));
 };
 
-const get: Operation = async (request) => {
+const get: Operation<Reads> = async (request) => {
   const product = await request.deps.products.get(request.principal.accountId, idParam(request));
   if (!product) throw notFound('Product');
   return ok(await present(request, product));
 };
 
-const update: Operation = async (request) => {
+const update: Operation<NeedsOf<typeof updateProduct> & Reads> = async (request) => {
   const productId = idParam(request);
   const body = await readRouteBody(request);
   try {
@@ -63,7 +66,7 @@ const update: Operation = async (request) => {
   }
 };
 
-const remove: Operation = async (request) => {
+const remove: Operation<NeedsOf<typeof removeProduct>> = async (request) => {
   return deleted(await removeProduct(request.deps, { accountId: request.principal.accountId, productId: idParam(request) }));
 };
 

@@ -8,8 +8,9 @@ import { parseInput } from '#http/validate';
 import { ok } from '#http/respond';
 import { falCallbackInput } from '#domain/schemas/provider-callback';
 import { receiveProviderCallback } from '#use-cases/provider-callback';
+import type { NeedsOf, Ports } from '#ports/ports';
 
-const falCallback: PublicOperation = async (request) => {
+const falCallback: PublicOperation<NeedsOf<typeof receiveProviderCallback> & Pick<Ports, 'inlineUploadMaxBytes'>> = async (request) => {
   const body = await readRouteBody(request);
   const input = parseInput(falCallbackInput, body.fields, 'fal callback');
   const result = await receiveProviderCallback(request.deps, request.pathParameters.ticket ?? '', input.request_id);

@@ -4,6 +4,7 @@
  * capped per plan (402 library_full).
  */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
+import type { NeedsOf, Ports } from '#ports/ports';
 import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { idParam } from '#http/params';
@@ -16,16 +17,18 @@ import { removeReaction } from '#use-cases/remove-reaction';
 import { answeredOnce } from './answered-once';
 
 
-async function present(request: AuthenticatedRequest, reaction: SavedReaction) {
+async function present(request: AuthenticatedRequest<Pick<Ports, 'blobs'>>, reaction: SavedReaction) {
   return savedReactionView(reaction, await request.deps.blobs.playbackUrl(reaction.clip_key));
 }
 
-const list: Operation = async (request) => {
+type Reads = Pick<Ports, 'reactions' | 'blobs'>;
+
+const list: Operation<Reads> = async (request) => {
   const all = await request.deps.reactions.list(request.principal.accountId);
   return ok(await Promise.all(all.map((reaction) => present(request, reaction))));
 };
 
-const create: Operation = async (request) => {
+const create: Operation<NeedsOf<typeof saveReaction> & Reads> = async (request) => {
   const body = await readRouteBody(request);
   let jobId: number;
   try {
@@ -37,13 +40,13 @@ const create: Operation = async (request) => {
   return (saved.created ? created : ok)(await present(request, saved.reaction));
 };
 
-const get: Operation = async (request) => {
+const get: Operation<Reads> = async (request) => {
   const reaction = await request.deps.reactions.get(request.principal.accountId, idParam(request));
   if (!reaction) throw notFound('Reaction');
   return ok(await present(request, reaction));
 };
 
-const remove: Operation = async (request) => {
+const remove: Operation<NeedsOf<typeof removeReaction>> = async (request) => {
   return deleted(await removeReaction(request.deps, { accountId: request.principal.accountId, reactionId: idParam(request) }));
 };
 

@@ -13,6 +13,7 @@
  * Provider keys are never echoed, logged or returned; only a short hint of long keys is shown.
  */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
+import type { NeedsOf, Ports } from '#ports/ports';
 import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { created, ok } from '#http/respond';
@@ -36,7 +37,7 @@ async function readFields(request: AuthenticatedRequest): Promise<Record<string,
   return body.fields;
 }
 
-const connect: Operation = async (request) => {
+const connect: Operation<NeedsOf<typeof setConnection>> = async (request) => {
   const provider = providerParam(request);
   const credentials = credentialsOf(provider, parseInput(connectionInput, await readFields(request), 'connection'));
   if ('refused' in credentials) throw badRequest(`Invalid connection: ${credentials.refused}`);
@@ -45,18 +46,18 @@ const connect: Operation = async (request) => {
   return stored.created ? created(view) : ok(view);
 };
 
-const disconnect: Operation = async (request) => {
+const disconnect: Operation<NeedsOf<typeof removeConnection>> = async (request) => {
   const provider = providerParam(request);
   await removeConnection({ ...request.deps, log: logger }, { accountId: request.principal.accountId, provider });
   return ok({ provider, deleted: true });
 };
 
-const listConnections: Operation = async (request) => {
+const listConnections: Operation<Pick<Ports, 'connections'>> = async (request) => {
   const all = await request.deps.connections.list(request.principal.accountId);
   return ok(all.map(connectionView));
 };
 
-const syncAccounts: Operation = async (request) => {
+const syncAccounts: Operation<NeedsOf<typeof syncAccountsUseCase>> = async (request) => {
   const { provider } = parseInput(channelSyncInput, await readFields(request), 'sync request');
   const synced = await syncAccountsUseCase({ ...request.deps, log: logger }, { accountId: request.principal.accountId, provider });
   const view = connectionView(synced.connection);

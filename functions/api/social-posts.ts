@@ -5,6 +5,7 @@
  * asked) and delete-post (the provider's delete rule first, a 409 naming it).
  */
 import type { AuthenticatedRequest, Operation } from '#http/api-types';
+import type { NeedsOf } from '#ports/ports';
 import { readRouteBody } from '#http/body';
 import { parseInput } from '#http/validate';
 import { idParam, pageMeta, pageParams } from '#http/params';
@@ -23,25 +24,25 @@ async function readFields(request: AuthenticatedRequest): Promise<Record<string,
 
 const viewOf = ({ post, stale }: RefreshedPost) => postView(post, stale);
 
-const createPost: Operation = async (request) => {
+const createPost: Operation<NeedsOf<typeof publishPost>> = async (request) => {
   const deps = { ...request.deps, log: logger };
   const postRequest = postRequestOf(parseInput(createPostInput, await readFields(request), 'post'), deps.now());
   const post = await publishPost(deps, { accountId: request.principal.accountId, request: postRequest });
   return created(postView(post));
 };
 
-const getPost: Operation = async (request) => {
+const getPost: Operation<NeedsOf<typeof readPost>> = async (request) => {
   const read = await readPost({ ...request.deps, log: logger }, { accountId: request.principal.accountId, postId: idParam(request) });
   return ok(viewOf(read));
 };
 
-const listPosts: Operation = async (request) => {
+const listPosts: Operation<NeedsOf<typeof listRefreshedPosts>> = async (request) => {
   const page = pageParams(request);
   const slice = await listRefreshedPosts({ ...request.deps, log: logger }, { accountId: request.principal.accountId, page: page.page, perPage: page.perPage });
   return ok(slice.items.map(viewOf), 200, pageMeta(page, slice.total));
 };
 
-const deletePost: Operation = async (request) => {
+const deletePost: Operation<NeedsOf<typeof deletePostUseCase>> = async (request) => {
   const post = await deletePostUseCase({ ...request.deps, log: logger }, { accountId: request.principal.accountId, postId: idParam(request) });
   return deleted(post.id);
 };

@@ -10,7 +10,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { isAppError } from '#domain/errors';
 import { updateError, type ServerMessage } from '#domain/live-updates';
 import { errorBody } from '#http/respond';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { answerUpdateMessage, closeUpdateSocket, openUpdateSocket } from '#use-cases/update-sockets';
 
 /** The parts of API Gateway's WebSocket event (payload 1.0 shape) the routes read. */
@@ -26,7 +26,7 @@ export const socketEvent = z.object({
 });
 export type SocketEvent = z.infer<typeof socketEvent>;
 
-export type SocketDeps = Pick<Dependencies, 'updateSockets' | 'jobs' | 'products' | 'avatars' | 'blobs' | 'now'>;
+export type SocketDeps = Pick<Ports, 'updateSockets' | 'jobs' | 'products' | 'avatars' | 'blobs' | 'now'>;
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 const done: APIGatewayProxyStructuredResultV2 = { statusCode: 200 };

@@ -1,5 +1,6 @@
 /** GET /usage: the plan in force (and a downgrade waiting), this month's allowance, the saved-reaction library and the avatars against their caps. */
 import type { Operation } from '#http/api-types';
+import type { Ports } from '#ports/ports';
 import { ok } from '#http/respond';
 import { accountAt } from '#domain/account';
 import { billingPeriodOf } from '#domain/billing-period';
@@ -8,7 +9,7 @@ import { notFound } from '#domain/errors';
 import { allowanceState } from '#domain/quote';
 import { accountOfScope, isTestScope } from '#domain/test-mode';
 
-const get: Operation = async (request) => {
+const get: Operation<Pick<Ports, 'accounts' | 'ledger' | 'library' | 'avatars'>> = async (request) => {
   const { accounts, ledger, library, avatars, now } = request.deps;
   const accountId = request.principal.accountId;
   const found = await accounts.get(accountOfScope(accountId));

@@ -17,34 +17,37 @@ import { presentJob, presentTakes } from '#use-cases/present-records';
 import type { BlobStore } from '#ports/blob-store';
 import { createVideoBatchInput, videoVariantsOf } from '#domain/schemas/video-batch';
 import { batchView } from '#domain/batches';
-import { createOrReplayVideoJob, quoteVideoJob } from '#use-cases/create-video-job';
-import { createOrReplayVideoBatch, quoteVideoBatch, readVideoBatch, type BatchWithJobs } from '#use-cases/create-video-batch';
-import { approvePreview } from '#use-cases/approve-preview';
-import { quoteRegeneration, regenerateVideoJob } from '#use-cases/regenerate-video-job';
+import { createOrReplayVideoJob, quoteVideoJob, type CreateVideoJobDeps, type QuoteVideoJobDeps } from '#use-cases/create-video-job';
+import { createOrReplayVideoBatch, quoteVideoBatch, readVideoBatch, type BatchWithJobs, type CreateVideoBatchDeps, type QuoteVideoBatchDeps } from '#use-cases/create-video-batch';
+import { approvePreview, type ApprovePreviewDeps } from '#use-cases/approve-preview';
+import { quoteRegeneration, regenerateVideoJob, type QuoteRegenerationDeps, type RegenerateVideoJobDeps } from '#use-cases/regenerate-video-job';
+import type { Ports } from '#ports/ports';
 import type { SentFile } from '#use-cases/use-upload';
 
+/** What reading and presenting jobs reaches. */
+type JobReads = Pick<Ports, 'jobs' | 'blobs'>;
 
 const present = presentJob;
 
-const getJob: Operation = async (request) => {
+const getJob: Operation<JobReads> = async (request) => {
   const job = await request.deps.jobs.get(request.principal.accountId, idParam(request));
   if (!job) throw notFound('Job');
   return ok(await present(request.deps.blobs, job));
 };
 
-const listTakes: Operation = async (request) => {
+const listTakes: Operation<JobReads> = async (request) => {
   const job = await request.deps.jobs.get(request.principal.accountId, idParam(request));
   if (!job) throw notFound('Job');
   return ok(await presentTakes(request.deps.blobs, job));
 };
 
-const listJobs: Operation = async (request) => {
+const listJobs: Operation<JobReads> = async (request) => {
   const slice = sliceParams(request);
   const found = await request.deps.jobs.listRecent(request.principal.accountId, slice.limit, slice.before);
   return ok(await Promise.all(found.items.map((job) => present(request.deps.blobs, job))), 200, { limit: slice.limit, next_before: found.nextBefore });
 };
 
-const create: Operation = async (request) => {
+const create: Operation<CreateVideoJobDeps & QuoteVideoJobDeps> = async (request) => {
   const dryRun = dryRunParam(request);
   const idempotencyKey = idempotencyKeyOf(request.event);
   const body = await readRouteBody(request);
@@ -61,14 +64,14 @@ const create: Operation = async (request) => {
   }
 };
 
-const approve: Operation = async (request) => {
+const approve: Operation<ApprovePreviewDeps & JobReads> = async (request) => {
   const body = await readRouteBody(request);
   const changes = parseInput(approveVideoInput, body.fields, 'approve request');
   const job = await approvePreview({ ...request.deps, log: logger }, { accountId: request.principal.accountId, jobId: idParam(request), changes });
   return accepted(await present(request.deps.blobs, job));
 };
 
-const regenerate: Operation = async (request) => {
+const regenerate: Operation<RegenerateVideoJobDeps & QuoteRegenerationDeps> = async (request) => {
   const dryRun = dryRunParam(request);
   const body = await readRouteBody(request);
   try {
@@ -83,7 +86,7 @@ const regenerate: Operation = async (request) => {
   }
 };
 
-const createBatch: Operation = async (request) => {
+const createBatch: Operation<CreateVideoBatchDeps & QuoteVideoBatchDeps> = async (request) => {
   const dryRun = dryRunParam(request);
   const idempotencyKey = idempotencyKeyOf(request.event);
   const body = await readRouteBody(request);
@@ -94,7 +97,7 @@ const createBatch: Operation = async (request) => {
   return markReplayed(accepted(await presentBatch(request.deps.blobs, batch)), replayed);
 };
 
-const getBatch: Operation = async (request) => {
+const getBatch: Operation<JobReads> = async (request) => {
   const found = await readVideoBatch(request.deps, request.principal.accountId, idParam(request));
   if (!found) throw notFound('Batch');
   return ok(await presentBatch(request.deps.blobs, found));

@@ -1,15 +1,14 @@
-import { createApiHandler } from '#http/api-handler';
+import { createApiHandler, type ApiPorts } from '#http/api-handler';
 import { analyticsOperations } from '#api/analytics';
-import type { DependencySource } from '#ports/dependencies';
-import { lambdaApiDependencies } from '#wiring/lambda';
-import { apiStores, onlyStores } from '#wiring/table-stores';
+import type { PortSource } from '#ports/ports';
+import { lambdaPorts } from '#wiring/lambda';
+import { apiStores } from '#wiring/table-stores';
 import { DynamoConnectionStore } from '#adapters/dynamodb/connections';
 import { DynamoAnalyticsCache } from '#adapters/dynamodb/analytics-cache';
 import { DynamoPostStore } from '#adapters/dynamodb/posts';
 import { DynamoVideoLibrary } from '#adapters/dynamodb/videos';
 import { DynamoJobStore } from '#adapters/dynamodb/jobs';
 import { DynamoProductStore } from '#adapters/dynamodb/products';
-import { withParts } from '#wiring/not-bundled';
 import { socialOnAws } from '#wiring/social-on-aws';
 
 /** The table's stores this function's operations use: all it bundles of them (posts, videos, jobs and products name the breakdowns). */
@@ -22,7 +21,7 @@ const STORES = apiStores({
   products: DynamoProductStore,
 });
 
-/** The operations this group serves, for any runtime's wiring; they see only their stores. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler(analyticsOperations, onlyStores(dependencies, STORES));
+/** The operations this group serves, for any runtime's wiring: it must supply every port they name. */
+export const createHandler = (ports: PortSource<ApiPorts<typeof analyticsOperations>>) => createApiHandler(analyticsOperations, ports);
 
-export const handler = createHandler(withParts(lambdaApiDependencies(STORES), socialOnAws));
+export const handler = createHandler(lambdaPorts(({ common, stores }) => ({ ...common, ...stores(STORES), ...socialOnAws() })));

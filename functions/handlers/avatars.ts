@@ -1,12 +1,11 @@
-import { createApiHandler } from '#http/api-handler';
+import { createApiHandler, type ApiPorts } from '#http/api-handler';
 import { avatarOperations } from '#api/avatars';
-import type { DependencySource } from '#ports/dependencies';
-import { lambdaApiDependencies } from '#wiring/lambda';
-import { apiStores, onlyStores } from '#wiring/table-stores';
+import type { PortSource } from '#ports/ports';
+import { lambdaPorts } from '#wiring/lambda';
+import { apiStores } from '#wiring/table-stores';
 import { DynamoAvatarStore } from '#adapters/dynamodb/avatars';
 import { DynamoAccountStore } from '#adapters/dynamodb/accounts';
 import { DynamoUploadStore } from '#adapters/dynamodb/uploads';
-import { withParts } from '#wiring/not-bundled';
 import { inlineAvatarEngines } from '#adapters/engines/avatar-engine';
 import { SharpAvatarImages } from '#adapters/media/sharp-avatar-images';
 import { humanImageFaces } from '#adapters/media/human-image-faces';
@@ -17,17 +16,19 @@ import { renderAvatarPng } from '#render';
 /** The table's stores this function's operations use: all it bundles of them. */
 const STORES = apiStores({ avatars: DynamoAvatarStore, accounts: DynamoAccountStore, uploads: DynamoUploadStore });
 
-/** The operations this group serves, for any runtime's wiring; they see only their stores. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler(avatarOperations, onlyStores(dependencies, STORES));
+/** The operations this group serves, for any runtime's wiring: it must supply every port they name. */
+export const createHandler = (ports: PortSource<ApiPorts<typeof avatarOperations>>) => createApiHandler(avatarOperations, ports);
 
 // Only the inline (local) engine: a hosted one runs in the generate-avatar worker. Uploads are checked with sharp and for a face here; a linked image is fetched here;
 // the stock avatars' portraits are drawn here (sharp) the first time a list needs them.
 export const handler = createHandler(
-  withParts(lambdaApiDependencies(STORES), (base) => ({
-    engines: { ...base.engines, ...inlineAvatarEngines({ blobs: base.blobs }) },
+  lambdaPorts(({ common, stores }) => ({
+    ...common,
+    ...stores(STORES),
+    engines: inlineAvatarEngines({ blobs: common.blobs }),
     avatarImages: new SharpAvatarImages(),
-    faces: { ...base.faces, ...humanImageFaces },
+    faces: humanImageFaces,
     remoteFiles: createLinkedFileDownloader(),
-    stockAvatars: new BlobStockAvatars(base.blobs, renderAvatarPng),
+    stockAvatars: new BlobStockAvatars(common.blobs, renderAvatarPng),
   })),
 );

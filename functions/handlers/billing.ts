@@ -1,16 +1,15 @@
-import { createApiHandler } from '#http/api-handler';
+import { createApiHandler, type ApiPorts } from '#http/api-handler';
 import { billingOperations } from '#api/billing';
-import type { DependencySource } from '#ports/dependencies';
-import { lambdaApiDependencies } from '#wiring/lambda';
-import { apiStores, onlyStores } from '#wiring/table-stores';
-import { withParts } from '#wiring/not-bundled';
+import type { PortSource } from '#ports/ports';
+import { lambdaPorts } from '#wiring/lambda';
+import { apiStores } from '#wiring/table-stores';
 import { billingOnAws } from '#wiring/billing-on-aws';
 import { DynamoAccountStore } from '#adapters/dynamodb/accounts';
 
 /** The table's stores this function's operations use: all it bundles of them. */
 const STORES = apiStores({ accounts: DynamoAccountStore });
 
-/** The operations this group serves, for any runtime's wiring; they see only their stores. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler(billingOperations, onlyStores(dependencies, STORES));
+/** The operations this group serves, for any runtime's wiring: it must supply every port they name. */
+export const createHandler = (ports: PortSource<ApiPorts<typeof billingOperations>>) => createApiHandler(billingOperations, ports);
 
-export const handler = createHandler(withParts(lambdaApiDependencies(STORES), billingOnAws));
+export const handler = createHandler(lambdaPorts(({ common, stores }) => ({ ...common, ...stores(STORES), ...billingOnAws() })));

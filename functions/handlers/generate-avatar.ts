@@ -1,10 +1,10 @@
 /** The generate-avatar worker: started asynchronously by POST /avatars when the avatar engine is hosted. */
 import type { BackgroundTask } from '#ports/background-tasks';
-import type { DependencySource } from '#ports/dependencies';
+import type { NeedsOf, PortSource } from '#ports/ports';
 import { generateAvatar } from '#use-cases/generate-avatar';
 import { logger, withLambdaContext } from '#functions/logger';
-import { lambdaDependencies } from '#wiring/lambda';
-import { withParts } from '#wiring/not-bundled';
+import { dynamoStores } from '#adapters/dynamodb/stores';
+import { lambdaPorts } from '#wiring/lambda';
 import { avatarEngines } from '#adapters/engines/avatar-engine';
 import { sharedFalKey } from '#adapters/engines/credentials';
 import { humanImageFaces } from '#adapters/media/human-image-faces';
@@ -12,14 +12,16 @@ import { humanImageFaces } from '#adapters/media/human-image-faces';
 export type GenerateTask = Extract<BackgroundTask, { type: 'generate-avatar' }>;
 
 /** The worker over any runtime's wiring (the local stack runs it in process). */
-export const createHandler = (dependencies: DependencySource) => (task: GenerateTask) => generateAvatar({ ...dependencies(), log: logger }, task);
+export const createHandler = (ports: PortSource<NeedsOf<typeof generateAvatar>>) => (task: GenerateTask) => generateAvatar({ ...ports(), log: logger }, task);
 
 export const handler = withLambdaContext(
   createHandler(
-    withParts(lambdaDependencies, (base) => ({
-      engines: { ...base.engines, ...avatarEngines({ falKey: sharedFalKey(), blobs: base.blobs }) },
+    lambdaPorts(({ common, table }) => ({
+      ...common,
+      ...dynamoStores(table()),
+      engines: avatarEngines({ falKey: sharedFalKey(), blobs: common.blobs }),
       // The portrait's face, found as an upload's is (human from the face-runtime layer).
-      faces: { ...base.faces, ...humanImageFaces },
+      faces: humanImageFaces,
     })),
   ),
 );

@@ -1,11 +1,11 @@
-import { pipelineHandler } from '#pipeline/run-step';
+import { pipelineHandler, type PipelinePorts } from '#pipeline/run-step';
 import type { TasksOf } from '#pipeline/steps';
 import { generateReaction } from '#pipeline/tasks/generate-reaction';
 import { renderPreview } from '#pipeline/tasks/render-preview';
 import { compose } from '#pipeline/tasks/compose';
-import type { DependencySource } from '#ports/dependencies';
-import { instrumentedLambdaDependencies } from '#wiring/lambda';
-import { withParts } from '#wiring/not-bundled';
+import type { PortSource } from '#ports/ports';
+import { dynamoStores } from '#adapters/dynamodb/stores';
+import { lambdaPorts } from '#wiring/lambda';
 import { configuredEngines } from '#adapters/engines/configured';
 import { referenceResolver } from '#adapters/reference/reference-resolver';
 import { xrayCapture } from '#adapters/xray/sdk-capture';
@@ -15,13 +15,13 @@ import { BlobStockAvatars } from '#adapters/samples/blob-stock-avatars';
 import { renderAvatarPng } from '#render';
 
 /** The generation and ffmpeg steps. */
-export const tasks: TasksOf<'render'> = {
+export const tasks = {
   generate_reaction: generateReaction,
   render_preview: renderPreview,
   compose,
-};
+} satisfies TasksOf<'render'>;
 
-export const createHandler = (dependencies: DependencySource) => pipelineHandler('render', tasks, dependencies);
+export const createHandler = (ports: PortSource<PipelinePorts<typeof tasks>>) => pipelineHandler('render', tasks, ports);
 
 /**
  * Only this function generates and encodes: the engines, the reference resolver and the composer are
@@ -30,12 +30,17 @@ export const createHandler = (dependencies: DependencySource) => pipelineHandler
  * carries the face runtime only for the local engine, which reports the box itself).
  */
 export const handler = createHandler(
-  withParts(instrumentedLambdaDependencies(xrayCapture), (base) => ({
-    engines: configuredEngines({ blobs: base.blobs }),
-    references: referenceResolver(),
-    composer: new FfmpegVideoComposer(),
-    faces: { ...base.faces, ...lambdaClipFaces() },
-    // A hosted engine is handed a stock avatar's portrait, drawn here (sharp) if nothing drew it yet.
-    stockAvatars: new BlobStockAvatars(base.blobs, renderAvatarPng),
-  })),
+  lambdaPorts(
+    ({ common, table }) => ({
+      ...common,
+      ...dynamoStores(table()),
+      engines: configuredEngines({ blobs: common.blobs }),
+      references: referenceResolver(),
+      composer: new FfmpegVideoComposer(),
+      faces: lambdaClipFaces(),
+      // A hosted engine is handed a stock avatar's portrait, drawn here (sharp) if nothing drew it yet.
+      stockAvatars: new BlobStockAvatars(common.blobs, renderAvatarPng),
+    }),
+    xrayCapture,
+  ),
 );

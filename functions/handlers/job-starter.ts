@@ -1,9 +1,10 @@
 import type { DynamoDBBatchResponse } from 'aws-lambda';
 import { insertedJobsOf } from '#adapters/dynamodb/stream-records';
 import { startIfNeverStarted } from '#pipeline/start-written';
-import type { DependencySource } from '#ports/dependencies';
+import type { NeedsOf, PortSource, Ports } from '#ports/ports';
 import { logger, withLambdaContext } from '#functions/logger';
-import { lambdaDependencies } from '#wiring/lambda';
+import { dynamoStores } from '#adapters/dynamodb/stores';
+import { lambdaPorts } from '#wiring/lambda';
 
 /**
  * Runs on the table's stream when a job is written (lib/cloud/job-pipeline.ts) and starts it unless a
@@ -12,8 +13,8 @@ import { lambdaDependencies } from '#wiring/lambda';
  * already started (its name is the job's, so a second start is a no-op). A record whose start failed
  * is handed back for Lambda to retry; one that names no job is dropped.
  */
-export const createHandler = (dependencies: DependencySource) => async (event: unknown): Promise<DynamoDBBatchResponse> => {
-  const deps = dependencies();
+export const createHandler = (ports: PortSource<NeedsOf<typeof startIfNeverStarted> & Pick<Ports, 'jobRunner'>>) => async (event: unknown): Promise<DynamoDBBatchResponse> => {
+  const deps = ports();
   const failures: DynamoDBBatchResponse['batchItemFailures'] = [];
   for (const { sequenceNumber, job } of insertedJobsOf(event)) {
     try {
@@ -28,4 +29,4 @@ export const createHandler = (dependencies: DependencySource) => async (event: u
   return { batchItemFailures: failures };
 };
 
-export const handler = withLambdaContext(createHandler(lambdaDependencies));
+export const handler = withLambdaContext(createHandler(lambdaPorts(({ common, table }) => ({ ...common, ...dynamoStores(table()) }))));

@@ -2,12 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createPublicHandler } from '#http/public-handler';
 import { metaOperations, type MetaAssets } from '#api/meta';
 import { DOCS_FILES, OPENAPI_DOCUMENT_ENV, committedOpenApiDocument, installedDocsFile, type DocsFile } from '#functions/openapi/docs-assets';
-import type { DependencySource } from '#ports/dependencies';
 import { optionalEnv } from '#functions/config';
-
-const NONE: DependencySource = () => {
-  throw new Error('the public routes reach no port');
-};
 
 /** A file read once per instance (a failed read is tried again on the next request). */
 function readOnce(path: () => string, transform: (text: string) => string = (text) => text): () => Promise<string> {
@@ -32,9 +27,11 @@ const ASSETS: MetaAssets = {
   openapiDocument: readOnce(() => optionalEnv(OPENAPI_DOCUMENT_ENV) ?? committedOpenApiDocument(), (text) => JSON.stringify(JSON.parse(text))),
 };
 
-/** The public routes reach no port, so this function loads no wiring and no AWS SDK. */
-export const createHandler = (dependencies: DependencySource = NONE, assets: MetaAssets = ASSETS) =>
-  createPublicHandler(metaOperations(assets), dependencies);
+/**
+ * The public routes reach no port, so this function loads no wiring and no AWS SDK. The ports the local
+ * stack hands every handler module are not used.
+ */
+export const createHandler = (_ports?: unknown, assets: MetaAssets = ASSETS) => createPublicHandler(metaOperations(assets));
 
 /** Also API Gateway's `$default` route: the request-context middleware answers 404/405 there. */
 export const handler = createHandler();

@@ -8,9 +8,10 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { answerSocketEvent, socketEvent } from '#api/update-socket';
 import { updateError } from '#domain/live-updates';
 import { logger } from '#functions/logger';
-import type { DependencySource } from '#ports/dependencies';
-import { lambdaApiDependencies } from '#wiring/lambda';
-import { onlyStores, type StoreClasses } from '#wiring/table-stores';
+import type { PortSource } from '#ports/ports';
+import type { SocketDeps } from '#api/update-socket';
+import { lambdaPorts } from '#wiring/lambda';
+import type { StoreClasses } from '#wiring/table-stores';
 import { DynamoUpdateSocketStore } from '#adapters/dynamodb/update-sockets';
 import { DynamoJobStore } from '#adapters/dynamodb/jobs';
 import { DynamoProductStore } from '#adapters/dynamodb/products';
@@ -26,8 +27,7 @@ const STORES = {
 
 type Result = APIGatewayProxyStructuredResultV2;
 
-export const createHandler = (dependencies: DependencySource) => {
-  const deps = onlyStores(dependencies, STORES);
+export const createHandler = (ports: PortSource<SocketDeps>) => {
   return middy<unknown, Result>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .handler(async (raw): Promise<Result> => {
@@ -35,7 +35,7 @@ export const createHandler = (dependencies: DependencySource) => {
       // Only API Gateway (or the local server) calls this: anything else is a wiring bug, not a client's.
       if (!event.success) throw new Error(`not a WebSocket route event: ${event.error.message}`);
       try {
-        return await answerSocketEvent(deps(), event.data);
+        return await answerSocketEvent(ports(), event.data);
       } catch (error) {
         logger.error('live updates: a socket event failed', { error, routeKey: event.data.requestContext.routeKey });
         const routeKey = event.data.requestContext.routeKey;
@@ -46,4 +46,4 @@ export const createHandler = (dependencies: DependencySource) => {
     });
 };
 
-export const handler = createHandler(lambdaApiDependencies(STORES));
+export const handler = createHandler(lambdaPorts(({ common, stores }) => ({ ...common, ...stores(STORES) })));

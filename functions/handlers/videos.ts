@@ -1,10 +1,10 @@
-import { createApiHandler } from '#http/api-handler';
+import { createApiHandler, type ApiPorts } from '#http/api-handler';
 import { videoJobOperations } from '#api/video-jobs';
 import { finishedVideoOperations } from '#api/finished-videos';
 import { providerCallbackOperations } from '#api/provider-callbacks';
-import type { DependencySource } from '#ports/dependencies';
-import { lambdaApiDependencies } from '#wiring/lambda';
-import { apiStores, onlyStores } from '#wiring/table-stores';
+import type { PortSource } from '#ports/ports';
+import { lambdaPorts } from '#wiring/lambda';
+import { apiStores } from '#wiring/table-stores';
 import { DynamoJobStore } from '#adapters/dynamodb/jobs';
 import { DynamoJobDurations } from '#adapters/dynamodb/job-durations';
 import { DynamoVideoLibrary } from '#adapters/dynamodb/videos';
@@ -15,7 +15,6 @@ import { DynamoReactionStore } from '#adapters/dynamodb/reactions';
 import { DynamoUploadStore } from '#adapters/dynamodb/uploads';
 import { DynamoAllowanceLedger } from '#adapters/dynamodb/allowance-ledger';
 import { DynamoMusicStore } from '#adapters/dynamodb/music';
-import { withParts } from '#wiring/not-bundled';
 import { FfprobeMediaInspector } from '#adapters/media/ffprobe-media-inspector';
 import { lambdaClipFaces } from '#adapters/lambda/face-check-client';
 import { requestReferenceResolver } from '#adapters/reference/reference-resolver';
@@ -35,18 +34,22 @@ const STORES = apiStores({
   jobDurations: DynamoJobDurations,
 });
 
-/** The operations this group serves, for any runtime's wiring; they see only their stores. */
-export const createHandler = (dependencies: DependencySource) => createApiHandler({ ...finishedVideoOperations, ...videoJobOperations, ...providerCallbackOperations }, onlyStores(dependencies, STORES));
+const operations = { ...finishedVideoOperations, ...videoJobOperations, ...providerCallbackOperations };
+
+/** The operations this group serves, for any runtime's wiring: it must supply every port they name. */
+export const createHandler = (ports: PortSource<ApiPorts<typeof operations>>) => createApiHandler(operations, ports);
 
 // Reference clips are judged here (ffprobe), so only this function bundles the inspector; a linked one is
 // fetched here first, within the request's time. Their face: frames sampled here (ffmpeg), looked at by
 // the face-check function (routes.ts: no room for the face runtime beside ffmpeg). A job may name a stock
 // avatar: the catalogue is read here, its portraits are drawn elsewhere.
 export const handler = createHandler(
-  withParts(lambdaApiDependencies(STORES), (base) => ({
+  lambdaPorts(({ common, stores }) => ({
+    ...common,
+    ...stores(STORES),
     media: new FfprobeMediaInspector(),
-    faces: { ...base.faces, ...lambdaClipFaces() },
+    faces: lambdaClipFaces(),
     references: requestReferenceResolver(),
-    stockAvatars: new BlobStockAvatars(base.blobs),
+    stockAvatars: new BlobStockAvatars(common.blobs),
   })),
 );

@@ -1,10 +1,10 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { deliverWebhook } from '#use-cases/deliver-webhooks';
-import type { DependencySource } from '#ports/dependencies';
+import type { NeedsOf, PortSource } from '#ports/ports';
 import { deliveryRefOf } from '#adapters/sqs/delivery-queue';
 import { HttpWebhookReceivers } from '#adapters/webhooks/http-receivers';
-import { lambdaDependencies } from '#wiring/lambda';
-import { withParts } from '#wiring/not-bundled';
+import { dynamoStores } from '#adapters/dynamodb/stores';
+import { lambdaPorts } from '#wiring/lambda';
 import { withLambdaContext } from '#functions/logger';
 
 /**
@@ -13,8 +13,8 @@ import { withLambdaContext } from '#functions/logger';
  * error of our own (the table unreachable) returns the message to the queue, and after five tries to
  * its dead-letter queue, which an alarm watches.
  */
-export const createHandler = (dependencies: DependencySource) => async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const deps = dependencies();
+export const createHandler = (ports: PortSource<NeedsOf<typeof deliverWebhook>>) => async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const deps = ports();
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   await Promise.all(
     event.Records.map(async (record) => {
@@ -31,4 +31,4 @@ export const createHandler = (dependencies: DependencySource) => async (event: S
   return { batchItemFailures: failures };
 };
 
-export const handler = withLambdaContext(createHandler(withParts(lambdaDependencies, () => ({ webhookReceivers: new HttpWebhookReceivers({ allowLoopback: false }) }))));
+export const handler = withLambdaContext(createHandler(lambdaPorts(({ common, table }) => ({ ...common, ...dynamoStores(table()), webhookReceivers: new HttpWebhookReceivers({ allowLoopback: false }) }))));

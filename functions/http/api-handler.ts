@@ -5,21 +5,24 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logger } from '#functions/logger';
-import type { ApiContext, ApiEvent, ApiResult } from './api-types';
+import type { ApiContext, ApiEvent, ApiResult, HttpPorts } from './api-types';
 import { requestContext } from './middleware/request-context';
 import { errorEnvelope } from './middleware/error-envelope';
 import { authenticate, requireScopes } from './middleware/authenticate';
 import { rateLimit } from './middleware/rate-limit';
 import { conditionalGet } from './middleware/conditional-get';
-import { dispatchTo, type OperationTable } from './dispatch';
-import type { DependencySource } from '#ports/dependencies';
+import { dispatchTo, type OperationTable, type PortsOf } from './dispatch';
+import type { PortSource } from '#ports/ports';
 
-export function createApiHandler(operations: OperationTable, dependencies: DependencySource) {
+/** The ports a group's handler is wired with: the HTTP layer's and every one its operations name. */
+export type ApiPorts<T extends OperationTable> = HttpPorts & PortsOf<T>;
+
+export function createApiHandler<T extends OperationTable>(operations: T, ports: PortSource<ApiPorts<T>>) {
   return middy<ApiEvent, ApiResult, Error, ApiContext>()
     // Every line logged during the request carries the function, its request id and whether it was a cold start.
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(requestContext(dependencies))
-    .use(errorEnvelope())
+    .use(requestContext<HttpPorts>(ports))
+    .use(errorEnvelope<HttpPorts>((deps) => deps.metrics))
     .use(authenticate())
     .use(rateLimit())
     .use(requireScopes())

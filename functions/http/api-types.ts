@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { RouteDefinition, Scope } from '#functions/routes';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { SessionRecord } from '#domain/session';
 
 export type ApiEvent = APIGatewayProxyEventV2;
@@ -25,8 +25,15 @@ export interface SessionCredential {
   session: SessionRecord;
 }
 
-/** What the middlewares learn about a request, handed to the operation. */
-export interface ApiRequest {
+/**
+ * What every authenticated request reaches besides its operation's own ports: the key or the session,
+ * the per-account limit, the Idempotency-Key answers (answered-once), the largest inline body, and the
+ * refusal count. Every API function's wiring supplies these with its operations' ports.
+ */
+export type HttpPorts = Pick<Ports, 'apiKeys' | 'sessions' | 'rateLimits' | 'idempotentAnswers' | 'apiRequestsPerMinute' | 'inlineUploadMaxBytes' | 'metrics' | 'now'>;
+
+/** What the middlewares learn about a request, handed to the operation with the ports `P` its handler was wired with. */
+export interface ApiRequest<P = HttpPorts> {
   event: ApiEvent;
   route: RouteDefinition;
   requestId: string;
@@ -38,16 +45,18 @@ export interface ApiRequest {
   /** Bookkeeping writes that must finish before the invocation ends (Lambda freezes what is left). */
   pending: Promise<unknown>[];
   /** What the operation calls out through, built by the runtime's wiring module. */
-  deps: Dependencies;
+  deps: P;
 }
 
-export interface AuthenticatedRequest extends ApiRequest {
+export interface AuthenticatedRequest<P = HttpPorts> extends ApiRequest<P> {
   principal: Principal;
 }
 
-export type Operation = (request: AuthenticatedRequest) => Promise<ApiResult>;
-export type PublicOperation = (request: ApiRequest) => Promise<ApiResult>;
+/** An operation that reaches the ports `P` (a `Pick<Ports, ...>`) besides the HTTP layer's. */
+export type Operation<P = unknown> = (request: AuthenticatedRequest<HttpPorts & P>) => Promise<ApiResult>;
+/** An operation any caller may reach, with the ports `P` it names (none for the meta routes). */
+export type PublicOperation<P = unknown> = (request: ApiRequest<P>) => Promise<ApiResult>;
 
-export interface ApiContext extends Context {
-  api?: ApiRequest;
+export interface ApiContext<P = HttpPorts> extends Context {
+  api?: ApiRequest<P>;
 }

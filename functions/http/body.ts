@@ -15,6 +15,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, badRequest } from '#domain/errors';
 import type { ApiEvent, ApiRequest } from './api-types';
+import type { Ports } from '#ports/ports';
 import { JSON_BODY_LIMIT } from '#functions/routes';
 
 export type BodyKind = 'json' | 'form' | 'multipart';
@@ -311,7 +312,7 @@ function fileRefusal(
 }
 
 /** The body as the route table declares it (encodings and file parts), so no operation repeats the list. */
-export async function readRouteBody(request: ApiRequest): Promise<ParsedBody> {
+export async function readRouteBody(request: ApiRequest<Pick<Ports, 'inlineUploadMaxBytes'>>): Promise<ParsedBody> {
   const declared = request.route.body;
   if (!declared) throw new Error(`route ${request.route.operation} declares no body`);
   refuseOverRouteLimit(request.event, request.route.maxBodyBytes);
@@ -324,7 +325,7 @@ export async function readRouteBody(request: ApiRequest): Promise<ParsedBody> {
  * a signature covers those bytes, not what parsing and serialising them again would give. Only the
  * route's size limit is checked here; the signature is what decides whether it is read at all.
  */
-export function rawRouteBody(request: ApiRequest): Buffer {
+export function rawRouteBody(request: ApiRequest<unknown>): Buffer {
   if (!request.route.body) throw new Error(`route ${request.route.operation} declares no body`);
   refuseOverRouteLimit(request.event, request.route.maxBodyBytes);
   const { body, isBase64Encoded } = request.event;

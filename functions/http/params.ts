@@ -4,7 +4,7 @@ import type { ApiRequest } from './api-types';
 
 const POSITIVE_INTEGER = /^[1-9][0-9]{0,14}$/;
 
-export function idParam(request: ApiRequest, name = 'id'): number {
+export function idParam(request: ApiRequest<unknown>, name = 'id'): number {
   const raw = request.pathParameters[name];
   if (raw === undefined || !POSITIVE_INTEGER.test(raw)) throw badRequest(`Path parameter ${name} must be a positive integer`);
   return Number(raw);
@@ -20,7 +20,7 @@ export const PER_PAGE_MAX = 100;
 /** Offsets beyond this are refused rather than scanned. */
 export const PAGE_MAX = 100_000;
 
-export function pageParams(request: ApiRequest): PageRequest {
+export function pageParams(request: ApiRequest<unknown>): PageRequest {
   return {
     page: boundedInt(request.query.page, 'page', 1, 1, PAGE_MAX),
     perPage: boundedInt(request.query.per_page, 'per_page', PER_PAGE_DEFAULT, 1, PER_PAGE_MAX),
@@ -41,9 +41,9 @@ export interface SliceRequest {
 }
 
 /** `limit` of a cursor-following list: how many items at most. */
-export const sliceLimit = (request: Pick<ApiRequest, 'query'>): number => boundedInt(request.query.limit, 'limit', PER_PAGE_DEFAULT, 1, PER_PAGE_MAX);
+export const sliceLimit = (request: Pick<ApiRequest<unknown>, 'query'>): number => boundedInt(request.query.limit, 'limit', PER_PAGE_DEFAULT, 1, PER_PAGE_MAX);
 
-export function sliceParams(request: ApiRequest): SliceRequest {
+export function sliceParams(request: ApiRequest<unknown>): SliceRequest {
   const limit = sliceLimit(request);
   const before = request.query.before === undefined ? undefined : boundedInt(request.query.before, 'before', 1, 1, 999_999_999);
   return { limit, ...(before === undefined ? {} : { before }) };
@@ -54,7 +54,7 @@ export function pageMeta(page: PageRequest, total: number) {
 }
 
 /** `dry_run` on the routes that take it: `true` checks and quotes without doing, `false` (the default) does; anything else is 400. */
-export function dryRunParam(request: Pick<ApiRequest, 'query'>): boolean {
+export function dryRunParam(request: Pick<ApiRequest<unknown>, 'query'>): boolean {
   const raw = request.query.dry_run;
   if (raw === undefined || raw === 'false') return false;
   if (raw === 'true') return true;
@@ -62,4 +62,4 @@ export function dryRunParam(request: Pick<ApiRequest, 'query'>): boolean {
 }
 
 /** A dry run as the middlewares see it (any other value is the operation's 400, counted as a request). */
-export const isDryRun = (request: Pick<ApiRequest, 'query' | 'route'>): boolean => request.route.query?.includes('dry_run') === true && request.query.dry_run === 'true';
+export const isDryRun = (request: Pick<ApiRequest<unknown>, 'query' | 'route'>): boolean => request.route.query?.includes('dry_run') === true && request.query.dry_run === 'true';

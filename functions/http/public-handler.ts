@@ -9,12 +9,12 @@ import type { ApiContext, ApiEvent, ApiResult, PublicOperation } from './api-typ
 import { requestContext } from './middleware/request-context';
 import { errorEnvelope } from './middleware/error-envelope';
 import { dispatchTo } from './dispatch';
-import type { DependencySource } from '#ports/dependencies';
 
-export function createPublicHandler(operations: Record<string, { public: PublicOperation }>, dependencies: DependencySource) {
-  return middy<ApiEvent, ApiResult, Error, ApiContext>()
+export function createPublicHandler(operations: Record<string, { public: PublicOperation }>) {
+  return middy<ApiEvent, ApiResult, Error, ApiContext<unknown>>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(requestContext(dependencies))
+    // These routes reach no port.
+    .use(requestContext<unknown>(() => undefined))
     .use(errorEnvelope())
-    .handler(dispatchTo(operations));
+    .handler(dispatchTo<unknown>(operations));
 }

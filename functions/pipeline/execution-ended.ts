@@ -7,7 +7,7 @@
  * executions that end FAILED after MarkFailed recorded the failure cost one read.
  */
 import * as z from 'zod/mini';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { markFailed } from './tasks/mark-failed';
 import { FINAL_ERROR, type TaskFailure } from './steps';
 
@@ -34,7 +34,7 @@ function failureOfEnded(ended: EndedExecution): TaskFailure {
   return { Error: ended.error ?? 'States.Runtime', ...(ended.cause === undefined ? {} : { Cause: ended.cause }) };
 }
 
-export type EndedDeps = Pick<Dependencies, 'jobs' | 'ledger' | 'blobs' | 'now'>;
+export type EndedDeps = Pick<Ports, 'jobs' | 'ledger' | 'blobs' | 'now'>;
 
 /** Fails the job of an execution that ended so (status failed with a code, reserved units released). */
 export async function failEndedExecution(deps: EndedDeps, ended: EndedExecution): Promise<void> {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isFinal, JOB_STAGES, type JobStage } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { JobChanges } from '#ports/job-store';
 import type { Product } from '#domain/product';
 import type { Avatar } from '#domain/avatar';
@@ -18,7 +18,7 @@ import { inputDeleted, PipelineError } from './errors';
 import { STATE_OF_STEP, type PipelineStep, type StepPayload } from './steps';
 
 /** What every step reaches: the job record. */
-export type JobDeps = Pick<Dependencies, 'jobs'>;
+export type JobDeps = Pick<Ports, 'jobs'>;
 
 /** The statuses a step may still write in: a job that ended meanwhile is left as it ended. */
 export const IN_FLIGHT = ['queued', 'processing', 'preview_ready'] as const;
@@ -73,7 +73,7 @@ export interface JobInputs {
 }
 
 /** Where the records a job names are read from. */
-export type InputDeps = Pick<Dependencies, 'products' | 'avatars' | 'stockAvatars' | 'reactions'>;
+export type InputDeps = Pick<Ports, 'products' | 'avatars' | 'stockAvatars' | 'reactions'>;
 
 /** The records the job names, each still there (a stock avatar always is); a deleted one fails the job (input_deleted). */
 export async function requireInputs(deps: InputDeps, job: StoredJob): Promise<JobInputs> {

@@ -7,12 +7,12 @@ import { AppError } from '#domain/errors';
 import { soundOfJob } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
 import { isBuiltInSoundId, soundPlanOf } from '#domain/sound';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { SoundFiles } from '#ports/video-composer';
 import { musicAudioKeyOf } from '#use-cases/music-audio';
 import { PipelineError } from './errors';
 
-type SoundDeps = Pick<Dependencies, 'blobs' | 'sounds' | 'music'>;
+type SoundDeps = Pick<Ports, 'blobs' | 'sounds' | 'music'>;
 
 /**
  * The job's sound plan as local files: the effect and the bed come from the sound bank (built-in) or

@@ -8,7 +8,7 @@
  * that cannot be handed over for DECISION_GIVE_UP_MS fails the job, so nothing waits for days.
  */
 import type { StoredJob } from '#domain/job-execution';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { TaskTokenInvalid, type JobRunner } from '#ports/job-runner';
 import { IN_FLIGHT } from './job-context';
 import { markFailed } from './tasks/mark-failed';
@@ -28,7 +28,7 @@ const UNDELIVERED = {
 
 export type RedeliveryOutcome = 'redelivered' | 'cleared' | 'failed' | 'none';
 
-export type RedeliveryDeps = Pick<Dependencies, 'jobs' | 'ledger' | 'blobs' | 'now'>;
+export type RedeliveryDeps = Pick<Ports, 'jobs' | 'ledger' | 'blobs' | 'now'>;
 
 /**
  * Hands `job`'s recorded decision over again when it was recorded before `cutoff` and no step has

@@ -5,14 +5,15 @@
  */
 import type { Context } from 'aws-lambda';
 import { logger } from '#functions/logger';
-import type { Dependencies, DependencySource } from '#ports/dependencies';
-import { PIPELINE_STEPS, type PipelineFunction, type StepPayload, type StepTasks, type TasksOf } from './steps';
+import type { Ports, PortsIn, PortSource } from '#ports/ports';
+import { PIPELINE_STEPS, type PipelineFunction, type StepPayload, type StepTasks, type TaskPorts, type TasksOf } from './steps';
 
 export async function runStep(
   fn: PipelineFunction,
   tasks: StepTasks,
   payload: StepPayload,
-  deps: Dependencies,
+  // The tasks' own ports besides: pipelineHandler's type holds its wiring to them.
+  deps: Pick<Ports, 'metrics'>,
   signal?: AbortSignal,
 ): Promise<unknown> {
   const spec = Object.hasOwn(PIPELINE_STEPS, payload.step) ? PIPELINE_STEPS[payload.step] : undefined;
@@ -34,18 +35,21 @@ export async function runStep(
 
 const STOP_BEFORE_TIMEOUT_MS = 10_000;
 
+/** What a pipeline function is wired with: its steps' ports, and the metrics runStep records render time in. */
+export type PipelinePorts<T> = PortsIn<TaskPorts<T>> & Pick<Ports, 'metrics'>;
+
 /**
  * A pipeline function's Lambda handler. The abort signal fires shortly before the function's own
  * timeout, so a generation stops cleanly and the state machine sees an error it can retry or catch.
  */
-export function pipelineHandler<F extends PipelineFunction>(fn: F, tasks: TasksOf<F>, dependencies: DependencySource) {
+export function pipelineHandler<F extends PipelineFunction, T extends TasksOf<F>>(fn: F, tasks: T, ports: PortSource<PipelinePorts<T>>) {
   return async (payload: StepPayload, context?: Context): Promise<unknown> => {
     const controller = new AbortController();
     if (context) logger.addContext(context);
     const remaining = context?.getRemainingTimeInMillis?.();
     const timer = remaining ? setTimeout(() => controller.abort(new Error('step time is up')), Math.max(1000, remaining - STOP_BEFORE_TIMEOUT_MS)) : undefined;
     try {
-      return await runStep(fn, tasks, payload, dependencies(), controller.signal);
+      return await runStep(fn, tasks, payload, ports(), controller.signal);
     } finally {
       clearTimeout(timer);
     }

@@ -5,7 +5,7 @@
  * the write (functions/handlers/job-starter.ts), and the sweeper as the last net.
  */
 import { executionInputOf, type StoredJob } from '#domain/job-execution';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { JobRunner } from '#ports/job-runner';
 import { STATE_OF_STEP } from './steps';
 
@@ -15,7 +15,7 @@ export interface JobRef {
 }
 
 /** Whether the job is written and no step of it has run yet: queued, to resume at the first step. */
-export async function startIfNeverStarted(deps: Pick<Dependencies, 'jobs'>, runner: JobRunner, ref: JobRef, writtenBefore?: Date): Promise<boolean> {
+export async function startIfNeverStarted(deps: Pick<Ports, 'jobs'>, runner: JobRunner, ref: JobRef, writtenBefore?: Date): Promise<boolean> {
   const job = await deps.jobs.get(ref.accountId, ref.jobId);
   return job ? startJobIfNeverStarted(runner, job, writtenBefore) : false;
 }

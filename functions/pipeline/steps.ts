@@ -8,7 +8,7 @@
  * runner at load and by the tests).
  */
 import type { FunctionNeeds } from '#functions/routes';
-import type { Dependencies } from '#ports/dependencies';
+import type { AllOf } from '#ports/ports';
 import { JOB_STATE, JOB_STATE_NAMES, type JobStateName } from '#domain/job-states';
 import { JOB_LIMITS } from '#domain/jobs';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
@@ -251,14 +251,18 @@ export const STATE_OF_STEP = Object.fromEntries(
 export const stepOfState = (state: string): PipelineStep | undefined =>
   (Object.keys(PIPELINE_STEPS) as PipelineStep[]).find((step) => PIPELINE_STEPS[step].state === state);
 
-/** A step's implementation: the ports it reaches come from the runtime's dependencies. */
-type StepTask = (payload: StepPayload, deps: Dependencies, signal?: AbortSignal) => Promise<unknown>;
+/** A step's implementation, over the ports `P` it names; its function's wiring supplies them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any step fits a task map; TaskPorts reads what each one needs.
+type StepTask<P = any> = (payload: StepPayload, deps: P, signal?: AbortSignal) => Promise<unknown>;
 
 /** A function's task map: exactly its steps, so a step moved to the other function is a compile error. */
 export type TasksOf<F extends PipelineFunction> = { readonly [S in StepOf<F>]: StepTask };
 
 /** Any function's task map, as the dispatch sees it. */
 export type StepTasks = { readonly [S in PipelineStep]?: StepTask };
+
+/** The ports a task map's steps reach together: what its function's wiring must supply. */
+export type TaskPorts<T> = AllOf<{ [S in keyof T]: T[S] extends (payload: StepPayload, deps: infer P, signal?: AbortSignal) => unknown ? P : never }[keyof T]>;
 
 export type { JobDecision, JobExecutionInput } from '#domain/job-execution';
 

@@ -6,7 +6,7 @@
  * API shows, through the same conditional settle writes the workers use (a record settled meanwhile
  * is left alone). Objects a dead worker may have left sit under the record's prefix and go with it.
  */
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { logger } from '#functions/logger';
 import { raiseEvent } from '#use-cases/webhook-events';
 
@@ -24,7 +24,7 @@ export interface StuckReport {
   failed_avatars: number;
 }
 
-export type StuckDeps = Pick<Dependencies, 'products' | 'avatars' | 'now'>;
+export type StuckDeps = Pick<Ports, 'products' | 'avatars' | 'now'>;
 
 export async function failStuckProcessing({ products, avatars, now }: StuckDeps): Promise<StuckReport> {
   const cutoff = new Date(now().getTime() - PROCESSING_DEADLINE_MS);

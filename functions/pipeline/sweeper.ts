@@ -15,7 +15,7 @@
  */
 import { isFinal } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { JobRunner } from '#ports/job-runner';
 import { logger } from '#functions/logger';
 import { HANDOVER_GRACE_MS, redeliverStuckDecision, type RedeliveryDeps, type RedeliveryOutcome } from './redeliver-decision';
@@ -48,7 +48,7 @@ export interface SweepOptions {
   timeLeftMs?: () => number;
 }
 
-export type SweepDeps = Pick<Dependencies, 'jobs' | 'ledger' | 'blobs' | 'now'>;
+export type SweepDeps = Pick<Ports, 'jobs' | 'ledger' | 'blobs' | 'now'>;
 
 const budgetFromNow = (budgetMs: number) => {
   const until = Date.now() + budgetMs;

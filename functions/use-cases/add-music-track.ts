@@ -9,11 +9,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MUSIC_ENCODING, MUSIC_LIMITS, musicAudioKey, trackNameOf, type MusicTrack } from '#domain/music';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { musicFull } from '#ports/music-store';
-import { withFile, type SentFile, type UseUploadDeps } from './use-upload';
+import { withFile, type SentFile, type SentFileDeps } from './use-upload';
 
-export type AddMusicTrackDeps = Pick<Dependencies, 'music' | 'musicMedia' | 'blobs' | 'now'> & UseUploadDeps;
+export type AddMusicTrackDeps = Pick<Ports, 'music' | 'musicMedia' | 'blobs' | 'now'> & SentFileDeps;
 
 export interface AddMusicTrackInput {
   accountId: number;

@@ -6,13 +6,13 @@
 import { AppError, notFound } from '#domain/errors';
 import { accountAt } from '#domain/account';
 import { CHANGE_PLAN_HINT, planOf } from '#domain/plans';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { accountOfScope } from '#domain/test-mode';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 
-export type AiHelperDeps = Pick<Dependencies, 'accounts' | 'rateLimits' | 'now'>;
+export type AiHelperDeps = Pick<Ports, 'accounts' | 'rateLimits' | 'now'>;
 
 export async function admitAiHelper(deps: AiHelperDeps, accountId: number): Promise<void> {
   const found = await deps.accounts.get(accountOfScope(accountId));

@@ -6,9 +6,9 @@
 import { buildOverview, overviewWindow, type AnalyticsOverview, type BreakdownSources, type CachedAnalytics } from '#domain/analytics';
 import { postIdsNamed, type KnownChannel, type OurPost, type VideoFacts } from '#domain/analytics-breakdowns';
 import type { Connection } from '#domain/social';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 
-export type AnalyticsOverviewDeps = Pick<Dependencies, 'connections' | 'analytics' | 'posts' | 'videos' | 'jobs' | 'products'>;
+export type AnalyticsOverviewDeps = Pick<Ports, 'connections' | 'analytics' | 'posts' | 'videos' | 'jobs' | 'products'>;
 
 /** Our posts are read newest first, a page at a time, until every post the figures name is found. */
 const POSTS_PAGE = 100;

@@ -9,10 +9,10 @@ import { isAppError } from '#domain/errors';
 import { changedPlan, type PlanChangeOutcome } from '#domain/plan-change';
 import type { PlanRecord, SubscriptionLink } from '#ports/account-store';
 import type { BillingEvent } from '#ports/billing';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { billingFailure, writePlanChange, type PlanDecision } from './plan-writes';
 
-export type ApplyBillingEventDeps = Pick<Dependencies, 'accounts' | 'now'>;
+export type ApplyBillingEventDeps = Pick<Ports, 'accounts' | 'now'>;
 
 /** `ignored`: nothing of this deployment's (a type it does not act on, an unknown account); `duplicate`: applied before. */
 export type BillingEventResult = { status: 'applied'; outcome: PlanChangeOutcome } | { status: 'duplicate' } | { status: 'ignored'; reason: string };
@@ -43,7 +43,7 @@ function isCurrent(linked: SubscriptionLink | null, reported: SubscriptionLink):
 }
 
 /** A webhook delivery: verified and read by the billing adapter, then applied. */
-export async function receiveBillingEvent(deps: ApplyBillingEventDeps & Pick<Dependencies, 'billing'>, body: Buffer, signature: string | undefined): Promise<BillingEventResult> {
+export async function receiveBillingEvent(deps: ApplyBillingEventDeps & Pick<Ports, 'billing'>, body: Buffer, signature: string | undefined): Promise<BillingEventResult> {
   let event: BillingEvent;
   try {
     event = await deps.billing.readEvent(body, signature);

@@ -9,7 +9,7 @@ import { conflict, notFound } from '#domain/errors';
 import { assertCanApprove, JOB_STAGES } from '#domain/jobs';
 import type { JobDecision, StoredJob } from '#domain/job-execution';
 import { soundOf, type ApproveVideoInput } from '#domain/schemas/video';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { requireMusic } from './job-references';
 import { Compensation } from './compensation';
 import { handOver, NOT_WAITING, pendingToken } from './hand-over-decision';
@@ -19,7 +19,7 @@ import { changesOfChosenTake, chosenTake } from '#domain/takes';
 
 const APPROVE: JobDecision = { action: 'approve' };
 
-export type ApprovePreviewDeps = Pick<Dependencies, 'jobs' | 'jobRunner' | 'music' | 'now'> & { log?: UseCaseLog };
+export type ApprovePreviewDeps = Pick<Ports, 'jobs' | 'jobRunner' | 'music' | 'now'> & { log?: UseCaseLog };
 
 export async function approvePreview(deps: ApprovePreviewDeps, input: { accountId: number; jobId: number; changes: ApproveVideoInput }): Promise<StoredJob> {
   const { accountId, jobId, changes } = input;

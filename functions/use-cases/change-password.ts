@@ -7,10 +7,10 @@ import { AppError, badRequest } from '#domain/errors';
 import { hashPassword, passwordProblem, verifyPassword } from '#domain/credentials';
 import { emailAttemptsRule } from '#domain/sign-in-limits';
 import type { SessionRecord } from '#domain/session';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { admitSignIn } from './sign-in-throttle';
 
-export type ChangePasswordDeps = Pick<Dependencies, 'users' | 'sessions' | 'rateLimits' | 'now'>;
+export type ChangePasswordDeps = Pick<Ports, 'users' | 'sessions' | 'rateLimits' | 'now'>;
 
 export async function changePassword(
   deps: ChangePasswordDeps,

@@ -16,10 +16,10 @@ import { AppError, notFound } from '#domain/errors';
 import { changedPlan, planInForce, type PlanChangeOutcome } from '#domain/plan-change';
 import type { PlanName } from '#domain/plans';
 import type { PlanRecord } from '#ports/account-store';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { billingFailure, planRecordOf, writePlanChange } from './plan-writes';
 
-export type ChangePlanDeps = Pick<Dependencies, 'accounts' | 'billing' | 'now'>;
+export type ChangePlanDeps = Pick<Ports, 'accounts' | 'billing' | 'now'>;
 
 export interface ChangePlanInput {
   accountId: number;

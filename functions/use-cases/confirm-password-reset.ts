@@ -8,12 +8,12 @@ import { AppError, badRequest } from '#domain/errors';
 import { hashPassword, passwordProblem } from '#domain/credentials';
 import { hashResetToken, isPasswordResetLive, isWellFormedResetToken } from '#domain/password-reset';
 import { addressRule } from '#domain/sign-in-limits';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { admitSignIn } from './sign-in-throttle';
 import { startSession } from './start-session';
 import type { SignedIn } from './sign-up';
 
-export type ConfirmPasswordResetDeps = Pick<Dependencies, 'users' | 'accounts' | 'sessions' | 'rateLimits' | 'now'>;
+export type ConfirmPasswordResetDeps = Pick<Ports, 'users' | 'accounts' | 'sessions' | 'rateLimits' | 'now'>;
 
 /** One message for an unknown, used, replaced or expired token: the link is no good, whatever the reason. */
 export const RESET_LINK_INVALID = 'This password-reset link is unknown, used or expired: ask for a new one';

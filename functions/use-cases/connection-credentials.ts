@@ -5,7 +5,7 @@
  */
 import type { Connection, ProviderCredentials, ProviderName } from '#domain/social';
 import { CredentialCipherError, isCredentialCipherError, type CredentialCipher } from '#ports/credential-cipher';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { logOf, type UseCaseLog } from './log';
 import { connectFirst, reconnect } from './provider-errors';
 
@@ -33,7 +33,7 @@ export type ConnectionAccess =
   | ({ kind: 'opened' } & OpenedConnection);
 
 export async function accessConnection(
-  deps: Pick<Dependencies, 'connections' | 'cipher'>,
+  deps: Pick<Ports, 'connections' | 'cipher'>,
   accountId: number,
   provider: ProviderName,
 ): Promise<ConnectionAccess> {
@@ -63,7 +63,7 @@ export function usableConnection(access: ConnectionAccess, provider: ProviderNam
  * to mark is logged, not thrown: the caller is already answering with the reason.
  */
 export async function markConnectionError(
-  deps: Pick<Dependencies, 'connections' | 'now'> & { log?: UseCaseLog },
+  deps: Pick<Ports, 'connections' | 'now'> & { log?: UseCaseLog },
   connection: Connection,
   error: { code: string; message: string },
 ): Promise<void> {

@@ -10,14 +10,16 @@ import { noFaceInImage } from '#domain/faces';
 import { limitsAt } from '#domain/account';
 import { newSeed } from '#domain/seed';
 import { avatarsFull } from '#ports/avatar-store';
-import type { Dependencies } from '#ports/dependencies';
+import type { PartOf, Ports } from '#ports/ports';
 import { admitAiHelper, type AiHelperDeps } from './admit-ai-helper';
 import { engineFailureToAppError } from './engine-failure';
 import { withFile, type FileSource, type UseUploadDeps } from './use-upload';
 import { accountOfScope } from '#domain/test-mode';
 import { engineRequestOf } from '#domain/test-mode';
 
-export type CreateAvatarDeps = Pick<Dependencies, 'avatars' | 'avatarImages' | 'faces' | 'blobs' | 'engines' | 'tasks'> & AiHelperDeps & UseUploadDeps;
+export type CreateAvatarDeps = Pick<Ports, 'avatars' | 'avatarImages' | 'blobs' | 'tasks'> &
+  PartOf<'faces', 'faceInImage'> &
+  PartOf<'engines', 'avatarIsInline' | 'inlineAvatar'> & AiHelperDeps & UseUploadDeps;
 
 /** `image`: a multipart part on disk or a direct upload's id. */
 export type CreateAvatarInput = { accountId: number } & ({ image: FileSource } | { prompt: string });

@@ -1,10 +1,10 @@
 /** POST /keys: a named key for the signed-in account; without scopes it gets every scope, as the session has; without a mode it is live. */
 import { ALL_SCOPES, type CreatedApiKey } from '#domain/api-keys';
 import type { CreateKeyInput } from '#domain/schemas/accounts';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 
 export async function createKey(
-  deps: Pick<Dependencies, 'apiKeys' | 'now'>,
+  deps: Pick<Ports, 'apiKeys' | 'now'>,
   accountId: number,
   input: CreateKeyInput,
 ): Promise<CreatedApiKey & { name: string; created_at: string }> {

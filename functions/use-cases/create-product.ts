@@ -5,10 +5,10 @@
  */
 import { intakeWithoutDemo, judgeDemo, type DemoIntake } from '#domain/demo-intake';
 import { demoOriginalKey, type Product } from '#domain/product';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { withFile, type FileSource, type UseUploadDeps } from './use-upload';
 
-export type CreateProductDeps = Pick<Dependencies, 'products' | 'blobs' | 'demoMedia' | 'tasks' | 'now'> & UseUploadDeps;
+export type CreateProductDeps = Pick<Ports, 'products' | 'blobs' | 'demoMedia' | 'tasks' | 'now'> & UseUploadDeps;
 
 export interface CreateProductInput {
   accountId: number;

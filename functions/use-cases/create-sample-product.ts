@@ -7,10 +7,10 @@
  */
 import { demoCanonicalKey, demoOriginalKey, type DemoVideo, type Product } from '#domain/product';
 import { SAMPLE_PRODUCT } from '#domain/sample-product';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { StoredSampleDemo } from '#ports/sample-demo';
 
-export type CreateSampleProductDeps = Pick<Dependencies, 'products' | 'blobs' | 'sampleDemo' | 'tasks' | 'now'>;
+export type CreateSampleProductDeps = Pick<Ports, 'products' | 'blobs' | 'sampleDemo' | 'tasks' | 'now'>;
 
 /** The demo record of a product given its copy of the stored clip at `key`. */
 export function sampleDemoRecord(accountId: number, productId: number, sample: StoredSampleDemo): DemoVideo {

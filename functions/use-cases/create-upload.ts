@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '#domain/errors';
 import { UPLOAD_RULES, UPLOAD_TTL_S, uploadObjectKey, type Upload, type UploadForm } from '#domain/upload-record';
 import type { CreateUploadInput } from '#domain/schemas/upload';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 
-export type CreateUploadDeps = Pick<Dependencies, 'uploads' | 'blobs' | 'now'>;
+export type CreateUploadDeps = Pick<Ports, 'uploads' | 'blobs' | 'now'>;
 
 const MB = 1024 * 1024;
 

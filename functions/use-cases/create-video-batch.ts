@@ -23,7 +23,7 @@ import { chargeNumberOfJob, JOB_STAGES, jobObjectKeys } from '#domain/jobs';
 import { executionInputOf, newJob, type StoredJob } from '#domain/job-execution';
 import type { VideoVariant } from '#domain/schemas/video-batch';
 import { newSeed } from '#domain/seed';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { BatchIdempotencyRecord, IdempotencyClaim, JobStore } from '#ports/job-store';
 import { Compensation } from './compensation';
 import type { CreateVideoJobDeps } from './create-video-job';
@@ -35,7 +35,7 @@ import { checkReferenceClip, type CheckedReference } from './reference-clip';
 import { withLinkedReferences } from './reference-link';
 import { UploadAlreadyUsed, withFile } from './use-upload';
 
-export type CreateVideoBatchDeps = CreateVideoJobDeps & Pick<Dependencies, 'ledger'>;
+export type CreateVideoBatchDeps = CreateVideoJobDeps & Pick<Ports, 'ledger'>;
 type CheckDeps = Omit<CreateVideoBatchDeps, 'jobRunner' | 'metrics'>;
 
 export interface CreateVideoBatchInput {
@@ -73,7 +73,9 @@ export async function createOrReplayVideoBatch(deps: CreateVideoBatchDeps, input
 }
 
 /** The dry run: every check of createVideoBatch, and the allowance read for one unit per variant. */
-export async function quoteVideoBatch(deps: CheckDeps & Pick<Dependencies, 'jobDurations'>, input: CreateVideoBatchInput): Promise<VideoQuote> {
+export type QuoteVideoBatchDeps = CheckDeps & Pick<Ports, 'jobDurations'>;
+
+export async function quoteVideoBatch(deps: QuoteVideoBatchDeps, input: CreateVideoBatchInput): Promise<VideoQuote> {
   const { accountId, variants } = input;
   // Jobs share the render slots: the last one's next stop is about the sum of their own times away.
   const estimate = (await estimateSeconds(deps, variants.map(({ request }) => request))).reduce((sum, seconds) => sum + seconds, 0);
@@ -89,7 +91,7 @@ export async function quoteVideoBatch(deps: CheckDeps & Pick<Dependencies, 'jobD
 }
 
 /** The batch and its jobs as they are now; undefined for an unknown or another account's batch. */
-export async function readVideoBatch(deps: Pick<Dependencies, 'jobs'>, accountId: number, batchId: number): Promise<BatchWithJobs | undefined> {
+export async function readVideoBatch(deps: Pick<Ports, 'jobs'>, accountId: number, batchId: number): Promise<BatchWithJobs | undefined> {
   const batch = await deps.jobs.getBatch(accountId, batchId);
   if (!batch) return undefined;
   const jobs = await Promise.all(batch.job_ids.map((jobId) => deps.jobs.get(accountId, jobId)));

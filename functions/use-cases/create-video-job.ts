@@ -18,18 +18,18 @@ import { chargeNumberOfJob, jobObjectKeys } from '#domain/jobs';
 import { executionInputOf, newJob, type StoredJob } from '#domain/job-execution';
 import type { VideoRequest } from '#domain/schemas/video';
 import { newSeed } from '#domain/seed';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { IdempotencyClaim, IdempotencyRecord, JobStore } from '#ports/job-store';
 import { Compensation } from './compensation';
 import { checkReferencedRecords, quoteOf, reservationOf, type JobReferenceReads } from './job-references';
 import type { UseCaseLog } from './log';
 import type { Metrics } from '#ports/metrics';
 import { metricsOf } from './metrics-of';
-import { checkReferenceClip, type CheckedReference } from './reference-clip';
+import { checkReferenceClip, type CheckedReference, type ReferenceClipDeps } from './reference-clip';
 import { withLinkedReference } from './reference-link';
-import { UploadAlreadyUsed, withFile, type SentFile, type UseUploadDeps } from './use-upload';
+import { UploadAlreadyUsed, withFile, type SentFile, type SentFileDeps } from './use-upload';
 
-export type CreateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'faces' | 'references' | 'now'> & JobReferenceReads & UseUploadDeps & { log?: UseCaseLog; metrics?: Metrics };
+export type CreateVideoJobDeps = Pick<Ports, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'references' | 'now'> & ReferenceClipDeps & JobReferenceReads & SentFileDeps & { log?: UseCaseLog; metrics?: Metrics };
 
 export interface CreateVideoJobInput {
   accountId: number;
@@ -42,7 +42,7 @@ export interface CreateVideoJobInput {
 
 /** What the checks read (both the create and the dry run). */
 type CheckDeps = Omit<CreateVideoJobDeps, 'jobRunner' | 'metrics'>;
-export type QuoteVideoJobDeps = CheckDeps & Pick<Dependencies, 'ledger' | 'jobDurations'>;
+export type QuoteVideoJobDeps = CheckDeps & Pick<Ports, 'ledger' | 'jobDurations'>;
 
 export async function createVideoJob(deps: CreateVideoJobDeps, input: CreateVideoJobInput): Promise<StoredJob> {
   return (await createOrReplayVideoJob(deps, input)).job;

@@ -7,7 +7,7 @@
 import { conflict, notFound } from '#domain/errors';
 import { deletedResults, isFinalStatus, mergeResults, type ChannelResult, type Post } from '#domain/social-post';
 import { isProviderError } from '#ports/social-provider';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { accessConnection, usableConnection, type OpenedConnection } from './connection-credentials';
 import { logOf } from './log';
 import { providerFailure } from './provider-errors';
@@ -57,7 +57,7 @@ export async function deletePost(deps: RefreshDeps, input: { accountId: number; 
  * cannot remove published Instagram/TikTok copies), so the provider is asked what is left; when it
  * cannot say (provider_b forgets deleted posts), what was published or waiting is taken as gone.
  */
-async function resultsAfterDelete(deps: Pick<Dependencies, 'social'>, post: Post, opened: OpenedConnection): Promise<Post['results']> {
+async function resultsAfterDelete(deps: Pick<Ports, 'social'>, post: Post, opened: OpenedConnection): Promise<Post['results']> {
   try {
     const after = await deps.social(post.provider, socialRequestOf(post.account_id)).getPost(opened.credentials, post.provider_post_id, { signal: AbortSignal.timeout(AFTER_DELETE_DEADLINE_MS) });
     const merged = mergeResults(post.results, after.results);

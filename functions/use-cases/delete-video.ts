@@ -1,9 +1,9 @@
 /** Deletes a finished video: its record first (so it disappears from lists), then its objects. */
 import { notFound } from '#domain/errors';
 import { videoObjectPrefix } from '#domain/video';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 
-export async function deleteVideo(deps: Pick<Dependencies, 'videos' | 'blobs'>, input: { accountId: number; videoId: number }): Promise<number> {
+export async function deleteVideo(deps: Pick<Ports, 'videos' | 'blobs'>, input: { accountId: number; videoId: number }): Promise<number> {
   const { accountId, videoId } = input;
   const video = await deps.videos.delete(accountId, videoId);
   if (!video) throw notFound('Video');

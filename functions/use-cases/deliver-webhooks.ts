@@ -11,12 +11,12 @@ import { Webhook } from 'standardwebhooks';
 import { giveUp, settleAttempt, type AttemptOutcome, type DeliveryChange } from '#domain/webhook-attempts';
 import { signingSecrets } from '#domain/webhook-secrets';
 import { PING_EVENT, WEBHOOK_LIMITS, type AttemptTrigger, type WebhookDelivery, type WebhookEndpoint } from '#domain/webhooks';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { DeliveryRef } from '#ports/webhook-store';
 import type { Metrics } from '#ports/metrics';
 import { metricsOf } from './metrics-of';
 
-export type DeliverDeps = Pick<Dependencies, 'webhooks' | 'webhookReceivers' | 'now'> & { metrics?: Metrics };
+export type DeliverDeps = Pick<Ports, 'webhooks' | 'webhookReceivers' | 'now'> & { metrics?: Metrics };
 
 /** Longer than an attempt's timeout, so a live attempt is never taken twice. */
 const LEASE_MS = WEBHOOK_LIMITS.timeoutMs * 3;

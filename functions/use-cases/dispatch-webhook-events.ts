@@ -8,10 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { eventPayload, recipientsOf, type WebhookDelivery, type WebhookEvent } from '#domain/webhooks';
 import { endpointView } from '#domain/webhooks';
 import { postView } from '#domain/social-post';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { presentAvatar, presentJob, presentProduct } from './present-records';
 
-export type DispatchDeps = Pick<Dependencies, 'webhooks' | 'jobs' | 'products' | 'avatars' | 'posts' | 'blobs' | 'now'>;
+export type DispatchDeps = Pick<Ports, 'webhooks' | 'jobs' | 'products' | 'avatars' | 'posts' | 'blobs' | 'now'>;
 
 /** Fans out up to `limit` pending events, oldest first; how many were fanned out. */
 export async function dispatchWebhookEvents(deps: DispatchDeps, limit = 25): Promise<number> {

@@ -6,9 +6,9 @@
 import type { Avatar } from '#domain/avatar';
 import { notFound } from '#domain/errors';
 import { isStockAvatarId } from '#domain/stock-avatars';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 
-export type FindAvatarDeps = Pick<Dependencies, 'avatars' | 'stockAvatars'>;
+export type FindAvatarDeps = Pick<Ports, 'avatars' | 'stockAvatars'>;
 
 /** The avatar `avatarId` as `accountId` sees it: a stock one, or the account's own; undefined for anything else. */
 export async function findAvatar(deps: FindAvatarDeps, accountId: number, avatarId: number): Promise<Avatar | undefined> {

@@ -8,13 +8,13 @@ import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { avatarImageKey } from '#domain/avatar';
-import type { Dependencies } from '#ports/dependencies';
+import type { PartOf, Ports } from '#ports/ports';
 import { isEngineError } from '#ports/engine';
 import { logOf, type UseCaseLog } from './log';
 import { raiseEvent } from './webhook-events';
 import { engineRequestOf } from '#domain/test-mode';
 
-export type GenerateAvatarDeps = Pick<Dependencies, 'avatars' | 'engines' | 'blobs' | 'faces' | 'now'> & { log?: UseCaseLog };
+export type GenerateAvatarDeps = Pick<Ports, 'avatars' | 'blobs' | 'now'> & PartOf<'engines', 'avatar'> & PartOf<'faces', 'faceInImage'> & { log?: UseCaseLog };
 
 /** A portrait that shows no face: the avatar fails with the code an upload without one is refused with (#domain/faces). */
 class NoFaceInPortrait extends Error {
@@ -62,7 +62,7 @@ export async function generateAvatar(deps: GenerateAvatarDeps, task: { accountId
   }
 }
 
-async function storedImage(deps: Pick<Dependencies, 'blobs'>, key: string): Promise<Buffer> {
+async function storedImage(deps: Pick<Ports, 'blobs'>, key: string): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), 'rs-avatar-'));
   try {
     const path = join(dir, 'image');

@@ -12,12 +12,12 @@ import { limitsAt } from '#domain/account';
 import { allowanceState, assertAllowanceCovers, type VideoQuote } from '#domain/quote';
 import type { VideoRequest } from '#domain/schemas/video';
 import type { ChargeRef, Reservation } from '#ports/allowance-ledger';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { findAvatar } from './find-avatar';
 import { isTestScope, TEST_MONTHLY_LIMIT } from '#domain/test-mode';
 
 /** The stores of the records a job names, and of the account whose plan it is charged under. */
-export type JobReferenceReads = Pick<Dependencies, 'accounts' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'music'>;
+export type JobReferenceReads = Pick<Ports, 'accounts' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'music'>;
 
 /** Foreign or unknown ids in the body are 404 naming the field; inputs not usable yet are 409. */
 export async function checkReferencedRecords(deps: Omit<JobReferenceReads, 'accounts'>, accountId: number, request: VideoRequest): Promise<void> {
@@ -78,7 +78,7 @@ async function monthlyLimitOf(deps: Pick<JobReferenceReads, 'accounts'>, account
  * answer them), checked to cover `units`, and nothing reserved.
  */
 export async function quoteOf(
-  deps: Pick<JobReferenceReads, 'accounts'> & Pick<Dependencies, 'ledger'>,
+  deps: Pick<JobReferenceReads, 'accounts'> & Pick<Ports, 'ledger'>,
   accountId: number,
   units: number,
   estimatedSeconds: number,

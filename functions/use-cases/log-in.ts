@@ -5,12 +5,12 @@
 import { AppError } from '#domain/errors';
 import { decoyPasswordHash, normaliseEmail, verifyPassword } from '#domain/credentials';
 import { addressRule, emailAttemptsRule } from '#domain/sign-in-limits';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { admitSignIn } from './sign-in-throttle';
 import { startSession } from './start-session';
 import type { SignedIn } from './sign-up';
 
-export type LogInDeps = Pick<Dependencies, 'users' | 'accounts' | 'sessions' | 'rateLimits' | 'now'>;
+export type LogInDeps = Pick<Ports, 'users' | 'accounts' | 'sessions' | 'rateLimits' | 'now'>;
 
 export const WRONG_CREDENTIALS = 'Wrong email or password';
 

@@ -6,10 +6,10 @@
 import { notFound } from '#domain/errors';
 import { accountTrackNumber } from '#domain/music';
 import { builtInTrack } from '#domain/sound';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 
 /** The blob key that plays the track. */
-export async function musicAudioKeyOf(deps: Pick<Dependencies, 'music' | 'sounds'>, input: { accountId: number; musicId: string }): Promise<string> {
+export async function musicAudioKeyOf(deps: Pick<Ports, 'music' | 'sounds'>, input: { accountId: number; musicId: string }): Promise<string> {
   if (builtInTrack(input.musicId)) return deps.sounds.builtInKey(input.musicId);
   const number = accountTrackNumber(input.musicId);
   const track = number === undefined ? undefined : await deps.music.get(input.accountId, number);

@@ -7,7 +7,7 @@ import { AppError, notFound } from '#domain/errors';
 import { samePlanState, type PlanChangeOutcome, type PlanState } from '#domain/plan-change';
 import type { PlanRecord, SubscriptionLink } from '#ports/account-store';
 import { BillingError } from '#ports/billing';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 
 /** What a change makes of the record as it stands; `subscription` left out keeps the stored link. */
 export interface PlanDecision {
@@ -26,7 +26,7 @@ export interface PlanWritten {
 /** Rounds before giving up under a storm of concurrent changes (each round lost to a write that succeeded). */
 const MAX_ROUNDS = 8;
 
-export async function planRecordOf(deps: Pick<Dependencies, 'accounts'>, accountId: number): Promise<PlanRecord> {
+export async function planRecordOf(deps: Pick<Ports, 'accounts'>, accountId: number): Promise<PlanRecord> {
   const record = await deps.accounts.planRecord(accountId);
   if (!record) throw notFound('Account');
   return record;
@@ -37,7 +37,7 @@ export async function planRecordOf(deps: Pick<Dependencies, 'accounts'>, account
  * it (even when the plan stays as it was), and an event recorded before changes nothing.
  */
 export async function writePlanChange(
-  deps: Pick<Dependencies, 'accounts'>,
+  deps: Pick<Ports, 'accounts'>,
   accountId: number,
   decide: (record: PlanRecord) => PlanDecision,
   eventId?: string,

@@ -3,10 +3,10 @@
  * the subscriber's scope, so another account's id is simply not found.
  */
 import type { UpdateTopic } from '#domain/live-updates';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { presentAvatar, presentJob, presentProduct } from './present-records';
 
-export type PresentUpdateDeps = Pick<Dependencies, 'jobs' | 'products' | 'avatars' | 'blobs'>;
+export type PresentUpdateDeps = Pick<Ports, 'jobs' | 'products' | 'avatars' | 'blobs'>;
 
 /** The record as its GET answers it, or undefined when the scope has no such record. */
 export async function presentTopic(deps: PresentUpdateDeps, scopeId: number, topic: UpdateTopic): Promise<unknown> {

@@ -4,9 +4,9 @@
  */
 import { videoDownloadName, videoView, type Video, type VideoNaming } from '#domain/video';
 import type { BlobStore } from '#ports/blob-store';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 
-export type PresentVideosDeps = Pick<Dependencies, 'jobs' | 'products' | 'blobs' | 'now'>;
+export type PresentVideosDeps = Pick<Ports, 'jobs' | 'products' | 'blobs' | 'now'>;
 
 export async function presentVideos(deps: PresentVideosDeps, accountId: number, videos: readonly Video[]) {
   const names = await namings(deps, accountId, videos);
@@ -24,7 +24,7 @@ async function present(blobs: BlobStore, video: Video, naming: VideoNaming, now:
 }
 
 /** Each video's product name and hook (its job's), for its download's file name; a product is read once for all its videos. */
-async function namings(deps: Pick<Dependencies, 'jobs' | 'products'>, accountId: number, videos: readonly Video[]): Promise<VideoNaming[]> {
+async function namings(deps: Pick<Ports, 'jobs' | 'products'>, accountId: number, videos: readonly Video[]): Promise<VideoNaming[]> {
   const products = new Map<number, Promise<string | null>>();
   const productName = (productId: number) => {
     if (!products.has(productId)) products.set(productId, deps.products.get(accountId, productId).then((product) => product?.name ?? null));

@@ -6,9 +6,9 @@
 import { notFound } from '#domain/errors';
 import { captionOf, JOB_DEFAULTS } from '#domain/jobs';
 import type { CaptionPreviewInput } from '#domain/schemas/captions';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 
-export type PreviewCaptionDeps = Pick<Dependencies, 'jobs' | 'captionImages'>;
+export type PreviewCaptionDeps = Pick<Ports, 'jobs' | 'captionImages'>;
 
 export async function previewCaption(deps: PreviewCaptionDeps, input: { accountId: number; caption: CaptionPreviewInput }): Promise<Buffer> {
   const { caption } = input;

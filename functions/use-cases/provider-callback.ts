@@ -4,12 +4,12 @@
  * that is malformed, names no job, or has the wrong secret is not found, and nothing is read beyond
  * the job. The body only says which request ended: the next step asks the provider for the result.
  */
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { TaskTokenInvalid } from '#ports/job-runner';
 import { conflict, notFound } from '#domain/errors';
 import { parseCallbackTicket, secretMatches } from '#domain/provider-wait';
 
-type CallbackDeps = Pick<Dependencies, 'jobs' | 'jobRunner'>;
+type CallbackDeps = Pick<Ports, 'jobs' | 'jobRunner'>;
 
 const IN_FLIGHT = new Set(['queued', 'processing']);
 

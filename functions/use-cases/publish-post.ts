@@ -10,7 +10,7 @@ import { requireKeptFile } from '#domain/video-retention';
 import { checkCaption, checkXApp, mediaUrlTtlS, newPost, pickChannels, type Post, type PostRequest, type ProviderPost } from '#domain/social-post';
 import type { Video } from '#domain/video';
 import { isProviderError, type PostMedia } from '#ports/social-provider';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { accessConnection, usableConnection, type OpenedConnection } from './connection-credentials';
 import { logOf, type UseCaseLog } from './log';
 import { providerFailure } from './provider-errors';
@@ -21,7 +21,7 @@ import { socialRequestOf } from '#domain/test-mode';
 const CREATE_DEADLINE_MS = 20_000;
 const WITHDRAW_DEADLINE_MS = 5_000;
 
-export type PublishDeps = Pick<Dependencies, 'social' | 'posts' | 'connections' | 'cipher' | 'videos' | 'blobs' | 'now'> & { log?: UseCaseLog };
+export type PublishDeps = Pick<Ports, 'social' | 'posts' | 'connections' | 'cipher' | 'videos' | 'blobs' | 'now'> & { log?: UseCaseLog };
 
 export async function publishPost(deps: PublishDeps, input: { accountId: number; request: PostRequest }): Promise<Post> {
   const { accountId, request } = input;
@@ -69,7 +69,7 @@ export async function publishPost(deps: PublishDeps, input: { accountId: number;
 }
 
 /** The provider may fetch the media only at the scheduled time: the links live until a day past it (max 7 days). */
-async function mediaLinks(deps: Pick<Dependencies, 'blobs'>, video: Video, scheduleAt: Date | null, now: Date): Promise<PostMedia> {
+async function mediaLinks(deps: Pick<Ports, 'blobs'>, video: Video, scheduleAt: Date | null, now: Date): Promise<PostMedia> {
   const ttlS = mediaUrlTtlS(scheduleAt, now);
   const [media, poster] = await Promise.all([deps.blobs.playbackUrl(video.key, now, ttlS), deps.blobs.playbackUrl(video.poster_key, now, ttlS)]);
   return { url: media.url, thumbnailUrl: poster.url, sizeBytes: video.size_bytes, fileName: `video-${video.id}.mp4` };

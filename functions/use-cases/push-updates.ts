@@ -4,11 +4,11 @@
  * removed. A record nobody follows costs one Query.
  */
 import { topicKey, type ChangedRecord, type ServerMessage } from '#domain/live-updates';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { UpdatePusher } from '#ports/update-sockets';
 import { presentTopic, type PresentUpdateDeps } from './present-update';
 
-export type PushUpdatesDeps = PresentUpdateDeps & Pick<Dependencies, 'updateSockets'>;
+export type PushUpdatesDeps = PresentUpdateDeps & Pick<Ports, 'updateSockets'>;
 
 /** Changes in the order they were made; a record changed twice is pushed once, as it is now. Answers how many messages went out. */
 export async function pushUpdates(deps: PushUpdatesDeps, pusher: UpdatePusher, changes: readonly ChangedRecord[]): Promise<number> {

@@ -1,10 +1,10 @@
 /** A motion reference clip as a job takes it: a readable video within the limits (the media inspector), showing a face. */
 import { faceCheckUnavailable, noFaceInClip } from '#domain/faces';
-import type { Dependencies } from '#ports/dependencies';
+import type { PartOf, Ports } from '#ports/ports';
 import { FaceCheckUnavailable } from '#ports/face-finder';
 import type { ReferenceClip } from '#ports/media-inspector';
 
-export type ReferenceClipDeps = Pick<Dependencies, 'media' | 'faces'>;
+export type ReferenceClipDeps = Pick<Ports, 'media'> & PartOf<'faces', 'clipShowsFace'>;
 
 /** A reference clip that passed every check: on disk (a part, a scratch copy of an upload or of a link) and as inspected. */
 export interface CheckedReference {

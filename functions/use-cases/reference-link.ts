@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { AppError, type ErrorCode } from '#domain/errors';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { isEngineError } from '#ports/engine';
 import { REFERENCE_CLIP_LIMITS, ReferenceRefused, type ReferenceRefusal } from '#ports/reference-resolver';
 import { checkReferenceClip, type CheckedReference, type ReferenceClipDeps } from './reference-clip';
 
-export type ReferenceLinkDeps = ReferenceClipDeps & Pick<Dependencies, 'references'>;
+export type ReferenceLinkDeps = ReferenceClipDeps & Pick<Ports, 'references'>;
 
 /** How long a client waits before asking again after the link's server did not answer properly. */
 const RETRY_AFTER_S = '30';

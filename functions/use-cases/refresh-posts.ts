@@ -9,7 +9,7 @@ import { notFound } from '#domain/errors';
 import { deletedResults, isFinalStatus, mergeResults, type Post, type ProviderPost } from '#domain/social-post';
 import type { ProviderName } from '#domain/social';
 import { isProviderError } from '#ports/social-provider';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { accessConnection, markConnectionError, type ConnectionAccess } from './connection-credentials';
 import { logOf, type UseCaseLog } from './log';
 import { connectFirst, failureSummary, reconnect } from './provider-errors';
@@ -22,7 +22,7 @@ export const REFRESH_DEADLINE_MS = 8_000;
 const LIST_REFRESH_CONCURRENCY = 4;
 const LIST_REFRESH_DEADLINE_MS = 10_000;
 
-export type RefreshDeps = Pick<Dependencies, 'social' | 'posts' | 'connections' | 'cipher' | 'now'> & { log?: UseCaseLog };
+export type RefreshDeps = Pick<Ports, 'social' | 'posts' | 'connections' | 'cipher' | 'now'> & { log?: UseCaseLog };
 
 interface Stale {
   code: string;
@@ -77,7 +77,7 @@ export async function refreshPost(deps: RefreshDeps, post: Post, access: Connect
   return { post: stored, stale: null };
 }
 
-export async function requirePost(deps: Pick<Dependencies, 'posts'>, accountId: number, postId: number): Promise<Post> {
+export async function requirePost(deps: Pick<Ports, 'posts'>, accountId: number, postId: number): Promise<Post> {
   const post = await deps.posts.get(accountId, postId);
   if (!post) throw notFound('Post');
   return post;

@@ -15,20 +15,20 @@ import { newSeed } from '#domain/seed';
 import { takesOf } from '#domain/takes';
 import type { VideoQuote } from '#domain/quote';
 import { estimateSeconds } from './job-duration-estimate';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { JobChanges } from '#ports/job-store';
 import { Compensation } from './compensation';
 import { handOver, NOT_WAITING, pendingToken } from './hand-over-decision';
 import { quoteOf, requireMusic, requireReadyAvatar, reservationOf, type JobReferenceReads } from './job-references';
 import type { UseCaseLog } from './log';
 import { JOB_STATE } from '#domain/job-states';
-import { checkReferenceClip, type CheckedReference } from './reference-clip';
+import { checkReferenceClip, type CheckedReference, type ReferenceClipDeps } from './reference-clip';
 import { withLinkedReference } from './reference-link';
-import { withFile, type SentFile, type UseUploadDeps } from './use-upload';
+import { withFile, type SentFile, type SentFileDeps } from './use-upload';
 
-export type RegenerateVideoJobDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'faces' | 'references' | 'now'> &
+export type RegenerateVideoJobDeps = Pick<Ports, 'jobs' | 'blobs' | 'jobRunner' | 'media' | 'references' | 'now'> & ReferenceClipDeps &
   Pick<JobReferenceReads, 'accounts' | 'avatars' | 'stockAvatars' | 'music'> &
-  UseUploadDeps & { log?: UseCaseLog };
+  SentFileDeps & { log?: UseCaseLog };
 
 export interface RegenerateVideoJobInput {
   accountId: number;
@@ -38,7 +38,7 @@ export interface RegenerateVideoJobInput {
   referenceVideo?: SentFile;
 }
 
-export type QuoteRegenerationDeps = Omit<RegenerateVideoJobDeps, 'jobRunner'> & Pick<Dependencies, 'ledger' | 'jobDurations'>;
+export type QuoteRegenerationDeps = Omit<RegenerateVideoJobDeps, 'jobRunner'> & Pick<Ports, 'ledger' | 'jobDurations'>;
 
 /** A round that passed every check but the allowance's: the job as read, its changes, its pending token, any new clip (uploaded or linked). */
 interface CheckedRound {

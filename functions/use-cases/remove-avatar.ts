@@ -2,9 +2,9 @@
 import { avatarObjectPrefix } from '#domain/avatar';
 import { conflict, notFound } from '#domain/errors';
 import { isStockAvatarId } from '#domain/stock-avatars';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 
-export async function removeAvatar(deps: Pick<Dependencies, 'avatars' | 'blobs'>, input: { accountId: number; avatarId: number }): Promise<number> {
+export async function removeAvatar(deps: Pick<Ports, 'avatars' | 'blobs'>, input: { accountId: number; avatarId: number }): Promise<number> {
   if (isStockAvatarId(input.avatarId)) {
     throw conflict(`Avatar ${input.avatarId} is a stock avatar, which every account shares: it cannot be deleted (it does not count against the plan's avatar cap)`);
   }

@@ -4,11 +4,11 @@
  */
 import { notFound } from '#domain/errors';
 import type { Connection, ProviderName } from '#domain/social';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { logOf, type UseCaseLog } from './log';
 
 export async function removeConnection(
-  deps: Pick<Dependencies, 'connections'> & { log?: UseCaseLog },
+  deps: Pick<Ports, 'connections'> & { log?: UseCaseLog },
   input: { accountId: number; provider: ProviderName },
 ): Promise<Connection> {
   const removed = await deps.connections.remove(input.accountId, input.provider);

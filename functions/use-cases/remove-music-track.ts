@@ -5,9 +5,9 @@
 import { conflict, notFound } from '#domain/errors';
 import { accountTrackNumber, musicObjectPrefix } from '#domain/music';
 import { builtInTrack } from '#domain/sound';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 
-export async function removeMusicTrack(deps: Pick<Dependencies, 'music' | 'blobs'>, input: { accountId: number; musicId: string }): Promise<string> {
+export async function removeMusicTrack(deps: Pick<Ports, 'music' | 'blobs'>, input: { accountId: number; musicId: string }): Promise<string> {
   const { accountId, musicId } = input;
   if (builtInTrack(musicId)) throw conflict(`${musicId} is a built-in track, which every account shares: it cannot be deleted (only your own tracks, t<n>, can)`);
   const number = accountTrackNumber(musicId);

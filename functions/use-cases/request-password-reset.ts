@@ -8,11 +8,11 @@ import { badRequest } from '#domain/errors';
 import { normaliseEmail } from '#domain/credentials';
 import { newPasswordReset, passwordResetMail, resetLink } from '#domain/password-reset';
 import { addressRule, resetRequestsRule } from '#domain/sign-in-limits';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { admitSignIn } from './sign-in-throttle';
 import { logOf, type UseCaseLog } from './log';
 
-export type RequestPasswordResetDeps = Pick<Dependencies, 'users' | 'mailer' | 'studioUrl' | 'rateLimits' | 'now'> & { log?: UseCaseLog };
+export type RequestPasswordResetDeps = Pick<Ports, 'users' | 'mailer' | 'studioUrl' | 'rateLimits' | 'now'> & { log?: UseCaseLog };
 
 export async function requestPasswordReset(deps: RequestPasswordResetDeps, address: string, input: { email: string }): Promise<void> {
   const email = normaliseEmail(input.email);

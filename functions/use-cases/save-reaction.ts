@@ -6,11 +6,11 @@ import { conflict, notFound } from '#domain/errors';
 import type { Job } from '#domain/jobs';
 import { limitsAt } from '#domain/account';
 import { reactionClipKey, type SavedReaction } from '#domain/reaction';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { libraryFull, type SaveOutcome } from '#ports/reaction-store';
 import { accountOfScope } from '#domain/test-mode';
 
-export type SaveReactionDeps = Pick<Dependencies, 'reactions' | 'jobs' | 'accounts' | 'library' | 'blobs' | 'now'>;
+export type SaveReactionDeps = Pick<Ports, 'reactions' | 'jobs' | 'accounts' | 'library' | 'blobs' | 'now'>;
 
 /** `created` is false when the job had been saved already and `reaction` is that earlier one. */
 export interface SavedFromJob {

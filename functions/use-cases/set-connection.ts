@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { badRequest } from '#domain/errors';
 import { keyHint, newConnection, type Channel, type Connection, type ProviderCredentials, type ProviderName } from '#domain/social';
 import { isProviderError, type ProviderError, type SocialProviders } from '#ports/social-provider';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { sealCredentials } from './connection-credentials';
 import { logOf, type UseCaseLog } from './log';
 import { providerFailure } from './provider-errors';
@@ -41,7 +41,7 @@ export interface NewConnection {
 
 /** Seals the credentials and stores the connection; `created` tells a first connection from a replaced one. */
 export async function storeConnection(
-  deps: Pick<Dependencies, 'connections' | 'cipher' | 'now'>,
+  deps: Pick<Ports, 'connections' | 'cipher' | 'now'>,
   input: NewConnection,
 ): Promise<{ connection: Connection; created: boolean }> {
   const connection = newConnection({
@@ -59,7 +59,7 @@ export async function storeConnection(
 }
 
 export async function setConnection(
-  deps: Pick<Dependencies, 'social' | 'connections' | 'cipher' | 'now'> & { log?: UseCaseLog },
+  deps: Pick<Ports, 'social' | 'connections' | 'cipher' | 'now'> & { log?: UseCaseLog },
   input: Omit<NewConnection, 'channels'>,
 ): Promise<{ connection: Connection; created: boolean }> {
   const { accountId, provider, credentials } = input;

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isAppError } from '#domain/errors';
 import { demoCanonicalKey } from '#domain/product';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { logOf, type UseCaseLog } from './log';
 import { raiseEvent } from './webhook-events';
 
-export type SettleDemoDeps = Pick<Dependencies, 'products' | 'blobs' | 'demoMedia' | 'now'> & { log?: UseCaseLog };
+export type SettleDemoDeps = Pick<Ports, 'products' | 'blobs' | 'demoMedia' | 'now'> & { log?: UseCaseLog };
 
 const NORMALISE_TIMEOUT_MS = 10 * 60 * 1000;
 

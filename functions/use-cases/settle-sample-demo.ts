@@ -5,12 +5,12 @@
  * meanwhile, or settled by a duplicate run, keeps nothing of this run.
  */
 import { demoCanonicalKey } from '#domain/product';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { sampleDemoRecord } from './create-sample-product';
 import { logOf, type UseCaseLog } from './log';
 import { raiseEvent } from './webhook-events';
 
-export type SettleSampleDemoDeps = Pick<Dependencies, 'products' | 'blobs' | 'sampleDemo' | 'now'> & { log?: UseCaseLog };
+export type SettleSampleDemoDeps = Pick<Ports, 'products' | 'blobs' | 'sampleDemo' | 'now'> & { log?: UseCaseLog };
 
 const OUR_FAILURE = { code: 'internal_error', message: 'The sample demo clip could not be made because of a problem on our side; create the sample product again' };
 

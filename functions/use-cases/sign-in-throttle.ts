@@ -1,9 +1,9 @@
 /** Admits a sign-in (or password-reset) request under every throttle named, or refuses it as 429 with the longest wait. */
 import { AppError } from '#domain/errors';
 import type { RateLimitRule } from '#domain/sliding-window';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 
-export async function admitSignIn(deps: Pick<Dependencies, 'rateLimits' | 'now'>, rules: readonly RateLimitRule[], what = 'sign-in attempts'): Promise<void> {
+export async function admitSignIn(deps: Pick<Ports, 'rateLimits' | 'now'>, rules: readonly RateLimitRule[], what = 'sign-in attempts'): Promise<void> {
   const decisions = await deps.rateLimits.consumeAll(rules, deps.now().getTime());
   if (decisions.every((d) => d.allowed)) return;
   const retryAfterS = Math.max(1, ...decisions.map((d) => d.retryAfterS ?? 0));

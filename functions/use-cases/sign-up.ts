@@ -8,11 +8,11 @@ import { addressRule } from '#domain/sign-in-limits';
 import type { Account } from '#domain/account';
 import type { NewSession } from '#domain/session';
 import type { User } from '#domain/user';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { admitSignIn } from './sign-in-throttle';
 import { startSession } from './start-session';
 
-export type SignUpDeps = Pick<Dependencies, 'users' | 'sessions' | 'rateLimits' | 'now'>;
+export type SignUpDeps = Pick<Ports, 'users' | 'sessions' | 'rateLimits' | 'now'>;
 
 export interface SignedIn {
   user: User;

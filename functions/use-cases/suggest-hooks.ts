@@ -2,13 +2,13 @@
 import { AppError, notFound } from '#domain/errors';
 import { HOOK_IDEAS_PER_REQUEST, HOOK_TEXT_MAX } from '#domain/schemas/hooks';
 import { newSeed } from '#domain/seed';
-import type { Dependencies } from '#ports/dependencies';
+import type { PartOf, Ports } from '#ports/ports';
 import type { HookIdea } from '#ports/engine';
 import { admitAiHelper, type AiHelperDeps } from './admit-ai-helper';
 import { engineFailureToAppError } from './engine-failure';
 import { engineRequestOf } from '#domain/test-mode';
 
-export type SuggestHooksDeps = Pick<Dependencies, 'products' | 'engines'> & AiHelperDeps;
+export type SuggestHooksDeps = Pick<Ports, 'products'> & PartOf<'engines', 'hooks'> & AiHelperDeps;
 
 export async function suggestHooks(deps: SuggestHooksDeps, input: { accountId: number; productId: number }): Promise<{ product_id: number; hooks: HookIdea[] }> {
   const product = await deps.products.get(input.accountId, input.productId);

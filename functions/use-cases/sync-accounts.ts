@@ -6,7 +6,7 @@
  */
 import { conflict } from '#domain/errors';
 import { channelChanges, type Channel, type Connection, type ProviderName } from '#domain/social';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { accessConnection, markConnectionError } from './connection-credentials';
 import { logOf, type UseCaseLog } from './log';
 import { connectFirst, providerFailure, reconnect } from './provider-errors';
@@ -20,7 +20,7 @@ export interface AccountsSynced {
 }
 
 export async function syncAccounts(
-  deps: Pick<Dependencies, 'social' | 'connections' | 'cipher' | 'now'> & { log?: UseCaseLog },
+  deps: Pick<Ports, 'social' | 'connections' | 'cipher' | 'now'> & { log?: UseCaseLog },
   input: { accountId: number; provider: ProviderName },
 ): Promise<AccountsSynced> {
   const { accountId, provider } = input;

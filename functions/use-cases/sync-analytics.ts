@@ -9,7 +9,7 @@ import { AppError } from '#domain/errors';
 import { keepNewestPosts } from '#domain/analytics-breakdowns';
 import { ANALYTICS_SYNC_LIMIT, type AnalyticsOverview, type CachedAnalytics } from '#domain/analytics';
 import type { ProviderName } from '#domain/social';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { accessConnection } from './connection-credentials';
 import { analyticsOverview, type AnalyticsOverviewDeps } from './analytics-overview';
 import { logOf, type UseCaseLog } from './log';
@@ -20,7 +20,7 @@ import { socialRequestOf } from '#domain/test-mode';
 const SYNC_DEADLINE_MS = 20_000;
 
 /** The overview's stores too: the sync answers the overview after it. */
-export type SyncAnalyticsDeps = Pick<Dependencies, 'social' | 'cipher' | 'rateLimits' | 'now'> & AnalyticsOverviewDeps & { log?: UseCaseLog };
+export type SyncAnalyticsDeps = Pick<Ports, 'social' | 'cipher' | 'rateLimits' | 'now'> & AnalyticsOverviewDeps & { log?: UseCaseLog };
 
 type SyncOutcome =
   | { provider: ProviderName; status: 'ok'; skipped_accounts?: { account_id: string; reason: string }[] }
@@ -42,7 +42,7 @@ export async function syncAnalytics(deps: SyncAnalyticsDeps, input: { accountId:
   return { days, synced_at: now.toISOString(), providers, overview: await analyticsOverview(deps, { accountId, days, now }) };
 }
 
-async function admitSync(deps: Pick<Dependencies, 'rateLimits'>, accountId: number): Promise<void> {
+async function admitSync(deps: Pick<Ports, 'rateLimits'>, accountId: number): Promise<void> {
   const decision = await deps.rateLimits.consume({ bucket: `analytics-sync:${accountId}`, ...ANALYTICS_SYNC_LIMIT });
   if (decision.allowed) return;
   const wait = decision.retryAfterS ?? 60;

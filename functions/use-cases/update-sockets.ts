@@ -16,11 +16,11 @@ import {
   type UpdateTopic,
 } from '#domain/live-updates';
 import { isStockAvatarId } from '#domain/stock-avatars';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { UpdateSocket } from '#ports/update-sockets';
 import { presentTopic, type PresentUpdateDeps } from './present-update';
 
-export type UpdateSocketDeps = Pick<Dependencies, 'updateSockets' | 'now'>;
+export type UpdateSocketDeps = Pick<Ports, 'updateSockets' | 'now'>;
 
 export interface IssuedTicket {
   ticket: string;
@@ -29,7 +29,7 @@ export interface IssuedTicket {
 }
 
 /** POST /updates/tickets: a ticket for one connection in `scopeId`, good for a minute. */
-export async function issueUpdateTicket(deps: UpdateSocketDeps & Pick<Dependencies, 'updatesUrl'>, scopeId: number): Promise<IssuedTicket> {
+export async function issueUpdateTicket(deps: UpdateSocketDeps & Pick<Ports, 'updatesUrl'>, scopeId: number): Promise<IssuedTicket> {
   const ticket = newUpdateTicket();
   const expiresAt = new Date(deps.now().getTime() + LIVE_UPDATE_LIMITS.ticketS * 1000);
   await deps.updateSockets.saveTicket(hashUpdateTicket(ticket), { scopeId, expiresAt });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError, badRequest, conflict, isAppError, notFound, RefusedAsAsked } from '#domain/errors';
 import { UPLOAD_RULES, uploadIsExpired, type Upload, type UploadPurpose } from '#domain/upload-record';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { RemoteFileError } from '#ports/remote-files';
 import { Compensation } from './compensation';
 import { logOf, type UseCaseLog } from './log';
@@ -20,7 +20,9 @@ import { logOf, type UseCaseLog } from './log';
 export type SentFile = { path: string } | { uploadId: string };
 export type FileSource = SentFile | { url: string };
 
-export type UseUploadDeps = Pick<Dependencies, 'uploads' | 'blobs' | 'remoteFiles' | 'now'> & { log?: UseCaseLog };
+/** What a sent file or direct upload needs; a linked one needs the downloader too (UseUploadDeps). */
+export type SentFileDeps = Pick<Ports, 'uploads' | 'blobs' | 'now'> & { log?: UseCaseLog };
+export type UseUploadDeps = SentFileDeps & Pick<Ports, 'remoteFiles'>;
 
 /** The field that links a file of each purpose that takes links (a reference clip's link is the job's own reference_url). */
 const URL_FIELDS: Readonly<Partial<Record<UploadPurpose, string>>> = { demo_video: 'demo_video_url', avatar_image: 'image_url', reference_video: 'reference_url' };
@@ -33,8 +35,10 @@ const REFUSALS_OF_THE_FILE = new Set(['payload_too_large', 'unsupported_media_ty
  * direct upload goes through the same checks and its copy to the same `work`, but is not claimed and
  * nothing is deleted, even a file the checks refuse: a dry run changes nothing.
  */
+export async function withFile<T>(deps: SentFileDeps, accountId: number, purpose: UploadPurpose, source: SentFile, work: (path: string) => Promise<T>, options?: { claim?: boolean }): Promise<T>;
+export async function withFile<T>(deps: UseUploadDeps, accountId: number, purpose: UploadPurpose, source: FileSource, work: (path: string) => Promise<T>, options?: { claim?: boolean }): Promise<T>;
 export async function withFile<T>(
-  deps: UseUploadDeps,
+  deps: SentFileDeps & Partial<Pick<Ports, 'remoteFiles'>>,
   accountId: number,
   purpose: UploadPurpose,
   source: FileSource,
@@ -42,7 +46,8 @@ export async function withFile<T>(
   options: { claim?: boolean } = {},
 ): Promise<T> {
   if ('path' in source) return work(source.path);
-  if ('url' in source) return withLinkedFile(deps, purpose, source.url, work);
+  // The overloads hold a caller that may pass a link to supplying the downloader.
+  if ('url' in source) return withLinkedFile(deps as UseUploadDeps, purpose, source.url, work);
   if (options.claim === false) return withCopyOf(deps, await usableUpload(deps, accountId, purpose, source.uploadId, { dryRun: true }), work);
   const upload = await claimUpload(deps, accountId, purpose, source.uploadId);
   const undo = new Compensation(deps);
@@ -59,7 +64,7 @@ export async function withFile<T>(
 }
 
 /** Runs `work` on a scratch copy of the upload's object, removed after. */
-async function withCopyOf<T>(deps: UseUploadDeps, upload: Upload, work: (path: string) => Promise<T>): Promise<T> {
+async function withCopyOf<T>(deps: SentFileDeps, upload: Upload, work: (path: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'rs-direct-'));
   try {
     const path = join(dir, 'file');
@@ -93,7 +98,7 @@ function linkRefusal(field: string, error: unknown): unknown {
 }
 
 /** The checks of an upload before it is used (a dry run stops here; an oversized object is deleted only by a real use). */
-async function usableUpload(deps: UseUploadDeps, accountId: number, purpose: UploadPurpose, uploadId: string, options: { dryRun: boolean }): Promise<Upload> {
+async function usableUpload(deps: SentFileDeps, accountId: number, purpose: UploadPurpose, uploadId: string, options: { dryRun: boolean }): Promise<Upload> {
   const field = UPLOAD_RULES[purpose].field;
   const upload = await deps.uploads.get(accountId, uploadId);
   if (!upload) throw notFound(`${field}: Upload ${uploadId}`);
@@ -109,7 +114,7 @@ async function usableUpload(deps: UseUploadDeps, accountId: number, purpose: Upl
   return upload;
 }
 
-async function claimUpload(deps: UseUploadDeps, accountId: number, purpose: UploadPurpose, uploadId: string): Promise<Upload> {
+async function claimUpload(deps: SentFileDeps, accountId: number, purpose: UploadPurpose, uploadId: string): Promise<Upload> {
   const field = UPLOAD_RULES[purpose].field;
   await usableUpload(deps, accountId, purpose, uploadId, { dryRun: false });
   const claimed = await deps.uploads.claim(accountId, uploadId, purpose, deps.now());
@@ -132,6 +137,6 @@ const largerThanDeclared = (upload: Upload) =>
   new AppError('payload_too_large', `${UPLOAD_RULES[upload.purpose].field}: the uploaded file is larger than the ${upload.size_bytes} bytes declared`);
 
 /** Best effort: a leftover upload object costs storage, not correctness. */
-async function dropObject(deps: UseUploadDeps, upload: Upload): Promise<void> {
+async function dropObject(deps: SentFileDeps, upload: Upload): Promise<void> {
   await deps.blobs.deleteKeys([upload.key]).catch((error: unknown) => logOf(deps).warn('an upload object could not be deleted', { key: upload.key, error: String(error) }));
 }

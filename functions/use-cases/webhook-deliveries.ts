@@ -1,13 +1,13 @@
 /** An endpoint's delivery log, a manual retry, and the test ping. */
 import { AppError, notFound } from '#domain/errors';
 import { PING_EVENT, type WebhookDelivery } from '#domain/webhooks';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { DeliveryPage } from '#ports/webhook-store';
 import { attemptDelivery, type DeliverDeps } from './deliver-webhooks';
 import { getWebhook } from './webhook-endpoints';
 import { raiseEvent } from './webhook-events';
 
-type DeliveryDeps = Pick<Dependencies, 'webhooks' | 'now'>;
+type DeliveryDeps = Pick<Ports, 'webhooks' | 'now'>;
 
 export async function listDeliveries(deps: DeliveryDeps, accountId: number, endpointId: string, page: { page: number; perPage: number }): Promise<DeliveryPage> {
   await getWebhook(deps, accountId, endpointId);

@@ -8,10 +8,10 @@ import { AppError, badRequest, notFound } from '#domain/errors';
 import { WEBHOOK_LIMITS, type WebhookEndpoint } from '#domain/webhooks';
 import { rotatedSecrets, SECRET_OVERLAP_S } from '#domain/webhook-secrets';
 import type { CreateWebhookInput, RotateSecretInput, UpdateWebhookInput } from '#domain/schemas/webhooks';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { EndpointChanges } from '#ports/webhook-store';
 
-type EndpointDeps = Pick<Dependencies, 'webhooks' | 'webhookReceivers' | 'now'>;
+type EndpointDeps = Pick<Ports, 'webhooks' | 'webhookReceivers' | 'now'>;
 
 /** Standard Webhooks secrets: `whsec_` and 24 random bytes in base64. */
 const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
@@ -42,7 +42,7 @@ export async function createWebhook(deps: EndpointDeps, accountId: number, input
   return endpoint;
 }
 
-export async function getWebhook(deps: Pick<Dependencies, 'webhooks'>, accountId: number, endpointId: string): Promise<WebhookEndpoint> {
+export async function getWebhook(deps: Pick<Ports, 'webhooks'>, accountId: number, endpointId: string): Promise<WebhookEndpoint> {
   const endpoint = await deps.webhooks.getEndpoint(accountId, endpointId);
   if (!endpoint) throw notFound('Webhook');
   return endpoint;
@@ -74,11 +74,11 @@ export async function rotateWebhookSecret(deps: EndpointDeps, accountId: number,
   throw new AppError('conflict', 'The secret was rotated by another request meanwhile; rotate again to get a secret of your own');
 }
 
-export async function deleteWebhook(deps: Pick<Dependencies, 'webhooks'>, accountId: number, endpointId: string): Promise<void> {
+export async function deleteWebhook(deps: Pick<Ports, 'webhooks'>, accountId: number, endpointId: string): Promise<void> {
   if (!(await deps.webhooks.deleteEndpoint(accountId, endpointId))) throw notFound('Webhook');
 }
 
-async function vetUrl(deps: Pick<Dependencies, 'webhookReceivers'>, url: string): Promise<void> {
+async function vetUrl(deps: Pick<Ports, 'webhookReceivers'>, url: string): Promise<void> {
   const problem = await deps.webhookReceivers.vet(url);
   if (problem) throw badRequest(problem);
 }

@@ -5,13 +5,13 @@
  * others do not bundle the Stripe SDK.
  */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { billingNotConfigured } from '#adapters/billing/local';
 import { stripeBilling, stripeCredentialsFromSecret } from '#adapters/billing/stripe';
 import { secretText } from '#adapters/cloudfront/signed-links';
 import { lambdaSettings } from './lambda';
 
-export function billingOnAws(): Pick<Dependencies, 'billing'> {
+export function billingOnAws(): Pick<Ports, 'billing'> {
   const settings = lambdaSettings();
   if (!settings.stripe) return { billing: billingNotConfigured };
   const read = secretText(new SecretsManagerClient({ region: settings.region }), settings.stripe.secretId);

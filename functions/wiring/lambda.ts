@@ -1,8 +1,11 @@
 /**
- * The Lambda runtime's wiring: the one place that decides which adapter serves each port on AWS. It is
- * built on a function's first invocation and reused while the execution environment lives.
+ * The Lambda runtime's wiring: the one place that decides which adapter serves each port on AWS. Each
+ * handler module builds its function's ports with `lambdaPorts`, from the clients and settings here
+ * and the adapters it imports itself; its handler's type says which ports those must be, so one left
+ * out is a compile error, and a function bundles only the adapters its module names. The ports are
+ * built on the first invocation and reused while the execution environment lives.
  */
-import type { Dependencies, DependencySource } from '#ports/dependencies';
+import type { Ports, PortSource } from '#ports/ports';
 import { stepFunctionsJobRunner } from '#adapters/stepfunctions/job-runner';
 import { lambdaBackgroundTasks } from '#adapters/lambda/background-tasks';
 import { S3BlobStore } from '#adapters/s3/blob-store';
@@ -11,35 +14,12 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { CloudFrontSignedLinks, secretText, type SignedLinks } from '#adapters/cloudfront/signed-links';
 import { createDynamoTable, createS3Client, type ClientInstrument } from '#adapters/aws-clients';
 import { environment, settingsFromEnv, type Settings } from '#functions/config';
-import { dynamoStores } from '#adapters/dynamodb/stores';
 import type { DynamoTable } from '#adapters/dynamodb/table';
-import { buildStores, onlyStores, storesNotBundled, type StoreClasses } from './table-stores';
-import {
-  enginesNotBundled,
-  referencesNotBundled,
-  mediaNotBundled,
-  demoMediaNotBundled,
-  avatarImagesNotBundled,
-  facesNotBundled,
-  captionImagesNotBundled,
-  socialNotBundled,
-  cipherNotBundled,
-  remoteFilesNotBundled,
-  webhookReceiversNotBundled,
-  billingNotBundled,
-  musicMediaNotBundled,
-  composerNotBundled,
-  sampleDemoNotBundled,
-  stockAvatarsNotBundled,
-  mailerNotBundled,
-} from './not-bundled';
+import { buildStores, type StoreClasses, type StoresOf } from './table-stores';
 import { PREVIEW_WAIT_MAX_S } from '#domain/preview-wait';
 import { powertoolsMetrics } from '#adapters/metrics/powertools-metrics';
 
 let settings: Settings | undefined;
-let table: DynamoTable | undefined;
-let base: Dependencies | undefined;
-let built: Dependencies | undefined;
 
 /** The function's settings: the one read of its environment. */
 export function lambdaSettings(): Settings {
@@ -47,38 +27,46 @@ export function lambdaSettings(): Settings {
   return settings;
 }
 
-function lambdaTable(): DynamoTable {
-  table ??= createDynamoTable(lambdaSettings());
-  return table;
+/** The ports every function gets: cheap clients and the settings' values. */
+type CommonPorts = Pick<
+  Ports,
+  'jobRunner' | 'tasks' | 'blobs' | 'sounds' | 'studioUrl' | 'updatesUrl' | 'providerCallbackUrl' | 'apiRequestsPerMinute' | 'previewWaitS' | 'inlineUploadMaxBytes' | 'now' | 'metrics'
+>;
+
+/** What a handler module builds its ports from. */
+export interface LambdaParts {
+  settings: Settings;
+  common: CommonPorts;
+  /** One instance of each named table store (table-stores.ts): all of the table's code the function bundles. */
+  stores<C extends StoreClasses>(classes: C): StoresOf<C>;
+  /** The table, made once: the pipeline and the workers build every store over it (dynamoStores), their bundles carrying them all. */
+  table(): DynamoTable;
 }
 
-/** Every port, every store of the table: the pipeline, the workers and the sweeper. */
-export function lambdaDependencies(): Dependencies {
-  built ??= { ...lambdaBase(), ...dynamoStores(lambdaTable()) };
-  return built;
-}
-
-/** Every port and store, each AWS SDK client passed through `instrument` as it is made (X-Ray capture where it pays). */
-export function instrumentedLambdaDependencies(instrument: ClientInstrument): DependencySource {
-  let instrumented: Dependencies | undefined;
+/**
+ * A function's ports, as `build` makes them from the common ports and the table on the first
+ * invocation. With `instrument`, each AWS SDK client is passed through it as it is made (X-Ray capture
+ * where it pays).
+ */
+export function lambdaPorts<P>(build: (parts: LambdaParts) => P, instrument?: ClientInstrument): PortSource<P> {
+  let built: P | undefined;
   return () => {
-    instrumented ??= { ...awsDependencies(lambdaSettings(), instrument), ...dynamoStores(createDynamoTable(lambdaSettings(), instrument)) };
-    return instrumented;
+    if (built === undefined) {
+      const current = lambdaSettings();
+      let table: DynamoTable | undefined;
+      const tableOnce = () => (table ??= createDynamoTable(current, instrument));
+      built = build({
+        settings: current,
+        common: commonPorts(current, instrument),
+        stores: (classes) => buildStores(tableOnce(), classes),
+        table: tableOnce,
+      });
+    }
+    return built;
   };
 }
 
-/** An API function: the stores its handler module names (apiStores), nothing more bundled. */
-export function lambdaApiDependencies(stores: StoreClasses): DependencySource {
-  return onlyStores(() => ({ ...lambdaBase(), ...buildStores(lambdaTable(), stores) }) as Dependencies, stores);
-}
-
-function lambdaBase(): Dependencies {
-  base ??= awsDependencies(lambdaSettings());
-  return base;
-}
-
-/** The ports besides the table's stores, which each function adds as it needs them. */
-function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dependencies {
+function commonPorts(settings: Settings, instrument?: ClientInstrument): CommonPorts {
   const blobs = new S3BlobStore(createS3Client(settings, instrument), settings.bucketName, cdnLinks(settings));
   return {
     jobRunner: stepFunctionsJobRunner(),
@@ -86,31 +74,6 @@ function awsDependencies(settings: Settings, instrument?: ClientInstrument): Dep
     blobs,
     // Renders only where ffmpeg is (the job-render function); elsewhere it finds the stored files.
     sounds: new BlobSoundBank(blobs),
-    // Only the functions that read them: the products function and the sample-demo worker the sample
-    // clip; the avatars, videos and pipeline functions the stock avatars (the rig code is 14 KB).
-    sampleDemo: sampleDemoNotBundled,
-    stockAvatars: stockAvatarsNotBundled,
-    // Heavy: the handler modules of the functions that generate add them (not-bundled.ts).
-    engines: enginesNotBundled,
-    references: referencesNotBundled,
-    remoteFiles: remoteFilesNotBundled,
-    media: mediaNotBundled,
-    demoMedia: demoMediaNotBundled,
-    avatarImages: avatarImagesNotBundled,
-    faces: facesNotBundled,
-    captionImages: captionImagesNotBundled,
-    musicMedia: musicMediaNotBundled,
-    composer: composerNotBundled,
-    ...(storesNotBundled() as Pick<Dependencies, keyof ReturnType<typeof dynamoStores>>),
-    // Only the social and analytics functions talk to the providers (social-on-aws.ts).
-    social: socialNotBundled,
-    cipher: cipherNotBundled,
-    // Only the billing function talks to the payment provider (billing-on-aws.ts).
-    billing: billingNotBundled,
-    // Only the webhooks function and the delivery worker reach receivers.
-    webhookReceivers: webhookReceiversNotBundled,
-    // Only the functions that mail add the sender (mail-on-aws.ts).
-    mailer: mailerNotBundled,
     studioUrl: () => {
       if (!settings.studioUrl) throw new Error('environment variable STUDIO_URL is not set: only the functions that mail get it, with MAIL_FROM');
       return settings.studioUrl;

@@ -5,7 +5,7 @@
  * they always do.
  */
 import { SESv2Client } from '@aws-sdk/client-sesv2';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { Mailer } from '#ports/mailer';
 import { SesMailer } from '#adapters/mail/ses-mailer';
 import { lambdaSettings } from './lambda';
@@ -16,7 +16,7 @@ const noSender: Mailer = {
   },
 };
 
-export function mailOnAws(): Pick<Dependencies, 'mailer'> {
+export function mailOnAws(): Pick<Ports, 'mailer'> {
   const { mailFrom, region } = lambdaSettings();
   return { mailer: mailFrom ? new SesMailer(new SESv2Client({ region }), mailFrom) : noSender };
 }

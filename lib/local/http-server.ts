@@ -18,7 +18,7 @@ import { bodyKindOf } from '#http/body';
 import { errorBody } from '#http/respond';
 import { resolvePrincipal, type CredentialContext } from '#http/middleware/authenticate';
 import { lambdaContext, toApiGatewayEvent, writeResult } from './apigw-event';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import type { StudioSite } from './studio-site';
 import { MCP_BODY_LIMIT, MCP_PATH, serveMcp } from './mcp-endpoint';
 import { mayReadOutbox, OUTBOX_PATH } from './outbox-endpoint';
@@ -27,10 +27,10 @@ import type { LocalOutbox } from '#adapters/mail/local-outbox';
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
 
 const REPO_ROOT = resolve(__dirname, '..', '..');
-type HandlerFactory = (dependencies: DependencySource) => LambdaHandler;
+type HandlerFactory = (dependencies: PortSource) => LambdaHandler;
 
 /** Each group's handler module is loaded on its group's first request, as Lambda would, and built over this stack's dependencies. */
-function handlersOver(dependencies: DependencySource): (group: HandlerGroup) => LambdaHandler {
+function handlersOver(dependencies: PortSource): (group: HandlerGroup) => LambdaHandler {
   const loaded = new Map<HandlerGroup, LambdaHandler>();
   return (group) => {
     let handler = loaded.get(group);
@@ -71,7 +71,7 @@ interface Exchange {
   awaitingContinue: boolean;
   drain: DrainBounds;
   handlerOf: (group: HandlerGroup) => LambdaHandler;
-  dependencies: DependencySource;
+  dependencies: PortSource;
   /** The studio's pages, for reads outside the API's prefix; without it those are the API's 404. */
   studio?: StudioSite;
   /** The stack's outbox, listed at GET /local/outbox (outbox-endpoint.ts); without it that path is the studio's. */
@@ -79,7 +79,7 @@ interface Exchange {
 }
 
 export function createLocalApiServer(options: {
-  dependencies: DependencySource;
+  dependencies: PortSource;
   drain?: Partial<DrainBounds>;
   studio?: StudioSite;
   outbox?: Pick<LocalOutbox, 'list'>;

@@ -3,7 +3,7 @@
  * same worker the AWS wiring invokes asynchronously.
  */
 import type { BackgroundTask, BackgroundTasks } from '#ports/background-tasks';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { createHandler as normaliseDemoWorker } from '#handlers/normalise-demo';
 import { createHandler as generateAvatarWorker } from '#handlers/generate-avatar';
 import { createHandler as sampleDemoWorker } from '#handlers/sample-demo';
@@ -16,7 +16,7 @@ export interface InProcessTasks extends BackgroundTasks {
 type Workers = { [K in BackgroundTask['type']]: (task: Extract<BackgroundTask, { type: K }>) => Promise<void> };
 
 /** `dependencies` are the stack's own: read when a task runs, so the stack may finish building them after this. */
-export function inProcessTasks(onError: (error: unknown, task: BackgroundTask) => void, dependencies: DependencySource): InProcessTasks {
+export function inProcessTasks(onError: (error: unknown, task: BackgroundTask) => void, dependencies: PortSource): InProcessTasks {
   const WORKERS: Workers = {
     'normalise-demo': normaliseDemoWorker(dependencies),
     'generate-avatar': generateAvatarWorker(dependencies),

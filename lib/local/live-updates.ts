@@ -5,11 +5,11 @@
  * as it was read after its write.
  */
 import type { ChangedRecord } from '#domain/live-updates';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import type { UpdatePusher } from '#ports/update-sockets';
 import { pushUpdates } from '#use-cases/push-updates';
 
-export function localUpdatePusher(dependencies: DependencySource, pusher: UpdatePusher, log: (line: string) => void) {
+export function localUpdatePusher(dependencies: PortSource, pusher: UpdatePusher, log: (line: string) => void) {
   let chain: Promise<void> = Promise.resolve();
   return {
     changed(records: ChangedRecord[]): void {

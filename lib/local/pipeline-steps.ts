@@ -6,7 +6,7 @@
  * that ended failed or timed out, with the code the EventBridge rule's function uses on AWS.
  */
 import { resolve } from 'node:path';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { failEndedExecution } from '#pipeline/execution-ended';
 import { runStep } from '#pipeline/run-step';
 import { IN_FLIGHT } from '#pipeline/job-context';
@@ -17,7 +17,7 @@ import type { LocalJobRunnerOptions } from './job-runner';
 
 const REPO_ROOT = resolve(__dirname, '..', '..');
 
-export function localPipeline(dependencies: DependencySource): Pick<LocalJobRunnerOptions, 'runStep' | 'store' | 'executionEnded'> {
+export function localPipeline(dependencies: PortSource): Pick<LocalJobRunnerOptions, 'runStep' | 'store' | 'executionEnded'> {
   const loaded = new Map<PipelineFunction, StepTasks>();
   const tasksOf = (fn: PipelineFunction): StepTasks => {
     let tasks = loaded.get(fn);
@@ -49,7 +49,7 @@ export function localPipeline(dependencies: DependencySource): Pick<LocalJobRunn
  * instead of being resumed; then every SWEEP_INTERVAL_MINUTES on an unref'd timer. Jobs never started
  * need no sweep here: resuming every active job starts them.
  */
-export function localSweeper(dependencies: DependencySource, log: (line: string) => void) {
+export function localSweeper(dependencies: PortSource, log: (line: string) => void) {
   const sweep = async () => {
     try {
       const deps = dependencies();

@@ -9,7 +9,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { API_PREFIX } from '#functions/routes';
 import { LOCAL_UPDATES_PATH } from '#domain/live-updates';
 import type { BackgroundTasks } from '#ports/background-tasks';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { localClients, localDependencies, type LocalClients } from './wiring';
 import type { SocialBackoff } from '#adapters/social/registry';
 import { API_REQUESTS_PER_MINUTE, DEFAULT_REGION, socialBaseUrlsFromEnv, type Settings } from '#functions/config';
@@ -47,7 +47,7 @@ export interface LocalStackOptions {
   http?: boolean;
   log?: (line: string) => void;
   /** Tests and the bench adjust what the wiring built (a runner that fails on purpose, step timings). */
-  adjustDependencies?: (built: Dependencies) => Dependencies;
+  adjustDependencies?: (built: Ports) => Ports;
   /** Serve the studio's build (studio/dist) at `/` when it exists; default true. */
   studio?: boolean;
   /** Requests per minute per account; by default the contract's 120. */
@@ -96,7 +96,7 @@ export interface LocalStack {
   /** The video jobs' state machine, run in process. */
   jobs: LocalJobRunner;
   /** What the API and the pipeline of this stack call out through. */
-  dependencies: Dependencies;
+  dependencies: Ports;
   settings: Settings;
   /** The stack's table, for tools and tests that read or write records directly. */
   table: DynamoTable;

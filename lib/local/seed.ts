@@ -8,7 +8,7 @@ import type { DynamoTable } from '#adapters/dynamodb/table';
 import { keys } from '#adapters/dynamodb/keys';
 import { ALL_SCOPES } from '#domain/api-keys';
 import { hashPassword } from '#domain/credentials';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 
 const DEMO_EMAIL = 'demo@example.com';
 
@@ -20,7 +20,7 @@ export interface SeededDemo {
 
 export async function seedDemoAccount(
   table: DynamoTable,
-  deps: Pick<Dependencies, 'users' | 'apiKeys' | 'now'>,
+  deps: Pick<Ports, 'users' | 'apiKeys' | 'now'>,
 ): Promise<SeededDemo | undefined> {
   const marker = await table.client.send(new GetCommand({ TableName: table.name, Key: keys.seedMarker('demo') }));
   if (marker.Item) return undefined;

@@ -13,7 +13,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { LIVE_UPDATE_LIMITS, LOCAL_UPDATES_PATH } from '#domain/live-updates';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import type { UpdatePusher } from '#ports/update-sockets';
 import { errorBody } from '#http/respond';
 import { lambdaContext } from './apigw-event';
@@ -39,14 +39,14 @@ export interface LocalUpdateSockets {
 
 type Call = (routeKey: string, extra?: Record<string, unknown>) => Promise<APIGatewayProxyStructuredResultV2>;
 
-export function localUpdateSockets(options: { dependencies: DependencySource; limits?: Partial<SocketLimits> }): LocalUpdateSockets {
+export function localUpdateSockets(options: { dependencies: PortSource; limits?: Partial<SocketLimits> }): LocalUpdateSockets {
   const limits = { ...API_GATEWAY_LIMITS, ...options.limits };
   const open = new Map<string, WebSocket>();
   let handler: SocketHandler | undefined;
   // Loaded on the first upgrade, as the HTTP groups' handlers are.
   const handlerOf = (): SocketHandler =>
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    (handler ??= (require(HANDLER_ENTRY).createHandler as (d: DependencySource) => SocketHandler)(options.dependencies));
+    (handler ??= (require(HANDLER_ENTRY).createHandler as (d: PortSource) => SocketHandler)(options.dependencies));
   /** The $connect that accepted a handshake, found again once `ws` has completed it. */
   const accepted = new WeakMap<IncomingMessage, { connectionId: string; call: Call }>();
 

@@ -7,7 +7,7 @@
  * for the stream). While ticks find work it ticks again soon (a lane's next delivery becomes due when
  * the one before it is settled); an idle stack is polled only for retries coming due, once a second.
  */
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { dispatchWebhookEvents } from '#use-cases/dispatch-webhook-events';
 import { deliverDueWebhooks } from '#use-cases/deliver-webhooks';
 
@@ -18,7 +18,7 @@ const WEBHOOK_TICKS = {
   idleMs: 1000,
 } as const;
 
-export function localWebhookWorker(dependencies: DependencySource, log: (line: string) => void, ticks: { busyMs: number; idleMs: number } = WEBHOOK_TICKS) {
+export function localWebhookWorker(dependencies: PortSource, log: (line: string) => void, ticks: { busyMs: number; idleMs: number } = WEBHOOK_TICKS) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = true;

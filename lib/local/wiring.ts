@@ -1,9 +1,10 @@
 /**
- * The local runtime's wiring: the adapters the local stack serves each port with. Jobs run on the
+ * The local runtime's wiring: the adapters the local stack serves each port with. It builds every port
+ * in the registry, which satisfies any handler's type, so each handler module's createHandler takes it. Jobs run on the
  * in-process ASL runner and background work on in-process tasks instead of Step Functions and Lambda.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { BackgroundTasks } from '#ports/background-tasks';
 import type { JobRunner } from '#ports/job-runner';
 import type { Billing } from '#ports/billing';
@@ -75,7 +76,7 @@ export interface LocalParts {
   billing: Billing;
 }
 
-export function localDependencies(parts: LocalParts): Dependencies {
+export function localDependencies(parts: LocalParts): Ports {
   const { table, s3, settings } = parts.clients;
   const blobs = new S3BlobStore(s3, settings.bucketName);
   return {

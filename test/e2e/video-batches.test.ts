@@ -7,7 +7,7 @@
  * them with a runner that does nothing, so they keep their unit without rendering.
  */
 import { randomUUID } from 'node:crypto';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { Engines } from '#ports/engines';
 import { RecordingMetrics } from '#test-doubles/memory/metrics';
 import { expectError, startTestStack, type ApiClient, type TestStack } from '#test-support/local-stack';
@@ -20,7 +20,7 @@ let reactionEngineCalls = 0;
 const metrics = new RecordingMetrics();
 
 /** The stack's own engines and metrics, counted on the way through. */
-function counting(built: Dependencies): Dependencies {
+function counting(built: Ports): Ports {
   const engines = built.engines;
   const counted: Engines = {
     avatar: () => engines.avatar(),

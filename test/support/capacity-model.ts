@@ -25,7 +25,7 @@ import { allocateShardedId, ID_BLOCK } from '#adapters/dynamodb/ids';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 import type { StoredJob } from '#domain/job-execution';
 import type { JobStage } from '#domain/jobs';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { WebhookReceivers } from '#ports/webhook-receivers';
 import { enterStep, saveProgress } from '#pipeline/job-context';
 import { prepare } from '#pipeline/tasks/prepare';
@@ -89,7 +89,7 @@ const allRunners = () => ({ start: async () => undefined, sendDecision: async ()
 const answersOk: WebhookReceivers = { vet: async () => undefined, send: async () => ({ kind: 'answered', status: 200, latencyMs: 5 }) };
 
 interface World {
-  deps: Dependencies;
+  deps: Ports;
   accounts: MemoryAccountStore;
   products: MemoryProductStore;
 }
@@ -137,10 +137,10 @@ async function freshAccount(world: World, table: DynamoTable): Promise<{ account
 }
 
 const payloadOf = (job: StoredJob, step: PipelineStep, taskToken?: string): StepPayload => ({ step, account_id: job.account_id, job_id: job.id, ...(taskToken ? { task_token: taskToken } : {}) }) as StepPayload;
-const current = async (deps: Dependencies, job: StoredJob) => (await deps.jobs.get(job.account_id, job.id))!;
+const current = async (deps: Ports, job: StoredJob) => (await deps.jobs.get(job.account_id, job.id))!;
 
 /** The job writes a render step makes (entering it, then recording what it made). */
-async function renderStep(deps: Dependencies, job: StoredJob, step: PipelineStep, stage: JobStage, made: (job: StoredJob) => Partial<StoredJob>): Promise<void> {
+async function renderStep(deps: Ports, job: StoredJob, step: PipelineStep, stage: JobStage, made: (job: StoredJob) => Partial<StoredJob>): Promise<void> {
   const entered = await enterStep(deps, await current(deps, job), step, stage);
   await saveProgress(deps, entered, made(entered));
 }
@@ -150,7 +150,7 @@ const reactionMade = (job: StoredJob): Partial<StoredJob> => ({
 });
 const previewMade = (job: StoredJob): Partial<StoredJob> => ({ preview: { key: `accounts/${job.account_id}/jobs/${job.id}/preview-${job.regenerations}.mp4`, duration_s: 4, caption: null } });
 
-async function composeAndFinish(deps: Dependencies, job: StoredJob): Promise<void> {
+async function composeAndFinish(deps: Ports, job: StoredJob): Promise<void> {
   const videoId = await deps.videos.newVideoId(job.account_id);
   await renderStep(deps, job, 'compose', 'composing', () => ({
     output: { video_id: videoId, key: `accounts/${job.account_id}/videos/${videoId}/video.mp4`, poster_key: `accounts/${job.account_id}/videos/${videoId}/poster.jpg`, duration_s: 19, size_bytes: 4_000_000 },
@@ -158,7 +158,7 @@ async function composeAndFinish(deps: Dependencies, job: StoredJob): Promise<voi
   await finalize(payloadOf(job, 'finalize'), deps);
 }
 
-async function upToPreview(deps: Dependencies, job: StoredJob, token: string): Promise<void> {
+async function upToPreview(deps: Ports, job: StoredJob, token: string): Promise<void> {
   await renderStep(deps, job, 'generate_reaction', 'generating_reaction', reactionMade);
   await renderStep(deps, job, 'render_preview', 'rendering_preview', previewMade);
   await chargePreview(payloadOf(job, 'charge_preview'), deps);
@@ -166,7 +166,7 @@ async function upToPreview(deps: Dependencies, job: StoredJob, token: string): P
 }
 
 /** The webhook events the job's writes raised: fanned out to the endpoint and delivered. */
-async function deliverEvents(deps: Dependencies): Promise<void> {
+async function deliverEvents(deps: Ports): Promise<void> {
   while ((await dispatchWebhookEvents(deps, 25)) > 0);
   while ((await deliverDueWebhooks(deps, 50)) > 0);
 }
@@ -204,7 +204,7 @@ async function runKind(world: World, kind: JobKind, account: { accountId: number
   return 1;
 }
 
-async function autoJob(deps: Dependencies, job: StoredJob): Promise<void> {
+async function autoJob(deps: Ports, job: StoredJob): Promise<void> {
   await prepare(payloadOf(job, 'prepare'), deps);
   await renderStep(deps, job, 'generate_reaction', 'generating_reaction', reactionMade);
   await composeAndFinish(deps, job);

@@ -1,5 +1,5 @@
 /** Time in tests: waiting for a condition, and keeping a burst inside one rate-limit minute. */
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 const { floor } = Math;
 
 /**
@@ -9,7 +9,7 @@ const { floor } = Math;
  * them is approximated, not counted exactly. On a stopped clock every request falls in one window, so
  * a suite asserting exact counts holds whenever it runs.
  */
-export function rateLimitsOnStoppedClock(built: Dependencies): Dependencies {
+export function rateLimitsOnStoppedClock(built: Ports): Ports {
   const limiter = built.rateLimits;
   const at = floor(Date.now() / 60_000) * 60_000 + 30_000;
   return {

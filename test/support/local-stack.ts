@@ -11,7 +11,7 @@ import { ALL_SCOPES } from '#domain/api-keys';
 import type { PlanName } from '#domain/plans';
 import type { Scope } from '#functions/routes';
 import { SwitchableJobRunner, SwitchableSocialProviders } from './wiring';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { Engines } from '#ports/engines';
 import { CanonicalClipEngine } from '#test-doubles/canonical-clip-engine';
 import { memoisedComposer, memoisedDemoMedia } from '#test-doubles/memoised-media';
@@ -43,7 +43,7 @@ export interface TestStack {
 export interface TestStackOptions {
   dataDir?: string;
   /** Replaces ports of the stack's dependencies (an engine double, a resolver that reaches a loopback server). */
-  adjustDependencies?: (built: Dependencies) => Dependencies;
+  adjustDependencies?: (built: Ports) => Ports;
   /** Requests per minute per account, for suites that send more than the contract's 120. */
   rateLimitPerMinute?: number;
   /**
@@ -128,7 +128,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   };
 }
 
-function withEngineDouble(built: Dependencies, reaction: CanonicalClipEngine): Dependencies {
+function withEngineDouble(built: Ports, reaction: CanonicalClipEngine): Ports {
   const engines = Object.defineProperties({}, Object.getOwnPropertyDescriptors(built.engines)) as Engines;
   return { ...built, engines: Object.assign(engines, { reaction: async () => reaction }) };
 }

@@ -2,7 +2,7 @@
  * A world for pipeline steps without Java or S3: the in-memory job store, ledger, video library and
  * blob store, the records a job names, and a fixed clock. Ports a step must not reach stay unwired.
  */
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { Product } from '#domain/product';
 import type { Avatar } from '#domain/avatar';
 import type { SavedReaction } from '#domain/reaction';
@@ -23,7 +23,7 @@ const { floor, random } = Math;
 export const ACCOUNT = 7;
 export const ALLOWANCE = 10;
 
-export function pipelineWorld(overrides: Partial<Dependencies> = {}) {
+export function pipelineWorld(overrides: Partial<Ports> = {}) {
   let clock = new Date('2026-11-25T12:00:00Z');
   const ledger = new MemoryAllowanceLedger();
   const videos = new MemoryVideoLibrary();

@@ -1,8 +1,8 @@
 /**
- * The tests' wiring: dependencies for code under test that runs without a stack, and a job runner
+ * The tests' wiring: every port of the registry (so any handler takes it), for code under test that runs without a stack, and a job runner
  * that a test points elsewhere (a runner that fails on purpose, a second runner over the same steps).
  */
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { Engines } from '#ports/engines';
 import type { JobDecision, JobExecutionInput } from '#domain/job-execution';
 import type { JobRunner } from '#ports/job-runner';
@@ -34,11 +34,11 @@ export function testEngines(overrides: Partial<Engines> = {}): Engines {
 }
 
 /** Every port throws when used unless the test passes it: a test says what its code may reach. */
-export function testDependencies(overrides: Partial<Dependencies> = {}): Dependencies {
+export function testDependencies(overrides: Partial<Ports> = {}): Ports {
   return {
     jobRunner: { start: unwired('jobRunner'), sendDecision: unwired('jobRunner') },
     tasks: { dispatch: unwired('tasks') },
-    blobs: new Proxy({} as Dependencies['blobs'], { get: (_target, method) => unwired(`blobs.${String(method)}`) }),
+    blobs: new Proxy({} as Ports['blobs'], { get: (_target, method) => unwired(`blobs.${String(method)}`) }),
     engines: testEngines(),
     sounds: unwiredPort('sounds'),
     references: { name: 'unwired', resolve: unwired('references') },

@@ -1,5 +1,5 @@
 /** Every record store the service keeps in its one DynamoDB table: the same on AWS and locally. */
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { DynamoTable } from './table';
 import { DynamoAccountStore } from './accounts';
 import { DynamoApiKeyStore } from './api-keys';
@@ -23,35 +23,8 @@ import { DynamoWebhookStore } from './webhooks';
 import { DynamoMusicStore } from './music';
 import { DynamoUpdateSocketStore } from './update-sockets';
 
-/** The ports the table serves: a function that carries only some of them names which (functions/wiring/table-stores.ts). */
-export const TABLE_STORE_PORTS = [
-  'accounts',
-  'apiKeys',
-  'users',
-  'sessions',
-  'idempotentAnswers',
-  'rateLimits',
-  'products',
-  'avatars',
-  'music',
-  'reactions',
-  'jobs',
-  'jobDurations',
-  'ledger',
-  'videos',
-  'library',
-  'posts',
-  'connections',
-  'analytics',
-  'uploads',
-  'webhooks',
-  'updateSockets',
-] as const satisfies readonly (keyof Dependencies)[];
-
-export type TableStorePort = (typeof TABLE_STORE_PORTS)[number];
-type TableStores = Pick<Dependencies, TableStorePort>;
-
-export function dynamoStores(table: DynamoTable): TableStores {
+/** One store of each record the table keeps, by port. */
+export function dynamoStores(table: DynamoTable) {
   return {
     accounts: new DynamoAccountStore(table),
     apiKeys: new DynamoApiKeyStore(table),
@@ -74,5 +47,10 @@ export function dynamoStores(table: DynamoTable): TableStores {
     uploads: new DynamoUploadStore(table),
     webhooks: new DynamoWebhookStore(table),
     updateSockets: new DynamoUpdateSocketStore(table),
-  };
+  } satisfies Partial<Ports>;
 }
+
+type TableStores = Pick<Ports, keyof ReturnType<typeof dynamoStores>>;
+
+/** The ports the table serves: a function that carries only some of them names which (functions/wiring/table-stores.ts). */
+export type TableStorePort = keyof TableStores;

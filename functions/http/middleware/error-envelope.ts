@@ -9,8 +9,10 @@ import type { ApiContext, ApiEvent, ApiResult } from '#http/api-types';
 import { errorResult } from '#http/respond';
 import { logger } from '#functions/logger';
 import { isUploadRefusal } from '#domain/metrics';
+import type { Metrics } from '#ports/metrics';
 
-export function errorEnvelope(): middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+/** `metricsOf` finds where to count refusals in the request's ports (an API function's; the public routes count none). */
+export function errorEnvelope<P>(metricsOf?: (deps: P) => Metrics): middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<P>> {
   return {
     onError: (request) => {
       const error = request.error;
@@ -18,7 +20,7 @@ export function errorEnvelope(): middy.MiddlewareObj<ApiEvent, ApiResult, Error,
       if (appError.status >= 500) logger.error('request failed', { error: error as Error });
       // Only an authenticated request carries a file, and its dependencies are built by then.
       const api = request.context.api;
-      if (api?.principal && isUploadRefusal(appError.code)) api.deps.metrics.record({ name: 'UploadsRefused', reason: appError.code });
+      if (api?.principal && metricsOf && isUploadRefusal(appError.code)) metricsOf(api.deps).record({ name: 'UploadsRefused', reason: appError.code });
       request.response = errorResult(appError, request.context.api?.requestId ?? request.context.awsRequestId ?? 'unknown');
     },
   };

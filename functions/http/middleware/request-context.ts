@@ -9,18 +9,18 @@ import { API_REVISION, API_VERSION_HEADER, matchRoute, routeByKey } from '#funct
 import { deprecationHeaders } from '#http/deprecation';
 import { AppError } from '#domain/errors';
 import type { ApiContext, ApiEvent, ApiRequest, ApiResult } from '#http/api-types';
-import type { DependencySource } from '#ports/dependencies';
+import type { PortSource } from '#ports/ports';
 import { logger } from '#functions/logger';
 
 const REQUEST_ID_HEADER = 'x-request-id';
 
-export function requestContext(dependencies: DependencySource): middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+export function requestContext<P>(ports: PortSource<P>): middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<P>> {
   return {
     before: (request) => {
       const event = request.event;
       const requestId = event.requestContext?.requestId || randomUUID();
       logger.appendKeys({ request_id: requestId });
-      const api: ApiRequest = {
+      const api: ApiRequest<P> = {
         event,
         route: undefined as never,
         requestId,
@@ -30,7 +30,7 @@ export function requestContext(dependencies: DependencySource): middy.Middleware
         pending: [],
         // Built on first use: the public routes never reach a port and must not load the SDK clients.
         get deps() {
-          return dependencies();
+          return ports();
         },
       };
       request.context.api = api;
@@ -56,7 +56,7 @@ export function requestContext(dependencies: DependencySource): middy.Middleware
   };
 }
 
-async function finish(request: middy.Request<ApiEvent, ApiResult, Error, ApiContext>): Promise<void> {
+async function finish<P>(request: middy.Request<ApiEvent, ApiResult, Error, ApiContext<P>>): Promise<void> {
   const api = request.context.api;
   if (api?.pending.length) await Promise.allSettled(api.pending);
   if (request.response) {

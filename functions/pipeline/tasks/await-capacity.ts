@@ -6,7 +6,7 @@
  */
 import { nextCapacityWait } from '#domain/capacity-wait';
 import { JOB_STATE, type JobStateName } from '#domain/job-states';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { activeJob, IN_FLIGHT } from '#pipeline/job-context';
 import { PipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
@@ -19,7 +19,7 @@ export interface CapacityDecision {
   resume: JobStateName;
 }
 
-export async function awaitCapacity(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'now'>, random: () => number = Math.random): Promise<CapacityDecision> {
+export async function awaitCapacity(payload: StepPayload, deps: Pick<Ports, 'jobs' | 'now'>, random: () => number = Math.random): Promise<CapacityDecision> {
   const throttled = RENDER_STATES.filter((state) => payload.throttled?.[state] !== undefined);
   if (throttled.length !== 1) throw new PipelineError('internal_error', `AwaitCapacity expects one throttled render state, got ${JSON.stringify(payload.throttled ?? null)}`);
   const resume = throttled[0]!;

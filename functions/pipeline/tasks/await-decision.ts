@@ -4,14 +4,14 @@
  * ChargePreview at the first preview); re-entered after a local restart with a new token, it keeps it.
  */
 import { JOB_STAGES } from '#domain/jobs';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { activeJob, saveProgress } from '#pipeline/job-context';
 import { PipelineError } from '#pipeline/errors';
 import { STATE_OF_STEP, type StepPayload } from '#pipeline/steps';
 import { raiseEvent } from '#use-cases/webhook-events';
 import { recordJobDuration } from '#use-cases/job-duration-estimate';
 
-export async function awaitDecision(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'now' | 'previewWaitS' | 'jobDurations'>): Promise<{ expires_at: string } | undefined> {
+export async function awaitDecision(payload: StepPayload, deps: Pick<Ports, 'jobs' | 'now' | 'previewWaitS' | 'jobDurations'>): Promise<{ expires_at: string } | undefined> {
   if (!payload.task_token) throw new PipelineError('internal_error', 'await_decision needs a task token');
   const job = await activeJob(deps, payload);
   if (!job) return undefined;

@@ -4,12 +4,12 @@
  * it (use-cases/provider-callback.ts) and sends it back; GenerateReaction then reattaches to the kept
  * requests. A webhook that came while no token was kept was answered 409 and is delivered again.
  */
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { activeJob, saveProgress } from '#pipeline/job-context';
 import { PipelineError } from '#pipeline/errors';
 import { STATE_OF_STEP, type StepPayload } from '#pipeline/steps';
 
-export async function awaitProvider(payload: StepPayload, deps: Pick<Dependencies, 'jobs'>): Promise<void> {
+export async function awaitProvider(payload: StepPayload, deps: Pick<Ports, 'jobs'>): Promise<void> {
   if (!payload.task_token) throw new PipelineError('internal_error', 'await_provider needs a task token');
   const job = await activeJob(deps, payload);
   if (!job) return;

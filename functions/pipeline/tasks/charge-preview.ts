@@ -3,7 +3,7 @@
  * the job's one preview deadline (the first time) and answers how long AwaitDecision may still wait
  * for it (the ASL's TimeoutSecondsPath), so a regeneration never restarts the wait.
  */
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { activeJob, saveProgress } from '#pipeline/job-context';
 import { DECISION_WAIT_MIN_S, STATE_OF_STEP, type StepPayload } from '#pipeline/steps';
 import { chargeCurrentRound } from './charges';
@@ -17,7 +17,7 @@ export interface DecisionWait {
 const decisionWaitS = (deadline: string, now: Date): number =>
   Math.max(DECISION_WAIT_MIN_S, Math.ceil((Date.parse(deadline) - now.getTime()) / 1000));
 
-export async function chargePreview(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'ledger' | 'now' | 'previewWaitS'>): Promise<DecisionWait> {
+export async function chargePreview(payload: StepPayload, deps: Pick<Ports, 'jobs' | 'ledger' | 'now' | 'previewWaitS'>): Promise<DecisionWait> {
   const job = await activeJob(deps, payload);
   const now = deps.now();
   // A job that ended meanwhile has nothing to wait for: the shortest wait ends its execution soon.

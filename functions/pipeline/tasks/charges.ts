@@ -2,10 +2,10 @@
 import { currentChargeNumber } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
 import type { ChargeRef } from '#ports/allowance-ledger';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { FinishSettlement } from '#ports/job-store';
 
-export type LedgerDeps = Pick<Dependencies, 'ledger' | 'now'>;
+export type LedgerDeps = Pick<Ports, 'ledger' | 'now'>;
 
 const refsOf = (job: StoredJob): ChargeRef[] =>
   Array.from({ length: job.regenerations + 1 }, (_, i) => ({ accountId: job.account_id, jobId: job.id, chargeNumber: i + 1 }));

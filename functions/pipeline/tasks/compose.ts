@@ -11,12 +11,12 @@ import { accountOfScope, isTestScope, TEST_WATERMARK } from '#domain/test-mode';
 import { planInForce } from '#domain/plan-change';
 import { fileExpiry, retentionClasses, retentionOfPlan, retentionTags, type VideoRetention } from '#domain/video-retention';
 import { jobSoundFiles } from '#pipeline/job-sound';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
 import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 
-type ComposeDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'videos' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'sounds' | 'music' | 'composer' | 'accounts' | 'now'>;
+type ComposeDeps = Pick<Ports, 'jobs' | 'blobs' | 'videos' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'sounds' | 'music' | 'composer' | 'accounts' | 'now'>;
 
 /**
  * The retention of the plan in force now (a test scope's: its account's), fixed on the files as

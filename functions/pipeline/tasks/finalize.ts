@@ -5,7 +5,7 @@
  */
 import { jobObjectPrefix } from '#domain/jobs';
 import { VIDEO_FRAME } from '#domain/video';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { activeJob, enterStep } from '#pipeline/job-context';
 import { PipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
@@ -15,7 +15,7 @@ import { metricsOf } from '#use-cases/metrics-of';
 import { raiseEvent } from '#use-cases/webhook-events';
 import { recordJobDuration } from '#use-cases/job-duration-estimate';
 
-export async function finalize(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'ledger' | 'blobs' | 'now' | 'jobDurations'> & { metrics?: Metrics }): Promise<void> {
+export async function finalize(payload: StepPayload, deps: Pick<Ports, 'jobs' | 'ledger' | 'blobs' | 'now' | 'jobDurations'> & { metrics?: Metrics }): Promise<void> {
   let job = await activeJob(deps, payload);
   if (!job) return;
   job = await enterStep(deps, job, 'finalize', 'finalizing');

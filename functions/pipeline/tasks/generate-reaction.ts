@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { REFERENCE_CLIP_LIMITS } from '#ports/reference-resolver';
 import { isEngineError, isProviderPending, type AvatarRef, type GenerationOptions } from '#ports/engine';
-import type { Dependencies } from '#ports/dependencies';
+import type { PartOf, Ports } from '#ports/ports';
 import { captionOf, jobObjectKeys, soundOfJob } from '#domain/jobs';
 import type { StoredJob } from '#domain/job-execution';
 import type { Avatar } from '#domain/avatar';
@@ -21,7 +21,9 @@ import { jobRequestLog } from '#pipeline/provider-requests';
 import { callbackFor } from '#pipeline/provider-callback';
 import { engineRequestOf } from '#domain/test-mode';
 
-type GenerateDeps = Pick<Dependencies, 'jobs' | 'blobs' | 'engines' | 'references' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'faces' | 'providerCallbackUrl'>;
+type GenerateDeps = Pick<Ports, 'jobs' | 'blobs' | 'references' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'providerCallbackUrl'> &
+  PartOf<'engines', 'reaction' | 'avatar'> &
+  PartOf<'faces', 'faceBoxInClip'>;
 
 /** What IsGenerated reads: whether the round waits for its provider's webhook at AwaitProvider. */
 export interface GenerationAnswer {

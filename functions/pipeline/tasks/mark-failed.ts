@@ -4,7 +4,7 @@
  * finished by the next run.
  */
 import { isFinal, jobObjectPrefix } from '#domain/jobs';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { IN_FLIGHT } from '#pipeline/job-context';
 import { jobErrorOf } from '#pipeline/errors';
 import { STATE_OF_STEP, type StepPayload } from '#pipeline/steps';
@@ -13,7 +13,7 @@ import type { Metrics } from '#ports/metrics';
 import { metricsOf } from '#use-cases/metrics-of';
 import { raiseEvent } from '#use-cases/webhook-events';
 
-export async function markFailed(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'ledger' | 'blobs' | 'now'> & { metrics?: Metrics }): Promise<void> {
+export async function markFailed(payload: StepPayload, deps: Pick<Ports, 'jobs' | 'ledger' | 'blobs' | 'now'> & { metrics?: Metrics }): Promise<void> {
   const { jobs, blobs } = deps;
   let job = await jobs.get(payload.account_id, payload.job_id);
   if (!job || isFinal(job.status)) return;

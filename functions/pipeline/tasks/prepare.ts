@@ -1,9 +1,9 @@
 /** Start: queued → processing, once the inputs are known to exist. */
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { activeJob, enterStep, requireInputs } from '#pipeline/job-context';
 import type { StepPayload } from '#pipeline/steps';
 
-export async function prepare(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'products' | 'avatars' | 'stockAvatars' | 'reactions'>): Promise<void> {
+export async function prepare(payload: StepPayload, deps: Pick<Ports, 'jobs' | 'products' | 'avatars' | 'stockAvatars' | 'reactions'>): Promise<void> {
   const job = await activeJob(deps, payload);
   if (!job) return;
   const { reaction } = await requireInputs(deps, job);

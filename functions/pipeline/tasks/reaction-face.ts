@@ -11,7 +11,7 @@
  * paid generation upstream and about a minute of waiting.
  */
 import { FaceCheckUnavailable } from '#ports/face-finder';
-import type { Dependencies } from '#ports/dependencies';
+import type { PartOf, Ports } from '#ports/ports';
 import type { ReactionClip } from '#ports/engine';
 import type { FrameBox } from '#domain/jobs';
 import { withScratch } from '#pipeline/job-context';
@@ -24,7 +24,7 @@ export const FACELESS_RETRIES = 1;
 /** Another seed for try `attempt` (0 is the job's own): deterministic, so a re-run of the step draws the same ones. */
 export const retrySeed = (seed: number, attempt: number) => (seed + 7919 * attempt) % 0x7fffffff;
 
-type FaceDeps = Pick<Dependencies, 'blobs' | 'faces'>;
+type FaceDeps = Pick<Ports, 'blobs'> & PartOf<'faces', 'faceBoxInClip'>;
 
 /**
  * The clip `generate` makes for the job's seed, with its face box: the engine's own when it reports

@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { captionOf, jobObjectKeys, peakWithin } from '#domain/jobs';
 import { takeOfRound, withTake } from '#domain/takes';
 import { jobSoundFiles } from '#pipeline/job-sound';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { activeJob, blameDeletedInput, enterStep, requireInputs, saveProgress, withScratch } from '#pipeline/job-context';
 import { PipelineError, toPipelineError } from '#pipeline/errors';
 import type { StepPayload } from '#pipeline/steps';
 
-export async function renderPreview(payload: StepPayload, deps: Pick<Dependencies, 'jobs' | 'blobs' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'sounds' | 'music' | 'composer' | 'now'>): Promise<void> {
+export async function renderPreview(payload: StepPayload, deps: Pick<Ports, 'jobs' | 'blobs' | 'products' | 'avatars' | 'stockAvatars' | 'reactions' | 'sounds' | 'music' | 'composer' | 'now'>): Promise<void> {
   const { blobs, composer } = deps;
   let job = await activeJob(deps, payload);
   if (!job) return;

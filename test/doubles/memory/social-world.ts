@@ -5,7 +5,7 @@
  */
 import type { Channel, ProviderCredentials, ProviderName } from '#domain/social';
 import type { Video } from '#domain/video';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { newJob } from '#domain/job-execution';
 import { storeConnection } from '#use-cases/set-connection';
 import { testDependencies } from '#test-support/wiring';
@@ -38,7 +38,7 @@ export function socialWorld(start = new Date('2026-03-01T10:00:00Z')) {
   const products = new MemoryProductStore();
   const blobs = new MemoryBlobStore();
   const rateLimits = new MemoryRateLimiter(() => now.getTime());
-  const deps: Dependencies = testDependencies({
+  const deps: Ports = testDependencies({
     social: fakes.social,
     posts,
     connections,

@@ -7,7 +7,7 @@
 import { verifyWebhook } from '#client/webhooks';
 import { RETRY_DELAYS_S } from '#domain/webhook-attempts';
 import type { AttemptResult, WebhookEvent } from '#domain/webhooks';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { WebhookReceivers, WebhookRequest } from '#ports/webhook-receivers';
 import { deliverDueWebhooks } from '#use-cases/deliver-webhooks';
 import { dispatchWebhookEvents } from '#use-cases/dispatch-webhook-events';
@@ -52,7 +52,7 @@ let clock: Date;
 let store: MemoryWebhookStore;
 let receivers: ScriptedReceivers;
 let metrics: RecordingMetrics;
-let deps: Dependencies;
+let deps: Ports;
 
 function wire(script: number[] = []) {
   clock = START;

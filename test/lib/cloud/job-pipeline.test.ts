@@ -334,13 +334,14 @@ describe('the pipeline functions', () => {
   });
 
   test.each([...FUNCTIONS.map((name) => PIPELINE_FUNCTIONS[name].entry), SWEEPER_FUNCTION.entry, EXECUTION_ENDED_FUNCTION.entry, JOB_STARTER_FUNCTION.entry])(
-    '%s is a Lambda entry like every other: in functions/handlers, with createHandler(dependencies) and handler',
+    '%s is a Lambda entry like every other: in functions/handlers, with createHandler(ports) and handler',
     (entry) => {
       expect(entry).toMatch(/^functions\/handlers\/[\w-]+\.ts$/);
       const text = fs.readFileSync(path.join(ROOT, entry), 'utf8');
-      expect(text).toMatch(/^export const createHandler = \(dependencies: DependencySource\)/m);
-      // The base wiring (or its instrumented form, X-Ray capture given), with what only this function bundles added by the entry itself.
-      expect(text).toMatch(/^export const handler = (withLambdaContext\(\s*)?createHandler\(\s*(withParts\()?(instrumentedL|l)ambdaDependencies\b/m);
+      // Its ports are typed: the wiring must supply what its steps or use cases name.
+      expect(text).toMatch(/^export const createHandler = \(ports: PortSource<.+>\)/m);
+      // The Lambda wiring, with what only this function bundles added by the entry itself.
+      expect(text).toMatch(/^export const handler = (withLambdaContext\(\s*)?createHandler\(\s*lambdaPorts\(/m);
     },
   );
 

@@ -2,7 +2,7 @@
  * The local webhook worker's timing: an outbox insert wakes it at once, a tick that found work is
  * followed soon by another, and an idle stack is polled only at the idle interval.
  */
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { WebhookStore } from '#ports/webhook-store';
 import type { WebhookEvent } from '#domain/webhooks';
 import { localWebhookWorker } from '#local/webhook-worker';
@@ -34,7 +34,7 @@ function idleStore(events: WebhookEvent[] = []) {
     };
   };
   // Each event's body is made at fan-out, endpoints or not: its job is gone, so the body says so.
-  const jobs = { get: async () => undefined } as unknown as Dependencies['jobs'];
+  const jobs = { get: async () => undefined } as unknown as Ports['jobs'];
   return { polls, hold, deps: testDependencies({ webhooks, jobs, now: () => new Date() }) };
 }
 

@@ -1,7 +1,7 @@
 /** The auth middleware over in-memory stores: what each credential problem answers. */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { createApiHandler } from '#http/api-handler';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import type { ApiKeyStore } from '#ports/api-key-store';
 import { generateKeyMaterial, hashKey } from '#domain/api-keys';
 import { scopeOf } from '#domain/test-mode';
@@ -31,7 +31,7 @@ let reached: number;
 let built: number;
 const NOW = new Date('2026-11-22T12:00:00Z');
 
-function handlerOver(overrides: Partial<Dependencies> = {}) {
+function handlerOver(overrides: Partial<Ports> = {}) {
   const operations = {
     get: async (request: { principal: unknown }) => {
       reached++;
@@ -45,7 +45,7 @@ function handlerOver(overrides: Partial<Dependencies> = {}) {
   return createApiHandler(operations as never, dependencies);
 }
 
-async function call(authorization?: string, overrides?: Partial<Dependencies>) {
+async function call(authorization?: string, overrides?: Partial<Ports>) {
   const result = (await handlerOver(overrides)(event(authorization), context)) as { statusCode: number; body: string; headers: Record<string, string> };
   return { status: result.statusCode, body: JSON.parse(result.body), headers: result.headers };
 }

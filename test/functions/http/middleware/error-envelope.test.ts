@@ -4,9 +4,11 @@ import { errorEnvelope } from '#http/middleware/error-envelope';
 import type { ApiRequest } from '#http/api-types';
 import { RecordingMetrics } from '#test-doubles/memory/metrics';
 
-function fail(error: Error, api: Partial<ApiRequest> | undefined) {
-  const request = { event: {}, context: { api }, error, response: undefined, internal: {} } as never as Parameters<NonNullable<ReturnType<typeof errorEnvelope>['onError']>>[0];
-  void errorEnvelope().onError!(request);
+/** An API function's envelope counts in its ports' metrics; the public routes' (`counting: false`) reach no port. */
+function fail(error: Error, api: Partial<ApiRequest> | undefined, counting = true) {
+  const envelope = counting ? errorEnvelope<ApiRequest['deps']>((deps) => deps.metrics) : errorEnvelope<ApiRequest['deps']>();
+  const request = { event: {}, context: { api }, error, response: undefined, internal: {} } as never as Parameters<NonNullable<typeof envelope['onError']>>[0];
+  void envelope.onError!(request);
   return request.response as { statusCode: number; body: string };
 }
 
@@ -30,6 +32,12 @@ describe('errorEnvelope', () => {
     const metrics = new RecordingMetrics();
     fail(new AppError('not_found', 'no'), { requestId: 'r-2', principal, deps: { metrics } as never });
     expect(fail(new AppError('payload_too_large', 'no'), { requestId: 'r-3', deps: { metrics } as never }).statusCode).toBe(413);
+    expect(metrics.events).toEqual([]);
+  });
+
+  test('an envelope given no metrics (the public routes\' function) answers refusals without counting them', () => {
+    const metrics = new RecordingMetrics();
+    expect(fail(new AppError('payload_too_large', 'no'), { requestId: 'r-4', principal, deps: { metrics } as never }, false).statusCode).toBe(413);
     expect(metrics.events).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@
 import { finalize } from '#pipeline/tasks/finalize';
 import { markFailed } from '#pipeline/tasks/mark-failed';
 import { jobObjectPrefix } from '#domain/jobs';
-import type { Dependencies } from '#ports/dependencies';
+import type { Ports } from '#ports/ports';
 import { ACCOUNT, pipelineWorld } from '#test-support/pipeline';
 
 const OUTPUT = { video_id: 5, key: 'v.mp4', poster_key: 'v.jpg', duration_s: 9, size_bytes: 1234 };
@@ -22,7 +22,7 @@ class InjectedFault extends Error {}
  * `deps` whose `at`-th call (counted across the watched ports' methods) throws, before or after the
  * real call; `calls()` says how many calls Finalize made.
  */
-function faulty(deps: Dependencies, at: number, timing: Timing) {
+function faulty(deps: Ports, at: number, timing: Timing) {
   let count = 0;
   const wrap = <T extends object>(port: T): T =>
     new Proxy(port, {
@@ -39,7 +39,7 @@ function faulty(deps: Dependencies, at: number, timing: Timing) {
       },
     });
   const watched = Object.fromEntries(WATCHED.map((name) => [name, wrap(deps[name])]));
-  return { deps: { ...deps, ...watched } as Dependencies, calls: () => count };
+  return { deps: { ...deps, ...watched } as Ports, calls: () => count };
 }
 
 async function composedAutoJob(w: ReturnType<typeof pipelineWorld>) {

@@ -1,8 +1,10 @@
 /**
- * Everything the use cases, operations and pipeline steps reach outside the process through, each
- * behind its port. One wiring module per runtime builds it (functions/wiring/lambda.ts on AWS,
- * lib/local/wiring.ts for the local stack, test/support/wiring.ts in tests); nothing else swaps a
- * dependency.
+ * The registry of ports: every way the use cases, operations and pipeline steps reach outside the
+ * process, by name. It is a type, not an object any runtime builds whole for a function: each use case,
+ * operation group, pipeline task and worker names the ports it uses (`Pick<Ports, ...>`), and each
+ * function's wiring supplies exactly its handler's, so a port left out is a compile error. The local
+ * stack (lib/local/wiring.ts) and the tests (test/support/wiring.ts) build every port, which satisfies
+ * any handler.
  */
 import type { BackgroundTasks } from './background-tasks';
 import type { BlobStore } from './blob-store';
@@ -48,7 +50,7 @@ import type { Mailer } from './mailer';
 import type { Billing } from './billing';
 import type { UpdateSocketStore } from './update-sockets';
 
-export interface Dependencies {
+export interface Ports {
   /** Starts video jobs and hands preview decisions to their executions. */
   jobRunner: JobRunner;
   /** Work that outlives the request (demo normalisation, hosted avatar generation). */
@@ -157,5 +159,20 @@ export interface Dependencies {
   metrics: Metrics;
 }
 
-/** Built lazily: a Lambda's first invocation builds it, tests and the local stack pass their own. */
-export type DependencySource = () => Dependencies;
+/** Built lazily: a Lambda's first invocation builds its ports, tests and the local stack pass their own. */
+export type PortSource<P = Ports> = () => P;
+
+/** The ports a use case or step reaches (its first parameter): what an operation or worker that calls it names in turn. */
+export type NeedsOf<F> = F extends (needs: infer D, ...rest: never[]) => unknown ? D : never;
+
+/**
+ * Some members of one port, for a use that reaches only those: a function then supplies (and bundles)
+ * only their adapters, such as the hook engine without the avatar and reaction engines.
+ */
+export type PartOf<K extends keyof Ports, M extends keyof Ports[K]> = { [P in K]: Pick<Ports[K], M> };
+
+/** `A | B` as `A & B`: the ports a group of operations or steps reaches together. */
+export type AllOf<U> = (U extends unknown ? (union: U) => void : never) extends (all: infer I) => void ? I : never;
+
+/** The registry's ports among `D`, leaving what a caller adds itself (a use case's `log`). */
+export type PortsIn<D> = Pick<D, Extract<keyof D, keyof Ports>>;
