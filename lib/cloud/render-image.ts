@@ -1,8 +1,8 @@
 /**
  * A function shipped as a container image: every function that runs ffmpeg, whose tree alone (~247 MB)
  * is past the 200 MB a zip may hold with its layers (function-sizes.ts). The render function's is the
- * largest: ffmpeg, the native modules (~71 MB), the face runtime (~9 MB) and espeak-ng (~27 MB) with
- * its bundle, about 355 MB; an image may hold 10 GB. The image is built from lib/cloud/render-image/
+ * largest: ffmpeg, the native modules (~57 MB), the face runtime (~9 MB) and espeak-ng (~27 MB) with
+ * its bundle, about 340 MB; an image may hold 10 GB. The image is built from lib/cloud/render-image/
  * Dockerfile over a context staged at synth: the same esbuild bundle a zip function gets, and the same
  * trees the layers are made of (their staging functions), each in the folder the Dockerfile copies.
  * Synth only stages the context; `cdk deploy` builds and pushes the image, which needs Docker there.
