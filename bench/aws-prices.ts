@@ -10,6 +10,8 @@ export const PRICES_AS_OF = '2025-06, us-east-1, list prices without free tiers'
 
 export const AWS_PRICES = {
   lambdaGbSecond: 0.0000166667,
+  /** Lambda on arm64 (Graviton): 20% less per GB-second, requests priced the same. */
+  lambdaArmGbSecond: 0.0000133334,
   lambdaRequest: 0.2 / 1e6,
   /** Per GB-second of /tmp above the free 512 MB. */
   lambdaEphemeralGbSecond: 0.0000000309,

@@ -100,6 +100,13 @@ export interface Scenario {
   /** How clients learn a job is done: the studio's once-a-second poll, or the webhook (no polling). */
   notify: 'poll' | 'webhook';
   engine: 'local' | 'hosted';
+  /**
+   * The functions with no x86 binary in them (the sweeper, the steps function, the webhook
+   * dispatcher and deliverer) on arm64. What runs ffmpeg, sharp or Skia stays x86: Debian's amd64
+   * ffmpeg and the linux-x64 native modules are what the trees hold. The pipeline's measured
+   * GB-seconds are nearly all the render function's, so they stay at the x86 price.
+   */
+  arm64?: boolean;
 }
 
 export interface CostItem {
@@ -114,7 +121,9 @@ const VIDEOS_GB = gb(API_FUNCTION_SIZES.videos.memoryMb);
 const RENDER_GB = gb(PIPELINE_FUNCTION_SIZES.render.memoryMb);
 
 /** Each line of the month's bill for the scenario. */
-export function monthlyCost({ videosPerMonth: n, notify, engine }: Scenario): CostItem[] {
+export function monthlyCost({ videosPerMonth: n, notify, engine, arm64 = false }: Scenario): CostItem[] {
+  /** Lambda for a function that may run on arm64 in this scenario. */
+  const movable = (gbSeconds: number, invocations: number) => (arm64 ? gbSeconds * P.lambdaArmGbSecond + invocations * P.lambdaRequest : lambda(gbSeconds, invocations));
   const m = MEASURED_VIDEO;
   const a = ASSUMED;
   const polls = notify === 'poll' ? Math.ceil(a.jobWallS / a.pollEveryS) : 0;
@@ -132,7 +141,7 @@ export function monthlyCost({ videosPerMonth: n, notify, engine }: Scenario): Co
         FIXED_RESOURCES.dashboards * P.dashboardMonth +
         a.ecrGb * P.ecrGbMonth,
     },
-    { item: `Fixed: the sweeper every ${SWEEP_INTERVAL_MINUTES} min`, usd: sweeps * (lambda(a.sweepS * gb(SWEEPER_FUNCTION_SIZE.memoryMb), 1) + dynamo(a.sweepReadUnits, 0) + P.xrayTrace) },
+    { item: `Fixed: the sweeper every ${SWEEP_INTERVAL_MINUTES} min`, usd: sweeps * (movable(a.sweepS * gb(SWEEPER_FUNCTION_SIZE.memoryMb), 1) + dynamo(a.sweepReadUnits, 0) + P.xrayTrace) },
     {
       item: 'Making it: pipeline Lambda, API calls, Step Functions, DynamoDB, S3 requests',
       usd:
@@ -155,14 +164,14 @@ export function monthlyCost({ videosPerMonth: n, notify, engine }: Scenario): Co
           item: 'No polling: the video.job.done webhook',
           usd:
             n *
-            (lambda(webhook.dispatchS * gb(WEBHOOK_FUNCTION_SIZES.dispatch.memoryMb) + webhook.deliverS * gb(WEBHOOK_FUNCTION_SIZES.deliver.memoryMb), 2) +
+            (movable(webhook.dispatchS * gb(WEBHOOK_FUNCTION_SIZES.dispatch.memoryMb) + webhook.deliverS * gb(WEBHOOK_FUNCTION_SIZES.deliver.memoryMb), 2) +
               webhook.sqsRequests * P.sqsRequest +
               dynamo(webhook.readUnits, webhook.writeUnits) +
               2 * P.xrayTrace),
         },
     {
       item: "Cold starts: init billed (each job's three calls cold at 1k a month, 1 in 20 at 100k)",
-      usd: n * cold * lambda(a.initS.image * RENDER_GB + a.initS.zip * gb(PIPELINE_FUNCTION_SIZES.steps.memoryMb) + a.initS.image * VIDEOS_GB, 0),
+      usd: n * cold * (lambda(a.initS.image * RENDER_GB + a.initS.image * VIDEOS_GB, 0) + movable(a.initS.zip * gb(PIPELINE_FUNCTION_SIZES.steps.memoryMb), 0)),
     },
     { item: 'Logs and traces: CloudWatch Logs ingestion, X-Ray (API calls and the execution)', usd: n * ((a.logBytesPerVideo / GB) * P.logsIngestedGb + (a.apiCalls + 1) * P.xrayTrace) },
     { item: `Table: a year of records, PITR, ${a.backupCopies} daily backups`, usd: tableGb * (P.dynamoGbMonth + P.pitrGbMonth + a.backupCopies * P.backupGbMonth) },
@@ -214,6 +223,7 @@ export function costTableMarkdown(): string {
     `| **Per video** | ${VOLUMES.map((v) => `**${per(base(v))}**`).join(' | ')} |`,
     `| Per video with the webhook instead of polling | ${VOLUMES.map((v) => per({ ...base(v), notify: 'webhook' })).join(' | ')} |`,
     `| Per video with a hosted engine (by callback; inference not included) | ${VOLUMES.map((v) => per({ ...base(v), engine: 'hosted' })).join(' | ')} |`,
+    `| Per video with arm64 where no x86 binary runs (sweeper, steps, webhooks; ffmpeg, sharp and Skia stay x86) | ${VOLUMES.map((v) => per({ ...base(v), arm64: true })).join(' | ')} |`,
     '',
     `| keeping a video its plan's retention (S3 Standard, ${(MEASURED_VIDEO.fileBytes / MB).toFixed(1)} MB) | ${PLAN_NAMES.join(' | ')} |`,
     `|---|${PLAN_NAMES.map(() => '---:').join('|')}|`,

@@ -74,6 +74,15 @@ describe('the cost model', () => {
     expect(perVideo(at(100_000, { engine: 'hosted' }))).toBeLessThanOrEqual(PER_VIDEO_TARGET_USD);
   });
 
+  test('arm64 where no x86 binary runs saves 20% of those functions\' compute, which is well under 1% of the bill: the render function dominates and stays x86', () => {
+    for (const videosPerMonth of [1_000, 100_000]) {
+      const x86 = total(monthlyCost({ videosPerMonth, notify: 'webhook', engine: 'local' }));
+      const arm = total(monthlyCost({ videosPerMonth, notify: 'webhook', engine: 'local', arm64: true }));
+      expect(arm).toBeLessThan(x86);
+      expect((x86 - arm) / x86).toBeLessThan(0.01);
+    }
+  });
+
   test("keeping a video its plan's retention costs its size times the months", () => {
     expect(retentionStorageUsd('free')).toBeCloseTo((MEASURED_VIDEO.fileBytes / 1024 ** 3) * AWS_PRICES.s3GbMonth, 12);
     expect(retentionStorageUsd('business')).toBeCloseTo(retentionStorageUsd('free') * (730 / 30), 12);
