@@ -89,11 +89,29 @@ export interface AxeViolation {
 let axeSource: string | undefined;
 
 /**
+ * Waits until no finite animation or transition runs (a notification fading in, a drawer sliding):
+ * axe reads colours as they are drawn, and text mid-fade is paler than any person reads it. Endless
+ * ones (a loader's spin) are not waited for.
+ */
+async function finiteAnimationsDone(page: Page, timeoutMs = 5_000): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      type Running = { playState: string; effect: { getComputedTiming(): { endTime?: number | string } } | null };
+      const { document } = globalThis as unknown as { document: { getAnimations(): Running[] } };
+      return document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity);
+    },
+    undefined,
+    { timeout: timeoutMs },
+  );
+}
+
+/**
  * axe-core's serious and critical violations on the page as it is now. The script is evaluated
  * through the DevTools protocol, which the studio's Content-Security-Policy (script-src 'self')
  * does not govern, so the page is checked under its real policy.
  */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await finiteAnimationsDone(page);
   axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   const injected = await page.evaluate(() => typeof (globalThis as { axe?: unknown }).axe === 'object');
   if (!injected) await page.evaluate(`${axeSource}\n;void 0`);
