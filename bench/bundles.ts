@@ -19,8 +19,8 @@ import { fmt, median, type SectionResult, type Target } from './report';
  */
 const BUNDLE_TARGETS = { sizeKb: 300, initMedianMs: 150 } as const;
 
-/** The AWS SDK v3 and what only it brings (Smithy, its hashing and XML packages). */
-const AWS_SDK = /^@aws-sdk\/|^@smithy\/|^@aws-crypto\/|^fast-xml-parser$|^strnum$|^bowser$/;
+/** The AWS SDK v3 and what only it brings (Smithy, its hashing, XML and endpoint-cache packages, the invoke store). */
+const AWS_SDK = /^@aws-sdk\/|^@aws\/|^@smithy\/|^@aws-crypto\/|^fast-xml-parser$|^strnum$|^bowser$|^mnemonist$|^obliterator$/;
 
 export interface BundleOptions {
   /** Fresh processes per bundle for the cold-init timing. */
