@@ -18,6 +18,9 @@ module.exports = {
     // DynamoDB Local, s3rver and whole local stacks.
     '<rootDir>/test/functions/adapters/dynamodb/',
     '<rootDir>/test/functions/adapters/aws-clients\\.test\\.ts$',
+    // The restore runbook against DynamoDB Local, object tags against s3rver.
+    '<rootDir>/test/lib/admin/table-restore\\.test\\.ts$',
+    '<rootDir>/test/functions/adapters/s3/blob-store-tags\\.test\\.ts$',
     '<rootDir>/test/functions/adapters/engines/(fal|local)/engine\\.test\\.ts$',
     '<rootDir>/test/lib/local/(runtime|loopback-only|data-dir|sandboxes|provision)\\.test\\.ts$',
     '<rootDir>/test/lib/cloud/lambda-layout\\.test\\.ts$',
