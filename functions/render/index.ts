@@ -56,19 +56,8 @@ export { handHeld } from './reaction/camera';
 export type { CaptionOverlay, EncodeStats } from './reaction/frame-encoder';
 
 // The illustrated (DiceBear avataaars) avatar: its rig, its portrait, its animated scene.
-export {
-  DEMEANOURS,
-  SKIN_TONES,
-  isIllustratedRig,
-  type Demeanour,
-  type Accessory,
-  type AvataaarsLook,
-  type Clothing,
-  type ClothingGraphic,
-  type FacialHair,
-  type IllustratedRig,
-  type Top,
-} from './illustrated/illustrated-rig';
+export { DEMEANOURS, SKIN_TONES, isIllustratedRig, type Demeanour, type IllustratedRig } from './illustrated/illustrated-rig';
+export { promptWords, rigFromPrompt } from './illustrated/avatar-prompt';
 export { renderAvatarPng } from './illustrated/illustrated-avatar';
 export { prepareIllustratedScene, typicalFaceBox } from './illustrated/illustrated-renderer';
 

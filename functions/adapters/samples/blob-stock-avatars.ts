@@ -11,7 +11,7 @@ import { STOCK_AVATARS, STOCK_AVATARS_SINCE, STOCK_AVATAR_SIZE, stockAvatarImage
 import type { BlobStore } from '#ports/blob-store';
 import type { StockAvatars } from '#ports/stock-avatars';
 import type { IllustratedRig } from '#render';
-import { rigFromPrompt } from '#adapters/engines/local/avatar-prompt';
+import { rigFromPrompt } from '#render';
 
 /** Draws a rig's square portrait as a PNG (render/illustrated's renderAvatarPng). */
 export type PortraitDrawer = (rig: IllustratedRig, size: number) => Promise<Buffer>;

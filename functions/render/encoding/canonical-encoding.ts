@@ -142,66 +142,78 @@ export function canonicalLength(frames: number): { video: string; audio: string 
 /** `standard` for transcodes (the demo); `rendered` for frames made on the fly (see renderedPreset). */
 export type CanonicalSpeed = 'standard' | 'rendered';
 
+/** `{ crf: 20, 'c:a': 'aac' }` → `['-crf', '20', '-c:a', 'aac']`, in the record's order. */
+const ffmpegOptions = (options: Record<string, string | number>): string[] => Object.entries(options).flatMap(([name, value]) => [`-${name}`, String(value)]);
+
 /** Encoder and muxer arguments: everything after `-map`, before the output path. */
 export function canonicalEncodeArgs(options: { speed?: CanonicalSpeed } = {}): string[] {
   const v = CANONICAL.video;
   const a = CANONICAL.audio;
-  return [
-    '-c:v', v.encoder,
-    '-preset', options.speed === 'rendered' ? v.renderedPreset : v.preset,
-    ...(options.speed === 'rendered' ? ['-x264-params', v.renderedX264Params] : []),
-    '-crf', String(v.crf),
-    '-maxrate', v.maxrate,
-    '-bufsize', v.bufsize,
-    '-profile:v', v.profile,
-    '-level:v', v.level,
-    '-pix_fmt', v.pixFmt,
-    '-g', String(v.gopFrames),
-    '-keyint_min', String(v.gopFrames),
-    '-sc_threshold', '0',
-    '-colorspace', 'bt709',
-    '-color_primaries', 'bt709',
-    '-color_trc', 'bt709',
-    '-color_range', 'tv',
-    '-c:a', a.codec,
-    '-b:a', a.bitrate,
-    '-ar', String(a.sampleRate),
-    '-ac', String(a.channels),
+  const rendered = options.speed === 'rendered';
+  return ffmpegOptions({
+    'c:v': v.encoder,
+    preset: rendered ? v.renderedPreset : v.preset,
+    ...(rendered ? { 'x264-params': v.renderedX264Params } : {}),
+    crf: v.crf,
+    maxrate: v.maxrate,
+    bufsize: v.bufsize,
+    'profile:v': v.profile,
+    'level:v': v.level,
+    pix_fmt: v.pixFmt,
+    g: v.gopFrames,
+    keyint_min: v.gopFrames,
+    sc_threshold: 0,
+    colorspace: 'bt709',
+    color_primaries: 'bt709',
+    color_trc: 'bt709',
+    color_range: 'tv',
+    'c:a': a.codec,
+    'b:a': a.bitrate,
+    ar: a.sampleRate,
+    ac: a.channels,
     // Uploaded phone videos carry GPS and device tags: nothing of the source's metadata is kept.
-    '-map_metadata', '-1',
-    '-map_chapters', '-1',
-    '-video_track_timescale', String(v.timescale),
-    '-movflags', '+faststart',
-    '-f', 'mp4',
-  ];
+    map_metadata: -1,
+    map_chapters: -1,
+    video_track_timescale: v.timescale,
+    movflags: '+faststart',
+    f: 'mp4',
+  });
 }
 
 /** What differs from the canonical encoding; empty when a file can be joined by stream copy. */
 export function canonicalMismatches(media: MediaProbe): string[] {
-  const problems: string[] = [];
-  const expect = (what: string, got: unknown, want: unknown) => {
-    if (got !== want) problems.push(`${what} is ${String(got)}, expected ${String(want)}`);
-  };
-  if (!media.formatNames.includes('mp4')) problems.push(`container is ${media.formatNames.join(',') || 'unknown'}, expected mp4`);
-  const v = media.video;
-  if (!v) problems.push('no video stream');
-  else {
-    expect('video codec', v.codec, CANONICAL.video.codec);
-    expect('video profile', v.profile, CANONICAL.video.probedProfile);
-    expect('pixel format', v.pixFmt, CANONICAL.video.pixFmt);
-    expect('frame size', `${v.displayWidth}x${v.displayHeight}`, `${CANONICAL.width}x${CANONICAL.height}`);
-    expect('rotation', v.rotation, 0);
-    expect('video time base', v.timeBase, `1/${CANONICAL.video.timescale}`);
-    if (v.fps === null || abs(v.fps - CANONICAL.fps) > 0.01) problems.push(`frame rate is ${v.fps}, expected ${CANONICAL.fps}`);
-  }
-  const a = media.audio;
-  if (!a) problems.push('no audio stream');
-  else {
-    expect('audio codec', a.codec, CANONICAL.audio.codec);
-    expect('audio sample rate', a.sampleRate, CANONICAL.audio.sampleRate);
-    expect('audio channels', a.channels, CANONICAL.audio.channels);
-  }
-  return problems;
+  const { video: v, audio: a } = media;
+  return [
+    ...(media.formatNames.includes('mp4') ? [] : [`container is ${media.formatNames.join(',') || 'unknown'}, expected mp4`]),
+    ...streamMismatches(
+      'video',
+      v && {
+        'video codec': [v.codec, CANONICAL.video.codec],
+        'video profile': [v.profile, CANONICAL.video.probedProfile],
+        'pixel format': [v.pixFmt, CANONICAL.video.pixFmt],
+        'frame size': [`${v.displayWidth}x${v.displayHeight}`, `${CANONICAL.width}x${CANONICAL.height}`],
+        rotation: [v.rotation, 0],
+        'video time base': [v.timeBase, `1/${CANONICAL.video.timescale}`],
+      },
+    ),
+    ...(v && (v.fps === null || abs(v.fps - CANONICAL.fps) > 0.01) ? [`frame rate is ${v.fps}, expected ${CANONICAL.fps}`] : []),
+    ...streamMismatches(
+      'audio',
+      a && {
+        'audio codec': [a.codec, CANONICAL.audio.codec],
+        'audio sample rate': [a.sampleRate, CANONICAL.audio.sampleRate],
+        'audio channels': [a.channels, CANONICAL.audio.channels],
+      },
+    ),
+  ];
+}
+
+/** A stream's probed facts that are not the canonical ones (`[got, want]` by the name a problem gives); a missing stream is one problem. */
+function streamMismatches(kind: 'video' | 'audio', facts: Record<string, [got: unknown, want: unknown]> | null | undefined): string[] {
+  if (!facts) return [`no ${kind} stream`];
+  return Object.entries(facts)
+    .filter(([, [got, want]]) => got !== want)
+    .map(([what, [got, want]]) => `${what} is ${String(got)}, expected ${String(want)}`);
 }
 
 /**

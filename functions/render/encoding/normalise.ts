@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { AppError } from '#domain/errors';
+import type { NormalisedDemo } from '#ports/demo-media';
 import { fileArg, runFfmpeg } from '../ffmpeg/binaries';
 import {
   canonicalEncodeArgs,
@@ -26,16 +27,8 @@ const { max, min } = Math;
 /** Read past the cut by this much: the graph cuts to the exact frame, and a short read would end on a cloned frame. */
 const READ_MARGIN_S = 0.25;
 
-export interface NormaliseResult {
-  /** CANONICAL_ENCODING_ID of the settings the file was made with. */
-  encoding: string;
-  durationS: number;
-  width: number;
-  height: number;
-  sizeBytes: number;
-  /** Integrated loudness of the written audio (the sound target), or null: the demo has no sound. */
-  loudnessLufs: number | null;
-}
+/** What a normalisation made: the demo port's record of it (CANONICAL_ENCODING_ID, length, size, loudness). */
+export type NormaliseResult = NormalisedDemo;
 
 /**
  * Where the picture ends, on the file's own clock (ffmpeg shifts input so the earliest stream starts

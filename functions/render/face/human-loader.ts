@@ -107,25 +107,21 @@ export function humanConfig(modelDir: string, wasmDir: string): Record<string, u
     cacheSensitivity: 0,
     skipAllowed: false,
     deallocate: false,
-    filter: { enabled: false },
-    gesture: { enabled: false },
+    ...switchedOff('filter', 'gesture'),
     face: {
       enabled: true,
       detector: { enabled: true, modelPath: 'blazeface.json', rotation: true, maxDetected: 1, minConfidence: 0.3, skipFrames: 0, skipTime: 0, return: false },
       mesh: { enabled: true, modelPath: 'facemesh.json' },
       iris: { enabled: true, modelPath: 'iris.json', skipFrames: 0, skipTime: 0 },
-      attention: { enabled: false },
-      description: { enabled: false },
-      emotion: { enabled: false },
-      antispoof: { enabled: false },
-      liveness: { enabled: false },
-      gear: { enabled: false },
+      ...switchedOff('attention', 'description', 'emotion', 'antispoof', 'liveness', 'gear'),
     },
-    body: { enabled: false },
-    hand: { enabled: false },
-    object: { enabled: false },
-    segmentation: { enabled: false },
+    ...switchedOff('body', 'hand', 'object', 'segmentation'),
   };
+}
+
+/** Human's models that we never run: each named one `{ enabled: false }`, so none is loaded. */
+function switchedOff(...models: string[]): Record<string, { enabled: false }> {
+  return Object.fromEntries(models.map((model) => [model, { enabled: false }]));
 }
 
 /**

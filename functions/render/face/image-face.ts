@@ -2,24 +2,16 @@
  * The face of a still image (a file path or encoded bytes): decoded by sharp, found by human
  * (landmarks.ts). Apart from landmarks.ts so that code reading faces from clips alone needs no sharp.
  */
-import sharp, { type Metadata } from 'sharp';
+import sharp from 'sharp';
 import { EngineError } from '#ports/engine';
+import { uprightSize } from './upright-size';
 import { detectInRgb, rigFromMesh, type DetectOptions, type FaceRig } from './landmarks';
 const { max, min, round } = Math;
 
 const MAX_DETECT_SIDE = 1600;
 
 async function decodeForDetection(input: string | Buffer): Promise<{ rgb: Uint8Array; width: number; height: number; scale: number; fullWidth: number; fullHeight: number }> {
-  let meta: Metadata;
-  try {
-    meta = await sharp(input).metadata();
-  } catch (cause) {
-    throw new EngineError('invalid_input', 'The image could not be read', { cause });
-  }
-  const swap = (meta.orientation ?? 1) >= 5;
-  const fullWidth = (swap ? meta.height : meta.width) ?? 0;
-  const fullHeight = (swap ? meta.width : meta.height) ?? 0;
-  if (!fullWidth || !fullHeight) throw new EngineError('invalid_input', 'The image has no size');
+  const { width: fullWidth, height: fullHeight } = await uprightSize(input, 'The image');
   const scale = min(1, MAX_DETECT_SIDE / max(fullWidth, fullHeight));
   let pipeline = sharp(input).rotate().flatten({ background: '#808080' });
   if (scale < 1) pipeline = pipeline.resize(round(fullWidth * scale), round(fullHeight * scale), { fit: 'fill' });

@@ -9,9 +9,10 @@
  * triangles that moved) and lets Skia place the picture with the camera transform.
  */
 import { createCanvas, ImageData, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
-import sharp, { type Metadata } from 'sharp';
+import sharp from 'sharp';
 import { EngineError, REACTION_CLIP } from '#ports/engine';
 import type { CameraPose, FacePose, ReactionFrame } from '../reaction/animation';
+import { uprightSize } from './upright-size';
 import { isFaceRig, MESH, type FaceRig } from './landmarks';
 import { buildFaceModel, deform, rasterize, type FaceModel, type Rect } from './warp';
 import { compose, transformedBox, type Affine } from '../reaction/affine';
@@ -204,16 +205,7 @@ function rigForImage(rig: unknown, width: number, height: number): FaceRig | nul
 export async function preparePhoto(image: string | Buffer, rig: unknown, options: PrepareOptions = {}): Promise<PreparedPhoto> {
   const width = options.width ?? REACTION_CLIP.width;
   const height = options.height ?? REACTION_CLIP.height;
-  let meta: Metadata;
-  try {
-    meta = await sharp(image).metadata();
-  } catch (cause) {
-    throw new EngineError('invalid_input', 'The avatar image could not be read', { cause });
-  }
-  const swap = (meta.orientation ?? 1) >= 5;
-  const imgW = (swap ? meta.height : meta.width) ?? 0;
-  const imgH = (swap ? meta.width : meta.height) ?? 0;
-  if (!imgW || !imgH) throw new EngineError('invalid_input', 'The avatar image has no size');
+  const { width: imgW, height: imgH } = await uprightSize(image, 'The avatar image');
 
   const faceRig = rigForImage(rig, imgW, imgH);
   const face = faceRig ? { x: faceRig.box[0] + faceRig.box[2] / 2, y: faceRig.box[1] + faceRig.box[3] / 2, width: faceRig.box[2] } : null;

@@ -628,6 +628,21 @@ export function relaxFolds(model: FaceModel, pts: Float32Array, maxRounds = 40):
 }
 
 /**
+ * One RGBA pixel blended from the 2×2 source pixels at `k` with 7-bit weights `fx`, `fy` (0-127):
+ * red+blue and alpha+green are blended two channels at a time, and every product stays inside int32
+ * (V8 inlines this and never leaves integer math).
+ */
+function bilinear(s32: Int32Array, k: number, srcWidth: number, fx: number, fy: number): number {
+  const p00 = s32[k]!, p01 = s32[k + 1]!, p10 = s32[k + srcWidth]!, p11 = s32[k + srcWidth + 1]!;
+  const gx = 128 - fx, gy = 128 - fy;
+  const rbT = (((p00 & 0xff00ff) * gx + (p01 & 0xff00ff) * fx) >> 7) & 0xff00ff;
+  const rbB = (((p10 & 0xff00ff) * gx + (p11 & 0xff00ff) * fx) >> 7) & 0xff00ff;
+  const agT = ((((p00 >> 8) & 0xff00ff) * gx + ((p01 >> 8) & 0xff00ff) * fx) >> 7) & 0xff00ff;
+  const agB = ((((p10 >> 8) & 0xff00ff) * gx + ((p11 >> 8) & 0xff00ff) * fx) >> 7) & 0xff00ff;
+  return (((rbT * gy + rbB * fy) >> 7) & 0xff00ff) | ((((agT * gy + agB * fy) >> 7) & 0xff00ff) << 8);
+}
+
+/**
  * Redraws the patch: for every triangle that moved, each destination pixel samples the source (the
  * neutral picture) through the triangle's affine map, bilinearly (7-bit weights, integer math). Pixels of triangles that did not
  * move are copied. `src` and `dst` are 0xAABBGGRR pixels; `dst` is the patch (patch.width wide).
@@ -749,15 +764,8 @@ export function rasterize(
         const stepX = (a * 65536) | 0, stepY = (d * 65536) | 0;
         for (let X = 0; X < len; X++) {
           const k = (fyp >> 16) * srcWidth + (fxp >> 16);
-          // 7-bit weights keep every product inside int32 (V8 then never leaves integer math).
           const fx = (fxp >> 9) & 127, fy = (fyp >> 9) & 127;
-          const p00 = s32[k]!, p01 = s32[k + 1]!, p10 = s32[k + srcWidth]!, p11 = s32[k + srcWidth + 1]!;
-          const gx = 128 - fx, gy = 128 - fy;
-          const rbT = (((p00 & 0xff00ff) * gx + (p01 & 0xff00ff) * fx) >> 7) & 0xff00ff;
-          const rbB = (((p10 & 0xff00ff) * gx + (p11 & 0xff00ff) * fx) >> 7) & 0xff00ff;
-          const agT = ((((p00 >> 8) & 0xff00ff) * gx + ((p01 >> 8) & 0xff00ff) * fx) >> 7) & 0xff00ff;
-          const agB = ((((p10 >> 8) & 0xff00ff) * gx + ((p11 >> 8) & 0xff00ff) * fx) >> 7) & 0xff00ff;
-          d32[o++] = (((rbT * gy + rbB * fy) >> 7) & 0xff00ff) | ((((agT * gy + agB * fy) >> 7) & 0xff00ff) << 8);
+          d32[o++] = bilinear(s32, k, srcWidth, fx, fy);
           fxp += stepX;
           fyp += stepY;
         }
@@ -769,13 +777,7 @@ export function rasterize(
           const ix = cx | 0, iy = cy | 0;
           const fx = ((cx - ix) * 128) | 0, fy = ((cy - iy) * 128) | 0;
           const k = iy * srcWidth + ix;
-          const p00 = s32[k]!, p01 = s32[k + 1]!, p10 = s32[k + srcWidth]!, p11 = s32[k + srcWidth + 1]!;
-          const gx = 128 - fx, gy = 128 - fy;
-          const rbT = (((p00 & 0xff00ff) * gx + (p01 & 0xff00ff) * fx) >> 7) & 0xff00ff;
-          const rbB = (((p10 & 0xff00ff) * gx + (p11 & 0xff00ff) * fx) >> 7) & 0xff00ff;
-          const agT = ((((p00 >> 8) & 0xff00ff) * gx + ((p01 >> 8) & 0xff00ff) * fx) >> 7) & 0xff00ff;
-          const agB = ((((p10 >> 8) & 0xff00ff) * gx + ((p11 >> 8) & 0xff00ff) * fx) >> 7) & 0xff00ff;
-          d32[o++] = (((rbT * gy + rbB * fy) >> 7) & 0xff00ff) | ((((agT * gy + agB * fy) >> 7) & 0xff00ff) << 8);
+          d32[o++] = bilinear(s32, k, srcWidth, fx, fy);
           fsx += a;
           fsy += d;
         }

@@ -5,7 +5,7 @@
  */
 import { REACTION_CLIP } from '#ports/engine';
 import type { Emotion } from '#render';
-import { promptWords } from './avatar-prompt';
+import { promptWords } from '#render';
 
 export const DEFAULT_EMOTION: Emotion = 'shocked';
 

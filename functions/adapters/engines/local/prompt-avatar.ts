@@ -7,7 +7,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AvatarEngine, GeneratedAvatar, GenerationOptions } from '#ports/engine';
-import { rigFromPrompt } from './avatar-prompt';
+import { rigFromPrompt } from '#render';
 import { renderAvatarPng } from '#render';
 import { checkAborted, guard, storeBlob, withTempDir, type BlobFiles } from './engine-files';
 

@@ -4,7 +4,7 @@
  * as fragments.
  */
 import { createCanvas } from '@napi-rs/canvas';
-import { rigFromPrompt } from '#adapters/engines/local/avatar-prompt';
+import { rigFromPrompt } from '#render';
 import { reactionFrames } from '#functions/render/reaction/expression-curve';
 import { applyCamera, drawAccents, illustratedLayout, prepareIllustratedScene } from '#functions/render/illustrated/illustrated-renderer';
 import { clipFaceBox } from '#functions/render/reaction/reaction-clip';

@@ -1,6 +1,6 @@
 
 import sharp from 'sharp';
-import { rigFromPrompt } from '#adapters/engines/local/avatar-prompt';
+import { rigFromPrompt } from '#render';
 import { avatarLayers, avatarSvg, renderAvatarPng, splitAvataaarsBody } from '#functions/render/illustrated/illustrated-avatar';
 import {
   ACCESSORIES,

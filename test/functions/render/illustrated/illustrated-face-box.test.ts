@@ -5,7 +5,7 @@
  * hand-held camera that films it.
  */
 import { createCanvas } from '@napi-rs/canvas';
-import { rigFromPrompt } from '#adapters/engines/local/avatar-prompt';
+import { rigFromPrompt } from '#render';
 import { prepareIllustratedScene } from '#functions/render/illustrated/illustrated-renderer';
 import { clipFaceBox, type FaceBox } from '#functions/render/reaction/reaction-clip';
 import { handHeld } from '#functions/render/reaction/camera';

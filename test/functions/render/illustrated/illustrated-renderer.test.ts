@@ -3,7 +3,7 @@
  * the same picture as at full size: every length follows the frame, the camera's offsets included.
  */
 import { createCanvas } from '@napi-rs/canvas';
-import { rigFromPrompt } from '#adapters/engines/local/avatar-prompt';
+import { rigFromPrompt } from '#render';
 import { reactionFrames } from '#functions/render/reaction/expression-curve';
 import { prepareIllustratedScene } from '#functions/render/illustrated/illustrated-renderer';
 import { RENDER_SIZE } from '#adapters/engines/local/engine';

@@ -3,7 +3,7 @@
  * moving, never showing an edge of the picture, and the face box it reports moves with the picture.
  */
 import { createCanvas } from '@napi-rs/canvas';
-import { rigFromPrompt } from '#adapters/engines/local/avatar-prompt';
+import { rigFromPrompt } from '#render';
 import { RENDER_SIZE } from '#adapters/engines/local/engine';
 import { prepareIllustratedScene } from '#functions/render/illustrated/illustrated-renderer';
 import { inverseAt, transformedBox } from '#functions/render/reaction/affine';

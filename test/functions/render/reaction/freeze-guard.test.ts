@@ -5,7 +5,7 @@ import { FREEZE_BUMP_REACH_PX, FREEZE_NOISE, FreezeGuard, frameDifference, sampl
 import { renderClipToFile, type FrameRenderer } from '#functions/render/reaction/reaction-clip';
 import { reactionFrames } from '#functions/render/reaction/expression-curve';
 import { prepareIllustratedScene } from '#functions/render/illustrated/illustrated-renderer';
-import { rigFromPrompt } from '#adapters/engines/local/avatar-prompt';
+import { rigFromPrompt } from '#render';
 import { freezes } from '#render';
 import { FACE_GAP_PX } from '#functions/render/caption/caption';
 const { hypot, sin } = Math;

@@ -6,7 +6,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rigFromPrompt } from '#adapters/engines/local/avatar-prompt';
+import { rigFromPrompt } from '#render';
 import { emotionFromPrompt } from '#adapters/engines/local/emotion-prompt';
 import { realFacePng } from '#bench/reference-clip';
 import { detectFace, fileArg, photoRenderer, prepareIllustratedScene, reactionFrames, renderCaptionPng, renderClipToFile, runFfmpeg, type FrameRenderer, type ReactionFrame } from '#render';

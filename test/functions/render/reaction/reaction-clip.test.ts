@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { EngineError } from '#ports/engine';
-import { rigFromPrompt } from '#adapters/engines/local/avatar-prompt';
+import { rigFromPrompt } from '#render';
 import { renderPromptReactionToFile } from '#adapters/engines/local/engine';
 import { reactionFrames, reactionTiming } from '#functions/render/reaction/expression-curve';
 import { encodeFrames } from '#functions/render/reaction/frame-encoder';

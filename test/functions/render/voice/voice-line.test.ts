@@ -9,7 +9,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { NEUTRAL_FACE, REST_CAMERA, type ReactionFrame } from '#functions/render/reaction/animation';
-import { rigFromPrompt } from '#adapters/engines/local/avatar-prompt';
+import { rigFromPrompt } from '#render';
 import { createLocalEngine, RENDER_SIZE } from '#adapters/engines/local/engine';
 import { reactionFrames } from '#functions/render/reaction/expression-curve';
 import { drawPhotoFrame, preparePhoto } from '#functions/render/face/photo-renderer';

@@ -7,19 +7,10 @@
  * The API layer refuses empty, huge or emoji-only prompts; here any string is safe (it may just
  * name nothing, and then the seed decides everything).
  */
-import {
-  type Accessory,
-  type AvataaarsLook,
-  type Clothing,
-  type ClothingGraphic,
-  type FacialHair,
-  type IllustratedRig,
-  type Demeanour,
-  type Top,
-  SKIN_TONES,
-  streamFor,
-  type Random,
-} from '#render';
+import type { Accessory, AvataaarsLook, Clothing, ClothingGraphic, Demeanour, FacialHair, IllustratedRig, Top } from './illustrated-rig';
+import { SKIN_TONES } from './illustrated-rig';
+import { streamFor, type Random } from '../reaction/seeded-random';
+const { max, min } = Math;
 
 /** Only the start of a long prompt is read: a description of a person fits in far less. */
 const MAX_PROMPT_CHARS = 2000;
@@ -172,7 +163,7 @@ function colourHits(words: readonly string[]): Map<Target, ColourName> {
 function targetOf(words: readonly string[], at: number, length: number, name: ColourName): ColourHit | null {
   const usable = (target: Target) => (target === 'beard' || target === 'hat' || target === 'glasses' ? true : name[target as keyof ColourName] !== undefined);
   // After: "blue hoodie", "red curly hair", "dark skinned". Stop at the next colour word.
-  for (let j = at + length; j < Math.min(words.length, at + length + 3); j++) {
+  for (let j = at + length; j < min(words.length, at + length + 3); j++) {
     const word = words[j]!;
     if (COLOURS[word] && j > at + length) break;
     if (PERSON_NOUNS.has(word) && name.skin) return { target: 'skin', name };
@@ -180,7 +171,7 @@ function targetOf(words: readonly string[], at: number, length: number, name: Co
     if (target && usable(target)) return { target, name };
   }
   // Before: "hair dyed pink", "a background of blue", "shirt in green".
-  for (let j = at - 1; j >= Math.max(0, at - 3); j--) {
+  for (let j = at - 1; j >= max(0, at - 3); j--) {
     const target = TARGET_NOUNS[words[j]!];
     if (target && usable(target)) return { target, name };
   }

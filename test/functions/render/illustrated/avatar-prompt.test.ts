@@ -1,4 +1,4 @@
-import { promptWords, rigFromPrompt } from '#adapters/engines/local/avatar-prompt';
+import { promptWords, rigFromPrompt } from '#render';
 import { isIllustratedRig, SKIN_TONES, type IllustratedRig } from '#render';
 
 const o = (rig: IllustratedRig) => rig.options;
