@@ -6,11 +6,12 @@
  * carries the TTL (`expires_at`): a socket outlives API Gateway's 2-hour limit by a margin only.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { LIVE_UPDATE_LIMITS, topicKey, type UpdateTopic } from '#domain/live-updates';
 import type { UpdateSocket, UpdateSocketStore } from '#ports/update-sockets';
 import type { DynamoTable } from './table';
 import { keys } from './keys';
+import { prefixQuery, queryItems } from './pagination';
 
 /** A socket's records stay this long past its opening: API Gateway's limit and a margin for a late $disconnect. */
 const SOCKET_KEPT_S = LIVE_UPDATE_LIMITS.socketMaxS + 15 * 60;
@@ -108,21 +109,9 @@ export class DynamoUpdateSocketStore implements UpdateSocketStore {
   }
 
   async subscribers(scopeId: number, topic: UpdateTopic): Promise<string[]> {
+    const query = { ...prefixQuery(this.table, keys.accountPartition(scopeId), keys.updateSubscriptionPrefix(topicKey(topic))), ProjectionExpression: 'connection_id' };
     const ids: string[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.table.client.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.accountPartition(scopeId), ':prefix': keys.updateSubscriptionPrefix(topicKey(topic)) },
-          ProjectionExpression: 'connection_id',
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of out.Items ?? []) ids.push(item.connection_id as string);
-      start = out.LastEvaluatedKey;
-    } while (start);
+    for await (const item of queryItems(this.table, query)) ids.push(item.connection_id as string);
     return ids;
   }
 }
