@@ -12,6 +12,15 @@ afterAll(() => table?.stop());
 const socket = (connectionId: string, scopeId = 9301) => ({ connectionId, scopeId, openedAt: new Date().toISOString() });
 
 describe('the DynamoDB update socket store', () => {
+  it('gives a ticket once, and never one past its expiry', async () => {
+    const now = new Date();
+    await store.saveTicket('t1', { scopeId: 9300, expiresAt: new Date(now.getTime() + 60_000) });
+    await store.saveTicket('t2', { scopeId: 9300, expiresAt: new Date(now.getTime() - 1_000) });
+    expect(await store.takeTicket('t1', now)).toBe(9300);
+    expect(await store.takeTicket('t1', now)).toBeUndefined();
+    expect(await store.takeTicket('t2', now)).toBeUndefined();
+  });
+
   it("finds a record's subscribers in its scope only, and none once they close", async () => {
     const job = { resource: 'job' as const, id: 7 };
     for (const connectionId of ['a', 'b']) {
