@@ -3,8 +3,7 @@
  * conditioned on `plan_version` (PlanWrite), so concurrent changes cannot interleave; a provider
  * event's marker is put in the same transaction, so a redelivered event writes nothing.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Account } from '#domain/account';
 import type { PlanName } from '#domain/plans';
 import type { AccountStore, PlanRecord, PlanWrite, PlanWriteResult, SubscriptionLink } from '#ports/account-store';
@@ -12,6 +11,7 @@ import type { DynamoTable } from './table';
 import { keys } from './keys';
 import { allocateId } from './ids';
 import { transact, type TransactItem } from './transactions';
+import { unlessRefused } from './conditions';
 
 /** Provider events are redelivered for about three days (Stripe); their markers are kept a month. */
 const EVENT_MARKER_KEEP_S = 30 * 24 * 3600;
@@ -36,8 +36,6 @@ const toAccount = (item: AccountItem): Account => ({
   plan_changes_at: item.plan_changes_at ?? null,
   created_at: item.created_at,
 });
-
-const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
 
 export class DynamoAccountStore implements AccountStore {
   constructor(private readonly table: DynamoTable) {}
@@ -66,41 +64,29 @@ export class DynamoAccountStore implements AccountStore {
     return { state: { plan, pending_plan, plan_changes_at }, version: item.plan_version ?? 0, subscription: item.subscription ?? null };
   }
 
-  async claimPlanChange(accountId: number, token: string, until: Date, now: Date): Promise<boolean> {
-    try {
-      await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: keys.account(accountId),
-          UpdateExpression: 'SET plan_claim = :claim',
-          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(plan_claim) OR plan_claim.#until <= :now)',
-          ExpressionAttributeNames: { '#until': 'until' },
-          ExpressionAttributeValues: { ':claim': { token, until: until.getTime() }, ':now': now.getTime() },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+  claimPlanChange(accountId: number, token: string, until: Date, now: Date): Promise<boolean> {
+    return this.updateClaim(accountId, {
+      UpdateExpression: 'SET plan_claim = :claim',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(plan_claim) OR plan_claim.#until <= :now)',
+      ExpressionAttributeNames: { '#until': 'until' },
+      ExpressionAttributeValues: { ':claim': { token, until: until.getTime() }, ':now': now.getTime() },
+    });
   }
 
   async releasePlanChange(accountId: number, token: string): Promise<void> {
-    try {
-      await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: keys.account(accountId),
-          UpdateExpression: 'REMOVE plan_claim',
-          ConditionExpression: 'plan_claim.#token = :token',
-          ExpressionAttributeNames: { '#token': 'token' },
-          ExpressionAttributeValues: { ':token': token },
-        }),
-      );
-    } catch (error) {
-      // Expired and taken by another change, or already gone: nothing of ours to end.
-      if (!isConditionFailure(error)) throw error;
-    }
+    // Refused when expired and taken by another change, or already gone: nothing of ours to end.
+    await this.updateClaim(accountId, {
+      UpdateExpression: 'REMOVE plan_claim',
+      ConditionExpression: 'plan_claim.#token = :token',
+      ExpressionAttributeNames: { '#token': 'token' },
+      ExpressionAttributeValues: { ':token': token },
+    });
+  }
+
+  /** Moves the plan-change claim on the account item; false when the update's condition refused it. */
+  private async updateClaim(accountId: number, update: Omit<UpdateCommandInput, 'TableName' | 'Key'>): Promise<boolean> {
+    const written = await unlessRefused(this.table.client.send(new UpdateCommand({ TableName: this.table.name, Key: keys.account(accountId), ...update })));
+    return written !== undefined;
   }
 
   async writePlan(accountId: number, write: PlanWrite): Promise<PlanWriteResult> {

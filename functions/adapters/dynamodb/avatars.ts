@@ -1,4 +1,3 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Avatar } from '#domain/avatar';
 import { avatarsFull, type AvatarOutcome, type AvatarStore } from '#ports/avatar-store';
 import type { DynamoTable } from './table';
@@ -6,10 +5,7 @@ import { updateWithEvent } from './webhook-outbox';
 import type { WebhookEvent } from '#domain/webhooks';
 import { keys } from './keys';
 import { allocateId } from './ids';
-import { queryAll } from './pagination';
-import { DynamoCollections } from './collection-counter';
-import { counterOf } from './collection-state';
-import { countCollection } from './collection-seed';
+import { CountedItems } from './counted-items';
 import { processingBefore, processingIndex } from './processing-index';
 
 /** An avatar created to be generated is in the processing index until it settles. */
@@ -17,10 +13,10 @@ const processingIndexOf = (avatar: Avatar) =>
   avatar.status === 'processing' ? processingIndex(keys.processingAvatarsIndex, avatar.created_at, avatar.account_id, avatar.id) : {};
 
 export class DynamoAvatarStore implements AvatarStore {
-  private readonly collections: DynamoCollections;
+  private readonly avatars: CountedItems<Avatar>;
 
   constructor(private readonly table: DynamoTable) {
-    this.collections = new DynamoCollections(table);
+    this.avatars = new CountedItems(table, { collection: 'avatars', type: 'avatar', fromItem: toAvatar });
   }
 
   newAvatarId(): Promise<number> {
@@ -31,43 +27,24 @@ export class DynamoAvatarStore implements AvatarStore {
    * Avatars are listed whole, so the plan caps them: the counter that admits a new one moves in the
    * same transaction as it, so concurrent creates never pass the cap.
    */
-  async create(avatar: Avatar, cap: number): Promise<void> {
-    await this.collections.createOne(
-      { accountId: avatar.account_id, collection: 'avatars' },
-      avatar.id,
-      {
-        Put: {
-          TableName: this.table.name,
-          Item: { ...keys.avatar(avatar.account_id, avatar.id), type: 'avatar', ...processingIndexOf(avatar), ...avatar },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      { limit: cap, refusal: () => avatarsFull(cap) },
-    );
+  create(avatar: Avatar, cap: number): Promise<void> {
+    return this.avatars.create(avatar, { index: processingIndexOf(avatar), cap: { limit: cap, refusal: () => avatarsFull(cap) } });
   }
 
-  /** One read; a set never counted is counted once first. */
-  async count(accountId: number): Promise<number> {
-    const state = await counterOf(this.table, { accountId, collection: 'avatars' });
-    return state.seeded ? state.count : (await countCollection(this.table, { accountId, collection: 'avatars' })).count;
+  count(accountId: number): Promise<number> {
+    return this.avatars.count(accountId);
   }
 
-  async get(accountId: number, avatarId: number): Promise<Avatar | undefined> {
-    const out = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.avatar(accountId, avatarId), ConsistentRead: true }));
-    return out.Item ? toAvatar(out.Item) : undefined;
+  get(accountId: number, avatarId: number): Promise<Avatar | undefined> {
+    return this.avatars.get(accountId, avatarId);
   }
 
-  async list(accountId: number): Promise<Avatar[]> {
-    return (await queryAll(this.table, keys.accountPartition(accountId), keys.avatarPrefix, { newestFirst: true })).map(toAvatar);
+  list(accountId: number): Promise<Avatar[]> {
+    return this.avatars.all(accountId);
   }
 
-  async delete(accountId: number, avatarId: number): Promise<Avatar | undefined> {
-    const avatar = await this.get(accountId, avatarId);
-    if (!avatar) return undefined;
-    const removed = await this.collections.delete({ accountId, collection: 'avatars' }, avatarId, {
-      Delete: { TableName: this.table.name, Key: keys.avatar(accountId, avatarId), ConditionExpression: 'attribute_exists(pk)' },
-    });
-    return removed ? avatar : undefined;
+  delete(accountId: number, avatarId: number): Promise<Avatar | undefined> {
+    return this.avatars.delete(accountId, avatarId);
   }
 
   async settle(accountId: number, avatarId: number, outcome: AvatarOutcome, now: Date, event?: WebhookEvent): Promise<Avatar | undefined> {

@@ -4,11 +4,11 @@
  * keeping; the table's TTL (`expires_at`, epoch seconds) removes old ones, and every read checks the
  * times itself since TTL deletion may lag by hours.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AnswerClaim, IdempotentAnswerStore, RecordedAnswer } from '#ports/idempotent-answers';
 import type { DynamoTable } from './table';
 import { keys } from './keys';
+import { unlessRefused } from './conditions';
 
 const epochS = (at: Date) => Math.ceil(at.getTime() / 1000);
 /** A claim that lost to an item gone by the time it is read (released, expired) tries again; twice is plenty. */
@@ -20,19 +20,17 @@ export class DynamoIdempotentAnswers implements IdempotentAnswerStore {
   async claim(accountId: number, keyHash: string, requestHash: string, now: Date, leaseUntil: Date): Promise<AnswerClaim> {
     const key = keys.idempotentAnswer(accountId, keyHash);
     for (let attempt = 1; ; attempt++) {
-      try {
-        await this.table.client.send(
+      const claimed = await unlessRefused(
+        this.table.client.send(
           new PutCommand({
             TableName: this.table.name,
             Item: { ...key, type: 'idempotent_answer', request_hash: requestHash, lease_until: leaseUntil.getTime(), keep_until: leaseUntil.getTime(), expires_at: epochS(leaseUntil) },
             ConditionExpression: 'attribute_not_exists(pk) OR keep_until < :now',
             ExpressionAttributeValues: { ':now': now.getTime() },
           }),
-        );
-        return { kind: 'claimed' };
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      }
+        ),
+      );
+      if (claimed) return { kind: 'claimed' };
       const out = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }));
       const item = out.Item;
       if (item && (item.keep_until as number) >= now.getTime()) {
@@ -44,35 +42,26 @@ export class DynamoIdempotentAnswers implements IdempotentAnswerStore {
     }
   }
 
+  /** Answers only while the claim is still this request's (refused otherwise: another request took the key over after this one's lease ran out, and its record stands). */
   async record(accountId: number, keyHash: string, requestHash: string, answer: RecordedAnswer, keepUntil: Date): Promise<void> {
-    try {
-      await this.table.client.send(
+    await unlessRefused(
+      this.table.client.send(
         new UpdateCommand({
-          TableName: this.table.name,
-          Key: keys.idempotentAnswer(accountId, keyHash),
+          ...this.heldClaim(accountId, keyHash),
           UpdateExpression: 'SET answer = :answer, keep_until = :keep, expires_at = :ttl REMOVE lease_until',
-          ConditionExpression: 'request_hash = :hash AND attribute_not_exists(answer)',
           ExpressionAttributeValues: { ':answer': answer, ':keep': keepUntil.getTime(), ':ttl': epochS(keepUntil), ':hash': requestHash },
         }),
-      );
-    } catch (error) {
-      // Another request took the key over after this one's lease ran out: its record stands.
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
+      ),
+    );
   }
 
+  /** Like `record`, gives the key up only while the claim is still this request's. */
   async release(accountId: number, keyHash: string, requestHash: string): Promise<void> {
-    try {
-      await this.table.client.send(
-        new DeleteCommand({
-          TableName: this.table.name,
-          Key: keys.idempotentAnswer(accountId, keyHash),
-          ConditionExpression: 'request_hash = :hash AND attribute_not_exists(answer)',
-          ExpressionAttributeValues: { ':hash': requestHash },
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
+    await unlessRefused(this.table.client.send(new DeleteCommand({ ...this.heldClaim(accountId, keyHash), ExpressionAttributeValues: { ':hash': requestHash } })));
+  }
+
+  /** The key's item, on condition that `requestHash` still holds it unanswered (`:hash` is the caller's to bind). */
+  private heldClaim(accountId: number, keyHash: string) {
+    return { TableName: this.table.name, Key: keys.idempotentAnswer(accountId, keyHash), ConditionExpression: 'request_hash = :hash AND attribute_not_exists(answer)' };
   }
 }

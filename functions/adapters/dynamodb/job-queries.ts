@@ -2,12 +2,13 @@
  * Reading video job records on DynamoDB: one job, an account's jobs newest first, the jobs in flight
  * (the sparse active-jobs set, active-jobs.ts), batches and the Idempotency-Key records of both.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredJob } from '#domain/job-execution';
 import type { VideoBatch } from '#domain/batches';
 import type { ActiveJobRef, BatchIdempotencyRecord, IdempotencyRecord, JobSlice, JobStore } from '#ports/job-store';
 import { keys, padId } from './keys';
 import type { DynamoTable } from './table';
+import { takeItems } from './pagination';
 import { listActiveJobs } from './active-jobs';
 
 type JobQueries = Pick<JobStore, 'get' | 'listRecent' | 'getIdempotency' | 'getBatch' | 'getBatchIdempotency' | 'listActive'>;
@@ -23,23 +24,17 @@ export class DynamoJobQueries implements JobQueries {
   async listRecent(accountId: number, limit: number, beforeId?: number): Promise<JobSlice> {
     if (beforeId !== undefined && beforeId <= 1) return { items: [], nextBefore: null };
     const upper = beforeId === undefined ? `${keys.jobPrefix}${'9'.repeat(padId(0).length)}` : keys.job(accountId, beforeId - 1).sk;
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
     // One item past the limit tells whether an older slice exists without another round trip.
-    do {
-      const out = await this.table.client.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
-          ExpressionAttributeValues: { ':pk': keys.accountPartition(accountId), ':low': keys.job(accountId, 1).sk, ':high': upper },
-          ScanIndexForward: false,
-          Limit: limit + 1 - items.length,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      startKey = out.LastEvaluatedKey;
-    } while (startKey && items.length <= limit);
+    const { items } = await takeItems(
+      this.table,
+      {
+        TableName: this.table.name,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+        ExpressionAttributeValues: { ':pk': keys.accountPartition(accountId), ':low': keys.job(accountId, 1).sk, ':high': upper },
+        ScanIndexForward: false,
+      },
+      limit + 1,
+    );
     const slice = items.slice(0, limit).map(toJob);
     return { items: slice, nextBefore: items.length > limit ? slice[slice.length - 1]!.id : null };
   }

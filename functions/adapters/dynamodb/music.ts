@@ -1,18 +1,15 @@
 /** An account's own music tracks in the one table, beside its other records and counted like its avatars. */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { MusicTrack } from '#domain/music';
 import { musicFull, type MusicStore } from '#ports/music-store';
 import type { DynamoTable } from './table';
-import { keys } from './keys';
 import { allocateId } from './ids';
-import { queryAll } from './pagination';
-import { DynamoCollections } from './collection-counter';
+import { CountedItems } from './counted-items';
 
 export class DynamoMusicStore implements MusicStore {
-  private readonly collections: DynamoCollections;
+  private readonly tracks: CountedItems<MusicTrack>;
 
   constructor(private readonly table: DynamoTable) {
-    this.collections = new DynamoCollections(table);
+    this.tracks = new CountedItems(table, { collection: 'music', type: 'music', fromItem: toTrack });
   }
 
   newTrackId(): Promise<number> {
@@ -20,42 +17,24 @@ export class DynamoMusicStore implements MusicStore {
   }
 
   /** Listed whole, so capped: the counter that admits a track moves in the same transaction as it. */
-  async create(track: MusicTrack, cap: number): Promise<void> {
-    await this.collections.createOne(
-      { accountId: track.account_id, collection: 'music' },
-      track.id,
-      {
-        Put: {
-          TableName: this.table.name,
-          Item: { ...keys.musicTrack(track.account_id, track.id), type: 'music', ...track },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      { limit: cap, refusal: () => musicFull(cap) },
-    );
+  create(track: MusicTrack, cap: number): Promise<void> {
+    return this.tracks.create(track, { cap: { limit: cap, refusal: () => musicFull(cap) } });
   }
 
-  /** One read; a set never counted is counted once first. */
-  async count(accountId: number): Promise<number> {
-    return (await this.collections.count({ accountId, collection: 'music' })).count;
+  count(accountId: number): Promise<number> {
+    return this.tracks.count(accountId);
   }
 
-  async get(accountId: number, trackId: number): Promise<MusicTrack | undefined> {
-    const out = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.musicTrack(accountId, trackId), ConsistentRead: true }));
-    return out.Item ? toTrack(out.Item) : undefined;
+  get(accountId: number, trackId: number): Promise<MusicTrack | undefined> {
+    return this.tracks.get(accountId, trackId);
   }
 
-  async list(accountId: number): Promise<MusicTrack[]> {
-    return (await queryAll(this.table, keys.accountPartition(accountId), keys.musicPrefix, { newestFirst: true })).map(toTrack);
+  list(accountId: number): Promise<MusicTrack[]> {
+    return this.tracks.all(accountId);
   }
 
-  async delete(accountId: number, trackId: number): Promise<MusicTrack | undefined> {
-    const track = await this.get(accountId, trackId);
-    if (!track) return undefined;
-    const removed = await this.collections.delete({ accountId, collection: 'music' }, trackId, {
-      Delete: { TableName: this.table.name, Key: keys.musicTrack(accountId, trackId), ConditionExpression: 'attribute_exists(pk)' },
-    });
-    return removed ? track : undefined;
+  delete(accountId: number, trackId: number): Promise<MusicTrack | undefined> {
+    return this.tracks.delete(accountId, trackId);
   }
 }
 

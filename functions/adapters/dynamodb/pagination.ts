@@ -44,15 +44,34 @@ async function readPage(table: DynamoTable, base: QueryCommandInput, offset: num
     startKey = out.LastEvaluatedKey;
     if (!startKey) return { items: [], skipped, reachedEnd: true };
   }
-  const items: Record<string, unknown>[] = [];
   // One extra item tells whether anything follows the page without a second round trip.
+  const read = await takeItems(table, { ...base, ExclusiveStartKey: startKey }, perPage + 1);
+  const reachedEnd = read.items.length <= perPage && !read.lastKey;
+  return { items: read.items.slice(0, perPage), skipped, reachedEnd };
+}
+
+/**
+ * Up to `count` items of `query`, asking each request for only what is still missing, and the key to
+ * go on from (none once the query is done).
+ */
+export async function takeItems(
+  table: DynamoTable,
+  query: QueryCommandInput,
+  count: number,
+): Promise<{ items: Record<string, unknown>[]; lastKey?: Record<string, unknown> }> {
+  const items: Record<string, unknown>[] = [];
+  let startKey = query.ExclusiveStartKey;
   do {
-    const out = await table.client.send(new QueryCommand({ ...base, Limit: perPage + 1 - items.length, ExclusiveStartKey: startKey }));
+    const out = await table.client.send(new QueryCommand({ ...query, Limit: count - items.length, ExclusiveStartKey: startKey }));
     items.push(...(out.Items ?? []));
     startKey = out.LastEvaluatedKey;
-  } while (startKey && items.length <= perPage);
-  const reachedEnd = items.length <= perPage && !startKey;
-  return { items: items.slice(0, perPage), skipped, reachedEnd };
+  } while (startKey && items.length < count);
+  return { items, lastKey: startKey };
+}
+
+/** The items of `query`, page after page, read only as far as the caller goes on iterating. */
+export async function* queryItems(table: DynamoTable, query: QueryCommandInput): AsyncGenerator<Record<string, unknown>> {
+  for await (const out of paginateQuery({ client: table.client }, query)) yield* out.Items ?? [];
 }
 
 /** Every item under a sort-key prefix (for sets listed whole: an account's keys, avatars, reactions). */

@@ -2,25 +2,19 @@
  * Social posts on DynamoDB, in the account's partition (`POST#<id>`), so a foreign id is simply not
  * found and the list is a reverse Query, newest first; counted with their collection for meta.total.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Post, PostResult, PostStatus } from '#domain/social-post';
 import type { PostPage, PostStore } from '#ports/post-store';
-import { keys, padId } from './keys';
 import { allocateId } from './ids';
-import { COLLECTIONS } from './collection-state';
-import { DynamoCollections } from './collection-counter';
+import { CountedItems } from './counted-items';
 import type { DynamoTable } from './table';
 import { updateWithEvent } from './webhook-outbox';
 import type { WebhookEvent } from '#domain/webhooks';
 
-const POST_PREFIX = COLLECTIONS.posts.prefix;
-const postKey = (accountId: number, postId: number) => ({ pk: keys.accountPartition(accountId), sk: `${POST_PREFIX}${padId(postId)}` });
-
 export class DynamoPostStore implements PostStore {
-  private readonly collections: DynamoCollections;
+  private readonly posts: CountedItems<Post>;
 
   constructor(private readonly table: DynamoTable) {
-    this.collections = new DynamoCollections(table);
+    this.posts = new CountedItems(table, { collection: 'posts', type: 'post', fromItem: toPost });
   }
 
   newPostId(): Promise<number> {
@@ -28,24 +22,16 @@ export class DynamoPostStore implements PostStore {
   }
 
   /** Posts are never removed (a deleted post stays listed as `deleted`), so only creates move the counter. */
-  async create(post: Post): Promise<void> {
-    await this.collections.createOne({ accountId: post.account_id, collection: 'posts' }, post.id, {
-      Put: {
-        TableName: this.table.name,
-        Item: { ...postKey(post.account_id, post.id), type: 'post', ...post },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    });
+  create(post: Post): Promise<void> {
+    return this.posts.create(post);
   }
 
-  async get(accountId: number, postId: number): Promise<Post | undefined> {
-    const out = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: postKey(accountId, postId), ConsistentRead: true }));
-    return out.Item ? toPost(out.Item) : undefined;
+  get(accountId: number, postId: number): Promise<Post | undefined> {
+    return this.posts.get(accountId, postId);
   }
 
-  async list(accountId: number, page: number, perPage: number): Promise<PostPage> {
-    const slice = await this.collections.page({ accountId, collection: 'posts' }, page, perPage);
-    return { items: slice.items.map(toPost), total: slice.total };
+  list(accountId: number, page: number, perPage: number): Promise<PostPage> {
+    return this.posts.page(accountId, page, perPage);
   }
 
   async recordRefresh(accountId: number, postId: number, state: { status: PostStatus; results: PostResult[] }, now: Date, event?: WebhookEvent): Promise<Post | undefined> {
@@ -79,7 +65,7 @@ export class DynamoPostStore implements PostStore {
   ): Promise<Post | undefined> {
     const item = await updateWithEvent(
       this.table,
-      { TableName: this.table.name, Key: postKey(accountId, postId), ExpressionAttributeNames: { '#status': 'status' }, ...update },
+      { TableName: this.table.name, Key: this.posts.key(accountId, postId), ExpressionAttributeNames: { '#status': 'status' }, ...update },
       event,
     );
     return item ? toPost(item) : undefined;

@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DemoIntake } from '#domain/demo-intake';
 import type { DemoVideo, Product } from '#domain/product';
@@ -8,8 +8,7 @@ import { updateWithEvent } from './webhook-outbox';
 import type { WebhookEvent } from '#domain/webhooks';
 import { keys } from './keys';
 import { allocateId } from './ids';
-import { DynamoCollections } from './collection-counter';
-import { collectionPage } from './collection-pages';
+import { CountedItems } from './counted-items';
 import { processingBefore, processingIndex } from './processing-index';
 
 /** A product created with a demo to normalise is in the processing index until its demo settles. */
@@ -17,34 +16,26 @@ const processingIndexOf = (product: Product) =>
   product.demo?.status === 'processing' ? processingIndex(keys.processingDemosIndex, product.created_at, product.account_id, product.id) : {};
 
 export class DynamoProductStore implements ProductStore {
-  private readonly collections: DynamoCollections;
+  private readonly products: CountedItems<Product>;
 
   constructor(private readonly table: DynamoTable) {
-    this.collections = new DynamoCollections(table);
+    this.products = new CountedItems(table, { collection: 'products', type: 'product', fromItem: toProduct });
   }
 
   newProductId(): Promise<number> {
     return allocateId(this.table, 'product');
   }
 
-  async create(product: Product): Promise<void> {
-    await this.collections.createOne({ accountId: product.account_id, collection: 'products' }, product.id, {
-      Put: {
-        TableName: this.table.name,
-        Item: { ...keys.product(product.account_id, product.id), type: 'product', ...processingIndexOf(product), ...product },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    });
+  create(product: Product): Promise<void> {
+    return this.products.create(product, { index: processingIndexOf(product) });
   }
 
-  async get(accountId: number, productId: number): Promise<Product | undefined> {
-    const out = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.product(accountId, productId), ConsistentRead: true }));
-    return out.Item ? toProduct(out.Item) : undefined;
+  get(accountId: number, productId: number): Promise<Product | undefined> {
+    return this.products.get(accountId, productId);
   }
 
-  async list(accountId: number, page: number, perPage: number): Promise<ProductPage> {
-    const slice = await collectionPage(this.table, { accountId, collection: 'products' }, page, perPage);
-    return { items: slice.items.map(toProduct), total: slice.total };
+  list(accountId: number, page: number, perPage: number): Promise<ProductPage> {
+    return this.products.page(accountId, page, perPage);
   }
 
   async update(accountId: number, productId: number, changes: { name?: string; description?: string | null }, now: Date): Promise<Product | undefined> {
@@ -77,13 +68,8 @@ export class DynamoProductStore implements ProductStore {
     }
   }
 
-  async delete(accountId: number, productId: number): Promise<Product | undefined> {
-    const product = await this.get(accountId, productId);
-    if (!product) return undefined;
-    const removed = await this.collections.delete({ accountId, collection: 'products' }, productId, {
-      Delete: { TableName: this.table.name, Key: keys.product(accountId, productId), ConditionExpression: 'attribute_exists(pk)' },
-    });
-    return removed ? product : undefined;
+  delete(accountId: number, productId: number): Promise<Product | undefined> {
+    return this.products.delete(accountId, productId);
   }
 
   async settleDemo(accountId: number, productId: number, demo: DemoVideo, now: Date, event?: WebhookEvent): Promise<boolean> {

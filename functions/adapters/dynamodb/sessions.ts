@@ -3,12 +3,12 @@
  * epoch seconds) is the session's end, so sessions nobody uses again vanish; the record's own end is
  * checked on every read, since TTL deletion may lag by hours.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, paginateQuery, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SessionRecord } from '#domain/session';
 import type { SessionStore } from '#ports/session-store';
 import type { DynamoTable } from './table';
 import { GSI1, keys } from './keys';
+import { unlessRefused } from './conditions';
 
 const ttlOf = (iso: string) => Math.ceil(Date.parse(iso) / 1000);
 
@@ -39,8 +39,9 @@ export class DynamoSessionStore implements SessionStore {
   }
 
   async touch(hash: string, record: SessionRecord): Promise<void> {
-    try {
-      await this.table.client.send(
+    // Refused when revoked between the read and this write: it stays revoked.
+    await unlessRefused(
+      this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: keys.session(hash),
@@ -48,11 +49,8 @@ export class DynamoSessionStore implements SessionStore {
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':seen': record.last_seen_at, ':ttl': ttlOf(record.expires_at) },
         }),
-      );
-    } catch (error) {
-      // Revoked between the read and this write: it stays revoked.
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
+      ),
+    );
   }
 
   async revoke(hash: string): Promise<void> {

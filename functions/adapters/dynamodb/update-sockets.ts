@@ -5,27 +5,18 @@
  * is an item in its record's account partition, so a record's subscribers are one Query. Every item
  * carries the TTL (`expires_at`): a socket outlives API Gateway's 2-hour limit by a margin only.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { LIVE_UPDATE_LIMITS, topicKey, type UpdateTopic } from '#domain/live-updates';
 import type { UpdateSocket, UpdateSocketStore } from '#ports/update-sockets';
 import type { DynamoTable } from './table';
 import { keys } from './keys';
+import { prefixQuery, queryItems } from './pagination';
+import { unlessRefused } from './conditions';
 
 /** A socket's records stay this long past its opening: API Gateway's limit and a margin for a late $disconnect. */
 const SOCKET_KEPT_S = LIVE_UPDATE_LIMITS.socketMaxS + 15 * 60;
 const epochS = (at: Date) => Math.ceil(at.getTime() / 1000);
 const socketTtl = (socket: UpdateSocket) => epochS(new Date(socket.openedAt)) + SOCKET_KEPT_S;
-
-const conditionFailed = async (write: Promise<unknown>): Promise<boolean> => {
-  try {
-    await write;
-    return false;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return true;
-    throw error;
-  }
-};
 
 export class DynamoUpdateSocketStore implements UpdateSocketStore {
   constructor(private readonly table: DynamoTable) {}
@@ -36,18 +27,13 @@ export class DynamoUpdateSocketStore implements UpdateSocketStore {
   }
 
   async takeTicket(hash: string, at: Date): Promise<number | undefined> {
-    try {
-      const out = await this.table.client.send(
-        new DeleteCommand({ TableName: this.table.name, Key: keys.updateTicket(hash), ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_OLD' }),
-      );
-      const item = out.Attributes;
-      // TTL deletion lags: an expired ticket may still be there, and is refused (and now gone) all the same.
-      if (!item || (item.expires_at as number) < at.getTime() / 1000) return undefined;
-      return item.scope_id as number;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return undefined;
-      throw error;
-    }
+    const out = await unlessRefused(
+      this.table.client.send(new DeleteCommand({ TableName: this.table.name, Key: keys.updateTicket(hash), ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_OLD' })),
+    );
+    const item = out?.Attributes;
+    // TTL deletion lags: an expired ticket may still be there, and is refused (and now gone) all the same.
+    if (!item || (item.expires_at as number) < at.getTime() / 1000) return undefined;
+    return item.scope_id as number;
   }
 
   async open(socket: UpdateSocket): Promise<void> {
@@ -63,7 +49,7 @@ export class DynamoUpdateSocketStore implements UpdateSocketStore {
 
   async subscribe(socket: UpdateSocket, topic: UpdateTopic, limit: number): Promise<'subscribed' | 'full'> {
     const key = topicKey(topic);
-    const full = await conditionFailed(
+    const subscribed = await unlessRefused(
       this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
@@ -75,7 +61,7 @@ export class DynamoUpdateSocketStore implements UpdateSocketStore {
         }),
       ),
     );
-    if (full) return 'full';
+    if (!subscribed) return 'full';
     const Item = { ...keys.updateSubscription(socket.scopeId, key, socket.connectionId), type: 'update_subscription', connection_id: socket.connectionId, expires_at: socketTtl(socket) };
     await this.table.client.send(new PutCommand({ TableName: this.table.name, Item }));
     return 'subscribed';
@@ -84,7 +70,7 @@ export class DynamoUpdateSocketStore implements UpdateSocketStore {
   async unsubscribe(socket: UpdateSocket, topic: UpdateTopic): Promise<void> {
     const key = topicKey(topic);
     await this.table.client.send(new DeleteCommand({ TableName: this.table.name, Key: keys.updateSubscription(socket.scopeId, key, socket.connectionId) }));
-    await conditionFailed(
+    await unlessRefused(
       this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
@@ -108,21 +94,9 @@ export class DynamoUpdateSocketStore implements UpdateSocketStore {
   }
 
   async subscribers(scopeId: number, topic: UpdateTopic): Promise<string[]> {
+    const query = { ...prefixQuery(this.table, keys.accountPartition(scopeId), keys.updateSubscriptionPrefix(topicKey(topic))), ProjectionExpression: 'connection_id' };
     const ids: string[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.table.client.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.accountPartition(scopeId), ':prefix': keys.updateSubscriptionPrefix(topicKey(topic)) },
-          ProjectionExpression: 'connection_id',
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of out.Items ?? []) ids.push(item.connection_id as string);
-      start = out.LastEvaluatedKey;
-    } while (start);
+    for await (const item of queryItems(this.table, query)) ids.push(item.connection_id as string);
     return ids;
   }
 }

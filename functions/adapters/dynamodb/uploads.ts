@@ -5,12 +5,12 @@
  * The form's expiry is kept as `valid_until`; the table's TTL attribute (`expires_at`, epoch seconds)
  * removes the record a week later, so a used id still answers 409 for a while and records do not pile up.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Upload, UploadPurpose } from '#domain/upload-record';
 import type { UploadStore } from '#ports/upload-store';
 import type { DynamoTable } from './table';
 import { keys } from './keys';
+import { unlessRefused } from './conditions';
 
 export class DynamoUploadStore implements UploadStore {
   constructor(private readonly table: DynamoTable) {}
@@ -30,42 +30,30 @@ export class DynamoUploadStore implements UploadStore {
     return out.Item ? toUpload(out.Item) : undefined;
   }
 
-  async claim(accountId: number, uploadId: string, purpose: UploadPurpose, now: Date): Promise<Upload | undefined> {
-    try {
-      const out = await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: keys.upload(accountId, uploadId),
-          UpdateExpression: 'SET #status = :used, used_at = :now',
-          ConditionExpression: 'attribute_exists(pk) AND #status = :pending AND purpose = :purpose AND valid_until > :now',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':used': 'used', ':pending': 'pending', ':purpose': purpose, ':now': now.toISOString() },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return toUpload(out.Attributes!);
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return undefined;
-      throw error;
-    }
+  claim(accountId: number, uploadId: string, purpose: UploadPurpose, now: Date): Promise<Upload | undefined> {
+    return this.updateStatus(accountId, uploadId, {
+      UpdateExpression: 'SET #status = :used, used_at = :now',
+      ConditionExpression: 'attribute_exists(pk) AND #status = :pending AND purpose = :purpose AND valid_until > :now',
+      ExpressionAttributeValues: { ':used': 'used', ':pending': 'pending', ':purpose': purpose, ':now': now.toISOString() },
+      ReturnValues: 'ALL_NEW',
+    });
   }
 
   async release(accountId: number, uploadId: string): Promise<void> {
-    try {
-      await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: keys.upload(accountId, uploadId),
-          UpdateExpression: 'SET #status = :pending REMOVE used_at',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':pending': 'pending' },
-        }),
-      );
-    } catch (error) {
-      // Nothing to give back: the record is gone.
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
+    // Refused when the record is gone: nothing to give back.
+    await this.updateStatus(accountId, uploadId, {
+      UpdateExpression: 'SET #status = :pending REMOVE used_at',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':pending': 'pending' },
+    });
+  }
+
+  /** The upload as the update left it when it asked for it back; undefined when the update's condition refused it. */
+  private async updateStatus(accountId: number, uploadId: string, update: Omit<UpdateCommandInput, 'TableName' | 'Key'>): Promise<Upload | undefined> {
+    const out = await unlessRefused(
+      this.table.client.send(new UpdateCommand({ TableName: this.table.name, Key: keys.upload(accountId, uploadId), ExpressionAttributeNames: { '#status': 'status' }, ...update })),
+    );
+    return out?.Attributes ? toUpload(out.Attributes) : undefined;
   }
 }
 

@@ -1,43 +1,32 @@
 /** Finished videos on DynamoDB, counted with their collection (collection-counter.ts) for meta.total. */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Video } from '#domain/video';
 import type { VideoLibrary, VideoPage } from '#ports/video-library';
-import { keys } from './keys';
 import { allocateShardedId } from './ids';
 import type { DynamoTable } from './table';
-import { DynamoCollections } from './collection-counter';
+import { CountedItems } from './counted-items';
 import type { TransactItem } from './transactions';
 
-const VIDEOS = (accountId: number) => ({ accountId, collection: 'videos' as const });
-
 export class DynamoVideoLibrary implements VideoLibrary {
-  private readonly collections: DynamoCollections;
+  private readonly videos: CountedItems<Video>;
 
   constructor(private readonly table: DynamoTable) {
-    this.collections = new DynamoCollections(table);
+    this.videos = new CountedItems(table, { collection: 'videos', type: 'video', fromItem: toVideo });
   }
 
   newVideoId(accountId: number): Promise<number> {
     return allocateShardedId(this.table, 'video', accountId);
   }
 
-  async get(accountId: number, videoId: number): Promise<Video | undefined> {
-    const out = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.video(accountId, videoId), ConsistentRead: true }));
-    return out.Item ? toVideo(out.Item) : undefined;
+  get(accountId: number, videoId: number): Promise<Video | undefined> {
+    return this.videos.get(accountId, videoId);
   }
 
-  async list(accountId: number, page: number, perPage: number): Promise<VideoPage> {
-    const slice = await this.collections.page(VIDEOS(accountId), page, perPage);
-    return { items: slice.items.map(toVideo), total: slice.total };
+  list(accountId: number, page: number, perPage: number): Promise<VideoPage> {
+    return this.videos.page(accountId, page, perPage);
   }
 
-  async delete(accountId: number, videoId: number): Promise<Video | undefined> {
-    const video = await this.get(accountId, videoId);
-    if (!video) return undefined;
-    const removed = await this.collections.delete(VIDEOS(accountId), videoId, {
-      Delete: { TableName: this.table.name, Key: keys.video(accountId, videoId), ConditionExpression: 'attribute_exists(pk)' },
-    });
-    return removed ? video : undefined;
+  delete(accountId: number, videoId: number): Promise<Video | undefined> {
+    return this.videos.delete(accountId, videoId);
   }
 
   /**
@@ -45,14 +34,7 @@ export class DynamoVideoLibrary implements VideoLibrary {
    * counter. False when `withItem` refused (the job already moved), and nothing was written.
    */
   async putNewWith(video: Video, ...withItems: TransactItem[]): Promise<boolean> {
-    const put: TransactItem = {
-      Put: {
-        TableName: this.table.name,
-        Item: { ...keys.video(video.account_id, video.id), type: 'video', ...video },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    };
-    return (await this.collections.create(VIDEOS(video.account_id), video.id, [put, ...withItems])).written;
+    return (await this.videos.counters.create(this.videos.ref(video.account_id), video.id, [this.videos.put(video), ...withItems])).written;
   }
 }
 

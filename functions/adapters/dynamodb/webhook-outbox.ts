@@ -3,11 +3,12 @@
  * so an event exists exactly when its change does. Pending events sit in a sparse sharded index (gsi2,
  * shards.ts) until the dispatcher fans them out (`putEvent` and `pendingEvents` are the webhook store's outbox part).
  */
-import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandOutput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { SentEvent, WebhookEvent } from '#domain/webhooks';
 import type { DynamoTable } from './table';
 import { keys } from './keys';
+import { prefixQuery, queryItems } from './pagination';
 import { oldestFirst, readSet, shardedPk } from './shards';
 import { transact, type TransactItem } from './transactions';
 
@@ -115,51 +116,30 @@ const waiting = (item: Record<string, unknown>) => !item.endpoint_id && item.fan
 /** Oldest first after `after`, stopping before the first event still in the outbox. */
 async function sentAfter(table: DynamoTable, accountId: number, after: string, limit: number): Promise<SentEvent[]> {
   const found: SentEvent[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out: QueryCommandOutput = await table.client.send(
-      new QueryCommand({
-        TableName: table.name,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': keys.accountPartition(accountId), ':from': `${keys.webhookEventPrefix}${after}`, ':to': `${keys.webhookEventPrefix}~` },
-        ConsistentRead: true,
-        Limit: limit + 1,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) {
-      if (item.id === after) continue;
-      if (waiting(item)) return found;
-      if (listed(item)) found.push(sentEvent(item));
-      if (found.length === limit) return found;
-    }
-    start = out.LastEvaluatedKey;
-  } while (start);
+  const query = {
+    TableName: table.name,
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': keys.accountPartition(accountId), ':from': `${keys.webhookEventPrefix}${after}`, ':to': `${keys.webhookEventPrefix}~` },
+    ConsistentRead: true,
+    Limit: limit + 1,
+  };
+  for await (const item of queryItems(table, query)) {
+    if (item.id === after) continue;
+    if (waiting(item)) return found;
+    if (listed(item)) found.push(sentEvent(item));
+    if (found.length === limit) return found;
+  }
   return found;
 }
 
 /** The newest `limit` sent events, oldest first (one still in the outbox is left out). */
 async function newestSent(table: DynamoTable, accountId: number, limit: number): Promise<SentEvent[]> {
   const found: SentEvent[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out: QueryCommandOutput = await table.client.send(
-      new QueryCommand({
-        TableName: table.name,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.accountPartition(accountId), ':prefix': keys.webhookEventPrefix },
-        ScanIndexForward: false,
-        ConsistentRead: true,
-        Limit: limit + 1,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) {
-      if (listed(item) && !waiting(item)) found.push(sentEvent(item));
-      if (found.length === limit) return found.reverse();
-    }
-    start = out.LastEvaluatedKey;
-  } while (start);
+  const query = { ...prefixQuery(table, keys.accountPartition(accountId), keys.webhookEventPrefix), ScanIndexForward: false, ConsistentRead: true, Limit: limit + 1 };
+  for await (const item of queryItems(table, query)) {
+    if (listed(item) && !waiting(item)) found.push(sentEvent(item));
+    if (found.length === limit) break;
+  }
   return found.reverse();
 }
 
