@@ -13,27 +13,18 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { LoadRequest, LoadResult } from './load-client';
 import { cpuBetween, snapshotCpu } from './proc-cpu';
-import { fmt, flag, percentile, type SectionResult, type Table, type Target } from './report';
-
-export interface ApiLatencyOptions {
-  requests: number;
-  connections: number;
-  warmup: number;
-  /** Requests on one connection after the main run: the latency without queueing. */
-  baseline: number;
-  productsPerAccount: number;
-  minAccounts: number;
-  log: (line: string) => void;
-}
+import { fmt, flag, percentile, type SectionResult, type Table, type Target, type SectionOptions } from './report';
 
 export const API_DEFAULTS = {
   requests: 3000,
   connections: 16,
   warmup: 300,
+  /** Requests on one connection after the main run: the latency without queueing. */
   baseline: 200,
   productsPerAccount: 5,
   minAccounts: 40,
 } as const;
+export type ApiLatencyOptions = SectionOptions<typeof API_DEFAULTS>;
 
 const API_TARGETS = { p99Ms: 25, non200: 0 } as const;
 

@@ -16,19 +16,13 @@ import { cpus } from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { flag, fmt, median, type SectionResult, type Table, type Target } from './report';
+import { flag, fmt, median, type SectionResult, type Table, type Target, type SectionOptions } from './report';
 import { snapshotTreeCpu, treeCpuBetween } from './proc-tree-cpu';
 import { apiClient, productWithDemo, type ApiCall } from './stack-client';
 import { labelOf, reapedLabel } from './burst';
 
-export interface BatchOptions {
-  variants: number;
-  demoS: number;
-  pollMs: number;
-  log: (line: string) => void;
-}
-
 export const BATCH_DEFAULTS = { variants: 20, demoS: 15, pollMs: 250 } as const;
+export type BatchOptions = SectionOptions<typeof BATCH_DEFAULTS>;
 const BATCH_TARGETS = {
   /** Checks, one transaction and 20 starts: well inside API Gateway's 30 s, and what a client waits for. */
   submitS: 1,

@@ -16,20 +16,13 @@ import { cpus } from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { flag, fmt, median, type SectionResult, type Table, type Target } from './report';
+import { flag, fmt, median, type SectionResult, type Table, type Target, type SectionOptions } from './report';
 import { snapshotTreeCpu, treeCpuBetween } from './proc-tree-cpu';
 import { apiClient, productWithDemo } from './stack-client';
 
-export interface BurstOptions {
-  jobs: number;
-  /** Single jobs measured one at a time before the burst (after a warm-up). */
-  singles: number;
-  demoS: number;
-  pollMs: number;
-  log: (line: string) => void;
-}
-
+/** `singles`: single jobs measured one at a time before the burst (after a warm-up). */
 export const BURST_DEFAULTS = { jobs: 16, singles: 3, demoS: 15, pollMs: 250 } as const;
+export type BurstOptions = SectionOptions<typeof BURST_DEFAULTS>;
 const BURST_TARGETS = {
   firstOverLast: 0.25,
   medianOverLast: 0.65,

@@ -12,18 +12,12 @@ import { join } from 'node:path';
 import { LOUDNESS_TARGET } from '#domain/sound';
 import { processTree } from './proc-cpu';
 import { apiClient, type ApiCall } from './stack-client';
-import { fmt, median, type SectionResult, type Table, type Target } from './report';
+import { fmt, median, type SectionResult, type Table, type Target, type SectionOptions } from './report';
 import { looksSummary, measureLooks, type LooksRow } from './quality-looks';
 
-export interface QualityOptions {
-  demoS: number;
-  /** Join timings per side (old copy, new mix), alternated. */
-  joinRuns: number;
-  pollMs: number;
-  log: (line: string) => void;
-}
-
+/** `joinRuns`: join timings per side (old copy, new mix), alternated. */
 export const QUALITY_DEFAULTS = { demoS: 10, joinRuns: 5, pollMs: 250 } as const;
+export type QualityOptions = SectionOptions<typeof QUALITY_DEFAULTS>;
 
 export type JoinOptions = Pick<QualityOptions, 'demoS' | 'joinRuns' | 'log'>;
 /** The join alone, on no stack: more runs than the quality section's, so its medians hold on a busy machine. */

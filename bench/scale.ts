@@ -14,19 +14,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { fmt, flag, median, type SectionResult, type Table, type Target } from './report';
+import { fmt, flag, median, type SectionResult, type Table, type Target, type SectionOptions } from './report';
 import type { LocalStack } from '#local/runtime';
 import type { DynamoTable } from '#adapters/dynamodb/table';
 
-export interface ScaleOptions {
-  sizes: number[];
-  apiFillMax: number;
-  perPage: number;
-  samples: number;
-  log: (line: string) => void;
-}
-
 export const SCALE_DEFAULTS = { sizes: [20, 5000, 50_000], apiFillMax: 5000, perPage: 20, samples: 25 } as const;
+export type ScaleOptions = SectionOptions<typeof SCALE_DEFAULTS>;
 const SCALE_TARGETS = { firstPageRatio: 1.5, lastOverFirst: 2, readUnitsRatio: 1.5 } as const;
 
 const FILL_CONCURRENCY = 8;

@@ -17,17 +17,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { flag, fmt, percentile, type SectionResult, type Target } from './report';
+import { flag, fmt, percentile, type SectionResult, type Target, type SectionOptions } from './report';
 import { apiClient, productWithDemo } from './stack-client';
 
-export interface WebhookBenchOptions {
-  jobs: number;
-  pings: number;
-  demoS: number;
-  log: (line: string) => void;
-}
-
 export const WEBHOOK_DEFAULTS = { jobs: 6, pings: 40, demoS: 5 } as const;
+export type WebhookBenchOptions = SectionOptions<typeof WEBHOOK_DEFAULTS>;
 const WEBHOOK_TARGETS = { p95Ms: 1000 } as const;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
