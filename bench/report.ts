@@ -25,7 +25,7 @@ export interface SectionResult {
 }
 
 /** Where a section writes its progress lines. */
-export type Log = (line: string) => void;
+type Log = (line: string) => void;
 
 /** A default as the type a run may set it to: 3 → number, `readonly [20, 5000]` → number[]. */
 type Settable<T> = T extends number ? number : T extends string ? string : T extends boolean ? boolean : T extends readonly (infer U)[] ? Settable<U>[] : T;
