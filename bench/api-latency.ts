@@ -7,33 +7,24 @@
  * that none of them passes PER_ACCOUNT_BUDGET requests in the run (the limit is 120 a minute).
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { LoadRequest, LoadResult } from './load-client';
 import { cpuBetween, snapshotCpu } from './proc-cpu';
-import { fmt, flag, percentile, type SectionResult, type Table, type Target } from './report';
-
-export interface ApiLatencyOptions {
-  requests: number;
-  connections: number;
-  warmup: number;
-  /** Requests on one connection after the main run: the latency without queueing. */
-  baseline: number;
-  productsPerAccount: number;
-  minAccounts: number;
-  log: (line: string) => void;
-}
+import { benchAccount, onLocalStack } from './local-stack';
+import { fmt, flag, percentile, type SectionResult, type Table, type Target, type SectionOptions } from './report';
 
 export const API_DEFAULTS = {
   requests: 3000,
   connections: 16,
   warmup: 300,
+  /** Requests on one connection after the main run: the latency without queueing. */
   baseline: 200,
   productsPerAccount: 5,
   minAccounts: 40,
 } as const;
+export type ApiLatencyOptions = SectionOptions<typeof API_DEFAULTS>;
 
 const API_TARGETS = { p99Ms: 25, non200: 0 } as const;
 
@@ -58,26 +49,14 @@ function requestsPerAccount(o: Budget, accounts: number): number {
 export async function runApiLatency(options: ApiLatencyOptions): Promise<SectionResult> {
   const { log } = options;
   const accounts = accountsNeeded(options);
-  const dataDir = mkdtempSync(join(tmpdir(), 'rs-bench-'));
-  // Loaded here, not at the top: `--only bundles` should not load the local stack at all.
-  const { startLocalStack } = await import('#local/runtime');
-  const { ALL_SCOPES } = await import('#domain/api-keys');
-
   const startedAt = Date.now();
-  const stack = await startLocalStack({ dataDir, port: 0, log: (line) => log(`stack: ${line}`) });
-  // Ctrl-C must not leave DynamoDB Local and s3rver running.
-  const interrupted = () => {
-    void stack.stop().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', interrupted);
-  try {
+  return onLocalStack('api', { log: (line) => log(`stack: ${line}`) }, async ({ stack }) => {
     log(`local stack up in ${Date.now() - startedAt} ms at ${stack.apiUrl}`);
     const productsUrl = `${stack.apiUrl}/products`;
 
     const seedStarted = Date.now();
     const keys = await pLimit(SEED_CONCURRENCY).map(Array.from({ length: accounts }, (_, i) => i), async (i) => {
-      const account = await stack.dependencies.accounts.create(`bench-${i}`, 'pro');
-      const { key } = await stack.dependencies.apiKeys.create(account.id, ALL_SCOPES);
+      const { key } = await benchAccount(stack, `bench-${i}`, 'pro');
       for (let p = 0; p < options.productsPerAccount; p++) {
         const res = await fetch(productsUrl, {
           method: 'POST',
@@ -112,11 +91,7 @@ export async function runApiLatency(options: ApiLatencyOptions): Promise<Section
       keyOffset: options.warmup + options.requests,
     });
     return summarise({ run, warm, baseline, cpu }, { ...options, accounts });
-  } finally {
-    process.off('SIGINT', interrupted);
-    await stack.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 interface Measured {

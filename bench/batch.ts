@@ -13,22 +13,14 @@
  * The stack runs with its own runner, as `npm start` does: the render slots are the real ones.
  */
 import { cpus } from 'node:os';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { flag, fmt, median, type SectionResult, type Table, type Target } from './report';
+import { flag, fmt, type SectionResult, type Table, type Target, type SectionOptions } from './report';
 import { snapshotTreeCpu, treeCpuBetween } from './proc-tree-cpu';
-import { apiClient, productWithDemo, type ApiCall } from './stack-client';
-import { labelOf, reapedLabel } from './burst';
-
-export interface BatchOptions {
-  variants: number;
-  demoS: number;
-  pollMs: number;
-  log: (line: string) => void;
-}
+import { productWithDemo, type ApiCall } from './stack-client';
+import { benchAccount, onLocalStack } from './local-stack';
+import { completionFigures, completionNote, cpuTable, doneRows, labelOf, reapedLabel, type StackRun } from './burst';
 
 export const BATCH_DEFAULTS = { variants: 20, demoS: 15, pollMs: 250 } as const;
+export type BatchOptions = SectionOptions<typeof BATCH_DEFAULTS>;
 const BATCH_TARGETS = {
   /** Checks, one transaction and 20 starts: well inside API Gateway's 30 s, and what a client waits for. */
   submitS: 1,
@@ -40,15 +32,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runBatch(options: BatchOptions): Promise<SectionResult> {
   const { log } = options;
-  const { startLocalStack } = await import('#local/runtime');
-  const { ALL_SCOPES } = await import('#domain/api-keys');
-
-  const dir = await mkdtemp(join(tmpdir(), 'rs-bench-batch-'));
-  const stack = await startLocalStack({ dataDir: join(dir, 'data'), port: 0, log: () => undefined });
-  try {
-    const account = await stack.dependencies.accounts.create('bench-batch', 'business');
-    const { key } = await stack.dependencies.apiKeys.create(account.id, ALL_SCOPES);
-    const call = apiClient(stack.apiUrl, key);
+  return onLocalStack('batch', {}, async ({ stack, dir }) => {
+    const { accountId, call } = await benchAccount(stack, 'bench-batch', 'business');
     const { productId } = await productWithDemo(call, () => stack.tasks.idle(), dir, options.demoS);
 
     /** Polls the jobs' records until every one is at `status`: each one's seconds from t0, in the given order. */
@@ -58,7 +43,7 @@ export async function runBatch(options: BatchOptions): Promise<SectionResult> {
         await sleep(options.pollMs);
         for (const id of ids) {
           if (doneAt.has(id)) continue;
-          const job = await stack.dependencies.jobs.get(account.id, id);
+          const job = await stack.dependencies.jobs.get(accountId, id);
           if (job?.status === 'failed') throw new Error(`job ${id} failed: ${JSON.stringify(job.error)}`);
           if (job?.status === status) doneAt.set(id, performance.now());
         }
@@ -98,10 +83,7 @@ export async function runBatch(options: BatchOptions): Promise<SectionResult> {
     const view = await call('GET', `/videos/batches/${batch.id}`);
     const usage = await call('GET', '/usage');
     return summarise({ submitS, completions, singleS: singleS!, wallS, stackCpuS, shares, cores: cpus().length, counts: view.body?.data?.counts, allowance: usage.body?.data?.allowance }, options);
-  } finally {
-    await stack.stop();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 async function accepted(call: ApiCall, path: string, body: unknown): Promise<any> {
@@ -110,27 +92,18 @@ async function accepted(call: ApiCall, path: string, body: unknown): Promise<any
   return res.body.data;
 }
 
-interface Measured {
+interface Measured extends StackRun {
   submitS: number;
+  /** Variant order. */
   completions: number[];
   singleS: number;
-  wallS: number;
-  stackCpuS: number;
-  shares: { label: string; cpuS: number }[];
-  cores: number;
   counts: Record<string, number> | undefined;
   allowance: { used: number; reserved: number } | undefined;
 }
 
 function summarise(m: Measured, o: BatchOptions): SectionResult {
-  const sorted = [...m.completions].sort((a, b) => a - b);
-  const first = sorted[0]!;
-  const last = sorted[sorted.length - 1]!;
-  const mid = median(sorted);
-  const perMinute = (m.completions.length / last) * 60;
-  const perVideo = m.stackCpuS / m.completions.length;
-  const busy = m.stackCpuS / (m.wallS * m.cores);
-  const inversions = m.completions.reduce((n, s, i) => n + m.completions.slice(i + 1).filter((later) => later < s).length, 0);
+  const figures = completionFigures(m.completions, m);
+  const { first, last, perMinute, perVideo, busy, inversions } = figures;
   const targets: Target[] = [
     { what: 'batch: POST /videos/batch → 202 (20 variants)', value: m.submitS, max: BATCH_TARGETS.submitS, unit: 's' },
     { what: 'batch: first ÷ last completion', value: first / last, max: BATCH_TARGETS.firstOverLast, unit: '' },
@@ -141,9 +114,7 @@ function summarise(m: Measured, o: BatchOptions): SectionResult {
     head: ['figure', 'value', 'target', 'flag'],
     rows: [
       ['POST /videos/batch → 202 (s)', fmt(m.submitS, 2), `<= ${BATCH_TARGETS.submitS}`, flag(submitT)],
-      ['first done (s)', fmt(first, 1), '', ''],
-      ['median done (s)', fmt(mid, 1), '', ''],
-      ['last done (s)', fmt(last, 1), '', ''],
+      ...doneRows(figures),
       ['first ÷ last', fmt(first / last, 2), `<= ${BATCH_TARGETS.firstOverLast}`, flag(firstT)],
       ['finished videos per minute', fmt(perMinute, 1), '', ''],
       ['cores kept busy by the stack', `${fmt(busy * 100, 0)} %`, '', ''],
@@ -153,16 +124,12 @@ function summarise(m: Measured, o: BatchOptions): SectionResult {
       ['one reuse job alone POST→done (s)', fmt(m.singleS, 2), '', ''],
     ],
   };
-  const where: Table = {
-    title: `where the batch's CPU went (${fmt(m.stackCpuS, 1)} CPU-s in ${fmt(m.wallS, 1)} s)`,
-    head: ['process', 'CPU s', 'per video s', 'share'],
-    rows: m.shares.map((s) => [s.label, fmt(s.cpuS, 1), fmt(s.cpuS / m.completions.length, 2), `${fmt((s.cpuS / m.stackCpuS) * 100, 0)} %`]),
-  };
+  const where = cpuTable('the batch', m, m.completions.length);
   return {
     tables: [judged, where],
     targets,
     notes: [
-      `completion = POST sent → first poll (every ${o.pollMs} ms, the record GET /videos/jobs/{id} reads) that sees done`,
+      completionNote(o.pollMs),
       `batch view after the run: ${JSON.stringify(m.counts ?? {})}; usage: used ${m.allowance?.used ?? '?'}, reserved ${m.allowance?.reserved ?? '?'} (the source preview and the single job included)`,
     ],
     data: { options: { ...o, log: undefined }, submitS: m.submitS, completionsS: m.completions, singleS: m.singleS, wallS: m.wallS, stackCpuS: m.stackCpuS, shares: m.shares, perMinute, perVideo, busy },

@@ -11,7 +11,7 @@ import { lambdaEsbuildOptions } from '#cloud/bundling';
 import { MCP_FUNCTION } from '#cloud/mcp-endpoint';
 import { HANDLER_GROUPS } from '#functions/routes';
 import { WORKERS } from '#cloud/workers';
-import { fmt, median, type SectionResult, type Target } from './report';
+import { fmt, median, type SectionResult, type Target, type SectionOptions } from './report';
 
 /**
  * The size target is for what our code and its other dependencies add: each bundle also carries the
@@ -22,13 +22,9 @@ const BUNDLE_TARGETS = { sizeKb: 300, initMedianMs: 150 } as const;
 /** The AWS SDK v3 and what only it brings (Smithy, its hashing, XML and endpoint-cache packages, the invoke store). */
 const AWS_SDK = /^@aws-sdk\/|^@aws\/|^@smithy\/|^@aws-crypto\/|^fast-xml-parser$|^strnum$|^bowser$|^mnemonist$|^obliterator$/;
 
-export interface BundleOptions {
-  /** Fresh processes per bundle for the cold-init timing. */
-  initRuns: number;
-  log: (line: string) => void;
-}
-
+/** `initRuns`: fresh processes per bundle for the cold-init timing. */
 export const BUNDLE_DEFAULTS = { initRuns: 7 } as const;
+export type BundleOptions = SectionOptions<typeof BUNDLE_DEFAULTS>;
 
 const ROOT = resolve(__dirname, '..');
 const OUT_DIR = join(ROOT, '.bench', 'bundles');

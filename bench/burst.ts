@@ -13,23 +13,14 @@
  * The stack runs with its own runner, as `npm start` does: the render slots are the real ones.
  */
 import { cpus } from 'node:os';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { flag, fmt, median, type SectionResult, type Table, type Target } from './report';
+import { flag, fmt, median, type SectionResult, type Table, type Target, type SectionOptions } from './report';
 import { snapshotTreeCpu, treeCpuBetween } from './proc-tree-cpu';
-import { apiClient, productWithDemo } from './stack-client';
+import { productWithDemo } from './stack-client';
+import { benchAccount, onLocalStack } from './local-stack';
 
-export interface BurstOptions {
-  jobs: number;
-  /** Single jobs measured one at a time before the burst (after a warm-up). */
-  singles: number;
-  demoS: number;
-  pollMs: number;
-  log: (line: string) => void;
-}
-
+/** `singles`: single jobs measured one at a time before the burst (after a warm-up). */
 export const BURST_DEFAULTS = { jobs: 16, singles: 3, demoS: 15, pollMs: 250 } as const;
+export type BurstOptions = SectionOptions<typeof BURST_DEFAULTS>;
 const BURST_TARGETS = {
   firstOverLast: 0.25,
   medianOverLast: 0.65,
@@ -54,6 +45,51 @@ export const labelOf = (cmdline: string) => {
 };
 export const reapedLabel = (label: string) => (label.startsWith('Node') ? 'ffmpeg (exited children of Node)' : `${label}: exited children`);
 
+/** A run of jobs on the stack as the CPU tables see it (the batch section's too). */
+export interface StackRun {
+  wallS: number;
+  stackCpuS: number;
+  shares: { label: string; cpuS: number }[];
+  cores: number;
+}
+
+/** What the jobs' completions (seconds from their POST, in the order they were submitted) show of the run that made them. */
+export function completionFigures(completions: readonly number[], run: StackRun) {
+  const sorted = [...completions].sort((a, b) => a - b);
+  const last = sorted[sorted.length - 1]!;
+  return {
+    first: sorted[0]!,
+    mid: median(sorted),
+    last,
+    perMinute: (completions.length / last) * 60,
+    perVideo: run.stackCpuS / completions.length,
+    busy: run.stackCpuS / (run.wallS * run.cores),
+    /** Pairs where a job finished before one submitted earlier. */
+    inversions: completions.reduce((n, s, i) => n + completions.slice(i + 1).filter((later) => later < s).length, 0),
+  };
+}
+
+/** The completions' rows of a section's table: first, median and last done. */
+export function doneRows(f: Pick<ReturnType<typeof completionFigures>, 'first' | 'mid' | 'last'>): string[][] {
+  return [
+    ['first done (s)', fmt(f.first, 1), '', ''],
+    ['median done (s)', fmt(f.mid, 1), '', ''],
+    ['last done (s)', fmt(f.last, 1), '', ''],
+  ];
+}
+
+/** How a completion is timed, for a section's notes. */
+export const completionNote = (pollMs: number) => `completion = POST sent → first poll (every ${pollMs} ms, the record GET /videos/jobs/{id} reads) that sees done`;
+
+/** Where the run's CPU went, per process of the stack; `what` names the run (`the burst`). */
+export function cpuTable(what: string, run: StackRun, videos: number): Table {
+  return {
+    title: `where ${what}'s CPU went (${fmt(run.stackCpuS, 1)} CPU-s in ${fmt(run.wallS, 1)} s)`,
+    head: ['process', 'CPU s', 'per video s', 'share'],
+    rows: run.shares.map((s) => [s.label, fmt(s.cpuS, 1), fmt(s.cpuS / videos, 2), `${fmt((s.cpuS / run.stackCpuS) * 100, 0)} %`]),
+  };
+}
+
 interface Waiting {
   /** Samples of queue_position / stage seen by the polls (the queue made visible). */
   queuedSeen: number;
@@ -62,15 +98,8 @@ interface Waiting {
 
 export async function runBurst(options: BurstOptions): Promise<SectionResult> {
   const { log } = options;
-  const { startLocalStack } = await import('#local/runtime');
-  const { ALL_SCOPES } = await import('#domain/api-keys');
-
-  const dir = await mkdtemp(join(tmpdir(), 'rs-bench-burst-'));
-  const stack = await startLocalStack({ dataDir: join(dir, 'data'), port: 0, log: () => undefined });
-  try {
-    const account = await stack.dependencies.accounts.create('bench-burst', 'business');
-    const { key } = await stack.dependencies.apiKeys.create(account.id, ALL_SCOPES);
-    const call = apiClient(stack.apiUrl, key);
+  return onLocalStack('burst', {}, async ({ stack, dir }) => {
+    const { accountId, call } = await benchAccount(stack, 'bench-burst', 'business');
     const { productId } = await productWithDemo(call, () => stack.tasks.idle(), dir, options.demoS);
 
     let polls = 0;
@@ -91,7 +120,7 @@ export async function runBurst(options: BurstOptions): Promise<SectionResult> {
         await sleep(options.pollMs);
         for (const id of ids) {
           if (doneAt.has(id)) continue;
-          const job = await stack.dependencies.jobs.get(account.id, id);
+          const job = await stack.dependencies.jobs.get(accountId, id);
           polls++;
           if (job?.status === 'failed') throw new Error(`job ${id} failed: ${JSON.stringify(job.error)}`);
           if (job?.status === 'done') {
@@ -133,20 +162,13 @@ export async function runBurst(options: BurstOptions): Promise<SectionResult> {
     const usage = await call('GET', '/usage');
     const allowance = usage.body?.data?.allowance;
     return summarise({ burst, singles, warmUpS: warmUpS!, wallS, stackCpuS, shares, cores, machineBusyS, polls, waiting, allowance }, options);
-  } finally {
-    await stack.stop();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
-interface Measured {
+interface Measured extends StackRun {
   burst: number[];
   singles: number[];
   warmUpS: number;
-  wallS: number;
-  stackCpuS: number;
-  shares: { label: string; cpuS: number }[];
-  cores: number;
   machineBusyS: number;
   polls: number;
   waiting: Waiting;
@@ -154,16 +176,9 @@ interface Measured {
 }
 
 function summarise(m: Measured, o: BurstOptions): SectionResult {
-  const sorted = [...m.burst].sort((a, b) => a - b);
-  const first = sorted[0]!;
-  const last = sorted[sorted.length - 1]!;
-  const mid = median(sorted);
-  const busy = m.stackCpuS / (m.wallS * m.cores);
-  const perVideo = m.stackCpuS / m.burst.length;
-  const perMinute = (m.burst.length / last) * 60;
+  const figures = completionFigures(m.burst, m);
+  const { first, mid, last, busy, perVideo, perMinute, inversions } = figures;
   const single = median(m.singles);
-  // Pairs where a newer job finished before an older one.
-  const inversions = m.burst.reduce((n, s, i) => n + m.burst.slice(i + 1).filter((later) => later < s).length, 0);
   const targets: Target[] = [
     { what: 'burst: first ÷ last completion', value: first / last, max: BURST_TARGETS.firstOverLast, unit: '' },
     { what: 'burst: median ÷ last completion', value: mid / last, max: BURST_TARGETS.medianOverLast, unit: '' },
@@ -176,9 +191,7 @@ function summarise(m: Measured, o: BurstOptions): SectionResult {
     title: `burst: ${m.burst.length} auto jobs POSTed at once (4 s reaction + hook, ${o.demoS} s demo), ${m.cores} cores`,
     head: ['figure', 'value', 'target', 'flag'],
     rows: [
-      ['first done (s)', fmt(first, 1), '', ''],
-      ['median done (s)', fmt(mid, 1), '', ''],
-      ['last done (s)', fmt(last, 1), '', ''],
+      ...doneRows(figures),
       ['first ÷ last', fmt(first / last, 2), `<= ${BURST_TARGETS.firstOverLast}`, flag(firstT)],
       ['median ÷ last', fmt(mid / last, 2), `<= ${BURST_TARGETS.medianOverLast}`, flag(medianT)],
       ['cores kept busy by the stack', `${fmt(busy * 100, 0)} %`, `>= ${BURST_TARGETS.coresBusyMin * 100} %`, flag(idleT)],
@@ -189,16 +202,12 @@ function summarise(m: Measured, o: BurstOptions): SectionResult {
       ['warm-up job POST→done (s)', fmt(m.warmUpS, 2), '', ''],
     ],
   };
-  const where: Table = {
-    title: `where the burst's CPU went (${fmt(m.stackCpuS, 1)} CPU-s in ${fmt(m.wallS, 1)} s)`,
-    head: ['process', 'CPU s', 'per video s', 'share'],
-    rows: m.shares.map((s) => [s.label, fmt(s.cpuS, 1), fmt(s.cpuS / m.burst.length, 2), `${fmt((s.cpuS / m.stackCpuS) * 100, 0)} %`]),
-  };
+  const where = cpuTable('the burst', m, m.burst.length);
   return {
     tables: [judged, where],
     targets,
     notes: [
-      `completion = POST sent → first poll (every ${o.pollMs} ms, the record GET /videos/jobs/{id} reads) that sees done; ${m.polls} polls during the burst (their DynamoDB CPU is in the table above)`,
+      `${completionNote(o.pollMs)}; ${m.polls} polls during the burst (their DynamoDB CPU is in the table above)`,
       `the machine was ${fmt((m.machineBusyS / (m.wallS * m.cores)) * 100, 0)} % busy in all (other tenants included) during the burst`,
       m.waiting.queuedSeen > 0
         ? `polls that saw a queue_position: ${m.waiting.queuedSeen} (highest ${m.waiting.maxPosition})`

@@ -7,11 +7,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type SectionResult, type Table } from './report';
+import { type SectionResult, type Table, type SectionOptions } from './report';
 
 export const CAPACITY_DEFAULTS = { rounds: 5, targetJobsPerS: 500 };
 
-export async function runCapacity(options: typeof CAPACITY_DEFAULTS & { log: (line: string) => void }): Promise<SectionResult> {
+export async function runCapacity(options: SectionOptions<typeof CAPACITY_DEFAULTS>): Promise<SectionResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rs-bench-capacity-'));
   const { startDynamoDbLocal } = await import('#local/dynamodb-local');
   const { ensureTable } = await import('#local/provision');

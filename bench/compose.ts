@@ -33,18 +33,12 @@ import {
   joinWithDemo,
   probeMedia,
 } from '#render';
-import { flag, fmt, median, type SectionResult, type Target } from './report';
+import { flag, fmt, median, type SectionResult, type Target, type SectionOptions } from './report';
 import { childPids, vmHwmMb } from './proc-memory';
 
-export interface ComposeOptions {
-  /** Measured runs of each design (the median is judged; the best is shown too). */
-  runs: number;
-  reactionS: number;
-  demoS: number;
-  log: (line: string) => void;
-}
-
+/** `runs`: measured runs of each design (the median is judged; the best is shown too). */
 export const COMPOSE_DEFAULTS = { runs: 3, reactionS: 4, demoS: 15 } as const;
+export type ComposeOptions = SectionOptions<typeof COMPOSE_DEFAULTS>;
 const COMPOSE_TARGETS = { ratio: 0.25 } as const;
 
 const CAPTION: CaptionSpec = { text: 'Wait for it… this changed everything 😱🔥', position: 'top', size: 'medium' };

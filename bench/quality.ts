@@ -11,19 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOUDNESS_TARGET } from '#domain/sound';
 import { processTree } from './proc-cpu';
-import { apiClient, type ApiCall } from './stack-client';
-import { fmt, median, type SectionResult, type Table, type Target } from './report';
+import type { ApiCall } from './stack-client';
+import { benchAccount, onLocalStack } from './local-stack';
+import { fmt, median, type SectionResult, type Table, type Target, type SectionOptions } from './report';
 import { looksSummary, measureLooks, type LooksRow } from './quality-looks';
 
-export interface QualityOptions {
-  demoS: number;
-  /** Join timings per side (old copy, new mix), alternated. */
-  joinRuns: number;
-  pollMs: number;
-  log: (line: string) => void;
-}
-
+/** `joinRuns`: join timings per side (old copy, new mix), alternated. */
 export const QUALITY_DEFAULTS = { demoS: 10, joinRuns: 5, pollMs: 250 } as const;
+export type QualityOptions = SectionOptions<typeof QUALITY_DEFAULTS>;
 
 export type JoinOptions = Pick<QualityOptions, 'demoS' | 'joinRuns' | 'log'>;
 /** The join alone, on no stack: more runs than the quality section's, so its medians hold on a busy machine. */
@@ -122,17 +117,11 @@ async function productAt(call: ApiCall, tasksIdle: () => Promise<void>, demo: (t
 
 export async function runQuality(options: QualityOptions): Promise<SectionResult> {
   const { log } = options;
-  const { startLocalStack } = await import('#local/runtime');
-  const { ALL_SCOPES } = await import('#domain/api-keys');
   const { makeReferenceClip, realFacePng } = await import('./reference-clip');
-  const dir = await mkdtemp(join(tmpdir(), 'rs-bench-quality-'));
-  const stack = await startLocalStack({ dataDir: join(dir, 'data'), port: 0, log: () => undefined, sandboxes: false });
-  const measured: Measured[] = [];
-  const looks: LooksRow[] = [];
-  try {
-    const account = await stack.dependencies.accounts.create('bench-quality', 'business');
-    const { key } = await stack.dependencies.apiKeys.create(account.id, ALL_SCOPES);
-    const call = apiClient(stack.apiUrl, key);
+  return onLocalStack('quality', { sandboxes: false }, async ({ stack, dir }) => {
+    const { accountId, call } = await benchAccount(stack, 'bench-quality', 'business');
+    const measured: Measured[] = [];
+    const looks: LooksRow[] = [];
     const tasksIdle = () => stack.tasks.idle();
 
     const face = await realFacePng();
@@ -160,7 +149,7 @@ export async function runQuality(options: QualityOptions): Promise<SectionResult
           }
           case 'reuse': {
             const preview = await posted(call, '/videos', { product_id: productId, method: 'prompt', mode: 'preview', prompt: 'mind blown' });
-            await waitFor(stack.dependencies.jobs, account.id, preview.id, 'preview_ready', options.pollMs);
+            await waitFor(stack.dependencies.jobs, accountId, preview.id, 'preview_ready', options.pollMs);
             const saved = await posted(call, '/reactions', { job_id: preview.id });
             return { product_id: productId, method: 'reuse', reaction_id: saved.id, ...hook };
           }
@@ -169,7 +158,7 @@ export async function runQuality(options: QualityOptions): Promise<SectionResult
       for (const method of METHODS) {
         const body = await bodyOf(method);
         const job = await posted(call, '/videos', body);
-        const done = await waitFor(stack.dependencies.jobs, account.id, job.id, 'done', options.pollMs);
+        const done = await waitFor(stack.dependencies.jobs, accountId, job.id, 'done', options.pollMs);
         const video = (await call('GET', `/videos/${done.video_id}`)).body.data;
         const file = join(dir, `${method}-${demo.lufs}.mp4`);
         await writeFile(file, Buffer.from(await (await fetch(video.url)).arrayBuffer()));
@@ -188,10 +177,7 @@ export async function runQuality(options: QualityOptions): Promise<SectionResult
     }
     const join_ = await joinCost(dir, options);
     return withLooks(summarise(measured, join_), looks);
-  } finally {
-    await stack.stop();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** Wall and CPU seconds (ffmpeg and ffprobe, reaped by this process) of each join, per side. */

@@ -24,6 +24,18 @@ export interface SectionResult {
   data: Record<string, unknown>;
 }
 
+/** Where a section writes its progress lines. */
+type Log = (line: string) => void;
+
+/** A default as the type a run may set it to: 3 → number, `readonly [20, 5000]` → number[]. */
+type Settable<T> = T extends number ? number : T extends string ? string : T extends boolean ? boolean : T extends readonly (infer U)[] ? Settable<U>[] : T;
+
+/**
+ * A section's options: the fields of its defaults (an `as const` object, the one place they are
+ * named and documented), each settable, and where its progress lines go.
+ */
+export type SectionOptions<Defaults> = { -readonly [K in keyof Defaults]: Settable<Defaults[K]> } & { log: Log };
+
 export const passes = (t: Pick<Target, 'value' | 'max'>) => t.value <= t.max;
 export const flag = (t: Pick<Target, 'value' | 'max'>) => (passes(t) ? 'PASS' : 'MISS');
 

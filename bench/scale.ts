@@ -10,23 +10,14 @@
  * `apiFillMax` per account; the rest of a bigger account is written in batches and counted by the
  * operator's recount, which is what an account of that size looks like after `counters recount`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { fmt, flag, median, type SectionResult, type Table, type Target } from './report';
+import { fmt, flag, median, type SectionResult, type Table, type Target, type SectionOptions } from './report';
 import type { LocalStack } from '#local/runtime';
 import type { DynamoTable } from '#adapters/dynamodb/table';
-
-export interface ScaleOptions {
-  sizes: number[];
-  apiFillMax: number;
-  perPage: number;
-  samples: number;
-  log: (line: string) => void;
-}
+import { benchAccount, onLocalStack } from './local-stack';
 
 export const SCALE_DEFAULTS = { sizes: [20, 5000, 50_000], apiFillMax: 5000, perPage: 20, samples: 25 } as const;
+export type ScaleOptions = SectionOptions<typeof SCALE_DEFAULTS>;
 const SCALE_TARGETS = { firstPageRatio: 1.5, lastOverFirst: 2, readUnitsRatio: 1.5 } as const;
 
 const FILL_CONCURRENCY = 8;
@@ -50,12 +41,7 @@ interface Measured {
 
 export async function runScale(options: ScaleOptions): Promise<SectionResult> {
   const { log } = options;
-  const dataDir = mkdtempSync(join(tmpdir(), 'rs-bench-scale-'));
-  const { startLocalStack } = await import('#local/runtime');
-  const stack = await startLocalStack({ dataDir, port: 0, rateLimitPerMinute: 1_000_000, log: (line) => log(`stack: ${line}`) });
-  const interrupted = () => void stack.stop().finally(() => process.exit(130));
-  process.once('SIGINT', interrupted);
-  try {
+  return onLocalStack('scale', { rateLimitPerMinute: 1_000_000, log: (line) => log(`stack: ${line}`) }, async ({ stack }) => {
     const filled: Filled[] = [];
     for (const size of options.sizes) filled.push(await fillAccount(stack, size, options));
     // Measured after every account is filled, in rounds across the accounts: none is favoured by a warmer stack or a quieter moment.
@@ -63,11 +49,7 @@ export async function runScale(options: ScaleOptions): Promise<SectionResult> {
     const measured: Measured[] = [];
     for (const [i, { key: _key, ...f }] of filled.entries()) measured.push({ ...f, ...samples[i]!, ...(await readUnitsOf(stack.table, filled[i]!, options)) });
     return summarise(measured, options);
-  } finally {
-    process.off('SIGINT', interrupted);
-    await stack.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 interface Filled {
@@ -80,16 +62,14 @@ interface Filled {
 }
 
 async function fillAccount(stack: LocalStack, size: number, o: ScaleOptions): Promise<Filled> {
-  const { ALL_SCOPES } = await import('#domain/api-keys');
-  const account = await stack.dependencies.accounts.create(`scale-${size}`, 'pro');
-  const { key } = await stack.dependencies.apiKeys.create(account.id, ALL_SCOPES);
+  const { accountId, key } = await benchAccount(stack, `scale-${size}`, 'pro');
   const started = Date.now();
   const viaApi = Math.min(size, o.apiFillMax);
   await fillThroughApi(stack.apiUrl, key, viaApi);
-  if (size > viaApi) await fillInBatches(stack.table, account.id, size - viaApi);
+  if (size > viaApi) await fillInBatches(stack.table, accountId, size - viaApi);
   const fillS = (Date.now() - started) / 1000;
   o.log(`${size} products in ${fmt(fillS)} s (${viaApi} through the API${size > viaApi ? `, ${size - viaApi} in batches + recount` : ''})`);
-  return { size, accountId: account.id, key, viaApi, fillS, lastPage: Math.ceil(size / o.perPage) };
+  return { size, accountId, key, viaApi, fillS, lastPage: Math.ceil(size / o.perPage) };
 }
 
 async function timeLists(apiUrl: string, filled: Filled[], o: ScaleOptions): Promise<{ firstMs: number; lastMs: number }[]> {

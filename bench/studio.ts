@@ -13,15 +13,11 @@ import { ensureStudioBuilt } from '#local/studio-build';
 import { STUDIO_DIST } from '#local/studio-site';
 import { SESSION_COOKIE } from '#domain/session';
 import { launchBrowser } from '#test-support/browser';
-import { flag, fmt, median, type SectionResult, type Table, type Target } from './report';
+import { flag, fmt, median, type SectionResult, type Table, type Target, type SectionOptions } from './report';
 
-export interface StudioBenchOptions {
-  /** Page loads per case, each in a fresh browser context (no cache, no storage). */
-  runs: number;
-  log: (line: string) => void;
-}
-
+/** `runs`: page loads per case, each in a fresh browser context (no cache, no storage). */
 export const STUDIO_DEFAULTS = { runs: 7 } as const;
+export type StudioBenchOptions = SectionOptions<typeof STUDIO_DEFAULTS>;
 
 const FIRST_LOAD_JS_MAX_KB = 200;
 

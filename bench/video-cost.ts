@@ -18,20 +18,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AWS_PRICES, costOf, PRICES_AS_OF, totalUsd, type Invocation, type JobUsage } from './aws-prices';
-import { fmt, median, type SectionResult, type Table, type Target } from './report';
+import { fmt, median, type SectionResult, type Table, type Target, type SectionOptions } from './report';
 import { apiClient, productWithDemo } from './stack-client';
 import { tapTransitions } from './video-job';
 import { PIPELINE_STEPS, type PipelineStep } from '#pipeline/steps';
 import type { BlobStore } from '#ports/blob-store';
 
-export interface VideoCostOptions {
-  /** Measured auto jobs, after a warm-up job that loads the engine. */
-  jobs: number;
-  demoS: number;
-  log: (line: string) => void;
-}
-
+/** `jobs`: measured auto jobs, after a warm-up job that loads the engine. */
 export const VIDEO_COST_DEFAULTS = { jobs: 3, demoS: 15 } as const;
+export type VideoCostOptions = SectionOptions<typeof VIDEO_COST_DEFAULTS>;
 /** $0.001 per auto video, judged per 1,000 videos so the summary's one decimal shows it. */
 const VIDEO_COST_TARGETS = { autoUsdPer1000: 1 } as const;
 /** What delivery and storage add on top of making the video (a viewer's fetch, a month kept). */

@@ -22,20 +22,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { flag, fmt, median, type SectionResult, type Table, type Target } from './report';
+import { flag, fmt, median, type SectionResult, type Table, type Target, type SectionOptions } from './report';
 import { childPids, vmHwmMb } from './proc-memory';
 import { apiClient, productWithDemo } from './stack-client';
 import { PIPELINE_STEPS } from '#pipeline/steps';
 
-export interface VideoJobOptions {
-  /** Measured auto jobs, after one warm-up job. */
-  jobs: number;
-  demoS: number;
-  pollMs: number;
-  log: (line: string) => void;
-}
-
+/** `jobs`: measured auto jobs, after one warm-up job. */
 export const VIDEO_JOB_DEFAULTS = { jobs: 3, demoS: 15, pollMs: 100 } as const;
+export type VideoJobOptions = SectionOptions<typeof VIDEO_JOB_DEFAULTS>;
 const VIDEO_JOB_TARGETS = { postToDoneS: 10 } as const;
 
 /** The local engine reads the length from the prompt; none named gives the default 4 s. */

@@ -13,21 +13,13 @@
  * it is one a real receiver would accept.
  */
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { flag, fmt, percentile, type SectionResult, type Target } from './report';
-import { apiClient, productWithDemo } from './stack-client';
-
-export interface WebhookBenchOptions {
-  jobs: number;
-  pings: number;
-  demoS: number;
-  log: (line: string) => void;
-}
+import { flag, fmt, percentile, type SectionResult, type Target, type SectionOptions } from './report';
+import { productWithDemo } from './stack-client';
+import { benchAccount, onLocalStack } from './local-stack';
 
 export const WEBHOOK_DEFAULTS = { jobs: 6, pings: 40, demoS: 5 } as const;
+export type WebhookBenchOptions = SectionOptions<typeof WEBHOOK_DEFAULTS>;
 const WEBHOOK_TARGETS = { p95Ms: 1000 } as const;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -69,47 +61,41 @@ async function until<T>(probe: () => T | undefined, timeoutMs: number, what: str
 
 export async function runWebhookLatency(options: WebhookBenchOptions): Promise<SectionResult> {
   const { log } = options;
-  const { startLocalStack } = await import('#local/runtime');
-  const { ALL_SCOPES } = await import('#domain/api-keys');
   const { verifyWebhook } = await import('#client/webhooks');
 
-  const dir = await mkdtemp(join(tmpdir(), 'rs-bench-webhooks-'));
-  const stack = await startLocalStack({ dataDir: join(dir, 'data'), port: 0, log: () => undefined });
   let secret = '';
   const receiver = await startReceiver(() => secret, verifyWebhook);
   try {
-    const account = await stack.dependencies.accounts.create('bench-webhooks', 'business');
-    const { key } = await stack.dependencies.apiKeys.create(account.id, ALL_SCOPES);
-    const call = apiClient(stack.apiUrl, key);
-    const made = await call('POST', '/webhooks', { url: receiver.url, events: ['video.job.done'] });
-    if (made.status !== 201) throw new Error(`POST /webhooks answered ${made.status}: ${JSON.stringify(made.body)}`);
-    secret = made.body.data.secret;
-    const endpointId = made.body.data.id as string;
-    const { productId } = await productWithDemo(call, () => stack.tasks.idle(), dir, options.demoS);
+    return await onLocalStack('webhooks', {}, async ({ stack, dir }) => {
+      const { call } = await benchAccount(stack, 'bench-webhooks', 'business');
+      const made = await call('POST', '/webhooks', { url: receiver.url, events: ['video.job.done'] });
+      if (made.status !== 201) throw new Error(`POST /webhooks answered ${made.status}: ${JSON.stringify(made.body)}`);
+      secret = made.body.data.secret;
+      const endpointId = made.body.data.id as string;
+      const { productId } = await productWithDemo(call, () => stack.tasks.idle(), dir, options.demoS);
 
-    const jobLatencies: number[] = [];
-    for (let i = 0; i < options.jobs; i++) {
-      const posted = await call('POST', '/videos', { product_id: productId, method: 'prompt', prompt: 'shocked by the price' });
-      if (posted.status !== 202) throw new Error(`POST /videos answered ${posted.status}: ${JSON.stringify(posted.body)}`);
-      const id = posted.body.data.id as number;
-      const event = await until(() => receiver.received.find((r) => r.type === 'video.job.done' && r.subjectId === id), 120_000, `job ${id} done`);
-      jobLatencies.push(event.at - Date.parse(event.createdAt));
-    }
-    log(`job done → receiver: ${jobLatencies.map((ms) => `${ms}`).join(', ')} ms`);
+      const jobLatencies: number[] = [];
+      for (let i = 0; i < options.jobs; i++) {
+        const posted = await call('POST', '/videos', { product_id: productId, method: 'prompt', prompt: 'shocked by the price' });
+        if (posted.status !== 202) throw new Error(`POST /videos answered ${posted.status}: ${JSON.stringify(posted.body)}`);
+        const id = posted.body.data.id as number;
+        const event = await until(() => receiver.received.find((r) => r.type === 'video.job.done' && r.subjectId === id), 120_000, `job ${id} done`);
+        jobLatencies.push(event.at - Date.parse(event.createdAt));
+      }
+      log(`job done → receiver: ${jobLatencies.map((ms) => `${ms}`).join(', ')} ms`);
 
-    const pingLatencies: number[] = [];
-    for (let i = 0; i < options.pings; i++) {
-      const sent = await call('POST', `/webhooks/${endpointId}/test`);
-      const answeredAt = Date.now();
-      const eventId = sent.body.data.event_id as string;
-      const ping = await until(() => receiver.received.find((r) => r.id === eventId), 10_000, `ping ${eventId}`);
-      pingLatencies.push(ping.at - answeredAt);
-    }
-    return summarise(jobLatencies, pingLatencies);
+      const pingLatencies: number[] = [];
+      for (let i = 0; i < options.pings; i++) {
+        const sent = await call('POST', `/webhooks/${endpointId}/test`);
+        const answeredAt = Date.now();
+        const eventId = sent.body.data.event_id as string;
+        const ping = await until(() => receiver.received.find((r) => r.id === eventId), 10_000, `ping ${eventId}`);
+        pingLatencies.push(ping.at - answeredAt);
+      }
+      return summarise(jobLatencies, pingLatencies);
+    });
   } finally {
     await receiver.close();
-    await stack.stop();
-    await rm(dir, { recursive: true, force: true });
   }
 }
 

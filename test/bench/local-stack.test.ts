@@ -1,0 +1,53 @@
+/**
+ * A bench section's own local stack (bench/local-stack.ts): the section runs on a serving stack in a
+ * folder of its own, with accounts that call the API, and the stack is stopped and the folder removed
+ * after it, whether it returned or threw.
+ */
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
+import { benchAccount, onLocalStack } from '#bench/local-stack';
+import { deleteTable, sharedEndpoints, uniqueName } from '#test-support/services';
+
+// In the run's shared DynamoDB Local and s3rver, as the other suites' stacks, instead of two child processes.
+const tables: string[] = [];
+const stackOptions = () => {
+  const name = uniqueName('bench-harness');
+  tables.push(name);
+  return { services: { ...sharedEndpoints(), tableName: name, bucketName: name }, sandboxes: false as const };
+};
+
+afterAll(async () => {
+  for (const table of tables) await deleteTable(sharedEndpoints().dynamoEndpoint, table);
+});
+
+describe('a section on its own local stack', () => {
+  test('works with an account whose key calls the API, and leaves no stack, folder or Ctrl-C handler behind', async () => {
+    const sigintHandlers = process.listenerCount('SIGINT');
+    let seen = { dir: '', apiUrl: '', status: 0, products: -1, handlersDuring: 0 };
+    const answer = await onLocalStack('harness', stackOptions(), async ({ stack, dir }) => {
+      const { call } = await benchAccount(stack, 'bench-harness', 'business');
+      const listed = await call('GET', '/products');
+      seen = { dir, apiUrl: stack.apiUrl, status: listed.status, products: listed.body.data.length, handlersDuring: process.listenerCount('SIGINT') };
+      return 'measured';
+    });
+
+    expect(answer).toBe('measured');
+    expect(seen).toMatchObject({ status: 200, products: 0, handlersDuring: sigintHandlers + 1 });
+    expect(basename(seen.dir)).toMatch(/^rs-bench-harness-/);
+    expect(existsSync(seen.dir)).toBe(false);
+    expect(process.listenerCount('SIGINT')).toBe(sigintHandlers);
+    await expect(fetch(`${seen.apiUrl}/products`)).rejects.toThrow();
+  });
+
+  test('that fails still stops its stack and removes its folder, and its error reaches the caller', async () => {
+    let seen = { dir: '', apiUrl: '' };
+    const run = onLocalStack('harness', stackOptions(), async ({ stack, dir }) => {
+      seen = { dir, apiUrl: stack.apiUrl };
+      throw new Error('the section failed');
+    });
+
+    await expect(run).rejects.toThrow('the section failed');
+    expect(existsSync(seen.dir)).toBe(false);
+    await expect(fetch(`${seen.apiUrl}/products`)).rejects.toThrow();
+  });
+});
