@@ -21,11 +21,13 @@ module.exports = {
     // The restore runbook against DynamoDB Local, object tags against s3rver.
     '<rootDir>/test/lib/admin/table-restore\\.test\\.ts$',
     '<rootDir>/test/functions/adapters/s3/blob-store-tags\\.test\\.ts$',
+    // The bench's section stack (a whole local stack on the shared services).
+    '<rootDir>/test/bench/local-stack\\.test\\.ts$',
     '<rootDir>/test/functions/adapters/engines/(fal|local)/engine\\.test\\.ts$',
     '<rootDir>/test/lib/local/(runtime|loopback-only|data-dir|sandboxes|provision)\\.test\\.ts$',
     '<rootDir>/test/lib/cloud/lambda-layout\\.test\\.ts$',
     // Video: ffmpeg encodes, rendered reactions, the face model (the demo framing's graphs are read, not run).
-    '<rootDir>/test/functions/render/((ffmpeg|uploads|caption|compose|face)/|encoding/(?!demo-framing\\.test\\.ts$))',
+    '<rootDir>/test/functions/render/((ffmpeg|uploads|caption|compose|face)/|encoding/(?!(demo-framing|canonical-encoding)\\.test\\.ts$))',
     '<rootDir>/test/functions/render/voice/voice-line\\.test\\.ts$',
     '<rootDir>/test/functions/render/(reaction/(reaction-clip|opening)|illustrated/illustrated-renderer)\\.test\\.ts$',
     '<rootDir>/test/functions/adapters/engines/local/(motion-end-to-end|photo-rig|reaction-liveliness)\\.test\\.ts$',
