@@ -96,20 +96,10 @@ export default function JobsPage() {
       )}
       {list.length > 0 && (
         <Stack gap="md">
-          <ResponsiveTable minWidth={720} verticalSpacing="sm" highlightOnHover aria-label="Jobs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Video</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Stage</Table.Th>
-                <Table.Th>Result</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.map((job) => (
-                <JobRow key={job.id} job={job} name={videoName({ id: job.video_id, productName: productName(job.product_id), hookText: job.hook_text })} />
-              ))}
-            </Table.Tbody>
+          <ResponsiveTable columns={['Video', 'Status', 'Stage', 'Result']} minWidth={720} verticalSpacing="sm" highlightOnHover aria-label="Jobs">
+            {list.map((job) => (
+              <JobRow key={job.id} job={job} name={videoName({ id: job.video_id, productName: productName(job.product_id), hookText: job.hook_text })} />
+            ))}
           </ResponsiveTable>
           {jobs.hasNextPage && (
             <Center>
