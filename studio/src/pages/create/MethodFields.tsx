@@ -1,6 +1,7 @@
 /** How the reaction is made: from a prompt, by copying a reference video's motion, or from the library. */
-import { useId, type Dispatch, type SetStateAction } from 'react';
-import { SegmentedControl, Stack, Text } from '@mantine/core';
+import type { Dispatch, SetStateAction } from 'react';
+import { Stack } from '@mantine/core';
+import { ChoiceField } from '../../components/ChoiceField';
 import { CountedTextarea } from '../../components/CountedText';
 import { TEXT_LIMITS } from '../../intake/limits';
 import { AvatarSelect } from './AvatarSelect';
@@ -29,18 +30,9 @@ interface Props {
 }
 
 export function MethodFields({ form, set, reference, setReference }: Props) {
-  const id = useId();
   return (
     <Stack gap="sm">
-      <div>
-        <Text size="sm" fw={500} id={id}>
-          Method
-        </Text>
-        <Text size="xs" c="gray.7" mb={4}>
-          {METHOD_HELP[form.method]}
-        </Text>
-        <SegmentedControl aria-labelledby={id} data={METHODS} value={form.method} onChange={(method) => set('method', method as Method)} />
-      </div>
+      <ChoiceField label="Method" help={METHOD_HELP[form.method]} data={METHODS} value={form.method} onChange={(method) => set('method', method)} />
       {form.method === 'prompt' && (
         <>
           <CountedTextarea
