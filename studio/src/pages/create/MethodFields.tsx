@@ -2,9 +2,8 @@
 import type { Dispatch, SetStateAction } from 'react';
 import { Stack } from '@mantine/core';
 import { ChoiceField } from '../../components/ChoiceField';
-import { CountedTextarea } from '../../components/CountedText';
-import { TEXT_LIMITS } from '../../intake/limits';
 import { AvatarSelect } from './AvatarSelect';
+import { ReactionPromptField } from './ReactionPromptField';
 import { ReactionSelect } from './ReactionSelect';
 import type { Reference } from './reference';
 import { ReferenceVideoFields } from './ReferenceVideoFields';
@@ -35,15 +34,11 @@ export function MethodFields({ form, set, reference, setReference }: Props) {
       <ChoiceField label="Method" help={METHOD_HELP[form.method]} data={METHODS} value={form.method} onChange={(method) => set('method', method)} />
       {form.method === 'prompt' && (
         <>
-          <CountedTextarea
-            label="Reaction prompt"
+          <ReactionPromptField
             description="Who reacts and how, e.g. “a woman in her 30s, shocked by the price, then delighted”"
-            autosize
-            minRows={2}
-            limit={TEXT_LIMITS.reactionPrompt}
             required
             value={form.prompt}
-            onChange={(event) => set('prompt', event.currentTarget.value)}
+            onChange={(prompt) => set('prompt', prompt)}
           />
           <AvatarSelect value={form.avatarId} onChange={(avatarId) => set('avatarId', avatarId)} label="Avatar (optional)" description="Leave empty to draw a person from the prompt" />
         </>
