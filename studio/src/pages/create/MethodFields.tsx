@@ -2,6 +2,7 @@
 import type { Dispatch, SetStateAction } from 'react';
 import { Stack } from '@mantine/core';
 import { ChoiceField } from '../../components/ChoiceField';
+import { optionsOf } from '../../components/options';
 import { AvatarSelect } from './AvatarSelect';
 import { ReactionPromptField } from './ReactionPromptField';
 import { ReactionSelect } from './ReactionSelect';
@@ -9,11 +10,7 @@ import type { Reference } from './reference';
 import { ReferenceVideoFields } from './ReferenceVideoFields';
 import type { CreateForm, Method } from './video-request';
 
-const METHODS: { value: Method; label: string }[] = [
-  { value: 'prompt', label: 'Prompt' },
-  { value: 'motion', label: 'Motion' },
-  { value: 'reuse', label: 'Reuse' },
-];
+const METHODS = optionsOf<Method>({ prompt: 'Prompt', motion: 'Motion', reuse: 'Reuse' });
 
 const METHOD_HELP: Record<Method, string> = {
   prompt: 'Describe the reaction; a person is drawn from the prompt unless you pick an avatar.',
