@@ -9,7 +9,7 @@ import { notify } from '../../components/notify';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '#client/result';
 import { api } from '../../api/client';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { QueryStatus } from '../../components/QueryStatus';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { PostChannels } from './PostChannels';
 import { PostStatusBadge } from './PostStatusBadge';
@@ -47,8 +47,7 @@ export function PostsSection({ page, onPageChange }: { page: number; onPageChang
         </Title>
         {posts.isFetching && !posts.isPending && <Loader size="xs" aria-label="Refreshing posts" />}
       </Group>
-      <ProblemAlert error={posts.error} />
-      {posts.isPending && <Loader size="sm" aria-label="Loading posts" />}
+      <QueryStatus query={posts} loading="Loading posts" size="sm" />
       {posts.data?.data.length === 0 && (
         <Text size="sm" c="gray.7">
           {page > 1 ? 'Nothing on this page.' : 'No posts yet: pick a video and channels in New post to publish your first one.'}
