@@ -4,6 +4,7 @@
  * network, the post's states, the stored record and what clients see.
  */
 import * as z from 'zod/mini';
+import { CAPTION_LIMITS } from '#client/limits';
 import { badRequest } from './errors';
 import { idField, withoutControlCharacters } from './schemas/common';
 import { SOCIAL_PROVIDERS, type Channel, type Platform, type ProviderCredentials, type ProviderName } from './social';
@@ -32,25 +33,11 @@ export interface ProviderPost {
 }
 
 /**
- * Caption limits in characters, as each network publishes them for a post's text: TikTok video
- * captions 2,200; Instagram captions 2,200; YouTube video descriptions 5,000; Facebook posts 63,206;
- * X posts 280 (non-Premium); LinkedIn posts 3,000; Threads posts 500; Pinterest pin descriptions 500;
- * Bluesky posts 300. A post goes to several channels with one caption, so the strictest limit among
- * the chosen channels' networks applies. Lengths are counted in Unicode code points (an emoji made of
- * one code point is one character); networks that weigh some characters double (X) may still refuse a
- * caption near the limit, which comes back as the provider's own reason.
+ * Caption limits per network, in code points (their sources are listed where they are kept, in the
+ * typed client, which publishes them to clients): one caption goes to every chosen channel, so the
+ * strictest limit among the chosen channels' networks applies.
  */
-export const CAPTION_LIMITS: Readonly<Record<Platform, number>> = {
-  tiktok: 2200,
-  instagram: 2200,
-  youtube: 5000,
-  facebook: 63206,
-  x: 280,
-  linkedin: 3000,
-  threads: 500,
-  pinterest: 500,
-  bluesky: 300,
-};
+export { CAPTION_LIMITS };
 
 /** No network takes more than this, whatever channels are chosen: a longer caption is a field error. */
 export const CAPTION_MAX = Math.max(...Object.values(CAPTION_LIMITS));

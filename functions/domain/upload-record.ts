@@ -4,6 +4,8 @@
  * The record is what makes that safe: it belongs to one account, serves one purpose, declares its
  * media type and size, expires, and is used once.
  */
+// Published with the typed client, so that clients check the same types before sending.
+import { UPLOAD_CONTENT_TYPES } from '#client/limits';
 import { AVATAR_UPLOAD_MAX_BYTES, DEMO_VIDEO_MAX_BYTES, MUSIC_MAX_BYTES, REFERENCE_VIDEO_MAX_BYTES } from './uploads';
 
 export const UPLOAD_PURPOSES = ['demo_video', 'avatar_image', 'reference_video', 'music'] as const;
@@ -22,32 +24,10 @@ interface PurposeRule {
 
 /** The same caps and types the multipart file parts take (functions/routes.ts, the media checks). */
 export const UPLOAD_RULES: Readonly<Record<UploadPurpose, PurposeRule>> = {
-  demo_video: { maxBytes: DEMO_VIDEO_MAX_BYTES, contentTypes: ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-msvideo'], field: 'demo_video_upload_id' },
-  avatar_image: { maxBytes: AVATAR_UPLOAD_MAX_BYTES, contentTypes: ['image/jpeg', 'image/png', 'image/webp'], field: 'image_upload_id' },
-  reference_video: {
-    maxBytes: REFERENCE_VIDEO_MAX_BYTES,
-    contentTypes: ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-msvideo'],
-    field: 'reference_video_upload_id',
-  },
-  music: {
-    maxBytes: MUSIC_MAX_BYTES,
-    contentTypes: [
-      'audio/mpeg',
-      'audio/mp3',
-      'audio/mp4',
-      'audio/x-m4a',
-      'audio/aac',
-      'audio/wav',
-      'audio/x-wav',
-      'audio/wave',
-      'audio/vnd.wave',
-      'audio/ogg',
-      'audio/opus',
-      'audio/flac',
-      'audio/x-flac',
-    ],
-    field: 'audio_upload_id',
-  },
+  demo_video: { maxBytes: DEMO_VIDEO_MAX_BYTES, contentTypes: UPLOAD_CONTENT_TYPES.demo_video, field: 'demo_video_upload_id' },
+  avatar_image: { maxBytes: AVATAR_UPLOAD_MAX_BYTES, contentTypes: UPLOAD_CONTENT_TYPES.avatar_image, field: 'image_upload_id' },
+  reference_video: { maxBytes: REFERENCE_VIDEO_MAX_BYTES, contentTypes: UPLOAD_CONTENT_TYPES.reference_video, field: 'reference_video_upload_id' },
+  music: { maxBytes: MUSIC_MAX_BYTES, contentTypes: UPLOAD_CONTENT_TYPES.music, field: 'audio_upload_id' },
 };
 
 export interface Upload {

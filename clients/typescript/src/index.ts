@@ -5,6 +5,7 @@ export type { FileInput, NamedFileInput } from './files.js';
 export { StorageUploadError, type Upload, type UploadFileOptions, type UploadPurpose } from './direct-uploads.js';
 export { IDEMPOTENCY_HEADER } from './idempotency.js';
 export { isSettled, type WaitForJobOptions } from './jobs.js';
+export { CAPTION_LIMITS, UPLOAD_CONTENT_TYPES } from './limits.js';
 export { pollIntervalMsFrom, type WaitOptions } from './poll.js';
 export type { WebSocketConstructor, WebSocketLike } from './live-updates.js';
 export { unwrap } from './result.js';

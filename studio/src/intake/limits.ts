@@ -1,12 +1,13 @@
 /**
  * The API's limits on what a person types and uploads, in one place for the whole studio: the
  * counters, the file checks and the hints next to each field read them from here. The studio cannot
- * import the service (a browser app sees only the API), so these are the API's numbers held here and
- * held to the service's own by test/studio/limits.test.ts, which fails the moment either side moves.
+ * import the service (a browser app sees only the API): the tables the typed client publishes (caption
+ * limits, upload media types) are the service's own; the rest are the API's numbers held here and held
+ * to the service's own by test/studio/limits.test.ts, which fails the moment either side moves.
  */
-import type { components } from '#client/types';
+import { UPLOAD_CONTENT_TYPES } from '#client/limits';
 
-type Platform = components['schemas']['Channel']['platform'];
+export { CAPTION_LIMITS } from '#client/limits';
 
 /**
  * How the API counts a field, in Unicode code points (an emoji is one, whatever its UTF-16 length, as
@@ -41,22 +42,7 @@ export const TEXT_LIMITS = {
   personName: trimmed(100),
 } as const satisfies Record<string, TextLimit>;
 
-/**
- * A post's caption per network, in code points (docs/decisions.md, Social publishing): one caption
- * goes to every chosen channel, so the strictest of their networks applies.
- */
-export const CAPTION_LIMIT: Record<Platform, number> = {
-  tiktok: 2200,
-  instagram: 2200,
-  youtube: 5000,
-  facebook: 63206,
-  x: 280,
-  linkedin: 3000,
-  threads: 500,
-  pinterest: 500,
-  bluesky: 300,
-};
-
+/** A post's caption, counted as the networks count it (CAPTION_LIMITS holds each network's most). */
 export const captionLimitOf = (max: number): TextLimit => ({ max, counting: 'code-points' });
 
 /** The four kinds of file the studio sends, by the upload purpose the API names them with. */
@@ -97,7 +83,7 @@ export const FILE_RULES: Record<FilePurpose, FileRule> = {
   demo_video: {
     what: 'demo video',
     formats: 'MP4, MOV, AVI or WebM',
-    types: ['video/mp4', 'video/quicktime', 'video/x-msvideo', 'video/webm'],
+    types: UPLOAD_CONTENT_TYPES.demo_video,
     extensions: VIDEO_EXTENSIONS,
     maxBytes: 50 * MB,
     media: 'video',
@@ -111,7 +97,7 @@ export const FILE_RULES: Record<FilePurpose, FileRule> = {
   avatar_image: {
     what: 'photo',
     formats: 'JPEG, PNG or WebP',
-    types: ['image/jpeg', 'image/png', 'image/webp'],
+    types: UPLOAD_CONTENT_TYPES.avatar_image,
     extensions: { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' },
     maxBytes: 10 * MB,
     media: 'image',
@@ -121,7 +107,7 @@ export const FILE_RULES: Record<FilePurpose, FileRule> = {
   reference_video: {
     what: 'reference video',
     formats: 'MP4, MOV, WebM or AVI',
-    types: ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-msvideo'],
+    types: UPLOAD_CONTENT_TYPES.reference_video,
     extensions: VIDEO_EXTENSIONS,
     maxBytes: 100 * MB,
     media: 'video',
@@ -130,21 +116,7 @@ export const FILE_RULES: Record<FilePurpose, FileRule> = {
   music: {
     what: 'track',
     formats: 'MP3, M4A/AAC, WAV, OGG/Opus or FLAC',
-    types: [
-      'audio/mpeg',
-      'audio/mp3',
-      'audio/mp4',
-      'audio/x-m4a',
-      'audio/aac',
-      'audio/wav',
-      'audio/x-wav',
-      'audio/wave',
-      'audio/vnd.wave',
-      'audio/ogg',
-      'audio/opus',
-      'audio/flac',
-      'audio/x-flac',
-    ],
+    types: UPLOAD_CONTENT_TYPES.music,
     extensions: { mp3: 'audio/mpeg', m4a: 'audio/mp4', aac: 'audio/aac', wav: 'audio/wav', ogg: 'audio/ogg', oga: 'audio/ogg', opus: 'audio/opus', flac: 'audio/flac' },
     maxBytes: 20 * MB,
     media: 'audio',

@@ -1,7 +1,7 @@
 /** "Outbox (local)": on the local stack no mail leaves the machine; the mails it would have sent are read here. */
-import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { ProblemAlert } from '../components/ProblemAlert';
+import { QueryStatus } from '../components/QueryStatus';
 import { AuthFrame } from './AuthPages';
 import { useLocalOutbox, type OutboxMail } from './local-outbox';
 
@@ -43,8 +43,7 @@ export function OutboxPage() {
   return (
     <AuthFrame title="Outbox (local): the mails this local stack would have sent" wide>
       <Stack>
-        <ProblemAlert error={outbox.error} />
-        {outbox.isPending && <Loader aria-label="Loading the outbox" />}
+        <QueryStatus query={outbox} loading="Loading the outbox" />
         {outbox.data === null && (
           <Alert variant="default" title="No local outbox here">
             This studio is not the local stack: mail goes out by email.

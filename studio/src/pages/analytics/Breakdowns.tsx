@@ -47,23 +47,13 @@ function Breakdown<Row extends Figures>({ id, title, nameColumn, rows, rowKey, n
           {empty}
         </Text>
       ) : (
-        <ResponsiveTable minWidth={720} verticalSpacing="xs" aria-labelledby={id}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{nameColumn}</Table.Th>
-              {FIGURE_COLUMNS.map((column) => (
-                <Table.Th key={column}>{column}</Table.Th>
-              ))}
+        <ResponsiveTable columns={[nameColumn, ...FIGURE_COLUMNS]} minWidth={720} verticalSpacing="xs" aria-labelledby={id}>
+          {rows.map((row) => (
+            <Table.Tr key={rowKey(row)}>
+              <Table.Td data-label={nameColumn}>{name(row)}</Table.Td>
+              <FigureCells row={row} />
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((row) => (
-              <Table.Tr key={rowKey(row)}>
-                <Table.Td data-label={nameColumn}>{name(row)}</Table.Td>
-                <FigureCells row={row} />
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
+          ))}
         </ResponsiveTable>
       )}
     </section>

@@ -3,9 +3,9 @@
  * pick, not counted against the plan's cap, not deletable), then the account's own, drawn from a
  * prompt or uploaded, newest first.
  */
-import { Center, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { PageHeader } from '../../components/PageHeader';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { QueryStatus } from '../../components/QueryStatus';
 import { AvatarCard } from './AvatarCard';
 import { CreateAvatarForm } from './CreateAvatarForm';
 import { useAvatars, type Avatar } from './avatars-api';
@@ -31,12 +31,7 @@ export default function AvatarsPage() {
       <PageHeader title="Avatars" description="The faces that react in your videos. Pick a stock one on New video, or make your own: describe a person, or upload a photo." />
       <Stack>
         <CreateAvatarForm />
-        <ProblemAlert error={avatars.error} />
-        {avatars.isPending && (
-          <Center p="xl">
-            <Loader aria-label="Loading avatars" />
-          </Center>
-        )}
+        <QueryStatus query={avatars} loading="Loading avatars" centered />
         {avatars.data && (
           <Stack gap="xs" component="section" aria-labelledby="own-avatars-title">
             <Title order={3} size="h4" id="own-avatars-title">

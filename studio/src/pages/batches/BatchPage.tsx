@@ -4,11 +4,11 @@
  * It follows the jobs as they run.
  */
 import { useRef } from 'react';
-import { Anchor, Button, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { IconPlayerPlay } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { QueryStatus } from '../../components/QueryStatus';
 import { UnitsLeft } from '../usage/UnitsLeft';
 import { videoName } from '../videos/video-name';
 import { useProductNames } from '../videos/video-names';
@@ -42,8 +42,7 @@ export default function BatchPage() {
           </Anchor>
         }
       />
-      {batch.isPending && <Loader aria-label="Loading the batch" />}
-      <ProblemAlert error={batch.error} />
+      <QueryStatus query={batch} loading="Loading the batch" />
       {batch.data && (
         <Stack gap="md">
           <Group justify="space-between" wrap="wrap">

@@ -1,19 +1,16 @@
 /** How the reaction is made: from a prompt, by copying a reference video's motion, or from the library. */
-import { useId, type Dispatch, type SetStateAction } from 'react';
-import { SegmentedControl, Stack, Text } from '@mantine/core';
-import { CountedTextarea } from '../../components/CountedText';
-import { TEXT_LIMITS } from '../../intake/limits';
+import type { Dispatch, SetStateAction } from 'react';
+import { Stack } from '@mantine/core';
+import { ChoiceField } from '../../components/ChoiceField';
+import { optionsOf } from '../../components/options';
 import { AvatarSelect } from './AvatarSelect';
+import { ReactionPromptField } from './ReactionPromptField';
 import { ReactionSelect } from './ReactionSelect';
 import type { Reference } from './reference';
 import { ReferenceVideoFields } from './ReferenceVideoFields';
 import type { CreateForm, Method } from './video-request';
 
-const METHODS: { value: Method; label: string }[] = [
-  { value: 'prompt', label: 'Prompt' },
-  { value: 'motion', label: 'Motion' },
-  { value: 'reuse', label: 'Reuse' },
-];
+const METHODS = optionsOf<Method>({ prompt: 'Prompt', motion: 'Motion', reuse: 'Reuse' });
 
 const METHOD_HELP: Record<Method, string> = {
   prompt: 'Describe the reaction; a person is drawn from the prompt unless you pick an avatar.',
@@ -29,29 +26,16 @@ interface Props {
 }
 
 export function MethodFields({ form, set, reference, setReference }: Props) {
-  const id = useId();
   return (
     <Stack gap="sm">
-      <div>
-        <Text size="sm" fw={500} id={id}>
-          Method
-        </Text>
-        <Text size="xs" c="gray.7" mb={4}>
-          {METHOD_HELP[form.method]}
-        </Text>
-        <SegmentedControl aria-labelledby={id} data={METHODS} value={form.method} onChange={(method) => set('method', method as Method)} />
-      </div>
+      <ChoiceField label="Method" help={METHOD_HELP[form.method]} data={METHODS} value={form.method} onChange={(method) => set('method', method)} />
       {form.method === 'prompt' && (
         <>
-          <CountedTextarea
-            label="Reaction prompt"
+          <ReactionPromptField
             description="Who reacts and how, e.g. “a woman in her 30s, shocked by the price, then delighted”"
-            autosize
-            minRows={2}
-            limit={TEXT_LIMITS.reactionPrompt}
             required
             value={form.prompt}
-            onChange={(event) => set('prompt', event.currentTarget.value)}
+            onChange={(prompt) => set('prompt', prompt)}
           />
           <AvatarSelect value={form.avatarId} onChange={(avatarId) => set('avatarId', avatarId)} label="Avatar (optional)" description="Leave empty to draw a person from the prompt" />
         </>

@@ -1,6 +1,5 @@
 /** Auto makes the video straight away; Preview stops at the reaction for a look before it is finished. */
-import { useId } from 'react';
-import { SegmentedControl, Text } from '@mantine/core';
+import { ChoiceField } from '../../components/ChoiceField';
 import type { Mode } from './video-request';
 
 const HELP: Record<Mode, string> = {
@@ -9,24 +8,16 @@ const HELP: Record<Mode, string> = {
 };
 
 export function ModeField({ value, onChange }: { value: Mode; onChange: (mode: Mode) => void }) {
-  const id = useId();
   return (
-    <div>
-      <Text size="sm" fw={500} id={id}>
-        Mode
-      </Text>
-      <Text size="xs" c="gray.7" mb={4}>
-        {HELP[value]}
-      </Text>
-      <SegmentedControl
-        aria-labelledby={id}
-        value={value}
-        onChange={(mode) => onChange(mode as Mode)}
-        data={[
-          { value: 'auto', label: 'Auto' },
-          { value: 'preview', label: 'Preview' },
-        ]}
-      />
-    </div>
+    <ChoiceField
+      label="Mode"
+      help={HELP[value]}
+      value={value}
+      onChange={onChange}
+      data={[
+        { value: 'auto', label: 'Auto' },
+        { value: 'preview', label: 'Preview' },
+      ]}
+    />
   );
 }

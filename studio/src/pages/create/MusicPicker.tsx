@@ -14,6 +14,7 @@ import { UploadProgress, useUpload } from '../../api/upload';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { FileDropField } from '../../components/FileDropField';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { QueryStatus } from '../../components/QueryStatus';
 import { MUSIC_KEY, useMusic } from './useMusic';
 
 interface Props {
@@ -128,8 +129,7 @@ export function MusicPicker({ value, onChange, error }: Props) {
   return (
     <Stack gap="xs">
       {preview.element}
-      {music.isPending && <Loader size="sm" aria-label="Loading the music" />}
-      <ProblemAlert error={music.error} />
+      <QueryStatus query={music} loading="Loading the music" size="sm" />
       {music.isSuccess && (
         <Radio.Group label="Music track" value={value} onChange={onChange} error={error} withAsterisk>
           <Stack gap="xs" mt={4}>

@@ -2,8 +2,9 @@
  * The motion reference: a link to a short video on an allowed host, or a file of one's own. The file
  * goes straight to storage as soon as it is chosen (with progress), so creating sends only its id.
  */
-import { useId, useState, type Dispatch, type SetStateAction } from 'react';
-import { SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { useState, type Dispatch, type SetStateAction } from 'react';
+import { Stack, TextInput } from '@mantine/core';
+import { ChoiceField } from '../../components/ChoiceField';
 import { IconUpload } from '../../components/icons';
 import { useUpload, UploadProgress } from '../../api/upload';
 import { FileDropField } from '../../components/FileDropField';
@@ -11,7 +12,6 @@ import { ProblemAlert } from '../../components/ProblemAlert';
 import type { Reference } from './reference';
 
 export function ReferenceVideoFields({ value, onChange }: { value: Reference; onChange: Dispatch<SetStateAction<Reference>> }) {
-  const id = useId();
   const { upload, progress } = useUpload('reference_video');
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -32,23 +32,16 @@ export function ReferenceVideoFields({ value, onChange }: { value: Reference; on
 
   return (
     <Stack gap="xs">
-      <div>
-        <Text size="sm" fw={500} id={id}>
-          Reference video
-        </Text>
-        <Text size="xs" c="gray.7" mb={4}>
-          The avatar copies the movement in it.
-        </Text>
-        <SegmentedControl
-          aria-labelledby={id}
-          value={value.source}
-          onChange={(source) => onChange((current) => ({ ...current, source: source as Reference['source'] }))}
-          data={[
-            { value: 'upload', label: 'Upload a file' },
-            { value: 'link', label: 'Link' },
-          ]}
-        />
-      </div>
+      <ChoiceField<Reference['source']>
+        label="Reference video"
+        help="The avatar copies the movement in it."
+        value={value.source}
+        onChange={(source) => onChange((current) => ({ ...current, source }))}
+        data={[
+          { value: 'upload', label: 'Upload a file' },
+          { value: 'link', label: 'Link' },
+        ]}
+      />
       {value.source === 'upload' ? (
         <>
           <FileDropField purpose="reference_video" label="Reference video file" leftSection={<IconUpload size={16} />} value={file} onChange={(chosen) => void choose(chosen)} />

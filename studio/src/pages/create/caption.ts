@@ -4,6 +4,7 @@
  * video will have.
  */
 import type { Job } from '#client/types';
+import { optionsOf } from '../../components/options';
 
 export type CaptionPosition = Job['hook_position'];
 export type CaptionSize = Job['hook_size'];
@@ -20,30 +21,13 @@ export interface Caption {
 
 export const CAPTION_DEFAULTS: Caption = { text: '', position: 'top', size: 'medium', style: 'outline', duration: 'reaction' };
 
-export const POSITION_OPTIONS: { value: CaptionPosition; label: string }[] = [
-  { value: 'top', label: 'Top' },
-  { value: 'middle', label: 'Middle' },
-  { value: 'bottom', label: 'Bottom' },
-];
+export const POSITION_OPTIONS = optionsOf<CaptionPosition>({ top: 'Top', middle: 'Middle', bottom: 'Bottom' });
 
-export const SIZE_OPTIONS: { value: CaptionSize; label: string }[] = [
-  { value: 'small', label: 'Small' },
-  { value: 'medium', label: 'Medium' },
-  { value: 'large', label: 'Large' },
-];
+export const SIZE_OPTIONS = optionsOf<CaptionSize>({ small: 'Small', medium: 'Medium', large: 'Large' });
 
-export const STYLE_OPTIONS: { value: CaptionStyle; label: string }[] = [
-  { value: 'outline', label: 'Outline' },
-  { value: 'box', label: 'Box' },
-  { value: 'highlight', label: 'Highlight' },
-  { value: 'glow', label: 'Glow' },
-  { value: 'bold_caps', label: 'Bold caps' },
-];
+export const STYLE_OPTIONS = optionsOf<CaptionStyle>({ outline: 'Outline', box: 'Box', highlight: 'Highlight', glow: 'Glow', bold_caps: 'Bold caps' });
 
-export const DURATION_OPTIONS: { value: CaptionDuration; label: string }[] = [
-  { value: 'reaction', label: 'During the reaction' },
-  { value: 'full', label: 'Whole video' },
-];
+export const DURATION_OPTIONS = optionsOf<CaptionDuration>({ reaction: 'During the reaction', full: 'Whole video' });
 
 /** A job's (or a take's) caption as the studio's controls hold it. */
 export const captionOfJob = (job: Pick<Job, 'hook_text' | 'hook_position' | 'hook_size' | 'hook_style' | 'hook_duration'>): Caption => ({

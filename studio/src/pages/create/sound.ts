@@ -5,6 +5,7 @@
  * method=reuse.
  */
 import type { paths } from '#client/types';
+import { optionsOf } from '../../components/options';
 
 type CreateBody = paths['/videos']['post']['requestBody']['content']['application/json'];
 export type SoundMode = NonNullable<CreateBody['sound']>;
@@ -17,11 +18,7 @@ export interface SoundChoice {
 
 export const SOUND_DEFAULT: SoundChoice = { sound: 'auto', musicId: null };
 
-export const SOUND_OPTIONS: { value: SoundMode; label: string }[] = [
-  { value: 'auto', label: 'Auto' },
-  { value: 'music', label: 'Music' },
-  { value: 'none', label: 'None' },
-];
+export const SOUND_OPTIONS = optionsOf<SoundMode>({ auto: 'Auto', music: 'Music', none: 'None' });
 
 export const SOUND_HELP: Record<SoundMode, string> = {
   auto: 'A sound effect matched to the reaction, then the demo’s own audio.',

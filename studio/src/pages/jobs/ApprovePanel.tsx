@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { unwrap } from '#client/result';
 import type { Job, Take } from '#client/types';
 import { api } from '../../api/client';
@@ -19,11 +19,11 @@ import { type SoundChoice } from '../create/sound';
 import { SoundFields } from '../create/SoundFields';
 import { UnitsLeft } from '../usage/UnitsLeft';
 import { approveBody, type ApproveBody } from './approve-request';
-import { jobKey } from './useJob';
+import { useJobRunsAgain } from './useJob';
 
 /** `take`: the take chosen among several (its options are what the changes are measured against); none: the job's own preview. */
 export function ApprovePanel({ job, take }: { job: Job; take?: Take }) {
-  const queries = useQueryClient();
+  const runsAgain = useJobRunsAgain();
   const base = take?.options ?? job;
   const [caption, setCaption] = useState<Caption>(captionOfJob(base));
   const [sound, setSound] = useState<SoundChoice>({ sound: base.sound, musicId: base.music_id });
@@ -31,13 +31,7 @@ export function ApprovePanel({ job, take }: { job: Job; take?: Take }) {
   const request = approveBody(base, caption, sound, take?.take);
   const approve = useMutation({
     mutationFn: async (body: ApproveBody) => (await unwrap(api.POST('/videos/jobs/{id}/approve', { params: { path: { id: job.id } }, body }))).data,
-    onSuccess: (next) => {
-      queries.setQueryData(jobKey(job.id), next);
-      // It runs again: the watch on jobs (JobWatcher) follows it to tell when it is done.
-      void queries.invalidateQueries({ queryKey: ['jobs'] });
-      void queries.invalidateQueries({ queryKey: ['usage'] });
-      void queries.invalidateQueries({ queryKey: ['batch'] });
-    },
+    onSuccess: runsAgain,
   });
   return (
     <Stack gap="sm">

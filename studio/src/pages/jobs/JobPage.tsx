@@ -1,10 +1,10 @@
 /** One video job, live: its progress while it runs, the decision at a preview, the video when it is done. */
-import { Anchor, Button, Card, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconMovie, IconShare } from '../../components/icons';
 import { Link, useParams } from 'react-router';
 import type { Job } from '#client/types';
 import { PageHeader } from '../../components/PageHeader';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { QueryStatus } from '../../components/QueryStatus';
 import { NotifyWhenDoneButton } from '../../app/NotifyWhenDoneButton';
 import { videoName } from '../videos/video-name';
 import { useProductNames } from '../videos/video-names';
@@ -61,8 +61,7 @@ export default function JobPage() {
           </Group>
         }
       />
-      {job.isPending && <Loader aria-label="Loading the job" />}
-      <ProblemAlert error={job.error} />
+      <QueryStatus query={job} loading="Loading the job" />
       {job.data && (
         <Stack gap="md">
           <Card withBorder padding="md">

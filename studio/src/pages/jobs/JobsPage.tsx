@@ -3,14 +3,14 @@
  * next). Unfinished jobs show their stage live: the loaded slices are asked for again every two
  * seconds while any of them runs.
  */
-import { Anchor, Badge, Button, Card, Center, Loader, Progress, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Center, Progress, Stack, Table, Text } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { unwrap } from '#client/result';
 import type { Job } from '#client/types';
 import { api } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { QueryStatus } from '../../components/QueryStatus';
 import { ResponsiveTable } from '../../components/ResponsiveTable';
 import { formatDate } from '../videos/format';
 import { videoName } from '../videos/video-name';
@@ -82,8 +82,7 @@ export default function JobsPage() {
           </Button>
         }
       />
-      {jobs.isPending && <Loader aria-label="Loading jobs" />}
-      <ProblemAlert error={jobs.error} />
+      <QueryStatus query={jobs} loading="Loading jobs" />
       {jobs.isSuccess && list.length === 0 && (
         <Card withBorder padding="xl">
           <Stack align="center" gap="sm">
@@ -96,20 +95,10 @@ export default function JobsPage() {
       )}
       {list.length > 0 && (
         <Stack gap="md">
-          <ResponsiveTable minWidth={720} verticalSpacing="sm" highlightOnHover aria-label="Jobs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Video</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Stage</Table.Th>
-                <Table.Th>Result</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.map((job) => (
-                <JobRow key={job.id} job={job} name={videoName({ id: job.video_id, productName: productName(job.product_id), hookText: job.hook_text })} />
-              ))}
-            </Table.Tbody>
+          <ResponsiveTable columns={['Video', 'Status', 'Stage', 'Result']} minWidth={720} verticalSpacing="sm" highlightOnHover aria-label="Jobs">
+            {list.map((job) => (
+              <JobRow key={job.id} job={job} name={videoName({ id: job.video_id, productName: productName(job.product_id), hookText: job.hook_text })} />
+            ))}
           </ResponsiveTable>
           {jobs.hasNextPage && (
             <Center>

@@ -7,30 +7,29 @@ import { useState } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconRefresh } from '../../components/icons';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { unwrap } from '#client/result';
 import type { Job } from '#client/types';
 import { api } from '../../api/client';
-import { CountedTextarea } from '../../components/CountedText';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { UnitsLeft } from '../usage/UnitsLeft';
-import { TEXT_LIMITS } from '../../intake/limits';
 import { AvatarSelect } from '../create/AvatarSelect';
 import { captionOfJob, type Caption } from '../create/caption';
 import { CaptionLookFields } from '../create/CaptionFields';
+import { ReactionPromptField } from '../create/ReactionPromptField';
 import { EMPTY_REFERENCE, type Reference } from '../create/reference';
 import { ReferenceVideoFields } from '../create/ReferenceVideoFields';
 import { SoundFields } from '../create/SoundFields';
 import { VoiceLineField } from '../create/VoiceLineField';
 import { regenerateFormOf, regenerateRequest, VOICE_LINE_KEPT, type RegenerateBody, type RegenerateForm } from './regenerate-request';
-import { jobKey } from './useJob';
+import { useJobRunsAgain } from './useJob';
 
 /** The API's cap on regenerations per job. */
 const MAX_REGENERATIONS = 20;
 
 /** `compact`: a small button, for a card among others (a batch's). */
 export function RegeneratePanel({ job, compact = false }: { job: Job; compact?: boolean }) {
-  const queries = useQueryClient();
+  const runsAgain = useJobRunsAgain();
   const [opened, { open, close }] = useDisclosure(false);
   const [form, setForm] = useState<RegenerateForm>(() => regenerateFormOf(job));
   // Its own state: the upload updates it when it finishes, after the form may have changed.
@@ -48,12 +47,14 @@ export function RegeneratePanel({ job, compact = false }: { job: Job; compact?: 
   });
 
   const regenerate = useMutation({
-    mutationFn: async (body: RegenerateBody) => (await unwrap(api.POST('/videos/jobs/{id}/regenerate', { params: { path: { id: job.id } }, body }))).data,
+    mutationFn: async (body: RegenerateBody) => {
+      const answer = (await unwrap(api.POST('/videos/jobs/{id}/regenerate', { params: { path: { id: job.id } }, body }))).data;
+      // Only a dry run answers a quote, and this is never one.
+      if (!('id' in answer)) throw new Error('The API answered a quote instead of regenerating; please try again.');
+      return answer;
+    },
     onSuccess: (next) => {
-      queries.setQueryData(jobKey(job.id), next);
-      void queries.invalidateQueries({ queryKey: ['jobs'] });
-      void queries.invalidateQueries({ queryKey: ['usage'] });
-      void queries.invalidateQueries({ queryKey: ['batch'] });
+      runsAgain(next);
       close();
     },
   });
@@ -72,15 +73,7 @@ export function RegeneratePanel({ job, compact = false }: { job: Job; compact?: 
             A new take costs <strong>one more unit</strong> of your monthly allowance. Leave everything as it is for the same inputs with a new seed. {left} regeneration{left === 1 ? '' : 's'} left for this job.
           </Text>
           {job.method === 'prompt' && (
-            <CountedTextarea
-              label="Reaction prompt"
-              description="Change it, or keep it for another take"
-              autosize
-              minRows={2}
-              limit={TEXT_LIMITS.reactionPrompt}
-              value={form.prompt}
-              onChange={(event) => set('prompt', event.currentTarget.value)}
-            />
+            <ReactionPromptField description="Change it, or keep it for another take" value={form.prompt} onChange={(prompt) => set('prompt', prompt)} />
           )}
           {job.method === 'motion' && (
             <>

@@ -11,6 +11,21 @@ import { isSettled } from './job-words';
 
 export const jobKey = (id: number) => ['job', id] as const;
 
+/**
+ * After an approve or a regenerate, which answer the job as it runs again: it stands as answered, and
+ * the lists that show it and the units left are asked for again (the watch on jobs, JobWatcher, follows
+ * it to tell when it is done).
+ */
+export function useJobRunsAgain() {
+  const queries = useQueryClient();
+  return (next: Job) => {
+    queries.setQueryData(jobKey(next.id), next);
+    void queries.invalidateQueries({ queryKey: ['jobs'] });
+    void queries.invalidateQueries({ queryKey: ['usage'] });
+    void queries.invalidateQueries({ queryKey: ['batch'] });
+  };
+}
+
 export function useJob(id: number) {
   const queries = useQueryClient();
   const query = useQuery({

@@ -1,5 +1,5 @@
 /** Saved reactions: clean clips kept from previews, to caption again in a new video without generating. */
-import { Alert, Button, Card, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconSparkles, IconTrash } from '../../components/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -7,7 +7,7 @@ import { unwrap } from '#client/result';
 import type { Schemas } from '#client/types';
 import { api } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { QueryStatus } from '../../components/QueryStatus';
 import { useReactions } from '../create/useReactions';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { formatDate, formatDuration } from '../videos/format';
@@ -62,8 +62,7 @@ export default function LibraryPage() {
   return (
     <>
       <PageHeader title="Reaction library" description="Reactions you kept from previews. Reusing one captions it again and generates nothing." />
-      {reactions.isPending && <Loader aria-label="Loading the library" />}
-      <ProblemAlert error={reactions.error} />
+      <QueryStatus query={reactions} loading="Loading the library" />
       {reactions.data?.length === 0 && (
         <Alert variant="light" title="The library is empty">
           <Text size="sm" mb="sm">

@@ -45,47 +45,34 @@ function PlanAction({ plan, row, account, onChoose, busy }: { plan: Plan; row: P
 export function PlansTable({ plans, account, onChoose, busy }: Props) {
   const order = plans.plans.map((plan) => plan.name);
   return (
-    <ResponsiveTable minWidth={760} verticalSpacing="sm" aria-label="Plans">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Plan</Table.Th>
-          <Table.Th>Price</Table.Th>
-          <Table.Th>Videos a month</Table.Th>
-          <Table.Th>Saved reactions</Table.Th>
-          <Table.Th>Avatars</Table.Th>
-          <Table.Th>AI helpers a day</Table.Th>
-          <Table.Th>Change</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {plans.plans.map((plan) => {
-          const row = planRow(plan, account, order, plans.billing);
-          return (
-            <Table.Tr key={plan.name} aria-current={plan.name === account.plan ? 'true' : undefined}>
-              <Table.Td data-label="Plan">
-                <Text fw={600}>{planTitle(plan.name)}</Text>
-                {row.badge &&
-                  (plan.name === account.plan ? (
-                    <Badge variant="light">{row.badge}</Badge>
-                  ) : (
-                    // A date is too long for a badge, which cuts its text on a phone.
-                    <Text size="xs" fw={600}>
-                      {row.badge}
-                    </Text>
-                  ))}
-              </Table.Td>
-              <Table.Td data-label="Price">{priceOf(plan.price)}</Table.Td>
-              <Table.Td data-label="Videos a month">{plan.monthly_allowance}</Table.Td>
-              <Table.Td data-label="Saved reactions">{plan.library_cap}</Table.Td>
-              <Table.Td data-label="Avatars">{plan.avatar_cap}</Table.Td>
-              <Table.Td data-label="AI helpers a day">{plan.ai_helpers_per_day}</Table.Td>
-              <Table.Td data-label="Change">
-                <PlanAction plan={plan} row={row} account={account} onChoose={onChoose} busy={busy} />
-              </Table.Td>
-            </Table.Tr>
-          );
-        })}
-      </Table.Tbody>
+    <ResponsiveTable columns={['Plan', 'Price', 'Videos a month', 'Saved reactions', 'Avatars', 'AI helpers a day', 'Change']} minWidth={760} verticalSpacing="sm" aria-label="Plans">
+      {plans.plans.map((plan) => {
+        const row = planRow(plan, account, order, plans.billing);
+        return (
+          <Table.Tr key={plan.name} aria-current={plan.name === account.plan ? 'true' : undefined}>
+            <Table.Td data-label="Plan">
+              <Text fw={600}>{planTitle(plan.name)}</Text>
+              {row.badge &&
+                (plan.name === account.plan ? (
+                  <Badge variant="light">{row.badge}</Badge>
+                ) : (
+                  // A date is too long for a badge, which cuts its text on a phone.
+                  <Text size="xs" fw={600}>
+                    {row.badge}
+                  </Text>
+                ))}
+            </Table.Td>
+            <Table.Td data-label="Price">{priceOf(plan.price)}</Table.Td>
+            <Table.Td data-label="Videos a month">{plan.monthly_allowance}</Table.Td>
+            <Table.Td data-label="Saved reactions">{plan.library_cap}</Table.Td>
+            <Table.Td data-label="Avatars">{plan.avatar_cap}</Table.Td>
+            <Table.Td data-label="AI helpers a day">{plan.ai_helpers_per_day}</Table.Td>
+            <Table.Td data-label="Change">
+              <PlanAction plan={plan} row={row} account={account} onChoose={onChoose} busy={busy} />
+            </Table.Td>
+          </Table.Tr>
+        );
+      })}
     </ResponsiveTable>
   );
 }

@@ -2,10 +2,10 @@
  * One product beside the list: its demo (playable once ready, live while processing), hook ideas, the
  * edit form and delete. It reads the product on its own so the demo link is fresh.
  */
-import { Divider, Drawer, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Divider, Drawer, Group, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { HookIdeas } from '../../components/HookIdeas';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { QueryStatus } from '../../components/QueryStatus';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { DemoStatus } from './DemoStatus';
 import { EditProductForm } from './EditProductForm';
@@ -34,8 +34,7 @@ export function ProductDrawer({ id, onClose }: { id: number | undefined; onClose
   const remove = useDeleteProduct();
   return (
     <Drawer opened={id !== undefined} onClose={onClose} position="right" size="lg" title={product.data?.name ?? 'Product'} closeButtonProps={{ 'aria-label': 'Close' }}>
-      {product.isPending && <Loader aria-label="Loading product" />}
-      <ProblemAlert error={product.error} />
+      <QueryStatus query={product} loading="Loading product" />
       {product.data && (
         <Stack>
           <Group justify="space-between">

@@ -1,12 +1,12 @@
 /** Products: what the reaction videos show. A paginated list, a form to add one, a drawer to edit one. */
 import { useState } from 'react';
-import { Button, Center, Group, Loader, Pagination, Paper, Stack, Text } from '@mantine/core';
+import { Button, Group, Pagination, Paper, Stack, Text } from '@mantine/core';
 import { FirstRunChecklist } from '../first-run/FirstRunChecklist';
 import { useFirstRun } from '../first-run/useFirstRun';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPlus } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { QueryStatus } from '../../components/QueryStatus';
 import { CreateProductModal } from './CreateProductModal';
 import { ProductDrawer } from './ProductDrawer';
 import { ProductsTable } from './ProductsTable';
@@ -46,12 +46,7 @@ export default function ProductsPage() {
         }
       />
       <Stack>
-        <ProblemAlert error={products.error} />
-        {products.isPending && (
-          <Center p="xl">
-            <Loader aria-label="Loading products" />
-          </Center>
-        )}
+        <QueryStatus query={products} loading="Loading products" centered />
         {products.data && products.data.data.length === 0 && page === 1 && <NoProductsYet onAddProduct={openCreate} />}
         {products.data && products.data.data.length === 0 && page > 1 && <Text>Nothing left on this page; the products are on the pages before it.</Text>}
         {products.data && products.data.data.length > 0 && <ProductsTable products={products.data.data} onOpen={setOpenId} />}

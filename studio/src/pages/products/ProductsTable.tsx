@@ -8,36 +8,27 @@ const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { da
 
 export function ProductsTable({ products, onOpen }: { products: Product[]; onOpen: (id: number) => void }) {
   return (
-    <ResponsiveTable minWidth={560} verticalSpacing="sm" highlightOnHover aria-label="Products">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Demo</Table.Th>
-            <Table.Th>Added</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {products.map((product) => (
-            <Table.Tr key={product.id}>
-              <Table.Td data-label="Name">
-                <Anchor component="button" type="button" fw={500} onClick={() => onOpen(product.id)}>
-                  {product.name}
-                </Anchor>
-                {product.description && (
-                  <Text size="xs" c="gray.7" lineClamp={1}>
-                    {product.description}
-                  </Text>
-                )}
-              </Table.Td>
-              <Table.Td data-label="Demo">
-                <DemoStatus demo={product.demo_video} />
-              </Table.Td>
-              <Table.Td data-label="Added">
-                <Text size="sm">{dateOf(product.created_at)}</Text>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
+    <ResponsiveTable columns={['Name', 'Demo', 'Added']} minWidth={560} verticalSpacing="sm" highlightOnHover aria-label="Products">
+      {products.map((product) => (
+        <Table.Tr key={product.id}>
+          <Table.Td data-label="Name">
+            <Anchor component="button" type="button" fw={500} onClick={() => onOpen(product.id)}>
+              {product.name}
+            </Anchor>
+            {product.description && (
+              <Text size="xs" c="gray.7" lineClamp={1}>
+                {product.description}
+              </Text>
+            )}
+          </Table.Td>
+          <Table.Td data-label="Demo">
+            <DemoStatus demo={product.demo_video} />
+          </Table.Td>
+          <Table.Td data-label="Added">
+            <Text size="sm">{dateOf(product.created_at)}</Text>
+          </Table.Td>
+        </Table.Tr>
+      ))}
     </ResponsiveTable>
   );
 }

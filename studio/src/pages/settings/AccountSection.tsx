@@ -1,7 +1,7 @@
 /** Who this is: the account's name, its plan and since when. */
-import { Anchor, Badge, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { QueryStatus } from '../../components/QueryStatus';
 import { useAccount } from '../plans/plans-api';
 import { useSession } from '../../session/session';
 
@@ -14,8 +14,7 @@ export function AccountSection() {
         <Title order={3} id="account-title">
           Account
         </Title>
-        <ProblemAlert error={account.error} />
-        {account.isPending && <Loader size="sm" aria-label="Loading account" />}
+        <QueryStatus query={account} loading="Loading account" size="sm" />
         {account.data && (
           <>
             <Group gap="xs">

@@ -1,7 +1,7 @@
 /** Settings → API access: keys for scripts and integrations, which act for the whole account. */
 import { useState } from 'react';
-import { Divider, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { Divider, Paper, Stack, Text, Title } from '@mantine/core';
+import { QueryStatus } from '../../components/QueryStatus';
 import { CreateKeyForm } from './CreateKeyForm';
 import { KeysTable } from './KeysTable';
 import { NewKeyModal } from './NewKeyModal';
@@ -19,8 +19,7 @@ export function ApiAccessSection() {
           </Title>
           <Text size="sm">Keys let scripts and integrations use the API for this account. Send one as “Authorization: Bearer …”.</Text>
         </div>
-        <ProblemAlert error={keys.error} />
-        {keys.isPending && <Loader size="sm" aria-label="Loading keys" />}
+        <QueryStatus query={keys} loading="Loading keys" size="sm" />
         {keys.data && keys.data.length === 0 && <Text size="sm">No keys yet. Create one below when a script or integration needs the API.</Text>}
         {keys.data && keys.data.length > 0 && <KeysTable keys={keys.data} />}
         <Divider />

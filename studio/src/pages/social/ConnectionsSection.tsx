@@ -1,8 +1,8 @@
 /** Both providers side by side, connected or not, with the connect dialog. */
 import { useState } from 'react';
-import { Loader, Modal, SimpleGrid, Stack, Title } from '@mantine/core';
+import { Modal, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { QueryStatus } from '../../components/QueryStatus';
 import { ConnectForm } from './ConnectForm';
 import { ConnectionCard } from './ConnectionCard';
 import { fetchConnections, SOCIAL_KEYS } from './social-queries';
@@ -17,8 +17,7 @@ export function ConnectionsSection() {
       <Title order={3} id="connections-heading">
         Connections
       </Title>
-      <ProblemAlert error={connections.error} />
-      {connections.isPending && <Loader size="sm" aria-label="Loading connections" />}
+      <QueryStatus query={connections} loading="Loading connections" size="sm" />
       {connections.data && (
         <SimpleGrid cols={{ base: 1, md: 2 }}>
           {PROVIDERS.map((provider) => (

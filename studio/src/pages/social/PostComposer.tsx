@@ -9,7 +9,7 @@ import { unwrap } from '#client/result';
 import { api } from '../../api/client';
 import { CountedTextarea } from '../../components/CountedText';
 import { ProblemAlert } from '../../components/ProblemAlert';
-import { CAPTION_LIMIT, captionLimitOf } from '../../intake/limits';
+import { CAPTION_LIMITS, captionLimitOf } from '../../intake/limits';
 import { countOf } from '../../intake/text-count';
 import { ChannelPicker } from './ChannelPicker';
 import { localInputToIso, localTimeZone, scheduleProblem, toLocalInputValue } from './schedule';
@@ -30,12 +30,12 @@ interface Values {
 function captionLimit(connection: Connection | undefined, accountIds: string[]): { limit: number; network: string } | null {
   const platforms = (connection?.channels ?? []).filter((c) => accountIds.includes(c.id)).map((c) => c.platform);
   if (platforms.length === 0) return null;
-  const strictest = platforms.reduce((a, b) => (CAPTION_LIMIT[a] <= CAPTION_LIMIT[b] ? a : b));
-  return { limit: CAPTION_LIMIT[strictest], network: PLATFORM_LABEL[strictest] };
+  const strictest = platforms.reduce((a, b) => (CAPTION_LIMITS[a] <= CAPTION_LIMITS[b] ? a : b));
+  return { limit: CAPTION_LIMITS[strictest], network: PLATFORM_LABEL[strictest] };
 }
 
 /** No network takes more, whatever the channels: the API's own ceiling before any channel is chosen. */
-const CAPTION_MAX = Math.max(...Object.values(CAPTION_LIMIT));
+const CAPTION_MAX = Math.max(...Object.values(CAPTION_LIMITS));
 
 interface Props {
   connections: Connection[];

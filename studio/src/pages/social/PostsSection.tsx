@@ -2,14 +2,14 @@
  * The posts, newest first, a page at a time. While a post on the page is still going out the list is
  * asked again every few seconds: the API refreshes such posts from their provider as it lists them.
  */
-import { Group, Loader, Pagination, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
-import { ResponsiveTable } from '../../components/ResponsiveTable';
+import { Group, Loader, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { ACTIONS, ResponsiveTable } from '../../components/ResponsiveTable';
 import { useVideoNames } from '../videos/video-names';
 import { notify } from '../../components/notify';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '#client/result';
 import { api } from '../../api/client';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { QueryStatus } from '../../components/QueryStatus';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { PostChannels } from './PostChannels';
 import { PostStatusBadge } from './PostStatusBadge';
@@ -47,70 +47,55 @@ export function PostsSection({ page, onPageChange }: { page: number; onPageChang
         </Title>
         {posts.isFetching && !posts.isPending && <Loader size="xs" aria-label="Refreshing posts" />}
       </Group>
-      <ProblemAlert error={posts.error} />
-      {posts.isPending && <Loader size="sm" aria-label="Loading posts" />}
+      <QueryStatus query={posts} loading="Loading posts" size="sm" />
       {posts.data?.data.length === 0 && (
         <Text size="sm" c="gray.7">
           {page > 1 ? 'Nothing on this page.' : 'No posts yet: pick a video and channels in New post to publish your first one.'}
         </Text>
       )}
       {!!posts.data?.data.length && (
-        <ResponsiveTable minWidth={820} verticalSpacing="sm" aria-label="Posts">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Post</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Channels</Table.Th>
-                <Table.Th>Caption</Table.Th>
-                <Table.Th>When</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {posts.data.data.map((post) => (
-                <Table.Tr key={post.id}>
-                  <Table.Td data-label="Post">
-                    <Text size="sm" fw={500}>
-                      {nameOf(post.video_id)}
-                    </Text>
-                    <Text size="xs" c="gray.7">
-                      Post #{post.id} · {PROVIDER_LABEL[post.provider]}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td data-label="Status">
-                    <PostStatusBadge post={post} />
-                  </Table.Td>
-                  <Table.Td data-label="Channels">
-                    <PostChannels post={post} />
-                  </Table.Td>
-                  <Table.Td data-label="Caption" maw={240}>
-                    <Text size="sm" lineClamp={2} c={post.caption ? undefined : 'gray.7'}>
-                      {post.caption || 'No caption'}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td data-label="When">
-                    <Text size="sm">{post.schedule_at ? formatDateTime(post.schedule_at) : 'Right away'}</Text>
-                    <Text size="xs" c="gray.7">
-                      {post.draft ? 'Draft · ' : ''}created {formatDateTime(post.created_at)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    {post.status !== 'deleted' && (
-                      <ConfirmButton
-                        label="Delete"
-                        confirmLabel="Delete post"
-                        aria-label={`Delete post ${post.id}`}
-                        title={`Delete post ${post.id}?`}
-                        message={`It is removed at ${PROVIDER_LABEL[post.provider]} if its rules allow (if not, you are told why). The post stays in this list, marked deleted.`}
-                        onConfirm={() => remove(post)}
-                      />
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
+        <ResponsiveTable columns={['Post', 'Status', 'Channels', 'Caption', 'When', ACTIONS]} minWidth={820} verticalSpacing="sm" aria-label="Posts">
+          {posts.data.data.map((post) => (
+            <Table.Tr key={post.id}>
+              <Table.Td data-label="Post">
+                <Text size="sm" fw={500}>
+                  {nameOf(post.video_id)}
+                </Text>
+                <Text size="xs" c="gray.7">
+                  Post #{post.id} · {PROVIDER_LABEL[post.provider]}
+                </Text>
+              </Table.Td>
+              <Table.Td data-label="Status">
+                <PostStatusBadge post={post} />
+              </Table.Td>
+              <Table.Td data-label="Channels">
+                <PostChannels post={post} />
+              </Table.Td>
+              <Table.Td data-label="Caption" maw={240}>
+                <Text size="sm" lineClamp={2} c={post.caption ? undefined : 'gray.7'}>
+                  {post.caption || 'No caption'}
+                </Text>
+              </Table.Td>
+              <Table.Td data-label="When">
+                <Text size="sm">{post.schedule_at ? formatDateTime(post.schedule_at) : 'Right away'}</Text>
+                <Text size="xs" c="gray.7">
+                  {post.draft ? 'Draft · ' : ''}created {formatDateTime(post.created_at)}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                {post.status !== 'deleted' && (
+                  <ConfirmButton
+                    label="Delete"
+                    confirmLabel="Delete post"
+                    aria-label={`Delete post ${post.id}`}
+                    title={`Delete post ${post.id}?`}
+                    message={`It is removed at ${PROVIDER_LABEL[post.provider]} if its rules allow (if not, you are told why). The post stays in this list, marked deleted.`}
+                    onConfirm={() => remove(post)}
+                  />
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
         </ResponsiveTable>
       )}
       {pages > 1 && <Pagination total={pages} value={page} onChange={onPageChange} aria-label="Posts pages" />}

@@ -1,9 +1,9 @@
 /** Usage: the plan and its period, the video allowance, and how full the library and avatars are. */
-import { Anchor, Badge, Center, Group, Loader, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { currentPlanLine } from '../plans/plan-words';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { QueryStatus } from '../../components/QueryStatus';
 import { AllowanceCard } from './AllowanceCard';
 import { MeterCard } from './MeterCard';
 import { useUsage, type Usage } from './usage-api';
@@ -42,12 +42,7 @@ export default function UsagePage() {
   return (
     <>
       <PageHeader title="Usage" description="What your plan allows this period, and how much of it is used." />
-      <ProblemAlert error={usage.error} />
-      {usage.isPending && (
-        <Center p="xl">
-          <Loader aria-label="Loading usage" />
-        </Center>
-      )}
+      <QueryStatus query={usage} loading="Loading usage" centered />
       {usage.data && (
         <Stack>
           <PlanCard plan={usage.data.plan} period={usage.data.period} />

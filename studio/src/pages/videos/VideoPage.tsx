@@ -1,12 +1,12 @@
 /** One finished video: play it, download the MP4, or delete it. */
-import { Anchor, Button, Card, Group, Loader, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { IconDownload, IconShare, IconTrash } from '../../components/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { unwrap } from '#client/result';
 import { api } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { QueryStatus } from '../../components/QueryStatus';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { formatBytes, formatDate, formatDuration } from './format';
 import { downloadFileName } from './video-name';
@@ -30,8 +30,7 @@ export default function VideoPage() {
           </Anchor>
         }
       />
-      {video.isPending && <Loader aria-label="Loading the video" />}
-      <ProblemAlert error={video.error} />
+      <QueryStatus query={video} loading="Loading the video" />
       {v && (
         <Group align="flex-start" gap="xl" wrap="wrap">
           <video src={v.url} poster={v.thumbnail_url} controls playsInline aria-label="Finished video" style={{ width: 320, maxWidth: '100%', aspectRatio: `${v.width} / ${v.height}`, background: '#000', borderRadius: 8 }} />

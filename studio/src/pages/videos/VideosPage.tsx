@@ -1,13 +1,13 @@
 /** The finished videos, newest first, a page at a time, each with its poster. */
 import { useState } from 'react';
-import { Button, Card, Center, Image, Loader, Pagination, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, Card, Center, Image, Pagination, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconSparkles } from '../../components/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { unwrap } from '#client/result';
 import { api } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { QueryStatus } from '../../components/QueryStatus';
 import { formatDate, formatDuration } from './format';
 import { useVideoNames } from './video-names';
 
@@ -34,8 +34,7 @@ export default function VideosPage() {
           </Button>
         }
       />
-      {videos.isPending && <Loader aria-label="Loading videos" />}
-      <ProblemAlert error={videos.error} />
+      <QueryStatus query={videos} loading="Loading videos" />
       {videos.data && videos.data.data.length === 0 && page === 1 && (
         <Card withBorder padding="xl">
           <Stack align="center" gap="sm">
