@@ -9,6 +9,8 @@ import { demoCanonicalKey, demoOriginalKey, type DemoVideo, type Product } from 
 import { SAMPLE_PRODUCT } from '#domain/sample-product';
 import type { Ports } from '#ports/ports';
 import type { StoredSampleDemo } from '#ports/sample-demo';
+import { recordProduct } from './create-product';
+import { dropObjectsIfFails } from './drop-objects';
 
 export type CreateSampleProductDeps = Pick<Ports, 'products' | 'blobs' | 'sampleDemo' | 'tasks' | 'now'>;
 
@@ -44,14 +46,9 @@ export async function createSampleProduct(deps: CreateSampleProductDeps, input: 
     updated_at: now,
   };
   const copied = sample ? demoCanonicalKey(accountId, id) : null;
-  try {
+  await dropObjectsIfFails(deps.blobs, copied ? [copied] : [], async () => {
     if (sample && copied) await deps.blobs.copy(sample.key, copied);
-    await deps.products.create(product);
-    if (!sample) await deps.tasks.dispatch({ type: 'sample-demo', accountId, productId: id });
-  } catch (error) {
-    await deps.products.delete(accountId, id).catch(() => undefined);
-    if (copied) await deps.blobs.deleteKeys([copied]).catch(() => undefined);
-    throw error;
-  }
+    await recordProduct(deps, product, sample ? undefined : { type: 'sample-demo', accountId, productId: id });
+  });
   return product;
 }
