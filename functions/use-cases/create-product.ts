@@ -4,7 +4,7 @@
  * request asked of it (a reframe, a trim), and normalised in the background as asked.
  */
 import { intakeWithoutDemo, judgeDemo, type DemoIntake } from '#domain/demo-intake';
-import { demoOriginalKey, type Product } from '#domain/product';
+import { demoOriginalKey, newProduct, type Product } from '#domain/product';
 import type { BackgroundTask } from '#ports/background-tasks';
 import type { Ports } from '#ports/ports';
 import { dropObjectsIfFails } from './drop-objects';
@@ -35,17 +35,17 @@ async function create(deps: CreateProductDeps, input: CreateProductInput, demoPa
   const demo = demoPath ? await deps.demoMedia.inspect(demoPath) : undefined;
   if (demo) judgeDemo(demo, input.intake ?? null);
   const id = await deps.products.newProductId();
-  const now = deps.now().toISOString();
-  const product: Product = {
-    id,
-    account_id: accountId,
-    name: input.name,
-    description: input.description ?? null,
-    demo: demo ? { status: 'processing', original_key: demoOriginalKey(accountId, id) } : null,
-    ...(demo && input.intake ? { demo_intake: input.intake } : {}),
-    created_at: now,
-    updated_at: now,
-  };
+  const product = newProduct(
+    {
+      id,
+      account_id: accountId,
+      name: input.name,
+      description: input.description ?? null,
+      demo: demo ? { status: 'processing', original_key: demoOriginalKey(accountId, id) } : null,
+      ...(demo && input.intake ? { demo_intake: input.intake } : {}),
+    },
+    deps.now(),
+  );
   if (demo && product.demo) await deps.blobs.putFile(product.demo.original_key, demoPath!, demo.contentType);
   const normalise: BackgroundTask | undefined = product.demo ? { type: 'normalise-demo', accountId, productId: id, originalKey: product.demo.original_key } : undefined;
   await dropObjectsIfFails(deps.blobs, product.demo ? [product.demo.original_key] : [], () => recordProduct(deps, product, normalise));

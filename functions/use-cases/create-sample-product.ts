@@ -5,7 +5,7 @@
  * `processing` while the sample-demo worker draws the clip, as an uploaded demo waits for its
  * normalisation. A failure leaves neither record nor copy behind.
  */
-import { demoCanonicalKey, demoOriginalKey, type DemoVideo, type Product } from '#domain/product';
+import { demoCanonicalKey, demoOriginalKey, newProduct, type DemoVideo, type Product } from '#domain/product';
 import { SAMPLE_PRODUCT } from '#domain/sample-product';
 import type { Ports } from '#ports/ports';
 import type { StoredSampleDemo } from '#ports/sample-demo';
@@ -35,16 +35,8 @@ export async function createSampleProduct(deps: CreateSampleProductDeps, input: 
   const { accountId } = input;
   const sample = await deps.sampleDemo.find();
   const id = await deps.products.newProductId();
-  const now = deps.now().toISOString();
-  const product: Product = {
-    id,
-    account_id: accountId,
-    name: SAMPLE_PRODUCT.name,
-    description: SAMPLE_PRODUCT.description,
-    demo: sample ? sampleDemoRecord(accountId, id, sample) : { status: 'processing', original_key: demoOriginalKey(accountId, id), source: 'sample' },
-    created_at: now,
-    updated_at: now,
-  };
+  const demo: DemoVideo = sample ? sampleDemoRecord(accountId, id, sample) : { status: 'processing', original_key: demoOriginalKey(accountId, id), source: 'sample' };
+  const product = newProduct({ id, account_id: accountId, name: SAMPLE_PRODUCT.name, description: SAMPLE_PRODUCT.description, demo }, deps.now());
   const copied = sample ? demoCanonicalKey(accountId, id) : null;
   await dropObjectsIfFails(deps.blobs, copied ? [copied] : [], async () => {
     if (sample && copied) await deps.blobs.copy(sample.key, copied);
