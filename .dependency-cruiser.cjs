@@ -6,6 +6,8 @@
  */
 const layer = (name) => `^functions/${name}/`;
 const notIn = (...names) => `^functions/(${names.join('|')})/`;
+/** Anything outside these layers: the other layers of functions/, and lib, test and bin (what a layer that may see only these must not import). */
+const beyond = (...names) => `^(functions/(?!(${names.join('|')})/)|lib/|test/|bin/)`;
 
 module.exports = {
   forbidden: [
@@ -25,20 +27,20 @@ module.exports = {
       name: 'domain-types-only-from-domain',
       severity: 'error',
       from: { path: layer('domain') },
-      to: { path: '^(functions/(?!domain/)|lib/|test/|bin/)' },
+      to: { path: beyond('domain') },
     },
     {
       name: 'ports-are-interfaces',
       severity: 'error',
       comment: 'Ports name what the core needs; they must not know which adapter serves it.',
       from: { path: layer('ports') },
-      to: { path: '^(functions/(?!(domain|ports)/)|lib/|test/|bin/)' },
+      to: { path: beyond('domain', 'ports') },
     },
     {
       name: 'use-cases-see-domain-and-ports',
       severity: 'error',
       from: { path: layer('use-cases') },
-      to: { path: '^(functions/(?!(domain|ports|use-cases)/)|lib/|test/|bin/)' },
+      to: { path: beyond('domain', 'ports', 'use-cases') },
     },
     {
       name: 'api-calls-use-cases',

@@ -3,6 +3,7 @@
  * something, sent again with the key of an earlier one, gets the earlier answer instead of a second
  * record (docs/decisions.md, Idempotency).
  */
+import { AppError, conflict } from './errors';
 
 /** 1-255 visible ASCII characters; a UUID is the usual choice. */
 export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -17,6 +18,14 @@ export const ANSWER_KEPT_S = 24 * 60 * 60;
  * request may take (API Gateway gives up at 30 s).
  */
 export const ANSWER_LEASE_S = 60;
+
+/** 409: the key came before with another request; `what` is what a new request makes ("video", "batch"). */
+export const keyUsedForAnotherRequest = (what: string): AppError =>
+  conflict(`This Idempotency-Key was already used with a different request; use a new key for a new ${what}`);
+
+/** 409 with Retry-After: the request that holds the key has not written what it made yet. */
+export const keyInProgress = (): AppError =>
+  new AppError('conflict', 'A request with this Idempotency-Key is in progress; retry in a moment', { headers: { 'retry-after': '1' } });
 
 /** What the key's record says when a request comes with it. */
 export type KeyState =

@@ -94,6 +94,12 @@ export function productView(product: Product, playable?: { url: string; expiresA
   };
 }
 
+/** A product as first stored: created, and last updated, `now`. */
+export function newProduct(fields: Omit<Product, 'created_at' | 'updated_at'>, now: Date): Product {
+  const at = now.toISOString();
+  return { ...fields, created_at: at, updated_at: at };
+}
+
 export const productObjectPrefix = (accountId: number, productId: number) => `accounts/${accountId}/products/${productId}/`;
 export const demoOriginalKey = (accountId: number, productId: number) => `${productObjectPrefix(accountId, productId)}demo-original`;
 export const demoCanonicalKey = (accountId: number, productId: number) => `${productObjectPrefix(accountId, productId)}demo.mp4`;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { MUSIC_ENCODING, MUSIC_LIMITS, musicAudioKey, trackNameOf, type MusicTrack } from '#domain/music';
 import type { Ports } from '#ports/ports';
 import { musicFull } from '#ports/music-store';
+import { dropObjectsIfFails } from './drop-objects';
 import { withFile, type SentFile, type SentFileDeps } from './use-upload';
 
 export type AddMusicTrackDeps = Pick<Ports, 'music' | 'musicMedia' | 'blobs' | 'now'> & SentFileDeps;
@@ -45,12 +46,7 @@ export async function addMusicTrack(deps: AddMusicTrackDeps, input: AddMusicTrac
         size_bytes: ingested.sizeBytes,
         created_at: deps.now().toISOString(),
       };
-      try {
-        await deps.music.create(track, cap);
-      } catch (error) {
-        await deps.blobs.deleteKeys([key]).catch(() => undefined);
-        throw error;
-      }
+      await dropObjectsIfFails(deps.blobs, [key], () => deps.music.create(track, cap));
       return track;
     } finally {
       await rm(dir, { recursive: true, force: true });

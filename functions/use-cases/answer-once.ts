@@ -8,8 +8,8 @@
  * stays claimed until its lease (ANSWER_LEASE_S) runs out, and a retry after that runs again. Money is
  * never behind these routes: video jobs and batches write their key with the job (create-video-job.ts).
  */
-import { AppError, conflict } from '#domain/errors';
-import { ANSWER_KEPT_S, ANSWER_LEASE_S, verdictFor } from '#domain/idempotency';
+import { AppError } from '#domain/errors';
+import { ANSWER_KEPT_S, ANSWER_LEASE_S, keyUsedForAnotherRequest, verdictFor } from '#domain/idempotency';
 import type { IdempotentAnswerStore, RecordedAnswer } from '#ports/idempotent-answers';
 
 export interface AnswerOnceDeps {
@@ -37,7 +37,7 @@ export async function answerOnce(
   const claim = await deps.idempotentAnswers.claim(accountId, keyHash, requestHash, now, seconds(now, ANSWER_LEASE_S));
   const verdict = verdictFor(claim.kind === 'claimed' ? { kind: 'free' } : claim, requestHash);
   if (verdict === 'replay' && claim.kind === 'answered') return { answer: claim.answer, replayed: true };
-  if (verdict === 'different_request') throw conflict('This Idempotency-Key was already used with a different request; use a new key for a new one');
+  if (verdict === 'different_request') throw keyUsedForAnotherRequest('one');
   if (verdict === 'in_progress') {
     throw new AppError('conflict', 'A request with this Idempotency-Key is still being processed; retry in a moment', { headers: { 'retry-after': '1' } });
   }

@@ -12,6 +12,7 @@ import { newSeed } from '#domain/seed';
 import { avatarsFull } from '#ports/avatar-store';
 import type { PartOf, Ports } from '#ports/ports';
 import { admitAiHelper, type AiHelperDeps } from './admit-ai-helper';
+import { dropObjectsIfFails } from './drop-objects';
 import { engineFailureToAppError } from './engine-failure';
 import { withFile, type FileSource, type UseUploadDeps } from './use-upload';
 import { accountOfScope } from '#domain/test-mode';
@@ -55,12 +56,7 @@ function newAvatar(deps: CreateAvatarDeps, accountId: number, id: number, fields
 
 /** Stores the record; the image written for it goes again if the store refuses (the cap, under a race). */
 async function record(deps: CreateAvatarDeps, avatar: Avatar, cap: number, imageKey: string): Promise<Avatar> {
-  try {
-    await deps.avatars.create(avatar, cap);
-  } catch (error) {
-    await deps.blobs.deleteKeys([imageKey]).catch(() => undefined);
-    throw error;
-  }
+  await dropObjectsIfFails(deps.blobs, [imageKey], () => deps.avatars.create(avatar, cap));
   return avatar;
 }
 

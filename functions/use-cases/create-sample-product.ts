@@ -5,10 +5,12 @@
  * `processing` while the sample-demo worker draws the clip, as an uploaded demo waits for its
  * normalisation. A failure leaves neither record nor copy behind.
  */
-import { demoCanonicalKey, demoOriginalKey, type DemoVideo, type Product } from '#domain/product';
+import { demoCanonicalKey, demoOriginalKey, newProduct, type DemoVideo, type Product } from '#domain/product';
 import { SAMPLE_PRODUCT } from '#domain/sample-product';
 import type { Ports } from '#ports/ports';
 import type { StoredSampleDemo } from '#ports/sample-demo';
+import { recordProduct } from './create-product';
+import { dropObjectsIfFails } from './drop-objects';
 
 export type CreateSampleProductDeps = Pick<Ports, 'products' | 'blobs' | 'sampleDemo' | 'tasks' | 'now'>;
 
@@ -33,25 +35,12 @@ export async function createSampleProduct(deps: CreateSampleProductDeps, input: 
   const { accountId } = input;
   const sample = await deps.sampleDemo.find();
   const id = await deps.products.newProductId();
-  const now = deps.now().toISOString();
-  const product: Product = {
-    id,
-    account_id: accountId,
-    name: SAMPLE_PRODUCT.name,
-    description: SAMPLE_PRODUCT.description,
-    demo: sample ? sampleDemoRecord(accountId, id, sample) : { status: 'processing', original_key: demoOriginalKey(accountId, id), source: 'sample' },
-    created_at: now,
-    updated_at: now,
-  };
+  const demo: DemoVideo = sample ? sampleDemoRecord(accountId, id, sample) : { status: 'processing', original_key: demoOriginalKey(accountId, id), source: 'sample' };
+  const product = newProduct({ id, account_id: accountId, name: SAMPLE_PRODUCT.name, description: SAMPLE_PRODUCT.description, demo }, deps.now());
   const copied = sample ? demoCanonicalKey(accountId, id) : null;
-  try {
+  await dropObjectsIfFails(deps.blobs, copied ? [copied] : [], async () => {
     if (sample && copied) await deps.blobs.copy(sample.key, copied);
-    await deps.products.create(product);
-    if (!sample) await deps.tasks.dispatch({ type: 'sample-demo', accountId, productId: id });
-  } catch (error) {
-    await deps.products.delete(accountId, id).catch(() => undefined);
-    if (copied) await deps.blobs.deleteKeys([copied]).catch(() => undefined);
-    throw error;
-  }
+    await recordProduct(deps, product, sample ? undefined : { type: 'sample-demo', accountId, productId: id });
+  });
   return product;
 }

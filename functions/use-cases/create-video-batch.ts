@@ -15,7 +15,8 @@
  * one unit per variant; nothing is written or claimed.
  */
 import { createHash } from 'node:crypto';
-import { AppError, conflict, isAppError, notFound } from '#domain/errors';
+import { AppError, isAppError, notFound } from '#domain/errors';
+import { keyInProgress, keyUsedForAnotherRequest } from '#domain/idempotency';
 import type { VideoBatch } from '#domain/batches';
 import type { VideoQuote } from '#domain/quote';
 import { estimateSeconds } from './job-duration-estimate';
@@ -233,14 +234,12 @@ async function failUnstarted(deps: CreateVideoBatchDeps, job: StoredJob): Promis
 
 async function concurrentRequestBatch(jobs: JobStore, accountId: number, idempotency: IdempotencyClaim, now: Date): Promise<BatchWithJobs> {
   const earlier = await jobs.getBatchIdempotency(accountId, idempotency.keyHash, now);
-  if (!earlier) throw new AppError('conflict', 'A request with this Idempotency-Key is in progress; retry in a moment', { headers: { 'retry-after': '1' } });
+  if (!earlier) throw keyInProgress();
   return sameRequestBatch(jobs, accountId, earlier, idempotency.requestHash);
 }
 
 async function sameRequestBatch(jobs: JobStore, accountId: number, earlier: BatchIdempotencyRecord, requestHash: string): Promise<BatchWithJobs> {
-  if (earlier.request_hash !== requestHash) {
-    throw conflict('This Idempotency-Key was already used with a different request; use a new key for a new batch');
-  }
+  if (earlier.request_hash !== requestHash) throw keyUsedForAnotherRequest('batch');
   const found = await readVideoBatch({ jobs }, accountId, earlier.batch_id);
   if (!found) throw notFound('Batch');
   return found;

@@ -11,7 +11,8 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { AppError, conflict, notFound } from '#domain/errors';
+import { AppError, notFound } from '#domain/errors';
+import { keyInProgress, keyUsedForAnotherRequest } from '#domain/idempotency';
 import type { VideoQuote } from '#domain/quote';
 import { estimateSeconds } from './job-duration-estimate';
 import { chargeNumberOfJob, jobObjectKeys } from '#domain/jobs';
@@ -151,14 +152,12 @@ async function startJob(
 
 async function concurrentRequestJob(jobs: JobStore, accountId: number, idempotency: IdempotencyClaim, now: Date): Promise<StoredJob> {
   const earlier = await jobs.getIdempotency(accountId, idempotency.keyHash, now);
-  if (!earlier) throw new AppError('conflict', 'A request with this Idempotency-Key is in progress; retry in a moment', { headers: { 'retry-after': '1' } });
+  if (!earlier) throw keyInProgress();
   return sameRequestJob(jobs, accountId, earlier, idempotency.requestHash);
 }
 
 async function sameRequestJob(jobs: JobStore, accountId: number, earlier: IdempotencyRecord, requestHash: string): Promise<StoredJob> {
-  if (earlier.request_hash !== requestHash) {
-    throw conflict('This Idempotency-Key was already used with a different request; use a new key for a new video');
-  }
+  if (earlier.request_hash !== requestHash) throw keyUsedForAnotherRequest('video');
   const job = await jobs.get(accountId, earlier.job_id);
   if (!job) throw notFound('Job');
   return job;

@@ -7,7 +7,8 @@ import type { Job } from '#domain/jobs';
 import { limitsAt } from '#domain/account';
 import { reactionClipKey, type SavedReaction } from '#domain/reaction';
 import type { Ports } from '#ports/ports';
-import { libraryFull, type SaveOutcome } from '#ports/reaction-store';
+import { libraryFull } from '#ports/reaction-store';
+import { dropObjectsIfFails } from './drop-objects';
 import { accountOfScope } from '#domain/test-mode';
 
 export type SaveReactionDeps = Pick<Ports, 'reactions' | 'jobs' | 'accounts' | 'library' | 'blobs' | 'now'>;
@@ -54,13 +55,7 @@ export async function saveReaction(deps: SaveReactionDeps, input: { accountId: n
     }
     throw error;
   }
-  let outcome: SaveOutcome;
-  try {
-    outcome = await deps.reactions.saveFromJob(reaction, cap);
-  } catch (error) {
-    await deps.blobs.deleteKeys([reaction.clip_key]).catch(() => undefined);
-    throw error;
-  }
+  const outcome = await dropObjectsIfFails(deps.blobs, [reaction.clip_key], () => deps.reactions.saveFromJob(reaction, cap));
   if (outcome.created) return { reaction, created: true };
   // Another request saved this job first: its reaction is the one, ours is discarded.
   await deps.blobs.deleteKeys([reaction.clip_key]).catch(() => undefined);

@@ -12,6 +12,16 @@ import { id, paging, uploadId, hookFields, hookLook, avatarSource, soundFields, 
 import { CREATE, READ, tool, type ToolDefinition } from './tool.js';
 import { answerBody, answerData } from './answers.js';
 
+/** A read of what the account has that takes no arguments: GET `path`, answered with its `data`. */
+const accountRead = ({ path, ...about }: Pick<ToolDefinition, 'name' | 'title' | 'description'> & { path: '/avatars' | '/music' | '/reactions' | '/social/connections' | '/usage' }) =>
+  tool({
+    ...about,
+    input: z.strictObject({}),
+    output: answerData(`GET ${path} 200`),
+    annotations: READ,
+    run: async (rs) => (await unwrap(rs.GET(path))).data,
+  });
+
 export const TOOLS: readonly ToolDefinition[] = [
   tool({
     name: 'list_products',
@@ -81,24 +91,17 @@ export const TOOLS: readonly ToolDefinition[] = [
     annotations: CREATE,
     run: async (rs, body) => (await unwrap(rs.POST('/hooks', { body }))).data,
   }),
-  tool({
+  accountRead({
     name: 'list_avatars',
     title: 'List avatars',
     description: 'Every avatar of the account (an avatar is the face of a method=motion video).',
-    input: z.strictObject({}),
-    output: answerData('GET /avatars 200'),
-    annotations: READ,
-    run: async (rs) => (await unwrap(rs.GET('/avatars'))).data,
+    path: '/avatars',
   }),
-  tool({
+  accountRead({
     name: 'list_music',
     title: 'List music',
-    description:
-      'The tracks a video can play under it (create_video music_id): the built-in ones (with mood and bpm), then the account\'s own. All are levelled to -14 LUFS.',
-    input: z.strictObject({}),
-    output: answerData('GET /music 200'),
-    annotations: READ,
-    run: async (rs) => (await unwrap(rs.GET('/music'))).data,
+    description: 'The tracks a video can play under it (create_video music_id): the built-in ones (with mood and bpm), then the account\'s own. All are levelled to -14 LUFS.',
+    path: '/music',
   }),
   tool({
     name: 'add_music',
@@ -177,14 +180,11 @@ export const TOOLS: readonly ToolDefinition[] = [
     annotations: CREATE,
     run: async (rs, body) => (await unwrap(rs.POST('/reactions', { body }))).data,
   }),
-  tool({
+  accountRead({
     name: 'list_reactions',
     title: 'List saved reactions',
     description: 'The saved-reaction library, newest first.',
-    input: z.strictObject({}),
-    output: answerData('GET /reactions 200'),
-    annotations: READ,
-    run: async (rs) => (await unwrap(rs.GET('/reactions'))).data,
+    path: '/reactions',
   }),
   tool({
     name: 'list_videos',
@@ -204,14 +204,11 @@ export const TOOLS: readonly ToolDefinition[] = [
     annotations: READ,
     run: async (rs, { video_id }) => rs.getVideo(video_id),
   }),
-  tool({
+  accountRead({
     name: 'list_social_connections',
     title: 'List social connections',
     description: 'The connected scheduling providers and their channels; a channel\'s id is what publish_to_social takes in account_ids.',
-    input: z.strictObject({}),
-    output: answerData('GET /social/connections 200'),
-    annotations: READ,
-    run: async (rs) => (await unwrap(rs.GET('/social/connections'))).data,
+    path: '/social/connections',
   }),
   tool({
     name: 'publish_to_social',
@@ -229,13 +226,10 @@ export const TOOLS: readonly ToolDefinition[] = [
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     run: async (rs, body) => (await unwrap(rs.POST('/social/posts', { body }))).data,
   }),
-  tool({
+  accountRead({
     name: 'get_usage',
     title: 'Get usage',
     description: 'The plan, the videos used, reserved and left this month, and the library and avatar counts against their caps.',
-    input: z.strictObject({}),
-    output: answerData('GET /usage 200'),
-    annotations: READ,
-    run: async (rs) => (await unwrap(rs.GET('/usage'))).data,
+    path: '/usage',
   }),
 ];

@@ -58,8 +58,8 @@ import {
   platformNames,
   providerClient,
   readMetrics,
+  type ProviderAdapterOptions,
   type ProviderAnswer,
-  type ProviderHttpSettings,
   type ProviderRequest,
 } from './provider-http';
 
@@ -156,10 +156,7 @@ type AyrPost = z.infer<typeof PostAnswer>;
 type AyrPostId = z.infer<typeof PostIdEntry>;
 type AyrError = z.infer<typeof ErrorEntry>;
 
-export interface ProviderAOptions {
-  /** Default: https://api.ayrshare.com/api (the wiring passes PROVIDER_A_BASE_URL, or the local sandbox). */
-  baseUrl?: string;
-  http?: Partial<ProviderHttpSettings>;
+export interface ProviderAOptions extends ProviderAdapterOptions {
   /** Parallel `POST /analytics/post` calls (default 4). */
   analyticsConcurrency?: number;
 }

@@ -33,7 +33,7 @@ import { ProviderError, isProviderError, type CreatePostInput, type DeleteVerdic
 import type { Channel, Platform } from '#domain/social';
 import type { ChannelResult, PostStatus, ProviderPost } from '#domain/social-post';
 import type { ProviderAnalytics } from '#domain/analytics';
-import { analyticsWindow, platformNames, providerClient, providerMessage, type ProviderHttp, type ProviderHttpSettings } from './provider-http';
+import { analyticsWindow, platformNames, providerClient, providerMessage, type ProviderAdapterOptions, type ProviderHttp } from './provider-http';
 import { readAccountFeeds } from './provider-b-feeds';
 
 const PROVIDER_B_DEFAULT_BASE_URL = 'https://api.postforme.dev';
@@ -86,10 +86,7 @@ type PfmAccount = z.infer<typeof Account>;
 type PfmPost = z.infer<typeof SocialPost>;
 type PfmResult = z.infer<typeof PostResult>;
 
-export interface ProviderBOptions {
-  /** Default: https://api.postforme.dev (the wiring passes PROVIDER_B_BASE_URL, or the local sandbox). */
-  baseUrl?: string;
-  http?: Partial<ProviderHttpSettings>;
+export interface ProviderBOptions extends ProviderAdapterOptions {
   /** Accounts whose feeds are read at once (default 3). */
   analyticsConcurrency?: number;
 }

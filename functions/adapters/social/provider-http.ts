@@ -285,6 +285,18 @@ function networkProblem(error: unknown): string {
 }
 
 /**
+ * What a provider adapter is made with: where its provider answers (the wiring passes the
+ * PROVIDER_*_BASE_URL setting, or the local sandbox; default: the provider's public API) and how
+ * its calls retry and time out.
+ */
+export interface ProviderAdapterOptions {
+  baseUrl?: string;
+  http?: Partial<ProviderHttpSettings>;
+  /** How many analytics reads run at once; each adapter says what one read is, and its default. */
+  analyticsConcurrency?: number;
+}
+
+/**
  * An adapter's client maker: one ProviderHttp per call, bound to that call's credentials. The base
  * URL is the adapter's option (the wiring's: the loopback sandboxes locally), else the provider's
  * public API.

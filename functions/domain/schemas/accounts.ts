@@ -4,17 +4,14 @@ import { PLAN_NAMES, type PlanName } from '#domain/plans';
 import { ALL_SCOPES, KEY_MODES, type KeyMode, type Scope } from '#domain/api-keys';
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '#domain/credentials';
 import { RESET_TOKEN_TTL_S } from '#domain/password-reset';
-import { withoutControlCharacters } from './common';
+import { trimmedText } from './common';
 import { createdAt, meaning, recordId, timestamp } from './envelope';
 
 /** Whether the address is one is the use case's to say (sign-in must not tell a malformed address from an unknown one). */
 const email = z.string({ error: 'must be a string' }).check(z.maxLength(EMAIL_MAX_LENGTH + 20, `must be at most ${EMAIL_MAX_LENGTH} characters`));
 /** Length and commonness are the password policy's to judge; this only bounds what is hashed. */
 const password = z.string({ error: 'must be a string' }).check(z.maxLength(PASSWORD_MAX_LENGTH * 4, `must be at most ${PASSWORD_MAX_LENGTH} characters`));
-const label = (max: number) =>
-  z
-    .string({ error: 'must be a string' })
-    .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`), withoutControlCharacters('line'));
+const label = (max: number) => trimmedText('line', max);
 
 export const signUpInput = z.strictObject({
   email: meaning(email, 'The address to sign in with (trimmed and lower-cased); one account per address'),

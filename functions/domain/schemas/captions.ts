@@ -1,20 +1,10 @@
 /** POST /captions/preview (docs/decisions.md, Captions): a caption drawn as the video will draw it. */
 import * as z from 'zod/mini';
 import { HOOK_POSITIONS, HOOK_SIZES, HOOK_STYLES, JOB_LIMITS } from '#domain/jobs';
-import { idField, withoutControlCharacters } from './common';
-
-const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` });
+import { idField, oneOf, trimmedText } from './common';
 
 export const captionPreviewInput = z.strictObject({
-  text: z
-    .string({ error: 'must be a string' })
-    .check(
-      z.trim(),
-      z.minLength(1, 'must not be empty'),
-      z.maxLength(JOB_LIMITS.hookTextMaxChars, `must be at most ${JOB_LIMITS.hookTextMaxChars} characters`),
-      withoutControlCharacters('text'),
-      z.meta({ description: "The caption, as a job's `hook_text`" }),
-    ),
+  text: trimmedText('text', JOB_LIMITS.hookTextMaxChars).check(z.meta({ description: "The caption, as a job's `hook_text`" })),
   position: z.optional(oneOf(HOOK_POSITIONS).check(z.meta({ description: "The third it sits in, as a job's `hook_position` (default `top`)" }))),
   size: z.optional(oneOf(HOOK_SIZES).check(z.meta({ description: "As a job's `hook_size` (default `medium`)" }))),
   style: z.optional(oneOf(HOOK_STYLES).check(z.meta({ description: "As a job's `hook_style` (default `outline`)" }))),

@@ -37,6 +37,18 @@ export const withoutControlCharacters = (kind: 'line' | 'text') =>
   );
 
 /**
+ * A text field as most of the API takes one: trimmed, then not empty, at most `max` characters and
+ * without hidden controls (`line` for one line: names, URLs; `text` where line breaks are welcome).
+ */
+export const trimmedText = (kind: 'line' | 'text', max: number) =>
+  z
+    .string({ error: 'must be a string' })
+    .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`), withoutControlCharacters(kind));
+
+/** An enum whose refusal lists the values it takes. */
+export const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` });
+
+/**
  * An enum whose values each mean something a client acts on (a job's status, a post's): each value is
  * explained in the description, and again as `x-enumDescriptions` (what Redoc shows beside the values).
  */

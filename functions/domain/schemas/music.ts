@@ -2,18 +2,11 @@
 import * as z from 'zod/mini';
 import { MUSIC_LIMITS } from '#domain/music';
 import { MUSIC_MOODS } from '#domain/sound';
-import { withoutControlCharacters } from './common';
+import { trimmedText } from './common';
 import { timestamp } from './envelope';
 import { uploadIdField } from './upload';
 
-const trackName = z
-  .string({ error: 'must be a string' })
-  .check(
-    z.trim(),
-    z.minLength(1, 'must not be empty'),
-    z.maxLength(MUSIC_LIMITS.nameMaxChars, `must be at most ${MUSIC_LIMITS.nameMaxChars} characters`),
-    withoutControlCharacters('line'),
-  );
+const trackName = trimmedText('line', MUSIC_LIMITS.nameMaxChars);
 
 /** The multipart form: the file as `audio`, and an optional name (else the file's name). */
 const NAME = "The track's name (at most 100 characters); the file's name when left out";

@@ -1,18 +1,11 @@
 /** Product inputs as zod schemas: validation and types come from here. */
 import * as z from 'zod/mini';
 import { DEMO_LENGTH, REFRAMES } from '#domain/demo-intake';
-import { describedEnum, withoutControlCharacters } from './common';
+import { describedEnum, trimmedText, withoutControlCharacters } from './common';
 import { createdAt, failure, link, meaning, recordId, timestamp, updatedAt, testRecord } from './envelope';
 import { linkedFileUrl, uploadIdField } from './upload';
 
-const name = z
-  .string({ error: 'must be a string' })
-  .check(
-    z.trim(),
-    z.minLength(1, 'must not be empty'),
-    z.maxLength(200, 'must be at most 200 characters'),
-    withoutControlCharacters('line'),
-  );
+const name = trimmedText('line', 200);
 const description = z
   .string({ error: 'must be a string' })
   .check(z.trim(), z.maxLength(2000, 'must be at most 2000 characters'), withoutControlCharacters('text'));

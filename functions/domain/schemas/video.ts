@@ -5,19 +5,13 @@
 import * as z from 'zod/mini';
 import { badRequest } from '#domain/errors';
 import { HOOK_DURATIONS, HOOK_POSITIONS, HOOK_SIZES, HOOK_STYLES, JOB_DEFAULTS, JOB_LIMITS, JOB_METHODS, JOB_MODES, type JobMethod } from '#domain/jobs';
-import { idField, withoutControlCharacters } from './common';
+import { idField, oneOf, trimmedText, withoutControlCharacters } from './common';
 import { checkReferenceUrl } from '#domain/reference-url';
 import { builtInTrack, isAccountTrackId, SOUND_DEFAULTS, SOUND_MODES, VOICE_LINE_MAX_CHARS, type SoundMode } from '#domain/sound';
 import { uploadIdField } from './upload';
 import { meaning } from './envelope';
 
-const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: `must be one of ${values.join(', ')}` });
-
-const text = (max: number) =>
-  z
-    .string({ error: 'must be a string' })
-    .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`), withoutControlCharacters('text'));
+const text = (max: number) => trimmedText('text', max);
 const url = z.string({ error: 'must be a string' }).check(withoutControlCharacters('line'));
 
 export const VIDEO_SOURCES = ['link', 'upload'] as const;

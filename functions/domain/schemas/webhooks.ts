@@ -3,12 +3,10 @@ import * as z from 'zod/mini';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES, type SubscribedEvent } from '#domain/webhooks';
 import { SECRET_OVERLAP_S } from '#domain/webhook-secrets';
 import { ATTEMPT_LOG_LIMIT } from '#domain/webhook-attempts';
-import { describedEnum, withoutControlCharacters } from './common';
+import { describedEnum, trimmedText, withoutControlCharacters } from './common';
 import { createdAt, timestamp, updatedAt } from './envelope';
 
-const url = z
-  .string({ error: 'must be a string' })
-  .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(2048, 'must be at most 2048 characters'), withoutControlCharacters('line'));
+const url = trimmedText('line', 2048);
 
 const SUBSCRIBABLE = [...WEBHOOK_EVENT_TYPES, ALL_EVENTS] as [SubscribedEvent, ...SubscribedEvent[]];
 const eventType = z.enum(SUBSCRIBABLE, { error: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}, or "${ALL_EVENTS}" alone for every event` }).check(

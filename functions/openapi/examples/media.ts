@@ -217,6 +217,12 @@ export const JOB_FAILED: z.output<typeof jobResponse> = {
   error: { code: 'generation_failed', message: 'The reaction could not be generated after retries; try again later' },
 };
 
+/** A take's `options`: the inputs of the job that made it, as the job shows them. */
+function takeOptionsOf(job: z.output<typeof jobResponse>): z.output<typeof takeResponse>['options'] {
+  const { prompt, avatar_id, video_source, reference_url, hook_text, hook_position, hook_size, hook_style, hook_duration, sound, music_id, voice_line } = job;
+  return { prompt, avatar_id, video_source, reference_url, hook_text, hook_position, hook_size, hook_style, hook_duration, sound, music_id, voice_line };
+}
+
 const TAKE: z.output<typeof takeResponse> = {
   take: 1,
   current: true,
@@ -224,20 +230,7 @@ const TAKE: z.output<typeof takeResponse> = {
   preview_url_expires_at: LINKS_EXPIRE_AT,
   preview_still_url: JOB_PREVIEW_READY.preview_still_url,
   duration_s: 17.4,
-  options: {
-    prompt: JOB_QUEUED.prompt,
-    avatar_id: IDS.avatar,
-    video_source: null,
-    reference_url: null,
-    hook_text: JOB_QUEUED.hook_text,
-    hook_position: 'top',
-    hook_size: 'medium',
-    hook_style: 'outline',
-    hook_duration: 'reaction',
-    sound: 'auto',
-    music_id: null,
-    voice_line: null,
-  },
+  options: takeOptionsOf(JOB_QUEUED),
   created_at: UPDATED_AT,
 };
 

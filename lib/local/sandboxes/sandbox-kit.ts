@@ -139,6 +139,20 @@ export function stateFile<T>(path: string): StateFile<T> {
   };
 }
 
+/** A sandbox's state as far as its state file goes: the file, if any, and whether it is behind. */
+export interface FileBackedState<T> {
+  /** Set by whatever changes what the file keeps; `saveWhenDirty` writes the file and clears it. */
+  dirty: boolean;
+  readonly store: StateFile<T> | undefined;
+}
+
+/** Writes the state file when something changed since the last write; `snapshot` is what it keeps. */
+export function saveWhenDirty<T>(state: FileBackedState<T>, snapshot: () => T): void {
+  if (!state.store || !state.dirty) return;
+  state.dirty = false;
+  state.store.save(snapshot());
+}
+
 // ---------------------------------------------------------------------------------------- server
 
 interface RecordedRequest {

@@ -17,7 +17,7 @@ import {
   type ProviderASandbox,
   type ProviderBSandbox,
 } from '#local/sandboxes/index';
-import { engagement } from '#local/sandboxes/sandbox-kit';
+import { engagement, saveWhenDirty, stateFile } from '#local/sandboxes/sandbox-kit';
 import { startTestStack } from '#test-support/local-stack';
 
 interface Answer {
@@ -925,5 +925,35 @@ describe("engagement (the sandboxes' analytics)", () => {
       expect(later[field as keyof typeof later]).toBeGreaterThanOrEqual(value);
     }
     expect(later.views).toBeGreaterThan(engagement('p1:tiktok', published, at).views);
+  });
+});
+
+describe("saveWhenDirty (the sandboxes' state files)", () => {
+  test('writes the snapshot only when something changed since the last write, and clears the flag', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-state-'));
+    try {
+      const store = stateFile<{ posts: string[] }>(join(dir, 'state.json'));
+      const state = { dirty: false, store };
+      saveWhenDirty(state, () => ({ posts: ['never written'] }));
+      expect(store.load()).toBeUndefined();
+
+      state.dirty = true;
+      saveWhenDirty(state, () => ({ posts: ['p1'] }));
+      expect(store.load()).toEqual({ posts: ['p1'] });
+      expect(state.dirty).toBe(false);
+
+      saveWhenDirty(state, () => ({ posts: ['p2'] }));
+      expect(store.load()).toEqual({ posts: ['p1'] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('without a state file, nothing is written and the flag stays as it is', () => {
+    const state = { dirty: true, store: undefined };
+    let snapshots = 0;
+    saveWhenDirty(state, () => ++snapshots);
+    expect(snapshots).toBe(0);
+    expect(state.dirty).toBe(true);
   });
 });

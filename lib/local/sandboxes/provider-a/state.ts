@@ -3,10 +3,10 @@
  * profiles and posts (kept in the optional state file), the injected platform failures, the clock,
  * the settings of this start, and the dirty flag that says the state file is behind.
  */
-import { createSandboxClock, stateFile, type SandboxClock, type StateFile } from '../sandbox-kit';
+import { createSandboxClock, saveWhenDirty, stateFile, type FileBackedState, type SandboxClock } from '../sandbox-kit';
 import { PROVIDER_A_DEFAULT_PLATFORMS, type PersistedState, type ProviderASandboxOptions, type StoredPost, type StoredProfile } from './contract';
 
-export interface ProviderAState {
+export interface ProviderAState extends FileBackedState<PersistedState> {
   readonly clock: SandboxClock;
   /** How long a copy on a network that publishes asynchronously stays `id: "pending"`. */
   readonly publishDelayMs: number;
@@ -17,9 +17,6 @@ export interface ProviderAState {
   readonly posts: Map<string, StoredPost>;
   /** Platforms failed by `control.failPlatform`, with what they answer. */
   readonly failing: Map<string, { code: number; message: string }>;
-  /** Set by whatever changes profiles or posts; `persist` writes the file and clears it. */
-  dirty: boolean;
-  readonly store: StateFile<PersistedState> | undefined;
 }
 
 export function createProviderAState(options: ProviderASandboxOptions): ProviderAState {
@@ -45,7 +42,5 @@ export function createProviderAState(options: ProviderASandboxOptions): Provider
 
 /** Writes the state file when something changed since the last write. */
 export function persist(s: ProviderAState): void {
-  if (!s.store || !s.dirty) return;
-  s.dirty = false;
-  s.store.save({ version: 1, profiles: [...s.profiles.values()], posts: [...s.posts.values()] });
+  saveWhenDirty(s, () => ({ version: 1, profiles: [...s.profiles.values()], posts: [...s.posts.values()] }));
 }

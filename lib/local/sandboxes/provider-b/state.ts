@@ -3,10 +3,10 @@
  * (with their accounts), posts and results (kept in the optional state file), the injected platform
  * failures, the clock, the settings of this start, and the dirty flag that says the file is behind.
  */
-import { createSandboxClock, stateFile, type SandboxClock, type StateFile } from '../sandbox-kit';
+import { createSandboxClock, saveWhenDirty, stateFile, type FileBackedState, type SandboxClock } from '../sandbox-kit';
 import { PROVIDER_B_DEFAULT_ACCOUNTS, type PersistedState, type ProviderBSandboxOptions, type StoredKey, type StoredPost, type StoredResult } from './contract';
 
-export interface ProviderBState {
+export interface ProviderBState extends FileBackedState<PersistedState> {
   readonly clock: SandboxClock;
   /** How long a post stays `processing`. */
   readonly publishDelayMs: number;
@@ -17,11 +17,8 @@ export interface ProviderBState {
   readonly results: Map<string, StoredResult>;
   /** Platforms failed by `control.failPlatform`, with the error their results carry. */
   readonly failing: Map<string, string>;
-  /** Set by whatever changes keys, posts or results; `persist` writes the file and clears it. */
-  dirty: boolean;
   /** The server's origin, for the `next` links of list answers (set once the server listens). */
   origin: string;
-  readonly store: StateFile<PersistedState> | undefined;
 }
 
 export function createProviderBState(options: ProviderBSandboxOptions): ProviderBState {
@@ -50,7 +47,5 @@ export function createProviderBState(options: ProviderBSandboxOptions): Provider
 
 /** Writes the state file when something changed since the last write. */
 export function persist(s: ProviderBState): void {
-  if (!s.store || !s.dirty) return;
-  s.dirty = false;
-  s.store.save({ version: 1, keys: [...s.keys.values()], posts: [...s.posts.values()], results: [...s.results.values()] });
+  saveWhenDirty(s, () => ({ version: 1, keys: [...s.keys.values()], posts: [...s.posts.values()], results: [...s.results.values()] }));
 }

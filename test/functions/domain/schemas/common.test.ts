@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { createProductInput, updateProductInput } from '#domain/schemas/product';
 import { avatarPrompt } from '#domain/schemas/avatar';
+import { oneOf, trimmedText } from '#domain/schemas/common';
 import { approveVideoInput, createVideoInput, regenerateVideoInput } from '#domain/schemas/video';
 import { createPostInput } from '#domain/social-post';
 import { parseInput } from '#http/validate';
@@ -60,5 +61,32 @@ describe('text fields refuse hidden control characters with a 400 naming the fie
     test('ordinary text, emoji and right-to-left letters are fine', () => {
       for (const text of ['ok', '😱🔥', 'שלום', 'مرحبا', 'e\u0301', '\u200d']) expect(() => parseInput(schema, input(text))).not.toThrow();
     });
+  });
+});
+
+describe('trimmedText: the common text field', () => {
+  const field = z.strictObject({ name: trimmedText('line', 5) });
+
+  test('is trimmed, then taken up to its length', () => {
+    expect(parseInput(field, { name: '  abcde  ' })).toEqual({ name: 'abcde' });
+  });
+
+  test('refuses empty (after trimming), too long, and not a string, each with its reason', () => {
+    expect(() => parseInput(field, { name: '   ' })).toThrow(/name: must not be empty/);
+    expect(() => parseInput(field, { name: 'abcdef' })).toThrow(/name: must be at most 5 characters/);
+    expect(() => parseInput(field, { name: 5 })).toThrow(/name: must be a string/);
+  });
+
+  test('`line` refuses line breaks, `text` takes them', () => {
+    expect(() => parseInput(field, { name: 'a\nb' })).toThrow(/must not contain line breaks/);
+    expect(parseInput(z.strictObject({ body: trimmedText('text', 5) }), { body: 'a\nb' })).toEqual({ body: 'a\nb' });
+  });
+});
+
+describe('oneOf: an enum whose refusal lists its values', () => {
+  test('takes a listed value and refuses another, naming what it takes', () => {
+    const field = z.strictObject({ size: oneOf(['small', 'large']) });
+    expect(parseInput(field, { size: 'large' })).toEqual({ size: 'large' });
+    expect(() => parseInput(field, { size: 'huge' })).toThrow(/size: must be one of small, large/);
   });
 });
