@@ -3,20 +3,13 @@ import type { Avatar } from '#domain/avatar';
 import type { WebhookEvent } from '#domain/webhooks';
 import { AppError } from '#domain/errors';
 import { CHANGE_PLAN_HINT } from '#domain/plans';
+import type { CappedCollection } from './counted-collection';
 
 export type AvatarOutcome = Pick<Avatar, 'status' | 'image_key' | 'width' | 'height' | 'engine' | 'seed' | 'error'> & { rig?: unknown };
 
-export interface AvatarStore {
+/** A create past the cap is refused with `avatarsFull(cap)`. */
+export interface AvatarStore extends CappedCollection<Avatar> {
   newAvatarId(): Promise<number>;
-  /** Refuses with `avatarsFull(cap)` when the account already has `cap`, however many creates race. */
-  create(avatar: Avatar, cap: number): Promise<void>;
-  /** The avatars counted against the cap. */
-  count(accountId: number): Promise<number>;
-  get(accountId: number, avatarId: number): Promise<Avatar | undefined>;
-  /** The whole set, newest first. */
-  list(accountId: number): Promise<Avatar[]>;
-  /** The deleted record (its objects are the caller's to remove), or undefined when there was none. */
-  delete(accountId: number, avatarId: number): Promise<Avatar | undefined>;
   /**
    * Records a finished (or failed) generation only while the avatar exists and is processing: a
    * deleted avatar is not resurrected, a late duplicate does not overwrite (undefined then). A

@@ -1,17 +1,11 @@
 /** An account's own music tracks, listed whole and capped (MUSIC_LIMITS.perAccountCap). */
 import type { MusicTrack } from '#domain/music';
 import { conflict, type AppError } from '#domain/errors';
+import type { CappedCollection } from './counted-collection';
 
-export interface MusicStore {
+/** A create past the cap is refused with `musicFull(cap)`. */
+export interface MusicStore extends CappedCollection<MusicTrack> {
   newTrackId(): Promise<number>;
-  /** Refuses with `musicFull(cap)` when the account already has `cap`, however many creates race. */
-  create(track: MusicTrack, cap: number): Promise<void>;
-  count(accountId: number): Promise<number>;
-  get(accountId: number, trackId: number): Promise<MusicTrack | undefined>;
-  /** The whole set, newest first. */
-  list(accountId: number): Promise<MusicTrack[]>;
-  /** The deleted record (its file is the caller's to remove), or undefined when there was none. */
-  delete(accountId: number, trackId: number): Promise<MusicTrack | undefined>;
 }
 
 export function musicFull(cap: number): AppError {

@@ -4,20 +4,15 @@
  */
 import type { Post, PostResult, PostStatus } from '#domain/social-post';
 import type { WebhookEvent } from '#domain/webhooks';
+import type { CountedPage, PagedCollection } from './counted-collection';
 
-export interface PostPage {
-  items: Post[];
-  total: number;
-}
+export type PostPage = CountedPage<Post>;
 
-export interface PostStore {
+export interface PostStore extends PagedCollection<Post> {
   /** Posts are numbered before the provider is called: the id is the provider's external id. */
   newPostId(): Promise<number>;
   /** Writes a new post and counts it in the account's posts. */
   create(post: Post): Promise<void>;
-  get(accountId: number, postId: number): Promise<Post | undefined>;
-  /** One page, newest first, with the account's post count. */
-  list(accountId: number, page: number, perPage: number): Promise<PostPage>;
   /**
    * Stores what the provider now says, unless the post is gone or was deleted meanwhile (a refresh
    * that read the provider before a delete went through must not bring it back): then undefined.

@@ -1,18 +1,13 @@
 /** Products, counted per account so that lists page by blocks (functions/adapters/dynamodb/collection-counter.ts). */
 import type { DemoVideo, Product } from '#domain/product';
 import type { WebhookEvent } from '#domain/webhooks';
+import type { CountedPage, PagedCollection } from './counted-collection';
 
-export interface ProductPage {
-  items: Product[];
-  total: number;
-}
+export type ProductPage = CountedPage<Product>;
 
-export interface ProductStore {
+export interface ProductStore extends PagedCollection<Product> {
   newProductId(): Promise<number>;
   create(product: Product): Promise<void>;
-  get(accountId: number, productId: number): Promise<Product | undefined>;
-  /** One page, newest first, with the account's product count. */
-  list(accountId: number, page: number, perPage: number): Promise<ProductPage>;
   /** The updated record, or undefined when there is none. */
   update(accountId: number, productId: number, changes: { name?: string; description?: string | null }, now: Date): Promise<Product | undefined>;
   /** The deleted record (its objects are the caller's to remove), or undefined when there was none. */

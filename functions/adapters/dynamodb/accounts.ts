@@ -3,7 +3,7 @@
  * conditioned on `plan_version` (PlanWrite), so concurrent changes cannot interleave; a provider
  * event's marker is put in the same transaction, so a redelivered event writes nothing.
  */
-import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Account } from '#domain/account';
 import type { PlanName } from '#domain/plans';
 import type { AccountStore, PlanRecord, PlanWrite, PlanWriteResult, SubscriptionLink } from '#ports/account-store';
@@ -12,6 +12,7 @@ import { keys } from './keys';
 import { allocateId } from './ids';
 import { transact, type TransactItem } from './transactions';
 import { unlessRefused } from './conditions';
+import { putNewItem } from './puts';
 
 /** Provider events are redelivered for about three days (Stripe); their markers are kept a month. */
 const EVENT_MARKER_KEEP_S = 30 * 24 * 3600;
@@ -42,13 +43,7 @@ export class DynamoAccountStore implements AccountStore {
 
   async create(name: string, plan: PlanName, now = new Date()): Promise<Account> {
     const account: Account = { id: await allocateId(this.table, 'account'), name, plan, pending_plan: null, plan_changes_at: null, created_at: now.toISOString() };
-    await this.table.client.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: { ...keys.account(account.id), type: 'account', ...account },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await putNewItem(this.table, { ...keys.account(account.id), type: 'account', ...account });
     return account;
   }
 

@@ -2,12 +2,12 @@
  * The analytics cache on DynamoDB: per (account, provider) the last successful sync
  * (`ANALYTICS#<provider>` in the account's partition).
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { CachedAnalytics } from '#domain/analytics';
 import type { ProviderName } from '#domain/social';
 import type { AnalyticsCache } from '#ports/analytics-cache';
 import { keys } from './keys';
 import { queryAll } from './pagination';
+import { putItem } from './puts';
 import type { DynamoTable } from './table';
 
 const ANALYTICS_PREFIX = 'ANALYTICS#';
@@ -17,12 +17,7 @@ export class DynamoAnalyticsCache implements AnalyticsCache {
   constructor(private readonly table: DynamoTable) {}
 
   async put(accountId: number, entry: CachedAnalytics): Promise<void> {
-    await this.table.client.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: { ...analyticsKey(accountId, entry.provider), type: 'analytics', account_id: accountId, ...entry },
-      }),
-    );
+    await putItem(this.table, { ...analyticsKey(accountId, entry.provider), type: 'analytics', account_id: accountId, ...entry });
   }
 
   async list(accountId: number): Promise<CachedAnalytics[]> {

@@ -5,46 +5,21 @@ import { updateWithEvent } from './webhook-outbox';
 import type { WebhookEvent } from '#domain/webhooks';
 import { keys } from './keys';
 import { allocateId } from './ids';
-import { CountedItems } from './counted-items';
+import { CappedItems } from './counted-items';
 import { processingBefore, processingIndex } from './processing-index';
 
 /** An avatar created to be generated is in the processing index until it settles. */
 const processingIndexOf = (avatar: Avatar) =>
   avatar.status === 'processing' ? processingIndex(keys.processingAvatarsIndex, avatar.created_at, avatar.account_id, avatar.id) : {};
 
-export class DynamoAvatarStore implements AvatarStore {
-  private readonly avatars: CountedItems<Avatar>;
-
-  constructor(private readonly table: DynamoTable) {
-    this.avatars = new CountedItems(table, { collection: 'avatars', type: 'avatar', fromItem: toAvatar });
+/** Avatars are listed whole, so the plan caps them (CappedItems). */
+export class DynamoAvatarStore extends CappedItems<Avatar> implements AvatarStore {
+  constructor(table: DynamoTable) {
+    super(table, { collection: 'avatars', type: 'avatar', fromItem: toAvatar, indexOf: processingIndexOf }, avatarsFull);
   }
 
   newAvatarId(): Promise<number> {
     return allocateId(this.table, 'avatar');
-  }
-
-  /**
-   * Avatars are listed whole, so the plan caps them: the counter that admits a new one moves in the
-   * same transaction as it, so concurrent creates never pass the cap.
-   */
-  create(avatar: Avatar, cap: number): Promise<void> {
-    return this.avatars.create(avatar, { index: processingIndexOf(avatar), cap: { limit: cap, refusal: () => avatarsFull(cap) } });
-  }
-
-  count(accountId: number): Promise<number> {
-    return this.avatars.count(accountId);
-  }
-
-  get(accountId: number, avatarId: number): Promise<Avatar | undefined> {
-    return this.avatars.get(accountId, avatarId);
-  }
-
-  list(accountId: number): Promise<Avatar[]> {
-    return this.avatars.all(accountId);
-  }
-
-  delete(accountId: number, avatarId: number): Promise<Avatar | undefined> {
-    return this.avatars.delete(accountId, avatarId);
   }
 
   async settle(accountId: number, avatarId: number, outcome: AvatarOutcome, now: Date, event?: WebhookEvent): Promise<Avatar | undefined> {
@@ -74,7 +49,6 @@ export class DynamoAvatarStore implements AvatarStore {
     );
     return item ? toAvatar(item) : undefined;
   }
-
 
   async processingBefore(cutoff: Date): Promise<{ accountId: number; avatarId: number }[]> {
     return (await processingBefore(this.table, keys.processingAvatarsIndex, cutoff)).map(({ accountId, id }) => ({ accountId, avatarId: id }));

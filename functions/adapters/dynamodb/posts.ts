@@ -3,18 +3,16 @@
  * found and the list is a reverse Query, newest first; counted with their collection for meta.total.
  */
 import type { Post, PostResult, PostStatus } from '#domain/social-post';
-import type { PostPage, PostStore } from '#ports/post-store';
+import type { PostStore } from '#ports/post-store';
 import { allocateId } from './ids';
-import { CountedItems } from './counted-items';
+import { PagedItems } from './counted-items';
 import type { DynamoTable } from './table';
 import { updateWithEvent } from './webhook-outbox';
 import type { WebhookEvent } from '#domain/webhooks';
 
-export class DynamoPostStore implements PostStore {
-  private readonly posts: CountedItems<Post>;
-
-  constructor(private readonly table: DynamoTable) {
-    this.posts = new CountedItems(table, { collection: 'posts', type: 'post', fromItem: toPost });
+export class DynamoPostStore extends PagedItems<Post> implements PostStore {
+  constructor(table: DynamoTable) {
+    super(table, { collection: 'posts', type: 'post', fromItem: toPost });
   }
 
   newPostId(): Promise<number> {
@@ -23,15 +21,7 @@ export class DynamoPostStore implements PostStore {
 
   /** Posts are never removed (a deleted post stays listed as `deleted`), so only creates move the counter. */
   create(post: Post): Promise<void> {
-    return this.posts.create(post);
-  }
-
-  get(accountId: number, postId: number): Promise<Post | undefined> {
-    return this.posts.get(accountId, postId);
-  }
-
-  list(accountId: number, page: number, perPage: number): Promise<PostPage> {
-    return this.posts.page(accountId, page, perPage);
+    return this.createCounted(post);
   }
 
   async recordRefresh(accountId: number, postId: number, state: { status: PostStatus; results: PostResult[] }, now: Date, event?: WebhookEvent): Promise<Post | undefined> {
@@ -65,7 +55,7 @@ export class DynamoPostStore implements PostStore {
   ): Promise<Post | undefined> {
     const item = await updateWithEvent(
       this.table,
-      { TableName: this.table.name, Key: this.posts.key(accountId, postId), ExpressionAttributeNames: { '#status': 'status' }, ...update },
+      { TableName: this.table.name, Key: this.key(accountId, postId), ExpressionAttributeNames: { '#status': 'status' }, ...update },
       event,
     );
     return item ? toPost(item) : undefined;

@@ -2,24 +2,22 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DemoIntake } from '#domain/demo-intake';
 import type { DemoVideo, Product } from '#domain/product';
-import type { ProductPage, ProductStore } from '#ports/product-store';
+import type { ProductStore } from '#ports/product-store';
 import type { DynamoTable } from './table';
 import { updateWithEvent } from './webhook-outbox';
 import type { WebhookEvent } from '#domain/webhooks';
 import { keys } from './keys';
 import { allocateId } from './ids';
-import { CountedItems } from './counted-items';
+import { PagedItems } from './counted-items';
 import { processingBefore, processingIndex } from './processing-index';
 
 /** A product created with a demo to normalise is in the processing index until its demo settles. */
 const processingIndexOf = (product: Product) =>
   product.demo?.status === 'processing' ? processingIndex(keys.processingDemosIndex, product.created_at, product.account_id, product.id) : {};
 
-export class DynamoProductStore implements ProductStore {
-  private readonly products: CountedItems<Product>;
-
-  constructor(private readonly table: DynamoTable) {
-    this.products = new CountedItems(table, { collection: 'products', type: 'product', fromItem: toProduct });
+export class DynamoProductStore extends PagedItems<Product> implements ProductStore {
+  constructor(table: DynamoTable) {
+    super(table, { collection: 'products', type: 'product', fromItem: toProduct, indexOf: processingIndexOf });
   }
 
   newProductId(): Promise<number> {
@@ -27,15 +25,7 @@ export class DynamoProductStore implements ProductStore {
   }
 
   create(product: Product): Promise<void> {
-    return this.products.create(product, { index: processingIndexOf(product) });
-  }
-
-  get(accountId: number, productId: number): Promise<Product | undefined> {
-    return this.products.get(accountId, productId);
-  }
-
-  list(accountId: number, page: number, perPage: number): Promise<ProductPage> {
-    return this.products.page(accountId, page, perPage);
+    return this.createCounted(product);
   }
 
   async update(accountId: number, productId: number, changes: { name?: string; description?: string | null }, now: Date): Promise<Product | undefined> {
@@ -69,7 +59,7 @@ export class DynamoProductStore implements ProductStore {
   }
 
   delete(accountId: number, productId: number): Promise<Product | undefined> {
-    return this.products.delete(accountId, productId);
+    return this.deleteCounted(accountId, productId);
   }
 
   async settleDemo(accountId: number, productId: number, demo: DemoVideo, now: Date, event?: WebhookEvent): Promise<boolean> {

@@ -3,18 +3,17 @@
  * per job (so a job is saved once, however many requests race), and the account's library counter,
  * whose condition is the cap. Counting items instead would let two concurrent saves both see room.
  */
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SavedReaction } from '#domain/reaction';
 import { libraryFull, type ReactionStore, type SaveOutcome } from '#ports/reaction-store';
 import type { DynamoTable } from './table';
 import { keys } from './keys';
-import { cancellationCodes } from './transactions';
+import { transact, type TransactItem } from './transactions';
 import { allocateId } from './ids';
 import { queryAll } from './pagination';
 
-/** Transactions touching one counter item conflict under load; a few quick retries settle them. */
-const MAX_ATTEMPTS = 6;
-const pause = (attempt: number) => new Promise((r) => setTimeout(r, 10 * 2 ** attempt + Math.random() * 20));
+/** Saves that find the job's marker gone again (saved and deleted meanwhile) before giving up; conflicts are transact's to retry. */
+const MAX_RESAVES = 6;
 
 export class DynamoReactionStore implements ReactionStore {
   constructor(private readonly table: DynamoTable) {}
@@ -25,61 +24,52 @@ export class DynamoReactionStore implements ReactionStore {
 
   async saveFromJob(reaction: SavedReaction, cap: number): Promise<SaveOutcome> {
     const accountId = reaction.account_id;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.table.client.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: this.table.name,
-                  Item: { ...keys.reaction(accountId, reaction.id), type: 'reaction', ...reaction },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-              {
-                Put: {
-                  TableName: this.table.name,
-                  Item: {
-                    ...keys.reactionOfJob(accountId, reaction.job_id),
-                    type: 'reaction_of_job',
-                    job_id: reaction.job_id,
-                    reaction_id: reaction.id,
-                  },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-              {
-                Update: {
-                  TableName: this.table.name,
-                  Key: keys.libraryCounter(accountId),
-                  UpdateExpression: 'ADD #count :one SET #type = :type',
-                  ConditionExpression: 'attribute_not_exists(#count) OR #count < :cap',
-                  ExpressionAttributeNames: { '#count': 'count', '#type': 'type' },
-                  ExpressionAttributeValues: { ':one': 1, ':cap': cap, ':type': 'library_counter' },
-                },
-              },
-            ],
-          }),
-        );
-        return { created: true };
-      } catch (error) {
-        const reasons = cancellationCodes(error);
-        if (!reasons) throw error;
-        // The job's marker wins over the cap: a repeat save of a saved job is answered, never refused.
-        if (reasons[1] === 'ConditionalCheckFailed') {
-          const existingId = await this.idForJob(accountId, reaction.job_id);
-          // Our own earlier attempt may have landed before its answer was lost.
-          if (existingId === reaction.id) return { created: true };
-          if (existingId !== undefined) return { created: false, existingId };
-          // Deleted between our write and this read: the job is free again, so try once more.
-        } else if (reasons[2] === 'ConditionalCheckFailed') {
-          throw libraryFull(cap);
-        } else if (!reasons.includes('TransactionConflict')) {
-          throw error;
-        }
-        if (attempt + 1 >= MAX_ATTEMPTS) throw error;
-        await pause(attempt);
+    const items: TransactItem[] = [
+      {
+        Put: {
+          TableName: this.table.name,
+          Item: { ...keys.reaction(accountId, reaction.id), type: 'reaction', ...reaction },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: this.table.name,
+          Item: {
+            ...keys.reactionOfJob(accountId, reaction.job_id),
+            type: 'reaction_of_job',
+            job_id: reaction.job_id,
+            reaction_id: reaction.id,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.libraryCounter(accountId),
+          UpdateExpression: 'ADD #count :one SET #type = :type',
+          ConditionExpression: 'attribute_not_exists(#count) OR #count < :cap',
+          ExpressionAttributeNames: { '#count': 'count', '#type': 'type' },
+          ExpressionAttributeValues: { ':one': 1, ':cap': cap, ':type': 'library_counter' },
+        },
+      },
+    ];
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await transact(items, this.table.client);
+      if (outcome.written) return { created: true };
+      // The job's marker wins over the cap: a repeat save of a saved job is answered, never refused.
+      if (outcome.failed.includes(1)) {
+        const existingId = await this.idForJob(accountId, reaction.job_id);
+        // Our own earlier attempt may have landed before its answer was lost.
+        if (existingId === reaction.id) return { created: true };
+        if (existingId !== undefined) return { created: false, existingId };
+        // Deleted between our write and this read: the job is free again, so try once more.
+        if (attempt >= MAX_RESAVES) throw new Error(`job ${reaction.job_id} of account ${accountId} kept being saved and deleted; reaction ${reaction.id} not saved`);
+      } else if (outcome.failed.includes(2)) {
+        throw libraryFull(cap);
+      } else {
+        throw new Error(`reaction ${reaction.id} of account ${accountId} already exists`);
       }
     }
   }
@@ -109,46 +99,38 @@ export class DynamoReactionStore implements ReactionStore {
   async delete(accountId: number, reactionId: number): Promise<SavedReaction | undefined> {
     const reaction = await this.get(accountId, reactionId);
     if (!reaction) return undefined;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.table.client.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Delete: {
-                  TableName: this.table.name,
-                  Key: keys.reaction(accountId, reactionId),
-                  ConditionExpression: 'attribute_exists(pk)',
-                },
-              },
-              {
-                Delete: {
-                  TableName: this.table.name,
-                  Key: keys.reactionOfJob(accountId, reaction.job_id),
-                  ConditionExpression: 'attribute_not_exists(pk) OR reaction_id = :id',
-                  ExpressionAttributeValues: { ':id': reactionId },
-                },
-              },
-              {
-                Update: {
-                  TableName: this.table.name,
-                  Key: keys.libraryCounter(accountId),
-                  UpdateExpression: 'ADD #count :minus',
-                  ExpressionAttributeNames: { '#count': 'count' },
-                  ExpressionAttributeValues: { ':minus': -1 },
-                },
-              },
-            ],
-          }),
-        );
-        return reaction;
-      } catch (error) {
-        const reasons = cancellationCodes(error);
-        if (reasons?.[0] === 'ConditionalCheckFailed') return undefined;
-        if (!reasons?.includes('TransactionConflict') || attempt + 1 >= MAX_ATTEMPTS) throw error;
-        await pause(attempt);
-      }
-    }
+    const outcome = await transact(
+      [
+        {
+          Delete: {
+            TableName: this.table.name,
+            Key: keys.reaction(accountId, reactionId),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+        {
+          Delete: {
+            TableName: this.table.name,
+            Key: keys.reactionOfJob(accountId, reaction.job_id),
+            ConditionExpression: 'attribute_not_exists(pk) OR reaction_id = :id',
+            ExpressionAttributeValues: { ':id': reactionId },
+          },
+        },
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.libraryCounter(accountId),
+            UpdateExpression: 'ADD #count :minus',
+            ExpressionAttributeNames: { '#count': 'count' },
+            ExpressionAttributeValues: { ':minus': -1 },
+          },
+        },
+      ],
+      this.table.client,
+    );
+    if (outcome.written) return reaction;
+    if (outcome.failed.includes(0)) return undefined;
+    throw new Error(`the job marker of reaction ${reactionId} of account ${accountId} names another reaction`);
   }
 }
 

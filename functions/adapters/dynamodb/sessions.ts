@@ -3,12 +3,13 @@
  * epoch seconds) is the session's end, so sessions nobody uses again vanish; the record's own end is
  * checked on every read, since TTL deletion may lag by hours.
  */
-import { DeleteCommand, GetCommand, paginateQuery, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SessionRecord } from '#domain/session';
 import type { SessionStore } from '#ports/session-store';
 import type { DynamoTable } from './table';
 import { GSI1, keys } from './keys';
 import { unlessRefused } from './conditions';
+import { putNewItem } from './puts';
 
 const ttlOf = (iso: string) => Math.ceil(Date.parse(iso) / 1000);
 
@@ -16,21 +17,15 @@ export class DynamoSessionStore implements SessionStore {
   constructor(private readonly table: DynamoTable) {}
 
   async create(hash: string, record: SessionRecord): Promise<void> {
-    await this.table.client.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: {
-          ...keys.session(hash),
-          gsi1pk: keys.sessionsOfUserIndex(record.user_id),
-          gsi1sk: record.created_at,
-          type: 'session',
-          token_hash: hash,
-          ...record,
-          expires_at: ttlOf(record.expires_at),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await putNewItem(this.table, {
+      ...keys.session(hash),
+      gsi1pk: keys.sessionsOfUserIndex(record.user_id),
+      gsi1sk: record.created_at,
+      type: 'session',
+      token_hash: hash,
+      ...record,
+      expires_at: ttlOf(record.expires_at),
+    });
   }
 
   async findByHash(hash: string): Promise<SessionRecord | undefined> {

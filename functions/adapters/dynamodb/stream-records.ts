@@ -23,19 +23,31 @@ export interface StreamedJob {
   job: { accountId: number; jobId: number };
 }
 
-/** The inserted jobs an event's records name, in order; anything else is left out. */
-export function insertedJobsOf(event: unknown): StreamedJob[] {
+/** One well-shaped record of a stream event: what happened, to which key, under which sequence number. */
+interface StreamedKey {
+  eventName: string;
+  sequenceNumber: string;
+  key: { pk: string; sk: string };
+}
+
+/** The records of a stream event shaped as DynamoDB Streams sends them, in order; anything else is left out. */
+function streamedKeysOf(event: unknown): StreamedKey[] {
   const records = z.object({ Records: z.array(z.unknown()) }).safeParse(event);
   if (!records.success) return [];
-  const jobs: StreamedJob[] = [];
-  for (const raw of records.data.Records) {
+  return records.data.Records.flatMap((raw) => {
     const record = streamRecord.safeParse(raw);
-    if (!record.success || record.data.eventName !== 'INSERT') continue;
+    if (!record.success) return [];
     const { SequenceNumber, Keys } = record.data.dynamodb;
-    const job = keys.jobOfKey({ pk: Keys.pk.S, sk: Keys.sk.S });
-    if (job) jobs.push({ sequenceNumber: SequenceNumber, job });
-  }
-  return jobs;
+    return [{ eventName: record.data.eventName, sequenceNumber: SequenceNumber, key: { pk: Keys.pk.S, sk: Keys.sk.S } }];
+  });
+}
+
+/** The inserted jobs an event's records name, in order; anything else is left out. */
+export function insertedJobsOf(event: unknown): StreamedJob[] {
+  return streamedKeysOf(event).flatMap(({ eventName, sequenceNumber, key }) => {
+    const job = eventName === 'INSERT' ? keys.jobOfKey(key) : undefined;
+    return job ? [{ sequenceNumber, job }] : [];
+  });
 }
 
 const FOLLOWED_RECORDS: Record<string, UpdateResource> = { JOB: 'job', PRODUCT: 'product', AVATAR: 'avatar' };
@@ -51,17 +63,10 @@ function followedRecordOfKey(key: { pk: string; sk: string }): ChangedRecord | u
 
 /** The jobs, products and avatars an event's records wrote (inserted or changed), in order; anything else is left out. */
 export function changedRecordsOf(event: unknown): ChangedRecord[] {
-  const records = z.object({ Records: z.array(z.unknown()) }).safeParse(event);
-  if (!records.success) return [];
-  const changed: ChangedRecord[] = [];
-  for (const raw of records.data.Records) {
-    const record = streamRecord.safeParse(raw);
-    if (!record.success || record.data.eventName === 'REMOVE') continue;
-    const { Keys } = record.data.dynamodb;
-    const found = followedRecordOfKey({ pk: Keys.pk.S, sk: Keys.sk.S });
-    if (found) changed.push(found);
-  }
-  return changed;
+  return streamedKeysOf(event).flatMap(({ eventName, key }) => {
+    const found = eventName === 'REMOVE' ? undefined : followedRecordOfKey(key);
+    return found ? [found] : [];
+  });
 }
 
 type KeyValue = string | { S?: string } | undefined;

@@ -5,13 +5,14 @@
  * is an item in its record's account partition, so a record's subscribers are one Query. Every item
  * carries the TTL (`expires_at`): a socket outlives API Gateway's 2-hour limit by a margin only.
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { LIVE_UPDATE_LIMITS, topicKey, type UpdateTopic } from '#domain/live-updates';
 import type { UpdateSocket, UpdateSocketStore } from '#ports/update-sockets';
 import type { DynamoTable } from './table';
 import { keys } from './keys';
 import { prefixQuery, queryItems } from './pagination';
 import { unlessRefused } from './conditions';
+import { putItem, putNewItem } from './puts';
 
 /** A socket's records stay this long past its opening: API Gateway's limit and a margin for a late $disconnect. */
 const SOCKET_KEPT_S = LIVE_UPDATE_LIMITS.socketMaxS + 15 * 60;
@@ -23,7 +24,7 @@ export class DynamoUpdateSocketStore implements UpdateSocketStore {
 
   async saveTicket(hash: string, ticket: { scopeId: number; expiresAt: Date }): Promise<void> {
     const Item = { ...keys.updateTicket(hash), type: 'update_ticket', scope_id: ticket.scopeId, expires_at: epochS(ticket.expiresAt) };
-    await this.table.client.send(new PutCommand({ TableName: this.table.name, Item, ConditionExpression: 'attribute_not_exists(pk)' }));
+    await putNewItem(this.table, Item);
   }
 
   async takeTicket(hash: string, at: Date): Promise<number | undefined> {
@@ -38,7 +39,7 @@ export class DynamoUpdateSocketStore implements UpdateSocketStore {
 
   async open(socket: UpdateSocket): Promise<void> {
     const Item = { ...keys.updateSocket(socket.connectionId), type: 'update_socket', scope_id: socket.scopeId, opened_at: socket.openedAt, expires_at: socketTtl(socket) };
-    await this.table.client.send(new PutCommand({ TableName: this.table.name, Item }));
+    await putItem(this.table, Item);
   }
 
   async find(connectionId: string): Promise<UpdateSocket | undefined> {
@@ -63,7 +64,7 @@ export class DynamoUpdateSocketStore implements UpdateSocketStore {
     );
     if (!subscribed) return 'full';
     const Item = { ...keys.updateSubscription(socket.scopeId, key, socket.connectionId), type: 'update_subscription', connection_id: socket.connectionId, expires_at: socketTtl(socket) };
-    await this.table.client.send(new PutCommand({ TableName: this.table.name, Item }));
+    await putItem(this.table, Item);
     return 'subscribed';
   }
 

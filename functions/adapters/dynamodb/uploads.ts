@@ -5,24 +5,19 @@
  * The form's expiry is kept as `valid_until`; the table's TTL attribute (`expires_at`, epoch seconds)
  * removes the record a week later, so a used id still answers 409 for a while and records do not pile up.
  */
-import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Upload, UploadPurpose } from '#domain/upload-record';
 import type { UploadStore } from '#ports/upload-store';
 import type { DynamoTable } from './table';
 import { keys } from './keys';
 import { unlessRefused } from './conditions';
+import { putNewItem } from './puts';
 
 export class DynamoUploadStore implements UploadStore {
   constructor(private readonly table: DynamoTable) {}
 
   async create(upload: Upload): Promise<void> {
-    await this.table.client.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: { ...keys.upload(upload.account_id, upload.id), type: 'upload', ...upload, valid_until: upload.expires_at, expires_at: ttlOf(upload.expires_at) },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await putNewItem(this.table, { ...keys.upload(upload.account_id, upload.id), type: 'upload', ...upload, valid_until: upload.expires_at, expires_at: ttlOf(upload.expires_at) });
   }
 
   async get(accountId: number, uploadId: string): Promise<Upload | undefined> {

@@ -8,7 +8,7 @@
  * TTL removes it after the reset's end.
  */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Account } from '#domain/account';
 import type { PasswordReset } from '#domain/password-reset';
 import type { User, UserCredentials } from '#domain/user';
@@ -16,6 +16,7 @@ import type { SignUpRecord, UserStore } from '#ports/user-store';
 import type { DynamoTable } from './table';
 import { keys } from './keys';
 import { allocateId } from './ids';
+import { putItem } from './puts';
 
 const CLAIM_INDEX = 2;
 
@@ -81,12 +82,7 @@ export class DynamoUserStore implements UserStore {
   async savePasswordReset(reset: PasswordReset): Promise<void> {
     const { token_hash, account_id, user_id, created_at, expires_at } = reset;
     // The way from the token first: a reset on the user that no token leads to would be a link that never works.
-    await this.table.client.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: { ...keys.passwordReset(token_hash), type: 'password_reset', account_id, user_id, expires_at: ttlOf(expires_at) },
-      }),
-    );
+    await putItem(this.table, { ...keys.passwordReset(token_hash), type: 'password_reset', account_id, user_id, expires_at: ttlOf(expires_at) });
     await this.table.client.send(
       new UpdateCommand({
         TableName: this.table.name,

@@ -1,32 +1,22 @@
 /** Finished videos on DynamoDB, counted with their collection (collection-counter.ts) for meta.total. */
 import type { Video } from '#domain/video';
-import type { VideoLibrary, VideoPage } from '#ports/video-library';
+import type { VideoLibrary } from '#ports/video-library';
 import { allocateShardedId } from './ids';
 import type { DynamoTable } from './table';
-import { CountedItems } from './counted-items';
+import { PagedItems } from './counted-items';
 import type { TransactItem } from './transactions';
 
-export class DynamoVideoLibrary implements VideoLibrary {
-  private readonly videos: CountedItems<Video>;
-
-  constructor(private readonly table: DynamoTable) {
-    this.videos = new CountedItems(table, { collection: 'videos', type: 'video', fromItem: toVideo });
+export class DynamoVideoLibrary extends PagedItems<Video> implements VideoLibrary {
+  constructor(table: DynamoTable) {
+    super(table, { collection: 'videos', type: 'video', fromItem: toVideo });
   }
 
   newVideoId(accountId: number): Promise<number> {
     return allocateShardedId(this.table, 'video', accountId);
   }
 
-  get(accountId: number, videoId: number): Promise<Video | undefined> {
-    return this.videos.get(accountId, videoId);
-  }
-
-  list(accountId: number, page: number, perPage: number): Promise<VideoPage> {
-    return this.videos.page(accountId, page, perPage);
-  }
-
   delete(accountId: number, videoId: number): Promise<Video | undefined> {
-    return this.videos.delete(accountId, videoId);
+    return this.deleteCounted(accountId, videoId);
   }
 
   /**
@@ -34,7 +24,7 @@ export class DynamoVideoLibrary implements VideoLibrary {
    * counter. False when `withItem` refused (the job already moved), and nothing was written.
    */
   async putNewWith(video: Video, ...withItems: TransactItem[]): Promise<boolean> {
-    return (await this.videos.counters.create(this.videos.ref(video.account_id), video.id, [this.videos.put(video), ...withItems])).written;
+    return (await this.counters.create(this.ref(video.account_id), video.id, [this.put(video), ...withItems])).written;
   }
 }
 

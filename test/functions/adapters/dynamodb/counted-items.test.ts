@@ -1,12 +1,31 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { CollectionName } from '#domain/collections';
 import { CountedItems } from '#adapters/dynamodb/counted-items';
 import { keys } from '#adapters/dynamodb/keys';
 
 // Key and item shapes only: nothing here is sent, so the client is never called.
 const table = { client: {} as DynamoDBDocumentClient, name: 'reaction-studio' };
 const record = { id: 42, account_id: 7, name: 'Demo' };
-const itemsOf = (collection: 'products' | 'videos' | 'posts' | 'avatars' | 'music', type: string) =>
-  new CountedItems(table, { collection, type, fromItem: (item) => item as typeof record });
+type Demo = typeof record;
+
+/** The keying a store keeps to itself, opened up to be read. */
+class ItemsUnderTest extends CountedItems<Demo> {
+  constructor(collection: CollectionName, type: string, indexOf?: (record: Demo) => Record<string, unknown>) {
+    super(table, { collection, type, fromItem: (item) => item as Demo, indexOf });
+  }
+
+  override key(accountId: number, id: number) {
+    return super.key(accountId, id);
+  }
+
+  override put(demo: Demo) {
+    return super.put(demo);
+  }
+
+  override ref(accountId: number) {
+    return super.ref(accountId);
+  }
+}
 
 describe('the records of a counted collection', () => {
   it.each([
@@ -15,15 +34,15 @@ describe('the records of a counted collection', () => {
     ['avatars', keys.avatar(7, 42)],
     ['music', keys.musicTrack(7, 42)],
   ] as const)('key %s where the rest of the table looks for them', (collection, key) => {
-    expect(itemsOf(collection, 'x').key(7, 42)).toEqual(key);
+    expect(new ItemsUnderTest(collection, 'x').key(7, 42)).toEqual(key);
   });
 
   it('keys posts in the account partition by their padded id', () => {
-    expect(itemsOf('posts', 'post').key(7, 42)).toEqual({ pk: 'ACCOUNT#7', sk: 'POST#000000000042' });
+    expect(new ItemsUnderTest('posts', 'post').key(7, 42)).toEqual({ pk: 'ACCOUNT#7', sk: 'POST#000000000042' });
   });
 
-  it('puts a new record only where no item is, with its type and index attributes, the record winning over both', () => {
-    const put = itemsOf('products', 'product').put(record, { gsi1pk: 'PROCESSING_DEMOS', name: 'index loses' });
+  it("puts a new record only where no item is, with its type and the kind's index attributes, the record winning over both", () => {
+    const put = new ItemsUnderTest('products', 'product', () => ({ gsi1pk: 'PROCESSING_DEMOS', name: 'index loses' })).put(record);
     expect(put).toEqual({
       Put: {
         TableName: 'reaction-studio',
@@ -33,7 +52,11 @@ describe('the records of a counted collection', () => {
     });
   });
 
+  it('puts a record of a kind without an index with its type only', () => {
+    expect(new ItemsUnderTest('music', 'music').put(record).Put?.Item).toEqual({ ...keys.musicTrack(7, 42), type: 'music', ...record });
+  });
+
   it('counts against its own collection', () => {
-    expect(itemsOf('music', 'music').ref(7)).toEqual({ accountId: 7, collection: 'music' });
+    expect(new ItemsUnderTest('music', 'music').ref(7)).toEqual({ accountId: 7, collection: 'music' });
   });
 });
