@@ -28,7 +28,8 @@ export class DynamoAnalyticsCache implements AnalyticsCache {
       synced_at: item.synced_at as string,
       totals: item.totals as CachedAnalytics['totals'],
       daily: (item.daily as CachedAnalytics['daily'] | undefined) ?? [],
-      posts: (item.posts as CachedAnalytics['posts']) ?? [],
+      // An entry stored before per-post figures were kept reads back without them, as it was written.
+      ...(item.posts === undefined ? {} : { posts: item.posts as CachedAnalytics['posts'] }),
     }));
   }
 }
