@@ -25,7 +25,8 @@ export class MemoryVideoLibrary implements VideoLibrary {
   }
 
   async list(accountId: number, page: number, perPage: number): Promise<VideoPage> {
-    const mine = [...this.videos.values()].filter((v) => v.account_id === accountId).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
+    // Newest first by id, as the table's keys order them: an id is taken when Compose begins, so a video begun later is newer even if it finished first.
+    const mine = [...this.videos.values()].filter((v) => v.account_id === accountId).sort((a, b) => b.id - a.id);
     return { items: mine.slice((page - 1) * perPage, page * perPage).map((v) => ({ ...v })), total: mine.length };
   }
 
