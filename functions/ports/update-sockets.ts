@@ -15,12 +15,16 @@ export interface UpdateSocket {
 }
 
 export interface UpdateSocketStore {
+  /** Refused (throws) when a ticket is saved under `hash` already: tickets are random, so that is a bug. */
   saveTicket(hash: string, ticket: { scopeId: number; expiresAt: Date }): Promise<void>;
-  /** The ticket's scope, removing the ticket; undefined for a ticket unknown, taken before, or past `at`. */
+  /** The ticket's scope, removing the ticket; undefined for a ticket unknown, taken before, or whose `expiresAt` is before `at`. */
   takeTicket(hash: string, at: Date): Promise<number | undefined>;
   open(socket: UpdateSocket): Promise<void>;
   find(connectionId: string): Promise<UpdateSocket | undefined>;
-  /** `full` when the socket follows `limit` records already; following a record twice is one subscription. */
+  /**
+   * `full` when the socket follows `limit` records already; following a record twice is one subscription.
+   * Also `full` for a socket closed meanwhile, which is not brought back.
+   */
   subscribe(socket: UpdateSocket, topic: UpdateTopic, limit: number): Promise<'subscribed' | 'full'>;
   unsubscribe(socket: UpdateSocket, topic: UpdateTopic): Promise<void>;
   /** Removes the socket and its subscriptions; closing an unknown socket changes nothing. */

@@ -23,7 +23,8 @@ export class DynamoUpdateSocketStore implements UpdateSocketStore {
   constructor(private readonly table: DynamoTable) {}
 
   async saveTicket(hash: string, ticket: { scopeId: number; expiresAt: Date }): Promise<void> {
-    const Item = { ...keys.updateTicket(hash), type: 'update_ticket', scope_id: ticket.scopeId, expires_at: epochS(ticket.expiresAt) };
+    // The TTL is whole seconds, rounded up; the ticket's own expiry is kept to the millisecond it was issued with.
+    const Item = { ...keys.updateTicket(hash), type: 'update_ticket', scope_id: ticket.scopeId, expires_at: epochS(ticket.expiresAt), expires_ms: ticket.expiresAt.getTime() };
     await putNewItem(this.table, Item);
   }
 
@@ -32,8 +33,11 @@ export class DynamoUpdateSocketStore implements UpdateSocketStore {
       this.table.client.send(new DeleteCommand({ TableName: this.table.name, Key: keys.updateTicket(hash), ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_OLD' })),
     );
     const item = out?.Attributes;
+    if (!item) return undefined;
     // TTL deletion lags: an expired ticket may still be there, and is refused (and now gone) all the same.
-    if (!item || (item.expires_at as number) < at.getTime() / 1000) return undefined;
+    // A ticket saved before `expires_ms` was kept has only the TTL's whole seconds.
+    const expiresMs = typeof item.expires_ms === 'number' ? item.expires_ms : (item.expires_at as number) * 1000;
+    if (expiresMs < at.getTime()) return undefined;
     return item.scope_id as number;
   }
 

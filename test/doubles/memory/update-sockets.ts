@@ -7,7 +7,9 @@ export class MemoryUpdateSocketStore implements UpdateSocketStore {
   readonly sockets = new Map<string, UpdateSocket & { topics: Set<string> }>();
 
   async saveTicket(hash: string, ticket: { scopeId: number; expiresAt: Date }) {
-    this.tickets.set(hash, ticket);
+    // The table writes a ticket only where its key is free.
+    if (this.tickets.has(hash)) throw new Error(`ticket ${hash} is already saved`);
+    this.tickets.set(hash, { ...ticket });
   }
   async takeTicket(hash: string, at: Date) {
     const ticket = this.tickets.get(hash);
@@ -22,8 +24,9 @@ export class MemoryUpdateSocketStore implements UpdateSocketStore {
     return socket && { connectionId, scopeId: socket.scopeId, openedAt: socket.openedAt };
   }
   async subscribe(socket: UpdateSocket, topic: UpdateTopic, limit: number) {
-    const topics = this.sockets.get(socket.connectionId)!.topics;
-    if (!topics.has(topicKey(topic)) && topics.size >= limit) return 'full' as const;
+    // A socket closed meanwhile is refused, as the table's condition refuses it, and not brought back.
+    const topics = this.sockets.get(socket.connectionId)?.topics;
+    if (!topics || (!topics.has(topicKey(topic)) && topics.size >= limit)) return 'full' as const;
     topics.add(topicKey(topic));
     return 'subscribed' as const;
   }

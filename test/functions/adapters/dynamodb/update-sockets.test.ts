@@ -1,5 +1,9 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '#adapters/dynamodb/keys';
 import { DynamoUpdateSocketStore } from '#adapters/dynamodb/update-sockets';
+import { LIVE_UPDATE_LIMITS, topicKey } from '#domain/live-updates';
 import { startTestTable, type TestTable } from '#test-support/dynamodb';
+import { updateSocketStoreContract } from '#test-support/update-socket-store-contract';
 
 let table: TestTable;
 let store: DynamoUpdateSocketStore;
@@ -9,31 +13,24 @@ beforeAll(async () => {
 });
 afterAll(() => table?.stop());
 
-const socket = (connectionId: string, scopeId = 9301) => ({ connectionId, scopeId, openedAt: new Date().toISOString() });
+updateSocketStoreContract(() => store, 9300);
 
 describe('the DynamoDB update socket store', () => {
-  it('gives a ticket once, and never one past its expiry', async () => {
-    const now = new Date();
-    await store.saveTicket('t1', { scopeId: 9300, expiresAt: new Date(now.getTime() + 60_000) });
-    await store.saveTicket('t2', { scopeId: 9300, expiresAt: new Date(now.getTime() - 1_000) });
-    expect(await store.takeTicket('t1', now)).toBe(9300);
-    expect(await store.takeTicket('t1', now)).toBeUndefined();
-    expect(await store.takeTicket('t2', now)).toBeUndefined();
-  });
+  const ttlOf = async (key: { pk: string; sk: string }) =>
+    (await table.table.client.send(new GetCommand({ TableName: table.table.name, Key: key, ConsistentRead: true }))).Item?.expires_at as number | undefined;
 
-  it("finds a record's subscribers in its scope only, and none once they close", async () => {
-    const job = { resource: 'job' as const, id: 7 };
-    for (const connectionId of ['a', 'b']) {
-      await store.open(socket(connectionId));
-      expect(await store.subscribe(socket(connectionId), job, 10)).toBe('subscribed');
-    }
-    await store.open(socket('c', 9302));
-    await store.subscribe(socket('c', 9302), job, 10);
-    await store.open(socket('d'));
-    await store.subscribe(socket('d'), { resource: 'job', id: 70 }, 10);
+  it("gives every record the table's TTL, so what API Gateway forgot to close goes: a ticket at its expiry, a socket and its subscriptions past the socket's longest life", async () => {
+    const expiresAt = new Date('2026-03-01T10:01:00.250Z');
+    await store.saveTicket('ttl-ticket', { scopeId: 9399, expiresAt });
+    expect(await ttlOf(keys.updateTicket('ttl-ticket'))).toBe(Math.ceil(expiresAt.getTime() / 1000));
 
-    expect((await store.subscribers(9301, job)).sort()).toEqual(['a', 'b']);
-    await store.close('a');
-    expect(await store.subscribers(9301, job)).toEqual(['b']);
+    const openedAt = '2026-03-01T10:00:00.000Z';
+    const socket = { connectionId: 'ttl-socket', scopeId: 9399, openedAt };
+    await store.open(socket);
+    await store.subscribe(socket, { resource: 'job', id: 5 }, 10);
+    const socketTtl = await ttlOf(keys.updateSocket('ttl-socket'));
+    expect(socketTtl).toBeGreaterThan(Date.parse(openedAt) / 1000 + LIVE_UPDATE_LIMITS.socketMaxS);
+    expect(socketTtl).toBeLessThanOrEqual(Date.parse(openedAt) / 1000 + LIVE_UPDATE_LIMITS.socketMaxS + 3600);
+    expect(await ttlOf(keys.updateSubscription(9399, topicKey({ resource: 'job', id: 5 }), 'ttl-socket'))).toBe(socketTtl);
   });
 });
