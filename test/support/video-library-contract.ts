@@ -5,6 +5,7 @@
  */
 import type { Video } from '#domain/video';
 import type { VideoLibrary } from '#ports/video-library';
+const { min } = Math;
 
 export interface VideoLibraryUnderTest {
   videos: VideoLibrary;
@@ -48,7 +49,7 @@ export function videoLibraryContract(under: () => VideoLibraryUnderTest, firstAc
       const second = await videos().newVideoId(accountId);
       const together = await Promise.all(Array.from({ length: 8 }, () => videos().newVideoId(accountId)));
       expect(second).toBeGreaterThan(first);
-      expect(Math.min(...together)).toBeGreaterThan(second);
+      expect(min(...together)).toBeGreaterThan(second);
       expect(new Set(together).size).toBe(together.length);
     });
 

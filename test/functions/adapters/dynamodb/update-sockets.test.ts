@@ -4,6 +4,7 @@ import { DynamoUpdateSocketStore } from '#adapters/dynamodb/update-sockets';
 import { LIVE_UPDATE_LIMITS, topicKey } from '#domain/live-updates';
 import { startTestTable, type TestTable } from '#test-support/dynamodb';
 import { updateSocketStoreContract } from '#test-support/update-socket-store-contract';
+const { ceil } = Math;
 
 let table: TestTable;
 let store: DynamoUpdateSocketStore;
@@ -22,7 +23,7 @@ describe('the DynamoDB update socket store', () => {
   it("gives every record the table's TTL, so what API Gateway forgot to close goes: a ticket at its expiry, a socket and its subscriptions past the socket's longest life", async () => {
     const expiresAt = new Date('2026-03-01T10:01:00.250Z');
     await store.saveTicket('ttl-ticket', { scopeId: 9399, expiresAt });
-    expect(await ttlOf(keys.updateTicket('ttl-ticket'))).toBe(Math.ceil(expiresAt.getTime() / 1000));
+    expect(await ttlOf(keys.updateTicket('ttl-ticket'))).toBe(ceil(expiresAt.getTime() / 1000));
 
     const openedAt = '2026-03-01T10:00:00.000Z';
     const socket = { connectionId: 'ttl-socket', scopeId: 9399, openedAt };
