@@ -11,6 +11,9 @@ interface StoredObject {
   tags?: Record<string, string>;
 }
 
+/** The longest link the local store (S3 presigned, SigV4) signs: the double caps as it does. */
+const MAX_LINK_TTL_S = 7 * 24 * 60 * 60;
+
 const tagged = (tags: Record<string, string> | undefined) => (tags && Object.keys(tags).length > 0 ? { tags: { ...tags } } : {});
 
 export class MemoryBlobStore implements BlobStore {
@@ -46,7 +49,8 @@ export class MemoryBlobStore implements BlobStore {
   }
 
   async playbackUrl(key: string, now = new Date(), ttlS = PLAYBACK_URL_TTL_S): Promise<PlaybackLink> {
-    return { url: `memory://${key}`, expiresAt: new Date(now.getTime() + ttlS * 1000).toISOString() };
+    const expiresIn = Math.max(1, Math.min(MAX_LINK_TTL_S, Math.floor(ttlS)));
+    return { url: `memory://${key}`, expiresAt: new Date(now.getTime() + expiresIn * 1000).toISOString() };
   }
 
   async downloadUrl(key: string, filename: string, now = new Date(), ttlS = PLAYBACK_URL_TTL_S): Promise<PlaybackLink> {
