@@ -4,6 +4,8 @@ import type { BlobStore, PlaybackLink, PutOptions } from '#ports/blob-store';
 import { PLAYBACK_URL_TTL_S } from '#ports/blob-store';
 import type { UploadForm } from '#domain/upload-record';
 
+const { floor, max, min } = Math;
+
 interface StoredObject {
   data: Buffer;
   contentType: string;
@@ -49,7 +51,7 @@ export class MemoryBlobStore implements BlobStore {
   }
 
   async playbackUrl(key: string, now = new Date(), ttlS = PLAYBACK_URL_TTL_S): Promise<PlaybackLink> {
-    const expiresIn = Math.max(1, Math.min(MAX_LINK_TTL_S, Math.floor(ttlS)));
+    const expiresIn = max(1, min(MAX_LINK_TTL_S, floor(ttlS)));
     return { url: `memory://${key}`, expiresAt: new Date(now.getTime() + expiresIn * 1000).toISOString() };
   }
 
