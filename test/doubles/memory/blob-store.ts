@@ -4,12 +4,17 @@ import type { BlobStore, PlaybackLink, PutOptions } from '#ports/blob-store';
 import { PLAYBACK_URL_TTL_S } from '#ports/blob-store';
 import type { UploadForm } from '#domain/upload-record';
 
+const { floor, max, min } = Math;
+
 interface StoredObject {
   data: Buffer;
   contentType: string;
   /** Object tags, as S3 keeps them (lifecycle rules select on them); absent on an untagged object. */
   tags?: Record<string, string>;
 }
+
+/** The longest link the local store (S3 presigned, SigV4) signs: the double caps as it does. */
+const MAX_LINK_TTL_S = 7 * 24 * 60 * 60;
 
 const tagged = (tags: Record<string, string> | undefined) => (tags && Object.keys(tags).length > 0 ? { tags: { ...tags } } : {});
 
@@ -46,7 +51,8 @@ export class MemoryBlobStore implements BlobStore {
   }
 
   async playbackUrl(key: string, now = new Date(), ttlS = PLAYBACK_URL_TTL_S): Promise<PlaybackLink> {
-    return { url: `memory://${key}`, expiresAt: new Date(now.getTime() + ttlS * 1000).toISOString() };
+    const expiresIn = max(1, min(MAX_LINK_TTL_S, floor(ttlS)));
+    return { url: `memory://${key}`, expiresAt: new Date(now.getTime() + expiresIn * 1000).toISOString() };
   }
 
   async downloadUrl(key: string, filename: string, now = new Date(), ttlS = PLAYBACK_URL_TTL_S): Promise<PlaybackLink> {

@@ -1,7 +1,9 @@
 /**
  * A scheduling provider in memory: it lists the channels it was given, keeps the posts it accepted
  * (a post is published when a test says so), applies a delete rule of drafts and scheduled posts
- * only, and fails any method a test names, with the error it names. Every call is recorded.
+ * only, and fails any method a test names, with the error it names. As a provider does, it keeps
+ * each account's posts apart (an account is a key and profile) and refuses keys it was told are
+ * revoked as auth. Every call is recorded. It keeps test/support/social-provider-contract.ts.
  */
 import type { AnalyticsDay, ProviderAnalytics } from '#domain/analytics';
 import type { Channel, ProviderCredentials, ProviderName } from '#domain/social';
@@ -17,6 +19,9 @@ export interface ProviderCall {
   input?: unknown;
 }
 
+/** A provider account: the key, and the profile under it (provider_a's Profile-Key). */
+const accountOf = (credentials: ProviderCredentials) => `${credentials.apiKey}\u0000${credentials.profileKey ?? ''}`;
+
 const DELETABLE: readonly PostStatus[] = ['draft', 'scheduled'];
 const NO_FIGURES: ProviderAnalytics = { totals: { views: 0, likes: 0, comments: 0, shares: 0, posts: 0 }, daily: [] };
 
@@ -25,7 +30,10 @@ export class FakeSocialProvider implements SocialProvider {
   readonly posts = new Map<string, ProviderPost>();
   channels: Channel[];
   figures: ProviderAnalytics = NO_FIGURES;
-  private readonly failures = new Map<Method, unknown>();
+  private readonly failures = new Map<Method, { error: unknown; once: boolean }>();
+  /** Whose each post is (accountOf its credentials): another account does not find it. */
+  private readonly owners = new Map<string, string>();
+  private readonly refusedKeys = new Set<string>();
 
   constructor(
     readonly name: ProviderName,
@@ -36,7 +44,17 @@ export class FakeSocialProvider implements SocialProvider {
 
   /** `method` throws `error` until `recover(method)`. */
   fail(method: Method, error: unknown): void {
-    this.failures.set(method, error);
+    this.failures.set(method, { error, once: false });
+  }
+
+  /** `method`'s next call throws `error`; the one after answers again. */
+  failNext(method: Method, error: unknown): void {
+    this.failures.set(method, { error, once: true });
+  }
+
+  /** Every call with this key is refused as auth from now on (the key was revoked upstream). */
+  refuseKey(apiKey: string): void {
+    this.refusedKeys.add(apiKey);
   }
 
   /** A ProviderError of this provider, for `fail`. */
@@ -73,12 +91,13 @@ export class FakeSocialProvider implements SocialProvider {
       results: input.channels.map((c) => ({ channelId: c.id, platform: c.platform, status: 'pending', url: null, error: null })),
     };
     this.posts.set(post.providerPostId, post);
+    this.owners.set(post.providerPostId, accountOf(credentials));
     return structuredClone(post);
   }
 
   async getPost(credentials: ProviderCredentials, providerPostId: string): Promise<ProviderPost> {
     this.record('getPost', credentials, providerPostId);
-    const post = this.posts.get(providerPostId);
+    const post = this.postOf(credentials, providerPostId);
     if (!post) throw this.error('not_found', `no post ${providerPostId}`);
     return structuredClone(post);
   }
@@ -89,7 +108,8 @@ export class FakeSocialProvider implements SocialProvider {
 
   async deletePost(credentials: ProviderCredentials, providerPostId: string): Promise<void> {
     this.record('deletePost', credentials, providerPostId);
-    if (!this.posts.delete(providerPostId)) throw this.error('not_found', `no post ${providerPostId}`);
+    if (!this.postOf(credentials, providerPostId)) throw this.error('not_found', `no post ${providerPostId}`);
+    this.posts.delete(providerPostId);
   }
 
   async analytics(credentials: ProviderCredentials, window: { days: number; now: Date }): Promise<ProviderAnalytics> {
@@ -99,7 +119,18 @@ export class FakeSocialProvider implements SocialProvider {
 
   private record(method: Method, credentials: ProviderCredentials, input?: unknown): void {
     this.calls.push({ method, credentials: structuredClone(credentials), input });
-    if (this.failures.has(method)) throw this.failures.get(method);
+    const failure = this.failures.get(method);
+    if (failure) {
+      if (failure.once) this.failures.delete(method);
+      throw failure.error;
+    }
+    if (this.refusedKeys.has(credentials.apiKey)) throw this.error('auth', 'the API key was refused');
+  }
+
+  /** The post, when the account of `credentials` made it (a post put in `posts` by a test is anyone's). */
+  private postOf(credentials: ProviderCredentials, providerPostId: string): ProviderPost | undefined {
+    const owner = this.owners.get(providerPostId);
+    return owner === undefined || owner === accountOf(credentials) ? this.posts.get(providerPostId) : undefined;
   }
 }
 

@@ -1,5 +1,7 @@
 /**
- * The production scheduling adapters against the provider sandboxes, with their retries on: a
+ * The production scheduling adapters against the provider sandboxes: each keeps the provider
+ * contract (test/support/social-provider-contract.ts), which the use-case tests' fake keeps too. With
+ * their retries on, a
  * rate limit with Retry-After is waited out (the wait injected, so nothing sleeps here) or, past the
  * cap, handed to the caller with its Retry-After; and Ayrshare's Profile-Key scopes every call to
  * that User Profile.
@@ -9,7 +11,15 @@ import { createProviderB } from '#adapters/social/provider-b';
 import type { ProviderCredentials } from '#domain/social';
 import type { CreatePostInput, SocialProvider } from '#ports/social-provider';
 import { isProviderError } from '#ports/social-provider';
-import { startProviderASandbox, startProviderBSandbox, type ProviderASandbox, type ProviderBSandbox } from '#local/sandboxes/index';
+import {
+  PROVIDER_A_KEY_PREFIX,
+  PROVIDER_B_KEY_PREFIX,
+  startProviderASandbox,
+  startProviderBSandbox,
+  type ProviderASandbox,
+  type ProviderBSandbox,
+} from '#local/sandboxes/index';
+import { socialProviderContract } from '#test-support/social-provider-contract';
 
 const MEDIA = { url: 'https://cdn.example.com/videos/reaction.mp4', thumbnailUrl: null, sizeBytes: 1_000_000, fileName: 'reaction.mp4' };
 
@@ -19,7 +29,7 @@ let b: ProviderBSandbox;
 let waits: number[];
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([startProviderASandbox({ publishDelayMs: 60_000 }), startProviderBSandbox({ publishDelayMs: 60_000 })]);
+  [a, b] = await Promise.all([startProviderASandbox({ publishDelayMs: PUBLISH_DELAY_MS }), startProviderBSandbox({ publishDelayMs: PUBLISH_DELAY_MS })]);
 });
 afterAll(() => Promise.all([a.stop(), b.stop()]));
 beforeEach(() => {
@@ -33,10 +43,28 @@ afterEach(() => {
 /** Retries on, as in production (4 attempts, a 20 s Retry-After cap, a 30 s deadline), but no real waits and no jitter. */
 const http = { random: () => 0, sleep: async (ms: number) => void waits.push(ms) };
 
+const PUBLISH_DELAY_MS = 60_000;
+
 const SANDBOXES = [
   ['provider_a (Ayrshare)', () => createProviderA({ baseUrl: a.url, http }), () => a, 'sandbox_a_limits', 'POST /api/post'],
   ['provider_b (Post for Me)', () => createProviderB({ baseUrl: b.url, http }), () => b, 'sandbox_b_limits', 'POST /v1/social-posts'],
 ] as const;
+
+let contractKeys = 0;
+
+describe.each([
+  ['provider_a (Ayrshare)', () => createProviderA({ baseUrl: a.url, http }), () => a, PROVIDER_A_KEY_PREFIX],
+  ['provider_b (Post for Me)', () => createProviderB({ baseUrl: b.url, http }), () => b, PROVIDER_B_KEY_PREFIX],
+] as const)('%s keeps the provider contract', (_name, adapter, sandbox, prefix) => {
+  socialProviderContract(async () => ({
+    provider: adapter(),
+    // A key of its own: the sandbox keeps each key's channels and posts apart.
+    credentials: { apiKey: `${prefix}contract_${process.pid}_${++contractKeys}` },
+    refusedCredentials: { apiKey: 'not_a_sandbox_key' },
+    publish: async () => sandbox().control.advance(PUBLISH_DELAY_MS + 1_000),
+    refuseNext: (kind, retryAfterS) => (kind === 'rate_limited' ? sandbox().control.rateLimit(1, retryAfterS) : sandbox().control.outage(10, retryAfterS)),
+  }));
+});
 
 async function post(provider: SocialProvider, credentials: ProviderCredentials, externalId: string) {
   const channels = (await provider.listChannels(credentials)).filter((c) => c.active && c.platform === 'facebook');
