@@ -18,9 +18,9 @@ module.exports = {
     // DynamoDB Local, s3rver and whole local stacks.
     '<rootDir>/test/functions/adapters/dynamodb/',
     '<rootDir>/test/functions/adapters/aws-clients\\.test\\.ts$',
-    // The restore runbook against DynamoDB Local, object tags against s3rver.
+    // The restore runbook against DynamoDB Local; the blob store contract and object tags against s3rver.
     '<rootDir>/test/lib/admin/table-restore\\.test\\.ts$',
-    '<rootDir>/test/functions/adapters/s3/blob-store-tags\\.test\\.ts$',
+    '<rootDir>/test/functions/adapters/s3/blob-store(-tags)?\\.test\\.ts$',
     // The bench's section stack (a whole local stack on the shared services).
     '<rootDir>/test/bench/local-stack\\.test\\.ts$',
     '<rootDir>/test/functions/adapters/engines/(fal|local)/engine\\.test\\.ts$',
