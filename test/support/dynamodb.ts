@@ -41,3 +41,21 @@ export async function startTestTable(): Promise<TestTable> {
     },
   };
 }
+
+/**
+ * A store built on a table of its own for the suite (made before its tests, dropped after): the
+ * getter is what a contract suite takes, e.g. `productStoreContract(storeOnTestTable((t) => new DynamoProductStore(t)), 7000)`.
+ */
+export function storeOnTestTable<S>(make: (table: DynamoTable) => S): () => S {
+  let testTable: TestTable | undefined;
+  let store: S | undefined;
+  beforeAll(async () => {
+    testTable = await startTestTable();
+    store = make(testTable.table);
+  });
+  afterAll(() => testTable?.stop());
+  return () => {
+    if (store === undefined) throw new Error('the store is made in beforeAll: read it inside a test');
+    return store;
+  };
+}

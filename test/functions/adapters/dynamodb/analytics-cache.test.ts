@@ -1,13 +1,7 @@
 import { DynamoAnalyticsCache } from '#adapters/dynamodb/analytics-cache';
-import { startTestTable, type TestTable } from '#test-support/dynamodb';
+import { storeOnTestTable } from '#test-support/dynamodb';
 import { analyticsCacheContract } from '#test-support/analytics-cache-contract';
 
-let table: TestTable;
-let cache: DynamoAnalyticsCache;
-beforeAll(async () => {
-  table = await startTestTable();
-  cache = new DynamoAnalyticsCache(table.table);
-});
-afterAll(() => table?.stop());
+const store = storeOnTestTable((table) => new DynamoAnalyticsCache(table));
 
-analyticsCacheContract(() => cache, 9500);
+analyticsCacheContract(store, 9500);

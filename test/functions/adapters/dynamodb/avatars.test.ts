@@ -1,13 +1,7 @@
 import { DynamoAvatarStore } from '#adapters/dynamodb/avatars';
-import { startTestTable, type TestTable } from '#test-support/dynamodb';
+import { storeOnTestTable } from '#test-support/dynamodb';
 import { avatarStoreContract } from '#test-support/avatar-store-contract';
 
-let table: TestTable;
-let store: DynamoAvatarStore;
-beforeAll(async () => {
-  table = await startTestTable();
-  store = new DynamoAvatarStore(table.table);
-});
-afterAll(() => table?.stop());
+const store = storeOnTestTable((table) => new DynamoAvatarStore(table));
 
-avatarStoreContract(() => store, 8000);
+avatarStoreContract(store, 8000);

@@ -1,13 +1,7 @@
 import { DynamoJobDurations } from '#adapters/dynamodb/job-durations';
-import { startTestTable, type TestTable } from '#test-support/dynamodb';
+import { storeOnTestTable } from '#test-support/dynamodb';
 import { jobDurationsContract } from '#test-support/job-durations-contract';
 
-let table: TestTable;
-let store: DynamoJobDurations;
-beforeAll(async () => {
-  table = await startTestTable();
-  store = new DynamoJobDurations(table.table);
-});
-afterAll(() => table?.stop());
+const store = storeOnTestTable((table) => new DynamoJobDurations(table));
 
-jobDurationsContract(() => store);
+jobDurationsContract(store);

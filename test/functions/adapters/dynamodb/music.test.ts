@@ -1,13 +1,7 @@
 import { DynamoMusicStore } from '#adapters/dynamodb/music';
-import { startTestTable, type TestTable } from '#test-support/dynamodb';
+import { storeOnTestTable } from '#test-support/dynamodb';
 import { musicStoreContract } from '#test-support/music-store-contract';
 
-let table: TestTable;
-let store: DynamoMusicStore;
-beforeAll(async () => {
-  table = await startTestTable();
-  store = new DynamoMusicStore(table.table);
-});
-afterAll(() => table?.stop());
+const store = storeOnTestTable((table) => new DynamoMusicStore(table));
 
-musicStoreContract(() => store, 9100);
+musicStoreContract(store, 9100);

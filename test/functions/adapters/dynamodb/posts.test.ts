@@ -1,13 +1,7 @@
 import { DynamoPostStore } from '#adapters/dynamodb/posts';
-import { startTestTable, type TestTable } from '#test-support/dynamodb';
+import { storeOnTestTable } from '#test-support/dynamodb';
 import { postStoreContract } from '#test-support/post-store-contract';
 
-let table: TestTable;
-let store: DynamoPostStore;
-beforeAll(async () => {
-  table = await startTestTable();
-  store = new DynamoPostStore(table.table);
-});
-afterAll(() => table?.stop());
+const store = storeOnTestTable((table) => new DynamoPostStore(table));
 
-postStoreContract(() => store, 6000);
+postStoreContract(store, 6000);

@@ -1,13 +1,7 @@
 import { DynamoProductStore } from '#adapters/dynamodb/products';
-import { startTestTable, type TestTable } from '#test-support/dynamodb';
+import { storeOnTestTable } from '#test-support/dynamodb';
 import { productStoreContract } from '#test-support/product-store-contract';
 
-let table: TestTable;
-let store: DynamoProductStore;
-beforeAll(async () => {
-  table = await startTestTable();
-  store = new DynamoProductStore(table.table);
-});
-afterAll(() => table?.stop());
+const store = storeOnTestTable((table) => new DynamoProductStore(table));
 
-productStoreContract(() => store, 7000);
+productStoreContract(store, 7000);
