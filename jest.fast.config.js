@@ -24,7 +24,7 @@ module.exports = {
     // The bench's section stack (a whole local stack on the shared services).
     '<rootDir>/test/bench/local-stack\\.test\\.ts$',
     '<rootDir>/test/functions/adapters/engines/(fal|local)/engine\\.test\\.ts$',
-    '<rootDir>/test/lib/local/(runtime|loopback-only|data-dir|sandboxes|provision)\\.test\\.ts$',
+    '<rootDir>/test/lib/local/(runtime|loopback-only|data-dir|sandboxes|provision|s3rver-atomic)\\.test\\.ts$',
     '<rootDir>/test/lib/cloud/lambda-layout\\.test\\.ts$',
     // Video: ffmpeg encodes, rendered reactions, the face model (the demo framing's graphs are read, not run).
     '<rootDir>/test/functions/render/((ffmpeg|uploads|caption|compose|face)/|encoding/(?!(demo-framing|canonical-encoding)\\.test\\.ts$))',

@@ -1,4 +1,7 @@
-/** s3rver, an S3-compatible server on loopback, run as a child; objects are plain files under DATA_DIR. */
+/**
+ * s3rver, an S3-compatible server on loopback, run as a child; objects are plain files under DATA_DIR.
+ * Its store is swapped for one whose writes appear whole (s3rver-atomic.cjs), as S3's do.
+ */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
@@ -13,18 +16,7 @@ export async function startS3Local(options: { directory: string; port?: number }
 
 async function startS3LocalOn(options: { directory: string; port: number }): Promise<{ child: ManagedChild; endpoint: string }> {
   mkdirSync(options.directory, { recursive: true });
-  const bin = require.resolve('s3rver/bin/s3rver.js');
-  const child = startChild('s3rver', process.execPath, [
-    bin,
-    '--directory',
-    resolve(options.directory),
-    '--address',
-    '127.0.0.1',
-    '--port',
-    String(options.port),
-    '--silent',
-    '--no-vhost-buckets',
-  ]);
+  const child = startChild('s3rver', process.execPath, [resolve(__dirname, 's3rver-atomic.cjs'), '--directory', resolve(options.directory), '--address', '127.0.0.1', '--port', String(options.port)]);
   const endpoint = `http://127.0.0.1:${options.port}`;
   const client = new S3Client({
     endpoint,
