@@ -20,7 +20,7 @@ export const createHandler = (ports: PortSource<NeedsOf<typeof startIfNeverStart
     try {
       await startIfNeverStarted(deps, deps.jobRunner, job);
     } catch (error) {
-      logger.warn('could not start a written job; Lambda retries its record', { ...job, error: String(error) });
+      logger.warn('could not start a written job; Lambda retries its record', { ...job, error });
       // Lambda retries from the first failed record on: the ones after it are not reported as done.
       failures.push({ itemIdentifier: sequenceNumber });
       break;

@@ -26,7 +26,7 @@ export async function runStep(
     logger.info('pipeline step done', { step: payload.step, jobId: payload.job_id, ms: Date.now() - started });
     return result ?? null;
   } catch (error) {
-    logger.warn('pipeline step failed', { step: payload.step, jobId: payload.job_id, ms: Date.now() - started, error: String(error) });
+    logger.warn('pipeline step failed', { step: payload.step, jobId: payload.job_id, ms: Date.now() - started, error });
     throw error;
   } finally {
     if (fn === 'render') deps.metrics.record({ name: 'RenderSeconds', step: payload.step, seconds: (Date.now() - started) / 1000 });

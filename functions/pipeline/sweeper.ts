@@ -106,7 +106,7 @@ async function redeliverOrLog(deps: RedeliveryDeps, runner: JobRunner, job: Stor
     if (outcome !== 'none') logger.warn('a preview decision that had not reached its execution', { account_id: job.account_id, job_id: job.id, outcome });
     return outcome;
   } catch (error) {
-    logger.error('handing a preview decision over again failed', { account_id: job.account_id, job_id: job.id, error: String(error) });
+    logger.error('handing a preview decision over again failed', { account_id: job.account_id, job_id: job.id, error });
     return 'retry';
   }
 }

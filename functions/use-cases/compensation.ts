@@ -32,7 +32,7 @@ export class Compensation {
       try {
         if ((await step.undo()) === false) return this.keep();
       } catch (error) {
-        logOf(this.deps).error('an undo step failed', { step: step.name, best_effort: step.bestEffort, error: String(error) });
+        logOf(this.deps).error('an undo step failed', { step: step.name, best_effort: step.bestEffort, error });
         if (!step.bestEffort) return this.keep();
       }
     }

@@ -27,6 +27,6 @@ export async function requestPasswordReset(deps: RequestPasswordResetDeps, addre
   try {
     await deps.mailer.send(passwordResetMail(email, resetLink(deps.studioUrl(), reset.token)));
   } catch (error) {
-    logOf(deps).error('the password-reset mail was not sent', { account_id: found.user.account_id, user_id: found.user.id, error: String(error) });
+    logOf(deps).error('the password-reset mail was not sent', { account_id: found.user.account_id, user_id: found.user.id, error });
   }
 }

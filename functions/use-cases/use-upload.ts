@@ -138,5 +138,5 @@ const largerThanDeclared = (upload: Upload) =>
 
 /** Best effort: a leftover upload object costs storage, not correctness. */
 async function dropObject(deps: SentFileDeps, upload: Upload): Promise<void> {
-  await deps.blobs.deleteKeys([upload.key]).catch((error: unknown) => logOf(deps).warn('an upload object could not be deleted', { key: upload.key, error: String(error) }));
+  await deps.blobs.deleteKeys([upload.key]).catch((error: unknown) => logOf(deps).warn('an upload object could not be deleted', { key: upload.key, error }));
 }

@@ -12,6 +12,7 @@ import { JOB_STAGES } from '#domain/jobs';
 import { fileArg, runFfmpeg, probeMedia, type FaceBox, type MediaProbe, renderCaptionPng } from '#render';
 import sharp from 'sharp';
 import { FIXTURE_DIR, makeFixture, type FixtureKind } from './media-fixtures';
+import { heldLogsAboutJob } from './held-logs';
 export { topLevelBoxes } from './mp4-boxes';
 import type { ApiClient, ApiResponse } from './local-stack';
 const { abs, max, min } = Math;
@@ -66,13 +67,19 @@ export async function waitForJob(
     observed.push({ status: job.status, stage: job.stage, progress: job.progress });
     if (statuses.includes(job.status)) return { job, observed };
     if ((job.status === 'done' || job.status === 'failed') && !statuses.includes(job.status)) {
-      throw new Error(`job ${id} ended ${job.status} while ${statuses.join('/')} was awaited: ${JSON.stringify(job)}`);
+      throw new Error(`job ${id} ended ${job.status} while ${statuses.join('/')} was awaited: ${JSON.stringify(job)}${serviceLogsAbout(job)}`);
     }
     if (Date.now() > deadline) {
-      throw new Error(`job ${id} did not reach ${statuses.join('/')} within ${timeoutMs} ms; last seen ${JSON.stringify(job)}`);
+      throw new Error(`job ${id} did not reach ${statuses.join('/')} within ${timeoutMs} ms; last seen ${JSON.stringify(job)}${serviceLogsAbout(job)}`);
     }
     await sleep(intervalMs);
   }
+}
+
+/** What the service warned about the job while it ran (held by quiet-logs), for the error that shows it. */
+function serviceLogsAbout(job: { id: number; created_at: string; updated_at: string }): string {
+  const lines = heldLogsAboutJob(job.id, { from: job.created_at, to: job.updated_at });
+  return lines.length === 0 ? '' : `\nthe service logged about job ${job.id}:\n${lines.join('\n')}`;
 }
 
 /**

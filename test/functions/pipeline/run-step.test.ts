@@ -1,4 +1,6 @@
 /** The dispatch both runtimes share: a function runs exactly the steps the table gives it. */
+import { logger } from '#functions/logger';
+import { PipelineError } from '#pipeline/errors';
 import { pipelineHandler, runStep } from '#pipeline/run-step';
 import { PIPELINE_FUNCTIONS, PIPELINE_STEPS, STATE_OF_STEP, stepOfState, type PipelineStep, type StepPayload, type StepTasks, type TasksOf } from '#pipeline/steps';
 import { JOB_STATE_NAMES } from '#domain/job-states';
@@ -24,6 +26,21 @@ describe('runStep', () => {
   test('refuses a step of the other function, and a step nobody runs', async () => {
     await expect(runStep('render', tasks, payload('prepare'), deps)).rejects.toThrow(/prepare is not run by the render function/);
     await expect(runStep('steps', tasks, { ...payload('prepare'), step: 'toString' as PipelineStep }, deps)).rejects.toThrow(/is not run/);
+  });
+
+  test('a failed step is logged with the error itself, so the cause under a job error (the stderr of ffmpeg) is kept', async () => {
+    const ffmpeg = Object.assign(new Error('ffmpeg exited with code 1'), { stderrTail: 'moov atom not found' });
+    const failing: StepTasks = { prepare: async () => Promise.reject(new PipelineError('render_failed', 'could not render', { cause: ffmpeg })) };
+    const warn = jest.spyOn(logger, 'warn').mockImplementation(() => undefined);
+    try {
+      await expect(runStep('steps', failing, payload('prepare'), deps)).rejects.toThrow(PipelineError);
+      const [message, fields] = warn.mock.calls[0] as [string, { jobId: number; error: PipelineError }];
+      expect(message).toBe('pipeline step failed');
+      expect(fields.jobId).toBe(2);
+      expect(fields.error.cause).toBe(ffmpeg);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   test('the Lambda handler builds its dependencies on invocation and hands the step a signal', async () => {

@@ -34,7 +34,7 @@ describe('Compensation', () => {
     undo.add('record', () => Promise.reject(new Error('dynamo down')));
     expect(await undo.undo()).toBe('kept');
     expect(ran).toEqual([]);
-    expect(errors).toEqual([{ message: 'an undo step failed', fields: { step: 'record', best_effort: false, error: 'Error: dynamo down' } }]);
+    expect(errors).toEqual([{ message: 'an undo step failed', fields: { step: 'record', best_effort: false, error: new Error('dynamo down') } }]);
 
     const second = new Compensation({ log });
     second.add('upload', async () => void ran.push('upload'));
