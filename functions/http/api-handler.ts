@@ -11,6 +11,7 @@ import { errorEnvelope } from './middleware/error-envelope';
 import { authenticate, requireScopes } from './middleware/authenticate';
 import { rateLimit } from './middleware/rate-limit';
 import { conditionalGet } from './middleware/conditional-get';
+import { noUnexpectedBody } from './middleware/no-body';
 import { dispatchTo, type OperationTable, type PortsOf } from './dispatch';
 import type { PortSource } from '#ports/ports';
 
@@ -26,6 +27,7 @@ export function createApiHandler<T extends OperationTable>(operations: T, ports:
     .use(authenticate())
     .use(rateLimit())
     .use(requireScopes())
+    .use(noUnexpectedBody())
     // Last in, so it sees the operation's answer first: an ETag on every successful GET, 304 on a match.
     .use(conditionalGet())
     .handler(dispatchTo(operations));

@@ -16,7 +16,7 @@ import { pipeline } from 'node:stream/promises';
 import { AppError, badRequest } from '#domain/errors';
 import type { ApiEvent, ApiRequest } from './api-types';
 import type { Ports } from '#ports/ports';
-import { JSON_BODY_LIMIT } from '#functions/routes';
+import { fullPath, JSON_BODY_LIMIT } from '#functions/routes';
 
 export type BodyKind = 'json' | 'form' | 'multipart';
 
@@ -319,6 +319,25 @@ export async function readRouteBody(request: ApiRequest<Pick<Ports, 'inlineUploa
   refuseLargeInlineUpload(request.event, request.deps.inlineUploadMaxBytes);
   return readBody(request.event, declared);
 }
+
+/**
+ * A route that takes no body still hears of a sent one: an empty body, or the `{}` some clients send
+ * with every POST, is none; anything else (fields, malformed JSON, a file) is a 400 naming the route,
+ * not silently ignored, so a client that thinks it passed something learns it did not.
+ */
+export function refuseUnexpectedBody(request: ApiRequest<unknown>): void {
+  const { event, route } = request;
+  if (route.body) return;
+  const raw = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+  const mediaType = mediaTypeOf(event.headers?.['content-type'] ?? '');
+  // Even an empty multipart body is a malformed one: it lacks its closing boundary.
+  const saysNothing =
+    mediaType === 'multipart/form-data' ? false : raw.length === 0 || (raw.length <= EMPTY_OBJECT_BYTES && (mediaType === '' || kindOf(mediaType) === 'json') && /^\s*(\{\s*\})?\s*$/.test(raw.toString('latin1')));
+  if (!saysNothing) throw badRequest(`${route.method} ${fullPath(route.path)} takes no request body; send none (or {})`);
+}
+
+/** No `{}` with its white space is longer; a longer body is refused without being read. */
+const EMPTY_OBJECT_BYTES = 64;
 
 /**
  * The body's bytes exactly as sent, for a route whose body is signed (a payment provider's webhook):

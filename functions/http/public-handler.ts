@@ -9,6 +9,7 @@ import type { ApiContext, ApiEvent, ApiResult, PublicOperation } from './api-typ
 import { requestContext } from './middleware/request-context';
 import { errorEnvelope } from './middleware/error-envelope';
 import { dispatchTo } from './dispatch';
+import { noUnexpectedBody } from './middleware/no-body';
 
 export function createPublicHandler(operations: Record<string, { public: PublicOperation }>) {
   return middy<ApiEvent, ApiResult, Error, ApiContext<unknown>>()
@@ -16,5 +17,6 @@ export function createPublicHandler(operations: Record<string, { public: PublicO
     // These routes reach no port.
     .use(requestContext<unknown>(() => undefined))
     .use(errorEnvelope())
+    .use(noUnexpectedBody())
     .handler(dispatchTo<unknown>(operations));
 }

@@ -32,7 +32,9 @@ export function routeErrorCodes(route: RouteDefinition): ErrorCode[] {
   if (route.query?.length) codes.add('bad_request');
   // A malformed Idempotency-Key (400); the key reused with another request, or sent again while its first request runs (409).
   if (route.idempotencyKey) codes.add('bad_request').add('conflict');
-  if (route.body) codes.add('bad_request').add('payload_too_large').add('unsupported_media_type');
+  // A route without a body refuses one that says something (http/body.ts refuseUnexpectedBody).
+  codes.add('bad_request');
+  if (route.body) codes.add('payload_too_large').add('unsupported_media_type');
   // An upload is judged by its bytes (415), its size (413) and whether it decodes as promised (422).
   if (route.body?.files) codes.add('payload_too_large').add('unsupported_media_type').add('invalid_media');
   for (const code of contractOf(route).errors ?? []) codes.add(code);

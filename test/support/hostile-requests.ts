@@ -50,8 +50,6 @@ export interface HostileRequest {
   body?: Buffer;
 }
 
-/** The POSTs that take no body: what they are sent is ignored (API Gateway would pass it on too). */
-const BODILESS_OPERATIONS = new Set(['syncAccounts', 'sync', 'issueUpdateTicket']);
 /** POSTs that take no fields and name no record: an empty object is a whole, valid request to them. */
 const FIELDLESS_OPERATIONS = new Set(['createSample']);
 /** The lists with page and per_page (avatars and reactions are listed whole and ignore a query). */
@@ -84,12 +82,11 @@ export function hostileRequests(routes: readonly RouteDefinition[], key: string)
         named(`query ${query}`, { method: route.method, path: `${path}?${query}`, headers: [auth] });
       }
     }
-    if (route.method !== 'GET' && route.method !== 'DELETE' && !BODILESS_OPERATIONS.has(route.operation)) {
-      const fileField = route.operation === 'create' || route.operation === 'regenerate' ? FILE_FIELDS[route.group] : undefined;
-      for (const [what, body] of brokenBodies(fileField ?? 'upload')) {
-        if (FIELDLESS_OPERATIONS.has(route.operation) && what === 'an empty JSON object') continue;
-        named(what, { method: route.method, path, headers: [auth, ...body.headers], body: body.body });
-      }
+    // Routes without a body too: one sent to them is refused, not ignored (http/body.ts refuseUnexpectedBody).
+    const fileField = route.operation === 'create' || route.operation === 'regenerate' ? FILE_FIELDS[route.group] : undefined;
+    for (const [what, body] of brokenBodies(fileField ?? 'upload')) {
+      if ((!route.body || FIELDLESS_OPERATIONS.has(route.operation)) && what === 'an empty JSON object') continue;
+      named(what, { method: route.method, path, headers: [auth, ...body.headers], body: body.body });
     }
     if (route.operation === 'create' && route.group === 'videos') {
       const job = Buffer.from(JSON.stringify({ product_id: 999999, method: 'prompt', prompt: 'shocked by the price', hook_text: 'Wait' }));

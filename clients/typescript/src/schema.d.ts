@@ -4858,6 +4858,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
+                    };
+                };
+            };
             /** @description `internal_error` */
             500: {
                 headers: {
@@ -4913,6 +4930,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
+                    };
                 };
             };
             /** @description `internal_error` */
@@ -4972,6 +5006,23 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
+                    };
+                };
+            };
             /** @description `internal_error` */
             500: {
                 headers: {
@@ -5027,6 +5078,23 @@ export interface operations {
                 };
                 content: {
                     "text/javascript": unknown;
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
+                    };
                 };
             };
             /** @description `internal_error` */
@@ -5086,6 +5154,23 @@ export interface operations {
                     "text/css": unknown;
                 };
             };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
+                    };
+                };
+            };
             /** @description `internal_error` */
             500: {
                 headers: {
@@ -5141,6 +5226,23 @@ export interface operations {
                 };
                 content: {
                     "text/html": unknown;
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
+                    };
                 };
             };
             /** @description `internal_error` */
@@ -6809,6 +6911,23 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
+                    };
+                };
+            };
             /** @description `unauthorized` */
             401: {
                 headers: {
@@ -7675,6 +7794,23 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
+                    };
+                };
+            };
             /** @description `unauthorized` */
             401: {
                 headers: {
@@ -8423,6 +8559,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
+                    };
+                };
             };
             /** @description `unauthorized` */
             401: {
@@ -12831,6 +12984,23 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
+                    };
+                };
+            };
             /** @description `unauthorized` */
             401: {
                 headers: {
@@ -15155,6 +15325,23 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
+                    };
+                };
+            };
             /** @description `unauthorized` */
             401: {
                 headers: {
@@ -15332,6 +15519,23 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["Plans"];
+                    };
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
                     };
                 };
             };
@@ -16232,6 +16436,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
+                    };
+                };
+            };
             /** @description `unauthorized` */
             401: {
                 headers: {
@@ -16388,6 +16609,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
+                    };
+                };
             };
             /** @description `unauthorized` */
             401: {
@@ -17042,6 +17280,23 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
+                    };
+                };
+            };
             /** @description `unauthorized` */
             401: {
                 headers: {
@@ -17166,6 +17421,23 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["UpdateTicket"];
+                    };
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
                     };
                 };
             };
@@ -17322,6 +17594,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
+                    };
+                };
             };
             /** @description `unauthorized` */
             401: {
@@ -18087,6 +18376,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Reaction-Studio-Version": components["headers"]["ApiRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description The codes this status carries here
+                         * @enum {unknown}
+                         */
+                        code?: "bad_request";
+                    };
+                };
             };
             /** @description `unauthorized` */
             401: {

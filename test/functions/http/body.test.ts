@@ -6,7 +6,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { readBody, type BodyOptions, type ParsedBody } from '#http/body';
+import { readBody, refuseUnexpectedBody, type BodyOptions, type ParsedBody } from '#http/body';
+import type { ApiRequest } from '#http/api-types';
+import type { RouteDefinition } from '#functions/routes';
 import { multipartBody, type Part } from '#test-support/hostile-requests';
 
 const VIDEO = { reference_video: { maxBytes: 1000, label: 'The reference video' } };
@@ -196,5 +198,31 @@ describe('content types', () => {
 
   test('a JSON body over 256 KB is a 413', async () => {
     expect(await refusal(json(JSON.stringify({ name: 'x'.repeat(257 * 1024) })))).toMatchObject({ status: 413 });
+  });
+});
+
+describe('routes that take no body', () => {
+  const route = { method: 'POST', path: '/updates/tickets' } as RouteDefinition;
+  const sent = (body: string | undefined, contentType?: string) => () =>
+    refuseUnexpectedBody({
+      route,
+      event: { headers: contentType ? { 'content-type': contentType } : {}, body: body === undefined ? undefined : Buffer.from(body).toString('base64'), isBase64Encoded: true },
+    } as unknown as ApiRequest<unknown>);
+
+  test('no body, an empty one, white space or the {} some clients always send is no body at all', () => {
+    for (const [body, type] of [[undefined], [''], ['  \n'], ['{}', 'application/json'], [' { } ', 'application/json; charset=utf-8'], ['{}']] as const) {
+      expect(sent(body, type)).not.toThrow();
+    }
+  });
+
+  test('fields, malformed JSON, another type or a multipart body are a 400 naming the route, not ignored', () => {
+    for (const [body, type] of [['{"hook_text":"x"}', 'application/json'], ['{"a":', 'application/json'], ['[]', 'application/json'], ['{}', 'text/plain'], ['x=1', 'application/x-www-form-urlencoded'], ['', 'multipart/form-data; boundary=x'], ['{}'.padEnd(100, ' '), 'application/json']] as const) {
+      expect(sent(body, type)).toThrow(expect.objectContaining({ status: 400, code: 'bad_request', message: 'POST /api/v1/updates/tickets takes no request body; send none (or {})' }));
+    }
+  });
+
+  test('a route that declares a body leaves it to its reader', () => {
+    const withBody = { ...route, body: { accept: ['json'] } } as RouteDefinition;
+    expect(() => refuseUnexpectedBody({ route: withBody, event: { headers: {}, body: 'not json' } } as unknown as ApiRequest<unknown>)).not.toThrow();
   });
 });

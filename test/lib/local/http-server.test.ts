@@ -262,7 +262,7 @@ describe('Expect', () => {
   }
 
   test('100-continue gets 100 Continue when the request may go on, then the answer', async () => {
-    const answer = await expecting('100-continue', ['GET', '/api/v1'], {}, Buffer.from('abc'));
+    const answer = await expecting('100-continue', ['GET', '/api/v1'], {}, Buffer.from('{}'));
     expect({ status: answer.status, continued: answer.continued }).toEqual({ status: 200, continued: true });
   });
 
