@@ -15,8 +15,7 @@
  * one unit per variant; nothing is written or claimed.
  */
 import { createHash } from 'node:crypto';
-import { AppError, isAppError, notFound } from '#domain/errors';
-import { keyInProgress, keyUsedForAnotherRequest } from '#domain/idempotency';
+import { AppError, isAppError } from '#domain/errors';
 import type { VideoBatch } from '#domain/batches';
 import type { VideoQuote } from '#domain/quote';
 import { estimateSeconds } from './job-duration-estimate';
@@ -26,6 +25,7 @@ import type { VideoVariant } from '#domain/schemas/video-batch';
 import { newSeed } from '#domain/seed';
 import type { Ports } from '#ports/ports';
 import type { BatchIdempotencyRecord, IdempotencyClaim, JobStore } from '#ports/job-store';
+import { concurrentRequestAnswer, repeatOf, type KeyedCreations } from './keyed-repeat';
 import { Compensation } from './compensation';
 import type { CreateVideoJobDeps } from './create-video-job';
 import { checkNamedRecords, checkProduct, quoteOf, reservationOf } from './job-references';
@@ -61,14 +61,14 @@ export async function createVideoBatch(deps: CreateVideoBatchDeps, input: Create
 export async function createOrReplayVideoBatch(deps: CreateVideoBatchDeps, input: CreateVideoBatchInput): Promise<{ batch: BatchWithJobs; replayed: boolean }> {
   const idempotency = idempotencyClaimOf(input);
   if (idempotency) {
-    const earlier = await deps.jobs.getBatchIdempotency(input.accountId, idempotency.keyHash, deps.now());
-    if (earlier) return { batch: await sameRequestBatch(deps.jobs, input.accountId, earlier, idempotency.requestHash), replayed: true };
+    const earlier = await repeatOf(keyedBatches(deps.jobs, input.accountId), idempotency, deps.now());
+    if (earlier) return { batch: earlier, replayed: true };
   }
   try {
     return await withCheckedVariants(deps, input, { claim: true }, (references) => startBatch(deps, input, idempotency, references));
   } catch (error) {
     // The same batch sent twice at once with its key: the twin holds the uploads, so this one answers as a repeat.
-    if (idempotency && error instanceof UploadAlreadyUsed) return { batch: await concurrentRequestBatch(deps.jobs, input.accountId, idempotency, deps.now()), replayed: true };
+    if (idempotency && error instanceof UploadAlreadyUsed) return { batch: await concurrentRequestAnswer(keyedBatches(deps.jobs, input.accountId), idempotency, deps.now()), replayed: true };
     throw error;
   }
 }
@@ -81,12 +81,8 @@ export async function quoteVideoBatch(deps: QuoteVideoBatchDeps, input: CreateVi
   // Jobs share the render slots: the last one's next stop is about the sum of their own times away.
   const estimate = (await estimateSeconds(deps, variants.map(({ request }) => request))).reduce((sum, seconds) => sum + seconds, 0);
   const idempotency = idempotencyClaimOf(input);
-  if (idempotency) {
-    const earlier = await deps.jobs.getBatchIdempotency(accountId, idempotency.keyHash, deps.now());
-    if (earlier) {
-      await sameRequestBatch(deps.jobs, accountId, earlier, idempotency.requestHash);
-      return quoteOf(deps, accountId, 0, estimate, deps.now());
-    }
+  if (idempotency && (await repeatOf(keyedBatches(deps.jobs, accountId), idempotency, deps.now()))) {
+    return quoteOf(deps, accountId, 0, estimate, deps.now());
   }
   return withCheckedVariants(deps, input, { claim: false }, () => quoteOf(deps, accountId, variants.length, estimate, deps.now()));
 }
@@ -193,7 +189,7 @@ async function startBatch(
   if (!written.written) {
     // A concurrent request with the same key won; this one wrote nothing and answers with its batch.
     await undo.undo();
-    return { batch: await concurrentRequestBatch(deps.jobs, accountId, idempotency!, now), replayed: true };
+    return { batch: await concurrentRequestAnswer(keyedBatches(deps.jobs, accountId), idempotency!, now), replayed: true };
   }
 
   // One at a time, so the jobs queue for render slots in the variants' order. The answer shows each
@@ -232,18 +228,13 @@ async function failUnstarted(deps: CreateVideoBatchDeps, job: StoredJob): Promis
   return failed;
 }
 
-async function concurrentRequestBatch(jobs: JobStore, accountId: number, idempotency: IdempotencyClaim, now: Date): Promise<BatchWithJobs> {
-  const earlier = await jobs.getBatchIdempotency(accountId, idempotency.keyHash, now);
-  if (!earlier) throw keyInProgress();
-  return sameRequestBatch(jobs, accountId, earlier, idempotency.requestHash);
-}
-
-async function sameRequestBatch(jobs: JobStore, accountId: number, earlier: BatchIdempotencyRecord, requestHash: string): Promise<BatchWithJobs> {
-  if (earlier.request_hash !== requestHash) throw keyUsedForAnotherRequest('batch');
-  const found = await readVideoBatch({ jobs }, accountId, earlier.batch_id);
-  if (!found) throw notFound('Batch');
-  return found;
-}
+/** The account's batches by their Idempotency-Keys. */
+const keyedBatches = (jobs: JobStore, accountId: number): KeyedCreations<BatchIdempotencyRecord, BatchWithJobs> => ({
+  what: 'batch',
+  notFoundName: 'Batch',
+  earlier: (keyHash, now) => jobs.getBatchIdempotency(accountId, keyHash, now),
+  made: (earlier) => readVideoBatch({ jobs }, accountId, earlier.batch_id),
+});
 
 /** The batch as understood (defaults filled in, JSON or form alike), the uploads by id: they can be used once. */
 function idempotencyClaimOf(input: CreateVideoBatchInput): IdempotencyClaim | undefined {

@@ -11,8 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { AppError, notFound } from '#domain/errors';
-import { keyInProgress, keyUsedForAnotherRequest } from '#domain/idempotency';
+import { AppError } from '#domain/errors';
 import type { VideoQuote } from '#domain/quote';
 import { estimateSeconds } from './job-duration-estimate';
 import { chargeNumberOfJob, jobObjectKeys } from '#domain/jobs';
@@ -21,6 +20,7 @@ import type { VideoRequest } from '#domain/schemas/video';
 import { newSeed } from '#domain/seed';
 import type { Ports } from '#ports/ports';
 import type { IdempotencyClaim, IdempotencyRecord, JobStore } from '#ports/job-store';
+import { concurrentRequestAnswer, repeatOf, type KeyedCreations } from './keyed-repeat';
 import { Compensation } from './compensation';
 import { checkReferencedRecords, quoteOf, reservationOf, type JobReferenceReads } from './job-references';
 import type { UseCaseLog } from './log';
@@ -54,15 +54,15 @@ export async function createOrReplayVideoJob(deps: CreateVideoJobDeps, input: Cr
   const { accountId } = input;
   const idempotency = await idempotencyClaimOf(input);
   if (idempotency) {
-    const earlier = await deps.jobs.getIdempotency(accountId, idempotency.keyHash, deps.now());
-    if (earlier) return { job: await sameRequestJob(deps.jobs, accountId, earlier, idempotency.requestHash), replayed: true };
+    const earlier = await repeatOf(keyedJobs(deps.jobs, accountId), idempotency, deps.now());
+    if (earlier) return { job: earlier, replayed: true };
   }
   try {
     // A direct upload is claimed for this job and given back if the job is not made.
     return await withCheckedRequest(deps, input, { claim: true }, (reference) => startJob(deps, input, idempotency, reference));
   } catch (error) {
     // The same request sent twice at once with its key: the twin holds the upload, so this one answers as a repeat.
-    if (idempotency && error instanceof UploadAlreadyUsed) return { job: await concurrentRequestJob(deps.jobs, accountId, idempotency, deps.now()), replayed: true };
+    if (idempotency && error instanceof UploadAlreadyUsed) return { job: await concurrentRequestAnswer(keyedJobs(deps.jobs, accountId), idempotency, deps.now()), replayed: true };
     throw error;
   }
 }
@@ -75,12 +75,8 @@ export async function quoteVideoJob(deps: QuoteVideoJobDeps, input: CreateVideoJ
   const { accountId, request } = input;
   const [estimate = 0] = await estimateSeconds(deps, [request]);
   const idempotency = await idempotencyClaimOf(input);
-  if (idempotency) {
-    const earlier = await deps.jobs.getIdempotency(accountId, idempotency.keyHash, deps.now());
-    if (earlier) {
-      await sameRequestJob(deps.jobs, accountId, earlier, idempotency.requestHash);
-      return quoteOf(deps, accountId, 0, estimate, deps.now());
-    }
+  if (idempotency && (await repeatOf(keyedJobs(deps.jobs, accountId), idempotency, deps.now()))) {
+    return quoteOf(deps, accountId, 0, estimate, deps.now());
   }
   return withCheckedRequest(deps, input, { claim: false }, () => quoteOf(deps, accountId, 1, estimate, deps.now()));
 }
@@ -128,7 +124,7 @@ async function startJob(
   if (!written.written) {
     // A concurrent request with the same key won; this one wrote nothing and answers with its job.
     await undo.undo();
-    return { job: await concurrentRequestJob(deps.jobs, accountId, idempotency!, now), replayed: true };
+    return { job: await concurrentRequestAnswer(keyedJobs(deps.jobs, accountId), idempotency!, now), replayed: true };
   }
   // Taken back only while the job has not moved: an execution that did start owns it from then on.
   undo.add('withdraw the job, its key and its unit', () => deps.jobs.withdrawCreated(accountId, jobId, idempotency?.keyHash, unit));
@@ -150,18 +146,13 @@ async function startJob(
   return { job, replayed: false };
 }
 
-async function concurrentRequestJob(jobs: JobStore, accountId: number, idempotency: IdempotencyClaim, now: Date): Promise<StoredJob> {
-  const earlier = await jobs.getIdempotency(accountId, idempotency.keyHash, now);
-  if (!earlier) throw keyInProgress();
-  return sameRequestJob(jobs, accountId, earlier, idempotency.requestHash);
-}
-
-async function sameRequestJob(jobs: JobStore, accountId: number, earlier: IdempotencyRecord, requestHash: string): Promise<StoredJob> {
-  if (earlier.request_hash !== requestHash) throw keyUsedForAnotherRequest('video');
-  const job = await jobs.get(accountId, earlier.job_id);
-  if (!job) throw notFound('Job');
-  return job;
-}
+/** The account's jobs by their Idempotency-Keys. */
+const keyedJobs = (jobs: JobStore, accountId: number): KeyedCreations<IdempotencyRecord, StoredJob> => ({
+  what: 'video',
+  notFoundName: 'Job',
+  earlier: (keyHash, now) => jobs.getIdempotency(accountId, keyHash, now),
+  made: (earlier) => jobs.get(accountId, earlier.job_id),
+});
 
 /**
  * What makes two requests "the same": the request as understood (so JSON `5` and form `"5"`, or an

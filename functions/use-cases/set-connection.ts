@@ -31,6 +31,23 @@ export async function listChannels(
   return social(provider, socialRequestOf(accountId)).listChannels(credentials, { signal: AbortSignal.timeout(timeoutMs) });
 }
 
+/**
+ * The channels a key reaches. The provider refusing the key itself goes to `refused`, which throws
+ * what the caller answers for it; any other failure is the provider's (providerFailure).
+ */
+export async function channelsOfKey(
+  social: SocialProviders,
+  key: { accountId: number; provider: ProviderName; credentials: ProviderCredentials },
+  refused: (refusal: ProviderError) => never | Promise<never>,
+): Promise<Channel[]> {
+  try {
+    return await listChannels(social, key.accountId, key.provider, key.credentials);
+  } catch (error) {
+    if (isKeyRefusal(error)) return refused(error);
+    throw providerFailure(error, key.provider, 'the channel listing');
+  }
+}
+
 export interface NewConnection {
   accountId: number;
   provider: ProviderName;
@@ -64,17 +81,11 @@ export async function setConnection(
 ): Promise<{ connection: Connection; created: boolean }> {
   const { accountId, provider, credentials } = input;
   const log = logOf(deps);
-  let channels: Channel[];
-  try {
-    channels = await listChannels(deps.social, accountId, provider, credentials);
-  } catch (error) {
-    if (isKeyRefusal(error)) {
-      log.info('provider refused a key offered for connection', { provider, accountId, kind: error.kind });
-      const what = provider === 'provider_a' ? 'API key and profile key' : 'API key';
-      throw badRequest(`The provider refused this key (${provider}): check the ${what} and try again`);
-    }
-    throw providerFailure(error, provider, 'the channel listing');
-  }
+  const channels = await channelsOfKey(deps.social, { accountId, provider, credentials }, (refusal) => {
+    log.info('provider refused a key offered for connection', { provider, accountId, kind: refusal.kind });
+    const what = provider === 'provider_a' ? 'API key and profile key' : 'API key';
+    throw badRequest(`The provider refused this key (${provider}): check the ${what} and try again`);
+  });
   const stored = await storeConnection(deps, { accountId, provider, credentials, channels });
   log.info('social connection stored', { provider, accountId, channels: channels.length, replaced: !stored.created });
   return stored;

@@ -5,12 +5,12 @@
  * connects again. A successful listing heals an errored connection.
  */
 import { conflict } from '#domain/errors';
-import { channelChanges, type Channel, type Connection, type ProviderName } from '#domain/social';
+import { channelChanges, type Connection, type ProviderName } from '#domain/social';
 import type { Ports } from '#ports/ports';
 import { accessConnection, markConnectionError } from './connection-credentials';
 import { logOf, type UseCaseLog } from './log';
-import { connectFirst, providerFailure, reconnect } from './provider-errors';
-import { isKeyRefusal, listChannels } from './set-connection';
+import { connectFirst, reconnect } from './provider-errors';
+import { channelsOfKey } from './set-connection';
 
 export interface AccountsSynced {
   connection: Connection;
@@ -35,17 +35,11 @@ export async function syncAccounts(
   }
   const { connection, credentials } = access;
 
-  let channels: Channel[];
-  try {
-    channels = await listChannels(deps.social, accountId, provider, credentials);
-  } catch (error) {
-    if (isKeyRefusal(error)) {
-      log.warn('provider refused the stored key', { provider, accountId, kind: error.kind });
-      await markConnectionError(deps, connection, { code: 'provider_refused_key', message: reconnect(provider).message });
-      throw reconnect(provider);
-    }
-    throw providerFailure(error, provider, 'the channel listing');
-  }
+  const channels = await channelsOfKey(deps.social, { accountId, provider, credentials }, async (refusal) => {
+    log.warn('provider refused the stored key', { provider, accountId, kind: refusal.kind });
+    await markConnectionError(deps, connection, { code: 'provider_refused_key', message: reconnect(provider).message });
+    throw reconnect(provider);
+  });
 
   const updated = await deps.connections.updateChannels(accountId, provider, connection.generation, channels, deps.now());
   // Disconnected or connected again with another key while we were listing: this listing is stale.

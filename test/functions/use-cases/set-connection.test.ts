@@ -1,4 +1,4 @@
-import { setConnection } from '#use-cases/set-connection';
+import { channelsOfKey, setConnection } from '#use-cases/set-connection';
 import { openCredentials } from '#use-cases/connection-credentials';
 import { TIKTOK, socialWorld } from '#test-doubles/memory/social-world';
 
@@ -38,5 +38,26 @@ describe('setConnection', () => {
       headers: { 'retry-after': '7' },
     });
     expect(await world.connections.list(ACCOUNT)).toEqual([]);
+  });
+});
+
+describe('channelsOfKey', () => {
+  const key = { accountId: ACCOUNT, provider: 'provider_b' as const, credentials: { apiKey: KEY } };
+  const refused = (refusal: { kind: string }): never => {
+    throw new Error(`refused: ${refusal.kind}`);
+  };
+
+  test('the channels the key reaches', async () => {
+    const world = socialWorld();
+    world.provider_b.channels = [TIKTOK];
+    expect(await channelsOfKey(world.deps.social, key, refused)).toEqual([TIKTOK]);
+  });
+
+  test('a refusal of the key goes to the caller, any other failure is the provider\'s', async () => {
+    const world = socialWorld();
+    world.provider_b.fail('listChannels', world.provider_b.error('auth'));
+    await expect(channelsOfKey(world.deps.social, key, refused)).rejects.toThrow('refused: auth');
+    world.provider_b.fail('listChannels', world.provider_b.error('unavailable', 'down'));
+    await expect(channelsOfKey(world.deps.social, key, refused)).rejects.toMatchObject({ code: 'upstream_unavailable' });
   });
 });
