@@ -19,7 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AWS_PRICES, costOf, PRICES_AS_OF, totalUsd, type Invocation, type JobUsage } from './aws-prices';
 import { fmt, median, type SectionResult, type Table, type Target, type SectionOptions } from './report';
-import { apiClient, productWithDemo } from './stack-client';
+import { productWithDemo } from './stack-client';
+import { benchAccount } from './local-stack';
 import { tapTransitions } from './video-job';
 import { PIPELINE_STEPS, type PipelineStep } from '#pipeline/steps';
 import type { BlobStore } from '#ports/blob-store';
@@ -84,7 +85,6 @@ export async function runVideoCost(options: VideoCostOptions): Promise<SectionRe
   const { startLocalStack } = await import('#local/runtime');
   const { createLocalJobRunner } = await import('#local/job-runner');
   const { localPipeline } = await import('#local/pipeline-steps');
-  const { ALL_SCOPES } = await import('#domain/api-keys');
   const { createDynamoTable } = await import('#adapters/aws-clients');
   const { dynamoStores } = await import('#adapters/dynamodb/stores');
   // Configuration the stack deploys with (aws-cdk-lib comes along; only constants are read).
@@ -145,14 +145,12 @@ export async function runVideoCost(options: VideoCostOptions): Promise<SectionRe
   });
 
   try {
-    const account = await stack.dependencies.accounts.create('bench-cost', 'pro');
-    const { key } = await stack.dependencies.apiKeys.create(account.id, ALL_SCOPES);
-    const call = apiClient(stack.apiUrl, key);
+    const { accountId, call } = await benchAccount(stack, 'bench-cost', 'pro');
     const { productId } = await productWithDemo(call, () => stack.tasks.idle(), dir, options.demoS);
 
     const waitFor = async (jobId: number, status: string) => {
       for (;;) {
-        const job = await pollJobs.get(account.id, jobId);
+        const job = await pollJobs.get(accountId, jobId);
         if (job?.status === status) return job;
         if (job?.status === 'failed') throw new Error(`job ${jobId} failed: ${JSON.stringify(job.error)}`);
         await new Promise((r) => setTimeout(r, 100));

@@ -24,7 +24,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { flag, fmt, median, type SectionResult, type Table, type Target, type SectionOptions } from './report';
 import { childPids, vmHwmMb } from './proc-memory';
-import { apiClient, productWithDemo } from './stack-client';
+import { productWithDemo } from './stack-client';
+import { benchAccount } from './local-stack';
 import { PIPELINE_STEPS } from '#pipeline/steps';
 
 /** `jobs`: measured auto jobs, after one warm-up job. */
@@ -120,7 +121,6 @@ export async function runVideoJob(options: VideoJobOptions): Promise<SectionResu
   const { startLocalStack } = await import('#local/runtime');
   const { createLocalJobRunner } = await import('#local/job-runner');
   const { localPipeline } = await import('#local/pipeline-steps');
-  const { ALL_SCOPES } = await import('#domain/api-keys');
 
   const dir = await mkdtemp(join(tmpdir(), 'rs-bench-job-'));
   const tap = tapTransitions();
@@ -160,16 +160,14 @@ export async function runVideoJob(options: VideoJobOptions): Promise<SectionResu
 
   try {
     log(`local stack up in ${fmt((performance.now() - startedAt) / 1000, 1)} s at ${stack.apiUrl}`);
-    const account = await stack.dependencies.accounts.create('bench-jobs', 'pro');
-    const { key } = await stack.dependencies.apiKeys.create(account.id, ALL_SCOPES);
-    const call = apiClient(stack.apiUrl, key);
+    const { accountId, call } = await benchAccount(stack, 'bench-jobs', 'pro');
     const { productId, demo, uploadS } = await productWithDemo(call, () => stack.tasks.idle(), dir, options.demoS);
     log(`demo: ${options.demoS} s 720x1280 uploaded and normalised to ${demo.width}x${demo.height}, ${fmt(demo.duration_s, 2)} s, in ${fmt(uploadS, 1)} s`);
 
     /** Polls the record until `statuses`; returns when it was seen. */
     const waitFor = async (jobId: number, statuses: string[]) => {
       for (;;) {
-        const job = await stack.dependencies.jobs.get(account.id, jobId);
+        const job = await stack.dependencies.jobs.get(accountId, jobId);
         if (job && statuses.includes(job.status)) return { job, at: performance.now() };
         if (job?.status === 'failed') throw new Error(`job ${jobId} failed: ${JSON.stringify(job.error)}`);
         await sleep(options.pollMs);

@@ -22,15 +22,22 @@ const accountRead = ({ path, ...about }: Pick<ToolDefinition, 'name' | 'title' |
     run: async (rs) => (await unwrap(rs.GET(path))).data,
   });
 
-export const TOOLS: readonly ToolDefinition[] = [
+/** A page of a list the account has: GET `path` with the paging arguments, answered whole (`meta` has the paging). */
+const pagedRead = ({ path, ...about }: Pick<ToolDefinition, 'name' | 'title' | 'description'> & { path: '/products' | '/videos' }) =>
   tool({
+    ...about,
+    input: z.strictObject(paging),
+    output: answerBody(`GET ${path} 200`),
+    annotations: READ,
+    run: async (rs, query) => unwrap(rs.GET(path, { params: { query } })),
+  });
+
+export const TOOLS: readonly ToolDefinition[] = [
+  pagedRead({
     name: 'list_products',
     title: 'List products',
     description: 'The account\'s products, newest first, with their demo video\'s status; `meta` has the paging.',
-    input: z.strictObject(paging),
-    output: answerBody('GET /products 200'),
-    annotations: READ,
-    run: async (rs, query) => unwrap(rs.GET('/products', { params: { query } })),
+    path: '/products',
   }),
   tool({
     name: 'get_product',
@@ -186,14 +193,11 @@ export const TOOLS: readonly ToolDefinition[] = [
     description: 'The saved-reaction library, newest first.',
     path: '/reactions',
   }),
-  tool({
+  pagedRead({
     name: 'list_videos',
     title: 'List videos',
     description: 'Finished videos, newest first, with their download links; `meta` has the paging.',
-    input: z.strictObject(paging),
-    output: answerBody('GET /videos 200'),
-    annotations: READ,
-    run: async (rs, query) => unwrap(rs.GET('/videos', { params: { query } })),
+    path: '/videos',
   }),
   tool({
     name: 'get_video',

@@ -51,37 +51,36 @@ function useCharts(overview: Overview) {
 }
 
 export function AnalyticsCharts({ overview }: { overview: Overview }) {
-  const { viewsPerDay, engagementPerDay, viewsPerProvider, engagementPerProvider } = useCharts(overview);
+  const charts = useCharts(overview);
+  const figures = [
+    { id: 'views-per-day', title: 'Views per day', summary: busiestDay(overview.daily), chart: charts.viewsPerDay },
+    {
+      id: 'engagement-per-day',
+      title: 'Likes, comments and shares per day',
+      summary: `${formatCount(overview.totals.likes)} likes, ${formatCount(overview.totals.comments)} comments and ${formatCount(overview.totals.shares)} shares in ${overview.days} days.`,
+      chart: charts.engagementPerDay,
+    },
+    {
+      id: 'views-per-provider',
+      title: 'Views per provider',
+      summary: overview.providers.map((p) => `${PROVIDER_LABEL[p.provider]}: ${formatCount(p.totals.views)} views from ${formatCount(p.totals.posts)} post${p.totals.posts === 1 ? '' : 's'}.`).join(' ') || NO_PROVIDER,
+      chart: charts.viewsPerProvider,
+    },
+    {
+      id: 'engagement-per-provider',
+      title: 'Likes, comments and shares per provider',
+      summary: overview.providers.map((p) => `${PROVIDER_LABEL[p.provider]}: ${formatCount(p.totals.likes)} likes, ${formatCount(p.totals.comments)} comments, ${formatCount(p.totals.shares)} shares.`).join(' ') || NO_PROVIDER,
+      chart: charts.engagementPerProvider,
+    },
+  ];
 
   return (
     <SimpleGrid cols={{ base: 1, lg: 2 }}>
-      <ChartFigure id="views-per-day" title="Views per day" summary={busiestDay(overview.daily)} table={viewsPerDay.table}>
-        <UPlotChart {...viewsPerDay.drawing} />
-      </ChartFigure>
-      <ChartFigure
-        id="engagement-per-day"
-        title="Likes, comments and shares per day"
-        summary={`${formatCount(overview.totals.likes)} likes, ${formatCount(overview.totals.comments)} comments and ${formatCount(overview.totals.shares)} shares in ${overview.days} days.`}
-        table={engagementPerDay.table}
-      >
-        <UPlotChart {...engagementPerDay.drawing} />
-      </ChartFigure>
-      <ChartFigure
-        id="views-per-provider"
-        title="Views per provider"
-        summary={overview.providers.map((p) => `${PROVIDER_LABEL[p.provider]}: ${formatCount(p.totals.views)} views from ${formatCount(p.totals.posts)} post${p.totals.posts === 1 ? '' : 's'}.`).join(' ') || NO_PROVIDER}
-        table={viewsPerProvider.table}
-      >
-        <UPlotChart {...viewsPerProvider.drawing} />
-      </ChartFigure>
-      <ChartFigure
-        id="engagement-per-provider"
-        title="Likes, comments and shares per provider"
-        summary={overview.providers.map((p) => `${PROVIDER_LABEL[p.provider]}: ${formatCount(p.totals.likes)} likes, ${formatCount(p.totals.comments)} comments, ${formatCount(p.totals.shares)} shares.`).join(' ') || NO_PROVIDER}
-        table={engagementPerProvider.table}
-      >
-        <UPlotChart {...engagementPerProvider.drawing} />
-      </ChartFigure>
+      {figures.map(({ id, title, summary, chart }) => (
+        <ChartFigure key={id} id={id} title={title} summary={summary} table={chart.table}>
+          <UPlotChart {...chart.drawing} />
+        </ChartFigure>
+      ))}
     </SimpleGrid>
   );
 }

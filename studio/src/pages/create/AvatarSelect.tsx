@@ -1,8 +1,8 @@
 /** Picks one of the account's ready avatars; the others are listed but cannot be chosen yet. */
-import { Anchor, Select, Text } from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Avatar } from '#client/types';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { QuerySelect } from '../../components/QuerySelect';
 import { avatarOption } from '../avatars/avatar-name';
 import { useAvatars } from './useAvatars';
 
@@ -21,25 +21,25 @@ export function AvatarSelect({ value, onChange, required, description, label = '
   const data = (avatars.data ?? []).map((avatar) => ({ value: String(avatar.id), label: avatarOption(avatar) + STATUS_NOTE[avatar.status], disabled: avatar.status !== 'ready' }));
   const none = avatars.isSuccess && !data.some((option) => !option.disabled);
   return (
-    <div>
-      <Select
-        label={label}
-        description={description}
-        placeholder={avatars.isPending ? 'Loading avatars…' : 'Choose an avatar'}
-        data={data}
-        value={value}
-        onChange={onChange}
-        required={required}
-        clearable={!required}
-        searchable
-        nothingFoundMessage="No avatar matches"
-      />
-      {none && (
-        <Text size="xs" c="gray.7" mt={4}>
-          No ready avatar yet: <Anchor component={Link} to="/avatars" size="xs" underline="always">make one on the Avatars page</Anchor>.
-        </Text>
-      )}
-      <ProblemAlert error={avatars.error} />
-    </div>
+    <QuerySelect
+      query={avatars}
+      loadingPlaceholder="Loading avatars…"
+      label={label}
+      description={description}
+      placeholder="Choose an avatar"
+      data={data}
+      value={value}
+      onChange={onChange}
+      required={required}
+      clearable={!required}
+      nothingFoundMessage="No avatar matches"
+      note={
+        none && (
+          <>
+            No ready avatar yet: <Anchor component={Link} to="/avatars" size="xs" underline="always">make one on the Avatars page</Anchor>.
+          </>
+        )
+      }
+    />
   );
 }

@@ -1,8 +1,8 @@
 /** Picks the product; only one whose demo video is ready can be used, and the others say why not. */
-import { Anchor, Select, Text } from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Product } from '#client/types';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { QuerySelect } from '../../components/QuerySelect';
 import { useProductsForPicker } from '../products/products-api';
 
 const DEMO_NOTE: Record<NonNullable<Product['demo_video']>['status'], string> = {
@@ -23,31 +23,32 @@ export function ProductSelect({ value, onChange, error }: Props) {
   const products = useProductsForPicker();
   const list = products.data?.data ?? [];
   const data = list.map((product) => ({ value: String(product.id), label: product.name + note(product), disabled: product.demo_video?.status !== 'ready' }));
+  const noneReady = products.isSuccess && !data.some((option) => !option.disabled);
   return (
-    <div>
-      <Select
-        label="Product"
-        description="Only products whose demo video is ready can be used"
-        placeholder={products.isPending ? 'Loading products…' : 'Choose a product'}
-        data={data}
-        value={value}
-        onChange={onChange}
-        error={error}
-        searchable
-        required
-        nothingFoundMessage="No product matches"
-      />
-      {products.isSuccess && list.length === 0 && (
-        <Text size="xs" c="gray.7" mt={4}>
-          No products yet: <Anchor component={Link} to="/products" size="xs" underline="always">add one with its demo video</Anchor>, then come back.
-        </Text>
-      )}
-      {products.isSuccess && list.length > 0 && !data.some((option) => !option.disabled) && (
-        <Text size="xs" c="gray.7" mt={4}>
-          No product has a ready demo yet. A demo takes a moment to process after upload; <Anchor component={Link} to="/products" size="xs" underline="always">see Products</Anchor>.
-        </Text>
-      )}
-      <ProblemAlert error={products.error} />
-    </div>
+    <QuerySelect
+      query={products}
+      loadingPlaceholder="Loading products…"
+      label="Product"
+      description="Only products whose demo video is ready can be used"
+      placeholder="Choose a product"
+      data={data}
+      value={value}
+      onChange={onChange}
+      error={error}
+      required
+      nothingFoundMessage="No product matches"
+      note={
+        noneReady &&
+        (list.length === 0 ? (
+          <>
+            No products yet: <Anchor component={Link} to="/products" size="xs" underline="always">add one with its demo video</Anchor>, then come back.
+          </>
+        ) : (
+          <>
+            No product has a ready demo yet. A demo takes a moment to process after upload; <Anchor component={Link} to="/products" size="xs" underline="always">see Products</Anchor>.
+          </>
+        ))
+      }
+    />
   );
 }

@@ -1,7 +1,7 @@
 /** Picks a saved reaction from the library: a reuse job captions it again without generating. */
-import { Anchor, Select, Text } from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import { Link } from 'react-router';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { QuerySelect } from '../../components/QuerySelect';
 import { useReactions } from './useReactions';
 
 interface Props {
@@ -16,15 +16,15 @@ export function ReactionSelect({ value, onChange, error }: Props) {
     value: String(reaction.id),
     label: `#${reaction.id} · ${reaction.prompt ? reaction.prompt.slice(0, 60) : reaction.method}${reaction.emotion ? ` (${reaction.emotion})` : ''} · ${reaction.duration_s.toFixed(1)} s`,
   }));
+  const empty = reactions.isSuccess && data.length === 0 && (
+    <>
+      The library is empty: make a video in Preview mode and choose “Save reaction to library” on its job page.{' '}
+      <Anchor component={Link} to="/library" size="xs" underline="always">
+        Open the library
+      </Anchor>
+    </>
+  );
   return (
-    <div>
-      <Select label="Saved reaction" placeholder={reactions.isPending ? 'Loading the library…' : 'Choose a saved reaction'} data={data} value={value} onChange={onChange} error={error} searchable required nothingFoundMessage="No reaction matches" />
-      {reactions.isSuccess && data.length === 0 && (
-        <Text size="xs" c="gray.7" mt={4}>
-          The library is empty: make a video in Preview mode and choose “Save reaction to library” on its job page. <Anchor component={Link} to="/library" size="xs" underline="always">Open the library</Anchor>
-        </Text>
-      )}
-      <ProblemAlert error={reactions.error} />
-    </div>
+    <QuerySelect query={reactions} loadingPlaceholder="Loading the library…" label="Saved reaction" placeholder="Choose a saved reaction" data={data} value={value} onChange={onChange} error={error} required nothingFoundMessage="No reaction matches" note={empty} />
   );
 }
