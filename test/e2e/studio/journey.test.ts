@@ -171,8 +171,11 @@ async function expectPlays(what: string, video: Locator): Promise<{ duration: nu
   return state;
 }
 
-/** Where the journey's pictures of issue 28's pages go: the studio's docs. */
-const DOCS_PICTURES = resolve(__dirname, '../../../docs/studio');
+/**
+ * Where the journey's pictures go: the run's work dir, so a test run leaves the tree as it was;
+ * `RS_STUDIO_PICTURES=docs/studio` (docs/studio.md) writes them over the studio's docs instead.
+ */
+const picturesDir = () => (process.env.RS_STUDIO_PICTURES ? resolve(process.env.RS_STUDIO_PICTURES) : workDir);
 
 /** The page at laptop and phone size: axe, nothing wider than the phone, and a picture of each in the docs. */
 async function checkAtBothSizes(what: string, path: string, ready: (page: Page) => Locator, picture: string): Promise<void> {
@@ -187,7 +190,7 @@ async function checkAtBothSizes(what: string, path: string, ready: (page: Page) 
       // Nothing hovered or focused: the picture and axe see the page at rest.
       await page.mouse.move(0, 0);
       checked.push({ where: `${what} at ${VIEWPORTS[size].width}×${VIEWPORTS[size].height}`, violations: await axeViolations(page), width: await contentWidth(page) });
-      await page.screenshot({ path: join(DOCS_PICTURES, `${picture}${size === 'phone' ? '-phone' : ''}.png`) });
+      await page.screenshot({ path: join(picturesDir(), `${picture}${size === 'phone' ? '-phone' : ''}.png`) });
     }
   } finally {
     await page.setViewportSize(VIEWPORTS.desktop);
@@ -287,7 +290,7 @@ journey(BATCH, [FIRST_RUN], 600_000, async () => {
   await visible(tab, 'the batch and its units', page.getByText('Uses 3 units · 3 of 3 units left this month.'));
   // With no hook text of its own the preview shows the first variant's hook.
   await visible(tab, "the first hook's caption in the preview", page.getByTestId('caption-layer'), 30_000);
-  await page.screenshot({ path: join(DOCS_PICTURES, 'variants.png') });
+  await page.screenshot({ path: join(picturesDir(), 'variants.png') });
 
   await step(tab, 'create the three videos', 15_000, (timeout) => page.getByRole('button', { name: 'Create 3 videos' }).click({ timeout }));
   await step(tab, 'the batch page opens', 30_000, (timeout) => page.waitForURL(/\/batches\/\d+$/, { timeout }));
