@@ -26,6 +26,11 @@ export interface Video {
    */
   retention_days?: number;
   file_expires_at?: string;
+  /**
+   * The hook its job was finished with (null: none), for the download's file name; absent on a video
+   * made before it was kept, whose job is read for it instead.
+   */
+  hook_text?: string | null;
   created_at: string;
 }
 

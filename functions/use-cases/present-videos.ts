@@ -23,7 +23,10 @@ async function present(blobs: BlobStore, video: Video, naming: VideoNaming, now:
   return videoView(video, playable, download, poster, now);
 }
 
-/** Each video's product name and hook (its job's), for its download's file name; a product is read once for all its videos. */
+/**
+ * Each video's product name and hook, for its download's file name. The hook is kept on the video; only
+ * one made before that reads its job. A product is read once for all its videos.
+ */
 async function namings(deps: Pick<Ports, 'jobs' | 'products'>, accountId: number, videos: readonly Video[]): Promise<VideoNaming[]> {
   const products = new Map<number, Promise<string | null>>();
   const productName = (productId: number) => {
@@ -32,8 +35,9 @@ async function namings(deps: Pick<Ports, 'jobs' | 'products'>, accountId: number
   };
   return Promise.all(
     videos.map(async (video) => {
-      const [job, name] = await Promise.all([deps.jobs.get(accountId, video.job_id), productName(video.product_id)]);
-      return { productName: name, hookText: job?.hook_text ?? null };
+      const hookText = video.hook_text !== undefined ? Promise.resolve(video.hook_text) : deps.jobs.get(accountId, video.job_id).then((job) => job?.hook_text ?? null);
+      const [hook, name] = await Promise.all([hookText, productName(video.product_id)]);
+      return { productName: name, hookText: hook };
     }),
   );
 }

@@ -53,6 +53,17 @@ export function videoLibraryContract(under: () => VideoLibraryUnderTest, firstAc
       expect(new Set(together).size).toBe(together.length);
     });
 
+    test('the hook it was finished with reads back, a null one as null; a video kept without one has none', async () => {
+      const accountId = freshAccount();
+      for (const hook_text of ['Wait for it', null]) {
+        const video = { ...videoOf(accountId, await videos().newVideoId(accountId)), hook_text };
+        expect(await under().record(video)).toBe(true);
+        expect(await videos().get(accountId, video.id)).toEqual(video);
+      }
+      const older = await recorded(accountId);
+      expect(await videos().get(accountId, older.id)).not.toHaveProperty('hook_text');
+    });
+
     test('a recorded video reads back as it was written, and only in its account', async () => {
       const accountId = freshAccount();
       const video = await recorded(accountId);

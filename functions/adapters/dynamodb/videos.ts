@@ -41,6 +41,7 @@ function toVideo(item: Record<string, unknown>): Video {
     height: item.height as number,
     size_bytes: item.size_bytes as number,
     ...(typeof item.file_expires_at === 'string' ? { retention_days: item.retention_days as number, file_expires_at: item.file_expires_at } : {}),
+    ...(item.hook_text === undefined ? {} : { hook_text: item.hook_text as string | null }),
     created_at: item.created_at as string,
   };
 }

@@ -37,6 +37,7 @@ export async function finalize(payload: StepPayload, deps: Pick<Ports, 'jobs' | 
       height: VIDEO_FRAME.height,
       size_bytes: output.size_bytes,
       ...(output.file_expires_at ? { retention_days: output.retention_days, file_expires_at: output.file_expires_at } : {}),
+      hook_text: job.hook_text ?? null,
       created_at: now.toISOString(),
     },
     settlement,

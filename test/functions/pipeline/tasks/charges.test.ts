@@ -12,7 +12,7 @@ const unit = (jobId: number, chargeNumber = 1) => ({ accountId: ACCOUNT, jobId, 
 const OUTPUT = { video_id: 5, key: 'v.mp4', poster_key: 'v.jpg', duration_s: 9, size_bytes: 1234 };
 
 async function composedJob(w: ReturnType<typeof pipelineWorld>, mode: 'auto' | 'preview' = 'auto') {
-  const job = await w.queuedJob({ mode });
+  const job = await w.queuedJob({ mode, hookText: 'Wait for it' });
   await w.jobs.update(ACCOUNT, job.id, { status: 'processing', stage: 'composing', output: OUTPUT });
   await w.blobs.putBuffer(`${jobObjectPrefix(ACCOUNT, job.id)}reaction.mp4`, Buffer.from('clip'), 'video/mp4');
   return job;
@@ -32,12 +32,12 @@ describe('charge_preview', () => {
 });
 
 describe('finalize', () => {
-  test('an auto job: charged, its video recorded, done, its working files gone', async () => {
+  test('an auto job: charged, its video recorded with the hook it was made with, done, its working files gone', async () => {
     const w = pipelineWorld();
     const job = await composedJob(w);
     await finalize(w.payload(job, 'finalize'), w.deps);
     expect(await w.jobs.get(ACCOUNT, job.id)).toMatchObject({ status: 'done', stage: 'done', video_id: 5, charged_units: 1, output: null, resume_at: null });
-    expect(await w.videos.get(ACCOUNT, 5)).toMatchObject({ job_id: job.id, key: 'v.mp4', width: CANONICAL.width, height: CANONICAL.height, size_bytes: 1234 });
+    expect(await w.videos.get(ACCOUNT, 5)).toMatchObject({ job_id: job.id, key: 'v.mp4', width: CANONICAL.width, height: CANONICAL.height, size_bytes: 1234, hook_text: 'Wait for it' });
     expect(await w.blobs.listKeys(jobObjectPrefix(ACCOUNT, job.id))).toEqual([]);
     expect(await w.ledger.periodUsage(ACCOUNT, w.period())).toEqual({ used: 1, reserved: 0 });
   });
