@@ -1,7 +1,8 @@
 /**
  * A bench section's own local stack (bench/local-stack.ts): the section runs on a serving stack in a
  * folder of its own, with accounts that call the API, and the stack is stopped and the folder removed
- * after it, whether it returned or threw.
+ * after it, whether it returned or threw; given pipeline hooks, its jobs go to a runner of its own
+ * that calls them, stopped with the stack.
  */
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -49,5 +50,25 @@ describe('a section on its own local stack', () => {
     await expect(run).rejects.toThrow('the section failed');
     expect(existsSync(seen.dir)).toBe(false);
     await expect(fetch(`${seen.apiUrl}/products`)).rejects.toThrow();
+  });
+
+  test('given pipeline hooks, sends the stack\'s jobs to a runner of its own that calls them, and stops it after', async () => {
+    const wrapped: { step: string; jobId: number }[] = [];
+    const pipeline = {
+      wrapStep: async (payload: { step: string; job_id: number }, call: () => Promise<unknown>) => {
+        wrapped.push({ step: payload.step, jobId: payload.job_id });
+        return call();
+      },
+    };
+    const jobs = await onLocalStack('harness', { ...stackOptions(), pipeline }, async ({ stack, jobs }) => {
+      expect(jobs).not.toBe(stack.jobs);
+      // No such job: its first step runs (through the hook) and the execution ends there.
+      await stack.dependencies.jobRunner.start({ account_id: 1, job_id: 9999, job: { mode: 'auto', method: 'prompt' } });
+      await jobs.idle();
+      return jobs;
+    });
+
+    expect(wrapped[0]).toEqual({ step: 'prepare', jobId: 9999 });
+    await expect(jobs.start({ account_id: 1, job_id: 9998, job: { mode: 'auto', method: 'prompt' } })).rejects.toThrow('stopped');
   });
 });
