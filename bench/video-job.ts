@@ -15,18 +15,15 @@
  *   the peak VmHWM of any ffmpeg child, sampled every 20 ms from /proc.
  *
  * The runtime's runner is swapped for one built the same way (same runStep, same defaults) whose
- * `wrapStep` only records each step's time.
+ * `wrapStep` only records each step's time (onLocalStack's `pipeline`, bench/step-timings.ts).
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { flag, fmt, median, type SectionResult, type Table, type Target, type SectionOptions } from './report';
 import { childPids, vmHwmMb } from './proc-memory';
 import { productWithDemo } from './stack-client';
-import { benchAccount } from './local-stack';
-import { PIPELINE_STEPS } from '#pipeline/steps';
+import { benchAccount, onLocalStack } from './local-stack';
+import { stepTimings, type StepTime } from './step-timings';
 
 /** `jobs`: measured auto jobs, after one warm-up job. */
 export const VIDEO_JOB_DEFAULTS = { jobs: 3, demoS: 15, pollMs: 100 } as const;
@@ -36,7 +33,6 @@ const VIDEO_JOB_TARGETS = { postToDoneS: 10 } as const;
 /** The local engine reads the length from the prompt; none named gives the default 4 s. */
 const PROMPT = 'OMG no way, shocked by the price';
 const HOOK = 'POV: you finally found a serum that works 😱';
-const RENDER_STEPS = new Set(Object.entries(PIPELINE_STEPS).filter(([, spec]) => spec.fn === 'render').map(([step]) => step));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -95,11 +91,6 @@ export function tapTransitions(): { of(jobId: number): Transitions | undefined; 
 
 // ---- the run --------------------------------------------------------------------------------------
 
-interface StepTime {
-  step: string;
-  ms: number;
-}
-
 interface JobRun {
   jobId: number;
   kind: 'warm-up' | 'auto' | 'preview';
@@ -117,133 +108,95 @@ interface JobRun {
 
 export async function runVideoJob(options: VideoJobOptions): Promise<SectionResult> {
   const { log } = options;
-  // Loaded here: other sections should not load the pipeline.
-  const { startLocalStack } = await import('#local/runtime');
-  const { createLocalJobRunner } = await import('#local/job-runner');
-  const { localPipeline } = await import('#local/pipeline-steps');
-
-  const dir = await mkdtemp(join(tmpdir(), 'rs-bench-job-'));
   const tap = tapTransitions();
-  const startedAt = performance.now();
-  const stack = await startLocalStack({
-    dataDir: join(dir, 'data'),
-    port: 0,
-    log: (line) => log(`stack: ${line}`),
-    // Jobs go to the timed runner below (built once the stack's stores are up).
-    adjustDependencies: (built) => ({ ...built, jobRunner: { start: (input) => runner.start(input), sendDecision: (token, decision) => runner.sendDecision(token, decision) } }),
-  });
-  const interrupted = () => {
-    void stack.stop().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', interrupted);
-
   // Step timings, and which render steps are running now (the memory sampler's window).
-  const stepsOf = new Map<number, StepTime[]>();
-  let rendering = 0;
-  const runner = createLocalJobRunner({
-    ...localPipeline(() => stack.dependencies),
-    log: (line) => log(`runner: ${line}`),
-    wrapStep: async (payload, call) => {
-      const render = RENDER_STEPS.has(payload.step);
-      if (render) rendering++;
-      const t0 = performance.now();
-      try {
-        return await call();
-      } finally {
-        if (render) rendering--;
-        const list = stepsOf.get(payload.job_id) ?? [];
-        list.push({ step: payload.step, ms: performance.now() - t0 });
-        stepsOf.set(payload.job_id, list);
-      }
-    },
-  });
-
+  const steps = stepTimings();
+  const startedAt = performance.now();
   try {
-    log(`local stack up in ${fmt((performance.now() - startedAt) / 1000, 1)} s at ${stack.apiUrl}`);
-    const { accountId, call } = await benchAccount(stack, 'bench-jobs', 'pro');
-    const { productId, demo, uploadS } = await productWithDemo(call, () => stack.tasks.idle(), dir, options.demoS);
-    log(`demo: ${options.demoS} s 720x1280 uploaded and normalised to ${demo.width}x${demo.height}, ${fmt(demo.duration_s, 2)} s, in ${fmt(uploadS, 1)} s`);
+    const pipeline = { wrapStep: steps.wrapStep, log: (line: string) => log(`runner: ${line}`) };
+    return await onLocalStack('job', { log: (line) => log(`stack: ${line}`), pipeline }, async ({ stack, dir, jobs: runner }) => {
+      log(`local stack up in ${fmt((performance.now() - startedAt) / 1000, 1)} s at ${stack.apiUrl}`);
+      const { accountId, call } = await benchAccount(stack, 'bench-jobs', 'pro');
+      const { productId, demo, uploadS } = await productWithDemo(call, () => stack.tasks.idle(), dir, options.demoS);
+      log(`demo: ${options.demoS} s 720x1280 uploaded and normalised to ${demo.width}x${demo.height}, ${fmt(demo.duration_s, 2)} s, in ${fmt(uploadS, 1)} s`);
 
-    /** Polls the record until `statuses`; returns when it was seen. */
-    const waitFor = async (jobId: number, statuses: string[]) => {
-      for (;;) {
-        const job = await stack.dependencies.jobs.get(accountId, jobId);
-        if (job && statuses.includes(job.status)) return { job, at: performance.now() };
-        if (job?.status === 'failed') throw new Error(`job ${jobId} failed: ${JSON.stringify(job.error)}`);
-        await sleep(options.pollMs);
-      }
-    };
-
-    const measured = async (kind: JobRun['kind']): Promise<JobRun> => {
-      let peakRss = 0;
-      let peakFfmpeg = 0;
-      const sampler = setInterval(() => {
-        if (rendering === 0) return;
-        peakRss = Math.max(peakRss, process.memoryUsage.rss());
-        for (const pid of childPids()) if (isFfmpeg(pid)) peakFfmpeg = Math.max(peakFfmpeg, vmHwmMb(pid));
-      }, 20);
-      try {
-        const body = { product_id: productId, method: 'prompt', prompt: PROMPT, hook_text: HOOK, ...(kind === 'preview' ? { mode: 'preview' } : {}) };
-        const t0 = performance.now();
-        const posted = await call('POST', '/videos', body);
-        if (posted.status !== 202) throw new Error(`POST /videos answered ${posted.status}: ${JSON.stringify(posted.body)}`);
-        const jobId = posted.body.data.id as number;
-        let toPreviewS: number | undefined;
-        let from = t0;
-        if (kind === 'preview') {
-          const ready = await waitFor(jobId, ['preview_ready']);
-          toPreviewS = (ready.at - t0) / 1000;
-          await runner.idle();
-          from = performance.now();
-          const approved = await call('POST', `/videos/jobs/${jobId}/approve`, {});
-          if (approved.status !== 202) throw new Error(`approve answered ${approved.status}: ${JSON.stringify(approved.body)}`);
+      /** Polls the record until `statuses`; returns when it was seen. */
+      const waitFor = async (jobId: number, statuses: string[]) => {
+        for (;;) {
+          const job = await stack.dependencies.jobs.get(accountId, jobId);
+          if (job && statuses.includes(job.status)) return { job, at: performance.now() };
+          if (job?.status === 'failed') throw new Error(`job ${jobId} failed: ${JSON.stringify(job.error)}`);
+          await sleep(options.pollMs);
         }
-        const done = await waitFor(jobId, ['done']);
-        const toDoneS = (done.at - from) / 1000;
-        // The execution's last events (Finalize's exit) land just after the record says done.
-        await runner.idle();
-        await sleep(50);
-        const video = done.job.video_id ? await call('GET', `/videos/${done.job.video_id}`) : undefined;
-        const run: JobRun = {
-          jobId,
-          kind,
-          toDoneS,
-          toPreviewS,
-          steps: stepsOf.get(jobId) ?? [],
-          transitions: tap.of(jobId),
-          peakRssMb: peakRss / 1024 / 1024,
-          peakFfmpegMb: peakFfmpeg,
-          reactionS: done.job.reaction?.duration_s ?? null,
-          videoS: video?.body?.data?.duration_s ?? null,
-        };
-        const stepText = run.steps.map((s) => `${s.step} ${fmt(s.ms / 1000, 2)}`).join(', ');
-        const head = kind === 'preview' ? `POST→preview_ready ${fmt(toPreviewS!, 2)} s, approve→done ${fmt(toDoneS, 2)} s` : `POST→done ${fmt(toDoneS, 2)} s`;
-        log(`${kind} job ${jobId}: ${head}; steps (s): ${stepText}; ${run.transitions?.entered.length ?? '?'} states entered; peak RSS ${fmt(run.peakRssMb, 0)} MB, ffmpeg ${fmt(run.peakFfmpegMb, 0)} MB; reaction ${run.reactionS} s, video ${run.videoS} s`);
-        return run;
-      } finally {
-        clearInterval(sampler);
+      };
+
+      const measured = async (kind: JobRun['kind']): Promise<JobRun> => {
+        let peakRss = 0;
+        let peakFfmpeg = 0;
+        const sampler = setInterval(() => {
+          if (steps.rendering() === 0) return;
+          peakRss = Math.max(peakRss, process.memoryUsage.rss());
+          for (const pid of childPids()) if (isFfmpeg(pid)) peakFfmpeg = Math.max(peakFfmpeg, vmHwmMb(pid));
+        }, 20);
+        try {
+          const body = { product_id: productId, method: 'prompt', prompt: PROMPT, hook_text: HOOK, ...(kind === 'preview' ? { mode: 'preview' } : {}) };
+          const t0 = performance.now();
+          const posted = await call('POST', '/videos', body);
+          if (posted.status !== 202) throw new Error(`POST /videos answered ${posted.status}: ${JSON.stringify(posted.body)}`);
+          const jobId = posted.body.data.id as number;
+          let toPreviewS: number | undefined;
+          let from = t0;
+          if (kind === 'preview') {
+            const ready = await waitFor(jobId, ['preview_ready']);
+            toPreviewS = (ready.at - t0) / 1000;
+            await runner.idle();
+            from = performance.now();
+            const approved = await call('POST', `/videos/jobs/${jobId}/approve`, {});
+            if (approved.status !== 202) throw new Error(`approve answered ${approved.status}: ${JSON.stringify(approved.body)}`);
+          }
+          const done = await waitFor(jobId, ['done']);
+          const toDoneS = (done.at - from) / 1000;
+          // The execution's last events (Finalize's exit) land just after the record says done.
+          await runner.idle();
+          await sleep(50);
+          const video = done.job.video_id ? await call('GET', `/videos/${done.job.video_id}`) : undefined;
+          const run: JobRun = {
+            jobId,
+            kind,
+            toDoneS,
+            toPreviewS,
+            steps: steps.of(jobId),
+            transitions: tap.of(jobId),
+            peakRssMb: peakRss / 1024 / 1024,
+            peakFfmpegMb: peakFfmpeg,
+            reactionS: done.job.reaction?.duration_s ?? null,
+            videoS: video?.body?.data?.duration_s ?? null,
+          };
+          const stepText = run.steps.map((s) => `${s.step} ${fmt(s.ms / 1000, 2)}`).join(', ');
+          const head = kind === 'preview' ? `POST→preview_ready ${fmt(toPreviewS!, 2)} s, approve→done ${fmt(toDoneS, 2)} s` : `POST→done ${fmt(toDoneS, 2)} s`;
+          log(`${kind} job ${jobId}: ${head}; steps (s): ${stepText}; ${run.transitions?.entered.length ?? '?'} states entered; peak RSS ${fmt(run.peakRssMb, 0)} MB, ffmpeg ${fmt(run.peakFfmpegMb, 0)} MB; reaction ${run.reactionS} s, video ${run.videoS} s`);
+          return run;
+        } finally {
+          clearInterval(sampler);
+        }
+      };
+
+      const rssBeforeMb = process.memoryUsage.rss() / 1024 / 1024;
+      const warmUp = await measured('warm-up');
+      const autos: JobRun[] = [];
+      for (let i = 0; i < options.jobs; i++) autos.push(await measured('auto'));
+      const preview = await measured('preview');
+
+      const usage = await call('GET', '/usage');
+      const allowance = usage.body?.data?.allowance;
+      const expectedUsed = options.jobs + 2;
+      if (allowance?.used !== expectedUsed || allowance?.reserved !== 0) {
+        log(`WARNING: usage shows used ${allowance?.used}, reserved ${allowance?.reserved}; expected ${expectedUsed} and 0`);
       }
-    };
-
-    const rssBeforeMb = process.memoryUsage.rss() / 1024 / 1024;
-    const warmUp = await measured('warm-up');
-    const autos: JobRun[] = [];
-    for (let i = 0; i < options.jobs; i++) autos.push(await measured('auto'));
-    const preview = await measured('preview');
-
-    const usage = await call('GET', '/usage');
-    const allowance = usage.body?.data?.allowance;
-    const expectedUsed = options.jobs + 2;
-    if (allowance?.used !== expectedUsed || allowance?.reserved !== 0) {
-      log(`WARNING: usage shows used ${allowance?.used}, reserved ${allowance?.reserved}; expected ${expectedUsed} and 0`);
-    }
-    return summarise({ warmUp, autos, preview, rssBeforeMb, allowance }, options);
+      return summarise({ warmUp, autos, preview, rssBeforeMb, allowance }, options);
+    });
   } finally {
-    process.off('SIGINT', interrupted);
     tap.restore();
-    await runner.stop();
-    await stack.stop();
-    await rm(dir, { recursive: true, force: true });
   }
 }
 
