@@ -14,16 +14,15 @@
  *   B; a multi-object delete is counted as class A, a prefix delete as a LIST and a delete).
  * - S3 storage and CloudFront: the finished video and its poster, kept a month and fetched once.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { AWS_PRICES, costOf, PRICES_AS_OF, totalUsd, type Invocation, type JobUsage } from './aws-prices';
 import { fmt, median, type SectionResult, type Table, type Target, type SectionOptions } from './report';
 import { productWithDemo } from './stack-client';
-import { benchAccount } from './local-stack';
+import { benchAccount, onLocalStack } from './local-stack';
+import { stepTimings, type StepTime } from './step-timings';
 import { tapTransitions } from './video-job';
-import { PIPELINE_STEPS, type PipelineStep } from '#pipeline/steps';
+import { PIPELINE_STEPS } from '#pipeline/steps';
 import type { BlobStore } from '#ports/blob-store';
+import type { Ports } from '#ports/ports';
 
 /** `jobs`: measured auto jobs, after a warm-up job that loads the engine. */
 export const VIDEO_COST_DEFAULTS = { jobs: 3, demoS: 15 } as const;
@@ -77,14 +76,11 @@ interface Measured {
   kind: 'warm-up' | 'auto' | 'preview';
   jobId: number;
   usage: JobUsage;
-  steps: { step: PipelineStep; ms: number }[];
+  steps: StepTime[];
 }
 
 export async function runVideoCost(options: VideoCostOptions): Promise<SectionResult> {
   const { log } = options;
-  const { startLocalStack } = await import('#local/runtime');
-  const { createLocalJobRunner } = await import('#local/job-runner');
-  const { localPipeline } = await import('#local/pipeline-steps');
   const { createDynamoTable } = await import('#adapters/aws-clients');
   const { dynamoStores } = await import('#adapters/dynamodb/stores');
   // Configuration the stack deploys with (aws-cdk-lib comes along; only constants are read).
@@ -95,135 +91,114 @@ export async function runVideoCost(options: VideoCostOptions): Promise<SectionRe
   const ephemeralOf = (fn: keyof typeof PIPELINE_FUNCTION_SIZES): number | undefined => (PIPELINE_FUNCTION_SIZES[fn] as { ephemeralStorageMb?: number }).ephemeralStorageMb;
   const apiMemoryMb = API_FUNCTION_SIZES.videos.memoryMb;
 
-  const dir = await mkdtemp(join(tmpdir(), 'rs-bench-cost-'));
   const tap = tapTransitions();
+  const steps = stepTimings();
   let counting = false;
   const s3 = { classA: 0, classB: 0, unknown: new Set<string>() };
-  const stack = await startLocalStack({
-    dataDir: join(dir, 'data'),
-    port: 0,
-    log: (line) => log(`stack: ${line}`),
-    adjustDependencies: (built) => ({
-      ...built,
-      blobs: countingBlobs(built.blobs, s3, () => counting),
-      jobRunner: { start: (input) => runner.start(input), sendDecision: (token, decision) => runner.sendDecision(token, decision) },
-    }),
-  });
-
-  const dynamo = { readUnits: 0, writeUnits: 0 };
-  stack.table.client.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (!counting) return next(args);
-      (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
-      const out = await next(args);
-      const consumed = (out.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
-      const units = [consumed ?? []].flat().reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
-      if (READ_COMMANDS.test(context.commandName ?? '')) dynamo.readUnits += units;
-      else dynamo.writeUnits += units;
-      return out;
-    },
-    { step: 'initialize', name: 'benchJobCapacity' },
-  );
-  // The benchmark's polls read through their own client, so they are not billed to the job.
-  const pollTable = createDynamoTable(stack.settings);
-  const pollJobs = dynamoStores(pollTable).jobs;
-
-  const invocations = new Map<number, Measured['steps']>();
-  const runner = createLocalJobRunner({
-    ...localPipeline(() => stack.dependencies),
-    log: (line) => log(`runner: ${line}`),
-    wrapStep: async (payload, call) => {
-      const t0 = performance.now();
-      try {
-        return await call();
-      } finally {
-        const list = invocations.get(payload.job_id) ?? [];
-        list.push({ step: payload.step, ms: performance.now() - t0 });
-        invocations.set(payload.job_id, list);
-      }
-    },
-  });
-
+  const stackOptions = {
+    log: (line: string) => log(`stack: ${line}`),
+    adjustDependencies: (built: Ports): Ports => ({ ...built, blobs: countingBlobs(built.blobs, s3, () => counting) }),
+    pipeline: { wrapStep: steps.wrapStep, log: (line: string) => log(`runner: ${line}`) },
+  };
   try {
-    const { accountId, call } = await benchAccount(stack, 'bench-cost', 'pro');
-    const { productId } = await productWithDemo(call, () => stack.tasks.idle(), dir, options.demoS);
+    return await onLocalStack('cost', stackOptions, async ({ stack, dir, jobs: runner }) => {
+      const dynamo = { readUnits: 0, writeUnits: 0 };
+      stack.table.client.middlewareStack.add(
+        (next, context) => async (args) => {
+          if (!counting) return next(args);
+          (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
+          const out = await next(args);
+          const consumed = (out.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
+          const units = [consumed ?? []].flat().reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+          if (READ_COMMANDS.test(context.commandName ?? '')) dynamo.readUnits += units;
+          else dynamo.writeUnits += units;
+          return out;
+        },
+        { step: 'initialize', name: 'benchJobCapacity' },
+      );
+      // The benchmark's polls read through their own client, so they are not billed to the job.
+      const pollTable = createDynamoTable(stack.settings);
+      const pollJobs = dynamoStores(pollTable).jobs;
+      try {
+        const { accountId, call } = await benchAccount(stack, 'bench-cost', 'pro');
+        const { productId } = await productWithDemo(call, () => stack.tasks.idle(), dir, options.demoS);
 
-    const waitFor = async (jobId: number, status: string) => {
-      for (;;) {
-        const job = await pollJobs.get(accountId, jobId);
-        if (job?.status === status) return job;
-        if (job?.status === 'failed') throw new Error(`job ${jobId} failed: ${JSON.stringify(job.error)}`);
-        await new Promise((r) => setTimeout(r, 100));
+        const waitFor = async (jobId: number, status: string) => {
+          for (;;) {
+            const job = await pollJobs.get(accountId, jobId);
+            if (job?.status === status) return job;
+            if (job?.status === 'failed') throw new Error(`job ${jobId} failed: ${JSON.stringify(job.error)}`);
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        };
+
+        const measure = async (kind: Measured['kind']): Promise<Measured> => {
+          Object.assign(dynamo, { readUnits: 0, writeUnits: 0 });
+          Object.assign(s3, { classA: 0, classB: 0 });
+          const api: Invocation[] = [];
+          const timedCall = async (method: string, path: string, body: unknown) => {
+            const t0 = performance.now();
+            const res = await call(method, path, body);
+            api.push({ fn: 'videos (API)', ms: performance.now() - t0, memoryMb: apiMemoryMb });
+            return res;
+          };
+          counting = true;
+          const posted = await timedCall('POST', '/videos', { product_id: productId, method: 'prompt', prompt: PROMPT, hook_text: HOOK, ...(kind === 'preview' ? { mode: 'preview' } : {}) });
+          if (posted.status !== 202) throw new Error(`POST /videos answered ${posted.status}: ${JSON.stringify(posted.body)}`);
+          const jobId = posted.body.data.id as number;
+          if (kind === 'preview') {
+            await waitFor(jobId, 'preview_ready');
+            await runner.idle();
+            const approved = await timedCall('POST', `/videos/jobs/${jobId}/approve`, {});
+            if (approved.status !== 202) throw new Error(`approve answered ${approved.status}: ${JSON.stringify(approved.body)}`);
+          }
+          const done = await waitFor(jobId, 'done');
+          await runner.idle();
+          counting = false;
+
+          // What stays and what viewers fetch: the video and its poster, read outside the job's counts.
+          const video = (await call('GET', `/videos/${done.video_id}`)).body.data as { url: string; thumbnail_url: string };
+          let storedBytes = 0;
+          for (const [name, url] of [['video', video.url], ['poster', video.thumbnail_url]] as const) {
+            const res = await fetch(url);
+            if (!res.ok) throw new Error(`GET ${name} answered ${res.status}`);
+            storedBytes += (await res.arrayBuffer()).byteLength;
+          }
+
+          const jobSteps = steps.of(jobId);
+          const usage: JobUsage = {
+            invocations: [
+              ...api,
+              ...jobSteps.map((s) => {
+                const fn = PIPELINE_STEPS[s.step].fn;
+                return { fn, ms: s.ms, memoryMb: memoryOf[fn], ephemeralMb: ephemeralOf(fn) };
+              }),
+            ],
+            apiRequests: api.length,
+            stateTransitions: (tap.of(jobId)?.entered.length ?? NaN) + (tap.of(jobId)?.retried ?? 0),
+            dynamo: { ...dynamo },
+            s3: { classA: s3.classA, classB: s3.classB },
+            storedBytes,
+            storageMonths: 1,
+            delivered: { bytes: storedBytes, requests: 2 },
+          };
+          const total = totalUsd(costOf(usage));
+          log(`${kind} job ${jobId}: $${total.toFixed(6)}; steps ${jobSteps.map((s) => `${s.step} ${fmt(s.ms / 1000, 2)} s`).join(', ')}`);
+          return { kind, jobId, usage, steps: jobSteps };
+        };
+
+        await measure('warm-up');
+        const autos: Measured[] = [];
+        for (let i = 0; i < options.jobs; i++) autos.push(await measure('auto'));
+        const preview = await measure('preview');
+        if (s3.unknown.size > 0) log(`WARNING: blob-store calls not priced: ${[...s3.unknown].join(', ')}`);
+        return summarise(autos, preview, memoryOf, apiMemoryMb);
+      } finally {
+        pollTable.client.destroy();
       }
-    };
-
-    const measure = async (kind: Measured['kind']): Promise<Measured> => {
-      Object.assign(dynamo, { readUnits: 0, writeUnits: 0 });
-      Object.assign(s3, { classA: 0, classB: 0 });
-      const api: Invocation[] = [];
-      const timedCall = async (method: string, path: string, body: unknown) => {
-        const t0 = performance.now();
-        const res = await call(method, path, body);
-        api.push({ fn: 'videos (API)', ms: performance.now() - t0, memoryMb: apiMemoryMb });
-        return res;
-      };
-      counting = true;
-      const posted = await timedCall('POST', '/videos', { product_id: productId, method: 'prompt', prompt: PROMPT, hook_text: HOOK, ...(kind === 'preview' ? { mode: 'preview' } : {}) });
-      if (posted.status !== 202) throw new Error(`POST /videos answered ${posted.status}: ${JSON.stringify(posted.body)}`);
-      const jobId = posted.body.data.id as number;
-      if (kind === 'preview') {
-        await waitFor(jobId, 'preview_ready');
-        await runner.idle();
-        const approved = await timedCall('POST', `/videos/jobs/${jobId}/approve`, {});
-        if (approved.status !== 202) throw new Error(`approve answered ${approved.status}: ${JSON.stringify(approved.body)}`);
-      }
-      const done = await waitFor(jobId, 'done');
-      await runner.idle();
-      counting = false;
-
-      // What stays and what viewers fetch: the video and its poster, read outside the job's counts.
-      const video = (await call('GET', `/videos/${done.video_id}`)).body.data as { url: string; thumbnail_url: string };
-      let storedBytes = 0;
-      for (const [name, url] of [['video', video.url], ['poster', video.thumbnail_url]] as const) {
-        const res = await fetch(url);
-        if (!res.ok) throw new Error(`GET ${name} answered ${res.status}`);
-        storedBytes += (await res.arrayBuffer()).byteLength;
-      }
-
-      const steps = invocations.get(jobId) ?? [];
-      const usage: JobUsage = {
-        invocations: [
-          ...api,
-          ...steps.map((s) => {
-            const fn = PIPELINE_STEPS[s.step].fn;
-            return { fn, ms: s.ms, memoryMb: memoryOf[fn], ephemeralMb: ephemeralOf(fn) };
-          }),
-        ],
-        apiRequests: api.length,
-        stateTransitions: (tap.of(jobId)?.entered.length ?? NaN) + (tap.of(jobId)?.retried ?? 0),
-        dynamo: { ...dynamo },
-        s3: { classA: s3.classA, classB: s3.classB },
-        storedBytes,
-        storageMonths: 1,
-        delivered: { bytes: storedBytes, requests: 2 },
-      };
-      const total = totalUsd(costOf(usage));
-      log(`${kind} job ${jobId}: $${total.toFixed(6)}; steps ${steps.map((s) => `${s.step} ${fmt(s.ms / 1000, 2)} s`).join(', ')}`);
-      return { kind, jobId, usage, steps };
-    };
-
-    await measure('warm-up');
-    const autos: Measured[] = [];
-    for (let i = 0; i < options.jobs; i++) autos.push(await measure('auto'));
-    const preview = await measure('preview');
-    if (s3.unknown.size > 0) log(`WARNING: blob-store calls not priced: ${[...s3.unknown].join(', ')}`);
-    return summarise(autos, preview, memoryOf, apiMemoryMb);
+    });
   } finally {
     tap.restore();
-    pollTable.client.destroy();
-    await runner.stop();
-    await stack.stop();
-    await rm(dir, { recursive: true, force: true });
   }
 }
 
