@@ -8,6 +8,8 @@
  * A new section is one more entry in SECTIONS: a name for `--only`, a title, and a `run` returning a
  * SectionResult (bench/report.ts).
  */
+// First: it sets the log level before any module makes the service's logger.
+import './quiet-logs';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
