@@ -53,8 +53,13 @@ const MAX_JSON_DEPTH = 32;
 const nothingToClean = async () => {};
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** The body's bytes as the client sent them (API Gateway hands binary bodies over base64-encoded). */
+export function bodyBytes(event: Pick<ApiEvent, 'body' | 'isBase64Encoded'>): Buffer {
+  return event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+}
+
 export async function readBody(event: ApiEvent, options: BodyOptions): Promise<ParsedBody> {
-  const raw = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+  const raw = bodyBytes(event);
   const contentType = event.headers?.['content-type'] ?? '';
   const mediaType = mediaTypeOf(contentType);
 
@@ -327,17 +332,22 @@ export async function readRouteBody(request: ApiRequest<Pick<Ports, 'inlineUploa
  */
 export function refuseUnexpectedBody(request: ApiRequest<unknown>): void {
   const { event, route } = request;
-  if (route.body) return;
-  const raw = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
-  const mediaType = mediaTypeOf(event.headers?.['content-type'] ?? '');
-  // Even an empty multipart body is a malformed one: it lacks its closing boundary.
-  const saysNothing =
-    mediaType === 'multipart/form-data' ? false : raw.length === 0 || (raw.length <= EMPTY_OBJECT_BYTES && (mediaType === '' || kindOf(mediaType) === 'json') && /^\s*(\{\s*\})?\s*$/.test(raw.toString('latin1')));
-  if (!saysNothing) throw badRequest(`${route.method} ${fullPath(route.path)} takes no request body; send none (or {})`);
+  if (route.body || saysNothing(event)) return;
+  throw badRequest(`${route.method} ${fullPath(route.path)} takes no request body; send none (or {})`);
 }
 
-/** No `{}` with its white space is longer; a longer body is refused without being read. */
+/** No `{}` with its white space is longer; a longer body is refused without being decoded. */
 const EMPTY_OBJECT_BYTES = 64;
+
+function saysNothing(event: ApiEvent): boolean {
+  const mediaType = mediaTypeOf(event.headers?.['content-type'] ?? '');
+  // Even an empty multipart body is a malformed one: it lacks its closing boundary.
+  if (mediaType === 'multipart/form-data') return false;
+  const size = bodySize(event);
+  if (size === 0) return true;
+  const jsonOrUntyped = mediaType === '' || kindOf(mediaType) === 'json';
+  return jsonOrUntyped && size <= EMPTY_OBJECT_BYTES && /^\s*(\{\s*\})?\s*$/.test(bodyBytes(event).toString('latin1'));
+}
 
 /**
  * The body's bytes exactly as sent, for a route whose body is signed (a payment provider's webhook):
@@ -347,8 +357,7 @@ const EMPTY_OBJECT_BYTES = 64;
 export function rawRouteBody(request: ApiRequest<unknown>): Buffer {
   if (!request.route.body) throw new Error(`route ${request.route.operation} declares no body`);
   refuseOverRouteLimit(request.event, request.route.maxBodyBytes);
-  const { body, isBase64Encoded } = request.event;
-  return body ? Buffer.from(body, isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+  return bodyBytes(request.event);
 }
 
 const bodySize = (event: ApiEvent) => (!event.body ? 0 : event.isBase64Encoded ? Buffer.byteLength(event.body, 'base64') : Buffer.byteLength(event.body, 'utf8'));

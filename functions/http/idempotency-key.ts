@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { badRequest } from '#domain/errors';
 import { IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_RULE } from '#domain/idempotency';
 import type { ApiEvent } from './api-types';
+import { bodyBytes } from './body';
 
 export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 
@@ -25,7 +26,7 @@ export function requestHashOf(event: ApiEvent): string {
   const [mediaType = '', ...params] = contentType.split(';').map((part) => part.trim());
   const boundary = params.find((p) => /^boundary=/i.test(p))?.slice('boundary='.length).replace(/^"|"$/g, '');
   // latin1 keeps every byte as one character, so taking the boundary out leaves the rest byte for byte.
-  let body = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8').toString('latin1');
+  let body = bodyBytes(event).toString('latin1');
   if (boundary) body = body.split(boundary).join('');
   return createHash('sha256')
     .update([event.requestContext?.http?.method ?? '', event.rawPath ?? '', mediaType.toLowerCase(), ''].join('\0'))

@@ -26,14 +26,12 @@ export function routeErrorCodes(route: RouteDefinition): ErrorCode[] {
     // A missing or unknown key or session, a missing scope (or a key where only a session will do), a missing CSRF token, and the per-account limit.
     codes.add('unauthorized').add('forbidden').add('rate_limited');
   }
-  if (/\{id\}/.test(route.path)) codes.add('bad_request').add('not_found');
-  if (/\{provider\}/.test(route.path)) codes.add('bad_request');
-  if (/\{(webhook_id|delivery_id|music_id)\}/.test(route.path)) codes.add('bad_request').add('not_found');
-  if (route.query?.length) codes.add('bad_request');
-  // A malformed Idempotency-Key (400); the key reused with another request, or sent again while its first request runs (409).
-  if (route.idempotencyKey) codes.add('bad_request').add('conflict');
-  // A route without a body refuses one that says something (http/body.ts refuseUnexpectedBody).
+  // Every route can be sent a malformed body (one without a body refuses any that says something,
+  // http/body.ts refuseUnexpectedBody), and most also a malformed id, query or Idempotency-Key.
   codes.add('bad_request');
+  if (/\{(id|webhook_id|delivery_id|music_id)\}/.test(route.path)) codes.add('not_found');
+  // The key reused with another request, or sent again while its first request runs.
+  if (route.idempotencyKey) codes.add('conflict');
   if (route.body) codes.add('payload_too_large').add('unsupported_media_type');
   // An upload is judged by its bytes (415), its size (413) and whether it decodes as promised (422).
   if (route.body?.files) codes.add('payload_too_large').add('unsupported_media_type').add('invalid_media');
